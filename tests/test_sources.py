@@ -1,0 +1,719 @@
+"""Tests for lineage.sources: every fixture is built in tmp_path by the test itself."""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import io
+import json
+import os
+import stat
+import subprocess
+import sys
+import tarfile
+import urllib.error
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from lineage import sources
+from lineage.errors import SourceError
+from lineage.sources import SourceInfo, blob_digest, default_cache_dir, open_source
+
+# --------------------------------------------------------------------------- builders
+
+
+def write_tree(root: Path, files: dict[str, bytes | str]) -> None:
+    for rel, data in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data.encode() if isinstance(data, str) else data)
+
+
+def make_zip(path: Path, files: dict[str, bytes | str], dirs: tuple[str, ...] = ()) -> Path:
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as zf:
+        for d in dirs:
+            zf.writestr(zipfile.ZipInfo(d.rstrip("/") + "/"), b"")
+        for name, data in files.items():
+            zf.writestr(name, data)
+    return path
+
+
+def tar_file(name: str, data: bytes) -> tuple[tarfile.TarInfo, io.BytesIO]:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    return info, io.BytesIO(data)
+
+
+def make_tar(
+    path: Path, files: dict[str, bytes | str], extra: tuple[tarfile.TarInfo, ...] = ()
+) -> Path:
+    lower = path.name.lower()
+    mode = "w:gz" if lower.endswith((".tar.gz", ".tgz")) else "w"
+    with tarfile.open(path, mode) as tf:
+        for name, data in files.items():
+            tf.addfile(*tar_file(name, data.encode() if isinstance(data, str) else data))
+        for info in extra:
+            tf.addfile(info)
+    return path
+
+
+def tar_dir(name: str) -> tarfile.TarInfo:
+    info = tarfile.TarInfo(name)
+    info.type = tarfile.DIRTYPE
+    return info
+
+
+def sha256_of(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+# --------------------------------------------------------------------------- directories
+
+
+def test_dir_walk_sorted_skips_tool_dirs_and_symlinks(tmp_path: Path) -> None:
+    root = tmp_path / "proj"
+    write_tree(
+        root,
+        {
+            "z.py": "z",
+            "a.py": "a",
+            "pkg/b.py": "b",
+            "pkg/sub/c.txt": "c",
+            "pkg/__pycache__/b.cpython-311.pyc": b"\0",
+            ".git/config": "[core]",
+            ".venv/lib/site.py": "x",
+            "node_modules/m.js": "x",
+            ".tox/x": "x",
+            ".mypy_cache/x": "x",
+            ".pytest_cache/x": "x",
+            ".hg/x": "x",
+            ".svn/x": "x",
+            ".hidden.py": "kept",
+        },
+    )
+    os.symlink(root / "a.py", root / "link.py")
+    os.symlink(root / "pkg", root / "linkdir")
+    os.symlink(tmp_path / "nowhere", root / "pkg" / "dangling")
+    os.mkfifo(root / "pipe")
+
+    with open_source(str(root)) as src:
+        assert src.paths() == [".hidden.py", "a.py", "pkg/b.py", "pkg/sub/c.txt", "z.py"]
+        info = src.info
+        assert info.kind == "dir"
+        assert info.digest == ""
+        assert info.label == "proj"
+        assert info.location == str(root.resolve())
+        assert info.details == {}
+        assert ("link.py", "symlink") in info.skipped
+        assert ("linkdir", "symlink") in info.skipped
+        assert ("pkg/dangling", "symlink") in info.skipped
+        assert ("pipe", "special file") in info.skipped
+        assert src.read("pkg/b.py") == b"b"
+        assert list(src.read_many(["z.py", "a.py"])) == [("z.py", b"z"), ("a.py", b"a")]
+        with pytest.raises(SourceError, match="no such file in source"):
+            src.read("link.py")
+        with pytest.raises(SourceError):
+            src.read("pkg/../a.py")
+    with pytest.raises(SourceError, match="closed"):
+        src.read("a.py")
+
+
+def test_dir_with_at_sign_in_name(tmp_path: Path) -> None:
+    root = tmp_path / "user@host"
+    write_tree(root, {"m.py": "x"})
+    with open_source(str(root)) as src:
+        assert src.info.kind == "dir"
+        assert src.paths() == ["m.py"]
+
+
+def test_info_is_frozen_and_json_serialisable(tmp_path: Path) -> None:
+    write_tree(tmp_path / "p", {"m.py": "x"})
+    with open_source(str(tmp_path / "p")) as src:
+        with pytest.raises(AttributeError):
+            src.info.kind = "git"  # type: ignore[misc]
+        assert isinstance(src.info, SourceInfo)
+        json.dumps(src.info.__dict__)
+
+
+# --------------------------------------------------------------------------- archives
+
+
+def test_zip_single_top_level_folder_is_stripped(tmp_path: Path) -> None:
+    path = make_zip(
+        tmp_path / "foo-1.0.zip",
+        {"foo-1.0/foo/__init__.py": "init", "foo-1.0/setup.py": "setup"},
+        dirs=("foo-1.0", "foo-1.0/foo"),
+    )
+    with open_source(str(path)) as src:
+        assert src.paths() == ["foo/__init__.py", "setup.py"]
+        assert src.read("foo/__init__.py") == b"init"
+        info = src.info
+        assert info.kind == "archive"
+        assert info.label == "foo"
+        assert info.location == str(path.resolve())
+        assert info.digest == "sha256:" + sha256_of(path)
+        assert info.details == {"format": "zip", "stripped_prefix": "foo-1.0"}
+        assert info.skipped == ()
+
+
+def test_zip_with_several_top_levels_is_not_stripped(tmp_path: Path) -> None:
+    path = make_zip(tmp_path / "bundle.zip", {"a.py": "a", "pkg/b.py": "b"})
+    with open_source(str(path)) as src:
+        assert src.paths() == ["a.py", "pkg/b.py"]
+        assert src.info.details["stripped_prefix"] is None
+        assert src.info.label == "bundle"
+
+
+def test_wheel_is_never_stripped(tmp_path: Path) -> None:
+    path = make_zip(
+        tmp_path / "vllm-0.32.0-cp38-abi3-manylinux1_x86_64.whl",
+        {"vllm/__init__.py": "v", "vllm/engine.py": "e"},
+    )
+    with open_source(str(path)) as src:
+        assert src.paths() == ["vllm/__init__.py", "vllm/engine.py"]
+        assert src.info.label == "vllm"
+        assert src.info.details == {"format": "wheel", "stripped_prefix": None}
+        assert dict(src.read_many(["vllm/engine.py"])) == {"vllm/engine.py": b"e"}
+
+
+@pytest.mark.parametrize("suffix", [".tar.gz", ".tgz", ".tar"])
+def test_tarball_single_top_level_folder_is_stripped(tmp_path: Path, suffix: str) -> None:
+    path = make_tar(
+        tmp_path / f"my-pkg-2.1{suffix}",
+        {"my-pkg-2.1/PKG-INFO": "meta", "my-pkg-2.1/src/my_pkg/core.py": "core"},
+        extra=(tar_dir("my-pkg-2.1"), tar_dir("my-pkg-2.1/src")),
+    )
+    with open_source(str(path)) as src:
+        assert src.paths() == ["PKG-INFO", "src/my_pkg/core.py"]
+        assert src.read("src/my_pkg/core.py") == b"core"
+        assert src.info.label == "my-pkg"
+        assert src.info.details["stripped_prefix"] == "my-pkg-2.1"
+        assert src.info.details["format"] == ("tar" if suffix == ".tar" else "tar.gz")
+
+
+def test_tar_dot_slash_names_are_normalised(tmp_path: Path) -> None:
+    path = make_tar(tmp_path / "x.tar.gz", {"./a.py": "a", "./pkg/b.py": "b"})
+    with open_source(str(path)) as src:
+        assert src.paths() == ["a.py", "pkg/b.py"]
+
+
+def test_unsafe_tar_members_are_skipped_and_listed(tmp_path: Path) -> None:
+    link = tarfile.TarInfo("pkg-1/pkg/link.py")
+    link.type, link.linkname = tarfile.SYMTYPE, "../../../etc/passwd"
+    hard = tarfile.TarInfo("pkg-1/pkg/hard.py")
+    hard.type, hard.linkname = tarfile.LNKTYPE, "pkg-1/pkg/ok.py"
+    dev = tarfile.TarInfo("pkg-1/dev")
+    dev.type = tarfile.CHRTYPE
+    fifo = tarfile.TarInfo("pkg-1/fifo")
+    fifo.type = tarfile.FIFOTYPE
+    path = make_tar(
+        tmp_path / "pkg-1.tar.gz",
+        {
+            "pkg-1/pkg/ok.py": "ok",
+            "../evil.py": "evil",
+            "/abs.py": "abs",
+            "pkg-1/../../evil2.py": "evil",
+        },
+        extra=(link, hard, dev, fifo),
+    )
+    with open_source(str(path)) as src:
+        # The unsafe members do not prevent stripping the single safe top-level folder.
+        assert src.paths() == ["pkg/ok.py"]
+        skipped = dict(src.info.skipped)
+        assert skipped["../evil.py"].startswith("parent directory")
+        assert skipped["/abs.py"] == "absolute path"
+        assert skipped["pkg-1/../../evil2.py"].startswith("parent directory")
+        assert skipped["pkg-1/pkg/link.py"] == "symlink"
+        assert skipped["pkg-1/pkg/hard.py"] == "hard link"
+        assert skipped["pkg-1/dev"] == "device"
+        assert skipped["pkg-1/fifo"] == "fifo"
+        with pytest.raises(SourceError):
+            src.read("../evil.py")
+
+
+def test_unsafe_zip_members_are_skipped_and_listed(tmp_path: Path) -> None:
+    path = tmp_path / "bad.zip"
+    with zipfile.ZipFile(path, "w") as zf:
+        zf.writestr("good.py", "good")
+        zf.writestr("../evil.py", "evil")
+        zf.writestr("/abs.py", "abs")
+        zf.writestr("C:/win.py", "win")
+        zf.writestr("dir\\..\\..\\back.py", "back")
+        link = zipfile.ZipInfo("link.py")
+        link.create_system = 3
+        link.external_attr = (stat.S_IFLNK | 0o777) << 16
+        zf.writestr(link, "/etc/passwd")
+    with open_source(str(path)) as src:
+        assert src.paths() == ["good.py"]
+        skipped = dict(src.info.skipped)
+        assert set(skipped) == {
+            "../evil.py",
+            "/abs.py",
+            "C:/win.py",
+            "dir\\..\\..\\back.py",
+            "link.py",
+        }
+        assert skipped["link.py"] == "symlink"
+        assert skipped["/abs.py"] == skipped["C:/win.py"] == "absolute path"
+
+
+def test_duplicate_zip_member_last_one_wins(tmp_path: Path) -> None:
+    path = tmp_path / "dup.zip"
+    with zipfile.ZipFile(path, "w") as zf, pytest.warns(UserWarning):
+        zf.writestr("a.py", "first")
+        zf.writestr("a.py", "second")
+    with open_source(str(path)) as src:
+        assert src.paths() == ["a.py"]
+        assert src.read("a.py") == b"second"
+        assert src.info.skipped[0][1].startswith("duplicate")
+
+
+def test_corrupt_archives_raise_source_error(tmp_path: Path) -> None:
+    good = make_tar(tmp_path / "good.tar.gz", {f"p/f{i}.py": os.urandom(4000) for i in range(20)})
+    truncated = tmp_path / "trunc.tar.gz"
+    truncated.write_bytes(good.read_bytes()[: good.stat().st_size // 2])
+    garbage_zip = tmp_path / "garbage.zip"
+    garbage_zip.write_bytes(b"this is not a zip file" * 10)
+    garbage_whl = tmp_path / "x-1.0-py3-none-any.whl"
+    garbage_whl.write_bytes(b"PK\x03\x04 truncated")
+    empty_tar = tmp_path / "empty.tar"
+    empty_tar.write_bytes(b"")
+    garbage_tgz = tmp_path / "g.tgz"
+    garbage_tgz.write_bytes(gzip.compress(b"not a tar header at all" * 40))
+    for path in (truncated, garbage_zip, garbage_whl, empty_tar, garbage_tgz):
+        with pytest.raises(SourceError, match=r"^cannot read archive ") as excinfo:
+            open_source(str(path))
+        assert "\n" not in str(excinfo.value)
+
+
+def test_corrupt_member_data_raises_on_read(tmp_path: Path) -> None:
+    path = tmp_path / "crc.zip"
+    payload = b"A" * 200
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_STORED) as zf:
+        zf.writestr("a.py", payload)
+    raw = bytearray(path.read_bytes())
+    at = raw.index(payload)
+    raw[at + 10] = ord("B")  # same length, wrong CRC
+    path.write_bytes(bytes(raw))
+    with open_source(str(path)) as src:
+        assert src.paths() == ["a.py"]
+        with pytest.raises(SourceError, match="cannot read archive"):
+            src.read("a.py")
+
+
+def test_tar_read_many_any_order_and_duplicates(tmp_path: Path) -> None:
+    files = {f"r-1/m{i:02d}.py": f"content {i}" for i in range(30)}
+    path = make_tar(tmp_path / "r-1.tar.gz", files)
+    with open_source(str(path)) as src:
+        names = src.paths()
+        order = [*reversed(names), names[3], names[3], names[0]]
+        got = list(src.read_many(order))
+        assert [p for p, _ in got] == order
+        assert all(data == src.read(p) for p, data in got)
+        with pytest.raises(SourceError, match="no such file"):
+            list(src.read_many([names[0], "missing.py"]))
+
+
+# --------------------------------------------------------------------------- git
+
+
+@pytest.fixture
+def git_repo(tmp_path: Path) -> dict[str, Any]:
+    git = pytest.importorskip("git")
+    path = tmp_path / "myrepo"
+    repo = git.Repo.init(path)
+    who = git.Actor("Test", "test@example.com")
+
+    write_tree(path, {"a.py": "v1\n", "pkg/b.py": "b\n"})
+    os.symlink("a.py", path / "alias.py")
+    repo.index.add(["a.py", "pkg/b.py", "alias.py"])
+    first = repo.index.commit("first", author=who, committer=who)
+    repo.create_tag("v1")
+    repo.create_tag("v1-annotated", message="annotated", ref=first)
+
+    write_tree(path, {"a.py": "v2\n", "c.py": "c\n"})
+    repo.index.add(["a.py", "c.py"])
+    second = repo.index.commit("second", author=who, committer=who)
+
+    # Uncommitted changes must never show up in a git source.
+    write_tree(path, {"a.py": "dirty\n", "untracked.py": "u\n"})
+    repo.close()
+    return {"path": path, "first": first.hexsha, "second": second.hexsha}
+
+
+def test_git_source_reads_the_commit_not_the_work_tree(git_repo: dict[str, Any]) -> None:
+    path = git_repo["path"]
+    for ref in ("v1", "HEAD~1", "v1-annotated", git_repo["first"][:10]):
+        with open_source(f"{path}@{ref}") as src:
+            assert src.paths() == ["a.py", "pkg/b.py"], ref
+            assert src.read("a.py") == b"v1\n"
+            info = src.info
+            assert info.kind == "git"
+            assert info.label == "myrepo"
+            assert info.location == str(path.resolve())
+            assert info.digest == f"git:{git_repo['first']}"
+            assert info.details == {"ref": ref, "commit": git_repo["first"]}
+            assert ("alias.py", "symlink") in info.skipped
+
+    with open_source(f"{path}@HEAD") as src:
+        assert src.paths() == ["a.py", "c.py", "pkg/b.py"]
+        assert dict(src.read_many(src.paths())) == {
+            "a.py": b"v2\n",
+            "c.py": b"c\n",
+            "pkg/b.py": b"b\n",
+        }
+        assert src.info.details["commit"] == git_repo["second"]
+
+
+def test_git_blob_ids_match_blob_digest(git_repo: dict[str, Any]) -> None:
+    import git
+
+    repo = git.Repo(git_repo["path"])
+    expected = {b.path: b.hexsha for b in repo.commit("HEAD").tree.traverse() if b.type == "blob"}
+    repo.close()
+    with open_source(f"{git_repo['path']}@HEAD") as src:
+        for path, data in src.read_many(src.paths()):
+            assert blob_digest(data) == expected[path]
+
+
+def test_git_unknown_ref(git_repo: dict[str, Any]) -> None:
+    path = git_repo["path"]
+    for ref in ("v9", "HEAD~9", "", "-v", "v1..HEAD", "HEAD:a.py"):
+        with pytest.raises(SourceError, match=r"^git: unknown ref ") as excinfo:
+            open_source(f"{path}@{ref}")
+        assert str(excinfo.value) == f"git: unknown ref {ref!r} in {path.resolve()}"
+
+
+def test_git_repo_without_ref_is_the_work_tree(git_repo: dict[str, Any]) -> None:
+    with open_source(str(git_repo["path"])) as src:
+        assert src.info.kind == "dir"
+        assert "untracked.py" in src.paths()
+        assert not any(p.startswith(".git/") for p in src.paths())
+        assert src.read("a.py") == b"dirty\n"
+
+
+def test_git_bare_repo_and_at_sign_in_path(git_repo: dict[str, Any], tmp_path: Path) -> None:
+    import git
+
+    bare = tmp_path / "mirror@x" / "proj.git"
+    git.Repo.clone_from(str(git_repo["path"]), str(bare), bare=True).close()
+    with open_source(f"{bare}@v1") as src:
+        assert src.paths() == ["a.py", "pkg/b.py"]
+        assert src.info.label == "proj"
+        assert src.info.details["commit"] == git_repo["first"]
+
+
+def test_at_ref_on_a_plain_directory(tmp_path: Path) -> None:
+    write_tree(tmp_path / "plain", {"m.py": "x"})
+    with pytest.raises(SourceError, match="^git: not a git repository: "):
+        open_source(f"{tmp_path / 'plain'}@HEAD")
+
+
+def test_blob_digest_equals_git_hash_object(tmp_path: Path) -> None:
+    for data in (b"", b"hello\n", bytes(range(256)) * 3, "naïve ✓\r\n".encode()):
+        out = subprocess.run(
+            ["git", "hash-object", "--stdin"], input=data, capture_output=True, check=True
+        )
+        assert blob_digest(data) == out.stdout.decode().strip()
+
+
+# --------------------------------------------------------------------------- bad specs
+
+
+def test_missing_path(tmp_path: Path) -> None:
+    missing = str(tmp_path / "nope")
+    with pytest.raises(SourceError, match=r"^no such file or directory: "):
+        open_source(missing)
+    with pytest.raises(SourceError, match=r"^no such file or directory: "):
+        open_source(missing + "@v1")
+
+
+def test_unsupported_file(tmp_path: Path) -> None:
+    path = tmp_path / "README.txt"
+    path.write_text("hi")
+    with pytest.raises(SourceError) as excinfo:
+        open_source(str(path))
+    assert str(excinfo.value) == (
+        f"unsupported source: {path} (expected a directory, .whl/.zip/.tar.gz/.tgz/.tar "
+        "archive, PATH@REF git ref, or pypi:NAME==VERSION)"
+    )
+
+
+def test_empty_spec() -> None:
+    with pytest.raises(SourceError):
+        open_source("")
+
+
+@pytest.mark.parametrize(
+    "spec", ["pypi:six", "pypi:six>=1.0", "pypi:six==", "pypi:six==1.0#md5=abc", "pypi:==1.0"]
+)
+def test_bad_pypi_spec(spec: str, tmp_path: Path) -> None:
+    with pytest.raises(SourceError, match="^pypi: expected pypi:NAME==VERSION"):
+        open_source(spec, cache_dir=tmp_path)
+
+
+# --------------------------------------------------------------------------- pypi (offline)
+
+
+def tiny_wheel(directory: Path, name: str = "tinypkg", version: str = "1.0") -> Path:
+    directory.mkdir(parents=True, exist_ok=True)
+    return make_zip(
+        directory / f"{name}-{version}-py3-none-any.whl",
+        {
+            f"{name}/__init__.py": "VALUE = 1\n",
+            f"{name}-{version}.dist-info/METADATA": f"Name: {name}\nVersion: {version}\n",
+        },
+    )
+
+
+@pytest.fixture
+def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def forbidden(*args: object, **kwargs: object) -> Any:
+        raise AssertionError("network used")
+
+    monkeypatch.setattr(sources, "_pip_download", forbidden)
+    monkeypatch.setattr(sources, "_http_get", forbidden)
+
+
+def test_pypi_cache_is_reused_offline(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network: None
+) -> None:
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    wheel = tiny_wheel(tmp_path / "cache" / "downloads" / "pypi" / "tinypkg-1.0")
+    with open_source("pypi:TinyPkg==1.0", cache_dir=tmp_path / "cache") as src:
+        assert src.paths() == ["tinypkg-1.0.dist-info/METADATA", "tinypkg/__init__.py"]
+        info = src.info
+        assert info.kind == "pypi"
+        assert info.label == "tinypkg"
+        assert info.location == str(wheel.resolve())
+        assert info.digest == "sha256:" + sha256_of(wheel)
+        assert info.details["name"] == "tinypkg"
+        assert info.details["version"] == "1.0"
+        assert info.details["filename"] == wheel.name
+        assert "url" not in info.details
+        json.dumps(info.details)
+
+    # The same cache found through $LINEAGE_CACHE_DIR.
+    monkeypatch.setenv("LINEAGE_CACHE_DIR", str(tmp_path / "cache"))
+    assert default_cache_dir() == tmp_path / "cache"
+    with open_source("pypi:tinypkg==1.0") as src:
+        assert src.info.location == str(wheel.resolve())
+
+
+def test_pypi_sha256_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network: None) -> None:
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    wheel = tiny_wheel(tmp_path / "downloads" / "pypi" / "tinypkg-1.0")
+    good = sha256_of(wheel)
+    with open_source(f"pypi:tinypkg==1.0#sha256={good.upper()}", cache_dir=tmp_path) as src:
+        assert src.info.digest == f"sha256:{good}"
+    with pytest.raises(
+        SourceError, match="^pypi: sha256 mismatch for tinypkg==1.0: expected 0{64}"
+    ):
+        open_source(f"pypi:tinypkg==1.0#sha256={'0' * 64}", cache_dir=tmp_path)
+
+
+def test_pypi_offline_cache_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network: None
+) -> None:
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    with pytest.raises(SourceError, match="not in the cache"):
+        open_source("pypi:tinypkg==1.0", cache_dir=tmp_path)
+    # Two archives for one release are ambiguous: not a cache hit.
+    cached = tmp_path / "downloads" / "pypi" / "tinypkg-1.0"
+    tiny_wheel(cached)
+    make_zip(cached / "tinypkg-1.0.zip", {"tinypkg-1.0/x.py": "x"})
+    with pytest.raises(SourceError, match="not in the cache"):
+        open_source("pypi:tinypkg==1.0", cache_dir=tmp_path)
+
+
+def test_default_cache_dir_follows_xdg(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    if not sys.platform.startswith("linux"):
+        pytest.skip("XDG_CACHE_HOME is a Linux convention")
+    monkeypatch.delenv("LINEAGE_CACHE_DIR", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path))
+    assert default_cache_dir() == tmp_path / "lineage"
+
+
+def test_pypi_download_with_pip_then_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    built = tiny_wheel(tmp_path / "built")
+    calls: list[str] = []
+
+    def fake_pip(requirement: str, dest: Path) -> tuple[bool, str]:
+        calls.append(requirement)
+        (dest / built.name).write_bytes(built.read_bytes())
+        return True, ""
+
+    monkeypatch.setattr(sources, "_pip_download", fake_pip)
+    cache = tmp_path / "cache"
+    with pytest.raises(SourceError, match="sha256 mismatch"):
+        open_source(f"pypi:tinypkg==1.0#sha256={'1' * 64}", cache_dir=cache)
+    release_dir = cache / "downloads" / "pypi" / "tinypkg-1.0"
+    assert not release_dir.exists()  # a rejected download is not cached
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.info.location == str((release_dir / built.name).resolve())
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.paths()[-1] == "tinypkg/__init__.py"
+    assert calls == ["tinypkg==1.0", "tinypkg==1.0"]  # the third open was a cache hit
+    assert sorted(p.name for p in (cache / "downloads" / "pypi").iterdir()) == ["tinypkg-1.0"]
+
+
+def fake_registry(monkeypatch: pytest.MonkeyPatch, answers: dict[str, Any]) -> list[str]:
+    """Replace pip (no wheel found) and the HTTP layer with in-memory answers.
+
+    ``answers`` maps a URL to bytes (a file) or a JSON-able object; other URLs get 404.
+    """
+    fetched: list[str] = []
+
+    def fake_pip(requirement: str, dest: Path) -> tuple[bool, str]:
+        return False, f"No matching distribution found for {requirement}"
+
+    def fake_get(url: str) -> io.BytesIO:
+        fetched.append(url)
+        if url not in answers:
+            raise urllib.error.HTTPError(url, 404, "Not Found", None, None)  # type: ignore[arg-type]
+        answer = answers[url]
+        return io.BytesIO(answer if isinstance(answer, bytes) else json.dumps(answer).encode())
+
+    monkeypatch.setattr(sources, "_pip_download", fake_pip)
+    monkeypatch.setattr(sources, "_http_get", fake_get)
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    return fetched
+
+
+def test_pypi_sdist_fallback_without_pip_build(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sdist = make_tar(tmp_path / "old_pkg-0.6.tar.gz", {"old_pkg-0.6/old_pkg.py": "x = 1\n"})
+    url = "https://files.example/old_pkg-0.6.tar.gz"
+    release = {
+        "urls": [
+            {
+                "packagetype": "bdist_wheel",
+                "filename": "old_pkg-0.6-cp27-cp27m-win32.whl",
+                "url": "https://files.example/w.whl",
+                "digests": {"sha256": "2" * 64},
+            },
+            {
+                "packagetype": "sdist",
+                "filename": sdist.name,
+                "url": url,
+                "digests": {"sha256": sha256_of(sdist)},
+            },
+        ]
+    }
+    version_url = "https://pypi.org/pypi/Old.Pkg/0.6/json"
+    fetched = fake_registry(monkeypatch, {version_url: release, url: sdist.read_bytes()})
+    with open_source("pypi:Old.Pkg==0.6", cache_dir=tmp_path / "c") as src:
+        assert src.paths() == ["old_pkg.py"]
+        assert src.info.label == "old-pkg"
+        assert src.info.details["url"] == url
+        assert src.info.details["filename"] == sdist.name
+        assert src.info.details["stripped_prefix"] == "old_pkg-0.6"
+        assert src.info.digest == "sha256:" + sha256_of(sdist)
+    assert fetched == [version_url, url]
+
+
+def test_pypi_sdist_fallback_via_project_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Some proxies answer 404 for /pypi/NAME/VERSION/json but serve /pypi/NAME/json.
+    sdist = make_tar(tmp_path / "q-2.0.tar.gz", {"q-2.0/q.py": "q"})
+    url = "https://files.example/q-2.0.tar.gz"
+    entry = {"packagetype": "sdist", "filename": "q-2.0.tar.gz", "url": url,
+             "digests": {"sha256": sha256_of(sdist)}}  # fmt: skip
+    project = {"releases": {"1.0": [], "2.0": [entry]}}
+    fetched = fake_registry(
+        monkeypatch, {"https://pypi.org/pypi/q/json": project, url: sdist.read_bytes()}
+    )
+    with open_source("pypi:q==2.0", cache_dir=tmp_path / "c") as src:
+        assert src.paths() == ["q.py"]
+    assert fetched == ["https://pypi.org/pypi/q/2.0/json", "https://pypi.org/pypi/q/json", url]
+    with pytest.raises(SourceError, match=r"^pypi: no release q==1\.0 \(pip: "):
+        open_source("pypi:q==1.0", cache_dir=tmp_path / "c")
+    with pytest.raises(SourceError, match=r"^pypi: no release q==3\.0 \(pip: "):
+        open_source("pypi:q==3.0", cache_dir=tmp_path / "c")
+
+
+def test_pypi_sdist_fallback_checks_registry_sha(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    url = "https://files.example/p-1.tar.gz"
+    release = {
+        "urls": [
+            {"packagetype": "sdist", "filename": "p-1.tar.gz", "url": url,
+             "digests": {"sha256": "3" * 64}},
+        ]
+    }  # fmt: skip
+    fake_registry(monkeypatch, {"https://pypi.org/pypi/p/1/json": release, url: b"tampered"})
+    with pytest.raises(SourceError, match="sha256 mismatch for p-1.tar.gz: PyPI states 3{64}"):
+        open_source("pypi:p==1", cache_dir=tmp_path)
+    assert list((tmp_path / "downloads" / "pypi").iterdir()) == []
+
+
+def test_pypi_no_release_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    fake_registry(monkeypatch, {})
+    with pytest.raises(SourceError) as excinfo:
+        open_source("pypi:vllm==9.9.9", cache_dir=tmp_path)
+    assert str(excinfo.value) == (
+        "pypi: no release vllm==9.9.9 (pip: No matching distribution found for vllm==9.9.9)"
+    )
+
+
+# --------------------------------------------------------------------------- pypi (network)
+
+
+@pytest.fixture
+def network(request: pytest.FixtureRequest) -> None:
+    # pyproject registers "slow" but does not deselect it by default; keep the default run
+    # offline by running these only when asked for with -m slow.
+    if "slow" not in (request.config.getoption("markexpr") or ""):
+        pytest.skip("needs the network: run with -m slow")
+
+
+SIX_WHEEL_SHA256 = "8abb2f1d86890a2dfb989f9a77cfcfd3e47c2a354b01111771326f8aa26e0254"
+
+
+@pytest.mark.slow
+def test_pypi_download_real_wheel(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, network: None
+) -> None:
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    with open_source(f"pypi:six==1.16.0#sha256={SIX_WHEEL_SHA256}", cache_dir=tmp_path) as src:
+        assert src.info.kind == "pypi"
+        assert src.info.label == "six"
+        assert src.info.details["filename"] == "six-1.16.0-py2.py3-none-any.whl"
+        assert src.info.digest == f"sha256:{SIX_WHEEL_SHA256}"
+        assert "six.py" in src.paths()
+        assert b"def add_metaclass" in src.read("six.py")
+    # Second open is served from the cache even when the network is forbidden.
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    with open_source("pypi:six==1.16.0", cache_dir=tmp_path) as src:
+        assert src.info.digest == f"sha256:{SIX_WHEEL_SHA256}"
+
+
+@pytest.mark.slow
+def test_pypi_sdist_only_release(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, network: None
+) -> None:
+    # docopt 0.6.2 was only ever published as an sdist.
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    with open_source("pypi:docopt==0.6.2", cache_dir=tmp_path) as src:
+        assert src.info.details["filename"] == "docopt-0.6.2.tar.gz"
+        assert src.info.details["stripped_prefix"] == "docopt-0.6.2"
+        assert src.info.details["url"].endswith("/docopt-0.6.2.tar.gz")
+        assert "docopt.py" in src.paths()
+
+
+@pytest.mark.slow
+def test_pypi_nonexistent_version(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, network: None
+) -> None:
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    with pytest.raises(SourceError, match=r"^pypi: no release six==9\.9\.9 \(pip: .+\)$"):
+        open_source("pypi:six==9.9.9", cache_dir=tmp_path)
