@@ -1,0 +1,178 @@
+"""The Python API: what the CLI and notebooks call.
+
+    from lineage.api import compare
+    result = compare("path/to/target", ["pypi:vllm==0.32.0"])
+    result.files.sort_values("verbatim_lines", ascending=False).head()
+    result.write("out/")
+
+The pipeline, one module per stage: :mod:`lineage.sources` -> :mod:`lineage.tree` (with
+:mod:`lineage.index` and :mod:`lineage.cache`) -> :mod:`lineage.match` -> :mod:`lineage.results`
+-> :mod:`lineage.report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import posixpath
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from lineage.cache import IndexCache
+from lineage.index import DEFAULT_MAX_FILE_BYTES
+from lineage.match import MatchParams, Side, match_sides
+from lineage.results import (
+    UpstreamFile,
+    build_files,
+    build_functions,
+    build_lines,
+    build_regions,
+    resolve_marker_path,
+)
+from lineage.sources import default_cache_dir, open_source
+from lineage.tree import TreeIndex, index_tree
+
+# Top-level directories that are not an upstream's package name (for reading markers).
+_NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
+                           "tools", "src", "build", "setup.py", "conftest.py"})
+
+
+@dataclass
+class Comparison:
+    """Everything one comparison produced: the tables, and what is needed to reproduce them."""
+
+    target: TreeIndex
+    upstreams: list[TreeIndex]
+    params: MatchParams
+    lines: pd.DataFrame
+    files: pd.DataFrame
+    functions: pd.DataFrame
+    regions: pd.DataFrame
+    upstream_names: list[str]
+    timings: dict[str, float] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
+
+    def summary(self) -> dict[str, object]:
+        from lineage.report.summary import summary_dict
+
+        return summary_dict(self)
+
+    def headline(self) -> list[str]:
+        from lineage.report.summary import headline_lines
+
+        return headline_lines(self)
+
+    def write(self, out_dir: str | Path, html: bool = True) -> list[Path]:
+        from lineage.report import write_reports
+
+        return write_reports(self, Path(out_dir), html=html)
+
+
+def upstream_names(tree: TreeIndex) -> set[str]:
+    """Names a marker may use for this upstream: its label and its top-level packages."""
+    names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")}
+    for f in tree.files:
+        head = f.path.split("/", 1)
+        if len(head) == 2 and head[0] not in _NOT_PACKAGES and head[0].isidentifier():
+            names.add(head[0].lower())
+    return {n for n in names if n}
+
+
+def _log(message: str, progress: bool) -> None:
+    if progress:
+        print(f"lineage: {message}", file=sys.stderr)
+
+
+def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
+            jobs: int | None = None, cache_dir: Path | None = None, use_cache: bool = True,
+            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False) -> Comparison:
+    """Compare a target source with one or more upstream sources (the first is the primary).
+
+    Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
+    :func:`lineage.sources.open_source`. Raises :class:`lineage.errors.LineageError` on bad input.
+    """
+    params = params or MatchParams()
+    root = cache_dir or default_cache_dir()
+    cache = IndexCache(root if use_cache else None)
+    timings: dict[str, float] = {}
+    started = time.perf_counter()
+    with contextlib.ExitStack() as stack:
+        target_source = stack.enter_context(open_source(target, root))
+        up_sources = [stack.enter_context(open_source(spec, root)) for spec in upstreams]
+        timings["open"] = time.perf_counter() - started
+        up_trees = []
+        for source in up_sources:
+            _log(f"reading upstream {source.info.label} ({source.info.spec})", progress)
+            up_trees.append(index_tree(source, cache, jobs, max_file_bytes, progress))
+        _log(f"reading target {target_source.info.label} ({target_source.info.spec})", progress)
+        target_tree = index_tree(target_source, cache, jobs, max_file_bytes, progress)
+    timings["index"] = time.perf_counter() - started - timings["open"]
+    comparison = compare_trees(target_tree, up_trees, params, progress=progress)
+    comparison.timings = timings | comparison.timings
+    comparison.options = {"jobs": jobs or 0, "cache": str(root) if use_cache else "",
+                          "max_file_bytes": max_file_bytes}
+    return comparison
+
+
+def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
+                  progress: bool = False) -> Comparison:
+    """Match already indexed trees and build the tables."""
+    started = time.perf_counter()
+    labels = _unique_labels([u.info.label for u in upstreams])
+    up_files: list[UpstreamFile] = []
+    up_indexes = []
+    up_of: list[int] = []
+    readers = []
+    for number, (label, tree) in enumerate(zip(labels, upstreams, strict=True)):
+        for f in tree.files:
+            up_files.append(UpstreamFile(label, f.path))
+            up_indexes.append(f)
+            up_of.append(number)
+            readers.append((tree, f.path))
+    names: set[str] = set()
+    for tree in upstreams:
+        names |= upstream_names(tree)
+    # Upstream paths named by each target file's provenance markers, to break ties in pairing.
+    by_name: dict[str, list[str]] = {}
+    for u in up_files:
+        by_name.setdefault(posixpath.basename(u.path), []).append(u.path)
+    up_path_set = {u.path for u in up_files}
+    from lineage.results import pick_marker
+
+    marker_paths: list[str] = []
+    preferred: list[set[str]] = []
+    for f in target.files:
+        marker, _ = pick_marker(f.markers, names)
+        resolved = resolve_marker_path(marker, up_path_set, by_name) if marker else ""
+        marker_paths.append(resolved)
+        named = {resolve_marker_path(m, up_path_set, by_name) for m in f.markers if m.path}
+        preferred.append({p for p in named if p})
+
+    target_side = Side(target.files, target.reader(), np.zeros(len(target.files), np.int32))
+    upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
+                         np.array(up_of, dtype=np.int32))
+    _log(f"matching {len(target.files)} target files against {len(up_files)} upstream files", progress)
+    result = match_sides(target_side, upstream_side, params, preferred)
+    timings = {"match": time.perf_counter() - started}
+    lines = build_lines(target.files, result, up_files)
+    files = build_files(target.files, target.skipped, result, up_files, names, marker_paths)
+    functions = build_functions(target.files, result, up_indexes, up_files)
+    regions = build_regions(target.files, result, up_files)
+    timings["tables"] = time.perf_counter() - started - timings["match"]
+    return Comparison(target=target, upstreams=list(upstreams), params=params, lines=lines,
+                      files=files, functions=functions, regions=regions,
+                      upstream_names=labels, timings=timings)
+
+
+def _unique_labels(labels: list[str]) -> list[str]:
+    seen: dict[str, int] = {}
+    out = []
+    for label in labels:
+        seen[label] = seen.get(label, 0) + 1
+        out.append(label if seen[label] == 1 else f"{label}-{seen[label]}")
+    return out

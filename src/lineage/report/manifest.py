@@ -1,0 +1,82 @@
+"""manifest.json: what was compared, with which tool and parameters, so anyone can rerun it.
+
+The only report allowed to differ between two runs on the same inputs: it records when the run
+happened and how long it took.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import platform
+import sys
+from datetime import UTC, datetime
+from importlib import metadata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lineage import __version__
+from lineage.index import INDEX_VERSION
+
+if TYPE_CHECKING:
+    from lineage.api import Comparison
+    from lineage.tree import TreeIndex
+
+MANIFEST_FORMAT = "lineage.manifest"
+MANIFEST_VERSION = 1
+_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz", "pandas", "numpy", "GitPython")
+
+
+def _version(package: str) -> str:
+    try:
+        return metadata.version(package)
+    except metadata.PackageNotFoundError:
+        return ""
+
+
+def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object]:
+    info = tree.info
+    return {
+        "spec": info.spec,
+        "kind": info.kind,
+        "label": label or info.label,
+        "location": info.location,
+        "digest": info.digest,
+        "details": info.details,
+        "tree_digest": tree.tree_digest,
+        "python_files": len(tree.files) + len(tree.skipped),
+        "indexed_files": len(tree.files),
+        "other_files": tree.other_files,
+        "skipped_files": [{"path": p, "reason": r} for p, r in tree.skipped],
+        "files_with_syntax_errors": sorted(f.path for f in tree.files if f.parse_errors),
+        "skipped_members": [{"path": p, "reason": r} for p, r in info.skipped],
+        "cache_hits": tree.cache_hits,
+        "cache_misses": tree.cache_misses,
+        "index_seconds": round(tree.seconds, 3),
+    }
+
+
+def manifest_dict(comparison: Comparison, outputs: list[Path]) -> dict[str, object]:
+    return {
+        "format": MANIFEST_FORMAT,
+        "format_version": MANIFEST_VERSION,
+        "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "command": sys.argv,
+        "tool": {"name": "lineage", "version": __version__, "index_version": INDEX_VERSION},
+        "environment": {"python": platform.python_version(), "platform": platform.platform(),
+                        **{p: _version(p) for p in _PACKAGES}},
+        "parameters": comparison.params.to_dict(),
+        "options": comparison.options,
+        "target": describe_tree(comparison.target),
+        "upstreams": [describe_tree(u, label)
+                      for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
+        "outputs": {p.name: "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()
+                    for p in outputs if p.is_file()},
+        "timings_seconds": {k: round(v, 3) for k, v in comparison.timings.items()},
+    }
+
+
+def write_manifest(comparison: Comparison, out_dir: Path, outputs: list[Path]) -> Path:
+    path = out_dir / "manifest.json"
+    path.write_text(json.dumps(manifest_dict(comparison, outputs), indent=2) + "\n", encoding="utf-8")
+    return path

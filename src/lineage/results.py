@@ -1,0 +1,279 @@
+"""From match results to tables and figures.
+
+The tables (pandas DataFrames, one row per thing, columns documented below) are the product;
+every report is a view of them.
+
+``lines``: one row per physical line of every indexed target file.
+    target_path, line (1-based), kind (code/comment/docstring/blank), match (verbatim/near/none),
+    upstream_path ("" when none), upstream_line (1-based, <NA> when none), similarity (0..1),
+    upstream (label of the upstream the line came from, "" when none), region (region number
+    within the target file, <NA> when none).
+
+``files``: one row per target Python file, indexed or skipped; see :data:`FILE_COLUMNS`.
+
+``functions``: one row per def/class of an indexed target file: its span, code lines, copied
+    code lines and share, and the upstream def/class most of its copied lines came from.
+
+``regions``: one row per copied region: both spans, the upstream, verbatim and near counts.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import numpy as np
+import pandas as pd
+
+from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
+from lineage.markers import Marker, marker_names_upstream
+from lineage.match import MATCH_NAMES, NEAR, VERBATIM, MatchResult
+
+LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
+                "similarity", "upstream", "region"]
+
+FILE_COLUMNS = [
+    "target_path",  # POSIX, relative to the target root
+    "status",  # indexed | skipped
+    "reason",  # why skipped, or a note (syntax errors)
+    "lines",  # physical lines
+    "nonblank_lines",
+    "code_lines",
+    "verbatim_lines",  # non-blank lines labelled verbatim
+    "near_lines",
+    "verbatim_code_lines",
+    "near_code_lines",
+    "copied_share",  # (verbatim + near) / non-blank lines
+    "upstream",  # label of the main source's upstream
+    "upstream_path",  # main source: the upstream file most copied lines came from
+    "upstream_files",  # how many upstream files contributed copied lines
+    "upstream_paths",  # every contributing upstream file with its line count, most first
+    "marker",  # text of the first provenance marker naming an upstream
+    "marker_kind",
+    "marker_line",
+    "marker_ref",  # tag or commit from a marker URL
+    "marker_path",  # upstream path named by the marker
+    "marker_path_found",  # whether that path exists in the upstream
+    "other_markers",  # provenance markers naming something else (count)
+    "spdx",  # SPDX-License-Identifier expression(s)
+    "digest",  # git blob hash of the file's bytes
+]
+
+
+@dataclass(frozen=True)
+class UpstreamFile:
+    upstream: str  # label
+    path: str
+
+
+@dataclass
+class Numbers:
+    """Line counts over a set of files; ``+`` adds them (like coverage.py's Numbers)."""
+
+    files: int = 0
+    code: int = 0
+    code_verbatim: int = 0
+    code_near: int = 0
+    nonblank: int = 0
+    nonblank_verbatim: int = 0
+    nonblank_near: int = 0
+
+    def __add__(self, other: Numbers) -> Numbers:
+        return Numbers(*(a + b for a, b in zip(asdict(self).values(), asdict(other).values(), strict=True)))
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def percent(part: int, whole: int) -> str:
+    """``part/whole`` as a percentage with one decimal that never shows 0.0 or 100.0 unless exact."""
+    if whole == 0:
+        return "n/a"
+    if part == 0:
+        return "0 %"
+    if part == whole:
+        return "100 %"
+    value = 100.0 * part / whole
+    text = f"{value:.1f}"
+    if text == "0.0":
+        return "<0.1 %"
+    if text == "100.0":
+        return ">99.9 %"
+    return f"{text} %"
+
+
+def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile]
+                ) -> pd.DataFrame:
+    n = [f.n_lines for f in files]
+    total = int(sum(n))
+    if total == 0:
+        return pd.DataFrame({c: pd.Series(dtype=object) for c in LINE_COLUMNS})
+    up_file = np.concatenate([m.up_file for m in result.files])
+    up_row = np.concatenate([m.up_row for m in result.files])
+    region = np.concatenate([m.region for m in result.files])
+    has_up = up_file >= 0
+    up_path_names = np.array([u.path for u in up_files] + [""], dtype=object)
+    up_label_names = np.array([u.upstream for u in up_files] + [""], dtype=object)
+    up_index = np.where(has_up, up_file, len(up_files))
+    frame = pd.DataFrame({
+        "target_path": pd.Categorical(np.repeat(np.array([f.path for f in files], dtype=object), n)),
+        "line": np.concatenate([np.arange(1, k + 1, dtype=np.int32) for k in n]),
+        "kind": pd.Categorical.from_codes(np.concatenate([f.kinds for f in files]).astype(np.int8),
+                                          categories=list(KIND_NAMES)),
+        "match": pd.Categorical.from_codes(np.concatenate([m.match for m in result.files]).astype(np.int8),
+                                           categories=list(MATCH_NAMES)),
+        "upstream_path": up_path_names[up_index],
+        "upstream_line": pd.array(np.where(has_up, up_row + 1, 0), dtype="Int64"),
+        "similarity": np.concatenate([m.similarity for m in result.files]).astype(np.float64).round(3),
+        "upstream": up_label_names[up_index],
+        "region": pd.array(np.where(has_up, region, 0), dtype="Int64"),
+    })
+    frame.loc[~has_up, ["upstream_line", "region"]] = pd.NA
+    return frame
+
+
+def file_numbers(f: FileIndex, match: np.ndarray) -> Numbers:
+    code = f.kinds == CODE
+    nonblank = f.kinds != BLANK
+    verbatim = match == VERBATIM
+    near = match == NEAR
+    return Numbers(
+        files=1,
+        code=int(code.sum()),
+        code_verbatim=int((code & verbatim).sum()),
+        code_near=int((code & near).sum()),
+        nonblank=int(nonblank.sum()),
+        nonblank_verbatim=int((nonblank & verbatim).sum()),
+        nonblank_near=int((nonblank & near).sum()),
+    )
+
+
+def pick_marker(markers: Sequence[Marker], names: set[str]) -> tuple[Marker | None, int]:
+    """The first provenance marker naming an upstream, and how many name something else."""
+    provenance = [m for m in markers if m.kind not in ("spdx", "copyright")]
+    naming = [m for m in markers if marker_names_upstream(m, names)
+              and (m.kind not in ("spdx", "copyright"))]
+    chosen = naming[0] if naming else None
+    return chosen, len(provenance) - len(naming)
+
+
+def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]]) -> str:
+    """The upstream path a marker names, if it exists there (exactly, or as a path suffix)."""
+    if not marker.path:
+        return ""
+    path = marker.path.strip("/")
+    if path in up_paths:
+        return path
+    base = path.rsplit("/", 1)[-1]
+    candidates = [p for p in by_name.get(base, []) if p.endswith("/" + path) or path.endswith("/" + p)]
+    return sorted(candidates, key=lambda p: (len(p), p))[0] if candidates else ""
+
+
+def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], result: MatchResult,
+                up_files: Sequence[UpstreamFile], names: set[str], marker_paths: Sequence[str]
+                ) -> pd.DataFrame:
+    rows = []
+    for f, m, marker_path in zip(files, result.files, marker_paths, strict=True):
+        numbers = file_numbers(f, m.match)
+        sources = Counter(int(u) for u in m.up_file[(m.up_file >= 0) & (f.kinds != BLANK)])
+        ranked = sorted(sources.items(), key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))
+        main = up_files[ranked[0][0]] if ranked else None
+        marker, others = pick_marker(f.markers, names)
+        spdx = sorted({mk.licence for mk in f.markers if mk.kind == "spdx" and mk.licence})
+        copied = numbers.nonblank_verbatim + numbers.nonblank_near
+        rows.append({
+            "target_path": f.path,
+            "status": "indexed",
+            "reason": f.reason,
+            "lines": f.n_lines,
+            "nonblank_lines": numbers.nonblank,
+            "code_lines": numbers.code,
+            "verbatim_lines": numbers.nonblank_verbatim,
+            "near_lines": numbers.nonblank_near,
+            "verbatim_code_lines": numbers.code_verbatim,
+            "near_code_lines": numbers.code_near,
+            "copied_share": round(copied / numbers.nonblank, 4) if numbers.nonblank else 0.0,
+            "upstream": main.upstream if main else "",
+            "upstream_path": main.path if main else "",
+            "upstream_files": len(ranked),
+            "upstream_paths": "; ".join(f"{up_files[k].path} ({v})" for k, v in ranked),
+            "marker": marker.text if marker else "",
+            "marker_kind": marker.kind if marker else "",
+            "marker_line": marker.line if marker else pd.NA,
+            "marker_ref": marker.ref if marker else "",
+            "marker_path": marker.path if marker else "",
+            "marker_path_found": (bool(marker_path) if marker and marker.path else pd.NA),
+            "other_markers": others,
+            "spdx": " ; ".join(spdx),
+            "digest": f.digest,
+        })
+    for path, reason in skipped:
+        rows.append({c: "" for c in FILE_COLUMNS} | {
+            "target_path": path, "status": "skipped", "reason": reason,
+            **{c: 0 for c in ("lines", "nonblank_lines", "code_lines", "verbatim_lines", "near_lines",
+                              "verbatim_code_lines", "near_code_lines", "upstream_files", "other_markers")},
+            "copied_share": 0.0, "marker_line": pd.NA, "marker_path_found": pd.NA,
+        })
+    frame = pd.DataFrame(rows, columns=FILE_COLUMNS)
+    frame["marker_line"] = frame["marker_line"].astype("Int64")
+    frame["marker_path_found"] = frame["marker_path_found"].astype("boolean")
+    return frame.sort_values("target_path", kind="stable").reset_index(drop=True)
+
+
+def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
+                    up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
+    """Each target def/class with its copied share and best upstream def/class."""
+    up_defs_cache: dict[int, list[tuple[int, int, str]]] = {}
+
+    def innermost(u_file: int, line: int) -> str:
+        if u_file not in up_defs_cache:
+            up_defs_cache[u_file] = [(d.start, d.end, d.qualname) for d in up_indexes[u_file].definitions]
+        best = ""
+        best_span = None
+        for start, end, name in up_defs_cache[u_file]:
+            if start <= line <= end and (best_span is None or end - start < best_span):
+                best, best_span = name, end - start
+        return best
+
+    rows = []
+    for f, m in zip(files, result.files, strict=True):
+        code = f.kinds == CODE
+        copied = (m.match == VERBATIM) | (m.match == NEAR)
+        for d in f.definitions:
+            span = slice(d.start - 1, d.end)
+            code_lines = int(code[span].sum())
+            copied_lines = int((code[span] & copied[span]).sum())
+            best_path = best_name = best_upstream = ""
+            if copied_lines:
+                rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
+                votes = Counter((int(m.up_file[r]), innermost(int(m.up_file[r]), int(m.up_row[r]) + 1))
+                                for r in rows_copied)
+                (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+                best_path = up_files[u_file].path
+                best_upstream = up_files[u_file].upstream
+            rows.append({
+                "target_path": f.path, "qualname": d.qualname, "kind": d.kind,
+                "start_line": d.start, "end_line": d.end, "code_lines": code_lines,
+                "copied_code_lines": copied_lines,
+                "copied_share": round(copied_lines / code_lines, 4) if code_lines else 0.0,
+                "upstream": best_upstream, "upstream_path": best_path, "upstream_qualname": best_name,
+            })
+    columns = ["target_path", "qualname", "kind", "start_line", "end_line", "code_lines",
+               "copied_code_lines", "copied_share", "upstream", "upstream_path", "upstream_qualname"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def build_regions(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile]
+                  ) -> pd.DataFrame:
+    rows = [{
+        "target_path": files[r.target_file].path, "region": r.region,
+        "target_start": r.target_start, "target_end": r.target_end,
+        "upstream": up_files[r.up_file].upstream, "upstream_path": up_files[r.up_file].path,
+        "upstream_start": r.upstream_start, "upstream_end": r.upstream_end,
+        "verbatim_lines": r.verbatim, "near_lines": r.near, "evidence_weight": r.weight,
+    } for r in result.regions]
+    columns = ["target_path", "region", "target_start", "target_end", "upstream", "upstream_path",
+               "upstream_start", "upstream_end", "verbatim_lines", "near_lines", "evidence_weight"]
+    frame = pd.DataFrame(rows, columns=columns)
+    return frame.sort_values(["target_path", "target_start", "region"], kind="stable").reset_index(drop=True)

@@ -1,0 +1,142 @@
+"""Index every Python file of a source, in parallel, through the content-addressed cache."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from lineage.cache import IndexCache
+from lineage.index import (
+    DEFAULT_MAX_FILE_BYTES,
+    FileIndex,
+    Indexer,
+    decode_source,
+    is_python_path,
+    split_lines,
+)
+from lineage.sources import Source, SourceInfo, blob_digest
+
+# Below this many files to parse, worker start-up costs more than it saves.
+_PARALLEL_MIN_FILES = 64
+
+
+@dataclass
+class TreeIndex:
+    """One side's indexed Python files (sorted by path) and what was left out.
+
+    ``files`` holds only indexed files; ``skipped`` holds (path, reason) for Python files that
+    could not be indexed. ``other_files`` counts the non-Python files, which are not analysed.
+    ``tree_digest`` is a SHA-256 over the sorted (path, blob hash) pairs of all Python files: two
+    trees with the same digest hold the same Python code at the same paths.
+    """
+
+    info: SourceInfo
+    files: list[FileIndex]
+    skipped: list[tuple[str, str]]
+    other_files: int
+    tree_digest: str
+    data: dict[str, bytes] = field(repr=False)
+    cache_hits: int = 0
+    cache_misses: int = 0
+    seconds: float = 0.0
+
+    def lines(self, path: str) -> list[str]:
+        return _lines(self.data[path])
+
+    def reader(self) -> Callable[[int], list[str]]:
+        return lambda number: self.lines(self.files[number].path)
+
+
+@lru_cache(maxsize=256)
+def _lines(data: bytes) -> list[str]:
+    text, _ = decode_source(data)
+    return split_lines(text)
+
+
+_WORKER: Indexer | None = None
+
+
+def _init_worker(max_file_bytes: int) -> None:
+    global _WORKER
+    _WORKER = Indexer(max_file_bytes)
+
+
+def _index_batch(batch: list[tuple[str, bytes, str]]) -> list[FileIndex]:
+    assert _WORKER is not None
+    return [_WORKER.index(path, data, digest) for path, data, digest in batch]
+
+
+def _batches(items: list[tuple[str, bytes, str]], size: int) -> Iterator[list[tuple[str, bytes, str]]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def default_jobs() -> int:
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
+               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False) -> TreeIndex:
+    """Read the source's Python files, take what the cache has, parse the rest in parallel."""
+    started = time.perf_counter()
+    paths = source.paths()
+    py_paths = [p for p in paths if is_python_path(p)]
+    data: dict[str, bytes] = {}
+    records: dict[str, FileIndex] = {}
+    todo: list[tuple[str, bytes, str]] = []
+    digests: list[tuple[str, str]] = []
+    hits_before, misses_before = cache.hits, cache.misses
+    for path, blob in source.read_many(py_paths):
+        digest = blob_digest(blob)
+        digests.append((path, digest))
+        data[path] = blob
+        cached = cache.get(digest, path) if len(blob) <= max_file_bytes else None
+        if cached is not None and cached.status == "ok":
+            records[path] = cached
+        else:
+            todo.append((path, blob, digest))
+    if progress and todo:
+        print(f"lineage: indexing {len(todo)} of {len(py_paths)} files of {source.info.label}",
+              file=sys.stderr)
+    jobs = jobs or default_jobs()
+    if jobs > 1 and len(todo) >= _PARALLEL_MIN_FILES:
+        # Largest files first so that one big file does not finish alone at the end.
+        todo.sort(key=lambda item: -len(item[1]))
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(max_file_bytes,)) as pool:
+            for batch in pool.map(_index_batch, _batches(todo, 16)):
+                for record in batch:
+                    records[record.path] = record
+    else:
+        indexer = Indexer(max_file_bytes)
+        for path, blob, digest in todo:
+            records[path] = indexer.index(path, blob, digest)
+    for path, _, _ in todo:
+        record = records[path]
+        if record.status == "ok":
+            cache.put(record)
+    files = [records[p] for p in py_paths if records[p].status == "ok"]
+    skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
+    tree_hash = hashlib.sha256()
+    for path, digest in sorted(digests):
+        tree_hash.update(f"{path}\0{digest}\n".encode("utf-8", "surrogateescape"))
+    return TreeIndex(
+        info=source.info,
+        files=files,
+        skipped=skipped,
+        other_files=len(paths) - len(py_paths),
+        tree_digest="sha256:" + tree_hash.hexdigest(),
+        data=data,
+        cache_hits=cache.hits - hits_before,
+        cache_misses=cache.misses - misses_before,
+        seconds=time.perf_counter() - started,
+    )
