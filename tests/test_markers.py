@@ -1,0 +1,663 @@
+"""Tests for lineage.markers: provenance markers in comments and docstrings."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from lineage.markers import MARKER_KINDS, Marker, find_markers, marker_names_upstream
+
+
+def markers(src: str) -> list[Marker]:
+    return find_markers(src.splitlines())
+
+
+def one(src: str) -> Marker:
+    found = markers(src)
+    assert len(found) == 1, found
+    return found[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# Phrase markers with URLs
+# ---------------------------------------------------------------------------------------------
+
+
+def test_adapted_from_github_blob_url() -> None:
+    m = one(
+        "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4.post1/vllm/model_executor/models/llama.py\n"
+    )
+    assert m.line == 1
+    assert m.kind == "adapted_from"
+    assert m.repository == "vllm-project/vllm"
+    assert m.ref == "v0.6.4.post1"
+    assert m.path == "vllm/model_executor/models/llama.py"
+    assert (m.line_start, m.line_end) == (0, 0)
+    assert m.text.startswith("Adapted from https://github.com/vllm-project/vllm/blob/")
+
+
+def test_url_on_next_comment_line_belongs_to_marker() -> None:
+    src = (
+        "import torch\n"
+        "\n"
+        "# Adapted from\n"
+        "# https://github.com/vllm-project/vllm/blob/main/vllm/attention/layer.py\n"
+        "class Attention:\n"
+        "    pass\n"
+    )
+    m = one(src)
+    assert m.line == 3
+    assert m.kind == "adapted_from"
+    assert m.repository == "vllm-project/vllm"
+    assert m.ref == "main"
+    assert m.path == "vllm/attention/layer.py"
+    assert m.text == ("Adapted from https://github.com/vllm-project/vllm/blob/main/vllm/attention/layer.py")
+
+
+def test_url_after_prose_source_on_next_line() -> None:
+    src = "# Adapted from the vLLM implementation:\n# https://github.com/vllm-project/vllm/tree/v0.5.0/vllm/lora\n"
+    m = one(src)
+    assert (m.kind, m.repository, m.ref, m.path) == (
+        "adapted_from",
+        "vllm-project/vllm",
+        "v0.5.0",
+        "vllm/lora",
+    )
+
+
+def test_colon_then_source_then_url_on_following_lines() -> None:
+    src = "# Ported from:\n#   vLLM's paged attention kernel\n#   https://github.com/a/b/blob/x/k.cu\n"
+    m = one(src)
+    assert m.kind == "ported_from"
+    assert m.line == 1
+    assert (m.repository, m.ref, m.path) == ("a/b", "x", "k.cu")
+
+
+def test_continuation_does_not_cross_a_blank_comment_or_code() -> None:
+    src = "# Adapted from\n#\n# https://github.com/a/b/blob/main/x.py\n"
+    found = markers(src)
+    # "Adapted from" with nothing after it is no marker; the URL stands alone.
+    assert [m.kind for m in found] == ["url"]
+    assert found[0].line == 3
+
+    src = "x = 1  # Adapted from\ny = 2\n"
+    assert markers(src) == []
+
+
+def test_line_range_fragment() -> None:
+    m = one("# Code based on https://github.com/a/b/blob/main/src/x.py#L10-L20\n")
+    assert m.kind == "based_on"
+    assert (m.path, m.line_start, m.line_end) == ("src/x.py", 10, 20)
+
+
+def test_single_line_fragment_and_column_fragment() -> None:
+    m = one("# Taken from https://github.com/a/b/blob/abc123/x.py#L42\n")
+    assert (m.kind, m.ref, m.line_start, m.line_end) == ("taken_from", "abc123", 42, 42)
+    m = one("# Taken from https://github.com/a/b/blob/abc123/x.py#L3C5-L9C2\n")
+    assert (m.line_start, m.line_end) == (3, 9)
+
+
+def test_modified_from_with_colon_and_gitlab_url() -> None:
+    m = one("# Modified from: https://gitlab.com/grp/sub/proj/-/blob/v1.2/src/a.py#L5-9\n")
+    assert m.kind == "modified_from"
+    assert (m.repository, m.ref, m.path) == ("grp/sub/proj", "v1.2", "src/a.py")
+    assert (m.line_start, m.line_end) == (5, 9)
+
+
+def test_raw_githubusercontent_urls() -> None:
+    m = one("# Copied from https://raw.githubusercontent.com/o/r/v1.0/pkg/mod.py\n")
+    assert (m.kind, m.repository, m.ref, m.path) == ("copied_from", "o/r", "v1.0", "pkg/mod.py")
+    m = one("# Copied from https://raw.githubusercontent.com/o/r/refs/heads/dev/pkg/mod.py\n")
+    assert (m.ref, m.path) == ("dev", "pkg/mod.py")
+
+
+def test_repository_only_url_in_parentheses() -> None:
+    m = one("# This file is derived from vLLM (https://github.com/vllm-project/vllm)\n")
+    assert m.kind == "derived_from"
+    assert m.repository == "vllm-project/vllm"
+    assert (m.ref, m.path) == ("", "")
+    assert m.text == "This file is derived from vLLM (https://github.com/vllm-project/vllm)"
+
+
+def test_git_suffix_query_and_markdown_link() -> None:
+    m = one("# Based on [flash-attn](https://github.com/Dao-AILab/flash-attention.git)\n")
+    assert m.repository == "Dao-AILab/flash-attention"
+    m = one("# Adapted from https://github.com/a/b/blob/main/c.py?plain=1#L1-L2.\n")
+    assert (m.path, m.line_start, m.line_end) == ("c.py", 1, 2)
+
+
+def test_schemeless_github_url() -> None:
+    m = one("# adapted from github.com/sgl-project/sglang/blob/v0.3.0/python/sglang/x.py\n")
+    assert (m.repository, m.ref, m.path) == ("sgl-project/sglang", "v0.3.0", "python/sglang/x.py")
+
+
+def test_non_code_host_url_leaves_repository_empty() -> None:
+    m = one("# Inspired by https://arxiv.org/abs/2309.06180\n")
+    assert m.kind == "inspired_by"
+    assert (m.repository, m.ref, m.path) == ("", "", "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Dotted paths and replacements (HF transformers style)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_hf_copied_from_with_replacement() -> None:
+    m = one("    # Copied from transformers.models.llama.modeling_llama.LlamaRMSNorm with Llama->Mistral\n")
+    assert m.kind == "copied_from"
+    assert m.path == "transformers/models/llama/modeling_llama.py"
+    assert m.symbol == "LlamaRMSNorm"
+    assert m.replacements == (("Llama", "Mistral"),)
+    assert m.repository == ""
+
+
+def test_hf_replacements_comma_forms() -> None:
+    base = "# Copied from transformers.models.llama.modeling_llama.LlamaMLP with "
+    assert one(base + "Llama->Mistral,llama->mistral").replacements == (
+        ("Llama", "Mistral"),
+        ("llama", "mistral"),
+    )
+    assert one(base + "Llama->Mistral, LLAMA->MISTRAL").replacements == (
+        ("Llama", "Mistral"),
+        ("LLAMA", "MISTRAL"),
+    )
+    assert one(base + "Llama→Qwen2").replacements == (("Llama", "Qwen2"),)
+    assert one(base + "`Llama` -> `Gemma`.").replacements == (("Llama", "Gemma"),)
+
+
+def test_replacements_on_next_line() -> None:
+    src = "# Copied from transformers.models.bert.modeling_bert.BertSelfOutput\n# with Bert->Roberta\n"
+    m = one(src)
+    assert m.symbol == "BertSelfOutput"
+    assert m.replacements == (("Bert", "Roberta"),)
+
+
+def test_dotted_class_path() -> None:
+    m = one("# Copied from vllm.model_executor.layers.rotary_embedding.RotaryEmbedding\n")
+    assert m.kind == "copied_from"
+    assert m.path == "vllm/model_executor/layers/rotary_embedding.py"
+    assert m.symbol == "RotaryEmbedding"
+
+
+def test_dotted_method_and_function_paths() -> None:
+    m = one("# Copied from transformers.models.llama.modeling_llama.LlamaAttention.forward\n")
+    assert (m.path, m.symbol) == (
+        "transformers/models/llama/modeling_llama.py",
+        "LlamaAttention.forward",
+    )
+    # All lower case: the dotted name is taken as a module path.
+    m = one("# Copied from transformers.models.llama.modeling_llama.rotate_half\n")
+    assert (m.path, m.symbol) == ("transformers/models/llama/modeling_llama/rotate_half.py", "")
+
+
+def test_dotted_path_in_backticks_in_docstring() -> None:
+    src = 'def f():\n    """Copied from `vllm.sampling_params.SamplingParams`."""\n'
+    m = one(src)
+    assert (m.line, m.kind, m.path, m.symbol) == (
+        2,
+        "copied_from",
+        "vllm/sampling_params.py",
+        "SamplingParams",
+    )
+
+
+def test_file_path_source() -> None:
+    m = one("# Borrowed from vllm/model_executor/layers/sampler.py\n")
+    assert (m.kind, m.path, m.symbol) == ("taken_from", "vllm/model_executor/layers/sampler.py", "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Prose sources and lead-ins
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("comment", "kind"),
+    [
+        ("# Adapted from vLLM", "adapted_from"),
+        ("# adapted from vllm", "adapted_from"),
+        ("# ADAPTED FROM vLLM", "adapted_from"),
+        ("# Adopted from vLLM's llama implementation", "adapted_from"),
+        ("# ported from vllm's sampler", "ported_from"),
+        ("# Derived from vLLM 0.32.0", "derived_from"),
+        ("# Forked from FlashInfer", "derived_from"),
+        ("# Vendored from https://github.com/a/b/blob/main/c.py", "copied_from"),
+        ("# Borrowed from HuggingFace transformers", "taken_from"),
+        ("# Mostly taken from PyTorch", "taken_from"),
+        ("# Partially copied from SGLang", "copied_from"),
+        ("# Originally adapted from vLLM", "adapted_from"),
+        ("# Heavily inspired by FlashAttention", "inspired_by"),
+        ("# Code based on vLLM", "based_on"),
+        ("# Some code borrowed from DeepSpeed", "taken_from"),
+        ("# Implementation based on the reference implementation", "based_on"),
+        ("# This file is based off of vLLM", "based_on"),
+        ("# This is based upon the TensorRT-LLM code", "based_on"),
+        ("# This code was originally derived from Megatron-LM", "derived_from"),
+        ("# Parts of this file are adapted from vLLM", "adapted_from"),
+        ("# This file contains code copied from SGLang", "copied_from"),
+        ("# The following code is adapted from xformers' implementation", "adapted_from"),
+        ("# Copied and modified from vLLM", "modified_from"),
+        ("# Adapted (with changes) from LightLLM", "adapted_from"),
+        ("# Adapted with minor changes from vLLM", "adapted_from"),
+        ("# NOTE(woosuk): This is adapted from the vLLM codebase.", "adapted_from"),
+        ("# Weight loading adapted from vLLM", "adapted_from"),
+        ("# Implementation of RoPE adapted from GPT-NeoX", "adapted_from"),
+        ("# - Adapted from vLLM", "adapted_from"),
+        ("#: Adapted from vLLM", "adapted_from"),
+    ],
+)
+def test_real_world_spellings(comment: str, kind: str) -> None:
+    m = one(comment + "\n")
+    assert m.kind == kind
+    assert m.line == 1
+
+
+def test_hf_style_header_based_on() -> None:
+    src = (
+        "# Copyright 2022 EleutherAI and the HuggingFace Inc. team. All rights reserved.\n"
+        "#\n"
+        "# This code is based on EleutherAI's GPT-NeoX library and the GPT-NeoX\n"
+        "# and OPT implementations in this library. It has been modified from its\n"
+        "# original forms to accommodate minor architectural differences compared\n"
+        "# to GPT-NeoX and OPT used by the Meta AI team that trained the model.\n"
+    )
+    found = markers(src)
+    assert [(m.line, m.kind) for m in found] == [(1, "copyright"), (3, "based_on")]
+
+
+def test_marker_after_sentence_in_docstring() -> None:
+    src = '"""Inference-only LLaMA model compatible with HuggingFace weights. Adapted from vLLM."""\nimport torch\n'
+    m = one(src)
+    assert (m.line, m.kind, m.text) == (1, "adapted_from", "Adapted from vLLM.")
+
+
+def test_marker_inside_multiline_docstring() -> None:
+    src = (
+        "class Sampler:\n"
+        '    """Samples the next tokens.\n'
+        "\n"
+        "    This sampler is heavily based on vLLM's Sampler\n"
+        "    (https://github.com/vllm-project/vllm/blob/v0.4.0/vllm/model_executor/layers/sampler.py).\n"
+        '    """\n'
+    )
+    # "This sampler is" is a known lead-in; the URL on the next docstring line is attached.
+    m = one(src)
+    assert m.line == 4
+    assert m.kind == "based_on"
+    assert (m.repository, m.ref) == ("vllm-project/vllm", "v0.4.0")
+    assert m.path == "vllm/model_executor/layers/sampler.py"
+
+
+def test_marker_in_parenthesis() -> None:
+    m = one("# Paged attention kernel (adapted from vLLM).\n")
+    assert m.kind == "adapted_from"
+    assert m.text == "adapted from vLLM)."
+
+
+def test_trailing_comment_after_code() -> None:
+    src = "x = rms_norm(h)  # Copied from vllm.model_executor.layers.layernorm.RMSNorm\n"
+    m = one(src)
+    assert (m.kind, m.symbol) == ("copied_from", "RMSNorm")
+
+
+def test_wrapped_prose_line_is_not_a_marker() -> None:
+    src = (
+        "def to_rgba(x):\n"
+        '    """Return RGBA colours; scalars are mapped\n'
+        "    based on the norm and colormap set for this Colorizer.\n"
+        '    """\n'
+    )
+    assert markers(src) == []
+    # A capitalised line or a strong source still counts after an unfinished line.
+    assert [m.kind for m in markers("# Helpers\n# Adapted from vLLM\n")] == ["adapted_from"]
+    src = "# Helpers\n# adapted from https://github.com/a/b/blob/main/c.py\n"
+    assert [m.kind for m in markers(src)] == ["adapted_from"]
+
+
+def test_single_quoted_docstring_and_comment_after_docstring() -> None:
+    assert one("def f():\n    'Adapted from vLLM.'\n").line == 2
+    assert markers("x = (\n    'Adapted from vLLM.'\n)\n") == []
+    m = one('"""Module docs."""  # Derived from SGLang\n')
+    assert (m.kind, m.text) == ("derived_from", "Derived from SGLang")
+
+
+def test_known_lead_in_with_here() -> None:
+    assert one("# The logic here is taken from Megatron-LM\n").kind == "taken_from"
+    assert one("# Adapted & modified from SGLang\n").kind == "modified_from"
+
+
+def test_class_dotted_path_fills_symbol_only() -> None:
+    m = one("# Modified from Axis.set_ticks\n")
+    assert (m.kind, m.path, m.symbol) == ("modified_from", "", "Axis.set_ticks")
+
+
+def test_directory_path_needs_another_source() -> None:
+    assert markers("# Normalizes location based on axis min/default/max values\n") == []
+    m = one("# Adapted from vllm/model_executor/layers\n")
+    assert m.path == "vllm/model_executor/layers"
+
+
+def test_self_hosted_gitlab() -> None:
+    m = one("# https://gitlab.freedesktop.org/a/b/-/blob/main/c.py#L3\n")
+    assert (m.kind, m.repository, m.ref, m.path) == ("url", "a/b", "main", "c.py")
+    assert (m.line_start, m.line_end) == (3, 3)
+
+
+def test_tool_pragmas_are_not_part_of_the_text() -> None:
+    m = one("# Adapted from https://github.com/a/b/blob/main/c.py  # noqa: E501\n")
+    assert m.text == "Adapted from https://github.com/a/b/blob/main/c.py"
+
+
+def test_long_text_is_one_line_and_bounded() -> None:
+    m = one("# Adapted from vLLM " + "and more words " * 40 + "\n")
+    assert len(m.text) <= 200
+    assert "\n" not in m.text
+
+
+def test_two_markers_on_one_line_in_order() -> None:
+    found = markers("# Adapted from vLLM. Copied from SGLang.\n")
+    assert [(m.kind, m.text) for m in found] == [
+        ("adapted_from", "Adapted from vLLM."),
+        ("copied_from", "Copied from SGLang."),
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# Bare URLs, SPDX, copyright
+# ---------------------------------------------------------------------------------------------
+
+
+def test_bare_repository_file_url() -> None:
+    m = one("# https://github.com/vllm-project/vllm/blob/v0.6.0/vllm/utils.py#L100-L120\n")
+    assert m.kind == "url"
+    assert (m.repository, m.ref, m.path) == ("vllm-project/vllm", "v0.6.0", "vllm/utils.py")
+    assert (m.line_start, m.line_end) == (100, 120)
+
+
+def test_bare_urls_that_are_not_files_are_ignored() -> None:
+    assert markers("# See https://github.com/vllm-project/vllm/issues/1234\n") == []
+    assert markers("# https://github.com/vllm-project/vllm\n") == []
+    assert markers("# https://docs.python.org/3/library/re.html\n") == []
+
+
+def test_bare_gitlab_and_raw_urls() -> None:
+    m = one("# see https://gitlab.com/a/b/-/raw/main/c/d.py for details\n")
+    assert (m.kind, m.repository, m.ref, m.path) == ("url", "a/b", "main", "c/d.py")
+    m = one("# https://raw.githubusercontent.com/a/b/main/c.py\n")
+    assert (m.kind, m.repository, m.path) == ("url", "a/b", "c.py")
+
+
+def test_url_survives_rejected_phrase() -> None:
+    m = one("# based on the input shape, see https://github.com/a/b/blob/main/c.py\n")
+    assert m.kind == "url"
+
+
+def test_spdx_licence() -> None:
+    m = one("# SPDX-License-Identifier: Apache-2.0\n")
+    assert (m.kind, m.licence, m.text) == (
+        "spdx",
+        "Apache-2.0",
+        "SPDX-License-Identifier: Apache-2.0",
+    )
+    m = one("# SPDX-License-Identifier: Apache-2.0 OR MIT\n")
+    assert m.licence == "Apache-2.0 OR MIT"
+    m = one('"""SPDX-License-Identifier: MIT"""\n')
+    assert (m.kind, m.licence) == ("spdx", "MIT")
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# Copyright 2024 The vLLM team.",
+        "# SPDX-FileCopyrightText: Copyright contributors to the vLLM project",
+        "# Copyright (c) Microsoft Corporation.",
+        "# Copyright (c) 2023, NVIDIA CORPORATION. All rights reserved.",
+        "# © 2023 Meta Platforms, Inc.",
+        "# copyright contributors to the SGLang project",
+        "# Copyright: The Authors",
+    ],
+)
+def test_copyright(comment: str) -> None:
+    m = one(comment + "\n")
+    assert m.kind == "copyright"
+    assert m.text == comment[2:]
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# copyright notice must be kept",
+        "# Copyright header below",
+    ],
+)
+def test_not_copyright(comment: str) -> None:
+    assert markers(comment + "\n") == []
+
+
+# ---------------------------------------------------------------------------------------------
+# False positives
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "# based on the input shape we choose the block size",
+        "# Based on the number of tokens, pick a kernel",
+        "# copied from the cache",
+        "# The output is copied from the KV cache to the GPU",
+        "# taken from the previous step",
+        "# values taken from Table 3 of the paper",
+        "# derived from the max value",
+        "# The key is derived from the request id",
+        "# scale is derived from the absmax of x",
+        "# block size chosen based on the SM count",
+        "# inspired by the way it works",
+        "# copied from self.weight",
+        "# based on x.shape",
+        "# Adapted from",
+        "# Chunk size based on Triton limits",
+        "x = 'Adapted from vLLM'",
+        's = "# Adapted from https://github.com/a/b/blob/main/c.py"',
+        'msg = """\nAdapted from vLLM\n"""',
+        'raise ValueError(\n    "Copied from vllm.model_executor.layers.X"\n)',
+        "copied_from = based_on(vllm)",
+        "adapted_from_vllm = True",
+    ],
+)
+def test_false_positives_rejected(src: str) -> None:
+    assert markers(src) == []
+
+
+def test_code_mentioning_urls_is_not_a_marker() -> None:
+    src = 'URL = "https://github.com/a/b/blob/main/c.py"\n'
+    assert markers(src) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# kinds given by the caller
+# ---------------------------------------------------------------------------------------------
+
+
+def test_kinds_decide_what_is_read() -> None:
+    lines = [
+        "# Adapted from vLLM",
+        "x = 1  # Copied from SGLang",
+        "Derived from FlashInfer",  # a docstring line per the caller
+        "Derived from FlashInfer",  # code per the caller: never read
+        "",
+    ]
+    kinds = ["comment", "code", "docstring", "code", "blank"]
+    found = find_markers(lines, kinds)
+    assert [(m.line, m.kind) for m in found] == [
+        (1, "adapted_from"),
+        (2, "copied_from"),
+        (3, "derived_from"),
+    ]
+
+
+def test_kinds_docstring_with_quotes_and_string_code_line() -> None:
+    lines = [
+        "def f():",
+        '    """Adapted from vLLM."""',
+        '    s = """Adapted from vLLM"""',
+    ]
+    found = find_markers(lines, ["code", "docstring", "code"])
+    assert [(m.line, m.text) for m in found] == [(2, "Adapted from vLLM.")]
+
+
+def test_kinds_comment_line_the_scanner_misreads() -> None:
+    # Without kinds line 2 is inside a string; with kinds the caller's classification wins.
+    lines = ['x = """', "# Adapted from vLLM", '"""']
+    assert find_markers(lines) == []
+    found = find_markers(lines, ["code", "comment", "code"])
+    assert [m.kind for m in found] == ["adapted_from"]
+
+
+def test_kinds_shorter_than_lines_is_tolerated() -> None:
+    found = find_markers(["# Adapted from vLLM", "y = 2  # Copied from SGLang"], ["comment"])
+    assert [m.line for m in found] == [1, 2]
+
+
+# ---------------------------------------------------------------------------------------------
+# marker_names_upstream
+# ---------------------------------------------------------------------------------------------
+
+
+def test_names_upstream_by_repository() -> None:
+    m = one("# Adapted from https://github.com/vllm-project/vllm/blob/main/vllm/x.py\n")
+    assert marker_names_upstream(m, {"vllm"})
+    assert marker_names_upstream(m, ["vllm-project"])
+    assert marker_names_upstream(m, ["VLLM"])
+    assert not marker_names_upstream(m, ["sglang"])
+    assert not marker_names_upstream(m, [])
+
+
+def test_names_upstream_by_path_and_symbol() -> None:
+    m = one("# Copied from vllm.model_executor.layers.rotary_embedding.RotaryEmbedding\n")
+    assert marker_names_upstream(m, ["vllm"])
+    # Whole words only: "rotary" is part of "rotary_embedding".
+    assert not marker_names_upstream(m, ["rotary"])
+    assert marker_names_upstream(Marker(1, "copied_from", "x", symbol="vllm.utils"), ["vllm"])
+    assert marker_names_upstream(Marker(1, "adapted_from", "x", path="vllm/utils.py"), ["vllm"])
+
+
+def test_names_upstream_by_text_whole_word() -> None:
+    assert marker_names_upstream(one("# Adapted from vLLM\n"), ["vllm"])
+    assert marker_names_upstream(one("# ported from vLLM's sampler\n"), ["vllm"])
+    assert not marker_names_upstream(one("# Adapted from vllmx\n"), ["vllm"])
+    assert not marker_names_upstream(one("# Adapted from SGLang\n"), ["vllm"])
+    assert marker_names_upstream(one("# Adapted from SGLang\n"), ["flashinfer", "sglang"])
+
+
+def test_names_upstream_repository_name_not_substring() -> None:
+    m = Marker(1, "url", "x", repository="someone/vllm-fork", path="src/a.py")
+    assert not marker_names_upstream(m, ["vllm"])
+    m = Marker(1, "url", "x", repository="gitlab-group/sub/vllm", path="a.py")
+    assert marker_names_upstream(m, ["vllm"])
+
+
+def test_names_upstream_spdx_and_copyright_only_by_text() -> None:
+    spdx = one("# SPDX-License-Identifier: Apache-2.0\n")
+    assert not marker_names_upstream(spdx, ["vllm"])
+    c = one("# SPDX-FileCopyrightText: Copyright contributors to the vLLM project\n")
+    assert marker_names_upstream(c, ["vllm"])
+    c = one("# Copyright 2024 The vLLM team.\n")
+    assert marker_names_upstream(c, {"vllm"})
+    assert not marker_names_upstream(c, {"sglang"})
+    # A copyright marker with fields set still only counts through its text.
+    fake = Marker(1, "copyright", "Copyright 2024 ACME", repository="vllm-project/vllm")
+    assert not marker_names_upstream(fake, ["vllm"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Ordering, determinism, robustness
+# ---------------------------------------------------------------------------------------------
+
+_FILE = '''\
+# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the vLLM project
+"""Inference-only Mistral model. Adapted from vLLM."""
+import torch  # Adapted from https://github.com/a/b/blob/main/c.py
+
+
+# Adapted from
+# https://github.com/vllm-project/vllm/blob/v0.6.4/vllm/model_executor/models/llama.py
+class MistralRMSNorm:
+    # Copied from transformers.models.llama.modeling_llama.LlamaRMSNorm with Llama->Mistral
+    def forward(self, x):
+        return x  # based on the input shape we choose
+
+
+# https://github.com/vllm-project/vllm/blob/v0.6.4/vllm/utils.py#L5
+'''
+
+
+def test_whole_file_in_line_order() -> None:
+    found = markers(_FILE)
+    assert [(m.line, m.kind) for m in found] == [
+        (1, "spdx"),
+        (2, "copyright"),
+        (3, "adapted_from"),
+        (4, "adapted_from"),
+        (7, "adapted_from"),
+        (10, "copied_from"),
+        (15, "url"),
+    ]
+    assert all(kind in MARKER_KINDS for kind in {m.kind for m in found})
+
+
+def test_deterministic_and_kinds_none_matches_scanner() -> None:
+    lines = _FILE.splitlines()
+    first = find_markers(lines)
+    assert first == find_markers(list(lines)) == find_markers(tuple(lines))
+    assert hash(tuple(first)) == hash(tuple(find_markers(lines)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(max_size=120), max_size=25))
+def test_never_raises_and_sorted(lines: list[str]) -> None:
+    found = find_markers(lines)
+    assert [m.line for m in found] == sorted(m.line for m in found)
+    assert all(1 <= m.line <= len(lines) for m in found)
+    assert all(m.kind in MARKER_KINDS for m in found)
+
+
+_PIECES = st.sampled_from(
+    [
+        "# ",
+        '"""',
+        "'",
+        '"',
+        "#",
+        "Adapted from ",
+        "Copied from ",
+        "based on ",
+        "https://github.com/a/b/blob/main/c.py#L1-L2 ",
+        "vllm.x.Y ",
+        "with A->B,C->D ",
+        "SPDX-License-Identifier: ",
+        "Copyright 2024 ",
+        "(",
+        ")",
+        "\\",
+        "x = ",
+        "    ",
+        ": ",
+        ". ",
+    ]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(st.lists(_PIECES, max_size=8).map("".join), max_size=15),
+    st.lists(st.sampled_from(["code", "comment", "docstring", "blank", "other"]), max_size=20),
+)
+def test_never_raises_with_markerish_text_and_kinds(lines: list[str], kinds: list[str]) -> None:
+    for chosen in (None, kinds):
+        found = find_markers(lines, chosen)
+        assert [m.line for m in found] == sorted(m.line for m in found)
+        assert all(1 <= m.line <= len(lines) for m in found)
+        assert found == find_markers(lines, chosen)
