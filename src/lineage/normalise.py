@@ -10,15 +10,19 @@ Every physical line of a Python file gets up to three forms:
 * **abstract**: identifiers become ``I``, strings ``S`` and numbers ``N``; keywords, ``self``,
   ``cls`` and punctuation stay. Renamed variables and edited literals agree at this level.
 
-The indexer hashes ``norm`` and ``abstract`` to 64-bit integers with BLAKE2b, which is stable across
-processes and machines (Python's ``hash`` is salted per process), so hashes can be cached.
+The indexer hashes ``norm`` and ``abstract`` to 63-bit integers with XXH3, which is stable across
+processes and machines (Python's ``hash`` is salted per process), so hashes can be cached, and
+about six times faster than BLAKE2b on short lines. A hash only nominates candidates: verbatim is
+always confirmed on the text.
 """
 
 from __future__ import annotations
 
-import hashlib
 import keyword
 import re
+from functools import lru_cache
+
+import xxhash
 
 # One token: a (prefixed) single-line string literal, a name, a number, a multi-character
 # operator, or any other single character. Multi-line strings are cut by the indexer first.
@@ -46,30 +50,34 @@ def tokenize_code(code: str) -> list[str]:
     return TOKEN_RE.findall(code)
 
 
-_STRING_RE = re.compile(r"""(?<!\w)[rRbBuUfFtT]{0,2}(?:'(?:\\.|[^'\\])*'?|"(?:\\.|[^"\\])*"?)""")
-_NUMBER_RE = re.compile(r"(?<![\w.])(?:\d[\w.]*|\.\d\w*)")
-_NAME_RE = re.compile(
-    r"(?<![\w\x01\x02])(?!(?:" + "|".join(sorted(KEPT_NAMES)) + r")(?!\w))[^\W\d]\w*"
-)
+@lru_cache(maxsize=1 << 16)
+def abstract_token(token: str) -> str:
+    """A token's abstract class: ``I`` (name), ``S`` (string), ``N`` (number), else itself.
+
+    Memoised: a codebase repeats a few thousand tokens millions of times, and a cache lookup per
+    token is several times cheaper than regex substitutions per line.
+    """
+    first = token[0]
+    if first in _QUOTE_CHARS or (first.isalpha() and _QUOTE_CHARS[0] in token[1:3]) or (
+        first.isalpha() and _QUOTE_CHARS[1] in token[1:3]
+    ):
+        return "S"  # a string, possibly prefixed (f"..", rb'..'), possibly unterminated
+    if first.isalpha() or first == "_" or ord(first) > 127:
+        return token if token in KEPT_NAMES else "I"
+    if first.isdigit() or (first == "." and len(token) > 1 and token[1].isdigit()):
+        return "N"
+    return token
 
 
 def abstract_code(norm: str) -> str:
-    """Abstract form of normalised code: names ``I``, strings ``S``, numbers ``N``.
-
-    Three C-level substitutions instead of a Python call per token: this runs on every line.
-    Strings and numbers first become control characters so the name pass cannot touch them.
-    """
-    text = _STRING_RE.sub("\x01", norm)
-    text = _NUMBER_RE.sub("\x02", text)
-    text = _NAME_RE.sub("I", text)
-    return text.replace("\x01", "S").replace("\x02", "N")
+    """Abstract form of normalised (space-separated) code."""
+    return " ".join(map(abstract_token, norm.split(" "))) if norm else ""
 
 
 def normalise_code(code: str) -> tuple[str, str, int]:
     """Return ``(norm, abstract, token_count)`` for a fragment of code on one line."""
     tokens = tokenize_code(code)
-    norm = " ".join(tokens)
-    return norm, abstract_code(norm), len(tokens)
+    return " ".join(tokens), " ".join(map(abstract_token, tokens)), len(tokens)
 
 
 def normalise_text(text: str) -> str:
@@ -82,7 +90,9 @@ def similarity_text(line: str) -> str:
     return fold_whitespace(line)
 
 
+_xxh3 = xxhash.xxh3_64_intdigest
+
+
 def stable_hash(text: str) -> int:
     """A 63-bit hash of ``text`` that is the same in every process (fits a signed int64)."""
-    digest = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    return int.from_bytes(digest, "little") >> 1
+    return _xxh3(text.encode("utf-8", "surrogatepass")) >> 1
