@@ -182,6 +182,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except LineageError as exc:
         print(f"lineage: error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # output piped into head(1) and closed: not an error of ours
+        sys.stderr.close()
+        return 0
     except KeyboardInterrupt:
         print("lineage: interrupted", file=sys.stderr)
         return 130
