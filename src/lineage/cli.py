@@ -107,7 +107,8 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
     run_history(args.range, [args.upstream, *args.also_upstream], Path(args.out), every=args.every,
                 tags_only=args.tags, max_commits=args.max_commits, params=_params(args.set),
-                jobs=args.jobs, cache_dir=args.cache_dir, progress=not args.quiet)
+                jobs=args.jobs, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+                progress=not args.quiet)
     return 0
 
 

@@ -149,14 +149,14 @@ class _Chain:
     up_file: int
     runs: list[_Run]
     weight: float
+    t_end: int = -1  # last target content line
+    u_end: int = -1  # last upstream content line
 
-    @property
-    def t_end(self) -> int:
-        return self.runs[-1].t1
-
-    @property
-    def u_end(self) -> int:
-        return self.runs[-1].t1 + self.runs[-1].diag
+    def add(self, run: _Run) -> None:
+        self.runs.append(run)
+        self.weight += run.weight
+        self.t_end = run.t1
+        self.u_end = run.t1 + run.diag
 
 
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
@@ -215,8 +215,12 @@ def _lookup(keys_u: np.ndarray, keys_t: np.ndarray, eligible: np.ndarray, max_co
     key occurs 1..max_count times upstream. Returns (t_idx, u_idx, count of the key)."""
     order = np.argsort(keys_u, kind="stable")
     sorted_keys = keys_u[order]
-    lo = np.searchsorted(sorted_keys, keys_t, side="left")
-    hi = np.searchsorted(sorted_keys, keys_t, side="right")
+    # Sorted needles make the binary searches walk memory in order: several times faster.
+    t_order = np.argsort(keys_t, kind="stable")
+    lo = np.empty(len(keys_t), np.int64)
+    hi = np.empty(len(keys_t), np.int64)
+    lo[t_order] = np.searchsorted(sorted_keys, keys_t[t_order], side="left")
+    hi[t_order] = np.searchsorted(sorted_keys, keys_t[t_order], side="right")
     count = hi - lo
     keep = eligible & (count > 0) & (count <= max_count)
     t_sel = np.flatnonzero(keep)
@@ -266,17 +270,34 @@ def _runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarray, we
     ends = np.concatenate((starts[1:], [len(tc)])) - 1
     run_w = np.add.reduceat(weight, starts)
     run_tf, run_uf = t_file[starts], u_file[starts]
-    # A file pair whose runs together weigh less than one region can hold no region.
-    pair = run_tf * (len(upstream.files) + 1) + run_uf
-    pair_ids, inverse = np.unique(pair, return_inverse=True)
-    pair_w = np.bincount(inverse, weights=run_w, minlength=len(pair_ids))
-    keep = pair_w[inverse] >= p.region_min_weight
+    run_t0, run_t1 = tc[starts], tc[ends]
+    # Runs of one file pair that lie within chaining distance of each other form a cluster; a
+    # chain never spans two clusters, so a cluster lighter than one region holds no region.
+    # (Vectorised, so the Python chaining below only sees runs that can matter.)
+    order = np.lexsort((run_t0, run_uf, run_tf))
+    starts, ends = starts[order], ends[order]
+    run_w, run_tf, run_uf, run_t0, run_t1 = (a[order] for a in (run_w, run_tf, run_uf, run_t0, run_t1))
+    new_pair = np.ones(len(starts), bool)
+    new_pair[1:] = (run_tf[1:] != run_tf[:-1]) | (run_uf[1:] != run_uf[:-1])
+    pair_no = np.cumsum(new_pair) - 1
+    span = int(run_t1.max()) + 2 * p.chain_max_gap + 4
+    reach = np.maximum.accumulate(run_t1 + pair_no * span)  # furthest line so far, per pair
+    new_cluster = new_pair.copy()
+    new_cluster[1:] |= (run_t0[1:] + pair_no[1:] * span) - reach[:-1] > p.chain_max_gap + 1
+    cluster = np.cumsum(new_cluster) - 1
+    cluster_w = np.bincount(cluster, weights=run_w)
+    keep = cluster_w[cluster] >= p.region_min_weight
     by_file: dict[int, list[_Run]] = {}
     for s, e, w, tf, uf in zip(starts[keep], ends[keep], run_w[keep], run_tf[keep], run_uf[keep],
                                strict=True):
         by_file.setdefault(int(tf), []).append(
             _Run(int(uf), int(diag[s]), int(tc[s]), int(tc[e]), float(w), tc[s : e + 1]))
     return by_file
+
+
+# Chains a run may join. Code repeated many times in one file (tables, register calls) would
+# otherwise make chaining quadratic; the most recent chains are the ones that can continue.
+_MAX_OPEN_CHAINS = 32
 
 
 def _chains(runs: list[_Run], p: MatchParams) -> list[_Chain]:
@@ -290,30 +311,37 @@ def _chains(runs: list[_Run], p: MatchParams) -> list[_Chain]:
             open_chains = []
             current_file = run.up_file
         best: _Chain | None = None
-        best_run = run
-        best_gap = 0
+        best_gap = best_start = 0
+        best_hits = run.hits
         for chain in open_chains:
             # A run overlapping the chain's end (a spurious hit on a nearby diagonal, or a
             # repeated line) continues the chain from the chain's last line on.
-            later = run.hits[run.hits > chain.t_end]
-            if len(later) == 0:
+            if run.t1 <= chain.t_end:
                 continue
-            start = int(later[0])
+            if run.t0 > chain.t_end:
+                start, later = run.t0, run.hits
+            else:
+                later = run.hits[run.hits > chain.t_end]
+                start = int(later[0])
             t_gap = start - chain.t_end - 1
             u_gap = start + run.diag - chain.u_end - 1
             if t_gap <= p.chain_max_gap and -1 <= u_gap <= p.chain_max_gap:
                 gap = t_gap + max(u_gap, 0)
                 if best is None or gap < best_gap:
-                    share = (run.t1 - start + 1) / (run.t1 - run.t0 + 1)
-                    best, best_gap = chain, gap
-                    best_run = _Run(run.up_file, run.diag, start, run.t1, run.weight * share, later)
+                    best, best_gap, best_start, best_hits = chain, gap, start, later
         if best is None:
             best = _Chain(run.up_file, [], 0.0)
             chains.append(best)
             open_chains.append(best)
-        best.runs.append(best_run)
-        best.weight += best_run.weight
-        open_chains = [c for c in open_chains if run.t0 - c.t_end <= p.chain_max_gap + 1]
+            best.add(run)
+        elif best_start == run.t0:
+            best.add(run)
+        else:
+            share = (run.t1 - best_start + 1) / (run.t1 - run.t0 + 1)
+            best.add(_Run(run.up_file, run.diag, best_start, run.t1, run.weight * share, best_hits))
+        if len(open_chains) > _MAX_OPEN_CHAINS or open_chains[0].t_end < run.t0 - p.chain_max_gap - 1:
+            open_chains = [c for c in open_chains if run.t0 - c.t_end <= p.chain_max_gap + 1]
+            open_chains = open_chains[-_MAX_OPEN_CHAINS:]
     return [c for c in chains if c.weight >= p.region_min_weight]
 
 

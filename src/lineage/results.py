@@ -224,17 +224,21 @@ def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], 
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
                     up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
     """Each target def/class with its copied share and best upstream def/class."""
-    up_defs_cache: dict[int, list[tuple[int, int, str]]] = {}
+    innermost_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
 
-    def innermost(u_file: int, line: int) -> str:
-        if u_file not in up_defs_cache:
-            up_defs_cache[u_file] = [(d.start, d.end, d.qualname) for d in up_indexes[u_file].definitions]
-        best = ""
-        best_span = None
-        for start, end, name in up_defs_cache[u_file]:
-            if start <= line <= end and (best_span is None or end - start < best_span):
-                best, best_span = name, end - start
-        return best
+    def innermost(u_file: int) -> tuple[np.ndarray, list[str]]:
+        """Per upstream line (0-based row): number of the innermost def/class holding it, or -1."""
+        if u_file not in innermost_cache:
+            index = up_indexes[u_file]
+            owner = np.full(index.n_lines, -1, np.int64)
+            # outer definitions first, so inner ones overwrite their lines
+            ordered = sorted(range(len(index.definitions)),
+                             key=lambda k: (index.definitions[k].start, -index.definitions[k].end))
+            for k in ordered:
+                d = index.definitions[k]
+                owner[d.start - 1 : d.end] = k
+            innermost_cache[u_file] = (owner, [d.qualname for d in index.definitions])
+        return innermost_cache[u_file]
 
     rows = []
     for f, m in zip(files, result.files, strict=True):
@@ -247,8 +251,12 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
             best_path = best_name = best_upstream = ""
             if copied_lines:
                 rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
-                votes = Counter((int(m.up_file[r]), innermost(int(m.up_file[r]), int(m.up_row[r]) + 1))
-                                for r in rows_copied)
+                votes: Counter[tuple[int, str]] = Counter()
+                for r in rows_copied:
+                    u_file = int(m.up_file[r])
+                    owner, names = innermost(u_file)
+                    k = int(owner[m.up_row[r]])
+                    votes[(u_file, names[k] if k >= 0 else "")] += 1
                 (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
                 best_path = up_files[u_file].path
                 best_upstream = up_files[u_file].upstream

@@ -6,6 +6,8 @@ import html
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import numpy as np
+
 from lineage.results import percent
 
 if TYPE_CHECKING:
@@ -34,8 +36,17 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
                   & (((files["verbatim_lines"] + files["near_lines"]) > 0) | (files["marker"] != ""))]
     shown = shown.assign(copied=shown["verbatim_lines"] + shown["near_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
-    lines_by_file = {path: group for path, group in
-                     comparison.lines.groupby("target_path", sort=False, observed=True)}
+    lines = comparison.lines
+    # Row ranges per target file: lines.csv is sorted by file, then line.
+    paths = lines["target_path"].to_numpy()
+    bounds: dict[str, tuple[int, int]] = {}
+    if len(paths):
+        change = np.flatnonzero(paths[1:] != paths[:-1]) + 1
+        starts = np.concatenate(([0], change))
+        ends = np.concatenate((change, [len(paths)]))
+        bounds = {str(paths[s]): (int(s), int(e)) for s, e in zip(starts, ends, strict=True)}
+    columns = {name: lines[name].to_numpy() for name in
+               ("match", "upstream", "upstream_path", "upstream_line", "similarity")}
     up_trees = dict(zip(comparison.upstream_names, comparison.upstreams, strict=True))
     written: list[Path] = []
     rows = []
@@ -47,7 +58,7 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
             f"<td class='n'>{row.near_lines:,}</td>"
             f"<td class='n'>{percent(row.copied, row.nonblank_lines)}</td>"
             f"<td>{html.escape(str(row.upstream_path))}</td><td>{html.escape(str(row.marker))[:90]}</td></tr>")
-        page = _file_page(comparison, row, lines_by_file[row.target_path], up_trees)
+        page = _file_page(comparison, row, columns, bounds[row.target_path], up_trees)
         (folder / name).write_text(page, encoding="utf-8")
         written.append(folder / name)
     headline = "".join(f"<li>{html.escape(h)}.</li>" for h in comparison.headline())
@@ -61,27 +72,30 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
     return [index, *written]
 
 
-def _file_page(comparison: Comparison, row, lines, up_trees) -> str:  # type: ignore[no-untyped-def]
+def _file_page(comparison: Comparison, row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-def]
+               bounds: tuple[int, int], up_trees) -> str:
     target_lines = comparison.target.lines(row.target_path)
+    start, end = bounds
+    match = columns["match"][start:end]
+    several = len(comparison.upstreams) > 1
     out = []
-    for rec in lines.itertuples():
-        text = target_lines[rec.line - 1] if rec.line - 1 < len(target_lines) else ""
-        cls = str(rec.match)
-        up_text = up_ref = ""
-        if cls != "none":
-            tree = up_trees[rec.upstream]
-            up_lines = tree.lines(rec.upstream_path)
-            up_text = up_lines[int(rec.upstream_line) - 1]
-            up_ref = f"{rec.upstream_path}:{int(rec.upstream_line)}"
-            if len(comparison.upstreams) > 1:
-                up_ref = f"{rec.upstream}:{up_ref}"
+    esc = html.escape
+    for k, text in enumerate(target_lines[: end - start]):
+        cls = str(match[k])
+        if cls == "none":
+            out.append(f"<tr><td class='n'>{k + 1}</td><td>{esc(text)}</td><td></td><td></td><td></td></tr>")
+            continue
+        i = start + k
+        label, up_path, up_line = columns["upstream"][i], columns["upstream_path"][i], int(columns["upstream_line"][i])
+        up_text = up_trees[label].lines(up_path)[up_line - 1]
+        up_ref = f"{label}:{up_path}:{up_line}" if several else f"{up_path}:{up_line}"
         out.append(
-            f"<tr class='{cls}'><td class='n'>{rec.line}</td><td>{html.escape(text)}</td>"
-            f"<td class='n'>{'' if cls == 'none' else f'{rec.similarity:.3f}'}</td>"
-            f"<td class='up n'>{html.escape(up_ref)}</td><td class='up'>{html.escape(up_text)}</td></tr>")
-    body = (f"<p><a href='index.html'>index</a></p><h2>{html.escape(row.target_path)}</h2>"
-            f"<p>main upstream file: {html.escape(str(row.upstream_path)) or 'none'}; marker: "
-            f"{html.escape(str(row.marker)) or 'none'}</p>"
+            f"<tr class='{cls}'><td class='n'>{k + 1}</td><td>{esc(text)}</td>"
+            f"<td class='n'>{columns['similarity'][i]:.3f}</td>"
+            f"<td class='up n'>{esc(up_ref)}</td><td class='up'>{esc(up_text)}</td></tr>")
+    body = (f"<p><a href='index.html'>index</a></p><h2>{esc(row.target_path)}</h2>"
+            f"<p>main upstream file: {esc(str(row.upstream_path)) or 'none'}; marker: "
+            f"{esc(str(row.marker)) or 'none'}</p>"
             "<p class='key'><span class='verbatim'>verbatim</span><span class='near'>near</span>"
             "similarity, upstream file:line and text on the right</p>"
             "<table class='src'>" + "".join(out) + "</table>")
