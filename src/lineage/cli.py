@@ -56,6 +56,23 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
+    """Source specs (target, upstreams) of a corpus manifest in corpora/: pinned PyPI releases."""
+    try:
+        data = json.loads(manifest.read_text(encoding="utf-8"))
+        specs = [f"pypi:{e['name']}=={e['version']}#sha256={e['sha256']}"
+                 for e in [data["target"], *data["upstreams"]]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise LineageError(f"cannot read corpus manifest {manifest}: {exc}") from None
+    return specs[0], specs[1:]
+
+
+def _cmd_corpus(args: argparse.Namespace) -> int:
+    target, upstreams = corpus_specs(Path(args.manifest))
+    args.target, args.upstream, args.also_upstream = target, upstreams[0], upstreams[1:]
+    return _cmd_compare(args)
+
+
 def _cmd_markers(args: argparse.Namespace) -> int:
     from lineage.cache import IndexCache
     from lineage.markers import marker_names_upstream
@@ -142,6 +159,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="override a matcher parameter (recorded in the manifest)")
     _common(p)
     p.set_defaults(func=_cmd_compare)
+
+    p = sub.add_parser("corpus", help="run compare on a pinned corpus manifest (corpora/*.json)",
+                       description="Compare the pinned PyPI releases named by a corpus manifest; "
+                       "the downloads are checked against the manifest's sha256.")
+    p.add_argument("manifest", help="e.g. corpora/sglang-vllm.json")
+    p.add_argument("--out", required=True, help="output folder")
+    p.add_argument("--no-html", action="store_true")
+    p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024)
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _common(p)
+    p.set_defaults(func=_cmd_corpus)
 
     p = sub.add_parser("markers", help="list provenance markers in a codebase",
                        description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
