@@ -7,9 +7,9 @@ number of file pairs):
    whitespace/comment-insensitive form, among all upstream lines at once (a sorted array, not an
    all-pairs comparison). A form found in more than ``seed_max_count`` upstream places is too
    common to be evidence on its own (``)``, ``else:``, ``import torch``, licence headers) and seeds
-   nothing. Long lines also hit through their abstract form (names and literals abstracted), so a
-   consistently renamed function is still found. Each hit weighs its token count, discounted by
-   how common the form is upstream.
+   nothing. Long lines whose text is found nowhere upstream also hit through their abstract form
+   (names and literals abstracted), so a consistently renamed function is still found. Each hit
+   weighs its token count, discounted by how common the form is upstream.
 2. **Runs.** Hits that fall on one diagonal of one (target file, upstream file) pair, a few lines
    apart at most, form a run: a stretch copied in order.
 3. **Regions.** Runs of the same file pair that follow each other in both files with small gaps
@@ -239,6 +239,13 @@ def _hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray, np.
     w1 = cap[t1] / (1.0 + np.log2(c1))
     t2, u2, c2 = _lookup(upstream.h_abs, target.h_abs, target.ntok >= p.abstract_seed_min_tokens,
                          p.abstract_seed_max_count)
+    # The abstract level is a fallback for lines whose text was edited: a line whose exact tokens
+    # are found upstream is seeded by those places only, or a same-shaped neighbour (functions
+    # that differ only in names) would pull it onto the wrong diagonal.
+    has_text_hit = np.zeros(len(target.h_norm), bool)
+    has_text_hit[t1] = True
+    fallback = ~has_text_hit[t2]
+    t2, u2, c2 = t2[fallback], u2[fallback], c2[fallback]
     w2 = p.abstract_weight * cap[t2] / (1.0 + np.log2(c2))
     t_idx = np.concatenate((t1, t2))
     u_idx = np.concatenate((u1, u2))

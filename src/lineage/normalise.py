@@ -70,8 +70,8 @@ def abstract_token(token: str) -> str:
 
 
 def abstract_code(norm: str) -> str:
-    """Abstract form of normalised (space-separated) code."""
-    return " ".join(map(abstract_token, norm.split(" "))) if norm else ""
+    """Abstract form of a fragment of code (normalised or not)."""
+    return " ".join(map(abstract_token, tokenize_code(norm)))
 
 
 def normalise_code(code: str) -> tuple[str, str, int]:
