@@ -1,0 +1,52 @@
+"""Shared fixtures: synthetic trees on disk and a one-call comparison helper."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+import treegen  # noqa: E402
+
+from lineage.api import Comparison, compare  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never touch the user's cache directory from a test."""
+    monkeypatch.setenv("LINEAGE_CACHE_DIR", str(tmp_path_factory.mktemp("lineage-cache")))
+
+
+Runner = Callable[..., Comparison]
+
+
+@pytest.fixture
+def run_compare(tmp_path: Path) -> Runner:
+    """Write a target tree and upstream trees under tmp_path and compare them (no cache).
+
+    ``upstreams`` is a list of ``(directory name, {path: text})``; the directory name becomes
+    the upstream's label.
+    """
+    counter = iter(range(1000))
+
+    def run(target: dict[str, str | bytes], upstreams: Sequence[tuple[str, dict[str, str | bytes]]],
+            **kwargs: object) -> Comparison:
+        base = tmp_path / f"run{next(counter)}"
+        t_root = treegen.write_tree(base / "target", target)
+        up_roots = [str(treegen.write_tree(base / name, files)) for name, files in upstreams]
+        kwargs.setdefault("use_cache", False)
+        kwargs.setdefault("jobs", 1)
+        return compare(str(t_root), up_roots, **kwargs)  # type: ignore[arg-type]
+
+    return run
+
+
+def file_lines(comparison: Comparison, path: str) -> pd.DataFrame:
+    """The lines table of one target file, indexed by 1-based line number."""
+    frame = comparison.lines[comparison.lines["target_path"] == path]
+    return frame.set_index("line", drop=False)

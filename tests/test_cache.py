@@ -1,0 +1,186 @@
+"""Tests for lineage.cache: the content-addressed index cache, and `lineage cache`."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import treegen
+
+from lineage.api import compare
+from lineage.cache import IndexCache
+from lineage.cli import main
+from lineage.index import INDEX_VERSION, Indexer
+from lineage.sources import blob_digest
+
+SOURCE = treegen.dedent_src('''
+    # Adapted from https://github.com/example/upkg/blob/v1.0/upkg/mod.py
+    """Module docstring."""
+
+    class Thing:
+        def method(self, value):
+            return value * 2
+''')
+
+
+def _record(text: str = SOURCE, path: str = "m.py"):  # type: ignore[no-untyped-def]
+    data = text.encode()
+    return Indexer().index(path, data, blob_digest(data))
+
+
+def test_put_get_round_trip(tmp_path: Path) -> None:
+    cache = IndexCache(tmp_path)
+    record = _record()
+    assert cache.get(record.digest, "m.py") is None
+    assert cache.misses == 1
+    cache.put(record)
+    entry = tmp_path / f"index-v{INDEX_VERSION}" / record.digest[:2] / f"{record.digest}.rec"
+    assert entry.is_file()
+    back = cache.get(record.digest, "other/path.py")
+    assert back is not None and cache.hits == 1
+    assert back.path == "other/path.py"  # the path is the caller's, the content is the blob's
+    for name in ("kinds", "h_norm", "h_abs", "ntok"):
+        got, want = getattr(back, name), getattr(record, name)
+        assert got.dtype == want.dtype and np.array_equal(got, want), name
+    assert back.definitions == record.definitions
+    assert back.markers == record.markers and len(back.markers) == 1
+    assert (back.status, back.reason, back.encoding, back.parse_errors, back.n_bytes) == (
+        record.status, record.reason, record.encoding, record.parse_errors, record.n_bytes)
+
+
+def test_cache_without_root_stores_nothing(tmp_path: Path) -> None:
+    cache = IndexCache(None)
+    record = _record()
+    cache.put(record)
+    assert cache.get(record.digest, "m.py") is None
+    assert cache.info()["entries"] == 0 and cache.clear() == 0
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "garbage", "other_digest"])
+def test_corrupt_entry_is_detected_and_deleted(tmp_path: Path, damage: str) -> None:
+    cache = IndexCache(tmp_path)
+    record = _record()
+    cache.put(record)
+    entry = next(tmp_path.rglob("*.rec"))
+    blob = entry.read_bytes()
+    if damage == "truncate":
+        entry.write_bytes(blob[: len(blob) - 5])
+    elif damage == "flip":
+        middle = len(blob) - 20
+        entry.write_bytes(blob[:middle] + bytes([blob[middle] ^ 0x01]) + blob[middle + 1 :])
+    elif damage == "empty":
+        entry.write_bytes(b"")
+    elif damage == "garbage":
+        entry.write_bytes(b"not a cache entry at all" * 10)
+    else:  # a valid entry for other bytes, stored under this digest
+        other = _record("x = 1\n")
+        cache.put(other)
+        other_entry = next(p for p in tmp_path.rglob("*.rec") if other.digest in p.name)
+        entry.write_bytes(other_entry.read_bytes())
+    assert cache.get(record.digest, "m.py") is None
+    assert cache.rebuilt == 1
+    assert not entry.exists()
+
+
+def _trees(tmp_path: Path) -> tuple[Path, Path]:
+    up = treegen.gen_upstream(seed=99, n_modules=2)
+    m = up.module(0)
+    target = {
+        # one more line than upstream: not the same blob, so not the same cache entry
+        "copy.py": "# our copy\n" + "\n".join(m.lines) + "\n",
+        "own.py": treegen.render(treegen.own_code(treegen.Names(random.Random(3)), 2)),
+    }
+    return treegen.write_tree(tmp_path / "target", target), treegen.write_tree(tmp_path / "upstream", up.files())
+
+
+def _run(t_root: Path, u_root: Path, cache: Path, out: Path) -> dict:
+    comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    comparison.write(out, html=False)
+    return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+
+
+def test_second_run_hits_the_cache(tmp_path: Path) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    n_target = first["target"]["indexed_files"]
+    n_up = first["upstreams"][0]["indexed_files"]
+    assert first["target"]["cache_hits"] == 0 and first["target"]["cache_misses"] == n_target
+    assert first["upstreams"][0]["cache_hits"] == 0
+    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    assert second["target"]["cache_hits"] == n_target and second["target"]["cache_misses"] == 0
+    assert second["upstreams"][0]["cache_hits"] == n_up and second["upstreams"][0]["cache_misses"] == 0
+    assert second["options"]["cache"] == str(cache)
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json"):
+        assert (tmp_path / "out1" / name).read_bytes() == (tmp_path / "out2" / name).read_bytes()
+
+
+def test_no_cache_writes_nothing(tmp_path: Path) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, use_cache=False, jobs=1)
+    assert not list(cache.rglob("*.rec")) if cache.exists() else True
+    assert comparison.target.cache_hits == 0
+    assert comparison.options["cache"] == ""
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip"])
+def test_corrupt_entry_is_rebuilt_and_figures_unchanged(tmp_path: Path, damage: str) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    entries = sorted(cache.rglob("*.rec"))
+    total = first["target"]["indexed_files"] + first["upstreams"][0]["indexed_files"]
+    assert len(entries) == total  # identical files share one entry; these are all different
+    for entry in entries[::2]:
+        blob = entry.read_bytes()
+        if damage == "truncate":
+            entry.write_bytes(blob[: len(blob) // 2])
+        else:
+            k = len(blob) - 3
+            entry.write_bytes(blob[:k] + bytes([blob[k] ^ 0xFF]) + blob[k + 1 :])
+    damaged = len(entries[::2])
+    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    misses = second["target"]["cache_misses"] + second["upstreams"][0]["cache_misses"]
+    hits = second["target"]["cache_hits"] + second["upstreams"][0]["cache_hits"]
+    assert (misses, hits) == (damaged, total - damaged)
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md"):
+        assert (tmp_path / "out1" / name).read_bytes() == (tmp_path / "out2" / name).read_bytes(), name
+    # the damaged entries were written again, whole
+    third = _run(t_root, u_root, cache, tmp_path / "out3")
+    assert third["target"]["cache_misses"] + third["upstreams"][0]["cache_misses"] == 0
+
+
+def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    n = len(comparison.target.files) + len(comparison.upstreams[0].files)
+    # an entry of an older index version is counted and cleared too
+    old = cache / "index-v0" / "ab" / "abcdef.rec"
+    old.parent.mkdir(parents=True)
+    old.write_bytes(b"old")
+
+    assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
+    out = capsys.readouterr().out
+    assert f"cache: {cache}" in out
+    assert f"entries: {n + 1:,}" in out
+    assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
+    assert "index-v0: 1 entries" in out
+
+    assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
+    assert f"removed {n + 1:,} index entries" in capsys.readouterr().out
+    assert not list(cache.rglob("*.rec"))
+
+    assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
+    assert "entries: 0" in capsys.readouterr().out
+
+
+def test_cache_info_on_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["cache", "info", "--cache-dir", str(tmp_path / "nowhere")]) == 0
+    assert "entries: 0" in capsys.readouterr().out
+    assert main(["cache", "clear", "--cache-dir", str(tmp_path / "nowhere")]) == 0
+    assert "removed 0 index entries" in capsys.readouterr().out

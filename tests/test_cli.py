@@ -1,0 +1,207 @@
+"""Tests for the `lineage` command: exit status, output, errors without tracebacks."""
+
+from __future__ import annotations
+
+import json
+import random
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import treegen
+
+from lineage.cli import build_parser, main
+
+UP = "upstream"
+
+
+def lineage(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """Run the real command in a fresh process (exit status and stderr as a user sees them)."""
+    code = "import sys; from lineage.cli import main; sys.exit(main())"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd,
+                          timeout=120)
+
+
+def assert_one_line_error(result: subprocess.CompletedProcess[str]) -> str:
+    assert result.returncode == 2, (result.returncode, result.stderr)
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1, result.stderr
+    assert lines[0].startswith("lineage: error: ")
+    assert "Traceback" not in result.stderr
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, Path]:
+    base = tmp_path_factory.mktemp("cli")
+    up = treegen.gen_upstream(seed=1234, n_modules=2)
+    m = up.module(0)
+    names = treegen.Names(random.Random(8))
+    target = {
+        "pkg/copied.py": "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4/vllm/worker.py\n"
+                         + "\n".join(m.lines) + "\n",
+        "pkg/other.py": "# Copied from transformers.models.llama.modeling_llama.LlamaRMSNorm\n"
+                        + treegen.render(treegen.own_code(names, 1)),
+        "pkg/plain.py": treegen.render(treegen.own_code(names, 1)),
+    }
+    return treegen.write_tree(base / "target", target), treegen.write_tree(base / UP, up.files())
+
+
+def test_compare_prints_the_headline(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    target, upstream = trees
+    out = tmp_path / "out"
+    result = lineage("compare", str(target), str(upstream), "--out", str(out), "--no-cache", "-q", "--jobs", "1")
+    assert result.returncode == 0, result.stderr
+    assert result.stderr == ""  # --quiet
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    printed = result.stdout.splitlines()
+    assert printed[: len(summary["headline"])] == [f"{h}." for h in summary["headline"]]
+    assert any(" verbatim " in line for line in printed)
+    assert printed[-1].startswith("Wrote ") and str(out) in printed[-1]
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md",
+                 "manifest.json", "html/index.html"):
+        assert (out / name).is_file(), name
+
+
+def test_compare_progress_goes_to_stderr(trees: tuple[Path, Path], tmp_path: Path,
+                                         capsys: pytest.CaptureFixture[str]) -> None:
+    target, upstream = trees
+    assert main(["compare", str(target), str(upstream), "--out", str(tmp_path / "o"), "--no-cache",
+                 "--no-html", "--jobs", "1"]) == 0
+    captured = capsys.readouterr()
+    assert "lineage: " in captured.err
+    assert not (tmp_path / "o" / "html").exists()
+
+
+def test_set_is_recorded_in_the_manifest(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    target, upstream = trees
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(upstream), "--out", str(out), "--no-cache", "-q", "--no-html",
+                 "--jobs", "1", "--set", "region_min_weight=40", "--set", "seed_max_count=7"]) == 0
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert manifest["parameters"]["region_min_weight"] == 40.0
+    assert isinstance(manifest["parameters"]["region_min_weight"], float)
+    assert manifest["parameters"]["seed_max_count"] == 7
+    regions = pd.read_csv(out / "regions.csv")
+    assert (regions["evidence_weight"] >= 40.0).all()
+
+
+@pytest.mark.parametrize("setting", ["no_such_knob=1", "region_min_weight=heavy", "region_min_weight",
+                                     "seed_max_count=2.5"])
+def test_bad_set_exits_2(trees: tuple[Path, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                         setting: str) -> None:
+    target, upstream = trees
+    status = main(["compare", str(target), str(upstream), "--out", str(tmp_path / "o"), "--no-cache", "-q",
+                   "--set", setting])
+    assert status == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("lineage: error: ") and "--set" in err[0]
+    assert not (tmp_path / "o").exists()
+
+
+def test_missing_path_exits_2_with_one_line(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    _, upstream = trees
+    missing = tmp_path / "no" / "such" / "dir"
+    line = assert_one_line_error(lineage("compare", str(missing), str(upstream), "--out", str(tmp_path / "o"),
+                                         "--no-cache", "-q"))
+    assert str(missing) in line
+    line = assert_one_line_error(lineage("markers", str(missing), "--no-cache", "-q"))
+    assert str(missing) in line
+
+
+def test_corrupt_archive_exits_2(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    target, _ = trees
+    bad = tmp_path / "broken-1.0.tar.gz"
+    bad.write_bytes(b"\x1f\x8b\x08\x00 this is not really gzip data" * 3)
+    assert_one_line_error(lineage("compare", str(target), str(bad), "--out", str(tmp_path / "o"),
+                                  "--no-cache", "-q"))
+    bad_zip = tmp_path / "broken.whl"
+    bad_zip.write_bytes(b"PK\x03\x04" + b"\x00" * 40)
+    assert_one_line_error(lineage("compare", str(target), str(bad_zip), "--out", str(tmp_path / "o2"),
+                                  "--no-cache", "-q"))
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_unknown_git_ref_exits_2(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    target, _ = trees
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    (repo / "m.py").write_text("x = 1\n", encoding="utf-8")
+    env_args = ["-c", "user.name=t", "-c", "user.email=t@example.invalid", "-c", "commit.gpgsign=false"]
+    for cmd in (["init", "-q"], ["add", "m.py"], ["commit", "-q", "-m", "one"]):
+        subprocess.run(["git", *env_args, *cmd], cwd=repo, check=True, capture_output=True)
+    line = assert_one_line_error(lineage("compare", str(target), f"{repo}@no-such-ref-xyz",
+                                         "--out", str(tmp_path / "o"), "--no-cache", "-q"))
+    assert "no-such-ref-xyz" in line
+    # the same repository at a ref that exists works
+    ok = lineage("compare", str(target), f"{repo}@HEAD", "--out", str(tmp_path / "o2"), "--no-cache", "-q",
+                 "--no-html")
+    assert ok.returncode == 0, ok.stderr
+
+
+def _subcommands() -> list[str]:
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    return sorted(sub.choices)
+
+
+def test_every_subcommand_is_known() -> None:
+    assert {"compare", "markers", "cache", "history"} <= set(_subcommands())
+
+
+@pytest.mark.parametrize("command", [[], *[[c] for c in _subcommands()]])
+def test_help_exits_0(command: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([*command, "--help"])
+    assert exc.value.code == 0
+    out = capsys.readouterr().out
+    assert out.startswith("usage: lineage" + (f" {command[0]}" if command else ""))
+
+
+def test_version(capsys: pytest.CaptureFixture[str]) -> None:
+    from lineage import __version__
+
+    with pytest.raises(SystemExit) as exc:
+        main(["--version"])
+    assert exc.value.code == 0
+    assert __version__ in capsys.readouterr().out
+
+
+def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main([])
+    assert exc.value.code == 2
+
+
+def test_markers_lists_markers_naming_the_upstream(trees: tuple[Path, Path],
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    target, _ = trees
+    assert main(["markers", str(target), "--name", "vllm", "--no-cache", "-q"]) == 0
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert len(lines) == 1
+    assert lines[0].startswith("pkg/copied.py:1: adapted_from: Adapted from https://github.com/vllm-project/")
+    assert "vllm-project/vllm" in lines[0] and "v0.6.4" in lines[0] and "vllm/worker.py" in lines[0]
+    assert "1 of 3 files carry such a marker" in captured.err
+
+    assert main(["markers", str(target), "--no-cache", "-q", "--json"]) == 0
+    records = json.loads(capsys.readouterr().out)
+    assert sorted(r["target_path"] for r in records) == ["pkg/copied.py", "pkg/other.py"]
+    copied = next(r for r in records if r["target_path"] == "pkg/copied.py")
+    assert (copied["line"], copied["kind"], copied["repository"], copied["ref"], copied["path"]) == (
+        1, "adapted_from", "vllm-project/vllm", "v0.6.4", "vllm/worker.py")
+
+    assert main(["markers", str(target), "--name", "nothing-like-this", "--no-cache", "-q"]) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_out_that_is_a_file_exits_2(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    """--out naming an existing regular file is bad usage: one line, exit 2, no traceback."""
+    target, upstream = trees
+    taken = tmp_path / "report.txt"
+    taken.write_text("keep me\n", encoding="utf-8")
+    assert_one_line_error(lineage("compare", str(target), str(upstream), "--out", str(taken), "--no-cache", "-q"))
+    assert taken.read_text(encoding="utf-8") == "keep me\n"

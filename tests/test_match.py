@@ -1,0 +1,565 @@
+"""Tests for lineage.match, end to end through lineage.api.compare on synthetic trees.
+
+Every tree comes from tests/treegen.py, which knows where each target line came from; the
+expected label of a line (verbatim / near / none) and its upstream line are derived from that
+construction, never typed in by hand.
+"""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import treegen
+from conftest import Runner, file_lines
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from treegen import TLine, Upstream
+
+from lineage.api import Comparison, compare
+from lineage.index import Indexer
+from lineage.match import MatchParams, line_similarity
+
+UP = "upstream"  # directory name, hence label, of the primary upstream
+
+
+def mismatches(comparison: Comparison, path: str, tlines: list[TLine], up_files: dict[str, str],
+               label: str = UP, lines: set[int] | None = None) -> list[str]:
+    """Every line of ``path`` whose row disagrees with the truth of its construction."""
+    frame = file_lines(comparison, path)
+    truth = treegen.expected(tlines, up_files)
+    assert len(frame) == len(tlines), f"{path}: {len(frame)} rows for {len(tlines)} lines"
+    bad = []
+    for number, (want, t) in enumerate(zip(truth, tlines, strict=True), start=1):
+        if lines is not None and number not in lines:
+            continue
+        row = frame.loc[number]
+        got = (row["match"], row["upstream_path"],
+               0 if pd.isna(row["upstream_line"]) else int(row["upstream_line"]),
+               row["upstream"])
+        wanted = (want.label, want.upstream_path, want.upstream_line, label if want.upstream_path else "")
+        if got != wanted:
+            bad.append(f"{path}:{number} {t.text.strip()!r}: got {got}, want {wanted}")
+    return bad
+
+
+def after_header(m: treegen.UpModule, tlines: list[TLine]) -> set[int]:
+    """Line numbers after the copied module header.
+
+    A header (docstring, imports, one constant) weighs less than a region on its own, so it is
+    only found when it stays next to the code that follows it upstream.
+    """
+    return set(range(m.header_end + 1, len(tlines) + 1))
+
+
+def header_and_defs(m: treegen.UpModule, defs: list[treegen.Def]) -> list[TLine]:
+    """A target file: the module's header, then the given definitions, two blank lines apart."""
+    out = treegen.copy_lines(m, 0, m.header_end)
+    for d in defs:
+        out += treegen.copy_def(m, d) + treegen.new_lines(["", ""])
+    return out
+
+
+@pytest.fixture(scope="module")
+def up() -> Upstream:
+    return treegen.gen_upstream(seed=20240611)
+
+
+@pytest.fixture(scope="module")
+def up_files(up: Upstream) -> dict[str, str]:
+    return up.files()
+
+
+# ---------------------------------------------------------------------------------------------
+# Whole files, moved files, package and identifier renames, edited literals
+# ---------------------------------------------------------------------------------------------
+
+
+def test_whole_file_copy_is_all_verbatim(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    target = dict(up_files)
+    comparison = run_compare(target, [(UP, up_files)])
+    lines = comparison.lines
+    assert set(lines["target_path"]) == set(target)
+    # every module (the one-line __init__.py is too little evidence to count)
+    content = lines[(lines["kind"] != "blank") & lines["target_path"].isin(list(up.modules))]
+    assert len(content) > 200
+    assert (content["match"] == "verbatim").all()
+    assert (content["upstream_path"] == content["target_path"]).all()
+    assert (content["upstream_line"] == content["line"]).all()
+    assert (content["upstream"] == UP).all()
+    blank = lines[lines["kind"] == "blank"]
+    assert len(blank) > 0
+    assert (blank["match"] == "none").all() and (blank["upstream_path"] == "").all()
+    assert blank["upstream_line"].isna().all()
+    files = comparison.files.set_index("target_path")
+    for path in up.modules:
+        assert files.loc[path, "copied_share"] == 1.0
+        assert files.loc[path, "upstream_path"] == path
+        assert files.loc[path, "upstream_files"] == 1
+
+
+def test_moved_and_renamed_file_is_still_paired(run_compare: Runner, up: Upstream,
+                                                up_files: dict[str, str]) -> None:
+    moved = {}
+    truth = {}
+    for k, m in enumerate(up.modules.values()):
+        new_path = f"vendor/third_party/part{k}/renamed_{k}.py"
+        truth[new_path] = treegen.copy_module(m)
+        moved[new_path] = treegen.render(truth[new_path])
+    comparison = run_compare(moved, [(UP, up_files)])
+    for path, tlines in truth.items():
+        assert mismatches(comparison, path, tlines, up_files) == []
+    files = comparison.files.set_index("target_path")
+    for path, tlines in truth.items():
+        assert files.loc[path, "upstream_path"] == tlines[0].origin[0]
+
+
+def test_top_level_package_rename_in_imports_is_near(run_compare: Runner, up: Upstream,
+                                                     up_files: dict[str, str]) -> None:
+    new_pkg = "forkedpkg"
+    target, truth = {}, {}
+    for m in up.modules.values():
+        tlines = treegen.replace_word(treegen.copy_module(m), up.pkg, new_pkg)
+        path = m.path.replace(up.pkg + "/", new_pkg + "/", 1)
+        target[path], truth[path] = treegen.render(tlines), tlines
+    comparison = run_compare(target, [(UP, up_files)])
+    renamed_lines = 0
+    for path, tlines in truth.items():
+        assert mismatches(comparison, path, tlines, up_files) == []
+        frame = file_lines(comparison, path)
+        for number, t in enumerate(tlines, start=1):
+            if new_pkg in t.text:
+                renamed_lines += 1
+                assert frame.loc[number, "match"] == "near"
+                if t.text.lstrip().startswith(("import ", "from ")):
+                    assert frame.loc[number, "upstream_line"] == t.origin[1]
+    assert renamed_lines >= 2 * len(truth)  # both import lines of every module at least
+
+
+def test_consistent_identifier_rename_is_near(run_compare: Runner, up: Upstream,
+                                              up_files: dict[str, str]) -> None:
+    m = up.module(0)
+    tlines = treegen.copy_module(m)
+    rng = random.Random(7)
+    names = treegen.Names(rng)
+    # rename every top-level function and a few local names that occur inside them
+    functions = [d.name for d in m.defs if d.kind == "function"]
+    locals_ = sorted({w for line in m.lines[m.header_end:] for w in line.replace("(", " ").split()
+                      if w.isidentifier() and len(w) >= 9 and w not in functions})[:6]
+    for old in functions + locals_:
+        tlines = treegen.replace_word(tlines, old, "r" + names.ident())
+    changed = sum(t.text != m.lines[t.origin[1] - 1] for t in tlines)
+    assert changed >= 10
+    comparison = run_compare({"pkg/renamed.py": treegen.render(tlines)}, [(UP, up_files)])
+    assert mismatches(comparison, "pkg/renamed.py", tlines, up_files) == []
+
+
+def test_edited_literals_are_near(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    m = up.module(1)
+    tlines = treegen.edit_literals(treegen.copy_module(m), random.Random(11), share=0.4)
+    edited = sum(t.text != m.lines[t.origin[1] - 1] for t in tlines)
+    assert edited >= 10
+    comparison = run_compare({m.path: treegen.render(tlines)}, [(UP, up_files)])
+    assert mismatches(comparison, m.path, tlines, up_files) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Inserted and common lines must not be claimed
+# ---------------------------------------------------------------------------------------------
+
+INSERTS = [
+    ["return None"],
+    ["pass"],
+    ["import os"],
+    ["x = None", "pass"],
+    ["if x:", "    return None", "else:", "    pass"],
+    ["import os", "import sys", "return None"],
+]
+
+
+def test_inserted_unrelated_lines_inside_copied_functions_stay_none(
+        run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    m = up.module(2)
+    tlines = treegen.copy_module(m)
+    rng = random.Random(5)
+    # insert each block after a random body line of a different function, from the bottom up
+    functions = [d for d in m.defs if d.kind == "function"]
+    methods = [meth for d in m.defs for meth in d.methods if meth.name != "__init__"]
+    places = []
+    for k, block in enumerate(INSERTS):
+        d = (functions + methods)[k % len(functions + methods)]
+        row = rng.randrange(d.start + 2, d.end - 1)  # after the docstring, before the return
+        places.append((row, block))
+    for row, block in sorted(places, reverse=True):
+        tlines = treegen.insert_after(tlines, row, block, indent_like=row)
+    inserted = {n for n, t in enumerate(tlines, start=1) if t.origin is None}
+    assert len(inserted) == sum(len(b) for b in INSERTS)
+    comparison = run_compare({m.path: treegen.render(tlines)}, [(UP, up_files)])
+    frame = file_lines(comparison, m.path)
+    assert frame.loc[sorted(inserted), "match"].tolist() == ["none"] * len(inserted)
+    assert mismatches(comparison, m.path, tlines, up_files) == []
+
+
+def _common_upstream_module(names: treegen.Names) -> str:
+    """An upstream module that holds the common lines ``return None``, ``)``, ``else:``."""
+    f, g, a, b = (names.ident() for _ in range(4))
+    return treegen.dedent_src(f'''
+        def {f}({a}, {b}):
+            if {a} is None:
+                return None
+            else:
+                {b} = {g}(
+                    {a},
+                    {b} * {names.number()},
+                )
+            return {b}
+    ''')
+
+
+def test_lone_common_lines_in_an_unrelated_file_are_none(run_compare: Runner, up_files: dict[str, str]
+                                                         ) -> None:
+    names = treegen.Names(random.Random(99))
+    upstream = dict(up_files)
+    upstream["commonlib/shapes.py"] = _common_upstream_module(names)
+    common = ["return None", ")", "else:"]
+    assert all(any(line.strip() == c for line in upstream["commonlib/shapes.py"].splitlines())
+               for c in common)
+    h, p, q = names.ident(), names.ident(), names.ident()
+    own = treegen.own_code(names, 2) + treegen.new_lines(treegen.dedent_src(f'''
+        def {h}({p}, {q}):
+            if {p} > {q}:
+                return None
+            else:
+                print(
+                    {p} - {q},
+                    {q},
+                )
+            return {p}
+    ''').splitlines())
+    comparison = run_compare({"mine/own.py": treegen.render(own)}, [(UP, upstream)])
+    frame = file_lines(comparison, "mine/own.py")
+    assert set(frame["match"]) == {"none"}
+    assert (frame["upstream_path"] == "").all()
+    assert comparison.regions.empty
+    assert comparison.files.set_index("target_path").loc["mine/own.py", "copied_share"] == 0.0
+
+
+def test_unrelated_target_has_no_copied_lines(run_compare: Runner, up_files: dict[str, str]) -> None:
+    other = treegen.gen_upstream(seed=424242)
+    comparison = run_compare(other.files(), [(UP, up_files)])
+    assert set(comparison.lines["match"]) == {"none"}
+    assert comparison.regions.empty
+
+
+# ---------------------------------------------------------------------------------------------
+# Structural edits: reorder, dedent, split, merge, re-wrap
+# ---------------------------------------------------------------------------------------------
+
+
+def test_reordered_functions_are_found(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    m = up.module(0)
+    order = list(m.defs)
+    random.Random(3).shuffle(order)
+    while order == m.defs:
+        random.Random(4).shuffle(order)
+    tlines = header_and_defs(m, order)
+    comparison = run_compare({"reordered.py": treegen.render(tlines)}, [(UP, up_files)])
+    assert mismatches(comparison, "reordered.py", tlines, up_files, lines=after_header(m, tlines)) == []
+
+
+def test_swapped_functions_of_the_same_shape_name_their_own_lines(run_compare: Runner) -> None:
+    """Many real modules hold near-identical functions (same statements, other names). Swapping
+    two of them must not make the textual copy lose to a structural (abstract-form) match: each
+    line is a verbatim copy of its own upstream line and must be labelled so."""
+    same = treegen.gen_upstream(seed=5, n_modules=1, n_functions=4, n_classes=0, same_shape=True)
+    files = same.files()
+    m = same.module(0)
+    # precondition of the construction: the functions agree line by line in their abstract form
+    record = Indexer().index(m.path, files[m.path].encode(), "x")
+    first, second = m.defs[0], m.defs[1]
+    assert (record.h_abs[first.start:first.end].tolist()[2:]
+            == record.h_abs[second.start:second.end].tolist()[2:])
+    assert record.h_norm[first.start + 2] != record.h_norm[second.start + 2]
+    tlines = header_and_defs(m, [second, first, *m.defs[2:]])
+    comparison = run_compare({"swapped.py": treegen.render(tlines)}, [(UP, files)])
+    assert mismatches(comparison, "swapped.py", tlines, files, lines=after_header(m, tlines)) == []
+
+
+def test_dedented_methods_are_found(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    m = next(mod for mod in up.modules.values() if any(d.kind == "class" for d in mod.defs))
+    cls = next(d for d in m.defs if d.kind == "class")
+    tlines = treegen.copy_lines(m, 0, m.header_end)
+    for meth in cls.methods:
+        tlines += treegen.dedent(treegen.copy_def(m, meth)) + treegen.new_lines(["", ""])
+    assert all(not t.text.startswith("    def") for t in tlines)
+    comparison = run_compare({"flat.py": treegen.render(tlines)}, [(UP, up_files)])
+    assert mismatches(comparison, "flat.py", tlines, up_files, lines=after_header(m, tlines)) == []
+
+
+def test_split_file_names_the_upstream_file_in_both_parts(run_compare: Runner, up: Upstream,
+                                                          up_files: dict[str, str]) -> None:
+    m = up.module(1)
+    half = len(m.defs) // 2
+    first, second = header_and_defs(m, m.defs[:half]), header_and_defs(m, m.defs[half:])
+    comparison = run_compare({"split/a.py": treegen.render(first), "split/b.py": treegen.render(second)},
+                             [(UP, up_files)])
+    # the first part keeps the header next to the code that follows it upstream
+    assert mismatches(comparison, "split/a.py", first, up_files) == []
+    assert mismatches(comparison, "split/b.py", second, up_files, lines=after_header(m, second)) == []
+    files = comparison.files.set_index("target_path")
+    assert files.loc["split/a.py", "upstream_path"] == m.path
+    assert files.loc["split/b.py", "upstream_path"] == m.path
+
+
+def test_merged_file_names_both_upstream_files(run_compare: Runner, up: Upstream,
+                                               up_files: dict[str, str]) -> None:
+    m0, m1 = up.module(0), up.module(2)
+    tlines = header_and_defs(m0, m0.defs[:3])
+    body_start = len(tlines)
+    for d in m1.defs[1:]:
+        tlines += treegen.copy_def(m1, d) + treegen.new_lines(["", ""])
+    comparison = run_compare({"merged.py": treegen.render(tlines)}, [(UP, up_files)])
+    # the header lines common to all generated modules (``from __future__ ...``) may be claimed by
+    # either side; every line of a definition must name its own file
+    assert mismatches(comparison, "merged.py", tlines, up_files,
+                      lines=set(range(body_start + 1, len(tlines) + 1)) | set(range(11, body_start))) == []
+    row = comparison.files.set_index("target_path").loc["merged.py"]
+    assert row["upstream_files"] == 2
+    assert m0.path in row["upstream_paths"] and m1.path in row["upstream_paths"]
+    share = {m0.path: sum(t.origin is not None and t.origin[0] == m0.path and t.text.strip() != ""
+                          for t in tlines),
+             m1.path: sum(t.origin is not None and t.origin[0] == m1.path and t.text.strip() != ""
+                          for t in tlines)}
+    assert row["upstream_path"] == max(share, key=lambda p: share[p])
+    regions = comparison.regions
+    assert set(regions["upstream_path"]) == {m0.path, m1.path}
+
+
+def test_rewrapped_call_is_near(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    m = next(mod for mod in up.modules.values() if len(mod.calls) >= 2)
+    rows = {(m.path, r + 1) for r in m.calls}
+    tlines = treegen.rewrap_calls(treegen.copy_module(m), rows)
+    pieces = [n for n, t in enumerate(tlines, start=1) if t.origin in rows]
+    assert len(pieces) >= 4 * len(rows)
+    comparison = run_compare({m.path: treegen.render(tlines)}, [(UP, up_files)])
+    frame = file_lines(comparison, m.path)
+    for number in pieces:
+        t = tlines[number - 1]
+        if t.text.strip() == ")":
+            # a lone ')' carries no evidence; it may stay none, but must not name another line
+            assert frame.loc[number, "match"] == "none" or frame.loc[number, "upstream_line"] == t.origin[1]
+            continue
+        assert frame.loc[number, "match"] == "near", (number, t.text)
+        assert frame.loc[number, "upstream_line"] == t.origin[1], (number, t.text)
+    others = set(range(1, len(tlines) + 1)) - set(pieces)
+    assert mismatches(comparison, m.path, tlines, up_files, lines=others) == []
+
+
+def test_joined_multiline_call_is_near(run_compare: Runner, up_files: dict[str, str]) -> None:
+    """The reverse re-wrap: a call spread over lines upstream is written on one line."""
+    m_names = treegen.Names(random.Random(31))
+    upstream = dict(up_files)
+    f, a, b, k1, k2 = (m_names.ident() for _ in range(5))
+    body = [f"def {f}({a}, {b}):",
+            f"    {m_names.ident()} = {a} * {m_names.number()} + {b} - {m_names.number()}",
+            f"    {m_names.ident()} = [{a} + {b} * {m_names.number()} for {b} in range({m_names.number()})]",
+            f"    {a} = {m_names.ident()}.{m_names.ident()}(",
+            f"        {a},",
+            f"        {k1}=\"{m_names.word()}\",",
+            f"        {k2}={m_names.number()},",
+            "    )",
+            f"    {b} = {{\"{m_names.word()}\": {a}, \"{m_names.word()}\": len({b})}}",
+            f"    assert {a} is not {b}, \"{m_names.sentence()}\"",
+            f"    return {a}, {b}"]
+    upstream["wrapped/calls.py"] = "\n".join(body) + "\n"
+    call = body[3:8]
+    joined = call[0] + " ".join(s.strip() for s in call[1:-2]) + " " + call[-2].strip() + ")"
+    joined = joined.replace("( ", "(").replace(",)", ")")
+    target = [TLine(t, ("wrapped/calls.py", n)) for n, t in enumerate(body[:3], start=1)]
+    target.append(TLine(joined, ("wrapped/calls.py", 4)))
+    target += [TLine(t, ("wrapped/calls.py", n)) for n, t in enumerate(body[8:], start=9)]
+    comparison = run_compare({"joined.py": treegen.render(target)}, [(UP, upstream)])
+    frame = file_lines(comparison, "joined.py")
+    assert frame.loc[4, "match"] == "near"
+    assert frame.loc[4, "upstream_path"] == "wrapped/calls.py"
+    assert 4 <= frame.loc[4, "upstream_line"] <= 8
+    assert mismatches(comparison, "joined.py", target, upstream, lines={1, 2, 3, 5, 6, 7}) == []
+
+
+# ---------------------------------------------------------------------------------------------
+# Several upstreams, determinism
+# ---------------------------------------------------------------------------------------------
+
+
+def test_code_from_the_second_upstream_names_it(run_compare: Runner, up: Upstream,
+                                                up_files: dict[str, str]) -> None:
+    second = treegen.gen_upstream(seed=77, n_modules=2)
+    second_files = second.files()
+    from_second = header_and_defs(second.module(0), second.module(0).defs)
+    from_first = treegen.copy_module(up.module(0))
+    mixed = (header_and_defs(up.module(1), up.module(1).defs[:2])
+             + [TLine(t.text, t.origin) for t in treegen.copy_def(second.module(1), second.module(1).defs[0])])
+    target = {"a.py": treegen.render(from_first), "b.py": treegen.render(from_second),
+              "c.py": treegen.render(mixed)}
+    comparison = run_compare(target, [(UP, up_files), ("second", second_files)])
+    assert comparison.upstream_names == [UP, "second"]
+    assert mismatches(comparison, "a.py", from_first, up_files) == []
+    assert mismatches(comparison, "b.py", from_second, second_files, label="second") == []
+    frame = file_lines(comparison, "c.py")
+    for number, t in enumerate(mixed, start=1):
+        if t.origin is None or not t.text.strip():
+            continue
+        expected_label = "second" if t.origin[0] in second_files and t.origin[0] not in up_files else UP
+        assert frame.loc[number, "upstream"] == expected_label, (number, t.text)
+        assert frame.loc[number, "upstream_path"] == t.origin[0]
+    files = comparison.files.set_index("target_path")
+    assert files.loc["b.py", "upstream"] == "second"
+    assert files.loc["a.py", "upstream"] == UP
+    summary = comparison.summary()
+    assert set(summary["per_upstream"]) == {UP, "second"}
+
+
+def test_ties_between_identical_upstream_copies(run_compare: Runner, up: Upstream,
+                                                 up_files: dict[str, str]) -> None:
+    """The same module at two upstream paths: a marker naming one path decides; without a
+    marker the first path in sorted order is named, for every line."""
+    m = up.module(0)
+    vendored = "zz_vendor/" + m.path
+    upstream = dict(up_files) | {vendored: up_files[m.path]}
+    marker = f"# Copied from https://github.com/example/{up.pkg}/blob/v1.0/{vendored}"
+    marked = treegen.new_lines([marker]) + treegen.copy_module(m)
+    plain = treegen.copy_module(m)
+    comparison = run_compare({"marked.py": treegen.render(marked), "plain.py": treegen.render(plain)},
+                             [(UP, upstream)])
+    lines = comparison.lines
+    copied = lines[lines["match"] != "none"]
+    assert set(copied.loc[copied["target_path"] == "marked.py", "upstream_path"]) == {vendored}
+    assert set(copied.loc[copied["target_path"] == "plain.py", "upstream_path"]) == {min(m.path, vendored)}
+    files = comparison.files.set_index("target_path")
+    assert bool(files.loc["marked.py", "marker_path_found"]) is True
+
+
+def test_a_later_upstream_wins_a_tie(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
+    """Code found equally in the primary upstream and in a further one (a third party the primary
+    itself vendored) is named after the further upstream."""
+    m = up.module(1)
+    tlines = treegen.copy_module(m)
+    comparison = run_compare({"copy.py": treegen.render(tlines)},
+                             [(UP, up_files), ("thirdparty", {m.path: up_files[m.path]})])
+    assert mismatches(comparison, "copy.py", tlines, up_files, label="thirdparty") == []
+
+
+def test_two_runs_are_byte_identical(tmp_path: Path, up: Upstream, up_files: dict[str, str]) -> None:
+    rng = random.Random(8)
+    m0, m1 = up.module(0), up.module(1)
+    target = {
+        "a.py": treegen.render(treegen.edit_literals(treegen.copy_module(m0), rng)),
+        "b/c.py": treegen.render(header_and_defs(m1, list(reversed(m1.defs)))),
+        "own.py": treegen.render(treegen.own_code(treegen.Names(rng), 3)),
+        "skipped.py": b"x = '\xff\xfe'\n",
+    }
+    t_root = treegen.write_tree(tmp_path / "target", target)
+    u_root = treegen.write_tree(tmp_path / UP, up_files)
+    outputs = []
+    for k in range(2):
+        comparison = compare(str(t_root), [str(u_root)], cache_dir=tmp_path / f"cache{k}", jobs=1)
+        out = tmp_path / f"out{k}"
+        comparison.write(out)
+        outputs.append(out)
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md"):
+        first, second = (o / name for o in outputs)
+        assert first.read_bytes() == second.read_bytes(), name
+    assert "verbatim" in (outputs[0] / "lines.csv").read_text()
+
+
+# ---------------------------------------------------------------------------------------------
+# Properties
+# ---------------------------------------------------------------------------------------------
+
+
+def test_line_similarity_bounds() -> None:
+    assert line_similarity("x = 1", "x = 1") == 1.0
+    assert line_similarity("", "x") == 0.0
+    assert 0.0 <= line_similarity("abc def", "completely different") < 1.0
+    assert line_similarity("a  =  b", "a = b") == 1.0
+
+
+MUTATIONS = ("rename", "literals", "insert", "reorder", "dedent", "rewrap", "delete", "own_code")
+
+
+def _mutated_target(seed: int, mutations: list[str], up: Upstream) -> dict[str, list[TLine]]:
+    rng = random.Random(f"target:{seed}")  # not the upstream's stream of names
+    names = treegen.Names(rng)
+    target: dict[str, list[TLine]] = {}
+    for k, m in enumerate(up.modules.values()):
+        if rng.random() < 0.25:
+            continue
+        defs = list(m.defs)
+        if "reorder" in mutations:
+            rng.shuffle(defs)
+        tlines = treegen.copy_lines(m, 0, m.header_end)
+        for d in defs:
+            if "delete" in mutations and rng.random() < 0.2:
+                continue
+            if "dedent" in mutations and d.kind == "class":
+                for meth in d.methods:
+                    tlines += treegen.dedent(treegen.copy_def(m, meth)) + treegen.new_lines([""])
+            else:
+                tlines += treegen.copy_def(m, d) + treegen.new_lines(["", ""])
+        if "rename" in mutations:
+            words = sorted({w for line in m.lines for w in line.replace("(", " ").split()
+                            if w.isidentifier() and len(w) > 6})
+            for old in rng.sample(words, min(4, len(words))):
+                tlines = treegen.replace_word(tlines, old, names.ident())
+        if "literals" in mutations:
+            tlines = treegen.edit_literals(tlines, rng, share=0.3)
+        if "rewrap" in mutations:
+            tlines = treegen.rewrap_calls(tlines, {(m.path, r + 1) for r in m.calls})
+        if "insert" in mutations:
+            for _ in range(3):
+                at = rng.randrange(m.header_end, len(tlines) - 1)
+                if tlines[at].text.startswith(" "):
+                    tlines = treegen.insert_after(tlines, at, rng.choice(INSERTS)[:1], indent_like=at)
+        if "own_code" in mutations:
+            tlines = treegen.own_code(names, 1) + tlines
+        target[f"t{k}/{names.ident(2)}.py"] = tlines
+    target["own.py"] = treegen.own_code(names, 2)
+    return target
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10**6), mutations=st.lists(st.sampled_from(MUTATIONS), unique=True, max_size=4))
+def test_labels_are_exact(tmp_path_factory: pytest.TempPathFactory, seed: int, mutations: list[str]) -> None:
+    """Whatever the edits: a verbatim line equals the upstream line it names, and every copied
+    line names a real upstream file and line."""
+    up = treegen.gen_upstream(seed, n_modules=2, n_functions=3)
+    up_files = up.files()
+    target = _mutated_target(seed, mutations, up)
+    base = tmp_path_factory.mktemp("prop")
+    t_root = treegen.write_tree(base / "target", {p: treegen.render(t) for p, t in target.items()})
+    u_root = treegen.write_tree(base / UP, up_files)
+    comparison = compare(str(t_root), [str(u_root)], use_cache=False, jobs=1,
+                         params=MatchParams())
+    lines = comparison.lines
+    assert len(lines) == sum(len(t) for t in target.values())
+    up_lines = {p: text.splitlines() for p, text in up_files.items()}
+    for row in lines.itertuples():
+        text = target[row.target_path][row.line - 1].text
+        if row.match == "none":
+            assert row.upstream_path == "" and pd.isna(row.upstream_line) and row.upstream == ""
+            continue
+        assert row.kind != "blank"
+        assert row.upstream == UP
+        assert row.upstream_path in up_lines
+        assert 1 <= row.upstream_line <= len(up_lines[row.upstream_path])
+        named = up_lines[row.upstream_path][row.upstream_line - 1]
+        assert named.strip() != ""
+        if row.match == "verbatim":
+            assert text.strip() == named.strip(), (row.target_path, row.line)
+            assert row.similarity == 1.0
+        else:
+            assert text.strip() != named.strip(), (row.target_path, row.line)
+    # our own code never names the upstream
+    assert set(lines.loc[lines["target_path"] == "own.py", "match"]) == {"none"}

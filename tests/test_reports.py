@@ -1,0 +1,150 @@
+"""Tests for lineage.report: the files written by Comparison.write()."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+import random
+import zipfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import treegen
+
+from lineage.api import Comparison, compare
+from lineage.match import MatchParams
+from lineage.results import FILE_COLUMNS, LINE_COLUMNS
+
+OUTPUTS = ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md")
+
+
+@pytest.fixture(scope="module")
+def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Comparison, Path, dict[str, object]]:
+    """Compare a directory target with a zipped upstream; write every report."""
+    base = tmp_path_factory.mktemp("reports")
+    up = treegen.gen_upstream(seed=4711, n_modules=2)
+    archive = base / "upstreamlib-1.0.zip"
+    with zipfile.ZipFile(archive, "w") as zf:
+        for path, text in sorted(up.files().items()):
+            zf.writestr(f"upstreamlib-1.0/{path}", text)
+    m0 = up.module(0)
+    marker = f"# Copied from https://github.com/example/{up.pkg}/blob/v1.0/{m0.path}\n"
+    target = {
+        "app/copied.py": marker + "\n".join(m0.lines) + "\n",
+        "app/own.py": treegen.render(treegen.own_code(treegen.Names(random.Random(1)), 2)),
+        "app/bad.py": b"\xff\xfe\x00",
+    }
+    t_root = treegen.write_tree(base / "target", target)
+    params = MatchParams(region_min_weight=30.0)
+    comparison = compare(str(t_root), [str(archive)], params=params, use_cache=False, jobs=1)
+    out = base / "out"
+    paths = comparison.write(out)
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    assert set(paths) >= {out / name for name in (*OUTPUTS, "manifest.json")}
+    return comparison, out, manifest
+
+
+def test_every_report_is_written(written: tuple[Comparison, Path, dict]) -> None:
+    _, out, _ = written
+    for name in (*OUTPUTS, "manifest.json", "html/index.html"):
+        assert (out / name).is_file(), name
+        assert (out / name).stat().st_size > 0, name
+
+
+def test_csv_headers_and_round_trip(written: tuple[Comparison, Path, dict]) -> None:
+    comparison, out, _ = written
+    lines = pd.read_csv(out / "lines.csv", keep_default_na=False)
+    assert list(lines.columns) == LINE_COLUMNS
+    assert len(lines) == len(comparison.lines)
+    files = pd.read_csv(out / "files.csv", keep_default_na=False)
+    assert list(files.columns) == FILE_COLUMNS
+    assert files["target_path"].tolist() == ["app/bad.py", "app/copied.py", "app/own.py"]
+    assert files.set_index("target_path").loc["app/bad.py", "status"] == "skipped"
+    raw = (out / "lines.csv").read_bytes()
+    assert b"\r\n" not in raw
+    # a line with no source has empty upstream cells, not "nan" or "0"
+    first = lines[(lines["target_path"] == "app/copied.py") & (lines["line"] == 1)].iloc[0]
+    assert first["match"] == "none"
+    assert (first["upstream_path"], first["upstream_line"], first["region"]) == ("", "", "")
+
+
+def test_summary_json_is_versioned_with_marker_lists(written: tuple[Comparison, Path, dict]) -> None:
+    comparison, out, _ = written
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["format"] == "lineage.summary"
+    assert isinstance(summary["format_version"], int)
+    assert summary["lists"]["marked_with_copied"] == ["app/copied.py"]
+    assert summary["lists"]["marked_without_copied"] == []
+    assert summary["lists"]["unmarked_with_copied"] == []
+    assert summary["lists"]["marked"] == ["app/copied.py"]
+    assert summary["files"] | {} == comparison.summary()["files"]
+    assert summary["headline"] == comparison.headline()
+    md = (out / "summary.md").read_text(encoding="utf-8")
+    for line in comparison.headline():
+        assert line in md
+    assert "app/copied.py" in md
+
+
+def test_manifest_records_inputs_and_parameters(written: tuple[Comparison, Path, dict]) -> None:
+    comparison, out, manifest = written
+    assert manifest["format"] == "lineage.manifest"
+    assert isinstance(manifest["format_version"], int)
+    # all parameters, with the value given
+    assert manifest["parameters"] == comparison.params.to_dict()
+    assert set(manifest["parameters"]) == {f.name for f in dataclasses.fields(MatchParams)}
+    assert manifest["parameters"]["region_min_weight"] == 30.0
+    # both inputs: the archive's own digest, and each tree's digest of its Python files
+    target, (upstream,) = manifest["target"], manifest["upstreams"]
+    archive = Path(upstream["location"])
+    assert upstream["digest"] == "sha256:" + hashlib.sha256(archive.read_bytes()).hexdigest()
+    assert upstream["kind"] == "archive"
+    for side, tree in ((target, comparison.target), (upstream, comparison.upstreams[0])):
+        assert side["tree_digest"] == tree.tree_digest
+        assert side["tree_digest"].startswith("sha256:") and len(side["tree_digest"]) == 7 + 64
+        assert "digest" in side
+    assert target["kind"] == "dir"
+    assert target["skipped_files"] == [{"path": "app/bad.py", "reason": comparison.target.skipped[0][1]}]
+    assert target["python_files"] == 3 and target["indexed_files"] == 2
+    for name in OUTPUTS:
+        assert manifest["outputs"][name] == "sha256:" + hashlib.sha256((out / name).read_bytes()).hexdigest()
+
+
+def test_manifest_outputs_are_paths_relative_to_the_output_folder(written: tuple[Comparison, Path, dict]) -> None:
+    """Every output the manifest lists can be found (and checked) from its key: the HTML pages
+    live in html/, so a bare "index.html" names no file."""
+    _, out, manifest = written
+    for name, digest in manifest["outputs"].items():
+        assert (out / name).is_file(), name
+        assert digest == "sha256:" + hashlib.sha256((out / name).read_bytes()).hexdigest()
+    assert "html/index.html" in manifest["outputs"]
+
+
+def test_tree_digest_depends_on_python_content(tmp_path: Path) -> None:
+    a = treegen.write_tree(tmp_path / "a", {"m.py": "x = 1\n", "notes.txt": "a\n"})
+    b = treegen.write_tree(tmp_path / "b", {"m.py": "x = 1\n", "notes.txt": "b\n"})
+    c = treegen.write_tree(tmp_path / "c", {"m.py": "x = 2\n", "notes.txt": "a\n"})
+    digests = [compare(str(t), [str(a)], use_cache=False, jobs=1).target.tree_digest for t in (a, b, c)]
+    assert digests[0] == digests[1] != digests[2]
+
+
+def test_html_index_and_file_pages(written: tuple[Comparison, Path, dict]) -> None:
+    comparison, out, _ = written
+    index = (out / "html" / "index.html").read_text(encoding="utf-8")
+    assert index.startswith("<!doctype html>")
+    assert "app/copied.py" in index
+    assert "app/own.py" not in index  # neither copied nor marked
+    pages = sorted((out / "html").glob("f*.html"))
+    assert len(pages) == 1
+    page = pages[0].read_text(encoding="utf-8")
+    assert "verbatim" in page
+
+
+def test_no_html_option(tmp_path: Path, written: tuple[Comparison, Path, dict]) -> None:
+    comparison, _, _ = written
+    paths = comparison.write(tmp_path / "plain", html=False)
+    assert not (tmp_path / "plain" / "html").exists()
+    assert (tmp_path / "plain" / "manifest.json") in paths
+    manifest = json.loads((tmp_path / "plain" / "manifest.json").read_text(encoding="utf-8"))
+    assert not any(name.endswith(".html") for name in manifest["outputs"])

@@ -1,0 +1,272 @@
+"""Tests for lineage.results: percent(), and the lines/files/functions/regions tables."""
+
+from __future__ import annotations
+
+import random
+
+import pandas as pd
+import pytest
+import treegen
+from conftest import Runner, file_lines
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from treegen import TLine, Upstream
+
+from lineage.api import Comparison
+from lineage.results import FILE_COLUMNS, LINE_COLUMNS, Numbers, percent
+
+UP = "upstream"
+
+
+# ---------------------------------------------------------------------------------------------
+# percent()
+# ---------------------------------------------------------------------------------------------
+
+
+def test_percent_exact_ends_and_empty_whole() -> None:
+    assert percent(0, 0) == "n/a"
+    assert percent(0, 100000) == "0 %"
+    assert percent(100000, 100000) == "100 %"
+    assert percent(7, 7) == "100 %"
+
+
+def test_percent_never_rounds_to_zero_or_hundred() -> None:
+    assert percent(1, 100000) == "<0.1 %"
+    assert percent(99999, 100000) == ">99.9 %"
+    assert percent(1, 2001) == "<0.1 %"  # 0.0499... %
+    assert percent(9995, 10000) == ">99.9 %"  # 99.95 would print as 100.0
+    assert percent(1, 1000) == "0.1 %"
+    assert percent(999, 1000) == "99.9 %"
+    assert percent(1, 3) == "33.3 %"
+    assert percent(2, 3) == "66.7 %"
+
+
+@settings(max_examples=300, deadline=None)
+@given(whole=st.integers(1, 10**9), data=st.data())
+def test_percent_property(whole: int, data: st.DataObject) -> None:
+    part = data.draw(st.integers(0, whole))
+    text = percent(part, whole)
+    if part == 0:
+        assert text == "0 %"
+    elif part == whole:
+        assert text == "100 %"
+    else:
+        assert text not in ("0.0 %", "100.0 %", "0 %", "100 %")
+        if text.startswith("<"):
+            assert 100 * part / whole < 0.1
+        elif text.startswith(">"):
+            assert 100 * part / whole > 99.9
+        else:
+            value = float(text.removesuffix(" %"))
+            assert 0.1 <= value <= 99.9
+            assert abs(value - 100 * part / whole) <= 0.05 + 1e-9
+
+
+def test_numbers_add() -> None:
+    a = Numbers(1, 10, 4, 2, 12, 5, 3)
+    b = Numbers(2, 5, 1, 1, 7, 2, 2)
+    assert a + b == Numbers(3, 15, 5, 3, 19, 7, 5)
+    assert (a + Numbers()).to_dict() == a.to_dict()
+
+
+# ---------------------------------------------------------------------------------------------
+# Tables on a synthetic comparison
+# ---------------------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def up() -> Upstream:
+    return treegen.gen_upstream(seed=31337)
+
+
+def _marker_for(pkg: str, path: str) -> str:
+    return f"# Adapted from https://github.com/example/{pkg}/blob/v1.2.0/{path}"
+
+
+@pytest.fixture
+def mixed(run_compare: Runner, up: Upstream) -> tuple[Comparison, dict[str, list[TLine]], dict[str, str]]:
+    """A target with copied, own, marked, unmarked and unreadable files."""
+    names = treegen.Names(random.Random(2))
+    m0, m1, m2 = up.module(0), up.module(1), up.module(2)
+    own = treegen.own_code(names, 2)
+    texts: dict[str, list[TLine]] = {
+        "copied_marked.py": treegen.new_lines([_marker_for(up.pkg, m0.path)]) + treegen.copy_module(m0),
+        "copied_plain.py": treegen.copy_module(m1),
+        "marked_own.py": treegen.new_lines([_marker_for(up.pkg, m2.path)]) + own,
+        "pkg/own.py": treegen.own_code(names, 1),
+        "stub.pyi": treegen.new_lines(["def f(x: int) -> int: ..."]),
+        "broken.py": treegen.copy_lines(m2, 0, m2.defs[1].end) + treegen.new_lines(["def oops(:", "    pass"]),
+    }
+    target: dict[str, str | bytes] = {p: treegen.render(t) for p, t in texts.items()}
+    target["latin.py"] = b"x = 'caf\xe9'\n"
+    target["nul.py"] = b"x = 1\n\x00\x00\n"
+    limit = max(len(t.encode()) for t in target.values() if isinstance(t, str)) + 100
+    target["big.py"] = b"x = 1\n" * (limit // 6 + 10)
+    target["README.md"] = "not python\n"
+    target["data/table.txt"] = "1,2,3\n"
+    comparison = run_compare(target, [(UP, up.files())], max_file_bytes=limit)
+    return comparison, texts, up.files()
+
+
+def test_files_table_has_one_row_per_python_file(mixed: tuple[Comparison, dict, dict]) -> None:
+    comparison, texts, _ = mixed
+    files = comparison.files
+    assert list(files.columns) == FILE_COLUMNS
+    expected_paths = set(texts) | {"latin.py", "nul.py", "big.py"}
+    assert sorted(files["target_path"]) == sorted(expected_paths)
+    assert files["target_path"].is_unique
+    assert list(files["target_path"]) == sorted(files["target_path"])
+    by_path = files.set_index("target_path")
+    skipped = by_path[by_path["status"] == "skipped"]
+    assert set(skipped.index) == {"latin.py", "nul.py", "big.py"}
+    assert "UTF-8" in skipped.loc["latin.py", "reason"]
+    assert "NUL" in skipped.loc["nul.py", "reason"]
+    assert "too large" in skipped.loc["big.py", "reason"]
+    assert (skipped["lines"] == 0).all() and (skipped["copied_share"] == 0.0).all()
+    indexed = by_path[by_path["status"] == "indexed"]
+    assert set(indexed.index) == set(texts)
+    assert indexed.loc["broken.py", "reason"].startswith("syntax errors")
+    assert indexed.loc["copied_plain.py", "reason"] == ""
+
+
+def test_lines_table_covers_every_indexed_line(mixed: tuple[Comparison, dict, dict]) -> None:
+    comparison, texts, _ = mixed
+    lines = comparison.lines
+    assert list(lines.columns) == LINE_COLUMNS
+    assert set(lines["target_path"]) == set(texts)
+    for path, tlines in texts.items():
+        frame = file_lines(comparison, path)
+        assert frame["line"].tolist() == list(range(1, len(tlines) + 1))
+        blank = [n for n, t in enumerate(tlines, start=1) if not t.text.strip()]
+        assert frame.loc[frame["kind"] == "blank", "line"].tolist() == blank
+
+
+def test_file_figures_agree_with_the_lines_table(mixed: tuple[Comparison, dict, dict]) -> None:
+    comparison, _, _ = mixed
+    lines = comparison.lines
+    files = comparison.files.set_index("target_path")
+    for path, group in lines.groupby("target_path", observed=True):
+        row = files.loc[path]
+        nonblank = group[group["kind"] != "blank"]
+        code = group[group["kind"] == "code"]
+        assert row["lines"] == len(group)
+        assert row["nonblank_lines"] == len(nonblank)
+        assert row["code_lines"] == len(code)
+        assert row["verbatim_lines"] == (nonblank["match"] == "verbatim").sum()
+        assert row["near_lines"] == (nonblank["match"] == "near").sum()
+        assert row["verbatim_code_lines"] == (code["match"] == "verbatim").sum()
+        assert row["near_code_lines"] == (code["match"] == "near").sum()
+        copied = row["verbatim_lines"] + row["near_lines"]
+        assert row["copied_share"] == pytest.approx(copied / len(nonblank), abs=1e-4)
+        sources = nonblank.loc[nonblank["match"] != "none", "upstream_path"]
+        assert row["upstream_files"] == sources.nunique()
+        if copied:
+            assert row["upstream_path"] == sources.value_counts().index[0]
+            assert row["upstream"] == UP
+
+
+def test_copied_and_own_files(mixed: tuple[Comparison, dict, dict], up: Upstream) -> None:
+    comparison, texts, up_files = mixed
+    files = comparison.files.set_index("target_path")
+    assert files.loc["copied_plain.py", "copied_share"] == 1.0
+    assert files.loc["copied_plain.py", "upstream_path"] == up.module(1).path
+    # the marker comment is ours, every other non-blank line is copied
+    frame = file_lines(comparison, "copied_marked.py")
+    assert frame.loc[1, "match"] == "none"
+    assert set(frame.loc[(frame["line"] > 1) & (frame["kind"] != "blank"), "match"]) == {"verbatim"}
+    for path in ("marked_own.py", "pkg/own.py", "stub.pyi"):
+        assert files.loc[path, "verbatim_lines"] + files.loc[path, "near_lines"] == 0
+        assert files.loc[path, "upstream_path"] == ""
+
+
+def test_markers_in_files_table(mixed: tuple[Comparison, dict, dict], up: Upstream) -> None:
+    comparison, _, _ = mixed
+    files = comparison.files.set_index("target_path")
+    row = files.loc["copied_marked.py"]
+    assert row["marker"].startswith("Adapted from https://github.com/example/")
+    assert row["marker_kind"] == "adapted_from"
+    assert row["marker_line"] == 1
+    assert row["marker_ref"] == "v1.2.0"
+    assert row["marker_path"] == up.module(0).path
+    assert bool(row["marker_path_found"]) is True
+    assert files.loc["copied_plain.py", "marker"] == ""
+    assert pd.isna(files.loc["copied_plain.py", "marker_line"])
+
+
+def test_functions_table(mixed: tuple[Comparison, dict, dict], up: Upstream) -> None:
+    comparison, texts, _ = mixed
+    functions = comparison.functions
+    m1 = up.module(1)
+    copied = functions[functions["target_path"] == "copied_plain.py"].set_index("qualname")
+    expected = {d.name for d in m1.defs} | {f"{d.name}.{meth.name}" for d in m1.defs for meth in d.methods}
+    assert set(copied.index) == expected
+    for d in m1.defs:
+        row = copied.loc[d.name]
+        assert (row["start_line"], row["end_line"]) == (d.start + 1, d.end)
+        assert row["kind"] == d.kind
+        assert row["copied_code_lines"] == row["code_lines"] > 0
+        assert row["copied_share"] == 1.0
+        assert row["upstream_path"] == m1.path and row["upstream"] == UP
+        if d.kind == "function":
+            assert row["upstream_qualname"] == d.name
+        for meth in d.methods:
+            assert copied.loc[f"{d.name}.{meth.name}", "upstream_qualname"] == f"{d.name}.{meth.name}"
+    own = functions[functions["target_path"] == "pkg/own.py"]
+    assert len(own) == 1
+    assert own["copied_code_lines"].tolist() == [0] and own["upstream_qualname"].tolist() == [""]
+
+
+def test_functions_table_names_a_copied_class_not_one_of_its_methods(
+        mixed: tuple[Comparison, dict, dict], up: Upstream) -> None:
+    """A class copied whole came from the upstream class, not from the method holding most of
+    its lines."""
+    comparison, _, _ = mixed
+    functions = comparison.functions
+    m1 = up.module(1)
+    copied = functions[functions["target_path"] == "copied_plain.py"].set_index("qualname")
+    classes = [d for d in m1.defs if d.kind == "class"]
+    assert classes
+    for d in classes:
+        assert copied.loc[d.name, "upstream_qualname"] == d.name
+
+
+def test_regions_table_agrees_with_lines(mixed: tuple[Comparison, dict, dict]) -> None:
+    comparison, _, _ = mixed
+    lines = comparison.lines
+    regions = comparison.regions
+    assert not regions.empty
+    for r in regions.itertuples():
+        rows = lines[(lines["target_path"] == r.target_path) & (lines["region"] == r.region)]
+        assert len(rows) == r.verbatim_lines + r.near_lines > 0
+        assert rows["line"].min() == r.target_start and rows["line"].max() == r.target_end
+        assert rows["upstream_line"].min() == r.upstream_start
+        assert rows["upstream_line"].max() == r.upstream_end
+        assert set(rows["upstream_path"]) == {r.upstream_path}
+        assert r.evidence_weight >= comparison.params.region_min_weight
+    copied = lines[lines["match"] != "none"]
+    assert copied["region"].notna().all()
+    assert len(copied) == regions["verbatim_lines"].sum() + regions["near_lines"].sum()
+
+
+def test_summary_figures_and_lists(mixed: tuple[Comparison, dict, dict]) -> None:
+    comparison, texts, _ = mixed
+    summary = comparison.summary()
+    assert summary["format"] == "lineage.summary"
+    assert isinstance(summary["format_version"], int) and summary["format_version"] >= 1
+    files = comparison.files
+    assert summary["files"]["python"] == len(files)
+    assert summary["files"]["indexed"] == len(texts)
+    assert summary["files"]["skipped"] == 3
+    assert summary["files"]["with_parse_errors"] == 1
+    indexed = files[files["status"] == "indexed"]
+    assert summary["all_files"]["code"] == indexed["code_lines"].sum()
+    assert summary["all_files"]["nonblank_verbatim"] == indexed["verbatim_lines"].sum()
+    lists = summary["lists"]
+    assert set(lists) == {"marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied"}
+    assert lists["marked"] == ["copied_marked.py", "marked_own.py"]
+    assert lists["marked_with_copied"] == ["copied_marked.py"]
+    assert lists["marked_without_copied"] == ["marked_own.py"]
+    assert "copied_plain.py" in lists["unmarked_with_copied"]
+    assert "pkg/own.py" not in lists["unmarked_with_copied"]
+    assert summary["per_upstream"][UP]["lines"] == (comparison.lines["match"] != "none").sum()
+    assert len(summary["headline"]) == 4
