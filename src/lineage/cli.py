@@ -40,11 +40,17 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from lineage.api import compare
 
     started = time.perf_counter()
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise LineageError(f"--out {out} exists and is not a folder")
     upstreams = [args.upstream, *args.also_upstream]
     comparison = compare(args.target, upstreams, params=_params(args.set), jobs=args.jobs,
                          cache_dir=args.cache_dir, use_cache=not args.no_cache,
                          max_file_bytes=args.max_file_bytes, progress=not args.quiet)
-    written = comparison.write(args.out, html=not args.no_html)
+    try:
+        written = comparison.write(out, html=not args.no_html)
+    except OSError as exc:
+        raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     for line in comparison.headline():
         print(f"{line}.")
     summary = comparison.summary()

@@ -224,21 +224,24 @@ def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], 
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
                     up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
     """Each target def/class with its copied share and best upstream def/class."""
-    innermost_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
+    innermost_cache: dict[tuple[int, str], tuple[np.ndarray, list[str]]] = {}
 
-    def innermost(u_file: int) -> tuple[np.ndarray, list[str]]:
-        """Per upstream line (0-based row): number of the innermost def/class holding it, or -1."""
-        if u_file not in innermost_cache:
+    def innermost(u_file: int, kind: str) -> tuple[np.ndarray, list[str]]:
+        """Per upstream row: the innermost def of ``kind`` (function/class) holding it, or -1.
+
+        By kind, so that a copied class is credited to the upstream class, not to the method that
+        holds most of its lines."""
+        if (u_file, kind) not in innermost_cache:
             index = up_indexes[u_file]
             owner = np.full(index.n_lines, -1, np.int64)
             # outer definitions first, so inner ones overwrite their lines
-            ordered = sorted(range(len(index.definitions)),
+            ordered = sorted((k for k, d in enumerate(index.definitions) if d.kind == kind),
                              key=lambda k: (index.definitions[k].start, -index.definitions[k].end))
             for k in ordered:
                 d = index.definitions[k]
                 owner[d.start - 1 : d.end] = k
-            innermost_cache[u_file] = (owner, [d.qualname for d in index.definitions])
-        return innermost_cache[u_file]
+            innermost_cache[(u_file, kind)] = (owner, [d.qualname for d in index.definitions])
+        return innermost_cache[(u_file, kind)]
 
     rows = []
     for f, m in zip(files, result.files, strict=True):
@@ -254,7 +257,7 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
                 votes: Counter[tuple[int, str]] = Counter()
                 for r in rows_copied:
                     u_file = int(m.up_file[r])
-                    owner, names = innermost(u_file)
+                    owner, names = innermost(u_file, d.kind)
                     k = int(owner[m.up_row[r]])
                     votes[(u_file, names[k] if k >= 0 else "")] += 1
                 (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]

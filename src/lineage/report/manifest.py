@@ -56,7 +56,7 @@ def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object
     }
 
 
-def manifest_dict(comparison: Comparison, outputs: list[Path]) -> dict[str, object]:
+def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) -> dict[str, object]:
     return {
         "format": MANIFEST_FORMAT,
         "format_version": MANIFEST_VERSION,
@@ -70,7 +70,7 @@ def manifest_dict(comparison: Comparison, outputs: list[Path]) -> dict[str, obje
         "target": describe_tree(comparison.target),
         "upstreams": [describe_tree(u, label)
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
-        "outputs": {p.name: "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()
+        "outputs": {p.relative_to(out_dir).as_posix(): "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()
                     for p in outputs if p.is_file()},
         "timings_seconds": {k: round(v, 3) for k, v in comparison.timings.items()},
     }
@@ -78,5 +78,5 @@ def manifest_dict(comparison: Comparison, outputs: list[Path]) -> dict[str, obje
 
 def write_manifest(comparison: Comparison, out_dir: Path, outputs: list[Path]) -> Path:
     path = out_dir / "manifest.json"
-    path.write_text(json.dumps(manifest_dict(comparison, outputs), indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(manifest_dict(comparison, outputs, out_dir), indent=2) + "\n", encoding="utf-8")
     return path
