@@ -49,7 +49,7 @@ class MatchParams:
     """Every knob of the matcher; all of them are written to the manifest."""
 
     seed_min_tokens: int = 3  # a line with fewer tokens (``return x``) never seeds a match
-    seed_max_count: int = 32  # a form found in more upstream places than this is boilerplate
+    seed_max_count: int = 128  # a form found in more upstream places than this is boilerplate
     abstract_seed_min_tokens: int = 8
     abstract_seed_max_count: int = 8
     abstract_weight: float = 0.5  # an abstract-only hit is weaker evidence than a textual one
@@ -322,7 +322,8 @@ def _chains(runs: list[_Run], p: MatchParams) -> list[_Chain]:
         best_hits = run.hits
         for chain in open_chains:
             # A run overlapping the chain's end (a spurious hit on a nearby diagonal, or a
-            # repeated line) continues the chain from the chain's last line on.
+            # repeated line) continues the chain from the chain's last line on. The upstream side
+            # must advance too: one upstream line never absorbs a series of repeated target lines.
             if run.t1 <= chain.t_end:
                 continue
             if run.t0 > chain.t_end:
@@ -332,7 +333,7 @@ def _chains(runs: list[_Run], p: MatchParams) -> list[_Chain]:
                 start = int(later[0])
             t_gap = start - chain.t_end - 1
             u_gap = start + run.diag - chain.u_end - 1
-            if t_gap <= p.chain_max_gap and -1 <= u_gap <= p.chain_max_gap:
+            if t_gap <= p.chain_max_gap and 0 <= u_gap <= p.chain_max_gap:
                 gap = t_gap + max(u_gap, 0)
                 if best is None or gap < best_gap:
                     best, best_gap, best_start, best_hits = chain, gap, start, later

@@ -116,14 +116,14 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
 def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
     if frame.empty:
         return ["(none)", ""]
-    out = ["| target file | code lines | verbatim | near | upstream file | marker |",
+    out = ["| target file | code lines | verbatim code | near code | upstream file | marker |",
            "|---|---:|---:|---:|---|---|"]
-    ranked = frame.assign(copied=frame["verbatim_lines"] + frame["near_lines"]).sort_values(
+    ranked = frame.assign(copied=frame["verbatim_code_lines"] + frame["near_code_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
     for row in ranked.head(limit).itertuples():
         marker = str(row.marker).replace("|", "\\|")[:80]
-        out.append(f"| `{row.target_path}` | {row.code_lines:,} | {row.verbatim_lines:,} | "
-                   f"{row.near_lines:,} | `{row.upstream_path}` | {marker} |")
+        out.append(f"| `{row.target_path}` | {row.code_lines:,} | {row.verbatim_code_lines:,} | "
+                   f"{row.near_code_lines:,} | `{row.upstream_path}` | {marker} |")
     if len(ranked) > limit:
         out.append(f"| ... {len(ranked) - limit} more (see files.csv) | | | | | |")
     out.append("")
