@@ -627,11 +627,6 @@ def _code_count(lines: list[Line]) -> int:
     return sum(1 for line in lines if line.text.strip() and not line.text.lstrip().startswith("#"))
 
 
-def _retag(lines: list[Line], rows: set[int], op: str) -> None:
-    for row in rows:
-        lines[row].op = op
-
-
 def _replace(lines: list[Line], edits: list[tuple[int, int, int, str]], op: str) -> list[Line]:
     """Apply (row0, start, end, text) character-range replacements; edited rows get ``op``."""
     out = [Line(line.text, line.src, line.op) for line in lines]
@@ -966,7 +961,7 @@ _SPECIAL_COMMENT = re.compile(r"#\s*(type:|noqa|pragma|!|-\*-|fmt:|pylint:|mypy:
 
 
 def _replace_word(text: str, start: int, g: Gen) -> str | None:
-    """Replace one 4+-letter word of ``text[start:]`` by another; None if there is none."""
+    """Replace one 4+-letter word of ``text[start:]`` by another word; None if it has none."""
     region = text[start:]
     words = [
         m
@@ -975,11 +970,8 @@ def _replace_word(text: str, start: int, g: Gen) -> str | None:
     ]
     if not words:
         return None
-    for m in g.rng.sample(words, min(len(words), g.rng.randint(1, 2))):
-        new = _case_like(g.word(m.group()), m.group())
-        region = region[: m.start()] + new + region[m.start() + len(m.group()) :]
-        # Later matches may have shifted; one or two replacements is enough.
-        break
+    m = g.rng.choice(words)
+    region = region[: m.start()] + _case_like(g.word(m.group()), m.group()) + region[m.end() :]
     return text[:start] + region
 
 

@@ -512,6 +512,12 @@ def run_suite(
     }
     write_markdown(results, out / "results.md", versions, meta)
     (out / "versions.json").write_text(json.dumps({"versions": versions, **meta}, indent=2) + "\n")
+    totals = results[(results["level"] == "total") & (results["scope"] == "code")]
+    for _, row in totals.iterrows():
+        log(
+            f"{row['tool']:10s} code lines {int(row['n_lines'])}: P {row['precision']:.3f} "
+            f"R {row['recall']:.3f} F1 {row['f1']:.3f} exactness {row['exactness']:.3f}"
+        )
     log(f"wrote {out / 'results.csv'} and {out / 'results.md'} in {time.perf_counter() - started:.1f}s")
     return results, runs
 
