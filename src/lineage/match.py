@@ -172,8 +172,11 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     runs_by_file = _runs(target, upstream, t_idx, u_idx, weight, params)
     up_paths = [f.path for f in upstream.files]
     up_names = [posixpath.basename(p) for p in up_paths]
-    for t_file in sorted(runs_by_file):
-        chains = _chains(runs_by_file[t_file], params)
+    identical = _identical_files(target, upstream, params, up_paths, up_names)
+    for t_file in sorted(set(runs_by_file) | set(identical)):
+        chains = _chains(runs_by_file.get(t_file, []), params)
+        if t_file in identical:
+            chains.append(identical[t_file])
         if not chains:
             continue
         preferred = preferred_paths[t_file] if preferred_paths else set()
@@ -197,6 +200,39 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)
+
+
+def _identical_files(target: Side, upstream: Side, p: MatchParams, up_paths: list[str],
+                     up_names: list[str]) -> dict[int, _Chain]:
+    """Target files byte-identical to an upstream file, as one whole-file chain each.
+
+    A whole identical file is the strongest evidence there is, even when none of its lines is
+    distinctive alone (a re-export list, an ``__all__``), provided it holds at least one region's
+    worth of tokens: an empty ``__init__.py`` or a one-line version file proves nothing. Among
+    identical upstream files: a further upstream first, then the same path, the same name, the
+    first path in order.
+    """
+    by_digest: dict[str, list[int]] = {}
+    for number, f in enumerate(upstream.files):
+        by_digest.setdefault(f.digest, []).append(number)
+    found: dict[int, _Chain] = {}
+    for t_file, f in enumerate(target.files):
+        candidates = by_digest.get(f.digest)
+        if not candidates:
+            continue
+        start, end = int(target.file_start[t_file]), int(target.file_start[t_file + 1])
+        tokens = float(np.minimum(target.ntok[start:end], p.token_weight_cap).sum())
+        if end == start or tokens < p.region_min_weight:
+            continue
+        name = posixpath.basename(f.path)
+        u_file = min(candidates, key=lambda u: (-int(upstream.upstream_of[u]), up_paths[u] != f.path,
+                                                 up_names[u] != name, up_paths[u]))
+        n = end - start
+        run = _Run(u_file, 0, 0, n - 1, tokens, np.arange(n, dtype=np.int64))
+        chain = _Chain(u_file, [], 0.0)
+        chain.add(run)
+        found[t_file] = chain
+    return found
 
 
 def _empty_match(n: int) -> FileMatch:
@@ -459,6 +495,16 @@ class _FileLabeller:
         breaks alike: each target line is mapped to the upstream line most of its aligned
         characters fall in, and kept if enough of its characters align.
         """
+        if len(t_range) == len(u_range):
+            # Gaps of equal length: first pair lines of the same shape in place (edited literals
+            # in a list, a renamed name), which a character alignment may miss on short lines.
+            for tc, uc in zip(t_range, u_range, strict=True):
+                if free(tc) and self._keys_equal(tc, u_file, uc):
+                    t_text = self.t_lines[self.t_rows[tc]].strip()
+                    u_text = u_lines[u_rows[uc]].strip()
+                    same = t_text == u_text
+                    self._set(tc, u_file, int(u_rows[uc]), VERBATIM if same else NEAR,
+                              1.0 if same else line_similarity(t_text, u_text), number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
         t_joined, t_owner = _joined(t_texts)
