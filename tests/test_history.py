@@ -12,6 +12,7 @@ import pytest
 from lineage.cli import main
 from lineage.errors import LineageError
 from lineage.history import HISTORY_COLUMNS, _tick_positions, parse_range, plot_history, run_history, select_commits
+from lineage.match import MatchParams
 
 git = pytest.importorskip("git")
 
@@ -246,7 +247,7 @@ def test_outputs(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None
     assert inputs["selection"]["commits"] == shas[2:]
     assert inputs["upstreams"][0]["spec"] == str(upstream)
     assert inputs["upstreams"][0]["tree_digest"].startswith("sha256:")
-    assert inputs["parameters"]["region_min_weight"] == 24.0
+    assert inputs["parameters"] == MatchParams().to_dict()
 
 
 # --------------------------------------------------------------------------- selection

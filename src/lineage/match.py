@@ -50,13 +50,14 @@ class MatchParams:
 
     seed_min_tokens: int = 3  # a line with fewer tokens (``return x``) never seeds a match
     seed_max_count: int = 128  # a form found in more upstream places than this is boilerplate
+    short_seed_max_count: int = 2  # a two-token line (``"name",`` in a list) seeds only if this rare
     abstract_seed_min_tokens: int = 8
     abstract_seed_max_count: int = 8
     abstract_weight: float = 0.5  # an abstract-only hit is weaker evidence than a textual one
     token_weight_cap: int = 16  # one very long line must not outweigh a copied block
     run_max_gap: int = 3  # content lines between two hits on one diagonal
     chain_max_gap: int = 12  # content lines between two runs of one region
-    region_min_weight: float = 24.0  # about three distinctive lines
+    region_min_weight: float = 16.0  # about two distinctive lines
     near_min_similarity: float = 0.6  # a line between two hits on the same diagonal
     edge_min_similarity: float = 0.75  # a line beyond the outermost hit
     gap_min_aligned: float = 0.7  # share of a gap line's characters aligned to upstream text
@@ -271,7 +272,11 @@ def _lookup(keys_u: np.ndarray, keys_t: np.ndarray, eligible: np.ndarray, max_co
 
 def _hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cap = np.minimum(target.ntok, p.token_weight_cap).astype(np.float64)
-    t1, u1, c1 = _lookup(upstream.h_norm, target.h_norm, target.ntok >= p.seed_min_tokens, p.seed_max_count)
+    t1, u1, c1 = _lookup(upstream.h_norm, target.h_norm, target.ntok >= 2, p.seed_max_count)
+    # Two-token lines are evidence only when (nearly) unique upstream: the items of a copied
+    # ``__all__`` or re-export list, not ``return x``.
+    strong = (target.ntok[t1] >= p.seed_min_tokens) | (c1 <= p.short_seed_max_count)
+    t1, u1, c1 = t1[strong], u1[strong], c1[strong]
     w1 = cap[t1] / (1.0 + np.log2(c1))
     t2, u2, c2 = _lookup(upstream.h_abs, target.h_abs, target.ntok >= p.abstract_seed_min_tokens,
                          p.abstract_seed_max_count)
