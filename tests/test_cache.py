@@ -14,6 +14,7 @@ from lineage.api import compare
 from lineage.cache import IndexCache
 from lineage.cli import main
 from lineage.index import INDEX_VERSION, Indexer
+from lineage.match import MatchParams
 from lineage.sources import blob_digest
 
 SOURCE = treegen.dedent_src('''
@@ -132,7 +133,7 @@ def test_corrupt_entry_is_rebuilt_and_figures_unchanged(tmp_path: Path, damage: 
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
     first = _run(t_root, u_root, cache, tmp_path / "out1")
-    entries = sorted(cache.rglob("*.rec"))
+    entries = sorted(cache.glob("index-v*/*/*.rec"))
     total = first["target"]["indexed_files"] + first["upstreams"][0]["indexed_files"]
     assert len(entries) == total  # identical files share one entry; these are all different
     for entry in entries[::2]:
@@ -159,6 +160,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     cache = tmp_path / "cache"
     comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
     n = len(comparison.target.files) + len(comparison.upstreams[0].files)
+    matched = len(comparison.target.files)  # one match entry per target file
     # an entry of an older index version is counted and cleared too
     old = cache / "index-v0" / "ab" / "abcdef.rec"
     old.parent.mkdir(parents=True)
@@ -167,12 +169,12 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
     out = capsys.readouterr().out
     assert f"cache: {cache}" in out
-    assert f"entries: {n + 1:,}" in out
+    assert f"entries: {n + matched + 1:,}" in out
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
-    assert f"removed {n + 1:,} index entries" in capsys.readouterr().out
+    assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out
     assert not list(cache.rglob("*.rec"))
 
     assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
@@ -183,4 +185,34 @@ def test_cache_info_on_a_missing_folder(tmp_path: Path, capsys: pytest.CaptureFi
     assert main(["cache", "info", "--cache-dir", str(tmp_path / "nowhere")]) == 0
     assert "entries: 0" in capsys.readouterr().out
     assert main(["cache", "clear", "--cache-dir", str(tmp_path / "nowhere")]) == 0
-    assert "removed 0 index entries" in capsys.readouterr().out
+    assert "removed 0 cache entries" in capsys.readouterr().out
+
+
+def test_match_cache_skips_unchanged_files_and_survives_damage(tmp_path: Path) -> None:
+    """A second run takes every target file's labels from the match cache; a damaged match entry
+    is detected, the file is matched again, and the figures do not move."""
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    n_target = first["target"]["indexed_files"]
+    assert first["match_cache"] == {"hits": 0, "misses": n_target}
+    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    assert second["match_cache"] == {"hits": n_target, "misses": 0}
+    entries = sorted(cache.glob("match-v*/*/*/*.rec"))
+    assert len(entries) == n_target
+    entries[0].write_bytes(entries[0].read_bytes()[:-7])
+    third = _run(t_root, u_root, cache, tmp_path / "out3")
+    assert third["match_cache"] == {"hits": n_target - 1, "misses": 1}
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json"):
+        expected = (tmp_path / "out1" / name).read_bytes()
+        assert (tmp_path / "out2" / name).read_bytes() == expected, name
+        assert (tmp_path / "out3" / name).read_bytes() == expected, name
+
+
+def test_match_cache_depends_on_parameters(tmp_path: Path) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    other = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1,
+                    params=MatchParams(region_min_weight=40.0))
+    assert other.match_cache_hits == 0 and other.match_cache_misses == len(other.target.files)

@@ -13,6 +13,9 @@ The pipeline, one module per stage: :mod:`lineage.sources` -> :mod:`lineage.tree
 from __future__ import annotations
 
 import contextlib
+import dataclasses
+import hashlib
+import json
 import posixpath
 import sys
 import time
@@ -23,9 +26,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lineage.cache import IndexCache
+from lineage.cache import IndexCache, MatchCache, source_fingerprint
 from lineage.index import DEFAULT_MAX_FILE_BYTES
-from lineage.match import MatchParams, Side, match_sides
+from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.results import (
     UpstreamFile,
     build_files,
@@ -56,6 +59,8 @@ class Comparison:
     upstream_names: list[str]
     timings: dict[str, float] = field(default_factory=dict)
     options: dict[str, object] = field(default_factory=dict)
+    match_cache_hits: int = 0  # target files whose labels came from the match cache
+    match_cache_misses: int = 0
 
     def summary(self) -> dict[str, object]:
         from lineage.report.summary import summary_dict
@@ -112,16 +117,37 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
         _log(f"reading target {target_source.info.label} ({target_source.info.spec})", progress)
         target_tree = index_tree(target_source, cache, jobs, max_file_bytes, progress)
     timings["index"] = time.perf_counter() - started - timings["open"]
-    comparison = compare_trees(target_tree, up_trees, params, progress=progress)
+    comparison = compare_trees(target_tree, up_trees, params, progress=progress,
+                               cache_root=root if use_cache else None)
     comparison.timings = timings | comparison.timings
     comparison.options = {"jobs": jobs or 0, "cache": str(root) if use_cache else "",
                           "max_file_bytes": max_file_bytes}
     return comparison
 
 
+def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams) -> str:
+    """Digest of everything a target file's labels depend on besides the file itself."""
+    import lineage.index
+    import lineage.markers
+    import lineage.match
+    import lineage.normalise
+
+    parts = {
+        "code": source_fingerprint(lineage.match, lineage.index, lineage.normalise, lineage.markers),
+        "params": params.to_dict(),
+        "upstreams": [[label, tree.tree_digest] for label, tree in zip(labels, upstreams, strict=True)],
+    }
+    return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
-                  progress: bool = False) -> Comparison:
-    """Match already indexed trees and build the tables."""
+                  progress: bool = False, cache_root: Path | None = None) -> Comparison:
+    """Match already indexed trees and build the tables.
+
+    With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
+    unchanged target file is not matched again, and when no file needs matching the upstream
+    arrays are never even built.
+    """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
     up_files: list[UpstreamFile] = []
@@ -153,11 +179,30 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         named = {resolve_marker_path(m, up_path_set, by_name) for m in f.markers if m.path}
         preferred.append({p for p in named if p})
 
-    target_side = Side(target.files, target.reader(), np.zeros(len(target.files), np.int32))
-    upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
-                         np.array(up_of, dtype=np.int32))
-    _log(f"matching {len(target.files)} target files against {len(up_files)} upstream files", progress)
-    result = match_sides(target_side, upstream_side, params, preferred)
+    match_cache = MatchCache(cache_root, match_context(upstreams, labels, params))
+    per_file: list[tuple[FileMatch, list[Region]] | None] = [
+        match_cache.get(f.digest, f.path, f.n_lines) for f in target.files]
+    todo = [t for t, found in enumerate(per_file) if found is None]
+    _log(f"matching {len(todo)} of {len(target.files)} target files against {len(up_files)} upstream "
+         f"files", progress)
+    if todo:
+        files_todo = [target.files[t] for t in todo]
+        target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),
+                           np.zeros(len(files_todo), np.int32))
+        upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
+                             np.array(up_of, dtype=np.int32))
+        fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo])
+        regions_of: dict[int, list[Region]] = {}
+        for r in fresh.regions:
+            regions_of.setdefault(r.target_file, []).append(r)
+        for k, t in enumerate(todo):
+            per_file[t] = (fresh.files[k], regions_of.get(k, []))
+            match_cache.put(target.files[t].digest, target.files[t].path, *per_file[t])  # type: ignore[misc]
+    result = MatchResult(
+        files=[found[0] for found in per_file],  # type: ignore[index]
+        regions=[dataclasses.replace(r, target_file=t)
+                 for t, found in enumerate(per_file) for r in found[1]],  # type: ignore[index]
+    )
     timings = {"match": time.perf_counter() - started}
     lines = build_lines(target.files, result, up_files)
     files = build_files(target.files, target.skipped, result, up_files, names, marker_paths)
@@ -166,7 +211,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     timings["tables"] = time.perf_counter() - started - timings["match"]
     return Comparison(target=target, upstreams=list(upstreams), params=params, lines=lines,
                       files=files, functions=functions, regions=regions,
-                      upstream_names=labels, timings=timings)
+                      upstream_names=labels, timings=timings,
+                      match_cache_hits=match_cache.hits, match_cache_misses=len(todo))
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

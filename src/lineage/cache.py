@@ -27,6 +27,7 @@ import numpy as np
 
 from lineage.index import INDEX_VERSION, Definition, FileIndex
 from lineage.markers import Marker
+from lineage.match import FileMatch, Region
 
 MAGIC = b"LINEAGE-IDX\n"
 _HEADER = struct.Struct("<Q32s")
@@ -68,23 +69,14 @@ class IndexCache:
     def put(self, record: FileIndex) -> None:
         if self.dir is None:
             return
-        entry = self._path(record.digest)
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
-        try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(_encode(record))
-            os.replace(tmp, entry)
-        except BaseException:
-            Path(tmp).unlink(missing_ok=True)
-            raise
+        write_atomically(self._path(record.digest), _encode(record))
 
     def info(self) -> dict[str, object]:
-        """Entry count and size of every index version under the root."""
+        """Entry count and size of every index and match version under the root."""
         if self.root is None or not self.root.exists():
             return {"root": str(self.root), "entries": 0, "bytes": 0, "versions": {}}
         versions: dict[str, dict[str, int]] = {}
-        for sub in sorted(self.root.glob("index-v*")):
+        for sub in sorted([*self.root.glob("index-v*"), *self.root.glob("match-v*")]):
             files = [p for p in sub.rglob("*.rec")]
             versions[sub.name] = {"entries": len(files), "bytes": sum(p.stat().st_size for p in files)}
         return {
@@ -96,14 +88,44 @@ class IndexCache:
         }
 
     def clear(self) -> int:
-        """Delete every index record (all versions); return how many entries were removed."""
+        """Delete every index and match record (all versions); return how many were removed."""
         if self.root is None or not self.root.exists():
             return 0
         removed = 0
-        for sub in self.root.glob("index-v*"):
+        for sub in [*self.root.glob("index-v*"), *self.root.glob("match-v*")]:
             removed += sum(1 for _ in sub.rglob("*.rec"))
             shutil.rmtree(sub, ignore_errors=True)
         return removed
+
+
+def frame(magic: bytes, payload: bytes) -> bytes:
+    """An entry: magic, payload length, BLAKE2b-256 of the payload, payload."""
+    return magic + _HEADER.pack(len(payload), hashlib.blake2b(payload, digest_size=32).digest()) + payload
+
+
+def unframe(magic: bytes, blob: bytes) -> bytes | None:
+    """The payload of an entry written by :func:`frame`, or None if it is damaged in any way."""
+    start = len(magic) + _HEADER.size
+    if len(blob) < start or not blob.startswith(magic):
+        return None
+    length, checksum = _HEADER.unpack_from(blob, len(magic))
+    payload = blob[start:]
+    if len(payload) != length or hashlib.blake2b(payload, digest_size=32).digest() != checksum:
+        return None
+    return payload
+
+
+def write_atomically(entry: Path, data: bytes) -> None:
+    """Write to a temporary name and rename: a reader never sees a partial entry."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, entry)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
 
 
 def _encode(record: FileIndex) -> bytes:
@@ -127,18 +149,13 @@ def _encode(record: FileIndex) -> bytes:
         np.ascontiguousarray(record.h_abs, np.int64).tobytes(),
         np.ascontiguousarray(record.ntok, np.uint16).tobytes(),
     ))
-    checksum = hashlib.blake2b(payload, digest_size=32).digest()
-    return MAGIC + _HEADER.pack(len(payload), checksum) + payload
+    return frame(MAGIC, payload)
 
 
 def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
     """The record in ``blob``, or None if it is not exactly what :func:`_encode` wrote."""
-    start = len(MAGIC) + _HEADER.size
-    if len(blob) < start or not blob.startswith(MAGIC):
-        return None
-    length, checksum = _HEADER.unpack_from(blob, len(MAGIC))
-    payload = blob[start:]
-    if len(payload) != length or hashlib.blake2b(payload, digest_size=32).digest() != checksum:
+    payload = unframe(MAGIC, blob)
+    if payload is None:
         return None
     try:
         (head_len,) = struct.unpack_from("<I", payload, 0)
@@ -177,3 +194,89 @@ def _marker(fields: dict[str, object]) -> Marker:
     replacements = fields.get("replacements") or ()
     fields = dict(fields, replacements=tuple(tuple(pair) for pair in replacements))  # type: ignore[union-attr]
     return Marker(**fields)  # type: ignore[arg-type]
+
+
+MATCH_MAGIC = b"LINEAGE-MATCH\n"
+
+
+def source_fingerprint(*modules: object) -> str:
+    """A digest of the given modules' source files: part of every cache key, so that a change
+    to the code that computes an entry can never be answered from an older entry, even when a
+    version constant was not bumped."""
+    digest = hashlib.sha256()
+    for module in modules:
+        digest.update(Path(module.__file__).read_bytes())  # type: ignore[attr-defined]
+    return digest.hexdigest()
+
+
+class MatchCache:
+    """Per target file: its labels against one exact upstream set with one set of parameters.
+
+    A target file's labels depend only on its own content and path, the upstream trees (their
+    labels, order and tree digests) and the matcher (its parameters and code), never on the other
+    target files: so an unchanged file is not matched again when its neighbours change. ``context``
+    is a digest of everything but the file.
+    """
+
+    def __init__(self, root: Path | None, context: str) -> None:
+        self.dir = root / "match-v1" / context[:32] if root is not None else None
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, digest: str, path: str) -> Path:
+        assert self.dir is not None
+        key = hashlib.sha256(f"{digest}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()
+        return self.dir / key[:2] / f"{key}.rec"
+
+    def get(self, digest: str, path: str, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+        if self.dir is None:
+            return None
+        entry = self._path(digest, path)
+        try:
+            payload = unframe(MATCH_MAGIC, entry.read_bytes())
+        except OSError:
+            payload = None
+        found = _decode_match(payload, n_lines) if payload is not None else None
+        if found is None:
+            self.misses += 1
+            entry.unlink(missing_ok=True)
+            return None
+        self.hits += 1
+        return found
+
+    def put(self, digest: str, path: str, match: FileMatch, regions: list[Region]) -> None:
+        if self.dir is None:
+            return
+        head = json.dumps({"n": int(match.match.shape[0]), "regions": [
+            [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
+             r.verbatim, r.near, r.weight] for r in regions]}).encode("utf-8")
+        payload = b"".join((
+            struct.pack("<I", len(head)), head,
+            np.ascontiguousarray(match.match, np.uint8).tobytes(),
+            np.ascontiguousarray(match.up_file, np.int32).tobytes(),
+            np.ascontiguousarray(match.up_row, np.int32).tobytes(),
+            np.ascontiguousarray(match.similarity, np.float32).tobytes(),
+            np.ascontiguousarray(match.region, np.int32).tobytes(),
+        ))
+        write_atomically(self._path(digest, path), frame(MATCH_MAGIC, payload))
+
+
+def _decode_match(payload: bytes, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+    try:
+        (head_len,) = struct.unpack_from("<I", payload, 0)
+        header = json.loads(payload[4 : 4 + head_len])
+        n = int(header["n"])
+        if n != n_lines:
+            return None
+        offset = 4 + head_len
+        arrays = []
+        for dtype in (np.uint8, np.int32, np.int32, np.float32, np.int32):
+            arrays.append(np.frombuffer(payload, dtype, count=n, offset=offset).copy())
+            offset += n * np.dtype(dtype).itemsize
+        if offset != len(payload):
+            return None
+        regions = [Region(-1, int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),
+                          int(r[6]), int(r[7]), float(r[8])) for r in header["regions"]]
+        return FileMatch(*arrays), regions
+    except (ValueError, KeyError, TypeError, IndexError, struct.error):
+        return None

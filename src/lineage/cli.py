@@ -121,7 +121,7 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         for name, v in (info.get("versions") or {}).items():  # type: ignore[union-attr]
             print(f"  {name}: {v['entries']:,} entries, {v['bytes'] / 1e6:.1f} MB")
     else:
-        print(f"removed {cache.clear():,} index entries from {cache.root}")
+        print(f"removed {cache.clear():,} cache entries from {cache.root}")
     return 0
 
 

@@ -295,7 +295,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
             tree = index_tree(source, cache, jobs, max_file_bytes)
         figures = by_tree.get(tree.tree_digest)
         if figures is None:
-            comparison = compare_trees(tree, up_trees, params)
+            comparison = compare_trees(tree, up_trees, params, cache_root=root if use_cache else None)
             labels = labels or comparison.upstream_names
             figures = commit_figures(comparison.files)
             by_tree[tree.tree_digest] = figures

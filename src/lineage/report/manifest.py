@@ -72,6 +72,7 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
         "outputs": {p.relative_to(out_dir).as_posix(): "sha256:" + hashlib.sha256(p.read_bytes()).hexdigest()
                     for p in outputs if p.is_file()},
+        "match_cache": {"hits": comparison.match_cache_hits, "misses": comparison.match_cache_misses},
         "timings_seconds": {k: round(v, 3) for k, v in comparison.timings.items()},
     }
 
