@@ -25,6 +25,7 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 import pandas as pd
+import pyarrow as pa
 
 from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
 from lineage.markers import Marker, marker_names_upstream
@@ -103,6 +104,13 @@ def percent(part: int, whole: int) -> str:
     return f"{text} %"
 
 
+def _strings(codes: np.ndarray, values: list[str]) -> pd.arrays.ArrowStringArray:
+    """A string column from codes into a few distinct values, built in Arrow: converting two
+    million Python strings one by one costs a second; comparing categoricals surprises users."""
+    dictionary = pa.DictionaryArray.from_arrays(pa.array(codes.astype(np.int32)), pa.array(values, pa.string()))
+    return pd.arrays.ArrowStringArray(dictionary.cast(pa.large_string()))
+
+
 def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile]
                 ) -> pd.DataFrame:
     n = [f.n_lines for f in files]
@@ -113,20 +121,23 @@ def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Seque
     up_row = np.concatenate([m.up_row for m in result.files])
     region = np.concatenate([m.region for m in result.files])
     has_up = up_file >= 0
-    up_path_names = np.array([u.path for u in up_files] + [""], dtype=object)
-    up_label_names = np.array([u.upstream for u in up_files] + [""], dtype=object)
+    # Categorical columns: two million short strings would otherwise be converted one by one.
+    path_codes: dict[str, int] = {"": 0}
+    label_codes: dict[str, int] = {"": 0}
+    file_path_code = np.array([path_codes.setdefault(u.path, len(path_codes)) for u in up_files] + [0])
+    file_label_code = np.array([label_codes.setdefault(u.upstream, len(label_codes)) for u in up_files] + [0])
     up_index = np.where(has_up, up_file, len(up_files))
     frame = pd.DataFrame({
-        "target_path": pd.Categorical(np.repeat(np.array([f.path for f in files], dtype=object), n)),
+        "target_path": _strings(np.repeat(np.arange(len(files), dtype=np.int32), n), [f.path for f in files]),
         "line": np.concatenate([np.arange(1, k + 1, dtype=np.int32) for k in n]),
         "kind": pd.Categorical.from_codes(np.concatenate([f.kinds for f in files]).astype(np.int8),
                                           categories=list(KIND_NAMES)),
         "match": pd.Categorical.from_codes(np.concatenate([m.match for m in result.files]).astype(np.int8),
                                            categories=list(MATCH_NAMES)),
-        "upstream_path": up_path_names[up_index],
+        "upstream_path": _strings(file_path_code[up_index], list(path_codes)),
         "upstream_line": pd.array(np.where(has_up, up_row + 1, 0), dtype="Int64"),
         "similarity": np.concatenate([m.similarity for m in result.files]).astype(np.float64).round(3),
-        "upstream": up_label_names[up_index],
+        "upstream": _strings(file_label_code[up_index], list(label_codes)),
         "region": pd.array(np.where(has_up, region, 0), dtype="Int64"),
     })
     frame.loc[~has_up, ["upstream_line", "region"]] = pd.NA
@@ -245,12 +256,17 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
 
     rows = []
     for f, m in zip(files, result.files, strict=True):
+        if not f.definitions:
+            continue
         code = f.kinds == CODE
         copied = (m.match == VERBATIM) | (m.match == NEAR)
+        # prefix sums: each definition's counts in constant time
+        code_sum = np.concatenate(([0], np.cumsum(code))).tolist()
+        copied_sum = np.concatenate(([0], np.cumsum(code & copied))).tolist()
         for d in f.definitions:
             span = slice(d.start - 1, d.end)
-            code_lines = int(code[span].sum())
-            copied_lines = int((code[span] & copied[span]).sum())
+            code_lines = code_sum[d.end] - code_sum[d.start - 1]
+            copied_lines = copied_sum[d.end] - copied_sum[d.start - 1]
             best_path = best_name = best_upstream = ""
             if copied_lines:
                 rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
