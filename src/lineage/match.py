@@ -58,6 +58,9 @@ class MatchParams:
     run_max_gap: int = 3  # content lines between two hits on one diagonal
     chain_max_gap: int = 12  # content lines between two runs of one region
     region_min_weight: float = 16.0  # about two distinctive lines
+    # A lighter region (at least half that weight: a small function moved on its own) counts only
+    # if it holds this many consecutive lines identical, in order, to consecutive upstream lines.
+    weak_region_min_lines: int = 6
     near_min_similarity: float = 0.6  # a line between two hits on the same diagonal
     edge_min_similarity: float = 0.75  # a line beyond the outermost hit
     gap_min_aligned: float = 0.7  # share of a gap line's characters aligned to upstream text
@@ -195,9 +198,11 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
             up_paths[c.up_file],
             c.runs[0].t0,
         ))
-        accepted = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
-        for number, chain in enumerate(accepted):
-            labeller.label(chain, number)
+        claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
+        accepted: list[_Chain] = []
+        for chain in claimed:
+            if labeller.label(chain, len(accepted)):
+                accepted.append(chain)
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)
@@ -334,7 +339,7 @@ def _runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarray, we
     new_cluster[1:] |= (run_t0[1:] + pair_no[1:] * span) - reach[:-1] > p.chain_max_gap + 1
     cluster = np.cumsum(new_cluster) - 1
     cluster_w = np.bincount(cluster, weights=run_w)
-    keep = cluster_w[cluster] >= p.region_min_weight
+    keep = cluster_w[cluster] >= p.region_min_weight / 2  # a weak region may still prove itself
     by_file: dict[int, list[_Run]] = {}
     for s, e, w, tf, uf in zip(starts[keep], ends[keep], run_w[keep], run_tf[keep], run_uf[keep],
                                strict=True):
@@ -391,7 +396,7 @@ def _chains(runs: list[_Run], p: MatchParams) -> list[_Chain]:
         if len(open_chains) > _MAX_OPEN_CHAINS or open_chains[0].t_end < run.t0 - p.chain_max_gap - 1:
             open_chains = [c for c in open_chains if run.t0 - c.t_end <= p.chain_max_gap + 1]
             open_chains = open_chains[-_MAX_OPEN_CHAINS:]
-    return [c for c in chains if c.weight >= p.region_min_weight]
+    return [c for c in chains if c.weight >= p.region_min_weight / 2]
 
 
 class _FileLabeller:
@@ -404,6 +409,7 @@ class _FileLabeller:
         self.owner = np.full(len(self.t_rows), -1, np.int64)  # content line -> chain number
         self.result = _empty_match(target.files[t_file].n_lines)
         self._claimed: list[_Chain] = []
+        self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
         self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
 
     def claim(self, chain: _Chain) -> _Chain | None:
@@ -423,7 +429,8 @@ class _FileLabeller:
                             run.hits[(run.hits >= lo) & (run.hits <= hi)])
                 kept.append(part)
                 kept_weight += part.weight
-        if kept_weight < self.p.region_min_weight:
+        weak = chain.weight < self.p.region_min_weight
+        if kept_weight < (self.p.region_min_weight / 2 if weak else self.p.region_min_weight):
             return None
         for run in kept:
             self.owner[run.t0 : run.t1 + 1] = number
@@ -436,7 +443,25 @@ class _FileLabeller:
             self._up_cache[u_file] = (self.upstream.content_rows(u_file), self.upstream.read_lines(u_file))
         return self._up_cache[u_file]
 
-    def label(self, chain: _Chain, number: int) -> None:
+    def label(self, chain: _Chain, number: int) -> bool:
+        """Label the chain's lines as region ``number``; False (and nothing labelled) when a weak
+        chain does not hold a block of identical consecutive lines."""
+        self._journal = []
+        self._label(chain, number)
+        journal, self._journal = self._journal, None
+        if chain.weight >= self.p.region_min_weight or _longest_verbatim_block(
+                journal, self._upstream(chain.up_file)[0]) >= self.p.weak_region_min_lines:
+            return True
+        owner_no = self._claimed.index(chain)
+        self.owner[self.owner == owner_no] = -1
+        r = self.result
+        for tc, _, _ in journal:
+            row = self.t_rows[tc]
+            r.match[row], r.up_file[row], r.up_row[row] = NONE, -1, -1
+            r.similarity[row], r.region[row] = 0.0, -1
+        return False
+
+    def _label(self, chain: _Chain, number: int) -> None:
         u_rows, u_lines = self._upstream(chain.up_file)
         n_t, n_u = len(self.t_rows), len(u_rows)
         owner_no = self._claimed.index(chain)
@@ -542,6 +567,8 @@ class _FileLabeller:
                 self._set(tc, u_file, int(u_rows[uc]), NEAR, line_similarity(t_text, u_text), number)
 
     def _set(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
+        if self._journal is not None:
+            self._journal.append((tc, u_row, label))
         row = self.t_rows[tc]
         r = self.result
         r.match[row] = label
@@ -573,6 +600,22 @@ def _joined(texts: list[str]) -> tuple[str, np.ndarray]:
     joined = " ".join(texts)
     owner = np.repeat(np.arange(len(texts)), [len(t) + 1 for t in texts])[: len(joined)]
     return joined, owner
+
+
+def _longest_verbatim_block(journal: list[tuple[int, int, int]], u_rows: np.ndarray) -> int:
+    """Longest series of verbatim pairs that are consecutive content lines on both sides."""
+    best = run = 0
+    previous: tuple[int, int] | None = None
+    for tc, u_row, label in sorted(journal):
+        if label != VERBATIM:
+            previous = None
+            run = 0
+            continue
+        uc = int(np.searchsorted(u_rows, u_row))
+        run = run + 1 if previous is not None and (tc, uc) == (previous[0] + 1, previous[1] + 1) else 1
+        best = max(best, run)
+        previous = (tc, uc)
+    return best
 
 
 def _true_segments(mask: np.ndarray) -> list[tuple[int, int]]:
