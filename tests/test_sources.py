@@ -377,6 +377,14 @@ def test_git_blob_ids_match_blob_digest(git_repo: dict[str, Any]) -> None:
     with open_source(f"{git_repo['path']}@HEAD") as src:
         for path, data in src.read_many(src.paths()):
             assert blob_digest(data) == expected[path]
+            # the tree already names the blob: known without reading, and equal to the digest
+            assert src.known_digest(path) == blob_digest(data)
+
+
+def test_only_git_sources_know_digests_without_reading(tmp_path: Path) -> None:
+    write_tree(tmp_path / "d", {"a.py": "x = 1\n"})
+    with open_source(str(tmp_path / "d")) as src:
+        assert src.known_digest("a.py") is None
 
 
 def test_git_unknown_ref(git_repo: dict[str, Any]) -> None:

@@ -141,12 +141,17 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
 
 
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
-                  progress: bool = False, cache_root: Path | None = None) -> Comparison:
+                  progress: bool = False, cache_root: Path | None = None,
+                  figures_only: bool = False,
+                  match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None
+                  ) -> Comparison:
     """Match already indexed trees and build the tables.
 
     With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
     unchanged target file is not matched again, and when no file needs matching the upstream
-    arrays are never even built.
+    arrays are never even built. ``figures_only`` builds just the files table (what the headline
+    needs); lines, functions and regions stay empty. ``match_memo`` keeps labels in memory
+    between calls with the same upstreams and parameters (``history``), keyed by (digest, path).
     """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
@@ -180,8 +185,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         preferred.append({p for p in named if p})
 
     match_cache = MatchCache(cache_root, match_context(upstreams, labels, params))
+    memo = match_memo if match_memo is not None else {}
     per_file: list[tuple[FileMatch, list[Region]] | None] = [
-        match_cache.get(f.digest, f.path, f.n_lines) for f in target.files]
+        memo.get((f.digest, f.path)) or match_cache.get(f.digest, f.path, f.n_lines) for f in target.files]
+    for f, found in zip(target.files, per_file, strict=True):
+        if found is not None:
+            memo[(f.digest, f.path)] = found
     todo = [t for t, found in enumerate(per_file) if found is None]
     _log(f"matching {len(todo)} of {len(target.files)} target files against {len(up_files)} upstream "
          f"files", progress)
@@ -198,16 +207,20 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         for k, t in enumerate(todo):
             per_file[t] = (fresh.files[k], regions_of.get(k, []))
             match_cache.put(target.files[t].digest, target.files[t].path, *per_file[t])  # type: ignore[misc]
+            memo[(target.files[t].digest, target.files[t].path)] = per_file[t]  # type: ignore[assignment]
     result = MatchResult(
         files=[found[0] for found in per_file],  # type: ignore[index]
         regions=[dataclasses.replace(r, target_file=t)
                  for t, found in enumerate(per_file) for r in found[1]],  # type: ignore[index]
     )
     timings = {"match": time.perf_counter() - started}
-    lines = build_lines(target.files, result, up_files)
     files = build_files(target.files, target.skipped, result, up_files, names, marker_paths)
-    functions = build_functions(target.files, result, up_indexes, up_files)
-    regions = build_regions(target.files, result, up_files)
+    if figures_only:
+        lines, functions, regions = pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
+    else:
+        lines = build_lines(target.files, result, up_files)
+        functions = build_functions(target.files, result, up_indexes, up_files)
+        regions = build_regions(target.files, result, up_files)
     timings["tables"] = time.perf_counter() - started - timings["match"]
     return Comparison(target=target, upstreams=list(upstreams), params=params, lines=lines,
                       files=files, functions=functions, regions=regions,

@@ -133,6 +133,30 @@ def _resolve(repo: Any, ref: str, path: Path) -> Any:
 
 
 def _tags_by_commit(repo: Any) -> dict[str, tuple[str, ...]]:
+    """Tag names by the commit they point to (annotated tags peeled). One ``git for-each-ref``:
+    GitPython re-reads packed-refs for every tag, seconds in a repository with many refs."""
+    tags: dict[str, list[str]] = {}
+    try:
+        listing = repo.git.for_each_ref("--format=%(objectname) %(*objectname) %(objecttype) %(refname)",
+                                        "refs/tags")
+    except Exception:  # noqa: BLE001 - no git executable or an odd repository: the slow way
+        return _tags_by_commit_slowly(repo)
+    for line in listing.splitlines():
+        parts = line.split(" ")
+        if len(parts) != 4:
+            continue
+        sha, peeled, kind, ref = parts
+        target = peeled if kind == "tag" else sha
+        try:
+            if repo.odb.info(bytes.fromhex(target)).type != b"commit":
+                continue
+        except Exception:  # noqa: BLE001 - a dangling tag
+            continue
+        tags.setdefault(target, []).append(ref.removeprefix("refs/tags/"))
+    return {sha: tuple(sorted(names)) for sha, names in tags.items()}
+
+
+def _tags_by_commit_slowly(repo: Any) -> dict[str, tuple[str, ...]]:
     tags: dict[str, list[str]] = {}
     for tag in repo.tags:
         try:
@@ -289,13 +313,18 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     rows: list[dict[str, object]] = []
     by_tree: dict[str, dict[str, object]] = {}  # tree digest -> figures: unchanged Python, no rematch
     labels: list[str] = []
+    # Records and bytes of every blob seen so far: a file a commit did not change is neither read
+    # from git nor decoded from the cache again.
+    known: dict[str, tuple[Any, bytes]] = {}
+    match_memo: dict[Any, Any] = {}  # (digest, path) -> labels, likewise for matching
     for number, commit in enumerate(history.commits):
         step = time.perf_counter()
         with open_source(f"{history.repo}@{commit.sha}", root) as source:
-            tree = index_tree(source, cache, jobs, max_file_bytes)
+            tree = index_tree(source, cache, jobs, max_file_bytes, known=known)
         figures = by_tree.get(tree.tree_digest)
         if figures is None:
-            comparison = compare_trees(tree, up_trees, params, cache_root=root if use_cache else None)
+            comparison = compare_trees(tree, up_trees, params, cache_root=root if use_cache else None,
+                                       figures_only=True, match_memo=match_memo)
             labels = labels or comparison.upstream_names
             figures = commit_figures(comparison.files)
             by_tree[tree.tree_digest] = figures

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from lineage.cache import IndexCache
@@ -85,8 +85,15 @@ def default_jobs() -> int:
 
 
 def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
-               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False) -> TreeIndex:
-    """Read the source's Python files, take what the cache has, parse the rest in parallel."""
+               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False,
+               known: dict[str, tuple[FileIndex, bytes]] | None = None) -> TreeIndex:
+    """Read the source's Python files, take what the cache has, parse the rest in parallel.
+
+    ``known`` maps a digest to a record and the bytes it was made from, kept in memory by a
+    caller that indexes many versions of one tree (``history``): a file whose digest the source
+    can tell without reading it (a git blob) is then neither read nor decoded again. Fresh
+    records are added to it.
+    """
     started = time.perf_counter()
     paths = source.paths()
     py_paths = [p for p in paths if is_python_path(p)]
@@ -95,7 +102,19 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     todo: list[tuple[str, bytes, str]] = []
     digests: list[tuple[str, str]] = []
     hits_before, misses_before = cache.hits, cache.misses
-    for path, blob in source.read_many(py_paths):
+    reused = 0
+    to_read = []
+    for path in py_paths:
+        digest = source.known_digest(path) if known is not None else None
+        if digest is not None and digest in known:  # type: ignore[operator]
+            record, blob = known[digest]  # type: ignore[index]
+            records[path] = replace(record, path=path)
+            data[path] = blob
+            digests.append((path, digest))
+            reused += 1
+        else:
+            to_read.append(path)
+    for path, blob in source.read_many(to_read):
         digest = blob_digest(blob)
         digests.append((path, digest))
         data[path] = blob
@@ -124,6 +143,11 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         record = records[path]
         if record.status == "ok":
             cache.put(record)
+    if known is not None:
+        for path in to_read:
+            record = records[path]
+            if record.status == "ok":
+                known[record.digest] = (record, data[path])
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
     tree_hash = hashlib.sha256()
@@ -136,7 +160,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         other_files=len(paths) - len(py_paths),
         tree_digest="sha256:" + tree_hash.hexdigest(),
         data=data,
-        cache_hits=cache.hits - hits_before,
+        cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,
     )
