@@ -51,6 +51,8 @@ class MatchParams:
     seed_min_tokens: int = 3  # a line with fewer tokens (``return x``) never seeds a match
     seed_max_count: int = 128  # a form found in more upstream places than this is boilerplate
     short_seed_max_count: int = 2  # a two-token line (``"name",`` in a list) seeds only if this rare
+    seed_max_per_file: int = 4  # a form repeated more often inside one upstream file seeds nothing
+    nominate_max_count: int = 16  # a commoner form only supports file pairs that rarer ones found
     abstract_seed_min_tokens: int = 8
     abstract_seed_max_count: int = 8
     abstract_weight: float = 0.5  # an abstract-only hit is weaker evidence than a textual one
@@ -275,12 +277,28 @@ def _lookup(keys_u: np.ndarray, keys_t: np.ndarray, eligible: np.ndarray, max_co
     return t_idx, u_idx, np.repeat(count[t_sel], lengths)
 
 
+def _count_in_file(keys: np.ndarray, file_of: np.ndarray) -> np.ndarray:
+    """For each upstream line: how many lines of its own file share its key."""
+    order = np.lexsort((keys, file_of))
+    k, f = keys[order], file_of[order]
+    new = np.ones(len(k), bool)
+    new[1:] = (k[1:] != k[:-1]) | (f[1:] != f[:-1])
+    group = np.cumsum(new) - 1
+    sizes = np.bincount(group)
+    counts = np.empty(len(keys), np.int64)
+    counts[order] = sizes[group]
+    return counts
+
+
 def _hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cap = np.minimum(target.ntok, p.token_weight_cap).astype(np.float64)
     t1, u1, c1 = _lookup(upstream.h_norm, target.h_norm, target.ntok >= 2, p.seed_max_count)
     # Two-token lines are evidence only when (nearly) unique upstream: the items of a copied
     # ``__all__`` or re-export list, not ``return x``.
     strong = (target.ntok[t1] >= p.seed_min_tokens) | (c1 <= p.short_seed_max_count)
+    # A line repeated many times inside one upstream file (a register call, a table row) would
+    # seed a grid of hits on every diagonal; its copies are reached from neighbouring seeds.
+    strong &= _count_in_file(upstream.h_norm, upstream.file_of)[u1] <= p.seed_max_per_file
     t1, u1, c1 = t1[strong], u1[strong], c1[strong]
     w1 = cap[t1] / (1.0 + np.log2(c1))
     t2, u2, c2 = _lookup(upstream.h_abs, target.h_abs, target.ntok >= p.abstract_seed_min_tokens,
@@ -291,11 +309,20 @@ def _hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray, np.
     has_text_hit = np.zeros(len(target.h_norm), bool)
     has_text_hit[t1] = True
     fallback = ~has_text_hit[t2]
+    fallback &= _count_in_file(upstream.h_abs, upstream.file_of)[u2] <= p.seed_max_per_file
     t2, u2, c2 = t2[fallback], u2[fallback], c2[fallback]
     w2 = p.abstract_weight * cap[t2] / (1.0 + np.log2(c2))
     t_idx = np.concatenate((t1, t2))
     u_idx = np.concatenate((u1, u2))
     weight = np.concatenate((w1, w2))
+    count = np.concatenate((c1, c2))
+    # Common forms (found in many upstream places) support a (target file, upstream file) pair
+    # that rarer forms nominated, but nominate none themselves: a hundred-fold line would
+    # otherwise put a hit in a hundred files for every target line that holds it.
+    pair_key = target.file_of[t_idx].astype(np.int64) * (len(upstream.files) + 1) + upstream.file_of[u_idx]
+    rare = count <= p.nominate_max_count
+    supported = rare | np.isin(pair_key, np.unique(pair_key[rare]))
+    t_idx, u_idx, weight = t_idx[supported], u_idx[supported], weight[supported]
     # One pair may hit at both levels: keep its larger weight.
     pair = t_idx.astype(np.int64) * len(upstream.h_norm) + u_idx
     order = np.lexsort((-weight, pair))
@@ -339,12 +366,24 @@ def _runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarray, we
     new_cluster[1:] |= (run_t0[1:] + pair_no[1:] * span) - reach[:-1] > p.chain_max_gap + 1
     cluster = np.cumsum(new_cluster) - 1
     cluster_w = np.bincount(cluster, weights=run_w)
-    keep = cluster_w[cluster] >= p.region_min_weight / 2  # a weak region may still prove itself
+    # A lighter cluster may still prove itself by a block of identical lines (see label), but
+    # only one with a run of two hits on one diagonal can: single coincidental hits are dropped.
+    cluster_best_run = np.zeros(len(cluster_w), np.int64)
+    np.maximum.at(cluster_best_run, cluster, ends - starts + 1)
+    keep_cluster = (cluster_w >= p.region_min_weight) | (
+        (cluster_w >= p.region_min_weight / 2) & (cluster_best_run >= 2))
+    keep = keep_cluster[cluster]
     by_file: dict[int, list[_Run]] = {}
-    for s, e, w, tf, uf in zip(starts[keep], ends[keep], run_w[keep], run_tf[keep], run_uf[keep],
-                               strict=True):
-        by_file.setdefault(int(tf), []).append(
-            _Run(int(uf), int(diag[s]), int(tc[s]), int(tc[e]), float(w), tc[s : e + 1]))
+    kept_starts, kept_ends = starts[keep], ends[keep]
+    # Python lists, not numpy scalars, in the loop: this runs once per kept run.
+    for s, e, w, tf, uf, d, t0, t1 in zip(kept_starts.tolist(), kept_ends.tolist(), run_w[keep].tolist(),
+                                          run_tf[keep].tolist(), run_uf[keep].tolist(),
+                                          diag[kept_starts].tolist(), run_t0[keep].tolist(),
+                                          run_t1[keep].tolist(), strict=True):
+        runs = by_file.get(tf)
+        if runs is None:
+            runs = by_file[tf] = []
+        runs.append(_Run(uf, d, t0, t1, w, tc[s : e + 1]))
     return by_file
 
 

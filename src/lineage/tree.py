@@ -53,7 +53,7 @@ class TreeIndex:
         return lambda number: self.lines(self.files[number].path)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)  # upstream files recur across target files
 def _lines(data: bytes) -> list[str]:
     text, _ = decode_source(data)
     return split_lines(text)
