@@ -471,6 +471,10 @@ class _FileLabeller:
         weak = chain.weight < self.p.region_min_weight
         if kept_weight < (self.p.region_min_weight / 2 if weak else self.p.region_min_weight):
             return None
+        # One line, however long and rare, is never a region on its own: an idiom such as
+        # ``pytestmark = pytest.mark.skipif(...)`` is written the same way in many projects.
+        if sum(len(run.hits) for run in kept) < 2:
+            return None
         for run in kept:
             self.owner[run.t0 : run.t1 + 1] = number
         result = _Chain(chain.up_file, sorted(kept, key=lambda r: r.t0), kept_weight)
