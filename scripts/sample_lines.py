@@ -37,6 +37,8 @@ def main() -> int:
     parser.add_argument("report", type=Path)
     parser.add_argument("--n", type=int, default=50)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--files", choices=["marked", "unmarked"], default="marked",
+                        help="sample from files with a marker naming the upstream, or from the others")
     args = parser.parse_args()
     manifest = json.loads((args.report / "manifest.json").read_text())
     target = _reader(manifest["target"]["spec"])
@@ -44,12 +46,13 @@ def main() -> int:
     files = pd.read_csv(args.report / "files.csv", keep_default_na=False)
     marked = set(files.loc[files["marker"] != "", "target_path"])
     lines = pd.read_csv(args.report / "lines.csv", keep_default_na=False)
-    lines = lines[lines["target_path"].isin(marked) & (lines["kind"] == "code")]
+    in_scope = lines["target_path"].isin(marked)
+    lines = lines[(in_scope if args.files == "marked" else ~in_scope) & (lines["kind"] == "code")]
     copied = lines[lines["match"] != "none"].sample(n=args.n, random_state=args.seed).sort_values(
         ["target_path", "line"])
     plain = lines[lines["match"] == "none"].sample(n=args.n, random_state=args.seed).sort_values(
         ["target_path", "line"])
-    out = [f"# Hand-check sample from `{args.report}` (seed {args.seed})", ""]
+    out = [f"# Hand-check sample from `{args.report}` ({args.files} files, seed {args.seed})", ""]
     for title, rows in (("Copied lines (verbatim or near)", copied), ("Lines labelled none", plain)):
         out += [f"## {title}", ""]
         for k, row in enumerate(rows.itertuples(), 1):
