@@ -20,8 +20,10 @@ import os
 import shutil
 import struct
 import tempfile
+from collections.abc import Sequence
 from dataclasses import asdict
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -128,6 +130,33 @@ def write_atomically(entry: Path, data: bytes) -> None:
         raise
 
 
+_INDEX_ARRAYS = (np.uint8, np.int64, np.int64, np.uint16)  # kinds, h_norm, h_abs, ntok
+_MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
+
+
+def pack(header: dict[str, object], arrays: Sequence[np.ndarray], dtypes: Sequence[type]) -> bytes:
+    """A payload: a length-prefixed JSON header, then each array's raw bytes in its dtype."""
+    head = json.dumps(header, sort_keys=True).encode("utf-8")
+    parts = [struct.pack("<I", len(head)), head]
+    parts += [np.ascontiguousarray(a, dtype).tobytes() for a, dtype in zip(arrays, dtypes, strict=True)]
+    return b"".join(parts)
+
+
+def unpack(payload: bytes, dtypes: Sequence[type], length_key: str
+           ) -> tuple[dict[str, Any], list[np.ndarray]] | None:
+    """Inverse of :func:`pack`; every array has ``header[length_key]`` items. None if the
+    payload does not have exactly that shape (raises ValueError/KeyError on garbage)."""
+    (head_len,) = struct.unpack_from("<I", payload, 0)
+    header = json.loads(payload[4 : 4 + head_len])
+    n = int(header[length_key])
+    offset = 4 + head_len
+    arrays = []
+    for dtype in dtypes:
+        arrays.append(np.frombuffer(payload, dtype, count=n, offset=offset).copy())
+        offset += n * np.dtype(dtype).itemsize
+    return (header, arrays) if offset == len(payload) else None
+
+
 def _encode(record: FileIndex) -> bytes:
     header = {
         "version": INDEX_VERSION,
@@ -141,15 +170,8 @@ def _encode(record: FileIndex) -> bytes:
         "definitions": [asdict(d) for d in record.definitions],
         "markers": [asdict(m) for m in record.markers],
     }
-    head = json.dumps(header, sort_keys=True).encode("utf-8")
-    payload = b"".join((
-        struct.pack("<I", len(head)), head,
-        np.ascontiguousarray(record.kinds, np.uint8).tobytes(),
-        np.ascontiguousarray(record.h_norm, np.int64).tobytes(),
-        np.ascontiguousarray(record.h_abs, np.int64).tobytes(),
-        np.ascontiguousarray(record.ntok, np.uint16).tobytes(),
-    ))
-    return frame(MAGIC, payload)
+    arrays = (record.kinds, record.h_norm, record.h_abs, record.ntok)
+    return frame(MAGIC, pack(header, arrays, _INDEX_ARRAYS))
 
 
 def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
@@ -158,18 +180,11 @@ def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
     if payload is None:
         return None
     try:
-        (head_len,) = struct.unpack_from("<I", payload, 0)
-        header = json.loads(payload[4 : 4 + head_len])
-        if header["version"] != INDEX_VERSION or header["digest"] != digest:
+        unpacked = unpack(payload, _INDEX_ARRAYS, "n_lines")
+        if unpacked is None:
             return None
-        n = int(header["n_lines"])
-        offset = 4 + head_len
-        arrays = []
-        for dtype in (np.uint8, np.int64, np.int64, np.uint16):
-            size = n * np.dtype(dtype).itemsize
-            arrays.append(np.frombuffer(payload, dtype, count=n, offset=offset).copy())
-            offset += size
-        if offset != len(payload):
+        header, arrays = unpacked
+        if header["version"] != INDEX_VERSION or header["digest"] != digest:
             return None
         return FileIndex(
             path=path,
@@ -247,34 +262,19 @@ class MatchCache:
     def put(self, digest: str, path: str, match: FileMatch, regions: list[Region]) -> None:
         if self.dir is None:
             return
-        head = json.dumps({"n": int(match.match.shape[0]), "regions": [
+        header = {"n": int(match.match.shape[0]), "regions": [
             [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
-             r.verbatim, r.near, r.weight] for r in regions]}).encode("utf-8")
-        payload = b"".join((
-            struct.pack("<I", len(head)), head,
-            np.ascontiguousarray(match.match, np.uint8).tobytes(),
-            np.ascontiguousarray(match.up_file, np.int32).tobytes(),
-            np.ascontiguousarray(match.up_row, np.int32).tobytes(),
-            np.ascontiguousarray(match.similarity, np.float32).tobytes(),
-            np.ascontiguousarray(match.region, np.int32).tobytes(),
-        ))
-        write_atomically(self._path(digest, path), frame(MATCH_MAGIC, payload))
+             r.verbatim, r.near, r.weight] for r in regions]}
+        arrays = (match.match, match.up_file, match.up_row, match.similarity, match.region)
+        write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
 
 
 def _decode_match(payload: bytes, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
     try:
-        (head_len,) = struct.unpack_from("<I", payload, 0)
-        header = json.loads(payload[4 : 4 + head_len])
-        n = int(header["n"])
-        if n != n_lines:
+        unpacked = unpack(payload, _MATCH_ARRAYS, "n")
+        if unpacked is None or int(unpacked[0]["n"]) != n_lines:
             return None
-        offset = 4 + head_len
-        arrays = []
-        for dtype in (np.uint8, np.int32, np.int32, np.float32, np.int32):
-            arrays.append(np.frombuffer(payload, dtype, count=n, offset=offset).copy())
-            offset += n * np.dtype(dtype).itemsize
-        if offset != len(payload):
-            return None
+        header, arrays = unpacked
         regions = [Region(-1, int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),
                           int(r[6]), int(r[7]), float(r[8])) for r in header["regions"]]
         return FileMatch(*arrays), regions

@@ -13,7 +13,6 @@ tools' findings are collected into sorted structures and ties are broken by fixe
 
 from __future__ import annotations
 
-import ast
 import bisect
 import importlib
 import io
@@ -32,6 +31,8 @@ from pathlib import Path
 import pandas as pd
 from rapidfuzz import fuzz
 
+from tests.eval.generate import line_kinds, split_lines
+
 JSCPD_VERSION = "5.3.2"
 COPYDETECT_VERSION = "0.5.0"
 
@@ -47,7 +48,6 @@ COLUMNS = [
 
 PYTHON_SUFFIXES = (".py", ".pyi")
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 class AnchorToolError(RuntimeError):
@@ -90,80 +90,10 @@ def read_text(path: Path) -> str:
     return text
 
 
-def split_lines(text: str) -> list[str]:
-    """Physical lines without their terminators (``\\r\\n``, ``\\r`` or ``\\n``)."""
-    if not text:
-        return []
-    parts = _LINE_BREAK.split(text)
-    if parts and parts[-1] == "":
-        parts.pop()
-    return parts
-
-
-def _docstring_lines(source: str) -> set[int]:
-    try:
-        tree = ast.parse(source)
-    except (SyntaxError, ValueError):
-        return set()
-    lines: set[int] = set()
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            continue
-        body = node.body
-        if not body:
-            continue
-        first = body[0]
-        if (
-            isinstance(first, ast.Expr)
-            and isinstance(first.value, ast.Constant)
-            and isinstance(first.value.value, str)
-        ):
-            end = first.value.end_lineno or first.value.lineno
-            lines.update(range(first.value.lineno, end + 1))
-    return lines
-
-
-_LAYOUT_TOKENS = {
-    tokenize.NL,
-    tokenize.NEWLINE,
-    tokenize.INDENT,
-    tokenize.DEDENT,
-    tokenize.ENDMARKER,
-}
-
-
 def classify_lines(text: str) -> list[str]:
-    """Kind of every physical line of ``text``: code, comment, docstring or blank.
-
-    blank: whitespace only.  comment: the only token on the line is a comment.
-    docstring: the line is part of a string that is the first statement of a module,
-    class or function body.  code: everything else.  When ``tokenize`` fails, every
-    non-blank line is code.
-    """
-    lines = split_lines(text)
-    kinds = ["blank" if not line.strip() else "code" for line in lines]
-    # Normalise line ends so tokenize and ast count lines as we do.
-    source = "\n".join(lines) + ("\n" if lines else "")
-    try:
-        tokens = list(tokenize.generate_tokens(io.StringIO(source).readline))
-    except (tokenize.TokenError, SyntaxError, ValueError):
-        return kinds
-    significant: dict[int, set[int]] = {}
-    for tok in tokens:
-        if tok.type in _LAYOUT_TOKENS:
-            continue
-        for row in range(tok.start[0], tok.end[0] + 1):
-            significant.setdefault(row, set()).add(tok.type)
-    docstrings = _docstring_lines(source)
-    for index, kind in enumerate(kinds):
-        if kind == "blank":
-            continue
-        row = index + 1
-        if significant.get(row) == {tokenize.COMMENT}:
-            kinds[index] = "comment"
-        elif row in docstrings:
-            kinds[index] = "docstring"
-    return kinds
+    """Kind of every physical line (code, comment, docstring, blank): the generator's rules, so
+    that every tool's output is scored on the same lines."""
+    return line_kinds(text)
 
 
 def empty_lines_frame(target_dir: Path) -> pd.DataFrame:
