@@ -26,6 +26,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from lineage import index as index_module
+from lineage import markers as markers_module
+from lineage import match as match_module
+from lineage import normalise as normalise_module
 from lineage.cache import IndexCache, MatchCache, source_fingerprint
 from lineage.index import DEFAULT_MAX_FILE_BYTES
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
@@ -35,6 +39,7 @@ from lineage.results import (
     build_functions,
     build_lines,
     build_regions,
+    pick_marker,
     resolve_marker_path,
 )
 from lineage.sources import default_cache_dir, open_source
@@ -127,13 +132,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
 
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams) -> str:
     """Digest of everything a target file's labels depend on besides the file itself."""
-    import lineage.index
-    import lineage.markers
-    import lineage.match
-    import lineage.normalise
-
     parts = {
-        "code": source_fingerprint(lineage.match, lineage.index, lineage.normalise, lineage.markers),
+        "code": source_fingerprint(match_module, index_module, normalise_module, markers_module),
         "params": params.to_dict(),
         "upstreams": [[label, tree.tree_digest] for label, tree in zip(labels, upstreams, strict=True)],
     }
@@ -173,8 +173,6 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     for u in up_files:
         by_name.setdefault(posixpath.basename(u.path), []).append(u.path)
     up_path_set = {u.path for u in up_files}
-    from lineage.results import pick_marker
-
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
     for f in target.files:

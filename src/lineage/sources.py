@@ -598,7 +598,15 @@ class GitSource(Source):
         try:
             commit = self._repo.commit(ref)
             sha = commit.hexsha
-        except Exception:
+        except Exception as exc:
+            if "dubious ownership" in str(exc):
+                # git refuses repositories owned by another user; "unknown ref" would mislead.
+                named = re.search(r"repository at (\S+?)\.?\s", str(exc) + " ")
+                where = named.group(1) if named else str(repo_path)
+                raise SourceError(
+                    f"git: {where} is owned by another user and git refuses it (safe.directory); "
+                    f"allow it with: git config --global --add safe.directory {where}"
+                ) from None
             # gitdb's BadName/BadObject, ValueError for a non-commit object, IndexError for
             # odd rev syntax: to the user they all mean the ref does not name a commit.
             raise unknown from None
