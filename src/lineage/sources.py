@@ -599,9 +599,10 @@ class GitSource(Source):
             commit = self._repo.commit(ref)
             sha = commit.hexsha
         except Exception as exc:
-            if "dubious ownership" in str(exc):
+            refusal = str(exc) if "dubious ownership" in str(exc) else _git_refusal(repo_path)
+            if refusal:
                 # git refuses repositories owned by another user; "unknown ref" would mislead.
-                named = re.search(r"repository at (\S+?)\.?\s", str(exc) + " ")
+                named = re.search(r"repository at '?(\S+?)'?\.?\s", refusal + " ")
                 where = named.group(1) if named else str(repo_path)
                 raise SourceError(
                     f"git: {where} is owned by another user and git refuses it (safe.directory); "
@@ -658,6 +659,16 @@ class GitSource(Source):
         if not self._closed:
             self._repo.close()  # ends GitPython's persistent `git cat-file` processes
         super().close()
+
+
+def _git_refusal(repo_path: Path) -> str:
+    """git's own complaint when it refuses the repository for its owner, else ""."""
+    try:
+        proc = subprocess.run(["git", "-C", str(repo_path), "rev-parse", "--git-dir"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return proc.stderr if "dubious ownership" in proc.stderr else ""
 
 
 # --------------------------------------------------------------------------- PyPI
