@@ -604,6 +604,8 @@ class _FileLabeller:
             uc = u_range[u_k]
             t_text = self.t_lines[self.t_rows[tc]].strip()
             u_text = u_lines[u_rows[uc]].strip()
+            if n_chars < _GAP_MIN_CHARS and t_text != u_text:
+                continue  # a few characters align with almost anything
             if t_text == u_text:
                 self._set(tc, u_file, int(u_rows[uc]), VERBATIM, 1.0, number)
             else:
@@ -668,14 +670,20 @@ def _true_segments(mask: np.ndarray) -> list[tuple[int, int]]:
     return [(int(s), int(e) - 1) for s, e in zip(edges[::2], edges[1::2], strict=True)]
 
 
+_FRAGMENT_MIN_CHARS = 8  # shorter lines are compared whole, never as fragments
+_GAP_MIN_CHARS = 6  # shorter gap lines (``)``, ``else:``) pair by identical text only
+
+
 def line_similarity(t_text: str, u_text: str) -> float:
     """Similarity of two stripped lines in 0..1 (rapidfuzz).
 
     The plain ratio, except that a line much shorter than its upstream line (a fragment of a
-    re-wrapped call) is scored by its best alignment inside the longer line.
+    re-wrapped call) is scored by its best alignment inside the longer line, if it is long enough
+    to say something: ``)`` is found inside almost any line.
     """
     a, b = similarity_text(t_text), similarity_text(u_text)
     if not a or not b:
         return 0.0
-    score = fuzz.partial_ratio(a, b) if len(a) * 2 < len(b) else fuzz.ratio(a, b)
+    fragment = len(a) * 2 < len(b) and len(a) >= _FRAGMENT_MIN_CHARS
+    score = fuzz.partial_ratio(a, b) if fragment else fuzz.ratio(a, b)
     return math.floor(score * 10) / 1000  # 3 decimals, never rounded up to 1.0
