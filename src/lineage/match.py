@@ -528,7 +528,7 @@ class _FileLabeller:
             # Beyond the outermost hit only the same tokens or a similar text extend a region;
             # between hits the same shape (renamed names, edited literals) is enough.
             keys_equal = self._keys_equal(tc, chain.up_file, uc, shape=not edge)
-            sim = line_similarity(t_text, u_text)
+            sim = line_similarity(t_text, u_text, short_fragments=not edge)
             if keys_equal or sim >= threshold:
                 self._set(tc, chain.up_file, int(u_rows[uc]), NEAR, sim, number)
                 used.add(uc)
@@ -589,6 +589,7 @@ class _FileLabeller:
                 aligned[op.src_start : op.src_end] = True
                 target_of[op.src_start : op.src_end] = u_owner[op.dest_start : op.dest_end]
         nonspace = np.array([c != " " for c in t_joined], dtype=bool)
+        mapped: dict[int, tuple[int, int]] = {}  # gap position -> (upstream content line, chars)
         for k, tc in enumerate(t_range):
             if not free(tc):
                 continue
@@ -597,15 +598,19 @@ class _FileLabeller:
             if n_chars == 0:
                 continue
             hit = mask & aligned
-            share = hit.sum() / n_chars
-            if share < self.p.gap_min_aligned:
+            if hit.sum() / n_chars < self.p.gap_min_aligned:
                 continue
-            u_k = int(np.bincount(target_of[hit]).argmax())
-            uc = u_range[u_k]
+            mapped[k] = (u_range[int(np.bincount(target_of[hit]).argmax())], n_chars)
+        for k, (uc, n_chars) in mapped.items():
+            tc = t_range[k]
             t_text = self.t_lines[self.t_rows[tc]].strip()
             u_text = u_lines[u_rows[uc]].strip()
-            if n_chars < _GAP_MIN_CHARS and t_text != u_text:
-                continue  # a few characters align with almost anything
+            # A few characters (``)``, ``else:``) align with almost anything: a short line
+            # counts only if identical, or as part of a re-wrapped statement whose neighbouring
+            # line maps to the same upstream line.
+            if n_chars < _GAP_MIN_CHARS and t_text != u_text and not any(
+                    mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
+                continue
             if t_text == u_text:
                 self._set(tc, u_file, int(u_rows[uc]), VERBATIM, 1.0, number)
             else:
@@ -671,19 +676,20 @@ def _true_segments(mask: np.ndarray) -> list[tuple[int, int]]:
 
 
 _FRAGMENT_MIN_CHARS = 8  # shorter lines are compared whole, never as fragments
-_GAP_MIN_CHARS = 6  # shorter gap lines (``)``, ``else:``) pair by identical text only
+_GAP_MIN_CHARS = 6  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
 
 
-def line_similarity(t_text: str, u_text: str) -> float:
+def line_similarity(t_text: str, u_text: str, short_fragments: bool = True) -> float:
     """Similarity of two stripped lines in 0..1 (rapidfuzz).
 
     The plain ratio, except that a line much shorter than its upstream line (a fragment of a
-    re-wrapped call) is scored by its best alignment inside the longer line, if it is long enough
-    to say something: ``)`` is found inside almost any line.
+    re-wrapped call) is scored by its best alignment inside the longer line. With
+    ``short_fragments`` off (beyond a region's last hit), only a fragment long enough to say
+    something is: ``)`` is found inside almost any line.
     """
     a, b = similarity_text(t_text), similarity_text(u_text)
     if not a or not b:
         return 0.0
-    fragment = len(a) * 2 < len(b) and len(a) >= _FRAGMENT_MIN_CHARS
+    fragment = len(a) * 2 < len(b) and (short_fragments or len(a) >= _FRAGMENT_MIN_CHARS)
     score = fuzz.partial_ratio(a, b) if fragment else fuzz.ratio(a, b)
     return math.floor(score * 10) / 1000  # 3 decimals, never rounded up to 1.0
