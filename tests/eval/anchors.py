@@ -15,14 +15,12 @@ from __future__ import annotations
 
 import bisect
 import importlib
-import io
 import json
 import os
 import re
 import shutil
 import subprocess
 import sys
-import tokenize
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -31,7 +29,7 @@ from pathlib import Path
 import pandas as pd
 from rapidfuzz import fuzz
 
-from tests.eval.generate import line_kinds, split_lines
+from tests.eval.generate import line_kinds, read_source, split_lines
 
 JSCPD_VERSION = "5.3.2"
 COPYDETECT_VERSION = "0.5.0"
@@ -76,18 +74,7 @@ def python_files(root: Path) -> list[str]:
 
 def read_text(path: Path) -> str:
     """Decode a Python source file the way Python would (PEP 263), never failing."""
-    data = Path(path).read_bytes()
-    try:
-        encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
-    except SyntaxError:
-        encoding = "utf-8"
-    try:
-        text = data.decode(encoding, errors="replace")
-    except LookupError:
-        text = data.decode("utf-8", errors="replace")
-    if text.startswith("\ufeff"):
-        text = text[1:]
-    return text
+    return read_source(path)
 
 
 def classify_lines(text: str) -> list[str]:

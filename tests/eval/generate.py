@@ -149,12 +149,16 @@ def split_lines(text: str) -> list[str]:
 
 
 def read_source(path: Path) -> str:
+    """Decode a Python source file the way Python would (PEP 263), never failing."""
     data = Path(path).read_bytes()
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError:
         encoding = "utf-8"
-    text = data.decode(encoding, errors="replace")
+    try:
+        text = data.decode(encoding, errors="replace")
+    except LookupError:
+        text = data.decode("utf-8", errors="replace")
     return text[1:] if text.startswith("\ufeff") else text
 
 
