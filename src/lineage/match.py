@@ -253,12 +253,25 @@ def _empty_match(n: int) -> FileMatch:
     )
 
 
-def _lookup(keys_u: np.ndarray, keys_t: np.ndarray, eligible: np.ndarray, max_count: int
-            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _lookup(keys_u: np.ndarray, files_u: np.ndarray, keys_t: np.ndarray, eligible: np.ndarray,
+            max_count: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """All (target line, upstream line) pairs with equal keys, for eligible target lines whose
-    key occurs 1..max_count times upstream. Returns (t_idx, u_idx, count of the key)."""
-    order = np.argsort(keys_u, kind="stable")
+    key occurs 1..max_count times upstream. Returns (t_idx, u_idx, count of the key upstream,
+    count of the key in that upstream line's own file).
+
+    Upstream lines are first narrowed to the keys the target has (one vectorised pass, no sort
+    of the whole upstream): re-matching one changed file costs little more than that pass.
+    """
+    empty = np.zeros(0, np.int64)
+    wanted = np.unique(keys_t[eligible])
+    if len(wanted) == 0 or len(keys_u) == 0:
+        return empty, empty, empty, empty
+    pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
+    sub = np.flatnonzero(wanted[pos] == keys_u)  # every upstream line of every wanted key
+    sub_order = np.argsort(keys_u[sub], kind="stable")
+    order = sub[sub_order]
     sorted_keys = keys_u[order]
+    in_file = _count_in_file(keys_u[sub], files_u[sub])[sub_order]
     # Sorted needles make the binary searches walk memory in order: several times faster.
     t_order = np.argsort(keys_t, kind="stable")
     lo = np.empty(len(keys_t), np.int64)
@@ -273,8 +286,8 @@ def _lookup(keys_u: np.ndarray, keys_t: np.ndarray, eligible: np.ndarray, max_co
     t_idx = np.repeat(t_sel, lengths)
     starts = np.repeat(lo[t_sel], lengths)
     within = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-    u_idx = order[starts + within]
-    return t_idx, u_idx, np.repeat(count[t_sel], lengths)
+    at = starts + within
+    return t_idx, order[at], np.repeat(count[t_sel], lengths), in_file[at]
 
 
 def _count_in_file(keys: np.ndarray, file_of: np.ndarray) -> np.ndarray:
@@ -292,24 +305,25 @@ def _count_in_file(keys: np.ndarray, file_of: np.ndarray) -> np.ndarray:
 
 def _hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     cap = np.minimum(target.ntok, p.token_weight_cap).astype(np.float64)
-    t1, u1, c1 = _lookup(upstream.h_norm, target.h_norm, target.ntok >= 2, p.seed_max_count)
+    t1, u1, c1, f1 = _lookup(upstream.h_norm, upstream.file_of, target.h_norm, target.ntok >= 2,
+                             p.seed_max_count)
     # Two-token lines are evidence only when (nearly) unique upstream: the items of a copied
     # ``__all__`` or re-export list, not ``return x``.
     strong = (target.ntok[t1] >= p.seed_min_tokens) | (c1 <= p.short_seed_max_count)
     # A line repeated many times inside one upstream file (a register call, a table row) would
     # seed a grid of hits on every diagonal; its copies are reached from neighbouring seeds.
-    strong &= _count_in_file(upstream.h_norm, upstream.file_of)[u1] <= p.seed_max_per_file
+    strong &= f1 <= p.seed_max_per_file
     t1, u1, c1 = t1[strong], u1[strong], c1[strong]
     w1 = cap[t1] / (1.0 + np.log2(c1))
-    t2, u2, c2 = _lookup(upstream.h_abs, target.h_abs, target.ntok >= p.abstract_seed_min_tokens,
-                         p.abstract_seed_max_count)
+    t2, u2, c2, f2 = _lookup(upstream.h_abs, upstream.file_of, target.h_abs,
+                             target.ntok >= p.abstract_seed_min_tokens, p.abstract_seed_max_count)
     # The abstract level is a fallback for lines whose text was edited: a line whose exact tokens
     # are found upstream is seeded by those places only, or a same-shaped neighbour (functions
     # that differ only in names) would pull it onto the wrong diagonal.
     has_text_hit = np.zeros(len(target.h_norm), bool)
     has_text_hit[t1] = True
     fallback = ~has_text_hit[t2]
-    fallback &= _count_in_file(upstream.h_abs, upstream.file_of)[u2] <= p.seed_max_per_file
+    fallback &= f2 <= p.seed_max_per_file
     t2, u2, c2 = t2[fallback], u2[fallback], c2[fallback]
     w2 = p.abstract_weight * cap[t2] / (1.0 + np.log2(c2))
     t_idx = np.concatenate((t1, t2))
