@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import treegen
@@ -563,3 +564,30 @@ def test_labels_are_exact(tmp_path_factory: pytest.TempPathFactory, seed: int, m
             assert text.strip() != named.strip(), (row.target_path, row.line)
     # our own code never names the upstream
     assert set(lines.loc[lines["target_path"] == "own.py", "match"]) == {"none"}
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    up=st.lists(st.tuples(st.integers(0, 6), st.integers(0, 3)), min_size=0, max_size=40),
+    tg=st.lists(st.tuples(st.integers(0, 8), st.booleans()), min_size=0, max_size=30),
+    max_count=st.integers(1, 6),
+)
+def test_lookup_finds_exactly_the_pairs_a_brute_force_finds(up, tg, max_count) -> None:
+    """The vectorised key lookup against a plain double loop: same pairs, same counts."""
+    from lineage.match import _lookup
+
+    keys_u = np.array([k for k, _ in up], dtype=np.int64)
+    files_u = np.array([f for _, f in up], dtype=np.int64)
+    keys_t = np.array([k for k, _ in tg], dtype=np.int64)
+    eligible = np.array([e for _, e in tg], dtype=bool)
+    t_idx, u_idx, count, in_file = _lookup(keys_u, files_u, keys_t, eligible, max_count)
+    got = sorted(zip(t_idx.tolist(), u_idx.tolist(), count.tolist(), in_file.tolist(), strict=True))
+    expected = []
+    for t, (key, ok) in enumerate(tg):
+        places = [u for u, (k, _) in enumerate(up) if k == key]
+        if not ok or not places or len(places) > max_count:
+            continue
+        for u in places:
+            same_file = sum(1 for k, f in up if k == key and f == up[u][1])
+            expected.append((t, u, len(places), same_file))
+    assert got == sorted(expected)
