@@ -591,3 +591,50 @@ def test_lookup_finds_exactly_the_pairs_a_brute_force_finds(up, tg, max_count) -
             same_file = sum(1 for k, f in up if k == key and f == up[u][1])
             expected.append((t, u, len(places), same_file))
     assert got == sorted(expected)
+
+
+# ----------------------------------------------------------------- evidence rules, one by one
+
+_LONG_IDIOM = 'pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="CUDA required")'
+
+
+def test_one_long_rare_line_alone_is_not_a_region(run_compare: Runner) -> None:
+    """A single line, however long and unique upstream, is an idiom, not evidence of copying."""
+    upstream = {"up/tests_gpu.py": f"import pytest\nimport torch\n\n{_LONG_IDIOM}\n\n\ndef test_a():\n    assert 1\n"}
+    target = {"mine/test_x.py": f"import os\n\n{_LONG_IDIOM}\n\n\ndef test_mine():\n    assert os.sep\n"}
+    comparison = run_compare(target, [("up", upstream)])
+    assert set(comparison.lines["match"]) == {"none"}
+    assert comparison.regions.empty
+
+
+def test_byte_identical_reexport_file_is_copied_whole(run_compare: Runner) -> None:
+    """An ``__init__`` that only re-exports names has no distinctive line, but a byte-identical
+    copy of a file that size is a copy."""
+    names = [f"name_{k}" for k in range(12)]
+    text = "from .core import (\n" + "".join(f"    {n},\n" for n in names) + ")\n\n__all__ = [\n" + "".join(
+        f'    "{n}",\n' for n in names) + "]\n"
+    comparison = run_compare({"fork/__init__.py": text}, [("up", {"pkg/__init__.py": text})])
+    frame = file_lines(comparison, "fork/__init__.py")
+    content = frame[frame["kind"] != "blank"]
+    assert set(content["match"]) == {"verbatim"}
+    assert (content["upstream_line"] == content["line"]).all()
+
+
+def test_tiny_identical_file_is_not_evidence(run_compare: Runner) -> None:
+    text = '__version__ = "1.0"\n'
+    comparison = run_compare({"fork/version.py": text}, [("up", {"pkg/version.py": text})])
+    assert set(comparison.lines["match"]) == {"none"}
+
+
+def test_small_function_moved_alone_is_found_by_its_identical_block(run_compare: Runner) -> None:
+    """Too light for a region by its hits alone, a small function copied on its own is found
+    because it holds six identical consecutive lines."""
+    small = ('def is_ipv4_address(string_ip):\n    """\n    :rtype: bool\n    """\n    try:\n'
+             '        socket.inet_aton(string_ip)\n    except OSError:\n        return False\n    return True\n')
+    upstream = {"up/utils.py": "import socket\n\n\ndef other(x):\n    return x * 2\n\n\n" + small}
+    target = {"mine/net.py": "import socket\n\n\n" + small + "\n\ndef mine():\n    return 42\n"}
+    comparison = run_compare(target, [("up", upstream)])
+    frame = file_lines(comparison, "mine/net.py")
+    body = frame[(frame["line"] >= 4) & (frame["line"] <= 12)]
+    assert set(body["match"]) == {"verbatim"}
+    assert set(frame[frame["line"] >= 15]["match"]) == {"none"}
