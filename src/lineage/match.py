@@ -22,7 +22,8 @@ number of file pairs):
 5. **Labels.** Inside an accepted region each target line is paired with one upstream line:
    along a run's diagonal, in the gaps between runs by a character alignment of the two gaps
    (which also maps calls re-wrapped over other line breaks), and outward from the region's ends
-   while lines keep matching. A pair is ``verbatim`` when the stripped texts are identical, ``near``
+   while lines keep matching, a statement re-wrapped past the last hit included (same tokens,
+   other line breaks). A pair is ``verbatim`` when the stripped texts are identical, ``near``
    when the normal forms agree or the text is similar enough; other lines stay ``none``.
 """
 
@@ -564,8 +565,68 @@ class _FileLabeller:
         while pair(tc, uc, self.p.edge_min_similarity, edge=True):
             tc, uc = tc - 1, uc - 1
         tc, uc = runs[-1].t1 + 1, runs[-1].t1 + runs[-1].diag + 1
-        while pair(tc, uc, self.p.edge_min_similarity, edge=True):
-            tc, uc = tc + 1, uc + 1
+        while True:
+            while pair(tc, uc, self.p.edge_min_similarity, edge=True):
+                tc, uc = tc + 1, uc + 1
+            # The statement may have begun on the last line paired (a re-wrapped call's first
+            # line is similar enough to pair; its other pieces are not).
+            start_tc, start_uc = tc, uc
+            step = None
+            if tc > 0 and self.result.match[self.t_rows[tc - 1]] == NEAR and \
+                    self.result.up_row[self.t_rows[tc - 1]] == (u_rows[uc - 1] if uc > 0 else -2):
+                step = self._rewrapped(tc - 1, uc - 1, u_rows, u_lines, free, first_taken=True)
+                if step is not None:
+                    start_tc, start_uc = tc - 1, uc - 1
+            if step is None:
+                step = self._rewrapped(tc, uc, u_rows, u_lines, free)
+            if step is None:
+                break
+            tc, uc = start_tc, start_uc
+            for k, u_k in enumerate(step[0]):
+                t_text = self.t_lines[self.t_rows[tc + k]].strip()
+                u_text = u_lines[u_rows[u_k]].strip()
+                self._set(tc + k, chain.up_file, int(u_rows[u_k]), VERBATIM if t_text == u_text else NEAR,
+                          1.0 if t_text == u_text else line_similarity(t_text, u_text), number)
+                used.add(u_k)
+            tc, uc = tc + len(step[0]), uc + step[1]
+
+    def _rewrapped(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str],
+                   free: Callable[[int], bool], first_taken: bool = False) -> tuple[list[int], int] | None:
+        """Past a region's end: the next statement re-wrapped over other line breaks.
+
+        Finds k target lines and m upstream lines (k != m, both at most ``_REWRAP_MAX``) whose
+        texts, with all whitespace and commas removed, are identical: the same tokens, wrapped
+        differently (a formatter adds a trailing comma when it splits a call). Returns the
+        upstream line of each target line (the one holding its first character) and m; None if
+        there is no such statement.
+        """
+        if not (0 <= tc < len(self.t_rows) and 0 <= uc < len(u_rows)):
+            return None
+        t_parts: list[str] = []
+        for k in range(_REWRAP_MAX):
+            if tc + k >= len(self.t_rows) or not (free(tc + k) or (first_taken and k == 0)):
+                break
+            t_parts.append(_rewrap_form(self.t_lines[self.t_rows[tc + k]]))
+        u_parts = [_rewrap_form(u_lines[u_rows[uc + m]]) for m in range(min(_REWRAP_MAX, len(u_rows) - uc))]
+        u_ends = np.cumsum([len(x) for x in u_parts]).tolist()
+        u_text = "".join(u_parts)
+        t_joined = ""
+        for k, part in enumerate(t_parts):
+            t_joined += part
+            if len(t_joined) < _REWRAP_MIN_CHARS or not u_text.startswith(t_joined):
+                if not u_text.startswith(t_joined):
+                    return None
+                continue
+            if len(t_joined) in u_ends:
+                m = u_ends.index(len(t_joined)) + 1
+                if m == k + 1:
+                    return None  # same line breaks: the line-by-line extension already failed
+                owners, offset = [], 0
+                for piece in t_parts[: k + 1]:
+                    owners.append(uc + sum(1 for end in u_ends if end <= offset))
+                    offset += len(piece)
+                return owners, m
+        return None
 
     def _keys_equal(self, tc: int, u_file: int, uc: int, shape: bool = True) -> bool:
         t_i = self.target.file_start[self.t_file] + tc
@@ -690,7 +751,13 @@ def _true_segments(mask: np.ndarray) -> list[tuple[int, int]]:
 
 
 _FRAGMENT_MIN_CHARS = 8  # shorter lines are compared whole, never as fragments
+_REWRAP_MAX = 8  # lines one re-wrapped statement may span on either side
+_REWRAP_MIN_CHARS = 20  # a re-wrapped statement this short is not evidence
 _GAP_MIN_CHARS = 6  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
+
+
+def _rewrap_form(line: str) -> str:
+    return "".join(line.split()).replace(",", "")
 
 
 def line_similarity(t_text: str, u_text: str, short_fragments: bool = True) -> float:
