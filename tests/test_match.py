@@ -643,23 +643,15 @@ def test_small_function_moved_alone_is_found_by_its_identical_block(run_compare:
 def test_call_rewrapped_after_the_last_hit_is_near(run_compare: Runner) -> None:
     """A formatter split the closing call of a copied function over four lines (with a trailing
     comma): every piece is near the one upstream line it came from."""
-    upstream = {"up/structures.py": (
-        "class CaseInsensitiveLookup:\n"
-        "    def __init__(self, mapping_name):\n"
-        "        self.mapping_name = mapping_name\n"
-        "        self.stored_items = {}\n"
-        "        self.lookup_count = 0\n\n"
-        "    def fetch_value(self, lookup_key, fallback_value=None):\n"
-        "        self.lookup_count += 1\n"
-        "        return self.stored_items.get(lookup_key.lower(), fallback_value)\n")}
-    target = {"mine/structures.py": (
-        "class CaseInsensitiveLookup:\n"
-        "    def __init__(self, mapping_name):\n"
-        "        self.mapping_name = mapping_name\n"
-        "        self.stored_items = {}\n"
-        "        self.lookup_count = 0\n\n"
-        "    def fetch_value(self, lookup_key, fallback_value=None):\n"
-        "        self.lookup_count += 1\n"
+    head = ("class CaseInsensitiveLookup:\n"
+            "    def __init__(self, mapping_name):\n"
+            "        self.mapping_name = mapping_name\n"
+            "        self.stored_items = {}\n"
+            "        self.lookup_count = 0\n\n"
+            "    def fetch_value(self, lookup_key, fallback_value=None):\n"
+            "        self.lookup_count += 1\n")
+    upstream = {"up/structures.py": head + "        return self.stored_items.get(lookup_key.lower(), fallback_value)\n"}
+    target = {"mine/structures.py": head + (
         "        return self.stored_items.get(\n"
         "            lookup_key.lower(),\n"
         "            fallback_value,\n"

@@ -11,13 +11,15 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import tomllib
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+
+from lineage.errors import SourceError
+from lineage.sources import open_source
 
 CORPORA_FILE = Path(__file__).with_name("corpora.toml")
 FIXTURE_UPSTREAM = Path(__file__).with_name("fixture_upstream")
@@ -76,37 +78,16 @@ def sha256_of(path: Path) -> str:
 
 
 def fetch_wheel(corpus: Corpus, cache: Path | None = None) -> Path:
-    """The wheel file, downloaded with pip on first use and verified against its sha256."""
-    wheels = eval_cache(cache) / "wheels"
-    wheels.mkdir(parents=True, exist_ok=True)
-    wheel = wheels / corpus.filename
-    if wheel.exists() and sha256_of(wheel) == corpus.sha256:
-        return wheel
-    with tempfile.TemporaryDirectory(dir=wheels) as tmp:
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            "--no-deps",
-            "--only-binary=:all:",
-            "--disable-pip-version-check",
-            "--quiet",
-            "-d",
-            tmp,
-            f"{corpus.name}=={corpus.version}",
-        ]
-        proc = subprocess.run(command, capture_output=True, text=True, check=False)
-        got = Path(tmp) / corpus.filename
-        if proc.returncode != 0 or not got.exists():
-            raise CorpusError(
-                f"could not download {corpus.name}=={corpus.version} ({corpus.filename}): "
-                f"{proc.stderr.strip() or proc.stdout.strip() or 'no such file'}"
-            )
-        digest = sha256_of(got)
-        if digest != corpus.sha256:
-            raise CorpusError(f"{corpus.filename}: sha256 {digest} does not match the pin {corpus.sha256}")
-        os.replace(got, wheel)
+    """The wheel file, fetched through lineage's own pinned PyPI source (``pip download``,
+    checked against the sha256 pin, kept in the download cache under ``cache``)."""
+    spec = f"pypi:{corpus.name}=={corpus.version}#sha256={corpus.sha256}"
+    try:
+        with open_source(spec, cache) as source:
+            wheel = Path(source.info.location)
+    except SourceError as exc:
+        raise CorpusError(str(exc)) from None
+    if wheel.name != corpus.filename:
+        raise CorpusError(f"{corpus.name}=={corpus.version}: pip fetched {wheel.name}, the pin names {corpus.filename}")
     return wheel
 
 
