@@ -80,11 +80,6 @@ def normalise_code(code: str) -> tuple[str, str, int]:
     return " ".join(tokens), " ".join(map(abstract_token, tokens)), len(tokens)
 
 
-def normalise_text(text: str) -> str:
-    """Normal form of comment or docstring prose: whitespace folded, case kept."""
-    return fold_whitespace(text)
-
-
 def similarity_text(line: str) -> str:
     """The form that fuzzy similarity is computed on: stripped, whitespace folded."""
     return fold_whitespace(line)
