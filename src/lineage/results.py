@@ -70,7 +70,7 @@ class UpstreamFile:
 
 @dataclass
 class Numbers:
-    """Line counts over a set of files (the figures of the headline)."""
+    """Line counts over a set of files; ``+`` adds them (like coverage.py's Numbers)."""
 
     files: int = 0
     code: int = 0
@@ -79,6 +79,9 @@ class Numbers:
     nonblank: int = 0
     nonblank_verbatim: int = 0
     nonblank_near: int = 0
+
+    def __add__(self, other: Numbers) -> Numbers:
+        return Numbers(*(a + b for a, b in zip(asdict(self).values(), asdict(other).values(), strict=True)))
 
     def to_dict(self) -> dict[str, int]:
         return asdict(self)
