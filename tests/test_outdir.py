@@ -251,3 +251,21 @@ def test_display_names_are_one_to_one() -> None:
     assert display_path("pkg/ok é.py") == "pkg/ok é.py"
     assert display_path(os.fsdecode(b"a\xff\\b")) == "a\\xff\\\\b"
     assert {"lines.csv", "manifest.json", "html"} <= outdir.REPORT_ENTRIES
+
+
+@pytest.mark.parametrize("cookie", ["utf-16", "utf-32", "rot13", "hex"])
+def test_a_coding_cookie_cpython_refuses_is_a_recorded_skip(cookie: str) -> None:
+    from lineage.index import Indexer
+
+    data = f"# coding: {cookie}\n".encode() + b"".join(b"x%d = %d\n" % (k, k) for k in range(10))
+    record = Indexer().index("m.py", data, "d")
+    assert record.status == "skipped"
+    assert "CPython refuses" in record.reason or "not a text encoding" in record.reason
+
+
+def test_ascii_compatible_cookies_still_decode() -> None:
+    from lineage.index import Indexer
+
+    for cookie in ("latin-1", "cp1252", "euc-jp"):
+        record = Indexer().index("m.py", f"# coding: {cookie}\nx = 1\ny = 2\n".encode(), "d")
+        assert record.status == "ok" and record.n_lines == 3, cookie
