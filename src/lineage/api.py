@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import posixpath
@@ -71,6 +72,13 @@ class Comparison:
         from lineage.report.summary import summary_dict
 
         return summary_dict(self)
+
+    @functools.cached_property
+    def obligations(self) -> pd.DataFrame:
+        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
+        from lineage.licences.obligations import build_obligations
+
+        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
 
     def headline(self) -> list[str]:
         from lineage.report.summary import headline_lines
