@@ -85,10 +85,11 @@ class Comparison:
 
         return headline_lines(self)
 
-    def write(self, out_dir: str | Path, html: bool = True) -> list[Path]:
-        from lineage.report import write_reports
+    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
+        from lineage.report import ATTACHMENTS, write_reports
 
-        return write_reports(self, Path(out_dir), html=html)
+        return write_reports(self, Path(out_dir), html=html,
+                             formats=tuple(ATTACHMENTS) if formats is None else formats)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
