@@ -33,7 +33,8 @@ HEADERS = {
     "ISC": "# Copyright (c) 2024 Upstream Authors\n# Permission to use, copy, modify, and/or distribute this software "
            "for any\n# purpose with or without fee is hereby granted, provided that the above\n# copyright notice "
            "and this permission notice appear in all copies.\n",
-    "MPL-2.0": "# Copyright (c) 2024 Upstream Authors\n# This Source Code Form is subject to the terms of the Mozilla Public\n# License, v. 2.0. If a copy "
+    "MPL-2.0": "# Copyright (c) 2024 Upstream Authors\n"
+               "# This Source Code Form is subject to the terms of the Mozilla Public\n# License, v. 2.0. If a copy "
                "of the MPL was not distributed with this\n# file, You can obtain one at ...\n",
     "GPL-2.0-or-later": "# Copyright (C) 2024 Upstream Authors\n# This program is free software; you can "
                         "redistribute it and/or modify\n# it under the terms of the GNU General Public License as "
