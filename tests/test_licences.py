@@ -214,3 +214,38 @@ def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> N
                  "--require-marker-min-lines", "1"]) == 1
     assert capsys.readouterr().out.splitlines() == [
         "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
+
+
+@pytest.mark.parametrize(("headers", "declared", "found_from"), [
+    ("License-Expression: mit OR apache-2.0\nLicense: whatever\n", "MIT OR Apache-2.0", "METADATA License-Expression"),
+    ("License: GPL-2.0+\n", "GPL-2.0-or-later", "METADATA License"),
+    ("License: Apache License\nClassifier: License :: OSI Approved :: Apache Software License\n", "Apache-2.0",
+     "METADATA classifiers"),
+    ("License: UNKNOWN\n", "MIT", "licence files: pkg-1.0.dist-info/licenses/LICENSE"),
+])
+def test_declared_licence_from_wheel_metadata(tmp_path: Path, headers: str, declared: str, found_from: str) -> None:
+    import zipfile
+
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.4\nName: pkg\nVersion: 1.0\n" + headers)
+        z.writestr("pkg-1.0.dist-info/licenses/LICENSE", "Copyright (c) 2020 Pkg People\n" + HEADERS["MIT"])
+        z.writestr("pkg/vendored/LICENSE", HEADERS["BSD-3-Clause"])
+        z.writestr("pkg/__init__.py", "x = 1\n")
+    with open_source(str(wheel)) as source:
+        lic = read_source_licence(source)
+    assert (lic.declared, lic.declared_from) == (declared, found_from)
+    assert lic.copyrights == ("Copyright (c) 2020 Pkg People", "Copyright (c) 2024 Upstream Authors")
+    assert lic.folder_licence("pkg/vendored/x.py") == ("BSD-3-Clause", "pkg/vendored/LICENSE")
+    assert lic.folder_licence("pkg/other.py") == ("", "")
+
+
+def test_check_fails_on_conflict_and_share(run_compare, tmp_path: Path) -> None:
+    _, out = _write_all(run_compare, tmp_path, "GPL-3.0-or-later")
+    assert main(["check", str(out), "--fail-on-licence-conflict", "--config", str(tmp_path / "none.toml")]) == 2
+    assert main(["check", str(out), "--fail-on-licence-conflict"]) == 1
+    assert main(["check", str(out), "--max-copied-share", "10"]) == 1
+    assert main(["check", str(out), "--max-copied-share", "101"]) == 2
