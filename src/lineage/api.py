@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import posixpath
@@ -72,15 +73,23 @@ class Comparison:
 
         return summary_dict(self)
 
+    @functools.cached_property
+    def obligations(self) -> pd.DataFrame:
+        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
+        from lineage.licences.obligations import build_obligations
+
+        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
+
     def headline(self) -> list[str]:
         from lineage.report.summary import headline_lines
 
         return headline_lines(self)
 
-    def write(self, out_dir: str | Path, html: bool = True) -> list[Path]:
-        from lineage.report import write_reports
+    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
+        from lineage.report import ATTACHMENTS, write_reports
 
-        return write_reports(self, Path(out_dir), html=html)
+        return write_reports(self, Path(out_dir), html=html,
+                             formats=tuple(ATTACHMENTS) if formats is None else formats)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:

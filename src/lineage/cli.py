@@ -19,6 +19,9 @@ from pathlib import Path
 from lineage import __version__
 from lineage.errors import LineageError
 
+FORMATS_DEFAULT = "spdx,cyclonedx,sarif"
+FORMATS_HELP = ("attachments to write, comma-separated: spdx (lineage.spdx.json), cyclonedx or cdx "
+                "(lineage.cdx.json), sarif (lineage.sarif), or none (default: all three)")
 SOURCE_HELP = "a directory, an archive (.whl/.zip/.tar.gz/.tgz/.tar), REPO@REF, or pypi:NAME==VERSION"
 
 
@@ -52,7 +55,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                          cache_dir=args.cache_dir, use_cache=not args.no_cache,
                          max_file_bytes=args.max_file_bytes, progress=not args.quiet)
     try:
-        written = comparison.write(out, html=not args.no_html)
+        written = comparison.write(out, html=not args.no_html, formats=_formats(args.formats))
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     for line in comparison.headline():
@@ -76,6 +79,43 @@ def local_paths(specs: Sequence[str]) -> list[str]:
         if os.path.exists(path):
             found.append(path)
     return found
+
+
+def _formats(text: str) -> list[str]:
+    from lineage.report import ATTACHMENTS
+
+    if text.strip().lower() == "none":
+        return []
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    names = ["cyclonedx" if n in ("cdx", "cyclonedx") else n for n in names]
+    unknown = [n for n in names if n not in ATTACHMENTS]
+    if unknown:
+        raise LineageError(f"--formats: unknown format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)}, or none)")
+    return list(dict.fromkeys(names))
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from lineage.check import make_policy, policy_from_pyproject, run_check
+
+    config_path = Path(args.config) if args.config else Path("pyproject.toml")
+    if args.config and not config_path.is_file():
+        raise LineageError(f"--config {config_path}: no such file")
+    config = policy_from_pyproject(config_path) if config_path.is_file() else {}
+    overrides = {"max_unmarked_copied_lines": args.max_unmarked_copied_lines,
+                 "max_copied_share": args.max_copied_share,
+                 "require_marker_min_lines": args.require_marker_min_lines,
+                 "fail_on_missing_notice": args.fail_on_missing_notice,
+                 "fail_on_licence_conflict": args.fail_on_licence_conflict,
+                 "baseline": args.baseline}
+    policy = make_policy(config, overrides)
+    if not policy.active():
+        raise LineageError("no policy: set one of the options, or [tool.lineage.check] in pyproject.toml")
+    findings = run_check(Path(args.report), policy)
+    for line in findings:
+        print(line)
+    print(f"lineage check: {len(findings)} violation(s)" if findings else "lineage check: policy holds",
+          file=sys.stderr)
+    return 1 if findings else 0
 
 
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
@@ -179,6 +219,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip (and record) Python files larger than this (default 4 MiB)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                    help="override a matcher parameter (recorded in the manifest)")
+    p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     _common(p)
     p.set_defaults(func=_cmd_compare)
 
@@ -190,8 +231,29 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-html", action="store_true")
     p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     _common(p)
     p.set_defaults(func=_cmd_corpus)
+
+    p = sub.add_parser("check", help="policy gate over a report (exit 0 holds, 1 violated, 2 bad usage)",
+                       description="Check a report written by compare against a policy, from "
+                       "[tool.lineage.check] in pyproject.toml (of the current folder, or --config) with "
+                       "these options overriding it. Prints one line per violation.")
+    p.add_argument("report", help="a folder written by lineage compare")
+    p.add_argument("--max-unmarked-copied-lines", type=int, default=None, metavar="N",
+                   help="at most N copied code lines in files without a marker (with --baseline: growth)")
+    p.add_argument("--max-copied-share", type=float, default=None, metavar="PCT",
+                   help="copied code lines at most PCT %% of code lines (with --baseline: growth in points)")
+    p.add_argument("--require-marker-min-lines", type=int, default=None, metavar="N",
+                   help="files with N or more copied code lines must carry a marker naming the upstream")
+    p.add_argument("--fail-on-missing-notice", action=argparse.BooleanOptionalAction, default=None,
+                   help="fail when a copied file lacks a notice its upstream licence asks for (obligations.csv)")
+    p.add_argument("--fail-on-licence-conflict", action=argparse.BooleanOptionalAction, default=None,
+                   help="fail when an upstream licence is incompatible with the target's")
+    p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
+                   help="judge only what grew since this older report")
+    p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
+    p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("markers", help="list provenance markers in a codebase",
                        description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage import __version__
+from lineage.licences.obligations import obligation_counts, source_licence
 from lineage.report.markdown import md_code, md_text
 from lineage.results import Numbers, percent
 
@@ -16,7 +17,11 @@ if TYPE_CHECKING:
     from lineage.api import Comparison
 
 SUMMARY_FORMAT = "lineage.summary"
-SUMMARY_VERSION = 1
+# Change log:
+# 1: first version.
+# 2: "licences" (declared licence and licence files of the target and each upstream) and
+#    "obligations" (counts from obligations.csv: pairs, what is missing, conflicts).
+SUMMARY_VERSION = 2
 
 
 def numbers_of(files: pd.DataFrame) -> Numbers:
@@ -111,6 +116,10 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
         "regions": int(len(comparison.regions)),
         "headline": headline_lines(comparison),
         "lists": {name: sorted(frame["target_path"].tolist()) for name, frame in groups.items()},
+        "licences": {"target": source_licence(target).to_dict(),
+                     "upstreams": {label: source_licence(u).to_dict()
+                                   for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
+        "obligations": obligation_counts(comparison.obligations),
     }
 
 
@@ -153,6 +162,9 @@ def summary_markdown(comparison: Comparison) -> str:
     }
     for key, title in titles.items():
         out += [f"## {title}: {len(groups[key]):,}", ""] + _table(groups[key])
+    from lineage.report.obligations import obligations_markdown
+
+    out += obligations_markdown(comparison)
     return "\n".join(out) + "\n"
 
 
