@@ -26,13 +26,17 @@ How a target line is judged copied
        the stripped texts are equal, ``near`` if not (whitespace inside the line changed).
        Category ``same_file`` when the upstream file is the target file's own (after the
        rename, for a fork), ``moved`` when blame found it in another file.
-    4. Fork only (``rename = ["nextcord", "discord"]``): in a target file, between two lines
-       copied by step 3 from one upstream file (and before the first, after the last), lines
-       are aligned in order with the upstream lines between the same two places
-       (:func:`tests.eval.real.align.gap_pairs`); a line whose text, with the fork's package
-       name replaced by the upstream's, equals its partner's and differs from it before the
-       replacement is copied as ``near``, category ``renamed`` (blame gives the rename
-       commit, but the line is a copy changed only by the rename).
+    2b. With ``ignore_revs_file`` (the project's own ``.git-blame-ignore-revs`` at NEW), blame
+       looks through those commits (a formatter's run); a line it follows through one must keep
+       rapidfuzz ratio >= ``align.NEAR_CUTOFF`` with its origin, else it is not copied.
+    4. In a target file, between two lines copied by step 3 from one upstream file (and before
+       the first, after the last), lines are aligned in order with the upstream lines between
+       the same two places (:func:`tests.eval.real.align.gap_pairs`) on a key that ignores
+       whitespace, quote style and a trailing comma (:func:`reformat_key`) and, for a fork
+       (``rename = ["nextcord", "discord"]``), reads the fork's package name as the upstream's.
+       A line equal on that key to its partner but not equal stripped is copied as ``near``:
+       category ``renamed`` when it holds the fork's name, else ``reformatted`` (blame gives the
+       commit that renamed or reformatted it, but the line is a copy changed only by that).
     Every other line is not copied (category ``new`` in the suite): edited since OLD, or new,
     or moved where ``-C -C`` does not look (blame's 20-character minimum for a moved block;
     a move through a commit that did not touch this file).
