@@ -13,8 +13,8 @@ from typing import TYPE_CHECKING
 from lineage.report.cyclonedx import write_cyclonedx
 from lineage.report.html import write_html
 from lineage.report.manifest import write_manifest
-from lineage.report.outdir import atomic_out_dir
 from lineage.report.obligations import write_obligations
+from lineage.report.outdir import atomic_out_dir
 from lineage.report.sarif import write_sarif
 from lineage.report.spdx import write_spdx
 from lineage.report.summary import write_summary
