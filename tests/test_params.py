@@ -49,3 +49,38 @@ def test_help_lists_every_key() -> None:
     text = " ".join(compare.format_help().split())
     for key in param_keys():
         assert key in text, key
+
+
+def test_similarity_is_one_only_for_verbatim_and_never_below_the_floor() -> None:
+    from lineage.match.labels import pair_label, similarity
+    from lineage.match.records import NEAR, VERBATIM
+
+    p = MatchParams()
+    assert similarity("x = 1", "x = 1") == 1.0
+    assert similarity("a  =  b", "a = b") == 0.999  # differs only in inner whitespace
+    assert pair_label("x = 1", "x = 1", p) == (VERBATIM, 1.0)
+    label, sim = pair_label("hidden_states,", "out = self.experts(hidden_states, logits)", p)  # type: ignore[misc]
+    assert label == NEAR and sim < 1.0
+    assert pair_label("pass", "import numpy as np", p) is None  # below near_floor_similarity
+
+
+def test_licence_header_lines_are_recognised() -> None:
+    import numpy as np
+
+    from lineage.index import CODE, COMMENT
+    from lineage.match.headers import header_rows
+
+    lines = ["# Copyright 2023-2024 SGLang Team", "#", "# Licensed under the Apache License, Version 2.0",
+             "# Adapted from vllm", "x = 1"]
+    kinds = np.array([COMMENT, COMMENT, COMMENT, COMMENT, CODE], np.uint8)
+    assert header_rows(lines, kinds).tolist() == [True, True, True, False, False]
+
+
+def test_generic_signatures_do_not_seed() -> None:
+    from lineage.match.hits import generic_signatures
+    from lineage.normalise import abstract_code, stable_hash
+
+    shapes = set(generic_signatures(MatchParams().generic_signature_max_params).tolist())
+    assert stable_hash(abstract_code("def keys(self):")) in shapes
+    assert stable_hash(abstract_code("def __radd__(self, other):")) in shapes
+    assert stable_hash(abstract_code("def f(self, a, b=1):")) not in shapes

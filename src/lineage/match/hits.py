@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
-from lineage.index import BLANK, FileIndex
+from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
+from lineage.match.headers import header_rows
 from lineage.match.params import MatchParams
+from lineage.normalise import stable_hash
 
 
 @dataclass
@@ -34,6 +37,8 @@ class Side:
     h_norm: np.ndarray = field(init=False)
     h_abs: np.ndarray = field(init=False)
     ntok: np.ndarray = field(init=False)
+    kind: np.ndarray = field(init=False)  # CODE / COMMENT / DOCSTRING of each content line
+    _headers: dict[int, np.ndarray] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rows = [np.flatnonzero(f.kinds != BLANK).astype(np.int32) for f in self.files]
@@ -45,9 +50,34 @@ class Side:
         self.h_norm = _gather(self.files, rows, "h_norm", np.int64)
         self.h_abs = _gather(self.files, rows, "h_abs", np.int64)
         self.ntok = _gather(self.files, rows, "ntok", np.uint16).astype(np.int32)
+        self.kind = _gather(self.files, rows, "kinds", np.uint8)
 
     def content_rows(self, file_no: int) -> np.ndarray:
         return self.row_of[self.file_start[file_no] : self.file_start[file_no + 1]]
+
+    def header_rows(self, file_no: int, lines: list[str] | None = None) -> np.ndarray:
+        """Per physical row of the file: a licence or copyright header line (memoised)."""
+        found = self._headers.get(file_no)
+        if found is None:
+            text = lines if lines is not None else self.read_lines(file_no)
+            found = self._headers[file_no] = header_rows(text, self.files[file_no].kinds)
+        return found
+
+
+@lru_cache(maxsize=8)
+def generic_signatures(max_params: int) -> np.ndarray:
+    """Abstract-form hashes of short generic method signatures (``def keys(self):``,
+    ``def __radd__(self, other):``, with or without ``-> T``): every class writes them the same
+    way, so they never seed a match (they are still labelled inside a region)."""
+    shapes = []
+    for first in ("self", "cls", "I"):
+        for extra in range(max_params):
+            params = " , ".join([first] + ["I"] * extra)
+            for head in ("def", "async def"):
+                for tail in (":", "-> I :"):
+                    shapes.append(f"{head} I ( {params} ) {tail}")
+    shapes += [f"{head} I ( ) {tail}" for head in ("def", "async def") for tail in (":", "-> I :")]
+    return np.unique(np.array([stable_hash(s) for s in shapes], dtype=np.int64))
 
 
 def _gather(files: list[FileIndex], rows: list[np.ndarray], name: str, dtype: type) -> np.ndarray:
@@ -140,6 +170,11 @@ def find_hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray,
     rare = count <= p.nominate_max_count
     supported = rare | np.isin(pair_key, np.unique(pair_key[rare]))
     t_idx, u_idx, weight = t_idx[supported], u_idx[supported], weight[supported]
+    # Code pairs only with code, comments with comments, docstrings with docstrings.
+    same_kind = target.kind[t_idx] == upstream.kind[u_idx]
+    t_idx, u_idx, weight = t_idx[same_kind], u_idx[same_kind], weight[same_kind]
+    quiet = quiet_lines(target, t_idx, p)
+    t_idx, u_idx, weight = t_idx[~quiet], u_idx[~quiet], weight[~quiet]
     # One pair may hit at both levels: keep its larger weight.
     pair = t_idx.astype(np.int64) * len(upstream.h_norm) + u_idx
     order = np.lexsort((-weight, pair))
@@ -147,3 +182,20 @@ def find_hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray,
     first[1:] = pair[order][1:] != pair[order][:-1]
     keep = order[first]
     return t_idx[keep], u_idx[keep], weight[keep]
+
+
+def quiet_lines(target: Side, t_idx: np.ndarray, p: MatchParams) -> np.ndarray:
+    """Per hit: whether its target line may not seed. Short generic method signatures (by their
+    abstract form) and licence or copyright header lines (read from the text of the files that
+    hit on a comment or docstring line) are found in every project that holds such code."""
+    quiet = (target.kind[t_idx] == CODE) & np.isin(target.h_abs[t_idx], generic_signatures(
+        p.generic_signature_max_params))
+    prose = np.flatnonzero((target.kind[t_idx] == COMMENT) | (target.kind[t_idx] == DOCSTRING))
+    if len(prose):
+        lines = t_idx[prose]
+        files = target.file_of[lines]
+        for file_no in np.unique(files).tolist():
+            mine = prose[files == file_no]
+            rows = target.row_of[t_idx[mine]]
+            quiet[mine] = target.header_rows(file_no)[rows]
+    return quiet

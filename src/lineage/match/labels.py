@@ -4,7 +4,8 @@ Along a run's diagonal; in the gaps between runs by a character alignment of the
 also maps calls re-wrapped over other line breaks); outward from the region's ends while lines
 keep matching, a statement re-wrapped past the last hit included (same tokens, other line
 breaks). Which label a pair gets is decided in one place, :func:`pair_label`: ``verbatim`` when
-the stripped texts are identical, else ``near`` with its :func:`line_similarity`. Whether a pair
+the stripped texts are identical, else ``near`` with its :func:`similarity` (never below
+``near_floor_similarity``). Whether a pair
 is made at all is each placement's own rule (the same normal form, enough similarity, enough
 aligned characters).
 """
@@ -30,10 +31,10 @@ _DEFAULT = MatchParams()
 
 def line_similarity(t_text: str, u_text: str, short_fragments: bool = True,
                     p: MatchParams = _DEFAULT) -> float:
-    """Similarity of two stripped lines in 0..1 (rapidfuzz).
+    """How well two stripped lines align, in 0..1 (rapidfuzz): the test for pairing them.
 
-    The plain ratio, except that a line much shorter than its upstream line (a fragment of a
-    re-wrapped call) is scored by its best alignment inside the longer line. With
+    The plain ratio (the reported :func:`similarity`), except that a line much shorter than its
+    upstream line (a fragment of a re-wrapped call) is scored by its best alignment inside the longer line. With
     ``short_fragments`` off (beyond a region's last hit), only a fragment long enough to say
     something is: ``)`` is found inside almost any line.
     """
@@ -45,12 +46,27 @@ def line_similarity(t_text: str, u_text: str, short_fragments: bool = True,
     return math.floor(score * 10) / 1000  # 3 decimals, never rounded up to 1.0
 
 
-def pair_label(t_text: str, u_text: str, p: MatchParams, short_fragments: bool = True) -> tuple[int, float]:
-    """The label and similarity of a target line paired with an upstream line (stripped texts):
-    verbatim when identical, else near."""
+def similarity(t_text: str, u_text: str, p: MatchParams = _DEFAULT) -> float:
+    """The ``similarity`` column, in 0..1: :func:`line_similarity` (rapidfuzz ``ratio`` of the two
+    stripped, whitespace-folded texts; for a piece of a re-wrapped statement, a line less than
+    ``1 / fragment_length_ratio`` as long as its upstream line, ``partial_ratio``: how well the
+    piece aligns inside the upstream line), floored to 3 decimals. Exactly 1.0 only for identical
+    stripped texts (``verbatim``), at most 0.999 otherwise."""
     if t_text == u_text:
+        return 1.0
+    return min(line_similarity(t_text, u_text, True, p), 0.999)
+
+
+def pair_label(t_text: str, u_text: str, p: MatchParams) -> tuple[int, float] | None:
+    """The label and similarity of a target line paired with an upstream line (stripped texts):
+    verbatim when identical, else near; None when the texts are too far apart to be called a
+    copy at all (similarity below ``near_floor_similarity``), whatever placed the pair."""
+    sim = similarity(t_text, u_text, p)
+    if sim == 1.0:
         return VERBATIM, 1.0
-    return NEAR, line_similarity(t_text, u_text, short_fragments, p)
+    if sim < p.near_floor_similarity:
+        return None
+    return NEAR, sim
 
 
 class FileLabeller:
@@ -109,13 +125,19 @@ class FileLabeller:
                 return False
             if edge and uc in used:
                 return False
+            if not self._same_kind(tc, chain.up_file, uc):
+                return False
             t_text, u_text = self._texts(tc, uc, u_rows, u_lines)
-            label, sim = pair_label(t_text, u_text, self.p, short_fragments=not edge)
+            labelled = pair_label(t_text, u_text, self.p)
+            if labelled is None:
+                return False
             # Beyond the outermost hit only the same tokens or a similar text extend a region;
             # between hits the same shape (renamed names, edited literals) is enough.
-            if label == NEAR and not (self._keys_equal(tc, chain.up_file, uc, shape=not edge) or sim >= threshold):
+            if labelled[0] == NEAR and not (
+                    self._keys_equal(tc, chain.up_file, uc, shape=not edge)
+                    or line_similarity(t_text, u_text, not edge, self.p) >= threshold):
                 return False
-            self._set(tc, chain.up_file, int(u_rows[uc]), label, sim, number)
+            self._set(tc, chain.up_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
             return True
 
@@ -152,9 +174,10 @@ class FileLabeller:
                 break
             tc, uc = start_tc, start_uc
             for k, u_k in enumerate(step[0]):
-                label, sim = pair_label(*self._texts(tc + k, u_k, u_rows, u_lines), self.p)
-                self._set(tc + k, chain.up_file, int(u_rows[u_k]), label, sim, number)
-                used.add(u_k)
+                labelled = pair_label(*self._texts(tc + k, u_k, u_rows, u_lines), self.p)
+                if labelled is not None and self._same_kind(tc + k, chain.up_file, u_k):
+                    self._set(tc + k, chain.up_file, int(u_rows[u_k]), *labelled, number)
+                    used.add(u_k)
             tc, uc = tc + len(step[0]), uc + step[1]
 
     def _rewrapped(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str],
@@ -196,6 +219,11 @@ class FileLabeller:
                 return owners, m
         return None
 
+    def _same_kind(self, tc: int, u_file: int, uc: int) -> bool:
+        """Code pairs only with code, comments with comments, docstrings with docstrings."""
+        return bool(self.target.kind[self.target.file_start[self.t_file] + tc]
+                    == self.upstream.kind[self.upstream.file_start[u_file] + uc])
+
     def _keys_equal(self, tc: int, u_file: int, uc: int, shape: bool = True) -> bool:
         t_i = self.target.file_start[self.t_file] + tc
         u_i = self.upstream.file_start[u_file] + uc
@@ -215,9 +243,10 @@ class FileLabeller:
             # Gaps of equal length: first pair lines of the same shape in place (edited literals
             # in a list, a renamed name), which a character alignment may miss on short lines.
             for tc, uc in zip(t_range, u_range, strict=True):
-                if free(tc) and self._keys_equal(tc, u_file, uc):
-                    label, sim = pair_label(*self._texts(tc, uc, u_rows, u_lines), self.p)
-                    self._set(tc, u_file, int(u_rows[uc]), label, sim, number)
+                if free(tc) and self._keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
+                    labelled = pair_label(*self._texts(tc, uc, u_rows, u_lines), self.p)
+                    if labelled is not None:
+                        self._set(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
         t_joined, t_owner = _joined(t_texts)
@@ -250,8 +279,9 @@ class FileLabeller:
             if n_chars < self.p.gap_min_chars and t_text != u_text and not any(
                     mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
                 continue
-            label, sim = pair_label(t_text, u_text, self.p)
-            self._set(tc, u_file, int(u_rows[uc]), label, sim, number)
+            labelled = pair_label(t_text, u_text, self.p)
+            if labelled is not None and self._same_kind(tc, u_file, uc):
+                self._set(tc, u_file, int(u_rows[uc]), *labelled, number)
 
     def _set(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
         if self._journal is not None:

@@ -25,6 +25,7 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "abstract_seed_max_count": (1, None),
     "abstract_weight": (0.0, 1.0),
     "token_weight_cap": (1, None),
+    "generic_signature_max_params": (0, None),
     "run_max_gap": (0, None),
     "chain_max_gap": (0, None),
     "max_open_chains": (1, None),
@@ -35,6 +36,7 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "weak_region_min_lines": (1, None),
     "near_min_similarity": (0.0, 1.0),
     "edge_min_similarity": (0.0, 1.0),
+    "near_floor_similarity": (0.0, 1.0),
     "gap_min_aligned": (0.0, 1.0),
     "gap_min_chars": (0, None),
     "fragment_length_ratio": (1.0, None),
@@ -59,6 +61,9 @@ class MatchParams:
     abstract_seed_max_count: int = 8  # an abstract shape is common far sooner than a text
     abstract_weight: float = 0.5  # an abstract-only hit is weaker evidence than a textual one
     token_weight_cap: int = 16  # one very long line must not outweigh a copied block
+    # ``def keys(self):``, ``def __radd__(self, other):``: a signature of at most this many plain
+    # parameters (no defaults, no annotations) is written the same way everywhere; it never seeds.
+    generic_signature_max_params: int = 2
     # -- runs and chains (regions.py)
     run_max_gap: int = 3  # content lines between two hits on one diagonal
     chain_max_gap: int = 12  # content lines between two runs of one region
@@ -80,6 +85,9 @@ class MatchParams:
     # -- labels (labels.py)
     near_min_similarity: float = 0.6  # a line between two hits on the same diagonal
     edge_min_similarity: float = 0.75  # a line beyond the outermost hit
+    # No pair is labelled near below this similarity (the reported rapidfuzz ratio), whatever
+    # placed it: a fragment of a re-wrapped call shares too little with the whole upstream line.
+    near_floor_similarity: float = 0.3
     gap_min_aligned: float = 0.7  # share of a gap line's characters aligned to upstream text
     gap_min_chars: int = 6  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
     # A line this many times shorter than its upstream line is a fragment of a re-wrapped call and
