@@ -27,13 +27,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lineage import index as index_module
-from lineage import markers as markers_module
-from lineage import match as match_module
-from lineage import normalise as normalise_module
-from lineage.cache import IndexCache, MatchCache, source_fingerprint
+from lineage.cache import IndexCache
 from lineage.index import DEFAULT_MAX_FILE_BYTES
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
+from lineage.match.store import MatchCache, code_fingerprint
 from lineage.results import (
     UpstreamFile,
     build_files,
@@ -142,7 +139,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams) -> str:
     """Digest of everything a target file's labels depend on besides the file itself."""
     parts = {
-        "code": source_fingerprint(match_module, index_module, normalise_module, markers_module),
+        "code": code_fingerprint(),
         "params": params.to_dict(),
         "upstreams": [[label, tree.tree_digest] for label, tree in zip(labels, upstreams, strict=True)],
     }

@@ -26,20 +26,16 @@ SOURCE_HELP = "a directory, an archive (.whl/.zip/.tar.gz/.tgz/.tar), REPO@REF, 
 
 
 def _params(assignments: Sequence[str]):  # type: ignore[no-untyped-def]
-    from lineage.match import MatchParams
+    from lineage.match.params import params_from_settings
 
-    fields = {f.name: f for f in dataclasses.fields(MatchParams)}
-    values: dict[str, object] = {}
-    for item in assignments:
-        key, sep, raw = item.partition("=")
-        if not sep or key not in fields:
-            raise LineageError(f"--set takes KEY=VALUE with KEY one of: {', '.join(sorted(fields))}")
-        kind = type(getattr(MatchParams(), key))
-        try:
-            values[key] = kind(raw)
-        except ValueError as exc:
-            raise LineageError(f"--set {key}: {exc}") from None
-    return MatchParams(**values)  # type: ignore[arg-type]
+    return params_from_settings(assignments)
+
+
+def _set_help() -> str:
+    from lineage.match.params import param_keys
+
+    return "override a matcher parameter (repeatable; recorded in the manifest); KEY is one of: " + ", ".join(
+        param_keys())
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -217,8 +213,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-html", action="store_true", help="skip the HTML side-by-side view")
     p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024,
                    help="skip (and record) Python files larger than this (default 4 MiB)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a matcher parameter (recorded in the manifest)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     _common(p)
     p.set_defaults(func=_cmd_compare)
@@ -230,7 +225,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--no-html", action="store_true")
     p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024)
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     _common(p)
     p.set_defaults(func=_cmd_corpus)
@@ -281,7 +276,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, default=1, help="every Nth commit (the last is always included)")
     p.add_argument("--tags", action="store_true", help="only tagged commits")
     p.add_argument("--max-commits", type=int, default=0, help="at most this many commits (0: no limit)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     _common(p)
     p.set_defaults(func=_cmd_history)
     return parser
