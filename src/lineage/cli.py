@@ -187,6 +187,23 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_forkpoint(args: argparse.Namespace) -> int:
+    from lineage.fork.forkpoint import run_forkpoint
+
+    result = run_forkpoint(args.target, args.candidates, versions=args.versions, pre=args.pre,
+                           tags_only=args.tags, every=args.every, max_commits=args.max_commits,
+                           target_path=args.target_path, params=_params(args.set), jobs=args.jobs,
+                           cache_dir=args.cache_dir, use_cache=not args.no_cache, progress=not args.quiet)
+    result.write(Path(args.out))
+    for row in result.best.itertuples():
+        print(f"closest: {row.candidate} ({row.ref}): distance {row.distance:,}, "
+              f"{row.verbatim_code_lines:,} of {row.target_code_lines:,} code lines verbatim, "
+              f"{row.upstream_only_code_lines:,} upstream-only.")
+    print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
+          f"forkpoint.json and forkpoint.png to {args.out}.")
+    return 0
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=None, help="worker processes for indexing (default: all cores)")
     p.add_argument("--cache-dir", type=Path, default=None,
@@ -279,6 +296,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     _common(p)
     p.set_defaults(func=_cmd_history)
+
+    p = sub.add_parser("forkpoint", help="which candidate release or commit the target is closest to",
+                       description="Rank candidates (sources, REPO@A..B commits, pypi:NAME releases) by "
+                       "their distance to TARGET; write forkpoint.csv, forkpoint_files.csv, forkpoint.json, "
+                       "forkpoint.png.")
+    p.add_argument("target", help=SOURCE_HELP)
+    p.add_argument("candidates", nargs="+", help=f"{SOURCE_HELP}; REPO@A..B; or pypi:NAME (every release)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
+    p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
+    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--every", type=int, default=1)
+    p.add_argument("--tags", action="store_true")
+    p.add_argument("--max-commits", type=int, default=0)
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _common(p)
+    p.set_defaults(func=_cmd_forkpoint)
     return parser
 
 
