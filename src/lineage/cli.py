@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -38,12 +41,13 @@ def _params(assignments: Sequence[str]):  # type: ignore[no-untyped-def]
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from lineage.api import compare
+    from lineage.report.outdir import check_out_dir
 
     started = time.perf_counter()
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise LineageError(f"--out {out} exists and is not a folder")
     upstreams = [args.upstream, *args.also_upstream]
+    # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
+    check_out_dir(out, local_paths([args.target, *upstreams]))
     comparison = compare(args.target, upstreams, params=_params(args.set), jobs=args.jobs,
                          cache_dir=args.cache_dir, use_cache=not args.no_cache,
                          max_file_bytes=args.max_file_bytes, progress=not args.quiet)
@@ -60,6 +64,18 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         print(f"{files['skipped']} Python files skipped (reasons in files.csv and manifest.json).")
     print(f"Wrote {len(written)} files to {args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
+
+
+def local_paths(specs: Sequence[str]) -> list[str]:
+    """The folders and files on this machine that the source specs name (for --out checks)."""
+    found = []
+    for spec in specs:
+        if spec.startswith("pypi:"):
+            continue
+        path = spec if os.path.exists(spec) or "@" not in spec else spec.rsplit("@", 1)[0]
+        if os.path.exists(path):
+            found.append(path)
+    return found
 
 
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
@@ -209,9 +225,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _terminate(signum: int, frame: object) -> None:
+    # SIGTERM unwinds like Ctrl-C, so a report being written is removed, not left half-written.
+    raise KeyboardInterrupt
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         return int(args.func(args))
     except LineageError as exc:

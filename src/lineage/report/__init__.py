@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from lineage.report.html import write_html
 from lineage.report.manifest import write_manifest
+from lineage.report.outdir import atomic_out_dir
 from lineage.report.summary import write_summary
 from lineage.report.tables import write_tables
 
@@ -19,11 +20,13 @@ if TYPE_CHECKING:
 
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True) -> list[Path]:
-    """Write every report into ``out_dir``; the manifest last, with the others' digests."""
-    out_dir.mkdir(parents=True, exist_ok=True)
-    written = write_tables(comparison, out_dir)
-    written += write_summary(comparison, out_dir)
-    if html:
-        written += write_html(comparison, out_dir)
-    written.append(write_manifest(comparison, out_dir, written))
-    return written
+    """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
+    the manifest last, with the others' digests and ``"complete": true``."""
+    sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
+    with atomic_out_dir(out_dir, sources) as fresh:
+        written = write_tables(comparison, fresh)
+        written += write_summary(comparison, fresh)
+        if html:
+            written += write_html(comparison, fresh)
+        written.append(write_manifest(comparison, fresh, written))
+    return [out_dir / path.relative_to(fresh) for path in written]

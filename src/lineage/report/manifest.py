@@ -23,7 +23,10 @@ if TYPE_CHECKING:
     from lineage.tree import TreeIndex
 
 MANIFEST_FORMAT = "lineage.manifest"
-MANIFEST_VERSION = 1
+# Format versions of manifest.json:
+#   1  first version
+#   2  "complete": true, written last into a report folder that is moved into place whole
+MANIFEST_VERSION = 2
 _PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz", "pandas", "numpy", "GitPython")
 
 
@@ -74,6 +77,7 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
                     for p in outputs if p.is_file()},
         "match_cache": {"hits": comparison.match_cache_hits, "misses": comparison.match_cache_misses},
         "timings_seconds": {k: round(v, 3) for k, v in comparison.timings.items()},
+        "complete": True,  # readers refuse a report whose manifest does not say so
     }
 
 
