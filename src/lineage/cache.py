@@ -29,7 +29,6 @@ import numpy as np
 
 from lineage.index import INDEX_VERSION, Definition, FileIndex
 from lineage.markers import Marker
-from lineage.match import FileMatch, Region
 
 MAGIC = b"LINEAGE-IDX\n"
 _HEADER = struct.Struct("<Q32s")
@@ -131,7 +130,6 @@ def write_atomically(entry: Path, data: bytes) -> None:
 
 
 _INDEX_ARRAYS = (np.uint8, np.int64, np.int64, np.uint16)  # kinds, h_norm, h_abs, ntok
-_MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
 
 
 def pack(header: dict[str, object], arrays: Sequence[np.ndarray], dtypes: Sequence[type]) -> bytes:
@@ -209,74 +207,3 @@ def _marker(fields: dict[str, object]) -> Marker:
     replacements = fields.get("replacements") or ()
     fields = dict(fields, replacements=tuple(tuple(pair) for pair in replacements))  # type: ignore[union-attr]
     return Marker(**fields)  # type: ignore[arg-type]
-
-
-MATCH_MAGIC = b"LINEAGE-MATCH\n"
-
-
-def source_fingerprint(*modules: object) -> str:
-    """A digest of the given modules' source files: part of every cache key, so that a change
-    to the code that computes an entry can never be answered from an older entry, even when a
-    version constant was not bumped."""
-    digest = hashlib.sha256()
-    for module in modules:
-        digest.update(Path(module.__file__).read_bytes())  # type: ignore[attr-defined]
-    return digest.hexdigest()
-
-
-class MatchCache:
-    """Per target file: its labels against one exact upstream set with one set of parameters.
-
-    A target file's labels depend only on its own content and path, the upstream trees (their
-    labels, order and tree digests) and the matcher (its parameters and code), never on the other
-    target files: so an unchanged file is not matched again when its neighbours change. ``context``
-    is a digest of everything but the file.
-    """
-
-    def __init__(self, root: Path | None, context: str) -> None:
-        self.dir = root / "match-v1" / context[:32] if root is not None else None
-        self.hits = 0
-        self.misses = 0
-
-    def _path(self, digest: str, path: str) -> Path:
-        assert self.dir is not None
-        key = hashlib.sha256(f"{digest}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()
-        return self.dir / key[:2] / f"{key}.rec"
-
-    def get(self, digest: str, path: str, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
-        if self.dir is None:
-            return None
-        entry = self._path(digest, path)
-        try:
-            payload = unframe(MATCH_MAGIC, entry.read_bytes())
-        except OSError:
-            payload = None
-        found = _decode_match(payload, n_lines) if payload is not None else None
-        if found is None:
-            self.misses += 1
-            entry.unlink(missing_ok=True)
-            return None
-        self.hits += 1
-        return found
-
-    def put(self, digest: str, path: str, match: FileMatch, regions: list[Region]) -> None:
-        if self.dir is None:
-            return
-        header = {"n": int(match.match.shape[0]), "regions": [
-            [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
-             r.verbatim, r.near, r.weight] for r in regions]}
-        arrays = (match.match, match.up_file, match.up_row, match.similarity, match.region)
-        write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
-
-
-def _decode_match(payload: bytes, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
-    try:
-        unpacked = unpack(payload, _MATCH_ARRAYS, "n")
-        if unpacked is None or int(unpacked[0]["n"]) != n_lines:
-            return None
-        header, arrays = unpacked
-        regions = [Region(-1, int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),
-                          int(r[6]), int(r[7]), float(r[8])) for r in header["regions"]]
-        return FileMatch(*arrays), regions
-    except (ValueError, KeyError, TypeError, IndexError, struct.error):
-        return None

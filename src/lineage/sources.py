@@ -117,6 +117,9 @@ class SourceInfo:
     details: dict[str, Any] = field(default_factory=dict)
     skipped: tuple[tuple[str, str], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "skipped", tuple((display_path(p), r) for p, r in self.skipped))
+
 
 class Source:
     """Read-only view of the regular files of one codebase.
@@ -132,9 +135,22 @@ class Source:
         self._sorted: tuple[str, ...] = ()
         self._closed = False
 
-    def _set_members(self, members: dict[str, Any]) -> None:
-        self._members = members
-        self._sorted = tuple(sorted(members))
+    def _set_members(self, members: dict[str, Any]) -> list[tuple[str, str]]:
+        """Take the members (path -> backend handle); return what had to be skipped.
+
+        Paths are kept as :func:`display_path` shows them; the handle keeps what the backend
+        needs to read the file, so no report ever holds a name that cannot be written."""
+        shown: dict[str, Any] = {}
+        collisions = []
+        for path in sorted(members):
+            name = display_path(path)
+            if name in shown:
+                collisions.append((name, "its shown name equals another file's (after escaping)"))
+            else:
+                shown[name] = members[path]
+        self._members = shown
+        self._sorted = tuple(sorted(shown))
+        return collisions
 
     def paths(self) -> list[str]:
         """Every regular file, as a POSIX path relative to the source root, sorted."""
@@ -184,6 +200,34 @@ class Source:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def display_path(path: str) -> str:
+    """A path as every report shows it: valid UTF-8, printable, on one line.
+
+    File systems, tar and git allow names that are not UTF-8 (Python holds their bytes as lone
+    surrogates, ``surrogateescape``) and names with newlines or other control characters. Reports
+    show such a byte or character as ``\\xNN`` (``\\n``, ``\\r``, ``\\t`` for those three), and
+    in such a name a backslash as ``\\\\``. Printable names are returned unchanged. Two files whose
+    shown names would be equal cannot both be reported: the source skips the later one.
+    """
+    if path.isprintable():
+        return path
+    out = []
+    for ch in path:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif not ch.isprintable() and (code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF):
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def blob_digest(data: bytes) -> str:
@@ -281,19 +325,20 @@ class DirSource(Source):
         super().__init__()
         self._root = root
         files, skipped = _walk_dir(root)
-        self._set_members(dict.fromkeys(files))
+        # handle: the name as the file system has it
+        skipped += self._set_members({rel: rel for rel in files})
         self.info = SourceInfo(
             spec=spec,
             kind="dir",
             location=str(root),
             digest="",
-            label=root.name or str(root),
+            label=display_path(root.name or str(root)),
             details={},
-            skipped=tuple(skipped),
+            skipped=tuple(sorted(skipped)),
         )
 
     def _read_member(self, path: str, handle: Any) -> bytes:
-        full = os.path.join(self._root, *path.split("/"))
+        full = os.path.join(self._root, *handle.split("/"))
         # O_NOFOLLOW: the file was a regular file when listed; don't follow a symlink that
         # replaced it since.
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
@@ -468,7 +513,7 @@ class ArchiveSource(Source):
             if len(tops) == 1 and all("/" in p for p in members):
                 prefix = tops.pop()
                 members = {p[len(prefix) + 1 :]: h for p, h in members.items()}
-        self._set_members(members)
+        skipped = list(skipped) + self._set_members(members)
         self.info = SourceInfo(
             spec=spec,
             kind=kind,
@@ -569,7 +614,7 @@ class GitSource(Source):
         except BaseException:
             self._repo.close()
             raise
-        self._set_members(members)
+        skipped = list(skipped) + self._set_members(members)
         label = repo_path.name
         if label == ".git":
             label = repo_path.parent.name

@@ -20,6 +20,7 @@ from lineage.index import (
     is_python_path,
     split_lines,
 )
+from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.sources import Source, SourceInfo, blob_digest
 
 # Below this many files to parse, worker start-up costs more than it saves.
@@ -45,6 +46,7 @@ class TreeIndex:
     cache_hits: int = 0
     cache_misses: int = 0
     seconds: float = 0.0
+    licence: SourceLicence | None = None  # declared licence and licence files (lineage.licences)
 
     def lines(self, path: str) -> list[str]:
         return _lines(self.data[path])
@@ -163,4 +165,5 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,
+        licence=read_source_licence(source),
     )
