@@ -133,7 +133,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 def _cmd_markers(args: argparse.Namespace) -> int:
     from lineage.cache import IndexCache
-    from lineage.markers import marker_names_upstream
+    from lineage.markers import is_attribution, marker_names_upstream
     from lineage.sources import default_cache_dir, open_source
     from lineage.tree import index_tree
 
@@ -147,7 +147,7 @@ def _cmd_markers(args: argparse.Namespace) -> int:
         for m in f.markers:
             if names and not marker_names_upstream(m, names):
                 continue
-            if not args.all and m.kind in ("spdx", "copyright"):
+            if not args.all and is_attribution(m):
                 continue
             rows.append({"target_path": f.path, **dataclasses.asdict(m)})
     if args.json:

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import codecs
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from lineage.markers import Marker, find_markers
+from lineage.markers import Marker, find_file_markers
 from lineage.normalise import KEPT_NAMES, fold_whitespace, normalise_code, stable_hash
 
 try:  # the compiled per-line pass (built by ``pip install``); the Python one gives the same arrays
@@ -219,7 +219,7 @@ class Indexer:
 
         record.kinds, record.h_norm, record.h_abs, record.ntok = kinds, h_norm, h_abs, ntok
         record.definitions = _definitions(functions, classes)
-        record.markers = find_file_markers(lines, kinds)
+        record.markers = find_file_markers(lines, [KIND_NAMES[k] for k in kinds])
 
 
 def fill_lines(lines: list[str], doc: np.ndarray, inside: np.ndarray, comment: np.ndarray, tail: np.ndarray,
@@ -258,44 +258,6 @@ def fill_lines(lines: list[str], doc: np.ndarray, inside: np.ndarray, comment: n
 
 def _opt(value: np.int32) -> int | None:
     return None if value < 0 else int(value)
-
-
-# Every marker phrase, URL, SPDX or copyright line contains one of these words; lines far from
-# any of them cannot hold a marker, so the marker reader only sees windows around them. Plain
-# substring search on the lower-cased text: a case-insensitive regex was 50 times slower.
-_MARKER_HINTS = ("derived", "adapted", "adopted", "copied", "vendored", "modified", "ported",
-                 "taken", "borrowed", "forked", "based", "inspired", "http", "spdx", "copyright")
-_MARKER_WINDOW = 4  # lines around a hit: a marker's URL or "with A->B" may follow on later lines
-
-
-def find_file_markers(lines: list[str], kinds: np.ndarray) -> list[Marker]:
-    """Provenance markers of a file, reading only windows of lines around likely hits."""
-    original = "\n".join(lines)
-    text = original.lower()
-    names = [KIND_NAMES[k] for k in kinds]
-    if len(text) != len(original):  # a few characters lower-case to two; offsets would drift
-        return find_markers(lines, names)
-    offsets: list[int] = []
-    for hint in _MARKER_HINTS:
-        at = text.find(hint)
-        while at >= 0:
-            offsets.append(at)
-            at = text.find(hint, at + len(hint))
-    if not offsets:
-        return []
-    line_starts = np.cumsum([0] + [len(line) + 1 for line in lines[:-1]])
-    hit_rows = np.unique(np.searchsorted(line_starts, offsets, side="right") - 1).tolist()
-    windows: list[list[int]] = []
-    for row in hit_rows:
-        lo, hi = max(0, row - _MARKER_WINDOW), min(len(lines), row + _MARKER_WINDOW + 1)
-        if windows and lo <= windows[-1][1]:
-            windows[-1][1] = max(windows[-1][1], hi)
-        else:
-            windows.append([lo, hi])
-    found: list[Marker] = []
-    for lo, hi in windows:
-        found.extend(replace(m, line=m.line + lo) for m in find_markers(lines[lo:hi], names[lo:hi]))
-    return found
 
 
 def _normalise_code_line(
