@@ -29,9 +29,9 @@ import pandas as pd
 from lineage import index as index_module
 from lineage import markers as markers_module
 from lineage import match as match_module
-from lineage import normalise as normalise_module
-from lineage.cache import IndexCache, MatchCache, source_fingerprint
-from lineage.index import DEFAULT_MAX_FILE_BYTES
+from lineage.cache import MatchCache
+from lineage.index import IndexCache, TreeIndex, index_tree
+from lineage.index.store import source_fingerprint
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.results import (
     UpstreamFile,
@@ -42,8 +42,8 @@ from lineage.results import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.sources import default_cache_dir, open_source
-from lineage.tree import TreeIndex, index_tree
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
+from lineage.sources import open_source
 
 # Top-level directories that are not an upstream's package name (for reading markers).
 _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -133,7 +133,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams) -> str:
     """Digest of everything a target file's labels depend on besides the file itself."""
     parts = {
-        "code": source_fingerprint(match_module, index_module, normalise_module, markers_module),
+        "code": source_fingerprint(match_module, index_module, markers_module),  # index: the whole package
         "params": params.to_dict(),
         "upstreams": [[label, tree.tree_digest] for label, tree in zip(labels, upstreams, strict=True)],
     }

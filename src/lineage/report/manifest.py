@@ -20,7 +20,7 @@ from lineage.index import INDEX_VERSION
 
 if TYPE_CHECKING:
     from lineage.api import Comparison
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
 
 MANIFEST_FORMAT = "lineage.manifest"
 MANIFEST_VERSION = 1
