@@ -3,5 +3,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 py="${PYTHON:-python3}"
+# xxhash.h (Debian's libxxhash-dev) for the compiled per-line indexer that pip builds below.
+if [ ! -f /usr/include/xxhash.h ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq >/dev/null && apt-get install -y -qq libxxhash-dev >/dev/null
+  else
+    echo "setup: /usr/include/xxhash.h is missing (apt-get install libxxhash-dev); the slower Python indexer will run" >&2
+  fi
+fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'

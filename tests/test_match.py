@@ -574,7 +574,7 @@ def test_labels_are_exact(tmp_path_factory: pytest.TempPathFactory, seed: int, m
 )
 def test_lookup_finds_exactly_the_pairs_a_brute_force_finds(up, tg, max_count) -> None:
     """The vectorised key lookup against a plain double loop: same pairs, same counts."""
-    from lineage.match import _lookup
+    from lineage.match.hits import lookup as _lookup
 
     keys_u = np.array([k for k, _ in up], dtype=np.int64)
     files_u = np.array([f for _, f in up], dtype=np.int64)

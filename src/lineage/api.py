@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import functools
 import hashlib
 import json
 import posixpath
@@ -26,13 +27,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lineage import index as index_module
-from lineage import markers as markers_module
-from lineage import match as match_module
-from lineage.cache import MatchCache
 from lineage.index import IndexCache, TreeIndex, index_tree
-from lineage.index.store import source_fingerprint
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
+from lineage.match.store import MatchCache, code_fingerprint
 from lineage.results import (
     UpstreamFile,
     build_files,
@@ -72,15 +69,23 @@ class Comparison:
 
         return summary_dict(self)
 
+    @functools.cached_property
+    def obligations(self) -> pd.DataFrame:
+        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
+        from lineage.licences.obligations import build_obligations
+
+        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
+
     def headline(self) -> list[str]:
         from lineage.report.summary import headline_lines
 
         return headline_lines(self)
 
-    def write(self, out_dir: str | Path, html: bool = True) -> list[Path]:
-        from lineage.report import write_reports
+    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
+        from lineage.report import ATTACHMENTS, write_reports
 
-        return write_reports(self, Path(out_dir), html=html)
+        return write_reports(self, Path(out_dir), html=html,
+                             formats=tuple(ATTACHMENTS) if formats is None else formats)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
@@ -133,7 +138,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams) -> str:
     """Digest of everything a target file's labels depend on besides the file itself."""
     parts = {
-        "code": source_fingerprint(match_module, index_module, markers_module),  # index: the whole package
+        "code": code_fingerprint(),
         "params": params.to_dict(),
         "upstreams": [[label, tree.tree_digest] for label, tree in zip(labels, upstreams, strict=True)],
     }

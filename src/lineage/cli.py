@@ -8,7 +8,10 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
+import signal
 import sys
+import threading
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -16,39 +19,39 @@ from pathlib import Path
 from lineage import __version__
 from lineage.errors import LineageError
 
+FORMATS_DEFAULT = "spdx,cyclonedx,sarif"
+FORMATS_HELP = ("attachments to write, comma-separated: spdx (lineage.spdx.json), cyclonedx or cdx "
+                "(lineage.cdx.json), sarif (lineage.sarif), or none (default: all three)")
 SOURCE_HELP = "a directory, an archive (.whl/.zip/.tar.gz/.tgz/.tar), REPO@REF, or pypi:NAME==VERSION"
 
 
 def _params(assignments: Sequence[str]):  # type: ignore[no-untyped-def]
-    from lineage.match import MatchParams
+    from lineage.match.params import params_from_settings
 
-    fields = {f.name: f for f in dataclasses.fields(MatchParams)}
-    values: dict[str, object] = {}
-    for item in assignments:
-        key, sep, raw = item.partition("=")
-        if not sep or key not in fields:
-            raise LineageError(f"--set takes KEY=VALUE with KEY one of: {', '.join(sorted(fields))}")
-        kind = type(getattr(MatchParams(), key))
-        try:
-            values[key] = kind(raw)
-        except ValueError as exc:
-            raise LineageError(f"--set {key}: {exc}") from None
-    return MatchParams(**values)  # type: ignore[arg-type]
+    return params_from_settings(assignments)
+
+
+def _set_help() -> str:
+    from lineage.match.params import param_keys
+
+    return "override a matcher parameter (repeatable; recorded in the manifest); KEY is one of: " + ", ".join(
+        param_keys())
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from lineage.api import compare
+    from lineage.report.outdir import check_out_dir
 
     started = time.perf_counter()
     out = Path(args.out)
-    if out.exists() and not out.is_dir():
-        raise LineageError(f"--out {out} exists and is not a folder")
     upstreams = [args.upstream, *args.also_upstream]
+    # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
+    check_out_dir(out, local_paths([args.target, *upstreams]))
     comparison = compare(args.target, upstreams, params=_params(args.set), jobs=args.jobs,
                          cache_dir=args.cache_dir, use_cache=not args.no_cache,
                          max_file_bytes=args.max_file_bytes, progress=not args.quiet)
     try:
-        written = comparison.write(out, html=not args.no_html)
+        written = comparison.write(out, html=not args.no_html, formats=_formats(args.formats))
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     for line in comparison.headline():
@@ -60,6 +63,55 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         print(f"{files['skipped']} Python files skipped (reasons in files.csv and manifest.json).")
     print(f"Wrote {len(written)} files to {args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
+
+
+def local_paths(specs: Sequence[str]) -> list[str]:
+    """The folders and files on this machine that the source specs name (for --out checks)."""
+    found = []
+    for spec in specs:
+        if spec.startswith("pypi:"):
+            continue
+        path = spec if os.path.exists(spec) or "@" not in spec else spec.rsplit("@", 1)[0]
+        if os.path.exists(path):
+            found.append(path)
+    return found
+
+
+def _formats(text: str) -> list[str]:
+    from lineage.report import ATTACHMENTS
+
+    if text.strip().lower() == "none":
+        return []
+    names = [n.strip().lower() for n in text.split(",") if n.strip()]
+    names = ["cyclonedx" if n in ("cdx", "cyclonedx") else n for n in names]
+    unknown = [n for n in names if n not in ATTACHMENTS]
+    if unknown:
+        raise LineageError(f"--formats: unknown format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)}, or none)")
+    return list(dict.fromkeys(names))
+
+
+def _cmd_check(args: argparse.Namespace) -> int:
+    from lineage.check import make_policy, policy_from_pyproject, run_check
+
+    config_path = Path(args.config) if args.config else Path("pyproject.toml")
+    if args.config and not config_path.is_file():
+        raise LineageError(f"--config {config_path}: no such file")
+    config = policy_from_pyproject(config_path) if config_path.is_file() else {}
+    overrides = {"max_unmarked_copied_lines": args.max_unmarked_copied_lines,
+                 "max_copied_share": args.max_copied_share,
+                 "require_marker_min_lines": args.require_marker_min_lines,
+                 "fail_on_missing_notice": args.fail_on_missing_notice,
+                 "fail_on_licence_conflict": args.fail_on_licence_conflict,
+                 "baseline": args.baseline}
+    policy = make_policy(config, overrides)
+    if not policy.active():
+        raise LineageError("no policy: set one of the options, or [tool.lineage.check] in pyproject.toml")
+    findings = run_check(Path(args.report), policy)
+    for line in findings:
+        print(line)
+    print(f"lineage check: {len(findings)} violation(s)" if findings else "lineage check: policy holds",
+          file=sys.stderr)
+    return 1 if findings else 0
 
 
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
@@ -81,7 +133,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 def _cmd_markers(args: argparse.Namespace) -> int:
     from lineage.index import IndexCache, index_tree
-    from lineage.markers import marker_names_upstream
+    from lineage.markers import is_attribution, marker_names_upstream
     from lineage.settings import default_cache_dir
     from lineage.sources import open_source
 
@@ -95,7 +147,7 @@ def _cmd_markers(args: argparse.Namespace) -> int:
         for m in f.markers:
             if names and not marker_names_upstream(m, names):
                 continue
-            if not args.all and m.kind in ("spdx", "copyright"):
+            if not args.all and is_attribution(m):
                 continue
             rows.append({"target_path": f.path, **dataclasses.asdict(m)})
     if args.json:
@@ -135,6 +187,23 @@ def _cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_forkpoint(args: argparse.Namespace) -> int:
+    from lineage.fork.forkpoint import run_forkpoint
+
+    result = run_forkpoint(args.target, args.candidates, versions=args.versions, pre=args.pre,
+                           tags_only=args.tags, every=args.every, max_commits=args.max_commits,
+                           target_path=args.target_path, params=_params(args.set), jobs=args.jobs,
+                           cache_dir=args.cache_dir, use_cache=not args.no_cache, progress=not args.quiet)
+    result.write(Path(args.out))
+    for row in result.best.itertuples():
+        print(f"closest: {row.candidate} ({row.ref}): distance {row.distance:,}, "
+              f"{row.verbatim_code_lines:,} of {row.target_code_lines:,} code lines verbatim, "
+              f"{row.upstream_only_code_lines:,} upstream-only.")
+    print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
+          f"forkpoint.json and forkpoint.png to {args.out}.")
+    return 0
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=None, help="worker processes for indexing (default: all cores)")
     p.add_argument("--cache-dir", type=Path, default=None,
@@ -161,8 +230,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--no-html", action="store_true", help="skip the HTML side-by-side view")
     p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024,
                    help="skip (and record) Python files larger than this (default 4 MiB)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
-                   help="override a matcher parameter (recorded in the manifest)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
+    p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     _common(p)
     p.set_defaults(func=_cmd_compare)
 
@@ -173,9 +242,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True, help="output folder")
     p.add_argument("--no-html", action="store_true")
     p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024)
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
+    p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     _common(p)
     p.set_defaults(func=_cmd_corpus)
+
+    p = sub.add_parser("check", help="policy gate over a report (exit 0 holds, 1 violated, 2 bad usage)",
+                       description="Check a report written by compare against a policy, from "
+                       "[tool.lineage.check] in pyproject.toml (of the current folder, or --config) with "
+                       "these options overriding it. Prints one line per violation.")
+    p.add_argument("report", help="a folder written by lineage compare")
+    p.add_argument("--max-unmarked-copied-lines", type=int, default=None, metavar="N",
+                   help="at most N copied code lines in files without a marker (with --baseline: growth)")
+    p.add_argument("--max-copied-share", type=float, default=None, metavar="PCT",
+                   help="copied code lines at most PCT %% of code lines (with --baseline: growth in points)")
+    p.add_argument("--require-marker-min-lines", type=int, default=None, metavar="N",
+                   help="files with N or more copied code lines must carry a marker naming the upstream")
+    p.add_argument("--fail-on-missing-notice", action=argparse.BooleanOptionalAction, default=None,
+                   help="fail when a copied file lacks a notice its upstream licence asks for (obligations.csv)")
+    p.add_argument("--fail-on-licence-conflict", action=argparse.BooleanOptionalAction, default=None,
+                   help="fail when an upstream licence is incompatible with the target's")
+    p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
+                   help="judge only what grew since this older report")
+    p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
+    p.set_defaults(func=_cmd_check)
 
     p = sub.add_parser("markers", help="list provenance markers in a codebase",
                        description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
@@ -203,15 +293,39 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--every", type=int, default=1, help="every Nth commit (the last is always included)")
     p.add_argument("--tags", action="store_true", help="only tagged commits")
     p.add_argument("--max-commits", type=int, default=0, help="at most this many commits (0: no limit)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     _common(p)
     p.set_defaults(func=_cmd_history)
+
+    p = sub.add_parser("forkpoint", help="which candidate release or commit the target is closest to",
+                       description="Rank candidates (sources, REPO@A..B commits, pypi:NAME releases) by "
+                       "their distance to TARGET; write forkpoint.csv, forkpoint_files.csv, forkpoint.json, "
+                       "forkpoint.png.")
+    p.add_argument("target", help=SOURCE_HELP)
+    p.add_argument("candidates", nargs="+", help=f"{SOURCE_HELP}; REPO@A..B; or pypi:NAME (every release)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
+    p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
+    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--every", type=int, default=1)
+    p.add_argument("--tags", action="store_true")
+    p.add_argument("--max-commits", type=int, default=0)
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _common(p)
+    p.set_defaults(func=_cmd_forkpoint)
     return parser
+
+
+def _terminate(signum: int, frame: object) -> None:
+    # SIGTERM unwinds like Ctrl-C, so a report being written is removed, not left half-written.
+    raise KeyboardInterrupt
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         return int(args.func(args))
     except LineageError as exc:

@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 
 from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
-from lineage.markers import Marker, marker_names_upstream
+from lineage.markers import Marker, is_attribution, marker_names_upstream
 from lineage.match import MATCH_NAMES, NEAR, VERBATIM, MatchResult
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
@@ -162,9 +162,8 @@ def file_numbers(f: FileIndex, match: np.ndarray) -> Numbers:
 
 def pick_marker(markers: Sequence[Marker], names: set[str]) -> tuple[Marker | None, int]:
     """The first provenance marker naming an upstream, and how many name something else."""
-    provenance = [m for m in markers if m.kind not in ("spdx", "copyright")]
-    naming = [m for m in markers if marker_names_upstream(m, names)
-              and (m.kind not in ("spdx", "copyright"))]
+    provenance = [m for m in markers if not is_attribution(m)]
+    naming = [m for m in provenance if marker_names_upstream(m, names)]
     chosen = naming[0] if naming else None
     return chosen, len(provenance) - len(naming)
 

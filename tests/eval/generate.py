@@ -150,7 +150,11 @@ def split_lines(text: str) -> list[str]:
 
 def read_source(path: Path) -> str:
     """Decode a Python source file the way Python would (PEP 263), never failing."""
-    data = Path(path).read_bytes()
+    return decode_source(Path(path).read_bytes())
+
+
+def decode_source(data: bytes) -> str:
+    """Decode the bytes of a Python source file the way Python would (PEP 263), never failing."""
     try:
         encoding, _ = tokenize.detect_encoding(io.BytesIO(data).readline)
     except SyntaxError:

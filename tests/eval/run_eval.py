@@ -1,11 +1,14 @@
 """Accuracy suite: generate cases, run the tools, score them, write results.csv/results.md.
 
     python tests/eval/run_eval.py [--tools lineage,jscpd,copydetect] [--cases all|NAMES]
-                                  [--out out/eval] [--small] [--seed 0] [--jobs 2]
+                                  [--out out/eval] [--small | --real] [--seed 0] [--jobs 2]
 
 * ``--small``: only the in-repo fixture (``tests/eval/fixture_upstream``), no network.
   Otherwise the pinned PyPI corpora of ``corpora.toml`` are fetched into the cache
   (``$LINEAGE_CACHE_DIR`` or ``~/.cache/lineage``, under ``eval/``).
+* ``--real``: only the real cases of ``tests/eval/real/manifest.toml`` (a vendored tree, a
+  project's own code years later, a renamed fork), pinned PyPI releases with truth from the
+  vendoring diff or from git blame (``tests/eval/real/*/README.md``); no generator.
 * ``--cases``: ``all``, or a comma-separated list of operators (``whole_file,mixed``),
   ``negative_control``, or case ids (``requests/mixed``).
 * Cases are generated once per (generator, upstream, operator, seed) and cached under
@@ -47,6 +50,7 @@ from tests.eval import corpora as corpora_mod  # noqa: E402
 from tests.eval import generate, metrics  # noqa: E402
 
 DEFAULT_TOOLS = ("lineage", "jscpd", "copydetect")
+REAL_ORDER = ("vendored", "survival", "renamed_fork")
 SMALL_CORPUS = "minipkg"
 TOOL_TIMEOUT = 900
 
@@ -65,10 +69,12 @@ class CaseSpec:
     corpus: str
     name: str  # operator name, or "negative_control"
     upstream: Path
-    build: Callable[[], generate.Case]
+    build: Callable[[], generate.Case] | None  # None for a real case (see ``writer``)
     identity: str  # what the generated tree depends on, for the cache key
     dir: Path | None = None
     meta: dict = field(default_factory=dict)
+    # A real case writes target/, upstream/, truth.csv and case.json itself (no generator).
+    writer: Callable[[Path], object] | None = None
 
     @property
     def case_id(self) -> str:
@@ -156,11 +162,30 @@ def full_specs(seed: int, max_files: int, cache: Path | None, only_corpora: Sequ
     return specs
 
 
+def real_specs(cache: Path | None) -> list[CaseSpec]:
+    """The real cases (``tests/eval/real``): their trees and truth come from pinned releases."""
+    from tests.eval.real import cases as real
+
+    specs = []
+    for case in real.load_manifest().values():
+        specs.append(
+            CaseSpec(
+                real.CASES_CORPUS,
+                case.name,
+                Path(),  # set by prepare(): the case's own upstream/ tree
+                None,
+                case.fingerprint(),
+                writer=lambda out, case=case: real.write_case(case, out, cache),
+            )
+        )
+    return specs
+
+
 def select(specs: list[CaseSpec], cases: str) -> list[CaseSpec]:
     if cases.strip() in ("", "all"):
         return specs
     wanted = {item.strip() for item in cases.split(",") if item.strip()}
-    known = set(generate.CASES) | {generate.NEGATIVE_CASE}
+    known = set(generate.CASES) | {generate.NEGATIVE_CASE} | {s.name for s in specs}
     chosen = [s for s in specs if s.name in wanted or s.case_id in wanted]
     unknown = {w for w in wanted if w not in known and w not in {s.case_id for s in specs}}
     if unknown:
@@ -176,11 +201,15 @@ def prepare(spec: CaseSpec, cases_root: Path, seed: int) -> CaseSpec:
         case_dir.parent.mkdir(parents=True, exist_ok=True)
         staging = Path(tempfile.mkdtemp(prefix=case_dir.name + ".", dir=case_dir.parent))
         try:
-            generate.write_case(
-                spec.build(),
-                staging,
-                {"seed": seed, "corpus": spec.corpus, "upstream": str(spec.upstream)},
-            )
+            if spec.writer is not None:
+                spec.writer(staging)
+            else:
+                assert spec.build is not None
+                generate.write_case(
+                    spec.build(),
+                    staging,
+                    {"seed": seed, "corpus": spec.corpus, "upstream": str(spec.upstream)},
+                )
             if case_dir.exists():
                 shutil.rmtree(case_dir)
             staging.rename(case_dir)
@@ -189,6 +218,8 @@ def prepare(spec: CaseSpec, cases_root: Path, seed: int) -> CaseSpec:
                 shutil.rmtree(staging, ignore_errors=True)
     spec.dir = case_dir
     spec.meta = json.loads((case_dir / "case.json").read_text())
+    if spec.writer is not None:
+        spec.upstream = case_dir / "upstream"
     return spec
 
 
@@ -314,7 +345,7 @@ def score_runs(runs: list[Run]) -> pd.DataFrame:
             result = metrics.score(truth, run.report, spec.target, spec.upstream, scope=scope)
             per_case[(run.tool, spec.case_id, scope)] = result
             rows.append({"level": "case", "scope": scope, **base, **result, "seconds": run.seconds, "error": ""})
-            if spec.name == "mixed":
+            if spec.name == "mixed" or spec.writer is not None:
                 for tag, tagged in metrics.score_by_tag(truth, run.report, spec.upstream, scope).items():
                     rows.append({"level": "tag", "scope": scope, **base, "tag": tag, **tagged})
     groups: dict[tuple[str, str, str], list[dict]] = {}
@@ -406,7 +437,7 @@ def write_markdown(results: pd.DataFrame, path: Path, versions: dict[str, str], 
         "",
     ]
     per_op = code[code["level"].isin(["operator", "total"])].copy()
-    order = {name: i for i, name in enumerate([*generate.CASES, generate.NEGATIVE_CASE, "ALL"])}
+    order = {name: i for i, name in enumerate([*generate.CASES, generate.NEGATIVE_CASE, *REAL_ORDER, "ALL"])}
     per_op["_order"] = per_op["operator"].map(order)
     per_op = per_op.sort_values(["_order", "tool"])
     lines += _table(per_op, "operator", "operator", extra=(("n_lines", "lines"),))
@@ -427,7 +458,12 @@ def write_markdown(results: pd.DataFrame, path: Path, versions: dict[str, str], 
             lines.append(f"| {row['case']} | {row['tool']} | {cells} |")
     tags = code[code["level"] == "tag"]
     if len(tags):
-        lines += ["", "## Mixed cases by line operator (what last changed each line)", ""]
+        lines += [
+            "",
+            "## By line tag (mixed cases: the operator that last changed each line;"
+            " real cases: the truth's category)",
+            "",
+        ]
         tags = tags.assign(label=tags["case"] + " · " + tags["tag"].astype(str)).sort_values(["case", "tag", "tool"])
         lines += _table(tags, "case · line operator", "label", extra=(("n_lines", "lines"),))
     everything = results[(results["scope"] == "all") & results["level"].isin(["operator", "total"])].copy()
@@ -461,6 +497,7 @@ def run_suite(
     cases: str = "all",
     out: Path = Path("out/eval"),
     small: bool = False,
+    real: bool = False,
     seed: int = 0,
     max_files: int = 30,
     cache_dir: Path | None = None,
@@ -477,7 +514,12 @@ def run_suite(
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     cache = corpora_mod.eval_cache(cache_dir)
-    specs = small_specs(seed, max_files) if small else full_specs(seed, max_files, cache_dir, corpora)
+    if real:
+        specs = real_specs(cache_dir)
+    elif small:
+        specs = small_specs(seed, max_files)
+    else:
+        specs = full_specs(seed, max_files, cache_dir, corpora)
     specs = select(specs, cases)
     started = time.perf_counter()
     for spec in specs:
@@ -500,7 +542,13 @@ def run_suite(
     results.to_csv(out / "results.csv", index=False)
     meta = {
         "date": dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "suite": "small (in-repo fixture)" if small else "full (pinned PyPI corpora)",
+        "suite": (
+            "real cases (pinned PyPI releases, truth from the vendoring diff and git blame)"
+            if real
+            else "small (in-repo fixture)"
+            if small
+            else "full (pinned PyPI corpora)"
+        ),
         "seed": seed,
         "cases": len(specs),
         "max_files": max_files,
@@ -528,6 +576,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cases", default="all", help="all, or operators / case ids, comma-separated")
     parser.add_argument("--out", type=Path, default=Path("out/eval"))
     parser.add_argument("--small", action="store_true", help="only the in-repo fixture (no network)")
+    parser.add_argument("--real", action="store_true", help="only the real cases of tests/eval/real (PyPI)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--max-files", type=int, default=30, help="upstream files sampled per case")
     parser.add_argument("--cache-dir", type=Path, default=None, help="default $LINEAGE_CACHE_DIR or ~/.cache/lineage")
@@ -536,6 +585,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=TOOL_TIMEOUT, help="seconds per tool run")
     parser.add_argument("--rescore", action="store_true", help="score existing tool outputs, run nothing")
     args = parser.parse_args(argv)
+    if args.small and args.real:
+        parser.error("--small and --real exclude each other")
     tools = [tool.strip() for tool in args.tools.split(",") if tool.strip()]
     corpora = [name.strip() for name in args.corpora.split(",") if name.strip()] or None
     _, runs = run_suite(
@@ -543,6 +594,7 @@ def main(argv: list[str] | None = None) -> int:
         cases=args.cases,
         out=args.out,
         small=args.small,
+        real=args.real,
         seed=args.seed,
         max_files=args.max_files,
         cache_dir=args.cache_dir,

@@ -15,7 +15,7 @@ For example ``x = foo(1)  # note`` is a ``code`` line whose normalised form is `
 and abstract form ``I = I ( N )``; both are stored as 63-bit hashes.
 """
 
-from lineage.index.parse import Indexer, find_file_markers
+from lineage.index.parse import Indexer, fill_lines, find_file_markers
 from lineage.index.records import (
     BLANK,
     CODE,
@@ -49,6 +49,7 @@ __all__ = [
     "Indexer",
     "TreeIndex",
     "decode_source",
+    "fill_lines",
     "find_file_markers",
     "index_tree",
     "is_python_path",

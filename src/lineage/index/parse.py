@@ -12,13 +12,11 @@ kept for reporting only.
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 import numpy as np
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from lineage.index.normalise import fold_whitespace, normalise_code, stable_hash
+from lineage.index.normalise import KEPT_NAMES, fold_whitespace, normalise_code, stable_hash
 from lineage.index.records import (
     CODE,
     COMMENT,
@@ -30,7 +28,14 @@ from lineage.index.records import (
     decode_source,
     split_lines,
 )
-from lineage.markers import Marker, find_markers
+from lineage.markers import find_file_markers
+
+try:  # the compiled per-line pass (built by ``pip install``); the Python one gives the same arrays
+    from lineage import _lineforms
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _lineforms = None
+else:
+    _lineforms.set_kept_names(sorted(KEPT_NAMES))
 
 _QUERY_SOURCE = """
 (comment) @comment
@@ -43,7 +48,8 @@ _QUERY_SOURCE = """
 class Indexer:
     """Holds one tree-sitter parser and query; create one per process."""
 
-    def __init__(self, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> None:
+    def __init__(self, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, compiled: bool = True) -> None:
+        self.compiled = compiled  # False: the Python per-line pass (the reference, for tests)
         self.language = Language(tree_sitter_python.language())
         self.parser = Parser(self.language)
         self.query = Query(self.language, _QUERY_SOURCE)
@@ -84,97 +90,82 @@ class Indexer:
                 return byte_col
             return len(lines[row].encode("utf-8", "surrogatepass")[:byte_col].decode("utf-8", "replace"))
 
-        comment_col: dict[int, int] = {}
+        # Per-row facts from the syntax tree, as arrays (-1: none) for the per-line pass.
+        comment = np.full(n, -1, np.int32)  # character column where a comment starts
         for node in captures.get("comment", ()):
             row, col = node.start_point
-            comment_col[row] = char_col(row, col)
+            if row < n:
+                comment[row] = char_col(row, col)
 
         functions = captures.get("function", [])
         classes = captures.get("class", [])
-        doc_rows: set[int] = set()
+        doc = np.zeros(n, np.uint8)
         bodies = [tree.root_node] + [d.child_by_field_name("body") for d in functions + classes]
         for body in bodies:
-            doc = _docstring_node(body)
-            if doc is not None:
-                doc_rows.update(range(doc.start_point[0], doc.end_point[0] + 1))
+            node = _docstring_node(body)
+            if node is not None:
+                doc[node.start_point[0] : node.end_point[0] + 1] = 1
 
         # Multi-line strings cut lines into string pieces and code pieces.
-        inside_rows: set[int] = set()
-        string_head: dict[int, int] = {}  # row -> column where a multi-line string starts
-        string_tail: dict[int, int] = {}  # row -> column where a multi-line string ends
+        inside = np.zeros(n, np.uint8)  # rows strictly inside a multi-line string
+        head = np.full(n, -1, np.int32)  # row -> column where a multi-line string starts
+        tail = np.full(n, -1, np.int32)  # row -> column where a multi-line string ends
         for node in captures.get("string", ()):
             (r0, c0), (r1, c1) = node.start_point, node.end_point
             if r0 == r1:
                 continue
-            string_head[r0] = char_col(r0, c0)
-            string_tail[r1] = char_col(r1, c1)
-            inside_rows.update(range(r0 + 1, r1))
+            if r0 < n:
+                head[r0] = char_col(r0, c0)
+            if r1 < n:
+                tail[r1] = char_col(r1, c1)
+            inside[r0 + 1 : r1] = 1
 
-        for row, line in enumerate(lines):
-            stripped = line.strip()
-            if not stripped:
-                continue
-            indent = len(line) - len(line.lstrip())
-            if row in doc_rows:
-                kind = DOCSTRING
-            elif comment_col.get(row) == indent and row not in inside_rows:
-                kind = COMMENT
-            else:
-                kind = CODE
-            kinds[row] = kind
-            if kind != CODE or row in inside_rows:
-                prose = fold_whitespace(stripped)
-                h_norm[row] = h_abs[row] = stable_hash(prose)
-                ntok[row] = min(len(prose.split(" ")), 65535)
-                continue
-            norm, abstract, count = _normalise_code_line(
-                line, comment_col.get(row), string_tail.get(row), string_head.get(row)
-            )
-            h_norm[row] = stable_hash(norm)
-            h_abs[row] = stable_hash(abstract)
-            ntok[row] = min(count, 65535)
+        if _lineforms is not None and self.compiled:
+            _lineforms.fill(lines, doc, inside, comment, tail, head, kinds, h_norm, h_abs, ntok)
+        else:
+            fill_lines(lines, doc, inside, comment, tail, head, kinds, h_norm, h_abs, ntok)
 
         record.kinds, record.h_norm, record.h_abs, record.ntok = kinds, h_norm, h_abs, ntok
         record.definitions = _definitions(functions, classes)
-        record.markers = find_file_markers(lines, kinds)
+        record.markers = find_file_markers(lines, [KIND_NAMES[k] for k in kinds])
 
 
-# Every marker phrase, URL, SPDX or copyright line contains one of these words; lines far from
-# any of them cannot hold a marker, so the marker reader only sees windows around them. Plain
-# substring search on the lower-cased text: a case-insensitive regex was 50 times slower.
-_MARKER_HINTS = ("derived", "adapted", "adopted", "copied", "vendored", "modified", "ported",
-                 "taken", "borrowed", "forked", "based", "inspired", "http", "spdx", "copyright")
-_MARKER_WINDOW = 4  # lines around a hit: a marker's URL or "with A->B" may follow on later lines
+def fill_lines(lines: list[str], doc: np.ndarray, inside: np.ndarray, comment: np.ndarray, tail: np.ndarray,
+               head: np.ndarray, kinds: np.ndarray, h_norm: np.ndarray, h_abs: np.ndarray,
+               ntok: np.ndarray) -> None:
+    """Kinds, normal-form hashes and token counts of every line, written into the arrays.
 
-
-def find_file_markers(lines: list[str], kinds: np.ndarray) -> list[Marker]:
-    """Provenance markers of a file, reading only windows of lines around likely hits."""
-    original = "\n".join(lines)
-    text = original.lower()
-    names = [KIND_NAMES[k] for k in kinds]
-    if len(text) != len(original):  # a few characters lower-case to two; offsets would drift
-        return find_markers(lines, names)
-    offsets: list[int] = []
-    for hint in _MARKER_HINTS:
-        at = text.find(hint)
-        while at >= 0:
-            offsets.append(at)
-            at = text.find(hint, at + len(hint))
-    if not offsets:
-        return []
-    line_starts = np.cumsum([0] + [len(line) + 1 for line in lines[:-1]])
-    hit_rows = np.unique(np.searchsorted(line_starts, offsets, side="right") - 1).tolist()
-    windows: list[list[int]] = []
-    for row in hit_rows:
-        lo, hi = max(0, row - _MARKER_WINDOW), min(len(lines), row + _MARKER_WINDOW + 1)
-        if windows and lo <= windows[-1][1]:
-            windows[-1][1] = max(windows[-1][1], hi)
+    The reference implementation of the per-line pass; ``lineage._lineforms.fill`` is the same
+    in C (the tests hold both to identical arrays). ``doc``/``inside`` flag docstring rows and rows
+    strictly inside a multi-line string; ``comment``/``tail``/``head`` give, per row, the column of
+    a comment, of the end of a multi-line string and of the start of one (-1: none).
+    """
+    for row, line in enumerate(lines):
+        stripped = line.strip()
+        if not stripped:
+            continue
+        indent = len(line) - len(line.lstrip())
+        if doc[row]:
+            kind = DOCSTRING
+        elif comment[row] == indent and not inside[row]:
+            kind = COMMENT
         else:
-            windows.append([lo, hi])
-    found: list[Marker] = []
-    for lo, hi in windows:
-        found.extend(replace(m, line=m.line + lo) for m in find_markers(lines[lo:hi], names[lo:hi]))
-    return found
+            kind = CODE
+        kinds[row] = kind
+        if kind != CODE or inside[row]:
+            prose = fold_whitespace(stripped)
+            h_norm[row] = h_abs[row] = stable_hash(prose)
+            ntok[row] = min(len(prose.split(" ")), 65535)
+            continue
+        norm, abstract, count = _normalise_code_line(
+            line, _opt(comment[row]), _opt(tail[row]), _opt(head[row]))
+        h_norm[row] = stable_hash(norm)
+        h_abs[row] = stable_hash(abstract)
+        ntok[row] = min(count, 65535)
+
+
+def _opt(value: np.int32) -> int | None:
+    return None if value < 0 else int(value)
 
 
 def _normalise_code_line(

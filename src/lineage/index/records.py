@@ -81,7 +81,10 @@ def is_python_path(path: str) -> bool:
 def decode_source(data: bytes) -> tuple[str, str]:
     """Decode Python source bytes: BOM, then a PEP 263 coding cookie, then UTF-8.
 
-    Raises ``UnicodeDecodeError`` or ``LookupError`` when the bytes cannot be text.
+    Raises ``UnicodeDecodeError`` or ``LookupError`` when the bytes cannot be text. A cookie
+    naming an encoding that CPython refuses for source code is a ``LookupError`` too: PEP 263
+    allows only text encodings in which the cookie line itself reads as ASCII (``utf-16`` would
+    otherwise turn an ASCII file into one line of other characters; ``rot13`` is not text).
     """
     if data.startswith(codecs.BOM_UTF8):
         return data[3:].decode("utf-8"), "utf-8-sig"
@@ -89,9 +92,24 @@ def decode_source(data: bytes) -> tuple[str, str]:
     for raw in data.split(b"\n", 2)[:2]:
         found = _CODING_RE.match(raw)
         if found:
-            encoding = codecs.lookup(found.group(1).decode("ascii")).name
+            name = found.group(1).decode("ascii")
+            info = codecs.lookup(name)
+            if not _source_encoding(info):
+                raise LookupError(f"encoding {name!r} cannot encode Python source (CPython refuses it)")
+            encoding = info.name
             break
     return data.decode(encoding), encoding
+
+
+def _source_encoding(info: codecs.CodecInfo) -> bool:
+    """Whether CPython accepts this codec in a coding cookie: a text encoding, ASCII-compatible."""
+    if not getattr(info, "_is_text_encoding", True):
+        return False
+    probe = b"# -*- coding: x -*-\nimport os\n"
+    try:
+        return info.decode(probe)[0] == probe.decode("ascii")
+    except (UnicodeDecodeError, ValueError):
+        return False
 
 
 def split_lines(text: str) -> list[str]:

@@ -12,6 +12,7 @@ from functools import lru_cache
 from lineage.index.parse import Indexer
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
 from lineage.index.store import IndexCache
+from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.base import Source, SourceInfo, blob_digest
 
@@ -38,6 +39,7 @@ class TreeIndex:
     cache_hits: int = 0
     cache_misses: int = 0
     seconds: float = 0.0
+    licence: SourceLicence | None = None  # declared licence and licence files (lineage.licences)
 
     def lines(self, path: str) -> list[str]:
         return _lines(self.data[path])
@@ -150,4 +152,5 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,
+        licence=read_source_licence(source),
     )

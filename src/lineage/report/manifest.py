@@ -17,14 +17,20 @@ from typing import TYPE_CHECKING
 
 from lineage import __version__
 from lineage.index import INDEX_VERSION
+from lineage.licences.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.api import Comparison
     from lineage.index import TreeIndex
 
 MANIFEST_FORMAT = "lineage.manifest"
-MANIFEST_VERSION = 1
-_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz", "pandas", "numpy", "GitPython")
+# Change log:
+# 1: first version.
+# 2: each source has "licence": its declared licence and licence files (lineage.licences);
+#    "complete": true, written last into a report folder that is moved into place whole.
+MANIFEST_VERSION = 2
+_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz", "pandas", "numpy", "GitPython", "license-expression",
+             "spdx-tools", "cyclonedx-python-lib")
 
 
 def _version(package: str) -> str:
@@ -53,6 +59,7 @@ def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object
         "cache_hits": tree.cache_hits,
         "cache_misses": tree.cache_misses,
         "index_seconds": round(tree.seconds, 3),
+        "licence": source_licence(tree).to_dict(),
     }
 
 
@@ -74,6 +81,7 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
                     for p in outputs if p.is_file()},
         "match_cache": {"hits": comparison.match_cache_hits, "misses": comparison.match_cache_misses},
         "timings_seconds": {k: round(v, 3) for k, v in comparison.timings.items()},
+        "complete": True,  # readers refuse a report whose manifest does not say so
     }
 
 

@@ -9,13 +9,19 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage import __version__
+from lineage.licences.obligations import obligation_counts, source_licence
+from lineage.report.markdown import md_code, md_text
 from lineage.results import Numbers, percent
 
 if TYPE_CHECKING:
     from lineage.api import Comparison
 
 SUMMARY_FORMAT = "lineage.summary"
-SUMMARY_VERSION = 1
+# Change log:
+# 1: first version.
+# 2: "licences" (declared licence and licence files of the target and each upstream) and
+#    "obligations" (counts from obligations.csv: pairs, what is missing, conflicts).
+SUMMARY_VERSION = 2
 
 
 def numbers_of(files: pd.DataFrame) -> Numbers:
@@ -110,6 +116,10 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
         "regions": int(len(comparison.regions)),
         "headline": headline_lines(comparison),
         "lists": {name: sorted(frame["target_path"].tolist()) for name, frame in groups.items()},
+        "licences": {"target": source_licence(target).to_dict(),
+                     "upstreams": {label: source_licence(u).to_dict()
+                                   for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
+        "obligations": obligation_counts(comparison.obligations),
     }
 
 
@@ -121,9 +131,8 @@ def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
     ranked = frame.assign(copied=frame["verbatim_code_lines"] + frame["near_code_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
     for row in ranked.head(limit).itertuples():
-        marker = str(row.marker).replace("|", "\\|")[:80]
-        out.append(f"| `{row.target_path}` | {row.code_lines:,} | {row.verbatim_code_lines:,} | "
-                   f"{row.near_code_lines:,} | `{row.upstream_path}` | {marker} |")
+        out.append(f"| {md_code(row.target_path)} | {row.code_lines:,} | {row.verbatim_code_lines:,} | "
+                   f"{row.near_code_lines:,} | {md_code(row.upstream_path)} | {md_text(row.marker, 80)} |")
     if len(ranked) > limit:
         out.append(f"| ... {len(ranked) - limit} more (see files.csv) | | | | | |")
     out.append("")
@@ -135,12 +144,12 @@ def summary_markdown(comparison: Comparison) -> str:
     groups = _groups(comparison.files)
     files = summary["files"]
     assert isinstance(files, dict)
-    out = [f"# lineage: {comparison.target.info.label} against {', '.join(comparison.upstream_names)}",
-           ""]
+    out = [f"# lineage: {md_text(comparison.target.info.label)} against "
+           f"{md_text(', '.join(comparison.upstream_names))}", ""]
     out += [f"- {line}." for line in summary["headline"]]  # type: ignore[union-attr]
-    out += ["", f"Target: `{comparison.target.info.spec}` ({comparison.target.tree_digest}).  "]
+    out += ["", f"Target: {md_code(comparison.target.info.spec)} ({comparison.target.tree_digest}).  "]
     for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True):
-        out.append(f"Upstream {label}: `{u.info.spec}` ({u.info.digest or u.tree_digest}).  ")
+        out.append(f"Upstream {md_text(label)}: {md_code(u.info.spec)} ({u.info.digest or u.tree_digest}).  ")
     out += ["", f"Python files: {files['python']:,} ({files['indexed']:,} indexed, {files['skipped']:,} "
             f"skipped, {files['with_parse_errors']:,} with syntax errors indexed from the "
             "error-tolerant parse). A line is *verbatim* when its stripped text equals the upstream "
@@ -153,6 +162,9 @@ def summary_markdown(comparison: Comparison) -> str:
     }
     for key, title in titles.items():
         out += [f"## {title}: {len(groups[key]):,}", ""] + _table(groups[key])
+    from lineage.report.obligations import obligations_markdown
+
+    out += obligations_markdown(comparison)
     return "\n".join(out) + "\n"
 
 

@@ -3,6 +3,11 @@
 Written with pyarrow's CSV writer: for the two million rows of a large target it is about four
 times faster than pandas. Every string field is quoted (RFC 4180); numbers are not; a missing
 value is an empty field. Line ends are "\\n" so files diff cleanly between runs and platforms.
+
+A spreadsheet evaluates a cell that begins with ``=``, ``+``, ``-`` or ``@`` (and some begin a
+formula with a TAB or CR), so a file name or marker text could run as a formula on a reviewer's
+machine. Such a string cell is written with a leading ``'`` (what spreadsheets themselves use to
+mean "text"); the raw value is in summary.json and the Python API.
 """
 
 from __future__ import annotations
@@ -12,14 +17,31 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 import pyarrow as pa
+import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 if TYPE_CHECKING:
     from lineage.api import Comparison
 
 
+FORMULA_START = r"^[=+\-@\t\r]"
+
+
+def neutralise_formulas(table: pa.Table) -> pa.Table:
+    """String cells that a spreadsheet would run as a formula get a leading ``'``."""
+    for number, column in enumerate(table.columns):
+        if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
+            continue
+        risky = pc.match_substring_regex(column, FORMULA_START)
+        if pc.any(risky).as_py():
+            fixed = pc.if_else(risky, pc.binary_join_element_wise(pa.scalar("'", column.type), column,
+                                                                 pa.scalar("", column.type)), column)
+            table = table.set_column(number, table.field(number), fixed)
+    return table
+
+
 def write_csv(frame: pd.DataFrame, path: Path) -> Path:
-    table = pa.Table.from_pandas(frame, preserve_index=False)
+    table = neutralise_formulas(pa.Table.from_pandas(frame, preserve_index=False))
     pa_csv.write_csv(table, str(path), pa_csv.WriteOptions(quoting_style="needed"))
     return path
 

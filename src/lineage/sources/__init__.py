@@ -18,13 +18,15 @@ from pathlib import Path
 from lineage.errors import SourceError
 from lineage.settings import default_cache_dir
 from lineage.sources.archive import ArchiveSource
-from lineage.sources.base import _UNSUPPORTED, Source, SourceInfo, _archive_format, blob_digest
+from lineage.sources.base import _UNSUPPORTED, Source, SourceInfo, _archive_format, blob_digest, display_path
 from lineage.sources.directory import SKIP_DIRS, DirSource
 from lineage.sources.git import GitSource
-from lineage.sources.pypi import PypiSource, _open_pypi
+from lineage.sources.pypi import NET_TIMEOUT, PYPI_JSON_URL, PypiSource, _open_pypi
 
 __all__ = [
     "SKIP_DIRS",
+    "NET_TIMEOUT",
+    "PYPI_JSON_URL",
     "ArchiveSource",
     "DirSource",
     "GitSource",
@@ -33,6 +35,7 @@ __all__ = [
     "SourceInfo",
     "blob_digest",
     "default_cache_dir",
+    "display_path",
     "open_source",
 ]
 

@@ -167,7 +167,7 @@ class ArchiveSource(Source):
             if len(tops) == 1 and all("/" in p for p in members):
                 prefix = tops.pop()
                 members = {p[len(prefix) + 1 :]: h for p, h in members.items()}
-        self._set_members(members)
+        skipped = list(skipped) + self._set_members(members)
         self.info = SourceInfo(
             spec=spec,
             kind=kind,

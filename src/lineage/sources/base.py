@@ -46,6 +46,9 @@ class SourceInfo:
     details: dict[str, Any] = field(default_factory=dict)
     skipped: tuple[tuple[str, str], ...] = ()
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "skipped", tuple((display_path(p), r) for p, r in self.skipped))
+
 
 class Source:
     """Read-only view of the regular files of one codebase.
@@ -61,9 +64,22 @@ class Source:
         self._sorted: tuple[str, ...] = ()
         self._closed = False
 
-    def _set_members(self, members: dict[str, Any]) -> None:
-        self._members = members
-        self._sorted = tuple(sorted(members))
+    def _set_members(self, members: dict[str, Any]) -> list[tuple[str, str]]:
+        """Take the members (path -> backend handle); return what had to be skipped.
+
+        Paths are kept as :func:`display_path` shows them; the handle keeps what the backend
+        needs to read the file, so no report ever holds a name that cannot be written."""
+        shown: dict[str, Any] = {}
+        collisions = []
+        for path in sorted(members):
+            name = display_path(path)
+            if name in shown:
+                collisions.append((name, "its shown name equals another file's (after escaping)"))
+            else:
+                shown[name] = members[path]
+        self._members = shown
+        self._sorted = tuple(sorted(shown))
+        return collisions
 
     def paths(self) -> list[str]:
         """Every regular file, as a POSIX path relative to the source root, sorted."""
@@ -113,6 +129,34 @@ class Source:
 
 
 # --------------------------------------------------------------------------- helpers
+
+
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def display_path(path: str) -> str:
+    """A path as every report shows it: valid UTF-8, printable, on one line.
+
+    File systems, tar and git allow names that are not UTF-8 (Python holds their bytes as lone
+    surrogates, ``surrogateescape``) and names with newlines or other control characters. Reports
+    show such a byte or character as ``\\xNN`` (``\\n``, ``\\r``, ``\\t`` for those three), and
+    in such a name a backslash as ``\\\\``. Printable names are returned unchanged. Two files whose
+    shown names would be equal cannot both be reported: the source skips the later one.
+    """
+    if path.isprintable():
+        return path
+    out = []
+    for ch in path:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif not ch.isprintable() and (code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF):
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
 
 
 def blob_digest(data: bytes) -> str:

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from lineage.errors import SourceError
-from lineage.sources.base import Source, SourceInfo, _describe
+from lineage.sources.base import Source, SourceInfo, _describe, display_path
 
 # Tool and VCS directories that never hold the codebase itself.
 SKIP_DIRS = frozenset(
@@ -32,19 +32,20 @@ class DirSource(Source):
         super().__init__()
         self._root = root
         files, skipped = _walk_dir(root)
-        self._set_members(dict.fromkeys(files))
+        # handle: the name as the file system has it
+        skipped += self._set_members({rel: rel for rel in files})
         self.info = SourceInfo(
             spec=spec,
             kind="dir",
             location=str(root),
             digest="",
-            label=root.name or str(root),
+            label=display_path(root.name or str(root)),
             details={},
-            skipped=tuple(skipped),
+            skipped=tuple(sorted(skipped)),
         )
 
     def _read_member(self, path: str, handle: Any) -> bytes:
-        full = os.path.join(self._root, *path.split("/"))
+        full = os.path.join(self._root, *handle.split("/"))
         # O_NOFOLLOW: the file was a regular file when listed; don't follow a symlink that
         # replaced it since.
         flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)

@@ -32,7 +32,7 @@ class GitSource(Source):
         except BaseException:
             self._repo.close()
             raise
-        self._set_members(members)
+        skipped = list(skipped) + self._set_members(members)
         label = repo_path.name
         if label == ".git":
             label = repo_path.parent.name

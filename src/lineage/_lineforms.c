@@ -1,0 +1,338 @@
+/* The indexer's per-line work in C: kinds, normal forms and their hashes for every line of a file.
+ *
+ * This is an accelerator, not a second definition: lineage.index.forms holds the reference
+ * implementation in Python (TOKEN_RE, abstract_token, fold_whitespace, stable_hash) and the tests
+ * check that both give identical arrays on generated lines and on real files. Character classes
+ * are CPython's own (Py_UNICODE_ISSPACE, ISALNUM, ISDECIMAL, ISALPHA, ISDIGIT), which are exactly
+ * what the `re` module uses for str patterns (\s, \w, \d), so Unicode names and spaces tokenise the
+ * same way. Hashes are XXH3-64 of the UTF-8 bytes (lone surrogates encoded as "surrogatepass"
+ * does), shifted right by one bit, as lineage.index.forms.stable_hash computes them.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+enum { BLANK = 0, CODE = 1, COMMENT = 2, DOCSTRING = 3 };
+
+/* ---- a growable UTF-8 buffer ------------------------------------------------------------ */
+
+typedef struct {
+    char *data;
+    Py_ssize_t len, cap;
+} Buf;
+
+static int buf_reserve(Buf *b, Py_ssize_t extra) {
+    if (b->len + extra <= b->cap) return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra) cap *= 2;
+    char *data = PyMem_Realloc(b->data, (size_t)cap);
+    if (!data) { PyErr_NoMemory(); return -1; }
+    b->data = data;
+    b->cap = cap;
+    return 0;
+}
+
+static int buf_char(Buf *b, Py_UCS4 c) {
+    if (buf_reserve(b, 4) < 0) return -1;
+    char *p = b->data + b->len;
+    if (c < 0x80) { p[0] = (char)c; b->len += 1; }
+    else if (c < 0x800) { p[0] = (char)(0xC0 | (c >> 6)); p[1] = (char)(0x80 | (c & 0x3F)); b->len += 2; }
+    else if (c < 0x10000) {  /* surrogates too: what "surrogatepass" writes */
+        p[0] = (char)(0xE0 | (c >> 12)); p[1] = (char)(0x80 | ((c >> 6) & 0x3F));
+        p[2] = (char)(0x80 | (c & 0x3F)); b->len += 3;
+    } else {
+        p[0] = (char)(0xF0 | (c >> 18)); p[1] = (char)(0x80 | ((c >> 12) & 0x3F));
+        p[2] = (char)(0x80 | ((c >> 6) & 0x3F)); p[3] = (char)(0x80 | (c & 0x3F)); b->len += 4;
+    }
+    return 0;
+}
+
+static int buf_ascii(Buf *b, const char *s, Py_ssize_t n) {
+    if (buf_reserve(b, n) < 0) return -1;
+    memcpy(b->data + b->len, s, (size_t)n);
+    b->len += n;
+    return 0;
+}
+
+static int64_t buf_hash(const Buf *b) {
+    return (int64_t)(XXH3_64bits(b->len ? b->data : "", (size_t)b->len) >> 1);
+}
+
+/* ---- one line ---------------------------------------------------------------------------- */
+
+typedef struct {
+    int kind;
+    const void *data;
+    Py_ssize_t len;
+} Text;
+
+#define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
+
+static int is_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c); }
+static int is_word(Py_UCS4 c) { return Py_UNICODE_ISALNUM(c) || c == '_'; }
+static int is_decimal(Py_UCS4 c) { return Py_UNICODE_ISDECIMAL(c); }
+static int is_prefix(Py_UCS4 c) { return c < 128 && c && strchr("rRbBuUfFtT", (int)c) != NULL; }
+
+/* fold_whitespace(text[lo:hi]): runs of whitespace become one space, ends stripped. Returns the
+ * number of words (what ``len(folded.split(" "))`` counts, 0 for an empty result). */
+static Py_ssize_t fold(const Text *t, Py_ssize_t lo, Py_ssize_t hi, Buf *out) {
+    Py_ssize_t words = 0;
+    int in_word = 0;
+    for (Py_ssize_t i = lo; i < hi; i++) {
+        Py_UCS4 c = AT(t, i);
+        if (is_space(c)) { in_word = 0; continue; }
+        if (!in_word) {
+            if (words > 0 && buf_char(out, ' ') < 0) return -1;
+            words++;
+            in_word = 1;
+        }
+        if (buf_char(out, c) < 0) return -1;
+    }
+    return words;
+}
+
+/* The kept names (keywords, soft keywords, self, cls) as UTF-8, set from Python at import. */
+static char **kept = NULL;
+static Py_ssize_t *kept_len = NULL;
+static Py_ssize_t n_kept = 0;
+
+static int is_kept(const Buf *b, Py_ssize_t start) {
+    Py_ssize_t n = b->len - start;
+    for (Py_ssize_t k = 0; k < n_kept; k++)
+        if (kept_len[k] == n && memcmp(kept[k], b->data + start, (size_t)n) == 0) return 1;
+    return 0;
+}
+
+/* Length of the token starting at i (text[i] is not whitespace), by TOKEN_RE's alternatives in
+ * order: a (prefixed) one-line string, a name, a number, a multi-character operator, one char. */
+static Py_ssize_t token_end(const Text *t, Py_ssize_t i, Py_ssize_t end) {
+    Py_UCS4 c = AT(t, i);
+    Py_ssize_t p = 0;
+    while (p < 2 && i + p < end && is_prefix(AT(t, i + p))) p++;
+    if (i + p < end) {
+        Py_UCS4 q = AT(t, i + p);
+        if (q == '\'' || q == '"') {
+            Py_ssize_t j = i + p + 1;
+            while (j < end) {
+                Py_UCS4 d = AT(t, j);
+                if (d == '\\') {
+                    if (j + 1 < end && AT(t, j + 1) != '\n') { j += 2; continue; }
+                    break;
+                }
+                if (d == q || d == '\n') break;
+                j++;
+            }
+            if (j < end && AT(t, j) == q) j++;
+            return j - i;
+        }
+    }
+    if (is_word(c) && !is_decimal(c)) {
+        Py_ssize_t j = i + 1;
+        while (j < end && is_word(AT(t, j))) j++;
+        return j - i;
+    }
+    if (is_decimal(c)) {
+        Py_ssize_t j = i + 1;
+        while (j < end && (is_word(AT(t, j)) || AT(t, j) == '.')) j++;
+        return j - i;
+    }
+    Py_UCS4 n1 = i + 1 < end ? AT(t, i + 1) : 0;
+    Py_UCS4 n2 = i + 2 < end ? AT(t, i + 2) : 0;
+    if (c == '.' && i + 1 < end && is_decimal(n1)) {
+        Py_ssize_t j = i + 2;
+        while (j < end && is_word(AT(t, j))) j++;
+        return j - i;
+    }
+    if ((c == '*' && n1 == '*') || (c == '/' && n1 == '/') || (c == '>' && n1 == '>') || (c == '<' && n1 == '<'))
+        return (i + 2 < end && n2 == '=') ? 3 : 2;
+    if ((c == '-' && n1 == '>') || (c == ':' && n1 == '=')) return 2;
+    if (c == '.' && n1 == '.' && n2 == '.') return 3;
+    if (c < 128 && c && strchr("-+*/%&|^@=!<>", (int)c) && i + 1 < end && n1 == '=') return 2;
+    return 1;
+}
+
+/* normalise_code(text[lo:hi]) appended to norm and abstract (tokens joined by spaces, a space
+ * before the first token when the buffer is not empty). Returns the token count or -1. */
+static Py_ssize_t code_forms(const Text *t, Py_ssize_t lo, Py_ssize_t hi, Buf *norm, Buf *abs_) {
+    Py_ssize_t count = 0;
+    Py_ssize_t i = lo;
+    while (i < hi) {
+        Py_UCS4 c = AT(t, i);
+        if (is_space(c)) { i++; continue; }
+        Py_ssize_t n = token_end(t, i, hi);
+        if (count > 0) {
+            if (buf_char(norm, ' ') < 0 || buf_char(abs_, ' ') < 0) return -1;
+        }
+        Py_ssize_t start = norm->len;
+        for (Py_ssize_t k = i; k < i + n; k++)
+            if (buf_char(norm, AT(t, k)) < 0) return -1;
+        /* abstract_token, exactly as lineage.index.forms writes it */
+        int is_string = c == '\'' || c == '"';
+        if (!is_string && Py_UNICODE_ISALPHA(c)) {
+            for (Py_ssize_t k = i + 1; k < i + n && k < i + 3; k++) {
+                Py_UCS4 d = AT(t, k);
+                if (d == '\'' || d == '"') { is_string = 1; break; }
+            }
+        }
+        const char *cls = NULL;
+        if (is_string) cls = "S";
+        else if (Py_UNICODE_ISALPHA(c) || c == '_' || c > 127) cls = is_kept(norm, start) ? NULL : "I";
+        else if (Py_UNICODE_ISDIGIT(c) || (c == '.' && n > 1 && Py_UNICODE_ISDIGIT(AT(t, i + 1)))) cls = "N";
+        if (cls) {
+            if (buf_ascii(abs_, cls, 1) < 0) return -1;
+        } else {
+            if (buf_reserve(abs_, norm->len - start) < 0) return -1;
+            memcpy(abs_->data + abs_->len, norm->data + start, (size_t)(norm->len - start));
+            abs_->len += norm->len - start;
+        }
+        count++;
+        i += n;
+    }
+    return count;
+}
+
+static int sep(Buf *b) { return b->len > 0 ? buf_char(b, ' ') : 0; }
+
+/* fill(lines, doc, inside, comment, tail, head, kinds, h_norm, h_abs, ntok)
+ *
+ * ``lines``: list of str. ``doc``/``inside``: uint8 per row (docstring rows; rows strictly inside a
+ * multi-line string). ``comment``/``tail``/``head``: int32 per row, -1 for none (character column
+ * of a comment; where a multi-line string ends on this row; where one starts). Outputs: uint8
+ * kinds, int64 h_norm and h_abs, uint16 ntok, one entry per row, written in place. */
+static PyObject *fill(PyObject *self, PyObject *args) {
+    PyObject *lines;
+    Py_buffer doc, inside, comment, tail, head, kinds, h_norm, h_abs, ntok;
+    if (!PyArg_ParseTuple(args, "O!y*y*y*y*y*w*w*w*w*", &PyList_Type, &lines, &doc, &inside, &comment, &tail,
+                          &head, &kinds, &h_norm, &h_abs, &ntok))
+        return NULL;
+    PyObject *result = NULL;
+    Buf norm = {0}, abs_ = {0};
+    Py_ssize_t n = PyList_GET_SIZE(lines);
+    if (doc.len < n || inside.len < n || comment.len < n * 4 || tail.len < n * 4 || head.len < n * 4 ||
+        kinds.len < n || h_norm.len < n * 8 || h_abs.len < n * 8 || ntok.len < n * 2) {
+        PyErr_SetString(PyExc_ValueError, "fill: an array is shorter than the list of lines");
+        goto done;
+    }
+    const uint8_t *doc_p = doc.buf, *inside_p = inside.buf;
+    const int32_t *comment_p = comment.buf, *tail_p = tail.buf, *head_p = head.buf;
+    uint8_t *kinds_p = kinds.buf;
+    int64_t *norm_p = h_norm.buf, *abs_p = h_abs.buf;
+    uint16_t *ntok_p = ntok.buf;
+    for (Py_ssize_t row = 0; row < n; row++) {
+        PyObject *line = PyList_GET_ITEM(lines, row);
+        if (!PyUnicode_Check(line)) { PyErr_SetString(PyExc_TypeError, "fill: lines must be str"); goto done; }
+        Text t = {PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
+        Py_ssize_t lo = 0, hi = t.len;
+        while (lo < hi && is_space(AT(&t, lo))) lo++;
+        while (hi > lo && is_space(AT(&t, hi - 1))) hi--;
+        if (lo == hi) continue;  /* blank: kind 0, hashes 0 */
+        int kind = doc_p[row] ? DOCSTRING
+                   : (comment_p[row] == lo && !inside_p[row]) ? COMMENT : CODE;
+        kinds_p[row] = (uint8_t)kind;
+        norm.len = abs_.len = 0;
+        if (kind != CODE || inside_p[row]) {
+            Py_ssize_t words = fold(&t, lo, hi, &norm);
+            if (words < 0) goto done;
+            norm_p[row] = abs_p[row] = buf_hash(&norm);
+            ntok_p[row] = (uint16_t)(words < 65535 ? words : 65535);
+            continue;
+        }
+        /* _normalise_code_line: the code minus its comment, around multi-line string pieces */
+        Py_ssize_t len = t.len;
+        Py_ssize_t end = comment_p[row] >= 0 ? comment_p[row] : len;
+        Py_ssize_t start = 0, count = 0;
+        if (end > len) end = len;
+        if (tail_p[row] >= 0) {
+            Py_ssize_t cut = tail_p[row] < len ? tail_p[row] : len;
+            if (fold(&t, 0, cut, &norm) < 0) goto done;
+            if (buf_ascii(&abs_, "S", 1) < 0) goto done;
+            count += 1;
+            start = tail_p[row];
+        }
+        int opens = head_p[row] >= 0 && head_p[row] >= start;
+        Py_ssize_t code_end = opens ? head_p[row] : end;
+        if (code_end > end) code_end = end;
+        Py_ssize_t c_lo = start < len ? start : len, c_hi = code_end < len ? code_end : len;
+        if (c_hi > c_lo) {
+            Buf piece_norm = {0}, piece_abs = {0};
+            Py_ssize_t k = code_forms(&t, c_lo, c_hi, &piece_norm, &piece_abs);
+            int failed = k < 0;
+            if (!failed && piece_norm.len) failed = sep(&norm) < 0 || buf_ascii(&norm, piece_norm.data, piece_norm.len) < 0;
+            if (!failed && piece_abs.len) failed = sep(&abs_) < 0 || buf_ascii(&abs_, piece_abs.data, piece_abs.len) < 0;
+            PyMem_Free(piece_norm.data);
+            PyMem_Free(piece_abs.data);
+            if (failed) goto done;
+            count += k;
+        }
+        if (opens) {
+            Buf piece = {0};
+            Py_ssize_t h = head_p[row] < len ? head_p[row] : len;
+            int failed = fold(&t, h, len, &piece) < 0;
+            if (!failed && piece.len) failed = sep(&norm) < 0 || buf_ascii(&norm, piece.data, piece.len) < 0;
+            if (!failed) failed = sep(&abs_) < 0 || buf_ascii(&abs_, "S", 1) < 0;
+            PyMem_Free(piece.data);
+            if (failed) goto done;
+            count += 1;
+        }
+        norm_p[row] = buf_hash(&norm);
+        abs_p[row] = buf_hash(&abs_);
+        ntok_p[row] = (uint16_t)(count < 65535 ? count : 65535);
+    }
+    result = Py_NewRef(Py_None);
+done:
+    PyMem_Free(norm.data);
+    PyMem_Free(abs_.data);
+    PyBuffer_Release(&doc); PyBuffer_Release(&inside); PyBuffer_Release(&comment); PyBuffer_Release(&tail);
+    PyBuffer_Release(&head); PyBuffer_Release(&kinds); PyBuffer_Release(&h_norm); PyBuffer_Release(&h_abs);
+    PyBuffer_Release(&ntok);
+    return result;
+}
+
+static void free_kept(void) {
+    for (Py_ssize_t k = 0; k < n_kept; k++) PyMem_Free(kept[k]);
+    PyMem_Free(kept);
+    PyMem_Free(kept_len);
+    kept = NULL;
+    kept_len = NULL;
+    n_kept = 0;
+}
+
+/* set_kept_names(names): the names the abstract form keeps (keywords, soft keywords, self, cls). */
+static PyObject *set_kept_names(PyObject *self, PyObject *arg) {
+    PyObject *seq = PySequence_Fast(arg, "set_kept_names: a sequence of str");
+    if (!seq) return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    free_kept();
+    kept = PyMem_Calloc((size_t)(n ? n : 1), sizeof(char *));
+    kept_len = PyMem_Calloc((size_t)(n ? n : 1), sizeof(Py_ssize_t));
+    if (!kept || !kept_len) { Py_DECREF(seq); free_kept(); return PyErr_NoMemory(); }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t size;
+        const char *utf8 = PyUnicode_AsUTF8AndSize(PySequence_Fast_GET_ITEM(seq, k), &size);
+        if (!utf8) { Py_DECREF(seq); free_kept(); return NULL; }
+        kept[k] = PyMem_Malloc((size_t)(size ? size : 1));
+        if (!kept[k]) { Py_DECREF(seq); free_kept(); return PyErr_NoMemory(); }
+        memcpy(kept[k], utf8, (size_t)size);
+        kept_len[k] = size;
+        n_kept = k + 1;
+    }
+    Py_DECREF(seq);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"fill", fill, METH_VARARGS, "Kinds, hashes of the normal forms and token counts of every line."},
+    {"set_kept_names", set_kept_names, METH_O, "Set the names the abstract form keeps as they are."},
+    {NULL, NULL, 0, NULL},
+};
+
+static void module_free(void *unused) { free_kept(); }
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "lineage._lineforms", NULL, -1, methods,
+                                    NULL, NULL, NULL, module_free};
+
+PyMODINIT_FUNC PyInit__lineforms(void) { return PyModule_Create(&module); }

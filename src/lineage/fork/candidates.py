@@ -1,0 +1,131 @@
+"""Expand ``forkpoint`` candidate specs into concrete, pinnable sources.
+
+* ``pypi:NAME`` (no ``==``): every release of NAME listed by PyPI's JSON API, narrowed by a
+  version specifier (``--versions '>=20,<25'``, PEP 440), oldest first. Pre-releases only with
+  ``pre=True``; releases without files are left out. Each is fetched as ``pypi:NAME==VERSION``
+  by :func:`lineage.sources.open_source` and pinned afterwards by the sha256 it was fetched with.
+* ``REPO@A..B`` or ``REPO@REF``: the commits ``lineage history`` would walk (first parents,
+  oldest first, the base included), with the same ``--tags``/``--every``/``--max-commits`` filters.
+* anything else: one candidate, as given.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+from lineage import __version__
+from lineage.errors import LineageError
+from lineage.sources import NET_TIMEOUT, PYPI_JSON_URL
+
+_PYPI_NAME = re.compile(r"pypi:(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One source to compare the target with: its spec, and what is known before opening it."""
+
+    spec: str  # what open_source reads
+    ref: str  # version, tag or commit
+    date: str  # ISO 8601 UTC, "" when unknown
+    group: str  # the candidate spec it came from (for the plot and the JSON)
+
+
+def _release_listing(name: str) -> dict[str, list[dict[str, object]]]:
+    """PyPI's ``releases`` map (version -> files) for one project."""
+    if os.environ.get("LINEAGE_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}:
+        raise LineageError(f"pypi: listing the releases of {name} needs the network; LINEAGE_OFFLINE is set")
+    url = f"{PYPI_JSON_URL}/{urllib.parse.quote(name, safe='')}/json"
+    request = urllib.request.Request(url, headers={"User-Agent": f"lineage/{__version__}"})
+    try:
+        with urllib.request.urlopen(request, timeout=NET_TIMEOUT) as response:
+            data = json.load(response)
+    except urllib.error.HTTPError as exc:
+        what = "no such project" if exc.code == 404 else f"HTTP {exc.code}"
+        raise LineageError(f"pypi: cannot list the releases of {name}: {what}") from None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = " ".join(str(getattr(exc, "reason", exc)).split())[:150]
+        raise LineageError(f"pypi: cannot list the releases of {name}: {reason}") from None
+    releases = data.get("releases") if isinstance(data, dict) else None
+    if not isinstance(releases, dict):
+        raise LineageError(f"pypi: PyPI's answer for {name} lists no releases")
+    return {str(v): [f for f in files if isinstance(f, dict)] for v, files in releases.items()
+            if isinstance(files, list)}
+
+
+def pypi_releases(name: str, versions: str = "", pre: bool = False,
+                  listing: dict[str, list[dict[str, object]]] | None = None) -> list[Candidate]:
+    """The releases of ``name`` matching the specifier ``versions``, oldest first.
+
+    ``listing`` (version -> files, as PyPI's JSON API gives) is fetched when not given.
+    """
+    from packaging.specifiers import InvalidSpecifier, SpecifierSet
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        wanted = SpecifierSet(versions)
+    except InvalidSpecifier:
+        raise LineageError(f"--versions: not a version specifier: {versions!r} (e.g. '>=2.28,<2.33')") from None
+    listing = _release_listing(name) if listing is None else listing
+    found: list[tuple[Version, str, str]] = []
+    for raw, files in listing.items():
+        try:
+            version = Version(raw)
+        except InvalidVersion:  # legacy version strings PEP 440 cannot order
+            continue
+        if not files or (version.is_prerelease and not pre):
+            continue
+        if not wanted.contains(version, prereleases=pre or None):
+            continue
+        times = sorted(str(f.get("upload_time_iso_8601") or f.get("upload_time") or "") for f in files)
+        date = times[0][:19] + "Z" if times and times[0] else ""
+        found.append((version, raw, date))
+    if not found:
+        raise LineageError(f"pypi: no release of {name} matches {versions or 'any version'!r}")
+    found.sort()
+    group = f"pypi:{name}"
+    return [Candidate(f"pypi:{name}=={raw}", raw, date, group) for _, raw, date in found]
+
+
+def is_pypi_project(spec: str) -> bool:
+    return _PYPI_NAME.fullmatch(spec) is not None
+
+
+def is_git_range(spec: str) -> bool:
+    """``REPO@A..B`` or ``REPO@REF`` naming a git repository (not a single-ref compare source)."""
+    if "@" not in spec or spec.startswith("pypi:") or os.path.exists(spec):
+        return False
+    repo = spec.rsplit("@", 1)[0]
+    return os.path.isdir(Path(repo).expanduser())
+
+
+def expand(specs: list[str], *, versions: str = "", pre: bool = False, tags_only: bool = False,
+           every: int = 1, max_commits: int = 0) -> list[Candidate]:
+    """Every candidate named by ``specs``, in the given order, each group oldest first.
+
+    A ``REPO@REF`` without ``..`` is one candidate unless a commit filter (``--tags``,
+    ``--every``, ``--max-commits``) asks for its history.
+    """
+    from lineage.history import parse_range
+
+    out: list[Candidate] = []
+    for spec in specs:
+        if is_pypi_project(spec):
+            out.extend(pypi_releases(_PYPI_NAME.fullmatch(spec)["name"], versions, pre))  # type: ignore[index]
+        elif is_git_range(spec) and (".." in spec.rsplit("@", 1)[1] or tags_only or every > 1 or max_commits):
+            walked = parse_range(spec, every, tags_only, max_commits)
+            out.extend(Candidate(f"{walked.repo}@{c.sha}", " ".join(c.tags) or c.sha, c.date, spec)
+                       for c in walked.commits)
+        elif is_git_range(spec):
+            out.append(Candidate(spec, spec.rsplit("@", 1)[1], "", spec))
+        else:
+            out.append(Candidate(spec, "", "", spec))
+    if not out:
+        raise LineageError("forkpoint needs at least one candidate")
+    return out

@@ -1,0 +1,312 @@
+"""``lineage forkpoint``: which candidate release or commit a target's code is closest to.
+
+    from lineage.fork.forkpoint import run_forkpoint
+    result = run_forkpoint("vendored/requests", ["pypi:requests"], versions=">=2.28,<2.33")
+    result.candidates.head()      # one row per candidate, by rank
+    result.write("out/")          # forkpoint.csv, forkpoint_files.csv, forkpoint.json, forkpoint.png
+
+Each candidate is compared with the target by :func:`lineage.api.compare_trees` (same matcher,
+same parameters). A target file *pairs* with the candidate file it copies most from (its main
+upstream file, ``upstream_path`` in ``files.csv``); the candidate's *paired files* are those.
+
+Closest is the smallest **distance**, the number of code lines one would have to change to turn
+the candidate's paired files into the target:
+
+    distance = (target_code_lines - verbatim_code_lines) + upstream_only_code_lines
+
+where ``verbatim_code_lines`` are target code lines found verbatim in the candidate and
+``upstream_only_code_lines`` are code lines of the paired files that no target line (verbatim or
+near) was matched to. The first term grows when the candidate lacks code the target has (an
+older release), the second when the candidate has code the target lacks (a newer release that
+only added lines), so an unmodified copy of release X has distance 0 against X and more against
+any release that added, removed or changed a code line of the copied files. Files of the
+candidate that no target file pairs with are not counted: a vendored subset is not penalised
+for the rest of the package. Ties on distance are broken by more verbatim lines, then by fewer
+upstream-only lines; candidates equal on all three share a rank (1 = closest).
+
+Per target file (``forkpoint_files.csv``) the same distance is computed with that file's own
+lines and its own paired file, and ranked among the candidates, because a vendored tree may mix
+files from several releases.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from lineage import __version__
+from lineage.cache import IndexCache
+from lineage.errors import LineageError
+from lineage.fork.candidates import Candidate, expand
+from lineage.index import CODE, DEFAULT_MAX_FILE_BYTES, INDEX_VERSION
+from lineage.match import MatchParams
+from lineage.sources import default_cache_dir, open_source
+from lineage.tree import TreeIndex, index_tree
+
+# Change log of forkpoint.json:
+#   1: first version (target, candidates with digests, the definition, best, per-file best).
+FORKPOINT_FORMAT = "lineage.forkpoint"
+FORKPOINT_VERSION = 1
+
+# forkpoint.csv, one row per candidate, sorted by rank then candidate order.
+CANDIDATE_COLUMNS = [
+    "rank", "candidate", "ref", "date", "distance", "verbatim_code_lines", "copied_code_lines",
+    "target_code_lines", "upstream_only_code_lines", "paired_files", "python_files", "order",
+    "group", "digest", "tree_digest",
+]
+# forkpoint_files.csv, one row per (target file, candidate), sorted by target path, rank, order.
+FILE_COLUMNS = [
+    "target_path", "rank", "candidate", "ref", "upstream_path", "distance", "code_lines",
+    "verbatim_code_lines", "copied_code_lines", "upstream_only_code_lines", "order",
+]
+_RANK_KEYS = ["distance", "minus_verbatim", "upstream_only_code_lines"]
+_MAX_TICKS = 24
+
+
+@dataclass
+class ForkpointResult:
+    """The ranked candidates, the per-file ranking, and the inputs that reproduce them."""
+
+    candidates: pd.DataFrame
+    files: pd.DataFrame
+    inputs: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def best(self) -> pd.DataFrame:
+        return self.candidates[self.candidates["rank"] == 1]
+
+    def to_json(self) -> dict[str, Any]:
+        best_files = self.files[self.files["rank"] == 1]
+        per_candidate = best_files.groupby("candidate", sort=False)["target_path"].nunique()
+        records = _records(self.best)
+        return {
+            "format": FORKPOINT_FORMAT,
+            "format_version": FORKPOINT_VERSION,
+            **self.inputs,
+            "best": records,
+            "files_closest_to": [{"candidate": c, "files": int(n)}
+                                 for c, n in sorted(per_candidate.items(), key=lambda kv: (-kv[1], kv[0]))],
+            "candidates": _records(self.candidates),
+        }
+
+    def write(self, out_dir: str | Path) -> list[Path]:
+        out = Path(out_dir)
+        if out.exists() and not out.is_dir():
+            raise LineageError(f"--out {out} exists and is not a folder")
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+            paths = [out / "forkpoint.csv", out / "forkpoint_files.csv", out / "forkpoint.json",
+                     out / "forkpoint.png"]
+            self.candidates.to_csv(paths[0], index=False, lineterminator="\n")
+            self.files.to_csv(paths[1], index=False, lineterminator="\n")
+            paths[2].write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
+            plot_forkpoint(self.candidates, paths[3], title=str(self.inputs.get("target", {}).get("spec", "")))
+        except OSError as exc:
+            raise LineageError(f"cannot write to {out}: {exc.strerror or exc}") from None
+        return paths
+
+
+def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
+    return json.loads(frame.to_json(orient="records"))
+
+
+def restrict(tree: TreeIndex, prefix: str) -> TreeIndex:
+    """The part of ``tree`` under the folder ``prefix`` (e.g. ``pip/_vendor/requests``)."""
+    prefix = prefix.strip("/")
+    if not prefix:
+        return tree
+    inside = prefix + "/"
+    files = [f for f in tree.files if f.path.startswith(inside)]
+    if not files:
+        raise LineageError(f"--target-path {prefix}: no Python file of {tree.info.spec} is under it")
+    import hashlib
+
+    digest = hashlib.sha256()
+    for f in files:
+        digest.update(f"{f.path}\0{f.digest}\n".encode("utf-8", "surrogateescape"))
+    keep = {f.path for f in files}
+    return replace(tree, files=files, skipped=[s for s in tree.skipped if s[0].startswith(inside)],
+                   tree_digest="sha256:" + digest.hexdigest(),
+                   data={p: b for p, b in tree.data.items() if p in keep})
+
+
+def _matched_rows(lines: pd.DataFrame) -> pd.DataFrame:
+    """(target_path, upstream_path, upstream_line) of every target line matched verbatim or near."""
+    hit = lines[lines["match"] != "none"]
+    return pd.DataFrame({"target_path": hit["target_path"].astype(str).to_numpy(),
+                         "upstream_path": hit["upstream_path"].astype(str).to_numpy(),
+                         "upstream_line": hit["upstream_line"].astype("int64").to_numpy()})
+
+
+def _unmatched_code(kinds: np.ndarray, matched_lines: np.ndarray) -> int:
+    """Code lines of one upstream file whose (1-based) line is not among ``matched_lines``."""
+    seen = np.zeros(kinds.shape[0], dtype=bool)
+    rows = matched_lines[(matched_lines >= 1) & (matched_lines <= kinds.shape[0])] - 1
+    seen[rows] = True
+    return int(((kinds == CODE) & ~seen).sum())
+
+
+def score_candidate(candidate: TreeIndex, files: pd.DataFrame, lines: pd.DataFrame
+                    ) -> tuple[dict[str, int], pd.DataFrame]:
+    """Whole-target figures and per-file figures of one comparison with one candidate."""
+    kinds = {f.path: f.kinds for f in candidate.files}
+    indexed = files[files["status"] == "indexed"]
+    matched = _matched_rows(lines)
+    by_upstream = {u: g["upstream_line"].to_numpy() for u, g in matched.groupby("upstream_path", sort=True)}
+    by_pair = {k: g["upstream_line"].to_numpy()
+               for k, g in matched.groupby(["target_path", "upstream_path"], sort=True)}
+    paired = sorted({p for p in indexed["upstream_path"] if p})
+    empty = np.zeros(0, dtype=np.int64)
+    upstream_only = sum(_unmatched_code(kinds[p], by_upstream.get(p, empty)) for p in paired)
+    code = int(indexed["code_lines"].sum())
+    verbatim = int(indexed["verbatim_code_lines"].sum())
+    copied = verbatim + int(indexed["near_code_lines"].sum())
+    totals = {"verbatim_code_lines": verbatim, "copied_code_lines": copied, "target_code_lines": code,
+              "upstream_only_code_lines": upstream_only, "distance": code - verbatim + upstream_only,
+              "paired_files": len(paired)}
+    rows = []
+    for t, u, n_code, n_verb, n_near in indexed[["target_path", "upstream_path", "code_lines",
+                                                 "verbatim_code_lines", "near_code_lines"]].itertuples(index=False):
+        only = _unmatched_code(kinds[u], by_pair.get((t, u), empty)) if u else 0
+        rows.append({"target_path": t, "upstream_path": u, "code_lines": int(n_code),
+                     "verbatim_code_lines": int(n_verb), "copied_code_lines": int(n_verb + n_near),
+                     "upstream_only_code_lines": only, "distance": int(n_code - n_verb + only)})
+    return totals, pd.DataFrame(rows)
+
+
+def rank_frame(frame: pd.DataFrame, by: list[str] | None = None) -> pd.Series:
+    """Competition ranks (1, 1, 3) on (distance, -verbatim, upstream-only), within ``by`` groups."""
+    keys = frame.assign(minus_verbatim=-frame["verbatim_code_lines"])
+    order = keys.sort_values([*(by or []), *_RANK_KEYS], kind="stable")
+    group = order[by].astype(str).agg("\0".join, axis=1) if by else pd.Series("", index=order.index)
+    key = order[_RANK_KEYS].astype(str).agg("\0".join, axis=1)
+    position = order.groupby(group, sort=False).cumcount() + 1
+    new_key = (key != key.shift()) | (group != group.shift())
+    ranks = position.where(new_key).ffill().astype(int)
+    return ranks.reindex(frame.index)
+
+
+def _resolved_spec(candidate: Candidate, tree: TreeIndex) -> str:
+    info = tree.info
+    if info.kind == "pypi":
+        return f"{candidate.spec.split('#', 1)[0]}#sha256={info.digest.removeprefix('sha256:')}"
+    if info.kind == "git":
+        return f"{info.location}@{info.details.get('commit', '')}"
+    return info.spec
+
+
+def _log(message: str, progress: bool) -> None:
+    if progress:
+        print(f"lineage: {message}", file=sys.stderr, flush=True)
+
+
+def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str = "", pre: bool = False,
+                  tags_only: bool = False, every: int = 1, max_commits: int = 0, target_path: str = "",
+                  params: MatchParams | None = None, jobs: int | None = None, cache_dir: Path | None = None,
+                  use_cache: bool = True, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+                  progress: bool = False) -> ForkpointResult:
+    """Rank every candidate by its distance to the target (see the module docstring)."""
+    from lineage.api import compare_trees
+
+    params = params or MatchParams()
+    candidates = expand(list(candidate_specs), versions=versions, pre=pre, tags_only=tags_only,
+                        every=every, max_commits=max_commits)
+    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    cache = IndexCache(root if use_cache else None)
+    started = time.perf_counter()
+    with open_source(target, root) as source:
+        target_tree = restrict(index_tree(source, cache, jobs, max_file_bytes), target_path)
+    if not target_tree.files:
+        raise LineageError(f"target {target} holds no Python file to compare")
+
+    rows: list[dict[str, Any]] = []
+    file_frames: list[pd.DataFrame] = []
+    known: dict[str, Any] = {}  # blob digest -> (record, bytes), shared by git candidates
+    by_tree: dict[str, tuple[dict[str, int], pd.DataFrame]] = {}  # same Python files, same figures
+    for order, cand in enumerate(candidates):
+        step = time.perf_counter()
+        with open_source(cand.spec, root) as source:
+            tree = index_tree(source, cache, jobs, max_file_bytes,
+                              known=known if source.info.kind == "git" else None)
+        scored = by_tree.get(tree.tree_digest)
+        if scored is None:
+            comparison = compare_trees(target_tree, [tree], params, cache_root=root if use_cache else None)
+            scored = score_candidate(tree, comparison.files, comparison.lines)
+            by_tree[tree.tree_digest] = scored
+            del comparison
+        totals, per_file = scored
+        spec = _resolved_spec(cand, tree)
+        date = cand.date
+        rows.append({"candidate": spec, "ref": cand.ref or tree.info.details.get("version", ""), "date": date,
+                     **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
+                     "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})
+        file_frames.append(per_file.assign(candidate=spec, ref=rows[-1]["ref"], order=order))
+        _log(f"[{order + 1}/{len(candidates)}] {spec}: distance {totals['distance']:,} "
+             f"({totals['verbatim_code_lines']:,} of {totals['target_code_lines']:,} code lines verbatim, "
+             f"{totals['upstream_only_code_lines']:,} upstream-only; {tree.cache_misses} parsed, "
+             f"{time.perf_counter() - step:.1f} s)", progress)
+        del tree
+
+    frame = pd.DataFrame(rows)
+    frame["rank"] = rank_frame(frame)
+    frame = frame.sort_values(["rank", "order"], kind="stable")[CANDIDATE_COLUMNS].reset_index(drop=True)
+    files = pd.concat(file_frames, ignore_index=True)
+    files["rank"] = rank_frame(files, by=["target_path"])
+    files = files.sort_values(["target_path", "rank", "order"], kind="stable")[FILE_COLUMNS].reset_index(drop=True)
+    inputs = {
+        "lineage_version": __version__,
+        "index_version": INDEX_VERSION,
+        "target": {"spec": target, "kind": target_tree.info.kind, "digest": target_tree.info.digest,
+                   "target_path": target_path.strip("/"), "tree_digest": target_tree.tree_digest,
+                   "python_files": len(target_tree.files)},
+        "selection": {"versions": versions, "pre": pre, "tags_only": tags_only, "every": every,
+                      "max_commits": max_commits, "specs": list(candidate_specs)},
+        "distance": "(target_code_lines - verbatim_code_lines) + upstream_only_code_lines; "
+                    "ties broken by more verbatim, then fewer upstream-only lines",
+        "parameters": params.to_dict(),
+        "seconds": round(time.perf_counter() - started, 3),
+    }
+    return ForkpointResult(candidates=frame, files=files, inputs=inputs)
+
+
+def plot_forkpoint(frame: pd.DataFrame, path: Path, title: str = "") -> Path:
+    """Distance, target lines not verbatim and upstream-only lines over the candidates (in order)."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    ordered = frame.sort_values("order")
+    x = list(range(len(ordered)))
+    distance = ordered["distance"].astype(int).tolist()
+    missing = (ordered["target_code_lines"] - ordered["verbatim_code_lines"]).astype(int).tolist()
+    extra = ordered["upstream_only_code_lines"].astype(int).tolist()
+    fig = Figure(figsize=(10, 5), layout="constrained")
+    FigureCanvasAgg(fig)
+    ax = fig.subplots()
+    marker = "o" if len(x) <= 60 else None
+    ax.plot(x, distance, color="black", marker=marker, label="distance")
+    ax.plot(x, missing, color="tab:red", linestyle="--", label="target code lines not verbatim")
+    ax.plot(x, extra, color="tab:blue", linestyle=":", label="upstream-only code lines (paired files)")
+    best = [i for i, r in enumerate(ordered["rank"]) if r == 1]
+    ax.scatter(best, [distance[i] for i in best], s=120, facecolors="none", edgecolors="tab:green",
+               linewidths=2, zorder=3, label="closest (rank 1)")
+    ax.set_ylabel("code lines")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize="small")
+    step = max(1, -(-len(x) // _MAX_TICKS))
+    ticks = x[::step]
+    ax.set_xticks(ticks)
+    ax.set_xticklabels([str(ordered["ref"].iat[i])[:12] for i in ticks], rotation=60, fontsize="x-small")
+    ax.set_xlabel("candidate (in the order given; releases and commits oldest first)")
+    if title:
+        ax.set_title(f"forkpoint of {title}", fontsize="medium")
+    fig.savefig(path, dpi=110, metadata={"Software": None})
+    return path

@@ -1,0 +1,217 @@
+"""What a source declares about its licence: metadata, licence files, NOTICE files.
+
+Read once per source while it is open (:func:`read_source_licence`), from the source's own files
+through :meth:`lineage.sources.Source.paths` / ``read``:
+
+* core metadata: a wheel's ``*.dist-info/METADATA`` or an sdist's ``PKG-INFO``, else a
+  ``pyproject.toml`` ``[project] license`` (a string is PEP 639's SPDX expression; a table's
+  ``text`` is read like METADATA ``License``);
+* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``COPYING``/
+  ``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB.
+  Files inside ``*.dist-info`` count as the root's. A licence file in a sub-folder (a vendored
+  library's) governs the files under that folder.
+
+The declared licence, first that gives one: ``License-Expression``; ``License`` when it is a valid
+SPDX expression or holds a notice our rules recognise; the licence classifiers (several are a
+choice, ``A OR B``); the pyproject ``license``; the root licence files' recognised notices.
+``declared_from`` says which.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import hashlib
+import posixpath
+import re
+import tomllib
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
+
+from lineage.licences.expressions import combine_all, combine_any, normalise
+from lineage.licences.notices import is_template, notice_expression
+from lineage.markers import find_markers
+
+if TYPE_CHECKING:
+    from lineage.sources import Source
+
+MAX_LICENCE_FILE_BYTES = 1 << 20
+_LICENCE_NAME_RE = re.compile(r"^(?:LICEN[CS]E|COPYING|COPYRIGHT|NOTICE|THIRD[_-]PARTY[_-]LICEN[CS]ES)"
+                              r"(?:[._-][A-Za-z0-9._-]*)?$", re.IGNORECASE)
+_NOT_TEXT = (".py", ".pyc", ".pyi", ".so", ".pyd", ".c", ".h", ".cpp", ".cu", ".json", ".html", ".js")
+
+# Trove licence classifiers -> SPDX (the unambiguous ones; "BSD License" could be 2- or 3-clause
+# and is left to the licence files).
+CLASSIFIERS: dict[str, str] = {
+    "License :: OSI Approved :: Apache Software License": "Apache-2.0",
+    "License :: OSI Approved :: MIT License": "MIT",
+    "License :: OSI Approved :: MIT No Attribution License (MIT-0)": "MIT-0",
+    "License :: OSI Approved :: ISC License (ISCL)": "ISC",
+    "License :: OSI Approved :: Mozilla Public License 2.0 (MPL 2.0)": "MPL-2.0",
+    "License :: OSI Approved :: GNU General Public License v2 (GPLv2)": "GPL-2.0-only",
+    "License :: OSI Approved :: GNU General Public License v2 or later (GPLv2+)": "GPL-2.0-or-later",
+    "License :: OSI Approved :: GNU General Public License v3 (GPLv3)": "GPL-3.0-only",
+    "License :: OSI Approved :: GNU General Public License v3 or later (GPLv3+)": "GPL-3.0-or-later",
+    "License :: OSI Approved :: GNU Lesser General Public License v2 (LGPLv2)": "LGPL-2.0-only",
+    "License :: OSI Approved :: GNU Lesser General Public License v2 or later (LGPLv2+)": "LGPL-2.0-or-later",
+    "License :: OSI Approved :: GNU Lesser General Public License v3 (LGPLv3)": "LGPL-3.0-only",
+    "License :: OSI Approved :: GNU Lesser General Public License v3 or later (LGPLv3+)": "LGPL-3.0-or-later",
+    "License :: OSI Approved :: GNU Affero General Public License v3": "AGPL-3.0-only",
+    "License :: OSI Approved :: GNU Affero General Public License v3 or later (AGPLv3+)": "AGPL-3.0-or-later",
+    "License :: OSI Approved :: Python Software Foundation License": "PSF-2.0",
+    "License :: OSI Approved :: The Unlicense (Unlicense)": "Unlicense",
+    "License :: OSI Approved :: zlib/libpng License": "Zlib",
+    "License :: OSI Approved :: Boost Software License 1.0 (BSL-1.0)": "BSL-1.0",
+    "License :: CC0 1.0 Universal (CC0 1.0) Public Domain Dedication": "CC0-1.0",
+}
+
+
+@dataclass(frozen=True)
+class LicenceFile:
+    path: str
+    role: str  # "licence" | "notice" (a NOTICE file: attributions to reproduce)
+    folder: str  # the folder it governs ("" for the root, dist-info included)
+    sha256: str
+    expression: str  # licences its text announces ("" when our rules recognise none)
+    copyrights: tuple[str, ...] = ()  # copyright lines of real holders (templates left out)
+    lines: tuple[str, ...] = ()  # a NOTICE file's non-blank lines, stripped
+
+
+@dataclass(frozen=True)
+class SourceLicence:
+    """One source's declared licence and licence files; JSON-serialisable via :meth:`to_dict`."""
+
+    declared: str = ""  # normalised SPDX expression, "" when none could be read
+    declared_from: str = ""  # METADATA License-Expression | METADATA License | classifiers | ...
+    declared_raw: str = ""  # the metadata text it came from (first 200 characters)
+    files: tuple[LicenceFile, ...] = field(default_factory=tuple)
+
+    @property
+    def notice_lines(self) -> tuple[str, ...]:
+        """Root NOTICE files' lines: what an Apache-2.0 redistribution must reproduce."""
+        return tuple(line for f in self.files if f.role == "notice" and f.folder == "" for line in f.lines)
+
+    @property
+    def notice_paths(self) -> tuple[str, ...]:
+        return tuple(f.path for f in self.files if f.role == "notice" and f.folder == "")
+
+    @property
+    def copyrights(self) -> tuple[str, ...]:
+        return tuple(dict.fromkeys(c for f in self.files if f.folder == "" for c in f.copyrights))
+
+    def folder_licence(self, path: str) -> tuple[str, str]:
+        """(expression, licence file) of the deepest sub-folder licence file above ``path``."""
+        best: LicenceFile | None = None
+        for f in self.files:
+            if f.folder and f.expression and (path.startswith(f.folder + "/")) and (
+                    best is None or len(f.folder) > len(best.folder)):
+                best = f
+        return (best.expression, best.path) if best else ("", "")
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "declared": self.declared,
+            "declared_from": self.declared_from,
+            "declared_raw": self.declared_raw,
+            "files": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(f).items()}
+                      for f in self.files],
+        }
+
+
+def _is_licence_file(path: str) -> bool:
+    name = posixpath.basename(path)
+    return bool(_LICENCE_NAME_RE.match(name)) and not name.lower().endswith(_NOT_TEXT)
+
+
+def _folder(path: str) -> str:
+    parts = path.split("/")[:-1]
+    if any(p.endswith((".dist-info", ".egg-info")) for p in parts):
+        return ""  # a distribution's own licence files: the root's
+    return "/".join(parts)
+
+
+def _text(data: bytes) -> str:
+    return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
+
+
+# A licence text's own prose ("copyright license to reproduce, ...") can start a wrapped line with
+# "copyright": in licence files a copyright line must also carry a year, (c) or the sign.
+_HOLDER_EVIDENCE_RE = re.compile(r"\b(?:19|20)\d\d\b|\(c\)|©", re.IGNORECASE)
+
+
+def copyright_lines(lines: list[str]) -> tuple[str, ...]:
+    """Copyright lines of a plain-text file (the marker rules read every line as prose)."""
+    found = find_markers(lines, ["docstring"] * len(lines))
+    return tuple(dict.fromkeys(m.text for m in found if m.kind == "copyright" and not is_template(m.text)
+                               and _HOLDER_EVIDENCE_RE.search(m.text)))
+
+
+def read_licence_file(path: str, data: bytes) -> LicenceFile:
+    text = _text(data)
+    lines = text.split("\n")
+    role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
+    return LicenceFile(
+        path=path, role=role, folder=_folder(path), sha256=hashlib.sha256(data).hexdigest(),
+        expression=notice_expression(text), copyrights=copyright_lines(lines),
+        lines=tuple(s.strip() for s in lines if s.strip()) if role == "notice" else ())
+
+
+def _metadata_path(paths: list[str]) -> str:
+    meta = sorted(p for p in paths if p.count("/") == 1 and p.endswith(".dist-info/METADATA"))
+    if meta:
+        return meta[0]
+    return "PKG-INFO" if "PKG-INFO" in paths else ""
+
+
+def _from_metadata(raw: bytes) -> tuple[str, str, str]:
+    message = email.parser.BytesParser().parsebytes(raw, headersonly=True)
+    expression = str(message.get("License-Expression") or "").strip()
+    if expression and normalise(expression):
+        return normalise(expression), "METADATA License-Expression", expression
+    text = str(message.get("License") or "").strip()
+    if text and text.upper() != "UNKNOWN":
+        found = normalise(text) or notice_expression(text)
+        if found:
+            return found, "METADATA License", text[:200]
+    classifiers = [CLASSIFIERS[c.strip()] for c in message.get_all("Classifier") or [] if c.strip() in CLASSIFIERS]
+    if classifiers:
+        return combine_any(classifiers), "METADATA classifiers", "; ".join(sorted(set(classifiers)))
+    return "", "", (expression or text)[:200]
+
+
+def _from_pyproject(raw: bytes) -> tuple[str, str, str]:
+    try:
+        project = tomllib.loads(raw.decode("utf-8")).get("project", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return "", "", ""
+    value = project.get("license") if isinstance(project, dict) else None
+    if isinstance(value, str):
+        return normalise(value), "pyproject.toml license" if normalise(value) else "", value[:200]
+    if isinstance(value, dict) and isinstance(value.get("text"), str):
+        text = value["text"]
+        found = normalise(text) or notice_expression(text)
+        return found, "pyproject.toml license.text" if found else "", text[:200]
+    return "", "", ""
+
+
+def read_source_licence(source: Source) -> SourceLicence:
+    """The declared licence and licence files of an open source."""
+    paths = source.paths()
+    files = []
+    for path in paths:
+        if _is_licence_file(path):
+            data = source.read(path)
+            if len(data) <= MAX_LICENCE_FILE_BYTES:
+                files.append(read_licence_file(path, data))
+    declared, declared_from, raw = "", "", ""
+    meta = _metadata_path(paths)
+    if meta:
+        declared, declared_from, raw = _from_metadata(source.read(meta))
+    if not declared and "pyproject.toml" in paths:
+        declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))
+    if not declared:
+        root = [f for f in files if f.folder == "" and f.role == "licence" and f.expression]
+        if root:
+            declared = combine_all(f.expression for f in root)
+            declared_from = "licence files: " + ", ".join(f.path for f in root)
+    return SourceLicence(declared=declared, declared_from=declared_from, declared_raw=raw,
+                         files=tuple(sorted(files, key=lambda f: f.path)))

@@ -1,0 +1,54 @@
+"""One Python file's licence, copyright lines and modification notice.
+
+Read from what the index already holds: the ``spdx`` and ``copyright`` markers of
+:mod:`lineage.markers` (one place for those rules), and the comment and docstring lines of the
+file's head for licence notice texts (:mod:`lineage.licences.notices`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from lineage.index import COMMENT, DOCSTRING
+from lineage.licences.expressions import combine_all, normalise
+from lineage.licences.notices import CHANGE_MARKER_KINDS, fold, notice_ids, states_change
+from lineage.markers import Marker
+
+# Licence headers open a file; reading the comments of its first lines is enough and keeps a
+# notice quoted deep inside a module (a docstring explaining licences) from counting.
+HEAD_LINES = 120
+
+
+@dataclass(frozen=True)
+class FileLicence:
+    expression: str  # SPDX-License-Identifier expression(s), else the notices found, else ""
+    found_by: str  # "spdx" | "notice" | ""
+    notice_ids: tuple[str, ...]  # licences whose notice text the head holds
+    copyrights: tuple[str, ...]  # copyright lines (SPDX-FileCopyrightText or "Copyright ...")
+    states_change: bool  # a modification notice: a marker or comment saying the code was changed
+    text: str  # folded head comment text (to look for NOTICE lines in)
+
+
+def head_comments(lines: Sequence[str], kinds: np.ndarray, limit: int = HEAD_LINES) -> str:
+    n = min(len(lines), int(kinds.shape[0]), limit)
+    return "\n".join(lines[i] for i in range(n) if kinds[i] in (COMMENT, DOCSTRING))
+
+
+def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Marker]) -> FileLicence:
+    head = head_comments(lines, kinds)
+    folded = fold(head)
+    ids = notice_ids(folded)
+    spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)
+    copyrights = tuple(dict.fromkeys(m.text for m in markers if m.kind == "copyright"))
+    change = any(m.kind in CHANGE_MARKER_KINDS for m in markers) or states_change(head)
+    if spdx:
+        expression, by = spdx, "spdx"
+    elif ids:
+        expression, by = combine_all(ids), "notice"
+    else:
+        expression, by = "", ""
+    return FileLicence(expression=expression, found_by=by, notice_ids=ids, copyrights=copyrights,
+                       states_change=change, text=folded)

@@ -1,0 +1,192 @@
+"""Obligations per copied file: one row per (target file, upstream file) that shares copied lines.
+
+Columns (:data:`OBLIGATION_COLUMNS`):
+
+* ``target_path``, ``upstream`` (label), ``upstream_path``; ``copied_lines``, ``verbatim_lines``,
+  ``near_lines`` (non-blank target lines labelled so, from that upstream file); ``first_line`` and
+  ``last_line`` (first and last such target line); ``marked`` (the target file carries a
+  provenance marker naming an upstream: yes/no).
+* ``upstream_licence``: the upstream file's licence, first of: its SPDX-License-Identifier, the
+  notices in its head, the licence file of the sub-folder it sits in (a vendored library's), the
+  upstream's declared licence. ``upstream_licence_from`` says which (``spdx``, ``notice``,
+  ``folder:<licence file>``, ``declared``; ``""`` when none is known).
+* ``upstream_copyrights``: the upstream file's copyright lines, else the upstream root licence
+  files' (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``source`` or ``""``.
+* ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
+  else the target's declared licence (``declared``).
+* ``keeps_copyright``: every upstream holder is named by a copyright line of the target file
+  (``yes``/``no``; ``n/a`` when the upstream names none).
+* ``keeps_licence_notice``: the target file's SPDX lines and notices name every licence id of the
+  upstream file's licence (``n/a`` when that licence is unknown).
+* ``modified``: the target file's bytes differ from the upstream file's. ``modification_notice``:
+  ``yes``/``no`` when the upstream licence asks modified files to say so (Apache-2.0 section 4(b),
+  GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0 via GPL-3.0), ``not required``
+  otherwise (also when the file is an unmodified copy); ``n/a`` for an unknown licence.
+* ``notice_files``, ``notice_lines``: the upstream's root NOTICE files and their non-blank lines,
+  which an Apache-2.0 redistribution must reproduce (section 4(d)); ``notice_lines_missing``:
+  how many of them appear neither in the target's root NOTICE/licence files nor in the target
+  file's head comments (0 when there is no NOTICE or the licence is not Apache-2.0).
+* ``conflict``: ``yes``/``no``/``unknown`` from :func:`lineage.licences.compat.compatible` of the
+  upstream licence into the target licence; ``conflict_reason``.
+* ``missing``: what the target file lacks, ``"; "``-joined from ``copyright``,
+  ``licence-notice``, ``modification-notice``, ``NOTICE`` (``""`` when nothing).
+
+Rows are sorted by target path, upstream label and upstream path.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from lineage.licences.compat import compatible
+from lineage.licences.declared import SourceLicence
+from lineage.licences.expressions import licence_ids
+from lineage.licences.files import FileLicence, file_licence
+from lineage.licences.notices import fold, keeps_holders
+
+if TYPE_CHECKING:
+    from lineage.tree import TreeIndex
+
+OBLIGATION_COLUMNS = [
+    "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",
+    "last_line", "marked", "upstream_licence", "upstream_licence_from", "upstream_copyrights",
+    "upstream_copyrights_from", "target_licence", "target_licence_from", "keeps_copyright", "keeps_licence_notice",
+    "modified", "modification_notice", "notice_files", "notice_lines", "notice_lines_missing", "conflict",
+    "conflict_reason", "missing",
+]
+MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
+
+# Licences whose text asks a modified file to carry a notice saying so.
+_CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-")
+
+
+def source_licence(tree: TreeIndex) -> SourceLicence:
+    return getattr(tree, "licence", None) or SourceLicence()
+
+
+class _FileLicences:
+    """Per-file licences of one tree, read on first use."""
+
+    def __init__(self, tree: TreeIndex) -> None:
+        self.tree = tree
+        self.by_path = {f.path: f for f in tree.files}
+        self.seen: dict[str, FileLicence] = {}
+
+    def get(self, path: str) -> FileLicence:
+        if path not in self.seen:
+            f = self.by_path[path]
+            self.seen[path] = file_licence(self.tree.lines(path), f.kinds, f.markers)
+        return self.seen[path]
+
+
+def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence) -> tuple[str, str]:
+    if lic.expression:
+        return lic.expression, lic.found_by
+    expression, licence_file = source.folder_licence(path)
+    if expression:
+        return expression, f"folder:{licence_file}"
+    if source.declared:
+        return source.declared, "declared"
+    return "", ""
+
+
+def _yes(flag: bool) -> str:
+    return "yes" if flag else "no"
+
+
+def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
+                      lines: pd.DataFrame, files: pd.DataFrame) -> pd.DataFrame:
+    """The obligations table (see the module docstring) from a comparison's parts."""
+    if lines.empty:
+        return pd.DataFrame(columns=OBLIGATION_COLUMNS)
+    copied = lines[lines["match"] != "none"]
+    if copied.empty:
+        return pd.DataFrame(columns=OBLIGATION_COLUMNS)
+    groups = (copied.assign(verbatim=copied["match"] == "verbatim", near=copied["match"] == "near")
+              .groupby(["target_path", "upstream", "upstream_path"], sort=True, observed=True)
+              .agg(copied_lines=("line", "size"), verbatim_lines=("verbatim", "sum"), near_lines=("near", "sum"),
+                   first_line=("line", "min"), last_line=("line", "max"))
+              .reset_index())
+    marked = dict(zip(files["target_path"], files["marker"] != "", strict=True))
+    target_lic = _FileLicences(target)
+    target_source = source_licence(target)
+    target_notice_text = fold("\n".join(
+        "\n".join(f.lines) + "\n" + "\n".join(f.copyrights) for f in target_source.files if f.folder == ""))
+    target_digest = {f.path: f.digest for f in target.files}
+    up_lic = {label: _FileLicences(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
+    up_source = {label: source_licence(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
+    rows = []
+    for g in groups.itertuples(index=False):
+        label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
+        source = up_source[label]
+        up_file = up_lic[label].get(up_path)
+        t_file = target_lic.get(t_path)
+        up_licence, up_from = _upstream_licence(up_path, up_file, source)
+        if up_file.copyrights:
+            up_copyrights, copyrights_from = up_file.copyrights, "file"
+        else:
+            up_copyrights = source.copyrights
+            copyrights_from = "source" if up_copyrights else ""
+        t_licence, t_from = (t_file.expression, t_file.found_by) if t_file.expression else (
+            target_source.declared, "declared" if target_source.declared else "")
+        missing = []
+        keeps_copyright = "n/a"
+        if up_copyrights:
+            keeps_copyright = _yes(keeps_holders(up_copyrights, t_file.copyrights))
+            if keeps_copyright == "no":
+                missing.append("copyright")
+        up_ids = set(licence_ids(up_licence))
+        t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids)
+        keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
+        if keeps_notice == "no":
+            missing.append("licence-notice")
+        modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
+        if not up_ids:
+            change = "n/a"
+        elif modified and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
+            change = _yes(t_file.states_change)
+            if change == "no":
+                missing.append("modification-notice")
+        else:
+            change = "not required"
+        notice_lines = source.notice_lines if "Apache-2.0" in up_ids else ()
+        haystack = target_notice_text + "\n" + t_file.text
+        absent = sum(1 for line in notice_lines if fold(line) not in haystack)
+        if absent:
+            missing.append("NOTICE")
+        verdict = compatible(up_licence, t_licence)
+        rows.append({
+            "target_path": t_path, "upstream": label, "upstream_path": up_path,
+            "copied_lines": int(g.copied_lines), "verbatim_lines": int(g.verbatim_lines),
+            "near_lines": int(g.near_lines), "first_line": int(g.first_line), "last_line": int(g.last_line),
+            "marked": _yes(bool(marked.get(t_path, False))),
+            "upstream_licence": up_licence, "upstream_licence_from": up_from,
+            "upstream_copyrights": "; ".join(up_copyrights), "upstream_copyrights_from": copyrights_from,
+            "target_licence": t_licence, "target_licence_from": t_from,
+            "keeps_copyright": keeps_copyright, "keeps_licence_notice": keeps_notice,
+            "modified": _yes(modified), "modification_notice": change,
+            "notice_files": "; ".join(source.notice_paths) if notice_lines else "",
+            "notice_lines": len(notice_lines), "notice_lines_missing": absent,
+            "conflict": {"ok": "no", "conflict": "yes"}.get(verdict.status, "unknown"),
+            "conflict_reason": verdict.reason, "missing": "; ".join(missing),
+        })
+    return pd.DataFrame(rows, columns=OBLIGATION_COLUMNS)
+
+
+def obligation_counts(table: pd.DataFrame) -> dict[str, object]:
+    """Figures for summary.json: rows, files, what is missing how often, conflicts."""
+    files = table["target_path"].nunique() if len(table) else 0
+    missing = {kind: int(table["missing"].str.contains(kind, regex=False).sum()) if len(table) else 0
+               for kind in MISSING_KINDS}
+    return {
+        "rows": int(len(table)),
+        "target_files": int(files),
+        "rows_missing_something": int((table["missing"] != "").sum()) if len(table) else 0,
+        "missing": missing,
+        "conflicts": int((table["conflict"] == "yes").sum()) if len(table) else 0,
+        "unknown_compatibility": int((table["conflict"] == "unknown").sum()) if len(table) else 0,
+        "upstream_licences": {str(k): int(v) for k, v in sorted(
+            table.groupby("upstream_licence", sort=True)["target_path"].nunique().items())} if len(table) else {},
+    }

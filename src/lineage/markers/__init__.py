@@ -1,0 +1,238 @@
+"""Provenance markers in Python comments and docstrings.
+
+A *marker* is a note a developer left saying where code came from::
+
+    # Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4/vllm/model_executor/models/llama.py
+    # Copied from transformers.models.llama.modeling_llama.LlamaRMSNorm with Llama->Mistral
+    # SPDX-License-Identifier: Apache-2.0
+
+:func:`find_markers` reads them from comment text (full-line and trailing comments) and
+docstring lines only, never from code or from ordinary string literals.
+
+Where text is read
+------------------
+With ``kinds`` (one of ``"code" | "comment" | "docstring" | "blank"`` per line) the caller's
+classification decides: ``comment`` and ``code`` lines contribute the text after the first ``#``
+that is not inside a string literal (so trailing comments count), ``docstring`` lines contribute
+their string text, ``blank`` lines nothing. Missing or unknown kinds are treated like ``code``.
+Without ``kinds`` a small scanner finds ``#`` comments outside quotes and the text of string
+literals that start a statement (nothing but indentation before them and not inside brackets),
+which is what docstrings look like; ``x = \"\"\"...\"\"\"`` and string arguments are ignored.
+
+Phrase markers
+--------------
+A phrase must open a clause: the start of the text, or after ``. ; : ! ?``, ``(`` or a dash.
+Phrases (case-insensitive) and their kinds:
+
+* ``derived from`` / ``forked from`` -> ``derived_from``
+* ``adapted from`` (and the common misspelling ``adopted from``) -> ``adapted_from``
+* ``copied from`` / ``vendored from`` -> ``copied_from``
+* ``modified from`` -> ``modified_from``; ``ported from`` -> ``ported_from``
+* ``taken from`` / ``borrowed from`` -> ``taken_from``
+* ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
+* ``inspired by`` -> ``inspired_by``
+
+"Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
+"originally", ...) or a short parenthesis may sit inside the phrase.
+
+A phrase may follow a *known lead-in* ("This file is", "This code was originally", "Parts of
+this file are", "This file contains code", "Code", "Some code", "Implementation", "Mostly",
+"Partially", ...) or a *generic lead-in* of one to three words ("Weight loading adapted from",
+"Implementation of RoPE adapted from") that contains no function word such as "is", "the", "it".
+
+What follows the phrase (its *source*) is judged on its first clause (up to ``;``, ``, `` or
+the end of a sentence):
+
+* *strong sources*: a URL, a dotted path (``vllm.model_executor.layers``; two-part paths only
+  when they open the clause or end in a CapWord, never ``self.x``/``x.shape``), a file name with a
+  known extension (``foo/bar.py``), a release (``v0.6.4``, ``0.6.4``), or a proper noun:
+  a word with an upper-case letter (``vLLM``, ``HuggingFace``) other than function words, single
+  letters, hardware acronyms (``KV``, ``GPU``) and paper references (``Table``, ``Eq``).
+* *source nouns*: implementation, code, codebase, version, repo, repository, project, library,
+  package, upstream, commit, PR, gist, ...
+
+Rules per phrase:
+
+* ``copied from`` / ``taken from``: a strong source ("copied from the cache" is prose).
+* ``based on`` / ``inspired by``: a strong source or a source noun ("based on the input shape"
+  is prose; "based on the original implementation" is a marker).
+* ``derived``/``adapted``/``modified``/``ported from`` are lenient: also a possessive or any first
+  word that is not an article or a prose word ("ported from numpy" counts, "derived from the max
+  value" does not).
+* After a generic lead-in every phrase needs a strong source; ``based on``/``inspired by`` need a
+  URL, dotted or file path, or a proper noun together with a source noun.
+
+When the marker line has no URL, the next line of the same comment block / docstring is attached
+if it starts with a URL (``# Adapted from`` + ``# https://...``) or with ``with A->B``; when the
+phrase has nothing after it (or ends with ``:``) the next line is attached as its source whatever
+it says, unless it is a marker itself. Attached lines produce no markers of their own.
+
+A line that continues a sentence (the line above, in the same comment block or docstring, does
+not end with ``. ! ? : ;``) and starts in lower case is judged like a generic lead-in: wrapped
+prose such as "...the colours are mapped\\n based on the norm set for this Colorizer." is no marker.
+
+Other markers
+-------------
+* ``url``: a bare GitHub / raw.githubusercontent / GitLab URL that points at a file (it has a ref
+  and a path) and is not part of a phrase marker.
+* ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
+* ``copyright``: ``SPDX-FileCopyrightText: ...`` or text starting with "Copyright" (or ``©``)
+  followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project.
+
+Fields
+------
+URLs fill ``repository`` (``owner/name``; GitLab keeps its subgroups), ``ref`` and ``path`` from
+``/blob|tree|raw|blame/<ref>/<path>``, ``raw.githubusercontent.com/<owner>/<name>/<ref>/<path>``
+(also ``refs/heads/<ref>``) and GitLab ``/-/blob/<ref>/<path>``; the ref is always one path
+segment (a branch like ``release/v1`` cannot be told from a path). ``#L10-L20`` (or GitLab's
+``#L10-20``) fills ``line_start``/``line_end``, a single ``#L10`` sets both to 10. Without a URL
+the path comes from a dotted path: the components before the first one that starts with an
+upper-case letter become ``a/b/c.py`` and the rest is ``symbol``
+(``...modeling_llama.LlamaAttention.forward`` -> symbol ``LlamaAttention.forward``; ``Axis.set``
+gives only a symbol); an all lower-case dotted path becomes ``a/b/c.py`` with no symbol. Failing
+that, from a file path, or a directory path with at least two slashes (which fills ``path`` but
+never makes a phrase a marker on its own). ``replacements`` come from
+``with A->B, C->D`` (``->``, ``→`` or ``=>``).
+
+Where each rule lives
+---------------------
+This docstring is the specification; the code follows it module by module: ``text`` (where text
+is read), ``vocabulary`` (phrases, lead-ins, how a source is judged), ``urls`` (URL fields),
+``attribution`` (SPDX and copyright lines, and :data:`ATTRIBUTION_KINDS`, the one test that tells
+them from provenance markers), ``detect`` (one segment's markers and the lines attached to them)
+and this module (the pre-filter, :func:`find_markers`, :func:`marker_names_upstream`).
+
+Known limits: a phrase split across two lines ("... Adapted\\nfrom vLLM") is not seen, and the
+lenient verbs accept some prose that starts with a plain word ("modified from previous step").
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from bisect import bisect_right
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from pathlib import Path
+
+from lineage.markers.attribution import ATTRIBUTION_KINDS, is_attribution
+from lineage.markers.detect import detect
+from lineage.markers.record import MARKER_KINDS, Marker
+from lineage.markers.text import scan, select
+from lineage.markers.urls import strip_git
+
+__all__ = [
+    "ATTRIBUTION_KINDS",
+    "MARKER_KINDS",
+    "RULES_FINGERPRINT",
+    "Marker",
+    "find_file_markers",
+    "find_markers",
+    "is_attribution",
+    "marker_names_upstream",
+]
+
+
+def _rules_fingerprint() -> str:
+    """SHA-256 of every source file of this package: the marker rules, as cache keys see them."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+# Part of every cache key whose entries hold markers: a rule change can never be answered from
+# an entry written under other rules, even when no version constant was bumped.
+RULES_FINGERPRINT = _rules_fingerprint()
+
+# Cheap filter: every marker contains one of these.
+_MAYBE_RE = re.compile(r"from|based|inspired|spdx|copyright|©|\(c\)|github|gitlab", re.IGNORECASE)
+
+
+def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[Marker]:
+    """Provenance markers in comments and docstrings of a file's physical ``lines``.
+
+    ``kinds`` optionally classifies each line as ``"code"``, ``"comment"``, ``"docstring"`` or
+    ``"blank"``; without it a simple quote-aware scan decides. Markers are sorted by line (then
+    by position on the line) and the result is deterministic.
+    """
+    lines = [str(x) for x in lines]
+    selected = select(lines, kinds, scan(lines))
+    consumed: set[tuple[int, int]] = set()
+    found: list[tuple[int, int, int, Marker]] = []
+    for segs in selected:
+        for seg in segs:
+            if (seg.line, seg.col) in consumed or not _MAYBE_RE.search(seg.text):
+                continue
+            for pos, marker in detect(seg, selected, consumed):
+                found.append((seg.line, seg.col, pos, marker))
+    found.sort(key=lambda item: item[:3])
+    return [item[3] for item in found]
+
+
+# Every marker phrase, URL, SPDX or copyright line contains one of these words; lines far from
+# any of them cannot hold a marker, so the marker reader only sees windows around them. Plain
+# substring search on the lower-cased text: a case-insensitive regex was 50 times slower.
+_MARKER_HINTS = ("derived", "adapted", "adopted", "copied", "vendored", "modified", "ported",
+                 "taken", "borrowed", "forked", "based", "inspired", "http", "spdx", "copyright")
+_MARKER_WINDOW = 4  # lines around a hit: a marker's URL or "with A->B" may follow on later lines
+
+
+def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker]:
+    """Provenance markers of a file, reading only windows of lines around likely hits."""
+    original = "\n".join(lines)
+    text = original.lower()
+    names = list(kinds)
+    if len(text) != len(original):  # a few characters lower-case to two; offsets would drift
+        return find_markers(lines, names)
+    offsets: list[int] = []
+    for hint in _MARKER_HINTS:
+        at = text.find(hint)
+        while at >= 0:
+            offsets.append(at)
+            at = text.find(hint, at + len(hint))
+    if not offsets:
+        return []
+    line_starts: list[int] = []
+    start = 0
+    for line in lines:
+        line_starts.append(start)
+        start += len(line) + 1
+    hit_rows = sorted({bisect_right(line_starts, at) - 1 for at in offsets})
+    windows: list[list[int]] = []
+    for row in hit_rows:
+        lo, hi = max(0, row - _MARKER_WINDOW), min(len(lines), row + _MARKER_WINDOW + 1)
+        if windows and lo <= windows[-1][1]:
+            windows[-1][1] = max(windows[-1][1], hi)
+        else:
+            windows.append([lo, hi])
+    found: list[Marker] = []
+    for lo, hi in windows:
+        found.extend(replace(m, line=m.line + lo) for m in find_markers(lines[lo:hi], names[lo:hi]))
+    return found
+
+
+def _mentions(text: str, name: str) -> bool:
+    pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
+    """Whether ``marker`` refers to an upstream known by one of ``names`` (e.g. ``{"vllm"}``).
+
+    Matches the repository owner or name, the first component of ``path``/``symbol``, or a
+    whole-word, case-insensitive mention in the text. SPDX and copyright markers count only
+    through their text ("Copyright contributors to the vLLM project").
+    """
+    wanted = sorted({n.strip().lower() for n in names if n and n.strip()})
+    if not wanted:
+        return False
+    if not is_attribution(marker):
+        repo_parts = [p for p in marker.repository.lower().split("/") if p]
+        if repo_parts and (repo_parts[0] in wanted or strip_git(repo_parts[-1]) in wanted):
+            return True
+        path_first = marker.path.replace("\\", "/").lstrip("/").split("/", 1)[0].lower()
+        symbol_first = marker.symbol.split(".", 1)[0].lower()
+        if (path_first and path_first in wanted) or (symbol_first and symbol_first in wanted):
+            return True
+    return any(_mentions(marker.text, name) for name in wanted)

@@ -1,0 +1,49 @@
+"""SPDX licence identifiers and copyright lines: the attribution kinds of marker.
+
+Attribution markers say who holds the code and under which licence, not where it came from;
+:data:`ATTRIBUTION_KINDS` is the one place that tells them from provenance markers.
+"""
+
+from __future__ import annotations
+
+import re
+
+from lineage.markers.record import Marker
+from lineage.markers.vocabulary import has_proper_noun
+
+# Markers that state a licence or a holder rather than a source. Every caller that separates
+# the two (the marker picked for a file, ``lineage markers`` without ``--all``) asks this.
+ATTRIBUTION_KINDS: frozenset[str] = frozenset({"spdx", "copyright"})
+
+
+def is_attribution(marker: Marker) -> bool:
+    """Whether ``marker`` is an SPDX or copyright line rather than a provenance note."""
+    return marker.kind in ATTRIBUTION_KINDS
+
+
+SPDX_LICENCE_RE = re.compile(r"\bSPDX-License-Identifier\s*:\s*(?P<expr>\S.*)$", re.IGNORECASE)
+SPDX_COPYRIGHT_RE = re.compile(r"\bSPDX-FileCopyrightText\s*:\s*\S", re.IGNORECASE)
+COPYRIGHT_RE = re.compile(
+    r"^(?:portions\s+)?(?P<pre>©|\(c\))?\s*copyright\b\s*(?P<post>©|\(c\))?\s*[:-]?\s*(?P<rest>.*)$",
+    re.IGNORECASE,
+)
+_COPYRIGHT_SIGN_RE = re.compile(r"^(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
+_YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+_COPYRIGHT_WORD_RE = re.compile(r"\b(?:contributors|authors|team|project|holders)\b", re.IGNORECASE)
+
+
+def is_copyright(text: str) -> bool:
+    if _COPYRIGHT_SIGN_RE.match(text):
+        return True
+    m = COPYRIGHT_RE.match(text)
+    if not m:
+        return False
+    rest = m.group("rest")
+    return bool(
+        m.group("pre")
+        or m.group("post")
+        or _YEAR_RE.search(rest)
+        or _COPYRIGHT_WORD_RE.search(rest)
+        or has_proper_noun(rest)
+    )
+

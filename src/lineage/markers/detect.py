@@ -1,0 +1,172 @@
+"""Markers in one segment of text: phrase, URL and attribution markers, and attached lines."""
+
+from __future__ import annotations
+
+import re
+
+from lineage.markers.attribution import COPYRIGHT_RE, SPDX_COPYRIGHT_RE, SPDX_LICENCE_RE, is_copyright
+from lineage.markers.record import MAX_TEXT, Marker, one_line
+from lineage.markers.text import Segment
+from lineage.markers.urls import UrlInfo, find_urls, parse_url, without_urls
+from lineage.markers.vocabulary import (
+    KNOWN_RE,
+    REPL_START_RE,
+    accepts,
+    file_path,
+    first_clause,
+    phrase_matches,
+    qualified_dotted,
+    replacements,
+)
+
+
+def _starts_marker(text: str) -> bool:
+    return bool(
+        SPDX_LICENCE_RE.match(text)
+        or SPDX_COPYRIGHT_RE.match(text)
+        or COPYRIGHT_RE.match(text)
+        or KNOWN_RE.match(text)
+    )
+
+
+def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
+    """Fill the fields of an accepted phrase marker; ``rest`` includes attached lines."""
+    info = UrlInfo()
+    urls = find_urls(rest)
+    for _, _, url in urls:
+        info = parse_url(url)
+        if info.repository:
+            break
+    repl = replacements(rest)
+    plain = without_urls(rest)
+    cut = REPL_START_RE.search(plain)
+    if cut:
+        plain = plain[: cut.start()]
+    path = info.path
+    symbol = ""
+    dotted = qualified_dotted(plain.lstrip(" \t:-–—"))
+    if dotted:
+        parts = dotted.split(".")
+        upper = next((i for i, part in enumerate(parts) if part.lstrip("_")[:1].isupper()), len(parts))
+        symbol = ".".join(parts[upper:])
+        if not path and upper > 0:  # "Axis.set_ticks" names a class, not a module
+            path = "/".join(parts[:upper]) + ".py"
+    if not path:
+        path = file_path(plain, dirs=True)
+    return Marker(
+        line=line,
+        kind=kind,
+        text=one_line(text),
+        repository=info.repository,
+        ref=info.ref,
+        path=path,
+        symbol=symbol,
+        line_start=info.line_start,
+        line_end=info.line_end,
+        replacements=repl,
+    )
+
+
+def _next_segment(
+    selected: list[list[Segment]], idx: int, source: str, consumed: set[tuple[int, int]]
+) -> Segment | None:
+    """The whole-line segment of the same kind on the next line, if it has text."""
+    if idx + 1 >= len(selected):
+        return None
+    for seg in selected[idx + 1]:
+        if seg.source == source and seg.whole_line and (seg.line, seg.col) not in consumed:
+            return seg if seg.text else None
+    return None
+
+
+def _mid_sentence(seg: Segment, selected: list[list[Segment]]) -> bool:
+    """Whether ``seg`` continues a sentence left unfinished on the line above."""
+    if not seg.whole_line or seg.line == 0:
+        return False
+    for prev in selected[seg.line - 1]:
+        if prev.source == seg.source and prev.whole_line:
+            return bool(prev.text) and prev.text[-1] not in ".!?:;"
+    return False
+
+
+def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]]) -> list[tuple[int, Marker]]:
+    """Markers in one segment as (position, marker); marks attached lines as consumed."""
+    text = seg.text
+    line = seg.line + 1
+    out: list[tuple[int, Marker]] = []
+    if not text:
+        return out
+
+    spdx = SPDX_LICENCE_RE.search(text)
+    if spdx:
+        expr = re.sub(r"(?:\"\"\"|'''|\*/|-->|[\"'.,;])+\s*$", "", spdx.group("expr")).strip()
+        out.append((spdx.start(), Marker(line=line, kind="spdx", text=one_line(text), licence=expr)))
+    spdx_copy = SPDX_COPYRIGHT_RE.search(text)
+    if spdx_copy:
+        out.append((spdx_copy.start(), Marker(line=line, kind="copyright", text=one_line(text))))
+    elif is_copyright(text):
+        out.append((0, Marker(line=line, kind="copyright", text=one_line(text))))
+
+    covered: list[tuple[int, int]] = []
+    matches = phrase_matches(text, _mid_sentence(seg, selected))
+    for k, (start, end, kind, lead) in enumerate(matches):
+        stop = matches[k + 1][0] if k + 1 < len(matches) else len(text)
+        rest = text[end:stop]
+        attached: list[Segment] = []
+        if k == len(matches) - 1 and not find_urls(rest):
+            attached = _attachments(seg, rest, selected, consumed)
+        full_rest = " ".join([rest, *(a.text for a in attached)])
+        own = rest.strip(" \t:-–—")
+        clause = first_clause(full_rest) if own else first_clause(" ".join(a.text for a in attached))
+        if not accepts(kind, lead, clause):
+            continue
+        for a in attached:
+            consumed.add((a.line, a.col))
+        marker_text = " ".join([text[start:stop], *(a.text for a in attached)])
+        out.append((start, phrase_marker(line, kind, marker_text, full_rest)))
+        covered.append((start, stop))
+
+    for start, _, url in find_urls(text):
+        if any(a <= start < b for a, b in covered):
+            continue
+        info = parse_url(url)
+        if info.repository and info.ref and info.path:
+            shown = text if len(" ".join(text.split())) <= MAX_TEXT else url
+            out.append(
+                (
+                    start,
+                    Marker(
+                        line=line,
+                        kind="url",
+                        text=one_line(shown),
+                        repository=info.repository,
+                        ref=info.ref,
+                        path=info.path,
+                        line_start=info.line_start,
+                        line_end=info.line_end,
+                    ),
+                )
+            )
+    return out
+
+
+def _attachments(
+    seg: Segment, rest: str, selected: list[list[Segment]], consumed: set[tuple[int, int]]
+) -> list[Segment]:
+    """Following lines that belong to a phrase marker whose own line has no URL."""
+    nxt = _next_segment(selected, seg.line, seg.source, consumed)
+    if nxt is None:
+        return []
+    if find_urls(nxt.text.split(None, 1)[0]) or REPL_START_RE.match(nxt.text):
+        return [nxt]
+    own = rest.strip()
+    if (own and not own.endswith(":")) or _starts_marker(nxt.text):
+        return []
+    # "Adapted from:" with the source on the next line, maybe followed by its URL.
+    attached = [nxt]
+    if not find_urls(nxt.text):
+        after = _next_segment(selected, nxt.line, nxt.source, consumed)
+        if after is not None and find_urls(after.text.split(None, 1)[0]):
+            attached.append(after)
+    return attached
+

@@ -1,0 +1,44 @@
+"""The :class:`Marker` record and its kinds (fields are specified in :mod:`lineage.markers`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+MARKER_KINDS: tuple[str, ...] = (
+    "derived_from",
+    "adapted_from",
+    "copied_from",
+    "based_on",
+    "modified_from",
+    "ported_from",
+    "taken_from",
+    "inspired_by",
+    "url",
+    "spdx",
+    "copyright",
+)
+
+MAX_TEXT = 200
+
+
+@dataclass(frozen=True)
+class Marker:
+    """One provenance marker; see the module docstring for how each field is filled."""
+
+    line: int
+    kind: str
+    text: str
+    repository: str = ""
+    ref: str = ""
+    path: str = ""
+    symbol: str = ""
+    line_start: int = 0
+    line_end: int = 0
+    replacements: tuple[tuple[str, str], ...] = ()
+    licence: str = ""
+
+
+
+def one_line(text: str) -> str:
+    return " ".join(text.split())[:MAX_TEXT].rstrip()
+

@@ -1,0 +1,90 @@
+"""GitHub and GitLab URLs in marker text: finding them and reading repository, ref, path, lines.
+
+The rules are in the docstring of :mod:`lineage.markers` (section "Fields").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_CODE_HOSTS = r"(?:www\.)?(?:github\.com|gitlab\.com|raw\.githubusercontent\.com)/"
+_URL_RE = re.compile(rf"(?:https?://|(?<![\w.@/-])(?={_CODE_HOSTS}))[^\s<>\"'`()\[\]{{}}|\\^]+", re.IGNORECASE)
+_URL_TRAIL = ".,;:!?'\"*`"
+
+
+def find_urls(text: str) -> list[tuple[int, int, str]]:
+    found = []
+    for m in _URL_RE.finditer(text):
+        url = m.group(0).rstrip(_URL_TRAIL)
+        if "." in url.split("//", 1)[-1].split("/", 1)[0]:  # a host with a dot, not "https://x"
+            found.append((m.start(), m.start() + len(url), url))
+    return found
+
+
+def without_urls(text: str) -> str:
+    return _URL_RE.sub(" ", text)
+
+
+@dataclass(frozen=True)
+class UrlInfo:
+    repository: str = ""
+    ref: str = ""
+    path: str = ""
+    line_start: int = 0
+    line_end: int = 0
+
+
+_LINES_FRAGMENT_RE = re.compile(r"^L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?", re.IGNORECASE)
+_CONTENT_KINDS = frozenset({"blob", "tree", "raw", "blame", "edit"})
+
+
+def parse_url(url: str) -> UrlInfo:
+    """Repository, ref, path and line range of a GitHub or GitLab URL (empty otherwise)."""
+    rest = re.sub(r"^https?://", "", url, flags=re.IGNORECASE)
+    rest, _, fragment = rest.partition("#")
+    rest = rest.partition("?")[0]
+    host, _, tail = rest.partition("/")
+    host = host.lower()
+    if host.startswith("www."):
+        host = host[4:]
+    segs = [s for s in tail.split("/") if s]
+    repository = ref = path = ""
+    if host == "github.com" and len(segs) >= 2:
+        repository = f"{segs[0]}/{strip_git(segs[1])}"
+        if len(segs) >= 4 and segs[2].lower() in _CONTENT_KINDS:
+            ref, path = segs[3], "/".join(segs[4:])
+    elif host == "raw.githubusercontent.com" and len(segs) >= 3:
+        repository = f"{segs[0]}/{segs[1]}"
+        refs = segs[2:]
+        if len(refs) >= 3 and refs[0] == "refs" and refs[1] in ("heads", "tags"):
+            refs = refs[2:]
+        ref, path = refs[0], "/".join(refs[1:])
+    elif (host == "gitlab.com" or host.startswith("gitlab.")) and len(segs) >= 2:
+        if "-" in segs:
+            cut = segs.index("-")
+            repository = "/".join(segs[:cut])
+            after = segs[cut + 1 :]
+            if len(after) >= 2 and after[0].lower() in _CONTENT_KINDS:
+                ref, path = after[1], "/".join(after[2:])
+        else:
+            kind_at = next((i for i, s in enumerate(segs) if i >= 2 and s.lower() in _CONTENT_KINDS), -1)
+            if kind_at >= 0 and len(segs) > kind_at + 1:
+                repository = "/".join(segs[:kind_at])
+                ref, path = segs[kind_at + 1], "/".join(segs[kind_at + 2 :])
+            else:
+                repository = "/".join(segs[:2])
+        repository = "/".join(repository.split("/")[:-1] + [strip_git(repository.split("/")[-1])])
+    else:
+        return UrlInfo()
+    start = end = 0
+    lines = _LINES_FRAGMENT_RE.match(fragment)
+    if lines and path:
+        start = int(lines.group(1))
+        end = int(lines.group(2)) if lines.group(2) else start
+    return UrlInfo(repository, ref, path, start, end)
+
+
+def strip_git(name: str) -> str:
+    return name[:-4] if name.lower().endswith(".git") else name
+

@@ -1,0 +1,241 @@
+"""The phrase vocabulary: verbs, lead-ins, prose words, and how a phrase's source is judged.
+
+The rules are in the docstring of :mod:`lineage.markers` (section "Phrase markers").
+"""
+
+from __future__ import annotations
+
+import re
+
+from lineage.markers.urls import find_urls, without_urls
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+_ADVERB = (
+    r"(?:mostly|partially|partly|originally|heavily|largely|loosely|directly|primarily|mainly"
+    r"|closely|lightly|slightly|shamelessly|initially|also|substantially|entirely|fully|simply"
+    r"|verbatim|liberally|significantly|roughly)"
+)
+_FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|taken|borrowed|forked|vendored"
+_BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
+
+_PHRASE = (
+    rf"(?:(?:{_FROM_VERBS})\s*(?:and|&|/|,)\s*)?"
+    rf"(?:(?P<verb>{_FROM_VERBS})(?:\s+\([^()]{{0,60}}\))?"
+    rf"(?:\s+{_ADVERB}|\s+in\s+part|\s+with\s+(?:\w+\s+)?(?:changes|modifications))?\s+from"
+    rf"|(?P<based>based)(?:\s+{_ADVERB})?\s+(?:on|upon|off(?:\s+of)?)"
+    rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by)"
+    r"(?![\w-])"
+)
+
+_KNOWN_LEAD = (
+    r"(?P<lead>"
+    rf"(?:this|the\s+following|following)(?:\s+[\w-]+){{0,3}}?\s+{_BE}\s+"
+    r"|(?:some|most|much|all|large\s+parts|parts?|portions?|pieces?|bits)\s+of\s+(?:this|the)"
+    rf"(?:\s+[\w-]+){{0,2}}?\s+{_BE}\s+"
+    r"|(?:(?:this|the)(?:\s+[\w-]+){0,2}?\s+)?(?:contains|includes|uses|has)\s+"
+    r"(?:some\s+|the\s+)?(?:code|parts|portions|functions|classes|snippets|logic|pieces"
+    rf"|implementations?)(?:\s+(?:that|which)\s+{_BE})?\s+"
+    r"|(?:(?:some|most|much|the|this|all)\s+)?(?:code|implementation|impl|logic|kernels?"
+    r"|modules?|files?|classes|functions|methods|parts|portions)(?:\s+(?:here|below|above))?"
+    rf"(?:\s+(?:in|of)\s+this\s+(?:file|module|class|function|package))?(?:\s+{_BE})?\s+"
+    r")?"
+)
+
+KNOWN_RE = re.compile(rf"{_KNOWN_LEAD}(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
+_GENERIC_RE = re.compile(rf"(?P<generic>(?:[A-Za-z][\w-]*\s+){{1,3}}?)(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
+_CLAUSE_START_RE = re.compile(r"[.!?;:]\s+|[(\[]\s*|\s[-–—]{1,2}\s+")
+_CLAUSE_END_RE = re.compile(r";|,\s|(?<=\S)[.!?](?=\s|$)")
+
+# Words that make a would-be generic lead-in a sentence ("The key is derived from ...").
+_GENERIC_STOP = _words(
+    """
+    is are was were be been being am the a an it its we they he she you i this that these those
+    then and or but if when where which who whom whose to for by with as will would should shall
+    can could may might must not no so because since while until than there here only just do
+    does did done has have had get gets got make makes made use used uses using value values
+    result results data number numbers tensor tensors cache caches buffer buffers state states
+    memory output outputs input inputs shape shapes size sizes
+    """
+)
+# First words after a lenient verb that mark prose rather than a source.
+_PROSE_START = _words(
+    """
+    the a an this that these those its their our my your his her it them there here previous
+    next above below former latter each every some any all both input inputs output outputs one
+    """
+)
+_SOURCE_NOUN_RE = re.compile(
+    r"\b(?:implementations?|impl|code|codebase|versions?|repo|repos|repository|repositories"
+    r"|project|library|libraries|lib|package|upstream|commit|PR|pull\s+request|gist"
+    r"|source\s+code|reference)\b",
+    re.IGNORECASE,
+)
+_NOT_PROPER = _words(
+    """
+    the a an this that these those it its we our i in on at for see note and or but if when
+    with from to of by as is nb todo fixme xxx hack warning
+    table tables figure fig eq eqn equation section sec appendix algorithm alg step line lines
+    kv gpu gpus cpu cpus tpu tpus npu hbm sram dram ram sm sms io oom api tp pp dp ep
+    """
+)
+_WORD_RE = re.compile(r"[A-Za-z][\w+'’-]*")
+_POSSESSIVE_RE = re.compile(r"\b\w+['’]s\b")
+_VERSION_RE = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+)", re.IGNORECASE)
+
+_FILE_EXT = (
+    "py|pyi|pyx|pxd|cu|cuh|cpp|cc|cxx|c|h|hpp|hh|rs|go|js|ts|java|jl|sh|yaml|yml|json|toml|cfg|ini|md|rst|txt|ipynb"
+)
+_FILE_EXTS = frozenset(_FILE_EXT.split("|"))
+_FILE_PATH_RE = re.compile(rf"(?<![\w./:-])((?:[\w.-]+/)*[\w-]+\.(?:{_FILE_EXT}))(?![\w/-])", re.IGNORECASE)
+# Without an extension a path needs two slashes; "min/default/max" still slips through, so
+# such paths fill ``path`` but never make a phrase a marker on their own.
+_DIR_PATH_RE = re.compile(r"(?<![\w./:-])((?:[\w.-]+/){2,}[\w.-]+)(?![\w/-])")
+_DOTTED_RE = re.compile(r"(?<![\w./-])([A-Za-z_]\w*(?:\.[A-Za-z_]\w*)+)(?![\w/-]|\.\w)")
+_TLDS = _words("com org net io ai co dev edu gov html htm")
+# Dotted names that are attribute access on a local, not a module path.
+_BAD_DOTTED_FIRST = _words(
+    """
+    self cls ctx args kwargs config cfg x y z model module input inputs output outputs tensor
+    e i eg ie etc np
+    """
+)
+
+
+REPL_START_RE = re.compile(r"\bwith\s+(?=[^\s,;]+?\s*(?:->|→|=>))", re.IGNORECASE)
+_REPL_PAIR_RE = re.compile(r"\s*(?:,|\band\b)?\s*([^\s,;>]+?)\s*(?:->|→|=>)\s*([^\s,;]+)")
+_REPL_STRIP = "`'\"().[]:"
+
+
+def qualified_dotted(text: str) -> str:
+    """The first dotted name in ``text`` that looks like a module path, or ""."""
+    stripped = text.lstrip(" `'\"*:")
+    opening = len(text) - len(stripped)
+    for m in _DOTTED_RE.finditer(text):
+        parts = m.group(1).split(".")
+        last = parts[-1].lower()
+        if last in _FILE_EXTS or last in _TLDS or parts[0].lower() in _BAD_DOTTED_FIRST:
+            continue
+        if (
+            len(parts) >= 3
+            or parts[-1].lstrip("_")[:1].isupper()
+            or (m.start() == opening and len(parts[0]) >= 2 and len(parts[1]) >= 2)
+        ):
+            return m.group(1)
+    return ""
+
+
+def file_path(text: str, dirs: bool = False) -> str:
+    m = _FILE_PATH_RE.search(text) or (_DIR_PATH_RE.search(text) if dirs else None)
+    return m.group(1) if m else ""
+
+
+def has_proper_noun(text: str) -> bool:
+    for m in _WORD_RE.finditer(text):
+        word = re.sub(r"['’]s$", "", m.group(0)).rstrip("'’-")
+        if len(word) > 1 and any(c.isupper() for c in word) and word.lower() not in _NOT_PROPER:
+            return True
+    return False
+
+
+def _strong(clause: str) -> bool:
+    """A URL, module path, file path, release or proper noun."""
+    if find_urls(clause):
+        return True
+    plain = without_urls(clause)
+    return bool(qualified_dotted(plain) or file_path(plain) or _VERSION_RE.search(plain) or has_proper_noun(plain))
+
+
+def _pathlike(clause: str) -> bool:
+    plain = without_urls(clause)
+    return bool(find_urls(clause) or qualified_dotted(plain) or file_path(plain))
+
+
+def first_clause(rest: str) -> str:
+    rest = rest.lstrip(" \t:-–—")
+    return _CLAUSE_END_RE.split(rest, maxsplit=1)[0].strip()
+
+
+def accepts(kind: str, lead: str, clause: str) -> bool:
+    """Whether the text after a phrase names a source (rules in the module docstring)."""
+    if not clause:
+        return False
+    if lead == "generic":
+        if kind in ("based_on", "inspired_by"):
+            return _pathlike(clause) or (
+                has_proper_noun(without_urls(clause)) and bool(_SOURCE_NOUN_RE.search(clause))
+            )
+        return _strong(clause)
+    if _strong(clause):
+        return True
+    if kind in ("copied_from", "taken_from"):
+        return False
+    if _SOURCE_NOUN_RE.search(clause):
+        return True
+    if kind in ("based_on", "inspired_by"):
+        return False
+    if _POSSESSIVE_RE.search(clause):
+        return True
+    first = _WORD_RE.match(clause.lstrip(" `'\"*"))
+    return bool(first) and first.group(0).lower() not in _PROSE_START
+
+
+def replacements(text: str) -> tuple[tuple[str, str], ...]:
+    start = REPL_START_RE.search(text)
+    if not start:
+        return ()
+    pairs: list[tuple[str, str]] = []
+    pos = start.end()
+    while True:
+        m = _REPL_PAIR_RE.match(text, pos)
+        if not m:
+            break
+        old, new = m.group(1).strip(_REPL_STRIP), m.group(2).strip(_REPL_STRIP)
+        if old and new:
+            pairs.append((old, new))
+        pos = m.end()
+    return tuple(pairs)
+
+
+def _phrase_kind(m: re.Match[str]) -> str:
+    if m.group("based"):
+        return "based_on"
+    if m.group("inspired"):
+        return "inspired_by"
+    verb = m.group("verb").lower()
+    return {
+        "forked": "derived_from",
+        "adopted": "adapted_from",
+        "vendored": "copied_from",
+        "borrowed": "taken_from",
+    }.get(verb, f"{verb}_from")
+
+
+def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, str]]:
+    """(start, end, kind, lead) for each phrase that opens a clause, left to right.
+
+    ``mid_sentence``: the line continues a sentence from the line above, so a lower-case phrase
+    at its start is judged as strictly as one after a generic lead-in.
+    """
+    starts = sorted({0, *(m.end() for m in _CLAUSE_START_RE.finditer(text))})
+    found: list[tuple[int, int, str, str]] = []
+    last_end = -1
+    for s in starts:
+        if s < last_end or s >= len(text):
+            continue
+        m = KNOWN_RE.match(text, s)
+        lead = "known" if m and m.group("lead") else "none"
+        if not m:
+            m = _GENERIC_RE.match(text, s)
+            if not m or any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()):
+                continue
+            lead = "generic"
+        if s == 0 and mid_sentence and text[:1].islower():
+            lead = "generic"
+        found.append((s, m.end(), _phrase_kind(m), lead))
+        last_end = m.end()
+    return found
+

@@ -1,0 +1,80 @@
+"""The matcher: which target lines were copied from which upstream lines.
+
+The method, in the order it runs, each step with the function that does it (every step is
+linear in the number of lines, never in the number of file pairs):
+
+1. **Hits** (:func:`lineage.match.hits.find_hits`). Each informative target line is looked up by
+   its normal form among all upstream lines at once; boilerplate forms seed nothing; lines whose
+   text is found nowhere upstream also hit through their abstract form. Each hit has a weight.
+2. **Runs** (:func:`lineage.match.regions.group_runs`). Hits on one diagonal of one
+   (target file, upstream file) pair, a few lines apart at most, form a run.
+3. **Regions** (:func:`lineage.match.regions.chain_runs`). Runs of one file pair that follow
+   each other in both files chain into a candidate region; the region rule (how much evidence
+   makes a region) is in :mod:`lineage.match.regions`. Whole identical files are candidates too
+   (:func:`lineage.match.claims.identical_files`).
+4. **Claims** (:func:`lineage.match.claims.sort_chains`, :meth:`~lineage.match.claims.FileClaims.claim`).
+   Candidates compete for target lines in one order (:func:`lineage.match.claims.claim_order`),
+   so each target line has at most one source.
+5. **Labels** (:class:`lineage.match.labels.FileLabeller`). Inside an accepted region each target
+   line is paired with one upstream line, along the diagonal, across gaps and past the ends;
+   :func:`lineage.match.labels.pair_label` says ``verbatim`` or ``near``.
+
+Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
+is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
+
+    target                          upstream
+    def area(w, h):          <-->   def area(w, h):       verbatim  (run 1)
+        check(w, h)                                       none      (inserted)
+        return w * h         <-->       return w * h      verbatim  (run 2, same region)
+"""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Sequence
+
+from lineage.match.claims import claim_order, identical_files, sort_chains
+from lineage.match.hits import Side, find_hits
+from lineage.match.labels import FileLabeller, line_similarity, pair_label
+from lineage.match.params import MatchParams, param_keys, params_from_settings
+from lineage.match.records import MATCH_NAMES, NEAR, NONE, VERBATIM, FileMatch, MatchResult, Region, empty_match
+from lineage.match.regions import Chain, chain_runs, group_runs
+
+__all__ = [
+    "MATCH_NAMES", "NEAR", "NONE", "VERBATIM", "FileMatch", "MatchParams", "MatchResult", "Region", "Side",
+    "line_similarity", "match_sides", "pair_label", "param_keys", "params_from_settings",
+]
+
+
+def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
+                preferred_paths: Sequence[set[str]] | None = None) -> MatchResult:
+    """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
+    file t's provenance markers (used to break ties only)."""
+    params = params or MatchParams()
+    results = [empty_match(f.n_lines) for f in target.files]
+    regions: list[Region] = []
+    if len(target.h_norm) == 0 or len(upstream.h_norm) == 0:
+        return MatchResult(results, regions)
+    t_idx, u_idx, weight = find_hits(target, upstream, params)
+    runs_by_file = group_runs(target, upstream, t_idx, u_idx, weight, params)
+    up_paths = [f.path for f in upstream.files]
+    up_names = [posixpath.basename(p) for p in up_paths]
+    preferred_list = list(preferred_paths) if preferred_paths else None
+    identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
+    for t_file in sorted(set(runs_by_file) | set(identical)):
+        chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
+        if t_file in identical:
+            chains.append(identical[t_file])
+        if not chains:
+            continue
+        preferred = preferred_list[t_file] if preferred_list else set()
+        sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, up_paths, up_names))
+        labeller = FileLabeller(target, upstream, t_file, params)
+        claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
+        accepted: list[Chain] = []
+        for chain in claimed:
+            if labeller.label(chain, len(accepted)):
+                accepted.append(chain)
+        results[t_file] = labeller.result
+        regions.extend(labeller.regions(accepted))
+    return MatchResult(results, regions)

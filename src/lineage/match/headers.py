@@ -1,0 +1,69 @@
+"""Licence and copyright header lines: shared by many projects, so never evidence of copying.
+
+A *header line* is a comment or docstring line of a licence or copyright notice: an SPDX tag, a
+copyright line, or a line of a licence notice text (Apache-2.0, MIT, BSD, GPL boilerplate). A
+notice's separator lines (``#``, ``# ====``) count when they sit inside a block of comment lines
+that holds a notice line. Such lines never seed a match (:func:`lineage.match.hits.find_hits`
+does not see them); they are labelled copied only together with copied code of the same upstream
+file (:mod:`lineage.match.attribution`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from lineage.index import COMMENT, DOCSTRING
+
+# Words and phrases that only licence and copyright notices use. Matched case-insensitively on
+# the text of one comment or docstring line.
+_NOTICE_RE = re.compile(
+    r"spdx-|copyright|©|\(c\)\s*(?:19|20)\d\d|all rights reserved|licen[cs]ed? under|"
+    r"licen[cs]e(?:d)?\b.*\b(?:version|apache|mit|bsd|gpl)|apache licen[cs]e|mit licen[cs]e|"
+    r"gnu (?:lesser |library |affero )?general public|you may not use this file|"
+    r"obtain a copy of the licen[cs]e|www\.apache\.org/licenses|opensource\.org/licenses|"
+    r"unless required by applicable law|agreed to in writing|distributed under the licen[cs]e|"
+    r"\"as is\" basis|without warranties or conditions|either express or implied|"
+    r"governing permissions|limitations under the licen[cs]e|permission is hereby granted|"
+    r"above copyright notice|this permission notice|the software is provided|"
+    r"redistribution and use in source|redistributions (?:of source|in binary)|"
+    r"without specific prior written permission|merchantability|fitness for a particular purpose|"
+    r"in no event shall|liable for any claim|free software foundation|"
+    r"see the licen[cs]e for|licen[cs]e file|under the terms of the",
+    re.IGNORECASE,
+)
+_SEPARATOR_RE = re.compile(r"^[\s#\"'*=\-_~/]*$")
+
+
+def is_notice_line(text: str) -> bool:
+    """Whether one line's text is part of a licence or copyright notice."""
+    return _NOTICE_RE.search(text) is not None
+
+
+def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
+    """Per physical row: True on licence and copyright header lines (see the module docstring)."""
+    n = len(kinds)
+    out = np.zeros(n, bool)
+    prose = (kinds == COMMENT) | (kinds == DOCSTRING)
+    candidates = np.flatnonzero(prose)
+    for row in candidates.tolist():
+        if row < len(lines) and is_notice_line(lines[row]):
+            out[row] = True
+    if not out.any():
+        return out
+    # Separator lines inside a block of prose lines (blank lines do not end it) that holds a notice.
+    row = 0
+    while row < n:
+        if not prose[row]:
+            row += 1
+            continue
+        start = row
+        while row < n and (prose[row] or not lines[row].strip() if row < len(lines) else False):
+            row += 1
+        block = range(start, row)
+        if any(out[r] for r in block):
+            for r in block:
+                if prose[r] and not out[r] and r < len(lines) and _SEPARATOR_RE.match(lines[r]):
+                    out[r] = True
+    return out

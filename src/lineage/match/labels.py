@@ -1,0 +1,339 @@
+"""Step 5, labels: inside each accepted region, pair every target line with one upstream line.
+
+Along a run's diagonal; in the gaps between runs by a character alignment of the two gaps (which
+also maps calls re-wrapped over other line breaks); outward from the region's ends while lines
+keep matching, a statement re-wrapped past the last hit included (same tokens, other line
+breaks). Which label a pair gets is decided in one place, :func:`pair_label`: ``verbatim`` when
+the stripped texts are identical, else ``near`` with its :func:`similarity` (never below
+``near_floor_similarity``). Whether a pair
+is made at all is each placement's own rule (the same normal form, enough similarity, enough
+aligned characters).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import numpy as np
+from rapidfuzz import fuzz
+from rapidfuzz.distance import Indel
+
+from lineage.match.claims import FileClaims
+from lineage.match.hits import Side
+from lineage.match.params import MatchParams
+from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
+from lineage.match.regions import Chain, weak_region_proven
+from lineage.normalise import similarity_text
+
+_DEFAULT = MatchParams()
+
+
+def line_similarity(t_text: str, u_text: str, short_fragments: bool = True,
+                    p: MatchParams = _DEFAULT) -> float:
+    """How well two stripped lines align, in 0..1 (rapidfuzz): the test for pairing them.
+
+    The plain ratio (the reported :func:`similarity`), except that a line much shorter than its
+    upstream line (a fragment of a re-wrapped call) is scored by its best alignment inside the longer line. With
+    ``short_fragments`` off (beyond a region's last hit), only a fragment long enough to say
+    something is: ``)`` is found inside almost any line.
+    """
+    a, b = similarity_text(t_text), similarity_text(u_text)
+    if not a or not b:
+        return 0.0
+    fragment = len(a) * p.fragment_length_ratio < len(b) and (short_fragments or len(a) >= p.fragment_min_chars)
+    score = fuzz.partial_ratio(a, b) if fragment else fuzz.ratio(a, b)
+    return math.floor(score * 10) / 1000  # 3 decimals, never rounded up to 1.0
+
+
+def similarity(t_text: str, u_text: str, p: MatchParams = _DEFAULT) -> float:
+    """The ``similarity`` column, in 0..1: :func:`line_similarity` (rapidfuzz ``ratio`` of the two
+    stripped, whitespace-folded texts; for a piece of a re-wrapped statement, a line less than
+    ``1 / fragment_length_ratio`` as long as its upstream line, ``partial_ratio``: how well the
+    piece aligns inside the upstream line), floored to 3 decimals. Exactly 1.0 only for identical
+    stripped texts (``verbatim``), at most 0.999 otherwise."""
+    if t_text == u_text:
+        return 1.0
+    return min(line_similarity(t_text, u_text, True, p), 0.999)
+
+
+def pair_label(t_text: str, u_text: str, p: MatchParams) -> tuple[int, float] | None:
+    """The label and similarity of a target line paired with an upstream line (stripped texts):
+    verbatim when identical, else near; None when the texts are too far apart to be called a
+    copy at all (similarity below ``near_floor_similarity``), whatever placed the pair."""
+    sim = similarity(t_text, u_text, p)
+    if sim == 1.0:
+        return VERBATIM, 1.0
+    if sim < p.near_floor_similarity:
+        return None
+    return NEAR, sim
+
+
+class FileLabeller:
+    """Claims and labels the lines of one target file."""
+
+    def __init__(self, target: Side, upstream: Side, t_file: int, p: MatchParams) -> None:
+        self.target, self.upstream, self.t_file, self.p = target, upstream, t_file, p
+        self.t_rows = target.content_rows(t_file)
+        self.t_lines = target.read_lines(t_file)
+        self.claims = FileClaims(len(self.t_rows), p)
+        self.result = empty_match(target.files[t_file].n_lines)
+        self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
+        self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
+
+    def claim(self, chain: Chain) -> Chain | None:
+        return self.claims.claim(chain)
+
+    def _upstream(self, u_file: int) -> tuple[np.ndarray, list[str]]:
+        if u_file not in self._up_cache:
+            self._up_cache[u_file] = (self.upstream.content_rows(u_file), self.upstream.read_lines(u_file))
+        return self._up_cache[u_file]
+
+    def _texts(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str]) -> tuple[str, str]:
+        return self.t_lines[self.t_rows[tc]].strip(), u_lines[u_rows[uc]].strip()
+
+    def label(self, chain: Chain, number: int) -> bool:
+        """Label the chain's lines as region ``number``; False (and nothing labelled) when the
+        chain does not prove itself (see :func:`weak_region_proven`)."""
+        self._journal = []
+        self._label(chain, number)
+        journal, self._journal = self._journal, None
+        if weak_region_proven(chain.weight, _longest_verbatim_block(journal, self._upstream(chain.up_file)[0]),
+                              self.p):
+            return True
+        self.claims.release(chain)
+        r = self.result
+        for tc, _, _ in journal:
+            row = self.t_rows[tc]
+            r.match[row], r.up_file[row], r.up_row[row] = NONE, -1, -1
+            r.similarity[row], r.region[row] = 0.0, -1
+        return False
+
+    def _label(self, chain: Chain, number: int) -> None:
+        u_rows, u_lines = self._upstream(chain.up_file)
+        n_t, n_u = len(self.t_rows), len(u_rows)
+        owner_no = self.claims.number(chain)
+        owner = self.claims.owner
+
+        def free(tc: int) -> bool:
+            return owner[tc] in (-1, owner_no) and self.result.match[self.t_rows[tc]] == NONE
+
+        used: set[int] = set()
+
+        def pair(tc: int, uc: int, threshold: float, edge: bool = False) -> bool:
+            if not (0 <= tc < n_t and 0 <= uc < n_u) or not free(tc):
+                return False
+            if edge and uc in used:
+                return False
+            if not self._same_kind(tc, chain.up_file, uc):
+                return False
+            t_text, u_text = self._texts(tc, uc, u_rows, u_lines)
+            labelled = pair_label(t_text, u_text, self.p)
+            if labelled is None:
+                return False
+            # Beyond the outermost hit only the same tokens or a similar text extend a region;
+            # between hits the same shape (renamed names, edited literals) is enough.
+            if labelled[0] == NEAR and not (
+                    self._keys_equal(tc, chain.up_file, uc, shape=not edge)
+                    or line_similarity(t_text, u_text, not edge, self.p) >= threshold):
+                return False
+            self._set(tc, chain.up_file, int(u_rows[uc]), *labelled, number)
+            used.add(uc)
+            return True
+
+        runs = chain.runs
+        for run in runs:
+            for tc in range(run.t0, run.t1 + 1):
+                pair(tc, tc + run.diag, self.p.near_min_similarity)
+        for before, after in zip(runs, runs[1:], strict=False):
+            t_lo, t_hi = before.t1 + 1, after.t0 - 1
+            u_lo, u_hi = before.t1 + before.diag + 1, after.t0 + after.diag - 1
+            if t_lo <= t_hi and u_lo <= u_hi:
+                self._align_gap(chain.up_file, number, range(t_lo, t_hi + 1), range(u_lo, u_hi + 1),
+                                u_rows, u_lines, free)
+        # outward from both ends while lines keep matching
+        tc, uc = runs[0].t0 - 1, runs[0].t0 + runs[0].diag - 1
+        while pair(tc, uc, self.p.edge_min_similarity, edge=True):
+            tc, uc = tc - 1, uc - 1
+        tc, uc = runs[-1].t1 + 1, runs[-1].t1 + runs[-1].diag + 1
+        while True:
+            while pair(tc, uc, self.p.edge_min_similarity, edge=True):
+                tc, uc = tc + 1, uc + 1
+            # The statement may have begun on the last line paired (a re-wrapped call's first
+            # line is similar enough to pair; its other pieces are not).
+            start_tc, start_uc = tc, uc
+            step = None
+            if tc > 0 and self.result.match[self.t_rows[tc - 1]] == NEAR and \
+                    self.result.up_row[self.t_rows[tc - 1]] == (u_rows[uc - 1] if uc > 0 else -2):
+                step = self._rewrapped(tc - 1, uc - 1, u_rows, u_lines, free, first_taken=True)
+                if step is not None:
+                    start_tc, start_uc = tc - 1, uc - 1
+            if step is None:
+                step = self._rewrapped(tc, uc, u_rows, u_lines, free)
+            if step is None:
+                break
+            tc, uc = start_tc, start_uc
+            for k, u_k in enumerate(step[0]):
+                labelled = pair_label(*self._texts(tc + k, u_k, u_rows, u_lines), self.p)
+                if labelled is not None and self._same_kind(tc + k, chain.up_file, u_k):
+                    self._set(tc + k, chain.up_file, int(u_rows[u_k]), *labelled, number)
+                    used.add(u_k)
+            tc, uc = tc + len(step[0]), uc + step[1]
+
+    def _rewrapped(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str],
+                   free: Callable[[int], bool], first_taken: bool = False) -> tuple[list[int], int] | None:
+        """Past a region's end: the next statement re-wrapped over other line breaks.
+
+        Finds k target lines and m upstream lines (k != m, both at most ``rewrap_max_lines``)
+        whose texts, with all whitespace and commas removed, are identical: the same tokens,
+        wrapped differently (a formatter adds a trailing comma when it splits a call). Returns the
+        upstream line of each target line (the one holding its first character) and m; None if
+        there is no such statement.
+        """
+        if not (0 <= tc < len(self.t_rows) and 0 <= uc < len(u_rows)):
+            return None
+        most = self.p.rewrap_max_lines
+        t_parts: list[str] = []
+        for k in range(most):
+            if tc + k >= len(self.t_rows) or not (free(tc + k) or (first_taken and k == 0)):
+                break
+            t_parts.append(_rewrap_form(self.t_lines[self.t_rows[tc + k]]))
+        u_parts = [_rewrap_form(u_lines[u_rows[uc + m]]) for m in range(min(most, len(u_rows) - uc))]
+        u_ends = np.cumsum([len(x) for x in u_parts]).tolist()
+        u_text = "".join(u_parts)
+        t_joined = ""
+        for k, part in enumerate(t_parts):
+            t_joined += part
+            if len(t_joined) < self.p.rewrap_min_chars or not u_text.startswith(t_joined):
+                if not u_text.startswith(t_joined):
+                    return None
+                continue
+            if len(t_joined) in u_ends:
+                m = u_ends.index(len(t_joined)) + 1
+                if m == k + 1:
+                    return None  # same line breaks: the line-by-line extension already failed
+                owners, offset = [], 0
+                for piece in t_parts[: k + 1]:
+                    owners.append(uc + sum(1 for end in u_ends if end <= offset))
+                    offset += len(piece)
+                return owners, m
+        return None
+
+    def _same_kind(self, tc: int, u_file: int, uc: int) -> bool:
+        """Code pairs only with code, comments with comments, docstrings with docstrings."""
+        return bool(self.target.kind[self.target.file_start[self.t_file] + tc]
+                    == self.upstream.kind[self.upstream.file_start[u_file] + uc])
+
+    def _keys_equal(self, tc: int, u_file: int, uc: int, shape: bool = True) -> bool:
+        t_i = self.target.file_start[self.t_file] + tc
+        u_i = self.upstream.file_start[u_file] + uc
+        if self.target.h_norm[t_i] == self.upstream.h_norm[u_i]:
+            return True
+        return shape and bool(self.target.h_abs[t_i] == self.upstream.h_abs[u_i])
+
+    def _align_gap(self, u_file: int, number: int, t_range: range, u_range: range,
+                   u_rows: np.ndarray, u_lines: list[str], free: Callable[[int], bool]) -> None:
+        """Pair lines in the gap between two runs by aligning the gaps' characters.
+
+        One alignment of the whole gap handles edited lines and calls re-wrapped over other line
+        breaks alike: each target line is mapped to the upstream line most of its aligned
+        characters fall in, and kept if enough of its characters align.
+        """
+        if len(t_range) == len(u_range):
+            # Gaps of equal length: first pair lines of the same shape in place (edited literals
+            # in a list, a renamed name), which a character alignment may miss on short lines.
+            for tc, uc in zip(t_range, u_range, strict=True):
+                if free(tc) and self._keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
+                    labelled = pair_label(*self._texts(tc, uc, u_rows, u_lines), self.p)
+                    if labelled is not None:
+                        self._set(tc, u_file, int(u_rows[uc]), *labelled, number)
+        t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
+        u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
+        t_joined, t_owner = _joined(t_texts)
+        u_joined, u_owner = _joined(u_texts)
+        aligned = np.zeros(len(t_joined), bool)
+        target_of = np.full(len(t_joined), -1, np.int64)
+        for op in Indel.opcodes(t_joined, u_joined):
+            if op.tag == "equal":
+                aligned[op.src_start : op.src_end] = True
+                target_of[op.src_start : op.src_end] = u_owner[op.dest_start : op.dest_end]
+        nonspace = np.array([c != " " for c in t_joined], dtype=bool)
+        mapped: dict[int, tuple[int, int]] = {}  # gap position -> (upstream content line, chars)
+        for k, tc in enumerate(t_range):
+            if not free(tc):
+                continue
+            mask = (t_owner == k) & nonspace
+            n_chars = int(mask.sum())
+            if n_chars == 0:
+                continue
+            hit = mask & aligned
+            if hit.sum() / n_chars < self.p.gap_min_aligned:
+                continue
+            mapped[k] = (u_range[int(np.bincount(target_of[hit]).argmax())], n_chars)
+        for k, (uc, n_chars) in mapped.items():
+            tc = t_range[k]
+            t_text, u_text = self._texts(tc, uc, u_rows, u_lines)
+            # A few characters (``)``, ``else:``) align with almost anything: a short line
+            # counts only if identical, or as part of a re-wrapped statement whose neighbouring
+            # line maps to the same upstream line.
+            if n_chars < self.p.gap_min_chars and t_text != u_text and not any(
+                    mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
+                continue
+            labelled = pair_label(t_text, u_text, self.p)
+            if labelled is not None and self._same_kind(tc, u_file, uc):
+                self._set(tc, u_file, int(u_rows[uc]), *labelled, number)
+
+    def _set(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
+        if self._journal is not None:
+            self._journal.append((tc, u_row, label))
+        row = self.t_rows[tc]
+        r = self.result
+        r.match[row] = label
+        r.up_file[row] = u_file
+        r.up_row[row] = u_row
+        r.similarity[row] = sim
+        r.region[row] = number
+
+    def regions(self, chains: list[Chain]) -> list[Region]:
+        out: list[Region] = []
+        r = self.result
+        for number, chain in enumerate(chains):
+            rows = np.flatnonzero(r.region == number)
+            if len(rows) == 0:
+                continue
+            ups = r.up_row[rows]
+            out.append(Region(
+                target_file=self.t_file, region=number, up_file=chain.up_file,
+                target_start=int(rows.min()) + 1, target_end=int(rows.max()) + 1,
+                upstream_start=int(ups.min()) + 1, upstream_end=int(ups.max()) + 1,
+                verbatim=int((r.match[rows] == VERBATIM).sum()),
+                near=int((r.match[rows] == NEAR).sum()), weight=round(chain.weight, 3),
+            ))
+        return out
+
+
+def _joined(texts: list[str]) -> tuple[str, np.ndarray]:
+    """Join lines with a space; return the text and, per character, which line it belongs to."""
+    joined = " ".join(texts)
+    owner = np.repeat(np.arange(len(texts)), [len(t) + 1 for t in texts])[: len(joined)]
+    return joined, owner
+
+
+def _longest_verbatim_block(journal: list[tuple[int, int, int]], u_rows: np.ndarray) -> int:
+    """Longest series of verbatim pairs that are consecutive content lines on both sides."""
+    best = run = 0
+    previous: tuple[int, int] | None = None
+    for tc, u_row, label in sorted(journal):
+        if label != VERBATIM:
+            previous = None
+            run = 0
+            continue
+        uc = int(np.searchsorted(u_rows, u_row))
+        run = run + 1 if previous is not None and (tc, uc) == (previous[0] + 1, previous[1] + 1) else 1
+        best = max(best, run)
+        previous = (tc, uc)
+    return best
+
+
+def _rewrap_form(line: str) -> str:
+    return "".join(line.split()).replace(",", "")

@@ -1,0 +1,154 @@
+"""Every threshold of the matcher, each with its reason, validated once.
+
+All of them reach the manifest (:meth:`MatchParams.to_dict`) and the match cache key, and each
+can be set from the command line (``--set KEY=VALUE``, parsed by :func:`params_from_settings`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+from lineage.errors import LineageError
+
+# Valid range of each parameter, inclusive: (low, high); None is unbounded.
+_RANGES: dict[str, tuple[float | None, float | None]] = {
+    "short_seed_min_tokens": (1, None),
+    "seed_min_tokens": (1, None),
+    "seed_max_count": (1, None),
+    "short_seed_max_count": (1, None),
+    "seed_max_per_file": (1, None),
+    "nominate_max_count": (1, None),
+    "abstract_seed_min_tokens": (1, None),
+    "abstract_seed_max_count": (1, None),
+    "abstract_weight": (0.0, 1.0),
+    "token_weight_cap": (1, None),
+    "generic_signature_max_params": (0, None),
+    "run_max_gap": (0, None),
+    "chain_max_gap": (0, None),
+    "max_open_chains": (1, None),
+    "region_min_weight": (0.0, None),
+    "region_min_hits": (1, None),
+    "weak_region_weight_share": (0.0, 1.0),
+    "weak_region_min_run_hits": (1, None),
+    "weak_region_min_lines": (1, None),
+    "near_min_similarity": (0.0, 1.0),
+    "edge_min_similarity": (0.0, 1.0),
+    "near_floor_similarity": (0.0, 1.0),
+    "gap_min_aligned": (0.0, 1.0),
+    "gap_min_chars": (0, None),
+    "fragment_length_ratio": (1.0, None),
+    "fragment_min_chars": (0, None),
+    "rewrap_max_lines": (2, None),
+    "rewrap_min_chars": (0, None),
+}
+
+
+@dataclass(frozen=True)
+class MatchParams:
+    """Every knob of the matcher; all of them are written to the manifest."""
+
+    # -- hits (hits.py)
+    short_seed_min_tokens: int = 2  # a one-token line (``)``, ``pass``) never seeds
+    seed_min_tokens: int = 3  # a line with fewer tokens (``return x``) seeds only when rare (below)
+    seed_max_count: int = 128  # a form found in more upstream places than this is boilerplate
+    short_seed_max_count: int = 2  # a two-token line (``"name",`` in a list) seeds only if this rare
+    seed_max_per_file: int = 4  # a form repeated more often inside one upstream file seeds nothing
+    nominate_max_count: int = 16  # a commoner form only supports file pairs that rarer ones found
+    abstract_seed_min_tokens: int = 8  # renamed-identifier hits only for lines long enough to be rare
+    abstract_seed_max_count: int = 8  # an abstract shape is common far sooner than a text
+    abstract_weight: float = 0.5  # an abstract-only hit is weaker evidence than a textual one
+    token_weight_cap: int = 16  # one very long line must not outweigh a copied block
+    # ``def keys(self):``, ``def __radd__(self, other):``: a signature of at most this many plain
+    # parameters (no defaults, no annotations) is written the same way everywhere; it never seeds.
+    generic_signature_max_params: int = 2
+    # -- runs and chains (regions.py)
+    run_max_gap: int = 3  # content lines between two hits on one diagonal
+    chain_max_gap: int = 12  # content lines between two runs of one region
+    # Chains a run may join. Code repeated many times in one file (tables, register calls) would
+    # otherwise make chaining quadratic; the most recent chains are the ones that can continue.
+    max_open_chains: int = 32
+    # -- the region rule (regions.py)
+    region_min_weight: float = 16.0  # about two distinctive lines
+    # One line, however long and rare, is never a region on its own: an idiom such as
+    # ``pytestmark = pytest.mark.skipif(...)`` is written the same way in many projects.
+    region_min_hits: int = 2
+    # A weak region weighs at least this share of ``region_min_weight`` (a small function moved
+    # on its own) and counts only if it holds ``weak_region_min_lines`` consecutive lines
+    # identical, in order, to consecutive upstream lines; before labelling, it must hold a run
+    # of ``weak_region_min_run_hits`` hits on one diagonal (single coincidental hits never do).
+    weak_region_weight_share: float = 0.5
+    weak_region_min_run_hits: int = 2
+    weak_region_min_lines: int = 6
+    # -- labels (labels.py)
+    near_min_similarity: float = 0.6  # a line between two hits on the same diagonal
+    edge_min_similarity: float = 0.75  # a line beyond the outermost hit
+    # No pair is labelled near below this similarity (the reported rapidfuzz ratio), whatever
+    # placed it: a fragment of a re-wrapped call shares too little with the whole upstream line.
+    near_floor_similarity: float = 0.3
+    gap_min_aligned: float = 0.7  # share of a gap line's characters aligned to upstream text
+    gap_min_chars: int = 6  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
+    # A line this many times shorter than its upstream line is a fragment of a re-wrapped call and
+    # is scored by its best alignment inside the longer line.
+    fragment_length_ratio: float = 2.0
+    fragment_min_chars: int = 8  # beyond a region's end, shorter lines are compared whole, never as fragments
+    rewrap_max_lines: int = 8  # lines one re-wrapped statement may span on either side
+    rewrap_min_chars: int = 20  # a re-wrapped statement this short is not evidence
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            want = type(f.default)
+            if want is float and isinstance(value, int) and not isinstance(value, bool):
+                object.__setattr__(self, f.name, float(value))
+                value = float(value)
+            if type(value) is not want:
+                raise LineageError(f"matcher parameter {f.name} must be {want.__name__}, "
+                                   f"not {type(value).__name__} ({value!r})")
+            if want is float and not math.isfinite(value):
+                raise LineageError(f"matcher parameter {f.name} must be a finite number, not {value!r}")
+            low, high = _RANGES[f.name]
+            if (low is not None and value < low) or (high is not None and value > high):
+                raise LineageError(f"matcher parameter {f.name} must be in {_range_text(low, high)}, "
+                                   f"not {value!r}")
+
+    def to_dict(self) -> dict[str, float | int]:
+        return asdict(self)
+
+    @property
+    def weak_region_min_weight(self) -> float:
+        return self.region_min_weight * self.weak_region_weight_share
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    if high is None:
+        return f"[{low}, ...)"
+    return f"[{low}, {high}]"
+
+
+def param_keys() -> list[str]:
+    """Every parameter name, for ``--set`` help and errors."""
+    return sorted(f.name for f in dataclasses.fields(MatchParams))
+
+
+def params_from_settings(assignments: Sequence[str], base: MatchParams | None = None) -> MatchParams:
+    """``--set KEY=VALUE`` items applied to ``base`` (defaults); LineageError on a bad item."""
+    base = base or MatchParams()
+    kinds = {f.name: type(f.default) for f in dataclasses.fields(MatchParams)}
+    values: dict[str, object] = {}
+    for item in assignments:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or key not in kinds:
+            raise LineageError(f"--set takes KEY=VALUE with KEY one of: {', '.join(param_keys())}")
+        try:
+            values[key] = kinds[key](raw.strip())
+        except ValueError:
+            raise LineageError(f"--set {key}: {raw!r} is not {'an integer' if kinds[key] is int else 'a number'}"
+                               ) from None
+    try:
+        return dataclasses.replace(base, **values)  # type: ignore[arg-type]
+    except LineageError as exc:
+        raise LineageError(f"--set: {exc}") from None

@@ -1,0 +1,175 @@
+"""Steps 2 and 3, runs and regions: hits that follow each other in both files.
+
+Hits that fall on one diagonal of one (target file, upstream file) pair, a few lines apart at
+most, form a run: a stretch copied in order. Runs of the same file pair that follow each other in
+both files with small gaps (inserted or deleted lines) chain into a candidate region.
+
+The region rule lives here, once: a region counts if its hits weigh at least
+``region_min_weight`` (:func:`is_strong`), or, when lighter but at least
+:attr:`MatchParams.weak_region_min_weight`, if it proves itself by a block of
+``weak_region_min_lines`` identical consecutive lines (:func:`weak_region_proven`). Every stage
+that drops candidates early (:func:`group_runs`, :func:`chain_runs`, the claims) asks
+:func:`may_hold_region` or :func:`claim_keeps`, so no stage can drop what a later one would
+accept.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from lineage.match.hits import Side
+from lineage.match.params import MatchParams
+
+
+def is_strong(weight: float, p: MatchParams) -> bool:
+    """A region this heavy counts without further proof."""
+    return weight >= p.region_min_weight
+
+
+def may_hold_region(weight: float, p: MatchParams) -> bool:
+    """A candidate lighter than this can never become a region, strong or weak."""
+    return weight >= p.weak_region_min_weight
+
+
+def claim_keeps(chain_weight: float, kept_weight: float, kept_hits: int, p: MatchParams) -> bool:
+    """After heavier regions took their lines, is what is left of a chain still a candidate?
+
+    A strong chain must keep a strong region's weight, a weak one a weak region's weight; and
+    one line, however long and rare, is never a region on its own (``region_min_hits``).
+    """
+    floor = p.region_min_weight if is_strong(chain_weight, p) else p.weak_region_min_weight
+    return kept_weight >= floor and kept_hits >= p.region_min_hits
+
+
+def weak_region_proven(chain_weight: float, longest_block: int, p: MatchParams) -> bool:
+    """Once labelled: strong regions stand; weak ones need a block of identical lines."""
+    return is_strong(chain_weight, p) or longest_block >= p.weak_region_min_lines
+
+
+# A run: hits on one diagonal of one file pair. Content-line coordinates, inclusive.
+@dataclass
+class Run:
+    up_file: int
+    diag: int  # upstream content index minus target content index
+    t0: int
+    t1: int
+    weight: float
+    hits: np.ndarray  # target content lines that hit, sorted; t0 and t1 are the first and last
+
+
+@dataclass
+class Chain:
+    up_file: int
+    runs: list[Run]
+    weight: float
+    t_end: int = -1  # last target content line
+    u_end: int = -1  # last upstream content line
+
+    def add(self, run: Run) -> None:
+        self.runs.append(run)
+        self.weight += run.weight
+        self.t_end = run.t1
+        self.u_end = run.t1 + run.diag
+
+
+def group_runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarray, weight: np.ndarray,
+          p: MatchParams) -> dict[int, list[Run]]:
+    """Group hits into diagonal runs, vectorised; drop file pairs too light to hold a region."""
+    if len(t_idx) == 0:
+        return {}
+    t_file = target.file_of[t_idx].astype(np.int64)
+    u_file = upstream.file_of[u_idx].astype(np.int64)
+    tc = target.cidx[t_idx].astype(np.int64)
+    diag = upstream.cidx[u_idx].astype(np.int64) - tc
+    order = np.lexsort((tc, diag, u_file, t_file))
+    t_file, u_file, tc, diag, weight = t_file[order], u_file[order], tc[order], diag[order], weight[order]
+    brk = np.ones(len(tc), bool)
+    brk[1:] = ((t_file[1:] != t_file[:-1]) | (u_file[1:] != u_file[:-1]) | (diag[1:] != diag[:-1])
+               | (tc[1:] - tc[:-1] > p.run_max_gap + 1))
+    starts = np.flatnonzero(brk)
+    ends = np.concatenate((starts[1:], [len(tc)])) - 1
+    run_w = np.add.reduceat(weight, starts)
+    run_tf, run_uf = t_file[starts], u_file[starts]
+    run_t0, run_t1 = tc[starts], tc[ends]
+    # Runs of one file pair that lie within chaining distance of each other form a cluster; a
+    # chain never spans two clusters, so a cluster lighter than one region holds no region.
+    # (Vectorised, so the Python chaining below only sees runs that can matter.)
+    order = np.lexsort((run_t0, run_uf, run_tf))
+    starts, ends = starts[order], ends[order]
+    run_w, run_tf, run_uf, run_t0, run_t1 = (a[order] for a in (run_w, run_tf, run_uf, run_t0, run_t1))
+    new_pair = np.ones(len(starts), bool)
+    new_pair[1:] = (run_tf[1:] != run_tf[:-1]) | (run_uf[1:] != run_uf[:-1])
+    pair_no = np.cumsum(new_pair) - 1
+    span = int(run_t1.max()) + 2 * p.chain_max_gap + 4
+    reach = np.maximum.accumulate(run_t1 + pair_no * span)  # furthest line so far, per pair
+    new_cluster = new_pair.copy()
+    new_cluster[1:] |= (run_t0[1:] + pair_no[1:] * span) - reach[:-1] > p.chain_max_gap + 1
+    cluster = np.cumsum(new_cluster) - 1
+    cluster_w = np.bincount(cluster, weights=run_w)
+    # A lighter cluster may still prove itself by a block of identical lines (see label), but
+    # only one with a run of two hits on one diagonal can: single coincidental hits are dropped.
+    cluster_best_run = np.zeros(len(cluster_w), np.int64)
+    np.maximum.at(cluster_best_run, cluster, ends - starts + 1)
+    keep_cluster = (cluster_w >= p.region_min_weight) | (
+        (cluster_w >= p.weak_region_min_weight) & (cluster_best_run >= p.weak_region_min_run_hits))
+    keep = keep_cluster[cluster]
+    by_file: dict[int, list[Run]] = {}
+    kept_starts, kept_ends = starts[keep], ends[keep]
+    # Python lists, not numpy scalars, in the loop: this runs once per kept run.
+    for s, e, w, tf, uf, d, t0, t1 in zip(kept_starts.tolist(), kept_ends.tolist(), run_w[keep].tolist(),
+                                          run_tf[keep].tolist(), run_uf[keep].tolist(),
+                                          diag[kept_starts].tolist(), run_t0[keep].tolist(),
+                                          run_t1[keep].tolist(), strict=True):
+        runs = by_file.get(tf)
+        if runs is None:
+            runs = by_file[tf] = []
+        runs.append(Run(uf, d, t0, t1, w, tc[s : e + 1]))
+    return by_file
+
+
+def chain_runs(runs: list[Run], p: MatchParams) -> list[Chain]:
+    """Chain runs of the same upstream file that follow each other in both files."""
+    runs.sort(key=lambda r: (r.up_file, r.t0, r.diag))
+    chains: list[Chain] = []
+    open_chains: list[Chain] = []
+    current_file = -1
+    for run in runs:
+        if run.up_file != current_file:
+            open_chains = []
+            current_file = run.up_file
+        best: Chain | None = None
+        best_gap = best_start = 0
+        best_hits = run.hits
+        for chain in open_chains:
+            # A run overlapping the chain's end (a spurious hit on a nearby diagonal, or a
+            # repeated line) continues the chain from the chain's last line on. The upstream side
+            # must advance too: one upstream line never absorbs a series of repeated target lines.
+            if run.t1 <= chain.t_end:
+                continue
+            if run.t0 > chain.t_end:
+                start, later = run.t0, run.hits
+            else:
+                later = run.hits[run.hits > chain.t_end]
+                start = int(later[0])
+            t_gap = start - chain.t_end - 1
+            u_gap = start + run.diag - chain.u_end - 1
+            if t_gap <= p.chain_max_gap and 0 <= u_gap <= p.chain_max_gap:
+                gap = t_gap + max(u_gap, 0)
+                if best is None or gap < best_gap:
+                    best, best_gap, best_start, best_hits = chain, gap, start, later
+        if best is None:
+            best = Chain(run.up_file, [], 0.0)
+            chains.append(best)
+            open_chains.append(best)
+            best.add(run)
+        elif best_start == run.t0:
+            best.add(run)
+        else:
+            share = (run.t1 - best_start + 1) / (run.t1 - run.t0 + 1)
+            best.add(Run(run.up_file, run.diag, best_start, run.t1, run.weight * share, best_hits))
+        if len(open_chains) > p.max_open_chains or open_chains[0].t_end < run.t0 - p.chain_max_gap - 1:
+            open_chains = [c for c in open_chains if run.t0 - c.t_end <= p.chain_max_gap + 1]
+            open_chains = open_chains[-p.max_open_chains:]
+    return [c for c in chains if may_hold_region(c.weight, p)]

@@ -1,0 +1,111 @@
+"""The match cache: per target file, its labels against one exact upstream set.
+
+A target file's labels depend only on its own content and path, the upstream trees (their
+labels, order and tree digests) and the matcher (its parameters and code), never on the other
+target files: so an unchanged file is not matched again when its neighbours change. The code part
+of the key, :func:`code_fingerprint`, digests every source file of the packages the labels are
+computed by, found by walking the packages: a new or split module is covered without anyone
+updating a list.
+
+Layout: ``<root>/match-v1/<context[:32]>/<first two hex digits>/<key>.rec``, framed and written
+like the index cache's entries (checksummed, atomic).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import struct
+from pathlib import Path
+
+import numpy as np
+
+from lineage.cache import frame, pack, unframe, unpack, write_atomically
+from lineage.match.records import FileMatch, Region
+
+MATCH_MAGIC = b"LINEAGE-MATCH\n"
+_MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
+
+# The packages (or modules) whose code decides a target file's labels: the matcher, the index
+# records it reads (parse, normal forms) and the markers that break ties.
+FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.normalise", "lineage.markers")
+
+
+def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
+    """Every Python source file of the named packages (walked) or modules, in a fixed order."""
+    found: set[Path] = set()
+    for name in names:
+        module = importlib.import_module(name)
+        paths = getattr(module, "__path__", None)
+        if paths:
+            for folder in paths:
+                found.update(Path(folder).rglob("*.py"))
+        else:
+            found.add(Path(module.__file__))  # type: ignore[arg-type]
+    return sorted(found)
+
+
+def code_fingerprint(names: tuple[str, ...] = FINGERPRINTED) -> str:
+    """A digest of the code that computes a match entry: part of every match cache key, so a
+    change to that code is never answered from an older entry, even when no version was bumped."""
+    digest = hashlib.sha256()
+    root = Path(importlib.import_module("lineage").__file__).parent  # type: ignore[arg-type]
+    for path in code_files(names):
+        name = path.relative_to(root).as_posix() if path.is_relative_to(root) else path.name
+        data = path.read_bytes()
+        digest.update(f"{name}\0{len(data)}\0".encode())
+        digest.update(data)
+    return digest.hexdigest()
+
+
+class MatchCache:
+    """Per target file: its labels against one exact upstream set with one set of parameters.
+    ``context`` is a digest of everything but the file; ``root=None`` stores nothing."""
+
+    def __init__(self, root: Path | None, context: str) -> None:
+        self.dir = root / "match-v1" / context[:32] if root is not None else None
+        self.hits = 0
+        self.misses = 0
+
+    def _path(self, digest: str, path: str) -> Path:
+        assert self.dir is not None
+        key = hashlib.sha256(f"{digest}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()
+        return self.dir / key[:2] / f"{key}.rec"
+
+    def get(self, digest: str, path: str, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+        if self.dir is None:
+            return None
+        entry = self._path(digest, path)
+        try:
+            payload = unframe(MATCH_MAGIC, entry.read_bytes())
+        except OSError:
+            payload = None
+        found = _decode_match(payload, n_lines) if payload is not None else None
+        if found is None:
+            self.misses += 1
+            entry.unlink(missing_ok=True)
+            return None
+        self.hits += 1
+        return found
+
+    def put(self, digest: str, path: str, match: FileMatch, regions: list[Region]) -> None:
+        if self.dir is None:
+            return
+        header = {"n": int(match.match.shape[0]), "regions": [
+            [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
+             r.verbatim, r.near, r.weight] for r in regions]}
+        arrays = (match.match, match.up_file, match.up_row, match.similarity, match.region)
+        write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
+
+
+def _decode_match(payload: bytes, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+    try:
+        unpacked = unpack(payload, _MATCH_ARRAYS, "n")
+        if unpacked is None or int(unpacked[0]["n"]) != n_lines:
+            return None
+        header, arrays = unpacked
+        regions = [Region(-1, int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),
+                          int(r[6]), int(r[7]), float(r[8])) for r in header["regions"]]
+        return FileMatch(*arrays), regions
+    except (ValueError, KeyError, TypeError, IndexError, struct.error):
+        return None

@@ -1,0 +1,79 @@
+"""What the attachment writers (SPDX, CycloneDX, SARIF) share.
+
+Who a source is: name, version, purl, download location, checksum.
+
+* ``pypi:NAME==VERSION``: ``pkg:pypi/name@version`` (name normalised as PyPI does), the URL the
+  release file was fetched from, and its sha256.
+* a git ``REPO@REF``: ``pkg:generic/<label>@<commit>``, version = the commit.
+* an archive: ``pkg:generic/<label>?checksum=sha256:<digest>``; a directory: ``pkg:generic/<label>``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING
+
+import pandas as pd
+from packageurl import PackageURL
+
+if TYPE_CHECKING:
+    from lineage.api import Comparison
+    from lineage.tree import TreeIndex
+
+
+@dataclass(frozen=True)
+class Identity:
+    name: str
+    version: str  # "" when the source has none (a directory)
+    purl: str
+    download_location: str  # "" when unknown (local paths are not download locations)
+    sha256: str  # of the archive, "" for directories and git trees
+
+
+def identity(tree: TreeIndex, label: str | None = None) -> Identity:
+    info = tree.info
+    name = label or info.label
+    sha256 = info.digest.removeprefix("sha256:") if info.digest.startswith("sha256:") else ""
+    details = info.details or {}
+    if info.kind == "pypi":
+        pypi_name = re.sub(r"[-_.]+", "-", str(details.get("name", name))).lower()
+        version = str(details.get("version", ""))
+        purl = PackageURL(type="pypi", name=pypi_name, version=version or None).to_string()
+        return Identity(name, version, purl, str(details.get("url", "")), sha256)
+    if info.kind == "git":
+        commit = str(details.get("commit", ""))
+        purl = PackageURL(type="generic", name=name, version=commit or None).to_string()
+        return Identity(name, commit, purl, "", "")
+    qualifiers = {"checksum": f"sha256:{sha256}"} if sha256 else None
+    purl = PackageURL(type="generic", name=name, qualifiers=qualifiers).to_string()
+    return Identity(name, "", purl, "", sha256)
+
+
+def created_at() -> datetime:
+    """When the attachment was made: ``$SOURCE_DATE_EPOCH`` if set (reproducible builds), else now."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if epoch.isdigit():
+        return datetime.fromtimestamp(int(epoch), UTC).replace(microsecond=0)
+    return datetime.now(UTC).replace(microsecond=0)
+
+
+_LICENCE_COLUMNS = ["upstream_licence", "upstream_copyrights", "target_licence", "marked", "missing", "conflict",
+                    "conflict_reason"]
+
+
+def copied_regions(comparison: Comparison) -> pd.DataFrame:
+    """Regions that kept copied lines, with their upstream file's licence and copyright lines (from
+    the obligations table), sorted by target path and start line."""
+    regions = comparison.regions
+    if regions.empty:
+        return regions.assign(**{c: pd.Series(dtype=str) for c in _LICENCE_COLUMNS})
+    kept = regions[(regions["verbatim_lines"] + regions["near_lines"]) > 0]
+    keys = ["target_path", "upstream", "upstream_path"]
+    licences = comparison.obligations[keys + _LICENCE_COLUMNS]
+    merged = kept.astype({k: str for k in keys}).merge(licences, on=keys, how="left")
+    for column in _LICENCE_COLUMNS:
+        merged[column] = merged[column].fillna("")
+    return merged.sort_values(["target_path", "target_start", "region"], kind="stable").reset_index(drop=True)

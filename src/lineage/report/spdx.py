@@ -1,0 +1,169 @@
+"""lineage.spdx.json: an SPDX 2.3 document of the copied code, built and validated with spdx-tools.
+
+* one Package per source (target first): name, version, purl (external reference), download
+  location, sha256 of the archive, declared licence, copyright text from its root licence files;
+  upstreams have ``filesAnalyzed: false``.
+* one File per target file holding copied code (``CONTAINS`` from the target package), with SHA1
+  and SHA256 of its bytes, the licences its SPDX lines and notices name, its copyright lines.
+* one Snippet per copied region: its target line range and byte range (1-based, inclusive, line
+  ends left out), the concluded licence = the upstream file's licence (copied code stays under
+  it), licences named inside the snippet, the upstream file's copyright lines, and the upstream
+  file and lines in the comment.
+* relationships: the document ``DESCRIBES`` the target; the target is ``DESCENDANT_OF`` each
+  upstream (the same lineage CycloneDX records as ``pedigree.ancestors``).
+
+The writer validates the document (spdx-tools' ``validate_full_spdx_document``) and refuses to
+write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH`` when set).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from spdx_tools.common.spdx_licensing import spdx_licensing
+from spdx_tools.spdx.model import (
+    Actor,
+    ActorType,
+    Checksum,
+    ChecksumAlgorithm,
+    CreationInfo,
+    Document,
+    ExternalPackageRef,
+    ExternalPackageRefCategory,
+    File,
+    FileType,
+    Package,
+    Relationship,
+    RelationshipType,
+    Snippet,
+    SpdxNoAssertion,
+    SpdxNone,
+)
+from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
+from spdx_tools.spdx.writer.json.json_writer import write_document_to_file
+
+from lineage import __version__
+from lineage.errors import LineageError
+from lineage.licences.expressions import licence_ids, normalise
+from lineage.licences.files import file_licence
+from lineage.licences.notices import fold, notice_ids
+from lineage.licences.obligations import source_licence
+from lineage.report.attachments import copied_regions, created_at, identity
+
+if TYPE_CHECKING:
+    from lineage.api import Comparison
+    from lineage.tree import TreeIndex
+
+SPDX_FILE = "lineage.spdx.json"
+
+
+@lru_cache(maxsize=1024)
+def _licence(expression: str):  # type: ignore[no-untyped-def]
+    normal = normalise(expression)
+    return spdx_licensing.parse(normal) if normal else SpdxNoAssertion()
+
+
+def _ids(ids: tuple[str, ...] | list[str]):  # type: ignore[no-untyped-def]
+    return [_licence(i) for i in sorted(set(ids))] or [SpdxNone()]
+
+
+def _text(lines: tuple[str, ...] | list[str]) -> str | SpdxNone:
+    return "\n".join(lines) if lines else SpdxNone()
+
+
+def _package(tree: TreeIndex, label: str, spdx_id: str, analysed: bool) -> Package:
+    who = identity(tree, label)
+    lic = source_licence(tree)
+    return Package(
+        spdx_id=spdx_id, name=who.name, version=who.version or None,
+        download_location=who.download_location or SpdxNoAssertion(), files_analyzed=analysed,
+        checksums=[Checksum(ChecksumAlgorithm.SHA256, who.sha256)] if who.sha256 else [],
+        license_declared=_licence(lic.declared), license_concluded=SpdxNoAssertion(),
+        copyright_text=_text(lic.copyrights) if lic.files else SpdxNoAssertion(),
+        external_references=[ExternalPackageRef(ExternalPackageRefCategory.PACKAGE_MANAGER, "purl", who.purl)],
+        comment=f"lineage source {tree.info.spec}" + (f"; licence from {lic.declared_from}" if lic.declared_from
+                                                        else ""),
+    )
+
+
+def _line_offsets(data: bytes) -> list[tuple[int, int]]:
+    """(first byte, length without line end) of each physical line, 0-based."""
+    out, pos = [], 0
+    for raw in data.splitlines(keepends=True):
+        out.append((pos, len(raw.rstrip(b"\r\n"))))
+        pos += len(raw)
+    return out
+
+
+def spdx_document(comparison: Comparison) -> Document:
+    target = comparison.target
+    label = target.info.label
+    digests = "\n".join([target.tree_digest, *(u.tree_digest for u in comparison.upstreams)])
+    namespace = ("https://spdx.org/spdxdocs/lineage-" + label + "-"
+                 + hashlib.sha256(digests.encode()).hexdigest()[:32])
+    info = CreationInfo(
+        spdx_version="SPDX-2.3", spdx_id="SPDXRef-DOCUMENT",
+        name=f"lineage: {label} against {', '.join(comparison.upstream_names)}",
+        document_namespace=namespace, creators=[Actor(ActorType.TOOL, f"lineage-{__version__}")],
+        created=created_at(),
+        creator_comment="Code copied from the upstream packages into the target, region by region, as found by "
+                        "lineage (https://spdx.dev/ Snippets with line and byte ranges).")
+    packages = [_package(target, label, "SPDXRef-Package-target", True)]
+    relationships = [Relationship("SPDXRef-DOCUMENT", RelationshipType.DESCRIBES, "SPDXRef-Package-target")]
+    for n, (u, name) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
+        packages.append(_package(u, name, f"SPDXRef-Package-upstream-{n}", False))
+        relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.DESCENDANT_OF,
+                                          f"SPDXRef-Package-upstream-{n}",
+                                          comment=f"holds code copied from {name}"))
+    regions = copied_regions(comparison)
+    by_path = {f.path: f for f in target.files}
+    files: list[File] = []
+    snippets: list[Snippet] = []
+    for number, (path, group) in enumerate(regions.groupby("target_path", sort=True), start=1):
+        data = target.data[path]
+        record = by_path[path]
+        lines = target.lines(path)
+        lic = file_licence(lines, record.kinds, record.markers)
+        file_id = f"SPDXRef-File-{number}"
+        copied = int((group["verbatim_lines"] + group["near_lines"]).sum())
+        files.append(File(
+            name=f"./{path}", spdx_id=file_id, file_types=[FileType.SOURCE],
+            checksums=[Checksum(ChecksumAlgorithm.SHA1, hashlib.sha1(data).hexdigest()),
+                       Checksum(ChecksumAlgorithm.SHA256, hashlib.sha256(data).hexdigest())],
+            license_concluded=SpdxNoAssertion(),
+            license_info_in_file=_ids(list(licence_ids(lic.expression)) + list(lic.notice_ids)),
+            copyright_text=_text(lic.copyrights),
+            comment=f"{copied} copied lines in {len(group)} regions"))
+        relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.CONTAINS, file_id))
+        offsets = _line_offsets(data)
+        for r in group.itertuples(index=False):
+            start, end = int(r.target_start), min(int(r.target_end), len(offsets))
+            first, last = offsets[start - 1], offsets[end - 1]
+            byte_start, byte_end = first[0] + 1, max(first[0] + 1, last[0] + last[1])
+            inside = notice_ids(fold("\n".join(lines[start - 1:end])))
+            inside += tuple(i for m in record.markers if m.kind == "spdx" and start <= m.line <= end
+                            for i in licence_ids(m.licence))
+            snippets.append(Snippet(
+                spdx_id=f"SPDXRef-Snippet-{number}-{int(r.region)}", file_spdx_id=file_id,
+                byte_range=(byte_start, byte_end), line_range=(start, end),
+                license_concluded=_licence(str(r.upstream_licence)),
+                license_info_in_snippet=_ids(inside),
+                copyright_text=str(r.upstream_copyrights).replace("; ", "\n") or SpdxNoAssertion(),
+                name=f"{path}:{start}-{end}",
+                comment=(f"copied from {r.upstream} {r.upstream_path} lines {int(r.upstream_start)}-"
+                         f"{int(r.upstream_end)}: {int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near")))
+    return Document(creation_info=info, packages=packages, files=files, snippets=snippets,
+                    relationships=relationships)
+
+
+def write_spdx(comparison: Comparison, out_dir: Path) -> list[Path]:
+    document = spdx_document(comparison)
+    problems = validate_full_spdx_document(document, "SPDX-2.3")
+    if problems:
+        raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
+    path = out_dir / SPDX_FILE
+    write_document_to_file(document, str(path), validate=False)
+    return [path]

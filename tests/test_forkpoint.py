@@ -1,0 +1,49 @@
+"""forkpoint on a repository built with GitPython: an unmodified copy of v2 ranks v2 first,
+although v3 only adds lines (exact figures: 10 code lines per generated function)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from lineage.cli import main
+
+git = pytest.importorskip("git")
+
+
+def _function(i: int) -> str:
+    body = "\n".join(f"    value_{i}_{k} = compute_{k}(argument_{i}, {k * i + 3})" for k in range(8))
+    return f"def function_number_{i}(argument_{i}):\n{body}\n    return value_{i}_0\n\n\n"
+
+
+def _repo(tmp_path: Path) -> Path:
+    root = tmp_path / "up"
+    repo = git.Repo.init(root)
+    (root / "pkg").mkdir()
+    actor = git.Actor("t", "t@example.org")
+    for tag, count in (("v1", 5), ("v2", 8), ("v3", 10)):
+        (root / "pkg" / "a.py").write_text("".join(_function(i) for i in range(count)))
+        repo.index.add(["pkg/a.py"])
+        repo.index.commit(tag, author=actor, committer=actor)
+        repo.create_tag(tag)
+    return root
+
+
+@pytest.mark.parametrize("package", ["pkg", "renamed"])
+def test_unmodified_copy_ranks_its_release_first(tmp_path: Path, package: str) -> None:
+    up = _repo(tmp_path)
+    target = tmp_path / "target" / package
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    out = tmp_path / "out"
+    assert main(["forkpoint", str(target.parent), f"{up}@v1..v3", "--out", str(out), "-q",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    best = json.loads((out / "forkpoint.json").read_text())["best"]
+    assert [b["ref"] for b in best] == ["v2"]
+    rows = {r["ref"]: r for r in json.loads((out / "forkpoint.json").read_text())["candidates"]}
+    # v1 lacks 3 functions (30 code lines), v3 has 2 more (20): distance 30, 0, 20.
+    assert {k: (r["distance"], r["rank"]) for k, r in rows.items()} == {"v1": (30, 3), "v2": (0, 1), "v3": (20, 2)}
+    assert (out / "forkpoint.png").stat().st_size > 0
+    assert (out / "forkpoint_files.csv").read_text().count("\n") == 4

