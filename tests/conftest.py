@@ -10,10 +10,26 @@ import pandas as pd
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
+if str(Path(__file__).parents[1]) not in sys.path:  # for `tests.eval` and `tests.golden`
+    sys.path.insert(0, str(Path(__file__).parents[1]))
 
 import treegen  # noqa: E402
 
 from lineage.api import Comparison, compare  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def small_eval(tmp_path_factory: pytest.TempPathFactory) -> tuple[pd.DataFrame, Path]:
+    """The small eval suite, run once per session: (results frame, runs directory).
+
+    Shared by the accuracy floor (``test_eval_small``) and the figures golden (``test_golden``).
+    """
+    from tests.golden.make_golden import run_small
+
+    root = tmp_path_factory.mktemp("eval-small")
+    results, runs_root = run_small(root)
+    assert (root / "out" / "results.md").exists()
+    return results, runs_root
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,9 @@ import pytest
 import treegen
 
 from lineage.api import compare
-from lineage.cache import IndexCache
 from lineage.cli import main
 from lineage.index import INDEX_VERSION, Indexer
+from lineage.index.store import IndexCache
 from lineage.match import MatchParams
 from lineage.sources import blob_digest
 

@@ -18,26 +18,15 @@ _ROOT = Path(__file__).resolve().parents[1]
 if str(_ROOT) not in sys.path:
     sys.path.insert(0, str(_ROOT))
 
-from tests.eval import generate, run_eval  # noqa: E402
+from tests.eval import generate  # noqa: E402
 
 MIN_F1 = 0.95
 MAX_NEGATIVE_FP_RATE = 0.05
 
 
 @pytest.fixture(scope="module")
-def small_results(tmp_path_factory: pytest.TempPathFactory) -> pd.DataFrame:
-    root = tmp_path_factory.mktemp("eval-small")
-    results, runs = run_eval.run_suite(
-        tools=["lineage"],
-        small=True,
-        out=root / "out",
-        cache_dir=root / "cache",
-        log=lambda message: None,
-    )
-    errors = [f"{run.spec.case_id}: {run.error}" for run in runs if run.error]
-    assert not errors, "lineage failed on:\n" + "\n".join(errors)
-    assert (root / "out" / "results.md").exists()
-    return results
+def small_results(small_eval: tuple[pd.DataFrame, Path]) -> pd.DataFrame:
+    return small_eval[0]  # run once per session in conftest, shared with test_golden
 
 
 def _per_operator(results: pd.DataFrame) -> pd.DataFrame:

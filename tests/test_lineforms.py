@@ -8,8 +8,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lineage import index as index_module
 from lineage.index import Indexer, fill_lines
+from lineage.index import parse as index_module
 
 compiled = index_module._lineforms
 

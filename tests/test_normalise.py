@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lineage.index import CODE, COMMENT, Indexer
-from lineage.normalise import (
+from lineage.index.normalise import (
     abstract_code,
     fold_whitespace,
     normalise_code,
@@ -122,7 +122,7 @@ def test_stable_hash_is_the_same_in_another_process() -> None:
     texts = ["", "x = 1", "def f ( a , b ) :", "ünïcode text", "I = I ( I , S , N )"]
     code = (
         "import json, sys\n"
-        "from lineage.normalise import stable_hash\n"
+        "from lineage.index.normalise import stable_hash\n"
         "print(json.dumps([stable_hash(t) for t in json.loads(sys.stdin.read())]))\n"
     )
     # another hash seed in the child: Python's own hash() would differ there, ours must not

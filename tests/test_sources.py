@@ -482,8 +482,8 @@ def no_network(monkeypatch: pytest.MonkeyPatch) -> None:
     def forbidden(*args: object, **kwargs: object) -> Any:
         raise AssertionError("network used")
 
-    monkeypatch.setattr(sources, "_pip_download", forbidden)
-    monkeypatch.setattr(sources, "_http_get", forbidden)
+    monkeypatch.setattr(sources.pypi, "_pip_download", forbidden)
+    monkeypatch.setattr(sources.pypi, "_http_get", forbidden)
 
 
 def test_pypi_cache_is_reused_offline(
@@ -557,7 +557,7 @@ def test_pypi_download_with_pip_then_cached(
         (dest / built.name).write_bytes(built.read_bytes())
         return True, ""
 
-    monkeypatch.setattr(sources, "_pip_download", fake_pip)
+    monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
     cache = tmp_path / "cache"
     with pytest.raises(SourceError, match="sha256 mismatch"):
         open_source(f"pypi:tinypkg==1.0#sha256={'1' * 64}", cache_dir=cache)
@@ -588,8 +588,8 @@ def fake_registry(monkeypatch: pytest.MonkeyPatch, answers: dict[str, Any]) -> l
         answer = answers[url]
         return io.BytesIO(answer if isinstance(answer, bytes) else json.dumps(answer).encode())
 
-    monkeypatch.setattr(sources, "_pip_download", fake_pip)
-    monkeypatch.setattr(sources, "_http_get", fake_get)
+    monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
+    monkeypatch.setattr(sources.pypi, "_http_get", fake_get)
     monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
     return fetched
 

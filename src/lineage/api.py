@@ -27,8 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from lineage.cache import IndexCache
-from lineage.index import DEFAULT_MAX_FILE_BYTES
+from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.match.store import MatchCache, code_fingerprint
 from lineage.results import (
@@ -40,8 +39,8 @@ from lineage.results import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.sources import default_cache_dir, open_source
-from lineage.tree import TreeIndex, index_tree
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
+from lineage.sources import open_source
 
 # Top-level directories that are not an upstream's package name (for reading markers).
 _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",

@@ -132,10 +132,10 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def _cmd_markers(args: argparse.Namespace) -> int:
-    from lineage.cache import IndexCache
+    from lineage.index import IndexCache, index_tree
     from lineage.markers import is_attribution, marker_names_upstream
-    from lineage.sources import default_cache_dir, open_source
-    from lineage.tree import index_tree
+    from lineage.settings import default_cache_dir
+    from lineage.sources import open_source
 
     root = args.cache_dir or default_cache_dir()
     with open_source(args.target, root) as source:
@@ -162,8 +162,8 @@ def _cmd_markers(args: argparse.Namespace) -> int:
 
 
 def _cmd_cache(args: argparse.Namespace) -> int:
-    from lineage.cache import IndexCache
-    from lineage.sources import default_cache_dir
+    from lineage.index import IndexCache
+    from lineage.settings import default_cache_dir
 
     cache = IndexCache(args.cache_dir or default_cache_dir())
     if args.action == "info":

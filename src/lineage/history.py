@@ -43,13 +43,12 @@ from typing import Any
 import pandas as pd
 
 from lineage import __version__
-from lineage.cache import IndexCache
 from lineage.errors import LineageError
-from lineage.index import DEFAULT_MAX_FILE_BYTES, INDEX_VERSION
+from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams
 from lineage.results import Numbers, percent
-from lineage.sources import default_cache_dir, open_source
-from lineage.tree import TreeIndex, index_tree
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
+from lineage.sources import open_source
 
 HISTORY_FORMAT = "lineage.history"
 HISTORY_VERSION = 1

@@ -21,7 +21,7 @@ from lineage.licences.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.api import Comparison
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
 
 MANIFEST_FORMAT = "lineage.manifest"
 # Change log:

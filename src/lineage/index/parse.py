@@ -2,25 +2,33 @@
 
 tree-sitter-python tells each physical line's kind (code, comment, docstring, blank), where
 multi-line strings and comments sit, and the spans of functions and classes. Each non-blank line
-then gets its normal forms (see :mod:`lineage.normalise`), stored as 63-bit hashes in numpy arrays
-so that a million lines cost a few tens of megabytes, not a million Python objects.
+then gets its normal forms (see :mod:`lineage.index.normalise`), stored as 63-bit hashes in numpy
+arrays so that a million lines cost a few tens of megabytes, not a million Python objects.
 
-A record depends only on the file's bytes and :data:`INDEX_VERSION`, which is what makes the
-content-addressed cache (:mod:`lineage.cache`) sound. The path is kept for reporting only.
+A record (:mod:`lineage.index.records`) depends only on the file's bytes and :data:`INDEX_VERSION`,
+which is what makes the content-addressed cache (:mod:`lineage.index.store`) sound. The path is
+kept for reporting only.
 """
 
 from __future__ import annotations
-
-import codecs
-import re
-from dataclasses import dataclass, field
 
 import numpy as np
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
 
-from lineage.markers import Marker, find_file_markers
-from lineage.normalise import KEPT_NAMES, fold_whitespace, normalise_code, stable_hash
+from lineage.index.normalise import KEPT_NAMES, fold_whitespace, normalise_code, stable_hash
+from lineage.index.records import (
+    CODE,
+    COMMENT,
+    DEFAULT_MAX_FILE_BYTES,
+    DOCSTRING,
+    KIND_NAMES,
+    Definition,
+    FileIndex,
+    decode_source,
+    split_lines,
+)
+from lineage.markers import find_file_markers
 
 try:  # the compiled per-line pass (built by ``pip install``); the Python one gives the same arrays
     from lineage import _lineforms
@@ -29,112 +37,12 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 else:
     _lineforms.set_kept_names(sorted(KEPT_NAMES))
 
-# Bump whenever a record's content would change for the same bytes: it invalidates the cache.
-INDEX_VERSION = 2
-
-BLANK, CODE, COMMENT, DOCSTRING = 0, 1, 2, 3
-KIND_NAMES = ("blank", "code", "comment", "docstring")
-
-# Files larger than this are skipped with a recorded reason: generated tables, vendored blobs.
-DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
-
-PYTHON_SUFFIXES = (".py", ".pyi")
-
-_CODING_RE = re.compile(rb"^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)")
-
 _QUERY_SOURCE = """
 (comment) @comment
 (string) @string
 (function_definition) @function
 (class_definition) @class
 """
-
-
-@dataclass(frozen=True)
-class Definition:
-    """A function or class: ``qualname`` like ``Outer.method``, 1-based inclusive line span."""
-
-    qualname: str
-    kind: str  # "function" | "class"
-    start: int
-    end: int
-
-
-@dataclass
-class FileIndex:
-    """Everything the matcher needs to know about one file, minus its text.
-
-    Arrays have one entry per physical line (index 0 is line 1). Hashes are 0 on blank lines.
-    ``ntok`` counts tokens of code (without comment) or words of prose; it measures how much
-    evidence a matching line carries.
-    """
-
-    path: str
-    digest: str
-    n_bytes: int
-    status: str = "ok"  # "ok" | "skipped"
-    reason: str = ""  # why skipped, or a note such as "syntax errors" for an indexed file
-    encoding: str = "utf-8"
-    parse_errors: bool = False
-    kinds: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint8))
-    h_norm: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    h_abs: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
-    ntok: np.ndarray = field(default_factory=lambda: np.zeros(0, np.uint16))
-    definitions: list[Definition] = field(default_factory=list)
-    markers: list[Marker] = field(default_factory=list)
-
-    @property
-    def n_lines(self) -> int:
-        return int(self.kinds.shape[0])
-
-
-def is_python_path(path: str) -> bool:
-    return path.endswith(PYTHON_SUFFIXES)
-
-
-def decode_source(data: bytes) -> tuple[str, str]:
-    """Decode Python source bytes: BOM, then a PEP 263 coding cookie, then UTF-8.
-
-    Raises ``UnicodeDecodeError`` or ``LookupError`` when the bytes cannot be text. A cookie
-    naming an encoding that CPython refuses for source code is a ``LookupError`` too: PEP 263
-    allows only text encodings in which the cookie line itself reads as ASCII (``utf-16`` would
-    otherwise turn an ASCII file into one line of other characters; ``rot13`` is not text).
-    """
-    if data.startswith(codecs.BOM_UTF8):
-        return data[3:].decode("utf-8"), "utf-8-sig"
-    encoding = "utf-8"
-    for raw in data.split(b"\n", 2)[:2]:
-        found = _CODING_RE.match(raw)
-        if found:
-            name = found.group(1).decode("ascii")
-            info = codecs.lookup(name)
-            if not _source_encoding(info):
-                raise LookupError(f"encoding {name!r} cannot encode Python source (CPython refuses it)")
-            encoding = info.name
-            break
-    return data.decode(encoding), encoding
-
-
-def _source_encoding(info: codecs.CodecInfo) -> bool:
-    """Whether CPython accepts this codec in a coding cookie: a text encoding, ASCII-compatible."""
-    if not getattr(info, "_is_text_encoding", True):
-        return False
-    probe = b"# -*- coding: x -*-\nimport os\n"
-    try:
-        return info.decode(probe)[0] == probe.decode("ascii")
-    except (UnicodeDecodeError, ValueError):
-        return False
-
-
-def split_lines(text: str) -> list[str]:
-    """Physical lines as an editor numbers them: ``\\r\\n``, ``\\r`` and ``\\n`` end a line."""
-    if not text:
-        return []
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return lines
 
 
 class Indexer:

@@ -1,0 +1,93 @@
+"""Per-line normal forms, from strict to loose.
+
+Every physical line of a Python file gets up to three forms:
+
+* **exact**: the text with leading and trailing whitespace stripped. ``verbatim`` is decided on
+  this form alone, by comparing text (never hashes), so a verbatim line is literally identical.
+* **norm**: whitespace- and comment-insensitive. Code is cut into tokens and joined by single
+  spaces (``f(a,b)`` and ``f( a, b )`` agree); a trailing comment is dropped. Comment and
+  docstring lines keep their words with whitespace folded.
+* **abstract**: identifiers become ``I``, strings ``S`` and numbers ``N``; keywords, ``self``,
+  ``cls`` and punctuation stay. Renamed variables and edited literals agree at this level.
+
+The indexer hashes ``norm`` and ``abstract`` to 63-bit integers with XXH3, which is stable across
+processes and machines (Python's ``hash`` is salted per process), so hashes can be cached, and
+about six times faster than BLAKE2b on short lines. A hash only nominates candidates: verbatim is
+always confirmed on the text.
+"""
+
+from __future__ import annotations
+
+import keyword
+import re
+from functools import lru_cache
+
+import xxhash
+
+# One token: a (prefixed) single-line string literal, a name, a number, a multi-character
+# operator, or any other single character. Multi-line strings are cut by the indexer first.
+TOKEN_RE = re.compile(
+    r"""[rRbBuUfFtT]{0,2}(?:'(?:\\.|[^'\\\n])*'?|"(?:\\.|[^"\\\n])*"?)"""
+    r"""|[^\W\d]\w*"""
+    r"""|\d[\w.]*|\.\d[\w]*"""
+    r"""|\*\*=?|//=?|>>=?|<<=?|->|:=|\.\.\.|[-+*/%&|^@=!<>]=|\S"""
+)
+
+# Names kept verbatim in the abstract form: they carry structure, not naming choices.
+KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"self", "cls"}
+
+_WS_RE = re.compile(r"\s+")
+_QUOTE_CHARS = "'\""
+
+
+def fold_whitespace(text: str) -> str:
+    """Strip and collapse every run of whitespace to one space."""
+    return _WS_RE.sub(" ", text).strip()
+
+
+def tokenize_code(code: str) -> list[str]:
+    """Split one line's code (no comment, no multi-line string part) into tokens."""
+    return TOKEN_RE.findall(code)
+
+
+@lru_cache(maxsize=1 << 16)
+def abstract_token(token: str) -> str:
+    """A token's abstract class: ``I`` (name), ``S`` (string), ``N`` (number), else itself.
+
+    Memoised: a codebase repeats a few thousand tokens millions of times, and a cache lookup per
+    token is several times cheaper than regex substitutions per line.
+    """
+    first = token[0]
+    if first in _QUOTE_CHARS or (first.isalpha() and _QUOTE_CHARS[0] in token[1:3]) or (
+        first.isalpha() and _QUOTE_CHARS[1] in token[1:3]
+    ):
+        return "S"  # a string, possibly prefixed (f"..", rb'..'), possibly unterminated
+    if first.isalpha() or first == "_" or ord(first) > 127:
+        return token if token in KEPT_NAMES else "I"
+    if first.isdigit() or (first == "." and len(token) > 1 and token[1].isdigit()):
+        return "N"
+    return token
+
+
+def abstract_code(norm: str) -> str:
+    """Abstract form of a fragment of code (normalised or not)."""
+    return " ".join(map(abstract_token, tokenize_code(norm)))
+
+
+def normalise_code(code: str) -> tuple[str, str, int]:
+    """Return ``(norm, abstract, token_count)`` for a fragment of code on one line."""
+    tokens = tokenize_code(code)
+    return " ".join(tokens), " ".join(map(abstract_token, tokens)), len(tokens)
+
+
+def similarity_text(line: str) -> str:
+    """The form that fuzzy similarity is computed on: stripped, whitespace folded."""
+    return fold_whitespace(line)
+
+
+_xxh3 = xxhash.xxh3_64_intdigest
+
+
+def stable_hash(text: str) -> int:
+    """A 63-bit hash of ``text`` that is the same in every process (fits a signed int64)."""
+    return _xxh3(text.encode("utf-8", "surrogatepass")) >> 1

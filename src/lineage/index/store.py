@@ -1,0 +1,233 @@
+"""A content-addressed cache of per-file index records.
+
+A record is keyed by the file's git blob hash and :data:`lineage.index.records.INDEX_VERSION` only, so
+an upstream release is indexed once, ever, and a target file that did not change between two
+commits is never parsed twice, whatever its path. Each entry carries a BLAKE2b checksum of its
+payload: a truncated, half-written or otherwise corrupt entry is detected, deleted and rebuilt,
+never trusted. Entries are written to a temporary name and renamed, so concurrent runs never see
+a partial file.
+
+Layout: ``<root>/index-v<INDEX_VERSION>/<first two hex digits>/<digest>.rec`` where one entry is
+``MAGIC | payload length (8 bytes) | blake2b-256 of payload | payload`` and the payload is a JSON
+header followed by the raw arrays (kinds uint8, h_norm int64, h_abs int64, ntok uint16).
+
+The framing (:func:`frame`/:func:`unframe`: magic, length, checksum), :func:`write_atomically`,
+:func:`pack`/:func:`unpack` (JSON header plus raw numpy arrays) and :func:`source_fingerprint`
+are shared with the match cache, which stores its entries the same way.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import struct
+import tempfile
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lineage.index.records import INDEX_VERSION, Definition, FileIndex
+from lineage.markers import Marker
+
+MAGIC = b"LINEAGE-IDX\n"
+_HEADER = struct.Struct("<Q32s")
+
+
+class IndexCache:
+    """Per-file index records on disk; ``root=None`` gives a cache that stores nothing."""
+
+    def __init__(self, root: Path | None) -> None:
+        self.root = root
+        self.dir = root / f"index-v{INDEX_VERSION}" if root is not None else None
+        self.hits = 0
+        self.misses = 0
+        self.rebuilt = 0  # corrupt entries found and replaced
+
+    def _path(self, digest: str) -> Path:
+        assert self.dir is not None
+        return self.dir / digest[:2] / f"{digest}.rec"
+
+    def get(self, digest: str, path: str) -> FileIndex | None:
+        if self.dir is None:
+            self.misses += 1
+            return None
+        entry = self._path(digest)
+        try:
+            blob = entry.read_bytes()
+        except OSError:
+            self.misses += 1
+            return None
+        record = _decode(blob, digest, path)
+        if record is None:
+            self.rebuilt += 1
+            self.misses += 1
+            entry.unlink(missing_ok=True)
+            return None
+        self.hits += 1
+        return record
+
+    def put(self, record: FileIndex) -> None:
+        if self.dir is None:
+            return
+        write_atomically(self._path(record.digest), _encode(record))
+
+    def info(self) -> dict[str, object]:
+        """Entry count and size of every index and match version under the root."""
+        if self.root is None or not self.root.exists():
+            return {"root": str(self.root), "entries": 0, "bytes": 0, "versions": {}}
+        versions: dict[str, dict[str, int]] = {}
+        for sub in sorted([*self.root.glob("index-v*"), *self.root.glob("match-v*")]):
+            files = [p for p in sub.rglob("*.rec")]
+            versions[sub.name] = {"entries": len(files), "bytes": sum(p.stat().st_size for p in files)}
+        return {
+            "root": str(self.root),
+            "current": f"index-v{INDEX_VERSION}",
+            "entries": sum(v["entries"] for v in versions.values()),
+            "bytes": sum(v["bytes"] for v in versions.values()),
+            "versions": versions,
+        }
+
+    def clear(self) -> int:
+        """Delete every index and match record (all versions); return how many were removed."""
+        if self.root is None or not self.root.exists():
+            return 0
+        removed = 0
+        for sub in [*self.root.glob("index-v*"), *self.root.glob("match-v*")]:
+            removed += sum(1 for _ in sub.rglob("*.rec"))
+            shutil.rmtree(sub, ignore_errors=True)
+        return removed
+
+
+def frame(magic: bytes, payload: bytes) -> bytes:
+    """An entry: magic, payload length, BLAKE2b-256 of the payload, payload."""
+    return magic + _HEADER.pack(len(payload), hashlib.blake2b(payload, digest_size=32).digest()) + payload
+
+
+def unframe(magic: bytes, blob: bytes) -> bytes | None:
+    """The payload of an entry written by :func:`frame`, or None if it is damaged in any way."""
+    start = len(magic) + _HEADER.size
+    if len(blob) < start or not blob.startswith(magic):
+        return None
+    length, checksum = _HEADER.unpack_from(blob, len(magic))
+    payload = blob[start:]
+    if len(payload) != length or hashlib.blake2b(payload, digest_size=32).digest() != checksum:
+        return None
+    return payload
+
+
+def write_atomically(entry: Path, data: bytes) -> None:
+    """Write to a temporary name and rename: a reader never sees a partial entry."""
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, entry)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+_INDEX_ARRAYS = (np.uint8, np.int64, np.int64, np.uint16)  # kinds, h_norm, h_abs, ntok
+
+
+def pack(header: dict[str, object], arrays: Sequence[np.ndarray], dtypes: Sequence[type]) -> bytes:
+    """A payload: a length-prefixed JSON header, then each array's raw bytes in its dtype."""
+    head = json.dumps(header, sort_keys=True).encode("utf-8")
+    parts = [struct.pack("<I", len(head)), head]
+    parts += [np.ascontiguousarray(a, dtype).tobytes() for a, dtype in zip(arrays, dtypes, strict=True)]
+    return b"".join(parts)
+
+
+def unpack(payload: bytes, dtypes: Sequence[type], length_key: str
+           ) -> tuple[dict[str, Any], list[np.ndarray]] | None:
+    """Inverse of :func:`pack`; every array has ``header[length_key]`` items. None if the
+    payload does not have exactly that shape (raises ValueError/KeyError on garbage)."""
+    (head_len,) = struct.unpack_from("<I", payload, 0)
+    header = json.loads(payload[4 : 4 + head_len])
+    n = int(header[length_key])
+    offset = 4 + head_len
+    arrays = []
+    for dtype in dtypes:
+        arrays.append(np.frombuffer(payload, dtype, count=n, offset=offset).copy())
+        offset += n * np.dtype(dtype).itemsize
+    return (header, arrays) if offset == len(payload) else None
+
+
+def _encode(record: FileIndex) -> bytes:
+    header = {
+        "version": INDEX_VERSION,
+        "digest": record.digest,
+        "n_bytes": record.n_bytes,
+        "n_lines": record.n_lines,
+        "status": record.status,
+        "reason": record.reason,
+        "encoding": record.encoding,
+        "parse_errors": record.parse_errors,
+        "definitions": [asdict(d) for d in record.definitions],
+        "markers": [asdict(m) for m in record.markers],
+    }
+    arrays = (record.kinds, record.h_norm, record.h_abs, record.ntok)
+    return frame(MAGIC, pack(header, arrays, _INDEX_ARRAYS))
+
+
+def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
+    """The record in ``blob``, or None if it is not exactly what :func:`_encode` wrote."""
+    payload = unframe(MAGIC, blob)
+    if payload is None:
+        return None
+    try:
+        unpacked = unpack(payload, _INDEX_ARRAYS, "n_lines")
+        if unpacked is None:
+            return None
+        header, arrays = unpacked
+        if header["version"] != INDEX_VERSION or header["digest"] != digest:
+            return None
+        return FileIndex(
+            path=path,
+            digest=digest,
+            n_bytes=int(header["n_bytes"]),
+            status=header["status"],
+            reason=header["reason"],
+            encoding=header["encoding"],
+            parse_errors=bool(header["parse_errors"]),
+            kinds=arrays[0],
+            h_norm=arrays[1],
+            h_abs=arrays[2],
+            ntok=arrays[3],
+            definitions=[Definition(**d) for d in header["definitions"]],
+            markers=[_marker(m) for m in header["markers"]],
+        )
+    except (ValueError, KeyError, TypeError, struct.error):
+        return None
+
+
+def _marker(fields: dict[str, object]) -> Marker:
+    replacements = fields.get("replacements") or ()
+    fields = dict(fields, replacements=tuple(tuple(pair) for pair in replacements))  # type: ignore[union-attr]
+    return Marker(**fields)  # type: ignore[arg-type]
+
+
+def source_fingerprint(*modules: object) -> str:
+    """A digest of the given modules' source files: part of every cache key, so that a change
+    to the code that computes an entry can never be answered from an older entry, even when a
+    version constant was not bumped."""
+    digest = hashlib.sha256()
+    for module in modules:
+        for path in _module_files(module):
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+def _module_files(module: object) -> list[Path]:
+    """A module's source file; for a package, every ``.py`` file under it, sorted by path, so
+    that splitting a module into a package never silently stops invalidating a cache."""
+    search = getattr(module, "__path__", None)
+    if search is None:
+        return [Path(module.__file__)]  # type: ignore[attr-defined]
+    return sorted({p for folder in search for p in Path(folder).rglob("*.py")})

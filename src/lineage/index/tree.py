@@ -1,0 +1,156 @@
+"""Index every Python file of a source, in parallel, through the content-addressed cache."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable, Iterator
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+
+from lineage.index.parse import Indexer
+from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
+from lineage.index.store import IndexCache
+from lineage.licences.declared import SourceLicence, read_source_licence
+from lineage.settings import default_jobs, print_progress
+from lineage.sources.base import Source, SourceInfo, blob_digest
+
+# Below this many files to parse, worker start-up costs more than it saves.
+_PARALLEL_MIN_FILES = 64
+
+
+@dataclass
+class TreeIndex:
+    """One side's indexed Python files (sorted by path) and what was left out.
+
+    ``files`` holds only indexed files; ``skipped`` holds (path, reason) for Python files that
+    could not be indexed. ``other_files`` counts the non-Python files, which are not analysed.
+    ``tree_digest`` is a SHA-256 over the sorted (path, blob hash) pairs of all Python files: two
+    trees with the same digest hold the same Python code at the same paths.
+    """
+
+    info: SourceInfo
+    files: list[FileIndex]
+    skipped: list[tuple[str, str]]
+    other_files: int
+    tree_digest: str
+    data: dict[str, bytes] = field(repr=False)
+    cache_hits: int = 0
+    cache_misses: int = 0
+    seconds: float = 0.0
+    licence: SourceLicence | None = None  # declared licence and licence files (lineage.licences)
+
+    def lines(self, path: str) -> list[str]:
+        return _lines(self.data[path])
+
+    def reader(self) -> Callable[[int], list[str]]:
+        return lambda number: self.lines(self.files[number].path)
+
+
+@lru_cache(maxsize=1024)  # upstream files recur across target files
+def _lines(data: bytes) -> list[str]:
+    text, _ = decode_source(data)
+    return split_lines(text)
+
+
+_WORKER: Indexer | None = None
+
+
+def _init_worker(max_file_bytes: int) -> None:
+    global _WORKER
+    _WORKER = Indexer(max_file_bytes)
+
+
+def _index_batch(batch: list[tuple[str, bytes, str]]) -> list[FileIndex]:
+    assert _WORKER is not None
+    return [_WORKER.index(path, data, digest) for path, data, digest in batch]
+
+
+def _batches(items: list[tuple[str, bytes, str]], size: int) -> Iterator[list[tuple[str, bytes, str]]]:
+    for start in range(0, len(items), size):
+        yield items[start : start + size]
+
+
+def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
+               max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
+               progress: bool | Callable[[str], None] | None = False,
+               known: dict[str, tuple[FileIndex, bytes]] | None = None) -> TreeIndex:
+    """Read the source's Python files, take what the cache has, parse the rest in parallel.
+
+    ``known`` maps a digest to a record and the bytes it was made from, kept in memory by a
+    caller that indexes many versions of one tree (``history``): a file whose digest the source
+    can tell without reading it (a git blob) is then neither read nor decoded again. Fresh
+    records are added to it. ``progress`` is a callback for one-line messages (True: print them).
+    """
+    started = time.perf_counter()
+    paths = source.paths()
+    py_paths = [p for p in paths if is_python_path(p)]
+    data: dict[str, bytes] = {}
+    records: dict[str, FileIndex] = {}
+    todo: list[tuple[str, bytes, str]] = []
+    digests: list[tuple[str, str]] = []
+    hits_before, misses_before = cache.hits, cache.misses
+    reused = 0
+    to_read = []
+    for path in py_paths:
+        digest = source.known_digest(path) if known is not None else None
+        if digest is not None and digest in known:  # type: ignore[operator]
+            record, blob = known[digest]  # type: ignore[index]
+            records[path] = replace(record, path=path)
+            data[path] = blob
+            digests.append((path, digest))
+            reused += 1
+        else:
+            to_read.append(path)
+    for path, blob in source.read_many(to_read):
+        digest = blob_digest(blob)
+        digests.append((path, digest))
+        data[path] = blob
+        cached = cache.get(digest, path) if len(blob) <= max_file_bytes else None
+        if cached is not None and cached.status == "ok":
+            records[path] = cached
+        else:
+            todo.append((path, blob, digest))
+    log = print_progress if progress is True else (progress or None)
+    if log is not None and todo:
+        log(f"indexing {len(todo)} of {len(py_paths)} files of {source.info.label}")
+    jobs = jobs or default_jobs()
+    if jobs > 1 and len(todo) >= _PARALLEL_MIN_FILES:
+        # Largest files first so that one big file does not finish alone at the end.
+        todo.sort(key=lambda item: -len(item[1]))
+        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                 initargs=(max_file_bytes,)) as pool:
+            for batch in pool.map(_index_batch, _batches(todo, 16)):
+                for record in batch:
+                    records[record.path] = record
+    else:
+        indexer = Indexer(max_file_bytes)
+        for path, blob, digest in todo:
+            records[path] = indexer.index(path, blob, digest)
+    for path, _, _ in todo:
+        record = records[path]
+        if record.status == "ok":
+            cache.put(record)
+    if known is not None:
+        for path in to_read:
+            record = records[path]
+            if record.status == "ok":
+                known[record.digest] = (record, data[path])
+    files = [records[p] for p in py_paths if records[p].status == "ok"]
+    skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
+    tree_hash = hashlib.sha256()
+    for path, digest in sorted(digests):
+        tree_hash.update(f"{path}\0{digest}\n".encode("utf-8", "surrogateescape"))
+    return TreeIndex(
+        info=source.info,
+        files=files,
+        skipped=skipped,
+        other_files=len(paths) - len(py_paths),
+        tree_digest="sha256:" + tree_hash.hexdigest(),
+        data=data,
+        cache_hits=cache.hits - hits_before + reused,
+        cache_misses=cache.misses - misses_before,
+        seconds=time.perf_counter() - started,
+        licence=read_source_licence(source),
+    )

@@ -1,0 +1,87 @@
+"""How one run is carried out (not what it computes): cache root, workers, file size limit, progress.
+
+:class:`RunSettings` is made once, by the CLI or by a caller of :mod:`lineage.api`, and validated
+there; every stage takes it instead of loose ``cache_dir``/``jobs``/``progress`` arguments. Nothing
+here changes a figure: the matcher's thresholds live in :class:`lineage.match.MatchParams`.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import platformdirs
+
+from lineage.errors import LineageError
+
+# Larger Python files are listed as skipped, not indexed: generated tables, not code people copy.
+DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+
+
+def default_cache_dir() -> Path:
+    """``$LINEAGE_CACHE_DIR``, else the user cache directory (``$XDG_CACHE_HOME/lineage``)."""
+    env = os.environ.get("LINEAGE_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    return Path(platformdirs.user_cache_dir("lineage", appauthor=False))
+
+
+def default_jobs() -> int:
+    """Worker processes: one per CPU this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def print_progress(message: str) -> None:
+    """The CLI's progress callback: one ``lineage: ...`` line on stderr."""
+    print(f"lineage: {message}", file=sys.stderr)
+
+
+@dataclass(frozen=True)
+class RunSettings:
+    """Run options, validated once.
+
+    ``cache_dir`` None means :func:`default_cache_dir` (resolved here, once); ``use_cache`` False
+    keeps the index and match caches off (downloads still go under the cache root). ``jobs`` None
+    means one worker per CPU. ``progress`` receives one-line messages; None is silent.
+    """
+
+    cache_dir: Path | None = None
+    jobs: int | None = None
+    max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
+    use_cache: bool = True
+    progress: Callable[[str], None] | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.jobs is not None and (isinstance(self.jobs, bool) or not isinstance(self.jobs, int)
+                                      or self.jobs < 1):
+            raise LineageError(f"jobs must be a whole number >= 1, got {self.jobs!r}")
+        if isinstance(self.max_file_bytes, bool) or not isinstance(self.max_file_bytes, int) \
+                or self.max_file_bytes < 1:
+            raise LineageError(f"max file bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
+        root = Path(self.cache_dir).expanduser() if self.cache_dir is not None else default_cache_dir()
+        object.__setattr__(self, "cache_dir", root)
+
+    @property
+    def cache_root(self) -> Path:
+        """Where downloads and (with ``use_cache``) the index and match caches live."""
+        assert self.cache_dir is not None  # set in __post_init__
+        return self.cache_dir
+
+    @property
+    def store_root(self) -> Path | None:
+        """The index/match cache root, or None when caching is off."""
+        return self.cache_root if self.use_cache else None
+
+    @property
+    def workers(self) -> int:
+        return self.jobs or default_jobs()
+
+    def log(self, message: str) -> None:
+        if self.progress is not None:
+            self.progress(message)

@@ -1,0 +1,66 @@
+"""Open a codebase for analysis: a directory, an archive, a git commit or a PyPI release.
+
+Every source gives the same read-only view: a sorted list of POSIX paths of regular files,
+and their bytes. Nothing is extracted or checked out to disk, and members that could point
+outside the source root (absolute paths, "..", links, devices) are never returned; they are
+listed in ``SourceInfo.skipped`` instead.
+
+One module per backend: :mod:`~lineage.sources.base` (the common view),
+:mod:`~lineage.sources.directory`, :mod:`~lineage.sources.archive`, :mod:`~lineage.sources.git`,
+:mod:`~lineage.sources.pypi`; :func:`open_source` here picks one from the spec.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from lineage.errors import SourceError
+from lineage.settings import default_cache_dir
+from lineage.sources.archive import ArchiveSource
+from lineage.sources.base import _UNSUPPORTED, Source, SourceInfo, _archive_format, blob_digest, display_path
+from lineage.sources.directory import SKIP_DIRS, DirSource
+from lineage.sources.git import GitSource
+from lineage.sources.pypi import NET_TIMEOUT, PYPI_JSON_URL, PypiSource, _open_pypi
+
+__all__ = [
+    "SKIP_DIRS",
+    "NET_TIMEOUT",
+    "PYPI_JSON_URL",
+    "ArchiveSource",
+    "DirSource",
+    "GitSource",
+    "PypiSource",
+    "Source",
+    "SourceInfo",
+    "blob_digest",
+    "default_cache_dir",
+    "display_path",
+    "open_source",
+]
+
+
+
+def open_source(spec: str, cache_dir: Path | None = None) -> Source:
+    """Open what the user named: a directory, an archive, PATH@REF, or pypi:NAME==VERSION."""
+    if not spec or not spec.strip():
+        raise SourceError("empty source spec")
+    if spec.startswith("pypi:"):
+        return _open_pypi(spec, cache_dir)
+
+    path = Path(spec).expanduser()
+    # os.path predicates (unlike some Path ones) answer False instead of raising.
+    if not os.path.exists(path) and "@" in spec:
+        repo, ref = spec.rsplit("@", 1)
+        repo_path = Path(repo).expanduser()
+        if repo and os.path.isdir(repo_path):
+            return GitSource(spec, repo_path.resolve(), ref)
+    if os.path.isdir(path):
+        return DirSource(spec, path.resolve())
+    if os.path.isfile(path):
+        if _archive_format(path.name):
+            return ArchiveSource(spec, path.resolve())
+        raise SourceError(_UNSUPPORTED.format(spec))
+    if os.path.exists(path):  # a fifo, socket or device
+        raise SourceError(_UNSUPPORTED.format(spec))
+    raise SourceError(f"no such file or directory: {spec}")

@@ -1,0 +1,241 @@
+"""What every source is: :class:`SourceInfo`, the read-only :class:`Source` view, and the helpers
+all backends share (archive suffixes, safe member paths, one-line error texts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Self
+
+from lineage.errors import SourceError
+
+# File-name suffix -> format. The bz2/xz tarballs are not advertised but old sdists on PyPI
+# use them, so the sdist fallback must be able to read them.
+_ARCHIVE_SUFFIXES: tuple[tuple[str, str], ...] = (
+    (".whl", "wheel"),
+    (".zip", "zip"),
+    (".tar.gz", "tar.gz"),
+    (".tgz", "tar.gz"),
+    (".tar.bz2", "tar.bz2"),
+    (".tar.xz", "tar.xz"),
+    (".tar", "tar"),
+)
+
+_UNSUPPORTED = (
+    "unsupported source: {} (expected a directory, .whl/.zip/.tar.gz/.tgz/.tar archive, "
+    "PATH@REF git ref, or pypi:NAME==VERSION)"
+)
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
+
+@dataclass(frozen=True)
+class SourceInfo:
+    """What a source is; everything here is JSON-serialisable for reports."""
+
+    spec: str
+    kind: str  # "dir" | "archive" | "git" | "pypi"
+    location: str
+    digest: str
+    label: str
+    details: dict[str, Any] = field(default_factory=dict)
+    skipped: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "skipped", tuple((display_path(p), r) for p, r in self.skipped))
+
+
+class Source:
+    """Read-only view of the regular files of one codebase.
+
+    Subclasses fill ``self._members`` (path -> backend handle) and implement
+    ``_read_member``; the base class handles lookup, ordering and the closed state.
+    """
+
+    info: SourceInfo
+
+    def __init__(self) -> None:
+        self._members: dict[str, Any] = {}
+        self._sorted: tuple[str, ...] = ()
+        self._closed = False
+
+    def _set_members(self, members: dict[str, Any]) -> list[tuple[str, str]]:
+        """Take the members (path -> backend handle); return what had to be skipped.
+
+        Paths are kept as :func:`display_path` shows them; the handle keeps what the backend
+        needs to read the file, so no report ever holds a name that cannot be written."""
+        shown: dict[str, Any] = {}
+        collisions = []
+        for path in sorted(members):
+            name = display_path(path)
+            if name in shown:
+                collisions.append((name, "its shown name equals another file's (after escaping)"))
+            else:
+                shown[name] = members[path]
+        self._members = shown
+        self._sorted = tuple(sorted(shown))
+        return collisions
+
+    def paths(self) -> list[str]:
+        """Every regular file, as a POSIX path relative to the source root, sorted."""
+        return list(self._sorted)
+
+    def read(self, path: str) -> bytes:
+        return self._read_member(path, self._lookup(path))
+
+    def known_digest(self, path: str) -> str | None:
+        """The file's git blob hash when the source knows it without reading the file."""
+        return None
+
+    def read_many(self, paths: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        """Yield (path, bytes) in the given order."""
+        for path in paths:
+            yield path, self.read(path)
+
+    def close(self) -> None:
+        self._closed = True
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        info = getattr(self, "info", None)
+        label = info.label if info else "?"
+        return f"<{type(self).__name__} {label!r}: {len(self._sorted)} files>"
+
+    def _lookup(self, path: str) -> Any:
+        if self._closed:
+            raise SourceError(f"{self.info.label}: source is closed")
+        try:
+            return self._members[path]
+        except KeyError:
+            raise SourceError(f"{self.info.label}: no such file in source: {path}") from None
+
+    def _read_member(self, path: str, handle: Any) -> bytes:
+        raise NotImplementedError
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+_ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def display_path(path: str) -> str:
+    """A path as every report shows it: valid UTF-8, printable, on one line.
+
+    File systems, tar and git allow names that are not UTF-8 (Python holds their bytes as lone
+    surrogates, ``surrogateescape``) and names with newlines or other control characters. Reports
+    show such a byte or character as ``\\xNN`` (``\\n``, ``\\r``, ``\\t`` for those three), and
+    in such a name a backslash as ``\\\\``. Printable names are returned unchanged. Two files whose
+    shown names would be equal cannot both be reported: the source skips the later one.
+    """
+    if path.isprintable():
+        return path
+    out = []
+    for ch in path:
+        code = ord(ch)
+        if ch in _ESCAPES:
+            out.append(_ESCAPES[ch])
+        elif 0xDC80 <= code <= 0xDCFF:  # an undecodable byte (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif not ch.isprintable() and (code < 0x20 or code == 0x7F or 0xD800 <= code <= 0xDFFF):
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def blob_digest(data: bytes) -> str:
+    """The git blob id of ``data`` (what `git hash-object` prints)."""
+    return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+
+
+def _one_line(text: object, limit: int = 300) -> str:
+    """Collapse a (possibly multi-line) message so CLI errors stay one line."""
+    flat = " ".join(str(text).split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def _describe(exc: BaseException) -> str:
+    try:
+        msg = str(exc)
+    except Exception:  # some gitdb exceptions cannot format themselves
+        msg = ""
+    if isinstance(exc, OSError) and exc.strerror:
+        msg = exc.strerror
+    return _one_line(msg or type(exc).__name__)
+
+
+def _archive_format(filename: str) -> str | None:
+    lower = filename.lower()
+    for suffix, fmt in _ARCHIVE_SUFFIXES:
+        if lower.endswith(suffix):
+            return fmt
+    return None
+
+
+def _canonical_name(name: str) -> str:
+    """PEP 503 normalised project name, so 'Foo_Bar' and 'foo-bar' get the same label."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def _dist_name(filename: str) -> str:
+    """Distribution name from an archive file name ('vllm' from vllm-0.3-....whl)."""
+    lower = filename.lower()
+    if lower.endswith(".whl"):
+        return _canonical_name(filename.split("-", 1)[0])
+    stem = filename
+    for suffix, _fmt in _ARCHIVE_SUFFIXES:
+        if lower.endswith(suffix):
+            stem = filename[: -len(suffix)]
+            break
+    # sdists are NAME-VERSION and names may contain '-': the version starts at the first
+    # '-' followed by a digit.
+    m = re.match(r"(.+?)-v?\d", stem)
+    return _canonical_name(m.group(1) if m else stem)
+
+
+def _sha256_file(path: Path) -> str:
+    h = hashlib.sha256()
+    try:
+        with open(path, "rb") as fh:
+            for chunk in iter(lambda: fh.read(1 << 20), b""):
+                h.update(chunk)
+    except OSError as exc:
+        raise SourceError(f"cannot read {path}: {_describe(exc)}") from None
+    return h.hexdigest()
+
+
+def _safe_member_path(name: str) -> tuple[str | None, str | None]:
+    """Return (normalised relative path, None) or (None, reason to skip).
+
+    A path of None with no reason means the member is the root itself ("./").
+    """
+    if name.startswith(("/", "\\")) or _DRIVE.match(name):
+        return None, "absolute path"
+    # Backslash counts as a separator here: Windows tools write it into zips, and a
+    # consumer on Windows would follow it.
+    if ".." in re.split(r"[/\\]", name):
+        return None, "parent directory reference (..)"
+    if "\x00" in name:
+        return None, "NUL byte in name"
+    parts = [p for p in name.split("/") if p not in ("", ".")]
+    return ("/".join(parts) or None), None
+
+

@@ -1,0 +1,136 @@
+"""One commit of a git repository, read from its object database (never the work tree)."""
+
+from __future__ import annotations
+
+import re
+import stat
+import subprocess
+from pathlib import Path
+from typing import Any
+
+from lineage.errors import SourceError
+from lineage.sources.base import Source, SourceInfo, _describe, _safe_member_path
+
+
+class GitSource(Source):
+    """The tree of one commit, read from the object database (never the working tree)."""
+
+    def __init__(self, spec: str, repo_path: Path, ref: str) -> None:
+        super().__init__()
+        try:
+            import git  # lazy: GitPython refuses to import when no git executable exists
+        except ImportError as exc:
+            raise SourceError(f"git: GitPython is unusable: {_describe(exc)}") from None
+        try:
+            self._repo = git.Repo(repo_path)
+        except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError):
+            raise SourceError(f"git: not a git repository: {repo_path}") from None
+        except (git.exc.GitError, OSError) as exc:
+            raise SourceError(f"git: cannot open {repo_path}: {_describe(exc)}") from None
+        try:
+            members, skipped, sha = self._index(ref, repo_path)
+        except BaseException:
+            self._repo.close()
+            raise
+        skipped = list(skipped) + self._set_members(members)
+        label = repo_path.name
+        if label == ".git":
+            label = repo_path.parent.name
+        elif label.endswith(".git") and len(label) > 4:
+            label = label[:-4]  # bare repo "proj.git"
+        self.info = SourceInfo(
+            spec=spec,
+            kind="git",
+            location=str(repo_path),
+            digest=f"git:{sha}",
+            label=label,
+            details={"ref": ref, "commit": sha},
+            skipped=tuple(skipped),
+        )
+
+    def _index(
+        self, ref: str, repo_path: Path
+    ) -> tuple[dict[str, bytes], list[tuple[str, str]], str]:
+        import git
+
+        unknown = SourceError(f"git: unknown ref {ref!r} in {repo_path}")
+        # Ranges and option-like refs are never a single commit; GitPython would otherwise
+        # look them up as paths under .git.
+        if not ref or ref.startswith("-") or ".." in ref or any(c.isspace() for c in ref):
+            raise unknown
+        try:
+            commit = self._repo.commit(ref)
+            sha = commit.hexsha
+        except Exception as exc:
+            refusal = str(exc) if "dubious ownership" in str(exc) else _git_refusal(repo_path)
+            if refusal:
+                # git refuses repositories owned by another user; "unknown ref" would mislead.
+                named = re.search(r"repository at '?(\S+?)'?\.?\s", refusal + " ")
+                where = named.group(1) if named else str(repo_path)
+                raise SourceError(
+                    f"git: {where} is owned by another user and git refuses it (safe.directory); "
+                    f"allow it with: git config --global --add safe.directory {where}"
+                ) from None
+            # gitdb's BadName/BadObject, ValueError for a non-commit object, IndexError for
+            # odd rev syntax: to the user they all mean the ref does not name a commit.
+            raise unknown from None
+        members: dict[str, bytes] = {}
+        skipped: list[tuple[str, str]] = []
+        try:
+            # One `git ls-tree` lists the whole tree: GitPython's traverse() is pure Python and
+            # costs tens of milliseconds per commit, which adds up over a history.
+            listing = self._repo.git.ls_tree("-r", "-z", "--full-tree", sha)
+            entries = []
+            for record in listing.split("\0"):
+                if not record:
+                    continue
+                meta, _, name = record.partition("\t")
+                mode, kind, object_sha = meta.split(" ")
+                entries.append((int(mode, 8), kind, object_sha, name))
+        except (git.exc.GitError, ValueError, OSError) as exc:
+            raise SourceError(
+                f"git: cannot read commit {sha} in {repo_path}: {_describe(exc)}"
+            ) from None
+        for mode, kind, object_sha, name in entries:
+            rel, reason = _safe_member_path(name)
+            if reason or rel is None:
+                skipped.append((name, reason or "empty path"))
+            elif kind == "commit":
+                skipped.append((rel, "submodule"))
+            elif stat.S_ISLNK(mode):
+                skipped.append((rel, "symlink"))
+            elif kind == "blob" and stat.S_ISREG(mode):
+                members[rel] = bytes.fromhex(object_sha)
+            else:
+                skipped.append((rel, f"unsupported mode {mode:o}"))
+        skipped.sort()
+        return members, skipped, sha
+
+    def known_digest(self, path: str) -> str | None:
+        # A git tree names each file by its blob hash, which is exactly lineage's digest.
+        return self._lookup(path).hex()
+
+    def _read_member(self, path: str, handle: Any) -> bytes:
+        try:
+            return self._repo.odb.stream(handle).read()
+        except Exception as exc:  # git.exc.*, gitdb.exc.*, OSError from the cat-file pipe
+            raise SourceError(
+                f"git: cannot read {path} in {self.info.location}: {_describe(exc)}"
+            ) from None
+
+    def close(self) -> None:
+        if not self._closed:
+            self._repo.close()  # ends GitPython's persistent `git cat-file` processes
+        super().close()
+
+
+def _git_refusal(repo_path: Path) -> str:
+    """git's own complaint when it refuses the repository for its owner, else ""."""
+    try:
+        proc = subprocess.run(["git", "-C", str(repo_path), "rev-parse", "--git-dir"],
+                              capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return ""
+    return proc.stderr if "dubious ownership" in proc.stderr else ""
+
+

@@ -1,0 +1,270 @@
+"""A pinned PyPI release: ``pip download --no-deps`` (or the JSON API) into the cache, then read
+like any archive. ``LINEAGE_OFFLINE=1`` uses only what the cache holds.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+from lineage import __version__
+from lineage.errors import SourceError
+from lineage.settings import default_cache_dir
+from lineage.sources.archive import ArchiveSource
+from lineage.sources.base import _archive_format, _canonical_name, _describe, _dist_name, _one_line, _sha256_file
+
+PYPI_JSON_URL = "https://pypi.org/pypi"
+NET_TIMEOUT = 60  # seconds without progress on one socket
+PIP_TIMEOUT = 900  # seconds for a whole `pip download` (large wheels)
+
+_PYPI_SPEC = re.compile(
+    r"pypi:(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)"
+    r"==(?P<version>[A-Za-z0-9][A-Za-z0-9.!+_-]*)"
+    r"(?:#sha256=(?P<sha256>[0-9A-Fa-f]{64}))?"
+)
+
+
+class PypiSource(ArchiveSource):
+    """A pinned PyPI release: a cached wheel (or sdist) read like any archive."""
+
+
+
+def _offline() -> bool:
+    return os.environ.get("LINEAGE_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
+
+
+def _archives_in(directory: Path) -> list[Path]:
+    try:
+        entries = sorted(directory.iterdir())
+    except OSError:
+        return []
+    return [p for p in entries if p.is_file() and _archive_format(p.name)]
+
+
+def _cached_archive(dest: Path, name: str) -> Path | None:
+    found = [p for p in _archives_in(dest) if _dist_name(p.name) == name]
+    return found[0] if len(found) == 1 else None
+
+
+def _pip_download(requirement: str, dest: Path) -> tuple[bool, str]:
+    """Download one wheel with pip; return (ok, short reason on failure).
+
+    --only-binary=:all: matters: for an sdist pip would run the build backend.
+    """
+    cmd = [
+        sys.executable,
+        "-m",
+        "pip",
+        "download",
+        "--no-deps",
+        "--only-binary=:all:",
+        "--no-input",
+        "--disable-pip-version-check",
+        "--quiet",
+        "--timeout",
+        str(NET_TIMEOUT),
+        "-d",
+        str(dest),
+        requirement,
+    ]
+    try:
+        proc = subprocess.run(
+            cmd,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            timeout=PIP_TIMEOUT,
+            text=True,
+            errors="replace",
+        )
+    except subprocess.TimeoutExpired:
+        return False, f"timed out after {PIP_TIMEOUT}s"
+    except OSError as exc:
+        return False, _describe(exc)
+    if proc.returncode == 0:
+        return True, ""
+    lines = [ln.strip() for ln in proc.stderr.splitlines() if ln.strip()]
+    errors = [ln.removeprefix("ERROR:").strip() for ln in lines if ln.startswith("ERROR:")]
+    reason = (errors or lines or [f"exit status {proc.returncode}"])[-1]
+    return False, _one_line(reason, 200)
+
+
+def _http_get(url: str) -> Any:
+    """urlopen with our timeout and User-Agent (a response to use as a context manager)."""
+    req = urllib.request.Request(url, headers={"User-Agent": f"lineage/{__version__}"})
+    return urllib.request.urlopen(req, timeout=NET_TIMEOUT)
+
+
+def _get_json(url: str, requirement: str, pip_reason: str) -> Any | None:
+    """GET a PyPI JSON document; None for 404, SourceError for any other failure."""
+    try:
+        with _http_get(url) as resp:
+            return json.load(resp)
+    except urllib.error.HTTPError as exc:
+        if exc.code == 404:
+            return None
+        reason: object = f"HTTP {exc.code}"
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+    raise SourceError(
+        f"pypi: cannot query PyPI for {requirement}: {_one_line(reason, 150)} (pip: {pip_reason})"
+    )
+
+
+def _pypi_release_files(name: str, version: str, pip_reason: str) -> list[dict[str, Any]]:
+    """The files of one release, from PyPI's JSON API."""
+    requirement = f"{name}=={version}"
+    project_url = f"{PYPI_JSON_URL}/{urllib.parse.quote(name, safe='')}"
+    data = _get_json(
+        f"{project_url}/{urllib.parse.quote(version, safe='')}/json", requirement, pip_reason
+    )
+    if isinstance(data, dict):
+        files = data.get("urls")
+    else:
+        # Some PyPI mirrors and proxies only serve the project document, whose "releases"
+        # maps each version (as uploaded) to its files.
+        data = _get_json(f"{project_url}/json", requirement, pip_reason)
+        releases = data.get("releases") if isinstance(data, dict) else None
+        releases = releases if isinstance(releases, dict) else {}
+        wanted = version.lower().removeprefix("v")
+        files = next(
+            (f for v, f in releases.items() if str(v).lower().removeprefix("v") == wanted), None
+        )
+        if not files:  # unknown project, unknown version, or a release with no files
+            raise SourceError(f"pypi: no release {requirement} (pip: {pip_reason})")
+    return [f for f in files or [] if isinstance(f, dict)]
+
+
+def _pick_release_file(files: list[dict[str, Any]]) -> dict[str, Any] | None:
+    def usable(f: dict[str, Any]) -> bool:
+        fn = f.get("filename")
+        return (
+            isinstance(fn, str)
+            and os.path.basename(fn) == fn
+            and "\\" not in fn
+            and _archive_format(fn) is not None
+            and isinstance(f.get("url"), str)
+        )
+
+    candidates = [f for f in files if usable(f)]
+    sdists = [f for f in candidates if f.get("packagetype") == "sdist"]
+    # Prefer .tar.gz among sdists (old releases sometimes also ship a .zip).
+    sdists.sort(key=lambda f: not f["filename"].lower().endswith(".tar.gz"))
+    if sdists:
+        return sdists[0]
+    # No sdist: any wheel still holds the Python sources, even one for another platform.
+    wheels = [f for f in candidates if f.get("packagetype") == "bdist_wheel"]
+    wheels.sort(key=lambda f: not f["filename"].endswith("-none-any.whl"))
+    return wheels[0] if wheels else None
+
+
+def _download_url(url: str, expected_sha256: str, target: Path) -> None:
+    h = hashlib.sha256()
+    try:
+        with _http_get(url) as resp, open(target, "wb") as out:
+            for chunk in iter(lambda: resp.read(1 << 20), b""):
+                h.update(chunk)
+                out.write(chunk)
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        reason = getattr(exc, "reason", exc)
+        raise SourceError(f"pypi: cannot download {url}: {_one_line(reason, 150)}") from None
+    if h.hexdigest() != expected_sha256:
+        raise SourceError(
+            f"pypi: sha256 mismatch for {target.name}: PyPI states {expected_sha256}, "
+            f"downloaded file has {h.hexdigest()}"
+        )
+
+
+def _fetch_release(name: str, version: str, tmp: Path) -> tuple[Path, str | None]:
+    """Download a release into ``tmp``; return (file, url if known)."""
+    ok, pip_reason = _pip_download(f"{name}=={version}", tmp)
+    if ok:
+        saved = _archives_in(tmp)
+        if len(saved) == 1:
+            return saved[0], None
+        pip_reason = f"pip saved {len(saved)} archives"
+    # No wheel for this platform (or pip failed otherwise). `pip download` of an sdist
+    # would run its build backend, so fetch the sdist ourselves from the JSON API.
+    chosen = _pick_release_file(_pypi_release_files(name, version, pip_reason))
+    if chosen is None:
+        raise SourceError(
+            f"pypi: {name}=={version} has no sdist or wheel to download (pip: {pip_reason})"
+        )
+    expected = str((chosen.get("digests") or {}).get("sha256") or "").lower()
+    if not re.fullmatch(r"[0-9a-f]{64}", expected):
+        raise SourceError(f"pypi: PyPI states no sha256 for {chosen['filename']}; not using it")
+    target = tmp / chosen["filename"]
+    _download_url(chosen["url"], expected, target)
+    return target, chosen["url"]
+
+
+def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
+    m = _PYPI_SPEC.fullmatch(spec)
+    if m is None:
+        raise SourceError(f"pypi: expected pypi:NAME==VERSION[#sha256=HEX], got {spec!r}")
+    raw_name, version = m["name"], m["version"]
+    pinned = (m["sha256"] or "").lower()
+    name = _canonical_name(raw_name)
+    requirement = f"{raw_name}=={version}"
+    base = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    dest = base / "downloads" / "pypi" / f"{name}-{version}"
+
+    url: str | None = None
+    archive = _cached_archive(dest, name)
+    if archive is not None:
+        sha = _sha256_file(archive)
+        if pinned and sha != pinned:
+            raise SourceError(
+                f"pypi: sha256 mismatch for {requirement}: expected {pinned}, "
+                f"cached {archive} has {sha}"
+            )
+    else:
+        if _offline():
+            raise SourceError(
+                f"pypi: {requirement} is not in the cache ({dest}) and LINEAGE_OFFLINE forbids "
+                "downloading"
+            )
+        try:
+            dest.parent.mkdir(parents=True, exist_ok=True)
+            # Download next to the cache entry and move it in only once verified, so an
+            # interrupted or rejected download never looks like a cache hit (nor leaves an
+            # empty release directory behind).
+            with tempfile.TemporaryDirectory(prefix=".download-", dir=dest.parent) as tmp:
+                fetched, url = _fetch_release(raw_name, version, Path(tmp))
+                sha = _sha256_file(fetched)
+                if pinned and sha != pinned:
+                    raise SourceError(
+                        f"pypi: sha256 mismatch for {requirement}: expected {pinned}, "
+                        f"downloaded {fetched.name} has {sha}"
+                    )
+                dest.mkdir(exist_ok=True)
+                for stale in _archives_in(dest):
+                    stale.unlink()
+                archive = dest / fetched.name
+                os.replace(fetched, archive)
+        except OSError as exc:
+            raise SourceError(f"pypi: cannot write cache {dest}: {_describe(exc)}") from None
+
+    details: dict[str, Any] = {"name": name, "version": version, "filename": archive.name}
+    if url:
+        details["url"] = url
+    return PypiSource(
+        spec,
+        archive.resolve(),
+        kind="pypi",
+        label=name,
+        digest=f"sha256:{sha}",
+        details=details,
+    )
+
+
