@@ -528,8 +528,10 @@ def test_kinds_shorter_than_lines_is_tolerated() -> None:
 def test_names_upstream_by_repository() -> None:
     m = one("# Adapted from https://github.com/vllm-project/vllm/blob/main/vllm/x.py\n")
     assert marker_names_upstream(m, {"vllm"})
-    assert marker_names_upstream(m, ["vllm-project"])
+    assert marker_names_upstream(m, ["vllm-project/vllm"])
     assert marker_names_upstream(m, ["VLLM"])
+    # The owner alone is not the project: vllm-project also owns vllm-ascend and vllm-metal.
+    assert not marker_names_upstream(m, ["vllm-project"])
     assert not marker_names_upstream(m, ["sglang"])
     assert not marker_names_upstream(m, [])
 

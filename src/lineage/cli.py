@@ -145,9 +145,11 @@ def _cmd_markers(args: argparse.Namespace) -> int:
     rows = []
     for f in tree.files:
         for m in f.markers:
+            # With --name: the markers that make a file marked for that upstream in a report
+            # (copyright lines naming its authors included); SPDX lines name no project.
             if names and not marker_names_upstream(m, names):
                 continue
-            if not args.all and is_attribution(m):
+            if not names and not args.all and is_attribution(m):
                 continue
             rows.append({"target_path": f.path, **dataclasses.asdict(m)})
     if args.json:
@@ -272,8 +274,9 @@ def build_parser() -> argparse.ArgumentParser:
                        "upstream URLs found in comments and docstrings.")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("--name", action="append", default=[],
-                   help="keep only markers naming this upstream (repeatable), e.g. --name vllm")
-    p.add_argument("--all", action="store_true", help="include SPDX and copyright lines")
+                   help="keep only markers naming this upstream (repeatable), e.g. --name vllm: those that "
+                   "make a file marked in a report, copyright lines naming its authors included")
+    p.add_argument("--all", action="store_true", help="without --name: include SPDX and copyright lines")
     p.add_argument("--json", action="store_true", help="print JSON records")
     _common(p)
     p.set_defaults(func=_cmd_markers)

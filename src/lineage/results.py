@@ -28,7 +28,7 @@ import pandas as pd
 import pyarrow as pa
 
 from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
-from lineage.markers import Marker, is_attribution, marker_names_upstream
+from lineage.markers import Marker, file_marker
 from lineage.match import MATCH_NAMES, NEAR, VERBATIM, MatchResult
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
@@ -50,7 +50,7 @@ FILE_COLUMNS = [
     "upstream_path",  # main source: the upstream file most copied lines came from
     "upstream_files",  # how many upstream files contributed copied lines
     "upstream_paths",  # every contributing upstream file with its line count, most first
-    "marker",  # text of the first provenance marker naming an upstream
+    "marker",  # text of the first provenance marker naming an upstream, else of a copyright line naming its authors
     "marker_kind",
     "marker_line",
     "marker_ref",  # tag or commit from a marker URL
@@ -161,11 +161,8 @@ def file_numbers(f: FileIndex, match: np.ndarray) -> Numbers:
 
 
 def pick_marker(markers: Sequence[Marker], names: set[str]) -> tuple[Marker | None, int]:
-    """The first provenance marker naming an upstream, and how many name something else."""
-    provenance = [m for m in markers if not is_attribution(m)]
-    naming = [m for m in provenance if marker_names_upstream(m, names)]
-    chosen = naming[0] if naming else None
-    return chosen, len(provenance) - len(naming)
+    """The marker that makes a file marked for an upstream (rules: :func:`lineage.markers.file_marker`)."""
+    return file_marker(markers, names)
 
 
 def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]]) -> str:

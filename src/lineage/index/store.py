@@ -1,11 +1,12 @@
 """A content-addressed cache of per-file index records.
 
-A record is keyed by the file's git blob hash and :data:`lineage.index.records.INDEX_VERSION` only, so
+A record is keyed by the file's git blob hash and :data:`lineage.index.records.INDEX_VERSION`, so
 an upstream release is indexed once, ever, and a target file that did not change between two
-commits is never parsed twice, whatever its path. Each entry carries a BLAKE2b checksum of its
-payload: a truncated, half-written or otherwise corrupt entry is detected, deleted and rebuilt,
-never trusted. Entries are written to a temporary name and renamed, so concurrent runs never see
-a partial file.
+commits is never parsed twice, whatever its path. It also holds the marker rules it was read
+under (:data:`lineage.markers.RULES_FINGERPRINT`): an entry read under other rules is rebuilt.
+Each entry carries a BLAKE2b checksum of its payload: a truncated, half-written or otherwise
+corrupt entry is detected, deleted and rebuilt, never trusted. Entries are written to a temporary
+name and renamed, so concurrent runs never see a partial file.
 
 Layout: ``<root>/index-v<INDEX_VERSION>/<first two hex digits>/<digest>.rec`` where one entry is
 ``MAGIC | payload length (8 bytes) | blake2b-256 of payload | payload`` and the payload is a JSON
@@ -32,7 +33,7 @@ from typing import Any
 import numpy as np
 
 from lineage.index.records import INDEX_VERSION, Definition, FileIndex
-from lineage.markers import Marker
+from lineage.markers import RULES_FINGERPRINT, Marker
 
 MAGIC = b"LINEAGE-IDX\n"
 _HEADER = struct.Struct("<Q32s")
@@ -171,6 +172,7 @@ def _encode(record: FileIndex) -> bytes:
         "parse_errors": record.parse_errors,
         "definitions": [asdict(d) for d in record.definitions],
         "markers": [asdict(m) for m in record.markers],
+        "marker_rules": RULES_FINGERPRINT,  # markers read under other rules are never reused
     }
     arrays = (record.kinds, record.h_norm, record.h_abs, record.ntok)
     return frame(MAGIC, pack(header, arrays, _INDEX_ARRAYS))
@@ -186,7 +188,8 @@ def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
         if unpacked is None:
             return None
         header, arrays = unpacked
-        if header["version"] != INDEX_VERSION or header["digest"] != digest:
+        if (header["version"] != INDEX_VERSION or header["digest"] != digest
+                or header.get("marker_rules") != RULES_FINGERPRINT):
             return None
         return FileIndex(
             path=path,

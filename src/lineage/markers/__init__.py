@@ -109,27 +109,29 @@ lenient verbs accept some prose that starts with a plain word ("modified from pr
 from __future__ import annotations
 
 import hashlib
-import re
-from bisect import bisect_right
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from lineage.markers.attribution import ATTRIBUTION_KINDS, is_attribution
 from lineage.markers.detect import detect
+from lineage.markers.naming import file_marker, marker_names_upstream, mentions
+from lineage.markers.prefilter import HINTS, hint_windows, may_hold_marker
 from lineage.markers.record import MARKER_KINDS, Marker
 from lineage.markers.text import scan, select
-from lineage.markers.urls import strip_git
 
 __all__ = [
     "ATTRIBUTION_KINDS",
+    "HINTS",
     "MARKER_KINDS",
     "RULES_FINGERPRINT",
     "Marker",
+    "file_marker",
     "find_file_markers",
     "find_markers",
     "is_attribution",
     "marker_names_upstream",
+    "mentions",
 ]
 
 
@@ -141,12 +143,9 @@ def _rules_fingerprint() -> str:
     return digest.hexdigest()
 
 
-# Part of every cache key whose entries hold markers: a rule change can never be answered from
-# an entry written under other rules, even when no version constant was bumped.
+# Part of every cache key whose entries hold markers (the index cache's directory): a rule change
+# can never be answered from an entry written under other rules, even when no version was bumped.
 RULES_FINGERPRINT = _rules_fingerprint()
-
-# Cheap filter: every marker contains one of these.
-_MAYBE_RE = re.compile(r"from|based|inspired|spdx|copyright|©|\(c\)|github|gitlab", re.IGNORECASE)
 
 
 def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[Marker]:
@@ -162,7 +161,7 @@ def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     found: list[tuple[int, int, int, Marker]] = []
     for segs in selected:
         for seg in segs:
-            if (seg.line, seg.col) in consumed or not _MAYBE_RE.search(seg.text):
+            if (seg.line, seg.col) in consumed or not may_hold_marker(seg.text):
                 continue
             for pos, marker in detect(seg, selected, consumed):
                 found.append((seg.line, seg.col, pos, marker))
@@ -170,69 +169,13 @@ def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     return [item[3] for item in found]
 
 
-# Every marker phrase, URL, SPDX or copyright line contains one of these words; lines far from
-# any of them cannot hold a marker, so the marker reader only sees windows around them. Plain
-# substring search on the lower-cased text: a case-insensitive regex was 50 times slower.
-_MARKER_HINTS = ("derived", "adapted", "adopted", "copied", "vendored", "modified", "ported",
-                 "taken", "borrowed", "forked", "based", "inspired", "http", "spdx", "copyright")
-_MARKER_WINDOW = 4  # lines around a hit: a marker's URL or "with A->B" may follow on later lines
-
-
 def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker]:
-    """Provenance markers of a file, reading only windows of lines around likely hits."""
-    original = "\n".join(lines)
-    text = original.lower()
+    """The markers :func:`find_markers` finds, reading only windows of lines around hints."""
     names = list(kinds)
-    if len(text) != len(original):  # a few characters lower-case to two; offsets would drift
+    windows = hint_windows(lines)
+    if windows is None:
         return find_markers(lines, names)
-    offsets: list[int] = []
-    for hint in _MARKER_HINTS:
-        at = text.find(hint)
-        while at >= 0:
-            offsets.append(at)
-            at = text.find(hint, at + len(hint))
-    if not offsets:
-        return []
-    line_starts: list[int] = []
-    start = 0
-    for line in lines:
-        line_starts.append(start)
-        start += len(line) + 1
-    hit_rows = sorted({bisect_right(line_starts, at) - 1 for at in offsets})
-    windows: list[list[int]] = []
-    for row in hit_rows:
-        lo, hi = max(0, row - _MARKER_WINDOW), min(len(lines), row + _MARKER_WINDOW + 1)
-        if windows and lo <= windows[-1][1]:
-            windows[-1][1] = max(windows[-1][1], hi)
-        else:
-            windows.append([lo, hi])
     found: list[Marker] = []
     for lo, hi in windows:
         found.extend(replace(m, line=m.line + lo) for m in find_markers(lines[lo:hi], names[lo:hi]))
     return found
-
-
-def _mentions(text: str, name: str) -> bool:
-    pattern = rf"(?<![A-Za-z0-9_]){re.escape(name)}(?![A-Za-z0-9_])"
-    return re.search(pattern, text, re.IGNORECASE) is not None
-
-
-def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
-    """Whether ``marker`` refers to an upstream known by one of ``names`` (e.g. ``{"vllm"}``).
-
-    Matches the repository owner or name, the first component of ``path``/``symbol``, or a
-    whole-word, case-insensitive mention in the text. SPDX and copyright markers count only
-    through their text ("Copyright contributors to the vLLM project").
-    """
-    wanted = sorted({n.strip().lower() for n in names if n and n.strip()})
-    if not wanted:
-        return False
-    if not is_attribution(marker):
-        repo_parts = [p for p in marker.repository.lower().split("/") if p]
-        if repo_parts and (repo_parts[0] in wanted or strip_git(repo_parts[-1]) in wanted):
-            return True
-        path_first = marker.path.replace("\\", "/").lstrip("/").split("/", 1)[0].lower()
-        symbol_first = marker.symbol.split(".", 1)[0].lower()
-        if (path_first and path_first in wanted) or (symbol_first and symbol_first in wanted):
-            return True
-    return any(_mentions(marker.text, name) for name in wanted)

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
-from lineage.markers.attribution import COPYRIGHT_RE, SPDX_COPYRIGHT_RE, SPDX_LICENCE_RE, is_copyright
+from lineage.markers.attribution import (
+    ATTRIBUTION_KINDS,
+    COPYRIGHT_RE,
+    SPDX_COPYRIGHT_RE,
+    SPDX_LICENCE_RE,
+    is_copyright,
+)
+from lineage.markers.naming import project_from_text, repository_project
 from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
 from lineage.markers.urls import UrlInfo, find_urls, parse_url, without_urls
 from lineage.markers.vocabulary import (
     KNOWN_RE,
     REPL_START_RE,
+    SPLIT_HEAD_RE,
+    SPLIT_TAIL_RE,
     accepts,
+    dangling,
     file_path,
     first_clause,
     phrase_matches,
@@ -44,6 +55,7 @@ def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
         plain = plain[: cut.start()]
     path = info.path
     symbol = ""
+    project = repository_project(info.repository)
     dotted = qualified_dotted(plain.lstrip(" \t:-–—"))
     if dotted:
         parts = dotted.split(".")
@@ -51,8 +63,10 @@ def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
         symbol = ".".join(parts[upper:])
         if not path and upper > 0:  # "Axis.set_ticks" names a class, not a module
             path = "/".join(parts[:upper]) + ".py"
+            project = project or parts[0]
     if not path:
         path = file_path(plain, dirs=True)
+    project = project or project_from_text(plain) or (path.split("/", 1)[0] if "/" in path else "")
     return Marker(
         line=line,
         kind=kind,
@@ -64,6 +78,7 @@ def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
         line_start=info.line_start,
         line_end=info.line_end,
         replacements=repl,
+        project=project,
     )
 
 
@@ -90,7 +105,26 @@ def _mid_sentence(seg: Segment, selected: list[list[Segment]]) -> bool:
 
 
 def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]]) -> list[tuple[int, Marker]]:
-    """Markers in one segment as (position, marker); marks attached lines as consumed."""
+    """Markers in one segment as (position, marker); marks attached lines as consumed.
+
+    A phrase cut by a line break ("Adapted" / "from ...") is read from both lines joined, when
+    that gives a phrase marker starting on this line; the next line is then consumed.
+    """
+    nxt = _next_segment(selected, seg.line, seg.source, consumed)
+    if nxt is not None and SPLIT_HEAD_RE.search(seg.text) and SPLIT_TAIL_RE.match(nxt.text):
+        trial = consumed | {(nxt.line, nxt.col)}
+        joined = replace(seg, text=f"{seg.text} {nxt.text}")
+        out = _detect(joined, selected, trial, nxt.line)
+        if any(pos < len(seg.text) and m.kind not in ATTRIBUTION_KINDS and m.kind != "url" for pos, m in out):
+            consumed |= trial
+            return out
+    return _detect(seg, selected, consumed, seg.line)
+
+
+def _detect(
+    seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
+) -> list[tuple[int, Marker]]:
+    """Markers in ``seg``, whose text may run on to line ``last`` (0-based) of ``selected``."""
     text = seg.text
     line = seg.line + 1
     out: list[tuple[int, Marker]] = []
@@ -114,7 +148,7 @@ def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int,
         rest = text[end:stop]
         attached: list[Segment] = []
         if k == len(matches) - 1 and not find_urls(rest):
-            attached = _attachments(seg, rest, selected, consumed)
+            attached = _attachments(seg, rest, selected, consumed, last)
         full_rest = " ".join([rest, *(a.text for a in attached)])
         own = rest.strip(" \t:-–—")
         clause = first_clause(full_rest) if own else first_clause(" ".join(a.text for a in attached))
@@ -144,6 +178,7 @@ def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int,
                         path=info.path,
                         line_start=info.line_start,
                         line_end=info.line_end,
+                        project=repository_project(info.repository),
                     ),
                 )
             )
@@ -151,16 +186,16 @@ def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int,
 
 
 def _attachments(
-    seg: Segment, rest: str, selected: list[list[Segment]], consumed: set[tuple[int, int]]
+    seg: Segment, rest: str, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
 ) -> list[Segment]:
-    """Following lines that belong to a phrase marker whose own line has no URL."""
-    nxt = _next_segment(selected, seg.line, seg.source, consumed)
+    """Following lines (after line ``last``) that belong to a phrase marker whose text has no URL."""
+    nxt = _next_segment(selected, last, seg.source, consumed)
     if nxt is None:
         return []
     if find_urls(nxt.text.split(None, 1)[0]) or REPL_START_RE.match(nxt.text):
         return [nxt]
     own = rest.strip()
-    if (own and not own.endswith(":")) or _starts_marker(nxt.text):
+    if (own and not own.endswith(":") and not dangling(own)) or _starts_marker(nxt.text):
         return []
     # "Adapted from:" with the source on the next line, maybe followed by its URL.
     attached = [nxt]

@@ -36,7 +36,7 @@ class Marker:
     line_end: int = 0
     replacements: tuple[tuple[str, str], ...] = ()
     licence: str = ""
-
+    project: str = ""  # the project the marker names ("vllm-ascend", "transformers"), if it says
 
 
 def one_line(text: str) -> str:

@@ -45,6 +45,29 @@ _KNOWN_LEAD = (
     r")?"
 )
 
+# A phrase cut by a line break: its verb ends one comment line and its preposition opens the
+# next ("# Adapted" / "# from https://..."); the two lines are then read as one.
+SPLIT_HEAD_RE = re.compile(rf"(?<![\w-])(?:{_FROM_VERBS}|based|inspired)(?:\s+{_ADVERB})?\s*$", re.IGNORECASE)
+SPLIT_TAIL_RE = re.compile(r"^(?:from|on|upon|off|by)(?![\w-])", re.IGNORECASE)
+# Words a phrase's source cannot end on ("adapted from the" / "vLLM project"): the next line
+# of the comment finishes the source.
+_DANGLING = _words(
+    """
+    the a an of from in at by to and or for with this these those our their its his her on into
+    via as original official upstream
+    """
+)
+
+
+def dangling(rest: str) -> bool:
+    """Whether a phrase's source text stops where no sentence can: a comma or a word of _DANGLING."""
+    rest = rest.rstrip()
+    if rest.endswith(","):
+        return True
+    words = rest.split()
+    return bool(words) and words[-1].lower() in _DANGLING
+
+
 KNOWN_RE = re.compile(rf"{_KNOWN_LEAD}(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
 _GENERIC_RE = re.compile(rf"(?P<generic>(?:[A-Za-z][\w-]*\s+){{1,3}}?)(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"[.!?;:]\s+|[(\[]\s*|\s[-–—]{1,2}\s+")
@@ -62,19 +85,19 @@ _GENERIC_STOP = _words(
     """
 )
 # First words after a lenient verb that mark prose rather than a source.
-_PROSE_START = _words(
+PROSE_START = _words(
     """
     the a an this that these those its their our my your his her it them there here previous
     next above below former latter each every some any all both input inputs output outputs one
     """
 )
-_SOURCE_NOUN_RE = re.compile(
+SOURCE_NOUN_RE = re.compile(
     r"\b(?:implementations?|impl|code|codebase|versions?|repo|repos|repository|repositories"
     r"|project|library|libraries|lib|package|upstream|commit|PR|pull\s+request|gist"
     r"|source\s+code|reference)\b",
     re.IGNORECASE,
 )
-_NOT_PROPER = _words(
+NOT_PROPER = _words(
     """
     the a an this that these those it its we our i in on at for see note and or but if when
     with from to of by as is nb todo fixme xxx hack warning
@@ -136,7 +159,7 @@ def file_path(text: str, dirs: bool = False) -> str:
 def has_proper_noun(text: str) -> bool:
     for m in _WORD_RE.finditer(text):
         word = re.sub(r"['’]s$", "", m.group(0)).rstrip("'’-")
-        if len(word) > 1 and any(c.isupper() for c in word) and word.lower() not in _NOT_PROPER:
+        if len(word) > 1 and any(c.isupper() for c in word) and word.lower() not in NOT_PROPER:
             return True
     return False
 
@@ -166,21 +189,21 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
     if lead == "generic":
         if kind in ("based_on", "inspired_by"):
             return _pathlike(clause) or (
-                has_proper_noun(without_urls(clause)) and bool(_SOURCE_NOUN_RE.search(clause))
+                has_proper_noun(without_urls(clause)) and bool(SOURCE_NOUN_RE.search(clause))
             )
         return _strong(clause)
     if _strong(clause):
         return True
     if kind in ("copied_from", "taken_from"):
         return False
-    if _SOURCE_NOUN_RE.search(clause):
+    if SOURCE_NOUN_RE.search(clause):
         return True
     if kind in ("based_on", "inspired_by"):
         return False
     if _POSSESSIVE_RE.search(clause):
         return True
     first = _WORD_RE.match(clause.lstrip(" `'\"*"))
-    return bool(first) and first.group(0).lower() not in _PROSE_START
+    return bool(first) and first.group(0).lower() not in PROSE_START
 
 
 def replacements(text: str) -> tuple[tuple[str, str], ...]:

@@ -1,0 +1,107 @@
+"""Which project a marker names, and whether that project is a given upstream.
+
+The rules are in the docstring of :mod:`lineage.markers` (section "Naming an upstream").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from lineage.markers.attribution import is_attribution
+from lineage.markers.record import Marker
+from lineage.markers.urls import strip_git, without_urls
+from lineage.markers.vocabulary import NOT_PROPER, PROSE_START, SOURCE_NOUN_RE, first_clause
+
+# A project name as written in prose: letters, digits and ``_ . + -`` inside ("vLLM-Omni",
+# "nano-vllm-uno", "flash_attn"), never ending in punctuation.
+_NAME_RE = re.compile(r"[A-Za-z][\w+-]*[\w+]|[A-Za-z]")
+# Words that may stand before the name of a project in a phrase's source ("from the vLLM repo").
+_BEFORE_NAME = frozenset(
+    {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "my", "his", "her",
+     "original", "official", "upstream"}
+)
+
+
+def _wanted(names: Iterable[str]) -> list[str]:
+    return sorted({n.strip().lower() for n in names if n and n.strip()})
+
+
+def project_from_text(rest: str) -> str:
+    """The project named by the source text after a phrase ("the vLLM-Omni reference" -> "vLLM-Omni").
+
+    Articles, determiners, prose words ("previous") and source nouns ("code", "implementation")
+    are skipped; the next word is the project when it opens what is left of the clause or looks
+    like a name (an upper-case letter, a digit, ``-`` or ``_``); later words count only if they
+    look like a name. Possessive ``'s`` is dropped.
+    """
+    clause = first_clause(without_urls(rest))
+    first = True
+    for m in _NAME_RE.finditer(clause):
+        word = re.sub(r"['’]s$", "", m.group(0))
+        lower = word.lower()
+        if lower in _BEFORE_NAME or lower in PROSE_START or SOURCE_NOUN_RE.fullmatch(word):
+            continue
+        looks_like_name = any(c.isupper() or c.isdigit() or c in "-_" for c in word)
+        if (first or looks_like_name) and lower not in NOT_PROPER and len(word) > 1:
+            return word
+        first = False
+    return ""
+
+
+def repository_project(repository: str) -> str:
+    """The project of an ``owner/name`` repository: its name ("vllm-project/vllm-ascend" -> "vllm-ascend")."""
+    return strip_git(repository.rstrip("/").rsplit("/", 1)[-1]) if repository else ""
+
+
+def mentions(text: str, name: str) -> bool:
+    """Whether ``text`` names ``name`` as a whole project name, case-insensitively.
+
+    Letters, digits, ``_`` and ``-`` next to it make it part of a longer name: "vllm-ascend",
+    "nano-vllm-uno", "DeepSeek-OCR-vllm" and "vllm_ascend" do not mention "vllm".
+    """
+    pattern = rf"(?<![\w-]){re.escape(name)}(?![\w-])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
+    """Whether ``marker`` names an upstream known by one of ``names`` (e.g. ``{"vllm"}``).
+
+    Rules (module docstring, "Naming an upstream"): a licence line names nothing; a copyright
+    line names the upstream when its holder text mentions it; a provenance marker names it when
+    its repository is the upstream's (name, or ``owner/name``), or (without a repository) the
+    first component of its path or symbol, or its recorded project, is a name, or when its text
+    outside URLs mentions the name as a whole project name.
+    """
+    wanted = _wanted(names)
+    if not wanted or marker.kind == "spdx":
+        return False
+    if is_attribution(marker):
+        return any(mentions(marker.text, name) for name in wanted)
+    if marker.repository:
+        repository = marker.repository.lower()
+        if repository_project(repository) in wanted or strip_git(repository) in wanted:
+            return True
+    else:
+        path_first = marker.path.replace("\\", "/").lstrip("/").split("/", 1)[0].lower()
+        symbol_first = marker.symbol.split(".", 1)[0].lower()
+        if {path_first, symbol_first, marker.project.lower()} & set(wanted):
+            return True
+    plain = without_urls(marker.text)
+    return any(mentions(plain, name) for name in wanted)
+
+
+def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker | None, int]:
+    """The marker that makes a file count as marked for an upstream, and how many provenance
+    markers of the file name something else.
+
+    The first provenance marker naming the upstream; failing that, the first copyright line
+    naming the upstream's authors ("Copyright 2023 The vLLM team"). SPDX licence lines never.
+    """
+    wanted = _wanted(names)
+    provenance = [m for m in markers if not is_attribution(m)]
+    naming = [m for m in provenance if marker_names_upstream(m, wanted)]
+    if naming:
+        return naming[0], len(provenance) - len(naming)
+    holders = [m for m in markers if m.kind == "copyright" and marker_names_upstream(m, wanted)]
+    return (holders[0] if holders else None), len(provenance)

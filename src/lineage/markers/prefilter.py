@@ -1,0 +1,61 @@
+"""The one pre-filter: which lines can hold a marker, so the reader skips the rest.
+
+Every marker contains one of :data:`HINTS` (lower-cased, as a plain substring): each phrase its
+verb, a URL ``http`` or its code host's name (``github.com/...`` needs no scheme), an SPDX line
+``spdx``, a copyright line ``copyright``, ``©`` or ``(c)``. :func:`lineage.markers.find_markers`
+reads only segments that hold a hint; :func:`lineage.markers.find_file_markers` (the index's
+reader) reads only windows of lines around them. One tuple serves both, so they cannot drift.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Sequence
+
+HINTS: tuple[str, ...] = (
+    # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by)
+    "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
+    "borrowed", "forked", "based", "inspired",
+    # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
+    "http", "github", "gitlab", "spdx", "copyright", "©", "(c)",
+)
+# Lines read around a hit: a phrase's source, URL or "with A->B" may sit up to two lines below
+# it, and a line's judgement looks at the line above.
+WINDOW = 4
+
+
+def may_hold_marker(text: str) -> bool:
+    """Whether ``text`` (one segment) contains a hint, so it may hold a marker."""
+    lower = text.lower()
+    return any(hint in lower for hint in HINTS)
+
+
+def hint_windows(lines: Sequence[str]) -> list[tuple[int, int]] | None:
+    """Half-open row ranges ``[lo, hi)`` around every line holding a hint, merged and sorted.
+
+    None when the text cannot be searched this way (lower-casing changed its length, so
+    offsets would drift): the caller then reads every line.
+    """
+    original = "\n".join(lines)
+    text = original.lower()
+    if len(text) != len(original):
+        return None
+    offsets: list[int] = []
+    for hint in HINTS:
+        at = text.find(hint)
+        while at >= 0:
+            offsets.append(at)
+            at = text.find(hint, at + len(hint))
+    line_starts: list[int] = []
+    start = 0
+    for line in lines:
+        line_starts.append(start)
+        start += len(line) + 1
+    windows: list[tuple[int, int]] = []
+    for row in sorted({bisect_right(line_starts, at) - 1 for at in offsets}):
+        lo, hi = max(0, row - WINDOW), min(len(lines), row + WINDOW + 1)
+        if windows and lo <= windows[-1][1]:
+            windows[-1] = (windows[-1][0], max(windows[-1][1], hi))
+        else:
+            windows.append((lo, hi))
+    return windows
