@@ -27,6 +27,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.match.origin import Gated, Origin, gate, holder, shared_headers, upstream_origins
@@ -121,6 +122,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     :class:`lineage.errors.LineageError` on bad input.
     """
     params = params or MatchParams()
+    if target_names is not None and any(not str(n).strip() for n in target_names):
+        raise LineageError("--target-name may not be empty")
     root = cache_dir or default_cache_dir()
     cache = IndexCache(root if use_cache else None)
     timings: dict[str, float] = {}
@@ -140,7 +143,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
                                cache_root=root if use_cache else None, target_names=target_names)
     comparison.timings = timings | comparison.timings
     comparison.options = {"jobs": jobs or 0, "cache": str(root) if use_cache else "",
-                          "max_file_bytes": max_file_bytes}
+                          "max_file_bytes": max_file_bytes, "target_names": list(target_names or [])}
     return comparison
 
 
