@@ -44,21 +44,18 @@ def licence_ids(text: str) -> tuple[str, ...]:
                          if not key.lower().endswith("exception") and "-exception" not in key.lower()}))
 
 
+def _combine(expressions: Iterable[str], operator: str) -> str:
+    parts = sorted({normalise(e) for e in expressions if normalise(e)})
+    if len(parts) <= 1:
+        return parts[0] if parts else ""
+    return normalise(f" {operator} ".join(f"({p})" for p in parts))
+
+
 def combine_all(expressions: Iterable[str]) -> str:
     """One expression that holds every expression (``A AND B``), each parenthesised as needed."""
-    parts = sorted({normalise(e) for e in expressions if normalise(e)})
-    if not parts:
-        return ""
-    if len(parts) == 1:
-        return parts[0]
-    return normalise(" AND ".join(f"({p})" for p in parts))
+    return _combine(expressions, "AND")
 
 
 def combine_any(expressions: Iterable[str]) -> str:
     """One expression offering a choice between the expressions (``A OR B``)."""
-    parts = sorted({normalise(e) for e in expressions if normalise(e)})
-    if not parts:
-        return ""
-    if len(parts) == 1:
-        return parts[0]
-    return normalise(" OR ".join(f"({p})" for p in parts))
+    return _combine(expressions, "OR")
