@@ -262,7 +262,8 @@ def test_summary_figures_and_lists(mixed: tuple[Comparison, dict, dict]) -> None
     assert summary["all_files"]["code"] == indexed["code_lines"].sum()
     assert summary["all_files"]["nonblank_verbatim"] == indexed["verbatim_lines"].sum()
     lists = summary["lists"]
-    assert set(lists) == {"marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied"}
+    assert set(lists) == {"marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied",
+                          "reexport_with_copied", "shared_third_party", "shared_from_target"}
     assert lists["marked"] == ["copied_marked.py", "marked_own.py"]
     assert lists["marked_with_copied"] == ["copied_marked.py"]
     assert lists["marked_without_copied"] == ["marked_own.py"]

@@ -27,14 +27,17 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
+from lineage.match.origin import Gated, Origin, gate, holder, shared_headers, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
 from lineage.results import (
     UpstreamFile,
     build_files,
     build_functions,
     build_lines,
+    build_origins,
     build_regions,
     pick_marker,
     resolve_marker_path,
@@ -63,6 +66,9 @@ class Comparison:
     options: dict[str, object] = field(default_factory=dict)
     match_cache_hits: int = 0  # target files whose labels came from the match cache
     match_cache_misses: int = 0
+    # upstream files that are third-party code or came from the target (lineage.match.origin)
+    origins: pd.DataFrame = field(default_factory=pd.DataFrame)
+    target_names: list[str] = field(default_factory=list)  # names that identify the target
 
     def summary(self) -> dict[str, object]:
         from lineage.report.summary import summary_dict
@@ -89,8 +95,9 @@ class Comparison:
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
-    """Names a marker may use for this upstream: its label and its top-level packages."""
-    names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")}
+    """Names a marker may use for this upstream: its label, its top-level packages, and the
+    name, repositories and authors its own metadata declares."""
+    names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")} | tree.project.names()
     for f in tree.files:
         head = f.path.split("/", 1)
         if len(head) == 2 and head[0] not in _NOT_PACKAGES and head[0].isidentifier():
@@ -105,13 +112,18 @@ def _log(message: str, progress: bool) -> None:
 
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
             jobs: int | None = None, cache_dir: Path | None = None, use_cache: bool = True,
-            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False) -> Comparison:
+            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False,
+            target_names: Sequence[str] | None = None) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
-    :func:`lineage.sources.open_source`. Raises :class:`lineage.errors.LineageError` on bad input.
+    :func:`lineage.sources.open_source`. ``target_names`` replaces the names the target is known
+    by (default: its label, packages and metadata; see :mod:`lineage.match.origin`). Raises
+    :class:`lineage.errors.LineageError` on bad input.
     """
     params = params or MatchParams()
+    if target_names is not None and any(not str(n).strip() for n in target_names):
+        raise LineageError("--target-name may not be empty")
     root = cache_dir or default_cache_dir()
     cache = IndexCache(root if use_cache else None)
     timings: dict[str, float] = {}
@@ -128,10 +140,10 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
         target_tree = index_tree(target_source, cache, jobs, max_file_bytes, progress)
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=progress,
-                               cache_root=root if use_cache else None)
+                               cache_root=root if use_cache else None, target_names=target_names)
     comparison.timings = timings | comparison.timings
     comparison.options = {"jobs": jobs or 0, "cache": str(root) if use_cache else "",
-                          "max_file_bytes": max_file_bytes}
+                          "max_file_bytes": max_file_bytes, "target_names": list(target_names or [])}
     return comparison
 
 
@@ -148,8 +160,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
                   progress: bool = False, cache_root: Path | None = None,
                   figures_only: bool = False,
-                  match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None
-                  ) -> Comparison:
+                  match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None,
+                  target_names: Sequence[str] | None = None) -> Comparison:
     """Match already indexed trees and build the tables.
 
     With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
@@ -170,9 +182,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
             up_indexes.append(f)
             up_of.append(number)
             readers.append((tree, f.path))
-    names: set[str] = set()
-    for tree in upstreams:
-        names |= upstream_names(tree)
+    own_names = [upstream_names(tree) for tree in upstreams]
+    names: set[str] = set().union(*own_names)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:
@@ -216,19 +227,50 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         regions=[dataclasses.replace(r, target_file=t)
                  for t, found in enumerate(per_file) for r in found[1]],  # type: ignore[index]
     )
+    own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
+                        else upstream_names(target))
+    origins = upstream_origins(up_indexes, up_of, own_names, set(own_target), params,
+                               [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
+                                for tree in upstreams])
+    gated = _gate(result, target, origins, up_of, up_files, own_names, preferred)
+    result = gated.result
     timings = {"match": time.perf_counter() - started}
-    files = build_files(target.files, target.skipped, result, up_files, names, marker_paths)
+    files = build_files(target.files, target.skipped, result, up_files, names, marker_paths, gated, origins,
+                        _header_sharing(target, up_indexes, up_files, result))
     if figures_only:
         lines, functions, regions = pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
     else:
-        lines = build_lines(target.files, result, up_files)
+        lines = build_lines(target.files, result, up_files, gated, origins)
         functions = build_functions(target.files, result, up_indexes, up_files)
         regions = build_regions(target.files, result, up_files)
     timings["tables"] = time.perf_counter() - started - timings["match"]
     return Comparison(target=target, upstreams=list(upstreams), params=params, lines=lines,
                       files=files, functions=functions, regions=regions,
                       upstream_names=labels, timings=timings,
-                      match_cache_hits=match_cache.hits, match_cache_misses=len(todo))
+                      match_cache_hits=match_cache.hits, match_cache_misses=len(todo),
+                      origins=build_origins(origins, up_files), target_names=own_target)
+
+
+def _gate(result: MatchResult, target: TreeIndex, origins: list[Origin], up_of: list[int],
+          up_files: list[UpstreamFile], own_names: list[set[str]], preferred: list[set[str]]) -> Gated:
+    """The origin gate (:func:`lineage.match.origin.gate`) with this comparison's exemptions."""
+    names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in target.files]
+    return gate(result, target.files, lambda t: target.lines(target.files[t].path), origins,
+                exempt_third_party=lambda t, u: names_upstream[t][up_of[u]],
+                exempt_from_target=lambda t, u: up_files[u].path in preferred[t])
+
+
+def _header_sharing(target: TreeIndex, up_indexes: list, up_files: list[UpstreamFile],
+                    result: MatchResult) -> list[tuple[int, int]]:
+    """Per target file: SPDX/copyright lines shared with an upstream file, and that file (its
+    main source first, as files.csv ranks sources)."""
+    main = []
+    for m in result.files:
+        used, counts = np.unique(m.up_file[m.up_file >= 0], return_counts=True)
+        ranked = sorted(zip(used.tolist(), counts.tolist(), strict=True),
+                        key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))
+        main.append(ranked[0][0] if ranked else -1)
+    return shared_headers(target.files, up_indexes, main)
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

@@ -49,7 +49,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     check_out_dir(out, local_paths([args.target, *upstreams]))
     comparison = compare(args.target, upstreams, params=_params(args.set), jobs=args.jobs,
                          cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                         max_file_bytes=args.max_file_bytes, progress=not args.quiet)
+                         max_file_bytes=args.max_file_bytes, progress=not args.quiet,
+                         target_names=args.target_name or None)
     try:
         written = comparison.write(out, html=not args.no_html, formats=_formats(args.formats))
     except OSError as exc:
@@ -206,6 +207,10 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+TARGET_NAME_HELP = ("a name the target project is known by (repeatable; replaces its label, packages and "
+                    "metadata repositories): an upstream file whose header names it came from the target")
+
+
 def _common(p: argparse.ArgumentParser) -> None:
     p.add_argument("--jobs", type=int, default=None, help="worker processes for indexing (default: all cores)")
     p.add_argument("--cache-dir", type=Path, default=None,
@@ -234,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="skip (and record) Python files larger than this (default 4 MiB)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
+    p.add_argument("--target-name", action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)
     _common(p)
     p.set_defaults(func=_cmd_compare)
 
@@ -246,6 +252,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
+    p.add_argument("--target-name", action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)
     _common(p)
     p.set_defaults(func=_cmd_corpus)
 

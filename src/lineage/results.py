@@ -7,9 +7,19 @@ every report is a view of them.
     target_path, line (1-based), kind (code/comment/docstring/blank), match (verbatim/near/none),
     upstream_path ("" when none), upstream_line (1-based, <NA> when none), similarity (0..1),
     upstream (label of the upstream the line came from, "" when none), region (region number
-    within the target file, <NA> when none).
+    within the target file, <NA> when none), shared_origin (why a line the matcher paired is
+    not counted as copied, "" otherwise: ``third_party:<name>``, the upstream file is that third
+    party's code; ``from_target``, the upstream file came from the target; ``header``, a licence
+    or copyright line outside copied code; ``generated``, a version file a build tool wrote; see
+    :mod:`lineage.match.origin`), shared_path and shared_line (the upstream line it was paired
+    with; "" and <NA> when not shared).
 
 ``files``: one row per target Python file, indexed or skipped; see :data:`FILE_COLUMNS`.
+
+``origins``: one row per upstream file that is not the upstream's own code (see
+    :mod:`lineage.match.origin`): upstream, upstream_path, origin (third_party/from_target),
+    name (the third party, or the target), evidence (folder or marker text), line (of the marker;
+    <NA> for a folder).
 
 ``functions``: one row per def/class of an indexed target file: its span, code lines, copied
     code lines and share, and the upstream def/class most of its copied lines came from.
@@ -30,9 +40,19 @@ import pyarrow as pa
 from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
 from lineage.markers import Marker, file_marker
 from lineage.match import MATCH_NAMES, NEAR, VERBATIM, MatchResult
+from lineage.match.origin import (
+    OWN,
+    SHARED_FROM_TARGET,
+    SHARED_GENERATED,
+    SHARED_HEADER,
+    SHARED_NONE,
+    SHARED_THIRD_PARTY,
+    Gated,
+    Origin,
+)
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
-                "similarity", "upstream", "region"]
+                "similarity", "upstream", "region", "shared_origin", "shared_path", "shared_line"]
 
 FILE_COLUMNS = [
     "target_path",  # POSIX, relative to the target root
@@ -59,6 +79,18 @@ FILE_COLUMNS = [
     "other_markers",  # provenance markers naming something else (count)
     "spdx",  # SPDX-License-Identifier expression(s)
     "digest",  # git blob hash of the file's bytes
+    # -- what the matcher paired but is not counted as copied (lineage.match.origin)
+    "file_role",  # generated (a build tool wrote it) | reexport (imports and __all__ only) | ""
+    "shared_third_party_lines",  # non-blank lines shared with upstream files that are third-party code
+    "shared_third_party_code_lines",
+    "shared_from_target_lines",  # non-blank lines shared with upstream files that came from the target
+    "shared_from_target_code_lines",
+    "shared_origin",  # origin of the upstream file holding most shared lines (third_party:<name>, ...)
+    "shared_upstream_path",  # that upstream file
+    "shared_evidence",  # why it has that origin: its folder, or "line N: <marker text>"
+    "header_copied_lines",  # licence/copyright header lines labelled copied (inside copied code)
+    "header_shared_lines",  # distinct SPDX/copyright lines of the file that header_upstream_path carries too
+    "header_upstream_path",  # the upstream file sharing them: the main source if it does, else the one sharing most
 ]
 
 
@@ -111,8 +143,8 @@ def _strings(codes: np.ndarray, values: list[str]) -> pd.arrays.ArrowStringArray
     return pd.arrays.ArrowStringArray(dictionary.cast(pa.large_string()))
 
 
-def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile]
-                ) -> pd.DataFrame:
+def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
+                gated: Gated | None = None, origins: Sequence[Origin] = ()) -> pd.DataFrame:
     n = [f.n_lines for f in files]
     total = int(sum(n))
     if total == 0:
@@ -141,6 +173,21 @@ def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Seque
         "region": pd.array(np.where(has_up, region, 0), dtype="Int64"),
     })
     frame.loc[~has_up, ["upstream_line", "region"]] = pd.NA
+    # shared lines: their kind (and for third-party/from-target the upstream file's origin label)
+    kinds = (np.concatenate([g.kind for g in gated.shared]) if gated is not None
+             else np.zeros(total, np.uint8))
+    s_file = np.concatenate([g.up_file for g in gated.shared]) if gated is not None else np.full(total, -1)
+    s_row = np.concatenate([g.up_row for g in gated.shared]) if gated is not None else np.full(total, -1)
+    is_shared = kinds != SHARED_NONE
+    origin_names: dict[str, int] = {"": 0, "header": 1, "generated": 2}
+    by_file = np.array([origin_names.setdefault(o.label, len(origin_names)) for o in origins] + [0])
+    s_index = np.where(is_shared, s_file, len(origins))
+    codes = np.where(kinds == SHARED_HEADER, 1, np.where(kinds == SHARED_GENERATED, 2,
+                                                          by_file[np.minimum(s_index, len(origins))]))
+    frame["shared_origin"] = _strings(np.where(is_shared, codes, 0), list(origin_names))
+    frame["shared_path"] = _strings(file_path_code[np.where(is_shared, s_file, len(up_files))], list(path_codes))
+    frame["shared_line"] = pd.array(np.where(is_shared, s_row + 1, 0), dtype="Int64")
+    frame.loc[~is_shared, "shared_line"] = pd.NA
     return frame
 
 
@@ -178,10 +225,11 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
 
 
 def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], result: MatchResult,
-                up_files: Sequence[UpstreamFile], names: set[str], marker_paths: Sequence[str]
-                ) -> pd.DataFrame:
+                up_files: Sequence[UpstreamFile], names: set[str], marker_paths: Sequence[str],
+                gated: Gated | None = None, origins: Sequence[Origin] = (),
+                header_sharing: Sequence[tuple[int, int]] | None = None) -> pd.DataFrame:
     rows = []
-    for f, m, marker_path in zip(files, result.files, marker_paths, strict=True):
+    for t, (f, m, marker_path) in enumerate(zip(files, result.files, marker_paths, strict=True)):
         numbers = file_numbers(f, m.match)
         sources = Counter(int(u) for u in m.up_file[(m.up_file >= 0) & (f.kinds != BLANK)])
         ranked = sorted(sources.items(), key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))
@@ -214,18 +262,66 @@ def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], 
             "other_markers": others,
             "spdx": " ; ".join(spdx),
             "digest": f.digest,
-        })
+        } | _shared_columns(t, f, gated, origins, up_files, header_sharing))
     for path, reason in skipped:
         rows.append({c: "" for c in FILE_COLUMNS} | {
             "target_path": path, "status": "skipped", "reason": reason,
             **{c: 0 for c in ("lines", "nonblank_lines", "code_lines", "verbatim_lines", "near_lines",
-                              "verbatim_code_lines", "near_code_lines", "upstream_files", "other_markers")},
+                              "verbatim_code_lines", "near_code_lines", "upstream_files", "other_markers",
+                              *_SHARED_COUNTS)},
             "copied_share": 0.0, "marker_line": pd.NA, "marker_path_found": pd.NA,
         })
     frame = pd.DataFrame(rows, columns=FILE_COLUMNS)
     frame["marker_line"] = frame["marker_line"].astype("Int64")
     frame["marker_path_found"] = frame["marker_path_found"].astype("boolean")
     return frame.sort_values("target_path", kind="stable").reset_index(drop=True)
+
+
+_SHARED_COUNTS = ("shared_third_party_lines", "shared_third_party_code_lines", "shared_from_target_lines",
+                  "shared_from_target_code_lines", "header_copied_lines", "header_shared_lines")
+
+
+def _shared_columns(t: int, f: FileIndex, gated: Gated | None, origins: Sequence[Origin],
+                    up_files: Sequence[UpstreamFile], header_sharing: Sequence[tuple[int, int]] | None
+                    ) -> dict[str, object]:
+    """The files.csv columns about shared lines of target file ``t`` (see FILE_COLUMNS)."""
+    out: dict[str, object] = {c: 0 for c in _SHARED_COUNTS} | {
+        "file_role": "", "shared_origin": "", "shared_upstream_path": "", "shared_evidence": "",
+        "header_upstream_path": ""}
+    if header_sharing is not None:
+        n, u = header_sharing[t]
+        out["header_shared_lines"] = n
+        out["header_upstream_path"] = up_files[u].path if u >= 0 else ""
+    if gated is None:
+        return out
+    s = gated.shared[t]
+    code = f.kinds == CODE
+    nonblank = f.kinds != BLANK
+    third, from_target = s.kind == SHARED_THIRD_PARTY, s.kind == SHARED_FROM_TARGET
+    out |= {
+        "file_role": gated.roles[t],
+        "shared_third_party_lines": int((third & nonblank).sum()),
+        "shared_third_party_code_lines": int((third & code).sum()),
+        "shared_from_target_lines": int((from_target & nonblank).sum()),
+        "shared_from_target_code_lines": int((from_target & code).sum()),
+        "header_copied_lines": gated.header_copied[t],
+    }
+    sources = Counter(int(u) for u in s.up_file[(third | from_target) & nonblank])
+    if sources:
+        u = sorted(sources.items(), key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))[0][0]
+        out |= {"shared_origin": origins[u].label, "shared_upstream_path": up_files[u].path,
+                "shared_evidence": origins[u].where}
+    return out
+
+
+def build_origins(origins: Sequence[Origin], up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
+    """The ``origins`` table: every upstream file that is not its upstream's own code."""
+    rows = [{"upstream": u.upstream, "upstream_path": u.path, "origin": o.kind, "name": o.name,
+             "evidence": o.evidence, "line": o.line if o.line else pd.NA}
+            for o, u in zip(origins, up_files, strict=True) if o.kind != OWN]
+    frame = pd.DataFrame(rows, columns=["upstream", "upstream_path", "origin", "name", "evidence", "line"])
+    frame["line"] = frame["line"].astype("Int64")
+    return frame.sort_values(["upstream", "upstream_path"], kind="stable").reset_index(drop=True)
 
 
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],

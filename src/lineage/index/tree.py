@@ -10,6 +10,7 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from lineage.index.parse import Indexer
+from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
 from lineage.index.store import IndexCache
 from lineage.licences.declared import SourceLicence, read_source_licence
@@ -40,6 +41,7 @@ class TreeIndex:
     cache_misses: int = 0
     seconds: float = 0.0
     licence: SourceLicence | None = None  # declared licence and licence files (lineage.licences)
+    project: ProjectInfo = field(default_factory=ProjectInfo)  # its own name, repositories, authors
 
     def lines(self, path: str) -> list[str]:
         return _lines(self.data[path])
@@ -153,4 +155,5 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,
         licence=read_source_licence(source),
+        project=read_project(source),
     )

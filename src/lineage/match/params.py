@@ -43,6 +43,8 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "fragment_min_chars": (0, None),
     "rewrap_max_lines": (2, None),
     "rewrap_min_chars": (0, None),
+    "vendor_folders": (None, None),
+    "origin_header_lines": (1, None),
 }
 
 
@@ -96,6 +98,15 @@ class MatchParams:
     fragment_min_chars: int = 8  # beyond a region's end, shorter lines are compared whole, never as fragments
     rewrap_max_lines: int = 8  # lines one re-wrapped statement may span on either side
     rewrap_min_chars: int = 20  # a re-wrapped statement this short is not evidence
+    # -- upstream-file origin (origin.py)
+    # Folders (any path component, case-insensitive, comma-separated) that hold code a project
+    # carries from elsewhere: an upstream file inside one is third-party code, named after the
+    # component that follows ("vllm/third_party/pynvml.py" -> pynvml).
+    vendor_folders: str = "third_party,thirdparty,3rdparty,_vendor,vendor,vendored,external,extern"
+    # A file's header, where an origin statement counts for the whole file: its lines before the
+    # first def/class, at most this many (an "Adapted from" above one function further down
+    # speaks for that function only, and is not read as the file's origin).
+    origin_header_lines: int = 40
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -107,6 +118,8 @@ class MatchParams:
             if type(value) is not want:
                 raise LineageError(f"matcher parameter {f.name} must be {want.__name__}, "
                                    f"not {type(value).__name__} ({value!r})")
+            if want is str:
+                continue
             if want is float and not math.isfinite(value):
                 raise LineageError(f"matcher parameter {f.name} must be a finite number, not {value!r}")
             low, high = _RANGES[f.name]
@@ -114,8 +127,12 @@ class MatchParams:
                 raise LineageError(f"matcher parameter {f.name} must be in {_range_text(low, high)}, "
                                    f"not {value!r}")
 
-    def to_dict(self) -> dict[str, float | int]:
+    def to_dict(self) -> dict[str, float | int | str]:
         return asdict(self)
+
+    @property
+    def vendor_folder_names(self) -> frozenset[str]:
+        return frozenset(n.strip().lower() for n in self.vendor_folders.split(",") if n.strip())
 
     @property
     def weak_region_min_weight(self) -> float:
@@ -145,7 +162,7 @@ def params_from_settings(assignments: Sequence[str], base: MatchParams | None = 
             raise LineageError(f"--set takes KEY=VALUE with KEY one of: {', '.join(param_keys())}")
         try:
             values[key] = kinds[key](raw.strip())
-        except ValueError:
+        except ValueError:  # str() never raises
             raise LineageError(f"--set {key}: {raw!r} is not {'an integer' if kinds[key] is int else 'a number'}"
                                ) from None
     try:

@@ -21,7 +21,12 @@ SUMMARY_FORMAT = "lineage.summary"
 # 1: first version.
 # 2: "licences" (declared licence and licence files of the target and each upstream) and
 #    "obligations" (counts from obligations.csv: pairs, what is missing, conflicts).
-SUMMARY_VERSION = 2
+# 3: the review lists hold only files with at least one copied code line (a re-export-only file
+#    is not evidence on its own; it is listed in "lists.reexport_with_copied"); lines shared with
+#    third-party or from-target upstream files are no longer copied: "shared" (their figures),
+#    "upstream_origins" (the upstream files that are not the upstream's own code),
+#    "target_names", and the lists "shared_third_party", "shared_from_target".
+SUMMARY_VERSION = 3
 
 
 def numbers_of(files: pd.DataFrame) -> Numbers:
@@ -37,16 +42,53 @@ def numbers_of(files: pd.DataFrame) -> Numbers:
     )
 
 
+def _column(frame: pd.DataFrame, name: str, default: object) -> pd.Series:
+    return frame[name] if name in frame else pd.Series(default, index=frame.index)
+
+
 def _groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The review lists. A file is listed as holding copied code only with at least one copied
+    code line (copied comments or docstrings alone are not), and not when it only re-exports."""
     indexed = files[files["status"] == "indexed"]
     marked = indexed["marker"] != ""
-    copied = (indexed["verbatim_lines"] + indexed["near_lines"]) > 0
+    copied_code = (indexed["verbatim_code_lines"] + indexed["near_code_lines"]) > 0
+    reexport = _column(indexed, "file_role", "") == "reexport"
+    evidence = copied_code & ~reexport
     return {
         "marked": indexed[marked],
-        "marked_with_copied": indexed[marked & copied],
-        "marked_without_copied": indexed[marked & ~copied],
-        "unmarked_with_copied": indexed[~marked & copied],
+        "marked_with_copied": indexed[marked & evidence],
+        "marked_without_copied": indexed[marked & ~evidence],
+        "unmarked_with_copied": indexed[~marked & evidence],
+        "reexport_with_copied": indexed[copied_code & reexport],
+        "shared_third_party": indexed[_column(indexed, "shared_third_party_lines", 0) > 0],
+        "shared_from_target": indexed[_column(indexed, "shared_from_target_lines", 0) > 0],
     }
+
+
+def shared_dict(comparison: Comparison) -> dict[str, object]:
+    """Figures of what the matcher paired but does not count as copied (lineage.match.origin)."""
+    files = comparison.files
+    indexed = files[files["status"] == "indexed"]
+    lines = comparison.lines
+    out: dict[str, object] = {}
+    for kind in ("third_party", "from_target"):
+        n_lines = _column(indexed, f"shared_{kind}_lines", 0)
+        n_code = _column(indexed, f"shared_{kind}_code_lines", 0)
+        out[kind] = {"files": int((n_lines > 0).sum()), "lines": int(n_lines.sum()), "code_lines": int(n_code.sum())}
+    if "shared_origin" in lines:
+        shared = lines[(lines["shared_origin"] != "") & (lines["kind"] != "blank")]
+        by_origin: dict[str, dict[str, int]] = {}
+        for origin, group in shared.groupby("shared_origin", sort=True, observed=True):
+            by_origin[str(origin)] = {"files": int(group["target_path"].nunique()), "lines": int(len(group)),
+                                      "code_lines": int((group["kind"] == "code").sum()),
+                                      "upstream_files": int(group["shared_path"].nunique())}
+        out["third_party"]["by_name"] = {k.split(":", 1)[1]: v for k, v in by_origin.items()  # type: ignore[index]
+                                         if k.startswith("third_party:")}
+        out["headers"] = by_origin.get("header", {"files": 0, "lines": 0, "code_lines": 0, "upstream_files": 0})
+        out["generated"] = by_origin.get("generated", {"files": 0, "lines": 0, "code_lines": 0, "upstream_files": 0})
+    out["header_copied_lines"] = int(_column(indexed, "header_copied_lines", 0).sum())
+    out["files_sharing_header_lines"] = int((_column(indexed, "header_shared_lines", 0) > 0).sum())
+    return out
 
 
 def _sentence(who: str, n: Numbers, unit: str) -> str:
@@ -113,6 +155,9 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
         "marked_files": numbers_of(groups["marked"]).to_dict(),
         "unmarked_files": numbers_of(files[files["marker"] == ""]).to_dict(),
         "per_upstream": per_upstream,
+        "shared": shared_dict(comparison),
+        "target_names": list(comparison.target_names),
+        "upstream_origins": _origins_list(comparison.origins),
         "regions": int(len(comparison.regions)),
         "headline": headline_lines(comparison),
         "lists": {name: sorted(frame["target_path"].tolist()) for name, frame in groups.items()},
@@ -121,6 +166,12 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
                                    for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
         "obligations": obligation_counts(comparison.obligations),
     }
+
+
+def _origins_list(origins: pd.DataFrame) -> list[dict[str, object]]:
+    return [{"upstream": r.upstream, "path": r.upstream_path, "origin": r.origin, "name": r.name,
+             "evidence": r.evidence, "line": None if pd.isna(r.line) else int(r.line)}
+            for r in origins.itertuples()] if len(origins) else []
 
 
 def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
@@ -162,10 +213,73 @@ def summary_markdown(comparison: Comparison) -> str:
     }
     for key, title in titles.items():
         out += [f"## {title}: {len(groups[key]):,}", ""] + _table(groups[key])
+    out += _shared_markdown(summary, groups)
+    out += DEFINITIONS
     from lineage.report.obligations import obligations_markdown
 
     out += obligations_markdown(comparison)
     return "\n".join(out) + "\n"
+
+
+def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]) -> list[str]:
+    shared = summary["shared"]
+    assert isinstance(shared, dict)
+    third, back = shared["third_party"], shared["from_target"]
+    out = [f"## Shared third-party code: {third['files']:,} files", "",
+           f"{third['lines']:,} non-blank lines ({third['code_lines']:,} code) of these files are shared with "
+           "upstream files that are themselves third-party code (a vendored folder, or a header naming "
+           "another origin) and the target file does not name the upstream: they are not counted as "
+           "copied from the upstream. A further `--upstream` for that third party attributes them.", ""]
+    by_name = third.get("by_name", {})
+    if by_name:
+        out += ["| third party | target files | lines | code lines | upstream files |", "|---|---:|---:|---:|---:|"]
+        ranked = sorted(by_name.items(), key=lambda kv: (-kv[1]["lines"], kv[0]))
+        for name, v in ranked[:40]:
+            out.append(f"| {md_text(name, 60)} | {v['files']:,} | {v['lines']:,} | {v['code_lines']:,} | "
+                       f"{v['upstream_files']:,} |")
+        if len(ranked) > 40:
+            out.append(f"| ... {len(ranked) - 40} more (see summary.json) | | | | |")
+        out.append("")
+    out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} files", "",
+            f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
+            "whose header says they came from the target (marker, URL into its repository, or its "
+            "authors' copyright); the target file does not name that upstream file. Not counted as copied.", ""]
+    origins = [o for o in summary["upstream_origins"] if o["origin"] == "from_target"]  # type: ignore[union-attr]
+    if origins:
+        out += ["| upstream file | evidence |", "|---|---|"]
+        out += [f"| {md_code(o['path'])} | line {o['line']}: {md_text(o['evidence'], 100)} |" for o in origins]
+        out.append("")
+    n_reexport = len(groups["reexport_with_copied"])
+    out += [f"Licence and copyright header lines: {shared['header_copied_lines']:,} labelled copied as part of "
+            f"copied code; {shared.get('headers', {}).get('lines', 0):,} paired outside copied code and not "
+            f"counted; {shared['files_sharing_header_lines']:,} target files carry SPDX or copyright lines an "
+            f"upstream file carries too (files.csv `header_shared_lines`). Generated files set apart: "
+            f"{shared.get('generated', {}).get('files', 0):,}; re-export-only files with copied lines, not "
+            f"listed above: {n_reexport:,}.", ""]
+    return out
+
+
+# Every figure and column, defined once (the README's "Figures and columns" says the same).
+DEFINITIONS = [
+    "## Definitions", "",
+    "- *code line*: a line tree-sitter parses as code (not comment, docstring or blank); *non-blank*: "
+    "code, comment or docstring.",
+    "- `match`: `verbatim` when the stripped text equals the upstream line it is paired with, `near` when "
+    "it was copied with edits, `none` otherwise. A line is copied only inside a copied region; lines "
+    "shared with a third-party or from-target upstream file, header lines outside copied code and "
+    "generated files are `none` with `shared_origin` saying why.",
+    "- `similarity`: rapidfuzz ratio of the two stripped, whitespace-folded texts (partial ratio for a "
+    "piece of a re-wrapped statement), floored to 3 decimals: 1.0 exactly for `verbatim`, at most 0.999 "
+    "and at least `near_floor_similarity` for `near`, 0 for `none`.",
+    "- `copied_share`: (verbatim + near) non-blank lines / non-blank lines of the file.",
+    "- *marked*: the file carries a provenance marker naming an upstream (label, package or repository).",
+    "- *with copied code*: at least one code line `verbatim` or `near`; a re-export-only file "
+    "(`file_role` `reexport`) is not evidence on its own.",
+    "- `shared_origin`: `third_party:<name>` (the upstream file lies in a vendored folder or its header "
+    "names another origin or only other holders' copyright), `from_target` (its header says it came from "
+    "the target), `header`, `generated`; `shared_evidence` is the upstream file's folder or marker.",
+    "",
+]
 
 
 def write_summary(comparison: Comparison, out_dir: Path) -> list[Path]:

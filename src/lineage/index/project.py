@@ -1,0 +1,98 @@
+"""What a source says about its own project: its distribution name, repository and authors.
+
+Read once per source while it is open (:func:`read_project`), from the wheel's or sdist's
+metadata (``*.dist-info/METADATA``, ``PKG-INFO``: ``Name``, ``Home-page``, ``Project-URL``,
+``Author``) or else from ``pyproject.toml`` (``[project]`` ``name``, ``urls``, ``authors``). The
+origin rules (:mod:`lineage.match.origin`) use it to know a project's own names: which markers
+and copyright lines name the target, and which name an upstream itself.
+"""
+
+from __future__ import annotations
+
+import email.parser
+import re
+import tomllib
+from dataclasses import dataclass
+
+from lineage.sources.base import Source
+
+# owner/name of a repository URL on a forge; the name may not end in ".git".
+_REPO_RE = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
+                      r"(?P<owner>[A-Za-z0-9_.-]+)/(?P<name>[A-Za-z0-9_.-]+?)(?:\.git)?(?:[/#?]|$)")
+_MAX_METADATA_BYTES = 4 << 20
+
+
+@dataclass(frozen=True)
+class ProjectInfo:
+    """A project's own names; every field is sorted and deduplicated."""
+
+    name: str = ""  # distribution name as declared ("sglang")
+    repositories: tuple[str, ...] = ()  # "owner/name" of every forge URL in the metadata
+    authors: tuple[str, ...] = ()  # author names ("vLLM Team"), never e-mail addresses
+
+    def names(self) -> set[str]:
+        """Lower-case names a marker or copyright line may use for this project."""
+        out = {self.name.lower(), self.name.lower().replace("-", "_")}
+        for repo in self.repositories:
+            out |= {repo.lower(), repo.split("/", 1)[1].lower()}
+        out |= {a.lower() for a in self.authors}
+        return {n for n in out if n}
+
+
+def repositories_in(texts: list[str]) -> tuple[str, ...]:
+    found = set()
+    for text in texts:
+        for m in _REPO_RE.finditer(text):
+            found.add(f"{m.group('owner')}/{m.group('name')}")
+    return tuple(sorted(found))
+
+
+def _authors(values: list[str]) -> tuple[str, ...]:
+    out = set()
+    for value in values:
+        for part in re.split(r",|\band\b", value):
+            part = re.sub(r"<[^>]*>", "", part).strip().strip('"')
+            if part and "@" not in part and part.upper() != "UNKNOWN":
+                out.add(part)
+    return tuple(sorted(out))
+
+
+def _from_metadata(raw: bytes) -> ProjectInfo:
+    message = email.parser.BytesParser().parsebytes(raw, headersonly=True)
+    urls = [str(v) for v in (message.get_all("Project-URL") or [])]
+    urls += [str(message.get(k) or "") for k in ("Home-page", "Download-URL")]
+    authors = [str(message.get(k) or "") for k in ("Author", "Maintainer")]
+    # "Author-email: vLLM Team <x@y>" carries the name before the address
+    authors += [re.sub(r"<[^>]*>", "", str(v)) for v in (message.get_all("Author-email") or [])]
+    return ProjectInfo(name=str(message.get("Name") or "").strip(), repositories=repositories_in(urls),
+                       authors=_authors(authors))
+
+
+def _from_pyproject(raw: bytes) -> ProjectInfo:
+    try:
+        project = tomllib.loads(raw.decode("utf-8")).get("project", {})
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return ProjectInfo()
+    if not isinstance(project, dict):
+        return ProjectInfo()
+    urls = project.get("urls") if isinstance(project.get("urls"), dict) else {}
+    people = project.get("authors") if isinstance(project.get("authors"), list) else []
+    names = [p["name"] for p in people if isinstance(p, dict) and isinstance(p.get("name"), str)]
+    name = project.get("name") if isinstance(project.get("name"), str) else ""
+    return ProjectInfo(name=name.strip(), repositories=repositories_in([str(u) for u in urls.values()]),
+                       authors=_authors(names))
+
+
+def read_project(source: Source) -> ProjectInfo:
+    """The project's own names from its metadata; empty when it has none."""
+    paths = source.paths()
+    meta = sorted(p for p in paths if p.count("/") == 1 and p.endswith(".dist-info/METADATA"))
+    for path in meta + [p for p in ("PKG-INFO",) if p in paths]:
+        raw = source.read(path)
+        if len(raw) <= _MAX_METADATA_BYTES:
+            return _from_metadata(raw)
+    if "pyproject.toml" in paths:
+        raw = source.read("pyproject.toml")
+        if len(raw) <= _MAX_METADATA_BYTES:
+            return _from_pyproject(raw)
+    return ProjectInfo()

@@ -1,0 +1,295 @@
+"""Upstream-file origin (lineage.match.origin): one test per rule, and the gate end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import pytest
+import treegen
+
+from lineage.cli import main
+from lineage.index.parse import Indexer
+from lineage.index.project import _from_metadata, _from_pyproject
+from lineage.match.origin import (
+    FROM_TARGET,
+    OWN,
+    THIRD_PARTY,
+    file_origin,
+    holder,
+    is_generated,
+    is_reexport_only,
+    main_holders,
+    upstream_origins,
+)
+from lineage.match.params import MatchParams
+
+P = MatchParams()
+OWN_NAMES = {"up", "upstream-org/up"}
+TARGET_NAMES = {"tgt", "tgtorg/tgt"}
+
+
+def _index(path: str, text: str):  # type: ignore[no-untyped-def]
+    return Indexer().index(path, text.encode(), "d-" + path)
+
+
+def _body(seed: int, n: int = 6) -> str:
+    """Distinctive functions: every line is evidence, none an idiom."""
+    return "\n".join(
+        f"def transform_{seed}_{k}(value_{k}, scale_{seed}=0.{k}{seed}):\n"
+        f"    intermediate_{k} = value_{k} * scale_{seed} + {k * 17 + seed}\n"
+        f"    return intermediate_{k} - len(str(intermediate_{k})) // {k + 3}\n"
+        for k in range(n)) + "\n"
+
+
+def _origin(path: str, text: str, holders: frozenset[str] = frozenset()):  # type: ignore[no-untyped-def]
+    return file_origin(_index(path, text), OWN_NAMES, TARGET_NAMES, P, holders)
+
+
+def test_own_file_is_own() -> None:
+    assert _origin("up/core.py", "# Copyright 2024 The up authors\n" + _body(1)).kind == OWN
+
+
+def test_vendored_folder_is_third_party_named_after_the_next_component() -> None:
+    o = _origin("up/third_party/fastlib/ops/k.py", _body(1))
+    assert (o.kind, o.name, o.evidence, o.line) == (THIRD_PARTY, "fastlib", "folder up/third_party/", 0)
+    assert _origin("up/_vendor/pynvml.py", _body(1)).name == "pynvml"
+    assert _origin("up/third_party/__init__.py", _body(1)).name == "third_party"
+    assert _origin("up/vendorish/k.py", _body(1)).kind == OWN  # a whole component, not a prefix
+
+
+def test_vendor_folders_are_a_setting() -> None:
+    f = _index("up/contrib/k.py", _body(1))
+    assert file_origin(f, OWN_NAMES, TARGET_NAMES, P).kind == OWN
+    p = MatchParams(vendor_folders="contrib")
+    o = file_origin(f, OWN_NAMES, TARGET_NAMES, p)
+    assert (o.kind, o.name, o.evidence) == (THIRD_PARTY, "k", "folder up/contrib/")
+
+
+def test_header_naming_another_project_is_third_party() -> None:
+    text = "# Adapted from https://github.com/huggingface/transformers/blob/v4/src/x.py\n" + _body(1)
+    o = _origin("up/models/x.py", text)
+    assert (o.kind, o.name, o.line) == (THIRD_PARTY, "transformers", 1)
+    # naming the upstream itself is not another origin
+    assert _origin("up/models/y.py", "# Adapted from https://github.com/upstream-org/up/blob/v1/up/a.py\n"
+                   + _body(1)).kind == OWN
+    # "inspired by" says nothing about where code came from
+    assert _origin("up/models/z.py", "# Inspired by https://github.com/other/proj/blob/v1/a.py\n"
+                   + _body(1)).kind == OWN
+
+
+def test_a_marker_below_the_header_speaks_for_one_function_only() -> None:
+    text = _body(1) + "# Adapted from https://github.com/other/proj/blob/v1/a.py\n" + _body(2)
+    assert _origin("up/mixed.py", text).kind == OWN
+
+
+def test_only_other_holders_copyright_is_third_party() -> None:
+    o = _origin("up/k.py", "# Copyright (c) 2023, Tri Dao.\n" + _body(1))
+    assert (o.kind, o.name) == (THIRD_PARTY, "Tri Dao")
+    # the upstream's own holder (its licence files, or the one most of its files name) is not
+    assert _origin("up/k.py", "# Copyright (c) 2023, Tri Dao.\n" + _body(1), frozenset({"tri dao"})).kind == OWN
+    # a second copyright line naming the upstream makes it the upstream's own
+    assert _origin("up/k.py", "# Copyright 2023 Tri Dao\n# Copyright 2024 The up team\n" + _body(1)).kind == OWN
+
+
+def test_main_holder_of_an_upstream_is_its_own() -> None:
+    files = [_index(f"up/m{k}.py", "# Copyright 2024 Jane Roe\n" + _body(k)) for k in range(3)]
+    files.append(_index("up/other.py", "# Copyright 2020 Other Corp\n" + _body(9)))
+    assert main_holders(files) == frozenset({"jane roe"})
+    kinds = [o.kind for o in upstream_origins(files, [0, 0, 0, 0], [{"up"}], {"tgt"}, P)]
+    assert kinds == [OWN, OWN, OWN, THIRD_PARTY]
+
+
+def test_header_naming_the_target_is_from_target() -> None:
+    o = _origin("up/ops/back.py", "# Adapted from\n# https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n" + _body(1))
+    assert (o.kind, o.line) == (FROM_TARGET, 1)
+    assert o.label == FROM_TARGET
+    assert _origin("up/ops/c.py", "# Copyright 2023-2024 TGT Team\n" + _body(1)).kind == FROM_TARGET
+    assert _origin("up/ops/d.py", '"""Kernels.\n\nPorted from tgt\'s ops.py.\n"""\n' + _body(1)).kind == FROM_TARGET
+
+
+def test_a_name_both_sides_carry_names_neither() -> None:
+    f = _index("up/a.py", "# Adapted from up.core\n" + _body(1))
+    assert upstream_origins([f], [0], [{"up"}], {"up", "tgt"}, P)[0].kind == OWN
+
+
+def test_holder() -> None:
+    assert holder("Copyright 2023-2024 SGLang Team") == "SGLang Team"
+    assert holder("SPDX-FileCopyrightText: Copyright contributors to the vLLM project") == \
+        "contributors to the vLLM project"
+    assert holder("(c) 2021, Foo Corp.") == "Foo Corp"
+
+
+def test_generated_version_file() -> None:
+    scm = ["# file generated by setuptools-scm", "# don't change, don't track in version control",
+           "__version__ = version = '1.2.3'"]
+    assert is_generated("pkg/_version.py", scm)
+    assert not is_generated("pkg/other.py", scm)
+    assert not is_generated("pkg/_version.py", ["__version__ = '1.2.3'"])
+
+
+def test_reexport_only_file() -> None:
+    text = ('"""Package."""\nfrom .a import Alpha, Beta\nimport pkg.c as c\n__all__ = ["Alpha", "Beta", "c"]\n'
+            "try:\n    from .fast import speedy\nexcept ImportError:\n    pass\n")
+    assert is_reexport_only(_index("pkg/__init__.py", text), text.split("\n"))
+    code = text + "VALUE = 3\n"
+    assert not is_reexport_only(_index("pkg/__init__.py", code), code.split("\n"))
+    with_def = text + "def f():\n    return 1\n"
+    assert not is_reexport_only(_index("pkg/__init__.py", with_def), with_def.split("\n"))
+
+
+def test_project_metadata_names() -> None:
+    meta = (b"Metadata-Version: 2.1\nName: sglang\nAuthor: The SGLang Team\n"
+            b"Project-URL: Homepage, https://github.com/sgl-project/sglang\n"
+            b"Project-URL: Bugs, https://github.com/sgl-project/sglang/issues\n\nbody\n")
+    info = _from_metadata(meta)
+    assert info.repositories == ("sgl-project/sglang",)
+    assert {"sglang", "sgl-project/sglang", "the sglang team"} <= info.names()
+    toml = b'[project]\nname = "up"\nauthors = [{name = "Jane Roe", email = "j@x"}]\n' \
+           b'urls = {Source = "https://gitlab.com/org/up-repo.git"}\n'
+    info = _from_pyproject(toml)
+    assert (info.name, info.repositories, info.authors) == ("up", ("org/up-repo",), ("Jane Roe",))
+
+
+# ---------------------------------------------------------------------------------------------
+# End to end: the CLI on a generated tree whose truth is known line by line
+# ---------------------------------------------------------------------------------------------
+
+APACHE = ("# Copyright 2024 The up authors\n# SPDX-License-Identifier: Apache-2.0\n"
+          "# Licensed under the Apache License, Version 2.0 (the \"License\");\n"
+          "# you may not use this file except in compliance with the License.\n"
+          "# Unless required by applicable law or agreed to in writing, software\n"
+          "# distributed under the License is distributed on an \"AS IS\" BASIS,\n")
+SCM = ("# file generated by setuptools-scm\n# don't change, don't track in version control\n"
+       "__all__ = ['__version__', '__version_tuple__', 'version', 'version_tuple']\n"
+       "__version__ = version = '1.2.3'\n__version_tuple__ = version_tuple = (1, 2, 3)\n")
+INIT = ("from tgt.alpha_module import AlphaTransformer, BetaTransformer, GammaTransformer\n"
+        "from tgt.delta_module import DeltaReader, EpsilonWriter, ZetaStream\n"
+        "__all__ = ['AlphaTransformer', 'BetaTransformer', 'GammaTransformer', 'DeltaReader']\n")
+
+
+OWN_CODE = ("class LedgerOfOwnCode:\n    \"\"\"Nothing like the upstream.\"\"\"\n\n"
+            "    def settle(self, accounts: dict[str, list[float]]) -> float:\n"
+            "        return sum(sorted(abs(x) for xs in accounts.values() for x in xs)[:-2])\n")
+
+
+def _trees() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    upstream = {
+        "up/__init__.py": "",
+        "up/core.py": APACHE + _body(1),
+        "up/third_party/fastlib/kernels.py": _body(2),
+        "up/ops/back.py": "# Adapted from\n# https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n" + _body(3),
+        "up/lic.py": APACHE + _body(4),
+        "up/_version.py": SCM,
+        "up/pkg/__init__.py": INIT.replace("tgt.", "up."),
+        "pyproject.toml": '[project]\nname = "up"\nurls = {Source = "https://github.com/upstream-org/up"}\n',
+    }
+    target = {
+        "tgt/__init__.py": "",
+        "tgt/copied.py": APACHE + _body(1),  # copied with its header: all copied
+        "tgt/kernels.py": _body(2),  # third-party code, the target does not name the upstream
+        "tgt/kernels_via_up.py": "# Adapted from up (up/third_party/fastlib/kernels.py)\n" + _body(2),
+        "tgt/ops.py": _body(3),  # flowed from the target to the upstream
+        "tgt/hdr.py": APACHE + OWN_CODE,  # shares only the licence header
+        "tgt/_version.py": SCM,
+        "tgt/pkg/__init__.py": INIT.replace("tgt.", "up."),
+        "pyproject.toml": '[project]\nname = "tgt"\nurls = {Source = "https://github.com/tgtorg/tgt"}\n',
+    }
+    fastlib = {"fastlib/kernels.py": _body(2)}
+    return target, upstream, fastlib
+
+
+def _run(tmp_path: Path, *extra: str, fastlib: bool = False) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+    target, upstream, third = _trees()
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    args = ["compare", str(t), str(u), "--out", str(tmp_path / "out"), "--no-html", "--formats", "none",
+            "-q", "--no-cache", "--jobs", "1", *extra]
+    if fastlib:
+        args += ["--upstream", str(treegen.write_tree(tmp_path / "fastlib", third))]
+    assert main(args) == 0
+    read = {"keep_default_na": False, "dtype": str}
+    lines = pd.read_csv(tmp_path / "out" / "lines.csv", **read)
+    files = pd.read_csv(tmp_path / "out" / "files.csv", **read).set_index("target_path")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    return lines, files, summary
+
+
+def _copied(lines: pd.DataFrame, path: str) -> pd.DataFrame:
+    rows = lines[(lines["target_path"] == path) & (lines["kind"] != "blank")]
+    return rows[rows["match"] != "none"]
+
+
+def test_gate_end_to_end(tmp_path: Path) -> None:
+    lines, files, summary = _run(tmp_path)
+    n_body = len(_body(1).strip().split("\n")) - 5  # non-blank lines of a body (5 blank separators)
+    # own code copied with its header: every non-blank line copied, the header inside copied code
+    assert len(_copied(lines, "tgt/copied.py")) == n_body + 6
+    assert int(files.loc["tgt/copied.py", "header_copied_lines"]) == 6
+    # third-party code: none, shared, with the upstream's evidence
+    k = lines[(lines["target_path"] == "tgt/kernels.py") & (lines["kind"] != "blank")]
+    assert (k["match"] == "none").all()
+    assert set(k["shared_origin"]) == {"third_party:fastlib"}
+    assert set(k["shared_path"]) == {"up/third_party/fastlib/kernels.py"}
+    assert files.loc["tgt/kernels.py", "shared_evidence"] == "folder up/third_party/"
+    assert int(files.loc["tgt/kernels.py", "shared_third_party_code_lines"]) == n_body
+    # ... unless the target file says it took it via the upstream
+    assert len(_copied(lines, "tgt/kernels_via_up.py")) == n_body
+    # reverse flow: none, shared from_target
+    o = lines[(lines["target_path"] == "tgt/ops.py") & (lines["kind"] != "blank")]
+    assert (o["match"] == "none").all() and set(o["shared_origin"]) == {"from_target"}
+    assert files.loc["tgt/ops.py", "shared_evidence"].startswith("line 1: Adapted from")
+    # header only: nothing copied; the shared SPDX and copyright lines reported apart
+    assert len(_copied(lines, "tgt/hdr.py")) == 0
+    assert int(files.loc["tgt/hdr.py", "header_shared_lines"]) == 2
+    assert files.loc["tgt/hdr.py", "header_upstream_path"] in {"up/core.py", "up/lic.py"}
+    # a generated version file: none, shared generated, not listed
+    v = lines[(lines["target_path"] == "tgt/_version.py") & (lines["kind"] != "blank")]
+    assert (v["match"] == "none").all() and set(v["shared_origin"]) == {"generated"}
+    assert files.loc["tgt/_version.py", "file_role"] == "generated"
+    # a re-export-only file keeps its labels but is not evidence on its own
+    assert files.loc["tgt/pkg/__init__.py", "file_role"] == "reexport"
+    lists = summary["lists"]
+    assert lists["unmarked_with_copied"] == ["tgt/copied.py"]
+    assert lists["marked_with_copied"] == ["tgt/kernels_via_up.py"]
+    assert lists["reexport_with_copied"] == (["tgt/pkg/__init__.py"] if len(_copied(lines, "tgt/pkg/__init__.py"))
+                                             else [])
+    assert lists["shared_third_party"] == ["tgt/kernels.py"]
+    assert lists["shared_from_target"] == ["tgt/ops.py"]
+    # every listed file holds copied code; figures agree with lines.csv
+    code = lines[(lines["kind"] == "code") & (lines["match"] != "none")]
+    assert set(lists["unmarked_with_copied"] + lists["marked_with_copied"]) <= set(code["target_path"])
+    assert summary["shared"]["third_party"]["code_lines"] == n_body
+    assert summary["shared"]["third_party"]["by_name"]["fastlib"]["files"] == 1
+    assert summary["shared"]["from_target"]["code_lines"] == n_body
+    assert {"tgt", "tgtorg/tgt", "tgt-src"} <= set(summary["target_names"])  # package, repository, label
+    origins = {o["path"]: o["origin"] for o in summary["upstream_origins"]}
+    assert origins == {"up/third_party/fastlib/kernels.py": THIRD_PARTY, "up/ops/back.py": FROM_TARGET}
+    # every copied line is in a region, and every region line is copied
+    regions = pd.read_csv(tmp_path / "out" / "regions.csv", keep_default_na=False)
+    copied = lines[lines["match"] != "none"]
+    assert len(copied) == regions["verbatim_lines"].sum() + regions["near_lines"].sum()
+
+
+def test_a_further_upstream_for_the_third_party_takes_its_lines(tmp_path: Path) -> None:
+    lines, files, summary = _run(tmp_path, fastlib=True)
+    k = _copied(lines, "tgt/kernels.py")
+    assert len(k) == len(_body(2).strip().split("\n")) - 5
+    assert set(k["upstream"]) == {"fastlib"} and (k["shared_origin"] == "").all()
+
+
+def test_target_name_overrides(tmp_path: Path) -> None:
+    lines, _, summary = _run(tmp_path, "--target-name", "someone-else")
+    assert summary["target_names"] == ["someone-else"]
+    # the upstream file no longer names the target: its header names another project
+    o = lines[(lines["target_path"] == "tgt/ops.py") & (lines["kind"] != "blank")]
+    assert set(o["shared_origin"]) == {"third_party:tgt"}
+
+
+def test_empty_target_name_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    target, upstream, _ = _trees()
+    t = treegen.write_tree(tmp_path / "t", target)
+    u = treegen.write_tree(tmp_path / "u", upstream)
+    assert main(["compare", str(t), str(u), "--out", str(tmp_path / "o"), "--target-name", " ", "-q"]) == 2
+    assert capsys.readouterr().err.startswith("lineage: error: --target-name")
