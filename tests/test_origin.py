@@ -187,7 +187,8 @@ def _trees() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     }
     target = {
         "tgt/__init__.py": "",
-        "tgt/copied.py": APACHE + _body(1),  # copied with its header: all copied
+        "tgt/copied.py": APACHE + _body(1),  # copied with its header: all copied; the header marks it
+        "tgt/copied_bare.py": _body(4),  # copied without any header: copied, unmarked
         "tgt/kernels.py": _body(2),  # third-party code, the target does not name the upstream
         "tgt/kernels_via_up.py": "# Adapted from up (up/third_party/fastlib/kernels.py)\n" + _body(2),
         "tgt/ops.py": _body(3),  # flowed from the target to the upstream
@@ -251,8 +252,9 @@ def test_gate_end_to_end(tmp_path: Path) -> None:
     # a re-export-only file keeps its labels but is not evidence on its own
     assert files.loc["tgt/pkg/__init__.py", "file_role"] == "reexport"
     lists = summary["lists"]
-    assert lists["unmarked_with_copied"] == ["tgt/copied.py"]
-    assert lists["marked_with_copied"] == ["tgt/kernels_via_up.py"]
+    # "Copyright ... The up authors" names the upstream's authors, so the copied header marks its file
+    assert lists["unmarked_with_copied"] == ["tgt/copied_bare.py"]
+    assert lists["marked_with_copied"] == ["tgt/copied.py", "tgt/kernels_via_up.py"]
     assert lists["reexport_with_copied"] == (["tgt/pkg/__init__.py"] if len(_copied(lines, "tgt/pkg/__init__.py"))
                                              else [])
     assert lists["shared_third_party"] == ["tgt/kernels.py"]
