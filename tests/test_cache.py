@@ -13,7 +13,7 @@ import treegen
 from lineage.api import compare
 from lineage.cli import main
 from lineage.index import INDEX_VERSION, Indexer
-from lineage.index.store import IndexCache
+from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
 from lineage.sources import blob_digest
 
@@ -38,7 +38,8 @@ def test_put_get_round_trip(tmp_path: Path) -> None:
     assert cache.get(record.digest, "m.py") is None
     assert cache.misses == 1
     cache.put(record)
-    entry = tmp_path / f"index-v{INDEX_VERSION}" / record.digest[:2] / f"{record.digest}.rec"
+    entry = (tmp_path / f"index-v{INDEX_VERSION}" / index_code_fingerprint()[:16] / record.digest[:2]
+             / f"{record.digest}.rec")
     assert entry.is_file()
     back = cache.get(record.digest, "other/path.py")
     assert back is not None and cache.hits == 1
@@ -84,6 +85,21 @@ def test_corrupt_entry_is_detected_and_deleted(tmp_path: Path, damage: str) -> N
     assert cache.get(record.digest, "m.py") is None
     assert cache.rebuilt == 1
     assert not entry.exists()
+
+
+def test_entry_made_by_other_code_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The code fingerprint is part of the checksummed key: an entry another indexer wrote (here one
+    claiming another fingerprint, at this one's name) is rebuilt, never read."""
+    import lineage.index.store as store
+
+    cache = IndexCache(tmp_path)
+    record = _record()
+    monkeypatch.setattr(store, "index_code_fingerprint", lambda: "0" * 64)
+    cache.put(record)
+    monkeypatch.undo()
+    assert cache.get(record.digest, "m.py") is None and cache.rebuilt == 1
+    cache.put(record)
+    assert cache.get(record.digest, "m.py") is not None
 
 
 def _trees(tmp_path: Path) -> tuple[Path, Path]:
@@ -133,7 +149,7 @@ def test_corrupt_entry_is_rebuilt_and_figures_unchanged(tmp_path: Path, damage: 
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
     first = _run(t_root, u_root, cache, tmp_path / "out1")
-    entries = sorted(cache.glob("index-v*/*/*.rec"))
+    entries = sorted(cache.glob("index-v*/*/*/*.rec"))
     total = first["target"]["indexed_files"] + first["upstreams"][0]["indexed_files"]
     assert len(entries) == total  # identical files share one entry; these are all different
     for entry in entries[::2]:

@@ -3,12 +3,17 @@
 A record is keyed by the file's git blob hash and :data:`lineage.index.records.INDEX_VERSION`, so
 an upstream release is indexed once, ever, and a target file that did not change between two
 commits is never parsed twice, whatever its path. It also holds the marker rules it was read
-under (:data:`lineage.markers.RULES_FINGERPRINT`): an entry read under other rules is rebuilt.
+under (:data:`lineage.markers.RULES_FINGERPRINT`) and the fingerprint of the code that made it
+(:func:`index_code_fingerprint`): an entry read under other rules or made by other code is
+rebuilt. This whole key sits in the checksummed header and is compared on read, so an entry
+moved to another digest's name, or left by another version of the indexer, is a miss.
 Each entry carries a BLAKE2b checksum of its payload: a truncated, half-written or otherwise
 corrupt entry is detected, deleted and rebuilt, never trusted. Entries are written to a temporary
 name and renamed, so concurrent runs never see a partial file.
 
-Layout: ``<root>/index-v<INDEX_VERSION>/<first two hex digits>/<digest>.rec`` where one entry is
+Layout: ``<root>/index-v<INDEX_VERSION>/<code[:16]>/<first two hex digits>/<digest>.rec`` (the code
+fingerprint in the path, so two checkouts sharing a cache never overwrite each other's entries)
+where one entry is
 ``MAGIC | payload length (8 bytes) | blake2b-256 of payload | payload`` and the payload is a JSON
 header followed by the raw arrays (kinds uint8, h_norm int64, h_abs int64, ntok uint16).
 
@@ -27,6 +32,7 @@ import struct
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -44,7 +50,7 @@ class IndexCache:
 
     def __init__(self, root: Path | None) -> None:
         self.root = root
-        self.dir = root / f"index-v{INDEX_VERSION}" if root is not None else None
+        self.dir = root / f"index-v{INDEX_VERSION}" / index_code_fingerprint()[:16] if root is not None else None
         self.hits = 0
         self.misses = 0
         self.rebuilt = 0  # corrupt entries found and replaced
@@ -173,6 +179,7 @@ def _encode(record: FileIndex) -> bytes:
         "definitions": [asdict(d) for d in record.definitions],
         "markers": [asdict(m) for m in record.markers],
         "marker_rules": RULES_FINGERPRINT,  # markers read under other rules are never reused
+        "code": index_code_fingerprint(),
     }
     arrays = (record.kinds, record.h_norm, record.h_abs, record.ntok)
     return frame(MAGIC, pack(header, arrays, _INDEX_ARRAYS))
@@ -189,7 +196,8 @@ def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
             return None
         header, arrays = unpacked
         if (header["version"] != INDEX_VERSION or header["digest"] != digest
-                or header.get("marker_rules") != RULES_FINGERPRINT):
+                or header.get("marker_rules") != RULES_FINGERPRINT
+                or header.get("code") != index_code_fingerprint()):
             return None
         return FileIndex(
             path=path,
@@ -214,6 +222,16 @@ def _marker(fields: dict[str, object]) -> Marker:
     replacements = fields.get("replacements") or ()
     fields = dict(fields, replacements=tuple(tuple(pair) for pair in replacements))  # type: ignore[union-attr]
     return Marker(**fields)  # type: ignore[arg-type]
+
+
+@cache
+def index_code_fingerprint() -> str:
+    """The code that turns bytes into a record: parsing, normal forms, the record rules and the
+    marker reader (not this module's framing, which checks itself)."""
+    import lineage.markers
+    from lineage.index import normalise, parse, records
+
+    return source_fingerprint(parse, normalise, records, lineage.markers)
 
 
 def source_fingerprint(*modules: object) -> str:
