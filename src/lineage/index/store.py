@@ -27,7 +27,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import struct
 import tempfile
 from collections.abc import Sequence
@@ -38,6 +37,7 @@ from typing import Any
 
 import numpy as np
 
+from lineage import cachedir
 from lineage.index.records import INDEX_VERSION, Definition, FileIndex
 from lineage.markers import RULES_FINGERPRINT, Marker
 
@@ -84,30 +84,23 @@ class IndexCache:
         write_atomically(self._path(record.digest), _encode(record))
 
     def info(self) -> dict[str, object]:
-        """Entry count and size of every index and match version under the root."""
-        if self.root is None or not self.root.exists():
-            return {"root": str(self.root), "entries": 0, "bytes": 0, "versions": {}}
-        versions: dict[str, dict[str, int]] = {}
-        for sub in sorted([*self.root.glob("index-v*"), *self.root.glob("match-v*")]):
-            files = [p for p in sub.rglob("*.rec")]
-            versions[sub.name] = {"entries": len(files), "bytes": sum(p.stat().st_size for p in files)}
+        """Entries and size of every folder lineage keeps under the root (every index and match
+        version, and downloads); see :mod:`lineage.cachedir`."""
+        used = cachedir.usage(self.root) if self.root is not None else []
         return {
             "root": str(self.root),
             "current": f"index-v{INDEX_VERSION}",
-            "entries": sum(v["entries"] for v in versions.values()),
-            "bytes": sum(v["bytes"] for v in versions.values()),
-            "versions": versions,
+            "entries": sum(u.entries for u in used),
+            "bytes": sum(u.bytes for u in used),
+            "versions": {u.name: {"entries": u.entries, "bytes": u.bytes} for u in used},
         }
 
-    def clear(self) -> int:
-        """Delete every index and match record (all versions); return how many were removed."""
-        if self.root is None or not self.root.exists():
+    def clear(self, keep_downloads: bool = False) -> int:
+        """Delete lineage's own folders under the root (never the user's others there); return
+        how many entries (and downloaded archives) were removed."""
+        if self.root is None:
             return 0
-        removed = 0
-        for sub in [*self.root.glob("index-v*"), *self.root.glob("match-v*")]:
-            removed += sum(1 for _ in sub.rglob("*.rec"))
-            shutil.rmtree(sub, ignore_errors=True)
-        return removed
+        return sum(u.entries for u in cachedir.clear(self.root, keep_downloads))
 
 
 def frame(magic: bytes, payload: bytes) -> bytes:
@@ -129,15 +122,24 @@ def unframe(magic: bytes, blob: bytes) -> bytes | None:
 
 def write_atomically(entry: Path, data: bytes) -> None:
     """Write to a temporary name and rename: a reader never sees a partial entry."""
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, entry)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    for attempt in range(3):
+        last = attempt == 2
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
+        except FileNotFoundError:  # `lineage cache clear` removed the folder meanwhile: again
+            if last:
+                raise
+            continue
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, entry)
+            return
+        except BaseException as exc:
+            Path(tmp).unlink(missing_ok=True)
+            if last or not isinstance(exc, FileNotFoundError):
+                raise
 
 
 _INDEX_ARRAYS = (np.uint8, np.int64, np.int64, np.uint16)  # kinds, h_norm, h_abs, ntok
