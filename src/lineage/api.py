@@ -44,6 +44,7 @@ from lineage.results import (
 )
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
 from lineage.sources import open_source
+from lineage.sources.base import require_python
 
 # Top-level directories that are not an upstream's package name (for reading markers).
 _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -113,13 +114,14 @@ def _log(message: str, progress: bool) -> None:
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
             jobs: int | None = None, cache_dir: Path | None = None, use_cache: bool = True,
             max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False,
-            target_names: Sequence[str] | None = None) -> Comparison:
+            target_names: Sequence[str] | None = None, allow_empty: bool = False) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
     :func:`lineage.sources.open_source`. ``target_names`` replaces the names the target is known
     by (default: its label, packages and metadata; see :mod:`lineage.match.origin`). Raises
-    :class:`lineage.errors.LineageError` on bad input.
+    :class:`lineage.errors.LineageError` on bad input, an upstream without Python files included
+    unless ``allow_empty``.
     """
     params = params or MatchParams()
     if target_names is not None and any(not str(n).strip() for n in target_names):
@@ -136,6 +138,9 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
         for source in up_sources:
             _log(f"reading upstream {source.info.label} ({source.info.spec})", progress)
             up_trees.append(index_tree(source, cache, jobs, max_file_bytes, progress))
+            if not allow_empty:
+                require_python(source.info, len(up_trees[-1].files) + len(up_trees[-1].skipped),
+                               up_trees[-1].other_files)
         _log(f"reading target {target_source.info.label} ({target_source.info.spec})", progress)
         target_tree = index_tree(target_source, cache, jobs, max_file_bytes, progress)
     timings["index"] = time.perf_counter() - started - timings["open"]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from lineage import __version__
 from lineage.errors import LineageError
+from lineage.settings import check_options
 
 FORMATS_DEFAULT = "spdx,cyclonedx,sarif"
 FORMATS_HELP = ("attachments to write, comma-separated: spdx (lineage.spdx.json), cyclonedx or cdx "
@@ -50,7 +51,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     comparison = compare(args.target, upstreams, params=_params(args.set), jobs=args.jobs,
                          cache_dir=args.cache_dir, use_cache=not args.no_cache,
                          max_file_bytes=args.max_file_bytes, progress=not args.quiet,
-                         target_names=args.target_name or None)
+                         target_names=args.target_name or None, allow_empty=args.allow_empty)
     try:
         written = comparison.write(out, html=not args.no_html, formats=_formats(args.formats))
     except OSError as exc:
@@ -116,14 +117,10 @@ def _cmd_check(args: argparse.Namespace) -> int:
 
 
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
-    """Source specs (target, upstreams) of a corpus manifest in corpora/: pinned PyPI releases."""
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        specs = [f"pypi:{e['name']}=={e['version']}#sha256={e['sha256']}"
-                 for e in [data["target"], *data["upstreams"]]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise LineageError(f"cannot read corpus manifest {manifest}: {exc}") from None
-    return specs[0], specs[1:]
+    """Source specs (target, upstreams) of a corpus manifest; see :mod:`lineage.sources.corpus`."""
+    from lineage.sources.corpus import corpus_specs as read
+
+    return read(manifest)
 
 
 def _cmd_corpus(args: argparse.Namespace) -> int:
@@ -208,6 +205,7 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+ALLOW_EMPTY_HELP = "compare against an upstream that holds no Python files (otherwise an error: a wrong path)"
 TARGET_NAME_HELP = ("a name the target project is known by (repeatable; replaces its label, packages and "
                     "metadata repositories): an upstream file whose header names it came from the target")
 
@@ -241,6 +239,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     p.add_argument("--target-name", action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)
+    p.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     _common(p)
     p.set_defaults(func=_cmd_compare)
 
@@ -254,6 +253,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
     p.add_argument("--target-name", action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)
+    p.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     _common(p)
     p.set_defaults(func=_cmd_corpus)
 
@@ -343,6 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     try:
+        check_options(args)
         return int(args.func(args))
     except LineageError as exc:
         print(f"lineage: error: {exc}", file=sys.stderr)

@@ -42,6 +42,24 @@ def print_progress(message: str) -> None:
     print(f"lineage: {message}", file=sys.stderr)
 
 
+def check_jobs(jobs: object) -> None:
+    if jobs is not None and (isinstance(jobs, bool) or not isinstance(jobs, int) or jobs < 1):
+        raise LineageError(f"--jobs must be a whole number >= 1, got {jobs!r}")
+
+
+def check_options(options: object) -> None:
+    """Refuse bad run options before any work: ``--jobs`` below 1, ``--max-file-bytes`` below 1,
+    a cache folder that is a file. ``options`` is the CLI's namespace (absent options pass)."""
+    from lineage.cachedir import check_root
+
+    check_jobs(getattr(options, "jobs", None))
+    size = getattr(options, "max_file_bytes", None)
+    if size is not None and size < 1:
+        raise LineageError(f"--max-file-bytes must be a whole number >= 1, got {size!r}")
+    if hasattr(options, "cache_dir"):
+        check_root(Path(options.cache_dir).expanduser() if options.cache_dir else default_cache_dir())
+
+
 @dataclass(frozen=True)
 class RunSettings:
     """Run options, validated once.
@@ -58,9 +76,7 @@ class RunSettings:
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if self.jobs is not None and (isinstance(self.jobs, bool) or not isinstance(self.jobs, int)
-                                      or self.jobs < 1):
-            raise LineageError(f"jobs must be a whole number >= 1, got {self.jobs!r}")
+        check_jobs(self.jobs)
         if isinstance(self.max_file_bytes, bool) or not isinstance(self.max_file_bytes, int) \
                 or self.max_file_bytes < 1:
             raise LineageError(f"max file bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
