@@ -47,7 +47,7 @@ from lineage.licences.files import FileLicence, file_licence
 from lineage.licences.notices import fold, keeps_holders
 
 if TYPE_CHECKING:
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
 
 OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",

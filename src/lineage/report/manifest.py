@@ -20,8 +20,8 @@ from lineage.index import INDEX_VERSION
 from lineage.licences.obligations import source_licence
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
     from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 MANIFEST_FORMAT = "lineage.manifest"
 # Change log:

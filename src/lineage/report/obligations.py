@@ -13,7 +13,7 @@ from lineage.report.markdown import md_code, md_text
 from lineage.report.tables import write_csv
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 
 def _cell(text: object) -> str:

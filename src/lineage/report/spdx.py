@@ -54,8 +54,8 @@ from lineage.licences.obligations import source_licence
 from lineage.report.attachments import copied_regions, created_at, identity
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 SPDX_FILE = "lineage.spdx.json"
 
