@@ -86,11 +86,6 @@ def cycles(edges: dict[str, set[str]]) -> set[frozenset[str]]:
     return {frozenset({n} | {m for m in reached[n] if n in reached[m]}) for n in edges if n in reached[n]}
 
 
-# The one circle left, to be broken by moving licences.files and licences.obligations (they read
-# indexed files) above the index, or the declared-licence reading out of index_tree.
-KNOWN = {frozenset({"lineage.index", "lineage.licences"})}
-
-
 def test_cycles_finds_a_circle():
     assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == {frozenset("abc")}
     assert cycles({"a": {"b"}, "b": set()}) == set()
@@ -98,9 +93,8 @@ def test_cycles_finds_a_circle():
 
 def test_no_import_cycle_between_packages():
     found = cycles(graph(2))
-    assert found <= KNOWN, "import cycles between lineage's packages: " + "; ".join(
-        " <-> ".join(sorted(c)) for c in sorted(found - KNOWN, key=sorted))
-    assert found == KNOWN, "a known circle is gone: remove it from KNOWN"
+    assert not found, "import cycles between lineage's packages: " + "; ".join(
+        " <-> ".join(sorted(c)) for c in sorted(found, key=sorted))
 
 
 def test_reporters_never_import_the_api_or_the_cli():

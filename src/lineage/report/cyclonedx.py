@@ -32,8 +32,8 @@ from packageurl import PackageURL
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import normalise
-from lineage.licences.obligations import source_licence
 from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex

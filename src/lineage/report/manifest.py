@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from lineage import __version__
 from lineage.index import INDEX_VERSION
-from lineage.licences.obligations import source_licence
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex

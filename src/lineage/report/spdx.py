@@ -48,10 +48,10 @@ from spdx_tools.spdx.writer.json.json_writer import write_document_to_file
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import licence_ids, normalise
-from lineage.licences.files import file_licence
 from lineage.licences.notices import fold, notice_ids
-from lineage.licences.obligations import source_licence
 from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.results.file_licences import file_licence
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex

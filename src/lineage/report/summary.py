@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage import __version__
-from lineage.licences.obligations import obligation_counts, source_licence
 from lineage.report.markdown import md_code, md_text
+from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
     from lineage.results import Comparison

@@ -44,7 +44,7 @@ class Comparison:
     @functools.cached_property
     def obligations(self) -> pd.DataFrame:
         """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
-        from lineage.licences.obligations import build_obligations
+        from lineage.results.obligations import build_obligations
 
         return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
 
