@@ -43,13 +43,11 @@ import numpy as np
 import pandas as pd
 
 from lineage import __version__
-from lineage.cache import IndexCache
 from lineage.errors import LineageError
 from lineage.fork.candidates import Candidate, expand
-from lineage.index import CODE, DEFAULT_MAX_FILE_BYTES, INDEX_VERSION
+from lineage.index import CODE, DEFAULT_MAX_FILE_BYTES, INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams
 from lineage.sources import default_cache_dir, open_source
-from lineage.tree import TreeIndex, index_tree
 
 # Change log of forkpoint.json:
 #   1: first version (target, candidates with digests, the definition, best, per-file best).
