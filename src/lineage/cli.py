@@ -176,7 +176,8 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         for name, v in (info.get("versions") or {}).items():  # type: ignore[union-attr]
             print(f"  {name}: {v['entries']:,} entries, {v['bytes'] / 1e6:.1f} MB")
     else:
-        print(f"removed {cache.clear():,} cache entries from {cache.root}")
+        print(f"removed {cache.clear(args.keep_downloads):,} cache entries from {cache.root}"
+              + (" (downloads kept)" if args.keep_downloads else ""))
     return 0
 
 
@@ -288,9 +289,14 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(func=_cmd_markers)
 
-    p = sub.add_parser("cache", help="show or clear the index cache")
-    p.add_argument("action", choices=["info", "clear"])
-    p.add_argument("--cache-dir", type=Path, default=None)
+    p = sub.add_parser("cache", help="show or clear the cache (index and match entries, downloads)",
+                       description="Only lineage's own folders under the cache folder are counted or "
+                       "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
+    p.add_argument("action", choices=["info", "clear"],
+                   help="info: entries and size per folder; clear: remove them")
+    p.add_argument("--cache-dir", type=Path, default=None,
+                   help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")
+    p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")
     p.set_defaults(func=_cmd_cache)
 
     p = sub.add_parser("history", help="headline figures for each commit of a target git repository",
