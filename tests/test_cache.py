@@ -1,4 +1,4 @@
-"""Tests for lineage.cache: the content-addressed index cache, and `lineage cache`."""
+"""Tests for lineage.index.store: the content-addressed index cache, and `lineage cache`."""
 
 from __future__ import annotations
 

@@ -648,6 +648,22 @@ def test_pypi_sdist_fallback_via_project_document(
         open_source("pypi:q==3.0", cache_dir=tmp_path / "c")
 
 
+def test_pypi_relative_file_url_is_resolved_against_the_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Some proxies answer with file URLs relative to the JSON document.
+    sdist = make_tar(tmp_path / "r-1.0.tar.gz", {"r-1.0/r.py": "r = 1\n"})
+    entry = {"packagetype": "sdist", "filename": "r-1.0.tar.gz", "url": "../../packages/ab/r-1.0.tar.gz",
+             "digests": {"sha256": sha256_of(sdist)}}  # fmt: skip
+    absolute = "https://pypi.org/pypi/packages/ab/r-1.0.tar.gz"
+    fetched = fake_registry(monkeypatch, {"https://pypi.org/pypi/r/1.0/json": {"urls": [entry]},
+                                          absolute: sdist.read_bytes()})
+    with open_source("pypi:r==1.0", cache_dir=tmp_path / "c") as src:
+        assert src.paths() == ["r.py"]
+        assert src.info.details["url"] == absolute
+    assert fetched == ["https://pypi.org/pypi/r/1.0/json", absolute]
+
+
 def test_pypi_sdist_fallback_checks_registry_sha(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

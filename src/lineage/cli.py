@@ -322,7 +322,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
-    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
     p.add_argument("--every", type=int, default=1)
     p.add_argument("--tags", action="store_true")
     p.add_argument("--max-commits", type=int, default=0)

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lineage.cache import frame, pack, unframe, unpack, write_atomically
+from lineage.index.store import frame, pack, unframe, unpack, write_atomically
 from lineage.match.records import FileMatch, Region
 
 MATCH_MAGIC = b"LINEAGE-MATCH\n"
@@ -31,7 +31,7 @@ _MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match ..
 
 # The packages (or modules) whose code decides a target file's labels: the matcher, the index
 # records it reads (parse, normal forms) and the markers that break ties.
-FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.normalise", "lineage.markers")
+FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.markers")
 
 
 def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:

@@ -143,15 +143,15 @@ def _pypi_release_files(name: str, version: str, pip_reason: str) -> list[dict[s
     """The files of one release, from PyPI's JSON API."""
     requirement = f"{name}=={version}"
     project_url = f"{PYPI_JSON_URL}/{urllib.parse.quote(name, safe='')}"
-    data = _get_json(
-        f"{project_url}/{urllib.parse.quote(version, safe='')}/json", requirement, pip_reason
-    )
+    document = f"{project_url}/{urllib.parse.quote(version, safe='')}/json"
+    data = _get_json(document, requirement, pip_reason)
     if isinstance(data, dict):
         files = data.get("urls")
     else:
         # Some PyPI mirrors and proxies only serve the project document, whose "releases"
         # maps each version (as uploaded) to its files.
-        data = _get_json(f"{project_url}/json", requirement, pip_reason)
+        document = f"{project_url}/json"
+        data = _get_json(document, requirement, pip_reason)
         releases = data.get("releases") if isinstance(data, dict) else None
         releases = releases if isinstance(releases, dict) else {}
         wanted = version.lower().removeprefix("v")
@@ -160,7 +160,9 @@ def _pypi_release_files(name: str, version: str, pip_reason: str) -> list[dict[s
         )
         if not files:  # unknown project, unknown version, or a release with no files
             raise SourceError(f"pypi: no release {requirement} (pip: {pip_reason})")
-    return [f for f in files or [] if isinstance(f, dict)]
+    # Mirrors and proxies may answer with file URLs relative to the document ("../../packages/...").
+    return [{**f, "url": urllib.parse.urljoin(document, f["url"])} if isinstance(f.get("url"), str) else f
+            for f in files or [] if isinstance(f, dict)]
 
 
 def _pick_release_file(files: list[dict[str, Any]]) -> dict[str, Any] | None:
