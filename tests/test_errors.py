@@ -110,3 +110,33 @@ def test_bare_repository_without_config(tmp_path: Path, capsys: pytest.CaptureFi
                  "--cache-dir", str(tmp_path / "c"), "--jobs", "1"]) == 0
     history = (out / "history.csv").read_text(encoding="utf-8").splitlines()
     assert len(history) == 3  # a header and both commits
+
+
+def _actions(parser: object, name: str = "lineage") -> list[tuple[str, object]]:
+    import argparse
+
+    found: list[tuple[str, object]] = []
+    for action in parser._actions:  # type: ignore[attr-defined]
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, subparser in action.choices.items():
+                found += _actions(subparser, f"{name} {sub}")
+        else:
+            found.append((name, action))
+    return found
+
+
+def test_every_option_has_help_and_set_lists_its_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    from lineage.cli import build_parser
+    from lineage.match.params import param_keys
+
+    actions = _actions(build_parser())
+    missing = [f"{name} {'/'.join(a.option_strings) or a.dest}" for name, a in actions  # type: ignore[attr-defined]
+               if not a.help]  # type: ignore[attr-defined]
+    assert missing == []
+    commands = sorted({name for name, a in actions if "--set" in a.option_strings})  # type: ignore[attr-defined]
+    assert commands == ["lineage compare", "lineage corpus", "lineage forkpoint", "lineage history"]
+    for command in commands:
+        with pytest.raises(SystemExit):
+            main([command.split()[1], "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert all(f" {key}," in text or f" {key} " in text for key in param_keys()), command
