@@ -323,6 +323,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     _common(p)
     p.set_defaults(func=_cmd_forkpoint)
+
+    from lineage.store.commands import add_parsers as add_store_parsers
+
+    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP)
     return parser
 
 
