@@ -205,6 +205,23 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_drift(args: argparse.Namespace) -> int:
+    from lineage.fork.drift import DriftParams, parse_list, run_drift
+
+    result = run_drift(args.target, args.range, commits=parse_list(args.commits), prs=parse_list(args.prs),
+                       base=args.base, pair_at=args.pair_at, target_path=args.target_path,
+                       drift_params=DriftParams.with_overrides(applied_min_share=args.applied_min_share,
+                                                               missing_max_share=args.missing_max_share),
+                       params=_params(args.set), jobs=args.jobs, cache_dir=args.cache_dir,
+                       use_cache=not args.no_cache, forkpoint_tags=args.tags, forkpoint_every=args.every,
+                       progress=not args.quiet)
+    result.write(Path(args.out))
+    counts = ", ".join(f"{n} {s}" for s, n in result.counts().items())
+    print(f"{len(result.commits)} upstream commits touching Python files: {counts}; "
+          f"wrote drift.csv and drift.json to {args.out}.")
+    return 0
+
+
 ALLOW_EMPTY_HELP = "compare against an upstream that holds no Python files (otherwise an error: a wrong path)"
 TARGET_NAME_HELP = ("a name the target project is known by (repeatable; replaces its label, packages and "
                     "metadata repositories): an upstream file whose header names it came from the target")
@@ -332,6 +349,35 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
     _common(p)
     p.set_defaults(func=_cmd_forkpoint)
+
+    p = sub.add_parser("drift", help="which upstream commits since the fork point the target carries",
+                       description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
+                       "files: how many of its added lines the target's corresponding files hold and how many "
+                       "of its removed lines they lack; status applied, partial, missing or not_applicable. "
+                       "Writes drift.csv and drift.json.")
+    p.add_argument("target", help=SOURCE_HELP)
+    p.add_argument("range", help="UPSTREAM_REPO@BASE..HEAD (a git repository)")
+    p.add_argument("--out", required=True, help="output folder (drift.csv, drift.json)")
+    p.add_argument("--commits", default="", metavar="SHA,...", help="only these commits of the range")
+    p.add_argument("--prs", default="", metavar="N,...", help="only the commits naming these pull requests")
+    p.add_argument("--base", default="", choices=["", "auto"],
+                   help="auto: replace BASE by forkpoint's closest commit among BASE..HEAD (the oldest if tied)")
+    p.add_argument("--tags", action="store_true", help="with --base auto: only tagged commits are candidates")
+    p.add_argument("--every", type=int, default=1, help="with --base auto: every Nth commit is a candidate")
+    p.add_argument("--pair-at", default="base", choices=["base", "parent"],
+                   help="pair target and upstream files at BASE (default) or at each commit's parent")
+    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--applied-min-share", type=float, default=None, metavar="SHARE",
+                   help="applied: at least this share of added lines present and of removed lines absent "
+                   "(default 0.9)")
+    p.add_argument("--missing-max-share", type=float, default=None, metavar="SHARE",
+                   help="missing: at most this share of the changed lines present or absent (default 0.1)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
+    _common(p)
+    p.set_defaults(func=_cmd_drift)
+    from lineage.store.commands import add_parsers as add_store_parsers
+
+    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP)
     return parser
 
 
