@@ -67,3 +67,15 @@ def test_quiet_prints_nothing_on_stderr(tmp_path: Path, capsys: pytest.CaptureFi
     monkeypatch.setattr(sys, "stderr", Terminal())
     assert main([*args, "--no-cache"]) == 0
     assert "lineage: indexing t: 100%" in sys.stderr.getvalue()  # type: ignore[attr-defined]
+
+
+def test_matching_has_a_bar_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lineage.api import compare
+
+    target = treegen.write_tree(tmp_path / "t", FILES)
+    upstream = treegen.write_tree(tmp_path / "u", dict(list(FILES.items())[:3]))
+    terminal = Terminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    monkeypatch.setenv("COLUMNS", "100")
+    compare(str(target), [str(upstream)], jobs=1, use_cache=False, progress=True)
+    assert "lineage: matching: 100%" in terminal.getvalue() and "30/30 [" in terminal.getvalue()

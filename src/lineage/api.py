@@ -31,6 +31,7 @@ from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.match.origin import Gated, Origin, gate, holder, shared_headers, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
+from lineage.progress import meter
 from lineage.results import (
     UpstreamFile,
     build_files,
@@ -41,7 +42,7 @@ from lineage.results import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir, print_progress
 from lineage.sources import open_source
 from lineage.sources.base import require_python
 
@@ -183,15 +184,18 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         if found is not None:
             memo[(f.digest, f.path)] = found
     todo = [t for t, found in enumerate(per_file) if found is None]
-    _log(f"matching {len(todo)} of {len(target.files)} target files against {len(up_files)} upstream "
-         f"files", progress)
+    if not todo:
+        _log(f"matching: all {len(target.files)} target files cached", progress)
     if todo:
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),
                            np.zeros(len(files_todo), np.int32))
         upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
                              np.array(up_of, dtype=np.int32))
-        fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo])
+        with meter(len(todo), "matching", "files", print_progress if progress else None, bar=progress,
+                   note=f" of {len(target.files):,} (the others cached) against {len(up_files):,} upstream "
+                   "files") as tick:
+            fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo], tick=tick)
         regions_of: dict[int, list[Region]] = {}
         for r in fresh.regions:
             regions_of.setdefault(r.target_file, []).append(r)

@@ -31,7 +31,7 @@ is :mod:`lineage.match.store`. For example, a target function copied with one li
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lineage.match.claims import claim_order, identical_files, sort_chains
 from lineage.match.hits import Side, find_hits
@@ -47,9 +47,11 @@ __all__ = [
 
 
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
-                preferred_paths: Sequence[set[str]] | None = None) -> MatchResult:
+                preferred_paths: Sequence[set[str]] | None = None,
+                tick: Callable[[int], None] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
-    file t's provenance markers (used to break ties only)."""
+    file t's provenance markers (used to break ties only). ``tick(n)``: n more target files done
+    (for a progress bar)."""
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
     regions: list[Region] = []
@@ -61,7 +63,12 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     up_names = [posixpath.basename(p) for p in up_paths]
     preferred_list = list(preferred_paths) if preferred_paths else None
     identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
-    for t_file in sorted(set(runs_by_file) | set(identical)):
+    candidates = sorted(set(runs_by_file) | set(identical))
+    if tick is not None:
+        tick(len(target.files) - len(candidates))  # files with no candidate region are done
+    for t_file in candidates:
+        if tick is not None:
+            tick(1)
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
         if t_file in identical:
             chains.append(identical[t_file])
