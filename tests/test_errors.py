@@ -111,6 +111,14 @@ def test_bare_repository_without_config(tmp_path: Path, capsys: pytest.CaptureFi
     history = (out / "history.csv").read_text(encoding="utf-8").splitlines()
     assert len(history) == 3  # a header and both commits
 
+    # history refuses an upstream without Python files too, unless --allow-empty
+    empty = treegen.write_tree(tmp_path / "typo", {"README.md": "not code\n"})
+    args = ["history", f"{mirror}@HEAD~1..HEAD", str(empty), "--out", str(tmp_path / "h2"), "-q",
+            "--cache-dir", str(tmp_path / "c"), "--jobs", "1"]
+    assert main(args) == 2
+    _one_error(capsys, "holds no Python files")
+    assert main([*args, "--allow-empty"]) == 0
+
 
 def _actions(parser: object, name: str = "lineage") -> list[tuple[str, object]]:
     import argparse

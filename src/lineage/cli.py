@@ -184,7 +184,7 @@ def _cmd_history(args: argparse.Namespace) -> int:
     run_history(args.range, [args.upstream, *args.also_upstream], Path(args.out), every=args.every,
                 tags_only=args.tags, max_commits=args.max_commits, params=_params(args.set),
                 jobs=args.jobs, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                progress=not args.quiet)
+                progress=not args.quiet, allow_empty=args.allow_empty)
     return 0
 
 
@@ -329,6 +329,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tags", action="store_true", help="only tagged commits")
     p.add_argument("--max-commits", type=int, default=0, help="at most this many commits (0: no limit)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
+    p.add_argument("--allow-empty", action="store_true", help=ALLOW_EMPTY_HELP)
     _common(p)
     p.set_defaults(func=_cmd_history)
 

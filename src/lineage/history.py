@@ -49,6 +49,7 @@ from lineage.match import MatchParams
 from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
 from lineage.sources import open_source
+from lineage.sources.base import require_python
 
 HISTORY_FORMAT = "lineage.history"
 HISTORY_VERSION = 1
@@ -276,11 +277,12 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
                 tags_only: bool = False, max_commits: int = 0, params: MatchParams | None = None,
                 jobs: int | None = None, cache_dir: Path | None = None, use_cache: bool = True,
                 max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False,
-                print_summary: bool = True) -> pd.DataFrame:
+                print_summary: bool = True, allow_empty: bool = False) -> pd.DataFrame:
     """Compute the headline figures at each selected commit; write history.csv/.png/.json.
 
     Returns the history table (the rows of history.csv). Raises :class:`LineageError` on a bad
-    range, an unknown ref, a path that is not a git repository, or an unreadable upstream.
+    range, an unknown ref, a path that is not a git repository, or an unreadable upstream (or,
+    unless ``allow_empty``, one without Python files).
     """
     from lineage.api import compare_trees
 
@@ -297,6 +299,8 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         for spec in upstream_specs:
             source = stack.enter_context(open_source(spec, root))
             tree = index_tree(source, cache, jobs, max_file_bytes)
+            if not allow_empty:
+                require_python(source.info, len(tree.files) + len(tree.skipped), tree.other_files)
             _log(f"upstream {source.info.label}: {len(tree.files)} files indexed "
                  f"({tree.cache_misses} parsed) in {tree.seconds:.1f} s", progress)
             up_trees.append(tree)
