@@ -193,8 +193,11 @@ def test_counts_are_a_multiset_against_the_parent() -> None:
     # `return None` was in the file twice and the commit adds a third: only that copy counts.
     change = FileChange("m.py", "m.py", Counter({"return None": 2, "x = 1": 1}),
                         Counter({"return None": 3, "y = 2": 1}))
-    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (2, 0, 1, 0)
-    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (2, 2, 1, 1)
+    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (2, 0, 1, 0, 0, 0)
+    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (2, 2, 1, 1, 0, 0)
+    # A later applied commit removed `y = 2` and added `x = 1` back: neither is missing.
+    assert count_change(change, Counter({"return None": 3, "x = 1": 1}), None,
+                        Counter({"y = 2": 1}), Counter({"x = 1": 1})) == (2, 1, 1, 0, 1, 1)
     params = DriftParams()
     assert classify(2, 2, 1, 1, params) == "applied"
     assert classify(10, 1, 0, 0, params) == "missing"

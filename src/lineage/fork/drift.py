@@ -68,7 +68,8 @@ DRIFT_VERSION = 1
 
 STATUSES = ("applied", "partial", "missing", "not_applicable")
 DRIFT_COLUMNS = ["commit", "date", "subject", "pr", "files", "lines_added", "added_present",
-                 "lines_removed", "removed_absent", "status", "target_files", "order"]
+                 "lines_removed", "removed_absent", "status", "target_files", "added_superseded",
+                 "removed_superseded", "order"]
 PAIR_AT = ("base", "parent")
 
 _PR_SUFFIX = re.compile(r"\(#(\d+)\)")
@@ -213,9 +214,19 @@ class FileChange:
         return self.new_path or self.old_path
 
 
-def count_change(change: FileChange, target: Counter[str], rename: Any = None) -> tuple[int, int, int, int]:
-    """(added, present, removed, absent) of one file change against one counterpart's lines."""
-    added = present = removed = absent = 0
+def count_change(change: FileChange, target: Counter[str], rename: Any = None,
+                 removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
+                 ) -> tuple[int, int, int, int, int, int]:
+    """(added, present, removed, absent, added_superseded, removed_superseded) of one file
+    change against one counterpart's lines.
+
+    ``removed_later`` / ``added_later``: texts that later applied commits removed from / added
+    to this file. An added line the target lacks because such a commit removed it again is
+    *superseded* (and a removed line the target has because one added it back), not missing.
+    """
+    added = present = removed = absent = added_superseded = removed_superseded = 0
+    removed_later = removed_later or Counter()
+    added_later = added_later or Counter()
     for text in change.before.keys() | change.after.keys():
         before, after = change.before[text], change.after[text]
         if before == after:
@@ -227,11 +238,15 @@ def count_change(change: FileChange, target: Counter[str], rename: Any = None) -
                 held += target[renamed]
         if after > before:
             added += after - before
-            present += min(after - before, max(0, held - before))
+            found = min(after - before, max(0, held - before))
+            present += found
+            added_superseded += min(after - before - found, removed_later[text])
         else:
             removed += before - after
-            absent += min(before - after, max(0, before - held))
-    return added, present, removed, absent
+            gone = min(before - after, max(0, before - held))
+            absent += gone
+            removed_superseded += min(before - after - gone, added_later[text])
+    return added, present, removed, absent, added_superseded, removed_superseded
 
 
 def classify(added: int, present: int, removed: int, absent: int, params: DriftParams) -> str:
@@ -308,12 +323,16 @@ def _counterparts(change: FileChange, pairing: Pairing, target_paths: frozenset[
         for t in pairing.by_upstream.get(path, []) if path else []:
             if t not in found:
                 found.append(t)
-    if found:
-        return found, True
+    # The target path the file maps to: the counterpart of a file new since the pairing (which
+    # the target file, had it been there, paired with something else), or of one changed past
+    # recognition (when that target file paired with nothing).
+    new_since = bool(change.old_path) and change.old_path not in pairing.upstream_paths or not change.old_path
     for path in (change.old_path, change.new_path):
         mapped = pairing.mapped(path) if path else ""
-        if mapped in target_paths and mapped not in pairing.paired_targets:
-            return [mapped], True  # new since the pairing, or changed past recognition
+        if mapped in target_paths and mapped not in found and (new_since or mapped not in pairing.paired_targets):
+            found.append(mapped)
+    if found:
+        return found, True
     if change.new_path and change.old_path in pairing.upstream_paths:
         return [], False  # the target does not carry this upstream file
     # A file new since the pairing (its lines are missing), or one the commit deletes (its lines
@@ -420,40 +439,61 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     base_pairing = pairing_at(walked.base_sha)
     _log(f"pairing at {walked.base_sha[:12]}: {len(base_pairing.paired_targets)} of {len(target_paths)} "
          f"target files correspond to upstream files", progress)
-    rows: list[dict[str, Any]] = []
-    order_of = {c.sha: k for k, c in enumerate(walked.commits[1:])}
+    every = walked.commits[1:]
+    order_of = {c.sha: k for k, c in enumerate(every)}
     repo = _open_repo(walked.repo)
+    touched: list[tuple[CommitInfo, list[FileChange], Pairing]] = []
     with contextlib.closing(repo):
-        for info in infos:
+        for info in every:  # the whole range: a later commit may explain an earlier one's lines
             commit = repo.commit(info.sha)
             if not commit.parents:
                 continue
             changes = _file_changes(repo, commit.parents[0], commit)
-            if not changes:
+            if changes:
+                pairing = base_pairing if pair_at == "base" else pairing_at(commit.parents[0].hexsha)
+                touched.append((info, changes, pairing))
+    # Newest first, so that when an older commit's line is gone (or back) because a later commit
+    # changed it again, that later commit's status is known: only an applied one excuses it.
+    later_removed: dict[str, Counter[str]] = {}  # path -> texts later applied commits removed there
+    later_added: dict[str, Counter[str]] = {}
+    rows: list[dict[str, Any]] = []
+    for info, changes, pairing in reversed(touched):
+        rename = _renamer(pairing.renames)
+        totals = [0] * 6
+        used: list[str] = []
+        for change in changes:
+            found, has_place = _counterparts(change, pairing, target_paths, target_folders)
+            if not has_place:
                 continue
-            pairing = base_pairing if pair_at == "base" else pairing_at(commit.parents[0].hexsha)
-            rename = _renamer(pairing.renames)
-            totals = [0, 0, 0, 0]
-            used: list[str] = []
+            path = change.new_path
+            excused = (later_removed.get(path, Counter()), later_added.get(path, Counter()))
+            best = count_change(change, Counter(), rename, *excused)
+            choice = ""
+            for t in found:
+                counted = count_change(change, target_lines[t], rename, *excused)
+                if not choice or counted[1] + counted[3] > best[1] + best[3]:
+                    best, choice = counted, t
+            if choice:
+                used.append(choice)
+            totals = [a + b for a, b in zip(totals, best, strict=True)]
+        added, present, removed, absent, added_superseded, removed_superseded = totals
+        status = classify(added - added_superseded, present, removed - removed_superseded, absent, drift_params)
+        if status == "applied":
             for change in changes:
-                found, has_place = _counterparts(change, pairing, target_paths, target_folders)
-                if not has_place:
-                    continue
-                best = count_change(change, Counter(), rename)
-                choice = ""
-                for t in found:
-                    counted = count_change(change, target_lines[t], rename)
-                    if not choice or counted[1] + counted[3] > best[1] + best[3]:
-                        best, choice = counted, t
-                if choice:
-                    used.append(choice)
-                totals = [a + b for a, b in zip(totals, best, strict=True)]
-            added, present, removed, absent = totals
-            rows.append({"commit": info.sha, "date": info.date, "subject": info.subject, "pr": pr_of[info.sha],
-                         "files": " ".join(c.path for c in changes), "lines_added": added,
-                         "added_present": present, "lines_removed": removed, "removed_absent": absent,
-                         "status": classify(added, present, removed, absent, drift_params),
-                         "target_files": " ".join(sorted(set(used))), "order": order_of[info.sha]})
+                for text in change.before.keys() | change.after.keys():
+                    delta = change.after[text] - change.before[text]
+                    if delta < 0 and change.old_path:
+                        later_removed.setdefault(change.old_path, Counter())[text] -= delta
+                    elif delta > 0 and change.old_path:
+                        later_added.setdefault(change.old_path, Counter())[text] += delta
+        rows.append({"commit": info.sha, "date": info.date, "subject": info.subject, "pr": pr_of[info.sha],
+                     "files": " ".join(c.path for c in changes), "lines_added": added,
+                     "added_present": present, "lines_removed": removed, "removed_absent": absent,
+                     "status": status, "target_files": " ".join(sorted(set(used))),
+                     "added_superseded": added_superseded, "removed_superseded": removed_superseded,
+                     "order": order_of[info.sha]})
+    chosen = {c.sha for c in infos}
+    rows = [r for r in rows if r["commit"] in chosen]
     frame = pd.DataFrame(rows, columns=DRIFT_COLUMNS)
     frame = frame.sort_values(["order"], kind="stable").reset_index(drop=True)
     _log(f"{len(frame)} commits touching Python files checked in {time.perf_counter() - started:.1f} s", progress)
