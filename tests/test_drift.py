@@ -118,15 +118,14 @@ def test_each_commit_status(repos: tuple[Path, Path, dict[str, str]], tmp_path: 
     got = {r["commit"]: (r["pr"], r["status"], int(r["lines_added"]), int(r["added_present"]),
                          int(r["lines_removed"]), int(r["removed_absent"])) for r in rows}
     assert got == {
-        c["c1"]: ("1", "applied", 11, 11, 0, 0),  # the import matches through the rename
-        c["c2"]: ("2", "partial", 20, 10, 0, 0),
+        # `return value_0` is in the file before and after: not telling, not counted.
+        c["c1"]: ("1", "applied", 10, 10, 0, 0),  # the import matches through the rename
+        c["c2"]: ("2", "partial", 18, 9, 0, 0),
         c["c3"]: ("3", "applied", 30, 30, 0, 0),  # a new file, found through the folder map
         c["c4"]: ("4", "not_applicable", 0, 0, 0, 0),  # tests: not in the fork
-        c["c5"]: ("5", "missing", 0, 0, 10, 0),
-        c["c7"]: ("7", "applied", 11, 11, 1, 1),
-        # The merge, diffed against its first parent. The fork kept c_4, so its c.py holds one
-        # more `return value_0` than the parent: one of the two the merge adds counts as present.
-        c["c8"]: ("8", "missing", 20, 1, 0, 0),
+        c["c5"]: ("5", "missing", 0, 0, 9, 0),
+        c["c7"]: ("7", "applied", 10, 10, 1, 1),
+        c["c8"]: ("8", "missing", 18, 0, 0, 0),  # the merge, diffed against its first parent
     }
     assert [r["commit"] for r in rows] == [c[k] for k in ("c1", "c2", "c3", "c4", "c5", "c7", "c8")]
     by_commit = {r["commit"]: r for r in rows}
@@ -190,14 +189,20 @@ def test_pr_numbers() -> None:
 
 
 def test_counts_are_a_multiset_against_the_parent() -> None:
-    # `return None` was in the file twice and the commit adds a third: only that copy counts.
+    # `return None` is in the file before and after: not telling while other lines changed.
     change = FileChange("m.py", "m.py", Counter({"return None": 2, "x = 1": 1}),
                         Counter({"return None": 3, "y = 2": 1}))
-    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (2, 0, 1, 0, 0, 0)
-    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (2, 2, 1, 1, 0, 0)
+    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (1, 0, 1, 0, 0, 0)
+    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (1, 1, 1, 1, 0, 0)
     # A later applied commit removed `y = 2` and added `x = 1` back: neither is missing.
     assert count_change(change, Counter({"return None": 3, "x = 1": 1}), None,
-                        Counter({"y = 2": 1}), Counter({"x = 1": 1})) == (2, 1, 1, 0, 1, 1)
+                        Counter({"y = 2": 1}), Counter({"x = 1": 1})) == (1, 0, 1, 0, 1, 1)
+    # `x = 1` came with a commit of the range the target did not take (BASE lacks it): its
+    # absence from the target is no evidence, so it is not counted.
+    assert count_change(change, Counter({"return None": 2}), None, None, None, Counter()) == (1, 0, 0, 0, 0, 0)
+    # A change of ambiguous texts only is counted on them: the third copy is there.
+    alone = FileChange("m.py", "m.py", Counter({"return None": 2}), Counter({"return None": 3}))
+    assert count_change(alone, Counter({"return None": 3})) == (1, 1, 0, 0, 0, 0)
     params = DriftParams()
     assert classify(2, 2, 1, 1, params) == "applied"
     assert classify(10, 1, 0, 0, params) == "missing"
