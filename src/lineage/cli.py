@@ -176,7 +176,8 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         for name, v in (info.get("versions") or {}).items():  # type: ignore[union-attr]
             print(f"  {name}: {v['entries']:,} entries, {v['bytes'] / 1e6:.1f} MB")
     else:
-        print(f"removed {cache.clear():,} cache entries from {cache.root}")
+        print(f"removed {cache.clear(args.keep_downloads):,} cache entries from {cache.root}"
+              + (" (downloads kept)" if args.keep_downloads else ""))
     return 0
 
 
@@ -305,9 +306,14 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(func=_cmd_markers)
 
-    p = sub.add_parser("cache", help="show or clear the index cache")
-    p.add_argument("action", choices=["info", "clear"])
-    p.add_argument("--cache-dir", type=Path, default=None)
+    p = sub.add_parser("cache", help="show or clear the cache (index and match entries, downloads)",
+                       description="Only lineage's own folders under the cache folder are counted or "
+                       "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
+    p.add_argument("action", choices=["info", "clear"],
+                   help="info: entries and size per folder; clear: remove them")
+    p.add_argument("--cache-dir", type=Path, default=None,
+                   help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")
+    p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")
     p.set_defaults(func=_cmd_cache)
 
     p = sub.add_parser("history", help="headline figures for each commit of a target git repository",
@@ -333,7 +339,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
-    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
     p.add_argument("--every", type=int, default=1)
     p.add_argument("--tags", action="store_true")
     p.add_argument("--max-commits", type=int, default=0)
@@ -366,6 +372,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     _common(p)
     p.set_defaults(func=_cmd_drift)
+    from lineage.store.commands import CliHooks
+    from lineage.store.commands import add_parsers as add_store_parsers
+
+    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
+                      CliHooks(params=_params, formats=_formats, local_paths=local_paths))
     return parser
 
 
