@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 from collections import Counter
 from pathlib import Path
 
@@ -219,3 +220,19 @@ def test_folder_map_and_renames() -> None:
     assert pairing.mapped("src/pkg/new.py") == "src/forked/new.py"
     assert pairing.mapped("tests/t.py") == ""
     assert pairing.renames == {"pkg": "forked"}
+
+
+MIRROR = Path(os.environ.get("LINEAGE_PACKAGING_MIRROR", "/work/.mirror/pypa+packaging/repo"))
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not MIRROR.exists(), reason="no pypa/packaging repository (LINEAGE_PACKAGING_MIRROR)")
+def test_real_cherry_picked_forks_of_packaging(tmp_path: Path) -> None:
+    """The real case (tests/eval/drift_real.py): issue 14's target, precision and recall of
+    ``applied`` >= 0.95 over four forks of pypa/packaging with the package renamed."""
+    from tests.eval.drift_real import CASES, run_cases
+
+    figures = run_cases(MIRROR, tmp_path / "work", tmp_path / "out", sorted(CASES))
+    every = figures["all"]
+    assert every["picked"] >= 50  # type: ignore[index]
+    assert every["precision"] >= 0.95 and every["recall"] >= 0.95  # type: ignore[index]
