@@ -29,7 +29,9 @@ from pathlib import Path
 
 # name -> (base tag, head tag, parity of the picked commit ids)
 CASES = {"23.2-24.2-even": ("23.2", "24.2", 0), "23.2-24.2-odd": ("23.2", "24.2", 1),
-         "25.0-26.0-even": ("25.0", "26.0", 0), "25.0-26.0-odd": ("25.0", "26.0", 1)}
+         "25.0-26.0-even": ("25.0", "26.0", 0), "25.0-26.0-odd": ("25.0", "26.0", 1),
+         # Added after the rules above were settled on those four: a held-out range (flat layout).
+         "21.3-22.0-even": ("21.3", "22.0", 0), "21.3-22.0-odd": ("21.3", "22.0", 1)}
 OLD, NEW = "packaging", "pkgfork"
 _IMPORT = re.compile(rf"^(\s*(?:from|import)\s+){OLD}\b", re.MULTILINE)
 
@@ -63,11 +65,14 @@ def build_fork(mirror: Path, work: Path, base: str, head: str, parity: int) -> t
         try:
             fork.git.cherry_pick(commit.hexsha)
             picked[commit.hexsha] = True
-        except git.exc.GitCommandError as exc:
-            empty = "empty" in str(exc)
-            fork.git.cherry_pick("--abort") if not empty else fork.git.cherry_pick("--skip")
-            picked[commit.hexsha] = empty
-    fork.git.mv(f"src/{OLD}", f"src/{NEW}")
+        except git.exc.GitCommandError:
+            # Unmerged paths: a conflict (aborted, not applied). None: the pick is empty, its
+            # change is there already (skipped, applied).
+            conflict = bool(fork.git.diff("--name-only", "--diff-filter=U").strip())
+            fork.git.cherry_pick("--abort" if conflict else "--skip")
+            picked[commit.hexsha] = not conflict
+    folder = f"src/{OLD}" if (fork_path / "src" / OLD).is_dir() else OLD  # src/ layout since 22.0
+    fork.git.mv(folder, folder[:-len(OLD)] + NEW)
     for path in sorted(fork_path.rglob("*.py")):
         if ".git" in path.parts:
             continue

@@ -532,14 +532,16 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         return rows[::-1]
 
     # A removed line is evidence only if the target had it: it was at BASE, or came with a commit
-    # the first pass found applied. The second pass leaves the other absences out.
+    # the first pass found applied on evidence of its own (an added line present: a chain of
+    # commits on a file the target never had is "applied" only by absences). The second pass
+    # leaves the other absences out.
     first = evaluate(None)
     proven: list[dict[str, Counter[str]]] = []
     held: dict[str, Counter[str]] = {}
     for (_, changes, _), row in zip(touched, first, strict=True):
         proven.append({c.old_path: held.setdefault(c.old_path, at_base(c.old_path)).copy()
                        for c in changes if c.old_path})
-        if row["status"] == "applied":
+        if row["status"] == "applied" and row["added_present"]:
             for c in changes:
                 if c.new_path:
                     grown = held.setdefault(c.new_path, at_base(c.new_path))
