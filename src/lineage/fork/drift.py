@@ -269,6 +269,15 @@ def _deltas(change: FileChange) -> list[tuple[str, int]]:
             if change.after[t] != change.before[t]]
 
 
+def _gone_from_target(change: FileChange, had: Counter[str], counterparts: list[str],
+                      target_lines: dict[str, Counter[str]]) -> bool:
+    """Whether a text the change removes, which the target had (``had``), is gone from it."""
+    for text, delta in _deltas(change):
+        if delta < 0 and had[text] and all(target_lines[t][text] < change.before[text] for t in counterparts):
+            return True
+    return False
+
+
 def classify(added: int, present: int, removed: int, absent: int, params: DriftParams) -> str:
     """The status of a commit from its line counts over the files the target has a place for."""
     if added + removed == 0:
@@ -532,20 +541,25 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         return rows[::-1]
 
     # A removed line is evidence only if the target had it: it was at BASE, or came with a commit
-    # the first pass found applied on evidence of its own (an added line present: a chain of
-    # commits on a file the target never had is "applied" only by absences). The second pass
-    # leaves the other absences out.
+    # the first pass found applied on evidence of its own, oldest first: an added line present,
+    # or a removed line gone that the target had (a chain of commits on a file the target never
+    # had is "applied" by absences alone). The second pass leaves the other absences out.
     first = evaluate(None)
     proven: list[dict[str, Counter[str]]] = []
     held: dict[str, Counter[str]] = {}
-    for (_, changes, _), row in zip(touched, first, strict=True):
-        proven.append({c.old_path: held.setdefault(c.old_path, at_base(c.old_path)).copy()
-                       for c in changes if c.old_path})
-        if row["status"] == "applied" and row["added_present"]:
-            for c in changes:
-                if c.new_path:
-                    grown = held.setdefault(c.new_path, at_base(c.new_path))
-                    grown.update({t: d for t, d in _deltas(c) if d > 0})
+    for (_, changes, pairing), row in zip(touched, first, strict=True):
+        before = {c.old_path: held.setdefault(c.old_path, at_base(c.old_path)).copy()
+                  for c in changes if c.old_path}
+        proven.append(before)
+        if row["status"] != "applied":
+            continue
+        if not row["added_present"] and not any(
+                _gone_from_target(c, before[c.old_path], _counterparts(c, pairing, target_paths, target_folders)[0],
+                                  target_lines) for c in changes if c.old_path):
+            continue
+        for c in changes:
+            if c.new_path:
+                held.setdefault(c.new_path, at_base(c.new_path)).update({t: d for t, d in _deltas(c) if d > 0})
     rows = evaluate(proven)
     chosen = {c.sha for c in infos}
     rows = [r for r in rows if r["commit"] in chosen]
