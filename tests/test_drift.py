@@ -141,6 +141,25 @@ def test_each_commit_status(repos: tuple[Path, Path, dict[str, str]], tmp_path: 
     assert summary["target"]["digest"].startswith("git:")
 
 
+def test_vendored_copy_with_target_path(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    """The fork's package vendored into an application's folder, with code of its own beside it."""
+    import shutil
+
+    up, fork, c = repos
+    app = tmp_path / "app"
+    shutil.copytree(fork / "forked", app / "app" / "_vendor" / "forked")
+    (app / "app" / "main.py").write_text(_module("main", range(3)))
+    out = tmp_path / "out"
+    assert main(["drift", str(app), f"{up}@{c['base']}..main", "--out", str(out), "-q",
+                 "--target-path", "app/_vendor"]) == 0
+    rows = {r["pr"]: (r["status"], r["target_files"]) for r in _rows(out)}
+    assert rows == {"1": ("applied", "app/_vendor/forked/a.py"), "2": ("partial", "app/_vendor/forked/b.py"),
+                    "3": ("applied", "app/_vendor/forked/d.py"), "4": ("not_applicable", ""),
+                    "5": ("missing", "app/_vendor/forked/c.py"), "7": ("applied", "app/_vendor/forked/a.py"),
+                    "8": ("missing", "app/_vendor/forked/c.py")}
+    assert json.loads((out / "drift.json").read_text())["target"]["python_files"] == 5
+
+
 def test_restrict_and_pair_at_parent(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
     up, fork, c = repos
     out = tmp_path / "out"
