@@ -26,11 +26,18 @@ Only *telling* texts are counted: ones the file did not hold before (added) or n
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
 only a change made of such texts alone is counted on them. ``lines_added`` and
-``lines_removed`` are the counted lines. A removed line the target lacks is not counted either
-when the upstream file at BASE did not hold it: it came with a commit of the range, which the
-target may never have taken. With a renamed package, a line also matches with the upstream
-package name replaced by the target's (``from packaging.version`` -> ``from pkgfork.version``). With several
-counterparts, the one that carries most of the change is used.
+``lines_removed`` are the counted lines. With a renamed package, a line also matches with the
+upstream package name replaced by the target's (``from packaging.version`` ->
+``from pkgfork.version``). With several counterparts, the one that carries most of the change is
+used.
+
+**Later commits.** Commits are judged newest first: an added line the target lacks because a
+later *applied* commit removed it again is ``added_superseded`` (and a removed line the target
+holds because one added it back, ``removed_superseded``); both leave the shares' denominators.
+A removed line the target lacks is evidence only if the target had it: the upstream file at
+BASE held it, or a commit the first pass found applied on evidence of its own (an added line
+present, or a removed line it had and lost) brought it; other such lines are not counted, so a
+chain of commits on a module the fork never had is not "applied" by absences alone.
 
 **Status** (thresholds in :class:`DriftParams`): ``not_applicable`` when no touched file has a
 counterpart or an expected place in the target, or no changed line is left to check;
