@@ -34,6 +34,7 @@ import posixpath
 from collections.abc import Sequence
 
 from lineage.match.claims import claim_order, identical_files, sort_chains
+from lineage.match.fill import fill
 from lineage.match.hits import Side, find_hits
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.params import MatchParams, param_keys, params_from_settings
@@ -61,13 +62,18 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     up_names = [posixpath.basename(p) for p in up_paths]
     preferred_list = list(preferred_paths) if preferred_paths else None
     identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
-    for t_file in sorted(set(runs_by_file) | set(identical)):
+    by_path: dict[str, list[int]] = {}
+    for number, path in enumerate(up_paths):
+        by_path.setdefault(path, []).append(number)
+    for t_file in range(len(target.files)):
+        preferred = preferred_list[t_file] if preferred_list else set()
+        # Upstream files established without a region: named by a marker, or at the same path.
+        named = {u for path in (preferred | {target.files[t_file].path}) for u in by_path.get(path, ())}
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
         if t_file in identical:
             chains.append(identical[t_file])
-        if not chains:
+        if not chains and not named:
             continue
-        preferred = preferred_list[t_file] if preferred_list else set()
         sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, up_paths, up_names))
         labeller = FileLabeller(target, upstream, t_file, params)
         claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
@@ -75,6 +81,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
         for chain in claimed:
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
+        accepted += fill(labeller, accepted, named)
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)
