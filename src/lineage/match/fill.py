@@ -28,7 +28,11 @@ other hits. Two rules, each with its reason:
   characters), and only on identical stripped text: each is paired verbatim, even alone. In a
   file rewritten over years a signature or a ``raise`` with its message survives between new
   code; alone it could never be a region, but the pair is already known and the line is in
-  order with the pair's other lines.
+  order with the pair's other lines. Of the pairs established by a region, only the file's main
+  pair (the upstream file most of its lines are paired with) gets survivors: a file that took
+  a function from a second upstream file shares that file's imports and idioms
+  (``from .user import User``) far more often than it kept its lines (on the real renamed fork,
+  8 of 46 such lines were copies, against 261 of 333 in the main pairs).
 
 Filled lines join the region of the anchor before them (the first anchor's before it); in a pair
 with no anchor they form a new region of weight 0 (no seed supports it). Upstream lines already
@@ -70,18 +74,23 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
     established without a region (named by a marker, same path). Returns the new regions' chains
     (pairs with no anchor), numbered after ``accepted``.
     """
+    r, rows = lab.result, lab.t_rows
+    paired = r.up_file[rows][r.match[rows] != NONE]
     pairs: list[int] = []
     for chain in accepted:
         if chain.up_file not in pairs:
             pairs.append(chain.up_file)
-    pairs += sorted(set(named) - set(pairs))
+    named = set(named)
+    # The main pair: the upstream file most lines are paired with (the earliest on a tie).
+    main = max(pairs, key=lambda u: (int((paired == u).sum()), -pairs.index(u))) if pairs else -1
+    pairs += sorted(named - set(pairs))
     added: list[Chain] = []
     for u_file in pairs:
-        _fill_pair(lab, u_file, len(accepted) + len(added), added)
+        _fill_pair(lab, u_file, len(accepted) + len(added), added, u_file == main or u_file in named)
     return added
 
 
-def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chain]) -> None:
+def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chain], survivors: bool) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, _ = lab.upstream_lines(u_file)
     paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
@@ -102,6 +111,8 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
                 new_chain = Chain(u_file, [], 0.0)
             number = new_number
         inside = 0 < i < len(anchors) and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
+        if not inside and not survivors:
+            continue
         done = (_align_inside if inside else _survivors)(lab, u_file, t_span, u_span, used, number)
         used.update(done)
     if new_chain is not None and (r.region[rows] == new_number).any():

@@ -106,7 +106,7 @@ class MatchParams:
     # side) is inside the copy: every line there that aligns is paired, repetitive forms too
     # (table rows, repeated argument lines never seed). A longer stretch is rewritten code,
     # where only lone survivors (below) are paired; 0 turns the alignment off.
-    align_max_gap: int = 40
+    align_max_gap: int = 400
     # A lone survivor: an identical line in order with the pair's other lines, paired even
     # alone, if it has at least this many tokens and characters (``else:``, ``return x``,
     # ``import os`` are written the same way everywhere).
