@@ -18,6 +18,12 @@ linear in the number of lines, never in the number of file pairs):
 5. **Labels** (:class:`lineage.match.labels.FileLabeller`). Inside an accepted region each target
    line is paired with one upstream line, along the diagonal, across gaps and past the ends;
    :func:`lineage.match.labels.pair_label` says ``verbatim`` or ``near``.
+6. **Fill** (:func:`lineage.match.fill.fill`). Inside each established file pair (an accepted
+   region, a provenance marker naming the upstream file, or the same relative path,
+   :func:`same_paths`), lines no region reached are aligned in order with the pair's paired
+   lines (an LCS): between two of them every aligned line is paired, repetitive forms that could
+   never seed too (table rows, repeated argument lines); elsewhere only distinctive identical
+   lines, lone survivors of a rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
@@ -47,10 +53,18 @@ __all__ = [
 ]
 
 
+def same_paths(path: str) -> set[str]:
+    """Upstream paths that are the same relative path as target ``path``: the path itself, and
+    each ending of it that still holds a folder (``pip/_vendor/six/moves.py`` -> ``six/moves.py``,
+    a vendored copy; never the bare ``moves.py``, which any project may have)."""
+    parts = path.split("/")
+    return {path} | {"/".join(parts[k:]) for k in range(1, len(parts) - 1)}
+
+
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
                 preferred_paths: Sequence[set[str]] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
-    file t's provenance markers (used to break ties only)."""
+    file t's provenance markers (they break ties, and establish the file pair for step 6)."""
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
     regions: list[Region] = []
@@ -67,8 +81,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
         by_path.setdefault(path, []).append(number)
     for t_file in range(len(target.files)):
         preferred = preferred_list[t_file] if preferred_list else set()
-        # Upstream files established without a region: named by a marker, or at the same path.
-        named = {u for path in (preferred | {target.files[t_file].path}) for u in by_path.get(path, ())}
+        named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in by_path.get(path, ())}
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
         if t_file in identical:
             chains.append(identical[t_file])
