@@ -49,7 +49,7 @@ from lineage.match.regions import Chain, chain_runs, group_runs
 
 __all__ = [
     "MATCH_NAMES", "NEAR", "NONE", "VERBATIM", "FileMatch", "MatchParams", "MatchResult", "Region", "Side",
-    "line_similarity", "match_sides", "pair_label", "param_keys", "params_from_settings",
+    "line_similarity", "match_sides", "pair_label", "param_keys", "params_from_settings", "same_paths",
 ]
 
 
