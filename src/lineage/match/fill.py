@@ -41,6 +41,7 @@ paired in this target file are not paired again.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable
 
 import numpy as np
@@ -204,7 +205,7 @@ def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
     tail_u: list[int] = []
     back = [-1] * len(t)
     for k, uk in enumerate(u):
-        at = int(np.searchsorted(tail_u, uk, side="left")) if tail_u else 0
+        at = bisect.bisect_left(tail_u, uk)
         back[k] = tails[at - 1] if at > 0 else -1
         if at == len(tails):
             tails.append(k)
