@@ -31,6 +31,8 @@ from lineage.settings import RunSettings
 from lineage.sources import open_source
 
 HISTORY_FORMAT = "lineage.history"
+# Change log of history.json (history.csv's columns are HISTORY_COLUMNS; a change there bumps it too):
+# 1: first version.
 HISTORY_VERSION = 1
 
 # Columns of history.csv, in order. The last three depend on the cache and the machine.
