@@ -13,7 +13,7 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lineage import __version__
@@ -172,7 +172,8 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         for name, v in (info.get("versions") or {}).items():  # type: ignore[union-attr]
             print(f"  {name}: {v['entries']:,} entries, {v['bytes'] / 1e6:.1f} MB")
     else:
-        print(f"removed {cache.clear():,} cache entries from {cache.root}")
+        print(f"removed {cache.clear(args.keep_downloads):,} cache entries from {cache.root}"
+              + (" (downloads kept)" if args.keep_downloads else ""))
     return 0
 
 
@@ -207,6 +208,23 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
               f"{row.upstream_only_code_lines:,} upstream-only.")
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
+    return 0
+
+
+def _cmd_drift(args: argparse.Namespace) -> int:
+    from lineage.fork.drift import DriftParams, parse_list, run_drift
+
+    result = run_drift(args.target, args.range, commits=parse_list(args.commits), prs=parse_list(args.prs),
+                       base=args.base, pair_at=args.pair_at, target_path=args.target_path,
+                       drift_params=DriftParams.with_overrides(applied_min_share=args.applied_min_share,
+                                                               missing_max_share=args.missing_max_share),
+                       params=_params(args.set), jobs=args.jobs, cache_dir=args.cache_dir,
+                       use_cache=not args.no_cache, forkpoint_tags=args.tags, forkpoint_every=args.every,
+                       progress=not args.quiet)
+    result.write(Path(args.out))
+    counts = ", ".join(f"{n} {s}" for s, n in result.counts().items())
+    print(f"{len(result.commits)} upstream commits touching Python files: {counts}; "
+          f"wrote drift.csv and drift.json to {args.out}.")
     return 0
 
 
@@ -249,6 +267,8 @@ TAKES: dict[str, tuple[str, ...]] = {
     "cache": ("cache-dir",),
     "history": ("upstream", "out", *COMMITS, "set", *RUN),
     "forkpoint": ("out", *COMMITS, "set", *RUN),
+    "drift": ("out", "set", *RUN),
+    "check": (),  # its --every and --tags choose fork-point candidates: said in its own words
 }
 
 
@@ -257,6 +277,16 @@ def add_options(p: argparse.ArgumentParser, *names: str) -> None:
         flags, keywords = OPTIONS[name]
         help_text = keywords.get("help")
         p.add_argument(*flags, **(keywords | {"help": help_text() if callable(help_text) else help_text}))  # type: ignore[arg-type]
+
+
+def _command(sub: argparse._SubParsersAction, name: str, func: Callable[[argparse.Namespace], int],
+             **parser: str) -> argparse.ArgumentParser:
+    """Sub-command ``name`` run by ``func``, with the shared options :data:`TAKES` gives it; the
+    caller adds the command's own arguments."""
+    p = sub.add_parser(name, **parser)  # type: ignore[arg-type]
+    p.set_defaults(func=func)
+    add_options(p, *TAKES.get(name, ()))
+    return p
 
 
 def _common(p: argparse.ArgumentParser) -> None:
@@ -280,25 +310,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lineage {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("compare", help="label every target line as copied from the upstream or not",
-                       description="Compare TARGET with UPSTREAM; write lines.csv, files.csv, "
-                       "functions.csv, regions.csv, summary.json, summary.md, html/ and manifest.json.")
+    p = _command(sub, "compare", _cmd_compare, help="label every target line as copied from the upstream or not",
+                 description="Compare TARGET with UPSTREAM; write lines.csv, files.csv, "
+                 "functions.csv, regions.csv, summary.json, summary.md, html/ and manifest.json.")
     p.add_argument("target", help=f"the codebase to examine: {SOURCE_HELP}")
     p.add_argument("upstream", help=f"the primary upstream: {SOURCE_HELP}")
-    add_options(p, *TAKES["compare"])
-    p.set_defaults(func=_cmd_compare)
 
-    p = sub.add_parser("corpus", help="run compare on a pinned corpus manifest (corpora/*.json)",
-                       description="Compare the pinned PyPI releases named by a corpus manifest; "
-                       "the downloads are checked against the manifest's sha256.")
+    p = _command(sub, "corpus", _cmd_corpus, help="run compare on a pinned corpus manifest (corpora/*.json)",
+                 description="Compare the pinned PyPI releases named by a corpus manifest; "
+                 "the downloads are checked against the manifest's sha256.")
     p.add_argument("manifest", help="e.g. corpora/sglang-vllm.json")
-    add_options(p, *TAKES["corpus"])
-    p.set_defaults(func=_cmd_corpus)
 
-    p = sub.add_parser("check", help="policy gate over a report (exit 0 holds, 1 violated, 2 bad usage)",
-                       description="Check a report written by compare against a policy, from "
-                       "[tool.lineage.check] in pyproject.toml (of the current folder, or --config) with "
-                       "these options overriding it. Prints one line per violation.")
+    p = _command(sub, "check", _cmd_check, help="policy gate over a report (exit 0 holds, 1 violated, 2 bad usage)",
+                 description="Check a report written by compare against a policy, from "
+                 "[tool.lineage.check] in pyproject.toml (of the current folder, or --config) with "
+                 "these options overriding it. Prints one line per violation.")
     p.add_argument("report", help="a folder written by lineage compare")
     p.add_argument("--max-unmarked-copied-lines", type=int, default=None, metavar="N",
                    help="at most N copied code lines in files without a marker (with --baseline: growth)")
@@ -313,44 +339,66 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
                    help="judge only what grew since this older report")
     p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
-    p.set_defaults(func=_cmd_check)
 
-    p = sub.add_parser("markers", help="list provenance markers in a codebase",
-                       description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
-                       "upstream URLs found in comments and docstrings.")
+    p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
+                 description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
+                 "upstream URLs found in comments and docstrings.")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("--name", action="append", default=[],
                    help="keep only markers naming this upstream (repeatable), e.g. --name vllm: those that "
                    "make a file marked in a report, copyright lines naming its authors included")
     p.add_argument("--all", action="store_true", help="without --name: include SPDX and copyright lines")
     p.add_argument("--json", action="store_true", help="print JSON records")
-    add_options(p, *TAKES["markers"])
-    p.set_defaults(func=_cmd_markers)
 
-    p = sub.add_parser("cache", help="show or clear the index cache")
-    p.add_argument("action", choices=["info", "clear"])
-    add_options(p, *TAKES["cache"])
-    p.set_defaults(func=_cmd_cache)
+    p = _command(sub, "cache", _cmd_cache, help="show or clear the cache (index and match entries, downloads)",
+                 description="Only lineage's own folders under the cache folder are counted or "
+                 "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
+    p.add_argument("action", choices=["info", "clear"],
+                   help="info: entries and size per folder; clear: remove them")
+    p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")
 
-    p = sub.add_parser("history", help="headline figures for each commit of a target git repository",
-                       description="For REPO@A..B (or REPO@REF for its whole history), compute the "
-                       "headline figures at each commit; write history.csv and history.png.")
+    p = _command(sub, "history", _cmd_history, help="headline figures for each commit of a target git repository",
+                 description="For REPO@A..B (or REPO@REF for its whole history), compute the "
+                 "headline figures at each commit; write history.csv and history.png.")
     p.add_argument("range", help="REPO@A..B, or REPO@REF for every commit up to REF")
     p.add_argument("upstream", help=SOURCE_HELP)
-    add_options(p, *TAKES["history"])
-    p.set_defaults(func=_cmd_history)
 
-    p = sub.add_parser("forkpoint", help="which candidate release or commit the target is closest to",
-                       description="Rank candidates (sources, REPO@A..B commits, pypi:NAME releases) by "
-                       "their distance to TARGET; write forkpoint.csv, forkpoint_files.csv, forkpoint.json, "
-                       "forkpoint.png.")
+    p = _command(sub, "forkpoint", _cmd_forkpoint, help="which candidate release or commit the target is closest to",
+                 description="Rank candidates (sources, REPO@A..B commits, pypi:NAME releases) by "
+                 "their distance to TARGET; write forkpoint.csv, forkpoint_files.csv, forkpoint.json, "
+                 "forkpoint.png.")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("candidates", nargs="+", help=f"{SOURCE_HELP}; REPO@A..B; or pypi:NAME (every release)")
     p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
+    p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
+
+    p = _command(sub, "drift", _cmd_drift, help="which upstream commits since the fork point the target carries",
+                 description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
+                 "files: how many of its added lines the target's corresponding files hold and how many "
+                 "of its removed lines they lack; status applied, partial, missing or not_applicable. "
+                 "Writes drift.csv and drift.json.")
+    p.add_argument("target", help=SOURCE_HELP)
+    p.add_argument("range", help="UPSTREAM_REPO@BASE..HEAD (a git repository)")
+    p.add_argument("--commits", default="", metavar="SHA,...", help="only these commits of the range")
+    p.add_argument("--prs", default="", metavar="N,...", help="only the commits naming these pull requests")
+    p.add_argument("--base", default="", choices=["", "auto"],
+                   help="auto: replace BASE by forkpoint's closest commit among BASE..HEAD (the oldest if tied)")
+    p.add_argument("--tags", action="store_true", help="with --base auto: only tagged commits are candidates")
+    p.add_argument("--every", type=int, default=1, help="with --base auto: every Nth commit is a candidate")
+    p.add_argument("--pair-at", default="base", choices=["base", "parent"],
+                   help="pair target and upstream files at BASE (default) or at each commit's parent")
     p.add_argument("--target-path", default="", help="only target files under this folder")
-    add_options(p, *TAKES["forkpoint"])
-    p.set_defaults(func=_cmd_forkpoint)
+    p.add_argument("--applied-min-share", type=float, default=None, metavar="SHARE",
+                   help="applied: at least this share of added lines present and of removed lines absent "
+                   "(default 0.9)")
+    p.add_argument("--missing-max-share", type=float, default=None, metavar="SHARE",
+                   help="missing: at most this share of the changed lines present or absent (default 0.1)")
+    from lineage.store.commands import CliHooks
+    from lineage.store.commands import add_parsers as add_store_parsers
+
+    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
+                      CliHooks(params=_params, formats=_formats, local_paths=local_paths))
     return parser
 
 

@@ -117,12 +117,13 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def restrict(tree: TreeIndex, prefix: str) -> TreeIndex:
-    """The part of ``tree`` under the folder ``prefix`` (e.g. ``pip/_vendor/requests``)."""
+    """The part of ``tree`` under the folder ``prefix`` (e.g. ``pip/_vendor/requests``), or the
+    one file ``prefix`` names (``pip/_vendor/typing_extensions.py``)."""
     prefix = prefix.strip("/")
     if not prefix:
         return tree
     inside = prefix + "/"
-    files = [f for f in tree.files if f.path.startswith(inside)]
+    files = [f for f in tree.files if f.path.startswith(inside) or f.path == prefix]
     if not files:
         raise LineageError(f"--target-path {prefix}: no Python file of {tree.info.spec} is under it")
     import hashlib
@@ -131,7 +132,7 @@ def restrict(tree: TreeIndex, prefix: str) -> TreeIndex:
     for f in files:
         digest.update(f"{f.path}\0{f.digest}\n".encode("utf-8", "surrogateescape"))
     keep = {f.path for f in files}
-    return replace(tree, files=files, skipped=[s for s in tree.skipped if s[0].startswith(inside)],
+    return replace(tree, files=files, skipped=[s for s in tree.skipped if s[0].startswith(inside) or s[0] == prefix],
                    tree_digest="sha256:" + digest.hexdigest(),
                    data={p: b for p, b in tree.data.items() if p in keep})
 

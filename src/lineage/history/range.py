@@ -65,7 +65,7 @@ def split_range_spec(spec: str) -> tuple[Path, str]:
     raise LineageError(f"git: no such directory: {left}")
 
 
-def _open_repo(path: Path) -> Any:
+def open_repo(path: Path) -> Any:
     try:
         import git  # lazy: GitPython refuses to import when no git executable exists
     except ImportError as exc:
@@ -154,7 +154,7 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
     path, refs = split_range_spec(spec)
     if "..." in refs:
         raise LineageError(f"history takes A..B (two dots), not a symmetric range: {refs!r}")
-    repo = _open_repo(path)
+    repo = open_repo(path)
     try:
         tags = _tags_by_commit(repo)
         if ".." in refs:
