@@ -238,7 +238,7 @@ def test_match_cache_depends_on_parameters(tmp_path: Path) -> None:
 def test_cache_clear_removes_only_lineages_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
-    compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
     wheel = cache / "downloads" / "pypi" / "x-1.0" / "x-1.0-py3-none-any.whl"
     wheel.parent.mkdir(parents=True)
     wheel.write_bytes(b"w" * 1000)
