@@ -1,4 +1,9 @@
-"""The ``lineage`` command: a thin layer over :mod:`lineage.api`.
+"""The ``lineage`` command: a thin layer over :mod:`lineage.api`, and all of lineage's printing.
+
+Options shared by several commands are made once (:data:`OPTIONS`); :data:`TAKES` says which
+command takes which, and :func:`run_settings` turns the run options into the one
+:class:`lineage.settings.RunSettings` every stage takes. Every command's parser is here, so the
+module is somewhat over 400 lines: reading one file shows the whole command line.
 
 Exit status: 0 on success, 2 on bad usage or bad input (one line on stderr, no traceback).
 """

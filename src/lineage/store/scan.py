@@ -39,6 +39,7 @@ from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
+# Change log of scan.json: 1: first version.
 SCAN_VERSION = 1
 CANDIDATE_COLUMNS = ("rank", "release", "digest", "score", "distinct_lines")
 
