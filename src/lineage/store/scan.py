@@ -32,13 +32,14 @@ import numpy as np
 from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
-from lineage.settings import default_cache_dir
+from lineage.settings import RunSettings, print_progress
 from lineage.sources import open_source
 from lineage.store.dataset import Release, Store
 from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
+# Change log of scan.json: 1: first version.
 SCAN_VERSION = 1
 CANDIDATE_COLUMNS = ("rank", "release", "digest", "score", "distinct_lines")
 
@@ -172,16 +173,16 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     releases = store.releases()
     if not releases:
         raise LineageError(f"--store {store.root}: holds no releases (lineage store add)")
-    root = cache_dir or default_cache_dir()
-    with open_source(target, root) as source:
-        tree = index_tree(source, IndexCache(root if use_cache else None), jobs, progress=progress)
+    settings = RunSettings(cache_dir=cache_dir, jobs=jobs, use_cache=use_cache,
+                           progress=print_progress if progress else None)
+    with open_source(target, settings.cache_root) as source:
+        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
     fps = tree_fingerprints(tree, store.match_rules, release=False)
     candidates = rank(releases, lookup(store, releases, fps, client), params)
     upstreams = [c.release for c in candidates[: params.top]]
     comparison = None
     if upstreams:
-        comparison = compare(target, upstreams, params=match_params, jobs=jobs, cache_dir=cache_dir,
-                             use_cache=use_cache, progress=progress, target_names=target_names)
+        comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
     info = store.info()
     summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
     return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams,
