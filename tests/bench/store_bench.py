@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Benchmark the fingerprint store (lineage.store): build, re-add, scan, in process and on Dask.
+
+    .venv/bin/python tests/bench/store_bench.py                        # corpora/store-releases.json
+    .venv/bin/python tests/bench/store_bench.py --dask --out out/store-bench
+    .venv/bin/python tests/bench/store_bench.py --small                # 5 releases, pip only
+
+What it measures (Python timers; peak RSS of this process and its children from getrusage):
+
+1. build: ``store add`` of every release of the manifest into a new store, in process, with an
+   empty index cache (the cache's ``downloads`` folder is linked to the user cache's, so a
+   release already downloaded is not fetched again); per release: index + fingerprint time,
+   fingerprints and bytes on disk;
+2. re-add: the same releases again (every one must be skipped as present);
+3. scan: each ``scans`` target of the manifest, rank only (``--top 0``): its indexing (index
+   cache warm for the target when it was indexed before) and the lookup and ranking apart;
+4. with ``--dask``: the store built again on a ``LocalCluster`` of 2 single-threaded worker
+   processes (index cache warm: this measures the distribution, not the parse) and each scan's
+   lookup on it; the store files and the candidates must be byte-identical to the in-process ones.
+
+Results go to ``OUT/store_bench.json`` and ``OUT/store_bench.md`` (also printed). Exit status 0
+when everything ran and agreed, 1 otherwise. Not a test module (pytest does not collect it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import hashlib
+import json
+import os
+import platform
+import resource
+import shutil
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+DEFAULT_MANIFEST = REPO / "corpora" / "store-releases.json"
+DEFAULT_OUT = REPO / "out" / "store-bench"
+
+
+def _spec(entry: dict[str, str]) -> str:
+    return f"pypi:{entry['name']}=={entry['version']}#sha256={entry['sha256']}"
+
+
+def _peak_rss_mb() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return max(own, kids) / 1024
+
+
+def _files_digest(root: Path) -> dict[str, str]:
+    return {str(p.relative_to(root)): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(root.rglob("*")) if p.is_file() and p.name != "store.json"}
+
+
+def _fresh(path: Path) -> Path:
+    if path.exists():
+        if not (path / "store.json").is_file():
+            raise SystemExit(f"store_bench: {path} exists and is not a store; refusing to delete it")
+        shutil.rmtree(path)
+    return path
+
+
+def _build(store_dir: Path, specs: list[str], cache: Path, client: Any = None) -> dict[str, Any]:
+    from lineage.store import Store, add_releases
+
+    store = Store.open(store_dir, create=True)
+    marks: list[tuple[str, float, str, str]] = []
+    started = time.perf_counter()
+    outcomes = add_releases(store, specs, client=client, cache_dir=cache,
+                            progress=lambda o: marks.append((o.spec, time.perf_counter(), o.status, o.detail)))
+    wall = time.perf_counter() - started
+    per = []
+    last = started
+    for spec, at, status, detail in marks:
+        per.append({"spec": spec, "seconds": round(at - last, 3), "status": status, "detail": detail})
+        last = at
+    info = store.info()
+    return {"wall_s": round(wall, 2), "outcomes": [o.status for o in outcomes], "per_release": per,
+            "info": info}
+
+
+def _scan(store_dir: Path, spec: str, cache: Path, client: Any = None) -> dict[str, Any]:
+    from lineage.index import IndexCache, index_tree
+    from lineage.sources import open_source
+    from lineage.store import Store
+    from lineage.store.fingerprints import tree_fingerprints
+    from lineage.store.scan import candidates_csv, lookup, rank
+
+    store = Store.open(store_dir)
+    releases = store.releases()
+    t0 = time.perf_counter()
+    with open_source(spec, cache) as source:
+        tree = index_tree(source, IndexCache(cache))
+    fps = tree_fingerprints(tree, store.match_rules, release=False)
+    t1 = time.perf_counter()
+    candidates = rank(releases, lookup(store, releases, fps, client), store.params)
+    t2 = time.perf_counter()
+    data = candidates_csv(candidates)
+    return {"target": spec, "target_files": len(tree.files), "target_fingerprints": int(len(fps)),
+            "index_s": round(t1 - t0, 2), "lookup_rank_s": round(t2 - t1, 3), "ranked": len(candidates),
+            "top": [{"rank": c.rank, "release": c.release.split("#")[0], "score": c.score,
+                     "distinct_lines": c.distinct_lines} for c in candidates[:12]],
+            "candidates_sha256": hashlib.sha256(data).hexdigest()}
+
+
+def _markdown(fig: dict[str, Any]) -> str:
+    b = fig["build"]
+    info = b["info"]
+    n = max(1, int(info["releases"]))
+    out = [f"# Store benchmark, {fig['when']}", "",
+           f"lineage {fig['lineage']}, {fig['cpus']} cores, Python {fig['python']}; manifest "
+           f"`{fig['manifest']}`.", "",
+           "| what | figure |", "|---|---:|",
+           f"| releases in the store | {info['releases']} |",
+           f"| Python files indexed | {int(info['python_files']):,} |",
+           f"| fingerprints | {int(info['fingerprints']):,} |",
+           f"| store on disk | {int(info['bytes']) / 1e6:.2f} MB ({int(info['bytes']) / n / 1e3:.1f} kB per release, "
+           f"{int(info['bytes']) / max(1, int(info['fingerprints'])):.2f} B per fingerprint) |",
+           f"| build, cold index cache, in process | {b['wall_s']:.1f} s ({b['wall_s'] / n:.2f} s per release) |",
+           f"| re-add of the same releases (all present) | {fig['readd']['wall_s']:.1f} s |"]
+    if "dask_build" in fig:
+        d = fig["dask_build"]
+        out.append(f"| build on Dask, 2 worker processes, warm index cache | {d['wall_s']:.1f} s; store files "
+                   f"identical: {'yes' if fig['dask_identical'] else 'NO'} |")
+    out.append(f"| peak RSS (this process or a child) | {fig['peak_rss_mb']:.0f} MB |")
+    for s in fig["scans"]:
+        line = (f"| scan {s['target'].split('#')[0]}: {s['target_files']:,} files, "
+                f"{s['target_fingerprints']:,} fingerprints | index {s['index_s']:.1f} s, lookup and rank "
+                f"{s['lookup_rank_s']:.2f} s, {s['ranked']} ranked")
+        if "dask_lookup_rank_s" in s:
+            line += (f"; on Dask {s['dask_lookup_rank_s']:.2f} s, candidates identical: "
+                     f"{'yes' if s['dask_identical'] else 'NO'}")
+        out.append(line + " |")
+    for s in fig["scans"]:
+        out += ["", f"Top candidates for {s['target'].split('#')[0]}:", "",
+                "| rank | release | score | distinct lines |", "|---:|---|---:|---:|"]
+        out += [f"| {c['rank']} | {c['release']} | {c['score']:.1f} | {c['distinct_lines']:,} |" for c in s["top"]]
+    out += ["", "Slowest releases to add (index + fingerprints):", "", "| release | s | detail |", "|---|---:|---|"]
+    slow = sorted(b["per_release"], key=lambda r: -r["seconds"])[:5]
+    out += [f"| {r['spec'].split('#')[0]} | {r['seconds']:.1f} | {r['detail']} |" for r in slow]
+    return "\n".join(out) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n", 1)[0])
+    parser.add_argument("--manifest", type=Path, default=DEFAULT_MANIFEST)
+    parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
+    parser.add_argument("--dask", action="store_true", help="also build and scan on a 2-worker LocalCluster")
+    parser.add_argument("--small", action="store_true", help="the first 5 releases and the first scan only")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(REPO / "src"))
+    from lineage import __version__
+    from lineage.settings import default_cache_dir, default_jobs
+
+    manifest = json.loads(args.manifest.read_text(encoding="utf-8"))
+    specs = [_spec(e) for e in manifest["releases"]]
+    scans = [_spec(e) for e in manifest["scans"]]
+    if args.small:
+        specs, scans = specs[:5], scans[:1]
+    args.out.mkdir(parents=True, exist_ok=True)
+    # An empty index cache that shares the user cache's downloads (no network for cached releases).
+    cache = args.out / "cache"
+    shutil.rmtree(cache, ignore_errors=True)
+    cache.mkdir()
+    user_downloads = default_cache_dir() / "downloads"
+    user_downloads.mkdir(parents=True, exist_ok=True)
+    os.symlink(user_downloads.resolve(), cache / "downloads")
+
+    fig: dict[str, Any] = {
+        "when": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"), "lineage": __version__,
+        "cpus": default_jobs(), "python": platform.python_version(),
+        "manifest": str(args.manifest.relative_to(REPO) if args.manifest.is_relative_to(REPO) else args.manifest)}
+    fig["build"] = _build(_fresh(args.out / "store"), specs, cache)
+    fig["readd"] = _build(args.out / "store", specs, cache)
+    ok = all(s == "added" for s in fig["build"]["outcomes"]) and all(s == "present" for s in fig["readd"]["outcomes"])
+    fig["scans"] = [_scan(args.out / "store", spec, cache) for spec in scans]
+    if args.dask:
+        from distributed import Client, LocalCluster
+
+        with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \
+                Client(cluster) as client:
+            fig["dask_build"] = _build(_fresh(args.out / "store-dask"), specs, cache, client)
+            fig["dask_identical"] = _files_digest(args.out / "store") == _files_digest(args.out / "store-dask")
+            ok &= fig["dask_identical"]
+            for s in fig["scans"]:
+                d = _scan(args.out / "store", s["target"], cache, client)
+                s["dask_lookup_rank_s"] = d["lookup_rank_s"]
+                s["dask_identical"] = d["candidates_sha256"] == s["candidates_sha256"]
+                ok &= s["dask_identical"]
+    fig["peak_rss_mb"] = round(_peak_rss_mb(), 1)
+    (args.out / "store_bench.json").write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
+    text = _markdown(fig)
+    (args.out / "store_bench.md").write_text(text, encoding="utf-8")
+    print(text)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
