@@ -233,7 +233,7 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     assert "not a lineage store" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("processes", [False, True])
+@pytest.mark.parametrize("processes", [False])  # worker processes: the LINEAGE_DASK=local test
 def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, processes: bool) -> None:
     from distributed import Client, LocalCluster
 
@@ -252,3 +252,24 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
     for name in ("candidates.csv", "scan.json", "lines.csv", "files.csv", "regions.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     assert here.candidates and np.isclose(here.candidates[0].score, on_dask.candidates[0].score)
+
+
+def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, [str(world["truelib"]), str(world["decoy1"])], jobs=1)
+    own = treegen.write_tree(tmp_path / "own", {"own/a.py": treegen.render(treegen.own_code(
+        treegen.Names(random.Random(77)), 4)), "own/common.py": IDIOMS})
+    result = scan(str(own), store, jobs=1)
+    assert result.candidates == [] and result.comparison is None
+    result.write(tmp_path / "out")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["candidates.csv", "scan.json"]
+    assert (tmp_path / "out" / "candidates.csv").read_text() == ",".join(CANDIDATE_COLUMNS) + "\n"
+
+
+def test_cli_dask_from_the_environment(world: dict[str, Path], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """LINEAGE_DASK=local: a LocalCluster of worker processes; the store is the same bytes."""
+    assert main(["store", "add", "--store", str(tmp_path / "plain"), *_specs(world), "--jobs", "1", "-q"]) == 0
+    monkeypatch.setenv("LINEAGE_DASK", "local")
+    assert main(["store", "add", "--store", str(tmp_path / "dist"), *_specs(world), "-q"]) == 0
+    assert _tree_bytes(tmp_path / "dist") == _tree_bytes(tmp_path / "plain")
