@@ -16,10 +16,13 @@ the same bytes, when it is added again.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -131,6 +134,18 @@ class Store:
     def match_rules(self) -> MatchParams:
         """MatchParams with the store's seed rules (the target is fingerprinted under them)."""
         return dataclasses.replace(MatchParams(), **self.rules)  # type: ignore[arg-type]
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[None]:
+        """Hold the store's write lock: one ``store add`` at a time writes the releases table
+        (another waits), so no release row is lost to a concurrent rewrite."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     # -- releases
     def releases(self) -> list[Release]:
