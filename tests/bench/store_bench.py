@@ -14,7 +14,12 @@ What it measures (Python timers; peak RSS of this process and its children from 
 2. re-add: the same releases again (every one must be skipped as present);
 3. scan: each ``scans`` target of the manifest, rank only (``--top 0``): its indexing (index
    cache warm for the target when it was indexed before) and the lookup and ranking apart;
-4. with ``--dask``: the store built again on a ``LocalCluster`` of 2 single-threaded worker
+4. with ``--simulate N,M``: stores of N (M, ...) releases, the real ones plus synthetic ones whose
+   fingerprint counts are drawn (seeded) from the real releases' counts and whose fingerprints are
+   random 63-bit values (they share nothing with a target: this measures reading and joining, not
+   ranking); size on disk and the first scan target's lookup, in the store's layout (one file per
+   release and partition) and compacted (one file per partition);
+5. with ``--dask``: the store built again on a ``LocalCluster`` of 2 single-threaded worker
    processes (index cache warm: this measures the distribution, not the parse) and each scan's
    lookup on it; the store files and the candidates must be byte-identical to the in-process ones.
 
@@ -108,6 +113,68 @@ def _scan(store_dir: Path, spec: str, cache: Path, client: Any = None) -> dict[s
             "candidates_sha256": hashlib.sha256(data).hexdigest()}
 
 
+def _simulate(real: Path, out: Path, total: int, target: str, cache: Path) -> dict[str, Any]:
+    import numpy as np
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from lineage.index import IndexCache, index_tree
+    from lineage.sources import open_source
+    from lineage.store import Store
+    from lineage.store.dataset import Release, release_id
+    from lineage.store.fingerprints import tree_fingerprints
+    from lineage.store.scan import lookup_partition
+
+    src = Store.open(real)
+    releases = src.releases()
+    store = Store.open(_fresh(out), create=True)
+    shutil.copytree(real / "fingerprints", out / "fingerprints")
+    rng = np.random.default_rng(2026)
+    counts = [r.fingerprints for r in releases]
+    added = list(releases)
+    t0 = time.perf_counter()
+    for k in range(max(0, total - len(releases))):
+        digest = "sha256:" + hashlib.sha256(f"synthetic-{k}".encode()).hexdigest()
+        fps = np.unique(rng.integers(0, 2**63 - 1, int(rng.choice(counts)), dtype=np.int64))
+        store.write_fingerprints(digest, fps)
+        added.append(Release(release_id(digest), digest, f"synthetic:{k}", f"synthetic-{k}", "", "", 0, 0, len(fps)))
+    store.write_releases(added)
+    build_s = time.perf_counter() - t0
+    with open_source(target, cache) as source:
+        fps = tree_fingerprints(index_tree(source, IndexCache(cache)), store.match_rules, release=False)
+    files = store.partition_files(store.releases())
+    prefixes = store.prefix_of(fps)
+    names = store.partitions
+    limit = store.params.common_max_releases
+
+    def run(file_sets: dict[str, list[str]]) -> tuple[float, int]:
+        import duckdb
+
+        t = time.perf_counter()
+        hits = 0
+        with duckdb.connect() as con:
+            for p, name in enumerate(names):
+                if name in file_sets:
+                    hits += sum(c for _, _, c in lookup_partition(file_sets[name], fps[prefixes == p], limit, con))
+        return time.perf_counter() - t, hits
+
+    split_s, split_hits = run(files)
+    compact: dict[str, list[str]] = {}
+    for name, paths in files.items():
+        merged = pa.concat_tables([pq.read_table(p) for p in paths]).sort_by("fp")
+        target_file = out / "compact" / f"{name}.parquet"
+        target_file.parent.mkdir(parents=True, exist_ok=True)
+        pq.write_table(merged, target_file, compression="zstd", row_group_size=1 << 20)
+        compact[name] = [str(target_file)]
+    compact_s, compact_hits = run(compact)
+    info = store.info()
+    shutil.rmtree(out)
+    return {"releases": total, "fingerprints": int(info["fingerprints"]), "bytes": int(info["bytes"]),
+            "files": int(info["fingerprint_files"]), "synthetic_write_s": round(build_s, 1),
+            "lookup_s": round(split_s, 2), "lookup_compact_s": round(compact_s, 2),
+            "same_hits": split_hits == compact_hits, "target": target.split("#")[0]}
+
+
 def _markdown(fig: dict[str, Any]) -> str:
     b = fig["build"]
     info = b["info"]
@@ -140,6 +207,12 @@ def _markdown(fig: dict[str, Any]) -> str:
         out += ["", f"Top candidates for {s['target'].split('#')[0]}:", "",
                 "| rank | release | score | distinct lines |", "|---:|---|---:|---:|"]
         out += [f"| {c['rank']} | {c['release']} | {c['score']:.1f} | {c['distinct_lines']:,} |" for c in s["top"]]
+    if fig.get("simulated"):
+        out += ["", "Simulated stores (real releases plus synthetic ones, see the docstring):", "",
+                "| releases | fingerprints | on disk MB | files | lookup s (per release files) | "
+                "lookup s (compacted) | target |", "|---:|---:|---:|---:|---:|---:|---|"]
+        out += [f"| {m['releases']:,} | {m['fingerprints']:,} | {m['bytes'] / 1e6:.0f} | {m['files']:,} | "
+                f"{m['lookup_s']:.2f} | {m['lookup_compact_s']:.2f} | {m['target']} |" for m in fig["simulated"]]
     out += ["", "Slowest releases to add (index + fingerprints):", "", "| release | s | detail |", "|---|---:|---|"]
     slow = sorted(b["per_release"], key=lambda r: -r["seconds"])[:5]
     out += [f"| {r['spec'].split('#')[0]} | {r['seconds']:.1f} | {r['detail']} |" for r in slow]
@@ -152,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=DEFAULT_OUT)
     parser.add_argument("--dask", action="store_true", help="also build and scan on a 2-worker LocalCluster")
     parser.add_argument("--small", action="store_true", help="the first 5 releases and the first scan only")
+    parser.add_argument("--simulate", default="", metavar="N,M", help="also simulated stores of N, M releases")
+    parser.add_argument("--simulate-target", type=int, default=-1, metavar="I",
+                        help="which scan target the simulation looks up (default: the last)")
     args = parser.parse_args(argv)
     sys.path.insert(0, str(REPO / "src"))
     from lineage import __version__
@@ -192,6 +268,10 @@ def main(argv: list[str] | None = None) -> int:
                 s["dask_lookup_rank_s"] = d["lookup_rank_s"]
                 s["dask_identical"] = d["candidates_sha256"] == s["candidates_sha256"]
                 ok &= s["dask_identical"]
+    sizes = [int(x) for x in args.simulate.split(",") if x.strip()]
+    fig["simulated"] = [_simulate(args.out / "store", args.out / "store-sim", n, scans[args.simulate_target], cache)
+                        for n in sizes]
+    ok &= all(m["same_hits"] for m in fig["simulated"])
     fig["peak_rss_mb"] = round(_peak_rss_mb(), 1)
     (args.out / "store_bench.json").write_text(json.dumps(fig, indent=2) + "\n", encoding="utf-8")
     text = _markdown(fig)
