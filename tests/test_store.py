@@ -231,6 +231,11 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     # Bad input: one line, exit 2.
     assert main(["scan", str(world["target"]), "--store", str(tmp_path / "nope"), "--out", str(tmp_path / "o2")]) == 2
     assert "not a lineage store" in capsys.readouterr().err
+    (tmp_path / "afile").write_text("x")
+    assert main(["store", "add", "--store", str(tmp_path / "afile"), str(world["decoy2"])]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert main(["store", "add", "--store", str(tmp_path / "s3")]) == 2
+    assert "at least one SPEC" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("processes", [False])  # worker processes: the LINEAGE_DASK=local test

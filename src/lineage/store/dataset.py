@@ -99,6 +99,8 @@ class Store:
         if not meta_path.is_file():
             if not create:
                 raise LineageError(f"--store {root}: not a lineage store (no store.json)")
+            if root.exists() and not root.is_dir():
+                raise LineageError(f"--store {root}: exists and is not a folder")
             if root.exists() and any(root.iterdir()):
                 raise LineageError(f"--store {root}: exists, is not empty and holds no store.json")
             params = params or StoreParams()
