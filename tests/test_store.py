@@ -278,3 +278,21 @@ def test_cli_dask_from_the_environment(world: dict[str, Path], tmp_path: Path,
     monkeypatch.setenv("LINEAGE_DASK", "local")
     assert main(["store", "add", "--store", str(tmp_path / "dist"), *_specs(world), "-q"]) == 0
     assert _tree_bytes(tmp_path / "dist") == _tree_bytes(tmp_path / "plain")
+
+
+def test_compact_keeps_every_figure(world: dict[str, Path], tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, _specs(world)[:3], jobs=1)
+    before = scan(str(world["target"]), store, top=0, jobs=1).candidates
+    assert main(["store", "compact", "--store", str(tmp_path / "s")]) == 0
+    assert "merged" in capsys.readouterr().out
+    parts = [list(p.iterdir()) for p in (tmp_path / "s" / "fingerprints").iterdir()]
+    assert all([f.name for f in files] == ["compacted.parquet"] for files in parts)
+    assert scan(str(world["target"]), store, top=0, jobs=1).candidates == before
+    # A release added after compaction is read from its own files until the next compaction.
+    add_releases(store, _specs(world), jobs=1)
+    full = scan(str(world["target"]), store, top=0, jobs=1).candidates
+    assert [Path(c.release).name for c in full] == ["truelib", "decoy1"]
+    assert store.compact() > 0
+    assert scan(str(world["target"]), store, top=0, jobs=1).candidates == full

@@ -67,7 +67,8 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
         con.register("target", pa.table({"fp": np.asarray(fps, np.int64)}))
         rows = con.execute(
             """
-            WITH hits AS (SELECT s.fp, s.rid FROM read_parquet($files) AS s SEMI JOIN target AS t ON s.fp = t.fp),
+            WITH hits AS (SELECT DISTINCT s.fp, s.rid FROM read_parquet($files) AS s
+                          SEMI JOIN target AS t ON s.fp = t.fp),
                  held AS (SELECT fp, count(*) AS n FROM hits GROUP BY fp)
             SELECT h.rid, d.n, count(*) AS c FROM hits AS h JOIN held AS d ON h.fp = d.fp
             WHERE d.n <= $max_releases GROUP BY h.rid, d.n ORDER BY h.rid, d.n
