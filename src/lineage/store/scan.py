@@ -53,25 +53,31 @@ class Candidate:
     distinct_lines: int
 
 
-def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int) -> list[tuple[int, int, int]]:
-    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold."""
+def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
+                     con: Any = None) -> list[tuple[int, int, int]]:
+    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold.
+    ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
     if not len(fps) or not files:
         return []
     import duckdb
     import pyarrow as pa
 
-    con = duckdb.connect()  # in memory, for this call only
+    own = con is None
+    con = duckdb.connect() if own else con  # in memory: no server, no database file
     try:
         con.register("target", pa.table({"fp": np.asarray(fps, np.int64)}))
         rows = con.execute(
             """
-            WITH hits AS (SELECT s.fp, s.rid FROM read_parquet($files) AS s SEMI JOIN target AS t ON s.fp = t.fp),
+            WITH hits AS (SELECT DISTINCT s.fp, s.rid FROM read_parquet($files) AS s
+                          SEMI JOIN target AS t ON s.fp = t.fp),
                  held AS (SELECT fp, count(*) AS n FROM hits GROUP BY fp)
             SELECT h.rid, d.n, count(*) AS c FROM hits AS h JOIN held AS d ON h.fp = d.fp
             WHERE d.n <= $max_releases GROUP BY h.rid, d.n ORDER BY h.rid, d.n
             """, {"files": list(files), "max_releases": max_releases}).fetchall()
+        con.unregister("target")
     finally:
-        con.close()
+        if own:
+            con.close()
     return [(int(r), int(n), int(c)) for r, n, c in rows]
 
 
@@ -84,7 +90,10 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
     jobs = [(f, part) for f, part in jobs if len(part)]
     limit = store.params.common_max_releases
     if client is None:
-        parts = [lookup_partition(f, part, limit) for f, part in jobs]
+        import duckdb
+
+        with duckdb.connect() as con:
+            parts = [lookup_partition(f, part, limit, con) for f, part in jobs]
     else:
         futures = [client.submit(lookup_partition, f, part, limit, pure=False) for f, part in jobs]
         parts = client.gather(futures)
