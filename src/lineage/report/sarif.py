@@ -24,14 +24,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lineage import __version__
 from lineage.report.attachments import copied_regions
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.report.folder import ReportFolder
+    from lineage.results import Comparison
 
 SARIF_FILE = "lineage.sarif"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -117,7 +117,10 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     }
 
 
-def write_sarif(comparison: Comparison, out_dir: Path) -> list[Path]:
-    path = out_dir / SARIF_FILE
-    path.write_text(json.dumps(sarif_log(comparison), indent=1) + "\n", encoding="utf-8")
-    return [path]
+class SarifReporter:
+    """lineage.sarif (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "sarif"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        folder.text(SARIF_FILE, json.dumps(sarif_log(comparison), indent=1) + "\n")
