@@ -148,3 +148,25 @@ def test_every_option_has_help_and_set_lists_its_keys(capsys: pytest.CaptureFixt
             main([command.split()[1], "--help"])
         text = " ".join(capsys.readouterr().out.split())
         assert all(f" {key}," in text or f" {key} " in text for key in param_keys()), command
+
+
+def test_the_api_refuses_the_same(tmp_path: Path) -> None:
+    """The checks live in RunSettings and compare, so an API caller gets them as the CLI does."""
+    from lineage.api import compare
+    from lineage.errors import LineageError
+    from lineage.settings import RunSettings
+
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for bad, message in (({"jobs": -1}, "--jobs must be a whole number >= 1, got -1"),
+                         ({"jobs": True}, "--jobs must be"),
+                         ({"max_file_bytes": 0}, "--max-file-bytes must be a whole number >= 1, got 0"),
+                         ({"cache_dir": afile / "sub"}, "which is not a directory")):
+        with pytest.raises(LineageError, match=message):
+            RunSettings(**bad)  # type: ignore[arg-type]
+    target, _ = _trees(tmp_path)
+    empty = treegen.write_tree(tmp_path / "typo", {"README.md": "not code\n"})
+    settings = RunSettings(jobs=1, use_cache=False, cache_dir=tmp_path / "c")
+    with pytest.raises(LineageError, match="holds no Python files"):
+        compare(str(target), [str(empty)], settings=settings)
+    assert compare(str(target), [str(empty)], settings=settings, allow_empty=True).summary()["files"]

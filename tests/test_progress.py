@@ -71,11 +71,12 @@ def test_quiet_prints_nothing_on_stderr(tmp_path: Path, capsys: pytest.CaptureFi
 
 def test_matching_has_a_bar_too(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from lineage.api import compare
+    from lineage.settings import RunSettings, print_progress
 
     target = treegen.write_tree(tmp_path / "t", FILES)
     upstream = treegen.write_tree(tmp_path / "u", dict(list(FILES.items())[:3]))
     terminal = Terminal()
     monkeypatch.setattr(sys, "stderr", terminal)
     monkeypatch.setenv("COLUMNS", "100")
-    compare(str(target), [str(upstream)], jobs=1, use_cache=False, progress=True)
+    compare(str(target), [str(upstream)], settings=RunSettings(jobs=1, use_cache=False, progress=print_progress))
     assert "lineage: matching: 100%" in terminal.getvalue() and "30/30 [" in terminal.getvalue()

@@ -1,8 +1,9 @@
 """Progress of a long stage on stderr: a bar with count, rate and ETA when stderr is a terminal,
 plain ``lineage: ...`` lines otherwise (a log file, CI), nothing with ``-q``.
 
-A stage opens one :func:`meter` and ticks it per item done. Only the CLI asks for this (its
-``progress=True``); a library caller's own callback gets the plain lines and never a bar.
+A stage opens one :func:`meter` and ticks it per item done. Only the CLI's callback
+(:func:`lineage.settings.print_progress`, its ``RunSettings.progress``) is drawn as a bar; a
+library caller's own callback gets the plain lines and never a bar.
 """
 
 from __future__ import annotations

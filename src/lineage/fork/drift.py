@@ -66,7 +66,7 @@ import pandas as pd
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.fork.forkpoint import restrict
-from lineage.history import CommitInfo, _open_repo, parse_range
+from lineage.history.range import CommitInfo, open_repo, parse_range
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.index.records import decode_source, is_python_path, split_lines
 from lineage.match import MatchParams
@@ -486,7 +486,7 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
          f"target files correspond to upstream files", progress)
     every = walked.commits[1:]
     order_of = {c.sha: k for k, c in enumerate(every)}
-    repo = _open_repo(walked.repo)
+    repo = open_repo(walked.repo)
     touched: list[tuple[CommitInfo, list[FileChange], Pairing]] = []
     with contextlib.closing(repo):
         for info in every:  # the whole range: a later commit may explain an earlier one's lines

@@ -117,7 +117,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             todo.append((path, blob, digest))
     log = print_progress if progress is True else (progress or None)
     jobs = jobs or default_jobs()
-    with meter(len(todo), f"indexing {source.info.label}", "files", log, bar=progress is True,
+    with meter(len(todo), f"indexing {source.info.label}", "files", log, bar=log is print_progress,
                note=f" of {len(py_paths):,} (the others cached)") as tick:
         if jobs > 1 and len(todo) >= _PARALLEL_MIN_FILES:
             # Largest files first so that one big file does not finish alone at the end.
