@@ -1,0 +1,124 @@
+// lineage HTML report: sorting and filtering on index.html; folds, anchors and region
+// navigation on file pages. No network, no inline handlers (the pages' CSP forbids both).
+"use strict";
+(function () {
+  function indexPage() {
+    const table = document.getElementById("files");
+    const body = table.tBodies[0];
+    const rows = Array.from(body.rows);
+    const heads = Array.from(table.tHead.rows[0].cells);
+    const q = document.getElementById("q"), marker = document.getElementById("marker"),
+      minShare = document.getElementById("minshare"), count = document.getElementById("count");
+    // Each row's values once: text for search, numbers for sorting.
+    const data = rows.map(function (tr) {
+      const cells = Array.from(tr.cells);
+      return {
+        tr: tr,
+        text: cells.map(function (c) { return c.textContent; }),
+        num: cells.map(function (c) { return c.dataset.v === undefined ? NaN : Number(c.dataset.v); }),
+      };
+    });
+    const byText = new Intl.Collator(undefined, { numeric: true });
+    let order = data.slice();
+    function sortBy(col, dir) {
+      const numeric = heads[col].dataset.type === "num";
+      order = data.slice().sort(function (a, b) {
+        const d = numeric ? a.num[col] - b.num[col] : byText.compare(a.text[col], b.text[col]);
+        return (d || byText.compare(a.text[0], b.text[0])) * dir;
+      });
+      heads.forEach(function (h, k) {
+        if (k === col) h.setAttribute("aria-sort", dir > 0 ? "ascending" : "descending");
+        else h.removeAttribute("aria-sort");
+      });
+      const frag = document.createDocumentFragment();
+      order.forEach(function (d) { frag.appendChild(d.tr); });
+      body.appendChild(frag);
+    }
+    heads.forEach(function (h, col) {
+      h.tabIndex = 0;
+      function go() {
+        const now = h.getAttribute("aria-sort");
+        // numbers sort largest first on the first click, text A to Z
+        const first = h.dataset.type === "num" ? -1 : 1;
+        sortBy(col, now === "ascending" ? -1 : now === "descending" ? 1 : first);
+      }
+      h.addEventListener("click", go);
+      h.addEventListener("keydown", function (e) { if (e.key === "Enter" || e.key === " ") { e.preventDefault(); go(); } });
+    });
+    function filter() {
+      const words = q.value.toLowerCase().split(/\s+/).filter(Boolean);
+      const want = marker.value, least = (Number(minShare.value) || 0) / 100;
+      let shown = 0;
+      data.forEach(function (d) {
+        const hay = (d.text[0] + " " + d.text[5] + " " + d.text[6]).toLowerCase();
+        const ok = words.every(function (w) { return hay.indexOf(w) >= 0; }) &&
+          (want === "" || (want === "yes") === (d.text[6] !== "")) &&
+          d.num[4] + 1e-9 >= least;
+        d.tr.hidden = !ok;
+        if (ok) shown++;
+      });
+      count.textContent = shown.toLocaleString("en") + " of " + data.length.toLocaleString("en") + " files shown";
+    }
+    [q, marker, minShare].forEach(function (el) { el.addEventListener("input", filter); });
+    q.form.addEventListener("submit", function (e) { e.preventDefault(); });
+    filter();
+  }
+
+  function filePage() {
+    const header = document.querySelector("header.bar");
+    function headHeight() {
+      const h = header.getBoundingClientRect().height + 8;
+      document.documentElement.style.setProperty("--head", h + "px");
+      return h;
+    }
+    function unfold(tbody) {
+      tbody.classList.add("open");
+      const bar = tbody.previousElementSibling;
+      if (bar && bar.classList.contains("bar")) bar.classList.add("open");
+    }
+    document.querySelectorAll("tbody.bar button").forEach(function (b) {
+      b.addEventListener("click", function () { unfold(document.getElementById(b.dataset.fold)); });
+    });
+    document.getElementById("unfold").addEventListener("click", function () {
+      document.querySelectorAll("tbody.folded").forEach(unfold);
+    });
+    function show(id, smooth) {
+      const el = id && document.getElementById(id);
+      if (!el) return;
+      const folded = el.closest("tbody.folded");
+      if (folded) unfold(folded);
+      headHeight();
+      el.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
+    }
+    function fromHash() { show(decodeURIComponent(location.hash.slice(1)), false); }
+    window.addEventListener("hashchange", fromHash);
+    // Line numbers link to their line.
+    document.querySelector("table.sbs").addEventListener("click", function (e) {
+      const td = e.target.closest("td");
+      if (td && td.cellIndex === 0 && td.parentElement.id) location.hash = td.parentElement.id;
+    });
+    const heads = Array.from(document.querySelectorAll("tr.rh"));
+    function step(dir) {
+      if (!heads.length) return;
+      const top = headHeight() + 2;
+      let target = null;
+      if (dir > 0) target = heads.find(function (h) { return h.getBoundingClientRect().top > top + 1; });
+      else target = heads.slice().reverse().find(function (h) { return h.getBoundingClientRect().top < top - 1; });
+      if (target) location.hash = target.id;
+    }
+    document.getElementById("next").addEventListener("click", function () { step(1); });
+    document.getElementById("prev").addEventListener("click", function () { step(-1); });
+    document.addEventListener("keydown", function (e) {
+      if (e.target.closest("input,select,textarea") || e.ctrlKey || e.metaKey || e.altKey) return;
+      if (e.key === "n" || e.key === "j") step(1);
+      else if (e.key === "p" || e.key === "k") step(-1);
+    });
+    headHeight();
+    if (location.hash) fromHash();
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (document.body.classList.contains("index")) indexPage();
+    else if (document.body.classList.contains("file")) filePage();
+  });
+})();
