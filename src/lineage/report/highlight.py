@@ -150,18 +150,32 @@ def render(pieces: Pieces, marks: Sequence[tuple[int, int]] = ()) -> str:
     return "".join(out)
 
 
+_WORDS = re.compile(r"\w+|\s+|[^\w\s]")
+
+
 def inner_differences(a: str, b: str) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """Character ranges of ``a`` and of ``b`` that differ, ignoring leading and trailing blanks."""
+    """Character ranges of ``a`` and of ``b`` that differ, word by word (a renamed identifier is
+    marked whole), ignoring leading and trailing blanks."""
     if len(a) > MAX_DIFF_CHARS or len(b) > MAX_DIFF_CHARS:
         return [], []
     a_off, b_off = len(a) - len(a.lstrip()), len(b) - len(b.lstrip())
+    wa, wb = _WORDS.findall(a.strip()), _WORDS.findall(b.strip())
+    ends_a, ends_b = _ends(wa, a_off), _ends(wb, b_off)
     ra: list[tuple[int, int]] = []
     rb: list[tuple[int, int]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a.strip(), b.strip(), autojunk=False).get_opcodes():
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, wa, wb, autojunk=False).get_opcodes():
         if tag == "equal":
             continue
         if i2 > i1:
-            ra.append((a_off + i1, a_off + i2))
+            ra.append((ends_a[i1], ends_a[i2]))
         if j2 > j1:
-            rb.append((b_off + j1, b_off + j2))
+            rb.append((ends_b[j1], ends_b[j2]))
     return ra, rb
+
+
+def _ends(words: list[str], offset: int) -> list[int]:
+    """Character offset of each word's start, and of the end."""
+    out = [offset]
+    for w in words:
+        out.append(out[-1] + len(w))
+    return out

@@ -207,7 +207,7 @@ def _folded(first: int, lines: list[str]) -> str:
     """Unchanged lines as one compressed attribute (lineage.js inflates them when unfolded): a
     page holds its whole file, and the real pair's html/ stays small."""
     data = zlib.compress("\n".join(lines).encode("utf-8", "backslashreplace"), 9)
-    return f"data-a={first} data-z='{base64.b64encode(data).decode('ascii')}'"
+    return f"data-a={first} data-n={len(lines)} data-z='{base64.b64encode(data).decode('ascii')}'"
 
 
 class _Sources:
@@ -304,7 +304,7 @@ def _file_page(comparison: Comparison, row, columns: dict[str, np.ndarray],  # t
                 out.append(f"<tr id=L{number} class=v><td>{number}<td>{render(mine)}<td>{up_line}<td>{render(theirs)}")
         else:
             shared = str(columns["shared_origin"][i])
-            attrs = " class=x" if in_region[k] else ""
+            attrs = " class=x" if in_region[k] and target_lines[k].strip() else ""
             if shared:
                 attrs += f" title='shared: {esc(shared)}'"
             if number == marker_line:
@@ -318,13 +318,13 @@ def _file_page(comparison: Comparison, row, columns: dict[str, np.ndarray],  # t
 
 
 def _upstream_gap(first: int, stop: int, up_lines: list[str], up_pieces: dict[int, Pieces]) -> str:
-    """Upstream lines a region skips (not in the target), or a note when there are many."""
-    count = stop - first
-    if count > MAX_GAP_SHOWN:
-        return (f"<tr class=u><td><td><td><td class=note>{count:,} upstream lines ({first}–{stop - 1}) "
+    """Upstream lines a region skips (not in the target), blank ones left out; a note when many."""
+    shown = [j for j in range(first, stop) if up_lines[j - 1].strip()]
+    if len(shown) > MAX_GAP_SHOWN:
+        return (f"<tr class=u><td><td><td><td class=note>{len(shown):,} upstream lines ({first}–{stop - 1}) "
                 "not in the target")
     return "".join(f"<tr class=u><td><td><td>{j}<td>{render(up_pieces.get(j) or plain(up_lines[j - 1]))}"
-                   for j in range(first, stop))
+                   for j in shown)
 
 
 def _up_name(region: _Region, several: bool) -> str:

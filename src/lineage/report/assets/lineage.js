@@ -71,10 +71,39 @@
       document.documentElement.style.setProperty("--head", h + "px");
       return h;
     }
-    function unfold(tbody) {
+    // A folded stretch holds its lines deflated and base64-encoded (data-z), numbered from data-a;
+    // unfolding builds their rows, as text: nothing in them is ever parsed as HTML.
+    async function inflate(b64) {
+      const bytes = Uint8Array.from(atob(b64), function (c) { return c.charCodeAt(0); });
+      const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+      return new Response(stream).text();
+    }
+    async function unfold(tbody) {
+      if (tbody.dataset.z !== undefined) {
+        const first = Number(tbody.dataset.a);
+        const lines = (await inflate(tbody.dataset.z)).split("\n");
+        delete tbody.dataset.z;
+        const frag = document.createDocumentFragment();
+        lines.forEach(function (text, k) {
+          const tr = document.createElement("tr");
+          tr.id = "L" + (first + k);
+          tr.insertCell().textContent = String(first + k);
+          tr.insertCell().textContent = text;
+          frag.appendChild(tr);
+        });
+        tbody.appendChild(frag);
+      }
       tbody.classList.add("open");
       const bar = tbody.previousElementSibling;
       if (bar && bar.classList.contains("bar")) bar.classList.add("open");
+    }
+    function foldHolding(id) {
+      const m = /^L(\d+)$/.exec(id);
+      if (!m) return null;
+      const n = Number(m[1]);
+      return Array.from(document.querySelectorAll("tbody.folded")).find(function (t) {
+        return t.dataset.z !== undefined && Number(t.dataset.a) <= n && n < Number(t.dataset.a) + Number(t.dataset.n);
+      }) || null;
     }
     document.querySelectorAll("tbody.bar button").forEach(function (b) {
       b.addEventListener("click", function () { unfold(document.getElementById(b.dataset.fold)); });
@@ -82,11 +111,17 @@
     document.getElementById("unfold").addEventListener("click", function () {
       document.querySelectorAll("tbody.folded").forEach(unfold);
     });
-    function show(id, smooth) {
-      const el = id && document.getElementById(id);
+    async function show(id, smooth) {
+      if (!id) return;
+      let el = document.getElementById(id);
+      if (!el) {
+        const fold = foldHolding(id);
+        if (fold) await unfold(fold);
+        el = document.getElementById(id);
+      }
       if (!el) return;
       const folded = el.closest("tbody.folded");
-      if (folded) unfold(folded);
+      if (folded) await unfold(folded);
       headHeight();
       el.scrollIntoView({ block: "start", behavior: smooth ? "smooth" : "auto" });
     }
