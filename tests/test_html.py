@@ -75,7 +75,7 @@ def test_file_page_side_by_side(report: tuple[Comparison, Path]) -> None:
         assert found and found.group(1).count("<mark>") >= 2, row.line
     assert "<mark>token_budget</mark>" in page and "<mark>max_batch_tokens</mark>" in page
     assert "<i class=t" in page  # Pygments colours
-    assert re.search(r"<tr id=R0 class=rh>.*upstreamlib/scheduler\.py</b> lines 3–52", page)
+    assert re.search(r"<tr id=R0 class=rh>.*upstreamlib/scheduler\.py</b></a> lines 3–52", page)
     # the marker line is shown and linked from the header
     assert "<a href=#L1>line 1</a>" in page and "<tr id=L1 class=mk" in page
 

@@ -149,6 +149,13 @@ def test_anchors_scroll_unfold_and_regions_navigate(site: Path, watched: Watched
     page.click("#L61 td:first-child")
     assert page.evaluate("location.hash") == "#L61"
     assert page.evaluate("getComputedStyle(document.getElementById('L61')).outlineStyle") == "solid"
+    # a region's upstream file opens the index searching for it
+    page.click("#R0 a[href^='index.html#q=']")
+    page.wait_for_load_state("load")
+    assert page.input_value("#q") == "upstreamlib/scheduler.py"
+    assert _visible_paths(page) == ["app/scheduler.py"]
+    page.go_back()
+    page.wait_for_load_state("load")
     # show all lines: every line of the file has its row
     page.click("#unfold")
     n = len(htmlfixture.target_files()["app/scheduler.py"].splitlines())

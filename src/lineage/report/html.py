@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import numpy as np
 import pandas as pd
@@ -337,7 +338,9 @@ def _region_head(at: int, regions: list[_Region], several: bool) -> str:
     nxt = f"<a href=#R{regions[at + 1].number} class=next>next</a>" if at + 1 < len(regions) else ""
     return (f"<tr id=R{region.number} class=rh><td colspan=4><a href=#R{region.number}>region {at + 1} of "
             f"{len(regions)}</a>: target <a href=#L{region.target_start}>L{region.target_start}</a>–"
-            f"L{region.target_end} from <b>{esc(_up_name(region, several))}</b> lines "
+            f"L{region.target_end} from <a href='index.html#q={esc(quote(display_path(region.upstream_path)))}' "
+            "title='target files whose main upstream file this is'>"
+            f"<b>{esc(_up_name(region, several))}</b></a> lines "
             f"{region.upstream_start}–{region.upstream_end} ({region.verbatim:,} verbatim, {region.near:,} near)"
             f" <span class=nav>{prev} {nxt}</span>")
 

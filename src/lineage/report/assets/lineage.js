@@ -59,6 +59,9 @@
       });
       count.textContent = shown.toLocaleString("en") + " of " + data.length.toLocaleString("en") + " files shown";
     }
+    // index.html#q=TEXT opens the index searching for TEXT (region headings link so).
+    const asked = /^#q=(.*)$/.exec(location.hash);
+    if (asked) q.value = decodeURIComponent(asked[1]);
     [q, marker, minShare].forEach(function (el) { el.addEventListener("input", filter); });
     q.form.addEventListener("submit", function (e) { e.preventDefault(); });
     filter();
