@@ -30,8 +30,8 @@ from lineage.results import percent
 from lineage.sources.base import display_path
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
     from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 ASSETS = ("lineage.css", "lineage.js")
 CONTEXT = 3  # unchanged lines kept visible next to copied ones
