@@ -78,12 +78,12 @@ def banner() -> str:
 '''
 
 
-def own_lines(prefix: str, count: int) -> list[str]:
+def own_lines(prefix: str, count: int, indent: str = "") -> list[str]:
     """Code of the target's own, unlike anything upstream."""
     out = []
     for k in range(count):
-        out.append(f"def {prefix}_helper_{k}(value_{k}: int) -> int:")
-        out.append(f"    return value_{k} * {k + 3} + {k * 7 % 11}  # {prefix} step {k}")
+        out.append(f"{indent}def {prefix}_helper_{k}(value_{k}: int) -> int:")
+        out.append(f"{indent}    return value_{k} * {k + 3} + {k * 7 % 11}  # {prefix} step {k}")
         out.append("")
     return out
 
@@ -94,8 +94,11 @@ def target_files() -> dict[str, str]:
     copied = [line.replace("max_batch_tokens", "token_budget") for line in up]
     copied = [line.replace('f"queue full: {len(self.waiting)} requests are waiting"',
                            'f"too many waiting requests ({len(self.waiting)})"') for line in copied]
+    # two regions: the class up to schedule(), then (after methods of the target's own) the rest
+    split = copied.index("    def finish(self, request_id: str) -> Request:")
     scheduler = ["# Adapted from https://github.com/example/upstreamlib/blob/v1.0/upstreamlib/scheduler.py",
-                 *own_lines("local", 14), *copied, "", *own_lines("tail", 10)]
+                 *own_lines("local", 14), *copied[:split], *own_lines("mid", 8, "    "), *copied[split:], "",
+                 *own_lines("tail", 10)]
     evil = UPSTREAM_EVIL.splitlines()
     return {
         "app/scheduler.py": "\n".join(scheduler) + "\n",

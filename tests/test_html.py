@@ -75,7 +75,12 @@ def test_file_page_side_by_side(report: tuple[Comparison, Path]) -> None:
         assert found and found.group(1).count("<mark>") >= 2, row.line
     assert "<mark>token_budget</mark>" in page and "<mark>max_batch_tokens</mark>" in page
     assert "<i class=t" in page  # Pygments colours
-    assert re.search(r"<tr id=R0 class=rh>.*upstreamlib/scheduler\.py</b></a> lines 3–52", page)
+    regions = comparison.regions[comparison.regions["target_path"] == "app/scheduler.py"]
+    assert len(regions) == 2
+    for r in regions.itertuples():  # each region: a heading naming its upstream file and lines, then its first line
+        assert re.search(rf"<tr id=R{r.region} class=rh>.*?upstreamlib/scheduler\.py</b></a> lines "
+                         rf"{r.upstream_start}–{r.upstream_end} .*?</span><tr id=L{r.target_start} ", page)
+    assert page.count("class=next>next</a>") == 1 and page.count("class=prev>previous</a>") == 1
     # the marker line is shown and linked from the header
     assert "<a href=#L1>line 1</a>" in page and "<tr id=L1 class=mk" in page
 

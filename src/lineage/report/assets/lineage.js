@@ -136,12 +136,18 @@
       if (td && td.cellIndex === 0 && td.parentElement.id) location.hash = td.parentElement.id;
     });
     const heads = Array.from(document.querySelectorAll("tr.rh"));
+    // The region headings below / above the one at the top of the view (where scrolling to a
+    // heading puts it: the header's height, see --head).
     function step(dir) {
       if (!heads.length) return;
-      const top = headHeight() + 2;
+      const line = headHeight();
+      const current = location.hash.slice(1);
       let target = null;
-      if (dir > 0) target = heads.find(function (h) { return h.getBoundingClientRect().top > top + 1; });
-      else target = heads.slice().reverse().find(function (h) { return h.getBoundingClientRect().top < top - 1; });
+      if (dir > 0) {
+        target = heads.find(function (h) { return h.getBoundingClientRect().top > line + 2 && h.id !== current; });
+      } else {
+        target = heads.slice().reverse().find(function (h) { return h.getBoundingClientRect().top < line - 2; });
+      }
       if (target) location.hash = target.id;
     }
     document.getElementById("next").addEventListener("click", function () { step(1); });
