@@ -126,15 +126,15 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
             text += style_css() + "\n"
         (folder / asset).write_text(text, encoding="utf-8")
         written.append(folder / asset)
-    names: dict[str, str] = {}
+    names: set[str] = set()
     rows = []
     for row in shown.itertuples():
         name = page_name(row.target_path)
-        if name in names.values():  # 48 bits of SHA-256 colliding: refuse rather than overwrite
+        if name in names:  # 48 bits of SHA-256 colliding: refuse rather than overwrite
             raise RuntimeError(f"two target paths give the page name {name}")
-        names[row.target_path] = name
+        names.add(name)
         rows.append(_index_row(row, name))
-        page = _file_page(comparison, row, columns, bounds[row.target_path],
+        page = _file_page(row, columns, bounds[row.target_path],
                           regions.get(row.target_path, []), target, upstreams, several)
         (folder / name).write_text(page, encoding="utf-8", errors="backslashreplace")
         written.append(folder / name)
@@ -228,7 +228,7 @@ class _Sources:
         return lines, statement_starts(len(lines), spans, comments)
 
 
-def _file_page(comparison: Comparison, row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-def]
+def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-def]
                bounds: tuple[int, int], regions: list[_Region], target: _Sources,
                upstreams: dict[str, _Sources], several: bool) -> str:
     target_lines, target_starts = target.lines_and_starts(row.target_path)
