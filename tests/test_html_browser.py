@@ -100,7 +100,7 @@ def test_index_sorts_and_filters(site: Path, watched: Watched) -> None:
     page = watched.open((site / "index.html").as_uri())
     assert _visible_paths(page) == sorted(_visible_paths(page))  # by path to start with
     assert page.text_content("#count") == "3 of 3 files shown"
-    share = page.locator("#files th", has_text="copied share")
+    share = page.locator("#files th", has_text="copied")
     share.click()  # numbers: largest first
     assert share.get_attribute("aria-sort") == "descending"
     shares = page.eval_on_selector_all("#files tbody tr td:nth-child(5)", "c => c.map(x => Number(x.dataset.v))")
