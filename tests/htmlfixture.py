@@ -9,6 +9,7 @@ import treegen
 
 from lineage.api import Comparison, compare
 from lineage.match import MatchParams
+from lineage.settings import RunSettings
 
 # What an injected script would set if it ever ran.
 PWNED = "window.__lineage_pwned = 1"
@@ -116,4 +117,4 @@ def build(base: Path) -> Comparison:
         "upstreamlib/status.py": UPSTREAM_EVIL,
     })
     target = treegen.write_tree(base / "target", target_files())
-    return compare(str(target), [str(upstream)], params=MatchParams(), use_cache=False, jobs=1)
+    return compare(str(target), [str(upstream)], params=MatchParams(), settings=RunSettings(use_cache=False, jobs=1))

@@ -14,6 +14,7 @@ from lineage.api import Comparison, compare
 from lineage.index import TreeIndex
 from lineage.report.highlight import colour, inner_differences, render, statement_starts
 from lineage.report.html import page_name, write_html
+from lineage.settings import RunSettings
 
 
 @pytest.fixture(scope="module")
@@ -121,7 +122,7 @@ def test_each_file_is_read_once_not_per_line(tmp_path: Path, monkeypatch: pytest
     target = tmp_path / "t"
     (target / "pkg").mkdir(parents=True)
     (target / "pkg" / "big.py").write_text(text)
-    comparison = compare(str(target), [str(up)], use_cache=False, jobs=1)
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
     calls: list[str] = []
     original = TreeIndex.lines
 

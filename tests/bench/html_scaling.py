@@ -40,6 +40,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     from lineage.api import compare
     from lineage.report.html import write_html
+    from lineage.settings import RunSettings
 
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
@@ -49,8 +50,9 @@ def main(argv: list[str] | None = None) -> int:
             for side in ("up", "target"):
                 (base / side / "pkg").mkdir(parents=True)
                 (base / side / "pkg" / "big.py").write_text(text)
-            comparison = compare(str(base / "target"), [str(base / "up")], use_cache=False, jobs=1,
-                                 max_file_bytes=4 * len(text))  # above the default limit at 160k lines
+            # the file size limit raised: 160k lines are above the default
+            settings = RunSettings(use_cache=False, jobs=1, max_file_bytes=4 * len(text))
+            comparison = compare(str(base / "target"), [str(base / "up")], settings=settings)
             assert comparison.files["verbatim_lines"].sum() == n, "the file was not compared whole"
             out = base / "out"
             out.mkdir()

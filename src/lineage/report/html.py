@@ -31,6 +31,7 @@ from lineage.sources.base import display_path
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 ASSETS = ("lineage.css", "lineage.js")
@@ -370,3 +371,12 @@ def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ig
         + (f"<details><summary>{len(regions):,} copied regions</summary><ol class=regions>{listed}</ol></details>"
            if regions else "<p>No copied region.</p>")
         + "</header>")
+
+
+class HtmlReporter:
+    """html/: the index and one side-by-side page per shown file (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "html"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        folder.add(write_html(comparison, folder.root))
