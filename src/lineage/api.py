@@ -20,7 +20,7 @@ import json
 import posixpath
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -43,7 +43,7 @@ from lineage.results import (
     resolve_marker_path,
 )
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
-from lineage.sources import open_source
+from lineage.sources import Source, open_source
 
 # Top-level directories that are not an upstream's package name (for reading markers).
 _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -113,13 +113,15 @@ def _log(message: str, progress: bool) -> None:
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
             jobs: int | None = None, cache_dir: Path | None = None, use_cache: bool = True,
             max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False,
-            target_names: Sequence[str] | None = None) -> Comparison:
+            target_names: Sequence[str] | None = None,
+            opener: Callable[[str, Path], Source] = open_source) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
     :func:`lineage.sources.open_source`. ``target_names`` replaces the names the target is known
     by (default: its label, packages and metadata; see :mod:`lineage.match.origin`). Raises
-    :class:`lineage.errors.LineageError` on bad input.
+    :class:`lineage.errors.LineageError` on bad input. ``opener`` opens a spec (``lineage
+    reproduce`` passes one that reopens each input as recorded, digests checked).
     """
     params = params or MatchParams()
     if target_names is not None and any(not str(n).strip() for n in target_names):
@@ -129,8 +131,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        target_source = stack.enter_context(open_source(target, root))
-        up_sources = [stack.enter_context(open_source(spec, root)) for spec in upstreams]
+        target_source = stack.enter_context(opener(target, root))
+        up_sources = [stack.enter_context(opener(spec, root)) for spec in upstreams]
         timings["open"] = time.perf_counter() - started
         up_trees = []
         for source in up_sources:

@@ -115,6 +115,16 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from lineage.reproduce import reproduce
+
+    result = reproduce(Path(args.manifest), args.out, cache_dir=args.cache_dir, use_cache=not args.no_cache,
+                       jobs=args.jobs, progress=not args.quiet)
+    for line in result.lines():
+        print(line)
+    return 0 if result.reproduced else 1
+
+
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
     """Source specs (target, upstreams) of a corpus manifest in corpora/: pinned PyPI releases."""
     try:
@@ -275,6 +285,17 @@ def build_parser() -> argparse.ArgumentParser:
                    help="judge only what grew since this older report")
     p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
     p.set_defaults(func=_cmd_check)
+
+    p = sub.add_parser("reproduce", help="rerun a report from its manifest (exit 0 identical, 1 differs, "
+                       "2 an input cannot be had or is not the recorded one)",
+                       description="Reopen every input a manifest records (digests checked), rerun with "
+                       "the recorded parameters and upstream order, and compare the figure files' sha256 "
+                       "with those recorded.")
+    p.add_argument("manifest", help="a manifest.json written by compare or corpus, or its report folder")
+    p.add_argument("--out", default=None, help="keep the rerun's report in this folder (default: a "
+                   "temporary folder, removed)")
+    _common(p)
+    p.set_defaults(func=_cmd_reproduce)
 
     p = sub.add_parser("markers", help="list provenance markers in a codebase",
                        description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "

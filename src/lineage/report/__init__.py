@@ -10,6 +10,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from lineage.report.attachments import report_time
 from lineage.report.cyclonedx import write_cyclonedx
 from lineage.report.html import write_html
 from lineage.report.manifest import write_manifest
@@ -37,7 +38,7 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
     the manifest last, with the others' digests and ``"complete": true``."""
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
-    with atomic_out_dir(out_dir, sources) as fresh:
+    with atomic_out_dir(out_dir, sources) as fresh, report_time():
         written = write_tables(comparison, fresh)
         written += write_summary(comparison, fresh)
         written += write_obligations(comparison, fresh)
