@@ -12,4 +12,4 @@ if [ ! -f /usr/include/xxhash.h ]; then
   fi
 fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,notebooks]'
