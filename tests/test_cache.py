@@ -1,4 +1,4 @@
-"""Tests for lineage.cache: the content-addressed index cache, and `lineage cache`."""
+"""Tests for lineage.index.store: the content-addressed index cache, and `lineage cache`."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ import treegen
 from lineage.api import compare
 from lineage.cli import main
 from lineage.index import INDEX_VERSION, Indexer
-from lineage.index.store import IndexCache
+from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
 from lineage.sources import blob_digest
 
@@ -38,7 +38,8 @@ def test_put_get_round_trip(tmp_path: Path) -> None:
     assert cache.get(record.digest, "m.py") is None
     assert cache.misses == 1
     cache.put(record)
-    entry = tmp_path / f"index-v{INDEX_VERSION}" / record.digest[:2] / f"{record.digest}.rec"
+    entry = (tmp_path / f"index-v{INDEX_VERSION}" / index_code_fingerprint()[:16] / record.digest[:2]
+             / f"{record.digest}.rec")
     assert entry.is_file()
     back = cache.get(record.digest, "other/path.py")
     assert back is not None and cache.hits == 1
@@ -84,6 +85,21 @@ def test_corrupt_entry_is_detected_and_deleted(tmp_path: Path, damage: str) -> N
     assert cache.get(record.digest, "m.py") is None
     assert cache.rebuilt == 1
     assert not entry.exists()
+
+
+def test_entry_made_by_other_code_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The code fingerprint is part of the checksummed key: an entry another indexer wrote (here one
+    claiming another fingerprint, at this one's name) is rebuilt, never read."""
+    import lineage.index.store as store
+
+    cache = IndexCache(tmp_path)
+    record = _record()
+    monkeypatch.setattr(store, "index_code_fingerprint", lambda: "0" * 64)
+    cache.put(record)
+    monkeypatch.undo()
+    assert cache.get(record.digest, "m.py") is None and cache.rebuilt == 1
+    cache.put(record)
+    assert cache.get(record.digest, "m.py") is not None
 
 
 def _trees(tmp_path: Path) -> tuple[Path, Path]:
@@ -133,7 +149,7 @@ def test_corrupt_entry_is_rebuilt_and_figures_unchanged(tmp_path: Path, damage: 
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
     first = _run(t_root, u_root, cache, tmp_path / "out1")
-    entries = sorted(cache.glob("index-v*/*/*.rec"))
+    entries = sorted(cache.glob("index-v*/*/*/*.rec"))
     total = first["target"]["indexed_files"] + first["upstreams"][0]["indexed_files"]
     assert len(entries) == total  # identical files share one entry; these are all different
     for entry in entries[::2]:
@@ -216,3 +232,72 @@ def test_match_cache_depends_on_parameters(tmp_path: Path) -> None:
     other = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1,
                     params=MatchParams(region_min_weight=40.0))
     assert other.match_cache_hits == 0 and other.match_cache_misses == len(other.target.files)
+
+
+def test_cache_clear_removes_only_lineages_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    wheel = cache / "downloads" / "pypi" / "x-1.0" / "x-1.0-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    wheel.write_bytes(b"w" * 1000)
+    (cache / "downloads" / "pypi" / "x-1.0" / "x-1.0-py3-none-any.whl.sha256").write_text("0" * 64)
+    mine = [cache / "index-viewer" / "a.rec", cache / "match-videos" / "b.rec", cache / "notes.txt"]
+    for path in mine:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text("the user's")
+    (cache / "match-v1" / "dangling.rec").symlink_to(tmp_path / "nowhere")
+
+    assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
+    out = capsys.readouterr().out
+    assert "  downloads: 1 entries, 0.0 MB" in out
+    assert "index-viewer" not in out and "match-videos" not in out
+
+    assert main(["cache", "clear", "--keep-downloads", "--cache-dir", str(cache)]) == 0
+    assert "(downloads kept)" in capsys.readouterr().out
+    assert wheel.is_file() and not list(cache.glob("index-v[0-9]*")) and not list(cache.glob("match-v[0-9]*"))
+    assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
+    assert "removed 1 cache entries" in capsys.readouterr().out
+    assert sorted(p.name for p in cache.iterdir()) == ["index-viewer", "match-videos", "notes.txt"]
+    assert all(p.read_text() == "the user's" for p in mine)
+
+
+def test_cache_dir_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    for action in ("info", "clear"):
+        assert main(["cache", action, "--cache-dir", str(afile)]) == 2
+        assert capsys.readouterr().err == f"lineage: error: cache folder {afile} is not a directory\n"
+
+
+def test_cache_cleared_during_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`cache clear` while a run writes its entries: the run goes on (no traceback), its figures
+    are those of a clean run, and a later run recomputes what vanished."""
+    import tempfile
+    import types
+
+    import lineage.index.store as store
+    from lineage import cachedir
+
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    clean = _run(t_root, u_root, tmp_path / "clean-cache", tmp_path / "clean")
+    writes = []
+
+    def mkstemp(**kwargs: object) -> tuple[int, str]:
+        made = tempfile.mkstemp(**kwargs)  # type: ignore[call-overload]
+        writes.append(made[1])
+        if len(writes) in (2, 5):  # a clear between creating an entry's temporary file and its rename
+            cachedir.clear(cache)
+        return made
+
+    monkeypatch.setattr(store, "tempfile", types.SimpleNamespace(mkstemp=mkstemp))
+    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    monkeypatch.undo()
+    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    assert len(writes) > 5 and second["target"]["cache_misses"] + second["upstreams"][0]["cache_misses"] > 0
+    for name in ("lines.csv", "files.csv", "regions.csv", "summary.json"):
+        expected = (tmp_path / "clean" / name).read_bytes()
+        assert (tmp_path / "out1" / name).read_bytes() == expected, name
+        assert (tmp_path / "out2" / name).read_bytes() == expected, name
+    assert first["target"]["indexed_files"] == clean["target"]["indexed_files"]

@@ -47,3 +47,20 @@ def test_unmodified_copy_ranks_its_release_first(tmp_path: Path, package: str) -
     assert {k: (r["distance"], r["rank"]) for k, r in rows.items()} == {"v1": (30, 3), "v2": (0, 1), "v3": (20, 2)}
     assert (out / "forkpoint.png").stat().st_size > 0
     assert (out / "forkpoint_files.csv").read_text().count("\n") == 4
+
+
+def test_target_path_may_name_one_file(tmp_path: Path) -> None:
+    """A vendored single-module package (``_vendor/typing_extensions.py``) is a target of its own."""
+    up = _repo(tmp_path)
+    target = tmp_path / "target" / "vendor"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(5)))
+    (target / "other.py").write_text("".join(_function(i) for i in range(10)))  # closest to v3
+    out = tmp_path / "out"
+    args = ["forkpoint", str(target.parent), f"{up}@v1..v3", "--out", str(out), "-q",
+            "--cache-dir", str(tmp_path / "cache")]
+    assert main([*args, "--target-path", "vendor/a.py"]) == 0
+    assert [b["ref"] for b in json.loads((out / "forkpoint.json").read_text())["best"]] == ["v1"]
+    assert main([*args, "--target-path", "vendor/other.py"]) == 0
+    assert [b["ref"] for b in json.loads((out / "forkpoint.json").read_text())["best"]] == ["v3"]
+    assert main([*args, "--target-path", "vendor/missing.py"]) == 2

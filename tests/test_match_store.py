@@ -32,3 +32,44 @@ def test_a_new_or_changed_module_changes_the_fingerprint(tmp_path: Path, monkeyp
     third = code_fingerprint(("fakepkg",))
     assert len({first, second, third}) == 3
     sys.modules.pop("fakepkg", None)
+
+
+def test_a_swapped_match_entry_is_a_miss_and_figures_do_not_move(tmp_path: Path) -> None:
+    """Another file's entry of the same line count, copied over this file's: recomputed, not used."""
+    import json
+
+    import treegen
+
+    from lineage.api import compare
+    from lineage.match.store import MatchCache
+
+    up = treegen.gen_upstream(seed=7, n_modules=1)
+    copied = list(up.module(0).lines)
+    own = [f"value_{k} = {k} * 3" for k in range(len(copied))]  # same line count, nothing copied
+    t_root = treegen.write_tree(tmp_path / "target", {"copy.py": "\n".join(copied) + "\n",
+                                                      "own.py": "\n".join(own) + "\n"})
+    u_root = treegen.write_tree(tmp_path / "upstream", up.files())
+    cache = tmp_path / "cache"
+
+    def run(out: str) -> dict:
+        comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+        comparison.write(tmp_path / out, html=False)
+        return json.loads((tmp_path / out / "manifest.json").read_text(encoding="utf-8"))
+
+    run("out1")
+    entries = {p.name: p for p in cache.glob("match-v*/*/*/*.rec")}
+    context = next(cache.glob("match-v*/*")).name
+    first = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    files = {f.path: f for f in first.target.files}
+    assert files["copy.py"].n_lines == files["own.py"].n_lines
+    probe = MatchCache(cache, context)
+    name_of = {path: probe._path(f.digest, path).name for path, f in files.items()}
+    copy_entry, own_entry = entries[name_of["copy.py"]], entries[name_of["own.py"]]
+    copy_blob, own_blob = copy_entry.read_bytes(), own_entry.read_bytes()
+    copy_entry.write_bytes(own_blob)
+    own_entry.write_bytes(copy_blob)
+    swapped = run("out2")
+    assert swapped["match_cache"] == {"hits": 0, "misses": 2}
+    for name in ("lines.csv", "files.csv", "regions.csv", "summary.json"):
+        assert (tmp_path / "out1" / name).read_bytes() == (tmp_path / "out2" / name).read_bytes(), name
+    assert copy_entry.read_bytes() == copy_blob and own_entry.read_bytes() == own_blob  # rewritten whole

@@ -1,4 +1,4 @@
-"""Tests for lineage.normalise: the per-line normal forms and the stable hash."""
+"""Tests for lineage.index.normalise: the per-line normal forms and the stable hash."""
 
 from __future__ import annotations
 

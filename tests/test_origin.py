@@ -101,6 +101,25 @@ def test_main_holder_of_an_upstream_is_its_own() -> None:
     assert kinds == [OWN, OWN, OWN, THIRD_PARTY]
 
 
+def test_silent_files_of_a_mostly_third_party_folder_are_third_party() -> None:
+    own = "# Copyright 2024 The up authors\n"
+    vendored = [_index(f"up/fa_copy/k{k}.py", "# Copyright (c) 2025, Tri Dao.\n" + _body(k)) for k in range(3)]
+    silent = _index("up/fa_copy/util.py", _body(7))  # no header at all
+    mine = _index("up/fa_copy/glue.py", own + _body(8))  # the upstream's own copyright: stays own
+    elsewhere = _index("up/core/util.py", _body(9))  # silent, but its folder has no third-party votes
+    core = [_index(f"up/core/m{k}.py", own + _body(20 + k)) for k in range(4)]  # the upstream's main holder
+    files = [*vendored, silent, mine, elsewhere, *core]
+    origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
+    assert [o.kind for o in origins] == [THIRD_PARTY] * 4 + [OWN] * 6
+    assert origins[3].name == "Tri Dao"
+    assert origins[3].evidence == "folder up/fa_copy/: 3 of 4 files with a header are third-party"
+    # below the share (3 of 5 speak for a third party) or below the minimum count, nothing is inherited
+    two_own = [*vendored, silent, mine, _index("up/fa_copy/glue2.py", own + _body(10)), *core]
+    assert upstream_origins(two_own, [0] * len(two_own), [OWN_NAMES], TARGET_NAMES, P)[3].kind == OWN
+    p = MatchParams(origin_folder_min_files=4)
+    assert upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, p)[3].kind == OWN
+
+
 def test_header_naming_the_target_is_from_target() -> None:
     o = _origin("up/ops/back.py", "# Adapted from\n# https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n" + _body(1))
     assert (o.kind, o.line) == (FROM_TARGET, 1)

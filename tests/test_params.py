@@ -76,8 +76,8 @@ def test_licence_header_lines_are_recognised() -> None:
 
 
 def test_generic_signatures_do_not_seed() -> None:
+    from lineage.index.normalise import abstract_code, stable_hash
     from lineage.match.hits import generic_signatures
-    from lineage.normalise import abstract_code, stable_hash
 
     shapes = set(generic_signatures(MatchParams().generic_signature_max_params).tolist())
     assert stable_hash(abstract_code("def keys(self):")) in shapes

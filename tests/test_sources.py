@@ -648,6 +648,22 @@ def test_pypi_sdist_fallback_via_project_document(
         open_source("pypi:q==3.0", cache_dir=tmp_path / "c")
 
 
+def test_pypi_relative_file_url_is_resolved_against_the_document(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Some proxies answer with file URLs relative to the JSON document.
+    sdist = make_tar(tmp_path / "r-1.0.tar.gz", {"r-1.0/r.py": "r = 1\n"})
+    entry = {"packagetype": "sdist", "filename": "r-1.0.tar.gz", "url": "../../packages/ab/r-1.0.tar.gz",
+             "digests": {"sha256": sha256_of(sdist)}}  # fmt: skip
+    absolute = "https://pypi.org/pypi/packages/ab/r-1.0.tar.gz"
+    fetched = fake_registry(monkeypatch, {"https://pypi.org/pypi/r/1.0/json": {"urls": [entry]},
+                                          absolute: sdist.read_bytes()})
+    with open_source("pypi:r==1.0", cache_dir=tmp_path / "c") as src:
+        assert src.paths() == ["r.py"]
+        assert src.info.details["url"] == absolute
+    assert fetched == ["https://pypi.org/pypi/r/1.0/json", absolute]
+
+
 def test_pypi_sdist_fallback_checks_registry_sha(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -725,3 +741,30 @@ def test_pypi_nonexistent_version(
     monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
     with pytest.raises(SourceError, match=r"^pypi: no release six==9\.9\.9 \(pip: .+\)$"):
         open_source("pypi:six==9.9.9", cache_dir=tmp_path)
+
+
+def test_pypi_truncated_download_is_fetched_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The sha256 a download had is recorded beside it and checked on every use: a truncated wheel
+    is downloaded again online, and refused with one clear line offline."""
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    built = tiny_wheel(tmp_path / "built")
+    calls: list[str] = []
+
+    def fake_pip(requirement: str, dest: Path) -> tuple[bool, str]:
+        calls.append(requirement)
+        (dest / built.name).write_bytes(built.read_bytes())
+        return True, ""
+
+    monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
+    cache = tmp_path / "cache"
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        cached = Path(src.info.location)
+    cached.write_bytes(built.read_bytes()[:-40])
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.paths()[-1] == "tinypkg/__init__.py"
+        assert src.info.digest == "sha256:" + sha256_of(built)
+    assert calls == ["tinypkg==1.0", "tinypkg==1.0"]
+    cached.write_bytes(built.read_bytes()[:-40])
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    with pytest.raises(SourceError, match="^pypi: sha256 mismatch for tinypkg==1.0: recorded at download"):
+        open_source("pypi:tinypkg==1.0", cache_dir=cache)

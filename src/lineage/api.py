@@ -5,28 +5,27 @@
     result.files.sort_values("verbatim_lines", ascending=False).head()
     result.write("out/")
 
-The pipeline, one module per stage: :mod:`lineage.sources` -> :mod:`lineage.tree` (with
-:mod:`lineage.index` and :mod:`lineage.cache`) -> :mod:`lineage.match` -> :mod:`lineage.results`
--> :mod:`lineage.report`.
+The pipeline, one package per stage: :mod:`lineage.sources` -> :mod:`lineage.index` (with its
+cache, :mod:`lineage.index.store`) -> :mod:`lineage.match` -> :mod:`lineage.results` (the tables
+and their conclusions) -> :mod:`lineage.report` (one module per output format).
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
 import hashlib
 import json
 import posixpath
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
+from lineage import results
 from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
@@ -50,42 +49,15 @@ _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmar
                            "tools", "src", "build", "setup.py", "conftest.py"})
 
 
-@dataclass
-class Comparison:
-    """Everything one comparison produced: the tables, and what is needed to reproduce them."""
-
-    target: TreeIndex
-    upstreams: list[TreeIndex]
-    params: MatchParams
-    lines: pd.DataFrame
-    files: pd.DataFrame
-    functions: pd.DataFrame
-    regions: pd.DataFrame
-    upstream_names: list[str]
-    timings: dict[str, float] = field(default_factory=dict)
-    options: dict[str, object] = field(default_factory=dict)
-    match_cache_hits: int = 0  # target files whose labels came from the match cache
-    match_cache_misses: int = 0
-    # upstream files that are third-party code or came from the target (lineage.match.origin)
-    origins: pd.DataFrame = field(default_factory=pd.DataFrame)
-    target_names: list[str] = field(default_factory=list)  # names that identify the target
+class Comparison(results.Comparison):
+    """What :func:`compare` returns: a :class:`lineage.results.Comparison` that can also write
+    its reports (the reporters themselves take the plain one, so they never import the API)."""
 
     def summary(self) -> dict[str, object]:
-        from lineage.report.summary import summary_dict
+        """The content of summary.json."""
+        from lineage.report.summary import summary_dict  # lazy: the attachment writers are slow to import
 
         return summary_dict(self)
-
-    @functools.cached_property
-    def obligations(self) -> pd.DataFrame:
-        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
-        from lineage.licences.obligations import build_obligations
-
-        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
-
-    def headline(self) -> list[str]:
-        from lineage.report.summary import headline_lines
-
-        return headline_lines(self)
 
     def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
         from lineage.report import ATTACHMENTS, write_reports

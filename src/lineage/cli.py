@@ -186,7 +186,8 @@ def _cmd_cache(args: argparse.Namespace) -> int:
         for name, v in (info.get("versions") or {}).items():  # type: ignore[union-attr]
             print(f"  {name}: {v['entries']:,} entries, {v['bytes'] / 1e6:.1f} MB")
     else:
-        print(f"removed {cache.clear():,} cache entries from {cache.root}")
+        print(f"removed {cache.clear(args.keep_downloads):,} cache entries from {cache.root}"
+              + (" (downloads kept)" if args.keep_downloads else ""))
     return 0
 
 
@@ -214,6 +215,23 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
               f"{row.upstream_only_code_lines:,} upstream-only.")
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
+    return 0
+
+
+def _cmd_drift(args: argparse.Namespace) -> int:
+    from lineage.fork.drift import DriftParams, parse_list, run_drift
+
+    result = run_drift(args.target, args.range, commits=parse_list(args.commits), prs=parse_list(args.prs),
+                       base=args.base, pair_at=args.pair_at, target_path=args.target_path,
+                       drift_params=DriftParams.with_overrides(applied_min_share=args.applied_min_share,
+                                                               missing_max_share=args.missing_max_share),
+                       params=_params(args.set), jobs=args.jobs, cache_dir=args.cache_dir,
+                       use_cache=not args.no_cache, forkpoint_tags=args.tags, forkpoint_every=args.every,
+                       progress=not args.quiet)
+    result.write(Path(args.out))
+    counts = ", ".join(f"{n} {s}" for s, n in result.counts().items())
+    print(f"{len(result.commits)} upstream commits touching Python files: {counts}; "
+          f"wrote drift.csv and drift.json to {args.out}.")
     return 0
 
 
@@ -309,9 +327,14 @@ def build_parser() -> argparse.ArgumentParser:
     _common(p)
     p.set_defaults(func=_cmd_markers)
 
-    p = sub.add_parser("cache", help="show or clear the index cache")
-    p.add_argument("action", choices=["info", "clear"])
-    p.add_argument("--cache-dir", type=Path, default=None)
+    p = sub.add_parser("cache", help="show or clear the cache (index and match entries, downloads)",
+                       description="Only lineage's own folders under the cache folder are counted or "
+                       "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
+    p.add_argument("action", choices=["info", "clear"],
+                   help="info: entries and size per folder; clear: remove them")
+    p.add_argument("--cache-dir", type=Path, default=None,
+                   help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")
+    p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")
     p.set_defaults(func=_cmd_cache)
 
     p = sub.add_parser("history", help="headline figures for each commit of a target git repository",
@@ -337,13 +360,42 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", required=True)
     p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
-    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
     p.add_argument("--every", type=int, default=1)
     p.add_argument("--tags", action="store_true")
     p.add_argument("--max-commits", type=int, default=0)
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     _common(p)
     p.set_defaults(func=_cmd_forkpoint)
+
+    p = sub.add_parser("drift", help="which upstream commits since the fork point the target carries",
+                       description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
+                       "files: how many of its added lines the target's corresponding files hold and how many "
+                       "of its removed lines they lack; status applied, partial, missing or not_applicable. "
+                       "Writes drift.csv and drift.json.")
+    p.add_argument("target", help=SOURCE_HELP)
+    p.add_argument("range", help="UPSTREAM_REPO@BASE..HEAD (a git repository)")
+    p.add_argument("--out", required=True)
+    p.add_argument("--commits", default="", metavar="SHA,...", help="only these commits of the range")
+    p.add_argument("--prs", default="", metavar="N,...", help="only the commits naming these pull requests")
+    p.add_argument("--base", default="", choices=["", "auto"],
+                   help="auto: replace BASE by forkpoint's closest commit among BASE..HEAD (the oldest if tied)")
+    p.add_argument("--tags", action="store_true", help="with --base auto: only tagged commits are candidates")
+    p.add_argument("--every", type=int, default=1, help="with --base auto: every Nth commit is a candidate")
+    p.add_argument("--pair-at", default="base", choices=["base", "parent"],
+                   help="pair target and upstream files at BASE (default) or at each commit's parent")
+    p.add_argument("--target-path", default="", help="only target files under this folder")
+    p.add_argument("--applied-min-share", type=float, default=None, metavar="SHARE",
+                   help="applied: at least this share of added lines present and of removed lines absent "
+                   "(default 0.9)")
+    p.add_argument("--missing-max-share", type=float, default=None, metavar="SHARE",
+                   help="missing: at most this share of the changed lines present or absent (default 0.1)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
+    _common(p)
+    p.set_defaults(func=_cmd_drift)
+    from lineage.store.commands import add_parsers as add_store_parsers
+
+    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP)
     return parser
 
 

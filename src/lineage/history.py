@@ -46,7 +46,7 @@ from lineage import __version__
 from lineage.errors import LineageError
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams
-from lineage.results import Numbers, percent
+from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
 from lineage.sources import open_source
 
@@ -234,8 +234,6 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
 
 def commit_figures(files: pd.DataFrame) -> dict[str, object]:
     """The headline figures of one comparison's files table (the same sums as the headline)."""
-    from lineage.report.summary import numbers_of
-
     indexed = files[files["status"] == "indexed"]
     marked = indexed[indexed["marker"] != ""]
     n_all: Numbers = numbers_of(files)

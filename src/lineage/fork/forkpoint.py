@@ -43,13 +43,11 @@ import numpy as np
 import pandas as pd
 
 from lineage import __version__
-from lineage.cache import IndexCache
 from lineage.errors import LineageError
 from lineage.fork.candidates import Candidate, expand
-from lineage.index import CODE, DEFAULT_MAX_FILE_BYTES, INDEX_VERSION
+from lineage.index import CODE, DEFAULT_MAX_FILE_BYTES, INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams
 from lineage.sources import default_cache_dir, open_source
-from lineage.tree import TreeIndex, index_tree
 
 # Change log of forkpoint.json:
 #   1: first version (target, candidates with digests, the definition, best, per-file best).
@@ -119,12 +117,13 @@ def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
 
 
 def restrict(tree: TreeIndex, prefix: str) -> TreeIndex:
-    """The part of ``tree`` under the folder ``prefix`` (e.g. ``pip/_vendor/requests``)."""
+    """The part of ``tree`` under the folder ``prefix`` (e.g. ``pip/_vendor/requests``), or the
+    one file ``prefix`` names (``pip/_vendor/typing_extensions.py``)."""
     prefix = prefix.strip("/")
     if not prefix:
         return tree
     inside = prefix + "/"
-    files = [f for f in tree.files if f.path.startswith(inside)]
+    files = [f for f in tree.files if f.path.startswith(inside) or f.path == prefix]
     if not files:
         raise LineageError(f"--target-path {prefix}: no Python file of {tree.info.spec} is under it")
     import hashlib
@@ -133,7 +132,7 @@ def restrict(tree: TreeIndex, prefix: str) -> TreeIndex:
     for f in files:
         digest.update(f"{f.path}\0{f.digest}\n".encode("utf-8", "surrogateescape"))
     keep = {f.path for f in files}
-    return replace(tree, files=files, skipped=[s for s in tree.skipped if s[0].startswith(inside)],
+    return replace(tree, files=files, skipped=[s for s in tree.skipped if s[0].startswith(inside) or s[0] == prefix],
                    tree_digest="sha256:" + digest.hexdigest(),
                    data={p: b for p, b in tree.data.items() if p in keep})
 

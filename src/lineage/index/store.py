@@ -3,12 +3,17 @@
 A record is keyed by the file's git blob hash and :data:`lineage.index.records.INDEX_VERSION`, so
 an upstream release is indexed once, ever, and a target file that did not change between two
 commits is never parsed twice, whatever its path. It also holds the marker rules it was read
-under (:data:`lineage.markers.RULES_FINGERPRINT`): an entry read under other rules is rebuilt.
+under (:data:`lineage.markers.RULES_FINGERPRINT`) and the fingerprint of the code that made it
+(:func:`index_code_fingerprint`): an entry read under other rules or made by other code is
+rebuilt. This whole key sits in the checksummed header and is compared on read, so an entry
+moved to another digest's name, or left by another version of the indexer, is a miss.
 Each entry carries a BLAKE2b checksum of its payload: a truncated, half-written or otherwise
 corrupt entry is detected, deleted and rebuilt, never trusted. Entries are written to a temporary
 name and renamed, so concurrent runs never see a partial file.
 
-Layout: ``<root>/index-v<INDEX_VERSION>/<first two hex digits>/<digest>.rec`` where one entry is
+Layout: ``<root>/index-v<INDEX_VERSION>/<code[:16]>/<first two hex digits>/<digest>.rec`` (the code
+fingerprint in the path, so two checkouts sharing a cache never overwrite each other's entries)
+where one entry is
 ``MAGIC | payload length (8 bytes) | blake2b-256 of payload | payload`` and the payload is a JSON
 header followed by the raw arrays (kinds uint8, h_norm int64, h_abs int64, ntok uint16).
 
@@ -22,16 +27,17 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import shutil
 import struct
 import tempfile
 from collections.abc import Sequence
 from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from lineage import cachedir
 from lineage.index.records import INDEX_VERSION, Definition, FileIndex
 from lineage.markers import RULES_FINGERPRINT, Marker
 
@@ -44,7 +50,7 @@ class IndexCache:
 
     def __init__(self, root: Path | None) -> None:
         self.root = root
-        self.dir = root / f"index-v{INDEX_VERSION}" if root is not None else None
+        self.dir = root / f"index-v{INDEX_VERSION}" / index_code_fingerprint()[:16] if root is not None else None
         self.hits = 0
         self.misses = 0
         self.rebuilt = 0  # corrupt entries found and replaced
@@ -78,30 +84,23 @@ class IndexCache:
         write_atomically(self._path(record.digest), _encode(record))
 
     def info(self) -> dict[str, object]:
-        """Entry count and size of every index and match version under the root."""
-        if self.root is None or not self.root.exists():
-            return {"root": str(self.root), "entries": 0, "bytes": 0, "versions": {}}
-        versions: dict[str, dict[str, int]] = {}
-        for sub in sorted([*self.root.glob("index-v*"), *self.root.glob("match-v*")]):
-            files = [p for p in sub.rglob("*.rec")]
-            versions[sub.name] = {"entries": len(files), "bytes": sum(p.stat().st_size for p in files)}
+        """Entries and size of every folder lineage keeps under the root (every index and match
+        version, and downloads); see :mod:`lineage.cachedir`."""
+        used = cachedir.usage(self.root) if self.root is not None else []
         return {
             "root": str(self.root),
             "current": f"index-v{INDEX_VERSION}",
-            "entries": sum(v["entries"] for v in versions.values()),
-            "bytes": sum(v["bytes"] for v in versions.values()),
-            "versions": versions,
+            "entries": sum(u.entries for u in used),
+            "bytes": sum(u.bytes for u in used),
+            "versions": {u.name: {"entries": u.entries, "bytes": u.bytes} for u in used},
         }
 
-    def clear(self) -> int:
-        """Delete every index and match record (all versions); return how many were removed."""
-        if self.root is None or not self.root.exists():
+    def clear(self, keep_downloads: bool = False) -> int:
+        """Delete lineage's own folders under the root (never the user's others there); return
+        how many entries (and downloaded archives) were removed."""
+        if self.root is None:
             return 0
-        removed = 0
-        for sub in [*self.root.glob("index-v*"), *self.root.glob("match-v*")]:
-            removed += sum(1 for _ in sub.rglob("*.rec"))
-            shutil.rmtree(sub, ignore_errors=True)
-        return removed
+        return sum(u.entries for u in cachedir.clear(self.root, keep_downloads))
 
 
 def frame(magic: bytes, payload: bytes) -> bytes:
@@ -123,15 +122,24 @@ def unframe(magic: bytes, blob: bytes) -> bytes | None:
 
 def write_atomically(entry: Path, data: bytes) -> None:
     """Write to a temporary name and rename: a reader never sees a partial entry."""
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-        os.replace(tmp, entry)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    for attempt in range(3):
+        last = attempt == 2
+        try:
+            entry.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
+        except FileNotFoundError:  # `lineage cache clear` removed the folder meanwhile: again
+            if last:
+                raise
+            continue
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+            os.replace(tmp, entry)
+            return
+        except BaseException as exc:
+            Path(tmp).unlink(missing_ok=True)
+            if last or not isinstance(exc, FileNotFoundError):
+                raise
 
 
 _INDEX_ARRAYS = (np.uint8, np.int64, np.int64, np.uint16)  # kinds, h_norm, h_abs, ntok
@@ -173,6 +181,7 @@ def _encode(record: FileIndex) -> bytes:
         "definitions": [asdict(d) for d in record.definitions],
         "markers": [asdict(m) for m in record.markers],
         "marker_rules": RULES_FINGERPRINT,  # markers read under other rules are never reused
+        "code": index_code_fingerprint(),
     }
     arrays = (record.kinds, record.h_norm, record.h_abs, record.ntok)
     return frame(MAGIC, pack(header, arrays, _INDEX_ARRAYS))
@@ -189,7 +198,8 @@ def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
             return None
         header, arrays = unpacked
         if (header["version"] != INDEX_VERSION or header["digest"] != digest
-                or header.get("marker_rules") != RULES_FINGERPRINT):
+                or header.get("marker_rules") != RULES_FINGERPRINT
+                or header.get("code") != index_code_fingerprint()):
             return None
         return FileIndex(
             path=path,
@@ -214,6 +224,16 @@ def _marker(fields: dict[str, object]) -> Marker:
     replacements = fields.get("replacements") or ()
     fields = dict(fields, replacements=tuple(tuple(pair) for pair in replacements))  # type: ignore[union-attr]
     return Marker(**fields)  # type: ignore[arg-type]
+
+
+@cache
+def index_code_fingerprint() -> str:
+    """The code that turns bytes into a record: parsing, normal forms, the record rules and the
+    marker reader (not this module's framing, which checks itself)."""
+    import lineage.markers
+    from lineage.index import normalise, parse, records
+
+    return source_fingerprint(parse, normalise, records, lineage.markers)
 
 
 def source_fingerprint(*modules: object) -> str:

@@ -1,15 +1,15 @@
-"""Licences and copyrights of both sides, and what copying obliges a target to do.
+"""Licences and copyrights as text: SPDX expressions (:mod:`expressions`, through
+``license-expression``), licence notice texts (:mod:`notices`), the compatibility table
+(:mod:`compat`), and each source's declared licence and licence files (:mod:`declared`, read
+while the source is open, by :func:`lineage.index.index_tree`).
 
-Stages: :mod:`declared` reads each source's declared licence and licence files while the source
-is open; :mod:`files` reads one Python file's SPDX lines, copyright lines and licence notices
-(with the rules of :mod:`notices`); :mod:`compat` is the compatibility table;
-:mod:`obligations` builds the per-copied-file table from a comparison. Expressions go through
-``license-expression`` (:mod:`expressions`).
+What copying obliges a target to do is a conclusion of a comparison, so it is computed above the
+index, in :mod:`lineage.results.file_licences` (one Python file's licence, copyright lines and
+modification notice) and :mod:`lineage.results.obligations` (the per-copied-file table). This
+package reads no index.
 """
 
 from lineage.licences.compat import Verdict, compatible
 from lineage.licences.declared import LicenceFile, SourceLicence, read_source_licence
-from lineage.licences.files import FileLicence, file_licence
 
-__all__ = ["FileLicence", "LicenceFile", "SourceLicence", "Verdict", "compatible", "file_licence",
-           "read_source_licence"]
+__all__ = ["LicenceFile", "SourceLicence", "Verdict", "compatible", "read_source_licence"]

@@ -18,9 +18,9 @@ from functools import lru_cache
 import numpy as np
 
 from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
+from lineage.index.normalise import stable_hash
 from lineage.match.headers import header_rows
 from lineage.match.params import MatchParams
-from lineage.normalise import stable_hash
 
 
 @dataclass

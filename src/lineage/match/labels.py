@@ -19,12 +19,12 @@ import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
+from lineage.index.normalise import similarity_text
 from lineage.match.claims import FileClaims
 from lineage.match.hits import Side
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
 from lineage.match.regions import Chain, weak_region_proven
-from lineage.normalise import similarity_text
 
 _DEFAULT = MatchParams()
 

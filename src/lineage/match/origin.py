@@ -16,7 +16,14 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    upstream or one of its own holders (only other holders' copyright). The upstream's own
    holders are those of its licence files and the holder named in most of its files ("Tri Dao"
    in flash-attention, "contributors to the vLLM project" in vLLM).
-5. ``own`` otherwise.
+5. ``third_party``, by folder majority: its header says nothing of its origin (no copyright line,
+   no origin marker), and most of the files of its folder that do say something are third-party
+   by rule 3 or 4 (``MatchParams.origin_folder_share`` of them, at least
+   ``origin_folder_min_files``): a vendored package named after its project (vLLM's
+   ``vllm_flash_attn/cute/``, where 33 of the 35 files with a header carry Tri Dao's or his
+   co-authors' copyright) is third-party code in its silent files too. Named after the folder's
+   most common third party, the evidence says how many files vote.
+6. ``own`` otherwise.
 
 A file's *header* is its lines before the first def/class, at most
 ``MatchParams.origin_header_lines``: a statement there speaks for the file, one further down for
@@ -174,7 +181,34 @@ def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own
         mine = [f for f, k in zip(files, upstream_of, strict=True) if k == u]
         extra = {h.lower() for h in licence_holders[u]} if licence_holders else set()
         holders.append(main_holders(mine) | extra)
-    return [file_origin(f, own_names[u], target, p, holders[u]) for f, u in zip(files, upstream_of, strict=True)]
+    origins = [file_origin(f, own_names[u], target, p, holders[u]) for f, u in zip(files, upstream_of, strict=True)]
+    return _folder_majority(files, origins, p)
+
+
+def _says_origin(f: FileIndex, p: MatchParams) -> bool:
+    """The file's header carries a copyright line or an origin marker (it speaks for itself)."""
+    end = header_end(f, p)
+    return any(m.line <= end and (m.kind == "copyright" or m.kind in _ORIGIN_KINDS) for m in f.markers)
+
+
+def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: MatchParams) -> list[Origin]:
+    """Rule 5: silent own files of a folder whose speaking files are mostly third-party."""
+    by_folder: dict[str, list[int]] = {}
+    for k, f in enumerate(files):
+        by_folder.setdefault(posixpath.dirname(f.path), []).append(k)
+    out = list(origins)
+    for folder, members in sorted(by_folder.items()):
+        speaking = [k for k in members if _says_origin(files[k], p) or origins[k].kind != OWN]
+        voters = [k for k in speaking if origins[k].kind == THIRD_PARTY and origins[k].line]  # rules 3-4
+        if len(voters) < p.origin_folder_min_files or len(voters) < p.origin_folder_share * len(speaking):
+            continue
+        names = Counter(origins[k].name for k in voters)
+        name = min(names, key=lambda n: (-names[n], n))
+        evidence = f"folder {folder}/: {len(voters)} of {len(speaking)} files with a header are third-party"
+        for k in members:
+            if origins[k].kind == OWN and not _says_origin(files[k], p):
+                out[k] = Origin(THIRD_PARTY, name, evidence)
+    return out
 
 
 def is_generated(path: str, lines: Sequence[str]) -> bool:

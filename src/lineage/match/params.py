@@ -45,6 +45,8 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "rewrap_min_chars": (0, None),
     "vendor_folders": (None, None),
     "origin_header_lines": (1, None),
+    "origin_folder_share": (0.5, 1.0),
+    "origin_folder_min_files": (1, None),
 }
 
 
@@ -107,6 +109,13 @@ class MatchParams:
     # first def/class, at most this many (an "Adapted from" above one function further down
     # speaks for that function only, and is not read as the file's origin).
     origin_header_lines: int = 40
+    # A file whose header says nothing of its origin (no copyright, no origin marker) inherits
+    # third-party origin from its folder when at least this share of the folder's files that do
+    # say something are third-party by header, and at least `origin_folder_min_files` of them are:
+    # vendored packages named after their project (vLLM's `vllm_flash_attn/cute/`) carry a holder's
+    # copyright on most files and nothing on the rest.
+    origin_folder_share: float = 0.75
+    origin_folder_min_files: int = 3
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

@@ -8,7 +8,10 @@ computed by, found by walking the packages: a new or split module is covered wit
 updating a list.
 
 Layout: ``<root>/match-v1/<context[:32]>/<first two hex digits>/<key>.rec``, framed and written
-like the index cache's entries (checksummed, atomic).
+like the index cache's entries (checksummed, atomic). Each entry's checksummed header also holds
+its whole key (the file's digest and path, and the full context digest, which covers the upstream
+tree digests, the parameters and the code fingerprint), compared on read: an entry copied or moved
+to another file's name is a miss, never a hit, so a tampered cache cannot change a figure.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lineage.cache import frame, pack, unframe, unpack, write_atomically
+from lineage.index.store import frame, pack, unframe, unpack, write_atomically
 from lineage.match.records import FileMatch, Region
 
 MATCH_MAGIC = b"LINEAGE-MATCH\n"
@@ -28,7 +31,7 @@ _MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match ..
 
 # The packages (or modules) whose code decides a target file's labels: the matcher, the index
 # records it reads (parse, normal forms) and the markers that break ties.
-FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.normalise", "lineage.markers")
+FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.markers")
 
 
 def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
@@ -64,6 +67,7 @@ class MatchCache:
 
     def __init__(self, root: Path | None, context: str) -> None:
         self.dir = root / "match-v1" / context[:32] if root is not None else None
+        self.context = context
         self.hits = 0
         self.misses = 0
 
@@ -80,7 +84,7 @@ class MatchCache:
             payload = unframe(MATCH_MAGIC, entry.read_bytes())
         except OSError:
             payload = None
-        found = _decode_match(payload, n_lines) if payload is not None else None
+        found = _decode_match(payload, self._key(digest, path), n_lines) if payload is not None else None
         if found is None:
             self.misses += 1
             entry.unlink(missing_ok=True)
@@ -91,17 +95,20 @@ class MatchCache:
     def put(self, digest: str, path: str, match: FileMatch, regions: list[Region]) -> None:
         if self.dir is None:
             return
-        header = {"n": int(match.match.shape[0]), "regions": [
+        header = {"key": self._key(digest, path), "n": int(match.match.shape[0]), "regions": [
             [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
              r.verbatim, r.near, r.weight] for r in regions]}
         arrays = (match.match, match.up_file, match.up_row, match.similarity, match.region)
         write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
 
+    def _key(self, digest: str, path: str) -> dict[str, str]:
+        return {"digest": digest, "path": path, "context": self.context}
 
-def _decode_match(payload: bytes, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+
+def _decode_match(payload: bytes, key: dict[str, str], n_lines: int) -> tuple[FileMatch, list[Region]] | None:
     try:
         unpacked = unpack(payload, _MATCH_ARRAYS, "n")
-        if unpacked is None or int(unpacked[0]["n"]) != n_lines:
+        if unpacked is None or unpacked[0].get("key") != key or int(unpacked[0]["n"]) != n_lines:
             return None
         header, arrays = unpacked
         regions = [Region(-1, int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),

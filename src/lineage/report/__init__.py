@@ -1,4 +1,4 @@
-"""Reporters: one module per output, each a view of a :class:`lineage.api.Comparison`.
+"""Reporters: one module per output, each a view of a :class:`lineage.results.Comparison`.
 
 Figure files (CSV, summary) are byte-identical for identical inputs; only the manifest carries
 a timestamp and timings.
@@ -22,7 +22,7 @@ from lineage.report.summary import write_summary
 from lineage.report.tables import write_tables
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 
 # Attachments for reviewers' tools, chosen with ``--formats`` (all by default).

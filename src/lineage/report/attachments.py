@@ -23,8 +23,8 @@ import pandas as pd
 from packageurl import PackageURL
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 
 @dataclass(frozen=True)

@@ -32,12 +32,12 @@ from packageurl import PackageURL
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import normalise
-from lineage.licences.obligations import source_licence
 from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 CYCLONEDX_FILE = "lineage.cdx.json"
 

@@ -11,7 +11,7 @@ import numpy as np
 from lineage.results import percent
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 _STYLE = """
 body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}

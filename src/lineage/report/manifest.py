@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING
 
 from lineage import __version__
 from lineage.index import INDEX_VERSION
-from lineage.licences.obligations import source_licence
 from lineage.report.attachments import created_at
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
     from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 MANIFEST_FORMAT = "lineage.manifest"
 # Change log:

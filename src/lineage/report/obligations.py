@@ -1,4 +1,4 @@
-"""obligations.csv (columns in :mod:`lineage.licences.obligations`), ATTRIBUTION.md, and the
+"""obligations.csv (columns in :mod:`lineage.results.obligations`), ATTRIBUTION.md, and the
 licence section of summary.md."""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from lineage.licences.obligations import MISSING_KINDS, source_licence
 from lineage.report.markdown import md_code, md_text
 from lineage.report.tables import write_csv
+from lineage.results.obligations import MISSING_KINDS, source_licence
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 
 def _cell(text: object) -> str:

@@ -31,7 +31,7 @@ from lineage import __version__
 from lineage.report.attachments import copied_regions
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 SARIF_FILE = "lineage.sarif"
 SARIF_SCHEMA = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"

@@ -48,14 +48,14 @@ from spdx_tools.spdx.writer.json.json_writer import write_document_to_file
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import licence_ids, normalise
-from lineage.licences.files import file_licence
 from lineage.licences.notices import fold, notice_ids
-from lineage.licences.obligations import source_licence
 from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.results.file_licences import file_licence
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
+    from lineage.results import Comparison
 
 SPDX_FILE = "lineage.spdx.json"
 

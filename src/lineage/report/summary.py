@@ -9,12 +9,11 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage import __version__
-from lineage.licences.obligations import obligation_counts, source_licence
 from lineage.report.markdown import md_code, md_text
-from lineage.results import Numbers, percent
+from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 SUMMARY_FORMAT = "lineage.summary"
 # Change log:
@@ -29,111 +28,10 @@ SUMMARY_FORMAT = "lineage.summary"
 SUMMARY_VERSION = 3
 
 
-def numbers_of(files: pd.DataFrame) -> Numbers:
-    indexed = files[files["status"] == "indexed"]
-    return Numbers(
-        files=len(indexed),
-        code=int(indexed["code_lines"].sum()),
-        code_verbatim=int(indexed["verbatim_code_lines"].sum()),
-        code_near=int(indexed["near_code_lines"].sum()),
-        nonblank=int(indexed["nonblank_lines"].sum()),
-        nonblank_verbatim=int(indexed["verbatim_lines"].sum()),
-        nonblank_near=int(indexed["near_lines"].sum()),
-    )
-
-
-def _column(frame: pd.DataFrame, name: str, default: object) -> pd.Series:
-    return frame[name] if name in frame else pd.Series(default, index=frame.index)
-
-
-def _groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
-    """The review lists. A file is listed as holding copied code only with at least one copied
-    code line (copied comments or docstrings alone are not), and not when it only re-exports."""
-    indexed = files[files["status"] == "indexed"]
-    marked = indexed["marker"] != ""
-    copied_code = (indexed["verbatim_code_lines"] + indexed["near_code_lines"]) > 0
-    reexport = _column(indexed, "file_role", "") == "reexport"
-    evidence = copied_code & ~reexport
-    return {
-        "marked": indexed[marked],
-        "marked_with_copied": indexed[marked & evidence],
-        "marked_without_copied": indexed[marked & ~evidence],
-        "unmarked_with_copied": indexed[~marked & evidence],
-        "reexport_with_copied": indexed[copied_code & reexport],
-        "shared_third_party": indexed[_column(indexed, "shared_third_party_lines", 0) > 0],
-        "shared_from_target": indexed[_column(indexed, "shared_from_target_lines", 0) > 0],
-    }
-
-
-def shared_dict(comparison: Comparison) -> dict[str, object]:
-    """Figures of what the matcher paired but does not count as copied (lineage.match.origin)."""
-    files = comparison.files
-    indexed = files[files["status"] == "indexed"]
-    lines = comparison.lines
-    out: dict[str, object] = {}
-    for kind in ("third_party", "from_target"):
-        n_lines = _column(indexed, f"shared_{kind}_lines", 0)
-        n_code = _column(indexed, f"shared_{kind}_code_lines", 0)
-        out[kind] = {"files": int((n_lines > 0).sum()), "lines": int(n_lines.sum()), "code_lines": int(n_code.sum())}
-    if "shared_origin" in lines:
-        shared = lines[(lines["shared_origin"] != "") & (lines["kind"] != "blank")]
-        by_origin: dict[str, dict[str, int]] = {}
-        for origin, group in shared.groupby("shared_origin", sort=True, observed=True):
-            by_origin[str(origin)] = {"files": int(group["target_path"].nunique()), "lines": int(len(group)),
-                                      "code_lines": int((group["kind"] == "code").sum()),
-                                      "upstream_files": int(group["shared_path"].nunique())}
-        out["third_party"]["by_name"] = {k.split(":", 1)[1]: v for k, v in by_origin.items()  # type: ignore[index]
-                                         if k.startswith("third_party:")}
-        out["headers"] = by_origin.get("header", {"files": 0, "lines": 0, "code_lines": 0, "upstream_files": 0})
-        out["generated"] = by_origin.get("generated", {"files": 0, "lines": 0, "code_lines": 0, "upstream_files": 0})
-    out["header_copied_lines"] = int(_column(indexed, "header_copied_lines", 0).sum())
-    out["files_sharing_header_lines"] = int((_column(indexed, "header_shared_lines", 0) > 0).sum())
-    return out
-
-
-def _sentence(who: str, n: Numbers, unit: str) -> str:
-    if unit == "code":
-        total, verbatim, near = n.code, n.code_verbatim, n.code_near
-        lines = "code lines"
-    else:
-        total, verbatim, near = n.nonblank, n.nonblank_verbatim, n.nonblank_near
-        lines = "non-blank lines"
-    return (f"{who}{verbatim:,} of {total:,} {lines} are verbatim ({percent(verbatim, total)}), "
-            f"{near:,} more near ({percent(near, total)}); copied in all "
-            f"{verbatim + near:,} ({percent(verbatim + near, total)})")
-
-
-def headline_lines(comparison: Comparison) -> list[str]:
-    """The headline in the project's style, for marked files and all files, code and non-blank."""
-    files = comparison.files
-    names = ", ".join(comparison.upstream_names)
-    indexed = files[files["status"] == "indexed"]
-    marked = _groups(files)["marked"]
-    n_all, n_marked = numbers_of(files), numbers_of(files[files["marker"] != ""])
-    intro = f"{len(marked):,} of {len(indexed):,} files carry a marker naming {names}; "
-    return [
-        _sentence(intro, n_marked, "code"),
-        _sentence("in those marked files, ", n_marked, "nonblank"),
-        _sentence(f"in all {len(indexed):,} files, ", n_all, "code"),
-        _sentence(f"in all {len(indexed):,} files, ", n_all, "nonblank"),
-    ]
-
-
 def summary_dict(comparison: Comparison) -> dict[str, object]:
-    files = comparison.files
-    groups = _groups(files)
-    lines = comparison.lines
-    copied = lines[lines["match"] != "none"]
-    per_upstream = {
-        str(label): {
-            "lines": int(len(group)),
-            "verbatim": int((group["match"] == "verbatim").sum()),
-            "near": int((group["match"] == "near").sum()),
-            "files": int(group["target_path"].nunique()),
-        }
-        for label, group in copied.groupby("upstream", sort=True, observed=True)
-    }
+    """summary.json: the comparison's conclusions (:mod:`lineage.results.figures`) with its inputs."""
     target = comparison.target
+    numbers = comparison.numbers
     return {
         "format": SUMMARY_FORMAT,
         "format_version": SUMMARY_VERSION,
@@ -143,24 +41,15 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
         "upstreams": [{"spec": u.info.spec, "label": label, "digest": u.info.digest,
                        "tree_digest": u.tree_digest}
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
-        "files": {
-            "python": int(len(files)),
-            "indexed": int((files["status"] == "indexed").sum()),
-            "skipped": int((files["status"] == "skipped").sum()),
-            "with_parse_errors": int(files["reason"].str.startswith("syntax errors").sum()),
-            "marked": int(len(groups["marked"])),
-            "with_copied_lines": int(len(groups["marked_with_copied"]) + len(groups["unmarked_with_copied"])),
-        },
-        "all_files": numbers_of(files).to_dict(),
-        "marked_files": numbers_of(groups["marked"]).to_dict(),
-        "unmarked_files": numbers_of(files[files["marker"] == ""]).to_dict(),
-        "per_upstream": per_upstream,
-        "shared": shared_dict(comparison),
+        "files": comparison.file_counts,
+        **{name: n.to_dict() for name, n in numbers.items()},
+        "per_upstream": comparison.per_upstream,
+        "shared": comparison.shared,
         "target_names": list(comparison.target_names),
         "upstream_origins": _origins_list(comparison.origins),
         "regions": int(len(comparison.regions)),
-        "headline": headline_lines(comparison),
-        "lists": {name: sorted(frame["target_path"].tolist()) for name, frame in groups.items()},
+        "headline": comparison.headline(),
+        "lists": comparison.lists,
         "licences": {"target": source_licence(target).to_dict(),
                      "upstreams": {label: source_licence(u).to_dict()
                                    for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
@@ -192,7 +81,7 @@ def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
 
 def summary_markdown(comparison: Comparison) -> str:
     summary = summary_dict(comparison)
-    groups = _groups(comparison.files)
+    groups = comparison.groups
     files = summary["files"]
     assert isinstance(files, dict)
     out = [f"# lineage: {md_text(comparison.target.info.label)} against "

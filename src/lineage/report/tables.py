@@ -21,7 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 if TYPE_CHECKING:
-    from lineage.api import Comparison
+    from lineage.results import Comparison
 
 
 FORMULA_START = r"^[=+\-@\t\r]"

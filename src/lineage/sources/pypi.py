@@ -4,6 +4,7 @@ like any archive. ``LINEAGE_OFFLINE=1`` uses only what the cache holds.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -54,6 +55,23 @@ def _archives_in(directory: Path) -> list[Path]:
 def _cached_archive(dest: Path, name: str) -> Path | None:
     found = [p for p in _archives_in(dest) if _dist_name(p.name) == name]
     return found[0] if len(found) == 1 else None
+
+
+def _sha256_record(archive: Path) -> Path:
+    return archive.with_name(archive.name + ".sha256")
+
+
+def _recorded_sha256(archive: Path) -> str:
+    """The sha256 recorded when ``archive`` was downloaded ("" if none, or unreadable)."""
+    try:
+        text = _sha256_record(archive).read_text(encoding="ascii").strip().lower()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if re.fullmatch(r"[0-9a-f]{64}", text) else ""
+
+
+def _record_sha256(archive: Path, sha: str) -> None:
+    _sha256_record(archive).write_text(sha + "\n", encoding="ascii")
 
 
 def _pip_download(requirement: str, dest: Path) -> tuple[bool, str]:
@@ -125,15 +143,15 @@ def _pypi_release_files(name: str, version: str, pip_reason: str) -> list[dict[s
     """The files of one release, from PyPI's JSON API."""
     requirement = f"{name}=={version}"
     project_url = f"{PYPI_JSON_URL}/{urllib.parse.quote(name, safe='')}"
-    data = _get_json(
-        f"{project_url}/{urllib.parse.quote(version, safe='')}/json", requirement, pip_reason
-    )
+    document = f"{project_url}/{urllib.parse.quote(version, safe='')}/json"
+    data = _get_json(document, requirement, pip_reason)
     if isinstance(data, dict):
         files = data.get("urls")
     else:
         # Some PyPI mirrors and proxies only serve the project document, whose "releases"
         # maps each version (as uploaded) to its files.
-        data = _get_json(f"{project_url}/json", requirement, pip_reason)
+        document = f"{project_url}/json"
+        data = _get_json(document, requirement, pip_reason)
         releases = data.get("releases") if isinstance(data, dict) else None
         releases = releases if isinstance(releases, dict) else {}
         wanted = version.lower().removeprefix("v")
@@ -142,7 +160,9 @@ def _pypi_release_files(name: str, version: str, pip_reason: str) -> list[dict[s
         )
         if not files:  # unknown project, unknown version, or a release with no files
             raise SourceError(f"pypi: no release {requirement} (pip: {pip_reason})")
-    return [f for f in files or [] if isinstance(f, dict)]
+    # Mirrors and proxies may answer with file URLs relative to the document ("../../packages/...").
+    return [{**f, "url": urllib.parse.urljoin(document, f["url"])} if isinstance(f.get("url"), str) else f
+            for f in files or [] if isinstance(f, dict)]
 
 
 def _pick_release_file(files: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -221,13 +241,22 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
 
     url: str | None = None
     archive = _cached_archive(dest, name)
-    if archive is not None:
-        sha = _sha256_file(archive)
-        if pinned and sha != pinned:
+    sha = _sha256_file(archive) if archive is not None else ""
+    # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
+    # truncated or altered archive is fetched again (or, offline, refused), never read.
+    expected = pinned or (_recorded_sha256(archive) if archive is not None else "")
+    if archive is not None and expected and sha != expected:
+        if _offline():
+            what = "expected" if pinned else "recorded at download"
             raise SourceError(
-                f"pypi: sha256 mismatch for {requirement}: expected {pinned}, "
-                f"cached {archive} has {sha}"
+                f"pypi: sha256 mismatch for {requirement}: {what} {expected}, cached {archive} has "
+                f"{sha} (damaged or replaced; delete it, or download again without LINEAGE_OFFLINE)"
             )
+        archive = None
+    if archive is not None:
+        if not expected:  # cached before sha256s were recorded: record it now
+            with contextlib.suppress(OSError):  # a read-only cache is still usable
+                _record_sha256(archive, sha)
     else:
         if _offline():
             raise SourceError(
@@ -250,7 +279,9 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
                 dest.mkdir(exist_ok=True)
                 for stale in _archives_in(dest):
                     stale.unlink()
+                    _sha256_record(stale).unlink(missing_ok=True)
                 archive = dest / fetched.name
+                _record_sha256(archive, sha)
                 os.replace(fetched, archive)
         except OSError as exc:
             raise SourceError(f"pypi: cannot write cache {dest}: {_describe(exc)}") from None

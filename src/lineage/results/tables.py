@@ -1,4 +1,4 @@
-"""From match results to tables and figures.
+"""From match results to tables.
 
 The tables (pandas DataFrames, one row per thing, columns documented below) are the product;
 every report is a view of them.
@@ -31,7 +31,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -50,6 +50,7 @@ from lineage.match.origin import (
     Gated,
     Origin,
 )
+from lineage.results.figures import Numbers
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
                 "similarity", "upstream", "region", "shared_origin", "shared_path", "shared_line"]
@@ -98,42 +99,6 @@ FILE_COLUMNS = [
 class UpstreamFile:
     upstream: str  # label
     path: str
-
-
-@dataclass
-class Numbers:
-    """Line counts over a set of files; ``+`` adds them (like coverage.py's Numbers)."""
-
-    files: int = 0
-    code: int = 0
-    code_verbatim: int = 0
-    code_near: int = 0
-    nonblank: int = 0
-    nonblank_verbatim: int = 0
-    nonblank_near: int = 0
-
-    def __add__(self, other: Numbers) -> Numbers:
-        return Numbers(*(a + b for a, b in zip(asdict(self).values(), asdict(other).values(), strict=True)))
-
-    def to_dict(self) -> dict[str, int]:
-        return asdict(self)
-
-
-def percent(part: int, whole: int) -> str:
-    """``part/whole`` as a percentage with one decimal that never shows 0.0 or 100.0 unless exact."""
-    if whole == 0:
-        return "n/a"
-    if part == 0:
-        return "0 %"
-    if part == whole:
-        return "100 %"
-    value = 100.0 * part / whole
-    text = f"{value:.1f}"
-    if text == "0.0":
-        return "<0.1 %"
-    if text == "100.0":
-        return ">99.9 %"
-    return f"{text} %"
 
 
 def _strings(codes: np.ndarray, values: list[str]) -> pd.arrays.ArrowStringArray:

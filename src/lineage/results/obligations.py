@@ -43,11 +43,11 @@ import pandas as pd
 from lineage.licences.compat import compatible
 from lineage.licences.declared import SourceLicence
 from lineage.licences.expressions import licence_ids
-from lineage.licences.files import FileLicence, file_licence
 from lineage.licences.notices import fold, keeps_holders
+from lineage.results.file_licences import FileLicence, file_licence
 
 if TYPE_CHECKING:
-    from lineage.tree import TreeIndex
+    from lineage.index import TreeIndex
 
 OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",

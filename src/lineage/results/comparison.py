@@ -1,0 +1,82 @@
+"""The :class:`Comparison`: one comparison's tables and the conclusions drawn from them.
+
+It is data with derived figures; it knows no output format. The reporters
+(:mod:`lineage.report`) take it and render; :class:`lineage.api.Comparison` adds ``write`` and
+``summary`` on top for callers of the API.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import pandas as pd
+
+from lineage.results import figures
+from lineage.results.figures import Numbers
+
+if TYPE_CHECKING:
+    from lineage.index import TreeIndex
+    from lineage.match import MatchParams
+
+
+@dataclass
+class Comparison:
+    """Everything one comparison produced: the tables, and what is needed to reproduce them."""
+
+    target: TreeIndex
+    upstreams: list[TreeIndex]
+    params: MatchParams
+    lines: pd.DataFrame
+    files: pd.DataFrame
+    functions: pd.DataFrame
+    regions: pd.DataFrame
+    upstream_names: list[str]
+    timings: dict[str, float] = field(default_factory=dict)
+    options: dict[str, object] = field(default_factory=dict)
+    match_cache_hits: int = 0  # target files whose labels came from the match cache
+    match_cache_misses: int = 0
+    # upstream files that are third-party code or came from the target (lineage.match.origin)
+    origins: pd.DataFrame = field(default_factory=pd.DataFrame)
+    target_names: list[str] = field(default_factory=list)  # names that identify the target
+
+    @functools.cached_property
+    def obligations(self) -> pd.DataFrame:
+        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
+        from lineage.results.obligations import build_obligations
+
+        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
+
+    def headline(self) -> list[str]:
+        return figures.headline(self.files, self.upstream_names)
+
+    @property
+    def groups(self) -> dict[str, pd.DataFrame]:
+        """The review lists as rows of the files table (:func:`lineage.results.figures.review_groups`)."""
+        return figures.review_groups(self.files)
+
+    @property
+    def lists(self) -> dict[str, list[str]]:
+        """The review lists as sorted target paths."""
+        return {name: sorted(frame["target_path"].tolist()) for name, frame in self.groups.items()}
+
+    @property
+    def file_counts(self) -> dict[str, int]:
+        return figures.file_counts(self.files, self.groups)
+
+    @property
+    def numbers(self) -> dict[str, Numbers]:
+        """Line counts of all, marked and unmarked files."""
+        files = self.files
+        return {"all_files": figures.numbers_of(files),
+                "marked_files": figures.numbers_of(self.groups["marked"]),
+                "unmarked_files": figures.numbers_of(files[files["marker"] == ""])}
+
+    @property
+    def per_upstream(self) -> dict[str, dict[str, int]]:
+        return figures.per_upstream(self.lines)
+
+    @property
+    def shared(self) -> dict[str, object]:
+        return figures.shared_figures(self.files, self.lines)

@@ -1,0 +1,170 @@
+"""The conclusions drawn from the tables: line counts, the review lists, shared-line figures and
+the headline. Reporters render these; none computes a figure of its own.
+
+Each function reads the ``files`` (and ``lines``) tables of :mod:`lineage.results.tables`, so the
+same figures come out of a full comparison and of a ``figures_only`` one (``history``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+
+import pandas as pd
+
+# The review lists of summary.json ("lists"), in the order they are written.
+LIST_NAMES = ("marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied",
+              "reexport_with_copied", "shared_third_party", "shared_from_target")
+
+
+@dataclass
+class Numbers:
+    """Line counts over a set of files; ``+`` adds them (like coverage.py's Numbers)."""
+
+    files: int = 0
+    code: int = 0
+    code_verbatim: int = 0
+    code_near: int = 0
+    nonblank: int = 0
+    nonblank_verbatim: int = 0
+    nonblank_near: int = 0
+
+    def __add__(self, other: Numbers) -> Numbers:
+        return Numbers(*(a + b for a, b in zip(asdict(self).values(), asdict(other).values(), strict=True)))
+
+    def to_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def percent(part: int, whole: int) -> str:
+    """``part/whole`` as a percentage with one decimal that never shows 0.0 or 100.0 unless exact."""
+    if whole == 0:
+        return "n/a"
+    if part == 0:
+        return "0 %"
+    if part == whole:
+        return "100 %"
+    value = 100.0 * part / whole
+    text = f"{value:.1f}"
+    if text == "0.0":
+        return "<0.1 %"
+    if text == "100.0":
+        return ">99.9 %"
+    return f"{text} %"
+
+
+def numbers_of(files: pd.DataFrame) -> Numbers:
+    """The line counts of the indexed files of a files table."""
+    indexed = files[files["status"] == "indexed"]
+    return Numbers(
+        files=len(indexed),
+        code=int(indexed["code_lines"].sum()),
+        code_verbatim=int(indexed["verbatim_code_lines"].sum()),
+        code_near=int(indexed["near_code_lines"].sum()),
+        nonblank=int(indexed["nonblank_lines"].sum()),
+        nonblank_verbatim=int(indexed["verbatim_lines"].sum()),
+        nonblank_near=int(indexed["near_lines"].sum()),
+    )
+
+
+def _column(frame: pd.DataFrame, name: str, default: object) -> pd.Series:
+    return frame[name] if name in frame else pd.Series(default, index=frame.index)
+
+
+def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The review lists (:data:`LIST_NAMES`), as rows of the files table. A file is listed as
+    holding copied code only with at least one copied code line (copied comments or docstrings
+    alone are not), and not when it only re-exports."""
+    indexed = files[files["status"] == "indexed"]
+    marked = indexed["marker"] != ""
+    copied_code = (indexed["verbatim_code_lines"] + indexed["near_code_lines"]) > 0
+    reexport = _column(indexed, "file_role", "") == "reexport"
+    evidence = copied_code & ~reexport
+    groups = {
+        "marked": indexed[marked],
+        "marked_with_copied": indexed[marked & evidence],
+        "marked_without_copied": indexed[marked & ~evidence],
+        "unmarked_with_copied": indexed[~marked & evidence],
+        "reexport_with_copied": indexed[copied_code & reexport],
+        "shared_third_party": indexed[_column(indexed, "shared_third_party_lines", 0) > 0],
+        "shared_from_target": indexed[_column(indexed, "shared_from_target_lines", 0) > 0],
+    }
+    assert tuple(groups) == LIST_NAMES
+    return groups
+
+
+def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, int]:
+    """How many Python files were indexed, skipped, parsed with errors, marked, hold copied code."""
+    return {
+        "python": int(len(files)),
+        "indexed": int((files["status"] == "indexed").sum()),
+        "skipped": int((files["status"] == "skipped").sum()),
+        "with_parse_errors": int(files["reason"].str.startswith("syntax errors").sum()),
+        "marked": int(len(groups["marked"])),
+        "with_copied_lines": int(len(groups["marked_with_copied"]) + len(groups["unmarked_with_copied"])),
+    }
+
+
+def per_upstream(lines: pd.DataFrame) -> dict[str, dict[str, int]]:
+    """Copied lines, verbatim, near and target files, by the upstream they came from."""
+    copied = lines[lines["match"] != "none"]
+    return {
+        str(label): {
+            "lines": int(len(group)),
+            "verbatim": int((group["match"] == "verbatim").sum()),
+            "near": int((group["match"] == "near").sum()),
+            "files": int(group["target_path"].nunique()),
+        }
+        for label, group in copied.groupby("upstream", sort=True, observed=True)
+    }
+
+
+def shared_figures(files: pd.DataFrame, lines: pd.DataFrame) -> dict[str, object]:
+    """Figures of what the matcher paired but does not count as copied (lineage.match.origin)."""
+    indexed = files[files["status"] == "indexed"]
+    out: dict[str, object] = {}
+    for kind in ("third_party", "from_target"):
+        n_lines = _column(indexed, f"shared_{kind}_lines", 0)
+        n_code = _column(indexed, f"shared_{kind}_code_lines", 0)
+        out[kind] = {"files": int((n_lines > 0).sum()), "lines": int(n_lines.sum()), "code_lines": int(n_code.sum())}
+    if "shared_origin" in lines:
+        shared = lines[(lines["shared_origin"] != "") & (lines["kind"] != "blank")]
+        by_origin: dict[str, dict[str, int]] = {}
+        for origin, group in shared.groupby("shared_origin", sort=True, observed=True):
+            by_origin[str(origin)] = {"files": int(group["target_path"].nunique()), "lines": int(len(group)),
+                                      "code_lines": int((group["kind"] == "code").sum()),
+                                      "upstream_files": int(group["shared_path"].nunique())}
+        out["third_party"]["by_name"] = {k.split(":", 1)[1]: v for k, v in by_origin.items()  # type: ignore[index]
+                                         if k.startswith("third_party:")}
+        out["headers"] = by_origin.get("header", {"files": 0, "lines": 0, "code_lines": 0, "upstream_files": 0})
+        out["generated"] = by_origin.get("generated", {"files": 0, "lines": 0, "code_lines": 0, "upstream_files": 0})
+    out["header_copied_lines"] = int(_column(indexed, "header_copied_lines", 0).sum())
+    out["files_sharing_header_lines"] = int((_column(indexed, "header_shared_lines", 0) > 0).sum())
+    return out
+
+
+def _sentence(who: str, n: Numbers, unit: str) -> str:
+    if unit == "code":
+        total, verbatim, near = n.code, n.code_verbatim, n.code_near
+        lines = "code lines"
+    else:
+        total, verbatim, near = n.nonblank, n.nonblank_verbatim, n.nonblank_near
+        lines = "non-blank lines"
+    return (f"{who}{verbatim:,} of {total:,} {lines} are verbatim ({percent(verbatim, total)}), "
+            f"{near:,} more near ({percent(near, total)}); copied in all "
+            f"{verbatim + near:,} ({percent(verbatim + near, total)})")
+
+
+def headline(files: pd.DataFrame, upstream_names: Sequence[str]) -> list[str]:
+    """The headline in the project's style, for marked files and all files, code and non-blank."""
+    names = ", ".join(upstream_names)
+    indexed = files[files["status"] == "indexed"]
+    marked = review_groups(files)["marked"]
+    n_all, n_marked = numbers_of(files), numbers_of(files[files["marker"] != ""])
+    intro = f"{len(marked):,} of {len(indexed):,} files carry a marker naming {names}; "
+    return [
+        _sentence(intro, n_marked, "code"),
+        _sentence("in those marked files, ", n_marked, "nonblank"),
+        _sentence(f"in all {len(indexed):,} files, ", n_all, "code"),
+        _sentence(f"in all {len(indexed):,} files, ", n_all, "nonblank"),
+    ]

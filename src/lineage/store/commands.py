@@ -1,0 +1,143 @@
+"""The ``lineage store add|info`` and ``lineage scan`` commands (registered by :mod:`lineage.cli`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from lineage.errors import LineageError
+
+DASK_HELP = ("run on the Dask scheduler at ADDRESS (tcp://host:8786; 'local' starts a LocalCluster with a "
+             "worker per core; default: $LINEAGE_DASK, else in this process). Workers must see the store "
+             "and cache folders at the same paths")
+STORE_SET_HELP = ("override a store parameter (repeatable; recorded in store.json/scan.json): prefix_bits "
+                  "(new stores only), common_max_releases, rank_min_lines, rank_min_score, top")
+
+
+def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None],
+                set_help: str, formats_default: str, formats_help: str, source_help: str) -> None:
+    p = sub.add_parser("store", help="build or inspect a fingerprint store of many releases",
+                       description="A store of the distinctive line fingerprints of many releases, as "
+                       "partitioned Parquet files, for lineage scan.")
+    actions = p.add_subparsers(dest="store_action", required=True, metavar="ACTION")
+    a = actions.add_parser("add", help="index releases and add their fingerprints (a release already "
+                           "in the store, by digest, is skipped)")
+    a.add_argument("specs", nargs="*", metavar="SPEC", help=source_help)
+    a.add_argument("--store", required=True, type=Path, help="the store folder (created if missing)")
+    a.add_argument("--from-file", type=Path, default=None, metavar="LIST",
+                   help="specs, one per line, or a JSON manifest {\"releases\": [{name, version, sha256}]}")
+    a.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
+    a.add_argument("--store-set", action="append", default=[], metavar="KEY=VALUE", help=STORE_SET_HELP)
+    common(a)
+    a.set_defaults(func=_cmd_store_add)
+    i = actions.add_parser("info", help="releases, fingerprints and size of a store")
+    i.add_argument("--store", required=True, type=Path)
+    i.add_argument("--json", action="store_true", help="print the store's figures and releases as JSON")
+    i.set_defaults(func=_cmd_store_info)
+
+    s = sub.add_parser("scan", help="nominate a target's upstreams from a store, then compare with the top K",
+                       description="Look TARGET's line fingerprints up in a store, rank its releases by "
+                       "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the top K "
+                       "as upstreams (the usual report, in the same folder).")
+    s.add_argument("target", help=source_help)
+    s.add_argument("--store", required=True, type=Path)
+    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--top", type=int, default=None, metavar="K",
+                   help="compare with the K best candidates (default: the store parameter top, 3; 0: rank only)")
+    s.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
+    s.add_argument("--store-set", action="append", default=[], metavar="KEY=VALUE", help=STORE_SET_HELP)
+    s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=set_help)
+    s.add_argument("--no-html", action="store_true", help="skip the HTML side-by-side view")
+    s.add_argument("--formats", default=formats_default, help=formats_help)
+    s.add_argument("--target-name", action="append", default=[], metavar="NAME")
+    common(s)
+    s.set_defaults(func=_cmd_scan)
+
+
+def _open(args: argparse.Namespace, create: bool):  # type: ignore[no-untyped-def]
+    from lineage.cli import _params
+    from lineage.store import Store, store_params_from_settings
+
+    match = _params(getattr(args, "set", []) or [])
+    return Store.open(args.store, store_params_from_settings(args.store_set), match if create else None,
+                      create=create)
+
+
+def _cmd_store_add(args: argparse.Namespace) -> int:
+    from lineage.store import add_releases, read_spec_list
+    from lineage.store.cluster import dask_address, dask_client
+
+    specs = list(args.specs) + (read_spec_list(args.from_file) if args.from_file else [])
+    if not specs:
+        raise LineageError("store add: give at least one SPEC or --from-file LIST")
+    store = _open(args, create=True)
+    started = time.perf_counter()
+
+    def show(outcome) -> None:  # type: ignore[no-untyped-def]
+        if not args.quiet or outcome.status == "failed":
+            print(f"lineage: {outcome.status}: {outcome.spec}: {outcome.detail}", file=sys.stderr)
+
+    with dask_client(dask_address(args.dask)) as client:
+        outcomes = add_releases(store, specs, client=client, cache_dir=args.cache_dir,
+                                use_cache=not args.no_cache, jobs=args.jobs, progress=show)
+    counts = {s: sum(o.status == s for o in outcomes) for s in ("added", "present", "failed")}
+    info = store.info()
+    print(f"{counts['added']} added, {counts['present']} already present, {counts['failed']} failed; the store "
+          f"holds {info['releases']} releases, {int(info['fingerprints']):,} fingerprints, "
+          f"{int(info['bytes']) / 1e6:.1f} MB ({time.perf_counter() - started:.1f} s).")
+    return 2 if counts["failed"] else 0
+
+
+def _cmd_store_info(args: argparse.Namespace) -> int:
+    from dataclasses import asdict
+
+    from lineage.store import Store
+
+    store = Store.open(args.store)
+    info = store.info()
+    if args.json:
+        print(json.dumps({**info, "releases_table": [asdict(r) for r in store.releases()]}, indent=2))
+        return 0
+    print(f"store: {info['store']}")
+    print(f"releases: {info['releases']}, fingerprints: {int(info['fingerprints']):,}, "
+          f"{int(info['bytes']) / 1e6:.1f} MB in {info['fingerprint_files']} files over {info['partitions']} "
+          "partitions")
+    for r in store.releases():
+        print(f"  {r.spec}  {r.digest[:19]}  {r.licence or '-'}  {r.files} files  {r.fingerprints:,} fingerprints")
+    return 0
+
+
+def _cmd_scan(args: argparse.Namespace) -> int:
+    from lineage.cli import _formats, _params, local_paths
+    from lineage.report.outdir import check_out_dir
+    from lineage.store import scan
+    from lineage.store.cluster import dask_address, dask_client
+
+    started = time.perf_counter()
+    if args.top is not None and args.top < 0:
+        raise LineageError("--top must be 0 or more")
+    out = Path(args.out)
+    check_out_dir(out, [*local_paths([args.target]), str(args.store)])
+    store = _open(args, create=False)
+    with dask_client(dask_address(args.dask)) as client:
+        result = scan(args.target, store, top=args.top, match_params=_params(args.set), client=client,
+                      cache_dir=args.cache_dir, use_cache=not args.no_cache, jobs=args.jobs,
+                      progress=not args.quiet, target_names=args.target_name or None)
+    try:
+        result.write(out, html=not args.no_html, formats=_formats(args.formats))
+    except OSError as exc:
+        raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+    for c in result.candidates[:10]:
+        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines")
+    if not result.candidates:
+        print("no release in the store shares enough distinctive lines with the target.")
+    if result.comparison is not None:
+        for line in result.comparison.headline():
+            print(f"{line}.")
+    print(f"Wrote candidates.csv, scan.json{' and the compare report' if result.comparison else ''} to "
+          f"{args.out} in {time.perf_counter() - started:.1f} s.")
+    return 0

@@ -1,0 +1,201 @@
+"""The store on disk: ``store.json``, a releases table and partitioned fingerprint files.
+
+Layout of ``DIR``::
+
+    store.json                            format, index version, seed rules, build parameters
+    releases.parquet                      one row per release, sorted by digest
+    fingerprints/prefix=XX/<digest>.parquet   (fp int64, rid int64), sorted by fp
+
+``XX`` is the fingerprint's leading ``prefix_bits`` bits in hex. Each release writes its own
+file in each partition, named after its digest, so releases are added in any order, on any
+machine that sees the folder, without coordination, and a file is written whole or not at all
+(temporary name, then rename). A release exists once its row is in ``releases.parquet``: files
+of a release whose row was never written (an interrupted run) are ignored and rewritten, with
+the same bytes, when it is added again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tempfile
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.parquet as pq
+
+from lineage.errors import LineageError
+from lineage.index import INDEX_VERSION
+from lineage.match.params import MatchParams
+from lineage.store.params import BUILD_FIELDS, StoreParams, seed_rules
+
+STORE_FORMAT = "lineage.store"
+# Change log: 1: first version.
+STORE_VERSION = 1
+
+_FP_SCHEMA = pa.schema([("fp", pa.int64()), ("rid", pa.int64())])
+
+
+@dataclass(frozen=True)
+class Release:
+    """One row of the releases table."""
+
+    rid: int  # 60 bits of the digest: the fingerprint files' release column
+    digest: str  # the tree digest (lineage.index.TreeIndex.tree_digest)
+    spec: str  # as stored: what ``compare`` is given as ``--upstream`` after a scan
+    label: str
+    source_digest: str  # the archive's sha256 or git commit ("" for a directory)
+    licence: str  # declared SPDX expression ("" when none could be read)
+    files: int  # Python files indexed
+    skipped_files: int
+    fingerprints: int
+
+
+_RELEASE_SCHEMA = pa.schema([
+    ("rid", pa.int64()), ("digest", pa.string()), ("spec", pa.string()), ("label", pa.string()),
+    ("source_digest", pa.string()), ("licence", pa.string()), ("files", pa.int64()),
+    ("skipped_files", pa.int64()), ("fingerprints", pa.int64()),
+])
+
+
+def release_id(digest: str) -> int:
+    return int(digest.split(":", 1)[-1][:15], 16)
+
+
+def write_parquet(table: pa.Table, path: Path) -> None:
+    """Write whole or not at all; the same table always gives the same bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".parquet")
+    os.close(fd)
+    try:
+        pq.write_table(table, tmp, compression="zstd", write_statistics=True)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Store:
+    """A fingerprint store folder (see the module docstring)."""
+
+    def __init__(self, root: Path, params: StoreParams, rules: dict[str, int]) -> None:
+        self.root = root
+        self.params = params
+        self.rules = rules
+
+    # -- opening
+    @classmethod
+    def open(cls, root: Path, params: StoreParams | None = None, match: MatchParams | None = None,
+             create: bool = False) -> Store:
+        """Open ``root``; with ``create``, make it if missing. The build parameters and seed
+        parameters of an existing store win over ``params``; other seed rules are an error."""
+        meta_path = root / "store.json"
+        if not meta_path.is_file():
+            if not create:
+                raise LineageError(f"--store {root}: not a lineage store (no store.json)")
+            if root.exists() and any(root.iterdir()):
+                raise LineageError(f"--store {root}: exists, is not empty and holds no store.json")
+            params = params or StoreParams()
+            store = cls(root, params, seed_rules(match or MatchParams()))
+            store._write_meta()
+            return store
+        try:
+            meta = json.loads(meta_path.read_text(encoding="utf-8"))
+            ok = meta.get("format") == STORE_FORMAT
+        except (OSError, ValueError, AttributeError) as exc:
+            raise LineageError(f"--store {root}: unreadable store.json ({exc})") from None
+        if not ok or meta.get("version") != STORE_VERSION:
+            raise LineageError(f"--store {root}: not a lineage store of version {STORE_VERSION}")
+        if meta.get("index_version") != INDEX_VERSION:
+            raise LineageError(f"--store {root}: built with index version {meta.get('index_version')}, this "
+                               f"lineage hashes lines with version {INDEX_VERSION}; build a new store")
+        build = {k: int(v) for k, v in meta["build"].items()}
+        rules = {k: int(v) for k, v in meta["seed_rules"].items()}
+        base = params or StoreParams()
+        if match is not None and seed_rules(match) != rules:
+            raise LineageError(f"--store {root}: its fingerprints follow the seed rules {rules}, "
+                               f"not {seed_rules(match)}")
+        fixed = dataclasses.replace(base, **{k: build[k] for k in BUILD_FIELDS})
+        return cls(root, fixed, rules)
+
+    def _write_meta(self) -> None:
+        self.root.mkdir(parents=True, exist_ok=True)
+        meta = {"format": STORE_FORMAT, "version": STORE_VERSION, "index_version": INDEX_VERSION,
+                "build": self.params.build_dict(), "seed_rules": self.rules}
+        (self.root / "store.json").write_text(json.dumps(meta, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+
+    @property
+    def match_rules(self) -> MatchParams:
+        """MatchParams with the store's seed rules (the target is fingerprinted under them)."""
+        return dataclasses.replace(MatchParams(), **self.rules)  # type: ignore[arg-type]
+
+    # -- releases
+    def releases(self) -> list[Release]:
+        path = self.root / "releases.parquet"
+        if not path.is_file():
+            return []
+        rows = pq.read_table(path, schema=_RELEASE_SCHEMA).to_pylist()
+        return [Release(**row) for row in rows]
+
+    def write_releases(self, releases: list[Release]) -> None:
+        unique = {r.digest: r for r in releases}
+        rows = [asdict(unique[d]) for d in sorted(unique)]
+        table = pa.Table.from_pylist(rows, schema=_RELEASE_SCHEMA)
+        write_parquet(table, self.root / "releases.parquet")
+
+    # -- fingerprints
+    @property
+    def partitions(self) -> list[str]:
+        width = max(1, (self.params.prefix_bits + 3) // 4)
+        return [f"{p:0{width}x}" for p in range(1 << self.params.prefix_bits)]
+
+    def prefix_of(self, fps: np.ndarray) -> np.ndarray:
+        return (fps >> (63 - self.params.prefix_bits)).astype(np.int64) if self.params.prefix_bits else \
+            np.zeros(len(fps), np.int64)
+
+    def partition_dir(self, prefix: str) -> Path:
+        return self.root / "fingerprints" / f"prefix={prefix}"
+
+    def fingerprint_file(self, prefix: str, digest: str) -> Path:
+        return self.partition_dir(prefix) / f"{digest.split(':', 1)[-1]}.parquet"
+
+    def write_fingerprints(self, digest: str, fps: np.ndarray) -> None:
+        """One file per non-empty partition; ``fps`` sorted and distinct."""
+        rid = release_id(digest)
+        prefixes = self.prefix_of(fps)
+        names = self.partitions
+        for p in np.unique(prefixes).tolist():
+            part = fps[prefixes == p]
+            table = pa.table({"fp": part, "rid": np.full(len(part), rid, np.int64)}, schema=_FP_SCHEMA)
+            write_parquet(table, self.fingerprint_file(names[p], digest))
+
+    def partition_files(self, releases: list[Release]) -> dict[str, list[str]]:
+        """Per partition: the fingerprint files of these releases (sorted), existing ones only."""
+        out: dict[str, list[str]] = {}
+        for prefix in self.partitions:
+            files = [self.fingerprint_file(prefix, r.digest) for r in sorted(releases, key=lambda r: r.digest)]
+            found = [str(f) for f in files if f.is_file()]
+            if found:
+                out[prefix] = found
+        return out
+
+    def info(self) -> dict[str, object]:
+        releases = self.releases()
+        files = sorted((self.root / "fingerprints").rglob("*.parquet")) if (self.root / "fingerprints").exists() else []
+        size = sum(f.stat().st_size for f in files) + sum(
+            p.stat().st_size for p in (self.root / "releases.parquet", self.root / "store.json") if p.is_file())
+        return {
+            "store": str(self.root),
+            "releases": len(releases),
+            "fingerprints": sum(r.fingerprints for r in releases),
+            "python_files": sum(r.files for r in releases),
+            "partitions": len(self.partitions),
+            "fingerprint_files": len(files),
+            "bytes": size,
+            "index_version": INDEX_VERSION,
+            "build": self.params.build_dict(),
+            "seed_rules": self.rules,
+        }

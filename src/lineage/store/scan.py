@@ -1,0 +1,189 @@
+"""``lineage scan``: which stored releases a target's code comes from, then the line-by-line compare.
+
+1. The target is indexed and fingerprinted under the store's seed rules (only the rules about a
+   line itself: :func:`lineage.store.fingerprints.tree_fingerprints` with ``release=False``).
+2. Lookup, one partition at a time (:func:`lookup_partition`, DuckDB over the partition's
+   Parquet files, embedded, no server; on Dask workers when a client is given): for each
+   release, how many of the target's fingerprints it holds, grouped by *n*, the number of
+   releases holding each. A fingerprint held by more than ``common_max_releases`` releases is an
+   idiom and is dropped. The counts are integers, so the partitions add up exactly, in any order.
+3. Rank: a release's score is the sum over its shared fingerprints of 1/n (a line shared by
+   three releases gives each a third), summed exactly (:func:`math.fsum`); it ranks only with
+   ``rank_min_lines`` distinct shared fingerprints and a score of ``rank_min_score``. Ties go to
+   more distinct lines, then the spec. Licence headers, generic signatures and short lines are
+   never fingerprints, so a release that shares only those never ranks.
+4. The top ``top`` releases are the upstreams of a normal :func:`lineage.api.compare`.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from lineage.errors import LineageError
+from lineage.index import IndexCache, index_tree
+from lineage.match.params import MatchParams
+from lineage.settings import default_cache_dir
+from lineage.sources import open_source
+from lineage.store.dataset import Release, Store
+from lineage.store.fingerprints import tree_fingerprints
+from lineage.store.params import StoreParams
+
+SCAN_FORMAT = "lineage.scan"
+SCAN_VERSION = 1
+CANDIDATE_COLUMNS = ("rank", "release", "digest", "score", "distinct_lines")
+
+
+@dataclass(frozen=True)
+class Candidate:
+    rank: int
+    release: str  # the spec as stored
+    digest: str
+    score: float
+    distinct_lines: int
+
+
+def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int) -> list[tuple[int, int, int]]:
+    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold."""
+    if not len(fps) or not files:
+        return []
+    import duckdb
+    import pyarrow as pa
+
+    con = duckdb.connect()  # in memory, for this call only
+    try:
+        con.register("target", pa.table({"fp": np.asarray(fps, np.int64)}))
+        rows = con.execute(
+            """
+            WITH hits AS (SELECT s.fp, s.rid FROM read_parquet($files) AS s SEMI JOIN target AS t ON s.fp = t.fp),
+                 held AS (SELECT fp, count(*) AS n FROM hits GROUP BY fp)
+            SELECT h.rid, d.n, count(*) AS c FROM hits AS h JOIN held AS d ON h.fp = d.fp
+            WHERE d.n <= $max_releases GROUP BY h.rid, d.n ORDER BY h.rid, d.n
+            """, {"files": list(files), "max_releases": max_releases}).fetchall()
+    finally:
+        con.close()
+    return [(int(r), int(n), int(c)) for r, n, c in rows]
+
+
+def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any = None) -> dict[int, dict[int, int]]:
+    """Per release id: {n: count} over all partitions (in process, or one Dask task each)."""
+    files = store.partition_files(releases)
+    prefixes = store.prefix_of(fps)
+    names = store.partitions
+    jobs = [(files[names[p]], fps[prefixes == p]) for p in range(len(names)) if names[p] in files]
+    jobs = [(f, part) for f, part in jobs if len(part)]
+    limit = store.params.common_max_releases
+    if client is None:
+        parts = [lookup_partition(f, part, limit) for f, part in jobs]
+    else:
+        futures = [client.submit(lookup_partition, f, part, limit, pure=False) for f, part in jobs]
+        parts = client.gather(futures)
+    counts: dict[int, dict[int, int]] = {}
+    for part in parts:
+        for rid, n, c in part:
+            by_n = counts.setdefault(rid, {})
+            by_n[n] = by_n.get(n, 0) + c
+    return counts
+
+
+def rank(releases: list[Release], counts: dict[int, dict[int, int]], params: StoreParams) -> list[Candidate]:
+    by_rid = {r.rid: r for r in releases}
+    scored = []
+    for rid, by_n in counts.items():
+        release = by_rid.get(rid)
+        if release is None:
+            continue
+        lines = sum(by_n.values())
+        score = round(math.fsum(c / n for n, c in by_n.items()), 6)
+        if lines >= params.rank_min_lines and score >= params.rank_min_score:
+            scored.append((release, score, lines))
+    scored.sort(key=lambda x: (-x[1], -x[2], x[0].spec, x[0].digest))
+    return [Candidate(k + 1, r.spec, r.digest, score, lines) for k, (r, score, lines) in enumerate(scored)]
+
+
+def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\n")
+    writer.writerow(CANDIDATE_COLUMNS)
+    for c in candidates:
+        writer.writerow([c.rank, c.release, c.digest, f"{c.score:.6f}", c.distinct_lines])
+    return buf.getvalue().encode("utf-8")
+
+
+@dataclass
+class ScanResult:
+    target_spec: str
+    target_digest: str
+    target_fingerprints: int
+    candidates: list[Candidate]
+    upstreams: list[str]  # the specs compared
+    store: dict[str, object]
+    params: StoreParams
+    comparison: Any = None  # lineage.api.Comparison of the target with the upstreams, if any
+    locations: list[str] = field(default_factory=list)  # local sources and the store: --out may not touch them
+
+    def scan_json(self, csv_bytes: bytes) -> dict[str, object]:
+        return {
+            "format": SCAN_FORMAT,
+            "version": SCAN_VERSION,
+            "target": {"spec": self.target_spec, "digest": self.target_digest,
+                       "fingerprints": self.target_fingerprints},
+            "store": self.store,
+            "params": self.params.to_dict(),
+            "upstreams": self.upstreams,
+            "candidates": [asdict(c) for c in self.candidates],
+            "candidates_sha256": hashlib.sha256(csv_bytes).hexdigest(),
+            "report": self.comparison is not None,
+        }
+
+    def write(self, out: Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
+        """candidates.csv, scan.json and, when releases ranked, the compare report, whole or not at all."""
+        from lineage.report.outdir import atomic_out_dir
+
+        with atomic_out_dir(out, self.locations) as fresh:
+            # The report first: it replaces the (still empty) fresh folder whole.
+            written = [] if self.comparison is None else self.comparison.write(fresh, html=html, formats=formats)
+            data = candidates_csv(self.candidates)
+            (fresh / "candidates.csv").write_bytes(data)
+            (fresh / "scan.json").write_text(json.dumps(self.scan_json(data), indent=2, sort_keys=True) + "\n",
+                                             encoding="utf-8")
+            written += [fresh / "candidates.csv", fresh / "scan.json"]
+        return [out / p.relative_to(fresh) for p in written]
+
+
+def scan(target: str, store: Store, *, top: int | None = None, match_params: MatchParams | None = None,
+         client: Any = None, cache_dir: Path | None = None, use_cache: bool = True, jobs: int | None = None,
+         progress: bool = False, target_names: Sequence[str] | None = None) -> ScanResult:
+    """Rank the store's releases for ``target`` and compare it with the top ones."""
+    import dataclasses
+
+    from lineage.api import compare
+
+    params = store.params if top is None else dataclasses.replace(store.params, top=top)
+    releases = store.releases()
+    if not releases:
+        raise LineageError(f"--store {store.root}: holds no releases (lineage store add)")
+    root = cache_dir or default_cache_dir()
+    with open_source(target, root) as source:
+        tree = index_tree(source, IndexCache(root if use_cache else None), jobs, progress=progress)
+    fps = tree_fingerprints(tree, store.match_rules, release=False)
+    candidates = rank(releases, lookup(store, releases, fps, client), params)
+    upstreams = [c.release for c in candidates[: params.top]]
+    comparison = None
+    if upstreams:
+        comparison = compare(target, upstreams, params=match_params, jobs=jobs, cache_dir=cache_dir,
+                             use_cache=use_cache, progress=progress, target_names=target_names)
+    info = store.info()
+    summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
+    return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams,
+                      {"path": str(store.root.resolve()), **summary}, params, comparison,
+                      [tree.info.location, str(store.root)])

@@ -1,0 +1,213 @@
+"""drift on repositories built with GitPython: an upstream with known commits, and a fork made
+from its first commit by cherry-picking a known subset and renaming the package."""
+
+from __future__ import annotations
+
+import csv
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from lineage.cli import main
+from lineage.errors import LineageError
+from lineage.fork.drift import (
+    DRIFT_COLUMNS,
+    DriftParams,
+    FileChange,
+    classify,
+    count_change,
+    learn_pairing,
+    pr_number,
+)
+
+git = pytest.importorskip("git")
+ACTOR = git.Actor("t", "t@example.org")
+
+
+def _function(name: str, i: int) -> str:
+    """10 non-blank lines, distinct per name and number."""
+    body = "\n".join(f"    value_{k} = compute_{name}_{k}(argument_{i}, {k * i + 3})" for k in range(8))
+    return f"def {name}_{i}(argument_{i}):\n{body}\n    return value_0\n\n\n"
+
+
+def _module(name: str, numbers: range | list[int], header: str = "") -> str:
+    return header + "".join(_function(name, i) for i in numbers)
+
+
+def _commit(repo, files: dict[str, str | None], message: str) -> str:  # type: ignore[no-untyped-def]
+    root = Path(repo.working_tree_dir)
+    for rel, text in files.items():
+        if text is None:
+            repo.index.remove([rel], working_tree=True)
+            continue
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+        repo.index.add([rel])
+    return repo.index.commit(message, author=ACTOR, committer=ACTOR).hexsha
+
+
+A_HEAD = "from pkg.b import b_0\n\n\n"
+
+
+def _upstream(root: Path) -> tuple[object, dict[str, str]]:
+    repo = git.Repo.init(root, initial_branch="main")
+    c: dict[str, str] = {}
+    c["base"] = _commit(repo, {"pkg/__init__.py": "", "pkg/a.py": _module("a", range(5), A_HEAD),
+                               "pkg/b.py": _module("b", range(5)), "pkg/c.py": _module("c", range(5)),
+                               "tests/test_a.py": "from pkg.a import a_0\n\n\ndef test_a():\n    assert a_0(1)\n",
+                               "README.md": "upstream\n"}, "initial")
+    # 1: a new function and an import that the fork's rename rewrites (11 lines added).
+    c["c1"] = _commit(repo, {"pkg/a.py": _module("a", range(6), "from pkg.c import c_0\n" + A_HEAD)},
+                      "Add a_5 (#1)")
+    c["c2"] = _commit(repo, {"pkg/b.py": _module("b", range(7))}, "Add b_5 and b_6 (#2)")  # 20 added
+    c["c3"] = _commit(repo, {"pkg/d.py": _module("d", range(3))}, "New module d (#3)")  # a new file
+    c["c4"] = _commit(repo, {"tests/test_a.py": "from pkg.a import a_0\n\n\ndef test_a():\n    assert a_0(2)\n"},
+                      "Test another value (#4)")
+    c["c5"] = _commit(repo, {"pkg/c.py": _module("c", range(4))}, "Remove c_4 (#5)")  # 10 removed
+    c["c6"] = _commit(repo, {"README.md": "upstream, documented\n"}, "Docs only (#6)")
+    a7 = _module("a", range(7), "from pkg.c import c_0\n" + A_HEAD).replace(
+        "value_3 = compute_a_3(argument_1, 6)", "value_3 = compute_a_3(argument_1, 7)")
+    c["c7"] = _commit(repo, {"pkg/a.py": a7}, "Fix a_1, add a_6 (#7)")  # 11 added, 1 removed
+    # 8: a pull request merged with a merge commit (first parent: main).
+    main_head = repo.head.commit
+    feature = repo.create_head("feature", main_head)
+    feature.checkout()
+    _commit(repo, {"pkg/c.py": _module("c", [*range(4), 5, 6])}, "Add c_5 and c_6")
+    repo.heads.main.checkout()
+    repo.git.merge("feature", "--no-ff", "-m", "Merge pull request #8 from someone/feature")
+    c["c8"] = repo.head.commit.hexsha
+    return repo, c
+
+
+def _fork(up, root: Path, c: dict[str, str]) -> None:  # type: ignore[no-untyped-def]
+    """The upstream at its first commit, with #1, #3 and #7 cherry-picked, #2 half of it, and
+    the package renamed to ``forked`` (imports rewritten), tests left out."""
+    fork = up.clone(root)
+    fork.git.checkout("-b", "fork", c["base"])
+    for name in ("c1", "c2", "c3", "c7"):
+        fork.git.cherry_pick(c[name])
+    _commit(fork, {"pkg/b.py": _module("b", range(6))}, "the fork keeps b_5 only")
+    fork.git.rm("-r", "-q", "tests")
+    fork.git.mv("pkg", "forked")
+    for path in (root / "forked").glob("*.py"):
+        path.write_text(path.read_text().replace("from pkg.", "from forked."))
+    fork.git.add("-A")
+    fork.index.commit("rename the package", author=ACTOR, committer=ACTOR)
+
+
+@pytest.fixture
+def repos(tmp_path: Path) -> tuple[Path, Path, dict[str, str]]:
+    up, c = _upstream(tmp_path / "up")
+    _fork(up, tmp_path / "fork", c)
+    return tmp_path / "up", tmp_path / "fork", c
+
+
+def _rows(out: Path) -> list[dict[str, str]]:
+    with (out / "drift.csv").open() as handle:
+        return list(csv.DictReader(handle))
+
+
+def test_each_commit_status(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    up, fork, c = repos
+    out = tmp_path / "out"
+    assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q"]) == 0
+    rows = _rows(out)
+    assert list(rows[0]) == DRIFT_COLUMNS
+    got = {r["commit"]: (r["pr"], r["status"], int(r["lines_added"]), int(r["added_present"]),
+                         int(r["lines_removed"]), int(r["removed_absent"])) for r in rows}
+    assert got == {
+        c["c1"]: ("1", "applied", 11, 11, 0, 0),  # the import matches through the rename
+        c["c2"]: ("2", "partial", 20, 10, 0, 0),
+        c["c3"]: ("3", "applied", 30, 30, 0, 0),  # a new file, found through the folder map
+        c["c4"]: ("4", "not_applicable", 0, 0, 0, 0),  # tests: not in the fork
+        c["c5"]: ("5", "missing", 0, 0, 10, 0),
+        c["c7"]: ("7", "applied", 11, 11, 1, 1),
+        # The merge, diffed against its first parent. The fork kept c_4, so its c.py holds one
+        # more `return value_0` than the parent: one of the two the merge adds counts as present.
+        c["c8"]: ("8", "missing", 20, 1, 0, 0),
+    }
+    assert [r["commit"] for r in rows] == [c[k] for k in ("c1", "c2", "c3", "c4", "c5", "c7", "c8")]
+    by_commit = {r["commit"]: r for r in rows}
+    assert by_commit[c["c3"]]["files"] == "pkg/d.py"
+    assert by_commit[c["c3"]]["target_files"] == "forked/d.py"
+    assert by_commit[c["c1"]]["target_files"] == "forked/a.py"
+    summary = json.loads((out / "drift.json").read_text())
+    assert summary["counts"] == {"applied": 3, "partial": 1, "missing": 2, "not_applicable": 1}
+    assert summary["drift_parameters"] == DriftParams().to_dict()
+    assert summary["pairing"]["package_renames"] == {"pkg": "forked"}
+    assert summary["upstream"]["base_commit"] == c["base"]
+    assert summary["target"]["digest"].startswith("git:")
+
+
+def test_restrict_and_pair_at_parent(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    up, fork, c = repos
+    out = tmp_path / "out"
+    assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q",
+                 "--prs", "2,8", "--commits", c["c7"][:10], "--pair-at", "parent"]) == 0
+    assert [(r["pr"], r["status"]) for r in _rows(out)] == [("2", "partial"), ("7", "applied"), ("8", "missing")]
+    assert json.loads((out / "drift.json").read_text())["selection"] == {"commits": [c["c7"][:10]],
+                                                                         "prs": ["2", "8"]}
+
+
+def test_base_auto(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    up, fork, c = repos
+    out = tmp_path / "out"
+    assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q",
+                 "--base", "auto"]) == 0
+    summary = json.loads((out / "drift.json").read_text())
+    base = summary["base_auto"]["commit"]
+    assert summary["upstream"]["base_commit"] == base
+    order = [c[k] for k in ("base", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8")]
+    assert base in order and summary["base_auto"]["candidates"] == 9
+    assert [r["commit"] for r in _rows(out)] == [s for s in order[order.index(base) + 1:] if s != c["c6"]]
+
+
+@pytest.mark.parametrize("args", [
+    ["{up}@nosuch..main"],  # unknown ref
+    ["{up}@main"],  # not a range
+    ["{up}@main..main"],  # an empty range
+    ["{tmp}/nowhere@a..b"],
+    ["{up}@{base}..main", "--commits", "deadbeef"],  # not in the range
+    ["{up}@{base}..main", "--prs", "99"],
+    ["{up}@{base}..main", "--applied-min-share", "1.5"],
+])
+def test_bad_input_exits_2(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path, args: list[str],
+                           capsys: pytest.CaptureFixture[str]) -> None:
+    up, fork, c = repos
+    spec = [a.format(up=up, tmp=tmp_path, base=c["base"]) for a in args]
+    assert main(["drift", f"{fork}@HEAD", *spec, "--out", str(tmp_path / "out"), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lineage: error:") and err.count("\n") == 1
+
+
+def test_pr_numbers() -> None:
+    assert pr_number("Fix typos (#648)") == "648"
+    assert pr_number("Merge pull request #12 from a/b") == "12"
+    assert pr_number("Revert \"x (#3)\" (#5)") == "5"
+    assert pr_number("no number here #7") == ""
+
+
+def test_counts_are_a_multiset_against_the_parent() -> None:
+    # `return None` was in the file twice and the commit adds a third: only that copy counts.
+    change = FileChange("m.py", "m.py", Counter({"return None": 2, "x = 1": 1}),
+                        Counter({"return None": 3, "y = 2": 1}))
+    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (2, 0, 1, 0)
+    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (2, 2, 1, 1)
+    params = DriftParams()
+    assert classify(2, 2, 1, 1, params) == "applied"
+    assert classify(10, 1, 0, 0, params) == "missing"
+    assert classify(10, 5, 0, 0, params) == "partial"
+    assert classify(0, 0, 0, 0, params) == "not_applicable"
+    with pytest.raises(LineageError):
+        DriftParams(applied_min_share=0.1, missing_max_share=0.2)
+
+
+def test_folder_map_and_renames() -> None:
+    pairing = learn_pairing([("vendor/pkg/a.py", "src/pkg/a.py"), ("src/forked/b.py", "src/pkg/b.py")],
+                            ["src/pkg/a.py", "src/pkg/b.py"])
+    assert pairing.folders == {("src",): ("vendor",), ("src", "pkg"): ("src", "forked")}
+    assert pairing.mapped("src/pkg/new.py") == "src/forked/new.py"
+    assert pairing.mapped("tests/t.py") == ""
+    assert pairing.renames == {"pkg": "forked"}
