@@ -120,7 +120,7 @@ def _tree_bytes(root: Path) -> dict[str, str]:
 
 def test_fingerprints_follow_the_matchers_seed_rules(world: dict[str, Path]) -> None:
     """Header lines, generic signatures and short lines are never fingerprints; code is."""
-    from lineage.normalise import stable_hash
+    from lineage.index.normalise import stable_hash
 
     with open_source(str(world["boiler"])) as source:
         tree = index_tree(source, IndexCache(None), jobs=1)

@@ -393,9 +393,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
     _common(p)
     p.set_defaults(func=_cmd_drift)
+    from lineage.store.commands import CliHooks
     from lineage.store.commands import add_parsers as add_store_parsers
 
-    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP)
+    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
+                      CliHooks(params=_params, formats=_formats, local_paths=local_paths))
     return parser
 
 

@@ -7,7 +7,9 @@ import json
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from lineage.errors import LineageError
 
@@ -18,8 +20,18 @@ STORE_SET_HELP = ("override a store parameter (repeatable; recorded in store.jso
                   "(new stores only), common_max_releases, rank_min_lines, rank_min_score, top")
 
 
+@dataclass(frozen=True)
+class CliHooks:
+    """What the commands take from :mod:`lineage.cli` (handed over, so that lineage.store never
+    imports the CLI): the option parsers shared with ``compare``."""
+
+    params: Callable[[list[str]], Any]  # --set KEY=VALUE list -> MatchParams
+    formats: Callable[[str], Any]  # --formats value -> formats
+    local_paths: Callable[[list[str]], list[str]]  # sources -> local paths (for the --out check)
+
+
 def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None],
-                set_help: str, formats_default: str, formats_help: str, source_help: str) -> None:
+                set_help: str, formats_default: str, formats_help: str, source_help: str, hooks: CliHooks) -> None:
     p = sub.add_parser("store", help="build or inspect a fingerprint store of many releases",
                        description="A store of the distinctive line fingerprints of many releases, as "
                        "partitioned Parquet files, for lineage scan.")
@@ -33,7 +45,7 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     a.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
     a.add_argument("--store-set", action="append", default=[], metavar="KEY=VALUE", help=STORE_SET_HELP)
     common(a)
-    a.set_defaults(func=_cmd_store_add)
+    a.set_defaults(func=_cmd_store_add, hooks=hooks)
     i = actions.add_parser("info", help="releases, fingerprints and size of a store")
     i.add_argument("--store", required=True, type=Path)
     i.add_argument("--json", action="store_true", help="print the store's figures and releases as JSON")
@@ -55,14 +67,13 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     s.add_argument("--formats", default=formats_default, help=formats_help)
     s.add_argument("--target-name", action="append", default=[], metavar="NAME")
     common(s)
-    s.set_defaults(func=_cmd_scan)
+    s.set_defaults(func=_cmd_scan, hooks=hooks)
 
 
 def _open(args: argparse.Namespace, create: bool):  # type: ignore[no-untyped-def]
-    from lineage.cli import _params
     from lineage.store import Store, store_params_from_settings
 
-    match = _params(getattr(args, "set", []) or [])
+    match = args.hooks.params(getattr(args, "set", []) or [])
     return Store.open(args.store, store_params_from_settings(args.store_set), match if create else None,
                       create=create)
 
@@ -112,7 +123,6 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:
-    from lineage.cli import _formats, _params, local_paths
     from lineage.report.outdir import check_out_dir
     from lineage.store import scan
     from lineage.store.cluster import dask_address, dask_client
@@ -121,14 +131,14 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 0:
         raise LineageError("--top must be 0 or more")
     out = Path(args.out)
-    check_out_dir(out, [*local_paths([args.target]), str(args.store)])
+    check_out_dir(out, [*args.hooks.local_paths([args.target]), str(args.store)])
     store = _open(args, create=False)
     with dask_client(dask_address(args.dask)) as client:
-        result = scan(args.target, store, top=args.top, match_params=_params(args.set), client=client,
+        result = scan(args.target, store, top=args.top, match_params=args.hooks.params(args.set), client=client,
                       cache_dir=args.cache_dir, use_cache=not args.no_cache, jobs=args.jobs,
                       progress=not args.quiet, target_names=args.target_name or None)
     try:
-        result.write(out, html=not args.no_html, formats=_formats(args.formats))
+        result.write(out, html=not args.no_html, formats=args.hooks.formats(args.formats))
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     for c in result.candidates[:10]:
