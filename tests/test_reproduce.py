@@ -180,7 +180,9 @@ def test_the_manifest_names_the_checkout_commit(inputs: tuple[Path, Path, Path],
         pytest.skip("lineage is not run from a git checkout here")
     head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"], capture_output=True, text=True,
                           check=True).stdout.strip()
-    assert tool["commit"] == head and isinstance(tool["dirty"], bool)
+    status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "src"], capture_output=True,
+                            text=True, check=True).stdout
+    assert tool["commit"] == head and tool["dirty"] == bool(status.strip())
 
 
 def test_first_difference_names_the_row_and_column(tmp_path: Path) -> None:

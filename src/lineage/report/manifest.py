@@ -64,13 +64,13 @@ def _checkout_commit() -> dict[str, object]:
     try:
         head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30,
                               stdin=subprocess.DEVNULL)
-        status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no", "--", "src"],
+        status = subprocess.run([*git, "status", "--porcelain", "--", "src"],
                                 capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
     except (OSError, subprocess.TimeoutExpired):
         return {}
     if head.returncode != 0 or status.returncode != 0:
         return {}
-    # dirty: the checkout's sources differ from that commit, so the commit alone does not name the code
+    # dirty: the sources differ from that commit (edited or new files), so the commit alone does not name the code
     return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
 
 
