@@ -93,6 +93,16 @@ def test_only_other_holders_copyright_is_third_party() -> None:
     assert _origin("up/k.py", "# Copyright 2023 Tri Dao\n# Copyright 2024 The up team\n" + _body(1)).kind == OWN
 
 
+def test_a_project_wide_spdx_copyright_line_does_not_outweigh_the_files_own() -> None:
+    spdx = "# SPDX-FileCopyrightText: Copyright contributors to the up project\n"
+    o = _origin("up/parsers/hf.py", spdx + "# Copyright 2026 The HuggingFace Team.\n" + _body(1))
+    assert (o.kind, o.name, o.line) == (THIRD_PARTY, "The HuggingFace Team", 2)
+    # alone, it is the upstream's own line; beside the upstream's own copyright, too
+    assert _origin("up/core.py", spdx + _body(1)).kind == OWN
+    both = spdx + "# Copyright 2024 The up team\n# Copyright 2022 Other Inc.\n"
+    assert _origin("up/m.py", both + _body(1)).kind == OWN
+
+
 def test_main_holder_of_an_upstream_is_its_own() -> None:
     files = [_index(f"up/m{k}.py", "# Copyright 2024 Jane Roe\n" + _body(k)) for k in range(3)]
     files.append(_index("up/other.py", "# Copyright 2020 Other Corp\n" + _body(9)))
