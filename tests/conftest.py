@@ -16,6 +16,7 @@ if str(Path(__file__).parents[1]) not in sys.path:  # for `tests.eval` and `test
 import treegen  # noqa: E402
 
 from lineage.api import Comparison, compare  # noqa: E402
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings  # noqa: E402
 
 
 @pytest.fixture(scope="session")
@@ -55,9 +56,9 @@ def run_compare(tmp_path: Path) -> Runner:
         base = tmp_path / f"run{next(counter)}"
         t_root = treegen.write_tree(base / "target", target)
         up_roots = [str(treegen.write_tree(base / name, files)) for name, files in upstreams]
-        kwargs.setdefault("use_cache", False)
-        kwargs.setdefault("jobs", 1)
-        return compare(str(t_root), up_roots, **kwargs)  # type: ignore[arg-type]
+        settings = RunSettings(use_cache=False, jobs=1,
+                               max_file_bytes=int(kwargs.pop("max_file_bytes", DEFAULT_MAX_FILE_BYTES)))  # type: ignore[call-overload]
+        return compare(str(t_root), up_roots, settings=settings, **kwargs)  # type: ignore[arg-type]
 
     return run
 

@@ -15,6 +15,7 @@ from lineage.cli import main
 from lineage.index import INDEX_VERSION, Indexer
 from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
+from lineage.settings import RunSettings
 from lineage.sources import blob_digest
 
 SOURCE = treegen.dedent_src('''
@@ -114,7 +115,7 @@ def _trees(tmp_path: Path) -> tuple[Path, Path]:
 
 
 def _run(t_root: Path, u_root: Path, cache: Path, out: Path) -> dict:
-    comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
     comparison.write(out, html=False)
     return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
 
@@ -138,7 +139,7 @@ def test_second_run_hits_the_cache(tmp_path: Path) -> None:
 def test_no_cache_writes_nothing(tmp_path: Path) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
-    comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, use_cache=False, jobs=1)
+    comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, use_cache=False, jobs=1))
     assert not list(cache.rglob("*.rec")) if cache.exists() else True
     assert comparison.target.cache_hits == 0
     assert comparison.options["cache"] == ""
@@ -174,7 +175,7 @@ def test_corrupt_entry_is_rebuilt_and_figures_unchanged(tmp_path: Path, damage: 
 def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
-    comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
     n = len(comparison.target.files) + len(comparison.upstreams[0].files)
     matched = len(comparison.target.files)  # one match entry per target file
     # an entry of an older index version is counted and cleared too
@@ -228,8 +229,8 @@ def test_match_cache_skips_unchanged_files_and_survives_damage(tmp_path: Path) -
 def test_match_cache_depends_on_parameters(tmp_path: Path) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
-    compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
-    other = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1,
+    compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
+    other = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1),
                     params=MatchParams(region_min_weight=40.0))
     assert other.match_cache_hits == 0 and other.match_cache_misses == len(other.target.files)
 
@@ -237,7 +238,7 @@ def test_match_cache_depends_on_parameters(tmp_path: Path) -> None:
 def test_cache_clear_removes_only_lineages_folders(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
-    compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
     wheel = cache / "downloads" / "pypi" / "x-1.0" / "x-1.0-py3-none-any.whl"
     wheel.parent.mkdir(parents=True)
     wheel.write_bytes(b"w" * 1000)

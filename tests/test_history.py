@@ -11,8 +11,10 @@ import pytest
 
 from lineage.cli import main
 from lineage.errors import LineageError
-from lineage.history import HISTORY_COLUMNS, _tick_positions, parse_range, plot_history, run_history, select_commits
+from lineage.history import HISTORY_COLUMNS, parse_range, plot_history, run_history, select_commits
+from lineage.history.plot import _tick_positions
 from lineage.match import MatchParams
+from lineage.settings import RunSettings
 
 git = pytest.importorskip("git")
 
@@ -148,8 +150,8 @@ def target(tmp_path: Path) -> dict[str, Any]:
 
 def history(target: dict[str, Any], upstream: Path, tmp_path: Path, refs: str, out: str = "out",
             **kwargs: Any) -> pd.DataFrame:
-    kwargs.setdefault("cache_dir", tmp_path / "cache")
-    return run_history(f"{target['path']}@{refs}", [str(upstream)], tmp_path / out, **kwargs)
+    kwargs.setdefault("settings", RunSettings(cache_dir=tmp_path / "cache"))
+    return run_history(f"{target['path']}@{refs}", [str(upstream)], tmp_path / out, **kwargs).frame
 
 
 # --------------------------------------------------------------------------- figures
@@ -196,6 +198,10 @@ def test_figures_follow_the_constructed_history(target: dict[str, Any], upstream
     assert frame["code_copied_share"].tolist()[0] == 0.0
     assert 0 < frame.loc[1, "code_copied_share"] < 1
 
+    # The CLI says what was done (run_history itself prints nothing).
+    assert capsys.readouterr().out == ""
+    assert main(["history", f"{target['path']}@HEAD", str(upstream), "--out", str(tmp_path / "cli"),
+                 "--cache-dir", str(tmp_path / "cache"), "-q"]) == 0
     out = capsys.readouterr().out
     assert "6 commits of target analysed against upstream" in out
     assert f"first {shas[0][:10]} (2024-03-01)" in out and f"last {shas[5][:10]} (2024-03-06)" in out
@@ -218,7 +224,7 @@ def test_cache_only_parses_changed_files(target: dict[str, Any], upstream: Path,
     assert (frame["cache_hits"] + frame["cache_misses"]).tolist() == frame["python_files"].tolist()
 
     # A second run over the same cache parses nothing, and gives the same figures.
-    again = history(target, upstream, tmp_path, "HEAD", out="again", print_summary=False)
+    again = history(target, upstream, tmp_path, "HEAD", out="again")
     assert again["cache_misses"].sum() == 0
     deterministic = HISTORY_COLUMNS[:-3]
     pd.testing.assert_frame_equal(again[deterministic], frame[deterministic])
@@ -231,7 +237,7 @@ def test_cache_only_parses_changed_files(target: dict[str, Any], upstream: Path,
 
 def test_outputs(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
     shas = target["shas"]
-    frame = history(target, upstream, tmp_path, "HEAD~3..HEAD", print_summary=False)
+    frame = history(target, upstream, tmp_path, "HEAD~3..HEAD")
     out = tmp_path / "out"
     csv = pd.read_csv(out / "history.csv", keep_default_na=False)
     assert csv.columns.tolist() == HISTORY_COLUMNS
@@ -298,14 +304,14 @@ def test_every_tags_and_max_commits(target: dict[str, Any], upstream: Path, tmp_
     assert [c.sha for c in parse_range(f"{path}@v0.1..HEAD", tags_only=True, max_commits=2).commits] == [
         shas[3], shas[5]]
 
-    frame = history(target, upstream, tmp_path, "HEAD", tags_only=True, print_summary=False)
+    frame = history(target, upstream, tmp_path, "HEAD", tags_only=True)
     assert frame["tags"].tolist() == ["v0.1", "v0.2", "v0.3"]
     assert frame["marked_files"].tolist() == [1, 1, 1]
     assert frame["index"].tolist() == [0, 1, 2]
     # The first selected commit parses all its files, later ones only their changes.
     assert frame["cache_misses"].tolist() == [3, 1, 1]
 
-    frame = history(target, upstream, tmp_path, "HEAD", out="every", every=4, print_summary=False)
+    frame = history(target, upstream, tmp_path, "HEAD", out="every", every=4)
     assert frame["commit"].tolist() == [shas[0], shas[4], shas[5]]
 
 
@@ -354,8 +360,8 @@ def test_commit_without_python_files(tmp_path: Path, upstream: Path) -> None:
     repo.index.add(["lib.py"])
     repo.index.commit("Copy", author=who, committer=who)
     repo.close()
-    frame = run_history(f"{path}@HEAD", [str(upstream)], tmp_path / "out", cache_dir=tmp_path / "cache",
-                        print_summary=False)
+    frame = run_history(f"{path}@HEAD", [str(upstream)], tmp_path / "out",
+                        settings=RunSettings(cache_dir=tmp_path / "cache")).frame
     assert frame["python_files"].tolist() == [0, 1]
     assert frame["code_lines"].tolist()[0] == 0 and frame["code_copied_share"].tolist()[0] == 0.0
     assert frame["code_verbatim"].tolist()[1] >= 20

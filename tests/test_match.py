@@ -22,6 +22,7 @@ from treegen import TLine, Upstream
 from lineage.api import Comparison, compare
 from lineage.index import Indexer
 from lineage.match import MatchParams, line_similarity
+from lineage.settings import RunSettings
 
 UP = "upstream"  # directory name, hence label, of the primary upstream
 
@@ -465,7 +466,7 @@ def test_two_runs_are_byte_identical(tmp_path: Path, up: Upstream, up_files: dic
     u_root = treegen.write_tree(tmp_path / UP, up_files)
     outputs = []
     for k in range(2):
-        comparison = compare(str(t_root), [str(u_root)], cache_dir=tmp_path / f"cache{k}", jobs=1)
+        comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=tmp_path / f"cache{k}", jobs=1))
         out = tmp_path / f"out{k}"
         comparison.write(out)
         outputs.append(out)
@@ -541,7 +542,7 @@ def test_labels_are_exact(tmp_path_factory: pytest.TempPathFactory, seed: int, m
     base = tmp_path_factory.mktemp("prop")
     t_root = treegen.write_tree(base / "target", {p: treegen.render(t) for p, t in target.items()})
     u_root = treegen.write_tree(base / UP, up_files)
-    comparison = compare(str(t_root), [str(u_root)], use_cache=False, jobs=1,
+    comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(use_cache=False, jobs=1),
                          params=MatchParams())
     lines = comparison.lines
     assert len(lines) == sum(len(t) for t in target.values())

@@ -9,6 +9,7 @@ import pytest
 
 import lineage.match
 from lineage.match.store import FINGERPRINTED, code_files, code_fingerprint
+from lineage.settings import RunSettings
 
 
 def test_every_matcher_module_is_fingerprinted() -> None:
@@ -52,14 +53,14 @@ def test_a_swapped_match_entry_is_a_miss_and_figures_do_not_move(tmp_path: Path)
     cache = tmp_path / "cache"
 
     def run(out: str) -> dict:
-        comparison = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+        comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
         comparison.write(tmp_path / out, html=False)
         return json.loads((tmp_path / out / "manifest.json").read_text(encoding="utf-8"))
 
     run("out1")
     entries = {p.name: p for p in cache.glob("match-v*/*/*/*.rec")}
     context = next(cache.glob("match-v*/*")).name
-    first = compare(str(t_root), [str(u_root)], cache_dir=cache, jobs=1)
+    first = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
     files = {f.path: f for f in first.target.files}
     assert files["copy.py"].n_lines == files["own.py"].n_lines
     probe = MatchCache(cache, context)

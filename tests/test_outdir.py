@@ -22,6 +22,7 @@ from lineage.cli import main
 from lineage.report import outdir
 from lineage.report.markdown import md_code, md_text
 from lineage.report.outdir import ReportError, atomic_out_dir, check_complete
+from lineage.report.summary import SummaryReporter
 
 FIGURES = ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md")
 
@@ -63,7 +64,7 @@ def test_a_failing_write_leaves_the_previous_report_untouched(tmp_path: Path,
     def broken(*args: object, **kwargs: object) -> list[Path]:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr("lineage.report.write_summary", broken)
+    monkeypatch.setattr(SummaryReporter, "write", broken)
     assert _run(str(target), str(upstream), "--out", str(out)) == 130
     assert _digests(out) == before
     assert not [p for p in tmp_path.iterdir() if ".lineage-" in p.name]

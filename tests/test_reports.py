@@ -16,6 +16,7 @@ import treegen
 from lineage.api import Comparison, compare
 from lineage.match import MatchParams
 from lineage.results import FILE_COLUMNS, LINE_COLUMNS
+from lineage.settings import RunSettings
 
 OUTPUTS = ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md")
 
@@ -38,7 +39,7 @@ def written(tmp_path_factory: pytest.TempPathFactory) -> tuple[Comparison, Path,
     }
     t_root = treegen.write_tree(base / "target", target)
     params = MatchParams(region_min_weight=30.0)
-    comparison = compare(str(t_root), [str(archive)], params=params, use_cache=False, jobs=1)
+    comparison = compare(str(t_root), [str(archive)], params=params, settings=RunSettings(use_cache=False, jobs=1))
     out = base / "out"
     paths = comparison.write(out)
     manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
@@ -125,7 +126,8 @@ def test_tree_digest_depends_on_python_content(tmp_path: Path) -> None:
     a = treegen.write_tree(tmp_path / "a", {"m.py": "x = 1\n", "notes.txt": "a\n"})
     b = treegen.write_tree(tmp_path / "b", {"m.py": "x = 1\n", "notes.txt": "b\n"})
     c = treegen.write_tree(tmp_path / "c", {"m.py": "x = 2\n", "notes.txt": "a\n"})
-    digests = [compare(str(t), [str(a)], use_cache=False, jobs=1).target.tree_digest for t in (a, b, c)]
+    plain = RunSettings(use_cache=False, jobs=1)
+    digests = [compare(str(t), [str(a)], settings=plain).target.tree_digest for t in (a, b, c)]
     assert digests[0] == digests[1] != digests[2]
 
 
@@ -148,3 +150,17 @@ def test_no_html_option(tmp_path: Path, written: tuple[Comparison, Path, dict]) 
     assert (tmp_path / "plain" / "manifest.json") in paths
     manifest = json.loads((tmp_path / "plain" / "manifest.json").read_text(encoding="utf-8"))
     assert not any(name.endswith(".html") for name in manifest["outputs"])
+
+
+def test_every_output_format_is_one_reporter(written: tuple[Comparison, Path, dict]) -> None:
+    from lineage.report import ATTACHMENTS, HTML, REPORTS, Reporter
+
+    reporters = [*REPORTS, *ATTACHMENTS.values(), HTML]
+    types = [r.report_type for r in reporters]
+    assert len(set(types)) == len(types) == 7
+    assert all(isinstance(r, Reporter) for r in reporters)
+    # write_reports records what the reporters wrote, and the manifest, nothing else
+    comparison, out, _ = written
+    on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    manifest = json.loads((out / "manifest.json").read_text())
+    assert sorted([*manifest["outputs"], "manifest.json"]) == on_disk

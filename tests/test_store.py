@@ -231,9 +231,14 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     # Bad input: one line, exit 2.
     assert main(["scan", str(world["target"]), "--store", str(tmp_path / "nope"), "--out", str(tmp_path / "o2")]) == 2
     assert "not a lineage store" in capsys.readouterr().err
+    (tmp_path / "afile").write_text("x")
+    assert main(["store", "add", "--store", str(tmp_path / "afile"), str(world["decoy2"])]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+    assert main(["store", "add", "--store", str(tmp_path / "s3")]) == 2
+    assert "at least one SPEC" in capsys.readouterr().err
 
 
-@pytest.mark.parametrize("processes", [False, True])
+@pytest.mark.parametrize("processes", [False])  # worker processes: the LINEAGE_DASK=local test
 def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, processes: bool) -> None:
     from distributed import Client, LocalCluster
 
@@ -252,3 +257,42 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
     for name in ("candidates.csv", "scan.json", "lines.csv", "files.csv", "regions.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     assert here.candidates and np.isclose(here.candidates[0].score, on_dask.candidates[0].score)
+
+
+def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, [str(world["truelib"]), str(world["decoy1"])], jobs=1)
+    own = treegen.write_tree(tmp_path / "own", {"own/a.py": treegen.render(treegen.own_code(
+        treegen.Names(random.Random(77)), 4)), "own/common.py": IDIOMS})
+    result = scan(str(own), store, jobs=1)
+    assert result.candidates == [] and result.comparison is None
+    result.write(tmp_path / "out")
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["candidates.csv", "scan.json"]
+    assert (tmp_path / "out" / "candidates.csv").read_text() == ",".join(CANDIDATE_COLUMNS) + "\n"
+
+
+def test_cli_dask_from_the_environment(world: dict[str, Path], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """LINEAGE_DASK=local: a LocalCluster of worker processes; the store is the same bytes."""
+    assert main(["store", "add", "--store", str(tmp_path / "plain"), *_specs(world), "--jobs", "1", "-q"]) == 0
+    monkeypatch.setenv("LINEAGE_DASK", "local")
+    assert main(["store", "add", "--store", str(tmp_path / "dist"), *_specs(world), "-q"]) == 0
+    assert _tree_bytes(tmp_path / "dist") == _tree_bytes(tmp_path / "plain")
+
+
+def test_compact_keeps_every_figure(world: dict[str, Path], tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, _specs(world)[:3], jobs=1)
+    before = scan(str(world["target"]), store, top=0, jobs=1).candidates
+    assert main(["store", "compact", "--store", str(tmp_path / "s")]) == 0
+    assert "merged" in capsys.readouterr().out
+    parts = [list(p.iterdir()) for p in (tmp_path / "s" / "fingerprints").iterdir()]
+    assert all([f.name for f in files] == ["compacted.parquet"] for files in parts)
+    assert scan(str(world["target"]), store, top=0, jobs=1).candidates == before
+    # A release added after compaction is read from its own files until the next compaction.
+    add_releases(store, _specs(world), jobs=1)
+    full = scan(str(world["target"]), store, top=0, jobs=1).candidates
+    assert [Path(c.release).name for c in full] == ["truelib", "decoy1"]
+    assert store.compact() > 0
+    assert scan(str(world["target"]), store, top=0, jobs=1).candidates == full

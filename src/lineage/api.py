@@ -17,7 +17,6 @@ import dataclasses
 import hashlib
 import json
 import posixpath
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -31,7 +30,7 @@ from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.match.origin import Gated, Origin, gate, holder, shared_headers, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
-from lineage.results import (
+from lineage.results.tables import (
     UpstreamFile,
     build_files,
     build_functions,
@@ -41,7 +40,7 @@ from lineage.results import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
+from lineage.settings import RunSettings
 from lineage.sources import Source, open_source
 
 # Top-level directories that are not an upstream's package name (for reading markers).
@@ -77,29 +76,25 @@ def upstream_names(tree: TreeIndex) -> set[str]:
     return {n for n in names if n}
 
 
-def _log(message: str, progress: bool) -> None:
-    if progress:
-        print(f"lineage: {message}", file=sys.stderr)
-
-
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
-            jobs: int | None = None, cache_dir: Path | None = None, use_cache: bool = True,
-            max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, progress: bool = False,
-            target_names: Sequence[str] | None = None,
+            settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
             opener: Callable[[str, Path], Source] = open_source) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
-    :func:`lineage.sources.open_source`. ``target_names`` replaces the names the target is known
-    by (default: its label, packages and metadata; see :mod:`lineage.match.origin`). Raises
-    :class:`lineage.errors.LineageError` on bad input. ``opener`` opens a spec (``lineage
-    reproduce`` passes one that reopens each input as recorded, digests checked).
+    :func:`lineage.sources.open_source`. ``settings`` says how to run (cache, workers, file size
+    limit, progress; :class:`lineage.settings.RunSettings`, default: all defaults, silent).
+    ``target_names`` replaces the names the target is known by (default: its label, packages and
+    metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
+    input. ``opener`` opens a spec (``lineage reproduce`` passes one that reopens each input as
+    recorded, digests checked).
     """
     params = params or MatchParams()
+    settings = settings or RunSettings()
     if target_names is not None and any(not str(n).strip() for n in target_names):
         raise LineageError("--target-name may not be empty")
-    root = cache_dir or default_cache_dir()
-    cache = IndexCache(root if use_cache else None)
+    root = settings.cache_root
+    cache = IndexCache(settings.store_root)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
@@ -108,16 +103,16 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
         timings["open"] = time.perf_counter() - started
         up_trees = []
         for source in up_sources:
-            _log(f"reading upstream {source.info.label} ({source.info.spec})", progress)
-            up_trees.append(index_tree(source, cache, jobs, max_file_bytes, progress))
-        _log(f"reading target {target_source.info.label} ({target_source.info.spec})", progress)
-        target_tree = index_tree(target_source, cache, jobs, max_file_bytes, progress)
+            settings.log(f"reading upstream {source.info.label} ({source.info.spec})")
+            up_trees.append(index_tree(source, cache, settings.jobs, settings.max_file_bytes, settings.progress))
+        settings.log(f"reading target {target_source.info.label} ({target_source.info.spec})")
+        target_tree = index_tree(target_source, cache, settings.jobs, settings.max_file_bytes, settings.progress)
     timings["index"] = time.perf_counter() - started - timings["open"]
-    comparison = compare_trees(target_tree, up_trees, params, progress=progress,
-                               cache_root=root if use_cache else None, target_names=target_names)
+    comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,
+                               cache_root=settings.store_root, target_names=target_names)
     comparison.timings = timings | comparison.timings
-    comparison.options = {"jobs": jobs or 0, "cache": str(root) if use_cache else "",
-                          "max_file_bytes": max_file_bytes, "target_names": list(target_names or [])}
+    comparison.options = {"jobs": settings.jobs or 0, "cache": str(root) if settings.use_cache else "",
+                          "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or [])}
     return comparison
 
 
@@ -132,7 +127,7 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
 
 
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
-                  progress: bool = False, cache_root: Path | None = None,
+                  progress: Callable[[str], None] | None = None, cache_root: Path | None = None,
                   figures_only: bool = False,
                   match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None,
                   target_names: Sequence[str] | None = None) -> Comparison:
@@ -180,8 +175,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         if found is not None:
             memo[(f.digest, f.path)] = found
     todo = [t for t, found in enumerate(per_file) if found is None]
-    _log(f"matching {len(todo)} of {len(target.files)} target files against {len(up_files)} upstream "
-         f"files", progress)
+    if progress is not None:
+        progress(f"matching {len(todo)} of {len(target.files)} target files against {len(up_files)} upstream files")
     if todo:
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),

@@ -1,4 +1,9 @@
-"""The ``lineage`` command: a thin layer over :mod:`lineage.api`.
+"""The ``lineage`` command: a thin layer over :mod:`lineage.api`, and all of lineage's printing.
+
+Options shared by several commands are made once (:data:`OPTIONS`); :data:`TAKES` says which
+command takes which, and :func:`run_settings` turns the run options into the one
+:class:`lineage.settings.RunSettings` every stage takes. Every command's parser is here, so the
+module is somewhat over 400 lines: reading one file shows the whole command line.
 
 Exit status: 0 on success, 2 on bad usage or bad input (one line on stderr, no traceback).
 """
@@ -13,11 +18,12 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lineage import __version__
 from lineage.errors import LineageError
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings
 
 FORMATS_DEFAULT = "spdx,cyclonedx,sarif"
 FORMATS_HELP = ("attachments to write, comma-separated: spdx (lineage.spdx.json), cyclonedx or cdx "
@@ -47,9 +53,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     upstreams = [args.upstream, *args.also_upstream]
     # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
     check_out_dir(out, local_paths([args.target, *upstreams]))
-    comparison = compare(args.target, upstreams, params=_params(args.set), jobs=args.jobs,
-                         cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                         max_file_bytes=args.max_file_bytes, progress=not args.quiet,
+    comparison = compare(args.target, upstreams, params=_params(args.set), settings=run_settings(args),
                          target_names=args.target_name or None)
     try:
         written = comparison.write(out, html=not args.no_html, formats=_formats(args.formats))
@@ -118,8 +122,7 @@ def _cmd_check(args: argparse.Namespace) -> int:
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from lineage.reproduce import reproduce
 
-    result = reproduce(Path(args.manifest), args.out, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                       jobs=args.jobs, progress=not args.quiet)
+    result = reproduce(Path(args.manifest), args.out, settings=run_settings(args))
     for line in result.lines():
         print(line)
     return 0 if result.reproduced else 1
@@ -145,13 +148,11 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 def _cmd_markers(args: argparse.Namespace) -> int:
     from lineage.index import IndexCache, index_tree
     from lineage.markers import is_attribution, marker_names_upstream
-    from lineage.settings import default_cache_dir
     from lineage.sources import open_source
 
-    root = args.cache_dir or default_cache_dir()
-    with open_source(args.target, root) as source:
-        tree = index_tree(source, IndexCache(None if args.no_cache else root), args.jobs,
-                          progress=not args.quiet)
+    settings = run_settings(args)
+    with open_source(args.target, settings.cache_root) as source:
+        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
     names = {n.lower() for n in args.name}
     rows = []
     for f in tree.files:
@@ -176,9 +177,8 @@ def _cmd_markers(args: argparse.Namespace) -> int:
 
 def _cmd_cache(args: argparse.Namespace) -> int:
     from lineage.index import IndexCache
-    from lineage.settings import default_cache_dir
 
-    cache = IndexCache(args.cache_dir or default_cache_dir())
+    cache = IndexCache(run_settings(args).cache_root)
     if args.action == "info":
         info = cache.info()
         print(f"cache: {info['root']}")
@@ -192,12 +192,19 @@ def _cmd_cache(args: argparse.Namespace) -> int:
 
 
 def _cmd_history(args: argparse.Namespace) -> int:
-    from lineage.history import run_history
+    from lineage.history import figures_sentence, run_history
 
-    run_history(args.range, [args.upstream, *args.also_upstream], Path(args.out), every=args.every,
-                tags_only=args.tags, max_commits=args.max_commits, params=_params(args.set),
-                jobs=args.jobs, cache_dir=args.cache_dir, use_cache=not args.no_cache,
-                progress=not args.quiet)
+    result = run_history(args.range, [args.upstream, *args.also_upstream], Path(args.out), every=args.every,
+                         tags_only=args.tags, max_commits=args.max_commits, params=_params(args.set),
+                         settings=run_settings(args))
+    frame, total, name = result.frame, len(result.frame), result.range.repo.name
+    first, last = frame.iloc[0], frame.iloc[-1]
+    print(f"{total} commit{'s' if total != 1 else ''} of {name} analysed against {', '.join(result.upstream_names)}.")
+    print(f"first {first['commit'][:10]} ({first['date'][:10]}): {figures_sentence(first)}.")
+    if total > 1:
+        print(f"last {last['commit'][:10]} ({last['date'][:10]}): {figures_sentence(last)}.")
+    print(f"{result.seconds:.1f} s in all, {int(frame['cache_misses'].sum()):,} files parsed "
+          f"(cache misses); wrote history.csv, history.png and history.json to {result.out_dir}.")
     return 0
 
 
@@ -238,13 +245,78 @@ def _cmd_drift(args: argparse.Namespace) -> int:
 TARGET_NAME_HELP = ("a name the target project is known by (repeatable; replaces its label, packages and "
                     "metadata repositories): an upstream file whose header names it came from the target")
 
+# Every option that more than one command takes, made once: name -> (flags, add_argument keywords).
+# Help that differs by command is a callable of the command's name.
+OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
+    "upstream": (("--upstream",), dict(dest="also_upstream", action="append", default=[], metavar="SOURCE",
+                                       help="a further upstream (repeatable), e.g. a third party both sides "
+                                       "vendored; on equal evidence a further upstream is named as the source")),
+    "out": (("--out",), dict(required=True, help="output folder")),
+    "no-html": (("--no-html",), dict(action="store_true", help="skip the HTML side-by-side view")),
+    "max-file-bytes": (("--max-file-bytes",), dict(type=int, default=DEFAULT_MAX_FILE_BYTES,
+                                                   help="skip (and record) Python files larger than this "
+                                                   "(default 4 MiB)")),
+    "set": (("--set",), dict(action="append", default=[], metavar="KEY=VALUE", help=_set_help)),
+    "formats": (("--formats",), dict(default=FORMATS_DEFAULT, help=FORMATS_HELP)),
+    "target-name": (("--target-name",), dict(action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)),
+    "every": (("--every",), dict(type=int, default=1, help="every Nth commit (the last is always included)")),
+    "tags": (("--tags",), dict(action="store_true", help="only tagged commits")),
+    "max-commits": (("--max-commits",), dict(type=int, default=0,
+                                             help="at most this many commits (0: no limit)")),
+    # how to run (lineage.settings.RunSettings)
+    "jobs": (("--jobs",), dict(type=int, default=None, help="worker processes for indexing (default: all cores)")),
+    "cache-dir": (("--cache-dir",), dict(type=Path, default=None,
+                                         help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")),
+    "no-cache": (("--no-cache",), dict(action="store_true", help="do not read or write the index cache")),
+    "quiet": (("-q", "--quiet"), dict(action="store_true", help="no progress on stderr")),
+}
+RUN = ("jobs", "cache-dir", "no-cache", "quiet")
+REPORT = ("out", "no-html", "max-file-bytes", "set", "formats", "target-name")
+COMMITS = ("every", "tags", "max-commits")
+# Which command takes which shared option (each command's own arguments are added where it is made).
+TAKES: dict[str, tuple[str, ...]] = {
+    "compare": ("upstream", *REPORT, *RUN),
+    "corpus": (*REPORT, *RUN),
+    "markers": RUN,
+    "cache": ("cache-dir",),
+    "history": ("upstream", "out", *COMMITS, "set", *RUN),
+    "forkpoint": ("out", *COMMITS, "set", *RUN),
+    "drift": ("out", "set", *RUN),
+    "reproduce": RUN,  # its own --out is optional; the file size limit is the manifest's
+    "check": (),  # its --every and --tags choose fork-point candidates: said in its own words
+}
+
+
+def add_options(p: argparse.ArgumentParser, *names: str) -> None:
+    for name in names:
+        flags, keywords = OPTIONS[name]
+        help_text = keywords.get("help")
+        p.add_argument(*flags, **(keywords | {"help": help_text() if callable(help_text) else help_text}))  # type: ignore[arg-type]
+
+
+def _command(sub: argparse._SubParsersAction, name: str, func: Callable[[argparse.Namespace], int],
+             **parser: str) -> argparse.ArgumentParser:
+    """Sub-command ``name`` run by ``func``, with the shared options :data:`TAKES` gives it; the
+    caller adds the command's own arguments."""
+    p = sub.add_parser(name, **parser)  # type: ignore[arg-type]
+    p.set_defaults(func=func)
+    add_options(p, *TAKES.get(name, ()))
+    return p
+
 
 def _common(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--jobs", type=int, default=None, help="worker processes for indexing (default: all cores)")
-    p.add_argument("--cache-dir", type=Path, default=None,
-                   help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")
-    p.add_argument("--no-cache", action="store_true", help="do not read or write the index cache")
-    p.add_argument("-q", "--quiet", action="store_true", help="no progress on stderr")
+    """The run options (for a command not in :data:`TAKES`)."""
+    add_options(p, *RUN)
+
+
+def run_settings(args: argparse.Namespace) -> RunSettings:
+    """The run options of a command line, as the one :class:`RunSettings` every stage takes."""
+    from lineage.settings import print_progress
+
+    return RunSettings(cache_dir=getattr(args, "cache_dir", None), jobs=getattr(args, "jobs", None),
+                       max_file_bytes=getattr(args, "max_file_bytes", DEFAULT_MAX_FILE_BYTES),
+                       use_cache=not getattr(args, "no_cache", False),
+                       progress=None if getattr(args, "quiet", True) else print_progress)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -253,41 +325,21 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"lineage {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("compare", help="label every target line as copied from the upstream or not",
-                       description="Compare TARGET with UPSTREAM; write lines.csv, files.csv, "
-                       "functions.csv, regions.csv, summary.json, summary.md, html/ and manifest.json.")
+    p = _command(sub, "compare", _cmd_compare, help="label every target line as copied from the upstream or not",
+                 description="Compare TARGET with UPSTREAM; write lines.csv, files.csv, "
+                 "functions.csv, regions.csv, summary.json, summary.md, html/ and manifest.json.")
     p.add_argument("target", help=f"the codebase to examine: {SOURCE_HELP}")
     p.add_argument("upstream", help=f"the primary upstream: {SOURCE_HELP}")
-    p.add_argument("--upstream", dest="also_upstream", action="append", default=[], metavar="SOURCE",
-                   help="a further upstream (repeatable), e.g. a third party both sides vendored; "
-                   "on equal evidence a further upstream is named as the source")
-    p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("--no-html", action="store_true", help="skip the HTML side-by-side view")
-    p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024,
-                   help="skip (and record) Python files larger than this (default 4 MiB)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
-    p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
-    p.add_argument("--target-name", action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)
-    _common(p)
-    p.set_defaults(func=_cmd_compare)
 
-    p = sub.add_parser("corpus", help="run compare on a pinned corpus manifest (corpora/*.json)",
-                       description="Compare the pinned PyPI releases named by a corpus manifest; "
-                       "the downloads are checked against the manifest's sha256.")
+    p = _command(sub, "corpus", _cmd_corpus, help="run compare on a pinned corpus manifest (corpora/*.json)",
+                 description="Compare the pinned PyPI releases named by a corpus manifest; "
+                 "the downloads are checked against the manifest's sha256.")
     p.add_argument("manifest", help="e.g. corpora/sglang-vllm.json")
-    p.add_argument("--out", required=True, help="output folder")
-    p.add_argument("--no-html", action="store_true")
-    p.add_argument("--max-file-bytes", type=int, default=4 * 1024 * 1024)
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
-    p.add_argument("--formats", default=FORMATS_DEFAULT, help=FORMATS_HELP)
-    p.add_argument("--target-name", action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)
-    _common(p)
-    p.set_defaults(func=_cmd_corpus)
 
-    p = sub.add_parser("check", help="policy gate over a report (exit 0 holds, 1 violated, 2 bad usage)",
-                       description="Check a report written by compare against a policy, from "
-                       "[tool.lineage.check] in pyproject.toml (of the current folder, or --config) with "
-                       "these options overriding it. Prints one line per violation.")
+    p = _command(sub, "check", _cmd_check, help="policy gate over a report (exit 0 holds, 1 violated, 2 bad usage)",
+                 description="Check a report written by compare against a policy, from "
+                 "[tool.lineage.check] in pyproject.toml (of the current folder, or --config) with "
+                 "these options overriding it. Prints one line per violation.")
     p.add_argument("report", help="a folder written by lineage compare")
     p.add_argument("--max-unmarked-copied-lines", type=int, default=None, metavar="N",
                    help="at most N copied code lines in files without a marker (with --baseline: growth)")
@@ -302,80 +354,56 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
                    help="judge only what grew since this older report")
     p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
-    p.set_defaults(func=_cmd_check)
 
-    p = sub.add_parser("reproduce", help="rerun a report from its manifest (exit 0 identical, 1 differs, "
-                       "2 an input cannot be had or is not the recorded one)",
-                       description="Reopen every input a manifest records (digests checked), rerun with "
-                       "the recorded parameters and upstream order, and compare the figure files' sha256 "
-                       "with those recorded.")
+    p = _command(sub, "reproduce", _cmd_reproduce, help="rerun a report from its manifest (exit 0 identical, "
+                 "1 differs, 2 an input cannot be had or is not the recorded one)",
+                 description="Reopen every input a manifest records (digests checked), rerun with "
+                 "the recorded parameters and upstream order, and compare the figure files' sha256 "
+                 "with those recorded.")
     p.add_argument("manifest", help="a manifest.json written by compare or corpus, or its report folder")
     p.add_argument("--out", default=None, help="keep the rerun's report in this folder (default: a "
                    "temporary folder, removed)")
-    _common(p)
-    p.set_defaults(func=_cmd_reproduce)
 
-    p = sub.add_parser("markers", help="list provenance markers in a codebase",
-                       description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
-                       "upstream URLs found in comments and docstrings.")
+    p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
+                 description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
+                 "upstream URLs found in comments and docstrings.")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("--name", action="append", default=[],
                    help="keep only markers naming this upstream (repeatable), e.g. --name vllm: those that "
                    "make a file marked in a report, copyright lines naming its authors included")
     p.add_argument("--all", action="store_true", help="without --name: include SPDX and copyright lines")
     p.add_argument("--json", action="store_true", help="print JSON records")
-    _common(p)
-    p.set_defaults(func=_cmd_markers)
 
-    p = sub.add_parser("cache", help="show or clear the cache (index and match entries, downloads)",
-                       description="Only lineage's own folders under the cache folder are counted or "
-                       "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
+    p = _command(sub, "cache", _cmd_cache, help="show or clear the cache (index and match entries, downloads)",
+                 description="Only lineage's own folders under the cache folder are counted or "
+                 "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
     p.add_argument("action", choices=["info", "clear"],
                    help="info: entries and size per folder; clear: remove them")
-    p.add_argument("--cache-dir", type=Path, default=None,
-                   help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")
     p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")
-    p.set_defaults(func=_cmd_cache)
 
-    p = sub.add_parser("history", help="headline figures for each commit of a target git repository",
-                       description="For REPO@A..B (or REPO@REF for its whole history), compute the "
-                       "headline figures at each commit; write history.csv and history.png.")
+    p = _command(sub, "history", _cmd_history, help="headline figures for each commit of a target git repository",
+                 description="For REPO@A..B (or REPO@REF for its whole history), compute the "
+                 "headline figures at each commit; write history.csv and history.png.")
     p.add_argument("range", help="REPO@A..B, or REPO@REF for every commit up to REF")
     p.add_argument("upstream", help=SOURCE_HELP)
-    p.add_argument("--upstream", dest="also_upstream", action="append", default=[], metavar="SOURCE")
-    p.add_argument("--out", required=True)
-    p.add_argument("--every", type=int, default=1, help="every Nth commit (the last is always included)")
-    p.add_argument("--tags", action="store_true", help="only tagged commits")
-    p.add_argument("--max-commits", type=int, default=0, help="at most this many commits (0: no limit)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=_set_help())
-    _common(p)
-    p.set_defaults(func=_cmd_history)
 
-    p = sub.add_parser("forkpoint", help="which candidate release or commit the target is closest to",
-                       description="Rank candidates (sources, REPO@A..B commits, pypi:NAME releases) by "
-                       "their distance to TARGET; write forkpoint.csv, forkpoint_files.csv, forkpoint.json, "
-                       "forkpoint.png.")
+    p = _command(sub, "forkpoint", _cmd_forkpoint, help="which candidate release or commit the target is closest to",
+                 description="Rank candidates (sources, REPO@A..B commits, pypi:NAME releases) by "
+                 "their distance to TARGET; write forkpoint.csv, forkpoint_files.csv, forkpoint.json, "
+                 "forkpoint.png.")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("candidates", nargs="+", help=f"{SOURCE_HELP}; REPO@A..B; or pypi:NAME (every release)")
-    p.add_argument("--out", required=True)
     p.add_argument("--versions", default="", help="PEP 440 specifier narrowing pypi:NAME, e.g. '>=20,<25'")
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
     p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
-    p.add_argument("--every", type=int, default=1)
-    p.add_argument("--tags", action="store_true")
-    p.add_argument("--max-commits", type=int, default=0)
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    _common(p)
-    p.set_defaults(func=_cmd_forkpoint)
 
-    p = sub.add_parser("drift", help="which upstream commits since the fork point the target carries",
-                       description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
-                       "files: how many of its added lines the target's corresponding files hold and how many "
-                       "of its removed lines they lack; status applied, partial, missing or not_applicable. "
-                       "Writes drift.csv and drift.json.")
+    p = _command(sub, "drift", _cmd_drift, help="which upstream commits since the fork point the target carries",
+                 description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
+                 "files: how many of its added lines the target's corresponding files hold and how many "
+                 "of its removed lines they lack; status applied, partial, missing or not_applicable. "
+                 "Writes drift.csv and drift.json.")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("range", help="UPSTREAM_REPO@BASE..HEAD (a git repository)")
-    p.add_argument("--out", required=True)
     p.add_argument("--commits", default="", metavar="SHA,...", help="only these commits of the range")
     p.add_argument("--prs", default="", metavar="N,...", help="only the commits naming these pull requests")
     p.add_argument("--base", default="", choices=["", "auto"],
@@ -390,9 +418,6 @@ def build_parser() -> argparse.ArgumentParser:
                    "(default 0.9)")
     p.add_argument("--missing-max-share", type=float, default=None, metavar="SHARE",
                    help="missing: at most this share of the changed lines present or absent (default 0.1)")
-    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE")
-    _common(p)
-    p.set_defaults(func=_cmd_drift)
     from lineage.store.commands import CliHooks
     from lineage.store.commands import add_parsers as add_store_parsers
 

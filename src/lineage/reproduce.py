@@ -34,7 +34,7 @@ from lineage.match.params import MatchParams
 from lineage.report.attachments import report_time
 from lineage.report.manifest import FIGURE_PACKAGES, package_version, tool_info
 from lineage.report.outdir import check_complete
-from lineage.settings import DEFAULT_MAX_FILE_BYTES
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings
 from lineage.sources import Source, open_source
 
 
@@ -361,13 +361,15 @@ class _Opener:
         return reopen(item, self.cache_dir if self.cache_dir is not None else root)
 
 
-def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *, cache_dir: Path | None = None,
-              use_cache: bool = True, jobs: int | None = None, progress: bool = False) -> Reproduction:
+def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *,
+              settings: RunSettings | None = None) -> Reproduction:
     """Rerun the report that ``manifest`` (a manifest.json or its report folder) records.
 
     The rerun's report is written to ``out_dir`` (default: a temporary folder, removed after the
-    comparison). Raises :class:`ReproduceError` (a :class:`LineageError`) when the report is
-    incomplete or an input cannot be had or is not the recorded one.
+    comparison). ``settings`` says how to run (cache, workers, progress); its file size limit is
+    replaced by the one the manifest records. Raises :class:`ReproduceError` (a
+    :class:`LineageError`) when the report is incomplete or an input cannot be had or is not the
+    recorded one.
     """
     from lineage.api import compare
     from lineage.report import ATTACHMENTS
@@ -385,11 +387,11 @@ def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *, cache_
     if out_dir is not None and Path(os.path.abspath(out_dir)).resolve() == report_dir.resolve():
         raise ReproduceError(f"--out {out_dir} is the report being reproduced; write the rerun elsewhere")
 
-    max_file_bytes = int(options.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES))
-    comparison = compare(inputs[0].spec, [i.spec for i in inputs[1:]], params=params, jobs=jobs,
-                         cache_dir=cache_dir, use_cache=use_cache, max_file_bytes=max_file_bytes, progress=progress,
+    settings = dataclasses.replace(settings or RunSettings(),
+                                   max_file_bytes=int(options.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)))
+    comparison = compare(inputs[0].spec, [i.spec for i in inputs[1:]], params=params, settings=settings,
                          target_names=list(options.get("target_names") or []) or None,
-                         opener=_Opener(inputs, cache_dir))
+                         opener=_Opener(inputs, settings.cache_root))
     for item, tree in zip(inputs, [comparison.target, *comparison.upstreams], strict=True):
         if item.tree_digest and tree.tree_digest != item.tree_digest:
             if not item.digest:  # a folder: its Python files are its only identity

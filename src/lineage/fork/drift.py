@@ -21,11 +21,23 @@ not the file the commit's lines count as missing, otherwise the file is outside 
 **Lines.** Per touched file, the commit's change is counted on stripped non-blank lines as a
 multiset: a text the commit adds ``d`` times more than its parent had is *present* as many times
 as the counterpart holds it beyond the parent's count (at most ``d``); a text it removes ``d``
-times is *absent* as many times as the counterpart holds it fewer times than the parent did. So a
-line such as ``return None`` that the file already had counts only for the copies the commit
-added. With a renamed package, a line also matches with the upstream package name replaced by
-the target's (``from packaging.version`` -> ``from pkgfork.version``). With several
-counterparts, the one that carries most of the change is used.
+times is *absent* as many times as the counterpart holds it fewer times than the parent did.
+Only *telling* texts are counted: ones the file did not hold before (added) or no longer holds
+after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
+is left out, because the target's count of it moves with every other commit it took or not;
+only a change made of such texts alone is counted on them. ``lines_added`` and
+``lines_removed`` are the counted lines. With a renamed package, a line also matches with the
+upstream package name replaced by the target's (``from packaging.version`` ->
+``from pkgfork.version``). With several counterparts, the one that carries most of the change is
+used.
+
+**Later commits.** Commits are judged newest first: an added line the target lacks because a
+later *applied* commit removed it again is ``added_superseded`` (and a removed line the target
+holds because one added it back, ``removed_superseded``); both leave the shares' denominators.
+A removed line the target lacks is evidence only if the target had it: the upstream file at
+BASE held it, or a commit the first pass found applied on evidence of its own (an added line
+present, or a removed line it had and lost) brought it; other such lines are not counted, so a
+chain of commits on a module the fork never had is not "applied" by absences alone.
 
 **Status** (thresholds in :class:`DriftParams`): ``not_applicable`` when no touched file has a
 counterpart or an expected place in the target, or no changed line is left to check;
@@ -54,7 +66,7 @@ import pandas as pd
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.fork.forkpoint import restrict
-from lineage.history import CommitInfo, _open_repo, parse_range
+from lineage.history.range import CommitInfo, open_repo, parse_range
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.index.records import decode_source, is_python_path, split_lines
 from lineage.match import MatchParams
@@ -68,7 +80,8 @@ DRIFT_VERSION = 1
 
 STATUSES = ("applied", "partial", "missing", "not_applicable")
 DRIFT_COLUMNS = ["commit", "date", "subject", "pr", "files", "lines_added", "added_present",
-                 "lines_removed", "removed_absent", "status", "target_files", "order"]
+                 "lines_removed", "removed_absent", "status", "target_files", "added_superseded",
+                 "removed_superseded", "order"]
 PAIR_AT = ("base", "parent")
 
 _PR_SUFFIX = re.compile(r"\(#(\d+)\)")
@@ -213,13 +226,28 @@ class FileChange:
         return self.new_path or self.old_path
 
 
-def count_change(change: FileChange, target: Counter[str], rename: Any = None) -> tuple[int, int, int, int]:
-    """(added, present, removed, absent) of one file change against one counterpart's lines."""
-    added = present = removed = absent = 0
-    for text in change.before.keys() | change.after.keys():
+def count_change(change: FileChange, target: Counter[str], rename: Any = None,
+                 removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
+                 at_base: Counter[str] | None = None) -> tuple[int, int, int, int, int, int]:
+    """(added, present, removed, absent, added_superseded, removed_superseded) of one file
+    change against one counterpart's lines.
+
+    ``removed_later`` / ``added_later``: texts that later applied commits removed from / added
+    to this file. An added line the target lacks because such a commit removed it again is
+    *superseded* (and a removed line the target has because one added it back), not missing.
+    ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
+    not hold either is not counted.
+    """
+    added = present = removed = absent = added_superseded = removed_superseded = 0
+    removed_later = removed_later or Counter()
+    added_later = added_later or Counter()
+    changed = [t for t in change.before.keys() | change.after.keys() if change.before[t] != change.after[t]]
+    # A text the file holds both before and after (``"""``, ``)``, ``return None``) is ambiguous:
+    # the target's count of it also moves with every other commit it did or did not take. Such
+    # texts are counted only when the change has no other line.
+    telling = [t for t in changed if not (change.before[t] and change.after[t])]
+    for text in telling or changed:
         before, after = change.before[text], change.after[text]
-        if before == after:
-            continue
         held = target[text]
         if rename is not None:
             renamed = rename(text)
@@ -227,11 +255,34 @@ def count_change(change: FileChange, target: Counter[str], rename: Any = None) -
                 held += target[renamed]
         if after > before:
             added += after - before
-            present += min(after - before, max(0, held - before))
+            found = min(after - before, max(0, held - before))
+            present += found
+            added_superseded += min(after - before - found, removed_later[text])
         else:
             removed += before - after
-            absent += min(before - after, max(0, before - held))
-    return added, present, removed, absent
+            gone = min(before - after, max(0, before - held))
+            if at_base is not None:
+                unproven = gone - min(gone, at_base[text])
+                gone -= unproven
+                removed -= unproven
+            absent += gone
+            removed_superseded += min(before - after - gone, added_later[text])
+    return added, present, removed, absent, added_superseded, removed_superseded
+
+
+def _deltas(change: FileChange) -> list[tuple[str, int]]:
+    """(text, after - before) of every text the change adds or removes copies of."""
+    return [(t, change.after[t] - change.before[t]) for t in sorted(change.before.keys() | change.after.keys())
+            if change.after[t] != change.before[t]]
+
+
+def _gone_from_target(change: FileChange, had: Counter[str], counterparts: list[str],
+                      target_lines: dict[str, Counter[str]]) -> bool:
+    """Whether a text the change removes, which the target had (``had``), is gone from it."""
+    for text, delta in _deltas(change):
+        if delta < 0 and had[text] and all(target_lines[t][text] < change.before[text] for t in counterparts):
+            return True
+    return False
 
 
 def classify(added: int, present: int, removed: int, absent: int, params: DriftParams) -> str:
@@ -308,12 +359,16 @@ def _counterparts(change: FileChange, pairing: Pairing, target_paths: frozenset[
         for t in pairing.by_upstream.get(path, []) if path else []:
             if t not in found:
                 found.append(t)
-    if found:
-        return found, True
+    # The target path the file maps to: the counterpart of a file new since the pairing (which
+    # the target file, had it been there, paired with something else), or of one changed past
+    # recognition (when that target file paired with nothing).
+    new_since = bool(change.old_path) and change.old_path not in pairing.upstream_paths or not change.old_path
     for path in (change.old_path, change.new_path):
         mapped = pairing.mapped(path) if path else ""
-        if mapped in target_paths and mapped not in pairing.paired_targets:
-            return [mapped], True  # new since the pairing, or changed past recognition
+        if mapped in target_paths and mapped not in found and (new_since or mapped not in pairing.paired_targets):
+            found.append(mapped)
+    if found:
+        return found, True
     if change.new_path and change.old_path in pairing.upstream_paths:
         return [], False  # the target does not carry this upstream file
     # A file new since the pairing (its lines are missing), or one the commit deletes (its lines
@@ -418,42 +473,103 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         return pairings[tree.tree_digest]
 
     base_pairing = pairing_at(walked.base_sha)
+    with open_source(f"{walked.repo}@{walked.base_sha}", root) as up_source:
+        base_tree = index_tree(up_source, cache, jobs, max_file_bytes, known=known)
+    base_files = {f.path for f in base_tree.files}
+
+    def at_base(path: str) -> Counter[str]:
+        if path not in base_files:
+            return Counter()
+        return Counter(s for s in (x.strip() for x in base_tree.lines(path)) if s)
+
     _log(f"pairing at {walked.base_sha[:12]}: {len(base_pairing.paired_targets)} of {len(target_paths)} "
          f"target files correspond to upstream files", progress)
-    rows: list[dict[str, Any]] = []
-    order_of = {c.sha: k for k, c in enumerate(walked.commits[1:])}
-    repo = _open_repo(walked.repo)
+    every = walked.commits[1:]
+    order_of = {c.sha: k for k, c in enumerate(every)}
+    repo = open_repo(walked.repo)
+    touched: list[tuple[CommitInfo, list[FileChange], Pairing]] = []
     with contextlib.closing(repo):
-        for info in infos:
+        for info in every:  # the whole range: a later commit may explain an earlier one's lines
             commit = repo.commit(info.sha)
             if not commit.parents:
                 continue
             changes = _file_changes(repo, commit.parents[0], commit)
-            if not changes:
-                continue
-            pairing = base_pairing if pair_at == "base" else pairing_at(commit.parents[0].hexsha)
+            if changes:
+                pairing = base_pairing if pair_at == "base" else pairing_at(commit.parents[0].hexsha)
+                touched.append((info, changes, pairing))
+
+    def evaluate(proven: list[dict[str, Counter[str]]] | None) -> list[dict[str, Any]]:
+        """One row per touched commit. Newest first, so that when an older commit's line is gone
+        (or back) because a later commit changed it again, that later commit's status is known:
+        only an applied one excuses it. ``proven[k]``: per upstream path, the lines the target
+        can be expected to have held before commit ``k`` (none given: every absence counts)."""
+        later_removed: dict[str, Counter[str]] = {}  # path -> texts later applied commits removed
+        later_added: dict[str, Counter[str]] = {}
+        rows: list[dict[str, Any]] = []
+        for k in range(len(touched) - 1, -1, -1):
+            info, changes, pairing = touched[k]
             rename = _renamer(pairing.renames)
-            totals = [0, 0, 0, 0]
+            totals = [0] * 6
             used: list[str] = []
             for change in changes:
                 found, has_place = _counterparts(change, pairing, target_paths, target_folders)
                 if not has_place:
                     continue
-                best = count_change(change, Counter(), rename)
+                path = change.new_path
+                excused = (later_removed.get(path, Counter()), later_added.get(path, Counter()),
+                           None if proven is None else proven[k].get(change.old_path, Counter()))
+                best = count_change(change, Counter(), rename, *excused)
                 choice = ""
                 for t in found:
-                    counted = count_change(change, target_lines[t], rename)
+                    counted = count_change(change, target_lines[t], rename, *excused)
                     if not choice or counted[1] + counted[3] > best[1] + best[3]:
                         best, choice = counted, t
                 if choice:
                     used.append(choice)
                 totals = [a + b for a, b in zip(totals, best, strict=True)]
-            added, present, removed, absent = totals
+            added, present, removed, absent, added_superseded, removed_superseded = totals
+            status = classify(added - added_superseded, present, removed - removed_superseded, absent,
+                              drift_params)
+            if status == "applied":
+                for change in changes:
+                    if not change.old_path:
+                        continue
+                    for text, delta in _deltas(change):
+                        if delta < 0:
+                            later_removed.setdefault(change.old_path, Counter())[text] -= delta
+                        else:
+                            later_added.setdefault(change.old_path, Counter())[text] += delta
             rows.append({"commit": info.sha, "date": info.date, "subject": info.subject, "pr": pr_of[info.sha],
                          "files": " ".join(c.path for c in changes), "lines_added": added,
                          "added_present": present, "lines_removed": removed, "removed_absent": absent,
-                         "status": classify(added, present, removed, absent, drift_params),
-                         "target_files": " ".join(sorted(set(used))), "order": order_of[info.sha]})
+                         "status": status, "target_files": " ".join(sorted(set(used))),
+                         "added_superseded": added_superseded, "removed_superseded": removed_superseded,
+                         "order": order_of[info.sha]})
+        return rows[::-1]
+
+    # A removed line is evidence only if the target had it: it was at BASE, or came with a commit
+    # the first pass found applied on evidence of its own, oldest first: an added line present,
+    # or a removed line gone that the target had (a chain of commits on a file the target never
+    # had is "applied" by absences alone). The second pass leaves the other absences out.
+    first = evaluate(None)
+    proven: list[dict[str, Counter[str]]] = []
+    held: dict[str, Counter[str]] = {}
+    for (_, changes, pairing), row in zip(touched, first, strict=True):
+        before = {c.old_path: held.setdefault(c.old_path, at_base(c.old_path)).copy()
+                  for c in changes if c.old_path}
+        proven.append(before)
+        if row["status"] != "applied":
+            continue
+        if not row["added_present"] and not any(
+                _gone_from_target(c, before[c.old_path], _counterparts(c, pairing, target_paths, target_folders)[0],
+                                  target_lines) for c in changes if c.old_path):
+            continue
+        for c in changes:
+            if c.new_path:
+                held.setdefault(c.new_path, at_base(c.new_path)).update({t: d for t, d in _deltas(c) if d > 0})
+    rows = evaluate(proven)
+    chosen = {c.sha for c in infos}
+    rows = [r for r in rows if r["commit"] in chosen]
     frame = pd.DataFrame(rows, columns=DRIFT_COLUMNS)
     frame = frame.sort_values(["order"], kind="stable").reset_index(drop=True)
     _log(f"{len(frame)} commits touching Python files checked in {time.perf_counter() - started:.1f} s", progress)

@@ -16,7 +16,6 @@ output with ``JsonStrictValidator(SchemaVersion.V1_6)`` and refuses to write an 
 from __future__ import annotations
 
 import uuid
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from cyclonedx.model import Copyright, HashAlgorithm, HashType
@@ -37,6 +36,7 @@ from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 CYCLONEDX_FILE = "lineage.cdx.json"
@@ -82,11 +82,14 @@ def cyclonedx_bom(comparison: Comparison) -> Bom:
     return Bom(metadata=metadata, serial_number=uuid.uuid5(uuid.NAMESPACE_URL, "lineage:" + digests))
 
 
-def write_cyclonedx(comparison: Comparison, out_dir: Path) -> list[Path]:
-    text = JsonV1Dot6(cyclonedx_bom(comparison)).output_as_string(indent=2)
-    error = JsonStrictValidator(SchemaVersion.V1_6).validate_str(text)
-    if error is not None:
-        raise LineageError(f"CycloneDX BOM is invalid: {str(error)[:300]}")
-    path = out_dir / CYCLONEDX_FILE
-    path.write_text(text + "\n", encoding="utf-8")
-    return [path]
+class CycloneDxReporter:
+    """lineage.cdx.json, validated against the schema (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "cyclonedx"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        text = JsonV1Dot6(cyclonedx_bom(comparison)).output_as_string(indent=2)
+        error = JsonStrictValidator(SchemaVersion.V1_6).validate_str(text)
+        if error is not None:
+            raise LineageError(f"CycloneDX BOM is invalid: {str(error)[:300]}")
+        folder.text(CYCLONEDX_FILE, text + "\n")

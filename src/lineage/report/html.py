@@ -11,6 +11,7 @@ import numpy as np
 from lineage.results import percent
 
 if TYPE_CHECKING:
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 _STYLE = """
@@ -100,3 +101,13 @@ def _file_page(comparison: Comparison, row, columns: dict[str, np.ndarray],  # t
             "similarity, upstream file:line and text on the right</p>"
             "<table class='src'>" + "".join(out) + "</table>")
     return _page(row.target_path, body)
+
+
+
+class HtmlReporter:
+    """html/: the index and one side-by-side page per shown file (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "html"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        folder.add(write_html(comparison, folder.root))

@@ -8,6 +8,7 @@ through one of these two functions; lineage's own words do not need to.
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Sequence
 
 _TEXT_SPECIAL = str.maketrans({"|": "\\|", "\\": "\\\\", "`": "\\`", "\n": " ", "\r": " "})
 
@@ -36,3 +37,18 @@ def md_code(text: object) -> str:
     fence = "`" * (longest + 1)
     pad = " " if raw.startswith("`") or raw.endswith("`") else ""
     return f"{fence}{pad}{raw}{pad}{fence}"
+
+
+def md_table(columns: Sequence[str], aligns: Sequence[str], rows: Iterable[Sequence[str]], total: int,
+             more: str) -> list[str]:
+    """Table lines: a header, the given rows (the first of ``total``), a row saying how many more
+    there are and where they are (``more``, e.g. ``files.csv``), then a blank line."""
+    out = ["| " + " | ".join(columns) + " |", "|" + "|".join(aligns) + "|"]
+    shown = 0
+    for cells in rows:
+        out.append("| " + " | ".join(cells) + " |")
+        shown += 1
+    if total > shown:
+        out.append(f"| ... {total - shown} more (see {more}) |" + " |" * (len(columns) - 1))
+    out.append("")
+    return out

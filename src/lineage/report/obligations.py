@@ -3,16 +3,16 @@ licence section of summary.md."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from lineage.report.markdown import md_code, md_text
+from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
 from lineage.results.obligations import MISSING_KINDS, source_licence
 
 if TYPE_CHECKING:
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 
@@ -49,14 +49,10 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     ranked = table[table["missing"] != ""].sort_values(["copied_lines", "target_path"], ascending=[False, True],
                                                        kind="stable")
     if len(ranked):
-        out += ["| target file | upstream file | copied lines | upstream licence | missing |",
-                "|---|---|---:|---|---|"]
-        for row in ranked.head(limit).itertuples():
-            out.append(f"| {md_code(row.target_path)} | {md_code(row.upstream_path)} | {row.copied_lines:,} | "
-                       f"{_cell(row.upstream_licence) or '?'} | {_cell(row.missing)} |")
-        if len(ranked) > limit:
-            out.append(f"| ... {len(ranked) - limit} more (see obligations.csv) | | | | |")
-        out.append("")
+        rows = ([md_code(row.target_path), md_code(row.upstream_path), f"{row.copied_lines:,}",
+                 _cell(row.upstream_licence) or "?", _cell(row.missing)] for row in ranked.head(limit).itertuples())
+        out += md_table(["target file", "upstream file", "copied lines", "upstream licence", "missing"],
+                        ["---", "---", "---:", "---", "---"], rows, len(ranked), "obligations.csv")
     return out
 
 
@@ -91,8 +87,11 @@ def attribution_markdown(comparison: Comparison) -> str:
     return "\n".join(out) + "\n"
 
 
-def write_obligations(comparison: Comparison, out_dir: Path) -> list[Path]:
-    csv_path = write_csv(pd.DataFrame(comparison.obligations), out_dir / "obligations.csv")
-    md_path = out_dir / "ATTRIBUTION.md"
-    md_path.write_text(attribution_markdown(comparison), encoding="utf-8")
-    return [csv_path, md_path]
+class ObligationsReporter:
+    """obligations.csv and ATTRIBUTION.md (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "obligations"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        write_csv(pd.DataFrame(comparison.obligations), folder.path("obligations.csv"))
+        folder.text("ATTRIBUTION.md", attribution_markdown(comparison))

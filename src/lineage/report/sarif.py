@@ -24,13 +24,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from lineage import __version__
 from lineage.report.attachments import copied_regions
 
 if TYPE_CHECKING:
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 SARIF_FILE = "lineage.sarif"
@@ -117,7 +117,10 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     }
 
 
-def write_sarif(comparison: Comparison, out_dir: Path) -> list[Path]:
-    path = out_dir / SARIF_FILE
-    path.write_text(json.dumps(sarif_log(comparison), indent=1) + "\n", encoding="utf-8")
-    return [path]
+class SarifReporter:
+    """lineage.sarif (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "sarif"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        folder.text(SARIF_FILE, json.dumps(sarif_log(comparison), indent=1) + "\n")

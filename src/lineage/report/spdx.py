@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spdx_tools.common.spdx_licensing import spdx_licensing
@@ -55,6 +54,7 @@ from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 SPDX_FILE = "lineage.spdx.json"
@@ -159,11 +159,14 @@ def spdx_document(comparison: Comparison) -> Document:
                     relationships=relationships)
 
 
-def write_spdx(comparison: Comparison, out_dir: Path) -> list[Path]:
-    document = spdx_document(comparison)
-    problems = validate_full_spdx_document(document, "SPDX-2.3")
-    if problems:
-        raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
-    path = out_dir / SPDX_FILE
-    write_document_to_file(document, str(path), validate=False)
-    return [path]
+class SpdxReporter:
+    """lineage.spdx.json, validated (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "spdx"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        document = spdx_document(comparison)
+        problems = validate_full_spdx_document(document, "SPDX-2.3")
+        if problems:
+            raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
+        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False)

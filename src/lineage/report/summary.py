@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from lineage import __version__
-from lineage.report.markdown import md_code, md_text
+from lineage.report.markdown import md_code, md_table, md_text
 from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 SUMMARY_FORMAT = "lineage.summary"
@@ -66,17 +66,13 @@ def _origins_list(origins: pd.DataFrame) -> list[dict[str, object]]:
 def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
     if frame.empty:
         return ["(none)", ""]
-    out = ["| target file | code lines | verbatim code | near code | upstream file | marker |",
-           "|---|---:|---:|---:|---|---|"]
     ranked = frame.assign(copied=frame["verbatim_code_lines"] + frame["near_code_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
-    for row in ranked.head(limit).itertuples():
-        out.append(f"| {md_code(row.target_path)} | {row.code_lines:,} | {row.verbatim_code_lines:,} | "
-                   f"{row.near_code_lines:,} | {md_code(row.upstream_path)} | {md_text(row.marker, 80)} |")
-    if len(ranked) > limit:
-        out.append(f"| ... {len(ranked) - limit} more (see files.csv) | | | | | |")
-    out.append("")
-    return out
+    rows = ([md_code(row.target_path), f"{row.code_lines:,}", f"{row.verbatim_code_lines:,}",
+             f"{row.near_code_lines:,}", md_code(row.upstream_path), md_text(row.marker, 80)]
+            for row in ranked.head(limit).itertuples())
+    return md_table(["target file", "code lines", "verbatim code", "near code", "upstream file", "marker"],
+                    ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
 
 
 def summary_markdown(comparison: Comparison) -> str:
@@ -121,14 +117,11 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
            "copied from the upstream. A further `--upstream` for that third party attributes them.", ""]
     by_name = third.get("by_name", {})
     if by_name:
-        out += ["| third party | target files | lines | code lines | upstream files |", "|---|---:|---:|---:|---:|"]
         ranked = sorted(by_name.items(), key=lambda kv: (-kv[1]["lines"], kv[0]))
-        for name, v in ranked[:40]:
-            out.append(f"| {md_text(name, 60)} | {v['files']:,} | {v['lines']:,} | {v['code_lines']:,} | "
-                       f"{v['upstream_files']:,} |")
-        if len(ranked) > 40:
-            out.append(f"| ... {len(ranked) - 40} more (see summary.json) | | | | |")
-        out.append("")
+        rows = ([md_text(name, 60), f"{v['files']:,}", f"{v['lines']:,}", f"{v['code_lines']:,}",
+                 f"{v['upstream_files']:,}"] for name, v in ranked[:40])
+        out += md_table(["third party", "target files", "lines", "code lines", "upstream files"],
+                        ["---", "---:", "---:", "---:", "---:"], rows, len(ranked), "summary.json")
     out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} files", "",
             f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
             "whose header says they came from the target (marker, URL into its repository, or its "
@@ -171,10 +164,11 @@ DEFINITIONS = [
 ]
 
 
-def write_summary(comparison: Comparison, out_dir: Path) -> list[Path]:
-    json_path = out_dir / "summary.json"
-    json_path.write_text(json.dumps(summary_dict(comparison), indent=2, sort_keys=False) + "\n",
-                         encoding="utf-8")
-    md_path = out_dir / "summary.md"
-    md_path.write_text(summary_markdown(comparison), encoding="utf-8")
-    return [json_path, md_path]
+class SummaryReporter:
+    """summary.json and summary.md (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "summary"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        folder.text("summary.json", json.dumps(summary_dict(comparison), indent=2, sort_keys=False) + "\n")
+        folder.text("summary.md", summary_markdown(comparison))

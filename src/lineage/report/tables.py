@@ -21,6 +21,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pa_csv
 
 if TYPE_CHECKING:
+    from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 
@@ -46,10 +47,11 @@ def write_csv(frame: pd.DataFrame, path: Path) -> Path:
     return path
 
 
-def write_tables(comparison: Comparison, out_dir: Path) -> list[Path]:
-    return [
-        write_csv(comparison.lines, out_dir / "lines.csv"),
-        write_csv(comparison.files, out_dir / "files.csv"),
-        write_csv(comparison.functions, out_dir / "functions.csv"),
-        write_csv(comparison.regions, out_dir / "regions.csv"),
-    ]
+class TablesReporter:
+    """lines.csv, files.csv, functions.csv, regions.csv (a :class:`lineage.report.Reporter`)."""
+
+    report_type = "tables"
+
+    def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        for name in ("lines", "files", "functions", "regions"):
+            write_csv(getattr(comparison, name), folder.path(f"{name}.csv"))

@@ -5,20 +5,6 @@ from them (:mod:`~lineage.results.figures`) and the :class:`Comparison` holding 
 
 from lineage.results.comparison import Comparison
 from lineage.results.figures import Numbers, numbers_of, percent
-from lineage.results.tables import (
-    FILE_COLUMNS,
-    LINE_COLUMNS,
-    UpstreamFile,
-    build_files,
-    build_functions,
-    build_lines,
-    build_origins,
-    build_regions,
-    file_numbers,
-    pick_marker,
-    resolve_marker_path,
-)
+from lineage.results.tables import FILE_COLUMNS, LINE_COLUMNS
 
-__all__ = ["FILE_COLUMNS", "LINE_COLUMNS", "Comparison", "Numbers", "UpstreamFile", "build_files",
-           "build_functions", "build_lines", "build_origins", "build_regions", "file_numbers", "numbers_of",
-           "percent", "pick_marker", "resolve_marker_path"]
+__all__ = ["FILE_COLUMNS", "LINE_COLUMNS", "Comparison", "Numbers", "numbers_of", "percent"]

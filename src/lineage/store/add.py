@@ -95,32 +95,33 @@ def add_releases(store: Store, specs: Sequence[str], *, client: Any = None, cach
                  progress: Callable[[AddOutcome], None] | None = None) -> list[AddOutcome]:
     """Add every spec (in order; duplicates once); with a Dask ``client``, index on its workers."""
     wanted = list(dict.fromkeys(normalise_spec(s) for s in specs if s.strip()))
-    releases = store.releases()
     root = str((cache_dir or default_cache_dir()).resolve())
-    sources = frozenset(r.source_digest for r in releases if r.source_digest)
-    digests = frozenset(r.digest for r in releases)
     outcomes: dict[str, AddOutcome] = {}
+    with store.writer():
+        releases = store.releases()
 
-    def record(outcome: AddOutcome) -> None:
-        if outcome.status == ADDED and any(r.digest == outcome.digest for r in releases):
-            outcome = AddOutcome(outcome.spec, PRESENT, outcome.digest, "its tree digest is in the store")
-        if outcome.status == ADDED and outcome.release is not None:
-            releases.append(outcome.release)
-            store.write_releases(releases)
-        outcomes[outcome.spec] = outcome
-        if progress is not None:
-            progress(outcome)
+        def record(outcome: AddOutcome) -> None:
+            if outcome.status == ADDED and any(r.digest == outcome.digest for r in releases):
+                outcome = AddOutcome(outcome.spec, PRESENT, outcome.digest, "its tree digest is in the store")
+            if outcome.status == ADDED and outcome.release is not None:
+                releases.append(outcome.release)
+                store.write_releases(releases)
+            outcomes[outcome.spec] = outcome
+            if progress is not None:
+                progress(outcome)
 
-    if client is None:
-        for spec in wanted:
-            record(index_release(spec, str(store.root), root, use_cache,
-                                 frozenset(r.source_digest for r in releases if r.source_digest),
-                                 frozenset(r.digest for r in releases), jobs or 0))
-    else:
-        from distributed import as_completed
+        if client is None:
+            for spec in wanted:
+                record(index_release(spec, str(store.root), root, use_cache,
+                                     frozenset(r.source_digest for r in releases if r.source_digest),
+                                     frozenset(r.digest for r in releases), jobs or 0))
+        else:
+            from distributed import as_completed
 
-        futures = client.map(index_release, wanted, store_root=str(store.root), cache_dir=root,
-                             use_cache=use_cache, present_sources=sources, present=digests, jobs=1, pure=False)
-        for future in as_completed(futures):
-            record(future.result())
+            futures = client.map(index_release, wanted, store_root=str(store.root), cache_dir=root,
+                                 use_cache=use_cache, jobs=1, pure=False,
+                                 present_sources=frozenset(r.source_digest for r in releases if r.source_digest),
+                                 present=frozenset(r.digest for r in releases))
+            for future in as_completed(futures):
+                record(future.result())
     return [outcomes[s] for s in wanted]

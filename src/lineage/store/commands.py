@@ -46,6 +46,9 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     a.add_argument("--store-set", action="append", default=[], metavar="KEY=VALUE", help=STORE_SET_HELP)
     common(a)
     a.set_defaults(func=_cmd_store_add, hooks=hooks)
+    c = actions.add_parser("compact", help="merge each partition's files into one (faster lookups)")
+    c.add_argument("--store", required=True, type=Path)
+    c.set_defaults(func=_cmd_store_compact)
     i = actions.add_parser("info", help="releases, fingerprints and size of a store")
     i.add_argument("--store", required=True, type=Path)
     i.add_argument("--json", action="store_true", help="print the store's figures and releases as JSON")
@@ -101,6 +104,17 @@ def _cmd_store_add(args: argparse.Namespace) -> int:
           f"holds {info['releases']} releases, {int(info['fingerprints']):,} fingerprints, "
           f"{int(info['bytes']) / 1e6:.1f} MB ({time.perf_counter() - started:.1f} s).")
     return 2 if counts["failed"] else 0
+
+
+def _cmd_store_compact(args: argparse.Namespace) -> int:
+    from lineage.store import Store
+
+    store = Store.open(args.store)
+    merged = store.compact()
+    info = store.info()
+    print(f"merged {merged:,} files; the store holds {info['fingerprint_files']} fingerprint files over "
+          f"{info['partitions']} partitions, {int(info['bytes']) / 1e6:.1f} MB.")
+    return 0
 
 
 def _cmd_store_info(args: argparse.Namespace) -> int:

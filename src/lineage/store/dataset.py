@@ -16,10 +16,13 @@ the same bytes, when it is added again.
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import fcntl
 import json
 import os
 import tempfile
+from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -36,6 +39,7 @@ STORE_FORMAT = "lineage.store"
 # Change log: 1: first version.
 STORE_VERSION = 1
 
+COMPACTED = "compacted.parquet"  # a partition's merged file (lineage store compact)
 _FP_SCHEMA = pa.schema([("fp", pa.int64()), ("rid", pa.int64())])
 
 
@@ -65,13 +69,13 @@ def release_id(digest: str) -> int:
     return int(digest.split(":", 1)[-1][:15], 16)
 
 
-def write_parquet(table: pa.Table, path: Path) -> None:
+def write_parquet(table: pa.Table, path: Path, row_group_size: int | None = None) -> None:
     """Write whole or not at all; the same table always gives the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".parquet")
     os.close(fd)
     try:
-        pq.write_table(table, tmp, compression="zstd", write_statistics=True)
+        pq.write_table(table, tmp, compression="zstd", write_statistics=True, row_group_size=row_group_size)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -96,6 +100,8 @@ class Store:
         if not meta_path.is_file():
             if not create:
                 raise LineageError(f"--store {root}: not a lineage store (no store.json)")
+            if root.exists() and not root.is_dir():
+                raise LineageError(f"--store {root}: exists and is not a folder")
             if root.exists() and any(root.iterdir()):
                 raise LineageError(f"--store {root}: exists, is not empty and holds no store.json")
             params = params or StoreParams()
@@ -131,6 +137,18 @@ class Store:
     def match_rules(self) -> MatchParams:
         """MatchParams with the store's seed rules (the target is fingerprinted under them)."""
         return dataclasses.replace(MatchParams(), **self.rules)  # type: ignore[arg-type]
+
+    @contextlib.contextmanager
+    def writer(self) -> Iterator[None]:
+        """Hold the store's write lock: one ``store add`` at a time writes the releases table
+        (another waits), so no release row is lost to a concurrent rewrite."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        with open(self.root / ".lock", "w") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     # -- releases
     def releases(self) -> list[Release]:
@@ -173,14 +191,37 @@ class Store:
             write_parquet(table, self.fingerprint_file(names[p], digest))
 
     def partition_files(self, releases: list[Release]) -> dict[str, list[str]]:
-        """Per partition: the fingerprint files of these releases (sorted), existing ones only."""
+        """Per partition: its compacted file, then the files of these releases not yet compacted
+        (sorted by digest); existing ones only."""
         out: dict[str, list[str]] = {}
         for prefix in self.partitions:
-            files = [self.fingerprint_file(prefix, r.digest) for r in sorted(releases, key=lambda r: r.digest)]
+            files = [self.partition_dir(prefix) / COMPACTED]
+            files += [self.fingerprint_file(prefix, r.digest) for r in sorted(releases, key=lambda r: r.digest)]
             found = [str(f) for f in files if f.is_file()]
             if found:
                 out[prefix] = found
         return out
+
+    def compact(self) -> int:
+        """Merge each partition's files into one (sorted by fingerprint, then release), so that a
+        lookup opens one file per partition however many releases the store holds. Returns how
+        many files were merged away. A crash part-way leaves rows in two files: lookups read
+        distinct (fingerprint, release) pairs, so the figures do not change."""
+        merged = 0
+        with self.writer():
+            releases = self.releases()
+            for prefix, files in self.partition_files(releases).items():
+                if len(files) < 2:
+                    continue
+                table = pa.concat_tables([pq.read_table(f, schema=_FP_SCHEMA) for f in files])
+                table = table.group_by(["fp", "rid"]).aggregate([]).sort_by([("fp", "ascending"),
+                                                                            ("rid", "ascending")])
+                write_parquet(table, self.partition_dir(prefix) / COMPACTED, row_group_size=1 << 20)
+                for f in files:
+                    if Path(f).name != COMPACTED:
+                        Path(f).unlink()
+                        merged += 1
+        return merged
 
     def info(self) -> dict[str, object]:
         releases = self.releases()

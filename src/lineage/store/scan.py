@@ -32,13 +32,14 @@ import numpy as np
 from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
-from lineage.settings import default_cache_dir
+from lineage.settings import RunSettings, print_progress
 from lineage.sources import open_source
 from lineage.store.dataset import Release, Store
 from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
+# Change log of scan.json: 1: first version.
 SCAN_VERSION = 1
 CANDIDATE_COLUMNS = ("rank", "release", "digest", "score", "distinct_lines")
 
@@ -52,25 +53,31 @@ class Candidate:
     distinct_lines: int
 
 
-def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int) -> list[tuple[int, int, int]]:
-    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold."""
+def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
+                     con: Any = None) -> list[tuple[int, int, int]]:
+    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold.
+    ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
     if not len(fps) or not files:
         return []
     import duckdb
     import pyarrow as pa
 
-    con = duckdb.connect()  # in memory, for this call only
+    own = con is None
+    con = duckdb.connect() if own else con  # in memory: no server, no database file
     try:
         con.register("target", pa.table({"fp": np.asarray(fps, np.int64)}))
         rows = con.execute(
             """
-            WITH hits AS (SELECT s.fp, s.rid FROM read_parquet($files) AS s SEMI JOIN target AS t ON s.fp = t.fp),
+            WITH hits AS (SELECT DISTINCT s.fp, s.rid FROM read_parquet($files) AS s
+                          SEMI JOIN target AS t ON s.fp = t.fp),
                  held AS (SELECT fp, count(*) AS n FROM hits GROUP BY fp)
             SELECT h.rid, d.n, count(*) AS c FROM hits AS h JOIN held AS d ON h.fp = d.fp
             WHERE d.n <= $max_releases GROUP BY h.rid, d.n ORDER BY h.rid, d.n
             """, {"files": list(files), "max_releases": max_releases}).fetchall()
+        con.unregister("target")
     finally:
-        con.close()
+        if own:
+            con.close()
     return [(int(r), int(n), int(c)) for r, n, c in rows]
 
 
@@ -83,7 +90,10 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
     jobs = [(f, part) for f, part in jobs if len(part)]
     limit = store.params.common_max_releases
     if client is None:
-        parts = [lookup_partition(f, part, limit) for f, part in jobs]
+        import duckdb
+
+        with duckdb.connect() as con:
+            parts = [lookup_partition(f, part, limit, con) for f, part in jobs]
     else:
         futures = [client.submit(lookup_partition, f, part, limit, pure=False) for f, part in jobs]
         parts = client.gather(futures)
@@ -172,16 +182,16 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     releases = store.releases()
     if not releases:
         raise LineageError(f"--store {store.root}: holds no releases (lineage store add)")
-    root = cache_dir or default_cache_dir()
-    with open_source(target, root) as source:
-        tree = index_tree(source, IndexCache(root if use_cache else None), jobs, progress=progress)
+    settings = RunSettings(cache_dir=cache_dir, jobs=jobs, use_cache=use_cache,
+                           progress=print_progress if progress else None)
+    with open_source(target, settings.cache_root) as source:
+        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
     fps = tree_fingerprints(tree, store.match_rules, release=False)
     candidates = rank(releases, lookup(store, releases, fps, client), params)
     upstreams = [c.release for c in candidates[: params.top]]
     comparison = None
     if upstreams:
-        comparison = compare(target, upstreams, params=match_params, jobs=jobs, cache_dir=cache_dir,
-                             use_cache=use_cache, progress=progress, target_names=target_names)
+        comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
     info = store.info()
     summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
     return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams,

@@ -1,0 +1,186 @@
+"""The commits a ``history`` run visits: ``REPO@A..B`` or ``REPO@REF``, read with GitPython.
+
+* ``REPO@A..B``: the base ``A`` itself, then the commits reachable from ``B`` and not from ``A``
+  along first parents, oldest first (``git rev-list --first-parent --reverse A..B``). ``A`` is
+  the first point so that the series starts from the base. An empty side means ``HEAD``, as in
+  git (``REPO@v1..`` is ``v1..HEAD``).
+* ``REPO@REF``: every first-parent commit up to and including ``REF``, oldest first.
+
+Filters apply in this order: ``tags_only`` keeps the commits that a tag points to; ``every=N``
+keeps every Nth of what is left (the first, the (N+1)th, ...) and always the last; then
+``max_commits=K`` keeps the last K.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from lineage.errors import LineageError
+
+
+@dataclass(frozen=True)
+class CommitInfo:
+    sha: str
+    date: str  # committer date, ISO 8601 in UTC
+    subject: str
+    tags: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class HistoryRange:
+    """A parsed ``REPO@A..B`` or ``REPO@REF``: the repository and the selected commits."""
+
+    spec: str
+    repo: Path
+    base: str  # "" for REPO@REF
+    tip: str
+    base_sha: str
+    tip_sha: str
+    commits_in_range: int
+    commits: list[CommitInfo]
+
+
+# --------------------------------------------------------------------------- range
+
+
+def split_range_spec(spec: str) -> tuple[Path, str]:
+    """``REPO@REFS`` -> (repository path, ``A..B`` or ``REF``).
+
+    The split is at the rightmost ``@`` whose left side is an existing directory, so both a
+    repository path containing ``@`` and a ref such as ``main@{1}`` work.
+    """
+    if not spec or "@" not in spec:
+        raise LineageError(f"history needs REPO@A..B or REPO@REF, got {spec!r}")
+    at = len(spec)
+    while (at := spec.rfind("@", 0, at)) > 0:
+        left = Path(spec[:at]).expanduser()
+        if os.path.isdir(left):
+            return left.resolve(), spec[at + 1 :]
+    left = Path(spec.rsplit("@", 1)[0]).expanduser()
+    raise LineageError(f"git: no such directory: {left}")
+
+
+def open_repo(path: Path) -> Any:
+    try:
+        import git  # lazy: GitPython refuses to import when no git executable exists
+    except ImportError as exc:
+        raise LineageError(f"git: GitPython is unusable: {' '.join(str(exc).split())}") from None
+    try:
+        return git.Repo(path)
+    except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError):
+        raise LineageError(f"git: not a git repository: {path}") from None
+    except (git.exc.GitError, OSError) as exc:
+        raise LineageError(f"git: cannot open {path}: {' '.join(str(exc).split())}") from None
+
+
+def _resolve(repo: Any, ref: str, path: Path) -> Any:
+    unknown = LineageError(f"git: unknown ref {ref!r} in {path}")
+    if not ref or ref.startswith("-") or any(c.isspace() for c in ref) or ".." in ref:
+        raise unknown
+    try:
+        return repo.commit(ref)
+    except Exception:  # BadName, BadObject, ValueError (not a commit), IndexError (odd syntax)
+        raise unknown from None
+
+
+def _tags_by_commit(repo: Any) -> dict[str, tuple[str, ...]]:
+    """Tag names by the commit they point to (annotated tags peeled). One ``git for-each-ref``:
+    GitPython re-reads packed-refs for every tag, seconds in a repository with many refs."""
+    tags: dict[str, list[str]] = {}
+    try:
+        listing = repo.git.for_each_ref("--format=%(objectname) %(*objectname) %(objecttype) %(refname)",
+                                        "refs/tags")
+    except Exception:  # noqa: BLE001 - no git executable or an odd repository: the slow way
+        return _tags_by_commit_slowly(repo)
+    for line in listing.splitlines():
+        parts = line.split(" ")
+        if len(parts) != 4:
+            continue
+        sha, peeled, kind, ref = parts
+        target = peeled if kind == "tag" else sha
+        try:
+            if repo.odb.info(bytes.fromhex(target)).type != b"commit":
+                continue
+        except Exception:  # noqa: BLE001 - a dangling tag
+            continue
+        tags.setdefault(target, []).append(ref.removeprefix("refs/tags/"))
+    return {sha: tuple(sorted(names)) for sha, names in tags.items()}
+
+
+def _tags_by_commit_slowly(repo: Any) -> dict[str, tuple[str, ...]]:
+    tags: dict[str, list[str]] = {}
+    for tag in repo.tags:
+        try:
+            sha = tag.commit.hexsha  # annotated tags are peeled to their commit
+        except Exception:  # a tag of a tree or blob, or a dangling tag
+            continue
+        tags.setdefault(sha, []).append(tag.name)
+    return {sha: tuple(sorted(names)) for sha, names in tags.items()}
+
+
+def _commit_info(commit: Any, tags: dict[str, tuple[str, ...]]) -> CommitInfo:
+    when = datetime.fromtimestamp(int(commit.committed_date), UTC)
+    message = commit.message if isinstance(commit.message, str) else commit.message.decode("utf-8", "replace")
+    lines = message.strip().splitlines()
+    return CommitInfo(sha=commit.hexsha, date=when.strftime("%Y-%m-%dT%H:%M:%SZ"),
+                      subject=lines[0].strip() if lines else "", tags=tags.get(commit.hexsha, ()))
+
+
+def select_commits(commits: Sequence[CommitInfo], every: int = 1, tags_only: bool = False,
+                   max_commits: int = 0) -> list[CommitInfo]:
+    """Apply ``tags_only``, then ``every`` (keeping the last), then ``max_commits`` (the last K)."""
+    if every < 1:
+        raise LineageError(f"--every must be at least 1, got {every}")
+    if max_commits < 0:
+        raise LineageError(f"--max-commits must be 0 (no limit) or more, got {max_commits}")
+    kept = [c for c in commits if c.tags] if tags_only else list(commits)
+    if every > 1 and kept:
+        last = kept[-1]
+        kept = kept[::every]
+        if kept[-1] is not last:
+            kept.append(last)
+    if max_commits:
+        kept = kept[-max_commits:]
+    return kept
+
+
+def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits: int = 0) -> HistoryRange:
+    """Read ``REPO@A..B`` or ``REPO@REF`` and list the selected commits, oldest first."""
+    path, refs = split_range_spec(spec)
+    if "..." in refs:
+        raise LineageError(f"history takes A..B (two dots), not a symmetric range: {refs!r}")
+    repo = open_repo(path)
+    try:
+        tags = _tags_by_commit(repo)
+        if ".." in refs:
+            base, tip = refs.split("..", 1)
+            base, tip = base or "HEAD", tip or "HEAD"
+            base_commit = _resolve(repo, base, path)
+            tip_commit = _resolve(repo, tip, path)
+            walked = list(repo.iter_commits(f"{base_commit.hexsha}..{tip_commit.hexsha}",
+                                            first_parent=True, reverse=True))
+            ordered = [base_commit, *walked]
+        else:
+            base, tip = "", refs
+            base_commit = None
+            tip_commit = _resolve(repo, tip, path)
+            ordered = list(repo.iter_commits(tip_commit.hexsha, first_parent=True, reverse=True))
+        infos = [_commit_info(c, tags) for c in ordered]
+    except LineageError:
+        raise
+    except Exception as exc:  # git.exc.GitCommandError from rev-list and the like
+        raise LineageError(f"git: cannot list commits {refs!r} in {path}: {' '.join(str(exc).split())}") from None
+    finally:
+        repo.close()
+    selected = select_commits(infos, every, tags_only, max_commits)
+    if not selected:
+        what = "tagged commits" if tags_only else "commits"
+        raise LineageError(f"no {what} in {refs!r} of {path}")
+    return HistoryRange(spec=spec, repo=path, base=base, tip=tip,
+                        base_sha=base_commit.hexsha if base_commit is not None else "",
+                        tip_sha=tip_commit.hexsha, commits_in_range=len(infos), commits=selected)

@@ -1,0 +1,34 @@
+"""The folder a report is written into, as reporters see it.
+
+:func:`lineage.report.write_reports` makes one per report (inside the fresh folder of
+:func:`lineage.report.outdir.atomic_out_dir`) and hands it to every reporter; each file a reporter
+makes goes through it, so the manifest lists exactly the files written, in the order written.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+
+
+class ReportFolder:
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.written: list[Path] = []
+
+    def path(self, name: str) -> Path:
+        """Where file ``name`` (POSIX, relative) goes, for a writer that opens it itself (a library's)."""
+        path = self.root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.written.append(path)
+        return path
+
+    def text(self, name: str, text: str) -> Path:
+        """Write ``text`` as UTF-8 to file ``name``."""
+        path = self.path(name)
+        path.write_text(text, encoding="utf-8")
+        return path
+
+    def add(self, paths: Iterable[Path]) -> None:
+        """Record files a reporter wrote below :attr:`root` itself (a tree of pages)."""
+        self.written.extend(paths)

@@ -1,0 +1,82 @@
+"""Tests for lineage.index.tree: a whole source indexed through the cache, in parallel or not."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import treegen
+
+from lineage.index import IndexCache, index_tree
+from lineage.sources import blob_digest, open_source
+
+
+def _tree(root: Path, n_modules: int = 3) -> tuple[Path, treegen.Upstream]:
+    up = treegen.gen_upstream(seed=5, n_modules=n_modules)
+    files: dict[str, str | bytes] = dict(up.files())
+    files["README.md"] = "not python\n"
+    files["bad.py"] = b"\xff\xfe not utf-8 \x00\n"
+    return treegen.write_tree(root, files), up
+
+
+def _index(root: Path, cache: IndexCache, jobs: int = 1, **kwargs: object):  # type: ignore[no-untyped-def]
+    with open_source(str(root), root.parent / "downloads") as source:
+        return index_tree(source, cache, jobs, **kwargs)  # type: ignore[arg-type]
+
+
+def test_files_sorted_skipped_recorded_and_others_counted(tmp_path: Path) -> None:
+    root, up = _tree(tmp_path / "t")
+    tree = _index(root, IndexCache(None))
+    paths = [f.path for f in tree.files]
+    assert paths == sorted(paths) == sorted([*up.modules, f"{up.pkg}/__init__.py"])
+    assert [p for p, _ in tree.skipped] == ["bad.py"] and tree.skipped[0][1]
+    assert tree.other_files == 1
+    module = next(iter(up.modules.values()))
+    assert tree.lines(module.path) == module.lines
+    assert tree.files[0].digest == blob_digest((root / tree.files[0].path).read_bytes())
+
+
+def test_tree_digest_is_over_python_paths_and_blobs(tmp_path: Path) -> None:
+    root, _ = _tree(tmp_path / "t")
+    tree = _index(root, IndexCache(None))
+    expected = hashlib.sha256()
+    for path in sorted(["bad.py", *(f.path for f in tree.files)]):
+        expected.update(f"{path}\0{blob_digest((root / path).read_bytes())}\n".encode())
+    assert tree.tree_digest == "sha256:" + expected.hexdigest()
+    (root / "README.md").write_text("changed\n")
+    assert _index(root, IndexCache(None)).tree_digest == tree.tree_digest  # non-Python files do not count
+    (root / "extra.py").write_text("x = 1\n")
+    assert _index(root, IndexCache(None)).tree_digest != tree.tree_digest
+
+
+def test_the_cache_answers_a_second_run(tmp_path: Path) -> None:
+    root, _ = _tree(tmp_path / "t")
+    cache_root = tmp_path / "cache"
+    first = _index(root, IndexCache(cache_root))
+    assert (first.cache_hits, first.cache_misses) == (0, len(first.files) + 1)  # bad.py is tried too
+    second = _index(root, IndexCache(cache_root))
+    assert second.cache_hits == len(first.files)
+    assert [f.digest for f in second.files] == [f.digest for f in first.files]
+    assert [f.kinds.tolist() for f in second.files] == [f.kinds.tolist() for f in first.files]
+
+
+def test_parallel_indexing_gives_the_same_records(tmp_path: Path) -> None:
+    # Above the parallel threshold (64 files to parse), small files so that it stays quick.
+    files: dict[str, str | bytes] = {
+        f"pkg/m{k:02d}.py": f"# Adapted from upstream/m{k:02d}.py\n\n\ndef f{k}(x):\n    \"\"\"Add {k}.\"\"\"\n"
+                            f"    return x + {k}\n" for k in range(70)}
+    root = treegen.write_tree(tmp_path / "t", files)
+    serial = _index(root, IndexCache(None), jobs=1)
+    parallel = _index(root, IndexCache(None), jobs=2)
+    assert len(serial.files) == 70
+    assert [(f.path, f.digest, f.kinds.tolist(), f.markers) for f in parallel.files] == \
+        [(f.path, f.digest, f.kinds.tolist(), f.markers) for f in serial.files]
+    assert all(f.markers for f in serial.files)
+
+
+def test_too_large_files_are_skipped_and_progress_is_reported(tmp_path: Path) -> None:
+    root, up = _tree(tmp_path / "t")
+    messages: list[str] = []
+    tree = _index(root, IndexCache(None), max_file_bytes=200, progress=messages.append)
+    assert {p for p, _ in tree.skipped} >= set(up.modules)
+    assert len(messages) == 1 and messages[0].startswith("indexing ")
