@@ -21,4 +21,4 @@ if ! command -v chromium >/dev/null; then
   fi
 fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,notebooks]'

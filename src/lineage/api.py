@@ -41,7 +41,7 @@ from lineage.results.tables import (
     resolve_marker_path,
 )
 from lineage.settings import RunSettings
-from lineage.sources import open_source
+from lineage.sources import Source, open_source
 
 # Top-level directories that are not an upstream's package name (for reading markers).
 _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -77,7 +77,8 @@ def upstream_names(tree: TreeIndex) -> set[str]:
 
 
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
-            settings: RunSettings | None = None, target_names: Sequence[str] | None = None) -> Comparison:
+            settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
+            opener: Callable[[str, Path], Source] = open_source) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
@@ -85,7 +86,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     limit, progress; :class:`lineage.settings.RunSettings`, default: all defaults, silent).
     ``target_names`` replaces the names the target is known by (default: its label, packages and
     metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
-    input.
+    input. ``opener`` opens a spec (``lineage reproduce`` passes one that reopens each input as
+    recorded, digests checked).
     """
     params = params or MatchParams()
     settings = settings or RunSettings()
@@ -96,8 +98,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        target_source = stack.enter_context(open_source(target, root))
-        up_sources = [stack.enter_context(open_source(spec, root)) for spec in upstreams]
+        target_source = stack.enter_context(opener(target, root))
+        up_sources = [stack.enter_context(opener(spec, root)) for spec in upstreams]
         timings["open"] = time.perf_counter() - started
         up_trees = []
         for source in up_sources:
