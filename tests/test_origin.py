@@ -130,6 +130,16 @@ def test_silent_files_of_a_mostly_third_party_folder_are_third_party() -> None:
     assert upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, p)[3].kind == OWN
 
 
+def test_each_top_level_package_has_its_own_main_holder() -> None:
+    """An upstream tree of several projects side by side: each package's main holder is its own."""
+    alpha = [_index(f"alpha/m{k}.py", "# Copyright 2012 Ann Alpha\n" + _body(k)) for k in range(3)]
+    beta = [_index(f"beta/m{k}.py", "# Copyright 2015 Bob Beta\n" + _body(10 + k)) for k in range(2)]
+    stray = _index("beta/k.py", "# Copyright 2020 Carol Other\n" + _body(20))
+    files = [*alpha, *beta, stray]
+    kinds = [o.kind for o in upstream_origins(files, [0] * len(files), [{"alpha", "beta"}], TARGET_NAMES, P)]
+    assert kinds == [OWN] * 5 + [THIRD_PARTY]
+
+
 def test_header_naming_the_target_is_from_target() -> None:
     o = _origin("up/ops/back.py", "# Adapted from\n# https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n" + _body(1))
     assert (o.kind, o.line) == (FROM_TARGET, 1)

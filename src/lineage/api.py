@@ -42,7 +42,7 @@ from lineage.results.tables import (
     resolve_marker_path,
 )
 from lineage.settings import RunSettings, print_progress
-from lineage.sources import open_source
+from lineage.sources import Source, open_source
 from lineage.sources.base import require_python
 
 # Top-level directories that are not an upstream's package name (for reading markers).
@@ -80,7 +80,7 @@ def upstream_names(tree: TreeIndex) -> set[str]:
 
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
             settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
-            allow_empty: bool = False) -> Comparison:
+            opener: Callable[[str, Path], Source] = open_source, allow_empty: bool = False) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
@@ -88,7 +88,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     limit, progress; :class:`lineage.settings.RunSettings`, default: all defaults, silent).
     ``target_names`` replaces the names the target is known by (default: its label, packages and
     metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
-    input, an upstream without Python files included unless ``allow_empty``.
+    input, an upstream without Python files included unless ``allow_empty``. ``opener`` opens a
+    spec (``lineage reproduce`` passes one that reopens each input as recorded, digests checked).
     """
     params = params or MatchParams()
     settings = settings or RunSettings()
@@ -99,8 +100,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        target_source = stack.enter_context(open_source(target, root))
-        up_sources = [stack.enter_context(open_source(spec, root)) for spec in upstreams]
+        target_source = stack.enter_context(opener(target, root))
+        up_sources = [stack.enter_context(opener(spec, root)) for spec in upstreams]
         timings["open"] = time.perf_counter() - started
         up_trees = []
         for source in up_sources:

@@ -119,6 +119,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from lineage.reproduce import reproduce
+
+    result = reproduce(Path(args.manifest), args.out, settings=run_settings(args))
+    for line in result.lines():
+        print(line)
+    return 0 if result.reproduced else 1
+
+
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
     """Source specs (target, upstreams) of a corpus manifest; see :mod:`lineage.sources.corpus`."""
     from lineage.sources.corpus import corpus_specs as read
@@ -271,6 +280,7 @@ TAKES: dict[str, tuple[str, ...]] = {
     "history": ("upstream", "out", *COMMITS, "set", "allow-empty", *RUN),
     "forkpoint": ("out", *COMMITS, "set", *RUN),
     "drift": ("out", "set", *RUN),
+    "reproduce": RUN,  # its own --out is optional; the file size limit is the manifest's
     "check": (),  # its --every and --tags choose fork-point candidates: said in its own words
 }
 
@@ -342,6 +352,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
                    help="judge only what grew since this older report")
     p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
+
+    p = _command(sub, "reproduce", _cmd_reproduce, help="rerun a report from its manifest (exit 0 identical, "
+                 "1 differs, 2 an input cannot be had or is not the recorded one)",
+                 description="Reopen every input a manifest records (digests checked), rerun with "
+                 "the recorded parameters and upstream order, and compare the figure files' sha256 "
+                 "with those recorded.")
+    p.add_argument("manifest", help="a manifest.json written by compare or corpus, or its report folder")
+    p.add_argument("--out", default=None, help="keep the rerun's report in this folder (default: a "
+                   "temporary folder, removed)")
 
     p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
                  description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "

@@ -17,8 +17,9 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    ``SPDX-FileCopyrightText`` line counts only when the file has no other copyright line: vLLM
    adds "Copyright contributors to the vLLM project" to every file, including the Hugging Face,
    NVIDIA or MiniMax files it carries, whose own copyright lines say whose code they are. The
-   upstream's own holders are those of its licence files and the holder named in most of its files ("Tri Dao"
-   in flash-attention, "contributors to the vLLM project" in vLLM).
+   upstream's own holders are those of its licence files, the holder named in most of its files ("Tri Dao"
+   in flash-attention, "contributors to the vLLM project" in vLLM) and the holder named in most
+   files of the file's top-level package (an upstream tree holding several projects side by side).
 5. ``third_party``, by folder majority: its header says nothing of its origin (no copyright line,
    no origin marker), and most of the files of its folder that do say something are third-party
    by rule 3 or 4 (``MatchParams.origin_folder_share`` of them, at least
@@ -185,12 +186,24 @@ def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own
     every_own = set().union(*own_names) if own_names else set()
     target = {n for n in target_names if n not in every_own}  # a name both carry names neither
     holders = []
+    by_package: dict[tuple[int, str], list[FileIndex]] = {}
+    for f, k in zip(files, upstream_of, strict=True):
+        by_package.setdefault((k, _package(f.path)), []).append(f)
     for u in range(len(own_names)):
         mine = [f for f, k in zip(files, upstream_of, strict=True) if k == u]
         extra = {h.lower() for h in licence_holders[u]} if licence_holders else set()
         holders.append(main_holders(mine) | extra)
-    origins = [file_origin(f, own_names[u], target, p, holders[u]) for f, u in zip(files, upstream_of, strict=True)]
+    # An upstream tree may hold several projects side by side (a collection of releases, a
+    # monorepo): the holder most files of a top-level package name is that package's own.
+    package_holders = {key: main_holders(group) for key, group in by_package.items()}
+    origins = [file_origin(f, own_names[u], target, p, holders[u] | package_holders[(u, _package(f.path))])
+               for f, u in zip(files, upstream_of, strict=True)]
     return _folder_majority(files, origins, p)
+
+
+def _package(path: str) -> str:
+    """The top-level package a file belongs to ("" for a module at the top)."""
+    return path.split("/", 1)[0] if "/" in path else ""
 
 
 def _says_origin(f: FileIndex, p: MatchParams) -> bool:
