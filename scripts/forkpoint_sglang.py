@@ -54,7 +54,8 @@ def pin(path: Path) -> None:
     releases = []
     for version in VERSIONS:
         files = _pypi_release_files("vllm", version, "not asked (sdist pin)")
-        sdists = [f for f in files if f.get("packagetype") == "sdist" and str(f.get("filename", "")).endswith(".tar.gz")]
+        sdists = [f for f in files
+                  if f.get("packagetype") == "sdist" and str(f.get("filename", "")).endswith(".tar.gz")]
         if len(sdists) != 1:
             raise SystemExit(f"forkpoint_sglang: vllm {version} has {len(sdists)} .tar.gz sdists on PyPI")
         f = sdists[0]
@@ -155,16 +156,20 @@ def closest(files: pd.DataFrame, version_of: dict[str, str]) -> pd.DataFrame:
 def analyse(out: Path, files_csv: Path, md: Path, command: str) -> None:
     meta = json.loads((out / "forkpoint.json").read_text(encoding="utf-8"))
     version_of = meta["candidate_versions"]
-    versions = sorted((Version(v) for v in version_of.values()))
+    versions = sorted(Version(v) for v in version_of.values())
     per_file = pd.read_csv(out / "forkpoint_files.csv", keep_default_na=False)
     report = pd.read_csv(files_csv, keep_default_na=False)
     marked = report[report["marker"] != ""][["target_path", "marker", "marker_kind", "marker_ref", "marker_path"]]
     near = closest(per_file, version_of).set_index("target_path")
+    # (file, version) -> (rank, distance): where the pinned release itself stands
+    standing = {(t, version_of[c]): (int(k), int(d)) for t, c, k, d in
+                per_file[["target_path", "candidate", "rank", "distance"]].itertuples(index=False)}
+    missing = {"closest": "", "all_tied": True, "distance": 0, "code_lines": 0, "verbatim": 0, "upstream_path": ""}
     rows = []
     for r in marked.itertuples(index=False):
         kind, pinned = ref_release(r.marker_ref, versions)
-        c = near.loc[r.target_path] if r.target_path in near.index else None
-        if c is None or c["all_tied"]:
+        c = near.loc[r.target_path].to_dict() if r.target_path in near.index else missing
+        if c["all_tied"]:
             status = "no candidate closer"
         elif kind == "tag" and pinned.startswith("not a candidate"):
             status = "pinned release not compared"
@@ -174,10 +179,10 @@ def analyse(out: Path, files_csv: Path, md: Path, command: str) -> None:
             status = {"main": "ref main (undated)", "sha": "ref a commit SHA (undated)",
                       "none": "no ref", "other": "other ref"}[kind]
         rows.append({"target_path": r.target_path, "marker_ref": r.marker_ref, "ref_kind": kind, "pinned": pinned,
-                     "closest": "" if c is None else c["closest"], "all_tied": True if c is None else bool(c["all_tied"]),
-                     "distance": 0 if c is None else int(c["distance"]), "code_lines": 0 if c is None else int(c["code_lines"]),
-                     "verbatim": 0 if c is None else int(c["verbatim"]), "status": status,
-                     "marker_path": r.marker_path, "upstream_path": "" if c is None else c["upstream_path"]})
+                     "closest": c["closest"], "all_tied": bool(c["all_tied"]), "distance": int(c["distance"]),
+                     "code_lines": int(c["code_lines"]), "verbatim": int(c["verbatim"]), "status": status,
+                     "marker_path": r.marker_path, "upstream_path": c["upstream_path"],
+                     "pinned_rank_distance": standing.get((r.target_path, pinned), ("", ""))})
     table = pd.DataFrame(rows).sort_values("target_path")
     md.write_text(render(table, meta, version_of, command), encoding="utf-8")
     print(f"forkpoint_sglang: wrote {md}")
@@ -228,11 +233,14 @@ def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, s
               "A bare commit SHA or `main` cannot be dated without vLLM's git history (too big to fetch here), so "
               "those files only appear in the first table.", "",
               "## Files whose marker pins a release tag", "",
-              "| sglang file | marker ref | pinned | closest (rank 1) | distance | verbatim / code lines | status |",
-              "|---|---|---|---|---:|---|---|"]
+              "| sglang file | marker ref | pinned | closest (rank 1) | distance | verbatim / code lines "
+              "| pinned release: rank, distance | status |",
+              "|---|---|---|---|---:|---|---|---|"]
     for r in tag_rows.itertuples(index=False):
-        lines.append(f"| `{r.target_path}` | {r.marker_ref} | {r.pinned} | {r.closest if not r.all_tied else '(all tied)'} | "
-                     f"{r.distance} | {r.verbatim} / {r.code_lines} | {r.status} |")
+        shown = "(all tied)" if r.all_tied else r.closest
+        lines.append(f"| `{r.target_path}` | {r.marker_ref} | {r.pinned} | {shown} | "
+                     f"{r.distance} | {r.verbatim} / {r.code_lines} | {', '.join(map(str, r.pinned_rank_distance))} "
+                     f"| {r.status} |")
     lines += ["", "## Other marked files (ref undated or absent)", "",
               "| sglang file | marker ref | closest (rank 1) | distance | verbatim / code lines |",
               "|---|---|---|---:|---|"]

@@ -1,0 +1,67 @@
+"""The sglang/vLLM forkpoint analysis (scripts/forkpoint_sglang.py) on synthetic outputs: no network."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pandas as pd
+from packaging.version import Version
+
+_SPEC = importlib.util.spec_from_file_location(
+    "forkpoint_sglang", Path(__file__).resolve().parent.parent / "scripts" / "forkpoint_sglang.py")
+assert _SPEC and _SPEC.loader
+fs = importlib.util.module_from_spec(_SPEC)
+_SPEC.loader.exec_module(fs)
+
+VERSIONS = [Version(v) for v in ("0.6.4.post1", "0.7.3", "0.9.1", "0.10.0")]
+
+
+def test_ref_release_maps_tags_and_sets_undated_refs_apart() -> None:
+    assert fs.ref_release("v0.7.3", VERSIONS) == ("tag", "0.7.3")
+    assert fs.ref_release("v0.6.4.post1", VERSIONS) == ("tag", "0.6.4.post1")
+    assert fs.ref_release("v0.7.3%2Brocm", VERSIONS) == ("tag", "0.7.3")  # a local build maps to its base
+    assert fs.ref_release("v0.9.1rc2", VERSIONS) == ("tag", "0.9.1")  # a pre-release to the release it led to
+    assert fs.ref_release("v0.8.3", VERSIONS) == ("tag", "not a candidate (0.8.3)")
+    assert fs.ref_release("main", VERSIONS) == ("main", "")
+    assert fs.ref_release("c7f2cf2b7f67bce5842fedfdba508440fe257375", VERSIONS) == ("sha", "")
+    assert fs.ref_release("", VERSIONS) == ("none", "")
+
+
+def _forkpoint_files() -> pd.DataFrame:
+    rows = [  # target_path, rank, candidate, distance, code_lines, verbatim
+        ("a.py", 1, "c1", 0, 10, 10), ("a.py", 2, "c2", 4, 10, 8),
+        ("b.py", 1, "c2", 1, 5, 5), ("b.py", 1, "c3", 1, 5, 5), ("b.py", 3, "c1", 9, 5, 0),
+        ("c.py", 1, "c1", 7, 7, 0), ("c.py", 1, "c2", 7, 7, 0), ("c.py", 1, "c3", 7, 7, 0),
+        ("d.py", 1, "c3", 2, 6, 5), ("d.py", 2, "c1", 3, 6, 4),
+    ]
+    frame = pd.DataFrame(rows, columns=["target_path", "rank", "candidate", "distance", "code_lines",
+                                        "verbatim_code_lines"])
+    return frame.assign(upstream_path="vllm/x.py", ref="", order=0, copied_code_lines=0,
+                        upstream_only_code_lines=0)
+
+
+def test_analyse_counts_agreement_ties_and_undated_refs(tmp_path: Path) -> None:
+    version_of = {"c1": "0.6.4.post1", "c2": "0.7.3", "c3": "0.10.0"}
+    _forkpoint_files().to_csv(tmp_path / "forkpoint_files.csv", index=False)
+    meta = {"target": {"spec": "pypi:sglang==0.5.23", "python_files": 4}, "seconds": 1.0,
+            "candidate_versions": version_of}
+    (tmp_path / "forkpoint.json").write_text(json.dumps(meta), encoding="utf-8")
+    report = pd.DataFrame({
+        "target_path": ["a.py", "b.py", "c.py", "d.py", "e.py"],
+        "marker": ["Adapted from v0.6.4.post1", "Adapted from v0.10.0", "Adapted from v0.7.3", "from main", ""],
+        "marker_kind": ["adapted_from"] * 4 + [""],
+        "marker_ref": ["v0.6.4.post1", "v0.10.0", "v0.7.3", "main", ""],
+        "marker_path": ["vllm/x.py"] * 4 + [""]})
+    report.to_csv(tmp_path / "files.csv", index=False)
+    md = tmp_path / "out.md"
+    fs.analyse(tmp_path, tmp_path / "files.csv", md, "test")
+    text = md.read_text(encoding="utf-8")
+    # a.py agrees alone, b.py agrees through a tie (0.7.3 and 0.10.0), c.py ties everywhere, d.py is main
+    assert "| release tag | 3 | 2 | - | - | 1 |" in text
+    assert "| `main` (undated) | 1 | - | - | - | 0 |" in text
+    assert "3 of 4 marked files have a closest release (1 tie across all candidates)" in text
+    assert "| 0.10.0 | 2 | 1 |" in text  # b.py (tied) and d.py (alone)
+    assert "| 0.7.3 | 1 | 0 |" in text
+    assert "| `b.py` | v0.10.0 | 0.10.0 | 0.7.3 0.10.0 | 1 | 5 / 5 | 1, 1 | agrees |" in text
