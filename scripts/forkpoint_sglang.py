@@ -139,7 +139,12 @@ def ref_release(ref: str, versions: list[Version]) -> tuple[str, str]:
 
 
 def closest(files: pd.DataFrame, version_of: dict[str, str]) -> pd.DataFrame:
-    """One row per target file: its rank-1 candidates (as versions), its best distance and verbatim lines."""
+    """One row per target file: its rank-1 candidates (as versions), its best distance and verbatim lines.
+
+    ``undecided``: every candidate ties, or even the best one is no closer than pairing with no
+    file at all (distance >= the file's code lines): then the release with the fewest paired
+    lines wins by default (often the oldest), which says nothing about where the file came from.
+    """
     files = files.assign(version=files["candidate"].map(version_of))
     best = files[files["rank"] == 1]
     rows = []
@@ -147,7 +152,8 @@ def closest(files: pd.DataFrame, version_of: dict[str, str]) -> pd.DataFrame:
     for path, g in best.groupby("target_path", sort=True):
         vs = sorted(g["version"], key=Version)
         rows.append({"target_path": path, "closest": " ".join(vs), "n_tied": len(vs),
-                     "all_tied": len(vs) == n_candidates, "distance": int(g["distance"].iat[0]),
+                     "undecided": len(vs) == n_candidates or int(g["distance"].iat[0]) >= int(g["code_lines"].iat[0]),
+                     "distance": int(g["distance"].iat[0]),
                      "verbatim": int(g["verbatim_code_lines"].iat[0]), "code_lines": int(g["code_lines"].iat[0]),
                      "upstream_path": str(g["upstream_path"].iat[0])})
     return pd.DataFrame(rows)
@@ -164,13 +170,13 @@ def analyse(out: Path, files_csv: Path, md: Path, command: str) -> None:
     # (file, version) -> (rank, distance): where the pinned release itself stands
     standing = {(t, version_of[c]): (int(k), int(d)) for t, c, k, d in
                 per_file[["target_path", "candidate", "rank", "distance"]].itertuples(index=False)}
-    missing = {"closest": "", "all_tied": True, "distance": 0, "code_lines": 0, "verbatim": 0, "upstream_path": ""}
+    missing = {"closest": "", "undecided": True, "distance": 0, "code_lines": 0, "verbatim": 0, "upstream_path": ""}
     rows = []
     for r in marked.itertuples(index=False):
         kind, pinned = ref_release(r.marker_ref, versions)
         c = near.loc[r.target_path].to_dict() if r.target_path in near.index else missing
-        if c["all_tied"]:
-            status = "no candidate closer"
+        if c["undecided"]:
+            status = "no release beats no match"
         elif kind == "tag" and pinned.startswith("not a candidate"):
             status = "pinned release not compared"
         elif kind == "tag":
@@ -179,7 +185,7 @@ def analyse(out: Path, files_csv: Path, md: Path, command: str) -> None:
             status = {"main": "ref main (undated)", "sha": "ref a commit SHA (undated)",
                       "none": "no ref", "other": "other ref"}[kind]
         rows.append({"target_path": r.target_path, "marker_ref": r.marker_ref, "ref_kind": kind, "pinned": pinned,
-                     "closest": c["closest"], "all_tied": bool(c["all_tied"]), "distance": int(c["distance"]),
+                     "closest": c["closest"], "undecided": bool(c["undecided"]), "distance": int(c["distance"]),
                      "code_lines": int(c["code_lines"]), "verbatim": int(c["verbatim"]), "status": status,
                      "marker_path": r.marker_path, "upstream_path": c["upstream_path"],
                      "pinned_rank_distance": standing.get((r.target_path, pinned), ("", ""))})
@@ -190,7 +196,7 @@ def analyse(out: Path, files_csv: Path, md: Path, command: str) -> None:
 
 def _closest_counts(table: pd.DataFrame, versions: list[str]) -> list[str]:
     """Marked files per closest release (a file tied between releases counts for each)."""
-    counted = table[~table["all_tied"]]
+    counted = table[~table["undecided"]]
     single = Counter(v for c in counted["closest"] for v in c.split())
     only = Counter(c for c in counted["closest"] if " " not in c)
     lines = ["| release | marked files closest (ties count for each) | of them closest to this release alone |",
@@ -202,7 +208,7 @@ def _closest_counts(table: pd.DataFrame, versions: list[str]) -> list[str]:
 def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, str], command: str) -> str:
     versions = sorted(set(version_of.values()), key=Version)
     n = len(table)
-    decided = table[~table["all_tied"]]
+    decided = table[~table["undecided"]]
     by_kind = Counter(table["ref_kind"])
     status = Counter(table["status"])
     tag_rows = table[table["ref_kind"] == "tag"]
@@ -213,13 +219,13 @@ def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, s
              f"forkpoint ran {meta['seconds']:.0f} s. Marked files: the {n} files of the main job's "
              "`files.csv` with a provenance marker. Per file, *closest* is rank 1 in `forkpoint_files.csv` "
              "(distance = target code lines not verbatim + code lines of the paired vLLM file no target line "
-             "matched); a file no release is closer for than any other (all tied, e.g. nothing matched) is "
-             "counted apart.", "",
+             "matched); a file where no release does better than no match is counted apart.", "",
              "## Closest release of each marked file", "",
-             f"{len(decided)} of {n} marked files have a closest release ({n - len(decided)} tie across all "
-             "candidates).", "", *_closest_counts(table, versions), "",
+             f"{len(decided)} of {n} marked files have a closest release; {n - len(decided)} have none "
+             "(all candidates tie, or the best distance is not below the file's code lines, i.e. no release "
+             "explains the file better than no match).", "", *_closest_counts(table, versions), "",
              "## Marker ref against closest release", "",
-             "| marker ref | files | agrees | disagrees | pinned release not compared | no candidate closer |",
+             "| marker ref | files | agrees | disagrees | pinned release not compared | no release beats no match |",
              "|---|---:|---:|---:|---:|---:|"]
     for kind, label in [("tag", "release tag"), ("main", "`main` (undated)"), ("sha", "commit SHA (undated)"),
                         ("none", "no ref"), ("other", "other")]:
@@ -228,8 +234,14 @@ def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, s
             continue
         s = Counter(g["status"])
         lines.append(f"| {label} | {len(g)} | {s.get('agrees', 0) or '-'} | {s.get('disagrees', 0) or '-'} | "
-                     f"{s.get('pinned release not compared', 0) or '-'} | {s.get('no candidate closer', 0)} |")
-    lines += ["", f"Refs by kind: {dict(sorted(by_kind.items()))}; statuses: {dict(sorted(status.items()))}.", "",
+                     f"{s.get('pinned release not compared', 0) or '-'} | {s.get('no release beats no match', 0)} |")
+    wrong = tag_rows[tag_rows["status"] == "disagrees"]
+    pairs = list(zip(wrong["pinned"], wrong["closest"], strict=True))
+    newer = sum(all(Version(v) > Version(p) for v in c.split()) for p, c in pairs)
+    older = sum(all(Version(v) < Version(p) for v in c.split()) for p, c in pairs)
+    lines += ["", f"Of the {len(wrong)} disagreements, the closest release is newer than the pinned one for "
+              f"{newer} and older for {older}.", "",
+              f"Refs by kind: {dict(sorted(by_kind.items()))}; statuses: {dict(sorted(status.items()))}.", "",
               "A bare commit SHA or `main` cannot be dated without vLLM's git history (too big to fetch here), so "
               "those files only appear in the first table.", "",
               "## Files whose marker pins a release tag", "",
@@ -237,7 +249,7 @@ def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, s
               "| pinned release: rank, distance | status |",
               "|---|---|---|---|---:|---|---|---|"]
     for r in tag_rows.itertuples(index=False):
-        shown = "(all tied)" if r.all_tied else r.closest
+        shown = "(none)" if r.undecided else r.closest
         lines.append(f"| `{r.target_path}` | {r.marker_ref} | {r.pinned} | {shown} | "
                      f"{r.distance} | {r.verbatim} / {r.code_lines} | {', '.join(map(str, r.pinned_rank_distance))} "
                      f"| {r.status} |")
@@ -246,7 +258,7 @@ def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, s
               "|---|---|---|---:|---|"]
     for r in table[table["ref_kind"] != "tag"].itertuples(index=False):
         ref = r.marker_ref[:12] if r.ref_kind == "sha" else r.marker_ref
-        lines.append(f"| `{r.target_path}` | {ref or '-'} | {r.closest if not r.all_tied else '(all tied)'} | "
+        lines.append(f"| `{r.target_path}` | {ref or '-'} | {r.closest if not r.undecided else '(none)'} | "
                      f"{r.distance} | {r.verbatim} / {r.code_lines} |")
     return "\n".join(lines) + "\n"
 

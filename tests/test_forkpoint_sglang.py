@@ -35,6 +35,7 @@ def _forkpoint_files() -> pd.DataFrame:
         ("b.py", 1, "c2", 1, 5, 5), ("b.py", 1, "c3", 1, 5, 5), ("b.py", 3, "c1", 9, 5, 0),
         ("c.py", 1, "c1", 7, 7, 0), ("c.py", 1, "c2", 7, 7, 0), ("c.py", 1, "c3", 7, 7, 0),
         ("d.py", 1, "c3", 2, 6, 5), ("d.py", 2, "c1", 3, 6, 4),
+        ("f.py", 1, "c1", 4, 4, 0), ("f.py", 2, "c2", 6, 4, 1),  # best is no better than no match
     ]
     frame = pd.DataFrame(rows, columns=["target_path", "rank", "candidate", "distance", "code_lines",
                                         "verbatim_code_lines"])
@@ -49,19 +50,21 @@ def test_analyse_counts_agreement_ties_and_undated_refs(tmp_path: Path) -> None:
             "candidate_versions": version_of}
     (tmp_path / "forkpoint.json").write_text(json.dumps(meta), encoding="utf-8")
     report = pd.DataFrame({
-        "target_path": ["a.py", "b.py", "c.py", "d.py", "e.py"],
-        "marker": ["Adapted from v0.6.4.post1", "Adapted from v0.10.0", "Adapted from v0.7.3", "from main", ""],
-        "marker_kind": ["adapted_from"] * 4 + [""],
-        "marker_ref": ["v0.6.4.post1", "v0.10.0", "v0.7.3", "main", ""],
-        "marker_path": ["vllm/x.py"] * 4 + [""]})
+        "target_path": ["a.py", "b.py", "c.py", "d.py", "e.py", "f.py"],
+        "marker": ["Adapted from v0.6.4.post1", "Adapted from v0.10.0", "Adapted from v0.7.3", "from main", "",
+                   "Adapted from v0.6.4.post1"],
+        "marker_kind": ["adapted_from"] * 4 + ["", "adapted_from"],
+        "marker_ref": ["v0.6.4.post1", "v0.10.0", "v0.7.3", "main", "", "v0.6.4.post1"],
+        "marker_path": ["vllm/x.py"] * 4 + ["", "vllm/x.py"]})
     report.to_csv(tmp_path / "files.csv", index=False)
     md = tmp_path / "out.md"
     fs.analyse(tmp_path, tmp_path / "files.csv", md, "test")
     text = md.read_text(encoding="utf-8")
-    # a.py agrees alone, b.py agrees through a tie (0.7.3 and 0.10.0), c.py ties everywhere, d.py is main
-    assert "| release tag | 3 | 2 | - | - | 1 |" in text
+    # a.py agrees alone, b.py agrees through a tie (0.7.3 and 0.10.0), c.py ties everywhere, d.py is main,
+    # f.py's best release (0.6.4.post1, the pinned one) does no better than no match: not counted as agreeing
+    assert "| release tag | 4 | 2 | - | - | 2 |" in text
     assert "| `main` (undated) | 1 | - | - | - | 0 |" in text
-    assert "3 of 4 marked files have a closest release (1 tie across all candidates)" in text
+    assert "3 of 5 marked files have a closest release; 2 have none" in text
     assert "| 0.10.0 | 2 | 1 |" in text  # b.py (tied) and d.py (alone)
     assert "| 0.7.3 | 1 | 0 |" in text
     assert "| `b.py` | v0.10.0 | 0.10.0 | 0.7.3 0.10.0 | 1 | 5 / 5 | 1, 1 | agrees |" in text
