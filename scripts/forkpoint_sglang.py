@@ -190,7 +190,8 @@ def analyse(out: Path, files_csv: Path, md: Path, command: str) -> None:
                      "marker_path": r.marker_path, "upstream_path": c["upstream_path"],
                      "pinned_rank_distance": standing.get((r.target_path, pinned), ("", ""))})
     table = pd.DataFrame(rows).sort_values("target_path")
-    md.write_text(render(table, meta, version_of, command), encoding="utf-8")
+    whole = pd.read_csv(out / "forkpoint.csv", keep_default_na=False)
+    md.write_text(render(table, meta, version_of, command) + render_whole(whole, version_of), encoding="utf-8")
     print(f"forkpoint_sglang: wrote {md}")
 
 
@@ -205,6 +206,21 @@ def _closest_counts(table: pd.DataFrame, versions: list[str]) -> list[str]:
     return lines
 
 
+def render_whole(whole: pd.DataFrame, version_of: dict[str, str]) -> str:
+    """forkpoint.csv: the whole-wheel ranking, in release order."""
+    whole = whole.assign(version=whole["candidate"].map(version_of))
+    whole = whole.sort_values("order")
+    lines = ["", "## Whole wheel (forkpoint.csv)", "",
+             "The whole-target distance is dominated by sglang's own code (every code line not verbatim in "
+             "the candidate counts), so its rank 1 goes to the release with the fewest upstream-only lines; "
+             "the per-file tables above are the answer.", "",
+             "| release | rank | distance | verbatim code lines | upstream-only code lines | paired files |",
+             "|---|---:|---:|---:|---:|---:|"]
+    lines += [f"| {r.version} | {r.rank} | {r.distance:,} | {r.verbatim_code_lines:,} | "
+              f"{r.upstream_only_code_lines:,} | {r.paired_files:,} |" for r in whole.itertuples(index=False)]
+    return "\n".join(lines) + "\n"
+
+
 def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, str], command: str) -> str:
     versions = sorted(set(version_of.values()), key=Version)
     n = len(table)
@@ -213,7 +229,8 @@ def render(table: pd.DataFrame, meta: dict[str, object], version_of: dict[str, s
     status = Counter(table["status"])
     tag_rows = table[table["ref_kind"] == "tag"]
     lines = [f"# forkpoint: sglang 0.5.23's vLLM-marked files against {len(versions)} vLLM releases", "",
-             f"Command: `{command}`", "",
+             "Commands: `.venv/bin/python scripts/forkpoint_sglang.py run --out DIR` (downloads the pinned "
+             f"sdists, runs forkpoint), then `.venv/bin/python {command}`.", "",
              f"Target `{meta['target']['spec']}` (whole wheel, {meta['target']['python_files']} Python files); "
              f"candidates: the vLLM sdists pinned in `corpora/vllm-sdists.json` ({', '.join(versions)}); "
              f"forkpoint ran {meta['seconds']:.0f} s. Marked files: the {n} files of the main job's "

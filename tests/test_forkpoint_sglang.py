@@ -49,6 +49,9 @@ def test_analyse_counts_agreement_ties_and_undated_refs(tmp_path: Path) -> None:
     meta = {"target": {"spec": "pypi:sglang==0.5.23", "python_files": 4}, "seconds": 1.0,
             "candidate_versions": version_of}
     (tmp_path / "forkpoint.json").write_text(json.dumps(meta), encoding="utf-8")
+    pd.DataFrame({"rank": [1, 2, 3], "candidate": ["c1", "c2", "c3"], "distance": [5, 6, 7],
+                  "verbatim_code_lines": [3, 2, 1], "upstream_only_code_lines": [1, 2, 3], "paired_files": [1, 1, 1],
+                  "order": [0, 1, 2]}).to_csv(tmp_path / "forkpoint.csv", index=False)
     report = pd.DataFrame({
         "target_path": ["a.py", "b.py", "c.py", "d.py", "e.py", "f.py"],
         "marker": ["Adapted from v0.6.4.post1", "Adapted from v0.10.0", "Adapted from v0.7.3", "from main", "",
@@ -67,4 +70,5 @@ def test_analyse_counts_agreement_ties_and_undated_refs(tmp_path: Path) -> None:
     assert "3 of 5 marked files have a closest release; 2 have none" in text
     assert "| 0.10.0 | 2 | 1 |" in text  # b.py (tied) and d.py (alone)
     assert "| 0.7.3 | 1 | 0 |" in text
+    assert "| 0.10.0 | 3 | 7 | 1 | 3 | 1 |" in text  # whole-target row
     assert "| `b.py` | v0.10.0 | 0.10.0 | 0.7.3 0.10.0 | 1 | 5 / 5 | 1, 1 | agrees |" in text
