@@ -57,7 +57,7 @@ def pin(path: Path) -> None:
         sdists = [f for f in files
                   if f.get("packagetype") == "sdist" and str(f.get("filename", "")).endswith(".tar.gz")]
         if len(sdists) != 1:
-            raise SystemExit(f"forkpoint_sglang: vllm {version} has {len(sdists)} .tar.gz sdists on PyPI")
+            raise LineageError(f"vllm {version} has {len(sdists)} .tar.gz sdists on PyPI")
         f = sdists[0]
         releases.append({"name": "vllm", "version": version, "filename": f["filename"],
                          "sha256": f["digests"]["sha256"], "size": int(f["size"]),
@@ -74,7 +74,7 @@ def load_pins(path: Path) -> list[dict[str, object]]:
     try:
         return json.loads(path.read_text(encoding="utf-8"))["releases"]
     except (OSError, ValueError, KeyError) as exc:
-        raise SystemExit(f"forkpoint_sglang: cannot read {path}: {exc}") from None
+        raise LineageError(f"cannot read {path}: {exc}") from None
 
 
 def fetch_sdist(release: dict[str, object], cache: Path) -> Path:
@@ -87,7 +87,7 @@ def fetch_sdist(release: dict[str, object], cache: Path) -> Path:
     files = _pypi_release_files("vllm", str(release["version"]), "not asked (sdist)")
     url = next((f["url"] for f in files if f.get("filename") == release["filename"]), None)
     if url is None:
-        raise SystemExit(f"forkpoint_sglang: PyPI no longer lists {release['filename']}")
+        raise LineageError(f"PyPI no longer lists {release['filename']}")
     partial = archive.with_name(archive.name + ".part")
     _download_url(urllib.parse.urljoin("https://pypi.org/", url), str(release["sha256"]), partial)
     partial.replace(archive)
@@ -298,6 +298,9 @@ def main(argv: list[str] | None = None) -> int:
         else:
             md = args.md or args.out / "forkpoint-sglang.md"
             analyse(args.out, args.files, md, "scripts/forkpoint_sglang.py " + " ".join(sys.argv[1:]))
+    except (OSError, KeyError, ValueError) as exc:  # a missing or foreign forkpoint/compare output
+        print(f"forkpoint_sglang: cannot read the outputs: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     except LineageError as exc:
         print(f"forkpoint_sglang: {exc}", file=sys.stderr)
         return 2

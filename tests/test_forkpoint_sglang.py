@@ -72,3 +72,9 @@ def test_analyse_counts_agreement_ties_and_undated_refs(tmp_path: Path) -> None:
     assert "| 0.7.3 | 1 | 0 |" in text
     assert "| 0.10.0 | 3 | 7 | 1 | 3 | 1 |" in text  # whole-target row
     assert "| `b.py` | v0.10.0 | 0.10.0 | 0.7.3 0.10.0 | 1 | 5 / 5 | 1, 1 | agrees |" in text
+
+
+def test_analyse_without_forkpoint_outputs_is_a_one_line_error(tmp_path: Path, capsys) -> None:
+    assert fs.main(["analyse", "--out", str(tmp_path / "nothing"), "--files", str(tmp_path / "files.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("forkpoint_sglang: cannot read the outputs") and err.count("\n") == 1
