@@ -37,7 +37,7 @@ is :mod:`lineage.match.store`. For example, a target function copied with one li
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lineage.match.claims import claim_order, identical_files, sort_chains
 from lineage.match.fill import fill
@@ -62,9 +62,11 @@ def same_paths(path: str) -> set[str]:
 
 
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
-                preferred_paths: Sequence[set[str]] | None = None) -> MatchResult:
+                preferred_paths: Sequence[set[str]] | None = None,
+                tick: Callable[[int], None] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
-    file t's provenance markers (they break ties, and establish the file pair for step 6)."""
+    file t's provenance markers (they break ties, and establish the file pair for step 6).
+    ``tick(n)``: n more target files done (for a progress bar)."""
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
     regions: list[Region] = []
@@ -80,6 +82,8 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     for number, path in enumerate(up_paths):
         by_path.setdefault(path, []).append(number)
     for t_file in range(len(target.files)):
+        if tick is not None:
+            tick(1)
         preferred = preferred_list[t_file] if preferred_list else set()
         named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in by_path.get(path, ())}
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)

@@ -50,6 +50,7 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "origin_header_lines": (1, None),
     "origin_folder_share": (0.5, 1.0),
     "origin_folder_min_files": (1, None),
+    "origin_own_holder_share": (0.0, 1.0),
 }
 
 
@@ -130,6 +131,9 @@ class MatchParams:
     # copyright on most files and nothing on the rest.
     origin_folder_share: float = 0.75
     origin_folder_min_files: int = 3
+    # A copyright holder named by at least this share of an upstream's (or of one of its top-level
+    # packages') files that name a holder is one of its own, not a third party.
+    origin_own_holder_share: float = 0.3
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
