@@ -43,6 +43,8 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "fragment_min_chars": (0, None),
     "rewrap_max_lines": (2, None),
     "rewrap_min_chars": (0, None),
+    "idiom_max_files": (1, None),
+    "idiom_min_evidence": (0.0, None),
     "vendor_folders": (None, None),
     "origin_header_lines": (1, None),
     "origin_folder_share": (0.5, 1.0),
@@ -100,6 +102,11 @@ class MatchParams:
     fragment_min_chars: int = 8  # beyond a region's end, shorter lines are compared whole, never as fragments
     rewrap_max_lines: int = 8  # lines one re-wrapped statement may span on either side
     rewrap_min_chars: int = 20  # a re-wrapped statement this short is not evidence
+    # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
+    idiom_max_files: int = 3  # a line whose form is in more upstream files is not distinctive
+    # Tokens of distinctive lines a (target file, upstream file) pair needs, unless the target
+    # file's markers name the upstream file; 0 turns the rule off.
+    idiom_min_evidence: float = 20.0
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
