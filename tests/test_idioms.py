@@ -37,8 +37,8 @@ def test_keyword_defaults_found_in_many_files_form_no_region(run_compare: Runner
     one of them; with it, nothing is copied (no line is distinctive)."""
     upstream = {f"up/configs/{n}.py": _config(n.capitalize()) for n in ("alpha", "beta", "gamma", "delta", "eps")}
     target = {"mine/config.py": _config("Mine")}
-    off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(idiom_min_evidence=0.0, idiom_min_lines=1)),
-                     "mine/config.py")
+    rule_off = MatchParams(idiom_min_evidence=0.0, idiom_min_lines=1)
+    off = file_lines(run_compare(target, [("up", upstream)], params=rule_off), "mine/config.py")
     assert (off["match"] == "verbatim").sum() >= 20
     on = file_lines(run_compare(target, [("up", upstream)]), "mine/config.py")
     assert set(on["match"]) == {"none"}
