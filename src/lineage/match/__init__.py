@@ -20,6 +20,12 @@ linear in the number of lines, never in the number of file pairs):
 5. **Labels** (:class:`lineage.match.labels.FileLabeller`). Inside an accepted region each target
    line is paired with one upstream line, along the diagonal, across gaps and past the ends;
    :func:`lineage.match.labels.pair_label` says ``verbatim`` or ``near``.
+6. **Fill** (:func:`lineage.match.fill.fill`). Inside each established file pair (an accepted
+   region, a provenance marker naming the upstream file, or the same relative path,
+   :func:`same_paths`), lines no region reached are aligned in order with the pair's paired
+   lines (an LCS): between two of them every aligned line is paired, repetitive forms that could
+   never seed too (table rows, repeated argument lines); elsewhere only distinctive identical
+   lines, lone survivors of a rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
@@ -33,9 +39,10 @@ is :mod:`lineage.match.store`. For example, a target function copied with one li
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from lineage.match.claims import claim_order, identical_files, sort_chains
+from lineage.match.fill import fill
 from lineage.match.hits import Side, find_hits
 from lineage.match.idioms import IdiomFilter
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
@@ -45,14 +52,24 @@ from lineage.match.regions import Chain, chain_runs, group_runs
 
 __all__ = [
     "MATCH_NAMES", "NEAR", "NONE", "VERBATIM", "FileMatch", "MatchParams", "MatchResult", "Region", "Side",
-    "line_similarity", "match_sides", "pair_label", "param_keys", "params_from_settings",
+    "line_similarity", "match_sides", "pair_label", "param_keys", "params_from_settings", "same_paths",
 ]
 
 
+def same_paths(path: str) -> set[str]:
+    """Upstream paths that are the same relative path as target ``path``: the path itself, and
+    each ending of it that still holds a folder (``pip/_vendor/six/moves.py`` -> ``six/moves.py``,
+    a vendored copy; never the bare ``moves.py``, which any project may have)."""
+    parts = path.split("/")
+    return {path} | {"/".join(parts[k:]) for k in range(1, len(parts) - 1)}
+
+
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
-                preferred_paths: Sequence[set[str]] | None = None) -> MatchResult:
+                preferred_paths: Sequence[set[str]] | None = None,
+                tick: Callable[[int], None] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
-    file t's provenance markers (used to break ties only)."""
+    file t's provenance markers (they break ties, and establish the file pair for step 6).
+    ``tick(n)``: n more target files done (for a progress bar)."""
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
     regions: list[Region] = []
@@ -65,13 +82,19 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     preferred_list = list(preferred_paths) if preferred_paths else None
     identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
     idioms = IdiomFilter(target, upstream, params)
-    for t_file in sorted(set(runs_by_file) | set(identical)):
+    by_path: dict[str, list[int]] = {}
+    for number, path in enumerate(up_paths):
+        by_path.setdefault(path, []).append(number)
+    for t_file in range(len(target.files)):
+        if tick is not None:
+            tick(1)
+        preferred = preferred_list[t_file] if preferred_list else set()
+        named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in by_path.get(path, ())}
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
         if t_file in identical:
             chains.append(identical[t_file])
-        preferred = preferred_list[t_file] if preferred_list else set()
-        chains = idioms.keep(t_file, chains, preferred, up_paths, identical.get(t_file))
-        if not chains:
+        chains = idioms.keep(t_file, chains, named, identical.get(t_file))
+        if not chains and not named:
             continue
         sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, up_paths, up_names))
         labeller = FileLabeller(target, upstream, t_file, params)
@@ -80,6 +103,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
         for chain in claimed:
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
+        accepted += fill(labeller, accepted, named)
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)

@@ -23,9 +23,10 @@ claiming (:meth:`IdiomFilter.keep`, the one hook in :func:`lineage.match.match_s
   piece of evidence): the token count (capped at ``token_weight_cap``) of its distinctive lines.
 * A pair with fewer than ``idiom_min_evidence`` tokens or ``idiom_min_lines`` distinctive lines
   forms no region (about two distinctive lines, as ``region_min_weight``; one long rare line is
-  never a region, as ``region_min_hits``), unless the target file's provenance markers name that
-  upstream file (the marker already says where the code came from) or the chain is a whole
-  identical file (:func:`lineage.match.claims.identical_files`).
+  never a region, as ``region_min_hits``), unless the pair is established otherwise: the target
+  file's provenance markers name that upstream file, or it is at the target's own relative path
+  (:func:`lineage.match.same_paths`; the same pairs that step 6, the fill, trusts), or the chain
+  is a whole identical file (:func:`lineage.match.claims.identical_files`).
 
 Measured on the real-pair truth set (``corpora/sglang-vllm-truth.md``, "Idiom rule"): tuned on
 one half, checked on the other.
@@ -37,7 +38,6 @@ shared lines are common forms, and such a copy cannot be told from an idiom by i
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 import numpy as np
 
@@ -109,16 +109,16 @@ class IdiomFilter:
         keep = [not is_argument_line(lines[int(row)].strip()) for row in self.target.row_of[glob].tolist()]
         return glob[np.array(keep, bool)] if len(glob) else glob
 
-    def keep(self, t_file: int, chains: list[Chain], preferred: set[str], up_paths: Sequence[str],
-             identical: Chain | None) -> list[Chain]:
-        """The chains of one target file that may form regions (see the module docstring)."""
+    def keep(self, t_file: int, chains: list[Chain], named: set[int], identical: Chain | None) -> list[Chain]:
+        """The chains of one target file that may form regions (see the module docstring).
+        ``named``: upstream files the target file's markers name, or at its own relative path."""
         p = self.p
         if p.idiom_min_evidence <= 0 and p.idiom_min_lines <= 1:
             return chains
         lines = self.target.read_lines(t_file)
         by_pair: dict[int, list[Chain]] = {}
         for chain in chains:
-            if chain is not identical and up_paths[chain.up_file] not in preferred:
+            if chain is not identical and chain.up_file not in named:
                 by_pair.setdefault(chain.up_file, []).append(chain)
         weak: set[int] = set()
         for up_file, mine in by_pair.items():

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 from lineage.errors import LineageError
+from lineage.report.attachments import report_time
 from lineage.report.cyclonedx import CycloneDxReporter
 from lineage.report.folder import ReportFolder
 from lineage.report.html import HtmlReporter
@@ -56,7 +57,7 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
     reporters = [*REPORTS, *(ATTACHMENTS[name] for name in formats), *([HTML] if html else [])]
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
-    with atomic_out_dir(out_dir, sources) as fresh:
+    with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh)
         for reporter in reporters:
             reporter.write(comparison, folder)
