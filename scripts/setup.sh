@@ -11,5 +11,14 @@ if [ ! -f /usr/include/xxhash.h ]; then
     echo "setup: /usr/include/xxhash.h is missing (apt-get install libxxhash-dev); the slower Python indexer will run" >&2
   fi
 fi
+# Debian's chromium for the browser tests of the HTML report (tests/test_html_browser.py); Playwright
+# drives it and never downloads a browser of its own.
+if ! command -v chromium >/dev/null; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+  else
+    echo "setup: chromium is missing (apt-get install chromium); the HTML browser tests will be skipped" >&2
+  fi
+fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
-.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+.venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,notebooks]'

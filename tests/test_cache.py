@@ -302,3 +302,22 @@ def test_cache_cleared_during_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         assert (tmp_path / "out1" / name).read_bytes() == expected, name
         assert (tmp_path / "out2" / name).read_bytes() == expected, name
     assert first["target"]["indexed_files"] == clean["target"]["indexed_files"]
+
+
+def test_an_unwritable_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import lineage.index.store as index_store
+    import lineage.match.store as match_store
+
+    def full(entry: Path, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    t_root, u_root = _trees(tmp_path)
+    clean = _run(t_root, u_root, tmp_path / "c1", tmp_path / "clean")
+    monkeypatch.setattr(index_store, "write_atomically", full)
+    monkeypatch.setattr(match_store, "write_atomically", full)
+    full_disk = _run(t_root, u_root, tmp_path / "c2", tmp_path / "full")
+    assert full_disk["target"]["indexed_files"] == clean["target"]["indexed_files"]
+    for name in ("lines.csv", "files.csv", "summary.json"):
+        assert (tmp_path / "clean" / name).read_bytes() == (tmp_path / "full" / name).read_bytes(), name

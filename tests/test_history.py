@@ -265,7 +265,10 @@ def test_range_includes_the_base_first(target: dict[str, Any]) -> None:
     assert [c.sha for c in parse_range(f"{path}@{shas[1]}..{shas[4]}").commits] == shas[1:5]
     assert [c.sha for c in parse_range(f"{path}@v0.1..").commits] == shas[2:]  # empty side is HEAD
     assert [c.sha for c in parse_range(f"{path}@v0.2").commits] == shas[:4]
-    assert [c.sha for c in parse_range(f"{path}@HEAD..HEAD").commits] == shas[5:]
+    # An empty range (B is A) and a reversed one (B older than A) are errors, not one commit.
+    for refs in ("HEAD..HEAD", f"{shas[4]}..{shas[1]}"):
+        with pytest.raises(LineageError, match=f"^empty range '{refs}'"):
+            parse_range(f"{path}@{refs}")
 
 
 def test_first_parent_order_skips_merged_branch_commits(tmp_path: Path) -> None:

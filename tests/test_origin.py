@@ -117,10 +117,10 @@ def test_silent_files_of_a_mostly_third_party_folder_are_third_party() -> None:
     silent = _index("up/fa_copy/util.py", _body(7))  # no header at all
     mine = _index("up/fa_copy/glue.py", own + _body(8))  # the upstream's own copyright: stays own
     elsewhere = _index("up/core/util.py", _body(9))  # silent, but its folder has no third-party votes
-    core = [_index(f"up/core/m{k}.py", own + _body(20 + k)) for k in range(4)]  # the upstream's main holder
+    core = [_index(f"up/core/m{k}.py", own + _body(20 + k)) for k in range(9)]  # the upstream's main holder
     files = [*vendored, silent, mine, elsewhere, *core]
     origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
-    assert [o.kind for o in origins] == [THIRD_PARTY] * 4 + [OWN] * 6
+    assert [o.kind for o in origins] == [THIRD_PARTY] * 4 + [OWN] * 11
     assert origins[3].name == "Tri Dao"
     assert origins[3].evidence == "folder up/fa_copy/: 3 of 4 files with a header are third-party"
     # below the share (3 of 5 speak for a third party) or below the minimum count, nothing is inherited
@@ -128,6 +128,16 @@ def test_silent_files_of_a_mostly_third_party_folder_are_third_party() -> None:
     assert upstream_origins(two_own, [0] * len(two_own), [OWN_NAMES], TARGET_NAMES, P)[3].kind == OWN
     p = MatchParams(origin_folder_min_files=4)
     assert upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, p)[3].kind == OWN
+
+
+def test_each_top_level_package_has_its_own_main_holder() -> None:
+    """An upstream tree of several projects side by side: each package's main holder is its own."""
+    alpha = [_index(f"alpha/m{k}.py", "# Copyright 2012 Ann Alpha\n" + _body(k)) for k in range(3)]
+    beta = [_index(f"beta/m{k}.py", "# Copyright 2015 Bob Beta\n" + _body(10 + k)) for k in range(4)]
+    stray = _index("beta/k.py", "# Copyright 2020 Carol Other\n" + _body(20))
+    files = [*alpha, *beta, stray]
+    kinds = [o.kind for o in upstream_origins(files, [0] * len(files), [{"alpha", "beta"}], TARGET_NAMES, P)]
+    assert kinds == [OWN] * 7 + [THIRD_PARTY]
 
 
 def test_header_naming_the_target_is_from_target() -> None:
@@ -141,6 +151,21 @@ def test_header_naming_the_target_is_from_target() -> None:
 def test_a_name_both_sides_carry_names_neither() -> None:
     f = _index("up/a.py", "# Adapted from up.core\n" + _body(1))
     assert upstream_origins([f], [0], [{"up"}], {"up", "tgt"}, P)[0].kind == OWN
+
+
+def test_a_holder_named_by_a_large_share_of_files_is_own() -> None:
+    """distlib names Vinay Sajip in most files and "The Python Software Foundation" in many."""
+    files = [_index(f"lib/v{k}.py", "# Copyright (C) 2013 Vinay Sajip.\n" + _body(k)) for k in range(5)]
+    files += [_index("lib/p0.py", "# Copyright (C) 2012 The Python Software Foundation.\n" + _body(30)),
+              _index("lib/p1.py", "# Copyright (C) 2012 Python Software Foundation. All rights reserved.\n"
+                     + _body(31)),
+              _index("lib/p2.py", "# Copyright (C) 2014 Python Software Foundation\n" + _body(33)),
+              _index("lib/x.py", "# Copyright 2001 Some One\n" + _body(32))]
+    assert main_holders(files, 0.25) == frozenset({"vinay sajip", "python software foundation"})
+    kinds = [o.kind for o in upstream_origins(files, [0] * len(files), [{"lib"}], TARGET_NAMES, P)]
+    assert kinds == [OWN] * 8 + [THIRD_PARTY]
+    assert upstream_origins(files, [0] * len(files), [{"lib"}], TARGET_NAMES,
+                            MatchParams(origin_own_holder_share=1.0))[5].kind == THIRD_PARTY
 
 
 def test_holder() -> None:

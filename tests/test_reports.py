@@ -15,6 +15,7 @@ import treegen
 
 from lineage.api import Comparison, compare
 from lineage.match import MatchParams
+from lineage.report.html import page_name
 from lineage.results import FILE_COLUMNS, LINE_COLUMNS
 from lineage.settings import RunSettings
 
@@ -135,10 +136,10 @@ def test_html_index_and_file_pages(written: tuple[Comparison, Path, dict]) -> No
     comparison, out, _ = written
     index = (out / "html" / "index.html").read_text(encoding="utf-8")
     assert index.startswith("<!doctype html>")
-    assert "app/copied.py" in index
-    assert "app/own.py" not in index  # neither copied nor marked
-    pages = sorted((out / "html").glob("f*.html"))
-    assert len(pages) == 1
+    assert "app/<wbr>copied.py" in index
+    assert "app/<wbr>own.py" not in index  # neither copied nor marked
+    pages = sorted(p for p in (out / "html").glob("*.html") if p.name != "index.html")
+    assert [p.name for p in pages] == [page_name("app/copied.py")]
     page = pages[0].read_text(encoding="utf-8")
     assert "verbatim" in page
 

@@ -30,6 +30,7 @@ from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
 from lineage.match.origin import Gated, Origin, gate, holder, shared_headers, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
+from lineage.progress import meter
 from lineage.results.tables import (
     UpstreamFile,
     build_files,
@@ -40,8 +41,9 @@ from lineage.results.tables import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.settings import RunSettings
-from lineage.sources import open_source
+from lineage.settings import RunSettings, print_progress
+from lineage.sources import Source, open_source
+from lineage.sources.base import require_python
 
 # Top-level directories that are not an upstream's package name (for reading markers).
 _NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -77,7 +79,8 @@ def upstream_names(tree: TreeIndex) -> set[str]:
 
 
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
-            settings: RunSettings | None = None, target_names: Sequence[str] | None = None) -> Comparison:
+            settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
+            opener: Callable[[str, Path], Source] = open_source, allow_empty: bool = False) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
@@ -85,7 +88,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     limit, progress; :class:`lineage.settings.RunSettings`, default: all defaults, silent).
     ``target_names`` replaces the names the target is known by (default: its label, packages and
     metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
-    input.
+    input, an upstream without Python files included unless ``allow_empty``. ``opener`` opens a
+    spec (``lineage reproduce`` passes one that reopens each input as recorded, digests checked).
     """
     params = params or MatchParams()
     settings = settings or RunSettings()
@@ -96,13 +100,16 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
-        target_source = stack.enter_context(open_source(target, root))
-        up_sources = [stack.enter_context(open_source(spec, root)) for spec in upstreams]
+        target_source = stack.enter_context(opener(target, root))
+        up_sources = [stack.enter_context(opener(spec, root)) for spec in upstreams]
         timings["open"] = time.perf_counter() - started
         up_trees = []
         for source in up_sources:
             settings.log(f"reading upstream {source.info.label} ({source.info.spec})")
             up_trees.append(index_tree(source, cache, settings.jobs, settings.max_file_bytes, settings.progress))
+            if not allow_empty:
+                require_python(source.info, len(up_trees[-1].files) + len(up_trees[-1].skipped),
+                               up_trees[-1].other_files)
         settings.log(f"reading target {target_source.info.label} ({target_source.info.spec})")
         target_tree = index_tree(target_source, cache, settings.jobs, settings.max_file_bytes, settings.progress)
     timings["index"] = time.perf_counter() - started - timings["open"]
@@ -173,15 +180,19 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         if found is not None:
             memo[(f.digest, f.path)] = found
     todo = [t for t, found in enumerate(per_file) if found is None]
-    if progress is not None:
-        progress(f"matching {len(todo)} of {len(target.files)} target files against {len(up_files)} upstream files")
+    if not todo and progress is not None:
+        progress(f"matching: all {len(target.files)} target files cached")
     if todo:
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),
                            np.zeros(len(files_todo), np.int32))
         upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
                              np.array(up_of, dtype=np.int32))
-        fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo])
+        # The CLI's callback (print_progress) is drawn as a bar on a terminal; any other gets lines.
+        with meter(len(todo), "matching", "files", progress, bar=progress is print_progress,
+                   note=f" of {len(target.files):,} (the others cached) against {len(up_files):,} upstream "
+                   "files") as tick:
+            fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo], tick=tick)
         regions_of: dict[int, list[Region]] = {}
         for r in fresh.regions:
             regions_of.setdefault(r.target_file, []).append(r)
@@ -262,7 +273,7 @@ class Written:
 def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path, *,
                       params: MatchParams | None = None, settings: RunSettings | None = None,
                       target_names: Sequence[str] | None = None, html: bool = True,
-                      formats: Sequence[str] | None = None) -> Written:
+                      formats: Sequence[str] | None = None, allow_empty: bool = False) -> Written:
     """:func:`compare`, then :meth:`Comparison.write`, through the whole-result cache
     (:mod:`lineage.report.cache`, on unless ``settings.use_cache`` is off): when every input
     is unchanged the stored report is written without indexing, matching or building tables."""
@@ -282,7 +293,7 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
             sources = [stack.enter_context(open_source(spec, settings.cache_root)) for spec in [target, *upstreams]]
             identities = [tree_identity(source) for source in sources]
         key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
-                         formats)
+                         formats, allow_empty)
         found = cache.get(key)
         keyed = time.perf_counter()
         if found is not None:
@@ -299,7 +310,8 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
             finally:
                 found.close()
             return Written(paths, found.headline, found.skipped, True)
-    comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names)
+    comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
+                         allow_empty=allow_empty)
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     try:
         paths = comparison.write(out, html=html, formats=formats)

@@ -32,9 +32,13 @@ class FolderUsage:
 
 
 def check_root(root: Path) -> None:
-    """A cache root must be a folder, or not exist yet."""
-    if os.path.lexists(root) and not os.path.isdir(root):
-        raise LineageError(f"cache folder {root} is not a directory")
+    """A cache root must be a folder, or not exist yet under a folder."""
+    for folder in (root, *root.parents):
+        if os.path.isdir(folder):
+            return
+        if os.path.lexists(folder):
+            what = "is not" if folder == root else f"lies under {folder}, which is not"
+            raise LineageError(f"cache folder {root} {what} a directory")
 
 
 def own_folders(root: Path) -> list[Path]:

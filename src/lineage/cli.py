@@ -55,7 +55,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     check_out_dir(out, local_paths([args.target, *upstreams]))
     result = compare_and_write(args.target, upstreams, out, params=_params(args.set), settings=run_settings(args),
                                target_names=args.target_name or None, html=not args.no_html,
-                               formats=_formats(args.formats))
+                               formats=_formats(args.formats), allow_empty=args.allow_empty)
     for line in result.headline:
         print(f"{line}.")
     if result.skipped:
@@ -114,15 +114,20 @@ def _cmd_check(args: argparse.Namespace) -> int:
     return 1 if findings else 0
 
 
+def _cmd_reproduce(args: argparse.Namespace) -> int:
+    from lineage.reproduce import reproduce
+
+    result = reproduce(Path(args.manifest), args.out, settings=run_settings(args))
+    for line in result.lines():
+        print(line)
+    return 0 if result.reproduced else 1
+
+
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
-    """Source specs (target, upstreams) of a corpus manifest in corpora/: pinned PyPI releases."""
-    try:
-        data = json.loads(manifest.read_text(encoding="utf-8"))
-        specs = [f"pypi:{e['name']}=={e['version']}#sha256={e['sha256']}"
-                 for e in [data["target"], *data["upstreams"]]]
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise LineageError(f"cannot read corpus manifest {manifest}: {exc}") from None
-    return specs[0], specs[1:]
+    """Source specs (target, upstreams) of a corpus manifest; see :mod:`lineage.sources.corpus`."""
+    from lineage.sources.corpus import corpus_specs as read
+
+    return read(manifest)
 
 
 def _cmd_corpus(args: argparse.Namespace) -> int:
@@ -182,7 +187,7 @@ def _cmd_history(args: argparse.Namespace) -> int:
 
     result = run_history(args.range, [args.upstream, *args.also_upstream], Path(args.out), every=args.every,
                          tags_only=args.tags, max_commits=args.max_commits, params=_params(args.set),
-                         settings=run_settings(args))
+                         settings=run_settings(args), allow_empty=args.allow_empty)
     frame, total, name = result.frame, len(result.frame), result.range.repo.name
     first, last = frame.iloc[0], frame.iloc[-1]
     print(f"{total} commit{'s' if total != 1 else ''} of {name} analysed against {', '.join(result.upstream_names)}.")
@@ -245,6 +250,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
     "set": (("--set",), dict(action="append", default=[], metavar="KEY=VALUE", help=_set_help)),
     "formats": (("--formats",), dict(default=FORMATS_DEFAULT, help=FORMATS_HELP)),
     "target-name": (("--target-name",), dict(action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)),
+    "allow-empty": (("--allow-empty",), dict(action="store_true", help="compare against an upstream that holds "
+                                             "no Python files (otherwise an error: a wrong path)")),
     "every": (("--every",), dict(type=int, default=1, help="every Nth commit (the last is always included)")),
     "tags": (("--tags",), dict(action="store_true", help="only tagged commits")),
     "max-commits": (("--max-commits",), dict(type=int, default=0,
@@ -261,13 +268,14 @@ REPORT = ("out", "no-html", "max-file-bytes", "set", "formats", "target-name")
 COMMITS = ("every", "tags", "max-commits")
 # Which command takes which shared option (each command's own arguments are added where it is made).
 TAKES: dict[str, tuple[str, ...]] = {
-    "compare": ("upstream", *REPORT, *RUN),
-    "corpus": (*REPORT, *RUN),
+    "compare": ("upstream", *REPORT, "allow-empty", *RUN),
+    "corpus": (*REPORT, "allow-empty", *RUN),
     "markers": RUN,
     "cache": ("cache-dir",),
-    "history": ("upstream", "out", *COMMITS, "set", *RUN),
+    "history": ("upstream", "out", *COMMITS, "set", "allow-empty", *RUN),
     "forkpoint": ("out", *COMMITS, "set", *RUN),
     "drift": ("out", "set", *RUN),
+    "reproduce": RUN,  # its own --out is optional; the file size limit is the manifest's
     "check": (),  # its --every and --tags choose fork-point candidates: said in its own words
 }
 
@@ -339,6 +347,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
                    help="judge only what grew since this older report")
     p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
+
+    p = _command(sub, "reproduce", _cmd_reproduce, help="rerun a report from its manifest (exit 0 identical, "
+                 "1 differs, 2 an input cannot be had or is not the recorded one)",
+                 description="Reopen every input a manifest records (digests checked), rerun with "
+                 "the recorded parameters and upstream order, and compare the figure files' sha256 "
+                 "with those recorded.")
+    p.add_argument("manifest", help="a manifest.json written by compare or corpus, or its report folder")
+    p.add_argument("--out", default=None, help="keep the rerun's report in this folder (default: a "
+                   "temporary folder, removed)")
 
     p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
                  description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
@@ -413,6 +430,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     try:
+        if any(hasattr(args, name) for name in ("jobs", "cache_dir", "max_file_bytes")):
+            run_settings(args)  # bad run options refused before any work, by every command taking them
         return int(args.func(args))
     except LineageError as exc:
         print(f"lineage: error: {exc}", file=sys.stderr)

@@ -42,9 +42,14 @@ def print_progress(message: str) -> None:
     print(f"lineage: {message}", file=sys.stderr)
 
 
+def _whole_at_least_one(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 1
+
+
 @dataclass(frozen=True)
 class RunSettings:
-    """Run options, validated once.
+    """Run options, validated once: ``jobs`` and ``max_file_bytes`` whole numbers >= 1, the cache
+    folder a folder or not there yet (else :class:`LineageError`).
 
     ``cache_dir`` None means :func:`default_cache_dir` (resolved here, once); ``use_cache`` False
     keeps the index and match caches off (downloads still go under the cache root). ``jobs`` None
@@ -58,13 +63,15 @@ class RunSettings:
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
-        if self.jobs is not None and (isinstance(self.jobs, bool) or not isinstance(self.jobs, int)
-                                      or self.jobs < 1):
-            raise LineageError(f"jobs must be a whole number >= 1, got {self.jobs!r}")
-        if isinstance(self.max_file_bytes, bool) or not isinstance(self.max_file_bytes, int) \
-                or self.max_file_bytes < 1:
-            raise LineageError(f"max file bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
+        from lineage.cachedir import check_root
+
+        # The messages name the CLI options; an API caller gets the same refusals.
+        if self.jobs is not None and not _whole_at_least_one(self.jobs):
+            raise LineageError(f"--jobs must be a whole number >= 1, got {self.jobs!r}")
+        if not _whole_at_least_one(self.max_file_bytes):
+            raise LineageError(f"--max-file-bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
         root = Path(self.cache_dir).expanduser() if self.cache_dir is not None else default_cache_dir()
+        check_root(root)  # a cache folder that is a file (or lies under one) is refused before any work
         object.__setattr__(self, "cache_dir", root)
 
     @property

@@ -66,16 +66,10 @@ def split_range_spec(spec: str) -> tuple[Path, str]:
 
 
 def open_repo(path: Path) -> Any:
-    try:
-        import git  # lazy: GitPython refuses to import when no git executable exists
-    except ImportError as exc:
-        raise LineageError(f"git: GitPython is unusable: {' '.join(str(exc).split())}") from None
-    try:
-        return git.Repo(path)
-    except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError):
-        raise LineageError(f"git: not a git repository: {path}") from None
-    except (git.exc.GitError, OSError) as exc:
-        raise LineageError(f"git: cannot open {path}: {' '.join(str(exc).split())}") from None
+    """A GitPython ``Repo`` (as git sources open it: bare mirrors without a config included)."""
+    from lineage.sources.git import open_repo as open_git
+
+    return open_git(path)
 
 
 def _resolve(repo: Any, ref: str, path: Path) -> Any:
@@ -164,6 +158,9 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
             tip_commit = _resolve(repo, tip, path)
             walked = list(repo.iter_commits(f"{base_commit.hexsha}..{tip_commit.hexsha}",
                                             first_parent=True, reverse=True))
+            if not walked:  # B is A or an ancestor of it: a reversed or empty range
+                raise LineageError(f"empty range {refs!r} in {path}: {tip} is {base} or older than it "
+                                   "(write A..B with A the older commit)")
             ordered = [base_commit, *walked]
         else:
             base, tip = "", refs

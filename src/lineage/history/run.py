@@ -29,6 +29,7 @@ from lineage.match import MatchParams
 from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import RunSettings
 from lineage.sources import open_source
+from lineage.sources.base import require_python
 
 HISTORY_FORMAT = "lineage.history"
 # Change log of history.json (history.csv's columns are HISTORY_COLUMNS; a change there bumps it too):
@@ -100,11 +101,11 @@ class HistoryResult:
 
 def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *, every: int = 1,
                 tags_only: bool = False, max_commits: int = 0, params: MatchParams | None = None,
-                settings: RunSettings | None = None) -> HistoryResult:
+                settings: RunSettings | None = None, allow_empty: bool = False) -> HistoryResult:
     """Compute the headline figures at each selected commit; write history.csv/.png/.json.
 
     Raises :class:`LineageError` on a bad range, an unknown ref, a path that is not a git
-    repository, or an unreadable upstream.
+    repository, or an unreadable upstream (or, unless ``allow_empty``, one without Python files).
     """
     from lineage.api import compare_trees
 
@@ -122,6 +123,8 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         for spec in upstream_specs:
             source = stack.enter_context(open_source(spec, root))
             tree = index_tree(source, cache, settings.jobs, settings.max_file_bytes)
+            if not allow_empty:
+                require_python(source.info, len(tree.files) + len(tree.skipped), tree.other_files)
             settings.log(f"upstream {source.info.label}: {len(tree.files)} files indexed "
                          f"({tree.cache_misses} parsed) in {tree.seconds:.1f} s")
             up_trees.append(tree)

@@ -24,6 +24,7 @@ are shared with the match cache, which stores its entries the same way.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -81,7 +82,8 @@ class IndexCache:
     def put(self, record: FileIndex) -> None:
         if self.dir is None:
             return
-        write_atomically(self._path(record.digest), _encode(record))
+        with contextlib.suppress(OSError):  # a full disk or read-only cache costs speed, never a figure
+            write_atomically(self._path(record.digest), _encode(record))
 
     def info(self) -> dict[str, object]:
         """Entries and size of every folder lineage keeps under the root (every index and match

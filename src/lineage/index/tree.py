@@ -14,6 +14,7 @@ from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
 from lineage.index.store import IndexCache
 from lineage.licences.declared import SourceLicence, read_source_licence
+from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.base import Source, SourceInfo, blob_digest
 
@@ -115,21 +116,23 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         else:
             todo.append((path, blob, digest))
     log = print_progress if progress is True else (progress or None)
-    if log is not None and todo:
-        log(f"indexing {len(todo)} of {len(py_paths)} files of {source.info.label}")
     jobs = jobs or default_jobs()
-    if jobs > 1 and len(todo) >= _PARALLEL_MIN_FILES:
-        # Largest files first so that one big file does not finish alone at the end.
-        todo.sort(key=lambda item: -len(item[1]))
-        with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                 initargs=(max_file_bytes,)) as pool:
-            for batch in pool.map(_index_batch, _batches(todo, 16)):
-                for record in batch:
-                    records[record.path] = record
-    else:
-        indexer = Indexer(max_file_bytes)
-        for path, blob, digest in todo:
-            records[path] = indexer.index(path, blob, digest)
+    with meter(len(todo), f"indexing {source.info.label}", "files", log, bar=log is print_progress,
+               note=f" of {len(py_paths):,} (the others cached)") as tick:
+        if jobs > 1 and len(todo) >= _PARALLEL_MIN_FILES:
+            # Largest files first so that one big file does not finish alone at the end.
+            todo.sort(key=lambda item: -len(item[1]))
+            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                     initargs=(max_file_bytes,)) as pool:
+                for batch in pool.map(_index_batch, _batches(todo, 16)):
+                    for record in batch:
+                        records[record.path] = record
+                    tick(len(batch))
+        else:
+            indexer = Indexer(max_file_bytes)
+            for path, blob, digest in todo:
+                records[path] = indexer.index(path, blob, digest)
+                tick(1)
     for path, _, _ in todo:
         record = records[path]
         if record.status == "ok":

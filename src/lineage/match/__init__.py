@@ -18,6 +18,12 @@ linear in the number of lines, never in the number of file pairs):
 5. **Labels** (:class:`lineage.match.labels.FileLabeller`). Inside an accepted region each target
    line is paired with one upstream line, along the diagonal, across gaps and past the ends;
    :func:`lineage.match.labels.pair_label` says ``verbatim`` or ``near``.
+6. **Fill** (:func:`lineage.match.fill.fill`). Inside each established file pair (an accepted
+   region, a provenance marker naming the upstream file, or the same relative path,
+   :func:`same_paths`), lines no region reached are aligned in order with the pair's paired
+   lines (an LCS): between two of them every aligned line is paired, repetitive forms that could
+   never seed too (table rows, repeated argument lines); elsewhere only distinctive identical
+   lines, lone survivors of a rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
@@ -32,7 +38,7 @@ from __future__ import annotations
 
 import importlib
 import posixpath
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -48,7 +54,7 @@ _EXPORTS = {
     "MatchParams": "params", "param_keys": "params", "params_from_settings": "params",
     "Side": "hits", "line_similarity": "labels", "pair_label": "labels",
 }
-__all__ = sorted([*_EXPORTS, "match_sides"])
+__all__ = sorted([*_EXPORTS, "match_sides", "same_paths"])
 
 
 def __getattr__(name: str) -> Any:
@@ -56,12 +62,22 @@ def __getattr__(name: str) -> Any:
         return getattr(importlib.import_module(f"lineage.match.{_EXPORTS[name]}"), name)
     raise AttributeError(f"module 'lineage.match' has no attribute {name!r}")
 
+def same_paths(path: str) -> set[str]:
+    """Upstream paths that are the same relative path as target ``path``: the path itself, and
+    each ending of it that still holds a folder (``pip/_vendor/six/moves.py`` -> ``six/moves.py``,
+    a vendored copy; never the bare ``moves.py``, which any project may have)."""
+    parts = path.split("/")
+    return {path} | {"/".join(parts[k:]) for k in range(1, len(parts) - 1)}
+
 
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
-                preferred_paths: Sequence[set[str]] | None = None) -> MatchResult:
+                preferred_paths: Sequence[set[str]] | None = None,
+                tick: Callable[[int], None] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
-    file t's provenance markers (used to break ties only)."""
+    file t's provenance markers (they break ties, and establish the file pair for step 6).
+    ``tick(n)``: n more target files done (for a progress bar)."""
     from lineage.match.claims import claim_order, identical_files, sort_chains
+    from lineage.match.fill import fill
     from lineage.match.hits import find_hits
     from lineage.match.labels import FileLabeller
     from lineage.match.params import MatchParams
@@ -79,13 +95,19 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     up_names = [posixpath.basename(p) for p in up_paths]
     preferred_list = list(preferred_paths) if preferred_paths else None
     identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
-    for t_file in sorted(set(runs_by_file) | set(identical)):
+    by_path: dict[str, list[int]] = {}
+    for number, path in enumerate(up_paths):
+        by_path.setdefault(path, []).append(number)
+    for t_file in range(len(target.files)):
+        if tick is not None:
+            tick(1)
+        preferred = preferred_list[t_file] if preferred_list else set()
+        named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in by_path.get(path, ())}
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
         if t_file in identical:
             chains.append(identical[t_file])
-        if not chains:
+        if not chains and not named:
             continue
-        preferred = preferred_list[t_file] if preferred_list else set()
         sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, up_paths, up_names))
         labeller = FileLabeller(target, upstream, t_file, params)
         claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
@@ -93,6 +115,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
         for chain in claimed:
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
+        accepted += fill(labeller, accepted, named)
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)

@@ -84,12 +84,12 @@ class FileLabeller:
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)
 
-    def _upstream(self, u_file: int) -> tuple[np.ndarray, list[str]]:
+    def upstream_lines(self, u_file: int) -> tuple[np.ndarray, list[str]]:
         if u_file not in self._up_cache:
             self._up_cache[u_file] = (self.upstream.content_rows(u_file), self.upstream.read_lines(u_file))
         return self._up_cache[u_file]
 
-    def _texts(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str]) -> tuple[str, str]:
+    def texts(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str]) -> tuple[str, str]:
         return self.t_lines[self.t_rows[tc]].strip(), u_lines[u_rows[uc]].strip()
 
     def label(self, chain: Chain, number: int) -> bool:
@@ -98,7 +98,7 @@ class FileLabeller:
         self._journal = []
         self._label(chain, number)
         journal, self._journal = self._journal, None
-        if weak_region_proven(chain.weight, _longest_verbatim_block(journal, self._upstream(chain.up_file)[0]),
+        if weak_region_proven(chain.weight, _longest_verbatim_block(journal, self.upstream_lines(chain.up_file)[0]),
                               self.p):
             return True
         self.claims.release(chain)
@@ -110,7 +110,7 @@ class FileLabeller:
         return False
 
     def _label(self, chain: Chain, number: int) -> None:
-        u_rows, u_lines = self._upstream(chain.up_file)
+        u_rows, u_lines = self.upstream_lines(chain.up_file)
         n_t, n_u = len(self.t_rows), len(u_rows)
         owner_no = self.claims.number(chain)
         owner = self.claims.owner
@@ -127,17 +127,17 @@ class FileLabeller:
                 return False
             if not self._same_kind(tc, chain.up_file, uc):
                 return False
-            t_text, u_text = self._texts(tc, uc, u_rows, u_lines)
+            t_text, u_text = self.texts(tc, uc, u_rows, u_lines)
             labelled = pair_label(t_text, u_text, self.p)
             if labelled is None:
                 return False
             # Beyond the outermost hit only the same tokens or a similar text extend a region;
             # between hits the same shape (renamed names, edited literals) is enough.
             if labelled[0] == NEAR and not (
-                    self._keys_equal(tc, chain.up_file, uc, shape=not edge)
+                    self.keys_equal(tc, chain.up_file, uc, shape=not edge)
                     or line_similarity(t_text, u_text, not edge, self.p) >= threshold):
                 return False
-            self._set(tc, chain.up_file, int(u_rows[uc]), *labelled, number)
+            self.set_pair(tc, chain.up_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
             return True
 
@@ -174,9 +174,9 @@ class FileLabeller:
                 break
             tc, uc = start_tc, start_uc
             for k, u_k in enumerate(step[0]):
-                labelled = pair_label(*self._texts(tc + k, u_k, u_rows, u_lines), self.p)
+                labelled = pair_label(*self.texts(tc + k, u_k, u_rows, u_lines), self.p)
                 if labelled is not None and self._same_kind(tc + k, chain.up_file, u_k):
-                    self._set(tc + k, chain.up_file, int(u_rows[u_k]), *labelled, number)
+                    self.set_pair(tc + k, chain.up_file, int(u_rows[u_k]), *labelled, number)
                     used.add(u_k)
             tc, uc = tc + len(step[0]), uc + step[1]
 
@@ -221,10 +221,25 @@ class FileLabeller:
 
     def _same_kind(self, tc: int, u_file: int, uc: int) -> bool:
         """Code pairs only with code, comments with comments, docstrings with docstrings."""
-        return bool(self.target.kind[self.target.file_start[self.t_file] + tc]
-                    == self.upstream.kind[self.upstream.file_start[u_file] + uc])
+        return self.target_kind(tc) == self.upstream_kind(u_file, uc)
 
-    def _keys_equal(self, tc: int, u_file: int, uc: int, shape: bool = True) -> bool:
+    def target_kind(self, tc: int) -> int:
+        return int(self.target.kind[self.target.file_start[self.t_file] + tc])
+
+    def upstream_kind(self, u_file: int, uc: int) -> int:
+        return int(self.upstream.kind[self.upstream.file_start[u_file] + uc])
+
+    def target_tokens(self, tc: int) -> int:
+        return int(self.target.ntok[self.target.file_start[self.t_file] + tc])
+
+    def upstream_tokens(self, u_file: int, uc: int) -> int:
+        return int(self.upstream.ntok[self.upstream.file_start[u_file] + uc])
+
+    def distinctive(self, text: str, tokens: int) -> bool:
+        """A line that may be paired alone in an established pair (a lone survivor)."""
+        return tokens >= self.p.survivor_min_tokens and len(text) >= self.p.survivor_min_chars
+
+    def keys_equal(self, tc: int, u_file: int, uc: int, shape: bool = True) -> bool:
         t_i = self.target.file_start[self.t_file] + tc
         u_i = self.upstream.file_start[u_file] + uc
         if self.target.h_norm[t_i] == self.upstream.h_norm[u_i]:
@@ -243,10 +258,10 @@ class FileLabeller:
             # Gaps of equal length: first pair lines of the same shape in place (edited literals
             # in a list, a renamed name), which a character alignment may miss on short lines.
             for tc, uc in zip(t_range, u_range, strict=True):
-                if free(tc) and self._keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
-                    labelled = pair_label(*self._texts(tc, uc, u_rows, u_lines), self.p)
+                if free(tc) and self.keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
+                    labelled = pair_label(*self.texts(tc, uc, u_rows, u_lines), self.p)
                     if labelled is not None:
-                        self._set(tc, u_file, int(u_rows[uc]), *labelled, number)
+                        self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
         t_joined, t_owner = _joined(t_texts)
@@ -272,7 +287,7 @@ class FileLabeller:
             mapped[k] = (u_range[int(np.bincount(target_of[hit]).argmax())], n_chars)
         for k, (uc, n_chars) in mapped.items():
             tc = t_range[k]
-            t_text, u_text = self._texts(tc, uc, u_rows, u_lines)
+            t_text, u_text = self.texts(tc, uc, u_rows, u_lines)
             # A few characters (``)``, ``else:``) align with almost anything: a short line
             # counts only if identical, or as part of a re-wrapped statement whose neighbouring
             # line maps to the same upstream line.
@@ -281,9 +296,9 @@ class FileLabeller:
                 continue
             labelled = pair_label(t_text, u_text, self.p)
             if labelled is not None and self._same_kind(tc, u_file, uc):
-                self._set(tc, u_file, int(u_rows[uc]), *labelled, number)
+                self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
 
-    def _set(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
+    def set_pair(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
         if self._journal is not None:
             self._journal.append((tc, u_row, label))
         row = self.t_rows[tc]

@@ -43,10 +43,14 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "fragment_min_chars": (0, None),
     "rewrap_max_lines": (2, None),
     "rewrap_min_chars": (0, None),
+    "align_max_gap": (0, None),
+    "survivor_min_tokens": (1, None),
+    "survivor_min_chars": (0, None),
     "vendor_folders": (None, None),
     "origin_header_lines": (1, None),
     "origin_folder_share": (0.5, 1.0),
     "origin_folder_min_files": (1, None),
+    "origin_own_holder_share": (0.0, 1.0),
 }
 
 
@@ -100,6 +104,17 @@ class MatchParams:
     fragment_min_chars: int = 8  # beyond a region's end, shorter lines are compared whole, never as fragments
     rewrap_max_lines: int = 8  # lines one re-wrapped statement may span on either side
     rewrap_min_chars: int = 20  # a re-wrapped statement this short is not evidence
+    # -- fill (fill.py), inside a (target file, upstream file) pair already established
+    # Between two paired lines of the pair, a stretch at most this long (content lines, each
+    # side) is inside the copy: every line there that aligns is paired, repetitive forms too
+    # (table rows, repeated argument lines never seed). A longer stretch is rewritten code,
+    # where only lone survivors (below) are paired; 0 turns the alignment off.
+    align_max_gap: int = 400
+    # A lone survivor: an identical line in order with the pair's other lines, paired even
+    # alone, if it has at least this many tokens and characters (``else:``, ``return x``,
+    # ``import os`` are written the same way everywhere).
+    survivor_min_tokens: int = 3
+    survivor_min_chars: int = 12
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
@@ -116,6 +131,9 @@ class MatchParams:
     # copyright on most files and nothing on the rest.
     origin_folder_share: float = 0.75
     origin_folder_min_files: int = 3
+    # A copyright holder named by at least this share of an upstream's (or of one of its top-level
+    # packages') files that name a holder is one of its own, not a third party.
+    origin_own_holder_share: float = 0.3
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):

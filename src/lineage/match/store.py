@@ -16,6 +16,7 @@ to another file's name is a miss, never a hit, so a tampered cache cannot change
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import importlib
 import struct
@@ -99,7 +100,8 @@ class MatchCache:
             [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
              r.verbatim, r.near, r.weight] for r in regions]}
         arrays = (match.match, match.up_file, match.up_row, match.similarity, match.region)
-        write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
+        with contextlib.suppress(OSError):  # as for the index cache: an unwritable cache is only slower
+            write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
 
     def _key(self, digest: str, path: str) -> dict[str, str]:
         return {"digest": digest, "path": path, "context": self.context}

@@ -82,11 +82,12 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
+    from lineage.report.attachments import report_time
     from lineage.report.manifest import write_manifest
 
     reporters = [*_ALWAYS.values(), *(ATTACHMENTS[name] for name in formats), *([_HTML["html"]] if html else [])]
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
-    with atomic_out_dir(out_dir, sources) as fresh:
+    with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh)
         for reporter in reporters:
             reporter.write(comparison, folder)

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
@@ -52,12 +55,32 @@ def identity(tree: TreeIndex, label: str | None = None) -> Identity:
     return Identity(name, "", purl, "", sha256)
 
 
+# The creation time every attachment of the report being written carries (see report_time).
+_REPORT_TIME: ContextVar[datetime | None] = ContextVar("lineage_report_time", default=None)
+
+
 def created_at() -> datetime:
-    """When the attachment was made: ``$SOURCE_DATE_EPOCH`` if set (reproducible builds), else now."""
+    """When the attachment was made: the report's time (:func:`report_time`), else
+    ``$SOURCE_DATE_EPOCH`` if set (reproducible builds), else now."""
+    fixed = _REPORT_TIME.get()
+    if fixed is not None:
+        return fixed
     epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
     if epoch.isdigit():
         return datetime.fromtimestamp(int(epoch), UTC).replace(microsecond=0)
     return datetime.now(UTC).replace(microsecond=0)
+
+
+@contextmanager
+def report_time(at: datetime | None = None) -> Iterator[datetime]:
+    """One creation time for all attachments written inside: ``at``, else the enclosing
+    report_time's, else :func:`created_at`. The manifest records it, so ``lineage reproduce``
+    can write the same attachments again."""
+    token = _REPORT_TIME.set(at.replace(microsecond=0) if at is not None else created_at())
+    try:
+        yield created_at()
+    finally:
+        _REPORT_TIME.reset(token)
 
 
 _LICENCE_COLUMNS = ["upstream_licence", "upstream_copyrights", "target_licence", "marked", "missing", "conflict",

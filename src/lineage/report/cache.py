@@ -8,7 +8,9 @@ them and the code of all of lineage (:func:`lineage.match.store.code_fingerprint
 package, plus its C sources). A warm run whose key is found writes the stored bytes instead of
 indexing, matching and building tables: the figure files are byte-identical by construction, and
 the manifest follows its usual rules (a fresh ``created``, ``command``, ``options`` and timings;
-``result_cache`` says the run was answered from the cache, with no file indexed or matched).
+``options.result_cache`` says the run was answered from the cache, with no file indexed or
+matched; ``attachments_created`` stays the stored one, the time the stored SPDX and CycloneDX
+files carry).
 
 Layout: ``<root>/result-v1/<key[:2]>/<key>.rec``, one entry per key, framed like the index and
 match caches' entries (``MAGIC | payload length | blake2b-256 of payload | payload``; see
@@ -81,12 +83,13 @@ def _code() -> str:
 
 
 def result_key(sources: Sequence[dict[str, object]], params: dict[str, object], target_names: Sequence[str],
-               max_file_bytes: int, html: bool, formats: Sequence[str]) -> dict[str, object]:
+               max_file_bytes: int, html: bool, formats: Sequence[str], allow_empty: bool = False
+               ) -> dict[str, object]:
     """The full key: ``sources`` is the target's :func:`~lineage.index.tree.tree_identity`, then
     each upstream's, in order."""
     return {"version": RESULT_VERSION, "code": _code(), "environment": _environment(), "sources": list(sources),
             "params": params, "target_names": list(target_names), "max_file_bytes": max_file_bytes,
-            "html": html, "formats": list(formats)}
+            "html": html, "formats": list(formats), "allow_empty": allow_empty}
 
 
 def key_digest(key: dict[str, object]) -> str:

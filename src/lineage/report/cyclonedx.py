@@ -57,12 +57,14 @@ def cyclonedx_bom(comparison: Comparison) -> Bom:
     ancestors = []
     for n, (u, label) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
         mine = regions[regions["upstream"] == label]
+        # A bom-ref of its own, numbered in region order: the library sorts occurrences by bom-ref
+        # first, and among unnamed ones by object address, which changes between runs.
         occurrences = [Occurrence(
-            location=str(r.target_path), line=int(r.target_start),
+            bom_ref=f"upstream-{n}-region-{k:06d}", location=str(r.target_path), line=int(r.target_start),
             additional_context=(f"target lines {int(r.target_start)}-{int(r.target_end)} copied from "
                                 f"{r.upstream_path} lines {int(r.upstream_start)}-{int(r.upstream_end)}: "
                                 f"{int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near"))
-            for r in mine.itertuples(index=False)]
+            for k, r in enumerate(mine.itertuples(index=False), start=1)]
         licences = sorted({normalise(str(x)) for x in mine["upstream_licence"] if normalise(str(x))})
         holders = sorted({h.strip() for cell in mine["upstream_copyrights"] for h in str(cell).split("; ")
                           if h.strip()})

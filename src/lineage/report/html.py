@@ -1,32 +1,107 @@
-"""A readable HTML view: an index of files, and per file the target beside its upstream lines."""
+"""The HTML view: a sortable, filterable index of files, and per file the target beside its upstream.
+
+Layout of ``html/``: ``index.html``; one page per target file with copied lines or a marker, named
+after its path (:func:`page_name`, stable across reruns); ``lineage.css`` and ``lineage.js``, shared
+by every page. Pages make no network request (a Content-Security-Policy forbids it, and inline
+script too); every text from the inputs is escaped. Writing is linear in the lines written: per
+page the target file and each upstream file it uses are read once, and only the lines shown
+unfolded are lexed (:mod:`lineage.report.highlight`); folded lines are stored compressed.
+"""
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
+import re
+import zlib
+from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 import numpy as np
+import pandas as pd
 
+from lineage.index.records import COMMENT
+from lineage.report.highlight import Pieces, colour, inner_differences, plain, render, statement_starts, style_css
+from lineage.report.summary import DEFINITIONS
 from lineage.results import percent
+from lineage.sources.base import display_path
 
 if TYPE_CHECKING:
+    from lineage.index import TreeIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
-_STYLE = """
-body{font-family:system-ui,sans-serif;margin:1.5em;color:#222}
-table{border-collapse:collapse}td,th{padding:1px 6px;vertical-align:top}
-th{text-align:left;border-bottom:1px solid #999}
-.src td{font-family:ui-monospace,monospace;font-size:12px;white-space:pre}
-.n{color:#888;text-align:right}.verbatim{background:#d7f5d7}.near{background:#fff2c2}
-.up{color:#555}.key span{padding:0 6px;margin-right:6px}
-"""
+ASSETS = ("lineage.css", "lineage.js")
+CONTEXT = 3  # unchanged lines kept visible next to copied ones
+MIN_FOLD = 6  # a run of unchanged lines is folded only when it hides at least this many
+MAX_GAP_SHOWN = 12  # upstream lines skipped inside a region: shown up to this many, else summarised
+
+_CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        "base-uri 'none'; form-action 'none'")
 
 
-def _page(title: str, body: str) -> str:
-    return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(title)}</title>"
-            f"<style>{_STYLE}</style></head><body>{body}</body></html>\n")
+def esc(text: object) -> str:
+    """Escaped for HTML text and quoted attribute values; file names shown as reports show them."""
+    return html.escape(display_path(str(text)))
+
+
+def page_name(target_path: str) -> str:
+    """A file name for a target path's page: readable, and the same in every run.
+
+    The path's characters outside ``[A-Za-z0-9._-]`` become ``_`` (at most the last 80 kept), then
+    12 hex digits of the path's SHA-256 keep distinct paths apart (also on case-folding disks).
+    """
+    raw = target_path.encode("utf-8", "surrogateescape")
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", target_path)[-80:].strip("._") or "file"
+    return f"{stem}-{hashlib.sha256(raw).hexdigest()[:12]}.html"
+
+
+def _page(title: str, body: str, kind: str) -> str:
+    return ("<!doctype html><html lang=en><head><meta charset=utf-8>"
+            "<meta name=viewport content='width=device-width,initial-scale=1'>"
+            f"<meta http-equiv=Content-Security-Policy content=\"{_CSP}\">"
+            f"<title>{esc(title)}</title><link rel=icon href='data:,'>"
+            "<link rel=stylesheet href=lineage.css><script defer src=lineage.js></script>"
+            f"</head><body class={kind}>{body}</body></html>\n")
+
+
+def _markdown_inline(text: str) -> str:
+    """The few inline forms DEFINITIONS uses (``code``, *emphasis*), escaped first."""
+    text = html.escape(text)
+    text = re.sub(r"`([^`]+)`", r"<code>\1</code>", text)
+    return re.sub(r"\*([^*]+)\*", r"<em>\1</em>", text)
+
+
+def _definitions() -> str:
+    items = [line[2:] for line in DEFINITIONS if line.startswith("- ")]
+    return "<ul class=defs>" + "".join(f"<li>{_markdown_inline(item)}</li>" for item in items) + "</ul>"
+
+
+def _bounds(column: np.ndarray) -> dict[str, tuple[int, int]]:
+    """Row ranges per value of a column sorted by that value (lines.csv is sorted by file)."""
+    if not len(column):
+        return {}
+    change = np.flatnonzero(column[1:] != column[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    ends = np.concatenate((change, [len(column)]))
+    return {str(column[s]): (int(s), int(e)) for s, e in zip(starts, ends, strict=True)}
+
+
+@dataclass(frozen=True)
+class _Region:
+    number: int
+    target_start: int
+    target_end: int
+    upstream: str
+    upstream_path: str
+    upstream_start: int
+    upstream_end: int
+    verbatim: int
+    near: int
 
 
 def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
@@ -36,72 +111,267 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
     shown = files[(files["status"] == "indexed")
                   & (((files["verbatim_lines"] + files["near_lines"]) > 0) | (files["marker"] != ""))]
     shown = shown.assign(copied=shown["verbatim_lines"] + shown["near_lines"]).sort_values(
-        ["copied", "target_path"], ascending=[False, True], kind="stable")
+        "target_path", kind="stable")
     lines = comparison.lines
-    # Row ranges per target file: lines.csv is sorted by file, then line.
-    paths = lines["target_path"].to_numpy()
-    bounds: dict[str, tuple[int, int]] = {}
-    if len(paths):
-        change = np.flatnonzero(paths[1:] != paths[:-1]) + 1
-        starts = np.concatenate(([0], change))
-        ends = np.concatenate((change, [len(paths)]))
-        bounds = {str(paths[s]): (int(s), int(e)) for s, e in zip(starts, ends, strict=True)}
+    bounds = _bounds(lines["target_path"].to_numpy())
     columns = {name: lines[name].to_numpy() for name in
-               ("match", "upstream", "upstream_path", "upstream_line", "similarity")}
-    up_trees = dict(zip(comparison.upstream_names, comparison.upstreams, strict=True))
-    written: list[Path] = []
-    rows = []
-    for number, row in enumerate(shown.itertuples()):
-        name = f"f{number:05d}.html"
-        rows.append(
-            f"<tr><td><a href='{name}'>{html.escape(row.target_path)}</a></td>"
-            f"<td class='n'>{row.nonblank_lines:,}</td><td class='n'>{row.verbatim_lines:,}</td>"
-            f"<td class='n'>{row.near_lines:,}</td>"
-            f"<td class='n'>{percent(row.copied, row.nonblank_lines)}</td>"
-            f"<td>{html.escape(str(row.upstream_path))}</td><td>{html.escape(str(row.marker))[:90]}</td></tr>")
-        page = _file_page(comparison, row, columns, bounds[row.target_path], up_trees)
-        (folder / name).write_text(page, encoding="utf-8")
-        written.append(folder / name)
-    headline = "".join(f"<li>{html.escape(h)}.</li>" for h in comparison.headline())
-    body = (f"<h1>lineage: {html.escape(comparison.target.info.label)} against "
-            f"{html.escape(', '.join(comparison.upstream_names))}</h1><ul>{headline}</ul>"
-            "<p>Files with copied lines or a provenance marker, most copied first.</p>"
-            "<table><tr><th>target file</th><th>non-blank</th><th>verbatim</th><th>near</th>"
-            "<th>copied</th><th>main upstream file</th><th>marker</th></tr>" + "".join(rows) + "</table>")
-    index = folder / "index.html"
-    index.write_text(_page("lineage report", body), encoding="utf-8")
-    return [index, *written]
-
-
-def _file_page(comparison: Comparison, row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-def]
-               bounds: tuple[int, int], up_trees) -> str:
-    target_lines = comparison.target.lines(row.target_path)
-    start, end = bounds
-    match = columns["match"][start:end]
+               ("match", "upstream", "upstream_path", "upstream_line", "similarity", "shared_origin")}
+    regions = _regions_by_file(comparison.regions)
+    target = _Sources(comparison.target)
+    upstreams = {label: _Sources(tree) for label, tree in zip(comparison.upstream_names, comparison.upstreams,
+                                                               strict=True)}
     several = len(comparison.upstreams) > 1
-    out = []
-    esc = html.escape
-    for k, text in enumerate(target_lines[: end - start]):
-        cls = str(match[k])
-        if cls == "none":
-            out.append(f"<tr><td class='n'>{k + 1}</td><td>{esc(text)}</td><td></td><td></td><td></td></tr>")
-            continue
-        i = start + k
-        label, up_path, up_line = columns["upstream"][i], columns["upstream_path"][i], int(columns["upstream_line"][i])
-        up_text = up_trees[label].lines(up_path)[up_line - 1]
-        up_ref = f"{label}:{up_path}:{up_line}" if several else f"{up_path}:{up_line}"
-        out.append(
-            f"<tr class='{cls}'><td class='n'>{k + 1}</td><td>{esc(text)}</td>"
-            f"<td class='n'>{columns['similarity'][i]:.3f}</td>"
-            f"<td class='up n'>{esc(up_ref)}</td><td class='up'>{esc(up_text)}</td></tr>")
-    body = (f"<p><a href='index.html'>index</a></p><h2>{esc(row.target_path)}</h2>"
-            f"<p>main upstream file: {esc(str(row.upstream_path)) or 'none'}; marker: "
-            f"{esc(str(row.marker)) or 'none'}</p>"
-            "<p class='key'><span class='verbatim'>verbatim</span><span class='near'>near</span>"
-            "similarity, upstream file:line and text on the right</p>"
-            "<table class='src'>" + "".join(out) + "</table>")
-    return _page(row.target_path, body)
+    written: list[Path] = []
+    for asset in ASSETS:
+        text = resources.files("lineage.report").joinpath("assets", asset).read_text(encoding="utf-8")
+        if asset.endswith(".css"):
+            text += style_css() + "\n"
+        (folder / asset).write_text(text, encoding="utf-8")
+        written.append(folder / asset)
+    names: set[str] = set()
+    rows = []
+    for row in shown.itertuples():
+        name = page_name(row.target_path)
+        if name in names:  # 48 bits of SHA-256 colliding: refuse rather than overwrite
+            raise RuntimeError(f"two target paths give the page name {name}")
+        names.add(name)
+        rows.append(_index_row(row, name))
+        page = _file_page(row, columns, bounds[row.target_path],
+                          regions.get(row.target_path, []), target, upstreams, several)
+        (folder / name).write_text(page, encoding="utf-8", errors="backslashreplace")
+        written.append(folder / name)
+    index = folder / "index.html"
+    index.write_text(_index_page(comparison, rows, len(files[files["status"] == "indexed"])),
+                     encoding="utf-8", errors="backslashreplace")
+    return [index, *sorted(written)]
 
+
+def _regions_by_file(regions: pd.DataFrame) -> dict[str, list[_Region]]:
+    out: dict[str, list[_Region]] = {}
+    if regions.empty:
+        return out
+    ordered = regions.sort_values(["target_path", "target_start"], kind="stable")
+    for r in ordered.itertuples():
+        out.setdefault(r.target_path, []).append(_Region(
+            int(r.region), int(r.target_start), int(r.target_end), str(r.upstream), str(r.upstream_path),
+            int(r.upstream_start), int(r.upstream_end), int(r.verbatim_lines), int(r.near_lines)))
+    return out
+
+
+def _index_row(row, name: str) -> str:  # type: ignore[no-untyped-def]
+    share = row.copied / row.nonblank_lines if row.nonblank_lines else 0.0
+    marker = str(row.marker)
+    up = str(row.upstream_path)
+    return (f"<tr><td><a href='{esc(name)}'>{_breakable(row.target_path)}</a>"
+            f"<td data-v={row.nonblank_lines}>{row.nonblank_lines:,}"
+            f"<td data-v={row.verbatim_lines}>{row.verbatim_lines:,}"
+            f"<td data-v={row.near_lines}>{row.near_lines:,}"
+            f"<td data-v={share:.6f}>{percent(row.copied, row.nonblank_lines)}"
+            f"<td>{_breakable(up)}<td title='{esc(marker)}'>{esc(marker)}")
+
+
+def _breakable(path: str) -> str:
+    """A path that may wrap after its slashes (the index is read at 1,280 px)."""
+    return esc(path).replace("/", "/<wbr>")
+
+
+def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
+    title = (f"lineage: {comparison.target.info.label} against {', '.join(comparison.upstream_names)}")
+    headline = "".join(f"<li>{esc(h)}.</li>" for h in comparison.headline())
+    body = (
+        f"<header><h1>{esc(title)}</h1><ul class=headline>{headline}</ul>"
+        f"<details open><summary>Definitions</summary>{_definitions()}"
+        "<p>A page per file with copied lines or a marker: the target on the left, the upstream lines "
+        "it was paired with on the right; <mark>highlighted</mark> characters differ inside a <em>near</em> "
+        "line; unchanged stretches are folded.</p></details></header>"
+        "<form class=filters role=search>"
+        "<label>Search <input type=search id=q placeholder='path, upstream file or marker' size=34></label>"
+        "<label>Marker <select id=marker><option value=''>any</option><option value=yes>with a marker</option>"
+        "<option value=no>without</option></select></label>"
+        "<label>Copied at least <input type=number id=minshare min=0 max=100 step=1 value=0 size=4> %</label>"
+        f"<output id=count>{len(rows):,} of {len(rows):,} files shown</output></form>"
+        f"<p class=note>{len(rows):,} of {n_indexed:,} target files have copied lines or a marker. "
+        "Click a column heading to sort.</p>"
+        "<table id=files class=index><colgroup><col class=path><col class=num><col class=num><col class=num>"
+        "<col class=num><col class=up><col class=mk></colgroup><thead><tr>"
+        "<th data-type=text aria-sort=ascending>target file<th data-type=num>non-blank<th data-type=num>verbatim"
+        "<th data-type=num>near<th data-type=num title='copied share: (verbatim + near) / non-blank'>copied"
+        "<th data-type=text>marker</thead><tbody>" + "".join(rows) + "</tbody></table>")
+    return _page(title, body, "index")
+
+
+def _stretches(mask: np.ndarray) -> list[tuple[int, int]]:
+    """1-based inclusive ranges of the True runs of ``mask``."""
+    edges = np.flatnonzero(np.diff(np.concatenate(([0], mask.astype(np.int8), [0]))))
+    return [(int(a) + 1, int(b)) for a, b in zip(edges[::2], edges[1::2], strict=True)]
+
+
+def _folded(first: int, lines: list[str]) -> str:
+    """Unchanged lines as one compressed attribute (lineage.js inflates them when unfolded): a
+    page holds its whole file, and the real pair's html/ stays small."""
+    data = zlib.compress("\n".join(lines).encode("utf-8", "backslashreplace"), 9)
+    return f"data-a={first} data-n={len(lines)} data-z='{base64.b64encode(data).decode('ascii')}'"
+
+
+class _Sources:
+    """Lines of one side's files and where lexing them may start (see :mod:`lineage.report.highlight`)."""
+
+    def __init__(self, tree: TreeIndex) -> None:
+        self.tree = tree
+        self.by_path = {f.path: f for f in tree.files}
+
+    def lines_and_starts(self, path: str) -> tuple[list[str], list[int]]:
+        lines = self.tree.lines(path)
+        index = self.by_path.get(path)
+        if index is None or index.parse_errors or index.n_lines != len(lines):
+            return lines, [1]
+        spans = [(d.start, d.end) for d in index.definitions]
+        comments = (np.flatnonzero(index.kinds == COMMENT) + 1).tolist()
+        return lines, statement_starts(len(lines), spans, comments)
+
+
+def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-def]
+               bounds: tuple[int, int], regions: list[_Region], target: _Sources,
+               upstreams: dict[str, _Sources], several: bool) -> str:
+    target_lines, target_starts = target.lines_and_starts(row.target_path)
+    start, end = bounds
+    n = min(len(target_lines), end - start)
+    match = columns["match"][start : start + n]
+    in_region = np.zeros(n, dtype=bool)
+    for r in regions:
+        in_region[r.target_start - 1 : r.target_end] = True
+    marker_line = int(row.marker_line) if not pd.isna(row.marker_line) else 0
+    # Lines shown unfolded: copied or in a region, the marker line, and CONTEXT lines around them.
+    keep = (match != "none") | in_region
+    if 0 < marker_line <= n:
+        keep[marker_line - 1] = True
+    visible = keep.copy()
+    for shift in range(1, CONTEXT + 1):
+        visible[shift:] |= keep[:-shift]
+        visible[:-shift] |= keep[shift:]
+    # A short run between shown lines is shown too rather than folded.
+    for a, b in _stretches(~visible):
+        if b - a + 1 < MIN_FOLD:
+            visible[a - 1 : b] = True
+    pieces = colour(target_lines, target_starts, _stretches(visible))
+    # The upstream lines each (upstream, file) contributes, coloured once per page.
+    wanted: dict[tuple[str, str], list[tuple[int, int]]] = {}
+    for r in regions:
+        wanted.setdefault((r.upstream, r.upstream_path), []).append((r.upstream_start, r.upstream_end))
+    copied = np.flatnonzero((match == "verbatim") | (match == "near"))
+    for k in copied:
+        i = start + int(k)
+        line = int(columns["upstream_line"][i])
+        wanted.setdefault((str(columns["upstream"][i]), str(columns["upstream_path"][i])), []).append((line, line))
+    up_text: dict[tuple[str, str], tuple[list[str], dict[int, Pieces]]] = {}
+    for (label, path), ranges in wanted.items():
+        lines, starts = upstreams[label].lines_and_starts(path)
+        up_text[(label, path)] = (lines, colour(lines, starts, ranges))
+    heads = {r.target_start: at for at, r in enumerate(regions)}
+    out: list[str] = ["<tbody>"]
+    prev_up: tuple[str, str, int] | None = None  # (label, path, line) of the last upstream line shown
+    folds = 0
+    k = 0
+    while k < n:
+        if not visible[k]:
+            stop = k
+            while stop < n and not visible[stop]:
+                stop += 1
+            folds += 1
+            out.append(f"</tbody><tbody class=bar><tr><td colspan=4><button type=button data-fold=F{folds}>"
+                       f"{stop - k:,} unchanged lines (L{k + 1}–L{stop}) folded: show</button></tbody>"
+                       f"<tbody id=F{folds} class=folded {_folded(k + 1, target_lines[k:stop])}></tbody><tbody>")
+            k = stop
+            prev_up = None
+            continue
+        number = k + 1
+        if number in heads:
+            out.append(_region_head(heads[number], regions, several))
+            prev_up = None
+        cls = str(match[k])
+        i = start + k
+        mine = pieces.get(number) or plain(target_lines[k])
+        if cls in ("verbatim", "near"):
+            label, up_path = str(columns["upstream"][i]), str(columns["upstream_path"][i])
+            up_line = int(columns["upstream_line"][i])
+            up_lines, up_pieces = up_text[(label, up_path)]
+            if prev_up is not None and prev_up[:2] == (label, up_path) and up_line > prev_up[2] + 1:
+                out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces))
+            prev_up = (label, up_path, up_line)
+            theirs = up_pieces.get(up_line) or plain(up_lines[up_line - 1])
+            if cls == "near":
+                marks_t, marks_u = inner_differences(target_lines[k], up_lines[up_line - 1])
+                out.append(f"<tr id=L{number} class=e title='near, similarity {columns['similarity'][i]:.3f}'>"
+                           f"<td>{number}<td>{render(mine, marks_t)}<td>{up_line}<td>{render(theirs, marks_u)}")
+            else:
+                out.append(f"<tr id=L{number} class=v><td>{number}<td>{render(mine)}<td>{up_line}<td>{render(theirs)}")
+        else:
+            shared = str(columns["shared_origin"][i])
+            attrs = " class=x" if in_region[k] and target_lines[k].strip() else ""
+            if shared:
+                attrs += f" title='shared: {esc(shared)}'"
+            if number == marker_line:
+                attrs = " class=mk title='provenance marker'"
+            out.append(f"<tr id=L{number}{attrs}><td>{number}<td>{render(mine)}")
+        k += 1
+    out.append("</tbody>")
+    return _page(f"{row.target_path} — lineage", _file_header(row, regions, several)
+                 + "<table class='hl sbs'><colgroup><col class=n><col class=code><col class=n><col class=code>"
+                 "</colgroup>" + "".join(out) + "</table>", "file")
+
+
+def _upstream_gap(first: int, stop: int, up_lines: list[str], up_pieces: dict[int, Pieces]) -> str:
+    """Upstream lines a region skips (not in the target), blank ones left out; a note when many."""
+    shown = [j for j in range(first, stop) if up_lines[j - 1].strip()]
+    if len(shown) > MAX_GAP_SHOWN:
+        return (f"<tr class=u><td><td><td><td class=note>{len(shown):,} upstream lines ({first}–{stop - 1}) "
+                "not in the target")
+    return "".join(f"<tr class=u><td><td><td>{j}<td>{render(up_pieces.get(j) or plain(up_lines[j - 1]))}"
+                   for j in shown)
+
+
+def _up_name(region: _Region, several: bool) -> str:
+    return f"{region.upstream}:{region.upstream_path}" if several else region.upstream_path
+
+
+def _region_head(at: int, regions: list[_Region], several: bool) -> str:
+    region = regions[at]
+    prev = f"<a href=#R{regions[at - 1].number} class=prev>previous</a>" if at else ""
+    nxt = f"<a href=#R{regions[at + 1].number} class=next>next</a>" if at + 1 < len(regions) else ""
+    return (f"<tr id=R{region.number} class=rh><td colspan=4><a href=#R{region.number}>region {at + 1} of "
+            f"{len(regions)}</a>: target <a href=#L{region.target_start}>L{region.target_start}</a>–"
+            f"L{region.target_end} from <a href='index.html#q={esc(quote(display_path(region.upstream_path)))}' "
+            "title='target files whose main upstream file this is'>"
+            f"<b>{esc(_up_name(region, several))}</b></a> lines "
+            f"{region.upstream_start}–{region.upstream_end} ({region.verbatim:,} verbatim, {region.near:,} near)"
+            f" <span class=nav>{prev} {nxt}</span>")
+
+
+def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ignore[no-untyped-def]
+    marker = str(row.marker)
+    marker_html = "none"
+    if marker:
+        line = int(row.marker_line) if not pd.isna(row.marker_line) else 0
+        marker_html = (f"<a href=#L{line}>line {line}</a>: " if line else "") + f"<q>{esc(marker)}</q>"
+    listed = "".join(
+        f"<li><a href=#R{r.number}>L{r.target_start}–L{r.target_end}</a> ← {esc(_up_name(r, several))} "
+        f"{r.upstream_start}–{r.upstream_end} <small>({r.verbatim:,} verbatim, {r.near:,} near)</small>"
+        for r in regions)
+    copied = row.verbatim_lines + row.near_lines
+    return (
+        "<header class=bar><nav><a href=index.html>← index</a>"
+        "<button type=button id=prev title='previous copied region (p)'>↑ previous region</button>"
+        "<button type=button id=next title='next copied region (n)'>↓ next region</button>"
+        "<button type=button id=unfold>show all lines</button>"
+        "<span class=key><span class=v>verbatim</span><span class=e>near</span><span class=x>in the target "
+        "only</span><span class=u>in the upstream only</span><mark>differs</mark></span></nav>"
+        f"<h1>{esc(row.target_path)}</h1>"
+        f"<p>{row.nonblank_lines:,} non-blank lines: {row.verbatim_lines:,} verbatim, {row.near_lines:,} near, "
+        f"copied share {percent(copied, row.nonblank_lines)}. Main upstream file: "
+        f"<b>{esc(row.upstream_path) or 'none'}</b>. Marker: {marker_html}.</p>"
+        + (f"<details><summary>{len(regions):,} copied regions</summary><ol class=regions>{listed}</ol></details>"
+           if regions else "<p>No copied region.</p>")
+        + "</header>")
 
 
 class HtmlReporter:

@@ -6,9 +6,11 @@ happened and how long it took.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import platform
+import subprocess
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
@@ -17,6 +19,7 @@ from typing import TYPE_CHECKING
 
 from lineage import __version__
 from lineage.index import INDEX_VERSION
+from lineage.report.attachments import created_at
 from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
@@ -28,16 +31,47 @@ MANIFEST_FORMAT = "lineage.manifest"
 # 1: first version.
 # 2: each source has "licence": its declared licence and licence files (lineage.licences);
 #    "complete": true, written last into a report folder that is moved into place whole.
-MANIFEST_VERSION = 2
-_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz", "pandas", "numpy", "GitPython", "license-expression",
+# 3: for `lineage reproduce`: "tool" has "commit" (and "dirty") when lineage runs from a git
+#    checkout; "attachments_created" is the creation time SPDX and CycloneDX carry.
+MANIFEST_VERSION = 3
+# The libraries whose versions decide figures (parsing, similarity); `lineage reproduce` reports a change.
+FIGURE_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz")
+_PACKAGES = (*FIGURE_PACKAGES, "pandas", "numpy", "GitPython", "license-expression",
              "spdx-tools", "cyclonedx-python-lib")
 
 
-def _version(package: str) -> str:
+def package_version(package: str) -> str:
     try:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return ""
+
+
+def tool_info() -> dict[str, object]:
+    """Which lineage wrote a report: its version and, run from a git checkout, the commit."""
+    info: dict[str, object] = {"name": "lineage", "version": __version__, "index_version": INDEX_VERSION}
+    info.update(_checkout_commit())
+    return info
+
+
+@functools.cache
+def _checkout_commit() -> dict[str, object]:
+    """{"commit", "dirty"} when this package is imported from a git checkout of lineage, else {}."""
+    root = Path(__file__).resolve().parents[3]  # src/lineage/report/manifest.py -> the checkout
+    if not (root / "pyproject.toml").is_file() or not (root / ".git").exists():
+        return {}  # an installed wheel: the version says it all
+    git = ["git", "-C", str(root)]
+    try:
+        head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30,
+                              stdin=subprocess.DEVNULL)
+        status = subprocess.run([*git, "status", "--porcelain", "--", "src"],
+                                capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    if head.returncode != 0 or status.returncode != 0:
+        return {}
+    # dirty: the sources differ from that commit (edited or new files), so the commit alone does not name the code
+    return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
 
 
 def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object]:
@@ -68,10 +102,11 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
         "format": MANIFEST_FORMAT,
         "format_version": MANIFEST_VERSION,
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
+        "attachments_created": created_at().isoformat(),  # the time SPDX and CycloneDX carry
         "command": sys.argv,
-        "tool": {"name": "lineage", "version": __version__, "index_version": INDEX_VERSION},
+        "tool": tool_info(),
         "environment": {"python": platform.python_version(), "platform": platform.platform(),
-                        **{p: _version(p) for p in _PACKAGES}},
+                        **{p: package_version(p) for p in _PACKAGES}},
         "parameters": comparison.params.to_dict(),
         "options": comparison.options,
         "target": describe_tree(comparison.target),

@@ -132,8 +132,9 @@ def atomic_out_dir(out_dir: Path, source_locations: Iterable[str] = ()) -> Itera
 
 
 def check_complete(report_dir: Path) -> dict[str, object]:
-    """The manifest of a whole report; a :class:`ReportError` for a missing or partial one."""
-    manifest = report_dir / "manifest.json"
+    """The manifest of a whole report (a report folder, or its manifest file); a
+    :class:`ReportError` for a missing or partial one."""
+    manifest = report_dir if report_dir.is_file() else report_dir / "manifest.json"
     try:
         data = json.loads(manifest.read_text(encoding="utf-8"))
     except FileNotFoundError:

@@ -134,6 +134,14 @@ class Source:
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
+def require_python(info: SourceInfo, python_files: int, other_files: int, role: str = "upstream") -> None:
+    """An upstream without one Python file is almost always a wrong path: refuse it (the caller
+    lets ``--allow-empty`` through) rather than report "0 %"."""
+    if python_files == 0:
+        raise SourceError(f"{role} {info.spec} holds no Python files ({other_files} other files); "
+                          "check the path, or pass --allow-empty to compare against it anyway")
+
+
 def display_path(path: str) -> str:
     """A path as every report shows it: valid UTF-8, printable, on one line.
 

@@ -17,16 +17,7 @@ class GitSource(Source):
 
     def __init__(self, spec: str, repo_path: Path, ref: str) -> None:
         super().__init__()
-        try:
-            import git  # lazy: GitPython refuses to import when no git executable exists
-        except ImportError as exc:
-            raise SourceError(f"git: GitPython is unusable: {_describe(exc)}") from None
-        try:
-            self._repo = git.Repo(repo_path)
-        except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError):
-            raise SourceError(f"git: not a git repository: {repo_path}") from None
-        except (git.exc.GitError, OSError) as exc:
-            raise SourceError(f"git: cannot open {repo_path}: {_describe(exc)}") from None
+        self._repo = open_repo(repo_path)
         try:
             members, skipped, sha = self._index(ref, repo_path)
         except BaseException:
@@ -122,6 +113,28 @@ class GitSource(Source):
         if not self._closed:
             self._repo.close()  # ends GitPython's persistent `git cat-file` processes
         super().close()
+
+
+def open_repo(repo_path: Path) -> Any:
+    """A GitPython ``Repo`` for a work tree, its ``.git`` folder or a bare repository.
+
+    A bare repository without a ``config`` file (some mirrors) is read by git when named as its
+    git dir, but GitPython takes it for a work tree's ``.git`` and runs git in the parent folder
+    ("not a git repository"): so git is always told the git dir when the path is one.
+    """
+    try:
+        import git  # lazy: GitPython refuses to import when no git executable exists
+    except ImportError as exc:
+        raise SourceError(f"git: GitPython is unusable: {_describe(exc)}") from None
+    try:
+        repo = git.Repo(repo_path)
+    except (git.exc.InvalidGitRepositoryError, git.exc.NoSuchPathError):
+        raise SourceError(f"git: not a git repository: {repo_path}") from None
+    except (git.exc.GitError, OSError) as exc:
+        raise SourceError(f"git: cannot open {repo_path}: {_describe(exc)}") from None
+    if Path(repo.git_dir).resolve() == Path(repo_path).resolve():
+        repo.git.update_environment(GIT_DIR=str(repo.git_dir))
+    return repo
 
 
 def _git_refusal(repo_path: Path) -> str:

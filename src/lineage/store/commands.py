@@ -47,10 +47,10 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     common(a)
     a.set_defaults(func=_cmd_store_add, hooks=hooks)
     c = actions.add_parser("compact", help="merge each partition's files into one (faster lookups)")
-    c.add_argument("--store", required=True, type=Path)
+    c.add_argument("--store", required=True, type=Path, help="the store folder")
     c.set_defaults(func=_cmd_store_compact)
     i = actions.add_parser("info", help="releases, fingerprints and size of a store")
-    i.add_argument("--store", required=True, type=Path)
+    i.add_argument("--store", required=True, type=Path, help="the store folder")
     i.add_argument("--json", action="store_true", help="print the store's figures and releases as JSON")
     i.set_defaults(func=_cmd_store_info)
 
@@ -59,7 +59,7 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
                        "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the top K "
                        "as upstreams (the usual report, in the same folder).")
     s.add_argument("target", help=source_help)
-    s.add_argument("--store", required=True, type=Path)
+    s.add_argument("--store", required=True, type=Path, help="the store folder to look fingerprints up in")
     s.add_argument("--out", required=True, help="output folder")
     s.add_argument("--top", type=int, default=None, metavar="K",
                    help="compare with the K best candidates (default: the store parameter top, 3; 0: rank only)")
@@ -68,7 +68,8 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=set_help)
     s.add_argument("--no-html", action="store_true", help="skip the HTML side-by-side view")
     s.add_argument("--formats", default=formats_default, help=formats_help)
-    s.add_argument("--target-name", action="append", default=[], metavar="NAME")
+    s.add_argument("--target-name", action="append", default=[], metavar="NAME",
+                   help="a name the target project is known by (repeatable), as in compare")
     common(s)
     s.set_defaults(func=_cmd_scan, hooks=hooks)
 

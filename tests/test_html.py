@@ -1,0 +1,158 @@
+"""The HTML report's pages, without a browser (tests/test_html_browser.py drives chromium)."""
+
+from __future__ import annotations
+
+import base64
+import re
+import zlib
+from pathlib import Path
+
+import htmlfixture
+import pytest
+
+from lineage.api import Comparison, compare
+from lineage.index import TreeIndex
+from lineage.report.highlight import colour, inner_differences, render, statement_starts
+from lineage.report.html import page_name, write_html
+from lineage.settings import RunSettings
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> tuple[Comparison, Path]:
+    base = tmp_path_factory.mktemp("html")
+    comparison = htmlfixture.build(base)
+    out = base / "out"
+    out.mkdir()
+    write_html(comparison, out)
+    return comparison, out / "html"
+
+
+def test_page_names_are_stable_readable_and_safe() -> None:
+    name = page_name("pkg/sub/mod.py")
+    assert name == page_name("pkg/sub/mod.py")
+    assert re.fullmatch(r"pkg_sub_mod\.py-[0-9a-f]{12}\.html", name)
+    assert page_name("pkg/Mod.py") != page_name("pkg/mod.py")  # case-folding disks keep them apart
+    evil = page_name(htmlfixture.EVIL_NAME)
+    assert re.fullmatch(r"[A-Za-z0-9._-]+\.html", evil)
+    assert len(page_name("a/" * 200 + "x.py")) < 120
+    assert page_name("\udcff.py") != page_name("\udcfe.py")  # undecodable bytes (surrogateescape)
+
+
+def test_pages_only_for_copied_or_marked_files(report: tuple[Comparison, Path]) -> None:
+    _, html_dir = report
+    names = {p.name for p in html_dir.iterdir()}
+    expected = {page_name(p) for p in ("app/scheduler.py", htmlfixture.EVIL_NAME, "app/marked_only.py")}
+    assert names == expected | {"index.html", "lineage.css", "lineage.js"}
+    index = (html_dir / "index.html").read_text(encoding="utf-8")
+    for name in expected:
+        assert f"href='{name}'" in index
+    assert "app/own.py" not in index
+
+
+def test_nothing_from_the_inputs_reaches_html_unescaped(report: tuple[Comparison, Path]) -> None:
+    _, html_dir = report
+    for page in html_dir.glob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        assert htmlfixture.PWNED not in text.replace("&lt;script&gt;" + htmlfixture.PWNED, ""), page.name
+        # the only script element is the shared, external one
+        assert re.findall(r"<script[^>]*>", text) == ["<script defer src=lineage.js>"], page.name
+    evil = (html_dir / page_name(htmlfixture.EVIL_NAME)).read_text(encoding="utf-8")
+    assert "x&lt;script&gt;" + htmlfixture.PWNED + "&lt;/script&gt;.py" in evil  # the name, escaped
+    assert "&lt;script&gt;" + htmlfixture.PWNED in evil  # the code, escaped
+    assert "Content-Security-Policy" in evil and "'unsafe-inline'" not in evil
+
+
+def test_file_page_side_by_side(report: tuple[Comparison, Path]) -> None:
+    comparison, html_dir = report
+    page = (html_dir / page_name("app/scheduler.py")).read_text(encoding="utf-8")
+    lines = comparison.lines[comparison.lines["target_path"] == "app/scheduler.py"]
+    near = lines[lines["match"] == "near"]
+    verbatim = lines[lines["match"] == "verbatim"]
+    assert len(near) and len(verbatim)
+    for row in verbatim.itertuples():  # every copied line: an anchor, its upstream line number beside it
+        assert re.search(rf"<tr id=L{row.line} class=v><td>{row.line}<td>.*?<td>{int(row.upstream_line)}<td>", page)
+    for row in near.itertuples():  # near lines carry the words that differ, on both sides
+        found = re.search(rf"<tr id=L{row.line} class=e [^>]*>(.*?)(<tr|</tbody>)", page)
+        assert found and found.group(1).count("<mark>") >= 2, row.line
+    assert "<mark>token_budget</mark>" in page and "<mark>max_batch_tokens</mark>" in page
+    assert "<i class=t" in page  # Pygments colours
+    regions = comparison.regions[comparison.regions["target_path"] == "app/scheduler.py"]
+    assert len(regions) == 2
+    for r in regions.itertuples():  # each region: a heading naming its upstream file and lines, then its first line
+        assert re.search(rf"<tr id=R{r.region} class=rh>.*?upstreamlib/scheduler\.py</b></a> lines "
+                         rf"{r.upstream_start}–{r.upstream_end} .*?</span><tr id=L{r.target_start} ", page)
+    assert page.count("class=next>next</a>") == 1 and page.count("class=prev>previous</a>") == 1
+    # the marker line is shown and linked from the header
+    assert "<a href=#L1>line 1</a>" in page and "<tr id=L1 class=mk" in page
+
+
+def test_folded_lines_hold_the_exact_text(report: tuple[Comparison, Path]) -> None:
+    """Unchanged stretches are folded into a compressed attribute that lineage.js expands; with the
+    rows shown they give back the whole file, every line once."""
+    comparison, html_dir = report
+    for path in ("app/scheduler.py", "app/marked_only.py"):
+        page = (html_dir / page_name(path)).read_text(encoding="utf-8")
+        source = comparison.target.lines(path)
+        seen: dict[int, str] = {}
+        for first, data in re.findall(r"data-a=(\d+) data-n=\d+ data-z='([A-Za-z0-9+/=]*)'", page):
+            for k, text in enumerate(zlib.decompress(base64.b64decode(data)).decode("utf-8").split("\n")):
+                seen[int(first) + k] = text
+        assert seen, path
+        for number in re.findall(r"<tr id=L(\d+)", page):
+            assert int(number) not in seen
+            seen[int(number)] = source[int(number) - 1]
+        assert [seen[k] for k in sorted(seen)] == source and sorted(seen) == list(range(1, len(source) + 1))
+
+
+def test_writing_is_deterministic(report: tuple[Comparison, Path], tmp_path: Path) -> None:
+    comparison, html_dir = report
+    write_html(comparison, tmp_path)
+    for page in html_dir.iterdir():
+        assert (tmp_path / "html" / page.name).read_bytes() == page.read_bytes(), page.name
+
+
+def test_each_file_is_read_once_not_per_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Linear writing: an identical file of many lines reads its text once per side (issue 9
+    measured 39 s at 160k lines when every line re-read its upstream file). The timing itself is
+    in tests/bench/html_scaling.py."""
+    text = "".join(f"value_{k} = compute({k}, 'item {k}')\n" for k in range(3000))
+    up = tmp_path / "up"
+    (up / "pkg").mkdir(parents=True)
+    (up / "pkg" / "big.py").write_text(text)
+    target = tmp_path / "t"
+    (target / "pkg").mkdir(parents=True)
+    (target / "pkg" / "big.py").write_text(text)
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    calls: list[str] = []
+    original = TreeIndex.lines
+
+    def counting(self: TreeIndex, path: str) -> list[str]:
+        calls.append(path)
+        return original(self, path)
+
+    monkeypatch.setattr(TreeIndex, "lines", counting)
+    write_html(comparison, tmp_path)
+    assert calls == ["pkg/big.py", "pkg/big.py"]
+    page = (tmp_path / "html" / page_name("pkg/big.py")).read_text(encoding="utf-8")
+    assert len(re.findall(r"<tr id=L\d+ class=v>", page)) == 3000
+
+
+def test_colour_keeps_a_string_open_across_lines() -> None:
+    lines = ["x = 1", 's = """first', "def not_code():", '"""', "y = 2"]
+    # lexing may start at line 1 only: line 3 is inside the string and must be coloured as one
+    pieces = colour(lines, statement_starts(len(lines), []), [(3, 3)])
+    assert [cls for cls, _ in pieces[3]] == [pieces[2][-1][0]]  # one piece, the string's colour
+    assert "".join(t for _, t in pieces[3]) == "def not_code():"
+    assert statement_starts(10, [(2, 4)], [7]) == [1, 2, 5, 7]
+
+
+def test_render_and_inner_differences() -> None:
+    a, b = "    total = max_batch + 1", "    total = token_budget + 1"
+    ra, rb = inner_differences(a, b)
+    assert [a[x:y] for x, y in ra] == ["max_batch"] and [b[x:y] for x, y in rb] == ["token_budget"]
+    html = render([("", "    "), ("t1", "total = "), ("", "max_batch + 1 <b>")], ra)
+    assert html == "    <i class=t1>total = </i><mark>max_batch</mark> + 1 &lt;b&gt;"
+    # a mark across pieces is cut at their edges
+    assert (render([("t1", "ab"), ("t2", "cd")], [(1, 3)])
+            == "<i class=t1>a<mark>b</mark></i><i class=t2><mark>c</mark>d</i>")
+    assert inner_differences("x" * 1000, "y" * 1000) == ([], [])
