@@ -63,11 +63,10 @@ from typing import Any
 
 import pandas as pd
 
-from lineage import __version__
 from lineage.errors import LineageError
-from lineage.fork.forkpoint import restrict
+from lineage.fork.forkpoint import restrict, target_inputs
 from lineage.history.range import CommitInfo, open_repo, parse_range
-from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
+from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.index.records import decode_source, is_python_path, split_lines
 from lineage.match import MatchParams
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
@@ -318,17 +317,12 @@ class DriftResult:
                 "outputs": ["drift.csv", "drift.json"]}
 
     def write(self, out_dir: str | Path) -> list[Path]:
-        out = Path(out_dir)
-        if out.exists() and not out.is_dir():
-            raise LineageError(f"--out {out} exists and is not a folder")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            paths = [out / "drift.csv", out / "drift.json"]
-            self.commits.to_csv(paths[0], index=False, lineterminator="\n")
-            paths[1].write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-        except OSError as exc:
-            raise LineageError(f"cannot write to {out}: {exc.strerror or exc}") from None
-        return paths
+        from lineage.report.outdir import write_outputs
+
+        return write_outputs(Path(out_dir), [
+            ("drift.csv", lambda p: self.commits.to_csv(p, index=False, lineterminator="\n")),
+            ("drift.json", lambda p: p.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")),
+        ])
 
 
 def _log(message: str, progress: bool) -> None:
@@ -574,11 +568,7 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     frame = frame.sort_values(["order"], kind="stable").reset_index(drop=True)
     _log(f"{len(frame)} commits touching Python files checked in {time.perf_counter() - started:.1f} s", progress)
     inputs = {
-        "lineage_version": __version__,
-        "index_version": INDEX_VERSION,
-        "target": {"spec": target, "kind": target_tree.info.kind, "digest": target_tree.info.digest,
-                   "target_path": target_path.strip("/"), "tree_digest": target_tree.tree_digest,
-                   "python_files": len(target_tree.files)},
+        **target_inputs(target, target_tree, target_path),
         "upstream": {"repository": str(walked.repo), "range": range_spec, "base_commit": walked.base_sha,
                      "head_commit": walked.tip_sha, "first_parent": True,
                      "commits_in_range": walked.commits_in_range - 1},

@@ -96,20 +96,16 @@ class ForkpointResult:
         }
 
     def write(self, out_dir: str | Path) -> list[Path]:
-        out = Path(out_dir)
-        if out.exists() and not out.is_dir():
-            raise LineageError(f"--out {out} exists and is not a folder")
-        try:
-            out.mkdir(parents=True, exist_ok=True)
-            paths = [out / "forkpoint.csv", out / "forkpoint_files.csv", out / "forkpoint.json",
-                     out / "forkpoint.png"]
-            self.candidates.to_csv(paths[0], index=False, lineterminator="\n")
-            self.files.to_csv(paths[1], index=False, lineterminator="\n")
-            paths[2].write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")
-            plot_forkpoint(self.candidates, paths[3], title=str(self.inputs.get("target", {}).get("spec", "")))
-        except OSError as exc:
-            raise LineageError(f"cannot write to {out}: {exc.strerror or exc}") from None
-        return paths
+        from lineage.report.outdir import write_outputs
+
+        title = str(self.inputs.get("target", {}).get("spec", ""))
+        return write_outputs(Path(out_dir), [
+            ("forkpoint.csv", lambda p: self.candidates.to_csv(p, index=False, lineterminator="\n")),
+            ("forkpoint_files.csv", lambda p: self.files.to_csv(p, index=False, lineterminator="\n")),
+            ("forkpoint.json", lambda p: p.write_text(json.dumps(self.to_json(), indent=2) + "\n",
+                                                      encoding="utf-8")),
+            ("forkpoint.png", lambda p: plot_forkpoint(self.candidates, p, title=title)),
+        ])
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -193,6 +189,14 @@ def rank_frame(frame: pd.DataFrame, by: list[str] | None = None) -> pd.Series:
     return ranks.reindex(frame.index)
 
 
+def target_inputs(target: str, tree: TreeIndex, target_path: str) -> dict[str, Any]:
+    """The versions and the target's record that forkpoint.json and drift.json begin with."""
+    return {"lineage_version": __version__, "index_version": INDEX_VERSION,
+            "target": {"spec": target, "kind": tree.info.kind, "digest": tree.info.digest,
+                       "target_path": target_path.strip("/"), "tree_digest": tree.tree_digest,
+                       "python_files": len(tree.files)}}
+
+
 def _resolved_spec(candidate: Candidate, tree: TreeIndex) -> str:
     info = tree.info
     if info.kind == "pypi":
@@ -261,11 +265,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
     files["rank"] = rank_frame(files, by=["target_path"])
     files = files.sort_values(["target_path", "rank", "order"], kind="stable")[FILE_COLUMNS].reset_index(drop=True)
     inputs = {
-        "lineage_version": __version__,
-        "index_version": INDEX_VERSION,
-        "target": {"spec": target, "kind": target_tree.info.kind, "digest": target_tree.info.digest,
-                   "target_path": target_path.strip("/"), "tree_digest": target_tree.tree_digest,
-                   "python_files": len(target_tree.files)},
+        **target_inputs(target, target_tree, target_path),
         "selection": {"versions": versions, "pre": pre, "tags_only": tags_only, "every": every,
                       "max_commits": max_commits, "specs": list(candidate_specs)},
         "distance": "(target_code_lines - verbatim_code_lines) + upstream_only_code_lines; "

@@ -6,12 +6,10 @@ can be set from the command line (``--set KEY=VALUE``, parsed by :func:`params_f
 
 from __future__ import annotations
 
-import dataclasses
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from lineage.errors import LineageError
+from lineage.knobs import assign, check_fields, keys_of
 
 # Valid range of each parameter, inclusive: (low, high); None is unbounded.
 _RANGES: dict[str, tuple[float | None, float | None]] = {
@@ -136,23 +134,7 @@ class MatchParams:
     origin_own_holder_share: float = 0.3
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            want = type(f.default)
-            if want is float and isinstance(value, int) and not isinstance(value, bool):
-                object.__setattr__(self, f.name, float(value))
-                value = float(value)
-            if type(value) is not want:
-                raise LineageError(f"matcher parameter {f.name} must be {want.__name__}, "
-                                   f"not {type(value).__name__} ({value!r})")
-            if want is str:
-                continue
-            if want is float and not math.isfinite(value):
-                raise LineageError(f"matcher parameter {f.name} must be a finite number, not {value!r}")
-            low, high = _RANGES[f.name]
-            if (low is not None and value < low) or (high is not None and value > high):
-                raise LineageError(f"matcher parameter {f.name} must be in {_range_text(low, high)}, "
-                                   f"not {value!r}")
+        check_fields(self, _RANGES, "matcher parameter")
 
     def to_dict(self) -> dict[str, float | int | str]:
         return asdict(self)
@@ -166,33 +148,11 @@ class MatchParams:
         return self.region_min_weight * self.weak_region_weight_share
 
 
-def _range_text(low: float | None, high: float | None) -> str:
-    if high is None:
-        return f"[{low}, ...)"
-    return f"[{low}, {high}]"
-
-
 def param_keys() -> list[str]:
     """Every parameter name, for ``--set`` help and errors."""
-    return sorted(f.name for f in dataclasses.fields(MatchParams))
+    return keys_of(MatchParams)
 
 
 def params_from_settings(assignments: Sequence[str], base: MatchParams | None = None) -> MatchParams:
     """``--set KEY=VALUE`` items applied to ``base`` (defaults); LineageError on a bad item."""
-    base = base or MatchParams()
-    kinds = {f.name: type(f.default) for f in dataclasses.fields(MatchParams)}
-    values: dict[str, object] = {}
-    for item in assignments:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or key not in kinds:
-            raise LineageError(f"--set takes KEY=VALUE with KEY one of: {', '.join(param_keys())}")
-        try:
-            values[key] = kinds[key](raw.strip())
-        except ValueError:  # str() never raises
-            raise LineageError(f"--set {key}: {raw!r} is not {'an integer' if kinds[key] is int else 'a number'}"
-                               ) from None
-    try:
-        return dataclasses.replace(base, **values)  # type: ignore[arg-type]
-    except LineageError as exc:
-        raise LineageError(f"--set: {exc}") from None
+    return assign(base or MatchParams(), assignments, "--set")

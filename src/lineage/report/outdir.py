@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -129,6 +129,20 @@ def atomic_out_dir(out_dir: Path, source_locations: Iterable[str] = ()) -> Itera
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
+
+
+def write_outputs(out_dir: Path, writers: Sequence[tuple[str, Callable[[Path], object]]],
+                  source_locations: Iterable[str] = ()) -> list[Path]:
+    """Write a small set of output files (``(name, write(path))`` pairs) into ``out_dir`` whole or
+    not at all (:func:`atomic_out_dir`); the paths as they are after the move."""
+    out = Path(out_dir)
+    try:
+        with atomic_out_dir(out, source_locations) as tmp:
+            for name, write in writers:
+                write(tmp / name)
+    except OSError as exc:
+        raise LineageError(f"cannot write to {out}: {exc.strerror or exc}") from None
+    return [out / name for name, _ in writers]
 
 
 def check_complete(report_dir: Path) -> dict[str, object]:

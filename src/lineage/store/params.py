@@ -8,12 +8,10 @@ Both sets reach ``store.json`` and every scan's ``scan.json``.
 
 from __future__ import annotations
 
-import dataclasses
-import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from lineage.errors import LineageError
+from lineage.knobs import assign, check_fields
 from lineage.match.params import MatchParams
 
 # The MatchParams fields that decide which lines of a release are fingerprints (hits.py rules).
@@ -49,20 +47,7 @@ class StoreParams:
     top: int = 3  # candidates compared line by line after the scan (``--top``)
 
     def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            want = type(f.default)
-            if want is float and isinstance(value, int) and not isinstance(value, bool):
-                object.__setattr__(self, f.name, float(value))
-                value = float(value)
-            if type(value) is not want:
-                raise LineageError(f"store parameter {f.name} must be {want.__name__}, not {value!r}")
-            if want is float and not math.isfinite(value):
-                raise LineageError(f"store parameter {f.name} must be a finite number, not {value!r}")
-            low, high = _RANGES[f.name]
-            if value < low or (high is not None and value > high):
-                limit = f"[{low}, {high}]" if high is not None else f"[{low}, ...)"
-                raise LineageError(f"store parameter {f.name} must be in {limit}, not {value!r}")
+        check_fields(self, _RANGES, "store parameter")
 
     def to_dict(self) -> dict[str, float | int]:
         return asdict(self)
@@ -78,16 +63,4 @@ def seed_rules(match: MatchParams) -> dict[str, int]:
 
 def store_params_from_settings(assignments: Sequence[str], base: StoreParams | None = None) -> StoreParams:
     """``--store-set KEY=VALUE`` items applied to ``base``; LineageError on a bad item."""
-    base = base or StoreParams()
-    kinds = {f.name: type(f.default) for f in dataclasses.fields(StoreParams)}
-    values: dict[str, object] = {}
-    for item in assignments:
-        key, sep, raw = item.partition("=")
-        key = key.strip()
-        if not sep or key not in kinds:
-            raise LineageError(f"--store-set takes KEY=VALUE with KEY one of: {', '.join(sorted(kinds))}")
-        try:
-            values[key] = kinds[key](raw.strip())
-        except ValueError:
-            raise LineageError(f"--store-set {key}: {raw!r} is not a number") from None
-    return dataclasses.replace(base, **values)  # type: ignore[arg-type]
+    return assign(base or StoreParams(), assignments, "--store-set")

@@ -1,0 +1,68 @@
+"""What every frozen parameter object of lineage shares (MatchParams, StoreParams): its fields
+checked against their types and ranges once, and ``--set KEY=VALUE`` items applied to it.
+
+A field's type is its default's; an ``int`` given for a ``float`` field is taken as that float;
+``str`` fields have no range. ``ranges`` maps each numeric field to (low, high), ``None`` for no
+bound.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any, TypeVar
+
+from lineage.errors import LineageError
+
+Knobs = TypeVar("Knobs")
+
+
+def _range_text(low: float | None, high: float | None) -> str:
+    return f"[{low}, ...)" if high is None else f"[{low}, {high}]"
+
+
+def check_fields(obj: Any, ranges: Mapping[str, tuple[float | None, float | None]], what: str) -> None:
+    """Raise LineageError naming ``what`` ("matcher parameter") when a field has the wrong type,
+    is not finite, or lies outside its range; coerce ints given for floats (call from
+    ``__post_init__`` of a frozen dataclass)."""
+    for f in dataclasses.fields(obj):
+        value = getattr(obj, f.name)
+        want = type(f.default)
+        if want is float and isinstance(value, int) and not isinstance(value, bool):
+            object.__setattr__(obj, f.name, float(value))
+            value = float(value)
+        if type(value) is not want:
+            raise LineageError(f"{what} {f.name} must be {want.__name__}, not {type(value).__name__} ({value!r})")
+        if want is str:
+            continue
+        if want is float and not math.isfinite(value):
+            raise LineageError(f"{what} {f.name} must be a finite number, not {value!r}")
+        low, high = ranges[f.name]
+        if (low is not None and value < low) or (high is not None and value > high):
+            raise LineageError(f"{what} {f.name} must be in {_range_text(low, high)}, not {value!r}")
+
+
+def keys_of(cls: type) -> list[str]:
+    """Every field name, sorted (for help texts and errors)."""
+    return sorted(f.name for f in dataclasses.fields(cls))
+
+
+def assign(base: Knobs, items: Sequence[str], option: str = "--set") -> Knobs:
+    """``KEY=VALUE`` items applied to ``base``; LineageError (naming ``option``) on a bad item."""
+    kinds = {f.name: type(f.default) for f in dataclasses.fields(base)}  # type: ignore[arg-type]
+    values: dict[str, object] = {}
+    for item in items:
+        key, sep, raw = item.partition("=")
+        key = key.strip()
+        if not sep or key not in kinds:
+            raise LineageError(f"{option} takes KEY=VALUE with KEY one of: {', '.join(sorted(kinds))}")
+        try:
+            values[key] = kinds[key](raw.strip())
+        except ValueError:  # str() never raises
+            kind = "an integer" if kinds[key] is int else "a number"
+            raise LineageError(f"{option} {key}: {raw!r} is not {kind}") from None
+    try:
+        return dataclasses.replace(base, **values)  # type: ignore[type-var]
+    except LineageError as exc:
+        raise LineageError(f"{option}: {exc}") from None
