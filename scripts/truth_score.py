@@ -1,6 +1,7 @@
 """Score a report of the sglang/vLLM pair against the real-pair truth set.
 
     .venv/bin/python scripts/truth_score.py out/sglang-vllm [--truth corpora/sglang-vllm-truth.csv] [--by stratum]
+        [--half even|odd]
 
 Prints a Markdown table, one row per stratum group (or per stratum with `--by stratum`), then all
 lines and code lines only (kinds from the report's lines.csv). Columns:
@@ -11,6 +12,10 @@ lines and code lines only (kinds from the report's lines.csv). Columns:
   src file   of the lines both call copied, share whose upstream file is the truth's
   src line   of the same lines, share whose upstream file and line are the truth's
 
+`--half` scores one of two fixed halves of the truth set (:func:`half_of`: sha256 of
+`target_path:line`, even or odd), so that a matcher rule can be tuned on one half and checked on
+the other.
+
 A truth line missing from the report counts as `none` and is reported on stderr. Undefined ratios
 (no line in the denominator) print as `–`.
 """
@@ -18,6 +23,7 @@ A truth line missing from the report counts as `none` and is reported on stderr.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
 from pathlib import Path
 
@@ -47,6 +53,12 @@ def read_truth(path: Path) -> pd.DataFrame:
         fail(f"{path}: unknown expected labels {', '.join(bad)}")
     truth["line"] = truth["line"].astype(int)
     return truth
+
+
+def half_of(target_path: str, line: int) -> str:
+    """The fixed half of the truth set a line belongs to: "even" or "odd" (sha256 of path:line)."""
+    digest = hashlib.sha256(f"{target_path}:{line}".encode()).digest()
+    return "odd" if digest[-1] % 2 else "even"
 
 
 def read_report(report: Path, paths: set[str]) -> pd.DataFrame:
@@ -132,8 +144,11 @@ def main() -> int:
     parser.add_argument("report", type=Path, help="a report directory (holding lines.csv)")
     parser.add_argument("--truth", type=Path, default=TRUTH)
     parser.add_argument("--by", choices=["group", "stratum"], default="group")
+    parser.add_argument("--half", choices=["even", "odd"], default=None, help="score one half only")
     args = parser.parse_args()
     truth = read_truth(args.truth)
+    if args.half:
+        truth = truth[[half_of(p, n) == args.half for p, n in zip(truth["target_path"], truth["line"], strict=True)]]
     rows = read_report(args.report, set(truth["target_path"]))
     joined = join(truth, rows)
     if joined["missing"].any():

@@ -11,7 +11,9 @@ linear in the number of lines, never in the number of file pairs):
 3. **Regions** (:func:`lineage.match.regions.chain_runs`). Runs of one file pair that follow
    each other in both files chain into a candidate region; the region rule (how much evidence
    makes a region) is in :mod:`lineage.match.regions`. Whole identical files are candidates too
-   (:func:`lineage.match.claims.identical_files`).
+   (:func:`lineage.match.claims.identical_files`). A (target file, upstream file) pair whose
+   candidates hold too few distinctive lines (config defaults, ``load_weights`` loops: forms many
+   upstream files write alike) forms none (:class:`lineage.match.idioms.IdiomFilter`).
 4. **Claims** (:func:`lineage.match.claims.sort_chains`, :meth:`~lineage.match.claims.FileClaims.claim`).
    Candidates compete for target lines in one order (:func:`lineage.match.claims.claim_order`),
    so each target line has at most one source.
@@ -79,6 +81,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     from lineage.match.claims import claim_order, identical_files, sort_chains
     from lineage.match.fill import fill
     from lineage.match.hits import find_hits
+    from lineage.match.idioms import IdiomFilter
     from lineage.match.labels import FileLabeller
     from lineage.match.params import MatchParams
     from lineage.match.records import MatchResult, empty_match
@@ -95,6 +98,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     up_names = [posixpath.basename(p) for p in up_paths]
     preferred_list = list(preferred_paths) if preferred_paths else None
     identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
+    idioms = IdiomFilter(target, upstream, params)
     by_path: dict[str, list[int]] = {}
     for number, path in enumerate(up_paths):
         by_path.setdefault(path, []).append(number)
@@ -106,6 +110,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
         chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
         if t_file in identical:
             chains.append(identical[t_file])
+        chains = idioms.keep(t_file, chains, named, identical.get(t_file))
         if not chains and not named:
             continue
         sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, up_paths, up_names))

@@ -44,6 +44,9 @@ _RANGES: dict[str, tuple[float | None, float | None]] = {
     "align_max_gap": (0, None),
     "survivor_min_tokens": (1, None),
     "survivor_min_chars": (0, None),
+    "idiom_max_files": (1, None),
+    "idiom_min_evidence": (0.0, None),
+    "idiom_min_lines": (1, None),
     "vendor_folders": (None, None),
     "origin_header_lines": (1, None),
     "origin_folder_share": (0.5, 1.0),
@@ -113,6 +116,14 @@ class MatchParams:
     # ``import os`` are written the same way everywhere).
     survivor_min_tokens: int = 3
     survivor_min_chars: int = 12
+    # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
+    idiom_max_files: int = 3  # a line whose form is in more upstream files is not distinctive
+    # Tokens of distinctive lines a (target file, upstream file) pair needs, unless the target
+    # file's markers name the upstream file; 0 (with idiom_min_lines 1) turns the rule off.
+    idiom_min_evidence: float = 20.0
+    # ... and at least this many distinctive lines: one long rare line is never a region on its
+    # own (``region_min_hits``), however many common lines surround it.
+    idiom_min_lines: int = 2
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the

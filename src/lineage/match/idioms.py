@@ -1,0 +1,129 @@
+"""Idioms: candidate regions made only of lines that many files write the same way.
+
+A region is evidence of copying only if it holds lines that are *distinctive*: lines whose form
+is found in few upstream files. The hit weights (:mod:`lineage.match.hits`) discount a common
+form, but a region of many weak lines still adds up: a config class of keyword defaults
+(``num_hidden_layers: int = 40,``), a ``load_weights`` loop, a Llama-style MLP signature or a row
+of integers is written the same way in dozens of upstream files, and whichever of them happens to
+share a few more such lines with the target file forms a region with it. So, between chaining and
+claiming (:meth:`IdiomFilter.keep`, the one hook in :func:`lineage.match.match_sides`):
+
+* The **evidence lines** of a candidate chain are its hits and the lines inside its target span
+  whose text the paired upstream file holds (a generic-looking signature such as
+  ``def is_ipv4_address(string_ip):`` never seeds, but its text is rare).
+* An evidence line is **distinctive** when its form (its text, or for a line whose text is found
+  nowhere upstream, its abstract form) is found in at most ``idiom_max_files`` upstream files,
+  and it is not an **argument line**: a lone keyword argument or default (``hidden_act="silu",``,
+  ``num_heads: int = 8,``, ``dim=dim,``, ``self.eps = eps``) or a row of literals
+  (``1, 2, 3,``). Argument lines are written alike wherever the same library is called or
+  configured, with any value.
+* The **evidence** of a (target file, upstream file) pair is over all its candidate chains (a
+  short region in a file whose other regions come from the same upstream file is established
+  by them), one line per distinct form (a mask line the target repeats in two kernels is one
+  piece of evidence): the token count (capped at ``token_weight_cap``) of its distinctive lines.
+* A pair with fewer than ``idiom_min_evidence`` tokens or ``idiom_min_lines`` distinctive lines
+  forms no region (about two distinctive lines, as ``region_min_weight``; one long rare line is
+  never a region, as ``region_min_hits``), unless the pair is established otherwise: the target
+  file's provenance markers name that upstream file, or it is at the target's own relative path
+  (:func:`lineage.match.same_paths`; the same pairs that step 6, the fill, trusts), or the chain
+  is a whole identical file (:func:`lineage.match.claims.identical_files`).
+
+Measured on the real-pair truth set (``corpora/sglang-vllm-truth.md``, "Idiom rule"): tuned on
+one half, checked on the other.
+
+The rule only removes candidates; it never adds a pair, so a true copy is lost only if all its
+shared lines are common forms, and such a copy cannot be told from an idiom by its text alone.
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from lineage.index.normalise import normalise_code
+from lineage.match.hits import Side
+from lineage.match.params import MatchParams
+from lineage.match.regions import Chain
+
+# Abstract forms (names I, strings S, numbers N; keywords kept) of argument lines: an optional
+# annotation, ``=`` and one simple value, an optional trailing comma; or literals only.
+_VALUE = r"(?:- )?(?:I|S|N|None|True|False)(?: \. I)*"
+_ARGUMENT = re.compile(
+    rf"^(?:self \. )?I(?: : [^=]+)? = {_VALUE}(?: ,)?$"  # keyword argument or default
+    rf"|^(?:{_VALUE} , )*{_VALUE}(?: ,)?$"  # a row of values: ``1, 2, 3,`` / ``"name",``
+)
+
+
+def is_argument_line(text: str) -> bool:
+    """Whether a stripped code line is a lone keyword argument/default or a row of literals."""
+    return bool(_ARGUMENT.match(normalise_code(text)[1]))
+
+
+def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Per distinct upstream form (text hashes, abstract hashes): in how many upstream files it
+    occurs. Returns (sorted text keys, their file counts, sorted abstract keys, their counts)."""
+    out = []
+    for keys in (upstream.h_norm, upstream.h_abs):
+        pairs = np.unique(np.stack((keys, upstream.file_of.astype(np.int64))), axis=1)
+        forms, counts = np.unique(pairs[0], return_counts=True)
+        out += [forms, counts]
+    return out[0], out[1], out[2], out[3]
+
+
+def _count(forms: np.ndarray, counts: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    if len(forms) == 0:
+        return np.zeros(len(keys), np.int64)
+    pos = np.minimum(np.searchsorted(forms, keys), len(forms) - 1)
+    return np.where(forms[pos] == keys, counts[pos], 0)
+
+
+class IdiomFilter:
+    """The idiom rule for the target files of one :func:`~lineage.match.match_sides` call."""
+
+    def __init__(self, target: Side, upstream: Side, p: MatchParams) -> None:
+        self.target, self.upstream, self.p = target, upstream, p
+        text_forms, text_counts, abs_forms, abs_counts = form_file_counts(upstream)
+        by_text = _count(text_forms, text_counts, target.h_norm)
+        by_abs = _count(abs_forms, abs_counts, target.h_abs)
+        # A line whose text is found upstream hits by its text; else by its abstract form.
+        self.files_of_form = np.where(by_text > 0, by_text, by_abs)
+
+    def _shared_lines(self, t_file: int, chain: Chain) -> np.ndarray:
+        """Global target lines of the chain's evidence: its hits, and the lines inside its span
+        whose text the upstream file holds (a generic-looking signature never seeds, but it is
+        evidence when its text is rare)."""
+        t, u = self.target, self.upstream
+        start = int(t.file_start[t_file])
+        hits = np.concatenate([run.hits for run in chain.runs]) + start
+        span = np.arange(start + chain.runs[0].t0, start + chain.t_end + 1)
+        u_forms = u.h_norm[u.file_start[chain.up_file] : u.file_start[chain.up_file + 1]]
+        return np.union1d(hits, span[np.isin(t.h_norm[span], u_forms)])
+
+    def distinctive(self, t_file: int, chains: list[Chain], lines: list[str]) -> np.ndarray:
+        """Global target lines of the chains' evidence that are distinctive, one per distinct form."""
+        glob = np.unique(np.concatenate([self._shared_lines(t_file, c) for c in chains]))
+        glob = glob[self.files_of_form[glob] <= self.p.idiom_max_files]
+        # One form repeated in the target (the same mask line in two kernels) is one piece of evidence.
+        glob = glob[np.unique(self.target.h_norm[glob], return_index=True)[1]]
+        keep = [not is_argument_line(lines[int(row)].strip()) for row in self.target.row_of[glob].tolist()]
+        return glob[np.array(keep, bool)] if len(glob) else glob
+
+    def keep(self, t_file: int, chains: list[Chain], named: set[int], identical: Chain | None) -> list[Chain]:
+        """The chains of one target file that may form regions (see the module docstring).
+        ``named``: upstream files the target file's markers name, or at its own relative path."""
+        p = self.p
+        if p.idiom_min_evidence <= 0 and p.idiom_min_lines <= 1:
+            return chains
+        lines = self.target.read_lines(t_file)
+        by_pair: dict[int, list[Chain]] = {}
+        for chain in chains:
+            if chain is not identical and chain.up_file not in named:
+                by_pair.setdefault(chain.up_file, []).append(chain)
+        weak: set[int] = set()
+        for up_file, mine in by_pair.items():
+            found = self.distinctive(t_file, mine, lines)
+            tokens = float(np.minimum(self.target.ntok[found], p.token_weight_cap).sum())
+            if tokens < p.idiom_min_evidence or len(found) < p.idiom_min_lines:
+                weak.add(up_file)
+        return [c for c in chains if c is identical or c.up_file not in weak]

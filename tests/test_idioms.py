@@ -1,0 +1,55 @@
+"""The idiom rule (lineage.match.idioms): file pairs that share only common forms form no region."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Runner, file_lines
+
+from lineage.match import MatchParams
+from lineage.match.idioms import is_argument_line
+
+
+@pytest.mark.parametrize(("line", "argument"), [
+    ("num_hidden_layers: int = 40,", True),
+    ('hidden_act="silu",', True),
+    ("dim=dim,", True),
+    ("rope_theta: float = -1.5", True),
+    ("1, 2, 3, 4,", True),
+    ('"gate_proj",', True),
+    ("self.eps = config.rms_norm_eps", True),
+    ("x = torch.empty(n, dtype=torch.int32)", False),
+    ("for name, loaded_weight in weights:", False),
+    ("return x * 2", False),
+])
+def test_argument_lines(line: str, argument: bool) -> None:
+    assert is_argument_line(line) is argument
+
+
+_DEFAULTS = "".join(f"        param_{k}: int = {k},\n" for k in range(24))
+
+
+def _config(name: str) -> str:
+    return f"class {name}Config:\n    def __init__(\n        self,\n{_DEFAULTS}    ):\n        pass\n"
+
+
+def test_keyword_defaults_found_in_many_files_form_no_region(run_compare: Runner) -> None:
+    """24 keyword defaults written alike in five upstream configs: without the rule they pair with
+    one of them; with it, nothing is copied (no line is distinctive)."""
+    upstream = {f"up/configs/{n}.py": _config(n.capitalize()) for n in ("alpha", "beta", "gamma", "delta", "eps")}
+    target = {"mine/config.py": _config("Mine")}
+    rule_off = MatchParams(idiom_min_evidence=0.0, idiom_min_lines=1)
+    off = file_lines(run_compare(target, [("up", upstream)], params=rule_off), "mine/config.py")
+    assert (off["match"] == "verbatim").sum() >= 20
+    on = file_lines(run_compare(target, [("up", upstream)]), "mine/config.py")
+    assert set(on["match"]) == {"none"}
+
+
+def test_a_distinctive_copy_of_the_same_shape_is_kept(run_compare: Runner) -> None:
+    """The same block with two rare lines (about two distinctive lines' worth of tokens, like
+    ``region_min_weight``): a region, although every keyword default is common."""
+    body = _config("Only").replace("        pass\n", "        self.table = build_lookup_table(param_0, param_1)\n"
+                                   "        self.size = len(self.table) * param_2\n")
+    upstream = {"up/configs/only.py": body, "up/configs/other.py": _config("Other")}
+    target = {"mine/config.py": body.replace("OnlyConfig", "MineConfig")}
+    frame = file_lines(run_compare(target, [("up", upstream)]), "mine/config.py")
+    assert (frame["match"] == "verbatim").sum() >= 20
