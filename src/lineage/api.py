@@ -258,3 +258,70 @@ def _unique_labels(labels: list[str]) -> list[str]:
         seen[label] = seen.get(label, 0) + 1
         out.append(label if seen[label] == 1 else f"{label}-{seen[label]}")
     return out
+
+
+@dataclasses.dataclass(frozen=True)
+class Written:
+    """What :func:`compare_and_write` wrote, and what the CLI prints of it."""
+
+    paths: list[Path]
+    headline: list[str]
+    skipped: int  # target Python files skipped (files.csv status "skipped")
+    from_cache: bool  # answered by the whole-result cache (lineage.report.cache)
+
+
+def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path, *,
+                      params: MatchParams | None = None, settings: RunSettings | None = None,
+                      target_names: Sequence[str] | None = None, html: bool = True,
+                      formats: Sequence[str] | None = None, allow_empty: bool = False) -> Written:
+    """:func:`compare`, then :meth:`Comparison.write`, through the whole-result cache
+    (:mod:`lineage.report.cache`, on unless ``settings.use_cache`` is off): when every input
+    is unchanged the stored report is written without indexing, matching or building tables."""
+    from lineage.index.tree import tree_identity
+    from lineage.report import ATTACHMENTS
+    from lineage.report.cache import ResultCache, refreshed_manifest, result_key, write_cached
+
+    params = params or MatchParams()
+    settings = settings or RunSettings()
+    formats = tuple(ATTACHMENTS) if formats is None else tuple(formats)
+    out = Path(out_dir)
+    cache = ResultCache(settings.store_root)
+    started = time.perf_counter()
+    key = None
+    if cache.dir is not None:
+        with contextlib.ExitStack() as stack:
+            sources = [stack.enter_context(open_source(spec, settings.cache_root)) for spec in [target, *upstreams]]
+            identities = [tree_identity(source) for source in sources]
+        key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
+                         formats, allow_empty)
+        found = cache.get(key)
+        keyed = time.perf_counter()
+        if found is not None:
+            settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
+            options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
+                       "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
+                       "result_cache": "hit"}
+            try:
+                manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
+                paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
+                                     manifest)
+            except OSError as exc:
+                raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+            finally:
+                found.close()
+            return Written(paths, found.headline, found.skipped, True)
+    comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
+                         allow_empty=allow_empty)
+    comparison.options["result_cache"] = "stored" if key is not None else "off"
+    try:
+        paths = comparison.write(out, html=html, formats=formats)
+    except OSError as exc:
+        raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+    files = comparison.summary()["files"]
+    written = Written(paths, comparison.headline(), int(files["skipped"]), False)  # type: ignore[index]
+    if key is not None:
+        try:
+            cache.put(key, out, written.headline, written.skipped)
+        except OSError as exc:  # a full disk costs the next run time, never this run's report
+            settings.log(f"result cache not written: {exc.strerror or exc}")
+    return written

@@ -1,7 +1,8 @@
 """What lineage keeps under a cache root, and only that: listing and clearing its own folders.
 
 A cache root may hold the user's own folders too (``--cache-dir ~/work``): lineage owns exactly
-``index-v<N>/`` (:mod:`lineage.index.store`), ``match-v<N>/`` (:mod:`lineage.match.store`) and
+``index-v<N>/`` (:mod:`lineage.index.store`), ``match-v<N>/`` (:mod:`lineage.match.store`),
+``result-v<N>/`` (:mod:`lineage.report.cache`) and
 ``downloads/`` (:mod:`lineage.sources.pypi`), matched by whole name, never by prefix. Nothing here
 follows a symbolic link, so a dangling or outward link is counted as itself and never crashes.
 
@@ -19,7 +20,7 @@ from pathlib import Path
 
 from lineage.errors import LineageError
 
-_ENTRY_FOLDER = re.compile(r"(index|match)-v\d+")
+_ENTRY_FOLDER = re.compile(r"(index|match|result)-v\d+")
 DOWNLOADS = "downloads"
 
 

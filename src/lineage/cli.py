@@ -45,7 +45,7 @@ def _set_help() -> str:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from lineage.api import compare
+    from lineage.api import compare_and_write
     from lineage.report.outdir import check_out_dir
 
     started = time.perf_counter()
@@ -53,19 +53,14 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     upstreams = [args.upstream, *args.also_upstream]
     # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
     check_out_dir(out, local_paths([args.target, *upstreams]))
-    comparison = compare(args.target, upstreams, params=_params(args.set), settings=run_settings(args),
-                         target_names=args.target_name or None, allow_empty=args.allow_empty)
-    try:
-        written = comparison.write(out, html=not args.no_html, formats=_formats(args.formats))
-    except OSError as exc:
-        raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-    for line in comparison.headline():
+    result = compare_and_write(args.target, upstreams, out, params=_params(args.set), settings=run_settings(args),
+                               target_names=args.target_name or None, html=not args.no_html,
+                               formats=_formats(args.formats), allow_empty=args.allow_empty)
+    for line in result.headline:
         print(f"{line}.")
-    summary = comparison.summary()
-    files = summary["files"]
-    assert isinstance(files, dict)
-    if files["skipped"]:
-        print(f"{files['skipped']} Python files skipped (reasons in files.csv and manifest.json).")
+    if result.skipped:
+        print(f"{result.skipped} Python files skipped (reasons in files.csv and manifest.json).")
+    written = result.paths
     print(f"Wrote {len(written)} files to {args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
 
@@ -374,7 +369,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "cache", _cmd_cache, help="show or clear the cache (index and match entries, downloads)",
                  description="Only lineage's own folders under the cache folder are counted or "
-                 "removed (index-vN/, match-vN/, downloads/); clearing is safe while runs are active.")
+                 "removed (index-vN/, match-vN/, result-vN/, downloads/); clearing is safe while runs are active.")
     p.add_argument("action", choices=["info", "clear"],
                    help="info: entries and size per folder; clear: remove them")
     p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")

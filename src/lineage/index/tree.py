@@ -6,7 +6,7 @@ import hashlib
 import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
 from lineage.index.parse import Indexer
@@ -144,15 +144,12 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
                 known[record.digest] = (record, data[path])
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
-    tree_hash = hashlib.sha256()
-    for path, digest in sorted(digests):
-        tree_hash.update(f"{path}\0{digest}\n".encode("utf-8", "surrogateescape"))
     return TreeIndex(
         info=source.info,
         files=files,
         skipped=skipped,
         other_files=len(paths) - len(py_paths),
-        tree_digest="sha256:" + tree_hash.hexdigest(),
+        tree_digest=tree_digest(digests),
         data=data,
         cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
@@ -160,3 +157,26 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         licence=read_source_licence(source),
         project=read_project(source),
     )
+
+
+def tree_digest(digests: list[tuple[str, str]]) -> str:
+    """:attr:`TreeIndex.tree_digest` of (path, blob hash) pairs of every Python file."""
+    tree_hash = hashlib.sha256()
+    for path, digest in sorted(digests):
+        tree_hash.update(f"{path}\0{digest}\n".encode("utf-8", "surrogateescape"))
+    return "sha256:" + tree_hash.hexdigest()
+
+
+def tree_identity(source: Source) -> dict[str, object]:
+    """Everything of an open source that a comparison's outputs depend on, without indexing
+    it: its description, the tree digest of its Python files, how many other files it has and
+    what its non-Python files declare (licence, project names). Same identity, same records."""
+    py_paths = [p for p in source.paths() if is_python_path(p)]
+    digests = [(path, source.known_digest(path) or "") for path in py_paths]
+    unknown = [path for path, digest in digests if not digest]
+    if unknown:
+        read = dict((path, blob_digest(blob)) for path, blob in source.read_many(unknown))
+        digests = [(path, digest or read[path]) for path, digest in digests]
+    return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
+            "other_files": len(source.paths()) - len(py_paths),
+            "licence": asdict(read_source_licence(source)), "project": asdict(read_project(source))}

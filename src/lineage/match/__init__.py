@@ -38,23 +38,31 @@ is :mod:`lineage.match.store`. For example, a target function copied with one li
 
 from __future__ import annotations
 
+import importlib
 import posixpath
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
-from lineage.match.claims import claim_order, identical_files, sort_chains
-from lineage.match.fill import fill
-from lineage.match.hits import Side, find_hits
-from lineage.match.idioms import IdiomFilter
-from lineage.match.labels import FileLabeller, line_similarity, pair_label
-from lineage.match.params import MatchParams, param_keys, params_from_settings
-from lineage.match.records import MATCH_NAMES, NEAR, NONE, VERBATIM, FileMatch, MatchResult, Region, empty_match
-from lineage.match.regions import Chain, chain_runs, group_runs
+if TYPE_CHECKING:
+    from lineage.match.hits import Side
+    from lineage.match.params import MatchParams
+    from lineage.match.records import MatchResult, Region
 
-__all__ = [
-    "MATCH_NAMES", "NEAR", "NONE", "VERBATIM", "FileMatch", "MatchParams", "MatchResult", "Region", "Side",
-    "line_similarity", "match_sides", "pair_label", "param_keys", "params_from_settings", "same_paths",
-]
+# Names this package exports, and the module each lives in: imported on first use, so that
+# ``lineage.match.params`` (which the CLI's --help reads) does not pull in numpy and the matcher.
+_EXPORTS = {
+    "MATCH_NAMES": "records", "NEAR": "records", "NONE": "records", "VERBATIM": "records",
+    "FileMatch": "records", "MatchResult": "records", "Region": "records",
+    "MatchParams": "params", "param_keys": "params", "params_from_settings": "params",
+    "Side": "hits", "line_similarity": "labels", "pair_label": "labels",
+}
+__all__ = sorted([*_EXPORTS, "match_sides", "same_paths"])
 
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"lineage.match.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'lineage.match' has no attribute {name!r}")
 
 def same_paths(path: str) -> set[str]:
     """Upstream paths that are the same relative path as target ``path``: the path itself, and
@@ -70,6 +78,15 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
     file t's provenance markers (they break ties, and establish the file pair for step 6).
     ``tick(n)``: n more target files done (for a progress bar)."""
+    from lineage.match.claims import claim_order, identical_files, sort_chains
+    from lineage.match.fill import fill
+    from lineage.match.hits import find_hits
+    from lineage.match.idioms import IdiomFilter
+    from lineage.match.labels import FileLabeller
+    from lineage.match.params import MatchParams
+    from lineage.match.records import MatchResult, empty_match
+    from lineage.match.regions import Chain, chain_runs, group_runs
+
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
     regions: list[Region] = []

@@ -6,22 +6,14 @@ a timestamp and timings.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import importlib
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lineage.errors import LineageError
-from lineage.report.attachments import report_time
-from lineage.report.cyclonedx import CycloneDxReporter
 from lineage.report.folder import ReportFolder
-from lineage.report.html import HtmlReporter
-from lineage.report.manifest import write_manifest
-from lineage.report.obligations import ObligationsReporter
 from lineage.report.outdir import atomic_out_dir
-from lineage.report.sarif import SarifReporter
-from lineage.report.spdx import SpdxReporter
-from lineage.report.summary import SummaryReporter
-from lineage.report.tables import TablesReporter
 
 if TYPE_CHECKING:
     from lineage.results import Comparison
@@ -41,11 +33,46 @@ class Reporter(Protocol):
     def write(self, comparison: Comparison, folder: ReportFolder) -> None: ...
 
 
+class _Reporters(Mapping[str, Reporter]):
+    """Reporters by name, each module imported on first use: the SPDX and CycloneDX libraries
+    take seconds to import, which a run answered by the result cache (or ``--help``) never needs."""
+
+    def __init__(self, where: dict[str, str]) -> None:
+        self._where = where  # name -> "module:Class"
+        self._made: dict[str, Reporter] = {}
+
+    def __getitem__(self, name: str) -> Reporter:
+        if name not in self._made:
+            module, cls = self._where[name].split(":")
+            self._made[name] = getattr(importlib.import_module(f"lineage.report.{module}"), cls)()
+        return self._made[name]
+
+    def __contains__(self, name: object) -> bool:  # by name, without importing
+        return name in self._where
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._where)
+
+    def __len__(self) -> int:
+        return len(self._where)
+
+
 # Always written, in this order.
-REPORTS: tuple[Reporter, ...] = (TablesReporter(), SummaryReporter(), ObligationsReporter())
+_ALWAYS = _Reporters({"tables": "tables:TablesReporter", "summary": "summary:SummaryReporter",
+                      "obligations": "obligations:ObligationsReporter"})
 # Attachments for reviewers' tools, chosen with ``--formats`` (all by default).
-ATTACHMENTS: dict[str, Reporter] = {r.report_type: r for r in (SpdxReporter(), CycloneDxReporter(), SarifReporter())}
-HTML: Reporter = HtmlReporter()  # unless --no-html
+ATTACHMENTS: Mapping[str, Reporter] = _Reporters({"spdx": "spdx:SpdxReporter",
+                                                  "cyclonedx": "cyclonedx:CycloneDxReporter",
+                                                  "sarif": "sarif:SarifReporter"})
+_HTML = _Reporters({"html": "html:HtmlReporter"})  # unless --no-html
+
+
+def __getattr__(name: str) -> Any:
+    if name == "REPORTS":  # the always-written reporters, as a tuple
+        return tuple(_ALWAYS.values())
+    if name == "HTML":
+        return _HTML["html"]
+    raise AttributeError(f"module 'lineage.report' has no attribute {name!r}")
 
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
@@ -55,7 +82,10 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
-    reporters = [*REPORTS, *(ATTACHMENTS[name] for name in formats), *([HTML] if html else [])]
+    from lineage.report.attachments import report_time
+    from lineage.report.manifest import write_manifest
+
+    reporters = [*_ALWAYS.values(), *(ATTACHMENTS[name] for name in formats), *([_HTML["html"]] if html else [])]
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh)

@@ -14,10 +14,38 @@ same bytes out. One module per job:
 - :mod:`~lineage.store.cluster`: in process or on Dask (``--dask``, ``$LINEAGE_DASK``).
 """
 
-from lineage.store.add import AddOutcome, add_releases, read_spec_list
-from lineage.store.dataset import Release, Store
-from lineage.store.params import StoreParams, store_params_from_settings
-from lineage.store.scan import Candidate, ScanResult, scan
+from __future__ import annotations
 
-__all__ = ["AddOutcome", "Candidate", "Release", "ScanResult", "Store", "StoreParams", "add_releases",
-           "read_spec_list", "scan", "store_params_from_settings"]
+import importlib
+import sys
+import types
+from typing import Any
+
+# Exported names and their modules, imported on first use: the CLI imports lineage.store.commands
+# to build its parser, which must not pull in pyarrow, DuckDB or Dask (``lineage --help``).
+_EXPORTS = {
+    "AddOutcome": "add", "add_releases": "add", "read_spec_list": "add",
+    "Release": "dataset", "Store": "dataset",
+    "StoreParams": "params", "store_params_from_settings": "params",
+    "Candidate": "scan", "ScanResult": "scan", "scan": "scan",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"lineage.store.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'lineage.store' has no attribute {name!r}")
+
+
+class _Package(types.ModuleType):
+    """Importing the submodule ``scan`` binds it on this package; keep the exported function
+    ``scan`` there instead, as the eager ``from lineage.store.scan import scan`` used to."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _EXPORTS and isinstance(value, types.ModuleType) and hasattr(value, name):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

@@ -1,0 +1,112 @@
+"""Tests for lineage.report.cache: a warm run writes the stored report, byte for byte."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from lineage.api import compare_and_write
+from lineage.match import MatchParams
+from lineage.settings import RunSettings
+
+FIXTURE = Path(__file__).parent / "eval" / "fixture_upstream"
+VOLATILE = {"created", "command", "options", "timings_seconds", "match_cache"}
+PER_TREE = {"cache_hits", "cache_misses", "index_seconds"}
+
+
+@pytest.fixture
+def trees(tmp_path: Path) -> tuple[Path, Path]:
+    upstream = tmp_path / "up"
+    shutil.copytree(FIXTURE, upstream)
+    target = tmp_path / "target"
+    shutil.copytree(FIXTURE, target)
+    first = sorted(target.rglob("*.py"))[0]
+    first.write_text(first.read_text() + "\ndef own():\n    return 42\n")
+    return target, upstream
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def _stable(manifest: dict) -> dict:  # type: ignore[type-arg]
+    out = {k: v for k, v in manifest.items() if k not in VOLATILE}
+    for side in [out["target"], *out["upstreams"]]:
+        for key in PER_TREE:
+            side.pop(key)
+    return out
+
+
+def _run(trees: tuple[Path, Path], out: Path, cache: Path, **kw: object):  # type: ignore[no-untyped-def]
+    settings = RunSettings(cache_dir=cache, jobs=1, use_cache=bool(kw.pop("use_cache", True)))
+    return compare_and_write(str(trees[0]), [str(trees[1])], out, settings=settings, **kw)  # type: ignore[arg-type]
+
+
+def test_warm_run_writes_identical_outputs_from_the_cache(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    cold = _run(trees, tmp_path / "cold", tmp_path / "cache")
+    warm = _run(trees, tmp_path / "warm", tmp_path / "cache")
+    assert not cold.from_cache and warm.from_cache
+    assert warm.headline == cold.headline and warm.skipped == cold.skipped
+    a, b = _files(tmp_path / "cold"), _files(tmp_path / "warm")
+    manifest_a, manifest_b = json.loads(a.pop("manifest.json")), json.loads(b.pop("manifest.json"))
+    assert a == b and len(a) > 10  # every figure file, attachment and page, byte for byte
+    assert _stable(manifest_a) == _stable(manifest_b)
+    assert list(manifest_a) == list(manifest_b)  # same fields, same order
+    assert manifest_a["options"]["result_cache"] == "stored" and manifest_b["options"]["result_cache"] == "hit"
+    assert [p.relative_to(tmp_path / "warm").as_posix() for p in warm.paths] == \
+        [p.relative_to(tmp_path / "cold").as_posix() for p in cold.paths]
+
+
+def test_a_changed_parameter_file_or_option_misses(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    assert not _run(trees, tmp_path / "o1", cache).from_cache
+    assert not _run(trees, tmp_path / "o2", cache, params=MatchParams(run_max_gap=2)).from_cache
+    assert not _run(trees, tmp_path / "o3", cache, html=False).from_cache
+    assert not _run(trees, tmp_path / "o4", cache, formats=["spdx"]).from_cache
+    assert not _run(trees, tmp_path / "o5", cache, target_names=["elsewhere"]).from_cache
+    assert _run(trees, tmp_path / "o6", cache).from_cache
+    changed = sorted(trees[1].rglob("*.py"))[-1]  # an upstream file
+    changed.write_text(changed.read_text() + "\nZ = 1\n")
+    assert not _run(trees, tmp_path / "o7", cache).from_cache
+    (trees[0] / "LICENSE").write_text("MIT License\n")  # not Python, but read for obligations
+    fresh = _run(trees, tmp_path / "o8", cache)
+    assert not fresh.from_cache
+    # The report a miss writes is the one a run without any cache writes.
+    _run(trees, tmp_path / "o9", tmp_path / "other", use_cache=False)
+    a, b = _files(tmp_path / "o8"), _files(tmp_path / "o9")
+    # Not the manifest, SPDX and CycloneDX: they carry the time they were made.
+    for name in ("manifest.json", "lineage.spdx.json", "lineage.cdx.json"):
+        a.pop(name), b.pop(name)
+    assert a == b and "lines.csv" in a
+
+
+def test_no_cache_neither_reads_nor_writes(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _run(trees, tmp_path / "o1", cache)
+    off = _run(trees, tmp_path / "o2", cache, use_cache=False)
+    assert not off.from_cache
+    assert json.loads((tmp_path / "o2" / "manifest.json").read_text())["options"]["result_cache"] == "off"
+    _run(trees, tmp_path / "o3", tmp_path / "empty", use_cache=False)
+    assert not (tmp_path / "empty" / "result-v1").exists()
+
+
+def test_a_damaged_or_moved_entry_is_a_miss(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _run(trees, tmp_path / "o1", cache)
+    [entry] = (cache / "result-v1").rglob("*.rec")
+    data = bytearray(entry.read_bytes())
+    data[-5] ^= 0xFF  # one byte of a stored file
+    entry.write_bytes(bytes(data))
+    again = _run(trees, tmp_path / "o2", cache)
+    assert not again.from_cache and _files(tmp_path / "o1")["lines.csv"] == _files(tmp_path / "o2")["lines.csv"]
+    assert _run(trees, tmp_path / "o3", cache).from_cache  # rewritten by the miss
+    # Another key's entry under this key's name: its header's key differs, so a miss.
+    [entry] = (cache / "result-v1").rglob("*.rec")
+    _run(trees, tmp_path / "o4", cache, html=False)
+    other = next(p for p in (cache / "result-v1").rglob("*.rec") if p != entry)
+    shutil.copyfile(other, entry)
+    assert not _run(trees, tmp_path / "o5", cache).from_cache
+    assert "html/index.html" in _files(tmp_path / "o5")
