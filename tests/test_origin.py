@@ -235,6 +235,7 @@ def _trees() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         "up/third_party/fastlib/kernels.py": _body(2),
         "up/ops/back.py": "# Adapted from\n# https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n" + _body(3),
         "up/lic.py": APACHE + _body(4),
+        "up/five.py": APACHE + _body(5),
         "up/_version.py": SCM,
         "up/pkg/__init__.py": INIT.replace("tgt.", "up."),
         "pyproject.toml": '[project]\nname = "up"\nurls = {Source = "https://github.com/upstream-org/up"}\n',
@@ -243,6 +244,8 @@ def _trees() -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
         "tgt/__init__.py": "",
         "tgt/copied.py": APACHE + _body(1),  # copied with its header: all copied; the header marks it
         "tgt/copied_bare.py": _body(4),  # copied without any header: copied, unmarked
+        # copied code under the target's own copyright and the same licence text: only the code is copied
+        "tgt/own_notice.py": "# Copyright 2025 TGT Team\n" + APACHE.split("\n", 1)[1] + _body(5),
         "tgt/kernels.py": _body(2),  # third-party code, the target does not name the upstream
         "tgt/kernels_via_up.py": "# Adapted from up (up/third_party/fastlib/kernels.py)\n" + _body(2),
         "tgt/ops.py": _body(3),  # flowed from the target to the upstream
@@ -282,6 +285,8 @@ def test_gate_end_to_end(tmp_path: Path) -> None:
     # own code copied with its header: every non-blank line copied, the header inside copied code
     assert len(_copied(lines, "tgt/copied.py")) == n_body + 6
     assert int(files.loc["tgt/copied.py", "header_copied_lines"]) == 6
+    assert len(_copied(lines, "tgt/own_notice.py")) == n_body
+    assert int(files.loc["tgt/own_notice.py", "header_copied_lines"]) == 0
     # third-party code: none, shared, with the upstream's evidence
     k = lines[(lines["target_path"] == "tgt/kernels.py") & (lines["kind"] != "blank")]
     assert (k["match"] == "none").all()
@@ -307,7 +312,7 @@ def test_gate_end_to_end(tmp_path: Path) -> None:
     assert files.loc["tgt/pkg/__init__.py", "file_role"] == "reexport"
     lists = summary["lists"]
     # "Copyright ... The up authors" names the upstream's authors, so the copied header marks its file
-    assert lists["unmarked_with_copied"] == ["tgt/copied_bare.py"]
+    assert lists["unmarked_with_copied"] == ["tgt/copied_bare.py", "tgt/own_notice.py"]
     assert lists["marked_with_copied"] == ["tgt/copied.py", "tgt/kernels_via_up.py"]
     assert lists["reexport_with_copied"] == (["tgt/pkg/__init__.py"] if len(_copied(lines, "tgt/pkg/__init__.py"))
                                              else [])

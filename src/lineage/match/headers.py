@@ -33,12 +33,19 @@ _NOTICE_RE = re.compile(
     r"see the licen[cs]e for|licen[cs]e file|under the terms of the",
     re.IGNORECASE,
 )
+# A notice line that names a holder: whose notice the header is.
+_HOLDER_LINE_RE = re.compile(r"copyright|©|\(c\)\s*(?:19|20)\d\d", re.IGNORECASE)
 _SEPARATOR_RE = re.compile(r"^[\s#\"'*=\-_~/]*$")
 
 
 def is_notice_line(text: str) -> bool:
     """Whether one line's text is part of a licence or copyright notice."""
     return _NOTICE_RE.search(text) is not None
+
+
+def is_holder_line(text: str) -> bool:
+    """Whether a notice line names a copyright holder (a copyright or SPDX-FileCopyrightText line)."""
+    return _HOLDER_LINE_RE.search(text) is not None
 
 
 def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:

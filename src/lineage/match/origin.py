@@ -46,7 +46,10 @@ line shared instead of copied:
 
 * ``header``: a licence or copyright header line (:mod:`lineage.match.headers`) counts as copied
   only inside a region that holds copied code; a region of header lines and other prose alone
-  is shared header text, not copying.
+  is shared header text, not copying. And when the target file's header names holders
+  (copyright lines) none of which is copied, its notice is the target's own ("Copyright
+  2023-2024 SGLang Team" above the same Apache text vLLM's file carries): none of its header
+  lines counts as copied, even inside copied code.
 * ``generated``: a target version file that says it was generated (setuptools-scm, versioneer,
   hatch-vcs): both projects generate it, neither copied it.
 
@@ -68,7 +71,7 @@ import numpy as np
 
 from lineage.index import BLANK, CODE, FileIndex
 from lineage.markers import Marker, is_attribution, marker_names_upstream
-from lineage.match.headers import header_rows
+from lineage.match.headers import header_rows, is_holder_line
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, FileMatch, MatchResult, Region
 
@@ -346,10 +349,16 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         n_header_copied = 0
         if prose_copied.any():
             lines = lines if lines is not None else read_lines(t)
-            headers = header_rows(lines, f.kinds) & prose_copied
+            every_header = header_rows(lines, f.kinds)
+            headers = every_header & prose_copied
             if headers.any():
                 code_regions = set(np.unique(m.region[(m.match != NONE) & (f.kinds == CODE)]).tolist())
                 alone = headers & ~np.isin(m.region, list(code_regions))
+                holders = np.zeros_like(every_header)
+                for r in np.flatnonzero(every_header).tolist():
+                    holders[r] = is_holder_line(lines[r])
+                if holders.any() and not (holders & (m.match != NONE)).any():
+                    alone = headers  # the header names its own holders, none of them copied: its own notice
                 _set_apart(m, s, alone, SHARED_HEADER)
                 n_header_copied = int((headers & ~alone).sum())
         regions.extend(_relabelled_regions(t, m, kept_regions.get(t, [])))
