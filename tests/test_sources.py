@@ -545,9 +545,8 @@ def test_default_cache_dir_follows_xdg(tmp_path: Path, monkeypatch: pytest.Monke
     assert default_cache_dir() == tmp_path / "lineage"
 
 
-def test_pypi_download_with_pip_then_cached(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _fake_pip_serving_tiny_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
+    """`pip download` replaced by a copy of a tiny wheel; the requirements it was asked for."""
     monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
     built = tiny_wheel(tmp_path / "built")
     calls: list[str] = []
@@ -558,6 +557,13 @@ def test_pypi_download_with_pip_then_cached(
         return True, ""
 
     monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
+    return built, calls
+
+
+def test_pypi_download_with_pip_then_cached(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    built, calls = _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch)
     cache = tmp_path / "cache"
     with pytest.raises(SourceError, match="sha256 mismatch"):
         open_source(f"pypi:tinypkg==1.0#sha256={'1' * 64}", cache_dir=cache)
@@ -746,16 +752,7 @@ def test_pypi_nonexistent_version(
 def test_pypi_truncated_download_is_fetched_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sha256 a download had is recorded beside it and checked on every use: a truncated wheel
     is downloaded again online, and refused with one clear line offline."""
-    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
-    built = tiny_wheel(tmp_path / "built")
-    calls: list[str] = []
-
-    def fake_pip(requirement: str, dest: Path) -> tuple[bool, str]:
-        calls.append(requirement)
-        (dest / built.name).write_bytes(built.read_bytes())
-        return True, ""
-
-    monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
+    built, calls = _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch)
     cache = tmp_path / "cache"
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
         cached = Path(src.info.location)
