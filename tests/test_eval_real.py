@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gzip
 import textwrap
 from pathlib import Path
 
@@ -155,7 +156,8 @@ def test_git_truth_refuses_files_that_changed_since_the_truth_was_made() -> None
 def test_committed_truth_tables_are_positions_only() -> None:
     for name in ("survival", "renamed_fork"):
         case = cases.load_manifest()[name]
-        header = (case.dir / "truth.csv").read_text().splitlines()[0]
+        with gzip.open(case.dir / cases.TRUTH_FILE, "rt", encoding="utf-8") as fh:
+            header = fh.readline().rstrip("\n")
         assert header.split(",") == cases.GIT_TRUTH_COLUMNS
 
 

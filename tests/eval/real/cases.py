@@ -7,7 +7,7 @@ upstream releases into ``upstream/`` (bytes as released), and writes ``truth.csv
 generator's format (``generate.TRUTH_COLUMNS``) and ``case.json``:
 
 * ``vendored``: truth computed here from the files (:mod:`tests.eval.real.vendored`);
-* ``git``: truth read from the case directory's ``truth.csv`` (copied lines only: position,
+* ``git``: truth read from the case directory's ``truth.csv.gz`` (copied lines only: position,
   label, upstream position, category) and ``files.csv`` (every file it covers with its
   sha256), made once from a local clone by :mod:`tests.eval.real.gittruth`.  Every listed file
   must have the sha256 recorded, and every ``verbatim`` truth line must equal its upstream
@@ -19,6 +19,7 @@ No git and no network other than PyPI are needed, so CI can run it.
 from __future__ import annotations
 
 import csv
+import gzip
 import hashlib
 import json
 import tomllib
@@ -35,6 +36,8 @@ CASES_CORPUS = "real"
 # Bump when the meaning of a written case changes (part of the cache key with the sources).
 REAL_CASES_VERSION = 1
 FILES_COLUMNS = ["side", "path", "sha256", "scored"]
+# A git case's committed truth: gzip-compressed CSV (the fork's table is over 1 MiB as text).
+TRUTH_FILE = "truth.csv.gz"
 GIT_TRUTH_COLUMNS = ["target_path", "line", "expected", "upstream_path", "upstream_line", "category"]
 
 
@@ -75,7 +78,7 @@ class RealCase:
     def fingerprint(self) -> str:
         """What the written case depends on: pins, truth files, and the code that builds it."""
         digest = hashlib.sha256(f"{REAL_CASES_VERSION}\0{self!r}".encode())
-        for path in sorted([*HERE.glob("*.py"), *self.dir.glob("*.csv")]):
+        for path in sorted([*HERE.glob("*.py"), *self.dir.glob("*.csv"), *self.dir.glob("*.csv.gz")]):
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
         digest.update(generate.generator_fingerprint().encode())
         return digest.hexdigest()[:12]
@@ -162,10 +165,10 @@ def read_files_csv(path: Path) -> list[dict]:
 def git_truth_rows(
     case: RealCase, target: dict[str, str], upstream: dict[str, str], digests: dict[tuple[str, str], str]
 ) -> list[dict]:
-    """Full truth rows of a git case from its committed ``truth.csv``/``files.csv``; ``digests``
+    """Full truth rows of a git case from its committed ``truth.csv.gz``/``files.csv``; ``digests``
     holds the sha256 of every fetched file by (side, path)."""
     copied: dict[tuple[str, int], dict] = {}
-    with (case.dir / "truth.csv").open(newline="", encoding="utf-8") as fh:
+    with gzip.open(case.dir / TRUTH_FILE, "rt", newline="", encoding="utf-8") as fh:
         for row in csv.DictReader(fh):
             copied[(row["target_path"], int(row["line"]))] = row
     scored = []

@@ -5,7 +5,7 @@
 Needs a clone of the repository whose history holds both releases (for the renamed fork: the
 fork's repository, which holds the upstream's history up to the fork), the releases' pins in
 ``manifest.toml`` and the refs in the case's ``[case.git]`` table.  It writes, into
-``tests/eval/real/CASE/``, ``truth.csv`` (the copied target lines only: position, label,
+``tests/eval/real/CASE/``, ``truth.csv.gz`` (the copied target lines only: position, label,
 upstream position, category; no code), ``files.csv`` (every target and upstream file with its
 sha256, and whether the target file is scored) and ``truth.json`` (refs, options, counts).
 The suite then needs only PyPI (:mod:`tests.eval.real.cases`).
@@ -46,7 +46,9 @@ from __future__ import annotations
 
 import argparse
 import csv
+import gzip
 import hashlib
+import io
 import json
 import re
 import sys
@@ -340,7 +342,12 @@ def main(argv: list[str] | None = None) -> int:
         repo, case.git["old"], case.git["new"], target, upstream, rename=rename, ignore=ignore, jobs=args.jobs
     )
     case.dir.mkdir(parents=True, exist_ok=True)
-    _write_csv(case.dir / "truth.csv", truth, cases.GIT_TRUTH_COLUMNS)
+    with (case.dir / cases.TRUTH_FILE).open("wb") as raw, \
+            gzip.GzipFile(fileobj=raw, mode="wb", mtime=0, filename="") as packed, \
+            io.TextIOWrapper(packed, encoding="utf-8", newline="") as fh:  # mtime 0: same bytes on a rerun
+        writer = csv.DictWriter(fh, fieldnames=cases.GIT_TRUTH_COLUMNS, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(truth)
     _write_csv(case.dir / "files.csv", files, cases.FILES_COLUMNS)
     record = {
         "repository": case.git["repository"],
