@@ -12,17 +12,8 @@ import treegen
 from lineage.cli import main
 from lineage.index.parse import Indexer
 from lineage.index.project import _from_metadata, _from_pyproject
-from lineage.match.origin import (
-    FROM_TARGET,
-    OWN,
-    THIRD_PARTY,
-    file_origin,
-    holder,
-    is_generated,
-    is_reexport_only,
-    main_holders,
-    upstream_origins,
-)
+from lineage.match.gate import is_generated, is_reexport_only
+from lineage.match.origin import FROM_TARGET, OWN, THIRD_PARTY, file_origin, holder, main_holders, upstream_origins
 from lineage.match.params import MatchParams
 
 P = MatchParams()

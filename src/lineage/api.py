@@ -28,7 +28,8 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
-from lineage.match.origin import Gated, Origin, gate, holder, shared_headers, upstream_origins
+from lineage.match.gate import Gated, gate, shared_headers
+from lineage.match.origin import Origin, holder, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
 from lineage.progress import meter
 from lineage.results.tables import (
@@ -231,7 +232,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
 
 def _gate(result: MatchResult, target: TreeIndex, origins: list[Origin], up_of: list[int],
           up_files: list[UpstreamFile], own_names: list[set[str]], preferred: list[set[str]]) -> Gated:
-    """The origin gate (:func:`lineage.match.origin.gate`) with this comparison's exemptions."""
+    """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in target.files]
     return gate(result, target.files, lambda t: target.lines(target.files[t].path), origins,
                 exempt_third_party=lambda t, u: names_upstream[t][up_of[u]],

@@ -40,16 +40,15 @@ import pyarrow as pa
 from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
 from lineage.markers import Marker, file_marker
 from lineage.match import MATCH_NAMES, NEAR, VERBATIM, MatchResult
-from lineage.match.origin import (
-    OWN,
+from lineage.match.gate import (
     SHARED_FROM_TARGET,
     SHARED_GENERATED,
     SHARED_HEADER,
     SHARED_NONE,
     SHARED_THIRD_PARTY,
     Gated,
-    Origin,
 )
+from lineage.match.origin import OWN, Origin
 from lineage.results.figures import Numbers
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
