@@ -5,7 +5,7 @@ copyright line, or a line of a licence notice text (Apache-2.0, MIT, BSD, GPL bo
 notice's separator lines (``#``, ``# ====``) count when they sit inside a block of comment lines
 that holds a notice line. Such lines never seed a match (:func:`lineage.match.hits.find_hits`
 does not see them); they are labelled copied only together with copied code of the same upstream
-file (:mod:`lineage.match.attribution`).
+file (:mod:`lineage.match.gate`).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Where each upstream file's code came from, and what that means for the lines it shares.
+"""Where each upstream file's code came from: its own, a third party's, or the target's.
 
 An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins):
 
@@ -39,7 +39,6 @@ one function only, and is not read.
 What the origins mean for the lines a target shares with those files is decided by the gate,
 :mod:`lineage.match.gate`.
 """
-
 
 from __future__ import annotations
 
@@ -205,8 +204,9 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
     for k, f in enumerate(files):
         by_folder.setdefault(posixpath.dirname(f.path), []).append(k)
     out = list(origins)
+    says = [_says_origin(f, p) for f in files]
     for folder, members in sorted(by_folder.items()):
-        speaking = [k for k in members if _says_origin(files[k], p) or origins[k].kind != OWN]
+        speaking = [k for k in members if says[k] or origins[k].kind != OWN]
         voters = [k for k in speaking if origins[k].kind == THIRD_PARTY and origins[k].line]  # rules 3-4
         if len(voters) < p.origin_folder_min_files or len(voters) < p.origin_folder_share * len(speaking):
             continue
@@ -214,6 +214,6 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
         name = min(names, key=lambda n: (-names[n], n))
         evidence = f"folder {folder}/: {len(voters)} of {len(speaking)} files with a header are third-party"
         for k in members:
-            if origins[k].kind == OWN and not _says_origin(files[k], p):
+            if origins[k].kind == OWN and not says[k]:
                 out[k] = Origin(THIRD_PARTY, name, evidence)
     return out
