@@ -109,7 +109,7 @@ def _scan(store_dir: Path, spec: str, cache: Path, client: Any = None) -> dict[s
     return {"target": spec, "target_files": len(tree.files), "target_fingerprints": int(len(fps)),
             "index_s": round(t1 - t0, 2), "lookup_rank_s": round(t2 - t1, 3), "ranked": len(candidates),
             "top": [{"rank": c.rank, "release": c.release.split("#")[0], "score": c.score,
-                     "distinct_lines": c.distinct_lines} for c in candidates[:12]],
+                     "distinct_lines": c.distinct_lines} for c in candidates[:40]],
             "candidates_sha256": hashlib.sha256(data).hexdigest()}
 
 
