@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import platform
 import sys
 import urllib.error
 import urllib.parse
@@ -74,7 +75,7 @@ def _files(name: str, version: str) -> list[dict[str, Any]] | None:
 def _python_ok(f: dict[str, Any]) -> bool:
     spec = f.get("requires_python") or ""
     try:
-        return not spec or SpecifierSet(spec).contains(f"{sys.version_info.major}.{sys.version_info.minor}.0")
+        return not spec or SpecifierSet(spec).contains(platform.python_version())
     except InvalidSpecifier:
         return True  # pip ignores an unparsable requires_python too
 

@@ -290,11 +290,11 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
         assert [o.status for o in outcomes] == ["added"] * 4
         assert _tree_bytes(tmp_path / "dist") == _tree_bytes(tmp_path / "plain")
         on_dask = scan(str(world["target"]), plain, top=1, client=client, jobs=1)
-        # The dataframe join's counts are the DuckDB lookup's, also with prefix_bits 0 and 6 and
+        # The dataframe join's counts are the DuckDB lookup's, also with prefix_bits 0 and 1 and
         # with rows held twice (a compacted file beside the files it merged, as after a crash).
         fps = _target_fps(world, plain)
         releases = plain.releases()
-        for store in (plain, _restored(world, tmp_path / "p0", 0), _restored(world, tmp_path / "p6", 6),
+        for store in (plain, _restored(world, tmp_path / "p0", 0), _restored(world, tmp_path / "p1", 1),
                       _twice(plain, tmp_path / "twice")):
             here_counts = lookup(store, releases, fps)
             assert here_counts and lookup(store, releases, fps, client) == here_counts
