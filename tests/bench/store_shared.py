@@ -6,7 +6,7 @@
 For each candidate of the ranks asked (ranked as ``lineage scan`` ranks them), prints how many of
 the shared fingerprints are held by 1, 2, 3-8 and 9-32 releases, the target files with most of
 them, and a few shared target lines, the most specific first (fewest releases holding them, then
-file and line). Reads the store and the index cache; writes nothing.
+the longest). Reads the store and the index cache; writes nothing.
 """
 
 from __future__ import annotations
@@ -52,16 +52,17 @@ def main(argv: list[str] | None = None) -> int:
             for row, h in enumerate(f.h_norm.astype(np.int64).tolist()):
                 if h and h not in where:
                     where[h] = (f.path, row + 1, text[row].strip() if row < len(text) else "")
-    wanted = set(fps.tolist())
-    held: Counter[int] = Counter()
-    by_rid: dict[int, set[int]] = {}
+    pairs: set[tuple[int, int]] = set()  # distinct (fingerprint, release), as the lookup counts them
     for files in store.partition_files(releases).values():
         for path in files:
-            table = pq.read_table(path).to_pydict()
-            for fp, rid in set(zip(table["fp"], table["rid"], strict=True)):
-                if fp in wanted:
-                    held[fp] += 1
-                    by_rid.setdefault(rid, set()).add(fp)
+            table = pq.read_table(path)
+            fp, rid = table["fp"].to_numpy(), table["rid"].to_numpy()
+            keep = np.isin(fp, fps)
+            pairs.update(zip(fp[keep].tolist(), rid[keep].tolist(), strict=True))
+    held: Counter[int] = Counter(f for f, _ in pairs)
+    by_rid: dict[int, set[int]] = {}
+    for f, r in pairs:
+        by_rid.setdefault(r, set()).add(f)
     first, last = (int(x) for x in args.ranks.split("-"))
     by_spec = {r.spec: r for r in releases}
     limit = store.params.common_max_releases
@@ -73,8 +74,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"\n#{c.rank} {c.release.split('#')[0]}  score {c.score:.1f}, {c.distinct_lines} lines; "
               f"held by 1: {bands['1']}, 2: {bands['2']}, 3-8: {bands['3-8']}, 9-32: {bands['9-32']}")
         print("   files: " + ", ".join(f"{p} ({k})" for p, k in top_files))
-        examples = sorted((held[fp], *where[fp]) for fp in shared if fp in where)[: args.lines]
-        for n, path, line, text in examples:
+        # The most specific first: fewest releases holding them, then the longest line.
+        examples = sorted((held[fp], -len(where[fp][2]), *where[fp]) for fp in shared if fp in where)
+        for n, _, path, line, text in examples[: args.lines]:
             print(f"   n={n:<2} {path}:{line}: {text[:110]}")
     return 0
 

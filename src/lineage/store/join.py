@@ -76,7 +76,9 @@ def lookup_dataframe(store: Store, files: dict[str, list[str]], fps: np.ndarray,
     meta_counts = pd.DataFrame({"rid": pd.Series(dtype=np.int64), "n": pd.Series(dtype=np.int64),
                                 "c": pd.Series(dtype=np.int64)})
     held = joined.map_partitions(_held_counts, limit, meta=meta_counts)
-    totals = held.groupby(["rid", "n"])["c"].sum()
+    # split_out=1: a tree reduction of the small per-partition tables, not a shuffle (Dask would
+    # otherwise shuffle a groupby on two columns).
+    totals = held.groupby(["rid", "n"])["c"].sum(split_out=1)
     result = client.compute(totals, sync=True)
     counts: dict[int, dict[int, int]] = {}
     for (rid, n), c in sorted(result.items()):
