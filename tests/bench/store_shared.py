@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections import Counter
 from pathlib import Path
 
@@ -38,6 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     from lineage.store.fingerprints import tree_fingerprints
     from lineage.store.scan import lookup, rank
 
+    t0 = time.perf_counter()
     store = Store.open(args.store)
     releases = store.releases()
     cache = default_cache_dir()
@@ -52,13 +54,16 @@ def main(argv: list[str] | None = None) -> int:
             for row, h in enumerate(f.h_norm.astype(np.int64).tolist()):
                 if h and h not in where:
                     where[h] = (f.path, row + 1, text[row].strip() if row < len(text) else "")
+    print(f"target indexed and ranked: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     pairs: set[tuple[int, int]] = set()  # distinct (fingerprint, release), as the lookup counts them
     for files in store.partition_files(releases).values():
         for path in files:
             table = pq.read_table(path)
             fp, rid = table["fp"].to_numpy(), table["rid"].to_numpy()
-            keep = np.isin(fp, fps)
+            at = np.minimum(np.searchsorted(fps, fp), len(fps) - 1)  # fps is sorted
+            keep = fps[at] == fp
             pairs.update(zip(fp[keep].tolist(), rid[keep].tolist(), strict=True))
+    print(f"store read: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
     held: Counter[int] = Counter(f for f, _ in pairs)
     by_rid: dict[int, set[int]] = {}
     for f, r in pairs:
