@@ -20,6 +20,11 @@ from lineage.match.idioms import is_argument_line
     ("x = torch.empty(n, dtype=torch.int32)", False),
     ("for name, loaded_weight in weights:", False),
     ("return x * 2", False),
+    ("from fancylib.ops.paged_decode import (", True),
+    ("import torch.distributed as dist", True),
+    ("from . import utils", True),
+    ("partition_weight_shape: tuple[int, int]", False),  # a field: the author's name
+    ("important_value = compute(x)", False),
 ])
 def test_argument_lines(line: str, argument: bool) -> None:
     assert is_argument_line(line) is argument
@@ -53,3 +58,31 @@ def test_a_distinctive_copy_of_the_same_shape_is_kept(run_compare: Runner) -> No
     target = {"mine/config.py": body.replace("OnlyConfig", "MineConfig")}
     frame = file_lines(run_compare(target, [("up", upstream)]), "mine/config.py")
     assert (frame["match"] == "verbatim").sum() >= 20
+
+
+
+_CALL = ("    out = paged_decode_kernel(q, k, v, recommended_splits,\n"
+         + "".join(f"        arg_{k}=value_{k},\n" for k in range(12)) + "    )\n    return out\n")
+# Common lines: the signature, ``)`` and ``return out`` are in five upstream files.
+_COMMON = {f"up/ops/plain_{k}.py": f"def attend(q, k, v):\n    out = helper_{k}(\n        q,\n    )\n    return out\n"
+           for k in range(5)}
+
+_MINE = "\n\nMY_OWN_SETTING = 1\n"  # (not a whole identical file, which is exempt)
+
+
+def _caller(first: str) -> str:
+    return f"{first}\n    recommended_splits,\n    paged_decode_kernel,\n)\n\n\ndef attend(q, k, v):\n{_CALL}"
+
+
+def test_an_import_of_the_same_library_is_no_evidence(run_compare: Runner) -> None:
+    """Two files calling one rare API: they import it alike and pass the same keywords. The import
+    line is not distinctive, so the pair has one distinctive line (the call) and forms no region;
+    the same files with a rare non-import line in its place do."""
+    imports = "from fancylib.ops.triton.gluon.paged_decode_gluon_kernels import ("
+    upstream = {"up/ops/attn.py": _caller(imports), **_COMMON}
+    on = file_lines(run_compare({"mine/calls.py": _caller(imports) + _MINE}, [("up", upstream)]), "mine/calls.py")
+    assert set(on["match"]) == {"none"}
+    rare = "table = build_lookup_table_for_paged_decode(recommended_splits, paged_decode_kernel, fancy=("
+    upstream["up/ops/attn.py"] = _caller(rare)
+    kept = file_lines(run_compare({"mine/calls.py": _caller(rare) + _MINE}, [("up", upstream)]), "mine/calls.py")
+    assert (kept["match"] == "verbatim").sum() >= 10
