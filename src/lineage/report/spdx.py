@@ -213,4 +213,5 @@ class SpdxReporter:
         problems = validate(document)
         if problems:
             raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
-        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False)
+        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False,
+                               drop_duplicates=False)  # its lists are deduplicated when built (`_ids`)
