@@ -7,26 +7,28 @@ import hashlib
 import json
 from pathlib import Path
 
+import pytest
+
 from lineage.reproduce_diff import FileDifference, compare_outputs, first_difference
 
+CSV_HEAD = "target_path,code_lines,verbatim_code_lines\na.py,10,4\n"
+JSON_OLD = json.dumps({"files": {"marked": 2}, "headline": ["x", "y"]})
 
-def test_first_difference_names_the_row_and_column(tmp_path: Path) -> None:
-    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
-    old.write_text("target_path,code_lines,verbatim_code_lines\na.py,10,4\nb.py,8,2\n", encoding="utf-8")
-    new.write_text("target_path,code_lines,verbatim_code_lines\na.py,10,4\nb.py,8,3\n", encoding="utf-8")
-    assert first_difference(old, new) == "line 3 (target_path=b.py): verbatim_code_lines '2' -> '3'"
-    new.write_text("target_path,code_lines,verbatim_code_lines\na.py,10,4\n", encoding="utf-8")
-    assert first_difference(old, new) == "line 3: a row fewer than recorded"
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    a.write_text(json.dumps({"files": {"marked": 2}, "headline": ["x", "y"]}), encoding="utf-8")
-    b.write_text(json.dumps({"files": {"marked": 3}, "headline": ["x", "z"]}), encoding="utf-8")
-    assert first_difference(a, b) == "headline[1]: 'y' -> 'z'"
-    t1, t2 = tmp_path / "a.md", tmp_path / "b.md"
-    t1.write_text("# Report\n\n12 lines\n", encoding="utf-8")
-    t2.write_text("# Report\n\n13 lines\n", encoding="utf-8")
-    assert first_difference(t1, t2) == "line 3: '12 lines' -> '13 lines'"
-    t2.write_text("# Report\n\n12 lines\n", encoding="utf-8")
-    assert first_difference(t1, t2) == "differs in bytes only (same figures)"
+
+@pytest.mark.parametrize("suffix, old, new, first", [
+    (".csv", CSV_HEAD + "b.py,8,2\n", CSV_HEAD + "b.py,8,3\n",
+     "line 3 (target_path=b.py): verbatim_code_lines '2' -> '3'"),
+    (".csv", CSV_HEAD + "b.py,8,2\n", CSV_HEAD, "line 3: a row fewer than recorded"),
+    (".json", JSON_OLD, json.dumps({"files": {"marked": 3}, "headline": ["x", "z"]}), "headline[1]: 'y' -> 'z'"),
+    (".md", "# Report\n\n12 lines\n", "# Report\n\n13 lines\n", "line 3: '12 lines' -> '13 lines'"),
+    (".json", JSON_OLD, JSON_OLD.replace(", ", ",  "), "differs in bytes only (same figures)"),
+])
+def test_first_difference_names_the_figure(tmp_path: Path, suffix: str, old: str, new: str, first: str) -> None:
+    """The headline first, then the row and column of a CSV, else the line."""
+    recorded, rerun = tmp_path / f"old{suffix}", tmp_path / f"new{suffix}"
+    recorded.write_text(old, encoding="utf-8")
+    rerun.write_text(new, encoding="utf-8")
+    assert first_difference(recorded, rerun) == first
 
 
 def _digest(data: bytes) -> str:

@@ -2,6 +2,16 @@
 
 All of them reach the manifest (:meth:`MatchParams.to_dict`) and the match cache key, and each
 can be set from the command line (``--set KEY=VALUE``, parsed by :func:`params_from_settings`).
+
+The design, for every stage that decides something: one frozen params object per decision
+stage, each built on :mod:`lineage.knobs` (every field a ``knob(default, low, high)`` beside its
+reason, checked by ``check_fields``, set by ``assign``), each recorded whole in its command's
+output and settable there. :class:`MatchParams` (here; ``manifest.json``, ``--set``) decides which
+lines are copies; :class:`lineage.store.params.StoreParams` (``store.json``/``scan.json``,
+``--store-set``) what a fingerprint store keeps and ranks; :class:`lineage.fork.params.DriftParams`
+(``drift.json``, ``--drift-set``) a drift status. They are kept apart because a drift or store
+setting never changes a copied line: one object for all would put settings in every manifest
+(and the match cache key) that its command never reads.
 """
 
 from __future__ import annotations
