@@ -398,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
     p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
 
+    from lineage.fork.params import DriftParams
+
+    drift_defaults = DriftParams()
     p = _command(sub, "drift", _cmd_drift, help="which upstream commits since the fork point the target carries",
                  description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
                  "files: how many of its added lines the target's corresponding files hold and how many "
@@ -416,9 +419,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-path", default="", help="only target files under this folder")
     p.add_argument("--applied-min-share", type=float, default=None, metavar="SHARE",
                    help="applied: at least this share of added lines present and of removed lines absent "
-                   "(default 0.9)")
+                   f"(default {drift_defaults.applied_min_share})")
     p.add_argument("--missing-max-share", type=float, default=None, metavar="SHARE",
-                   help="missing: at most this share of the changed lines present or absent (default 0.1)")
+                   help="missing: at most this share of the changed lines present or absent "
+                   f"(default {drift_defaults.missing_max_share})")
     p.add_argument("--drift-set", action="append", default=[], metavar="KEY=VALUE",
                    help=_drift_set_help())
     from lineage.store.commands import CliHooks
