@@ -110,6 +110,10 @@ class MatchParams:
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
+    # -- licences (results/file_licences.py; not the matcher's, but every figure's knob is here)
+    # Licence headers open a file: the comments of its first lines are read for licence notices,
+    # so a notice quoted deep inside a module (a docstring explaining licences) does not count.
+    licence_head_lines: int = knob(120, 1)
 
     def __post_init__(self) -> None:
         check_fields(self, "matcher parameter")

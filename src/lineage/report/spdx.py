@@ -136,7 +136,7 @@ def spdx_document(comparison: Comparison) -> Document:
         data = target.data[path]
         record = by_path[path]
         lines = target.lines(path)
-        lic = file_licence(lines, record.kinds, record.markers)
+        lic = file_licence(lines, record.kinds, record.markers, comparison.params.licence_head_lines)
         file_id = f"SPDXRef-File-{number}"
         copied = sum(int(r[4]) + int(r[5]) for r in group)
         files.append(File(
