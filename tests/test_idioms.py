@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
 import pytest
 from conftest import Runner, file_lines
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.idioms import is_argument_line
+from lineage.match.idioms import form_file_counts, is_argument_line
 
 
 @pytest.mark.parametrize(("line", "argument"), [
@@ -59,6 +64,18 @@ def test_a_distinctive_copy_of_the_same_shape_is_kept(run_compare: Runner) -> No
     frame = file_lines(run_compare(target, [("up", upstream)]), "mine/config.py")
     assert (frame["match"] == "verbatim").sum() >= 20
 
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(-3, 3), st.integers(-3, 3)), max_size=200))
+def test_form_file_counts_counts_files_per_form(rows: list[tuple[int, int, int]]) -> None:
+    rows.sort()  # lines are grouped by file, as in a Side
+    side = SimpleNamespace(file_of=np.array([r[0] for r in rows], np.int32),
+                           h_norm=np.array([r[1] for r in rows], np.int64),
+                           h_abs=np.array([r[2] for r in rows], np.int64))
+    text_forms, text_counts, abs_forms, abs_counts = form_file_counts(side)  # type: ignore[arg-type]
+    for forms, counts, column in ((text_forms, text_counts, 1), (abs_forms, abs_counts, 2)):
+        expected = {form: len({r[0] for r in rows if r[column] == form}) for form in {r[column] for r in rows}}
+        assert forms.tolist() == sorted(expected) and counts.tolist() == [expected[f] for f in sorted(expected)]
+        assert forms.dtype == np.int64
 
 
 _CALL = ("    out = paged_decode_kernel(q, k, v, recommended_splits,\n"

@@ -70,8 +70,13 @@ def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray
     occurs. Returns (sorted text keys, their file counts, sorted abstract keys, their counts)."""
     out = []
     for keys in (upstream.h_norm, upstream.h_abs):
-        pairs = np.unique(np.stack((keys, upstream.file_of.astype(np.int64))), axis=1)
-        forms, counts = np.unique(pairs[0], return_counts=True)
+        # Distinct (form, file) pairs by one sort on both keys: ``np.unique(..., axis=1)`` on the
+        # stacked pair is five times slower (it sorts the pairs as opaque byte records).
+        order = np.lexsort((upstream.file_of, keys))
+        k, f = keys[order], upstream.file_of[order]
+        first = np.ones(len(k), bool)
+        first[1:] = (k[1:] != k[:-1]) | (f[1:] != f[:-1])
+        forms, counts = np.unique(k[first], return_counts=True)
         out += [forms, counts]
     return out[0], out[1], out[2], out[3]
 
