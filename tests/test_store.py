@@ -23,11 +23,18 @@ from lineage.cli import main
 from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
+from lineage.settings import RunSettings
 from lineage.sources import open_source
 from lineage.store import Store, StoreParams, add_releases, scan
 from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.join import divisions
 from lineage.store.scan import CANDIDATE_COLUMNS, lookup
+
+
+def one_job() -> RunSettings:
+    """One worker, the default cache folder: made inside each test, after conftest points
+    ``$LINEAGE_CACHE_DIR`` at the tests' own folder."""
+    return RunSettings(jobs=1)
 
 HEADER = """\
 # Copyright 2024 The Example Authors. All rights reserved.
@@ -138,14 +145,14 @@ def test_fingerprints_follow_the_matchers_seed_rules(world: dict[str, Path]) -> 
 
 def test_add_is_idempotent_by_digest(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
-    first = add_releases(store, _specs(world), jobs=1)
+    first = add_releases(store, _specs(world), settings=one_job())
     assert [o.status for o in first] == ["added"] * 4
     before = _tree_bytes(tmp_path / "s")
     # Again, plus a copy of truelib at another path (same tree digest): nothing changes.
     copy = treegen.write_tree(world["base"] / "truelib-copy",
                               {str(p.relative_to(world["truelib"])): p.read_text()
                                for p in world["truelib"].rglob("*.py")})
-    again = add_releases(store, [*_specs(world), str(copy)], jobs=1)
+    again = add_releases(store, [*_specs(world), str(copy)], settings=one_job())
     assert [o.status for o in again] == ["present"] * 5
     assert _tree_bytes(tmp_path / "s") == before
     releases = store.releases()
@@ -158,7 +165,7 @@ def test_add_is_idempotent_by_digest(world: dict[str, Path], tmp_path: Path) -> 
 
 def test_bad_spec_is_a_recorded_failure(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
-    outcomes = add_releases(store, [str(world["base"] / "missing"), str(world["decoy2"])], jobs=1)
+    outcomes = add_releases(store, [str(world["base"] / "missing"), str(world["decoy2"])], settings=one_job())
     assert [o.status for o in outcomes] == ["failed", "added"]
     assert "no such file" in outcomes[0].detail
     assert len(store.releases()) == 1
@@ -166,8 +173,8 @@ def test_bad_spec_is_a_recorded_failure(world: dict[str, Path], tmp_path: Path) 
 
 def test_ranking_true_upstream_first_boilerplate_never(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
-    add_releases(store, _specs(world), jobs=1)
-    result = scan(str(world["target"]), store, top=0, jobs=1)
+    add_releases(store, _specs(world), settings=one_job())
+    result = scan(str(world["target"]), store, top=0, settings=one_job())
     ranked = [Path(c.release).name for c in result.candidates]
     assert ranked == ["truelib", "decoy1"]
     true, decoy = result.candidates
@@ -189,12 +196,12 @@ def test_ranking_true_upstream_first_boilerplate_never(world: dict[str, Path], t
 def test_thresholds_are_parameters(world: dict[str, Path], tmp_path: Path) -> None:
     """The idioms alone rank every release once the evidence floor is gone and they are not common."""
     store = Store.open(tmp_path / "s", StoreParams(rank_min_lines=1, rank_min_score=0.0), create=True)
-    add_releases(store, _specs(world), jobs=1)
-    loose = scan(str(world["target"]), store, top=0, jobs=1)
+    add_releases(store, _specs(world), settings=one_job())
+    loose = scan(str(world["target"]), store, top=0, settings=one_job())
     assert {Path(c.release).name for c in loose.candidates} == {"truelib", "decoy1", "decoy2", "boiler"}
     assert loose.candidates[0].release.endswith("truelib")
     strict = Store.open(tmp_path / "s", StoreParams(rank_min_lines=1, rank_min_score=0.0, common_max_releases=3))
-    names = {Path(c.release).name for c in scan(str(world["target"]), strict, top=0, jobs=1).candidates}
+    names = {Path(c.release).name for c in scan(str(world["target"]), strict, top=0, settings=one_job()).candidates}
     assert names == {"truelib", "decoy1"}  # the idioms are in all four releases: now too common
     with pytest.raises(LineageError):
         StoreParams(rank_min_lines=0)
@@ -248,7 +255,7 @@ def _target_fps(world: dict[str, Path], store: Store) -> np.ndarray:
 
 def _restored(world: dict[str, Path], root: Path, bits: int) -> Store:
     store = Store.open(root, StoreParams(prefix_bits=bits), create=True)
-    add_releases(store, _specs(world), jobs=1)
+    add_releases(store, _specs(world), settings=one_job())
     return store
 
 
@@ -282,14 +289,14 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
     from distributed import Client, LocalCluster
 
     plain = Store.open(tmp_path / "plain", create=True)
-    add_releases(plain, _specs(world), jobs=1)
+    add_releases(plain, _specs(world), settings=one_job())
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=processes, dashboard_address=None) as cluster, \
             Client(cluster) as client:
         dist = Store.open(tmp_path / "dist", create=True)
         outcomes = add_releases(dist, _specs(world), client=client)
         assert [o.status for o in outcomes] == ["added"] * 4
         assert _tree_bytes(tmp_path / "dist") == _tree_bytes(tmp_path / "plain")
-        on_dask = scan(str(world["target"]), plain, top=1, client=client, jobs=1)
+        on_dask = scan(str(world["target"]), plain, top=1, client=client, settings=one_job())
         # The dataframe join's counts are the DuckDB lookup's, also with prefix_bits 0 and 1 and
         # with rows held twice (a compacted file beside the files it merged, as after a crash).
         fps = _target_fps(world, plain)
@@ -298,7 +305,7 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
                       _twice(plain, tmp_path / "twice")):
             here_counts = lookup(store, releases, fps)
             assert here_counts and lookup(store, releases, fps, client) == here_counts
-    here = scan(str(world["target"]), plain, top=1, jobs=1)
+    here = scan(str(world["target"]), plain, top=1, settings=one_job())
     here.write(tmp_path / "a", html=False, formats=[])
     on_dask.write(tmp_path / "b", html=False, formats=[])
     for name in ("candidates.csv", "scan.json", "lines.csv", "files.csv", "regions.csv"):
@@ -308,10 +315,10 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
 
 def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
-    add_releases(store, [str(world["truelib"]), str(world["decoy1"])], jobs=1)
+    add_releases(store, [str(world["truelib"]), str(world["decoy1"])], settings=one_job())
     own = treegen.write_tree(tmp_path / "own", {"own/a.py": treegen.render(treegen.own_code(
         treegen.Names(random.Random(77)), 4)), "own/common.py": IDIOMS})
-    result = scan(str(own), store, jobs=1)
+    result = scan(str(own), store, settings=one_job())
     assert result.candidates == [] and result.comparison is None
     result.write(tmp_path / "out")
     assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["candidates.csv", "scan.json"]
@@ -330,16 +337,16 @@ def test_cli_dask_from_the_environment(world: dict[str, Path], tmp_path: Path,
 def test_compact_keeps_every_figure(world: dict[str, Path], tmp_path: Path,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     store = Store.open(tmp_path / "s", create=True)
-    add_releases(store, _specs(world)[:3], jobs=1)
-    before = scan(str(world["target"]), store, top=0, jobs=1).candidates
+    add_releases(store, _specs(world)[:3], settings=one_job())
+    before = scan(str(world["target"]), store, top=0, settings=one_job()).candidates
     assert main(["store", "compact", "--store", str(tmp_path / "s")]) == 0
     assert "merged" in capsys.readouterr().out
     parts = [list(p.iterdir()) for p in (tmp_path / "s" / "fingerprints").iterdir()]
     assert all([f.name for f in files] == ["compacted.parquet"] for files in parts)
-    assert scan(str(world["target"]), store, top=0, jobs=1).candidates == before
+    assert scan(str(world["target"]), store, top=0, settings=one_job()).candidates == before
     # A release added after compaction is read from its own files until the next compaction.
-    add_releases(store, _specs(world), jobs=1)
-    full = scan(str(world["target"]), store, top=0, jobs=1).candidates
+    add_releases(store, _specs(world), settings=one_job())
+    full = scan(str(world["target"]), store, top=0, settings=one_job()).candidates
     assert [Path(c.release).name for c in full] == ["truelib", "decoy1"]
     assert store.compact() > 0
-    assert scan(str(world["target"]), store, top=0, jobs=1).candidates == full
+    assert scan(str(world["target"]), store, top=0, settings=one_job()).candidates == full

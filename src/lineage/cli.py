@@ -429,7 +429,8 @@ def build_parser() -> argparse.ArgumentParser:
     from lineage.store.commands import add_parsers as add_store_parsers
 
     add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
-                      CliHooks(params=_params, formats=_formats, local_paths=local_paths))
+                      CliHooks(params=_params, formats=_formats, local_paths=local_paths,
+                               settings=run_settings))
     return parser
 
 

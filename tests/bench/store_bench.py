@@ -71,12 +71,13 @@ def _fresh(path: Path) -> Path:
 
 
 def _build(store_dir: Path, specs: list[str], cache: Path, client: Any = None) -> dict[str, Any]:
+    from lineage.settings import RunSettings
     from lineage.store import Store, add_releases
 
     store = Store.open(store_dir, create=True)
     marks: list[tuple[str, float, str, str]] = []
     started = time.perf_counter()
-    outcomes = add_releases(store, specs, client=client, cache_dir=cache,
+    outcomes = add_releases(store, specs, client=client, settings=RunSettings(cache_dir=cache),
                             progress=lambda o: marks.append((o.spec, time.perf_counter(), o.status, o.detail)))
     wall = time.perf_counter() - started
     per = []

@@ -18,7 +18,7 @@ from typing import Any
 
 from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
-from lineage.settings import default_cache_dir
+from lineage.settings import RunSettings
 from lineage.sources import open_source
 from lineage.store.dataset import Release, Store, release_id
 from lineage.store.fingerprints import tree_fingerprints
@@ -90,12 +90,15 @@ def index_release(spec: str, store_root: str, cache_dir: str, use_cache: bool, p
     return AddOutcome(spec, ADDED, tree.tree_digest, f"{len(tree.files)} files, {len(fps):,} fingerprints", release)
 
 
-def add_releases(store: Store, specs: Sequence[str], *, client: Any = None, cache_dir: Path | None = None,
-                 use_cache: bool = True, jobs: int | None = None,
+def add_releases(store: Store, specs: Sequence[str], *, client: Any = None, settings: RunSettings | None = None,
                  progress: Callable[[AddOutcome], None] | None = None) -> list[AddOutcome]:
-    """Add every spec (in order; duplicates once); with a Dask ``client``, index on its workers."""
+    """Add every spec (in order; duplicates once); with a Dask ``client``, index on its workers.
+    ``settings``: the cache folder, whether to use the index cache, and the workers per release
+    (without Dask); ``progress`` receives each release's outcome as it is known."""
+    settings = settings or RunSettings()
     wanted = list(dict.fromkeys(normalise_spec(s) for s in specs if s.strip()))
-    root = str((cache_dir or default_cache_dir()).resolve())
+    root = str(settings.cache_root.resolve())
+    use_cache, jobs = settings.use_cache, settings.jobs
     outcomes: dict[str, AddOutcome] = {}
     with store.writer():
         releases = store.releases()

@@ -28,6 +28,7 @@ class CliHooks:
     params: Callable[[list[str]], Any]  # --set KEY=VALUE list -> MatchParams
     formats: Callable[[str], Any]  # --formats value -> formats
     local_paths: Callable[[list[str]], list[str]]  # sources -> local paths (for the --out check)
+    settings: Callable[[argparse.Namespace], Any]  # the command line's RunSettings (cli.run_settings)
 
 
 def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None],
@@ -97,8 +98,7 @@ def _cmd_store_add(args: argparse.Namespace) -> int:
             print(f"lineage: {outcome.status}: {outcome.spec}: {outcome.detail}", file=sys.stderr)
 
     with dask_client(dask_address(args.dask)) as client:
-        outcomes = add_releases(store, specs, client=client, cache_dir=args.cache_dir,
-                                use_cache=not args.no_cache, jobs=args.jobs, progress=show)
+        outcomes = add_releases(store, specs, client=client, settings=args.hooks.settings(args), progress=show)
     counts = {s: sum(o.status == s for o in outcomes) for s in ("added", "present", "failed")}
     info = store.info()
     print(f"{counts['added']} added, {counts['present']} already present, {counts['failed']} failed; the store "
@@ -150,8 +150,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     store = _open(args, create=False)
     with dask_client(dask_address(args.dask)) as client:
         result = scan(args.target, store, top=args.top, match_params=args.hooks.params(args.set), client=client,
-                      cache_dir=args.cache_dir, use_cache=not args.no_cache, jobs=args.jobs,
-                      progress=not args.quiet, target_names=args.target_name or None)
+                      settings=args.hooks.settings(args), target_names=args.target_name or None)
     try:
         result.write(out, html=not args.no_html, formats=args.hooks.formats(args.formats))
     except OSError as exc:

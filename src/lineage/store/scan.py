@@ -33,7 +33,7 @@ import numpy as np
 from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
-from lineage.settings import RunSettings, print_progress
+from lineage.settings import RunSettings
 from lineage.sources import open_source
 from lineage.store.dataset import Release, Store
 from lineage.store.fingerprints import tree_fingerprints
@@ -172,9 +172,10 @@ class ScanResult:
 
 
 def scan(target: str, store: Store, *, top: int | None = None, match_params: MatchParams | None = None,
-         client: Any = None, cache_dir: Path | None = None, use_cache: bool = True, jobs: int | None = None,
-         progress: bool = False, target_names: Sequence[str] | None = None) -> ScanResult:
-    """Rank the store's releases for ``target`` and compare it with the top ones."""
+         client: Any = None, settings: RunSettings | None = None,
+         target_names: Sequence[str] | None = None) -> ScanResult:
+    """Rank the store's releases for ``target`` and compare it with the top ones (``settings``:
+    how to index and compare, as :func:`lineage.api.compare` takes them)."""
     import dataclasses
 
     from lineage.api import compare
@@ -183,10 +184,10 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     releases = store.releases()
     if not releases:
         raise LineageError(f"--store {store.root}: holds no releases (lineage store add)")
-    settings = RunSettings(cache_dir=cache_dir, jobs=jobs, use_cache=use_cache,
-                           progress=print_progress if progress else None)
+    settings = settings or RunSettings()
     with open_source(target, settings.cache_root) as source:
-        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
+        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, settings.max_file_bytes,
+                          settings.progress)
     fps = tree_fingerprints(tree, store.match_rules, release=False)
     candidates = rank(releases, lookup(store, releases, fps, client), params)
     upstreams = [c.release for c in candidates[: params.top]]
