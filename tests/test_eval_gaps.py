@@ -80,3 +80,15 @@ def test_statements_drop_the_magic_trailing_comma_and_unify_quotes() -> None:
     one = gaps.statements(["f(a, 'b')"], lambda t: t)
     three = gaps.statements(["f(", "    a,", '    "b",', ")"], lambda t: t)
     assert [t for t, _ in one[0]] == [t for t, _ in three[0]]
+
+
+def test_an_edited_multi_line_statement_is_copied_except_the_text_the_edit_added() -> None:
+    old = ["import os", "SLOTS = ('alpha', 'beta', 'gamma')", "def end():", "    pass"]
+    new = ["import os", "SLOTS = (", '    "alpha",', '    "beta",', '    "delta_added_later",', ")",
+           "def end():", "    pass"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 7: 3, 8: 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert {n: got[n]["category"] for n in (2, 3, 4, 6)} == dict.fromkeys((2, 3, 4, 6), "edited")
+    assert all(got[n]["upstream_line"] == 2 for n in (2, 3, 4, 6))
+    assert 5 not in got  # the slot the edit added is new text

@@ -39,6 +39,11 @@ def _matcher(a: Sequence[str], b: Sequence[str]) -> difflib.SequenceMatcher:
     return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False)
 
 
+def opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes of two line lists (no autojunk)."""
+    return _matcher(a, b).get_opcodes()
+
+
 def equal_pairs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     """0-based (i, j) pairs of the lines of ``a`` and ``b`` in difflib's equal blocks."""
     pairs = []
@@ -48,8 +53,8 @@ def equal_pairs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _similar_pairs(
-    a: Sequence[str], b: Sequence[str], i1: int, i2: int, j1: int, j2: int, cutoff: float
+def similar_pairs(
+    a: Sequence[str], b: Sequence[str], i1: int, i2: int, j1: int, j2: int, cutoff: float = NEAR_CUTOFF
 ) -> list[tuple[int, int]]:
     """Recursive best-pair alignment of a replace block (see the module docstring).
 
@@ -90,7 +95,7 @@ def diff_pairs(
         if tag == "equal":
             out.extend((i1 + k, j1 + k, True) for k in range(i2 - i1) if a[i1 + k].strip())
         elif tag == "replace":
-            out.extend((i, j, False) for i, j in _similar_pairs(a, b, i1, i2, j1, j2, near_cutoff))
+            out.extend((i, j, False) for i, j in similar_pairs(a, b, i1, i2, j1, j2, near_cutoff))
     return out
 
 

@@ -19,12 +19,17 @@ upstream lines between the same two places.
    ``near``, category ``renamed`` when the line holds the fork's name, else ``reformatted``.
 5. Then, with the lines of step 4 as further anchors:
 
-   a. **Re-wrapped** (:func:`rewrap_rows`): a statement (a logical line, by ``tokenize``) whose
-      tokens, normalised as in step 4, equal those of an upstream statement aligned opposite it
-      but broken over other lines (what Black does to a long call): each of its lines is a copy
-      of the upstream line that holds its first token (the synthetic ``rewrap_calls`` rule);
-      category ``rewrapped``.
-   b. **Edited** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
+   a. **Statements** (:func:`statement_rows`): the statements (logical lines, by ``tokenize``;
+      tokens normalised as in step 4, a comma before a closing bracket dropped) of both
+      stretches are aligned by a diff.  A statement whose tokens equal those of the statement
+      opposite but broken over other lines (what Black does to a long call) is ``rewrapped``:
+      each of its lines copies the upstream line that holds its first token (the synthetic
+      ``rewrap_calls`` rule).  In a changed block, a multi-line statement paired with the most
+      similar statement opposite (rapidfuzz ratio of the token texts >= ``NEAR_CUTOFF``, 0.6:
+      re-wrapped *and* edited, a signature that gained annotations) is ``edited``: each of its
+      lines at least half of whose words (names, literals) are words of that statement.
+      Statements of one line on both sides are left to b.
+   b. **Lines** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
       vendored case aligns a file (:func:`align.diff_pairs`): a line inside a changed block
       paired with the most similar line opposite it, at rapidfuzz ratio >= ``NEAR_CUTOFF``
       (0.6), is a ``near`` copy, category ``edited`` (an identifier renamed, a literal changed,
@@ -97,10 +102,12 @@ def statements(lines: Sequence[str], rename_text: Callable[[str], str]) -> dict[
     try:
         for tok in tokenize.generate_tokens(io.StringIO(source).readline):
             if tok.type == tokenize.NEWLINE or tok.type == tokenize.ENDMARKER:
-                if current:
+                if current and all(text != "\0" for text, _ in current):
                     out[current[0][1]] = current
                 current = []
             elif tok.type not in _SKIP:
+                if tok.start[0] != tok.end[0]:
+                    current.append(("\0", tok.start[0] - 1))  # a multi-line string: no statement rule
                 text = rename_text(tok.string).replace("'", '"')
                 if text in _CLOSERS and current and current[-1][0] == ",":
                     current.pop()
@@ -131,10 +138,12 @@ def reformat_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequen
     return out
 
 
-def rewrap_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence[tuple[int, int]],
-                rename_text: Callable[[str], str], used_up: set[int]) -> list[tuple[int, int]]:
-    """Step 5a: (i, j) of the lines of statements re-wrapped over other line breaks; every line
-    of a matched upstream statement goes into ``used_up``."""
+def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence[tuple[int, int]],
+                   rename_text: Callable[[str], str], used_up: set[int]) -> list[tuple[int, int, str]]:
+    """Step 5a: (i, j, category) of the lines of multi-line statements copied with other line
+    breaks (``rewrapped``: the same tokens) or edited (``edited``: the most similar statement
+    opposite, ratio >= ``NEAR_CUTOFF``, as step 5b pairs single lines); every line of a paired
+    upstream statement goes into ``used_up``.  Two one-line statements are left to step 5b."""
     mine, theirs = statements(lines, rename_text), statements(up_lines, rename_text)
     if not mine or not theirs:
         return []
@@ -144,16 +153,55 @@ def rewrap_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence
         right = [s for start, s in sorted(theirs.items()) if start >= j1 and s[-1][1] < j2]
         keys_l = [" ".join(t for t, _ in s) for s in left]
         keys_r = [" ".join(t for t, _ in s) for s in right]
-        for a, b in align.equal_pairs(keys_l, keys_r):
+        pairs: list[tuple[int, int, str]] = []
+        for tag, a1, a2, b1, b2 in align.opcodes(keys_l, keys_r):
+            if tag == "equal":
+                pairs += [(a1 + k, b1 + k, "rewrapped") for k in range(a2 - a1)]
+            elif tag == "replace":
+                pairs += [(a, b, "edited") for a, b in align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)]
+        for a, b, category in pairs:
             s, u = left[a], right[b]
-            if [line for _, line in s] == [line - u[0][1] + s[0][1] for _, line in u]:
-                continue  # the same line breaks: not a re-wrap (steps 3-4 judged its lines)
-            used_up.update(line for _, line in u)
-            first: dict[int, int] = {}
-            for k, (_, line) in enumerate(s):
-                first.setdefault(line, u[k][1])
-            out.extend(sorted(first.items()))
+            s_lines, u_lines = sorted({line for _, line in s}), sorted({line for _, line in u})
+            if len(s_lines) == 1 and len(u_lines) == 1:
+                continue  # one line each: steps 3-4 and 5b judge it
+            if category == "rewrapped" and [line - s[0][1] for _, line in s] == [line - u[0][1] for _, line in u]:
+                continue  # the same line breaks: not a re-wrap
+            used_up.update(u_lines)
+            out.extend((i, _partner(s, u, i, category), category) for i in s_lines
+                       if category == "rewrapped" or _kept(s, u, i))
     return out
+
+
+def _is_word(token: str) -> bool:
+    return any(ch.isalnum() or ch == "_" for ch in token)
+
+
+def _kept(s: Statement, u: Statement, line: int) -> bool:
+    """A line of an edited statement is a copy when at least half of its words (names,
+    literals) are words of the upstream statement: a slot or an argument added by the edit
+    (``"subscriber_count",`` in a re-wrapped ``__slots__``) is new text, a bracket is not."""
+    theirs = Counter(t for t, _ in u if _is_word(t))
+    words = [t for t, at in s if at == line and _is_word(t)]
+    found = 0
+    for word in words:
+        if theirs[word] > 0:
+            theirs[word] -= 1
+            found += 1
+    return 2 * found >= len(words)
+
+
+def _partner(s: Statement, u: Statement, line: int, category: str) -> int:
+    """The upstream line a line of statement ``s`` copies: the one holding its first token
+    (same tokens), else the first place after the line's start where its first token stands
+    in ``u``, else ``u``'s first line."""
+    k = next(k for k, (_, at) in enumerate(s) if at == line)
+    if category == "rewrapped":
+        return u[k][1]
+    token = s[k][0]
+    start = int(k * len(u) / len(s))
+    for _, at in (x for x in u[start:] + u[:start] if x[0] == token):
+        return at
+    return u[0][1]
 
 
 def edited_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence[tuple[int, int]],
@@ -196,8 +244,8 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
     if main != rename_text(rel):
         return dict(sorted(rows.items()))  # step 5 only in a later version of the same file
     taken_up: set[int] = set()
-    for i, j in rewrap_rows(lines, theirs, anchors(), rename_text, taken_up):
-        add(i, j, "rewrapped")
+    for i, j, category in statement_rows(lines, theirs, anchors(), rename_text, taken_up):
+        add(i, j, category)
     taken_up |= {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}
     for i, j, _ in edited_rows(lines, theirs, anchors(), rename_text, taken_up):
         add(i, j, "realigned" if lines[i].strip() == theirs[j].strip() else "edited")
