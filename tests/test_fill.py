@@ -234,3 +234,24 @@ def test_new_code_opposite_old_code_is_not_an_edit(run_compare: Runner) -> None:
     block = range(_OPEN.count("\n") + 1, _OPEN.count("\n") + 1 + len(_FIELDS))
     frame = file_lines(run_compare({"pkg/record.py": target}, [("up", up)]), "pkg/record.py")
     assert set(frame.loc[list(block)]["match"]) == {"none"}
+
+
+_IMPORTS_UP = ("import json\nimport os\nfrom collections import OrderedDict\nfrom .models import Response\n"
+               "from .structures import CaseInsensitiveDict\n\n\n")
+_IMPORTS_SORTED = ("from collections import OrderedDict\nimport json\nimport os\n"
+                   "from .structures import CaseInsensitiveDict\nfrom .models import Response\n"
+                   "from .brand_new_module import NewThing, OtherThing\n\n\n")
+
+
+def test_imports_sorted_again_in_the_main_pair_are_copied(run_compare: Runner) -> None:
+    """isort moved the copied imports: none is in order with the pair's other lines, so the
+    in-order rules leave them none; rule (c) pairs each with its upstream line, verbatim; the
+    new import stays none; with the rule off the reordered imports stay none."""
+    up = {"pkg/transport.py": _IMPORTS_UP + _REWRITTEN_UP}
+    target = {"pkg/transport.py": _IMPORTS_SORTED + _REWRITTEN_TARGET}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/transport.py")
+    got = {n: (frame.loc[n, "match"], frame.loc[n, "upstream_line"]) for n in range(1, 7)}
+    assert got == {1: ("verbatim", 3), 2: ("verbatim", 1), 3: ("verbatim", 2), 4: ("verbatim", 5),
+                   5: ("verbatim", 4), 6: ("none", pd.NA)}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_import_min_tokens=0))
+    assert (file_lines(off, "pkg/transport.py").loc[1:6, "match"] == "verbatim").sum() < 5

@@ -13,7 +13,7 @@ in both files (the longest chain increasing on both sides; lines out of that ord
 labels but are not anchors). Each stretch between two anchors, and before the first and after
 the last, is aligned line by line with its upstream counterpart (an LCS of line keys, rapidfuzz
 ``Indel``, the alignment ``git diff`` makes), so a filled line is always in order with the pair's
-other hits. Two rules, each with its reason:
+other hits. Three rules, each with its reason:
 
 * **Alignment inside a copy** (:func:`_align_inside`). Between two anchors, when neither side of
   the stretch is longer than ``align_max_gap`` content lines, every free line that aligns is
@@ -21,7 +21,11 @@ other hits. Two rules, each with its reason:
   their fold form (:func:`fold_form`: tokens without a trailing comment, one quote character,
   no trailing comma: the edits formatters make). :func:`~lineage.match.labels.pair_label` says
   verbatim (identical stripped text) or near, and a near pair must pass the rule for lines
-  between hits (same normal or abstract form, or ``near_min_similarity``).
+  between hits (same normal or abstract form, or ``near_min_similarity``). Then, between two
+  lines so aligned, the lines left on both sides (edited in place: an annotation added, a name
+  or a literal changed, a call re-wrapped) are paired when neither side exceeds
+  ``fill_edit_max_gap`` lines, by their most similar pairs (``fill_edit_min_similarity``) and
+  then by the character alignment of a region's gap (:func:`_edited_lines`).
 * **Lone survivors** (:func:`_survivors`). Everywhere else in an established pair (before the
   first anchor, after the last, longer stretches, and pairs with no anchor at all), only
   distinctive lines align (at least ``survivor_min_tokens`` tokens and ``survivor_min_chars``
@@ -33,6 +37,8 @@ other hits. Two rules, each with its reason:
   a function from a second upstream file shares that file's imports and idioms
   (``from .user import User``) far more often than it kept its lines (on the real renamed fork,
   8 of 42 such lines were copies, against 261 of 333 in the main pairs, with align_max_gap 40).
+* **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
+  import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
 Filled lines join the region of the anchor before them (the first anchor's before it); in a pair
 with no anchor they form a new region of weight 0 (no seed supports it). Upstream lines already
@@ -96,6 +102,8 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
 def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chain], survivors: bool) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, _ = lab.upstream_lines(u_file)
+    if survivors and p.fill_import_min_tokens > 0:
+        _imports(lab, u_file, new_number)
     paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
     paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
     used = set(paired_uc.tolist())
@@ -107,21 +115,16 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
         t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
         if not t_span or not u_span:
             continue
-        if anchors:
-            number = int(r.region[rows[anchors[max(i - 1, 0)][0]]])
-        else:
-            if new_chain is None:
-                new_chain = Chain(u_file, [], 0.0)
-            number = new_number
+        number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
+        if number == new_number and new_chain is None:
+            new_chain = Chain(u_file, [], 0.0)
         inside = 0 < i < len(anchors) and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
         if not inside and not survivors:
             continue
         done = (_align_inside if inside else _survivors)(lab, u_file, t_span, u_span, used, number)
         used.update(done)
-    if survivors and p.fill_import_min_tokens > 0:
-        if not anchors and new_chain is None:
-            new_chain = Chain(u_file, [], 0.0)
-        _imports(lab, u_file, used, int(r.region[rows[anchors[0][0]]]) if anchors else new_number)
+    if new_chain is None and (r.region[rows] == new_number).any():
+        new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
         added.append(new_chain)
 
@@ -129,13 +132,19 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
 _IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#.*)?")
 
 
-def _imports(lab: FileLabeller, u_file: int, used: set[int], number: int) -> None:
+def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     """Rule (c), imports out of order: a tool such as isort sorts a file's imports again, so
     the copied imports stand in another order than upstream and the in-order rules leave them
     none. In the file's main pair (the pair that gets lone survivors), a free one-line import
     statement of at least ``fill_import_min_tokens`` tokens whose fold form is that of an
-    import of the upstream file not yet paired is paired with it, in any order."""
+    import of the upstream file not yet paired is paired with it, in any order. This runs
+    before the in-order rules, whose anchors these lines then join; they join the region of
+    the pair's first paired line (a new region when there is none)."""
     u_rows, u_lines = lab.upstream_lines(u_file)
+    r, rows = lab.result, lab.t_rows
+    mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+    used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
+    number = int(r.region[rows[mine[0]]]) if len(mine) else new_number
     by_form: dict[str, list[int]] = {}
     for uc in range(len(u_rows)):
         text = u_lines[u_rows[uc]].strip()

@@ -262,8 +262,10 @@ class FileLabeller:
             # in a list, a renamed name), which a character alignment may miss on short lines.
             for tc, uc in zip(t_range, u_range, strict=True):
                 if free(tc) and self.keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
-                    labelled = pair_label(*self.texts(tc, uc, u_rows, u_lines), self.p)
-                    if labelled is not None:
+                    texts = self.texts(tc, uc, u_rows, u_lines)
+                    labelled = pair_label(*texts, self.p)
+                    if labelled is not None and (not min_similarity or labelled[0] == VERBATIM
+                                                 or line_similarity(*texts, False, self.p) >= min_similarity):
                         self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
