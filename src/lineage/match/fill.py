@@ -102,8 +102,6 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
 def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chain], survivors: bool) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, _ = lab.upstream_lines(u_file)
-    if survivors and p.fill_import_min_tokens > 0:
-        _imports(lab, u_file, new_number)
     paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
     paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
     used = set(paired_uc.tolist())
@@ -123,6 +121,8 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
             continue
         done = (_align_inside if inside else _survivors)(lab, u_file, t_span, u_span, used, number)
         used.update(done)
+    if survivors and p.fill_import_min_tokens > 0:
+        _imports(lab, u_file, new_number)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
@@ -138,8 +138,10 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     none. In the file's main pair (the pair that gets lone survivors), a free one-line import
     statement of at least ``fill_import_min_tokens`` tokens whose fold form is that of an
     import of the upstream file not yet paired is paired with it, in any order. This runs
-    before the in-order rules, whose anchors these lines then join; they join the region of
-    the pair's first paired line (a new region when there is none)."""
+    after the in-order rules and its lines are never their anchors: on the real sglang/vLLM
+    pair, imports as anchors let the alignment pair the generic lines between them (``try:``,
+    ``)``, imports of each project's own modules). They join the region of the pair's first
+    paired line (a new region when there is none)."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     r, rows = lab.result, lab.t_rows
     mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
@@ -249,7 +251,8 @@ def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
             continue
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
-        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity)
+        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
+                                               lab.p.gap_min_chars)
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
         for a, b in best:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p)
@@ -265,12 +268,16 @@ def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
     return sorted({int(uc) for uc in np.searchsorted(u_rows, lab.result.up_row[rows[mine]])} - used)
 
 
-def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float) -> list[tuple[int, int]]:
+def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
+                min_chars: int) -> list[tuple[int, int]]:
     """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
     whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
-    both sides of it."""
-    scores = process.cdist([similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts],
-                           scorer=fuzz.ratio, dtype=np.float32)
+    both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
+    the same everywhere (the character alignment after it judges them with their neighbours)."""
+    t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
+    scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
+    scores[[len(t) < min_chars for t in t_sim], :] = -1.0
+    scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
     out: list[tuple[int, int]] = []
     stack = [(0, len(t_texts), 0, len(u_texts))]
     while stack:
