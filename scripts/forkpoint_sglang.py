@@ -33,7 +33,7 @@ from packaging.version import InvalidVersion, Version
 
 from lineage.errors import LineageError
 from lineage.fork.forkpoint import run_forkpoint
-from lineage.settings import default_cache_dir
+from lineage.settings import RunSettings, default_cache_dir, print_progress
 from lineage.sources.base import _sha256_file
 from lineage.sources.pypi import _download_url, _pypi_release_files
 
@@ -106,7 +106,8 @@ def run(out: Path, jobs: int | None) -> None:
     for release in pins:
         archives.append(fetch_sdist(release, cache))
         print(f"forkpoint_sglang: {archives[-1]} ok", file=sys.stderr, flush=True)
-    result = run_forkpoint(target_spec(TARGET_FILE), [str(a) for a in archives], jobs=jobs, progress=True)
+    result = run_forkpoint(target_spec(TARGET_FILE), [str(a) for a in archives],
+                           settings=RunSettings(jobs=jobs, progress=print_progress))
     result.inputs["candidate_versions"] = {str(a): str(r["version"]) for a, r in zip(archives, pins, strict=True)}
     for path in result.write(out):
         print(f"forkpoint_sglang: wrote {path}", file=sys.stderr)

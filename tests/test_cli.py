@@ -161,6 +161,12 @@ def test_help_exits_0(command: list[str], capsys: pytest.CaptureFixture[str]) ->
     assert out.startswith("usage: lineage" + (f" {command[0]}" if command else ""))
 
 
+def test_python_dash_m_runs_the_same_cli() -> None:
+    done = subprocess.run([sys.executable, "-m", "lineage", "--help"], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("usage: lineage")
+
+
 def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     from lineage import __version__
 

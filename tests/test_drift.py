@@ -6,22 +6,14 @@ from __future__ import annotations
 import csv
 import json
 import os
-from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from lineage.cli import main
-from lineage.errors import LineageError
-from lineage.fork.drift import (
-    DRIFT_COLUMNS,
-    DriftParams,
-    FileChange,
-    classify,
-    count_change,
-    learn_pairing,
-    pr_number,
-)
+from lineage.fork.drift import DRIFT_COLUMNS, run_drift
+from lineage.fork.params import DriftParams
+from lineage.settings import RunSettings
 
 git = pytest.importorskip("git")
 ACTOR = git.Actor("t", "t@example.org")
@@ -141,6 +133,23 @@ def test_each_commit_status(repos: tuple[Path, Path, dict[str, str]], tmp_path: 
     assert summary["target"]["digest"].startswith("git:")
 
 
+def test_the_api_takes_run_settings_and_drift_set(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    """run_drift takes one RunSettings (as api.compare does); --drift-set reaches drift.json."""
+    up, fork, c = repos
+    messages: list[str] = []
+    result = run_drift(f"{fork}@HEAD", f"{up}@{c['base']}..main",
+                       settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1, progress=messages.append))
+    assert result.counts() == {"applied": 3, "partial": 1, "missing": 2, "not_applicable": 1}
+    assert any(m.startswith("pairing at ") for m in messages) and messages[-1].startswith("7 commits")
+    out = tmp_path / "out"
+    # With every added line required (and the share of 0.5 present in c2 no longer partial):
+    assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q",
+                 "--drift-set", "missing_max_share=0.5", "--applied-min-share", "1"]) == 0
+    summary = json.loads((out / "drift.json").read_text())
+    assert summary["drift_parameters"] == {"applied_min_share": 1.0, "missing_max_share": 0.5}
+    assert summary["counts"] == {"applied": 3, "partial": 0, "missing": 3, "not_applicable": 1}
+
+
 def test_vendored_copy_with_target_path(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
     """The fork's package vendored into an application's folder, with code of its own beside it."""
     import shutil
@@ -191,6 +200,8 @@ def test_base_auto(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> 
     ["{up}@{base}..main", "--commits", "deadbeef"],  # not in the range
     ["{up}@{base}..main", "--prs", "99"],
     ["{up}@{base}..main", "--applied-min-share", "1.5"],
+    ["{up}@{base}..main", "--drift-set", "nope=1"],
+    ["{up}@{base}..main", "--drift-set", "missing_max_share=0.95"],  # not below applied_min_share
 ])
 def test_bad_input_exits_2(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path, args: list[str],
                            capsys: pytest.CaptureFixture[str]) -> None:
@@ -199,46 +210,6 @@ def test_bad_input_exits_2(repos: tuple[Path, Path, dict[str, str]], tmp_path: P
     assert main(["drift", f"{fork}@HEAD", *spec, "--out", str(tmp_path / "out"), "-q"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("lineage: error:") and err.count("\n") == 1
-
-
-def test_pr_numbers() -> None:
-    assert pr_number("Fix typos (#648)") == "648"
-    assert pr_number("Merge pull request #12 from a/b") == "12"
-    assert pr_number("Revert \"x (#3)\" (#5)") == "5"
-    assert pr_number("no number here #7") == ""
-
-
-def test_counts_are_a_multiset_against_the_parent() -> None:
-    # `return None` is in the file before and after: not telling while other lines changed.
-    change = FileChange("m.py", "m.py", Counter({"return None": 2, "x = 1": 1}),
-                        Counter({"return None": 3, "y = 2": 1}))
-    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (1, 0, 1, 0, 0, 0)
-    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (1, 1, 1, 1, 0, 0)
-    # A later applied commit removed `y = 2` and added `x = 1` back: neither is missing.
-    assert count_change(change, Counter({"return None": 3, "x = 1": 1}), None,
-                        Counter({"y = 2": 1}), Counter({"x = 1": 1})) == (1, 0, 1, 0, 1, 1)
-    # `x = 1` came with a commit of the range the target did not take (BASE lacks it): its
-    # absence from the target is no evidence, so it is not counted.
-    assert count_change(change, Counter({"return None": 2}), None, None, None, Counter()) == (1, 0, 0, 0, 0, 0)
-    # A change of ambiguous texts only is counted on them: the third copy is there.
-    alone = FileChange("m.py", "m.py", Counter({"return None": 2}), Counter({"return None": 3}))
-    assert count_change(alone, Counter({"return None": 3})) == (1, 1, 0, 0, 0, 0)
-    params = DriftParams()
-    assert classify(2, 2, 1, 1, params) == "applied"
-    assert classify(10, 1, 0, 0, params) == "missing"
-    assert classify(10, 5, 0, 0, params) == "partial"
-    assert classify(0, 0, 0, 0, params) == "not_applicable"
-    with pytest.raises(LineageError):
-        DriftParams(applied_min_share=0.1, missing_max_share=0.2)
-
-
-def test_folder_map_and_renames() -> None:
-    pairing = learn_pairing([("vendor/pkg/a.py", "src/pkg/a.py"), ("src/forked/b.py", "src/pkg/b.py")],
-                            ["src/pkg/a.py", "src/pkg/b.py"])
-    assert pairing.folders == {("src",): ("vendor",), ("src", "pkg"): ("src", "forked")}
-    assert pairing.mapped("src/pkg/new.py") == "src/forked/new.py"
-    assert pairing.mapped("tests/t.py") == ""
-    assert pairing.renames == {"pkg": "forked"}
 
 
 MIRROR = Path(os.environ.get("LINEAGE_PACKAGING_MIRROR", "/work/.mirror/pypa+packaging/repo"))

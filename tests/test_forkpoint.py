@@ -64,3 +64,19 @@ def test_target_path_may_name_one_file(tmp_path: Path) -> None:
     assert main([*args, "--target-path", "vendor/other.py"]) == 0
     assert [b["ref"] for b in json.loads((out / "forkpoint.json").read_text())["best"]] == ["v3"]
     assert main([*args, "--target-path", "vendor/missing.py"]) == 2
+
+
+def test_the_api_takes_run_settings(tmp_path: Path) -> None:
+    """run_forkpoint takes one RunSettings, as api.compare does: its progress callback hears each candidate."""
+    from lineage.fork.forkpoint import run_forkpoint
+    from lineage.settings import RunSettings
+
+    up = _repo(tmp_path)
+    target = tmp_path / "target" / "pkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    messages: list[str] = []
+    result = run_forkpoint(str(target.parent), [f"{up}@v1..v3"],
+                           settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1, progress=messages.append))
+    assert list(result.best["ref"]) == ["v2"]
+    assert [m.split("]")[0] for m in messages] == ["[1/3", "[2/3", "[3/3"]

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
+import numpy as np
 import pytest
 from conftest import Runner, file_lines
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.idioms import is_argument_line
+from lineage.match.idioms import form_file_counts, is_argument_line
 
 
 @pytest.mark.parametrize(("line", "argument"), [
@@ -20,6 +25,11 @@ from lineage.match.idioms import is_argument_line
     ("x = torch.empty(n, dtype=torch.int32)", False),
     ("for name, loaded_weight in weights:", False),
     ("return x * 2", False),
+    ("from fancylib.ops.paged_decode import (", True),
+    ("import torch.distributed as dist", True),
+    ("from . import utils", True),
+    ("partition_weight_shape: tuple[int, int]", False),  # a field: the author's name
+    ("important_value = compute(x)", False),
 ])
 def test_argument_lines(line: str, argument: bool) -> None:
     assert is_argument_line(line) is argument
@@ -53,3 +63,43 @@ def test_a_distinctive_copy_of_the_same_shape_is_kept(run_compare: Runner) -> No
     target = {"mine/config.py": body.replace("OnlyConfig", "MineConfig")}
     frame = file_lines(run_compare(target, [("up", upstream)]), "mine/config.py")
     assert (frame["match"] == "verbatim").sum() >= 20
+
+
+@given(st.lists(st.tuples(st.integers(0, 40), st.integers(-3, 3), st.integers(-3, 3)), max_size=200))
+def test_form_file_counts_counts_files_per_form(rows: list[tuple[int, int, int]]) -> None:
+    rows.sort()  # lines are grouped by file, as in a Side
+    side = SimpleNamespace(file_of=np.array([r[0] for r in rows], np.int32),
+                           h_norm=np.array([r[1] for r in rows], np.int64),
+                           h_abs=np.array([r[2] for r in rows], np.int64))
+    text_forms, text_counts, abs_forms, abs_counts = form_file_counts(side)  # type: ignore[arg-type]
+    for forms, counts, column in ((text_forms, text_counts, 1), (abs_forms, abs_counts, 2)):
+        expected = {form: len({r[0] for r in rows if r[column] == form}) for form in {r[column] for r in rows}}
+        assert forms.tolist() == sorted(expected) and counts.tolist() == [expected[f] for f in sorted(expected)]
+        assert forms.dtype == np.int64
+
+
+_CALL = ("    out = paged_decode_kernel(q, k, v, recommended_splits,\n"
+         + "".join(f"        arg_{k}=value_{k},\n" for k in range(12)) + "    )\n    return out\n")
+# Common lines: the signature, ``)`` and ``return out`` are in five upstream files.
+_COMMON = {f"up/ops/plain_{k}.py": f"def attend(q, k, v):\n    out = helper_{k}(\n        q,\n    )\n    return out\n"
+           for k in range(5)}
+
+_MINE = "\n\nMY_OWN_SETTING = 1\n"  # (not a whole identical file, which is exempt)
+
+
+def _caller(first: str) -> str:
+    return f"{first}\n    recommended_splits,\n    paged_decode_kernel,\n)\n\n\ndef attend(q, k, v):\n{_CALL}"
+
+
+def test_an_import_of_the_same_library_is_no_evidence(run_compare: Runner) -> None:
+    """Two files calling one rare API: they import it alike and pass the same keywords. The import
+    line is not distinctive, so the pair has one distinctive line (the call) and forms no region;
+    the same files with a rare non-import line in its place do."""
+    imports = "from fancylib.ops.triton.gluon.paged_decode_gluon_kernels import ("
+    upstream = {"up/ops/attn.py": _caller(imports), **_COMMON}
+    on = file_lines(run_compare({"mine/calls.py": _caller(imports) + _MINE}, [("up", upstream)]), "mine/calls.py")
+    assert set(on["match"]) == {"none"}
+    rare = "table = build_lookup_table_for_paged_decode(recommended_splits, paged_decode_kernel, fancy=("
+    upstream["up/ops/attn.py"] = _caller(rare)
+    kept = file_lines(run_compare({"mine/calls.py": _caller(rare) + _MINE}, [("up", upstream)]), "mine/calls.py")
+    assert (kept["match"] == "verbatim").sum() >= 10

@@ -170,6 +170,36 @@ def test_attachments_valid_by_their_validators(run_compare, tmp_path: Path) -> N
         out / "ATTRIBUTION.md").read_text(encoding="utf-8")
 
 
+def test_spdx_validation_with_indexed_lookups_still_finds_dangling_ids(run_compare, tmp_path: Path) -> None:
+    from spdx_tools.spdx.model import Relationship, RelationshipType, Snippet
+    from spdx_tools.spdx.validation import spdx_id_validators
+
+    from lineage.report.spdx import spdx_document, validate
+
+    comparison, _ = _write_all(run_compare, tmp_path)
+    document = spdx_document(comparison)
+    originals = (spdx_id_validators.is_spdx_id_present_in_document, spdx_id_validators.is_spdx_id_present_in_files)
+    assert validate(document) == validate_full_spdx_document(document, "SPDX-2.3") == []
+    document.relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.CONTAINS,
+                                               "SPDXRef-File-missing"))
+    document.snippets.append(Snippet(spdx_id="SPDXRef-Snippet-x", file_spdx_id="SPDXRef-Package-target",
+                                     byte_range=(1, 2)))
+    ours = sorted(m.validation_message for m in validate(document))
+    assert ours == sorted(m.validation_message for m in validate_full_spdx_document(document, "SPDX-2.3"))
+    assert any("SPDXRef-File-missing" in m for m in ours) and any("SPDXRef-Package-target" in m for m in ours)
+    assert (spdx_id_validators.is_spdx_id_present_in_document,
+            spdx_id_validators.is_spdx_id_present_in_files) == originals  # put back
+
+
+@pytest.mark.parametrize("text", [*HEADERS.values(), "x = 1\n", "# LICENSE: see the top\n",
+                                  "# Redistribution\n# and use in source\n", "PERMISSION = 3\n"])
+def test_notice_prefilter_agrees_with_the_fold(text: str) -> None:
+    from lineage.licences.notices import fold, notice_ids, notice_ids_in
+
+    assert notice_ids_in(text) == notice_ids(fold(text))
+    assert notice_ids_in(text.replace("\n# ", "\n#  \t")) == notice_ids(fold(text.replace("\n# ", "\n#  \t")))
+
+
 def test_formats_choose_attachments(run_compare, tmp_path: Path) -> None:
     comparison = run_compare({"a.py": _body(1)}, [("up", _upstream("MIT"))])
     comparison.write(tmp_path / "r", html=False, formats=["sarif"])

@@ -35,6 +35,21 @@ def test_a_new_or_changed_module_changes_the_fingerprint(tmp_path: Path, monkeyp
     sys.modules.pop("fakepkg", None)
 
 
+def test_the_compiled_pass_is_in_the_index_and_match_keys(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    import lineage.index.store as index_store
+
+    compiled = index_store.compiled_pass_files()
+    assert compiled and set(compiled) <= set(code_files())  # the C source, or the built extension
+    fake = tmp_path / "_lineforms.c"
+    fake.write_text("/* one */\n")
+    monkeypatch.setattr(index_store, "compiled_pass_files", lambda: [fake])
+    first = (index_store.index_code_fingerprint.__wrapped__(), code_fingerprint())
+    fake.write_text("/* two */\n")
+    second = (index_store.index_code_fingerprint.__wrapped__(), code_fingerprint())
+    assert first[0] != second[0] and first[1] != second[1]
+
+
 def test_a_swapped_match_entry_is_a_miss_and_figures_do_not_move(tmp_path: Path) -> None:
     """Another file's entry of the same line count, copied over this file's: recomputed, not used."""
     import json

@@ -345,3 +345,20 @@ def test_empty_target_name_is_refused(tmp_path: Path, capsys: pytest.CaptureFixt
     u = treegen.write_tree(tmp_path / "u", upstream)
     assert main(["compare", str(t), str(u), "--out", str(tmp_path / "o"), "--target-name", " ", "-q"]) == 2
     assert capsys.readouterr().err.startswith("lineage: error: --target-name")
+
+
+def test_a_repository_slug_names_another_project_as_a_url_does() -> None:
+    text = ('"""Vendored so the model loads without remote code.\n\n'
+            "Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository files.\n"
+            '"""\n' + _body(1))
+    o = _origin("up/processors/mm.py", text)
+    assert (o.kind, o.name, o.line) == (THIRD_PARTY, "Minimax-M3-preview", 3)
+    assert _origin("up/store/data.py", "# Adapted from other-org/other-tool\n" + _body(1)).name == "other-tool"
+    # a project named without a repository says whose model the file implements: not read
+    assert _origin("up/models/llama.py", "# This code is based on EleutherAI's GPT-NeoX library.\n"
+                   + _body(1)).kind == OWN
+    # a word pair in prose is no slug; nor is a slug that is not the phrase's source
+    assert _origin("up/a.py", "# Adapted from the input/output helpers\n" + _body(1)).kind == OWN
+    assert _origin("up/b.py", "# Adapted from our loader, see Other/Repo\n" + _body(1)).kind == OWN
+    # a slug naming the upstream itself is the upstream's own code
+    assert _origin("up/c.py", "# Adapted from upstream-org/up\n" + _body(1)).kind == OWN

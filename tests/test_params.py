@@ -8,16 +8,17 @@ import pytest
 
 from lineage.cli import build_parser
 from lineage.errors import LineageError
-from lineage.match.params import _RANGES, MatchParams, param_keys, params_from_settings
+from lineage.knobs import range_of
+from lineage.match.params import MatchParams, param_keys, params_from_settings
 
 
 def test_every_field_has_a_range_and_valid_defaults() -> None:
-    assert set(_RANGES) == {f.name for f in dataclasses.fields(MatchParams)}
     defaults = MatchParams()
-    for name, (low, high) in _RANGES.items():
-        value = getattr(defaults, name)
-        assert low is None or value >= low, name
-        assert high is None or value <= high, name
+    for f in dataclasses.fields(MatchParams):
+        low, high = range_of(f)  # raises for a field not declared with knob()
+        value = getattr(defaults, f.name)
+        assert low is None or value >= low, f.name
+        assert high is None or value <= high, f.name
 
 
 @pytest.mark.parametrize("field, value", [

@@ -15,7 +15,7 @@ import treegen
 from test_cli import assert_one_line_error, lineage
 
 from lineage.cli import main
-from lineage.reproduce import first_difference, reproduce
+from lineage.reproduce import reproduce
 
 
 def _zip(folder: Path, archive: Path) -> Path:
@@ -183,16 +183,3 @@ def test_the_manifest_names_the_checkout_commit(inputs: tuple[Path, Path, Path],
     status = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--", "src"], capture_output=True,
                             text=True, check=True).stdout
     assert tool["commit"] == head and tool["dirty"] == bool(status.strip())
-
-
-def test_first_difference_names_the_row_and_column(tmp_path: Path) -> None:
-    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
-    old.write_text("target_path,code_lines,verbatim_code_lines\na.py,10,4\nb.py,8,2\n", encoding="utf-8")
-    new.write_text("target_path,code_lines,verbatim_code_lines\na.py,10,4\nb.py,8,3\n", encoding="utf-8")
-    assert first_difference(old, new) == "line 3 (target_path=b.py): verbatim_code_lines '2' -> '3'"
-    new.write_text("target_path,code_lines,verbatim_code_lines\na.py,10,4\n", encoding="utf-8")
-    assert first_difference(old, new) == "line 3: a row fewer than recorded"
-    a, b = tmp_path / "a.json", tmp_path / "b.json"
-    a.write_text(json.dumps({"files": {"marked": 2}, "headline": ["x", "y"]}), encoding="utf-8")
-    b.write_text(json.dumps({"files": {"marked": 3}, "headline": ["x", "z"]}), encoding="utf-8")
-    assert first_difference(a, b) == "headline[1]: 'y' -> 'z'"

@@ -44,6 +44,13 @@ def _set_help() -> str:
         param_keys())
 
 
+def _drift_set_help() -> str:
+    from lineage.fork.params import drift_param_keys
+
+    return "override a drift parameter (repeatable; recorded in drift.json); KEY is one of: " + ", ".join(
+        drift_param_keys())
+
+
 def _cmd_compare(args: argparse.Namespace) -> int:
     from lineage.api import compare_and_write
     from lineage.report.outdir import check_out_dir
@@ -204,8 +211,7 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
 
     result = run_forkpoint(args.target, args.candidates, versions=args.versions, pre=args.pre,
                            tags_only=args.tags, every=args.every, max_commits=args.max_commits,
-                           target_path=args.target_path, params=_params(args.set), jobs=args.jobs,
-                           cache_dir=args.cache_dir, use_cache=not args.no_cache, progress=not args.quiet)
+                           target_path=args.target_path, params=_params(args.set), settings=run_settings(args))
     result.write(Path(args.out))
     for row in result.best.itertuples():
         print(f"closest: {row.candidate} ({row.ref}): distance {row.distance:,}, "
@@ -217,15 +223,17 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
 
 
 def _cmd_drift(args: argparse.Namespace) -> int:
-    from lineage.fork.drift import DriftParams, parse_list, run_drift
+    from lineage.fork.drift import parse_list, run_drift
+    from lineage.fork.params import drift_params_from_settings
 
+    # --applied-min-share and --missing-max-share are --drift-set items by another name.
+    shares = [f"{key}={value}" for key, value in (("applied_min_share", args.applied_min_share),
+                                                  ("missing_max_share", args.missing_max_share)) if value is not None]
     result = run_drift(args.target, args.range, commits=parse_list(args.commits), prs=parse_list(args.prs),
                        base=args.base, pair_at=args.pair_at, target_path=args.target_path,
-                       drift_params=DriftParams.with_overrides(applied_min_share=args.applied_min_share,
-                                                               missing_max_share=args.missing_max_share),
-                       params=_params(args.set), jobs=args.jobs, cache_dir=args.cache_dir,
-                       use_cache=not args.no_cache, forkpoint_tags=args.tags, forkpoint_every=args.every,
-                       progress=not args.quiet)
+                       drift_params=drift_params_from_settings([*args.drift_set, *shares]),
+                       params=_params(args.set), settings=run_settings(args), forkpoint_tags=args.tags,
+                       forkpoint_every=args.every)
     result.write(Path(args.out))
     counts = ", ".join(f"{n} {s}" for s, n in result.counts().items())
     print(f"{len(result.commits)} upstream commits touching Python files: {counts}; "
@@ -390,6 +398,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pre", action="store_true", help="include pre-releases of pypi:NAME")
     p.add_argument("--target-path", default="", help="only target files under this folder, or this one file")
 
+    from lineage.fork.params import DriftParams
+
+    drift_defaults = DriftParams()
     p = _command(sub, "drift", _cmd_drift, help="which upstream commits since the fork point the target carries",
                  description="For each first-parent commit of UPSTREAM_REPO@BASE..HEAD touching Python "
                  "files: how many of its added lines the target's corresponding files hold and how many "
@@ -408,9 +419,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--target-path", default="", help="only target files under this folder")
     p.add_argument("--applied-min-share", type=float, default=None, metavar="SHARE",
                    help="applied: at least this share of added lines present and of removed lines absent "
-                   "(default 0.9)")
+                   f"(default {drift_defaults.applied_min_share})")
     p.add_argument("--missing-max-share", type=float, default=None, metavar="SHARE",
-                   help="missing: at most this share of the changed lines present or absent (default 0.1)")
+                   help="missing: at most this share of the changed lines present or absent "
+                   f"(default {drift_defaults.missing_max_share})")
+    p.add_argument("--drift-set", action="append", default=[], metavar="KEY=VALUE",
+                   help=_drift_set_help())
     from lineage.store.commands import CliHooks
     from lineage.store.commands import add_parsers as add_store_parsers
 

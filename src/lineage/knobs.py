@@ -1,32 +1,46 @@
-"""What every frozen parameter object of lineage shares (MatchParams, StoreParams): its fields
-checked against their types and ranges once, and ``--set KEY=VALUE`` items applied to it.
+"""What every frozen parameter object of lineage shares (MatchParams, StoreParams, DriftParams):
+each field declared with :func:`knob` (its default and valid range side by side), checked against
+its type and range once, and ``--set KEY=VALUE`` items applied to it.
 
 A field's type is its default's; an ``int`` given for a ``float`` field is taken as that float;
-``str`` fields have no range. ``ranges`` maps each numeric field to (low, high), ``None`` for no
-bound.
+``str`` fields have no range.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, TypeVar
 
 from lineage.errors import LineageError
 
 Knobs = TypeVar("Knobs")
+_RANGE = "lineage.range"  # the field metadata key of a knob's (low, high)
+
+
+def knob(default: Any, low: float | None = None, high: float | None = None) -> Any:
+    """A parameter field: its default, valid from ``low`` to ``high`` inclusive (None: unbounded)."""
+    return dataclasses.field(default=default, metadata={_RANGE: (low, high)})
+
+
+def range_of(f: dataclasses.Field[Any]) -> tuple[float | None, float | None]:
+    """The (low, high) a field was declared with; a field not made by :func:`knob` is a bug."""
+    if _RANGE not in f.metadata:
+        raise TypeError(f"parameter field {f.name} is not declared with lineage.knobs.knob(default, low, high)")
+    return f.metadata[_RANGE]  # type: ignore[no-any-return]
 
 
 def _range_text(low: float | None, high: float | None) -> str:
     return f"[{low}, ...)" if high is None else f"[{low}, {high}]"
 
 
-def check_fields(obj: Any, ranges: Mapping[str, tuple[float | None, float | None]], what: str) -> None:
+def check_fields(obj: Any, what: str) -> None:
     """Raise LineageError naming ``what`` ("matcher parameter") when a field has the wrong type,
     is not finite, or lies outside its range; coerce ints given for floats (call from
     ``__post_init__`` of a frozen dataclass)."""
     for f in dataclasses.fields(obj):
+        low, high = range_of(f)
         value = getattr(obj, f.name)
         want = type(f.default)
         if want is float and isinstance(value, int) and not isinstance(value, bool):
@@ -38,7 +52,6 @@ def check_fields(obj: Any, ranges: Mapping[str, tuple[float | None, float | None
             continue
         if want is float and not math.isfinite(value):
             raise LineageError(f"{what} {f.name} must be a finite number, not {value!r}")
-        low, high = ranges[f.name]
         if (low is not None and value < low) or (high is not None and value > high):
             raise LineageError(f"{what} {f.name} must be in {_range_text(low, high)}, not {value!r}")
 

@@ -11,15 +11,14 @@ the manifest, when that is still the recorded one).
 A rerun by another lineage version, or with other versions of the libraries that decide figures
 (:data:`lineage.report.manifest.FIGURE_PACKAGES`), is reported in :attr:`Reproduction.notes`,
 never silently accepted.
+
+Reading and checking the manifest is :mod:`lineage.reproduce_manifest`, comparing the rerun's
+files with the recorded ones :mod:`lineage.reproduce_diff`; this module reopens and reruns.
 """
 
 from __future__ import annotations
 
-import csv
 import dataclasses
-import hashlib
-import itertools
-import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -28,42 +27,20 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from lineage import __version__
-from lineage.errors import LineageError, SourceError
-from lineage.match.params import MatchParams
+from lineage.errors import SourceError
 from lineage.report.attachments import report_time
-from lineage.report.manifest import FIGURE_PACKAGES, package_version, tool_info
-from lineage.report.outdir import check_complete
+from lineage.reproduce_diff import FileDifference, compare_outputs, first_difference
+from lineage.reproduce_manifest import (
+    RecordedInput,
+    ReproduceError,
+    environment_notes,
+    load_manifest,
+    manifest_path,
+    recorded_inputs,
+    recorded_params,
+)
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings
 from lineage.sources import Source, open_source
-
-
-class ReproduceError(LineageError):
-    """The report cannot be rerun: an input is missing or is not the recorded one."""
-
-
-@dataclass(frozen=True)
-class RecordedInput:
-    """One input as the manifest records it."""
-
-    role: str  # "target", "upstream 1", "upstream 2", ...
-    spec: str
-    kind: str  # "dir" | "archive" | "git" | "pypi"
-    location: str
-    digest: str  # "sha256:..." for archives and PyPI releases, "git:COMMIT" for git, "" for folders
-    tree_digest: str
-    details: dict[str, Any] = field(default_factory=dict)
-
-    def describe(self) -> str:
-        return f"{self.role} {self.spec}"
-
-
-@dataclass(frozen=True)
-class FileDifference:
-    path: str  # relative to the report folder
-    recorded: str  # "sha256:..."
-    produced: str  # "sha256:...", or "" when the rerun did not write the file
-    first: str  # the first differing figure, or why it cannot be shown
 
 
 @dataclass
@@ -94,80 +71,6 @@ class Reproduction:
         if self.out_dir is not None:
             out.append(f"the rerun's report is in {self.out_dir}")
         return out
-
-
-# ----------------------------------------------------------------------------- the manifest
-
-
-def manifest_path(path: Path) -> Path:
-    """The manifest named by ``path``: the file itself, or ``manifest.json`` in a report folder."""
-    return path / "manifest.json" if path.is_dir() else path
-
-
-def load_manifest(path: Path) -> dict[str, Any]:
-    """A complete manifest (refused when the report was not written whole), with the fields needed."""
-    data = check_complete(manifest_path(path))
-    for key, kind in (("target", dict), ("upstreams", list), ("parameters", dict), ("outputs", dict)):
-        if not isinstance(data.get(key), kind):
-            raise ReproduceError(f"{path}: the manifest has no {key!r} to rerun from")
-    if not data["upstreams"]:
-        raise ReproduceError(f"{path}: the manifest records no upstream")
-    return data
-
-
-def recorded_inputs(data: dict[str, Any]) -> list[RecordedInput]:
-    """The target, then the upstreams in their recorded order."""
-    entries = [("target", data["target"])] + [(f"upstream {i}", u) for i, u in enumerate(data["upstreams"], 1)]
-    inputs = []
-    for role, entry in entries:
-        if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str) or not entry["spec"]:
-            raise ReproduceError(f"the manifest's {role} has no source spec")
-        inputs.append(RecordedInput(
-            role=role, spec=entry["spec"], kind=str(entry.get("kind", "")), location=str(entry.get("location", "")),
-            digest=str(entry.get("digest", "")), tree_digest=str(entry.get("tree_digest", "")),
-            details=dict(entry.get("details") or {})))
-    return inputs
-
-
-def recorded_params(data: dict[str, Any], notes: list[str]) -> MatchParams:
-    """The matcher parameters of the run; a parameter this lineage does not know is refused."""
-    recorded = data["parameters"]
-    known = {f.name for f in dataclasses.fields(MatchParams)}
-    unknown = sorted(set(recorded) - known)
-    if unknown:
-        raise ReproduceError(f"the manifest sets matcher parameters this lineage {__version__} does not know: "
-                             f"{', '.join(unknown)}")
-    missing = sorted(known - set(recorded))
-    if missing:
-        notes.append(f"the manifest does not record the matcher parameters {', '.join(missing)}; "
-                     "their defaults were used")
-    return MatchParams(**recorded)
-
-
-def environment_notes(data: dict[str, Any]) -> list[str]:
-    """How this lineage and its figure libraries differ from those that wrote the report."""
-    notes = []
-    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
-    now = tool_info()
-    if tool.get("version") != now["version"]:
-        notes.append(f"lineage version differs: the report was written by {tool.get('version') or 'an unknown'}, "
-                     f"this is {now['version']}")
-    if tool.get("index_version") != now["index_version"]:
-        notes.append(f"index version differs: recorded {tool.get('index_version')}, this is {now['index_version']}")
-    if tool.get("commit") and now.get("commit") and tool["commit"] != now["commit"]:
-        notes.append(f"lineage commit differs: the report was written by {tool['commit']}, this is {now['commit']}")
-    elif tool.get("commit") and not now.get("commit"):
-        notes.append(f"the report was written by lineage commit {tool['commit']}; this lineage is not a checkout")
-    if tool.get("dirty"):
-        notes.append(f"the report was written from a checkout with uncommitted changes (on {tool.get('commit')})")
-    if now.get("dirty"):
-        notes.append(f"this lineage runs from a checkout with uncommitted changes (on {now.get('commit')})")
-    env = data.get("environment") if isinstance(data.get("environment"), dict) else {}
-    for package in FIGURE_PACKAGES:
-        was, is_ = env.get(package), package_version(package)
-        if was != is_:
-            notes.append(f"{package} version differs: recorded {was or 'none'}, installed {is_ or 'none'}")
-    return notes
 
 
 # ----------------------------------------------------------------------------- reopening inputs
@@ -210,121 +113,6 @@ def reopen(item: RecordedInput, cache_dir: Path | None) -> Source:
                              f"the manifest records {item.digest}")
     source.info = dataclasses.replace(source.info, spec=item.spec, details=item.details)
     return source
-
-
-# ----------------------------------------------------------------------------- comparing files
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return "sha256:" + h.hexdigest()
-
-
-def _short(value: object, limit: int = 80) -> str:
-    text = value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
-    text = " ".join(text.split())
-    return repr(text if len(text) <= limit else text[: limit - 3] + "...")
-
-
-def _json_difference(old: object, new: object, where: str = "") -> str | None:
-    """The first differing value (its key path), the headline first."""
-    if isinstance(old, dict) and isinstance(new, dict):
-        keys = sorted(set(old) | set(new), key=lambda k: (k != "headline", str(k)))
-        for key in keys:
-            here = f"{where}.{key}" if where else str(key)
-            if key not in old:
-                return f"{here}: new, {_short(new[key])}"
-            if key not in new:
-                return f"{here}: gone (was {_short(old[key])})"
-            found = _json_difference(old[key], new[key], here)
-            if found:
-                return found
-        return None
-    if isinstance(old, list) and isinstance(new, list):
-        for i, (a, b) in enumerate(zip(old, new, strict=False)):
-            found = _json_difference(a, b, f"{where}[{i}]")
-            if found:
-                return found
-        if len(old) != len(new):
-            return f"{where}: {len(old):,} items recorded, {len(new):,} now"
-        return None
-    return None if old == new else f"{where}: {_short(old)} -> {_short(new)}"
-
-
-def _csv_difference(old: Path, new: Path) -> str | None:
-    """The first differing row: its line, first column, and the columns that differ."""
-    with open(old, newline="", encoding="utf-8") as fa, open(new, newline="", encoding="utf-8") as fb:
-        rows_a, rows_b = csv.reader(fa), csv.reader(fb)
-        head_a, head_b = next(rows_a, []), next(rows_b, [])
-        if head_a != head_b:
-            return f"columns differ: recorded {_short(','.join(head_a))}, now {_short(','.join(head_b))}"
-        for number, (a, b) in enumerate(itertools.zip_longest(rows_a, rows_b), 2):
-            if a == b:
-                continue
-            if a is None or b is None:
-                return f"line {number}: {'a row more' if a is None else 'a row fewer'} than recorded"
-            changed = [f"{name} {_short(x, 40)} -> {_short(y, 40)}"
-                       for name, x, y in itertools.zip_longest(head_a, a, b, fillvalue="") if x != y]
-            key = f" ({head_a[0]}={a[0]})" if head_a and a else ""
-            return f"line {number}{key}: " + "; ".join(changed[:3]) + (" ..." if len(changed) > 3 else "")
-    return None
-
-
-def _text_difference(old: Path, new: Path) -> str | None:
-    with open(old, encoding="utf-8", errors="replace") as fa, open(new, encoding="utf-8", errors="replace") as fb:
-        for number, (a, b) in enumerate(itertools.zip_longest(fa, fb), 1):
-            if a != b:
-                return f"line {number}: {_short((a or '').rstrip(chr(10)))} -> {_short((b or '').rstrip(chr(10)))}"
-    return None
-
-
-def first_difference(old: Path, new: Path) -> str:
-    """The first figure that differs between a recorded file and its rerun, in one line."""
-    suffix = old.suffix.lower()
-    try:
-        if suffix in (".json", ".sarif"):
-            found = _json_difference(json.loads(old.read_text(encoding="utf-8")),
-                                     json.loads(new.read_text(encoding="utf-8")))
-        elif suffix == ".csv":
-            found = _csv_difference(old, new)
-        else:
-            found = _text_difference(old, new)
-    except (OSError, ValueError, csv.Error) as exc:
-        return f"differs (cannot compare the figures: {exc})"
-    return found or "differs in bytes only (same figures)"
-
-
-def compare_outputs(recorded: dict[str, str], report_dir: Path, rerun_dir: Path
-                    ) -> tuple[list[str], list[FileDifference], list[str]]:
-    """(identical files, differing files, notes) of a rerun against the recorded digests."""
-    identical: list[str] = []
-    differing: list[FileDifference] = []
-    edited: list[str] = []
-    for path in sorted(recorded):
-        want = str(recorded[path])
-        old, new = report_dir / path, rerun_dir / path
-        old_intact = old.is_file() and _sha256(old) == want
-        if old.is_file() and not old_intact:
-            edited.append(path)
-        if not new.is_file():
-            differing.append(FileDifference(path, want, "", "not written by the rerun"))
-            continue
-        got = _sha256(new)
-        if got == want:
-            identical.append(path)
-            continue
-        first = (first_difference(old, new) if old_intact else
-                 f"sha256 {got.removeprefix('sha256:')[:12]}..., recorded {want.removeprefix('sha256:')[:12]}... "
-                 "(the recorded file is not beside the manifest to show the figures)")
-        differing.append(FileDifference(path, want, got, first))
-    notes = []
-    if edited:
-        notes.append(f"{len(edited):,} files beside the manifest were changed after it was written: "
-                     + ", ".join(edited[:5]) + (" ..." if len(edited) > 5 else ""))
-    return identical, differing, notes
 
 
 # ----------------------------------------------------------------------------- the rerun

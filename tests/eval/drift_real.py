@@ -103,11 +103,13 @@ def score(statuses: dict[str, str], picked: dict[str, bool]) -> dict[str, object
 
 def run_case(name: str, mirror: Path, work: Path, out: Path, jobs: int | None = 1) -> dict[str, object]:
     from lineage.fork.drift import run_drift
+    from lineage.settings import RunSettings
 
     base, head, parity = CASES[name]
     started = time.perf_counter()
     upstream, fork, picked = build_fork(mirror, work / name, base, head, parity)
-    result = run_drift(f"{fork}@HEAD", f"{upstream}@{base}..{head}", jobs=jobs, cache_dir=work / "cache")
+    result = run_drift(f"{fork}@HEAD", f"{upstream}@{base}..{head}",
+                       settings=RunSettings(jobs=jobs, cache_dir=work / "cache"))
     result.write(out / name)
     statuses = dict(zip(result.commits["commit"], result.commits["status"], strict=True))
     truth = result.commits[["commit", "pr", "subject", "status"]].assign(

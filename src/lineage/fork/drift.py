@@ -39,37 +39,49 @@ BASE held it, or a commit the first pass found applied on evidence of its own (a
 present, or a removed line it had and lost) brought it; other such lines are not counted, so a
 chain of commits on a module the fork never had is not "applied" by absences alone.
 
-**Status** (thresholds in :class:`DriftParams`): ``not_applicable`` when no touched file has a
+**Status** (thresholds in :class:`lineage.fork.params.DriftParams`): ``not_applicable`` when no touched file has a
 counterpart or an expected place in the target, or no changed line is left to check;
 ``applied`` when at least ``applied_min_share`` of the added lines are present and of the
 removed lines absent; ``missing`` when at most ``missing_max_share`` of all changed lines are;
 ``partial`` otherwise.
+
+This module reads the range, the changed files and the target and writes the result; the rules
+above are pure functions over those tables in :mod:`lineage.fork.drift_rules`.
 """
 
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import json
-import math
 import re
-import sys
 import time
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 import pandas as pd
 
 from lineage.errors import LineageError
+from lineage.fork.drift_rules import (
+    STATUSES,
+    FileChange,
+    Pairing,
+    TargetLines,
+    TouchedCommit,
+    judge,
+    learn_pairing,
+    pr_number,
+    stripped_lines,
+)
 from lineage.fork.forkpoint import restrict, target_inputs
+from lineage.fork.params import DriftParams
 from lineage.history.range import CommitInfo, open_repo, parse_range
 from lineage.index import IndexCache, TreeIndex, index_tree
-from lineage.index.records import decode_source, is_python_path, split_lines
+from lineage.index.records import is_python_path
 from lineage.match import MatchParams
-from lineage.settings import DEFAULT_MAX_FILE_BYTES, default_cache_dir
+from lineage.settings import RunSettings
 from lineage.sources import open_source
 
 # Change log of drift.json:
@@ -77,106 +89,10 @@ from lineage.sources import open_source
 DRIFT_FORMAT = "lineage.drift"
 DRIFT_VERSION = 1
 
-STATUSES = ("applied", "partial", "missing", "not_applicable")
 DRIFT_COLUMNS = ["commit", "date", "subject", "pr", "files", "lines_added", "added_present",
                  "lines_removed", "removed_absent", "status", "target_files", "added_superseded",
                  "removed_superseded", "order"]
 PAIR_AT = ("base", "parent")
-
-_PR_SUFFIX = re.compile(r"\(#(\d+)\)")
-_PR_MERGE = re.compile(r"^Merge pull request #(\d+)\b")
-_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
-
-
-@dataclass(frozen=True)
-class DriftParams:
-    """The thresholds that turn line counts into a status; all of them reach drift.json."""
-
-    # A commit is applied when at least this share of its added lines are present in the
-    # counterparts and of its removed lines absent (each on its own: a fix that only deletes
-    # lines must have deleted them).
-    applied_min_share: float = 0.9
-    # ...and missing when at most this share of all its changed lines are (a few of its lines
-    # may be present by coincidence, or by the fork's own edits).
-    missing_max_share: float = 0.1
-
-    def __post_init__(self) -> None:
-        for f in dataclasses.fields(self):
-            value = getattr(self, f.name)
-            if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value) \
-                    or not 0.0 <= value <= 1.0:
-                raise LineageError(f"drift parameter {f.name} must be a number in [0, 1], not {value!r}")
-            object.__setattr__(self, f.name, float(value))
-        if self.missing_max_share >= self.applied_min_share:
-            raise LineageError("drift parameter missing_max_share must be below applied_min_share")
-
-    def to_dict(self) -> dict[str, float]:
-        return dataclasses.asdict(self)
-
-    @classmethod
-    def with_overrides(cls, **values: float | None) -> DriftParams:
-        """The defaults with the values that were given (None: not given)."""
-        return cls(**{k: v for k, v in values.items() if v is not None})  # type: ignore[arg-type]
-
-
-def pr_number(subject: str) -> str:
-    """The pull request a commit subject names: ``... (#123)`` or ``Merge pull request #123``."""
-    merged = _PR_MERGE.match(subject)
-    if merged:
-        return merged.group(1)
-    found = _PR_SUFFIX.findall(subject)
-    return found[-1] if found else ""
-
-
-# --------------------------------------------------------------------------- pairing
-
-
-@dataclass
-class Pairing:
-    """Which target files correspond to which upstream files, at one upstream tree."""
-
-    upstream_paths: frozenset[str]  # Python files of the upstream tree paired against
-    by_upstream: dict[str, list[str]]  # upstream path -> target paths pairing with it
-    paired_targets: frozenset[str]
-    folders: dict[tuple[str, ...], tuple[str, ...]]  # upstream folder -> target folder
-    renames: dict[str, str]  # upstream package name -> target package name
-    tree_digest: str = ""
-
-    def mapped(self, upstream_path: str) -> str:
-        """The target path an upstream file maps to through the folder map, "" when none does."""
-        parts = PurePosixPath(upstream_path).parts
-        for cut in range(len(parts) - 1, -1, -1):
-            target = self.folders.get(parts[:cut])
-            if target is not None:
-                return "/".join([*target, *parts[cut:]])
-        return ""
-
-
-def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str], tree_digest: str = "",
-                  ) -> Pairing:
-    """The pairing and folder map from (target path, upstream path) pairs."""
-    by_upstream: dict[str, list[str]] = {}
-    renames: Counter[tuple[str, str]] = Counter()
-    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
-    for target, upstream in sorted(set(pairs)):
-        by_upstream.setdefault(upstream, []).append(target)
-        t, u = PurePosixPath(target).parts, PurePosixPath(upstream).parts
-        shared = 0
-        while shared < min(len(t), len(u)) and t[-1 - shared] == u[-1 - shared]:
-            shared += 1
-        if shared:  # same file name: the folders above the shared tail correspond
-            votes.setdefault(u[:len(u) - shared], Counter())[t[:len(t) - shared]] += 1
-        # Only the file name shared: the package holding it was renamed (a folder moved whole,
-        # ``src/pkg`` -> ``vendor/pkg``, keeps its imports).
-        if shared == 1 and len(t) > 1 and len(u) > 1 and _IDENTIFIER.fullmatch(t[-2]) \
-                and _IDENTIFIER.fullmatch(u[-2]):
-            renames[(u[-2], t[-2])] += 1
-    folders = {u: max(c.items(), key=lambda kv: (kv[1], kv[0]))[0] for u, c in votes.items()}
-    by_name: dict[str, str] = {}
-    for (old, new), _ in sorted(renames.items(), key=lambda kv: (-kv[1], kv[0])):
-        by_name.setdefault(old, new)
-    return Pairing(frozenset(upstream_paths), by_upstream,
-                   frozenset(t for ts in by_upstream.values() for t in ts), folders, by_name, tree_digest)
 
 
 def pair_trees(target: TreeIndex, upstream: TreeIndex, params: MatchParams, cache_root: Path | None) -> Pairing:
@@ -187,114 +103,6 @@ def pair_trees(target: TreeIndex, upstream: TreeIndex, params: MatchParams, cach
     indexed = files[(files["status"] == "indexed") & (files["upstream_path"] != "")]
     pairs = zip(indexed["target_path"].astype(str), indexed["upstream_path"].astype(str), strict=True)
     return learn_pairing(pairs, [f.path for f in upstream.files], upstream.tree_digest)
-
-
-# --------------------------------------------------------------------------- lines
-
-
-def stripped_lines(data: bytes | None) -> Counter[str]:
-    """Stripped non-blank lines of a Python file, with their counts (undecodable: none)."""
-    if not data:
-        return Counter()
-    try:
-        text, _ = decode_source(data)
-    except (UnicodeDecodeError, LookupError):
-        return Counter()
-    return Counter(s for s in (line.strip() for line in split_lines(text)) if s)
-
-
-def _renamer(renames: dict[str, str]) -> Any:
-    if not renames:
-        return None
-    pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(renames, key=len, reverse=True))
-                         + r")\b")
-    return lambda text: pattern.sub(lambda m: renames[m.group(1)], text)
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """One touched upstream Python file: its paths before and after, and its stripped lines."""
-
-    old_path: str  # "" when added
-    new_path: str  # "" when deleted
-    before: Counter[str]
-    after: Counter[str]
-
-    @property
-    def path(self) -> str:
-        return self.new_path or self.old_path
-
-
-def count_change(change: FileChange, target: Counter[str], rename: Any = None,
-                 removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
-                 at_base: Counter[str] | None = None) -> tuple[int, int, int, int, int, int]:
-    """(added, present, removed, absent, added_superseded, removed_superseded) of one file
-    change against one counterpart's lines.
-
-    ``removed_later`` / ``added_later``: texts that later applied commits removed from / added
-    to this file. An added line the target lacks because such a commit removed it again is
-    *superseded* (and a removed line the target has because one added it back), not missing.
-    ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
-    not hold either is not counted.
-    """
-    added = present = removed = absent = added_superseded = removed_superseded = 0
-    removed_later = removed_later or Counter()
-    added_later = added_later or Counter()
-    changed = [t for t in change.before.keys() | change.after.keys() if change.before[t] != change.after[t]]
-    # A text the file holds both before and after (``"""``, ``)``, ``return None``) is ambiguous:
-    # the target's count of it also moves with every other commit it did or did not take. Such
-    # texts are counted only when the change has no other line.
-    telling = [t for t in changed if not (change.before[t] and change.after[t])]
-    for text in telling or changed:
-        before, after = change.before[text], change.after[text]
-        held = target[text]
-        if rename is not None:
-            renamed = rename(text)
-            if renamed != text:
-                held += target[renamed]
-        if after > before:
-            added += after - before
-            found = min(after - before, max(0, held - before))
-            present += found
-            added_superseded += min(after - before - found, removed_later[text])
-        else:
-            removed += before - after
-            gone = min(before - after, max(0, before - held))
-            if at_base is not None:
-                unproven = gone - min(gone, at_base[text])
-                gone -= unproven
-                removed -= unproven
-            absent += gone
-            removed_superseded += min(before - after - gone, added_later[text])
-    return added, present, removed, absent, added_superseded, removed_superseded
-
-
-def _deltas(change: FileChange) -> list[tuple[str, int]]:
-    """(text, after - before) of every text the change adds or removes copies of."""
-    return [(t, change.after[t] - change.before[t]) for t in sorted(change.before.keys() | change.after.keys())
-            if change.after[t] != change.before[t]]
-
-
-def _gone_from_target(change: FileChange, had: Counter[str], counterparts: list[str],
-                      target_lines: dict[str, Counter[str]]) -> bool:
-    """Whether a text the change removes, which the target had (``had``), is gone from it."""
-    for text, delta in _deltas(change):
-        if delta < 0 and had[text] and all(target_lines[t][text] < change.before[text] for t in counterparts):
-            return True
-    return False
-
-
-def classify(added: int, present: int, removed: int, absent: int, params: DriftParams) -> str:
-    """The status of a commit from its line counts over the files the target has a place for."""
-    if added + removed == 0:
-        return "not_applicable"
-    share_added = present / added if added else 1.0
-    share_removed = absent / removed if removed else 1.0
-    if share_added >= params.applied_min_share and share_removed >= params.applied_min_share:
-        return "applied"
-    if (present + absent) / (added + removed) <= params.missing_max_share:
-        return "missing"
-    return "partial"
 
 
 # --------------------------------------------------------------------------- the run
@@ -325,11 +133,6 @@ class DriftResult:
         ])
 
 
-def _log(message: str, progress: bool) -> None:
-    if progress:
-        print(f"lineage: {message}", file=sys.stderr, flush=True)
-
-
 def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
     """The Python files ``commit`` changed against ``parent`` (renames detected by git)."""
     changes = []
@@ -343,32 +146,6 @@ def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
         changes.append(FileChange(old if is_python_path(old) else "", new if is_python_path(new) else "",
                                   before, after))
     return sorted(changes, key=lambda c: (c.path, c.old_path))
-
-
-def _counterparts(change: FileChange, pairing: Pairing, target_paths: frozenset[str],
-                  target_folders: frozenset[str]) -> tuple[list[str], bool]:
-    """(target files corresponding to the changed file, whether the target has a place for it)."""
-    found: list[str] = []
-    for path in (change.old_path, change.new_path):
-        for t in pairing.by_upstream.get(path, []) if path else []:
-            if t not in found:
-                found.append(t)
-    # The target path the file maps to: the counterpart of a file new since the pairing (which
-    # the target file, had it been there, paired with something else), or of one changed past
-    # recognition (when that target file paired with nothing).
-    new_since = bool(change.old_path) and change.old_path not in pairing.upstream_paths or not change.old_path
-    for path in (change.old_path, change.new_path):
-        mapped = pairing.mapped(path) if path else ""
-        if mapped in target_paths and mapped not in found and (new_since or mapped not in pairing.paired_targets):
-            found.append(mapped)
-    if found:
-        return found, True
-    if change.new_path and change.old_path in pairing.upstream_paths:
-        return [], False  # the target does not carry this upstream file
-    # A file new since the pairing (its lines are missing), or one the commit deletes (its lines
-    # are absent), where the target holds the folder it belongs in.
-    mapped = pairing.mapped(change.path)
-    return [], bool(mapped) and str(PurePosixPath(mapped).parent) in target_folders
 
 
 def _select(infos: list[CommitInfo], prs: dict[str, str], commits: Sequence[str], pr_numbers: Sequence[str]
@@ -398,30 +175,35 @@ def _select(infos: list[CommitInfo], prs: dict[str, str], commits: Sequence[str]
 
 
 def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only: bool = False, every: int = 1,
-              params: MatchParams | None = None, jobs: int | None = None, cache_dir: Path | None = None,
-              use_cache: bool = True, progress: bool = False) -> tuple[str, dict[str, Any]]:
+              params: MatchParams | None = None, settings: RunSettings | None = None) -> tuple[str, dict[str, Any]]:
     """The oldest rank-1 commit of ``lineage forkpoint`` over the range, and what forkpoint said."""
     from lineage.fork.forkpoint import run_forkpoint
 
     found = run_forkpoint(target, [range_spec], tags_only=tags_only, every=every, target_path=target_path,
-                          params=params, jobs=jobs, cache_dir=cache_dir, use_cache=use_cache, progress=progress)
+                          params=params, settings=settings)
     best = found.best.sort_values("order")
     commit = str(best["candidate"].iat[0]).rsplit("@", 1)[1]
     return commit, {"candidates": len(found.candidates), "best": [str(c).rsplit("@", 1)[1] for c in best["candidate"]],
                     "distance": int(best["distance"].iat[0]), "commit": commit}
 
 
+def _stripped(tree: TreeIndex, path: str) -> Counter[str]:
+    return Counter(s for s in (x.strip() for x in tree.lines(path)) if s)
+
+
 def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs: Sequence[str] = (),
               base: str = "", pair_at: str = "base", target_path: str = "", drift_params: DriftParams | None = None,
-              params: MatchParams | None = None, jobs: int | None = None, cache_dir: Path | None = None,
-              use_cache: bool = True, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES, forkpoint_tags: bool = False,
-              forkpoint_every: int = 1, progress: bool = False) -> DriftResult:
+              params: MatchParams | None = None, settings: RunSettings | None = None, forkpoint_tags: bool = False,
+              forkpoint_every: int = 1) -> DriftResult:
     """Classify each upstream commit of ``range_spec`` (``REPO@BASE..HEAD``); see the module docstring.
 
     ``base="auto"`` replaces BASE by the commit :func:`auto_base` finds among the range's commits.
+    ``settings`` says how to run (cache, workers, file size limit, progress; default: all defaults,
+    silent).
     """
     params = params or MatchParams()
     drift_params = drift_params or DriftParams()
+    settings = settings or RunSettings()
     if pair_at not in PAIR_AT:
         raise LineageError(f"--pair-at must be one of {', '.join(PAIR_AT)}, not {pair_at!r}")
     if "@" not in range_spec or ".." not in range_spec.rsplit("@", 1)[1]:
@@ -430,11 +212,10 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     forkpoint: dict[str, Any] = {}
     if base == "auto":
         best, forkpoint = auto_base(target, range_spec, target_path=target_path, tags_only=forkpoint_tags,
-                                    every=forkpoint_every, params=params, jobs=jobs, cache_dir=cache_dir,
-                                    use_cache=use_cache, progress=progress)
+                                    every=forkpoint_every, params=params, settings=settings)
         repo_part, refs = range_spec.rsplit("@", 1)
         range_spec = f"{repo_part}@{best}..{refs.split('..', 1)[1]}"
-        _log(f"--base auto: forkpoint's closest commit is {best[:12]}", progress)
+        settings.log(f"--base auto: forkpoint's closest commit is {best[:12]}")
     elif base:
         raise LineageError(f"--base takes only 'auto' (give BASE in the range), not {base!r}")
     walked = parse_range(range_spec)
@@ -444,44 +225,40 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     pr_of = {c.sha: pr_number(c.subject) for c in infos}
     infos = _select(infos, pr_of, commits, prs)
 
-    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    cache = IndexCache(root if use_cache else None)
-    cache_root = root if use_cache else None
+    root = settings.cache_root
+    cache = IndexCache(settings.store_root)
     with open_source(target, root) as source:
-        target_tree = restrict(index_tree(source, cache, jobs, max_file_bytes), target_path)
+        target_tree = restrict(index_tree(source, cache, settings.jobs, settings.max_file_bytes), target_path)
     if not target_tree.files:
         raise LineageError(f"target {target} holds no Python file to compare")
-    target_lines = {f.path: Counter(s for s in (x.strip() for x in target_tree.lines(f.path)) if s)
-                    for f in target_tree.files}
-    target_paths = frozenset(target_lines)
-    target_folders = frozenset(str(PurePosixPath(p).parent) for p in target_paths)
+    target_lines = TargetLines({f.path: _stripped(target_tree, f.path) for f in target_tree.files})
 
     known: dict[str, Any] = {}
     pairings: dict[str, Pairing] = {}
 
-    def pairing_at(sha: str) -> Pairing:
+    def upstream_at(sha: str) -> TreeIndex:
         with open_source(f"{walked.repo}@{sha}", root) as up_source:
-            tree = index_tree(up_source, cache, jobs, max_file_bytes, known=known)
+            return index_tree(up_source, cache, settings.jobs, settings.max_file_bytes, known=known)
+
+    def pairing_at(sha: str) -> Pairing:
+        tree = upstream_at(sha)
         if tree.tree_digest not in pairings:
-            pairings[tree.tree_digest] = pair_trees(target_tree, tree, params, cache_root)
+            pairings[tree.tree_digest] = pair_trees(target_tree, tree, params, settings.store_root)
         return pairings[tree.tree_digest]
 
     base_pairing = pairing_at(walked.base_sha)
-    with open_source(f"{walked.repo}@{walked.base_sha}", root) as up_source:
-        base_tree = index_tree(up_source, cache, jobs, max_file_bytes, known=known)
+    base_tree = upstream_at(walked.base_sha)
     base_files = {f.path for f in base_tree.files}
 
     def at_base(path: str) -> Counter[str]:
-        if path not in base_files:
-            return Counter()
-        return Counter(s for s in (x.strip() for x in base_tree.lines(path)) if s)
+        return _stripped(base_tree, path) if path in base_files else Counter()
 
-    _log(f"pairing at {walked.base_sha[:12]}: {len(base_pairing.paired_targets)} of {len(target_paths)} "
-         f"target files correspond to upstream files", progress)
+    settings.log(f"pairing at {walked.base_sha[:12]}: {len(base_pairing.paired_targets)} of "
+                 f"{len(target_lines.paths)} target files correspond to upstream files")
     every = walked.commits[1:]
     order_of = {c.sha: k for k, c in enumerate(every)}
     repo = open_repo(walked.repo)
-    touched: list[tuple[CommitInfo, list[FileChange], Pairing]] = []
+    touched: list[tuple[CommitInfo, TouchedCommit]] = []
     with contextlib.closing(repo):
         for info in every:  # the whole range: a later commit may explain an earlier one's lines
             commit = repo.commit(info.sha)
@@ -490,83 +267,19 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
             changes = _file_changes(repo, commit.parents[0], commit)
             if changes:
                 pairing = base_pairing if pair_at == "base" else pairing_at(commit.parents[0].hexsha)
-                touched.append((info, changes, pairing))
+                touched.append((info, TouchedCommit(changes, pairing)))
 
-    def evaluate(proven: list[dict[str, Counter[str]]] | None) -> list[dict[str, Any]]:
-        """One row per touched commit. Newest first, so that when an older commit's line is gone
-        (or back) because a later commit changed it again, that later commit's status is known:
-        only an applied one excuses it. ``proven[k]``: per upstream path, the lines the target
-        can be expected to have held before commit ``k`` (none given: every absence counts)."""
-        later_removed: dict[str, Counter[str]] = {}  # path -> texts later applied commits removed
-        later_added: dict[str, Counter[str]] = {}
-        rows: list[dict[str, Any]] = []
-        for k in range(len(touched) - 1, -1, -1):
-            info, changes, pairing = touched[k]
-            rename = _renamer(pairing.renames)
-            totals = [0] * 6
-            used: list[str] = []
-            for change in changes:
-                found, has_place = _counterparts(change, pairing, target_paths, target_folders)
-                if not has_place:
-                    continue
-                path = change.new_path
-                excused = (later_removed.get(path, Counter()), later_added.get(path, Counter()),
-                           None if proven is None else proven[k].get(change.old_path, Counter()))
-                best = count_change(change, Counter(), rename, *excused)
-                choice = ""
-                for t in found:
-                    counted = count_change(change, target_lines[t], rename, *excused)
-                    if not choice or counted[1] + counted[3] > best[1] + best[3]:
-                        best, choice = counted, t
-                if choice:
-                    used.append(choice)
-                totals = [a + b for a, b in zip(totals, best, strict=True)]
-            added, present, removed, absent, added_superseded, removed_superseded = totals
-            status = classify(added - added_superseded, present, removed - removed_superseded, absent,
-                              drift_params)
-            if status == "applied":
-                for change in changes:
-                    if not change.old_path:
-                        continue
-                    for text, delta in _deltas(change):
-                        if delta < 0:
-                            later_removed.setdefault(change.old_path, Counter())[text] -= delta
-                        else:
-                            later_added.setdefault(change.old_path, Counter())[text] += delta
-            rows.append({"commit": info.sha, "date": info.date, "subject": info.subject, "pr": pr_of[info.sha],
-                         "files": " ".join(c.path for c in changes), "lines_added": added,
-                         "added_present": present, "lines_removed": removed, "removed_absent": absent,
-                         "status": status, "target_files": " ".join(sorted(set(used))),
-                         "added_superseded": added_superseded, "removed_superseded": removed_superseded,
-                         "order": order_of[info.sha]})
-        return rows[::-1]
-
-    # A removed line is evidence only if the target had it: it was at BASE, or came with a commit
-    # the first pass found applied on evidence of its own, oldest first: an added line present,
-    # or a removed line gone that the target had (a chain of commits on a file the target never
-    # had is "applied" by absences alone). The second pass leaves the other absences out.
-    first = evaluate(None)
-    proven: list[dict[str, Counter[str]]] = []
-    held: dict[str, Counter[str]] = {}
-    for (_, changes, pairing), row in zip(touched, first, strict=True):
-        before = {c.old_path: held.setdefault(c.old_path, at_base(c.old_path)).copy()
-                  for c in changes if c.old_path}
-        proven.append(before)
-        if row["status"] != "applied":
-            continue
-        if not row["added_present"] and not any(
-                _gone_from_target(c, before[c.old_path], _counterparts(c, pairing, target_paths, target_folders)[0],
-                                  target_lines) for c in changes if c.old_path):
-            continue
-        for c in changes:
-            if c.new_path:
-                held.setdefault(c.new_path, at_base(c.new_path)).update({t: d for t, d in _deltas(c) if d > 0})
-    rows = evaluate(proven)
+    verdicts = judge([t for _, t in touched], target_lines, at_base, drift_params)
     chosen = {c.sha for c in infos}
-    rows = [r for r in rows if r["commit"] in chosen]
+    rows = [{"commit": info.sha, "date": info.date, "subject": info.subject, "pr": pr_of[info.sha],
+             "files": " ".join(c.path for c in t.changes), "lines_added": v.added, "added_present": v.present,
+             "lines_removed": v.removed, "removed_absent": v.absent, "status": v.status,
+             "target_files": v.target_files, "added_superseded": v.added_superseded,
+             "removed_superseded": v.removed_superseded, "order": order_of[info.sha]}
+            for (info, t), v in zip(touched, verdicts, strict=True) if info.sha in chosen]
     frame = pd.DataFrame(rows, columns=DRIFT_COLUMNS)
     frame = frame.sort_values(["order"], kind="stable").reset_index(drop=True)
-    _log(f"{len(frame)} commits touching Python files checked in {time.perf_counter() - started:.1f} s", progress)
+    settings.log(f"{len(frame)} commits touching Python files checked in {time.perf_counter() - started:.1f} s")
     inputs = {
         **target_inputs(target, target_tree, target_path),
         "upstream": {"repository": str(walked.repo), "range": range_spec, "base_commit": walked.base_sha,
@@ -590,5 +303,5 @@ def parse_list(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-__all__ = ["DRIFT_COLUMNS", "STATUSES", "DriftParams", "DriftResult", "auto_base", "classify", "count_change",
-           "learn_pairing", "pr_number", "run_drift"]
+__all__ = ["DRIFT_COLUMNS", "STATUSES", "DriftParams", "DriftResult", "auto_base", "pair_trees", "parse_list",
+           "run_drift"]

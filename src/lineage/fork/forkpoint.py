@@ -32,7 +32,6 @@ files from several releases.
 from __future__ import annotations
 
 import json
-import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -45,9 +44,10 @@ import pandas as pd
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.fork.candidates import Candidate, expand
-from lineage.index import CODE, DEFAULT_MAX_FILE_BYTES, INDEX_VERSION, IndexCache, TreeIndex, index_tree
+from lineage.index import CODE, INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams
-from lineage.sources import default_cache_dir, open_source
+from lineage.settings import RunSettings
+from lineage.sources import open_source
 
 # Change log of forkpoint.json:
 #   1: first version (target, candidates with digests, the definition, best, per-file best).
@@ -206,24 +206,23 @@ def _resolved_spec(candidate: Candidate, tree: TreeIndex) -> str:
     return info.spec
 
 
-def _log(message: str, progress: bool) -> None:
-    if progress:
-        print(f"lineage: {message}", file=sys.stderr, flush=True)
-
-
 def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str = "", pre: bool = False,
                   tags_only: bool = False, every: int = 1, max_commits: int = 0, target_path: str = "",
-                  params: MatchParams | None = None, jobs: int | None = None, cache_dir: Path | None = None,
-                  use_cache: bool = True, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
-                  progress: bool = False) -> ForkpointResult:
-    """Rank every candidate by its distance to the target (see the module docstring)."""
+                  params: MatchParams | None = None, settings: RunSettings | None = None) -> ForkpointResult:
+    """Rank every candidate by its distance to the target (see the module docstring).
+
+    ``settings`` says how to run (cache, workers, file size limit, progress; default: all
+    defaults, silent).
+    """
     from lineage.api import compare_trees
 
     params = params or MatchParams()
+    settings = settings or RunSettings()
     candidates = expand(list(candidate_specs), versions=versions, pre=pre, tags_only=tags_only,
                         every=every, max_commits=max_commits)
-    root = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    cache = IndexCache(root if use_cache else None)
+    root = settings.cache_root
+    cache = IndexCache(settings.store_root)
+    jobs, max_file_bytes = settings.jobs, settings.max_file_bytes
     started = time.perf_counter()
     with open_source(target, root) as source:
         target_tree = restrict(index_tree(source, cache, jobs, max_file_bytes), target_path)
@@ -241,7 +240,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
                               known=known if source.info.kind == "git" else None)
         scored = by_tree.get(tree.tree_digest)
         if scored is None:
-            comparison = compare_trees(target_tree, [tree], params, cache_root=root if use_cache else None)
+            comparison = compare_trees(target_tree, [tree], params, cache_root=settings.store_root)
             scored = score_candidate(tree, comparison.files, comparison.lines)
             by_tree[tree.tree_digest] = scored
             del comparison
@@ -252,10 +251,10 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
                      **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
                      "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})
         file_frames.append(per_file.assign(candidate=spec, ref=rows[-1]["ref"], order=order))
-        _log(f"[{order + 1}/{len(candidates)}] {spec}: distance {totals['distance']:,} "
-             f"({totals['verbatim_code_lines']:,} of {totals['target_code_lines']:,} code lines verbatim, "
-             f"{totals['upstream_only_code_lines']:,} upstream-only; {tree.cache_misses} parsed, "
-             f"{time.perf_counter() - step:.1f} s)", progress)
+        settings.log(f"[{order + 1}/{len(candidates)}] {spec}: distance {totals['distance']:,} "
+                     f"({totals['verbatim_code_lines']:,} of {totals['target_code_lines']:,} code lines verbatim, "
+                     f"{totals['upstream_only_code_lines']:,} upstream-only; {tree.cache_misses} parsed, "
+                     f"{time.perf_counter() - step:.1f} s)")
         del tree
 
     frame = pd.DataFrame(rows)

@@ -235,7 +235,24 @@ def index_code_fingerprint() -> str:
     import lineage.markers
     from lineage.index import normalise, parse, records
 
-    return source_fingerprint(parse, normalise, records, lineage.markers)
+    digest = hashlib.sha256(source_fingerprint(parse, normalise, records, lineage.markers).encode())
+    for path in compiled_pass_files():  # the per-line pass in C makes the forms too
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def compiled_pass_files() -> list[Path]:
+    """The compiled per-line pass as cache keys see it: its C source (``lineage/_lineforms.c``),
+    or, in an install that ships only the built extension, that extension's file."""
+    package = Path(__file__).resolve().parents[1]
+    sources = sorted(package.glob("*.c"))
+    if sources:
+        return sources
+    try:
+        from lineage import _lineforms
+    except ImportError:  # the pure-Python pass, whose code is fingerprinted with the index package
+        return []
+    return [Path(_lineforms.__file__)]
 
 
 def source_fingerprint(*modules: object) -> str:

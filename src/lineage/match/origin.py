@@ -9,9 +9,11 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    (``MatchParams.vendor_folders``: ``third_party/``, ``_vendor/``, ...); the third party is
    named after the path component that follows (``vllm/third_party/pynvml.py`` -> ``pynvml``).
 3. ``third_party``, by header: its header names another project as its origin: a derived /
-   adapted / copied / based / modified / ported / taken-from marker whose URL or path names a
-   project that is neither the upstream nor the target ("Adapted from
-   https://github.com/huggingface/transformers/..." -> ``transformers``).
+   adapted / copied / based / modified / ported / taken-from marker whose URL, path or bare
+   ``owner/name`` repository slug names a project that is neither the upstream nor the target
+   ("Adapted from https://github.com/huggingface/transformers/..." -> ``transformers``;
+   "Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" ->
+   ``Minimax-M3-preview``).
 4. ``third_party``, by copyright: its header carries copyright lines and none of them names the
    upstream or one of its own holders (only other holders' copyright). A project-wide
    ``SPDX-FileCopyrightText`` line counts only when the file has no other copyright line: vLLM
@@ -60,6 +62,9 @@ _ORIGIN_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "based
                            "ported_from", "taken_from"})
 _SPDX_COPYRIGHT_RE = re.compile(r"\s*spdx-filecopyrighttext\s*:", re.IGNORECASE)
 _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$")
+# ``owner/name`` not inside a longer path or URL; each part at least two characters.
+_SLUG_RE = re.compile(r"(?<![\w/.:-])([A-Za-z][\w.-]*\w)/(\w[\w.-]*\w)(?![\w/-])")
+_NAME_LIKE_RE = re.compile(r"[A-Z0-9_.-]")
 _HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-,:]|(?:19|20)\d\d)*",
                         re.IGNORECASE)
 
@@ -92,13 +97,32 @@ def header_end(f: FileIndex, p: MatchParams) -> int:
 
 
 def _third_party_name(m: Marker) -> str:
-    """The project a marker names by URL or path; "" when it names none."""
+    """The project a marker names by URL, path or repository slug; "" when it names none."""
     if m.repository:
         name = m.repository.rstrip("/").rsplit("/", 1)[-1]
         return name[:-4] if name.endswith(".git") else name
     path = m.path.replace("\\", "/").strip("/")
     if "/" in path:
         return path.split("/", 1)[0]
+    return _slug_name(m)
+
+
+def _slug_name(m: Marker) -> str:
+    """The repository a marker names by a bare ``owner/name`` slug, as its source, without a URL
+    ("Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" -> "Minimax-M3-preview").
+
+    A slug names a repository as a URL into it does (rule 3). It counts only as the phrase's
+    source, the project the marker names (its owner is ``m.project``), and only when it looks
+    like a name (a capital, digit, ``-``, ``_`` or ``.`` in it): "and/or" or "read/write" in
+    prose are words. A project named without a repository ("based on EleutherAI's GPT-NeoX
+    library", above ~65 vLLM model files) says whose *model* the file implements, not that the
+    file is that project's code, and is not read.
+    """
+    if not m.project:
+        return ""
+    for owner, name in _SLUG_RE.findall(m.text):
+        if owner == m.project and any(_NAME_LIKE_RE.search(part) for part in (owner, name)):
+            return name[:-4] if name.endswith(".git") else name
     return ""
 
 

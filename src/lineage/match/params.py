@@ -2,6 +2,16 @@
 
 All of them reach the manifest (:meth:`MatchParams.to_dict`) and the match cache key, and each
 can be set from the command line (``--set KEY=VALUE``, parsed by :func:`params_from_settings`).
+
+The design, for every stage that decides something: one frozen params object per decision
+stage, each built on :mod:`lineage.knobs` (every field a ``knob(default, low, high)`` beside its
+reason, checked by ``check_fields``, set by ``assign``), each recorded whole in its command's
+output and settable there. :class:`MatchParams` (here; ``manifest.json``, ``--set``) decides which
+lines are copies; :class:`lineage.store.params.StoreParams` (``store.json``/``scan.json``,
+``--store-set``) what a fingerprint store keeps and ranks; :class:`lineage.fork.params.DriftParams`
+(``drift.json``, ``--drift-set``) a drift status. They are kept apart because a drift or store
+setting never changes a copied line: one object for all would put settings in every manifest
+(and the match cache key) that its command never reads.
 """
 
 from __future__ import annotations
@@ -9,53 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from lineage.knobs import assign, check_fields, keys_of
-
-# Valid range of each parameter, inclusive: (low, high); None is unbounded.
-_RANGES: dict[str, tuple[float | None, float | None]] = {
-    "short_seed_min_tokens": (1, None),
-    "seed_min_tokens": (1, None),
-    "seed_max_count": (1, None),
-    "short_seed_max_count": (1, None),
-    "seed_max_per_file": (1, None),
-    "nominate_max_count": (1, None),
-    "abstract_seed_min_tokens": (1, None),
-    "abstract_seed_max_count": (1, None),
-    "abstract_weight": (0.0, 1.0),
-    "token_weight_cap": (1, None),
-    "generic_signature_max_params": (0, None),
-    "run_max_gap": (0, None),
-    "chain_max_gap": (0, None),
-    "max_open_chains": (1, None),
-    "region_min_weight": (0.0, None),
-    "region_min_hits": (1, None),
-    "weak_region_weight_share": (0.0, 1.0),
-    "weak_region_min_run_hits": (1, None),
-    "weak_region_min_lines": (1, None),
-    "near_min_similarity": (0.0, 1.0),
-    "edge_min_similarity": (0.0, 1.0),
-    "near_floor_similarity": (0.0, 1.0),
-    "gap_min_aligned": (0.0, 1.0),
-    "gap_min_chars": (0, None),
-    "fragment_length_ratio": (1.0, None),
-    "fragment_min_chars": (0, None),
-    "rewrap_max_lines": (2, None),
-    "rewrap_min_chars": (0, None),
-    "align_max_gap": (0, None),
-    "survivor_min_tokens": (1, None),
-    "survivor_min_chars": (0, None),
-    "fill_edit_max_gap": (0, None),
-    "fill_edit_min_similarity": (0.0, 1.0),
-    "fill_import_min_tokens": (0, None),
-    "idiom_max_files": (1, None),
-    "idiom_min_evidence": (0.0, None),
-    "idiom_min_lines": (1, None),
-    "vendor_folders": (None, None),
-    "origin_header_lines": (1, None),
-    "origin_folder_share": (0.5, 1.0),
-    "origin_folder_min_files": (1, None),
-    "origin_own_holder_share": (0.0, 1.0),
-}
+from lineage.knobs import assign, check_fields, keys_of, knob
 
 
 @dataclass(frozen=True)
@@ -63,105 +27,109 @@ class MatchParams:
     """Every knob of the matcher; all of them are written to the manifest."""
 
     # -- hits (hits.py)
-    short_seed_min_tokens: int = 2  # a one-token line (``)``, ``pass``) never seeds
-    seed_min_tokens: int = 3  # a line with fewer tokens (``return x``) seeds only when rare (below)
-    seed_max_count: int = 128  # a form found in more upstream places than this is boilerplate
-    short_seed_max_count: int = 2  # a two-token line (``"name",`` in a list) seeds only if this rare
-    seed_max_per_file: int = 4  # a form repeated more often inside one upstream file seeds nothing
-    nominate_max_count: int = 16  # a commoner form only supports file pairs that rarer ones found
-    abstract_seed_min_tokens: int = 8  # renamed-identifier hits only for lines long enough to be rare
-    abstract_seed_max_count: int = 8  # an abstract shape is common far sooner than a text
-    abstract_weight: float = 0.5  # an abstract-only hit is weaker evidence than a textual one
-    token_weight_cap: int = 16  # one very long line must not outweigh a copied block
+    short_seed_min_tokens: int = knob(2, 1)  # a one-token line (``)``, ``pass``) never seeds
+    seed_min_tokens: int = knob(3, 1)  # a line with fewer tokens (``return x``) seeds only when rare (below)
+    seed_max_count: int = knob(128, 1)  # a form found in more upstream places than this is boilerplate
+    short_seed_max_count: int = knob(2, 1)  # a two-token line (``"name",`` in a list) seeds only if this rare
+    seed_max_per_file: int = knob(4, 1)  # a form repeated more often inside one upstream file seeds nothing
+    nominate_max_count: int = knob(16, 1)  # a commoner form only supports file pairs that rarer ones found
+    abstract_seed_min_tokens: int = knob(8, 1)  # renamed-identifier hits only for lines long enough to be rare
+    abstract_seed_max_count: int = knob(8, 1)  # an abstract shape is common far sooner than a text
+    abstract_weight: float = knob(0.5, 0.0, 1.0)  # an abstract-only hit is weaker evidence than a textual one
+    token_weight_cap: int = knob(16, 1)  # one very long line must not outweigh a copied block
     # ``def keys(self):``, ``def __radd__(self, other):``: a signature of at most this many plain
     # parameters (no defaults, no annotations) is written the same way everywhere; it never seeds.
-    generic_signature_max_params: int = 2
+    generic_signature_max_params: int = knob(2, 0)
     # -- runs and chains (regions.py)
-    run_max_gap: int = 3  # content lines between two hits on one diagonal
-    chain_max_gap: int = 12  # content lines between two runs of one region
+    run_max_gap: int = knob(3, 0)  # content lines between two hits on one diagonal
+    chain_max_gap: int = knob(12, 0)  # content lines between two runs of one region
     # Chains a run may join. Code repeated many times in one file (tables, register calls) would
     # otherwise make chaining quadratic; the most recent chains are the ones that can continue.
-    max_open_chains: int = 32
+    max_open_chains: int = knob(32, 1)
     # -- the region rule (regions.py)
-    region_min_weight: float = 16.0  # about two distinctive lines
+    region_min_weight: float = knob(16.0, 0.0)  # about two distinctive lines
     # One line, however long and rare, is never a region on its own: an idiom such as
     # ``pytestmark = pytest.mark.skipif(...)`` is written the same way in many projects.
-    region_min_hits: int = 2
+    region_min_hits: int = knob(2, 1)
     # A weak region weighs at least this share of ``region_min_weight`` (a small function moved
     # on its own) and counts only if it holds ``weak_region_min_lines`` consecutive lines
     # identical, in order, to consecutive upstream lines; before labelling, it must hold a run
     # of ``weak_region_min_run_hits`` hits on one diagonal (single coincidental hits never do).
-    weak_region_weight_share: float = 0.5
-    weak_region_min_run_hits: int = 2
-    weak_region_min_lines: int = 6
+    weak_region_weight_share: float = knob(0.5, 0.0, 1.0)
+    weak_region_min_run_hits: int = knob(2, 1)
+    weak_region_min_lines: int = knob(6, 1)
     # -- labels (labels.py)
-    near_min_similarity: float = 0.6  # a line between two hits on the same diagonal
-    edge_min_similarity: float = 0.75  # a line beyond the outermost hit
+    near_min_similarity: float = knob(0.6, 0.0, 1.0)  # a line between two hits on the same diagonal
+    edge_min_similarity: float = knob(0.75, 0.0, 1.0)  # a line beyond the outermost hit
     # No pair is labelled near below this similarity (the reported rapidfuzz ratio), whatever
     # placed it: a fragment of a re-wrapped call shares too little with the whole upstream line.
-    near_floor_similarity: float = 0.3
-    gap_min_aligned: float = 0.7  # share of a gap line's characters aligned to upstream text
-    gap_min_chars: int = 6  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
+    near_floor_similarity: float = knob(0.3, 0.0, 1.0)
+    gap_min_aligned: float = knob(0.7, 0.0, 1.0)  # share of a gap line's characters aligned to upstream text
+    gap_min_chars: int = knob(6, 0)  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
     # A line this many times shorter than its upstream line is a fragment of a re-wrapped call and
     # is scored by its best alignment inside the longer line.
-    fragment_length_ratio: float = 2.0
-    fragment_min_chars: int = 8  # beyond a region's end, shorter lines are compared whole, never as fragments
-    rewrap_max_lines: int = 8  # lines one re-wrapped statement may span on either side
-    rewrap_min_chars: int = 20  # a re-wrapped statement this short is not evidence
+    fragment_length_ratio: float = knob(2.0, 1.0)
+    fragment_min_chars: int = knob(8, 0)  # beyond a region's end, shorter lines are compared whole, never as fragments
+    rewrap_max_lines: int = knob(8, 2)  # lines one re-wrapped statement may span on either side
+    rewrap_min_chars: int = knob(20, 0)  # a re-wrapped statement this short is not evidence
     # -- fill (fill.py), inside a (target file, upstream file) pair already established
     # Between two paired lines of the pair, a stretch at most this long (content lines, each
     # side) is inside the copy: every line there that aligns is paired, repetitive forms too
     # (table rows, repeated argument lines never seed). A longer stretch is rewritten code,
     # where only lone survivors (below) are paired; 0 turns the alignment off.
-    align_max_gap: int = 400
+    align_max_gap: int = knob(400, 0)
     # A lone survivor: an identical line in order with the pair's other lines, paired even
     # alone, if it has at least this many tokens and characters (``else:``, ``return x``,
     # ``import os`` are written the same way everywhere).
-    survivor_min_tokens: int = 3
-    survivor_min_chars: int = 12
+    survivor_min_tokens: int = knob(3, 1)
+    survivor_min_chars: int = knob(12, 0)
     # Inside such a stretch, the lines left between two aligned lines (edited in place:
-    # annotations added, names or literals changed, calls re-wrapped) are aligned by characters
-    # as a region's gap is, if neither side is longer than this (content lines): a longer block
-    # is code rewritten there. 0 turns it off.
-    fill_edit_max_gap: int = 40
+    # annotations added, names or literals changed, calls re-wrapped) are paired, by their most
+    # similar pairs and then by characters as a region's gap is, if neither side is longer than
+    # this (content lines): a longer block is code rewritten there. 0 turns it off.
+    fill_edit_max_gap: int = knob(40, 0)
     # ... and each such pair must be at least this similar (line_similarity; short fragments
     # compared whole): in a block of new code opposite old code, characters align by chance.
-    fill_edit_min_similarity: float = 0.7
+    fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
     # order (``import os`` has 2: in a pair already established, even that came from there).
     # 0 turns it off.
-    fill_import_min_tokens: int = 2
+    fill_import_min_tokens: int = knob(2, 0)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
-    idiom_max_files: int = 3  # a line whose form is in more upstream files is not distinctive
+    idiom_max_files: int = knob(3, 1)  # a line whose form is in more upstream files is not distinctive
     # Tokens of distinctive lines a (target file, upstream file) pair needs, unless the target
     # file's markers name the upstream file; 0 (with idiom_min_lines 1) turns the rule off.
-    idiom_min_evidence: float = 20.0
+    idiom_min_evidence: float = knob(20.0, 0.0)
     # ... and at least this many distinctive lines: one long rare line is never a region on its
     # own (``region_min_hits``), however many common lines surround it.
-    idiom_min_lines: int = 2
+    idiom_min_lines: int = knob(2, 1)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
     # component that follows ("vllm/third_party/pynvml.py" -> pynvml).
-    vendor_folders: str = "third_party,thirdparty,3rdparty,_vendor,vendor,vendored,external,extern"
+    vendor_folders: str = knob("third_party,thirdparty,3rdparty,_vendor,vendor,vendored,external,extern")
     # A file's header, where an origin statement counts for the whole file: its lines before the
     # first def/class, at most this many (an "Adapted from" above one function further down
     # speaks for that function only, and is not read as the file's origin).
-    origin_header_lines: int = 40
+    origin_header_lines: int = knob(40, 1)
     # A file whose header says nothing of its origin (no copyright, no origin marker) inherits
     # third-party origin from its folder when at least this share of the folder's files that do
     # say something are third-party by header, and at least `origin_folder_min_files` of them are:
     # vendored packages named after their project (vLLM's `vllm_flash_attn/cute/`) carry a holder's
     # copyright on most files and nothing on the rest.
-    origin_folder_share: float = 0.75
-    origin_folder_min_files: int = 3
+    origin_folder_share: float = knob(0.75, 0.5, 1.0)
+    origin_folder_min_files: int = knob(3, 1)
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
-    origin_own_holder_share: float = 0.3
+    origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
+    # -- licences (results/file_licences.py; not the matcher's, but every figure's knob is here)
+    # Licence headers open a file: the comments of its first lines are read for licence notices,
+    # so a notice quoted deep inside a module (a docstring explaining licences) does not count.
+    licence_head_lines: int = knob(120, 1)
 
     def __post_init__(self) -> None:
-        check_fields(self, _RANGES, "matcher parameter")
+        check_fields(self, "matcher parameter")
 
     def to_dict(self) -> dict[str, float | int | str]:
         return asdict(self)

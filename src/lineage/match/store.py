@@ -36,7 +36,8 @@ FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.markers")
 
 
 def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
-    """Every Python source file of the named packages (walked) or modules, in a fixed order."""
+    """Every Python source file of the named packages (walked) or modules, in a fixed order; with
+    the index, the compiled per-line pass (:func:`lineage.index.store.compiled_pass_files`)."""
     found: set[Path] = set()
     for name in names:
         module = importlib.import_module(name)
@@ -46,6 +47,10 @@ def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
                 found.update(Path(folder).rglob("*.py"))
         else:
             found.add(Path(module.__file__))  # type: ignore[arg-type]
+    if any(name in ("lineage", "lineage.index") for name in names):
+        from lineage.index.store import compiled_pass_files
+
+        found.update(compiled_pass_files())  # the index's per-line pass in C
     return sorted(found)
 
 

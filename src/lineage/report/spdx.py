@@ -18,7 +18,11 @@ write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH``
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import itertools
+import operator
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -41,13 +45,15 @@ from spdx_tools.spdx.model import (
     SpdxNoAssertion,
     SpdxNone,
 )
+from spdx_tools.spdx.validation import spdx_id_validators
 from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
+from spdx_tools.spdx.validation.validation_message import ValidationMessage
 from spdx_tools.spdx.writer.json.json_writer import write_document_to_file
 
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import licence_ids, normalise
-from lineage.licences.notices import fold, notice_ids
+from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.results.file_licences import file_licence
 from lineage.results.obligations import source_licence
@@ -89,13 +95,11 @@ def _package(tree: TreeIndex, label: str, spdx_id: str, analysed: bool) -> Packa
     )
 
 
-def _line_offsets(data: bytes) -> list[tuple[int, int]]:
-    """(first byte, length without line end) of each physical line, 0-based."""
-    out, pos = [], 0
-    for raw in data.splitlines(keepends=True):
-        out.append((pos, len(raw.rstrip(b"\r\n"))))
-        pos += len(raw)
-    return out
+def _byte_range(raw_lines: list[bytes], starts: list[int], first: int, last: int) -> tuple[int, int]:
+    """1-based inclusive byte range of physical lines ``first``..``last`` (1-based), line ends left out."""
+    begin = starts[first - 1] + 1
+    end = starts[last - 1] + len(raw_lines[last - 1].rstrip(b"\r\n"))
+    return begin, max(begin, end)
 
 
 def spdx_document(comparison: Comparison) -> Document:
@@ -122,13 +126,19 @@ def spdx_document(comparison: Comparison) -> Document:
     by_path = {f.path: f for f in target.files}
     files: list[File] = []
     snippets: list[Snippet] = []
-    for number, (path, group) in enumerate(regions.groupby("target_path", sort=True), start=1):
+    columns = ["target_path", "target_start", "target_end", "region", "verbatim_lines", "near_lines",
+               "upstream", "upstream_path", "upstream_start", "upstream_end", "upstream_licence",
+               "upstream_copyrights"]
+    # One pass over plain rows (sorted by target path): per-group DataFrame access costs seconds here.
+    rows = list(zip(*(regions[c].tolist() for c in columns), strict=True)) if len(regions) else []
+    for number, (path, group_rows) in enumerate(itertools.groupby(rows, key=operator.itemgetter(0)), start=1):
+        group = list(group_rows)
         data = target.data[path]
         record = by_path[path]
         lines = target.lines(path)
-        lic = file_licence(lines, record.kinds, record.markers)
+        lic = file_licence(lines, record.kinds, record.markers, comparison.params.licence_head_lines)
         file_id = f"SPDXRef-File-{number}"
-        copied = int((group["verbatim_lines"] + group["near_lines"]).sum())
+        copied = sum(int(r[4]) + int(r[5]) for r in group)
         files.append(File(
             name=f"./{path}", spdx_id=file_id, file_types=[FileType.SOURCE],
             checksums=[Checksum(ChecksumAlgorithm.SHA1, hashlib.sha1(data).hexdigest()),
@@ -138,25 +148,59 @@ def spdx_document(comparison: Comparison) -> Document:
             copyright_text=_text(lic.copyrights),
             comment=f"{copied} copied lines in {len(group)} regions"))
         relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.CONTAINS, file_id))
-        offsets = _line_offsets(data)
-        for r in group.itertuples(index=False):
-            start, end = int(r.target_start), min(int(r.target_end), len(offsets))
-            first, last = offsets[start - 1], offsets[end - 1]
-            byte_start, byte_end = first[0] + 1, max(first[0] + 1, last[0] + last[1])
-            inside = notice_ids(fold("\n".join(lines[start - 1:end])))
-            inside += tuple(i for m in record.markers if m.kind == "spdx" and start <= m.line <= end
-                            for i in licence_ids(m.licence))
+        raw_lines = data.splitlines(keepends=True)
+        starts = [0, *itertools.accumulate(len(raw) for raw in raw_lines)]
+        spdx_markers = [m for m in record.markers if m.kind == "spdx"]
+        for (_, t_start, t_end, region, verbatim, near, upstream, up_path, up_start, up_end, up_licence,
+             up_copyrights) in group:
+            start, end = int(t_start), min(int(t_end), len(raw_lines))
+            inside = notice_ids_in("\n".join(lines[start - 1:end]))
+            inside += tuple(i for m in spdx_markers if start <= m.line <= end for i in licence_ids(m.licence))
             snippets.append(Snippet(
-                spdx_id=f"SPDXRef-Snippet-{number}-{int(r.region)}", file_spdx_id=file_id,
-                byte_range=(byte_start, byte_end), line_range=(start, end),
-                license_concluded=_licence(str(r.upstream_licence)),
+                spdx_id=f"SPDXRef-Snippet-{number}-{int(region)}", file_spdx_id=file_id,
+                byte_range=_byte_range(raw_lines, starts, start, end), line_range=(start, end),
+                license_concluded=_licence(str(up_licence)),
                 license_info_in_snippet=_ids(inside),
-                copyright_text=str(r.upstream_copyrights).replace("; ", "\n") or SpdxNoAssertion(),
+                copyright_text=str(up_copyrights).replace("; ", "\n") or SpdxNoAssertion(),
                 name=f"{path}:{start}-{end}",
-                comment=(f"copied from {r.upstream} {r.upstream_path} lines {int(r.upstream_start)}-"
-                         f"{int(r.upstream_end)}: {int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near")))
+                comment=(f"copied from {upstream} {up_path} lines {int(up_start)}-{int(up_end)}: "
+                         f"{int(verbatim)} verbatim, {int(near)} near")))
     return Document(creation_info=info, packages=packages, files=files, snippets=snippets,
                     relationships=relationships)
+
+
+@contextlib.contextmanager
+def _indexed_id_lookups(document: Document) -> Iterator[None]:
+    """Answer spdx-tools' "is this id in the document / its files" from sets made once.
+
+    spdx-tools 0.8 rebuilds the list of every id in the document for each reference it checks
+    (spdx/tools-python#818), which is quadratic: 2.6 s of validation for the main job's 2,598
+    snippets and 647 relationships. The sets hold the same ids its own
+    ``get_list_of_all_spdx_ids`` lists, so the answers are the same; the originals are put back
+    on exit.
+    """
+    all_ids = set(spdx_id_validators.get_list_of_all_spdx_ids(document))
+    file_ids = {f.spdx_id for f in document.files}
+    saved = (spdx_id_validators.is_spdx_id_present_in_document, spdx_id_validators.is_spdx_id_present_in_files)
+
+    def in_document(spdx_id: str, doc: Document) -> bool:
+        return spdx_id in all_ids if doc is document else saved[0](spdx_id, doc)
+
+    def in_files(spdx_id: str, files: list[File]) -> bool:
+        return spdx_id in file_ids if files is document.files else saved[1](spdx_id, files)
+
+    spdx_id_validators.is_spdx_id_present_in_document = in_document
+    spdx_id_validators.is_spdx_id_present_in_files = in_files
+    try:
+        yield
+    finally:
+        spdx_id_validators.is_spdx_id_present_in_document, spdx_id_validators.is_spdx_id_present_in_files = saved
+
+
+def validate(document: Document) -> list[ValidationMessage]:
+    """spdx-tools' full validation of ``document`` (SPDX 2.3), with its id lookups indexed."""
+    with _indexed_id_lookups(document):
+        return validate_full_spdx_document(document, "SPDX-2.3")
 
 
 class SpdxReporter:
@@ -166,7 +210,8 @@ class SpdxReporter:
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
         document = spdx_document(comparison)
-        problems = validate_full_spdx_document(document, "SPDX-2.3")
+        problems = validate(document)
         if problems:
             raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
-        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False)
+        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False,
+                               drop_duplicates=False)  # its lists are deduplicated when built (`_ids`)

@@ -46,7 +46,8 @@ class Comparison:
         """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
         from lineage.results.obligations import build_obligations
 
-        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files)
+        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files,
+                                 self.params.licence_head_lines)
 
     def headline(self) -> list[str]:
         return figures.headline(self.files, self.upstream_names)

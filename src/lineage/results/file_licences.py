@@ -17,10 +17,6 @@ from lineage.licences.expressions import combine_all, normalise
 from lineage.licences.notices import CHANGE_MARKER_KINDS, fold, notice_ids, states_change
 from lineage.markers import Marker
 
-# Licence headers open a file; reading the comments of its first lines is enough and keeps a
-# notice quoted deep inside a module (a docstring explaining licences) from counting.
-HEAD_LINES = 120
-
 
 @dataclass(frozen=True)
 class FileLicence:
@@ -32,13 +28,17 @@ class FileLicence:
     text: str  # folded head comment text (to look for NOTICE lines in)
 
 
-def head_comments(lines: Sequence[str], kinds: np.ndarray, limit: int = HEAD_LINES) -> str:
+def head_comments(lines: Sequence[str], kinds: np.ndarray, limit: int) -> str:
+    """The comment and docstring lines among the first ``limit`` lines (``licence_head_lines``)."""
     n = min(len(lines), int(kinds.shape[0]), limit)
     return "\n".join(lines[i] for i in range(n) if kinds[i] in (COMMENT, DOCSTRING))
 
 
-def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Marker]) -> FileLicence:
-    head = head_comments(lines, kinds)
+def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Marker], head_lines: int
+                 ) -> FileLicence:
+    """``head_lines``: how many first lines are read for notices
+    (:attr:`lineage.match.MatchParams.licence_head_lines`)."""
+    head = head_comments(lines, kinds, head_lines)
     folded = fold(head)
     ids = notice_ids(folded)
     spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)

@@ -69,15 +69,15 @@ def source_licence(tree: TreeIndex) -> SourceLicence:
 class _FileLicences:
     """Per-file licences of one tree, read on first use."""
 
-    def __init__(self, tree: TreeIndex) -> None:
-        self.tree = tree
+    def __init__(self, tree: TreeIndex, head_lines: int) -> None:
+        self.tree, self.head_lines = tree, head_lines
         self.by_path = {f.path: f for f in tree.files}
         self.seen: dict[str, FileLicence] = {}
 
     def get(self, path: str) -> FileLicence:
         if path not in self.seen:
             f = self.by_path[path]
-            self.seen[path] = file_licence(self.tree.lines(path), f.kinds, f.markers)
+            self.seen[path] = file_licence(self.tree.lines(path), f.kinds, f.markers, self.head_lines)
         return self.seen[path]
 
 
@@ -97,8 +97,9 @@ def _yes(flag: bool) -> str:
 
 
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
-                      lines: pd.DataFrame, files: pd.DataFrame) -> pd.DataFrame:
-    """The obligations table (see the module docstring) from a comparison's parts."""
+                      lines: pd.DataFrame, files: pd.DataFrame, head_lines: int) -> pd.DataFrame:
+    """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
+    is ``MatchParams.licence_head_lines``."""
     if lines.empty:
         return pd.DataFrame(columns=OBLIGATION_COLUMNS)
     copied = lines[lines["match"] != "none"]
@@ -110,12 +111,12 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
                    first_line=("line", "min"), last_line=("line", "max"))
               .reset_index())
     marked = dict(zip(files["target_path"], files["marker"] != "", strict=True))
-    target_lic = _FileLicences(target)
+    target_lic = _FileLicences(target, head_lines)
     target_source = source_licence(target)
     target_notice_text = fold("\n".join(
         "\n".join(f.lines) + "\n" + "\n".join(f.copyrights) for f in target_source.files if f.folder == ""))
     target_digest = {f.path: f.digest for f in target.files}
-    up_lic = {label: _FileLicences(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
+    up_lic = {label: _FileLicences(tree, head_lines) for label, tree in zip(upstream_names, upstreams, strict=True)}
     up_source = {label: source_licence(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
     rows = []
     for g in groups.itertuples(index=False):

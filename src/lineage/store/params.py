@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
-from lineage.knobs import assign, check_fields
+from lineage.knobs import assign, check_fields, knob
 from lineage.match.params import MatchParams
 
 # The MatchParams fields that decide which lines of a release are fingerprints (hits.py rules).
@@ -20,14 +20,6 @@ SEED_RULES = ("seed_min_tokens", "seed_max_count", "seed_max_per_file", "generic
 # Fields fixed when a store is created: its files were written under them.
 BUILD_FIELDS = ("prefix_bits",)
 
-_RANGES: dict[str, tuple[float, float | None]] = {
-    "prefix_bits": (0, 12),
-    "common_max_releases": (1, None),
-    "rank_min_lines": (1, None),
-    "rank_min_score": (0.0, None),
-    "top": (0, None),
-}
-
 
 @dataclass(frozen=True)
 class StoreParams:
@@ -35,19 +27,19 @@ class StoreParams:
 
     # Fingerprints are split into 2**prefix_bits partitions by their leading bits, so a lookup
     # (or a Dask worker) reads one partition at a time; 16 keeps a small store to few files.
-    prefix_bits: int = 4
+    prefix_bits: int = knob(4, 0, 12)
     # A fingerprint held by more releases than this is an idiom of the language or of a
     # framework (``logger = logging.getLogger(__name__)``), not evidence of one upstream.
-    common_max_releases: int = 32
+    common_max_releases: int = knob(32, 1)
     # A release ranks only with at least this many distinct shared fingerprints and this score
     # (each fingerprint weighs 1 / the number of releases holding it): a few shared idioms never
     # nominate an upstream, as one line is never a region of the matcher.
-    rank_min_lines: int = 8
-    rank_min_score: float = 4.0
-    top: int = 3  # candidates compared line by line after the scan (``--top``)
+    rank_min_lines: int = knob(8, 1)
+    rank_min_score: float = knob(4.0, 0.0)
+    top: int = knob(3, 0)  # candidates compared line by line after the scan (``--top``)
 
     def __post_init__(self) -> None:
-        check_fields(self, _RANGES, "store parameter")
+        check_fields(self, "store parameter")
 
     def to_dict(self) -> dict[str, float | int]:
         return asdict(self)

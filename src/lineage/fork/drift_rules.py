@@ -1,0 +1,342 @@
+"""The line rules of ``lineage drift``, as pure functions over line tables (no git, no files).
+
+:mod:`lineage.fork.drift` specifies them (its docstring) and feeds them: it walks the range,
+reads each commit's changed files and the target, and pairs the trees. Here, from those tables:
+
+- :func:`learn_pairing`: which target files correspond to which upstream files, the folder map
+  and the package renames (**Pairing**);
+- :func:`counterparts`: the target files one changed upstream file counts against;
+- :func:`count_change`: one file change counted against one counterpart (**Lines**);
+- :func:`judge`: every commit of the range judged newest first, twice (**Later commits**);
+- :func:`classify`: the status from the counts, by :class:`lineage.fork.params.DriftParams` (**Status**).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import PurePosixPath
+
+from lineage.fork.params import DriftParams
+from lineage.index.records import decode_source, split_lines
+
+STATUSES = ("applied", "partial", "missing", "not_applicable")
+
+_PR_SUFFIX = re.compile(r"\(#(\d+)\)")
+_PR_MERGE = re.compile(r"^Merge pull request #(\d+)\b")
+_IDENTIFIER = re.compile(r"[A-Za-z_]\w*")
+
+Rename = Callable[[str], str]
+
+
+def pr_number(subject: str) -> str:
+    """The pull request a commit subject names: ``... (#123)`` or ``Merge pull request #123``."""
+    merged = _PR_MERGE.match(subject)
+    if merged:
+        return merged.group(1)
+    found = _PR_SUFFIX.findall(subject)
+    return found[-1] if found else ""
+
+
+# --------------------------------------------------------------------------- pairing
+
+
+@dataclass
+class Pairing:
+    """Which target files correspond to which upstream files, at one upstream tree."""
+
+    upstream_paths: frozenset[str]  # Python files of the upstream tree paired against
+    by_upstream: dict[str, list[str]]  # upstream path -> target paths pairing with it
+    paired_targets: frozenset[str]
+    folders: dict[tuple[str, ...], tuple[str, ...]]  # upstream folder -> target folder
+    renames: dict[str, str]  # upstream package name -> target package name
+    tree_digest: str = ""
+
+    def mapped(self, upstream_path: str) -> str:
+        """The target path an upstream file maps to through the folder map, "" when none does."""
+        parts = PurePosixPath(upstream_path).parts
+        for cut in range(len(parts) - 1, -1, -1):
+            target = self.folders.get(parts[:cut])
+            if target is not None:
+                return "/".join([*target, *parts[cut:]])
+        return ""
+
+
+def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str], tree_digest: str = "",
+                  ) -> Pairing:
+    """The pairing and folder map from (target path, upstream path) pairs."""
+    by_upstream: dict[str, list[str]] = {}
+    renames: Counter[tuple[str, str]] = Counter()
+    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
+    for target, upstream in sorted(set(pairs)):
+        by_upstream.setdefault(upstream, []).append(target)
+        t, u = PurePosixPath(target).parts, PurePosixPath(upstream).parts
+        shared = 0
+        while shared < min(len(t), len(u)) and t[-1 - shared] == u[-1 - shared]:
+            shared += 1
+        if shared:  # same file name: the folders above the shared tail correspond
+            votes.setdefault(u[:len(u) - shared], Counter())[t[:len(t) - shared]] += 1
+        # Only the file name shared: the package holding it was renamed (a folder moved whole,
+        # ``src/pkg`` -> ``vendor/pkg``, keeps its imports).
+        if shared == 1 and len(t) > 1 and len(u) > 1 and _IDENTIFIER.fullmatch(t[-2]) \
+                and _IDENTIFIER.fullmatch(u[-2]):
+            renames[(u[-2], t[-2])] += 1
+    folders = {u: max(c.items(), key=lambda kv: (kv[1], kv[0]))[0] for u, c in votes.items()}
+    by_name: dict[str, str] = {}
+    for (old, new), _ in sorted(renames.items(), key=lambda kv: (-kv[1], kv[0])):
+        by_name.setdefault(old, new)
+    return Pairing(frozenset(upstream_paths), by_upstream,
+                   frozenset(t for ts in by_upstream.values() for t in ts), folders, by_name, tree_digest)
+
+
+# --------------------------------------------------------------------------- lines
+
+
+def stripped_lines(data: bytes | None) -> Counter[str]:
+    """Stripped non-blank lines of a Python file, with their counts (undecodable: none)."""
+    if not data:
+        return Counter()
+    try:
+        text, _ = decode_source(data)
+    except (UnicodeDecodeError, LookupError):
+        return Counter()
+    return Counter(s for s in (line.strip() for line in split_lines(text)) if s)
+
+
+def renamer(renames: dict[str, str]) -> Rename | None:
+    """A line with each renamed package's upstream name replaced by the target's (None: no rename)."""
+    if not renames:
+        return None
+    pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(renames, key=len, reverse=True))
+                         + r")\b")
+    return lambda text: pattern.sub(lambda m: renames[m.group(1)], text)
+
+
+@dataclass(frozen=True)
+class FileChange:
+    """One touched upstream Python file: its paths before and after, and its stripped lines."""
+
+    old_path: str  # "" when added
+    new_path: str  # "" when deleted
+    before: Counter[str]
+    after: Counter[str]
+
+    @property
+    def path(self) -> str:
+        return self.new_path or self.old_path
+
+
+def count_change(change: FileChange, target: Counter[str], rename: Rename | None = None,
+                 removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
+                 at_base: Counter[str] | None = None) -> tuple[int, int, int, int, int, int]:
+    """(added, present, removed, absent, added_superseded, removed_superseded) of one file
+    change against one counterpart's lines.
+
+    ``removed_later`` / ``added_later``: texts that later applied commits removed from / added
+    to this file. An added line the target lacks because such a commit removed it again is
+    *superseded* (and a removed line the target has because one added it back), not missing.
+    ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
+    not hold either is not counted.
+    """
+    added = present = removed = absent = added_superseded = removed_superseded = 0
+    removed_later = removed_later or Counter()
+    added_later = added_later or Counter()
+    changed = [t for t in change.before.keys() | change.after.keys() if change.before[t] != change.after[t]]
+    # A text the file holds both before and after (``"""``, ``)``, ``return None``) is ambiguous:
+    # the target's count of it also moves with every other commit it did or did not take. Such
+    # texts are counted only when the change has no other line.
+    telling = [t for t in changed if not (change.before[t] and change.after[t])]
+    for text in telling or changed:
+        before, after = change.before[text], change.after[text]
+        held = target[text]
+        if rename is not None:
+            renamed = rename(text)
+            if renamed != text:
+                held += target[renamed]
+        if after > before:
+            added += after - before
+            found = min(after - before, max(0, held - before))
+            present += found
+            added_superseded += min(after - before - found, removed_later[text])
+        else:
+            removed += before - after
+            gone = min(before - after, max(0, before - held))
+            if at_base is not None:
+                unproven = gone - min(gone, at_base[text])
+                gone -= unproven
+                removed -= unproven
+            absent += gone
+            removed_superseded += min(before - after - gone, added_later[text])
+    return added, present, removed, absent, added_superseded, removed_superseded
+
+
+def deltas(change: FileChange) -> list[tuple[str, int]]:
+    """(text, after - before) of every text the change adds or removes copies of."""
+    return [(t, change.after[t] - change.before[t]) for t in sorted(change.before.keys() | change.after.keys())
+            if change.after[t] != change.before[t]]
+
+
+def classify(added: int, present: int, removed: int, absent: int, params: DriftParams) -> str:
+    """The status of a commit from its line counts over the files the target has a place for."""
+    if added + removed == 0:
+        return "not_applicable"
+    share_added = present / added if added else 1.0
+    share_removed = absent / removed if removed else 1.0
+    if share_added >= params.applied_min_share and share_removed >= params.applied_min_share:
+        return "applied"
+    if (present + absent) / (added + removed) <= params.missing_max_share:
+        return "missing"
+    return "partial"
+
+
+# --------------------------------------------------------------------------- commits
+
+
+@dataclass
+class TargetLines:
+    """The target's stripped lines per file, and the paths and folders it holds."""
+
+    lines: dict[str, Counter[str]]
+    paths: frozenset[str] = field(init=False)
+    folders: frozenset[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.paths = frozenset(self.lines)
+        self.folders = frozenset(str(PurePosixPath(p).parent) for p in self.paths)
+
+
+def counterparts(change: FileChange, pairing: Pairing, target: TargetLines) -> tuple[list[str], bool]:
+    """(target files corresponding to the changed file, whether the target has a place for it)."""
+    found: list[str] = []
+    for path in (change.old_path, change.new_path):
+        for t in pairing.by_upstream.get(path, []) if path else []:
+            if t not in found:
+                found.append(t)
+    # The target path the file maps to: the counterpart of a file new since the pairing (which
+    # the target file, had it been there, paired with something else), or of one changed past
+    # recognition (when that target file paired with nothing).
+    new_since = bool(change.old_path) and change.old_path not in pairing.upstream_paths or not change.old_path
+    for path in (change.old_path, change.new_path):
+        mapped = pairing.mapped(path) if path else ""
+        if mapped in target.paths and mapped not in found and (new_since or mapped not in pairing.paired_targets):
+            found.append(mapped)
+    if found:
+        return found, True
+    if change.new_path and change.old_path in pairing.upstream_paths:
+        return [], False  # the target does not carry this upstream file
+    # A file new since the pairing (its lines are missing), or one the commit deletes (its lines
+    # are absent), where the target holds the folder it belongs in.
+    mapped = pairing.mapped(change.path)
+    return [], bool(mapped) and str(PurePosixPath(mapped).parent) in target.folders
+
+
+def _gone_from_target(change: FileChange, had: Counter[str], found: list[str], target: TargetLines) -> bool:
+    """Whether a text the change removes, which the target had (``had``), is gone from it."""
+    for text, delta in deltas(change):
+        if delta < 0 and had[text] and all(target.lines[t][text] < change.before[text] for t in found):
+            return True
+    return False
+
+
+@dataclass(frozen=True)
+class TouchedCommit:
+    """One commit of the range that touches Python files: its changes and the pairing they count by."""
+
+    changes: list[FileChange]
+    pairing: Pairing
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The counted lines of one commit, its status, and the target files it was counted against."""
+
+    added: int
+    present: int
+    removed: int
+    absent: int
+    added_superseded: int
+    removed_superseded: int
+    status: str
+    target_files: str  # space-separated, sorted
+
+
+def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftParams,
+              proven: list[dict[str, Counter[str]]] | None) -> list[Verdict]:
+    """One verdict per touched commit. Newest first, so that when an older commit's line is gone
+    (or back) because a later commit changed it again, that later commit's status is known:
+    only an applied one excuses it. ``proven[k]``: per upstream path, the lines the target
+    can be expected to have held before commit ``k`` (none given: every absence counts)."""
+    later_removed: dict[str, Counter[str]] = {}  # path -> texts later applied commits removed
+    later_added: dict[str, Counter[str]] = {}
+    verdicts: list[Verdict] = []
+    for k in range(len(touched) - 1, -1, -1):
+        changes, pairing = touched[k].changes, touched[k].pairing
+        rename = renamer(pairing.renames)
+        totals = [0] * 6
+        used: list[str] = []
+        for change in changes:
+            found, has_place = counterparts(change, pairing, target)
+            if not has_place:
+                continue
+            path = change.new_path
+            excused = (later_removed.get(path, Counter()), later_added.get(path, Counter()),
+                       None if proven is None else proven[k].get(change.old_path, Counter()))
+            best = count_change(change, Counter(), rename, *excused)
+            choice = ""
+            for t in found:
+                counted = count_change(change, target.lines[t], rename, *excused)
+                if not choice or counted[1] + counted[3] > best[1] + best[3]:
+                    best, choice = counted, t
+            if choice:
+                used.append(choice)
+            totals = [a + b for a, b in zip(totals, best, strict=True)]
+        added, present, removed, absent, added_superseded, removed_superseded = totals
+        status = classify(added - added_superseded, present, removed - removed_superseded, absent, params)
+        if status == "applied":
+            for change in changes:
+                if not change.old_path:
+                    continue
+                for text, delta in deltas(change):
+                    if delta < 0:
+                        later_removed.setdefault(change.old_path, Counter())[text] -= delta
+                    else:
+                        later_added.setdefault(change.old_path, Counter())[text] += delta
+        verdicts.append(Verdict(added, present, removed, absent, added_superseded, removed_superseded, status,
+                                " ".join(sorted(set(used)))))
+    return verdicts[::-1]
+
+
+def judge(touched: list[TouchedCommit], target: TargetLines, at_base: Callable[[str], Counter[str]],
+          params: DriftParams) -> list[Verdict]:
+    """The verdict of every touched commit (oldest first), in two passes.
+
+    A removed line is evidence only if the target had it: it was at BASE (``at_base``: an
+    upstream path's lines there), or came with a commit the first pass found applied on evidence
+    of its own, oldest first: an added line present, or a removed line gone that the target had
+    (a chain of commits on a file the target never had is "applied" by absences alone). The
+    second pass leaves the other absences out.
+    """
+    first = _evaluate(touched, target, params, None)
+    proven: list[dict[str, Counter[str]]] = []
+    held: dict[str, Counter[str]] = {}
+    for commit, verdict in zip(touched, first, strict=True):
+        changes = commit.changes
+        before = {c.old_path: held.setdefault(c.old_path, at_base(c.old_path)).copy()
+                  for c in changes if c.old_path}
+        proven.append(before)
+        if verdict.status != "applied":
+            continue
+        if not verdict.present and not any(
+                _gone_from_target(c, before[c.old_path], counterparts(c, commit.pairing, target)[0], target)
+                for c in changes if c.old_path):
+            continue
+        for c in changes:
+            if c.new_path:
+                held.setdefault(c.new_path, at_base(c.new_path)).update({t: d for t, d in deltas(c) if d > 0})
+    return _evaluate(touched, target, params, proven)
+
+
+__all__ = ["STATUSES", "FileChange", "Pairing", "TargetLines", "TouchedCommit", "Verdict", "classify",
+           "count_change", "counterparts", "deltas", "judge", "learn_pairing", "pr_number", "renamer", "stripped_lines"]

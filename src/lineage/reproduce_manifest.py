@@ -1,0 +1,116 @@
+"""The manifest a ``lineage reproduce`` reruns from: read, checked, and turned into its inputs.
+
+:func:`load_manifest` refuses a report that was not written whole or lacks what a rerun needs;
+:func:`recorded_inputs` gives the target and upstreams as recorded (spec, kind, digests),
+:func:`recorded_params` the matcher parameters (one this lineage does not know is refused), and
+:func:`environment_notes` how this lineage and its figure libraries differ from those that wrote
+the report. Reopening the inputs and rerunning is :mod:`lineage.reproduce`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from lineage import __version__
+from lineage.errors import LineageError
+from lineage.match.params import MatchParams
+from lineage.report.manifest import FIGURE_PACKAGES, package_version, tool_info
+from lineage.report.outdir import check_complete
+
+
+class ReproduceError(LineageError):
+    """The report cannot be rerun: an input is missing or is not the recorded one."""
+
+
+@dataclass(frozen=True)
+class RecordedInput:
+    """One input as the manifest records it."""
+
+    role: str  # "target", "upstream 1", "upstream 2", ...
+    spec: str
+    kind: str  # "dir" | "archive" | "git" | "pypi"
+    location: str
+    digest: str  # "sha256:..." for archives and PyPI releases, "git:COMMIT" for git, "" for folders
+    tree_digest: str
+    details: dict[str, Any] = field(default_factory=dict)
+
+    def describe(self) -> str:
+        return f"{self.role} {self.spec}"
+
+
+def manifest_path(path: Path) -> Path:
+    """The manifest named by ``path``: the file itself, or ``manifest.json`` in a report folder."""
+    return path / "manifest.json" if path.is_dir() else path
+
+
+def load_manifest(path: Path) -> dict[str, Any]:
+    """A complete manifest (refused when the report was not written whole), with the fields needed."""
+    data = check_complete(manifest_path(path))
+    for key, kind in (("target", dict), ("upstreams", list), ("parameters", dict), ("outputs", dict)):
+        if not isinstance(data.get(key), kind):
+            raise ReproduceError(f"{path}: the manifest has no {key!r} to rerun from")
+    if not data["upstreams"]:
+        raise ReproduceError(f"{path}: the manifest records no upstream")
+    return data
+
+
+def recorded_inputs(data: dict[str, Any]) -> list[RecordedInput]:
+    """The target, then the upstreams in their recorded order."""
+    entries = [("target", data["target"])] + [(f"upstream {i}", u) for i, u in enumerate(data["upstreams"], 1)]
+    inputs = []
+    for role, entry in entries:
+        if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str) or not entry["spec"]:
+            raise ReproduceError(f"the manifest's {role} has no source spec")
+        inputs.append(RecordedInput(
+            role=role, spec=entry["spec"], kind=str(entry.get("kind", "")), location=str(entry.get("location", "")),
+            digest=str(entry.get("digest", "")), tree_digest=str(entry.get("tree_digest", "")),
+            details=dict(entry.get("details") or {})))
+    return inputs
+
+
+def recorded_params(data: dict[str, Any], notes: list[str]) -> MatchParams:
+    """The matcher parameters of the run; a parameter this lineage does not know is refused."""
+    recorded = data["parameters"]
+    known = {f.name for f in dataclasses.fields(MatchParams)}
+    unknown = sorted(set(recorded) - known)
+    if unknown:
+        raise ReproduceError(f"the manifest sets matcher parameters this lineage {__version__} does not know: "
+                             f"{', '.join(unknown)}")
+    missing = sorted(known - set(recorded))
+    if missing:
+        notes.append(f"the manifest does not record the matcher parameters {', '.join(missing)}; "
+                     "their defaults were used")
+    return MatchParams(**recorded)
+
+
+def environment_notes(data: dict[str, Any]) -> list[str]:
+    """How this lineage and its figure libraries differ from those that wrote the report."""
+    notes = []
+    tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+    now = tool_info()
+    if tool.get("version") != now["version"]:
+        notes.append(f"lineage version differs: the report was written by {tool.get('version') or 'an unknown'}, "
+                     f"this is {now['version']}")
+    if tool.get("index_version") != now["index_version"]:
+        notes.append(f"index version differs: recorded {tool.get('index_version')}, this is {now['index_version']}")
+    if tool.get("commit") and now.get("commit") and tool["commit"] != now["commit"]:
+        notes.append(f"lineage commit differs: the report was written by {tool['commit']}, this is {now['commit']}")
+    elif tool.get("commit") and not now.get("commit"):
+        notes.append(f"the report was written by lineage commit {tool['commit']}; this lineage is not a checkout")
+    if tool.get("dirty"):
+        notes.append(f"the report was written from a checkout with uncommitted changes (on {tool.get('commit')})")
+    if now.get("dirty"):
+        notes.append(f"this lineage runs from a checkout with uncommitted changes (on {now.get('commit')})")
+    env = data.get("environment") if isinstance(data.get("environment"), dict) else {}
+    for package in FIGURE_PACKAGES:
+        was, is_ = env.get(package), package_version(package)
+        if was != is_:
+            notes.append(f"{package} version differs: recorded {was or 'none'}, installed {is_ or 'none'}")
+    return notes
+
+
+__all__ = ["RecordedInput", "ReproduceError", "environment_notes", "load_manifest", "manifest_path",
+           "recorded_inputs", "recorded_params"]

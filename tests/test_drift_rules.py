@@ -1,0 +1,116 @@
+"""Tests for lineage.fork.drift_rules: the line rules of drift over hand-made line tables (no git)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from lineage.errors import LineageError
+from lineage.fork.drift_rules import (
+    FileChange,
+    TargetLines,
+    TouchedCommit,
+    Verdict,
+    classify,
+    count_change,
+    counterparts,
+    judge,
+    learn_pairing,
+    pr_number,
+    renamer,
+)
+from lineage.fork.params import DriftParams, drift_params_from_settings
+
+PAIRING = learn_pairing([("t/m.py", "m.py")], ["m.py"])
+
+
+def _base(path: str) -> Counter[str]:
+    """The upstream at BASE: m.py holds one line."""
+    return Counter({"x = 1": 1}) if path == "m.py" else Counter()
+
+
+def test_pr_numbers() -> None:
+    assert pr_number("Fix typos (#648)") == "648"
+    assert pr_number("Merge pull request #12 from a/b") == "12"
+    assert pr_number("Revert \"x (#3)\" (#5)") == "5"
+    assert pr_number("no number here #7") == ""
+
+
+def test_counts_are_a_multiset_against_the_parent() -> None:
+    # `return None` is in the file before and after: not telling while other lines changed.
+    change = FileChange("m.py", "m.py", Counter({"return None": 2, "x = 1": 1}),
+                        Counter({"return None": 3, "y = 2": 1}))
+    assert count_change(change, Counter({"return None": 2, "x = 1": 1})) == (1, 0, 1, 0, 0, 0)
+    assert count_change(change, Counter({"return None": 3, "y = 2": 1})) == (1, 1, 1, 1, 0, 0)
+    # A later applied commit removed `y = 2` and added `x = 1` back: neither is missing.
+    assert count_change(change, Counter({"return None": 3, "x = 1": 1}), None,
+                        Counter({"y = 2": 1}), Counter({"x = 1": 1})) == (1, 0, 1, 0, 1, 1)
+    # `x = 1` came with a commit of the range the target did not take (BASE lacks it): its
+    # absence from the target is no evidence, so it is not counted.
+    assert count_change(change, Counter({"return None": 2}), None, None, None, Counter()) == (1, 0, 0, 0, 0, 0)
+    # A change of ambiguous texts only is counted on them: the third copy is there.
+    alone = FileChange("m.py", "m.py", Counter({"return None": 2}), Counter({"return None": 3}))
+    assert count_change(alone, Counter({"return None": 3})) == (1, 1, 0, 0, 0, 0)
+    params = DriftParams()
+    assert classify(2, 2, 1, 1, params) == "applied"
+    assert classify(10, 1, 0, 0, params) == "missing"
+    assert classify(10, 5, 0, 0, params) == "partial"
+    assert classify(0, 0, 0, 0, params) == "not_applicable"
+    with pytest.raises(LineageError):
+        DriftParams(applied_min_share=0.1, missing_max_share=0.2)
+
+
+def test_folder_map_and_renames() -> None:
+    pairing = learn_pairing([("vendor/pkg/a.py", "src/pkg/a.py"), ("src/forked/b.py", "src/pkg/b.py")],
+                            ["src/pkg/a.py", "src/pkg/b.py"])
+    assert pairing.folders == {("src",): ("vendor",), ("src", "pkg"): ("src", "forked")}
+    assert pairing.mapped("src/pkg/new.py") == "src/forked/new.py"
+    assert pairing.mapped("tests/t.py") == ""
+    assert pairing.renames == {"pkg": "forked"}
+
+
+def test_a_line_a_later_applied_commit_removed_again_is_superseded() -> None:
+    target = TargetLines({"t/m.py": Counter({"x = 1": 1, "b = 2": 1})})
+    adds = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, "a = 1": 1}))
+    swaps = FileChange("m.py", "m.py", Counter({"x = 1": 1, "a = 1": 1}), Counter({"x = 1": 1, "b = 2": 1}))
+    first, second = judge([TouchedCommit([adds], PAIRING), TouchedCommit([swaps], PAIRING)], target, _base,
+                          DriftParams())
+    # `a = 1` was never at BASE and the first commit is not applied: its removal proves nothing.
+    assert second == Verdict(1, 1, 0, 0, 0, 0, "applied", "t/m.py")
+    # The target lacks `a = 1` because the applied second commit removed it again: not missing.
+    assert first == Verdict(1, 0, 0, 0, 1, 0, "not_applicable", "t/m.py")
+
+
+def test_absences_alone_never_apply_a_chain_the_target_never_had() -> None:
+    target = TargetLines({"t/m.py": Counter({"x = 1": 1})})
+    adds = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, "z = 9": 1}))
+    removes = FileChange("m.py", "m.py", Counter({"x = 1": 1, "z = 9": 1}), Counter({"x = 1": 1}))
+    first, second = judge([TouchedCommit([adds], PAIRING), TouchedCommit([removes], PAIRING)], target, _base,
+                          DriftParams())
+    assert (first.status, second.status) == ("missing", "not_applicable")
+    assert (second.removed, second.absent) == (0, 0)
+
+
+def test_counterparts_through_the_folder_map() -> None:
+    new = FileChange("", "n.py", Counter(), Counter({"y = 2": 1}))
+    # The target holds the folder the new file maps to, not the file: its lines count as missing.
+    assert counterparts(new, PAIRING, TargetLines({"t/m.py": Counter()})) == ([], True)
+    # ... and once it holds the file, that file is the counterpart.
+    assert counterparts(new, PAIRING, TargetLines({"t/m.py": Counter(), "t/n.py": Counter()})) == (["t/n.py"], True)
+    elsewhere = FileChange("", "other/n.py", Counter(), Counter({"y = 2": 1}))
+    assert counterparts(elsewhere, PAIRING, TargetLines({"t/m.py": Counter()})) == ([], False)
+
+
+def test_renamer_replaces_whole_package_names_only() -> None:
+    rename = renamer({"pkg": "forked"})
+    assert rename is not None and renamer({}) is None
+    assert rename("from pkg.a import b") == "from forked.a import b"
+    assert rename("import mypkg, x.pkg") == "import mypkg, x.pkg"
+
+
+def test_drift_params_are_knobs() -> None:
+    assert drift_params_from_settings(["applied_min_share=1"]).applied_min_share == 1.0
+    for bad in ("applied_min_share=1.5", "missing_max_share=x", "nope=1", "missing_max_share=0.95"):
+        with pytest.raises(LineageError, match="--drift-set"):
+            drift_params_from_settings([bad])
