@@ -12,6 +12,7 @@ import csv
 import hashlib
 import json
 import random
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -25,7 +26,8 @@ from lineage.match.params import MatchParams
 from lineage.sources import open_source
 from lineage.store import Store, StoreParams, add_releases, scan
 from lineage.store.fingerprints import tree_fingerprints
-from lineage.store.scan import CANDIDATE_COLUMNS
+from lineage.store.join import divisions
+from lineage.store.scan import CANDIDATE_COLUMNS, lookup
 
 HEADER = """\
 # Copyright 2024 The Example Authors. All rights reserved.
@@ -238,6 +240,43 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     assert "at least one SPEC" in capsys.readouterr().err
 
 
+def _target_fps(world: dict[str, Path], store: Store) -> np.ndarray:
+    with open_source(str(world["target"]), None) as source:
+        tree = index_tree(source, IndexCache(None), 1)
+    return tree_fingerprints(tree, store.match_rules, release=False)
+
+
+def _restored(world: dict[str, Path], root: Path, bits: int) -> Store:
+    store = Store.open(root, StoreParams(prefix_bits=bits), create=True)
+    add_releases(store, _specs(world), jobs=1)
+    return store
+
+
+def _twice(store: Store, root: Path) -> Store:
+    """A copy of ``store`` whose every row is also in a compacted file."""
+    shutil.copytree(store.root, root)
+    copy = Store.open(root)
+    kept = {Path(f): Path(f).read_bytes() for files in copy.partition_files(copy.releases()).values() for f in files}
+    assert copy.compact() > 0
+    for path, blob in kept.items():
+        path.write_bytes(blob)
+    assert all(len(files) > 1 for files in copy.partition_files(copy.releases()).values())
+    return copy
+
+
+def test_divisions_cover_every_fingerprint() -> None:
+    assert divisions(0) == (0, (1 << 63) - 1)
+    d = divisions(4)
+    assert len(d) == 17 and d[1] == 1 << 59 and list(d) == sorted(d)
+    store = Store.__new__(Store)
+    store.params = StoreParams(prefix_bits=4)
+    fps = np.array([0, (1 << 59) - 1, 1 << 59, (1 << 63) - 1], np.int64)
+    # Partition p of the store holds exactly the fingerprints of division p.
+    assert [int(p) for p in store.prefix_of(fps)] == [0, 0, 1, 15]
+    parts = store.prefix_of(fps).tolist()
+    assert all(d[p] <= f < d[p + 1] or f == d[-1] for f, p in zip(fps.tolist(), parts, strict=True))
+
+
 @pytest.mark.parametrize("processes", [False])  # worker processes: the LINEAGE_DASK=local test
 def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, processes: bool) -> None:
     from distributed import Client, LocalCluster
@@ -251,6 +290,14 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
         assert [o.status for o in outcomes] == ["added"] * 4
         assert _tree_bytes(tmp_path / "dist") == _tree_bytes(tmp_path / "plain")
         on_dask = scan(str(world["target"]), plain, top=1, client=client, jobs=1)
+        # The dataframe join's counts are the DuckDB lookup's, also with prefix_bits 0 and 1 and
+        # with rows held twice (a compacted file beside the files it merged, as after a crash).
+        fps = _target_fps(world, plain)
+        releases = plain.releases()
+        for store in (plain, _restored(world, tmp_path / "p0", 0), _restored(world, tmp_path / "p1", 1),
+                      _twice(plain, tmp_path / "twice")):
+            here_counts = lookup(store, releases, fps)
+            assert here_counts and lookup(store, releases, fps, client) == here_counts
     here = scan(str(world["target"]), plain, top=1, jobs=1)
     here.write(tmp_path / "a", html=False, formats=[])
     on_dask.write(tmp_path / "b", html=False, formats=[])

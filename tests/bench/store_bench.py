@@ -89,6 +89,29 @@ def _build(store_dir: Path, specs: list[str], cache: Path, client: Any = None) -
             "info": info}
 
 
+def _sharing(store_dir: Path) -> dict[str, Any]:
+    """How many releases hold each stored fingerprint: distinct fingerprints, rows, and the rows
+    whose fingerprint more than ``common_max_releases`` releases hold (never evidence in a scan)."""
+    import duckdb
+
+    from lineage.store import Store
+
+    store = Store.open(store_dir)
+    files = [f for fs in store.partition_files(store.releases()).values() for f in fs]
+    limit = store.params.common_max_releases
+    with duckdb.connect() as con:
+        rows = con.execute(
+            """SELECT n, count(*) AS fps FROM (SELECT fp, count(DISTINCT rid) AS n FROM read_parquet($files)
+               GROUP BY fp) GROUP BY n ORDER BY n""", {"files": files}).fetchall()
+    by_n = {int(n): int(k) for n, k in rows}
+    total_rows = sum(n * k for n, k in by_n.items())
+    bands = {"1": by_n.get(1, 0), "2": by_n.get(2, 0), "3-8": sum(k for n, k in by_n.items() if 3 <= n <= 8),
+             "9-32": sum(k for n, k in by_n.items() if 9 <= n <= limit),
+             f">{limit}": sum(k for n, k in by_n.items() if n > limit)}
+    return {"distinct_fingerprints": sum(by_n.values()), "rows": total_rows, "fingerprints_by_holders": bands,
+            "rows_of_idioms": sum(n * k for n, k in by_n.items() if n > limit), "max_holders": max(by_n or [0])}
+
+
 def _scan(store_dir: Path, spec: str, cache: Path, client: Any = None) -> dict[str, Any]:
     from lineage.index import IndexCache, index_tree
     from lineage.sources import open_source
@@ -109,7 +132,7 @@ def _scan(store_dir: Path, spec: str, cache: Path, client: Any = None) -> dict[s
     return {"target": spec, "target_files": len(tree.files), "target_fingerprints": int(len(fps)),
             "index_s": round(t1 - t0, 2), "lookup_rank_s": round(t2 - t1, 3), "ranked": len(candidates),
             "top": [{"rank": c.rank, "release": c.release.split("#")[0], "score": c.score,
-                     "distinct_lines": c.distinct_lines} for c in candidates[:12]],
+                     "distinct_lines": c.distinct_lines} for c in candidates[:40]],
             "candidates_sha256": hashlib.sha256(data).hexdigest()}
 
 
@@ -195,6 +218,11 @@ def _markdown(fig: dict[str, Any]) -> str:
         out.append(f"| build on Dask, 2 worker processes, warm index cache | {d['wall_s']:.1f} s; store files "
                    f"identical: {'yes' if fig['dask_identical'] else 'NO'} |")
     out.append(f"| peak RSS (this process or a child) | {fig['peak_rss_mb']:.0f} MB |")
+    if "sharing" in fig:
+        h = fig["sharing"]
+        bands = ", ".join(f"{k}: {v:,}" for k, v in h["fingerprints_by_holders"].items())
+        out.append(f"| distinct fingerprints / rows | {h['distinct_fingerprints']:,} / {h['rows']:,}; by releases "
+                   f"holding them: {bands}; rows of idioms {h['rows_of_idioms']:,}; most held {h['max_holders']} |")
     for s in fig["scans"]:
         line = (f"| scan {s['target'].split('#')[0]}: {s['target_files']:,} files, "
                 f"{s['target_fingerprints']:,} fingerprints | index {s['index_s']:.1f} s, lookup and rank "
@@ -254,6 +282,7 @@ def main(argv: list[str] | None = None) -> int:
     fig["build"] = _build(_fresh(args.out / "store"), specs, cache)
     fig["readd"] = _build(args.out / "store", specs, cache)
     ok = all(s == "added" for s in fig["build"]["outcomes"]) and all(s == "present" for s in fig["readd"]["outcomes"])
+    fig["sharing"] = _sharing(args.out / "store")
     fig["scans"] = [_scan(args.out / "store", spec, cache) for spec in scans]
     if args.dask:
         from distributed import Client, LocalCluster

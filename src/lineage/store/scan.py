@@ -3,7 +3,8 @@
 1. The target is indexed and fingerprinted under the store's seed rules (only the rules about a
    line itself: :func:`lineage.store.fingerprints.tree_fingerprints` with ``release=False``).
 2. Lookup, one partition at a time (:func:`lookup_partition`, DuckDB over the partition's
-   Parquet files, embedded, no server; on Dask workers when a client is given): for each
+   Parquet files, embedded, no server; with a Dask client, a dataframe join partition by
+   partition, :mod:`lineage.store.join`): for each
    release, how many of the target's fingerprints it holds, grouped by *n*, the number of
    releases holding each. A fingerprint held by more than ``common_max_releases`` releases is an
    idiom and is dropped. The counts are integers, so the partitions add up exactly, in any order.
@@ -82,21 +83,21 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
 
 
 def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any = None) -> dict[int, dict[int, int]]:
-    """Per release id: {n: count} over all partitions (in process, or one Dask task each)."""
+    """Per release id: {n: count} over all partitions: in process with DuckDB, or with a client as a
+    Dask dataframe join (:mod:`lineage.store.join`); the same integers either way."""
+    import duckdb
+
     files = store.partition_files(releases)
+    if client is not None:
+        from lineage.store.join import lookup_dataframe
+
+        return lookup_dataframe(store, files, fps, client)
     prefixes = store.prefix_of(fps)
     names = store.partitions
     jobs = [(files[names[p]], fps[prefixes == p]) for p in range(len(names)) if names[p] in files]
-    jobs = [(f, part) for f, part in jobs if len(part)]
     limit = store.params.common_max_releases
-    if client is None:
-        import duckdb
-
-        with duckdb.connect() as con:
-            parts = [lookup_partition(f, part, limit, con) for f, part in jobs]
-    else:
-        futures = [client.submit(lookup_partition, f, part, limit, pure=False) for f, part in jobs]
-        parts = client.gather(futures)
+    with duckdb.connect() as con:
+        parts = [lookup_partition(f, part, limit, con) for f, part in jobs if len(part)]
     counts: dict[int, dict[int, int]] = {}
     for part in parts:
         for rid, n, c in part:
