@@ -88,9 +88,12 @@ def test_blame_truth_marks_unchanged_reformatted_and_new_lines(history: gittruth
     assert by_line[("pkg/a.py", 8)]["expected"] == "near"
     assert by_line[("pkg/a.py", 8)]["category"] == "reformatted"
     assert by_line[("pkg/a.py", 8)]["upstream_line"] == 7
-    # Edited and added lines, and every line of a file created after OLD, are not copies.
+    # A line edited in place, still similar to the line it replaced: a near copy (step 5b).
+    assert by_line[("pkg/a.py", 12)]["expected"] == "near"
+    assert by_line[("pkg/a.py", 12)]["category"] == "edited"
+    assert by_line[("pkg/a.py", 12)]["upstream_line"] == 11
+    # Added lines, and every line of a file created after OLD, are not copies.
     assert ("pkg/a.py", 2) not in by_line
-    assert ("pkg/a.py", 12) not in by_line
     assert not [key for key in by_line if key[0] == "pkg/b.py"]
     assert counts["target_files_scored"] == 2
     assert {(row["side"], row["path"]) for row in files} == {

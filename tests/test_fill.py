@@ -184,3 +184,74 @@ def test_increasing_pairs_on_sparse_target_lines() -> None:
     u = [rng.randrange(100) for _ in t]
     chain = increasing_pairs(t, u)
     assert len(chain) == _lis_length(u)
+
+
+_FIELDS = [f"field_{name}" for name in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf",
+                                        "hotel", "india", "juliet", "kilo", "lima", "mike", "november")]
+_OPEN = ('def parse_header_block(payload, strict=True):\n'
+         '    checked = validate_header_payload(payload, strict=strict)\n'
+         '    return decode_header_fields(checked, HEADER_TABLE)\n\n\n'
+         'class Record:\n'
+         '    def __init__(self, data):\n')
+_CLOSE = ('\n\ndef render_record_summary(record, width=80):\n'
+          '    summary = format_record_fields(record, width=width)\n'
+          '    return wrap_summary_lines(summary, RECORD_WIDTH)\n')
+
+
+def _typed_record(typed: bool, new_code: bool = False) -> str:
+    if new_code:
+        body = [f"        total_{k} = compute_weight_{k}(self.cache, {k})\n" for k in range(len(_FIELDS))]
+    elif typed:  # annotated, between two new lines that stop the regions' outward extension
+        body = ["        register_this_instance_globally(REGISTRY_HANDLE)\n",
+                *[f'        self.{f}: Optional[str] = data.get("{f}")\n' for f in _FIELDS],
+                "        emit_debug_trace_for_record_creation(self)\n"]
+    else:
+        body = [f"        self.{f} = data.get('{f}')\n" for f in _FIELDS]
+    return _OPEN + "".join(body) + _CLOSE
+
+
+def test_lines_edited_in_place_inside_a_copy_are_near(run_compare: Runner) -> None:
+    """Annotations added to a block longer than a region's gap: no line of it hits, and a new
+    line at each end stops the two regions' outward extension; fill's second pass pairs each
+    edited line with the line it replaced, near, and leaves the new lines none; with the pass
+    off the block stays none."""
+    up = {"pkg/record.py": _typed_record(False)}
+    target = _typed_record(True)
+    first = _OPEN.count("\n") + 1
+    block = range(first + 1, first + 1 + len(_FIELDS))
+    frame = file_lines(run_compare({"pkg/record.py": target}, [("up", up)]), "pkg/record.py")
+    edited = frame.loc[list(block)]
+    assert set(edited["match"]) == {"near"}
+    assert list(edited["upstream_line"].astype(int)) == [n - 1 for n in block]
+    assert set(frame.loc[[first, block[-1] + 1]]["match"]) == {"none"}
+    off = run_compare({"pkg/record.py": target}, [("up", up)], params=MatchParams(fill_edit_max_gap=0))
+    assert set(file_lines(off, "pkg/record.py").loc[list(block)]["match"]) == {"none"}
+
+
+def test_new_code_opposite_old_code_is_not_an_edit(run_compare: Runner) -> None:
+    up = {"pkg/record.py": _typed_record(False)}
+    target = _typed_record(False, new_code=True)
+    block = range(_OPEN.count("\n") + 1, _OPEN.count("\n") + 1 + len(_FIELDS))
+    frame = file_lines(run_compare({"pkg/record.py": target}, [("up", up)]), "pkg/record.py")
+    assert set(frame.loc[list(block)]["match"]) == {"none"}
+
+
+_IMPORTS_UP = ("import json\nimport os\nfrom collections import OrderedDict\nfrom .models import Response\n"
+               "from .structures import CaseInsensitiveDict\n\n\n")
+_IMPORTS_SORTED = ("from collections import OrderedDict\nimport json\nimport os\n"
+                   "from .structures import CaseInsensitiveDict\nfrom .models import Response\n"
+                   "from .brand_new_module import NewThing, OtherThing\n\n\n")
+
+
+def test_imports_sorted_again_in_the_main_pair_are_copied(run_compare: Runner) -> None:
+    """isort moved the copied imports: none is in order with the pair's other lines, so the
+    in-order rules leave them none; rule (c) pairs each with its upstream line, verbatim; the
+    new import stays none; with the rule off the reordered imports stay none."""
+    up = {"pkg/transport.py": _IMPORTS_UP + _REWRITTEN_UP}
+    target = {"pkg/transport.py": _IMPORTS_SORTED + _REWRITTEN_TARGET}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/transport.py")
+    got = {n: (frame.loc[n, "match"], frame.loc[n, "upstream_line"]) for n in range(1, 7)}
+    assert got == {1: ("verbatim", 3), 2: ("verbatim", 1), 3: ("verbatim", 2), 4: ("verbatim", 5),
+                   5: ("verbatim", 4), 6: ("none", pd.NA)}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_import_min_tokens=0))
+    assert (file_lines(off, "pkg/transport.py").loc[1:6, "match"] == "verbatim").sum() < 5

@@ -13,7 +13,7 @@ in both files (the longest chain increasing on both sides; lines out of that ord
 labels but are not anchors). Each stretch between two anchors, and before the first and after
 the last, is aligned line by line with its upstream counterpart (an LCS of line keys, rapidfuzz
 ``Indel``, the alignment ``git diff`` makes), so a filled line is always in order with the pair's
-other hits. Two rules, each with its reason:
+other hits. Three rules, each with its reason:
 
 * **Alignment inside a copy** (:func:`_align_inside`). Between two anchors, when neither side of
   the stretch is longer than ``align_max_gap`` content lines, every free line that aligns is
@@ -21,7 +21,11 @@ other hits. Two rules, each with its reason:
   their fold form (:func:`fold_form`: tokens without a trailing comment, one quote character,
   no trailing comma: the edits formatters make). :func:`~lineage.match.labels.pair_label` says
   verbatim (identical stripped text) or near, and a near pair must pass the rule for lines
-  between hits (same normal or abstract form, or ``near_min_similarity``).
+  between hits (same normal or abstract form, or ``near_min_similarity``). Then, between two
+  lines so aligned, the lines left on both sides (edited in place: an annotation added, a name
+  or a literal changed, a call re-wrapped) are paired when neither side exceeds
+  ``fill_edit_max_gap`` lines, by their most similar pairs (``fill_edit_min_similarity``) and
+  then by the character alignment of a region's gap (:func:`_edited_lines`).
 * **Lone survivors** (:func:`_survivors`). Everywhere else in an established pair (before the
   first anchor, after the last, longer stretches, and pairs with no anchor at all), only
   distinctive lines align (at least ``survivor_min_tokens`` tokens and ``survivor_min_chars``
@@ -33,6 +37,8 @@ other hits. Two rules, each with its reason:
   a function from a second upstream file shares that file's imports and idioms
   (``from .user import User``) far more often than it kept its lines (on the real renamed fork,
   8 of 42 such lines were copies, against 261 of 333 in the main pairs, with align_max_gap 40).
+* **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
+  import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
 Filled lines join the region of the anchor before them (the first anchor's before it); in a pair
 with no anchor they form a new region of weight 0 (no seed supports it). Upstream lines already
@@ -42,13 +48,15 @@ paired in this target file are not paired again.
 from __future__ import annotations
 
 import bisect
+import re
 from collections.abc import Iterable
 
 import numpy as np
+from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from lineage.index import CODE
-from lineage.index.normalise import fold_whitespace, tokenize_code
+from lineage.index.normalise import fold_whitespace, similarity_text, tokenize_code
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
@@ -105,19 +113,60 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
         t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
         if not t_span or not u_span:
             continue
-        if anchors:
-            number = int(r.region[rows[anchors[max(i - 1, 0)][0]]])
-        else:
-            if new_chain is None:
-                new_chain = Chain(u_file, [], 0.0)
-            number = new_number
+        number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
+        if number == new_number and new_chain is None:
+            new_chain = Chain(u_file, [], 0.0)
         inside = 0 < i < len(anchors) and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
         if not inside and not survivors:
             continue
         done = (_align_inside if inside else _survivors)(lab, u_file, t_span, u_span, used, number)
         used.update(done)
+    if survivors and p.fill_import_min_tokens > 0:
+        _imports(lab, u_file, new_number)
+    if new_chain is None and (r.region[rows] == new_number).any():
+        new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
         added.append(new_chain)
+
+
+_IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#.*)?")
+
+
+def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
+    """Rule (c), imports out of order: a tool such as isort sorts a file's imports again, so
+    the copied imports stand in another order than upstream and the in-order rules leave them
+    none. In the file's main pair (the pair that gets lone survivors), a free one-line import
+    statement of at least ``fill_import_min_tokens`` tokens whose fold form is that of an
+    import of the upstream file not yet paired is paired with it, in any order. This runs
+    after the in-order rules and its lines are never their anchors: on the real sglang/vLLM
+    pair, imports as anchors let the alignment pair the generic lines between them (``try:``,
+    ``)``, imports of each project's own modules). They join the region of the pair's first
+    paired line (a new region when there is none)."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    r, rows = lab.result, lab.t_rows
+    mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+    used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
+    number = int(r.region[rows[mine[0]]]) if len(mine) else new_number
+    by_form: dict[str, list[int]] = {}
+    for uc in range(len(u_rows)):
+        text = u_lines[u_rows[uc]].strip()
+        if uc not in used and lab.upstream_kind(u_file, uc) == CODE and _IMPORT.fullmatch(text):
+            by_form.setdefault(fold_form(text, CODE), []).append(uc)
+    if not by_form:
+        return
+    for tc in range(len(lab.t_rows)):
+        text = lab.t_lines[lab.t_rows[tc]].strip()
+        if (lab.target_kind(tc) != CODE or lab.target_tokens(tc) < lab.p.fill_import_min_tokens
+                or not _IMPORT.fullmatch(text) or not _free(lab, u_file, tc)):
+            continue
+        free_ups = by_form.get(fold_form(text, CODE))
+        if not free_ups:
+            continue
+        uc = free_ups.pop(0)
+        labelled = pair_label(text, u_lines[u_rows[uc]].strip(), lab.p)
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+            used.add(uc)
 
 
 def _free(lab: FileLabeller, u_file: int, tc: int) -> bool:
@@ -161,7 +210,8 @@ def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, 
     u_keys = [keys.of(k, fold_form(u_lines[u_rows[uc]], k) if uc not in used else None)
               for uc in u_span for k in [lab.upstream_kind(u_file, uc)]]
     done: list[int] = []
-    for i, j in _align(t_keys, u_keys):
+    aligned = _align(t_keys, u_keys)
+    for i, j in aligned:
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
         labelled = pair_label(t_text, u_text, lab.p)
@@ -172,7 +222,75 @@ def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, 
             continue
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         done.append(uc)
+    done += _edited_lines(lab, u_file, t_span, u_span, aligned, used | set(done), number)
     return done
+
+
+def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
+                  aligned: list[tuple[int, int]], used: set[int], number: int) -> list[int]:
+    """Rule (a), second pass: between two lines the alignment paired, the lines left over on
+    both sides are lines edited in place (an annotation added, a name or a literal changed, a
+    call re-wrapped by a formatter), when neither side is longer than ``fill_edit_max_gap``
+    content lines (a longer block is code rewritten there). Such a block can hold new code
+    opposite old code, so a pair must reach ``fill_edit_min_similarity``: the most similar pair
+    of the block is paired and the parts before and after it are treated the same way (the rule
+    of difflib's ``Differ``); what is left between those pairs is aligned by characters as a
+    region's gap is (:meth:`FileLabeller.align_gap`: the pieces of a re-wrapped call)."""
+    if lab.p.fill_edit_max_gap <= 0:
+        return []
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    bounds = [(-1, -1), *aligned, (len(t_span), len(u_span))]
+
+    def free(tc: int) -> bool:
+        return _free(lab, u_file, tc)
+
+    for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
+        t_gap = [t_span[i] for i in range(ia + 1, ib) if free(t_span[i])]
+        u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
+        if not t_gap or not u_gap or max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
+            continue
+        t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
+        u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
+        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
+                                               lab.p.gap_min_chars)
+                if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
+        for a, b in best:
+            labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p)
+            if labelled is not None:
+                lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
+        edges = [(-1, -1), *best, (len(t_gap), len(u_gap))]
+        for (a0, b0), (a1, b1) in zip(edges, edges[1:], strict=False):
+            rest_t, rest_u = t_gap[a0 + 1 : a1], u_gap[b0 + 1 : b1]
+            if rest_t and rest_u:
+                lab.align_gap(u_file, number, rest_t, rest_u, u_rows, u_lines, free, lab.p.fill_edit_min_similarity)
+    rows = lab.t_rows[list(t_span)]
+    mine = (lab.result.up_file[rows] == u_file) & (lab.result.region[rows] == number)
+    return sorted({int(uc) for uc in np.searchsorted(u_rows, lab.result.up_row[rows[mine]])} - used)
+
+
+def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
+                min_chars: int) -> list[tuple[int, int]]:
+    """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
+    whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
+    both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
+    the same everywhere (the character alignment after it judges them with their neighbours)."""
+    t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
+    scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
+    scores[[len(t) < min_chars for t in t_sim], :] = -1.0
+    scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
+    out: list[tuple[int, int]] = []
+    stack = [(0, len(t_texts), 0, len(u_texts))]
+    while stack:
+        a0, a1, b0, b1 = stack.pop()
+        if a0 >= a1 or b0 >= b1:
+            continue
+        block = scores[a0:a1, b0:b1]
+        i, j = divmod(int(np.argmax(block)), b1 - b0)
+        if block[i, j] < threshold * 100:
+            continue
+        out.append((a0 + i, b0 + j))
+        stack += [(a0, a0 + i, b0, b0 + j), (a0 + i + 1, a1, b0 + j + 1, b1)]
+    return sorted(out)
 
 
 def _survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],

@@ -13,7 +13,7 @@ aligned characters).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -149,7 +149,7 @@ class FileLabeller:
             t_lo, t_hi = before.t1 + 1, after.t0 - 1
             u_lo, u_hi = before.t1 + before.diag + 1, after.t0 + after.diag - 1
             if t_lo <= t_hi and u_lo <= u_hi:
-                self._align_gap(chain.up_file, number, range(t_lo, t_hi + 1), range(u_lo, u_hi + 1),
+                self.align_gap(chain.up_file, number, range(t_lo, t_hi + 1), range(u_lo, u_hi + 1),
                                 u_rows, u_lines, free)
         # outward from both ends while lines keep matching
         tc, uc = runs[0].t0 - 1, runs[0].t0 + runs[0].diag - 1
@@ -246,21 +246,26 @@ class FileLabeller:
             return True
         return shape and bool(self.target.h_abs[t_i] == self.upstream.h_abs[u_i])
 
-    def _align_gap(self, u_file: int, number: int, t_range: range, u_range: range,
-                   u_rows: np.ndarray, u_lines: list[str], free: Callable[[int], bool]) -> None:
+    def align_gap(self, u_file: int, number: int, t_range: Sequence[int], u_range: Sequence[int],
+                  u_rows: np.ndarray, u_lines: list[str], free: Callable[[int], bool],
+                  min_similarity: float = 0.0) -> None:
         """Pair lines in the gap between two runs by aligning the gaps' characters.
 
         One alignment of the whole gap handles edited lines and calls re-wrapped over other line
         breaks alike: each target line is mapped to the upstream line most of its aligned
-        characters fall in, and kept if enough of its characters align.
+        characters fall in, and kept if enough of its characters align (and, when
+        ``min_similarity`` is set, if its :func:`line_similarity` to that line, fragments
+        shorter than ``fragment_min_chars`` compared whole, reaches it).
         """
         if len(t_range) == len(u_range):
             # Gaps of equal length: first pair lines of the same shape in place (edited literals
             # in a list, a renamed name), which a character alignment may miss on short lines.
             for tc, uc in zip(t_range, u_range, strict=True):
                 if free(tc) and self.keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
-                    labelled = pair_label(*self.texts(tc, uc, u_rows, u_lines), self.p)
-                    if labelled is not None:
+                    texts = self.texts(tc, uc, u_rows, u_lines)
+                    labelled = pair_label(*texts, self.p)
+                    if labelled is not None and (not min_similarity or labelled[0] == VERBATIM
+                                                 or line_similarity(*texts, False, self.p) >= min_similarity):
                         self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
@@ -293,6 +298,8 @@ class FileLabeller:
             # line maps to the same upstream line.
             if n_chars < self.p.gap_min_chars and t_text != u_text and not any(
                     mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
+                continue
+            if min_similarity and t_text != u_text and line_similarity(t_text, u_text, False, self.p) < min_similarity:
                 continue
             labelled = pair_label(t_text, u_text, self.p)
             if labelled is not None and self._same_kind(tc, u_file, uc):

@@ -83,6 +83,19 @@ class MatchParams:
     # ``import os`` are written the same way everywhere).
     survivor_min_tokens: int = knob(3, 1)
     survivor_min_chars: int = knob(12, 0)
+    # Inside such a stretch, the lines left between two aligned lines (edited in place:
+    # annotations added, names or literals changed, calls re-wrapped) are paired, by their most
+    # similar pairs and then by characters as a region's gap is, if neither side is longer than
+    # this (content lines): a longer block is code rewritten there. 0 turns it off.
+    fill_edit_max_gap: int = knob(40, 0)
+    # ... and each such pair must be at least this similar (line_similarity; short fragments
+    # compared whole): in a block of new code opposite old code, characters align by chance.
+    fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
+    # Imports out of order (isort sorted them again): in the file's main pair, a one-line
+    # import with at least this many tokens that the upstream file also has is paired in any
+    # order (``import os`` has 2: in a pair already established, even that came from there).
+    # 0 turns it off.
+    fill_import_min_tokens: int = knob(2, 0)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
     idiom_max_files: int = knob(3, 1)  # a line whose form is in more upstream files is not distinctive
     # Tokens of distinctive lines a (target file, upstream file) pair needs, unless the target

@@ -13,12 +13,14 @@ data table) is paired with the occurrence the diff puts opposite it and nowhere 
   never paired.
 * :func:`equal_pairs`: only the ``equal`` blocks, on texts the caller may have normalised first
   (the renamed-fork case compares lines with the fork's package name put back).
+* :func:`increasing_chain`: the anchors the git cases align between (:mod:`tests.eval.real.gaps`).
 """
 
 from __future__ import annotations
 
+import bisect
 import difflib
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -37,6 +39,11 @@ def _matcher(a: Sequence[str], b: Sequence[str]) -> difflib.SequenceMatcher:
     return difflib.SequenceMatcher(None, list(a), list(b), autojunk=False)
 
 
+def opcodes(a: Sequence[str], b: Sequence[str]) -> list[tuple[str, int, int, int, int]]:
+    """difflib's opcodes of two line lists (no autojunk)."""
+    return _matcher(a, b).get_opcodes()
+
+
 def equal_pairs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     """0-based (i, j) pairs of the lines of ``a`` and ``b`` in difflib's equal blocks."""
     pairs = []
@@ -46,8 +53,8 @@ def equal_pairs(a: Sequence[str], b: Sequence[str]) -> list[tuple[int, int]]:
     return pairs
 
 
-def _similar_pairs(
-    a: Sequence[str], b: Sequence[str], i1: int, i2: int, j1: int, j2: int, cutoff: float
+def similar_pairs(
+    a: Sequence[str], b: Sequence[str], i1: int, i2: int, j1: int, j2: int, cutoff: float = NEAR_CUTOFF
 ) -> list[tuple[int, int]]:
     """Recursive best-pair alignment of a replace block (see the module docstring).
 
@@ -88,35 +95,29 @@ def diff_pairs(
         if tag == "equal":
             out.extend((i1 + k, j1 + k, True) for k in range(i2 - i1) if a[i1 + k].strip())
         elif tag == "replace":
-            out.extend((i, j, False) for i, j in _similar_pairs(a, b, i1, i2, j1, j2, near_cutoff))
+            out.extend((i, j, False) for i, j in similar_pairs(a, b, i1, i2, j1, j2, near_cutoff))
     return out
 
 
-def gap_pairs(
-    a: Sequence[str],
-    b: Sequence[str],
-    anchors: Sequence[tuple[int, int]],
-    normalise: Callable[[str], str],
-) -> list[tuple[int, int]]:
-    """Pairs of the unanchored lines of ``a`` with lines of ``b`` between consecutive anchors.
-
-    ``anchors`` are 0-based (i, j) pairs already known (sorted by i, j increasing).  The lines
-    strictly between two anchors, and before the first or after the last, are aligned with the
-    lines of ``b`` in the same interval by :func:`equal_pairs` on ``normalise``d, stripped
-    texts.  Anchors whose ``j`` does not increase are skipped, so the result stays in order.
-    """
-    chain: list[tuple[int, int]] = []
-    for i, j in sorted(anchors):
-        if not chain or (i > chain[-1][0] and j > chain[-1][1]):
-            chain.append((i, j))
-    bounds = [(-1, -1), *chain, (len(a), len(b))]
+def increasing_chain(anchors: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A longest chain of (i, j) pairs increasing in both (distinct ``i``): the anchors a diff
+    alignment between them can trust.  A line moved up from far below would cut a greedy chain
+    short; the longest chain drops it instead (patience sorting, ties to the earliest pairs)."""
+    pairs = sorted(anchors)
+    tails: list[int] = []  # per chain length: index of the pair ending the best chain so far
+    tail_j: list[int] = []
+    back = [-1] * len(pairs)
+    for k, (_, j) in enumerate(pairs):
+        at = bisect.bisect_left(tail_j, j)
+        back[k] = tails[at - 1] if at else -1
+        if at == len(tails):
+            tails.append(k)
+            tail_j.append(j)
+        else:
+            tails[at], tail_j[at] = k, j
     out = []
-    for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
-        left = [normalise(text.strip()) for text in a[ia + 1 : ib]]
-        right = [normalise(text.strip()) for text in b[ja + 1 : jb]]
-        if not left or not right:
-            continue
-        for i, j in equal_pairs(left, right):
-            if left[i]:
-                out.append((ia + 1 + i, ja + 1 + j))
-    return out
+    k = tails[-1] if tails else -1
+    while k >= 0:
+        out.append(pairs[k])
+        k = back[k]
+    return out[::-1]

@@ -29,14 +29,11 @@ How a target line is judged copied
     2b. With ``ignore_revs_file`` (the project's own ``.git-blame-ignore-revs`` at NEW), blame
        looks through those commits (a formatter's run); a line it follows through one must keep
        rapidfuzz ratio >= ``align.NEAR_CUTOFF`` with its origin, else it is not copied.
-    4. In a target file, between two lines copied by step 3 from one upstream file (and before
-       the first, after the last), lines are aligned in order with the upstream lines between
-       the same two places (:func:`tests.eval.real.align.gap_pairs`) on a key that ignores
-       whitespace, quote style and a trailing comma (:func:`reformat_key`) and, for a fork
-       (``rename = ["nextcord", "discord"]``), reads the fork's package name as the upstream's.
-       A line equal on that key to its partner but not equal stripped is copied as ``near``:
-       category ``renamed`` when it holds the fork's name, else ``reformatted`` (blame gives the
-       commit that renamed or reformatted it, but the line is a copy changed only by that).
+    4-5. In a target file, between the lines step 3 copied from its main upstream file, lines
+       changed a little are copies too (:mod:`tests.eval.real.gaps`): ``renamed`` and
+       ``reformatted`` (equal up to whitespace, quotes, a trailing comma and the fork's name),
+       ``rewrapped`` (a statement broken over other lines) and ``edited`` (a changed line
+       still similar to the line it replaced, the vendored case's rule).
     Every other line is not copied (category ``new`` in the suite): edited since OLD, or new,
     or moved where ``-C -C`` does not look (blame's 20-character minimum for a moved block;
     a move through a commit that did not touch this file).
@@ -50,10 +47,8 @@ import gzip
 import hashlib
 import io
 import json
-import re
 import sys
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -62,7 +57,7 @@ import git
 from rapidfuzz import fuzz
 
 from tests.eval import generate
-from tests.eval.real import align, cases
+from tests.eval.real import align, cases, gaps
 
 BLAME_OPTIONS = ("-w", "-M", "-C", "-C")
 
@@ -189,27 +184,6 @@ class ToOld:
         return self._maps[key].get(line)
 
 
-def renamer(rename: tuple[str, str] | None) -> Callable[[str], str]:
-    """Text with the fork's package name replaced by the upstream's (both casings)."""
-    if not rename:
-        return lambda text: text
-    fork, upstream = rename
-
-    def apply(text: str) -> str:
-        return text.replace(fork, upstream).replace(fork.capitalize(), upstream.capitalize())
-
-    return apply
-
-
-_SPACE = re.compile(r"\s+")
-
-
-def reformat_key(text: str) -> str:
-    """A line as a formatter leaves it alone: no whitespace, one quote character, no trailing
-    comma (what black or isort change inside one line)."""
-    return _SPACE.sub("", text).replace("'", '"').rstrip(",")
-
-
 def ignore_revs(repo: Repo, new: str, spec: dict) -> tuple[str, ...]:
     """Commits blame looks through: the project's own ``.git-blame-ignore-revs`` at NEW (the
     file it asks ``git blame`` to use), when the case names it."""
@@ -239,11 +213,7 @@ def build_truth(
     upstream_map = match_release(repo, old, upstream)
     from_git = {m.git_path: (rel, m.from_git) for rel, m in upstream_map.items()}
     to_old = ToOld(repo, old)
-    rename_text = renamer(rename)
-
-    def normalise(text: str) -> str:
-        return reformat_key(rename_text(text))
-
+    rename_text = gaps.renamer(rename)
     up_lines = {rel: _lines(data) for rel, data in upstream.items()}
 
     def own_file(rel: str) -> str:
@@ -277,20 +247,7 @@ def build_truth(
                 "upstream_line": up_line,
                 "category": "same_file" if up_rel == own_file(rel) else "moved",
             }
-        if rows:
-            main = Counter(row["upstream_path"] for row in rows.values()).most_common(1)[0][0]
-            anchors = [(n - 1, row["upstream_line"] - 1) for n, row in rows.items() if row["upstream_path"] == main]
-            for i, j in align.gap_pairs(lines, up_lines[main], anchors, normalise):
-                if i + 1 in rows or lines[i].strip() == up_lines[main][j].strip():
-                    continue
-                rows[i + 1] = {
-                    "target_path": rel,
-                    "line": i + 1,
-                    "expected": "near",
-                    "upstream_path": main,
-                    "upstream_line": j + 1,
-                    "category": "renamed" if rename_text(lines[i]) != lines[i] else "reformatted",
-                }
+        rows = gaps.gap_rows(rel, lines, up_lines, rows, rename)
         return [rows[n] for n in sorted(rows)]
 
     with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:

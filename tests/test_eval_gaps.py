@@ -1,0 +1,94 @@
+"""Steps 4-5 of the git cases' truth (tests/eval/real/gaps.py) on tiny files made here."""
+
+from __future__ import annotations
+
+from tests.eval.real import align, gaps
+
+OLD = [
+    "import os",
+    "",
+    "def send(self, request, stream=False, timeout=None, verify=True):",
+    "    log.debug('sending %s', request)",
+    "    return self.adapter.send(request)",
+    "",
+    "def close(self):",
+    "    self.pool.clear()",
+]
+NEW = [
+    "import os",
+    "",
+    "def send(",
+    "    self, request, stream=False, timeout=None, verify=True,",
+    "):",
+    '    _log.debug("sending %s", request)',
+    "    return self.adapter.send(request)",
+    "",
+    "def brand_new_helper(x):",
+    "    return x * 2",
+    "",
+    "def close(self):",
+    "    self.pool.clear()",
+]
+BLAME = {1: 1, 7: 5, 12: 7, 13: 8}  # target line -> upstream line, as blame would say
+
+
+def _blame_rows(path: str, upstream: str) -> dict[int, dict]:
+    return {n: {"target_path": path, "line": n, "expected": "verbatim", "upstream_path": upstream,
+                "upstream_line": u, "category": "same_file" if path == upstream else "moved"}
+            for n, u in BLAME.items()}
+
+
+def test_rewrapped_and_edited_lines_between_blame_lines_are_near_copies() -> None:
+    rows = gaps.gap_rows("pkg/a.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/a.py", "pkg/a.py"), None)
+    got = {n: (row["category"], row["expected"], row["upstream_line"]) for n, row in rows.items()}
+    # The signature Black broke over three lines: each piece maps to the line of its first token.
+    assert got[3] == got[4] == got[5] == ("rewrapped", "near", 3)
+    # Quotes and a renamed logger: edited in place, still similar to the line it replaced.
+    assert got[6] == ("edited", "near", 4)
+    # New code between copied lines is not a copy; blame's own rows are kept as they were.
+    assert 9 not in rows and 10 not in rows
+    assert got[7] == ("same_file", "verbatim", 5)
+
+
+def test_step_5_only_in_a_later_version_of_the_same_file() -> None:
+    # The same lines, but blame found them in another file: only blame's rows (and step 4).
+    rows = gaps.gap_rows("pkg/new.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
+    assert sorted(rows) == sorted(BLAME)
+
+
+def test_reformat_rule_reads_the_forks_name_as_the_upstreams() -> None:
+    old = ["from upkg import core", "x = 1", "y = 'a'", "z = 2"]
+    new = ["from forkpkg import core", "x = 1", 'y = "a"', "z = 2"]
+    blame = {2: 2, 4: 4}
+    rows = {n: {"target_path": "forkpkg/m.py", "line": n, "expected": "verbatim", "upstream_path": "upkg/m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    got = gaps.gap_rows("forkpkg/m.py", new, {"upkg/m.py": old}, rows, ("forkpkg", "upkg"))
+    assert got[1]["category"] == "renamed" and got[3]["category"] == "reformatted"
+
+
+def test_rerun_on_its_own_output_gives_the_same_rows() -> None:
+    once = gaps.gap_rows("pkg/a.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/a.py", "pkg/a.py"), None)
+    assert gaps.gap_rows("pkg/a.py", NEW, {"pkg/a.py": OLD}, once, None) == once
+
+
+def test_increasing_chain_drops_a_line_moved_up_instead_of_what_follows() -> None:
+    # A greedy chain would keep (0, 50) and lose every later anchor.
+    assert align.increasing_chain([(0, 50), (1, 1), (2, 2), (3, 3)]) == [(1, 1), (2, 2), (3, 3)]
+
+
+def test_statements_drop_the_magic_trailing_comma_and_unify_quotes() -> None:
+    one = gaps.statements(["f(a, 'b')"], lambda t: t)
+    three = gaps.statements(["f(", "    a,", '    "b",', ")"], lambda t: t)
+    assert [t for t, _ in one[0]] == [t for t, _ in three[0]]
+
+
+def test_an_edited_multi_line_statement_is_copied_except_the_text_the_edit_added() -> None:
+    old = ["import os", "SLOTS = ('alpha', 'beta', 'gamma')", "def end():", "    pass"]
+    new = ["import os", "SLOTS = (", '    "alpha",', '    "beta",', '    "delta_added_later",', ")",
+           "def end():", "    pass"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 7: 3, 8: 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert {n: got[n]["category"] for n in (2, 3, 4, 6)} == dict.fromkeys((2, 3, 4, 6), "edited")
+    assert all(got[n]["upstream_line"] == 2 for n in (2, 3, 4, 6))
+    assert 5 not in got  # the slot the edit added is new text
