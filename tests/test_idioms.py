@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.idioms import form_file_counts, is_argument_line
+from lineage.match.idioms import form_file_counts, is_absolute_import, is_argument_line
 
 
 @pytest.mark.parametrize(("line", "argument"), [
@@ -25,14 +25,23 @@ from lineage.match.idioms import form_file_counts, is_argument_line
     ("x = torch.empty(n, dtype=torch.int32)", False),
     ("for name, loaded_weight in weights:", False),
     ("return x * 2", False),
-    ("from fancylib.ops.paged_decode import (", True),
-    ("import torch.distributed as dist", True),
-    ("from . import utils", True),
     ("partition_weight_shape: tuple[int, int]", False),  # a field: the author's name
     ("important_value = compute(x)", False),
 ])
 def test_argument_lines(line: str, argument: bool) -> None:
     assert is_argument_line(line) is argument
+
+
+@pytest.mark.parametrize(("line", "absolute"), [
+    ("from fancylib.ops.paged_decode import (", True),
+    ("import torch.distributed as dist", True),
+    ("from . import utils", False),  # relative: the upstream's own module layout
+    ("from ._make import Factory", False),
+    ("important_value = compute(x)", False),
+])
+def test_absolute_imports(line: str, absolute: bool) -> None:
+    assert is_absolute_import(line) is absolute
+    assert not is_argument_line(line)
 
 
 _DEFAULTS = "".join(f"        param_{k}: int = {k},\n" for k in range(24))
@@ -103,3 +112,17 @@ def test_an_import_of_the_same_library_is_no_evidence(run_compare: Runner) -> No
     upstream["up/ops/attn.py"] = _caller(rare)
     kept = file_lines(run_compare({"mine/calls.py": _caller(rare) + _MINE}, [("up", upstream)]), "mine/calls.py")
     assert (kept["match"] == "verbatim").sum() >= 10
+
+
+def test_a_renamed_package_s_imports_are_evidence(run_compare: Runner) -> None:
+    """A fork that renamed its package: its ``__init__.py`` holds only imports and the names they
+    bring in. The imports of the renamed package are found by their abstract form, the relative
+    one by its text; both name the upstream's own modules, so they establish the pair."""
+    names = "".join(f"    name_{k},\n" for k in range(12))
+    init = ("from {pkg} import (\n" + names + ")\nfrom {pkg}._next_gen import asdict, astuple\n\n"
+            "from . import converters, exceptions, filters, setters, validators\n")
+    upstream = {"attrs/__init__.py": init.format(pkg="attr"), **_COMMON}
+    lines = file_lines(run_compare({"acorn/__init__.py": init.format(pkg="attr_fork")}, [("up", upstream)]),
+                       "acorn/__init__.py")
+    code = lines[lines["kind"] == "code"]
+    assert (code["match"] != "none").all(), code[code["match"] == "none"]

@@ -15,7 +15,11 @@ claiming (:meth:`IdiomFilter.keep`, the one hook in :func:`lineage.match.match_s
   nowhere upstream, its abstract form) is found in at most ``idiom_max_files`` upstream files,
   and it is not an **argument line**: a lone keyword argument or default (``hidden_act="silu",``,
   ``num_heads: int = 8,``, ``dim=dim,``, ``self.eps = eps``), a row of literals (``1, 2, 3,``)
-  or an import (``from aiter.ops.triton.gluon.pa_decode_gluon import (``). Argument lines are
+  or an absolute import that the upstream writes the same (``from aiter.ops.triton.gluon.pa_decode_gluon
+  import (``). An import the upstream writes with another package name (``from attr import`` ->
+  ``from attr_fork import``: found by its abstract form only) or a relative one (``from . import
+  converters``) stays evidence: they name the upstream's own modules, and a fork that renamed its
+  package keeps them (its ``__init__.py`` may hold nothing else). Argument lines are
   written alike wherever the same library is called, configured or imported, with any value:
   two files calling one rare API import it alike (sglang's ``aiter_utils.py`` and a vLLM
   kernel, both calling AITER's ``pa_decode_gluon``). A field declaration
@@ -56,13 +60,20 @@ _VALUE = r"(?:- )?(?:I|S|N|None|True|False)(?: \. I)*"
 _ARGUMENT = re.compile(
     rf"^(?:self \. )?I(?: : [^=]+)? = {_VALUE}(?: ,)?$"  # keyword argument or default
     rf"|^(?:{_VALUE} , )*{_VALUE}(?: ,)?$"  # a row of values: ``1, 2, 3,`` / ``"name",``
-    r"|^(?:from .+ )?import "  # an import: ``from aiter.ops.pa_decode_gluon import (``
 )
+# An absolute import (``from aiter.ops.pa_decode_gluon import (``, ``import torch``); a relative
+# one (``from . import converters``) names the upstream's own module layout instead.
+_ABSOLUTE_IMPORT = re.compile(r"^(?:from I(?: \. I)* )?import ")
 
 
 def is_argument_line(text: str) -> bool:
     """Whether a stripped code line is a lone keyword argument/default or a row of literals."""
     return bool(_ARGUMENT.match(normalise_code(text)[1]))
+
+
+def is_absolute_import(text: str) -> bool:
+    """Whether a stripped code line is an absolute import."""
+    return bool(_ABSOLUTE_IMPORT.match(normalise_code(text)[1]))
 
 
 def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -98,6 +109,7 @@ class IdiomFilter:
         by_abs = _count(abs_forms, abs_counts, target.h_abs)
         # A line whose text is found upstream hits by its text; else by its abstract form.
         self.files_of_form = np.where(by_text > 0, by_text, by_abs)
+        self.text_found = by_text > 0
 
     def _shared_lines(self, t_file: int, chain: Chain) -> np.ndarray:
         """Global target lines of the chain's evidence: its hits, and the lines inside its span
@@ -116,7 +128,9 @@ class IdiomFilter:
         glob = glob[self.files_of_form[glob] <= self.p.idiom_max_files]
         # One form repeated in the target (the same mask line in two kernels) is one piece of evidence.
         glob = glob[np.unique(self.target.h_norm[glob], return_index=True)[1]]
-        keep = [not is_argument_line(lines[int(row)].strip()) for row in self.target.row_of[glob].tolist()]
+        keep = [not (is_argument_line(text) or (found and is_absolute_import(text)))
+                for text, found in zip((lines[int(row)].strip() for row in self.target.row_of[glob].tolist()),
+                                       self.text_found[glob].tolist(), strict=True)]
         return glob[np.array(keep, bool)] if len(glob) else glob
 
     def keep(self, t_file: int, chains: list[Chain], named: set[int], identical: Chain | None) -> list[Chain]:
