@@ -57,6 +57,7 @@ from rapidfuzz.distance import Indel
 
 from lineage.index import CODE
 from lineage.index.normalise import fold_whitespace, similarity_text, tokenize_code
+from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
@@ -130,6 +131,7 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
 
 
 _IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#.*)?")
+_IMPORT_WORDS = ("import", "from")  # every text _IMPORT matches starts with one of them
 
 
 def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
@@ -147,17 +149,25 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
     used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
     number = int(r.region[rows[mine[0]]]) if len(mine) else new_number
+    u, t = lab.upstream, lab.target
+    u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
     by_form: dict[str, list[int]] = {}
-    for uc in range(len(u_rows)):
+    # Only code lines can be imports (the kind test once, on the arrays), and an import's
+    # stripped text starts with one of two words (a cheap test before the pattern).
+    for uc in np.flatnonzero(u.kind[u_start : u_start + len(u_rows)] == CODE).tolist():
         text = u_lines[u_rows[uc]].strip()
-        if uc not in used and lab.upstream_kind(u_file, uc) == CODE and _IMPORT.fullmatch(text):
+        if text.startswith(_IMPORT_WORDS) and uc not in used and _IMPORT.fullmatch(text):
             by_form.setdefault(fold_form(text, CODE), []).append(uc)
     if not by_form:
         return
-    for tc in range(len(lab.t_rows)):
-        text = lab.t_lines[lab.t_rows[tc]].strip()
-        if (lab.target_kind(tc) != CODE or lab.target_tokens(tc) < lab.p.fill_import_min_tokens
-                or not _IMPORT.fullmatch(text) or not _free(lab, u_file, tc)):
+    # Free lines only change here by this loop pairing the line it is at, so the tests on the
+    # arrays (code, enough tokens, unlabelled) can be made once, before it.
+    n = len(rows)
+    candidates = np.flatnonzero((t.kind[t_start : t_start + n] == CODE) & (r.match[rows] == NONE)
+                                & (t.ntok[t_start : t_start + n] >= lab.p.fill_import_min_tokens))
+    for tc in candidates.tolist():
+        text = lab.t_lines[rows[tc]].strip()
+        if not text.startswith(_IMPORT_WORDS) or not _IMPORT.fullmatch(text) or not _free(lab, u_file, tc):
             continue
         free_ups = by_form.get(fold_form(text, CODE))
         if not free_ups:
@@ -175,6 +185,19 @@ def _free(lab: FileLabeller, u_file: int, tc: int) -> bool:
         return False
     owner = int(lab.claims.owner[tc])
     return owner < 0 or lab.claims.claimed[owner].up_file == u_file
+
+
+def _free_mask(lab: FileLabeller, u_file: int, span: range) -> np.ndarray:
+    """:func:`_free` of every content line of ``span`` at once."""
+    owner = lab.claims.owner[span.start : span.stop]
+    claimed_up = np.array([c.up_file for c in lab.claims.claimed] + [-1], np.int64)
+    unlabelled = lab.result.match[lab.t_rows[span.start : span.stop]] == NONE
+    return unlabelled & ((owner < 0) | (claimed_up[owner] == u_file))
+
+
+def _span_arrays(side: Side, start: int, span: range) -> tuple[np.ndarray, np.ndarray]:
+    """Kinds and token counts of a file's content lines ``span`` (``start``: the file's first)."""
+    return side.kind[start + span.start : start + span.stop], side.ntok[start + span.start : start + span.stop]
 
 
 def _align(t_keys: list[int], u_keys: list[int]) -> list[tuple[int, int]]:
@@ -205,10 +228,13 @@ def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, 
     """Rule (a): every free line of a stretch between two anchors that aligns, by fold form."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = _Keys()
-    t_keys = [keys.of(k, fold_form(lab.t_lines[lab.t_rows[tc]], k) if _free(lab, u_file, tc) else None)
-              for tc in t_span for k in [lab.target_kind(tc)]]
-    u_keys = [keys.of(k, fold_form(u_lines[u_rows[uc]], k) if uc not in used else None)
-              for uc in u_span for k in [lab.upstream_kind(u_file, uc)]]
+    t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    t_keys = [keys.of(k, fold_form(lab.t_lines[row], k) if ok else None)
+              for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
+                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_keys = [keys.of(k, fold_form(u_lines[row], k) if uc not in used else None)
+              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
     aligned = _align(t_keys, u_keys)
     for i, j in aligned:
@@ -263,7 +289,7 @@ def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
             rest_t, rest_u = t_gap[a0 + 1 : a1], u_gap[b0 + 1 : b1]
             if rest_t and rest_u:
                 lab.align_gap(u_file, number, rest_t, rest_u, u_rows, u_lines, free, lab.p.fill_edit_min_similarity)
-    rows = lab.t_rows[list(t_span)]
+    rows = lab.t_rows[t_span.start : t_span.stop]
     mine = (lab.result.up_file[rows] == u_file) & (lab.result.region[rows] == number)
     return sorted({int(uc) for uc in np.searchsorted(u_rows, lab.result.up_row[rows[mine]])} - used)
 
@@ -298,12 +324,20 @@ def _survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, use
     """Rule (b): distinctive lines with identical stripped text, aligned in order, each verbatim."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = _Keys()
-    t_keys = [keys.of(lab.target_kind(tc), text if _free(lab, u_file, tc)
-                      and lab.distinctive(text, lab.target_tokens(tc)) else None)
-              for tc in t_span for text in [lab.t_lines[lab.t_rows[tc]].strip()]]
-    u_keys = [keys.of(lab.upstream_kind(u_file, uc), text if uc not in used
-                      and lab.distinctive(text, lab.upstream_tokens(u_file, uc)) else None)
-              for uc in u_span for text in [u_lines[u_rows[uc]].strip()]]
+    # The same keys as lab.distinctive line by line, with the tests on the arrays made at once
+    # (the key ids are given in the same order, so the alignment is the same).
+    t_kinds, t_tokens = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    t_ok = _free_mask(lab, u_file, t_span) & (t_tokens >= lab.p.survivor_min_tokens)
+    t_keys = [keys.of(kind, text if ok and len(text := lab.t_lines[row].strip()) >= lab.p.survivor_min_chars
+                      else None)
+              for kind, ok, row in zip(t_kinds.tolist(), t_ok.tolist(), lab.t_rows[t_span.start : t_span.stop].tolist(),
+                                       strict=True)]
+    u_kinds, u_tokens = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_ok = (u_tokens >= lab.p.survivor_min_tokens).tolist()
+    u_keys = [keys.of(kind, text if ok and uc not in used
+                      and len(text := u_lines[row].strip()) >= lab.p.survivor_min_chars else None)
+              for uc, kind, ok, row in zip(u_span, u_kinds.tolist(), u_ok, u_rows[u_span.start : u_span.stop].tolist(),
+                                           strict=True)]
     done: list[int] = []
     for i, j in _align(t_keys, u_keys):
         tc, uc = t_span[i], u_span[j]
