@@ -292,7 +292,7 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     if cache.dir is not None:
         with contextlib.ExitStack() as stack:
             sources = [stack.enter_context(open_source(spec, settings.cache_root)) for spec in [target, *upstreams]]
-            identities = [tree_identity(source) for source in sources]
+            identities = [tree_identity(source, IndexCache(settings.store_root)) for source in sources]
         key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
                          formats, allow_empty)
         found = cache.get(key)

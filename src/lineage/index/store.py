@@ -28,6 +28,7 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import struct
 import tempfile
 from collections.abc import Sequence
@@ -43,6 +44,8 @@ from lineage.index.records import INDEX_VERSION, Definition, FileIndex
 from lineage.markers import RULES_FINGERPRINT, Marker
 
 MAGIC = b"LINEAGE-IDX\n"
+_DIGESTS_MAGIC = b"LINEAGE-DIG\n"  # an archive's blob hashes (IndexCache.archive_digests)
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEADER = struct.Struct("<Q32s")
 
 
@@ -84,6 +87,39 @@ class IndexCache:
             return
         with contextlib.suppress(OSError):  # a full disk or read-only cache costs speed, never a figure
             write_atomically(self._path(record.digest), _encode(record))
+
+    def _digests_path(self, archive: str) -> Path | None:
+        hexdigest = archive.removeprefix("sha256:")
+        if self.dir is None or not archive.startswith("sha256:") or not _HEX64.fullmatch(hexdigest):
+            return None
+        return self.dir / "archives" / hexdigest[:2] / f"{hexdigest}.digests"
+
+    def archive_digests(self, archive: str) -> dict[str, str]:
+        """The git blob hashes of an archive's Python files (path -> hash) recorded by an earlier
+        run, for the archive whose bytes hash to ``archive`` ("sha256:HEX", computed when it was
+        opened): the same bytes hold the same members. Empty when none were recorded or the
+        entry is damaged, or was written by other code listing the members (``lineage.sources``)."""
+        entry = self._digests_path(archive)
+        if entry is None:
+            return {}
+        try:
+            payload = unframe(_DIGESTS_MAGIC, entry.read_bytes())
+            header = json.loads(payload) if payload is not None else None
+            if not isinstance(header, dict) or header.get("archive") != archive \
+                    or header.get("code") != members_code_fingerprint():
+                return {}
+            return {str(path): str(digest) for path, digest in header["digests"]}
+        except (OSError, ValueError, KeyError, TypeError):
+            return {}
+
+    def put_archive_digests(self, archive: str, digests: list[tuple[str, str]]) -> None:
+        """Record :meth:`archive_digests` (a full disk or read-only cache costs speed only)."""
+        entry = self._digests_path(archive)
+        if entry is None:
+            return
+        header = {"archive": archive, "code": members_code_fingerprint(), "digests": sorted(digests)}
+        with contextlib.suppress(OSError):
+            write_atomically(entry, frame(_DIGESTS_MAGIC, json.dumps(header, sort_keys=True).encode()))
 
     def info(self) -> dict[str, object]:
         """Entries and size of every folder lineage keeps under the root (every index and match
@@ -239,6 +275,15 @@ def index_code_fingerprint() -> str:
     for path in compiled_pass_files():  # the per-line pass in C makes the forms too
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()
+
+
+@cache
+def members_code_fingerprint() -> str:
+    """The code that lists an archive's members and reads them (``lineage.sources``): part of
+    the key of :meth:`IndexCache.archive_digests`."""
+    import lineage.sources
+
+    return source_fingerprint(lineage.sources)
 
 
 def compiled_pass_files() -> list[Path]:

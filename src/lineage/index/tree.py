@@ -16,6 +16,7 @@ from lineage.index.store import IndexCache
 from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
+from lineage.sources.archive import ArchiveSource
 from lineage.sources.base import Source, SourceInfo, blob_digest
 
 # Below this many files to parse, worker start-up costs more than it saves.
@@ -142,6 +143,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             record = records[path]
             if record.status == "ok":
                 known[record.digest] = (record, data[path])
+    archive = _archive_digest(source)
+    if archive is not None and cache.archive_digests(archive) != dict(digests):
+        cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
     return TreeIndex(
@@ -167,16 +171,31 @@ def tree_digest(digests: list[tuple[str, str]]) -> str:
     return "sha256:" + tree_hash.hexdigest()
 
 
-def tree_identity(source: Source) -> dict[str, object]:
+def tree_identity(source: Source, cache: IndexCache | None = None) -> dict[str, object]:
     """Everything of an open source that a comparison's outputs depend on, without indexing
     it: its description, the tree digest of its Python files, how many other files it has and
-    what its non-Python files declare (licence, project names). Same identity, same records."""
+    what its non-Python files declare (licence, project names). Same identity, same records.
+
+    With ``cache``, an archive's blob hashes recorded by an earlier run for the same archive
+    bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read."""
     py_paths = [p for p in source.paths() if is_python_path(p)]
-    digests = [(path, source.known_digest(path) or "") for path in py_paths]
+    archive = _archive_digest(source) if cache is not None else None
+    recorded = cache.archive_digests(archive) if cache is not None and archive is not None else {}
+    digests = [(path, source.known_digest(path) or recorded.get(path) or "") for path in py_paths]
     unknown = [path for path, digest in digests if not digest]
     if unknown:
         read = dict((path, blob_digest(blob)) for path, blob in source.read_many(unknown))
         digests = [(path, digest or read[path]) for path, digest in digests]
+        if cache is not None and archive is not None:
+            cache.put_archive_digests(archive, digests)
     return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
             "other_files": len(source.paths()) - len(py_paths),
             "licence": asdict(read_source_licence(source)), "project": asdict(read_project(source))}
+
+
+def _archive_digest(source: Source) -> str | None:
+    """An archive's "sha256:HEX", which :class:`ArchiveSource` computes from the file's bytes
+    each time it opens it (a PyPI release is checked against its pin too); None for other
+    sources (a directory has no digest; a git commit's files are known by their blob hashes)."""
+    digest = source.info.digest
+    return digest if isinstance(source, ArchiveSource) and digest.startswith("sha256:") else None
