@@ -172,7 +172,7 @@ def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
 def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker]:
     """The markers :func:`find_markers` finds, reading only windows of lines around hints."""
     names = list(kinds)
-    windows = hint_windows(lines)
+    windows = hint_windows(lines, names)
     if windows is None:
         return find_markers(lines, names)
     found: list[Marker] = []

@@ -22,6 +22,7 @@ HINTS: tuple[str, ...] = (
 # Lines read around a hit: a phrase's source, URL or "with A->B" may sit up to two lines below
 # it, and a line's judgement looks at the line above.
 WINDOW = 4
+_SEGMENT_KINDS = ("comment", "docstring")  # lines whose whole text the reader reads
 
 
 def may_hold_marker(text: str) -> bool:
@@ -30,16 +31,23 @@ def may_hold_marker(text: str) -> bool:
     return any(hint in lower for hint in HINTS)
 
 
-def hint_windows(lines: Sequence[str]) -> list[tuple[int, int]] | None:
+def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[tuple[int, int]] | None:
     """Half-open row ranges ``[lo, hi)`` around every line holding a hint, merged and sorted.
 
-    None when the text cannot be searched this way (lower-casing changed its length, so
+    With ``kinds`` (the reader's per-line kinds), only lines that can hold a segment are
+    searched: comment and docstring lines, and any other line holding ``#`` (a code line gives
+    the reader only the text after its ``#``; a blank line gives nothing). A hint anywhere else
+    starts no marker, and every line that can start one keeps its whole window, so the reader
+    finds the same markers while the searches cover a fraction of the file.
+
+    None when the text cannot be searched this way (lower-casing changed the file's length, so
     offsets would drift): the caller then reads every line.
     """
-    original = "\n".join(lines)
-    text = original.lower()
-    if len(text) != len(original):
-        return None
+    if not all(line.isascii() for line in lines) and len("\n".join(lines).lower()) != len("\n".join(lines)):
+        return None  # the same test as on the whole file (ASCII text keeps its length)
+    rows = list(range(len(lines))) if kinds is None else \
+        [row for row, line in enumerate(lines) if "#" in line or (row < len(kinds) and kinds[row] in _SEGMENT_KINDS)]
+    text = "\n".join([lines[row] for row in rows]).lower()
     offsets: list[int] = []
     for hint in HINTS:
         at = text.find(hint)
@@ -48,11 +56,11 @@ def hint_windows(lines: Sequence[str]) -> list[tuple[int, int]] | None:
             at = text.find(hint, at + len(hint))
     line_starts: list[int] = []
     start = 0
-    for line in lines:
+    for row in rows:
         line_starts.append(start)
-        start += len(line) + 1
+        start += len(lines[row]) + 1
     windows: list[tuple[int, int]] = []
-    for row in sorted({bisect_right(line_starts, at) - 1 for at in offsets}):
+    for row in sorted({rows[bisect_right(line_starts, at) - 1] for at in offsets}):
         lo, hi = max(0, row - WINDOW), min(len(lines), row + WINDOW + 1)
         if windows and lo <= windows[-1][1]:
             windows[-1] = (windows[-1][0], max(windows[-1][1], hi))
