@@ -663,3 +663,21 @@ def test_never_raises_with_markerish_text_and_kinds(lines: list[str], kinds: lis
         assert [m.line for m in found] == sorted(m.line for m in found)
         assert all(1 <= m.line <= len(lines) for m in found)
         assert found == find_markers(lines, chosen)
+
+
+def test_file_markers_skip_hints_in_code_without_a_comment() -> None:
+    from lineage.markers import find_file_markers
+    from lineage.markers.prefilter import hint_windows
+
+    filler = ["x = 1"] * 12
+    lines = ["based = taken + modified  # nothing here", *filler, "url = 'http://example.org'", *filler,
+             "# Adapted from https://github.com/vllm-project/vllm/blob/main/vllm/utils.py", *filler,
+             "def f():", '    """Copied from vllm.model_executor.layers.Linear"""', "    return based"]
+    kinds = ["code"] * len(lines)
+    kinds[26] = "comment"
+    kinds[40] = "docstring"
+    # The code line holding '#' and the comment and docstring lines are searched; the string in code is not.
+    assert hint_windows(lines, kinds) == [(0, 5), (22, 31), (36, 42)]
+    assert hint_windows(lines) == [(0, 5), (9, 18), (22, 31), (36, 42)]
+    assert find_file_markers(lines, kinds) == find_markers(lines, kinds)
+    assert [m.line for m in find_file_markers(lines, kinds)] == [27, 41]  # 1-based

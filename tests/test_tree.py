@@ -81,3 +81,67 @@ def test_too_large_files_are_skipped_and_progress_is_reported(tmp_path: Path) ->
     assert {p for p, _ in tree.skipped} >= set(up.modules)
     # a start line and an end line (lineage.progress: plain lines when the callback is not a terminal)
     assert len(messages) == 2 and all(m.startswith("indexing t: 5 files") for m in messages)
+
+
+def _wheel(tmp_path: Path) -> Path:
+    import zipfile
+
+    root, _ = _tree(tmp_path / "t")
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for path in sorted(p for p in root.rglob("*") if p.is_file()):
+            zf.write(path, path.relative_to(root).as_posix())
+    return wheel
+
+
+def test_an_archive_identity_reads_no_member_once_its_blob_hashes_are_recorded(tmp_path: Path,
+                                                                                monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from lineage.index.tree import tree_identity
+    from lineage.sources.archive import ArchiveSource
+
+    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache")
+    with open_source(str(wheel)) as source:
+        plain = tree_identity(source)
+        indexed = index_tree(source, cache, 1)  # records the archive's blob hashes
+    assert plain["tree_digest"] == indexed.tree_digest
+    read: list[str] = []
+    real = ArchiveSource.read_many
+
+    def counting(self, paths):  # type: ignore[no-untyped-def]
+        paths = list(paths)
+        read.extend(paths)
+        return real(self, paths)
+
+    monkeypatch.setattr(ArchiveSource, "read_many", counting)
+    with open_source(str(wheel)) as source:
+        assert tree_identity(source, cache) == plain
+    assert not [p for p in read if p.endswith(".py")]  # no Python member was read for the key
+    # A damaged entry is no answer: the members are read again and the entry written anew.
+    entry = next((tmp_path / "cache").rglob("*.digests"))
+    entry.write_bytes(entry.read_bytes()[:-5])
+    with open_source(str(wheel)) as source:
+        assert tree_identity(source, cache) == plain
+    assert [p for p in read if p.endswith(".py")]
+    assert cache.archive_digests(str(plain["info"]["digest"])) != {}  # type: ignore[index]
+
+
+def test_recorded_blob_hashes_are_keyed_by_the_archive_bytes(tmp_path: Path) -> None:
+    from lineage.index.tree import tree_identity
+
+    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache")
+    with open_source(str(wheel)) as source:
+        index_tree(source, cache, 1)
+    with zipfile_append(wheel) as zf:  # other bytes, another sha256: the old record is not used
+        zf.writestr("pkg_extra.py", "y = 2\n")
+    with open_source(str(wheel)) as source:
+        plain = tree_identity(source)
+        assert tree_identity(source, cache) == plain
+        assert "pkg_extra.py" in cache.archive_digests(source.info.digest)
+    assert IndexCache(None).archive_digests(str(plain["info"]["digest"])) == {}  # type: ignore[index]
+    assert cache.archive_digests("git:abc") == {}  # only an archive's sha256 names a record
+
+
+def zipfile_append(path: Path):  # type: ignore[no-untyped-def]
+    import zipfile
+
+    return zipfile.ZipFile(path, "a")
