@@ -123,6 +123,10 @@ class MatchParams:
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
+    # A version file (``_version.py``) is generated, and shared lines of it are no evidence, when
+    # one of its first this many lines says a build tool wrote it (setuptools-scm, versioneer and
+    # hatch-vcs write it on line 1 or 2).
+    generated_head_lines: int = knob(5, 1)
     # -- licences (results/file_licences.py; not the matcher's, but every figure's knob is here)
     # Licence headers open a file: the comments of its first lines are read for licence notices,
     # so a notice quoted deep inside a module (a docstring explaining licences) does not count.
