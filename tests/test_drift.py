@@ -200,6 +200,7 @@ def test_base_auto(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> 
     ["{up}@{base}..main", "--commits", "deadbeef"],  # not in the range
     ["{up}@{base}..main", "--prs", "99"],
     ["{up}@{base}..main", "--applied-min-share", "1.5"],
+    ["{up}@{base}..main", "--applied-min-share", "0.3", "--missing-max-share", "0.4"],
     ["{up}@{base}..main", "--drift-set", "nope=1"],
     ["{up}@{base}..main", "--drift-set", "missing_max_share=0.95"],  # not below applied_min_share
 ])
@@ -210,6 +211,8 @@ def test_bad_input_exits_2(repos: tuple[Path, Path, dict[str, str]], tmp_path: P
     assert main(["drift", f"{fork}@HEAD", *spec, "--out", str(tmp_path / "out"), "-q"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("lineage: error:") and err.count("\n") == 1
+    given = [a for a in args if a.startswith("--") and a.endswith("-share")]
+    assert all(option in err for option in given)  # the error names the options given
 
 
 MIRROR = Path(os.environ.get("LINEAGE_PACKAGING_MIRROR", "/work/.mirror/pypa+packaging/repo"))

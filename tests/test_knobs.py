@@ -26,7 +26,9 @@ class _Example:
 @pytest.mark.parametrize("cls", [MatchParams, StoreParams, DriftParams])
 def test_every_parameter_object_declares_each_field_as_a_knob(cls: type) -> None:
     fields = dataclasses.fields(cls)
-    assert fields and all(range_of(f) for f in fields)
+    ranges = [range_of(f) for f in fields]  # raises for a field declared without knob()
+    assert fields and all(isinstance(r, tuple) and len(r) == 2 for r in ranges)
+    assert all(low is None or high is None or low <= high for low, high in ranges)
     assert keys_of(cls) == sorted(f.name for f in fields)
     assert set(cls().to_dict()) == {f.name for f in fields}  # all of them reach the manifest
 

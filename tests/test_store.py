@@ -163,6 +163,15 @@ def test_add_is_idempotent_by_digest(world: dict[str, Path], tmp_path: Path) -> 
     assert info["releases"] == 4 and info["fingerprints"] == sum(r.fingerprints for r in releases)
 
 
+def test_add_honours_the_file_size_limit(world: dict[str, Path], tmp_path: Path) -> None:
+    sizes = sorted(p.stat().st_size for p in world["truelib"].rglob("*.py"))
+    limit = sizes[-1] - 1  # the largest file is over it
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, [str(world["truelib"])], settings=RunSettings(jobs=1, max_file_bytes=limit))
+    (small,) = store.releases()
+    assert small.skipped_files >= 1 and small.files == len(sizes) - small.skipped_files
+
+
 def test_bad_spec_is_a_recorded_failure(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
     outcomes = add_releases(store, [str(world["base"] / "missing"), str(world["decoy2"])], settings=one_job())

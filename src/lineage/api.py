@@ -211,7 +211,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     origins = upstream_origins(up_indexes, up_of, own_names, set(own_target), params,
                                [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                 for tree in upstreams])
-    gated = _gate(result, target, origins, up_of, up_files, own_names, preferred)
+    gated = _gate(result, target, origins, up_of, up_files, own_names, preferred, params)
     result = gated.result
     timings = {"match": time.perf_counter() - started}
     files = build_files(target.files, target.skipped, result, up_files, names, marker_paths, gated, origins,
@@ -231,12 +231,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
 
 
 def _gate(result: MatchResult, target: TreeIndex, origins: list[Origin], up_of: list[int],
-          up_files: list[UpstreamFile], own_names: list[set[str]], preferred: list[set[str]]) -> Gated:
+          up_files: list[UpstreamFile], own_names: list[set[str]], preferred: list[set[str]],
+          params: MatchParams) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in target.files]
     return gate(result, target.files, lambda t: target.lines(target.files[t].path), origins,
                 exempt_third_party=lambda t, u: names_upstream[t][up_of[u]],
-                exempt_from_target=lambda t, u: up_files[u].path in preferred[t])
+                exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
+                generated_head_lines=params.generated_head_lines)
 
 
 def _header_sharing(target: TreeIndex, up_indexes: list, up_files: list[UpstreamFile],

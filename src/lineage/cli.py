@@ -225,13 +225,19 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
 def _cmd_drift(args: argparse.Namespace) -> int:
     from lineage.fork.drift import parse_list, run_drift
     from lineage.fork.params import drift_params_from_settings
+    from lineage.knobs import assign
 
-    # --applied-min-share and --missing-max-share are --drift-set items by another name.
-    shares = [f"{key}={value}" for key, value in (("applied_min_share", args.applied_min_share),
-                                                  ("missing_max_share", args.missing_max_share)) if value is not None]
+    # --applied-min-share and --missing-max-share are --drift-set items by another name (an error
+    # names the option given).
+    given = [(option, f"{key}={value}") for option, key, value in (
+        ("--applied-min-share", "applied_min_share", args.applied_min_share),
+        ("--missing-max-share", "missing_max_share", args.missing_max_share)) if value is not None]
+    drift_params = drift_params_from_settings(args.drift_set)
+    if given:  # both at once: their check against each other sees the pair given
+        drift_params = assign(drift_params, [item for _, item in given], "/".join(option for option, _ in given))
     result = run_drift(args.target, args.range, commits=parse_list(args.commits), prs=parse_list(args.prs),
                        base=args.base, pair_at=args.pair_at, target_path=args.target_path,
-                       drift_params=drift_params_from_settings([*args.drift_set, *shares]),
+                       drift_params=drift_params,
                        params=_params(args.set), settings=run_settings(args), forkpoint_tags=args.tags,
                        forkpoint_every=args.every)
     result.write(Path(args.out))

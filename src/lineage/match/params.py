@@ -11,7 +11,11 @@ lines are copies; :class:`lineage.store.params.StoreParams` (``store.json``/``sc
 ``--store-set``) what a fingerprint store keeps and ranks; :class:`lineage.fork.params.DriftParams`
 (``drift.json``, ``--drift-set``) a drift status. They are kept apart because a drift or store
 setting never changes a copied line: one object for all would put settings in every manifest
-(and the match cache key) that its command never reads.
+(and the match cache key) that its command never reads. Two knobs of the compare run that do not
+change the matcher's labels live in :class:`MatchParams` all the same, as every figure of one
+report should be set in one place: ``generated_head_lines`` (the origin gate's generated-file
+rule) and ``licence_head_lines`` (licence notices, for the obligations and attachments). They are
+in the match cache key too, so changing one re-labels every file once: the price of one object.
 """
 
 from __future__ import annotations
@@ -88,13 +92,15 @@ class MatchParams:
     # similar pairs and then by characters as a region's gap is, if neither side is longer than
     # this (content lines): a longer block is code rewritten there. 0 turns it off.
     fill_edit_max_gap: int = knob(40, 0)
-    # ... and each such pair must be at least this similar (line_similarity; short fragments
-    # compared whole): in a block of new code opposite old code, characters align by chance.
+    # ... and each such pair must be at least this similar (rapidfuzz ``fuzz.ratio`` of the two
+    # stripped texts for the most similar pairs, the region gap's line similarity for the
+    # character alignment): in a block of new code opposite old code, characters align by chance.
     fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
-    # order (``import os`` has 2: in a pair already established, even that came from there).
-    # 0 turns it off.
+    # order. Unlike a lone survivor (above), which may sit anywhere in a rewritten file, these
+    # are lines of the import block of a file whose code is copied from that upstream file, so
+    # even ``import os`` (2 tokens) is counted as taken with it; 0 turns it off.
     fill_import_min_tokens: int = knob(2, 0)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
     idiom_max_files: int = knob(3, 1)  # a line whose form is in more upstream files is not distinctive
@@ -123,6 +129,10 @@ class MatchParams:
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
+    # A version file (``_version.py``) is generated, and shared lines of it are no evidence, when
+    # one of its first this many lines says a build tool wrote it (setuptools-scm, versioneer and
+    # hatch-vcs write it on line 1 or 2).
+    generated_head_lines: int = knob(5, 1)
     # -- licences (results/file_licences.py; not the matcher's, but every figure's knob is here)
     # Licence headers open a file: the comments of its first lines are read for licence notices,
     # so a notice quoted deep inside a module (a docstring explaining licences) does not count.

@@ -177,8 +177,13 @@ def _indexed_id_lookups(document: Document) -> Iterator[None]:
     (spdx/tools-python#818), which is quadratic: 2.6 s of validation for the main job's 2,598
     snippets and 647 relationships. The sets hold the same ids its own
     ``get_list_of_all_spdx_ids`` lists, so the answers are the same; the originals are put back
-    on exit.
+    on exit. The swap is process-wide for the call's duration: the writer validates from one
+    thread; without these three functions (another spdx-tools layout) nothing is swapped.
     """
+    names = ("get_list_of_all_spdx_ids", "is_spdx_id_present_in_document", "is_spdx_id_present_in_files")
+    if not all(callable(getattr(spdx_id_validators, name, None)) for name in names):
+        yield  # another spdx-tools layout: its own (slower) lookups, unchanged
+        return
     all_ids = set(spdx_id_validators.get_list_of_all_spdx_ids(document))
     file_ids = {f.spdx_id for f in document.files}
     saved = (spdx_id_validators.is_spdx_id_present_in_document, spdx_id_validators.is_spdx_id_present_in_files)
@@ -209,9 +214,12 @@ class SpdxReporter:
     report_type = "spdx"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
+        # spdx-tools' writer would deep-copy the whole document to drop duplicate list entries;
+        # there are none: licence lists go through `_ids` (sorted, distinct), each element has one
+        # SHA1/SHA256 pair or one purl, and each relationship links a distinct pair of ids.
         document = spdx_document(comparison)
         problems = validate(document)
         if problems:
             raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
         write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False,
-                               drop_duplicates=False)  # its lists are deduplicated when built (`_ids`)
+                               drop_duplicates=False)  # no list holds a duplicate (see below)

@@ -18,7 +18,7 @@ from typing import Any
 
 from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
-from lineage.settings import RunSettings
+from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings
 from lineage.sources import open_source
 from lineage.store.dataset import Release, Store, release_id
 from lineage.store.fingerprints import tree_fingerprints
@@ -68,7 +68,7 @@ def read_spec_list(path: Path) -> list[str]:
 
 
 def index_release(spec: str, store_root: str, cache_dir: str, use_cache: bool, present_sources: frozenset[str],
-                  present: frozenset[str], jobs: int) -> AddOutcome:
+                  present: frozenset[str], jobs: int, max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> AddOutcome:
     """One release into the store (runs in this process or on a Dask worker)."""
     store = Store.open(Path(store_root))
     root = Path(cache_dir)
@@ -76,7 +76,7 @@ def index_release(spec: str, store_root: str, cache_dir: str, use_cache: bool, p
         with open_source(spec, root) as source:
             if source.info.digest and source.info.digest in present_sources:
                 return AddOutcome(spec, PRESENT, "", f"source {source.info.digest} is in the store")
-            tree = index_tree(source, IndexCache(root if use_cache else None), jobs)
+            tree = index_tree(source, IndexCache(root if use_cache else None), jobs, max_file_bytes)
     except LineageError as exc:
         return AddOutcome(spec, FAILED, "", str(exc))
     if tree.tree_digest in present:
@@ -117,12 +117,12 @@ def add_releases(store: Store, specs: Sequence[str], *, client: Any = None, sett
             for spec in wanted:
                 record(index_release(spec, str(store.root), root, use_cache,
                                      frozenset(r.source_digest for r in releases if r.source_digest),
-                                     frozenset(r.digest for r in releases), jobs or 0))
+                                     frozenset(r.digest for r in releases), jobs or 0, settings.max_file_bytes))
         else:
             from distributed import as_completed
 
             futures = client.map(index_release, wanted, store_root=str(store.root), cache_dir=root,
-                                 use_cache=use_cache, jobs=1, pure=False,
+                                 use_cache=use_cache, jobs=1, max_file_bytes=settings.max_file_bytes, pure=False,
                                  present_sources=frozenset(r.source_digest for r in releases if r.source_digest),
                                  present=frozenset(r.digest for r in releases))
             for future in as_completed(futures):
