@@ -16,6 +16,8 @@ fingerprint in the path, so two checkouts sharing a cache never overwrite each o
 where one entry is
 ``MAGIC | payload length (8 bytes) | blake2b-256 of payload | payload`` and the payload is a JSON
 header followed by the raw arrays (kinds uint8, h_norm int64, h_abs int64, ntok uint16).
+Beside them, ``archives/<first two hex digits>/<sha256>.digests`` holds an archive's blob hashes
+(:meth:`IndexCache.archive_digests`), framed the same way with a JSON payload.
 
 The framing (:func:`frame`/:func:`unframe`: magic, length, checksum), :func:`write_atomically`,
 :func:`pack`/:func:`unpack` (JSON header plus raw numpy arrays) and :func:`source_fingerprint`
