@@ -324,20 +324,17 @@ def _survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, use
     """Rule (b): distinctive lines with identical stripped text, aligned in order, each verbatim."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = _Keys()
-    # The same keys as lab.distinctive line by line, with the tests on the arrays made at once
-    # (the key ids are given in the same order, so the alignment is the same).
+    # The same keys as before line by line, with the tests on the arrays (free, kind, tokens)
+    # made at once; the key ids are given in the same order, so the alignment is the same.
     t_kinds, t_tokens = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    t_ok = _free_mask(lab, u_file, t_span) & (t_tokens >= lab.p.survivor_min_tokens)
-    t_keys = [keys.of(kind, text if ok and len(text := lab.t_lines[row].strip()) >= lab.p.survivor_min_chars
-                      else None)
-              for kind, ok, row in zip(t_kinds.tolist(), t_ok.tolist(), lab.t_rows[t_span.start : t_span.stop].tolist(),
-                                       strict=True)]
+    t_keys = [keys.of(kind, text if ok and lab.distinctive(text := lab.t_lines[row].strip(), tokens) else None)
+              for kind, tokens, ok, row in zip(t_kinds.tolist(), t_tokens.tolist(),
+                                               _free_mask(lab, u_file, t_span).tolist(),
+                                               lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
     u_kinds, u_tokens = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_ok = (u_tokens >= lab.p.survivor_min_tokens).tolist()
-    u_keys = [keys.of(kind, text if ok and uc not in used
-                      and len(text := u_lines[row].strip()) >= lab.p.survivor_min_chars else None)
-              for uc, kind, ok, row in zip(u_span, u_kinds.tolist(), u_ok, u_rows[u_span.start : u_span.stop].tolist(),
-                                           strict=True)]
+    u_keys = [keys.of(kind, text if uc not in used and lab.distinctive(text := u_lines[row].strip(), tokens) else None)
+              for uc, kind, tokens, row in zip(u_span, u_kinds.tolist(), u_tokens.tolist(),
+                                               u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
     for i, j in _align(t_keys, u_keys):
         tc, uc = t_span[i], u_span[j]
