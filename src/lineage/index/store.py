@@ -301,17 +301,17 @@ def members_code_fingerprint() -> str:
 
 
 def compiled_pass_files() -> list[Path]:
-    """The compiled per-line pass as cache keys see it: its C source (``lineage/_lineforms.c``),
-    or, in an install that ships only the built extension, that extension's file."""
+    """The compiled per-line pass as cache keys see it: its C source (``lineage/_lineforms.c``)
+    when the checkout has it, and the built extension that runs (a build left over from an older
+    source is another key; the build is byte-reproducible here, so a rebuild of the same source
+    keeps the key)."""
     package = Path(__file__).resolve().parents[1]
-    sources = sorted(package.glob("*.c"))
-    if sources:
-        return sources
+    files = sorted(package.glob("*.c"))
     try:
         from lineage import _lineforms
     except ImportError:  # the pure-Python pass, whose code is fingerprinted with the index package
-        return []
-    return [Path(_lineforms.__file__)]
+        return files
+    return [*files, Path(_lineforms.__file__)]
 
 
 def source_fingerprint(*modules: object) -> str:
