@@ -26,6 +26,9 @@ linear in the number of lines, never in the number of file pairs):
    lines (an LCS): between two of them every aligned line is paired, repetitive forms that could
    never seed too (table rows, repeated argument lines); elsewhere only distinctive identical
    lines, lone survivors of a rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
+7. **Lone lines** (:func:`lineage.match.lone.drop_lone_lines`). A paired line that neither
+   neighbour continues in order is copied only if it is evidence on its own (a distinctive form,
+   long enough; a lone near line also similar enough): ``else:`` placed by position is not.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
@@ -83,6 +86,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     from lineage.match.hits import find_hits
     from lineage.match.idioms import IdiomFilter
     from lineage.match.labels import FileLabeller
+    from lineage.match.lone import drop_lone_lines
     from lineage.match.params import MatchParams
     from lineage.match.records import MatchResult, empty_match
     from lineage.match.regions import Chain, chain_runs, group_runs
@@ -121,6 +125,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
         accepted += fill(labeller, accepted, named)
+        drop_lone_lines(labeller, idioms)
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)

@@ -134,6 +134,11 @@ _IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#
 _IMPORT_WORDS = ("import", "from")  # every text _IMPORT matches starts with one of them
 
 
+def is_import_line(text: str) -> bool:
+    """Whether a stripped code line is a one-line import statement (the import rule's lines)."""
+    return text.startswith(_IMPORT_WORDS) and _IMPORT.fullmatch(text) is not None
+
+
 def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     """Rule (c), imports out of order: a tool such as isort sorts a file's imports again, so
     the copied imports stand in another order than upstream and the in-order rules leave them

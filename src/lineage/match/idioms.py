@@ -133,6 +133,16 @@ class IdiomFilter:
                                        self.text_found[glob].tolist(), strict=True)]
         return glob[np.array(keep, bool)] if len(glob) else glob
 
+    def rare(self, glob: np.ndarray, lines: list[str]) -> np.ndarray:
+        """Per global target line: whether its form is distinctive on its own (found in at most
+        ``idiom_max_files`` upstream files, and not an argument line), as for the evidence above."""
+        rare = self.files_of_form[glob] <= self.p.idiom_max_files
+        for k in np.flatnonzero(rare).tolist():
+            text = lines[int(self.target.row_of[glob[k]])].strip()
+            if is_argument_line(text) or (self.text_found[glob[k]] and is_absolute_import(text)):
+                rare[k] = False
+        return rare
+
     def keep(self, t_file: int, chains: list[Chain], named: set[int], identical: Chain | None) -> list[Chain]:
         """The chains of one target file that may form regions (see the module docstring).
         ``named``: upstream files the target file's markers name, or at its own relative path."""

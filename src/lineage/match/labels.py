@@ -316,6 +316,13 @@ class FileLabeller:
         r.similarity[row] = sim
         r.region[row] = number
 
+    def unpair(self, tc: int) -> None:
+        """Make content line ``tc`` unpaired again (``none``, no region)."""
+        row = self.t_rows[tc]
+        r = self.result
+        r.match[row], r.up_file[row], r.up_row[row] = NONE, -1, -1
+        r.similarity[row], r.region[row] = 0.0, -1
+
     def regions(self, chains: list[Chain]) -> list[Region]:
         out: list[Region] = []
         r = self.result

@@ -110,6 +110,18 @@ class MatchParams:
     # ... and at least this many distinctive lines: one long rare line is never a region on its
     # own (``region_min_hits``), however many common lines surround it.
     idiom_min_lines: int = knob(2, 1)
+    # -- lone lines (lone.py): a paired line that neither neighbour continues in order is
+    # copied only if it is evidence on its own: a distinctive form (``idiom_max_files``, not an
+    # argument line) at least as long as a lone survivor; ``else:`` or ``super().__init__()``
+    # placed by position alone is not. 0 turns the rule off.
+    lone_rule: int = knob(1, 0, 1)
+    # Lines inserted (target) or left out (upstream) between a line and the paired line that
+    # continues it: a copy with a line of the target's own added, or one upstream line dropped,
+    # is still in order; ``else:`` six lines after its neighbour's pair is not.
+    lone_max_skip: int = knob(3, 0)
+    # ... and a lone near line only if the two texts are at least this similar: an edited line
+    # with nothing copied next to it is a guess unless they are close.
+    lone_near_min_similarity: float = knob(0.8, 0.0, 1.0)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
