@@ -64,17 +64,89 @@ def test_lone_generic_lines_placed_by_position_are_not_copies(run_compare: Runne
     assert off.loc[common_line, "match"] == "verbatim"
 
 
-def test_a_lone_distinctive_line_stays_copied(run_compare: Runner) -> None:
-    """A rare line (one upstream file holds it, long enough) that survived between the target's
-    own code is evidence on its own: it stays verbatim."""
-    survivor = '        raise WidgetChannelError("blend needs two calibrated channels")\n'
-    up = {"up/blend.py": _COPIED_HEAD + _UPSTREAM_OWN.replace("        upstream_other_call(second_value)\n",
-                                                                survivor) + _COPIED_TAIL, **_COMMON}
-    own = _TARGET_OWN.replace("        log_found(audit_two)\n", survivor)
+_SURVIVOR = '        raise WidgetChannelError("blend needs two calibrated channels")\n'
+
+
+def _survivor_pair(common: bool) -> tuple[dict[str, str], dict[str, str], int]:
+    """The survivor alone between own code on both sides (no paired neighbour); ``common``: five
+    other upstream files hold the same line."""
+    up_own = ("    if first_value in REGISTRY_OF_UPSTREAM:\n"
+              "        upstream_only_call(first_value)\n"
+              "        upstream_second_call(second_value, first_value)\n"
+              + _SURVIVOR +
+              "    upstream_tail_call(first_value)\n"
+              "    upstream_last_call(second_value)\n")
+    own = ("    audit_one = record_event('alpha', first_value)\n"
+           "    audit_two = record_event('beta', second_value)\n"
+           "    if audit_two is None:\n"
+           "        note_missing(audit_one)\n"
+           + _SURVIVOR +
+           "    audit_three = record_event('gamma', scaled_result)\n"
+           "    audit_four = record_event('delta', combined_total)\n"
+           "    audit_five = record_event('epsilon', audit_three)\n")
+    others = {f"up/raiser_{k}.py": f"def raiser_{k}(first_value, second_value):\n{_SURVIVOR}" for k in range(5)}
+    up = {"up/blend.py": _COPIED_HEAD + up_own + _COPIED_TAIL, **_COMMON, **(others if common else {})}
     target = {"pkg/blend.py": _COPIED_HEAD + own + _COPIED_TAIL}
-    line = (_COPIED_HEAD + own).splitlines().index(survivor.rstrip("\n")) + 1
+    return target, up, (_COPIED_HEAD + own).splitlines().index(_SURVIVOR.rstrip("\n")) + 1
+
+
+def test_a_lone_rare_line_stays_copied_and_a_lone_common_one_does_not(run_compare: Runner) -> None:
+    """The same line with no paired neighbour: rare upstream (one file holds it), it is evidence
+    on its own and stays verbatim; held by five more upstream files, it is an idiom and is none.
+    With the rule off the fill pairs it either way."""
+    target, up, line = _survivor_pair(common=False)
+    assert file_lines(run_compare(target, [("up", up)]), "pkg/blend.py").loc[line, "match"] == "verbatim"
+    target, up, line = _survivor_pair(common=True)
+    assert file_lines(run_compare(target, [("up", up)]), "pkg/blend.py").loc[line, "match"] == "none"
+    off = run_compare(target, [("up", up)], params=MatchParams(lone_rule=0))
+    assert file_lines(off, "pkg/blend.py").loc[line, "match"] == "verbatim"
+
+
+def test_a_common_call_re_wrapped_alone_is_not_a_copy(run_compare: Runner) -> None:
+    """A common call re-wrapped over two target lines names one upstream line from both: the two
+    pieces do not continue each other, so they are none like the one-line call would be."""
+    call = "shared_helper.reset_state(first_value, second_value)"
+    common = {f"up/other_{k}.py": f"def other_{k}(first_value, second_value):\n    {call}\n    return {k}\n"
+              for k in range(5)}
+    up = {"up/blend.py": _COPIED_HEAD + _UPSTREAM_OWN.replace("shared_helper.reset_state()", call) + _COPIED_TAIL,
+          **common}
+    wrapped = "    shared_helper.reset_state(first_value,\n" + " " * 30 + "second_value)\n"
+    own = _TARGET_OWN.replace("    shared_helper.reset_state()\n", wrapped)
+    target = {"pkg/blend.py": _COPIED_HEAD + own + _COPIED_TAIL}
+    first = (_COPIED_HEAD + own).splitlines().index("    shared_helper.reset_state(first_value,") + 1
+    pieces = [first, first + 1]
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0)), "pkg/blend.py")
+    assert (off.loc[pieces, "match"] != "none").all()
+    assert len(set(off.loc[pieces, "upstream_line"])) == 1
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert set(frame.loc[pieces, "match"]) == {"none"}
+
+
+def test_a_line_between_lines_edited_in_place_is_continued(run_compare: Runner) -> None:
+    """Three lines edited in place on both sides, then an unchanged common line (five more
+    upstream files hold it), then three more: the line is in order with the copied lines around
+    it (the same distance on both sides), so it stays verbatim, though alone it would be none."""
+    up_body = ("    first_edit = compute_alpha(first_value)\n"
+               "    second_edit = compute_beta(second_value)\n"
+               "    third_edit = compute_gamma(first_value, second_value)\n"
+               "    shared_helper.reset_state()\n"
+               "    fourth_edit = compute_delta(hidden)\n"
+               "    fifth_edit = compute_epsilon(hidden)\n"
+               "    sixth_edit = compute_zeta(hidden, first_value)\n")
+    own_body = ("    print('blend')\n"
+                "    assert WIDGET_READY\n"
+                "    yield None\n"
+                "    shared_helper.reset_state()\n"
+                "    pass\n"
+                "    yield WIDGET_DONE\n"
+                "    print('done')\n")
+    up = {"up/blend.py": _COPIED_HEAD + up_body + _COPIED_TAIL, **_COMMON}
+    target = {"pkg/blend.py": _COPIED_HEAD + own_body + _COPIED_TAIL}
+    line = (_COPIED_HEAD + own_body).splitlines().index("    shared_helper.reset_state()") + 1
     frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
     assert frame.loc[line, "match"] == "verbatim"
+    tight = run_compare(target, [("up", up)], params=MatchParams(lone_max_skip=2))
+    assert file_lines(tight, "pkg/blend.py").loc[line, "match"] == "none"
 
 
 def test_lines_continued_in_order_are_kept_whatever_their_form(run_compare: Runner) -> None:

@@ -40,6 +40,10 @@ other hits. Three rules, each with its reason:
 * **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
   import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
+The survivors and imports this step pairs are judged once more by step 7, the lone-line rule
+(:mod:`lineage.match.lone`): one that no paired neighbour continues in order stays only if its
+form is rare (``import os`` alone, with the target's own imports around it, does not).
+
 Filled lines join the region of the anchor before them (the first anchor's before it); in a pair
 with no anchor they form a new region of weight 0 (no seed supports it). Upstream lines already
 paired in this target file are not paired again.

@@ -105,6 +105,7 @@ class IdiomFilter:
     def __init__(self, target: Side, upstream: Side, p: MatchParams) -> None:
         self.target, self.upstream, self.p = target, upstream, p
         text_forms, text_counts, abs_forms, abs_counts = form_file_counts(upstream)
+        self._text_forms, self._text_counts = text_forms, text_counts
         by_text = _count(text_forms, text_counts, target.h_norm)
         by_abs = _count(abs_forms, abs_counts, target.h_abs)
         # A line whose text is found upstream hits by its text; else by its abstract form.
@@ -134,14 +135,24 @@ class IdiomFilter:
         return glob[np.array(keep, bool)] if len(glob) else glob
 
     def rare(self, glob: np.ndarray, lines: list[str]) -> np.ndarray:
-        """Per global target line: whether its form is distinctive on its own (found in at most
-        ``idiom_max_files`` upstream files, and not an argument line), as for the evidence above."""
+        """Per global target line: whether its form is rare, the rarity half of "distinctive"
+        above (found in at most ``idiom_max_files`` upstream files, not an argument line, not an
+        absolute import the upstream writes the same); its length is the caller's test. Read by
+        the lone-line rule (:mod:`lineage.match.lone`) as well as by this rule."""
         rare = self.files_of_form[glob] <= self.p.idiom_max_files
         for k in np.flatnonzero(rare).tolist():
             text = lines[int(self.target.row_of[glob[k]])].strip()
             if is_argument_line(text) or (self.text_found[glob[k]] and is_absolute_import(text)):
                 rare[k] = False
         return rare
+
+    def upstream_rare(self, u_glob: np.ndarray, texts: list[str]) -> np.ndarray:
+        """The same test for global upstream lines (``texts``: their stripped texts): the line a
+        near pair names is evidence only if it is itself rare (an edited target line is found
+        nowhere, so its own count says nothing)."""
+        counts = _count(self._text_forms, self._text_counts, self.upstream.h_norm[u_glob])
+        return np.array([int(c) <= self.p.idiom_max_files and not is_argument_line(t) and not is_absolute_import(t)
+                         for c, t in zip(counts.tolist(), texts, strict=True)], bool)
 
     def keep(self, t_file: int, chains: list[Chain], named: set[int], identical: Chain | None) -> list[Chain]:
         """The chains of one target file that may form regions (see the module docstring).

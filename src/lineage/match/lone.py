@@ -3,32 +3,39 @@
 Issue 8's definition of a copy: a line is copied from the upstream only as part of copied code
 that follows the upstream file in order; a lone idiom is not. Every step before this one places
 lines by their position in an established pair: the gap alignment of a region, the fill's
-in-order alignment and its lone survivors. Position alone pairs ``else:``,
+in-order alignment, its lone survivors and its imports. Position alone pairs ``else:``,
 ``super().__init__()``, ``self.hidden_size,`` or a keyword argument of the target's own call
 with an upstream line that sits at about the same place; on the real sglang/vLLM pair such
 lines were the largest group of false copies left (sglang's own ``else:`` branch paired with
-vLLM's, its own validation call's arguments paired by characters with a loop of vLLM's).
+vLLM's, its own validation call's arguments paired by characters with a loop of vLLM's). This
+step has the last word over the fill's survivor and import rules.
 
-So, after the fill, each paired line is checked against the paired lines next to it. It is
-**continued** when the previous or the next paired line of the target file is paired with the
-same upstream file in order: at the next content line there (or at the same upstream line: a
-statement re-wrapped over more target lines) with at most ``lone_max_skip`` target lines of its
-own between them; or right after it in the target, with at most ``lone_max_skip`` upstream
-lines left out; or with one line edited in place between them on both sides. Two paired
-one-line imports next to each other continue each other in any order (isort sorted the
-copied block again). A line that is not continued is **lone**, and it stays paired only if it is evidence on its own:
+So, after the fill, the paired lines of a target file are taken in order. Consecutive paired
+lines that name the same upstream line (a statement re-wrapped over more target lines) form one
+*unit*. A unit is **continued** by the next or the previous unit when both are paired with the
+same upstream file, in order, close together:
 
-* ``verbatim``: its form is *distinctive* as the idiom rule defines it (found in at most
-  ``idiom_max_files`` upstream files, not a lone keyword argument or a row of literals;
-  :meth:`lineage.match.idioms.IdiomFilter.rare`) and it is long enough to be a lone survivor
-  (``survivor_min_tokens``, ``survivor_min_chars``): a ``raise`` with its message or a rare
-  signature that outlived a rewrite stays, ``else:`` goes;
-* ``near``: the same, and its similarity reaches ``lone_near_min_similarity``: an edited line
-  with nothing copied next to it is a guess unless the two texts are close.
+* **tight**: one side moves by one line and the other by at most ``1 + lone_max_skip``
+  (the target's own lines inserted between them, or upstream lines the target left out);
+* **in place**: both sides move by the same number of lines, at most ``1 + lone_max_skip``
+  (the lines between them edited in place on both sides). Position alone is weaker evidence
+  there, so such a link continues a line only if it is verbatim or at least
+  ``lone_near_min_similarity`` similar;
+* two one-line imports right after each other in the target continue each other in any order
+  (isort sorted the copied block again).
+
+A line whose unit is not continued is **lone**, and it stays paired only if it is evidence on its
+own: long enough to be a lone survivor (:meth:`FileLabeller.distinctive`: ``survivor_min_tokens``,
+``survivor_min_chars``) and rare (:meth:`IdiomFilter.rare`, the rarity half of the idiom rule:
+found in at most ``idiom_max_files`` upstream files, not an argument line, not an absolute import
+the upstream writes the same, so every lone ``import x`` goes); a ``near`` line also needs the
+upstream line it names to be rare and a similarity of at least ``lone_near_min_similarity``. A
+``raise`` with its message or a rare signature that outlived a rewrite stays; ``else:`` goes.
 
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
-the result does not depend on the order of the lines.
+the result does not depend on the order of the lines. Regions keep the weight their chain had
+(``regions.csv`` ``weight``); their spans and counts are those of the lines left.
 """
 
 from __future__ import annotations
@@ -39,7 +46,7 @@ from lineage.index import CODE
 from lineage.match.fill import is_import_line
 from lineage.match.idioms import IdiomFilter
 from lineage.match.labels import FileLabeller
-from lineage.match.records import NEAR, NONE, VERBATIM
+from lineage.match.records import NEAR, NONE
 
 
 def lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> np.ndarray:
@@ -51,49 +58,48 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> np.ndarray:
     if len(paired) == 0:
         return paired
     start = int(lab.target.file_start[lab.t_file])
-    t_code = lab.target.kind[start : start + len(rows)] == CODE
-    up_file = r.up_file[rows]
-    # Each paired line's upstream position among the content lines of its file.
-    u_pos = np.full(len(rows), -10, np.int64)
-    for u in np.unique(up_file[paired]).tolist():
-        mine = paired[up_file[paired] == u]
-        u_rows, _ = lab.upstream_lines(u)
-        u_pos[mine] = np.searchsorted(u_rows, r.up_row[rows[mine]])
-    is_import = np.zeros(len(rows), bool)
-    for tc in paired[t_code[paired]].tolist():
-        is_import[tc] = is_import_line(lab.t_lines[rows[tc]].strip())
-    continued = np.zeros(len(rows), bool)
-    slack = p.lone_max_skip
-    at = paired  # content positions of the paired lines, in order
-    a, b = at[:-1], at[1:]  # each paired line and the next paired one
-    dt = b - a
-    du = u_pos[b] - u_pos[a]
-    # In order, with a few lines changed between them: the target's own lines inserted (du 1,
-    # or 0 for a re-wrapped statement), upstream lines the target left out (dt 1), or one line
-    # edited in place on both sides (dt == du == 2). Two imports of one block continue each
-    # other in any order: isort sorts a copied block again (the fill's import rule pairs them).
-    link = (up_file[a] == up_file[b]) & (
-        (((du == 0) | (du == 1)) & (dt <= 1 + slack)) | ((dt == 1) & (du >= 0) & (du <= 1 + slack))
-        | ((dt == 2) & (du == 2)) | (is_import[a] & is_import[b] & (dt == 1)))
-    continued[a[link]] = True
-    continued[b[link]] = True
-    lone = paired[~continued[paired]]
+    up_file = r.up_file[rows[paired]]
+    # Each paired line's upstream content line (position in its upstream file).
+    u_pos = np.zeros(len(paired), np.int64)
+    for u in np.unique(up_file).tolist():
+        mine = up_file == u
+        u_pos[mine] = np.searchsorted(lab.upstream_lines(u)[0], r.up_row[rows[paired[mine]]])
+    code = lab.target.kind[start + paired] == CODE
+    is_import = np.array([bool(c) and is_import_line(lab.t_lines[rows[tc]].strip())
+                          for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
+    strong = (match[paired] != NEAR) | (r.similarity[rows[paired]] >= p.lone_near_min_similarity)
+    # Units: runs of consecutive paired lines naming the same upstream line.
+    new_unit = np.ones(len(paired), bool)
+    new_unit[1:] = (up_file[1:] != up_file[:-1]) | (u_pos[1:] != u_pos[:-1])
+    unit = np.cumsum(new_unit) - 1
+    first, last = np.flatnonzero(new_unit), np.r_[np.flatnonzero(new_unit)[1:] - 1, len(paired) - 1]
+    continued = np.zeros(len(first), bool)
+    if len(first) > 1:
+        a, b = last[:-1], first[1:]  # the last line of each unit and the first of the next
+        dt, du = paired[b] - paired[a], u_pos[b] - u_pos[a]
+        reach = 1 + p.lone_max_skip
+        ok = (up_file[a] == up_file[b]) & (du >= 1) & (dt <= reach) & (du <= reach)
+        tight = ok & ((dt == 1) | (du == 1))
+        in_place = ok & (dt == du)
+        imports = (up_file[a] == up_file[b]) & is_import[a] & is_import[b] & (dt == 1)
+        continued[:-1] |= tight | imports | (in_place & strong[a])
+        continued[1:] |= tight | imports | (in_place & strong[b])
+    lone = np.flatnonzero(~continued[unit])  # positions in ``paired``
     if len(lone) == 0:
         return lone
-    glob = lone + start
-    rare = idioms.rare(glob, lab.t_lines)
-    ntok = lab.target.ntok[glob]
-    drop = []
-    for k, tc in enumerate(lone.tolist()):
-        text = lab.t_lines[rows[tc]].strip()
-        evidence = bool(rare[k]) and ntok[k] >= p.survivor_min_tokens and len(text) >= p.survivor_min_chars
-        if match[tc] == NEAR:
-            evidence = evidence and float(r.similarity[rows[tc]]) >= p.lone_near_min_similarity
-        elif match[tc] != VERBATIM:
-            evidence = False
-        if not evidence:
-            drop.append(tc)
-    return np.array(drop, np.int64)
+    tcs = paired[lone]
+    evidence = idioms.rare(tcs + start, lab.t_lines)
+    evidence &= np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
+                          for tc in tcs.tolist()], bool)
+    near = match[tcs] == NEAR
+    if near.any():
+        k = np.flatnonzero(near)
+        u_glob = np.array([int(lab.upstream.file_start[up_file[i]]) + int(u_pos[i]) for i in lone[k].tolist()],
+                          np.int64)
+        u_texts = [lab.upstream_lines(int(up_file[i]))[1][int(r.up_row[rows[paired[i]]])].strip()
+                   for i in lone[k].tolist()]
+        evidence[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[lone[k]]
+    return tcs[~evidence]
 
 
 def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> int:

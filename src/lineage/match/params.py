@@ -103,7 +103,9 @@ class MatchParams:
     # even ``import os`` (2 tokens) is counted as taken with it; 0 turns it off.
     fill_import_min_tokens: int = knob(2, 0)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
-    idiom_max_files: int = knob(3, 1)  # a line whose form is in more upstream files is not distinctive
+    # A line whose form is in more upstream files is not distinctive (read by the lone-line
+    # rule too: a lone line must be as rare as an idiom region's evidence).
+    idiom_max_files: int = knob(3, 1)
     # Tokens of distinctive lines a (target file, upstream file) pair needs, unless the target
     # file's markers name the upstream file; 0 (with idiom_min_lines 1) turns the rule off.
     idiom_min_evidence: float = knob(20.0, 0.0)
@@ -111,16 +113,19 @@ class MatchParams:
     # own (``region_min_hits``), however many common lines surround it.
     idiom_min_lines: int = knob(2, 1)
     # -- lone lines (lone.py): a paired line that neither neighbour continues in order is
-    # copied only if it is evidence on its own: a distinctive form (``idiom_max_files``, not an
-    # argument line) at least as long as a lone survivor; ``else:`` or ``super().__init__()``
-    # placed by position alone is not. 0 turns the rule off.
+    # copied only if it is evidence on its own: long enough to be a lone survivor
+    # (``survivor_min_tokens``, ``survivor_min_chars``) and rare (``idiom_max_files``, not an
+    # argument line); ``else:`` or ``super().__init__()`` placed by position alone is not.
+    # 0 turns the rule off.
     lone_rule: int = knob(1, 0, 1)
-    # Lines inserted (target) or left out (upstream) between a line and the paired line that
-    # continues it: a copy with a line of the target's own added, or one upstream line dropped,
-    # is still in order; ``else:`` six lines after its neighbour's pair is not.
+    # How far apart two paired lines may be and still continue each other: one side moves by
+    # one line and the other by at most 1 + this (lines of the target's own inserted, or
+    # upstream lines left out), or both by the same number up to 1 + this (edited in place).
+    # ``else:`` six lines after its neighbour's pair is not continued.
     lone_max_skip: int = knob(3, 0)
-    # ... and a lone near line only if the two texts are at least this similar: an edited line
-    # with nothing copied next to it is a guess unless they are close.
+    # A lone near line needs at least this similarity (and its upstream line must be rare); a
+    # line continued only across lines edited in place on both sides needs it too: an edited
+    # line with nothing copied next to it is a guess unless the two texts are close.
     lone_near_min_similarity: float = knob(0.8, 0.0, 1.0)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
