@@ -111,17 +111,32 @@ class IdiomFilter:
         # A line whose text is found upstream hits by its text; else by its abstract form.
         self.files_of_form = np.where(by_text > 0, by_text, by_abs)
         self.text_found = by_text > 0
+        self._forms_of_file: dict[int, np.ndarray] = {}
+        self._generic_memo: dict[int, bool] = {}
 
     def _shared_lines(self, t_file: int, chain: Chain) -> np.ndarray:
         """Global target lines of the chain's evidence: its hits, and the lines inside its span
         whose text the upstream file holds (a generic-looking signature never seeds, but it is
         evidence when its text is rare)."""
-        t, u = self.target, self.upstream
+        t = self.target
         start = int(t.file_start[t_file])
         hits = np.concatenate([run.hits for run in chain.runs]) + start
         span = np.arange(start + chain.runs[0].t0, start + chain.t_end + 1)
-        u_forms = u.h_norm[u.file_start[chain.up_file] : u.file_start[chain.up_file + 1]]
-        return np.union1d(hits, span[np.isin(t.h_norm[span], u_forms)])
+        u_forms = self._file_forms(chain.up_file)
+        forms = t.h_norm[span]
+        at = np.minimum(np.searchsorted(u_forms, forms), len(u_forms) - 1)
+        return np.union1d(hits, span[u_forms[at] == forms] if len(u_forms) else span[:0])
+
+    def _file_forms(self, up_file: int) -> np.ndarray:
+        """The sorted distinct text forms of one upstream file, made once per file: a target
+        file's chains test their spans against the same few upstream files again and again
+        (``np.isin`` sorted the whole file for every chain)."""
+        forms = self._forms_of_file.get(up_file)
+        if forms is None:
+            u = self.upstream
+            forms = np.unique(u.h_norm[u.file_start[up_file] : u.file_start[up_file + 1]])
+            self._forms_of_file[up_file] = forms
+        return forms
 
     def distinctive(self, t_file: int, chains: list[Chain], lines: list[str]) -> np.ndarray:
         """Global target lines of the chains' evidence that are distinctive, one per distinct form."""
@@ -129,10 +144,18 @@ class IdiomFilter:
         glob = glob[self.files_of_form[glob] <= self.p.idiom_max_files]
         # One form repeated in the target (the same mask line in two kernels) is one piece of evidence.
         glob = glob[np.unique(self.target.h_norm[glob], return_index=True)[1]]
-        keep = [not (is_argument_line(text) or (found and is_absolute_import(text)))
-                for text, found in zip((lines[int(row)].strip() for row in self.target.row_of[glob].tolist()),
-                                       self.text_found[glob].tolist(), strict=True)]
+        keep = [not self._generic(g, lines) for g in glob.tolist()]
         return glob[np.array(keep, bool)] if len(glob) else glob
+
+    def _generic(self, g: int, lines: list[str]) -> bool:
+        """Whether global target line ``g`` is an argument line or an absolute import the upstream
+        writes the same (memoised: a line is evidence of many candidate chains)."""
+        found = self._generic_memo.get(g)
+        if found is None:
+            text = lines[int(self.target.row_of[g])].strip()
+            found = self._generic_memo[g] = is_argument_line(text) or (
+                bool(self.text_found[g]) and is_absolute_import(text))
+        return found
 
     def rare(self, glob: np.ndarray, lines: list[str]) -> np.ndarray:
         """Per global target line: whether its form is rare, the rarity half of "distinctive"
@@ -141,9 +164,7 @@ class IdiomFilter:
         the lone-line rule (:mod:`lineage.match.lone`) as well as by this rule."""
         rare = self.files_of_form[glob] <= self.p.idiom_max_files
         for k in np.flatnonzero(rare).tolist():
-            text = lines[int(self.target.row_of[glob[k]])].strip()
-            if is_argument_line(text) or (self.text_found[glob[k]] and is_absolute_import(text)):
-                rare[k] = False
+            rare[k] = not self._generic(int(glob[k]), lines)
         return rare
 
     def upstream_rare(self, u_glob: np.ndarray, texts: list[str]) -> np.ndarray:
