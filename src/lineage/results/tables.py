@@ -24,7 +24,10 @@ every report is a view of them.
 ``functions``: one row per def/class of an indexed target file: its span, code lines, copied
     code lines and share, and the upstream def/class most of its copied lines came from.
 
-``regions``: one row per copied region: both spans, the upstream, verbatim and near counts.
+``regions``: one row per copied region: both spans, the upstream, verbatim and near counts (of
+    the lines left copied after every matcher step), evidence_weight (the weight of the hits
+    that made the region, as the region rule saw it: steps after it, the fill and the lone-line
+    rule, change the lines but not this weight).
 """
 
 from __future__ import annotations
