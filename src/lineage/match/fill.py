@@ -61,6 +61,7 @@ from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
+from lineage.match.statements import best_in_order, line_partners, statement_ids, statement_key, whole_statements
 
 
 def fold_form(line: str, kind: int) -> str:
@@ -95,12 +96,14 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
     main = max(pairs, key=lambda u: (int((paired == u).sum()), -pairs.index(u))) if pairs else -1
     pairs += sorted(named - set(pairs))
     added: list[Chain] = []
+    statements = _Statements(lab)
     for u_file in pairs:
-        _fill_pair(lab, u_file, len(accepted) + len(added), added, u_file == main or u_file in named)
+        _fill_pair(lab, statements, u_file, len(accepted) + len(added), added, u_file == main or u_file in named)
     return added
 
 
-def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chain], survivors: bool) -> None:
+def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_number: int, added: list[Chain],
+               survivors: bool) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, _ = lab.upstream_lines(u_file)
     paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
@@ -120,10 +123,15 @@ def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chai
         inside = 0 < i < len(anchors) and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
         if not inside and not survivors:
             continue
-        done = (_align_inside if inside else _survivors)(lab, u_file, t_span, u_span, used, number)
+        if inside:
+            done = _align_inside(lab, statements, u_file, t_span, u_span, used, number)
+        else:
+            done = _survivors(lab, u_file, t_span, u_span, used, number)
         used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         _imports(lab, u_file, new_number)
+    if p.fill_statement_max_lines > 0:
+        _complete_statements(lab, statements, u_file)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
@@ -223,8 +231,8 @@ class _Keys:
         return self.ids.setdefault((kind, text), len(self.ids))
 
 
-def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
-                  number: int) -> list[int]:
+def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
+                  used: set[int], number: int) -> list[int]:
     """Rule (a): every free line of a stretch between two anchors that aligns, by fold form."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = _Keys()
@@ -248,11 +256,11 @@ def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, 
             continue
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         done.append(uc)
-    done += _edited_lines(lab, u_file, t_span, u_span, aligned, used | set(done), number)
+    done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number)
     return done
 
 
-def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
+def _edited_lines(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
                   aligned: list[tuple[int, int]], used: set[int], number: int) -> list[int]:
     """Rule (a), second pass: between two lines the alignment paired, the lines left over on
     both sides are lines edited in place (an annotation added, a name or a literal changed, a
@@ -275,6 +283,12 @@ def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
         u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
         if not t_gap or not u_gap or max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
             continue
+        if lab.p.fill_statement_max_lines > 0:
+            taken = _edited_statements(lab, statements, u_file, t_gap, u_gap, number)
+            t_gap = [tc for tc in t_gap if free(tc)]
+            u_gap = [uc for uc in u_gap if uc not in taken]
+            if not t_gap or not u_gap:
+                continue
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
         best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
@@ -368,3 +382,114 @@ def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
         out.append((t[k], u[k]))
         k = back[k]
     return out[::-1]
+
+
+class _Statements:
+    """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
+    target file and of its upstream files, made once each, with each statement's size."""
+
+    def __init__(self, lab: FileLabeller) -> None:
+        self.lab = lab
+        self._up: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._target: tuple[np.ndarray, np.ndarray] | None = None
+
+    @staticmethod
+    def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        ids = statement_ids(lines, side.kind[start : start + len(lines)].tolist(), max_lines)
+        return ids, np.bincount(ids[ids >= 0], minlength=int(ids.max(initial=-1)) + 1)
+
+    def target(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._target is None:
+            lab = self.lab
+            lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
+            self._target = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines,
+                                    lab.p.fill_statement_max_lines)
+        return self._target
+
+    def upstream(self, u_file: int) -> tuple[np.ndarray, np.ndarray]:
+        if u_file not in self._up:
+            lab = self.lab
+            u_rows, u_lines = lab.upstream_lines(u_file)
+            lines = [u_lines[row] for row in u_rows.tolist()]
+            self._up[u_file] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines,
+                                        lab.p.fill_statement_max_lines)
+        return self._up[u_file]
+
+
+def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:
+    """Pair the free lines of target statement ``t_stmt`` with the lines of upstream statement
+    ``u_stmt`` they copy (:func:`~lineage.match.statements.line_partners`); True if any was."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_stmt]
+    u_texts = [u_lines[u_rows[uc]] for uc in u_stmt]
+    any_paired = False
+    for tc, text, j in zip(t_stmt, t_texts, line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share),
+                           strict=True):
+        if j is None or not _free(lab, u_file, tc):
+            continue
+        labelled = pair_label(text.strip(), u_texts[j].strip(), lab.p)
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[u_stmt[j]]), *labelled, number)
+            any_paired = True
+    return any_paired
+
+
+def _statement_similarity(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int]) -> float:
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_key = statement_key([lab.t_lines[lab.t_rows[tc]] for tc in t_stmt])
+    u_key = statement_key([u_lines[u_rows[uc]] for uc in u_stmt])
+    return fuzz.ratio(t_key, u_key) / 100.0
+
+
+def _edited_statements(lab: FileLabeller, statements: _Statements, u_file: int, t_gap: list[int],
+                       u_gap: list[int], number: int) -> set[int]:
+    """Statements edited in place (:mod:`lineage.match.statements`): in a stretch of free lines
+    between two aligned lines, the whole statements on both sides are paired by their most
+    similar pairs (``fill_statement_min_similarity`` of their joined tokens), at least one of the
+    two of several lines (two one-line statements are the line rule's); each line of a target
+    statement so paired is paired with the upstream line it copies. Returns the upstream lines
+    of the statements paired."""
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(), statements.upstream(u_file)
+    t_stmts = whole_statements(t_ids, t_sizes, t_gap)
+    u_stmts = whole_statements(u_ids, u_sizes, u_gap)
+    if not t_stmts or not u_stmts or all(len(s) == 1 for s in t_stmts + u_stmts):
+        return set()
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in s]) for s in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in s]) for s in u_stmts]
+    scores = process.cdist(t_keys, u_keys, scorer=fuzz.ratio, dtype=np.float32) / 100.0
+    t_single = np.array([len(s) == 1 for s in t_stmts])
+    u_single = np.array([len(s) == 1 for s in u_stmts])
+    scores[np.outer(t_single, u_single)] = -1.0
+    taken: set[int] = set()
+    for a, b in best_in_order(scores, lab.p.fill_statement_min_similarity):
+        if len(t_stmts[a]) == 1 and len(u_stmts[b]) == 1:
+            continue
+        if _pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number):
+            taken.update(u_stmts[b])
+    return taken
+
+
+def _complete_statements(lab: FileLabeller, statements: _Statements, u_file: int) -> None:
+    """A statement some of whose lines are paired with lines of one upstream statement, and the
+    rest free (the region's character alignment paired the long pieces of a re-wrapped call, not
+    its ``)`` or ``self,``): when the two statements are at least ``fill_statement_min_similarity``
+    alike, its free lines are paired with the upstream statement's lines they copy."""
+    r, rows = lab.result, lab.t_rows
+    (t_ids, _), (u_ids, _) = statements.target(), statements.upstream(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
+    if not mine.any():
+        return
+    u_rows, _ = lab.upstream_lines(u_file)
+    partial: dict[int, set[int]] = {}
+    for tc in np.flatnonzero(mine).tolist():
+        partial.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
+    for sid, u_sids in partial.items():
+        t_stmt = np.flatnonzero(t_ids == sid).tolist()
+        if len(u_sids) != 1 or -1 in u_sids or not any(_free(lab, u_file, tc) for tc in t_stmt):
+            continue
+        u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
+        if _statement_similarity(lab, u_file, t_stmt, u_stmt) < lab.p.fill_statement_min_similarity:
+            continue
+        number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
+        _pair_statement(lab, u_file, t_stmt, u_stmt, number)
