@@ -255,3 +255,63 @@ def test_imports_sorted_again_in_the_main_pair_are_copied(run_compare: Runner) -
                    5: ("verbatim", 4), 6: ("none", pd.NA)}
     off = run_compare(target, [("up", up)], params=MatchParams(fill_import_min_tokens=0))
     assert (file_lines(off, "pkg/transport.py").loc[1:6, "match"] == "verbatim").sum() < 5
+
+
+_CLIENT_HEAD = ('import asyncio\n\n\n'
+                'class HTTPClient:\n'
+                '    def recreate_session_if_closed(self):\n'
+                '        if self.__session.closed:\n'
+                '            self.__session = aiohttp.ClientSession(connector=self.connector)\n\n')
+_CLIENT_TAIL = ('\n    def logout_and_close_the_session(self):\n'
+                '        return self.request(Route("POST", "/auth/logout"))\n')
+_SIGNATURE_UP = ('    def delete_message(self, channel_id, message_id, *, reason=None):\n'
+                 "        r = Route('DELETE', '/channels/{channel_id}/messages/{message_id}', channel_id=channel_id)\n"
+                 '        return self.request(r, reason=reason)\n')
+# Annotated and broken one argument a line, as a fork that adds typing and runs Black writes it.
+_SIGNATURE_TYPED = ('    def delete_message(\n'
+                    '        self,\n'
+                    '        channel_id: Snowflake,\n'
+                    '        message_id: Snowflake,\n'
+                    '        *,\n'
+                    '        reason: Optional[str] = None,\n'
+                    '    ) -> Response[None]:\n'
+                    '        r = Route(\n'
+                    '            "DELETE",\n'
+                    '            "/channels/{channel_id}/messages/{message_id}",\n'
+                    '            channel_id=channel_id,\n'
+                    '        )\n'
+                    '        return self.request(r, reason=reason)\n')
+# A new method in the same place: its statements share brackets and ``self`` with the old one.
+_SIGNATURE_NEW = ('    def start_thread_in_channel(\n'
+                  '        self,\n'
+                  '        parent_channel: Snowflake,\n'
+                  '        auto_archive_minutes: int,\n'
+                  '    ) -> Response[Thread]:\n'
+                  '        payload = {"archive": auto_archive_minutes, "parent": parent_channel}\n'
+                  '        return self.request(r, reason=reason)\n')
+
+
+def test_a_statement_annotated_and_rewrapped_in_place_is_near(run_compare: Runner) -> None:
+    """A one-line signature and call that a fork annotated and broke one argument a line: the
+    pieces (``self,``, ``*,``, ``)``) are too short to be judged alone, and the whole statement
+    is still the old one with annotations; each piece is paired near with the upstream line of
+    its statement. With the statement rule off, the short pieces stay none."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL
+    first = _CLIENT_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    block = frame.loc[first : first + 11]
+    assert set(block["match"]) == {"near"}
+    assert list(block["upstream_line"].astype(int)) == [first] * 7 + [first + 1] * 5
+    off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))
+    assert "none" in set(file_lines(off, "pkg/http.py").loc[first : first + 11]["match"])
+
+
+def test_a_new_statement_opposite_an_old_one_is_not_an_edit(run_compare: Runner) -> None:
+    """A new method where the old one stood: its signature and body share brackets, ``self`` and
+    the call's shape with the old statements, not enough of their tokens to be an edit."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SIGNATURE_NEW + _CLIENT_TAIL
+    first = _CLIENT_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert set(frame.loc[first : first + 5]["match"]) == {"none"}
