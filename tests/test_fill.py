@@ -224,8 +224,13 @@ def test_lines_edited_in_place_inside_a_copy_are_near(run_compare: Runner) -> No
     assert set(edited["match"]) == {"near"}
     assert list(edited["upstream_line"].astype(int)) == [n - 1 for n in block]
     assert set(frame.loc[[first, block[-1] + 1]]["match"]) == {"none"}
-    off = run_compare({"pkg/record.py": target}, [("up", up)], params=MatchParams(fill_edit_max_gap=0))
+    # The annotations alone changed, so the alignment without annotations pairs the block too;
+    # with both rules off it stays none.
+    off = run_compare({"pkg/record.py": target}, [("up", up)],
+                      params=MatchParams(fill_edit_max_gap=0, fill_strip_annotations=0))
     assert set(file_lines(off, "pkg/record.py").loc[list(block)]["match"]) == {"none"}
+    aligned = run_compare({"pkg/record.py": target}, [("up", up)], params=MatchParams(fill_edit_max_gap=0))
+    assert set(file_lines(aligned, "pkg/record.py").loc[list(block)]["match"]) == {"near"}
 
 
 def test_new_code_opposite_old_code_is_not_an_edit(run_compare: Runner) -> None:

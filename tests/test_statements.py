@@ -45,3 +45,17 @@ def test_best_in_order_and_whole_statements() -> None:
     ids = np.array([0, 0, 1, -1, 2, 2])
     sizes = np.bincount(ids[ids >= 0])
     assert whole_statements(ids, sizes, [1, 2, 3, 4, 5]) == [[2], [4, 5]]
+
+
+def test_strip_annotations_of_defs_and_annotated_assignments() -> None:
+    from lineage.match.statements import annotation_free, line_tokens, strip_annotations
+
+    assert annotation_free('self.tts: bool = data["tts"]') == annotation_free("self.tts = data['tts']")
+    assert annotation_free("def copy(self) -> CooldownMapping:") == annotation_free("def copy(self):")
+    assert annotation_free("async def f(self, a: int = 3, *args: Any, **kw: Dict[str, int]) -> X:") == \
+        annotation_free("async def f(self, a=3, *args, **kw):")
+    assert annotation_free("    reason: Optional[str] = None,") == annotation_free("reason=None")
+    for kept in ("x: int", "else:", "x[1:2] = 3", "return {a: b for a in c}", "lambda x: x"):
+        assert strip_annotations(line_tokens(kept)) == line_tokens(kept)
+    assert statement_key(["def ban(", "    self,", "    user_id: Snowflake,", ") -> None:"], annotations=False) == \
+        statement_key(["def ban(self, user_id):"])

@@ -61,7 +61,22 @@ from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
-from lineage.match.statements import best_in_order, line_partners, statement_ids, statement_key, whole_statements
+from lineage.match.statements import (
+    annotation_free,
+    best_in_order,
+    line_partners,
+    statement_ids,
+    statement_key,
+    whole_statements,
+)
+
+
+def _align_form(line: str, kind: int, strip: bool) -> str:
+    """The key lines align on inside a copy: :func:`fold_form`, for a code line without its
+    type annotations too when ``strip`` (``fill_strip_annotations``)."""
+    if strip and kind == CODE:
+        return annotation_free(line)
+    return fold_form(line, kind)
 
 
 def fold_form(line: str, kind: int) -> str:
@@ -237,11 +252,12 @@ def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = _Keys()
     t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    t_keys = [keys.of(k, fold_form(lab.t_lines[row], k) if ok else None)
+    strip = bool(lab.p.fill_strip_annotations)
+    t_keys = [keys.of(k, _align_form(lab.t_lines[row], k, strip) if ok else None)
               for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
                                     lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
     u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, fold_form(u_lines[row], k) if uc not in used else None)
+    u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used else None)
               for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
     aligned = _align(t_keys, u_keys)
@@ -251,8 +267,13 @@ def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
         labelled = pair_label(t_text, u_text, lab.p)
         if labelled is None:
             continue
-        if labelled[0] == NEAR and not (lab.keys_equal(tc, u_file, uc)
-                                        or line_similarity(t_text, u_text, True, lab.p) >= lab.p.near_min_similarity):
+        # Aligned on the fold form: the rule for lines between hits. Aligned only once the
+        # annotations are gone: the annotations are the edit, and the line is near as it is.
+        kind = lab.target_kind(tc)
+        annotated = strip and kind == CODE and fold_form(t_text, kind) != fold_form(u_text, kind)
+        if labelled[0] == NEAR and not annotated and not (
+                lab.keys_equal(tc, u_file, uc)
+                or line_similarity(t_text, u_text, True, lab.p) >= lab.p.near_min_similarity):
             continue
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         done.append(uc)
@@ -292,7 +313,7 @@ def _edited_lines(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
         best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
-                                               lab.p.gap_min_chars)
+                                               lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations))
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
         for a, b in best:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p)
@@ -309,13 +330,22 @@ def _edited_lines(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
 
 
 def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
-                min_chars: int) -> list[tuple[int, int]]:
+                min_chars: int, annotations_off: bool = False) -> list[tuple[int, int]]:
     """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
     whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
     both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
-    the same everywhere (the character alignment after it judges them with their neighbours)."""
+    the same everywhere (the character alignment after it judges them with their neighbours).
+    With ``annotations_off``, a pair also scores the ratio of its two lines without type
+    annotations (:func:`~lineage.match.statements.annotation_free`), if that is higher: an
+    annotation added is not an edit of what the line does."""
     t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
     scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
+    if annotations_off:
+        t_free, u_free = [annotation_free(t) for t in t_texts], [annotation_free(u) for u in u_texts]
+        bare = process.cdist(t_free, u_free, scorer=fuzz.ratio, dtype=np.float32)
+        bare[[not t for t in t_free], :] = 0.0
+        bare[:, [not u for u in u_free]] = 0.0
+        scores = np.maximum(scores, bare)
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
     out: list[tuple[int, int]] = []
@@ -436,8 +466,9 @@ def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: l
 
 def _statement_similarity(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int]) -> float:
     u_rows, u_lines = lab.upstream_lines(u_file)
-    t_key = statement_key([lab.t_lines[lab.t_rows[tc]] for tc in t_stmt])
-    u_key = statement_key([u_lines[u_rows[uc]] for uc in u_stmt])
+    keep = not lab.p.fill_strip_annotations
+    t_key = statement_key([lab.t_lines[lab.t_rows[tc]] for tc in t_stmt], keep)
+    u_key = statement_key([u_lines[u_rows[uc]] for uc in u_stmt], keep)
     return fuzz.ratio(t_key, u_key) / 100.0
 
 
@@ -455,8 +486,9 @@ def _edited_statements(lab: FileLabeller, statements: _Statements, u_file: int, 
     if not t_stmts or not u_stmts or all(len(s) == 1 for s in t_stmts + u_stmts):
         return set()
     u_rows, u_lines = lab.upstream_lines(u_file)
-    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in s]) for s in t_stmts]
-    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in s]) for s in u_stmts]
+    keep = not lab.p.fill_strip_annotations
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in s], keep) for s in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in s], keep) for s in u_stmts]
     scores = process.cdist(t_keys, u_keys, scorer=fuzz.ratio, dtype=np.float32) / 100.0
     t_single = np.array([len(s) == 1 for s in t_stmts])
     u_single = np.array([len(s) == 1 for s in u_stmts])

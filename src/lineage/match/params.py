@@ -108,6 +108,12 @@ class MatchParams:
     # ... and a statement of more lines than this is not used (a bracket left open inside a
     # multi-line string would join what follows); 0 turns the statement rule off.
     fill_statement_max_lines: int = knob(30, 0)
+    # Type annotations added to copied code (a fork that adopts typing: ``self.tts: bool =
+    # data["tts"]`` <- ``self.tts = data['tts']``, ``def copy(self) -> Mapping:`` <- ``def
+    # copy(self):``): with 1, lines and statements are also compared without their annotations
+    # (``lineage.match.statements.strip_annotations``) when fill aligns a stretch, pairs edited
+    # lines and compares statements; 0 compares them as written.
+    fill_strip_annotations: int = knob(1, 0, 1)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
     # order. Unlike a lone survivor (above), which may sit anywhere in a rewritten file, these

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from keyword import iskeyword
 
 import numpy as np
 
@@ -69,16 +70,27 @@ def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) ->
     return out
 
 
-def statement_key(lines: Sequence[str]) -> str:
+def statement_key(lines: Sequence[str], annotations: bool = True) -> str:
     """A statement's tokens joined by spaces; a comma before a closing bracket is dropped (the
-    trailing comma a formatter adds when it breaks a call)."""
+    trailing comma a formatter adds when it breaks a call), and with ``annotations`` off, so are
+    its type annotations (:func:`strip_annotations`)."""
     tokens: list[str] = []
     for text in lines:
         for token in line_tokens(text.strip()):
             if token in _CLOSERS and tokens and tokens[-1] == ",":
                 tokens.pop()
             tokens.append(token)
-    return " ".join(tokens)
+    return " ".join(tokens if annotations else strip_annotations(tokens))
+
+
+def annotation_free(text: str) -> str:
+    """A code line's tokens without type annotations and without a trailing comma, joined by
+    spaces (the line rule's second comparison and the alignment key inside a copy); "" for a
+    line with no code (a comment)."""
+    tokens = line_tokens(text.strip())
+    if tokens and tokens[-1] == ",":
+        tokens = tokens[:-1]
+    return " ".join(strip_annotations(tokens))
 
 
 def _is_word(token: str) -> bool:
@@ -154,3 +166,80 @@ def whole_statements(ids: np.ndarray, sizes: np.ndarray, lines: Sequence[int]) -
         if ids[line] >= 0:
             members.setdefault(int(ids[line]), []).append(line)
     return [found for sid, found in members.items() if sizes[sid] == len(found)]
+
+
+def strip_annotations(tokens: list[str]) -> list[str]:
+    """Tokens of a line or statement without its type annotations: a ``def``'s parameter and
+    return annotations, and the annotation of an annotated assignment (``self.tts: bool =
+    data["tts"]`` -> ``self.tts = data["tts"]``). A fork that adds typing to copied code changes
+    nothing else on such lines; a bare annotation (``x: int``) is kept, it is a statement of its
+    own. Anything else is returned unchanged."""
+    start = 1 if tokens[:1] == ["async"] else 0
+    if tokens[start : start + 1] == ["def"]:
+        return _strip_def(tokens)
+    colon = _annotated_target_end(tokens)
+    if colon is None:
+        return tokens
+    depth = 0
+    for k in range(colon + 1, len(tokens)):
+        token = tokens[k]
+        if token in _OPENERS:
+            depth += 1
+        elif token in _CLOSERS:
+            depth -= 1
+        elif token == "=" and depth == 0:
+            return tokens[:colon] + tokens[k:]
+    return tokens
+
+
+def _is_name(token: str) -> bool:
+    return (token[0].isalpha() or token[0] == "_") and token.replace("_", "a").isalnum() and not iskeyword(token)
+
+
+def _annotated_target_end(tokens: list[str]) -> int | None:
+    """Index of the ``:`` after a simple assignment target (``name``, ``self.name``,
+    ``name[key]``) that opens a line, else None."""
+    if not tokens or not _is_name(tokens[0]):
+        return None
+    k = 1
+    while k < len(tokens):
+        if tokens[k] == "." and k + 1 < len(tokens) and _is_name(tokens[k + 1]):
+            k += 2
+        elif tokens[k] == "[":
+            depth = 0
+            while k < len(tokens):
+                depth += tokens[k] == "["
+                depth -= tokens[k] == "]"
+                k += 1
+                if depth == 0:
+                    break
+        else:
+            break
+    return k if k < len(tokens) and tokens[k] == ":" else None
+
+
+def _strip_def(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    depth, skipping, params_done = 0, False, False
+    k = 0
+    while k < len(tokens):
+        token = tokens[k]
+        if params_done and token == "->":
+            # the return annotation, up to the def's final colon
+            end = len(tokens) - 1 if tokens[-1] == ":" else len(tokens)
+            out += tokens[end:]
+            break
+        if token in _OPENERS:
+            depth += 1
+        elif token in _CLOSERS:
+            depth -= 1
+            if depth == 0:
+                skipping, params_done = False, True
+        if skipping and depth == 1 and token in (",", "="):
+            skipping = False
+        if not skipping and depth == 1 and token == ":" and not params_done:
+            skipping = True
+        if not skipping:
+            out.append(token)
+        k += 1
+    return out
