@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 import numpy as np
@@ -120,29 +121,44 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
 def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_number: int, added: list[Chain],
                survivors: bool) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
-    u_rows, _ = lab.upstream_lines(u_file)
-    paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
-    paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
-    used = set(paired_uc.tolist())
-    anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
-    bounds = [(-1, -1), *anchors, (len(rows), len(u_rows))]
     new_chain: Chain | None = None
-    for i in range(len(bounds) - 1):
-        (ta, ua), (tb, ub) = bounds[i], bounds[i + 1]
-        t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
-        if not t_span or not u_span:
-            continue
-        number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
-        if number == new_number and new_chain is None:
-            new_chain = Chain(u_file, [], 0.0)
-        inside = 0 < i < len(anchors) and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
-        if not inside and not survivors:
-            continue
-        if inside:
-            done = _align_inside(lab, statements, u_file, t_span, u_span, used, number)
-        else:
-            done = _survivors(lab, u_file, t_span, u_span, used, number)
-        used.update(done)
+    # Inner stretches too long to be aligned (rewritten code between two parts of the copy):
+    # only lone survivors are paired there, and then, with ``fill_survivor_anchors``, the
+    # stretches between the survivors, now short enough, are aligned as inside a copy.
+    long_inner: list[range] = []
+    for second in (False, True):
+        if second and not (long_inner and p.fill_survivor_anchors):
+            break
+        u_rows, _ = lab.upstream_lines(u_file)
+        paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+        paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
+        used = set(paired_uc.tolist())
+        anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
+        bounds = [(-1, -1), *anchors, (len(rows), len(u_rows))]
+        for i in range(len(bounds) - 1):
+            (ta, ua), (tb, ub) = bounds[i], bounds[i + 1]
+            t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
+            if not t_span or not u_span:
+                continue
+            inner = 0 < i < len(anchors)
+            inside = inner and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
+            if second and not (inside and any(t_span.start >= w.start and t_span.stop <= w.stop
+                                              for w in long_inner)):
+                continue
+            number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
+            if number == new_number and new_chain is None:
+                new_chain = Chain(u_file, [], 0.0)
+            if not inside and not survivors:
+                continue
+            if inside:
+                done = []
+                for t_piece, u_piece in _split_at_rewrapped(lab, statements, u_file, t_span, u_span, used, number):
+                    done += _align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
+            else:
+                done = _survivors(lab, u_file, t_span, u_span, used, number)
+                if inner and done:
+                    long_inner.append(t_span)
+            used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         _imports(lab, u_file, new_number)
     if p.fill_statement_max_lines > 0:
@@ -232,6 +248,26 @@ def _align(t_keys: list[int], u_keys: list[int]) -> list[tuple[int, int]]:
     return out
 
 
+def _align_unique_first(t_keys: list[int], u_keys: list[int]) -> list[tuple[int, int]]:
+    """An alignment that first pairs the lines found exactly once on each side (in order: the
+    longest chain of them), then aligns each stretch between two such lines by LCS (the rule of
+    ``git diff --patience``). A plain LCS of a stretch where the fork inserted a long block of
+    new code matches ``payload = {`` or ``}`` with the first such line of the new code as
+    readily as with the old one, and the old lines around it are then left in a gap too long
+    to be an edit; a line unique on both sides places the old code where it is."""
+    t_count, u_count = Counter(k for k in t_keys if k >= 0), Counter(k for k in u_keys if k >= 0)
+    u_at = {k: j for j, k in enumerate(u_keys) if k >= 0 and u_count[k] == 1 and t_count[k] == 1}
+    t_unique = [i for i, k in enumerate(t_keys) if k in u_at]
+    anchors = increasing_pairs(t_unique, [u_at[t_keys[i]] for i in t_unique])
+    out: list[tuple[int, int]] = []
+    bounds = [(-1, -1), *anchors, (len(t_keys), len(u_keys))]
+    for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
+        out += [(ia + 1 + i, ja + 1 + j) for i, j in _align(t_keys[ia + 1 : ib], u_keys[ja + 1 : jb])]
+        if ib < len(t_keys):
+            out.append((ib, jb))
+    return out
+
+
 class _Keys:
     """Line keys as small integers; a line that may not align gets a key of its own (negative)."""
 
@@ -260,7 +296,7 @@ def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
     u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used else None)
               for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
-    aligned = _align(t_keys, u_keys)
+    aligned = _align_unique_first(t_keys, u_keys) if lab.p.fill_align_unique_first else _align(t_keys, u_keys)
     for i, j in aligned:
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
@@ -525,3 +561,41 @@ def _complete_statements(lab: FileLabeller, statements: _Statements, u_file: int
             continue
         number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
         _pair_statement(lab, u_file, t_stmt, u_stmt, number)
+
+
+def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
+                        used: set[int], number: int) -> list[tuple[range, range]]:
+    """Statements re-wrapped over other line breaks (the same tokens, without annotations when
+    ``fill_strip_annotations``), of several lines on one side and found once on each side of
+    a stretch between two paired lines, are paired first, and the stretch is cut at them: each
+    piece is then aligned on its own. A re-wrapped statement has no line that aligns by its
+    fold form, so in a stretch where new code was inserted nothing else would say where the
+    old code stands (``return self.request(`` / ``Route(...)`` / ``)`` opposite one line).
+    Returns the pieces (the whole stretch when there is no such statement)."""
+    if lab.p.fill_statement_max_lines <= 0:
+        return [(t_span, u_span)]
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(), statements.upstream(u_file)
+    t_free = [tc for tc in t_span if _free(lab, u_file, tc)]
+    t_stmts = whole_statements(t_ids, t_sizes, t_free)
+    u_stmts = whole_statements(u_ids, u_sizes, [uc for uc in u_span if uc not in used])
+    if not t_stmts or not u_stmts:
+        return [(t_span, u_span)]
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keep = not lab.p.fill_strip_annotations
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in st], keep) for st in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in st], keep) for st in u_stmts]
+    t_count, u_count = Counter(t_keys), Counter(u_keys)
+    u_at = {key: b for b, key in enumerate(u_keys) if u_count[key] == 1 and t_count[key] == 1
+            and len(key.replace(" ", "")) >= lab.p.rewrap_min_chars}
+    found = [(a, u_at[key]) for a, key in enumerate(t_keys)
+             if key in u_at and (len(t_stmts[a]) > 1 or len(u_stmts[u_at[key]]) > 1)]
+    chain = increasing_pairs([a for a, _ in found], [b for _, b in found])
+    pieces: list[tuple[range, range]] = []
+    t_at, u_from = t_span.start, u_span.start
+    for a, b in chain:
+        if not _pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number):
+            continue
+        pieces.append((range(t_at, t_stmts[a][0]), range(u_from, u_stmts[b][0])))
+        t_at, u_from = t_stmts[a][-1] + 1, u_stmts[b][-1] + 1
+    pieces.append((range(t_at, t_span.stop), range(u_from, u_span.stop)))
+    return [(t, u) for t, u in pieces if t and u]
