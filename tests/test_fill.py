@@ -320,3 +320,59 @@ def test_a_new_statement_opposite_an_old_one_is_not_an_edit(run_compare: Runner)
     first = _CLIENT_HEAD.count("\n") + 1
     frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
     assert set(frame.loc[first : first + 5]["match"]) == {"none"}
+
+
+_A = ('class Transport:\n'
+      '    def __init__(self, host, port, keepalive_interval=30):\n'
+      '        self.address = (host, port)\n'
+      '        self.keepalive_interval = keepalive_interval\n'
+      '        self.sock = open_transport_socket(self.address, keepalive_interval)\n'
+      '        self.pending_requests = collections.deque(maxlen=MAX_PENDING_REQUESTS)\n'
+      '        self.statistics = TransportStatistics(started=time.monotonic())\n\n')
+# More than twice chain_max_gap: no region chains the survivor with the method after the block.
+_B_FIELDS = [f"{name}_{k}" for k in range(3) for name in ("timeout", "method", "url", "retries", "backoff",
+                                                           "proxy", "verify", "cert", "stream", "cookies")]
+_B_UP = ('    def send_request(self, method, url, timeout=None):\n'
+         '        raise_if_closed_connection_state(self.sock, self.address)\n'
+         + "".join(f"        self.{f} = options.get('{f}')\n" for f in _B_FIELDS) + "\n")
+_B_TYPED = ('    def send_request(self, method: str, url: str, timeout: Optional[float] = None) -> None:\n'
+            '        raise_if_closed_connection_state(self.sock, self.address)\n'
+            + "".join(f'        self.{f}: Optional[Union[str, bytes, RequestOption]] = options.get("{f}")\n'
+                      for f in _B_FIELDS) + "\n")  # too unlike the old line to extend a region
+_C = ('    def close_connection_now(self, reason="closed by the client"):\n'
+      '        self.statistics.record_close(reason, time.monotonic())\n'
+      '        self.pending_requests.clear()\n'
+      '        shutdown_transport_socket(self.sock, self.address, reason)\n'
+      '        self.sock = None\n')
+
+
+def test_survivors_of_a_long_inserted_block_anchor_the_edited_code_after_it(run_compare: Runner) -> None:
+    """A fork inserted hundreds of lines of new code between two copied methods, then kept the
+    next method with annotations added: the stretch is too long to align, a lone survivor is
+    paired there, and the stretch from it to the next copied method is aligned as inside a
+    copy, so the annotated lines are near; with fill_survivor_anchors off they stay none, and
+    the new code stays none either way."""
+    inserted = "".join(f"    def helper_number_{k}(self, value):\n        return value * {k} + self.offset_{k}\n\n"
+                       for k in range(220))  # 440 content lines: more than align_max_gap
+    up = {"pkg/transport.py": _A + _B_UP + _C}
+    target = _A + inserted + _B_TYPED + _C
+    first = (_A + inserted).count("\n") + 1
+    typed = range(first + 2, first + 2 + len(_B_FIELDS))
+    frame = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[first + 1, "match"] == "verbatim"
+    assert set(frame.loc[list(typed), "match"]) == {"near"}
+    assert list(frame.loc[list(typed), "upstream_line"].astype(int)) == [n - inserted.count("\n") for n in typed]
+    assert set(frame.loc[_A.count("\n") + 1 : first - 1].query("kind == 'code'")["match"]) == {"none"}
+    off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_survivor_anchors=0))
+    assert set(file_lines(off, "pkg/transport.py").loc[list(typed), "match"]) == {"none"}
+
+
+def test_unique_lines_place_the_old_code_in_a_stretch_with_new_code() -> None:
+    """``git diff --patience``: the line found once on each side (7) is paired first, so the
+    common ``{``/``}`` lines pair next to it, not with the first such lines of the new block."""
+    from lineage.match.fill import _align, _align_unique_first
+
+    t = [1, 2, 3, 1, 2, 3, 7, 1, 2]  # new block (1, 2, 3) twice, then the old code 7, 1, 2
+    u = [7, 1, 2]
+    assert _align_unique_first(t, u) == [(6, 0), (7, 1), (8, 2)]
+    assert len(_align(t, u)) == 3
