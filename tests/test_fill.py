@@ -376,3 +376,39 @@ def test_unique_lines_place_the_old_code_in_a_stretch_with_new_code() -> None:
     u = [7, 1, 2]
     assert _align_unique_first(t, u) == [(6, 0), (7, 1), (8, 2)]
     assert len(_align(t, u)) == 3
+
+
+_NAMES = ["CommandError", "MissingRequiredArgument", "BadArgument", "PrivateMessageOnly", "NoPrivateMessage",
+          "CheckFailure", "CheckAnyFailure", "CommandNotFound", "DisabledCommand", "CommandInvokeError"]
+_ERRORS_BODY = ('\n\nclass CommandError(DiscordException):\n'
+                '    def __init__(self, message=None, *args):\n'
+                '        if message is not None:\n'
+                '            cleaned = message.replace("@everyone", "@\\u200beveryone")\n'
+                '            super().__init__(cleaned, *args)\n'
+                '        else:\n'
+                '            super().__init__(*args)\n')
+
+
+def _errors_module(names: list[str], quote: str) -> str:
+    return "__all__ = (\n" + "".join(f"    {quote}{n}{quote},\n" for n in names) + ")\n" + _ERRORS_BODY
+
+
+def test_a_requoted_block_above_the_first_copied_line_is_copied(run_compare: Runner) -> None:
+    """A formatter re-quoted ``__all__`` (no entry identical, none seeds): a block of consecutive
+    entries aligned in order above the first copied line is copied (near); an entry the fork
+    added stays none; with the rule off (and the statement rule, which completes the
+    ``__all__`` statement from its paired ``)`` when it is short) the block stays none."""
+    up = {"pkg/errors.py": _errors_module(_NAMES, "'")}
+    # a run of 7 old entries, a new one, a run of 3 old ones, and new ones at the end (they stop
+    # the region of the class below from extending upward)
+    mine = [*_NAMES[:7], "ObjectNotFound", *_NAMES[7:], "FlagError", "BadFlagArgument", "TooManyFlags"]
+    frame = file_lines(run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)]), "pkg/errors.py")
+    assert list(frame.loc[2:8, "match"]) == ["near"] * 7
+    assert list(frame.loc[2:8, "upstream_line"].astype(int)) == list(range(2, 9))
+    assert frame.loc[9, "match"] == "none"
+    # the short run is too short for a block, but the statement is now partly paired: its old
+    # entries complete it, the new ones do not (the statement rule)
+    assert list(frame.loc[10:15, "match"]) == ["near"] * 3 + ["none"] * 3
+    off = run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)],
+                      params=MatchParams(fill_edge_block_lines=0, fill_statement_max_lines=0))
+    assert set(file_lines(off, "pkg/errors.py").loc[2:8, "match"]) == {"none"}

@@ -158,6 +158,8 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
                 done = _survivors(lab, u_file, t_span, u_span, used, number)
                 if inner and done:
                     long_inner.append(t_span)
+                if not inner and anchors and p.fill_edge_block_lines > 0:
+                    done += _edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         _imports(lab, u_file, new_number)
@@ -599,3 +601,42 @@ def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int,
         t_at, u_from = t_stmts[a][-1] + 1, u_stmts[b][-1] + 1
     pieces.append((range(t_at, t_span.stop), range(u_from, u_span.stop)))
     return [(t, u) for t, u in pieces if t and u]
+
+
+def _edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
+                 number: int) -> list[int]:
+    """Before the pair's first paired line and after its last, only one side of a stretch is
+    bounded by the copy, so a line there aligns by chance as readily as by descent, and only
+    lone survivors are paired. A block of at least ``fill_edge_block_lines`` consecutive code
+    lines that align, in order, with as many consecutive upstream lines (by the key lines
+    align on inside a copy: fold form, without annotations) is no chance: a module's
+    ``__all__`` or constants re-quoted by a formatter (``"Status",`` <- ``'Status',``) have
+    no line identical to upstream and seed nothing, and sit above the first copied function."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    strip = bool(lab.p.fill_strip_annotations)
+    keys = _Keys()
+    t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    t_keys = [keys.of(k, _align_form(lab.t_lines[row], k, strip) if ok and k == CODE else None)
+              for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
+                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used and k == CODE else None)
+              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    aligned = _align_unique_first(t_keys, u_keys)
+    blocks: list[list[tuple[int, int]]] = []
+    for i, j in aligned:
+        if blocks and blocks[-1][-1] == (i - 1, j - 1):
+            blocks[-1].append((i, j))
+        else:
+            blocks.append([(i, j)])
+    done: list[int] = []
+    for block in blocks:
+        if len(block) < lab.p.fill_edge_block_lines:
+            continue
+        for i, j in block:
+            tc, uc = t_span[i], u_span[j]
+            labelled = pair_label(*lab.texts(tc, uc, u_rows, u_lines), lab.p)
+            if labelled is not None:
+                lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+                done.append(uc)
+    return done

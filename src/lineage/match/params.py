@@ -125,6 +125,11 @@ class MatchParams:
     # fork that inserted hundreds of lines of new code between two old methods kept the old
     # methods after it, edited); 0: survivors only.
     fill_survivor_anchors: int = knob(1, 0, 1)
+    # Before the pair's first paired line and after its last (only lone survivors there), a
+    # block of at least this many consecutive code lines aligned with as many consecutive
+    # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
+    # 0 turns it off.
+    fill_edge_block_lines: int = knob(6, 0)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
     # order. Unlike a lone survivor (above), which may sit anywhere in a rewritten file, these
