@@ -367,17 +367,6 @@ def test_survivors_of_a_long_inserted_block_anchor_the_edited_code_after_it(run_
     assert set(file_lines(off, "pkg/transport.py").loc[list(typed), "match"]) == {"none"}
 
 
-def test_unique_lines_place_the_old_code_in_a_stretch_with_new_code() -> None:
-    """``git diff --patience``: the line found once on each side (7) is paired first, so the
-    common ``{``/``}`` lines pair next to it, not with the first such lines of the new block."""
-    from lineage.match.fill import _align, _align_unique_first
-
-    t = [1, 2, 3, 1, 2, 3, 7, 1, 2]  # new block (1, 2, 3) twice, then the old code 7, 1, 2
-    u = [7, 1, 2]
-    assert _align_unique_first(t, u) == [(6, 0), (7, 1), (8, 2)]
-    assert len(_align(t, u)) == 3
-
-
 _NAMES = ["CommandError", "MissingRequiredArgument", "BadArgument", "PrivateMessageOnly", "NoPrivateMessage",
           "CheckFailure", "CheckAnyFailure", "CommandNotFound", "DisabledCommand", "CommandInvokeError"]
 _ERRORS_BODY = ('\n\nclass CommandError(DiscordException):\n'

@@ -250,26 +250,6 @@ def _align(t_keys: list[int], u_keys: list[int]) -> list[tuple[int, int]]:
     return out
 
 
-def _align_unique_first(t_keys: list[int], u_keys: list[int]) -> list[tuple[int, int]]:
-    """An alignment that first pairs the lines found exactly once on each side (in order: the
-    longest chain of them), then aligns each stretch between two such lines by LCS (the rule of
-    ``git diff --patience``). A plain LCS of a stretch where the fork inserted a long block of
-    new code matches ``payload = {`` or ``}`` with the first such line of the new code as
-    readily as with the old one, and the old lines around it are then left in a gap too long
-    to be an edit; a line unique on both sides places the old code where it is."""
-    t_count, u_count = Counter(k for k in t_keys if k >= 0), Counter(k for k in u_keys if k >= 0)
-    u_at = {k: j for j, k in enumerate(u_keys) if k >= 0 and u_count[k] == 1 and t_count[k] == 1}
-    t_unique = [i for i, k in enumerate(t_keys) if k in u_at]
-    anchors = increasing_pairs(t_unique, [u_at[t_keys[i]] for i in t_unique])
-    out: list[tuple[int, int]] = []
-    bounds = [(-1, -1), *anchors, (len(t_keys), len(u_keys))]
-    for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
-        out += [(ia + 1 + i, ja + 1 + j) for i, j in _align(t_keys[ia + 1 : ib], u_keys[ja + 1 : jb])]
-        if ib < len(t_keys):
-            out.append((ib, jb))
-    return out
-
-
 class _Keys:
     """Line keys as small integers; a line that may not align gets a key of its own (negative)."""
 
@@ -298,7 +278,7 @@ def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
     u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used else None)
               for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
-    aligned = _align_unique_first(t_keys, u_keys) if lab.p.fill_align_unique_first else _align(t_keys, u_keys)
+    aligned = _align(t_keys, u_keys)
     for i, j in aligned:
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
@@ -622,7 +602,7 @@ def _edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, u
     u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
     u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used and k == CODE else None)
               for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
-    aligned = _align_unique_first(t_keys, u_keys)
+    aligned = _align(t_keys, u_keys)
     blocks: list[list[tuple[int, int]]] = []
     for i, j in aligned:
         if blocks and blocks[-1][-1] == (i - 1, j - 1):

@@ -114,11 +114,6 @@ class MatchParams:
     # (``lineage.match.statements.strip_annotations``) when fill aligns a stretch, pairs edited
     # lines and compares statements; 0 compares them as written.
     fill_strip_annotations: int = knob(1, 0, 1)
-    # Inside a copy, with 1 the stretch between two paired lines is aligned as ``git diff
-    # --patience`` does: lines found exactly once on each side first, then an LCS between them
-    # (a plain LCS places an old ``payload = {`` in a block of new code as readily as at its
-    # own place); 0: a plain LCS.
-    fill_align_unique_first: int = knob(1, 0, 1)
     # A stretch between two paired lines longer than ``align_max_gap`` is rewritten code where
     # only lone survivors are paired; with 1 they then serve as the pair's further paired lines,
     # and the stretches between them that are now short enough are aligned as inside a copy (a
