@@ -401,3 +401,30 @@ def test_a_requoted_block_above_the_first_copied_line_is_copied(run_compare: Run
     off = run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)],
                       params=MatchParams(fill_edge_block_lines=0, fill_statement_max_lines=0))
     assert set(file_lines(off, "pkg/errors.py").loc[2:8, "match"]) == {"none"}
+
+
+_CALL_UP = ("    def delete_channel(self, channel_id, *, reason=None):\n"
+            "        return self.request(Route('DELETE', '/channels/{channel_id}', channel_id=channel_id), "
+            "reason=reason)\n\n")
+_CALL_WRAPPED = ("    def delete_channel(self, channel_id: int, *, reason: Optional[str] = None) -> Response[None]:\n"
+                 "        return self.request(\n"
+                 '            Route("DELETE", "/channels/{channel_id}", channel_id=channel_id), reason=reason\n'
+                 "        )\n\n")
+
+
+def test_a_rewrapped_statement_found_once_cuts_a_stretch_of_new_code(run_compare: Runner) -> None:
+    """New methods inserted before an old one whose call Black re-wrapped: the stretch is longer
+    than an edit stretch, and no line of the re-wrapped call aligns on its own; the call, the
+    same tokens once on each side, is paired first (each piece near), then the rest aligns."""
+    new = "".join(f"    def start_thread_{k}(self, channel_id, name):\n"
+                  f"        payload = {{\n            'name': name,\n            'kind': {k},\n        }}\n"
+                  f"        return self.request(Route('POST', '/threads/{k}'), json=payload)\n\n"
+                  for k in range(12))  # 72 content lines
+    up = {"pkg/http.py": _CLIENT_HEAD + _CALL_UP + _C}
+    target = _CLIENT_HEAD + new + _CALL_WRAPPED + _C
+    first = (_CLIENT_HEAD + new).count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert list(frame.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
+    assert list(frame.loc[first + 1 : first + 3, "upstream_line"].astype(int)) == [first + 1 - new.count("\n")] * 3
+    off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))
+    assert "none" in set(file_lines(off, "pkg/http.py").loc[first + 1 : first + 3, "match"])
