@@ -224,8 +224,13 @@ def test_lines_edited_in_place_inside_a_copy_are_near(run_compare: Runner) -> No
     assert set(edited["match"]) == {"near"}
     assert list(edited["upstream_line"].astype(int)) == [n - 1 for n in block]
     assert set(frame.loc[[first, block[-1] + 1]]["match"]) == {"none"}
-    off = run_compare({"pkg/record.py": target}, [("up", up)], params=MatchParams(fill_edit_max_gap=0))
+    # The annotations alone changed, so the alignment without annotations pairs the block too;
+    # with both rules off it stays none.
+    off = run_compare({"pkg/record.py": target}, [("up", up)],
+                      params=MatchParams(fill_edit_max_gap=0, fill_strip_annotations=0))
     assert set(file_lines(off, "pkg/record.py").loc[list(block)]["match"]) == {"none"}
+    aligned = run_compare({"pkg/record.py": target}, [("up", up)], params=MatchParams(fill_edit_max_gap=0))
+    assert set(file_lines(aligned, "pkg/record.py").loc[list(block)]["match"]) == {"near"}
 
 
 def test_new_code_opposite_old_code_is_not_an_edit(run_compare: Runner) -> None:
@@ -255,3 +260,171 @@ def test_imports_sorted_again_in_the_main_pair_are_copied(run_compare: Runner) -
                    5: ("verbatim", 4), 6: ("none", pd.NA)}
     off = run_compare(target, [("up", up)], params=MatchParams(fill_import_min_tokens=0))
     assert (file_lines(off, "pkg/transport.py").loc[1:6, "match"] == "verbatim").sum() < 5
+
+
+_CLIENT_HEAD = ('import asyncio\n\n\n'
+                'class HTTPClient:\n'
+                '    def recreate_session_if_closed(self):\n'
+                '        if self.__session.closed:\n'
+                '            self.__session = aiohttp.ClientSession(connector=self.connector)\n\n')
+_CLIENT_TAIL = ('\n    def logout_and_close_the_session(self):\n'
+                '        return self.request(Route("POST", "/auth/logout"))\n')
+_SIGNATURE_UP = ('    def delete_message(self, channel_id, message_id, *, reason=None):\n'
+                 "        r = Route('DELETE', '/channels/{channel_id}/messages/{message_id}', channel_id=channel_id)\n"
+                 '        return self.request(r, reason=reason)\n')
+# Annotated and broken one argument a line, as a fork that adds typing and runs Black writes it.
+_SIGNATURE_TYPED = ('    def delete_message(\n'
+                    '        self,\n'
+                    '        channel_id: Snowflake,\n'
+                    '        message_id: Snowflake,\n'
+                    '        *,\n'
+                    '        reason: Optional[str] = None,\n'
+                    '    ) -> Response[None]:\n'
+                    '        r = Route(\n'
+                    '            "DELETE",\n'
+                    '            "/channels/{channel_id}/messages/{message_id}",\n'
+                    '            channel_id=channel_id,\n'
+                    '        )\n'
+                    '        return self.request(r, reason=reason)\n')
+# A new method in the same place: its statements share brackets and ``self`` with the old one.
+_SIGNATURE_NEW = ('    def start_thread_in_channel(\n'
+                  '        self,\n'
+                  '        parent_channel: Snowflake,\n'
+                  '        auto_archive_minutes: int,\n'
+                  '    ) -> Response[Thread]:\n'
+                  '        payload = {"archive": auto_archive_minutes, "parent": parent_channel}\n'
+                  '        return self.request(r, reason=reason)\n')
+
+
+def test_a_statement_annotated_and_rewrapped_in_place_is_near(run_compare: Runner) -> None:
+    """A one-line signature and call that a fork annotated and broke one argument a line: the
+    pieces (``self,``, ``*,``, ``)``) are too short to be judged alone, and the whole statement
+    is still the old one with annotations; each piece is paired near with the upstream line of
+    its statement. With the statement rule off, the short pieces stay none."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL
+    first = _CLIENT_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    block = frame.loc[first : first + 11]
+    assert set(block["match"]) == {"near"}
+    assert list(block["upstream_line"].astype(int)) == [first] * 7 + [first + 1] * 5
+    off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))
+    assert "none" in set(file_lines(off, "pkg/http.py").loc[first : first + 11]["match"])
+
+
+def test_a_new_statement_opposite_an_old_one_is_not_an_edit(run_compare: Runner) -> None:
+    """A new method where the old one stood: its signature and body share brackets, ``self`` and
+    the call's shape with the old statements, not enough of their tokens to be an edit."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SIGNATURE_NEW + _CLIENT_TAIL
+    first = _CLIENT_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert set(frame.loc[first : first + 5]["match"]) == {"none"}
+
+
+_A = ('class Transport:\n'
+      '    def __init__(self, host, port, keepalive_interval=30):\n'
+      '        self.address = (host, port)\n'
+      '        self.keepalive_interval = keepalive_interval\n'
+      '        self.sock = open_transport_socket(self.address, keepalive_interval)\n'
+      '        self.pending_requests = collections.deque(maxlen=MAX_PENDING_REQUESTS)\n'
+      '        self.statistics = TransportStatistics(started=time.monotonic())\n\n')
+# More than twice chain_max_gap: no region chains the survivor with the method after the block.
+_B_FIELDS = [f"{name}_{k}" for k in range(3) for name in ("timeout", "method", "url", "retries", "backoff",
+                                                           "proxy", "verify", "cert", "stream", "cookies")]
+_B_UP = ('    def send_request(self, method, url, timeout=None):\n'
+         '        raise_if_closed_connection_state(self.sock, self.address)\n'
+         + "".join(f"        self.{f} = options.get('{f}')\n" for f in _B_FIELDS) + "\n")
+_B_TYPED = ('    def send_request(self, method: str, url: str, timeout: Optional[float] = None) -> None:\n'
+            '        raise_if_closed_connection_state(self.sock, self.address)\n'
+            + "".join(f'        self.{f}: Optional[Union[str, bytes, RequestOption]] = options.get("{f}")\n'
+                      for f in _B_FIELDS) + "\n")  # too unlike the old line to extend a region
+_C = ('    def close_connection_now(self, reason="closed by the client"):\n'
+      '        self.statistics.record_close(reason, time.monotonic())\n'
+      '        self.pending_requests.clear()\n'
+      '        shutdown_transport_socket(self.sock, self.address, reason)\n'
+      '        self.sock = None\n')
+
+
+def test_survivors_of_a_long_inserted_block_anchor_the_edited_code_after_it(run_compare: Runner) -> None:
+    """A fork inserted hundreds of lines of new code between two copied methods, then kept the
+    next method with annotations added: the stretch is too long to align, a lone survivor is
+    paired there, and the stretch from it to the next copied method is aligned as inside a
+    copy, so the annotated lines are near; with fill_survivor_anchors off they stay none, and
+    the new code stays none either way."""
+    inserted = "".join(f"    def helper_number_{k}(self, value):\n        return value * {k} + self.offset_{k}\n\n"
+                       for k in range(220))  # 440 content lines: more than align_max_gap
+    up = {"pkg/transport.py": _A + _B_UP + _C}
+    target = _A + inserted + _B_TYPED + _C
+    first = (_A + inserted).count("\n") + 1
+    typed = range(first + 2, first + 2 + len(_B_FIELDS))
+    frame = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[first + 1, "match"] == "verbatim"
+    assert set(frame.loc[list(typed), "match"]) == {"near"}
+    assert list(frame.loc[list(typed), "upstream_line"].astype(int)) == [n - inserted.count("\n") for n in typed]
+    assert set(frame.loc[_A.count("\n") + 1 : first - 1].query("kind == 'code'")["match"]) == {"none"}
+    off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_survivor_anchors=0))
+    assert set(file_lines(off, "pkg/transport.py").loc[list(typed), "match"]) == {"none"}
+
+
+_NAMES = ["CommandError", "MissingRequiredArgument", "BadArgument", "PrivateMessageOnly", "NoPrivateMessage",
+          "CheckFailure", "CheckAnyFailure", "CommandNotFound", "DisabledCommand", "CommandInvokeError"]
+_ERRORS_BODY = ('\n\nclass CommandError(DiscordException):\n'
+                '    def __init__(self, message=None, *args):\n'
+                '        if message is not None:\n'
+                '            cleaned = message.replace("@everyone", "@\\u200beveryone")\n'
+                '            super().__init__(cleaned, *args)\n'
+                '        else:\n'
+                '            super().__init__(*args)\n')
+
+
+def _errors_module(names: list[str], quote: str) -> str:
+    return "__all__ = (\n" + "".join(f"    {quote}{n}{quote},\n" for n in names) + ")\n" + _ERRORS_BODY
+
+
+def test_a_requoted_block_above_the_first_copied_line_is_copied(run_compare: Runner) -> None:
+    """A formatter re-quoted ``__all__`` (no entry identical, none seeds): a block of consecutive
+    entries aligned in order above the first copied line is copied (near); an entry the fork
+    added stays none; with the rule off (and the statement rule, which completes the
+    ``__all__`` statement from its paired ``)`` when it is short) the block stays none."""
+    up = {"pkg/errors.py": _errors_module(_NAMES, "'")}
+    # a run of 7 old entries, a new one, a run of 3 old ones, and new ones at the end (they stop
+    # the region of the class below from extending upward)
+    mine = [*_NAMES[:7], "ObjectNotFound", *_NAMES[7:], "FlagError", "BadFlagArgument", "TooManyFlags"]
+    frame = file_lines(run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)]), "pkg/errors.py")
+    assert list(frame.loc[2:8, "match"]) == ["near"] * 7
+    assert list(frame.loc[2:8, "upstream_line"].astype(int)) == list(range(2, 9))
+    assert frame.loc[9, "match"] == "none"
+    # the short run is too short for a block, but the statement is now partly paired: its old
+    # entries complete it, the new ones do not (the statement rule)
+    assert list(frame.loc[10:15, "match"]) == ["near"] * 3 + ["none"] * 3
+    off = run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)],
+                      params=MatchParams(fill_edge_block_lines=0, fill_statement_max_lines=0))
+    assert set(file_lines(off, "pkg/errors.py").loc[2:8, "match"]) == {"none"}
+
+
+_CALL_UP = ("    def delete_channel(self, channel_id, *, reason=None):\n"
+            "        return self.request(Route('DELETE', '/channels/{channel_id}', channel_id=channel_id), "
+            "reason=reason)\n\n")
+_CALL_WRAPPED = ("    def delete_channel(self, channel_id: int, *, reason: Optional[str] = None) -> Response[None]:\n"
+                 "        return self.request(\n"
+                 '            Route("DELETE", "/channels/{channel_id}", channel_id=channel_id), reason=reason\n'
+                 "        )\n\n")
+
+
+def test_a_rewrapped_statement_found_once_cuts_a_stretch_of_new_code(run_compare: Runner) -> None:
+    """New methods inserted before an old one whose call Black re-wrapped: the stretch is longer
+    than an edit stretch, and no line of the re-wrapped call aligns on its own; the call, the
+    same tokens once on each side, is paired first (each piece near), then the rest aligns."""
+    new = "".join(f"    def start_thread_{k}(self, channel_id, name):\n"
+                  f"        payload = {{\n            'name': name,\n            'kind': {k},\n        }}\n"
+                  f"        return self.request(Route('POST', '/threads/{k}'), json=payload)\n\n"
+                  for k in range(12))  # 72 content lines
+    up = {"pkg/http.py": _CLIENT_HEAD + _CALL_UP + _C}
+    target = _CLIENT_HEAD + new + _CALL_WRAPPED + _C
+    first = (_CLIENT_HEAD + new).count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert list(frame.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
+    assert list(frame.loc[first + 1 : first + 3, "upstream_line"].astype(int)) == [first + 1 - new.count("\n")] * 3
+    off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))
+    assert "none" in set(file_lines(off, "pkg/http.py").loc[first + 1 : first + 3, "match"])

@@ -131,6 +131,22 @@ def test_each_top_level_package_has_its_own_main_holder() -> None:
     assert kinds == [OWN] * 7 + [THIRD_PARTY]
 
 
+def test_the_holder_of_a_packages_own_init_is_its_own() -> None:
+    """requests 2.0.0: Kenneth Reitz in ``requests/__init__.py`` and ``api.py`` only, the urllib3
+    and chardet it carried under ``requests/packages/`` naming their own holders in most files:
+    the package root module speaks for the package, so ``api.py`` is its own code."""
+    root = _index("req/__init__.py", '"""\n:copyright: (c) 2013 by Kenneth Reitz.\n"""\n' + _body(1))
+    api = _index("req/api.py", '"""\n:copyright: (c) 2012 by Kenneth Reitz.\n"""\n' + _body(2))
+    carried = [_index(f"req/packages/u{k}.py", "# Copyright 2008-2013 Andrey Petrov\n" + _body(10 + k))
+               for k in range(4)]
+    files = [root, api, *carried]
+    origins = upstream_origins(files, [0] * len(files), [{"req"}], TARGET_NAMES, P)
+    assert [o.kind for o in origins[:2]] == [OWN, OWN]
+    assert {o.kind for o in origins[2:]} == {OWN}  # the main holder of the package, as before
+    without_root = upstream_origins([api, *carried], [0] * 5, [{"req"}], TARGET_NAMES, P)
+    assert without_root[0].kind == THIRD_PARTY
+
+
 def test_header_naming_the_target_is_from_target() -> None:
     o = _origin("up/ops/back.py", "# Adapted from\n# https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n" + _body(1))
     assert (o.kind, o.line) == (FROM_TARGET, 1)

@@ -53,6 +53,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 import numpy as np
@@ -65,6 +66,22 @@ from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
+from lineage.match.statements import (
+    annotation_free,
+    best_in_order,
+    line_partners,
+    statement_ids,
+    statement_key,
+    whole_statements,
+)
+
+
+def _align_form(line: str, kind: int, strip: bool) -> str:
+    """The key lines align on inside a copy: :func:`fold_form`, for a code line without its
+    type annotations too when ``strip`` (``fill_strip_annotations``)."""
+    if strip and kind == CODE:
+        return annotation_free(line)
+    return fold_form(line, kind)
 
 
 def fold_form(line: str, kind: int) -> str:
@@ -99,35 +116,59 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
     main = max(pairs, key=lambda u: (int((paired == u).sum()), -pairs.index(u))) if pairs else -1
     pairs += sorted(named - set(pairs))
     added: list[Chain] = []
+    statements = _Statements(lab)
     for u_file in pairs:
-        _fill_pair(lab, u_file, len(accepted) + len(added), added, u_file == main or u_file in named)
+        _fill_pair(lab, statements, u_file, len(accepted) + len(added), added, u_file == main or u_file in named)
     return added
 
 
-def _fill_pair(lab: FileLabeller, u_file: int, new_number: int, added: list[Chain], survivors: bool) -> None:
+def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_number: int, added: list[Chain],
+               survivors: bool) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
-    u_rows, _ = lab.upstream_lines(u_file)
-    paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
-    paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
-    used = set(paired_uc.tolist())
-    anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
-    bounds = [(-1, -1), *anchors, (len(rows), len(u_rows))]
     new_chain: Chain | None = None
-    for i in range(len(bounds) - 1):
-        (ta, ua), (tb, ub) = bounds[i], bounds[i + 1]
-        t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
-        if not t_span or not u_span:
-            continue
-        number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
-        if number == new_number and new_chain is None:
-            new_chain = Chain(u_file, [], 0.0)
-        inside = 0 < i < len(anchors) and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
-        if not inside and not survivors:
-            continue
-        done = (_align_inside if inside else _survivors)(lab, u_file, t_span, u_span, used, number)
-        used.update(done)
+    # Inner stretches too long to be aligned (rewritten code between two parts of the copy):
+    # only lone survivors are paired there, and then, with ``fill_survivor_anchors``, the
+    # stretches between the survivors, now short enough, are aligned as inside a copy.
+    long_inner: list[range] = []
+    for second in (False, True):
+        if second and not (long_inner and p.fill_survivor_anchors):
+            break
+        u_rows, _ = lab.upstream_lines(u_file)
+        paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+        paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
+        used = set(paired_uc.tolist())
+        anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
+        bounds = [(-1, -1), *anchors, (len(rows), len(u_rows))]
+        for i in range(len(bounds) - 1):
+            (ta, ua), (tb, ub) = bounds[i], bounds[i + 1]
+            t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
+            if not t_span or not u_span:
+                continue
+            inner = 0 < i < len(anchors)
+            inside = inner and len(t_span) <= p.align_max_gap and len(u_span) <= p.align_max_gap
+            if second and not (inside and any(t_span.start >= w.start and t_span.stop <= w.stop
+                                              for w in long_inner)):
+                continue
+            number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
+            if number == new_number and new_chain is None:
+                new_chain = Chain(u_file, [], 0.0)
+            if not inside and not survivors:
+                continue
+            if inside:
+                done = []
+                for t_piece, u_piece in _split_at_rewrapped(lab, statements, u_file, t_span, u_span, used, number):
+                    done += _align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
+            else:
+                done = _survivors(lab, u_file, t_span, u_span, used, number)
+                if inner and done:
+                    long_inner.append(t_span)
+                if not inner and anchors and p.fill_edge_block_lines > 0:
+                    done += _edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
+            used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         _imports(lab, u_file, new_number)
+    if p.fill_statement_max_lines > 0:
+        _complete_statements(lab, statements, u_file)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
@@ -232,17 +273,18 @@ class _Keys:
         return self.ids.setdefault((kind, text), len(self.ids))
 
 
-def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
-                  number: int) -> list[int]:
+def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
+                  used: set[int], number: int) -> list[int]:
     """Rule (a): every free line of a stretch between two anchors that aligns, by fold form."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = _Keys()
     t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    t_keys = [keys.of(k, fold_form(lab.t_lines[row], k) if ok else None)
+    strip = bool(lab.p.fill_strip_annotations)
+    t_keys = [keys.of(k, _align_form(lab.t_lines[row], k, strip) if ok else None)
               for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
                                     lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
     u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, fold_form(u_lines[row], k) if uc not in used else None)
+    u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used else None)
               for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
     aligned = _align(t_keys, u_keys)
@@ -252,16 +294,21 @@ def _align_inside(lab: FileLabeller, u_file: int, t_span: range, u_span: range, 
         labelled = pair_label(t_text, u_text, lab.p)
         if labelled is None:
             continue
-        if labelled[0] == NEAR and not (lab.keys_equal(tc, u_file, uc)
-                                        or line_similarity(t_text, u_text, True, lab.p) >= lab.p.near_min_similarity):
+        # Aligned on the fold form: the rule for lines between hits. Aligned only once the
+        # annotations are gone: the annotations are the edit, and the line is near as it is.
+        kind = lab.target_kind(tc)
+        annotated = strip and kind == CODE and fold_form(t_text, kind) != fold_form(u_text, kind)
+        if labelled[0] == NEAR and not annotated and not (
+                lab.keys_equal(tc, u_file, uc)
+                or line_similarity(t_text, u_text, True, lab.p) >= lab.p.near_min_similarity):
             continue
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         done.append(uc)
-    done += _edited_lines(lab, u_file, t_span, u_span, aligned, used | set(done), number)
+    done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number)
     return done
 
 
-def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
+def _edited_lines(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
                   aligned: list[tuple[int, int]], used: set[int], number: int) -> list[int]:
     """Rule (a), second pass: between two lines the alignment paired, the lines left over on
     both sides are lines edited in place (an annotation added, a name or a literal changed, a
@@ -284,10 +331,16 @@ def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
         u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
         if not t_gap or not u_gap or max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
             continue
+        if lab.p.fill_statement_max_lines > 0:
+            taken = _edited_statements(lab, statements, u_file, t_gap, u_gap, number)
+            t_gap = [tc for tc in t_gap if free(tc)]
+            u_gap = [uc for uc in u_gap if uc not in taken]
+            if not t_gap or not u_gap:
+                continue
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
         best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
-                                               lab.p.gap_min_chars)
+                                               lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations))
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
         for a, b in best:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p)
@@ -304,13 +357,22 @@ def _edited_lines(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
 
 
 def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
-                min_chars: int) -> list[tuple[int, int]]:
+                min_chars: int, annotations_off: bool = False) -> list[tuple[int, int]]:
     """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
     whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
     both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
-    the same everywhere (the character alignment after it judges them with their neighbours)."""
+    the same everywhere (the character alignment after it judges them with their neighbours).
+    With ``annotations_off``, a pair also scores the ratio of its two lines without type
+    annotations (:func:`~lineage.match.statements.annotation_free`), if that is higher: an
+    annotation added is not an edit of what the line does."""
     t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
     scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
+    if annotations_off:
+        t_free, u_free = [annotation_free(t) for t in t_texts], [annotation_free(u) for u in u_texts]
+        bare = process.cdist(t_free, u_free, scorer=fuzz.ratio, dtype=np.float32)
+        bare[[not t for t in t_free], :] = 0.0
+        bare[:, [not u for u in u_free]] = 0.0
+        scores = np.maximum(scores, bare)
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
     out: list[tuple[int, int]] = []
@@ -377,3 +439,193 @@ def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
         out.append((t[k], u[k]))
         k = back[k]
     return out[::-1]
+
+
+class _Statements:
+    """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
+    target file and of its upstream files, made once each, with each statement's size."""
+
+    def __init__(self, lab: FileLabeller) -> None:
+        self.lab = lab
+        self._up: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._target: tuple[np.ndarray, np.ndarray] | None = None
+
+    @staticmethod
+    def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        ids = statement_ids(lines, side.kind[start : start + len(lines)].tolist(), max_lines)
+        return ids, np.bincount(ids[ids >= 0], minlength=int(ids.max(initial=-1)) + 1)
+
+    def target(self) -> tuple[np.ndarray, np.ndarray]:
+        if self._target is None:
+            lab = self.lab
+            lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
+            self._target = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines,
+                                    lab.p.fill_statement_max_lines)
+        return self._target
+
+    def upstream(self, u_file: int) -> tuple[np.ndarray, np.ndarray]:
+        if u_file not in self._up:
+            lab = self.lab
+            u_rows, u_lines = lab.upstream_lines(u_file)
+            lines = [u_lines[row] for row in u_rows.tolist()]
+            self._up[u_file] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines,
+                                        lab.p.fill_statement_max_lines)
+        return self._up[u_file]
+
+
+def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:
+    """Pair the free lines of target statement ``t_stmt`` with the lines of upstream statement
+    ``u_stmt`` they copy (:func:`~lineage.match.statements.line_partners`); True if any was."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_stmt]
+    u_texts = [u_lines[u_rows[uc]] for uc in u_stmt]
+    any_paired = False
+    for tc, text, j in zip(t_stmt, t_texts, line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share),
+                           strict=True):
+        if j is None or not _free(lab, u_file, tc):
+            continue
+        labelled = pair_label(text.strip(), u_texts[j].strip(), lab.p)
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[u_stmt[j]]), *labelled, number)
+            any_paired = True
+    return any_paired
+
+
+def _statement_similarity(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int]) -> float:
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keep = not lab.p.fill_strip_annotations
+    t_key = statement_key([lab.t_lines[lab.t_rows[tc]] for tc in t_stmt], keep)
+    u_key = statement_key([u_lines[u_rows[uc]] for uc in u_stmt], keep)
+    return fuzz.ratio(t_key, u_key) / 100.0
+
+
+def _edited_statements(lab: FileLabeller, statements: _Statements, u_file: int, t_gap: list[int],
+                       u_gap: list[int], number: int) -> set[int]:
+    """Statements edited in place (:mod:`lineage.match.statements`): in a stretch of free lines
+    between two aligned lines, the whole statements on both sides are paired by their most
+    similar pairs (``fill_statement_min_similarity`` of their joined tokens), at least one of the
+    two of several lines (two one-line statements are the line rule's); each line of a target
+    statement so paired is paired with the upstream line it copies. Returns the upstream lines
+    of the statements paired."""
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(), statements.upstream(u_file)
+    t_stmts = whole_statements(t_ids, t_sizes, t_gap)
+    u_stmts = whole_statements(u_ids, u_sizes, u_gap)
+    if not t_stmts or not u_stmts or all(len(s) == 1 for s in t_stmts + u_stmts):
+        return set()
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keep = not lab.p.fill_strip_annotations
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in s], keep) for s in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in s], keep) for s in u_stmts]
+    scores = process.cdist(t_keys, u_keys, scorer=fuzz.ratio, dtype=np.float32) / 100.0
+    t_single = np.array([len(s) == 1 for s in t_stmts])
+    u_single = np.array([len(s) == 1 for s in u_stmts])
+    scores[np.outer(t_single, u_single)] = -1.0
+    taken: set[int] = set()
+    for a, b in best_in_order(scores, lab.p.fill_statement_min_similarity):
+        if len(t_stmts[a]) == 1 and len(u_stmts[b]) == 1:
+            continue
+        if _pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number):
+            taken.update(u_stmts[b])
+    return taken
+
+
+def _complete_statements(lab: FileLabeller, statements: _Statements, u_file: int) -> None:
+    """A statement some of whose lines are paired with lines of one upstream statement, and the
+    rest free (the region's character alignment paired the long pieces of a re-wrapped call, not
+    its ``)`` or ``self,``): when the two statements are at least ``fill_statement_min_similarity``
+    alike, its free lines are paired with the upstream statement's lines they copy."""
+    r, rows = lab.result, lab.t_rows
+    (t_ids, _), (u_ids, _) = statements.target(), statements.upstream(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
+    if not mine.any():
+        return
+    u_rows, _ = lab.upstream_lines(u_file)
+    partial: dict[int, set[int]] = {}
+    for tc in np.flatnonzero(mine).tolist():
+        partial.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
+    for sid, u_sids in partial.items():
+        t_stmt = np.flatnonzero(t_ids == sid).tolist()
+        if len(u_sids) != 1 or -1 in u_sids or not any(_free(lab, u_file, tc) for tc in t_stmt):
+            continue
+        u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
+        if _statement_similarity(lab, u_file, t_stmt, u_stmt) < lab.p.fill_statement_min_similarity:
+            continue
+        number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
+        _pair_statement(lab, u_file, t_stmt, u_stmt, number)
+
+
+def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
+                        used: set[int], number: int) -> list[tuple[range, range]]:
+    """Statements re-wrapped over other line breaks (the same tokens, without annotations when
+    ``fill_strip_annotations``), of several lines on one side and found once on each side of
+    a stretch between two paired lines, are paired first, and the stretch is cut at them: each
+    piece is then aligned on its own. A re-wrapped statement has no line that aligns by its
+    fold form, so in a stretch where new code was inserted nothing else would say where the
+    old code stands (``return self.request(`` / ``Route(...)`` / ``)`` opposite one line).
+    Returns the pieces (the whole stretch when there is no such statement)."""
+    if lab.p.fill_statement_max_lines <= 0:
+        return [(t_span, u_span)]
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(), statements.upstream(u_file)
+    t_free = [tc for tc in t_span if _free(lab, u_file, tc)]
+    t_stmts = whole_statements(t_ids, t_sizes, t_free)
+    u_stmts = whole_statements(u_ids, u_sizes, [uc for uc in u_span if uc not in used])
+    if not t_stmts or not u_stmts:
+        return [(t_span, u_span)]
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keep = not lab.p.fill_strip_annotations
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in st], keep) for st in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in st], keep) for st in u_stmts]
+    t_count, u_count = Counter(t_keys), Counter(u_keys)
+    u_at = {key: b for b, key in enumerate(u_keys) if u_count[key] == 1 and t_count[key] == 1
+            and len(key.replace(" ", "")) >= lab.p.rewrap_min_chars}
+    found = [(a, u_at[key]) for a, key in enumerate(t_keys)
+             if key in u_at and (len(t_stmts[a]) > 1 or len(u_stmts[u_at[key]]) > 1)]
+    chain = increasing_pairs([a for a, _ in found], [b for _, b in found])
+    pieces: list[tuple[range, range]] = []
+    t_at, u_from = t_span.start, u_span.start
+    for a, b in chain:
+        if not _pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number):
+            continue
+        pieces.append((range(t_at, t_stmts[a][0]), range(u_from, u_stmts[b][0])))
+        t_at, u_from = t_stmts[a][-1] + 1, u_stmts[b][-1] + 1
+    pieces.append((range(t_at, t_span.stop), range(u_from, u_span.stop)))
+    return [(t, u) for t, u in pieces if t and u]
+
+
+def _edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
+                 number: int) -> list[int]:
+    """Before the pair's first paired line and after its last, only one side of a stretch is
+    bounded by the copy, so a line there aligns by chance as readily as by descent, and only
+    lone survivors are paired. A block of at least ``fill_edge_block_lines`` consecutive code
+    lines that align, in order, with as many consecutive upstream lines (by the key lines
+    align on inside a copy: fold form, without annotations) is no chance: a module's
+    ``__all__`` or constants re-quoted by a formatter (``"Status",`` <- ``'Status',``) have
+    no line identical to upstream and seed nothing, and sit above the first copied function."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    strip = bool(lab.p.fill_strip_annotations)
+    keys = _Keys()
+    t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    t_keys = [keys.of(k, _align_form(lab.t_lines[row], k, strip) if ok and k == CODE else None)
+              for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
+                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used and k == CODE else None)
+              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    aligned = _align(t_keys, u_keys)
+    blocks: list[list[tuple[int, int]]] = []
+    for i, j in aligned:
+        if blocks and blocks[-1][-1] == (i - 1, j - 1):
+            blocks[-1].append((i, j))
+        else:
+            blocks.append([(i, j)])
+    done: list[int] = []
+    for block in blocks:
+        if len(block) < lab.p.fill_edge_block_lines:
+            continue
+        for i, j in block:
+            tc, uc = t_span[i], u_span[j]
+            labelled = pair_label(*lab.texts(tc, uc, u_rows, u_lines), lab.p)
+            if labelled is not None:
+                lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+                done.append(uc)
+    return done

@@ -21,7 +21,8 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    NVIDIA or MiniMax files it carries, whose own copyright lines say whose code they are. The
    upstream's own holders are those of its licence files, the holder named in most of its files ("Tri Dao"
    in flash-attention, "contributors to the vLLM project" in vLLM) and the holder named in most
-   files of the file's top-level package (an upstream tree holding several projects side by side),
+   files of the file's top-level package (an upstream tree holding several projects side by side)
+   and those named by that package's own ``__init__.py``,
    and any holder named by at least ``MatchParams.origin_own_holder_share`` of the files (of the
    upstream, or of the package) that name one (distlib names Vinay Sajip in 8 of its 13 files, the
    Python Software Foundation in 5).
@@ -205,10 +206,21 @@ def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own
         holders.append(main_holders(mine, p.origin_own_holder_share) | extra)
     # An upstream tree may hold several projects side by side (a collection of releases, a
     # monorepo): the holder most files of a top-level package name is that package's own.
-    package_holders = {key: main_holders(group, p.origin_own_holder_share) for key, group in by_package.items()}
+    package_holders = {key: main_holders(group, p.origin_own_holder_share) | _root_holders(key[1], group)
+                       for key, group in by_package.items()}
     origins = [file_origin(f, own_names[u], target, p, holders[u] | package_holders[(u, _package(f.path))])
                for f, u in zip(files, upstream_of, strict=True)]
     return _folder_majority(files, origins, p)
+
+
+def _root_holders(package: str, group: Sequence[FileIndex]) -> frozenset[str]:
+    """The holders named by a top-level package's own ``__init__.py``: the package's root module
+    speaks for the package (requests 2.0.0: ``:copyright: (c) 2013 by Kenneth Reitz.`` in
+    ``requests/__init__.py``, and in one other of its own files, while the urllib3 and chardet
+    it then carried name their own holders in 48 files)."""
+    root = f"{package}/__init__.py"
+    return frozenset(holder_key(holder(m.text)) for f in group if f.path == root
+                     for m in f.markers if m.kind == "copyright")
 
 
 def _package(path: str) -> str:

@@ -96,6 +96,35 @@ class MatchParams:
     # stripped texts for the most similar pairs, the region gap's line similarity for the
     # character alignment): in a block of new code opposite old code, characters align by chance.
     fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
+    # Statements edited in place (``lineage.match.statements``): inside such a stretch, a
+    # statement of several lines opposite one it was re-wrapped or edited from (a signature that
+    # gained annotations and was broken one argument a line) is paired as a whole when the two
+    # statements' tokens are at least this similar (rapidfuzz ``fuzz.ratio`` of the joined
+    # tokens), and so are the free lines of a statement whose other lines are paired already.
+    fill_statement_min_similarity: float = knob(0.6, 0.0, 1.0)
+    # ... each line of it is a copy when at least this share of its words (names, literals) are
+    # words of the upstream statement: an argument added by the edit is new text.
+    fill_statement_min_word_share: float = knob(0.5, 0.0, 1.0)
+    # ... and a statement of more lines than this is not used (a bracket left open inside a
+    # multi-line string would join what follows); 0 turns the statement rule off.
+    fill_statement_max_lines: int = knob(30, 0)
+    # Type annotations added to copied code (a fork that adopts typing: ``self.tts: bool =
+    # data["tts"]`` <- ``self.tts = data['tts']``, ``def copy(self) -> Mapping:`` <- ``def
+    # copy(self):``): with 1, lines and statements are also compared without their annotations
+    # (``lineage.match.statements.strip_annotations``) when fill aligns a stretch, pairs edited
+    # lines and compares statements; 0 compares them as written.
+    fill_strip_annotations: int = knob(1, 0, 1)
+    # A stretch between two paired lines longer than ``align_max_gap`` is rewritten code where
+    # only lone survivors are paired; with 1 they then serve as the pair's further paired lines,
+    # and the stretches between them that are now short enough are aligned as inside a copy (a
+    # fork that inserted hundreds of lines of new code between two old methods kept the old
+    # methods after it, edited); 0: survivors only.
+    fill_survivor_anchors: int = knob(1, 0, 1)
+    # Before the pair's first paired line and after its last (only lone survivors there), a
+    # block of at least this many consecutive code lines aligned with as many consecutive
+    # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
+    # 0 turns it off.
+    fill_edge_block_lines: int = knob(6, 0)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
     # order. Unlike a lone survivor (above), which may sit anywhere in a rewritten file, these

@@ -1,0 +1,245 @@
+"""Statements of a file pair, for fill's statement rule (:mod:`lineage.match.fill`).
+
+A formatter breaks a long call or signature over several lines (Black: one argument a line, a
+trailing comma, the closing bracket alone), and a fork that adds annotations to a signature
+makes it too long for one line. The pieces of such a statement (``self,``, ``*,``, ``)``,
+``"DELETE",``) are too short to be judged line by line: opposite the one-line statement they
+came from, a piece shares a few characters with it and a bracket shares one. Judged as a whole
+statement (its tokens joined), the edit is plain: ``def delete_message(self, channel_id:
+Snowflake, *, reason: Optional[str] = None) -> Response[None]:`` is the upstream's ``def
+delete_message(self, channel_id, *, reason=None):`` with annotations.
+
+A *statement* here is a logical line: consecutive code lines joined while a bracket is open or a
+line ends with a backslash (comments and docstrings are not part of one). Brackets are counted on
+the line's tokens (:func:`~lineage.index.normalise.tokenize_code`, a string is one token), so a
+bracket inside a string does not count; a line opening a ``def``/``class`` always starts a new
+statement, and one longer than ``fill_statement_max_lines`` lines is not used (a bracket left
+open by a multi-line string would otherwise join what follows).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from keyword import iskeyword
+
+import numpy as np
+
+from lineage.index import CODE
+from lineage.index.normalise import tokenize_code
+
+_OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
+_STARTERS = ("def ", "class ", "async def ", "@")
+
+
+def line_tokens(text: str) -> list[str]:
+    """A code line's tokens without its trailing comment, quotes unified (``'`` -> ``"``)."""
+    tokens = tokenize_code(text)
+    if "#" in tokens:
+        tokens = tokens[: tokens.index("#")]
+    return [t.replace("'", '"') for t in tokens]
+
+
+def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) -> np.ndarray:
+    """Per content line, the number of the statement it belongs to; -1 for a line that is not
+    code, and for every line of a statement longer than ``max_lines`` lines."""
+    out = np.full(len(lines), -1, np.int64)
+    depth, current, continued, size = 0, -1, False, 0
+    sizes: list[int] = []
+    for i, (text, kind) in enumerate(zip(lines, kinds, strict=True)):
+        if kind != CODE:
+            continue
+        stripped = text.strip()
+        if (depth == 0 and not continued) or stripped.startswith(_STARTERS):
+            if current >= 0:
+                sizes.append(size)
+            current, depth, size = current + 1, 0, 0
+        out[i] = current
+        size += 1
+        for token in line_tokens(stripped):
+            if token in _OPENERS:
+                depth += 1
+            elif token in _CLOSERS:
+                depth = max(depth - 1, 0)
+        continued = stripped.endswith("\\")
+    if current >= 0:
+        sizes.append(size)
+    too_long = np.flatnonzero(np.asarray(sizes, np.int64) > max_lines)
+    if len(too_long):
+        out[np.isin(out, too_long)] = -1
+    return out
+
+
+def statement_key(lines: Sequence[str], annotations: bool = True) -> str:
+    """A statement's tokens joined by spaces; a comma before a closing bracket is dropped (the
+    trailing comma a formatter adds when it breaks a call), and with ``annotations`` off, so are
+    its type annotations (:func:`strip_annotations`)."""
+    tokens: list[str] = []
+    for text in lines:
+        for token in line_tokens(text.strip()):
+            if token in _CLOSERS and tokens and tokens[-1] == ",":
+                tokens.pop()
+            tokens.append(token)
+    return " ".join(tokens if annotations else strip_annotations(tokens))
+
+
+def annotation_free(text: str) -> str:
+    """A code line's tokens without type annotations and without a trailing comma, joined by
+    spaces (the line rule's second comparison and the alignment key inside a copy); "" for a
+    line with no code (a comment)."""
+    tokens = line_tokens(text.strip())
+    if tokens and tokens[-1] == ",":
+        tokens = tokens[:-1]
+    return " ".join(strip_annotations(tokens))
+
+
+def _is_word(token: str) -> bool:
+    return any(ch.isalnum() or ch == "_" for ch in token)
+
+
+def words(text: str) -> list[str]:
+    """A line's words: names, keywords and literals (a token with a letter, digit or ``_``)."""
+    return [t for t in line_tokens(text.strip()) if _is_word(t)]
+
+
+def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float) -> list[int | None]:
+    """For each line of a target statement, the index of the upstream statement's line it copies,
+    or None when it is new text.
+
+    A line is a copy when at least ``min_word_share`` of its words are words of the upstream
+    statement (each upstream word counted as often as it occurs): an argument or a slot added by
+    the edit is new text, an argument kept is not; a line of brackets alone (``)``, ``*,``) has
+    no words and goes with its statement. Its partner is the upstream line sharing most of its
+    words, the first such at or after the previous line's partner (the pieces of a re-wrapped
+    statement stay in order); a line without words takes the previous line's partner (the first
+    line for the statement's first line).
+    """
+    u_words = [Counter(words(u)) for u in u_lines]
+    pool = Counter()
+    for c in u_words:
+        pool.update(c)
+    out: list[int | None] = []
+    last = 0
+    for text in t_lines:
+        mine = words(text)
+        left = pool.copy()
+        found = 0
+        for w in mine:
+            if left[w] > 0:
+                left[w] -= 1
+                found += 1
+        if mine and found < min_word_share * len(mine):
+            out.append(None)
+            continue
+        if mine:
+            shared = [sum((Counter(mine) & c).values()) for c in u_words]
+            best = max(shared)
+            last = next(j for j in [*range(last, len(u_lines)), *range(last)] if shared[j] == best)
+        out.append(last)
+    return out
+
+
+def best_in_order(scores: np.ndarray, threshold: float) -> list[tuple[int, int]]:
+    """In-order pairs by repeated best match: the highest score of the matrix (ties to the first)
+    if it reaches ``threshold``, then the same on both sides of it (difflib ``Differ``'s rule)."""
+    out: list[tuple[int, int]] = []
+    stack = [(0, scores.shape[0], 0, scores.shape[1])]
+    while stack:
+        a0, a1, b0, b1 = stack.pop()
+        if a0 >= a1 or b0 >= b1:
+            continue
+        block = scores[a0:a1, b0:b1]
+        i, j = divmod(int(np.argmax(block)), b1 - b0)
+        if block[i, j] < threshold:
+            continue
+        out.append((a0 + i, b0 + j))
+        stack += [(a0, a0 + i, b0, b0 + j), (a0 + i + 1, a1, b0 + j + 1, b1)]
+    return sorted(out)
+
+
+def whole_statements(ids: np.ndarray, sizes: np.ndarray, lines: Sequence[int]) -> list[list[int]]:
+    """The statements all of whose lines are among ``lines`` (content lines of one file, in
+    order), each as its list of lines; ``ids``: :func:`statement_ids` of the file, ``sizes``:
+    the number of lines of each statement (``np.bincount`` of the ids)."""
+    members: dict[int, list[int]] = {}
+    for line in lines:
+        if ids[line] >= 0:
+            members.setdefault(int(ids[line]), []).append(line)
+    return [found for sid, found in members.items() if sizes[sid] == len(found)]
+
+
+def strip_annotations(tokens: list[str]) -> list[str]:
+    """Tokens of a line or statement without its type annotations: a ``def``'s parameter and
+    return annotations, and the annotation of an annotated assignment (``self.tts: bool =
+    data["tts"]`` -> ``self.tts = data["tts"]``). A fork that adds typing to copied code changes
+    nothing else on such lines; a bare annotation (``x: int``) is kept, it is a statement of its
+    own. Anything else is returned unchanged."""
+    start = 1 if tokens[:1] == ["async"] else 0
+    if tokens[start : start + 1] == ["def"]:
+        return _strip_def(tokens)
+    colon = _annotated_target_end(tokens)
+    if colon is None:
+        return tokens
+    depth = 0
+    for k in range(colon + 1, len(tokens)):
+        token = tokens[k]
+        if token in _OPENERS:
+            depth += 1
+        elif token in _CLOSERS:
+            depth -= 1
+        elif token == "=" and depth == 0:
+            return tokens[:colon] + tokens[k:]
+    return tokens
+
+
+def _is_name(token: str) -> bool:
+    return (token[0].isalpha() or token[0] == "_") and token.replace("_", "a").isalnum() and not iskeyword(token)
+
+
+def _annotated_target_end(tokens: list[str]) -> int | None:
+    """Index of the ``:`` after a simple assignment target (``name``, ``self.name``,
+    ``name[key]``) that opens a line, else None."""
+    if not tokens or not _is_name(tokens[0]):
+        return None
+    k = 1
+    while k < len(tokens):
+        if tokens[k] == "." and k + 1 < len(tokens) and _is_name(tokens[k + 1]):
+            k += 2
+        elif tokens[k] == "[":
+            depth = 0
+            while k < len(tokens):
+                depth += tokens[k] == "["
+                depth -= tokens[k] == "]"
+                k += 1
+                if depth == 0:
+                    break
+        else:
+            break
+    return k if k < len(tokens) and tokens[k] == ":" else None
+
+
+def _strip_def(tokens: list[str]) -> list[str]:
+    out: list[str] = []
+    depth, skipping, params_done = 0, False, False
+    k = 0
+    while k < len(tokens):
+        token = tokens[k]
+        if params_done and token == "->":
+            # the return annotation, up to the def's final colon
+            end = len(tokens) - 1 if tokens[-1] == ":" else len(tokens)
+            out += tokens[end:]
+            break
+        if token in _OPENERS:
+            depth += 1
+        elif token in _CLOSERS:
+            depth -= 1
+            if depth == 0:
+                skipping, params_done = False, True
+        if skipping and depth == 1 and token in (",", "="):
+            skipping = False
+        if not skipping and depth == 1 and token == ":" and not params_done:
+            skipping = True
+        if not skipping:
+            out.append(token)
+        k += 1
+    return out
