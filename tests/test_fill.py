@@ -296,6 +296,11 @@ _SIGNATURE_NEW = ('    def start_thread_in_channel(\n'
                   '        return self.request(r, reason=reason)\n')
 
 
+# The statement rule is off by default (MatchParams.fill_statement_max_lines says why); its tests
+# turn it on at the length a fork audit would use.
+_STATEMENTS = MatchParams(fill_statement_max_lines=30)
+
+
 def test_a_statement_annotated_and_rewrapped_in_place_is_near(run_compare: Runner) -> None:
     """A one-line signature and call that a fork annotated and broke one argument a line: the
     pieces (``self,``, ``*,``, ``)``) are too short to be judged alone, and the whole statement
@@ -304,7 +309,7 @@ def test_a_statement_annotated_and_rewrapped_in_place_is_near(run_compare: Runne
     up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
     target = _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL
     first = _CLIENT_HEAD.count("\n") + 1
-    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)], params=_STATEMENTS), "pkg/http.py")
     block = frame.loc[first : first + 11]
     assert set(block["match"]) == {"near"}
     assert list(block["upstream_line"].astype(int)) == [first] * 7 + [first + 1] * 5
@@ -318,7 +323,7 @@ def test_a_new_statement_opposite_an_old_one_is_not_an_edit(run_compare: Runner)
     up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
     target = _CLIENT_HEAD + _SIGNATURE_NEW + _CLIENT_TAIL
     first = _CLIENT_HEAD.count("\n") + 1
-    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)], params=_STATEMENTS), "pkg/http.py")
     assert set(frame.loc[first : first + 5]["match"]) == {"none"}
 
 
@@ -391,7 +396,8 @@ def test_a_requoted_block_above_the_first_copied_line_is_copied(run_compare: Run
     # a run of 7 old entries, a new one, a run of 3 old ones, and new ones at the end (they stop
     # the region of the class below from extending upward)
     mine = [*_NAMES[:7], "ObjectNotFound", *_NAMES[7:], "FlagError", "BadFlagArgument", "TooManyFlags"]
-    frame = file_lines(run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)]), "pkg/errors.py")
+    on = run_compare({"pkg/errors.py": _errors_module(mine, '"')}, [("up", up)], params=_STATEMENTS)
+    frame = file_lines(on, "pkg/errors.py")
     assert list(frame.loc[2:8, "match"]) == ["near"] * 7
     assert list(frame.loc[2:8, "upstream_line"].astype(int)) == list(range(2, 9))
     assert frame.loc[9, "match"] == "none"
@@ -423,7 +429,7 @@ def test_a_rewrapped_statement_found_once_cuts_a_stretch_of_new_code(run_compare
     up = {"pkg/http.py": _CLIENT_HEAD + _CALL_UP + _C}
     target = _CLIENT_HEAD + new + _CALL_WRAPPED + _C
     first = (_CLIENT_HEAD + new).count("\n") + 1
-    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)], params=_STATEMENTS), "pkg/http.py")
     assert list(frame.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
     assert list(frame.loc[first + 1 : first + 3, "upstream_line"].astype(int)) == [first + 1 - new.count("\n")] * 3
     off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))

@@ -480,7 +480,8 @@ def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: l
     t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_stmt]
     u_texts = [u_lines[u_rows[uc]] for uc in u_stmt]
     any_paired = False
-    for tc, text, j in zip(t_stmt, t_texts, line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share),
+    for tc, text, j in zip(t_stmt, t_texts, line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share,
+                                                         bool(lab.p.fill_strip_annotations)),
                            strict=True):
         if j is None or not _free(lab, u_file, tc):
             continue

@@ -102,7 +102,8 @@ def words(text: str) -> list[str]:
     return [t for t in line_tokens(text.strip()) if _is_word(t)]
 
 
-def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float) -> list[int | None]:
+def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
+                  strip: bool = False) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -111,8 +112,13 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     the edit is new text, an argument kept is not; a line of brackets alone (``)``, ``*,``) has
     no words and goes with its statement. Its partner is the upstream line sharing most of its
     words, the first such at or after the previous line's partner (the pieces of a re-wrapped
-    statement stay in order); a line without words takes the previous line's partner (the first
-    line for the statement's first line).
+    statement stay in order); a line without words takes the upstream statement's first line
+    without words at or after the previous line's partner (its closing brackets), else the
+    previous line's partner (the first line for the statement's first line). With ``strip``, a
+    target line's words are counted without its type annotation (:func:`strip_annotations`):
+    ``reason: Optional[str] = None,`` added typing to ``reason=None`` and keeps both its words,
+    while ``out: Optional[torch.Tensor] = None,`` is not ``out_dtype: torch.dtype | None = None,``
+    for sharing the words of an annotation.
     """
     u_words = [Counter(words(u)) for u in u_lines]
     pool = Counter()
@@ -121,7 +127,8 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     out: list[int | None] = []
     last = 0
     for text in t_lines:
-        mine = words(text)
+        tokens = line_tokens(text.strip())
+        mine = [t for t in (_piece_without_annotation(tokens) if strip else tokens) if _is_word(t)]
         left = pool.copy()
         found = 0
         for w in mine:
@@ -135,6 +142,11 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             shared = [sum((Counter(mine) & c).values()) for c in u_words]
             best = max(shared)
             last = next(j for j in [*range(last, len(u_lines)), *range(last)] if shared[j] == best)
+        else:
+            # Brackets alone (``):``, ``) -> None:``) close the statement: the upstream
+            # statement's own line of brackets, when it has one after the previous partner, is
+            # their partner (the previous line's would pair ``):`` with a parameter line).
+            last = next((j for j in range(last, len(u_lines)) if not u_words[j]), last)
         out.append(last)
     return out
 
@@ -166,6 +178,26 @@ def whole_statements(ids: np.ndarray, sizes: np.ndarray, lines: Sequence[int]) -
         if ids[line] >= 0:
             members.setdefault(int(ids[line]), []).append(line)
     return [found for sid, found in members.items() if sizes[sid] == len(found)]
+
+
+def _piece_without_annotation(tokens: list[str]) -> list[str]:
+    """One line of a re-wrapped statement without its type annotation: a parameter
+    (``reason: Optional[str] = None,`` -> ``reason = None ,``; ``channel_id: Snowflake,`` ->
+    ``channel_id ,``), the closing line of a signature (``) -> Response[None]:`` -> ``) :``), or
+    whatever :func:`strip_annotations` strips from a whole line."""
+    if len(tokens) >= 2 and tokens[1] == ":" and _is_word(tokens[0]):
+        depth = 0
+        for k in range(2, len(tokens)):
+            if tokens[k] in _OPENERS:
+                depth += 1
+            elif tokens[k] in _CLOSERS:
+                depth -= 1
+            elif depth == 0 and tokens[k] in ("=", ","):
+                return [tokens[0], *tokens[k:]]
+        return tokens[:1]
+    if tokens[:1] == [")"] and "->" in tokens and tokens[-1] == ":":
+        return [*tokens[: tokens.index("->")], ":"]
+    return strip_annotations(tokens) if tokens else tokens
 
 
 def strip_annotations(tokens: list[str]) -> list[str]:
