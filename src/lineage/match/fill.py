@@ -375,19 +375,7 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
         scores = np.maximum(scores, bare)
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
-    out: list[tuple[int, int]] = []
-    stack = [(0, len(t_texts), 0, len(u_texts))]
-    while stack:
-        a0, a1, b0, b1 = stack.pop()
-        if a0 >= a1 or b0 >= b1:
-            continue
-        block = scores[a0:a1, b0:b1]
-        i, j = divmod(int(np.argmax(block)), b1 - b0)
-        if block[i, j] < threshold * 100:
-            continue
-        out.append((a0 + i, b0 + j))
-        stack += [(a0, a0 + i, b0, b0 + j), (a0 + i + 1, a1, b0 + j + 1, b1)]
-    return sorted(out)
+    return best_in_order(scores, threshold * 100)
 
 
 def _survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
