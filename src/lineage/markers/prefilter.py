@@ -43,8 +43,10 @@ def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     None when the text cannot be searched this way (lower-casing changed the file's length, so
     offsets would drift): the caller then reads every line.
     """
-    if not all(line.isascii() for line in lines) and len("\n".join(lines).lower()) != len("\n".join(lines)):
-        return None  # the same test as on the whole file (ASCII text keeps its length)
+    if not all(line.isascii() for line in lines):
+        joined = "\n".join(lines)
+        if len(joined.lower()) != len(joined):
+            return None  # the same test as on the whole file (ASCII text keeps its length)
     rows = list(range(len(lines))) if kinds is None else \
         [row for row, line in enumerate(lines) if "#" in line or (row < len(kinds) and kinds[row] in _SEGMENT_KINDS)]
     text = "\n".join([lines[row] for row in rows]).lower()

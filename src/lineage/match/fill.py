@@ -61,7 +61,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Indel
 
 from lineage.index import CODE
-from lineage.index.normalise import fold_whitespace, similarity_text, tokenize_code
+from lineage.index.normalise import fold_whitespace, similarity_text
 from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
@@ -69,10 +69,12 @@ from lineage.match.regions import Chain
 from lineage.match.statements import (
     annotation_free,
     best_in_order,
+    code_tokens,
     line_partners,
     statement_ids,
     statement_key,
     whole_statements,
+    without_trailing_comma,
 )
 
 
@@ -90,12 +92,8 @@ def fold_form(line: str, kind: int) -> str:
     Formatters change exactly these; a different token is a different line."""
     if kind != CODE:
         return fold_whitespace(line).replace("'", '"')
-    tokens = tokenize_code(line)
-    if "#" in tokens:
-        tokens = tokens[: tokens.index("#")]
-    if tokens and tokens[-1] == ",":
-        tokens = tokens[:-1]
-    return " ".join(tokens).replace("'", '"')  # the same as token by token: the joint holds no quote
+    # Quotes replaced once on the joined text: the same as token by token (the joint holds none).
+    return " ".join(without_trailing_comma(code_tokens(line))).replace("'", '"')
 
 
 def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list[Chain]:

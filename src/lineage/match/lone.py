@@ -94,8 +94,7 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> np.ndarray:
     near = match[tcs] == NEAR
     if near.any():
         k = np.flatnonzero(near)
-        u_glob = np.array([int(lab.upstream.file_start[up_file[i]]) + int(u_pos[i]) for i in lone[k].tolist()],
-                          np.int64)
+        u_glob = lab.upstream.file_start[up_file[lone[k]]].astype(np.int64) + u_pos[lone[k]]
         u_texts = [lab.upstream_lines(int(up_file[i]))[1][int(r.up_row[rows[paired[i]]])].strip()
                    for i in lone[k].tolist()]
         evidence[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[lone[k]]

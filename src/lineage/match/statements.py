@@ -32,12 +32,20 @@ _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
 _STARTERS = ("def ", "class ", "async def ", "@")
 
 
+def code_tokens(text: str) -> list[str]:
+    """A code line's tokens without its trailing comment."""
+    tokens = tokenize_code(text)
+    return tokens[: tokens.index("#")] if "#" in tokens else tokens
+
+
+def without_trailing_comma(tokens: list[str]) -> list[str]:
+    """The tokens without a final ``,`` (the comma a formatter adds or removes)."""
+    return tokens[:-1] if tokens and tokens[-1] == "," else tokens
+
+
 def line_tokens(text: str) -> list[str]:
     """A code line's tokens without its trailing comment, quotes unified (``'`` -> ``"``)."""
-    tokens = tokenize_code(text)
-    if "#" in tokens:
-        tokens = tokens[: tokens.index("#")]
-    return [t.replace("'", '"') for t in tokens]
+    return [t.replace("'", '"') for t in code_tokens(text)]
 
 
 def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) -> np.ndarray:
@@ -87,19 +95,18 @@ def annotation_free(text: str) -> str:
     """A code line's tokens without type annotations and without a trailing comma, joined by
     spaces (the line rule's second comparison and the alignment key inside a copy); "" for a
     line with no code (a comment)."""
-    tokens = line_tokens(text.strip())
-    if tokens and tokens[-1] == ",":
-        tokens = tokens[:-1]
-    return " ".join(strip_annotations(tokens))
+    return " ".join(strip_annotations(without_trailing_comma(line_tokens(text.strip()))))
 
 
 def _is_word(token: str) -> bool:
     return any(ch.isalnum() or ch == "_" for ch in token)
 
 
-def words(text: str) -> list[str]:
-    """A line's words: names, keywords and literals (a token with a letter, digit or ``_``)."""
-    return [t for t in line_tokens(text.strip()) if _is_word(t)]
+def words(text: str, strip: bool = False) -> list[str]:
+    """A line's words: names, keywords and literals (a token with a letter, digit or ``_``);
+    with ``strip``, not those of its type annotation (:func:`_piece_without_annotation`)."""
+    tokens = line_tokens(text.strip())
+    return [t for t in (_piece_without_annotation(tokens) if strip else tokens) if _is_word(t)]
 
 
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
@@ -127,8 +134,7 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     out: list[int | None] = []
     last = 0
     for text in t_lines:
-        tokens = line_tokens(text.strip())
-        mine = [t for t in (_piece_without_annotation(tokens) if strip else tokens) if _is_word(t)]
+        mine = words(text, strip)
         left = pool.copy()
         found = 0
         for w in mine:
@@ -185,16 +191,10 @@ def _piece_without_annotation(tokens: list[str]) -> list[str]:
     (``reason: Optional[str] = None,`` -> ``reason = None ,``; ``channel_id: Snowflake,`` ->
     ``channel_id ,``), the closing line of a signature (``) -> Response[None]:`` -> ``) :``), or
     whatever :func:`strip_annotations` strips from a whole line."""
-    if len(tokens) >= 2 and tokens[1] == ":" and _is_word(tokens[0]):
-        depth = 0
-        for k in range(2, len(tokens)):
-            if tokens[k] in _OPENERS:
-                depth += 1
-            elif tokens[k] in _CLOSERS:
-                depth -= 1
-            elif depth == 0 and tokens[k] in ("=", ","):
-                return [tokens[0], *tokens[k:]]
-        return tokens[:1]
+    colon = _annotated_target_end(tokens)
+    if colon is not None:
+        end = _annotation_end(tokens, colon, ("=", ","))
+        return tokens[:colon] + (tokens[end:] if end is not None else [])
     if tokens[:1] == [")"] and "->" in tokens and tokens[-1] == ":":
         return [*tokens[: tokens.index("->")], ":"]
     return strip_annotations(tokens) if tokens else tokens
@@ -210,8 +210,13 @@ def strip_annotations(tokens: list[str]) -> list[str]:
     if tokens[start : start + 1] == ["def"]:
         return _strip_def(tokens)
     colon = _annotated_target_end(tokens)
-    if colon is None:
-        return tokens
+    end = _annotation_end(tokens, colon, ("=",)) if colon is not None else None
+    return tokens if colon is None or end is None else tokens[:colon] + tokens[end:]
+
+
+def _annotation_end(tokens: list[str], colon: int, stops: tuple[str, ...]) -> int | None:
+    """Index of the first of ``stops`` outside brackets after the annotation that follows
+    ``tokens[colon]`` (``=`` of an annotated assignment, ``,`` ending a parameter); None if none."""
     depth = 0
     for k in range(colon + 1, len(tokens)):
         token = tokens[k]
@@ -219,9 +224,9 @@ def strip_annotations(tokens: list[str]) -> list[str]:
             depth += 1
         elif token in _CLOSERS:
             depth -= 1
-        elif token == "=" and depth == 0:
-            return tokens[:colon] + tokens[k:]
-    return tokens
+        elif depth == 0 and token in stops:
+            return k
+    return None
 
 
 def _is_name(token: str) -> bool:
