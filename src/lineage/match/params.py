@@ -108,7 +108,7 @@ class MatchParams:
     # ... and a statement of more lines than this is not used (a bracket left open inside a
     # multi-line string would join what follows); 0 turns the statement rule off, the default:
     # measured on the real cases (2026-12-03) it raises the renamed fork's recall 0.884 -> 0.934
-    # (F1 0.904 -> 0.920) and survival's 0.900 -> 0.917, but on the sglang/vLLM pair it adds
+    # (F1 0.904 -> 0.919) and survival's 0.900 -> 0.917, but on the sglang/vLLM pair it adds
     # about 3,900 copied code lines of which about half are wrong (generic signature pieces,
     # ``def __init__(`` / ``self,`` of another class), which a licence review cannot sign. Set it
     # to 30 (``--set fill_statement_max_lines=30``) to audit a fork that reformatted its code.
