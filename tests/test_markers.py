@@ -681,3 +681,22 @@ def test_file_markers_skip_hints_in_code_without_a_comment() -> None:
     assert hint_windows(lines) == [(0, 5), (9, 18), (22, 31), (36, 42)]
     assert find_file_markers(lines, kinds) == find_markers(lines, kinds)
     assert [m.line for m in find_file_markers(lines, kinds)] == [27, 41]  # 1-based
+
+
+def test_imperative_copy_from_needs_a_url_or_a_file() -> None:
+    m = one("# copy from https://huggingface.co/org/Model-1/blob/main/enc/enc.py\n")
+    assert (m.kind, m.repository, m.ref, m.path) == ("copied_from", "org/Model-1", "main", "enc/enc.py")
+    assert one("# Copy from qwen_vl.py, adapted for points\n").path == "qwen_vl.py"
+    m = one("# copy from\n# https://github.com/o/r/blob/main/x.py\n")
+    assert (m.kind, m.repository) == ("copied_from", "o/r")
+    for prose in ("# Copy from smem to registers\n", "# copy from vllm_config.compilation_config.forward_context\n",
+                  "# Environment variables to copy from driver to workers\n", "# directly copy from suffix_output\n"):
+        assert find_markers(prose.splitlines()) == [], prose
+
+
+def test_hugging_face_hub_urls() -> None:
+    m = one("# Adapted from https://huggingface.co/datasets/o/d/resolve/v2/load.py#L3-L5\n")
+    assert (m.repository, m.ref, m.path, m.line_start, m.line_end) == ("o/d", "v2", "load.py", 3, 5)
+    # a model page names a model, not a file of code
+    m = one("# Adapted from https://huggingface.co/org/Model-1 (the reference code)\n")
+    assert (m.repository, m.path) == ("", "")

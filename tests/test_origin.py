@@ -12,7 +12,7 @@ import treegen
 from lineage.cli import main
 from lineage.index.parse import Indexer
 from lineage.index.project import _from_metadata, _from_pyproject
-from lineage.match.gate import is_generated, is_reexport_only
+from lineage.match.gate import is_generated, is_reexport_only, marker_scope
 from lineage.match.origin import FROM_TARGET, OWN, THIRD_PARTY, file_origin, holder, main_holders, upstream_origins
 from lineage.match.params import MatchParams
 
@@ -379,3 +379,47 @@ def test_a_repository_slug_names_another_project_as_a_url_does() -> None:
     assert _origin("up/b.py", "# Adapted from our loader, see Other/Repo\n" + _body(1)).kind == OWN
     # a slug naming the upstream itself is the upstream's own code
     assert _origin("up/c.py", "# Adapted from upstream-org/up\n" + _body(1)).kind == OWN
+
+
+def test_a_hugging_face_hub_file_url_names_another_project() -> None:
+    o = _origin("up/tokenizers/enc.py", "# copy from https://huggingface.co/some-org/Some-Model-2/blob/main/"
+                "encoding/enc.py\n" + _body(1))
+    assert (o.kind, o.name, o.line) == (THIRD_PARTY, "Some-Model-2", 1)
+    # a Hub URL without a file names a model, not code
+    assert _origin("up/models/m.py", "# Adapted from https://huggingface.co/some-org/Some-Model-2\n"
+                   + _body(1)).kind == OWN
+
+
+def test_marker_scope() -> None:
+    lines = ["# Adapted from x", "import os", "", "def a():", "    return 1", "",
+             "# Adapted from up", "# (the kernels below)", "def b():", "    # inner comment", "    return 2",
+             "def c():", "    return 3", "", "# section two", "def d():", "    return 4"]
+    f = _index("t.py", "\n".join(lines) + "\n")
+    header = 3  # lines before the first def
+    # a marker in the header speaks for the whole file
+    assert marker_scope(f, lines, [1], header).all()
+    # a marker further down: its section, from the marker to the next column-0 comment
+    scope = marker_scope(f, lines, [7], header)
+    assert [r + 1 for r in range(len(lines)) if scope[r]] == list(range(7, 15))
+    assert not marker_scope(f, lines, [], header).any()
+
+
+def test_a_marker_below_the_header_exempts_only_its_section(tmp_path: Path) -> None:
+    target, upstream, _ = _trees()
+    body = _body(2)  # the third-party file's code (up/third_party/fastlib/kernels.py)
+    cut = body.index("def transform_2_3")
+    # three functions of third-party code, then three the target says it took via the upstream
+    target = {"tgt/__init__.py": "", "pyproject.toml": target["pyproject.toml"],
+              "tgt/mixed.py": body[:cut] + "# Adapted from up (up/third_party/fastlib/kernels.py)\n" + body[cut:]}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    assert main(["compare", str(t), str(u), "--out", str(tmp_path / "out"), "--no-html", "--formats", "none",
+                 "-q", "--no-cache", "--jobs", "1"]) == 0
+    lines = pd.read_csv(tmp_path / "out" / "lines.csv", keep_default_na=False, dtype=str)
+    rows = lines[(lines["target_path"] == "tgt/mixed.py") & (lines["kind"] == "code")]
+    marker_line = body[:cut].count("\n") + 1
+    above = rows[rows["line"].astype(int) < marker_line]
+    below = rows[rows["line"].astype(int) > marker_line]
+    assert len(above) == 9 and len(below) == 9
+    assert (above["match"] == "none").all() and set(above["shared_origin"]) == {"third_party:fastlib"}
+    assert (below["match"] != "none").all() and (below["shared_origin"] == "").all()

@@ -27,9 +27,10 @@ import pandas as pd
 from lineage import results
 from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
+from lineage.markers import marker_names_upstream
 from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
-from lineage.match.gate import Gated, gate, shared_headers
-from lineage.match.origin import Origin, holder, upstream_origins
+from lineage.match.gate import Gated, gate, marker_scope, shared_headers
+from lineage.match.origin import Origin, header_end, holder, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
 from lineage.progress import meter
 from lineage.results.tables import (
@@ -235,8 +236,20 @@ def _gate(result: MatchResult, target: TreeIndex, origins: list[Origin], up_of: 
           params: MatchParams) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in target.files]
+    scopes: dict[tuple[int, int], np.ndarray] = {}
+
+    def third_party_scope(t: int, u: int) -> np.ndarray | bool:
+        k = up_of[u]
+        if not names_upstream[t][k]:
+            return False
+        if (t, k) not in scopes:
+            f = target.files[t]
+            naming = [m.line for m in f.markers if m.kind != "spdx" and marker_names_upstream(m, own_names[k])]
+            scopes[(t, k)] = marker_scope(f, target.lines(f.path), naming, header_end(f, params))
+        return scopes[(t, k)]
+
     return gate(result, target.files, lambda t: target.lines(target.files[t].path), origins,
-                exempt_third_party=lambda t, u: names_upstream[t][up_of[u]],
+                exempt_third_party=third_party_scope,
                 exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
                 generated_head_lines=params.generated_head_lines)
 

@@ -54,6 +54,8 @@ the end of a sentence):
 Rules per phrase:
 
 * ``copied from`` / ``taken from``: a strong source ("copied from the cache" is prose).
+* the imperative ``copy from``: a URL or a file name ("copy from https://..." and "Copy from
+  qwen_vl.py" are markers, ``copied_from``; "Copy from smem to registers" is an instruction).
 * ``based on`` / ``inspired by``: a strong source or a source noun ("based on the input shape"
   is prose; "based on the original implementation" is a marker).
 * ``derived``/``adapted``/``modified``/``ported from`` are lenient: also a possessive or any first
@@ -83,7 +85,9 @@ Fields
 ------
 URLs fill ``repository`` (``owner/name``; GitLab keeps its subgroups), ``ref`` and ``path`` from
 ``/blob|tree|raw|blame/<ref>/<path>``, ``raw.githubusercontent.com/<owner>/<name>/<ref>/<path>``
-(also ``refs/heads/<ref>``) and GitLab ``/-/blob/<ref>/<path>``; the ref is always one path
+(also ``refs/heads/<ref>``), GitLab ``/-/blob/<ref>/<path>`` and the Hugging Face Hub's
+``huggingface.co/[datasets/|spaces/]<owner>/<name>/blob|resolve|raw|tree/<ref>/<path>`` (a Hub
+URL without a file path names a model, not code, and fills nothing); the ref is always one path
 segment (a branch like ``release/v1`` cannot be told from a path). ``#L10-L20`` (or GitLab's
 ``#L10-20``) fills ``line_start``/``line_end``, a single ``#L10`` sets both to 10. Without a URL
 the path comes from a dotted path: the components before the first one that starts with an

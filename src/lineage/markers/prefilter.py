@@ -15,7 +15,7 @@ from collections.abc import Sequence
 HINTS: tuple[str, ...] = (
     # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by)
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
-    "borrowed", "forked", "based", "inspired",
+    "borrowed", "forked", "copy", "based", "inspired",
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)",
 )

@@ -1,4 +1,4 @@
-"""GitHub and GitLab URLs in marker text: finding them and reading repository, ref, path, lines.
+"""GitHub, GitLab and Hugging Face Hub URLs in marker text: finding them and reading repository, ref, path, lines.
 
 The rules are in the docstring of :mod:`lineage.markers` (section "Fields").
 """
@@ -37,10 +37,16 @@ class UrlInfo:
 
 _LINES_FRAGMENT_RE = re.compile(r"^L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?", re.IGNORECASE)
 _CONTENT_KINDS = frozenset({"blob", "tree", "raw", "blame", "edit"})
+# The Hugging Face Hub: git repositories of models (``owner/name``), datasets and spaces
+# (``datasets/owner/name``), files at ``/blob|resolve|raw|tree/<ref>/<path>`` like GitHub's.
+_HF_HOSTS = frozenset({"huggingface.co", "hf.co"})
+_HF_KINDS = frozenset({"blob", "resolve", "raw", "tree"})
+_HF_SECTIONS = frozenset({"datasets", "spaces"})
 
 
 def parse_url(url: str) -> UrlInfo:
-    """Repository, ref, path and line range of a GitHub or GitLab URL (empty otherwise)."""
+    """Repository, ref, path and line range of a GitHub, GitLab or Hugging Face Hub URL
+    (empty otherwise)."""
     rest = re.sub(r"^https?://", "", url, flags=re.IGNORECASE)
     rest, _, fragment = rest.partition("#")
     rest = rest.partition("?")[0]
@@ -75,6 +81,13 @@ def parse_url(url: str) -> UrlInfo:
             else:
                 repository = "/".join(segs[:2])
         repository = "/".join(repository.split("/")[:-1] + [strip_git(repository.split("/")[-1])])
+    elif host in _HF_HOSTS:
+        repo_segs = segs[1:] if segs and segs[0] in _HF_SECTIONS else segs
+        # only a URL into a file names code; "huggingface.co/org/model" names a model
+        if len(repo_segs) < 5 or repo_segs[2].lower() not in _HF_KINDS:
+            return UrlInfo()
+        repository = f"{repo_segs[0]}/{repo_segs[1]}"
+        ref, path = repo_segs[3], "/".join(repo_segs[4:])
     else:
         return UrlInfo()
     start = end = 0

@@ -19,8 +19,10 @@ _ADVERB = (
     r"|closely|lightly|slightly|shamelessly|initially|also|substantially|entirely|fully|simply"
     r"|verbatim|liberally|significantly|roughly)"
 )
-_FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|taken|borrowed|forked|vendored"
+_FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|taken|borrowed|forked|vendored|copy"
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
+# The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
+COPY_FROM = "copy_from"
 
 _PHRASE = (
     rf"(?:(?:{_FROM_VERBS})\s*(?:and|&|/|,)\s*)?"
@@ -186,6 +188,8 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
     """Whether the text after a phrase names a source (rules in the module docstring)."""
     if not clause:
         return False
+    if kind == COPY_FROM:  # "copy from smem to registers" is an instruction, not a source
+        return bool(find_urls(clause) or file_path(without_urls(clause)))
     if lead == "generic":
         if kind in ("based_on", "inspired_by"):
             return _pathlike(clause) or (
@@ -234,6 +238,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
         "adopted": "adapted_from",
         "vendored": "copied_from",
         "borrowed": "taken_from",
+        "copy": COPY_FROM,
     }.get(verb, f"{verb}_from")
 
 

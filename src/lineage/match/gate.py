@@ -6,8 +6,17 @@ target line paired with a ``third_party`` or ``from_target`` upstream file is no
 the upstream. It becomes ``none`` and is kept apart as *shared* code (:class:`Shared`), unless
 the target file itself says it took the code from there: for ``third_party``, a marker of the
 target file names that upstream (it took the code via the upstream); for ``from_target``, a
-marker of the target file names that very upstream file. The gate also makes two more kinds of
-line shared instead of copied:
+marker of the target file names that very upstream file.
+
+A marker speaks for what follows it (:func:`marker_scope`): in the file's header (its lines
+before the first def/class, at most ``MatchParams.origin_header_lines``, as an upstream file's
+origin is read) for the whole file; further down only for its own section, from the marker to
+the next comment at column 0 that opens another section. fla's ``fused_recurrent.py`` in
+sglang names flash-linear-attention in its header and says "Adapted from vllm project." above
+one group of kernels: the kernels above that line, and those after the next section comment,
+are flash-linear-attention's, shared with vLLM's vendored copy, not taken via vLLM.
+
+The gate also makes two more kinds of line shared instead of copied:
 
 * ``header``: a licence or copyright header line (:mod:`lineage.match.headers`) counts as copied
   only inside a region that holds copied code; a region of header lines and other prose alone
@@ -34,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lineage.index import BLANK, CODE, FileIndex
+from lineage.index import BLANK, CODE, COMMENT, FileIndex
 from lineage.markers import is_attribution
 from lineage.match.headers import header_rows, is_holder_line
 from lineage.match.origin import FROM_TARGET, THIRD_PARTY, Origin
@@ -85,6 +94,29 @@ def is_reexport_only(f: FileIndex, lines: Sequence[str]) -> bool:
     return _reexports(tree.body)
 
 
+def marker_scope(f: FileIndex, lines: Sequence[str], marker_lines: Sequence[int], header_end: int) -> np.ndarray:
+    """Rows (bool, per physical row) that markers at 1-based ``marker_lines`` speak for: every row
+    when one sits in the header (lines up to ``header_end``); otherwise, per marker, the rows from
+    the marker to the row before the next column-0 comment that follows the marker's own comment
+    block (or to the end of the file)."""
+    n = len(f.kinds)
+    scope = np.zeros(n, bool)
+    if any(line <= header_end for line in marker_lines):
+        scope[:] = True
+        return scope
+    section_comment = np.array([f.kinds[r] == COMMENT and r < len(lines) and lines[r].startswith("#")
+                                for r in range(n)], bool)
+    for line in marker_lines:
+        row = line - 1
+        end = row
+        while end < n and section_comment[end]:
+            end += 1  # the marker's own comment block
+        after = np.flatnonzero(section_comment[end:])
+        stop = end + int(after[0]) if len(after) else n
+        scope[max(row, 0):stop] = True
+    return scope
+
+
 @dataclass
 class Shared:
     """Per physical row of one target file: which kind of shared line it is, and where it points."""
@@ -109,11 +141,12 @@ def _empty_shared(n: int) -> Shared:
 
 
 def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[int], list[str]],
-         origins: Sequence[Origin], exempt_third_party: Callable[[int, int], bool],
+         origins: Sequence[Origin], exempt_third_party: Callable[[int, int], np.ndarray | bool],
          exempt_from_target: Callable[[int, int], bool], generated_head_lines: int) -> Gated:
     """Apply the origin rules to the matcher's labels (see the module docstring).
 
-    ``exempt_third_party(t, u)``: target file t names the upstream that holds upstream file u;
+    ``exempt_third_party(t, u)``: the rows of target file t whose markers name the upstream that
+    holds upstream file u (:func:`marker_scope`; ``True``/``False`` for all rows or none);
     ``exempt_from_target(t, u)``: target file t names upstream file u itself.
     """
     out_files: list[FileMatch] = []
@@ -141,8 +174,10 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         # third-party and from-target upstream files
         for u in np.unique(m.up_file[m.match != NONE]).tolist():
             origin = origins[u]
-            if origin.kind == THIRD_PARTY and not exempt_third_party(t, u):
-                _set_apart(m, s, (m.up_file == u) & (m.match != NONE), SHARED_THIRD_PARTY)
+            if origin.kind == THIRD_PARTY:
+                rows = (m.up_file == u) & (m.match != NONE) & ~np.asarray(exempt_third_party(t, u))
+                if rows.any():
+                    _set_apart(m, s, rows, SHARED_THIRD_PARTY)
             elif origin.kind == FROM_TARGET and not exempt_from_target(t, u):
                 _set_apart(m, s, (m.up_file == u) & (m.match != NONE), SHARED_FROM_TARGET)
         # header lines count only inside a region that holds copied code
