@@ -126,3 +126,32 @@ def test_a_renamed_package_s_imports_are_evidence(run_compare: Runner) -> None:
                        "acorn/__init__.py")
     code = lines[lines["kind"] == "code"]
     assert (code["match"] != "none").all(), code[code["match"] == "none"]
+
+
+_KERNEL = ("import triton\n\n\n@triton.jit\n"
+           "def {name}({a}, {b}, {c}, {d}, N: tl.constexpr, BLOCK: tl.constexpr):\n"
+           "{first}"
+           "    {vals} = tl.load({a} + {offs} * N + {b}, {offs} < N, 0).to(tl.float32)\n"
+           "{last}")
+_UP_KERNEL = _KERNEL.format(
+    name="_norm_row", a="x", b="col", c="w", d="y", offs="cols", vals="values",
+    first="    cols = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n",
+    last="    tl.store(y + cols, values * w, mask=cols < N)\n")
+_MY_KERNEL = _KERNEL.format(
+    name="_post_mix", a="X", b="h", c="scale", d="Out", offs="idx", vals="acc",
+    first="    token = tl.program_id(1)\n    idx = token * 4 + tl.arange(0, BLOCK) // 2\n",
+    last="    acc = tl.sum(acc * acc, axis=0) / N\n    tl.atomic_add(Out + token, acc * scale)\n")
+
+
+def test_a_pair_found_only_by_abstract_forms_needs_more_lines(run_compare: Runner) -> None:
+    """Two small triton kernels written with other names share two rare abstract forms (the
+    signature, the masked load) and no text but ``import triton`` and ``@triton.jit``: no region
+    (sglang's ``mhc_post_split_h.py`` against a vLLM query-quant kernel). Renamed code with more
+    such lines keeps its regions (the synthetic rename cases)."""
+    upstream = {"up/ops/norm_row.py": _UP_KERNEL, **_COMMON}
+    target = {"mine/post_mix.py": _MY_KERNEL + _MINE}
+    on = file_lines(run_compare(target, [("up", upstream)]), "mine/post_mix.py")
+    assert set(on["match"]) == {"none"}
+    off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(idiom_min_abstract_lines=1)),
+                     "mine/post_mix.py")
+    assert (off["match"] != "none").sum() >= 3

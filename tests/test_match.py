@@ -662,3 +662,35 @@ def test_call_rewrapped_after_the_last_hit_is_near(run_compare: Runner) -> None:
     tail = frame[frame["line"] >= 9]
     assert set(tail["match"]) == {"near"}
     assert set(tail["upstream_line"].astype(int)) == {9}
+
+
+def test_a_rewrapped_call_after_a_run_is_not_misplaced_by_a_lone_hit(run_compare: Runner,
+                                                                       up_files: dict[str, str]) -> None:
+    """The first piece of a call re-wrapped right after a run (``record_field(``) is found
+    opposite another call of the upstream file that is wrapped the same way; that lone hit must
+    not end the region there and leave the call's other pieces unpaired."""
+    upstream = dict(up_files)
+    body = ["def populate_attribute_record(self, alpha_name, beta_default, gamma_check, delta_flag):",
+            "    # Despite the warning people do instantiate the record themselves.",
+            "    record_field = _object_setattr_hook.__get__(self, PopulatedAttributeRecord)",
+            '    record_field("alpha_name", alpha_name)',
+            '    record_field("beta_default", beta_default)',
+            '    record_field("gamma_check", gamma_check)',
+            '    record_field("delta_flag", delta_flag)',
+            "    if delta_flag is not None and gamma_check is None:",
+            "        raise PopulatedRecordError(alpha_name, beta_default, delta_flag)",
+            "    record_field(",
+            '        "epsilon_metadata_mapping",',
+            "        _empty_metadata_mapping_factory(alpha_name, beta_default),",
+            "    )",
+            "    return self"]
+    upstream["records/populate.py"] = "\n".join(body) + "\n"
+    target_lines = body[:3] + ["    record_field(", '        "alpha_name",', "        alpha_name,", "    )"] + body[4:]
+    comparison = run_compare({"records/populate.py": "\n".join(target_lines) + "\n"}, [(UP, upstream)])
+    frame = file_lines(comparison, "records/populate.py")
+    for number in (4, 5, 6):  # the pieces of the re-wrapped call, from upstream line 4
+        assert frame.loc[number, "match"] == "near", number
+        assert frame.loc[number, "upstream_line"] == 4, number
+    assert frame.loc[7, "match"] == "none" or frame.loc[7, "upstream_line"] == 4
+    assert (frame.loc[8:, "match"] == "verbatim").all()
+    assert list(frame.loc[8:, "upstream_line"]) == list(range(5, 15))

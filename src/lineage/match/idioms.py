@@ -29,6 +29,13 @@ claiming (:meth:`IdiomFilter.keep`, the one hook in :func:`lineage.match.match_s
   short region in a file whose other regions come from the same upstream file is established
   by them), one line per distinct form (a mask line the target repeats in two kernels is one
   piece of evidence): the token count (capped at ``token_weight_cap``) of its distinctive lines.
+* A line found upstream only by its abstract form (every name and literal replaced) is weaker
+  evidence: two triton kernels that load, mask and store alike share rare abstract forms
+  although no name is the same. A pair with fewer than ``idiom_min_lines`` distinctive lines
+  found by their text (or imports, which a renamed package writes with its new name) needs
+  ``idiom_min_abstract_lines`` distinctive lines in all (a function
+  renamed throughout has many; a kernel's ``def`` and one ``tl.load`` line in a file that only
+  shares ``@triton.jit`` with the upstream file are not a copy).
 * A pair with fewer than ``idiom_min_evidence`` tokens or ``idiom_min_lines`` distinctive lines
   forms no region (about two distinctive lines, as ``region_min_weight``; one long rare line is
   never a region, as ``region_min_hits``), unless the pair is established otherwise: the target
@@ -157,6 +164,11 @@ class IdiomFilter:
                 bool(self.text_found[g]) and is_absolute_import(text))
         return found
 
+    def _textual(self, g: int, lines: list[str]) -> bool:
+        """Whether global target line ``g`` is found upstream by its text, or is an import found by
+        its abstract form (a renamed package's import names the upstream's own module)."""
+        return bool(self.text_found[g]) or is_absolute_import(lines[int(self.target.row_of[g])].strip())
+
     def rare(self, glob: np.ndarray, lines: list[str]) -> np.ndarray:
         """Per global target line: whether its form is rare, the rarity half of "distinctive"
         above (found in at most ``idiom_max_files`` upstream files, not an argument line, not an
@@ -190,6 +202,8 @@ class IdiomFilter:
         for up_file, mine in by_pair.items():
             found = self.distinctive(t_file, mine, lines)
             tokens = float(np.minimum(self.target.ntok[found], p.token_weight_cap).sum())
-            if tokens < p.idiom_min_evidence or len(found) < p.idiom_min_lines:
+            textual = sum(1 for g in found.tolist() if self._textual(g, lines))
+            if tokens < p.idiom_min_evidence or len(found) < p.idiom_min_lines or (
+                    textual < p.idiom_min_lines and len(found) < p.idiom_min_abstract_lines):
                 weak.add(up_file)
         return [c for c in chains if c is identical or c.up_file not in weak]

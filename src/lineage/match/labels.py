@@ -24,7 +24,7 @@ from lineage.match.claims import FileClaims
 from lineage.match.hits import Side
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
-from lineage.match.regions import Chain, weak_region_proven
+from lineage.match.regions import Chain, Run, weak_region_proven
 
 _DEFAULT = MatchParams()
 
@@ -67,6 +67,21 @@ def pair_label(t_text: str, u_text: str, p: MatchParams) -> tuple[int, float] | 
     if sim < p.near_floor_similarity:
         return None
     return NEAR, sim
+
+
+def _stray(runs: Sequence[Run], k: int, max_skip: int) -> bool:
+    """Run k is one line right next to a neighbouring run in the target, on a diagonal more than
+    ``max_skip`` lines off every neighbour's: it says the target left out (or repeated) several
+    upstream lines exactly there, with no target line between to show it. (Leaving out up to
+    ``max_skip`` lines is a tight continuation, as for the lone-line rule; after a re-wrapped
+    call the diagonal moves too, but target lines lie between, and that gap is aligned.)"""
+    run = runs[k]
+    if run.t0 != run.t1 or len(runs) < 2:
+        return False
+    near = [j for j in (k - 1, k + 1) if 0 <= j < len(runs)]
+    if any(abs(runs[j].diag - run.diag) <= max_skip for j in near):
+        return False
+    return (k > 0 and runs[k - 1].t1 + 1 == run.t0) or (k + 1 < len(runs) and run.t1 + 1 == runs[k + 1].t0)
 
 
 class FileLabeller:
@@ -141,7 +156,12 @@ class FileLabeller:
             used.add(uc)
             return True
 
-        runs = chain.runs
+        # A one-line run far off the diagonal of its neighbours and right next to one of them is a
+        # lone hit (``bound_setattr(`` of a call re-wrapped there, found opposite another call's
+        # first line): it does not set where a gap or the region's end is, and is paired last,
+        # if its line is still free.
+        strays = [r for k, r in enumerate(chain.runs) if _stray(chain.runs, k, self.p.lone_max_skip)]
+        runs = [r for r in chain.runs if r not in strays] or chain.runs
         for run in runs:
             for tc in range(run.t0, run.t1 + 1):
                 pair(tc, tc + run.diag, self.p.near_min_similarity)
@@ -179,6 +199,9 @@ class FileLabeller:
                     self.set_pair(tc + k, chain.up_file, int(u_rows[u_k]), *labelled, number)
                     used.add(u_k)
             tc, uc = tc + len(step[0]), uc + step[1]
+        for run in strays:
+            if run.t0 + run.diag not in used:
+                pair(run.t0, run.t0 + run.diag, self.p.near_min_similarity)
 
     def _rewrapped(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str],
                    free: Callable[[int], bool], first_taken: bool = False) -> tuple[list[int], int] | None:

@@ -146,6 +146,9 @@ class MatchParams:
     # ... and at least this many distinctive lines: one long rare line is never a region on its
     # own (``region_min_hits``), however many common lines surround it.
     idiom_min_lines: int = knob(2, 1)
+    # ... and a pair with fewer than ``idiom_min_lines`` distinctive lines found by their text
+    # (the rest found only by their abstract form) needs this many distinctive lines in all.
+    idiom_min_abstract_lines: int = knob(4, 1)
     # -- lone lines (lone.py): a paired line that neither neighbour continues in order is
     # copied only if it is evidence on its own: long enough to be a lone survivor
     # (``survivor_min_tokens``, ``survivor_min_chars``) and rare (``idiom_max_files``, not an
@@ -155,7 +158,9 @@ class MatchParams:
     # How far apart two paired lines may be and still continue each other: one side moves by
     # one line and the other by at most 1 + this (lines of the target's own inserted, or
     # upstream lines left out), or both by the same number up to 1 + this (edited in place).
-    # ``else:`` six lines after its neighbour's pair is not continued.
+    # ``else:`` six lines after its neighbour's pair is not continued. The labeller reads it
+    # too: a one-line run next to another run, on a diagonal more than this off, is a lone hit
+    # that does not end a region or bound a gap (``lineage.match.labels._stray``).
     lone_max_skip: int = knob(3, 0)
     # A lone near line needs at least this similarity (and its upstream line must be rare); a
     # line continued only across lines edited in place on both sides needs it too: an edited
