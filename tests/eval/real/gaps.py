@@ -1,4 +1,4 @@
-"""Steps 4 and 5 of a git case's truth: the lines between the lines blame found unchanged.
+"""Steps 4 to 7 of a git case's truth: the copied lines blame does not see.
 
     python -m tests.eval.real.gaps CASE      # recompute them on the committed truth (PyPI only)
 
@@ -7,21 +7,29 @@ OLD, up to whitespace.  A copy-detection truth must also count a copied line tha
 little since: the suite's synthetic cases count renamed identifiers, edited literals, re-wrapped
 calls and reformatted lines as ``near`` copies, and the vendored case counts a changed line
 still similar to the one it replaced (``align.diff_pairs``).  These rules give the git cases the
-same meaning.  All work in one target file against its *main* upstream file (the one most of its
-blame lines come from), in order only: the blame lines of that pair, the longest chain of them
+same meaning.  All work in one target file against its *main* upstream file, in order only:
+its *own* file (the same path, after a fork's rename) when blame credits that file with any
+line, since git's history then says the target file is a later version of it (before
+2026-12-03 evening the main file was the one blame credits most, which lost the own file of
+``nextcord/mixins.py`` once ``-C -C -C`` credited a class of it to ``discord/abc.py``); else
+the file blame credits most.  The blame lines of that pair, the longest chain of them
 increasing in both files (:func:`align.increasing_chain`), are anchors, and only the lines
 strictly between two anchors (or before the first, after the last) are aligned with the
 upstream lines between the same two places.
 
-Every comparison below is made on the lines less their **type annotations and trailing
-comments** (:func:`without_annotations`, by ``tokenize``: a parameter's ``: T``, a return
-``-> T``, the ``: T`` of ``target: T = value``; a comment after code), on both sides.  An
+In a later version of the file's own (and in a moved function, step 6), every comparison
+below is made on the lines less their **type annotations and trailing comments**
+(:func:`without_annotations`, by ``tokenize``: a parameter's ``: T``, a return ``-> T``, the
+``: T`` of ``target: T = value``; a comment after code; an annotation broken over lines is
+left alone), on both sides.  An
 annotation states a type the code already had and a comment is no code, so adding either
 leaves a copied line the line it was; without this cut a line that only gained annotations
 (``self.nick: Optional[str] = data.get("nick")`` <- ``self.nick = data.get('nick')``, ratio
 0.57) fell under the 0.6 cutoff of step 5b and counted as new.  A pair whose only differences
 are these and step 4's is category ``annotated`` when the target line has an annotation, else
-``reformatted`` (since 2026-12-03, evening; before, such lines were ``edited`` or new).
+``reformatted`` (since 2026-12-03, evening; before, such lines were ``edited`` or new).  In a
+file made of pieces of another file, step 4 compares the lines as they are: a line alike once
+cut there is often a generic one (``def __repr__(self) -> str:``).
 
 4. **Reformatted / renamed** (:func:`reformat_rows`): lines equal on :func:`reformat_key` (no
    whitespace, one quote character, no trailing comma; a fork's package name read as the
@@ -53,11 +61,29 @@ are these and step 4's is category ``annotated`` when the target line has an ann
       best pair of a changed block) is a ``verbatim`` copy, category ``realigned`` (blame
       credits it to a later commit whose diff aligned it with another ``else:`` or ``)``).
 
+   In a and b, a function or class header pairs only with a header whose name is alike
+   (rapidfuzz ratio >= 0.6: ``_unique`` -> ``unique`` pairs, ``async def timeout(`` opposite
+   ``async def edit(`` does not), and an import only with an import of the same module
+   (``import contextlib`` opposite ``import collections``, ratio 0.67, does not)
+   (:func:`_same_name`): with annotations cut, signatures of different functions look alike.
+
    Step 5 runs only where the main upstream file is the target file's own (after the rename):
    git's history says the file is a later version of it, so a line opposite a changed line is
    a changed copy of it.  A file created after OLD from a few lines of another file
    (``nextcord/interactions.py``: 2 blame lines from ``discord/webhook.py`` in 1,105) gets
-   blame's lines and step 4 only.
+   blame's lines, step 4 and step 6 only.
+6. **Moved functions**: a function (``def``, by ``ast``, the innermost one) of the target
+   holding at least ``MOVED_FUNCTION_MIN_LINES`` (2) blame lines from one function of an
+   upstream file other than the one step 5 aligned (or of any file, when step 5 did not run)
+   is that function moved: step 5 runs between the two functions, with those blame lines as
+   anchors (``to_native_string`` moved from ``utils.py`` to ``_internal_utils.py`` and
+   edited; ``TextChannel.purge`` rewritten as ``Thread.purge``).  One line is not enough: blame
+   may credit a lone ``return self`` to any of many equal lines.
+7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
+   line standing exactly once in each version, equal on step 4's key, is that line moved, if
+   it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
+   ``reordered``.  Blame's ``-M`` follows a move only in a block of 20 alphanumeric characters
+   and not a line moved and reformatted together (isort's ``import re``, a quote change).
 
 Only the blame rows (categories ``same_file`` and ``moved``) are inputs, so recomputing the
 steps on a committed truth gives the same rows as a rebuild from the clone.

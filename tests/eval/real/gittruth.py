@@ -36,11 +36,13 @@ How a target line is judged copied
        comment line whose origin is code (or the reverse) is not copied either: Black moves a
        trailing comment that would make a line too long onto its own line, and blame then
        credits the comment with the code line, which would leave the code itself unpaired.
-    4-5. In a target file, between the lines step 3 copied from its main upstream file, lines
+    4-7. In a target file, between the lines step 3 copied from its main upstream file, lines
        changed a little are copies too (:mod:`tests.eval.real.gaps`): ``renamed`` and
        ``reformatted`` (equal up to whitespace, quotes, a trailing comma and the fork's name),
-       ``rewrapped`` (a statement broken over other lines) and ``edited`` (a changed line
-       still similar to the line it replaced, the vendored case's rule).
+       ``annotated`` (type annotations added), ``rewrapped`` (a statement broken over other
+       lines) and ``edited`` (a changed line still similar to the line it replaced, the
+       vendored case's rule); so are the other lines of a function blame found moved to
+       another file, and ``reordered`` lines (moved within the file, unique in both).
     Every other line is not copied (category ``new`` in the suite): edited since OLD, or new,
     or moved in a block too short for blame (20 alphanumeric characters within a file, 40
     between files), or moved and edited in the same commit.
