@@ -172,3 +172,285 @@ def test_real_case_builds_from_pypi(name: str, tmp_path: Path) -> None:
     truth = (tmp_path / "truth.csv").read_text().splitlines()
     assert len(truth) > 1000
     assert any(line.split(",")[2] == "1" for line in truth[1:])
+
+
+OLD_TYPED = textwrap.dedent(
+    """\
+    import os
+
+
+    class Member:
+        def __init__(self, data, state):
+            self.deaf = data.get("deaf", False)
+            self.nick = data.get("nick")
+            self._state = state
+
+        def dispatch(self, event, *args, **kwargs):
+            return self._state.dispatch(event, *args, **kwargs)
+
+        def ready(self):
+            if self._state is not None:  # the state is set by the client
+                return True
+            return False
+    """
+)
+NEW_TYPED = textwrap.dedent(
+    """\
+    import os
+
+
+    class Member:
+        def __init__(self, data, state):
+            self.deaf: bool = data.get("deaf", False)
+            self.nick: Optional[str] = data.get("nick")
+            self._state = state
+
+        def dispatch(self, event: str, *args: Any, **kwargs: Any) -> None:
+            return self._state.dispatch(event, *args, **kwargs)
+
+        def ready(self):
+            if self._state is not None:
+                return True
+            return False
+    """
+)
+
+
+def test_annotations_and_trailing_comments_are_cut_before_comparing() -> None:
+    from tests.eval.real import gaps
+
+    lines = [
+        "def dispatch(self, event: str, *args: Any, **kwargs: Any) -> None:",
+        "    self.deaf: bool = data.get('deaf', False)  # a note",
+        "    x: int",
+        "    f = lambda q: q",
+        "    d = {'a': 1}",
+    ]
+    assert gaps.without_annotations(lines) == [
+        "def dispatch(self, event, *args, **kwargs):",
+        "    self.deaf = data.get('deaf', False)",
+        "    x: int",  # a bare declaration keeps its annotation
+        "    f = lambda q: q",
+        "    d = {'a': 1}",
+    ]
+
+
+def test_lines_changed_only_by_annotations_or_a_comment_are_copies(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    repo = git.Repo.init(root)
+    _commit(repo, root, {"pkg/m.py": OLD_TYPED}, "old")
+    repo.create_tag("old")
+    _commit(repo, root, {"pkg/m.py": NEW_TYPED}, "typed")
+    repo.create_tag("new")
+    truth, _, _ = gittruth.build_truth(
+        gittruth.Repo(root), "old", "new", {"pkg/m.py": NEW_TYPED.encode()}, {"pkg/m.py": OLD_TYPED.encode()}, jobs=1
+    )
+    rows = {row["line"]: row for row in truth}
+    # self.nick: Optional[str] = ... is at ratio < 0.6 with its origin, but only annotated.
+    for line, origin in ((6, 6), (7, 7), (10, 10)):
+        assert (rows[line]["category"], rows[line]["expected"], rows[line]["upstream_line"]) == (
+            "annotated", "near", origin
+        )
+    assert (rows[14]["category"], rows[14]["upstream_line"]) == ("reformatted", 14)
+
+
+OLD_CALL = textwrap.dedent(
+    """\
+    class Session:
+        def request(self, method, url,
+            params=None,
+            data=None,
+            headers=None):
+            return self.send(method, url)
+    """
+)
+NEW_CALL = textwrap.dedent(
+    """\
+    class Session:
+        def request(
+            self,
+            method,
+            url,
+            params=None,
+            data=None,
+            headers=None,
+            timeout=30,
+        ):
+            return self.send(method, url)
+    """
+)
+
+
+def test_a_statement_holding_an_unchanged_line_pairs_its_other_lines(tmp_path: Path) -> None:
+    root = tmp_path / "repo"
+    repo = git.Repo.init(root)
+    _commit(repo, root, {"pkg/s.py": OLD_CALL}, "old")
+    repo.create_tag("old")
+    _commit(repo, root, {"pkg/s.py": NEW_CALL}, "black and json")
+    repo.create_tag("new")
+    truth, _, _ = gittruth.build_truth(
+        gittruth.Repo(root), "old", "new", {"pkg/s.py": NEW_CALL.encode()}, {"pkg/s.py": OLD_CALL.encode()}, jobs=1
+    )
+    rows = {row["line"]: row for row in truth}
+    assert rows[6]["category"] == "same_file"  # blame: params=None, unchanged (up to whitespace)
+    # the signature's other pieces, edited around it; each credited to the upstream line
+    # holding its first token
+    for line, origin in ((2, 2), (3, 2), (4, 2), (5, 2), (10, 5)):
+        assert (rows[line]["category"], rows[line]["upstream_line"]) == ("edited", origin)
+    assert 9 not in rows  # timeout=30, is new
+
+
+def test_blame_finds_lines_copied_by_a_commit_that_did_not_touch_their_file(tmp_path: Path) -> None:
+    old_util = textwrap.dedent(
+        """\
+        def to_native_string(string, encoding="ascii"):
+            '''Given a string object, regardless of type, returns a native string.'''
+            if isinstance(string, builtin_str):
+                out = string
+            else:
+                out = string.decode(encoding)
+            return out
+        """
+    )
+    root = tmp_path / "repo"
+    repo = git.Repo.init(root)
+    _commit(repo, root, {"pkg/utils.py": old_util, "pkg/other.py": "X = 1\n"}, "old")
+    repo.create_tag("old")
+    _commit(repo, root, {"pkg/internal.py": "HEADER = 'internal helpers'\n"}, "a new file")
+    _commit(repo, root, {"pkg/other.py": "X = 2\n"}, "unrelated change")
+    new_internal = "HEADER = 'internal helpers'\n\n\n" + old_util
+    _commit(repo, root, {"pkg/internal.py": new_internal}, "copy the helper (utils.py untouched)")
+    repo.create_tag("new")
+    truth, _, _ = gittruth.build_truth(
+        gittruth.Repo(root), "old", "new", {"pkg/internal.py": new_internal.encode()},
+        {"pkg/utils.py": old_util.encode()}, jobs=1,
+    )
+    rows = {row["line"]: row for row in truth}
+    assert [rows[n]["upstream_line"] for n in range(4, 10)] == [1, 2, 3, 4, 5, 6]
+    assert {rows[n]["category"] for n in range(4, 10)} == {"moved"}
+
+
+def _truth_of(tmp_path: Path, old: dict[str, str], new: dict[str, str]) -> dict[tuple[str, int], dict]:
+    """Build the truth of a two-commit history (``old`` then ``new``, with a file list each)."""
+    root = tmp_path / "repo"
+    repo = git.Repo.init(root)
+    _commit(repo, root, old, "old")
+    repo.create_tag("old")
+    for rel in set(old) - set(new):
+        repo.index.remove([rel], working_tree=True)
+    _commit(repo, root, new, "new")
+    repo.create_tag("new")
+    truth, _, _ = gittruth.build_truth(
+        gittruth.Repo(root), "old", "new", {k: v.encode() for k, v in new.items()},
+        {k: v.encode() for k, v in old.items()}, jobs=1,
+    )
+    return {(row["target_path"], row["line"]): row for row in truth}
+
+
+def test_a_header_pairs_only_with_a_header_of_a_like_name(tmp_path: Path) -> None:
+    old = textwrap.dedent(
+        """\
+        class Member:
+            def kick_this_member_from_guild(self, reason=None):
+                return self.guild.kick(self, reason=reason)
+
+            async def edit(self, *, reason=None, **fields):
+                return fields
+
+            def _unique(iterable):
+                return list(iterable)
+
+            def a_long_unchanged_method_name(self):
+                return self._state.something_unchanged()
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        class Member:
+            def kick_this_member_from_guild(self, reason=None):
+                return self.guild.kick(self, reason=reason)
+
+            async def timeout(self, until: int, *, reason: Optional[str] = None) -> None:
+                return until
+
+            def unique(iterable: Iterable[T]) -> List[T]:
+                return list(iterable)
+
+            def a_long_unchanged_method_name(self):
+                return self._state.something_unchanged()
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/m.py": old}, {"pkg/m.py": new})
+    assert ("pkg/m.py", 5) not in rows  # another method: not an edit of edit()
+    assert rows[("pkg/m.py", 8)]["category"] == "edited" and rows[("pkg/m.py", 8)]["upstream_line"] == 8
+
+
+def test_imports_reordered_and_functions_moved_to_another_file(tmp_path: Path) -> None:
+    old_m = textwrap.dedent(
+        """\
+        import zlib
+        import asyncio
+        from .enums import ChannelType, try_enum
+
+
+        def message_helper_that_stays_here(data):
+            return data['value']
+        """
+    )
+    new_m = textwrap.dedent(
+        """\
+        import asyncio
+        import zlib
+        from .enums import ChannelType, try_enum
+
+
+        def message_helper_that_stays_here(data):
+            return data["value"]
+        """
+    )
+    old_u = textwrap.dedent(
+        """\
+        def to_native_string(string, encoding='ascii'):
+            '''Given a string object, regardless of type, returns a native string.'''
+            out = None
+            if isinstance(string, builtin_str):
+                out = string.translate(NATIVE_TABLE)
+            else:
+                if is_py2:
+                    out = string.encode(encoding)
+                else:
+                    out = string.decode(encoding)
+            return out
+        """
+    )
+    new_i = textwrap.dedent(
+        """\
+        HEADER_VALIDATORS = {}
+
+
+        def to_native_string(string, encoding="ascii"):
+            '''Given a string object, regardless of type, returns a native string.'''
+            if isinstance(string, builtin_str):
+                out = string.translate(NATIVE_TABLE)
+            else:
+                out = string.decode(encoding or "ascii")
+
+            return out
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/m.py": old_m, "pkg/utils.py": old_u},
+                     {"pkg/m.py": new_m, "pkg/internal.py": new_i})
+    # isort's swap: a unique import of the file's own old version (blame: under 20 characters).
+    assert rows[("pkg/m.py", 1)]["category"] in ("reordered", "same_file")
+    assert rows[("pkg/m.py", 2)]["category"] in ("reordered", "same_file")
+    assert {rows[("pkg/m.py", n)]["upstream_line"] for n in (1, 2)} == {1, 2}
+    # Blame finds two lines of to_native_string in the new file (moved with the rest): the
+    # function's other lines, edited around them, are copies of that function's lines.
+    moved = {n: rows.get(("pkg/internal.py", n)) for n in range(4, 12)}
+    assert moved[10] is None  # blank
+    assert all(moved[n]["upstream_path"] == "pkg/utils.py" for n in (4, 5, 6, 7, 8, 9, 11))
+    assert [moved[n]["category"] for n in (5, 6, 7)] == ["moved"] * 3
+    assert (moved[4]["category"], moved[4]["upstream_line"]) == ("reformatted", 1)
+    assert (moved[9]["category"], moved[9]["upstream_line"]) == ("edited", 10)  # step 6
+    assert moved[11]["upstream_line"] == 11
+    assert ("pkg/internal.py", 1) not in rows

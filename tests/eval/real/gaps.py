@@ -1,4 +1,4 @@
-"""Steps 4 and 5 of a git case's truth: the lines between the lines blame found unchanged.
+"""Steps 4 to 7 of a git case's truth: the copied lines blame does not see.
 
     python -m tests.eval.real.gaps CASE      # recompute them on the committed truth (PyPI only)
 
@@ -7,16 +7,35 @@ OLD, up to whitespace.  A copy-detection truth must also count a copied line tha
 little since: the suite's synthetic cases count renamed identifiers, edited literals, re-wrapped
 calls and reformatted lines as ``near`` copies, and the vendored case counts a changed line
 still similar to the one it replaced (``align.diff_pairs``).  These rules give the git cases the
-same meaning.  All work in one target file against its *main* upstream file (the one most of its
-blame lines come from), in order only: the blame lines of that pair, the longest chain of them
+same meaning.  All work in one target file against its *main* upstream file, in order only:
+its *own* file (the same path, after a fork's rename) when blame credits that file with any
+line, since git's history then says the target file is a later version of it (before
+2026-12-03 evening the main file was the one blame credits most, which lost the own file of
+``nextcord/mixins.py`` once ``-C -C -C`` credited a class of it to ``discord/abc.py``); else
+the file blame credits most.  The blame lines of that pair, the longest chain of them
 increasing in both files (:func:`align.increasing_chain`), are anchors, and only the lines
 strictly between two anchors (or before the first, after the last) are aligned with the
 upstream lines between the same two places.
 
+In a later version of the file's own (and in a moved function, step 6), every comparison
+below is made on the lines less their **type annotations and trailing comments**
+(:func:`without_annotations`, by ``tokenize``: a parameter's ``: T``, a return ``-> T``, the
+``: T`` of ``target: T = value``; a comment after code; an annotation broken over lines is
+left alone), on both sides.  An
+annotation states a type the code already had and a comment is no code, so adding either
+leaves a copied line the line it was; without this cut a line that only gained annotations
+(``self.nick: Optional[str] = data.get("nick")`` <- ``self.nick = data.get('nick')``, ratio
+0.57) fell under the 0.6 cutoff of step 5b and counted as new.  A pair whose only differences
+are these and step 4's is category ``annotated`` when the target line has an annotation, else
+``reformatted`` (since 2026-12-03, evening; before, such lines were ``edited`` or new).  In a
+file made of pieces of another file, step 4 compares the lines as they are: a line alike once
+cut there is often a generic one (``def __repr__(self) -> str:``).
+
 4. **Reformatted / renamed** (:func:`reformat_rows`): lines equal on :func:`reformat_key` (no
    whitespace, one quote character, no trailing comma; a fork's package name read as the
    upstream's) in the equal blocks of a diff of the two stretches, and not equal stripped:
-   ``near``, category ``renamed`` when the line holds the fork's name, else ``reformatted``.
+   ``near``, category ``renamed`` when the line holds the fork's name, else ``reformatted``
+   (``annotated``, above, when the annotations were what differed).
 5. Then, with the lines of step 4 as further anchors:
 
    a. **Statements** (:func:`statement_rows`): the statements (logical lines, by ``tokenize``;
@@ -28,7 +47,12 @@ upstream lines between the same two places.
       similar statement opposite (rapidfuzz ratio of the token texts >= ``NEAR_CUTOFF``, 0.6:
       re-wrapped *and* edited, a signature that gained annotations) is ``edited``: each of its
       lines at least half of whose words (names, literals) are words of that statement.
-      Statements of one line on both sides are left to b.
+      Statements of one line on both sides are left to b.  A multi-line statement that holds
+      an anchor (blame found one of its lines unchanged: ``params=None,`` of a signature Black
+      exploded) is paired the same way with the upstream statement holding the anchor's
+      origin, if their token texts are equal (``rewrapped``) or at ratio >= 0.6 (``edited``):
+      such a statement straddles two stretches, so the stretch rule never saw it, and its
+      other pieces (``def request(``, ``self,``, ``):``) counted as new.
    b. **Lines** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
       vendored case aligns a file (:func:`align.diff_pairs`): a line inside a changed block
       paired with the most similar line opposite it, at rapidfuzz ratio >= ``NEAR_CUTOFF``
@@ -37,11 +61,29 @@ upstream lines between the same two places.
       best pair of a changed block) is a ``verbatim`` copy, category ``realigned`` (blame
       credits it to a later commit whose diff aligned it with another ``else:`` or ``)``).
 
+   In a and b, a function or class header pairs only with a header whose name is alike
+   (rapidfuzz ratio >= 0.6: ``_unique`` -> ``unique`` pairs, ``async def timeout(`` opposite
+   ``async def edit(`` does not), and an import only with an import of the same module
+   (``import contextlib`` opposite ``import collections``, ratio 0.67, does not)
+   (:func:`_same_name`): with annotations cut, signatures of different functions look alike.
+
    Step 5 runs only where the main upstream file is the target file's own (after the rename):
    git's history says the file is a later version of it, so a line opposite a changed line is
    a changed copy of it.  A file created after OLD from a few lines of another file
    (``nextcord/interactions.py``: 2 blame lines from ``discord/webhook.py`` in 1,105) gets
-   blame's lines and step 4 only.
+   blame's lines, step 4 and step 6 only.
+6. **Moved functions**: a function (``def``, by ``ast``, the innermost one) of the target
+   holding at least ``MOVED_FUNCTION_MIN_LINES`` (2) blame lines from one function of an
+   upstream file other than the one step 5 aligned (or of any file, when step 5 did not run)
+   is that function moved: step 5 runs between the two functions, with those blame lines as
+   anchors (``to_native_string`` moved from ``utils.py`` to ``_internal_utils.py`` and
+   edited; ``TextChannel.purge`` rewritten as ``Thread.purge``).  One line is not enough: blame
+   may credit a lone ``return self`` to any of many equal lines.
+7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
+   line standing exactly once in each version, equal on step 4's key, is that line moved, if
+   it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
+   ``reordered``.  Blame's ``-M`` follows a move only in a block of 20 alphanumeric characters
+   and not a line moved and reformatted together (isort's ``import re``, a quote change).
 
 Only the blame rows (categories ``same_file`` and ``moved``) are inputs, so recomputing the
 steps on a committed truth gives the same rows as a rebuild from the clone.
@@ -50,6 +92,7 @@ steps on a committed truth gives the same rows as a rebuild from the clone.
 from __future__ import annotations
 
 import argparse
+import ast
 import csv
 import gzip
 import io
@@ -60,6 +103,8 @@ import tokenize
 from collections import Counter
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from rapidfuzz import fuzz
 
 from tests.eval import generate
 from tests.eval.real import align, cases
@@ -117,6 +162,119 @@ def statements(lines: Sequence[str], rename_text: Callable[[str], str]) -> dict[
     return out
 
 
+# Type annotations (step 4-5's annotation rule) --------------------------------------------
+
+_NOT_TARGET = {"if", "elif", "else", "while", "for", "try", "except", "finally", "with", "class",
+               "def", "lambda", "return", "yield", "assert", "del", "import", "from", "raise",
+               "global", "nonlocal", "async", "await", "match", "case", "print", "not", "and", "or", "in", "is"}
+
+
+def annotation_cuts(lines: Sequence[str], comments: bool = True) -> dict[int, list[tuple[int, int]]]:
+    """0-based line -> (start, end) character spans of the type annotations on it, by
+    ``tokenize``: a parameter's ``: T`` (up to its ``=``, ``,`` or ``)``), a return ``-> T``, and
+    the ``: T`` of an annotated assignment ``target: T = value`` (a dotted name as target; a bare
+    declaration ``x: T`` with no value keeps its annotation).  Each span starts where the token
+    before the annotation ends, so ``x: int = 1`` less its span is ``x = 1``.  A file tokenize
+    refuses has none.  With ``comments``, a comment after code on a line is cut too (with the
+    space before it): a comment is no code, and a note dropped or added leaves the line's code
+    as it was."""
+    source = "".join(line + "\n" for line in lines)
+    cuts: dict[int, list[tuple[int, int]]] = {}
+    logical: list[tokenize.TokenInfo] = []
+
+    def cut(prev: tokenize.TokenInfo, toks: list[tokenize.TokenInfo]) -> None:
+        by_row: dict[int, list[tokenize.TokenInfo]] = {}
+        for tok in toks:
+            if tok.start[0] == tok.end[0]:
+                by_row.setdefault(tok.start[0], []).append(tok)
+        if len(by_row) != 1:
+            return  # an annotation broken over lines: left alone (cutting it could unbalance the text)
+        for row, on_row in by_row.items():
+            begin = prev.end[1] if prev.end[0] == row else min(t.start[1] for t in on_row)
+            cuts.setdefault(row - 1, []).append((begin, max(t.end[1] for t in on_row)))
+
+    def annotated(stmt: list[tokenize.TokenInfo]) -> None:
+        words = [t.string for t in stmt]
+        if not words:
+            return
+        at = 1 if words[0] == "async" else 0
+        if words[at:at + 1] == ["def"] and len(words) > at + 3:
+            depth, k, state = 0, at + 2, "param"
+            while k < len(stmt):
+                s = stmt[k].string
+                if s in "([{" and stmt[k].type == tokenize.OP:
+                    depth += 1
+                    if depth == 1:
+                        state = "param"
+                elif s in ")]}" and stmt[k].type == tokenize.OP:
+                    depth -= 1
+                    if depth == 0:
+                        break
+                elif depth == 1 and s == ",":
+                    state = "param"
+                elif depth == 1 and s == "=":
+                    state = "default"
+                elif depth == 1 and s == ":" and state == "param" and stmt[k - 1].type == tokenize.NAME:
+                    end = k + 1
+                    d = 0
+                    while end < len(stmt):
+                        e = stmt[end].string
+                        if e in "([{":
+                            d += 1
+                        elif e in ")]}":
+                            if d == 0:
+                                break
+                            d -= 1
+                        elif d == 0 and e in (",", "="):
+                            break
+                        end += 1
+                    cut(stmt[k - 1], stmt[k:end])
+                    state = "default"
+                    k = end
+                    continue
+                k += 1
+            if k + 1 < len(stmt) and stmt[k + 1].string == "->":
+                end = len(stmt) - 1  # the closing ':' of the def
+                cut(stmt[k], stmt[k + 1:end])
+            return
+        if words[0] in _NOT_TARGET or stmt[0].type != tokenize.NAME:
+            return
+        k = 1
+        while k + 1 < len(stmt) and words[k] == "." and stmt[k + 1].type == tokenize.NAME:
+            k += 2
+        if k < len(stmt) and words[k] == ":" and "=" in words[k:]:
+            eq = words.index("=", k)
+            cut(stmt[k - 1], stmt[k:eq])
+
+    last: tuple[int, int] = (0, 0)
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(source).readline):
+            if tok.type == tokenize.COMMENT and comments and last[0] == tok.start[0]:
+                cuts.setdefault(tok.start[0] - 1, []).append((last[1], tok.end[1]))  # a trailing comment
+            if tok.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                annotated(logical)
+                logical = []
+            elif tok.type not in _SKIP:
+                logical.append(tok)
+            if tok.type not in (tokenize.NL, tokenize.NEWLINE, tokenize.COMMENT, tokenize.INDENT, tokenize.DEDENT):
+                last = tok.end
+    except (tokenize.TokenError, SyntaxError):
+        return {}
+    return cuts
+
+
+def without_annotations(lines: Sequence[str]) -> list[str]:
+    """The lines with :func:`annotation_cuts` removed (a line that was only an annotation
+    becomes blank)."""
+    out = list(lines)
+    for i, spans in annotation_cuts(lines).items():
+        text = lines[i]
+        for start, end in sorted(spans, reverse=True):
+            text = text[:start] + text[end:]
+        out[i] = text
+    return out
+
+
 def _gaps(n_a: int, n_b: int, anchors: Sequence[tuple[int, int]]) -> list[tuple[int, int, int, int]]:
     """(i1, i2, j1, j2) half-open stretches between consecutive anchors of the chain."""
     chain = align.increasing_chain(anchors)
@@ -126,12 +284,16 @@ def _gaps(n_a: int, n_b: int, anchors: Sequence[tuple[int, int]]) -> list[tuple[
 
 
 def reformat_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence[tuple[int, int]],
-                  normalise: Callable[[str], str]) -> list[tuple[int, int]]:
-    """Step 4: (i, j) of lines equal on ``normalise`` but not stripped, between anchors."""
+                  normalise: Callable[[str], str], free: Sequence[str] | None = None,
+                  up_free: Sequence[str] | None = None) -> list[tuple[int, int]]:
+    """Step 4: (i, j) of lines equal on ``normalise`` but not stripped, between anchors;
+    ``free``/``up_free``, the lines less their annotations (:func:`without_annotations`), are
+    compared instead when given."""
+    free, up_free = free or lines, up_free or up_lines
     out = []
     for i1, i2, j1, j2 in _gaps(len(lines), len(up_lines), anchors):
-        left = [normalise(text.strip()) for text in lines[i1:i2]]
-        right = [normalise(text.strip()) for text in up_lines[j1:j2]]
+        left = [normalise(text.strip()) for text in free[i1:i2]]
+        right = [normalise(text.strip()) for text in up_free[j1:j2]]
         for i, j in align.equal_pairs(left, right):
             if left[i] and lines[i1 + i].strip() != up_lines[j1 + j].strip():
                 out.append((i1 + i, j1 + j))
@@ -153,23 +315,87 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
         right = [s for start, s in sorted(theirs.items()) if start >= j1 and s[-1][1] < j2]
         keys_l = [" ".join(t for t, _ in s) for s in left]
         keys_r = [" ".join(t for t, _ in s) for s in right]
-        pairs: list[tuple[int, int, str]] = []
+        pairs: list[tuple[Statement, Statement, str]] = []
         for tag, a1, a2, b1, b2 in align.opcodes(keys_l, keys_r):
             if tag == "equal":
-                pairs += [(a1 + k, b1 + k, "rewrapped") for k in range(a2 - a1)]
+                pairs += [(left[a1 + k], right[b1 + k], "rewrapped") for k in range(a2 - a1)]
             elif tag == "replace":
-                pairs += [(a, b, "edited") for a, b in align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)]
-        for a, b, category in pairs:
-            s, u = left[a], right[b]
-            s_lines, u_lines = sorted({line for _, line in s}), sorted({line for _, line in u})
-            if len(s_lines) == 1 and len(u_lines) == 1:
-                continue  # one line each: steps 3-4 and 5b judge it
-            if category == "rewrapped" and [line - s[0][1] for _, line in s] == [line - u[0][1] for _, line in u]:
-                continue  # the same line breaks: not a re-wrap
-            used_up.update(u_lines)
-            out.extend((i, _partner(s, u, i, category), category) for i in s_lines
-                       if category == "rewrapped" or _kept(s, u, i))
+                pairs += [(left[a], right[b], "edited")
+                          for a, b in align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)]
+        for s, u, category in pairs:
+            if category == "rewrapped" or _same_name(s, u):
+                out.extend(_statement_lines(s, u, category, used_up))
+    # A multi-line statement holding an anchor (blame found one of its lines unchanged) is the
+    # statement that holds the anchor's upstream line, edited or re-wrapped around it: the gaps
+    # above never see it, since it straddles their bounds.
+    where_l = {line: s for s in mine.values() for line in {at for _, at in s}}
+    where_r = {line: u for u in theirs.values() for line in {at for _, at in u}}
+    done: set[int] = set()
+    for i, j in sorted(anchors):
+        s, u = where_l.get(i), where_r.get(j)
+        if s is None or u is None or s[0][1] in done:
+            continue
+        done.add(s[0][1])
+        key_s, key_u = " ".join(t for t, _ in s), " ".join(t for t, _ in u)
+        if key_s == key_u:
+            out.extend(_statement_lines(s, u, "rewrapped", used_up))
+        elif fuzz.ratio(key_s, key_u) >= align.NEAR_CUTOFF * 100 and _same_name(s, u):
+            out.extend(_statement_lines(s, u, "edited", used_up))
     return out
+
+
+def _defined(tokens: Sequence[str]) -> str | None:
+    """The name a ``def``/``async def``/``class`` header defines, else None."""
+    at = 1 if tokens[:1] == ["async"] else 0
+    if tokens[at : at + 1] in (["def"], ["class"]) and len(tokens) > at + 1:
+        return tokens[at + 1]
+    return None
+
+
+def _imported(tokens: Sequence[str]) -> str | None:
+    """The module an ``import`` or ``from ... import`` statement names first, else None."""
+    if tokens[:1] == ["from"] and "import" in tokens:
+        return "".join(tokens[1 : tokens.index("import")])
+    if tokens[:1] == ["import"]:
+        end = next((k for k, t in enumerate(tokens) if t in (",", "as")), len(tokens))
+        return "".join(tokens[1:end])
+    return None
+
+
+def _same_name_line(a: str, b: str) -> bool:
+    """:func:`_same_name` for two lines (step 5b)."""
+    return _same_name([(t, 0) for t in _HEADER.findall(a)], [(t, 0) for t in _HEADER.findall(b)])
+
+
+_HEADER = re.compile(r"\w+|[^\w\s]")
+
+
+def _same_name(s: Statement, u: Statement) -> bool:
+    """False when both are function or class headers whose names are not alike (rapidfuzz
+    ratio below ``NEAR_CUTOFF``, the cutoff of an edited line): a function of another name
+    is another function, however alike two signatures look once their annotations are cut
+    (``async def timeout(self, timeout, *, reason=None)`` opposite ``async def edit(self, *,
+    reason=None, **fields)``), while a renamed one keeps a like name (``_unique`` ->
+    ``unique``, ``icon_url`` -> ``icon``).  Likewise an import of another module is another
+    import (``import contextlib`` opposite ``import collections``, ratio 0.67): two imports
+    pair only when they name the same module first."""
+    mine, theirs = _defined([t for t, _ in s]), _defined([t for t, _ in u])
+    if mine is not None and theirs is not None and fuzz.ratio(mine, theirs) < align.NEAR_CUTOFF * 100:
+        return False
+    mine, theirs = _imported([t for t, _ in s]), _imported([t for t, _ in u])
+    return mine is None or theirs is None or mine == theirs
+
+
+def _statement_lines(s: Statement, u: Statement, category: str, used_up: set[int]) -> list[tuple[int, int, str]]:
+    """(i, j, category) of the lines of statement ``s`` paired with ``u`` (step 5a)."""
+    s_lines, u_lines = sorted({line for _, line in s}), sorted({line for _, line in u})
+    if len(s_lines) == 1 and len(u_lines) == 1:
+        return []  # one line each: steps 3-4 and 5b judge it
+    if category == "rewrapped" and [line - s[0][1] for _, line in s] == [line - u[0][1] for _, line in u]:
+        return []  # the same line breaks: not a re-wrap
+    used_up.update(u_lines)
+    return [(i, _partner(s, u, i, category), category) for i in s_lines
+            if category == "rewrapped" or _kept(s, u, i)]
 
 
 def _is_word(token: str) -> bool:
@@ -214,9 +440,34 @@ def edited_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence
         right = [j for j in range(j1, j2) if j not in taken_up and up_lines[j].strip()]
         if not left or not right:
             continue
-        pairs = align.diff_pairs([rename_text(lines[i]) for i in left], [up_lines[j] for j in right])
-        out.extend((left[a], right[b], equal) for a, b, equal in pairs)
+        mine = [rename_text(lines[i]) for i in left]
+        theirs = [up_lines[j] for j in right]
+        pairs = align.diff_pairs(mine, theirs)
+        out.extend((left[a], right[b], equal) for a, b, equal in pairs
+                   if equal or _same_name_line(mine[a], theirs[b]))
     return out
+
+
+def def_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
+    """0-based (first, last) lines of every function (``def``, ``async def``) of a file, by
+    ``ast``; none for a file ``ast`` refuses (Python 2 code)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return []
+    return sorted((node.lineno - 1, (node.end_lineno or node.lineno) - 1) for node in ast.walk(tree)
+                  if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _innermost(spans: Sequence[tuple[int, int]], line: int) -> tuple[int, int] | None:
+    inside = [span for span in spans if span[0] <= line <= span[1]]
+    return min(inside, key=lambda span: span[1] - span[0]) if inside else None
+
+
+# A function of the target whose blame lines come from one function of an upstream file not
+# its own needs this many of them to count as that function moved (one line, ``return self``,
+# can be blame's chance pick among many equal lines; two in order are a block).
+MOVED_FUNCTION_MIN_LINES = 2
 
 
 def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], rows: dict[int, dict],
@@ -225,31 +476,127 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
     rows = {n: row for n, row in rows.items() if row["category"] in BLAME_CATEGORIES}
     if not rows:
         return rows
+    blame = dict(rows)
     rename_text = renamer(rename)
-    main = Counter(row["upstream_path"] for row in rows.values()).most_common(1)[0][0]
+    top = Counter(row["upstream_path"] for row in rows.values()).most_common(1)[0][0]
+    # The target file's own upstream file (same path, after the rename), when blame credits it
+    # with any line, is the file it is a later version of, even when blame credits more lines to
+    # another (``nextcord/mixins.py`` took a class from ``discord/abc.py``); else the main file
+    # is the one blame credits most.
+    own = any(row["upstream_path"] == rename_text(rel) for row in rows.values())
+    main = rename_text(rel) if own else top
     theirs = up_lines[main]
+    free = without_annotations(lines)
+    typed = set(annotation_cuts(lines, comments=False))
+    up_free_cache: dict[str, list[str]] = {}
 
-    def anchors() -> list[tuple[int, int]]:
-        return sorted((n - 1, row["upstream_line"] - 1) for n, row in rows.items() if row["upstream_path"] == main)
+    def up_free(path: str) -> list[str]:
+        if path not in up_free_cache:
+            up_free_cache[path] = without_annotations(up_lines[path])
+        return up_free_cache[path]
 
-    def add(i: int, j: int, category: str) -> None:
+    def anchors(path: str = main, t: tuple[int, int] | None = None,
+                u: tuple[int, int] | None = None) -> list[tuple[int, int]]:
+        """(i, j) of the rows from ``path``, inside the spans ``t``/``u`` (inclusive) if given."""
+        return sorted((n - 1, row["upstream_line"] - 1) for n, row in rows.items() if row["upstream_path"] == path
+                      and (t is None or t[0] <= n - 1 <= t[1])
+                      and (u is None or u[0] <= row["upstream_line"] - 1 <= u[1]))
+
+    def add(i: int, j: int, category: str, path: str = main) -> None:
         if i + 1 in rows or not lines[i].strip():
             return
-        same = lines[i].strip() == theirs[j].strip()
+        up_text = up_lines[path][j]
+        same = lines[i].strip() == up_text.strip()
+        if not same and free[i] != lines[i] and \
+                reformat_key(rename_text(free[i].strip())) == reformat_key(up_free(path)[j].strip()):
+            # only annotations added (or a trailing comment changed), and step 4's changes
+            category = "annotated" if i in typed else "reformatted"
         rows[i + 1] = {"target_path": rel, "line": i + 1, "expected": "verbatim" if same else "near",
-                       "upstream_path": main, "upstream_line": j + 1, "category": category}
+                       "upstream_path": path, "upstream_line": j + 1, "category": category}
 
-    for i, j in reformat_rows(lines, theirs, anchors(), lambda text: reformat_key(rename_text(text))):
-        add(i, j, "renamed" if rename_text(lines[i]) != lines[i] else "reformatted")
-    if main != rename_text(rel):
-        return dict(sorted(rows.items()))  # step 5 only in a later version of the same file
-    taken_up: set[int] = set()
-    for i, j, category in statement_rows(lines, theirs, anchors(), rename_text, taken_up):
-        add(i, j, category)
-    taken_up |= {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}
-    for i, j, _ in edited_rows(lines, theirs, anchors(), rename_text, taken_up):
-        add(i, j, "realigned" if lines[i].strip() == theirs[j].strip() else "edited")
+    def step5(path: str, t: tuple[int, int], u: tuple[int, int]) -> None:
+        """Step 5 between the lines ``t`` of the target and ``u`` of upstream file ``path``."""
+        mine, ours = free[t[0] : t[1] + 1], up_free(path)[u[0] : u[1] + 1]
+
+        def local() -> list[tuple[int, int]]:
+            return [(i - t[0], j - u[0]) for i, j in anchors(path, t, u)]
+
+        taken_up: set[int] = set()
+        for i, j, category in statement_rows(mine, ours, local(), rename_text, taken_up):
+            add(t[0] + i, u[0] + j, category, path)
+        taken_up |= {j - u[0] for n, row in rows.items() if row["upstream_path"] == path
+                     for j in [row["upstream_line"] - 1] if u[0] <= j <= u[1]}
+        for i, j, _ in edited_rows(mine, ours, local(), rename_text, taken_up):
+            add(t[0] + i, u[0] + j, "realigned" if lines[t[0] + i].strip() == up_lines[path][u[0] + j].strip()
+                else "edited", path)
+
+    for path in dict.fromkeys([main, top]):  # step 4 against the own file and the one blame credits most
+        # Annotations and comments are cut only against the file's own old version: in a file
+        # made from pieces of another, a line alike once cut is often a generic one
+        # (``def __repr__(self) -> str:``, ``self.id: int = int(data["id"])``).
+        cut = own and path == main
+        for i, j in reformat_rows(lines, up_lines[path], anchors(path),
+                                  lambda text: reformat_key(rename_text(text)),
+                                  free if cut else None, up_free(path) if cut else None):
+            add(i, j, "renamed" if rename_text(lines[i]) != lines[i] else "reformatted", path)
+    if own:
+        step5(main, (0, len(lines) - 1), (0, len(theirs) - 1))
+    # Step 6: a function moved from an upstream file other than the one step 5 aligned.
+    spans = def_spans(lines)
+    moved: Counter[tuple[tuple[int, int], str, tuple[int, int]]] = Counter()
+    up_spans: dict[str, list[tuple[int, int]]] = {}
+    for n, row in blame.items():
+        path = row["upstream_path"]
+        if own and path == main:
+            continue
+        if path not in up_spans:
+            up_spans[path] = def_spans(up_lines[path])
+        t, u = _innermost(spans, n - 1), _innermost(up_spans[path], row["upstream_line"] - 1)
+        if t is not None and u is not None:
+            moved[t, path, u] += 1
+    done: set[tuple[int, int]] = set()
+    for (t, path, u), count in sorted(moved.items(), key=lambda item: (-item[1], item[0])):
+        if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
+            done.add(t)
+            step5(path, t, u)
+    if own:
+        for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
+                                {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
+            add(i, j, "reordered")
     return dict(sorted(rows.items()))
+
+
+# Step 7's floor for a line that is no import: blame's own minimum for a move within a file
+# (``-M``: 20 alphanumeric characters), so the rule takes only what blame would have taken had
+# the line not also been reformatted.
+UNIQUE_MIN_ALNUM = 20
+
+
+def _is_import(text: str) -> bool:
+    return text.startswith("import ") or (text.startswith("from ") and " import " in text)
+
+
+def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[str], up_free: Sequence[str],
+                rename_text: Callable[[str], str], taken_up: set[int]) -> list[tuple[int, int]]:
+    """Step 7: (i, j) of a line moved within its own file.  A line that stands exactly once in
+    the target file and once in its own upstream file, equal on step 4's key (annotations and
+    trailing comments cut), is that line moved, if it is an import (isort sorts imports; blame
+    does not follow a 10-character ``import re`` moved) or has at least ``UNIQUE_MIN_ALNUM``
+    alphanumeric characters; a line of the upstream already paired is not taken again."""
+    def key(text: str) -> str:
+        return reformat_key(rename_text(text.strip()))
+
+    mine = Counter(key(text) for text in free if text.strip())
+    theirs = Counter(key(text) for text in up_free if text.strip())
+    at = {key(text): j for j, text in enumerate(up_free) if text.strip()}
+    out = []
+    for i, text in enumerate(free):
+        k = key(text)
+        if not k or mine[k] != 1 or theirs[k] != 1 or at[k] in taken_up:
+            continue
+        if _is_import(text.strip()) or sum(ch.isalnum() for ch in k) >= UNIQUE_MIN_ALNUM:
+            out.append((i, at[k]))
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:

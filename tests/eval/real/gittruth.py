@@ -16,27 +16,36 @@ How a target line is judged copied
        blobs differ (a release rewrote its version line) the lines are mapped through the
        equal blocks of a diff, and unmapped lines are never copied.  A target file with no
        such git file is not scored.
-    2. ``git blame --line-porcelain -w -M -C -C OLD..NEW -- path`` on the target's git file:
-       a line whose blame ends at a boundary commit (OLD, or an older commit reached through
-       a merged side branch) has been unchanged since OLD, up to whitespace (``-w``), and
-       blame names where it stood: in that file, in another file of the commit that changed
-       or created this one (``-C -C``), or elsewhere in the same file (``-M``).  A boundary
-       commit other than OLD is mapped to OLD by the equal blocks of a diff of that file.
+    2. ``git blame --line-porcelain -w -M -C -C -C OLD..NEW -- path`` on the target's git
+       file: a line whose blame ends at a boundary commit (OLD, or an older commit reached
+       through a merged side branch) has been unchanged since OLD, up to whitespace (``-w``),
+       and blame names where it stood: in that file, elsewhere in the same file (``-M``), or in
+       any other file of the parent of the commit that brought it in (``-C -C -C``, since
+       2026-12-03 evening; the first truths used ``-C -C``, which looks only in files that
+       commit changed or, for a file it created, all files, and so missed a block copied into
+       an existing file from a file the commit left alone: ``to_native_string`` in
+       ``_internal_utils.py``).  A boundary commit other than OLD is mapped to OLD by the equal
+       blocks of a diff of that file.
     3. The line is copied when that place is a line of the upstream release; ``verbatim`` if
        the stripped texts are equal, ``near`` if not (whitespace inside the line changed).
        Category ``same_file`` when the upstream file is the target file's own (after the
        rename, for a fork), ``moved`` when blame found it in another file.
     2b. With ``ignore_revs_file`` (the project's own ``.git-blame-ignore-revs`` at NEW), blame
        looks through those commits (a formatter's run); a line it follows through one must keep
-       rapidfuzz ratio >= ``align.NEAR_CUTOFF`` with its origin, else it is not copied.
-    4-5. In a target file, between the lines step 3 copied from its main upstream file, lines
+       rapidfuzz ratio >= ``align.NEAR_CUTOFF`` with its origin, else it is not copied; and a
+       comment line whose origin is code (or the reverse) is not copied either: Black moves a
+       trailing comment that would make a line too long onto its own line, and blame then
+       credits the comment with the code line, which would leave the code itself unpaired.
+    4-7. In a target file, between the lines step 3 copied from its main upstream file, lines
        changed a little are copies too (:mod:`tests.eval.real.gaps`): ``renamed`` and
        ``reformatted`` (equal up to whitespace, quotes, a trailing comma and the fork's name),
-       ``rewrapped`` (a statement broken over other lines) and ``edited`` (a changed line
-       still similar to the line it replaced, the vendored case's rule).
+       ``annotated`` (type annotations added), ``rewrapped`` (a statement broken over other
+       lines) and ``edited`` (a changed line still similar to the line it replaced, the
+       vendored case's rule); so are the other lines of a function blame found moved to
+       another file, and ``reordered`` lines (moved within the file, unique in both).
     Every other line is not copied (category ``new`` in the suite): edited since OLD, or new,
-    or moved where ``-C -C`` does not look (blame's 20-character minimum for a moved block;
-    a move through a commit that did not touch this file).
+    or moved in a block too short for blame (20 alphanumeric characters within a file, 40
+    between files), or moved and edited in the same commit.
 """
 
 from __future__ import annotations
@@ -59,7 +68,7 @@ from rapidfuzz import fuzz
 from tests.eval import generate
 from tests.eval.real import align, cases, gaps
 
-BLAME_OPTIONS = ("-w", "-M", "-C", "-C")
+BLAME_OPTIONS = ("-w", "-M", "-C", "-C", "-C")
 
 
 def blob_sha1(data: bytes) -> str:
@@ -239,6 +248,8 @@ def build_truth(
             text, theirs = lines[number - 1].strip(), up_lines[up_rel][up_line - 1].strip()
             if text != theirs and fuzz.ratio(text, theirs) < align.NEAR_CUTOFF * 100:
                 continue  # blame looked through an ignored commit to a line it rewrote
+            if text != theirs and text.startswith("#") != theirs.startswith("#"):
+                continue  # a comment the formatter split off a line of code is not that code
             rows[number] = {
                 "target_path": rel,
                 "line": number,
