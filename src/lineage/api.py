@@ -263,6 +263,13 @@ def _unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
+def _opened(sources: Sequence[Source]) -> Callable[[str, Path], Source]:
+    """An opener for :func:`compare` that hands out ``sources`` (already open) in the order
+    compare asks for them: the target, then each upstream."""
+    queue = iter(sources)
+    return lambda spec, root: next(queue)
+
+
 @dataclasses.dataclass(frozen=True)
 class Written:
     """What :func:`compare_and_write` wrote, and what the CLI prints of it."""
@@ -288,40 +295,44 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     settings = settings or RunSettings()
     formats = tuple(ATTACHMENTS) if formats is None else tuple(formats)
     out = Path(out_dir)
-    cache = ResultCache(settings.store_root)
+    cache = ResultCache(settings.store_root, settings.result_entries)
     started = time.perf_counter()
     key = None
-    if cache.dir is not None:
-        with contextlib.ExitStack() as stack:
+    opener: Callable[[str, Path], Source] = open_source
+    # Sources opened for the key stay open for the comparison on a miss: an archive is then
+    # checksummed and listed, a directory walked, once per run rather than twice.
+    with contextlib.ExitStack() as stack:
+        if cache.dir is not None:
             sources = [stack.enter_context(open_source(spec, settings.cache_root)) for spec in [target, *upstreams]]
             identities = [tree_identity(source, IndexCache(settings.store_root)) for source in sources]
-        key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
-                         formats, allow_empty)
-        found = cache.get(key)
-        keyed = time.perf_counter()
-        if found is not None:
-            settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
-            options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
-                       "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
-                       "result_cache": "hit"}
-            try:
-                manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
-                paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
-                                     manifest)
-            except OSError as exc:
-                raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-            finally:
-                found.close()
-            return Written(paths, found.headline, found.skipped, True)
-    comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
-                         allow_empty=allow_empty)
+            opener = _opened(sources)
+            key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
+                             formats, allow_empty)
+            found = cache.get(key)
+            keyed = time.perf_counter()
+            if found is not None:
+                settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
+                options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
+                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
+                           "result_cache": "hit"}
+                try:
+                    manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
+                    paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
+                                         manifest)
+                except OSError as exc:
+                    raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+                finally:
+                    found.close()
+                return Written(paths, found.headline, found.skipped, True)
+        comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
+                             opener=opener, allow_empty=allow_empty)
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     try:
         paths = comparison.write(out, html=html, formats=formats)
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-    files = comparison.summary()["files"]
-    written = Written(paths, comparison.headline(), int(files["skipped"]), False)  # type: ignore[index]
+    # summary.json's "files" without the rest of the summary (the counts alone are cheap)
+    written = Written(paths, comparison.headline(), int(comparison.file_counts["skipped"]), False)
     if key is not None:
         try:
             cache.put(key, out, written.headline, written.skipped)
