@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import subprocess
 import sys
+
+import pytest
 
 HEAVY = ("pandas", "numpy", "pyarrow", "duckdb", "dask", "tree_sitter", "pygments", "rapidfuzz", "git")
 
@@ -34,3 +37,23 @@ def test_lazy_package_exports_still_resolve() -> None:
     assert lineage.match.MatchParams().to_dict()
     assert callable(lineage.match.match_sides) and callable(lineage.store.scan)
     assert set(lineage.match.__all__) >= {"MatchParams", "Side", "FileMatch", "match_sides"}
+
+
+_IRI_PROBE = """
+import sys
+from lineage.report.cyclonedx import _validator
+_validator()._validator  # the jsonschema validator, format checker and all
+print("rfc3987_syntax" in sys.modules)
+from jsonschema import FormatChecker
+checker = FormatChecker()
+print(checker.conforms("https://example.org/a b", "iri-reference"), checker.conforms("https://example.org/a", "iri"))
+print(hasattr(sys.modules["rfc3987_syntax"], "__file__"))
+"""
+
+
+def test_the_cyclonedx_validator_compiles_the_iri_grammars_only_when_an_iri_is_checked() -> None:
+    if importlib.util.find_spec("rfc3987_syntax") is None:
+        pytest.skip("rfc3987_syntax is not installed: jsonschema checks no IRI")
+    done = subprocess.run([sys.executable, "-c", _IRI_PROBE], capture_output=True, text=True, check=True)
+    # Not imported with the validator; then the same answers as the real module's, which it now is.
+    assert done.stdout.split() == ["False", "False", "True", "True"], done.stderr

@@ -165,3 +165,12 @@ def test_every_output_format_is_one_reporter(written: tuple[Comparison, Path, di
     on_disk = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
     manifest = json.loads((out / "manifest.json").read_text())
     assert sorted([*manifest["outputs"], "manifest.json"]) == on_disk
+
+
+def test_summary_markdown_from_a_given_summary_is_the_same(written: tuple[Comparison, Path, dict]) -> None:
+    from lineage.report.summary import summary_dict, summary_markdown
+
+    comparison, out, _ = written
+    text = summary_markdown(comparison)
+    assert summary_markdown(comparison, summary_dict(comparison)) == text
+    assert (out / "summary.md").read_text(encoding="utf-8") == text

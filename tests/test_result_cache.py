@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
 import pytest
 
+import lineage.api
 from lineage.api import compare_and_write
+from lineage.errors import LineageError
 from lineage.match import MatchParams
-from lineage.settings import RunSettings
+from lineage.report.cache import ResultCache
+from lineage.settings import DEFAULT_RESULT_ENTRIES, RunSettings
 
 FIXTURE = Path(__file__).parent / "eval" / "fixture_upstream"
 VOLATILE = {"created", "command", "options", "timings_seconds", "match_cache"}
@@ -41,7 +45,9 @@ def _stable(manifest: dict) -> dict:  # type: ignore[type-arg]
 
 
 def _run(trees: tuple[Path, Path], out: Path, cache: Path, **kw: object):  # type: ignore[no-untyped-def]
-    settings = RunSettings(cache_dir=cache, jobs=1, use_cache=bool(kw.pop("use_cache", True)))
+    # Room for every entry these tests make, unless a test is about eviction.
+    settings = RunSettings(cache_dir=cache, jobs=1, use_cache=bool(kw.pop("use_cache", True)),
+                           result_entries=int(kw.pop("result_entries", 16)))  # type: ignore[call-overload]
     return compare_and_write(str(trees[0]), [str(trees[1])], out, settings=settings, **kw)  # type: ignore[arg-type]
 
 
@@ -110,3 +116,66 @@ def test_a_damaged_or_moved_entry_is_a_miss(trees: tuple[Path, Path], tmp_path: 
     shutil.copyfile(other, entry)
     assert not _run(trees, tmp_path / "o5", cache).from_cache
     assert "html/index.html" in _files(tmp_path / "o5")
+
+
+def _entries(cache: Path) -> list[Path]:
+    return sorted((cache / "result-v1").rglob("*.rec"))
+
+
+def test_only_the_newest_entries_are_kept(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _run(trees, tmp_path / "o1", cache, result_entries=2)
+    [first] = _entries(cache)
+    _run(trees, tmp_path / "o2", cache, result_entries=2, html=False)
+    assert len(_entries(cache)) == 2
+    # A hit makes its entry the most recently used: the third key evicts the html=False one.
+    os.utime(first, ns=(1, 1))  # as if written long ago
+    assert _run(trees, tmp_path / "o3", cache, result_entries=2).from_cache
+    _run(trees, tmp_path / "o4", cache, result_entries=2, formats=["spdx"])
+    assert len(_entries(cache)) == 2 and first in _entries(cache)
+    assert _run(trees, tmp_path / "o5", cache, result_entries=2).from_cache
+    assert not _run(trees, tmp_path / "o6", cache, result_entries=2, html=False).from_cache
+
+
+def test_evict_keeps_the_newest_and_leaves_other_files(tmp_path: Path) -> None:
+    cache = ResultCache(tmp_path, keep=2)
+    assert cache.dir is not None
+    made = []
+    for number in range(4):
+        entry = cache.dir / f"{number:02d}" / f"{number:02d}{'0' * 62}.rec"
+        entry.parent.mkdir(parents=True, exist_ok=True)
+        entry.write_bytes(b"x")
+        os.utime(entry, ns=(number * 10**9, number * 10**9))
+        made.append(entry)
+    temporary = cache.dir / "00" / ".tmp-writing"  # a store under way
+    temporary.write_bytes(b"partial")
+    assert sorted(cache.evict()) == made[:2]
+    assert _entries(tmp_path) == made[2:] and temporary.exists()
+    assert ResultCache(None).evict() == []
+
+
+def test_result_entries_must_be_a_whole_number_at_least_one(tmp_path: Path) -> None:
+    assert RunSettings(cache_dir=tmp_path).result_entries == DEFAULT_RESULT_ENTRIES
+    for bad in (0, -1, 2.5, True):
+        with pytest.raises(LineageError, match="result_entries"):
+            RunSettings(cache_dir=tmp_path, result_entries=bad)  # type: ignore[arg-type]
+
+
+def test_a_miss_opens_each_source_once(trees: tuple[Path, Path], tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    opened: list[str] = []
+    real = lineage.api.open_source
+
+    def counting(spec: str, root: Path | None = None):  # type: ignore[no-untyped-def]
+        opened.append(spec)
+        return real(spec, root)
+
+    monkeypatch.setattr(lineage.api, "open_source", counting)
+    assert not _run(trees, tmp_path / "o1", tmp_path / "cache").from_cache
+    assert opened == [str(trees[0]), str(trees[1])]  # for the key, then kept open for the comparison
+    reference = _run(trees, tmp_path / "o2", tmp_path / "other", use_cache=False)
+    assert opened[2:] == [str(trees[0]), str(trees[1])]
+    a, b = _files(tmp_path / "o1"), _files(tmp_path / "o2")
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md"):
+        assert a[name] == b[name]
+    assert reference.headline == _run(trees, tmp_path / "o3", tmp_path / "cache").headline

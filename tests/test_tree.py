@@ -145,3 +145,33 @@ def zipfile_append(path: Path):  # type: ignore[no-untyped-def]
     import zipfile
 
     return zipfile.ZipFile(path, "a")
+
+
+def test_files_read_for_the_identity_are_indexed_without_reading_them_again(tmp_path: Path) -> None:
+    from lineage.index.tree import tree_identity
+
+    root, _ = _tree(tmp_path / "t")
+    plain = _index(root, IndexCache(None))
+    with open_source(str(root), tmp_path / "downloads") as source:
+        blobs: dict[str, bytes] = {}
+        identity = tree_identity(source, IndexCache(None), blobs)
+        assert sorted(blobs) == sorted([f.path for f in plain.files] + [p for p, _ in plain.skipped])
+        reads: list[str] = []
+        real = source.read_many
+
+        def counting(paths):  # type: ignore[no-untyped-def]
+            paths = list(paths)
+            reads.extend(paths)
+            return real(paths)
+
+        source.read_many = counting  # type: ignore[method-assign]
+        # One file left out of what was read: that one alone is read again.
+        left_out = sorted(blobs)[0]
+        del blobs[left_out]
+        tree = index_tree(source, IndexCache(None), 1, read=blobs)
+    assert reads == [left_out] and blobs == {}
+    assert identity["tree_digest"] == tree.tree_digest == plain.tree_digest
+    assert tree.data == plain.data and list(tree.data) == list(plain.data)
+    assert [(f.path, f.digest, f.h_norm.tolist()) for f in tree.files] == \
+        [(f.path, f.digest, f.h_norm.tolist()) for f in plain.files]
+    assert tree.skipped == plain.skipped

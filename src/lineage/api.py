@@ -82,7 +82,8 @@ def upstream_names(tree: TreeIndex) -> set[str]:
 
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
             settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
-            opener: Callable[[str, Path], Source] = open_source, allow_empty: bool = False) -> Comparison:
+            opener: Callable[[str, Path], Source] = open_source, allow_empty: bool = False,
+            read: Sequence[dict[str, bytes]] | None = None) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
     Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
@@ -92,6 +93,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
     input, an upstream without Python files included unless ``allow_empty``. ``opener`` opens a
     spec (``lineage reproduce`` passes one that reopens each input as recorded, digests checked).
+    ``read``: per source (the target, then each upstream), files already read from it (path ->
+    bytes), indexed instead of reading them again (see :func:`lineage.index.tree.index_tree`).
     """
     params = params or MatchParams()
     settings = settings or RunSettings()
@@ -106,14 +109,17 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
         up_sources = [stack.enter_context(opener(spec, root)) for spec in upstreams]
         timings["open"] = time.perf_counter() - started
         up_trees = []
-        for source in up_sources:
+        already = list(read) if read is not None else [{} for _ in range(1 + len(up_sources))]
+        for number, source in enumerate(up_sources, start=1):
             settings.log(f"reading upstream {source.info.label} ({source.info.spec})")
-            up_trees.append(index_tree(source, cache, settings.jobs, settings.max_file_bytes, settings.progress))
+            up_trees.append(index_tree(source, cache, settings.jobs, settings.max_file_bytes, settings.progress,
+                                       read=already[number]))
             if not allow_empty:
                 require_python(source.info, len(up_trees[-1].files) + len(up_trees[-1].skipped),
                                up_trees[-1].other_files)
         settings.log(f"reading target {target_source.info.label} ({target_source.info.spec})")
-        target_tree = index_tree(target_source, cache, settings.jobs, settings.max_file_bytes, settings.progress)
+        target_tree = index_tree(target_source, cache, settings.jobs, settings.max_file_bytes, settings.progress,
+                                 read=already[0])
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,
                                cache_root=settings.store_root, target_names=target_names)
@@ -276,6 +282,13 @@ def _unique_labels(labels: list[str]) -> list[str]:
     return out
 
 
+def _opened(sources: Sequence[Source]) -> Callable[[str, Path], Source]:
+    """An opener for :func:`compare` that hands out ``sources`` (already open) in the order
+    compare asks for them: the target, then each upstream."""
+    queue = iter(sources)
+    return lambda spec, root: next(queue)
+
+
 @dataclasses.dataclass(frozen=True)
 class Written:
     """What :func:`compare_and_write` wrote, and what the CLI prints of it."""
@@ -301,40 +314,49 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     settings = settings or RunSettings()
     formats = tuple(ATTACHMENTS) if formats is None else tuple(formats)
     out = Path(out_dir)
-    cache = ResultCache(settings.store_root)
+    cache = ResultCache(settings.store_root, settings.result_entries)
     started = time.perf_counter()
     key = None
-    if cache.dir is not None:
-        with contextlib.ExitStack() as stack:
+    opener: Callable[[str, Path], Source] = open_source
+    read: list[dict[str, bytes]] | None = None
+    # Sources opened for the key stay open for the comparison on a miss, with the files read for
+    # it: an archive is checksummed and listed, a directory walked and read, once per run rather
+    # than twice, and the report stored under the key is made from the bytes the key digests.
+    with contextlib.ExitStack() as stack:
+        if cache.dir is not None:
             sources = [stack.enter_context(open_source(spec, settings.cache_root)) for spec in [target, *upstreams]]
-            identities = [tree_identity(source, IndexCache(settings.store_root)) for source in sources]
-        key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
-                         formats, allow_empty)
-        found = cache.get(key)
-        keyed = time.perf_counter()
-        if found is not None:
-            settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
-            options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
-                       "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
-                       "result_cache": "hit"}
-            try:
-                manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
-                paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
-                                     manifest)
-            except OSError as exc:
-                raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-            finally:
-                found.close()
-            return Written(paths, found.headline, found.skipped, True)
-    comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
-                         allow_empty=allow_empty)
+            read = [{} for _ in sources]
+            identities = [tree_identity(source, IndexCache(settings.store_root), blobs)
+                          for source, blobs in zip(sources, read, strict=True)]
+            opener = _opened(sources)
+            key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
+                             formats, allow_empty)
+            found = cache.get(key)
+            keyed = time.perf_counter()
+            if found is not None:
+                read = None  # not needed: free the files read for the key before writing
+                settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
+                options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
+                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
+                           "result_cache": "hit"}
+                try:
+                    manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
+                    paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
+                                         manifest)
+                except OSError as exc:
+                    raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+                finally:
+                    found.close()
+                return Written(paths, found.headline, found.skipped, True)
+        comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
+                             opener=opener, allow_empty=allow_empty, read=read)
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     try:
         paths = comparison.write(out, html=html, formats=formats)
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-    files = comparison.summary()["files"]
-    written = Written(paths, comparison.headline(), int(files["skipped"]), False)  # type: ignore[index]
+    # summary.json's "files" without the rest of the summary (the counts alone are cheap)
+    written = Written(paths, comparison.headline(), int(comparison.file_counts["skipped"]), False)
     if key is not None:
         try:
             cache.put(key, out, written.headline, written.skipped)

@@ -19,6 +19,10 @@ from lineage.errors import LineageError
 
 # Larger Python files are listed as skipped, not indexed: generated tables, not code people copy.
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+# Whole-result cache entries kept (lineage.report.cache), the most recently written or used: an
+# entry is as large as its report (about 190 MB for the pinned pair without HTML), and reruns of the
+# same few comparisons are what it is for.
+DEFAULT_RESULT_ENTRIES = 4
 
 
 def default_cache_dir() -> Path:
@@ -54,12 +58,15 @@ class RunSettings:
     ``cache_dir`` None means :func:`default_cache_dir` (resolved here, once); ``use_cache`` False
     keeps the index and match caches off (downloads still go under the cache root). ``jobs`` None
     means one worker per CPU. ``progress`` receives one-line messages; None is silent.
+    ``result_entries``: how many whole-result cache entries are kept (the least recently written or
+    used beyond that are removed after each store), a whole number >= 1.
     """
 
     cache_dir: Path | None = None
     jobs: int | None = None
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     use_cache: bool = True
+    result_entries: int = DEFAULT_RESULT_ENTRIES
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -70,6 +77,8 @@ class RunSettings:
             raise LineageError(f"--jobs must be a whole number >= 1, got {self.jobs!r}")
         if not _whole_at_least_one(self.max_file_bytes):
             raise LineageError(f"--max-file-bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
+        if not _whole_at_least_one(self.result_entries):
+            raise LineageError(f"result_entries must be a whole number >= 1, got {self.result_entries!r}")
         root = Path(self.cache_dir).expanduser() if self.cache_dir is not None else default_cache_dir()
         check_root(root)  # a cache folder that is a file (or lies under one) is refused before any work
         object.__setattr__(self, "cache_dir", root)

@@ -79,13 +79,16 @@ def _batches(items: list[tuple[str, bytes, str]], size: int) -> Iterator[list[tu
 def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
                max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
                progress: bool | Callable[[str], None] | None = False,
-               known: dict[str, tuple[FileIndex, bytes]] | None = None) -> TreeIndex:
+               known: dict[str, tuple[FileIndex, bytes]] | None = None,
+               read: dict[str, bytes] | None = None) -> TreeIndex:
     """Read the source's Python files, take what the cache has, parse the rest in parallel.
 
     ``known`` maps a digest to a record and the bytes it was made from, kept in memory by a
     caller that indexes many versions of one tree (``history``): a file whose digest the source
     can tell without reading it (a git blob) is then neither read nor decoded again. Fresh
     records are added to it. ``progress`` is a callback for one-line messages (True: print them).
+    ``read``: files of this source already read (path -> bytes, from :func:`tree_identity`'s
+    ``blobs``), used instead of reading them again; entries are removed as they are taken.
     """
     started = time.perf_counter()
     paths = source.paths()
@@ -107,7 +110,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             reused += 1
         else:
             to_read.append(path)
-    for path, blob in source.read_many(to_read):
+    for path, blob in _read(source, to_read, read or {}):
         digest = blob_digest(blob)
         digests.append((path, digest))
         data[path] = blob
@@ -163,6 +166,13 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     )
 
 
+def _read(source: Source, paths: list[str], read: dict[str, bytes]) -> Iterator[tuple[str, bytes]]:
+    """(path, bytes) of ``paths`` in order: from ``read`` when there (popped), else from the source."""
+    fresh = source.read_many([path for path in paths if path not in read])
+    for path in paths:
+        yield (path, read.pop(path)) if path in read else next(fresh)
+
+
 def tree_digest(digests: list[tuple[str, str]]) -> str:
     """:attr:`TreeIndex.tree_digest` of (path, blob hash) pairs of every Python file."""
     tree_hash = hashlib.sha256()
@@ -171,20 +181,27 @@ def tree_digest(digests: list[tuple[str, str]]) -> str:
     return "sha256:" + tree_hash.hexdigest()
 
 
-def tree_identity(source: Source, cache: IndexCache | None = None) -> dict[str, object]:
+def tree_identity(source: Source, cache: IndexCache | None = None,
+                  blobs: dict[str, bytes] | None = None) -> dict[str, object]:
     """Everything of an open source that a comparison's outputs depend on, without indexing
     it: its description, the tree digest of its Python files, how many other files it has and
     what its non-Python files declare (licence, project names). Same identity, same records.
 
     With ``cache``, an archive's blob hashes recorded by an earlier run for the same archive
-    bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read."""
+    bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read.
+    ``blobs`` receives the files read (path -> bytes), for :func:`index_tree`'s ``read``: then
+    the tree indexed is the very bytes this identity was computed from."""
     py_paths = [p for p in source.paths() if is_python_path(p)]
     archive = _archive_digest(source) if cache is not None else None
     recorded = cache.archive_digests(archive) if cache is not None and archive is not None else {}
     digests = [(path, source.known_digest(path) or recorded.get(path) or "") for path in py_paths]
     unknown = [path for path, digest in digests if not digest]
     if unknown:
-        read = dict((path, blob_digest(blob)) for path, blob in source.read_many(unknown))
+        read = {}
+        for path, blob in source.read_many(unknown):
+            read[path] = blob_digest(blob)
+            if blobs is not None:
+                blobs[path] = blob
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
             cache.put_archive_digests(archive, digests)

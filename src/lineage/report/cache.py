@@ -19,10 +19,16 @@ manifest, the headline, and each file's name and size) followed by the files' by
 key is compared on read and the checksum verified before anything is written: a damaged, foreign
 or moved entry is a miss. Entries are streamed to a temporary name and renamed (hundreds of MB:
 never held in memory twice), and read through ``mmap``.
+
+Only the ``keep`` most recently written or used entries stay (``RunSettings.result_entries``): after
+each store the others are removed, oldest modification time first; a hit sets its entry's
+modification time to now. Removing an entry another run has mapped is safe (the mapping outlives
+the name), and a run that finds its entry gone computes the result again.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import mmap
@@ -42,6 +48,7 @@ from typing import TYPE_CHECKING, Any
 from lineage.index.store import _HEADER
 from lineage.report.folder import ReportFolder
 from lineage.report.outdir import atomic_out_dir
+from lineage.settings import DEFAULT_RESULT_ENTRIES
 
 if TYPE_CHECKING:
     from collections.abc import Iterator
@@ -113,10 +120,12 @@ class CachedResult:
 
 
 class ResultCache:
-    """Whole report folders by :func:`result_key`; ``root=None`` stores nothing."""
+    """Whole report folders by :func:`result_key`; ``root=None`` stores nothing; at most ``keep``
+    entries are kept (see the module's docstring)."""
 
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, keep: int = DEFAULT_RESULT_ENTRIES) -> None:
         self.dir = root / f"result-v{RESULT_VERSION}" if root is not None else None
+        self.keep = keep
 
     def _path(self, digest: str) -> Path:
         assert self.dir is not None
@@ -142,6 +151,8 @@ class ResultCache:
             entry.unlink(missing_ok=True)  # damaged or foreign: recomputed and rewritten
             return None
         found._views, found._map = [view, payload], mapped
+        with contextlib.suppress(OSError):  # used now: the last to be evicted (a read-only cache stays as is)
+            os.utime(entry)
         return found
 
     def put(self, key: dict[str, object], out_dir: Path, headline: list[str], skipped: int) -> None:
@@ -172,6 +183,24 @@ class ResultCache:
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
             raise
+        self.evict()
+
+    def evict(self) -> list[Path]:
+        """Remove all but the ``keep`` newest entries (by modification time, then name); return
+        the removed. Temporary files of stores under way are never touched."""
+        if self.dir is None:
+            return []
+        dated = []
+        for path in self.dir.glob("*/*.rec"):
+            with contextlib.suppress(OSError):  # removed meanwhile by another run
+                dated.append((path.stat().st_mtime_ns, path.name, path))
+        dated.sort(reverse=True)
+        removed = []
+        for _, _, path in dated[self.keep :]:
+            with contextlib.suppress(OSError):
+                path.unlink()
+                removed.append(path)
+        return removed
 
 
 def _parts(head: bytes, out_dir: Path, names: list[str]) -> Iterator[bytes]:

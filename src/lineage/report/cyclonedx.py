@@ -11,12 +11,24 @@
 The serial number is a UUID derived from both trees' digests (the same inputs give the same
 serial); the timestamp is the run's (``$SOURCE_DATE_EPOCH`` when set). The writer validates the
 output with ``JsonStrictValidator(SchemaVersion.V1_6)`` and refuses to write an invalid BOM.
+
+The validator is imported through :func:`_deferred_iri_grammars`: jsonschema's import pulls in
+``rfc3987_syntax``, whose import compiles 38 lark grammars (2 to 5 s, more than the rest of the
+writer), for the ``iri``/``iri-reference`` formats only, which the BOMs written here never hold (no
+URL field is set). The same check runs; the grammars are compiled when an IRI is first checked.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import importlib
+import importlib.util
+import sys
+import types
 import uuid
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from cyclonedx.model import Copyright, HashAlgorithm, HashType
 from cyclonedx.model.bom import Bom, BomMetaData
@@ -25,7 +37,6 @@ from cyclonedx.model.component_evidence import ComponentEvidence, Occurrence
 from cyclonedx.model.license import LicenseExpression
 from cyclonedx.output.json import JsonV1Dot6
 from cyclonedx.schema import SchemaVersion
-from cyclonedx.validation.json import JsonStrictValidator
 from packageurl import PackageURL
 
 from lineage import __version__
@@ -35,11 +46,56 @@ from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
+    from cyclonedx.validation.json import JsonStrictValidator
+
     from lineage.index import TreeIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
 CYCLONEDX_FILE = "lineage.cdx.json"
+_IRI_MODULE = "rfc3987_syntax"
+
+
+@contextlib.contextmanager
+def _deferred_iri_grammars() -> Iterator[None]:
+    """While jsonschema is imported inside, ``rfc3987_syntax`` is a stand-in whose functions import
+    the real module on first call (jsonschema binds ``is_valid_syntax`` at its import, so that is
+    what it calls): the same checks, without compiling the grammars unless an IRI is checked. Does
+    nothing when either module is already imported or ``rfc3987_syntax`` is not installed."""
+    if _IRI_MODULE in sys.modules or "jsonschema" in sys.modules or importlib.util.find_spec(_IRI_MODULE) is None:
+        yield
+        return
+    stand_in = types.ModuleType(_IRI_MODULE)
+
+    def real() -> Any:
+        if sys.modules.get(_IRI_MODULE) is stand_in:
+            del sys.modules[_IRI_MODULE]
+        return importlib.import_module(_IRI_MODULE)
+
+    def is_valid_syntax(*args: Any, **kwargs: Any) -> Any:
+        return real().is_valid_syntax(*args, **kwargs)
+
+    stand_in.is_valid_syntax = is_valid_syntax  # type: ignore[attr-defined]
+    def attribute(name: str) -> Any:
+        if name.startswith("__"):  # the import system probes __path__ and such: not a use
+            raise AttributeError(name)
+        return getattr(real(), name)
+
+    stand_in.__getattr__ = attribute  # type: ignore[method-assign]
+    sys.modules[_IRI_MODULE] = stand_in
+    try:
+        yield
+    finally:  # later importers get the real module
+        if sys.modules.get(_IRI_MODULE) is stand_in:
+            del sys.modules[_IRI_MODULE]
+
+
+@functools.cache
+def _validator() -> JsonStrictValidator:
+    with _deferred_iri_grammars():
+        from cyclonedx.validation.json import JsonStrictValidator
+
+    return JsonStrictValidator(SchemaVersion.V1_6)
 
 
 def _component(tree: TreeIndex, label: str, bom_ref: str, **extra: object) -> Component:
@@ -89,7 +145,7 @@ class CycloneDxReporter:
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
         text = JsonV1Dot6(cyclonedx_bom(comparison)).output_as_string(indent=2)
-        error = JsonStrictValidator(SchemaVersion.V1_6).validate_str(text)
+        error = _validator().validate_str(text)
         if error is not None:
             raise LineageError(f"CycloneDX BOM is invalid: {str(error)[:300]}")
         folder.text(CYCLONEDX_FILE, text + "\n")

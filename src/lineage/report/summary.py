@@ -75,8 +75,10 @@ def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
                     ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
 
 
-def summary_markdown(comparison: Comparison) -> str:
-    summary = summary_dict(comparison)
+def summary_markdown(comparison: Comparison, summary: dict[str, object] | None = None) -> str:
+    """summary.md; ``summary``: :func:`summary_dict` of the comparison when the caller has it
+    already (it takes about a second on a large pair)."""
+    summary = summary if summary is not None else summary_dict(comparison)
     groups = comparison.groups
     files = summary["files"]
     assert isinstance(files, dict)
@@ -170,5 +172,6 @@ class SummaryReporter:
     report_type = "summary"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
-        folder.text("summary.json", json.dumps(summary_dict(comparison), indent=2, sort_keys=False) + "\n")
-        folder.text("summary.md", summary_markdown(comparison))
+        summary = summary_dict(comparison)
+        folder.text("summary.json", json.dumps(summary, indent=2, sort_keys=False) + "\n")
+        folder.text("summary.md", summary_markdown(comparison, summary))
