@@ -236,16 +236,8 @@ def test_annotations_and_trailing_comments_are_cut_before_comparing() -> None:
 
 
 def test_lines_changed_only_by_annotations_or_a_comment_are_copies(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    repo = git.Repo.init(root)
-    _commit(repo, root, {"pkg/m.py": OLD_TYPED}, "old")
-    repo.create_tag("old")
-    _commit(repo, root, {"pkg/m.py": NEW_TYPED}, "typed")
-    repo.create_tag("new")
-    truth, _, _ = gittruth.build_truth(
-        gittruth.Repo(root), "old", "new", {"pkg/m.py": NEW_TYPED.encode()}, {"pkg/m.py": OLD_TYPED.encode()}, jobs=1
-    )
-    rows = {row["line"]: row for row in truth}
+    truth = _truth_of(tmp_path, {"pkg/m.py": OLD_TYPED}, {"pkg/m.py": NEW_TYPED})
+    rows = {line: row for (_, line), row in truth.items()}
     # self.nick: Optional[str] = ... is at ratio < 0.6 with its origin, but only annotated.
     for line, origin in ((6, 6), (7, 7), (10, 10)):
         assert (rows[line]["category"], rows[line]["expected"], rows[line]["upstream_line"]) == (
@@ -282,16 +274,8 @@ NEW_CALL = textwrap.dedent(
 
 
 def test_a_statement_holding_an_unchanged_line_pairs_its_other_lines(tmp_path: Path) -> None:
-    root = tmp_path / "repo"
-    repo = git.Repo.init(root)
-    _commit(repo, root, {"pkg/s.py": OLD_CALL}, "old")
-    repo.create_tag("old")
-    _commit(repo, root, {"pkg/s.py": NEW_CALL}, "black and json")
-    repo.create_tag("new")
-    truth, _, _ = gittruth.build_truth(
-        gittruth.Repo(root), "old", "new", {"pkg/s.py": NEW_CALL.encode()}, {"pkg/s.py": OLD_CALL.encode()}, jobs=1
-    )
-    rows = {row["line"]: row for row in truth}
+    truth = _truth_of(tmp_path, {"pkg/s.py": OLD_CALL}, {"pkg/s.py": NEW_CALL})
+    rows = {line: row for (_, line), row in truth.items()}
     assert rows[6]["category"] == "same_file"  # blame: params=None, unchanged (up to whitespace)
     # the signature's other pieces, edited around it; each credited to the upstream line
     # holding its first token
