@@ -1,10 +1,11 @@
 """Score a report of the sglang/vLLM pair against the real-pair truth set.
 
     .venv/bin/python scripts/truth_score.py out/sglang-vllm [--truth corpora/sglang-vllm-truth.csv] [--by stratum]
-        [--half even|odd]
+        [--half even|odd] [--disagreements]
 
-Prints a Markdown table, one row per stratum group (or per stratum with `--by stratum`), then all
-lines and code lines only (kinds from the report's lines.csv). Columns:
+With `--disagreements`, lists the code lines where report and truth disagree (with the truth's
+reason) instead. Otherwise prints a Markdown table, one row per stratum group (or per stratum
+with `--by stratum`), then all lines and code lines only (kinds from the report's lines.csv). Columns:
 
   lines      truth lines in the row (`expected copied` of them copied by the truth set)
   P, R, F1   precision, recall and F1 of "copied" (verbatim or near) against the truth
@@ -123,6 +124,25 @@ def score(truth: pd.DataFrame, rows: pd.DataFrame, by: str = "group") -> pd.Data
     return pd.DataFrame(out)
 
 
+def disagreements(joined: pd.DataFrame) -> str:
+    """A Markdown table of the code lines where the report and the truth disagree: false copies,
+    missed copies, and copies named with another upstream file or line; the reason is the truth's."""
+    copied = ("verbatim", "near")
+    rows = []
+    for r in joined[joined["kind"] == "code"].itertuples(index=False):
+        want, got = r.expected in copied, r.match in copied
+        if want == got and (not want or (r.upstream_path == r.expected_upstream_path
+                                          and str(r.upstream_line) == str(r.expected_upstream_line))):
+            continue
+        kind = "false copy" if not want else "missed" if not got else "other upstream"
+        report = f"{r.match} `{r.upstream_path.rsplit('/', 1)[-1]}:{r.upstream_line}`" if got else "none"
+        rows.append((kind, r.stratum, f"`{r.target_path}:{r.line}`", half_of(r.target_path, r.line), report,
+                     str(r.reason).replace("|", "/")))
+    lines = ["| kind | stratum | target line | half | report | truth's reason |", "|---|---|---|---|---|---|"]
+    lines += ["| " + " | ".join(map(str, row)) + " |" for row in sorted(rows)]
+    return "\n".join(lines) + "\n"
+
+
 def markdown(table: pd.DataFrame) -> str:
     cols = list(table.columns)
     lines = ["| " + " | ".join(cols) + " |", "|" + "|".join("---" if c == "stratum" else "---:" for c in cols) + "|"]
@@ -145,6 +165,8 @@ def main() -> int:
     parser.add_argument("--truth", type=Path, default=TRUTH)
     parser.add_argument("--by", choices=["group", "stratum"], default="group")
     parser.add_argument("--half", choices=["even", "odd"], default=None, help="score one half only")
+    parser.add_argument("--disagreements", action="store_true",
+                        help="list the code lines where report and truth disagree, instead of the scores")
     args = parser.parse_args()
     truth = read_truth(args.truth)
     if args.half:
@@ -154,7 +176,7 @@ def main() -> int:
     if joined["missing"].any():
         print(f"truth: {int(joined['missing'].sum())} truth lines not in the report, counted as none",
               file=sys.stderr)
-    sys.stdout.write(markdown(score(truth, rows, args.by)))
+    sys.stdout.write(disagreements(joined) if args.disagreements else markdown(score(truth, rows, args.by)))
     return 0
 
 

@@ -91,3 +91,11 @@ def test_halves_split_the_committed_truth_set_in_two() -> None:
     again = {(p, n): ts.half_of(p, n) for p, n in zip(shuffled["target_path"], shuffled["line"], strict=True)}
     assert halves == [again[(p, n)] for p, n in zip(truth["target_path"], truth["line"], strict=True)]
     assert (halves.count("even"), halves.count("odd")) == (269, 273)
+
+
+def test_disagreements_list_each_kind_once() -> None:
+    text = ts.disagreements(ts.join(_truth(), _report()))
+    rows = [line.split(" | ") for line in text.splitlines()[2:]]
+    kinds = {row[2].strip("`"): row[0].lstrip("| ") for row in rows}
+    # a.py:1 agrees; b.py:1 is a comment; b.py:9 is missing (no kind): none of them is listed
+    assert kinds == {"a.py:2": "other upstream", "a.py:3": "false copy", "b.py:2": "missed"}
