@@ -112,6 +112,8 @@ class MatchParams:
     # about 3,900 copied code lines of which about half are wrong (generic signature pieces,
     # ``def __init__(`` / ``self,`` of another class), which a licence review cannot sign. Set it
     # to 30 (``--set fill_statement_max_lines=30``) to audit a fork that reformatted its code.
+    # Against the remade git truths (2026-12-03 evening) it raises the fork's recall 0.847 ->
+    # 0.913 and survival's 0.884 -> 0.915 with precision unchanged (0.965 -> 0.963, 0.963 -> 0.964).
     fill_statement_max_lines: int = knob(0, 0)
     # Type annotations added to copied code (a fork that adopts typing: ``self.tts: bool =
     # data["tts"]`` <- ``self.tts = data['tts']``, ``def copy(self) -> Mapping:`` <- ``def
