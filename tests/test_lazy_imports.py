@@ -57,3 +57,12 @@ def test_the_cyclonedx_validator_compiles_the_iri_grammars_only_when_an_iri_is_c
     done = subprocess.run([sys.executable, "-c", _IRI_PROBE], capture_output=True, text=True, check=True)
     # Not imported with the validator; then the same answers as the real module's, which it now is.
     assert done.stdout.split() == ["False", "False", "True", "True"], done.stderr
+
+
+def test_the_cached_compare_path_imports_no_table_library() -> None:
+    """A warm run is answered by lineage.compare_and_write from the whole-result cache: that
+    module imports neither pandas nor the matcher's table builders (only a miss loads them)."""
+    probe = ("import sys\nimport lineage.compare_and_write\n"
+             "print(','.join(m for m in ('pandas', 'pyarrow', 'lineage.results', 'lineage.api') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == ""

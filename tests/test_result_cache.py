@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import lineage.api
+import lineage.compare_and_write
 from lineage.api import compare_and_write
 from lineage.errors import LineageError
 from lineage.match import MatchParams
@@ -170,7 +171,8 @@ def test_a_miss_opens_each_source_once(trees: tuple[Path, Path], tmp_path: Path,
         opened.append(spec)
         return real(spec, root)
 
-    monkeypatch.setattr(lineage.api, "open_source", counting)
+    monkeypatch.setattr(lineage.api, "open_source", counting)  # the comparison's opener
+    monkeypatch.setattr(lineage.compare_and_write, "open_source", counting)  # the key's
     assert not _run(trees, tmp_path / "o1", tmp_path / "cache").from_cache
     assert opened == [str(trees[0]), str(trees[1])]  # for the key, then kept open for the comparison
     reference = _run(trees, tmp_path / "o2", tmp_path / "other", use_cache=False)

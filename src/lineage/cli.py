@@ -52,7 +52,7 @@ def _drift_set_help() -> str:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from lineage.api import compare_and_write
+    from lineage.compare_and_write import compare_and_write
     from lineage.report.outdir import check_out_dir
 
     started = time.perf_counter()
