@@ -11,7 +11,7 @@ import pytest
 
 import lineage.api
 import lineage.compare_and_write
-from lineage.api import compare_and_write
+from lineage.compare_and_write import compare_and_write
 from lineage.errors import LineageError
 from lineage.match import MatchParams
 from lineage.report.cache import ResultCache

@@ -5,6 +5,9 @@
     result.files.sort_values("verbatim_lines", ascending=False).head()
     result.write("out/")
 
+``lineage.compare_and_write.compare_and_write`` is compare-then-write through the whole-result
+cache (what the CLI runs); it imports this module only when the cache misses.
+
 The pipeline, one package per stage: :mod:`lineage.sources` -> :mod:`lineage.index` (with its
 cache, :mod:`lineage.index.store`) -> :mod:`lineage.match` -> :mod:`lineage.results` (the tables
 and their conclusions) -> :mod:`lineage.report` (one module per output format).
@@ -25,7 +28,6 @@ import numpy as np
 import pandas as pd
 
 from lineage import results
-from lineage.compare_and_write import Written, compare_and_write  # noqa: F401  (the API: compare, then write)
 from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream

@@ -1,5 +1,5 @@
 """Compare and write, through the whole-result cache: what ``lineage compare`` and ``lineage
-corpus`` run (re-exported by :mod:`lineage.api`).
+corpus`` run.
 
 When every input is unchanged, the stored report (:mod:`lineage.report.cache`) is written
 without indexing, matching or building tables, and without importing the modules that do:
