@@ -100,10 +100,9 @@ def marker_scope(f: FileIndex, lines: Sequence[str], marker_lines: Sequence[int]
     the marker to the row before the next column-0 comment that follows the marker's own comment
     block (or to the end of the file)."""
     n = len(f.kinds)
-    scope = np.zeros(n, bool)
     if any(line <= header_end for line in marker_lines):
-        scope[:] = True
-        return scope
+        return np.ones(n, bool)
+    scope = np.zeros(n, bool)
     section_comment = np.array([f.kinds[r] == COMMENT and r < len(lines) and lines[r].startswith("#")
                                 for r in range(n)], bool)
     for line in marker_lines:

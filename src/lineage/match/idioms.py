@@ -202,8 +202,8 @@ class IdiomFilter:
         for up_file, mine in by_pair.items():
             found = self.distinctive(t_file, mine, lines)
             tokens = float(np.minimum(self.target.ntok[found], p.token_weight_cap).sum())
-            textual = sum(1 for g in found.tolist() if self._textual(g, lines))
             if tokens < p.idiom_min_evidence or len(found) < p.idiom_min_lines or (
-                    textual < p.idiom_min_lines and len(found) < p.idiom_min_abstract_lines):
+                    len(found) < p.idiom_min_abstract_lines
+                    and sum(1 for g in found.tolist() if self._textual(g, lines)) < p.idiom_min_lines):
                 weak.add(up_file)
         return [c for c in chains if c is identical or c.up_file not in weak]

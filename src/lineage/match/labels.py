@@ -160,8 +160,10 @@ class FileLabeller:
         # lone hit (``bound_setattr(`` of a call re-wrapped there, found opposite another call's
         # first line): it does not set where a gap or the region's end is, and is paired last,
         # if its line is still free.
-        strays = [r for k, r in enumerate(chain.runs) if _stray(chain.runs, k, self.p.lone_max_skip)]
-        runs = [r for r in chain.runs if r not in strays] or chain.runs
+        stray = [_stray(chain.runs, k, self.p.lone_max_skip) for k in range(len(chain.runs))]
+        runs = [r for r, s in zip(chain.runs, stray, strict=True) if not s]
+        strays = [r for r, s in zip(chain.runs, stray, strict=True) if s] if runs else []
+        runs = runs or chain.runs
         for run in runs:
             for tc in range(run.t0, run.t1 + 1):
                 pair(tc, tc + run.diag, self.p.near_min_similarity)
