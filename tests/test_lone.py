@@ -159,3 +159,71 @@ def test_lines_continued_in_order_are_kept_whatever_their_form(run_compare: Runn
     off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0)), "pkg/blend.py")
     assert list(on["match"]) == list(off["match"])
     assert (on["match"] == "verbatim").sum() == len(body.splitlines())
+
+
+# -- lone groups: a few common lines that continue each other, far from every other paired line
+_GROUP = ("    shared_helper.reset_state()\n"
+          "    shared_helper.flush_buffers()\n"
+          "    shared_helper.close_handles()\n")
+# Five more upstream files hold the three lines too: together they are a common form.
+_GROUP_COMMON = {f"up/group_{k}.py": f"def group_{k}():\n{_GROUP}    return {k}\n" for k in range(5)}
+
+
+def _own(side: str, n: int) -> str:
+    """n lines of one side's own code, unlike the other side's in every character run."""
+    if side.startswith("upstream"):
+        return "".join(f"    REGISTRY_{side.upper()}[{k}].dispatch(first_value, mode='{side}{k}')\n" for k in range(n))
+    return "".join(f"    yield from walk_{side}_tree(depth={k}, seen=set())\n" for k in range(n))
+
+
+# Copied ends long enough to be regions on their own, however far apart.
+_LONG_HEAD = _COPIED_HEAD + "".join(f"    stage_{k}_weight = calibrate_stage_{k}(scaled_result, {k * 13 + 5})\n"
+                                    for k in range(6))
+_LONG_TAIL = "".join(f"    final_{k}_value = settle_final_{k}(combined_total, {k * 17 + 3})\n"
+                     for k in range(6)) + _COPIED_TAIL
+
+
+def _group_pair(marker: str = "") -> tuple[dict[str, str], dict[str, str], list[int]]:
+    """A function copied at both ends; far inside it, each side's own code holds the same three
+    common lines in the same order (more than ``lone_group_min_gap`` own lines on each side)."""
+    gap = MatchParams().lone_group_min_gap + 2
+    up = {"up/blend.py": _LONG_HEAD + _own("upstream", gap) + _GROUP + _own("upstream_late", gap) + _LONG_TAIL,
+          **_GROUP_COMMON}
+    before = marker + _LONG_HEAD + _own("target", gap)
+    target = {"pkg/blend.py": before + _GROUP + _own("target_late", gap) + _LONG_TAIL}
+    first = len(before.splitlines()) + 1
+    return target, up, [first, first + 1, first + 2]
+
+
+def test_an_isolated_group_of_common_lines_is_not_a_copy(run_compare: Runner) -> None:
+    """The three lines continue each other in order, so the one-line test keeps them; as a group
+    far from every other paired line, with no line that is evidence on its own, they are none.
+    With the group rule off, the fill's in-order alignment pairs them; the copied ends stay."""
+    target, up, group = _group_pair()
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_group_max_lines=0)), "pkg/blend.py")
+    assert set(off.loc[group, "match"]) == {"verbatim"}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert set(frame.loc[group, "match"]) == {"none"}
+    assert set(frame.loc[[1, 2, 3], "match"]) == {"verbatim"}
+    small = run_compare(target, [("up", up)], params=MatchParams(lone_group_max_lines=2))
+    assert set(file_lines(small, "pkg/blend.py").loc[group, "match"]) == {"verbatim"}  # three lines: not small
+    wide = MatchParams(lone_group_min_gap=MatchParams().lone_group_min_gap + 5)
+    near = run_compare(target, [("up", up)], params=wide)
+    assert set(file_lines(near, "pkg/blend.py").loc[group, "match"]) == {"verbatim"}  # a paired line close by
+
+
+def test_a_group_with_a_rare_line_or_in_an_attributed_file_stays(run_compare: Runner) -> None:
+    """The same group with one line no other upstream file holds is evidence and stays; so does
+    the common group in a target file whose marker names the upstream file."""
+    target, up, group = _group_pair()
+    rare = {path: text.replace("    shared_helper.flush_buffers()\n",
+                               "    shared_helper.flush_buffers(WIDGET_SCALE_FACTOR, blend_only=True)\n")
+            if path in ("up/blend.py", "pkg/blend.py") else text for path, text in {**up, **target}.items()}
+    frame = file_lines(run_compare({"pkg/blend.py": rare["pkg/blend.py"]},
+                                   [("up", {k: v for k, v in rare.items() if k.startswith("up/")})]), "pkg/blend.py")
+    assert set(frame.loc[group, "match"]) == {"verbatim"}
+    marker = "# Copied from https://github.com/example/up/blob/v1.0/up/blend.py\n"
+    target, up, group = _group_pair(marker)
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert frame.loc[1, "match"] == "none"
+    assert set(frame.loc[group, "match"]) == {"verbatim"}

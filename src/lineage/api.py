@@ -176,8 +176,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     up_path_set = {u.path for u in up_files}
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
+    attributed: list[bool] = []  # the file's markers name an upstream
     for f in target.files:
         marker, _ = pick_marker(f.markers, names)
+        attributed.append(marker is not None)
         resolved = resolve_marker_path(marker, up_path_set, by_name) if marker else ""
         marker_paths.append(resolved)
         named = {resolve_marker_path(m, up_path_set, by_name) for m in f.markers if m.path}
@@ -203,7 +205,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         with meter(len(todo), "matching", "files", progress, bar=progress is print_progress,
                    note=f" of {len(target.files):,} (the others cached) against {len(up_files):,} upstream "
                    "files") as tick:
-            fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo], tick=tick)
+            fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo], tick=tick,
+                                attributed=[attributed[t] for t in todo])
         regions_of: dict[int, list[Region]] = {}
         for r in fresh.regions:
             regions_of.setdefault(r.target_file, []).append(r)

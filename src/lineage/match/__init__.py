@@ -26,9 +26,14 @@ linear in the number of lines, never in the number of file pairs):
    lines (an LCS): between two of them every aligned line is paired, repetitive forms that could
    never seed too (table rows, repeated argument lines); elsewhere only distinctive identical
    lines, lone survivors of a rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
-7. **Lone lines** (:func:`lineage.match.lone.drop_lone_lines`). A paired line that neither
+7. **Second copies** (:func:`lineage.match.second_copies.drop_second_copies`). A near line
+   whose upstream line the same target file holds verbatim elsewhere is the file's own second,
+   edited copy: unpaired.
+8. **Lone lines** (:func:`lineage.match.lone.drop_lone_lines`). A paired line that neither
    neighbour continues in order is copied only if it is evidence on its own (a distinctive form,
-   long enough; a lone near line also similar enough): ``else:`` placed by position is not.
+   long enough; a lone near line also similar enough): ``else:`` placed by position is not. In a
+   file whose markers do not name the upstream, a small isolated group of such lines (a
+   signature's common parameters, an import block) is judged the same way.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
@@ -77,9 +82,11 @@ def same_paths(path: str) -> set[str]:
 
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
                 preferred_paths: Sequence[set[str]] | None = None,
-                tick: Callable[[int], None] | None = None) -> MatchResult:
+                tick: Callable[[int], None] | None = None,
+                attributed: Sequence[bool] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
     file t's provenance markers (they break ties, and establish the file pair for step 6).
+    ``attributed[t]``: file t's markers name the upstream (step 8 keeps its small groups).
     ``tick(n)``: n more target files done (for a progress bar)."""
     from lineage.match.claims import claim_order, identical_files, sort_chains
     from lineage.match.fill import fill
@@ -90,6 +97,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     from lineage.match.params import MatchParams
     from lineage.match.records import MatchResult, empty_match
     from lineage.match.regions import Chain, chain_runs, group_runs
+    from lineage.match.second_copies import drop_second_copies
 
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
@@ -125,7 +133,8 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
         accepted += fill(labeller, accepted, named)
-        drop_lone_lines(labeller, idioms)
+        drop_second_copies(labeller)
+        drop_lone_lines(labeller, idioms, bool(attributed[t_file]) if attributed else False)
         results[t_file] = labeller.result
         regions.extend(labeller.regions(accepted))
     return MatchResult(results, regions)

@@ -32,6 +32,15 @@ the upstream writes the same, so every lone ``import x`` goes); a ``near`` line 
 upstream line it names to be rare and a similarity of at least ``lone_near_min_similarity``. A
 ``raise`` with its message or a rare signature that outlived a rewrite stays; ``else:`` goes.
 
+A **lone group** is judged the same way: a few units that continue each other but nothing else
+(at most ``lone_group_max_lines`` paired lines, no other paired line of the file within
+``lone_group_min_gap`` lines), in a target file whose markers do not name the upstream. On the
+real pair these were a signature's common parameter lines (``layer: torch.nn.Module,``,
+``input_size: int,``) or ``config=config, quant_config=quant_config, prefix=...`` of the target's
+own call, found in order in some upstream file by chance, and import blocks; the group stays
+only if one of its lines is evidence on its own. A file that says it came from the upstream
+keeps such groups: there an in-order group is what is left of a copied function.
+
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
 the result does not depend on the order of the lines. Regions keep the weight their chain had
@@ -49,9 +58,10 @@ from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE
 
 
-def lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> np.ndarray:
-    """Content-line indices (of the labeller's file) of the paired lines that are lone and not
-    evidence on their own (see the module docstring)."""
+def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False) -> np.ndarray:
+    """Content-line indices (of the labeller's file) of the paired lines that are lone, or in a
+    lone group, and not evidence on their own (see the module docstring). ``attributed``: the
+    target file's markers name the upstream (lone groups are kept)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
     match = r.match[rows]
     paired = np.flatnonzero(match != NONE)
@@ -74,6 +84,7 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> np.ndarray:
     unit = np.cumsum(new_unit) - 1
     first, last = np.flatnonzero(new_unit), np.r_[np.flatnonzero(new_unit)[1:] - 1, len(paired) - 1]
     continued = np.zeros(len(first), bool)
+    link = np.zeros(max(len(first) - 1, 0), bool)  # unit k continues unit k + 1 or the reverse
     if len(first) > 1:
         a, b = last[:-1], first[1:]  # the last line of each unit and the first of the next
         dt, du = paired[b] - paired[a], u_pos[b] - u_pos[a]
@@ -84,28 +95,54 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> np.ndarray:
         imports = (up_file[a] == up_file[b]) & is_import[a] & is_import[b] & (dt == 1)
         continued[:-1] |= tight | imports | (in_place & strong[a])
         continued[1:] |= tight | imports | (in_place & strong[b])
+        link = tight | imports | (in_place & (strong[a] | strong[b]))
+
+    def evidence(pos: np.ndarray) -> np.ndarray:
+        """Which of these paired lines (positions in ``paired``) are evidence on their own."""
+        tcs = paired[pos]
+        found = idioms.rare(tcs + start, lab.t_lines)
+        found &= np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
+                           for tc in tcs.tolist()], bool)
+        near = match[tcs] == NEAR
+        if near.any():
+            k = np.flatnonzero(near)
+            u_glob = lab.upstream.file_start[up_file[pos[k]]].astype(np.int64) + u_pos[pos[k]]
+            u_texts = [lab.upstream_lines(int(up_file[i]))[1][int(r.up_row[rows[paired[i]]])].strip()
+                       for i in pos[k].tolist()]
+            found[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[pos[k]]
+        return found
+
     lone = np.flatnonzero(~continued[unit])  # positions in ``paired``
-    if len(lone) == 0:
-        return lone
-    tcs = paired[lone]
-    evidence = idioms.rare(tcs + start, lab.t_lines)
-    evidence &= np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
-                          for tc in tcs.tolist()], bool)
-    near = match[tcs] == NEAR
-    if near.any():
-        k = np.flatnonzero(near)
-        u_glob = lab.upstream.file_start[up_file[lone[k]]].astype(np.int64) + u_pos[lone[k]]
-        u_texts = [lab.upstream_lines(int(up_file[i]))[1][int(r.up_row[rows[paired[i]]])].strip()
-                   for i in lone[k].tolist()]
-        evidence[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[lone[k]]
-    return tcs[~evidence]
+    dropped = lone[~evidence(lone)] if len(lone) else lone
+    drop = [paired[dropped]]
+    if p.lone_group_max_lines and not attributed and len(link):
+        # A group is isolated from the paired lines that stay: lone lines dropped above (``def
+        # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.
+        stays = np.ones(len(paired), bool)
+        stays[dropped] = False
+        kept = paired[stays]
+        group = np.r_[0, np.cumsum(~link)][unit]  # group of each paired line
+        bounds = np.flatnonzero(np.r_[True, group[1:] != group[:-1], True])
+        for g0, g1 in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
+            if unit[g0] == unit[g1 - 1] or g1 - g0 > p.lone_group_max_lines:
+                continue  # one unit (the lone-line test above) or not small
+            k0, k1 = np.searchsorted(kept, paired[g0]), np.searchsorted(kept, paired[g1 - 1], "right")
+            before = paired[g0] - kept[k0 - 1] if k0 > 0 else None
+            after = kept[k1] - paired[g1 - 1] if k1 < len(kept) else None
+            if any(gap is not None and gap <= p.lone_group_min_gap for gap in (before, after)):
+                continue
+            pos = np.arange(g0, g1)
+            if not evidence(pos).any():
+                drop.append(paired[pos])
+    return np.unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
 
 
-def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter) -> int:
-    """Unpair the labeller's lone lines that are no evidence on their own; returns how many."""
+def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False) -> int:
+    """Unpair the labeller's lone lines (and lone groups) that are no evidence on their own;
+    returns how many."""
     if not lab.p.lone_rule:
         return 0
-    drop = lone_lines(lab, idioms)
+    drop = lone_lines(lab, idioms, attributed)
     for tc in drop.tolist():
         lab.unpair(tc)
     return len(drop)

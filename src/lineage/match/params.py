@@ -168,6 +168,18 @@ class MatchParams:
     # line continued only across lines edited in place on both sides needs it too: an edited
     # line with nothing copied next to it is a guess unless the two texts are close.
     lone_near_min_similarity: float = knob(0.8, 0.0, 1.0)
+    # A small group of paired lines that continue each other but nothing else (a signature's
+    # common parameter lines, an import block, ``config=config, quant_config=quant_config``) is
+    # judged like one lone line when the target file's markers do not name the upstream: it stays
+    # paired only if one of its lines is evidence on its own. A group counts as small with at most
+    # this many paired lines (0 turns the rule off) ...
+    lone_group_max_lines: int = knob(8, 0)
+    # ... and as isolated when no other paired line of the file is within this many lines of it.
+    lone_group_min_gap: int = knob(15, 1)
+    # -- second copies (second_copies.py): a near line whose upstream line the same target file
+    # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
+    # upstream; 0 turns the rule off.
+    second_copy_rule: int = knob(1, 0, 1)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the

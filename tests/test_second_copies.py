@@ -1,0 +1,58 @@
+"""Tests for lineage.match.second_copies: a near line whose upstream line the same target file
+holds verbatim elsewhere is the file's own second copy, not a copy from the upstream.
+
+Hand-made pairs whose truth is in their construction; thresholds come from MatchParams.
+"""
+
+from __future__ import annotations
+
+from conftest import Runner, file_lines
+
+from lineage.match import MatchParams
+
+_BLOCK = [
+    "def build_parallel_groups(world_size, group_ranks):",
+    "    assert world_size % len(group_ranks) == 0, 'uneven parallel groups'",
+    "    checked_ranks = sorted(set(group_ranks))",
+    "    _TENSOR_GROUP = init_model_parallel_group(checked_ranks, backend='gloo')",
+    "    register_group_handle(_TENSOR_GROUP, label='tensor-parallel')",
+    "    broadcast_group_layout(_TENSOR_GROUP, checked_ranks, world_size)",
+    "    return _TENSOR_GROUP",
+]
+_EDITED = "    _EXPERT_GROUP = init_model_parallel_group(checked_ranks, backend='gloo')"
+
+
+def _pair(edited: list[str]) -> tuple[dict[str, str], dict[str, str], list[int]]:
+    """The block copied once as it is, then once more as the target's own variant, whose fourth
+    line is replaced by ``edited`` (one line, or the pieces of a re-wrapped one)."""
+    variant = [line.replace("build_parallel_groups", "build_expert_groups") for line in _BLOCK]
+    variant = variant[:3] + edited + variant[4:]
+    target = "\n".join(_BLOCK) + "\n\n\n" + "\n".join(variant) + "\n"
+    start = len(_BLOCK) + 3  # 1-based line of the variant's first line
+    return {"pkg/groups.py": target}, {"up/groups.py": "\n".join(_BLOCK) + "\n"}, \
+        list(range(start + 3, start + 3 + len(edited)))
+
+
+def test_a_second_edited_copy_is_not_a_copy_from_the_upstream(run_compare: Runner) -> None:
+    """The variant's edited line is none; every verbatim line of both copies stays; with the rule
+    off it is near the upstream line the first copy holds verbatim."""
+    target, up, edited = _pair([_EDITED])
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(second_copy_rule=0)), "pkg/groups.py")
+    assert list(off.loc[edited, "match"]) == ["near"]
+    assert int(off.loc[edited[0], "upstream_line"]) == 4
+    assert off.loc[4, "match"] == "verbatim" and int(off.loc[4, "upstream_line"]) == 4
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/groups.py")
+    assert list(on.loc[edited, "match"]) == ["none"]
+    assert (on["match"] == "verbatim").sum() == (off["match"] == "verbatim").sum()
+
+
+def test_the_pieces_of_a_re_wrapped_statement_stay(run_compare: Runner) -> None:
+    """The edited line re-wrapped over two target lines names one upstream line from both: the
+    statement was aligned as a whole, so its pieces stay near."""
+    pieces = ["    _EXPERT_GROUP = init_model_parallel_group(", "        checked_ranks, backend='gloo')"]
+    target, up, edited = _pair(pieces)
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(second_copy_rule=0)), "pkg/groups.py")
+    assert set(off.loc[edited, "match"]) == {"near"}
+    assert set(off.loc[edited, "upstream_line"].astype(int)) == {4}
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/groups.py")
+    assert list(on.loc[edited, "match"]) == list(off.loc[edited, "match"])
