@@ -183,14 +183,17 @@ _LONG_TAIL = "".join(f"    final_{k}_value = settle_final_{k}(combined_total, {k
                      for k in range(6)) + _COPIED_TAIL
 
 
-def _group_pair(marker: str = "") -> tuple[dict[str, str], dict[str, str], list[int]]:
+def _group_pair(marker: str = "", own_functions: int = 12) -> tuple[dict[str, str], dict[str, str], list[int]]:
     """A function copied at both ends; far inside it, each side's own code holds the same three
-    common lines in the same order (more than ``lone_group_min_gap`` own lines on each side)."""
+    common lines in the same order (more than ``lone_group_min_gap`` own lines on each side).
+    The target file ends with ``own_functions`` functions of its own (so that, by default, far
+    less than ``lone_group_keep_share`` of its code is paired)."""
     gap = MatchParams().lone_group_min_gap + 2
     up = {"up/blend.py": _LONG_HEAD + _own("upstream", gap) + _GROUP + _own("upstream_late", gap) + _LONG_TAIL,
           **_GROUP_COMMON}
     before = marker + _LONG_HEAD + _own("target", gap)
-    target = {"pkg/blend.py": before + _GROUP + _own("target_late", gap) + _LONG_TAIL}
+    own = "".join(f"\n\ndef own_helper_{k}(depth):\n{_own(f'helper{k}', 4)}" for k in range(own_functions))
+    target = {"pkg/blend.py": before + _GROUP + _own("target_late", gap) + _LONG_TAIL + own}
     first = len(before.splitlines()) + 1
     return target, up, [first, first + 1, first + 2]
 
@@ -227,3 +230,13 @@ def test_a_group_with_a_rare_line_or_in_an_attributed_file_stays(run_compare: Ru
     frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
     assert frame.loc[1, "match"] == "none"
     assert set(frame.loc[group, "match"]) == {"verbatim"}
+
+
+def test_a_group_in_a_file_largely_copied_from_its_upstream_file_stays(run_compare: Runner) -> None:
+    """Without the target's own functions, a third of its code is paired with the upstream file
+    (more than ``lone_group_keep_share``): the file is evidently a copy, and the group stays."""
+    target, up, group = _group_pair(own_functions=0)
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert set(frame.loc[group, "match"]) == {"verbatim"}
+    strict = run_compare(target, [("up", up)], params=MatchParams(lone_group_keep_share=1.0))
+    assert set(file_lines(strict, "pkg/blend.py").loc[group, "match"]) == {"none"}

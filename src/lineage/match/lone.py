@@ -39,7 +39,9 @@ real pair these were a signature's common parameter lines (``layer: torch.nn.Mod
 ``input_size: int,``) or ``config=config, quant_config=quant_config, prefix=...`` of the target's
 own call, found in order in some upstream file by chance, and import blocks; the group stays
 only if one of its lines is evidence on its own. A file that says it came from the upstream
-keeps such groups: there an in-order group is what is left of a copied function.
+keeps such groups, and so does a file of which at least ``lone_group_keep_share`` of the code
+lines are paired with the group's upstream file: there an in-order group is what is left of a
+copied function (a fork's surviving import block, a signature of a class carried along).
 
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
@@ -122,10 +124,14 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
         stays[dropped] = False
         kept = paired[stays]
         group = np.r_[0, np.cumsum(~link)][unit]  # group of each paired line
+        code_lines = max(int((lab.target.kind[start:start + len(rows)] == CODE).sum()), 1)
+        share = {int(u): int((code & (up_file == u)).sum()) / code_lines for u in np.unique(up_file).tolist()}
         bounds = np.flatnonzero(np.r_[True, group[1:] != group[:-1], True])
         for g0, g1 in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
             if unit[g0] == unit[g1 - 1] or g1 - g0 > p.lone_group_max_lines:
                 continue  # one unit (the lone-line test above) or not small
+            if share[int(up_file[g0])] >= p.lone_group_keep_share:
+                continue  # the file is largely a copy of this upstream file
             k0, k1 = np.searchsorted(kept, paired[g0]), np.searchsorted(kept, paired[g1 - 1], "right")
             before = paired[g0] - kept[k0 - 1] if k0 > 0 else None
             after = kept[k1] - paired[g1 - 1] if k1 < len(kept) else None

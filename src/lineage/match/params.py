@@ -176,6 +176,9 @@ class MatchParams:
     lone_group_max_lines: int = knob(8, 0)
     # ... and as isolated when no other paired line of the file is within this many lines of it.
     lone_group_min_gap: int = knob(15, 1)
+    # A target file at least this share of whose code lines are paired with the group's upstream
+    # file is evidently derived from it, and keeps such groups too (a fork's surviving imports).
+    lone_group_keep_share: float = knob(0.2, 0.0, 1.0)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
