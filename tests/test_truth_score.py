@@ -99,3 +99,30 @@ def test_disagreements_list_each_kind_once() -> None:
     kinds = {row[2].strip("`"): row[0].lstrip("| ") for row in rows}
     # a.py:1 agrees; b.py:1 is a comment; b.py:9 is missing (no kind): none of them is listed
     assert kinds == {"a.py:2": "other upstream", "a.py:3": "false copy", "b.py:2": "missed"}
+
+
+def test_agreement_of_two_labellings_and_whom_the_second_sides_with(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """scripts/truth_agreement.py: a second labelling of four truth lines agrees on copied-or-not
+    with three; where report and truth disagree (a.py:3, b.py:2) it sides with the truth once and
+    with the report once."""
+    spec = importlib.util.spec_from_file_location(
+        "truth_agreement", Path(__file__).resolve().parent.parent / "scripts" / "truth_agreement.py")
+    assert spec and spec.loader
+    ta = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(ta)
+    truth = tmp_path / "truth.csv"
+    _truth().to_csv(truth, index=False)
+    second = _truth().set_index(["target_path", "line"])
+    second = second.loc[[("a.py", 1), ("a.py", 2), ("a.py", 3), ("b.py", 2)]].reset_index()
+    second.loc[second["line"] == 3, "expected"] = "near"  # sides with the report's false positive
+    other = tmp_path / "second.csv"
+    second[ts.TRUTH_COLUMNS].to_csv(other, index=False)
+    _report().to_csv(tmp_path / "lines.csv", index=False)
+    assert ta.main([str(other), "--truth", str(truth)]) == 0
+    assert "4 lines in both labellings; they agree on copied-or-not for 3 (0.750)" in capsys.readouterr().out
+    assert ta.main([str(other), str(tmp_path), "--truth", str(truth)]) == 0
+    out = capsys.readouterr().out
+    assert "truth and report disagree: 2 lines; the other labelling sides with the truth set on 1, " \
+           "with the report on 1" in out
+    assert "truth and report agree: 2 lines; the other labelling sides with the truth set on 2" in out
