@@ -240,3 +240,48 @@ def test_a_group_in_a_file_largely_copied_from_its_upstream_file_stays(run_compa
     assert set(frame.loc[group, "match"]) == {"verbatim"}
     strict = run_compare(target, [("up", up)], params=MatchParams(lone_group_keep_share=1.0))
     assert set(file_lines(strict, "pkg/blend.py").loc[group, "match"]) == {"none"}
+
+
+# -- closing brackets: a ``)`` is copied only with its statement
+_BRACKET_UP_OWN = ("    REGISTRY_OF_UPSTREAM.dispatch_widget_event(\n"
+                   "        first_value, second_value, mode='upstream-only'\n"
+                   "    )\n")
+_BRACKET_TARGET_OWN = ("    raise WidgetChannelError(\n"
+                       "        f'the target refuses {first_value} and {second_value} here'\n"
+                       "    )\n")
+_BRACKET_TARGET_COPIED_CALL = ("    REGISTRY_OF_UPSTREAM.dispatch_widget_event(\n"
+                               "        first_value, second_value, mode='upstream-only'\n"
+                               "    )\n")
+
+
+def _bracket_pair(own: str) -> tuple[dict[str, str], dict[str, str], int]:
+    """A function copied at both ends with one three-line statement between them: upstream's
+    own call, and in the target ``own``; returns the line of the target statement's ``)``."""
+    up = {"up/blend.py": _LONG_HEAD + _BRACKET_UP_OWN + _LONG_TAIL}
+    target = {"pkg/blend.py": _LONG_HEAD + own + _LONG_TAIL}
+    return target, up, len((_LONG_HEAD + own).splitlines())
+
+
+def test_a_closing_bracket_of_the_targets_own_statement_is_not_a_copy(run_compare: Runner) -> None:
+    """The ``)`` of the target's own ``raise`` sits where upstream's call closes and is continued
+    by the copied tail: with the rule off it is verbatim, with it none; the copied ends stay."""
+    target, up, closer = _bracket_pair(_BRACKET_TARGET_OWN)
+    off = run_compare(target, [("up", up)], params=MatchParams(lone_closing_brackets=0))
+    assert file_lines(off, "pkg/blend.py").loc[closer, "match"] == "verbatim"
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert frame.loc[closer, "match"] == "none"
+    assert set(frame.loc[[closer - 3, closer + 1], "match"]) == {"verbatim"}
+
+
+def test_a_closing_bracket_of_a_copied_statement_stays(run_compare: Runner) -> None:
+    """The same place holding upstream's call as it is: the statement's lines are paired, so its
+    ``)`` stays verbatim, and so does a signature's ``) -> int:`` whose annotation has brackets."""
+    target, up, closer = _bracket_pair(_BRACKET_TARGET_COPIED_CALL)
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert list(frame.loc[[closer - 2, closer - 1, closer], "match"]) == ["verbatim"] * 3
+    signature = ("def settle_widget_pairs(\n    first_value: dict[str, int],\n"
+                 "    second_value: list[int],\n) -> tuple[int, list[int]]:\n")
+    body = "".join(f"    settled_{k} = settle_pair_{k}(first_value, second_value, {k * 7})\n" for k in range(6))
+    target, up = {"pkg/settle.py": signature + body}, {"up/settle.py": signature + body}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/settle.py")
+    assert frame.loc[4, "match"] == "verbatim"

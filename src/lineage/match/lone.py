@@ -43,6 +43,12 @@ keeps such groups, and so does a file of which at least ``lone_group_keep_share`
 lines are paired with the group's upstream file: there an in-order group is what is left of a
 copied function (a fork's surviving import block, a signature of a class carried along).
 
+A **closing bracket** (a line of only ``)``, ``]``, ``}``, with a ``,`` or ``:`` or a return
+annotation after them) is evidence only through the statement it closes: it stays paired only
+if some line of that statement, from the line whose bracket it closes, is paired too.
+Continued by a copied line below it, the ``)`` of the target's own ``raise ValueError(...)`` or
+of its own call would otherwise count as copied.
+
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
 the result does not depend on the order of the lines. Regions keep the weight their chain had
@@ -51,6 +57,8 @@ the result does not depend on the order of the lines. Regions keep the weight th
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 
 from lineage.index import CODE
@@ -58,6 +66,43 @@ from lineage.match.fill import is_import_line
 from lineage.match.idioms import IdiomFilter
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE
+
+# A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
+_CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
+# String literals and comments, removed before brackets are counted.
+_NOT_CODE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|#.*$")
+
+
+def _opening_line(lab: FileLabeller, start: int, tc: int) -> int | None:
+    """The content line (of the labeller's file) whose bracket closing line ``tc`` closes:
+    brackets counted backwards over the code lines above it, strings and comments left out."""
+    text = lab.t_lines[lab.t_rows[tc]].strip()
+    depth = len(text) - len(text.lstrip(")]}"))  # the brackets it closes, not its annotation's
+    for k in range(tc - 1, -1, -1):
+        if lab.target.kind[start + k] != CODE:
+            continue
+        for ch in reversed(_NOT_CODE.sub("", lab.t_lines[lab.t_rows[k]])):
+            if ch in ")]}":
+                depth += 1
+            elif ch in "([{":
+                depth -= 1
+                if depth == 0:
+                    return k
+    return None
+
+
+def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of closing-bracket lines none of whose statement's other lines
+    is paired (see the module docstring)."""
+    start = int(lab.target.file_start[lab.t_file])
+    found = []
+    for i, tc in enumerate(paired.tolist()):
+        if lab.target.kind[start + tc] != CODE or not _CLOSER.fullmatch(lab.t_lines[lab.t_rows[tc]].strip()):
+            continue
+        opener = _opening_line(lab, start, tc)
+        if opener is not None and np.searchsorted(paired, opener) == i:  # nothing paired in [opener, tc)
+            found.append(i)
+    return np.array(found, np.int64)
 
 
 def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False) -> np.ndarray:
@@ -117,6 +162,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
     lone = np.flatnonzero(~continued[unit])  # positions in ``paired``
     dropped = lone[~evidence(lone)] if len(lone) else lone
     drop = [paired[dropped]]
+    if p.lone_closing_brackets:
+        drop.append(paired[closing_brackets(lab, paired)])
     if p.lone_group_max_lines and not attributed and len(link):
         # A group is isolated from the paired lines that stay: lone lines dropped above (``def
         # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.

@@ -179,6 +179,9 @@ class MatchParams:
     # A target file at least this share of whose code lines are paired with the group's upstream
     # file is evidently derived from it, and keeps such groups too (a fork's surviving imports).
     lone_group_keep_share: float = knob(0.2, 0.0, 1.0)
+    # A line of closing brackets (``)``, ``],``, ``) -> None:``) is copied only with its statement:
+    # none when no other line of the statement it closes is paired. 0 turns this off.
+    lone_closing_brackets: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
