@@ -37,6 +37,21 @@ other hits. Three rules, each with its reason:
   a function from a second upstream file shares that file's imports and idioms
   (``from .user import User``) far more often than it kept its lines (on the real renamed fork,
   8 of 42 such lines were copies, against 261 of 333 in the main pairs, with align_max_gap 40).
+  In a long inner stretch the survivors then serve as anchors, and the stretches between them
+  short enough are aligned as inside a copy (``fill_survivor_anchors``). So they do **after the
+  pair's last paired line** (``fill_edge_survivor_anchors``), when the target file has the
+  upstream file's name: a region can end early (on the real renamed fork, ``nextcord/http.py``'s
+  regions stopped a third of the way in, where new endpoints were inserted, and the hundreds of
+  methods after them, annotated and re-wrapped, were left to the survivors, each method's
+  unchanged ``return self.request(r, reason=reason)``), and a file of the upstream file's own
+  name is its later version from edge to edge, so the lines between two of its survivors are
+  copied code edited in place. Not in a file of another name (one that took a part of the
+  upstream file: outside that part, its own code, ``nextcord/webhook/async_.py`` <-
+  ``discord/webhook.py``, 25 of 30 such lines new by git blame), and not before the pair's first
+  paired line: there stand the imports, which a derived file rewrites to its own modules, and
+  aligning them between survivors paired them with the upstream's imports of other modules
+  (``from .enums import (`` <- ``from .channel import *``; on the sglang/vLLM pair, sglang's
+  ``from sglang.srt.layers... import`` lines).
 * **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
   import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
@@ -52,6 +67,7 @@ paired in this target file are not paired again.
 from __future__ import annotations
 
 import bisect
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Iterable
@@ -71,6 +87,7 @@ from lineage.match.statements import (
     best_in_order,
     code_tokens,
     line_partners,
+    piece_text,
     statement_ids,
     statement_key,
     whole_statements,
@@ -128,6 +145,9 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
     # only lone survivors are paired there, and then, with ``fill_survivor_anchors``, the
     # stretches between the survivors, now short enough, are aligned as inside a copy.
     long_inner: list[range] = []
+    # The target file is the upstream file's own continuation (the same file name): a copy
+    # from edge to edge, not a part taken into a file of another name.
+    own_file = _own_file(lab, u_file)
     for second in (False, True):
         if second and not (long_inner and p.fill_survivor_anchors):
             break
@@ -158,7 +178,7 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
                     done += _align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
             else:
                 done = _survivors(lab, u_file, t_span, u_span, used, number)
-                if inner and done:
+                if done and (inner or (i > 0 and p.fill_edge_survivor_anchors and own_file)):
                     long_inner.append(t_span)
                 if not inner and anchors and p.fill_edge_block_lines > 0:
                     done += _edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
@@ -171,6 +191,12 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
         added.append(new_chain)
+
+
+def _own_file(lab: FileLabeller, u_file: int) -> bool:
+    """Whether the labeller's target file has the upstream file's name: its later version (a
+    fork's, a vendored copy's), not a file that took a part of it."""
+    return posixpath.basename(lab.target.files[lab.t_file].path) == posixpath.basename(lab.upstream.files[u_file].path)
 
 
 _IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#.*)?")
@@ -466,12 +492,19 @@ def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: l
     t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_stmt]
     u_texts = [u_lines[u_rows[uc]] for uc in u_stmt]
     any_paired = False
-    for tc, text, j in zip(t_stmt, t_texts, line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share,
-                                                         bool(lab.p.fill_strip_annotations)),
-                           strict=True):
+    partners = line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share,
+                             bool(lab.p.fill_strip_annotations),
+                             bool(lab.p.fill_statement_kept_keywords) and _own_file(lab, u_file))
+    for tc, text, j in zip(t_stmt, t_texts, partners, strict=True):
         if j is None or not _free(lab, u_file, tc):
             continue
         labelled = pair_label(text.strip(), u_texts[j].strip(), lab.p)
+        if labelled is None and lab.p.fill_strip_annotations:
+            # A piece that only the annotations set apart (``reason: Optional[str] = None,``
+            # of ``def delete_channel(self, channel_id, *, reason=None):``) is near as its
+            # pieces compare without them.
+            bare = pair_label(piece_text(text), piece_text(u_texts[j]), lab.p)
+            labelled = (NEAR, min(bare[1], 0.999)) if bare is not None else None
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[u_stmt[j]]), *labelled, number)
             any_paired = True

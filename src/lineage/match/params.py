@@ -105,6 +105,10 @@ class MatchParams:
     # ... each line of it is a copy when at least this share of its words (names, literals) are
     # words of the upstream statement: an argument added by the edit is new text.
     fill_statement_min_word_share: float = knob(0.75, 0.0, 1.0)
+    # ... except, with 1, a line binding a keyword the upstream statement binds too
+    # (``embed=embed_payload,`` <- ``embed=embed``: the argument kept, its value edited), in a
+    # target file of the upstream file's own name; 0: the word share alone.
+    fill_statement_kept_keywords: int = knob(1, 0, 1)
     # ... and a statement of more lines than this is not used (a bracket left open inside a
     # multi-line string would join what follows); 0 turns the statement rule off, the default:
     # measured on the real cases (2026-12-03) it raises the renamed fork's recall 0.884 -> 0.934
@@ -127,6 +131,12 @@ class MatchParams:
     # fork that inserted hundreds of lines of new code between two old methods kept the old
     # methods after it, edited); 0: survivors only.
     fill_survivor_anchors: int = knob(1, 0, 1)
+    # The same after the pair's last paired line, in a target file of the upstream file's own
+    # name: with 1 the survivors found there are anchors too, and the stretches between them
+    # (and between the copy and the first) short enough are aligned as inside a copy (a region
+    # that ended early, the rest of the file found again by its survivors); 0: survivors and
+    # edge blocks only there. Never before the first paired line (the imports; fill.py says why).
+    fill_edge_survivor_anchors: int = knob(1, 0, 1)
     # Before the pair's first paired line and after its last (only lone survivors there), a
     # block of at least this many consecutive code lines aligned with as many consecutive
     # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
