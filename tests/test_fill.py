@@ -432,7 +432,11 @@ def test_a_rewrapped_statement_found_once_cuts_a_stretch_of_new_code(run_compare
     frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)], params=_STATEMENTS), "pkg/http.py")
     assert list(frame.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
     assert list(frame.loc[first + 1 : first + 3, "upstream_line"].astype(int)) == [first + 1 - new.count("\n")] * 3
-    off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))
+    # on by default (fill_rewrapped_max_lines), without the statement rule
+    default = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert list(default.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
+    off = run_compare({"pkg/http.py": target}, [("up", up)],
+                      params=MatchParams(fill_statement_max_lines=0, fill_rewrapped_max_lines=0))
     assert "none" in set(file_lines(off, "pkg/http.py").loc[first + 1 : first + 3, "match"])
 
 

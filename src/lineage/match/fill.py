@@ -301,17 +301,9 @@ def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
                   used: set[int], number: int) -> list[int]:
     """Rule (a): every free line of a stretch between two anchors that aligns, by fold form."""
     u_rows, u_lines = lab.upstream_lines(u_file)
-    keys = _Keys()
-    t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
     strip = bool(lab.p.fill_strip_annotations)
-    t_keys = [keys.of(k, _align_form(lab.t_lines[row], k, strip) if ok else None)
-              for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
-                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
-    u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used else None)
-              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
-    aligned = _align(t_keys, u_keys)
+    aligned = _align(*_stretch_keys(lab, u_file, t_span, u_span, used))
     for i, j in aligned:
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
@@ -330,6 +322,23 @@ def _align_inside(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
         done.append(uc)
     done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number)
     return done
+
+
+def _stretch_keys(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
+                  used: set[int]) -> tuple[list[int], list[int]]:
+    """The keys the free lines of a stretch align on inside a copy (:func:`_align_form`); a line
+    not free, or an upstream line already used, gets a key of its own."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keys = _Keys()
+    t_kinds, _ = _span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    strip = bool(lab.p.fill_strip_annotations)
+    t_keys = [keys.of(k, _align_form(lab.t_lines[row], k, strip) if ok else None)
+              for k, ok, row in zip(t_kinds.tolist(), _free_mask(lab, u_file, t_span).tolist(),
+                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    u_kinds, _ = _span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_keys = [keys.of(k, _align_form(u_lines[row], k, strip) if uc not in used else None)
+              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    return t_keys, u_keys
 
 
 def _edited_lines(lab: FileLabeller, statements: _Statements, u_file: int, t_span: range, u_span: range,
@@ -455,34 +464,34 @@ def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
 
 class _Statements:
     """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
-    target file and of its upstream files, made once each, with each statement's size."""
+    target file and of its upstream files, made once each per statement length limit
+    (``fill_rewrapped_max_lines``, ``fill_statement_max_lines``), with each statement's size."""
 
     def __init__(self, lab: FileLabeller) -> None:
         self.lab = lab
-        self._up: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._target: tuple[np.ndarray, np.ndarray] | None = None
+        self._up: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._target: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
     def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         ids = statement_ids(lines, side.kind[start : start + len(lines)].tolist(), max_lines)
         return ids, np.bincount(ids[ids >= 0], minlength=int(ids.max(initial=-1)) + 1)
 
-    def target(self) -> tuple[np.ndarray, np.ndarray]:
-        if self._target is None:
+    def target(self, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        if max_lines not in self._target:
             lab = self.lab
             lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
-            self._target = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines,
-                                    lab.p.fill_statement_max_lines)
-        return self._target
+            self._target[max_lines] = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines, max_lines)
+        return self._target[max_lines]
 
-    def upstream(self, u_file: int) -> tuple[np.ndarray, np.ndarray]:
-        if u_file not in self._up:
+    def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        if (u_file, max_lines) not in self._up:
             lab = self.lab
             u_rows, u_lines = lab.upstream_lines(u_file)
             lines = [u_lines[row] for row in u_rows.tolist()]
-            self._up[u_file] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines,
-                                        lab.p.fill_statement_max_lines)
-        return self._up[u_file]
+            self._up[(u_file, max_lines)] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines,
+                                                     max_lines)
+        return self._up[(u_file, max_lines)]
 
 
 def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:
@@ -527,7 +536,8 @@ def _edited_statements(lab: FileLabeller, statements: _Statements, u_file: int, 
     two of several lines (two one-line statements are the line rule's); each line of a target
     statement so paired is paired with the upstream line it copies. Returns the upstream lines
     of the statements paired."""
-    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(), statements.upstream(u_file)
+    limit = lab.p.fill_statement_max_lines
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
     t_stmts = whole_statements(t_ids, t_sizes, t_gap)
     u_stmts = whole_statements(u_ids, u_sizes, u_gap)
     if not t_stmts or not u_stmts or all(len(s) == 1 for s in t_stmts + u_stmts):
@@ -555,7 +565,8 @@ def _complete_statements(lab: FileLabeller, statements: _Statements, u_file: int
     its ``)`` or ``self,``): when the two statements are at least ``fill_statement_min_similarity``
     alike, its free lines are paired with the upstream statement's lines they copy."""
     r, rows = lab.result, lab.t_rows
-    (t_ids, _), (u_ids, _) = statements.target(), statements.upstream(u_file)
+    limit = lab.p.fill_statement_max_lines
+    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
     if not mine.any():
         return
@@ -583,9 +594,10 @@ def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int,
     fold form, so in a stretch where new code was inserted nothing else would say where the
     old code stands (``return self.request(`` / ``Route(...)`` / ``)`` opposite one line).
     Returns the pieces (the whole stretch when there is no such statement)."""
-    if lab.p.fill_statement_max_lines <= 0:
+    if lab.p.fill_rewrapped_max_lines <= 0:
         return [(t_span, u_span)]
-    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(), statements.upstream(u_file)
+    limit = lab.p.fill_rewrapped_max_lines
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
     t_free = [tc for tc in t_span if _free(lab, u_file, tc)]
     t_stmts = whole_statements(t_ids, t_sizes, t_free)
     u_stmts = whole_statements(u_ids, u_sizes, [uc for uc in u_span if uc not in used])
@@ -600,6 +612,17 @@ def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int,
             and len(key.replace(" ", "")) >= lab.p.rewrap_min_chars}
     found = [(a, u_at[key]) for a, key in enumerate(t_keys)
              if key in u_at and (len(t_stmts[a]) > 1 or len(u_stmts[u_at[key]]) > 1)]
+    if found:
+        # A statement found once on each side can still be a moved one: the lines that align
+        # in the stretch by their fold form say where the rest of the copy stands, and a
+        # statement pair that would put more of them out of order than it has lines is not cut
+        # at (``first_kv_shared_layer_idx = (...)`` moved below a copied ``o_proj`` call).
+        aligned = np.array([(t_span[i], u_span[j]) for i, j in
+                            _align(*_stretch_keys(lab, u_file, t_span, u_span, used))], np.int64).reshape(-1, 2)
+        found = [(a, b) for a, b in found
+                 if int((((aligned[:, 0] < t_stmts[a][0]) & (aligned[:, 1] > u_stmts[b][-1]))
+                         | ((aligned[:, 0] > t_stmts[a][-1]) & (aligned[:, 1] < u_stmts[b][0]))).sum())
+                 <= len(t_stmts[a])]
     chain = increasing_pairs([a for a, _ in found], [b for _, b in found])
     pieces: list[tuple[range, range]] = []
     t_at, u_from = t_span.start, u_span.start
