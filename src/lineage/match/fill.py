@@ -52,6 +52,19 @@ other hits. Three rules, each with its reason:
   aligning them between survivors paired them with the upstream's imports of other modules
   (``from .enums import (`` <- ``from .channel import *``; on the sglang/vLLM pair, sglang's
   ``from sglang.srt.layers... import`` lines).
+* **Statements re-wrapped in place** (:func:`_split_at_rewrapped`, ``fill_rewrapped_max_lines``,
+  on by default). Inside a stretch between two anchors, a statement whose tokens (without type
+  annotations) are those of one upstream statement of the stretch, each found once there and of
+  several lines on one side, is Black's re-wrap of it: no piece of it aligns by its fold form,
+  so it is paired piece by piece first and the stretch is cut at it. It judges no similarity,
+  unlike the statement rule (``fill_statement_max_lines``, off by default; the similar
+  statements of :mod:`lineage.match.statements`): on the real renamed fork it raised recall
+  0.849 -> 0.881 with precision 0.965 -> 0.966, and on the sglang/vLLM pair it added about 50
+  code lines, its truth-set scores unchanged. A statement found once on each side can still be
+  one moved past copied lines; cut there, the stretch would lose them, so a statement pair that
+  crosses more of the stretch's fold-form alignments than it has lines is not used (sglang's
+  ``gemma3n_causal.py`` moved ``first_kv_shared_layer_idx = (...)`` below a copied ``o_proj``
+  call and lost its 17 lines).
 * **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
   import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
