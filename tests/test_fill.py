@@ -432,5 +432,103 @@ def test_a_rewrapped_statement_found_once_cuts_a_stretch_of_new_code(run_compare
     frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)], params=_STATEMENTS), "pkg/http.py")
     assert list(frame.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
     assert list(frame.loc[first + 1 : first + 3, "upstream_line"].astype(int)) == [first + 1 - new.count("\n")] * 3
-    off = run_compare({"pkg/http.py": target}, [("up", up)], params=MatchParams(fill_statement_max_lines=0))
+    # on by default (fill_rewrapped_max_lines), without the statement rule
+    default = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert list(default.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
+    off = run_compare({"pkg/http.py": target}, [("up", up)],
+                      params=MatchParams(fill_statement_max_lines=0, fill_rewrapped_max_lines=0))
     assert "none" in set(file_lines(off, "pkg/http.py").loc[first + 1 : first + 3, "match"])
+
+
+_B_LAST = "        self.statistics.record_configured_request(method, url, timeout)\n"
+
+
+def test_survivors_after_the_last_copied_line_anchor_the_edited_code_between_them(run_compare: Runner) -> None:
+    """The copy's region ended early (hundreds of new lines after the first copied method); the
+    next method survives further down, its first and last lines unchanged and its fields
+    annotated and edited. After the pair's last paired line only lone survivors are paired, and then, in a
+    file of the upstream file's own name, the stretch between two survivors is aligned as inside
+    a copy: the annotated fields are near. With fill_edge_survivor_anchors off, or in a file of
+    another name (a file that took a part of the upstream file), they stay none."""
+    inserted = "".join(f"    def helper_number_{k}(self, value):\n        return value * {k} + self.offset_{k}\n\n"
+                       for k in range(220))
+    # the fields now read a copy of the options: edited, so no block of them aligns unchanged
+    edited = _B_TYPED.replace("= options.get(", "= self.options_copy.get(")
+    up = {"pkg/transport.py": _A + _B_UP.rstrip("\n") + "\n" + _B_LAST}
+    target = _A + inserted + edited.rstrip("\n") + "\n" + _B_LAST
+    first = (_A + inserted).count("\n") + 1
+    typed = list(range(first + 2, first + 2 + len(_B_FIELDS)))
+    last = first + 2 + len(_B_FIELDS)
+    frame = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[first + 1, "match"] == "verbatim" and frame.loc[last, "match"] == "verbatim"
+    assert set(frame.loc[typed, "match"]) == {"near"}
+    assert list(frame.loc[typed, "upstream_line"].astype(int)) == [n - inserted.count("\n") for n in typed]
+    assert set(frame.loc[_A.count("\n") + 1 : first - 1].query("kind == 'code'")["match"]) == {"none"}
+    off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_edge_survivor_anchors=0))
+    assert set(file_lines(off, "pkg/transport.py").loc[typed, "match"]) == {"none"}
+    other = file_lines(run_compare({"pkg/connection.py": target}, [("up", up)]), "pkg/connection.py")
+    assert other.loc[first + 1, "match"] == "verbatim"
+    assert set(other.loc[typed, "match"]) == {"none"}
+
+
+_PIN_UP = ("    def pin_message(self, channel_id, message_id, reason=None):\n"
+           "        r = Route('PUT', '/channels/{channel_id}/pins/{message_id}', channel_id=channel_id)\n"
+           "        return self.request(r, reason=reason)\n")
+# Black kept the annotated parameters on one line: each loses its own annotation when compared.
+_PIN_TYPED = ("    def pin_message(\n"
+              "        self, channel_id: Snowflake, message_id: Snowflake, reason: Optional[str] = None\n"
+              "    ) -> Response[None]:\n"
+              "        r = Route(\n"
+              '            "PUT",\n'
+              '            "/channels/{channel_id}/pins/{message_id}",\n'
+              "            channel_id=channel_id,\n"
+              "        )\n"
+              "        return self.request(r, reason=reason)\n")
+
+
+def test_a_line_of_several_annotated_parameters_is_a_piece_of_the_old_signature(run_compare: Runner) -> None:
+    """A signature re-wrapped with several annotated parameters on one line: the line keeps
+    every word of the old parameters once its annotations are cut, and it is too unlike the
+    old one-line signature as written (similarity under ``near_floor_similarity``) to be
+    labelled, so it is labelled by its text without annotations: near, like its statement's
+    other pieces."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _PIN_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _PIN_TYPED + _CLIENT_TAIL
+    first = _CLIENT_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": target}, [("up", up)], params=_STATEMENTS), "pkg/http.py")
+    assert list(frame.loc[first : first + 2, "match"]) == ["near"] * 3
+    assert list(frame.loc[first : first + 2, "upstream_line"].astype(int)) == [first] * 3
+
+
+_SEND_UP = ("    async def send_file(self, channel, file, embed=None):\n"
+            "        embed_payload = embed.to_dict() if embed is not None else None\n"
+            "        data = await self.http.send_files(channel.id, files=[file], embed=embed_payload, nonce=None)\n"
+            "        return self.store_message_in_cache(channel, data)\n")
+_SEND_EDITED = ("    async def send_file(self, channel, file, embed=None):\n"
+                "        serialised_embed_dict = embed.to_dict() if embed is not None else None\n"
+                "        data = await self.http.send_files(\n"
+                "            channel.id,\n"
+                "            files=[file],\n"
+                "            embed=serialised_embed_dict,\n"
+                "            nonce=None,\n"
+                "        )\n"
+                "        return self.store_message_in_cache(channel, data)\n")
+
+
+def test_a_kept_keyword_with_an_edited_value_is_near_in_the_file_of_its_own_name(run_compare: Runner) -> None:
+    """A re-wrapped call whose ``embed=`` argument now passes a renamed variable: the line
+    fails the word share (``serialised_embed_dict`` is new) but keeps the keyword the upstream call passes,
+    so in the upstream file's own later version it is near; with fill_statement_kept_keywords
+    off, or in a file of another name, it stays none."""
+    up = {"pkg/messages.py": _CLIENT_HEAD + _SEND_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SEND_EDITED + _CLIENT_TAIL
+    line = _CLIENT_HEAD.count("\n") + 6  # embed=serialised_embed_dict,
+    frame = file_lines(run_compare({"pkg/messages.py": target}, [("up", up)], params=_STATEMENTS), "pkg/messages.py")
+    assert frame.loc[line, "match"] == "near"
+    assert int(frame.loc[line, "upstream_line"]) == _CLIENT_HEAD.count("\n") + 3
+    assert frame.loc[line - 1, "match"] != "none" and frame.loc[line + 1, "match"] != "none"
+    off = run_compare({"pkg/messages.py": target}, [("up", up)],
+                      params=MatchParams(fill_statement_max_lines=30, fill_statement_kept_keywords=0))
+    assert file_lines(off, "pkg/messages.py").loc[line, "match"] == "none"
+    other = run_compare({"pkg/sending.py": target}, [("up", up)], params=_STATEMENTS)
+    assert file_lines(other, "pkg/sending.py").loc[line, "match"] == "none"

@@ -5,7 +5,15 @@ from __future__ import annotations
 import numpy as np
 
 from lineage.index import CODE, COMMENT
-from lineage.match.statements import best_in_order, line_partners, statement_ids, statement_key, whole_statements
+from lineage.match.statements import (
+    best_in_order,
+    line_partners,
+    piece_text,
+    statement_ids,
+    statement_key,
+    whole_statements,
+    words,
+)
 
 
 def test_statement_ids_join_lines_while_a_bracket_is_open() -> None:
@@ -59,3 +67,37 @@ def test_strip_annotations_of_defs_and_annotated_assignments() -> None:
         assert strip_annotations(line_tokens(kept)) == line_tokens(kept)
     assert statement_key(["def ban(", "    self,", "    user_id: Snowflake,", ") -> None:"], annotations=False) == \
         statement_key(["def ban(self, user_id):"])
+
+
+def test_a_line_of_several_parameters_loses_each_annotation() -> None:
+    """Black may keep several annotated parameters on one line: each loses its own annotation,
+    so the line keeps the words it had upstream (``self, *, name=None, reason=None``)."""
+    line = "self, *, name: Optional[str] = None, reason: Optional[str] = None"
+    assert words(line, strip=True) == ["self", "name", "None", "reason", "None"]
+    assert piece_text("self, channel_id: Snowflake, **fields: Any") == "self , channel_id , ** fields"
+    assert piece_text(") -> Response[None]:") == ") :"
+    # a dict entry keyed by a string and a call are left as they are
+    assert piece_text('"key": value,') == '"key" : value ,'
+    assert words("emit(a, b=c)", strip=True) == ["emit", "a", "b", "c"]
+    up = ["async def clone(self, *, name=None, reason=None):"]
+    mine = ["async def clone(", "    self, *, name: Optional[str] = None, reason: Optional[str] = None",
+            ") -> Channel:"]
+    assert line_partners(mine, up, 0.75, strip=True) == [0, 0, 0]
+
+
+def test_line_partners_keep_a_keyword_whose_value_was_edited() -> None:
+    """With ``kept_keywords``, a keyword argument the upstream call passes too is a copy of the
+    line passing it, its value renamed (``embed=embed_payload`` <- ``embed=embed``), and so is
+    a parameter whose default changed; a keyword the upstream never passes stays new."""
+    up = ["data = await send_files(channel.id, files=files, embed=embed,", "                        nonce=nonce)"]
+    mine = ["data = await send_files(", "    channel.id,", "    embed=embed_payload,", "    flags=flag_value,",
+            "    nonce=nonce,", ")"]
+    assert line_partners(mine, up, 0.75) == [0, 0, None, None, 1, 1]
+    assert line_partners(mine, up, 0.75, kept_keywords=True) == [0, 0, 0, None, 1, 1]
+    sig_up = ["async def ban(self, user, *, delete_message_days=1):"]
+    sig = ["async def ban(", "    self,", "    user: Snowflake,", "    *,",
+           "    delete_message_days: Optional[int] = 0,", ") -> None:"]
+    assert line_partners(sig, sig_up, 0.75, strip=True)[4] is None
+    assert line_partners(sig, sig_up, 0.75, strip=True, kept_keywords=True)[4] == 0
+    # the statement's first line (an assignment's target) never counts as a kept keyword
+    assert line_partners(["embed = make(", "    x,", ")"], ["f(embed=1, x)"], 0.75, kept_keywords=True)[0] is None

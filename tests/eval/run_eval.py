@@ -235,8 +235,14 @@ def _lineage_env() -> dict[str, str]:
     return env
 
 
+# ``KEY=VALUE`` settings passed to every lineage run as ``--set`` (run_eval.py --set).
+LINEAGE_SETTINGS: list[str] = []
+
+
 def run_lineage(target: Path, upstream: Path, work: Path, timeout: float = TOOL_TIMEOUT) -> pd.DataFrame:
     command = [sys.executable, "-m", "lineage.cli", "compare", str(target), str(upstream), "--out", str(work)]
+    for setting in LINEAGE_SETTINGS:
+        command += ["--set", setting]
     try:
         proc = subprocess.run(command, capture_output=True, text=True, env=_lineage_env(), timeout=timeout, check=False)
     except subprocess.TimeoutExpired as exc:
@@ -584,7 +590,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="tool runs at once")
     parser.add_argument("--timeout", type=float, default=TOOL_TIMEOUT, help="seconds per tool run")
     parser.add_argument("--rescore", action="store_true", help="score existing tool outputs, run nothing")
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a matcher setting passed to every lineage run (repeatable)")
     args = parser.parse_args(argv)
+    LINEAGE_SETTINGS[:] = args.set
     if args.small and args.real:
         parser.error("--small and --real exclude each other")
     tools = [tool.strip() for tool in args.tools.split(",") if tool.strip()]

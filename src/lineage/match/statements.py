@@ -13,8 +13,30 @@ A *statement* here is a logical line: consecutive code lines joined while a brac
 line ends with a backslash (comments and docstrings are not part of one). Brackets are counted on
 the line's tokens (:func:`~lineage.index.normalise.tokenize_code`, a string is one token), so a
 bracket inside a string does not count; a line opening a ``def``/``class`` always starts a new
-statement, and one longer than ``fill_statement_max_lines`` lines is not used (a bracket left
-open by a multi-line string would otherwise join what follows).
+statement, and one longer than ``fill_statement_max_lines`` lines (``fill_rewrapped_max_lines``
+for the re-wrapped statements of :func:`lineage.match.fill._split_at_rewrapped`) is not used (a
+bracket left open by a multi-line string would otherwise join what follows).
+
+A line of a statement so paired is a copy of the upstream line it shares most words with
+(:func:`line_partners`) when most of its words are words of the upstream statement. Two cases
+that test missed on the real renamed fork (nextcord against discord.py), both now counted:
+
+* **Several annotated parameters on one line** (``self, *, name: Optional[str] = None, reason:
+  Optional[str] = None``): each parameter loses its own annotation before its words are counted
+  (:func:`_piece_without_annotation`; before, only the first did, and the line kept 5 of its 9
+  words). Such a line, and a lone ``reason: Optional[str] = None,``, is also too unlike the
+  one-line signature it came from to be labelled at all as written (similarity 0.29 to ``def
+  delete_channel(self, channel_id, *, reason=None):``, under ``near_floor_similarity``), so a
+  piece the statement rule pairs is labelled by its text without annotations
+  (:func:`piece_text`) when its text as written is too far: near, never verbatim.
+* **A keyword argument kept, its value edited** (``embed=embed_payload,`` <- ``embed=embed``;
+  ``delete_message_days: Optional[int] = None,`` <- ``delete_message_days=1``): with
+  ``fill_statement_kept_keywords``, a line after the statement's first that binds a keyword the
+  upstream statement binds too is a copy of the line binding it. An argument the edit added
+  binds a keyword the upstream never passed and stays new. Only in a target file of the
+  upstream file's own name (its later version): between files of other names, statements of
+  one shape repeat the same keywords (``bias=self.use_bias,`` <- ``bias=True,`` of another
+  model's layer on the sglang/vLLM pair).
 """
 
 from __future__ import annotations
@@ -110,7 +132,7 @@ def words(text: str, strip: bool = False) -> list[str]:
 
 
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
-                  strip: bool = False) -> list[int | None]:
+                  strip: bool = False, kept_keywords: bool = False) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -126,14 +148,22 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     ``reason: Optional[str] = None,`` added typing to ``reason=None`` and keeps both its words,
     while ``out: Optional[torch.Tensor] = None,`` is not ``out_dtype: torch.dtype | None = None,``
     for sharing the words of an annotation.
+
+    With ``kept_keywords``, a line after the statement's first that fails the word share but
+    binds a keyword (``embed=embed_payload,``; with ``strip`` also a parameter with a default,
+    ``delete_message_days: Optional[int] = None,``) that the upstream statement binds too
+    (``embed=embed``, ``delete_message_days=1``) is a copy of the upstream line binding it: the
+    argument was kept and its value edited (a variable renamed, a default changed), which an
+    argument added by the edit is not.
     """
     u_words = [Counter(words(u)) for u in u_lines]
     pool = Counter()
     for c in u_words:
         pool.update(c)
+    u_bound = [_bound_names(line_tokens(u.strip())) for u in u_lines] if kept_keywords else []
     out: list[int | None] = []
     last = 0
-    for text in t_lines:
+    for k, text in enumerate(t_lines):
         mine = words(text, strip)
         left = pool.copy()
         found = 0
@@ -142,7 +172,13 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
                 left[w] -= 1
                 found += 1
         if mine and found < min_word_share * len(mine):
-            out.append(None)
+            name = _keyword_line(text, strip) if kept_keywords and k > 0 else None
+            at = [j for j, bound in enumerate(u_bound) if name is not None and name in bound]
+            if not at:
+                out.append(None)
+                continue
+            last = next((j for j in at if j >= last), at[0])
+            out.append(last)
             continue
         if mine:
             shared = [sum((Counter(mine) & c).values()) for c in u_words]
@@ -155,6 +191,26 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             last = next((j for j in range(last, len(u_lines)) if not u_words[j]), last)
         out.append(last)
     return out
+
+
+def _bound_names(tokens: list[str]) -> set[str]:
+    """Names a line binds as a keyword argument or a parameter default (``name =`` after an
+    opening bracket or a comma, or opening the line), without its annotations."""
+    tokens = _piece_without_annotation(tokens)
+    return {tokens[k] for k in range(len(tokens) - 1)
+            if tokens[k + 1] == "=" and _is_name(tokens[k]) and (k == 0 or tokens[k - 1] in ("(", ","))}
+
+
+def _keyword_line(text: str, strip: bool) -> str | None:
+    """The name a line binds when it is one keyword argument or parameter with a default
+    (``name=value,``; with ``strip``, ``name: T = value,`` too), else None."""
+    tokens = line_tokens(text.strip())
+    if strip:
+        tokens = _piece_without_annotation(tokens)
+    tokens = tokens[1:] if tokens[:1] in (["*"], ["**"]) else tokens
+    if len(tokens) < 3 or tokens[1] != "=" or not _is_name(tokens[0]):
+        return None
+    return tokens[0] if len(_comma_pieces(tokens)) == 1 else None
 
 
 def best_in_order(scores: np.ndarray, threshold: float) -> list[tuple[int, int]]:
@@ -187,17 +243,50 @@ def whole_statements(ids: np.ndarray, sizes: np.ndarray, lines: Sequence[int]) -
 
 
 def _piece_without_annotation(tokens: list[str]) -> list[str]:
-    """One line of a re-wrapped statement without its type annotation: a parameter
+    """One line of a re-wrapped statement without its type annotations: a parameter
     (``reason: Optional[str] = None,`` -> ``reason = None ,``; ``channel_id: Snowflake,`` ->
-    ``channel_id ,``), the closing line of a signature (``) -> Response[None]:`` -> ``) :``), or
-    whatever :func:`strip_annotations` strips from a whole line."""
-    colon = _annotated_target_end(tokens)
-    if colon is not None:
-        end = _annotation_end(tokens, colon, ("=", ","))
-        return tokens[:colon] + (tokens[end:] if end is not None else [])
+    ``channel_id ,``), several parameters of one line (``self, *, name: Optional[str] = None``
+    -> ``self , * , name = None``: each piece between two commas outside brackets loses its
+    own), the closing line of a signature (``) -> Response[None]:`` -> ``) :``), or whatever
+    :func:`strip_annotations` strips from a whole line."""
     if tokens[:1] == [")"] and "->" in tokens and tokens[-1] == ":":
         return [*tokens[: tokens.index("->")], ":"]
-    return strip_annotations(tokens) if tokens else tokens
+    start = 1 if tokens[:1] == ["async"] else 0
+    if not tokens or tokens[start : start + 1] == ["def"]:
+        return strip_annotations(tokens)
+    out: list[str] = []
+    for piece in _comma_pieces(tokens):
+        stars = 1 if piece[:1] in (["*"], ["**"]) else 0
+        colon = _annotated_target_end(piece[stars:])
+        if colon is None:
+            out += piece
+            continue
+        colon += stars
+        end = _annotation_end(piece, colon, ("=", ","))
+        out += piece[:colon] + (piece[end:] if end is not None else [])
+    return out
+
+
+def _comma_pieces(tokens: list[str]) -> list[list[str]]:
+    """The tokens cut after each comma outside brackets (a bracket closed that this line did
+    not open counts as outside), each piece with its comma."""
+    pieces: list[list[str]] = [[]]
+    depth = 0
+    for token in tokens:
+        pieces[-1].append(token)
+        if token in _OPENERS:
+            depth += 1
+        elif token in _CLOSERS:
+            depth = max(depth - 1, 0)
+        elif token == "," and depth == 0:
+            pieces.append([])
+    return [piece for piece in pieces if piece]
+
+
+def piece_text(text: str) -> str:
+    """A line of a re-wrapped statement as its similarity is judged without type annotations:
+    its tokens without them (:func:`_piece_without_annotation`), joined by spaces."""
+    return " ".join(_piece_without_annotation(line_tokens(text.strip())))
 
 
 def strip_annotations(tokens: list[str]) -> list[str]:
