@@ -118,6 +118,21 @@ def test_compare_writes_the_same_tables_with_one_and_two_jobs(tmp_path: Path) ->
         assert (outputs[0] / name).read_bytes() == (outputs[1] / name).read_bytes(), name
 
 
+@needs_fork
+def test_labels_matched_in_workers_are_cached_and_reused(tmp_path: Path) -> None:
+    up = treegen.gen_upstream(seed=5, n_modules=2, n_functions=3)
+    target = _target_files(up, seed=5, copies=3)
+    t_root = treegen.write_tree(tmp_path / "target", {p: treegen.render(t) for p, t in target.items()})
+    u_root = treegen.write_tree(tmp_path / "upstream", up.files())
+    cache = tmp_path / "cache"
+    first = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=2, match_min_files=1))
+    assert first.match_cache_misses == len(target) and first.match_cache_hits == 0
+    again = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
+    assert again.match_cache_hits == len(target) and again.match_cache_misses == 0
+    for name in ("lines", "files", "regions", "functions"):
+        assert getattr(first, name).equals(getattr(again, name)), name
+
+
 def _pid_of(item: int) -> tuple[int, int]:
     return item, os.getpid()
 

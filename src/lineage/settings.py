@@ -23,10 +23,12 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 # entry is as large as its report (about 190 MB for the pinned pair without HTML), and reruns of the
 # same few comparisons are what it is for.
 DEFAULT_RESULT_ENTRIES = 4
-# The matcher starts its workers only for at least this many target files to match (fewer, as in a
-# rerun where the match cache holds all but a few files, or a history step, are matched in the
-# calling process): the default of lineage.match.workers.MatchWorkers.min_files, measured there.
-DEFAULT_MATCH_MIN_FILES = 64
+# The matcher starts its workers only for at least this many target files to match; fewer (a rerun
+# where the match cache holds all but a few files, a history step) are matched in the calling
+# process. On the pinned pair (tests/bench/README.md, round speed4) a file costs about 4 ms, starting
+# two workers about 0.06 s, and each worker reads and tests again the upstream files the others
+# already did: at 64 files two workers were slower than one process, at 256 about even to 1.5x faster.
+DEFAULT_MATCH_MIN_FILES = 256
 
 
 def default_cache_dir() -> Path:
