@@ -235,6 +235,17 @@ def test_cache_only_parses_changed_files(target: dict[str, Any], upstream: Path,
     assert (tmp_path / "out" / "history.json").read_text() == (tmp_path / "again" / "history.json").read_text()
 
 
+def test_match_workers_give_the_same_history(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
+    """Each commit's files matched in two forked workers (from one file on): the same figures."""
+    alone = history(target, upstream, tmp_path, "HEAD", out="one",
+                    settings=RunSettings(cache_dir=tmp_path / "cache1", jobs=1))
+    shared = history(target, upstream, tmp_path, "HEAD", out="two",
+                     settings=RunSettings(cache_dir=tmp_path / "cache2", jobs=2, match_min_files=1))
+    deterministic = HISTORY_COLUMNS[:-3]
+    pd.testing.assert_frame_equal(shared[deterministic], alone[deterministic])
+    assert alone["code_verbatim"].sum() > 0
+
+
 def test_outputs(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
     shas = target["shas"]
     frame = history(target, upstream, tmp_path, "HEAD~3..HEAD")

@@ -31,7 +31,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.index import IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
-from lineage.match import FileMatch, MatchParams, MatchResult, Region, Side, match_sides
+from lineage.match import FileMatch, MatchParams, MatchResult, MatchWorkers, Region, Side, match_sides
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import Origin, header_end, holder, upstream_origins
 from lineage.match.store import MatchCache, code_fingerprint
@@ -125,7 +125,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
                                  read=already[0])
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,
-                               cache_root=settings.store_root, target_names=target_names)
+                               cache_root=settings.store_root, target_names=target_names,
+                               workers=MatchWorkers.of(settings))
     comparison.timings = timings | comparison.timings
     comparison.options = {"jobs": settings.jobs or 0, "cache": str(root) if settings.use_cache else "",
                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or [])}
@@ -146,7 +147,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                   progress: Callable[[str], None] | None = None, cache_root: Path | None = None,
                   figures_only: bool = False,
                   match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None,
-                  target_names: Sequence[str] | None = None) -> Comparison:
+                  target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None) -> Comparison:
     """Match already indexed trees and build the tables.
 
     With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
@@ -154,6 +155,9 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     arrays are never even built. ``figures_only`` builds just the files table (what the headline
     needs); lines, functions and regions stay empty. ``match_memo`` keeps labels in memory
     between calls with the same upstreams and parameters (``history``), keyed by (digest, path).
+    ``workers``: how many processes match the files neither cache holds, and from how many such
+    files it pays (:class:`lineage.match.workers.MatchWorkers`, e.g. ``MatchWorkers.of(settings)``;
+    default: this process only). The labels are the same either way.
     """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
@@ -206,7 +210,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                    note=f" of {len(target.files):,} (the others cached) against {len(up_files):,} upstream "
                    "files") as tick:
             fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo], tick=tick,
-                                attributed=[attributed[t] for t in todo])
+                                attributed=[attributed[t] for t in todo], workers=workers)
         regions_of: dict[int, list[Region]] = {}
         for r in fresh.regions:
             regions_of.setdefault(r.target_file, []).append(r)

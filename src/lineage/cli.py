@@ -271,7 +271,8 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
     "max-commits": (("--max-commits",), dict(type=int, default=0,
                                              help="at most this many commits (0: no limit)")),
     # how to run (lineage.settings.RunSettings)
-    "jobs": (("--jobs",), dict(type=int, default=None, help="worker processes for indexing (default: all cores)")),
+    "jobs": (("--jobs",), dict(type=int, default=None,
+                               help="worker processes for indexing and matching (default: all cores)")),
     "cache-dir": (("--cache-dir",), dict(type=Path, default=None,
                                          help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")),
     "no-cache": (("--no-cache",), dict(action="store_true", help="do not read or write the index cache")),

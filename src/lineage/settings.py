@@ -23,6 +23,12 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 # entry is as large as its report (about 190 MB for the pinned pair without HTML), and reruns of the
 # same few comparisons are what it is for.
 DEFAULT_RESULT_ENTRIES = 4
+# The matcher starts its workers only for at least this many target files to match; fewer (a rerun
+# where the match cache holds all but a few files, a history step) are matched in the calling
+# process. On the pinned pair (tests/bench/README.md, round speed4) a file costs about 4 ms, starting
+# two workers about 0.06 s, and each worker reads and tests again the upstream files the others
+# already did: at 64 files two workers were slower than one process, at 256 about even to 1.5x faster.
+DEFAULT_MATCH_MIN_FILES = 256
 
 
 def default_cache_dir() -> Path:
@@ -59,7 +65,9 @@ class RunSettings:
     keeps the index and match caches off (downloads still go under the cache root). ``jobs`` None
     means one worker per CPU. ``progress`` receives one-line messages; None is silent.
     ``result_entries``: how many whole-result cache entries are kept (the least recently written or
-    used beyond that are removed after each store), a whole number >= 1.
+    used beyond that are removed after each store), a whole number >= 1. ``match_min_files``: the
+    matcher shares the target files out to ``jobs`` processes only from this many files to match
+    (``lineage.match.workers.MatchWorkers.of``), a whole number >= 1.
     """
 
     cache_dir: Path | None = None
@@ -67,6 +75,7 @@ class RunSettings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     use_cache: bool = True
     result_entries: int = DEFAULT_RESULT_ENTRIES
+    match_min_files: int = DEFAULT_MATCH_MIN_FILES
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -79,6 +88,8 @@ class RunSettings:
             raise LineageError(f"--max-file-bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
         if not _whole_at_least_one(self.result_entries):
             raise LineageError(f"result_entries must be a whole number >= 1, got {self.result_entries!r}")
+        if not _whole_at_least_one(self.match_min_files):
+            raise LineageError(f"match_min_files must be a whole number >= 1, got {self.match_min_files!r}")
         root = Path(self.cache_dir).expanduser() if self.cache_dir is not None else default_cache_dir()
         check_root(root)  # a cache folder that is a file (or lies under one) is refused before any work
         object.__setattr__(self, "cache_dir", root)

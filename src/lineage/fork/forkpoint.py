@@ -45,7 +45,7 @@ from lineage import __version__
 from lineage.errors import LineageError
 from lineage.fork.candidates import Candidate, expand
 from lineage.index import CODE, INDEX_VERSION, IndexCache, TreeIndex, index_tree
-from lineage.match import MatchParams
+from lineage.match import MatchParams, MatchWorkers
 from lineage.settings import RunSettings
 from lineage.sources import open_source
 
@@ -240,7 +240,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
                               known=known if source.info.kind == "git" else None)
         scored = by_tree.get(tree.tree_digest)
         if scored is None:
-            comparison = compare_trees(target_tree, [tree], params, cache_root=settings.store_root)
+            comparison = compare_trees(target_tree, [tree], params, cache_root=settings.store_root,
+                                       workers=MatchWorkers.of(settings))
             scored = score_candidate(tree, comparison.files, comparison.lines)
             by_tree[tree.tree_digest] = scored
             del comparison

@@ -25,7 +25,7 @@ from lineage.errors import LineageError
 from lineage.history.plot import plot_history
 from lineage.history.range import HistoryRange, parse_range
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
-from lineage.match import MatchParams
+from lineage.match import MatchParams, MatchWorkers
 from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import RunSettings
 from lineage.sources import open_source
@@ -145,7 +145,8 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         figures = by_tree.get(tree.tree_digest)
         if figures is None:
             comparison = compare_trees(tree, up_trees, params, cache_root=settings.store_root,
-                                       figures_only=True, match_memo=match_memo)
+                                       figures_only=True, match_memo=match_memo,
+                                       workers=MatchWorkers.of(settings))
             labels = labels or comparison.upstream_names
             figures = commit_figures(comparison.files)
             by_tree[tree.tree_digest] = figures

@@ -36,7 +36,10 @@ linear in the number of lines, never in the number of file pairs):
    signature's common parameters, an import block) is judged the same way.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
-is :mod:`lineage.match.store`. For example, a target function copied with one line inserted::
+is :mod:`lineage.match.store`. Steps 1 to 3 run over all target files at once; steps 4 to 8 per
+target file, in worker processes when there are many (:mod:`lineage.match.workers`).
+
+For example, a target function copied with one line inserted::
 
     target                          upstream
     def area(w, h):          <-->   def area(w, h):       verbatim  (run 1)
@@ -54,7 +57,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from lineage.match.hits import Side
     from lineage.match.params import MatchParams
-    from lineage.match.records import MatchResult, Region
+    from lineage.match.records import FileMatch, MatchResult, Region
+    from lineage.match.workers import MatchWorkers
 
 # Names this package exports, and the module each lives in: imported on first use, so that
 # ``lineage.match.params`` (which the CLI's --help reads) does not pull in numpy and the matcher.
@@ -62,7 +66,7 @@ _EXPORTS = {
     "MATCH_NAMES": "records", "NEAR": "records", "NONE": "records", "VERBATIM": "records",
     "FileMatch": "records", "MatchResult": "records", "Region": "records",
     "MatchParams": "params", "param_keys": "params", "params_from_settings": "params",
-    "Side": "hits", "line_similarity": "labels", "pair_label": "labels",
+    "Side": "hits", "line_similarity": "labels", "pair_label": "labels", "MatchWorkers": "workers",
 }
 __all__ = sorted([*_EXPORTS, "match_sides", "same_paths"])
 
@@ -82,50 +86,79 @@ def same_paths(path: str) -> set[str]:
 
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
                 preferred_paths: Sequence[set[str]] | None = None,
-                tick: Callable[[int], None] | None = None,
+                tick: Callable[[int], None] | None = None, workers: MatchWorkers | None = None,
                 attributed: Sequence[bool] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
     file t's provenance markers (they break ties, and establish the file pair for step 6).
     ``attributed[t]``: file t's markers name the upstream (step 8 keeps its small groups).
-    ``tick(n)``: n more target files done (for a progress bar)."""
-    from lineage.match.claims import claim_order, identical_files, sort_chains
-    from lineage.match.fill import fill
-    from lineage.match.hits import find_hits
-    from lineage.match.idioms import IdiomFilter
-    from lineage.match.labels import FileLabeller
-    from lineage.match.lone import drop_lone_lines
+    ``tick(n)``: n more target files done (for a progress bar). ``workers``: steps 4 to 8 run
+    per target file, in that many forked processes when there are enough files
+    (:class:`lineage.match.workers.MatchWorkers`; default: in this process); the result is the
+    same either way."""
     from lineage.match.params import MatchParams
     from lineage.match.records import MatchResult, empty_match
-    from lineage.match.regions import Chain, chain_runs, group_runs
-    from lineage.match.second_copies import drop_second_copies
+    from lineage.match.workers import run_per_file
 
     params = params or MatchParams()
     results = [empty_match(f.n_lines) for f in target.files]
     regions: list[Region] = []
     if len(target.h_norm) == 0 or len(upstream.h_norm) == 0:
         return MatchResult(results, regions)
-    t_idx, u_idx, weight = find_hits(target, upstream, params)
-    runs_by_file = group_runs(target, upstream, t_idx, u_idx, weight, params)
-    up_paths = [f.path for f in upstream.files]
-    up_names = [posixpath.basename(p) for p in up_paths]
-    preferred_list = list(preferred_paths) if preferred_paths else None
-    identical = identical_files(target, upstream, params, up_paths, up_names, preferred_list)
-    idioms = IdiomFilter(target, upstream, params)
-    by_path: dict[str, list[int]] = {}
-    for number, path in enumerate(up_paths):
-        by_path.setdefault(path, []).append(number)
-    for t_file in range(len(target.files)):
-        if tick is not None:
-            tick(1)
-        preferred = preferred_list[t_file] if preferred_list else set()
-        named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in by_path.get(path, ())}
-        chains: list[Chain] = chain_runs(runs_by_file.get(t_file, []), params)
-        if t_file in identical:
-            chains.append(identical[t_file])
-        chains = idioms.keep(t_file, chains, named, identical.get(t_file))
+    matcher = _FileMatcher(target, upstream, params, list(preferred_paths) if preferred_paths else None,
+                           list(attributed) if attributed else None)
+    weights = (target.file_start[1:] - target.file_start[:-1] + 1).tolist()  # content lines (+1: a file's own cost)
+    for t_file, found in enumerate(run_per_file(matcher.match_file, weights, workers, tick)):
+        if found is not None:
+            results[t_file] = found[0]
+            regions.extend(found[1])
+    return MatchResult(results, regions)
+
+
+class _FileMatcher:
+    """Steps 1 to 3 over all target files at once (:meth:`__init__`), then steps 4 to 8 for one
+    target file at a time (:meth:`match_file`), which reads what the first part built and
+    changes nothing another file's matching reads (memos aside)."""
+
+    def __init__(self, target: Side, upstream: Side, params: MatchParams,
+                 preferred: list[set[str]] | None, attributed: list[bool] | None = None) -> None:
+        from lineage.match.claims import identical_files
+        from lineage.match.hits import find_hits
+        from lineage.match.idioms import IdiomFilter
+        from lineage.match.regions import group_runs
+
+        self.target, self.upstream, self.params, self.preferred = target, upstream, params, preferred
+        self.attributed = attributed
+        t_idx, u_idx, weight = find_hits(target, upstream, params)
+        self.runs_by_file = group_runs(target, upstream, t_idx, u_idx, weight, params)
+        del t_idx, u_idx, weight
+        self.up_paths = [f.path for f in upstream.files]
+        self.up_names = [posixpath.basename(p) for p in self.up_paths]
+        self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
+        self.idioms = IdiomFilter(target, upstream, params)
+        self.by_path: dict[str, list[int]] = {}
+        for number, path in enumerate(self.up_paths):
+            self.by_path.setdefault(path, []).append(number)
+
+    def match_file(self, t_file: int) -> tuple[FileMatch, list[Region]] | None:
+        """Target file ``t_file``'s labels and regions; None when no candidate nor established
+        pair reaches it (every line ``none``)."""
+        from lineage.match.claims import claim_order, sort_chains
+        from lineage.match.fill import fill
+        from lineage.match.labels import FileLabeller
+        from lineage.match.lone import drop_lone_lines
+        from lineage.match.regions import Chain, chain_runs
+        from lineage.match.second_copies import drop_second_copies
+
+        target, upstream, params = self.target, self.upstream, self.params
+        preferred = self.preferred[t_file] if self.preferred else set()
+        named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in self.by_path.get(path, ())}
+        chains: list[Chain] = chain_runs(self.runs_by_file.get(t_file, []), params)
+        if t_file in self.identical:
+            chains.append(self.identical[t_file])
+        chains = self.idioms.keep(t_file, chains, named, self.identical.get(t_file))
         if not chains and not named:
-            continue
-        sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, up_paths, up_names))
+            return None
+        sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, self.up_paths, self.up_names))
         labeller = FileLabeller(target, upstream, t_file, params)
         claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
         accepted: list[Chain] = []
@@ -134,7 +167,5 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
                 accepted.append(chain)
         accepted += fill(labeller, accepted, named)
         drop_second_copies(labeller)
-        drop_lone_lines(labeller, idioms, bool(attributed[t_file]) if attributed else False)
-        results[t_file] = labeller.result
-        regions.extend(labeller.regions(accepted))
-    return MatchResult(results, regions)
+        drop_lone_lines(labeller, self.idioms, bool(self.attributed[t_file]) if self.attributed else False)
+        return labeller.result, labeller.regions(accepted)

@@ -75,10 +75,11 @@ class Chain:
 
 
 def group_runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarray, weight: np.ndarray,
-          p: MatchParams) -> dict[int, list[Run]]:
+               p: MatchParams) -> RunsByFile:
     """Group hits into diagonal runs, vectorised; drop file pairs too light to hold a region."""
     if len(t_idx) == 0:
-        return {}
+        empty = np.zeros(0, np.int64)
+        return RunsByFile(empty, *(empty,) * 8)
     t_file = target.file_of[t_idx].astype(np.int64)
     u_file = upstream.file_of[u_idx].astype(np.int64)
     tc = target.cidx[t_idx].astype(np.int64)
@@ -115,18 +116,35 @@ def group_runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarra
     keep_cluster = (cluster_w >= p.region_min_weight) | (
         (cluster_w >= p.weak_region_min_weight) & (cluster_best_run >= p.weak_region_min_run_hits))
     keep = keep_cluster[cluster]
-    by_file: dict[int, list[Run]] = {}
     kept_starts, kept_ends = starts[keep], ends[keep]
-    # Python lists, not numpy scalars, in the loop: this runs once per kept run.
-    for s, e, w, tf, uf, d, t0, t1 in zip(kept_starts.tolist(), kept_ends.tolist(), run_w[keep].tolist(),
-                                          run_tf[keep].tolist(), run_uf[keep].tolist(),
-                                          diag[kept_starts].tolist(), run_t0[keep].tolist(),
-                                          run_t1[keep].tolist(), strict=True):
-        runs = by_file.get(tf)
-        if runs is None:
-            runs = by_file[tf] = []
-        runs.append(Run(uf, d, t0, t1, w, tc[s : e + 1]))
-    return by_file
+    return RunsByFile(tc, kept_starts, kept_ends, run_w[keep], run_tf[keep], run_uf[keep], diag[kept_starts],
+                      run_t0[keep], run_t1[keep])
+
+
+class RunsByFile:
+    """The runs :func:`group_runs` kept, by target file: arrays over all runs (sorted by target
+    file, upstream file, first line), made into :class:`Run` objects only for the file asked
+    for (:meth:`get`), so that the per-file steps, wherever they run, build only their own."""
+
+    def __init__(self, tc: np.ndarray, starts: np.ndarray, ends: np.ndarray, weight: np.ndarray,
+                 t_file: np.ndarray, up_file: np.ndarray, diag: np.ndarray, t0: np.ndarray, t1: np.ndarray) -> None:
+        self._tc = tc
+        self._columns = (starts, ends, weight, up_file, diag, t0, t1)
+        self._t_file = t_file
+
+    def get(self, t_file: int, default: list[Run] | None = None) -> list[Run]:
+        """A new list of target file ``t_file``'s runs, in that order (``default`` when it has none)."""
+        lo, hi = np.searchsorted(self._t_file, [t_file, t_file + 1])
+        if lo == hi:
+            return [] if default is None else default
+        # Python lists, not numpy scalars, in the loop: this runs once per kept run.
+        columns = [column[lo:hi].tolist() for column in self._columns]
+        tc = self._tc
+        return [Run(uf, d, t0, t1, w, tc[s : e + 1]) for s, e, w, uf, d, t0, t1 in zip(*columns, strict=True)]
+
+    def __len__(self) -> int:
+        """How many runs were kept, over all target files."""
+        return len(self._t_file)
 
 
 def chain_runs(runs: list[Run], p: MatchParams) -> list[Chain]:

@@ -1,0 +1,172 @@
+"""The matcher's per-file steps in worker processes (lineage.match.workers): the same labels and
+regions with one process and with two, on generated trees (tests/treegen.py)."""
+
+from __future__ import annotations
+
+import os
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+import treegen
+from treegen import TLine, Upstream
+
+from lineage.api import compare
+from lineage.index import IndexCache, TreeIndex, index_tree
+from lineage.match import MatchParams, MatchResult, MatchWorkers, Side, match_sides
+from lineage.match.workers import chunks, run_per_file
+from lineage.settings import RunSettings
+from lineage.sources import open_source
+
+# Every worker test forks; where there is no fork the matcher runs in one process (nothing to test).
+needs_fork = pytest.mark.skipif(MatchWorkers(jobs=2, min_files=1).processes(2) == 0,
+                                reason="no fork here: the files are matched in one process")
+
+
+def _target_files(up: Upstream, seed: int, copies: int) -> dict[str, list[TLine]]:
+    """``copies`` target files per upstream module, each copied with its own edits (literals,
+    reordered or dropped definitions, a renamed word, inserted lines of our own), and files of
+    our own code between them."""
+    rng = random.Random(f"workers:{seed}")
+    names = treegen.Names(rng)
+    target: dict[str, list[TLine]] = {}
+    for k, m in enumerate(up.modules.values()):
+        for copy in range(copies):
+            defs = list(m.defs)
+            rng.shuffle(defs)
+            tlines = treegen.copy_lines(m, 0, m.header_end)
+            for d in defs:
+                if rng.random() < 0.2:
+                    continue
+                tlines += treegen.copy_def(m, d) + treegen.new_lines(["", ""])
+            if copy % 2:
+                tlines = treegen.edit_literals(tlines, rng, share=0.3)
+            if copy % 3 == 1:
+                words = sorted({w for line in m.lines for w in line.replace("(", " ").split()
+                                if w.isidentifier() and len(w) > 6})
+                for old in rng.sample(words, min(2, len(words))):
+                    tlines = treegen.replace_word(tlines, old, names.ident())
+            if copy % 3 == 2:
+                tlines = treegen.own_code(names, 1) + tlines
+            target[f"t{copy}/{k}_{names.ident(2)}.py"] = tlines
+            target[f"own{copy}/{k}_{names.ident(2)}.py"] = treegen.own_code(names, 1)
+    return target
+
+
+@pytest.fixture(scope="module")
+def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[TreeIndex, TreeIndex]:
+    up = treegen.gen_upstream(seed=7031, n_modules=4, n_functions=4)
+    target = _target_files(up, seed=7031, copies=6)
+    base = tmp_path_factory.mktemp("workers")
+    t_root = treegen.write_tree(base / "target", {p: treegen.render(t) for p, t in target.items()})
+    u_root = treegen.write_tree(base / "upstream", up.files())
+    out = []
+    for root in (t_root, u_root):
+        with open_source(str(root)) as source:
+            out.append(index_tree(source, IndexCache(None), jobs=1))
+    return out[0], out[1]
+
+
+def _sides(target: TreeIndex, upstream: TreeIndex) -> tuple[Side, Side]:
+    t_files, u_files = target.files, upstream.files
+    return (Side(t_files, lambda k: target.lines(t_files[k].path), np.zeros(len(t_files), np.int32)),
+            Side(u_files, lambda k: upstream.lines(u_files[k].path), np.zeros(len(u_files), np.int32)))
+
+
+def _assert_same(one: MatchResult, other: MatchResult) -> None:
+    assert len(one.files) == len(other.files)
+    for a, b in zip(one.files, other.files, strict=True):
+        for name in ("match", "up_file", "up_row", "similarity", "region"):
+            left, right = getattr(a, name), getattr(b, name)
+            assert left.dtype == right.dtype and np.array_equal(left, right), name
+    assert one.regions == other.regions
+
+
+@needs_fork
+def test_match_sides_gives_the_same_result_with_one_and_two_workers(trees: tuple[TreeIndex, TreeIndex]) -> None:
+    target, upstream = trees
+    assert len(target.files) >= 40
+    params = MatchParams()
+    alone = match_sides(*_sides(target, upstream), params)
+    ticks: list[int] = []
+    shared = match_sides(*_sides(target, upstream), params, tick=ticks.append,
+                         workers=MatchWorkers(jobs=2, min_files=2, chunks_per_job=3))
+    _assert_same(alone, shared)
+    assert sum(ticks) == len(target.files) and len(ticks) <= 6  # one tick per chunk
+    copied = sum(int((f.match > 0).sum()) for f in alone.files)
+    assert copied > 0 and len(alone.regions) > len(target.files) // 4  # the trees hold copies
+    # Fewer files than min_files: matched here, the same again.
+    _assert_same(alone, match_sides(*_sides(target, upstream), params,
+                                    workers=MatchWorkers(jobs=2, min_files=len(target.files) + 1)))
+
+
+@needs_fork
+def test_compare_writes_the_same_tables_with_one_and_two_jobs(tmp_path: Path) -> None:
+    up = treegen.gen_upstream(seed=99, n_modules=3, n_functions=3)
+    target = _target_files(up, seed=99, copies=3)
+    t_root = treegen.write_tree(tmp_path / "target", {p: treegen.render(t) for p, t in target.items()})
+    u_root = treegen.write_tree(tmp_path / "upstream", up.files())
+    outputs = []
+    for jobs in (1, 2):
+        settings = RunSettings(use_cache=False, jobs=jobs, match_min_files=1)
+        assert MatchWorkers.of(settings).processes(len(target)) == (0 if jobs == 1 else 2)
+        out = tmp_path / f"out{jobs}"
+        compare(str(t_root), [str(u_root)], settings=settings).write(out, html=False)
+        outputs.append(out)
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json"):
+        assert (outputs[0] / name).read_bytes() == (outputs[1] / name).read_bytes(), name
+
+
+@needs_fork
+def test_labels_matched_in_workers_are_cached_and_reused(tmp_path: Path) -> None:
+    up = treegen.gen_upstream(seed=5, n_modules=2, n_functions=3)
+    target = _target_files(up, seed=5, copies=3)
+    t_root = treegen.write_tree(tmp_path / "target", {p: treegen.render(t) for p, t in target.items()})
+    u_root = treegen.write_tree(tmp_path / "upstream", up.files())
+    cache = tmp_path / "cache"
+    first = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=2, match_min_files=1))
+    assert first.match_cache_misses == len(target) and first.match_cache_hits == 0
+    again = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
+    assert again.match_cache_hits == len(target) and again.match_cache_misses == 0
+    for name in ("lines", "files", "regions", "functions"):
+        assert getattr(first, name).equals(getattr(again, name)), name
+
+
+def _pid_of(item: int) -> tuple[int, int]:
+    return item, os.getpid()
+
+
+@needs_fork
+def test_run_per_file_runs_in_other_processes_and_keeps_item_order() -> None:
+    weights = [5, 1, 1, 40, 2, 2, 2, 9, 1, 3]
+    got = run_per_file(_pid_of, weights, MatchWorkers(jobs=2, min_files=1, chunks_per_job=2))
+    assert [item for item, _ in got] == list(range(len(weights)))
+    assert os.getpid() not in {pid for _, pid in got}
+    here = run_per_file(_pid_of, weights, MatchWorkers(jobs=1))
+    assert {pid for _, pid in here} == {os.getpid()}
+
+
+def test_chunks_are_consecutive_cover_every_item_and_come_heaviest_first() -> None:
+    rng = random.Random(3)
+    for _ in range(50):
+        weights = [rng.choice((1, 2, 5, 50, 400)) for _ in range(rng.randrange(0, 60))]
+        parts = chunks(weights, rng.randrange(1, 9))
+        assert sorted(i for part in parts for i in part) == list(range(len(weights)))
+        for part in parts:
+            assert part == list(range(part[0], part[-1] + 1))
+        sizes = [sum(weights[i] for i in part) for part in parts]
+        assert sizes == sorted(sizes, reverse=True)
+    parts = chunks([10] * 12, 4)
+    assert [len(part) for part in parts] == [3, 3, 3, 3]
+
+
+def test_match_workers_refuse_bad_values_and_settings_pass_theirs() -> None:
+    with pytest.raises(ValueError):
+        MatchWorkers(jobs=0)
+    with pytest.raises(ValueError):
+        MatchWorkers(min_files=True)  # type: ignore[arg-type]
+    assert MatchWorkers(jobs=1).processes(10_000) == 0
+    settings = RunSettings(use_cache=False, jobs=3, match_min_files=500)
+    assert MatchWorkers.of(settings) == MatchWorkers(jobs=3, min_files=500)
+    assert MatchWorkers.of(settings).processes(499) == 0
