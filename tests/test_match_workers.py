@@ -101,12 +101,17 @@ def test_match_sides_gives_the_same_result_with_one_and_two_workers(trees: tuple
                                     workers=MatchWorkers(jobs=2, min_files=len(target.files) + 1)))
 
 
+def _written_trees(tmp_path: Path, seed: int, n_modules: int) -> tuple[dict, Path, Path]:
+    """A generated upstream and a target holding three copies of its files, written to disk."""
+    up = treegen.gen_upstream(seed=seed, n_modules=n_modules, n_functions=3)
+    target = _target_files(up, seed=seed, copies=3)
+    t_root = treegen.write_tree(tmp_path / "target", {p: treegen.render(t) for p, t in target.items()})
+    return target, t_root, treegen.write_tree(tmp_path / "upstream", up.files())
+
+
 @needs_fork
 def test_compare_writes_the_same_tables_with_one_and_two_jobs(tmp_path: Path) -> None:
-    up = treegen.gen_upstream(seed=99, n_modules=3, n_functions=3)
-    target = _target_files(up, seed=99, copies=3)
-    t_root = treegen.write_tree(tmp_path / "target", {p: treegen.render(t) for p, t in target.items()})
-    u_root = treegen.write_tree(tmp_path / "upstream", up.files())
+    target, t_root, u_root = _written_trees(tmp_path, seed=99, n_modules=3)
     outputs = []
     for jobs in (1, 2):
         settings = RunSettings(use_cache=False, jobs=jobs, match_min_files=1)
@@ -120,10 +125,7 @@ def test_compare_writes_the_same_tables_with_one_and_two_jobs(tmp_path: Path) ->
 
 @needs_fork
 def test_labels_matched_in_workers_are_cached_and_reused(tmp_path: Path) -> None:
-    up = treegen.gen_upstream(seed=5, n_modules=2, n_functions=3)
-    target = _target_files(up, seed=5, copies=3)
-    t_root = treegen.write_tree(tmp_path / "target", {p: treegen.render(t) for p, t in target.items()})
-    u_root = treegen.write_tree(tmp_path / "upstream", up.files())
+    target, t_root, u_root = _written_trees(tmp_path, seed=5, n_modules=2)
     cache = tmp_path / "cache"
     first = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=2, match_min_files=1))
     assert first.match_cache_misses == len(target) and first.match_cache_hits == 0
