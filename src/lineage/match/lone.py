@@ -45,7 +45,8 @@ copied function (a fork's surviving import block, a signature of a class carried
 
 A **closing bracket** (a line of only ``)``, ``]``, ``}``, with a ``,`` or ``:`` or a return
 annotation after them) is evidence only through the statement it closes: it stays paired only
-if some line of that statement, from the line whose bracket it closes, is paired too.
+if some other line of that statement (a logical line,
+:func:`~lineage.match.statements.statement_ids`), not itself brackets alone, is paired too.
 Continued by a copied line below it, the ``)`` of the target's own ``raise ValueError(...)`` or
 of its own call would otherwise count as copied.
 
@@ -66,42 +67,28 @@ from lineage.match.fill import is_import_line
 from lineage.match.idioms import IdiomFilter
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE
+from lineage.match.statements import statement_ids
 
 # A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
 _CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
-# String literals and comments, removed before brackets are counted.
-_NOT_CODE = re.compile(r"\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*'|#.*$")
-
-
-def _opening_line(lab: FileLabeller, start: int, tc: int) -> int | None:
-    """The content line (of the labeller's file) whose bracket closing line ``tc`` closes:
-    brackets counted backwards over the code lines above it, strings and comments left out."""
-    text = lab.t_lines[lab.t_rows[tc]].strip()
-    depth = len(text) - len(text.lstrip(")]}"))  # the brackets it closes, not its annotation's
-    for k in range(tc - 1, -1, -1):
-        if lab.target.kind[start + k] != CODE:
-            continue
-        for ch in reversed(_NOT_CODE.sub("", lab.t_lines[lab.t_rows[k]])):
-            if ch in ")]}":
-                depth += 1
-            elif ch in "([{":
-                depth -= 1
-                if depth == 0:
-                    return k
-    return None
 
 
 def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
-    """Positions (in ``paired``) of closing-bracket lines none of whose statement's other lines
-    is paired (see the module docstring)."""
+    """Positions (in ``paired``) of closing-bracket lines whose statement (a logical line,
+    :func:`~lineage.match.statements.statement_ids`) has no other paired line but brackets
+    (see the module docstring)."""
     start = int(lab.target.file_start[lab.t_file])
-    found = []
-    for i, tc in enumerate(paired.tolist()):
-        if lab.target.kind[start + tc] != CODE or not _CLOSER.fullmatch(lab.t_lines[lab.t_rows[tc]].strip()):
-            continue
-        opener = _opening_line(lab, start, tc)
-        if opener is not None and np.searchsorted(paired, opener) == i:  # nothing paired in [opener, tc)
-            found.append(i)
+    code = lab.target.kind[start + paired] == CODE
+    closer = np.array([bool(c) and _CLOSER.fullmatch(lab.t_lines[lab.t_rows[tc]].strip()) is not None
+                       for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
+    if not closer.any():
+        return np.zeros(0, np.int64)
+    lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
+    # No length limit: a statement left open by a multi-line string joins what follows, which
+    # only keeps more brackets paired.
+    ids = statement_ids(lines, lab.target.kind[start:start + len(lines)].tolist(), len(lines))
+    evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
+    found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced]
     return np.array(found, np.int64)
 
 
