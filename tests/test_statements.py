@@ -8,6 +8,7 @@ from lineage.index import CODE, COMMENT
 from lineage.match.statements import (
     best_in_order,
     line_partners,
+    line_tokens,
     piece_text,
     statement_ids,
     statement_key,
@@ -101,3 +102,11 @@ def test_line_partners_keep_a_keyword_whose_value_was_edited() -> None:
     assert line_partners(sig, sig_up, 0.75, strip=True, kept_keywords=True)[4] == 0
     # the statement's first line (an assignment's target) never counts as a kept keyword
     assert line_partners(["embed = make(", "    x,", ")"], ["f(embed=1, x)"], 0.75, kept_keywords=True)[0] is None
+
+
+def test_line_tokens_are_memoised_but_each_caller_gets_its_own_list() -> None:
+    first = line_tokens("x = foo('a', [1, 2])  # note")
+    first.append("mutated")
+    again = line_tokens("x = foo('a', [1, 2])  # note")
+    assert again == ["x", "=", "foo", "(", '"a"', ",", "[", "1", ",", "2", "]", ")"]
+    assert again is not first

@@ -478,11 +478,11 @@ def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
 class _Statements:
     """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
     target file and of its upstream files, made once each per statement length limit
-    (``fill_rewrapped_max_lines``, ``fill_statement_max_lines``), with each statement's size."""
+    (``fill_rewrapped_max_lines``, ``fill_statement_max_lines``), with each statement's size; an
+    upstream file's once per run, kept in its :class:`~lineage.match.hits.Side`."""
 
     def __init__(self, lab: FileLabeller) -> None:
         self.lab = lab
-        self._up: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._target: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     @staticmethod
@@ -498,13 +498,13 @@ class _Statements:
         return self._target[max_lines]
 
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
-        if (u_file, max_lines) not in self._up:
+        memo = self.lab.upstream.statement_memo  # shared by every target file of the run
+        if (u_file, max_lines) not in memo:
             lab = self.lab
             u_rows, u_lines = lab.upstream_lines(u_file)
             lines = [u_lines[row] for row in u_rows.tolist()]
-            self._up[(u_file, max_lines)] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines,
-                                                     max_lines)
-        return self._up[(u_file, max_lines)]
+            memo[(u_file, max_lines)] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines, max_lines)
+        return memo[(u_file, max_lines)]
 
 
 def _pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:

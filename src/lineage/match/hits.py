@@ -39,6 +39,9 @@ class Side:
     ntok: np.ndarray = field(init=False)
     kind: np.ndarray = field(init=False)  # CODE / COMMENT / DOCSTRING of each content line
     _headers: dict[int, np.ndarray] = field(init=False, default_factory=dict)
+    # (file, statement length limit) -> statement numbers and sizes (lineage.match.fill): an
+    # upstream file is paired with many target files, and its statements do not change.
+    statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rows = [np.flatnonzero(f.kinds != BLANK).astype(np.int32) for f in self.files]

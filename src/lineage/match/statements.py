@@ -43,6 +43,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from functools import lru_cache
 from keyword import iskeyword
 
 import numpy as np
@@ -52,6 +53,11 @@ from lineage.index.normalise import tokenize_code
 
 _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
 _STARTERS = ("def ", "class ", "async def ", "@")
+# Per-text results are memoised: an upstream file is read again for every target file paired
+# with it, and several rules ask for one line's tokens, so tokenising the same texts over and
+# over was about a third of the match stage on the pinned pair. Bounded, and only immutable
+# values are kept (a caller gets its own list).
+_MEMO_LINES = 1 << 16
 
 
 def code_tokens(text: str) -> list[str]:
@@ -67,7 +73,18 @@ def without_trailing_comma(tokens: list[str]) -> list[str]:
 
 def line_tokens(text: str) -> list[str]:
     """A code line's tokens without its trailing comment, quotes unified (``'`` -> ``"``)."""
-    return [t.replace("'", '"') for t in code_tokens(text)]
+    return list(_line_tokens(text))
+
+
+@lru_cache(maxsize=_MEMO_LINES)
+def _line_tokens(text: str) -> tuple[str, ...]:
+    return tuple(t.replace("'", '"') for t in code_tokens(text))
+
+
+@lru_cache(maxsize=_MEMO_LINES)
+def _brackets(stripped: str) -> str:
+    """The line's bracket tokens in order (a bracket inside a string is not one)."""
+    return "".join(t for t in _line_tokens(stripped) if t in _OPENERS or t in _CLOSERS)
 
 
 def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) -> np.ndarray:
@@ -86,10 +103,10 @@ def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) ->
             current, depth, size = current + 1, 0, 0
         out[i] = current
         size += 1
-        for token in line_tokens(stripped):
+        for token in _brackets(stripped):
             if token in _OPENERS:
                 depth += 1
-            elif token in _CLOSERS:
+            else:
                 depth = max(depth - 1, 0)
         continued = stripped.endswith("\\")
     if current >= 0:
@@ -113,6 +130,7 @@ def statement_key(lines: Sequence[str], annotations: bool = True) -> str:
     return " ".join(tokens if annotations else strip_annotations(tokens))
 
 
+@lru_cache(maxsize=_MEMO_LINES)
 def annotation_free(text: str) -> str:
     """A code line's tokens without type annotations and without a trailing comma, joined by
     spaces (the line rule's second comparison and the alignment key inside a copy); "" for a
