@@ -443,6 +443,31 @@ def test_ties_between_identical_upstream_copies(run_compare: Runner, up: Upstrea
     assert bool(files.loc["marked.py", "marker_path_found"]) is True
 
 
+def test_a_file_the_marker_names_beats_a_heavier_twin(run_compare: Runner, up: Upstream,
+                                                      up_files: dict[str, str]) -> None:
+    """A twin upstream file holds the named module and more code the target also copied, so its
+    candidate outweighs the named file's. The target file's marker names the module's own path:
+    its lines are credited there (``claim_named_file_first``); weight first, the twin takes all."""
+    m, other = up.module(0), up.module(1)
+    twin = "zz_twin/" + m.path
+    upstream = dict(up_files) | {twin: up_files[m.path] + up_files[other.path]}
+    marker = f"# Copied from https://github.com/example/{up.pkg}/blob/v1.0/{m.path}"
+    marked = treegen.new_lines([marker]) + treegen.copy_module(m) + treegen.copy_module(other)
+    own = range(2, 2 + len(up_files[m.path].splitlines()))
+
+    def sources(lines: list[str], params: MatchParams) -> set[str]:
+        frame = file_lines(run_compare({"marked.py": treegen.render(lines)}, [(UP, upstream)], params=params),
+                           "marked.py").loc[list(own)]
+        return set(frame.loc[frame["match"] != "none", "upstream_path"])
+
+    assert sources(marked, MatchParams()) == {m.path}
+    assert sources(marked, MatchParams(claim_named_file_first=0)) == {twin}
+    # A bare file name names no project: it may be the target's own file (sglang's "Adapted from
+    # qwen2_moe.py"), so weight decides.
+    bare = treegen.new_lines([f"# Adapted from {m.path.rsplit('/', 1)[-1]}"]) + marked[1:]
+    assert sources(bare, MatchParams()) == {twin}
+
+
 def test_a_later_upstream_wins_a_tie(run_compare: Runner, up: Upstream, up_files: dict[str, str]) -> None:
     """Code found equally in the primary upstream and in a further one (a third party the primary
     itself vendored) is named after the further upstream."""

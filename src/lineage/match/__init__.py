@@ -158,7 +158,9 @@ class _FileMatcher:
         chains = self.idioms.keep(t_file, chains, named, self.identical.get(t_file))
         if not chains and not named:
             return None
-        sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, self.up_paths, self.up_names))
+        attributed = bool(self.attributed[t_file]) if self.attributed else False
+        sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, self.up_paths, self.up_names,
+                                        attributed and bool(params.claim_named_file_first), params.region_min_weight))
         labeller = FileLabeller(target, upstream, t_file, params)
         claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
         accepted: list[Chain] = []
@@ -167,5 +169,5 @@ class _FileMatcher:
                 accepted.append(chain)
         accepted += fill(labeller, accepted, named)
         drop_second_copies(labeller)
-        drop_lone_lines(labeller, self.idioms, bool(self.attributed[t_file]) if self.attributed else False)
+        drop_lone_lines(labeller, self.idioms, attributed)
         return labeller.result, labeller.regions(accepted)

@@ -1,10 +1,12 @@
 """Step 4, claims: regions compete for target lines, so each line has at most one source.
 
 Candidates are taken in the order of one key, :func:`claim_order` (the tie-break rule, in one
-place): the heaviest first; on equal weight the upstream file that contributes most to this
-target file, then a later ``--upstream`` (the third party a primary upstream itself vendored),
-then a path named by the target file's provenance markers, then the same path, then the same file
-name, then the path in sorted order. A candidate keeps only the run lines no earlier one took
+place): in a target file whose markers name the upstream, candidates of region weight from an
+upstream file they name come first (``claim_named_file_first``); then the heaviest first; on
+equal weight the upstream file that contributes most to this target file, then a later
+``--upstream`` (the third party a primary upstream itself vendored), then a path named by the
+target file's provenance markers, then the same path, then the same file name, then the path in
+sorted order. A candidate keeps only the run lines no earlier one took
 (:meth:`FileClaims.claim`), and is dropped when what is left fails :func:`claim_keeps`.
 """
 
@@ -21,13 +23,20 @@ from lineage.match.regions import Chain, Run, claim_keeps
 
 
 def claim_order(upstream: Side, target_path: str, preferred: set[str], up_paths: list[str],
-                up_names: list[str]) -> Callable[[int, float, float], tuple]:
+                up_names: list[str], named_first: bool = False,
+                min_weight: float = 0.0) -> Callable[[int, float, float], tuple]:
     """The one ranking of candidate sources of a target file: a key of (upstream file, the
-    candidate's weight, that upstream file's total weight in this target file); smaller first."""
+    candidate's weight, that upstream file's total weight in this target file); smaller first.
+    ``named_first``: a candidate from a file the markers name, weighing at least ``min_weight``,
+    before any other (``claim_named_file_first``; only for a target file whose markers name the
+    upstream: a bare ``Adapted from qwen2_moe.py`` names the target project's own file as often as
+    the upstream's). A lighter one waits its turn: a stray named run claimed first would cut a
+    real region of another file to pieces."""
     t_name = posixpath.basename(target_path)
 
     def key(u_file: int, weight: float, file_score: float) -> tuple:
         return (
+            named_first and (up_paths[u_file] not in preferred or weight < min_weight),
             -round(weight, 6),
             -round(file_score, 6),
             -int(upstream.upstream_of[u_file]),
@@ -70,7 +79,7 @@ def identical_files(target: Side, upstream: Side, p: MatchParams, up_paths: list
         if end == start or tokens < p.region_min_weight:
             continue
         preferred = preferred_paths[t_file] if preferred_paths else set()
-        rank = claim_order(upstream, f.path, preferred, up_paths, up_names)
+        rank = claim_order(upstream, f.path, preferred, up_paths, up_names)  # equal weights: named first anyway
         u_file = min(candidates, key=lambda u: rank(u, tokens, tokens))
         n = end - start
         chain = Chain(u_file, [], 0.0)

@@ -62,6 +62,13 @@ class MatchParams:
     weak_region_weight_share: float = knob(0.5, 0.0, 1.0)
     weak_region_min_run_hits: int = knob(2, 1)
     weak_region_min_lines: int = knob(6, 1)
+    # -- claims (claims.py): with 1, in a target file whose markers name the upstream, candidates
+    # (of at least region_min_weight) from an upstream file they name are claimed before all
+    # others, whatever the others weigh: the file says where it came from, so lines that file
+    # holds in order are its, not a twin's (vLLM's fused_moe_lora_fp8_op.py beside the
+    # fused_moe_lora_op.py a sglang file names).
+    # 0: weight first, the named file only on a tie.
+    claim_named_file_first: int = knob(1, 0, 1)
     # -- labels (labels.py)
     near_min_similarity: float = knob(0.6, 0.0, 1.0)  # a line between two hits on the same diagonal
     edge_min_similarity: float = knob(0.75, 0.0, 1.0)  # a line beyond the outermost hit
