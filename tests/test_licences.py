@@ -279,3 +279,19 @@ def test_check_fails_on_conflict_and_share(run_compare, tmp_path: Path) -> None:
     assert main(["check", str(out), "--fail-on-licence-conflict"]) == 1
     assert main(["check", str(out), "--max-copied-share", "10"]) == 1
     assert main(["check", str(out), "--max-copied-share", "101"]) == 2
+
+
+def test_licence_file_facts_are_read_once_per_content_and_keep_their_path_role() -> None:
+    """history reads the same licence files at every commit: their text is judged once, while
+    the role still follows each path (a NOTICE keeps its lines, a LICENSE does not)."""
+    from lineage.licences.declared import _licence_text_facts, read_licence_file
+
+    data = b"Copyright 2031 Quillwort Foundry Ltd\n\nLicensed under the Apache License, Version 2.0\n"
+    before = _licence_text_facts.cache_info().hits
+    as_licence = read_licence_file("pkg/LICENSE", data)
+    as_notice = read_licence_file("NOTICE", data)
+    assert _licence_text_facts.cache_info().hits == before + 1
+    assert as_licence.copyrights == as_notice.copyrights == ("Copyright 2031 Quillwort Foundry Ltd",)
+    assert (as_licence.role, as_licence.folder, as_licence.lines) == ("licence", "pkg", ())
+    assert as_notice.role == "notice" and as_notice.lines[0] == "Copyright 2031 Quillwort Foundry Ltd"
+    assert as_licence.expression == as_notice.expression == "Apache-2.0"
