@@ -160,6 +160,12 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         m = FileMatch(m.match.copy(), m.up_file.copy(), m.up_row.copy(), m.similarity.copy(), m.region.copy())
         s = _empty_shared(len(m.match))
         labelled = m.match != NONE
+        if not labelled.any():  # most files of a tree: no rule below has anything to act on
+            out_files.append(m)
+            shared.append(s)
+            header_copied.append(0)
+            roles.append("")
+            continue
         lines: list[str] | None = None
         role = ""
         if labelled.any() and posixpath.basename(f.path) in _VERSION_FILES:
