@@ -96,9 +96,9 @@ _REWRITTEN_TARGET = ('import asyncio\n\n\n'
 _SURVIVORS = {4, 16}
 
 
-# The survivors alone: with fill_unanchored_survivor_anchors (on by default) they would anchor
+# The survivors alone: with fill_leading_survivor_anchors (on by default) they would anchor
 # the alignment of the lines between them in a file of the upstream file's own name (below).
-_SURVIVORS_ONLY = MatchParams(fill_unanchored_survivor_anchors=0)
+_SURVIVORS_ONLY = MatchParams(fill_leading_survivor_anchors=0)
 # ... which then pairs the edited signatures between them and the ``else:`` / ``return None``
 # standing in order between those.
 _BETWEEN_SURVIVORS = {7: ("near", 5), 10: ("near", 9), 14: ("verbatim", 12), 15: ("verbatim", 13)}
@@ -586,7 +586,7 @@ _AGED_FIRST = 5  # the first annotated field line of the target (upstream: 3)
 def test_survivors_anchor_a_pair_with_no_region_in_the_file_of_its_own_name(run_compare: Runner) -> None:
     """A same-path pair with no region: its survivors (the class line, the last call) are the
     pair's anchors, and the annotated lines between them are near; with
-    fill_unanchored_survivor_anchors off they stay none (and the lone-line rule judges the
+    fill_leading_survivor_anchors off they stay none (and the lone-line rule judges the
     survivors alone)."""
     up = {"pkg/sticker.py": _AGED_UP}
     fields = list(range(_AGED_FIRST, _AGED_FIRST + len(_AGED_FIELDS)))
@@ -597,7 +597,7 @@ def test_survivors_anchor_a_pair_with_no_region_in_the_file_of_its_own_name(run_
     assert list(frame.loc[fields, "upstream_line"].astype(int)) == [k - _AGED_FIRST + 3 for k in fields]
     assert frame.loc[2, "match"] == "none"
     off = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)],
-                      params=MatchParams(fill_unanchored_survivor_anchors=0))
+                      params=MatchParams(fill_leading_survivor_anchors=0))
     assert set(file_lines(off, "pkg/sticker.py").loc[fields, "match"]) == {"none"}
     # Not in a file of another name (a marker names the upstream file there): survivors only.
     marked = "# Derived from pkg/sticker.py\n" + _AGED_TARGET

@@ -173,6 +173,8 @@ class _FileMatcher:
         for chain in claimed:
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
+        if params.second_copy_before_fill:
+            drop_second_copies(labeller)  # so the fill may pair such a line with its own upstream line
         accepted += fill(labeller, accepted, named)
         drop_second_copies(labeller)
         drop_lone_lines(labeller, self.idioms, bool(self.attributed[t_file]) if self.attributed else False)

@@ -52,13 +52,16 @@ other hits. Three rules, each with its reason:
   paired line: there stand the imports, which a derived file rewrites to its own modules, and
   aligning them between survivors paired them with the upstream's imports of other modules
   (``from .enums import (`` <- ``from .channel import *``; on the sglang/vLLM pair, sglang's
-  ``from sglang.srt.layers... import`` lines). And in a pair with **no paired line at all**
-  before the fill (established by its path or a marker, no region: a file rewritten over years,
-  ``nextcord/sticker.py`` <- ``discord/sticker.py``, annotated line by line), in a target file
-  of the upstream file's own name, the survivors are the anchors (``fill_unanchored_survivor_anchors``):
-  the file is its later version from edge to edge, as above, and its survivors are the only
-  places where the copy can be seen; alone, each would face the lone-line rule, which drops most
-  of them (a ``return self.name`` survives in many files).
+  ``from sglang.srt.layers... import`` lines). **Before the pair's first paired line**, in a
+  target file of the upstream file's own name, the survivors anchor the alignment too, but only
+  from the first of them that is not an import on (``fill_leading_survivor_anchors``): the file
+  is its later version from edge to edge, as above, and below its import block the module's
+  code is the old code edited (``nextcord/http.py``: ``pass`` / ``return text`` of the old
+  ``json_or_text`` between two survivors, above the first region). This also takes a pair with
+  **no paired line at all** before the fill (established by its path or a marker, no region: a
+  file rewritten over years, ``nextcord/sticker.py`` <- ``discord/sticker.py``, annotated line
+  by line), whose survivors are the only places where the copy can be seen; alone, each would
+  face the lone-line rule, which drops most of them (a ``return self.name`` survives in many files).
 * **Statements re-wrapped in place** (:func:`_split_at_rewrapped`, ``fill_rewrapped_max_lines``,
   on by default). Inside a stretch between two anchors, a statement whose tokens (without type
   annotations) are those of one upstream statement of the stretch, each found once there and of
@@ -199,9 +202,12 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
                     done += _align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
             else:
                 done = _survivors(lab, u_file, t_span, u_span, used, number)
-                if done and (inner or (i > 0 and p.fill_edge_survivor_anchors and own_file)
-                             or (not anchors and p.fill_unanchored_survivor_anchors and own_file)):
+                if done and (inner or (i > 0 and p.fill_edge_survivor_anchors and own_file)):
                     long_inner.append(t_span)
+                elif done and i == 0 and p.fill_leading_survivor_anchors and own_file:
+                    start = _first_code_survivor(lab, u_file, t_span)
+                    if start is not None:
+                        long_inner.append(range(start, t_span.stop))
                 if not inner and anchors and p.fill_edge_block_lines > 0:
                     done += _edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
             used.update(done)
@@ -213,6 +219,17 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
         added.append(new_chain)
+
+
+def _first_code_survivor(lab: FileLabeller, u_file: int, t_span: range) -> int | None:
+    """The first target line of ``t_span`` paired with ``u_file`` that is not an import (the
+    leading survivors anchor the alignment from there on: below the import block)."""
+    r, rows = lab.result, lab.t_rows
+    for tc in t_span:
+        row = rows[tc]
+        if r.match[row] != NONE and r.up_file[row] == u_file and not is_import_line(lab.t_lines[row].strip()):
+            return tc
+    return None
 
 
 def _own_file(lab: FileLabeller, u_file: int) -> bool:

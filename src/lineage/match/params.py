@@ -162,12 +162,14 @@ class MatchParams:
     # that ended early, the rest of the file found again by its survivors); 0: survivors and
     # edge blocks only there. Never before the first paired line (the imports; fill.py says why).
     fill_edge_survivor_anchors: int = knob(1, 0, 1)
-    # A pair with no paired line at all before the fill (established by the same or a renamed
-    # path, or a marker, with no region: a file rewritten over years, ``nextcord/sticker.py`` <-
-    # ``discord/sticker.py``), in a target file of the upstream file's own name: with 1 its lone
-    # survivors are its anchors, and the stretches between them short enough are aligned as
-    # inside a copy; 0: survivors only (and these alone rarely pass the lone-line rule).
-    fill_unanchored_survivor_anchors: int = knob(1, 0, 1)
+    # The same before the pair's first paired line, in a target file of the upstream file's
+    # own name, from the first survivor there that is not an import on (the import block, which
+    # a fork rewrites to its own modules, stays as it is): with 1 those survivors are anchors
+    # too. This also covers a pair with no paired line at all before the fill (established by
+    # the same or a renamed path, or a marker, with no region: a file rewritten over years,
+    # ``nextcord/sticker.py`` <- ``discord/sticker.py``); 0: survivors only there (and these
+    # alone rarely pass the lone-line rule).
+    fill_leading_survivor_anchors: int = knob(1, 0, 1)
     # Before the pair's first paired line and after its last (only lone survivors there), a
     # block of at least this many consecutive code lines aligned with as many consecutive
     # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
@@ -213,6 +215,11 @@ class MatchParams:
     # too: a one-line run next to another run, on a diagonal more than this off, is a lone hit
     # that does not end a region or bound a gap (``lineage.match.labels._stray``).
     lone_max_skip: int = knob(3, 0)
+    # With 1, the target's own comment and docstring lines (unpaired) are not counted in that
+    # distance: a fork that documents a copied attribute with a block of new comments
+    # (``self.verify = True`` under seven new ``#:`` lines) has not moved the code apart;
+    # 0 counts every content line.
+    lone_skip_comments: int = knob(1, 0, 1)
     # A lone near line needs at least this similarity (and its upstream line must be rare); a
     # line continued only across lines edited in place on both sides needs it too: an edited
     # line with nothing copied next to it is a guess unless the two texts are close.
@@ -235,6 +242,13 @@ class MatchParams:
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
     second_copy_rule: int = knob(1, 0, 1)
+    # With 1 the rule runs before the fill as well as after it: a line a region paired near by
+    # its abstract form with the line above its own (``self._private_channels_by_user.pop(...)``
+    # opposite ``self._private_channels.pop(...)``, which the line above holds verbatim) is
+    # unpaired before the fill, which then pairs it with the upstream line it edits; after the
+    # fill only, it stayed none. The fill never pairs an upstream line twice, so it makes no
+    # second copy of its own. 0: after the fill only.
+    second_copy_before_fill: int = knob(1, 0, 1)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
