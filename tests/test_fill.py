@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from lineage.index import CODE, DOCSTRING
 from lineage.match import MatchParams, same_paths
-from lineage.match.fill import fold_form, increasing_pairs
+from lineage.match.fill import fold_form, import_module, increasing_pairs
 
 _HEAD = ('def encode_block(value, strict=True):\n'
          '    """Encode one block through the lookup table."""\n'
@@ -603,3 +603,14 @@ def test_survivors_anchor_a_pair_with_no_region_in_the_file_of_its_own_name(run_
     marked = "# Derived from pkg/sticker.py\n" + _AGED_TARGET
     other = run_compare({"pkg/stickers_v2.py": marked}, [("up", up)])
     assert set(file_lines(other, "pkg/stickers_v2.py").loc[[k + 1 for k in fields], "match"]) == {"none"}
+
+
+def test_import_module_names_the_module_of_an_import_statement() -> None:
+    """The statement rule (fill_statement_same_module) pairs an import statement only with an
+    import of the same module: this is how it reads the module off the statement's first line."""
+    assert import_module("from sglang.srt.layers.linear import (") == "sglang.srt.layers.linear"
+    assert import_module("    from .utils import MISSING") == ".utils"
+    assert import_module("import torch.nn as nn") == "torch.nn"
+    assert import_module("from . import utils") == "."
+    assert import_module("important = 1") is None
+    assert import_module("self.fromage = cheese") is None

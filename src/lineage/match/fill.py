@@ -222,12 +222,14 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
 
 
 def _first_code_survivor(lab: FileLabeller, u_file: int, t_span: range) -> int | None:
-    """The first target line of ``t_span`` paired with ``u_file`` that is not an import (the
-    leading survivors anchor the alignment from there on: below the import block)."""
+    """The first code line of ``t_span`` paired with ``u_file`` that is not an import (the
+    leading survivors anchor the alignment from there on: below the import block; a licence
+    header's comment lines stand above it)."""
     r, rows = lab.result, lab.t_rows
     for tc in t_span:
         row = rows[tc]
-        if r.match[row] != NONE and r.up_file[row] == u_file and not is_import_line(lab.t_lines[row].strip()):
+        if (r.match[row] != NONE and r.up_file[row] == u_file and lab.target_kind(tc) == CODE
+                and import_module(lab.t_lines[row]) is None):
             return tc
     return None
 
@@ -304,6 +306,18 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
+
+
+_IMPORT_FROM = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
+
+
+def import_module(first_line: str) -> str | None:
+    """The module an import statement (given by its first line) names; None for any other
+    statement. The statement rule pairs an import only with an import of the same module: a
+    fork's ``from sglang.srt.layers.linear import (`` block is its own module's names, not a
+    copy of ``from vllm.model_executor.layers.linear import (``, however alike the names."""
+    m = _IMPORT_FROM.match(first_line)
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def _free(lab: FileLabeller, u_file: int, tc: int) -> bool:
@@ -603,6 +617,13 @@ def _edited_statements(lab: FileLabeller, statements: _Statements, u_file: int, 
     t_single = np.array([len(s) == 1 for s in t_stmts])
     u_single = np.array([len(s) == 1 for s in u_stmts])
     scores[np.outer(t_single, u_single)] = -1.0
+    if lab.p.fill_statement_same_module:
+        t_mods = [import_module(lab.t_lines[lab.t_rows[st[0]]]) for st in t_stmts]
+        u_mods = [import_module(u_lines[u_rows[st[0]]]) for st in u_stmts]
+        for a, tm in enumerate(t_mods):
+            for b, um in enumerate(u_mods):
+                if (tm is not None or um is not None) and tm != um:
+                    scores[a, b] = -1.0
     taken: set[int] = set()
     for a, b in best_in_order(scores, lab.p.fill_statement_min_similarity):
         if len(t_stmts[a]) == 1 and len(u_stmts[b]) == 1:
@@ -632,6 +653,9 @@ def _complete_statements(lab: FileLabeller, statements: _Statements, u_file: int
         if len(u_sids) != 1 or -1 in u_sids or not any(_free(lab, u_file, tc) for tc in t_stmt):
             continue
         u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
+        if lab.p.fill_statement_same_module and import_module(lab.t_lines[rows[t_stmt[0]]]) != import_module(
+                lab.upstream_lines(u_file)[1][u_rows[u_stmt[0]]]):
+            continue
         if _statement_similarity(lab, u_file, t_stmt, u_stmt) < lab.p.fill_statement_min_similarity:
             continue
         number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])

@@ -131,6 +131,11 @@ class MatchParams:
     # ``qwen3vl.py`` <- ``keye.py``, ``super().__init__`` of ``ernie45_moe_vl.py`` <-
     # ``ernie45_vl_moe.py``, both files of other names).
     fill_statement_max_lines: int = knob(30, 0)
+    # With 1, the statement rule pairs an import statement only with an import of the same
+    # module (``from .utils import (`` with ``from .utils import (``): an import of the fork's
+    # own module (``from sglang.srt.layers.linear import (`` <- ``from vllm.model_executor.
+    # layers.linear import (``) is no copy, whatever names it imports; 0: any statements.
+    fill_statement_same_module: int = knob(1, 0, 1)
     # With 1, the statement rule works only in a target file of the upstream file's own name
     # (its later version: ``nextcord/http.py`` <- ``discord/http.py``), where statements stay
     # in place when they are edited; 0: in every pair the fill works in.
