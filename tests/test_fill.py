@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from lineage.index import CODE, DOCSTRING
 from lineage.match import MatchParams, same_paths
-from lineage.match.fill import fold_form, increasing_pairs
+from lineage.match.fill import fold_form, import_module, increasing_pairs
 
 _HEAD = ('def encode_block(value, strict=True):\n'
          '    """Encode one block through the lookup table."""\n'
@@ -96,9 +96,17 @@ _REWRITTEN_TARGET = ('import asyncio\n\n\n'
 _SURVIVORS = {4, 16}
 
 
+# The survivors alone: with fill_leading_survivor_anchors (on by default) they would anchor
+# the alignment of the lines between them in a file of the upstream file's own name (below).
+_SURVIVORS_ONLY = MatchParams(fill_leading_survivor_anchors=0)
+# ... which then pairs the edited signatures between them and the ``else:`` / ``return None``
+# standing in order between those.
+_BETWEEN_SURVIVORS = {7: ("near", 5), 10: ("near", 9), 14: ("verbatim", 12), 15: ("verbatim", 13)}
+
+
 def test_lone_survivors_of_a_rewritten_file_at_the_same_path(run_compare: Runner) -> None:
     comparison = run_compare({"pkg/transport.py": _REWRITTEN_TARGET},
-                             [("up", {"pkg/transport.py": _REWRITTEN_UP})])
+                             [("up", {"pkg/transport.py": _REWRITTEN_UP})], params=_SURVIVORS_ONLY)
     frame = file_lines(comparison, "pkg/transport.py")
     copied = frame[frame["match"] != "none"]
     assert set(copied["line"]) == _SURVIVORS
@@ -106,11 +114,18 @@ def test_lone_survivors_of_a_rewritten_file_at_the_same_path(run_compare: Runner
     assert list(copied["upstream_line"].astype(int)) == [4, 14]
     assert comparison.regions["evidence_weight"].tolist() == [0.0]  # no seed supports it
     _verbatim_rows_are_exact(frame, _REWRITTEN_TARGET, _REWRITTEN_UP)
+    anchored = file_lines(run_compare({"pkg/transport.py": _REWRITTEN_TARGET},
+                                      [("up", {"pkg/transport.py": _REWRITTEN_UP})]), "pkg/transport.py")
+    copied = anchored[anchored["match"] != "none"]
+    assert set(copied["line"]) == _SURVIVORS | set(_BETWEEN_SURVIVORS)
+    assert {n: (copied.loc[n, "match"], int(copied.loc[n, "upstream_line"])) for n in _BETWEEN_SURVIVORS} \
+        == _BETWEEN_SURVIVORS
+    _verbatim_rows_are_exact(anchored, _REWRITTEN_TARGET, _REWRITTEN_UP)
 
 
 def test_a_vendored_copy_has_the_same_relative_path(run_compare: Runner) -> None:
     comparison = run_compare({"app/_vendor/pkg/transport.py": _REWRITTEN_TARGET},
-                             [("up", {"pkg/transport.py": _REWRITTEN_UP})])
+                             [("up", {"pkg/transport.py": _REWRITTEN_UP})], params=_SURVIVORS_ONLY)
     copied = file_lines(comparison, "app/_vendor/pkg/transport.py").query("match != 'none'")
     assert set(copied["line"]) == _SURVIVORS
 
@@ -296,8 +311,8 @@ _SIGNATURE_NEW = ('    def start_thread_in_channel(\n'
                   '        return self.request(r, reason=reason)\n')
 
 
-# The statement rule is off by default (MatchParams.fill_statement_max_lines says why); its tests
-# turn it on at the length a fork audit would use.
+# The statement rule is on by default since recall5 (MatchParams.fill_statement_max_lines says
+# why), in own-name files only; its tests name it all the same, so they keep saying what they test.
 _STATEMENTS = MatchParams(fill_statement_max_lines=30)
 
 
@@ -532,3 +547,70 @@ def test_a_kept_keyword_with_an_edited_value_is_near_in_the_file_of_its_own_name
     assert file_lines(off, "pkg/messages.py").loc[line, "match"] == "none"
     other = run_compare({"pkg/sending.py": target}, [("up", up)], params=_STATEMENTS)
     assert file_lines(other, "pkg/sending.py").loc[line, "match"] == "none"
+
+
+def test_the_statement_rule_works_in_the_file_of_its_own_name_only(run_compare: Runner) -> None:
+    """The annotated, re-wrapped signature of the test above, in a file of another name (a
+    file that took the method, not the upstream file's later version): its short pieces stay
+    none with fill_statement_own_file (the default), and are near with it off."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL
+    first = _CLIENT_HEAD.count("\n") + 1
+    pieces = list(range(first + 2, first + 7))  # ``channel_id: Snowflake,`` to ``) -> Response[None]:``
+    own = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
+    assert set(own.loc[pieces, "match"]) == {"near"}
+    other = file_lines(run_compare({"pkg/client.py": target}, [("up", up)]), "pkg/client.py")
+    assert other.loc[first + 12, "match"] != "none"  # the pair is established all the same
+    assert set(other.loc[pieces, "match"]) == {"none"}
+    every = run_compare({"pkg/client.py": target}, [("up", up)], params=MatchParams(fill_statement_own_file=0))
+    assert set(file_lines(every, "pkg/client.py").loc[pieces, "match"]) == {"near"}
+
+
+# A file rewritten over years: no region forms (its two survivors, the class line and the last
+# call, are too far apart to chain), but between them the old lines stand annotated in place.
+_AGED_FIELDS = ["sticker_identifier", "display_name", "description_text", "format_type", "sticker_pack_id",
+                "available_flag", "guild_identifier", "creator_user", "sort_value", "tag_names",
+                "asset_hash", "premium_type", "created_stamp", "edited_stamp"]
+_AGED_UP = ('class StickerItem:\n'
+            '    def __init__(self, *, state, data):\n'
+            + "".join(f'        self.{f} = data["{f}"]\n' for f in _AGED_FIELDS)
+            + '        register_sticker_with_the_connection_state(state, self)\n')
+_AGED_TARGET = ('class StickerItem:\n'
+                '    """Now documented."""\n\n'
+                '    def __init__(self, *, state: ConnectionState, data: StickerPayload) -> None:\n'
+                + "".join(f'        self.{f}: Optional[StickerField] = data["{f}"]\n' for f in _AGED_FIELDS)
+                + '        register_sticker_with_the_connection_state(state, self)\n')
+_AGED_FIRST = 5  # the first annotated field line of the target (upstream: 3)
+
+
+def test_survivors_anchor_a_pair_with_no_region_in_the_file_of_its_own_name(run_compare: Runner) -> None:
+    """A same-path pair with no region: its survivors (the class line, the last call) are the
+    pair's anchors, and the annotated lines between them are near; with
+    fill_leading_survivor_anchors off they stay none (and the lone-line rule judges the
+    survivors alone)."""
+    up = {"pkg/sticker.py": _AGED_UP}
+    fields = list(range(_AGED_FIRST, _AGED_FIRST + len(_AGED_FIELDS)))
+    comparison = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)])
+    frame = file_lines(comparison, "pkg/sticker.py")
+    assert comparison.regions["evidence_weight"].tolist() == [0.0]  # no seed supports it
+    assert set(frame.loc[fields, "match"]) == {"near"}
+    assert list(frame.loc[fields, "upstream_line"].astype(int)) == [k - _AGED_FIRST + 3 for k in fields]
+    assert frame.loc[2, "match"] == "none"
+    off = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)],
+                      params=MatchParams(fill_leading_survivor_anchors=0))
+    assert set(file_lines(off, "pkg/sticker.py").loc[fields, "match"]) == {"none"}
+    # Not in a file of another name (a marker names the upstream file there): survivors only.
+    marked = "# Derived from pkg/sticker.py\n" + _AGED_TARGET
+    other = run_compare({"pkg/stickers_v2.py": marked}, [("up", up)])
+    assert set(file_lines(other, "pkg/stickers_v2.py").loc[[k + 1 for k in fields], "match"]) == {"none"}
+
+
+def test_import_module_names_the_module_of_an_import_statement() -> None:
+    """The statement rule (fill_statement_same_module) pairs an import statement only with an
+    import of the same module: this is how it reads the module off the statement's first line."""
+    assert import_module("from sglang.srt.layers.linear import (") == "sglang.srt.layers.linear"
+    assert import_module("    from .utils import MISSING") == ".utils"
+    assert import_module("import torch.nn as nn") == "torch.nn"
+    assert import_module("from . import utils") == "."
+    assert import_module("important = 1") is None
+    assert import_module("self.fromage = cheese") is None

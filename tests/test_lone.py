@@ -285,3 +285,35 @@ def test_a_closing_bracket_of_a_copied_statement_stays(run_compare: Runner) -> N
     target, up = {"pkg/settle.py": signature + body}, {"up/settle.py": signature + body}
     frame = file_lines(run_compare(target, [("up", up)]), "pkg/settle.py")
     assert frame.loc[4, "match"] == "verbatim"
+
+
+_NOTED_UP = ('def validate_request_settings(settings, limits):\n'
+             '    checked = normalise_request_settings(settings, strict=True)\n'
+             '    enforce_request_limits(checked, limits, raise_on_error=True)\n'
+             '    # the defaults\n'
+             '    retries = 0\n'
+             '    log_request_settings_for_debugging(checked, retries, limits)\n'
+             '    return build_request_settings_object(checked, retries)\n')
+# The fork documented the default with six new comment lines, and replaced the logging call.
+_NOTED_TARGET = ('def validate_request_settings(settings, limits):\n'
+                 '    checked = normalise_request_settings(settings, strict=True)\n'
+                 '    enforce_request_limits(checked, limits, raise_on_error=True)\n'
+                 '    # the defaults\n'
+                 + "".join(f'    # a new note number {k} on why the retries start where they do\n' for k in range(6))
+                 + '    retries = 0\n'
+                 '    timeout_seconds = compute_new_timeout_for_the_session(checked)\n'
+                 '    register_the_new_timeout_with_the_pool(timeout_seconds)\n'
+                 '    return build_request_settings_object(checked, retries)\n')
+
+
+def test_new_comment_lines_do_not_part_a_copied_line_from_its_neighbour(run_compare: Runner) -> None:
+    """``retries = 0`` (short, not evidence alone) follows the copied comment above it across
+    six comment lines of the target's own: with lone_skip_comments those do not count, so it is
+    continued and stays; counting them, it is lone and dropped."""
+    frame = file_lines(run_compare({"pkg/settings.py": _NOTED_TARGET}, [("up", {"pkg/settings.py": _NOTED_UP})]),
+                       "pkg/settings.py")
+    assert frame.loc[11, "match"] == "verbatim" and int(frame.loc[11, "upstream_line"]) == 5
+    assert set(frame.loc[5:10, "match"]) == {"none"}
+    off = run_compare({"pkg/settings.py": _NOTED_TARGET}, [("up", {"pkg/settings.py": _NOTED_UP})],
+                      params=MatchParams(lone_skip_comments=0))
+    assert file_lines(off, "pkg/settings.py").loc[11, "match"] == "none"

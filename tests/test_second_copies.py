@@ -56,3 +56,33 @@ def test_the_pieces_of_a_re_wrapped_statement_stay(run_compare: Runner) -> None:
     assert set(off.loc[edited, "upstream_line"].astype(int)) == {4}
     on = file_lines(run_compare(target, [("up", up)]), "pkg/groups.py")
     assert list(on.loc[edited, "match"]) == list(off.loc[edited, "match"])
+
+
+_STATE_UP = ('class ChannelState:\n'
+             '    def add_private_channel(self, channel):\n'
+             '        self._private_channels[channel.id] = channel\n'
+             '        self.notify_listeners_of_channel(channel)\n\n'
+             '    def remove_private_channel(self, channel):\n'
+             '        self._private_channels.pop(channel.id, None)\n'
+             '        if isinstance(channel, DirectChannel):\n'
+             '            self._channels_by_user.pop(channel.recipient.id, None)\n\n'
+             '    def get_private_message(self, msg_id):\n'
+             '        return find_message_by_id(msg_id, reversed(self._messages))\n')
+# The fork guarded the recipient: the edited pop shares its abstract form with the pop above it.
+_STATE_TARGET = _STATE_UP.replace(
+    '            self._channels_by_user.pop(channel.recipient.id, None)\n',
+    '            recipient = channel.recipient\n'
+    '            if recipient is not None:\n'
+    '                self._channels_by_user.pop(recipient.id, None)\n')
+
+
+def test_a_second_copy_unpaired_before_the_fill_is_paired_with_its_own_line(run_compare: Runner) -> None:
+    """The region pairs the edited pop (line 11) by its abstract form with the pop above (line
+    7 upstream), which line 7 holds verbatim: a second copy, unpaired. Before the fill, the fill
+    then pairs it near with the line it edits (9); after the fill only, it stays none."""
+    up = {"pkg/state.py": _STATE_UP}
+    frame = file_lines(run_compare({"pkg/state.py": _STATE_TARGET}, [("up", up)]), "pkg/state.py")
+    assert frame.loc[11, "match"] == "near" and int(frame.loc[11, "upstream_line"]) == 9
+    after_only = run_compare({"pkg/state.py": _STATE_TARGET}, [("up", up)],
+                             params=MatchParams(second_copy_before_fill=0))
+    assert file_lines(after_only, "pkg/state.py").loc[11, "match"] == "none"

@@ -22,10 +22,11 @@ linear in the number of lines, never in the number of file pairs):
    :func:`lineage.match.labels.pair_label` says ``verbatim`` or ``near``.
 6. **Fill** (:func:`lineage.match.fill.fill`). Inside each established file pair (an accepted
    region, a provenance marker naming the upstream file, or the same relative path,
-   :func:`same_paths`), lines no region reached are aligned in order with the pair's paired
-   lines (an LCS): between two of them every aligned line is paired, repetitive forms that could
-   never seed too (table rows, repeated argument lines); elsewhere only distinctive identical
-   lines, lone survivors of a rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
+   :func:`same_paths`, also below a renamed package, :mod:`lineage.match.renames`), lines no
+   region reached are aligned in order with the pair's paired lines (an LCS): between two of
+   them every aligned line is paired, repetitive forms that could never seed too (table rows,
+   repeated argument lines); elsewhere only distinctive identical lines, lone survivors of a
+   rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
 7. **Second copies** (:func:`lineage.match.second_copies.drop_second_copies`). A near line
    whose upstream line the same target file holds verbatim elsewhere is the file's own second,
    edited copy: unpaired.
@@ -125,6 +126,7 @@ class _FileMatcher:
         from lineage.match.hits import find_hits
         from lineage.match.idioms import IdiomFilter
         from lineage.match.regions import group_runs
+        from lineage.match.renames import best_upstream_files, folder_renames
 
         self.target, self.upstream, self.params, self.preferred = target, upstream, params, preferred
         self.attributed = attributed
@@ -135,6 +137,9 @@ class _FileMatcher:
         self.up_names = [posixpath.basename(p) for p in self.up_paths]
         self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
         self.idioms = IdiomFilter(target, upstream, params)
+        t_paths = [f.path for f in target.files]
+        self.renames = folder_renames(t_paths, self.up_paths, best_upstream_files(*self.runs_by_file.file_pairs()),
+                                      params)
         self.by_path: dict[str, list[int]] = {}
         for number, path in enumerate(self.up_paths):
             self.by_path.setdefault(path, []).append(number)
@@ -147,11 +152,14 @@ class _FileMatcher:
         from lineage.match.labels import FileLabeller
         from lineage.match.lone import drop_lone_lines
         from lineage.match.regions import Chain, chain_runs
+        from lineage.match.renames import renamed_paths
         from lineage.match.second_copies import drop_second_copies
 
         target, upstream, params = self.target, self.upstream, self.params
         preferred = self.preferred[t_file] if self.preferred else set()
-        named = {u for path in (preferred | same_paths(target.files[t_file].path)) for u in self.by_path.get(path, ())}
+        t_path = target.files[t_file].path
+        own_paths = preferred | same_paths(t_path) | renamed_paths(t_path, self.renames)
+        named = {u for path in own_paths for u in self.by_path.get(path, ())}
         chains: list[Chain] = chain_runs(self.runs_by_file.get(t_file, []), params)
         if t_file in self.identical:
             chains.append(self.identical[t_file])
@@ -167,6 +175,8 @@ class _FileMatcher:
         for chain in claimed:
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
+        if params.second_copy_before_fill:
+            drop_second_copies(labeller)  # so the fill may pair such a line with its own upstream line
         accepted += fill(labeller, accepted, named)
         drop_second_copies(labeller)
         drop_lone_lines(labeller, self.idioms, attributed)

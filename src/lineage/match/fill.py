@@ -6,7 +6,8 @@ dropped by ``seed_max_per_file``, and a single line that survived in a rewritten
 light to be a region. Once a (target file, upstream file) pair is *established*, such lines need
 no evidence of their own, only their place. A pair is established when one of its regions was
 accepted in the target file, or when the target file's provenance markers name that upstream
-file, or when the upstream file has the same path.
+file, or when the upstream file has the same path (also below a package the target renamed,
+:mod:`lineage.match.renames`).
 
 The pair's *anchors* are the target lines already paired with that upstream file, taken in order
 in both files (the longest chain increasing on both sides; lines out of that order keep their
@@ -51,14 +52,24 @@ other hits. Three rules, each with its reason:
   paired line: there stand the imports, which a derived file rewrites to its own modules, and
   aligning them between survivors paired them with the upstream's imports of other modules
   (``from .enums import (`` <- ``from .channel import *``; on the sglang/vLLM pair, sglang's
-  ``from sglang.srt.layers... import`` lines).
+  ``from sglang.srt.layers... import`` lines). **Before the pair's first paired line**, in a
+  target file of the upstream file's own name, the survivors anchor the alignment too, but only
+  from the first of them that is not an import on (``fill_leading_survivor_anchors``): the file
+  is its later version from edge to edge, as above, and below its import block the module's
+  code is the old code edited (``nextcord/http.py``: ``pass`` / ``return text`` of the old
+  ``json_or_text`` between two survivors, above the first region). This also takes a pair with
+  **no paired line at all** before the fill (established by its path or a marker, no region: a
+  file rewritten over years, ``nextcord/sticker.py`` <- ``discord/sticker.py``, annotated line
+  by line), whose survivors are the only places where the copy can be seen; alone, each would
+  face the lone-line rule, which drops most of them (a ``return self.name`` survives in many files).
 * **Statements re-wrapped in place** (:func:`_split_at_rewrapped`, ``fill_rewrapped_max_lines``,
   on by default). Inside a stretch between two anchors, a statement whose tokens (without type
   annotations) are those of one upstream statement of the stretch, each found once there and of
   several lines on one side, is Black's re-wrap of it: no piece of it aligns by its fold form,
   so it is paired piece by piece first and the stretch is cut at it. It judges no similarity,
-  unlike the statement rule (``fill_statement_max_lines``, off by default; the similar
-  statements of :mod:`lineage.match.statements`): on the real renamed fork it raised recall
+  unlike the statement rule (``fill_statement_max_lines``; the similar statements of
+  :mod:`lineage.match.statements`, on by default since recall5 but only in a file of the
+  upstream file's own name, :func:`_statement_rule`): on the real renamed fork it raised recall
   0.849 -> 0.881 with precision 0.965 -> 0.966, and on the sglang/vLLM pair it added about 50
   code lines, its truth-set scores unchanged. A statement found once on each side can still be
   one moved past copied lines; cut there, the stretch would lose them, so a statement pair that
@@ -193,12 +204,16 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
                 done = _survivors(lab, u_file, t_span, u_span, used, number)
                 if done and (inner or (i > 0 and p.fill_edge_survivor_anchors and own_file)):
                     long_inner.append(t_span)
+                elif done and i == 0 and p.fill_leading_survivor_anchors and own_file:
+                    start = _first_code_survivor(lab, u_file, t_span)
+                    if start is not None:
+                        long_inner.append(range(start, t_span.stop))
                 if not inner and anchors and p.fill_edge_block_lines > 0:
                     done += _edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         _imports(lab, u_file, new_number)
-    if p.fill_statement_max_lines > 0:
+    if _statement_rule(lab, u_file):
         _complete_statements(lab, statements, u_file)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
@@ -206,10 +221,37 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
         added.append(new_chain)
 
 
+def _first_code_survivor(lab: FileLabeller, u_file: int, t_span: range) -> int | None:
+    """The first code line of ``t_span`` paired with ``u_file`` that is not an import (the
+    leading survivors anchor the alignment from there on: below the import block; a licence
+    header's comment lines stand above it)."""
+    r, rows = lab.result, lab.t_rows
+    for tc in t_span:
+        row = rows[tc]
+        if (r.match[row] != NONE and r.up_file[row] == u_file and lab.target_kind(tc) == CODE
+                and import_module(lab.t_lines[row]) is None):
+            return tc
+    return None
+
+
 def _own_file(lab: FileLabeller, u_file: int) -> bool:
     """Whether the labeller's target file has the upstream file's name: its later version (a
     fork's, a vendored copy's), not a file that took a part of it."""
     return posixpath.basename(lab.target.files[lab.t_file].path) == posixpath.basename(lab.upstream.files[u_file].path)
+
+
+def _statement_rule(lab: FileLabeller, u_file: int) -> bool:
+    """Whether the statement rule (:mod:`lineage.match.statements`) pairs edited statements in
+    this pair: ``fill_statement_max_lines`` on, and with ``fill_statement_own_file`` only in a
+    target file of the upstream file's own name. A file's later version keeps its signatures
+    and calls in place, edited (annotations added, re-wrapped one argument a line, a keyword
+    added); a file that took code from an upstream file of another name writes its own
+    signatures and calls next to the ones it took, and a statement of it resembles one of the
+    upstream's by the shape all such statements share (``prefix: str = "",`` of a model's
+    ``__init__``, ``super().__init__(`` of another class: the false copies the rule made on
+    the sglang/vLLM pair were all in files of other names)."""
+    p = lab.p
+    return p.fill_statement_max_lines > 0 and (not p.fill_statement_own_file or _own_file(lab, u_file))
 
 
 _IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#.*)?")
@@ -264,6 +306,18 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
+
+
+_IMPORT_FROM = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
+
+
+def import_module(first_line: str) -> str | None:
+    """The module an import statement (given by its first line) names; None for any other
+    statement. The statement rule pairs an import only with an import of the same module: a
+    fork's ``from sglang.srt.layers.linear import (`` block is its own module's names, not a
+    copy of ``from vllm.model_executor.layers.linear import (``, however alike the names."""
+    m = _IMPORT_FROM.match(first_line)
+    return (m.group(1) or m.group(2)) if m else None
 
 
 def _free(lab: FileLabeller, u_file: int, tc: int) -> bool:
@@ -377,7 +431,7 @@ def _edited_lines(lab: FileLabeller, statements: _Statements, u_file: int, t_spa
         u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
         if not t_gap or not u_gap or max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
             continue
-        if lab.p.fill_statement_max_lines > 0:
+        if _statement_rule(lab, u_file):
             taken = _edited_statements(lab, statements, u_file, t_gap, u_gap, number)
             t_gap = [tc for tc in t_gap if free(tc)]
             u_gap = [uc for uc in u_gap if uc not in taken]
@@ -563,6 +617,13 @@ def _edited_statements(lab: FileLabeller, statements: _Statements, u_file: int, 
     t_single = np.array([len(s) == 1 for s in t_stmts])
     u_single = np.array([len(s) == 1 for s in u_stmts])
     scores[np.outer(t_single, u_single)] = -1.0
+    if lab.p.fill_statement_same_module:
+        t_mods = [import_module(lab.t_lines[lab.t_rows[st[0]]]) for st in t_stmts]
+        u_mods = [import_module(u_lines[u_rows[st[0]]]) for st in u_stmts]
+        for a, tm in enumerate(t_mods):
+            for b, um in enumerate(u_mods):
+                if (tm is not None or um is not None) and tm != um:
+                    scores[a, b] = -1.0
     taken: set[int] = set()
     for a, b in best_in_order(scores, lab.p.fill_statement_min_similarity):
         if len(t_stmts[a]) == 1 and len(u_stmts[b]) == 1:
@@ -592,6 +653,9 @@ def _complete_statements(lab: FileLabeller, statements: _Statements, u_file: int
         if len(u_sids) != 1 or -1 in u_sids or not any(_free(lab, u_file, tc) for tc in t_stmt):
             continue
         u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
+        if lab.p.fill_statement_same_module and import_module(lab.t_lines[rows[t_stmt[0]]]) != import_module(
+                lab.upstream_lines(u_file)[1][u_rows[u_stmt[0]]]):
+            continue
         if _statement_similarity(lab, u_file, t_stmt, u_stmt) < lab.p.fill_statement_min_similarity:
             continue
         number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])

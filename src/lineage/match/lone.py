@@ -122,6 +122,12 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
     if len(first) > 1:
         a, b = last[:-1], first[1:]  # the last line of each unit and the first of the next
         dt, du = paired[b] - paired[a], u_pos[b] - u_pos[a]
+        if p.lone_skip_comments:
+            # Comment and docstring lines of the target's own between them do not part them.
+            n = len(rows)
+            own_text = (lab.target.kind[start:start + n] != CODE) & (match == NONE)
+            steps = np.cumsum(~own_text)
+            dt = steps[paired[b]] - steps[paired[a]]
         reach = 1 + p.lone_max_skip
         ok = (up_file[a] == up_file[b]) & (du >= 1) & (dt <= reach) & (du <= reach)
         tight = ok & ((dt == 1) | (du == 1))

@@ -117,19 +117,36 @@ class MatchParams:
     # target file of the upstream file's own name; 0: the word share alone.
     fill_statement_kept_keywords: int = knob(1, 0, 1)
     # ... and a statement of more lines than this is not used (a bracket left open inside a
-    # multi-line string would join what follows); 0 turns the statement rule off, the default:
-    # measured on the real cases (2026-12-03) it raises the renamed fork's recall 0.884 -> 0.934
-    # (F1 0.904 -> 0.919) and survival's 0.900 -> 0.917, but on the sglang/vLLM pair it adds
-    # about 3,900 copied code lines of which about half are wrong (generic signature pieces,
-    # ``def __init__(`` / ``self,`` of another class), which a licence review cannot sign. Set it
-    # to 30 (``--set fill_statement_max_lines=30``) to audit a fork that reformatted its code.
+    # multi-line string would join what follows); 0 turns the statement rule off. It was off
+    # by default until branch recall5 (2026-12-04), which limits it to a target file of the
+    # upstream file's own name (``fill_statement_own_file``, below) and turns it on: the
+    # history of that choice follows. Measured on the real cases (2026-12-03) it raises the
+    # renamed fork's recall 0.884 -> 0.934 (F1 0.904 -> 0.919) and survival's 0.900 -> 0.917,
+    # but on the sglang/vLLM pair it added about 3,900 copied code lines of which about half
+    # were wrong (generic signature pieces, ``def __init__(`` / ``self,`` of another class),
+    # which a licence review cannot sign.
     # Against the remade git truths (2026-12-03 evening) it raises the fork's recall 0.847 ->
     # 0.913 and survival's 0.884 -> 0.915 with precision unchanged (0.965 -> 0.963, 0.963 -> 0.964).
     # With the re-wrap rule below on and the pieces and kept keywords of lineage.match.statements
     # (2026-12-04): fork 0.881 -> 0.928 at precision 0.966 -> 0.963, survival 0.888 -> 0.915 at
     # 0.964; on the sglang/vLLM truth set code-line precision 0.789 -> 0.785 (one more false copy,
     # a ``super().__init__`` idiom), recall 0.975 both, and 3,679 more copied code lines.
-    fill_statement_max_lines: int = knob(0, 0)
+    # Limited to own-name files (recall5, 2026-12-04): fork recall 0.882 -> 0.928 (0.929 in
+    # every pair) at precision 0.968 -> 0.964, survival 0.887 -> 0.913 at 0.968; on the
+    # sglang/vLLM pair 1,297 more copied code lines (about 1,900 fewer than in every pair) and
+    # no new false copy on the truth set, where every pair added two (``prefix: str = "",`` of
+    # ``qwen3vl.py`` <- ``keye.py``, ``super().__init__`` of ``ernie45_moe_vl.py`` <-
+    # ``ernie45_vl_moe.py``, both files of other names).
+    fill_statement_max_lines: int = knob(30, 0)
+    # With 1, the statement rule pairs an import statement only with an import of the same
+    # module (``from .utils import (`` with ``from .utils import (``): an import of the fork's
+    # own module (``from sglang.srt.layers.linear import (`` <- ``from vllm.model_executor.
+    # layers.linear import (``) is no copy, whatever names it imports; 0: any statements.
+    fill_statement_same_module: int = knob(1, 0, 1)
+    # With 1, the statement rule works only in a target file of the upstream file's own name
+    # (its later version: ``nextcord/http.py`` <- ``discord/http.py``), where statements stay
+    # in place when they are edited; 0: in every pair the fill works in.
+    fill_statement_own_file: int = knob(1, 0, 1)
     # Statements re-wrapped in place (``lineage.match.fill._split_at_rewrapped``): inside a
     # stretch between two paired lines, a statement of at most this many lines whose tokens
     # (without annotations) are those of a statement of the upstream stretch, each found once
@@ -157,6 +174,14 @@ class MatchParams:
     # that ended early, the rest of the file found again by its survivors); 0: survivors and
     # edge blocks only there. Never before the first paired line (the imports; fill.py says why).
     fill_edge_survivor_anchors: int = knob(1, 0, 1)
+    # The same before the pair's first paired line, in a target file of the upstream file's
+    # own name, from the first survivor there that is not an import on (the import block, which
+    # a fork rewrites to its own modules, stays as it is): with 1 those survivors are anchors
+    # too. This also covers a pair with no paired line at all before the fill (established by
+    # the same or a renamed path, or a marker, with no region: a file rewritten over years,
+    # ``nextcord/sticker.py`` <- ``discord/sticker.py``); 0: survivors only there (and these
+    # alone rarely pass the lone-line rule).
+    fill_leading_survivor_anchors: int = knob(1, 0, 1)
     # Before the pair's first paired line and after its last (only lone survivors there), a
     # block of at least this many consecutive code lines aligned with as many consecutive
     # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
@@ -168,6 +193,14 @@ class MatchParams:
     # are lines of the import block of a file whose code is copied from that upstream file, so
     # even ``import os`` (2 tokens) is counted as taken with it; 0 turns it off.
     fill_import_min_tokens: int = knob(2, 0)
+    # -- renamed folders (renames.py): a target folder most of whose copying files copy most
+    # from the file at the same path below another folder is that folder renamed (``nextcord/``
+    # <- ``discord/``), and each of its files is established with the file at its renamed path,
+    # as a same-path pair is. At least this many files must show it (0 turns the rule off) ...
+    rename_min_files: int = knob(3, 0)
+    # ... and at least this share of the folder's files that copy from anywhere: a project
+    # that copied a few files into a folder of its own renamed nothing.
+    rename_min_share: float = knob(0.5, 0.0, 1.0)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
     # A line whose form is in more upstream files is not distinctive (read by the lone-line
     # rule too: a lone line must be as rare as an idiom region's evidence).
@@ -194,6 +227,11 @@ class MatchParams:
     # too: a one-line run next to another run, on a diagonal more than this off, is a lone hit
     # that does not end a region or bound a gap (``lineage.match.labels._stray``).
     lone_max_skip: int = knob(3, 0)
+    # With 1, the target's own comment and docstring lines (unpaired) are not counted in that
+    # distance: a fork that documents a copied attribute with a block of new comments
+    # (``self.verify = True`` under seven new ``#:`` lines) has not moved the code apart;
+    # 0 counts every content line.
+    lone_skip_comments: int = knob(1, 0, 1)
     # A lone near line needs at least this similarity (and its upstream line must be rare); a
     # line continued only across lines edited in place on both sides needs it too: an edited
     # line with nothing copied next to it is a guess unless the two texts are close.
@@ -216,6 +254,13 @@ class MatchParams:
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
     second_copy_rule: int = knob(1, 0, 1)
+    # With 1 the rule runs before the fill as well as after it: a line a region paired near by
+    # its abstract form with the line above its own (``self._private_channels_by_user.pop(...)``
+    # opposite ``self._private_channels.pop(...)``, which the line above holds verbatim) is
+    # unpaired before the fill, which then pairs it with the upstream line it edits; after the
+    # fill only, it stayed none. The fill never pairs an upstream line twice, so it makes no
+    # second copy of its own. 0: after the fill only.
+    second_copy_before_fill: int = knob(1, 0, 1)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the

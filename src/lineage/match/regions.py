@@ -142,6 +142,10 @@ class RunsByFile:
         tc = self._tc
         return [Run(uf, d, t0, t1, w, tc[s : e + 1]) for s, e, w, uf, d, t0, t1 in zip(*columns, strict=True)]
 
+    def file_pairs(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every kept run's target file, upstream file and weight (arrays over all runs)."""
+        return self._t_file, self._columns[3], self._columns[2]
+
     def __len__(self) -> int:
         """How many runs were kept, over all target files."""
         return len(self._t_file)

@@ -1,0 +1,92 @@
+"""Renamed folders: the same relative path after a package rename.
+
+A fork that renamed its package (``discord/`` -> ``nextcord/``) keeps its files' relative paths
+below the new name: ``nextcord/sticker.py`` is the later version of ``discord/sticker.py``, as a
+vendored ``pip/_vendor/six.py`` is of ``six.py`` (:func:`lineage.match.same_paths`). Such a
+pair is *established* for the fill (step 6) like a same-path pair, even when no region formed:
+a file rewritten over years (annotations added, methods moved) keeps only lone survivors and
+edited lines, and without the pair they were all left ``none``, and the file had no upstream at
+all (on the real renamed fork, ``nextcord/sticker.py``, 20 copied code lines of
+``discord/sticker.py``, and ``nextcord/ext/commands/__init__.py``).
+
+The rename is learnt from the whole tree, never guessed from a name: each target file votes
+with the upstream file its runs weigh most with (:func:`best_upstream_files`) when the two paths
+end alike (at least the file name), for the pair of folders above the shared ending
+(``nextcord`` -> ``discord`` for ``nextcord/ext/commands/core.py`` <-
+``discord/ext/commands/core.py``). A folder pair is a rename when at least
+``rename_min_files`` target files vote for it and they are at least ``rename_min_share`` of the
+target files below that target folder that have a best upstream file at all: most of what the
+folder copies keeps its place below the other name. A project that merely copied a few files
+into a folder of its own (sglang's ``srt/layers/`` from vLLM's ``model_executor/layers/``,
+among hundreds of files copying from everywhere) is no rename.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import numpy as np
+
+from lineage.match.params import MatchParams
+
+
+def best_upstream_files(t_file: np.ndarray, up_file: np.ndarray, weight: np.ndarray) -> dict[int, int]:
+    """Per target file, the upstream file its runs weigh most with (the lower number on a tie)."""
+    if len(t_file) == 0:
+        return {}
+    pairs: dict[tuple[int, int], float] = {}
+    for t, u, w in zip(t_file.tolist(), up_file.tolist(), weight.tolist(), strict=True):
+        pairs[(t, u)] = pairs.get((t, u), 0.0) + w
+    best: dict[int, tuple[float, int]] = {}
+    for (t, u), w in sorted(pairs.items()):
+        if t not in best or w > best[t][0]:
+            best[t] = (w, u)
+    return {t: u for t, (_, u) in best.items()}
+
+
+def _folders(t_path: str, u_path: str) -> tuple[str, str] | None:
+    """The folders above the ending two paths share (None: not even the file name is shared,
+    or the paths are the same)."""
+    t, u = t_path.split("/"), u_path.split("/")
+    shared = 0
+    while shared < min(len(t), len(u)) and t[-1 - shared] == u[-1 - shared]:
+        shared += 1
+    if shared == 0 or (shared == len(t) and shared == len(u)):
+        return None
+    return "/".join(t[: len(t) - shared]), "/".join(u[: len(u) - shared])
+
+
+def folder_renames(t_paths: list[str], u_paths: list[str], best: dict[int, int],
+                   p: MatchParams) -> dict[str, str]:
+    """Target folder -> upstream folder for every rename the tree's evidence shows (see the
+    module docstring); ``best``: target file -> its best upstream file. An empty target folder
+    (``""``) stands for the target's root."""
+    if p.rename_min_files <= 0:
+        return {}
+    votes: Counter[tuple[str, str]] = Counter()
+    for t, u in best.items():
+        folders = _folders(t_paths[t], u_paths[u])
+        if folders is not None:
+            votes[folders] += 1
+    renames: dict[str, str] = {}
+    for (t_folder, u_folder), n in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0])):
+        if n < p.rename_min_files or t_folder in renames:
+            continue
+        below = sum(1 for t in best if _below(t_paths[t], t_folder))
+        if n >= p.rename_min_share * below:
+            renames[t_folder] = u_folder
+    return renames
+
+
+def _below(path: str, folder: str) -> bool:
+    return not folder or path.startswith(folder + "/")
+
+
+def renamed_paths(path: str, renames: dict[str, str]) -> set[str]:
+    """Upstream paths target ``path`` has after each rename of a folder above it."""
+    out = set()
+    for t_folder, u_folder in renames.items():
+        if _below(path, t_folder):
+            rest = path[len(t_folder) + 1 :] if t_folder else path
+            out.add(f"{u_folder}/{rest}" if u_folder else rest)
+    return out
