@@ -260,7 +260,7 @@ def refreshed_manifest(stored: dict[str, Any], options: dict[str, object], timin
     manifest["created"] = datetime.now(UTC).isoformat(timespec="seconds")
     manifest["command"] = sys.argv
     manifest["options"] = options
-    manifest["match_cache"] = {"hits": 0, "misses": 0}
+    manifest["match_cache"] = {"hits": 0, "misses": 0, "table_rows_reused": 0}
     manifest["timings_seconds"] = {k: round(v, 3) for k, v in timings.items()}
     for side in [manifest["target"], *manifest["upstreams"]]:
         side.update(cache_hits=0, cache_misses=0, index_seconds=0.0)
