@@ -27,6 +27,8 @@ def _trees(root: Path) -> tuple[Path, Path]:
     up_files = up.files()
     third = up.module(5)
     up_files[f"zorblib/third_party/{Path(third.path).name}"] = up_files.pop(third.path)  # third-party code
+    # an upstream file that came from the target once the target has that package (see _new_package)
+    up_files["zorblib/borrowed.py"] = "# Adapted from zorbtools\n" + "\n".join(up.module(4).lines[:12]) + "\n"
     upstream = write_tree(root / "up", up_files)  # type: ignore[arg-type]
     rng = random.Random(3)
     n = Names(rng)
@@ -86,7 +88,8 @@ def _too_big(target: Path, upstream: Path) -> None:  # indexed -> skipped (over 
     path.write_text(path.read_text(encoding="utf-8") + "# pad\n" * (MAX_BYTES // 6 + 1), encoding="utf-8")
 
 
-def _new_package(target: Path, upstream: Path) -> None:  # the target's names change: a new context
+def _new_package(target: Path, upstream: Path) -> None:
+    """The target's names change, and with them an upstream file's origin: a new context."""
     write_tree(target, {"zorbtools/__init__.py": "Y = 2\n"})
 
 
@@ -115,6 +118,21 @@ def test_reruns_with_changed_files_write_the_reports_of_a_run_without_cache(
         assert set(warm) == set(plain) and len(warm) >= 10, name
         for file in plain:
             assert warm[file] == plain[file], (name, file)
+
+
+def test_a_target_in_another_folder_reuses_the_rows(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(target, upstream, tmp_path / "first", cache)
+    moved = target.rename(tmp_path / "elsewhere")  # another label, the same origins
+    _append("app/mixed.py", "\n# one more line\n")(moved, upstream)
+    assembled: list[bool] = []
+    original = reuse.assemble
+    monkeypatch.setattr(reuse, "assemble", lambda *a: assembled.append((found := original(*a)) is not None) or found)
+    _run(moved, upstream, tmp_path / "warm", cache)
+    _run(moved, upstream, tmp_path / "plain", tmp_path / "none", use_cache=False)
+    assert assembled == [True]
+    assert _reports(tmp_path / "warm") == _reports(tmp_path / "plain")
 
 
 def test_a_damaged_entry_is_rebuilt(tmp_path: Path) -> None:

@@ -267,7 +267,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     if reuse_tables and cache_root is not None and not figures_only and match_memo is None:
         from lineage.results.reuse import REWRITE_AFTER, TableStore, assemble, changed_files, tables_context
 
-        store = TableStore(cache_root, tables_context(context, names, own_names, own_target, origins))
+        store = TableStore(cache_root, tables_context(context, names, own_names, origins))
         stored = store.get()
         todo = changed_files(target.files, stored) if stored is not None else None
         if stored is not None and todo is not None:

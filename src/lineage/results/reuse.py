@@ -15,11 +15,11 @@ and are the same tables, byte for byte once written, as a run without any cache.
 
 The key (:func:`tables_context`) is a digest of: this module's version, the code of all of
 lineage (:func:`lineage.match.store.code_fingerprint`), the match cache's context (upstream labels
-and tree digests, every parameter, the matcher's code), the names markers are read against, the
-target's names and every upstream file's origin. A file's own part of the key is its (path, git
-blob digest), line and definition counts, checked per file. One entry per context: a run that
-builds every file's rows replaces it (a target whose files are all new simply finds nothing to
-reuse); a run that reused rows replaces it only when it built the rows of more than
+and tree digests, every parameter, the matcher's code), the names markers are read against and
+every upstream file's origin (the target's names reach the rows only through these). A file's
+own part of the key is its (path, git blob digest), line and definition counts, checked per file.
+One entry per context: a run that builds every file's rows replaces it (a target whose files are
+all new simply finds nothing to reuse); a run that reused rows replaces it only when it built the rows of more than
 :data:`REWRITE_AFTER` files itself (writing the entry costs about half a second on a large
 target, more than building a few files' rows again on the next run).
 
@@ -70,12 +70,14 @@ def _code() -> str:
     return code_fingerprint(("lineage",))
 
 
-def tables_context(match_context: str, names: set[str], own_names: Sequence[set[str]], own_target: Sequence[str],
+def tables_context(match_context: str, names: set[str], own_names: Sequence[set[str]],
                    origins: Sequence[Origin]) -> str:
-    """Digest of everything a target file's table rows depend on besides the file itself."""
+    """Digest of everything a target file's table rows depend on besides the file itself. The
+    target's own names reach the rows only through the origins (which upstream files came from
+    the target), so a target renamed (another folder name) keeps its entry."""
     parts = {
         "version": TABLES_VERSION, "code": _code(), "match": match_context, "names": sorted(names),
-        "own_names": [sorted(n) for n in own_names], "own_target": list(own_target),
+        "own_names": [sorted(n) for n in own_names],
         "origins": [[o.kind, o.name, o.evidence, o.line] for o in origins],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
