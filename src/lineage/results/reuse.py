@@ -74,11 +74,14 @@ def tables_context(match_context: str, names: set[str], own_names: Sequence[set[
                    origins: Sequence[Origin]) -> str:
     """Digest of everything a target file's table rows depend on besides the file itself. The
     target's own names reach the rows only through the origins (which upstream files came from
-    the target), so a target renamed (another folder name) keeps its entry."""
+    the target), and of an origin the rows read its kind, label and evidence (the gate and
+    :mod:`lineage.results.tables`), not the name a ``from_target`` origin gives the target (the
+    first of its names, which is its folder's name for a directory): so a target in another
+    folder keeps its entry."""
     parts = {
         "version": TABLES_VERSION, "code": _code(), "match": match_context, "names": sorted(names),
         "own_names": [sorted(n) for n in own_names],
-        "origins": [[o.kind, o.name, o.evidence, o.line] for o in origins],
+        "origins": [[o.kind, o.label, o.evidence, o.line] for o in origins],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
