@@ -14,7 +14,8 @@ are matched, gated and built; the tables are then assembled in the order the bui
 and are the same tables, byte for byte once written, as a run without any cache.
 
 The key (:func:`tables_context`) is a digest of: this module's version, the code of all of
-lineage (:func:`lineage.match.store.code_fingerprint`), the match cache's context (upstream labels
+lineage (:func:`lineage.match.store.code_fingerprint`), the versions of Python and the libraries
+lineage requires (as the whole-result cache has them), the match cache's context (upstream labels
 and tree digests, every parameter, the matcher's code), the names markers are read against and
 every upstream file's origin (the target's names reach the rows only through these). A file's
 own part of the key is its (path, git blob digest), line and definition counts, checked per file.
@@ -70,6 +71,14 @@ def _code() -> str:
     return code_fingerprint(("lineage",))
 
 
+def _environment() -> dict[str, str]:
+    """Python's and the required libraries' versions, as the whole-result cache keys them: the
+    stored rows were made by pandas and pyarrow."""
+    from lineage.report.cache import _environment as environment
+
+    return environment()
+
+
 def tables_context(match_context: str, names: set[str], own_names: Sequence[set[str]],
                    origins: Sequence[Origin]) -> str:
     """Digest of everything a target file's table rows depend on besides the file itself. The
@@ -79,7 +88,8 @@ def tables_context(match_context: str, names: set[str], own_names: Sequence[set[
     first of its names, which is its folder's name for a directory): so a target in another
     folder keeps its entry."""
     parts = {
-        "version": TABLES_VERSION, "code": _code(), "match": match_context, "names": sorted(names),
+        "version": TABLES_VERSION, "code": _code(), "environment": _environment(), "match": match_context,
+        "names": sorted(names),
         "own_names": [sorted(n) for n in own_names],
         "origins": [[o.kind, o.label, o.evidence, o.line] for o in origins],
     }
