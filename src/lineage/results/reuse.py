@@ -52,6 +52,7 @@ import pandas as pd
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from lineage.environment import library_versions
 from lineage.index import FileIndex
 from lineage.index.store import frame, unframe, write_atomically
 from lineage.match.origin import Origin
@@ -71,12 +72,6 @@ def _code() -> str:
     return code_fingerprint(("lineage",))
 
 
-def _environment() -> dict[str, str]:
-    """Python's and the required libraries' versions, as the whole-result cache keys them: the
-    stored rows were made by pandas and pyarrow."""
-    from lineage.report.cache import _environment as environment
-
-    return environment()
 
 
 def tables_context(match_context: str, names: set[str], own_names: Sequence[set[str]],
@@ -88,7 +83,7 @@ def tables_context(match_context: str, names: set[str], own_names: Sequence[set[
     first of its names, which is its folder's name for a directory): so a target in another
     folder keeps its entry."""
     parts = {
-        "version": TABLES_VERSION, "code": _code(), "environment": _environment(), "match": match_context,
+        "version": TABLES_VERSION, "code": _code(), "environment": library_versions(), "match": match_context,
         "names": sorted(names),
         "own_names": [sorted(n) for n in own_names],
         "origins": [[o.kind, o.label, o.evidence, o.line] for o in origins],
