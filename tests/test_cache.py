@@ -114,8 +114,9 @@ def _trees(tmp_path: Path) -> tuple[Path, Path]:
     return treegen.write_tree(tmp_path / "target", target), treegen.write_tree(tmp_path / "upstream", up.files())
 
 
-def _run(t_root: Path, u_root: Path, cache: Path, out: Path) -> dict:
-    comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
+def _run(t_root: Path, u_root: Path, cache: Path, out: Path, reuse_tables: bool = True) -> dict:
+    settings = RunSettings(cache_dir=cache, jobs=1, reuse_tables=reuse_tables)
+    comparison = compare(str(t_root), [str(u_root)], settings=settings)
     comparison.write(out, html=False)
     return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
 
@@ -123,7 +124,7 @@ def _run(t_root: Path, u_root: Path, cache: Path, out: Path) -> dict:
 def test_second_run_hits_the_cache(tmp_path: Path) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"
-    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    first = _run(t_root, u_root, cache, tmp_path / "out1", reuse_tables=False)  # the match cache alone
     n_target = first["target"]["indexed_files"]
     n_up = first["upstreams"][0]["indexed_files"]
     assert first["target"]["cache_hits"] == 0 and first["target"]["cache_misses"] == n_target
@@ -178,6 +179,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
     n = len(comparison.target.files) + len(comparison.upstreams[0].files)
     matched = len(comparison.target.files)  # one match entry per target file
+    matched += 1  # and the tables entry (lineage.results.reuse)
     # an entry of an older index version is counted and cleared too
     old = cache / "index-v0" / "ab" / "abcdef.rec"
     old.parent.mkdir(parents=True)
@@ -189,6 +191,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"entries: {n + matched + 1:,}" in out
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
+    assert "tables-v1: 1 entries" in out
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
     assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out
@@ -212,14 +215,14 @@ def test_match_cache_skips_unchanged_files_and_survives_damage(tmp_path: Path) -
     cache = tmp_path / "cache"
     first = _run(t_root, u_root, cache, tmp_path / "out1")
     n_target = first["target"]["indexed_files"]
-    assert first["match_cache"] == {"hits": 0, "misses": n_target}
-    second = _run(t_root, u_root, cache, tmp_path / "out2")
-    assert second["match_cache"] == {"hits": n_target, "misses": 0}
+    assert first["match_cache"] == {"hits": 0, "misses": n_target, "table_rows_reused": 0}
+    second = _run(t_root, u_root, cache, tmp_path / "out2", reuse_tables=False)
+    assert second["match_cache"] == {"hits": n_target, "misses": 0, "table_rows_reused": 0}
     entries = sorted(cache.glob("match-v*/*/*/*.rec"))
     assert len(entries) == n_target
     entries[0].write_bytes(entries[0].read_bytes()[:-7])
-    third = _run(t_root, u_root, cache, tmp_path / "out3")
-    assert third["match_cache"] == {"hits": n_target - 1, "misses": 1}
+    third = _run(t_root, u_root, cache, tmp_path / "out3", reuse_tables=False)
+    assert third["match_cache"] == {"hits": n_target - 1, "misses": 1, "table_rows_reused": 0}
     for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json"):
         expected = (tmp_path / "out1" / name).read_bytes()
         assert (tmp_path / "out2" / name).read_bytes() == expected, name

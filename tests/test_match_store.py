@@ -68,7 +68,8 @@ def test_a_swapped_match_entry_is_a_miss_and_figures_do_not_move(tmp_path: Path)
     cache = tmp_path / "cache"
 
     def run(out: str) -> dict:
-        comparison = compare(str(t_root), [str(u_root)], settings=RunSettings(cache_dir=cache, jobs=1))
+        settings = RunSettings(cache_dir=cache, jobs=1, reuse_tables=False)  # the match cache alone
+        comparison = compare(str(t_root), [str(u_root)], settings=settings)
         comparison.write(tmp_path / out, html=False)
         return json.loads((tmp_path / out / "manifest.json").read_text(encoding="utf-8"))
 
@@ -85,7 +86,7 @@ def test_a_swapped_match_entry_is_a_miss_and_figures_do_not_move(tmp_path: Path)
     copy_entry.write_bytes(own_blob)
     own_entry.write_bytes(copy_blob)
     swapped = run("out2")
-    assert swapped["match_cache"] == {"hits": 0, "misses": 2}
+    assert swapped["match_cache"] == {"hits": 0, "misses": 2, "table_rows_reused": 0}
     for name in ("lines.csv", "files.csv", "regions.csv", "summary.json"):
         assert (tmp_path / "out1" / name).read_bytes() == (tmp_path / "out2" / name).read_bytes(), name
     assert copy_entry.read_bytes() == copy_blob and own_entry.read_bytes() == own_blob  # rewritten whole

@@ -29,7 +29,7 @@ import pandas as pd
 
 from lineage import results
 from lineage.errors import LineageError
-from lineage.index import IndexCache, TreeIndex, index_tree
+from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
 from lineage.match import FileMatch, MatchParams, MatchResult, MatchWorkers, Region, Side, match_sides
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
@@ -126,7 +126,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,
                                cache_root=settings.store_root, target_names=target_names,
-                               workers=MatchWorkers.of(settings))
+                               workers=MatchWorkers.of(settings), reuse_tables=settings.reuse_tables)
     comparison.timings = timings | comparison.timings
     comparison.options = {"jobs": settings.jobs or 0, "cache": str(root) if settings.use_cache else "",
                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or [])}
@@ -147,7 +147,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                   progress: Callable[[str], None] | None = None, cache_root: Path | None = None,
                   figures_only: bool = False,
                   match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None,
-                  target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None) -> Comparison:
+                  target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None,
+                  reuse_tables: bool = False) -> Comparison:
     """Match already indexed trees and build the tables.
 
     With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
@@ -157,7 +158,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     between calls with the same upstreams and parameters (``history``), keyed by (digest, path).
     ``workers``: how many processes match the files neither cache holds, and from how many such
     files it pays (:class:`lineage.match.workers.MatchWorkers`, e.g. ``MatchWorkers.of(settings)``;
-    default: this process only). The labels are the same either way.
+    default: this process only). The labels are the same either way. ``reuse_tables`` (with
+    ``cache_root``, not with ``figures_only`` or ``match_memo``): the last tables built against
+    the same upstreams are kept, and when few target files changed only those are matched,
+    gated and built (:mod:`lineage.results.reuse`); the tables are the same.
     """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
@@ -188,70 +192,108 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         marker_paths.append(resolved)
         named = {resolve_marker_path(m, up_path_set, by_name) for m in f.markers if m.path}
         preferred.append({p for p in named if p})
-
-    match_cache = MatchCache(cache_root, match_context(upstreams, labels, params))
-    memo = match_memo if match_memo is not None else {}
-    per_file: list[tuple[FileMatch, list[Region]] | None] = [
-        memo.get((f.digest, f.path)) or match_cache.get(f.digest, f.path, f.n_lines) for f in target.files]
-    for f, found in zip(target.files, per_file, strict=True):
-        if found is not None:
-            memo[(f.digest, f.path)] = found
-    todo = [t for t, found in enumerate(per_file) if found is None]
-    if not todo and progress is not None:
-        progress(f"matching: all {len(target.files)} target files cached")
-    if todo:
-        files_todo = [target.files[t] for t in todo]
-        target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),
-                           np.zeros(len(files_todo), np.int32))
-        upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
-                             np.array(up_of, dtype=np.int32))
-        # The CLI's callback (print_progress) is drawn as a bar on a terminal; any other gets lines.
-        with meter(len(todo), "matching", "files", progress, bar=progress is print_progress,
-                   note=f" of {len(target.files):,} (the others cached) against {len(up_files):,} upstream "
-                   "files") as tick:
-            fresh = match_sides(target_side, upstream_side, params, [preferred[t] for t in todo], tick=tick,
-                                attributed=[attributed[t] for t in todo], workers=workers)
-        regions_of: dict[int, list[Region]] = {}
-        for r in fresh.regions:
-            regions_of.setdefault(r.target_file, []).append(r)
-        for k, t in enumerate(todo):
-            per_file[t] = (fresh.files[k], regions_of.get(k, []))
-            match_cache.put(target.files[t].digest, target.files[t].path, *per_file[t])  # type: ignore[misc]
-            memo[(target.files[t].digest, target.files[t].path)] = per_file[t]  # type: ignore[assignment]
-    result = MatchResult(
-        files=[found[0] for found in per_file],  # type: ignore[index]
-        regions=[dataclasses.replace(r, target_file=t)
-                 for t, found in enumerate(per_file) for r in found[1]],  # type: ignore[index]
-    )
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))
     origins = upstream_origins(up_indexes, up_of, own_names, set(own_target), params,
                                [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                 for tree in upstreams])
-    gated = _gate(result, target, origins, up_of, up_files, own_names, preferred, params)
-    result = gated.result
-    timings = {"match": time.perf_counter() - started}
-    files = build_files(target.files, target.skipped, result, up_files, names, marker_paths, gated, origins,
-                        _header_sharing(target, up_indexes, up_files, result))
-    if figures_only:
-        lines, functions, regions = pd.DataFrame(), pd.DataFrame(), pd.DataFrame()
-    else:
-        lines = build_lines(target.files, result, up_files, gated, origins)
-        functions = build_functions(target.files, result, up_indexes, up_files)
-        regions = build_regions(target.files, result, up_files)
-    timings["tables"] = time.perf_counter() - started - timings["match"]
-    return Comparison(target=target, upstreams=list(upstreams), params=params, lines=lines,
-                      files=files, functions=functions, regions=regions,
+
+    context = match_context(upstreams, labels, params)
+    match_cache = MatchCache(cache_root, context)
+    memo = match_memo if match_memo is not None else {}
+    misses = 0
+    seconds = {"match": 0.0}
+
+    def labels_of(todo: list[int]) -> list[tuple[FileMatch, list[Region]]]:
+        """The labels of target files ``todo``: from the memo, the match cache, else matched."""
+        nonlocal misses
+        per_file: list[tuple[FileMatch, list[Region]] | None] = []
+        for t in todo:
+            f = target.files[t]
+            found = memo.get((f.digest, f.path)) or match_cache.get(f.digest, f.path, f.n_lines)
+            if found is not None:
+                memo[(f.digest, f.path)] = found
+            per_file.append(found)
+        missing = [k for k, found in enumerate(per_file) if found is None]
+        if not missing and progress is not None:
+            progress(f"matching: all {len(todo)} target files cached")
+        if missing:
+            misses += len(missing)
+            files_todo = [target.files[todo[k]] for k in missing]
+            target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),
+                               np.zeros(len(files_todo), np.int32))
+            upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
+                                 np.array(up_of, dtype=np.int32))
+            # The CLI's callback (print_progress) is drawn as a bar on a terminal; any other gets lines.
+            with meter(len(missing), "matching", "files", progress, bar=progress is print_progress,
+                       note=f" of {len(todo):,} (the others cached) against {len(up_files):,} upstream "
+                       "files") as tick:
+                fresh = match_sides(target_side, upstream_side, params, [preferred[todo[k]] for k in missing],
+                                    tick=tick, attributed=[attributed[todo[k]] for k in missing], workers=workers)
+            regions_of: dict[int, list[Region]] = {}
+            for r in fresh.regions:
+                regions_of.setdefault(r.target_file, []).append(r)
+            for j, k in enumerate(missing):
+                f = target.files[todo[k]]
+                per_file[k] = (fresh.files[j], regions_of.get(j, []))
+                match_cache.put(f.digest, f.path, *per_file[k])  # type: ignore[misc]
+                memo[(f.digest, f.path)] = per_file[k]  # type: ignore[assignment]
+        return per_file  # type: ignore[return-value]
+
+    def tables_of(todo: list[int], with_lines: bool) -> dict[str, pd.DataFrame]:
+        """The tables of target files ``todo`` (in that order); files.csv's with every skipped file."""
+        per_file = labels_of(todo)
+        files = [target.files[t] for t in todo]
+        result = MatchResult(files=[found[0] for found in per_file],
+                             regions=[dataclasses.replace(r, target_file=k)
+                                      for k, found in enumerate(per_file) for r in found[1]])
+        gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
+                      [preferred[t] for t in todo], params)
+        result = gated.result
+        seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
+        out = {"files": build_files(files, target.skipped, result, up_files, names, [marker_paths[t] for t in todo],
+                                    gated, origins, _header_sharing(files, up_indexes, up_files, result))}
+        if with_lines:
+            out |= {"lines": build_lines(files, result, up_files, gated, origins),
+                    "functions": build_functions(files, result, up_indexes, up_files),
+                    "regions": build_regions(files, result, up_files)}
+        else:
+            out |= {name: pd.DataFrame() for name in ("lines", "functions", "regions")}
+        return out
+
+    tables = None
+    reused = 0
+    store = None
+    if reuse_tables and cache_root is not None and not figures_only and match_memo is None:
+        from lineage.results.reuse import REWRITE_AFTER, TableStore, assemble, changed_files, tables_context
+
+        store = TableStore(cache_root, tables_context(context, names, own_names, origins))
+        stored = store.get()
+        todo = changed_files(target.files, stored) if stored is not None else None
+        if stored is not None and todo is not None:
+            tables = assemble(target.files, todo, stored, tables_of(todo, True))
+            if tables is not None:
+                reused = len(target.files) - len(todo)
+                if progress is not None:
+                    progress(f"tables: the rows of {reused:,} unchanged target files reused")
+    if tables is None:  # every file's rows built (and any file matched that no cache holds)
+        tables = tables_of(list(range(len(target.files))), not figures_only)
+    if store is not None and (not reused or len(target.files) - reused > REWRITE_AFTER):
+        store.put(target.files, tables)
+    timings = {"match": seconds["match"], "tables": time.perf_counter() - started - seconds["match"]}
+    return Comparison(target=target, upstreams=list(upstreams), params=params, lines=tables["lines"],
+                      files=tables["files"], functions=tables["functions"], regions=tables["regions"],
                       upstream_names=labels, timings=timings,
-                      match_cache_hits=match_cache.hits, match_cache_misses=len(todo),
+                      match_cache_hits=match_cache.hits, match_cache_misses=misses, table_rows_reused=reused,
                       origins=build_origins(origins, up_files), target_names=own_target)
 
 
-def _gate(result: MatchResult, target: TreeIndex, origins: list[Origin], up_of: list[int],
-          up_files: list[UpstreamFile], own_names: list[set[str]], preferred: list[set[str]],
-          params: MatchParams) -> Gated:
-    """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions."""
-    names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in target.files]
+def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],
+          origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
+          preferred: list[set[str]], params: MatchParams) -> Gated:
+    """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
+    target files ``files`` (``result`` and ``preferred`` in their order)."""
+    names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
 
     def third_party_scope(t: int, u: int) -> np.ndarray | bool:
@@ -259,18 +301,18 @@ def _gate(result: MatchResult, target: TreeIndex, origins: list[Origin], up_of: 
         if not names_upstream[t][k]:
             return False
         if (t, k) not in scopes:
-            f = target.files[t]
+            f = files[t]
             naming = [m.line for m in f.markers if m.kind != "spdx" and marker_names_upstream(m, own_names[k])]
-            scopes[(t, k)] = marker_scope(f, target.lines(f.path), naming, header_end(f, params))
+            scopes[(t, k)] = marker_scope(f, lines_of(f.path), naming, header_end(f, params))
         return scopes[(t, k)]
 
-    return gate(result, target.files, lambda t: target.lines(target.files[t].path), origins,
+    return gate(result, files, lambda t: lines_of(files[t].path), origins,
                 exempt_third_party=third_party_scope,
                 exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
                 generated_head_lines=params.generated_head_lines)
 
 
-def _header_sharing(target: TreeIndex, up_indexes: list, up_files: list[UpstreamFile],
+def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],
                     result: MatchResult) -> list[tuple[int, int]]:
     """Per target file: SPDX/copyright lines shared with an upstream file, and that file (its
     main source first, as files.csv ranks sources)."""
@@ -280,7 +322,7 @@ def _header_sharing(target: TreeIndex, up_indexes: list, up_files: list[Upstream
         ranked = sorted(zip(used.tolist(), counts.tolist(), strict=True),
                         key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))
         main.append(ranked[0][0] if ranked else -1)
-    return shared_headers(target.files, up_indexes, main)
+    return shared_headers(files, up_indexes, main)
 
 
 def _unique_labels(labels: list[str]) -> list[str]:

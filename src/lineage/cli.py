@@ -384,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "cache", _cmd_cache, help="show or clear the cache (index and match entries, downloads)",
                  description="Only lineage's own folders under the cache folder are counted or "
-                 "removed (index-vN/, match-vN/, result-vN/, downloads/); clearing is safe while runs are active.")
+                 "removed (index-vN/, match-vN/, result-vN/, tables-vN/, downloads/); clearing is safe while runs "
+                 "are active.")
     p.add_argument("action", choices=["info", "clear"],
                    help="info: entries and size per folder; clear: remove them")
     p.add_argument("--keep-downloads", action="store_true", help="clear: keep downloaded releases")

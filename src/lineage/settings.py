@@ -67,7 +67,9 @@ class RunSettings:
     ``result_entries``: how many whole-result cache entries are kept (the least recently written or
     used beyond that are removed after each store), a whole number >= 1. ``match_min_files``: the
     matcher shares the target files out to ``jobs`` processes only from this many files to match
-    (``lineage.match.workers.MatchWorkers.of``), a whole number >= 1.
+    (``lineage.match.workers.MatchWorkers.of``), a whole number >= 1. ``reuse_tables`` (with
+    ``use_cache``): keep the last tables, and on a rerun build only the changed target files' rows
+    (:mod:`lineage.results.reuse`; the tables are the same either way).
     """
 
     cache_dir: Path | None = None
@@ -76,6 +78,7 @@ class RunSettings:
     use_cache: bool = True
     result_entries: int = DEFAULT_RESULT_ENTRIES
     match_min_files: int = DEFAULT_MATCH_MIN_FILES
+    reuse_tables: bool = True
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:

@@ -33,7 +33,6 @@ import hashlib
 import json
 import mmap
 import os
-import platform
 import struct
 import sys
 import tempfile
@@ -41,10 +40,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
-from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from lineage.environment import library_versions
 from lineage.index.store import _HEADER
 from lineage.report.folder import ReportFolder
 from lineage.report.outdir import atomic_out_dir
@@ -58,23 +57,9 @@ RESULT_VERSION = 1
 _CHUNK = 1 << 22
 
 
-@cache
 def _environment() -> dict[str, str]:
-    """Python and the versions of every library lineage requires: a renderer's new version may
-    change bytes (CSV quoting, JSON layout, highlighting)."""
-    try:
-        requires = metadata.requires("lineage") or []
-    except metadata.PackageNotFoundError:
-        requires = []
-    names = sorted({r.split(";")[0].split("[")[0].split("=")[0].split(">")[0].split("<")[0].split("~")[0]
-                    .split("!")[0].strip() for r in requires if "extra ==" not in r})
-    versions = {"python": platform.python_version()}
-    for name in names:
-        try:
-            versions[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            versions[name] = ""
-    return versions
+    """Python and the versions of every library lineage requires (:mod:`lineage.environment`)."""
+    return library_versions()
 
 
 @cache
@@ -260,7 +245,7 @@ def refreshed_manifest(stored: dict[str, Any], options: dict[str, object], timin
     manifest["created"] = datetime.now(UTC).isoformat(timespec="seconds")
     manifest["command"] = sys.argv
     manifest["options"] = options
-    manifest["match_cache"] = {"hits": 0, "misses": 0}
+    manifest["match_cache"] = {"hits": 0, "misses": 0, "table_rows_reused": 0}
     manifest["timings_seconds"] = {k: round(v, 3) for k, v in timings.items()}
     for side in [manifest["target"], *manifest["upstreams"]]:
         side.update(cache_hits=0, cache_misses=0, index_seconds=0.0)

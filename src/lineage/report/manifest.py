@@ -114,7 +114,8 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
         "outputs": {p.relative_to(out_dir).as_posix(): "sha256:" + _file_sha256(p)
                     for p in outputs if p.is_file()},
-        "match_cache": {"hits": comparison.match_cache_hits, "misses": comparison.match_cache_misses},
+        "match_cache": {"hits": comparison.match_cache_hits, "misses": comparison.match_cache_misses,
+                        "table_rows_reused": comparison.table_rows_reused},
         "timings_seconds": {k: round(v, 3) for k, v in comparison.timings.items()},
         "complete": True,  # readers refuse a report whose manifest does not say so
     }

@@ -37,6 +37,7 @@ class Comparison:
     options: dict[str, object] = field(default_factory=dict)
     match_cache_hits: int = 0  # target files whose labels came from the match cache
     match_cache_misses: int = 0
+    table_rows_reused: int = 0  # target files whose table rows came from the last run's (lineage.results.reuse)
     # upstream files that are third-party code or came from the target (lineage.match.origin)
     origins: pd.DataFrame = field(default_factory=pd.DataFrame)
     target_names: list[str] = field(default_factory=list)  # names that identify the target
