@@ -199,8 +199,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                 for tree in upstreams])
 
     context = match_context(upstreams, labels, params)
-    match_cache = MatchCache(cache_root, context)
-    memo = match_memo if match_memo is not None else {}
+    # The renamed-folder rule learns renames from every target file's evidence at once, so a file
+    # matched alone (the others cached) would miss them: with it on, every file is matched in one
+    # pass, and neither per-file cache is read (lineage.match.renames).
+    whole_tree = bool(params.rename_folders)
+    match_cache = MatchCache(None if whole_tree else cache_root, context)
+    memo = match_memo if match_memo is not None and not whole_tree else {}
     misses = 0
     seconds = {"match": 0.0}
 
@@ -264,7 +268,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     tables = None
     reused = 0
     store = None
-    if reuse_tables and cache_root is not None and not figures_only and match_memo is None:
+    if reuse_tables and cache_root is not None and not figures_only and match_memo is None and not whole_tree:
         from lineage.results.reuse import REWRITE_AFTER, TableStore, assemble, changed_files, tables_context
 
         store = TableStore(cache_root, tables_context(context, names, own_names, origins))

@@ -196,7 +196,12 @@ class MatchParams:
     # -- renamed folders (renames.py): a target folder most of whose copying files copy most
     # from the file at the same path below another folder is that folder renamed (``nextcord/``
     # <- ``discord/``), and each of its files is established with the file at its renamed path,
-    # as a same-path pair is. At least this many files must show it (0 turns the rule off) ...
+    # as a same-path pair is. Off by default (``rename_folders`` 0): the rule reads every target
+    # file's evidence at once, so a rerun cannot match one changed file alone; with it on, the
+    # per-file match cache and table rows are not used and every run matches the whole tree
+    # (lineage.api.compare_trees), which a fork audit can afford and a rerun on every commit cannot.
+    rename_folders: int = knob(0, 0, 1)
+    # At least this many files must show a rename (0 turns the rule off too) ...
     rename_min_files: int = knob(3, 0)
     # ... and at least this share of the folder's files that copy from anywhere: a project
     # that copied a few files into a folder of its own renamed nothing.

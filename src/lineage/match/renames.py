@@ -61,7 +61,7 @@ def folder_renames(t_paths: list[str], u_paths: list[str], best: dict[int, int],
     """Target folder -> upstream folder for every rename the tree's evidence shows (see the
     module docstring); ``best``: target file -> its best upstream file. An empty target folder
     (``""``) stands for the target's root."""
-    if p.rename_min_files <= 0:
+    if not p.rename_folders or p.rename_min_files <= 0:
         return {}
     votes: Counter[tuple[str, str]] = Counter()
     for t, u in best.items():
