@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 
 from lineage.index import CODE, DOCSTRING
 from lineage.match import MatchParams, same_paths
-from lineage.match.fill import fold_form, import_module, increasing_pairs
+from lineage.match.fill import fold_form, increasing_pairs
+from lineage.match.imports import import_module
 
 _HEAD = ('def encode_block(value, strict=True):\n'
          '    """Encode one block through the lookup table."""\n'

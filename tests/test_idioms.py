@@ -11,7 +11,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.idioms import form_file_counts, is_absolute_import, is_argument_line
+from lineage.match.idioms import form_file_counts, is_argument_line
+from lineage.match.imports import is_absolute_import
 
 
 @pytest.mark.parametrize(("line", "argument"), [

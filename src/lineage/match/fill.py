@@ -92,7 +92,6 @@ from __future__ import annotations
 
 import bisect
 import posixpath
-import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -103,6 +102,7 @@ from rapidfuzz.distance import Indel
 from lineage.index import CODE
 from lineage.index.normalise import fold_whitespace, similarity_text
 from lineage.match.hits import Side
+from lineage.match.imports import import_module, is_import_line
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
@@ -254,14 +254,6 @@ def _statement_rule(lab: FileLabeller, u_file: int) -> bool:
     return p.fill_statement_max_lines > 0 and (not p.fill_statement_own_file or _own_file(lab, u_file))
 
 
-_IMPORT = re.compile(r"(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[^(]+)(?:\s*#.*)?")
-_IMPORT_WORDS = ("import", "from")  # every text _IMPORT matches starts with one of them
-
-
-def is_import_line(text: str) -> bool:
-    """Whether a stripped code line is a one-line import statement (the import rule's lines)."""
-    return text.startswith(_IMPORT_WORDS) and _IMPORT.fullmatch(text) is not None
-
 
 def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     """Rule (c), imports out of order: a tool such as isort sorts a file's imports again, so
@@ -285,7 +277,7 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     # stripped text starts with one of two words (a cheap test before the pattern).
     for uc in np.flatnonzero(u.kind[u_start : u_start + len(u_rows)] == CODE).tolist():
         text = u_lines[u_rows[uc]].strip()
-        if text.startswith(_IMPORT_WORDS) and uc not in used and _IMPORT.fullmatch(text):
+        if uc not in used and is_import_line(text):
             by_form.setdefault(fold_form(text, CODE), []).append(uc)
     if not by_form:
         return
@@ -296,7 +288,7 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
                                 & (t.ntok[t_start : t_start + n] >= lab.p.fill_import_min_tokens))
     for tc in candidates.tolist():
         text = lab.t_lines[rows[tc]].strip()
-        if not text.startswith(_IMPORT_WORDS) or not _IMPORT.fullmatch(text) or not _free(lab, u_file, tc):
+        if not is_import_line(text) or not _free(lab, u_file, tc):
             continue
         free_ups = by_form.get(fold_form(text, CODE))
         if not free_ups:
@@ -306,18 +298,6 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
-
-
-_IMPORT_FROM = re.compile(r"\s*(?:from\s+([\w.]+)\s+import\b|import\s+([\w.]+))")
-
-
-def import_module(first_line: str) -> str | None:
-    """The module an import statement (given by its first line) names; None for any other
-    statement. The statement rule pairs an import only with an import of the same module: a
-    fork's ``from sglang.srt.layers.linear import (`` block is its own module's names, not a
-    copy of ``from vllm.model_executor.layers.linear import (``, however alike the names."""
-    m = _IMPORT_FROM.match(first_line)
-    return (m.group(1) or m.group(2)) if m else None
 
 
 def _free(lab: FileLabeller, u_file: int, tc: int) -> bool:

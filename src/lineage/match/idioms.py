@@ -58,6 +58,7 @@ import numpy as np
 
 from lineage.index.normalise import normalise_code
 from lineage.match.hits import Side
+from lineage.match.imports import is_absolute_import
 from lineage.match.params import MatchParams
 from lineage.match.regions import Chain
 
@@ -68,19 +69,11 @@ _ARGUMENT = re.compile(
     rf"^(?:self \. )?I(?: : [^=]+)? = {_VALUE}(?: ,)?$"  # keyword argument or default
     rf"|^(?:{_VALUE} , )*{_VALUE}(?: ,)?$"  # a row of values: ``1, 2, 3,`` / ``"name",``
 )
-# An absolute import (``from aiter.ops.pa_decode_gluon import (``, ``import torch``); a relative
-# one (``from . import converters``) names the upstream's own module layout instead.
-_ABSOLUTE_IMPORT = re.compile(r"^(?:from I(?: \. I)* )?import ")
 
 
 def is_argument_line(text: str) -> bool:
     """Whether a stripped code line is a lone keyword argument/default or a row of literals."""
     return bool(_ARGUMENT.match(normalise_code(text)[1]))
-
-
-def is_absolute_import(text: str) -> bool:
-    """Whether a stripped code line is an absolute import."""
-    return bool(_ABSOLUTE_IMPORT.match(normalise_code(text)[1]))
 
 
 def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

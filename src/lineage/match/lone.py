@@ -63,8 +63,8 @@ import re
 import numpy as np
 
 from lineage.index import CODE
-from lineage.match.fill import is_import_line
 from lineage.match.idioms import IdiomFilter
+from lineage.match.imports import is_import_line
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE
 from lineage.match.statements import statement_ids
