@@ -235,6 +235,26 @@ def test_cache_only_parses_changed_files(target: dict[str, Any], upstream: Path,
     assert (tmp_path / "out" / "history.json").read_text() == (tmp_path / "again" / "history.json").read_text()
 
 
+def test_each_commit_as_a_comparison_of_its_own(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
+    """History keeps unchanged files' rows between commits (``file_rows_memo``): every commit's
+    figures are those of a comparison of that commit alone, with no memo and no cache."""
+    from lineage.api import compare_trees
+    from lineage.history.run import commit_figures
+    from lineage.index import IndexCache, index_tree
+    from lineage.sources import open_source
+
+    frame = history(target, upstream, tmp_path, "HEAD")
+    cache = IndexCache(None)
+    with open_source(str(upstream), tmp_path / "cache") as source:
+        up = index_tree(source, cache)
+    for row in frame.itertuples():
+        with open_source(f"{target['path']}@{row.commit}", tmp_path / "cache") as source:
+            tree = index_tree(source, cache)
+        alone = commit_figures(compare_trees(tree, [up], MatchParams()).files)
+        assert {k: getattr(row, k) for k in alone} == alone, row.commit
+    assert frame["code_verbatim"].iloc[1] > 0
+
+
 def test_match_workers_give_the_same_history(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
     """Each commit's files matched in two forked workers (from one file on): the same figures."""
     alone = history(target, upstream, tmp_path, "HEAD", out="one",

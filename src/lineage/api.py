@@ -43,6 +43,8 @@ from lineage.results.tables import (
     build_lines,
     build_origins,
     build_regions,
+    files_frame,
+    indexed_file_rows,
     pick_marker,
     resolve_marker_path,
 )
@@ -148,7 +150,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                   figures_only: bool = False,
                   match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None,
                   target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None,
-                  reuse_tables: bool = False) -> Comparison:
+                  reuse_tables: bool = False,
+                  file_rows_memo: dict[tuple[str, str, str], dict[str, object]] | None = None) -> Comparison:
     """Match already indexed trees and build the tables.
 
     With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
@@ -162,6 +165,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     ``cache_root``, not with ``figures_only`` or ``match_memo``): the last tables built against
     the same upstreams are kept, and when few target files changed only those are matched,
     gated and built (:mod:`lineage.results.reuse`); the tables are the same.
+    ``file_rows_memo`` (with ``figures_only``; ``history``): each indexed file's files-table row,
+    kept in memory between calls under the context :mod:`lineage.results.reuse` keys its rows on,
+    so that a file no commit changed is neither looked up, gated nor built again; the table is
+    the same.
     """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
@@ -244,8 +251,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                 memo[(f.digest, f.path)] = per_file[k]  # type: ignore[assignment]
         return per_file  # type: ignore[return-value]
 
-    def tables_of(todo: list[int], with_lines: bool) -> dict[str, pd.DataFrame]:
-        """The tables of target files ``todo`` (in that order); files.csv's with every skipped file."""
+    def gated_of(todo: list[int]) -> tuple[list[FileIndex], Gated]:
+        """Target files ``todo`` (in that order) and their labels after the gate."""
         per_file = labels_of(todo)
         files = [target.files[t] for t in todo]
         result = MatchResult(files=[found[0] for found in per_file],
@@ -253,17 +260,26 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                       for k, found in enumerate(per_file) for r in found[1]])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
                       [preferred[t] for t in todo], params)
-        result = gated.result
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
+        return files, gated
+
+    def file_rows_of(todo: list[int]) -> list[dict[str, object]]:
+        files, gated = gated_of(todo)
+        return indexed_file_rows(files, gated.result, up_files, names, [marker_paths[t] for t in todo], gated,
+                                 origins, _header_sharing(files, up_indexes, up_files, gated.result))
+
+    def tables_of(todo: list[int], with_lines: bool) -> dict[str, pd.DataFrame]:
+        """The tables of target files ``todo`` (in that order); files.csv's with every skipped file."""
+        if not with_lines:
+            return {"files": files_frame(file_rows_of(todo), target.skipped)} | {
+                name: pd.DataFrame() for name in ("lines", "functions", "regions")}
+        files, gated = gated_of(todo)
+        result = gated.result
         out = {"files": build_files(files, target.skipped, result, up_files, names, [marker_paths[t] for t in todo],
                                     gated, origins, _header_sharing(files, up_indexes, up_files, result))}
-        if with_lines:
-            out |= {"lines": build_lines(files, result, up_files, gated, origins),
-                    "functions": build_functions(files, result, up_indexes, up_files),
-                    "regions": build_regions(files, result, up_files)}
-        else:
-            out |= {name: pd.DataFrame() for name in ("lines", "functions", "regions")}
-        return out
+        return out | {"lines": build_lines(files, result, up_files, gated, origins),
+                      "functions": build_functions(files, result, up_indexes, up_files),
+                      "regions": build_regions(files, result, up_files)}
 
     tables = None
     reused = 0
@@ -280,6 +296,16 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                 reused = len(target.files) - len(todo)
                 if progress is not None:
                     progress(f"tables: the rows of {reused:,} unchanged target files reused")
+    if tables is None and figures_only and file_rows_memo is not None and not whole_tree:
+        from lineage.results.reuse import tables_context
+
+        scope = tables_context(context, names, own_names, origins)
+        todo = [t for t, f in enumerate(target.files) if (scope, f.digest, f.path) not in file_rows_memo]
+        for t, row in zip(todo, file_rows_of(todo), strict=True):
+            file_rows_memo[(scope, target.files[t].digest, target.files[t].path)] = row
+        rows = [file_rows_memo[(scope, f.digest, f.path)] for f in target.files]
+        tables = {"files": files_frame(rows, target.skipped)} | {
+            name: pd.DataFrame() for name in ("lines", "functions", "regions")}
     if tables is None:  # every file's rows built (and any file matched that no cache holds)
         tables = tables_of(list(range(len(target.files))), not figures_only)
     if store is not None and (not reused or len(target.files) - reused > REWRITE_AFTER):

@@ -138,6 +138,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     # from git nor decoded from the cache again.
     known: dict[str, tuple[Any, bytes]] = {}
     match_memo: dict[Any, Any] = {}  # (digest, path) -> labels, likewise for matching
+    file_rows: dict[Any, Any] = {}  # (context, digest, path) -> files-table row: neither gated nor built again
     for number, commit in enumerate(history.commits):
         step = time.perf_counter()
         with open_source(f"{history.repo}@{commit.sha}", root) as source:
@@ -145,7 +146,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         figures = by_tree.get(tree.tree_digest)
         if figures is None:
             comparison = compare_trees(tree, up_trees, params, cache_root=settings.store_root,
-                                       figures_only=True, match_memo=match_memo,
+                                       figures_only=True, match_memo=match_memo, file_rows_memo=file_rows,
                                        workers=MatchWorkers.of(settings))
             labels = labels or comparison.upstream_names
             figures = commit_figures(comparison.files)

@@ -195,7 +195,17 @@ def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], 
                 up_files: Sequence[UpstreamFile], names: set[str], marker_paths: Sequence[str],
                 gated: Gated | None = None, origins: Sequence[Origin] = (),
                 header_sharing: Sequence[tuple[int, int]] | None = None) -> pd.DataFrame:
-    rows = []
+    return files_frame(indexed_file_rows(files, result, up_files, names, marker_paths, gated, origins,
+                                         header_sharing), skipped)
+
+
+def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
+                      names: set[str], marker_paths: Sequence[str], gated: Gated | None = None,
+                      origins: Sequence[Origin] = (),
+                      header_sharing: Sequence[tuple[int, int]] | None = None) -> list[dict[str, object]]:
+    """The files table's row of each indexed target file, in the order of ``files``: a function
+    of that file and the comparison's context alone (``history`` keeps them between commits)."""
+    rows: list[dict[str, object]] = []
     for t, (f, m, marker_path) in enumerate(zip(files, result.files, marker_paths, strict=True)):
         numbers = file_numbers(f, m.match)
         sources = Counter(int(u) for u in m.up_file[(m.up_file >= 0) & (f.kinds != BLANK)])
@@ -230,6 +240,12 @@ def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], 
             "spdx": " ; ".join(spdx),
             "digest": f.digest,
         } | _shared_columns(t, f, gated, origins, up_files, header_sharing))
+    return rows
+
+
+def files_frame(indexed_rows: Sequence[dict[str, object]], skipped: Sequence[tuple[str, str]]) -> pd.DataFrame:
+    """The files table: the indexed files' rows and a row per skipped file, sorted by path."""
+    rows = list(indexed_rows)
     for path, reason in skipped:
         rows.append({c: "" for c in FILE_COLUMNS} | {
             "target_path": path, "status": "skipped", "reason": reason,
