@@ -7,7 +7,7 @@ size limit, which reports were asked for (HTML, attachment formats), the librari
 them and the code of all of lineage (:func:`lineage.match.store.code_fingerprint` over the whole
 package, plus its C sources). A warm run whose key is found writes the stored bytes instead of
 indexing, matching and building tables: the figure files are byte-identical by construction, and
-the manifest follows its usual rules (a fresh ``created``, ``command``, ``options`` and timings;
+the manifest follows its usual rules (a fresh ``created``, ``command``, ``options``, ``tool`` and timings;
 ``options.result_cache`` says the run was answered from the cache, with no file indexed or
 matched; ``attachments_created`` stays the stored one, the time the stored SPDX and CycloneDX
 files carry).
@@ -239,9 +239,15 @@ def write_cached(found: CachedResult, out_dir: Path, source_locations: Sequence[
 
 def refreshed_manifest(stored: dict[str, Any], options: dict[str, object], timings: dict[str, float]
                        ) -> dict[str, Any]:
-    """The stored manifest with this run's own fields: when, the command, the options and
-    timings; nothing was indexed or matched (cache figures 0), the outputs are the stored ones."""
+    """The stored manifest with this run's own fields: when, the command, the options, the
+    timings and the lineage that ran (``tool``: the key covers all of lineage's code, so this
+    checkout reproduces the stored outputs; the stored commit may be an earlier one with the same
+    code, or say ``dirty`` for edits committed since); nothing was indexed or matched (cache
+    figures 0), the outputs are the stored ones."""
+    from lineage.report.manifest import tool_info
+
     manifest = dict(stored)
+    manifest["tool"] = tool_info()
     manifest["created"] = datetime.now(UTC).isoformat(timespec="seconds")
     manifest["command"] = sys.argv
     manifest["options"] = options
