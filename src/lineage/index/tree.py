@@ -104,7 +104,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         digest = source.known_digest(path) if known is not None else None
         if digest is not None and digest in known:  # type: ignore[operator]
             record, blob = known[digest]  # type: ignore[index]
-            records[path] = replace(record, path=path)
+            records[path] = record if record.path == path else replace(record, path=path)
             data[path] = blob
             digests.append((path, digest))
             reused += 1

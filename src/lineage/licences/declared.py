@@ -172,6 +172,7 @@ def _metadata_path(paths: list[str]) -> str:
     return "PKG-INFO" if "PKG-INFO" in paths else ""
 
 
+@lru_cache(maxsize=64)  # pure functions of the bytes: history reads the same file at most commits
 def _from_metadata(raw: bytes) -> tuple[str, str, str]:
     message = email.parser.BytesParser().parsebytes(raw, headersonly=True)
     expression = str(message.get("License-Expression") or "").strip()
@@ -188,6 +189,7 @@ def _from_metadata(raw: bytes) -> tuple[str, str, str]:
     return "", "", (expression or text)[:200]
 
 
+@lru_cache(maxsize=64)
 def _from_pyproject(raw: bytes) -> tuple[str, str, str]:
     try:
         project = tomllib.loads(raw.decode("utf-8")).get("project", {})
