@@ -382,7 +382,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--all", action="store_true", help="without --name: include SPDX and copyright lines")
     p.add_argument("--json", action="store_true", help="print JSON records")
 
-    p = _command(sub, "cache", _cmd_cache, help="show or clear the cache (index and match entries, downloads)",
+    p = _command(sub, "cache", _cmd_cache,
+                 help="show or clear the cache (index, match, table and result entries, downloads)",
                  description="Only lineage's own folders under the cache folder are counted or "
                  "removed (index-vN/, match-vN/, result-vN/, tables-vN/, downloads/); clearing is safe while runs "
                  "are active.")
