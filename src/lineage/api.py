@@ -282,9 +282,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                 unknown.append(t)
     if unknown:
         prepare(unknown)
-        for t in unknown:
-            matcher, k = prepared[t]
-            known[t] = matcher.votes[k]
+        known.update((t, prepared[t][0].votes[prepared[t][1]]) for t in unknown)  # (no matcher left in a local)
     votes = [known[t] for t in range(n_files)]
     renames = folder_renames([f.path for f in target.files], votes, params)
     renamed = [renamed_upstream_paths(f.path, renames, up_path_set) for f in target.files]
@@ -324,6 +322,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                         entry = MatchEntry(labels, regions, matcher.votes[j], matcher.renamed(j))
                         per_file[k] = memo[(f.digest, f.path)] = entry
                         match_cache.put(f.digest, f.path, entry)
+        if not prepared:
+            upstream_side.clear()  # (and its memos) not kept while the tables are built
         return per_file  # type: ignore[return-value]
 
     def gated_of(todo: list[int]) -> tuple[list[FileIndex], Gated]:
