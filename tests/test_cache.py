@@ -15,6 +15,8 @@ from lineage.cli import main
 from lineage.index import INDEX_VERSION, Indexer
 from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
+from lineage.match.store import MATCH_VERSION
+from lineage.results.reuse import TABLES_VERSION
 from lineage.settings import RunSettings
 from lineage.sources import blob_digest
 
@@ -191,7 +193,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"entries: {n + matched + 1:,}" in out
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
-    assert "tables-v1: 1 entries" in out
+    assert f"tables-v{TABLES_VERSION}: 1 entries" in out
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
     assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out
@@ -250,7 +252,7 @@ def test_cache_clear_removes_only_lineages_folders(tmp_path: Path, capsys: pytes
     for path in mine:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text("the user's")
-    (cache / "match-v1" / "dangling.rec").symlink_to(tmp_path / "nowhere")
+    (cache / f"match-v{MATCH_VERSION}" / "dangling.rec").symlink_to(tmp_path / "nowhere")
 
     assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
     out = capsys.readouterr().out

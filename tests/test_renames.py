@@ -9,11 +9,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pandas as pd
+import pytest
 from conftest import Runner, file_lines
 from test_fill import _REWRITTEN_TARGET, _REWRITTEN_UP, _SURVIVORS
 
+from lineage.api import Comparison
 from lineage.match import MatchParams
-from lineage.match.renames import best_upstream_files, folder_renames, renamed_paths
+from lineage.match.renames import (
+    best_upstream_files,
+    folder_renames,
+    renamed_paths,
+    renamed_upstream_paths,
+    upstream_votes,
+)
 
 
 def _module(name: str) -> str:
@@ -45,7 +53,8 @@ def test_a_file_of_a_renamed_package_is_paired_with_its_old_path(run_compare: Ru
     copied = frame[frame["match"] != "none"]
     assert set(copied["line"]) >= _SURVIVORS
     assert set(copied["upstream_path"]) == {"oldpkg/transport.py"}
-    off = run_compare(target, [("up", upstream)])  # off by default
+    assert MatchParams().rename_folders == 1  # on by default
+    off = run_compare(target, [("up", upstream)], params=MatchParams(rename_folders=0))
     assert set(file_lines(off, "newpkg/transport.py")["match"]) == {"none"}
     alpha = file_lines(off, "newpkg/alpha.py")
     assert set(alpha[alpha["kind"] == "code"]["match"]) == {"verbatim"}
@@ -74,15 +83,20 @@ def test_folder_renames_need_enough_files_and_most_of_the_folder() -> None:
     t_paths = ["new/a.py", "new/sub/b.py", "new/c.py", "new/d.py", "new/e.py", "mine/x.py"]
     u_paths = ["old/a.py", "old/sub/b.py", "old/c.py", "elsewhere/q.py", "old/zz.py", "old/x.py"]
     p = _ON
-    best = {0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5}
+    votes = upstream_votes({0: 0, 1: 1, 2: 2, 3: 3, 4: 4, 5: 5}, u_paths, len(t_paths))
+    assert votes == u_paths
     # new/: 3 of its 5 copying files keep their path below old/ (a, sub/b, c); mine/x.py alone is no rename.
-    assert folder_renames(t_paths, u_paths, best, p) == {"new": "old"}
-    assert folder_renames(t_paths, u_paths, best, MatchParams(rename_folders=1, rename_min_share=0.7)) == {}
-    assert folder_renames(t_paths, u_paths, best, MatchParams(rename_folders=1, rename_min_files=4)) == {}
-    assert folder_renames(t_paths, u_paths, best, MatchParams(rename_folders=1, rename_min_files=0)) == {}
-    assert folder_renames(t_paths, u_paths, best, MatchParams()) == {}  # off by default
+    assert folder_renames(t_paths, votes, p) == {"new": "old"}
+    assert folder_renames(t_paths, votes, MatchParams(rename_folders=1, rename_min_share=0.7)) == {}
+    assert folder_renames(t_paths, votes, MatchParams(rename_folders=1, rename_min_files=4)) == {}
+    assert folder_renames(t_paths, votes, MatchParams(rename_folders=1, rename_min_files=0)) == {}
+    assert folder_renames(t_paths, votes, MatchParams(rename_folders=0)) == {}
+    # A file with no vote does not count in its folder's share: new/d.py and new/e.py without
+    # one leave 3 of 3.
+    assert folder_renames(t_paths, votes[:3] + [None, None] + votes[5:],
+                          MatchParams(rename_folders=1, rename_min_share=0.7)) == {"new": "old"}
     # The same path on both sides is a same-path pair, no rename.
-    assert folder_renames(["a/b.py"] * 3, ["a/b.py"] * 3, {0: 0, 1: 1, 2: 2}, p) == {}
+    assert folder_renames(["a/b.py"] * 3, ["a/b.py"] * 3, p) == {}
 
 
 def test_renamed_paths() -> None:
@@ -92,27 +106,160 @@ def test_renamed_paths() -> None:
     assert renamed_paths("nextcordx/core.py", {"nextcord": "discord"}) == set()
     assert renamed_paths("six.py", {"": "pip/_vendor"}) == {"pip/_vendor/six.py"}
     assert renamed_paths("src/pkg/a.py", {"src/pkg": ""}) == {"a.py"}
+    # What a cached entry is checked on: only the renamed paths an upstream file has.
+    renames = {"new": "old", "": "vendored"}
+    assert renamed_upstream_paths("new/a.py", renames, {"old/a.py", "vendored/new/a.py", "x.py"}) == (
+        "old/a.py", "vendored/new/a.py")
+    assert renamed_upstream_paths("new/a.py", renames, {"old/b.py"}) == ()
 
 
-def test_with_the_rule_on_a_rerun_of_one_changed_file_gives_the_cold_labels(tmp_path: Path) -> None:
-    """The rename is learnt from the whole tree: matched alone (the other files cached), the
-    changed rewritten module would see no rename and lose its survivors. With the rule on, no
-    per-file cache is read, so a rerun after editing it labels it as a cold run does."""
+_TABLES = ("lines.csv", "files.csv", "regions.csv", "functions.csv")
+
+
+def _sync(root: Path, files: dict[str, str]) -> Path:
+    """Make ``root`` hold exactly ``files`` (a file left out is removed)."""
+    import shutil
+
     import treegen
 
+    shutil.rmtree(root, ignore_errors=True)
+    return treegen.write_tree(root, files)
+
+
+def _run(t_root: Path, u_root: Path, cache: Path, out: Path, **settings: object) -> tuple[Comparison, dict[str, bytes]]:
+    """A comparison with cache ``cache`` (rule on) and its four tables as written."""
     from lineage.api import compare
     from lineage.settings import RunSettings
 
+    comparison = compare(str(t_root), [str(u_root)], params=_ON,
+                         settings=RunSettings(cache_dir=cache, **settings))  # type: ignore[arg-type]
+    comparison.write(out, html=False, formats=())
+    return comparison, {name: (out / name).read_bytes() for name in _TABLES}
+
+
+# Beside the package, files of the target's own that no rename touches: their entries stay
+# valid, and they are enough files for the table cache to reuse rows when five files change.
+_OWN = {f"tools/helper{k}.py": _module(f"helper{k}") for k in range(20)}
+
+
+def test_a_rerun_of_one_changed_file_gives_the_cold_tables(tmp_path: Path) -> None:
+    """The rename is learnt from the whole tree: the changed rewritten module, matched alone (the
+    other files cached), still sees it (the cached files vote from their entries) and keeps its
+    survivors; every table is written as a cold run writes it, with and without the table cache."""
     target, upstream = _trees(_COPIED)
-    t_root = treegen.write_tree(tmp_path / "target", target)
-    u_root = treegen.write_tree(tmp_path / "up", upstream)
-    settings = RunSettings(cache_dir=tmp_path / "cache")
-    compare(str(t_root), [str(u_root)], params=_ON, settings=settings)
+    t_root = _sync(tmp_path / "target", target | _OWN)
+    u_root = _sync(tmp_path / "up", upstream)
     edited = t_root / "newpkg" / "transport.py"
-    edited.write_text(edited.read_text() + "\nEXTRA_SETTING_OF_THE_FORK = 1\n")
-    rerun = compare(str(t_root), [str(u_root)], params=_ON, settings=settings)
-    cold = compare(str(t_root), [str(u_root)], params=_ON, settings=RunSettings(cache_dir=tmp_path / "cold"))
-    for name in ("lines", "files", "regions", "functions"):
-        pd.testing.assert_frame_equal(getattr(rerun, name), getattr(cold, name))
-    copied = file_lines(rerun, "newpkg/transport.py")
-    assert set(copied.loc[copied["match"] != "none", "line"]) >= _SURVIVORS
+    for reuse in (True, False):
+        cache = tmp_path / f"cache-{reuse}"
+        edited.write_text(_REWRITTEN_TARGET)
+        _run(t_root, u_root, cache, tmp_path / "first", reuse_tables=reuse)
+        edited.write_text(_REWRITTEN_TARGET + "\nEXTRA_SETTING_OF_THE_FORK = 1\n")
+        rerun, written = _run(t_root, u_root, cache, tmp_path / f"rerun-{reuse}", reuse_tables=reuse)
+        cold, cold_written = _run(t_root, u_root, tmp_path / f"cold-{reuse}", tmp_path / f"cold-{reuse}-out")
+        assert written == cold_written
+        assert rerun.match_cache_misses == 1  # the edited file alone was matched
+        if reuse:
+            assert rerun.table_rows_reused == len(rerun.target.files) - 1
+        else:
+            assert rerun.match_cache_hits == len(rerun.target.files) - 1
+        copied = file_lines(rerun, "newpkg/transport.py")
+        assert set(copied.loc[copied["match"] != "none", "line"]) >= _SURVIVORS
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_a_rename_that_comes_or_goes_rematches_the_files_below_it(tmp_path: Path, reuse: bool) -> None:
+    """The rewritten module never changes, but the files around it do: three more modules copied
+    below the new name make the rename (the cached module, matched without it, is matched again
+    and gains its survivors); removing them again undoes it (it loses them). Each rerun writes the
+    tables of a cold run; the files no rename touches are never matched again (with the table
+    cache, their rows are reused)."""
+    few, many = _trees(_COPIED[:1])[0] | _OWN, _trees(_COPIED)[0] | _OWN
+    upstream = _trees(_COPIED)[1]
+    u_root = _sync(tmp_path / "up", upstream)
+    cache = tmp_path / "cache"
+    survivors = []
+    for step, target in enumerate((few, many, few, many)):
+        t_root = _sync(tmp_path / "target", target)
+        rerun, written = _run(t_root, u_root, cache, tmp_path / f"run{step}", reuse_tables=reuse)
+        cold, cold_written = _run(t_root, u_root, tmp_path / f"cold{step}", tmp_path / f"cold{step}-out")
+        assert written == cold_written, step
+        frame = file_lines(rerun, "newpkg/transport.py")
+        survivors.append(set(frame.loc[frame["match"] != "none", "line"]) >= _SURVIVORS)
+        if step:
+            assert rerun.match_cache_hits + rerun.table_rows_reused >= len(_OWN)
+            if reuse:  # (the stored tables may be of the tree two steps back: a few files' rows rebuilt
+                # do not rewrite them, lineage.results.reuse)
+                assert rerun.table_rows_reused >= len(_OWN)
+            else:
+                assert rerun.match_cache_misses >= 2  # transport.py (unchanged) and alpha.py matched again
+    assert survivors == [False, True, False, True]
+
+
+def test_two_match_workers_give_the_same_tables(tmp_path: Path) -> None:
+    """Cold and after one changed file, in two forked workers from one file on: the tables of a
+    run in one process."""
+    from lineage.match.workers import MatchWorkers
+
+    if MatchWorkers(jobs=2, min_files=1).processes(2) == 0:
+        pytest.skip("no fork here: the files are matched in the calling process")
+    target, upstream = _trees(_COPIED)
+    t_root = _sync(tmp_path / "target", target | _OWN)
+    u_root = _sync(tmp_path / "up", upstream)
+    _, one = _run(t_root, u_root, tmp_path / "one", tmp_path / "one-out", jobs=1)
+    _, two = _run(t_root, u_root, tmp_path / "two", tmp_path / "two-out", jobs=2, match_min_files=1)
+    assert one == two
+    edited = t_root / "newpkg" / "transport.py"
+    edited.write_text(_REWRITTEN_TARGET + "\nEXTRA_SETTING_OF_THE_FORK = 1\n")
+    _, cold = _run(t_root, u_root, tmp_path / "cold", tmp_path / "cold-out", jobs=1)
+    _, rerun = _run(t_root, u_root, tmp_path / "two", tmp_path / "rerun-out", jobs=2, match_min_files=1,
+                    reuse_tables=False)
+    assert rerun == cold
+
+
+def test_memos_across_trees_give_each_tree_its_own_figures(tmp_path: Path) -> None:
+    """As ``history`` runs them: one tree after another with the match memo and the files-table
+    memo kept between them (the rename made, undone, made again, then one file edited); each
+    files table equals that of its tree compared alone."""
+    from lineage.api import compare_trees
+    from lineage.index import IndexCache, index_tree
+    from lineage.sources import open_source
+
+    few, many = _trees(_COPIED[:1])[0] | _OWN, _trees(_COPIED)[0] | _OWN
+    edited = many | {"newpkg/transport.py": _REWRITTEN_TARGET + "\nEXTRA_SETTING_OF_THE_FORK = 1\n"}
+    cache = IndexCache(None)
+    with open_source(str(_sync(tmp_path / "up", _trees(_COPIED)[1]))) as source:
+        up = index_tree(source, cache)
+    match_memo: dict = {}
+    rows_memo: dict = {}
+    for step, files in enumerate((many, few, many, edited, few)):
+        with open_source(str(_sync(tmp_path / "target", files))) as source:
+            tree = index_tree(source, cache)
+        kept = compare_trees(tree, [up], _ON, figures_only=True, match_memo=match_memo, file_rows_memo=rows_memo)
+        alone = compare_trees(tree, [up], _ON, figures_only=True)
+        pd.testing.assert_frame_equal(kept.files, alone.files, obj=f"tree {step}")
+
+
+def test_a_file_votes_the_same_alone_and_in_the_whole_tree(tmp_path: Path) -> None:
+    """A file's vote depends on that file alone: what lets a cached file's vote stand for it."""
+    import numpy as np
+
+    from lineage.index import IndexCache, index_tree
+    from lineage.match import Side, match_sides
+    from lineage.sources import open_source
+
+    target, upstream = _trees(_COPIED)
+    trees = []
+    for name, files in (("target", target | _OWN), ("up", upstream)):
+        with open_source(str(_sync(tmp_path / name, files))) as source:
+            trees.append(index_tree(source, IndexCache(None)))
+
+    def side(files: list, tree: object) -> Side:
+        return Side(files, lambda k: tree.lines(files[k].path), np.zeros(len(files), np.int32))  # type: ignore[attr-defined]
+
+    up_side = side(trees[1].files, trees[1])
+    whole = match_sides(side(trees[0].files, trees[0]), up_side, _ON)
+    assert whole.votes.count(None) == len(_OWN)  # tools/ copies nothing
+    assert {v for v in whole.votes if v} == {f"oldpkg/{n}.py" for n in (*_COPIED, "transport")}
+    for t, f in enumerate(trees[0].files):
+        assert match_sides(side([f], trees[0]), up_side, _ON).votes == [whole.votes[t]], f.path

@@ -31,9 +31,11 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
-from lineage.match import FileMatch, MatchParams, MatchResult, MatchWorkers, Region, Side, match_sides
+from lineage.match import FileMatcher, MatchParams, MatchResult, MatchWorkers, Side
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import Origin, header_end, holder, upstream_origins
+from lineage.match.records import MatchEntry, empty_match
+from lineage.match.renames import folder_renames, renamed_upstream_paths
 from lineage.match.store import MatchCache, code_fingerprint
 from lineage.progress import meter
 from lineage.results.tables import (
@@ -148,17 +150,19 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
                   progress: Callable[[str], None] | None = None, cache_root: Path | None = None,
                   figures_only: bool = False,
-                  match_memo: dict[tuple[str, str], tuple[FileMatch, list[Region]]] | None = None,
+                  match_memo: dict[tuple[str, str], MatchEntry] | None = None,
                   target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None,
                   reuse_tables: bool = False,
-                  file_rows_memo: dict[tuple[str, str, str], dict[str, object]] | None = None) -> Comparison:
+                  file_rows_memo: dict[tuple[str, str, str], tuple[dict[str, object], str | None,
+                                                                   tuple[str, ...]]] | None = None) -> Comparison:
     """Match already indexed trees and build the tables.
 
     With ``cache_root``, each target file's labels are cached (see :class:`MatchCache`): an
     unchanged target file is not matched again, and when no file needs matching the upstream
     arrays are never even built. ``figures_only`` builds just the files table (what the headline
-    needs); lines, functions and regions stay empty. ``match_memo`` keeps labels in memory
-    between calls with the same upstreams and parameters (``history``), keyed by (digest, path).
+    needs); lines, functions and regions stay empty. ``match_memo`` keeps each file's match
+    entry (:class:`lineage.match.records.MatchEntry`) in memory between calls with the same
+    upstreams and parameters (``history``), keyed by (digest, path).
     ``workers``: how many processes match the files neither cache holds, and from how many such
     files it pays (:class:`lineage.match.workers.MatchWorkers`, e.g. ``MatchWorkers.of(settings)``;
     default: this process only). The labels are the same either way. ``reuse_tables`` (with
@@ -167,8 +171,13 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     gated and built (:mod:`lineage.results.reuse`); the tables are the same.
     ``file_rows_memo`` (with ``figures_only``; ``history``): each indexed file's files-table row,
     kept in memory between calls under the context :mod:`lineage.results.reuse` keys its rows on,
-    so that a file no commit changed is neither looked up, gated nor built again; the table is
-    the same.
+    with its vote and renamed paths, so that a file no commit changed is neither looked up, gated
+    nor built again; the table is the same.
+
+    The folder renames (:mod:`lineage.match.renames`) are learnt from every target file's vote
+    first (cached files' from their entries or rows, the others' from their fresh runs), and
+    every cached entry or row is checked on the renamed upstream paths it was made with: a run
+    with any of these caches gives the tables of a run without them, byte for byte.
     """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
@@ -206,58 +215,124 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                 for tree in upstreams])
 
     context = match_context(upstreams, labels, params)
-    # The renamed-folder rule learns renames from every target file's evidence at once, so a file
-    # matched alone (the others cached) would miss them: with it on, every file is matched in one
-    # pass, and neither per-file cache is read (lineage.match.renames).
-    whole_tree = bool(params.rename_folders)
-    match_cache = MatchCache(None if whole_tree else cache_root, context)
-    memo = match_memo if match_memo is not None and not whole_tree else {}
-    misses = 0
+    match_cache = MatchCache(cache_root, context)
+    memo = match_memo if match_memo is not None else {}
+    n_files = len(target.files)
+    counts = {"hits": 0, "misses": 0}
     seconds = {"match": 0.0}
+    from_cache: set[int] = set()  # target files whose entry was read from the match cache
+    # What matching files no cache holds needs: the upstream side (built once) and, per target
+    # file whose steps 1 to 3 are done, its matcher and its number there (dropped once matched).
+    upstream_side: list[Side] = []
+    prepared: dict[int, tuple[FileMatcher, int]] = {}
 
-    def labels_of(todo: list[int]) -> list[tuple[FileMatch, list[Region]]]:
-        """The labels of target files ``todo``: from the memo, the match cache, else matched."""
-        nonlocal misses
-        per_file: list[tuple[FileMatch, list[Region]] | None] = []
-        for t in todo:
-            f = target.files[t]
-            found = memo.get((f.digest, f.path)) or match_cache.get(f.digest, f.path, f.n_lines)
+    def prepare(todo: list[int]) -> None:
+        """Steps 1 to 3 of target files ``todo`` (their votes too), to match them later."""
+        if not upstream_side:
+            upstream_side.append(Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
+                                      np.array(up_of, dtype=np.int32)))
+        files_todo = [target.files[t] for t in todo]
+        target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32))
+        matcher = FileMatcher(target_side, upstream_side[0], params, [preferred[t] for t in todo],
+                              [attributed[t] for t in todo])
+        for k, t in enumerate(todo):
+            prepared[t] = (matcher, k)
+
+    def entry_of(t: int) -> MatchEntry | None:
+        """Target file ``t``'s entry from the memo or the match cache, whatever renames it was
+        matched with."""
+        f = target.files[t]
+        found = memo.get((f.digest, f.path))
+        if found is None:
+            found = match_cache.get(f.digest, f.path, f.n_lines)
             if found is not None:
                 memo[(f.digest, f.path)] = found
-            per_file.append(found)
+                from_cache.add(t)
+        return found
+
+    # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
+    # any per-file cache is used: an unchanged file's vote from the table cache or the files-table
+    # memo, another cached file's from its entry, the others' from their fresh runs (steps 1 to 3,
+    # kept for matching them). A cached entry or row is then used only if it was made with the
+    # renamed upstream paths the current renames give its file.
+    store = stored = None
+    if reuse_tables and cache_root is not None and not figures_only and match_memo is None:
+        from lineage.results.reuse import TableStore, stored_votes, tables_context
+
+        store = TableStore(cache_root, tables_context(context, names, own_names, origins))
+        stored = store.get()
+    scope = None
+    if figures_only and file_rows_memo is not None:
+        from lineage.results.reuse import tables_context
+
+        scope = tables_context(context, names, own_names, origins)
+    known: dict[int, str | None] = {}
+    if stored is not None:
+        known = stored_votes(target.files, stored)
+    elif scope is not None:
+        for t, f in enumerate(target.files):
+            if (row := file_rows_memo.get((scope, f.digest, f.path))) is not None:  # type: ignore[union-attr]
+                known[t] = row[1]
+    unknown = []
+    for t in range(n_files):
+        if t not in known:
+            if (entry := entry_of(t)) is not None:
+                known[t] = entry.vote
+            else:
+                unknown.append(t)
+    if unknown:
+        prepare(unknown)
+        known.update((t, prepared[t][0].votes[prepared[t][1]]) for t in unknown)  # (no matcher left in a local)
+    votes = [known[t] for t in range(n_files)]
+    renames = folder_renames([f.path for f in target.files], votes, params)
+    renamed = [renamed_upstream_paths(f.path, renames, up_path_set) for f in target.files]
+
+    def labels_of(todo: list[int]) -> list[MatchEntry]:
+        """The labels of target files ``todo``: from the memo or the match cache when matched
+        with the current renamed paths, else matched."""
+        per_file: list[MatchEntry | None] = []
+        for t in todo:
+            found = entry_of(t)
+            per_file.append(found if found is not None and found.renamed == renamed[t] else None)
         missing = [k for k, found in enumerate(per_file) if found is None]
+        counts["hits"] += sum(1 for k, t in enumerate(todo) if per_file[k] is not None and t in from_cache)
         if not missing and progress is not None:
             progress(f"matching: all {len(todo)} target files cached")
         if missing:
-            misses += len(missing)
-            files_todo = [target.files[todo[k]] for k in missing]
-            target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path),
-                               np.zeros(len(files_todo), np.int32))
-            upstream_side = Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
-                                 np.array(up_of, dtype=np.int32))
+            counts["misses"] += len(missing)
+            need = [todo[k] for k in missing if todo[k] not in prepared]
+            if need:
+                prepare(need)
+            groups: dict[int, list[int]] = {}  # matcher -> positions in todo, in order
+            for k in missing:
+                groups.setdefault(id(prepared[todo[k]][0]), []).append(k)
             # The CLI's callback (print_progress) is drawn as a bar on a terminal; any other gets lines.
             with meter(len(missing), "matching", "files", progress, bar=progress is print_progress,
                        note=f" of {len(todo):,} (the others cached) against {len(up_files):,} upstream "
                        "files") as tick:
-                fresh = match_sides(target_side, upstream_side, params, [preferred[todo[k]] for k in missing],
-                                    tick=tick, attributed=[attributed[todo[k]] for k in missing], workers=workers)
-            regions_of: dict[int, list[Region]] = {}
-            for r in fresh.regions:
-                regions_of.setdefault(r.target_file, []).append(r)
-            for j, k in enumerate(missing):
-                f = target.files[todo[k]]
-                per_file[k] = (fresh.files[j], regions_of.get(j, []))
-                match_cache.put(f.digest, f.path, *per_file[k])  # type: ignore[misc]
-                memo[(f.digest, f.path)] = per_file[k]  # type: ignore[assignment]
+                for ks in groups.values():
+                    matcher = prepared[todo[ks[0]]][0]
+                    numbers = [prepared[todo[k]][1] for k in ks]
+                    for k, j, found in zip(ks, numbers, matcher.match_files(numbers, renames, tick, workers),
+                                           strict=True):
+                        t = todo[k]
+                        f = target.files[t]
+                        del prepared[t]
+                        labels, regions = found if found is not None else (empty_match(f.n_lines), [])
+                        entry = MatchEntry(labels, regions, matcher.votes[j], matcher.renamed(j))
+                        per_file[k] = memo[(f.digest, f.path)] = entry
+                        match_cache.put(f.digest, f.path, entry)
+        if not prepared:
+            upstream_side.clear()  # (and its memos) not kept while the tables are built
         return per_file  # type: ignore[return-value]
 
     def gated_of(todo: list[int]) -> tuple[list[FileIndex], Gated]:
         """Target files ``todo`` (in that order) and their labels after the gate."""
         per_file = labels_of(todo)
         files = [target.files[t] for t in todo]
-        result = MatchResult(files=[found[0] for found in per_file],
+        result = MatchResult(files=[found.match for found in per_file],
                              regions=[dataclasses.replace(r, target_file=k)
-                                      for k, found in enumerate(per_file) for r in found[1]])
+                                      for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
                       [preferred[t] for t in todo], params)
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
@@ -283,38 +358,38 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
 
     tables = None
     reused = 0
-    store = None
-    if reuse_tables and cache_root is not None and not figures_only and match_memo is None and not whole_tree:
-        from lineage.results.reuse import REWRITE_AFTER, TableStore, assemble, changed_files, tables_context
+    if stored is not None:
+        from lineage.results.reuse import assemble, changed_files
 
-        store = TableStore(cache_root, tables_context(context, names, own_names, origins))
-        stored = store.get()
-        todo = changed_files(target.files, stored) if stored is not None else None
-        if stored is not None and todo is not None:
+        todo = changed_files(target.files, stored, renamed)
+        if todo is not None:
             tables = assemble(target.files, todo, stored, tables_of(todo, True))
             if tables is not None:
-                reused = len(target.files) - len(todo)
+                reused = n_files - len(todo)
                 if progress is not None:
                     progress(f"tables: the rows of {reused:,} unchanged target files reused")
-    if tables is None and figures_only and file_rows_memo is not None and not whole_tree:
-        from lineage.results.reuse import tables_context
-
-        scope = tables_context(context, names, own_names, origins)
-        todo = [t for t, f in enumerate(target.files) if (scope, f.digest, f.path) not in file_rows_memo]
+    if tables is None and scope is not None:
+        rows_memo: dict = file_rows_memo  # type: ignore[assignment]
+        todo = [t for t, f in enumerate(target.files)
+                if (row := rows_memo.get((scope, f.digest, f.path))) is None or row[2] != renamed[t]]
         for t, row in zip(todo, file_rows_of(todo), strict=True):
-            file_rows_memo[(scope, target.files[t].digest, target.files[t].path)] = row
-        rows = [file_rows_memo[(scope, f.digest, f.path)] for f in target.files]
+            rows_memo[(scope, target.files[t].digest, target.files[t].path)] = (row, votes[t], renamed[t])
+        rows = [rows_memo[(scope, f.digest, f.path)][0] for f in target.files]
         tables = {"files": files_frame(rows, target.skipped)} | {
             name: pd.DataFrame() for name in ("lines", "functions", "regions")}
     if tables is None:  # every file's rows built (and any file matched that no cache holds)
-        tables = tables_of(list(range(len(target.files))), not figures_only)
-    if store is not None and (not reused or len(target.files) - reused > REWRITE_AFTER):
-        store.put(target.files, tables)
+        tables = tables_of(list(range(n_files)), not figures_only)
+    prepared.clear()
+    if store is not None:
+        from lineage.results.reuse import REWRITE_AFTER
+
+        if not reused or n_files - reused > REWRITE_AFTER:
+            store.put(target.files, tables, votes, renamed)
     timings = {"match": seconds["match"], "tables": time.perf_counter() - started - seconds["match"]}
     return Comparison(target=target, upstreams=list(upstreams), params=params, lines=tables["lines"],
                       files=tables["files"], functions=tables["functions"], regions=tables["regions"],
                       upstream_names=labels, timings=timings,
-                      match_cache_hits=match_cache.hits, match_cache_misses=misses, table_rows_reused=reused,
+                      match_cache_hits=counts["hits"], match_cache_misses=counts["misses"], table_rows_reused=reused,
                       origins=build_origins(origins, up_files), target_names=own_target)
 
 

@@ -137,8 +137,9 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     # Records and bytes of every blob seen so far: a file a commit did not change is neither read
     # from git nor decoded from the cache again.
     known: dict[str, tuple[Any, bytes]] = {}
-    match_memo: dict[Any, Any] = {}  # (digest, path) -> labels, likewise for matching
-    file_rows: dict[Any, Any] = {}  # (context, digest, path) -> files-table row: neither gated nor built again
+    match_memo: dict[Any, Any] = {}  # (digest, path) -> match entry (labels, vote, renamed paths), likewise
+    # (context, digest, path) -> files-table row, vote and renamed paths: neither gated nor built again
+    file_rows: dict[Any, Any] = {}
     for number, commit in enumerate(history.commits):
         step = time.perf_counter()
         with open_source(f"{history.repo}@{commit.sha}", root) as source:

@@ -69,7 +69,7 @@ _EXPORTS = {
     "MatchParams": "params", "param_keys": "params", "params_from_settings": "params",
     "Side": "hits", "line_similarity": "labels", "pair_label": "labels", "MatchWorkers": "workers",
 }
-__all__ = sorted([*_EXPORTS, "match_sides", "same_paths"])
+__all__ = sorted([*_EXPORTS, "FileMatcher", "match_sides", "same_paths"])
 
 
 def __getattr__(name: str) -> Any:
@@ -88,37 +88,33 @@ def same_paths(path: str) -> set[str]:
 def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
                 preferred_paths: Sequence[set[str]] | None = None,
                 tick: Callable[[int], None] | None = None, workers: MatchWorkers | None = None,
-                attributed: Sequence[bool] | None = None) -> MatchResult:
+                attributed: Sequence[bool] | None = None, renames: dict[str, str] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
     file t's provenance markers (they break ties, and establish the file pair for step 6).
     ``attributed[t]``: file t's markers name the upstream (step 8 keeps its small groups).
     ``tick(n)``: n more target files done (for a progress bar). ``workers``: steps 4 to 8 run
     per target file, in that many forked processes when there are enough files
     (:class:`lineage.match.workers.MatchWorkers`; default: in this process); the result is the
-    same either way."""
+    same either way. ``renames``: the folder renames of the whole target tree
+    (:mod:`lineage.match.renames`); None learns them from the votes of the files given, right
+    only when they are the whole tree. The result holds every file's vote."""
     from lineage.match.params import MatchParams
-    from lineage.match.records import MatchResult, empty_match
-    from lineage.match.workers import run_per_file
+    from lineage.match.renames import folder_renames
 
     params = params or MatchParams()
-    results = [empty_match(f.n_lines) for f in target.files]
-    regions: list[Region] = []
-    if len(target.h_norm) == 0 or len(upstream.h_norm) == 0:
-        return MatchResult(results, regions)
-    matcher = _FileMatcher(target, upstream, params, list(preferred_paths) if preferred_paths else None,
-                           list(attributed) if attributed else None)
-    weights = (target.file_start[1:] - target.file_start[:-1] + 1).tolist()  # content lines (+1: a file's own cost)
-    for t_file, found in enumerate(run_per_file(matcher.match_file, weights, workers, tick)):
-        if found is not None:
-            results[t_file] = found[0]
-            regions.extend(found[1])
-    return MatchResult(results, regions)
+    matcher = FileMatcher(target, upstream, params, list(preferred_paths) if preferred_paths else None,
+                          list(attributed) if attributed else None)
+    if renames is None:
+        renames = folder_renames([f.path for f in target.files], matcher.votes, params)
+    found = matcher.match_files(list(range(len(target.files))), renames, tick, workers)
+    return matcher.result(found)
 
 
-class _FileMatcher:
-    """Steps 1 to 3 over all target files at once (:meth:`__init__`), then steps 4 to 8 for one
-    target file at a time (:meth:`match_file`), which reads what the first part built and
-    changes nothing another file's matching reads (memos aside)."""
+class FileMatcher:
+    """Steps 1 to 3 over all target files at once (:meth:`__init__`, which also finds each
+    file's vote for a folder rename, :attr:`votes`), then steps 4 to 8 for one target file at a
+    time (:meth:`match_file`, with the renames :meth:`match_files` was given), which reads what
+    the first part built and changes nothing another file's matching reads (memos aside)."""
 
     def __init__(self, target: Side, upstream: Side, params: MatchParams,
                  preferred: list[set[str]] | None, attributed: list[bool] | None = None) -> None:
@@ -126,27 +122,68 @@ class _FileMatcher:
         from lineage.match.hits import find_hits
         from lineage.match.idioms import IdiomFilter
         from lineage.match.regions import group_runs
-        from lineage.match.renames import best_upstream_files, folder_renames
+        from lineage.match.renames import best_upstream_files, upstream_votes
 
         self.target, self.upstream, self.params, self.preferred = target, upstream, params, preferred
         self.attributed = attributed
-        t_idx, u_idx, weight = find_hits(target, upstream, params)
-        self.runs_by_file = group_runs(target, upstream, t_idx, u_idx, weight, params)
-        del t_idx, u_idx, weight
+        self.renames: dict[str, str] = {}
         self.up_paths = [f.path for f in upstream.files]
-        self.up_names = [posixpath.basename(p) for p in self.up_paths]
-        self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
-        self.idioms = IdiomFilter(target, upstream, params)
-        t_paths = [f.path for f in target.files]
-        self.renames = folder_renames(t_paths, self.up_paths, best_upstream_files(*self.runs_by_file.file_pairs()),
-                                      params)
         self.by_path: dict[str, list[int]] = {}
         for number, path in enumerate(self.up_paths):
             self.by_path.setdefault(path, []).append(number)
+        # Nothing to match on one side: every file is left ``none`` and votes for nothing.
+        self.empty = len(target.h_norm) == 0 or len(upstream.h_norm) == 0
+        self.votes: list[str | None] = [None] * len(target.files)
+        if self.empty:
+            return
+        t_idx, u_idx, weight = find_hits(target, upstream, params)
+        self.runs_by_file = group_runs(target, upstream, t_idx, u_idx, weight, params)
+        del t_idx, u_idx, weight
+        self.up_names = [posixpath.basename(p) for p in self.up_paths]
+        self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
+        self.idioms = IdiomFilter(target, upstream, params)
+        self.votes = upstream_votes(best_upstream_files(*self.runs_by_file.file_pairs()), self.up_paths,
+                                    len(target.files))
+
+    def renamed(self, t_file: int) -> tuple[str, ...]:
+        """The renamed upstream paths target file ``t_file`` is matched with (under the renames
+        :meth:`match_files` was last given)."""
+        from lineage.match.renames import renamed_upstream_paths
+
+        return renamed_upstream_paths(self.target.files[t_file].path, self.renames, self.by_path)
+
+    def match_files(self, files: list[int], renames: dict[str, str], tick: Callable[[int], None] | None = None,
+                    workers: MatchWorkers | None = None) -> list[tuple[FileMatch, list[Region]] | None]:
+        """:meth:`match_file` of each of target files ``files`` (in that order) under folder
+        renames ``renames``, in worker processes when ``workers`` says it pays
+        (:func:`lineage.match.workers.run_per_file`); the result is the same either way."""
+        from lineage.match.workers import run_per_file
+
+        self.renames = dict(renames)
+        if self.empty:
+            if tick is not None and files:
+                tick(len(files))
+            return [None] * len(files)
+        starts = self.target.file_start
+        weights = [int(starts[t + 1] - starts[t]) + 1 for t in files]  # content lines (+1: a file's own cost)
+        return run_per_file(lambda k: self.match_file(files[k]), weights, workers, tick)
+
+    def result(self, found: list[tuple[FileMatch, list[Region]] | None]) -> MatchResult:
+        """All target files' labels and regions from :meth:`match_files` over every file in order
+        (None: every line ``none``), with their votes."""
+        from lineage.match.records import MatchResult, empty_match
+
+        results = [empty_match(f.n_lines) for f in self.target.files]
+        regions: list[Region] = []
+        for t_file, one in enumerate(found):
+            if one is not None:
+                results[t_file] = one[0]
+                regions.extend(one[1])
+        return MatchResult(results, regions, list(self.votes))
 
     def match_file(self, t_file: int) -> tuple[FileMatch, list[Region]] | None:
         """Target file ``t_file``'s labels and regions; None when no candidate nor established
-        pair reaches it (every line ``none``)."""
+        pair reaches it (every line ``none``). Call through :meth:`match_files` (the renames)."""
         from lineage.match.claims import claim_order, sort_chains
         from lineage.match.fill import fill
         from lineage.match.labels import FileLabeller

@@ -6,7 +6,7 @@ Kept apart from the stages so that the cache (:mod:`lineage.match.store`) and th
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -45,6 +45,24 @@ class Region:
 class MatchResult:
     files: list[FileMatch]
     regions: list[Region]
+    # Per target file: its vote for a folder rename (lineage.match.renames.best_upstream_files:
+    # the path of the upstream file its runs weigh most with; None when it has no run).
+    votes: list[str | None] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class MatchEntry:
+    """What matching one target file yields, as the per-file caches keep it (the match cache,
+    :mod:`lineage.match.store`, and ``history``'s memo): its labels and regions, its vote for a
+    folder rename (see :attr:`MatchResult.votes`; it depends on the file alone, never on the
+    renames) and the renamed upstream paths it was matched with
+    (:func:`lineage.match.renames.renamed_upstream_paths`). The labels hold for a run only while
+    that run's renames give the file the same renamed paths; the vote always holds."""
+
+    match: FileMatch
+    regions: list[Region]
+    vote: str | None
+    renamed: tuple[str, ...]
 
 
 def empty_match(n: int) -> FileMatch:

@@ -19,11 +19,21 @@ target files below that target folder that have a best upstream file at all: mos
 folder copies keeps its place below the other name. A project that merely copied a few files
 into a folder of its own (sglang's ``srt/layers/`` from vLLM's ``model_executor/layers/``,
 among hundreds of files copying from everywhere) is no rename.
+
+A file's vote depends on that file alone (its hits and runs against the upstream, steps 1 to 3
+of :mod:`lineage.match`), never on the other target files; the renames depend on every file's
+vote. So a run with per-file caches (:func:`lineage.api.compare_trees`) first collects every
+target file's vote (a cached file's from its entry, :class:`lineage.match.records.MatchEntry`;
+the others' from their fresh runs), learns the renames from them all, and then hands them to the
+matcher (:func:`lineage.match.match_sides`, ``renames``). A file's labels depend on the renames
+only through its renamed paths that exist upstream (:func:`renamed_upstream_paths`): a cached
+entry matched with other such paths than the current renames give is matched again.
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Container, Sequence
 
 import numpy as np
 
@@ -56,23 +66,30 @@ def _folders(t_path: str, u_path: str) -> tuple[str, str] | None:
     return "/".join(t[: len(t) - shared]), "/".join(u[: len(u) - shared])
 
 
-def folder_renames(t_paths: list[str], u_paths: list[str], best: dict[int, int],
-                   p: MatchParams) -> dict[str, str]:
+def upstream_votes(best: dict[int, int], up_paths: Sequence[str], n_target: int) -> list[str | None]:
+    """Per target file (0 .. n_target-1): the path of its best upstream file, None when it has none."""
+    return [up_paths[best[t]] if t in best else None for t in range(n_target)]
+
+
+def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: MatchParams) -> dict[str, str]:
     """Target folder -> upstream folder for every rename the tree's evidence shows (see the
-    module docstring); ``best``: target file -> its best upstream file. An empty target folder
-    (``""``) stands for the target's root."""
+    module docstring); ``votes[t]``: the path of target file t's best upstream file (None: it
+    has none). An empty target folder (``""``) stands for the target's root."""
     if not p.rename_folders or p.rename_min_files <= 0:
         return {}
-    votes: Counter[tuple[str, str]] = Counter()
-    for t, u in best.items():
-        folders = _folders(t_paths[t], u_paths[u])
-        if folders is not None:
-            votes[folders] += 1
+    counts: Counter[tuple[str, str]] = Counter()
+    voting = []
+    for t, vote in enumerate(votes):
+        if vote is not None:
+            voting.append(t)
+            folders = _folders(t_paths[t], vote)
+            if folders is not None:
+                counts[folders] += 1
     renames: dict[str, str] = {}
-    for (t_folder, u_folder), n in sorted(votes.items(), key=lambda kv: (-kv[1], kv[0])):
+    for (t_folder, u_folder), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
         if n < p.rename_min_files or t_folder in renames:
             continue
-        below = sum(1 for t in best if _below(t_paths[t], t_folder))
+        below = sum(1 for t in voting if _below(t_paths[t], t_folder))
         if n >= p.rename_min_share * below:
             renames[t_folder] = u_folder
     return renames
@@ -90,3 +107,10 @@ def renamed_paths(path: str, renames: dict[str, str]) -> set[str]:
             rest = path[len(t_folder) + 1 :] if t_folder else path
             out.add(f"{u_folder}/{rest}" if u_folder else rest)
     return out
+
+
+def renamed_upstream_paths(path: str, renames: dict[str, str], upstream_paths: Container[str]) -> tuple[str, ...]:
+    """Target ``path``'s renamed paths (:func:`renamed_paths`) that an upstream file has, sorted:
+    all a file's labels read of the renames (the matcher establishes a pair only with a file at
+    such a path), so what a cached entry is checked on."""
+    return tuple(sorted(u for u in renamed_paths(path, renames) if u in upstream_paths))

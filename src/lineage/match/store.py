@@ -1,17 +1,26 @@
 """The match cache: per target file, its labels against one exact upstream set.
 
 A target file's labels depend only on its own content and path, the upstream trees (their
-labels, order and tree digests) and the matcher (its parameters and code), never on the other
-target files: so an unchanged file is not matched again when its neighbours change. The code part
+labels, order and tree digests), the matcher (its parameters and code) and, of the other target
+files, only the folder renames their votes show (:mod:`lineage.match.renames`), which reach the
+labels through the file's renamed upstream paths alone: so each entry holds the file's vote and
+the renamed paths it was matched with (:class:`lineage.match.records.MatchEntry`), the caller
+uses the labels only when the current renames give the same paths, and an unchanged file is not
+matched again when its neighbours change (unless they change a rename over it). The code part
 of the key, :func:`code_fingerprint`, digests every source file of the packages the labels are
 computed by, found by walking the packages: a new or split module is covered without anyone
 updating a list.
 
-Layout: ``<root>/match-v1/<context[:32]>/<first two hex digits>/<key>.rec``, framed and written
+Layout: ``<root>/match-v<MATCH_VERSION>/<context[:32]>/<first two hex digits>/<key>.rec``, framed and written
 like the index cache's entries (checksummed, atomic). Each entry's checksummed header also holds
 its whole key (the file's digest and path, and the full context digest, which covers the upstream
 tree digests, the parameters and the code fingerprint), compared on read: an entry copied or moved
 to another file's name is a miss, never a hit, so a tampered cache cannot change a figure.
+
+Versions (:data:`MATCH_VERSION`, the folder's name; an older folder is never read, and ``lineage
+cache clear`` removes it): 1, labels and regions; 2 (branch renames6), also the file's vote for
+a folder rename and the renamed upstream paths it was matched with (header keys ``vote`` and
+``renamed``).
 """
 
 from __future__ import annotations
@@ -25,9 +34,10 @@ from pathlib import Path
 import numpy as np
 
 from lineage.index.store import frame, pack, unframe, unpack, write_atomically
-from lineage.match.records import FileMatch, Region
+from lineage.match.records import FileMatch, MatchEntry, Region
 
 MATCH_MAGIC = b"LINEAGE-MATCH\n"
+MATCH_VERSION = 2
 _MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
 
 # The packages (or modules) whose code decides a target file's labels: the matcher, the index
@@ -72,7 +82,7 @@ class MatchCache:
     ``context`` is a digest of everything but the file; ``root=None`` stores nothing."""
 
     def __init__(self, root: Path | None, context: str) -> None:
-        self.dir = root / "match-v1" / context[:32] if root is not None else None
+        self.dir = root / f"match-v{MATCH_VERSION}" / context[:32] if root is not None else None
         self.context = context
         self.hits = 0
         self.misses = 0
@@ -82,7 +92,7 @@ class MatchCache:
         key = hashlib.sha256(f"{digest}\0{path}".encode("utf-8", "surrogateescape")).hexdigest()
         return self.dir / key[:2] / f"{key}.rec"
 
-    def get(self, digest: str, path: str, n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+    def get(self, digest: str, path: str, n_lines: int) -> MatchEntry | None:
         if self.dir is None:
             return None
         entry = self._path(digest, path)
@@ -98,12 +108,14 @@ class MatchCache:
         self.hits += 1
         return found
 
-    def put(self, digest: str, path: str, match: FileMatch, regions: list[Region]) -> None:
+    def put(self, digest: str, path: str, entry: MatchEntry) -> None:
         if self.dir is None:
             return
+        match = entry.match
         header = {"key": self._key(digest, path), "n": int(match.match.shape[0]), "regions": [
             [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
-             r.verbatim, r.near, r.weight] for r in regions]}
+             r.verbatim, r.near, r.weight] for r in entry.regions], "vote": entry.vote,
+            "renamed": list(entry.renamed)}
         arrays = (match.match, match.up_file, match.up_row, match.similarity, match.region)
         with contextlib.suppress(OSError):  # as for the index cache: an unwritable cache is only slower
             write_atomically(self._path(digest, path), frame(MATCH_MAGIC, pack(header, arrays, _MATCH_ARRAYS)))
@@ -112,7 +124,7 @@ class MatchCache:
         return {"digest": digest, "path": path, "context": self.context}
 
 
-def _decode_match(payload: bytes, key: dict[str, str], n_lines: int) -> tuple[FileMatch, list[Region]] | None:
+def _decode_match(payload: bytes, key: dict[str, str], n_lines: int) -> MatchEntry | None:
     try:
         unpacked = unpack(payload, _MATCH_ARRAYS, "n")
         if unpacked is None or unpacked[0].get("key") != key or int(unpacked[0]["n"]) != n_lines:
@@ -120,6 +132,10 @@ def _decode_match(payload: bytes, key: dict[str, str], n_lines: int) -> tuple[Fi
         header, arrays = unpacked
         regions = [Region(-1, int(r[0]), int(r[1]), int(r[2]), int(r[3]), int(r[4]), int(r[5]),
                           int(r[6]), int(r[7]), float(r[8])) for r in header["regions"]]
-        return FileMatch(*arrays), regions
+        vote = header["vote"]
+        renamed = tuple(header["renamed"])
+        if (vote is not None and not isinstance(vote, str)) or not all(isinstance(u, str) for u in renamed):
+            return None
+        return MatchEntry(FileMatch(*arrays), regions, vote, renamed)
     except (ValueError, KeyError, TypeError, IndexError, struct.error):
         return None

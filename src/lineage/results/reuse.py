@@ -4,7 +4,9 @@ Every row of lines, functions, regions and of the indexed part of files belongs 
 file and is a function of that file (its bytes and path, hence its index record and match
 entry) and of a context shared by all target files: the upstream trees, the parameters, the
 names that decide markers and origins (:func:`lineage.match.origin.upstream_origins`, which
-reads the target's names, a property of the whole target tree), and the code. Nothing else:
+reads the target's names, a property of the whole target tree), the code and, of the other
+target files, only the folder renames their votes show (:mod:`lineage.match.renames`), which
+reach a file's rows through its renamed upstream paths alone. Nothing else:
 the matcher's labels per file (:mod:`lineage.match.store`), the gate
 (:func:`lineage.match.gate.gate`), the header sharing and each table builder
 (:mod:`lineage.results.tables`) read one target file at a time. So when a rerun differs in a few
@@ -18,7 +20,11 @@ lineage (:func:`lineage.match.store.code_fingerprint`), the versions of Python a
 lineage requires (as the whole-result cache has them), the match cache's context (upstream labels
 and tree digests, every parameter, the matcher's code), the names markers are read against and
 every upstream file's origin (the target's names reach the rows only through these). A file's
-own part of the key is its (path, git blob digest), line and definition counts, checked per file.
+own part of the key is its (path, git blob digest), line and definition counts, and the renamed
+upstream paths its rows were built with (:func:`lineage.match.renames.renamed_upstream_paths`),
+checked per file: a file whose renames changed is matched and built again. Each stored file also
+keeps its vote for a folder rename, so that a rerun learns the renames without reading the match
+cache entry of every unchanged file (:func:`stored_votes`).
 One entry per context: a run that builds every file's rows replaces it (a target whose files are
 all new simply finds nothing to reuse); a run that reused rows replaces it only when it built the rows of more than
 :data:`REWRITE_AFTER` files itself (writing the entry costs about half a second on a large
@@ -29,12 +35,13 @@ no entry or a damaged one; no stored file left to reuse; more changed files than
 :data:`MAX_CHANGED_SHARE` of the target; a table that would come out empty; any column whose
 type in the rebuilt rows differs from the stored one.
 
-Layout: ``<root>/tables-v1/<context[:2]>/<context>.rec``, framed like the other caches
+Layout: ``<root>/tables-v<TABLES_VERSION>/<context[:2]>/<context>.rec``, framed like the other caches
 (``MAGIC | length | blake2b-256 | payload``, :func:`lineage.index.store.frame`), the payload a
 length-prefixed JSON header (the full context, each stored target file's path, digest, line and
-definition counts) followed by the four tables as one Arrow IPC stream each (length-prefixed),
+definition counts, vote and renamed paths) followed by the four tables as one Arrow IPC stream each (length-prefixed),
 written with pandas metadata so that every column comes back with its dtype. Only the
-:data:`KEEP` most recently written entries stay.
+:data:`KEEP` most recently written entries stay. Versions (:data:`TABLES_VERSION`): 1; 2 (branch
+renames6), each stored file's vote and renamed paths added.
 """
 
 from __future__ import annotations
@@ -58,7 +65,7 @@ from lineage.index.store import frame, unframe, write_atomically
 from lineage.match.origin import Origin
 
 TABLES_MAGIC = b"LINEAGE-TABLES\n"
-TABLES_VERSION = 1
+TABLES_VERSION = 2
 KEEP = 4  # entries kept (one per upstream set and parameters)
 MAX_CHANGED_SHARE = 0.25  # above this share of changed target files, the tables are built whole
 REWRITE_AFTER = 16  # a run that reused rows rewrites the entry only when it built more files' rows
@@ -97,6 +104,8 @@ class StoredFile:
     digest: str
     n_lines: int
     n_definitions: int
+    vote: str | None  # lineage.match.renames: the path of its best upstream file
+    renamed: tuple[str, ...]  # the renamed upstream paths its rows were built with
 
 
 @dataclass
@@ -127,11 +136,14 @@ class TableStore:
             self.entry.unlink(missing_ok=True)  # damaged or foreign: rewritten by this run
         return found
 
-    def put(self, files: Sequence[FileIndex], tables: dict[str, pd.DataFrame]) -> None:
+    def put(self, files: Sequence[FileIndex], tables: dict[str, pd.DataFrame], votes: Sequence[str | None],
+            renamed: Sequence[tuple[str, ...]]) -> None:
+        """Store the tables of target ``files``, with each file's vote and renamed paths."""
         if self.entry is None:
             return
         head = json.dumps({"context": self.context, "files": [
-            [f.path, f.digest, f.n_lines, len(f.definitions)] for f in files]}).encode()
+            [f.path, f.digest, f.n_lines, len(f.definitions), vote, list(paths)]
+            for f, vote, paths in zip(files, votes, renamed, strict=True)]}).encode()
         parts = [struct.pack("<Q", len(head)), head]
         options = pa.ipc.IpcWriteOptions(compression="zstd")
         for name in TABLE_NAMES:
@@ -194,17 +206,38 @@ def _decode(payload: bytes, context: str) -> Stored | None:
             offset += size
         if offset != len(payload):
             return None
-        files = [StoredFile(str(p), str(d), int(n), int(k)) for p, d, n, k in header["files"]]
+        files = [StoredFile(str(p), str(d), int(n), int(k), None if v is None else str(v), tuple(map(str, r)))
+                 for p, d, n, k, v, r in header["files"]]
         return Stored(files, tables)
     except (ValueError, KeyError, TypeError, IndexError, struct.error, pa.ArrowException):
         return None
 
 
-def changed_files(target: Sequence[FileIndex], stored: Stored) -> list[int] | None:
-    """Positions of the target files the stored tables do not hold; None when reuse does not
+def _stored_by_key(stored: Stored) -> dict[tuple[str, str, int, int], StoredFile]:
+    return {(f.path, f.digest, f.n_lines, f.n_definitions): f for f in stored.files}
+
+
+def stored_votes(target: Sequence[FileIndex], stored: Stored) -> dict[int, str | None]:
+    """Target file position -> its vote, for every target file the stored tables hold."""
+    known = _stored_by_key(stored)
+    out = {}
+    for t, f in enumerate(target):
+        found = known.get((f.path, f.digest, f.n_lines, len(f.definitions)))
+        if found is not None:
+            out[t] = found.vote
+    return out
+
+
+def changed_files(target: Sequence[FileIndex], stored: Stored, renamed: Sequence[tuple[str, ...]]) -> list[int] | None:
+    """Positions of the target files the stored tables do not hold, or hold built with other
+    renamed paths than ``renamed`` (per target file, the current ones); None when reuse does not
     pay or is not possible (nothing to reuse, too many changed)."""
-    known = {(f.path, f.digest, f.n_lines, f.n_definitions) for f in stored.files}
-    todo = [t for t, f in enumerate(target) if (f.path, f.digest, f.n_lines, len(f.definitions)) not in known]
+    known = _stored_by_key(stored)
+    todo = []
+    for t, f in enumerate(target):
+        found = known.get((f.path, f.digest, f.n_lines, len(f.definitions)))
+        if found is None or found.renamed != renamed[t]:
+            todo.append(t)
     if len(todo) == len(target) or len(todo) > MAX_CHANGED_SHARE * len(target):
         return None
     return todo
