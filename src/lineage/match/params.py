@@ -193,6 +193,25 @@ class MatchParams:
     # are lines of the import block of a file whose code is copied from that upstream file, so
     # even ``import os`` (2 tokens) is counted as taken with it; 0 turns it off.
     fill_import_min_tokens: int = knob(2, 0)
+    # Statements of the same shape (``lineage.match.shapes.complete_same_shape``): a target
+    # statement of at most this many lines, one line of which is paired with the upstream line
+    # the shape of an upstream statement puts it at (the same tokens once names, strings and
+    # numbers are abstracted: a call re-wrapped one argument a line with a literal edited), is
+    # paired piece by piece with that statement; its edited piece shares no word with it and
+    # the statement rule's word share leaves it none. In every pair (the shape is the whole
+    # statement's, token for token); 0 turns it off.
+    fill_shape_max_lines: int = knob(30, 0)
+    # ... only when at least this share of the two statements' tokens are the same as written:
+    # a re-wrap with a literal or a name edited changes one or two, while a call passing other
+    # keyword arguments (``return cls(a=a, b=b, ...)`` of another config) has the upstream's
+    # shape and few of its tokens (about 0.75 on the sglang/vLLM pair's false copy).
+    fill_shape_min_same: float = knob(0.8, 0.0, 1.0)
+    # Witnessed renames (``lineage.match.shapes.pair_renamed``): a free line equal to a free
+    # upstream line once names are renamed as the pair's other near lines rename them (lines
+    # that differ only by names) is paired, in order between two paired lines or outward from
+    # the first and last, if each rename has at least this many witnesses (``self.msg = msg``
+    # <- ``self.value = value`` is too unlike for the edited-line similarity); 0 turns it off.
+    fill_rename_min_witnesses: int = knob(1, 0)
     # -- renamed folders (renames.py): a target folder most of whose copying files copy most
     # from the file at the same path below another folder is that folder renamed (``nextcord/``
     # <- ``discord/``), and each of its files is established with the file at its renamed path,
