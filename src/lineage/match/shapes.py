@@ -93,19 +93,23 @@ def shape_text(lines: list[str]) -> tuple[list[str], list[int]]:
     return tokens, owner
 
 
-def line_map(t_lines: list[str], u_lines: list[str], min_same: float = 0.0) -> list[int] | None:
+def line_map(t_lines: list[str], u_lines: list[str], min_same: float = 0.0,
+             max_edits: int = 0) -> list[int] | None:
     """For two statements of the same shape, the upstream line each target line copies (the one
     holding the token its first token stands for; a line whose only token was a dropped comma
     goes with the previous line's); None when the shapes differ, or when fewer than
     ``min_same`` of their tokens are the same as written (a list of other keyword arguments
-    has the shape of the upstream's, ``x=x,`` for ``y=y,``; an edit changes one or two)."""
+    has the shape of the upstream's, ``x=x,`` for ``y=y,``; an edit changes one or two), or
+    (``max_edits`` above 0) when more than ``max_edits`` tokens differ (a long statement
+    rewritten entry by entry keeps most of its tokens: ``__slots__`` with three names renamed)."""
     t_tokens, t_owner = shape(t_lines)
     u_tokens, u_owner = shape(u_lines)
     if not t_tokens or t_tokens != u_tokens:
         return None
     t_text, _ = shape_text(t_lines)
     u_text, _ = shape_text(u_lines)
-    if sum(a == b for a, b in zip(t_text, u_text, strict=True)) < min_same * len(t_text):
+    same = sum(a == b for a, b in zip(t_text, u_text, strict=True))
+    if same < min_same * len(t_text) or (max_edits > 0 and len(t_text) - same > max_edits):
         return None
     first: dict[int, int] = {}
     for k, line in enumerate(t_owner):
@@ -152,7 +156,8 @@ def complete_same_shape(lab: FileLabeller, t_ids: np.ndarray, u_ids: np.ndarray,
             u_stmt = u_members[usid]
             if len(t_stmt) == 1 and len(u_stmt) == 1:
                 continue
-            mapping = line_map(t_texts, [u_lines[u_rows[uc]] for uc in u_stmt], lab.p.fill_shape_min_same)
+            mapping = line_map(t_texts, [u_lines[u_rows[uc]] for uc in u_stmt], lab.p.fill_shape_min_same,
+                               lab.p.fill_shape_max_edits)
             if mapping is None:
                 continue
             want = {tc: u_stmt[j] for tc, j in zip(t_stmt, mapping, strict=True)}
@@ -186,6 +191,8 @@ def _pair_as_shaped(lab: FileLabeller, u_file: int, want: dict[int, int], number
         if r.match[row] != NONE:
             if r.up_file[row] != u_file or int(np.searchsorted(u_rows, r.up_row[row])) == uc:
                 continue  # another upstream file's, or already in its place
+            if not lab.p.fill_shape_move_pieces:
+                continue  # paired elsewhere by its text: left there
             text = lab.t_lines[row].strip()
             if lab.distinctive(text, int(lab.target.ntok[start + tc])):
                 continue  # a line that says by itself where it came from stays there
@@ -199,12 +206,22 @@ def _pair_as_shaped(lab: FileLabeller, u_file: int, want: dict[int, int], number
     return done
 
 
-def witnessed_renames(pairs: list[tuple[list[str], list[str]]]) -> Counter:
+def witnessed_renames(pairs: list[tuple[list[str], list[str]]], kept_counts: bool = False) -> Counter:
     """(upstream name, target name) -> how many line pairs witness that rename: pairs of lines
-    with the same tokens but for names. A name renamed two ways is dropped."""
+    with the same tokens but for names. A name renamed two ways is dropped. With
+    ``kept_counts``, so is a rename that no more lines witness than keep one of its two names
+    as written on both sides (a pair of the same tokens holding the name at the same place):
+    a fork that renamed ``msg`` renamed it everywhere, while ``entries = reversed(entries)`` <-
+    ``data = reversed(data)`` stands in a file whose other copied lines keep both ``data``
+    and ``entries`` (other code that took the old lines' place)."""
     seen: Counter = Counter()
+    kept: Counter = Counter()
     for t_tokens, u_tokens in pairs:
-        if len(t_tokens) != len(u_tokens) or t_tokens == u_tokens:
+        if len(t_tokens) != len(u_tokens):
+            continue
+        if kept_counts:
+            kept.update({t for t, u in zip(t_tokens, u_tokens, strict=True) if t == u and _is_name(t)})
+        if t_tokens == u_tokens:
             continue
         found = {}
         for t, u in zip(t_tokens, u_tokens, strict=True):
@@ -221,7 +238,8 @@ def witnessed_renames(pairs: list[tuple[list[str], list[str]]]) -> Counter:
     for u, t in seen:
         targets[u].add(t)
         sources[t].add(u)
-    return Counter({(u, t): n for (u, t), n in seen.items() if len(targets[u]) == 1 and len(sources[t]) == 1})
+    return Counter({(u, t): n for (u, t), n in seen.items() if len(targets[u]) == 1 and len(sources[t]) == 1
+                    and n > kept[u] and n > kept[t]})
 
 
 def pair_renamed(lab: FileLabeller, u_file: int,
@@ -244,7 +262,8 @@ def pair_renamed(lab: FileLabeller, u_file: int,
     for tc, uc in zip(mine.tolist(), paired_uc.tolist(), strict=True):
         if lab.target.kind[t_start + tc] == CODE:
             witnesses.append((line_tokens(lab.t_lines[rows[tc]].strip()), line_tokens(u_lines[u_rows[uc]].strip())))
-    renames = {u: t for (u, t), n in witnessed_renames(witnesses).items() if n >= p.fill_rename_min_witnesses}
+    renames = {u: t for (u, t), n in witnessed_renames(witnesses, bool(p.fill_rename_kept_names)).items()
+               if n >= p.fill_rename_min_witnesses}
     if not renames:
         return 0
     renamed_targets = set(renames.values())
