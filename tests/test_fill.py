@@ -451,8 +451,11 @@ def test_a_rewrapped_statement_found_once_cuts_a_stretch_of_new_code(run_compare
     # on by default (fill_rewrapped_max_lines), without the statement rule
     default = file_lines(run_compare({"pkg/http.py": target}, [("up", up)]), "pkg/http.py")
     assert list(default.loc[first + 1 : first + 3, "match"]) == ["near"] * 3
+    # Off: this rule and the two others that could pair the call (the statement rule; the
+    # same-shape rule, lineage.match.shapes, which pairs it too in a file of its own name).
     off = run_compare({"pkg/http.py": target}, [("up", up)],
-                      params=MatchParams(fill_statement_max_lines=0, fill_rewrapped_max_lines=0))
+                      params=MatchParams(fill_statement_max_lines=0, fill_rewrapped_max_lines=0,
+                                         fill_shape_max_lines=0))
     assert "none" in set(file_lines(off, "pkg/http.py").loc[first + 1 : first + 3, "match"])
 
 
@@ -543,8 +546,11 @@ def test_a_kept_keyword_with_an_edited_value_is_near_in_the_file_of_its_own_name
     assert frame.loc[line, "match"] == "near"
     assert int(frame.loc[line, "upstream_line"]) == _CLIENT_HEAD.count("\n") + 3
     assert frame.loc[line - 1, "match"] != "none" and frame.loc[line + 1, "match"] != "none"
+    # Off: kept keywords, and the same-shape rule (lineage.match.shapes), which pairs the line
+    # too: one token edited in a call of the same shape.
     off = run_compare({"pkg/messages.py": target}, [("up", up)],
-                      params=MatchParams(fill_statement_max_lines=30, fill_statement_kept_keywords=0))
+                      params=MatchParams(fill_statement_max_lines=30, fill_statement_kept_keywords=0,
+                                         fill_shape_max_lines=0))
     assert file_lines(off, "pkg/messages.py").loc[line, "match"] == "none"
     other = run_compare({"pkg/sending.py": target}, [("up", up)], params=_STATEMENTS)
     assert file_lines(other, "pkg/sending.py").loc[line, "match"] == "none"

@@ -106,6 +106,7 @@ from lineage.match.imports import import_module, is_import_line
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
+from lineage.match.shapes import complete_same_shape, pair_renamed
 from lineage.match.statements import (
     annotation_free,
     best_in_order,
@@ -215,6 +216,13 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
         _imports(lab, u_file, new_number)
     if _statement_rule(lab, u_file):
         _complete_statements(lab, statements, u_file)
+    if p.fill_shape_max_lines > 0 and (not p.fill_shape_own_file or own_file):
+        # Statements of the same shape (lineage.match.shapes): the edited pieces of a re-wrapped call.
+        complete_same_shape(lab, statements.target(p.fill_shape_max_lines)[0],
+                            statements.upstream(u_file, p.fill_shape_max_lines)[0], u_file)
+    if p.fill_rename_min_witnesses > 0 and (not p.fill_rename_own_file or own_file):
+        # Lines whose only edit is a rename the pair's other lines witness (lineage.match.shapes).
+        pair_renamed(lab, u_file, increasing_pairs)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():

@@ -193,6 +193,52 @@ class MatchParams:
     # are lines of the import block of a file whose code is copied from that upstream file, so
     # even ``import os`` (2 tokens) is counted as taken with it; 0 turns it off.
     fill_import_min_tokens: int = knob(2, 0)
+    # Statements of the same shape (``lineage.match.shapes.complete_same_shape``): a target
+    # statement of at most this many lines, one line of which is paired with the upstream line
+    # the shape of an upstream statement puts it at (the same tokens once names, strings and
+    # numbers are abstracted: a call re-wrapped one argument a line with a literal edited), is
+    # paired piece by piece with that statement; its edited piece shares no word with it and
+    # the statement rule's word share leaves it none. In every pair (the shape is the whole
+    # statement's, token for token); 0 turns it off.
+    fill_shape_max_lines: int = knob(30, 0)
+    # ... only when at least this share of the two statements' tokens are the same as written:
+    # a re-wrap with a literal or a name edited changes one or two, while a call passing other
+    # keyword arguments (``return cls(a=a, b=b, ...)`` of another config) has the upstream's
+    # shape and few of its tokens (about 0.75 on the sglang/vLLM pair's false copy).
+    fill_shape_min_same: float = knob(0.8, 0.0, 1.0)
+    # With 1, the same-shape rule works only in a target file of the upstream file's own name,
+    # as the statement rule does (``fill_statement_own_file``): on the real renamed fork, in
+    # every pair it added 10 copies and 5 false ones, two in ``nextcord/webhook/sync.py`` <-
+    # ``discord/webhook.py`` (``webhook_id,`` <- the ``_id`` of another log call); 0: every pair.
+    fill_shape_own_file: int = knob(1, 0, 1)
+    # ... and only when at most this many of the two statements' tokens differ (a re-wrap with
+    # a literal or a name edited changes one or two: ``_log.debug(`` / ``response.status,`` <-
+    # ``log.debug(..., r.status)``); a long statement passes the share above with more edits
+    # (``nextcord/invite.py``'s ``__slots__``, three names given a leading underscore: three
+    # false copies on the real renamed fork); 0: the share alone.
+    fill_shape_max_edits: int = knob(2, 0)
+    # With 1, a piece of the statement that the labeller had paired by its text with an
+    # identical short line elsewhere in the upstream file (``v,`` of another call) is moved to
+    # its place in the statement; 0 (the default) leaves it there: on the synthetic suite the
+    # moves cost a line each in click/rewrap_calls and attrs/edit_literals.
+    fill_shape_move_pieces: int = knob(0, 0, 1)
+    # Witnessed renames (``lineage.match.shapes.pair_renamed``): a free line equal to a free
+    # upstream line once names are renamed as the pair's other near lines rename them (lines
+    # that differ only by names) is paired, in order between two paired lines or outward from
+    # the first and last, if each rename has at least this many witnesses (``self.msg = msg``
+    # <- ``self.value = value`` is too unlike for the edited-line similarity); 0 turns it off.
+    fill_rename_min_witnesses: int = knob(0, 0)
+    # With 1, the witnessed-rename rule works only in a target file of the upstream file's own
+    # name: on the real renamed fork, in every pair it added 6 copies and 8 false ones, 7 in
+    # ``nextcord/webhook/sync.py`` <- ``discord/webhook.py`` (a file that rewrote a part of the
+    # upstream file with its own names: ``for attempt in range(5):`` <- ``for tries in
+    # range(5):``); 0: every pair.
+    fill_rename_own_file: int = knob(1, 0, 1)
+    # With 1, a rename is used only when more lines witness it than keep either of its names
+    # as written on both sides (``shapes.witnessed_renames``): ``entries = reversed(entries)``
+    # <- ``data = reversed(data)`` in ``nextcord/iterators.py``, whose copied lines keep both
+    # ``data`` and ``entries`` (one false copy on the real renamed fork); 0: witnesses alone.
+    fill_rename_kept_names: int = knob(1, 0, 1)
     # -- renamed folders (renames.py): a target folder most of whose copying files copy most
     # from the file at the same path below another folder is that folder renamed (``nextcord/``
     # <- ``discord/``), and each of its files is established with the file at its renamed path,
