@@ -76,6 +76,11 @@ other hits. Three rules, each with its reason:
   crosses more of the stretch's fold-form alignments than it has lines is not used (sglang's
   ``gemma3n_causal.py`` moved ``first_kv_shared_layer_idx = (...)`` below a copied ``o_proj``
   call and lost its 17 lines).
+* **Statements of one shape** (:mod:`lineage.match.shapes`, ``fill_shape_max_lines``; in a file
+  of the upstream file's own name, at most ``fill_shape_max_edits`` tokens edited): the edited
+  pieces of a call broken one argument a line, paired whole with the upstream statement of the
+  same abstract shape once one of its lines is. A witnessed-renames rule lives there too, off by
+  default.
 * **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
   import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 

@@ -32,6 +32,18 @@ another target file (so the per-file match cache stays valid).
   upstream line with its names renamed as witnessed (at least one rename, every rename witnessed
   at least ``fill_rename_min_witnesses`` times) is paired with it, in order (an LCS). A name
   written alike on both sides needs no witness; a literal edited is no rename.
+
+Defaults (measured on the real cases, 2026-12-04, branch recall7). The same-shape rule runs only
+in a target file of the upstream file's own name (``fill_shape_own_file``), only where at most
+``fill_shape_max_edits`` (2) tokens differ as written, and moves no piece
+(``fill_shape_move_pieces`` 0): in every pair it paired the ``__slots__`` names and log-call
+arguments of files written after the renamed fork (5 false copies on its git truth); so limited,
+the fork gains 8 true lines and no false copy, survival 3. The renames rule is off
+(``fill_rename_min_witnesses`` 0): even limited to own-name files (``fill_rename_own_file``) and
+to renames more lines witness than keep a name (``fill_rename_kept_names``) it added a false copy
+on the fork for 6 true lines. On the synthetic suite the two rules together lifted near recall
+of ``requests/mixed`` 0.917 -> 0.958 and ``attrs/rename_identifiers`` 0.940 -> 0.977; at these
+defaults 0.937 and 0.940.
 """
 
 from __future__ import annotations
