@@ -26,23 +26,11 @@ def register_vendored_packages(target_names, registry_prefix):
     return registry_prefix
 '''
 
-_TARGET_HEAD = '''import sys
-
-
-def register_vendored_packages(target_names, registry_prefix):
-    """Alias every vendored module under the registry prefix."""
-    for target in target_names:
-        for mod in list(sys.modules):
-            if mod == target or mod.startswith(f"{target}."):
-                imported_mod = sys.modules[mod]
-                sys.modules[f"{registry_prefix}.{mod}"] = imported_mod
-                mod = mod.replace(
-                    target,
-                    "dapple",
-                )
-                sys.modules[f"{registry_prefix}.{mod}"] = imported_mod
-    return registry_prefix
-'''
+# The target is the upstream with one call broken one argument a line and its literal edited.
+_TARGET_HEAD = _UP_HEAD.replace(
+    'mod = mod.replace(target, "chardet")',
+    'mod = mod.replace(\n' + 20 * " " + "target,\n" + 20 * " " + '"dapple",\n' + 16 * " " + ")",
+)
 
 
 def test_abstract_tokens() -> None:
