@@ -66,3 +66,15 @@ def test_the_cached_compare_path_imports_no_table_library() -> None:
              "print(','.join(m for m in ('pandas', 'pyarrow', 'lineage.results', 'lineage.api') if m in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == ""
+
+
+def test_a_result_cache_hit_stamps_the_tool_without_pandas() -> None:
+    """A warm run answered by the whole-result cache writes the stored outputs with this run's
+    manifest fields (``refreshed_manifest``); naming the tool must not import pandas or the
+    attachment libraries (it had, through ``lineage.report.manifest``: 0.4 s of a 2 s warm run)."""
+    probe = ("import sys\nfrom lineage.report.cache import refreshed_manifest\n"
+             "m = refreshed_manifest({'target': {}, 'upstreams': []}, {}, {})\n"
+             "assert m['tool']['name'] == 'lineage'\n"
+             "print(','.join(x for x in ('pandas', 'spdx_tools', 'cyclonedx') if x in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "", f"imported: {done.stdout.strip()}"

@@ -71,14 +71,14 @@ def test_a_hit_names_the_lineage_that_ran(trees: tuple[Path, Path], tmp_path: Pa
                                           monkeypatch: pytest.MonkeyPatch) -> None:
     """The key covers all of lineage's code, so a hit may come from an entry an earlier commit
     (same code) stored: the manifest names the running lineage, not the stored one's commit."""
-    import lineage.report.manifest as manifest_module
+    import lineage.report.tool as tool_module
 
     earlier = {"name": "lineage", "version": "0", "index_version": 0, "commit": "e" * 40, "dirty": True}
-    monkeypatch.setattr(manifest_module, "tool_info", lambda: earlier)
+    monkeypatch.setattr(tool_module, "tool_info", lambda: earlier)
     _run(trees, tmp_path / "cold", tmp_path / "cache")
     assert json.loads((tmp_path / "cold" / "manifest.json").read_text())["tool"] == earlier
     now = {"name": "lineage", "version": "0", "index_version": 0, "commit": "f" * 40, "dirty": False}
-    monkeypatch.setattr(manifest_module, "tool_info", lambda: now)
+    monkeypatch.setattr(tool_module, "tool_info", lambda: now)
     warm = _run(trees, tmp_path / "warm", tmp_path / "cache")
     assert warm.from_cache
     assert json.loads((tmp_path / "warm" / "manifest.json").read_text())["tool"] == now

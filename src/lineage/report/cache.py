@@ -244,10 +244,10 @@ def refreshed_manifest(stored: dict[str, Any], options: dict[str, object], timin
     checkout reproduces the stored outputs; the stored commit may be an earlier one with the same
     code, or say ``dirty`` for edits committed since); nothing was indexed or matched (cache
     figures 0), the outputs are the stored ones."""
-    from lineage.report.manifest import tool_info
+    from lineage.report import tool
 
     manifest = dict(stored)
-    manifest["tool"] = tool_info()
+    manifest["tool"] = tool.tool_info()
     manifest["created"] = datetime.now(UTC).isoformat(timespec="seconds")
     manifest["command"] = sys.argv
     manifest["options"] = options

@@ -6,25 +6,24 @@ happened and how long it took.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import platform
-import subprocess
 import sys
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from lineage import __version__
-from lineage.index import INDEX_VERSION
+from lineage.report import tool
 from lineage.report.attachments import created_at
 from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
     from lineage.results import Comparison
+
+tool_info = tool.tool_info  # re-exported: callers import it from here
 
 MANIFEST_FORMAT = "lineage.manifest"
 # Change log:
@@ -45,33 +44,6 @@ def package_version(package: str) -> str:
         return metadata.version(package)
     except metadata.PackageNotFoundError:
         return ""
-
-
-def tool_info() -> dict[str, object]:
-    """Which lineage wrote a report: its version and, run from a git checkout, the commit."""
-    info: dict[str, object] = {"name": "lineage", "version": __version__, "index_version": INDEX_VERSION}
-    info.update(_checkout_commit())
-    return info
-
-
-@functools.cache
-def _checkout_commit() -> dict[str, object]:
-    """{"commit", "dirty"} when this package is imported from a git checkout of lineage, else {}."""
-    root = Path(__file__).resolve().parents[3]  # src/lineage/report/manifest.py -> the checkout
-    if not (root / "pyproject.toml").is_file() or not (root / ".git").exists():
-        return {}  # an installed wheel: the version says it all
-    git = ["git", "-C", str(root)]
-    try:
-        head = subprocess.run([*git, "rev-parse", "HEAD"], capture_output=True, text=True, timeout=30,
-                              stdin=subprocess.DEVNULL)
-        status = subprocess.run([*git, "status", "--porcelain", "--", "src"],
-                                capture_output=True, text=True, timeout=30, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.TimeoutExpired):
-        return {}
-    if head.returncode != 0 or status.returncode != 0:
-        return {}
-    # dirty: the sources differ from that commit (edited or new files), so the commit alone does not name the code
-    return {"commit": head.stdout.strip(), "dirty": bool(status.stdout.strip())}
 
 
 def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object]:
@@ -104,7 +76,7 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
         "created": datetime.now(UTC).isoformat(timespec="seconds"),
         "attachments_created": created_at().isoformat(),  # the time SPDX and CycloneDX carry
         "command": sys.argv,
-        "tool": tool_info(),
+        "tool": tool.tool_info(),
         "environment": {"python": platform.python_version(), "platform": platform.platform(),
                         **{p: package_version(p) for p in _PACKAGES}},
         "parameters": comparison.params.to_dict(),
