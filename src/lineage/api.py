@@ -40,7 +40,6 @@ from lineage.match.store import MatchCache, code_fingerprint
 from lineage.progress import meter
 from lineage.results.tables import (
     UpstreamFile,
-    build_files,
     build_functions,
     build_lines,
     build_origins,
@@ -255,17 +254,16 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # memo, another cached file's from its entry, the others' from their fresh runs (steps 1 to 3,
     # kept for matching them). A cached entry or row is then used only if it was made with the
     # renamed upstream paths the current renames give its file.
-    store = stored = None
-    if reuse_tables and cache_root is not None and not figures_only and match_memo is None:
+    store = stored = scope = None  # scope: the table cache's context, for the files-table memo too
+    use_store = reuse_tables and cache_root is not None and not figures_only and match_memo is None
+    if use_store or (figures_only and file_rows_memo is not None):
         from lineage.results.reuse import TableStore, stored_votes, tables_context
 
-        store = TableStore(cache_root, tables_context(context, names, own_names, origins))
-        stored = store.get()
-    scope = None
-    if figures_only and file_rows_memo is not None:
-        from lineage.results.reuse import tables_context
-
         scope = tables_context(context, names, own_names, origins)
+        if use_store:
+            store = TableStore(cache_root, scope)
+            stored = store.get()
+            scope = None
     known: dict[int, str | None] = {}
     if stored is not None:
         known = stored_votes(target.files, stored)
@@ -338,23 +336,19 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
 
-    def file_rows_of(todo: list[int]) -> list[dict[str, object]]:
-        files, gated = gated_of(todo)
-        return indexed_file_rows(files, gated.result, up_files, names, [marker_paths[t] for t in todo], gated,
-                                 origins, _header_sharing(files, up_indexes, up_files, gated.result))
-
-    def tables_of(todo: list[int], with_lines: bool) -> dict[str, pd.DataFrame]:
-        """The tables of target files ``todo`` (in that order); files.csv's with every skipped file."""
-        if not with_lines:
-            return {"files": files_frame(file_rows_of(todo), target.skipped)} | {
-                name: pd.DataFrame() for name in ("lines", "functions", "regions")}
+    def tables_of(todo: list[int], with_lines: bool) -> tuple[dict[str, pd.DataFrame], list[dict[str, object]]]:
+        """The tables of target files ``todo`` (in that order; files.csv's with every skipped
+        file; without ``with_lines`` the files table alone) and their files-table rows."""
         files, gated = gated_of(todo)
         result = gated.result
-        out = {"files": build_files(files, target.skipped, result, up_files, names, [marker_paths[t] for t in todo],
-                                    gated, origins, _header_sharing(files, up_indexes, up_files, result))}
+        rows = indexed_file_rows(files, result, up_files, names, [marker_paths[t] for t in todo], gated,
+                                 origins, _header_sharing(files, up_indexes, up_files, result))
+        out = {"files": files_frame(rows, target.skipped)}
+        if not with_lines:
+            return out | _no_line_tables(), rows
         return out | {"lines": build_lines(files, result, up_files, gated, origins),
                       "functions": build_functions(files, result, up_indexes, up_files),
-                      "regions": build_regions(files, result, up_files)}
+                      "regions": build_regions(files, result, up_files)}, rows
 
     tables = None
     reused = 0
@@ -363,7 +357,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
 
         todo = changed_files(target.files, stored, renamed)
         if todo is not None:
-            tables = assemble(target.files, todo, stored, tables_of(todo, True))
+            tables = assemble(target.files, todo, stored, tables_of(todo, True)[0])
             if tables is not None:
                 reused = n_files - len(todo)
                 if progress is not None:
@@ -372,13 +366,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         rows_memo: dict = file_rows_memo  # type: ignore[assignment]
         todo = [t for t, f in enumerate(target.files)
                 if (row := rows_memo.get((scope, f.digest, f.path))) is None or row[2] != renamed[t]]
-        for t, row in zip(todo, file_rows_of(todo), strict=True):
+        for t, row in zip(todo, tables_of(todo, False)[1], strict=True):
             rows_memo[(scope, target.files[t].digest, target.files[t].path)] = (row, votes[t], renamed[t])
         rows = [rows_memo[(scope, f.digest, f.path)][0] for f in target.files]
-        tables = {"files": files_frame(rows, target.skipped)} | {
-            name: pd.DataFrame() for name in ("lines", "functions", "regions")}
+        tables = {"files": files_frame(rows, target.skipped)} | _no_line_tables()
     if tables is None:  # every file's rows built (and any file matched that no cache holds)
-        tables = tables_of(list(range(n_files)), not figures_only)
+        tables = tables_of(list(range(n_files)), not figures_only)[0]
     prepared.clear()
     if store is not None:
         from lineage.results.reuse import REWRITE_AFTER
@@ -391,6 +384,11 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                       upstream_names=labels, timings=timings,
                       match_cache_hits=counts["hits"], match_cache_misses=counts["misses"], table_rows_reused=reused,
                       origins=build_origins(origins, up_files), target_names=own_target)
+
+
+def _no_line_tables() -> dict[str, pd.DataFrame]:
+    """The tables a ``figures_only`` comparison leaves empty."""
+    return {name: pd.DataFrame() for name in ("lines", "functions", "regions")}
 
 
 def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],

@@ -57,11 +57,6 @@ RESULT_VERSION = 1
 _CHUNK = 1 << 22
 
 
-def _environment() -> dict[str, str]:
-    """Python and the versions of every library lineage requires (:mod:`lineage.environment`)."""
-    return library_versions()
-
-
 @cache
 def _code() -> str:
     """All of lineage's code: every module may reach an output (tables, reporters, matcher)."""
@@ -75,7 +70,7 @@ def result_key(sources: Sequence[dict[str, object]], params: dict[str, object], 
                ) -> dict[str, object]:
     """The full key: ``sources`` is the target's :func:`~lineage.index.tree.tree_identity`, then
     each upstream's, in order."""
-    return {"version": RESULT_VERSION, "code": _code(), "environment": _environment(), "sources": list(sources),
+    return {"version": RESULT_VERSION, "code": _code(), "environment": library_versions(), "sources": list(sources),
             "params": params, "target_names": list(target_names), "max_file_bytes": max_file_bytes,
             "html": html, "formats": list(formats), "allow_empty": allow_empty}
 

@@ -79,8 +79,6 @@ def _code() -> str:
     return code_fingerprint(("lineage",))
 
 
-
-
 def tables_context(match_context: str, names: set[str], own_names: Sequence[set[str]],
                    origins: Sequence[Origin]) -> str:
     """Digest of everything a target file's table rows depend on besides the file itself. The

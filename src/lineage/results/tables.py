@@ -191,14 +191,6 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     return sorted(candidates, key=lambda p: (len(p), p))[0] if candidates else ""
 
 
-def build_files(files: Sequence[FileIndex], skipped: Sequence[tuple[str, str]], result: MatchResult,
-                up_files: Sequence[UpstreamFile], names: set[str], marker_paths: Sequence[str],
-                gated: Gated | None = None, origins: Sequence[Origin] = (),
-                header_sharing: Sequence[tuple[int, int]] | None = None) -> pd.DataFrame:
-    return files_frame(indexed_file_rows(files, result, up_files, names, marker_paths, gated, origins,
-                                         header_sharing), skipped)
-
-
 def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
                       names: set[str], marker_paths: Sequence[str], gated: Gated | None = None,
                       origins: Sequence[Origin] = (),
