@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from conftest import Runner, file_lines
 
+from lineage.index.normalise import abstract_token
 from lineage.match import MatchParams
-from lineage.match.shapes import abstract_token, line_map, witnessed_renames
+from lineage.match.shapes import line_map, witnessed_renames
 
 _UP_HEAD = '''import sys
 

@@ -48,42 +48,30 @@ defaults 0.937 and 0.940.
 
 from __future__ import annotations
 
-import re
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from keyword import iskeyword
 
 import numpy as np
 from rapidfuzz.distance import Indel
 
 from lineage.index import CODE
+from lineage.index.normalise import abstract_token
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.records import NONE
 from lineage.match.statements import line_tokens
 
 _CLOSERS = frozenset(")]}")
 _STARTERS = ("def ", "async def ", "class ", "@")
-_STRING = re.compile(r"^[rRbBuUfF]{0,2}[\"']")
-
-
-def abstract_token(token: str) -> str:
-    """``I`` for a name, ``S`` for a string, ``N`` for a number; a keyword or punctuation as is."""
-    if _STRING.match(token):
-        return "S"
-    if token[:1].isdigit() or (token[:1] == "." and token[1:2].isdigit()):
-        return "N"
-    if _is_name(token):
-        return "I"
-    return token
 
 
 def _is_name(token: str) -> bool:
-    return bool(token) and (token[0].isalpha() or token[0] == "_") and token.replace("_", "a").isalnum() \
-        and not iskeyword(token)
+    """A name the author chose (not a keyword, ``self`` or ``cls``): what a rename can change."""
+    return abstract_token(token) == "I"
 
 
 def shape(lines: list[str]) -> tuple[list[str], list[int]]:
-    """A statement's abstract tokens (:func:`abstract_token`) and the line each comes from; a
+    """A statement's abstract tokens (:func:`lineage.index.normalise.abstract_token`, the index's
+    abstract form) and the line each comes from; a
     comma before a closing bracket is dropped (as :func:`~lineage.match.statements.statement_key`
     does)."""
     tokens, owner = shape_text(lines)
