@@ -719,3 +719,42 @@ def test_a_rewrapped_call_after_a_run_is_not_misplaced_by_a_lone_hit(run_compare
     assert frame.loc[7, "match"] == "none" or frame.loc[7, "upstream_line"] == 4
     assert (frame.loc[8:, "match"] == "verbatim").all()
     assert list(frame.loc[8:, "upstream_line"]) == list(range(5, 15))
+
+
+def test_a_line_of_a_form_twice_upstream_takes_the_run_that_goes_on(run_compare: Runner) -> None:
+    """Two neighbouring upstream lines of one shape (two ``re.compile`` patterns): the target
+    re-wrapped the first and edited the second's pattern. The second's shape is found opposite
+    both upstream lines; the run that continues below it (its own line, then the lines after)
+    places it, so it is not paired with the first pattern's line, which its re-wrapped pieces
+    then take."""
+    head = ["def scan_document_sections(document_text, strict_mode=False):",
+            '    """Find the declared sections of a marked-up document."""',
+            "    if not isinstance(document_text, str):",
+            '        raise TypeError(f"document must be text, not {type(document_text).__name__}")',
+            "    normalised_text = document_text.replace(chr(13), chr(10))",
+            ""]
+    tail = ['    footer_re = re.compile(r"^</?sections?-footer\\s*>$", flags=re.M)',
+            "",
+            "    found_sections = opening_re.findall(normalised_text)",
+            "    found_closers = closing_re.findall(normalised_text)",
+            "    if strict_mode and len(found_sections) != len(found_closers):",
+            '        raise ValueError("unbalanced section markers in the document")',
+            "    return found_sections, footer_re.search(normalised_text) is not None"]
+    upstream_body = head + [
+        '    opening_re = re.compile(r"<section\\s+name=[\\"\']*(.+?)[\\"\'>]", flags=re.I)',
+        '    closing_re = re.compile(r"</section\\s+name=[\\"\']*;?label=(.+?)[\\"\'>]", flags=re.I)',
+    ] + tail
+    target_body = head + [
+        "    opening_re = re.compile(",
+        '        r"<section\\s+name=[\\"\']*(.+?)[\\"\'>]",',
+        "        flags=re.I,",
+        "    )",
+        '    closing_re = re.compile(r"</section\\s+name=[\\"\']*;?title=(.+?)[\\"\'>]", flags=re.I)',
+    ] + tail
+    comparison = run_compare({"docs/sections.py": "\n".join(target_body) + "\n"},
+                             [(UP, {"docs/sections.py": "\n".join(upstream_body) + "\n"})])
+    frame = file_lines(comparison, "docs/sections.py")
+    assert frame.loc[11, "match"] == "near" and frame.loc[11, "upstream_line"] == 8
+    for number in (7, 8, 9, 10):  # the pieces of the re-wrapped first pattern
+        assert frame.loc[number, "match"] == "near", number
+        assert frame.loc[number, "upstream_line"] == 7, number

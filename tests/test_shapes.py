@@ -136,17 +136,19 @@ class NotCallableError(TypeError):
 def test_lines_whose_only_edit_is_a_witnessed_rename_are_near(run_compare: Runner) -> None:
     """``msg`` and ``value`` renamed throughout: the signature and the ``super`` call witness the
     renames (near by their similarity), so ``self.msg = msg`` and ``return str(self.msg)``, too
-    unlike their upstream lines for the edited-line rule, are near copies with the rule on
-    (``fill_rename_min_witnesses`` 1; off by default); off, and in a file of another name,
-    they stay none."""
+    unlike their upstream lines for the edited-line rule, are near copies by default (each
+    rename has 2 witnesses, ``fill_rename_min_witnesses`` 2); with the rule off, with a third
+    witness asked for, and in a file of another name, they stay none."""
     target_text = _UP_ERROR.replace("msg", "quarry_moss").replace("value", "quince_quince")
     up, target = {"pkg/exceptions.py": _UP_ERROR}, {"pkg/exceptions.py": target_text}
-    on = MatchParams(fill_rename_min_witnesses=1)
+    on = MatchParams()
+    assert on.fill_rename_min_witnesses == 2
     frame = file_lines(run_compare(target, [("up", up)], params=on), "pkg/exceptions.py")
     renamed = [13, 14, 17]
     assert set(frame.loc[renamed]["match"]) == {"near"}
     assert list(frame.loc[renamed]["upstream_line"].astype(int)) == renamed
-    off = run_compare(target, [("up", up)])
-    assert set(file_lines(off, "pkg/exceptions.py").loc[renamed]["match"]) == {"none"}
+    for params in (MatchParams(fill_rename_min_witnesses=0), MatchParams(fill_rename_min_witnesses=3)):
+        off = run_compare(target, [("up", up)], params=params)
+        assert set(file_lines(off, "pkg/exceptions.py").loc[renamed]["match"]) == {"none"}
     other = run_compare({"pkg/errors.py": target_text}, [("up", up)], params=on)
     assert set(file_lines(other, "pkg/errors.py").loc[renamed]["match"]) == {"none"}

@@ -152,8 +152,13 @@ class RunsByFile:
 
 
 def chain_runs(runs: list[Run], p: MatchParams) -> list[Chain]:
-    """Chain runs of the same upstream file that follow each other in both files."""
-    runs.sort(key=lambda r: (r.up_file, r.t0, r.diag))
+    """Chain runs of the same upstream file that follow each other in both files.
+
+    Runs that start on the same target line (a line whose form stands twice in the upstream
+    file, ``x = re.compile(...)`` of two patterns) are taken heaviest first: the run that goes on
+    places the line, and the lone hit on the other diagonal is then left out.
+    """
+    runs.sort(key=lambda r: (r.up_file, r.t0, -r.weight, r.diag))
     chains: list[Chain] = []
     open_chains: list[Chain] = []
     current_file = -1
