@@ -79,8 +79,8 @@ other hits. Three rules, each with its reason:
 * **Statements of one shape** (:mod:`lineage.match.shapes`, ``fill_shape_max_lines``; in a file
   of the upstream file's own name, at most ``fill_shape_max_edits`` tokens edited): the edited
   pieces of a call broken one argument a line, paired whole with the upstream statement of the
-  same abstract shape once one of its lines is. A witnessed-renames rule lives there too, off by
-  default.
+  same abstract shape once one of its lines is. A witnessed-renames rule lives there too
+  (own-name files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
 * **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
   import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
