@@ -621,3 +621,69 @@ def test_import_module_names_the_module_of_an_import_statement() -> None:
     assert import_module("from . import utils") == "."
     assert import_module("important = 1") is None
     assert import_module("self.fromage = cheese") is None
+
+
+_WALKER_HEAD = ('class RedirectWalker:\n'
+                '    def __init__(self, hop_limit, history_store):\n'
+                '        self.hop_limit = hop_limit\n'
+                '        self.history_store = history_store\n'
+                '        self.visited_locations = set()\n'
+                '        self.rejected_schemes = ("file", "ftp", "gopher")\n\n')
+_WALKER_TAIL = ('\n    def describe_walker(self):\n'
+                '        visited = ", ".join(sorted(self.visited_locations))\n'
+                '        return f"RedirectWalker(limit={self.hop_limit}, visited=[{visited}])"\n\n'
+                '    def forget_history(self):\n'
+                '        self.history_store.clear_all_entries()\n'
+                '        self.visited_locations.clear()\n')
+_WALKER_OLD = ('    def follow_redirects(self, response, request, stream=False, timeout=None,\n'
+               '                         verify=True, cert=None):\n'
+               '        hops = 0\n'
+               '        while response.is_redirect and hops < self.hop_limit:\n'
+               '            hops += 1\n'
+               '            response = request.send_again(response.location)\n'
+               '        return response\n')
+_WALKER_SIGNATURE = ('    def follow_redirects(\n'
+                     '        self,\n'
+                     '        response,\n'
+                     '        request,\n'
+                     '        stream=False,\n'
+                     '        timeout=None,\n'
+                     '        verify=True,\n'
+                     '        cert=None,\n'
+                     '        yield_requests=False,\n'
+                     '    ):\n')
+# A method the fork added before it (so no region's edge runs into the signature).
+_WALKER_ADDED = ('    def reset_for_session(self, session_token):\n'
+                 '        self.session_token = session_token\n'
+                 '        self.visited_locations = {session_token.origin}\n'
+                 '        return self.session_token.expires_at\n\n')
+# A body written anew, longer than fill_edit_max_gap: no line of it is the old body's.
+_WALKER_NEW_BODY = "".join(f"        step_{k} = self.plan_hop_{k}(response, request, attempt={k})\n"
+                           for k in range(48)) + "        return step_47\n"
+
+
+def test_a_signature_that_outlived_a_rewrite_is_paired_as_a_statement(run_compare: Runner) -> None:
+    """A method rewritten over the years keeps its signature, exploded one parameter a line with
+    a parameter added: no line of it is the upstream's one-line signature, and the new body is
+    too long for the edited-line rule, so only as a statement (the name defined once in each
+    file, the two statements alike) is it a survivor; its lines are near the old signature's, but
+    for the parameter added, which is new. Off, or with the name defined twice in the target file
+    (another class's interface), they stay none; the new body stays none."""
+    up = {"pkg/redirects.py": _WALKER_HEAD + _WALKER_OLD + _WALKER_TAIL}
+    target = _WALKER_HEAD + _WALKER_ADDED + _WALKER_SIGNATURE + _WALKER_NEW_BODY + _WALKER_TAIL
+    first = (_WALKER_HEAD + _WALKER_ADDED).count("\n") + 1
+    lines = list(range(first, first + _WALKER_SIGNATURE.count("\n")))
+    added = first + _WALKER_SIGNATURE.splitlines().index("        yield_requests=False,")
+    signature = [n for n in lines if n != added]
+    body = range(lines[-1] + 1, lines[-1] + 1 + _WALKER_NEW_BODY.count("\n"))
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[signature, "match"]) == {"near"}
+    assert frame.loc[added, "match"] == "none"
+    old = _WALKER_HEAD.count("\n") + 1
+    assert set(frame.loc[signature, "upstream_line"].astype(int)) == {old, old + 1}  # its two lines
+    assert set(frame.loc[list(body), "match"]) == {"none"}
+    off = run_compare({"pkg/redirects.py": target}, [("up", up)], params=MatchParams(fill_signature_survivors=0))
+    assert set(file_lines(off, "pkg/redirects.py").loc[signature, "match"]) == {"none"}
+    twice = target + "\n\nclass OtherWalker:\n" + _WALKER_SIGNATURE + "        return None\n"
+    frame = file_lines(run_compare({"pkg/redirects.py": twice}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[signature, "match"]) == {"none"}

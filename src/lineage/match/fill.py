@@ -81,6 +81,10 @@ other hits. Three rules, each with its reason:
   pieces of a call broken one argument a line, paired whole with the upstream statement of the
   same abstract shape once one of its lines is. A witnessed-renames rule lives there too
   (own-name files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
+* **Signatures that outlived a rewrite** (:func:`_signature_survivors`,
+  ``fill_signature_survivors``; where the statement rule works): a ``def`` statement exploded
+  and edited (a parameter added) next to a rewritten body is paired as a statement with the
+  upstream ``def`` of the same name, a name each file defines once, in order with the pair.
 * **Imports out of order** (:func:`_imports`). In the same pairs as the survivors, a one-line
   import the upstream file also has is paired in any order: isort sorts a fork's imports again.
 
@@ -97,6 +101,7 @@ from __future__ import annotations
 
 import bisect
 import posixpath
+import re
 from collections import Counter
 from collections.abc import Iterable
 
@@ -219,6 +224,8 @@ def _fill_pair(lab: FileLabeller, statements: _Statements, u_file: int, new_numb
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         _imports(lab, u_file, new_number)
+    if p.fill_signature_survivors and _statement_rule(lab, u_file):
+        _signature_survivors(lab, statements, u_file)
     if _statement_rule(lab, u_file):
         _complete_statements(lab, statements, u_file)
     if p.fill_shape_max_lines > 0 and (not p.fill_shape_own_file or own_file):
@@ -498,6 +505,60 @@ def _survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, use
     return done
 
 
+_DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+(\w+)")
+
+
+def _signature_survivors(lab: FileLabeller, statements: _Statements, u_file: int) -> None:
+    """Lone survivors as statements (``fill_signature_survivors``; see its comment in
+    :class:`~lineage.match.params.MatchParams`). Once the pair's other rules are done: a target
+    ``def`` statement with a free line, whose other lines (if any) are paired with the upstream
+    ``def`` statement of the same name, is paired with it when that name is defined once in each
+    whole file (``__init__``, ``forward`` of a model file's many classes are not: there the same
+    name is another class's interface), the two statements are ``fill_statement_min_similarity``
+    alike and the upstream statement lies between the upstream lines of the pair's paired lines
+    around it (in order with the copy). Each line goes to the upstream line it copies
+    (:func:`_pair_statement`); a parameter the target added stays new."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    t_names, u_names = statements.target_def_names(), statements.upstream_def_names(u_file)
+    if not t_names or not u_names:
+        return
+    limit = p.fill_statement_max_lines
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    u_defs: dict[str, list[int]] = {}
+    for u_stmt in whole_statements(u_ids, u_sizes, range(len(u_rows))):
+        match = _DEF_NAME.match(u_lines[u_rows[u_stmt[0]]])
+        if match and match.group(1) in t_names and match.group(1) in u_names:
+            u_defs[match.group(1)] = u_stmt
+    if not u_defs:
+        return
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    for t_stmt in whole_statements(t_ids, t_sizes, range(len(rows))):
+        match = _DEF_NAME.match(lab.t_lines[rows[t_stmt[0]]])
+        u_stmt = u_defs.get(match.group(1)) if match else None
+        if u_stmt is None or max(len(t_stmt), len(u_stmt)) < 2:
+            continue
+        free = [tc for tc in t_stmt if _free(lab, u_file, tc)]
+        taken = [tc for tc in t_stmt if not _free(lab, u_file, tc)]
+        if not free or any(not mine[tc] for tc in taken):
+            continue
+        taken_uc = set(np.searchsorted(u_rows, r.up_row[rows[taken]]).tolist())
+        if not taken_uc <= set(u_stmt):
+            continue
+        # In order: between the upstream lines of the pair's paired lines before and after it.
+        paired = np.flatnonzero(mine)
+        before, after = paired[paired < t_stmt[0]], paired[paired > t_stmt[-1]]
+        lo = int(np.searchsorted(u_rows, r.up_row[rows[before[-1]]])) if len(before) else -1
+        hi = int(np.searchsorted(u_rows, r.up_row[rows[after[0]]])) if len(after) else len(u_rows)
+        if not (lo < u_stmt[0] and u_stmt[-1] < hi) or not len(before) + len(after):
+            continue
+        if _statement_similarity(lab, u_file, t_stmt, u_stmt) < p.fill_statement_min_similarity:
+            continue
+        number = int(r.region[rows[before[-1] if len(before) else after[0]]])
+        if _pair_statement(lab, u_file, t_stmt, u_stmt, number):
+            mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+
+
 def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
     """A longest chain of (t, u) pairs increasing in both, for ``t`` strictly increasing (one
     upstream line per target line): a longest strictly increasing subsequence of ``u``, by
@@ -531,6 +592,7 @@ class _Statements:
     def __init__(self, lab: FileLabeller) -> None:
         self.lab = lab
         self._target: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._target_defs: set[str] | None = None
 
     @staticmethod
     def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
@@ -543,6 +605,25 @@ class _Statements:
             lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
             self._target[max_lines] = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines, max_lines)
         return self._target[max_lines]
+
+    @staticmethod
+    def _def_names(lines: list[str]) -> set[str]:
+        counts = Counter(m.group(1) for line in lines if (m := _DEF_NAME.match(line)))
+        return {name for name, n in counts.items() if n == 1}
+
+    def target_def_names(self) -> set[str]:
+        """The names the target file defines once (``def``/``async def``)."""
+        if self._target_defs is None:
+            self._target_defs = self._def_names([self.lab.t_lines[row] for row in self.lab.t_rows.tolist()])
+        return self._target_defs
+
+    def upstream_def_names(self, u_file: int) -> set[str]:
+        """The names upstream file ``u_file`` defines once, kept for the run as its statements are."""
+        memo = self.lab.upstream.def_names_memo
+        if u_file not in memo:
+            u_rows, u_lines = self.lab.upstream_lines(u_file)
+            memo[u_file] = self._def_names([u_lines[row] for row in u_rows.tolist()])
+        return memo[u_file]
 
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.lab.upstream.statement_memo  # shared by every target file of the run

@@ -147,6 +147,18 @@ class MatchParams:
     # (its later version: ``nextcord/http.py`` <- ``discord/http.py``), where statements stay
     # in place when they are edited; 0: in every pair the fill works in.
     fill_statement_own_file: int = knob(1, 0, 1)
+    # With 1, a signature is a lone survivor as a statement: in a pair the statement rule works
+    # in, once the fill's other rules are done, a ``def`` statement with a free line is paired
+    # with the upstream file's ``def`` of the same name (a name each whole file defines once),
+    # in order with the pair's paired lines, when the two statements are
+    # ``fill_statement_min_similarity`` alike: a method whose body was rewritten keeps its
+    # exploded, edited signature (``def resolve_redirects(`` / ``self,`` / ``resp,`` ... with
+    # ``yield_requests=False,`` added <- ``def resolve_redirects(self, resp, req, stream=False,``),
+    # no line of which is identical to the upstream's, so the line survivors never see it; the
+    # added parameter stays new. 2026-12-04: survival +10 true lines, the renamed fork +7, no
+    # false copy on either; sglang/vLLM +8 code lines (signatures of same-named functions in
+    # files of the upstream file's name), truth set unchanged. 0: off.
+    fill_signature_survivors: int = knob(1, 0, 1)
     # Statements re-wrapped in place (``lineage.match.fill._split_at_rewrapped``): inside a
     # stretch between two paired lines, a statement of at most this many lines whose tokens
     # (without annotations) are those of a statement of the upstream stretch, each found once
