@@ -687,3 +687,24 @@ def test_a_signature_that_outlived_a_rewrite_is_paired_as_a_statement(run_compar
     twice = target + "\n\nclass OtherWalker:\n" + _WALKER_SIGNATURE + "        return None\n"
     frame = file_lines(run_compare({"pkg/redirects.py": twice}, [("up", up)]), "pkg/redirects.py")
     assert set(frame.loc[signature, "match"]) == {"none"}
+
+
+def test_the_pieces_of_a_lone_rewrapped_statement_stay_with_its_rare_head(run_compare: Runner) -> None:
+    """The old signature on one line: every piece of the exploded one names that line, so the
+    statement is one unit of the lone-line rule, continued by nothing. Its head (``def
+    follow_redirects(``) is evidence on its own, so the unit stays whole (``lone_unit_evidence``);
+    judged line by line, ``self,`` and ``response,`` went and only the head stayed."""
+    wrap = ",\n" + " " * 25 + "verify=True"
+    old_one_line = _WALKER_OLD.replace(wrap, ", verify=True")
+    assert old_one_line.count("\n") == _WALKER_OLD.count("\n") - 1
+    up = {"pkg/redirects.py": _WALKER_HEAD + old_one_line + _WALKER_TAIL}
+    target = _WALKER_HEAD + _WALKER_ADDED + _WALKER_SIGNATURE + _WALKER_NEW_BODY + _WALKER_TAIL
+    first = (_WALKER_HEAD + _WALKER_ADDED).count("\n") + 1
+    pieces = [first + k for k, text in enumerate(_WALKER_SIGNATURE.splitlines()) if "yield_requests" not in text]
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[pieces, "match"]) == {"near"}
+    assert set(frame.loc[pieces, "upstream_line"].astype(int)) == {_WALKER_HEAD.count("\n") + 1}
+    alone = run_compare({"pkg/redirects.py": target}, [("up", up)], params=MatchParams(lone_unit_evidence=0))
+    frame = file_lines(alone, "pkg/redirects.py")
+    assert frame.loc[first, "match"] == "near"
+    assert set(frame.loc[pieces[1:], "match"]) == {"none"}

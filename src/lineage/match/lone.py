@@ -153,7 +153,14 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
         return found
 
     lone = np.flatnonzero(~continued[unit])  # positions in ``paired``
-    dropped = lone[~evidence(lone)] if len(lone) else lone
+    if len(lone) and p.lone_unit_evidence:
+        # A unit is one statement re-wrapped over several target lines: its ``self,`` and ``)``
+        # are pieces of its rare head line, evidence with it.
+        unit_evidence = np.zeros(len(first), bool)
+        np.logical_or.at(unit_evidence, unit[lone], evidence(lone))
+        dropped = lone[~unit_evidence[unit[lone]]]
+    else:
+        dropped = lone[~evidence(lone)] if len(lone) else lone
     drop = [paired[dropped]]
     if p.lone_closing_brackets:
         drop.append(paired[closing_brackets(lab, paired)])

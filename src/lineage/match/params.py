@@ -325,6 +325,10 @@ class MatchParams:
     # A line of closing brackets (``)``, ``],``, ``) -> None:``) is copied only with its statement:
     # none when no other line of the statement it closes is paired. 0 turns this off.
     lone_closing_brackets: int = knob(1, 0, 1)
+    # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
+    # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
+    # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
+    lone_unit_evidence: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
