@@ -519,24 +519,20 @@ def _signature_survivors(lab: FileLabeller, statements: _Statements, u_file: int
     around it (in order with the copy). Each line goes to the upstream line it copies
     (:func:`_pair_statement`); a parameter the target added stays new."""
     r, rows, p = lab.result, lab.t_rows, lab.p
-    t_names, u_names = statements.target_def_names(), statements.upstream_def_names(u_file)
-    if not t_names or not u_names:
+    # The names first, by a text scan: the statements (tokenised lines) only for the pairs
+    # that share one.
+    names = statements.target_names_once() & statements.upstream_names_once(u_file)
+    if not names:
         return
-    limit = p.fill_statement_max_lines
-    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
-    u_rows, u_lines = lab.upstream_lines(u_file)
-    u_defs: dict[str, list[int]] = {}
-    for u_stmt in whole_statements(u_ids, u_sizes, range(len(u_rows))):
-        match = _DEF_NAME.match(u_lines[u_rows[u_stmt[0]]])
-        if match and match.group(1) in t_names and match.group(1) in u_names:
-            u_defs[match.group(1)] = u_stmt
-    if not u_defs:
+    t_defs = statements.target_defs(p.fill_statement_max_lines, names)
+    u_defs = statements.upstream_defs(u_file, p.fill_statement_max_lines, names)
+    found = sorted((t_stmt, u_defs[name]) for name, t_stmt in t_defs.items() if name in u_defs)
+    if not found:
         return
+    u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
-    for t_stmt in whole_statements(t_ids, t_sizes, range(len(rows))):
-        match = _DEF_NAME.match(lab.t_lines[rows[t_stmt[0]]])
-        u_stmt = u_defs.get(match.group(1)) if match else None
-        if u_stmt is None or max(len(t_stmt), len(u_stmt)) < 2:
+    for t_stmt, u_stmt in found:
+        if max(len(t_stmt), len(u_stmt)) < 2:
             continue
         free = [tc for tc in t_stmt if _free(lab, u_file, tc)]
         taken = [tc for tc in t_stmt if not _free(lab, u_file, tc)]
@@ -592,7 +588,7 @@ class _Statements:
     def __init__(self, lab: FileLabeller) -> None:
         self.lab = lab
         self._target: dict[int, tuple[np.ndarray, np.ndarray]] = {}
-        self._target_defs: set[str] | None = None
+        self._target_names: frozenset[str] | None = None
 
     @staticmethod
     def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
@@ -607,23 +603,45 @@ class _Statements:
         return self._target[max_lines]
 
     @staticmethod
-    def _def_names(lines: list[str]) -> set[str]:
-        counts = Counter(m.group(1) for line in lines if (m := _DEF_NAME.match(line)))
-        return {name for name, n in counts.items() if n == 1}
+    def _names_once(lines: list[str]) -> frozenset[str]:
+        """The names a file defines once (``def``/``async def``): a text scan, no tokens."""
+        counts = Counter(m.group(1) for line in lines if "def" in line and (m := _DEF_NAME.match(line)))
+        return frozenset(name for name, n in counts.items() if n == 1)
 
-    def target_def_names(self) -> set[str]:
-        """The names the target file defines once (``def``/``async def``)."""
-        if self._target_defs is None:
-            self._target_defs = self._def_names([self.lab.t_lines[row] for row in self.lab.t_rows.tolist()])
-        return self._target_defs
+    @staticmethod
+    def _defs(ids: np.ndarray, sizes: np.ndarray, lines: list[str], names: frozenset[str]) -> dict[str, list[int]]:
+        """The ``def`` statements of a file named in ``names``, by name."""
+        named: dict[str, list[int]] = {}
+        for stmt in whole_statements(ids, sizes, range(len(lines))):
+            head = lines[stmt[0]]
+            if "def" in head and (match := _DEF_NAME.match(head)) and match.group(1) in names:
+                named[match.group(1)] = stmt
+        return named
 
-    def upstream_def_names(self, u_file: int) -> set[str]:
-        """The names upstream file ``u_file`` defines once, kept for the run as its statements are."""
-        memo = self.lab.upstream.def_names_memo
+    def _target_lines(self) -> list[str]:
+        return [self.lab.t_lines[row] for row in self.lab.t_rows.tolist()]
+
+    def _upstream_lines(self, u_file: int) -> list[str]:
+        u_rows, u_lines = self.lab.upstream_lines(u_file)
+        return [u_lines[row] for row in u_rows.tolist()]
+
+    def target_names_once(self) -> frozenset[str]:
+        if self._target_names is None:
+            self._target_names = self._names_once(self._target_lines())
+        return self._target_names
+
+    def upstream_names_once(self, u_file: int) -> frozenset[str]:
+        memo = self.lab.upstream.def_names_memo  # kept for the run, as the statements are
         if u_file not in memo:
-            u_rows, u_lines = self.lab.upstream_lines(u_file)
-            memo[u_file] = self._def_names([u_lines[row] for row in u_rows.tolist()])
+            memo[u_file] = self._names_once(self._upstream_lines(u_file))
         return memo[u_file]
+
+    def target_defs(self, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
+        """The target file's ``def`` statements of these names (each defined once in it)."""
+        return self._defs(*self.target(max_lines), self._target_lines(), names)
+
+    def upstream_defs(self, u_file: int, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
+        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names)
 
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.lab.upstream.statement_memo  # shared by every target file of the run

@@ -43,7 +43,7 @@ class Side:
     # upstream file is paired with many target files, and its statements do not change.
     statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
     # file -> the names it defines once (lineage.match.fill's signature survivors), likewise.
-    def_names_memo: dict[int, set[str]] = field(init=False, default_factory=dict)
+    def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         rows = [np.flatnonzero(f.kinds != BLANK).astype(np.int32) for f in self.files]
