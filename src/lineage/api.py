@@ -107,7 +107,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     if target_names is not None and any(not str(n).strip() for n in target_names):
         raise LineageError("--target-name may not be empty")
     root = settings.cache_root
-    cache = IndexCache(settings.store_root)
+    cache = IndexCache(settings.store_root, settings.index_packs, settings.index_pack_rewrite_after)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
