@@ -68,11 +68,14 @@ class Comparison(results.Comparison):
 
         return summary_dict(self)
 
-    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
+    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None,
+              csv_cache: Path | None = None) -> list[Path]:
+        """Write every report into ``out_dir``. ``csv_cache``: see :func:`lineage.report.write_reports`
+        (only for tables nobody edited since :func:`compare` built them)."""
         from lineage.report import ATTACHMENTS, write_reports
 
         return write_reports(self, Path(out_dir), html=html,
-                             formats=tuple(ATTACHMENTS) if formats is None else formats)
+                             formats=tuple(ATTACHMENTS) if formats is None else formats, csv_cache=csv_cache)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
@@ -373,8 +376,11 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     if tables is None:  # every file's rows built (and any file matched that no cache holds)
         tables = tables_of(list(range(n_files)), not figures_only)[0]
     prepared.clear()
+    keys = None
     if store is not None:
-        from lineage.results.reuse import REWRITE_AFTER
+        from lineage.results.reuse import REWRITE_AFTER, row_keys
+
+        keys = row_keys(store.context, target.files, renamed)
 
         if not reused or n_files - reused > REWRITE_AFTER:
             store.put(target.files, tables, votes, renamed)
@@ -383,7 +389,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                       files=tables["files"], functions=tables["functions"], regions=tables["regions"],
                       upstream_names=labels, timings=timings,
                       match_cache_hits=counts["hits"], match_cache_misses=counts["misses"], table_rows_reused=reused,
-                      origins=build_origins(origins, up_files), target_names=own_target)
+                      origins=build_origins(origins, up_files), target_names=own_target, row_keys=keys)
 
 
 def _no_line_tables() -> dict[str, pd.DataFrame]:

@@ -94,7 +94,10 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
                              opener=opener, allow_empty=allow_empty, read=read)
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     try:
-        paths = comparison.write(out, html=html, formats=formats)
+        # lines.csv per target file through the cache (lineage.report.lines_csv): nobody can have
+        # edited the tables between compare and write here
+        paths = comparison.write(out, html=html, formats=formats,
+                                 csv_cache=settings.store_root if settings.reuse_tables else None)
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     # summary.json's "files" without the rest of the summary (the counts alone are cheap)

@@ -76,9 +76,11 @@ def __getattr__(name: str) -> Any:
 
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
-                  formats: Sequence[str] = tuple(ATTACHMENTS)) -> list[Path]:
+                  formats: Sequence[str] = tuple(ATTACHMENTS), csv_cache: Path | None = None) -> list[Path]:
     """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
-    the manifest last, with the others' digests and ``"complete": true``."""
+    the manifest last, with the others' digests and ``"complete": true``. ``csv_cache``: a cache
+    root under which lines.csv is kept per target file and reused (:mod:`lineage.report.lines_csv`;
+    the same bytes), for a comparison whose tables are as :func:`lineage.api.compare` built them."""
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
@@ -88,7 +90,7 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     reporters = [*_ALWAYS.values(), *(ATTACHMENTS[name] for name in formats), *([_HTML["html"]] if html else [])]
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
-        folder = ReportFolder(fresh)
+        folder = ReportFolder(fresh, csv_cache)
         for reporter in reporters:
             reporter.write(comparison, folder)
         written = [*folder.written, write_manifest(comparison, fresh, folder.written)]

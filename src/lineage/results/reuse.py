@@ -54,6 +54,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import pandas as pd
 import pyarrow as pa
@@ -211,8 +212,27 @@ def _decode(payload: bytes, context: str) -> Stored | None:
         return None
 
 
+@dataclass(frozen=True)
+class RowKeys:
+    """Which rows of a comparison's lines table belong to which target file, and the key each
+    file's rows are a function of: ``context`` is :func:`lineage.results.reuse.tables_context`,
+    ``keys[t]`` target file t's own part (path, blob digest, line and definition counts, renamed
+    upstream paths), ``rows[t]`` its number of rows (consecutive, in this order)."""
+
+    context: str
+    keys: list[tuple[Any, ...]]
+    rows: list[int]
+
+
 def _stored_by_key(stored: Stored) -> dict[tuple[str, str, int, int], StoredFile]:
     return {(f.path, f.digest, f.n_lines, f.n_definitions): f for f in stored.files}
+
+
+def row_keys(context: str, target: Sequence[FileIndex], renamed: Sequence[tuple[str, ...]]) -> RowKeys:
+    """The :class:`RowKeys` of the lines table built for ``target`` under ``context`` (a file's
+    key is the one :func:`changed_files` compares; one row per line)."""
+    return RowKeys(context, [(f.path, f.digest, f.n_lines, len(f.definitions), list(paths))
+                             for f, paths in zip(target, renamed, strict=True)], [f.n_lines for f in target])
 
 
 def stored_votes(target: Sequence[FileIndex], stored: Stored) -> dict[int, str | None]:
