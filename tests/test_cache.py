@@ -18,6 +18,7 @@ from lineage.match import MatchParams
 from lineage.match.store import MATCH_VERSION
 from lineage.results.reuse import TABLES_VERSION
 from lineage.settings import RunSettings
+from lineage.side_cache import SIDE_VERSION
 from lineage.sources import blob_digest
 
 SOURCE = treegen.dedent_src('''
@@ -289,6 +290,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     n = len(comparison.target.files) + len(comparison.upstreams[0].files)
     matched = len(comparison.target.files)  # one match entry per target file
     matched += 1  # and the tables entry (lineage.results.reuse)
+    matched += 1  # and the upstream side's (lineage.side_cache)
     # an entry of an older index version is counted and cleared too
     old = cache / "index-v0" / "ab" / "abcdef.rec"
     old.parent.mkdir(parents=True)
@@ -301,6 +303,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
     assert f"tables-v{TABLES_VERSION}: 1 entries" in out
+    assert f"side-v{SIDE_VERSION}: 1 entries" in out
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
     assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out

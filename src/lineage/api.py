@@ -230,9 +230,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
 
     def prepare(todo: list[int]) -> None:
         """Steps 1 to 3 of target files ``todo`` (their votes too), to match them later."""
-        if not upstream_side:
-            upstream_side.append(Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
-                                      np.array(up_of, dtype=np.int32)))
+        if not upstream_side:  # kept between runs (lineage.side_cache): the same arrays either way
+            from lineage.side_cache import upstream_side as cached_side
+
+            upstream_side.append(cached_side(cache_root, labels, [tree.files for tree in upstreams],
+                                             lambda k: readers[k][0].lines(readers[k][1]),
+                                             np.array(up_of, dtype=np.int32)))
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32))
         matcher = FileMatcher(target_side, upstream_side[0], params, [preferred[t] for t in todo],
