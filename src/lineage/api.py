@@ -69,13 +69,13 @@ class Comparison(results.Comparison):
         return summary_dict(self)
 
     def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None,
-              csv_cache: Path | None = None) -> list[Path]:
-        """Write every report into ``out_dir``. ``csv_cache``: see :func:`lineage.report.write_reports`
-        (only for tables nobody edited since :func:`compare` built them)."""
+              csv_cache: Path | None = None, jobs: int = 1) -> list[Path]:
+        """Write every report into ``out_dir``. ``csv_cache`` (only for tables nobody edited since
+        :func:`compare` built them) and ``jobs``: see :func:`lineage.report.write_reports`."""
         from lineage.report import ATTACHMENTS, write_reports
 
-        return write_reports(self, Path(out_dir), html=html,
-                             formats=tuple(ATTACHMENTS) if formats is None else formats, csv_cache=csv_cache)
+        return write_reports(self, Path(out_dir), html=html, formats=tuple(ATTACHMENTS) if formats is None else formats,
+                             csv_cache=csv_cache, jobs=jobs)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:

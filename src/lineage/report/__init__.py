@@ -76,11 +76,14 @@ def __getattr__(name: str) -> Any:
 
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
-                  formats: Sequence[str] = tuple(ATTACHMENTS), csv_cache: Path | None = None) -> list[Path]:
+                  formats: Sequence[str] = tuple(ATTACHMENTS), csv_cache: Path | None = None,
+                  jobs: int = 1) -> list[Path]:
     """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
     the manifest last, with the others' digests and ``"complete": true``. ``csv_cache``: a cache
     root under which lines.csv is kept per target file and reused (:mod:`lineage.report.lines_csv`;
-    the same bytes), for a comparison whose tables are as :func:`lineage.api.compare` built them."""
+    the same bytes), for a comparison whose tables are as :func:`lineage.api.compare` built them.
+    ``jobs``: the reporters run in that many forked processes (:func:`_write_all`); the files
+    are the same either way."""
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
@@ -91,7 +94,33 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh, csv_cache)
-        for reporter in reporters:
-            reporter.write(comparison, folder)
+        _write_all(reporters, comparison, folder, jobs)
         written = [*folder.written, write_manifest(comparison, fresh, folder.written)]
     return [out_dir / path.relative_to(fresh) for path in written]
+
+
+def _write_all(reporters: Sequence[Reporter], comparison: Comparison, folder: ReportFolder, jobs: int) -> None:
+    """Each reporter writes its files into ``folder``: here, or with ``jobs`` > 1 in forked
+    processes (:func:`lineage.match.workers.run_per_file`, one reporter per task, handed out as
+    processes come free). A reporter reads the comparison and writes only its own files, so
+    the files are the same either way; ``folder.written`` keeps the reporters' order."""
+    from lineage.match.workers import MatchWorkers, run_per_file
+
+    workers = MatchWorkers(jobs=max(1, jobs), min_files=2, chunks_per_job=len(reporters))
+    if workers.processes(len(reporters)) == 0:
+        for reporter in reporters:
+            reporter.write(comparison, folder)
+        return
+    from lineage.report.attachments import created_at, report_time
+
+    _ = comparison.obligations  # read by three reporters: made once, here, and inherited
+    at = created_at()  # this run's report time (report_time above), passed on explicitly
+
+    def task(k: int) -> list[Path]:
+        own = ReportFolder(folder.root, folder.csv_cache)
+        with report_time(at):
+            reporters[k].write(comparison, own)
+        return own.written
+
+    for paths in run_per_file(task, [1] * len(reporters), workers):
+        folder.written.extend(paths)
