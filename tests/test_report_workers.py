@@ -66,3 +66,27 @@ def test_a_failing_reporter_fails_the_write(tmp_path: Path, monkeypatch: pytest.
     with pytest.raises(LineageError, match="broken reporter"):
         comparison.write(tmp_path / "out", html=False, jobs=2)
     assert not (tmp_path / "out").exists()  # nothing half-written left in place
+
+
+_PARENT_PROBE = """
+import sys
+from pathlib import Path
+from tests.test_table_reuse import _trees
+from lineage.api import compare
+from lineage.settings import RunSettings
+root = Path(sys.argv[1])
+target, upstream = _trees(root)
+comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=root / "cache", jobs=1))
+comparison.write(root / "out", html=False, jobs=2)
+print(sorted(name for name in ("spdx_tools", "cyclonedx") if name in sys.modules))
+"""
+
+
+def test_the_workers_import_the_attachment_libraries_not_the_parent(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _PARENT_PROBE, str(tmp_path)], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.split() == ["[]"]
+    assert (tmp_path / "out" / "lineage.spdx.json").is_file() and (tmp_path / "out" / "lineage.cdx.json").is_file()

@@ -90,7 +90,9 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     from lineage.report.attachments import report_time
     from lineage.report.manifest import write_manifest
 
-    reporters = [*_ALWAYS.values(), *(ATTACHMENTS[name] for name in formats), *([_HTML["html"]] if html else [])]
+    # (mapping, name) of each reporter, made where it runs: a worker imports its own reporter's libraries
+    reporters = [*((_ALWAYS, name) for name in _ALWAYS), *((ATTACHMENTS, name) for name in formats),
+                 *([(_HTML, "html")] if html else [])]
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh, csv_cache)
@@ -99,17 +101,20 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     return [out_dir / path.relative_to(fresh) for path in written]
 
 
-def _write_all(reporters: Sequence[Reporter], comparison: Comparison, folder: ReportFolder, jobs: int) -> None:
-    """Each reporter writes its files into ``folder``: here, or with ``jobs`` > 1 in forked
-    processes (:func:`lineage.match.workers.run_per_file`, one reporter per task, handed out as
-    processes come free). A reporter reads the comparison and writes only its own files, so
-    the files are the same either way; ``folder.written`` keeps the reporters' order."""
+def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparison: Comparison,
+               folder: ReportFolder, jobs: int) -> None:
+    """Each reporter (``mapping[name]``, imported on first use) writes its files into ``folder``:
+    here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
+    reporter per task, handed out as processes come free; the SPDX and CycloneDX libraries are
+    then imported by the worker that writes their file). A reporter reads the comparison and
+    writes only its own files, so the files are the same either way; ``folder.written`` keeps
+    the reporters' order."""
     from lineage.match.workers import MatchWorkers, run_per_file
 
     workers = MatchWorkers(jobs=max(1, jobs), min_files=2, chunks_per_job=len(reporters))
     if workers.processes(len(reporters)) == 0:
-        for reporter in reporters:
-            reporter.write(comparison, folder)
+        for mapping, name in reporters:
+            mapping[name].write(comparison, folder)
         return
     from lineage.report.attachments import created_at, report_time
 
@@ -118,8 +123,9 @@ def _write_all(reporters: Sequence[Reporter], comparison: Comparison, folder: Re
 
     def task(k: int) -> list[Path]:
         own = ReportFolder(folder.root, folder.csv_cache)
+        mapping, name = reporters[k]
         with report_time(at):
-            reporters[k].write(comparison, own)
+            mapping[name].write(comparison, own)
         return own.written
 
     for paths in run_per_file(task, [1] * len(reporters), workers):
