@@ -290,7 +290,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     n = len(comparison.target.files) + len(comparison.upstreams[0].files)
     matched = len(comparison.target.files)  # one match entry per target file
     matched += 1  # and the tables entry (lineage.results.reuse)
-    matched += 1  # and the upstream side's (lineage.side_cache)
+    matched += 2  # and the upstream side's and origins' (lineage.side_cache)
     # an entry of an older index version is counted and cleared too
     old = cache / "index-v0" / "ab" / "abcdef.rec"
     old.parent.mkdir(parents=True)
@@ -303,7 +303,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
     assert f"tables-v{TABLES_VERSION}: 1 entries" in out
-    assert f"side-v{SIDE_VERSION}: 1 entries" in out
+    assert f"side-v{SIDE_VERSION}: 2 entries" in out  # the side and the origins
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
     assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out

@@ -114,3 +114,52 @@ def test_a_damaged_entry_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     assert side_cache._decode(entry.read_bytes(), side_cache.side_key(["up"], files)) is not None  # stored again
     plain = side_cache.Side(tree.files, tree.reader(), up_of)
     assert all(np.array_equal(getattr(side, n), getattr(plain, n)) for n in side_cache.SIDE_ARRAYS)
+
+
+def _origin_inputs(tmp_path: Path) -> tuple:  # type: ignore[type-arg]
+    from lineage.match.params import MatchParams
+
+    _, upstream = _trees(tmp_path)
+    files, tree = _upstream_files(upstream, tmp_path / "cache")
+    return files, [0] * len(files[0]), [{"zorblib"}], {"app", "zorbtools"}, MatchParams(), [{"zorb authors"}]
+
+
+def test_cached_origins_are_the_computed_ones(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lineage.match.origin import upstream_origins
+
+    files, up_of, own, target, params, holders = _origin_inputs(tmp_path)
+    expected = upstream_origins(files[0], up_of, own, target, params, holders)
+    assert any(o.kind != "own" for o in expected)  # the tree has third-party and from-target files
+    first = side_cache.cached_origins(tmp_path / "cache", ["up"], files, up_of, own, target, params, holders)
+    import lineage.match.origin as origin
+
+    monkeypatch.setattr(origin, "upstream_origins", lambda *a: pytest.fail("not read from the cache"))
+    second = side_cache.cached_origins(tmp_path / "cache", ["up"], files, up_of, own, target, params, holders)
+    assert first == expected and second == expected
+
+
+def test_the_origins_key_holds_each_part(tmp_path: Path) -> None:
+    import dataclasses
+
+    files, up_of, own, target, params, holders = _origin_inputs(tmp_path)
+    key = side_cache.origins_key(["up"], files, own, target, params, holders)
+    assert side_cache.origins_key(["up"], [files[0][1:]], own, target, params, holders) != key  # the files
+    assert side_cache.origins_key(["up"], files, [{"other"}], target, params, holders) != key  # own names
+    assert side_cache.origins_key(["up"], files, own, {"app"}, params, holders) != key  # the target's names
+    changed = dataclasses.replace(params, origin_own_holder_share=params.origin_own_holder_share / 2)
+    assert side_cache.origins_key(["up"], files, own, target, changed, holders) != key  # the parameters
+    assert side_cache.origins_key(["up"], files, own, target, params, [set()]) != key  # licence holders
+
+
+@pytest.mark.parametrize("damage", ["flip", "truncate"])
+def test_a_damaged_origins_entry_is_a_miss(tmp_path: Path, damage: str) -> None:
+    from lineage.match.origin import upstream_origins
+
+    files, up_of, own, target, params, holders = _origin_inputs(tmp_path)
+    side_cache.cached_origins(tmp_path / "cache", ["up"], files, up_of, own, target, params, holders)
+    (entry,) = (tmp_path / "cache").glob(f"side-v{side_cache.SIDE_VERSION}/origins/*/*.rec")
+    data = entry.read_bytes()
+    entry.write_bytes(data[:-5] + bytes([data[-5] ^ 0xFF]) + data[-4:] if damage == "flip" else data[: len(data) // 2])
+    again = side_cache.cached_origins(tmp_path / "cache", ["up"], files, up_of, own, target, params, holders)
+    assert again == upstream_origins(files[0], up_of, own, target, params, holders)
+    assert entry.read_bytes() == data  # stored again, whole

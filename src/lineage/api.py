@@ -33,7 +33,7 @@ from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
 from lineage.match import FileMatcher, MatchParams, MatchResult, MatchWorkers, Side
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.origin import Origin, header_end, holder, upstream_origins
+from lineage.match.origin import Origin, header_end, holder
 from lineage.match.records import MatchEntry, empty_match
 from lineage.match.renames import folder_renames, renamed_upstream_paths
 from lineage.match.store import MatchCache, code_fingerprint
@@ -50,6 +50,7 @@ from lineage.results.tables import (
     resolve_marker_path,
 )
 from lineage.settings import RunSettings, print_progress
+from lineage.side_cache import cached_origins
 from lineage.sources import Source, open_source
 from lineage.sources.base import require_python
 
@@ -212,9 +213,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         preferred.append({p for p in named if p})
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))
-    origins = upstream_origins(up_indexes, up_of, own_names, set(own_target), params,
-                               [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
-                                for tree in upstreams])
+    # kept between runs (lineage.side_cache): the same origins either way
+    origins = cached_origins(cache_root, labels, [tree.files for tree in upstreams], up_of, own_names, set(own_target),
+                             params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
+                                      for tree in upstreams])
 
     context = match_context(upstreams, labels, params)
     match_cache = MatchCache(cache_root, context)
