@@ -295,3 +295,24 @@ def test_licence_file_facts_are_read_once_per_content_and_keep_their_path_role()
     assert (as_licence.role, as_licence.folder, as_licence.lines) == ("licence", "pkg", ())
     assert as_notice.role == "notice" and as_notice.lines[0] == "Copyright 2031 Quillwort Foundry Ltd"
     assert as_licence.expression == as_notice.expression == "Apache-2.0"
+
+
+def test_record_licence_is_file_licence_made_once_per_content_and_head() -> None:
+    from lineage.index import Indexer
+    from lineage.results.file_licences import file_licence, record_licence
+    from lineage.sources import blob_digest
+
+    data = b"# Copyright 2024 Someone\n# Licensed under the Apache License, Version 2.0\nx = 1\n"
+    record = Indexer().index("m.py", data, blob_digest(data))
+    lines = data.decode().splitlines()
+    reads: list[int] = []
+
+    def read() -> list[str]:
+        reads.append(1)
+        return lines
+
+    for head in (50, 1):
+        expected = file_licence(lines, record.kinds, record.markers, head)
+        assert record_licence(record, read, head) == expected
+        assert record_licence(record, read, head) == expected
+    assert len(reads) == 2  # once per head length: the second call of each is the memo's
