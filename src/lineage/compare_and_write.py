@@ -96,9 +96,12 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     try:
         # lines.csv per target file through the cache (lineage.report.lines_csv): nobody can have
         # edited the tables between compare and write here
-        paths = comparison.write(out, html=html, formats=formats,
-                                 csv_cache=settings.store_root if settings.reuse_tables else None,
-                                 jobs=settings.workers)  # the reporters side by side (the same files)
+        from lineage.results.file_licences import kept
+
+        with kept(settings.store_root if settings.reuse_tables else None):  # files' licences kept between runs
+            paths = comparison.write(out, html=html, formats=formats,
+                                     csv_cache=settings.store_root if settings.reuse_tables else None,
+                                     jobs=settings.workers)  # the reporters side by side (the same files)
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     # summary.json's "files" without the rest of the summary (the counts alone are cheap)
