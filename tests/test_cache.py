@@ -18,6 +18,7 @@ from lineage.match import MatchParams
 from lineage.match.store import MATCH_VERSION
 from lineage.results.reuse import TABLES_VERSION
 from lineage.settings import RunSettings
+from lineage.side_cache import SIDE_VERSION
 from lineage.sources import blob_digest
 
 SOURCE = treegen.dedent_src('''
@@ -116,8 +117,8 @@ def _trees(tmp_path: Path) -> tuple[Path, Path]:
     return treegen.write_tree(tmp_path / "target", target), treegen.write_tree(tmp_path / "upstream", up.files())
 
 
-def _run(t_root: Path, u_root: Path, cache: Path, out: Path, reuse_tables: bool = True) -> dict:
-    settings = RunSettings(cache_dir=cache, jobs=1, reuse_tables=reuse_tables)
+def _run(t_root: Path, u_root: Path, cache: Path, out: Path, reuse_tables: bool = True, **settings_: object) -> dict:
+    settings = RunSettings(cache_dir=cache, jobs=1, reuse_tables=reuse_tables, **settings_)  # type: ignore[arg-type]
     comparison = compare(str(t_root), [str(u_root)], settings=settings)
     comparison.write(out, html=False)
     return json.loads((out / "manifest.json").read_text(encoding="utf-8"))
@@ -164,15 +165,122 @@ def test_corrupt_entry_is_rebuilt_and_figures_unchanged(tmp_path: Path, damage: 
             k = len(blob) - 3
             entry.write_bytes(blob[:k] + bytes([blob[k] ^ 0xFF]) + blob[k + 1 :])
     damaged = len(entries[::2])
-    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    # without record packs, which would answer for the damaged entries (their own test is below)
+    second = _run(t_root, u_root, cache, tmp_path / "out2", index_packs=0)
     misses = second["target"]["cache_misses"] + second["upstreams"][0]["cache_misses"]
     hits = second["target"]["cache_hits"] + second["upstreams"][0]["cache_hits"]
     assert (misses, hits) == (damaged, total - damaged)
     for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md"):
         assert (tmp_path / "out1" / name).read_bytes() == (tmp_path / "out2" / name).read_bytes(), name
     # the damaged entries were written again, whole
-    third = _run(t_root, u_root, cache, tmp_path / "out3")
+    third = _run(t_root, u_root, cache, tmp_path / "out3", index_packs=0)
     assert third["target"]["cache_misses"] + third["upstreams"][0]["cache_misses"] == 0
+
+
+_FIGURES = ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md")
+
+
+def _packs(cache: Path) -> list[Path]:
+    return sorted(cache.glob("index-v*/*/packs/*/*.pack"))
+
+
+def test_record_packs_give_the_records_of_a_run_without_them(tmp_path: Path) -> None:
+    """A rerun reads each source's records from its pack (one per source), and a changed file's
+    from its own entry; the figures are those of a run without any cache."""
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    assert len(_packs(cache)) == 2  # the target's and the upstream's
+    for entry in cache.glob("index-v*/*/??/*.rec"):
+        entry.unlink()  # only the packs can answer now
+    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    assert second["target"]["cache_hits"] == first["target"]["indexed_files"]
+    assert second["upstreams"][0]["cache_hits"] == first["upstreams"][0]["indexed_files"]
+    with (t_root / "own.py").open("a", encoding="utf-8") as handle:
+        handle.write("\ndef added(x):\n    return x + 1\n")
+    packed = {p: p.stat().st_mtime_ns for p in _packs(cache)}
+    third = _run(t_root, u_root, cache, tmp_path / "out3")
+    assert third["target"]["cache_misses"] == 1
+    assert third["target"]["cache_hits"] == first["target"]["indexed_files"] - 1
+    assert {p: p.stat().st_mtime_ns for p in _packs(cache)} == packed  # one missing record: not rewritten
+    plain = _run(t_root, u_root, tmp_path / "nocache", tmp_path / "out4", use_cache=False)
+    assert plain["target"]["cache_hits"] == 0
+    for name in _FIGURES:
+        assert (tmp_path / "out3" / name).read_bytes() == (tmp_path / "out4" / name).read_bytes(), name
+    # more missing records than index_pack_rewrite_after: the pack is written again
+    _run(t_root, u_root, cache, tmp_path / "out5", index_pack_rewrite_after=0)
+    assert {p: p.stat().st_mtime_ns for p in _packs(cache)} != packed
+
+
+@pytest.mark.parametrize("damage", ["truncate", "flip", "foreign"])
+def test_a_damaged_record_pack_is_a_recorded_miss(tmp_path: Path, damage: str,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    from lineage.index import store
+
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(t_root, u_root, cache, tmp_path / "out1")
+    for entry in _packs(cache):
+        blob = entry.read_bytes()
+        if damage == "truncate":
+            entry.write_bytes(blob[: len(blob) // 2])
+        elif damage == "flip":
+            entry.write_bytes(blob[:-3] + bytes([blob[-3] ^ 0xFF]) + blob[-2:])
+    if damage == "foreign":  # packs made by other code (the key's code part) are refused
+        monkeypatch.setattr(store, "index_code_fingerprint", lambda: "0" * 64)
+        monkeypatch.setattr(store.IndexCache, "__init__", _same_dir(store.IndexCache.__init__))
+    settings = RunSettings(cache_dir=cache, jobs=1)
+    cache_obj = store.IndexCache(cache, settings.index_packs)
+    slots = [p.stem for p in _packs(cache)]
+    assert all(cache_obj.get_pack(slot) is None for slot in slots)
+    assert cache_obj.rebuilt == len(slots) and not _packs(cache)  # counted and removed
+    monkeypatch.undo()
+    second = _run(t_root, u_root, cache, tmp_path / "out2")  # from the per-file entries, packs written again
+    assert second["target"]["cache_misses"] == 0 and len(_packs(cache)) == 2
+    for name in _FIGURES:
+        assert (tmp_path / "out1" / name).read_bytes() == (tmp_path / "out2" / name).read_bytes(), name
+
+
+def _same_dir(init):  # type: ignore[no-untyped-def]
+    """IndexCache.__init__ keeping the folder of the real code fingerprint (only the header's
+    code then differs, as for a pack left by other code under the same folder name)."""
+    real = index_code_fingerprint()
+
+    def patched(self, root, *args, **kwargs):  # type: ignore[no-untyped-def]
+        init(self, root, *args, **kwargs)
+        if root is not None:
+            self.dir = root / f"index-v{INDEX_VERSION}" / real[:16]
+    return patched
+
+
+def test_record_pack_key_components(tmp_path: Path) -> None:
+    """A pack answers only for its own slot and digests: another slot's, or a digest it does
+    not hold, is a miss, and a record comes back equal to the one packed, under the path asked."""
+    from lineage.index.store import RecordPack, pack_slot
+
+    record = _record()
+    other = _record(SOURCE + "\nx = 1\n")
+    slot = pack_slot("dir", "/a")
+    assert slot != pack_slot("dir", "/b") and slot != pack_slot("archive", "/a")
+    cache = IndexCache(tmp_path, packs=2)
+    cache.put_pack(slot, [record])
+    assert cache.get_pack(pack_slot("dir", "/b")) is None
+    found = cache.get_pack(slot)
+    assert found is not None and other.digest not in found and found.get(other.digest, "m.py") is None
+    back = found.get(record.digest, "n.py")
+    assert back is not None and back.path == "n.py"
+    for name in ("digest", "n_bytes", "status", "reason", "encoding", "parse_errors", "definitions", "markers"):
+        assert getattr(back, name) == getattr(record, name), name
+    for name in ("kinds", "h_norm", "h_abs", "ntok"):
+        assert np.array_equal(getattr(back, name), getattr(record, name)) and \
+            getattr(back, name).dtype == getattr(record, name).dtype, name
+    blob = cache._pack_path(slot).read_bytes()
+    assert RecordPack.decode(blob, pack_slot("dir", "/b")) is None  # the slot is in the checked header
+    # only the newest ``packs`` are kept
+    for location in ("/c", "/d"):
+        cache.put_pack(pack_slot("dir", location), [other])
+    assert len(list(tmp_path.glob("index-v*/*/packs/*/*.pack"))) == 2 and cache.get_pack(slot) is None
+    assert IndexCache(tmp_path).get_pack(pack_slot("dir", "/d")) is None  # packs off: never read
 
 
 def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -182,6 +290,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     n = len(comparison.target.files) + len(comparison.upstreams[0].files)
     matched = len(comparison.target.files)  # one match entry per target file
     matched += 1  # and the tables entry (lineage.results.reuse)
+    matched += 2  # and the upstream side's and origins' (lineage.side_cache)
     # an entry of an older index version is counted and cleared too
     old = cache / "index-v0" / "ab" / "abcdef.rec"
     old.parent.mkdir(parents=True)
@@ -194,6 +303,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
     assert f"tables-v{TABLES_VERSION}: 1 entries" in out
+    assert f"side-v{SIDE_VERSION}: 2 entries" in out  # the side and the origins
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
     assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out
@@ -298,9 +408,10 @@ def test_cache_cleared_during_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         return made
 
     monkeypatch.setattr(store, "tempfile", types.SimpleNamespace(mkstemp=mkstemp))
-    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    # per-file entries only: a record pack written after the clear would hold every record
+    first = _run(t_root, u_root, cache, tmp_path / "out1", index_packs=0)
     monkeypatch.undo()
-    second = _run(t_root, u_root, cache, tmp_path / "out2")
+    second = _run(t_root, u_root, cache, tmp_path / "out2", index_packs=0)
     assert len(writes) > 5 and second["target"]["cache_misses"] + second["upstreams"][0]["cache_misses"] > 0
     for name in ("lines.csv", "files.csv", "regions.csv", "summary.json"):
         expected = (tmp_path / "clean" / name).read_bytes()

@@ -78,3 +78,24 @@ def test_a_result_cache_hit_stamps_the_tool_without_pandas() -> None:
              "print(','.join(x for x in ('pandas', 'spdx_tools', 'cyclonedx') if x in sys.modules))")
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "", f"imported: {done.stdout.strip()}"
+
+
+_POOL_PROBE = """
+import os
+import lineage.cli
+import pyarrow
+print(os.environ["ARROW_DEFAULT_MEMORY_POOL"], pyarrow.default_memory_pool().backend_name)
+"""
+
+
+@pytest.mark.parametrize(("given", "expected"), [(None, "system"), ("mimalloc", "mimalloc")])
+def test_the_command_picks_pyarrows_pool_unless_the_user_did(given: str | None, expected: str) -> None:
+    import os
+
+    from lineage.settings import ARROW_MEMORY_POOL
+
+    env = {k: v for k, v in os.environ.items() if k != "ARROW_DEFAULT_MEMORY_POOL"}
+    if given is not None:
+        env["ARROW_DEFAULT_MEMORY_POOL"] = given
+    done = subprocess.run([sys.executable, "-c", _POOL_PROBE], capture_output=True, text=True, check=True, env=env)
+    assert done.stdout.split() == [expected if given else ARROW_MEMORY_POOL] * 2

@@ -295,3 +295,66 @@ def test_licence_file_facts_are_read_once_per_content_and_keep_their_path_role()
     assert (as_licence.role, as_licence.folder, as_licence.lines) == ("licence", "pkg", ())
     assert as_notice.role == "notice" and as_notice.lines[0] == "Copyright 2031 Quillwort Foundry Ltd"
     assert as_licence.expression == as_notice.expression == "Apache-2.0"
+
+
+def test_record_licence_is_file_licence_made_once_per_content_and_head() -> None:
+    from lineage.index import Indexer
+    from lineage.results.file_licences import file_licence, record_licence
+    from lineage.sources import blob_digest
+
+    data = b"# Copyright 2024 Someone\n# Licensed under the Apache License, Version 2.0\nx = 1\n"
+    record = Indexer().index("m.py", data, blob_digest(data))
+    lines = data.decode().splitlines()
+    reads: list[int] = []
+
+    def read() -> list[str]:
+        reads.append(1)
+        return lines
+
+    for head in (50, 1):
+        expected = file_licence(lines, record.kinds, record.markers, head)
+        assert record_licence(record, read, head) == expected
+        assert record_licence(record, read, head) == expected
+    assert len(reads) == 2  # once per head length: the second call of each is the memo's
+
+
+def _licence_record(text: str):  # type: ignore[no-untyped-def]
+    from lineage.index import Indexer
+    from lineage.sources import blob_digest
+
+    data = text.encode()
+    return Indexer().index("m.py", data, blob_digest(data)), text.splitlines()
+
+
+def test_kept_licences_are_those_computed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Licences stored by one run and read by the next equal file_licence's; the key holds the
+    content (digest), the head length and the code; a damaged entry is made again."""
+    import lineage.match.store as match_store
+    import lineage.results.file_licences as fl
+
+    texts = [f"# Copyright 20{k:02d} Someone {k}\n# Licensed under the MIT License\nx = {k}\n" for k in range(20)]
+    records = [_licence_record(t) for t in texts]
+
+    def run(head: int) -> list[object]:
+        fl._MEMO.clear()
+        with fl.kept(tmp_path):
+            return [fl.record_licence(r, lambda lines=lines: lines, head) for r, lines in records]
+
+    expected = [fl.file_licence(lines, r.kinds, r.markers, 50) for r, lines in records]
+    assert run(50) == expected
+    (entry,) = tmp_path.glob("side-v*/licences/*.rec")
+    computed: list[int] = []
+    original = fl.file_licence
+    monkeypatch.setattr(fl, "file_licence", lambda *a: computed.append(1) or original(*a))
+    assert run(50) == expected and computed == []  # all read back
+    assert run(1) == [original(lines, r.kinds, r.markers, 1) for r, lines in records] and len(computed) == 20
+    computed.clear()
+    monkeypatch.setattr(match_store, "code_fingerprint", lambda names=(): "f" * 64)  # other code: another entry
+    assert run(50) == expected and len(computed) == 20
+    monkeypatch.undo()
+    monkeypatch.setattr(fl, "file_licence", lambda *a: computed.append(1) or original(*a))
+    data = entry.read_bytes()
+    entry.write_bytes(data[:-5] + bytes([data[-5] ^ 0xFF]) + data[-4:])
+    computed.clear()
+    assert run(50) == expected and len(computed) == 20  # damaged: a miss, made again
+    assert fl._LICENCES_MAGIC in entry.read_bytes()[:32]  # written again

@@ -33,7 +33,7 @@ from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
 from lineage.match import FileMatcher, MatchParams, MatchResult, MatchWorkers, Side
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.origin import Origin, header_end, holder, upstream_origins
+from lineage.match.origin import Origin, header_end, holder
 from lineage.match.records import MatchEntry, empty_match
 from lineage.match.renames import folder_renames, renamed_upstream_paths
 from lineage.match.store import MatchCache, code_fingerprint
@@ -50,6 +50,7 @@ from lineage.results.tables import (
     resolve_marker_path,
 )
 from lineage.settings import RunSettings, print_progress
+from lineage.side_cache import cached_origins
 from lineage.sources import Source, open_source
 from lineage.sources.base import require_python
 
@@ -68,11 +69,14 @@ class Comparison(results.Comparison):
 
         return summary_dict(self)
 
-    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None) -> list[Path]:
+    def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None,
+              csv_cache: Path | None = None, jobs: int = 1) -> list[Path]:
+        """Write every report into ``out_dir``. ``csv_cache`` (only for tables nobody edited since
+        :func:`compare` built them) and ``jobs``: see :func:`lineage.report.write_reports`."""
         from lineage.report import ATTACHMENTS, write_reports
 
-        return write_reports(self, Path(out_dir), html=html,
-                             formats=tuple(ATTACHMENTS) if formats is None else formats)
+        return write_reports(self, Path(out_dir), html=html, formats=tuple(ATTACHMENTS) if formats is None else formats,
+                             csv_cache=csv_cache, jobs=jobs)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
@@ -107,7 +111,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     if target_names is not None and any(not str(n).strip() for n in target_names):
         raise LineageError("--target-name may not be empty")
     root = settings.cache_root
-    cache = IndexCache(settings.store_root)
+    cache = IndexCache(settings.store_root, settings.index_packs, settings.index_pack_rewrite_after)
     timings: dict[str, float] = {}
     started = time.perf_counter()
     with contextlib.ExitStack() as stack:
@@ -209,9 +213,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         preferred.append({p for p in named if p})
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))
-    origins = upstream_origins(up_indexes, up_of, own_names, set(own_target), params,
-                               [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
-                                for tree in upstreams])
+    # kept between runs (lineage.side_cache): the same origins either way
+    origins = cached_origins(cache_root, labels, [tree.files for tree in upstreams], up_of, own_names, set(own_target),
+                             params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
+                                      for tree in upstreams])
 
     context = match_context(upstreams, labels, params)
     match_cache = MatchCache(cache_root, context)
@@ -227,9 +232,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
 
     def prepare(todo: list[int]) -> None:
         """Steps 1 to 3 of target files ``todo`` (their votes too), to match them later."""
-        if not upstream_side:
-            upstream_side.append(Side(up_indexes, lambda k: readers[k][0].lines(readers[k][1]),
-                                      np.array(up_of, dtype=np.int32)))
+        if not upstream_side:  # kept between runs (lineage.side_cache): the same arrays either way
+            from lineage.side_cache import upstream_side as cached_side
+
+            upstream_side.append(cached_side(cache_root, labels, [tree.files for tree in upstreams],
+                                             lambda k: readers[k][0].lines(readers[k][1]),
+                                             np.array(up_of, dtype=np.int32)))
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32))
         matcher = FileMatcher(target_side, upstream_side[0], params, [preferred[t] for t in todo],
@@ -373,8 +381,11 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     if tables is None:  # every file's rows built (and any file matched that no cache holds)
         tables = tables_of(list(range(n_files)), not figures_only)[0]
     prepared.clear()
+    keys = None
     if store is not None:
-        from lineage.results.reuse import REWRITE_AFTER
+        from lineage.results.reuse import REWRITE_AFTER, row_keys
+
+        keys = row_keys(store.context, target.files, renamed)
 
         if not reused or n_files - reused > REWRITE_AFTER:
             store.put(target.files, tables, votes, renamed)
@@ -383,7 +394,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                       files=tables["files"], functions=tables["functions"], regions=tables["regions"],
                       upstream_names=labels, timings=timings,
                       match_cache_hits=counts["hits"], match_cache_misses=counts["misses"], table_rows_reused=reused,
-                      origins=build_origins(origins, up_files), target_names=own_target)
+                      origins=build_origins(origins, up_files), target_names=own_target, row_keys=keys)
 
 
 def _no_line_tables() -> dict[str, pd.DataFrame]:

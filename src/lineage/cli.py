@@ -23,7 +23,10 @@ from pathlib import Path
 
 from lineage import __version__
 from lineage.errors import LineageError
-from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings
+from lineage.settings import ARROW_MEMORY_POOL, DEFAULT_MAX_FILE_BYTES, RunSettings
+
+# Before anything imports pyarrow (read when its default pool is first made); forked workers inherit it.
+os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", ARROW_MEMORY_POOL)
 
 FORMATS_DEFAULT = "spdx,cyclonedx,sarif"
 FORMATS_HELP = ("attachments to write, comma-separated: spdx (lineage.spdx.json), cyclonedx or cdx "

@@ -94,7 +94,14 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
                              opener=opener, allow_empty=allow_empty, read=read)
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     try:
-        paths = comparison.write(out, html=html, formats=formats)
+        # lines.csv per target file through the cache (lineage.report.lines_csv): nobody can have
+        # edited the tables between compare and write here
+        from lineage.results.file_licences import kept
+
+        with kept(settings.store_root if settings.reuse_tables else None):  # files' licences kept between runs
+            paths = comparison.write(out, html=html, formats=formats,
+                                     csv_cache=settings.store_root if settings.reuse_tables else None,
+                                     jobs=settings.workers)  # the reporters side by side (the same files)
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     # summary.json's "files" without the rest of the summary (the counts alone are cheap)

@@ -29,6 +29,20 @@ DEFAULT_RESULT_ENTRIES = 4
 # two workers about 0.06 s, and each worker reads and tests again the upstream files the others
 # already did: at 64 files two workers were slower than one process, at 256 about even to 1.5x faster.
 DEFAULT_MATCH_MIN_FILES = 256
+# Record packs kept (lineage.index.store.RecordPack: every index record of one source in one entry,
+# read by a rerun instead of one entry per file): about 45 MB for the pair's target, 30 MB for its
+# upstream; two per comparison.
+DEFAULT_INDEX_PACKS = 8
+# A source's pack is written again only when more of its records than this were not in it: writing
+# one costs about as much as reading this many records one by one (round speed6).
+DEFAULT_INDEX_PACK_REWRITE_AFTER = 16
+
+
+# The allocator the lineage command asks pyarrow for (its ARROW_DEFAULT_MEMORY_POOL, unless the user set
+# that): the wheels' default, mimalloc, spent 0.3 to 1.0 s of system time handing pages back while
+# a rerun read its table cache (2-CPU machine, round speed6), the C library's allocator 0.2 s, with a
+# peak RSS 120 MB lower. Only the command sets it: an API caller's process keeps its own pool.
+ARROW_MEMORY_POOL = "system"
 
 
 def default_cache_dir() -> Path:
@@ -69,7 +83,11 @@ class RunSettings:
     matcher shares the target files out to ``jobs`` processes only from this many files to match
     (``lineage.match.workers.MatchWorkers.of``), a whole number >= 1. ``reuse_tables`` (with
     ``use_cache``): keep the last tables, and on a rerun build only the changed target files' rows
-    (:mod:`lineage.results.reuse`; the tables are the same either way).
+    (:mod:`lineage.results.reuse`; the tables are the same either way). ``index_packs`` (with
+    ``use_cache``): how many record packs :func:`lineage.api.compare` keeps, a whole number >= 0 (0:
+    none, every record read from its own entry); ``index_pack_rewrite_after``: a source's pack is
+    rewritten when more of its records than this were missing from it, a whole number >= 0
+    (:class:`lineage.index.store.RecordPack`; the records are the same either way).
     """
 
     cache_dir: Path | None = None
@@ -79,6 +97,8 @@ class RunSettings:
     result_entries: int = DEFAULT_RESULT_ENTRIES
     match_min_files: int = DEFAULT_MATCH_MIN_FILES
     reuse_tables: bool = True
+    index_packs: int = DEFAULT_INDEX_PACKS
+    index_pack_rewrite_after: int = DEFAULT_INDEX_PACK_REWRITE_AFTER
     progress: Callable[[str], None] | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -93,6 +113,10 @@ class RunSettings:
             raise LineageError(f"result_entries must be a whole number >= 1, got {self.result_entries!r}")
         if not _whole_at_least_one(self.match_min_files):
             raise LineageError(f"match_min_files must be a whole number >= 1, got {self.match_min_files!r}")
+        for name in ("index_packs", "index_pack_rewrite_after"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise LineageError(f"{name} must be a whole number >= 0, got {value!r}")
         root = Path(self.cache_dir).expanduser() if self.cache_dir is not None else default_cache_dir()
         check_root(root)  # a cache folder that is a file (or lies under one) is refused before any work
         object.__setattr__(self, "cache_dir", root)

@@ -19,6 +19,14 @@ header followed by the raw arrays (kinds uint8, h_norm int64, h_abs int64, ntok 
 Beside them, ``archives/<first two hex digits>/<sha256>.digests`` holds an archive's blob hashes
 (:meth:`IndexCache.archive_digests`), framed the same way with a JSON payload.
 
+Beside them too, ``packs/<first two hex digits>/<slot>.pack`` (:class:`RecordPack`): every record
+of one source, the last time it was indexed, in one entry (one JSON header for all of them, each
+array kind concatenated), so that a rerun reads one file instead of one per Python file (round
+speed6: the pair's 7,598 records took about 1.3 s to read one by one). A pack is only a faster
+way to the same records: each is looked up by its blob digest, exactly as a per-file entry is,
+and a file the pack lacks is read from its own entry. ``slot`` is a digest of the source's kind
+and location, so a changed tree replaces its own pack; the ``keep`` newest packs stay.
+
 The framing (:func:`frame`/:func:`unframe`: magic, length, checksum), :func:`write_atomically`,
 :func:`pack`/:func:`unpack` (JSON header plus raw numpy arrays) and :func:`source_fingerprint`
 are shared with the match cache, which stores its entries the same way.
@@ -46,6 +54,8 @@ from lineage.index.records import INDEX_VERSION, Definition, FileIndex
 from lineage.markers import RULES_FINGERPRINT, Marker
 
 MAGIC = b"LINEAGE-IDX\n"
+_PACK_MAGIC = b"LINEAGE-PACK\n"  # every record of one source (RecordPack)
+PACK_VERSION = 1
 _DIGESTS_MAGIC = b"LINEAGE-DIG\n"  # an archive's blob hashes (IndexCache.archive_digests)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 _HEADER = struct.Struct("<Q32s")
@@ -54,9 +64,14 @@ _HEADER = struct.Struct("<Q32s")
 class IndexCache:
     """Per-file index records on disk; ``root=None`` gives a cache that stores nothing."""
 
-    def __init__(self, root: Path | None) -> None:
+    def __init__(self, root: Path | None, packs: int = 0, pack_rewrite_after: int = 0) -> None:
+        """``packs``: how many record packs to keep (:class:`RecordPack`; 0: none are read or
+        written); ``pack_rewrite_after``: a source's pack is written again only when more of its
+        records than this were missing from it (see ``RunSettings.index_packs``)."""
         self.root = root
         self.dir = root / f"index-v{INDEX_VERSION}" / index_code_fingerprint()[:16] if root is not None else None
+        self.packs = packs if self.dir is not None else 0
+        self.pack_rewrite_after = pack_rewrite_after
         self.hits = 0
         self.misses = 0
         self.rebuilt = 0  # corrupt entries found and replaced
@@ -89,6 +104,42 @@ class IndexCache:
             return
         with contextlib.suppress(OSError):  # a full disk or read-only cache costs speed, never a figure
             write_atomically(self._path(record.digest), _encode(record))
+
+    def _pack_path(self, slot: str) -> Path:
+        assert self.dir is not None
+        return self.dir / "packs" / slot[:2] / f"{slot}.pack"
+
+    def get_pack(self, slot: str) -> RecordPack | None:
+        """The records last packed for ``slot`` (:func:`pack_slot`), or None when packs are off,
+        there is none, or it is damaged or was written by other code (then it is removed and the
+        damage counted in :attr:`rebuilt`)."""
+        if not self.packs:
+            return None
+        entry = self._pack_path(slot)
+        try:
+            blob = entry.read_bytes()
+        except OSError:
+            return None
+        found = RecordPack.decode(blob, slot)
+        if found is None:
+            self.rebuilt += 1
+            entry.unlink(missing_ok=True)
+        return found
+
+    def put_pack(self, slot: str, records: Sequence[FileIndex]) -> None:
+        """Pack ``records`` (indexed ones only: the others are never cached) for ``slot``, then
+        keep only the :attr:`packs` newest packs. A full disk costs speed only."""
+        if not self.packs:
+            return
+        with contextlib.suppress(OSError):
+            write_atomically(self._pack_path(slot), RecordPack.encode(slot, [r for r in records if r.status == "ok"]))
+            dated = []
+            for path in (self.dir / "packs").glob("*/*.pack"):  # type: ignore[operator]
+                with contextlib.suppress(OSError):
+                    dated.append((path.stat().st_mtime_ns, path.name, path))
+            for _, _, path in sorted(dated, reverse=True)[self.packs :]:
+                with contextlib.suppress(OSError):
+                    path.unlink()
 
     def _digests_path(self, archive: str) -> Path | None:
         hexdigest = archive.removeprefix("sha256:")
@@ -270,6 +321,91 @@ def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
         )
     except (ValueError, KeyError, TypeError, struct.error):
         return None
+
+
+def pack_slot(kind: str, location: str) -> str:
+    """The name of a source's pack: its kind and location (the same folder or archive file gets
+    the same slot, whatever its content; the records in it are checked by digest)."""
+    return hashlib.sha256(json.dumps(["pack", PACK_VERSION, kind, location]).encode()).hexdigest()
+
+
+class RecordPack:
+    """Every indexed record of one source as last indexed, looked up by blob digest.
+
+    Payload: a length-prefixed JSON header (version, slot, index version, marker rules, the code
+    fingerprint, and per record its digest, sizes, status, encoding, definitions and markers as
+    field lists) followed by each array kind of all records concatenated (kinds, h_norm, h_abs,
+    ntok, record after record). A record is made into a :class:`FileIndex` only when asked for.
+    """
+
+    def __init__(self, rows: dict[str, list[Any]], arrays: list[np.ndarray], starts: dict[str, int]) -> None:
+        self._rows = rows  # digest -> header row
+        self._arrays = arrays
+        self._starts = starts  # digest -> first line in the concatenated arrays
+
+    def __len__(self) -> int:
+        return len(self._rows)
+
+    def __contains__(self, digest: object) -> bool:
+        return digest in self._rows
+
+    def get(self, digest: str, path: str) -> FileIndex | None:
+        row = self._rows.get(digest)
+        if row is None:
+            return None
+        _, n_bytes, n_lines, status, reason, encoding, parse_errors, definitions, markers = row
+        start = self._starts[digest]
+        kinds, h_norm, h_abs, ntok = (a[start : start + n_lines] for a in self._arrays)
+        return FileIndex(path=path, digest=digest, n_bytes=n_bytes, status=status, reason=reason, encoding=encoding,
+                         parse_errors=parse_errors, kinds=kinds, h_norm=h_norm, h_abs=h_abs, ntok=ntok,
+                         definitions=[Definition(*d) for d in definitions],
+                         markers=[_marker(dict(zip(_field_names(Marker), m, strict=True))) for m in markers])
+
+    @staticmethod
+    def encode(slot: str, records: Sequence[FileIndex]) -> bytes:
+        def_names, marker_names = _field_names(Definition), _field_names(Marker)
+        rows = [[r.digest, r.n_bytes, r.n_lines, r.status, r.reason, r.encoding, r.parse_errors,
+                 [[getattr(d, name) for name in def_names] for d in r.definitions],
+                 [[getattr(m, name) for name in marker_names] for m in r.markers]] for r in records]
+        header = {"pack_version": PACK_VERSION, "slot": slot, "version": INDEX_VERSION,
+                  "marker_rules": RULES_FINGERPRINT, "code": index_code_fingerprint(),
+                  "fields": [list(def_names), list(marker_names)], "records": rows,
+                  "n_lines": sum(r.n_lines for r in records)}
+        arrays = [np.concatenate([getattr(r, name) for r in records] or [np.zeros(0, dtype)])
+                  for name, dtype in zip(("kinds", "h_norm", "h_abs", "ntok"), _INDEX_ARRAYS, strict=True)]
+        return frame(_PACK_MAGIC, pack(header, arrays, _INDEX_ARRAYS))
+
+    @classmethod
+    def decode(cls, blob: bytes, slot: str) -> RecordPack | None:
+        """The pack in ``blob``, or None if it is not exactly what :meth:`encode` wrote for
+        ``slot`` under this code, index version and marker rules."""
+        payload = unframe(_PACK_MAGIC, blob)
+        if payload is None:
+            return None
+        try:
+            unpacked = unpack(payload, _INDEX_ARRAYS, "n_lines")
+            if unpacked is None:
+                return None
+            header, arrays = unpacked
+            if (header["pack_version"] != PACK_VERSION or header["slot"] != slot
+                    or header["version"] != INDEX_VERSION or header["marker_rules"] != RULES_FINGERPRINT
+                    or header["code"] != index_code_fingerprint()
+                    or header["fields"] != [list(_field_names(Definition)), list(_field_names(Marker))]):
+                return None
+            rows: dict[str, list[Any]] = {}
+            starts: dict[str, int] = {}
+            line = 0
+            for row in header["records"]:
+                if len(row) != 9 or not isinstance(row[2], int) or row[2] < 0:
+                    return None
+                rows[row[0]] = row
+                starts[row[0]] = line
+                line += row[2]
+            if line != len(arrays[0]):
+                return None
+            return cls(rows, arrays, starts)
+        except (ValueError, KeyError, TypeError, IndexError, struct.error):
+            return None
 
 
 def _marker(fields: dict[str, object]) -> Marker:

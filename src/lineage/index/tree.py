@@ -12,7 +12,7 @@ from functools import lru_cache
 from lineage.index.parse import Indexer
 from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
-from lineage.index.store import IndexCache
+from lineage.index.store import IndexCache, pack_slot
 from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
@@ -89,6 +89,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     records are added to it. ``progress`` is a callback for one-line messages (True: print them).
     ``read``: files of this source already read (path -> bytes, from :func:`tree_identity`'s
     ``blobs``), used instead of reading them again; entries are removed as they are taken.
+    With packs on (``cache.packs``, and not with ``known``), the records are first looked up in
+    the pack of this source's last run (:class:`lineage.index.store.RecordPack`), which is
+    written again when more than ``cache.pack_rewrite_after`` records were missing from it.
     """
     started = time.perf_counter()
     paths = source.paths()
@@ -99,6 +102,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     digests: list[tuple[str, str]] = []
     hits_before, misses_before = cache.hits, cache.misses
     reused = 0
+    # One read for every record of the last run (history passes ``known``: it has them in memory).
+    slot = pack_slot(source.info.kind, source.info.location) if cache.packs and known is None else None
+    pack = cache.get_pack(slot) if slot is not None else None
     to_read = []
     for path in py_paths:
         digest = source.known_digest(path) if known is not None else None
@@ -114,7 +120,13 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         digest = blob_digest(blob)
         digests.append((path, digest))
         data[path] = blob
-        cached = cache.get(digest, path) if len(blob) <= max_file_bytes else None
+        cached = None
+        if len(blob) <= max_file_bytes:
+            cached = pack.get(digest, path) if pack is not None else None
+            if cached is not None:
+                cache.hits += 1
+            else:
+                cached = cache.get(digest, path)
         if cached is not None and cached.status == "ok":
             records[path] = cached
         else:
@@ -152,6 +164,10 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     if archive is not None and cache.archive_digests(archive) != dict(digests):
         cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
+    if slot is not None:
+        unique = list({f.digest: f for f in files}.values())
+        if pack is None or sum(f.digest not in pack for f in unique) > cache.pack_rewrite_after:
+            cache.put_pack(slot, unique)
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
     return TreeIndex(
         info=source.info,

@@ -44,8 +44,17 @@ class Side:
     statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
     # file -> the names it defines once (lineage.match.fill's signature survivors), likewise.
     def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
+    # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
+    # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
+    arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)
+    form_counts: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
+        if self.arrays is not None:
+            for name, array in self.arrays.items():
+                setattr(self, name, array)
+            self.arrays = None
+            return
         rows = [np.flatnonzero(f.kinds != BLANK).astype(np.int32) for f in self.files]
         counts = np.array([len(r) for r in rows], dtype=np.int64)
         self.file_start = np.concatenate(([0], np.cumsum(counts)))

@@ -104,7 +104,7 @@ class IdiomFilter:
 
     def __init__(self, target: Side, upstream: Side, p: MatchParams) -> None:
         self.target, self.upstream, self.p = target, upstream, p
-        text_forms, text_counts, abs_forms, abs_counts = form_file_counts(upstream)
+        text_forms, text_counts, abs_forms, abs_counts = upstream.form_counts or form_file_counts(upstream)
         self._text_forms, self._text_counts = text_forms, text_counts
         by_text = _count(text_forms, text_counts, target.h_norm)
         by_abs = _count(abs_forms, abs_counts, target.h_abs)

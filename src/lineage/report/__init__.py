@@ -76,20 +76,57 @@ def __getattr__(name: str) -> Any:
 
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
-                  formats: Sequence[str] = tuple(ATTACHMENTS)) -> list[Path]:
+                  formats: Sequence[str] = tuple(ATTACHMENTS), csv_cache: Path | None = None,
+                  jobs: int = 1) -> list[Path]:
     """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
-    the manifest last, with the others' digests and ``"complete": true``."""
+    the manifest last, with the others' digests and ``"complete": true``. ``csv_cache``: a cache
+    root under which lines.csv is kept per target file and reused (:mod:`lineage.report.lines_csv`;
+    the same bytes), for a comparison whose tables are as :func:`lineage.api.compare` built them.
+    ``jobs``: the reporters run in that many forked processes (:func:`_write_all`); the files
+    are the same either way."""
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
     from lineage.report.attachments import report_time
     from lineage.report.manifest import write_manifest
 
-    reporters = [*_ALWAYS.values(), *(ATTACHMENTS[name] for name in formats), *([_HTML["html"]] if html else [])]
+    # (mapping, name) of each reporter, made where it runs: a worker imports its own reporter's libraries
+    reporters = [*((_ALWAYS, name) for name in _ALWAYS), *((ATTACHMENTS, name) for name in formats),
+                 *([(_HTML, "html")] if html else [])]
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
-        folder = ReportFolder(fresh)
-        for reporter in reporters:
-            reporter.write(comparison, folder)
+        folder = ReportFolder(fresh, csv_cache)
+        _write_all(reporters, comparison, folder, jobs)
         written = [*folder.written, write_manifest(comparison, fresh, folder.written)]
     return [out_dir / path.relative_to(fresh) for path in written]
+
+
+def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparison: Comparison,
+               folder: ReportFolder, jobs: int) -> None:
+    """Each reporter (``mapping[name]``, imported on first use) writes its files into ``folder``:
+    here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
+    reporter per task, handed out as processes come free; the SPDX and CycloneDX libraries are
+    then imported by the worker that writes their file). A reporter reads the comparison and
+    writes only its own files, so the files are the same either way; ``folder.written`` keeps
+    the reporters' order."""
+    from lineage.match.workers import MatchWorkers, run_per_file
+
+    workers = MatchWorkers(jobs=max(1, jobs), min_files=2, chunks_per_job=len(reporters))
+    if workers.processes(len(reporters)) == 0:
+        for mapping, name in reporters:
+            mapping[name].write(comparison, folder)
+        return
+    from lineage.report.attachments import created_at, report_time
+
+    _ = comparison.obligations  # read by three reporters: made once, here, and inherited
+    at = created_at()  # this run's report time (report_time above), passed on explicitly
+
+    def task(k: int) -> list[Path]:
+        own = ReportFolder(folder.root, folder.csv_cache)
+        mapping, name = reporters[k]
+        with report_time(at):
+            mapping[name].write(comparison, own)
+        return own.written
+
+    for paths in run_per_file(task, [1] * len(reporters), workers):
+        folder.written.extend(paths)

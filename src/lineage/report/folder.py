@@ -12,9 +12,10 @@ from pathlib import Path
 
 
 class ReportFolder:
-    def __init__(self, root: Path) -> None:
+    def __init__(self, root: Path, csv_cache: Path | None = None) -> None:
         self.root = root
         self.written: list[Path] = []
+        self.csv_cache = csv_cache  # lineage.report.write_reports's csv_cache
 
     def path(self, name: str) -> Path:
         """Where file ``name`` (POSIX, relative) goes, for a writer that opens it itself (a library's)."""

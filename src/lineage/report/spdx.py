@@ -55,7 +55,7 @@ from lineage.errors import LineageError
 from lineage.licences.expressions import licence_ids, normalise
 from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
-from lineage.results.file_licences import file_licence
+from lineage.results.file_licences import record_licence
 from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
@@ -136,7 +136,7 @@ def spdx_document(comparison: Comparison) -> Document:
         data = target.data[path]
         record = by_path[path]
         lines = target.lines(path)
-        lic = file_licence(lines, record.kinds, record.markers, comparison.params.licence_head_lines)
+        lic = record_licence(record, lambda lines=lines: lines, comparison.params.licence_head_lines)
         file_id = f"SPDXRef-File-{number}"
         copied = sum(int(r[4]) + int(r[5]) for r in group)
         files.append(File(

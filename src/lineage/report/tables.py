@@ -54,7 +54,18 @@ class TablesReporter:
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
         for name in ("lines", "files", "functions", "regions"):
-            write_csv(getattr(comparison, name), folder.path(f"{name}.csv"))
+            path = folder.path(f"{name}.csv")
+            if name == "lines" and folder.csv_cache is not None and comparison.row_keys is not None \
+                    and len(comparison.lines):
+                from lineage.report.lines_csv import write_lines_csv
+
+                try:
+                    write_lines_csv(pa.Table.from_pandas(comparison.lines, preserve_index=False), path,
+                                    comparison.row_keys, folder.csv_cache)
+                    continue
+                except (ValueError, pa.ArrowException):  # keys not matching the table, a bad entry
+                    pass  # rendered whole, as without the cache
+            write_csv(getattr(comparison, name), path)
         # Arrow's allocator keeps the freed tables' pages for reuse by Arrow only; hand them back,
         # so the reports written after these (HTML, SBOMs) do not stack on top (peak RSS).
         pa.default_memory_pool().release_unused()

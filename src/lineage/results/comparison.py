@@ -19,6 +19,7 @@ from lineage.results.figures import Numbers
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
     from lineage.match import MatchParams
+    from lineage.results.reuse import RowKeys
 
 
 @dataclass
@@ -41,6 +42,8 @@ class Comparison:
     # upstream files that are third-party code or came from the target (lineage.match.origin)
     origins: pd.DataFrame = field(default_factory=pd.DataFrame)
     target_names: list[str] = field(default_factory=list)  # names that identify the target
+    # which lines-table rows are whose, under which key (with the table cache; lineage.report.lines_csv)
+    row_keys: RowKeys | None = None
 
     @functools.cached_property
     def obligations(self) -> pd.DataFrame:

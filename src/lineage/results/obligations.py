@@ -44,7 +44,7 @@ from lineage.licences.compat import compatible
 from lineage.licences.declared import SourceLicence
 from lineage.licences.expressions import licence_ids
 from lineage.licences.notices import fold, keeps_holders
-from lineage.results.file_licences import FileLicence, file_licence
+from lineage.results.file_licences import FileLicence, record_licence
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
@@ -77,7 +77,7 @@ class _FileLicences:
     def get(self, path: str) -> FileLicence:
         if path not in self.seen:
             f = self.by_path[path]
-            self.seen[path] = file_licence(self.tree.lines(path), f.kinds, f.markers, self.head_lines)
+            self.seen[path] = record_licence(f, lambda: self.tree.lines(path), self.head_lines)
         return self.seen[path]
 
 

@@ -1,0 +1,92 @@
+"""Tests for lineage.report._write_all: reporters in forked processes write the files, and list
+them in the manifest, exactly as in one process."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import lineage.report as report
+from lineage.api import compare
+from lineage.compare_and_write import compare_and_write
+from lineage.settings import RunSettings
+from tests.test_table_reuse import _reports, _trees
+
+
+def _files(folder: Path) -> dict[str, bytes]:
+    return {p.relative_to(folder).as_posix(): p.read_bytes()
+            for p in sorted(folder.rglob("*")) if p.is_file() and p.name != "manifest.json"}
+
+
+@pytest.mark.parametrize("html", [False, True])
+def test_reports_written_by_two_processes_are_those_of_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                           html: bool) -> None:
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)  # the attachments' time must still be one
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    forked: list[int] = []
+    original = report._write_all
+    monkeypatch.setattr(report, "_write_all", lambda r, c, f, jobs: forked.append(jobs) or original(r, c, f, jobs))
+    comparison.write(tmp_path / "one", html=html, jobs=1)
+    comparison.write(tmp_path / "two", html=html, jobs=2)
+    assert forked == [1, 2]
+    one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
+    assert list(one["outputs"]) == list(two["outputs"])  # the same files, in the same order
+    spdx = json.loads((tmp_path / "two" / "lineage.spdx.json").read_text(encoding="utf-8"))
+    created = spdx["creationInfo"]["created"].replace("Z", "+00:00")
+    assert created == two["attachments_created"]  # the parent's report time, in the worker
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    comparison.write(tmp_path / "one-fixed", html=html, jobs=1)
+    comparison.write(tmp_path / "two-fixed", html=html, jobs=2)
+    assert _files(tmp_path / "one-fixed") == _files(tmp_path / "two-fixed")
+
+
+def test_jobs_one_and_two_write_the_same_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    for jobs in (1, 2):
+        compare_and_write(str(target), [str(upstream)], tmp_path / f"out{jobs}", html=False,
+                          settings=RunSettings(cache_dir=tmp_path / f"cache{jobs}", jobs=jobs))
+    assert _reports(tmp_path / "out1") == _reports(tmp_path / "out2")
+
+
+def test_a_failing_reporter_fails_the_write(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from lineage.errors import LineageError
+    from lineage.report.sarif import SarifReporter
+
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+
+    def broken(self: object, comparison: object, folder: object) -> None:
+        raise LineageError("broken reporter")
+
+    monkeypatch.setattr(SarifReporter, "write", broken)
+    with pytest.raises(LineageError, match="broken reporter"):
+        comparison.write(tmp_path / "out", html=False, jobs=2)
+    assert not (tmp_path / "out").exists()  # nothing half-written left in place
+
+
+_PARENT_PROBE = """
+import sys
+from pathlib import Path
+from tests.test_table_reuse import _trees
+from lineage.api import compare
+from lineage.settings import RunSettings
+root = Path(sys.argv[1])
+target, upstream = _trees(root)
+comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=root / "cache", jobs=1))
+comparison.write(root / "out", html=False, jobs=2)
+print(sorted(name for name in ("spdx_tools", "cyclonedx") if name in sys.modules))
+"""
+
+
+def test_the_workers_import_the_attachment_libraries_not_the_parent(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _PARENT_PROBE, str(tmp_path)], capture_output=True, text=True,
+                          check=True, cwd=Path(__file__).resolve().parents[1])
+    assert done.stdout.split() == ["[]"]
+    assert (tmp_path / "out" / "lineage.spdx.json").is_file() and (tmp_path / "out" / "lineage.cdx.json").is_file()
