@@ -437,3 +437,24 @@ def test_an_unwritable_cache_only_costs_speed(tmp_path: Path, monkeypatch: pytes
     assert full_disk["target"]["indexed_files"] == clean["target"]["indexed_files"]
     for name in ("lines.csv", "files.csv", "summary.json"):
         assert (tmp_path / "clean" / name).read_bytes() == (tmp_path / "full" / name).read_bytes(), name
+
+
+def test_store_keeping_newest_prunes_only_its_own_entries(tmp_path: Path) -> None:
+    """The upstream side's entries (two-hex-digit folders) are pruned to the newest ``keep``;
+    the ``licences/`` and ``origins/`` entries beside them, older still, are left alone."""
+    import os
+
+    from lineage.index.store import store_keeping_newest
+
+    root = tmp_path / "side-v1"
+    others = [root / "licences" / "old.rec", root / "origins" / "ab" / "old.rec"]
+    for when, path in enumerate(others):
+        path.parent.mkdir(parents=True)
+        path.write_bytes(b"other")
+        os.utime(path, ns=(when, when))
+    for k in range(5):
+        store_keeping_newest(root / f"{k:02x}" / f"{k}.rec", b"side", 3, "[0-9a-f][0-9a-f]/*.rec")
+        os.utime(root / f"{k:02x}" / f"{k}.rec", ns=(10**18 + k, 10**18 + k))
+    kept = sorted(p.name for p in root.glob("[0-9a-f][0-9a-f]/*.rec"))
+    assert kept == ["2.rec", "3.rec", "4.rec"]
+    assert all(path.exists() for path in others)

@@ -27,7 +27,6 @@ other caches (``MAGIC | length | blake2b-256 | payload``), the payload a length-
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import struct
@@ -37,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from lineage.index import FileIndex
-from lineage.index.store import frame, unframe, write_atomically
+from lineage.index.store import frame, store_keeping_newest, unframe
 from lineage.match.hits import Side
 from lineage.match.origin import Origin
 from lineage.match.params import MatchParams
@@ -118,15 +117,8 @@ def upstream_side(root: Path | None, labels: Sequence[str], files: Sequence[Sequ
     side.form_counts = form_file_counts(side)
     arrays = {name: getattr(side, name) for name in SIDE_ARRAYS}
     arrays.update(zip(COUNT_ARRAYS, side.form_counts, strict=True))
-    with contextlib.suppress(OSError):  # an unwritable cache only makes the next run slower
-        write_atomically(entry, _encode(key, arrays))
-        dated = []
-        for path in entry.parent.parent.glob("*/*.rec"):
-            with contextlib.suppress(OSError):
-                dated.append((path.stat().st_mtime_ns, path.name, path))
-        for _, _, path in sorted(dated, reverse=True)[KEEP:]:
-            with contextlib.suppress(OSError):
-                path.unlink()
+    # Only the sides' own folders (two hex digits): ``origins/`` and ``licences/`` beside them keep their own.
+    store_keeping_newest(entry, _encode(key, arrays), KEEP, "[0-9a-f][0-9a-f]/*.rec")
     return side
 
 
@@ -165,13 +157,5 @@ def cached_origins(root: Path | None, labels: Sequence[str], files: Sequence[Seq
     origins = upstream_origins(flat, upstream_of, own_names, target_names, params, holders)
     payload = json.dumps({"version": SIDE_VERSION, "key": key,
                           "origins": [[o.kind, o.name, o.evidence, o.line] for o in origins]}).encode()
-    with contextlib.suppress(OSError):
-        write_atomically(entry, frame(ORIGINS_MAGIC, payload))
-        dated = []
-        for path in entry.parent.parent.glob("*/*.rec"):
-            with contextlib.suppress(OSError):
-                dated.append((path.stat().st_mtime_ns, path.name, path))
-        for _, _, path in sorted(dated, reverse=True)[KEEP:]:
-            with contextlib.suppress(OSError):
-                path.unlink()
+    store_keeping_newest(entry, frame(ORIGINS_MAGIC, payload), KEEP)
     return origins

@@ -211,6 +211,22 @@ def unframe(magic: bytes, blob: bytes) -> bytes | None:
     return payload
 
 
+def store_keeping_newest(entry: Path, data: bytes, keep: int, pattern: str = "*/*.rec") -> None:
+    """Write ``entry`` atomically, then remove all but the ``keep`` newest entries matching
+    ``pattern`` under its folder's parent (the caches that keep one entry per context: tables'
+    lines.csv bytes, the upstream side, origins). An unwritable cache only makes the next run
+    slower, so OSError is swallowed; an entry another run removes meanwhile is skipped."""
+    with contextlib.suppress(OSError):
+        write_atomically(entry, data)
+        dated = []
+        for path in entry.parent.parent.glob(pattern):
+            with contextlib.suppress(OSError):
+                dated.append((path.stat().st_mtime_ns, path.name, path))
+        for _, _, path in sorted(dated, reverse=True)[keep:]:
+            with contextlib.suppress(OSError):
+                path.unlink()
+
+
 def write_atomically(entry: Path, data: bytes) -> None:
     """Write to a temporary name and rename: a reader never sees a partial entry."""
     for attempt in range(3):

@@ -27,7 +27,6 @@ files itself. A damaged or foreign entry is removed and the file rendered whole.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import struct
 from collections.abc import Sequence
@@ -37,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from lineage.index.store import frame, unframe, write_atomically
+from lineage.index.store import frame, store_keeping_newest, unframe
 
 if TYPE_CHECKING:
     from lineage.results.reuse import RowKeys
@@ -101,15 +100,7 @@ def _put(entry: Path, context: str, keys: Sequence[str], lengths: Sequence[int],
         while chunk := handle.read(_CHUNK):
             out.write(chunk)
     payload = struct.pack("<Q", len(head)) + head + sink.getvalue().to_pybytes()
-    with contextlib.suppress(OSError):  # an unwritable cache only makes the next run slower
-        write_atomically(entry, frame(LINES_CSV_MAGIC, payload))
-        dated = []
-        for path in entry.parent.parent.glob("*/*.rec"):
-            with contextlib.suppress(OSError):
-                dated.append((path.stat().st_mtime_ns, path.name, path))
-        for _, _, path in sorted(dated, reverse=True)[KEEP:]:
-            with contextlib.suppress(OSError):
-                path.unlink()
+    store_keeping_newest(entry, frame(LINES_CSV_MAGIC, payload), KEEP)
 
 
 def write_lines_csv(table: pa.Table, path: Path, row_keys: RowKeys, cache_root: Path) -> int:

@@ -96,7 +96,7 @@ def kept(root: Path | None) -> Iterator[None]:
     if root is None:
         yield
         return
-    from lineage.index.store import frame, unframe, write_atomically
+    from lineage.index.store import frame, store_keeping_newest, unframe
     from lineage.match.store import code_fingerprint
     from lineage.side_cache import SIDE_VERSION
 
@@ -126,8 +126,5 @@ def kept(root: Path | None) -> Iterator[None]:
             rows = [[digest, head, lic.expression, lic.found_by, list(lic.notice_ids), list(lic.copyrights),
                      lic.states_change, lic.text] for (digest, head), lic in sorted({**stored, **new}.items())]
             payload = json.dumps({"version": LICENCES_VERSION, "code": code, "licences": rows}).encode()
-            with contextlib.suppress(OSError):  # an unwritable cache only makes the next run slower
-                write_atomically(entry, frame(_LICENCES_MAGIC, payload))
-                dated = sorted(((p.stat().st_mtime_ns, p.name, p) for p in entry.parent.glob("*.rec")), reverse=True)
-                for _, _, old in dated[_KEEP:]:  # entries of other code
-                    old.unlink(missing_ok=True)
+            # The newest entries stay; older ones are of other code.
+            store_keeping_newest(entry, frame(_LICENCES_MAGIC, payload), _KEEP, f"{entry.parent.name}/*.rec")
