@@ -306,20 +306,28 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return tuple(f.name for f in fields(cls))
 
 
+def _unpack_current(magic: bytes, blob: bytes) -> tuple[dict[str, Any], list[np.ndarray]] | None:
+    """The header and line arrays of a record or pack in ``blob`` written by this index version,
+    marker rules and code; None otherwise (a damaged or foreign entry: made again). May raise
+    what a malformed header raises (the callers catch it)."""
+    payload = unframe(magic, blob)
+    unpacked = unpack(payload, _INDEX_ARRAYS, "n_lines") if payload is not None else None
+    if unpacked is None:
+        return None
+    header, arrays = unpacked
+    if (header["version"] != INDEX_VERSION or header.get("marker_rules") != RULES_FINGERPRINT
+            or header.get("code") != index_code_fingerprint()):
+        return None
+    return header, arrays
+
+
 def _decode(blob: bytes, digest: str, path: str) -> FileIndex | None:
     """The record in ``blob``, or None if it is not exactly what :func:`_encode` wrote."""
-    payload = unframe(MAGIC, blob)
-    if payload is None:
-        return None
     try:
-        unpacked = unpack(payload, _INDEX_ARRAYS, "n_lines")
-        if unpacked is None:
+        unpacked = _unpack_current(MAGIC, blob)
+        if unpacked is None or unpacked[0]["digest"] != digest:
             return None
         header, arrays = unpacked
-        if (header["version"] != INDEX_VERSION or header["digest"] != digest
-                or header.get("marker_rules") != RULES_FINGERPRINT
-                or header.get("code") != index_code_fingerprint()):
-            return None
         return FileIndex(
             path=path,
             digest=digest,
@@ -395,17 +403,12 @@ class RecordPack:
     def decode(cls, blob: bytes, slot: str) -> RecordPack | None:
         """The pack in ``blob``, or None if it is not exactly what :meth:`encode` wrote for
         ``slot`` under this code, index version and marker rules."""
-        payload = unframe(_PACK_MAGIC, blob)
-        if payload is None:
-            return None
         try:
-            unpacked = unpack(payload, _INDEX_ARRAYS, "n_lines")
+            unpacked = _unpack_current(_PACK_MAGIC, blob)
             if unpacked is None:
                 return None
             header, arrays = unpacked
             if (header["pack_version"] != PACK_VERSION or header["slot"] != slot
-                    or header["version"] != INDEX_VERSION or header["marker_rules"] != RULES_FINGERPRINT
-                    or header["code"] != index_code_fingerprint()
                     or header["fields"] != [list(_field_names(Definition)), list(_field_names(Marker))]):
                 return None
             rows: dict[str, list[Any]] = {}
