@@ -12,7 +12,7 @@ import treegen
 from lineage.cli import main
 from lineage.index.parse import Indexer
 from lineage.index.project import _from_metadata, _from_pyproject
-from lineage.match.gate import is_generated, is_reexport_only, marker_scope
+from lineage.match.gate import is_generated, is_reexport_only, marker_scope, vendored_copy
 from lineage.match.origin import FROM_TARGET, OWN, THIRD_PARTY, file_origin, holder, main_holders, upstream_origins
 from lineage.match.params import MatchParams
 
@@ -423,3 +423,35 @@ def test_a_marker_below_the_header_exempts_only_its_section(tmp_path: Path) -> N
     assert len(above) == 9 and len(below) == 9
     assert (above["match"] == "none").all() and set(above["shared_origin"]) == {"third_party:fastlib"}
     assert (below["match"] != "none").all() and (below["shared_origin"] == "").all()
+
+
+def test_vendored_copy_is_the_upstream_file_at_its_own_path_below_a_vendor_folder() -> None:
+    folders = P.vendor_folder_names
+    assert vendored_copy("pip/_vendor/rich/filesize.py", "rich/filesize.py", folders)
+    assert vendored_copy("pip/_vendor/six.py", "six.py", folders)
+    assert vendored_copy("tgt/third_party/up/ops.py", "src/up/ops.py", folders)  # an sdist's src layout
+    # another place, another file name, or no vendor folder: the layout names nothing
+    assert not vendored_copy("pip/_vendor/rich/filesize.py", "other/filesize.py", folders)
+    assert not vendored_copy("pip/_vendor/rich/filesize.py", "lib/rich/filesize.py", folders)
+    assert not vendored_copy("pip/rich/filesize.py", "rich/filesize.py", folders)
+    assert not vendored_copy("pip/_vendor/rich/filesize.py", "filesize.py", folders)
+
+
+def test_a_vendored_copy_of_a_third_party_upstream_file_is_copied_from_the_upstream(tmp_path: Path) -> None:
+    # rich's filesize.py says it was borrowed from pyfilesystem2; pip vendors rich at
+    # pip/_vendor/rich/: what its copy shares with rich's file was taken from rich.
+    upstream = {"up/__init__.py": "",
+                "up/ops/borrowed.py": "# Borrowed from https://github.com/someorg/otherlib\n" + _body(6)}
+    target = {"tgt/__init__.py": "", "tgt/_vendor/up/ops/borrowed.py": _body(6), "tgt/borrowed.py": _body(6)}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    n_body = len(_body(6).strip().split("\n")) - 5
+    for exempts, vendored_copied in ((1, n_body), (0, 0)):
+        out = tmp_path / f"out{exempts}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", "--set", f"origin_vendored_path_exempts={exempts}"]) == 0
+        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        assert len(_copied(lines, "tgt/_vendor/up/ops/borrowed.py")) == vendored_copied
+        # the same code elsewhere in the target is the third party's, shared through the upstream
+        loose = lines[(lines["target_path"] == "tgt/borrowed.py") & (lines["kind"] != "blank")]
+        assert (loose["match"] == "none").all() and set(loose["shared_origin"]) == {"third_party:otherlib"}

@@ -32,7 +32,7 @@ from lineage.errors import LineageError
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
 from lineage.match import FileMatcher, MatchParams, MatchResult, MatchWorkers, Side
-from lineage.match.gate import Gated, gate, marker_scope, shared_headers
+from lineage.match.gate import Gated, gate, marker_scope, shared_headers, vendored_copy
 from lineage.match.origin import Origin, header_end, holder
 from lineage.match.records import MatchEntry, empty_match
 from lineage.match.renames import folder_renames, renamed_upstream_paths
@@ -410,8 +410,12 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
 
+    vendor_folders = params.vendor_folder_names
+
     def third_party_scope(t: int, u: int) -> np.ndarray | bool:
         k = up_of[u]
+        if params.origin_vendored_path_exempts and vendored_copy(files[t].path, up_files[u].path, vendor_folders):
+            return True
         if not names_upstream[t][k]:
             return False
         if (t, k) not in scopes:

@@ -345,6 +345,15 @@ class MatchParams:
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
     # component that follows ("vllm/third_party/pynvml.py" -> pynvml).
     vendor_folders: str = knob("third_party,thirdparty,3rdparty,_vendor,vendor,vendored,external,extern")
+    # With 1, a target file that sits in one of those folders at the upstream file's own path
+    # (``pip/_vendor/rich/filesize.py`` <- rich's ``rich/filesize.py``) says by its place that it
+    # is a copy of that upstream: what it shares with a third-party upstream file (rich's
+    # filesize.py says it was "Borrowed from" pyfilesystem2) counts as copied from the upstream,
+    # as a marker naming the upstream would make it (lineage.match.gate.vendored_copy). On the
+    # real vendored case (pip 24.2's _vendor against its pins, 2026-12-04) it turns 79 code lines
+    # of two such files from shared into copied, as the vendoring truth says; the sglang/vLLM
+    # report is unchanged. 0: only markers exempt.
+    origin_vendored_path_exempts: int = knob(1, 0, 1)
     # A file's header, where an origin statement counts for the whole file: its lines before the
     # first def/class, at most this many (an "Adapted from" above one function further down
     # speaks for that function only, and is not read as the file's origin).
