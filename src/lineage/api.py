@@ -412,10 +412,12 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
 
     vendor_folders = params.vendor_folder_names
 
+    def vendored(t: int, u: int) -> bool:
+        return bool(params.origin_vendored_path_exempts) and vendored_copy(files[t].path, up_files[u].path,
+                                                                           vendor_folders)
+
     def third_party_scope(t: int, u: int) -> np.ndarray | bool:
         k = up_of[u]
-        if params.origin_vendored_path_exempts and vendored_copy(files[t].path, up_files[u].path, vendor_folders):
-            return True
         if not names_upstream[t][k]:
             return False
         if (t, k) not in scopes:
@@ -427,7 +429,7 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
     return gate(result, files, lambda t: lines_of(files[t].path), origins,
                 exempt_third_party=third_party_scope,
                 exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
-                generated_head_lines=params.generated_head_lines)
+                generated_head_lines=params.generated_head_lines, vendored=vendored)
 
 
 def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],

@@ -27,7 +27,9 @@ The gate also makes two more kinds of line shared instead of copied:
   2023-2024 SGLang Team" above the same Apache text vLLM's file carries): none of its header
   lines counts as copied, even inside copied code.
 * ``generated``: a target version file that says it was generated (setuptools-scm, versioneer,
-  hatch-vcs): both projects generate it, neither copied it.
+  hatch-vcs): both projects generate it, neither copied it; unless it is a vendored copy of the
+  upstream's file (:func:`vendored_copy`: pip's ``_vendor/platformdirs/version.py`` is the
+  platformdirs release's generated file, copied).
 
 And it tells files that only re-export (:func:`is_reexport_only`: imports, ``__all__`` and a
 docstring) from the rest: their lines stay labelled, but such a file is not evidence on its own
@@ -157,12 +159,15 @@ def _empty_shared(n: int) -> Shared:
 
 def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[int], list[str]],
          origins: Sequence[Origin], exempt_third_party: Callable[[int, int], np.ndarray | bool],
-         exempt_from_target: Callable[[int, int], bool], generated_head_lines: int) -> Gated:
+         exempt_from_target: Callable[[int, int], bool], generated_head_lines: int,
+         vendored: Callable[[int, int], bool] = lambda t, u: False) -> Gated:
     """Apply the origin rules to the matcher's labels (see the module docstring).
 
     ``exempt_third_party(t, u)``: the rows of target file t whose markers name the upstream that
     holds upstream file u (:func:`marker_scope`; ``True``/``False`` for all rows or none);
-    ``exempt_from_target(t, u)``: target file t names upstream file u itself.
+    ``exempt_from_target(t, u)``: target file t names upstream file u itself; ``vendored(t, u)``:
+    target file t is a vendored copy of upstream file u (:func:`vendored_copy`), which neither
+    the third-party nor the generated-file rule sets apart.
     """
     out_files: list[FileMatch] = []
     shared: list[Shared] = []
@@ -187,15 +192,19 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         if labelled.any() and posixpath.basename(f.path) in _VERSION_FILES:
             lines = read_lines(t)
             if is_generated(f.path, lines, generated_head_lines):
-                role = "generated"
-                _set_apart(m, s, labelled, SHARED_GENERATED)
+                copies = [u for u in np.unique(m.up_file[labelled]).tolist() if vendored(t, u)]
+                # a vendored copy of the upstream's generated file was copied, not generated again
+                generated = labelled & ~np.isin(m.up_file, copies)
+                if generated.any():
+                    role = "generated"
+                    _set_apart(m, s, generated, SHARED_GENERATED)
         if labelled.any() and not role and not f.definitions:
             lines = lines if lines is not None else read_lines(t)
             role = "reexport" if is_reexport_only(f, lines) else ""
         # third-party and from-target upstream files
         for u in np.unique(m.up_file[m.match != NONE]).tolist():
             origin = origins[u]
-            if origin.kind == THIRD_PARTY:
+            if origin.kind == THIRD_PARTY and not vendored(t, u):
                 rows = (m.up_file == u) & (m.match != NONE) & ~np.asarray(exempt_third_party(t, u))
                 if rows.any():
                     _set_apart(m, s, rows, SHARED_THIRD_PARTY)
