@@ -708,3 +708,42 @@ def test_the_pieces_of_a_lone_rewrapped_statement_stay_with_its_rare_head(run_co
     frame = file_lines(alone, "pkg/redirects.py")
     assert frame.loc[first, "match"] == "near"
     assert set(frame.loc[pieces[1:], "match"]) == {"none"}
+_SETTER_FIELDS = ["default", "validator", "repr", "eq", "order", "hash", "init", "converter", "kw_only"]
+
+
+def _setter_class(first_call: str, comment: str) -> str:
+    body = "".join(f'        bound_setattr("{f}", {f})\n' for f in _SETTER_FIELDS)
+    return ("class FieldRecord:\n"
+            "    def __init__(self, name, default, validator, repr, eq, order, hash, init, converter,\n"
+            "                 kw_only, metadata=None):\n"
+            "        # Cache the bound setter so the many assignments below stay cheap.\n"
+            "        bound_setattr = _OBJECT_SETATTR.__get__(self)\n\n"
+            f"        # {comment}\n"
+            f"{first_call}{body}"
+            "        bound_setattr(\n"
+            '            "metadata",\n'
+            "            (types.MappingProxyType(dict(metadata)) if metadata else _EMPTY_METADATA),\n"
+            "        )\n\n"
+            "    def describe_record(self):\n"
+            '        return f"FieldRecord({self.name!r}, default={self.default!r})"\n')
+
+
+def test_a_rewrapped_call_whose_opening_line_stands_elsewhere_upstream_is_paired(run_compare: Runner) -> None:
+    """Black exploded ``bound_setattr("name", name)`` into four lines; its opening piece
+    ``bound_setattr(`` is also a whole line upstream, the opening of the exploded ``metadata``
+    call further down, and a region pairs it there, out of order. The re-wrap rule takes it back:
+    the call is paired piece by piece with the line it re-wraps. Off
+    (``fill_rewrapped_strays=0``), the call stays none."""
+    up = {"pkg/fields.py": _setter_class('        bound_setattr("name", name)\n',
+                                         "People do build these records by hand.")}
+    exploded = '        bound_setattr(\n            "name",\n            name,\n        )\n'
+    target = _setter_class(exploded, "Some people build these records by hand, too.")
+    first = target.splitlines().index("        bound_setattr(") + 1
+    name_line = up["pkg/fields.py"].splitlines().index('        bound_setattr("name", name)') + 1
+    frame = file_lines(run_compare({"pkg/fields.py": target}, [("up", up)]), "pkg/fields.py")
+    call = frame.loc[first : first + 3]
+    assert list(call["match"]) == ["near"] * 4
+    assert set(call["upstream_line"].astype(int)) == {name_line}
+    off = file_lines(run_compare({"pkg/fields.py": target}, [("up", up)],
+                                 params=MatchParams(fill_rewrapped_strays=0)), "pkg/fields.py")
+    assert "none" in set(off.loc[first : first + 3, "match"])

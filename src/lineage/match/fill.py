@@ -75,7 +75,9 @@ other hits. Three rules, each with its reason:
   one moved past copied lines; cut there, the stretch would lose them, so a statement pair that
   crosses more of the stretch's fold-form alignments than it has lines is not used (sglang's
   ``gemma3n_causal.py`` moved ``first_kv_shared_layer_idx = (...)`` below a copied ``o_proj``
-  call and lost its 17 lines).
+  call and lost its 17 lines). A piece a region paired alone out of the pair's order
+  (``bound_setattr(``, the opening line of another exploded call upstream) counts as free here
+  (:func:`_strays`, ``fill_rewrapped_strays``), so the call it belongs to is whole again.
 * **Statements of one shape** (:mod:`lineage.match.shapes`, ``fill_shape_max_lines``; in a file
   of the upstream file's own name, at most ``fill_shape_max_edits`` tokens edited): the edited
   pieces of a call broken one argument a line, paired whole with the upstream statement of the
@@ -767,12 +769,13 @@ def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int,
         return [(t_span, u_span)]
     limit = lab.p.fill_rewrapped_max_lines
     (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
-    t_free = [tc for tc in t_span if _free(lab, u_file, tc)]
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    strays = _strays(lab, u_file, t_span, u_span, u_rows) if lab.p.fill_rewrapped_strays else set()
+    t_free = [tc for tc in t_span if tc in strays or _free(lab, u_file, tc)]
     t_stmts = whole_statements(t_ids, t_sizes, t_free)
     u_stmts = whole_statements(u_ids, u_sizes, [uc for uc in u_span if uc not in used])
     if not t_stmts or not u_stmts:
         return [(t_span, u_span)]
-    u_rows, u_lines = lab.upstream_lines(u_file)
     keep = not lab.p.fill_strip_annotations
     t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in st], keep) for st in t_stmts]
     u_keys = [statement_key([u_lines[u_rows[uc]] for uc in st], keep) for st in u_stmts]
@@ -796,12 +799,56 @@ def _split_at_rewrapped(lab: FileLabeller, statements: _Statements, u_file: int,
     pieces: list[tuple[range, range]] = []
     t_at, u_from = t_span.start, u_span.start
     for a, b in chain:
-        if not _pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number):
+        kept = [(tc, _pair_of(lab, tc)) for tc in t_stmts[a] if tc in strays]
+        for tc, _ in kept:
+            lab.unpair(tc)
+        paired = _pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number)
+        for tc, pair in kept:  # a stray the statement did not take keeps its pair
+            if lab.result.match[lab.t_rows[tc]] == NONE:
+                lab.set_pair(tc, *pair)
+        if not paired:
             continue
         pieces.append((range(t_at, t_stmts[a][0]), range(u_from, u_stmts[b][0])))
         t_at, u_from = t_stmts[a][-1] + 1, u_stmts[b][-1] + 1
     pieces.append((range(t_at, t_span.stop), range(u_from, u_span.stop)))
     return [(t, u) for t, u in pieces if t and u]
+
+
+def _strays(lab: FileLabeller, u_file: int, t_span: range, u_span: range, u_rows: np.ndarray) -> set[int]:
+    """Lines of a stretch between two anchors paired alone with this upstream file, with a line
+    outside the stretch's upstream side: out of the pair's order, a piece of a re-wrapped
+    statement that also stands elsewhere upstream (``bound_setattr(`` paired with the opening
+    line of another call of it) and that :func:`_split_at_rewrapped` may pair again. Alone: no
+    neighbour is paired with the next or previous upstream line (a run of such lines is another
+    part of the upstream file copied here, out of the anchors' order but a copy of its own)."""
+    r, rows = lab.result, lab.t_rows
+    span_rows = rows[t_span.start : t_span.stop]
+    mine = (r.match[span_rows] != NONE) & (r.up_file[span_rows] == u_file)
+    if not mine.any():
+        return set()
+    strays: set[int] = set()
+    for k in np.flatnonzero(mine).tolist():
+        tc = t_span.start + k
+        up_row = int(r.up_row[rows[tc]])
+        uc = int(np.searchsorted(u_rows, up_row))
+        if u_span.start <= uc < u_span.stop:
+            continue
+        alone = True
+        for step in (-1, 1):
+            if 0 <= tc + step < len(rows):
+                row = rows[tc + step]
+                if (r.match[row] != NONE and r.up_file[row] == u_file
+                        and 0 <= uc + step < len(u_rows) and int(r.up_row[row]) == int(u_rows[uc + step])):
+                    alone = False
+        if alone:
+            strays.add(tc)
+    return strays
+
+
+def _pair_of(lab: FileLabeller, tc: int) -> tuple[int, int, int, float, int]:
+    """The pair of content line ``tc`` as :meth:`FileLabeller.set_pair` takes it."""
+    r, row = lab.result, lab.t_rows[tc]
+    return int(r.up_file[row]), int(r.up_row[row]), int(r.match[row]), float(r.similarity[row]), int(r.region[row])
 
 
 def _edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
