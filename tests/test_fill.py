@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from lineage.index import CODE, DOCSTRING
 from lineage.match import MatchParams, same_paths
 from lineage.match.fill import fold_form, increasing_pairs
-from lineage.match.imports import import_module
+from lineage.match.imports import import_module, unvendored_import
 
 _HEAD = ('def encode_block(value, strict=True):\n'
          '    """Encode one block through the lookup table."""\n'
@@ -747,3 +747,44 @@ def test_a_rewrapped_call_whose_opening_line_stands_elsewhere_upstream_is_paired
     off = file_lines(run_compare({"pkg/fields.py": target}, [("up", up)],
                                  params=MatchParams(fill_rewrapped_strays=0)), "pkg/fields.py")
     assert "none" in set(off.loc[first : first + 3, "match"])
+
+
+def test_unvendored_import_undoes_the_vendoring_root() -> None:
+    assert unvendored_import("from pip._vendor import requests", "pip._vendor") == "import requests"
+    assert unvendored_import("from pip._vendor import tomli as tomllib", "pip._vendor") == "import tomli as tomllib"
+    assert (unvendored_import("from pip._vendor.cachecontrol.cache import DictCache", "pip._vendor")
+            == "from cachecontrol.cache import DictCache")
+    assert unvendored_import("import pip._vendor.six.moves", "pip._vendor") == "import six.moves"
+    # the target's own imports, and a module that only starts with the root's name, stay
+    for own in ("from pip._internal import main", "import os", "from pip._vendored import x", "from . import y"):
+        assert unvendored_import(own, "pip._vendor") == own
+
+
+_VENDORED_UP = ("import requests\n"
+                "from cachecontrol.cache import DictCache, SeparateBodyBaseCache\n"
+                "from cachecontrol.serialize import Serializer\n\n\n"
+                "def build_cached_session(cache_directory, heuristic=None, serializer_version=3):\n"
+                "    session = requests.Session()\n"
+                "    adapter = CacheControlAdapter(DictCache(), heuristic=heuristic,\n"
+                "                                  serializer=Serializer(serializer_version))\n"
+                "    session.mount(\"https://\", adapter)\n"
+                "    return session, SeparateBodyBaseCache\n")
+
+
+def test_a_vendored_copy_pairs_the_imports_its_vendoring_tool_rewrote(run_compare: Runner) -> None:
+    """pip's vendoring tool re-roots a vendored package's imports at ``pip._vendor``; the
+    rewritten imports are copied lines edited (near), as a vendoring diff shows them. Off
+    (``fill_vendored_imports=0``) they stay none; a file of the same name outside a vendored
+    folder keeps the rule out (its imports of ``pip._vendor`` are its own)."""
+    target = (_VENDORED_UP.replace("import requests\n", "from pip._vendor import requests\n")
+              .replace("from cachecontrol.", "from pip._vendor.cachecontrol."))
+    up = [("up", {"cachecontrol/wrapper.py": _VENDORED_UP})]
+    path = "pip/_vendor/cachecontrol/wrapper.py"
+    frame = file_lines(run_compare({path: target}, up), path)
+    assert list(frame.loc[1:3, "match"]) == ["near"] * 3
+    assert list(frame.loc[1:3, "upstream_line"].astype(int)) == [1, 2, 3]
+    assert set(frame.loc[6:11, "match"]) == {"verbatim"}
+    off = file_lines(run_compare({path: target}, up, params=MatchParams(fill_vendored_imports=0)), path)
+    assert off.loc[1, "match"] == "none"  # (the edit rules may still take the longer ones)
+    elsewhere = file_lines(run_compare({"pip/cachecontrol/wrapper.py": target}, up), "pip/cachecontrol/wrapper.py")
+    assert elsewhere.loc[1, "match"] == "none"

@@ -12,8 +12,17 @@ import treegen
 from lineage.cli import main
 from lineage.index.parse import Indexer
 from lineage.index.project import _from_metadata, _from_pyproject
-from lineage.match.gate import is_generated, is_reexport_only, marker_scope, vendored_copy
-from lineage.match.origin import FROM_TARGET, OWN, THIRD_PARTY, file_origin, holder, main_holders, upstream_origins
+from lineage.match.gate import is_generated, is_reexport_only, marker_scope
+from lineage.match.origin import (
+    FROM_TARGET,
+    OWN,
+    THIRD_PARTY,
+    file_origin,
+    holder,
+    main_holders,
+    upstream_origins,
+    vendored_root,
+)
 from lineage.match.params import MatchParams
 
 P = MatchParams()
@@ -425,16 +434,16 @@ def test_a_marker_below_the_header_exempts_only_its_section(tmp_path: Path) -> N
     assert (below["match"] != "none").all() and (below["shared_origin"] == "").all()
 
 
-def test_vendored_copy_is_the_upstream_file_at_its_own_path_below_a_vendor_folder() -> None:
+def test_vendored_root_is_the_folder_holding_the_upstream_file_at_its_own_path() -> None:
     folders = P.vendor_folder_names
-    assert vendored_copy("pip/_vendor/rich/filesize.py", "rich/filesize.py", folders)
-    assert vendored_copy("pip/_vendor/six.py", "six.py", folders)
-    assert vendored_copy("tgt/third_party/up/ops.py", "src/up/ops.py", folders)  # an sdist's src layout
+    assert vendored_root("pip/_vendor/rich/filesize.py", "rich/filesize.py", folders) == "pip/_vendor"
+    assert vendored_root("pip/_vendor/six.py", "six.py", folders) == "pip/_vendor"
+    assert vendored_root("tgt/third_party/up/ops.py", "src/up/ops.py", folders) == "tgt/third_party"  # src layout
     # another place, another file name, or no vendor folder: the layout names nothing
-    assert not vendored_copy("pip/_vendor/rich/filesize.py", "other/filesize.py", folders)
-    assert not vendored_copy("pip/_vendor/rich/filesize.py", "lib/rich/filesize.py", folders)
-    assert not vendored_copy("pip/rich/filesize.py", "rich/filesize.py", folders)
-    assert not vendored_copy("pip/_vendor/rich/filesize.py", "filesize.py", folders)
+    assert vendored_root("pip/_vendor/rich/filesize.py", "other/filesize.py", folders) is None
+    assert vendored_root("pip/_vendor/rich/filesize.py", "lib/rich/filesize.py", folders) is None
+    assert vendored_root("pip/rich/filesize.py", "rich/filesize.py", folders) is None
+    assert vendored_root("pip/_vendor/rich/filesize.py", "filesize.py", folders) is None
 
 
 def test_a_vendored_copy_of_a_third_party_upstream_file_is_copied_from_the_upstream(tmp_path: Path) -> None:

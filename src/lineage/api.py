@@ -32,8 +32,8 @@ from lineage.errors import LineageError
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
 from lineage.match import FileMatcher, MatchParams, MatchResult, MatchWorkers, Side
-from lineage.match.gate import Gated, gate, marker_scope, shared_headers, vendored_copy
-from lineage.match.origin import Origin, header_end, holder
+from lineage.match.gate import Gated, gate, marker_scope, shared_headers
+from lineage.match.origin import Origin, header_end, holder, vendored_root
 from lineage.match.records import MatchEntry, empty_match
 from lineage.match.renames import folder_renames, renamed_upstream_paths
 from lineage.match.store import MatchCache, code_fingerprint
@@ -413,8 +413,8 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
     vendor_folders = params.vendor_folder_names
 
     def vendored(t: int, u: int) -> bool:
-        return bool(params.origin_vendored_path_exempts) and vendored_copy(files[t].path, up_files[u].path,
-                                                                           vendor_folders)
+        return bool(params.origin_vendored_path_exempts) and vendored_root(files[t].path, up_files[u].path,
+                                                                           vendor_folders) is not None
 
     def third_party_scope(t: int, u: int) -> np.ndarray | bool:
         k = up_of[u]

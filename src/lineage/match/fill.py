@@ -114,8 +114,9 @@ from rapidfuzz.distance import Indel
 from lineage.index import CODE
 from lineage.index.normalise import fold_whitespace, similarity_text
 from lineage.match.hits import Side
-from lineage.match.imports import import_module, is_import_line
+from lineage.match.imports import import_module, is_import_line, unvendored_import
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
+from lineage.match.origin import vendored_root
 from lineage.match.records import NEAR, NONE
 from lineage.match.regions import Chain
 from lineage.match.shapes import complete_same_shape, pair_renamed
@@ -286,9 +287,15 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
     after the in-order rules and its lines are never their anchors: on the real sglang/vLLM
     pair, imports as anchors let the alignment pair the generic lines between them (``try:``,
     ``)``, imports of each project's own modules). They join the region of the pair's first
-    paired line (a new region when there is none)."""
+    paired line (a new region when there is none). In a vendored copy of the upstream file
+    (``fill_vendored_imports``; :func:`~lineage.match.origin.vendored_root`), a target import
+    is compared as it was before the vendoring tool re-rooted it (:func:`unvendored_import`:
+    ``from pip._vendor import requests`` <- ``import requests``), and paired near."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     r, rows = lab.result, lab.t_rows
+    root = vendored_root(lab.target.files[lab.t_file].path, lab.upstream.files[u_file].path,
+                         lab.p.vendor_folder_names) if lab.p.fill_vendored_imports else None
+    module_root = root.replace("/", ".") if root is not None else None
     mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
     used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
     number = int(r.region[rows[mine[0]]]) if len(mine) else new_number
@@ -312,7 +319,7 @@ def _imports(lab: FileLabeller, u_file: int, new_number: int) -> None:
         text = lab.t_lines[rows[tc]].strip()
         if not is_import_line(text) or not _free(lab, u_file, tc):
             continue
-        free_ups = by_form.get(fold_form(text, CODE))
+        free_ups = by_form.get(fold_form(unvendored_import(text, module_root) if module_root else text, CODE))
         if not free_ups:
             continue
         uc = free_ups.pop(0)

@@ -91,6 +91,22 @@ class Origin:
         return f"line {self.line}: {self.evidence}" if self.line else self.evidence
 
 
+def vendored_root(target_path: str, upstream_path: str, vendor_folders: frozenset[str]) -> str | None:
+    """The folder that vendors the upstream file, when ``target_path`` sits in a vendored
+    folder (a component in ``vendor_folders``) at ``upstream_path`` itself, or at it without a
+    leading ``src/`` (``pip/_vendor/rich/filesize.py`` and ``rich/filesize.py``: ``pip/_vendor``;
+    ``pip/_vendor/six.py`` and ``six.py``); else None. The vendoring layout names the project
+    the file was taken from, as a marker would, and the vendoring tool re-roots the file's
+    imports there (``from pip._vendor import requests`` <- ``import requests``)."""
+    parts = target_path.split("/")
+    for i, part in enumerate(parts[:-1]):
+        if part.lower() in vendor_folders:
+            rest = "/".join(parts[i + 1:])
+            if upstream_path in (rest, "src/" + rest):
+                return "/".join(parts[: i + 1])
+    return None
+
+
 def header_end(f: FileIndex, p: MatchParams) -> int:
     """Last line (1-based) of the file's header."""
     first_def = min((d.start for d in f.definitions), default=f.n_lines + 1)
