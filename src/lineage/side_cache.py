@@ -20,7 +20,7 @@ the holders the upstreams' licence files name. Layout: ``<root>/side-v<SIDE_VERS
 a JSON payload (version, key, per file: kind, name, evidence, line).
 
 Layout: ``<root>/side-v<SIDE_VERSION>/<key[:2]>/<key>.rec`` (a folder :mod:`lineage.cachedir` owns), framed like the
-other caches (``MAGIC | length | blake2b-256 | payload``), the payload a length-prefixed JSON header
+other caches (``MAGIC | length | XXH3-128 | payload``), the payload a length-prefixed JSON header
 (version, key, each array's name, dtype and length) followed by the arrays' raw bytes. The
 :data:`KEEP` newest entries stay. A damaged or foreign entry is removed and the side built again.
 """

@@ -7,14 +7,17 @@ under (:data:`lineage.markers.RULES_FINGERPRINT`) and the fingerprint of the cod
 (:func:`index_code_fingerprint`): an entry read under other rules or made by other code is
 rebuilt. This whole key sits in the checksummed header and is compared on read, so an entry
 moved to another digest's name, or left by another version of the indexer, is a miss.
-Each entry carries a BLAKE2b checksum of its payload: a truncated, half-written or otherwise
-corrupt entry is detected, deleted and rebuilt, never trusted. Entries are written to a temporary
+Each entry carries an XXH3-128 checksum of its payload (:func:`checksum`): a truncated,
+half-written or otherwise corrupt entry is detected, deleted and rebuilt, never trusted. The
+checksum guards against damage, not against a hostile writer (who could rewrite it as well), so
+a fast non-cryptographic hash is the right tool: XXH3 checks the 190 MB of a pair's result entry
+in about 0.01 s here, where BLAKE2b took 0.22 s on every warm rerun. Entries are written to a temporary
 name and renamed, so concurrent runs never see a partial file.
 
 Layout: ``<root>/index-v<INDEX_VERSION>/<code[:16]>/<first two hex digits>/<digest>.rec`` (the code
 fingerprint in the path, so two checkouts sharing a cache never overwrite each other's entries)
 where one entry is
-``MAGIC | payload length (8 bytes) | blake2b-256 of payload | payload`` and the payload is a JSON
+``MAGIC | payload length (8 bytes) | XXH3-128 of payload (16 bytes) | payload`` and the payload is a JSON
 header followed by the raw arrays (kinds uint8, h_norm int64, h_abs int64, ntok uint16).
 Beside them, ``archives/<first two hex digits>/<sha256>.digests`` holds an archive's blob hashes
 (:meth:`IndexCache.archive_digests`), framed the same way with a JSON payload.
@@ -48,6 +51,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import xxhash
 
 from lineage import cachedir
 from lineage.index.records import INDEX_VERSION, Definition, FileIndex
@@ -58,7 +62,7 @@ _PACK_MAGIC = b"LINEAGE-PACK\n"  # every record of one source (RecordPack)
 PACK_VERSION = 1
 _DIGESTS_MAGIC = b"LINEAGE-DIG\n"  # an archive's blob hashes (IndexCache.archive_digests)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_HEADER = struct.Struct("<Q32s")
+_HEADER = struct.Struct("<Q16s")  # payload length, checksum()
 
 
 class IndexCache:
@@ -194,9 +198,15 @@ class IndexCache:
         return sum(u.entries for u in cachedir.clear(self.root, keep_downloads))
 
 
+def checksum(payload: bytes | memoryview) -> bytes:
+    """The checksum every framed cache entry carries of its payload (XXH3-128; see the module
+    docstring); :class:`xxhash.xxh3_128` computes the same over a stream."""
+    return xxhash.xxh3_128_digest(payload)
+
+
 def frame(magic: bytes, payload: bytes) -> bytes:
-    """An entry: magic, payload length, BLAKE2b-256 of the payload, payload."""
-    return magic + _HEADER.pack(len(payload), hashlib.blake2b(payload, digest_size=32).digest()) + payload
+    """An entry: magic, payload length, :func:`checksum` of the payload, payload."""
+    return magic + _HEADER.pack(len(payload), checksum(payload)) + payload
 
 
 def unframe(magic: bytes, blob: bytes) -> bytes | None:
@@ -204,9 +214,9 @@ def unframe(magic: bytes, blob: bytes) -> bytes | None:
     start = len(magic) + _HEADER.size
     if len(blob) < start or not blob.startswith(magic):
         return None
-    length, checksum = _HEADER.unpack_from(blob, len(magic))
+    length, stored = _HEADER.unpack_from(blob, len(magic))
     payload = blob[start:]
-    if len(payload) != length or hashlib.blake2b(payload, digest_size=32).digest() != checksum:
+    if len(payload) != length or checksum(payload) != stored:
         return None
     return payload
 

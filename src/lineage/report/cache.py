@@ -13,7 +13,7 @@ matched; ``attachments_created`` stays the stored one, the time the stored SPDX 
 files carry).
 
 Layout: ``<root>/result-v1/<key[:2]>/<key>.rec``, one entry per key, framed like the index and
-match caches' entries (``MAGIC | payload length | blake2b-256 of payload | payload``; see
+match caches' entries (``MAGIC | payload length | XXH3-128 of payload | payload``; see
 :func:`lineage.index.store.frame`), the payload being a JSON header (the full key, the stored
 manifest, the headline, and each file's name and size) followed by the files' bytes. The header's
 key is compared on read and the checksum verified before anything is written: a damaged, foreign
@@ -43,8 +43,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import xxhash
+
 from lineage.environment import library_versions
-from lineage.index.store import _HEADER
+from lineage.index.store import _HEADER, checksum
 from lineage.report.folder import ReportFolder
 from lineage.report.outdir import atomic_out_dir
 from lineage.settings import DEFAULT_RESULT_ENTRIES
@@ -150,15 +152,15 @@ class ResultCache:
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "w+b") as handle:
-                handle.write(RESULT_MAGIC + _HEADER.pack(0, bytes(32)))  # length, checksum: below
-                checksum = hashlib.blake2b(digest_size=32)
+                handle.write(RESULT_MAGIC + _HEADER.pack(0, bytes(_HEADER.size - 8)))  # length, checksum: below
+                stream = xxhash.xxh3_128()  # the same as index.store.checksum, over the parts
                 length = 0
                 for part in _parts(head, out_dir, names):
-                    checksum.update(part)
+                    stream.update(part)
                     handle.write(part)
                     length += len(part)
                 handle.seek(len(RESULT_MAGIC))
-                handle.write(_HEADER.pack(length, checksum.digest()))
+                handle.write(_HEADER.pack(length, stream.digest()))
             os.replace(tmp, entry)
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
@@ -195,8 +197,8 @@ def _read(view: memoryview, payload: memoryview, key: dict[str, object]) -> Cach
     """The entry in ``view`` (``payload``: its part after the frame header), or None."""
     if len(payload) < 4 or bytes(view[: len(RESULT_MAGIC)]) != RESULT_MAGIC:
         return None
-    length, checksum = _HEADER.unpack_from(view, len(RESULT_MAGIC))
-    if len(payload) != length or hashlib.blake2b(payload, digest_size=32).digest() != checksum:
+    length, stored = _HEADER.unpack_from(view, len(RESULT_MAGIC))
+    if len(payload) != length or checksum(payload) != stored:
         return None
     try:
         (head_len,) = struct.unpack_from("<I", payload, 0)

@@ -17,7 +17,7 @@ there nobody can have changed the comparison's tables between building and writi
 always rendered whole.
 
 Layout: ``<root>/tables-v<TABLES_VERSION>/lines-csv/<context[:2]>/<context>.rec``, framed like the
-other caches (``MAGIC | length | blake2b-256 | payload``), the payload a length-prefixed JSON header
+other caches (``MAGIC | length | XXH3-128 | payload``), the payload a length-prefixed JSON header
 (version, context, the header line's and each stored file's key and byte length) followed by the
 body (every row after the header line) as one LZ4 frame (11.5 MB for the pair's 169 MB; it
 decompresses in about 0.13 s). One entry per context, the :data:`lineage.results.reuse.KEEP` newest

@@ -36,7 +36,7 @@ no entry or a damaged one; no stored file left to reuse; more changed files than
 type in the rebuilt rows differs from the stored one.
 
 Layout: ``<root>/tables-v<TABLES_VERSION>/<context[:2]>/<context>.rec``, framed like the other caches
-(``MAGIC | length | blake2b-256 | payload``, :func:`lineage.index.store.frame`), the payload a
+(``MAGIC | length | XXH3-128 | payload``, :func:`lineage.index.store.frame`), the payload a
 length-prefixed JSON header (the full context, each stored target file's path, digest, line and
 definition counts, vote and renamed paths) followed by the four tables as one Arrow IPC stream each (length-prefixed),
 written with pandas metadata so that every column comes back with its dtype. Only the
