@@ -159,7 +159,7 @@ class MatchParams:
     # false copy on either; sglang/vLLM +8 code lines (signatures of same-named functions in
     # files of the upstream file's name), truth set unchanged. 0: off.
     fill_signature_survivors: int = knob(1, 0, 1)
-    # Statements re-wrapped in place (``lineage.match.fill._split_at_rewrapped``): inside a
+    # Statements re-wrapped in place (``lineage.match.fill_statements.split_at_rewrapped``): inside a
     # stretch between two paired lines, a statement of at most this many lines whose tokens
     # (without annotations) are those of a statement of the upstream stretch, each found once
     # there, is paired piece by piece and the stretch is cut at it; 0 turns this off. Unlike the

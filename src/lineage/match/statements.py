@@ -14,7 +14,7 @@ line ends with a backslash (comments and docstrings are not part of one). Bracke
 the line's tokens (:func:`~lineage.index.normalise.tokenize_code`, a string is one token), so a
 bracket inside a string does not count; a line opening a ``def``/``class`` always starts a new
 statement, and one longer than ``fill_statement_max_lines`` lines (``fill_rewrapped_max_lines``
-for the re-wrapped statements of :func:`lineage.match.fill._split_at_rewrapped`) is not used (a
+for the re-wrapped statements of :func:`lineage.match.fill_statements.split_at_rewrapped`) is not used (a
 bracket left open by a multi-line string would otherwise join what follows).
 
 A line of a statement so paired is a copy of the upstream line it shares most words with

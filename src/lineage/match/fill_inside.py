@@ -1,0 +1,126 @@
+"""The fill's rule (a), alignment inside a copy (:mod:`lineage.match.fill`, whose docstring
+gives its reasons): between two anchors, every free line that aligns by its fold form is paired
+(:func:`align_inside`); between two lines so aligned, the lines edited in place are paired by
+their most similar pairs and then by characters (:func:`_edited_lines`)."""
+
+from __future__ import annotations
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from lineage.index import CODE
+from lineage.index.normalise import similarity_text
+from lineage.match.fill_lines import (
+    align_keys,
+    fold_form,
+    is_free,
+    statement_rule,
+    stretch_keys,
+)
+from lineage.match.fill_statements import (
+    Statements,
+    edited_statements,
+)
+from lineage.match.labels import FileLabeller, line_similarity, pair_label
+from lineage.match.records import NEAR
+from lineage.match.statements import (
+    annotation_free,
+    best_in_order,
+)
+
+
+def align_inside(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
+                  used: set[int], number: int) -> list[int]:
+    """Rule (a): every free line of a stretch between two anchors that aligns, by fold form."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    strip = bool(lab.p.fill_strip_annotations)
+    done: list[int] = []
+    aligned = align_keys(*stretch_keys(lab, u_file, t_span, u_span, used))
+    for i, j in aligned:
+        tc, uc = t_span[i], u_span[j]
+        t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
+        labelled = pair_label(t_text, u_text, lab.p)
+        if labelled is None:
+            continue
+        # Aligned on the fold form: the rule for lines between hits. Aligned only once the
+        # annotations are gone: the annotations are the edit, and the line is near as it is.
+        kind = lab.target_kind(tc)
+        annotated = strip and kind == CODE and fold_form(t_text, kind) != fold_form(u_text, kind)
+        if labelled[0] == NEAR and not annotated and not (
+                lab.keys_equal(tc, u_file, uc)
+                or line_similarity(t_text, u_text, True, lab.p) >= lab.p.near_min_similarity):
+            continue
+        lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+        done.append(uc)
+    done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number)
+    return done
+
+
+def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
+                  aligned: list[tuple[int, int]], used: set[int], number: int) -> list[int]:
+    """Rule (a), second pass: between two lines the alignment paired, the lines left over on
+    both sides are lines edited in place (an annotation added, a name or a literal changed, a
+    call re-wrapped by a formatter), when neither side is longer than ``fill_edit_max_gap``
+    content lines (a longer block is code rewritten there). Such a block can hold new code
+    opposite old code, so a pair must reach ``fill_edit_min_similarity``: the most similar pair
+    of the block is paired and the parts before and after it are treated the same way (the rule
+    of difflib's ``Differ``); what is left between those pairs is aligned by characters as a
+    region's gap is (:meth:`FileLabeller.align_gap`: the pieces of a re-wrapped call)."""
+    if lab.p.fill_edit_max_gap <= 0:
+        return []
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    bounds = [(-1, -1), *aligned, (len(t_span), len(u_span))]
+
+    def free(tc: int) -> bool:
+        return is_free(lab, u_file, tc)
+
+    for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
+        t_gap = [t_span[i] for i in range(ia + 1, ib) if free(t_span[i])]
+        u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
+        if not t_gap or not u_gap or max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
+            continue
+        if statement_rule(lab, u_file):
+            taken = edited_statements(lab, statements, u_file, t_gap, u_gap, number)
+            t_gap = [tc for tc in t_gap if free(tc)]
+            u_gap = [uc for uc in u_gap if uc not in taken]
+            if not t_gap or not u_gap:
+                continue
+        t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
+        u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
+        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
+                                               lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations))
+                if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
+        for a, b in best:
+            labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p)
+            if labelled is not None:
+                lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
+        edges = [(-1, -1), *best, (len(t_gap), len(u_gap))]
+        for (a0, b0), (a1, b1) in zip(edges, edges[1:], strict=False):
+            rest_t, rest_u = t_gap[a0 + 1 : a1], u_gap[b0 + 1 : b1]
+            if rest_t and rest_u:
+                lab.align_gap(u_file, number, rest_t, rest_u, u_rows, u_lines, free, lab.p.fill_edit_min_similarity)
+    rows = lab.t_rows[t_span.start : t_span.stop]
+    mine = (lab.result.up_file[rows] == u_file) & (lab.result.region[rows] == number)
+    return sorted({int(uc) for uc in np.searchsorted(u_rows, lab.result.up_row[rows[mine]])} - used)
+
+
+def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
+                min_chars: int, annotations_off: bool = False) -> list[tuple[int, int]]:
+    """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
+    whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
+    both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
+    the same everywhere (the character alignment after it judges them with their neighbours).
+    With ``annotations_off``, a pair also scores the ratio of its two lines without type
+    annotations (:func:`~lineage.match.statements.annotation_free`), if that is higher: an
+    annotation added is not an edit of what the line does."""
+    t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
+    scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
+    if annotations_off:
+        t_free, u_free = [annotation_free(t) for t in t_texts], [annotation_free(u) for u in u_texts]
+        bare = process.cdist(t_free, u_free, scorer=fuzz.ratio, dtype=np.float32)
+        bare[[not t for t in t_free], :] = 0.0
+        bare[:, [not u for u in u_free]] = 0.0
+        scores = np.maximum(scores, bare)
+    scores[[len(t) < min_chars for t in t_sim], :] = -1.0
+    scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
+    return best_in_order(scores, threshold * 100)

@@ -1,0 +1,350 @@
+"""The fill's statement rules (:mod:`lineage.match.fill`, whose docstring gives their reasons):
+statements edited in place between aligned lines (:func:`edited_statements`), the rest of a
+statement some of whose lines are paired (:func:`complete_statements`), statements re-wrapped
+in place that cut a stretch (:func:`split_at_rewrapped`, with the stray pieces it may take back),
+and signatures that outlived a rewrite (:func:`signature_survivors`). Each pairs a target
+statement line by line with the upstream statement's lines (:func:`pair_statement`); a file's
+statements (:class:`Statements`) are numbered once per run (an upstream file's kept in its
+:class:`~lineage.match.hits.Side`)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import numpy as np
+from rapidfuzz import fuzz, process
+
+from lineage.match.fill_lines import (
+    align_keys,
+    increasing_pairs,
+    is_free,
+    is_own_file,
+    pair_of,
+    stretch_keys,
+)
+from lineage.match.hits import Side
+from lineage.match.imports import import_module
+from lineage.match.labels import FileLabeller, pair_label
+from lineage.match.records import NEAR, NONE
+from lineage.match.statements import (
+    best_in_order,
+    line_partners,
+    piece_text,
+    statement_ids,
+    statement_key,
+    whole_statements,
+)
+
+_DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+(\w+)")
+
+
+class Statements:
+    """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
+    target file and of its upstream files, made once each per statement length limit
+    (``fill_rewrapped_max_lines``, ``fill_statement_max_lines``), with each statement's size; an
+    upstream file's once per run, kept in its :class:`~lineage.match.hits.Side`."""
+
+    def __init__(self, lab: FileLabeller) -> None:
+        self.lab = lab
+        self._target: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+        self._target_names: frozenset[str] | None = None
+
+    @staticmethod
+    def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        ids = statement_ids(lines, side.kind[start : start + len(lines)].tolist(), max_lines)
+        return ids, np.bincount(ids[ids >= 0], minlength=int(ids.max(initial=-1)) + 1)
+
+    def target(self, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        if max_lines not in self._target:
+            lab = self.lab
+            lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
+            self._target[max_lines] = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines, max_lines)
+        return self._target[max_lines]
+
+    @staticmethod
+    def _names_once(lines: list[str]) -> frozenset[str]:
+        """The names a file defines once (``def``/``async def``): a text scan, no tokens."""
+        counts = Counter(m.group(1) for line in lines if "def" in line and (m := _DEF_NAME.match(line)))
+        return frozenset(name for name, n in counts.items() if n == 1)
+
+    @staticmethod
+    def _defs(ids: np.ndarray, sizes: np.ndarray, lines: list[str], names: frozenset[str]) -> dict[str, list[int]]:
+        """The ``def`` statements of a file named in ``names``, by name."""
+        named: dict[str, list[int]] = {}
+        for stmt in whole_statements(ids, sizes, range(len(lines))):
+            head = lines[stmt[0]]
+            if "def" in head and (match := _DEF_NAME.match(head)) and match.group(1) in names:
+                named[match.group(1)] = stmt
+        return named
+
+    def _target_lines(self) -> list[str]:
+        return [self.lab.t_lines[row] for row in self.lab.t_rows.tolist()]
+
+    def _upstream_lines(self, u_file: int) -> list[str]:
+        u_rows, u_lines = self.lab.upstream_lines(u_file)
+        return [u_lines[row] for row in u_rows.tolist()]
+
+    def target_names_once(self) -> frozenset[str]:
+        if self._target_names is None:
+            self._target_names = self._names_once(self._target_lines())
+        return self._target_names
+
+    def upstream_names_once(self, u_file: int) -> frozenset[str]:
+        memo = self.lab.upstream.def_names_memo  # kept for the run, as the statements are
+        if u_file not in memo:
+            memo[u_file] = self._names_once(self._upstream_lines(u_file))
+        return memo[u_file]
+
+    def target_defs(self, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
+        """The target file's ``def`` statements of these names (each defined once in it)."""
+        return self._defs(*self.target(max_lines), self._target_lines(), names)
+
+    def upstream_defs(self, u_file: int, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
+        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names)
+
+    def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        memo = self.lab.upstream.statement_memo  # shared by every target file of the run
+        if (u_file, max_lines) not in memo:
+            lab = self.lab
+            u_rows, u_lines = lab.upstream_lines(u_file)
+            lines = [u_lines[row] for row in u_rows.tolist()]
+            memo[(u_file, max_lines)] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines, max_lines)
+        return memo[(u_file, max_lines)]
+
+
+def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) -> None:
+    """Lone survivors as statements (``fill_signature_survivors``; see its comment in
+    :class:`~lineage.match.params.MatchParams`). Once the pair's other rules are done: a target
+    ``def`` statement with a free line, whose other lines (if any) are paired with the upstream
+    ``def`` statement of the same name, is paired with it when that name is defined once in each
+    whole file (``__init__``, ``forward`` of a model file's many classes are not: there the same
+    name is another class's interface), the two statements are ``fill_statement_min_similarity``
+    alike and the upstream statement lies between the upstream lines of the pair's paired lines
+    around it (in order with the copy). Each line goes to the upstream line it copies
+    (:func:`pair_statement`); a parameter the target added stays new."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    # The names first, by a text scan: the statements (tokenised lines) only for the pairs
+    # that share one.
+    names = statements.target_names_once() & statements.upstream_names_once(u_file)
+    if not names:
+        return
+    t_defs = statements.target_defs(p.fill_statement_max_lines, names)
+    u_defs = statements.upstream_defs(u_file, p.fill_statement_max_lines, names)
+    found = sorted((t_stmt, u_defs[name]) for name, t_stmt in t_defs.items() if name in u_defs)
+    if not found:
+        return
+    u_rows, _ = lab.upstream_lines(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    for t_stmt, u_stmt in found:
+        if max(len(t_stmt), len(u_stmt)) < 2:
+            continue
+        free = [tc for tc in t_stmt if is_free(lab, u_file, tc)]
+        taken = [tc for tc in t_stmt if not is_free(lab, u_file, tc)]
+        if not free or any(not mine[tc] for tc in taken):
+            continue
+        taken_uc = set(np.searchsorted(u_rows, r.up_row[rows[taken]]).tolist())
+        if not taken_uc <= set(u_stmt):
+            continue
+        # In order: between the upstream lines of the pair's paired lines before and after it.
+        paired = np.flatnonzero(mine)
+        before, after = paired[paired < t_stmt[0]], paired[paired > t_stmt[-1]]
+        lo = int(np.searchsorted(u_rows, r.up_row[rows[before[-1]]])) if len(before) else -1
+        hi = int(np.searchsorted(u_rows, r.up_row[rows[after[0]]])) if len(after) else len(u_rows)
+        if not (lo < u_stmt[0] and u_stmt[-1] < hi) or not len(before) + len(after):
+            continue
+        if _statement_similarity(lab, u_file, t_stmt, u_stmt) < p.fill_statement_min_similarity:
+            continue
+        number = int(r.region[rows[before[-1] if len(before) else after[0]]])
+        if pair_statement(lab, u_file, t_stmt, u_stmt, number):
+            mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+
+
+def pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:
+    """Pair the free lines of target statement ``t_stmt`` with the lines of upstream statement
+    ``u_stmt`` they copy (:func:`~lineage.match.statements.line_partners`); True if any was."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_stmt]
+    u_texts = [u_lines[u_rows[uc]] for uc in u_stmt]
+    any_paired = False
+    partners = line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share,
+                             bool(lab.p.fill_strip_annotations),
+                             bool(lab.p.fill_statement_kept_keywords) and is_own_file(lab, u_file))
+    for tc, text, j in zip(t_stmt, t_texts, partners, strict=True):
+        if j is None or not is_free(lab, u_file, tc):
+            continue
+        labelled = pair_label(text.strip(), u_texts[j].strip(), lab.p)
+        if labelled is None and lab.p.fill_strip_annotations:
+            # A piece that only the annotations set apart (``reason: Optional[str] = None,``
+            # of ``def delete_channel(self, channel_id, *, reason=None):``) is near as its
+            # pieces compare without them.
+            bare = pair_label(piece_text(text), piece_text(u_texts[j]), lab.p)
+            labelled = (NEAR, min(bare[1], 0.999)) if bare is not None else None
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[u_stmt[j]]), *labelled, number)
+            any_paired = True
+    return any_paired
+
+
+def _statement_similarity(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int]) -> float:
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keep = not lab.p.fill_strip_annotations
+    t_key = statement_key([lab.t_lines[lab.t_rows[tc]] for tc in t_stmt], keep)
+    u_key = statement_key([u_lines[u_rows[uc]] for uc in u_stmt], keep)
+    return fuzz.ratio(t_key, u_key) / 100.0
+
+
+def edited_statements(lab: FileLabeller, statements: Statements, u_file: int, t_gap: list[int],
+                       u_gap: list[int], number: int) -> set[int]:
+    """Statements edited in place (:mod:`lineage.match.statements`): in a stretch of free lines
+    between two aligned lines, the whole statements on both sides are paired by their most
+    similar pairs (``fill_statement_min_similarity`` of their joined tokens), at least one of the
+    two of several lines (two one-line statements are the line rule's); each line of a target
+    statement so paired is paired with the upstream line it copies. Returns the upstream lines
+    of the statements paired."""
+    limit = lab.p.fill_statement_max_lines
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
+    t_stmts = whole_statements(t_ids, t_sizes, t_gap)
+    u_stmts = whole_statements(u_ids, u_sizes, u_gap)
+    if not t_stmts or not u_stmts or all(len(s) == 1 for s in t_stmts + u_stmts):
+        return set()
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keep = not lab.p.fill_strip_annotations
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in s], keep) for s in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in s], keep) for s in u_stmts]
+    scores = process.cdist(t_keys, u_keys, scorer=fuzz.ratio, dtype=np.float32) / 100.0
+    t_single = np.array([len(s) == 1 for s in t_stmts])
+    u_single = np.array([len(s) == 1 for s in u_stmts])
+    scores[np.outer(t_single, u_single)] = -1.0
+    if lab.p.fill_statement_same_module:
+        t_mods = [import_module(lab.t_lines[lab.t_rows[st[0]]]) for st in t_stmts]
+        u_mods = [import_module(u_lines[u_rows[st[0]]]) for st in u_stmts]
+        for a, tm in enumerate(t_mods):
+            for b, um in enumerate(u_mods):
+                if (tm is not None or um is not None) and tm != um:
+                    scores[a, b] = -1.0
+    taken: set[int] = set()
+    for a, b in best_in_order(scores, lab.p.fill_statement_min_similarity):
+        if len(t_stmts[a]) == 1 and len(u_stmts[b]) == 1:
+            continue
+        if pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number):
+            taken.update(u_stmts[b])
+    return taken
+
+
+def complete_statements(lab: FileLabeller, statements: Statements, u_file: int) -> None:
+    """A statement some of whose lines are paired with lines of one upstream statement, and the
+    rest free (the region's character alignment paired the long pieces of a re-wrapped call, not
+    its ``)`` or ``self,``): when the two statements are at least ``fill_statement_min_similarity``
+    alike, its free lines are paired with the upstream statement's lines they copy."""
+    r, rows = lab.result, lab.t_rows
+    limit = lab.p.fill_statement_max_lines
+    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
+    if not mine.any():
+        return
+    u_rows, _ = lab.upstream_lines(u_file)
+    partial: dict[int, set[int]] = {}
+    for tc in np.flatnonzero(mine).tolist():
+        partial.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
+    for sid, u_sids in partial.items():
+        t_stmt = np.flatnonzero(t_ids == sid).tolist()
+        if len(u_sids) != 1 or -1 in u_sids or not any(is_free(lab, u_file, tc) for tc in t_stmt):
+            continue
+        u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
+        if lab.p.fill_statement_same_module and import_module(lab.t_lines[rows[t_stmt[0]]]) != import_module(
+                lab.upstream_lines(u_file)[1][u_rows[u_stmt[0]]]):
+            continue
+        if _statement_similarity(lab, u_file, t_stmt, u_stmt) < lab.p.fill_statement_min_similarity:
+            continue
+        number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
+        pair_statement(lab, u_file, t_stmt, u_stmt, number)
+
+
+def split_at_rewrapped(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
+                        used: set[int], number: int) -> list[tuple[range, range]]:
+    """Statements re-wrapped over other line breaks (the same tokens, without annotations when
+    ``fill_strip_annotations``), of several lines on one side and found once on each side of
+    a stretch between two paired lines, are paired first, and the stretch is cut at them: each
+    piece is then aligned on its own. A re-wrapped statement has no line that aligns by its
+    fold form, so in a stretch where new code was inserted nothing else would say where the
+    old code stands (``return self.request(`` / ``Route(...)`` / ``)`` opposite one line).
+    Returns the pieces (the whole stretch when there is no such statement)."""
+    if lab.p.fill_rewrapped_max_lines <= 0:
+        return [(t_span, u_span)]
+    limit = lab.p.fill_rewrapped_max_lines
+    (t_ids, t_sizes), (u_ids, u_sizes) = statements.target(limit), statements.upstream(u_file, limit)
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    strays = _strays(lab, u_file, t_span, u_span, u_rows) if lab.p.fill_rewrapped_strays else set()
+    t_free = [tc for tc in t_span if tc in strays or is_free(lab, u_file, tc)]
+    t_stmts = whole_statements(t_ids, t_sizes, t_free)
+    u_stmts = whole_statements(u_ids, u_sizes, [uc for uc in u_span if uc not in used])
+    if not t_stmts or not u_stmts:
+        return [(t_span, u_span)]
+    keep = not lab.p.fill_strip_annotations
+    t_keys = [statement_key([lab.t_lines[lab.t_rows[tc]] for tc in st], keep) for st in t_stmts]
+    u_keys = [statement_key([u_lines[u_rows[uc]] for uc in st], keep) for st in u_stmts]
+    t_count, u_count = Counter(t_keys), Counter(u_keys)
+    u_at = {key: b for b, key in enumerate(u_keys) if u_count[key] == 1 and t_count[key] == 1
+            and len(key.replace(" ", "")) >= lab.p.rewrap_min_chars}
+    found = [(a, u_at[key]) for a, key in enumerate(t_keys)
+             if key in u_at and (len(t_stmts[a]) > 1 or len(u_stmts[u_at[key]]) > 1)]
+    if found:
+        # A statement found once on each side can still be a moved one: the lines that align
+        # in the stretch by their fold form say where the rest of the copy stands, and a
+        # statement pair that would put more of them out of order than it has lines is not cut
+        # at (``first_kv_shared_layer_idx = (...)`` moved below a copied ``o_proj`` call).
+        aligned = np.array([(t_span[i], u_span[j]) for i, j in
+                            align_keys(*stretch_keys(lab, u_file, t_span, u_span, used))], np.int64).reshape(-1, 2)
+        found = [(a, b) for a, b in found
+                 if int((((aligned[:, 0] < t_stmts[a][0]) & (aligned[:, 1] > u_stmts[b][-1]))
+                         | ((aligned[:, 0] > t_stmts[a][-1]) & (aligned[:, 1] < u_stmts[b][0]))).sum())
+                 <= len(t_stmts[a])]
+    chain = increasing_pairs([a for a, _ in found], [b for _, b in found])
+    pieces: list[tuple[range, range]] = []
+    t_at, u_from = t_span.start, u_span.start
+    for a, b in chain:
+        kept = [(tc, pair_of(lab, tc)) for tc in t_stmts[a] if tc in strays]
+        for tc, _ in kept:
+            lab.unpair(tc)
+        paired = pair_statement(lab, u_file, t_stmts[a], u_stmts[b], number)
+        for tc, pair in kept:  # a stray the statement did not take keeps its pair
+            if lab.result.match[lab.t_rows[tc]] == NONE:
+                lab.set_pair(tc, *pair)
+        if not paired:
+            continue
+        pieces.append((range(t_at, t_stmts[a][0]), range(u_from, u_stmts[b][0])))
+        t_at, u_from = t_stmts[a][-1] + 1, u_stmts[b][-1] + 1
+    pieces.append((range(t_at, t_span.stop), range(u_from, u_span.stop)))
+    return [(t, u) for t, u in pieces if t and u]
+
+
+def _strays(lab: FileLabeller, u_file: int, t_span: range, u_span: range, u_rows: np.ndarray) -> set[int]:
+    """Lines of a stretch between two anchors paired alone with this upstream file, with a line
+    outside the stretch's upstream side: out of the pair's order, a piece of a re-wrapped
+    statement that also stands elsewhere upstream (``bound_setattr(`` paired with the opening
+    line of another call of it) and that :func:`split_at_rewrapped` may pair again. Alone: no
+    neighbour is paired with the next or previous upstream line (a run of such lines is another
+    part of the upstream file copied here, out of the anchors' order but a copy of its own)."""
+    r, rows = lab.result, lab.t_rows
+    span_rows = rows[t_span.start : t_span.stop]
+    mine = (r.match[span_rows] != NONE) & (r.up_file[span_rows] == u_file)
+    if not mine.any():
+        return set()
+    strays: set[int] = set()
+    for k in np.flatnonzero(mine).tolist():
+        tc = t_span.start + k
+        up_row = int(r.up_row[rows[tc]])
+        uc = int(np.searchsorted(u_rows, up_row))
+        if u_span.start <= uc < u_span.stop:
+            continue
+        alone = True
+        for step in (-1, 1):
+            if 0 <= tc + step < len(rows):
+                row = rows[tc + step]
+                if (r.match[row] != NONE and r.up_file[row] == u_file
+                        and 0 <= uc + step < len(u_rows) and int(r.up_row[row]) == int(u_rows[uc + step])):
+                    alone = False
+        if alone:
+            strays.add(tc)
+    return strays

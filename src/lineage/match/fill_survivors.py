@@ -1,0 +1,155 @@
+"""The fill's lone survivors and its other rules for lines outside a copy's stretches
+(:mod:`lineage.match.fill`, whose docstring gives their reasons): distinctive lines with
+identical text, aligned in order (:func:`lone_survivors`); the first code survivor below the imports
+(:func:`first_code_survivor`); blocks of consecutive lines before the first paired line or after
+the last (:func:`edge_blocks`); and a file's imports paired in any order, re-rooted ones of a
+vendored copy too (:func:`imports_in_any_order`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lineage.index import CODE
+from lineage.match.fill_lines import (
+    Keys,
+    align_form,
+    align_keys,
+    fold_form,
+    free_mask,
+    is_free,
+    span_arrays,
+)
+from lineage.match.imports import import_module, is_import_line, unvendored_import
+from lineage.match.labels import FileLabeller, pair_label
+from lineage.match.origin import vendored_root
+from lineage.match.records import NONE
+
+
+def lone_survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
+               number: int) -> list[int]:
+    """Rule (b): distinctive lines with identical stripped text, aligned in order, each verbatim."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    keys = Keys()
+    # The same keys as before line by line, with the tests on the arrays (free, kind, tokens)
+    # made at once; the key ids are given in the same order, so the alignment is the same.
+    t_kinds, t_tokens = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    t_keys = [keys.of(kind, text if ok and lab.distinctive(text := lab.t_lines[row].strip(), tokens) else None)
+              for kind, tokens, ok, row in zip(t_kinds.tolist(), t_tokens.tolist(),
+                                               free_mask(lab, u_file, t_span).tolist(),
+                                               lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    u_kinds, u_tokens = span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_keys = [keys.of(kind, text if uc not in used and lab.distinctive(text := u_lines[row].strip(), tokens) else None)
+              for uc, kind, tokens, row in zip(u_span, u_kinds.tolist(), u_tokens.tolist(),
+                                               u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    done: list[int] = []
+    for i, j in align_keys(t_keys, u_keys):
+        tc, uc = t_span[i], u_span[j]
+        t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
+        labelled = pair_label(t_text, u_text, lab.p)
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+            done.append(uc)
+    return done
+
+
+def first_code_survivor(lab: FileLabeller, u_file: int, t_span: range) -> int | None:
+    """The first code line of ``t_span`` paired with ``u_file`` that is not an import (the
+    leading survivors anchor the alignment from there on: below the import block; a licence
+    header's comment lines stand above it)."""
+    r, rows = lab.result, lab.t_rows
+    for tc in t_span:
+        row = rows[tc]
+        if (r.match[row] != NONE and r.up_file[row] == u_file and lab.target_kind(tc) == CODE
+                and import_module(lab.t_lines[row]) is None):
+            return tc
+    return None
+
+
+def edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
+                 number: int) -> list[int]:
+    """Before the pair's first paired line and after its last, only one side of a stretch is
+    bounded by the copy, so a line there aligns by chance as readily as by descent, and only
+    lone survivors are paired. A block of at least ``fill_edge_block_lines`` consecutive code
+    lines that align, in order, with as many consecutive upstream lines (by the key lines
+    align on inside a copy: fold form, without annotations) is no chance: a module's
+    ``__all__`` or constants re-quoted by a formatter (``"Status",`` <- ``'Status',``) have
+    no line identical to upstream and seed nothing, and sit above the first copied function."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    strip = bool(lab.p.fill_strip_annotations)
+    keys = Keys()
+    t_kinds, _ = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
+    t_keys = [keys.of(k, align_form(lab.t_lines[row], k, strip) if ok and k == CODE else None)
+              for k, ok, row in zip(t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(),
+                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    u_kinds, _ = span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
+    u_keys = [keys.of(k, align_form(u_lines[row], k, strip) if uc not in used and k == CODE else None)
+              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    aligned = align_keys(t_keys, u_keys)
+    blocks: list[list[tuple[int, int]]] = []
+    for i, j in aligned:
+        if blocks and blocks[-1][-1] == (i - 1, j - 1):
+            blocks[-1].append((i, j))
+        else:
+            blocks.append([(i, j)])
+    done: list[int] = []
+    for block in blocks:
+        if len(block) < lab.p.fill_edge_block_lines:
+            continue
+        for i, j in block:
+            tc, uc = t_span[i], u_span[j]
+            labelled = pair_label(*lab.texts(tc, uc, u_rows, u_lines), lab.p)
+            if labelled is not None:
+                lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+                done.append(uc)
+    return done
+
+
+def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> None:
+    """Rule (c), imports out of order: a tool such as isort sorts a file's imports again, so
+    the copied imports stand in another order than upstream and the in-order rules leave them
+    none. In the file's main pair (the pair that gets lone survivors), a free one-line import
+    statement of at least ``fill_import_min_tokens`` tokens whose fold form is that of an
+    import of the upstream file not yet paired is paired with it, in any order. This runs
+    after the in-order rules and its lines are never their anchors: on the real sglang/vLLM
+    pair, imports as anchors let the alignment pair the generic lines between them (``try:``,
+    ``)``, imports of each project's own modules). They join the region of the pair's first
+    paired line (a new region when there is none). In a vendored copy of the upstream file
+    (``fill_vendored_imports``; :func:`~lineage.match.origin.vendored_root`), a target import
+    is compared as it was before the vendoring tool re-rooted it (:func:`unvendored_import`:
+    ``from pip._vendor import requests`` <- ``import requests``), and paired near."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    r, rows = lab.result, lab.t_rows
+    root = vendored_root(lab.target.files[lab.t_file].path, lab.upstream.files[u_file].path,
+                         lab.p.vendor_folder_names) if lab.p.fill_vendored_imports else None
+    module_root = root.replace("/", ".") if root is not None else None
+    mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+    used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
+    number = int(r.region[rows[mine[0]]]) if len(mine) else new_number
+    u, t = lab.upstream, lab.target
+    u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
+    by_form: dict[str, list[int]] = {}
+    # Only code lines can be imports (the kind test once, on the arrays), and an import's
+    # stripped text starts with one of two words (a cheap test before the pattern).
+    for uc in np.flatnonzero(u.kind[u_start : u_start + len(u_rows)] == CODE).tolist():
+        text = u_lines[u_rows[uc]].strip()
+        if uc not in used and is_import_line(text):
+            by_form.setdefault(fold_form(text, CODE), []).append(uc)
+    if not by_form:
+        return
+    # Free lines only change here by this loop pairing the line it is at, so the tests on the
+    # arrays (code, enough tokens, unlabelled) can be made once, before it.
+    n = len(rows)
+    candidates = np.flatnonzero((t.kind[t_start : t_start + n] == CODE) & (r.match[rows] == NONE)
+                                & (t.ntok[t_start : t_start + n] >= lab.p.fill_import_min_tokens))
+    for tc in candidates.tolist():
+        text = lab.t_lines[rows[tc]].strip()
+        if not is_import_line(text) or not is_free(lab, u_file, tc):
+            continue
+        free_ups = by_form.get(fold_form(unvendored_import(text, module_root) if module_root else text, CODE))
+        if not free_ups:
+            continue
+        uc = free_ups.pop(0)
+        labelled = pair_label(text, u_lines[u_rows[uc]].strip(), lab.p)
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+            used.add(uc)
