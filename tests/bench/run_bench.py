@@ -16,7 +16,10 @@ What it measures (see tests/bench/README.md for the details and caveats):
    and spread over ``--parse-procs`` processes;
 5. jscpd 5.3.2 on the same two trees;
 6. scaling: the target at 1/4, 1/2 and all of its Python files, each cold for the target;
-7. determinism: the figure files of the cold and the warm runs must be byte-identical.
+7. determinism: the figure files of the cold and the warm runs must be byte-identical;
+8. history: ``lineage history`` over the 50 commits of a git repository made here (every 8th
+   target file, then 49 commits of two edited files each) against every 8th upstream file,
+   beside one cold ``lineage compare`` of its last commit, each with an empty cache.
 
 Results go to ``OUT/bench.json`` and ``OUT/bench.md``; the Markdown is also printed. The exit
 status is 0 when every part ran (targets met or not), 1 when a part failed, 2 on bad usage.
@@ -65,6 +68,14 @@ TARGET_COLD_OVER_FLOOR = 2.5
 TARGET_WARM_S = 2.0
 TARGET_CHANGED_EXTRA_S = 1.0
 TARGET_COLD_RSS_MB = 1200.0
+TARGET_HISTORY_OVER_COLD = 2.0
+# The history part: a git repository made here of every HISTORY_EVERY-th target file, then
+# HISTORY_COMMITS - 1 commits of HISTORY_FILES_PER_COMMIT edited files each, against every
+# HISTORY_EVERY-th upstream file as a directory (a small upstream, so that its indexing, which
+# both runs pay once, does not hide the per-commit cost).
+HISTORY_COMMITS = 50
+HISTORY_EVERY = 8
+HISTORY_FILES_PER_COMMIT = 2
 
 
 class BenchError(Exception):
@@ -747,6 +758,70 @@ class Bench:
             "points": points,
         }
 
+    def history(self) -> dict[str, Any]:
+        """``lineage history`` over HISTORY_COMMITS commits against one cold ``compare`` of the
+        last commit (issue 13: history <= 2 cold runs), each with an empty cache, alternating."""
+        targets = self.target_tree["paths"][::HISTORY_EVERY]
+        ups = self.upstream_tree["paths"][::HISTORY_EVERY]
+        if not targets or not ups:
+            raise BenchError("history: no files to commit")
+        upstream = self.path("trees/history-upstream")
+        materialise_subset(self.upstream_dir, upstream, ups)
+        repo = self.path("trees/history-repo")
+        for rel in targets:  # copies: the commits edit them
+            (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(self.target_dir / rel, repo / rel)
+        env = {**os.environ, "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "bench@example.invalid",
+               "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "bench@example.invalid",
+               "GIT_AUTHOR_DATE": "2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2026-01-01T00:00:00Z"}
+
+        def git(*argv: str) -> None:
+            done = subprocess.run(["git", "-C", str(repo), *argv], env=env, capture_output=True, text=True,
+                                  check=False)
+            if done.returncode != 0:
+                raise BenchError(f"history: git {argv[0]} failed: {done.stderr.strip()[:200]}")
+
+        git("init", "-q", "-b", "main")
+        git("add", "-A")
+        git("commit", "-q", "-m", "commit 0")
+        for k in range(1, HISTORY_COMMITS):
+            for j in range(HISTORY_FILES_PER_COMMIT):
+                # spread over the tree: a fixed stride, so every run edits the same files
+                rel = targets[(k * HISTORY_FILES_PER_COMMIT + j) * 7919 % len(targets)]
+                with (repo / rel).open("a", encoding="utf-8") as handle:
+                    handle.write(f"\n\ndef bench_commit_{k}_{j}(value):\n    return value + {k * 10 + j}\n")
+            git("commit", "-q", "-a", "-m", f"commit {k}")
+        spec = f"{repo}@HEAD~{HISTORY_COMMITS - 1}..HEAD"
+        runs: dict[str, list[dict[str, Any]]] = {"history": [], "compare": []}
+        for r in range(self.repeat):
+            for what, argv in (("history", ["history", spec, str(upstream)]),
+                               ("compare", ["compare", f"{repo}@HEAD", str(upstream), "--no-html"])):
+                cache = self.path(f"caches/history-{what}-{r}")
+                cache.mkdir(parents=True)
+                out_dir = self.path(f"runs/history-{what}-{r}")
+                cmd = [*self.lineage, *argv, "--out", str(out_dir), "-q"]
+                log(f"history-{what}-{r}: {' '.join(cmd[len(self.lineage):])}")
+                result = self.runner.run(cmd, env=self.env(cache), cwd=self.work,
+                                         log_path=self.logs / f"history-{what}-{r}.log")
+                log(f"history-{what}-{r}: {result['wall_s']:.2f} s wall")
+                runs[what].append(result)
+                shutil.rmtree(cache, ignore_errors=True)
+                if not self.args.keep_work:
+                    shutil.rmtree(out_dir, ignore_errors=True)
+        history, compare = summarise(runs["history"]), summarise(runs["compare"])
+        return {
+            "what": f"a git repository of every {HISTORY_EVERY}th target file ({len(targets)} files), then "
+                    f"{HISTORY_COMMITS - 1} commits of {HISTORY_FILES_PER_COMMIT} files edited (a function "
+                    f"appended) each; upstream: every {HISTORY_EVERY}th upstream file ({len(ups)} files) as a "
+                    "directory; each run with an empty cache, history and compare alternating",
+            "commits": HISTORY_COMMITS,
+            "history_command": f"lineage history REPO@HEAD~{HISTORY_COMMITS - 1}..HEAD UPSTREAM_DIR --out TMP -q",
+            "compare_command": "lineage compare REPO@HEAD UPSTREAM_DIR --out TMP -q --no-html",
+            "history": history,
+            "compare": compare,
+            "ratio": None if not compare.get("wall_s") else history["wall_s"] / compare["wall_s"],
+        }
+
     # -- report ---------------------------------------------------------------------
 
     def machine(self) -> dict[str, Any]:
@@ -793,6 +868,7 @@ class Bench:
         procs = res.get("parse_floor", {}).get("procs", self.args.parse_procs)
         warm_wall = res.get("warm", {}).get("wall_s")
         extra = res.get("one_changed_file", {}).get("extra_wall_s")
+        history_ratio = res.get("history", {}).get("ratio")
         identical = res.get("determinism", {}).get("identical")
 
         def ratio(a: float | None, b: float | None) -> float | None:
@@ -808,6 +884,8 @@ class Bench:
                 TARGET_COLD_OVER_FLOOR, "x"),
             row("warm wall", warm_wall, TARGET_WARM_S, "s"),
             row("one changed file: wall over the unchanged warm run", extra, TARGET_CHANGED_EXTRA_S, "s"),
+            row(f"`lineage history` over {HISTORY_COMMITS} commits / one cold run", history_ratio,
+                TARGET_HISTORY_OVER_COLD, "x"),
             row("cold peak RSS", cold_rss, TARGET_COLD_RSS_MB, "MB"),
         ]
         rows.append({"what": "figures identical cold vs warm", "value": identical, "limit": True, "unit": "",
@@ -882,7 +960,14 @@ class Bench:
                 hits = point["runs"][0].get("target_cache", {})
                 add(f"scaling: target {point['fraction']} ({point['files']} files, cold target)", point,
                     f"target cache hits/misses {hits.get('cache_hits')}/{hits.get('cache_misses')}")
-        lines += ["", "Targets (history not included):", "",
+        history = res.get("history", {})
+        if "error" in history:
+            add("history", history)
+        elif history:
+            add(f"history over {history.get('commits')} commits", history.get("history"),
+                history.get("what", ""))
+            add("one cold compare of its last commit", history.get("compare"))
+        lines += ["", "Targets:", "",
                   "| target | measured | limit | met |", "|---|---:|---:|---|"]
         for t in bench["targets"]:
             value = t["value"]
@@ -917,6 +1002,7 @@ class Bench:
             self.part("parse_floor", self.parse_floor)
             self.part("jscpd", self.jscpd)
             self.part("scaling", self.scaling)
+            self.part("history", self.history)
         finally:
             if self.args.keep_work:
                 log(f"work files kept in {self.work}")
