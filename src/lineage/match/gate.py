@@ -6,9 +6,9 @@ target line paired with a ``third_party`` or ``from_target`` upstream file is no
 the upstream. It becomes ``none`` and is kept apart as *shared* code (:class:`Shared`), unless
 the target file itself says it took the code from there: for ``third_party``, a marker of the
 target file names that upstream (it took the code via the upstream), or the target file sits in
-a vendored folder at the upstream file's own path (:func:`~lineage.match.origin.vendored_root`: ``pip/_vendor/rich/``
-holds rich's files, whatever rich took from pyfilesystem2); for ``from_target``, a marker of the
-target file names that very upstream file.
+a vendored folder at the upstream file's own path (:func:`~lineage.match.origin.vendored_root`:
+``pip/_vendor/rich/`` holds rich's files, whatever rich took from pyfilesystem2); for
+``from_target``, a marker of the target file names that very upstream file.
 
 A marker speaks for what follows it (:func:`marker_scope`): in the file's header (its lines
 before the first def/class, at most ``MatchParams.origin_header_lines``, as an upstream file's
@@ -28,8 +28,8 @@ The gate also makes two more kinds of line shared instead of copied:
   lines counts as copied, even inside copied code.
 * ``generated``: a target version file that says it was generated (setuptools-scm, versioneer,
   hatch-vcs): both projects generate it, neither copied it; unless it is a vendored copy of the
-  upstream's file (:func:`~lineage.match.origin.vendored_root`: pip's ``_vendor/platformdirs/version.py`` is the
-  platformdirs release's generated file, copied).
+  upstream's file (:func:`~lineage.match.origin.vendored_root`: pip's
+  ``_vendor/platformdirs/version.py`` is the platformdirs release's generated file, copied).
 
 And it tells files that only re-export (:func:`is_reexport_only`: imports, ``__all__`` and a
 docstring) from the rest: their lines stay labelled, but such a file is not evidence on its own
@@ -152,8 +152,8 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
     ``exempt_third_party(t, u)``: the rows of target file t whose markers name the upstream that
     holds upstream file u (:func:`marker_scope`; ``True``/``False`` for all rows or none);
     ``exempt_from_target(t, u)``: target file t names upstream file u itself; ``vendored(t, u)``:
-    target file t is a vendored copy of upstream file u (:func:`~lineage.match.origin.vendored_root`), which neither
-    the third-party nor the generated-file rule sets apart.
+    target file t is a vendored copy of upstream file u (:func:`~lineage.match.origin.vendored_root`),
+    which neither the third-party nor the generated-file rule sets apart.
     """
     out_files: list[FileMatch] = []
     shared: list[Shared] = []
