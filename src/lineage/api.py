@@ -29,15 +29,15 @@ import pandas as pd
 
 from lineage import results
 from lineage.errors import LineageError
+from lineage.file_labels import FileLabels
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
 from lineage.markers import marker_names_upstream
-from lineage.match import FileMatcher, MatchParams, MatchResult, MatchWorkers, Side
+from lineage.match import MatchParams, MatchResult, MatchWorkers
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import Origin, header_end, holder, vendored_root
-from lineage.match.records import MatchEntry, empty_match
+from lineage.match.records import MatchEntry
 from lineage.match.renames import folder_renames, renamed_upstream_paths
-from lineage.match.store import MatchCache, code_fingerprint
-from lineage.progress import meter
+from lineage.match.store import code_fingerprint
 from lineage.results.tables import (
     UpstreamFile,
     build_functions,
@@ -49,7 +49,7 @@ from lineage.results.tables import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.settings import RunSettings, print_progress
+from lineage.settings import RunSettings
 from lineage.side_cache import cached_origins
 from lineage.sources import Source, open_source
 from lineage.sources.base import require_python
@@ -187,13 +187,11 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []
-    readers = []
     for number, (label, tree) in enumerate(zip(labels, upstreams, strict=True)):
         for f in tree.files:
             up_files.append(UpstreamFile(label, f.path))
             up_indexes.append(f)
             up_of.append(number)
-            readers.append((tree, f.path))
     own_names = [upstream_names(tree) for tree in upstreams]
     names: set[str] = set().union(*own_names)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
@@ -219,43 +217,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                       for tree in upstreams])
 
     context = match_context(upstreams, labels, params)
-    match_cache = MatchCache(cache_root, context)
-    memo = match_memo if match_memo is not None else {}
     n_files = len(target.files)
-    counts = {"hits": 0, "misses": 0}
     seconds = {"match": 0.0}
-    from_cache: set[int] = set()  # target files whose entry was read from the match cache
-    # What matching files no cache holds needs: the upstream side (built once) and, per target
-    # file whose steps 1 to 3 are done, its matcher and its number there (dropped once matched).
-    upstream_side: list[Side] = []
-    prepared: dict[int, tuple[FileMatcher, int]] = {}
-
-    def prepare(todo: list[int]) -> None:
-        """Steps 1 to 3 of target files ``todo`` (their votes too), to match them later."""
-        if not upstream_side:  # kept between runs (lineage.side_cache): the same arrays either way
-            from lineage.side_cache import upstream_side as cached_side
-
-            upstream_side.append(cached_side(cache_root, labels, [tree.files for tree in upstreams],
-                                             lambda k: readers[k][0].lines(readers[k][1]),
-                                             np.array(up_of, dtype=np.int32)))
-        files_todo = [target.files[t] for t in todo]
-        target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32))
-        matcher = FileMatcher(target_side, upstream_side[0], params, [preferred[t] for t in todo],
-                              [attributed[t] for t in todo])
-        for k, t in enumerate(todo):
-            prepared[t] = (matcher, k)
-
-    def entry_of(t: int) -> MatchEntry | None:
-        """Target file ``t``'s entry from the memo or the match cache, whatever renames it was
-        matched with."""
-        f = target.files[t]
-        found = memo.get((f.digest, f.path))
-        if found is None:
-            found = match_cache.get(f.digest, f.path, f.n_lines)
-            if found is not None:
-                memo[(f.digest, f.path)] = found
-                from_cache.add(t)
-        return found
+    matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
+                          match_memo if match_memo is not None else {})
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table
@@ -282,59 +247,20 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     unknown = []
     for t in range(n_files):
         if t not in known:
-            if (entry := entry_of(t)) is not None:
+            if (entry := matching.entry(t)) is not None:
                 known[t] = entry.vote
             else:
                 unknown.append(t)
     if unknown:
-        prepare(unknown)
-        known.update((t, prepared[t][0].votes[prepared[t][1]]) for t in unknown)  # (no matcher left in a local)
+        matching.prepare(unknown)
+        known.update((t, matching.vote(t)) for t in unknown)
     votes = [known[t] for t in range(n_files)]
     renames = folder_renames([f.path for f in target.files], votes, params)
     renamed = [renamed_upstream_paths(f.path, renames, up_path_set) for f in target.files]
 
-    def labels_of(todo: list[int]) -> list[MatchEntry]:
-        """The labels of target files ``todo``: from the memo or the match cache when matched
-        with the current renamed paths, else matched."""
-        per_file: list[MatchEntry | None] = []
-        for t in todo:
-            found = entry_of(t)
-            per_file.append(found if found is not None and found.renamed == renamed[t] else None)
-        missing = [k for k, found in enumerate(per_file) if found is None]
-        counts["hits"] += sum(1 for k, t in enumerate(todo) if per_file[k] is not None and t in from_cache)
-        if not missing and progress is not None:
-            progress(f"matching: all {len(todo)} target files cached")
-        if missing:
-            counts["misses"] += len(missing)
-            need = [todo[k] for k in missing if todo[k] not in prepared]
-            if need:
-                prepare(need)
-            groups: dict[int, list[int]] = {}  # matcher -> positions in todo, in order
-            for k in missing:
-                groups.setdefault(id(prepared[todo[k]][0]), []).append(k)
-            # The CLI's callback (print_progress) is drawn as a bar on a terminal; any other gets lines.
-            with meter(len(missing), "matching", "files", progress, bar=progress is print_progress,
-                       note=f" of {len(todo):,} (the others cached) against {len(up_files):,} upstream "
-                       "files") as tick:
-                for ks in groups.values():
-                    matcher = prepared[todo[ks[0]]][0]
-                    numbers = [prepared[todo[k]][1] for k in ks]
-                    for k, j, found in zip(ks, numbers, matcher.match_files(numbers, renames, tick, workers),
-                                           strict=True):
-                        t = todo[k]
-                        f = target.files[t]
-                        del prepared[t]
-                        labels, regions = found if found is not None else (empty_match(f.n_lines), [])
-                        entry = MatchEntry(labels, regions, matcher.votes[j], matcher.renamed(j))
-                        per_file[k] = memo[(f.digest, f.path)] = entry
-                        match_cache.put(f.digest, f.path, entry)
-        if not prepared:
-            upstream_side.clear()  # (and its memos) not kept while the tables are built
-        return per_file  # type: ignore[return-value]
-
     def gated_of(todo: list[int]) -> tuple[list[FileIndex], Gated]:
         """Target files ``todo`` (in that order) and their labels after the gate."""
-        per_file = labels_of(todo)
+        per_file = matching.labels_of(todo, renames, renamed, progress, workers, len(up_files))
         files = [target.files[t] for t in todo]
         result = MatchResult(files=[found.match for found in per_file],
                              regions=[dataclasses.replace(r, target_file=k)
@@ -380,7 +306,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         tables = {"files": files_frame(rows, target.skipped)} | _no_line_tables()
     if tables is None:  # every file's rows built (and any file matched that no cache holds)
         tables = tables_of(list(range(n_files)), not figures_only)[0]
-    prepared.clear()
+    matching.release()
     keys = None
     if store is not None:
         from lineage.results.reuse import REWRITE_AFTER, row_keys
@@ -393,7 +319,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     return Comparison(target=target, upstreams=list(upstreams), params=params, lines=tables["lines"],
                       files=tables["files"], functions=tables["functions"], regions=tables["regions"],
                       upstream_names=labels, timings=timings,
-                      match_cache_hits=counts["hits"], match_cache_misses=counts["misses"], table_rows_reused=reused,
+                      match_cache_hits=matching.hits, match_cache_misses=matching.misses, table_rows_reused=reused,
                       origins=build_origins(origins, up_files), target_names=own_target, row_keys=keys)
 
 
