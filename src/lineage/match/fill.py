@@ -14,85 +14,24 @@ in both files (the longest chain increasing on both sides; lines out of that ord
 labels but are not anchors). Each stretch between two anchors, and before the first and after
 the last, is aligned line by line with its upstream counterpart (an LCS of line keys, rapidfuzz
 ``Indel``, the alignment ``git diff`` makes), so a filled line is always in order with the pair's
-other hits. Three rules, each with its reason:
+other hits. The rules, each in its module with its reasons:
 
-* **Alignment inside a copy** (:func:`~lineage.match.fill_inside.align_inside`). Between two
-  anchors, when neither side of the stretch is longer than ``align_max_gap`` content lines, every
-  free line that aligns is paired, whatever its form: it sits in order between hits of a certain
-  pair. Lines align by their fold form (:func:`fold_form`: tokens without a trailing comment, one
-  quote character, no trailing comma: the edits formatters make).
-  :func:`~lineage.match.labels.pair_label` says verbatim (identical stripped text) or near, and a
-  near pair must pass the rule for lines between hits (same normal or abstract form, or
-  ``near_min_similarity``). Then, between two lines so aligned, the lines left on both sides
-  (edited in place: an annotation added, a name or a literal changed, a call re-wrapped) are
-  paired when neither side exceeds ``fill_edit_max_gap`` lines, by their most similar pairs
-  (``fill_edit_min_similarity``) and then by the character alignment of a region's gap
-  (:func:`~lineage.match.fill_inside._edited_lines`).
-* **Lone survivors** (:func:`~lineage.match.fill_survivors.lone_survivors`). Everywhere else in an
-  established pair (before the first anchor, after the last, longer stretches, and pairs with no
-  anchor at all), only distinctive lines align (at least ``survivor_min_tokens`` tokens and
-  ``survivor_min_chars`` characters), and only on identical stripped text: each is paired
-  verbatim, even alone. In a file rewritten over years a signature or a ``raise`` with its message
-  survives between new code; alone it could never be a region, but the pair is already known and
-  the line is in order with the pair's other lines. Of the pairs established by a region, only the
-  file's main pair (the upstream file most of its lines are paired with) gets survivors: a file
-  that took a function from a second upstream file shares that file's imports and idioms (``from
-  .user import User``) far more often than it kept its lines (on the real renamed fork, 8 of 42
-  such lines were copies, against 261 of 333 in the main pairs, with align_max_gap 40). In a long
-  inner stretch the survivors then serve as anchors, and the stretches between them short enough
-  are aligned as inside a copy (``fill_survivor_anchors``). So they do **after the pair's last
-  paired line** (``fill_edge_survivor_anchors``), when the target file has the upstream file's
-  name: a region can end early (on the real renamed fork, ``nextcord/http.py``'s regions stopped a
-  third of the way in, where new endpoints were inserted, and the hundreds of methods after them,
-  annotated and re-wrapped, were left to the survivors, each method's unchanged ``return
-  self.request(r, reason=reason)``), and a file of the upstream file's own name is its later
-  version from edge to edge, so the lines between two of its survivors are copied code edited in
-  place. Not in a file of another name (one that took a part of the upstream file: outside that
-  part, its own code, ``nextcord/webhook/async_.py`` <- ``discord/webhook.py``, 25 of 30 such
-  lines new by git blame), and not before the pair's first paired line: there stand the imports,
-  which a derived file rewrites to its own modules, and aligning them between survivors paired
-  them with the upstream's imports of other modules (``from .enums import (`` <- ``from .channel
-  import *``; on the sglang/vLLM pair, sglang's ``from sglang.srt.layers... import`` lines).
-  **Before the pair's first paired line**, in a target file of the upstream file's own name, the
-  survivors anchor the alignment too, but only from the first of them that is not an import on
-  (``fill_leading_survivor_anchors``): the file is its later version from edge to edge, as above,
-  and below its import block the module's code is the old code edited (``nextcord/http.py``:
-  ``pass`` / ``return text`` of the old ``json_or_text`` between two survivors, above the first
-  region). This also takes a pair with **no paired line at all** before the fill (established by
-  its path or a marker, no region: a file rewritten over years, ``nextcord/sticker.py`` <-
-  ``discord/sticker.py``, annotated line by line), whose survivors are the only places where the
-  copy can be seen; alone, each would face the lone-line rule, which drops most of them (a
-  ``return self.name`` survives in many files).
-* **Statements re-wrapped in place** (:func:`~lineage.match.fill_statements.split_at_rewrapped`,
-  ``fill_rewrapped_max_lines``, on by default). Inside a stretch between two anchors, a statement
-  whose tokens (without type annotations) are those of one upstream statement of the stretch, each
-  found once there and of several lines on one side, is Black's re-wrap of it: no piece of it
-  aligns by its fold form, so it is paired piece by piece first and the stretch is cut at it. It
-  judges no similarity, unlike the statement rule (``fill_statement_max_lines``; the similar
-  statements of :mod:`lineage.match.statements`, on by default since recall5 but only in a file of
-  the upstream file's own name, :func:`~lineage.match.fill_lines.statement_rule`): on the real
-  renamed fork it raised recall 0.849 -> 0.881 with precision 0.965 -> 0.966, and on the
-  sglang/vLLM pair it added about 50 code lines, its truth-set scores unchanged. A statement found
-  once on each side can still be one moved past copied lines; cut there, the stretch would lose
-  them, so a statement pair that crosses more of the stretch's fold-form alignments than it has
-  lines is not used (sglang's ``gemma3n_causal.py`` moved ``first_kv_shared_layer_idx = (...)``
-  below a copied ``o_proj`` call and lost its 17 lines). A piece a region paired alone out of the
-  pair's order (``bound_setattr(``, the opening line of another exploded call upstream) counts as
-  free here (:func:`~lineage.match.fill_statements._strays`, ``fill_rewrapped_strays``), so the
-  call it belongs to is whole again.
+* **Alignment inside a copy** (:mod:`lineage.match.fill_inside`): between two anchors, every free
+  line that aligns by its fold form is paired, and then the lines edited in place between them.
+* **Lone survivors** (:mod:`lineage.match.fill_survivors`): everywhere else, only distinctive
+  lines with identical text, in order; survivors then anchor the alignment where the target file
+  is the upstream file's later version; edge blocks before the first paired line and after the
+  last.
+* **Statements re-wrapped in place** and **signatures that outlived a rewrite**
+  (:mod:`lineage.match.fill_statements`), with the statement rule's edited and completed
+  statements.
 * **Statements of one shape** (:mod:`lineage.match.shapes`, ``fill_shape_max_lines``; in a file of
   the upstream file's own name, at most ``fill_shape_max_edits`` tokens edited): the edited pieces
   of a call broken one argument a line, paired whole with the upstream statement of the same
   abstract shape once one of its lines is. A witnessed-renames rule lives there too (own-name
   files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
-* **Signatures that outlived a rewrite**
-  (:func:`~lineage.match.fill_statements.signature_survivors`, ``fill_signature_survivors``; where
-  the statement rule works): a ``def`` statement exploded and edited (a parameter added) next to a
-  rewritten body is paired as a statement with the upstream ``def`` of the same name, a name each
-  file defines once, in order with the pair.
-* **Imports out of order** (:func:`~lineage.match.fill_survivors.imports_in_any_order`). In the
-  same pairs as the survivors, a one-line import the upstream file also has is paired in any
-  order: isort sorts a fork's imports again.
+* **Imports out of order** (:mod:`lineage.match.fill_survivors`): in the file's main pair, a
+  one-line import the upstream file also has is paired in any order.
 
 The survivors and imports this step pairs are judged once more by step 7, the lone-line rule
 (:mod:`lineage.match.lone`): one that no paired neighbour continues in order stays only if its

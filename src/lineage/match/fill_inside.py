@@ -1,7 +1,21 @@
-"""The fill's rule (a), alignment inside a copy (:mod:`lineage.match.fill`, whose docstring
-gives its reasons): between two anchors, every free line that aligns by its fold form is paired
+"""The fill's rule (a), alignment inside a copy (step 6, :mod:`lineage.match.fill`; its reasons
+below): between two anchors, every free line that aligns by its fold form is paired
 (:func:`align_inside`); between two lines so aligned, the lines edited in place are paired by
-their most similar pairs and then by characters (:func:`_edited_lines`)."""
+their most similar pairs and then by characters (:func:`_edited_lines`).
+
+* **Alignment inside a copy** (:func:`~lineage.match.fill_inside.align_inside`). Between two
+  anchors, when neither side of the stretch is longer than ``align_max_gap`` content lines, every
+  free line that aligns is paired, whatever its form: it sits in order between hits of a certain
+  pair. Lines align by their fold form (:func:`~lineage.match.fill_lines.fold_form`: tokens
+  without a trailing comment, one quote character, no trailing comma: the edits formatters make).
+  :func:`~lineage.match.labels.pair_label` says verbatim (identical stripped text) or near, and a
+  near pair must pass the rule for lines between hits (same normal or abstract form, or
+  ``near_min_similarity``). Then, between two lines so aligned, the lines left on both sides
+  (edited in place: an annotation added, a name or a literal changed, a call re-wrapped) are
+  paired when neither side exceeds ``fill_edit_max_gap`` lines, by their most similar pairs
+  (``fill_edit_min_similarity``) and then by the character alignment of a region's gap
+  (:func:`~lineage.match.fill_inside._edited_lines`).
+"""
 
 from __future__ import annotations
 
