@@ -62,7 +62,8 @@ _PACK_MAGIC = b"LINEAGE-PACK\n"  # every record of one source (RecordPack)
 PACK_VERSION = 1
 _DIGESTS_MAGIC = b"LINEAGE-DIG\n"  # an archive's blob hashes (IndexCache.archive_digests)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
-_HEADER = struct.Struct("<Q16s")  # payload length, checksum()
+CHECKSUM_BYTES = 16  # XXH3-128 (checksum)
+_HEADER = struct.Struct(f"<Q{CHECKSUM_BYTES}s")  # payload length, checksum()
 
 
 class IndexCache:
@@ -135,15 +136,8 @@ class IndexCache:
         keep only the :attr:`packs` newest packs. A full disk costs speed only."""
         if not self.packs:
             return
-        with contextlib.suppress(OSError):
-            write_atomically(self._pack_path(slot), RecordPack.encode(slot, [r for r in records if r.status == "ok"]))
-            dated = []
-            for path in (self.dir / "packs").glob("*/*.pack"):  # type: ignore[operator]
-                with contextlib.suppress(OSError):
-                    dated.append((path.stat().st_mtime_ns, path.name, path))
-            for _, _, path in sorted(dated, reverse=True)[self.packs :]:
-                with contextlib.suppress(OSError):
-                    path.unlink()
+        store_keeping_newest(self._pack_path(slot), RecordPack.encode(slot, [r for r in records if r.status == "ok"]),
+                             self.packs, "*/*.pack")
 
     def _digests_path(self, archive: str) -> Path | None:
         hexdigest = archive.removeprefix("sha256:")
@@ -200,8 +194,14 @@ class IndexCache:
 
 def checksum(payload: bytes | memoryview) -> bytes:
     """The checksum every framed cache entry carries of its payload (XXH3-128; see the module
-    docstring); :class:`xxhash.xxh3_128` computes the same over a stream."""
+    docstring); :func:`checksum_stream` computes the same over a payload written in parts."""
     return xxhash.xxh3_128_digest(payload)
+
+
+def checksum_stream() -> xxhash.xxh3_128:
+    """A hasher whose ``digest()`` of the parts ``update``d into it equals :func:`checksum` of
+    their concatenation (an entry written as a stream: the result cache's)."""
+    return xxhash.xxh3_128()
 
 
 def frame(magic: bytes, payload: bytes) -> bytes:

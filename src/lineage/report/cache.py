@@ -43,10 +43,8 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import xxhash
-
 from lineage.environment import library_versions
-from lineage.index.store import _HEADER, checksum
+from lineage.index.store import _HEADER, CHECKSUM_BYTES, checksum, checksum_stream
 from lineage.report.folder import ReportFolder
 from lineage.report.outdir import atomic_out_dir
 from lineage.settings import DEFAULT_RESULT_ENTRIES
@@ -152,8 +150,8 @@ class ResultCache:
         fd, tmp = tempfile.mkstemp(dir=entry.parent, prefix=".tmp-")
         try:
             with os.fdopen(fd, "w+b") as handle:
-                handle.write(RESULT_MAGIC + _HEADER.pack(0, bytes(_HEADER.size - 8)))  # length, checksum: below
-                stream = xxhash.xxh3_128()  # the same as index.store.checksum, over the parts
+                handle.write(RESULT_MAGIC + _HEADER.pack(0, bytes(CHECKSUM_BYTES)))  # length, checksum: below
+                stream = checksum_stream()
                 length = 0
                 for part in _parts(head, out_dir, names):
                     stream.update(part)
