@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shutil
@@ -14,7 +15,7 @@ import lineage.compare_and_write
 from lineage.compare_and_write import compare_and_write
 from lineage.errors import LineageError
 from lineage.match import MatchParams
-from lineage.report.cache import ResultCache
+from lineage.report.cache import ENTRY_HEAD, RESULT_VERSION, ResultCache
 from lineage.settings import DEFAULT_RESULT_ENTRIES, RunSettings
 
 FIXTURE = Path(__file__).parent / "eval" / "fixture_upstream"
@@ -114,30 +115,90 @@ def test_no_cache_neither_reads_nor_writes(trees: tuple[Path, Path], tmp_path: P
     assert not off.from_cache
     assert json.loads((tmp_path / "o2" / "manifest.json").read_text())["options"]["result_cache"] == "off"
     _run(trees, tmp_path / "o3", tmp_path / "empty", use_cache=False)
-    assert not (tmp_path / "empty" / "result-v1").exists()
+    assert not (tmp_path / "empty" / f"result-v{RESULT_VERSION}").exists()
+
+
+def _entries(cache: Path) -> list[Path]:
+    """The entry folders under ``cache``, sorted (not stores under way)."""
+    return sorted(head.parent for head in (cache / f"result-v{RESULT_VERSION}").rglob(ENTRY_HEAD)
+                  if not head.parent.name.startswith(".tmp-"))
 
 
 def test_a_damaged_or_moved_entry_is_a_miss(trees: tuple[Path, Path], tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     _run(trees, tmp_path / "o1", cache)
-    [entry] = (cache / "result-v1").rglob("*.rec")
-    data = bytearray(entry.read_bytes())
-    data[-5] ^= 0xFF  # one byte of a stored file
-    entry.write_bytes(bytes(data))
+    expected = _files(tmp_path / "o1")
+    [entry] = _entries(cache)
+    stored = entry / "files" / "lines.csv"
+    data = bytearray(stored.read_bytes())
+    data[-5] ^= 0xFF  # one byte of a stored file, the same size
+    stored.unlink()  # (not through o1's link: o1 keeps its bytes)
+    stored.write_bytes(bytes(data))
     again = _run(trees, tmp_path / "o2", cache)
-    assert not again.from_cache and _files(tmp_path / "o1")["lines.csv"] == _files(tmp_path / "o2")["lines.csv"]
+    assert not again.from_cache and _files(tmp_path / "o2")["lines.csv"] == expected["lines.csv"]
     assert _run(trees, tmp_path / "o3", cache).from_cache  # rewritten by the miss
     # Another key's entry under this key's name: its header's key differs, so a miss.
-    [entry] = (cache / "result-v1").rglob("*.rec")
+    [entry] = _entries(cache)
     _run(trees, tmp_path / "o4", cache, html=False)
-    other = next(p for p in (cache / "result-v1").rglob("*.rec") if p != entry)
-    shutil.copyfile(other, entry)
+    other = next(p for p in _entries(cache) if p != entry)
+    shutil.copyfile(other / ENTRY_HEAD, entry / ENTRY_HEAD)
     assert not _run(trees, tmp_path / "o5", cache).from_cache
     assert "html/index.html" in _files(tmp_path / "o5")
 
 
-def _entries(cache: Path) -> list[Path]:
-    return sorted((cache / "result-v1").rglob("*.rec"))
+def test_stored_files_are_links_and_an_edited_report_is_a_miss(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    _run(trees, tmp_path / "o1", cache)
+    [entry] = _entries(cache)
+    # The entry holds the storing run's files (no copy), and a hit links them out again.
+    assert os.path.samefile(entry / "files" / "lines.csv", tmp_path / "o1" / "lines.csv")
+    assert _run(trees, tmp_path / "o2", cache).from_cache
+    assert os.path.samefile(tmp_path / "o2" / "summary.md", tmp_path / "o1" / "summary.md")
+    expected = _files(tmp_path / "o2")
+    # A report file edited in place edits the entry: the checksum makes the next run a miss.
+    with (tmp_path / "o1" / "summary.md").open("a", encoding="utf-8") as handle:
+        handle.write("an edit\n")
+    again = _run(trees, tmp_path / "o3", cache)
+    assert not again.from_cache
+    written = _files(tmp_path / "o3")
+    assert written["summary.md"] == expected["summary.md"] and written["lines.csv"] == expected["lines.csv"]
+    assert _run(trees, tmp_path / "o4", cache).from_cache
+
+
+def test_without_links_the_files_are_copied(trees: tuple[Path, Path], tmp_path: Path,
+                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_link(source: object, destination: object) -> None:
+        raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_link)
+    cache = tmp_path / "cache"
+    cold = _run(trees, tmp_path / "o1", cache)
+    warm = _run(trees, tmp_path / "o2", cache)
+    assert warm.from_cache and warm.headline == cold.headline
+    assert not os.path.samefile(tmp_path / "o2" / "lines.csv", tmp_path / "o1" / "lines.csv")
+    a, b = _files(tmp_path / "o1"), _files(tmp_path / "o2")
+    assert {k: v for k, v in a.items() if k != "manifest.json"} == {k: v for k, v in b.items() if k != "manifest.json"}
+
+
+def test_an_entry_lost_while_written_is_computed(trees: tuple[Path, Path], tmp_path: Path,
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    cache = tmp_path / "cache"
+    _run(trees, tmp_path / "o1", cache)
+    expected = _files(tmp_path / "o1")
+    real_get = ResultCache.get
+
+    def get_then_lose(self: ResultCache, key: dict[str, object]):  # type: ignore[no-untyped-def]
+        found = real_get(self, key)
+        if found is not None:  # another run evicts the entry between the check and the write
+            shutil.rmtree(found.files[0].path.parent.parent)
+        return found
+
+    monkeypatch.setattr(ResultCache, "get", get_then_lose)
+    again = _run(trees, tmp_path / "o2", cache)
+    assert not again.from_cache
+    written = _files(tmp_path / "o2")
+    for name in ("lines.csv", "files.csv", "summary.json", "summary.md"):
+        assert written[name] == expected[name]
 
 
 def test_only_the_newest_entries_are_kept(trees: tuple[Path, Path], tmp_path: Path) -> None:
@@ -147,7 +208,7 @@ def test_only_the_newest_entries_are_kept(trees: tuple[Path, Path], tmp_path: Pa
     _run(trees, tmp_path / "o2", cache, result_entries=2, html=False)
     assert len(_entries(cache)) == 2
     # A hit makes its entry the most recently used: the third key evicts the html=False one.
-    os.utime(first, ns=(1, 1))  # as if written long ago
+    os.utime(first / ENTRY_HEAD, ns=(1, 1))  # as if written long ago
     assert _run(trees, tmp_path / "o3", cache, result_entries=2).from_cache
     _run(trees, tmp_path / "o4", cache, result_entries=2, formats=["spdx"])
     assert len(_entries(cache)) == 2 and first in _entries(cache)
@@ -160,13 +221,14 @@ def test_evict_keeps_the_newest_and_leaves_other_files(tmp_path: Path) -> None:
     assert cache.dir is not None
     made = []
     for number in range(4):
-        entry = cache.dir / f"{number:02d}" / f"{number:02d}{'0' * 62}.rec"
-        entry.parent.mkdir(parents=True, exist_ok=True)
-        entry.write_bytes(b"x")
-        os.utime(entry, ns=(number * 10**9, number * 10**9))
+        entry = cache.dir / f"{number:02d}" / f"{number:02d}{'0' * 62}"
+        entry.mkdir(parents=True)
+        (entry / ENTRY_HEAD).write_bytes(b"x")
+        os.utime(entry / ENTRY_HEAD, ns=(number * 10**9, number * 10**9))
         made.append(entry)
     temporary = cache.dir / "00" / ".tmp-writing"  # a store under way
-    temporary.write_bytes(b"partial")
+    temporary.mkdir()
+    (temporary / ENTRY_HEAD).write_bytes(b"partial")
     assert sorted(cache.evict()) == made[:2]
     assert _entries(tmp_path) == made[2:] and temporary.exists()
     assert ResultCache(None).evict() == []

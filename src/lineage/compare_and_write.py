@@ -48,7 +48,7 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     is unchanged the stored report is written without indexing, matching or building tables."""
     from lineage.index.tree import tree_identity
     from lineage.report import ATTACHMENTS
-    from lineage.report.cache import ResultCache, refreshed_manifest, result_key, write_cached
+    from lineage.report.cache import EntryLost, ResultCache, refreshed_manifest, result_key, write_cached
 
     params = params or MatchParams()
     settings = settings or RunSettings()
@@ -74,7 +74,6 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
             found = cache.get(key)
             keyed = time.perf_counter()
             if found is not None:
-                read = None  # not needed: free the files read for the key before writing
                 settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
                 options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
                            "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
@@ -83,11 +82,11 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
                     manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
                     paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
                                          manifest)
+                    return Written(paths, found.headline, found.skipped, True)
+                except EntryLost:  # removed or changed by another run meanwhile: computed after all
+                    settings.log("the stored report changed while it was written: computing it")
                 except OSError as exc:
                     raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-                finally:
-                    found.close()
-                return Written(paths, found.headline, found.skipped, True)
         from lineage.api import compare
 
         comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
