@@ -99,3 +99,23 @@ def test_the_command_picks_pyarrows_pool_unless_the_user_did(given: str | None, 
         env["ARROW_DEFAULT_MEMORY_POOL"] = given
     done = subprocess.run([sys.executable, "-c", _POOL_PROBE], capture_output=True, text=True, check=True, env=env)
     assert done.stdout.split() == [expected if given else ARROW_MEMORY_POOL] * 2
+
+
+def test_the_command_runs_with_its_collector_thresholds_and_gives_them_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    import lineage.cli
+    from lineage.settings import GC_THRESHOLDS
+
+    seen: list[tuple[int, int, int]] = []
+
+    def command(argv: object) -> int:
+        seen.append(gc.get_threshold())
+        return 0
+
+    monkeypatch.setattr(lineage.cli, "_main", command)
+    before = gc.get_threshold()
+    assert before != GC_THRESHOLDS
+    assert lineage.cli.main(["--version"]) == 0
+    assert seen == [GC_THRESHOLDS] and gc.get_threshold() == before

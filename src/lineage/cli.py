@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import gc
 import json
 import os
 import signal
@@ -23,7 +24,7 @@ from pathlib import Path
 
 from lineage import __version__
 from lineage.errors import LineageError
-from lineage.settings import ARROW_MEMORY_POOL, DEFAULT_MAX_FILE_BYTES, RunSettings
+from lineage.settings import ARROW_MEMORY_POOL, DEFAULT_MAX_FILE_BYTES, GC_THRESHOLDS, RunSettings
 
 # Before anything imports pyarrow (read when its default pool is first made); forked workers inherit it.
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", ARROW_MEMORY_POOL)
@@ -452,6 +453,15 @@ def _terminate(signum: int, frame: object) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    before = gc.get_threshold()
+    gc.set_threshold(*GC_THRESHOLDS)  # for the command's work only (see GC_THRESHOLDS); workers fork from it
+    try:
+        return _main(argv)
+    finally:
+        gc.set_threshold(*before)  # a caller of main() in its own process gets its collector back
+
+
+def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if threading.current_thread() is threading.main_thread():
