@@ -149,7 +149,7 @@ def spdx_document(comparison: Comparison) -> Document:
             comment=f"{copied} copied lines in {len(group)} regions"))
         relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.CONTAINS, file_id))
         raw_lines = data.splitlines(keepends=True)
-        starts = [0, *itertools.accumulate(len(raw) for raw in raw_lines)]
+        starts = [0, *itertools.accumulate(map(len, raw_lines))]
         spdx_markers = [m for m in record.markers if m.kind == "spdx"]
         for (_, t_start, t_end, region, verbatim, near, upstream, up_path, up_start, up_end, up_licence,
              up_copyrights) in group:
