@@ -6,6 +6,8 @@ import errno
 import json
 import os
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -146,23 +148,40 @@ def test_a_damaged_or_moved_entry_is_a_miss(trees: tuple[Path, Path], tmp_path: 
     assert "html/index.html" in _files(tmp_path / "o5")
 
 
-def test_stored_files_are_links_and_an_edited_report_is_a_miss(trees: tuple[Path, Path], tmp_path: Path) -> None:
+def test_the_entry_links_its_runs_report_and_a_hit_copies(trees: tuple[Path, Path], tmp_path: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"
+    stored_from: list[Path] = []
+    real_put = ResultCache.put
+
+    def recording_put(self: ResultCache, key: dict[str, object], report: Path, *args: object) -> None:
+        stored_from.append(report)
+        real_put(self, key, report, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(ResultCache, "put", recording_put)
     _run(trees, tmp_path / "o1", cache)
+    # Stored from the run's own fresh folder, before it became o1: no later change of o1 by
+    # another run can reach the entry; the entry holds o1's very files (no copy).
+    assert [p.parent for p in stored_from] == [tmp_path] and stored_from[0] != tmp_path / "o1"
     [entry] = _entries(cache)
-    # The entry holds the storing run's files (no copy), and a hit links them out again.
     assert os.path.samefile(entry / "files" / "lines.csv", tmp_path / "o1" / "lines.csv")
+    # A hit copies: its report shares no file with any other report or the entry.
     assert _run(trees, tmp_path / "o2", cache).from_cache
-    assert os.path.samefile(tmp_path / "o2" / "summary.md", tmp_path / "o1" / "summary.md")
+    assert not os.path.samefile(tmp_path / "o2" / "summary.md", tmp_path / "o1" / "summary.md")
     expected = _files(tmp_path / "o2")
-    # A report file edited in place edits the entry: the checksum makes the next run a miss.
+    with (tmp_path / "o2" / "summary.md").open("a", encoding="utf-8") as handle:
+        handle.write("an edit of the hit's report\n")
+    assert _files(tmp_path / "o1")["summary.md"] == expected["summary.md"]
+    assert _run(trees, tmp_path / "o3", cache).from_cache
+    # The storing run's report edited in place edits the entry: the copy's checksum makes the
+    # next run compute, and the entry is stored again.
     with (tmp_path / "o1" / "summary.md").open("a", encoding="utf-8") as handle:
-        handle.write("an edit\n")
-    again = _run(trees, tmp_path / "o3", cache)
+        handle.write("an edit of the stored report\n")
+    again = _run(trees, tmp_path / "o4", cache)
     assert not again.from_cache
-    written = _files(tmp_path / "o3")
+    written = _files(tmp_path / "o4")
     assert written["summary.md"] == expected["summary.md"] and written["lines.csv"] == expected["lines.csv"]
-    assert _run(trees, tmp_path / "o4", cache).from_cache
+    assert _run(trees, tmp_path / "o5", cache).from_cache
 
 
 def test_without_links_the_files_are_copied(trees: tuple[Path, Path], tmp_path: Path,
@@ -173,9 +192,10 @@ def test_without_links_the_files_are_copied(trees: tuple[Path, Path], tmp_path: 
     monkeypatch.setattr(os, "link", no_link)
     cache = tmp_path / "cache"
     cold = _run(trees, tmp_path / "o1", cache)
+    [entry] = _entries(cache)
+    assert not os.path.samefile(entry / "files" / "lines.csv", tmp_path / "o1" / "lines.csv")
     warm = _run(trees, tmp_path / "o2", cache)
     assert warm.from_cache and warm.headline == cold.headline
-    assert not os.path.samefile(tmp_path / "o2" / "lines.csv", tmp_path / "o1" / "lines.csv")
     a, b = _files(tmp_path / "o1"), _files(tmp_path / "o2")
     assert {k: v for k, v in a.items() if k != "manifest.json"} == {k: v for k, v in b.items() if k != "manifest.json"}
 
@@ -216,7 +236,7 @@ def test_only_the_newest_entries_are_kept(trees: tuple[Path, Path], tmp_path: Pa
     assert not _run(trees, tmp_path / "o6", cache, result_entries=2, html=False).from_cache
 
 
-def test_evict_keeps_the_newest_and_leaves_other_files(tmp_path: Path) -> None:
+def test_evict_keeps_the_newest_and_clears_what_is_left_over(tmp_path: Path) -> None:
     cache = ResultCache(tmp_path, keep=2)
     assert cache.dir is not None
     made = []
@@ -226,12 +246,34 @@ def test_evict_keeps_the_newest_and_leaves_other_files(tmp_path: Path) -> None:
         (entry / ENTRY_HEAD).write_bytes(b"x")
         os.utime(entry / ENTRY_HEAD, ns=(number * 10**9, number * 10**9))
         made.append(entry)
-    temporary = cache.dir / "00" / ".tmp-writing"  # a store under way
-    temporary.mkdir()
-    (temporary / ENTRY_HEAD).write_bytes(b"partial")
+    under_way = cache.dir / "00" / f".tmp-{os.getpid()}-writing"  # a store of a live process
+    under_way.mkdir()
+    (under_way / ENTRY_HEAD).write_bytes(b"partial")
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True, check=True)
+    died = cache.dir / "01" / f".tmp-{dead.stdout.strip()}-cut"  # a store whose process died
+    died.mkdir()
+    cut_short = cache.dir / "02" / ("02" + "1" * 62)  # a removal cut short: no header left
+    (cut_short / "files").mkdir(parents=True)
+    older = tmp_path / "result-v1" / "ab"  # an older format's entries
+    older.mkdir(parents=True)
+    (older / ("ab" * 32 + ".rec")).write_bytes(b"y")
     assert sorted(cache.evict()) == made[:2]
-    assert _entries(tmp_path) == made[2:] and temporary.exists()
+    assert _entries(tmp_path) == made[2:] and under_way.exists()
+    assert not died.exists() and not cut_short.exists() and not (tmp_path / "result-v1").exists()
     assert ResultCache(None).evict() == []
+
+
+def test_cache_info_counts_entries_not_stores_under_way(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    from lineage.cachedir import usage
+
+    cache = tmp_path / "cache"
+    _run(trees, tmp_path / "o1", cache)
+    [entry] = _entries(cache)
+    (entry.parent / f".tmp-{os.getpid()}-x").mkdir()
+    (entry.parent / f".tmp-{os.getpid()}-x" / ENTRY_HEAD).write_bytes(b"partial")
+    [result] = [u for u in usage(cache) if u.name.startswith("result-")]
+    assert result.entries == 1
 
 
 def test_result_entries_must_be_a_whole_number_at_least_one(tmp_path: Path) -> None:

@@ -70,13 +70,15 @@ class Comparison(results.Comparison):
         return summary_dict(self)
 
     def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None,
-              csv_cache: Path | None = None, jobs: int = 1) -> list[Path]:
+              csv_cache: Path | None = None, jobs: int = 1,
+              on_written: Callable[[Path], None] | None = None) -> list[Path]:
         """Write every report into ``out_dir``. ``csv_cache`` (only for tables nobody edited since
-        :func:`compare` built them) and ``jobs``: see :func:`lineage.report.write_reports`."""
+        :func:`compare` built them), ``jobs`` and ``on_written``: see
+        :func:`lineage.report.write_reports`."""
         from lineage.report import ATTACHMENTS, write_reports
 
         return write_reports(self, Path(out_dir), html=html, formats=tuple(ATTACHMENTS) if formats is None else formats,
-                             csv_cache=csv_cache, jobs=jobs)
+                             csv_cache=csv_cache, jobs=jobs, on_written=on_written)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:

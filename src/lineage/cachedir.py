@@ -69,8 +69,8 @@ def _usage(folder: Path) -> FolderUsage:
                 continue
             if downloads:
                 entries += not name.endswith(".sha256")
-            else:
-                entries += name.endswith(".rec")
+            else:  # not the entries of stores under way (or cut short) in temporary folders
+                entries += name.endswith(".rec") and not os.path.basename(parent).startswith(".tmp-")
     return FolderUsage(folder.name, entries, size)
 
 

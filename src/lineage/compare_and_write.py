@@ -83,8 +83,9 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
                     paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
                                          manifest)
                     return Written(paths, found.headline, found.skipped, True)
-                except EntryLost:  # removed or changed by another run meanwhile: computed after all
-                    settings.log("the stored report changed while it was written: computing it")
+                except EntryLost:  # damaged, or removed by another run meanwhile: computed after all
+                    cache.discard(key)
+                    settings.log("the stored report is damaged or gone: computing it")
                 except OSError as exc:
                     raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
         from lineage.api import compare
@@ -92,6 +93,15 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
         comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
                              opener=opener, allow_empty=allow_empty, read=read)
     comparison.options["result_cache"] = "stored" if key is not None else "off"
+    headline, skipped = comparison.headline(), int(comparison.file_counts["skipped"])
+
+    def store(fresh: Path) -> None:
+        """This run's report, stored from its own fresh folder before it replaces ``out``."""
+        try:
+            cache.put(key, fresh, headline, skipped)  # type: ignore[arg-type]
+        except OSError as exc:  # a full disk costs the next run time, never this run's report
+            settings.log(f"result cache not written: {exc.strerror or exc}")
+
     try:
         # lines.csv per target file through the cache (lineage.report.lines_csv): nobody can have
         # edited the tables between compare and write here
@@ -100,14 +110,8 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
         with kept(settings.store_root if settings.reuse_tables else None):  # files' licences kept between runs
             paths = comparison.write(out, html=html, formats=formats,
                                      csv_cache=settings.store_root if settings.reuse_tables else None,
-                                     jobs=settings.workers)  # the reporters side by side (the same files)
+                                     jobs=settings.workers,  # the reporters side by side (the same files)
+                                     on_written=store if key is not None else None)
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-    # summary.json's "files" without the rest of the summary (the counts alone are cheap)
-    written = Written(paths, comparison.headline(), int(comparison.file_counts["skipped"]), False)
-    if key is not None:
-        try:
-            cache.put(key, out, written.headline, written.skipped)
-        except OSError as exc:  # a full disk costs the next run time, never this run's report
-            settings.log(f"result cache not written: {exc.strerror or exc}")
-    return written
+    return Written(paths, headline, skipped, False)

@@ -118,8 +118,9 @@ def link_or_copy(src: str | Path, dst: str | Path) -> None:
 
 
 def link_tree(src: Path, dst: Path) -> None:
-    """A copy of a directory tree made of hard links: cheap, and safe for lineage's cache,
-    which never rewrites an entry in place (it writes a temporary file and renames it)."""
+    """A copy of a directory tree made of hard links: cheap, and safe for lineage's caches,
+    which never rewrite an entry's file in place (they write a temporary file or folder and
+    rename it; the whole-result cache checks each file's checksum as a hit copies it)."""
     shutil.copytree(src, dst, copy_function=link_or_copy)
 
 

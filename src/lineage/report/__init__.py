@@ -7,7 +7,7 @@ a timestamp and timings.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
@@ -77,13 +77,14 @@ def __getattr__(name: str) -> Any:
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
                   formats: Sequence[str] = tuple(ATTACHMENTS), csv_cache: Path | None = None,
-                  jobs: int = 1) -> list[Path]:
+                  jobs: int = 1, on_written: Callable[[Path], None] | None = None) -> list[Path]:
     """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
     the manifest last, with the others' digests and ``"complete": true``. ``csv_cache``: a cache
     root under which lines.csv is kept per target file and reused (:mod:`lineage.report.lines_csv`;
     the same bytes), for a comparison whose tables are as :func:`lineage.api.compare` built them.
     ``jobs``: the reporters run in that many forked processes (:func:`_write_all`); the files
-    are the same either way."""
+    are the same either way. ``on_written``: called with the fresh folder once every file is in
+    it, before it replaces ``out_dir`` (the whole-result cache links this run's files from there)."""
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
@@ -98,6 +99,8 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
         folder = ReportFolder(fresh, csv_cache)
         _write_all(reporters, comparison, folder, jobs)
         written = [*folder.written, write_manifest(comparison, fresh, folder.written)]
+        if on_written is not None:
+            on_written(fresh)
     return [out_dir / path.relative_to(fresh) for path in written]
 
 

@@ -15,19 +15,28 @@ files carry).
 Layout: ``<root>/result-v2/<key[:2]>/<key>/``, one folder per key: ``entry.rec`` (JSON: the full
 key, the stored manifest, the headline, and each file's name, size and XXH3-128 checksum, see
 :func:`lineage.index.store.checksum`) and ``files/`` (the report's files under their own names).
-The files are hard links to the ones the storing run wrote, and a hit links them into the new
-report folder: no byte is copied either way (the pair's 179 MB took 0.4 s to copy in, and 0.4 s
-to write out of, the single-file entry of result-v1). Where a link cannot be made (another file
-system) the file is copied. The header's key is compared on read and every file's size and
-checksum verified before anything is written: a damaged, foreign or edited entry is a miss and is
-removed. A report file edited in place after a run edits the entry too (they are one file): the
-checksum makes that a miss, never a wrong report. An entry is made in a temporary folder and
-renamed into place.
+
+Storing: the files are hard links to the report the run has just written, made from its fresh
+folder before that folder replaces ``--out`` (:func:`lineage.report.write_reports`'s
+``on_written``), so what is stored is this run's report whatever another run does to ``--out``
+meanwhile; a copy where a link cannot be made (another file system). No byte is copied: result-v1
+copied the pair's 179 MB into a single-file entry, 0.4 s. An entry is made in a folder named
+``.tmp-<pid>-...`` and renamed into place; an entry already there (another run stored the same key
+meanwhile) is kept. A report file edited in place after its run edits the entry too (they are one
+file): its checksum makes the next lookup a miss, never a wrong report.
+
+A hit: the header's key is compared, then each file is copied into the new report folder
+(``shutil.copyfile``: the kernel copies, 0.07 s for the pair's lines.csv) and the copy's size and
+checksum compared with the header's, so the bytes written are the ones checked and a hit's report
+shares no file with any other report. A file that is missing or differs (damaged, edited, or the
+entry removed meanwhile) ends the hit (:class:`EntryLost`): the entry is removed and the result
+computed. result-v1 wrote the hit's files out of one mapped entry, 0.4 s.
 
 Only the ``keep`` most recently written or used entries stay (``RunSettings.result_entries``): after
-each store the others are removed, oldest modification time first; a hit sets its entry's
-modification time to now (its ``entry.rec``'s). A run that finds its entry gone, or losing files
-while it links them, computes the result again.
+each store the others are removed, oldest ``entry.rec`` modification time first (a hit sets it to
+now), with the temporary folders of runs that died and key folders without an ``entry.rec`` (a
+removal cut short). Folders of older entry formats (``result-v1/``) are removed then too. A run
+that finds its entry gone computes the result again.
 """
 
 from __future__ import annotations
@@ -49,7 +58,7 @@ from typing import Any
 from lineage.environment import library_versions
 from lineage.index.store import checksum_stream
 from lineage.report.folder import ReportFolder
-from lineage.report.outdir import atomic_out_dir
+from lineage.report.outdir import atomic_out_dir, pid_alive
 from lineage.settings import DEFAULT_RESULT_ENTRIES
 
 RESULT_VERSION = 2
@@ -83,60 +92,41 @@ def key_digest(key: dict[str, object]) -> str:
 
 @dataclass(frozen=True)
 class StoredFile:
-    """One verified file of an entry: its name in the report, where it is, and what identifies
-    the verified bytes (a link to the same inode, unchanged since, holds them)."""
+    """One file of an entry: its name in the report, where it is, its stored size and checksum."""
 
     name: str
     path: Path
     size: int
     digest: str  # checksum(), hex
-    inode: tuple[int, int, int]  # st_dev, st_ino, st_mtime_ns when verified
 
 
 @dataclass
 class CachedResult:
-    """A found entry: what the CLI prints, and the files to write (verified)."""
+    """A found entry: what the CLI prints, and the files to write (checked as they are copied)."""
 
     headline: list[str]
     skipped: int
     manifest: dict[str, Any]
     files: list[StoredFile]
 
-    def close(self) -> None:
-        """Nothing is held open (kept for callers that close what they found)."""
-
 
 class EntryLost(Exception):
-    """A found entry's file vanished or changed while it was written out: compute the result."""
+    """A found entry's file is missing or differs from its stored checksum: compute the result."""
 
 
-def file_checksum(path: Path) -> tuple[int, str, tuple[int, int, int]]:
-    """(size, :func:`lineage.index.store.checksum` as hex, identity) of the file at ``path``, read
-    in chunks into one buffer (a mapping of the pair's 169 MB lines.csv raised the run's peak
-    resident size by as much)."""
+def file_checksum(path: Path) -> tuple[int, str]:
+    """(size, :func:`lineage.index.store.checksum` as hex) of the file at ``path``, read in chunks
+    into one buffer (a mapping of the pair's 169 MB lines.csv raised the run's peak resident size
+    by as much)."""
     stream = checksum_stream()
     buffer = bytearray(_CHUNK)
     view = memoryview(buffer)
+    size = 0
     with path.open("rb", buffering=0) as handle:
-        info = os.fstat(handle.fileno())
         while count := handle.readinto(buffer):
             stream.update(view[:count])
-    return info.st_size, stream.digest().hex(), (info.st_dev, info.st_ino, info.st_mtime_ns)
-
-
-def _identity(path: Path) -> tuple[int, int, int]:
-    info = path.stat()
-    return info.st_dev, info.st_ino, info.st_mtime_ns
-
-
-def _link_or_copy(source: Path, destination: Path) -> bool:
-    """Hard-link ``source`` as ``destination``, else copy it; True when linked."""
-    try:
-        os.link(source, destination)
-        return True
-    except OSError:
-        shutil.copyfile(source, destination)
-        return False
+            size += count
+    return size, stream.digest().hex()
 
 
 class ResultCache:
@@ -152,45 +142,57 @@ class ResultCache:
         return self.dir / digest[:2] / digest
 
     def get(self, key: dict[str, object]) -> CachedResult | None:
+        """The entry stored under ``key`` (its files are checked when :func:`write_cached` copies
+        them), or None."""
         if self.dir is None:
             return None
         entry = self._path(key_digest(key))
         try:
             header = json.loads((entry / ENTRY_HEAD).read_bytes())
-        except (OSError, ValueError):  # absent, or not ours
+        except ValueError:  # a damaged header: removed, stored again after the miss
+            _remove(entry)
             return None
-        found = _verified(entry, header, key)
+        except OSError:  # none (or a folder whose removal was cut short), or one we may not read
+            return None
+        found = _found(entry, header, key)
         if found is None:
-            _remove(entry)  # damaged, edited or foreign: recomputed and stored again
+            _remove(entry)  # another key's header or another format: stored again after the miss
             return None
         with contextlib.suppress(OSError):  # used now: the last to be evicted (a read-only cache stays as is)
             os.utime(entry / ENTRY_HEAD)
         return found
 
-    def put(self, key: dict[str, object], out_dir: Path, headline: list[str], skipped: int) -> None:
-        """Store the report folder just written in ``out_dir`` (its manifest lists its files)."""
+    def discard(self, key: dict[str, object]) -> None:
+        """Remove ``key``'s entry (one whose files :func:`write_cached` found damaged)."""
+        if self.dir is not None:
+            _remove(self._path(key_digest(key)))
+
+    def put(self, key: dict[str, object], report: Path, headline: list[str], skipped: int) -> None:
+        """Store the report folder ``report`` just written (its manifest lists its files): linked
+        from the run's own fresh folder, see the module's docstring."""
         if self.dir is None:
             return
-        manifest = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
+        manifest = json.loads((report / "manifest.json").read_text(encoding="utf-8"))
         names = list(manifest["outputs"])
         entry = self._path(key_digest(key))
         entry.parent.mkdir(parents=True, exist_ok=True)
-        temporary = Path(tempfile.mkdtemp(dir=entry.parent, prefix=_TEMPORARY))
+        temporary = Path(tempfile.mkdtemp(dir=entry.parent, prefix=f"{_TEMPORARY}{os.getpid()}-"))
         try:
             files = []
             for name in names:
                 stored = temporary / _FILES / name
                 stored.parent.mkdir(parents=True, exist_ok=True)
-                _link_or_copy(out_dir / name, stored)
-                size, digest, _ = file_checksum(stored)
-                files.append([name, size, digest])
+                try:
+                    os.link(report / name, stored)
+                except OSError:  # no link here (another file system, a protected one): a copy
+                    shutil.copyfile(report / name, stored)
+                files.append([name, *file_checksum(stored)])
             head = {"version": RESULT_VERSION, "key": key, "manifest": manifest, "headline": headline,
                     "skipped": skipped, "files": files}  # unsorted: the manifest keeps its order
             (temporary / ENTRY_HEAD).write_text(json.dumps(head, default=str), encoding="utf-8")
-            _remove(entry)  # an older store of the same key (a folder cannot be renamed over)
             try:
                 os.rename(temporary, entry)
-            except OSError:  # another run stored this key meanwhile: the same report
+            except OSError:  # an entry is there: another run stored this key meanwhile (the same report)
                 _remove(temporary)
         except BaseException:
             _remove(temporary)
@@ -199,15 +201,26 @@ class ResultCache:
 
     def evict(self) -> list[Path]:
         """Remove all but the ``keep`` newest entries (by their header's modification time, then
-        name); return the removed entry folders. Stores under way are never touched."""
+        name), key folders without a header (a removal cut short), temporary folders of runs
+        that died, and older entry formats' folders; return the removed entry folders. Stores
+        under way are never touched."""
         if self.dir is None:
             return []
+        for older in range(1, RESULT_VERSION):
+            _remove(self.dir.parent / f"result-v{older}")
         dated = []
-        for head in self.dir.glob(f"*/*/{ENTRY_HEAD}"):
-            if head.parent.name.startswith(_TEMPORARY):
+        for folder in self.dir.glob("*/*"):
+            if folder.name.startswith(_TEMPORARY):
+                pid = folder.name[len(_TEMPORARY):].split("-", 1)[0]
+                if pid.isdigit() and not pid_alive(int(pid)):
+                    _remove(folder)
                 continue
-            with contextlib.suppress(OSError):  # removed meanwhile by another run
-                dated.append((head.stat().st_mtime_ns, head.parent.name, head.parent))
+            try:
+                dated.append((os.stat(folder / ENTRY_HEAD).st_mtime_ns, folder.name, folder))
+            except FileNotFoundError:
+                _remove(folder)
+            except OSError:  # removed meanwhile by another run
+                continue
         dated.sort(reverse=True)
         removed = []
         for _, _, folder in dated[self.keep :]:
@@ -220,52 +233,37 @@ def _remove(folder: Path) -> None:
     shutil.rmtree(folder, ignore_errors=True)
 
 
-def _verified(entry: Path, header: Any, key: dict[str, object]) -> CachedResult | None:
-    """The entry whose ``header`` was read from ``entry``, if it is this ``key``'s and every file
-    has its stored size and checksum; else None."""
+def _found(entry: Path, header: Any, key: dict[str, object]) -> CachedResult | None:
+    """The entry whose ``header`` was read from ``entry``, if it is this ``key``'s; else None."""
     try:
         # The whole key, as stored, must equal this run's (through JSON, as it was written).
         if header["version"] != RESULT_VERSION or header["key"] != json.loads(json.dumps(key, default=str)):
             return None
-        files = []
-        for name, size, digest in header["files"]:
-            path = entry / _FILES / str(name)
-            found_size, found_digest, identity = file_checksum(path)
-            if found_size != int(size) or found_digest != digest:
-                return None
-            files.append(StoredFile(str(name), path, found_size, found_digest, identity))
+        files = [StoredFile(str(name), entry / _FILES / str(name), int(size), str(digest))
+                 for name, size, digest in header["files"]]
         return CachedResult(headline=[str(h) for h in header["headline"]], skipped=int(header["skipped"]),
                             manifest=header["manifest"], files=files)
-    except (OSError, ValueError, KeyError, TypeError):
+    except (ValueError, KeyError, TypeError):
         return None
 
 
 def write_cached(found: CachedResult, out_dir: Path, source_locations: Sequence[str], manifest: dict[str, Any]
                  ) -> list[Path]:
     """Write a found entry's files and ``manifest`` (the stored one with this run's fields) into
-    ``out_dir``, whole or not at all, as :func:`lineage.report.write_reports` does: each file a
-    link to the verified one (still the same inode, unchanged), else a copy checked against the
-    stored checksum. :class:`EntryLost` when a file can be had neither way (``out_dir`` is then
-    as it was)."""
+    ``out_dir``, whole or not at all, as :func:`lineage.report.write_reports` does: each file
+    copied, then its copy checked against the stored size and checksum. :class:`EntryLost` when a
+    file is missing or differs (``out_dir`` is then as it was)."""
     with atomic_out_dir(out_dir, source_locations) as fresh:
         folder = ReportFolder(fresh)
         for stored in found.files:
             destination = folder.path(stored.name)
             try:
-                try:
-                    os.link(stored.path, destination)
-                    if _identity(destination) == stored.inode:
-                        continue
-                    destination.unlink()  # not the verified file any more: copied and checked below
-                except FileNotFoundError:
-                    raise
-                except OSError:  # no link here (another file system): a copy
-                    pass
                 shutil.copyfile(stored.path, destination)
-                size, digest, _ = file_checksum(destination)
             except FileNotFoundError:
-                raise EntryLost(stored.name) from None
-            if (size, digest) != (stored.size, stored.digest):
+                if stored.path.exists():
+                    raise
+                raise EntryLost(stored.name) from None  # removed meanwhile (evicted, cleared)
+            if file_checksum(destination) != (stored.size, stored.digest):
                 raise EntryLost(stored.name)
         manifest_path = fresh / "manifest.json"
         manifest_path.write_text(json.dumps(manifest, indent=2) + "\n", encoding="utf-8")  # as write_manifest

@@ -84,7 +84,8 @@ def is_replaceable(folder: Path) -> bool:
     return False
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` still runs (a temporary folder named after it is in use)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -100,7 +101,7 @@ def _remove_stale(parent: Path, name: str) -> None:
         prefix = f".{name}{mark}"
         for entry in parent.glob(f"{prefix}*"):
             pid = entry.name[len(prefix):].split("-", 1)[0]
-            if pid.isdigit() and not _pid_alive(int(pid)):
+            if pid.isdigit() and not pid_alive(int(pid)):
                 shutil.rmtree(entry, ignore_errors=True)
 
 
