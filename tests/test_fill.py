@@ -152,15 +152,58 @@ def test_survivor_thresholds_come_from_the_params(run_compare: Runner) -> None:
     assert set(copied["line"]) == {16}
 
 
+_SWAP_A = '    raise ConnectionError("the server closed the connection early")\n'
+_SWAP_B = '    raise TimeoutError("the server did not answer in time at all")\n'
+_SWAP_UP = "def first_check():\n" + _SWAP_A + "\n\ndef second_check():\n" + _SWAP_B
+_SWAP_TARGET = "def first_check():\n    pass\n" + _SWAP_B + "\n\ndef second_check():\n    pass\n" + _SWAP_A
+
+
 def test_survivors_out_of_order_are_not_both_paired(run_compare: Runner) -> None:
-    """Two distinctive lines that swapped places: only one can be in order with the other."""
-    a = '    raise ConnectionError("the server closed the connection early")\n'
-    b = '    raise TimeoutError("the server did not answer in time at all")\n'
-    up = "def first_check():\n" + a + "\n\ndef second_check():\n" + b
-    target = "def first_check():\n    pass\n" + b + "\n\ndef second_check():\n    pass\n" + a
-    comparison = run_compare({"pkg/checks.py": target}, [("up", {"pkg/checks.py": up})])
+    """Two distinctive lines that swapped places: only one can be in order with the other (the
+    in-order rules alone: the moved-lines rule, tested below, off)."""
+    comparison = run_compare({"pkg/checks.py": _SWAP_TARGET}, [("up", {"pkg/checks.py": _SWAP_UP})],
+                             params=MatchParams(fill_moved_min_alnum=0))
     copied = file_lines(comparison, "pkg/checks.py").query("match != 'none'")
     assert len(copied[copied["kind"] == "code"].query("line in (3, 8)")) == 1
+
+
+def test_a_line_moved_within_the_file_of_its_own_name_is_paired_out_of_order(run_compare: Runner) -> None:
+    """The same two swapped lines: each stands once in each file and is long enough, so the one
+    the in-order rules leave none is that line moved, verbatim to its own upstream line."""
+    frame = file_lines(run_compare({"pkg/checks.py": _SWAP_TARGET}, [("up", {"pkg/checks.py": _SWAP_UP})]),
+                       "pkg/checks.py")
+    assert (frame.loc[3, "match"], int(frame.loc[3, "upstream_line"])) == ("verbatim", 6)
+    assert (frame.loc[8, "match"], int(frame.loc[8, "upstream_line"])) == ("verbatim", 2)
+
+
+def test_a_moved_line_must_stand_once_and_be_long_enough(run_compare: Runner) -> None:
+    """A moved line written twice in the target has no one place it came from, and one with
+    fewer letters and digits than ``fill_moved_min_alnum`` is written alike by chance: both
+    stay to the in-order rules."""
+    twice = _SWAP_TARGET + "\n\ndef third_check():\n" + _SWAP_B
+    frame = file_lines(run_compare({"pkg/checks.py": twice}, [("up", {"pkg/checks.py": _SWAP_UP})]), "pkg/checks.py")
+    copied = frame[(frame["kind"] == "code") & (frame["match"] != "none")]
+    assert len(copied.query("line in (3, 8, 13)")) == 1
+    alnum = sum(ch.isalnum() for ch in _SWAP_A)  # the longer of the two lines
+    strict = MatchParams(fill_moved_min_alnum=alnum + 1)
+    frame = file_lines(run_compare({"pkg/checks.py": _SWAP_TARGET}, [("up", {"pkg/checks.py": _SWAP_UP})],
+                                   params=strict), "pkg/checks.py")
+    copied = frame[(frame["kind"] == "code") & (frame["match"] != "none")]
+    assert len(copied.query("line in (3, 8)")) == 1
+
+
+def test_no_moved_lines_in_a_pair_with_no_paired_line(run_compare: Runner) -> None:
+    """A file at the upstream file's path of which no line is paired in order (a compatibility
+    shim re-exporting the names under the old package) holds no copy for lines to move in: its
+    re-ordered long entries stay none."""
+    names = ["PartialMessageConverterForShim", "CategoryChannelConverterForShim",
+             "StageChannelConverterForShim", "VoiceChannelConverterForShim"]
+    up = "__all__ = (\n" + "".join(f"    '{n}',\n" for n in names) + ")\n"
+    shim = ("from nextgen.ext.converters import *  # re-export under the old name\n\n"
+            "__all__ = [\n" + "".join(f'    "{n}",\n' for n in reversed(names)) + "]\n")
+    frame = file_lines(run_compare({"pkg/converter.py": shim}, [("up", {"pkg/converter.py": up})]),
+                       "pkg/converter.py")
+    assert set(frame["match"]) == {"none"}
 
 
 def test_same_paths() -> None:
@@ -274,7 +317,8 @@ def test_imports_sorted_again_in_the_main_pair_are_copied(run_compare: Runner) -
     got = {n: (frame.loc[n, "match"], frame.loc[n, "upstream_line"]) for n in range(1, 7)}
     assert got == {1: ("verbatim", 3), 2: ("verbatim", 1), 3: ("verbatim", 2), 4: ("verbatim", 5),
                    5: ("verbatim", 4), 6: ("none", pd.NA)}
-    off = run_compare(target, [("up", up)], params=MatchParams(fill_import_min_tokens=0))
+    # (the moved-lines rule off too: it pairs the long imports, each standing once in each file)
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_import_min_tokens=0, fill_moved_min_alnum=0))
     assert (file_lines(off, "pkg/transport.py").loc[1:6, "match"] == "verbatim").sum() < 5
 
 

@@ -186,6 +186,7 @@ class FileMatcher:
         pair reaches it (every line ``none``). Call through :meth:`match_files` (the renames)."""
         from lineage.match.claims import claim_order, sort_chains
         from lineage.match.fill import fill
+        from lineage.match.identical_twins import move_to_identical_twins
         from lineage.match.labels import FileLabeller
         from lineage.match.lone import drop_lone_lines
         from lineage.match.regions import Chain, chain_runs
@@ -195,8 +196,9 @@ class FileMatcher:
         target, upstream, params = self.target, self.upstream, self.params
         preferred = self.preferred[t_file] if self.preferred else set()
         t_path = target.files[t_file].path
-        own_paths = preferred | same_paths(t_path) | renamed_paths(t_path, self.renames)
-        named = {u for path in own_paths for u in self.by_path.get(path, ())}
+        placed_paths = same_paths(t_path) | renamed_paths(t_path, self.renames)
+        named = {u for path in preferred | placed_paths for u in self.by_path.get(path, ())}
+        placed = {u for path in placed_paths for u in self.by_path.get(path, ())}
         chains: list[Chain] = chain_runs(self.runs_by_file.get(t_file, []), params)
         if t_file in self.identical:
             chains.append(self.identical[t_file])
@@ -212,9 +214,11 @@ class FileMatcher:
         for chain in claimed:
             if labeller.label(chain, len(accepted)):
                 accepted.append(chain)
+        move_to_identical_twins(labeller)
         if params.second_copy_before_fill:
             drop_second_copies(labeller)  # so the fill may pair such a line with its own upstream line
-        accepted += fill(labeller, accepted, named)
+        accepted += fill(labeller, accepted, named, placed)
+        move_to_identical_twins(labeller)
         drop_second_copies(labeller)
         drop_lone_lines(labeller, self.idioms, attributed)
         return labeller.result, labeller.regions(accepted)

@@ -32,6 +32,9 @@ other hits. The rules, each in its module with its reasons:
   files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
 * **Imports out of order** (:mod:`lineage.match.fill_survivors`): in the file's main pair, a
   one-line import the upstream file also has is paired in any order.
+* **Lines moved within the file** (:mod:`lineage.match.fill_survivors`, ``fill_moved_min_alnum``):
+  in a pair at the target file's own path (a renamed folder's included), a line standing once
+  in each file with at least 20 letters and digits is paired in any order.
 
 The survivors and imports this step pairs are judged once more by step 7, the lone-line rule
 (:mod:`lineage.match.lone`): one that no paired neighbour continues in order stays only if its
@@ -69,7 +72,13 @@ from lineage.match.fill_statements import (
     signature_survivors,
     split_at_rewrapped,
 )
-from lineage.match.fill_survivors import edge_blocks, first_code_survivor, imports_in_any_order, lone_survivors
+from lineage.match.fill_survivors import (
+    edge_blocks,
+    first_code_survivor,
+    imports_in_any_order,
+    lone_survivors,
+    moved_lines,
+)
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NONE
 from lineage.match.regions import Chain
@@ -78,12 +87,15 @@ from lineage.match.shapes import complete_same_shape, pair_renamed
 __all__ = ["fill", "fold_form", "increasing_pairs"]
 
 
-def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list[Chain]:
+def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
+         placed: Iterable[int] = ()) -> list[Chain]:
     """Fill every established pair of the labeller's target file (see the module docstring).
 
     ``accepted``: the file's accepted regions, in region-number order; ``named``: upstream files
-    established without a region (named by a marker, same path). Returns the new regions' chains
-    (pairs with no anchor), numbered after ``accepted``.
+    established without a region (named by a marker, same path); ``placed``: those of them at
+    the target file's own path (also below a renamed folder), where lines moved within the file
+    are paired. Returns the new regions' chains (pairs with no anchor), numbered after
+    ``accepted``.
     """
     r, rows = lab.result, lab.t_rows
     paired = r.up_file[rows][r.match[rows] != NONE]
@@ -91,19 +103,20 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int]) -> list
     for chain in accepted:
         if chain.up_file not in pairs:
             pairs.append(chain.up_file)
-    named = set(named)
+    named, placed = set(named), set(placed)
     # The main pair: the upstream file most lines are paired with (the earliest on a tie).
     main = max(pairs, key=lambda u: (int((paired == u).sum()), -pairs.index(u))) if pairs else -1
     pairs += sorted(named - set(pairs))
     added: list[Chain] = []
     statements = Statements(lab)
     for u_file in pairs:
-        _fill_pair(lab, statements, u_file, len(accepted) + len(added), added, u_file == main or u_file in named)
+        _fill_pair(lab, statements, u_file, len(accepted) + len(added), added, u_file == main or u_file in named,
+                   u_file in placed)
     return added
 
 
 def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_number: int, added: list[Chain],
-               survivors: bool) -> None:
+               survivors: bool, placed: bool = False) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
     new_chain: Chain | None = None
     # Inner stretches too long to be aligned (rewritten code between two parts of the copy):
@@ -154,6 +167,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         imports_in_any_order(lab, u_file, new_number)
+    if survivors and placed and p.fill_moved_min_alnum > 0:
+        moved_lines(lab, u_file, new_number)
     if p.fill_signature_survivors and statement_rule(lab, u_file):
         signature_survivors(lab, statements, u_file)
     if statement_rule(lab, u_file):

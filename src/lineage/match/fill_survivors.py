@@ -43,6 +43,30 @@ vendored copy too (:func:`imports_in_any_order`).
 * **Imports out of order** (:func:`~lineage.match.fill_survivors.imports_in_any_order`). In the
   same pairs as the survivors, a one-line import the upstream file also has is paired in any
   order: isort sorts a fork's imports again.
+* **Lines moved within the file** (:func:`~lineage.match.fill_survivors.moved_lines`). In a pair
+  at the target file's own path (the same relative path, also below a folder the target renamed:
+  :mod:`lineage.match.renames`), which says the file is the upstream file's later version as
+  git's history would, a free code line whose fold form stands exactly once in each of the two
+  files and holds at least ``fill_moved_min_alnum`` (20) letters and digits is that line moved,
+  and is paired in any order: a helper call taken from one method into another (requests'
+  ``username, password = get_auth_from_url(proxy)`` from ``proxy_headers`` into
+  ``proxy_manager_for``), keyword arguments sorted again (``version=morsel["version"] or 0,``).
+  The in-order rules never see such a line (it breaks the pair's order), nor a region (one
+  line). Once in each file: a line the file writes twice has no one place it came from; 20
+  alphanumeric characters: ``git blame -M``'s own minimum for a moved line, below which a line
+  is written the same way by chance (``return None``, ``else:``). Not in a file that only has
+  the upstream file's name: two projects' files of one name (``models/llama.py`` of sglang and
+  of vLLM) each write their own code alike, and on the sglang/vLLM pair the rule, then limited
+  to such names, paired 648 more code lines, two of them false copies of the real-pair
+  truth set and none a true one (an import-list entry of sglang's own module,
+  ``VocabParallelEmbedding,``; a generic ``if hasattr(quant_config, "to_dict"):``). Only in a
+  pair that has lines paired already (a file at the upstream file's path that no line of it was
+  found in, such as nextcord's ``discord/`` shim re-exporting nextcord under the old name, holds
+  no copy for lines to move in: there the rule paired the shim's ``__all__`` entries with the
+  old file's, which git blame credits to the shim's own commit). Like the imports, these lines
+  come after the in-order rules and are never their anchors, and the lone-line rule judges them
+  (:mod:`lineage.match.lone`): one that nothing copied continues stays only if it is rare
+  upstream.
 """
 
 from __future__ import annotations
@@ -193,3 +217,46 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
+
+
+def moved_lines(lab: FileLabeller, u_file: int, new_number: int) -> int:
+    """Rule (d), lines moved within the file (see the module docstring): pair each free code line
+    of the target whose fold form stands once in the target file and once, unpaired, in the
+    upstream file, with ``fill_moved_min_alnum`` letters and digits, in any order. Returns how
+    many were paired. They join the region of the pair's first paired line; a pair with no
+    paired line (established by its path alone: a fork's compatibility shim at the upstream
+    file's path) gets none, as it holds no copy for lines to move in."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    r, rows = lab.result, lab.t_rows
+    mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+    if len(mine) == 0:
+        return 0  # no line of the pair is paired in order: there is no copy to move lines in
+    used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
+    number = int(r.region[rows[mine[0]]])
+    u, t = lab.upstream, lab.target
+    u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
+
+    def forms(side_lines: list[str], side_rows: np.ndarray, kinds: np.ndarray) -> dict[str, list[int]]:
+        out: dict[str, list[int]] = {}
+        for c in np.flatnonzero(kinds == CODE).tolist():
+            text = side_lines[side_rows[c]].strip()
+            if sum(ch.isalnum() for ch in text) >= lab.p.fill_moved_min_alnum:
+                out.setdefault(fold_form(text, CODE), []).append(c)
+        return out
+
+    u_forms = forms(u_lines, u_rows, u.kind[u_start : u_start + len(u_rows)])
+    t_forms = forms(lab.t_lines, rows, t.kind[t_start : t_start + len(rows)])
+    paired = 0
+    for form, t_at in t_forms.items():
+        u_at = u_forms.get(form)
+        if len(t_at) != 1 or u_at is None or len(u_at) != 1 or u_at[0] in used:
+            continue
+        tc, uc = t_at[0], u_at[0]
+        if not is_free(lab, u_file, tc):
+            continue
+        labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), lab.p)
+        if labelled is not None:
+            lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+            used.add(uc)
+            paired += 1
+    return paired

@@ -214,6 +214,12 @@ class MatchParams:
     # are lines of the import block of a file whose code is copied from that upstream file, so
     # even ``import os`` (2 tokens) is counted as taken with it; 0 turns it off.
     fill_import_min_tokens: int = knob(2, 0)
+    # Lines moved within the file (fill_survivors.moved_lines): in a pair at the target file's
+    # own path (a renamed folder's included) that has paired lines, a code line whose fold form
+    # stands once in each file and holds at least this many letters and digits is paired in any
+    # order (git blame -M's minimum for a moved line; a shorter one is written alike by
+    # chance). 0: off.
+    fill_moved_min_alnum: int = knob(20, 0)
     # With 1, in a vendored copy of the upstream file (it sits in a `vendor_folders` folder at
     # the upstream file's own path), that rule compares a target import as it stood before the
     # vendoring tool re-rooted it (``from pip._vendor import requests`` <- ``import requests``;
@@ -359,6 +365,10 @@ class MatchParams:
     # fill only, it stayed none. The fill never pairs an upstream line twice, so it makes no
     # second copy of its own. 0: after the fill only.
     second_copy_before_fill: int = knob(1, 0, 1)
+    # -- identical twins (identical_twins.py): a near line paired alone gives its upstream line
+    # to the one free line identical to it between the same two paired lines (a swapped or
+    # inserted line took the upstream line's place); run before and after the fill. 0: off.
+    identical_twin_rule: int = knob(1, 0, 1)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the

@@ -1,0 +1,82 @@
+"""Identical twins: a near pair gives its upstream line to the identical line beside it.
+
+A region pairs the lines between its hits by position (along a run's diagonal, and outward from
+its ends while lines stay similar), and a position is only as good as the lines around it. Where
+the target inserted or swapped a line, the line at the upstream line's place is a neighbour,
+similar by chance, while the upstream line itself stands, unchanged, a few lines away:
+
+* requests' ``dispatch_hook`` swapped two lines (``hooks = hooks.get(key)`` / ``if hooks:``,
+  the ``if`` rewritten): the diagonal paired ``if hooks:`` near (0.71) with the upstream's
+  ``hooks = hooks.get(key)``, and the line identical to it, one line up, stayed ``none``;
+* a method inserted before an old one of the same signature (``def handle_redirect(self, r,
+  **kwargs):`` before ``def handle_401(self, r, **kwargs):``): the new method's header was
+  paired near (0.85) with the old header, which the target still holds verbatim four lines on.
+
+So, in a target file, a ``near`` line paired alone (not a piece of a re-wrapped statement: no
+neighbour names the same upstream line) whose upstream line's stripped text is the text of a
+free line of the same kind, between the same two paired lines of that upstream file (so the
+identical line is just as much in order with the pair as the near one), gives that upstream
+line to the identical line, ``verbatim``; the near line is free again (the fill may pair it with
+the line it really edits). Identical text in the same place is more evidence than similar text
+in the same place, and an upstream line is credited to one line of the stretch. Only one free
+identical line may stand there (two would leave the choice to position again). The rule runs
+where the second-copies rule does (:mod:`lineage.match.second_copies`), before and after the
+fill; ``identical_twin_rule`` 0 turns it off.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lineage.match.labels import FileLabeller
+from lineage.match.records import NEAR, NONE, VERBATIM
+
+
+def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
+    """(near content line, identical free content line) of the labeller's file whose pair
+    should move (see the module docstring), in target order."""
+    r, rows = lab.result, lab.t_rows
+    match = r.match[rows]
+    paired = np.flatnonzero(match != NONE)
+    if len(paired) == 0:
+        return []
+    up_file, up_row = r.up_file[rows], r.up_row[rows]
+    free_of: dict[str, list[int]] = {}
+    for tc in np.flatnonzero(match == NONE).tolist():
+        free_of.setdefault(lab.t_lines[rows[tc]].strip(), []).append(tc)
+    moves: list[tuple[int, int]] = []
+    taken: set[int] = set()
+    for k, tc in enumerate(paired.tolist()):
+        if match[tc] != NEAR:
+            continue
+        f, u = int(up_file[tc]), int(up_row[tc])
+        if any(0 <= j < len(paired) and up_file[paired[j]] == f and up_row[paired[j]] == u for j in (k - 1, k + 1)):
+            continue  # a piece of a statement re-wrapped over several target lines
+        text = lab.upstream.read_lines(f)[u].strip()
+        same = paired[up_file[paired] == f]
+        at = int(np.searchsorted(same, tc))
+        lo = int(same[at - 1]) if at > 0 else -1
+        hi = int(same[at + 1]) if at + 1 < len(same) else len(rows)
+        # the identical line must sit in the same stretch, in order with both of its ends
+        if (lo >= 0 and up_row[lo] >= u) or (hi < len(rows) and up_row[hi] <= u):
+            continue
+        uc = int(np.searchsorted(lab.upstream_lines(f)[0], u))
+        twins = [t for t in free_of.get(text, []) if lo < t < hi and t not in taken
+                 and lab.target_kind(t) == lab.upstream_kind(f, uc)]
+        if len(twins) == 1:
+            moves.append((tc, twins[0]))
+            taken.add(twins[0])
+    return moves
+
+
+def move_to_identical_twins(lab: FileLabeller) -> int:
+    """Apply :func:`identical_twin_moves`; returns how many pairs moved."""
+    if not lab.p.identical_twin_rule:
+        return 0
+    moves = identical_twin_moves(lab)
+    r, rows = lab.result, lab.t_rows
+    for near, twin in moves:
+        f, u, region = int(r.up_file[rows[near]]), int(r.up_row[rows[near]]), int(r.region[rows[near]])
+        lab.unpair(near)
+        lab.set_pair(twin, f, u, VERBATIM, 1.0, region)
+    return len(moves)

@@ -1,0 +1,125 @@
+"""Tests for lineage.match.identical_twins: a near line paired alone gives its upstream line to
+the one free line identical to it between the same two paired lines.
+
+Hand-made pairs whose truth is in their construction; thresholds come from MatchParams.
+"""
+
+from __future__ import annotations
+
+from conftest import Runner, file_lines
+
+from lineage.match import MatchParams
+
+_UP = (
+    "def dispatch_registered_hook(event_key, registered_hooks, payload_data, **options):\n"
+    '    """Dispatch the registered hooks of one event on a piece of payload data."""\n'
+    "    registered_hooks = registered_hooks or dict()\n"
+    "    if event_key in registered_hooks:\n"
+    "        registered_hooks = registered_hooks.get(event_key)\n"
+    "        if hasattr(registered_hooks, '__call__'):\n"
+    "            registered_hooks = [registered_hooks]\n"
+    "        for single_hook in registered_hooks:\n"
+    "            hook_result = single_hook(payload_data, **options)\n"
+    "            if hook_result is not None:\n"
+    "                payload_data = hook_result\n"
+    "    return payload_data\n"
+)
+# The fork swapped the lookup and the test, and rewrote the test: the line at the lookup's place
+# is now ``if registered_hooks:``, and the lookup itself stands one line up, unchanged.
+_SWAPPED = _UP.replace(
+    "    if event_key in registered_hooks:\n"
+    "        registered_hooks = registered_hooks.get(event_key)\n",
+    "    registered_hooks = registered_hooks.get(event_key)\n"
+    "    if registered_hooks:\n",
+)
+_LOOKUP, _TEST = 4, 5  # target lines of the lookup and of the rewritten test
+_UP_LOOKUP = 5  # the upstream line of the lookup
+
+
+def _row(comparison, line: int) -> tuple[str, int | None]:
+    row = file_lines(comparison, "pkg/hooks.py").loc[line]
+    return row["match"], (int(row["upstream_line"]) if row["match"] != "none" else None)
+
+
+def test_a_swapped_line_takes_its_upstream_line_back(run_compare: Runner) -> None:
+    """Without the rule the diagonal pairs the rewritten test near with the lookup's upstream
+    line and leaves the unchanged lookup none; with it the lookup is verbatim to its own line and
+    the test is no longer credited with it."""
+    up = [("up", {"up/hooks.py": _UP})]
+    off = run_compare({"pkg/hooks.py": _SWAPPED}, up, params=MatchParams(identical_twin_rule=0))
+    assert _row(off, _TEST) == ("near", _UP_LOOKUP)
+    assert _row(off, _LOOKUP) == ("none", None)
+    on = run_compare({"pkg/hooks.py": _SWAPPED}, up)
+    assert _row(on, _LOOKUP) == ("verbatim", _UP_LOOKUP)
+    assert _row(on, _TEST)[1] != _UP_LOOKUP
+    # every other line keeps its pair
+    a, b = file_lines(off, "pkg/hooks.py"), file_lines(on, "pkg/hooks.py")
+    rest = [n for n in a.index if n not in (_LOOKUP, _TEST)]
+    assert list(a.loc[rest, "match"]) == list(b.loc[rest, "match"])
+
+
+def test_two_identical_free_lines_leave_the_pair_where_it_is(run_compare: Runner) -> None:
+    """When the stretch holds the upstream line's text twice, free both times, position decides
+    as before: the rule needs one identical line to move the pair to."""
+    twice = _SWAPPED.replace(
+        "    registered_hooks = registered_hooks.get(event_key)\n",
+        "    registered_hooks = registered_hooks.get(event_key)\n"
+        "    registered_hooks = registered_hooks.get(event_key)\n",
+    )
+    up = [("up", {"up/hooks.py": _UP})]
+    off = file_lines(run_compare({"pkg/hooks.py": twice}, up, params=MatchParams(identical_twin_rule=0)),
+                     "pkg/hooks.py")
+    on = file_lines(run_compare({"pkg/hooks.py": twice}, up), "pkg/hooks.py")
+    assert list(off["match"]) == list(on["match"])
+    assert list(off["upstream_line"].fillna(-1)) == list(on["upstream_line"].fillna(-1))
+
+
+_CALL = (
+    "\n"
+    "    def __call__(self, request):\n"
+    "        if self.last_nonce_value:\n"
+    "            request.headers['Authorization'] = self.build_digest_header(request.method, request.url)\n"
+    "        request.register_hook('response', self.handle_unauthorised)\n"
+    "        return request\n"
+)
+_CLASS_UP = (
+    "class DigestChallengeAuth(AuthBase):\n"
+    "    def build_digest_header(self, method, url):\n"
+    "        realm = self.challenge_state['realm']\n"
+    "        nonce = self.challenge_state['nonce']\n"
+    "        return 'Digest %s' % compose_header(realm, nonce, method, url)\n"
+    "\n"
+    "    def handle_unauthorised(self, response, **kwargs):\n"
+    '        """Answers a 401 challenge with a digest header if the server asked for one."""\n'
+    "        attempts = getattr(self, 'unauthorised_attempts', 1)\n"
+    "        challenge = response.headers.get('www-authenticate', '')\n"
+    "        return self.retry_with_challenge(response, challenge, attempts, **kwargs)\n"
+    + _CALL
+)
+# A new method with the same parameters was inserted before the old one, whose body was then
+# rewritten and the method after it dropped: of that method only its header is left.
+_CLASS_TARGET = (
+    _CLASS_UP.split("    def handle_unauthorised")[0]
+    + "    def handle_redirected(self, response, **kwargs):\n"
+    "        if response.is_redirect:\n"
+    "            self.unauthorised_attempts = 1\n"
+    "\n"
+    "    def handle_unauthorised(self, response, **kwargs):\n"
+    "        if not 400 <= response.status_code < 500:\n"
+    "            return response\n"
+    "        return self.answer_challenge_once(response, kwargs)\n"
+)
+_NEW_HEADER, _OLD_HEADER, _UP_HEADER = 7, 11, 7
+
+
+def test_an_inserted_method_gives_the_old_header_back(run_compare: Runner) -> None:
+    """The inserted method's header sits at the old header's place and is similar to it; the old
+    header, unchanged four lines on, is the copy."""
+    up = [("up", {"up/auth.py": _CLASS_UP})]
+    off = file_lines(run_compare({"pkg/auth.py": _CLASS_TARGET}, up, params=MatchParams(identical_twin_rule=0)),
+                     "pkg/auth.py")
+    on = file_lines(run_compare({"pkg/auth.py": _CLASS_TARGET}, up), "pkg/auth.py")
+    assert off.loc[_NEW_HEADER, "match"] == "near" and int(off.loc[_NEW_HEADER, "upstream_line"]) == _UP_HEADER
+    assert off.loc[_OLD_HEADER, "match"] == "none"
+    assert on.loc[_OLD_HEADER, "match"] == "verbatim" and int(on.loc[_OLD_HEADER, "upstream_line"]) == _UP_HEADER
+    assert on.loc[_NEW_HEADER, "match"] == "none"
