@@ -176,6 +176,22 @@ def test_a_line_moved_within_the_file_of_its_own_name_is_paired_out_of_order(run
     assert (frame.loc[8, "match"], int(frame.loc[8, "upstream_line"])) == ("verbatim", 2)
 
 
+def test_a_moved_line_is_a_region_of_its_own(run_compare: Runner) -> None:
+    """A region's line range says which lines were copied: a moved line far from the copy it
+    came with must not stretch that copy's region over the target's own code between them."""
+    own = "".join(f"def own_{k}(value):\n    return value * {k} + {k * 7}\n\n\n" for k in range(12))
+    target = "def first_check():\n    pass\n" + _SWAP_B + "\n\n" + own + "def second_check():\n    pass\n" + _SWAP_A
+    comparison = run_compare({"pkg/checks.py": target}, [("up", {"pkg/checks.py": _SWAP_UP})])
+    frame = file_lines(comparison, "pkg/checks.py")
+    copied = frame[(frame["kind"] == "code") & (frame["match"] != "none")]
+    assert {3, len(target.splitlines())} <= set(copied["line"])  # both swapped lines paired
+    own_lines = range(6, 6 + len(own.splitlines()))  # the target's own functions between them
+    regions = comparison.regions[comparison.regions["target_path"] == "pkg/checks.py"]
+    assert len(regions) >= 2
+    for region in regions.itertuples():
+        assert region.target_end < own_lines.start or region.target_start >= own_lines.stop, region
+
+
 def test_a_moved_line_must_stand_once_and_be_long_enough(run_compare: Runner) -> None:
     """A moved line written twice in the target has no one place it came from, and one with
     fewer letters and digits than ``fill_moved_min_alnum`` is written alike by chance: both

@@ -118,6 +118,7 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
 def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_number: int, added: list[Chain],
                survivors: bool, placed: bool = False) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
+    before = len(added)
     new_chain: Chain | None = None
     # Inner stretches too long to be aligned (rewritten code between two parts of the copy):
     # only lone survivors are paired there, and then, with ``fill_survivor_anchors``, the
@@ -167,8 +168,9 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         imports_in_any_order(lab, u_file, new_number)
-    if survivors and placed and p.fill_moved_min_alnum > 0:
-        moved_lines(lab, u_file, new_number)
+    # Moved lines are one-line regions numbered after this pair's new region (renumbered below
+    # when that one stays empty).
+    moved = moved_lines(lab, u_file, new_number + 1) if survivors and placed and p.fill_moved_min_alnum > 0 else 0
     if p.fill_signature_survivors and statement_rule(lab, u_file):
         signature_survivors(lab, statements, u_file)
     if statement_rule(lab, u_file):
@@ -184,3 +186,11 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():
         added.append(new_chain)
+    # One chain per moved line still paired, numbered on from this pair's last chain, in order
+    # (``new_number`` is the number the first chain added here gets).
+    for number in range(new_number + 1, new_number + 1 + moved):
+        mine = rows[r.region[rows] == number]
+        if len(mine):
+            r.region[mine] = new_number + len(added) - before
+            added.append(Chain(u_file, [], 0.0))
+

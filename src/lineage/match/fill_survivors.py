@@ -219,20 +219,22 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
             used.add(uc)
 
 
-def moved_lines(lab: FileLabeller, u_file: int, new_number: int) -> int:
+def moved_lines(lab: FileLabeller, u_file: int, first_number: int) -> int:
     """Rule (d), lines moved within the file (see the module docstring): pair each free code line
     of the target whose fold form stands once in the target file and once, unpaired, in the
     upstream file, with ``fill_moved_min_alnum`` letters and digits, in any order. Returns how
-    many were paired. They join the region of the pair's first paired line; a pair with no
-    paired line (established by its path alone: a fork's compatibility shim at the upstream
-    file's path) gets none, as it holds no copy for lines to move in."""
+    many were paired. Each is a region of its own, numbered from ``first_number`` in target line
+    order (the caller makes their chains): joined to a region in order, a moved line far from it
+    stretched that region's line range over code that was not copied (on sglang/vLLM,
+    ``ssd_combined.py`` lines 3-73 became 3-309 for one line). A pair with no paired line
+    (established by its path alone: a fork's compatibility shim at the upstream file's path)
+    gets none, as it holds no copy for lines to move in."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     r, rows = lab.result, lab.t_rows
     mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
     if len(mine) == 0:
         return 0  # no line of the pair is paired in order: there is no copy to move lines in
     used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
-    number = int(r.region[rows[mine[0]]])
     u, t = lab.upstream, lab.target
     u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
 
@@ -247,7 +249,7 @@ def moved_lines(lab: FileLabeller, u_file: int, new_number: int) -> int:
     u_forms = forms(u_lines, u_rows, u.kind[u_start : u_start + len(u_rows)])
     t_forms = forms(lab.t_lines, rows, t.kind[t_start : t_start + len(rows)])
     paired = 0
-    for form, t_at in t_forms.items():
+    for form, t_at in sorted(t_forms.items(), key=lambda item: item[1][0]):
         u_at = u_forms.get(form)
         if len(t_at) != 1 or u_at is None or len(u_at) != 1 or u_at[0] in used:
             continue
@@ -256,7 +258,7 @@ def moved_lines(lab: FileLabeller, u_file: int, new_number: int) -> int:
             continue
         labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), lab.p)
         if labelled is not None:
-            lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+            lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, first_number + paired)
             used.add(uc)
             paired += 1
     return paired
