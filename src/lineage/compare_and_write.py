@@ -74,6 +74,7 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
             found = cache.get(key)
             keyed = time.perf_counter()
             if found is not None:
+                read = None  # free the files read for the key before writing (a lost entry reads them again)
                 settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
                 options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
                            "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
