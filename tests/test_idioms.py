@@ -94,7 +94,11 @@ _CALL = ("    out = paged_decode_kernel(q, k, v, recommended_splits,\n"
 _COMMON = {f"up/ops/plain_{k}.py": f"def attend(q, k, v):\n    out = helper_{k}(\n        q,\n    )\n    return out\n"
            for k in range(5)}
 
-_MINE = "\n\nMY_OWN_SETTING = 1\n"  # (not a whole identical file, which is exempt)
+# The target's own code beside the copy: enough that the file is neither a whole identical file
+# nor one that follows the upstream file over nearly all its lines (both are exempt:
+# lineage.match.claims.identical_files, lineage.match.near_identical).
+_MINE = ("\n\nMY_OWN_SETTING = 1\n\n\ndef my_own_helper(values):\n    total = sum(values)\n"
+         "    return total / max(len(values), 1)\n")
 
 
 def _caller(first: str) -> str:

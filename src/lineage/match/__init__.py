@@ -11,9 +11,11 @@ linear in the number of lines, never in the number of file pairs):
 3. **Regions** (:func:`lineage.match.regions.chain_runs`). Runs of one file pair that follow
    each other in both files chain into a candidate region; the region rule (how much evidence
    makes a region) is in :mod:`lineage.match.regions`. Whole identical files are candidates too
-   (:func:`lineage.match.claims.identical_files`). A (target file, upstream file) pair whose
-   candidates hold too few distinctive lines (config defaults, ``load_weights`` loops: forms many
-   upstream files write alike) forms none (:class:`lineage.match.idioms.IdiomFilter`).
+   (:func:`lineage.match.claims.identical_files`), and so are files that follow one upstream
+   file over nearly all their lines in order (:mod:`lineage.match.near_identical`). A (target
+   file, upstream file) pair whose candidates hold too few distinctive lines (config defaults,
+   ``load_weights`` loops: forms many upstream files write alike) forms none
+   (:class:`lineage.match.idioms.IdiomFilter`).
 4. **Claims** (:func:`lineage.match.claims.sort_chains`, :meth:`~lineage.match.claims.FileClaims.claim`).
    Candidates compete for target lines in one order (:func:`lineage.match.claims.claim_order`),
    so each target line has at most one source.
@@ -121,6 +123,7 @@ class FileMatcher:
         from lineage.match.claims import identical_files
         from lineage.match.hits import find_hits
         from lineage.match.idioms import IdiomFilter
+        from lineage.match.near_identical import near_identical_files
         from lineage.match.regions import group_runs
         from lineage.match.renames import best_upstream_files, upstream_votes
 
@@ -141,6 +144,7 @@ class FileMatcher:
         del t_idx, u_idx, weight
         self.up_names = [posixpath.basename(p) for p in self.up_paths]
         self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
+        self.near_identical = near_identical_files(target, upstream, params, self.identical)
         self.idioms = IdiomFilter(target, upstream, params)
         self.votes = upstream_votes(best_upstream_files(*self.runs_by_file.file_pairs()), self.up_paths,
                                     len(target.files))
@@ -203,6 +207,11 @@ class FileMatcher:
         if t_file in self.identical:
             chains.append(self.identical[t_file])
         chains = self.idioms.keep(t_file, chains, named, self.identical.get(t_file))
+        # the whole-file candidate only where no region candidate of its upstream file is left:
+        # where there is one, the regions and the fill align the pair (moved code included)
+        near = self.near_identical.get(t_file)
+        if near is not None and not any(chain.up_file == near.up_file for chain in chains):
+            chains.append(near)
         if not chains and not named:
             return None
         attributed = bool(self.attributed[t_file]) if self.attributed else False

@@ -369,6 +369,17 @@ class MatchParams:
     # to the one free line identical to it between the same two paired lines (a swapped or
     # inserted line took the upstream line's place); run before and after the fill. 0: off.
     identical_twin_rule: int = knob(1, 0, 1)
+    # -- near-identical files (near_identical.py): a target file that follows one upstream file
+    # over nearly all its lines, in order, is one whole-file candidate even when no line of it is
+    # distinctive (a moved ``__init__.py`` of short re-export lines, its import renamed). 0: off.
+    near_file_rule: int = knob(1, 0, 1)
+    near_file_min_lines: int = knob(10, 1)  # content lines the target file holds at least
+    near_file_max_form_files: int = knob(8, 1)  # a code form in more upstream files names no file
+    # share of each file's content lines the in-order alignment by abstract form pairs
+    near_file_min_coverage: float = knob(0.9, 0.5, 1.0)
+    # share of the target file's content lines paired with the same normal form (the rest may
+    # differ in names and literals; a file of the same shape but other words is not taken)
+    near_file_min_same: float = knob(0.5, 0.0, 1.0)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
