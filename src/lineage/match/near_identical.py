@@ -17,10 +17,10 @@ file becomes one whole-file candidate of upstream file U when
   (a config class of keyword defaults that five upstream configs write alike) follows a shape
   written in many places, not one file it was copied from;
 * an in-order alignment of the two files' content lines by normal form, then by abstract form
-  between its blocks (renamed names and edited literals agree; :func:`two_level_alignment`) pairs
-  at least
-  ``near_file_min_coverage`` of each file's content lines: the two are the same file, not one
-  holding the other (a whole upstream module pasted into a larger file is found by regions);
+  between its blocks (renamed names and edited literals agree; :func:`two_level_alignment`)
+  pairs at least ``near_file_min_coverage`` of each file's content lines: the two are the same
+  file, not one holding the other (a whole upstream module pasted into a larger file is found
+  by regions);
 * at least ``near_file_min_same`` of the target file's content lines are paired with the same
   normal form, so that a file of the same shape but other words (two config classes of default
   values) is not taken.
@@ -29,9 +29,9 @@ The candidate's runs are the alignment's equal blocks. It joins a target file's 
 when no region candidate of the same upstream file is left after the idiom rule (which it is not
 subject to): where regions exist, they and the fill align the pair better than one alignment of
 the whole files can (a block moved within the file, lines inserted between same-shaped ones).
-Labels, claims and the later steps then treat it as any region. A re-export-only
-file so found still is no evidence on its own in the review lists (``file_role``).
-``near_file_rule`` 0 turns the rule off.
+Labels, claims and the later steps then treat it as any region. A re-export-only file so found
+still is no evidence on its own in the review lists (``file_role``). ``near_file_rule`` 0 turns
+the rule off.
 """
 
 from __future__ import annotations
