@@ -55,6 +55,45 @@ def test_a_moved_reexport_file_with_edits_is_copied_line_by_line(run_compare: Ru
     assert lists["reexport_with_copied"] == [_PATH]
 
 
+_MODULE = (
+    "import hashlib\n\n\n"
+    "def checksum_of_block(block_bytes, algorithm_name):\n"
+    "    digest_builder = hashlib.new(algorithm_name)\n"
+    "    digest_builder.update(block_bytes)\n"
+    "    return digest_builder.hexdigest()\n\n\n"
+    "def verify_block_checksum(block_bytes, expected_checksum, algorithm_name):\n"
+    "    actual_checksum = checksum_of_block(block_bytes, algorithm_name)\n"
+    "    if actual_checksum != expected_checksum:\n"
+    "        raise ValueError(f'checksum mismatch: {actual_checksum} != {expected_checksum}')\n"
+    "    return actual_checksum\n"
+)
+
+
+def test_where_regions_form_the_rule_changes_nothing(run_compare: Runner) -> None:
+    """A copy with distinctive lines forms regions of the upstream file: the regions and the fill
+    align it (a whole-file alignment would join them into one region), so labels and regions are
+    the same with the rule on and off."""
+    up = [("up", {"blocks/checks.py": _MODULE})]
+    edited = _MODULE.replace("    return actual_checksum\n", "    log_checksum(actual_checksum)\n    return actual_checksum\n")
+    off = run_compare({"mine/checks.py": edited}, up, params=MatchParams(near_file_rule=0))
+    on = run_compare({"mine/checks.py": edited}, up)
+    assert (file_lines(off, "mine/checks.py")["match"] != "none").sum() >= 10
+    assert off.lines.equals(on.lines)
+    assert off.regions.equals(on.regions)
+
+
+def test_two_copies_of_the_upstream_file_are_one_source(run_compare: Runner) -> None:
+    """The runner-up test must not count a second copy of the same file (two upstreams carry it,
+    or one vendors it twice) as another place the shape is written: the copy is found, credited
+    to one of them by the claim order."""
+    for upstreams in ([("up", _UPSTREAM), ("up2", _UPSTREAM)],
+                      [("up", {**_UPSTREAM, "vendored/shapes/__init__.py": _UPSTREAM["shapes/__init__.py"]})]):
+        frame = file_lines(run_compare({_PATH: _MOVED}, upstreams), _PATH)
+        content = frame[frame["kind"] != "blank"]
+        assert (content["match"] != "none").all()
+        assert content["upstream_path"].nunique() == 1
+
+
 def test_the_same_shape_in_other_words_is_not_taken(run_compare: Runner) -> None:
     """A file whose lines have the upstream's shapes but mostly other names (another package's
     re-export list) fails the same-form share: nothing is copied."""

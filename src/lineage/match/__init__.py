@@ -144,10 +144,19 @@ class FileMatcher:
         del t_idx, u_idx, weight
         self.up_names = [posixpath.basename(p) for p in self.up_paths]
         self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
-        self.near_identical = near_identical_files(target, upstream, params, self.identical)
+        self.near_identical = near_identical_files(target, upstream, params, self.identical, self._pick_copy)
         self.idioms = IdiomFilter(target, upstream, params)
         self.votes = upstream_votes(best_upstream_files(*self.runs_by_file.file_pairs()), self.up_paths,
                                     len(target.files))
+
+    def _pick_copy(self, t_file: int, u_files: list[int]) -> int:
+        """Of upstream files that are copies of one file, the one target file ``t_file`` is
+        credited to: the first in the claim order (a path its markers name, the same path, ...)."""
+        from lineage.match.claims import claim_order
+
+        preferred = self.preferred[t_file] if self.preferred else set()
+        rank = claim_order(self.upstream, self.target.files[t_file].path, preferred, self.up_paths, self.up_names)
+        return min(u_files, key=lambda u: rank(u, 0.0, 0.0))
 
     def renamed(self, t_file: int) -> tuple[str, ...]:
         """The renamed upstream paths target file ``t_file`` is matched with (under the renames

@@ -15,12 +15,13 @@ file becomes one whole-file candidate of upstream file U when
   most ``near_file_max_form_files`` upstream files (``)`` or ``return self`` name no file), and
   the runner-up does not pass the test below as well: a file that follows two upstream files
   (a config class of keyword defaults that five upstream configs write alike) follows a shape
-  written in many places, not one file it was copied from;
+  written in many places, not one file it was copied from (unless the two are copies of one
+  file, line for line: then the claim order picks one, as for identical files);
 * an in-order alignment of the two files' content lines by normal form, then by abstract form
-  between its blocks (renamed names and edited literals agree; :func:`two_level_alignment`)
-  pairs at least ``near_file_min_coverage`` of each file's content lines: the two are the same
-  file, not one holding the other (a whole upstream module pasted into a larger file is found
-  by regions);
+  between its blocks (renamed names and edited literals agree; a line aligns only with a line
+  of its kind; :func:`two_level_alignment`) pairs at least ``near_file_min_coverage`` of each
+  file's content lines: the two are the same file, not one holding the other (a whole upstream
+  module pasted into a larger file is found by regions);
 * at least ``near_file_min_same`` of the target file's content lines are paired with the same
   normal form, so that a file of the same shape but other words (two config classes of default
   values) is not taken.
@@ -36,7 +37,7 @@ the rule off.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Hashable, Iterable, Sequence
 
 import numpy as np
 from rapidfuzz.distance import Indel
@@ -100,8 +101,8 @@ def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.n
     return found
 
 
-def two_level_alignment(t_norm: list[int], u_norm: list[int], t_abs: list[int],
-                        u_abs: list[int]) -> list[tuple[int, int, int, bool]]:
+def two_level_alignment(t_norm: Sequence[Hashable], u_norm: Sequence[Hashable], t_abs: Sequence[Hashable],
+                        u_abs: Sequence[Hashable]) -> list[tuple[int, int, int, bool]]:
     """Equal blocks ``(target start, target end, upstream start, same normal form)`` of an
     in-order alignment, in target order: first by normal form, then, inside each stretch left
     between two such blocks, by abstract form. By abstract form alone, ``a: int = 1`` agrees
@@ -121,6 +122,12 @@ def two_level_alignment(t_norm: list[int], u_norm: list[int], t_abs: list[int],
     return blocks
 
 
+def _keys(side: Side, forms: np.ndarray, lo: int, hi: int) -> list[tuple[int, int]]:
+    """(form, kind) of content lines lo..hi: a docstring line ``]`` does not align with the code
+    line ``]`` (the labeller would refuse the pair, and the shares must count only real ones)."""
+    return list(zip(forms[lo:hi].tolist(), side.kind[lo:hi].tolist(), strict=True))
+
+
 def aligned_chain(target: Side, upstream: Side, t_file: int, u_file: int, p: MatchParams) -> Chain | None:
     """The whole-file candidate of the pair, or None when the files do not follow each other
     closely enough (see the module docstring)."""
@@ -129,8 +136,8 @@ def aligned_chain(target: Side, upstream: Side, t_file: int, u_file: int, p: Mat
     n_t, n_u = t_hi - t_lo, u_hi - u_lo
     if n_u == 0 or min(n_t, n_u) < p.near_file_min_coverage * max(n_t, n_u):
         return None  # sizes alone rule it out
-    blocks = two_level_alignment(target.h_norm[t_lo:t_hi].tolist(), upstream.h_norm[u_lo:u_hi].tolist(),
-                                 target.h_abs[t_lo:t_hi].tolist(), upstream.h_abs[u_lo:u_hi].tolist())
+    blocks = two_level_alignment(_keys(target, target.h_norm, t_lo, t_hi), _keys(upstream, upstream.h_norm, u_lo, u_hi),
+                                 _keys(target, target.h_abs, t_lo, t_hi), _keys(upstream, upstream.h_abs, u_lo, u_hi))
     aligned = sum(end - start for start, end, _, _ in blocks)
     if aligned < p.near_file_min_coverage * n_t or aligned < p.near_file_min_coverage * n_u:
         return None
@@ -147,9 +154,12 @@ def aligned_chain(target: Side, upstream: Side, t_file: int, u_file: int, p: Mat
     return chain
 
 
-def near_identical_files(target: Side, upstream: Side, p: MatchParams, skip: Iterable[int]) -> dict[int, Chain]:
+def near_identical_files(target: Side, upstream: Side, p: MatchParams, skip: Iterable[int],
+                         pick: Callable[[int, list[int]], int]) -> dict[int, Chain]:
     """Target files (not in ``skip``: the identical ones) that follow one upstream file whole, as
-    one whole-file candidate each."""
+    one whole-file candidate each. ``pick(t_file, u_files)``: which of several upstream copies
+    of one file (the same normal forms line for line: a file two upstreams carry, or one
+    vendors twice) the target file is credited to (:func:`lineage.match.claims.claim_order`)."""
     if not p.near_file_rule or len(target.files) == 0 or len(upstream.files) == 0:
         return {}
     sizes = np.diff(target.file_start)
@@ -159,6 +169,17 @@ def near_identical_files(target: Side, upstream: Side, p: MatchParams, skip: Ite
     found: dict[int, Chain] = {}
     for t_file, candidates in sorted(candidate_pairs(target, upstream, p, eligible).items()):
         chains = [chain for u_file in candidates if (chain := aligned_chain(target, upstream, t_file, u_file, p))]
+        if len(chains) == 2 and _same_forms(upstream, chains[0].up_file, chains[1].up_file):
+            chosen = pick(t_file, [chains[0].up_file, chains[1].up_file])
+            chains = [c for c in chains if c.up_file == chosen]
         if len(chains) == 1:  # two: a shape written alike in several upstream files, not one's copy
             found[t_file] = chains[0]
     return found
+
+
+def _same_forms(side: Side, a: int, b: int) -> bool:
+    """Whether two files of the side hold the same normal forms, line for line."""
+    lo_a, hi_a, lo_b, hi_b = (int(x) for x in (side.file_start[a], side.file_start[a + 1],
+                                                side.file_start[b], side.file_start[b + 1]))
+    return np.array_equal(side.h_norm[lo_a:hi_a], side.h_norm[lo_b:hi_b]) and np.array_equal(
+        side.kind[lo_a:hi_a], side.kind[lo_b:hi_b])
