@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
 
 from lineage.index import CODE, COMMENT
 from lineage.match.statements import (
     best_in_order,
+    limit_statements,
     line_partners,
     line_tokens,
     piece_text,
@@ -29,6 +32,19 @@ def test_a_def_line_starts_a_statement_and_long_statements_are_dropped() -> None
     lines = ["x = call('unclosed", "def g(self):", "    return (", "        1,", "        2,", "    )"]
     ids = statement_ids(lines, [CODE] * len(lines), max_lines=3)
     assert ids.tolist() == [0, 1, -1, -1, -1, -1]
+
+
+_PIECES = ["x = f(", "a,", ")", "]", "y = [1,", "def g(self):", "@deco", "z = 1 + \\", "return z", ")(", "# c ("]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_PIECES), st.sampled_from([CODE, CODE, COMMENT])), max_size=40),
+       st.integers(1, 8))
+def test_a_limit_cut_from_the_unlimited_ids_is_the_limited_pass(rows: list[tuple[str, int]], limit: int) -> None:
+    """The fill reads a file's statements once, unlimited, and cuts them to each length limit:
+    the same ids as a pass over the text under that limit, for any lines."""
+    lines, kinds = [r[0] for r in rows], [r[1] for r in rows]
+    unlimited = statement_ids(lines, kinds, max_lines=len(lines) + 1)
+    assert limit_statements(unlimited, limit).tolist() == statement_ids(lines, kinds, max_lines=limit).tolist()
 
 
 def test_statement_key_ignores_breaks_quotes_and_the_trailing_comma() -> None:

@@ -46,12 +46,12 @@ from lineage.match.fill_lines import (
     pair_of,
     stretch_keys,
 )
-from lineage.match.hits import Side
 from lineage.match.imports import import_module
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.statements import (
     best_in_order,
+    limit_statements,
     line_partners,
     piece_text,
     statement_ids,
@@ -64,9 +64,11 @@ _DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+(\w+)")
 
 class Statements:
     """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
-    target file and of its upstream files, made once each per statement length limit
-    (``fill_rewrapped_max_lines``, ``fill_statement_max_lines``), with each statement's size; an
-    upstream file's once per run, kept in its :class:`~lineage.match.hits.Side`."""
+    target file and of its upstream files, with each statement's size, per statement length
+    limit (``fill_rewrapped_max_lines``, ``fill_statement_max_lines``): the text is read once
+    per file, without a limit (the target's by :meth:`FileLabeller.statements`, which the
+    lone-line rule reads too), and cut to each limit (:func:`limit_statements`); an upstream
+    file's once per run, kept in its :class:`~lineage.match.hits.Side`."""
 
     def __init__(self, lab: FileLabeller) -> None:
         self.lab = lab
@@ -74,15 +76,13 @@ class Statements:
         self._target_names: frozenset[str] | None = None
 
     @staticmethod
-    def _of(side: Side, start: int, lines: list[str], max_lines: int) -> tuple[np.ndarray, np.ndarray]:
-        ids = statement_ids(lines, side.kind[start : start + len(lines)].tolist(), max_lines)
+    def _of(unlimited: np.ndarray, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
+        ids = limit_statements(unlimited, max_lines)
         return ids, np.bincount(ids[ids >= 0], minlength=int(ids.max(initial=-1)) + 1)
 
     def target(self, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         if max_lines not in self._target:
-            lab = self.lab
-            lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
-            self._target[max_lines] = self._of(lab.target, int(lab.target.file_start[lab.t_file]), lines, max_lines)
+            self._target[max_lines] = self._of(self.lab.statements(), max_lines)
         return self._target[max_lines]
 
     @staticmethod
@@ -129,10 +129,13 @@ class Statements:
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.lab.upstream.statement_memo  # shared by every target file of the run
         if (u_file, max_lines) not in memo:
-            lab = self.lab
-            u_rows, u_lines = lab.upstream_lines(u_file)
-            lines = [u_lines[row] for row in u_rows.tolist()]
-            memo[(u_file, max_lines)] = self._of(lab.upstream, int(lab.upstream.file_start[u_file]), lines, max_lines)
+            unlimited = memo.get((u_file, -1))  # key -1: no length limit (one pass over the text)
+            if unlimited is None:
+                lines = self._upstream_lines(u_file)
+                start = int(self.lab.upstream.file_start[u_file])
+                ids = statement_ids(lines, self.lab.upstream.kind[start : start + len(lines)].tolist(), len(lines))
+                unlimited = memo[(u_file, -1)] = (ids, np.zeros(0, np.int64))
+            memo[(u_file, max_lines)] = self._of(unlimited[0], max_lines)
         return memo[(u_file, max_lines)]
 
 

@@ -95,6 +95,7 @@ class FileLabeller:
         self.result = empty_match(target.files[t_file].n_lines)
         self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
         self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
+        self._statements: np.ndarray | None = None
 
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)
@@ -103,6 +104,17 @@ class FileLabeller:
         if u_file not in self._up_cache:
             self._up_cache[u_file] = (self.upstream.content_rows(u_file), self.upstream.read_lines(u_file))
         return self._up_cache[u_file]
+
+    def statements(self) -> np.ndarray:
+        """:func:`~lineage.match.statements.statement_ids` of the target file's content lines,
+        without a length limit (made once: the fill and the lone-line rule both read them)."""
+        if self._statements is None:
+            from lineage.match.statements import statement_ids
+
+            start = int(self.target.file_start[self.t_file])
+            lines = [self.t_lines[row] for row in self.t_rows.tolist()]
+            self._statements = statement_ids(lines, self.target.kind[start : start + len(lines)].tolist(), len(lines))
+        return self._statements
 
     def texts(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str]) -> tuple[str, str]:
         return self.t_lines[self.t_rows[tc]].strip(), u_lines[u_rows[uc]].strip()

@@ -67,7 +67,6 @@ from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import is_import_line
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE
-from lineage.match.statements import statement_ids
 
 # A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
 _CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
@@ -83,10 +82,9 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
                        for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
     if not closer.any():
         return np.zeros(0, np.int64)
-    lines = [lab.t_lines[row] for row in lab.t_rows.tolist()]
     # No length limit: a statement left open by a multi-line string joins what follows, which
     # only keeps more brackets paired.
-    ids = statement_ids(lines, lab.target.kind[start:start + len(lines)].tolist(), len(lines))
+    ids = lab.statements()
     evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
     found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced]
     return np.array(found, np.int64)

@@ -117,6 +117,17 @@ def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) ->
     return out
 
 
+def limit_statements(ids: np.ndarray, max_lines: int) -> np.ndarray:
+    """:func:`statement_ids` under a length limit, from the ids it gave without one (no second
+    pass over the text: a file's statements are asked for under two limits and unlimited)."""
+    too_long = np.flatnonzero(np.bincount(ids[ids >= 0]) > max_lines)
+    if len(too_long) == 0:
+        return ids
+    out = ids.copy()
+    out[np.isin(out, too_long)] = -1
+    return out
+
+
 def statement_key(lines: Sequence[str], annotations: bool = True) -> str:
     """A statement's tokens joined by spaces; a comma before a closing bracket is dropped (the
     trailing comma a formatter adds when it breaks a call), and with ``annotations`` off, so are
