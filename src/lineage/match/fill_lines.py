@@ -33,6 +33,29 @@ def align_form(line: str, kind: int, strip: bool) -> str:
     return fold_form(line, kind)
 
 
+def align_forms(lab: FileLabeller, u_file: int | None = None) -> list[str]:
+    """:func:`align_form` of every content line of the labeller's target file (``u_file``
+    None; kept by the labeller) or of upstream file ``u_file`` (kept by the upstream side for
+    the run), made once per file: the fill's rules align many stretches of one file pair, and
+    an upstream file is paired with many target files."""
+    strip = bool(lab.p.fill_strip_annotations)
+    if u_file is None:
+        found = lab.memo.get("align_forms")
+        if found is None:
+            found = lab.memo["align_forms"] = _forms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, strip)
+        return found  # type: ignore[return-value]
+    memo = lab.upstream.align_memo
+    if (u_file, strip) not in memo:
+        memo[(u_file, strip)] = _forms(lab.upstream, u_file, *lab.upstream_lines(u_file), strip)
+    return memo[(u_file, strip)]
+
+
+def _forms(side: Side, number: int, rows: np.ndarray, lines: list[str], strip: bool) -> list[str]:
+    start = int(side.file_start[number])
+    kinds = side.kind[start : start + len(rows)].tolist()
+    return [align_form(lines[row], k, strip) for row, k in zip(rows.tolist(), kinds, strict=True)]
+
+
 def fold_form(line: str, kind: int) -> str:
     """The key lines align on inside a copy: the code's tokens without a trailing comment, one
     quote character and no trailing comma (comments and docstrings: words, one quote character).
@@ -111,16 +134,14 @@ def stretch_keys(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
                   used: set[int]) -> tuple[list[int], list[int]]:
     """The keys the free lines of a stretch align on inside a copy (:func:`align_form`); a line
     not free, or an upstream line already used, gets a key of its own."""
-    u_rows, u_lines = lab.upstream_lines(u_file)
     keys = Keys()
     t_kinds, _ = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    strip = bool(lab.p.fill_strip_annotations)
-    t_keys = [keys.of(k, align_form(lab.t_lines[row], k, strip) if ok else None)
-              for k, ok, row in zip(t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(),
-                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    t_forms, u_forms = align_forms(lab), align_forms(lab, u_file)
+    t_keys = [keys.of(k, t_forms[tc] if ok else None)
+              for tc, k, ok in zip(t_span, t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(), strict=True)]
     u_kinds, _ = span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, align_form(u_lines[row], k, strip) if uc not in used else None)
-              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    u_keys = [keys.of(k, u_forms[uc] if uc not in used else None)
+              for uc, k in zip(u_span, u_kinds.tolist(), strict=True)]
     return t_keys, u_keys
 
 

@@ -76,7 +76,7 @@ import numpy as np
 from lineage.index import CODE
 from lineage.match.fill_lines import (
     Keys,
-    align_form,
+    align_forms,
     align_keys,
     fold_form,
     free_mask,
@@ -139,15 +139,14 @@ def edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, us
     ``__all__`` or constants re-quoted by a formatter (``"Status",`` <- ``'Status',``) have
     no line identical to upstream and seed nothing, and sit above the first copied function."""
     u_rows, u_lines = lab.upstream_lines(u_file)
-    strip = bool(lab.p.fill_strip_annotations)
     keys = Keys()
     t_kinds, _ = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    t_keys = [keys.of(k, align_form(lab.t_lines[row], k, strip) if ok and k == CODE else None)
-              for k, ok, row in zip(t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(),
-                                    lab.t_rows[t_span.start : t_span.stop].tolist(), strict=True)]
+    t_forms, u_forms = align_forms(lab), align_forms(lab, u_file)
+    t_keys = [keys.of(k, t_forms[tc] if ok and k == CODE else None)
+              for tc, k, ok in zip(t_span, t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(), strict=True)]
     u_kinds, _ = span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, align_form(u_lines[row], k, strip) if uc not in used and k == CODE else None)
-              for uc, k, row in zip(u_span, u_kinds.tolist(), u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    u_keys = [keys.of(k, u_forms[uc] if uc not in used and k == CODE else None)
+              for uc, k in zip(u_span, u_kinds.tolist(), strict=True)]
     aligned = align_keys(t_keys, u_keys)
     blocks: list[list[tuple[int, int]]] = []
     for i, j in aligned:

@@ -44,6 +44,9 @@ class Side:
     statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
     # file -> the names it defines once (lineage.match.fill's signature survivors), likewise.
     def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
+    # (file, annotations stripped) -> the key each content line aligns on inside a copy
+    # (lineage.match.fill_lines.align_forms), likewise.
+    align_memo: dict[tuple[int, bool], list[str]] = field(init=False, default_factory=dict)
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)

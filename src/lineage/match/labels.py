@@ -96,6 +96,8 @@ class FileLabeller:
         self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
         self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
         self._statements: np.ndarray | None = None
+        # values of this target file that later steps compute once (fill_lines.align_forms)
+        self.memo: dict[str, object] = {}
 
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)
