@@ -33,27 +33,40 @@ def align_form(line: str, kind: int, strip: bool) -> str:
     return fold_form(line, kind)
 
 
-def align_forms(lab: FileLabeller, u_file: int | None = None) -> list[str]:
-    """:func:`align_form` of every content line of the labeller's target file (``u_file``
-    None; kept by the labeller) or of upstream file ``u_file`` (kept by the upstream side for
-    the run), made once per file: the fill's rules align many stretches of one file pair, and
-    an upstream file is paired with many target files."""
+class AlignForms:
+    """:func:`align_form` of the content lines of one file, each made on first use and kept: the
+    fill's rules align many stretches of one file pair, and an upstream file is paired with many
+    target files (:func:`align_forms`)."""
+
+    __slots__ = ("_forms", "_kinds", "_lines", "_rows", "_strip")
+
+    def __init__(self, side: Side, number: int, rows: np.ndarray, lines: list[str], strip: bool) -> None:
+        start = int(side.file_start[number])
+        self._kinds = side.kind[start : start + len(rows)].tolist()
+        self._rows, self._lines, self._strip = rows.tolist(), lines, strip
+        self._forms: list[str | None] = [None] * len(rows)
+
+    def __getitem__(self, content_line: int) -> str:
+        form = self._forms[content_line]
+        if form is None:
+            form = self._forms[content_line] = align_form(self._lines[self._rows[content_line]],
+                                                          self._kinds[content_line], self._strip)
+        return form
+
+
+def align_forms(lab: FileLabeller, u_file: int | None = None) -> AlignForms:
+    """The :class:`AlignForms` of the labeller's target file (``u_file`` None; kept by the
+    labeller) or of upstream file ``u_file`` (kept by the upstream side for the run)."""
     strip = bool(lab.p.fill_strip_annotations)
     if u_file is None:
         found = lab.memo.get("align_forms")
         if found is None:
-            found = lab.memo["align_forms"] = _forms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, strip)
+            found = lab.memo["align_forms"] = AlignForms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, strip)
         return found  # type: ignore[return-value]
     memo = lab.upstream.align_memo
     if (u_file, strip) not in memo:
-        memo[(u_file, strip)] = _forms(lab.upstream, u_file, *lab.upstream_lines(u_file), strip)
+        memo[(u_file, strip)] = AlignForms(lab.upstream, u_file, *lab.upstream_lines(u_file), strip)
     return memo[(u_file, strip)]
-
-
-def _forms(side: Side, number: int, rows: np.ndarray, lines: list[str], strip: bool) -> list[str]:
-    start = int(side.file_start[number])
-    kinds = side.kind[start : start + len(rows)].tolist()
-    return [align_form(lines[row], k, strip) for row, k in zip(rows.tolist(), kinds, strict=True)]
 
 
 def fold_form(line: str, kind: int) -> str:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -46,7 +47,7 @@ class Side:
     def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
     # (file, annotations stripped) -> the key each content line aligns on inside a copy
     # (lineage.match.fill_lines.align_forms), likewise.
-    align_memo: dict[tuple[int, bool], list[str]] = field(init=False, default_factory=dict)
+    align_memo: dict[tuple[int, bool], Any] = field(init=False, default_factory=dict)
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)
