@@ -74,7 +74,8 @@ def test_where_regions_form_the_rule_changes_nothing(run_compare: Runner) -> Non
     align it (a whole-file alignment would join them into one region), so labels and regions are
     the same with the rule on and off."""
     up = [("up", {"blocks/checks.py": _MODULE})]
-    edited = _MODULE.replace("    return actual_checksum\n", "    log_checksum(actual_checksum)\n    return actual_checksum\n")
+    edited = _MODULE.replace("    return actual_checksum\n",
+                             "    log_checksum(actual_checksum)\n    return actual_checksum\n")
     off = run_compare({"mine/checks.py": edited}, up, params=MatchParams(near_file_rule=0))
     on = run_compare({"mine/checks.py": edited}, up)
     assert (file_lines(off, "mine/checks.py")["match"] != "none").sum() >= 10
