@@ -59,10 +59,9 @@ def align_forms(lab: FileLabeller, u_file: int | None = None) -> AlignForms:
     labeller) or of upstream file ``u_file`` (kept by the upstream side for the run)."""
     strip = bool(lab.p.fill_strip_annotations)
     if u_file is None:
-        found = lab.memo.get("align_forms")
-        if found is None:
-            found = lab.memo["align_forms"] = AlignForms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, strip)
-        return found  # type: ignore[return-value]
+        if lab.align_forms is None:
+            lab.align_forms = AlignForms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, strip)
+        return lab.align_forms
     memo = lab.upstream.align_memo
     if (u_file, strip) not in memo:
         memo[(u_file, strip)] = AlignForms(lab.upstream, u_file, *lab.upstream_lines(u_file), strip)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -22,6 +22,9 @@ from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
 from lineage.index.normalise import stable_hash
 from lineage.match.headers import header_rows
 from lineage.match.params import MatchParams
+
+if TYPE_CHECKING:
+    from lineage.match.fill_lines import AlignForms
 
 
 @dataclass
@@ -47,7 +50,7 @@ class Side:
     def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
     # (file, annotations stripped) -> the key each content line aligns on inside a copy
     # (lineage.match.fill_lines.align_forms), likewise.
-    align_memo: dict[tuple[int, bool], Any] = field(init=False, default_factory=dict)
+    align_memo: dict[tuple[int, bool], AlignForms] = field(init=False, default_factory=dict)
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)

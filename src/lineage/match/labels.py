@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -25,6 +26,9 @@ from lineage.match.hits import Side
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
 from lineage.match.regions import Chain, Run, weak_region_proven
+
+if TYPE_CHECKING:
+    from lineage.match.fill_lines import AlignForms
 
 _DEFAULT = MatchParams()
 
@@ -96,8 +100,8 @@ class FileLabeller:
         self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
         self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
         self._statements: np.ndarray | None = None
-        # values of this target file that later steps compute once (fill_lines.align_forms)
-        self.memo: dict[str, object] = {}
+        # the target file's align forms (lineage.match.fill_lines.align_forms), made on first use
+        self.align_forms: AlignForms | None = None
 
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)
