@@ -148,6 +148,32 @@ def test_a_damaged_or_moved_entry_is_a_miss(trees: tuple[Path, Path], tmp_path: 
     assert "html/index.html" in _files(tmp_path / "o5")
 
 
+@pytest.mark.parametrize("name", ["../entry.rec", "html/../../entry.rec", "ABSOLUTE", "./lines.csv", "html//x.html",
+                                  "a\\b.csv", ""])
+def test_a_header_naming_a_file_outside_the_report_is_a_miss(trees: tuple[Path, Path], tmp_path: Path,
+                                                             name: str) -> None:
+    """A damaged or crafted header whose file list names a path outside the report folder (or not
+    as reporters name files) is no entry: the run computes its result and writes nothing outside
+    its report. ``../entry.rec`` names a file that exists (the header itself): copied as named, it
+    would land beside the report folder before any check."""
+    cache = tmp_path / "cache"
+    out = tmp_path / "work" / "out"
+    _run(trees, out, cache)
+    [entry] = _entries(cache)
+    outside = tmp_path / "outside.txt"
+    outside.write_text("not a report file\n")
+    head = entry / ENTRY_HEAD
+    header = json.loads(head.read_text())
+    header["files"][0][0] = str(outside) if name == "ABSOLUTE" else name
+    head.write_text(json.dumps(header))
+    before = sorted(p.name for p in (tmp_path / "work").iterdir())
+    again = _run(trees, out, cache)
+    assert not again.from_cache
+    assert sorted(p.name for p in (tmp_path / "work").iterdir()) == before
+    assert outside.read_text() == "not a report file\n"
+    assert _run(trees, tmp_path / "o2", cache).from_cache  # the miss stored a good entry again
+
+
 def test_the_entry_links_its_runs_report_and_a_hit_copies(trees: tuple[Path, Path], tmp_path: Path,
                                                           monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"
