@@ -51,10 +51,10 @@ from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.statements import (
     best_in_order,
+    file_statement_ids,
     limit_statements,
     line_partners,
     piece_text,
-    statement_ids,
     statement_key,
     whole_statements,
 )
@@ -131,10 +131,9 @@ class Statements:
         if (u_file, max_lines) not in memo:
             unlimited = memo.get((u_file, -1))  # key -1: no length limit (one pass over the text)
             if unlimited is None:
-                lines = self._upstream_lines(u_file)
-                start = int(self.lab.upstream.file_start[u_file])
-                ids = statement_ids(lines, self.lab.upstream.kind[start : start + len(lines)].tolist(), len(lines))
-                unlimited = memo[(u_file, -1)] = (ids, np.zeros(0, np.int64))
+                upstream = self.lab.upstream
+                ids = file_statement_ids(upstream.kind, int(upstream.file_start[u_file]), self._upstream_lines(u_file))
+                unlimited = memo[(u_file, -1)] = self._of(ids, len(ids))
             memo[(u_file, max_lines)] = self._of(unlimited[0], max_lines)
         return memo[(u_file, max_lines)]
 

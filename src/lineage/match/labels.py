@@ -115,11 +115,10 @@ class FileLabeller:
         """:func:`~lineage.match.statements.statement_ids` of the target file's content lines,
         without a length limit (made once: the fill and the lone-line rule both read them)."""
         if self._statements is None:
-            from lineage.match.statements import statement_ids
+            from lineage.match.statements import file_statement_ids
 
-            start = int(self.target.file_start[self.t_file])
-            lines = [self.t_lines[row] for row in self.t_rows.tolist()]
-            self._statements = statement_ids(lines, self.target.kind[start : start + len(lines)].tolist(), len(lines))
+            self._statements = file_statement_ids(self.target.kind, int(self.target.file_start[self.t_file]),
+                                                  [self.t_lines[row] for row in self.t_rows.tolist()])
         return self._statements
 
     def texts(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str]) -> tuple[str, str]:

@@ -117,6 +117,13 @@ def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) ->
     return out
 
 
+def file_statement_ids(side_kind: np.ndarray, start: int, lines: list[str]) -> np.ndarray:
+    """:func:`statement_ids` of one file's content lines ``lines`` (texts, in order) without a
+    length limit; ``side_kind[start:]`` holds their kinds (a :class:`~lineage.match.hits.Side`'s
+    ``kind`` and the file's ``file_start``)."""
+    return statement_ids(lines, side_kind[start : start + len(lines)].tolist(), len(lines))
+
+
 def limit_statements(ids: np.ndarray, max_lines: int) -> np.ndarray:
     """:func:`statement_ids` under a length limit, from the ids it gave without one (no second
     pass over the text: a file's statements are asked for under two limits and unlimited)."""
