@@ -14,6 +14,7 @@ from lineage.match.statements import (
     line_tokens,
     piece_text,
     statement_ids,
+    statement_ids_reference,
     statement_key,
     whole_statements,
     words,
@@ -45,6 +46,26 @@ def test_a_limit_cut_from_the_unlimited_ids_is_the_limited_pass(rows: list[tuple
     lines, kinds = [r[0] for r in rows], [r[1] for r in rows]
     unlimited = statement_ids(lines, kinds, max_lines=len(lines) + 1)
     assert limit_statements(unlimited, limit).tolist() == statement_ids(lines, kinds, max_lines=limit).tolist()
+
+
+# Lines that exercise the scan's cases: brackets in strings and after comments, prefixes, escapes,
+# backslash continuations, definitions, decorators, Unicode spaces and letters, unbalanced closers.
+_SCAN_PIECES = ["x = f(", "a,", ")", "]", "}", "{", "y = [1,", "def g(self):", "async def h(", "@deco(",
+                "class K(", "z = 1 + \\", "return z", ")(", "# c (", "s = '(' + \"[\"", "t = f'{x}(' # (",
+                "u = rb\"\\\"(\"", "v = 'unclosed (", "\u3000w = (", "def\u00a0x(", "  @", "\\", "ré = (1,"]
+
+
+@given(st.lists(st.tuples(st.lists(st.sampled_from(_SCAN_PIECES), min_size=1, max_size=3).map(" ".join),
+                          st.sampled_from([CODE, CODE, CODE, COMMENT, 0])), max_size=40),
+       st.integers(1, 8))
+def test_the_compiled_scan_is_the_reference_pass(rows: list[tuple[str, int]], limit: int) -> None:
+    import lineage.match.statements as statements
+
+    assert statements._lineforms is not None  # built by the set-up, like the indexer's pass
+    lines, kinds = [r[0] for r in rows], [r[1] for r in rows]
+    for max_lines in (limit, len(lines) + 1):
+        assert statement_ids(lines, kinds, max_lines).tolist() == \
+            statement_ids_reference(lines, kinds, max_lines).tolist()
 
 
 def test_statement_key_ignores_breaks_quotes_and_the_trailing_comma() -> None:

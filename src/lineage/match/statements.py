@@ -49,6 +49,11 @@ from keyword import iskeyword
 import numpy as np
 
 from lineage.index import CODE
+
+try:  # the compiled statement scan, built with the indexer's per-line pass
+    from lineage import _lineforms
+except ImportError:  # pragma: no cover - a build without a C compiler
+    _lineforms = None
 from lineage.index.normalise import tokenize_code
 
 _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
@@ -89,11 +94,22 @@ def _brackets(stripped: str) -> str:
 
 def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) -> np.ndarray:
     """Per content line, the number of the statement it belongs to; -1 for a line that is not
-    code, and for every line of a statement longer than ``max_lines`` lines."""
+    code, and for every line of a statement longer than ``max_lines`` lines. The compiled scan
+    (``lineage._lineforms.statement_scan``, on the indexer's tokeniser) when it is built, else
+    :func:`statement_ids_reference`: the same arrays (the tests hold them to it)."""
+    if _lineforms is None or len(lines) != len(kinds):
+        return statement_ids_reference(lines, kinds, max_lines)
+    out = np.empty(len(lines), np.int64)
+    _lineforms.statement_scan(lines if isinstance(lines, list) else list(lines), np.asarray(kinds, np.uint8), out)
+    return limit_statements(out, max_lines)
+
+
+def statement_ids_reference(lines: Sequence[str], kinds: Sequence[int], max_lines: int) -> np.ndarray:
+    """:func:`statement_ids` in Python, line by line: the definition the compiled scan follows."""
     out = np.full(len(lines), -1, np.int64)
     depth, current, continued, size = 0, -1, False, 0
     sizes: list[int] = []
-    for i, (text, kind) in enumerate(zip(lines, kinds, strict=True)):
+    for i, (text, kind) in enumerate(zip(lines, list(kinds), strict=True)):
         if kind != CODE:
             continue
         stripped = text.strip()
@@ -121,7 +137,7 @@ def file_statement_ids(side_kind: np.ndarray, start: int, lines: list[str]) -> n
     """:func:`statement_ids` of one file's content lines ``lines`` (texts, in order) without a
     length limit; ``side_kind[start:]`` holds their kinds (a :class:`~lineage.match.hits.Side`'s
     ``kind`` and the file's ``file_start``)."""
-    return statement_ids(lines, side_kind[start : start + len(lines)].tolist(), len(lines))
+    return statement_ids(lines, side_kind[start : start + len(lines)], len(lines))
 
 
 def limit_statements(ids: np.ndarray, max_lines: int) -> np.ndarray:
