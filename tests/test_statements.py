@@ -8,7 +8,10 @@ from hypothesis import strategies as st
 
 from lineage.index import CODE, COMMENT
 from lineage.match.statements import (
+    _line_tokens,
     best_in_order,
+    code_tokens,
+    code_tokens_reference,
     limit_statements,
     line_partners,
     line_tokens,
@@ -66,6 +69,22 @@ def test_the_compiled_scan_is_the_reference_pass(rows: list[tuple[str, int]], li
     for max_lines in (limit, len(lines) + 1):
         assert statement_ids(lines, kinds, max_lines).tolist() == \
             statement_ids_reference(lines, kinds, max_lines).tolist()
+
+
+_TOKEN_ALPHABET = list("abrRbBuUfFtT_xyz019.'\"\\#*/<>=-+:!%&|^@()[]{},; \t\f\v") + [
+    "\u00e9", "\u00b2", "\u0663", "\u2003", "\u3000", "\u00a0", "\x1c", "\U0001f600"]
+
+
+@given(st.text(alphabet=st.sampled_from(_TOKEN_ALPHABET), max_size=60))
+def test_the_compiled_tokens_are_the_reference_tokens(text: str) -> None:
+    assert code_tokens(text) == code_tokens_reference(text)
+    _line_tokens.cache_clear()
+    assert list(_line_tokens(text)) == [t.replace("'", '"') for t in code_tokens_reference(text)]
+
+
+def test_tokens_stop_at_a_comment_and_unify_quotes() -> None:
+    assert code_tokens("x = f('#', b)  # c (") == ["x", "=", "f", "(", "'#'", ",", "b", ")"]
+    assert line_tokens("x = f('#', b)  # c (") == ["x", "=", "f", "(", '"#"', ",", "b", ")"]
 
 
 def test_statement_key_ignores_breaks_quotes_and_the_trailing_comma() -> None:

@@ -359,6 +359,39 @@ done:
     return result;
 }
 
+/* code_tokens(text, unify_quotes): TOKEN_RE.findall(text) up to its first "#" token, as a tuple
+ * (lineage.match.statements.code_tokens is the reference); with unify_quotes, every "'" of a token
+ * becomes '"' (statements.line_tokens). The matcher asks for a line's tokens in many rules. */
+static PyObject *code_tokens(PyObject *self, PyObject *args) {
+    PyObject *line;
+    int unify;
+    if (!PyArg_ParseTuple(args, "Up", &line, &unify)) return NULL;
+    Text t = {PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
+    PyObject *tokens = PyList_New(0);
+    if (!tokens) return NULL;
+    for (Py_ssize_t i = 0; i < t.len;) {
+        Py_UCS4 c = AT(&t, i);
+        if (is_space(c)) { i++; continue; }
+        Py_ssize_t len = token_end(&t, i, t.len);
+        if (len == 1 && c == '#') break;
+        PyObject *token = PyUnicode_Substring(line, i, i + len);
+        if (token && unify && PyUnicode_FindChar(token, '\'', 0, len, 1) >= 0) {
+            PyObject *single = PyUnicode_FromOrdinal('\''), *dbl = PyUnicode_FromOrdinal('"');
+            PyObject *swapped = single && dbl ? PyUnicode_Replace(token, single, dbl, -1) : NULL;
+            Py_XDECREF(single);
+            Py_XDECREF(dbl);
+            Py_DECREF(token);
+            token = swapped;
+        }
+        if (!token || PyList_Append(tokens, token) < 0) { Py_XDECREF(token); Py_DECREF(tokens); return NULL; }
+        Py_DECREF(token);
+        i += len;
+    }
+    PyObject *result = PyList_AsTuple(tokens);
+    Py_DECREF(tokens);
+    return result;
+}
+
 static void free_kept(void) {
     for (Py_ssize_t k = 0; k < n_kept; k++) PyMem_Free(kept[k]);
     PyMem_Free(kept);
@@ -393,6 +426,7 @@ static PyObject *set_kept_names(PyObject *self, PyObject *arg) {
 
 static PyMethodDef methods[] = {
     {"fill", fill, METH_VARARGS, "Kinds, hashes of the normal forms and token counts of every line."},
+    {"code_tokens", code_tokens, METH_VARARGS, "A code line's tokens up to a comment, quotes unified or not."},
     {"statement_scan", statement_scan, METH_VARARGS, "Statement numbers of code lines (brackets, backslashes, defs)."},
     {"set_kept_names", set_kept_names, METH_O, "Set the names the abstract form keeps as they are."},
     {NULL, NULL, 0, NULL},

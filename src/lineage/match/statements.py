@@ -50,7 +50,7 @@ import numpy as np
 
 from lineage.index import CODE
 
-try:  # the compiled statement scan, built with the indexer's per-line pass
+try:  # the compiled statement scan and tokeniser, built with the indexer's per-line pass
     from lineage import _lineforms
 except ImportError:  # pragma: no cover - a build without a C compiler
     _lineforms = None
@@ -66,7 +66,15 @@ _MEMO_LINES = 1 << 16
 
 
 def code_tokens(text: str) -> list[str]:
-    """A code line's tokens without its trailing comment."""
+    """A code line's tokens without its trailing comment (compiled when built:
+    ``lineage._lineforms.code_tokens``, the same tokens as :func:`code_tokens_reference`)."""
+    if _lineforms is None:
+        return code_tokens_reference(text)
+    return list(_lineforms.code_tokens(text, False))
+
+
+def code_tokens_reference(text: str) -> list[str]:
+    """:func:`code_tokens` in Python (:data:`~lineage.index.normalise.TOKEN_RE`), its definition."""
     tokens = tokenize_code(text)
     return tokens[: tokens.index("#")] if "#" in tokens else tokens
 
@@ -83,7 +91,9 @@ def line_tokens(text: str) -> list[str]:
 
 @lru_cache(maxsize=_MEMO_LINES)
 def _line_tokens(text: str) -> tuple[str, ...]:
-    return tuple(t.replace("'", '"') for t in code_tokens(text))
+    if _lineforms is not None:
+        return _lineforms.code_tokens(text, True)
+    return tuple(t.replace("'", '"') for t in code_tokens_reference(text))
 
 
 @lru_cache(maxsize=_MEMO_LINES)
