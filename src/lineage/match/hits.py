@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lineage.arrays import isin_sorted, unique
 from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
 from lineage.index.normalise import stable_hash
 from lineage.match.headers import header_rows
@@ -116,7 +117,7 @@ def lookup(keys_u: np.ndarray, files_u: np.ndarray, keys_t: np.ndarray, eligible
     of the whole upstream): re-matching one changed file costs little more than that pass.
     """
     empty = np.zeros(0, np.int64)
-    wanted = np.unique(keys_t[eligible])
+    wanted = unique(keys_t[eligible])
     if len(wanted) == 0 or len(keys_u) == 0:
         return empty, empty, empty, empty
     pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
@@ -189,7 +190,7 @@ def find_hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray,
     # otherwise put a hit in a hundred files for every target line that holds it.
     pair_key = target.file_of[t_idx].astype(np.int64) * (len(upstream.files) + 1) + upstream.file_of[u_idx]
     rare = count <= p.nominate_max_count
-    supported = rare | np.isin(pair_key, np.unique(pair_key[rare]))
+    supported = rare | isin_sorted(pair_key, unique(pair_key[rare]))
     t_idx, u_idx, weight = t_idx[supported], u_idx[supported], weight[supported]
     # Code pairs only with code, comments with comments, docstrings with docstrings.
     same_kind = target.kind[t_idx] == upstream.kind[u_idx]

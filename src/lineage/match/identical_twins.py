@@ -41,9 +41,7 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
     if len(paired) == 0:
         return []
     up_file, up_row = r.up_file[rows], r.up_row[rows]
-    free_of: dict[str, list[int]] = {}
-    for tc in np.flatnonzero(match == NONE).tolist():
-        free_of.setdefault(lab.t_lines[rows[tc]].strip(), []).append(tc)
+    free_of: dict[str, list[int]] | None = None  # free lines by text, made for the first candidate
     moves: list[tuple[int, int]] = []
     taken: set[int] = set()
     for k, tc in enumerate(paired.tolist()):
@@ -61,6 +59,10 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
         if (lo >= 0 and up_row[lo] >= u) or (hi < len(rows) and up_row[hi] <= u):
             continue
         uc = int(np.searchsorted(lab.upstream_lines(f)[0], u))
+        if free_of is None:  # most files have no candidate: the text of every free line unread
+            free_of = {}
+            for free in np.flatnonzero(match == NONE).tolist():
+                free_of.setdefault(lab.t_lines[rows[free]].strip(), []).append(free)
         twins = [t for t in free_of.get(text, []) if lo < t < hi and t not in taken
                  and lab.target_kind(t) == lab.upstream_kind(f, uc)]
         if len(twins) == 1:

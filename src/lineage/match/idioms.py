@@ -56,6 +56,7 @@ import re
 
 import numpy as np
 
+from lineage.arrays import unique, unique_counts, unique_first
 from lineage.index.normalise import normalise_code
 from lineage.match.hits import Side
 from lineage.match.imports import is_absolute_import
@@ -87,7 +88,7 @@ def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray
         k, f = keys[order], upstream.file_of[order]
         first = np.ones(len(k), bool)
         first[1:] = (k[1:] != k[:-1]) | (f[1:] != f[:-1])
-        forms, counts = np.unique(k[first], return_counts=True)
+        forms, counts = unique_counts(k[first])
         out += [forms, counts]
     return out[0], out[1], out[2], out[3]
 
@@ -125,7 +126,7 @@ class IdiomFilter:
         u_forms = self._file_forms(chain.up_file)
         forms = t.h_norm[span]
         at = np.minimum(np.searchsorted(u_forms, forms), len(u_forms) - 1)
-        return np.union1d(hits, span[u_forms[at] == forms] if len(u_forms) else span[:0])
+        return unique(np.concatenate((hits, span[u_forms[at] == forms] if len(u_forms) else span[:0])))
 
     def _file_forms(self, up_file: int) -> np.ndarray:
         """The sorted distinct text forms of one upstream file, made once per file: a target
@@ -134,16 +135,16 @@ class IdiomFilter:
         forms = self._forms_of_file.get(up_file)
         if forms is None:
             u = self.upstream
-            forms = np.unique(u.h_norm[u.file_start[up_file] : u.file_start[up_file + 1]])
+            forms = unique(u.h_norm[u.file_start[up_file] : u.file_start[up_file + 1]])
             self._forms_of_file[up_file] = forms
         return forms
 
     def distinctive(self, t_file: int, chains: list[Chain], lines: list[str]) -> np.ndarray:
         """Global target lines of the chains' evidence that are distinctive, one per distinct form."""
-        glob = np.unique(np.concatenate([self._shared_lines(t_file, c) for c in chains]))
+        glob = unique(np.concatenate([self._shared_lines(t_file, c) for c in chains]))
         glob = glob[self.files_of_form[glob] <= self.p.idiom_max_files]
         # One form repeated in the target (the same mask line in two kernels) is one piece of evidence.
-        glob = glob[np.unique(self.target.h_norm[glob], return_index=True)[1]]
+        glob = glob[unique_first(self.target.h_norm[glob])[1]]
         keep = [not self._generic(g, lines) for g in glob.tolist()]
         return glob[np.array(keep, bool)] if len(glob) else glob
 

@@ -62,6 +62,7 @@ import re
 
 import numpy as np
 
+from lineage.arrays import unique
 from lineage.index import CODE
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import is_import_line
@@ -185,7 +186,7 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
             pos = np.arange(g0, g1)
             if not evidence(pos).any():
                 drop.append(paired[pos])
-    return np.unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
+    return unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
 
 
 def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False) -> int:

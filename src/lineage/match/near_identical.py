@@ -42,6 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
+from lineage.arrays import unique_counts
 from lineage.index import CODE
 from lineage.match.hits import Side
 from lineage.match.params import MatchParams
@@ -91,7 +92,7 @@ def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.n
     offsets = np.arange(int(n.sum())) - np.repeat(np.cumsum(n) - n, n)
     u_rep = u_files[np.repeat(lo, n) + offsets]
     n_up = len(upstream.files)
-    keys, shared = np.unique(t_rep * n_up + u_rep, return_counts=True)
+    keys, shared = unique_counts(t_rep * n_up + u_rep)
     t_of, u_of = keys // n_up, keys % n_up
     order = np.lexsort((u_of, -shared, t_of))
     t_of, u_of = t_of[order], u_of[order]

@@ -1,0 +1,51 @@
+"""Set operations on 1-d integer arrays by one sort, for the matcher's hot paths.
+
+numpy 2.x's ``np.unique`` hashes the values before it sorts them, and ``np.isin`` calls it:
+on the 1.6 million 63-bit line hashes of the pinned pair's target that took 0.8-1.0 s against
+0.1 s for a sort and a comparison of neighbours (measured here, numpy 2.4). These functions
+give exactly what the numpy calls they name give (the tests compare them on generated
+arrays), by sorting.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def unique(values: np.ndarray) -> np.ndarray:
+    """``np.unique(values)`` of a 1-d array: its distinct values, sorted."""
+    ordered = np.sort(values)
+    return ordered[_starts(ordered)]
+
+
+def unique_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_counts=True)`` of a 1-d array."""
+    ordered = np.sort(values)
+    starts = np.flatnonzero(_starts(ordered))
+    return ordered[starts], np.diff(np.append(starts, len(ordered)))
+
+
+def unique_first(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``np.unique(values, return_index=True)`` of a 1-d array: the distinct values, sorted,
+    and the index of each one's first occurrence."""
+    order = np.argsort(values, kind="stable")  # equal values keep their order: the first leads
+    ordered = values[order]
+    first = _starts(ordered)
+    return ordered[first], order[first]
+
+
+def isin_sorted(values: np.ndarray, sorted_unique: np.ndarray) -> np.ndarray:
+    """``np.isin(values, sorted_unique)`` when ``sorted_unique`` is sorted and distinct (as
+    :func:`unique` gives it): one binary search per value."""
+    if len(sorted_unique) == 0:
+        return np.zeros(len(values), bool)
+    at = np.minimum(np.searchsorted(sorted_unique, values), len(sorted_unique) - 1)
+    return sorted_unique[at] == values
+
+
+def _starts(ordered: np.ndarray) -> np.ndarray:
+    """Where each run of equal values of a sorted array begins (a boolean mask)."""
+    starts = np.empty(len(ordered), bool)
+    starts[:1] = True
+    np.not_equal(ordered[1:], ordered[:-1], out=starts[1:])
+    return starts

@@ -1,0 +1,46 @@
+"""lineage.arrays: the sort-based set operations give exactly what the numpy calls they replace give."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from lineage.arrays import isin_sorted, unique, unique_counts, unique_first
+
+# Small ranges make repeats likely; the extremes are the 63-bit hashes' own range.
+values = st.lists(st.one_of(st.integers(-3, 3), st.integers(-(2**63), 2**63 - 1)), max_size=60).map(
+    lambda xs: np.array(xs, np.int64))
+
+
+@given(values)
+def test_unique_is_numpys(a: np.ndarray) -> None:
+    expected = np.unique(a)
+    got = unique(a)
+    assert got.dtype == expected.dtype and np.array_equal(got, expected)
+
+
+@given(values)
+def test_unique_counts_is_numpys(a: np.ndarray) -> None:
+    forms, counts = np.unique(a, return_counts=True)
+    got_forms, got_counts = unique_counts(a)
+    assert np.array_equal(got_forms, forms) and np.array_equal(got_counts, counts)
+    assert got_counts.dtype == counts.dtype
+
+
+@given(values)
+def test_unique_first_is_numpys(a: np.ndarray) -> None:
+    forms, first = np.unique(a, return_index=True)
+    got_forms, got_first = unique_first(a)
+    assert np.array_equal(got_forms, forms) and np.array_equal(got_first, first)
+
+
+@given(values, values)
+def test_isin_sorted_is_numpys(a: np.ndarray, b: np.ndarray) -> None:
+    assert np.array_equal(isin_sorted(a, np.unique(b)), np.isin(a, b))
+
+
+def test_first_occurrences_and_an_empty_set() -> None:
+    forms, first = unique_first(np.array([5, 1, 5, 1, 7], np.int64))
+    assert forms.tolist() == [1, 5, 7] and first.tolist() == [1, 0, 4]
+    assert isin_sorted(np.array([1, 2], np.int64), np.zeros(0, np.int64)).tolist() == [False, False]
