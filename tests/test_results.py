@@ -271,3 +271,29 @@ def test_summary_figures_and_lists(mixed: tuple[Comparison, dict, dict]) -> None
     assert "pkg/own.py" not in lists["unmarked_with_copied"]
     assert summary["per_upstream"][UP]["lines"] == (comparison.lines["match"] != "none").sum()
     assert len(summary["headline"]) == 4
+
+
+def test_rows_where_equals_loc_on_a_table_in_several_chunks() -> None:
+    """rows_where filters each column (no take, which would join a chunked column's chunks first)
+    and gives what ``frame.loc[mask, columns]`` gives: values, dtypes and index."""
+    import pyarrow as pa
+
+    from lineage.results.figures import rows_where
+
+    def part(paths: list[str], start: int) -> pd.DataFrame:
+        return pd.DataFrame({
+            "target_path": pd.array(paths, dtype="string[pyarrow]"),
+            "line": pd.array(range(start, start + len(paths)), dtype="int32"),
+            "match": pd.Categorical(["none", "verbatim", "near"][k % 3] for k in range(len(paths))),
+            "region": pd.array([None if k % 2 else k for k in range(len(paths))], dtype="Int64"),
+            "upstream": pd.array(["up"] * len(paths), dtype=pd.ArrowDtype(pa.large_string())),
+        })
+
+    lines = pd.concat([part(["a.py"] * 4, 1), part(["b.py"] * 5, 1), part(["c.py"] * 3, 1)], ignore_index=True)
+    assert lines["target_path"].array._pa_array.num_chunks == 3  # as a rerun assembles the lines table
+    mask = lines["match"] != "none"
+    columns = ["target_path", "upstream", "match", "line", "region"]
+    kept = rows_where(lines, mask, columns)
+    pd.testing.assert_frame_equal(kept, lines.loc[mask, columns])
+    assert kept["target_path"].tolist() == ["a.py", "a.py", "b.py", "b.py", "b.py", "c.py", "c.py"]
+    assert rows_where(lines, lines["line"] > 99, columns).empty

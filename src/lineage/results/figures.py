@@ -67,6 +67,16 @@ def numbers_of(files: pd.DataFrame) -> Numbers:
     )
 
 
+def rows_where(frame: pd.DataFrame, mask: pd.Series, columns: Sequence[str]) -> pd.DataFrame:
+    """``frame.loc[mask, columns]``, the rows kept by a filter per column. pandas picks rows by
+    their positions (a take), and pyarrow's take of a column in several chunks first copies the
+    chunks into one: the lines table a rerun assembles from reused rows has three, and its
+    ``target_path`` alone is about 100 MB on a large target, copied (its pages touched anew in
+    every worker process) on each such selection. A filter works chunk by chunk."""
+    keep = mask.to_numpy(dtype=bool)
+    return pd.DataFrame({name: frame[name].array[keep] for name in columns}, index=frame.index[keep])
+
+
 def _column(frame: pd.DataFrame, name: str, default: object) -> pd.Series:
     return frame[name] if name in frame else pd.Series(default, index=frame.index)
 
@@ -107,7 +117,7 @@ def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[st
 
 def per_upstream(lines: pd.DataFrame) -> dict[str, dict[str, int]]:
     """Copied lines, verbatim, near and target files, by the upstream they came from."""
-    copied = lines[lines["match"] != "none"]
+    copied = rows_where(lines, lines["match"] != "none", ["upstream", "match", "target_path"])
     return {
         str(label): {
             "lines": int(len(group)),
@@ -128,7 +138,8 @@ def shared_figures(files: pd.DataFrame, lines: pd.DataFrame) -> dict[str, object
         n_code = _column(indexed, f"shared_{kind}_code_lines", 0)
         out[kind] = {"files": int((n_lines > 0).sum()), "lines": int(n_lines.sum()), "code_lines": int(n_code.sum())}
     if "shared_origin" in lines:
-        shared = lines[(lines["shared_origin"] != "") & (lines["kind"] != "blank")]
+        shared = rows_where(lines, (lines["shared_origin"] != "") & (lines["kind"] != "blank"),
+                            ["shared_origin", "kind", "target_path", "shared_path"])
         by_origin: dict[str, dict[str, int]] = {}
         for origin, group in shared.groupby("shared_origin", sort=True, observed=True):
             by_origin[str(origin)] = {"files": int(group["target_path"].nunique()), "lines": int(len(group)),

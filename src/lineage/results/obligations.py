@@ -44,6 +44,7 @@ from lineage.licences.compat import compatible
 from lineage.licences.declared import SourceLicence
 from lineage.licences.expressions import licence_ids
 from lineage.licences.notices import fold, keeps_holders
+from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 
 if TYPE_CHECKING:
@@ -102,7 +103,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     is ``MatchParams.licence_head_lines``."""
     if lines.empty:
         return pd.DataFrame(columns=OBLIGATION_COLUMNS)
-    copied = lines[lines["match"] != "none"]
+    copied = rows_where(lines, lines["match"] != "none", ["target_path", "upstream", "upstream_path", "match", "line"])
     if copied.empty:
         return pd.DataFrame(columns=OBLIGATION_COLUMNS)
     groups = (copied.assign(verbatim=copied["match"] == "verbatim", near=copied["match"] == "near")
