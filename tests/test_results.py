@@ -273,6 +273,21 @@ def test_summary_figures_and_lists(mixed: tuple[Comparison, dict, dict]) -> None
     assert len(summary["headline"]) == 4
 
 
+def test_summary_figures_made_once_equal_the_comparisons_own(mixed: tuple[Comparison, dict, dict]) -> None:
+    """summary.json makes the review lists once for every figure that reads them; the figures are
+    those the comparison's properties make each on their own."""
+    from lineage.report.summary import summary_dict
+
+    comparison, _, _ = mixed
+    summary = summary_dict(comparison)
+    assert summary["files"] == comparison.file_counts
+    assert summary["lists"] == comparison.lists
+    assert summary["headline"] == comparison.headline()
+    for name, numbers in comparison.numbers.items():
+        assert summary[name] == numbers.to_dict()
+    assert summary["per_upstream"] == comparison.per_upstream and summary["shared"] == comparison.shared
+
+
 def test_rows_where_equals_loc_on_a_table_in_several_chunks() -> None:
     """rows_where filters each column (no take, which would join a chunked column's chunks first)
     and gives what ``frame.loc[mask, columns]`` gives: values, dtypes and index."""

@@ -9,6 +9,7 @@ import pandas as pd
 
 from lineage import __version__
 from lineage.report.markdown import md_code, md_table, md_text
+from lineage.results import figures
 from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
@@ -28,10 +29,14 @@ SUMMARY_FORMAT = "lineage.summary"
 SUMMARY_VERSION = 3
 
 
-def summary_dict(comparison: Comparison) -> dict[str, object]:
-    """summary.json: the comparison's conclusions (:mod:`lineage.results.figures`) with its inputs."""
-    target = comparison.target
-    numbers = comparison.numbers
+def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
+    """summary.json: the comparison's conclusions (:mod:`lineage.results.figures`) with its inputs;
+    ``groups``: ``comparison.groups`` when the caller has them already."""
+    target, files = comparison.target, comparison.files
+    # The review lists, made once for every figure below that reads them (each of the
+    # comparison's properties makes its own).
+    groups = groups if groups is not None else comparison.groups
+    numbers = figures.file_numbers(files, groups)
     return {
         "format": SUMMARY_FORMAT,
         "format_version": SUMMARY_VERSION,
@@ -41,15 +46,15 @@ def summary_dict(comparison: Comparison) -> dict[str, object]:
         "upstreams": [{"spec": u.info.spec, "label": label, "digest": u.info.digest,
                        "tree_digest": u.tree_digest}
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
-        "files": comparison.file_counts,
+        "files": figures.file_counts(files, groups),
         **{name: n.to_dict() for name, n in numbers.items()},
         "per_upstream": comparison.per_upstream,
         "shared": comparison.shared,
         "target_names": list(comparison.target_names),
         "upstream_origins": _origins_list(comparison.origins),
         "regions": int(len(comparison.regions)),
-        "headline": comparison.headline(),
-        "lists": comparison.lists,
+        "headline": figures.headline(files, comparison.upstream_names, numbers),
+        "lists": figures.review_lists(groups),
         "licences": {"target": source_licence(target).to_dict(),
                      "upstreams": {label: source_licence(u).to_dict()
                                    for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
@@ -75,11 +80,12 @@ def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
                     ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
 
 
-def summary_markdown(comparison: Comparison, summary: dict[str, object] | None = None) -> str:
-    """summary.md; ``summary``: :func:`summary_dict` of the comparison when the caller has it
-    already (it takes about a second on a large pair)."""
-    summary = summary if summary is not None else summary_dict(comparison)
-    groups = comparison.groups
+def summary_markdown(comparison: Comparison, summary: dict[str, object] | None = None,
+                     groups: dict[str, pd.DataFrame] | None = None) -> str:
+    """summary.md; ``summary``: :func:`summary_dict` of the comparison, ``groups``:
+    ``comparison.groups``, when the caller has them already."""
+    groups = groups if groups is not None else comparison.groups
+    summary = summary if summary is not None else summary_dict(comparison, groups)
     files = summary["files"]
     assert isinstance(files, dict)
     out = [f"# lineage: {md_text(comparison.target.info.label)} against "
@@ -172,6 +178,7 @@ class SummaryReporter:
     report_type = "summary"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
-        summary = summary_dict(comparison)
+        groups = comparison.groups
+        summary = summary_dict(comparison, groups)
         folder.text("summary.json", json.dumps(summary, indent=2, sort_keys=False) + "\n")
-        folder.text("summary.md", summary_markdown(comparison, summary))
+        folder.text("summary.md", summary_markdown(comparison, summary, groups))

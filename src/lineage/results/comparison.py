@@ -64,7 +64,7 @@ class Comparison:
     @property
     def lists(self) -> dict[str, list[str]]:
         """The review lists as sorted target paths."""
-        return {name: sorted(frame["target_path"].tolist()) for name, frame in self.groups.items()}
+        return figures.review_lists(self.groups)
 
     @property
     def file_counts(self) -> dict[str, int]:
@@ -73,10 +73,7 @@ class Comparison:
     @property
     def numbers(self) -> dict[str, Numbers]:
         """Line counts of all, marked and unmarked files."""
-        files = self.files
-        return {"all_files": figures.numbers_of(files),
-                "marked_files": figures.numbers_of(self.groups["marked"]),
-                "unmarked_files": figures.numbers_of(files[files["marker"] == ""])}
+        return figures.file_numbers(self.files, self.groups)
 
     @property
     def per_upstream(self) -> dict[str, dict[str, int]]:

@@ -103,6 +103,18 @@ def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
     return groups
 
 
+def review_lists(groups: dict[str, pd.DataFrame]) -> dict[str, list[str]]:
+    """The review lists (:func:`review_groups`) as sorted target paths."""
+    return {name: sorted(frame["target_path"].tolist()) for name, frame in groups.items()}
+
+
+def file_numbers(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, Numbers]:
+    """Line counts of all, marked and unmarked files (``groups``: :func:`review_groups` of ``files``)."""
+    return {"all_files": numbers_of(files),
+            "marked_files": numbers_of(groups["marked"]),
+            "unmarked_files": numbers_of(files[files["marker"] == ""])}
+
+
 def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, int]:
     """How many Python files were indexed, skipped, parsed with errors, marked, hold copied code."""
     return {
@@ -166,16 +178,18 @@ def _sentence(who: str, n: Numbers, unit: str) -> str:
             f"{verbatim + near:,} ({percent(verbatim + near, total)})")
 
 
-def headline(files: pd.DataFrame, upstream_names: Sequence[str]) -> list[str]:
-    """The headline in the project's style, for marked files and all files, code and non-blank."""
+def headline(files: pd.DataFrame, upstream_names: Sequence[str],
+             numbers: dict[str, Numbers] | None = None) -> list[str]:
+    """The headline in the project's style, for marked files and all files, code and non-blank;
+    ``numbers``: :func:`file_numbers` of ``files`` when the caller has them already."""
     names = ", ".join(upstream_names)
-    indexed = files[files["status"] == "indexed"]
-    marked = review_groups(files)["marked"]
-    n_all, n_marked = numbers_of(files), numbers_of(files[files["marker"] != ""])
-    intro = f"{len(marked):,} of {len(indexed):,} files carry a marker naming {names}; "
+    numbers = numbers if numbers is not None else file_numbers(files, review_groups(files))
+    # Numbers.files counts indexed files: the marked ones, and all of them
+    n_all, n_marked = numbers["all_files"], numbers["marked_files"]
+    intro = f"{n_marked.files:,} of {n_all.files:,} files carry a marker naming {names}; "
     return [
         _sentence(intro, n_marked, "code"),
         _sentence("in those marked files, ", n_marked, "nonblank"),
-        _sentence(f"in all {len(indexed):,} files, ", n_all, "code"),
-        _sentence(f"in all {len(indexed):,} files, ", n_all, "nonblank"),
+        _sentence(f"in all {n_all.files:,} files, ", n_all, "code"),
+        _sentence(f"in all {n_all.files:,} files, ", n_all, "nonblank"),
     ]
