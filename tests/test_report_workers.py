@@ -90,3 +90,22 @@ def test_the_workers_import_the_attachment_libraries_not_the_parent(tmp_path: Pa
                           check=True, cwd=Path(__file__).resolve().parents[1])
     assert done.stdout.split() == ["[]"]
     assert (tmp_path / "out" / "lineage.spdx.json").is_file() and (tmp_path / "out" / "lineage.cdx.json").is_file()
+
+
+def test_the_costliest_reporter_is_handed_out_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, SPDX (the longest writer) starts first rather than behind the short ones;
+    the manifest keeps the reporters' order all the same."""
+    import lineage.match.workers as workers
+
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    handed: list[list[list[int]]] = []
+    original = workers.chunks
+    monkeypatch.setattr(workers, "chunks", lambda weights, n: handed.append(original(weights, n)) or handed[-1])
+    comparison.write(tmp_path / "two", html=False, jobs=2)
+    comparison.write(tmp_path / "one", html=False, jobs=1)
+    order = ["tables", "summary", "obligations", "spdx", "cyclonedx", "sarif"]
+    assert len(handed) == 1 and handed[0][0] == [order.index("spdx")]
+    assert sorted(k for chunk in handed[0] for k in chunk) == list(range(len(order)))
+    one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
+    assert list(one["outputs"]) == list(two["outputs"])

@@ -65,6 +65,11 @@ ATTACHMENTS: Mapping[str, Reporter] = _Reporters({"spdx": "spdx:SpdxReporter",
                                                   "cyclonedx": "cyclonedx:CycloneDxReporter",
                                                   "sarif": "sarif:SarifReporter"})
 _HTML = _Reporters({"html": "html:HtmlReporter"})  # unless --no-html
+# Each reporter's rough cost (tenths of a CPU second in a worker, imports included, on the pinned
+# pair with one target file changed; HTML's a guess above all): with workers the costliest start
+# first, so that the longest (SPDX, fourth of six) does not start behind short ones and then end
+# the writing alone. Only the order of the work follows it, not the files or the manifest.
+_COST = {"html": 40, "spdx": 10, "tables": 3, "cyclonedx": 3, "sarif": 2, "summary": 1, "obligations": 1}
 
 
 def __getattr__(name: str) -> Any:
@@ -108,10 +113,10 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
                folder: ReportFolder, jobs: int) -> None:
     """Each reporter (``mapping[name]``, imported on first use) writes its files into ``folder``:
     here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
-    reporter per task, handed out as processes come free; the SPDX and CycloneDX libraries are
-    then imported by the worker that writes their file). A reporter reads the comparison and
-    writes only its own files, so the files are the same either way; ``folder.written`` keeps
-    the reporters' order."""
+    reporter per task, handed out costliest first (:data:`_COST`; two light neighbours may go
+    together) as processes come free; the SPDX and CycloneDX libraries are then imported by the
+    worker that writes their file). A reporter reads the comparison and writes only its own
+    files, so the files are the same either way; ``folder.written`` keeps the reporters' order."""
     from lineage.match.workers import MatchWorkers, run_per_file
 
     workers = MatchWorkers(jobs=max(1, jobs), min_files=2, chunks_per_job=len(reporters))
@@ -131,5 +136,5 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
             mapping[name].write(comparison, own)
         return own.written
 
-    for paths in run_per_file(task, [1] * len(reporters), workers):
+    for paths in run_per_file(task, [_COST.get(name, 1) for _, name in reporters], workers):
         folder.written.extend(paths)
