@@ -173,3 +173,24 @@ def test_match_workers_refuse_bad_values_and_settings_pass_theirs() -> None:
     settings = RunSettings(use_cache=False, jobs=3, match_min_files=500)
     assert MatchWorkers.of(settings) == MatchWorkers(jobs=3, min_files=500)
     assert MatchWorkers.of(settings).processes(499) == 0
+
+
+def test_runs_of_file_ranges_joined_are_the_whole_trees_runs(trees: tuple[TreeIndex, TreeIndex]) -> None:
+    """Steps 1 and 2 per consecutive range of target files (as the workers run them), joined in
+    order: every array of the runs equals those of one pass over all files."""
+    from lineage.match.hits import find_hits
+    from lineage.match.regions import RunsByFile, group_runs
+
+    target, upstream = _sides(*trees)
+    params = MatchParams()
+    whole = group_runs(target, upstream, *find_hits(target, upstream, params), params)
+    n = len(target.files)
+    for cuts in ([0, n // 2, n], [0, 1, n // 3, n], [0, n - 1, n]):
+        parts = [group_runs(target, upstream, *find_hits(target, upstream, params, range(a, b)), params)
+                 for a, b in zip(cuts, cuts[1:], strict=False)]
+        joined = RunsByFile.concat(parts)
+        assert len(joined) == len(whole) > 0
+        assert np.array_equal(joined._tc, whole._tc) and np.array_equal(joined._t_file, whole._t_file)
+        for mine, theirs in zip(joined._columns, whole._columns, strict=True):
+            assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+        assert [len(joined.get(t)) for t in range(n)] == [len(whole.get(t)) for t in range(n)]

@@ -254,7 +254,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
             else:
                 unknown.append(t)
     if unknown:
-        matching.prepare(unknown)
+        matching.prepare(unknown, workers)
         known.update((t, matching.vote(t)) for t in unknown)
     votes = [known[t] for t in range(n_files)]
     renames = folder_renames([f.path for f in target.files], votes, params)

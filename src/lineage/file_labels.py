@@ -49,8 +49,9 @@ class FileLabels:
         self.prepared: dict[int, tuple[FileMatcher, int]] = {}
         self._readers = [(tree, f.path) for tree in upstreams for f in tree.files]
 
-    def prepare(self, todo: list[int]) -> None:
-        """Steps 1 to 3 of target files ``todo`` (their votes too), to match them later."""
+    def prepare(self, todo: list[int], workers: MatchWorkers | None = None) -> None:
+        """Steps 1 to 3 of target files ``todo`` (their votes too), to match them later;
+        ``workers``: steps 1 and 2 shared out to processes when it pays (the same runs)."""
         if not self._side:  # kept between runs (lineage.side_cache): the same arrays either way
             from lineage.side_cache import upstream_side as cached_side
 
@@ -62,7 +63,7 @@ class FileLabels:
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32))
         matcher = FileMatcher(target_side, self._side[0], self.params, [self.preferred[t] for t in todo],
-                              [self.attributed[t] for t in todo])
+                              [self.attributed[t] for t in todo], workers)
         for k, t in enumerate(todo):
             self.prepared[t] = (matcher, k)
 
@@ -101,7 +102,7 @@ class FileLabels:
             self.misses += len(missing)
             need = [todo[k] for k in missing if todo[k] not in self.prepared]
             if need:
-                self.prepare(need)
+                self.prepare(need, workers)
             groups: dict[int, list[int]] = {}  # matcher -> positions in todo, in order
             for k in missing:
                 groups.setdefault(id(self.prepared[todo[k]][0]), []).append(k)

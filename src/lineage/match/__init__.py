@@ -39,8 +39,10 @@ linear in the number of lines, never in the number of file pairs):
    signature's common parameters, an import block) is judged the same way.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
-is :mod:`lineage.match.store`. Steps 1 to 3 run over all target files at once; steps 4 to 8 per
-target file, in worker processes when there are many (:mod:`lineage.match.workers`).
+is :mod:`lineage.match.store`. Steps 1 to 3 run over all target files at once (steps 1 and 2 per
+range of target files in worker processes when there are many: :func:`lineage.match.regions.find_runs`,
+the same runs); steps 4 to 8 per target file, in worker processes when there are many
+(:mod:`lineage.match.workers`).
 
 For example, a target function copied with one line inserted::
 
@@ -105,7 +107,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
 
     params = params or MatchParams()
     matcher = FileMatcher(target, upstream, params, list(preferred_paths) if preferred_paths else None,
-                          list(attributed) if attributed else None)
+                          list(attributed) if attributed else None, workers)
     if renames is None:
         renames = folder_renames([f.path for f in target.files], matcher.votes, params)
     found = matcher.match_files(list(range(len(target.files))), renames, tick, workers)
@@ -119,12 +121,12 @@ class FileMatcher:
     the first part built and changes nothing another file's matching reads (memos aside)."""
 
     def __init__(self, target: Side, upstream: Side, params: MatchParams,
-                 preferred: list[set[str]] | None, attributed: list[bool] | None = None) -> None:
+                 preferred: list[set[str]] | None, attributed: list[bool] | None = None,
+                 workers: MatchWorkers | None = None) -> None:
         from lineage.match.claims import identical_files
-        from lineage.match.hits import find_hits
         from lineage.match.idioms import IdiomFilter
         from lineage.match.near_identical import near_identical_files
-        from lineage.match.regions import group_runs
+        from lineage.match.regions import find_runs
         from lineage.match.renames import best_upstream_files, upstream_votes
 
         self.target, self.upstream, self.params, self.preferred = target, upstream, params, preferred
@@ -139,9 +141,7 @@ class FileMatcher:
         self.votes: list[str | None] = [None] * len(target.files)
         if self.empty:
             return
-        t_idx, u_idx, weight = find_hits(target, upstream, params)
-        self.runs_by_file = group_runs(target, upstream, t_idx, u_idx, weight, params)
-        del t_idx, u_idx, weight
+        self.runs_by_file = find_runs(target, upstream, params, workers)
         self.up_names = [posixpath.basename(p) for p in self.up_paths]
         self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
         self.near_identical = near_identical_files(target, upstream, params, self.identical, self._pick_copy)

@@ -157,11 +157,18 @@ def _count_in_file(keys: np.ndarray, file_of: np.ndarray) -> np.ndarray:
     return counts
 
 
-def find_hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Every evidence pair: (target line, upstream line, weight), global content-line numbers."""
+def find_hits(target: Side, upstream: Side, p: MatchParams, files: range | None = None
+              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every evidence pair: (target line, upstream line, weight), global content-line numbers;
+    with ``files``, those of target files ``files`` only (every rule below is per target file,
+    so the pairs are exactly the whole tree's pairs of those files)."""
     cap = np.minimum(target.ntok, p.token_weight_cap).astype(np.float64)
+    mine = np.ones(len(target.h_norm), bool)
+    if files is not None:
+        mine[:] = False
+        mine[int(target.file_start[files.start]) : int(target.file_start[files.stop])] = True
     t1, u1, c1, f1 = lookup(upstream.h_norm, upstream.file_of, target.h_norm,
-                            target.ntok >= p.short_seed_min_tokens, p.seed_max_count)
+                            mine & (target.ntok >= p.short_seed_min_tokens), p.seed_max_count)
     # Two-token lines are evidence only when (nearly) unique upstream: the items of a copied
     # ``__all__`` or re-export list, not ``return x``.
     strong = (target.ntok[t1] >= p.seed_min_tokens) | (c1 <= p.short_seed_max_count)
@@ -171,7 +178,7 @@ def find_hits(target: Side, upstream: Side, p: MatchParams) -> tuple[np.ndarray,
     t1, u1, c1 = t1[strong], u1[strong], c1[strong]
     w1 = cap[t1] / (1.0 + np.log2(c1))
     t2, u2, c2, f2 = lookup(upstream.h_abs, upstream.file_of, target.h_abs,
-                            target.ntok >= p.abstract_seed_min_tokens, p.abstract_seed_max_count)
+                            mine & (target.ntok >= p.abstract_seed_min_tokens), p.abstract_seed_max_count)
     # The abstract level is a fallback for lines whose text was edited: a line whose exact tokens
     # are found upstream is seeded by those places only, or a same-shaped neighbour (functions
     # that differ only in names) would pull it onto the wrong diagonal.

@@ -1,6 +1,7 @@
 """Matching target files in worker processes: steps 4 to 8 of :mod:`lineage.match`, per file.
 
-Once the global steps are done (hits, runs, identical files, the idiom rule's upstream counts),
+Once the global steps are done (hits, runs, identical files, the idiom rule's upstream counts;
+the hits and runs themselves per range of target files, in the same kind of workers),
 each target file is claimed, labelled, filled and trimmed on its own: nothing one file does is
 read by another (the memos it fills, upstream lines read and idiom tests, give the same answer
 whoever fills them). So the files can be shared out to processes, and the labels are the same
