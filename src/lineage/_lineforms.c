@@ -198,6 +198,22 @@ static Py_ssize_t code_forms(const Text *t, Py_ssize_t lo, Py_ssize_t hi, Buf *n
 
 static int sep(Buf *b) { return b->len > 0 ? buf_char(b, ' ') : 0; }
 
+/* Line ``row`` of the list ``lines`` as text, with the bounds of its stripped part in lo..hi
+ * (Python's str.strip: Py_UNICODE_ISSPACE). Returns -1 with TypeError when it is not a str. */
+static int stripped_line(PyObject *lines, Py_ssize_t row, const char *who, Text *t, Py_ssize_t *lo, Py_ssize_t *hi) {
+    PyObject *line = PyList_GET_ITEM(lines, row);
+    if (!PyUnicode_Check(line)) {
+        PyErr_Format(PyExc_TypeError, "%s: lines must be str", who);
+        return -1;
+    }
+    *t = (Text){PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
+    *lo = 0;
+    *hi = t->len;
+    while (*lo < *hi && is_space(AT(t, *lo))) (*lo)++;
+    while (*hi > *lo && is_space(AT(t, *hi - 1))) (*hi)--;
+    return 0;
+}
+
 /* fill(lines, doc, inside, comment, tail, head, kinds, h_norm, h_abs, ntok)
  *
  * ``lines``: list of str. ``doc``/``inside``: uint8 per row (docstring rows; rows strictly inside a
@@ -224,12 +240,9 @@ static PyObject *fill(PyObject *self, PyObject *args) {
     int64_t *norm_p = h_norm.buf, *abs_p = h_abs.buf;
     uint16_t *ntok_p = ntok.buf;
     for (Py_ssize_t row = 0; row < n; row++) {
-        PyObject *line = PyList_GET_ITEM(lines, row);
-        if (!PyUnicode_Check(line)) { PyErr_SetString(PyExc_TypeError, "fill: lines must be str"); goto done; }
-        Text t = {PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
-        Py_ssize_t lo = 0, hi = t.len;
-        while (lo < hi && is_space(AT(&t, lo))) lo++;
-        while (hi > lo && is_space(AT(&t, hi - 1))) hi--;
+        Text t;
+        Py_ssize_t lo, hi;
+        if (stripped_line(lines, row, "fill", &t, &lo, &hi) < 0) goto done;
         if (lo == hi) continue;  /* blank: kind 0, hashes 0 */
         int kind = doc_p[row] ? DOCSTRING
                    : (comment_p[row] == lo && !inside_p[row]) ? COMMENT : CODE;
@@ -327,12 +340,9 @@ static PyObject *statement_scan(PyObject *self, PyObject *args) {
     for (Py_ssize_t row = 0; row < n; row++) {
         out_p[row] = -1;
         if (kinds_p[row] != CODE) continue;
-        PyObject *line = PyList_GET_ITEM(lines, row);
-        if (!PyUnicode_Check(line)) { PyErr_SetString(PyExc_TypeError, "statement_scan: lines must be str"); goto done; }
-        Text t = {PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
-        Py_ssize_t lo = 0, hi = t.len;
-        while (lo < hi && is_space(AT(&t, lo))) lo++;
-        while (hi > lo && is_space(AT(&t, hi - 1))) hi--;
+        Text t;
+        Py_ssize_t lo, hi;
+        if (stripped_line(lines, row, "statement_scan", &t, &lo, &hi) < 0) goto done;
         if ((depth == 0 && !continued) || starts_with(&t, lo, hi, "def ") || starts_with(&t, lo, hi, "class ") ||
             starts_with(&t, lo, hi, "async def ") || starts_with(&t, lo, hi, "@")) {
             current++;
