@@ -56,10 +56,21 @@ def _target_files(up: Upstream, seed: int, copies: int) -> dict[str, list[TLine]
 
 @pytest.fixture(scope="module")
 def trees(tmp_path_factory: pytest.TempPathFactory) -> tuple[TreeIndex, TreeIndex]:
+    return _trees(tmp_path_factory, empty=False)
+
+
+@pytest.fixture(scope="module")
+def trees_with_empty_files(tmp_path_factory: pytest.TempPathFactory) -> tuple[TreeIndex, TreeIndex]:
+    return _trees(tmp_path_factory, empty=True)
+
+
+def _trees(tmp_path_factory: pytest.TempPathFactory, empty: bool) -> tuple[TreeIndex, TreeIndex]:
     up = treegen.gen_upstream(seed=7031, n_modules=4, n_functions=4)
-    target = _target_files(up, seed=7031, copies=6)
+    target = {p: treegen.render(t) for p, t in _target_files(up, seed=7031, copies=6).items()}
+    if empty:  # files without a content line, at the start, inside and at the end of the tree
+        target |= {f"{d}/__init__.py": "" for d in ("a0", "own3", "t2", "zz")} | {"zz/blank.py": "\n\n"}
     base = tmp_path_factory.mktemp("workers")
-    t_root = treegen.write_tree(base / "target", {p: treegen.render(t) for p, t in target.items()})
+    t_root = treegen.write_tree(base / "target", target)
     u_root = treegen.write_tree(base / "upstream", up.files())
     out = []
     for root in (t_root, u_root):
@@ -194,3 +205,68 @@ def test_runs_of_file_ranges_joined_are_the_whole_trees_runs(trees: tuple[TreeIn
         for mine, theirs in zip(joined._columns, whole._columns, strict=True):
             assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
         assert [len(joined.get(t)) for t in range(n)] == [len(whole.get(t)) for t in range(n)]
+
+
+@needs_fork
+def test_the_ranges_of_steps_1_and_2_go_one_per_worker(trees: tuple[TreeIndex, TreeIndex],
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """find_runs cuts the target into ranges of about equal lines, one per worker; run_per_file's
+    own cut must then hand each range out alone (cut by the ranges' file counts, two ranges
+    went to one worker from 8 on, and the slowest worker had twice the lines)."""
+    import lineage.match.workers as workers
+    from lineage.match.regions import find_runs
+
+    cuts: list[list[list[int]]] = []
+    original = workers.chunks
+    monkeypatch.setattr(workers, "chunks", lambda weights, n: cuts.append(original(weights, n)) or cuts[-1])
+    find_runs(*_sides(*trees), MatchParams(), MatchWorkers(jobs=8, min_files=2))
+    ranges, handed = cuts  # find_runs' ranges, then run_per_file's chunks of them
+    assert len(ranges) == 8 and sorted(handed) == [[k] for k in range(8)]
+
+
+@needs_fork
+@pytest.mark.parametrize("jobs", [3, 5, 8])
+def test_find_runs_in_many_workers_is_one_pass(trees_with_empty_files: tuple[TreeIndex, TreeIndex], jobs: int) -> None:
+    """find_runs with more workers than CPUs (more ranges, some of own code only, so without a
+    hit, and empty files between them) gives every array of one pass."""
+    from lineage.match.regions import find_runs, group_runs
+
+    target, upstream = trees_with_empty_files
+    t_side, u_side = _sides(target, upstream)
+    assert (np.diff(t_side.file_start) == 0).sum() == 5
+    params = MatchParams()
+    whole = group_runs(t_side, u_side, *find_hits_all(t_side, u_side, params), params)
+    split = find_runs(t_side, u_side, params, MatchWorkers(jobs=jobs, min_files=2))
+    assert len(split) == len(whole) > 0
+    assert np.array_equal(split._tc, whole._tc) and np.array_equal(split._t_file, whole._t_file)
+    for mine, theirs in zip(split._columns, whole._columns, strict=True):
+        assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+
+
+def find_hits_all(target: Side, upstream: Side, params: MatchParams) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from lineage.match.hits import find_hits
+
+    return find_hits(target, upstream, params)
+
+
+def test_runs_joined_over_ranges_without_hits_are_one_pass(trees_with_empty_files: tuple[TreeIndex, TreeIndex]) -> None:
+    """RunsByFile.concat with parts that hold no run (ranges of empty files, whose group_runs
+    arrays are all int64, weights included), first, inside and last: one pass's arrays and dtypes."""
+    from lineage.match.hits import find_hits
+    from lineage.match.regions import RunsByFile, group_runs
+
+    target, upstream = _sides(*trees_with_empty_files)
+    params = MatchParams()
+    whole = group_runs(target, upstream, *find_hits(target, upstream, params), params)
+    n = len(target.files)
+    empty = np.flatnonzero(np.diff(target.file_start) == 0).tolist()
+    assert empty[0] == 0 and empty[-1] == n - 1
+    inner = empty[1]
+    for cuts in ([0, 1, n], [0, 1, inner, inner + 1, n - 2, n], [0, n - 1, n], [0, 1, n - 1, n]):
+        parts = [group_runs(target, upstream, *find_hits(target, upstream, params, range(a, b)), params)
+                 for a, b in zip(cuts, cuts[1:], strict=False)]
+        assert any(len(part) == 0 for part in parts)
+        joined = RunsByFile.concat(parts)
+        assert np.array_equal(joined._tc, whole._tc) and np.array_equal(joined._t_file, whole._t_file)
+        for mine, theirs in zip(joined._columns, whole._columns, strict=True):
+            assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)

@@ -141,8 +141,11 @@ def find_runs(target: Side, upstream: Side, p: MatchParams, workers: MatchWorker
         return group_runs(target, upstream, *find_hits(target, upstream, p), p)
     sizes = np.diff(target.file_start).tolist()
     spans = [range(chunk[0], chunk[-1] + 1) for chunk in sorted(chunks(sizes, parts))]
+    # One task per range and one chunk per task: equal weights, so that run_per_file's own cut
+    # (chunks) cannot put two ranges in one worker (with their file counts as weights it did,
+    # from 8 ranges on with the pinned pair's files: the slowest worker then had twice the lines).
     found = run_per_file(lambda k: group_runs(target, upstream, *find_hits(target, upstream, p, spans[k]), p),
-                         [len(span) for span in spans], MatchWorkers(jobs=parts, min_files=1, chunks_per_job=1))
+                         [1] * len(spans), MatchWorkers(jobs=parts, min_files=1, chunks_per_job=1))
     return RunsByFile.concat(found)
 
 
