@@ -72,7 +72,8 @@ def test_the_compiled_scan_is_the_reference_pass(rows: list[tuple[str, int]], li
 
 
 _TOKEN_ALPHABET = list("abrRbBuUfFtT_xyz019.'\"\\#*/<>=-+:!%&|^@()[]{},; \t\f\v") + [
-    "\u00e9", "\u00b2", "\u0663", "\u2003", "\u3000", "\u00a0", "\x1c", "\U0001f600"]
+    "\u00e9", "\u00b2", "\u0663", "\u2003", "\u3000", "\u00a0", "\x1c", "\U0001f600",
+    "\x1d", "\x1e", "\x1f", "\x85", "\u2028", "\x00", "\n", "\r", "\ud800", "\udfff"]
 
 
 @given(st.text(alphabet=st.sampled_from(_TOKEN_ALPHABET), max_size=60))
@@ -166,3 +167,13 @@ def test_line_tokens_are_memoised_but_each_caller_gets_its_own_list() -> None:
     again = line_tokens("x = foo('a', [1, 2])  # note")
     assert again == ["x", "=", "foo", "(", '"a"', ",", "[", "1", ",", "2", "]", ")"]
     assert again is not first
+
+
+def test_the_compiled_scan_takes_any_kinds_the_reference_takes() -> None:
+    """Kinds as a strided view (no C buffer) or of a wide dtype (257 is not CODE) give the
+    reference's ids, not an error or a wrapped kind."""
+    lines = ["x = (", "y", ")", "z = 1"]
+    strided = np.array([CODE, 0, CODE, 0, CODE, 0, CODE, 0], np.uint8)[::2]  # a Side's kind is uint8
+    assert statement_ids(lines, strided, 9).tolist() == statement_ids_reference(lines, strided, 9).tolist()
+    kinds = np.array([CODE, 256 + CODE, CODE, CODE], np.int64)
+    assert statement_ids(lines, kinds, 9).tolist() == statement_ids_reference(lines, kinds, 9).tolist()

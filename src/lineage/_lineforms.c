@@ -385,7 +385,9 @@ static PyObject *code_tokens(PyObject *self, PyObject *args) {
         Py_ssize_t len = token_end(&t, i, t.len);
         if (len == 1 && c == '#') break;
         PyObject *token = PyUnicode_Substring(line, i, i + len);
-        if (token && unify && PyUnicode_FindChar(token, '\'', 0, len, 1) >= 0) {
+        Py_ssize_t quote = token && unify ? PyUnicode_FindChar(token, '\'', 0, len, 1) : -1;
+        if (quote == -2) Py_CLEAR(token);  /* FindChar's error (set): never on these bounds, but not lost */
+        if (quote >= 0) {
             PyObject *single = PyUnicode_FromOrdinal('\''), *dbl = PyUnicode_FromOrdinal('"');
             PyObject *swapped = single && dbl ? PyUnicode_Replace(token, single, dbl, -1) : NULL;
             Py_XDECREF(single);

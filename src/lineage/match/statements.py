@@ -110,7 +110,10 @@ def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) ->
     if _lineforms is None or len(lines) != len(kinds):
         return statement_ids_reference(lines, kinds, max_lines)
     out = np.empty(len(lines), np.int64)
-    _lineforms.statement_scan(lines if isinstance(lines, list) else list(lines), np.asarray(kinds, np.uint8), out)
+    # 1 for a code line, else 0, contiguous: the reference's ``kind != CODE`` whatever the kinds'
+    # dtype or strides (a cast to uint8 would wrap 257 to CODE; a strided view is no buffer for C).
+    code = np.ascontiguousarray(np.asarray(kinds) == CODE, np.uint8)
+    _lineforms.statement_scan(lines if isinstance(lines, list) else list(lines), code, out)
     return limit_statements(out, max_lines)
 
 
