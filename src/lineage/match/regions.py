@@ -131,7 +131,7 @@ def find_runs(target: Side, upstream: Side, p: MatchParams, workers: MatchWorker
     into runs (:func:`group_runs`). With ``workers`` and enough target files, the target is cut
     into consecutive file ranges of about equal size, one per process, and their runs joined
     (:meth:`RunsByFile.concat`): both steps are per target file, so the runs are the same, and
-    the parent no longer does about a fifth of the matcher's CPU alone before the per-file steps."""
+    the parent no longer does about a sixth of the matcher's CPU alone before the per-file steps."""
     from lineage.match.hits import find_hits
     from lineage.match.workers import MatchWorkers, chunks, run_per_file
 

@@ -69,7 +69,7 @@ _HTML = _Reporters({"html": "html:HtmlReporter"})  # unless --no-html
 # pair with one target file changed; HTML's a guess above all): with workers the costliest start
 # first, so that the longest (SPDX, fourth of six) does not start behind short ones and then end
 # the writing alone. Only the order of the work follows it, not the files or the manifest.
-_COST = {"html": 40, "spdx": 10, "tables": 3, "cyclonedx": 3, "sarif": 2, "summary": 1, "obligations": 1}
+_COST = {"html": 40, "spdx": 10, "tables": 3, "cyclonedx": 4, "sarif": 2, "summary": 1, "obligations": 1}
 
 
 def __getattr__(name: str) -> Any:
