@@ -54,6 +54,8 @@ try:  # the compiled statement scan and tokeniser, built with the indexer's per-
     from lineage import _lineforms
 except ImportError:  # pragma: no cover - a build without a C compiler
     _lineforms = None
+if _lineforms is not None and not all(hasattr(_lineforms, name) for name in ("statement_scan", "code_tokens")):
+    _lineforms = None  # pragma: no cover - a build of an older source: the Python passes, same results
 from lineage.index.normalise import tokenize_code
 
 _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
