@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lineage.match.hits import Side
+from lineage.match.hits import Side, find_hits
 from lineage.match.params import MatchParams
 
 if TYPE_CHECKING:
@@ -132,7 +132,6 @@ def find_runs(target: Side, upstream: Side, p: MatchParams, workers: MatchWorker
     into consecutive file ranges of about equal size, one per process, and their runs joined
     (:meth:`RunsByFile.concat`): both steps are per target file, so the runs are the same, and
     the parent no longer does about a sixth of the matcher's CPU alone before the per-file steps."""
-    from lineage.match.hits import find_hits
     from lineage.match.workers import MatchWorkers, chunks, run_per_file
 
     n_files = len(target.files)

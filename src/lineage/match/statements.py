@@ -49,6 +49,7 @@ from keyword import iskeyword
 import numpy as np
 
 from lineage.index import CODE
+from lineage.index.normalise import tokenize_code
 
 try:  # the compiled statement scan and tokeniser, built with the indexer's per-line pass
     from lineage import _lineforms
@@ -56,7 +57,6 @@ except ImportError:  # pragma: no cover - a build without a C compiler
     _lineforms = None
 if _lineforms is not None and not all(hasattr(_lineforms, name) for name in ("statement_scan", "code_tokens")):
     _lineforms = None  # pragma: no cover - a build of an older source: the Python passes, same results
-from lineage.index.normalise import tokenize_code
 
 _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
 _STARTERS = ("def ", "class ", "async def ", "@")
