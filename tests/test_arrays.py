@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import numpy as np
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lineage.arrays import isin_sorted, unique, unique_counts, unique_first
+from lineage.arrays import distinct_pairs, isin_sorted, unique, unique_counts, unique_first
 
 # Small ranges make repeats likely; the extremes are the 63-bit hashes' own range.
 values = st.lists(st.one_of(st.integers(-3, 3), st.integers(-(2**63), 2**63 - 1)), max_size=60).map(
@@ -44,3 +44,18 @@ def test_first_occurrences_and_an_empty_set() -> None:
     forms, first = unique_first(np.array([5, 1, 5, 1, 7], np.int64))
     assert forms.tolist() == [1, 5, 7] and first.tolist() == [1, 0, 4]
     assert isin_sorted(np.array([1, 2], np.int64), np.zeros(0, np.int64)).tolist() == [False, False]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3)), max_size=40), st.booleans())
+def test_file_forms_are_the_distinct_pairs_sorted_by_form_then_file(rows: list[tuple[int, int]],
+                                                                   in_order: bool) -> None:
+    """Whether or not the lines come in file order (the fast path needs it), the result is every
+    distinct (form, file) pair once, sorted by form, then file."""
+    if in_order:
+        rows.sort()
+    files = np.array([r[0] for r in rows], np.int32)
+    forms = np.array([r[1] for r in rows], np.int64)
+    got_forms, got_files = distinct_pairs(forms, files)
+    expected = sorted({(form, file) for file, form in rows})
+    assert list(zip(got_forms.tolist(), got_files.tolist(), strict=True)) == expected

@@ -6,13 +6,12 @@ Hand-made trees whose truth is in their construction; thresholds come from Match
 
 from __future__ import annotations
 
-import numpy as np
 from conftest import Runner, file_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.near_identical import distinct_file_forms, two_level_alignment
+from lineage.match.near_identical import two_level_alignment
 
 _NAMES = ["Factory", "Attribute", "define", "evolve", "field", "fields", "frozen", "has", "make_class",
           "mutable", "validate", "resolve_types"]
@@ -151,18 +150,3 @@ def test_alignment_blocks_are_in_order_and_agree(t_norm: list[int], u_norm: list
                 assert t_norm[start + k] == u_norm[dest + k]
         t_at, u_at = end, dest + (end - start)
     assert u_at <= len(u_norm) and t_at <= len(t_norm)
-
-
-@settings(max_examples=200, deadline=None)
-@given(st.lists(st.tuples(st.integers(0, 5), st.integers(-3, 3)), max_size=40), st.booleans())
-def test_file_forms_are_the_distinct_pairs_sorted_by_form_then_file(rows: list[tuple[int, int]],
-                                                                   in_order: bool) -> None:
-    """Whether or not the lines come in file order (the fast path needs it), the result is every
-    distinct (form, file) pair once, sorted by form, then file."""
-    if in_order:
-        rows.sort()
-    files = np.array([r[0] for r in rows], np.int32)
-    forms = np.array([r[1] for r in rows], np.int64)
-    got_forms, got_files = distinct_file_forms(forms, files)
-    expected = sorted({(form, file) for file, form in rows})
-    assert list(zip(got_forms.tolist(), got_files.tolist(), strict=True)) == expected

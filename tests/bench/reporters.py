@@ -35,15 +35,15 @@ from lineage.results.file_licences import kept
 from lineage.settings import GC_THRESHOLDS, RunSettings
 
 
-def _timed_in_fork(write: Callable[[Path], None], out: Path) -> tuple[float, float]:
-    """(seconds, CPU seconds) of ``write(out)`` in a forked child, which reports them through a pipe."""
+def _timed_in_fork(write: Callable[[], None]) -> tuple[float, float]:
+    """(seconds, CPU seconds) of ``write()`` in a forked child, which reports them through a pipe."""
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: time, report, leave without running the parent's exit handlers
         status = 1
         try:
             wall0, cpu0 = time.perf_counter(), time.process_time()
-            write(out)
+            write()
             os.write(write_end, f"{time.perf_counter() - wall0} {time.process_time() - cpu0}".encode())
             status = 0
         finally:
@@ -78,9 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         gc.freeze()  # as run_per_file: the inherited heap out of the workers' collections
         for repeat in range(args.repeat):
             for mapping, name in names:
-                out = Path(scratch) / f"{repeat}-{name}"
-                folder = ReportFolder(out, settings.store_root)
-                found = _timed_in_fork(lambda _out, m=mapping, n=name, f=folder: m[n].write(comparison, f), out)
+                folder = ReportFolder(Path(scratch) / f"{repeat}-{name}", settings.store_root)
+                found = _timed_in_fork(lambda m=mapping, n=name, f=folder: m[n].write(comparison, f))
                 samples.setdefault(name, []).append(found)
             print(f"repeat {repeat + 1}: " + ", ".join(
                 f"{name} {runs[-1][0]:.3f} s ({runs[-1][1]:.3f} CPU)" for name, runs in samples.items()), flush=True)

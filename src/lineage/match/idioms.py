@@ -56,7 +56,7 @@ import re
 
 import numpy as np
 
-from lineage.arrays import unique, unique_counts, unique_first
+from lineage.arrays import distinct_pairs, unique, unique_counts, unique_first
 from lineage.index.normalise import normalise_code
 from lineage.match.hits import Side
 from lineage.match.imports import is_absolute_import
@@ -82,13 +82,7 @@ def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray
     occurs. Returns (sorted text keys, their file counts, sorted abstract keys, their counts)."""
     out = []
     for keys in (upstream.h_norm, upstream.h_abs):
-        # Distinct (form, file) pairs by one sort on both keys: ``np.unique(..., axis=1)`` on the
-        # stacked pair is five times slower (it sorts the pairs as opaque byte records).
-        order = np.lexsort((upstream.file_of, keys))
-        k, f = keys[order], upstream.file_of[order]
-        first = np.ones(len(k), bool)
-        first[1:] = (k[1:] != k[:-1]) | (f[1:] != f[:-1])
-        forms, counts = unique_counts(k[first])
+        forms, counts = unique_counts(distinct_pairs(keys, upstream.file_of)[0])
         out += [forms, counts]
     return out[0], out[1], out[2], out[3]
 

@@ -42,31 +42,18 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from lineage.arrays import unique_counts
+from lineage.arrays import distinct_pairs, unique_counts
 from lineage.index import CODE
 from lineage.match.hits import Side
 from lineage.match.params import MatchParams
 from lineage.match.regions import Chain, Run
 
 
-def distinct_file_forms(forms: np.ndarray, files: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Distinct (normal form, file) pairs, sorted by form."""
-    files = files.astype(np.int64)
-    # A side's lines come in file order: a stable sort by form alone keeps the files in order
-    # within a form (what a two-key sort gives, at half its cost).
-    in_file_order = len(files) < 2 or bool((files[1:] >= files[:-1]).all())
-    order = np.argsort(forms, kind="stable") if in_file_order else np.lexsort((files, forms))
-    forms, files = forms[order], files[order]
-    first = np.ones(len(forms), dtype=bool)
-    first[1:] = (forms[1:] != forms[:-1]) | (files[1:] != files[:-1])
-    return forms[first], files[first]
-
-
 def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.ndarray) -> dict[int, list[int]]:
     """Per eligible target file, the two upstream files sharing the most of its rare code forms
     (best first, ties by file number)."""
     t_mask = (target.kind == CODE) & eligible[target.file_of]
-    t_forms, t_files = distinct_file_forms(target.h_norm[t_mask], target.file_of[t_mask])
+    t_forms, t_files = distinct_pairs(target.h_norm[t_mask], target.file_of[t_mask])
     if len(t_forms) == 0 or len(upstream.h_norm) == 0:
         return {}
     # Upstream code lines narrowed to the forms the target has first (no sort of the whole
@@ -75,12 +62,11 @@ def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.n
     keys_u = upstream.h_norm
     pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
     u_mask = (upstream.kind == CODE) & (wanted[pos] == keys_u)
-    u_forms, u_files = distinct_file_forms(keys_u[u_mask], upstream.file_of[u_mask])
+    u_forms, u_files = distinct_pairs(keys_u[u_mask], upstream.file_of[u_mask])
     if len(u_forms) == 0:
         return {}
     # forms found in few upstream files
-    starts = np.flatnonzero(np.concatenate(([True], u_forms[1:] != u_forms[:-1])))
-    counts = np.diff(np.append(starts, len(u_forms)))
+    counts = unique_counts(u_forms)[1]
     rare = np.repeat(counts <= p.near_file_max_form_files, counts)
     u_forms, u_files = u_forms[rare], u_files[rare]
     lo = np.searchsorted(u_forms, t_forms, "left")
