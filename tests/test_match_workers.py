@@ -3,6 +3,7 @@ regions with one process and with two, on generated trees (tests/treegen.py)."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import random
 from pathlib import Path
@@ -159,6 +160,49 @@ def test_run_per_file_runs_in_other_processes_and_keeps_item_order() -> None:
     assert os.getpid() not in {pid for _, pid in got}
     here = run_per_file(_pid_of, weights, MatchWorkers(jobs=1))
     assert {pid for _, pid in here} == {os.getpid()}
+
+
+_SEEN_BY_TASKS: list[str] = []
+
+
+def _meanwhile_count(item: int) -> int:
+    return len(_SEEN_BY_TASKS)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_meanwhile_runs_once_and_the_tasks_never_see_it(jobs: int) -> None:
+    """run_per_file's ``meanwhile`` is this process's own work, once, while the workers run (they
+    were forked before it) or after the tasks here: either way no task sees what it did."""
+    if jobs > 1 and "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("needs fork")
+    _SEEN_BY_TASKS.clear()
+    calls: list[int] = []
+
+    def meanwhile() -> None:
+        calls.append(os.getpid())
+        _SEEN_BY_TASKS.append("done")
+
+    try:
+        got = run_per_file(_meanwhile_count, [3, 1, 4, 1, 5], MatchWorkers(jobs=jobs, min_files=1),
+                           meanwhile=meanwhile)
+    finally:
+        _SEEN_BY_TASKS.clear()
+    assert got == [0] * 5 and calls == [os.getpid()]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_find_runs_does_the_callers_work_meanwhile(trees: tuple[TreeIndex, TreeIndex], jobs: int) -> None:
+    """find_runs calls ``meanwhile`` once, with and without workers, and its runs are the same."""
+    from lineage.match.regions import find_runs
+
+    calls: list[str] = []
+    sides = _sides(*trees)
+    plain = find_runs(*sides, MatchParams(), MatchWorkers(jobs=jobs, min_files=2))
+    runs = find_runs(*sides, MatchParams(), MatchWorkers(jobs=jobs, min_files=2), meanwhile=lambda: calls.append("x"))
+    assert calls == ["x"]
+    assert np.array_equal(runs._tc, plain._tc) and np.array_equal(runs._t_file, plain._t_file)
+    for mine, theirs in zip(runs._columns, plain._columns, strict=True):
+        assert np.array_equal(mine, theirs)
 
 
 def test_chunks_are_consecutive_cover_every_item_and_come_heaviest_first() -> None:

@@ -93,19 +93,25 @@ def test_the_workers_import_the_attachment_libraries_not_the_parent(tmp_path: Pa
 
 
 def test_the_costliest_reporter_is_handed_out_first(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """With workers, SPDX (the longest writer) starts first rather than behind the short ones;
-    the manifest keeps the reporters' order all the same."""
+    """With workers, the longest writer starts first rather than behind the short ones: the
+    tables when lines.csv is rendered whole (no table rows reused, a cold run), else SPDX; the
+    manifest keeps the reporters' order all the same."""
     import lineage.match.workers as workers
 
     target, upstream = _trees(tmp_path)
     comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    assert comparison.table_rows_reused == 0
     handed: list[list[list[int]]] = []
     original = workers.chunks
     monkeypatch.setattr(workers, "chunks", lambda weights, n: handed.append(original(weights, n)) or handed[-1])
     comparison.write(tmp_path / "two", html=False, jobs=2)
     comparison.write(tmp_path / "one", html=False, jobs=1)
     order = ["tables", "summary", "obligations", "spdx", "cyclonedx", "sarif"]
-    assert len(handed) == 1 and handed[0][0] == [order.index("spdx")]
+    assert len(handed) == 1 and handed[0][0] == [order.index("tables")] and handed[0][1] == [order.index("spdx")]
     assert sorted(k for chunk in handed[0] for k in chunk) == list(range(len(order)))
+    comparison.table_rows_reused = 3  # as a run that joined lines.csv from the per-file cache
+    comparison.write(tmp_path / "reused", html=False, jobs=2)
+    assert len(handed) == 2 and handed[1][0] == [order.index("spdx")]
+    assert sorted(k for chunk in handed[1] for k in chunk) == list(range(len(order)))
     one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
     assert list(one["outputs"]) == list(two["outputs"])

@@ -321,10 +321,63 @@ def test_a_miss_opens_each_source_once(trees: tuple[Path, Path], tmp_path: Path,
     monkeypatch.setattr(lineage.api, "open_source", counting)  # the comparison's opener
     monkeypatch.setattr(lineage.compare_and_write, "open_source", counting)  # the key's
     assert not _run(trees, tmp_path / "o1", tmp_path / "cache").from_cache
-    assert opened == [str(trees[0]), str(trees[1])]  # for the key, then kept open for the comparison
+    # for the key (side by side, in threads: in either order), then kept open for the comparison
+    assert sorted(opened) == sorted([str(trees[0]), str(trees[1])])
     reference = _run(trees, tmp_path / "o2", tmp_path / "other", use_cache=False)
     assert opened[2:] == [str(trees[0]), str(trees[1])]
     a, b = _files(tmp_path / "o1"), _files(tmp_path / "o2")
     for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "summary.json", "summary.md"):
         assert a[name] == b[name]
     assert reference.headline == _run(trees, tmp_path / "o3", tmp_path / "cache").headline
+
+
+def test_sources_opened_side_by_side_are_those_opened_in_turn(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    """The key's sources are opened in threads: the same files read and the same identities as
+    opened one after the other, in the specs' order; a spec given twice is opened in turn."""
+    import contextlib
+
+    from lineage.compare_and_write import _open_with_identities
+    from lineage.index import IndexCache
+    from lineage.index.tree import tree_identity
+    from lineage.sources import open_source
+
+    settings = RunSettings(cache_dir=tmp_path / "cache", jobs=1)
+    specs = [str(trees[0]), str(trees[1])]
+    with contextlib.ExitStack() as stack:
+        sources, read, identities = _open_with_identities(specs, settings, stack)
+        assert [s.info.spec for s in sources] == specs  # in the specs' order
+        for spec, blobs, identity in zip(specs, read, identities, strict=True):
+            with open_source(spec, settings.cache_root) as alone:
+                mine: dict[str, bytes] = {}
+                assert tree_identity(alone, IndexCache(settings.store_root), mine) == identity
+                assert mine == blobs
+        twice, _, same = _open_with_identities([specs[1], specs[1]], settings, stack)
+        assert same[0] == same[1] == identities[1] and twice[0] is not twice[1]
+    assert all(s._closed for s in [*sources, *twice])  # closed with the stack
+
+
+def test_a_source_that_fails_closes_the_others(trees: tuple[Path, Path], tmp_path: Path,
+                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """One spec that cannot be opened: the others, opened meanwhile, are closed, and the error
+    is the first failing spec's, whichever thread ended first."""
+    import contextlib
+
+    from lineage.compare_and_write import _open_with_identities
+
+    made = []
+    real = lineage.compare_and_write.open_source
+
+    def recording(spec: str, root: Path | None = None):  # type: ignore[no-untyped-def]
+        made.append(real(spec, root))
+        return made[-1]
+
+    monkeypatch.setattr(lineage.compare_and_write, "open_source", recording)
+    settings = RunSettings(cache_dir=tmp_path / "cache", jobs=1)
+    missing, also_missing = tmp_path / "no-such-tree", tmp_path / "nor-this"
+    for specs in ([str(trees[0]), str(missing)], [str(missing), str(trees[1])]):
+        made.clear()
+        with contextlib.ExitStack() as stack, pytest.raises(LineageError, match="no-such-tree"):
+            _open_with_identities(specs, settings, stack)
+        assert len(made) == 1 and made[0]._closed
+    with contextlib.ExitStack() as stack, pytest.raises(LineageError, match="no-such-tree"):
+        _open_with_identities([str(missing), str(also_missing)], settings, stack)

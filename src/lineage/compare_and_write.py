@@ -29,6 +29,53 @@ def _opened(sources: Sequence[Source]) -> Callable[[str, Path], Source]:
     return lambda spec, root: next(queue)
 
 
+def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: contextlib.ExitStack,
+                          ) -> tuple[list[Source], list[dict[str, bytes]], list[dict[str, object]]]:
+    """Each source opened (entered into ``stack``), the files read for its identity, and its
+    :func:`~lineage.index.tree.tree_identity`, in ``specs`` order.
+
+    The sources are opened side by side in threads: an archive's sha256, its members' inflation
+    and their blob hashes release the GIL, and with two wheels the two sides took turns on one
+    core. The same sources, files and identities either way. A spec given twice is opened in
+    turn (two threads would download one release into one cache entry at once). When one
+    fails, the others are closed and the first failure in ``specs`` order is raised."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    from lineage.index.tree import tree_identity
+
+    def opened(spec: str) -> tuple[Source, dict[str, bytes], dict[str, object]]:
+        source = open_source(spec, settings.cache_root)
+        try:
+            blobs: dict[str, bytes] = {}
+            return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs)
+        except BaseException:
+            source.close()
+            raise
+
+    if len(set(specs)) == len(specs) > 1:
+        with ThreadPoolExecutor(max_workers=min(len(specs), 8)) as pool:
+            futures = [pool.submit(opened, spec) for spec in specs]
+        failed = [f.exception() for f in futures if f.exception() is not None]
+        if failed:
+            for f in futures:
+                if f.exception() is None:
+                    f.result()[0].close()
+            raise failed[0]
+        done = [f.result() for f in futures]
+    else:
+        done = []
+        try:
+            for spec in specs:
+                done.append(opened(spec))
+        except BaseException:
+            for source, _, _ in done:
+                source.close()
+            raise
+    for source, _, _ in done:
+        stack.enter_context(source)
+    return [d[0] for d in done], [d[1] for d in done], [d[2] for d in done]
+
+
 @dataclasses.dataclass(frozen=True)
 class Written:
     """What :func:`compare_and_write` wrote, and what the CLI prints of it."""
@@ -46,7 +93,6 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     """:func:`compare`, then :meth:`Comparison.write`, through the whole-result cache
     (:mod:`lineage.report.cache`, on unless ``settings.use_cache`` is off): when every input
     is unchanged the stored report is written without indexing, matching or building tables."""
-    from lineage.index.tree import tree_identity
     from lineage.report import ATTACHMENTS
     from lineage.report.cache import EntryLost, ResultCache, refreshed_manifest, result_key, write_cached
 
@@ -64,10 +110,7 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     # than twice, and the report stored under the key is made from the bytes the key digests.
     with contextlib.ExitStack() as stack:
         if cache.dir is not None:
-            sources = [stack.enter_context(open_source(spec, settings.cache_root)) for spec in [target, *upstreams]]
-            read = [{} for _ in sources]
-            identities = [tree_identity(source, IndexCache(settings.store_root), blobs)
-                          for source, blobs in zip(sources, read, strict=True)]
+            sources, read, identities = _open_with_identities([target, *upstreams], settings, stack)
             opener = _opened(sources)
             key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
                              formats, allow_empty)

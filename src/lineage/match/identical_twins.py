@@ -41,17 +41,21 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
     if len(paired) == 0:
         return []
     up_file, up_row = r.up_file[rows], r.up_row[rows]
+    paired_file, paired_row = up_file[paired], up_row[paired]
+    # a paired line naming the upstream line its paired neighbour names is a piece of a statement
+    # re-wrapped over several target lines; the others of the near lines are the candidates
+    piece = np.zeros(len(paired), bool)
+    shared = (paired_file[1:] == paired_file[:-1]) & (paired_row[1:] == paired_row[:-1])
+    piece[1:] |= shared
+    piece[:-1] |= shared
     free_of: dict[str, list[int]] | None = None  # free lines by text, made for the first candidate
     moves: list[tuple[int, int]] = []
     taken: set[int] = set()
-    for k, tc in enumerate(paired.tolist()):
-        if match[tc] != NEAR:
-            continue
-        f, u = int(up_file[tc]), int(up_row[tc])
-        if any(0 <= j < len(paired) and up_file[paired[j]] == f and up_row[paired[j]] == u for j in (k - 1, k + 1)):
-            continue  # a piece of a statement re-wrapped over several target lines
+    candidate = (match[paired] == NEAR) & ~piece
+    for tc, f, u in zip(paired[candidate].tolist(), paired_file[candidate].tolist(), paired_row[candidate].tolist(),
+                        strict=True):
         text = lab.upstream.read_lines(f)[u].strip()
-        same = paired[up_file[paired] == f]
+        same = paired[paired_file == f]
         at = int(np.searchsorted(same, tc))
         lo = int(same[at - 1]) if at > 0 else -1
         hi = int(same[at + 1]) if at + 1 < len(same) else len(rows)

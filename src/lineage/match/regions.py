@@ -15,7 +15,7 @@ accept.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -126,25 +126,32 @@ def group_runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarra
                       run_t0[keep], run_t1[keep])
 
 
-def find_runs(target: Side, upstream: Side, p: MatchParams, workers: MatchWorkers | None = None) -> RunsByFile:
+def find_runs(target: Side, upstream: Side, p: MatchParams, workers: MatchWorkers | None = None,
+              meanwhile: Callable[[], None] | None = None) -> RunsByFile:
     """Steps 1 and 2 for every target file: hits (:func:`~lineage.match.hits.find_hits`) grouped
     into runs (:func:`group_runs`). With ``workers`` and enough target files, the target is cut
     into consecutive file ranges of about equal size, one per process, and their runs joined
     (:meth:`RunsByFile.concat`): both steps are per target file, so the runs are the same, and
-    the parent no longer does about a sixth of the matcher's CPU alone before the per-file steps."""
+    the parent no longer does about a sixth of the matcher's CPU alone before the per-file steps.
+    ``meanwhile``: the caller's work that does not read the runs, done by this process while the
+    workers find them (:func:`~lineage.match.workers.run_per_file`), or after them without workers."""
     from lineage.match.workers import MatchWorkers, chunks, run_per_file
 
     n_files = len(target.files)
     parts = workers.processes(n_files) if workers is not None else 0
     if parts < 2:
-        return group_runs(target, upstream, *find_hits(target, upstream, p), p)
+        runs = group_runs(target, upstream, *find_hits(target, upstream, p), p)
+        if meanwhile is not None:
+            meanwhile()
+        return runs
     sizes = np.diff(target.file_start).tolist()
     spans = [range(chunk[0], chunk[-1] + 1) for chunk in sorted(chunks(sizes, parts))]
     # One task per range and one chunk per task: equal weights, so that run_per_file's own cut
     # (chunks) cannot put two ranges in one worker (with their file counts as weights it did,
     # from 8 ranges on with the pinned pair's files: the slowest worker then had twice the lines).
     found = run_per_file(lambda k: group_runs(target, upstream, *find_hits(target, upstream, p, spans[k]), p),
-                         [1] * len(spans), MatchWorkers(jobs=parts, min_files=1, chunks_per_job=1))
+                         [1] * len(spans), MatchWorkers(jobs=parts, min_files=1, chunks_per_job=1),
+                         meanwhile=meanwhile)
     return RunsByFile.concat(found)
 
 

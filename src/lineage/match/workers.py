@@ -102,10 +102,14 @@ def _run_chunk(chunk: list[int]) -> list[Any]:
 
 
 def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: MatchWorkers | None,
-                 tick: Callable[[int], None] | None = None) -> list[T]:
+                 tick: Callable[[int], None] | None = None,
+                 meanwhile: Callable[[], None] | None = None) -> list[T]:
     """``[task(0), task(1), ...]`` for one item per entry of ``weights`` (its cost, e.g. its
     lines), in forked workers when ``workers`` says it pays (see :class:`MatchWorkers`), else
-    here. ``tick(n)``: n more items done. The list is in item order either way."""
+    here. ``tick(n)``: n more items done. The list is in item order either way.
+    ``meanwhile``: work of this process that the tasks do not read, called once the workers
+    have their tasks (so that it runs while they do; they were forked before it, and see none of
+    it), or after the tasks when they run here; it must not call this function."""
     global _TASK
     n = len(weights)
     processes = (workers or MatchWorkers()).processes(n)
@@ -115,6 +119,8 @@ def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: Matc
             out.append(task(item))
             if tick is not None:
                 tick(1)
+        if meanwhile is not None:
+            meanwhile()
         return out
     assert workers is not None
     results: list[Any] = [None] * n
@@ -128,7 +134,10 @@ def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: Matc
         context = multiprocessing.get_context("fork")
         with context.Pool(processes, initializer=_init_worker) as pool:
             parts = chunks(weights, processes * workers.chunks_per_job)
-            for chunk, found in zip(parts, pool.imap(_run_chunk, parts), strict=True):
+            done = pool.imap(_run_chunk, parts)  # handed out now, by the pool's own thread
+            if meanwhile is not None:
+                meanwhile()
+            for chunk, found in zip(parts, done, strict=True):
                 for item, value in zip(chunk, found, strict=True):
                     results[item] = value
                 if tick is not None:

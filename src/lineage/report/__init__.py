@@ -70,6 +70,16 @@ _HTML = _Reporters({"html": "html:HtmlReporter"})  # unless --no-html
 # first, so that the longest (SPDX, fourth of six) does not start behind short ones and then end
 # the writing alone. Only the order of the work follows it, not the files or the manifest.
 _COST = {"html": 40, "spdx": 10, "tables": 3, "cyclonedx": 4, "sarif": 2, "summary": 1, "obligations": 1}
+# lines.csv rendered whole rather than joined from the per-file cache (lineage.report.lines_csv):
+# on a run that reused no table rows (a cold one) the tables cost 1.2 s, the most of all.
+_TABLES_WHOLE_COST = 12
+
+
+def _cost(name: str, comparison: Comparison) -> int:
+    """:data:`_COST` of reporter ``name`` for this comparison."""
+    if name == "tables" and not comparison.table_rows_reused:
+        return _TABLES_WHOLE_COST
+    return _COST.get(name, 1)
 
 
 def __getattr__(name: str) -> Any:
@@ -113,7 +123,7 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
                folder: ReportFolder, jobs: int) -> None:
     """Each reporter (``mapping[name]``, imported on first use) writes its files into ``folder``:
     here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
-    reporter per task, handed out costliest first (:data:`_COST`; two light neighbours may go
+    reporter per task, handed out costliest first (:func:`_cost`; two light neighbours may go
     together) as processes come free; the SPDX and CycloneDX libraries are then imported by the
     worker that writes their file). A reporter reads the comparison and writes only its own
     files, so the files are the same either way; ``folder.written`` keeps the reporters' order."""
@@ -136,5 +146,5 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
             mapping[name].write(comparison, own)
         return own.written
 
-    for paths in run_per_file(task, [_COST.get(name, 1) for _, name in reporters], workers):
+    for paths in run_per_file(task, [_cost(name, comparison) for _, name in reporters], workers):
         folder.written.extend(paths)

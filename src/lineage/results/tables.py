@@ -302,9 +302,9 @@ def build_origins(origins: Sequence[Origin], up_files: Sequence[UpstreamFile]) -
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
                     up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
     """Each target def/class with its copied share and best upstream def/class."""
-    innermost_cache: dict[tuple[int, str], tuple[np.ndarray, list[str]]] = {}
+    innermost_cache: dict[tuple[int, str], tuple[list[int], list[str]]] = {}
 
-    def innermost(u_file: int, kind: str) -> tuple[np.ndarray, list[str]]:
+    def innermost(u_file: int, kind: str) -> tuple[list[int], list[str]]:
         """Per upstream row: the innermost def of ``kind`` (function/class) holding it, or -1.
 
         By kind, so that a copied class is credited to the upstream class, not to the method that
@@ -318,7 +318,7 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
             for k in ordered:
                 d = index.definitions[k]
                 owner[d.start - 1 : d.end] = k
-            innermost_cache[(u_file, kind)] = (owner, [d.qualname for d in index.definitions])
+            innermost_cache[(u_file, kind)] = (owner.tolist(), [d.qualname for d in index.definitions])
         return innermost_cache[(u_file, kind)]
 
     rows = []
@@ -338,10 +338,10 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
             if copied_lines:
                 rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
                 votes: Counter[tuple[int, str]] = Counter()
-                for r in rows_copied:
-                    u_file = int(m.up_file[r])
+                # plain ints in the loop: it runs once per copied line per enclosing definition
+                for u_file, u_row in zip(m.up_file[rows_copied].tolist(), m.up_row[rows_copied].tolist(), strict=True):
                     owner, names = innermost(u_file, d.kind)
-                    k = int(owner[m.up_row[r]])
+                    k = owner[u_row]
                     votes[(u_file, names[k] if k >= 0 else "")] += 1
                 (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
                 best_path = up_files[u_file].path
