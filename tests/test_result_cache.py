@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -378,6 +379,10 @@ def test_a_source_that_fails_closes_the_others(trees: tuple[Path, Path], tmp_pat
         made.clear()
         with contextlib.ExitStack() as stack, pytest.raises(LineageError, match="no-such-tree"):
             _open_with_identities(specs, settings, stack)
+        for _ in range(500):  # closed once open: the other spec's thread may still be opening it
+            if len(made) == 1 and made[0]._closed:
+                break
+            time.sleep(0.02)
         assert len(made) == 1 and made[0]._closed
     with contextlib.ExitStack() as stack, pytest.raises(LineageError, match="no-such-tree"):
         _open_with_identities([str(missing), str(also_missing)], settings, stack)

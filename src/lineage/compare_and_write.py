@@ -29,6 +29,17 @@ def _opened(sources: Sequence[Source]) -> Callable[[str, Path], Source]:
     return lambda spec, root: next(queue)
 
 
+def _entry(spec: str) -> object:
+    """What two specs must not fill at once: a PyPI release's cache entry
+    (``downloads/pypi/NAME-VERSION``, the name canonical: ``pypi:Foo==1.0``, ``pypi:foo==1.0`` and
+    ``pypi:foo==1.0#sha256=...`` share one), else the spec itself."""
+    from lineage.sources.base import _canonical_name
+    from lineage.sources.pypi import _PYPI_SPEC
+
+    m = _PYPI_SPEC.fullmatch(spec)
+    return ("pypi", _canonical_name(m["name"]), m["version"].lower()) if m else spec
+
+
 def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: contextlib.ExitStack,
                           ) -> tuple[list[Source], list[dict[str, bytes]], list[dict[str, object]]]:
     """Each source opened (entered into ``stack``), the files read for its identity, and its
@@ -36,10 +47,15 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
 
     The sources are opened side by side in threads: an archive's sha256, its members' inflation
     and their blob hashes release the GIL, and with two wheels the two sides took turns on one
-    core. The same sources, files and identities either way. A spec given twice is opened in
-    turn (two threads would download one release into one cache entry at once). When one
-    fails, the others are closed and the first failure in ``specs`` order is raised."""
-    from concurrent.futures import ThreadPoolExecutor
+    core. The same sources, files and identities either way. Specs that name one cache entry
+    (:func:`_entry`: ``pypi:Foo==1.0`` and ``pypi:foo==1.0``) are opened in turn, all of them:
+    two threads would download one release into one entry at once. The first failure in
+    ``specs`` order is raised as soon as the specs before it are open, without waiting for the
+    others (a download, say): they run in daemon threads, and each is closed once it is open. An
+    interrupt while waiting does the same. On success every thread has ended (the matcher forks
+    later)."""
+    import threading
+    from concurrent.futures import Future
 
     from lineage.index.tree import tree_identity
 
@@ -52,16 +68,39 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
             source.close()
             raise
 
-    if len(set(specs)) == len(specs) > 1:
-        with ThreadPoolExecutor(max_workers=min(len(specs), 8)) as pool:
-            futures = [pool.submit(opened, spec) for spec in specs]
-        failed = [f.exception() for f in futures if f.exception() is not None]
-        if failed:
+    if len({_entry(spec) for spec in specs}) == len(specs) > 1:
+        gate, threads = threading.BoundedSemaphore(8), []
+
+        def in_thread(spec: str) -> Future[tuple[Source, dict[str, bytes], dict[str, object]]]:
+            # a daemon thread: a run that fails or is interrupted neither waits for it nor is held
+            # at exit by it (a download of an upstream no longer needed, say)
+            future: Future[tuple[Source, dict[str, bytes], dict[str, object]]] = Future()
+
+            def run() -> None:
+                future.set_running_or_notify_cancel()
+                try:
+                    with gate:
+                        future.set_result(opened(spec))
+                except BaseException as exc:
+                    future.set_exception(exc)
+
+            threads.append(threading.Thread(target=run, name=f"lineage-open-{spec}", daemon=True))
+            threads[-1].start()
+            return future
+
+        def close(future: Future[tuple[Source, dict[str, bytes], dict[str, object]]]) -> None:
+            if future.exception() is None:
+                future.result()[0].close()
+
+        futures = [in_thread(spec) for spec in specs]
+        try:
+            done = [f.result() for f in futures]  # the first failure in specs order, once it is known
+            for thread in threads:  # none left running when the matcher forks
+                thread.join()
+        except BaseException:
             for f in futures:
-                if f.exception() is None:
-                    f.result()[0].close()
-            raise failed[0]
-        done = [f.result() for f in futures]
+                f.add_done_callback(close)  # now, or when its thread ends
+            raise
     else:
         done = []
         try:
