@@ -1,6 +1,7 @@
 """The comparison's sources opened side by side (lineage.compare_and_write._open_with_identities):
-one PyPI release named twice is fetched once, the first failing spec is told at once, and every
-source opened is closed when the run fails or is interrupted."""
+specs of one cache entry are one entry (one PyPI release named twice is fetched once:
+tests/test_sources.py), the first failing spec is told at once, and every source opened is
+closed when the run fails or is interrupted."""
 
 from __future__ import annotations
 
@@ -8,13 +9,11 @@ import contextlib
 import signal
 import threading
 import time
-import zipfile
 from pathlib import Path
 
 import pytest
 
 import lineage.compare_and_write
-from lineage import sources
 from lineage.compare_and_write import _entry, _open_with_identities
 from lineage.errors import LineageError
 from lineage.settings import RunSettings
@@ -59,30 +58,6 @@ def test_specs_of_one_cache_entry_are_one_entry() -> None:
     assert len(same) == 1
     assert _entry("pypi:foo==1.1") not in same and _entry("pypi:foo-bar==1.0") == _entry("pypi:Foo_Bar==1.0")
     assert _entry("some/dir") == "some/dir"
-
-
-def test_one_release_named_twice_is_fetched_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Two specs of one release share its cache entry: they are opened in turn, so the second
-    finds the first's download (two threads fetched it twice into one entry, and with a damaged
-    archive there both removed it, the second failing)."""
-    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
-    built = tmp_path / "built" / "foo-1.0-py3-none-any.whl"
-    built.parent.mkdir()
-    with zipfile.ZipFile(built, "w") as zf:
-        zf.writestr("foo/__init__.py", "VALUE = 1\n")
-        zf.writestr("foo-1.0.dist-info/METADATA", "Name: foo\nVersion: 1.0\n")
-    calls: list[str] = []
-
-    def fake_pip(requirement: str, dest: Path) -> tuple[bool, str]:
-        calls.append(requirement)
-        (dest / built.name).write_bytes(built.read_bytes())
-        return True, ""
-
-    monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
-    with contextlib.ExitStack() as stack:
-        _, _, identities = _open_with_identities(["pypi:Foo==1.0", "pypi:foo==1.0"],
-                                                 RunSettings(cache_dir=tmp_path / "cache", jobs=1), stack)
-    assert identities[0]["tree_digest"] == identities[1]["tree_digest"] and len(calls) == 1
 
 
 def test_the_first_failing_spec_is_told_while_another_still_opens(tmp_path: Path,

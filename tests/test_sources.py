@@ -560,6 +560,22 @@ def _fake_pip_serving_tiny_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
     return built, calls
 
 
+def test_one_release_named_twice_is_fetched_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Two specs of one release share its cache entry: the comparison opens them in turn (its
+    sources otherwise open side by side), so the second finds the first's download; two threads
+    fetched it twice into one entry, and with a damaged archive there both removed it."""
+    import contextlib
+
+    from lineage.compare_and_write import _open_with_identities
+    from lineage.settings import RunSettings
+
+    _, calls = _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch)
+    with contextlib.ExitStack() as stack:
+        _, _, identities = _open_with_identities(["pypi:TinyPkg==1.0", "pypi:tinypkg==1.0"],
+                                                 RunSettings(cache_dir=tmp_path / "cache", jobs=1), stack)
+    assert identities[0]["tree_digest"] == identities[1]["tree_digest"] and len(calls) == 1
+
+
 def test_pypi_download_with_pip_then_cached(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
