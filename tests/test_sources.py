@@ -565,11 +565,19 @@ def test_one_release_named_twice_is_fetched_once(tmp_path: Path, monkeypatch: py
     sources otherwise open side by side), so the second finds the first's download; two threads
     fetched it twice into one entry, and with a damaged archive there both removed it."""
     import contextlib
+    import time
 
     from lineage.compare_and_write import _open_with_identities
     from lineage.settings import RunSettings
 
     _, calls = _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch)
+    fetch = sources.pypi._pip_download
+
+    def slow_fetch(requirement: str, dest: Path) -> tuple[bool, str]:
+        time.sleep(0.3)  # a download takes a while: two threads would both be in it
+        return fetch(requirement, dest)
+
+    monkeypatch.setattr(sources.pypi, "_pip_download", slow_fetch)
     with contextlib.ExitStack() as stack:
         _, _, identities = _open_with_identities(["pypi:TinyPkg==1.0", "pypi:tinypkg==1.0"],
                                                  RunSettings(cache_dir=tmp_path / "cache", jobs=1), stack)
