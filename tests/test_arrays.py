@@ -6,7 +6,15 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from lineage.arrays import distinct_pairs, isin_sorted, unique, unique_counts, unique_first
+from lineage.arrays import (
+    counts_sorted,
+    distinct_pairs,
+    distinct_sorted,
+    isin_sorted,
+    unique,
+    unique_counts,
+    unique_first,
+)
 
 # Small ranges make repeats likely; the extremes are the 63-bit hashes' own range.
 values = st.lists(st.one_of(st.integers(-3, 3), st.integers(-(2**63), 2**63 - 1)), max_size=60).map(
@@ -26,6 +34,15 @@ def test_unique_counts_is_numpys(a: np.ndarray) -> None:
     got_forms, got_counts = unique_counts(a)
     assert np.array_equal(got_forms, forms) and np.array_equal(got_counts, counts)
     assert got_counts.dtype == counts.dtype
+
+
+@given(values)
+def test_the_sorted_variants_are_numpys_on_sorted_input(a: np.ndarray) -> None:
+    ordered = np.sort(a)
+    assert np.array_equal(distinct_sorted(ordered), np.unique(a))
+    forms, counts = np.unique(a, return_counts=True)
+    got_forms, got_counts = counts_sorted(ordered)
+    assert np.array_equal(got_forms, forms) and np.array_equal(got_counts, counts)
 
 
 @given(values)

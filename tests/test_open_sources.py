@@ -57,7 +57,8 @@ def test_specs_of_one_cache_entry_are_one_entry() -> None:
     same = {_entry("pypi:Foo==1.0"), _entry("pypi:foo==1.0"), _entry("pypi:FOO==1.0#sha256=" + "a" * 64)}
     assert len(same) == 1
     assert _entry("pypi:foo==1.1") not in same and _entry("pypi:foo-bar==1.0") == _entry("pypi:Foo_Bar==1.0")
-    assert _entry("some/dir") == "some/dir"
+    assert _entry("some/dir") == ("spec", "some/dir")
+    assert _entry("foo-1.0") != _entry("pypi:foo==1.0")  # a folder named like the entry is another input
 
 
 def test_the_first_failing_spec_is_told_while_another_still_opens(tmp_path: Path,

@@ -1,13 +1,14 @@
 /* Per-line work in C: the indexer's kinds, normal forms and their hashes for every line of a file,
- * and the statement scan of the matcher's fill rules (statement_scan, on the same tokeniser).
+ * and the matcher's statement scan and a line's tokens (statement_scan, code_tokens; on the same
+ * tokeniser).
  *
- * This is an accelerator, not a second definition: lineage.index.forms holds the reference
+ * This is an accelerator, not a second definition: lineage.index.normalise holds the reference
  * implementation in Python (TOKEN_RE, abstract_token, fold_whitespace, stable_hash) and the tests
  * check that both give identical arrays on generated lines and on real files. Character classes
  * are CPython's own (Py_UNICODE_ISSPACE, ISALNUM, ISDECIMAL, ISALPHA, ISDIGIT), which are exactly
  * what the `re` module uses for str patterns (\s, \w, \d), so Unicode names and spaces tokenise the
  * same way. Hashes are XXH3-64 of the UTF-8 bytes (lone surrogates encoded as "surrogatepass"
- * does), shifted right by one bit, as lineage.index.forms.stable_hash computes them.
+ * does), shifted right by one bit, as lineage.index.normalise.stable_hash computes them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -171,7 +172,7 @@ static Py_ssize_t code_forms(const Text *t, Py_ssize_t lo, Py_ssize_t hi, Buf *n
         Py_ssize_t start = norm->len;
         for (Py_ssize_t k = i; k < i + n; k++)
             if (buf_char(norm, AT(t, k)) < 0) return -1;
-        /* abstract_token, exactly as lineage.index.forms writes it */
+        /* abstract_token, exactly as lineage.index.normalise writes it */
         int is_string = c == '\'' || c == '"';
         if (!is_string && Py_UNICODE_ISALPHA(c)) {
             for (Py_ssize_t k = i + 1; k < i + n && k < i + 3; k++) {
@@ -306,9 +307,9 @@ done:
     return result;
 }
 
-/* statement_scan(lines, kinds, out): statement numbers, as lineage.match.statements.statement_ids
- * computes them before its length limit (that function is the reference; the tests hold both to
- * identical arrays). ``kinds``: uint8 per row (CODE = 1 is the only kind read); ``out``: int64 per
+/* statement_scan(lines, kinds, out): statement numbers, as
+ * lineage.match.statements.statement_ids_reference computes them before its length limit (that
+ * function is the reference; the tests hold both to identical arrays). ``kinds``: uint8 per row (CODE = 1 is the only kind read); ``out``: int64 per
  * row, written in place, -1 for a line that is not code. A code line starts a new statement when
  * no bracket is open and the line before did not end with a backslash, or when its stripped text
  * starts a definition (``def ``, ``class ``, ``async def ``, ``@``). Brackets are counted on the
@@ -370,8 +371,8 @@ done:
 }
 
 /* code_tokens(text, unify_quotes): TOKEN_RE.findall(text) up to its first "#" token, as a tuple
- * (lineage.match.statements.code_tokens is the reference); with unify_quotes, every "'" of a token
- * becomes '"' (statements.line_tokens). The matcher asks for a line's tokens in many rules. */
+ * (lineage.match.statements.code_tokens_reference is the reference); with unify_quotes, every "'"
+ * of a token becomes '"' (statements.line_tokens). The matcher asks for a line's tokens in many rules. */
 static PyObject *code_tokens(PyObject *self, PyObject *args) {
     PyObject *line;
     int unify;

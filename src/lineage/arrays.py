@@ -14,13 +14,21 @@ import numpy as np
 
 def unique(values: np.ndarray) -> np.ndarray:
     """``np.unique(values)`` of a 1-d array: its distinct values, sorted."""
-    ordered = np.sort(values)
-    return ordered[_starts(ordered)]
+    return distinct_sorted(np.sort(values))
 
 
 def unique_counts(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """``np.unique(values, return_counts=True)`` of a 1-d array."""
-    ordered = np.sort(values)
+    return counts_sorted(np.sort(values))
+
+
+def distinct_sorted(ordered: np.ndarray) -> np.ndarray:
+    """:func:`unique` of an array sorted already (no second sort)."""
+    return ordered[_starts(ordered)]
+
+
+def counts_sorted(ordered: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`unique_counts` of an array sorted already (no second sort)."""
     starts = np.flatnonzero(_starts(ordered))
     return ordered[starts], np.diff(np.append(starts, len(ordered)))
 

@@ -29,15 +29,13 @@ def _opened(sources: Sequence[Source]) -> Callable[[str, Path], Source]:
     return lambda spec, root: next(queue)
 
 
-def _entry(spec: str) -> object:
+def _entry(spec: str) -> tuple[str, str]:
     """What two specs must not fill at once: a PyPI release's cache entry
-    (``downloads/pypi/NAME-VERSION``, the name canonical: ``pypi:Foo==1.0``, ``pypi:foo==1.0`` and
-    ``pypi:foo==1.0#sha256=...`` share one), else the spec itself."""
-    from lineage.sources.base import _canonical_name
-    from lineage.sources.pypi import _PYPI_SPEC
+    (:func:`lineage.sources.pypi.cache_entry_name`), else the spec itself."""
+    from lineage.sources.pypi import cache_entry_name
 
-    m = _PYPI_SPEC.fullmatch(spec)
-    return ("pypi", _canonical_name(m["name"]), m["version"].lower()) if m else spec
+    entry = cache_entry_name(spec)
+    return ("pypi", entry) if entry is not None else ("spec", spec)
 
 
 def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: contextlib.ExitStack,

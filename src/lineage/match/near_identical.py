@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from lineage.arrays import distinct_pairs, unique_counts
+from lineage.arrays import counts_sorted, distinct_pairs, distinct_sorted, unique_counts
 from lineage.index import CODE
 from lineage.match.hits import Side
 from lineage.match.params import MatchParams
@@ -58,7 +58,7 @@ def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.n
         return {}
     # Upstream code lines narrowed to the forms the target has first (no sort of the whole
     # upstream: re-matching one changed file stays cheap).
-    wanted = t_forms[np.concatenate(([True], t_forms[1:] != t_forms[:-1]))]  # sorted already: no hash pass
+    wanted = distinct_sorted(t_forms)  # distinct_pairs sorts by form
     keys_u = upstream.h_norm
     pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
     u_mask = (upstream.kind == CODE) & (wanted[pos] == keys_u)
@@ -66,7 +66,7 @@ def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.n
     if len(u_forms) == 0:
         return {}
     # forms found in few upstream files
-    counts = unique_counts(u_forms)[1]
+    counts = counts_sorted(u_forms)[1]
     rare = np.repeat(counts <= p.near_file_max_form_files, counts)
     u_forms, u_files = u_forms[rare], u_files[rare]
     lo = np.searchsorted(u_forms, t_forms, "left")
