@@ -22,3 +22,7 @@ if ! command -v chromium >/dev/null; then
 fi
 [ -x .venv/bin/python ] || "$py" -m venv .venv
 .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,notebooks]'
+# lineage's own modules compiled to bytecode now: an editable install leaves that to the first
+# import, and where PYTHONDONTWRITEBYTECODE is set none is ever written, so every run compiled
+# about 90 modules again (0.1 to 0.15 s). A module edited later is compiled in memory, as before.
+.venv/bin/python -m compileall -q src/lineage

@@ -5,8 +5,10 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+import pytest
 import treegen
 
+from lineage.errors import SourceError
 from lineage.index import IndexCache, index_tree
 from lineage.sources import blob_digest, open_source
 
@@ -175,3 +177,99 @@ def test_files_read_for_the_identity_are_indexed_without_reading_them_again(tmp_
     assert [(f.path, f.digest, f.h_norm.tolist()) for f in tree.files] == \
         [(f.path, f.digest, f.h_norm.tolist()) for f in plain.files]
     assert tree.skipped == plain.skipped
+
+
+def test_an_archive_indexed_from_the_cache_reads_a_member_only_when_its_lines_are_asked_for(
+        tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    import os
+    import zipfile
+
+    from lineage.index.tree import TreeBytes
+    from lineage.sources.archive import ArchiveSource, _ZipLaterReader
+
+    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache")
+    with open_source(str(wheel)) as source:
+        first = index_tree(source, cache, 1)  # parses, records the blob hashes and the pack
+    assert isinstance(first.data, dict)
+    read: list[str] = []
+    real_many, real_later = ArchiveSource.read_many, _ZipLaterReader.read
+
+    def counting(self, paths):  # type: ignore[no-untyped-def]
+        paths = list(paths)
+        read.extend(paths)
+        return real_many(self, paths)
+
+    def counting_later(self, path):  # type: ignore[no-untyped-def]
+        read.append(path)
+        return real_later(self, path)
+
+    monkeypatch.setattr(ArchiveSource, "read_many", counting)
+    monkeypatch.setattr(_ZipLaterReader, "read", counting_later)
+    with open_source(str(wheel)) as source:
+        second = index_tree(source, cache, 1)
+    # Only bad.py (never cached: it is not indexed) was read; the source is closed now.
+    assert read == ["bad.py"] and isinstance(second.data, TreeBytes)
+    assert second.data.unread == len(second.files)
+    assert second.cache_hits == len(first.files) and second.tree_digest == first.tree_digest
+    assert [(f.path, f.digest, f.h_norm.tolist()) for f in second.files] == \
+        [(f.path, f.digest, f.h_norm.tolist()) for f in first.files]
+    one = second.files[0].path
+    assert second.lines(one) == first.lines(one) and read == ["bad.py", one]
+    assert second.lines(one) == first.lines(one) and read == ["bad.py", one]  # kept once read
+    assert list(second.data) == list(first.data) and dict(second.data) == first.data
+    assert second.data.unread == 0
+    with pytest.raises(KeyError):
+        second.data["no/such.py"]
+
+    # A forked process reads through its own handle (a shared one would share its file offset).
+    with open_source(str(wheel)) as source:
+        third = index_tree(source, cache, 1)
+    paths = [f.path for f in third.files]
+    assert third.data[paths[0]] == first.data[paths[0]]
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child's result is its exit status
+        os._exit(0 if all(third.data[p] == first.data[p] for p in paths) else 1)
+    assert os.waitpid(pid, 0)[1] == 0
+    assert all(third.data[p] == first.data[p] for p in paths)
+
+    # A member that changed after indexing is refused, not read as the indexed one.
+    with open_source(str(wheel)) as source:
+        fourth = index_tree(source, cache, 1)
+    target = fourth.files[-1].path
+    with zipfile.ZipFile(wheel) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist()}
+    members[target] = members[target].replace(b"def ", b"def  ", 1)
+    with zipfile.ZipFile(wheel, "w") as zf:
+        for name, blob in members.items():
+            zf.writestr(name, blob)
+    with pytest.raises(SourceError, match=target):  # the zip's own check (CRC, offsets) or ours
+        fourth.data[target]
+
+
+def test_tree_bytes_refuses_bytes_other_than_those_indexed() -> None:
+    from lineage.index.tree import TreeBytes
+
+    class Reader:
+        def __init__(self, blob: bytes) -> None:
+            self.blob = blob
+
+        def read(self, path: str) -> bytes:
+            return self.blob
+
+    good = b"x = 1\n"
+    data = TreeBytes(["a.py", "b.py"], {"a.py": b"y\n"}, {"b.py": blob_digest(good)}, Reader(good), "up")
+    assert data["b.py"] == good and "b.py" in data and "c.py" not in data and len(data) == 2
+    stale = TreeBytes(["b.py"], {}, {"b.py": blob_digest(good)}, Reader(b"x = 2\n"), "up")
+    with pytest.raises(SourceError, match="up: b.py changed while lineage ran"):
+        stale["b.py"]
+
+
+def test_a_file_too_large_for_this_run_is_read_and_skipped_even_with_a_cached_record(tmp_path: Path) -> None:
+    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache")
+    with open_source(str(wheel)) as source:
+        first = index_tree(source, cache, 1)
+    biggest = max(first.files, key=lambda f: f.n_bytes)
+    with open_source(str(wheel)) as source:
+        small = index_tree(source, cache, 1, max_file_bytes=biggest.n_bytes - 1)
+    assert biggest.path in dict(small.skipped) and biggest.path not in [f.path for f in small.files]
+    assert small.cache_hits == len(first.files) - 1

@@ -130,7 +130,7 @@ def restrict(tree: TreeIndex, prefix: str) -> TreeIndex:
     keep = {f.path for f in files}
     return replace(tree, files=files, skipped=[s for s in tree.skipped if s[0].startswith(inside) or s[0] == prefix],
                    tree_digest="sha256:" + digest.hexdigest(),
-                   data={p: b for p, b in tree.data.items() if p in keep})
+                   data={p: tree.data[p] for p in tree.data if p in keep})
 
 
 def _matched_rows(lines: pd.DataFrame) -> pd.DataFrame:

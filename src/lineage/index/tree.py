@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import hashlib
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
+from lineage.errors import SourceError
 from lineage.index.parse import Indexer
 from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
@@ -17,7 +18,7 @@ from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.archive import ArchiveSource
-from lineage.sources.base import Source, SourceInfo, blob_digest
+from lineage.sources.base import LaterReader, Source, SourceInfo, blob_digest
 
 # Below this many files to parse, worker start-up costs more than it saves.
 _PARALLEL_MIN_FILES = 64
@@ -38,7 +39,7 @@ class TreeIndex:
     skipped: list[tuple[str, str]]
     other_files: int
     tree_digest: str
-    data: dict[str, bytes] = field(repr=False)
+    data: Mapping[str, bytes] = field(repr=False)  # path -> bytes (a TreeBytes or a dict)
     cache_hits: int = 0
     cache_misses: int = 0
     seconds: float = 0.0
@@ -50,6 +51,51 @@ class TreeIndex:
 
     def reader(self) -> Callable[[int], list[str]]:
         return lambda number: self.lines(self.files[number].path)
+
+
+class TreeBytes(Mapping[str, bytes]):
+    """The bytes of a tree's Python files by path, in the order they were indexed.
+
+    A file whose record came from the cache and whose digest was known without reading it (an
+    archive's recorded digests) is read only when asked for, through the source's
+    :meth:`~lineage.sources.base.Source.later_reader`: a rerun against a pinned release needs
+    the lines of the few upstream files its changed target files pair with, not the thousands in
+    the wheel. What is read is checked against the digest indexed: a file that changed in
+    between raises :class:`lineage.errors.SourceError` instead of giving lines of other bytes.
+    """
+
+    def __init__(self, order: list[str], loaded: dict[str, bytes], later: dict[str, str] | None = None,
+                 reader: LaterReader | None = None, label: str = "") -> None:
+        self._order, self._loaded = order, loaded
+        self._later, self._reader, self._label = later or {}, reader, label
+
+    def __getitem__(self, path: str) -> bytes:
+        blob = self._loaded.get(path)
+        if blob is not None:
+            return blob
+        digest = self._later.get(path)
+        if digest is None or self._reader is None:
+            raise KeyError(path)
+        blob = self._reader.read(path)
+        if blob_digest(blob) != digest:
+            raise SourceError(f"{self._label}: {path} changed while lineage ran (its bytes differ from those "
+                              "indexed); run again")
+        self._loaded[path] = blob
+        return blob
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._loaded or path in self._later
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    @property
+    def unread(self) -> int:
+        """How many files have not been read (yet)."""
+        return sum(1 for path in self._later if path not in self._loaded)
 
 
 @lru_cache(maxsize=1024)  # upstream files recur across target files
@@ -106,6 +152,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     slot = pack_slot(source.info.kind, source.info.location) if cache.packs and known is None else None
     pack = cache.get_pack(slot) if slot is not None else None
     to_read = []
+    order = []  # every file's path, in the order its bytes were (or would have been) read
     for path in py_paths:
         digest = source.known_digest(path) if known is not None else None
         if digest is not None and digest in known:  # type: ignore[operator]
@@ -113,15 +160,50 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             records[path] = record if record.path == path else replace(record, path=path)
             data[path] = blob
             digests.append((path, digest))
+            order.append(path)
             reused += 1
         else:
             to_read.append(path)
-    for path, blob in _read(source, to_read, read or {}):
+    order += to_read
+    archive = _archive_digest(source)
+    read = read or {}
+    # An archive whose blob digests an earlier run recorded: a file whose record is cached is not
+    # read now, only if some stage asks for its lines (TreeBytes).
+    later: dict[str, str] = {}
+    looked_up: set[str] = set()  # files the cache was asked for (and did not have) before reading
+    reader = source.later_reader() if archive is not None and known is None else None
+    if reader is not None:
+        recorded = cache.archive_digests(archive)  # type: ignore[arg-type]
+        must_read = []
+        for path in to_read:
+            digest = recorded.get(path, "")
+            if not digest or path in read:
+                must_read.append(path)
+                continue
+            cached = pack.get(digest, path) if pack is not None else None
+            if cached is None:
+                cached = cache.get(digest, path)  # counts its hit or miss
+                looked_up.add(path)
+            if cached is not None and cached.n_bytes > max_file_bytes:  # parsed as too large below
+                if path in looked_up:
+                    cache.hits -= 1
+                looked_up.discard(path)
+                cached = None
+            if cached is not None and cached.status == "ok":
+                if path not in looked_up:
+                    cache.hits += 1
+                records[path] = cached
+                digests.append((path, digest))
+                later[path] = digest
+            else:
+                must_read.append(path)
+        to_read = must_read
+    for path, blob in _read(source, to_read, read):
         digest = blob_digest(blob)
         digests.append((path, digest))
         data[path] = blob
         cached = None
-        if len(blob) <= max_file_bytes:
+        if len(blob) <= max_file_bytes and path not in looked_up:
             cached = pack.get(digest, path) if pack is not None else None
             if cached is not None:
                 cache.hits += 1
@@ -160,7 +242,6 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             record = records[path]
             if record.status == "ok":
                 known[record.digest] = (record, data[path])
-    archive = _archive_digest(source)
     if archive is not None and cache.archive_digests(archive) != dict(digests):
         cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
@@ -175,7 +256,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         skipped=skipped,
         other_files=len(paths) - len(py_paths),
         tree_digest=tree_digest(digests),
-        data=data,
+        data=TreeBytes(order, data, later, reader, source.info.label) if later else data,
         cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,

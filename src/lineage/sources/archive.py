@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import lzma
+import os
 import stat
 import tarfile
 import zipfile
@@ -57,6 +58,33 @@ class _ZipReader:
 
     def close(self) -> None:
         self._zf.close()
+
+
+class _ZipLaterReader:
+    """Members of a zip archive read after its source was closed (:meth:`Source.later_reader`).
+
+    The archive is opened on the first read and kept open; a forked process opens its own (a
+    file offset is shared across fork, so two processes reading through one handle would mix
+    their reads). The members are the closed source's (display path -> ZipInfo); the caller
+    checks what it reads against the digest it indexed, so a file replaced in between is noticed.
+    """
+
+    def __init__(self, path: Path, members: dict[str, Any], label: str) -> None:
+        self._path, self._members, self._label = path, members, label
+        self._zf: zipfile.ZipFile | None = None
+        self._pid = 0
+
+    def read(self, path: str) -> bytes:
+        try:
+            info = self._members[path]
+        except KeyError:
+            raise SourceError(f"{self._label}: no such file in source: {path}") from None
+        try:
+            if self._zf is None or self._pid != os.getpid():
+                self._zf, self._pid = zipfile.ZipFile(self._path), os.getpid()
+            return self._zf.read(info)
+        except _ARCHIVE_ERRORS as exc:
+            raise SourceError(f"cannot read archive {self._path}: {path}: {_describe(exc)}") from None
 
 
 def _zip_member_type(info: zipfile.ZipInfo) -> str:
@@ -234,6 +262,12 @@ class ArchiveSource(Source):
                     del ready[current]
                 i += 1
                 yield current, data
+
+    def later_reader(self) -> _ZipLaterReader | None:
+        """Zip members can be read one at a time at no extra cost; a tarball's cannot."""
+        if not isinstance(self._backend, _ZipReader):
+            return None
+        return _ZipLaterReader(self._path, self._members, self.info.label)
 
     def close(self) -> None:
         if self._backend is not None:

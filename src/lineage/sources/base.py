@@ -10,7 +10,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Protocol, Self
 
 from lineage.errors import SourceError
 
@@ -48,6 +48,13 @@ class SourceInfo:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "skipped", tuple((display_path(p), r) for p, r in self.skipped))
+
+
+class LaterReader(Protocol):
+    """Reads one file of a closed source by path (:meth:`Source.later_reader`); raises
+    :class:`lineage.errors.SourceError` when it cannot."""
+
+    def read(self, path: str) -> bytes: ...
 
 
 class Source:
@@ -96,6 +103,12 @@ class Source:
         """Yield (path, bytes) in the given order."""
         for path in paths:
             yield path, self.read(path)
+
+    def later_reader(self) -> LaterReader | None:
+        """A reader of this source's files that keeps working after :meth:`close`, for files
+        whose bytes a run may never need (:class:`lineage.index.tree.TreeBytes`); None when
+        the source cannot read one file at a time cheaply (then every file is read up front)."""
+        return None
 
     def close(self) -> None:
         self._closed = True
