@@ -607,7 +607,8 @@ def test_lookup_finds_exactly_the_pairs_a_brute_force_finds(up, tg, max_count) -
     keys_t = np.array([k for k, _ in tg], dtype=np.int64)
     eligible = np.array([e for _, e in tg], dtype=bool)
     t_idx, u_idx, count, in_file = _lookup(keys_u, files_u, keys_t, eligible, max_count)
-    got = sorted(zip(t_idx.tolist(), u_idx.tolist(), count.tolist(), in_file.tolist(), strict=True))
+    got = list(zip(t_idx.tolist(), u_idx.tolist(), count.tolist(), in_file.tolist(), strict=True))
+    assert got == sorted(got)  # by target line, then upstream line: the order the rules rely on
     expected = []
     for t, (key, ok) in enumerate(tg):
         places = [u for u, (k, _) in enumerate(up) if k == key]

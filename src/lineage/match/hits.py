@@ -126,22 +126,24 @@ def lookup(keys_u: np.ndarray, files_u: np.ndarray, keys_t: np.ndarray, eligible
     order = sub[sub_order]
     sorted_keys = keys_u[order]
     in_file = _count_in_file(keys_u[sub], files_u[sub])[sub_order]
-    # Sorted needles make the binary searches walk memory in order: several times faster.
-    t_order = np.argsort(keys_t, kind="stable")
-    lo = np.empty(len(keys_t), np.int64)
-    hi = np.empty(len(keys_t), np.int64)
-    lo[t_order] = np.searchsorted(sorted_keys, keys_t[t_order], side="left")
-    hi[t_order] = np.searchsorted(sorted_keys, keys_t[t_order], side="right")
+    # Only the eligible lines are looked up (a worker's own files of the whole target side), and
+    # sorted needles make the binary searches walk memory in order: several times faster.
+    sel = np.flatnonzero(eligible)
+    needles = keys_t[sel]
+    n_order = np.argsort(needles, kind="stable")
+    lo = np.empty(len(sel), np.int64)
+    hi = np.empty(len(sel), np.int64)
+    lo[n_order] = np.searchsorted(sorted_keys, needles[n_order], side="left")
+    hi[n_order] = np.searchsorted(sorted_keys, needles[n_order], side="right")
     count = hi - lo
-    keep = eligible & (count > 0) & (count <= max_count)
-    t_sel = np.flatnonzero(keep)
-    lengths = count[t_sel]
+    keep = (count > 0) & (count <= max_count)
+    t_sel, lengths = sel[keep], count[keep]
     total = int(lengths.sum())
     t_idx = np.repeat(t_sel, lengths)
-    starts = np.repeat(lo[t_sel], lengths)
+    starts = np.repeat(lo[keep], lengths)
     within = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
     at = starts + within
-    return t_idx, order[at], np.repeat(count[t_sel], lengths), in_file[at]
+    return t_idx, order[at], np.repeat(lengths, lengths), in_file[at]
 
 
 def _count_in_file(keys: np.ndarray, file_of: np.ndarray) -> np.ndarray:
