@@ -789,3 +789,19 @@ def test_pypi_truncated_download_is_fetched_again(tmp_path: Path, monkeypatch: p
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     with pytest.raises(SourceError, match="^pypi: sha256 mismatch for tinypkg==1.0: recorded at download"):
         open_source("pypi:tinypkg==1.0", cache_dir=cache)
+
+
+def test_download_folders_left_by_an_interrupted_run_are_removed_once_idle(tmp_path: Path) -> None:
+    from lineage.sources.pypi import ABANDONED_DOWNLOAD_SECONDS, _remove_abandoned_downloads
+
+    old, live, other = tmp_path / ".download-old", tmp_path / ".download-live", tmp_path / "sglang-0.5.23"
+    for folder in (old, live, other):
+        folder.mkdir()
+        (folder / "part.whl").write_bytes(b"x" * 10)
+    now = 1_700_000_000.0
+    for path in (old, old / "part.whl", other, other / "part.whl"):
+        os.utime(path, (now - ABANDONED_DOWNLOAD_SECONDS - 5,) * 2)
+    os.utime(live, (now - ABANDONED_DOWNLOAD_SECONDS - 5,) * 2)
+    os.utime(live / "part.whl", (now - 2,) * 2)  # still being written
+    assert _remove_abandoned_downloads(tmp_path, now) == [old]
+    assert not old.exists() and (live / "part.whl").exists() and (other / "part.whl").exists()

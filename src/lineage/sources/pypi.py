@@ -40,6 +40,32 @@ class PypiSource(ArchiveSource):
 
 
 
+# A download folder nothing was written to for this long was left by a run that was killed or
+# interrupted mid-download (its cleanup never ran); a live download writes every few seconds.
+ABANDONED_DOWNLOAD_SECONDS = 600
+
+
+def _remove_abandoned_downloads(folder: Path, now: float | None = None) -> list[Path]:
+    """Remove the ``.download-*`` folders in ``folder`` that no run is still writing to (nothing
+    in them newer than :data:`ABANDONED_DOWNLOAD_SECONDS`): each can hold a partial wheel of
+    hundreds of MB. Returns those removed; one that cannot be removed is left alone."""
+    import shutil
+    import time
+
+    now = time.time() if now is None else now
+    removed = []
+    for tmp in sorted(folder.glob(".download-*")):
+        try:
+            newest = max([tmp.stat().st_mtime, *(p.stat().st_mtime for p in tmp.rglob("*"))])
+        except OSError:  # gone meanwhile, or unreadable: not ours to judge
+            continue
+        if now - newest > ABANDONED_DOWNLOAD_SECONDS:
+            shutil.rmtree(tmp, ignore_errors=True)
+            if not tmp.exists():
+                removed.append(tmp)
+    return removed
+
+
 def _offline() -> bool:
     return os.environ.get("LINEAGE_OFFLINE", "").strip().lower() in {"1", "true", "yes", "on"}
 
@@ -274,6 +300,7 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
             )
         try:
             dest.parent.mkdir(parents=True, exist_ok=True)
+            _remove_abandoned_downloads(dest.parent)
             # Download next to the cache entry and move it in only once verified, so an
             # interrupted or rejected download never looks like a cache hit (nor leaves an
             # empty release directory behind).
