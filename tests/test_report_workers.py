@@ -3,6 +3,7 @@ them in the manifest, exactly as in one process."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 from pathlib import Path
 
@@ -41,6 +42,28 @@ def test_reports_written_by_two_processes_are_those_of_one(tmp_path: Path, monke
     comparison.write(tmp_path / "one-fixed", html=html, jobs=1)
     comparison.write(tmp_path / "two-fixed", html=html, jobs=2)
     assert _files(tmp_path / "one-fixed") == _files(tmp_path / "two-fixed")
+    # The digests the workers computed as they wrote are the files' own, and those of one process.
+    fixed = [json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+             for name in ("one-fixed", "two-fixed")]
+    assert fixed[0] == fixed[1]
+    for name, digest in fixed[1].items():
+        assert digest == "sha256:" + hashlib.sha256((tmp_path / "two-fixed" / name).read_bytes()).hexdigest(), name
+
+
+def test_the_manifest_takes_the_digests_a_reporter_worker_computed(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    import lineage.report.manifest as manifest
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    hashed: list[str] = []
+    original = manifest.file_sha256
+    monkeypatch.setattr(manifest, "file_sha256", lambda path: hashed.append(path.name) or original(path))
+    comparison.write(tmp_path / "two", html=False, jobs=2)
+    assert hashed == []  # every output was hashed where it was written
+    comparison.write(tmp_path / "one", html=False, jobs=1)
+    assert "lines.csv" in hashed  # in one process the manifest hashes them itself
 
 
 def test_jobs_one_and_two_write_the_same_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

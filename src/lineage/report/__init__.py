@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from lineage.errors import LineageError
-from lineage.report.folder import ReportFolder
+from lineage.report.folder import ReportFolder, file_sha256
 from lineage.report.outdir import atomic_out_dir
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh, csv_cache)
         _write_all(reporters, comparison, folder, jobs)
-        written = [*folder.written, write_manifest(comparison, fresh, folder.written)]
+        written = [*folder.written, write_manifest(comparison, fresh, folder.written, folder.digests)]
         if on_written is not None:
             on_written(fresh)
     return [out_dir / path.relative_to(fresh) for path in written]
@@ -139,12 +139,14 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
     _ = comparison.obligations  # read by three reporters: made once, here, and inherited
     at = created_at()  # this run's report time (report_time above), passed on explicitly
 
-    def task(k: int) -> list[Path]:
+    def task(k: int) -> tuple[list[Path], dict[Path, str]]:
         own = ReportFolder(folder.root, folder.csv_cache)
         mapping, name = reporters[k]
         with report_time(at):
             mapping[name].write(comparison, own)
-        return own.written
+        # Hashed here, side by side with the other reporters, not by the manifest after them all.
+        return own.written, {path: file_sha256(path) for path in own.written if path.is_file()}
 
-    for paths in run_per_file(task, [_cost(name, comparison) for _, name in reporters], workers):
+    for paths, digests in run_per_file(task, [_cost(name, comparison) for _, name in reporters], workers):
         folder.written.extend(paths)
+        folder.digests.update(digests)

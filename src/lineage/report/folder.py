@@ -7,8 +7,16 @@ makes goes through it, so the manifest lists exactly the files written, in the o
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from pathlib import Path
+
+
+def file_sha256(path: Path) -> str:
+    """Hex sha256 of a file, streamed: lines.csv of a large target is hundreds of MB, never worth
+    holding at once."""
+    with path.open("rb") as handle:
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 class ReportFolder:
@@ -16,6 +24,9 @@ class ReportFolder:
         self.root = root
         self.written: list[Path] = []
         self.csv_cache = csv_cache  # lineage.report.write_reports's csv_cache
+        # sha256 of written files already hashed where they were written (a reporter's worker
+        # process, side by side with the others), which the manifest then does not read again
+        self.digests: dict[Path, str] = {}
 
     def path(self, name: str) -> Path:
         """Where file ``name`` (POSIX, relative) goes, for a writer that opens it itself (a library's)."""

@@ -6,10 +6,10 @@ happened and how long it took.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import platform
 import sys
+from collections.abc import Mapping
 from datetime import UTC, datetime
 from importlib import metadata
 from pathlib import Path
@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from lineage.report import tool
 from lineage.report.attachments import created_at
+from lineage.report.folder import file_sha256
 from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
@@ -69,7 +70,11 @@ def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object
     }
 
 
-def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) -> dict[str, object]:
+def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path,
+                  digests: Mapping[Path, str] | None = None) -> dict[str, object]:
+    """The manifest of ``outputs`` (files below ``out_dir``); ``digests``: the sha256 of some of
+    them, already computed where they were written."""
+    digests = digests or {}
     return {
         "format": MANIFEST_FORMAT,
         "format_version": MANIFEST_VERSION,
@@ -84,7 +89,7 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
         "target": describe_tree(comparison.target),
         "upstreams": [describe_tree(u, label)
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
-        "outputs": {p.relative_to(out_dir).as_posix(): "sha256:" + _file_sha256(p)
+        "outputs": {p.relative_to(out_dir).as_posix(): "sha256:" + (digests.get(p) or file_sha256(p))
                     for p in outputs if p.is_file()},
         "match_cache": {"hits": comparison.match_cache_hits, "misses": comparison.match_cache_misses,
                         "table_rows_reused": comparison.table_rows_reused},
@@ -93,13 +98,9 @@ def manifest_dict(comparison: Comparison, outputs: list[Path], out_dir: Path) ->
     }
 
 
-def _file_sha256(path: Path) -> str:
-    """Streamed: lines.csv of a large target is hundreds of MB, never worth holding at once."""
-    with path.open("rb") as handle:
-        return hashlib.file_digest(handle, "sha256").hexdigest()
-
-
-def write_manifest(comparison: Comparison, out_dir: Path, outputs: list[Path]) -> Path:
+def write_manifest(comparison: Comparison, out_dir: Path, outputs: list[Path],
+                   digests: Mapping[Path, str] | None = None) -> Path:
     path = out_dir / "manifest.json"
-    path.write_text(json.dumps(manifest_dict(comparison, outputs, out_dir), indent=2) + "\n", encoding="utf-8")
+    path.write_text(json.dumps(manifest_dict(comparison, outputs, out_dir, digests), indent=2) + "\n",
+                    encoding="utf-8")
     return path
