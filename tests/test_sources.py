@@ -791,17 +791,56 @@ def test_pypi_truncated_download_is_fetched_again(tmp_path: Path, monkeypatch: p
         open_source("pypi:tinypkg==1.0", cache_dir=cache)
 
 
-def test_download_folders_left_by_an_interrupted_run_are_removed_once_idle(tmp_path: Path) -> None:
-    from lineage.sources.pypi import ABANDONED_DOWNLOAD_SECONDS, _remove_abandoned_downloads
+def test_download_folders_left_by_an_interrupted_run_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
+    import fcntl
 
-    old, live, other = tmp_path / ".download-old", tmp_path / ".download-live", tmp_path / "sglang-0.5.23"
-    for folder in (old, live, other):
+    from lineage.sources.pypi import ABANDONED_DOWNLOAD_SECONDS, _downloading, _remove_abandoned_downloads
+
+    names = ("live", "dead", "old", "fresh", "waiting")
+    folders = {name: tmp_path / f".download-{name}" for name in names}
+    other = tmp_path / "sglang-0.5.23"
+    for folder in [*folders.values(), other]:
         folder.mkdir()
-        (folder / "part.whl").write_bytes(b"x" * 10)
+    for name in ("dead", "old", "fresh"):
+        (folders[name] / "part.whl").write_bytes(b"x" * 10)
     now = 1_700_000_000.0
-    for path in (old, old / "part.whl", other, other / "part.whl"):
-        os.utime(path, (now - ABANDONED_DOWNLOAD_SECONDS - 5,) * 2)
-    os.utime(live, (now - ABANDONED_DOWNLOAD_SECONDS - 5,) * 2)
-    os.utime(live / "part.whl", (now - 2,) * 2)  # still being written
-    assert _remove_abandoned_downloads(tmp_path, now) == [old]
-    assert not old.exists() and (live / "part.whl").exists() and (other / "part.whl").exists()
+    long_ago = (now - ABANDONED_DOWNLOAD_SECONDS - 5,) * 2
+    for path in (folders["old"], folders["old"] / "part.whl", other, folders["waiting"]):
+        os.utime(path, long_ago)
+    os.utime(folders["fresh"] / "part.whl", (now - 2,) * 2)
+    (folders["dead"] / ".lock").touch()  # its run is gone: nobody holds the lock
+    with _downloading(folders["waiting"]):  # pip still fetching into its own folder: nothing here changes
+        os.utime(folders["waiting"] / ".lock", long_ago)
+        os.utime(folders["waiting"], long_ago)
+        with _downloading(folders["live"]):
+            with pytest.raises(BlockingIOError), (folders["live"] / ".lock").open("a") as again:
+                fcntl.flock(again, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the lock excludes another open
+            removed = _remove_abandoned_downloads(tmp_path, now)
+    assert removed == [folders["dead"], folders["old"]]
+    assert all(folders[name].exists() for name in ("live", "fresh", "waiting")) and other.exists()
+
+
+def test_a_pypi_download_holds_its_folder_locked_and_clears_abandoned_ones(tmp_path: Path,
+                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    import lineage.sources.pypi as pypi
+
+    calls: list[Path] = []
+    monkeypatch.setattr(pypi, "_remove_abandoned_downloads", lambda folder, now=None: calls.append(folder) or [])
+    held: list[bool] = []
+
+    def fetch(name: str, version: str, dest: Path) -> tuple[Path, str]:
+        import fcntl
+
+        with (dest / ".lock").open("a") as lock:  # our own run holds it: another open cannot take it
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                held.append(False)
+            except BlockingIOError:
+                held.append(True)
+        raise SourceError("pypi: stop here")
+
+    monkeypatch.setattr(pypi, "_fetch_release", fetch)
+    monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
+    with pytest.raises(SourceError, match="stop here"):
+        open_source("pypi:somepkg==1.0", tmp_path / "cache")
+    assert held == [True] and len(calls) == 1 and not list(calls[0].glob(".download-*"))

@@ -187,7 +187,7 @@ def test_an_archive_indexed_from_the_cache_reads_a_member_only_when_its_lines_ar
     from lineage.index.tree import TreeBytes
     from lineage.sources.archive import ArchiveSource, _ZipLaterReader
 
-    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache")
+    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache", 8)  # with record packs, as runs have
     with open_source(str(wheel)) as source:
         first = index_tree(source, cache, 1)  # parses, records the blob hashes and the pack
     assert isinstance(first.data, dict)
@@ -265,7 +265,7 @@ def test_tree_bytes_refuses_bytes_other_than_those_indexed() -> None:
 
 
 def test_a_file_too_large_for_this_run_is_read_and_skipped_even_with_a_cached_record(tmp_path: Path) -> None:
-    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache")
+    wheel, cache = _wheel(tmp_path), IndexCache(tmp_path / "cache", 8)
     with open_source(str(wheel)) as source:
         first = index_tree(source, cache, 1)
     biggest = max(first.files, key=lambda f: f.n_bytes)
@@ -273,3 +273,31 @@ def test_a_file_too_large_for_this_run_is_read_and_skipped_even_with_a_cached_re
         small = index_tree(source, cache, 1, max_file_bytes=biggest.n_bytes - 1)
     assert biggest.path in dict(small.skipped) and biggest.path not in [f.path for f in small.files]
     assert small.cache_hits == len(first.files) - 1
+
+
+@pytest.mark.parametrize("limit", [None, "small"])
+def test_cache_counts_are_those_of_a_run_that_reads_every_member(tmp_path: Path, monkeypatch, limit) -> None:  # type: ignore[no-untyped-def]
+    """Reruns of a wheel count the same cache hits and misses whether its members are read up
+    front or on demand, with a file too large for the run among them (never cached: a miss on
+    every run that looks it up, and none that does not)."""
+    import zipfile
+
+    from lineage.sources.archive import ArchiveSource
+
+    wheel = _wheel(tmp_path)
+    with zipfile.ZipFile(wheel) as zf:
+        members = {i.filename: zf.read(i) for i in zf.infolist() if i.filename.endswith(".py")}
+    counts = []
+    for lazy in (True, False):
+        if not lazy:
+            monkeypatch.setattr(ArchiveSource, "later_reader", lambda self: None)
+        cache = IndexCache(tmp_path / f"cache-{lazy}", 8)
+        size = max(len(blob) for blob in members.values()) - 1 if limit else 4 * 1024 * 1024
+        runs = []
+        for _ in range(3):  # the first parses and records; a too large file is never cached
+            with open_source(str(wheel)) as source:
+                tree = index_tree(source, cache, 1, max_file_bytes=size)
+            runs.append((tree.cache_hits, tree.cache_misses, cache.rebuilt, isinstance(tree.data, dict)))
+        counts.append(runs)
+    assert [run[:3] for run in counts[0]] == [run[:3] for run in counts[1]]
+    assert not any(run[3] for run in counts[0][1:]) and all(run[3] for run in counts[1])

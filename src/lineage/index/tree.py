@@ -170,28 +170,17 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     # An archive whose blob digests an earlier run recorded: a file whose record is cached is not
     # read now, only if some stage asks for its lines (TreeBytes).
     later: dict[str, str] = {}
-    looked_up: set[str] = set()  # files the cache was asked for (and did not have) before reading
     reader = source.later_reader() if archive is not None and known is None else None
     if reader is not None:
         recorded = cache.archive_digests(archive)  # type: ignore[arg-type]
         must_read = []
         for path in to_read:
             digest = recorded.get(path, "")
-            if not digest or path in read:
-                must_read.append(path)
-                continue
-            cached = pack.get(digest, path) if pack is not None else None
-            if cached is None:
-                cached = cache.get(digest, path)  # counts its hit or miss
-                looked_up.add(path)
-            if cached is not None and cached.n_bytes > max_file_bytes:  # parsed as too large below
-                if path in looked_up:
-                    cache.hits -= 1
-                looked_up.discard(path)
-                cached = None
-            if cached is not None and cached.status == "ok":
-                if path not in looked_up:
-                    cache.hits += 1
+            # Only a pack hit of a size this run indexes: any other file is read and looked up
+            # below as before, so the cache's hit and miss counts are those of a run that reads.
+            cached = pack.get(digest, path) if pack is not None and digest and path not in read else None
+            if cached is not None and cached.status == "ok" and cached.n_bytes <= max_file_bytes:
+                cache.hits += 1
                 records[path] = cached
                 digests.append((path, digest))
                 later[path] = digest
@@ -203,7 +192,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         digests.append((path, digest))
         data[path] = blob
         cached = None
-        if len(blob) <= max_file_bytes and path not in looked_up:
+        if len(blob) <= max_file_bytes:
             cached = pack.get(digest, path) if pack is not None else None
             if cached is not None:
                 cache.hits += 1

@@ -15,6 +15,7 @@ import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -40,15 +41,31 @@ class PypiSource(ArchiveSource):
 
 
 
-# A download folder nothing was written to for this long was left by a run that was killed or
-# interrupted mid-download (its cleanup never ran); a live download writes every few seconds.
-ABANDONED_DOWNLOAD_SECONDS = 600
+# A download folder holds a lock file its run keeps locked (flock) while it downloads; the lock
+# goes with the process, so a folder whose lock can be taken was left by a run that was killed or
+# interrupted mid-download (a daemon opening thread's cleanup never runs). A folder without one
+# (a run killed before it locked, or an older lineage) counts as left once nothing in it changed
+# for this long; pip writes into its own temporary folder, so a live one does not change at all.
+ABANDONED_DOWNLOAD_SECONDS = 3600
+_DOWNLOAD_LOCK = ".lock"
+
+
+@contextlib.contextmanager
+def _downloading(folder: Path) -> Iterator[None]:
+    """Hold ``folder``'s download lock for the block (see :func:`_remove_abandoned_downloads`)."""
+    import fcntl
+
+    with (folder / _DOWNLOAD_LOCK).open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a fresh folder: nobody else holds it
+        yield
 
 
 def _remove_abandoned_downloads(folder: Path, now: float | None = None) -> list[Path]:
-    """Remove the ``.download-*`` folders in ``folder`` that no run is still writing to (nothing
-    in them newer than :data:`ABANDONED_DOWNLOAD_SECONDS`): each can hold a partial wheel of
-    hundreds of MB. Returns those removed; one that cannot be removed is left alone."""
+    """Remove the ``.download-*`` folders in ``folder`` that no run is downloading into any more
+    (each can hold a partial wheel of hundreds of MB): those whose lock can be taken, and those
+    without a lock in which nothing changed for :data:`ABANDONED_DOWNLOAD_SECONDS`. Returns those
+    removed; one that cannot be judged or removed is left alone."""
+    import fcntl
     import shutil
     import time
 
@@ -56,13 +73,22 @@ def _remove_abandoned_downloads(folder: Path, now: float | None = None) -> list[
     removed = []
     for tmp in sorted(folder.glob(".download-*")):
         try:
-            newest = max([tmp.stat().st_mtime, *(p.stat().st_mtime for p in tmp.rglob("*"))])
+            if (tmp / _DOWNLOAD_LOCK).exists():
+                with (tmp / _DOWNLOAD_LOCK).open("a") as lock:
+                    try:
+                        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    except BlockingIOError:
+                        continue  # a live download
+                    shutil.rmtree(tmp, ignore_errors=True)
+            else:
+                newest = max([tmp.stat().st_mtime, *(p.stat().st_mtime for p in tmp.rglob("*"))])
+                if now - newest <= ABANDONED_DOWNLOAD_SECONDS:
+                    continue
+                shutil.rmtree(tmp, ignore_errors=True)
         except OSError:  # gone meanwhile, or unreadable: not ours to judge
             continue
-        if now - newest > ABANDONED_DOWNLOAD_SECONDS:
-            shutil.rmtree(tmp, ignore_errors=True)
-            if not tmp.exists():
-                removed.append(tmp)
+        if not tmp.exists():
+            removed.append(tmp)
     return removed
 
 
@@ -304,7 +330,7 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
             # Download next to the cache entry and move it in only once verified, so an
             # interrupted or rejected download never looks like a cache hit (nor leaves an
             # empty release directory behind).
-            with tempfile.TemporaryDirectory(prefix=".download-", dir=dest.parent) as tmp:
+            with tempfile.TemporaryDirectory(prefix=".download-", dir=dest.parent) as tmp, _downloading(Path(tmp)):
                 fetched, url = _fetch_release(raw_name, version, Path(tmp))
                 sha = _sha256_file(fetched)
                 if pinned and sha != pinned:

@@ -81,7 +81,10 @@ def index_release(spec: str, store_root: str, cache_dir: str, use_cache: bool, p
         return AddOutcome(spec, FAILED, "", str(exc))
     if tree.tree_digest in present:
         return AddOutcome(spec, PRESENT, tree.tree_digest, "its tree digest is in the store")
-    fps = tree_fingerprints(tree, store.match_rules)
+    try:  # reads the files' lines, which a cached archive's tree reads only now (TreeBytes)
+        fps = tree_fingerprints(tree, store.match_rules)
+    except LineageError as exc:
+        return AddOutcome(spec, FAILED, "", str(exc))
     store.write_fingerprints(tree.tree_digest, fps)
     release = Release(rid=release_id(tree.tree_digest), digest=tree.tree_digest, spec=spec,
                       label=tree.info.label, source_digest=tree.info.digest,
