@@ -853,3 +853,26 @@ def test_a_vendored_copy_pairs_the_imports_its_vendoring_tool_rewrote(run_compar
     assert off.loc[1, "match"] == "none"  # (the edit rules may still take the longer ones)
     elsewhere = file_lines(run_compare({"pip/cachecontrol/wrapper.py": target}, up), "pip/cachecontrol/wrapper.py")
     assert elsewhere.loc[1, "match"] == "none"
+
+
+def test_in_a_file_at_the_upstream_files_place_its_end_anchors_the_edited_tail(run_compare: Runner) -> None:
+    """The copy's last method was edited in place (fields annotated, re-quoted, read from another
+    object) up to the end of the file, so no region reaches it and only its unchanged ``raise``
+    line survives. In a file
+    standing where the upstream file stands (the same path, or below a renamed top folder), the
+    two files' ends anchor that tail and it is aligned as inside a copy: the fields are near. In
+    a file of the same name elsewhere in the tree, or with ``fill_same_place_end_anchor`` off,
+    they stay none."""
+    up = {"pkg/transport.py": _A + _B_UP}
+    target = _A + _B_TYPED.replace("= options.get(", "= self.options_copy.get(")  # no shape in common
+    first = _A.count("\n") + 1
+    fields = list(range(first + 2, first + 2 + len(_B_FIELDS)))
+    for path in ("pkg/transport.py", "mine/transport.py"):  # the same place, then a renamed top folder
+        frame = file_lines(run_compare({path: target}, [("up", up)]), path)
+        assert set(frame.loc[fields, "match"]) == {"near"}, path
+        assert list(frame.loc[fields, "upstream_line"].astype(int)) == fields, path  # line for line
+        assert frame.loc[first + 1, "match"] == "verbatim"
+    elsewhere = file_lines(run_compare({"pkg/net/transport.py": target}, [("up", up)]), "pkg/net/transport.py")
+    assert elsewhere.loc[first + 1, "match"] == "verbatim" and set(elsewhere.loc[fields, "match"]) == {"none"}
+    off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_same_place_end_anchor=0))
+    assert set(file_lines(off, "pkg/transport.py").loc[fields, "match"]) == {"none"}

@@ -209,6 +209,18 @@ class MatchParams:
     # ``nextcord/sticker.py`` <- ``discord/sticker.py``); 0: survivors only there (and these
     # alone rarely pass the lone-line rule).
     fill_leading_survivor_anchors: int = knob(1, 0, 1)
+    # In a target file that stands where the upstream file stands (the same path, or the same
+    # below a renamed top folder: a fork's or a later version's file), the two files' ends anchor
+    # the stretch after the pair's last paired line, which is then aligned as inside a copy when
+    # short enough (``align_max_gap``): such a file is the upstream file's later version to its
+    # end, and its last methods, edited in place (annotations added, re-quoted), were otherwise
+    # left to the lone survivors (``nextcord/ext/tasks/__init__.py``'s ``loop`` decorator,
+    # ``nextcord/emoji.py``'s ``edit``). Not in a file that only keeps the upstream file's name
+    # in another layout (``sglang/srt/models/qwen3.py`` <- ``vllm/model_executor/models/qwen3.py``),
+    # where the tail held more of the target's own code than edited copies (a trial with the name
+    # alone: 507 more copied code lines on the sglang/vLLM pair, about half generic ``)``, ``self,``
+    # or lines of another file of the same name). 0: lone survivors only there.
+    fill_same_place_end_anchor: int = knob(1, 0, 1)
     # Before the pair's first paired line and after its last (only lone survivors there), a
     # block of at least this many consecutive code lines aligned with as many consecutive
     # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
