@@ -876,3 +876,39 @@ def test_in_a_file_at_the_upstream_files_place_its_end_anchors_the_edited_tail(r
     assert elsewhere.loc[first + 1, "match"] == "verbatim" and set(elsewhere.loc[fields, "match"]) == {"none"}
     off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_same_place_end_anchor=0))
     assert set(file_lines(off, "pkg/transport.py").loc[fields, "match"]) == {"none"}
+
+
+_SLOTS_OLD = ("    __slots__ = ('hop_limit', 'history_store', 'visited_locations',\n"
+              "                 'rejected_schemes', 'last_response')\n")
+_SLOTS_NEW = ('    __slots__ = (\n        "history_store",\n        "hop_limit",\n        "visited_locations",\n'
+              '        "redirect_cache",\n        "rejected_schemes",\n        "last_response",\n    )\n')
+
+
+def test_a_collection_exploded_and_edited_is_paired_with_the_upstream_assignment_in_order(
+        run_compare: Runner) -> None:
+    """``__slots__`` exploded one item a line by a formatter, two items swapped and one added,
+    after hundreds of new lines: no line of it is one of the upstream's two, so neither a region
+    nor a lone survivor reaches it. As a statement assigned to the same name, in order with the
+    pair's copied lines around it, each kept item is near the upstream line holding it (the
+    opening line near the first line); the added item stays new. Off, they stay none; an
+    assignment of that name out of the pair's order (below the copied lines after it) is not it."""
+    inserted = "".join(f"    def hop_helper_{k}(self, value):\n        return value * {k} + self.hop_offset_{k}\n\n"
+                       for k in range(220))
+    up = {"pkg/redirects.py": _WALKER_HEAD + _SLOTS_OLD + _WALKER_TAIL}
+    target = _WALKER_HEAD + inserted + _SLOTS_NEW + _WALKER_TAIL
+    first = (_WALKER_HEAD + inserted).count("\n") + 1
+    slots = list(range(first, first + _SLOTS_NEW.count("\n")))
+    added = first + _SLOTS_NEW.splitlines().index('        "redirect_cache",')
+    closing = slots[-1]
+    kept = [n for n in slots if n not in (added, closing)]
+    old = _WALKER_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[kept, "match"]) == {"near"}
+    assert frame.loc[added, "match"] == "none"
+    assert list(frame.loc[kept, "upstream_line"].astype(int)) == [old, old, old, old, old + 1, old + 1]
+    off = run_compare({"pkg/redirects.py": target}, [("up", up)], params=MatchParams(fill_collection_survivors=0))
+    assert set(file_lines(off, "pkg/redirects.py").loc[kept, "match"]) == {"none"}
+    # The upstream's only __slots__ now stands below the copied describe/forget methods.
+    moved = {"pkg/redirects.py": _WALKER_HEAD + "\n" + _WALKER_TAIL.lstrip("\n") + "\n" + _SLOTS_OLD}
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", moved)]), "pkg/redirects.py")
+    assert set(frame.loc[kept, "match"]) == {"none"}

@@ -72,6 +72,7 @@ from lineage.match.fill_lines import (
 )
 from lineage.match.fill_statements import (
     Statements,
+    collection_survivors,
     complete_statements,
     signature_survivors,
     split_at_rewrapped,
@@ -180,6 +181,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     moved = moved_lines(lab, u_file, new_number + 1) if survivors and placed and p.fill_moved_min_alnum > 0 else 0
     if p.fill_signature_survivors and statement_rule(lab, u_file):
         signature_survivors(lab, statements, u_file)
+    if p.fill_collection_survivors and statement_rule(lab, u_file):
+        collection_survivors(lab, statements, u_file)
     if statement_rule(lab, u_file):
         complete_statements(lab, statements, u_file)
     if p.fill_shape_max_lines > 0 and (not p.fill_shape_own_file or own_file):

@@ -28,6 +28,11 @@ are numbered once per run (an upstream file's kept in its :class:`~lineage.match
   the statement rule works): a ``def`` statement exploded and edited (a parameter added) next to a
   rewritten body is paired as a statement with the upstream ``def`` of the same name, a name each
   file defines once, in order with the pair.
+* **Collections that outlived an edit** (:func:`~lineage.match.fill_statements.collection_survivors`,
+  ``fill_collection_survivors``; where the statement rule works): a literal collection assigned to
+  a name (``__slots__ = (``, ``__all__ = [``) that Black exploded one item a line while items were
+  added, dropped or reordered is paired with the one upstream assignment of that name that lies in
+  order with the pair, each kept item with the upstream line holding it; an added item stays new.
 """
 
 from __future__ import annotations
@@ -57,9 +62,13 @@ from lineage.match.statements import (
     piece_text,
     statement_key,
     whole_statements,
+    words,
 )
 
 _DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+(\w+)")
+# ``NAME = (``, ``NAME: T = [``, ``self.NAME = {``: a collection assigned to a name, opened on the
+# statement's first line (in the target at its end: exploded one item a line).
+_COLLECTION = re.compile(r"\s*((?:self\.)?[A-Za-z_]\w*)\s*(?::[^=]*)?=\s*[(\[{]")
 
 
 class Statements:
@@ -181,6 +190,73 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
         if _statement_similarity(lab, u_file, t_stmt, u_stmt) < p.fill_statement_min_similarity:
             continue
         number = int(r.region[rows[before[-1] if len(before) else after[0]]])
+        if pair_statement(lab, u_file, t_stmt, u_stmt, number):
+            mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+
+
+def collection_survivors(lab: FileLabeller, statements: Statements, u_file: int) -> None:
+    """Collections as statements (``fill_collection_survivors``; see its comment in
+    :class:`~lineage.match.params.MatchParams`). Once the pair's other rules are done: a target
+    statement of several lines that opens a collection assigned to a name at the end of its first
+    line, with a free line and its other lines (if any) paired with ``u_file`` inside the
+    candidate, is paired with the first upstream statement assigning a collection to that name
+    after the upstream lines of the pair's in-order paired lines above it (without any: the last
+    before those below it), when at least half of the target statement's lines holding words are copies of it by
+    :func:`~lineage.match.statements.line_partners` (a kept collection, edited, not a new one of
+    the same name). Each line goes to the upstream line it copies (:func:`pair_statement`)."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    t_lines = statements._target_lines()
+    if not any("=" in line for line in t_lines):
+        return
+    t_ids, t_sizes = statements.target(p.fill_statement_max_lines)
+    heads = {}
+    for stmt in whole_statements(t_ids, t_sizes, range(len(t_lines))):
+        head = t_lines[stmt[0]].rstrip()
+        if len(stmt) >= 2 and head.endswith(("(", "[", "{")) and (match := _COLLECTION.match(head)):
+            heads[stmt[0]] = (match.group(1), stmt)
+    if not heads:
+        return
+    u_texts = statements._upstream_lines(u_file)
+    u_ids, u_sizes = statements.upstream(u_file, p.fill_statement_max_lines)
+    by_name: dict[str, list[list[int]]] = {}
+    for stmt in whole_statements(u_ids, u_sizes, range(len(u_texts))):
+        if (match := _COLLECTION.match(u_texts[stmt[0]])) is not None:
+            by_name.setdefault(match.group(1), []).append(stmt)
+    u_rows, _ = lab.upstream_lines(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    for _, (name, t_stmt) in sorted(heads.items()):
+        candidates = by_name.get(name)
+        free = [tc for tc in t_stmt if is_free(lab, u_file, tc)]
+        if not candidates or not free:
+            continue
+        taken = [tc for tc in t_stmt if not is_free(lab, u_file, tc)]
+        if any(not mine[tc] for tc in taken):
+            continue
+        # In order with the pair: the first such assignment after the copy's part above the
+        # statement (the longest in-order chain of its paired lines there: a line moved up from
+        # further down, an import, must not set the bound), else the last before its part below.
+        paired = np.flatnonzero(mine)
+        paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
+        above = increasing_pairs(paired[paired < t_stmt[0]].tolist(), paired_uc[paired < t_stmt[0]].tolist())
+        below = increasing_pairs(paired[paired > t_stmt[-1]].tolist(), paired_uc[paired > t_stmt[-1]].tolist())
+        taken_uc = set(np.searchsorted(u_rows, r.up_row[rows[taken]]).tolist())
+        fits = [u for u in candidates if taken_uc <= set(u)]
+        if not above and not below:
+            continue
+        if above:
+            fits = [u for u in fits if u[0] > above[-1][1]]
+        if below:
+            fits = [u for u in fits if u[-1] < below[0][1]]
+        fits = fits[:1] if above else fits[-1:]
+        if not fits:
+            continue
+        u_stmt = fits[0]
+        worded = [k for k, tc in enumerate(t_stmt) if words(t_lines[tc])]
+        partners = line_partners([t_lines[tc] for tc in t_stmt], [u_texts[uc] for uc in u_stmt],
+                                 p.fill_statement_min_word_share, bool(p.fill_strip_annotations))
+        if 2 * sum(partners[k] is not None for k in worded) < len(worded):
+            continue
+        number = int(r.region[rows[above[-1][0] if above else below[0][0]]])
         if pair_statement(lab, u_file, t_stmt, u_stmt, number):
             mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
 

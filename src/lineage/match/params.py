@@ -165,6 +165,13 @@ class MatchParams:
     # false copy on either; sglang/vLLM +8 code lines (signatures of same-named functions in
     # files of the upstream file's name), truth set unchanged. 0: off.
     fill_signature_survivors: int = knob(1, 0, 1)
+    # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
+    # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
+    # added and reordered <- ``__slots__ = ('_state', 'description', 'id', ...``), exploded one
+    # item a line and edited, so no line is the upstream's and no region reaches it, is paired
+    # with the one upstream assignment of that name in order with the pair, when at least half
+    # of its worded lines are copies by the word share above; an item added stays new. 0: off.
+    fill_collection_survivors: int = knob(1, 0, 1)
     # Statements re-wrapped in place (``lineage.match.fill_statements.split_at_rewrapped``): inside a
     # stretch between two paired lines, a statement of at most this many lines whose tokens
     # (without annotations) are those of a statement of the upstream stretch, each found once
