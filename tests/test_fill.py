@@ -863,19 +863,33 @@ def test_in_a_file_at_the_upstream_files_place_its_end_anchors_the_edited_tail(r
     two files' ends anchor that tail and it is aligned as inside a copy: the fields are near. In
     a file of the same name elsewhere in the tree, or with ``fill_same_place_end_anchor`` off,
     they stay none."""
-    up = {"pkg/transport.py": _A + _B_UP}
+    up = {"pkg/transport.py": _A + _B_UP, **_helpers("pkg")}
     target = _A + _B_TYPED.replace("= options.get(", "= self.options_copy.get(")  # no shape in common
     first = _A.count("\n") + 1
     fields = list(range(first + 2, first + 2 + len(_B_FIELDS)))
-    for path in ("pkg/transport.py", "mine/transport.py"):  # the same place, then a renamed top folder
-        frame = file_lines(run_compare({path: target}, [("up", up)]), path)
+    # The same path; then below a top folder the tree shows renamed (its other files copied there).
+    for path, folder in (("pkg/transport.py", "pkg"), ("mine/transport.py", "mine")):
+        frame = file_lines(run_compare({path: target, **_helpers(folder)}, [("up", up)]), path)
         assert set(frame.loc[fields, "match"]) == {"near"}, path
         assert list(frame.loc[fields, "upstream_line"].astype(int)) == fields, path  # line for line
         assert frame.loc[first + 1, "match"] == "verbatim"
-    elsewhere = file_lines(run_compare({"pkg/net/transport.py": target}, [("up", up)]), "pkg/net/transport.py")
-    assert elsewhere.loc[first + 1, "match"] == "verbatim" and set(elsewhere.loc[fields, "match"]) == {"none"}
+    # A file of that name elsewhere: deeper, or one folder deep under a folder nothing shows renamed
+    # (tests/transport.py beside the target's own pkg/transport.py).
+    for files, path in (({"pkg/net/transport.py": target}, "pkg/net/transport.py"),
+                        ({"pkg/transport.py": _A + _B_UP, "tests/transport.py": target, **_helpers("pkg")},
+                         "tests/transport.py")):
+        elsewhere = file_lines(run_compare(files, [("up", up)]), path)
+        assert elsewhere.loc[first + 1, "match"] == "verbatim" and set(elsewhere.loc[fields, "match"]) == {"none"}
     off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_same_place_end_anchor=0))
     assert set(file_lines(off, "pkg/transport.py").loc[fields, "match"]) == {"none"}
+
+
+def _helpers(folder: str) -> dict[str, str]:
+    """Four small modules under ``folder``, the same in target and upstream: with them a target
+    folder of another name shows the rename (lineage.match.renames)."""
+    return {f"{folder}/helpers_{n}.py": "".join(
+        f"def helper_{n}_{k}(value_{k}, other_{n}):\n    return value_{k} * {n * 7 + k} + other_{n}_{k}\n\n"
+        for k in range(12)) for n in range(4)}
 
 
 _SLOTS_OLD = ("    __slots__ = ('hop_limit', 'history_store', 'visited_locations',\n"
@@ -912,3 +926,48 @@ def test_a_collection_exploded_and_edited_is_paired_with_the_upstream_assignment
     moved = {"pkg/redirects.py": _WALKER_HEAD + "\n" + _WALKER_TAIL.lstrip("\n") + "\n" + _SLOTS_OLD}
     frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", moved)]), "pkg/redirects.py")
     assert set(frame.loc[kept, "match"]) == {"none"}
+
+
+_CLASS_A = ('class PartialEmojiThing:\n'
+            '    __slots__ = ("animated_flag", "emoji_name", "emoji_id", "_state")\n\n'
+            '    def __init__(self, *, animated_flag, emoji_name, emoji_id, state):\n'
+            '        self.animated_flag = animated_flag\n'
+            '        self.emoji_name = emoji_name\n'
+            '        self.emoji_id = emoji_id\n'
+            '        self._state = state\n\n')
+_CLASS_B = ('class StickerPackThing:\n'
+            "    __slots__ = ('_state', 'pack_id', 'pack_name', 'sku_identifier', 'banner_asset', 'guild_id')\n\n"
+            '    def describe_sticker_pack(self):\n'
+            '        return f"<StickerPack {self.pack_name} sku={self.sku_identifier}>"\n\n')
+_CLASS_C_BODY = ('    def __init__(self, *, state, data):\n'
+                 "        self._state = state\n"
+                 "        self.sticker_id = int(data['id'])\n"
+                 "        self.sticker_name = data['name']\n"
+                 "        self.guild_id = int(data['guild_id'])\n"
+                 "        self.creator_user = data.get('user')\n")
+_CLASS_C_UP = ('class GuildStickerThing:\n'
+               "    __slots__ = ('_state', 'sticker_id', 'sticker_name', 'guild_id', 'creator_user')\n\n"
+               + _CLASS_C_BODY)
+_CLASS_C_NEW = ('class GuildStickerThing(Hashable):\n    __slots__ = (\n        "_state",\n        "guild_id",\n'
+                '        "sticker_id",\n        "sticker_name",\n        "creator_user",\n    )\n\n' + _CLASS_C_BODY)
+
+
+def test_a_collection_goes_to_the_assignment_holding_its_items_not_the_nearest(run_compare: Runner) -> None:
+    """The fork dropped the class between two it kept: of the two same-named ``__slots__`` in
+    order with the pair, the kept class's items are those of its own upstream class, not of the
+    dropped class's (the nearest); a new collection of the same name whose items are all new is
+    no copy, however alike its head."""
+    inserted = "".join(f"def sticker_helper_{k}(value):\n    return value * {k} + OFFSET_{k}\n\n" for k in range(220))
+    up_text = _CLASS_A + _CLASS_B + _CLASS_C_UP
+    target = _CLASS_A + inserted + _CLASS_C_NEW
+    start = target[: target.index(_CLASS_C_NEW)].count("\n") + 1
+    own_slots = up_text.splitlines().index(_CLASS_C_UP.splitlines()[1]) + 1
+    frame = file_lines(run_compare({"pkg/sticker.py": target}, [("up", {"pkg/sticker.py": up_text})]), "pkg/sticker.py")
+    items = list(range(start + 2, start + 7))
+    assert set(frame.loc[items, "match"]) == {"near"}
+    assert set(frame.loc[[start + 1, *items], "upstream_line"].astype(int)) == {own_slots}
+    new_items = _CLASS_C_NEW.replace('"guild_id"', '"banner_url"').replace('"sticker_id"', '"asset_hash"').replace(
+        '"sticker_name"', '"preview_id"').replace('"creator_user"', '"format_kind"').replace('"_state"', '"_cache"')
+    fresh = file_lines(run_compare({"pkg/sticker.py": _CLASS_A + inserted + new_items},
+                                   [("up", {"pkg/sticker.py": up_text})]), "pkg/sticker.py")
+    assert set(fresh.loc[[start + 1, *items], "match"]) == {"none"}

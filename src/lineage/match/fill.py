@@ -18,9 +18,10 @@ other hits. The rules, each in its module with its reasons:
 
 * **Alignment inside a copy** (:mod:`lineage.match.fill_inside`): between two anchors, every free
   line that aligns by its fold form is paired, and then the lines edited in place between them.
-  In a target file standing where the upstream file stands (the same path, or the same below a
-  renamed top folder; ``fill_same_place_end_anchor``), the files' ends are an anchor too: the
-  stretch after the last paired line is aligned the same way.
+  In a target file standing where the upstream file stands (the same path, a vendored copy's path
+  ending, or the same below a folder rename the tree shows, :mod:`lineage.match.renames`;
+  ``fill_same_place_end_anchor``), the files' ends are an anchor too: the stretch after the last
+  paired line is aligned the same way.
 * **Lone survivors** (:mod:`lineage.match.fill_survivors`): everywhere else, only distinctive
   lines with identical text, in order; survivors then anchor the alignment where the target file
   is the upstream file's later version; edge blocks before the first paired line and after the
@@ -67,7 +68,6 @@ from lineage.match.fill_lines import (
     fold_form,
     increasing_pairs,
     is_own_file,
-    is_same_place,
     statement_rule,
 )
 from lineage.match.fill_statements import (
@@ -132,7 +132,9 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     # The target file is the upstream file's own continuation (the same file name): a copy
     # from edge to edge, not a part taken into a file of another name.
     own_file = is_own_file(lab, u_file)
-    same_place = bool(p.fill_same_place_end_anchor) and is_same_place(lab, u_file)
+    # At the upstream file's place (``placed``: the same path, a path ending of a vendored copy, or
+    # the same below a folder rename the tree shows), the target file is that file's later version.
+    same_place = bool(p.fill_same_place_end_anchor) and placed
     for second in (False, True):
         if second and not (long_inner and p.fill_survivor_anchors):
             break

@@ -84,17 +84,6 @@ def is_own_file(lab: FileLabeller, u_file: int) -> bool:
     return posixpath.basename(lab.target.files[lab.t_file].path) == posixpath.basename(lab.upstream.files[u_file].path)
 
 
-def is_same_place(lab: FileLabeller, u_file: int) -> bool:
-    """Whether the labeller's target file stands where the upstream file stands in its tree: the
-    same path, or the same below the top folder (a fork that renamed its package,
-    ``nextcord/ext/tasks/__init__.py`` <- ``discord/ext/tasks/__init__.py``). Stricter than
-    :func:`is_own_file`: a project that adapts upstream files into its own layout keeps their
-    names (``sglang/srt/models/qwen3.py`` <- ``vllm/model_executor/models/qwen3.py``), not
-    their places."""
-    target, upstream = lab.target.files[lab.t_file].path, lab.upstream.files[u_file].path
-    return target == upstream or target.partition("/")[2] == upstream.partition("/")[2] != ""
-
-
 def statement_rule(lab: FileLabeller, u_file: int) -> bool:
     """Whether the statement rule (:mod:`lineage.match.statements`) pairs edited statements in
     this pair: ``fill_statement_max_lines`` on, and with ``fill_statement_own_file`` only in a

@@ -199,11 +199,12 @@ def collection_survivors(lab: FileLabeller, statements: Statements, u_file: int)
     :class:`~lineage.match.params.MatchParams`). Once the pair's other rules are done: a target
     statement of several lines that opens a collection assigned to a name at the end of its first
     line, with a free line and its other lines (if any) paired with ``u_file`` inside the
-    candidate, is paired with the first upstream statement assigning a collection to that name
-    after the upstream lines of the pair's in-order paired lines above it (without any: the last
-    before those below it), when at least half of the target statement's lines holding words are copies of it by
-    :func:`~lineage.match.statements.line_partners` (a kept collection, edited, not a new one of
-    the same name). Each line goes to the upstream line it copies (:func:`pair_statement`)."""
+    candidate, is paired with an upstream statement assigning a collection to that name between
+    the upstream lines of the pair's in-order paired lines above and below it: the one of which
+    most of the target statement's items (its lines after the first that hold words) are copies
+    by :func:`~lineage.match.statements.line_partners`, the nearest on a tie, when that is at
+    least one and at least half of them (a kept collection, edited, not a new one of the same
+    name). Each line goes to the upstream line it copies (:func:`pair_statement`)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
     t_lines = statements._target_lines()
     if not any("=" in line for line in t_lines):
@@ -247,14 +248,19 @@ def collection_survivors(lab: FileLabeller, statements: Statements, u_file: int)
             fits = [u for u in fits if u[0] > above[-1][1]]
         if below:
             fits = [u for u in fits if u[-1] < below[0][1]]
-        fits = fits[:1] if above else fits[-1:]
-        if not fits:
-            continue
-        u_stmt = fits[0]
-        worded = [k for k, tc in enumerate(t_stmt) if words(t_lines[tc])]
-        partners = line_partners([t_lines[tc] for tc in t_stmt], [u_texts[uc] for uc in u_stmt],
-                                 p.fill_statement_min_word_share, bool(p.fill_strip_annotations))
-        if 2 * sum(partners[k] is not None for k in worded) < len(worded):
+        if not above:
+            fits = fits[::-1]  # nearest to the part below first
+        # The items decide, not the head (its name is every candidate's): the candidate between
+        # the bounds that holds most of them, the nearest on a tie, and at least half of them.
+        worded = [k for k, tc in enumerate(t_stmt) if k > 0 and words(t_lines[tc])]
+        best, u_stmt = 0, None
+        for u in fits:
+            partners = line_partners([t_lines[tc] for tc in t_stmt], [u_texts[uc] for uc in u],
+                                     p.fill_statement_min_word_share, bool(p.fill_strip_annotations))
+            kept = sum(partners[k] is not None for k in worded)
+            if kept > best:
+                best, u_stmt = kept, u
+        if u_stmt is None or 2 * best < len(worded):
             continue
         number = int(r.region[rows[above[-1][0] if above else below[0][0]]])
         if pair_statement(lab, u_file, t_stmt, u_stmt, number):

@@ -216,8 +216,9 @@ class MatchParams:
     # ``nextcord/sticker.py`` <- ``discord/sticker.py``); 0: survivors only there (and these
     # alone rarely pass the lone-line rule).
     fill_leading_survivor_anchors: int = knob(1, 0, 1)
-    # In a target file that stands where the upstream file stands (the same path, or the same
-    # below a renamed top folder: a fork's or a later version's file), the two files' ends anchor
+    # In a target file that stands where the upstream file stands (the same path, a vendored
+    # copy's path ending, or the same below a folder rename the whole tree shows,
+    # ``lineage.match.renames``: a fork's or a later version's file), the two files' ends anchor
     # the stretch after the pair's last paired line, which is then aligned as inside a copy when
     # short enough (``align_max_gap``): such a file is the upstream file's later version to its
     # end, and its last methods, edited in place (annotations added, re-quoted), were otherwise
@@ -226,7 +227,9 @@ class MatchParams:
     # in another layout (``sglang/srt/models/qwen3.py`` <- ``vllm/model_executor/models/qwen3.py``),
     # where the tail held more of the target's own code than edited copies (a trial with the name
     # alone: 507 more copied code lines on the sglang/vLLM pair, about half generic ``)``, ``self,``
-    # or lines of another file of the same name). 0: lone survivors only there.
+    # or lines of another file of the same name), nor where a one-folder-deep path merely ends the
+    # same (``tests/utils.py``, ``pkg/utils.py``) without the tree showing that folder renamed.
+    # 0: lone survivors only there.
     fill_same_place_end_anchor: int = knob(1, 0, 1)
     # Before the pair's first paired line and after its last (only lone survivors there), a
     # block of at least this many consecutive code lines aligned with as many consecutive
