@@ -389,8 +389,6 @@ def test_cache_dir_that_is_a_file(tmp_path: Path, capsys: pytest.CaptureFixture[
 def test_cache_cleared_during_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """`cache clear` while a run writes its entries: the run goes on (no traceback), its figures
     are those of a clean run, and a later run recomputes what vanished."""
-    import tempfile
-    import types
 
     import lineage.index.store as store
     from lineage import cachedir
@@ -400,14 +398,16 @@ def test_cache_cleared_during_a_run(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     clean = _run(t_root, u_root, tmp_path / "clean-cache", tmp_path / "clean")
     writes = []
 
-    def mkstemp(**kwargs: object) -> tuple[int, str]:
-        made = tempfile.mkstemp(**kwargs)  # type: ignore[call-overload]
+    temporary = store._temporary
+
+    def racing(folder: Path) -> tuple[int, str]:
+        made = temporary(folder)
         writes.append(made[1])
         if len(writes) in (2, 5):  # a clear between creating an entry's temporary file and its rename
             cachedir.clear(cache)
         return made
 
-    monkeypatch.setattr(store, "tempfile", types.SimpleNamespace(mkstemp=mkstemp))
+    monkeypatch.setattr(store, "_temporary", racing)
     # per-file entries only: a record pack written after the clear would hold every record
     first = _run(t_root, u_root, cache, tmp_path / "out1", index_packs=0)
     monkeypatch.undo()
@@ -458,3 +458,23 @@ def test_store_keeping_newest_prunes_only_its_own_entries(tmp_path: Path) -> Non
     kept = sorted(p.name for p in root.glob("[0-9a-f][0-9a-f]/*.rec"))
     assert kept == ["2.rec", "3.rec", "4.rec"]
     assert all(path.exists() for path in others)
+
+
+def test_an_entry_is_written_through_a_temporary_name_of_this_process(tmp_path: Path) -> None:
+    import os
+
+    import lineage.index.store as store
+
+    entry = tmp_path / "new" / "folder" / "x.rec"
+    store.write_atomically(entry, b"one")  # makes its folder
+    store.write_atomically(entry, b"two")  # replaces the entry
+    assert entry.read_bytes() == b"two" and [p.name for p in entry.parent.iterdir()] == ["x.rec"]
+    fd, name = store._temporary(tmp_path)
+    os.close(fd)
+    assert os.path.basename(name).startswith(f".tmp-{os.getpid()}-")
+    # A leftover holding the next name (a dead process with this pid): another name is drawn.
+    number = int(name.rsplit("-", 1)[1]) + 1
+    (tmp_path / f".tmp-{os.getpid()}-{number}").write_bytes(b"left over")
+    fd, other = store._temporary(tmp_path)
+    os.close(fd)
+    assert other != name and os.path.basename(other).startswith(".tmp-") and Path(other).read_bytes() == b""
