@@ -83,6 +83,8 @@ class Statements:
         self.lab = lab
         self._target: dict[int, tuple[np.ndarray, np.ndarray]] = {}
         self._target_names: frozenset[str] | None = None
+        self._collections: dict[int, dict[int, tuple[str, list[int]]]] = {}
+        self._lines: list[str] | None = None
 
     @staticmethod
     def _of(unlimited: np.ndarray, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
@@ -111,7 +113,10 @@ class Statements:
         return named
 
     def _target_lines(self) -> list[str]:
-        return [self.lab.t_lines[row] for row in self.lab.t_rows.tolist()]
+        """The target file's content lines (made once: every pair's statement rules read them)."""
+        if self._lines is None:
+            self._lines = [self.lab.t_lines[row] for row in self.lab.t_rows.tolist()]
+        return self._lines
 
     def _upstream_lines(self, u_file: int) -> list[str]:
         u_rows, u_lines = self.lab.upstream_lines(u_file)
@@ -127,6 +132,34 @@ class Statements:
         if u_file not in memo:
             memo[u_file] = self._names_once(self._upstream_lines(u_file))
         return memo[u_file]
+
+    def target_collections(self, max_lines: int) -> dict[int, tuple[str, list[int]]]:
+        """The target file's statements of several lines that open a collection assigned to a
+        name at the end of their first line (exploded one item a line), by first line: (name,
+        lines). Made once per file, for every upstream file it pairs with."""
+        if max_lines not in self._collections:
+            lines = self._target_lines()
+            heads: dict[int, tuple[str, list[int]]] = {}
+            if any("=" in line for line in lines):
+                for stmt in whole_statements(*self.target(max_lines), range(len(lines))):
+                    head = lines[stmt[0]].rstrip()
+                    if len(stmt) >= 2 and head.endswith(("(", "[", "{")) and (match := _COLLECTION.match(head)):
+                        heads[stmt[0]] = (match.group(1), stmt)
+            self._collections[max_lines] = heads
+        return self._collections[max_lines]
+
+    def upstream_collections(self, u_file: int, max_lines: int) -> dict[str, list[list[int]]]:
+        """An upstream file's statements that assign a collection to a name, by that name, in
+        order (kept for the run in its side, as its statements are)."""
+        memo = self.lab.upstream.collection_memo
+        if (u_file, max_lines) not in memo:
+            lines = self._upstream_lines(u_file)
+            by_name: dict[str, list[list[int]]] = {}
+            for stmt in whole_statements(*self.upstream(u_file, max_lines), range(len(lines))):
+                if (match := _COLLECTION.match(lines[stmt[0]])) is not None:
+                    by_name.setdefault(match.group(1), []).append(stmt)
+            memo[(u_file, max_lines)] = by_name
+        return memo[(u_file, max_lines)]
 
     def target_defs(self, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
         """The target file's ``def`` statements of these names (each defined once in it)."""
@@ -206,23 +239,14 @@ def collection_survivors(lab: FileLabeller, statements: Statements, u_file: int)
     least one and at least half of them (a kept collection, edited, not a new one of the same
     name). Each line goes to the upstream line it copies (:func:`pair_statement`)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
-    t_lines = statements._target_lines()
-    if not any("=" in line for line in t_lines):
-        return
-    t_ids, t_sizes = statements.target(p.fill_statement_max_lines)
-    heads = {}
-    for stmt in whole_statements(t_ids, t_sizes, range(len(t_lines))):
-        head = t_lines[stmt[0]].rstrip()
-        if len(stmt) >= 2 and head.endswith(("(", "[", "{")) and (match := _COLLECTION.match(head)):
-            heads[stmt[0]] = (match.group(1), stmt)
+    heads = statements.target_collections(p.fill_statement_max_lines)
     if not heads:
         return
+    by_name = statements.upstream_collections(u_file, p.fill_statement_max_lines)
+    if not by_name:
+        return
+    t_lines = statements._target_lines()
     u_texts = statements._upstream_lines(u_file)
-    u_ids, u_sizes = statements.upstream(u_file, p.fill_statement_max_lines)
-    by_name: dict[str, list[list[int]]] = {}
-    for stmt in whole_statements(u_ids, u_sizes, range(len(u_texts))):
-        if (match := _COLLECTION.match(u_texts[stmt[0]])) is not None:
-            by_name.setdefault(match.group(1), []).append(stmt)
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     for _, (name, t_stmt) in sorted(heads.items()):

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lineage.arrays import isin_sorted, unique
+from lineage.arrays import distinct_sorted, isin_sorted, unique
 from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
 from lineage.index.normalise import stable_hash
 from lineage.match.headers import header_rows
@@ -49,6 +49,9 @@ class Side:
     statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
     # file -> the names it defines once (lineage.match.fill's signature survivors), likewise.
     def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
+    # (file, statement length limit) -> its collections by assigned name (lineage.match.fill's
+    # collection survivors), likewise.
+    collection_memo: dict[tuple[int, int], dict[str, list[list[int]]]] = field(init=False, default_factory=dict)
     # (file, annotations stripped) -> the key each content line aligns on inside a copy
     # (lineage.match.fill_lines.align_forms), likewise.
     align_memo: dict[tuple[int, bool], AlignForms] = field(init=False, default_factory=dict)
@@ -117,7 +120,14 @@ def lookup(keys_u: np.ndarray, files_u: np.ndarray, keys_t: np.ndarray, eligible
     of the whole upstream): re-matching one changed file costs little more than that pass.
     """
     empty = np.zeros(0, np.int64)
-    wanted = unique(keys_t[eligible])
+    # Only the eligible lines are looked up (a worker's own files of the whole target side), and
+    # sorted needles make the binary searches walk memory in order: several times faster. The
+    # same sort gives the distinct keys wanted upstream.
+    sel = np.flatnonzero(eligible)
+    needles = keys_t[sel]
+    n_order = np.argsort(needles, kind="stable")
+    sorted_needles = needles[n_order]
+    wanted = distinct_sorted(sorted_needles)
     if len(wanted) == 0 or len(keys_u) == 0:
         return empty, empty, empty, empty
     pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
@@ -126,15 +136,10 @@ def lookup(keys_u: np.ndarray, files_u: np.ndarray, keys_t: np.ndarray, eligible
     order = sub[sub_order]
     sorted_keys = keys_u[order]
     in_file = _count_in_file(keys_u[sub], files_u[sub])[sub_order]
-    # Only the eligible lines are looked up (a worker's own files of the whole target side), and
-    # sorted needles make the binary searches walk memory in order: several times faster.
-    sel = np.flatnonzero(eligible)
-    needles = keys_t[sel]
-    n_order = np.argsort(needles, kind="stable")
     lo = np.empty(len(sel), np.int64)
     hi = np.empty(len(sel), np.int64)
-    lo[n_order] = np.searchsorted(sorted_keys, needles[n_order], side="left")
-    hi[n_order] = np.searchsorted(sorted_keys, needles[n_order], side="right")
+    lo[n_order] = np.searchsorted(sorted_keys, sorted_needles, side="left")
+    hi[n_order] = np.searchsorted(sorted_keys, sorted_needles, side="right")
     count = hi - lo
     keep = (count > 0) & (count <= max_count)
     t_sel, lengths = sel[keep], count[keep]

@@ -56,7 +56,7 @@ import re
 
 import numpy as np
 
-from lineage.arrays import distinct_pairs, unique, unique_counts, unique_first
+from lineage.arrays import counts_sorted, distinct_pairs, unique, unique_first
 from lineage.index.normalise import normalise_code
 from lineage.match.hits import Side
 from lineage.match.imports import is_absolute_import
@@ -82,7 +82,7 @@ def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray
     occurs. Returns (sorted text keys, their file counts, sorted abstract keys, their counts)."""
     out = []
     for keys in (upstream.h_norm, upstream.h_abs):
-        forms, counts = unique_counts(distinct_pairs(keys, upstream.file_of)[0])
+        forms, counts = counts_sorted(distinct_pairs(keys, upstream.file_of)[0])  # sorted by form already
         out += [forms, counts]
     return out[0], out[1], out[2], out[3]
 
