@@ -317,3 +317,52 @@ def test_new_comment_lines_do_not_part_a_copied_line_from_its_neighbour(run_comp
     off = run_compare({"pkg/settings.py": _NOTED_TARGET}, [("up", {"pkg/settings.py": _NOTED_UP})],
                       params=MatchParams(lone_skip_comments=0))
     assert file_lines(off, "pkg/settings.py").loc[11, "match"] == "none"
+
+
+# A module whose functions are copied, and whose imports the copy keeps, each with the target's
+# own imports around it (isort put them apart). Four other upstream files import the same
+# modules, so a lone ``import json`` is a common form: evidence only through its place.
+_IMPORTED = ("json", "os", "sys")
+_MODULE_BODY = ("\n\ndef tally_sprocket_orders(first_batch, second_batch):\n"
+                "    merged_sprockets = first_batch * 29 + second_batch\n"
+                "    trimmed_sprockets = merged_sprockets // 11 - first_batch\n"
+                "    if trimmed_sprockets > merged_sprockets:\n"
+                "        return trimmed_sprockets * SPROCKET_SCALE_FACTOR\n"
+                "    return merged_sprockets - SPROCKET_OFFSET_VALUE\n")
+_OWN_IMPORTS = [f"import own_module_{k:02d}" for k in range(20)]
+
+
+def _imports_pair(target_path: str) -> tuple[dict[str, str], dict[str, str], list[int]]:
+    """The upstream file ``pkg/sprockets.py`` and a target file at ``target_path`` holding its
+    three imports with five own imports on either side of each, then its function; the imports'
+    target lines."""
+    upstream = {"pkg/sprockets.py": "".join(f"import {m}\n" for m in _IMPORTED) + _MODULE_BODY,
+                **{f"pkg/other_{k}.py": "".join(f"import {m}\n" for m in _IMPORTED) + f"\n\nVALUE_{k} = {k}\n"
+                   for k in range(4)}}
+    head, lines = [], []
+    for k, module in enumerate(_IMPORTED):
+        head += _OWN_IMPORTS[5 * k : 5 * k + 5]
+        head.append(f"import {module}")
+        lines.append(len(head))
+    head += _OWN_IMPORTS[15:]
+    return {target_path: "\n".join(head) + "\n" + _MODULE_BODY}, upstream, lines
+
+
+def test_a_lone_import_of_the_files_own_upstream_version_stays(run_compare: Runner) -> None:
+    """At the upstream file's own path, each lone verbatim import stays copied (a later version of
+    the file keeps its imports, wherever isort put them); with ``lone_placed_imports`` off, or in
+    a file at another path, such a common lone import is none."""
+    target, up, import_lines = _imports_pair("pkg/sprockets.py")
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/sprockets.py")
+    assert list(frame.loc[import_lines, "match"]) == ["verbatim"] * 3
+    assert list(frame.loc[import_lines, "upstream_line"]) == [1, 2, 3]
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_placed_imports=0)),
+                     "pkg/sprockets.py")
+    assert list(off.loc[import_lines, "match"]) == ["none"] * 3
+    elsewhere, up, import_lines = _imports_pair("tools/sprocket_math.py")
+    moved = file_lines(run_compare(elsewhere, [("up", up)]), "tools/sprocket_math.py")
+    assert list(moved.loc[import_lines, "match"]) == ["none"] * 3
+    # the copied function is found in every variant
+    body = len(frame) - 4
+    for table in (frame, off, moved):
+        assert table.loc[body, "match"] == "verbatim"

@@ -243,5 +243,5 @@ class FileMatcher:
         accepted += fill(labeller, accepted, named, placed)
         move_to_identical_twins(labeller)
         drop_second_copies(labeller)
-        drop_lone_lines(labeller, self.idioms, attributed)
+        drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))
         return labeller.result, labeller.regions(accepted)

@@ -53,7 +53,7 @@ def align_inside(lab: FileLabeller, statements: Statements, u_file: int, t_span:
     for i, j in aligned:
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
-        labelled = pair_label(t_text, u_text, lab.p)
+        labelled = pair_label(t_text, u_text, lab.p, lab.packages(u_file))
         if labelled is None:
             continue
         # Aligned on the fold form: the rule for lines between hits. Aligned only once the
@@ -105,7 +105,7 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
                                                lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations))
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
         for a, b in best:
-            labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p)
+            labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p, lab.packages(u_file))
             if labelled is not None:
                 lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
         edges = [(-1, -1), *best, (len(t_gap), len(u_gap))]

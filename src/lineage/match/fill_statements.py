@@ -304,12 +304,12 @@ def pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: li
     for tc, text, j in zip(t_stmt, t_texts, partners, strict=True):
         if j is None or not is_free(lab, u_file, tc):
             continue
-        labelled = pair_label(text.strip(), u_texts[j].strip(), lab.p)
+        labelled = pair_label(text.strip(), u_texts[j].strip(), lab.p, lab.packages(u_file))
         if labelled is None and lab.p.fill_strip_annotations:
             # A piece that only the annotations set apart (``reason: Optional[str] = None,``
             # of ``def delete_channel(self, channel_id, *, reason=None):``) is near as its
             # pieces compare without them.
-            bare = pair_label(piece_text(text), piece_text(u_texts[j]), lab.p)
+            bare = pair_label(piece_text(text), piece_text(u_texts[j]), lab.p, lab.packages(u_file))
             labelled = (NEAR, min(bare[1], 0.999)) if bare is not None else None
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[u_stmt[j]]), *labelled, number)

@@ -109,7 +109,7 @@ def lone_survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
     for i, j in align_keys(t_keys, u_keys):
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
-        labelled = pair_label(t_text, u_text, lab.p)
+        labelled = pair_label(t_text, u_text, lab.p, lab.packages(u_file))
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             done.append(uc)
@@ -160,7 +160,7 @@ def edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, us
             continue
         for i, j in block:
             tc, uc = t_span[i], u_span[j]
-            labelled = pair_label(*lab.texts(tc, uc, u_rows, u_lines), lab.p)
+            labelled = pair_label(*lab.texts(tc, uc, u_rows, u_lines), lab.p, lab.packages(u_file))
             if labelled is not None:
                 lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
                 done.append(uc)
@@ -212,7 +212,7 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
         if not free_ups:
             continue
         uc = free_ups.pop(0)
-        labelled = pair_label(text, u_lines[u_rows[uc]].strip(), lab.p)
+        labelled = pair_label(text, u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u_file))
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
@@ -255,7 +255,7 @@ def moved_lines(lab: FileLabeller, u_file: int, first_number: int) -> int:
         tc, uc = t_at[0], u_at[0]
         if not is_free(lab, u_file, tc):
             continue
-        labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), lab.p)
+        labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u_file))
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, first_number + paired)
             used.add(uc)

@@ -55,6 +55,8 @@ class Side:
     # (file, annotations stripped) -> the key each content line aligns on inside a copy
     # (lineage.match.fill_lines.align_forms), likewise.
     align_memo: dict[tuple[int, bool], AlignForms] = field(init=False, default_factory=dict)
+    # upstream number -> its top-level packages and modules (top_packages), made on first use.
+    packages_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)
@@ -76,6 +78,16 @@ class Side:
         self.h_abs = _gather(self.files, rows, "h_abs", np.int64)
         self.ntok = _gather(self.files, rows, "ntok", np.uint16).astype(np.int32)
         self.kind = _gather(self.files, rows, "kinds", np.uint8)
+
+    def top_packages(self, which: int) -> frozenset[str]:
+        """The top-level packages and modules of this side's files of upstream ``which``
+        (``upstream_of``): the first folder of each path, or a top-level file's module name."""
+        found = self.packages_memo.get(which)
+        if found is None:
+            found = self.packages_memo[which] = frozenset(
+                f.path.split("/", 1)[0] if "/" in f.path else f.path.removesuffix(".py")
+                for f, u in zip(self.files, self.upstream_of.tolist(), strict=True) if u == which)
+        return found
 
     def content_rows(self, file_no: int) -> np.ndarray:
         return self.row_of[self.file_start[file_no] : self.file_start[file_no + 1]]

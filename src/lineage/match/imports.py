@@ -12,6 +12,9 @@ each asking its own question of a line:
 - :func:`unvendored_import`: a vendored copy's import with the vendoring root taken out
   (``from pip._vendor import requests`` -> ``import requests``), the line the vendoring tool
   rewrote; the fill's import rule pairs it with the upstream's.
+- :func:`imports_disagree`: two import statements of other modules that bind other names
+  (``import io`` / ``import asyncio``): never an edit of one another, whatever their place
+  (:func:`lineage.match.labels.pair_label` refuses them).
 - :func:`is_absolute_import`: an absolute import, on the line's abstract form (``from I . I
   import``); a relative one (``from . import x``) names the upstream's own module layout, so the
   idiom rule keeps it as evidence and does not count the absolute kind as distinctive.
@@ -65,3 +68,43 @@ def unvendored_import(text: str, root: str) -> str:
 def is_absolute_import(text: str) -> bool:
     """Whether a stripped code line is an absolute import."""
     return bool(_ABSOLUTE.match(normalise_code(text)[1]))
+
+
+def _bound_names(text: str) -> frozenset[str] | None:
+    """The names a one-line import binds, as written before any ``as`` (``from a import b, c as
+    d`` -> {b, c}; ``import a.b`` -> {a.b}); None for the opening line of a bracketed list."""
+    if m := _FROM.fullmatch(text):
+        names = m.group(2).split("#", 1)[0]
+    elif m := _PLAIN.fullmatch(text):
+        names = m.group(1) + m.group(2).split("#", 1)[0]
+    else:
+        return None
+    found = frozenset(part.split()[0] for part in names.split(",") if part.split())
+    return None if not found or "(" in names else found
+
+
+def imports_disagree(t_text: str, u_text: str, upstream_packages: frozenset[str] = frozenset()) -> bool:
+    """Whether two stripped lines are import statements (by their first line) that import other
+    modules and bind other names. They agree on the same module; on a module of the same name
+    in another package (``sglang.srt.layers.linear`` / ``vllm.model_executor.layers.linear``, a
+    module moved or re-rooted, ``pip._vendor.urllib3.exceptions`` / ``urllib3.exceptions``); on
+    the same module below a package the upstream does not have in place of one of the
+    upstream's own (``upstream_packages``, its top-level packages and modules: ``import
+    nextcord`` / ``import discord``, ``from attr_fork import (`` / ``from attr import (``: a
+    renamed package); or on the same names, ``*`` aside (``from pip._vendor import six`` /
+    ``import six``), or when either is the opening line of a bracketed list (no names to
+    compare). Any other pair of lines: False. (Whether a fork's import of its own module
+    is a copy at all is the statement rule's question, :func:`import_module`; this test only
+    refuses ``import io`` opposite ``import asyncio``: the place in a sorted block.)"""
+    t_module, u_module = import_module(t_text), import_module(u_text)
+    if t_module is None or u_module is None or t_module == u_module:
+        return False
+    t_parts, u_parts = t_module.split("."), u_module.split(".")
+    if (u_parts[0] in upstream_packages and t_parts[0] and t_parts[0] not in upstream_packages
+            and t_parts[1:] == u_parts[1:]):
+        return False
+    if t_parts[-1] and t_parts[-1] == u_parts[-1]:
+        return False
+    # The opening line of a bracketed list shows no names: no opinion (its pieces are judged).
+    t_names, u_names = _bound_names(t_text), _bound_names(u_text)
+    return t_names is not None and u_names is not None and (t_names != u_names or t_names == {"*"})

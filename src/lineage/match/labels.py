@@ -23,6 +23,7 @@ from rapidfuzz.distance import Indel
 from lineage.index.normalise import similarity_text
 from lineage.match.claims import FileClaims
 from lineage.match.hits import Side
+from lineage.match.imports import imports_disagree
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
 from lineage.match.regions import Chain, Run, weak_region_proven
@@ -61,14 +62,19 @@ def similarity(t_text: str, u_text: str, p: MatchParams = _DEFAULT) -> float:
     return min(line_similarity(t_text, u_text, True, p), 0.999)
 
 
-def pair_label(t_text: str, u_text: str, p: MatchParams) -> tuple[int, float] | None:
+def pair_label(t_text: str, u_text: str, p: MatchParams,
+               packages: frozenset[str] = frozenset()) -> tuple[int, float] | None:
     """The label and similarity of a target line paired with an upstream line (stripped texts):
     verbatim when identical, else near; None when the texts are too far apart to be called a
-    copy at all (similarity below ``near_floor_similarity``), whatever placed the pair."""
+    copy at all (similarity below ``near_floor_similarity``; two imports of other modules binding
+    other names, ``near_imports_same_module``, with ``packages`` the upstream's top-level
+    packages: :meth:`FileLabeller.packages`), whatever placed the pair."""
     sim = similarity(t_text, u_text, p)
     if sim == 1.0:
         return VERBATIM, 1.0
     if sim < p.near_floor_similarity:
+        return None
+    if p.near_imports_same_module and imports_disagree(t_text, u_text, packages):
         return None
     return NEAR, sim
 
@@ -160,7 +166,7 @@ class FileLabeller:
             if not self._same_kind(tc, chain.up_file, uc):
                 return False
             t_text, u_text = self.texts(tc, uc, u_rows, u_lines)
-            labelled = pair_label(t_text, u_text, self.p)
+            labelled = pair_label(t_text, u_text, self.p, self.packages(chain.up_file))
             if labelled is None:
                 return False
             # Beyond the outermost hit only the same tokens or a similar text extend a region;
@@ -213,7 +219,7 @@ class FileLabeller:
                 break
             tc, uc = start_tc, start_uc
             for k, u_k in enumerate(step[0]):
-                labelled = pair_label(*self.texts(tc + k, u_k, u_rows, u_lines), self.p)
+                labelled = pair_label(*self.texts(tc + k, u_k, u_rows, u_lines), self.p, self.packages(chain.up_file))
                 if labelled is not None and self._same_kind(tc + k, chain.up_file, u_k):
                     self.set_pair(tc + k, chain.up_file, int(u_rows[u_k]), *labelled, number)
                     used.add(u_k)
@@ -277,6 +283,11 @@ class FileLabeller:
     def upstream_tokens(self, u_file: int, uc: int) -> int:
         return int(self.upstream.ntok[self.upstream.file_start[u_file] + uc])
 
+    def packages(self, u_file: int) -> frozenset[str]:
+        """The top-level packages and modules of the upstream tree ``u_file`` belongs to, for
+        :func:`pair_label`'s import test (:meth:`Side.top_packages`)."""
+        return self.upstream.top_packages(int(self.upstream.upstream_of[u_file]))
+
     def distinctive(self, text: str, tokens: int) -> bool:
         """A line that may be paired alone in an established pair (a lone survivor)."""
         return tokens >= self.p.survivor_min_tokens and len(text) >= self.p.survivor_min_chars
@@ -305,7 +316,7 @@ class FileLabeller:
             for tc, uc in zip(t_range, u_range, strict=True):
                 if free(tc) and self.keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
                     texts = self.texts(tc, uc, u_rows, u_lines)
-                    labelled = pair_label(*texts, self.p)
+                    labelled = pair_label(*texts, self.p, self.packages(u_file))
                     if labelled is not None and (not min_similarity or labelled[0] == VERBATIM
                                                  or line_similarity(*texts, False, self.p) >= min_similarity):
                         self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
@@ -343,7 +354,7 @@ class FileLabeller:
                 continue
             if min_similarity and t_text != u_text and line_similarity(t_text, u_text, False, self.p) < min_similarity:
                 continue
-            labelled = pair_label(t_text, u_text, self.p)
+            labelled = pair_label(t_text, u_text, self.p, self.packages(u_file))
             if labelled is not None and self._same_kind(tc, u_file, uc):
                 self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
 

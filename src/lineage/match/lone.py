@@ -67,7 +67,7 @@ from lineage.index import CODE
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import is_import_line
 from lineage.match.labels import FileLabeller
-from lineage.match.records import NEAR, NONE
+from lineage.match.records import NEAR, NONE, VERBATIM
 
 # A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
 _CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
@@ -91,10 +91,13 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     return np.array(found, np.int64)
 
 
-def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False) -> np.ndarray:
+def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
+               placed: frozenset[int] = frozenset()) -> np.ndarray:
     """Content-line indices (of the labeller's file) of the paired lines that are lone, or in a
     lone group, and not evidence on their own (see the module docstring). ``attributed``: the
-    target file's markers name the upstream (lone groups are kept)."""
+    target file's markers name the upstream (lone groups are kept). ``placed``: upstream files
+    at the target file's own place, whose verbatim one-line imports are evidence on their own
+    (``lone_placed_imports``)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
     match = r.match[rows]
     paired = np.flatnonzero(match != NONE)
@@ -111,6 +114,9 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
     is_import = np.array([bool(c) and is_import_line(lab.t_lines[rows[tc]].strip())
                           for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
     strong = (match[paired] != NEAR) | (r.similarity[rows[paired]] >= p.lone_near_min_similarity)
+    # A file's later version keeps its own imports, wherever isort put them (see the docstring).
+    own_imports = is_import & (match[paired] == VERBATIM) & np.isin(up_file, list(placed)) \
+        if p.lone_placed_imports and placed else np.zeros(len(paired), bool)
     # Units: runs of consecutive paired lines naming the same upstream line.
     new_unit = np.ones(len(paired), bool)
     new_unit[1:] = (up_file[1:] != up_file[:-1]) | (u_pos[1:] != u_pos[:-1])
@@ -149,6 +155,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
             u_texts = [lab.upstream_lines(int(up_file[i]))[1][int(r.up_row[rows[paired[i]]])].strip()
                        for i in pos[k].tolist()]
             found[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[pos[k]]
+        if own_imports.any():
+            found |= own_imports[pos]
         return found
 
     lone = np.flatnonzero(~continued[unit])  # positions in ``paired``
@@ -189,12 +197,13 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False)
     return unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
 
 
-def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False) -> int:
+def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
+                    placed: frozenset[int] = frozenset()) -> int:
     """Unpair the labeller's lone lines (and lone groups) that are no evidence on their own;
     returns how many."""
     if not lab.p.lone_rule:
         return 0
-    drop = lone_lines(lab, idioms, attributed)
+    drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
     return len(drop)

@@ -75,6 +75,11 @@ class MatchParams:
     # No pair is labelled near below this similarity (the reported rapidfuzz ratio), whatever
     # placed it: a fragment of a re-wrapped call shares too little with the whole upstream line.
     near_floor_similarity: float = knob(0.3, 0.0, 1.0)
+    # With 1, two import statements are never labelled near unless they import the same module
+    # (or one of the same name elsewhere, or below a renamed package) or bind the same names (a
+    # vendored ``from pip._vendor import six`` / ``import six``): ``import io`` opposite ``import
+    # asyncio`` is the place in a sorted import block, not an edit (``imports.imports_disagree``).
+    near_imports_same_module: int = knob(1, 0, 1)
     gap_min_aligned: float = knob(0.7, 0.0, 1.0)  # share of a gap line's characters aligned to upstream text
     gap_min_chars: int = knob(6, 0)  # shorter gap lines (``)``, ``else:``) need identical text or a re-wrap group
     # A line this many times shorter than its upstream line is a fragment of a re-wrapped call and
@@ -382,6 +387,12 @@ class MatchParams:
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
     lone_unit_evidence: int = knob(1, 0, 1)
+    # With 1, in a pair at the target file's own place (the same path, a vendored copy's path
+    # ending, the same below a folder rename the tree shows), a one-line import paired verbatim
+    # is evidence on its own: a later version of a file keeps its imports, and isort or the
+    # imports added around them move them apart (truth by git blame on the survival and fork
+    # cases); elsewhere ``from .asset import Asset`` alone is no evidence. 0 turns this off.
+    lone_placed_imports: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.

@@ -201,7 +201,7 @@ def _pair_as_shaped(lab: FileLabeller, u_file: int, want: dict[int, int], number
                 continue  # a line that says by itself where it came from stays there
         elif int(lab.claims.owner[tc]) >= 0 and lab.claims.claimed[int(lab.claims.owner[tc])].up_file != u_file:
             continue  # inside another upstream file's region
-        labelled = pair_label(lab.t_lines[row].strip(), u_lines[u_rows[uc]].strip(), lab.p)
+        labelled = pair_label(lab.t_lines[row].strip(), u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u_file))
         if labelled is None:
             continue
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
@@ -295,7 +295,7 @@ def pair_renamed(lab: FileLabeller, u_file: int,
         return out
 
     def pair(tc: int, uc: int, number: int) -> bool:
-        labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), p)
+        labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), p, lab.packages(u_file))
         if labelled is None:
             return False
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)

@@ -1,0 +1,72 @@
+"""Tests for lineage.match.imports' pair test: two import statements are an edit of one another
+only if they import the same module (also below a package renamed from one of the upstream's
+own, or re-rooted by a vendoring tool) or bind the same names.
+
+The end-to-end case is a hand-made pair whose truth is in its construction; thresholds come from
+MatchParams, never typed in here.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import Runner, file_lines
+
+from lineage.match import MatchParams, pair_label
+from lineage.match.imports import imports_disagree
+
+_DISCORD = frozenset({"discord"})  # the upstream tree's top-level packages
+
+
+@pytest.mark.parametrize(("target", "upstream", "packages"), [
+    ("from . import enums, utils", "from . import utils, enums", frozenset()),  # names re-sorted
+    ("from .utils import MISSING, snowflake_time", "from .utils import snowflake_time", frozenset()),
+    ("import nextcord.abc", "import discord.abc", _DISCORD),  # a renamed package
+    ("import nextcord", "import discord", _DISCORD),
+    ("from attr_fork import (", "from attr import (", frozenset({"attr", "attrs"})),
+    ("from deepinfer.layers import Linear", "from vllm.layers import Linear", frozenset()),  # same names
+    ("from sglang.srt.layers.linear import (", "from vllm.model_executor.layers.linear import (",
+     frozenset({"vllm"})),  # a module of the same name in another package
+    ("from pip._vendor.urllib3.exceptions import (", "from urllib3.exceptions import (", frozenset()),
+    ("from pip._vendor import six", "import six", frozenset()),  # the same name bound
+    ("x = compute(1)", "import os", frozenset()),  # not two imports: no opinion
+    ("from attr_fork import (", "from attr import (", frozenset()),  # no names shown: no opinion
+])
+def test_imports_that_agree(target: str, upstream: str, packages: frozenset[str]) -> None:
+    assert not imports_disagree(target, upstream, packages)
+
+
+@pytest.mark.parametrize(("target", "upstream", "packages"), [
+    ("import io", "import asyncio", frozenset()),  # neighbours in a sorted block
+    ("import nextcord", "import discord", frozenset()),  # discord is not the upstream's package
+    ("import discord", "import nextcord", _DISCORD),  # the target names the upstream's own package
+    ("from sglang.srt.layers.norm import RMSNorm", "from vllm.model_executor.layers.linear import Linear",
+     frozenset({"vllm"})),  # another module, other names
+    ("from .widget import *", "from .team import *", frozenset()),  # a star binds no name of its own
+])
+def test_imports_that_disagree(target: str, upstream: str, packages: frozenset[str]) -> None:
+    assert imports_disagree(target, upstream, packages)
+
+
+def test_pair_label_refuses_an_import_of_another_module() -> None:
+    p = MatchParams()
+    assert pair_label("import io", "import asyncio", p) is None
+    assert pair_label("import io", "import io", p) == (2, 1.0)  # verbatim whatever the rule
+    assert pair_label("import io", "import asyncio", MatchParams(near_imports_same_module=0)) is not None
+
+
+_BODY = ("\n\ndef tally_sprocket_orders(first_batch, second_batch):\n"
+         "    merged_sprockets = first_batch * 29 + second_batch\n"
+         "    trimmed_sprockets = merged_sprockets // 11 - first_batch\n"
+         "    return merged_sprockets - SPROCKET_OFFSET_VALUE\n")
+
+
+def test_an_import_of_another_module_between_copied_imports_is_none(run_compare: Runner) -> None:
+    """A region's gap pairs ``import io`` with the upstream's ``import asyncio`` opposite it (the
+    same shape) only with ``near_imports_same_module`` off."""
+    up = {"pkg/sprockets.py": "import json\nimport asyncio\nimport os\n" + _BODY}
+    target = {"pkg/sprockets.py": "import json\nimport io\nimport os\n" + _BODY}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/sprockets.py")
+    assert list(frame.loc[[1, 2, 3], "match"]) == ["verbatim", "none", "verbatim"]
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(near_imports_same_module=0)),
+                     "pkg/sprockets.py")
+    assert off.loc[2, "match"] == "near" and off.loc[2, "upstream_line"] == 2
