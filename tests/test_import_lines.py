@@ -14,36 +14,40 @@ from conftest import Runner, file_lines
 from lineage.match import MatchParams, pair_label
 from lineage.match.imports import imports_disagree
 
-_DISCORD = frozenset({"discord"})  # the upstream tree's top-level packages
+_NONE: tuple[str, frozenset[str]] = ("", frozenset())
+# A file of the renamed package ``nextcord`` against an upstream whose top package is ``discord``.
+_FORK = ("nextcord", frozenset({"discord"}))
 
 
 @pytest.mark.parametrize(("target", "upstream", "packages"), [
-    ("from . import enums, utils", "from . import utils, enums", frozenset()),  # names re-sorted
-    ("from .utils import MISSING, snowflake_time", "from .utils import snowflake_time", frozenset()),
-    ("import nextcord.abc", "import discord.abc", _DISCORD),  # a renamed package
-    ("import nextcord", "import discord", _DISCORD),
-    ("from attr_fork import (", "from attr import (", frozenset({"attr", "attrs"})),
-    ("from deepinfer.layers import Linear", "from vllm.layers import Linear", frozenset()),  # same names
-    ("from sglang.srt.layers.linear import (", "from vllm.model_executor.layers.linear import (",
-     frozenset({"vllm"})),  # a module of the same name in another package
-    ("from pip._vendor.urllib3.exceptions import (", "from urllib3.exceptions import (", frozenset()),
-    ("from pip._vendor import six", "import six", frozenset()),  # the same name bound
-    ("x = compute(1)", "import os", frozenset()),  # not two imports: no opinion
-    ("from attr_fork import (", "from attr import (", frozenset()),  # no names shown: no opinion
+    ("from . import enums, utils", "from . import utils, enums", _NONE),  # names re-sorted
+    ("from .utils import MISSING, snowflake_time", "from .utils import snowflake_time", _NONE),
+    ("import nextcord", "import discord", _FORK),  # the file's own package, renamed
+    ("import nextcord.abc", "import discord.abc", _NONE),  # a module of the same name
+    ("from sglang.srt.layers.linear import (", "from vllm.model_executor.layers.linear import (", _NONE),
+    ("from pip._vendor.urllib3.exceptions import (", "from urllib3.exceptions import (", _NONE),
+    ("from deepinfer.layers import Linear", "from vllm.layers import Linear", _NONE),  # same name bound
+    ("from pip._vendor import six", "import six", _NONE),
+    ("import typing as t", "import typing_extensions as t", _NONE),
+    ("import torch.nn as nn", "from torch import nn", _NONE),  # the same module imported
+    ("from attr_fork import (", "from attr import (", _NONE),  # no names shown: no opinion
+    ("from x import \\", "from y import z", _NONE),  # continued with a backslash: no opinion
+    ("x = compute(1)", "import os", _NONE),  # not two imports: no opinion
 ])
-def test_imports_that_agree(target: str, upstream: str, packages: frozenset[str]) -> None:
+def test_imports_that_agree(target: str, upstream: str, packages: tuple[str, frozenset[str]]) -> None:
     assert not imports_disagree(target, upstream, packages)
 
 
 @pytest.mark.parametrize(("target", "upstream", "packages"), [
-    ("import io", "import asyncio", frozenset()),  # neighbours in a sorted block
-    ("import nextcord", "import discord", frozenset()),  # discord is not the upstream's package
-    ("import discord", "import nextcord", _DISCORD),  # the target names the upstream's own package
-    ("from sglang.srt.layers.norm import RMSNorm", "from vllm.model_executor.layers.linear import Linear",
-     frozenset({"vllm"})),  # another module, other names
-    ("from .widget import *", "from .team import *", frozenset()),  # a star binds no name of its own
+    ("import io", "import asyncio", _NONE),  # neighbours in a sorted block
+    ("import nextcord", "import discord", _NONE),  # discord is not the upstream's package
+    ("import json", "import discord", _FORK),  # json is not the target file's own package
+    ("import discord", "import nextcord", _FORK),
+    ("from sglang.srt.layers.norm import RMSNorm", "from vllm.model_executor.layers.linear import Linear", _NONE),
+    ("from io import (BytesIO)", "from asyncio import (Queue)", _NONE),  # a closed list shows its names
+    ("from .widget import *", "from .team import *", _NONE),  # a star binds no name of its own
 ])
-def test_imports_that_disagree(target: str, upstream: str, packages: frozenset[str]) -> None:
+def test_imports_that_disagree(target: str, upstream: str, packages: tuple[str, frozenset[str]]) -> None:
     assert imports_disagree(target, upstream, packages)
 
 

@@ -366,3 +366,18 @@ def test_a_lone_import_of_the_files_own_upstream_version_stays(run_compare: Runn
     body = len(frame) - 4
     for table in (frame, off, moved):
         assert table.loc[body, "match"] == "verbatim"
+
+
+def test_a_shared_path_alone_keeps_no_lone_import(run_compare: Runner) -> None:
+    """Two unrelated ``setup.py`` files share a path and a few imports, nothing else: the place
+    is no link, so the imports, each lone among the target's own, are none."""
+    up = {"setup.py": "import os\nimport sys\n\nfrom setuptools import find_packages, setup\n\n"
+                      "setup(name='upstream_widgets', packages=find_packages(), zip_safe=False)\n",
+          **{f"pkg/other_{k}.py": "import os\nimport sys\n\nfrom setuptools import find_packages, setup\n"
+             for k in range(4)}}
+    own = [f"import own_module_{k:02d}" for k in range(18)]
+    lines = own[:5] + ["import os"] + own[5:10] + ["import sys"] + own[10:15] + [
+        "from setuptools import find_packages, setup"] + own[15:] + [
+        "", "setup(name='sprocket_tools', version=read_version(), install_requires=REQUIRES)"]
+    frame = file_lines(run_compare({"setup.py": "\n".join(lines) + "\n"}, [("up", up)]), "setup.py")
+    assert set(frame["match"]) == {"none"}

@@ -42,7 +42,8 @@ other hits. The rules, each in its module with its reasons:
 
 The survivors and imports this step pairs are judged once more by step 7, the lone-line rule
 (:mod:`lineage.match.lone`): one that no paired neighbour continues in order stays only if its
-form is rare (``import os`` alone, with the target's own imports around it, does not).
+form is rare (``import os`` alone, with the target's own imports around it, does not, except in
+a pair at the target file's own place that its content links too: ``lone_placed_imports``).
 
 Filled lines join the region of the anchor before them (the first anchor's before it); in a pair
 with no anchor they form a new region of weight 0 (no seed supports it). Upstream lines already

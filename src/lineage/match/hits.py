@@ -85,7 +85,7 @@ class Side:
         found = self.packages_memo.get(which)
         if found is None:
             found = self.packages_memo[which] = frozenset(
-                f.path.split("/", 1)[0] if "/" in f.path else f.path.removesuffix(".py")
+                f.path.split("/", 1)[0] if "/" in f.path else f.path.rsplit(".", 1)[0]
                 for f, u in zip(self.files, self.upstream_of.tolist(), strict=True) if u == which)
         return found
 

@@ -70,41 +70,62 @@ def is_absolute_import(text: str) -> bool:
     return bool(_ABSOLUTE.match(normalise_code(text)[1]))
 
 
-def _bound_names(text: str) -> frozenset[str] | None:
-    """The names a one-line import binds, as written before any ``as`` (``from a import b, c as
-    d`` -> {b, c}; ``import a.b`` -> {a.b}); None for the opening line of a bracketed list."""
-    if m := _FROM.fullmatch(text):
-        names = m.group(2).split("#", 1)[0]
-    elif m := _PLAIN.fullmatch(text):
-        names = m.group(1) + m.group(2).split("#", 1)[0]
-    else:
+def _import_names(text: str) -> tuple[frozenset[str], frozenset[str]] | None:
+    """What a one-line import imports and what it binds: (the full names imported, the names
+    bound in the module). ``from a import b as c, d`` -> ({a.b, a.d}, {c, d}); ``import a.b`` ->
+    ({a.b}, {a}); ``import a.b as c`` -> ({a.b}, {c}); a star imports ``a.*`` and binds no name
+    of its own. None when the line shows no complete list of names: the opening line of a
+    bracketed list, a line continued with a backslash, two statements on one line."""
+    code = text.split("#", 1)[0].strip()
+    if "\\" in code or ";" in code:
         return None
-    found = frozenset(part.split()[0] for part in names.split(",") if part.split())
-    return None if not found or "(" in names else found
+    if m := _FROM.fullmatch(code):
+        module, names = m.group(1), m.group(2).strip()
+        if names.startswith("("):
+            if not names.endswith(")"):
+                return None
+            names = names[1:-1]
+        parts = [part.split() for part in names.split(",") if part.split()]
+        if not parts or any(len(p) not in (1, 3) or (len(p) == 3 and p[1] != "as") for p in parts):
+            return None
+        return (frozenset(f"{module}.{p[0]}" for p in parts),
+                frozenset(p[-1] for p in parts if p[-1] != "*"))
+    if m := _PLAIN.fullmatch(code):
+        parts = [part.split() for part in (m.group(1) + m.group(2)).split(",") if part.split()]
+        if not parts or any(len(p) not in (1, 3) or (len(p) == 3 and p[1] != "as") for p in parts):
+            return None
+        return (frozenset(p[0] for p in parts), frozenset(p[-1] if len(p) == 3 else p[0].split(".")[0] for p in parts))
+    return None
 
 
-def imports_disagree(t_text: str, u_text: str, upstream_packages: frozenset[str] = frozenset()) -> bool:
+def imports_disagree(t_text: str, u_text: str,
+                     packages: tuple[str, frozenset[str]] = ("", frozenset())) -> bool:
     """Whether two stripped lines are import statements (by their first line) that import other
-    modules and bind other names. They agree on the same module; on a module of the same name
-    in another package (``sglang.srt.layers.linear`` / ``vllm.model_executor.layers.linear``, a
-    module moved or re-rooted, ``pip._vendor.urllib3.exceptions`` / ``urllib3.exceptions``); on
-    the same module below a package the upstream does not have in place of one of the
-    upstream's own (``upstream_packages``, its top-level packages and modules: ``import
-    nextcord`` / ``import discord``, ``from attr_fork import (`` / ``from attr import (``: a
-    renamed package); or on the same names, ``*`` aside (``from pip._vendor import six`` /
-    ``import six``), or when either is the opening line of a bracketed list (no names to
-    compare). Any other pair of lines: False. (Whether a fork's import of its own module
-    is a copy at all is the statement rule's question, :func:`import_module`; this test only
-    refuses ``import io`` opposite ``import asyncio``: the place in a sorted block.)"""
+    modules and bind other names, so that one cannot be an edit of the other. They agree on the
+    same module; on a module of the same name in another package (``sglang.srt.layers.linear`` /
+    ``vllm.model_executor.layers.linear``: a module moved, or re-rooted by a vendoring tool,
+    ``pip._vendor.urllib3.exceptions`` / ``urllib3.exceptions``); on the target file's own top
+    package in place of one of the upstream's (``packages``: the first folder of the target
+    file's path, and the upstream tree's top-level packages and modules; ``import nextcord`` in
+    ``nextcord/client.py`` / ``import discord``: a renamed package); on the same full names
+    imported (``import torch.nn as nn`` / ``from torch import nn``) or the same names bound, a
+    star aside (``from pip._vendor import six`` / ``import six``, ``import typing as t`` /
+    ``import typing_extensions as t``); and whenever either line shows no complete list of names
+    (the opening line of a bracketed list: its pieces are judged). Any other pair of lines:
+    False. Whether a fork's import of its own module is a copy at all is the statement rule's
+    question (:func:`import_module`); this test refuses ``import io`` opposite ``import
+    asyncio``, the place in a sorted block."""
     t_module, u_module = import_module(t_text), import_module(u_text)
     if t_module is None or u_module is None or t_module == u_module:
         return False
     t_parts, u_parts = t_module.split("."), u_module.split(".")
-    if (u_parts[0] in upstream_packages and t_parts[0] and t_parts[0] not in upstream_packages
+    t_top, upstream_packages = packages
+    if (t_top and t_parts[0] == t_top and u_parts[0] in upstream_packages and t_top not in upstream_packages
             and t_parts[1:] == u_parts[1:]):
         return False
     if t_parts[-1] and t_parts[-1] == u_parts[-1]:
         return False
-    # The opening line of a bracketed list shows no names: no opinion (its pieces are judged).
-    t_names, u_names = _bound_names(t_text), _bound_names(u_text)
-    return t_names is not None and u_names is not None and (t_names != u_names or t_names == {"*"})
+    t_names, u_names = _import_names(t_text), _import_names(u_text)
+    if t_names is None or u_names is None:
+        return False
+    return t_names[0] != u_names[0] and (t_names[1] != u_names[1] or not t_names[1])

@@ -63,12 +63,12 @@ def similarity(t_text: str, u_text: str, p: MatchParams = _DEFAULT) -> float:
 
 
 def pair_label(t_text: str, u_text: str, p: MatchParams,
-               packages: frozenset[str] = frozenset()) -> tuple[int, float] | None:
+               packages: tuple[str, frozenset[str]] = ("", frozenset())) -> tuple[int, float] | None:
     """The label and similarity of a target line paired with an upstream line (stripped texts):
     verbatim when identical, else near; None when the texts are too far apart to be called a
     copy at all (similarity below ``near_floor_similarity``; two imports of other modules binding
-    other names, ``near_imports_same_module``, with ``packages`` the upstream's top-level
-    packages: :meth:`FileLabeller.packages`), whatever placed the pair."""
+    other names, ``near_imports_same_module``, with ``packages`` from
+    :meth:`FileLabeller.packages`), whatever placed the pair."""
     sim = similarity(t_text, u_text, p)
     if sim == 1.0:
         return VERBATIM, 1.0
@@ -283,10 +283,13 @@ class FileLabeller:
     def upstream_tokens(self, u_file: int, uc: int) -> int:
         return int(self.upstream.ntok[self.upstream.file_start[u_file] + uc])
 
-    def packages(self, u_file: int) -> frozenset[str]:
-        """The top-level packages and modules of the upstream tree ``u_file`` belongs to, for
-        :func:`pair_label`'s import test (:meth:`Side.top_packages`)."""
-        return self.upstream.top_packages(int(self.upstream.upstream_of[u_file]))
+    def packages(self, u_file: int) -> tuple[str, frozenset[str]]:
+        """The first folder of the target file's path (empty for a file at the top) and the
+        top-level packages and modules of the upstream tree ``u_file`` belongs to
+        (:meth:`Side.top_packages`), for :func:`pair_label`'s import test."""
+        path = self.target.files[self.t_file].path
+        return (path.split("/", 1)[0] if "/" in path else "",
+                self.upstream.top_packages(int(self.upstream.upstream_of[u_file])))
 
     def distinctive(self, text: str, tokens: int) -> bool:
         """A line that may be paired alone in an established pair (a lone survivor)."""

@@ -28,7 +28,8 @@ A line whose unit is not continued is **lone**, and it stays paired only if it i
 own: long enough to be a lone survivor (:meth:`FileLabeller.distinctive`: ``survivor_min_tokens``,
 ``survivor_min_chars``) and rare (:meth:`IdiomFilter.rare`, the rarity half of the idiom rule:
 found in at most ``idiom_max_files`` upstream files, not an argument line, not an absolute import
-the upstream writes the same, so every lone ``import x`` goes); a ``near`` line also needs the
+the upstream writes the same, so a lone ``import x`` goes, except in a pair at the target file's
+own place (below)); a ``near`` line also needs the
 upstream line it names to be rare and a similarity of at least ``lone_near_min_similarity``. A
 ``raise`` with its message or a rare signature that outlived a rewrite stays; ``else:`` goes.
 
@@ -42,6 +43,13 @@ only if one of its lines is evidence on its own. A file that says it came from t
 keeps such groups, and so does a file of which at least ``lone_group_keep_share`` of the code
 lines are paired with the group's upstream file: there an in-order group is what is left of a
 copied function (a fork's surviving import block, a signature of a class carried along).
+
+A **file's own imports**: in a pair at the target file's own place (the same path, a vendored
+copy's path ending, the same below a folder rename the tree shows) whose content links the two
+files as well (a non-import code line paired in order with a neighbour), a verbatim one-line import
+is evidence on its own (``lone_placed_imports``): a later version of a file keeps its imports, and
+isort or the imports added around them move them apart (git blame on the survival and fork cases
+counts them copies). A place alone is no link: two projects' ``setup.py`` share a path.
 
 A **closing bracket** (a line of only ``)``, ``]``, ``}``, with a ``,`` or ``:`` or a return
 annotation after them) is evidence only through the statement it closes: it stays paired only
@@ -114,9 +122,6 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     is_import = np.array([bool(c) and is_import_line(lab.t_lines[rows[tc]].strip())
                           for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
     strong = (match[paired] != NEAR) | (r.similarity[rows[paired]] >= p.lone_near_min_similarity)
-    # A file's later version keeps its own imports, wherever isort put them (see the docstring).
-    own_imports = is_import & (match[paired] == VERBATIM) & np.isin(up_file, list(placed)) \
-        if p.lone_placed_imports and placed else np.zeros(len(paired), bool)
     # Units: runs of consecutive paired lines naming the same upstream line.
     new_unit = np.ones(len(paired), bool)
     new_unit[1:] = (up_file[1:] != up_file[:-1]) | (u_pos[1:] != u_pos[:-1])
@@ -141,6 +146,15 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         continued[:-1] |= tight | imports | (in_place & strong[a])
         continued[1:] |= tight | imports | (in_place & strong[b])
         link = tight | imports | (in_place & (strong[a] | strong[b]))
+
+    # A file's later version keeps its own imports, wherever isort put them: in a pair at the
+    # target file's own place whose content links the files too (a non-import code line paired
+    # in order with a neighbour; a `setup.py` shares a path with any other), a verbatim one-line
+    # import is evidence on its own (``lone_placed_imports``).
+    own_imports = np.zeros(len(paired), bool)
+    if p.lone_placed_imports and placed:
+        linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
+        own_imports = is_import & (match[paired] == VERBATIM) & np.isin(up_file, np.unique(up_file[linked]))
 
     def evidence(pos: np.ndarray) -> np.ndarray:
         """Which of these paired lines (positions in ``paired``) are evidence on their own."""

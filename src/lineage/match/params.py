@@ -388,10 +388,12 @@ class MatchParams:
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
     lone_unit_evidence: int = knob(1, 0, 1)
     # With 1, in a pair at the target file's own place (the same path, a vendored copy's path
-    # ending, the same below a folder rename the tree shows), a one-line import paired verbatim
-    # is evidence on its own: a later version of a file keeps its imports, and isort or the
-    # imports added around them move them apart (truth by git blame on the survival and fork
-    # cases); elsewhere ``from .asset import Asset`` alone is no evidence. 0 turns this off.
+    # ending, the same below a folder rename the tree shows) whose content links the files too
+    # (a non-import code line paired in order with a neighbour: a place alone is no evidence,
+    # any two ``setup.py`` share one), a one-line import paired verbatim is evidence on its own:
+    # a later version of a file keeps its imports, and isort or the imports added around them
+    # move them apart (truth by git blame on the survival and fork cases); elsewhere ``from
+    # .asset import Asset`` alone is no evidence. 0 turns this off.
     lone_placed_imports: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
