@@ -108,12 +108,15 @@ def _caller(first: str) -> str:
 def test_an_import_of_the_same_library_is_no_evidence(run_compare: Runner) -> None:
     """Two files calling one rare API: they import it alike and pass the same keywords. The import
     line is not distinctive, so the pair has one distinctive line (the call) and forms no region;
-    the same files with a rare non-import line in its place do."""
+    the same files with rare non-import lines in its place (with the call, as many as
+    ``idiom_min_lines`` asks) do."""
     imports = "from fancylib.ops.triton.gluon.paged_decode_gluon_kernels import ("
     upstream = {"up/ops/attn.py": _caller(imports), **_COMMON}
     on = file_lines(run_compare({"mine/calls.py": _caller(imports) + _MINE}, [("up", upstream)]), "mine/calls.py")
     assert set(on["match"]) == {"none"}
-    rare = "table = build_lookup_table_for_paged_decode(recommended_splits, paged_decode_kernel, fancy=("
+    rare = "".join(f"plan_{k} = prepare_paged_decode_plan_stage_{k}(recommended_splits, q, k, v)\n"
+                   for k in range(MatchParams().idiom_min_lines - 2))
+    rare += "table = build_lookup_table_for_paged_decode(recommended_splits, paged_decode_kernel, fancy=("
     upstream["up/ops/attn.py"] = _caller(rare)
     kept = file_lines(run_compare({"mine/calls.py": _caller(rare) + _MINE}, [("up", upstream)]), "mine/calls.py")
     assert (kept["match"] == "verbatim").sum() >= 10

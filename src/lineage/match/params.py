@@ -342,8 +342,10 @@ class MatchParams:
     # file's markers name the upstream file; 0 (with idiom_min_lines 1) turns the rule off.
     idiom_min_evidence: float = knob(20.0, 0.0)
     # ... and at least this many distinctive lines: one long rare line is never a region on its
-    # own (``region_min_hits``), however many common lines surround it.
-    idiom_min_lines: int = knob(2, 1)
+    # own (``region_min_hits``), however many common lines surround it, and two rare lines that
+    # unrelated code writes alike (a helper's signature and body) are none either: 3 since
+    # 2026-12-04 night (2 before; a side sample of the lines 2 kept and 3 drops: 4 of 40 copies).
+    idiom_min_lines: int = knob(3, 1)
     # ... and a pair with fewer than ``idiom_min_lines`` distinctive lines found by their text
     # (the rest found only by their abstract form) needs this many distinctive lines in all.
     idiom_min_abstract_lines: int = knob(4, 1)
