@@ -74,3 +74,19 @@ def test_an_import_of_another_module_between_copied_imports_is_none(run_compare:
     off = file_lines(run_compare(target, [("up", up)], params=MatchParams(near_imports_same_module=0)),
                      "pkg/sprockets.py")
     assert off.loc[2, "match"] == "near" and off.loc[2, "upstream_line"] == 2
+
+
+def test_the_renamed_package_is_read_from_the_trees(run_compare: Runner) -> None:
+    """The upstream's top-level packages come from its tree (``discord/``) and the target file's
+    own package from its path (``nextcord/``): ``import nextcord`` opposite ``import discord`` is
+    the package renamed (near); ``import json`` there is another module (none)."""
+    up = {"discord/client.py": "import asyncio\nimport discord\nimport os\n" + _BODY,
+          "discord/__init__.py": "VERSION_OF_THE_PACKAGE = '1.7.0'\n"}
+
+    def at_line_2(first_import: str) -> tuple[str, object]:
+        target = {"nextcord/client.py": f"import asyncio\n{first_import}\nimport os\n" + _BODY}
+        frame = file_lines(run_compare(target, [("up", up)]), "nextcord/client.py")
+        return frame.loc[2, "match"], frame.loc[2, "upstream_line"]
+
+    assert at_line_2("import nextcord") == ("near", 2)
+    assert at_line_2("import json")[0] == "none"
