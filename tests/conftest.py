@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import importlib.util
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from types import ModuleType
 
 import pandas as pd
 import pytest
@@ -17,6 +19,17 @@ import treegen  # noqa: E402
 
 from lineage.api import Comparison, compare  # noqa: E402
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings  # noqa: E402
+
+SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
+
+
+def script_module(name: str) -> ModuleType:
+    """``scripts/<name>.py`` imported as a module (the scripts folder is not a package)."""
+    spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.fixture(scope="session")

@@ -2,18 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 
 import pandas as pd
+from conftest import script_module
 from packaging.version import Version
 
-_SPEC = importlib.util.spec_from_file_location(
-    "forkpoint_sglang", Path(__file__).resolve().parent.parent / "scripts" / "forkpoint_sglang.py")
-assert _SPEC and _SPEC.loader
-fs = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(fs)
+fs = script_module("forkpoint_sglang")
 
 VERSIONS = [Version(v) for v in ("0.6.4.post1", "0.7.3", "0.9.1", "0.10.0")]
 

@@ -3,17 +3,13 @@ the same every time."""
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import script_module
 
-_SPEC = importlib.util.spec_from_file_location(
-    "side_sample", Path(__file__).resolve().parent.parent / "scripts" / "side_sample.py")
-assert _SPEC and _SPEC.loader
-ss = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(ss)
+ss = script_module("side_sample")
 
 
 def _report(labels: dict[tuple[str, int], tuple[str, str]]) -> pd.DataFrame:

@@ -3,21 +3,12 @@ it, the table counts them against a truth, and the matcher is left as it was."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pandas as pd
-from conftest import Runner
+from conftest import Runner, script_module
 
 import lineage.match.labels as labels
 
-_SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-sys.path.insert(0, str(_SCRIPTS))
-_SPEC = importlib.util.spec_from_file_location("truth_rules", _SCRIPTS / "truth_rules.py")
-assert _SPEC and _SPEC.loader
-tr = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(tr)
+tr = script_module("truth_rules")  # it imports truth_score from its own folder
 
 _UP = "".join(f"def function_number_{k}(alpha, beta):\n    gamma = alpha * {k} + beta\n"
               f"    return gamma - alpha_beta_offset_{k}\n\n\n" for k in range(8))

@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import pandas as pd
 import pytest
+from conftest import script_module
 
-_SPEC = importlib.util.spec_from_file_location(
-    "truth_score", Path(__file__).resolve().parent.parent / "scripts" / "truth_score.py")
-assert _SPEC and _SPEC.loader
-ts = importlib.util.module_from_spec(_SPEC)
-_SPEC.loader.exec_module(ts)
+ts = script_module("truth_score")
 
 
 def _truth() -> pd.DataFrame:
@@ -106,11 +102,7 @@ def test_agreement_of_two_labellings_and_whom_the_second_sides_with(
     """scripts/truth_agreement.py: a second labelling of four truth lines agrees on copied-or-not
     with three; where report and truth disagree (a.py:3, b.py:2) it sides with the truth once and
     with the report once."""
-    spec = importlib.util.spec_from_file_location(
-        "truth_agreement", Path(__file__).resolve().parent.parent / "scripts" / "truth_agreement.py")
-    assert spec and spec.loader
-    ta = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(ta)
+    ta = script_module("truth_agreement")
     truth = tmp_path / "truth.csv"
     _truth().to_csv(truth, index=False)
     second = _truth().set_index(["target_path", "line"])
