@@ -285,20 +285,24 @@ def cache_entry_name(spec: str) -> str | None:
     (``NAME-VERSION``, the name PEP 503-normalised: ``pypi:Foo==1.0`` and ``pypi:foo==1.0#sha256=...``
     share one); None for a spec that is not one."""
     m = _PYPI_SPEC.fullmatch(spec)
-    return None if m is None else f"{_canonical_name(m['name'])}-{m['version']}"
+    return None if m is None else _entry_name(m)
+
+
+def _entry_name(m: re.Match[str]) -> str:
+    """:func:`cache_entry_name` of a matched spec."""
+    return f"{_canonical_name(m['name'])}-{m['version']}"
 
 
 def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
     m = _PYPI_SPEC.fullmatch(spec)
-    entry = cache_entry_name(spec)
-    if m is None or entry is None:
+    if m is None:
         raise SourceError(f"pypi: expected pypi:NAME==VERSION[#sha256=HEX], got {spec!r}")
     raw_name, version = m["name"], m["version"]
     pinned = (m["sha256"] or "").lower()
     name = _canonical_name(raw_name)
     requirement = f"{raw_name}=={version}"
     base = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    dest = base / "downloads" / "pypi" / entry
+    dest = base / "downloads" / "pypi" / _entry_name(m)
 
     url: str | None = None
     archive = _cached_archive(dest, name)
