@@ -31,7 +31,8 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
-from lineage.markers import marker_names_upstream
+from lineage.index.vendoring import vendor_markers
+from lineage.markers import Marker, marker_names_upstream
 from lineage.match import MatchParams, MatchResult, MatchWorkers
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import Origin, header_end, holder, vendored_root
@@ -79,6 +80,18 @@ class Comparison(results.Comparison):
 
         return write_reports(self, Path(out_dir), html=html, formats=tuple(ATTACHMENTS) if formats is None else formats,
                              csv_cache=csv_cache, jobs=jobs, on_written=on_written)
+
+
+def top_modules(tree: TreeIndex) -> set[str]:
+    """A tree's top-level packages and modules (``requests``, ``typing_extensions``), where a
+    vendoring record that names it finds its files in the vendoring folder."""
+    tops = set()
+    for f in tree.files:
+        head = f.path.split("/", 1)[0]
+        name = head.removesuffix(".pyi").removesuffix(".py")
+        if head not in _NOT_PACKAGES and name.isidentifier():
+            tops.add(name)
+    return tops
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
@@ -142,20 +155,25 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     return comparison
 
 
-def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams) -> str:
-    """Digest of everything a target file's labels depend on besides the file itself."""
-    parts = {
+def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams,
+                  vendored: dict[str, list[Marker]] | None = None) -> str:
+    """Digest of everything a target file's labels depend on besides the file itself:
+    ``vendored`` holds the markers the target's vendoring records give its files
+    (:func:`with_vendor_markers`), which a file's own bytes do not show."""
+    parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
         "upstreams": [[label, tree.tree_digest] for label, tree in zip(labels, upstreams, strict=True)],
     }
+    if vendored:  # absent when there are none: the keys of every other comparison stay as they were
+        parts["vendored"] = sorted([path, m.text, m.path] for path, found in vendored.items() for m in found)
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
                   progress: Callable[[str], None] | None = None, cache_root: Path | None = None,
                   figures_only: bool = False,
-                  match_memo: dict[tuple[str, str], MatchEntry] | None = None,
+                  match_memo: dict[tuple[str, str, str], MatchEntry] | None = None,
                   target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None,
                   reuse_tables: bool = False,
                   file_rows_memo: dict[tuple[str, str, str], tuple[dict[str, object], str | None,
@@ -166,8 +184,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     unchanged target file is not matched again, and when no file needs matching the upstream
     arrays are never even built. ``figures_only`` builds just the files table (what the headline
     needs); lines, functions and regions stay empty. ``match_memo`` keeps each file's match
-    entry (:class:`lineage.match.records.MatchEntry`) in memory between calls with the same
-    upstreams and parameters (``history``), keyed by (digest, path).
+    entry (:class:`lineage.match.records.MatchEntry`) in memory between calls (``history``),
+    keyed by (match context, digest, path) (:func:`match_context`).
     ``workers``: how many processes match the files neither cache holds, and from how many such
     files it pays (:class:`lineage.match.workers.MatchWorkers`, e.g. ``MatchWorkers.of(settings)``;
     default: this process only). The labels are the same either way. ``reuse_tables`` (with
@@ -196,6 +214,13 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
             up_of.append(number)
     own_names = [upstream_names(tree) for tree in upstreams]
     names: set[str] = set().union(*own_names)
+    # A file its tree's vendoring records cover carries their markers from here on, as if written in it.
+    vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
+                              [(own, top_modules(tree)) for own, tree in zip(own_names, upstreams, strict=True)])
+    if vendored:
+        target = dataclasses.replace(target, files=[
+            dataclasses.replace(f, markers=[*f.markers, *vendored[f.path]]) if f.path in vendored else f
+            for f in target.files])
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:
@@ -218,7 +243,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                       for tree in upstreams])
 
-    context = match_context(upstreams, labels, params)
+    context = match_context(upstreams, labels, params, vendored)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,

@@ -149,6 +149,7 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 def _cmd_markers(args: argparse.Namespace) -> int:
     from lineage.index import IndexCache, index_tree
+    from lineage.index.vendoring import vendor_markers
     from lineage.markers import is_attribution, marker_names_upstream
     from lineage.sources import open_source
 
@@ -156,9 +157,14 @@ def _cmd_markers(args: argparse.Namespace) -> int:
     with open_source(args.target, settings.cache_root) as source:
         tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
     names = {n.lower() for n in args.name}
+    # The files the tree's vendoring records cover. Without an upstream to read its top-level
+    # packages from, a record covers its RECORD's files or the package of its declared name (and
+    # of each --name): pip's "setuptools==..." record does not reach its pkg_resources here.
+    vendored = vendor_markers(tree.vendoring, [f.path for f in tree.files],
+                              [(names, {n.replace("-", "_") for n in names})] if names else [])
     rows = []
     for f in tree.files:
-        for m in f.markers:
+        for m in [*f.markers, *vendored.get(f.path, [])]:
             # With --name: the markers that make a file marked for that upstream in a report
             # (copyright lines naming its authors included); SPDX lines name no project.
             if names and not marker_names_upstream(m, names):
@@ -378,7 +384,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
                  description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
-                 "upstream URLs found in comments and docstrings.")
+                 "upstream URLs found in comments and docstrings, and the files that the tree's vendoring "
+                 "records (vendor.txt, a vendored copy's *.dist-info) cover (kind 'vendored', line 0).")
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("--name", action="append", default=[],
                    help="keep only markers naming this upstream (repeatable), e.g. --name vllm: those that "

@@ -34,12 +34,13 @@ class FileLabels:
     def __init__(self, target: TreeIndex, upstreams: Sequence[TreeIndex], labels: Sequence[str],
                  up_of: Sequence[int], params: MatchParams, preferred: Sequence[set[str]],
                  attributed: Sequence[bool], cache_root: Path | None, context: str,
-                 memo: dict[tuple[str, str], MatchEntry]) -> None:
+                 memo: dict[tuple[str, str, str], MatchEntry]) -> None:
         self.target, self.upstreams, self.labels = target, upstreams, list(labels)
         self.up_of, self.params = list(up_of), params
         self.preferred, self.attributed = preferred, attributed
         self.cache_root = cache_root
         self.cache = MatchCache(cache_root, context)
+        self.context = context  # part of the memo's keys too: a caller may keep it across contexts
         self.memo = memo
         self.hits = self.misses = 0
         self._from_cache: set[int] = set()  # target files whose entry was read from the match cache
@@ -76,11 +77,11 @@ class FileLabels:
         """Target file ``t``'s entry from the memo or the match cache, whatever renames it was
         matched with."""
         f = self.target.files[t]
-        found = self.memo.get((f.digest, f.path))
+        found = self.memo.get((self.context, f.digest, f.path))
         if found is None:
             found = self.cache.get(f.digest, f.path, f.n_lines)
             if found is not None:
-                self.memo[(f.digest, f.path)] = found
+                self.memo[(self.context, f.digest, f.path)] = found
                 self._from_cache.add(t)
         return found
 
@@ -120,7 +121,7 @@ class FileLabels:
                         del self.prepared[t]
                         labels, regions = found if found is not None else (empty_match(f.n_lines), [])
                         entry = MatchEntry(labels, regions, matcher.votes[j], matcher.renamed(j))
-                        per_file[k] = self.memo[(f.digest, f.path)] = entry
+                        per_file[k] = self.memo[(self.context, f.digest, f.path)] = entry
                         self.cache.put(f.digest, f.path, entry)
         if not self.prepared:
             self._side.clear()  # (and its memos) not kept while the tables are built

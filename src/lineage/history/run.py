@@ -137,7 +137,8 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     # Records and bytes of every blob seen so far: a file a commit did not change is neither read
     # from git nor decoded from the cache again.
     known: dict[str, tuple[Any, bytes]] = {}
-    match_memo: dict[Any, Any] = {}  # (digest, path) -> match entry (labels, vote, renamed paths), likewise
+    # (match context, digest, path) -> match entry (labels, vote, renamed paths), likewise
+    match_memo: dict[Any, Any] = {}
     # (context, digest, path) -> files-table row, vote and renamed paths: neither gated nor built again
     file_rows: dict[Any, Any] = {}
     for number, commit in enumerate(history.commits):

@@ -14,6 +14,7 @@ from lineage.index.parse import Indexer
 from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
 from lineage.index.store import IndexCache, pack_slot
+from lineage.index.vendoring import VendorRecord, read_vendor_records
 from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
@@ -45,6 +46,7 @@ class TreeIndex:
     seconds: float = 0.0
     licence: SourceLicence | None = None  # declared licence and licence files (lineage.licences)
     project: ProjectInfo = field(default_factory=ProjectInfo)  # its own name, repositories, authors
+    vendoring: tuple[VendorRecord, ...] = ()  # its records of vendored packages (lineage.index.vendoring)
 
     def lines(self, path: str) -> list[str]:
         return _lines(self.data[path])
@@ -251,6 +253,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         seconds=time.perf_counter() - started,
         licence=read_source_licence(source),
         project=read_project(source),
+        vendoring=read_vendor_records(source),
     )
 
 
@@ -273,7 +276,8 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
                   blobs: dict[str, bytes] | None = None) -> dict[str, object]:
     """Everything of an open source that a comparison's outputs depend on, without indexing
     it: its description, the tree digest of its Python files, how many other files it has and
-    what its non-Python files declare (licence, project names). Same identity, same records.
+    what its non-Python files declare (licence, project names, vendoring records). Same identity,
+    same records.
 
     With ``cache``, an archive's blob hashes recorded by an earlier run for the same archive
     bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read.
@@ -295,7 +299,8 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
             cache.put_archive_digests(archive, digests)
     return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
             "other_files": len(source.paths()) - len(py_paths),
-            "licence": asdict(read_source_licence(source)), "project": asdict(read_project(source))}
+            "licence": asdict(read_source_licence(source)), "project": asdict(read_project(source)),
+            "vendoring": [asdict(r) for r in read_vendor_records(source)]}
 
 
 def _archive_digest(source: Source) -> str | None:

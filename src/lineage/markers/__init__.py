@@ -80,6 +80,12 @@ Other markers
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
 * ``copyright``: ``SPDX-FileCopyrightText: ...`` or text starting with "Copyright" (or ``©``)
   followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project.
+* ``vendored``: not read from the file but from the tree's vendoring records (a ``vendor.txt``
+  line, a vendored copy's ``*.dist-info``; :mod:`lineage.index.vendoring`), one per file a record
+  covers: line 0 (the record speaks for the whole file), ``project`` the distribution name as
+  declared, ``ref`` its pinned version, ``path`` the file's path inside the vendored package. It
+  names an upstream when the declared name, in its normal form (PEP 503), is one of the
+  upstream's names; its text (the record's file path) is never searched for names.
 
 Fields
 ------

@@ -23,6 +23,11 @@ _BEFORE_NAME = frozenset(
 )
 
 
+def normal_name(name: str) -> str:
+    """A distribution name in its normal form (PEP 503): ``Jaraco.Text`` -> ``jaraco-text``."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
 def _wanted(names: Iterable[str]) -> list[str]:
     return sorted({n.strip().lower() for n in names if n and n.strip()})
 
@@ -76,6 +81,8 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     wanted = _wanted(names)
     if not wanted or marker.kind == "spdx":
         return False
+    if marker.kind == "vendored":  # a vendoring record names the distribution it declares, nothing else
+        return normal_name(marker.project) in {normal_name(name) for name in wanted}
     if is_attribution(marker):
         return any(mentions(marker.text, name) for name in wanted)
     if marker.repository:

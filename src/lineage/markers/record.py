@@ -16,6 +16,7 @@ MARKER_KINDS: tuple[str, ...] = (
     "url",
     "spdx",
     "copyright",
+    "vendored",  # a vendoring record outside the file (lineage.index.vendoring)
 )
 
 MAX_TEXT = 200

@@ -26,7 +26,10 @@ SUMMARY_FORMAT = "lineage.summary"
 #    third-party or from-target upstream files are no longer copied: "shared" (their figures),
 #    "upstream_origins" (the upstream files that are not the upstream's own code),
 #    "target_names", and the lists "shared_third_party", "shared_from_target".
-SUMMARY_VERSION = 3
+# 4: a file is marked also when its tree's vendoring records (a vendor.txt line, a vendored
+#    *.dist-info) cover it for the upstream (files.csv marker_kind "vendored", no marker_line); the
+#    headline's first sentence says how many marked files are marked so.
+SUMMARY_VERSION = 4
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
@@ -162,7 +165,9 @@ DEFINITIONS = [
     "piece of a re-wrapped statement), floored to 3 decimals: 1.0 exactly for `verbatim`, at most 0.999 "
     "and at least `near_floor_similarity` for `near`, 0 for `none`.",
     "- `copied_share`: (verbatim + near) non-blank lines / non-blank lines of the file.",
-    "- *marked*: the file carries a provenance marker naming an upstream (label, package or repository).",
+    "- *marked*: the file carries a provenance marker naming an upstream (label, package or repository), "
+    "or lies in a folder its tree records as that upstream vendored (a `vendor.txt` line or a vendored "
+    "`*.dist-info`: marker kind `vendored`, no marker line).",
     "- *with copied code*: at least one code line `verbatim` or `near`; a re-export-only file "
     "(`file_role` `reexport`) is not evidence on its own.",
     "- `shared_origin`: `third_party:<name>` (the upstream file lies in a vendored folder or its header "

@@ -186,7 +186,11 @@ def headline(files: pd.DataFrame, upstream_names: Sequence[str],
     numbers = numbers if numbers is not None else file_numbers(files, review_groups(files))
     # Numbers.files counts indexed files: the marked ones, and all of them
     n_all, n_marked = numbers["all_files"], numbers["marked_files"]
-    intro = f"{n_marked.files:,} of {n_all.files:,} files carry a marker naming {names}; "
+    # A vendoring record (vendor.txt, a vendored dist-info) marks files from outside them: said apart.
+    by_record = int(((files["status"] == "indexed") & (files["marker_kind"] == "vendored")).sum()) \
+        if "marker_kind" in files else 0
+    records = f" ({by_record:,} of them through a vendoring record)" if by_record else ""
+    intro = f"{n_marked.files:,} of {n_all.files:,} files carry a marker naming {names}{records}; "
     return [
         _sentence(intro, n_marked, "code"),
         _sentence("in those marked files, ", n_marked, "nonblank"),

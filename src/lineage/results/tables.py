@@ -224,7 +224,7 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
             "upstream_paths": "; ".join(f"{up_files[k].path} ({v})" for k, v in ranked),
             "marker": marker.text if marker else "",
             "marker_kind": marker.kind if marker else "",
-            "marker_line": marker.line if marker else pd.NA,
+            "marker_line": marker.line if marker and marker.line else pd.NA,  # none for a vendoring record
             "marker_ref": marker.ref if marker else "",
             "marker_path": marker.path if marker else "",
             "marker_path_found": (bool(marker_path) if marker and marker.path else pd.NA),

@@ -1,0 +1,169 @@
+"""Vendoring records (lineage.index.vendoring): reading them, the files they cover, the upstream
+they name, and a report end to end (marked files, headline, caches that follow a changed record)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+import treegen
+
+from lineage.cli import main
+from lineage.index.vendoring import (
+    VendorRecord,
+    parse_dist_info,
+    parse_vendor_list,
+    read_vendor_records,
+    vendor_markers,
+)
+from lineage.markers import Marker, file_marker, marker_names_upstream
+from lineage.sources import open_source
+
+
+def test_vendor_list_reads_pins_indents_comments_and_options() -> None:
+    text = ("# pinned by the release script\nCacheControl==0.14.0\n    certifi==2024.7.4  # via requests\n"
+            "six\nrich[jupyter]===13.7.1\n-r more.txt\n\n")
+    found = parse_vendor_list(text, "pkg/_vendor/vendor.txt")
+    assert [(r.folder, r.name, r.version, r.line) for r in found] == [
+        ("pkg/_vendor", "CacheControl", "0.14.0", 2), ("pkg/_vendor", "certifi", "2024.7.4", 3),
+        ("pkg/_vendor", "six", "", 4), ("pkg/_vendor", "rich", "13.7.1", 5)]
+    assert found[0].describe() == "vendored CacheControl==0.14.0 (pkg/_vendor/vendor.txt:2)"
+    assert found[2].describe() == "vendored six (pkg/_vendor/vendor.txt:4)"
+
+
+def test_dist_info_reads_name_version_and_the_python_files_of_its_record() -> None:
+    metadata = b"Metadata-Version: 2.3\nName: packaging\nVersion: 24.2\nSummary: x\n\nbody\n"
+    record = (b"packaging-24.2.dist-info/METADATA,sha256=a,1\npackaging/__init__.py,sha256=b,2\n"
+              b"packaging/version.py,sha256=c,3\npackaging/py.typed,,\n../outside.py,,\n")
+    found = parse_dist_info(metadata, record, "setuptools/_vendor/packaging-24.2.dist-info/METADATA")
+    assert found == VendorRecord("setuptools/_vendor", "packaging", "24.2",
+                                 "setuptools/_vendor/packaging-24.2.dist-info/METADATA", 0,
+                                 ("packaging/__init__.py", "packaging/version.py"))
+    assert found.describe() == "vendored packaging==24.2 (setuptools/_vendor/packaging-24.2.dist-info/METADATA)"
+    assert parse_dist_info(b"Version: 1\n", None, "a/b/x-1.dist-info/METADATA") is None  # no name
+    assert parse_dist_info(metadata, None, "x-1.dist-info/METADATA") is None  # not below a folder
+
+
+def test_a_source_gives_its_records_but_not_its_own_top_level_metadata(tmp_path: Path) -> None:
+    root = treegen.write_tree(tmp_path / "src", {
+        "proj-1.0.dist-info/METADATA": "Name: proj\nVersion: 1.0\n",
+        "proj/__init__.py": "",
+        "proj/_vendor/vendor.txt": "six==1.16.0\n",
+        "proj/_vendor/six.py": "x = 1\n",
+        "proj/_vendor/attrs-24.2.0.dist-info/METADATA": "Name: attrs\nVersion: 24.2.0\n",
+        "proj/_vendor/attrs-24.2.0.dist-info/RECORD": "attr/__init__.py,sha256=a,1\n",
+        "proj/_vendor/attr/__init__.py": "y = 2\n",
+    })
+    with open_source(str(root), tmp_path / "cache") as source:
+        records = read_vendor_records(source)
+    assert [(r.folder, r.name, r.version, r.files) for r in records] == [
+        ("proj/_vendor", "attrs", "24.2.0", ("attr/__init__.py",)), ("proj/_vendor", "six", "1.16.0", ())]
+
+
+def test_markers_cover_a_package_a_module_a_records_files_and_an_upstreams_packages() -> None:
+    records = [
+        VendorRecord("p/_vendor", "requests", "2.32.3", "p/_vendor/vendor.txt", 1),
+        VendorRecord("p/_vendor", "typing_extensions", "4.12.2", "p/_vendor/vendor.txt", 2),
+        VendorRecord("p/_vendor", "setuptools", "70.3.0", "p/_vendor/vendor.txt", 3),
+        VendorRecord("p/_vendor", "wheel", "0.43.0", "p/_vendor/wheel-0.43.0.dist-info/METADATA", 0,
+                     ("wheel/cli.py", "wheel/vendored/packaging/tags.py")),
+        VendorRecord("p/_vendor/wheel/vendored", "packaging", "24.0", "p/_vendor/wheel/vendored/vendor.txt", 1),
+    ]
+    paths = ["p/_vendor/requests/api.py", "p/_vendor/requests_toolbelt/x.py", "p/_vendor/typing_extensions.py",
+             "p/_vendor/pkg_resources/__init__.py", "p/_vendor/wheel/cli.py", "p/_vendor/wheel/other.py",
+             "p/_vendor/wheel/vendored/packaging/tags.py", "p/own.py"]
+    found = vendor_markers(records, paths)
+    assert {p: [(m.project, m.path, m.ref, m.line, m.kind) for m in ms] for p, ms in found.items()} == {
+        "p/_vendor/requests/api.py": [("requests", "requests/api.py", "2.32.3", 0, "vendored")],
+        "p/_vendor/typing_extensions.py": [("typing_extensions", "typing_extensions.py", "4.12.2", 0, "vendored")],
+        "p/_vendor/wheel/cli.py": [("wheel", "wheel/cli.py", "0.43.0", 0, "vendored")],
+        # the innermost record first: wheel's own vendored packaging inside the vendored wheel
+        "p/_vendor/wheel/vendored/packaging/tags.py": [("packaging", "packaging/tags.py", "24.0", 0, "vendored"),
+                                                       ("wheel", "wheel/vendored/packaging/tags.py", "0.43.0", 0,
+                                                        "vendored")],
+    }
+    # an upstream the record names brings its own top-level packages (setuptools ships pkg_resources)
+    with_upstream = vendor_markers(records, paths, [({"setuptools"}, {"setuptools", "pkg_resources"})])
+    assert [m.project for m in with_upstream["p/_vendor/pkg_resources/__init__.py"]] == ["setuptools"]
+    assert vendor_markers(records, paths, [({"flask"}, {"pkg_resources"})]).get(
+        "p/_vendor/pkg_resources/__init__.py") is None
+
+
+def test_a_vendored_marker_names_its_declared_distribution_only() -> None:
+    m = Marker(line=0, kind="vendored", text="vendored CacheControl==0.14.0 (pip/_vendor/vendor.txt:1)",
+               ref="0.14.0", path="cachecontrol/adapter.py", project="CacheControl")
+    assert marker_names_upstream(m, {"cachecontrol"})
+    assert not marker_names_upstream(m, {"pip"})  # the record's own path is not a name
+    hooks = Marker(line=0, kind="vendored", text="vendored pyproject-hooks==1.0.0 (x/vendor.txt:7)",
+                   project="pyproject-hooks")
+    assert marker_names_upstream(hooks, {"pyproject_hooks"})
+    # a marker written in the file comes before the record's (it is the more specific)
+    own = Marker(line=3, kind="adapted_from", text="Adapted from cachecontrol", project="cachecontrol")
+    assert file_marker([own, m], {"cachecontrol"}) == (own, 0)
+    assert file_marker([m], {"requests"}) == (None, 1)
+
+
+def _body(seed: int) -> str:
+    return "\n".join(
+        f"def reshape_{seed}_{k}(item_{k}, factor_{seed}=0.{k}{seed}):\n"
+        f"    partial_{k} = item_{k} * factor_{seed} + {k * 13 + seed}\n"
+        f"    return partial_{k} - len(repr(partial_{k})) // {k + 2}\n"
+        for k in range(6)) + "\n"
+
+
+_OWN = ("class Ledger:\n    def __init__(self):\n        self.entries = {}\n\n"
+        "    def record(self, key, amount):\n        self.entries[key] = self.entries.get(key, 0) + amount\n"
+        "        return self.entries[key]\n")
+
+
+def _report(tmp_path: Path, target: Path, upstream: Path) -> tuple[pd.DataFrame, dict]:
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(upstream), "--out", str(out), "--no-html", "--formats", "none",
+                 "-q", "--jobs", "1"]) == 0
+    files = pd.read_csv(out / "files.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    return files, json.loads((out / "summary.json").read_text())
+
+
+def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(tmp_path: Path) -> None:
+    upstream = treegen.write_tree(tmp_path / "up", {"upkg/core.py": _body(1), "upkg/util.py": _body(2)})
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "tgt/__init__.py": "",
+        "tgt/own.py": _OWN,
+        "tgt/_vendor/vendor.txt": "upkg==1.0\n",
+        "tgt/_vendor/upkg/core.py": _body(1),
+        "tgt/_vendor/upkg/util.py": _body(2),
+        "tgt/borrowed.py": _body(1),
+    })
+    files, summary = _report(tmp_path, target, upstream)
+    vendored = ["tgt/_vendor/upkg/core.py", "tgt/_vendor/upkg/util.py"]
+    assert list(files.loc[vendored, "marker_kind"]) == ["vendored", "vendored"]
+    assert list(files.loc[vendored, "marker"]) == ["vendored upkg==1.0 (tgt/_vendor/vendor.txt:1)"] * 2
+    assert list(files.loc[vendored, "marker_line"]) == ["", ""]  # no line of the file says it
+    assert list(files.loc[vendored, "marker_path"]) == ["upkg/core.py", "upkg/util.py"]
+    assert summary["lists"]["marked_with_copied"] == vendored
+    assert summary["lists"]["unmarked_with_copied"] == ["tgt/borrowed.py"]
+    assert summary["headline"][0].startswith(
+        "2 of 5 files carry a marker naming up (2 of them through a vendoring record); ")
+    # The record changed, the Python files did not: no cache (result, table rows, match entries)
+    # may keep the old marks.
+    (target / "tgt" / "_vendor" / "vendor.txt").write_text("otherpkg==1.0\n")
+    files, summary = _report(tmp_path, target, upstream)
+    assert summary["lists"]["marked_with_copied"] == []
+    assert summary["lists"]["unmarked_with_copied"] == ["tgt/_vendor/upkg/core.py", "tgt/_vendor/upkg/util.py",
+                                                        "tgt/borrowed.py"]
+    assert list(files.loc[vendored, "marker_kind"]) == ["", ""]
+    assert int(files.loc["tgt/_vendor/upkg/core.py", "other_markers"]) == 0  # otherpkg's folder is elsewhere
+    assert summary["headline"][0].startswith("0 of 5 files carry a marker naming up; ")
+    (target / "tgt" / "_vendor" / "vendor.txt").write_text("upkg==1.0\n")
+    files, summary = _report(tmp_path, target, upstream)
+    assert summary["lists"]["marked_with_copied"] == vendored
+
+
+def test_markers_command_lists_the_files_a_record_covers(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "tgt/_vendor/vendor.txt": "upkg==1.0\n", "tgt/_vendor/upkg/core.py": _body(1), "tgt/own.py": _body(2)})
+    assert main(["markers", str(target), "--name", "upkg", "--json", "-q"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert [(r["target_path"], r["kind"], r["line"], r["ref"]) for r in rows] == [
+        ("tgt/_vendor/upkg/core.py", "vendored", 0, "1.0")]
