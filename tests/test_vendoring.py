@@ -145,6 +145,15 @@ def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(t
     assert summary["lists"]["unmarked_with_copied"] == ["tgt/borrowed.py"]
     assert summary["headline"][0].startswith(
         "2 of 5 files carry a marker naming up (2 of them through a vendoring record); ")
+    # the record's pin against the release compared (a directory has no version), its files' code
+    n_code = 2 * len(_body(1).strip().split("\n")) - 10
+    assert summary["vendored"] == [{
+        "record": "vendored upkg==1.0 (tgt/_vendor/vendor.txt:1)", "declared_version": "1.0",
+        "upstreams": [{"label": "up", "version": ""}], "files": 2, "files_with_copied_code": 2,
+        "code_lines": n_code, "verbatim_code_lines": n_code, "near_code_lines": 0}]
+    md = (tmp_path / "out" / "summary.md").read_text()
+    assert "## Vendored copies: 1 vendoring record\n" in md
+    assert "| vendored upkg==1.0 (tgt/_vendor/vendor.txt:1) | 1.0 | up | 2 | 2 |" in md
     # The record changed, the Python files did not: no cache (result, table rows, match entries)
     # may keep the old marks.
     (target / "tgt" / "_vendor" / "vendor.txt").write_text("otherpkg==1.0\n")
@@ -155,6 +164,7 @@ def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(t
     assert list(files.loc[vendored, "marker_kind"]) == ["", ""]
     assert int(files.loc["tgt/_vendor/upkg/core.py", "other_markers"]) == 0  # otherpkg's folder is elsewhere
     assert summary["headline"][0].startswith("0 of 5 files carry a marker naming up; ")
+    assert summary["vendored"] == [] and "## Vendored copies" not in (tmp_path / "out" / "summary.md").read_text()
     (target / "tgt" / "_vendor" / "vendor.txt").write_text("upkg==1.0\n")
     files, summary = _report(tmp_path, target, upstream)
     assert summary["lists"]["marked_with_copied"] == vendored

@@ -10,6 +10,7 @@ import pandas as pd
 from lineage import __version__
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.results import figures
+from lineage.results.figures import percent
 from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
@@ -28,7 +29,8 @@ SUMMARY_FORMAT = "lineage.summary"
 #    "target_names", and the lists "shared_third_party", "shared_from_target".
 # 4: a file is marked also when its tree's vendoring records (a vendor.txt line, a vendored
 #    *.dist-info) cover it for the upstream (files.csv marker_kind "vendored", no marker_line); the
-#    headline's first sentence says how many marked files are marked so.
+#    headline's first sentence says how many marked files are marked so; "vendored": per such
+#    record, its pin, the release compared and the copied code of its files.
 SUMMARY_VERSION = 4
 
 
@@ -53,6 +55,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         **{name: n.to_dict() for name, n in numbers.items()},
         "per_upstream": comparison.per_upstream,
         "shared": comparison.shared,
+        "vendored": comparison.vendored,
         "target_names": list(comparison.target_names),
         "upstream_origins": _origins_list(comparison.origins),
         "regions": int(len(comparison.regions)),
@@ -109,12 +112,36 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
     }
     for key, title in titles.items():
         out += [f"## {title}: {len(groups[key]):,}", ""] + _table(groups[key])
+    out += _vendored_markdown(summary["vendored"])  # type: ignore[arg-type]
     out += _shared_markdown(summary, groups)
     out += DEFINITIONS
     from lineage.report.obligations import obligations_markdown
 
     out += obligations_markdown(comparison)
     return "\n".join(out) + "\n"
+
+
+def _vendored_markdown(records: list[dict[str, object]]) -> list[str]:
+    """The vendoring records that mark files: a section only when there is one."""
+    if not records:
+        return []
+    out = [f"## Vendored copies: {len(records):,} vendoring record{'' if len(records) == 1 else 's'}", "",
+           "Files marked through a vendoring record of the target (a `vendor.txt` line, a vendored "
+           "`*.dist-info`), per record. A pin other than the release compared explains near lines: "
+           "compare against the pinned release to see what was changed.", ""]
+    rows = []
+    for r in records:
+        ups = r["upstreams"]
+        assert isinstance(ups, list)
+        compared = ", ".join(f"{u['label']} {u['version']}".strip() for u in ups) or "(no copied code)"
+        code, copied = int(r["code_lines"]), int(r["verbatim_code_lines"]) + int(r["near_code_lines"])  # type: ignore[call-overload]
+        rows.append([md_text(str(r["record"]), 100), md_text(str(r["declared_version"]) or "(none)"),
+                     md_text(compared), f"{r['files']:,}", f"{r['files_with_copied_code']:,}", f"{code:,}",
+                     f"{r['verbatim_code_lines']:,}", f"{r['near_code_lines']:,}", percent(copied, code)])
+    return out + md_table(["record", "pins", "compared with", "files", "with copied code", "code lines",
+                           "verbatim code", "near code", "copied"],
+                          ["---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:"], rows, len(rows),
+                          "summary.json")
 
 
 def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]) -> list[str]:

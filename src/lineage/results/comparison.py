@@ -80,5 +80,13 @@ class Comparison:
         return figures.per_upstream(self.lines)
 
     @property
+    def vendored(self) -> list[dict[str, object]]:
+        """Per vendoring record that marks files: its pin, the release compared, the copied code
+        (:func:`lineage.results.figures.vendored_copies`)."""
+        versions = {label: str(u.info.details.get("version", "") or u.info.details.get("commit", ""))
+                    for u, label in zip(self.upstreams, self.upstream_names, strict=True)}
+        return figures.vendored_copies(self.files, versions)
+
+    @property
     def shared(self) -> dict[str, object]:
         return figures.shared_figures(self.files, self.lines)

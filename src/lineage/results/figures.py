@@ -115,6 +115,24 @@ def file_numbers(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[s
             "unmarked_files": numbers_of(files[files["marker"] == ""])}
 
 
+def vendored_copies(files: pd.DataFrame, versions: dict[str, str]) -> list[dict[str, object]]:
+    """Per vendoring record that marks files (files.csv ``marker_kind`` ``vendored``, one record
+    per marker text): the version it pins against the release compared (``versions``: upstream
+    label -> version), and how much of its files' code is copied. A pin other than the release
+    compared explains near lines: compare against the pinned release to see what was changed."""
+    marked = files[(files["status"] == "indexed") & (_column(files, "marker_kind", "") == "vendored")]
+    out: list[dict[str, object]] = []
+    for record, group in marked.groupby("marker", sort=True):
+        labels = sorted({str(u) for u in group["upstream"] if u})
+        n = numbers_of(group)
+        with_copied = int(((group["verbatim_code_lines"] + group["near_code_lines"]) > 0).sum())
+        out.append({"record": str(record), "declared_version": str(group["marker_ref"].iloc[0]),
+                    "upstreams": [{"label": label, "version": versions.get(label, "")} for label in labels],
+                    "files": n.files, "files_with_copied_code": with_copied, "code_lines": n.code,
+                    "verbatim_code_lines": n.code_verbatim, "near_code_lines": n.code_near})
+    return out
+
+
 def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, int]:
     """How many Python files were indexed, skipped, parsed with errors, marked, hold copied code."""
     return {
