@@ -22,27 +22,37 @@ from lineage.sources import open_source
 
 
 def test_vendor_list_reads_pins_indents_comments_and_options() -> None:
-    text = ("# pinned by the release script\nCacheControl==0.14.0\n    certifi==2024.7.4  # via requests\n"
-            "six\nrich[jupyter]===13.7.1\n-r more.txt\n\n")
+    text = ("\ufeff# pinned by the release script\nCacheControl==0.14.0\n    certifi==2024.7.4  # via requests\n"
+            "six\nrich[jupyter]===13.7.1 ; python_version >= '3.8'\n-r more.txt\n\n"
+            "idna==3.7 \\\n    --hash=sha256:abc\n"
+            "git+https://github.com/pypa/packaging@24.1#egg=packaging\n"
+            "pip install something\nurllib3 @ https://example.org/urllib3-1.26.18.tar.gz\nzipp==3.*\n")
     found = parse_vendor_list(text, "pkg/_vendor/vendor.txt")
     assert [(r.folder, r.name, r.version, r.line) for r in found] == [
         ("pkg/_vendor", "CacheControl", "0.14.0", 2), ("pkg/_vendor", "certifi", "2024.7.4", 3),
-        ("pkg/_vendor", "six", "", 4), ("pkg/_vendor", "rich", "13.7.1", 5)]
-    assert found[0].describe() == "vendored CacheControl==0.14.0 (pkg/_vendor/vendor.txt:2)"
-    assert found[2].describe() == "vendored six (pkg/_vendor/vendor.txt:4)"
+        ("pkg/_vendor", "six", "", 4), ("pkg/_vendor", "rich", "13.7.1", 5), ("pkg/_vendor", "idna", "3.7", 8),
+        ("pkg/_vendor", "urllib3", "", 12), ("pkg/_vendor", "zipp", "", 13)]
+    # the text names the record's file, not its line: a line added above changes no marker
+    assert found[0].describe() == "vendored CacheControl==0.14.0 (pkg/_vendor/vendor.txt)"
+    assert found[2].describe() == "vendored six (pkg/_vendor/vendor.txt)"
 
 
 def test_dist_info_reads_name_version_and_the_python_files_of_its_record() -> None:
     metadata = b"Metadata-Version: 2.3\nName: packaging\nVersion: 24.2\nSummary: x\n\nbody\n"
     record = (b"packaging-24.2.dist-info/METADATA,sha256=a,1\npackaging/__init__.py,sha256=b,2\n"
-              b"packaging/version.py,sha256=c,3\npackaging/py.typed,,\n../outside.py,,\n")
+              b"packaging\\version.py,sha256=c,3\npackaging/py.typed,,\n../outside.py,,\n")
     found = parse_dist_info(metadata, record, "setuptools/_vendor/packaging-24.2.dist-info/METADATA")
     assert found == VendorRecord("setuptools/_vendor", "packaging", "24.2",
                                  "setuptools/_vendor/packaging-24.2.dist-info/METADATA", 0,
-                                 ("packaging/__init__.py", "packaging/version.py"))
+                                 frozenset({"packaging/__init__.py", "packaging/version.py"}))
     assert found.describe() == "vendored packaging==24.2 (setuptools/_vendor/packaging-24.2.dist-info/METADATA)"
-    assert parse_dist_info(b"Version: 1\n", None, "a/b/x-1.dist-info/METADATA") is None  # no name
-    assert parse_dist_info(metadata, None, "x-1.dist-info/METADATA") is None  # not below a folder
+    assert found.to_dict()["files"] == ["packaging/__init__.py", "packaging/version.py"]
+    # no Name or Version: the folder's name gives them
+    bare = parse_dist_info(b"Summary: x\n", None, "a/b/jaraco.text-3.12.1.dist-info/METADATA")
+    assert bare is not None and (bare.name, bare.version, bare.files) == ("jaraco.text", "3.12.1", frozenset())
+    # a RECORD the csv module cannot read leaves the record without its list
+    broken = parse_dist_info(metadata, b'"' + b"x" * 200_000 + b"\n", "a/packaging-24.2.dist-info/METADATA")
+    assert broken is not None and broken.files == frozenset()
 
 
 def test_a_source_gives_its_records_but_not_its_own_top_level_metadata(tmp_path: Path) -> None:
@@ -58,7 +68,14 @@ def test_a_source_gives_its_records_but_not_its_own_top_level_metadata(tmp_path:
     with open_source(str(root), tmp_path / "cache") as source:
         records = read_vendor_records(source)
     assert [(r.folder, r.name, r.version, r.files) for r in records] == [
-        ("proj/_vendor", "attrs", "24.2.0", ("attr/__init__.py",)), ("proj/_vendor", "six", "1.16.0", ())]
+        ("proj/_vendor", "attrs", "24.2.0", frozenset({"attr/__init__.py"})),
+        ("proj/_vendor", "six", "1.16.0", frozenset())]
+    # a tree with several dist-infos at its top (a site-packages, a vendoring folder) vendors them
+    site = treegen.write_tree(tmp_path / "site", {
+        "attrs-24.2.0.dist-info/METADATA": "Name: attrs\nVersion: 24.2.0\n", "attr/__init__.py": "",
+        "six-1.16.0.dist-info/METADATA": "Name: six\nVersion: 1.16.0\n", "six.py": ""})
+    with open_source(str(site), tmp_path / "cache") as source:
+        assert [(r.folder, r.name) for r in read_vendor_records(source)] == [("", "attrs"), ("", "six")]
 
 
 def test_markers_cover_a_package_a_module_a_records_files_and_an_upstreams_packages() -> None:
@@ -67,41 +84,48 @@ def test_markers_cover_a_package_a_module_a_records_files_and_an_upstreams_packa
         VendorRecord("p/_vendor", "typing_extensions", "4.12.2", "p/_vendor/vendor.txt", 2),
         VendorRecord("p/_vendor", "setuptools", "70.3.0", "p/_vendor/vendor.txt", 3),
         VendorRecord("p/_vendor", "wheel", "0.43.0", "p/_vendor/wheel-0.43.0.dist-info/METADATA", 0,
-                     ("wheel/cli.py", "wheel/vendored/packaging/tags.py")),
+                     frozenset({"wheel/cli.py", "wheel/vendored/packaging/tags.py"})),
+        VendorRecord("p/_vendor", "Cython", "3.0", "p/_vendor/vendor.txt", 4),
         VendorRecord("p/_vendor/wheel/vendored", "packaging", "24.0", "p/_vendor/wheel/vendored/vendor.txt", 1),
     ]
     paths = ["p/_vendor/requests/api.py", "p/_vendor/requests_toolbelt/x.py", "p/_vendor/typing_extensions.py",
+             "p/_vendor/Cython/Build.py",
              "p/_vendor/pkg_resources/__init__.py", "p/_vendor/wheel/cli.py", "p/_vendor/wheel/other.py",
              "p/_vendor/wheel/vendored/packaging/tags.py", "p/own.py"]
-    found = vendor_markers(records, paths)
+    found = vendor_markers(records, paths)  # no upstream: every record
     assert {p: [(m.project, m.path, m.ref, m.line, m.kind) for m in ms] for p, ms in found.items()} == {
         "p/_vendor/requests/api.py": [("requests", "requests/api.py", "2.32.3", 0, "vendored")],
         "p/_vendor/typing_extensions.py": [("typing_extensions", "typing_extensions.py", "4.12.2", 0, "vendored")],
+        "p/_vendor/Cython/Build.py": [("Cython", "Cython/Build.py", "3.0", 0, "vendored")],
         "p/_vendor/wheel/cli.py": [("wheel", "wheel/cli.py", "0.43.0", 0, "vendored")],
         # the innermost record first: wheel's own vendored packaging inside the vendored wheel
         "p/_vendor/wheel/vendored/packaging/tags.py": [("packaging", "packaging/tags.py", "24.0", 0, "vendored"),
                                                        ("wheel", "wheel/vendored/packaging/tags.py", "0.43.0", 0,
                                                         "vendored")],
     }
-    # an upstream the record names brings its own top-level packages (setuptools ships pkg_resources)
+    # With the comparison's upstreams: only records naming one of them, and that upstream's own
+    # top-level packages count (setuptools ships pkg_resources).
     with_upstream = vendor_markers(records, paths, [({"setuptools"}, {"setuptools", "pkg_resources"})])
-    assert [m.project for m in with_upstream["p/_vendor/pkg_resources/__init__.py"]] == ["setuptools"]
-    assert vendor_markers(records, paths, [({"flask"}, {"pkg_resources"})]).get(
-        "p/_vendor/pkg_resources/__init__.py") is None
+    assert {p: [m.project for m in ms] for p, ms in with_upstream.items()} == {
+        "p/_vendor/pkg_resources/__init__.py": ["setuptools"]}
+    assert vendor_markers(records, paths, [({"flask"}, {"pkg_resources"})]) == {}
 
 
 def test_a_vendored_marker_names_its_declared_distribution_only() -> None:
-    m = Marker(line=0, kind="vendored", text="vendored CacheControl==0.14.0 (pip/_vendor/vendor.txt:1)",
+    m = Marker(line=0, kind="vendored", text="vendored CacheControl==0.14.0 (pip/_vendor/vendor.txt)",
                ref="0.14.0", path="cachecontrol/adapter.py", project="CacheControl")
     assert marker_names_upstream(m, {"cachecontrol"})
     assert not marker_names_upstream(m, {"pip"})  # the record's own path is not a name
-    hooks = Marker(line=0, kind="vendored", text="vendored pyproject-hooks==1.0.0 (x/vendor.txt:7)",
+    hooks = Marker(line=0, kind="vendored", text="vendored pyproject-hooks==1.0.0 (x/vendor.txt)",
                    project="pyproject-hooks")
     assert marker_names_upstream(hooks, {"pyproject_hooks"})
     # a marker written in the file comes before the record's (it is the more specific)
     own = Marker(line=3, kind="adapted_from", text="Adapted from cachecontrol", project="cachecontrol")
     assert file_marker([own, m], {"cachecontrol"}) == (own, 0)
     assert file_marker([m], {"requests"}) == (None, 1)
+    # ... but a record says more than a copyright line naming the upstream's authors
+    holder = Marker(line=1, kind="copyright", text="Copyright 2019 The CacheControl authors")
+    assert file_marker([holder, m], {"cachecontrol"}) == (m, 0)
 
 
 def _body(seed: int) -> str:
@@ -138,7 +162,7 @@ def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(t
     files, summary = _report(tmp_path, target, upstream)
     vendored = ["tgt/_vendor/upkg/core.py", "tgt/_vendor/upkg/util.py"]
     assert list(files.loc[vendored, "marker_kind"]) == ["vendored", "vendored"]
-    assert list(files.loc[vendored, "marker"]) == ["vendored upkg==1.0 (tgt/_vendor/vendor.txt:1)"] * 2
+    assert list(files.loc[vendored, "marker"]) == ["vendored upkg==1.0 (tgt/_vendor/vendor.txt)"] * 2
     assert list(files.loc[vendored, "marker_line"]) == ["", ""]  # no line of the file says it
     assert list(files.loc[vendored, "marker_path"]) == ["upkg/core.py", "upkg/util.py"]
     assert summary["lists"]["marked_with_copied"] == vendored
@@ -148,12 +172,19 @@ def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(t
     # the record's pin against the release compared (a directory has no version), its files' code
     n_code = 2 * len(_body(1).strip().split("\n")) - 10
     assert summary["vendored"] == [{
-        "record": "vendored upkg==1.0 (tgt/_vendor/vendor.txt:1)", "declared_version": "1.0",
+        "record": "vendored upkg==1.0 (tgt/_vendor/vendor.txt)", "declared_version": "1.0",
         "upstreams": [{"label": "up", "version": ""}], "files": 2, "files_with_copied_code": 2,
         "code_lines": n_code, "verbatim_code_lines": n_code, "near_code_lines": 0}]
     md = (tmp_path / "out" / "summary.md").read_text()
     assert "## Vendored copies: 1 vendoring record\n" in md
-    assert "| vendored upkg==1.0 (tgt/_vendor/vendor.txt:1) | 1.0 | up | 2 | 2 |" in md
+    assert "| vendored upkg==1.0 (tgt/_vendor/vendor.txt) | 1.0 | up | 2 | 2 |" in md
+    # A record for another package added above it: no marker changes, so no file is matched or
+    # built again (only the result cache, keyed on every record, misses).
+    (target / "tgt" / "_vendor" / "vendor.txt").write_text("aaa==2.0\nupkg==1.0\n")
+    files, summary = _report(tmp_path, target, upstream)
+    manifest = json.loads((tmp_path / "out" / "manifest.json").read_text())
+    assert manifest["match_cache"]["misses"] == 0 and manifest["match_cache"]["table_rows_reused"] == 5
+    assert summary["lists"]["marked_with_copied"] == vendored
     # The record changed, the Python files did not: no cache (result, table rows, match entries)
     # may keep the old marks.
     (target / "tgt" / "_vendor" / "vendor.txt").write_text("otherpkg==1.0\n")
@@ -168,6 +199,17 @@ def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(t
     (target / "tgt" / "_vendor" / "vendor.txt").write_text("upkg==1.0\n")
     files, summary = _report(tmp_path, target, upstream)
     assert summary["lists"]["marked_with_copied"] == vendored
+
+
+def test_an_upstream_in_a_src_layout_gives_its_packages(tmp_path: Path) -> None:
+    upstream = treegen.write_tree(tmp_path / "attrs-src", {
+        "pyproject.toml": '[project]\nname = "attrs"\n', "src/attr/core.py": _body(3), "src/attrs/api.py": _body(4)})
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "tgt/_vendor/vendor.txt": "attrs==24.2.0\n", "tgt/_vendor/attr/core.py": _body(3),
+        "tgt/_vendor/attrs/api.py": _body(4), "tgt/own.py": _OWN})
+    files, summary = _report(tmp_path, target, upstream)
+    assert summary["lists"]["marked_with_copied"] == ["tgt/_vendor/attr/core.py", "tgt/_vendor/attrs/api.py"]
+    assert files.loc["tgt/_vendor/attr/core.py", "marker_path"] == "attr/core.py"
 
 
 def test_markers_command_lists_the_files_a_record_covers(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]

@@ -87,7 +87,10 @@ def top_modules(tree: TreeIndex) -> set[str]:
     vendoring record that names it finds its files in the vendoring folder."""
     tops = set()
     for f in tree.files:
-        head = f.path.split("/", 1)[0]
+        parts = f.path.split("/")
+        if parts[0] in ("src", "lib") and len(parts) > 2:  # a src/ (or PyYAML's lib/) layout
+            parts = parts[1:]
+        head = parts[0]
         name = head.removesuffix(".pyi").removesuffix(".py")
         if head not in _NOT_PACKAGES and name.isidentifier():
             tops.add(name)
@@ -159,7 +162,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
                   vendored: dict[str, list[Marker]] | None = None) -> str:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
-    (:func:`with_vendor_markers`), which a file's own bytes do not show."""
+    (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
+    without a line number), which a file's own bytes do not show."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),

@@ -157,11 +157,12 @@ def _cmd_markers(args: argparse.Namespace) -> int:
     with open_source(args.target, settings.cache_root) as source:
         tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
     names = {n.lower() for n in args.name}
-    # The files the tree's vendoring records cover. Without an upstream to read its top-level
-    # packages from, a record covers its RECORD's files or the package of its declared name (and
-    # of each --name): pip's "setuptools==..." record does not reach its pkg_resources here.
+    # The files the tree's vendoring records cover (with --name, those of records naming it).
+    # Without an upstream to read its top-level packages from, a record covers its RECORD's
+    # files or the package of its declared name: pip's "setuptools==..." record does not reach
+    # its pkg_resources here, as it does in a comparison against setuptools.
     vendored = vendor_markers(tree.vendoring, [f.path for f in tree.files],
-                              [(names, {n.replace("-", "_") for n in names})] if names else [])
+                              [(names, {n.replace("-", "_") for n in names})] if names else None)
     rows = []
     for f in tree.files:
         for m in [*f.markers, *vendored.get(f.path, [])]:
@@ -177,7 +178,8 @@ def _cmd_markers(args: argparse.Namespace) -> int:
     else:
         for r in rows:
             where = " ".join(x for x in (r["repository"], r["ref"], r["path"]) if x)
-            print(f"{r['target_path']}:{r['line']}: {r['kind']}: {r['text']}" + (f"  [{where}]" if where else ""))
+            at = f":{r['line']}" if r["line"] else ""  # a vendoring record has no line in the file
+            print(f"{r['target_path']}{at}: {r['kind']}: {r['text']}" + (f"  [{where}]" if where else ""))
         marked = len({r["target_path"] for r in rows})
         print(f"{marked} of {len(tree.files)} files carry such a marker.", file=sys.stderr)
     return 0
@@ -389,7 +391,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("--name", action="append", default=[],
                    help="keep only markers naming this upstream (repeatable), e.g. --name vllm: those that "
-                   "make a file marked in a report, copyright lines naming its authors included")
+                   "make a file marked in a report, copyright lines naming its authors included (a vendoring "
+                   "record covers the package of its declared name here; in a report also the upstream's "
+                   "other top-level packages)")
     p.add_argument("--all", action="store_true", help="without --name: include SPDX and copyright lines")
     p.add_argument("--json", action="store_true", help="print JSON records")
 

@@ -183,11 +183,20 @@ def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *,
                          allow_empty=True)  # the recorded run was accepted; its inputs are checked by digest
     for item, tree in zip(inputs, [comparison.target, *comparison.upstreams], strict=True):
         if item.tree_digest and tree.tree_digest != item.tree_digest:
-            if not item.digest:  # a folder: its Python files are its only identity
+            if not item.digest:  # a folder: no digest stands for its Python files
                 raise ReproduceError(f"the {item.describe()} is not the recorded input: its Python files hash to "
                                      f"{tree.tree_digest}, the manifest records {item.tree_digest}")
             notes.append(f"the {item.describe()} has the recorded digest but this lineage reads other Python "
                          f"files from it (tree digest {tree.tree_digest}, recorded {item.tree_digest})")
+        records = [r.to_dict() for r in tree.vendoring]
+        if item.vendoring is not None and records != item.vendoring:
+            # which files are marked follows the records: for a folder, part of what it is
+            if not item.digest:
+                raise ReproduceError(f"the {item.describe()} is not the recorded input: its vendoring records "
+                                     f"(vendor.txt, vendored *.dist-info) differ from the manifest's "
+                                     f"({len(records)} now, {len(item.vendoring)} recorded)")
+            notes.append(f"the {item.describe()} has the recorded digest but this lineage reads other vendoring "
+                         f"records from it ({len(records)}, recorded {len(item.vendoring)})")
 
     html = any(p.startswith("html/") for p in recorded)
     created = _recorded_time(data, notes)

@@ -36,6 +36,7 @@ class RecordedInput:
     digest: str  # "sha256:..." for archives and PyPI releases, "git:COMMIT" for git, "" for folders
     tree_digest: str
     details: dict[str, Any] = field(default_factory=dict)
+    vendoring: list[Any] | None = None  # its vendoring records (manifest format 4 on; None before)
 
     def describe(self) -> str:
         return f"{self.role} {self.spec}"
@@ -67,7 +68,8 @@ def recorded_inputs(data: dict[str, Any]) -> list[RecordedInput]:
         inputs.append(RecordedInput(
             role=role, spec=entry["spec"], kind=str(entry.get("kind", "")), location=str(entry.get("location", "")),
             digest=str(entry.get("digest", "")), tree_digest=str(entry.get("tree_digest", "")),
-            details=dict(entry.get("details") or {})))
+            details=dict(entry.get("details") or {}),
+            vendoring=list(entry["vendoring"]) if isinstance(entry.get("vendoring"), list) else None))
     return inputs
 
 

@@ -300,7 +300,7 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
     return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
             "other_files": len(source.paths()) - len(py_paths),
             "licence": asdict(read_source_licence(source)), "project": asdict(read_project(source)),
-            "vendoring": [asdict(r) for r in read_vendor_records(source)]}
+            "vendoring": [r.to_dict() for r in read_vendor_records(source)]}
 
 
 def _archive_digest(source: Source) -> str | None:

@@ -6,33 +6,42 @@ per source while it is open (like :mod:`lineage.index.project`):
 
 * a pinned list named ``vendor.txt`` or ``vendored.txt`` (pip's ``pip/_vendor/vendor.txt``, the
   ``wheel/vendored/vendor.txt`` that setuptools ships inside its vendored wheel, older setuptools'
-  ``setuptools/_vendor/vendored.txt``): one requirement per line (``requests==2.32.3``; indented,
-  commented and unpinned lines too); it speaks for the folder it sits in.
-* a vendored copy's own ``NAME-VERSION.dist-info`` below the tree's top (setuptools 70 and later:
-  ``setuptools/_vendor/packaging-24.2.dist-info``): ``Name`` and ``Version`` from its METADATA,
-  its Python files from its RECORD (paths relative to the folder that holds the dist-info). A
-  dist-info at the top of the tree is the source's own metadata, not a vendoring record.
+  ``setuptools/_vendor/vendored.txt``): requirements as pip reads them (PEP 508, parsed by
+  ``packaging``; indented, commented, ``--hash`` and continued lines too; a line that is not a
+  requirement is skipped); a ``==`` or ``===`` specifier is the pin. It speaks for its folder.
+* a vendored copy's own ``NAME-VERSION.dist-info`` (setuptools 70 and later:
+  ``setuptools/_vendor/packaging-24.2.dist-info``): ``Name`` and ``Version`` from its METADATA
+  (else from the folder's name), its Python files from its RECORD (paths relative to the folder
+  that holds the dist-info; a RECORD that cannot be read leaves the record without its list). A
+  dist-info at the top of the tree is the source's own metadata when it is the only one there (a
+  wheel); a tree with several there (a site-packages, a vendoring folder given as the target)
+  holds vendored copies.
 
-:func:`vendor_markers` turns the records into provenance markers of kind ``vendored`` (line 0:
-a record speaks for the whole file, as a header marker does), one per record per covered Python
-file: the files its RECORD lists; otherwise the package folder or module of the declared name in
-the record's folder (``requests`` -> ``pip/_vendor/requests/``, ``typing_extensions`` ->
-``pip/_vendor/typing_extensions.py``), and, for a record that names an upstream of the
-comparison, that upstream's own top-level packages there too (pip's ``setuptools==70.3.0`` is its
-``pkg_resources``). A file covered by several records lists the innermost folder's first (wheel's
-vendored packaging inside setuptools' vendored wheel). Which upstream a ``vendored`` marker names
-is decided by its declared name alone (:func:`lineage.markers.marker_names_upstream`).
+:func:`vendor_markers` turns the records that name an upstream of the comparison into
+provenance markers of kind ``vendored`` (line 0: a record speaks for the whole file, as a header
+marker does; the text names the record's file without a line, so that a line added above it in
+``vendor.txt`` changes no marker), one per record per covered Python file: the files its RECORD
+lists; otherwise the package folder or module of the declared name in the record's folder
+(``requests`` -> ``pip/_vendor/requests/``, ``typing_extensions`` ->
+``pip/_vendor/typing_extensions.py``) and the upstream's own top-level packages there (pip's
+``setuptools==70.3.0`` is its ``pkg_resources``). A file covered by several records lists the
+innermost folder's first (wheel's vendored packaging inside setuptools' vendored wheel). Which
+upstream a ``vendored`` marker names is decided by its declared name alone
+(:func:`lineage.markers.marker_names_upstream`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import email.parser
 import io
 import posixpath
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
+
+from packaging.requirements import InvalidRequirement, Requirement
 
 from lineage.markers import Marker
 from lineage.markers.naming import normal_name
@@ -41,10 +50,8 @@ from lineage.sources.base import Source
 VENDOR_LISTS = ("vendor.txt", "vendored.txt")
 VENDORED_KIND = "vendored"
 _MAX_RECORD_BYTES = 4 << 20
-# A requirement line: a distribution name, optional extras, optional pin ("==" or "===").
-_REQUIREMENT_RE = re.compile(r"(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)\s*(?:\[[^\]]*\])?\s*"
-                             r"(?:(?:===?)\s*(?P<version>[^\s;,#]+))?")
-_DIST_INFO_RE = re.compile(r"(?P<folder>.+)/(?P<stem>[^/]+)\.dist-info/METADATA")
+_DIST_INFO_RE = re.compile(r"(?:(?P<folder>.+)/)?(?P<stem>[^/]+)\.dist-info/METADATA")
+_OPTION_RE = re.compile(r"\s--?[A-Za-z][\w-]*(?:[ =]\S+)?")  # per-requirement options: --hash=sha256:...
 
 
 @dataclass(frozen=True)
@@ -56,28 +63,61 @@ class VendorRecord:
     version: str  # the pinned version, "" when the record pins none
     source: str  # the file that records it ("pip/_vendor/vendor.txt")
     line: int  # its line there (0: a dist-info's METADATA)
-    files: tuple[str, ...] = ()  # Python files its RECORD lists, relative to ``folder`` (sorted)
+    files: frozenset[str] = frozenset()  # Python files its RECORD lists, relative to ``folder``
+
+    def to_dict(self) -> dict[str, object]:
+        """The record as JSON data (its files sorted): part of a source's identity."""
+        return {"folder": self.folder, "name": self.name, "version": self.version, "source": self.source,
+                "line": self.line, "files": sorted(self.files)}
 
     def describe(self) -> str:
-        """The record as a marker's text: ``vendored requests==2.32.3 (pip/_vendor/vendor.txt:8)``."""
+        """The record as a marker's text: ``vendored requests==2.32.3 (pip/_vendor/vendor.txt)``."""
         pin = f"=={self.version}" if self.version else ""
-        where = f"{self.source}:{self.line}" if self.line else self.source
-        return f"vendored {self.name}{pin} ({where})"
+        return f"vendored {self.name}{pin} ({self.source})"
+
+
+def _pin(requirement: Requirement) -> str:
+    pins = [spec.version for spec in requirement.specifier if spec.operator in ("==", "===")]
+    return pins[0] if len(pins) == 1 and "*" not in pins[0] else ""
 
 
 def parse_vendor_list(text: str, source: str) -> list[VendorRecord]:
-    """The records of a ``vendor.txt`` at path ``source``, in line order."""
+    """The records of a ``vendor.txt`` at path ``source``, in line order (a continued line counts
+    at its first line)."""
     folder = posixpath.dirname(source)
     out = []
+    pending, first = "", 0
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split("#", 1)[0].strip()
-        if not line or line.startswith("-"):  # options such as -r or --hash
+        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        if pending:
+            line, start = pending + " " + line, first
+        else:
+            start = number
+        if line.endswith("\\"):
+            pending, first = line[:-1].strip(), start
             continue
-        m = _REQUIREMENT_RE.match(line)
-        if m is None:
+        pending = ""
+        line = _OPTION_RE.sub("", " " + line).strip()
+        if not line or line.startswith("-"):  # options such as -r or --index-url
             continue
-        out.append(VendorRecord(folder, m.group("name"), m.group("version") or "", source, number))
+        try:
+            requirement = Requirement(line)
+        except InvalidRequirement:  # a URL, prose, an editable: not a pinned package
+            continue
+        out.append(VendorRecord(folder, requirement.name, _pin(requirement), source, start))
     return out
+
+
+def _record_files(record: bytes) -> frozenset[str]:
+    """The Python files a RECORD lists (empty when it cannot be read)."""
+    files = set()
+    with contextlib.suppress(csv.Error):
+        for row in csv.reader(io.StringIO(record.decode("utf-8-sig", "replace"))):
+            path = posixpath.normpath(row[0].strip().replace("\\", "/")) if row and row[0].strip() else ""
+            if path.endswith((".py", ".pyi")) and not path.startswith(("/", "../")) and ".dist-info/" not in path:
+                files.add(path)
+        return frozenset(files)
+    return frozenset()
 
 
 def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -> VendorRecord | None:
@@ -86,30 +126,27 @@ def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -
     if m is None:
         return None
     message = email.parser.BytesParser().parsebytes(metadata, headersonly=True)
-    name = str(message.get("Name") or "").strip()
+    stem_name, _, stem_version = m.group("stem").rpartition("-")
+    name = str(message.get("Name") or "").strip() or stem_name
     if not name:
         return None
-    files: list[str] = []
-    if record is not None:
-        for row in csv.reader(io.StringIO(record.decode("utf-8", "replace"))):
-            path = row[0].strip() if row else ""
-            if path.endswith((".py", ".pyi")) and not path.startswith(("/", "../")) and ".dist-info/" not in path:
-                files.append(posixpath.normpath(path))
-    return VendorRecord(m.group("folder"), name, str(message.get("Version") or "").strip(), metadata_path, 0,
-                        tuple(sorted(set(files))))
+    version = str(message.get("Version") or "").strip() or (stem_version if stem_name else "")
+    return VendorRecord(m.group("folder") or "", name, version, metadata_path, 0,
+                        _record_files(record) if record is not None else frozenset())
 
 
 def read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
     """Every vendoring record of an open source, sorted by folder, name and source; none when it has none."""
     paths = source.paths()
     present = set(paths)
+    top_dist_infos = [p for p in paths if p.count("/") == 1 and _DIST_INFO_RE.fullmatch(p)]
     records: list[VendorRecord] = []
     for path in paths:
         if posixpath.basename(path) in VENDOR_LISTS:
             raw = source.read(path)
             if len(raw) <= _MAX_RECORD_BYTES:
-                records += parse_vendor_list(raw.decode("utf-8", "replace"), path)
-        elif path.count("/") >= 2 and _DIST_INFO_RE.fullmatch(path):
+                records += parse_vendor_list(raw.decode("utf-8-sig", "replace"), path)
+        elif _DIST_INFO_RE.fullmatch(path) and (path.count("/") >= 2 or len(top_dist_infos) > 1):
             raw = source.read(path)
             record_path = path[: -len("METADATA")] + "RECORD"
             listed = source.read(record_path) if record_path in present else None
@@ -120,43 +157,50 @@ def read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
     return tuple(sorted(records, key=lambda r: (r.folder, normal_name(r.name), r.source, r.line)))
 
 
-def _covers(record: VendorRecord, path: str, tops: Iterable[str]) -> str:
-    """The path of ``path`` inside the vendored package ``record`` speaks for ("" when outside)."""
-    prefix = record.folder + "/" if record.folder else ""
-    if not path.startswith(prefix):
-        return ""
-    inner = path[len(prefix):]
-    if record.files:
-        return inner if inner in record.files else ""
-    for top in tops:
-        if inner == top + ".py" or inner == top + ".pyi" or inner.startswith(top + "/"):
-            return inner
-    return ""
-
-
 def _import_tops(name: str) -> set[str]:
     """Where a distribution of this name is found in a vendoring folder: ``jaraco.text`` ->
-    ``jaraco_text``, ``jaraco/text``; ``pyproject-hooks`` -> ``pyproject_hooks``."""
-    lower = name.lower()
-    return {re.sub(r"[-.]+", "_", lower), lower.replace(".", "/").replace("-", "_")}
+    ``jaraco_text``, ``jaraco/text``; ``pyproject-hooks`` -> ``pyproject_hooks``; ``Cython`` as
+    written and lower-cased."""
+    out = set()
+    for form in (name, name.lower()):
+        out |= {re.sub(r"[-.]+", "_", form), form.replace(".", "/").replace("-", "_")}
+    return out
+
+
+def _inner(record: VendorRecord, inner: str, tops: Sequence[str]) -> bool:
+    """Whether ``inner`` (a path inside the record's folder) is a file the record speaks for."""
+    if record.files:
+        return inner in record.files
+    return any(inner in (top + ".py", top + ".pyi") or inner.startswith(top + "/") for top in tops)
 
 
 def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
-                   upstreams: Sequence[tuple[set[str], set[str]]] = ()) -> dict[str, list[Marker]]:
+                   upstreams: Sequence[tuple[set[str], set[str]]] | None = None) -> dict[str, list[Marker]]:
     """The ``vendored`` markers of each covered path of ``paths`` (innermost record first).
     ``upstreams``: per upstream of the comparison, (the names a marker may use for it, its own
-    top-level packages), so that a record naming an upstream covers those packages too."""
-    normal_upstreams = [({normal_name(n) for n in names}, tops) for names, tops in upstreams]
-    out: dict[str, list[Marker]] = {}
-    for record in sorted(records, key=lambda r: (-len(r.folder), r.folder, normal_name(r.name), r.source, r.line)):
+    top-level packages): only records naming one of them give markers, and such a record covers
+    that upstream's packages too. Without ``upstreams`` every record gives markers."""
+    normal_upstreams = [({normal_name(n) for n in names}, tops) for names, tops in upstreams or ()]
+    by_folder: dict[str, list[tuple[VendorRecord, list[str]]]] = {}
+    for record in sorted(records, key=lambda r: (normal_name(r.name), r.source, r.line)):
         tops = _import_tops(record.name)
-        for names, up_tops in normal_upstreams:
-            if normal_name(record.name) in names:
-                tops |= up_tops
-        ordered = sorted(tops, key=lambda t: (-len(t), t))
-        for path in paths:
-            inner = _covers(record, path, ordered)
-            if inner:
-                out.setdefault(path, []).append(Marker(line=0, kind=VENDORED_KIND, text=record.describe(),
-                                                       ref=record.version, path=inner, project=record.name))
+        naming = [up_tops for names, up_tops in normal_upstreams if normal_name(record.name) in names]
+        if upstreams is not None and not naming:
+            continue
+        for up_tops in naming:
+            tops |= up_tops
+        by_folder.setdefault(record.folder, []).append((record, sorted(tops, key=lambda t: (-len(t), t))))
+    out: dict[str, list[Marker]] = {}
+    if not by_folder:
+        return out
+    for path in paths:
+        parts = path.split("/")
+        # innermost folder first: wheel's vendored packaging inside setuptools' vendored wheel
+        for depth in range(len(parts) - 1, -1, -1):
+            folder = "/".join(parts[:depth])
+            inner = "/".join(parts[depth:])
+            for record, tops in by_folder.get(folder, ()):
+                if _inner(record, inner, tops):
+                    out.setdefault(path, []).append(Marker(line=0, kind=VENDORED_KIND, text=record.describe(),
+                                                           ref=record.version, path=inner, project=record.name))
     return out

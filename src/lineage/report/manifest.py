@@ -33,7 +33,9 @@ MANIFEST_FORMAT = "lineage.manifest"
 #    "complete": true, written last into a report folder that is moved into place whole.
 # 3: for `lineage reproduce`: "tool" has "commit" (and "dirty") when lineage runs from a git
 #    checkout; "attachments_created" is the creation time SPDX and CycloneDX carry.
-MANIFEST_VERSION = 3
+# 4: each source has "vendoring": its vendoring records (lineage.index.vendoring), which decide
+#    which files are marked: `lineage reproduce` checks a folder input's records as its Python files.
+MANIFEST_VERSION = 4
 # The libraries whose versions decide figures (parsing, similarity); `lineage reproduce` reports a change.
 FIGURE_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz")
 _PACKAGES = (*FIGURE_PACKAGES, "pandas", "numpy", "GitPython", "license-expression",
@@ -67,6 +69,7 @@ def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object
         "cache_misses": tree.cache_misses,
         "index_seconds": round(tree.seconds, 3),
         "licence": source_licence(tree).to_dict(),
+        "vendoring": [r.to_dict() for r in tree.vendoring],
     }
 
 

@@ -63,7 +63,9 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
 
 # FileLicence per (blob digest, head lines): the obligations table and the SPDX writer read the
 # same copied files' licences (625 files of the pair, about 0.1 s); a record is a function of its
-# file's bytes, so the digest stands for the lines, kinds and markers. Bounded, for long histories.
+# file's bytes, so the digest stands for the lines, kinds and the markers read from the file (a
+# vendoring record's marker, added per comparison, is of none of the kinds read here: spdx,
+# copyright, the change kinds). Bounded, for long histories.
 _MEMO: dict[tuple[str, int], FileLicence] = {}
 _MEMO_SIZE = 1 << 16
 _LICENCES_MAGIC = b"LINEAGE-LICENCES\n"
