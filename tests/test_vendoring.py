@@ -109,6 +109,12 @@ def test_markers_cover_a_package_a_module_a_records_files_and_an_upstreams_packa
     assert {p: [m.project for m in ms] for p, ms in with_upstream.items()} == {
         "p/_vendor/pkg_resources/__init__.py": ["setuptools"]}
     assert vendor_markers(records, paths, [({"flask"}, {"pkg_resources"})]) == {}
+    # An upstream that several records of the folder name (many releases compared as one): each
+    # record covers its own package, none takes the upstream's other packages.
+    merged = ({"requests", "typing_extensions", "pkg_resources"}, {"requests", "typing_extensions", "pkg_resources"})
+    found = vendor_markers(records, paths, [merged])
+    assert {p: [m.project for m in ms] for p, ms in found.items()} == {
+        "p/_vendor/requests/api.py": ["requests"], "p/_vendor/typing_extensions.py": ["typing_extensions"]}
 
 
 def test_a_vendored_marker_names_its_declared_distribution_only() -> None:

@@ -24,7 +24,9 @@ marker does; the text names the record's file without a line, so that a line add
 lists; otherwise the package folder or module of the declared name in the record's folder
 (``requests`` -> ``pip/_vendor/requests/``, ``typing_extensions`` ->
 ``pip/_vendor/typing_extensions.py``) and the upstream's own top-level packages there (pip's
-``setuptools==70.3.0`` is its ``pkg_resources``). A file covered by several records lists the
+``setuptools==70.3.0`` is its ``pkg_resources``), unless other records of the folder name the
+same upstream (a folder of several releases compared as one upstream: its packages are then no
+one record's). A file covered by several records lists the
 innermost folder's first (wheel's vendored packaging inside setuptools' vendored wheel). Which
 upstream a ``vendored`` marker names is decided by its declared name alone
 (:func:`lineage.markers.marker_names_upstream`).
@@ -179,16 +181,24 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
     """The ``vendored`` markers of each covered path of ``paths`` (innermost record first).
     ``upstreams``: per upstream of the comparison, (the names a marker may use for it, its own
     top-level packages): only records naming one of them give markers, and such a record covers
-    that upstream's packages too. Without ``upstreams`` every record gives markers."""
-    normal_upstreams = [({normal_name(n) for n in names}, tops) for names, tops in upstreams or ()]
+    that upstream's packages too when it is the only record of its folder naming that upstream.
+    Without ``upstreams`` every record gives markers."""
+    normal_upstreams = [{normal_name(n) for n in names} for names, _ in upstreams or ()]
+    naming = {id(r): [k for k, names in enumerate(normal_upstreams) if normal_name(r.name) in names] for r in records}
+    # How many records of a folder name each upstream: an upstream of several packages (a folder
+    # of many releases) is named by each of theirs, and its packages are then no one record's.
+    namers: dict[tuple[str, int], int] = {}
+    for r in records:
+        for k in naming[id(r)]:
+            namers[(r.folder, k)] = namers.get((r.folder, k), 0) + 1
     by_folder: dict[str, list[tuple[VendorRecord, list[str]]]] = {}
     for record in sorted(records, key=lambda r: (normal_name(r.name), r.source, r.line)):
         tops = _import_tops(record.name)
-        naming = [up_tops for names, up_tops in normal_upstreams if normal_name(record.name) in names]
-        if upstreams is not None and not naming:
+        if upstreams is not None and not naming[id(record)]:
             continue
-        for up_tops in naming:
-            tops |= up_tops
+        for k in naming[id(record)]:
+            if namers[(record.folder, k)] == 1:
+                tops |= upstreams[k][1]  # type: ignore[index]
         by_folder.setdefault(record.folder, []).append((record, sorted(tops, key=lambda t: (-len(t), t))))
     out: dict[str, list[Marker]] = {}
     if not by_folder:
