@@ -64,12 +64,13 @@ def test_a_source_gives_its_records_but_not_its_own_top_level_metadata(tmp_path:
         "proj/_vendor/attrs-24.2.0.dist-info/METADATA": "Name: attrs\nVersion: 24.2.0\n",
         "proj/_vendor/attrs-24.2.0.dist-info/RECORD": "attr/__init__.py,sha256=a,1\n",
         "proj/_vendor/attr/__init__.py": "y = 2\n",
+        "proj/patched/patched.txt": "pip==24.3.1\n",  # pipenv's list of the packages it patches
     })
     with open_source(str(root), tmp_path / "cache") as source:
         records = read_vendor_records(source)
     assert [(r.folder, r.name, r.version, r.files) for r in records] == [
         ("proj/_vendor", "attrs", "24.2.0", frozenset({"attr/__init__.py"})),
-        ("proj/_vendor", "six", "1.16.0", frozenset())]
+        ("proj/_vendor", "six", "1.16.0", frozenset()), ("proj/patched", "pip", "24.3.1", frozenset())]
     # a tree with several dist-infos at its top (a site-packages, a vendoring folder) vendors them
     site = treegen.write_tree(tmp_path / "site", {
         "attrs-24.2.0.dist-info/METADATA": "Name: attrs\nVersion: 24.2.0\n", "attr/__init__.py": "",

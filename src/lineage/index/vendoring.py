@@ -4,9 +4,10 @@ A project that vendors a package usually says so outside the copied files, which
 of their own. Two forms that released wheels carry, both read by :func:`read_vendor_records` once
 per source while it is open (like :mod:`lineage.index.project`):
 
-* a pinned list named ``vendor.txt`` or ``vendored.txt`` (pip's ``pip/_vendor/vendor.txt``, the
-  ``wheel/vendored/vendor.txt`` that setuptools ships inside its vendored wheel, older setuptools'
-  ``setuptools/_vendor/vendored.txt``): requirements as pip reads them (PEP 508, parsed by
+* a pinned list named ``vendor.txt``, ``vendored.txt`` or ``patched.txt`` (pip's
+  ``pip/_vendor/vendor.txt``, the ``wheel/vendored/vendor.txt`` that setuptools ships inside its
+  vendored wheel, older setuptools' ``setuptools/_vendor/vendored.txt``, pipenv's
+  ``pipenv/patched/patched.txt`` for the pip it patches): requirements as pip reads them (PEP 508, parsed by
   ``packaging``; indented, commented, ``--hash`` and continued lines too; a line that is not a
   requirement is skipped); a ``==`` or ``===`` specifier is the pin. It speaks for its folder.
 * a vendored copy's own ``NAME-VERSION.dist-info`` (setuptools 70 and later:
@@ -49,7 +50,7 @@ from lineage.markers import Marker
 from lineage.markers.naming import normal_name
 from lineage.sources.base import Source
 
-VENDOR_LISTS = ("vendor.txt", "vendored.txt")
+VENDOR_LISTS = ("vendor.txt", "vendored.txt", "patched.txt")
 VENDORED_KIND = "vendored"
 _MAX_RECORD_BYTES = 4 << 20
 _DIST_INFO_RE = re.compile(r"(?:(?P<folder>.+)/)?(?P<stem>[^/]+)\.dist-info/METADATA")
