@@ -108,6 +108,20 @@ def upstream_names(tree: TreeIndex) -> set[str]:
     return {n for n in names if n}
 
 
+def vendored_upstreams(target: str, settings: RunSettings | None = None) -> list[str]:
+    """The PyPI releases the target's vendoring records pin (``pypi:NAME==VERSION``, sorted; see
+    :mod:`lineage.index.vendoring`): the upstreams that compare every vendored package with the
+    release it says it is. A record that pins no version is left out (logged)."""
+    from lineage.index.vendoring import pinned_releases, read_vendor_records
+
+    settings = settings or RunSettings()
+    with open_source(target, settings.cache_root) as source:
+        specs, unpinned = pinned_releases(read_vendor_records(source))
+    if unpinned:
+        settings.log(f"vendoring records without a pinned version, left out: {', '.join(unpinned)}")
+    return specs
+
+
 def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
             settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
             opener: Callable[[str, Path], Source] = open_source, allow_empty: bool = False,

@@ -61,10 +61,22 @@ def _cmd_compare(args: argparse.Namespace) -> int:
 
     started = time.perf_counter()
     out = Path(args.out)
-    upstreams = [args.upstream, *args.also_upstream]
+    upstreams = [*([args.upstream] if args.upstream else []), *args.also_upstream]
+    settings = run_settings(args)
+    if getattr(args, "vendored", False):
+        from lineage.api import vendored_upstreams
+
+        found = vendored_upstreams(args.target, settings)
+        if not found:
+            raise LineageError(f"--vendored: {args.target} has no vendoring record that pins a release "
+                               "(vendor.txt, vendored.txt, patched.txt, a vendored *.dist-info)")
+        upstreams += [spec for spec in found if spec not in upstreams]
+        settings.log(f"--vendored: {len(found)} pinned releases as upstreams: {', '.join(found)}")
+    if not upstreams:
+        raise LineageError("compare needs an UPSTREAM (or --upstream SOURCE, or --vendored)")
     # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
     check_out_dir(out, local_paths([args.target, *upstreams]))
-    result = compare_and_write(args.target, upstreams, out, params=_params(args.set), settings=run_settings(args),
+    result = compare_and_write(args.target, upstreams, out, params=_params(args.set), settings=settings,
                                target_names=args.target_name or None, html=not args.no_html,
                                formats=_formats(args.formats), allow_empty=args.allow_empty)
     for line in result.headline:
@@ -349,7 +361,12 @@ def build_parser() -> argparse.ArgumentParser:
                  description="Compare TARGET with UPSTREAM; write lines.csv, files.csv, "
                  "functions.csv, regions.csv, summary.json, summary.md, html/ and manifest.json.")
     p.add_argument("target", help=f"the codebase to examine: {SOURCE_HELP}")
-    p.add_argument("upstream", help=f"the primary upstream: {SOURCE_HELP}")
+    p.add_argument("upstream", nargs="?", help=f"the primary upstream: {SOURCE_HELP} (may be left out with "
+                   "--upstream or --vendored)")
+    p.add_argument("--vendored", action="store_true",
+                   help="add as upstreams the PyPI releases the target's vendoring records pin (vendor.txt, "
+                   "vendored.txt, patched.txt, vendored *.dist-info): each vendored package against the "
+                   "release it says it is")
 
     p = _command(sub, "corpus", _cmd_corpus, help="run compare on a pinned corpus manifest (corpora/*.json)",
                  description="Compare the pinned PyPI releases named by a corpus manifest; "

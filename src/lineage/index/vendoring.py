@@ -215,3 +215,16 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
                     out.setdefault(path, []).append(Marker(line=0, kind=VENDORED_KIND, text=record.describe(),
                                                            ref=record.version, path=inner, project=record.name))
     return out
+
+
+def pinned_releases(records: Sequence[VendorRecord]) -> tuple[list[str], list[str]]:
+    """The PyPI releases the records pin, as source specs (``pypi:requests==2.32.3``), one per
+    distribution and version, sorted; and the names of the records that pin none."""
+    pinned: dict[tuple[str, str], str] = {}
+    unpinned = set()
+    for r in records:
+        if r.version:
+            pinned.setdefault((normal_name(r.name), r.version), f"pypi:{r.name}=={r.version}")
+        else:
+            unpinned.add(r.name)
+    return [pinned[key] for key in sorted(pinned)], sorted(unpinned - {r.name for r in records if r.version})
