@@ -8,6 +8,7 @@ from pathlib import Path
 
 import jsonschema
 import pytest
+import treegen
 from cyclonedx.schema import SchemaVersion
 from cyclonedx.validation.json import JsonStrictValidator
 from spdx_tools.spdx.parser.parse_anything import parse_file
@@ -73,13 +74,7 @@ def test_compatibility_table(upstream: str, target: str, status: str) -> None:
     assert compatible(upstream, target).status == status
 
 
-def _body(seed: int) -> str:
-    """A distinctive function body (copied lines must be evidence, not idioms)."""
-    return "\n".join(
-        f"def transform_{seed}_{k}(value_{k}, scale_{seed}=0.{k}{seed}):\n"
-        f"    intermediate_{k} = value_{k} * scale_{seed} + {k * 17 + seed}\n"
-        f"    return intermediate_{k} - len(str(intermediate_{k})) // {k + 3}\n"
-        for k in range(6)) + "\n"
+_body = treegen.distinctive_functions
 
 
 def _upstream(licence: str) -> dict[str, str]:

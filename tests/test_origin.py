@@ -34,13 +34,7 @@ def _index(path: str, text: str):  # type: ignore[no-untyped-def]
     return Indexer().index(path, text.encode(), "d-" + path)
 
 
-def _body(seed: int, n: int = 6) -> str:
-    """Distinctive functions: every line is evidence, none an idiom."""
-    return "\n".join(
-        f"def transform_{seed}_{k}(value_{k}, scale_{seed}=0.{k}{seed}):\n"
-        f"    intermediate_{k} = value_{k} * scale_{seed} + {k * 17 + seed}\n"
-        f"    return intermediate_{k} - len(str(intermediate_{k})) // {k + 3}\n"
-        for k in range(n)) + "\n"
+_body = treegen.distinctive_functions
 
 
 def _origin(path: str, text: str, holders: frozenset[str] = frozenset()):  # type: ignore[no-untyped-def]

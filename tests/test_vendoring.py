@@ -138,12 +138,7 @@ def test_a_vendored_marker_names_its_declared_distribution_only() -> None:
     assert file_marker([holder, m], {"cachecontrol"}) == (m, 0)
 
 
-def _body(seed: int) -> str:
-    return "\n".join(
-        f"def reshape_{seed}_{k}(item_{k}, factor_{seed}=0.{k}{seed}):\n"
-        f"    partial_{k} = item_{k} * factor_{seed} + {k * 13 + seed}\n"
-        f"    return partial_{k} - len(repr(partial_{k})) // {k + 2}\n"
-        for k in range(6)) + "\n"
+_body = treegen.distinctive_functions
 
 
 _OWN = ("class Ledger:\n    def __init__(self):\n        self.entries = {}\n\n"

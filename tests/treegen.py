@@ -340,6 +340,16 @@ def expected(lines: Sequence[TLine], upstream_files: dict[str, str]) -> list[Exp
     return out
 
 
+def distinctive_functions(seed: int, n: int = 6) -> str:
+    """``n`` small functions whose every line is evidence, none an idiom (names and numbers carry
+    ``seed``): a module to copy whole or in part when a test needs copied code and nothing else."""
+    return "\n".join(
+        f"def transform_{seed}_{k}(value_{k}, scale_{seed}=0.{k}{seed}):\n"
+        f"    intermediate_{k} = value_{k} * scale_{seed} + {k * 17 + seed}\n"
+        f"    return intermediate_{k} - len(str(intermediate_{k})) // {k + 3}\n"
+        for k in range(n)) + "\n"
+
+
 def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
     """Write ``{posix path: text or bytes}`` under ``root``; return root."""
     for path, content in files.items():
