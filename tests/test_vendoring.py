@@ -275,3 +275,24 @@ def test_pip_against_the_releases_its_vendor_txt_pins(tmp_path: Path) -> None:
     requests = [r for r in summary["vendored"] if r["record"].startswith("vendored requests==")]
     assert requests[0]["upstreams"] == [{"label": "requests", "version": "2.32.3"}]
     assert (requests[0]["files"], requests[0]["verbatim_code_lines"], requests[0]["near_code_lines"]) == (18, 2931, 30)
+
+
+def test_an_upstreams_vendored_package_is_third_party_code(tmp_path: Path) -> None:
+    # pipenv's layout: patched/patched.txt names the pip it carries; "patched" is no vendor folder
+    upstream = treegen.write_tree(tmp_path / "up", {
+        "up/core.py": _body(5), "up/patched/patched.txt": "toolkit==2.0\n", "up/patched/toolkit/ops.py": _body(6)})
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "tgt/a.py": _body(5), "tgt/b.py": _body(6), "tgt/c.py": "# Adapted from up\n" + _body(6)})
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(upstream), "--out", str(out), "--no-html", "--formats", "none",
+                 "-q", "--jobs", "1"]) == 0
+    files = pd.read_csv(out / "files.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    n_code = len([line for line in _body(5).split("\n") if line.strip()])
+    assert int(files.loc["tgt/a.py", "verbatim_code_lines"]) == n_code  # the upstream's own code: copied
+    # the upstream's vendored toolkit: shared third-party code, not copied from the upstream ...
+    assert int(files.loc["tgt/b.py", "verbatim_code_lines"]) == 0
+    assert int(files.loc["tgt/b.py", "shared_third_party_code_lines"]) == n_code
+    assert files.loc["tgt/b.py", "shared_origin"] == "third_party:toolkit"
+    assert files.loc["tgt/b.py", "shared_evidence"] == "vendored toolkit==2.0 (up/patched/patched.txt)"
+    # ... unless the target file says it took it from the upstream
+    assert int(files.loc["tgt/c.py", "verbatim_code_lines"]) == n_code

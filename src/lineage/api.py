@@ -82,6 +82,14 @@ class Comparison(results.Comparison):
                              csv_cache=csv_cache, jobs=jobs, on_written=on_written)
 
 
+def _with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
+    """``tree`` with ``extra[path]`` added to the markers of its files (the same tree when none)."""
+    if not extra:
+        return tree
+    return dataclasses.replace(tree, files=[dataclasses.replace(f, markers=[*f.markers, *extra[f.path]])
+                                            if f.path in extra else f for f in tree.files])
+
+
 def top_modules(tree: TreeIndex) -> set[str]:
     """A tree's top-level packages and modules (``requests``, ``typing_extensions``), where a
     vendoring record that names it finds its files in the vendoring folder."""
@@ -222,6 +230,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     """
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams])
+    # An upstream's own vendoring records mark the files they cover (every record's): its vendored
+    # packages are third-party code (lineage.match.origin, rule 2).
+    upstreams = [_with_markers(tree, vendor_markers(tree.vendoring, [f.path for f in tree.files]))
+                 for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []
@@ -232,13 +244,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
             up_of.append(number)
     own_names = [upstream_names(tree) for tree in upstreams]
     names: set[str] = set().union(*own_names)
-    # A file its tree's vendoring records cover carries their markers from here on, as if written in it.
+    # A file its tree's vendoring records cover carries their markers from here on, as if written
+    # in it: in the target, those of records naming an upstream (in an upstream, every record's:
+    # above).
     vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
                               [(own, top_modules(tree)) for own, tree in zip(own_names, upstreams, strict=True)])
-    if vendored:
-        target = dataclasses.replace(target, files=[
-            dataclasses.replace(f, markers=[*f.markers, *vendored[f.path]]) if f.path in vendored else f
-            for f in target.files])
+    target = _with_markers(target, vendored)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:

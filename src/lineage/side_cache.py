@@ -128,6 +128,10 @@ def origins_key(labels: Sequence[str], files: Sequence[Sequence[FileIndex]], own
     :func:`side_key`, which holds the code)."""
     parts = [SIDE_VERSION, "origins", side_key(labels, files), [sorted(n) for n in own_names], sorted(target_names),
              params.to_dict(), [sorted(h) for h in holders]]
+    # The markers an upstream's vendoring records give (not in the files' bytes): only when there are any.
+    vendored = [[f.path, m.text] for tree_files in files for f in tree_files for m in f.markers if m.kind == "vendored"]
+    if vendored:
+        parts.append(vendored)
     return hashlib.sha256(json.dumps(parts, sort_keys=True, default=str).encode()).hexdigest()
 
 

@@ -5,7 +5,10 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
 1. ``from_target``: its header states that it came from the target project: a provenance marker
    or repository URL naming the target, or a copyright line of the target's authors
    ("Copyright 2023-2024 SGLang Team"), that does not also name the upstream itself.
-2. ``third_party``, by folder: one of its folders is a vendored folder
+2. ``third_party``, by folder: a vendoring record of the upstream's tree covers it (a
+   ``vendor.txt``-like line or a vendored ``*.dist-info``, :mod:`lineage.index.vendoring`; its
+   ``vendored`` marker), named after the distribution the record declares (pipenv's
+   ``pipenv/patched/pip/`` -> ``pip``); or one of its folders is a vendored folder
    (``MatchParams.vendor_folders``: ``third_party/``, ``_vendor/``, ...); the third party is
    named after the path component that follows (``vllm/third_party/pynvml.py`` -> ``pynvml``).
 3. ``third_party``, by header: its header names another project as its origin: a derived /
@@ -167,6 +170,9 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
             continue
         if target and marker_names_upstream(m, target) and not marker_names_upstream(m, own):
             return Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
+    for m in f.markers:
+        if m.kind == "vendored" and not marker_names_upstream(m, own):
+            return Origin(THIRD_PARTY, m.project, m.text, 0)
     folders = f.path.split("/")[:-1]
     vendor = p.vendor_folder_names
     for depth, part in enumerate(folders):
