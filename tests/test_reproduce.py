@@ -91,6 +91,15 @@ def test_a_changed_vendoring_record_of_a_folder_is_refused(inputs: tuple[Path, P
     (inputs[0] / "pkg" / "vendor.txt").write_text("vendored==1.0\n", encoding="utf-8")
     line = assert_one_line_error(lineage("reproduce", str(tmp_path / "report"), "-q"))
     assert "the target" in line and "is not the recorded input: its vendoring records" in line
+    assert line.endswith("pkg/vendor.txt now records vendored")
+
+
+def test_a_vendoring_records_line_is_not_part_of_the_input(inputs: tuple[Path, Path, Path], tmp_path: Path) -> None:
+    (inputs[0] / "pkg" / "vendor.txt").write_text("vendored==1.0\n", encoding="utf-8")
+    _compare(inputs, tmp_path / "report", "--no-html")
+    # a comment above the record moves its line; no figure reads the line
+    (inputs[0] / "pkg" / "vendor.txt").write_text("# pinned\nvendored==1.0\n", encoding="utf-8")
+    assert main(["reproduce", str(tmp_path / "report"), "-q"]) == 0
 
 
 def test_a_tampered_archive_is_refused(inputs: tuple[Path, Path, Path], tmp_path: Path) -> None:

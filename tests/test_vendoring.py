@@ -18,6 +18,7 @@ from lineage.index.vendoring import (
     parse_vendor_list,
     pinned_releases,
     read_vendor_records,
+    release_key,
     vendor_markers,
 )
 from lineage.markers import Marker, file_marker, marker_names_upstream
@@ -229,11 +230,31 @@ def test_markers_command_lists_the_files_a_record_covers(tmp_path: Path, capsys)
 def test_pinned_releases_are_one_spec_per_distribution_and_version() -> None:
     records = [VendorRecord("a/_vendor", "Requests", "2.32.3", "a/_vendor/vendor.txt", 1),
                VendorRecord("b/_vendor", "requests", "2.32.3", "b/_vendor/vendor.txt", 1),
-               VendorRecord("b/_vendor", "packaging", "24.0", "b/_vendor/vendor.txt", 2),
+               VendorRecord("b/_vendor", "six", "1.16", "b/_vendor/vendor.txt", 2),
+               VendorRecord("a/_vendor", "six", "1.16.0", "a/_vendor/vendor.txt", 2),
+               VendorRecord("b/_vendor", "packaging", "24.0", "b/_vendor/vendor.txt", 3),
                VendorRecord("a/_vendor", "packaging", "24.2", "a/_vendor/packaging-24.2.dist-info/METADATA", 0),
-               VendorRecord("a/_vendor", "six", "", "a/_vendor/vendor.txt", 3)]
-    assert pinned_releases(records) == (
-        ["pypi:packaging==24.0", "pypi:packaging==24.2", "pypi:Requests==2.32.3"], ["six"])
+               VendorRecord("b/_vendor", "packaging", "10.0", "b/_vendor/vendor.txt", 4),
+               VendorRecord("a/_vendor", "loose", "", "a/_vendor/vendor.txt", 3),
+               VendorRecord("a/_vendor", "odd", "1.0 (patched)", "a/_vendor/odd-1.0.dist-info/METADATA", 0),
+               VendorRecord("a/_vendor", "bar", "1.0+local", "a/_vendor/vendor.txt", 4),
+               VendorRecord("a/_vendor", "proj", "0.1", "a/_vendor/vendor.txt", 5),
+               VendorRecord("venv/lib/python3.11/site-packages", "attrs", "24.2.0",
+                            "venv/lib/python3.11/site-packages/attrs-24.2.0.dist-info/METADATA", 0,
+                            frozenset({"attr/__init__.py"})),
+               VendorRecord("tests/fixtures/installed", "cleo", "0.7.6",
+                            "tests/fixtures/installed/cleo-0.7.6.dist-info/METADATA", 0,
+                            frozenset({"cleo/__init__.py"}))]
+    paths = ["a/_vendor/requests/api.py", "venv/lib/python3.11/site-packages/attr/__init__.py"]
+    specs, left_out = pinned_releases(records, paths, {"proj"})
+    # PEP 440: 1.16 is 1.16.0 (the first spelling stays); sorted by version, 10.0 before 24.0
+    assert specs == ["pypi:packaging==10.0", "pypi:packaging==24.0", "pypi:packaging==24.2",
+                     "pypi:Requests==2.32.3", "pypi:six==1.16"]
+    assert left_out == ["attrs (an installed environment)", "bar (a local version (1.0+local), not on PyPI)",
+                        "cleo (its RECORD lists no file of the tree)", "loose (no pin)",
+                        "odd (no valid pinned version ('1.0 (patched)'))", "proj (the tree's own project)"]
+    assert release_key("pypi:Six==1.16.0#sha256=" + "0" * 64) == release_key("pypi:six==1.16")
+    assert release_key("./a/folder") is None and release_key("pypi:six==not-a-version") is None
 
 
 def test_compare_vendored_takes_the_pinned_releases_as_upstreams(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
@@ -247,17 +268,19 @@ def test_compare_vendored_takes_the_pinned_releases_as_upstreams(tmp_path: Path,
 
     monkeypatch.setattr(caw, "compare_and_write", fake)
     target = treegen.write_tree(tmp_path / "tgt", {
-        "tgt/_vendor/vendor.txt": "zeta==2.0\nupkg==1.0\nloose\n", "tgt/own.py": _OWN})
+        "tgt/_vendor/vendor.txt": "zeta==2.0\t# a tab before the comment\nupkg==1.0\nloose\n",
+        "tgt/own.py": _OWN})
     assert main(["compare", str(target), "--vendored", "--out", str(tmp_path / "o"), "-q"]) == 0
-    assert main(["compare", str(target), "pypi:upkg==1.0", "--vendored", "--out", str(tmp_path / "o"), "-q"]) == 0
-    assert seen == [["pypi:upkg==1.0", "pypi:zeta==2.0"], ["pypi:upkg==1.0", "pypi:zeta==2.0"]]
+    # an upstream given too, spelled otherwise, is not taken twice; the upstream may follow options
+    assert main(["compare", str(target), "--vendored", "--out", str(tmp_path / "o"), "-q", "pypi:UPKG==1.0.0"]) == 0
+    assert seen == [["pypi:upkg==1.0", "pypi:zeta==2.0"], ["pypi:UPKG==1.0.0", "pypi:zeta==2.0"]]
 
 
 def test_compare_without_an_upstream_or_records_is_one_line_error(tmp_path: Path) -> None:
     target = treegen.write_tree(tmp_path / "tgt", {"tgt/own.py": _OWN})
     line = assert_one_line_error(lineage("compare", str(target), "--out", str(tmp_path / "o")))
     assert "compare needs an UPSTREAM" in line
-    line = assert_one_line_error(lineage("compare", str(target), "--vendored", "--out", str(tmp_path / "o")))
+    line = assert_one_line_error(lineage("compare", str(target), "--vendored", "--out", str(tmp_path / "o"), "-q"))
     assert "has no vendoring record that pins a release" in line
 
 
@@ -296,3 +319,87 @@ def test_an_upstreams_vendored_package_is_third_party_code(tmp_path: Path) -> No
     assert files.loc["tgt/b.py", "shared_evidence"] == "vendored toolkit==2.0 (up/patched/patched.txt)"
     # ... unless the target file says it took it from the upstream
     assert int(files.loc["tgt/c.py", "verbatim_code_lines"]) == n_code
+
+
+def test_history_follows_a_commit_that_changes_only_a_record(tmp_path: Path) -> None:
+    import git
+
+    from lineage.history import run_history
+    from lineage.settings import RunSettings
+
+    upstream = treegen.write_tree(tmp_path / "up", {"upkg/core.py": _body(1)})
+    path = tmp_path / "repo"
+    repo = git.Repo.init(path)
+    who = git.Actor("Test", "test@example.com")
+    for message, files in [("vendor upkg", {"tgt/_vendor/upkg/core.py": _body(1)}),
+                           ("record it", {"tgt/_vendor/vendor.txt": "upkg==1.0\n"}),
+                           ("record another", {"tgt/_vendor/vendor.txt": "otherpkg==1.0\n"}),
+                           ("record it again", {"tgt/_vendor/vendor.txt": "upkg==1.0\n"})]:
+        treegen.write_tree(path, files)
+        repo.index.add(list(files))
+        repo.index.commit(message, author=who, committer=who)
+    repo.close()
+    frame = run_history(f"{path}@HEAD", [str(upstream)], tmp_path / "out",
+                        settings=RunSettings(cache_dir=tmp_path / "cache")).frame
+    # the same Python files in all four commits; the record decides which are marked
+    assert frame["marked_files"].tolist() == [0, 1, 0, 1]
+
+
+def test_top_modules_go_below_src_and_through_namespace_folders() -> None:
+    from types import SimpleNamespace
+
+    from lineage.api import top_modules
+
+    tree = SimpleNamespace(files=[SimpleNamespace(path=p) for p in (
+        "jaraco/text/__init__.py", "jaraco/text/layouts.py", "jaraco/context.py", "src/attr/__init__.py",
+        "src/attr/x.py", "src/mod.py", "lib/yaml/__init__.py", "requests/__init__.py", "requests/api.py",
+        "six.py", "setup.py", "tests/test_a.py")])
+    assert top_modules(tree) == {"jaraco/text", "jaraco/context", "attr", "mod", "yaml", "requests", "six"}
+
+
+def test_two_releases_of_one_distribution_are_labelled_by_version_and_the_pin_breaks_ties() -> None:
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from lineage.api import _unique_labels
+    from lineage.match.claims import claim_order
+
+    assert _unique_labels(["packaging", "packaging", "wheel"], ["24.0", "24.2", "0.43.0"]) == [
+        "packaging-24.0", "packaging-24.2", "wheel"]
+    assert _unique_labels(["a", "a"], ["", ""]) == ["a", "a-2"]
+    assert _unique_labels(["a", "a"], ["1.0", "1.0"]) == ["a", "a-2"]
+    # two upstream files with the same path and the same evidence, one per release: the later
+    # upstream wins a tie, unless a record of the target file pins the other
+    upstream = SimpleNamespace(upstream_of=np.array([0, 1]))
+    paths, names = ["packaging/tags.py"] * 2, ["tags.py"] * 2
+    plain = claim_order(upstream, "x/_vendor/packaging/tags.py", set(), paths, names)  # type: ignore[arg-type]
+    pinned = claim_order(upstream, "x/_vendor/packaging/tags.py", set(), paths, names, pinned=0)  # type: ignore[arg-type]
+    assert min([0, 1], key=lambda u: plain(u, 10.0, 10.0)) == 1
+    assert min([0, 1], key=lambda u: pinned(u, 10.0, 10.0)) == 0
+    assert min([0, 1], key=lambda u: pinned(u, 10.0 if u else 9.0, 10.0)) == 1  # more evidence still wins
+
+
+def test_a_pinned_release_that_cannot_be_had_names_the_record(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")  # an empty cache: nothing can be had
+    target = treegen.write_tree(tmp_path / "tgt", {"tgt/_vendor/vendor.txt": "zzqnotreal-pkg==1.0\n",
+                                                   "tgt/own.py": _OWN})
+    line = assert_one_line_error(lineage("compare", str(target), "--vendored", "--out", str(tmp_path / "o"), "-q"))
+    assert "--vendored: the pinned release pypi:zzqnotreal-pkg==1.0 cannot be had" in line
+
+
+@pytest.mark.slow
+def test_setuptools_against_its_pins_credits_each_copy_to_its_own_release(tmp_path: Path) -> None:
+    """Real releases from PyPI: setuptools 75.6.0 pins packaging 24.2 (a vendored dist-info) and,
+    inside its vendored wheel, packaging 24.0 (wheel's vendor.txt)."""
+    assert main(["compare", "pypi:setuptools==75.6.0", "--vendored", "--out", str(tmp_path / "o"), "--no-html",
+                 "--formats", "none", "-q"]) == 0
+    summary = json.loads((tmp_path / "o" / "summary.json").read_text())
+    labels = [u["label"] for u in summary["upstreams"]]
+    assert "packaging-24.0" in labels and "packaging-24.2" in labels
+    by_record = {r["record"]: r for r in summary["vendored"]}
+    old = by_record["vendored packaging==24.0 (setuptools/_vendor/wheel/vendored/vendor.txt)"]
+    new = by_record["vendored packaging==24.2 (setuptools/_vendor/packaging-24.2.dist-info/METADATA)"]
+    # each against the release it pins (or the wheel that carries it): no line edited since
+    assert {u["label"] for u in old["upstreams"]} <= {"packaging-24.0", "wheel"} and old["near_code_lines"] == 0
+    assert [u["label"] for u in new["upstreams"]] == ["packaging-24.2"] and new["near_code_lines"] == 0

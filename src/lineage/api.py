@@ -82,6 +82,23 @@ class Comparison(results.Comparison):
                              csv_cache=csv_cache, jobs=jobs, on_written=on_written)
 
 
+def _pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_names: Sequence[set[str]]) -> list[int]:
+    """Per target file: the upstream whose release its vendoring record pins (the record names it
+    and pins its version), else -1; the first such record of the file decides."""
+    versions = [str(u.info.details.get("version", "")) for u in upstreams]
+    out = []
+    for f in target.files:
+        found = -1
+        for m in f.markers:
+            if m.kind == "vendored" and m.ref:
+                found = next((k for k, names in enumerate(own_names)
+                              if versions[k] == m.ref and marker_names_upstream(m, names)), -1)
+                if found >= 0:
+                    break
+        out.append(found)
+    return out
+
+
 def _with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
     """``tree`` with ``extra[path]`` added to the markers of its files (the same tree when none)."""
     if not extra:
@@ -92,16 +109,24 @@ def _with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
 
 def top_modules(tree: TreeIndex) -> set[str]:
     """A tree's top-level packages and modules (``requests``, ``typing_extensions``), where a
-    vendoring record that names it finds its files in the vendoring folder."""
+    vendoring record that names it finds its files in the vendoring folder: below a ``src/`` (or
+    PyYAML's ``lib/``) folder, and through namespace folders, which hold no ``__init__.py``
+    (``jaraco/text``, ``jaraco/context`` of the jaraco distributions, not ``jaraco``)."""
+    paths = {f.path for f in tree.files}
     tops = set()
     for f in tree.files:
         parts = f.path.split("/")
-        if parts[0] in ("src", "lib") and len(parts) > 2:  # a src/ (or PyYAML's lib/) layout
-            parts = parts[1:]
-        head = parts[0]
-        name = head.removesuffix(".pyi").removesuffix(".py")
-        if head not in _NOT_PACKAGES and name.isidentifier():
-            tops.add(name)
+        root = ""
+        if parts[0] in ("src", "lib") and len(parts) > 1:
+            root, parts = parts[0] + "/", parts[1:]
+        if parts[0] in _NOT_PACKAGES or not parts[0].removesuffix(".pyi").removesuffix(".py").isidentifier():
+            continue
+        top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
+        for k in range(1, len(parts)):
+            if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
+                top = "/".join(parts[:k])  # the first regular package on the way
+                break
+        tops.add(top)
     return tops
 
 
@@ -116,17 +141,22 @@ def upstream_names(tree: TreeIndex) -> set[str]:
     return {n for n in names if n}
 
 
-def vendored_upstreams(target: str, settings: RunSettings | None = None) -> list[str]:
+def vendored_upstreams(target: str, settings: RunSettings | None = None,
+                       target_names: Sequence[str] | None = None) -> list[str]:
     """The PyPI releases the target's vendoring records pin (``pypi:NAME==VERSION``, sorted; see
     :mod:`lineage.index.vendoring`): the upstreams that compare every vendored package with the
-    release it says it is. A record that pins no version is left out (logged)."""
+    release it says it is. What :func:`lineage.index.vendoring.pinned_releases` leaves out
+    (no valid pin, the target's own project, an installed environment, a fixture) is logged."""
+    from lineage.index.project import read_project
     from lineage.index.vendoring import pinned_releases, read_vendor_records
 
     settings = settings or RunSettings()
     with open_source(target, settings.cache_root) as source:
-        specs, unpinned = pinned_releases(read_vendor_records(source))
-    if unpinned:
-        settings.log(f"vendoring records without a pinned version, left out: {', '.join(unpinned)}")
+        paths = [p for p in source.paths() if p.endswith((".py", ".pyi"))]
+        own = set(target_names or ()) | read_project(source).names() | {source.info.label}
+        specs, left_out = pinned_releases(read_vendor_records(source), paths, own)
+    if left_out:
+        settings.log(f"vendoring records left out: {'; '.join(left_out)}")
     return specs
 
 
@@ -229,7 +259,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     with any of these caches gives the tables of a run without them, byte for byte.
     """
     started = time.perf_counter()
-    labels = _unique_labels([u.info.label for u in upstreams])
+    labels = _unique_labels([u.info.label for u in upstreams],
+                            [str(u.info.details.get("version", "")) for u in upstreams])
     # An upstream's own vendoring records mark the files they cover (every record's): its vendored
     # packages are third-party code (lineage.match.origin, rule 2).
     upstreams = [_with_markers(tree, vendor_markers(tree.vendoring, [f.path for f in tree.files]))
@@ -276,7 +307,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
-                          match_memo if match_memo is not None else {})
+                          match_memo if match_memo is not None else {}, _pinned_upstreams(target, upstreams, own_names))
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table
@@ -427,10 +458,22 @@ def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list
     return shared_headers(files, up_indexes, main)
 
 
-def _unique_labels(labels: list[str]) -> list[str]:
+def _unique_labels(labels: list[str], versions: Sequence[str] = ()) -> list[str]:
+    """One label per upstream: a label several upstreams share takes each one's version when
+    they differ (``packaging-24.0``, ``packaging-24.2``), else a number from the second on."""
+    counts: dict[str, int] = {}
+    for label in labels:
+        counts[label] = counts.get(label, 0) + 1
+    named = list(labels)
+    for label, n in counts.items():
+        mine = [k for k, x in enumerate(labels) if x == label]
+        ours = [versions[k] if k < len(versions) else "" for k in mine]
+        if n > 1 and all(ours) and len(set(ours)) == n:
+            for k, version in zip(mine, ours, strict=True):
+                named[k] = f"{label}-{version}"
     seen: dict[str, int] = {}
     out = []
-    for label in labels:
+    for label in named:
         seen[label] = seen.get(label, 0) + 1
         out.append(label if seen[label] == 1 else f"{label}-{seen[label]}")
     return out

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from lineage import __version__
-from lineage.errors import LineageError
+from lineage.errors import LineageError, SourceError
 from lineage.settings import ARROW_MEMORY_POOL, DEFAULT_MAX_FILE_BYTES, GC_THRESHOLDS, RunSettings
 
 # Before anything imports pyarrow (read when its default pool is first made); forked workers inherit it.
@@ -63,22 +63,34 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     out = Path(args.out)
     upstreams = [*([args.upstream] if args.upstream else []), *args.also_upstream]
     settings = run_settings(args)
+    # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
+    check_out_dir(out, local_paths([args.target, *upstreams]))
+    vendored: list[str] = []
     if getattr(args, "vendored", False):
         from lineage.api import vendored_upstreams
+        from lineage.index.vendoring import release_key
 
-        found = vendored_upstreams(args.target, settings)
+        found = vendored_upstreams(args.target, settings, args.target_name or None)
         if not found:
             raise LineageError(f"--vendored: {args.target} has no vendoring record that pins a release "
                                "(vendor.txt, vendored.txt, patched.txt, a vendored *.dist-info)")
-        upstreams += [spec for spec in found if spec not in upstreams]
+        given = {release_key(spec) or spec for spec in upstreams}  # one release however it is spelled
+        vendored = [spec for spec in found if (release_key(spec) or spec) not in given]
+        upstreams += vendored
         settings.log(f"--vendored: {len(found)} pinned releases as upstreams: {', '.join(found)}")
     if not upstreams:
         raise LineageError("compare needs an UPSTREAM (or --upstream SOURCE, or --vendored)")
-    # Refuse a dangerous --out before the comparison, not a minute later (checked again on write).
-    check_out_dir(out, local_paths([args.target, *upstreams]))
-    result = compare_and_write(args.target, upstreams, out, params=_params(args.set), settings=settings,
-                               target_names=args.target_name or None, html=not args.no_html,
-                               formats=_formats(args.formats), allow_empty=args.allow_empty)
+    try:
+        result = compare_and_write(args.target, upstreams, out, params=_params(args.set), settings=settings,
+                                   target_names=args.target_name or None, html=not args.no_html,
+                                   formats=_formats(args.formats), allow_empty=args.allow_empty)
+    except SourceError as exc:
+        failed = [spec for spec in vendored if spec.removeprefix("pypi:") in str(exc)]
+        if failed:  # say which record's pin it was, and how to go on without it
+            raise LineageError(f"--vendored: the pinned release {failed[0]} cannot be had ({exc}); name the "
+                               "upstreams with --upstream instead to leave it out") from None
+        raise
+
     for line in result.headline:
         print(f"{line}.")
     if result.skipped:
@@ -491,7 +503,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    # compare's UPSTREAM may be left out (--upstream, --vendored): argparse then takes an UPSTREAM
+    # written after an option (`compare T --out DIR U`) for an unknown argument; it is the upstream.
+    if (extra and getattr(args, "func", None) is _cmd_compare and args.upstream is None and len(extra) == 1
+            and not extra[0].startswith("-")):
+        args.upstream, extra = extra[0], []
+    if extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     try:

@@ -34,10 +34,11 @@ class FileLabels:
     def __init__(self, target: TreeIndex, upstreams: Sequence[TreeIndex], labels: Sequence[str],
                  up_of: Sequence[int], params: MatchParams, preferred: Sequence[set[str]],
                  attributed: Sequence[bool], cache_root: Path | None, context: str,
-                 memo: dict[tuple[str, str, str], MatchEntry]) -> None:
+                 memo: dict[tuple[str, str, str], MatchEntry], pinned: Sequence[int] | None = None) -> None:
         self.target, self.upstreams, self.labels = target, upstreams, list(labels)
         self.up_of, self.params = list(up_of), params
         self.preferred, self.attributed = preferred, attributed
+        self.pinned = list(pinned) if pinned is not None else [-1] * len(target.files)
         self.cache_root = cache_root
         self.cache = MatchCache(cache_root, context)
         self.context = context  # part of the memo's keys too: a caller may keep it across contexts
@@ -64,7 +65,8 @@ class FileLabels:
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32))
         matcher = FileMatcher(target_side, self._side[0], self.params, [self.preferred[t] for t in todo],
-                              [self.attributed[t] for t in todo], workers)
+                              [self.attributed[t] for t in todo], workers,
+                              [self.pinned[t] for t in todo] if any(self.pinned[t] >= 0 for t in todo) else None)
         for k, t in enumerate(todo):
             self.prepared[t] = (matcher, k)
 

@@ -19,6 +19,7 @@ files with the recorded ones :mod:`lineage.reproduce_diff`; this module reopens 
 from __future__ import annotations
 
 import dataclasses
+import json
 import os
 import tempfile
 from collections.abc import Iterator
@@ -188,15 +189,14 @@ def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *,
                                      f"{tree.tree_digest}, the manifest records {item.tree_digest}")
             notes.append(f"the {item.describe()} has the recorded digest but this lineage reads other Python "
                          f"files from it (tree digest {tree.tree_digest}, recorded {item.tree_digest})")
-        records = [r.to_dict() for r in tree.vendoring]
-        if item.vendoring is not None and records != item.vendoring:
+        differs = _records_differ([r.to_dict() for r in tree.vendoring], item.vendoring)
+        if differs:
             # which files are marked follows the records: for a folder, part of what it is
             if not item.digest:
                 raise ReproduceError(f"the {item.describe()} is not the recorded input: its vendoring records "
-                                     f"(vendor.txt, vendored *.dist-info) differ from the manifest's "
-                                     f"({len(records)} now, {len(item.vendoring)} recorded)")
+                                     f"(vendor.txt, vendored *.dist-info) differ from the manifest's: {differs}")
             notes.append(f"the {item.describe()} has the recorded digest but this lineage reads other vendoring "
-                         f"records from it ({len(records)}, recorded {len(item.vendoring)})")
+                         f"records from it: {differs}")
 
     html = any(p.startswith("html/") for p in recorded)
     created = _recorded_time(data, notes)
@@ -209,6 +209,28 @@ def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *,
         identical, differing, more = compare_outputs(recorded, report_dir, rerun)
     return Reproduction(manifest=path, out_dir=Path(out_dir) if out_dir is not None else None,
                         identical=identical, differing=differing, notes=notes + more)
+
+
+def _records_differ(now: list[dict[str, Any]], recorded: list[Any] | None) -> str:
+    """The first vendoring record that differs between this run and the manifest, in words ("" when
+    none does or the manifest records none); a record's line does not count (no figure reads it)."""
+    if recorded is None:
+        return ""
+
+    def key(r: Any) -> tuple[str, str, str]:
+        if not isinstance(r, dict):
+            return ("", str(r), "")
+        rest = json.dumps({k: v for k, v in r.items() if k not in ("line", "source", "name")}, sort_keys=True)
+        return (str(r.get("source", "")), str(r.get("name", "")), rest)
+
+    mine, theirs = set(map(key, now)), set(map(key, recorded))
+    if mine == theirs:
+        return ""
+    if mine - theirs:
+        source, name, _ = min(mine - theirs)
+        return f"{source} now records {name}"
+    source, name, _ = min(theirs - mine)
+    return f"{source} recorded {name}, no longer so"
 
 
 __all__ = ["FileDifference", "RecordedInput", "ReproduceError", "Reproduction", "first_difference",

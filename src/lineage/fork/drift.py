@@ -242,9 +242,9 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
 
     def pairing_at(sha: str) -> Pairing:
         tree = upstream_at(sha)
-        if tree.tree_digest not in pairings:
-            pairings[tree.tree_digest] = pair_trees(target_tree, tree, params, settings.store_root)
-        return pairings[tree.tree_digest]
+        if tree.figures_key not in pairings:
+            pairings[tree.figures_key] = pair_trees(target_tree, tree, params, settings.store_root)
+        return pairings[tree.figures_key]
 
     base_pairing = pairing_at(walked.base_sha)
     base_tree = upstream_at(walked.base_sha)

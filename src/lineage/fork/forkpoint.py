@@ -238,12 +238,12 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         with open_source(cand.spec, root) as source:
             tree = index_tree(source, cache, jobs, max_file_bytes,
                               known=known if source.info.kind == "git" else None)
-        scored = by_tree.get(tree.tree_digest)
+        scored = by_tree.get(tree.figures_key)
         if scored is None:
             comparison = compare_trees(target_tree, [tree], params, cache_root=settings.store_root,
                                        workers=MatchWorkers.of(settings))
             scored = score_candidate(tree, comparison.files, comparison.lines)
-            by_tree[tree.tree_digest] = scored
+            by_tree[tree.figures_key] = scored
             del comparison
         totals, per_file = scored
         spec = _resolved_spec(cand, tree)

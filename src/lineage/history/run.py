@@ -132,7 +132,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     total = len(history.commits)
     settings.log(f"history of {history.repo.name}: {total} of {history.commits_in_range} commits")
     rows: list[dict[str, object]] = []
-    by_tree: dict[str, dict[str, object]] = {}  # tree digest -> figures: unchanged Python, no rematch
+    by_tree: dict[str, dict[str, object]] = {}  # figures key -> figures: unchanged Python, no rematch
     labels: list[str] = []
     # Records and bytes of every blob seen so far: a file a commit did not change is neither read
     # from git nor decoded from the cache again.
@@ -145,14 +145,14 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         step = time.perf_counter()
         with open_source(f"{history.repo}@{commit.sha}", root) as source:
             tree = index_tree(source, cache, settings.jobs, settings.max_file_bytes, known=known)
-        figures = by_tree.get(tree.tree_digest)
+        figures = by_tree.get(tree.figures_key)
         if figures is None:
             comparison = compare_trees(tree, up_trees, params, cache_root=settings.store_root,
                                        figures_only=True, match_memo=match_memo, file_rows_memo=file_rows,
                                        workers=MatchWorkers.of(settings))
             labels = labels or comparison.upstream_names
             figures = commit_figures(comparison.files)
-            by_tree[tree.tree_digest] = figures
+            by_tree[tree.figures_key] = figures
         seconds = time.perf_counter() - step
         row = {"index": number, "commit": commit.sha, "date": commit.date, "subject": commit.subject,
                "tags": " ".join(commit.tags), **figures, "cache_hits": tree.cache_hits,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -50,6 +51,17 @@ class TreeIndex:
 
     def lines(self, path: str) -> list[str]:
         return _lines(self.data[path])
+
+    @property
+    def figures_key(self) -> str:
+        """:attr:`tree_digest`, with what else of the source decides a comparison's figures when
+        there is any (its project names, its vendoring records without their lines): memos that
+        reuse figures for the same tree (``history``, ``forkpoint``, ``drift``) key on this."""
+        extra = {"project": asdict(self.project), "vendoring": [
+            {k: v for k, v in r.to_dict().items() if k != "line"} for r in self.vendoring]}
+        if extra == {"project": asdict(ProjectInfo()), "vendoring": []}:
+            return self.tree_digest
+        return "sha256:" + hashlib.sha256(json.dumps([self.tree_digest, extra], sort_keys=True).encode()).hexdigest()
 
     def reader(self) -> Callable[[int], list[str]]:
         return lambda number: self.lines(self.files[number].path)

@@ -41,10 +41,11 @@ import email.parser
 import io
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.version import InvalidVersion, Version
 
 from lineage.markers import Marker
 from lineage.markers.naming import normal_name
@@ -54,6 +55,7 @@ VENDOR_LISTS = ("vendor.txt", "vendored.txt", "patched.txt")
 VENDORED_KIND = "vendored"
 _MAX_RECORD_BYTES = 4 << 20
 _DIST_INFO_RE = re.compile(r"(?:(?P<folder>.+)/)?(?P<stem>[^/]+)\.dist-info/METADATA")
+_COMMENT_RE = re.compile(r"\s#")  # a comment after a requirement (pip: whitespace, then #)
 _OPTION_RE = re.compile(r"\s--?[A-Za-z][\w-]*(?:[ =]\S+)?")  # per-requirement options: --hash=sha256:...
 
 
@@ -91,7 +93,7 @@ def parse_vendor_list(text: str, source: str) -> list[VendorRecord]:
     out = []
     pending, first = "", 0
     for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.split(" #", 1)[0].strip() if not raw.lstrip().startswith("#") else ""
+        line = _COMMENT_RE.split(raw, 1)[0].strip() if not raw.lstrip().startswith("#") else ""
         if pending:
             line, start = pending + " " + line, first
         else:
@@ -217,14 +219,50 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
     return out
 
 
-def pinned_releases(records: Sequence[VendorRecord]) -> tuple[list[str], list[str]]:
+def pinned_releases(records: Sequence[VendorRecord], paths: Sequence[str] = (),
+                    own_names: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """The PyPI releases the records pin, as source specs (``pypi:requests==2.32.3``), one per
-    distribution and version, sorted; and the names of the records that pin none."""
-    pinned: dict[tuple[str, str], str] = {}
-    unpinned = set()
+    distribution and version (PEP 440: ``1.16`` is ``1.16.0``), sorted by name and version; and
+    what is left out, said in words: records that pin no valid version, records naming the tree's
+    own project (``own_names``), dist-infos below a ``site-packages`` or ``dist-packages`` folder
+    (an environment lying in the tree, not vendored code) and dist-infos whose RECORD lists none
+    of ``paths`` (a test fixture's)."""
+    own = {normal_name(n) for n in own_names}
+    present = set(paths)
+    pinned: dict[tuple[str, Version], str] = {}
+    left_out: dict[str, str] = {}
     for r in records:
-        if r.version:
-            pinned.setdefault((normal_name(r.name), r.version), f"pypi:{r.name}=={r.version}")
+        key = normal_name(r.name)
+        folders = set(r.folder.split("/"))
+        prefix = r.folder + "/" if r.folder else ""
+        if key in own:
+            left_out.setdefault(r.name, "the tree's own project")
+        elif folders & {"site-packages", "dist-packages"}:
+            left_out.setdefault(r.name, "an installed environment")
+        elif r.files and present and not any(prefix + f in present for f in r.files):
+            left_out.setdefault(r.name, "its RECORD lists no file of the tree")
         else:
-            unpinned.add(r.name)
-    return [pinned[key] for key in sorted(pinned)], sorted(unpinned - {r.name for r in records if r.version})
+            try:
+                version = Version(r.version)
+            except InvalidVersion:
+                left_out.setdefault(r.name, f"no valid pinned version ({r.version!r})" if r.version else "no pin")
+                continue
+            if version.local is None:
+                pinned.setdefault((key, version), f"pypi:{r.name}=={r.version}")
+            else:
+                left_out.setdefault(r.name, f"a local version ({r.version}), not on PyPI")
+    taken = {name for name, _ in pinned}
+    notes = [f"{name} ({why})" for name, why in sorted(left_out.items()) if normal_name(name) not in taken]
+    return [pinned[key] for key in sorted(pinned)], notes
+
+
+def release_key(spec: str) -> tuple[str, Version] | None:
+    """``pypi:NAME==VERSION[#sha256=...]`` as (normal name, version), to tell two spellings of one
+    release apart from two releases; None for any other source spec or an invalid version."""
+    if not spec.startswith("pypi:") or "==" not in spec:
+        return None
+    name, _, version = spec[len("pypi:"):].split("#", 1)[0].partition("==")
+    try:
+        return normal_name(name.strip()), Version(version.strip())
+    except InvalidVersion:
+        return None

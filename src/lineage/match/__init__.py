@@ -122,7 +122,7 @@ class FileMatcher:
 
     def __init__(self, target: Side, upstream: Side, params: MatchParams,
                  preferred: list[set[str]] | None, attributed: list[bool] | None = None,
-                 workers: MatchWorkers | None = None) -> None:
+                 workers: MatchWorkers | None = None, pinned: list[int] | None = None) -> None:
         from lineage.match.claims import identical_files
         from lineage.match.idioms import IdiomFilter
         from lineage.match.near_identical import near_identical_files
@@ -131,6 +131,7 @@ class FileMatcher:
 
         self.target, self.upstream, self.params, self.preferred = target, upstream, params, preferred
         self.attributed = attributed
+        self.pinned = pinned  # per target file: the upstream a vendoring record pins, or -1 (claim_order)
         self.renames: dict[str, str] = {}
         self.up_paths = [f.path for f in upstream.files]
         self.by_path: dict[str, list[int]] = {}
@@ -146,7 +147,8 @@ class FileMatcher:
         def global_steps() -> None:
             # Step 3 reads no run: with workers, this process does it while they find the runs
             # (before, one core stood idle for each part: about a second on the pinned pair).
-            self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred)
+            self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred,
+                                             pinned)
             self.near_identical = near_identical_files(target, upstream, params, self.identical, self._pick_copy)
             self.idioms = IdiomFilter(target, upstream, params)
 
@@ -154,13 +156,17 @@ class FileMatcher:
         self.votes = upstream_votes(best_upstream_files(*self.runs_by_file.file_pairs()), self.up_paths,
                                     len(target.files))
 
+    def _pinned(self, t_file: int) -> int:
+        return self.pinned[t_file] if self.pinned else -1
+
     def _pick_copy(self, t_file: int, u_files: list[int]) -> int:
         """Of upstream files that are copies of one file, the one target file ``t_file`` is
         credited to: the first in the claim order (a path its markers name, the same path, ...)."""
         from lineage.match.claims import claim_order
 
         preferred = self.preferred[t_file] if self.preferred else set()
-        rank = claim_order(self.upstream, self.target.files[t_file].path, preferred, self.up_paths, self.up_names)
+        rank = claim_order(self.upstream, self.target.files[t_file].path, preferred, self.up_paths, self.up_names,
+                           pinned=self._pinned(t_file))
         return min(u_files, key=lambda u: rank(u, 0.0, 0.0))
 
     def renamed(self, t_file: int) -> tuple[str, ...]:
@@ -230,7 +236,8 @@ class FileMatcher:
             return None
         attributed = bool(self.attributed[t_file]) if self.attributed else False
         sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, self.up_paths, self.up_names,
-                                        attributed and bool(params.claim_named_file_first), params.region_min_weight))
+                                        attributed and bool(params.claim_named_file_first), params.region_min_weight,
+                                        self._pinned(t_file)))
         labeller = FileLabeller(target, upstream, t_file, params)
         claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
         accepted: list[Chain] = []

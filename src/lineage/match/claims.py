@@ -24,14 +24,16 @@ from lineage.match.regions import Chain, Run, claim_keeps
 
 def claim_order(upstream: Side, target_path: str, preferred: set[str], up_paths: list[str],
                 up_names: list[str], named_first: bool = False,
-                min_weight: float = 0.0) -> Callable[[int, float, float], tuple]:
+                min_weight: float = 0.0, pinned: int = -1) -> Callable[[int, float, float], tuple]:
     """The one ranking of candidate sources of a target file: a key of (upstream file, the
     candidate's weight, that upstream file's total weight in this target file); smaller first.
     ``named_first``: a candidate from a file the markers name, weighing at least ``min_weight``,
     before any other (``claim_named_file_first``; only for a target file whose markers name the
     upstream: a bare ``Adapted from qwen2_moe.py`` names the target project's own file as often as
     the upstream's). A lighter one waits its turn: a stray named run claimed first would cut a
-    real region of another file to pieces."""
+    real region of another file to pieces. ``pinned``: the upstream (number) whose release a
+    vendoring record of the target file pins: on equal evidence before the others (two releases
+    of one distribution hold the same lines; the record says which one was taken)."""
     t_name = posixpath.basename(target_path)
 
     def key(u_file: int, weight: float, file_score: float) -> tuple:
@@ -39,6 +41,7 @@ def claim_order(upstream: Side, target_path: str, preferred: set[str], up_paths:
             named_first and (up_paths[u_file] not in preferred or weight < min_weight),
             -round(weight, 6),
             -round(file_score, 6),
+            pinned >= 0 and int(upstream.upstream_of[u_file]) != pinned,
             -int(upstream.upstream_of[u_file]),
             up_paths[u_file] not in preferred,
             up_paths[u_file] != target_path,
@@ -58,7 +61,8 @@ def sort_chains(chains: list[Chain], rank: Callable[[int, float, float], tuple])
 
 
 def identical_files(target: Side, upstream: Side, p: MatchParams, up_paths: list[str],
-                    up_names: list[str], preferred_paths: list[set[str]] | None) -> dict[int, Chain]:
+                    up_names: list[str], preferred_paths: list[set[str]] | None,
+                    pinned: list[int] | None = None) -> dict[int, Chain]:
     """Target files byte-identical to an upstream file, as one whole-file chain each.
 
     A whole identical file is the strongest evidence there is, even when none of its lines is
@@ -79,7 +83,8 @@ def identical_files(target: Side, upstream: Side, p: MatchParams, up_paths: list
         if end == start or tokens < p.region_min_weight:
             continue
         preferred = preferred_paths[t_file] if preferred_paths else set()
-        rank = claim_order(upstream, f.path, preferred, up_paths, up_names)  # equal weights: named first anyway
+        rank = claim_order(upstream, f.path, preferred, up_paths, up_names,  # equal weights: named first anyway
+                           pinned=pinned[t_file] if pinned else -1)
         u_file = min(candidates, key=lambda u: rank(u, tokens, tokens))
         n = end - start
         chain = Chain(u_file, [], 0.0)
