@@ -273,7 +273,20 @@ def test_compare_vendored_takes_the_pinned_releases_as_upstreams(tmp_path: Path,
     assert main(["compare", str(target), "--vendored", "--out", str(tmp_path / "o"), "-q"]) == 0
     # an upstream given too, spelled otherwise, is not taken twice; the upstream may follow options
     assert main(["compare", str(target), "--vendored", "--out", str(tmp_path / "o"), "-q", "pypi:UPKG==1.0.0"]) == 0
-    assert seen == [["pypi:upkg==1.0", "pypi:zeta==2.0"], ["pypi:UPKG==1.0.0", "pypi:zeta==2.0"]]
+    assert main(["compare", str(target), "--out", str(tmp_path / "o"), "-q", "--", "pypi:zeta==2.0"]) == 0
+    assert seen == [["pypi:upkg==1.0", "pypi:zeta==2.0"], ["pypi:UPKG==1.0.0", "pypi:zeta==2.0"], ["pypi:zeta==2.0"]]
+    with pytest.raises(SystemExit) as refused:  # one upstream only
+        main(["compare", str(target), "--out", str(tmp_path / "o"), "-q", "--", "a", "b"])
+    assert refused.value.code == 2
+
+
+def test_the_pin_an_error_names_is_found_whole() -> None:
+    from lineage.cli import failed_pin
+
+    specs = ["pypi:idna==3.7", "pypi:idna==3.7.1"]
+    assert failed_pin(specs, "pypi: idna==3.7.1 is not in the cache") == "pypi:idna==3.7.1"
+    assert failed_pin(specs, "pypi: no release idna==3.7 (pip: ...)") == "pypi:idna==3.7"
+    assert failed_pin(specs, "pypi: xidna==3.7 failed") == ""
 
 
 def test_compare_without_an_upstream_or_records_is_one_line_error(tmp_path: Path) -> None:
@@ -355,6 +368,39 @@ def test_top_modules_go_below_src_and_through_namespace_folders() -> None:
         "src/attr/x.py", "src/mod.py", "lib/yaml/__init__.py", "requests/__init__.py", "requests/api.py",
         "six.py", "setup.py", "tests/test_a.py")])
     assert top_modules(tree) == {"jaraco/text", "jaraco/context", "attr", "mod", "yaml", "requests", "six"}
+    # a src/ folder that is itself a package is not a layout, and no package is called __init__
+    package = SimpleNamespace(files=[SimpleNamespace(path=p) for p in ("src/__init__.py", "src/a.py")])
+    assert top_modules(package) == set()
+
+
+def test_a_records_pin_names_an_upstream_release_however_spelled() -> None:
+    from types import SimpleNamespace
+
+    from lineage.api import _pinned_upstreams
+    from lineage.index.vendoring import same_version
+
+    assert same_version("24.0", "24.0.0") and not same_version("24.0", "24.0.1")
+    assert same_version("weird-1", "weird-1") and not same_version("weird-1", "weird-2")
+    marker = Marker(line=0, kind="vendored", text="vendored packaging==24.0 (x/vendor.txt)", ref="24.0",
+                    project="packaging")
+    target = SimpleNamespace(files=[SimpleNamespace(markers=[marker]), SimpleNamespace(markers=[])])
+    upstreams = [SimpleNamespace(info=SimpleNamespace(details={"version": v})) for v in ("24.2", "24.0.0")]
+    assert _pinned_upstreams(target, upstreams, [{"packaging"}, {"packaging"}]) == [1, -1]  # type: ignore[arg-type]
+
+
+def test_an_upstreams_own_top_level_records_are_its_own_code(tmp_path: Path) -> None:
+    # an installed environment as the upstream: its dist-infos describe the tree itself
+    upstream = treegen.write_tree(tmp_path / "site", {
+        "six-1.16.0.dist-info/METADATA": "Name: six\nVersion: 1.16.0\n", "six.py": _body(7),
+        "attrs-24.2.0.dist-info/METADATA": "Name: attrs\nVersion: 24.2.0\n",
+        "attrs-24.2.0.dist-info/RECORD": "attr/__init__.py,sha256=a,1\n", "attr/__init__.py": _body(8)})
+    target = treegen.write_tree(tmp_path / "tgt", {"tgt/a.py": _body(7), "tgt/b.py": _body(8)})
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(upstream), "--out", str(out), "--no-html", "--formats", "none",
+                 "-q", "--jobs", "1"]) == 0
+    files = pd.read_csv(out / "files.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    n_code = len([line for line in _body(7).split("\n") if line.strip()])
+    assert [int(files.loc[p, "verbatim_code_lines"]) for p in ("tgt/a.py", "tgt/b.py")] == [n_code, n_code]
 
 
 def test_two_releases_of_one_distribution_are_labelled_by_version_and_the_pin_breaks_ties() -> None:
@@ -403,3 +449,27 @@ def test_setuptools_against_its_pins_credits_each_copy_to_its_own_release(tmp_pa
     # each against the release it pins (or the wheel that carries it): no line edited since
     assert {u["label"] for u in old["upstreams"]} <= {"packaging-24.0", "wheel"} and old["near_code_lines"] == 0
     assert [u["label"] for u in new["upstreams"]] == ["packaging-24.2"] and new["near_code_lines"] == 0
+
+
+def test_figures_key_covers_the_licence_files(tmp_path: Path) -> None:
+    from lineage.index import IndexCache, index_tree
+
+    keys = []
+    for n, holder in enumerate(("Alice", "Bob")):
+        root = treegen.write_tree(tmp_path / f"c{n}", {"pkg/a.py": _body(1), "LICENSE": f"Copyright 2020 {holder}\n"})
+        with open_source(str(root), tmp_path / "cache") as source:
+            tree = index_tree(source, IndexCache(None))
+        keys.append((tree.tree_digest, tree.figures_key))
+    assert keys[0][0] == keys[1][0] and keys[0][1] != keys[1][1]  # same Python files, other licence
+
+
+def test_the_match_context_holds_the_pins_when_there_are_any() -> None:
+    from types import SimpleNamespace
+
+    from lineage.api import match_context
+    from lineage.match import MatchParams
+
+    ups = [SimpleNamespace(tree_digest="sha256:" + "0" * 64)]
+    plain = match_context(ups, ["up"], MatchParams())  # type: ignore[arg-type]
+    assert match_context(ups, ["up"], MatchParams(), None, [-1, -1]) == plain  # type: ignore[arg-type]
+    assert match_context(ups, ["up"], MatchParams(), None, [0, -1]) != plain  # type: ignore[arg-type]

@@ -85,6 +85,8 @@ class Comparison(results.Comparison):
 def _pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_names: Sequence[set[str]]) -> list[int]:
     """Per target file: the upstream whose release its vendoring record pins (the record names it
     and pins its version), else -1; the first such record of the file decides."""
+    from lineage.index.vendoring import same_version
+
     versions = [str(u.info.details.get("version", "")) for u in upstreams]
     out = []
     for f in target.files:
@@ -92,7 +94,7 @@ def _pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_nam
         for m in f.markers:
             if m.kind == "vendored" and m.ref:
                 found = next((k for k, names in enumerate(own_names)
-                              if versions[k] == m.ref and marker_names_upstream(m, names)), -1)
+                              if same_version(versions[k], m.ref) and marker_names_upstream(m, names)), -1)
                 if found >= 0:
                     break
         out.append(found)
@@ -117,9 +119,10 @@ def top_modules(tree: TreeIndex) -> set[str]:
     for f in tree.files:
         parts = f.path.split("/")
         root = ""
-        if parts[0] in ("src", "lib") and len(parts) > 1:
+        if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
             root, parts = parts[0] + "/", parts[1:]
-        if parts[0] in _NOT_PACKAGES or not parts[0].removesuffix(".pyi").removesuffix(".py").isidentifier():
+        name = parts[0].removesuffix(".pyi").removesuffix(".py")
+        if parts[0] in _NOT_PACKAGES or not name.isidentifier() or name == "__init__":
             continue
         top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
         for k in range(1, len(parts)):
@@ -211,11 +214,12 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
 
 
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams,
-                  vendored: dict[str, list[Marker]] | None = None) -> str:
+                  vendored: dict[str, list[Marker]] | None = None, pinned: Sequence[int] = ()) -> str:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
-    without a line number), which a file's own bytes do not show."""
+    without a line number), which a file's own bytes do not show; ``pinned`` the upstream each
+    target file's record pins (:func:`_pinned_upstreams`), which also reads the upstreams' versions."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
@@ -223,6 +227,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
     }
     if vendored:  # absent when there are none: the keys of every other comparison stay as they were
         parts["vendored"] = sorted([path, m.text, m.path] for path, found in vendored.items() for m in found)
+    if any(k >= 0 for k in pinned):
+        parts["pinned"] = list(pinned)
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -263,7 +269,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                             [str(u.info.details.get("version", "")) for u in upstreams])
     # An upstream's own vendoring records mark the files they cover (every record's): its vendored
     # packages are third-party code (lineage.match.origin, rule 2).
-    upstreams = [_with_markers(tree, vendor_markers(tree.vendoring, [f.path for f in tree.files]))
+    # (Records at an upstream's top speak for the tree's own contents, an installed environment
+    # or a vendoring folder given whole: those are its own code, not third-party code in it.)
+    upstreams = [_with_markers(tree, vendor_markers([r for r in tree.vendoring if r.folder],
+                                                    [f.path for f in tree.files]))
                  for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
@@ -303,11 +312,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                       for tree in upstreams])
 
-    context = match_context(upstreams, labels, params, vendored)
+    pinned = _pinned_upstreams(target, upstreams, own_names)
+    context = match_context(upstreams, labels, params, vendored, pinned)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
-                          match_memo if match_memo is not None else {}, _pinned_upstreams(target, upstreams, own_names))
+                          match_memo if match_memo is not None else {}, pinned)
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table

@@ -15,6 +15,7 @@ import dataclasses
 import gc
 import json
 import os
+import re
 import signal
 import sys
 import threading
@@ -77,7 +78,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         given = {release_key(spec) or spec for spec in upstreams}  # one release however it is spelled
         vendored = [spec for spec in found if (release_key(spec) or spec) not in given]
         upstreams += vendored
-        settings.log(f"--vendored: {len(found)} pinned releases as upstreams: {', '.join(found)}")
+        settings.log(f"--vendored: {len(vendored)} pinned releases as upstreams: "
+                     f"{', '.join(vendored) or '(all given already)'}")
     if not upstreams:
         raise LineageError("compare needs an UPSTREAM (or --upstream SOURCE, or --vendored)")
     try:
@@ -85,9 +87,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
                                    target_names=args.target_name or None, html=not args.no_html,
                                    formats=_formats(args.formats), allow_empty=args.allow_empty)
     except SourceError as exc:
-        failed = [spec for spec in vendored if spec.removeprefix("pypi:") in str(exc)]
+        failed = failed_pin(vendored, str(exc))
         if failed:  # say which record's pin it was, and how to go on without it
-            raise LineageError(f"--vendored: the pinned release {failed[0]} cannot be had ({exc}); name the "
+            raise LineageError(f"--vendored: the pinned release {failed} cannot be had ({exc}); name the "
                                "upstreams with --upstream instead to leave it out") from None
         raise
 
@@ -98,6 +100,16 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     written = result.paths
     print(f"Wrote {len(written)} files to {args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
+
+
+def failed_pin(specs: Sequence[str], message: str) -> str:
+    """The first of the ``pypi:NAME==VERSION`` specs whose ``NAME==VERSION`` a source error's
+    message names as a whole (``idna==3.7`` is not named by ``idna==3.7.1``); "" when none is."""
+    for spec in specs:
+        pin = re.escape(spec.removeprefix("pypi:"))
+        if re.search(rf"(?<![\w.+-]){pin}(?![\w.+-])", message):
+            return spec
+    return ""
 
 
 def local_paths(specs: Sequence[str]) -> list[str]:
@@ -505,10 +517,12 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args, extra = parser.parse_known_args(argv)
     # compare's UPSTREAM may be left out (--upstream, --vendored): argparse then takes an UPSTREAM
-    # written after an option (`compare T --out DIR U`) for an unknown argument; it is the upstream.
-    if (extra and getattr(args, "func", None) is _cmd_compare and args.upstream is None and len(extra) == 1
-            and not extra[0].startswith("-")):
-        args.upstream, extra = extra[0], []
+    # written after an option (`compare T --out DIR U`, `compare T --out DIR -- U`) for an unknown
+    # argument; it is the upstream.
+    rest = extra[1:] if extra[:1] == ["--"] else extra
+    if (getattr(args, "func", None) is _cmd_compare and args.upstream is None and len(rest) == 1
+            and (rest is not extra or not rest[0].startswith("-"))):
+        args.upstream, extra = rest[0], []
     if extra:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if threading.current_thread() is threading.main_thread():

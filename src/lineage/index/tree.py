@@ -55,13 +55,16 @@ class TreeIndex:
     @property
     def figures_key(self) -> str:
         """:attr:`tree_digest`, with what else of the source decides a comparison's figures when
-        there is any (its project names, its vendoring records without their lines): memos that
-        reuse figures for the same tree (``history``, ``forkpoint``, ``drift``) key on this."""
+        there is any (its project names, its licence files' holders and texts, its vendoring
+        records without their lines): memos that reuse figures for the same tree (``history``,
+        ``forkpoint``, ``drift``) key on this."""
         extra = {"project": asdict(self.project), "vendoring": [
-            {k: v for k, v in r.to_dict().items() if k != "line"} for r in self.vendoring]}
-        if extra == {"project": asdict(ProjectInfo()), "vendoring": []}:
+            {k: v for k, v in r.to_dict().items() if k != "line"} for r in self.vendoring],
+            "licence": asdict(self.licence) if self.licence is not None else None}
+        if extra == {"project": asdict(ProjectInfo()), "vendoring": [], "licence": None}:
             return self.tree_digest
-        return "sha256:" + hashlib.sha256(json.dumps([self.tree_digest, extra], sort_keys=True).encode()).hexdigest()
+        text = json.dumps([self.tree_digest, extra], sort_keys=True, default=str)
+        return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 
     def reader(self) -> Callable[[int], list[str]]:
         return lambda number: self.lines(self.files[number].path)

@@ -224,7 +224,7 @@ def pinned_releases(records: Sequence[VendorRecord], paths: Sequence[str] = (),
     """The PyPI releases the records pin, as source specs (``pypi:requests==2.32.3``), one per
     distribution and version (PEP 440: ``1.16`` is ``1.16.0``), sorted by name and version; and
     what is left out, said in words: records that pin no valid version, records naming the tree's
-    own project (``own_names``), dist-infos below a ``site-packages`` or ``dist-packages`` folder
+    own project (``own_names``), records below a ``site-packages`` or ``dist-packages`` folder
     (an environment lying in the tree, not vendored code) and dist-infos whose RECORD lists none
     of ``paths`` (a test fixture's)."""
     own = {normal_name(n) for n in own_names}
@@ -236,24 +236,33 @@ def pinned_releases(records: Sequence[VendorRecord], paths: Sequence[str] = (),
         folders = set(r.folder.split("/"))
         prefix = r.folder + "/" if r.folder else ""
         if key in own:
-            left_out.setdefault(r.name, "the tree's own project")
+            left_out.setdefault(key, "the tree's own project")
         elif folders & {"site-packages", "dist-packages"}:
-            left_out.setdefault(r.name, "an installed environment")
+            left_out.setdefault(key, "an installed environment")
         elif r.files and present and not any(prefix + f in present for f in r.files):
-            left_out.setdefault(r.name, "its RECORD lists no file of the tree")
+            left_out.setdefault(key, "its RECORD lists no file of the tree")
         else:
             try:
                 version = Version(r.version)
             except InvalidVersion:
-                left_out.setdefault(r.name, f"no valid pinned version ({r.version!r})" if r.version else "no pin")
+                left_out.setdefault(key, f"no valid pinned version ({r.version!r})" if r.version else "no pin")
                 continue
             if version.local is None:
                 pinned.setdefault((key, version), f"pypi:{r.name}=={r.version}")
             else:
-                left_out.setdefault(r.name, f"a local version ({r.version}), not on PyPI")
+                left_out.setdefault(key, f"a local version ({r.version}), not on PyPI")
     taken = {name for name, _ in pinned}
-    notes = [f"{name} ({why})" for name, why in sorted(left_out.items()) if normal_name(name) not in taken]
+    notes = [f"{name} ({why})" for name, why in sorted(left_out.items()) if name not in taken]
     return [pinned[key] for key in sorted(pinned)], notes
+
+
+def same_version(a: str, b: str) -> bool:
+    """Whether two version strings name one release (PEP 440: ``24.0`` is ``24.0.0``); as
+    strings when either is not a valid version."""
+    try:
+        return Version(a) == Version(b)
+    except InvalidVersion:
+        return a == b
 
 
 def release_key(spec: str) -> tuple[str, Version] | None:
