@@ -353,3 +353,27 @@ def test_kept_licences_are_those_computed(tmp_path: Path, monkeypatch: pytest.Mo
     computed.clear()
     assert run(50) == expected and len(computed) == 20  # damaged: a miss, made again
     assert fl._LICENCES_MAGIC in entry.read_bytes()[:32]  # written again
+
+
+def test_a_vendored_dist_infos_licence_governs_its_packages_not_the_root(run_compare, tmp_path: Path) -> None:
+    from lineage.licences.declared import read_source_licence
+    from lineage.sources import open_source
+
+    apache = "Copyright 2024 Upstream Authors\n\nLicensed under the Apache License, Version 2.0\n"
+    target = {"tgt/_vendor/pkg/__init__.py": _body(1), "tgt/own.py": _body(1),
+              "tgt/_vendor/pkg-1.0.dist-info/METADATA": "Name: pkg\nVersion: 1.0\n",
+              "tgt/_vendor/pkg-1.0.dist-info/LICENSE": apache,
+              "tgt/_vendor/pkg-1.0.dist-info/RECORD": "pkg/__init__.py,sha256=a,1\n",
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    root = treegen.write_tree(tmp_path / "t", target)
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    assert [(f.path, f.folder) for f in lic.files] == [("tgt/_vendor/pkg-1.0.dist-info/LICENSE", "tgt/_vendor/pkg")]
+    assert lic.declared == "MIT" and lic.copyrights == ()  # the vendored copy's holders are not the root's
+    comparison = run_compare(target, [("up", _upstream("Apache-2.0"))])
+    ob = comparison.obligations.set_index("target_path")
+    vendored, own = ob.loc["tgt/_vendor/pkg/__init__.py"], ob.loc["tgt/own.py"]
+    assert (vendored["target_licence"], vendored["target_licence_from"]) == (
+        "Apache-2.0", "folder:tgt/_vendor/pkg-1.0.dist-info/LICENSE")
+    assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
+    assert (own["target_licence"], own["target_licence_from"]) == ("MIT", "declared")

@@ -35,10 +35,7 @@ upstream a ``vendored`` marker names is decided by its declared name alone
 
 from __future__ import annotations
 
-import contextlib
-import csv
 import email.parser
-import io
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -50,6 +47,7 @@ from packaging.version import InvalidVersion, Version
 from lineage.markers import Marker
 from lineage.markers.naming import normal_name
 from lineage.sources.base import Source
+from lineage.sources.distinfo import record_files
 
 VENDOR_LISTS = ("vendor.txt", "vendored.txt", "patched.txt")
 VENDORED_KIND = "vendored"
@@ -113,18 +111,6 @@ def parse_vendor_list(text: str, source: str) -> list[VendorRecord]:
     return out
 
 
-def _record_files(record: bytes) -> frozenset[str]:
-    """The Python files a RECORD lists (empty when it cannot be read)."""
-    files = set()
-    with contextlib.suppress(csv.Error):
-        for row in csv.reader(io.StringIO(record.decode("utf-8-sig", "replace"))):
-            path = posixpath.normpath(row[0].strip().replace("\\", "/")) if row and row[0].strip() else ""
-            if path.endswith((".py", ".pyi")) and not path.startswith(("/", "../")) and ".dist-info/" not in path:
-                files.add(path)
-        return frozenset(files)
-    return frozenset()
-
-
 def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -> VendorRecord | None:
     """The record of a vendored copy's dist-info (its METADATA at ``metadata_path``, its RECORD)."""
     m = _DIST_INFO_RE.fullmatch(metadata_path)
@@ -137,7 +123,7 @@ def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -
         return None
     version = str(message.get("Version") or "").strip() or (stem_version if stem_name else "")
     return VendorRecord(m.group("folder") or "", name, version, metadata_path, 0,
-                        _record_files(record) if record is not None else frozenset())
+                        record_files(record) if record is not None else frozenset())
 
 
 def read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:

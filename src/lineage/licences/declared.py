@@ -8,8 +8,10 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   ``text`` is read like METADATA ``License``);
 * licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``COPYING``/
   ``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB.
-  Files inside ``*.dist-info`` count as the root's. A licence file in a sub-folder (a vendored
-  library's) governs the files under that folder.
+  Files inside the top ``*.dist-info`` count as the root's. A licence file in a sub-folder (a
+  vendored library's) governs the files under that folder; one inside a vendored copy's own
+  ``*.dist-info`` (``setuptools/_vendor/packaging-24.2.dist-info/LICENSE.APACHE``) governs the
+  package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root.
 
 The declared licence, first that gives one: ``License-Expression``; ``License`` when it is a valid
 SPDX expression or holds a notice our rules recognise; the licence classifiers (several are a
@@ -24,13 +26,14 @@ import hashlib
 import posixpath
 import re
 import tomllib
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lineage.licences.expressions import combine_all, combine_any, normalise
 from lineage.licences.notices import is_template, notice_expression
 from lineage.markers import find_markers
+from lineage.sources.distinfo import package_folders, record_files
 
 if TYPE_CHECKING:
     from lineage.sources import Source
@@ -125,8 +128,13 @@ def _is_licence_file(path: str) -> bool:
 
 def _folder(path: str) -> str:
     parts = path.split("/")[:-1]
-    if any(p.endswith((".dist-info", ".egg-info")) for p in parts):
-        return ""  # a distribution's own licence files: the root's
+    if parts and parts[0].endswith((".dist-info", ".egg-info")):
+        return ""  # the distribution's own licence files: the root's
+    for k, part in enumerate(parts):
+        if part.endswith((".dist-info", ".egg-info")):
+            # a vendored copy's (setuptools/_vendor/packaging-24.2.dist-info/LICENSE): its own
+            # folder here; read_source_licence gives it the package folders its RECORD lists
+            return "/".join(parts[: k + 1])
     return "/".join(parts)
 
 
@@ -208,12 +216,25 @@ def _from_pyproject(raw: bytes) -> tuple[str, str, str]:
 def read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
+    present = set(paths)
     files = []
+    governed: dict[str, set[str]] = {}  # a vendored dist-info -> the package folders its RECORD lists
     for path in paths:
         if _is_licence_file(path):
             data = source.read(path)
             if len(data) <= MAX_LICENCE_FILE_BYTES:
-                files.append(read_licence_file(path, data))
+                found = read_licence_file(path, data)
+                if found.folder.endswith((".dist-info", ".egg-info")):
+                    if found.folder not in governed:
+                        record = found.folder + "/RECORD"
+                        parent = posixpath.dirname(found.folder)
+                        listed = source.read(record) if record in present else b""
+                        governed[found.folder] = {f"{parent}/{folder}" for folder in
+                                                  package_folders(record_files(listed))} if listed else set()
+                    # the vendored packages' licence: one entry per folder it governs (none: its own folder)
+                    files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]
+                else:
+                    files.append(found)
     declared, declared_from, raw = "", "", ""
     meta = _metadata_path(paths)
     if meta:

@@ -13,11 +13,14 @@ Columns (:data:`OBLIGATION_COLUMNS`):
 * ``upstream_copyrights``: the upstream file's copyright lines, else the upstream root licence
   files' (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``source`` or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
+  else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
+  library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
   else the target's declared licence (``declared``).
 * ``keeps_copyright``: every upstream holder is named by a copyright line of the target file
   (``yes``/``no``; ``n/a`` when the upstream names none).
-* ``keeps_licence_notice``: the target file's SPDX lines and notices name every licence id of the
-  upstream file's licence (``n/a`` when that licence is unknown).
+* ``keeps_licence_notice``: the target file's SPDX lines and notices, and the licence file of its
+  sub-folder, name every licence id of the upstream file's licence (``n/a`` when that licence is
+  unknown).
 * ``modified``: the target file's bytes differ from the upstream file's. ``modification_notice``:
   ``yes``/``no`` when the upstream licence asks modified files to say so (Apache-2.0 section 4(b),
   GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0 via GPL-3.0), ``not required``
@@ -131,8 +134,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         else:
             up_copyrights = source.copyrights
             copyrights_from = "source" if up_copyrights else ""
-        t_licence, t_from = (t_file.expression, t_file.found_by) if t_file.expression else (
-            target_source.declared, "declared" if target_source.declared else "")
+        # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
+        t_licence, t_from = _upstream_licence(t_path, t_file, target_source)
         missing = []
         keeps_copyright = "n/a"
         if up_copyrights:
@@ -140,7 +143,9 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             if keeps_copyright == "no":
                 missing.append("copyright")
         up_ids = set(licence_ids(up_licence))
-        t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids)
+        # a licence file governing the target file's folder (a vendored copy's) keeps its notice too
+        t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(
+            licence_ids(target_source.folder_licence(t_path)[0]))
         keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
         if keeps_notice == "no":
             missing.append("licence-notice")
