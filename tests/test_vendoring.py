@@ -361,7 +361,7 @@ def test_history_follows_a_commit_that_changes_only_a_record(tmp_path: Path) -> 
 def test_top_modules_go_below_src_and_through_namespace_folders() -> None:
     from types import SimpleNamespace
 
-    from lineage.api import top_modules
+    from lineage.index.vendoring import top_modules
 
     tree = SimpleNamespace(files=[SimpleNamespace(path=p) for p in (
         "jaraco/text/__init__.py", "jaraco/text/layouts.py", "jaraco/context.py", "src/attr/__init__.py",
@@ -376,8 +376,7 @@ def test_top_modules_go_below_src_and_through_namespace_folders() -> None:
 def test_a_records_pin_names_an_upstream_release_however_spelled() -> None:
     from types import SimpleNamespace
 
-    from lineage.api import _pinned_upstreams
-    from lineage.index.vendoring import same_version
+    from lineage.index.vendoring import pinned_upstreams, same_version
 
     assert same_version("24.0", "24.0.0") and not same_version("24.0", "24.0.1")
     assert same_version("weird-1", "weird-1") and not same_version("weird-1", "weird-2")
@@ -385,7 +384,7 @@ def test_a_records_pin_names_an_upstream_release_however_spelled() -> None:
                     project="packaging")
     target = SimpleNamespace(files=[SimpleNamespace(markers=[marker]), SimpleNamespace(markers=[])])
     upstreams = [SimpleNamespace(info=SimpleNamespace(details={"version": v})) for v in ("24.2", "24.0.0")]
-    assert _pinned_upstreams(target, upstreams, [{"packaging"}, {"packaging"}]) == [1, -1]  # type: ignore[arg-type]
+    assert pinned_upstreams(target, upstreams, [{"packaging"}, {"packaging"}]) == [1, -1]  # type: ignore[arg-type]
 
 
 def test_an_upstreams_own_top_level_records_are_its_own_code(tmp_path: Path) -> None:

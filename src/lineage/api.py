@@ -31,7 +31,8 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
-from lineage.index.vendoring import vendor_markers
+from lineage.index.project import NOT_PACKAGES
+from lineage.index.vendoring import pinned_upstreams, top_modules, vendor_markers, with_markers
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match import MatchParams, MatchResult, MatchWorkers
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
@@ -54,10 +55,6 @@ from lineage.settings import RunSettings
 from lineage.side_cache import cached_origins
 from lineage.sources import Source, open_source
 from lineage.sources.base import require_python
-
-# Top-level directories that are not an upstream's package name (for reading markers).
-_NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
-                           "tools", "src", "build", "setup.py", "conftest.py"})
 
 
 class Comparison(results.Comparison):
@@ -82,64 +79,13 @@ class Comparison(results.Comparison):
                              csv_cache=csv_cache, jobs=jobs, on_written=on_written)
 
 
-def _pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_names: Sequence[set[str]]) -> list[int]:
-    """Per target file: the upstream whose release its vendoring record pins (the record names it
-    and pins its version), else -1; the first such record of the file decides."""
-    from lineage.index.vendoring import same_version
-
-    versions = [str(u.info.details.get("version", "")) for u in upstreams]
-    out = []
-    for f in target.files:
-        found = -1
-        for m in f.markers:
-            if m.kind == "vendored" and m.ref:
-                found = next((k for k, names in enumerate(own_names)
-                              if same_version(versions[k], m.ref) and marker_names_upstream(m, names)), -1)
-                if found >= 0:
-                    break
-        out.append(found)
-    return out
-
-
-def _with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
-    """``tree`` with ``extra[path]`` added to the markers of its files (the same tree when none)."""
-    if not extra:
-        return tree
-    return dataclasses.replace(tree, files=[dataclasses.replace(f, markers=[*f.markers, *extra[f.path]])
-                                            if f.path in extra else f for f in tree.files])
-
-
-def top_modules(tree: TreeIndex) -> set[str]:
-    """A tree's top-level packages and modules (``requests``, ``typing_extensions``), where a
-    vendoring record that names it finds its files in the vendoring folder: below a ``src/`` (or
-    PyYAML's ``lib/``) folder, and through namespace folders, which hold no ``__init__.py``
-    (``jaraco/text``, ``jaraco/context`` of the jaraco distributions, not ``jaraco``)."""
-    paths = {f.path for f in tree.files}
-    tops = set()
-    for f in tree.files:
-        parts = f.path.split("/")
-        root = ""
-        if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
-            root, parts = parts[0] + "/", parts[1:]
-        name = parts[0].removesuffix(".pyi").removesuffix(".py")
-        if parts[0] in _NOT_PACKAGES or not name.isidentifier() or name == "__init__":
-            continue
-        top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
-        for k in range(1, len(parts)):
-            if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
-                top = "/".join(parts[:k])  # the first regular package on the way
-                break
-        tops.add(top)
-    return tops
-
-
 def upstream_names(tree: TreeIndex) -> set[str]:
     """Names a marker may use for this upstream: its label, its top-level packages, and the
     name, repositories and authors its own metadata declares."""
     names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")} | tree.project.names()
     for f in tree.files:
         head = f.path.split("/", 1)
-        if len(head) == 2 and head[0] not in _NOT_PACKAGES and head[0].isidentifier():
+        if len(head) == 2 and head[0] not in NOT_PACKAGES and head[0].isidentifier():
             names.add(head[0].lower())
     return {n for n in names if n}
 
@@ -219,7 +165,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
     without a line number), which a file's own bytes do not show; ``pinned`` the upstream each
-    target file's record pins (:func:`_pinned_upstreams`), which also reads the upstreams' versions."""
+    target file's record pins (:func:`lineage.index.vendoring.pinned_upstreams`, which also reads
+    the upstreams' versions)."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
@@ -271,7 +218,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # packages are third-party code (lineage.match.origin, rule 2).
     # (Records at an upstream's top speak for the tree's own contents, an installed environment
     # or a vendoring folder given whole: those are its own code, not third-party code in it.)
-    upstreams = [_with_markers(tree, vendor_markers([r for r in tree.vendoring if r.folder],
+    upstreams = [with_markers(tree, vendor_markers([r for r in tree.vendoring if r.folder],
                                                     [f.path for f in tree.files]))
                  for tree in upstreams]
     up_files: list[UpstreamFile] = []
@@ -289,7 +236,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # above).
     vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
                               [(own, top_modules(tree)) for own, tree in zip(own_names, upstreams, strict=True)])
-    target = _with_markers(target, vendored)
+    target = with_markers(target, vendored)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:
@@ -312,7 +259,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                       for tree in upstreams])
 
-    pinned = _pinned_upstreams(target, upstreams, own_names)
+    pinned = pinned_upstreams(target, upstreams, own_names)
     context = match_context(upstreams, labels, params, vendored, pinned)
     n_files = len(target.files)
     seconds = {"match": 0.0}

@@ -20,6 +20,10 @@ from lineage.sources.base import Source
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
                       r"(?P<owner>[A-Za-z0-9_.-]+)/(?P<name>[A-Za-z0-9_.-]+?)(?:\.git)?(?:[/#?]|$)")
 _MAX_METADATA_BYTES = 4 << 20
+# Top-level folders and files of a tree that are not one of its packages (a marker's or a
+# vendoring record's names are read from the others).
+NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
+                          "tools", "src", "build", "setup.py", "conftest.py"})
 
 
 @dataclass(frozen=True)

@@ -39,15 +39,20 @@ import email.parser
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.version import InvalidVersion, Version
 
-from lineage.markers import Marker
+from lineage.index.project import NOT_PACKAGES
+from lineage.markers import Marker, marker_names_upstream
 from lineage.markers.naming import normal_name
 from lineage.sources.base import Source
 from lineage.sources.distinfo import record_files
+
+if TYPE_CHECKING:
+    from lineage.index.tree import TreeIndex
 
 VENDOR_LISTS = ("vendor.txt", "vendored.txt", "patched.txt")
 VENDORED_KIND = "vendored"
@@ -261,3 +266,52 @@ def release_key(spec: str) -> tuple[str, Version] | None:
         return normal_name(name.strip()), Version(version.strip())
     except InvalidVersion:
         return None
+
+
+def with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
+    """``tree`` with ``extra[path]`` added to the markers of its files (the same tree when none)."""
+    if not extra:
+        return tree
+    return replace(tree, files=[replace(f, markers=[*f.markers, *extra[f.path]])
+                                            if f.path in extra else f for f in tree.files])
+
+
+def top_modules(tree: TreeIndex) -> set[str]:
+    """A tree's top-level packages and modules (``requests``, ``typing_extensions``), where a
+    vendoring record that names it finds its files in the vendoring folder: below a ``src/`` (or
+    PyYAML's ``lib/``) folder, and through namespace folders, which hold no ``__init__.py``
+    (``jaraco/text``, ``jaraco/context`` of the jaraco distributions, not ``jaraco``)."""
+    paths = {f.path for f in tree.files}
+    tops = set()
+    for f in tree.files:
+        parts = f.path.split("/")
+        root = ""
+        if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
+            root, parts = parts[0] + "/", parts[1:]
+        name = parts[0].removesuffix(".pyi").removesuffix(".py")
+        if parts[0] in NOT_PACKAGES or not name.isidentifier() or name == "__init__":
+            continue
+        top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
+        for k in range(1, len(parts)):
+            if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
+                top = "/".join(parts[:k])  # the first regular package on the way
+                break
+        tops.add(top)
+    return tops
+
+
+def pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_names: Sequence[set[str]]) -> list[int]:
+    """Per target file: the upstream whose release its vendoring record pins (the record names it
+    and pins its version), else -1; the first such record of the file decides."""
+    versions = [str(u.info.details.get("version", "")) for u in upstreams]
+    out = []
+    for f in target.files:
+        found = -1
+        for m in f.markers:
+            if m.kind == "vendored" and m.ref:
+                found = next((k for k, names in enumerate(own_names)
+                              if same_version(versions[k], m.ref) and marker_names_upstream(m, names)), -1)
+                if found >= 0:
+                    break
+        out.append(found)
+    return out
