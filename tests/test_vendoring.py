@@ -18,11 +18,11 @@ from lineage.index.vendoring import (
     parse_vendor_list,
     pinned_releases,
     read_vendor_records,
-    release_key,
     vendor_markers,
 )
 from lineage.markers import Marker, file_marker, marker_names_upstream
 from lineage.sources import open_source
+from lineage.sources.pypi import release_key
 
 
 def test_vendor_list_reads_pins_indents_comments_and_options() -> None:

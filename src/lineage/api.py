@@ -30,9 +30,15 @@ import pandas as pd
 from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
-from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree
+from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
 from lineage.index.project import NOT_PACKAGES
-from lineage.index.vendoring import pinned_upstreams, top_modules, vendor_markers, with_markers
+from lineage.index.vendoring import (
+    pinned_upstreams,
+    top_modules,
+    upstream_vendor_markers,
+    vendor_markers,
+    with_markers,
+)
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match import MatchParams, MatchResult, MatchWorkers
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
@@ -101,7 +107,7 @@ def vendored_upstreams(target: str, settings: RunSettings | None = None,
 
     settings = settings or RunSettings()
     with open_source(target, settings.cache_root) as source:
-        paths = [p for p in source.paths() if p.endswith((".py", ".pyi"))]
+        paths = [p for p in source.paths() if is_python_path(p)]
         own = set(target_names or ()) | read_project(source).names() | {source.info.label}
         specs, left_out = pinned_releases(read_vendor_records(source), paths, own)
     if left_out:
@@ -214,13 +220,9 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     started = time.perf_counter()
     labels = _unique_labels([u.info.label for u in upstreams],
                             [str(u.info.details.get("version", "")) for u in upstreams])
-    # An upstream's own vendoring records mark the files they cover (every record's): its vendored
-    # packages are third-party code (lineage.match.origin, rule 2).
-    # (Records at an upstream's top speak for the tree's own contents, an installed environment
-    # or a vendoring folder given whole: those are its own code, not third-party code in it.)
-    upstreams = [with_markers(tree, vendor_markers([r for r in tree.vendoring if r.folder],
-                                                    [f.path for f in tree.files]))
-                 for tree in upstreams]
+    # An upstream's own vendoring records mark the files they cover: its vendored packages are
+    # third-party code (lineage.match.origin, rule 2).
+    upstreams = [with_markers(tree, upstream_vendor_markers(tree)) for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []

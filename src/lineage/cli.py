@@ -69,7 +69,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     vendored: list[str] = []
     if getattr(args, "vendored", False):
         from lineage.api import vendored_upstreams
-        from lineage.index.vendoring import release_key
+        from lineage.sources.pypi import release_key
 
         found = vendored_upstreams(args.target, settings, args.target_name or None)
         if not found:

@@ -54,15 +54,13 @@ class TreeIndex:
 
     @property
     def figures_key(self) -> str:
-        """:attr:`tree_digest`, with what else of the source decides a comparison's figures when
-        there is any (its project names, its licence files' holders and texts, its vendoring
-        records without their lines): memos that reuse figures for the same tree (``history``,
+        """A digest of :attr:`tree_digest` and what else of the source decides a comparison's
+        figures (its project names, its licence files' holders and texts, its vendoring records
+        without their lines): memos that reuse figures for the same tree (``history``,
         ``forkpoint``, ``drift``) key on this."""
         extra = {"project": asdict(self.project), "vendoring": [
             {k: v for k, v in r.to_dict().items() if k != "line"} for r in self.vendoring],
             "licence": asdict(self.licence) if self.licence is not None else None}
-        if extra == {"project": asdict(ProjectInfo()), "vendoring": [], "licence": None}:
-            return self.tree_digest
         text = json.dumps([self.tree_digest, extra], sort_keys=True, default=str)
         return "sha256:" + hashlib.sha256(text.encode()).hexdigest()
 

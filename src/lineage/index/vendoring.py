@@ -43,11 +43,11 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement, Requirement
+from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from lineage.index.project import NOT_PACKAGES
 from lineage.markers import Marker, marker_names_upstream
-from lineage.markers.naming import normal_name
 from lineage.sources.base import Source
 from lineage.sources.distinfo import record_files
 
@@ -150,7 +150,7 @@ def read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
                 found = parse_dist_info(raw, listed, path)
                 if found is not None:
                     records.append(found)
-    return tuple(sorted(records, key=lambda r: (r.folder, normal_name(r.name), r.source, r.line)))
+    return tuple(sorted(records, key=lambda r: (r.folder, canonicalize_name(r.name), r.source, r.line)))
 
 
 def _import_tops(name: str) -> set[str]:
@@ -177,8 +177,9 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
     top-level packages): only records naming one of them give markers, and such a record covers
     that upstream's packages too when it is the only record of its folder naming that upstream.
     Without ``upstreams`` every record gives markers."""
-    normal_upstreams = [{normal_name(n) for n in names} for names, _ in upstreams or ()]
-    naming = {id(r): [k for k, names in enumerate(normal_upstreams) if normal_name(r.name) in names] for r in records}
+    normal_upstreams = [{canonicalize_name(n) for n in names} for names, _ in upstreams or ()]
+    naming = {id(r): [k for k, names in enumerate(normal_upstreams) if canonicalize_name(r.name) in names]
+              for r in records}
     # How many records of a folder name each upstream: an upstream of several packages (a folder
     # of many releases) is named by each of theirs, and its packages are then no one record's.
     namers: dict[tuple[str, int], int] = {}
@@ -186,7 +187,7 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
         for k in naming[id(r)]:
             namers[(r.folder, k)] = namers.get((r.folder, k), 0) + 1
     by_folder: dict[str, list[tuple[VendorRecord, list[str]]]] = {}
-    for record in sorted(records, key=lambda r: (normal_name(r.name), r.source, r.line)):
+    for record in sorted(records, key=lambda r: (canonicalize_name(r.name), r.source, r.line)):
         tops = _import_tops(record.name)
         if upstreams is not None and not naming[id(record)]:
             continue
@@ -218,12 +219,12 @@ def pinned_releases(records: Sequence[VendorRecord], paths: Sequence[str] = (),
     own project (``own_names``), records below a ``site-packages`` or ``dist-packages`` folder
     (an environment lying in the tree, not vendored code) and dist-infos whose RECORD lists none
     of ``paths`` (a test fixture's)."""
-    own = {normal_name(n) for n in own_names}
+    own = {canonicalize_name(n) for n in own_names}
     present = set(paths)
     pinned: dict[tuple[str, Version], str] = {}
     left_out: dict[str, str] = {}
     for r in records:
-        key = normal_name(r.name)
+        key = canonicalize_name(r.name)
         folders = set(r.folder.split("/"))
         prefix = r.folder + "/" if r.folder else ""
         if key in own:
@@ -256,16 +257,12 @@ def same_version(a: str, b: str) -> bool:
         return a == b
 
 
-def release_key(spec: str) -> tuple[str, Version] | None:
-    """``pypi:NAME==VERSION[#sha256=...]`` as (normal name, version), to tell two spellings of one
-    release apart from two releases; None for any other source spec or an invalid version."""
-    if not spec.startswith("pypi:") or "==" not in spec:
-        return None
-    name, _, version = spec[len("pypi:"):].split("#", 1)[0].partition("==")
-    try:
-        return normal_name(name.strip()), Version(version.strip())
-    except InvalidVersion:
-        return None
+def upstream_vendor_markers(tree: TreeIndex) -> dict[str, list[Marker]]:
+    """The ``vendored`` markers an upstream tree's own records give its files (every record's,
+    whatever it names), except records at the tree's top: those speak for the tree's own
+    contents (an installed environment, a vendoring folder given whole), not for third-party
+    code inside it."""
+    return vendor_markers([r for r in tree.vendoring if r.folder], [f.path for f in tree.files])
 
 
 def with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:

@@ -8,6 +8,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from packaging.utils import canonicalize_name
+
 from lineage.markers.attribution import is_attribution
 from lineage.markers.record import Marker
 from lineage.markers.urls import strip_git, without_urls
@@ -21,11 +23,6 @@ _BEFORE_NAME = frozenset(
     {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "my", "his", "her",
      "original", "official", "upstream"}
 )
-
-
-def normal_name(name: str) -> str:
-    """A distribution name in its normal form (PEP 503): ``Jaraco.Text`` -> ``jaraco-text``."""
-    return re.sub(r"[-_.]+", "-", name).lower()
 
 
 def _wanted(names: Iterable[str]) -> list[str]:
@@ -82,7 +79,7 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     if not wanted or marker.kind == "spdx":
         return False
     if marker.kind == "vendored":  # a vendoring record names the distribution it declares, nothing else
-        return normal_name(marker.project) in {normal_name(name) for name in wanted}
+        return canonicalize_name(marker.project) in {canonicalize_name(name) for name in wanted}
     if is_attribution(marker):
         return any(mentions(marker.text, name) for name in wanted)
     if marker.repository:

@@ -12,6 +12,8 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Protocol, Self
 
+from packaging.utils import canonicalize_name
+
 from lineage.errors import SourceError
 
 # File-name suffix -> format. The bz2/xz tarballs are not advertised but old sdists on PyPI
@@ -213,7 +215,7 @@ def _archive_format(filename: str) -> str | None:
 
 def _canonical_name(name: str) -> str:
     """PEP 503 normalised project name, so 'Foo_Bar' and 'foo-bar' get the same label."""
-    return re.sub(r"[-_.]+", "-", name).lower()
+    return canonicalize_name(name)
 
 
 def _dist_name(filename: str) -> str:

@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+from packaging.version import InvalidVersion, Version
+
 from lineage import __version__
 from lineage.errors import SourceError
 from lineage.settings import default_cache_dir
@@ -291,6 +293,19 @@ def cache_entry_name(spec: str) -> str | None:
 def _entry_name(m: re.Match[str]) -> str:
     """:func:`cache_entry_name` of a matched spec."""
     return f"{_canonical_name(m['name'])}-{m['version']}"
+
+
+def release_key(spec: str) -> tuple[str, Version] | None:
+    """``pypi:NAME==VERSION[#sha256=...]`` as (normalised name, PEP 440 version), to tell two
+    spellings of one release (``pypi:Six==1.16``, ``pypi:six==1.16.0``) from two releases; None
+    for any other source spec or a version PEP 440 does not read."""
+    m = _PYPI_SPEC.fullmatch(spec)
+    if m is None:
+        return None
+    try:
+        return _canonical_name(m["name"]), Version(m["version"])
+    except InvalidVersion:
+        return None
 
 
 def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
