@@ -90,3 +90,13 @@ def test_the_renamed_package_is_read_from_the_trees(run_compare: Runner) -> None
 
     assert at_line_2("import nextcord") == ("near", 2)
     assert at_line_2("import json")[0] == "none"
+
+
+def test_the_renamed_package_is_read_below_a_src_root(run_compare: Runner) -> None:
+    """Both trees in a ``src/`` layout (the folder is no package): the packages are ``discord``
+    and ``nextcord``, not ``src``, so the rename is seen as at the top."""
+    up = {"src/discord/client.py": "import asyncio\nimport discord\nimport os\n" + _BODY,
+          "src/discord/__init__.py": "VERSION_OF_THE_PACKAGE = '1.7.0'\n"}
+    target = {"src/nextcord/client.py": "import asyncio\nimport nextcord\nimport os\n" + _BODY}
+    frame = file_lines(run_compare(target, [("up", up)]), "src/nextcord/client.py")
+    assert (frame.loc[2, "match"], frame.loc[2, "upstream_line"]) == ("near", 2)

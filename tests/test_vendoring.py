@@ -373,6 +373,29 @@ def test_top_modules_go_below_src_and_through_namespace_folders() -> None:
     assert top_modules(package) == set()
 
 
+def test_one_rule_gives_a_trees_top_level_names() -> None:
+    """lineage.index.project.top_level: what a vendoring record covers (``path``), the names an
+    import starts with (``name``) and which are folders (``package``: the marker names)."""
+    from lineage.api import upstream_names
+    from lineage.index.project import ProjectInfo, TopLevel, import_parts, top_level
+
+    paths = ["jaraco/text/__init__.py", "jaraco/context.py", "src/attr/__init__.py", "src/mod.py",
+             "lib/yaml/__init__.py", "six.py", "tests/test_a.py", "docs/conf.py", "2to3/x.py"]
+    assert top_level(paths) == {
+        TopLevel("jaraco", "jaraco/text", True), TopLevel("jaraco", "jaraco/context", True),
+        TopLevel("attr", "attr", True), TopLevel("mod", "mod", False), TopLevel("yaml", "yaml", True),
+        TopLevel("six", "six", False)}
+    assert import_parts("src/attr/x.py", set(paths)) == ["attr", "x.py"]
+    assert import_parts("src/a.py", {"src/__init__.py", "src/a.py"}) == ["src", "a.py"]
+    from types import SimpleNamespace
+
+    tree = SimpleNamespace(files=[SimpleNamespace(path=p) for p in paths],
+                           info=SimpleNamespace(label="Up-Stream"), project=ProjectInfo())
+    # the packages name the upstream in a marker; a lone module (six.py, mod.py) and the
+    # layout's own folders (src, lib, tests) do not
+    assert upstream_names(tree) == {"up-stream", "up_stream", "jaraco", "attr", "yaml"}
+
+
 def test_a_records_pin_names_an_upstream_release_however_spelled() -> None:
     from types import SimpleNamespace
 

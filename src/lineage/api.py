@@ -31,7 +31,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import NOT_PACKAGES
+from lineage.index.project import top_level
 from lineage.index.vendoring import (
     pinned_upstreams,
     top_modules,
@@ -86,13 +86,12 @@ class Comparison(results.Comparison):
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:
-    """Names a marker may use for this upstream: its label, its top-level packages, and the
-    name, repositories and authors its own metadata declares."""
+    """Names a marker may use for this upstream: its label, its top-level packages
+    (:func:`lineage.index.project.top_level`; a lone top-level module's name is too common,
+    ``utils``, to stand for a project), and the name, repositories and authors its own metadata
+    declares."""
     names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")} | tree.project.names()
-    for f in tree.files:
-        head = f.path.split("/", 1)
-        if len(head) == 2 and head[0] not in NOT_PACKAGES and head[0].isidentifier():
-            names.add(head[0].lower())
+    names |= {top.name.lower() for top in top_level(f.path for f in tree.files) if top.package}
     return {n for n in names if n}
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import email.parser
 import re
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lineage.sources.base import Source
@@ -24,6 +25,49 @@ _MAX_METADATA_BYTES = 4 << 20
 # vendoring record's names are read from the others).
 NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
                           "tools", "src", "build", "setup.py", "conftest.py"})
+
+
+@dataclass(frozen=True, order=True)
+class TopLevel:
+    """One top-level import of a tree, read from its paths (:func:`top_level`)."""
+
+    name: str  # the name an import starts with: "requests", "six", "jaraco"
+    path: str  # what it covers, without a src/ or lib/ root: "requests", "six", "jaraco/text"
+    package: bool  # a folder (a package, or a module below namespace folders), not a lone module
+
+
+def top_level(paths: Iterable[str]) -> set[TopLevel]:
+    """The tree's top-level packages and modules: the one rule that the marker names of a tree
+    (its packages), the import test's renamed packages (every top-level import) and a vendoring
+    record's files (what each covers) all read. A root ``src/`` (or PyYAML's ``lib/``) folder
+    that is no package itself is looked through; namespace folders (no ``__init__.py``) are looked
+    through to the first regular package or module (``jaraco/text`` of the jaraco
+    distributions, not the ``jaraco`` they share); the folders and files of ``NOT_PACKAGES``
+    (``tests``, ``docs``, ``setup.py``) and names that are no identifier are none."""
+    paths = set(paths)
+    tops = set()
+    for path in paths:
+        parts = import_parts(path, paths)
+        root = path[: len(path) - len("/".join(parts))]
+        name = parts[0].removesuffix(".pyi").removesuffix(".py")
+        if parts[0] in NOT_PACKAGES or not name.isidentifier() or name == "__init__":
+            continue
+        top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
+        for k in range(1, len(parts)):
+            if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
+                top = "/".join(parts[:k])  # the first regular package on the way
+                break
+        tops.add(TopLevel(name, top, len(parts) > 1))
+    return tops
+
+
+def import_parts(path: str, paths: set[str] | frozenset[str]) -> list[str]:
+    """A tree path's parts as an import reads them: below a root ``src/`` or ``lib/`` folder
+    that is no package itself (``paths``: every path of the tree)."""
+    parts = path.split("/")
+    if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
+        return parts[1:]
+    return parts
 
 
 @dataclass(frozen=True)

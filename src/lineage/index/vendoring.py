@@ -46,7 +46,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from lineage.index.project import NOT_PACKAGES
+from lineage.index.project import top_level
 from lineage.markers import Marker, marker_names_upstream
 from lineage.sources.base import Source
 from lineage.sources.distinfo import record_files
@@ -274,27 +274,10 @@ def with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
 
 
 def top_modules(tree: TreeIndex) -> set[str]:
-    """A tree's top-level packages and modules (``requests``, ``typing_extensions``), where a
-    vendoring record that names it finds its files in the vendoring folder: below a ``src/`` (or
-    PyYAML's ``lib/``) folder, and through namespace folders, which hold no ``__init__.py``
-    (``jaraco/text``, ``jaraco/context`` of the jaraco distributions, not ``jaraco``)."""
-    paths = {f.path for f in tree.files}
-    tops = set()
-    for f in tree.files:
-        parts = f.path.split("/")
-        root = ""
-        if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
-            root, parts = parts[0] + "/", parts[1:]
-        name = parts[0].removesuffix(".pyi").removesuffix(".py")
-        if parts[0] in NOT_PACKAGES or not name.isidentifier() or name == "__init__":
-            continue
-        top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
-        for k in range(1, len(parts)):
-            if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
-                top = "/".join(parts[:k])  # the first regular package on the way
-                break
-        tops.add(top)
-    return tops
+    """What a tree's top-level packages and modules cover (``requests``, ``typing_extensions``,
+    ``jaraco/text``; :func:`lineage.index.project.top_level`), where a vendoring record that names
+    the tree finds its files in the vendoring folder."""
+    return {top.path for top in top_level(f.path for f in tree.files)}
 
 
 def pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_names: Sequence[set[str]]) -> list[int]:

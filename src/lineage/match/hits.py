@@ -21,6 +21,7 @@ import numpy as np
 from lineage.arrays import distinct_sorted, isin_sorted, unique
 from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
 from lineage.index.normalise import stable_hash
+from lineage.index.project import import_parts, top_level
 from lineage.match.headers import header_rows
 from lineage.match.params import MatchParams
 
@@ -57,6 +58,7 @@ class Side:
     align_memo: dict[tuple[int, bool], AlignForms] = field(init=False, default_factory=dict)
     # upstream number -> its top-level packages and modules (top_packages), made on first use.
     packages_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
+    paths_memo: frozenset[str] | None = field(init=False, default=None)  # every file's path (import_top)
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)
@@ -81,13 +83,22 @@ class Side:
 
     def top_packages(self, which: int) -> frozenset[str]:
         """The top-level packages and modules of this side's files of upstream ``which``
-        (``upstream_of``): the first folder of each path, or a top-level file's module name."""
+        (``upstream_of``): the names their imports start with
+        (:func:`lineage.index.project.top_level`)."""
         found = self.packages_memo.get(which)
         if found is None:
-            found = self.packages_memo[which] = frozenset(
-                f.path.split("/", 1)[0] if "/" in f.path else f.path.rsplit(".", 1)[0]
-                for f, u in zip(self.files, self.upstream_of.tolist(), strict=True) if u == which)
+            found = self.packages_memo[which] = frozenset(top.name for top in top_level(
+                f.path for f, u in zip(self.files, self.upstream_of.tolist(), strict=True) if u == which))
         return found
+
+    def import_top(self, file_no: int) -> str:
+        """The package a file's imports of its own tree start with (the first folder of its path,
+        below a ``src/`` or ``lib/`` root: :func:`lineage.index.project.import_parts`), or "" for
+        a top-level module."""
+        if self.paths_memo is None:
+            self.paths_memo = frozenset(f.path for f in self.files)
+        parts = import_parts(self.files[file_no].path, self.paths_memo)
+        return parts[0] if len(parts) > 1 else ""
 
     def content_rows(self, file_no: int) -> np.ndarray:
         return self.row_of[self.file_start[file_no] : self.file_start[file_no + 1]]

@@ -101,8 +101,7 @@ class FileLabeller:
         self.target, self.upstream, self.t_file, self.p = target, upstream, t_file, p
         self.t_rows = target.content_rows(t_file)
         self.t_lines = target.read_lines(t_file)
-        path = target.files[t_file].path
-        self._t_top = path.split("/", 1)[0] if "/" in path else ""  # the target file's top folder
+        self._t_top = target.import_top(t_file)  # the target file's top package
         self.claims = FileClaims(len(self.t_rows), p)
         self.result = empty_match(target.files[t_file].n_lines)
         self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
@@ -286,8 +285,8 @@ class FileLabeller:
         return int(self.upstream.ntok[self.upstream.file_start[u_file] + uc])
 
     def packages(self, u_file: int) -> tuple[str, frozenset[str]]:
-        """The first folder of the target file's path (empty for a file at the top) and the
-        top-level packages and modules of the upstream tree ``u_file`` belongs to
+        """The target file's top package (:meth:`Side.import_top`; empty for a file at the top)
+        and the top-level packages and modules of the upstream tree ``u_file`` belongs to
         (:meth:`Side.top_packages`), for :func:`pair_label`'s import test."""
         return self._t_top, self.upstream.top_packages(int(self.upstream.upstream_of[u_file]))
 
