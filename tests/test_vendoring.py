@@ -382,7 +382,7 @@ def test_one_rule_gives_a_trees_top_level_names() -> None:
     paths = ["jaraco/text/__init__.py", "jaraco/context.py", "src/attr/__init__.py", "src/mod.py",
              "lib/yaml/__init__.py", "six.py", "tests/test_a.py", "docs/conf.py", "2to3/x.py"]
     assert top_level(paths) == {
-        TopLevel("jaraco", "jaraco/text", True), TopLevel("jaraco", "jaraco/context", True),
+        TopLevel("jaraco", "jaraco/text", True, namespace=True), TopLevel("jaraco", "jaraco/context", True),
         TopLevel("attr", "attr", True), TopLevel("mod", "mod", False), TopLevel("yaml", "yaml", True),
         TopLevel("six", "six", False)}
     assert import_parts("src/attr/x.py", set(paths)) == ["attr", "x.py"]
@@ -391,9 +391,17 @@ def test_one_rule_gives_a_trees_top_level_names() -> None:
 
     tree = SimpleNamespace(files=[SimpleNamespace(path=p) for p in paths],
                            info=SimpleNamespace(label="Up-Stream"), project=ProjectInfo())
-    # the packages name the upstream in a marker; a lone module (six.py, mod.py) and the
-    # layout's own folders (src, lib, tests) do not
-    assert upstream_names(tree) == {"up-stream", "up_stream", "jaraco", "attr", "yaml"}
+    # the packages name the upstream in a marker, a package below namespace folders by its dotted
+    # name; a lone module (six.py, mod.py) and the layout's own folders (src, lib, tests) do not
+    assert upstream_names(tree) == {"up-stream", "up_stream", "jaraco.text", "jaraco", "attr", "yaml"}
+    # a module below a namespace folder is named whole when the project's name says so
+    context = SimpleNamespace(files=[SimpleNamespace(path="jaraco/context.py")],
+                              info=SimpleNamespace(label="jaraco-context"), project=ProjectInfo(name="jaraco.context"))
+    assert upstream_names(context) == {"jaraco-context", "jaraco_context", "jaraco.context"}
+    # a folder without any __init__.py (a generated tree, a scripts folder) is named by itself
+    plain = SimpleNamespace(files=[SimpleNamespace(path=p) for p in ("gen/a.py", "gen/b.py")],
+                            info=SimpleNamespace(label="up"), project=ProjectInfo())
+    assert upstream_names(plain) == {"up", "gen"}
 
 
 def test_a_records_pin_names_an_upstream_release_however_spelled() -> None:

@@ -26,6 +26,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+from packaging.utils import canonicalize_name
 
 from lineage import results
 from lineage.errors import LineageError
@@ -88,10 +89,17 @@ class Comparison(results.Comparison):
 def upstream_names(tree: TreeIndex) -> set[str]:
     """Names a marker may use for this upstream: its label, its top-level packages
     (:func:`lineage.index.project.top_level`; a lone top-level module's name is too common,
-    ``utils``, to stand for a project), and the name, repositories and authors its own metadata
-    declares."""
+    ``utils``, to stand for a project; a namespace package by its dotted name, ``jaraco.text``),
+    and the name, repositories and authors its own metadata declares."""
     names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")} | tree.project.names()
-    names |= {top.name.lower() for top in top_level(f.path for f in tree.files) if top.package}
+    # A package below namespace folders is named whole ("jaraco.text"; "jaraco" is every jaraco
+    # distribution's), as is a module there that the project's own name names ("jaraco.context");
+    # otherwise a top folder is the name, with or without an __init__.py.
+    own = canonicalize_name(tree.project.name or tree.info.label)
+    for top in top_level(f.path for f in tree.files):
+        dotted = top.path.replace("/", ".").lower()
+        if top.package:
+            names.add(dotted if top.namespace or canonicalize_name(dotted) == own else top.name.lower())
     return {n for n in names if n}
 
 

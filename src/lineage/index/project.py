@@ -34,6 +34,7 @@ class TopLevel:
     name: str  # the name an import starts with: "requests", "six", "jaraco"
     path: str  # what it covers, without a src/ or lib/ root: "requests", "six", "jaraco/text"
     package: bool  # a folder (a package, or a module below namespace folders), not a lone module
+    namespace: bool = False  # a regular package below namespace folders ("jaraco/text")
 
 
 def top_level(paths: Iterable[str]) -> set[TopLevel]:
@@ -53,11 +54,12 @@ def top_level(paths: Iterable[str]) -> set[TopLevel]:
         if parts[0] in NOT_PACKAGES or not name.isidentifier() or name == "__init__":
             continue
         top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
+        namespace = False
         for k in range(1, len(parts)):
             if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
-                top = "/".join(parts[:k])  # the first regular package on the way
+                top, namespace = "/".join(parts[:k]), k > 1  # the first regular package on the way
                 break
-        tops.add(TopLevel(name, top, len(parts) > 1))
+        tops.add(TopLevel(name, top, len(parts) > 1, namespace))
     return tops
 
 

@@ -111,6 +111,13 @@ class SourceLicence:
                 best = f
         return (best.expression, best.path) if best else ("", "")
 
+    def governing_files(self, path: str) -> tuple[LicenceFile, ...]:
+        """The licence and NOTICE files that speak for ``path``: those of the deepest sub-folder
+        above it that has any (a vendored library's), else the root's."""
+        folders = [f.folder for f in self.files if f.folder and path.startswith(f.folder + "/")]
+        folder = max(folders, key=len) if folders else ""
+        return tuple(f for f in self.files if f.folder == folder)
+
     def to_dict(self) -> dict[str, object]:
         return {
             "declared": self.declared,

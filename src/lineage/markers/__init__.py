@@ -45,7 +45,8 @@ the end of a sentence):
 
 * *strong sources*: a URL, a dotted path (``vllm.model_executor.layers``; two-part paths only
   when they open the clause or end in a CapWord, never ``self.x``/``x.shape``), a file name with a
-  known extension (``foo/bar.py``), a release (``v0.6.4``, ``0.6.4``), or a proper noun:
+  known extension (``foo/bar.py``), a release (``v0.6.4``, ``0.6.4``), a source that opens with a
+  name and a two-part release (``more_itertools 8.8``; not ``section 2.3``), or a proper noun:
   a word with an upper-case letter (``vLLM``, ``HuggingFace``) other than function words, single
   letters, hardware acronyms (``KV``, ``GPU``) and paper references (``Table``, ``Eq``).
 * *source nouns*: implementation, code, codebase, version, repo, repository, project, library,

@@ -66,13 +66,22 @@ def mentions(text: str, name: str) -> bool:
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
+def _leads_with(parts: list[str], name: str) -> bool:
+    """Whether a path's or dotted symbol's first components are ``name``'s dotted components
+    (``jaraco.text.layouts`` leads with ``jaraco.text``, not ``jaraco.itertools``'s ``jaraco``
+    alone: a namespace package is named by its whole dotted name)."""
+    want = name.split(".")
+    return parts[: len(want)] == want
+
+
 def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     """Whether ``marker`` names an upstream known by one of ``names`` (e.g. ``{"vllm"}``).
 
     Rules (module docstring, "Naming an upstream"): a licence line names nothing; a copyright
     line names the upstream when its holder text mentions it; a provenance marker names it when
-    its repository is the upstream's (name, or ``owner/name``), or (without a repository) the
-    first component of its path or symbol, or its recorded project, is a name, or when its text
+    its repository is the upstream's (name, or ``owner/name``), or (without a repository) its
+    path or symbol starts with a name's components (``jaraco.text.X`` with ``jaraco.text``), or its
+    recorded project is a name, or when its text
     outside URLs mentions the name as a whole project name.
     """
     wanted = _wanted(names)
@@ -87,9 +96,10 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
         if repository_project(repository) in wanted or strip_git(repository) in wanted:
             return True
     else:
-        path_first = marker.path.replace("\\", "/").lstrip("/").split("/", 1)[0].lower()
-        symbol_first = marker.symbol.split(".", 1)[0].lower()
-        if {path_first, symbol_first, marker.project.lower()} & set(wanted):
+        path_parts = marker.path.replace("\\", "/").lstrip("/").lower().split("/")
+        symbol_parts = marker.symbol.lower().split(".")
+        if marker.project.lower() in wanted or any(
+                _leads_with(path_parts, name) or _leads_with(symbol_parts, name) for name in wanted):
             return True
     plain = without_urls(marker.text)
     return any(mentions(plain, name) for name in wanted)

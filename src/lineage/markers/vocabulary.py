@@ -110,6 +110,11 @@ NOT_PROPER = _words(
 _WORD_RE = re.compile(r"[A-Za-z][\w+'’-]*")
 _POSSESSIVE_RE = re.compile(r"\b\w+['’]s\b")
 _VERSION_RE = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+)", re.IGNORECASE)
+# A source that opens with a name and a two-part release ("more_itertools 8.8", "numpy 1.26"); a
+# word of prose before the number ("section 2.3", "table 3.1", "page 4.1") names no release.
+_NAMED_RELEASE_RE = re.compile(r"[\s`'\"*]*([A-Za-z][\w.-]*)\s+v?\d+\.\d+(?![\w.])", re.IGNORECASE)
+_NOT_RELEASE_NAMES = frozenset({"page", "pages", "chapter", "version", "versions", "release", "paper", "rfc",
+                                "python", "py", "step", "stage", "phase", "part", "item", "rule"})
 
 _FILE_EXT = (
     "py|pyi|pyx|pxd|cu|cuh|cpp|cc|cxx|c|h|hpp|hh|rs|go|js|ts|java|jl|sh|yaml|yml|json|toml|cfg|ini|md|rst|txt|ipynb"
@@ -171,7 +176,13 @@ def _strong(clause: str) -> bool:
     if find_urls(clause):
         return True
     plain = without_urls(clause)
-    return bool(qualified_dotted(plain) or file_path(plain) or _VERSION_RE.search(plain) or has_proper_noun(plain))
+    return bool(qualified_dotted(plain) or file_path(plain) or _VERSION_RE.search(plain) or _named_release(plain)
+                or has_proper_noun(plain))
+
+
+def _named_release(text: str) -> bool:
+    m = _NAMED_RELEASE_RE.match(text)
+    return bool(m) and m.group(1).lower() not in NOT_PROPER and m.group(1).lower() not in _NOT_RELEASE_NAMES
 
 
 def _pathlike(clause: str) -> bool:

@@ -16,8 +16,14 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
   else the target's declared licence (``declared``).
-* ``keeps_copyright``: every upstream holder is named by a copyright line of the target file
-  (``yes``/``no``; ``n/a`` when the upstream names none).
+* ``keeps_copyright``: every upstream holder is named by a copyright line of the target file,
+  or of the licence files that speak for it (its sub-folder's, a vendored library's, else the
+  root's: MIT's "the above copyright notice ... shall be included in all copies" is met by the
+  distribution's LICENSE) (``yes``/``no``; ``n/a`` when the upstream names none). When the upstream
+  file is Apache-2.0 and carries the copyright lines itself, only the target file counts
+  (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where they are
+  kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), else
+  ``""``.
 * ``keeps_licence_notice``: the target file's SPDX lines and notices, and the licence file of its
   sub-folder, name every licence id of the upstream file's licence (``n/a`` when that licence is
   unknown).
@@ -39,12 +45,13 @@ Rows are sorted by target path, upstream label and upstream path.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from lineage.licences.compat import compatible
-from lineage.licences.declared import SourceLicence
+from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import licence_ids
 from lineage.licences.notices import fold, keeps_holders
 from lineage.results.figures import rows_where
@@ -56,9 +63,9 @@ if TYPE_CHECKING:
 OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",
     "last_line", "marked", "upstream_licence", "upstream_licence_from", "upstream_copyrights",
-    "upstream_copyrights_from", "target_licence", "target_licence_from", "keeps_copyright", "keeps_licence_notice",
-    "modified", "modification_notice", "notice_files", "notice_lines", "notice_lines_missing", "conflict",
-    "conflict_reason", "missing",
+    "upstream_copyrights_from", "target_licence", "target_licence_from", "keeps_copyright", "copyright_kept_in",
+    "keeps_licence_notice", "modified", "modification_notice", "notice_files", "notice_lines", "notice_lines_missing",
+    "conflict", "conflict_reason", "missing",
 ]
 MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
 
@@ -100,6 +107,18 @@ def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
 
+def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[str],
+                       licence_files: Sequence[LicenceFile]) -> str:
+    """Where the target keeps every upstream holder: ``file``, else the licence files that speak
+    for the file (``folder:``/``root:`` and their paths), else ``""``."""
+    if keeps_holders(up_copyrights, file_copyrights):
+        return "file"
+    files = [f for f in licence_files if f.copyrights]
+    if files and keeps_holders(up_copyrights, [c for f in files for c in f.copyrights]):
+        return ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
+    return ""
+
+
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
@@ -137,12 +156,15 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
         t_licence, t_from = _upstream_licence(t_path, t_file, target_source)
         missing = []
-        keeps_copyright = "n/a"
+        up_ids = set(licence_ids(up_licence))
+        keeps_copyright, kept_in = "n/a", ""
         if up_copyrights:
-            keeps_copyright = _yes(keeps_holders(up_copyrights, t_file.copyrights))
+            file_only = copyrights_from == "file" and "Apache-2.0" in up_ids
+            kept_in = _copyright_kept_in(up_copyrights, t_file.copyrights,
+                                         () if file_only else target_source.governing_files(t_path))
+            keeps_copyright = _yes(bool(kept_in))
             if keeps_copyright == "no":
                 missing.append("copyright")
-        up_ids = set(licence_ids(up_licence))
         # a licence file governing the target file's folder (a vendored copy's) keeps its notice too
         t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(
             licence_ids(target_source.folder_licence(t_path)[0]))
@@ -172,7 +194,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             "upstream_licence": up_licence, "upstream_licence_from": up_from,
             "upstream_copyrights": "; ".join(up_copyrights), "upstream_copyrights_from": copyrights_from,
             "target_licence": t_licence, "target_licence_from": t_from,
-            "keeps_copyright": keeps_copyright, "keeps_licence_notice": keeps_notice,
+            "keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in, "keeps_licence_notice": keeps_notice,
             "modified": _yes(modified), "modification_notice": change,
             "notice_files": "; ".join(source.notice_paths) if notice_lines else "",
             "notice_lines": len(notice_lines), "notice_lines_missing": absent,
