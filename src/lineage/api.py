@@ -45,6 +45,7 @@ from lineage.match import MatchParams, MatchResult, MatchWorkers
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import Origin, header_end, holder, vendored_root
 from lineage.match.records import MatchEntry
+from lineage.match.regions import report_regions
 from lineage.match.renames import folder_renames, renamed_upstream_paths
 from lineage.match.store import code_fingerprint
 from lineage.results.tables import (
@@ -385,7 +386,8 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
           origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
           preferred: list[set[str]], params: MatchParams) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
-    target files ``files`` (``result`` and ``preferred`` in their order)."""
+    target files ``files`` (``result`` and ``preferred`` in their order), and the regions as
+    reported (:func:`lineage.match.regions.report_regions`)."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
 
@@ -405,10 +407,12 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
             scopes[(t, k)] = marker_scope(f, lines_of(f.path), naming, header_end(f, params))
         return scopes[(t, k)]
 
-    return gate(result, files, lambda t: lines_of(files[t].path), origins,
-                exempt_third_party=third_party_scope,
-                exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
-                generated_head_lines=params.generated_head_lines, vendored=vendored)
+    gated = gate(result, files, lambda t: lines_of(files[t].path), origins,
+                 exempt_third_party=third_party_scope,
+                 exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
+                 generated_head_lines=params.generated_head_lines, vendored=vendored)
+    # the regions as reported: cut where the fill's labels lie far from their chain
+    return dataclasses.replace(gated, result=report_regions(gated.result, files, params.region_split_gap))
 
 
 def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],

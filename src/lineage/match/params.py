@@ -47,6 +47,9 @@ class MatchParams:
     # -- runs and chains (regions.py)
     run_max_gap: int = knob(3, 0)  # content lines between two hits on one diagonal
     chain_max_gap: int = knob(12, 0)  # content lines between two runs of one region
+    # A region as reported ends where more than this many non-blank target lines hold none of its
+    # lines: the fill labels lines far from a chain with its number (regions.report_regions).
+    region_split_gap: int = knob(12, 0)
     # Chains a run may join. Code repeated many times in one file (tables, register calls) would
     # otherwise make chaining quadratic; the most recent chains are the ones that can continue.
     max_open_chains: int = knob(32, 1)

@@ -4,6 +4,13 @@ Hits that fall on one diagonal of one (target file, upstream file) pair, a few l
 most, form a run: a stretch copied in order. Runs of the same file pair that follow each other in
 both files with small gaps (inserted or deleted lines) chain into a candidate region.
 
+A region as reported (:func:`report_regions`, after the gate) is a stretch of the target file:
+the fill rules label lines of a file pair far from the chain that opened it (survivors, edits
+in a long aligned gap, statements) with that chain's number, so each chain's lines are cut into
+pieces where more than ``region_split_gap`` non-blank target lines hold none of them, and each
+piece is a region of its own (with its chain's evidence weight). A region's span then never
+claims thousands of lines that hold a handful of copies.
+
 The region rule lives here, once: a region counts if its hits weigh at least
 ``region_min_weight`` (:func:`is_strong`), or, when lighter but at least
 :attr:`MatchParams.weak_region_min_weight`, if it proves itself by a block of
@@ -16,13 +23,15 @@ accept.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lineage.index import BLANK, FileIndex
 from lineage.match.hits import Side, find_hits
 from lineage.match.params import MatchParams
+from lineage.match.records import NEAR, VERBATIM, FileMatch, MatchResult, Region
 
 if TYPE_CHECKING:
     from lineage.match.workers import MatchWorkers
@@ -246,3 +255,38 @@ def chain_runs(runs: list[Run], p: MatchParams) -> list[Chain]:
             open_chains = [c for c in open_chains if run.t0 - c.t_end <= p.chain_max_gap + 1]
             open_chains = open_chains[-p.max_open_chains:]
     return [c for c in chains if may_hold_region(c.weight, p)]
+
+
+def report_regions(result: MatchResult, files: Sequence[FileIndex], max_gap: int) -> MatchResult:
+    """The regions as reported (module docstring): every region of ``result`` cut where more
+    than ``max_gap`` non-blank target lines hold none of its lines, the pieces numbered anew per
+    file in the order of their regions, then of their lines; the labels' ``region`` follow."""
+    by_file: dict[int, list[Region]] = {}
+    for r in result.regions:
+        by_file.setdefault(r.target_file, []).append(r)
+    out_files, out_regions = [], []
+    for t, m in enumerate(result.files):
+        regions = by_file.get(t)
+        if not regions:
+            out_files.append(m)
+            continue
+        before = np.cumsum(files[t].kinds != BLANK)  # non-blank rows up to and with each row
+        numbers = np.full_like(m.region, -1)
+        count = 0
+        for r in regions:
+            rows = np.flatnonzero(m.region == r.region)
+            if not len(rows):
+                continue
+            between = before[rows[1:] - 1] - before[rows[:-1]]  # non-blank rows strictly between
+            for piece in np.split(rows, np.flatnonzero(between > max_gap) + 1):
+                numbers[piece] = count
+                ups = m.up_row[piece]
+                out_regions.append(Region(
+                    target_file=t, region=count, up_file=r.up_file,
+                    target_start=int(piece[0]) + 1, target_end=int(piece[-1]) + 1,
+                    upstream_start=int(ups.min()) + 1, upstream_end=int(ups.max()) + 1,
+                    verbatim=int((m.match[piece] == VERBATIM).sum()), near=int((m.match[piece] == NEAR).sum()),
+                    weight=r.weight))
+                count += 1
+        out_files.append(FileMatch(m.match, m.up_file, m.up_row, m.similarity, numbers))
+    return replace(result, files=out_files, regions=out_regions)
