@@ -42,13 +42,14 @@ def _row(comparison, line: int) -> tuple[str, int | None]:
 
 
 def test_a_swapped_line_takes_its_upstream_line_back(run_compare: Runner) -> None:
-    """Without the rule the diagonal pairs the rewritten test near with the lookup's upstream
-    line and leaves the unchanged lookup none; with it the lookup is verbatim to its own line and
-    the test is no longer credited with it."""
+    """The lookup is verbatim to its own line and the rewritten test is not credited with it.
+    Inside a run, the run's own rule (identical lines before the diagonal,
+    :func:`lineage.match.labels.run_pairs`) already pairs it so, with the twin rule off; before
+    that rule the diagonal paired the test near with the lookup's upstream line."""
     up = [("up", {"up/hooks.py": _UP})]
     off = run_compare({"pkg/hooks.py": _SWAPPED}, up, params=MatchParams(identical_twin_rule=0))
-    assert _row(off, _TEST) == ("near", _UP_LOOKUP)
-    assert _row(off, _LOOKUP) == ("none", None)
+    assert _row(off, _LOOKUP) == ("verbatim", _UP_LOOKUP)
+    assert _row(off, _TEST)[1] != _UP_LOOKUP
     on = run_compare({"pkg/hooks.py": _SWAPPED}, up)
     assert _row(on, _LOOKUP) == ("verbatim", _UP_LOOKUP)
     assert _row(on, _TEST)[1] != _UP_LOOKUP

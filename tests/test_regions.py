@@ -79,3 +79,40 @@ def test_a_reported_region_spans_no_long_stretch_of_the_targets_own_code(run_com
     assert longest_uncopied_stretch(MatchParams()) <= gap
     # uncut, the first half's region would span the target's own code
     assert longest_uncopied_stretch(MatchParams(region_split_gap=10**6)) > gap
+
+
+def test_a_runs_identical_lines_are_paired_before_its_diagonal() -> None:
+    """lineage.match.labels.run_pairs: an item inserted upstream into a list moves the same item
+    one line down; it is paired with its identical line, not with the new item on the diagonal."""
+    from lineage.match.labels import run_pairs
+
+    # target: a b c d e ; upstream: a b X c e (X inserted, d dropped); the run is on diagonal 0
+    t_keys = np.array([1, 2, 3, 4, 5], np.int64)
+    u_keys = np.array([1, 2, 9, 3, 5], np.int64)
+    assert run_pairs(t_keys, u_keys, 0, 4, 0) == [(0, 0), (1, 1), (2, 3), (3, None), (4, 4)]
+    # nothing identical off the diagonal: every line is tried with its diagonal partner
+    u_plain = np.array([1, 2, 7, 8, 5], np.int64)
+    assert run_pairs(t_keys, u_plain, 0, 4, 0) == [(k, k) for k in range(5)]
+    # a line between identical ones keeps its partner when it lies in order with them
+    t_edit = np.array([1, 6, 3, 5], np.int64)
+    u_edit = np.array([1, 7, 2, 3], np.int64)  # 3 stands one line lower upstream
+    assert run_pairs(t_edit, u_edit, 0, 3, 0) == [(0, 0), (1, 1), (2, 3), (3, None)]
+
+
+def test_an_item_inserted_upstream_into_a_list_leaves_the_same_item_verbatim(run_compare: Runner) -> None:
+    names = ["circular_shifts", "collapse", "collate", "consecutive_groups", "consumer", "countable",
+             "count_cycle", "distinct_combinations", "distinct_permutations", "distribute"]
+    up_names = ["circular_shifts", "collapse", "combination_index", "consecutive_groups", "constrained_batches",
+                "consumer", "count_cycle", "countable", "distinct_combinations", "distinct_permutations", "distribute"]
+    body = distinctive_functions(2)
+
+    def module(items: list[str]) -> str:
+        return "__all__ = [\n" + "".join(f"    '{n}',\n" for n in items) + "]\n\n" + body
+
+    lines = run_compare({"pkg/more.py": module(names)}, [("up", {"pkg/more.py": module(up_names)})]).lines
+    at = {n: lines.loc[lines["line"] == 2 + k].iloc[0] for k, n in enumerate(names)}
+    consumer = at["consumer"]
+    assert (consumer["match"], consumer["upstream_line"]) == ("verbatim", 2 + up_names.index("consumer"))
+    # no item is paired near with an upstream item the target list holds as it is
+    listed = lines[(lines["line"] >= 2) & (lines["line"] < 2 + len(names)) & (lines["match"] == "near")]
+    assert not {up_names[int(u) - 2] for u in listed["upstream_line"]} & set(names)

@@ -12,6 +12,7 @@ aligned characters).
 
 from __future__ import annotations
 
+import difflib
 import math
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
@@ -188,9 +189,12 @@ class FileLabeller:
         runs = [r for r, s in zip(chain.runs, stray, strict=True) if not s]
         strays = [r for r, s in zip(chain.runs, stray, strict=True) if s] if runs else []
         runs = runs or chain.runs
+        t_keys = self.target.h_norm[self.target.file_start[self.t_file]:][:n_t]
+        u_keys = self.upstream.h_norm[self.upstream.file_start[chain.up_file]:][:n_u]
         for run in runs:
-            for tc in range(run.t0, run.t1 + 1):
-                pair(tc, tc + run.diag, self.p.near_min_similarity)
+            for tc, uc in run_pairs(t_keys, u_keys, run.t0, run.t1, run.diag):
+                if uc is not None:
+                    pair(tc, uc, self.p.near_min_similarity)
         for before, after in zip(runs, runs[1:], strict=False):
             t_lo, t_hi = before.t1 + 1, after.t0 - 1
             u_lo, u_hi = before.t1 + before.diag + 1, after.t0 + after.diag - 1
@@ -394,6 +398,48 @@ class FileLabeller:
                 near=int((r.match[rows] == NEAR).sum()), weight=round(chain.weight, 3),
             ))
         return out
+
+
+def run_pairs(t_keys: np.ndarray, u_keys: np.ndarray, t0: int, t1: int, diag: int) -> list[tuple[int, int | None]]:
+    """The upstream line each line of a run (target content lines ``t0``..``t1`` on diagonal
+    ``diag``) is tried with: its partner on the diagonal, unless between two lines identical to
+    their partners (same ``h_norm`` key) a line stands identical to an upstream line of that
+    stretch at another offset (an item inserted upstream into a list: ``'consumer',`` opposite
+    the new ``'constrained_batches',``, the same ``'consumer',`` one line below). Then the
+    stretch's identical lines are paired first, in order (a longest common subsequence of the
+    keys), and any other line of it only with its diagonal partner when that lies in order with
+    them and is not theirs; otherwise with none (None)."""
+    out: list[tuple[int, int | None]] = []
+    tc = t0
+    while tc <= t1:
+        uc = tc + diag
+        if 0 <= uc < len(u_keys) and t_keys[tc] == u_keys[uc]:
+            out.append((tc, uc))
+            tc += 1
+            continue
+        end = tc  # the stretch tc..end of lines that differ from their diagonal partners
+        while end + 1 <= t1 and not (0 <= end + 1 + diag < len(u_keys) and t_keys[end + 1] == u_keys[end + 1 + diag]):
+            end += 1
+        lo, hi = max(tc + diag, 0), min(end + diag, len(u_keys) - 1)
+        stretch = range(tc, end + 1)
+        if hi < lo or not set(t_keys[tc:end + 1].tolist()) & set(u_keys[lo:hi + 1].tolist()):
+            out += [(k, k + diag) for k in stretch]
+        else:
+            matcher = difflib.SequenceMatcher(None, t_keys[tc:end + 1].tolist(), u_keys[lo:hi + 1].tolist(),
+                                              autojunk=False)
+            found = {tc + b.a + k: lo + b.b + k for b in matcher.get_matching_blocks() for k in range(b.size)}
+            taken = set(found.values())
+            for k in stretch:
+                partner = k + diag
+                if k in found:
+                    out.append((k, found[k]))
+                elif (partner not in taken and all(u < partner for t, u in found.items() if t < k)
+                      and all(u > partner for t, u in found.items() if t > k)):
+                    out.append((k, partner))
+                else:
+                    out.append((k, None))
+        tc = end + 1
+    return out
 
 
 def _joined(texts: list[str]) -> tuple[str, np.ndarray]:
