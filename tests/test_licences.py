@@ -59,6 +59,17 @@ def test_notice_rules_name_each_family_exactly(licence: str) -> None:
     assert notice_expression(HEADERS[licence]) == licence
 
 
+def test_pallets_older_bsd_wording_is_bsd_3_clause() -> None:
+    """Flask 1.0's LICENSE grants redistribution "in source and binary forms of the software as
+    well as documentation"; its third clause forbids using the names to endorse."""
+    text = ("Copyright (c) 2010 by the Pallets team.\n\nRedistribution and use in source and binary forms of the "
+            "software as well as\ndocumentation, with or without modification, are permitted provided that the\n"
+            "following conditions are met:\n\n* Neither the name of the copyright holder nor the names of its\n"
+            "  contributors may be used to endorse or promote products derived from\n  this software without specific "
+            "prior written permission.\n")
+    assert notice_expression(text) == "BSD-3-Clause"
+
+
 def test_no_notice_in_prose() -> None:
     assert notice_expression("# This module computes licences for the apache parser, version 2.\n") == ""
 

@@ -19,7 +19,8 @@ Rules (phrases of the licences' own standard headers or texts):
   or without fee is hereby granted" together with "provided that the above copyright notice and
   this permission notice appear in all copies" (without it the text is 0BSD, not claimed).
 * ``BSD-2-Clause`` / ``BSD-3-Clause`` / ``BSD-4-Clause``: "redistribution and use in source and
-  binary forms, with or without modification, are permitted"; 3-clause when a clause forbids
+  binary forms[ of the software as well as documentation], with or without modification, are
+  permitted"; 3-clause when a clause forbids
   using the names of the holder or contributors to endorse products ("neither the name" or "may
   not be used to endorse"), 4-clause when it also asks for "all advertising materials".
 * ``MPL-2.0``: "subject to the terms of the mozilla public license, v. 2.0" (the Exhibit A
@@ -64,7 +65,10 @@ _MIT_NAMED_RE = re.compile(r"(?:licensed|released|distributed|available) under t
 _ISC_GRANT_RE = re.compile(r"permission to use, copy, modify, (?:and/or|and) distribute this software for any purpose "
                            r"with or without fee is hereby granted")
 _ISC_CONDITION = "provided that the above copyright notice and this permission notice appear in all copies"
-_BSD_GRANT = "redistribution and use in source and binary forms, with or without modification, are permitted"
+# Pallets' older text (Flask 1.0, Click 7): "in source and binary forms of the software as well as
+# documentation, with or without modification".
+_BSD_GRANT_RE = re.compile(r"redistribution and use in source and binary forms(?: of the software as well as "
+                           r"documentation)?, with or without modification, are permitted")
 _BSD_ENDORSE_RE = re.compile(r"neither the name|may not be used to endorse|shall not be used to endorse")
 _BSD_ADVERTISING = "all advertising materials"
 _MPL_RE = re.compile(r"subject to the terms of the mozilla public license,? v(?:ersion|\.)? ?2\.0|"
@@ -101,7 +105,7 @@ def notice_ids(folded: str) -> tuple[str, ...]:
         found.add("MIT")
     if _ISC_GRANT_RE.search(folded) and _ISC_CONDITION in folded:
         found.add("ISC")
-    if _BSD_GRANT in folded:
+    if _BSD_GRANT_RE.search(folded):
         if _BSD_ADVERTISING in folded:
             found.add("BSD-4-Clause")
         elif _BSD_ENDORSE_RE.search(folded):
