@@ -312,3 +312,19 @@ def test_rows_where_equals_loc_on_a_table_in_several_chunks() -> None:
     pd.testing.assert_frame_equal(kept, lines.loc[mask, columns])
     assert kept["target_path"].tolist() == ["a.py", "a.py", "b.py", "b.py", "b.py", "c.py", "c.py"]
     assert rows_where(lines, lines["line"] > 99, columns).empty
+
+
+def test_a_marked_reexport_with_copied_lines_is_not_listed_without_copied_code() -> None:
+    """disnake's ``ext/commands/__init__.py`` (a marker, 9 verbatim import lines, only
+    re-exports) was listed under "Marked files with no copied code" and counted as a re-export
+    "not listed above" too: it is in ``reexport_with_copied`` alone."""
+    from lineage.results.figures import review_groups
+
+    files = pd.DataFrame({
+        "target_path": ["reexport.py", "own.py", "copied.py"], "status": ["indexed"] * 3,
+        "marker": ["Adapted from up"] * 3, "verbatim_code_lines": [9, 0, 4], "near_code_lines": [0, 0, 1],
+        "file_role": ["reexport", "", ""]})
+    groups = {k: v["target_path"].tolist() for k, v in review_groups(files).items()}
+    assert groups["marked_without_copied"] == ["own.py"]
+    assert groups["marked_with_copied"] == ["copied.py"]
+    assert groups["reexport_with_copied"] == ["reexport.py"]

@@ -31,7 +31,10 @@ SUMMARY_FORMAT = "lineage.summary"
 #    *.dist-info) cover it for the upstream (files.csv marker_kind "vendored", no marker_line); the
 #    headline's first sentence says how many marked files are marked so; "vendored": per such
 #    record, its pin, the release compared and the copied code of its files.
-SUMMARY_VERSION = 4
+# 5: "lists.marked_without_copied" holds only marked files without a copied code line; a marked
+#    re-export-only file with copied code lines is in "lists.reexport_with_copied" alone (it was in
+#    both, so summary.md listed such files under "Marked files with no copied code").
+SUMMARY_VERSION = 5
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:

@@ -84,7 +84,9 @@ def _column(frame: pd.DataFrame, name: str, default: object) -> pd.Series:
 def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The review lists (:data:`LIST_NAMES`), as rows of the files table. A file is listed as
     holding copied code only with at least one copied code line (copied comments or docstrings
-    alone are not), and not when it only re-exports."""
+    alone are not), and not when it only re-exports; a file that only re-exports with copied code
+    lines is in ``reexport_with_copied`` alone, marked or not (so "without copied code" means
+    what it says)."""
     indexed = files[files["status"] == "indexed"]
     marked = indexed["marker"] != ""
     copied_code = (indexed["verbatim_code_lines"] + indexed["near_code_lines"]) > 0
@@ -93,7 +95,7 @@ def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
     groups = {
         "marked": indexed[marked],
         "marked_with_copied": indexed[marked & evidence],
-        "marked_without_copied": indexed[marked & ~evidence],
+        "marked_without_copied": indexed[marked & ~copied_code],  # a re-export's copies are listed apart
         "unmarked_with_copied": indexed[~marked & evidence],
         "reexport_with_copied": indexed[copied_code & reexport],
         "shared_third_party": indexed[_column(indexed, "shared_third_party_lines", 0) > 0],
