@@ -16,9 +16,12 @@ import zipfile
 from pathlib import Path
 from typing import Any
 
+import pandas as pd
 import pytest
+import treegen
 
 from lineage import sources
+from lineage.cli import main
 from lineage.errors import SourceError
 from lineage.sources import SourceInfo, blob_digest, default_cache_dir, open_source
 
@@ -844,3 +847,20 @@ def test_a_pypi_download_holds_its_folder_locked_and_clears_abandoned_ones(tmp_p
     with pytest.raises(SourceError, match="stop here"):
         open_source("pypi:somepkg==1.0", tmp_path / "cache")
     assert held == [True] and len(calls) == 1 and not list(calls[0].glob(".download-*"))
+
+
+def test_symlinked_python_files_are_reported_skipped(tmp_path: Path) -> None:
+    """A symlinked module (and a symlinked package) is not read, and says so beyond the manifest:
+    files.csv lists the module as skipped, summary.md counts the entries not read."""
+    body = treegen.distinctive_functions(2)
+    up = treegen.write_tree(tmp_path / "up", {"pkg/core.py": body})
+    outside = treegen.write_tree(tmp_path / "outside", {"core.py": body, "sub/x.py": body})
+    target = treegen.write_tree(tmp_path / "target", {"pkg/own.py": "VALUE = 1\n"})
+    os.symlink(outside / "core.py", target / "pkg" / "core.py")
+    os.symlink(outside / "sub", target / "linkedpkg")
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(up), "--out", str(out), "--no-cache", "-q", "--no-html"]) == 0
+    files = pd.read_csv(out / "files.csv", keep_default_na=False).set_index("target_path")
+    assert (files.loc["pkg/core.py", "status"], files.loc["pkg/core.py", "reason"]) == ("skipped", "symlink")
+    summary = (out / "summary.md").read_text()
+    assert "Entries of the target not read: 2 (symlink 2;" in summary

@@ -31,8 +31,9 @@ class TreeIndex:
     """One side's indexed Python files (sorted by path) and what was left out.
 
     ``files`` holds only indexed files; ``skipped`` holds (path, reason) for Python files that
-    could not be indexed. ``other_files`` counts the non-Python files, which are not analysed.
-    ``tree_digest`` is a SHA-256 over the sorted (path, blob hash) pairs of all Python files: two
+    could not be indexed, or that the source did not read (``symlink``), sorted by path.
+    ``other_files`` counts the non-Python files, which are not analysed. ``tree_digest`` is a
+    SHA-256 over the sorted (path, blob hash) pairs of all Python files: two
     trees with the same digest hold the same Python code at the same paths.
     """
 
@@ -254,6 +255,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         if pack is None or sum(f.digest not in pack for f in unique) > cache.pack_rewrite_after:
             cache.put_pack(slot, unique)
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
+    # Python files the source did not read (a symlink, a special file): skipped files too, so that
+    # files.csv and the figures say so, not only the manifest's skipped members.
+    skipped = sorted(skipped + [(p, r) for p, r in source.info.skipped if is_python_path(p)])
     return TreeIndex(
         info=source.info,
         files=files,

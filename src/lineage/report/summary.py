@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -108,6 +109,11 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
             "error-tolerant parse). A line is *verbatim* when its stripped text equals the upstream "
             "line it names; *near* when it was copied with edits. Only lines inside a copied region "
             "count: a common line that merely exists upstream is not evidence.", ""]
+    not_read = Counter(reason for _, reason in comparison.target.info.skipped)
+    if not_read:  # a symlinked folder may hold Python files no figure counts
+        out += [f"Entries of the target not read: {sum(not_read.values()):,} ("
+                + ", ".join(f"{reason} {n:,}" for reason, n in sorted(not_read.items()))
+                + "; paths in manifest.json `target.skipped_members`).", ""]
     titles = {
         "marked_with_copied": "Marked files with copied code",
         "marked_without_copied": "Marked files with no copied code",
