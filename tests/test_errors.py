@@ -28,6 +28,19 @@ def _one_error(capsys: pytest.CaptureFixture[str], *words: str) -> str:
     return err
 
 
+def test_target_without_python_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A target path that exists but holds no Python file (a typo, the wrong folder) is refused
+    as an upstream is, not reported as "0 of 0 files"."""
+    _, upstream = _trees(tmp_path)
+    empty = treegen.write_tree(tmp_path / "docs", {"README.md": "not code\n"})
+    out = tmp_path / "out"
+    assert main(["compare", str(empty), str(upstream), "--out", str(out), "-q", "--jobs", "1"]) == 2
+    _one_error(capsys, "target", "holds no Python files", "--allow-empty")
+    assert not out.exists()
+    assert main(["compare", str(empty), str(upstream), "--out", str(out), "-q", "--jobs", "1", "--allow-empty"]) == 0
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["files"]["python"] == 0
+
+
 def test_upstream_without_python_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target, _ = _trees(tmp_path)
     empty = treegen.write_tree(tmp_path / "typo", {"README.md": "not code\n"})

@@ -134,7 +134,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     limit, progress; :class:`lineage.settings.RunSettings`, default: all defaults, silent).
     ``target_names`` replaces the names the target is known by (default: its label, packages and
     metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
-    input, an upstream without Python files included unless ``allow_empty``. ``opener`` opens a
+    input, a target or upstream without Python files included unless ``allow_empty``. ``opener`` opens a
     spec (``lineage reproduce`` passes one that reopens each input as recorded, digests checked).
     ``read``: per source (the target, then each upstream), files already read from it (path ->
     bytes), indexed instead of reading them again (see :func:`lineage.index.tree.index_tree`).
@@ -163,6 +163,9 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
         settings.log(f"reading target {target_source.info.label} ({target_source.info.spec})")
         target_tree = index_tree(target_source, cache, settings.jobs, settings.max_file_bytes, settings.progress,
                                  read=already[0])
+        if not allow_empty:  # a target without Python files is as likely a wrong path
+            require_python(target_source.info, len(target_tree.files) + len(target_tree.skipped),
+                           target_tree.other_files, role="target")
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,
                                cache_root=settings.store_root, target_names=target_names,
