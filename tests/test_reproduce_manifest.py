@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from lineage.errors import LineageError
 from lineage.match.params import MatchParams
 from lineage.report.manifest import tool_info
 from lineage.reproduce_manifest import (
@@ -55,6 +56,8 @@ def test_parameters_unknown_refused_missing_noted() -> None:
     assert notes and "seed_max_count" in notes[0]
     with pytest.raises(ReproduceError, match="no_such_knob"):
         recorded_params({"parameters": {**recorded, "no_such_knob": 1}}, [])
+    with pytest.raises(LineageError, match="token_weight_cap must be in"):  # not numpy's OverflowError later
+        recorded_params({"parameters": {**recorded, "token_weight_cap": 2**40}}, [])
 
 
 def test_environment_notes_name_what_differs() -> None:
