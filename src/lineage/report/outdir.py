@@ -38,7 +38,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from lineage.errors import LineageError
-from lineage.report.folder import plain_name
+from lineage.report.folder import file_sha256, plain_name
 
 _TMP_MARK = ".lineage-tmp-"
 _OLD_MARK = ".lineage-old-"
@@ -259,3 +259,24 @@ def check_complete(report_dir: Path) -> dict[str, object]:
     if not isinstance(data, dict) or data.get("format") != "lineage.manifest" or data.get("complete") is not True:
         raise ReportError(f"{report_dir}: the report is incomplete (its manifest does not say complete)")
     return data
+
+
+def check_output(report_dir: Path, manifest: dict[str, object], name: str) -> Path:
+    """File ``name`` of a whole report (``manifest`` from :func:`check_complete`), after checking
+    it is the file the manifest records (its sha256): a :class:`ReportError` for one it does not
+    list, a missing one, or one cut short or edited since."""
+    outputs = manifest.get("outputs")
+    recorded = outputs.get(name) if isinstance(outputs, dict) else None
+    if not isinstance(recorded, str):
+        raise ReportError(f"{report_dir}: the manifest does not list {name}")
+    path = report_dir / name
+    try:
+        digest = "sha256:" + file_sha256(path)
+    except FileNotFoundError:
+        raise ReportError(f"{report_dir} is not a whole report: {name} is missing") from None
+    except OSError as exc:
+        raise ReportError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if digest != recorded:
+        raise ReportError(f"{path} is not the file the manifest records (sha256 differs): cut short or edited "
+                          "since the report was written")
+    return path
