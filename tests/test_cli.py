@@ -211,3 +211,23 @@ def test_out_that_is_a_file_exits_2(trees: tuple[Path, Path], tmp_path: Path) ->
     taken.write_text("keep me\n", encoding="utf-8")
     assert_one_line_error(lineage("compare", str(target), str(upstream), "--out", str(taken), "--no-cache", "-q"))
     assert taken.read_text(encoding="utf-8") == "keep me\n"
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
+def test_an_unwritable_stdout_is_one_line_not_a_traceback(trees: tuple[Path, Path], tmp_path: Path) -> None:
+    target, upstream = trees
+    code = "import sys; from lineage.cli import main; sys.exit(main())"
+    for args in (["compare", str(target), str(upstream), "--out", str(tmp_path / "o"), "-q", "--jobs", "1"],
+                 ["markers", str(target), "--name", "vllm", "-q"]):
+        with open("/dev/full", "w") as full:
+            result = subprocess.run([sys.executable, "-c", code, *args, "--cache-dir", str(tmp_path / "c")],
+                                    stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+        line = assert_one_line_error(result)
+        assert "standard output" in line and "No space left" in line
+    # a reader that went away (head -1) is still no error
+    proc = subprocess.Popen([sys.executable, "-c", code, "markers", str(target), "--name", "vllm", "-q",
+                             "--cache-dir", str(tmp_path / "c")],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 0 and "Traceback" not in proc.stderr.read()

@@ -8,7 +8,7 @@ import pytest
 
 from lineage.errors import LineageError
 from lineage.fork.params import DriftParams
-from lineage.knobs import assign, check_fields, keys_of, knob, range_of
+from lineage.knobs import INT_MAX, assign, check_fields, keys_of, knob, range_of
 from lineage.match.params import MatchParams
 from lineage.store.params import StoreParams
 
@@ -59,3 +59,25 @@ def test_assign_parses_and_names_the_option() -> None:
     for bad in ("count", "nope=1", "count=x", "count=0"):
         with pytest.raises(LineageError, match="--example-set"):
             assign(_Example(), [bad], "--example-set")
+
+
+@pytest.mark.parametrize("cls", [MatchParams, StoreParams, DriftParams])
+def test_every_int_knob_is_bounded_within_int32(cls: type) -> None:
+    for f in dataclasses.fields(cls):
+        if type(f.default) is int:
+            high = range_of(f)[1]
+            assert high is not None and high <= INT_MAX, f.name
+
+
+def test_an_int_beyond_int32_is_refused_not_left_to_numpy() -> None:
+    @dataclasses.dataclass(frozen=True)
+    class Open:
+        count: int = knob(3, 0)
+
+        def __post_init__(self) -> None:
+            check_fields(self, "open parameter")
+
+    assert range_of(dataclasses.fields(Open)[0]) == (0, INT_MAX)
+    assert assign(Open(), [f"count={INT_MAX}"]).count == INT_MAX
+    with pytest.raises(LineageError, match=f"--set: open parameter count must be in \\[0, {INT_MAX}\\]"):
+        assign(Open(), [f"count={INT_MAX + 1}"])

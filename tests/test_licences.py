@@ -304,6 +304,29 @@ def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> N
         "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
 
 
+@pytest.mark.parametrize("damage", ["incomplete", "no manifest", "files.csv cut short", "obligations.csv edited"])
+def test_check_refuses_a_report_that_is_not_whole(run_compare, tmp_path: Path, capsys, damage: str) -> None:
+    """The gate judges only a whole report: a partial one (or a baseline) must not pass it."""
+    _, out = _write_all(run_compare, tmp_path, "MIT")
+    manifest = out / "manifest.json"
+    if damage == "incomplete":
+        manifest.write_text(json.dumps({**json.loads(manifest.read_text()), "complete": False}))
+    elif damage == "no manifest":
+        manifest.unlink()
+    elif damage == "files.csv cut short":  # a header and the first rows: every limit holds on what is left
+        lines = (out / "files.csv").read_text().splitlines(keepends=True)
+        (out / "files.csv").write_text("".join(lines[:2]))
+    else:
+        (out / "obligations.csv").write_text((out / "obligations.csv").read_text() + "\n")
+    capsys.readouterr()
+    assert main(["check", str(out), "--max-copied-share", "100"]) == 2
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == 1 and err[0].startswith("lineage: error: "), err
+    fresh = tmp_path / "fresh"
+    _write_all(run_compare, fresh, "MIT")
+    assert main(["check", str(fresh / "report"), "--baseline", str(out), "--max-copied-share", "100"]) == 2
+
+
 @pytest.mark.parametrize(("headers", "declared", "found_from"), [
     ("License-Expression: mit OR apache-2.0\nLicense: whatever\n", "MIT OR Apache-2.0", "METADATA License-Expression"),
     ("License: GPL-2.0+\n", "GPL-2.0-or-later", "METADATA License"),

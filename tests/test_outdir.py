@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -270,3 +271,114 @@ def test_ascii_compatible_cookies_still_decode() -> None:
     for cookie in ("latin-1", "cp1252", "euc-jp"):
         record = Indexer().index("m.py", f"# coding: {cookie}\nx = 1\ny = 2\n".encode(), "d")
         assert record.status == "ok" and record.n_lines == 3, cookie
+
+
+@pytest.mark.parametrize("manifest", ["report", "bare"])
+def test_a_users_files_inside_an_old_report_are_never_deleted(tmp_path: Path, manifest: str,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A folder that holds a report (its own manifest, or a bare one of ours) and a user's folder
+    is no report to replace: refused, naming the user's entry, and left as it was."""
+    target, upstream = _pair(tmp_path)
+    out = tmp_path / "out"
+    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    if manifest == "bare":
+        (out / "manifest.json").write_text(json.dumps({"format": "lineage.manifest"}), encoding="utf-8")
+    (out / "mywork").mkdir()
+    (out / "mywork" / "thesis.txt").write_text("precious", encoding="utf-8")
+    before = _digests(out)
+    capsys.readouterr()
+    assert _run(str(target), str(upstream), "--out", str(out)) == 2
+    assert "mywork" in _error_line(capsys)
+    assert _digests(out) == before
+
+
+def test_only_what_lineage_writes_makes_a_folder_replaceable(tmp_path: Path) -> None:
+    report = tmp_path / "r"
+    (report / "html").mkdir(parents=True)
+    for name in ("lines.csv", "scan.json", "html/index.html", "html/lineage.css", "html/a.py-0123.html"):
+        (report / name).write_text("x", encoding="utf-8")
+    (report / "manifest.json").write_text(json.dumps(
+        {"format": "lineage.manifest", "outputs": {"extra/listed.txt": "sha256:0", "/etc/passwd": "sha256:0"}}),
+        encoding="utf-8")
+    (report / "extra").mkdir()
+    (report / "extra" / "listed.txt").write_text("x", encoding="utf-8")
+    assert outdir.foreign_entry(report) is None
+    for foreign, make in (("html/notes.txt", lambda p: p.write_text("x", encoding="utf-8")),
+                          ("html/sub/", lambda p: p.mkdir()),
+                          ("extra/other.txt", lambda p: p.write_text("x", encoding="utf-8")),
+                          ("a.txt", lambda p: p.write_text("x", encoding="utf-8")),
+                          ("files.csv", lambda p: p.symlink_to(report / "lines.csv"))):
+        path = report / foreign.rstrip("/")
+        make(path)
+        assert outdir.foreign_entry(report) == foreign
+        (path.rmdir if path.is_dir() and not path.is_symlink() else path.unlink)()
+    assert outdir.foreign_entry(report) is None
+
+
+def test_files_added_while_the_run_writes_are_not_deleted(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "summary.json").write_text("{}", encoding="utf-8")
+    with pytest.raises(ReportError, match="thesis.txt"), atomic_out_dir(out) as fresh:
+        (fresh / "summary.json").write_text('{"new": 1}', encoding="utf-8")
+        (out / "thesis.txt").write_text("precious", encoding="utf-8")
+    assert (out / "thesis.txt").read_text(encoding="utf-8") == "precious"
+    assert not [p for p in tmp_path.iterdir() if ".lineage-" in p.name]
+
+
+def test_a_signal_between_the_two_renames_waits_for_the_swap(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """SIGINT delivered right after the old report is set aside: the swap completes, --out holds
+    the new report and the run is not interrupted."""
+    out = tmp_path / "out"
+    with atomic_out_dir(out) as fresh:
+        (fresh / "summary.json").write_text('{"old": 1}', encoding="utf-8")
+    real_rename = os.rename
+
+    def rename(src: Path, dst: Path) -> None:
+        real_rename(src, dst)
+        if ".lineage-old-" in str(dst):
+            os.kill(os.getpid(), signal.SIGINT)
+
+    monkeypatch.setattr(outdir.os, "rename", rename)
+    interrupted = False
+    try:
+        with atomic_out_dir(out) as fresh:
+            (fresh / "summary.json").write_text('{"new": 1}', encoding="utf-8")
+    except KeyboardInterrupt:  # (before: raised between the renames, --out left missing)
+        interrupted = True
+    assert not interrupted and json.loads((out / "summary.json").read_text(encoding="utf-8")) == {"new": 1}
+    assert not [p for p in tmp_path.iterdir() if ".lineage-" in p.name]
+
+
+def test_a_signal_while_the_old_report_is_removed_is_no_interruption(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    target, upstream = _pair(tmp_path)
+    out = tmp_path / "out"
+    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    real_rmtree = shutil.rmtree
+
+    def rmtree(path: Path, *args: object, **kwargs: object) -> None:
+        if ".lineage-old-" in str(path):
+            os.kill(os.getpid(), signal.SIGTERM)  # the CLI's handler raises KeyboardInterrupt
+        real_rmtree(path, *args, **kwargs)
+
+    monkeypatch.setattr(outdir.shutil, "rmtree", rmtree)
+    assert _run(str(target), str(upstream), "--out", str(out), "--set", "seed_min_tokens=4") == 0
+    assert check_complete(out)["parameters"]["seed_min_tokens"] == 4  # type: ignore[index]
+    # what is left of the old report waits for a run of another process (test_stale_... above)
+    assert all(".lineage-old-" in p.name for p in tmp_path.iterdir() if ".lineage-" in p.name)
+
+
+def test_an_old_report_set_aside_by_a_killed_run_is_put_back(tmp_path: Path) -> None:
+    """SIGKILL between the two renames: no --out, the old report in a dead run's hidden folder.
+    The next run puts it back instead of deleting it (here that run fails, so it stays)."""
+    out = tmp_path / "out"
+    aside = tmp_path / ".out.lineage-old-999999999-abcd"
+    aside.mkdir()
+    (aside / "summary.json").write_text('{"old": 1}', encoding="utf-8")
+    (tmp_path / ".out.lineage-tmp-999999999-abcd").mkdir()
+    with pytest.raises(RuntimeError), atomic_out_dir(out):
+        raise RuntimeError("the run fails")
+    assert json.loads((out / "summary.json").read_text(encoding="utf-8")) == {"old": 1}
+    assert not [p for p in tmp_path.iterdir() if ".lineage-" in p.name]

@@ -25,6 +25,9 @@ def test_every_field_has_a_range_and_valid_defaults() -> None:
     ("seed_max_count", -1), ("region_min_weight", -0.5), ("near_min_similarity", 1.5),
     ("region_min_weight", float("nan")), ("seed_max_count", 2.5), ("max_open_chains", 0),
     ("rewrap_max_lines", 1), ("seed_max_count", "7"), ("abstract_weight", True),
+    # beyond int32 (numpy's OverflowError on the int32 token counts, regions' C long), and a
+    # signature length that would hash a shape per count
+    ("token_weight_cap", 2**31), ("chain_max_gap", 2**62), ("generic_signature_max_params", 2**31 - 1),
 ])
 def test_bad_values_are_refused_with_one_clear_message(field: str, value: object) -> None:
     with pytest.raises(LineageError, match=field):
@@ -40,7 +43,8 @@ def test_set_parses_and_validates() -> None:
     p = params_from_settings(["region_min_weight=40", " seed_max_count = 7"])
     assert (p.region_min_weight, p.seed_max_count) == (40.0, 7)
     assert p.weak_region_min_weight == 20.0
-    for bad in ("nope=1", "region_min_weight", "seed_max_count=x", "seed_max_count=-3", "gap_min_aligned=2"):
+    for bad in ("nope=1", "region_min_weight", "seed_max_count=x", "seed_max_count=-3", "gap_min_aligned=2",
+                "token_weight_cap=2147483648", "chain_max_gap=4611686018427387904"):
         with pytest.raises(LineageError, match="--set"):
             params_from_settings([bad])
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from lineage.errors import LineageError
 from lineage.match.params import MatchParams
 from lineage.report.manifest import tool_info
 from lineage.reproduce_manifest import (
@@ -26,8 +27,8 @@ UPSTREAM = {"spec": "u.zip", "kind": "archive", "location": "/x/u.zip", "digest"
 
 def _manifest(folder: Path, **data: object) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
-    whole = {"format": "lineage.manifest", "complete": True, "target": TARGET, "upstreams": [UPSTREAM],
-             "parameters": {}, "outputs": {}} | data
+    whole = {"format": "lineage.manifest", "format_version": 4, "complete": True, "target": TARGET,
+             "upstreams": [UPSTREAM], "parameters": {}, "outputs": {"files.csv": "sha256:0"}} | data
     (folder / "manifest.json").write_text(json.dumps(whole), encoding="utf-8")
     return folder
 
@@ -41,7 +42,14 @@ def test_inputs_in_their_recorded_order(tmp_path: Path) -> None:
     assert inputs[1].describe() == "upstream 1 u.zip"
 
 
-@pytest.mark.parametrize("data", [{"upstreams": []}, {"parameters": None}, {"target": {"kind": "dir"}}])
+@pytest.mark.parametrize("data", [
+    {"upstreams": []}, {"parameters": None}, {"target": {"kind": "dir"}},
+    # a rerun that compares nothing, or reads files outside the report folder, proves nothing
+    {"outputs": {}}, {"outputs": {"/etc/passwd": "sha256:0"}}, {"outputs": {"../../etc/passwd": "sha256:0"}},
+    {"outputs": {"files.csv": None}},
+    # a format this lineage cannot read
+    {"format_version": 99}, {"format_version": "3"}, {"format_version": None}, {"format_version": True},
+])
 def test_a_manifest_without_what_a_rerun_needs_is_refused(tmp_path: Path, data: dict[str, object]) -> None:
     with pytest.raises(ReproduceError):
         recorded_inputs(load_manifest(_manifest(tmp_path / "r", **data)))
@@ -55,6 +63,8 @@ def test_parameters_unknown_refused_missing_noted() -> None:
     assert notes and "seed_max_count" in notes[0]
     with pytest.raises(ReproduceError, match="no_such_knob"):
         recorded_params({"parameters": {**recorded, "no_such_knob": 1}}, [])
+    with pytest.raises(LineageError, match="token_weight_cap must be in"):  # not numpy's OverflowError later
+        recorded_params({"parameters": {**recorded, "token_weight_cap": 2**40}}, [])
 
 
 def test_environment_notes_name_what_differs() -> None:

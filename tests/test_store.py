@@ -359,3 +359,40 @@ def test_compact_keeps_every_figure(world: dict[str, Path], tmp_path: Path,
     assert [Path(c.release).name for c in full] == ["truelib", "decoy1"]
     assert store.compact() > 0
     assert scan(str(world["target"]), store, top=0, settings=one_job()).candidates == full
+
+
+@pytest.mark.parametrize("damage", ["garbage", "truncated"])
+@pytest.mark.parametrize("which", ["compacted", "release file", "releases table"])
+def test_a_damaged_store_file_is_named_in_one_line(world: dict[str, Path], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str], damage: str,
+                                                   which: str) -> None:
+    """A store file damaged on disk: scan, compact, info and add refuse the store naming it (exit 2,
+    one line), where scan gave DuckDB's traceback and info, compact and add said all was well."""
+    root = tmp_path / "s"
+    store = Store.open(root, create=True)
+    add_releases(store, _specs(world)[:2], settings=one_job())
+    if which == "compacted":
+        store.compact()
+    else:
+        add_releases(store, _specs(world)[2:3], settings=one_job())  # its own files, beside compacted ones
+    if which == "releases table":
+        victim = root / "releases.parquet"
+    else:
+        files = sorted((root / "fingerprints").rglob("*.parquet"))
+        victim = next(f for f in files if (f.name == "compacted.parquet") == (which == "compacted"))
+    if damage == "garbage":
+        victim.write_text("garbage\n")
+    else:
+        victim.write_bytes(victim.read_bytes()[: victim.stat().st_size // 2])
+    before = victim.read_bytes()
+    capsys.readouterr()
+    for args in (["scan", str(world["target"]), "--store", str(root), "--out", str(tmp_path / "o"), "--top", "0"],
+                 ["store", "compact", "--store", str(root)],
+                 ["store", "info", "--store", str(root)],
+                 ["store", "info", "--store", str(root), "--json"],
+                 ["store", "add", "--store", str(root), str(world["boiler"])]):
+        assert main([*args, "--jobs", "1", "-q"] if args[0] != "store" or args[1] == "add" else args) == 2, args
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and err[0].startswith(f"lineage: error: damaged store file {victim}"), (args, err)
+    assert victim.read_bytes() == before  # compact merged nothing away
+    assert not (tmp_path / "o").exists()

@@ -15,6 +15,10 @@ is off unless set, in ``[tool.lineage.check]`` of a ``pyproject.toml`` or on the
   ``max-unmarked-copied-lines`` the growth allowed is 0), and the per-file items report only files
   that are new in the list or whose copied lines grew.
 
+Only a whole report is judged: one whose manifest says it is complete, and whose files.csv and
+obligations.csv are the files the manifest records (their sha256), so a report cut short or
+edited since cannot pass the gate.
+
 Exit status: 0 when the policy holds, 1 with one line per violation, 2 on bad usage or input.
 """
 
@@ -27,6 +31,7 @@ from pathlib import Path
 import pandas as pd
 
 from lineage.errors import LineageError
+from lineage.report.outdir import check_complete, check_output
 
 # Columns check reads; a report missing one was not written by this lineage.
 _FILE_COLUMNS = ["target_path", "status", "code_lines", "verbatim_code_lines", "near_code_lines", "marker"]
@@ -101,8 +106,6 @@ class Report:
 def _read(path: Path, columns: list[str]) -> pd.DataFrame:
     try:
         frame = pd.read_csv(path, keep_default_na=False, dtype={"marker": str, "missing": str})
-    except FileNotFoundError:
-        raise LineageError(f"{path.parent} is not a lineage report: no {path.name}") from None
     except (OSError, ValueError) as exc:
         raise LineageError(f"cannot read {path}: {exc}") from None
     absent = [c for c in columns if c not in frame.columns]
@@ -114,13 +117,14 @@ def _read(path: Path, columns: list[str]) -> pd.DataFrame:
 def read_report(report_dir: Path) -> Report:
     if not report_dir.is_dir():
         raise LineageError(f"no such report folder: {report_dir}")
-    files = _read(report_dir / "files.csv", _FILE_COLUMNS)
+    manifest = check_complete(report_dir)
+    files = _read(check_output(report_dir, manifest, "files.csv"), _FILE_COLUMNS)
     files = files[files["status"] == "indexed"].copy()
     for column in ("code_lines", "verbatim_code_lines", "near_code_lines"):
         files[column] = pd.to_numeric(files[column], errors="coerce").fillna(0).astype(int)
     files["copied"] = files["verbatim_code_lines"] + files["near_code_lines"]
     files["marked"] = files["marker"] != ""
-    obligations = _read(report_dir / "obligations.csv", _OBLIGATION_COLUMNS)
+    obligations = _read(check_output(report_dir, manifest, "obligations.csv"), _OBLIGATION_COLUMNS)
     return Report(files=files, obligations=obligations)
 
 

@@ -5,7 +5,8 @@ command takes which, and :func:`run_settings` turns the run options into the one
 :class:`lineage.settings.RunSettings` every stage takes. Every command's parser is here, so the
 module is somewhat over 400 lines: reading one file shows the whole command line.
 
-Exit status: 0 on success, 2 on bad usage or bad input (one line on stderr, no traceback).
+Exit status: 0 on success, 2 on bad usage or bad input, or output that cannot be written (one line
+on stderr, no traceback).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from lineage import __version__
 from lineage.errors import LineageError, SourceError
@@ -499,6 +501,47 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _OutputError(LineageError):
+    """Standard output cannot be written (a full disk, a closed descriptor); a broken pipe is not one."""
+
+
+class _GuardedStdout:
+    """``sys.stdout`` while a command runs: a write error other than a broken pipe becomes an
+    :class:`_OutputError`, told in one line like any other error rather than as a traceback."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def _call(self, method: str, *args: object) -> Any:
+        try:
+            return getattr(self.stream, method)(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise _OutputError(f"cannot write to standard output: {exc.strerror or exc}") from None
+
+    def write(self, text: str) -> int:
+        return int(self._call("write", text))
+
+    def flush(self) -> None:
+        self._call("flush")
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _drop_unwritten(stream: Any) -> None:
+    """Point ``stream``'s descriptor at /dev/null: the output it still holds would fail again when
+    Python flushes it at exit, with a message of its own."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):  # not a real file (a test's capture): nothing held
+        return
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+
+
 def _terminate(signum: int, frame: object) -> None:
     # SIGTERM unwinds like Ctrl-C, so a report being written is removed, not left half-written.
     raise KeyboardInterrupt
@@ -527,11 +570,19 @@ def _main(argv: Sequence[str] | None) -> int:
         parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
+    stdout = sys.stdout
+    if stdout is not None:  # None: started with stdout closed, and print() then writes nothing
+        sys.stdout = _GuardedStdout(stdout)
     try:
         if any(hasattr(args, name) for name in ("jobs", "cache_dir", "max_file_bytes")):
             run_settings(args)  # bad run options refused before any work, by every command taking them
-        return int(args.func(args))
+        status = int(args.func(args))
+        if sys.stdout is not None:
+            sys.stdout.flush()  # buffered output fails here, told in one line, not at exit
+        return status
     except LineageError as exc:
+        if isinstance(exc, _OutputError):
+            _drop_unwritten(stdout)
         print(f"lineage: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head(1) and closed: not an error of ours
@@ -540,6 +591,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except KeyboardInterrupt:
         print("lineage: interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stdout = stdout
 
 
 if __name__ == "__main__":

@@ -3,7 +3,8 @@ each field declared with :func:`knob` (its default and valid range side by side)
 its type and range once, and ``--set KEY=VALUE`` items applied to it.
 
 A field's type is its default's; an ``int`` given for a ``float`` field is taken as that float;
-``str`` fields have no range.
+``str`` fields have no range; an ``int`` field declared without an upper bound has
+:data:`INT_MAX`.
 """
 
 from __future__ import annotations
@@ -17,10 +18,17 @@ from lineage.errors import LineageError
 
 Knobs = TypeVar("Knobs")
 _RANGE = "lineage.range"  # the field metadata key of a knob's (low, high)
+# The matcher keeps line numbers, token counts and gaps in int32 arrays, which a larger count
+# overflows (an OverflowError deep in numpy, or a wrapped figure); no tree comes near it, so
+# this bound takes nothing a run could need.
+INT_MAX = 2**31 - 1
 
 
 def knob(default: Any, low: float | None = None, high: float | None = None) -> Any:
-    """A parameter field: its default, valid from ``low`` to ``high`` inclusive (None: unbounded)."""
+    """A parameter field: its default, valid from ``low`` to ``high`` inclusive (None: unbounded,
+    but :data:`INT_MAX` for an ``int`` field)."""
+    if high is None and type(default) is int:
+        high = INT_MAX
     return dataclasses.field(default=default, metadata={_RANGE: (low, high)})
 
 

@@ -1,6 +1,8 @@
 """The manifest a ``lineage reproduce`` reruns from: read, checked, and turned into its inputs.
 
-:func:`load_manifest` refuses a report that was not written whole or lacks what a rerun needs;
+:func:`load_manifest` refuses a report that was not written whole, is of a manifest format this
+lineage cannot read, or lacks what a rerun needs (an output named outside the report folder, no
+output at all: a rerun that checks nothing is no reproduction);
 :func:`recorded_inputs` gives the target and upstreams as recorded (spec, kind, digests),
 :func:`recorded_params` the matcher parameters (one this lineage does not know is refused), and
 :func:`environment_notes` how this lineage and its figure libraries differ from those that wrote
@@ -17,7 +19,8 @@ from typing import Any
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.match.params import MatchParams
-from lineage.report.manifest import FIGURE_PACKAGES, package_version, tool_info
+from lineage.report.folder import plain_name
+from lineage.report.manifest import FIGURE_PACKAGES, MANIFEST_VERSION, package_version, tool_info
 from lineage.report.outdir import check_complete
 
 
@@ -55,6 +58,17 @@ def load_manifest(path: Path) -> dict[str, Any]:
             raise ReproduceError(f"{path}: the manifest has no {key!r} to rerun from")
     if not data["upstreams"]:
         raise ReproduceError(f"{path}: the manifest records no upstream")
+    version = data.get("format_version")
+    if type(version) is not int or not 1 <= version <= MANIFEST_VERSION:
+        raise ReproduceError(f"{path}: manifest format_version {version!r} is not one this lineage {__version__} "
+                             f"reads (1 to {MANIFEST_VERSION})")
+    if not data["outputs"]:
+        raise ReproduceError(f"{path}: the manifest lists no output file to compare the rerun with")
+    for name, digest in data["outputs"].items():
+        if not plain_name(name):
+            raise ReproduceError(f"{path}: the manifest lists an output outside the report folder: {name!r}")
+        if not isinstance(digest, str) or not digest.startswith("sha256:"):
+            raise ReproduceError(f"{path}: the manifest's digest of {name} is not a sha256: {digest!r}")
     return data
 
 

@@ -43,7 +43,9 @@ class MatchParams:
     token_weight_cap: int = knob(16, 1)  # one very long line must not outweigh a copied block
     # ``def keys(self):``, ``def __radd__(self, other):``: a signature of at most this many plain
     # parameters (no defaults, no annotations) is written the same way everywhere; it never seeds.
-    generic_signature_max_params: int = knob(2, 0)
+    # Each count adds 12 shapes to hash (hits.generic_signatures), so the bound is a signature's
+    # length, not the int32 one.
+    generic_signature_max_params: int = knob(2, 0, 255)
     # -- runs and chains (regions.py)
     run_max_gap: int = knob(3, 0)  # content lines between two hits on one diagonal
     chain_max_gap: int = knob(12, 0)  # content lines between two runs of one region

@@ -57,7 +57,7 @@ from typing import Any
 
 from lineage.environment import library_versions
 from lineage.index.store import checksum_stream
-from lineage.report.folder import ReportFolder
+from lineage.report.folder import ReportFolder, plain_name
 from lineage.report.outdir import atomic_out_dir, pid_alive
 from lineage.settings import DEFAULT_RESULT_ENTRIES
 
@@ -241,19 +241,12 @@ def _found(entry: Path, header: Any, key: dict[str, object]) -> CachedResult | N
             return None
         files = [StoredFile(str(name), entry / _FILES / str(name), int(size), str(digest))
                  for name, size, digest in header["files"]]
-        if not all(_plain_name(f.name) for f in files):
+        if not all(plain_name(f.name) for f in files):
             return None  # a damaged or crafted header must not write outside the report folder
         return CachedResult(headline=[str(h) for h in header["headline"]], skipped=int(header["skipped"]),
                             manifest=header["manifest"], files=files)
     except (ValueError, KeyError, TypeError):
         return None
-
-
-def _plain_name(name: str) -> bool:
-    """A report file's name as reporters make them: relative POSIX, no ``.``/``..`` part."""
-    parts = name.split("/")
-    return bool(name) and "\\" not in name and not name.startswith("/") and all(
-        part not in ("", ".", "..") for part in parts)
 
 
 def write_cached(found: CachedResult, out_dir: Path, source_locations: Sequence[str], manifest: dict[str, Any]

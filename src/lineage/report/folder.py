@@ -19,6 +19,15 @@ def file_sha256(path: Path) -> str:
         return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
+def plain_name(name: str) -> bool:
+    """A report file's name as reporters make them: relative POSIX, no ``.``/``..`` part. A name
+    read back from a stored header or a manifest is used only if it is one: it must not reach
+    outside the report folder."""
+    parts = name.split("/")
+    return bool(name) and "\\" not in name and not name.startswith("/") and all(
+        part not in ("", ".", "..") for part in parts)
+
+
 class ReportFolder:
     def __init__(self, root: Path, csv_cache: Path | None = None) -> None:
         self.root = root

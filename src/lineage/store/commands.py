@@ -104,6 +104,7 @@ def _cmd_store_add(args: argparse.Namespace) -> int:
     print(f"{counts['added']} added, {counts['present']} already present, {counts['failed']} failed; the store "
           f"holds {info['releases']} releases, {int(info['fingerprints']):,} fingerprints, "
           f"{int(info['bytes']) / 1e6:.1f} MB ({time.perf_counter() - started:.1f} s).")
+    _refuse_damage(info)
     return 2 if counts["failed"] else 0
 
 
@@ -127,6 +128,7 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     info = store.info()
     if args.json:
         print(json.dumps({**info, "releases_table": [asdict(r) for r in store.releases()]}, indent=2))
+        _refuse_damage(info)
         return 0
     print(f"store: {info['store']}")
     print(f"releases: {info['releases']}, fingerprints: {int(info['fingerprints']):,}, "
@@ -134,7 +136,16 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
           "partitions")
     for r in store.releases():
         print(f"  {r.spec}  {r.digest[:19]}  {r.licence or '-'}  {r.files} files  {r.fingerprints:,} fingerprints")
+    _refuse_damage(info)
     return 0
+
+
+def _refuse_damage(info: dict[str, object]) -> None:
+    """The store's damaged files (``Store.info``'s), as the command's one-line error."""
+    damaged: list[dict[str, str]] = info["damaged"]  # type: ignore[assignment]
+    if damaged:
+        more = f" (and {len(damaged) - 1} more damaged files)" if len(damaged) > 1 else ""
+        raise LineageError(f"damaged store file {damaged[0]['path']}: {damaged[0]['why']}{more}")
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:

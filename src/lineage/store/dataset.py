@@ -12,6 +12,10 @@ machine that sees the folder, without coordination, and a file is written whole 
 (temporary name, then rename). A release exists once its row is in ``releases.parquet``: files
 of a release whose row was never written (an interrupted run) are ignored and rewritten, with
 the same bytes, when it is added again.
+
+A file damaged on disk (cut short, overwritten) is found by its footer (:func:`damage`) before a
+command reads it: ``scan`` and ``store compact`` refuse the store naming the file
+(:meth:`Store.check_files`), ``store info`` lists every such file.
 """
 
 from __future__ import annotations
@@ -63,6 +67,26 @@ _RELEASE_SCHEMA = pa.schema([
     ("source_digest", pa.string()), ("licence", pa.string()), ("files", pa.int64()),
     ("skipped_files", pa.int64()), ("fingerprints", pa.int64()),
 ])
+
+
+class StoreDamaged(LineageError):
+    """A file of the store cannot be read as the store wrote it."""
+
+
+def damage(path: Path, schema: pa.Schema) -> str | None:
+    """Why ``path`` is not a Parquet file with ``schema``'s columns (read from its footer, without
+    its data), or None when it is one."""
+    try:
+        found = pq.read_schema(path)
+    except (OSError, pa.ArrowException) as exc:
+        return str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    missing = [f.name for f in schema if found.get_field_index(f.name) < 0
+               or not found.field(f.name).type.equals(f.type)]
+    return f"lacks the columns {', '.join(missing)}" if missing else None
+
+
+def _damaged(path: Path, why: str) -> StoreDamaged:
+    return StoreDamaged(f"damaged store file {path}: {why}")
 
 
 def release_id(digest: str) -> int:
@@ -155,7 +179,10 @@ class Store:
         path = self.root / "releases.parquet"
         if not path.is_file():
             return []
-        rows = pq.read_table(path, schema=_RELEASE_SCHEMA).to_pylist()
+        try:
+            rows = pq.read_table(path, schema=_RELEASE_SCHEMA).to_pylist()
+        except (OSError, pa.ArrowException) as exc:
+            raise _damaged(path, damage(path, _RELEASE_SCHEMA) or str(exc).strip().splitlines()[0]) from None
         return [Release(**row) for row in rows]
 
     def write_releases(self, releases: list[Release]) -> None:
@@ -202,6 +229,23 @@ class Store:
                 out[prefix] = found
         return out
 
+    def check_files(self, files: dict[str, list[str]]) -> None:
+        """Raise :class:`StoreDamaged` naming the first of these fingerprint files (as
+        :meth:`partition_files` gives them) that is damaged."""
+        for paths in files.values():
+            for path in paths:
+                why = damage(Path(path), _FP_SCHEMA)
+                if why is not None:
+                    raise _damaged(Path(path), why)
+
+    def damaged_files(self) -> list[tuple[Path, str]]:
+        """Every damaged file of the store (the releases table, every fingerprint file) and why."""
+        folder = self.root / "fingerprints"
+        found = [(p, _FP_SCHEMA) for p in sorted(folder.rglob("*.parquet"))] if folder.exists() else []
+        if (self.root / "releases.parquet").is_file():
+            found.insert(0, (self.root / "releases.parquet", _RELEASE_SCHEMA))
+        return [(path, why) for path, schema in found if (why := damage(path, schema)) is not None]
+
     def compact(self) -> int:
         """Merge each partition's files into one (sorted by fingerprint, then release), so that a
         lookup opens one file per partition however many releases the store holds. Returns how
@@ -210,7 +254,9 @@ class Store:
         merged = 0
         with self.writer():
             releases = self.releases()
-            for prefix, files in self.partition_files(releases).items():
+            by_partition = self.partition_files(releases)
+            self.check_files(by_partition)  # never merge a damaged file's rows away, nor stop half-way
+            for prefix, files in by_partition.items():
                 if len(files) < 2:
                     continue
                 table = pa.concat_tables([pq.read_table(f, schema=_FP_SCHEMA) for f in files])
@@ -239,4 +285,5 @@ class Store:
             "index_version": INDEX_VERSION,
             "build": self.params.build_dict(),
             "seed_rules": self.rules,
+            "damaged": [{"path": str(path), "why": why} for path, why in self.damaged_files()],
         }

@@ -35,7 +35,7 @@ from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
 from lineage.settings import RunSettings
 from lineage.sources import open_source
-from lineage.store.dataset import Release, Store
+from lineage.store.dataset import Release, Store, StoreDamaged
 from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
@@ -88,6 +88,7 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
     import duckdb
 
     files = store.partition_files(releases)
+    store.check_files(files)  # a damaged file named in one line, not DuckDB's or Arrow's traceback
     if client is not None:
         from lineage.store.join import lookup_dataframe
 
@@ -96,8 +97,12 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
     names = store.partitions
     jobs = [(files[names[p]], fps[prefixes == p]) for p in range(len(names)) if names[p] in files]
     limit = store.params.common_max_releases
-    with duckdb.connect() as con:
-        parts = [lookup_partition(f, part, limit, con) for f, part in jobs if len(part)]
+    try:
+        with duckdb.connect() as con:
+            parts = [lookup_partition(f, part, limit, con) for f, part in jobs if len(part)]
+    except duckdb.Error as exc:  # damage inside a file whose footer is whole
+        raise StoreDamaged(f"store {store.root}: cannot read its fingerprint files: "
+                           f"{str(exc).strip().splitlines()[0]}") from None
     counts: dict[int, dict[int, int]] = {}
     for part in parts:
         for rid, n, c in part:
