@@ -176,10 +176,16 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
     assert __version__ in capsys.readouterr().out
 
 
-def test_no_command_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize("argv", [[], ["bogus"], ["compare"], ["compare", "t", "--out", "o", "--max-file-bytes", "1MB"],
+                                  ["check", "report", "--max-unmarked-copied-lines", "abc"], ["store", "add"]])
+def test_a_usage_error_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """Bad usage gets the CLI's one line and exit 2, as bad input does (argparse printed its
+    usage block above its own error line)."""
     with pytest.raises(SystemExit) as exc:
-        main([])
+        main(argv)
     assert exc.value.code == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("lineage: error: ") and "--help" in err, err
 
 
 def test_markers_lists_markers_naming_the_upstream(trees: tuple[Path, Path],

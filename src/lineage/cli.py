@@ -23,7 +23,7 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 from lineage import __version__
 from lineage.errors import LineageError, SourceError
@@ -377,8 +377,16 @@ def run_settings(args: argparse.Namespace) -> RunSettings:
                        progress=None if getattr(args, "quiet", True) else print_progress)
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse with the CLI's one-line errors: ``lineage: error: ...`` and where to read the
+    usage, exit 2 (argparse prints the whole usage block first)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"lineage: error: {message} (see '{self.prog} --help')\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="lineage", description=(
+    parser = _Parser(prog="lineage", description=(
         "Measure how much of a Python codebase is derived from an upstream release."))
     parser.add_argument("--version", action="version", version=f"lineage {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
