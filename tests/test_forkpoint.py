@@ -66,6 +66,27 @@ def test_target_path_may_name_one_file(tmp_path: Path) -> None:
     assert main([*args, "--target-path", "vendor/missing.py"]) == 2
 
 
+def test_a_candidate_without_python_files_is_skipped_not_ranked(tmp_path: Path,
+                                                                capsys: pytest.CaptureFixture[str]) -> None:
+    """An empty candidate shares nothing, as a release that shares nothing does, and ranked
+    beside real ones (a wrong path): it is recorded as skipped; all of them empty is an error."""
+    up = _repo(tmp_path)
+    target = tmp_path / "target" / "pkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    empty = tmp_path / "docs"
+    empty.mkdir()
+    (empty / "README.md").write_text("not code\n")
+    out = tmp_path / "out"
+    args = ["forkpoint", str(target.parent), "--out", str(out), "-q", "--cache-dir", str(tmp_path / "cache")]
+    assert main([*args, f"{up}@v2", str(empty)]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    assert len(found["candidates"]) == 1  # the release alone is ranked
+    assert found["skipped_candidates"] == [{"candidate": str(empty), "reason": "no Python files (1 other files)"}]
+    assert main([*args, str(empty)]) == 2
+    assert "no candidate holds a Python file" in capsys.readouterr().err
+
+
 def test_the_api_takes_run_settings(tmp_path: Path) -> None:
     """run_forkpoint takes one RunSettings, as api.compare does: its progress callback hears each candidate."""
     from lineage.fork.forkpoint import run_forkpoint

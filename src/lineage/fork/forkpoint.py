@@ -51,8 +51,9 @@ from lineage.sources import open_source
 
 # Change log of forkpoint.json:
 #   1: first version (target, candidates with digests, the definition, best, per-file best).
+#   2: "skipped_candidates": candidates without a Python file (path and reason), not ranked.
 FORKPOINT_FORMAT = "lineage.forkpoint"
-FORKPOINT_VERSION = 1
+FORKPOINT_VERSION = 2
 
 # forkpoint.csv, one row per candidate, sorted by rank then candidate order.
 CANDIDATE_COLUMNS = [
@@ -233,11 +234,18 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
     file_frames: list[pd.DataFrame] = []
     known: dict[str, Any] = {}  # blob digest -> (record, bytes), shared by git candidates
     by_tree: dict[str, tuple[dict[str, int], pd.DataFrame]] = {}  # same Python files, same figures
+    skipped: list[dict[str, str]] = []
     for order, cand in enumerate(candidates):
         step = time.perf_counter()
         with open_source(cand.spec, root) as source:
             tree = index_tree(source, cache, jobs, max_file_bytes,
                               known=known if source.info.kind == "git" else None)
+        if not tree.files and not tree.skipped:
+            # no Python file (a wrong path, a commit before the code): it shares nothing, which
+            # the distance cannot tell from a release that shares nothing; recorded, not ranked
+            skipped.append({"candidate": cand.spec, "reason": f"no Python files ({tree.other_files} other files)"})
+            settings.log(f"[{order + 1}/{len(candidates)}] {cand.spec}: skipped, no Python files")
+            continue
         scored = by_tree.get(tree.figures_key)
         if scored is None:
             comparison = compare_trees(target_tree, [tree], params, cache_root=settings.store_root,
@@ -258,6 +266,9 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
                      f"{time.perf_counter() - step:.1f} s)")
         del tree
 
+    if not rows:
+        raise LineageError(f"no candidate holds a Python file ({len(skipped)} skipped: {skipped[0]['candidate']}"
+                           f"{', ...' if len(skipped) > 1 else ''})")
     frame = pd.DataFrame(rows)
     frame["rank"] = rank_frame(frame)
     frame = frame.sort_values(["rank", "order"], kind="stable")[CANDIDATE_COLUMNS].reset_index(drop=True)
@@ -271,6 +282,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         "distance": "(target_code_lines - verbatim_code_lines) + upstream_only_code_lines; "
                     "ties broken by more verbatim, then fewer upstream-only lines",
         "parameters": params.to_dict(),
+        "skipped_candidates": skipped,
         "seconds": round(time.perf_counter() - started, 3),
     }
     return ForkpointResult(candidates=frame, files=files, inputs=inputs)
