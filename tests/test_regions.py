@@ -7,6 +7,8 @@ from types import SimpleNamespace
 
 import numpy as np
 from conftest import Runner
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from treegen import distinctive_functions
 
 from lineage.index import BLANK, CODE
@@ -116,3 +118,21 @@ def test_an_item_inserted_upstream_into_a_list_leaves_the_same_item_verbatim(run
     # no item is paired near with an upstream item the target list holds as it is
     listed = lines[(lines["line"] >= 2) & (lines["line"] < 2 + len(names)) & (lines["match"] == "near")]
     assert not {up_names[int(u) - 2] for u in listed["upstream_line"]} & set(names)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 5), min_size=1, max_size=14), st.lists(st.integers(0, 5), min_size=1, max_size=14),
+       st.integers(-3, 3))
+def test_run_pairs_keep_order_and_identical_partners(t: list[int], u: list[int], diag: int) -> None:
+    """Whatever the keys: one entry per run line in order, the upstream lines paired strictly
+    increasing (a run stays in order), and a line equal to its diagonal partner keeps it."""
+    from lineage.match.labels import run_pairs
+
+    t_keys, u_keys = np.array(t, np.int64), np.array(u, np.int64)
+    out = run_pairs(t_keys, u_keys, 0, len(t) - 1, diag)
+    assert [tc for tc, _ in out] == list(range(len(t)))
+    paired = [uc for _, uc in out if uc is not None and 0 <= uc < len(u)]
+    assert paired == sorted(set(paired))
+    for tc, uc in out:
+        if 0 <= tc + diag < len(u) and t[tc] == u[tc + diag]:
+            assert uc == tc + diag

@@ -409,36 +409,34 @@ def run_pairs(t_keys: np.ndarray, u_keys: np.ndarray, t0: int, t1: int, diag: in
     stretch's identical lines are paired first, in order (a longest common subsequence of the
     keys), and any other line of it only with its diagonal partner when that lies in order with
     them and is not theirs; otherwise with none (None)."""
-    out: list[tuple[int, int | None]] = []
-    tc = t0
-    while tc <= t1:
-        uc = tc + diag
-        if 0 <= uc < len(u_keys) and t_keys[tc] == u_keys[uc]:
-            out.append((tc, uc))
-            tc += 1
-            continue
-        end = tc  # the stretch tc..end of lines that differ from their diagonal partners
-        while end + 1 <= t1 and not (0 <= end + 1 + diag < len(u_keys) and t_keys[end + 1] == u_keys[end + 1 + diag]):
-            end += 1
+    t_all = np.arange(t0, t1 + 1)
+    u_all = t_all + diag
+    inside = (u_all >= 0) & (u_all < len(u_keys))
+    same = np.zeros(len(t_all), bool)
+    same[inside] = t_keys[t_all[inside]] == u_keys[u_all[inside]]
+    out: list[tuple[int, int | None]] = list(zip(t_all.tolist(), u_all.tolist(), strict=True))  # type: ignore[arg-type]
+    if same.all():
+        return out
+    # each stretch of lines that differ from their diagonal partners
+    edges = np.flatnonzero(np.diff(np.concatenate(([1], same.astype(np.int8), [1]))))
+    for start, stop in zip(edges[::2].tolist(), edges[1::2].tolist(), strict=True):
+        tc, end = t0 + start, t0 + stop - 1
         lo, hi = max(tc + diag, 0), min(end + diag, len(u_keys) - 1)
-        stretch = range(tc, end + 1)
-        if hi < lo or not set(t_keys[tc:end + 1].tolist()) & set(u_keys[lo:hi + 1].tolist()):
-            out += [(k, k + diag) for k in stretch]
-        else:
-            matcher = difflib.SequenceMatcher(None, t_keys[tc:end + 1].tolist(), u_keys[lo:hi + 1].tolist(),
-                                              autojunk=False)
-            found = {tc + b.a + k: lo + b.b + k for b in matcher.get_matching_blocks() for k in range(b.size)}
-            taken = set(found.values())
-            for k in stretch:
-                partner = k + diag
-                if k in found:
-                    out.append((k, found[k]))
-                elif (partner not in taken and all(u < partner for t, u in found.items() if t < k)
+        if hi < lo:
+            continue
+        t_stretch, u_stretch = t_keys[tc:end + 1].tolist(), u_keys[lo:hi + 1].tolist()
+        if not set(t_stretch) & set(u_stretch):
+            continue
+        matcher = difflib.SequenceMatcher(None, t_stretch, u_stretch, autojunk=False)
+        found = {tc + b.a + k: lo + b.b + k for b in matcher.get_matching_blocks() for k in range(b.size)}
+        taken = set(found.values())
+        for k in range(tc, end + 1):
+            partner = k + diag
+            if k in found:
+                out[k - t0] = (k, found[k])
+            elif not (partner not in taken and all(u < partner for t, u in found.items() if t < k)
                       and all(u > partner for t, u in found.items() if t > k)):
-                    out.append((k, partner))
-                else:
-                    out.append((k, None))
-        tc = end + 1
+                out[k - t0] = (k, None)
     return out
 
 
