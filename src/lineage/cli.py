@@ -300,13 +300,21 @@ def _cmd_drift(args: argparse.Namespace) -> int:
 TARGET_NAME_HELP = ("a name the target project is known by (repeatable; replaces its label, packages and "
                     "metadata repositories): an upstream file whose header names it came from the target")
 
+def _folder(text: str) -> str:
+    """An option naming a folder: an empty one (``--out ""``, an unset shell variable) would be the
+    current folder, never what was meant."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("may not be empty")
+    return text
+
+
 # Every option that more than one command takes, made once: name -> (flags, add_argument keywords).
 # Help that differs by command is a callable of the command's name.
 OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
     "upstream": (("--upstream",), dict(dest="also_upstream", action="append", default=[], metavar="SOURCE",
                                        help="a further upstream (repeatable), e.g. a third party both sides "
                                        "vendored; on equal evidence a further upstream is named as the source")),
-    "out": (("--out",), dict(required=True, help="output folder")),
+    "out": (("--out",), dict(required=True, type=_folder, help="output folder")),
     "no-html": (("--no-html",), dict(action="store_true", help="skip the HTML side-by-side view")),
     "max-file-bytes": (("--max-file-bytes",), dict(type=int, default=DEFAULT_MAX_FILE_BYTES,
                                                    help="skip (and record) Python files larger than this "
@@ -323,7 +331,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
     # how to run (lineage.settings.RunSettings)
     "jobs": (("--jobs",), dict(type=int, default=None,
                                help="worker processes for indexing and matching (default: all cores)")),
-    "cache-dir": (("--cache-dir",), dict(type=Path, default=None,
+    "cache-dir": (("--cache-dir",), dict(type=lambda text: Path(_folder(text)), default=None,
                                          help="cache folder (default: $LINEAGE_CACHE_DIR, else the user cache dir)")),
     "no-cache": (("--no-cache",), dict(action="store_true", help="do not read or write the index cache")),
     "quiet": (("-q", "--quiet"), dict(action="store_true", help="no progress on stderr")),
@@ -432,7 +440,7 @@ def build_parser() -> argparse.ArgumentParser:
                  "the recorded parameters and upstream order, and compare the figure files' sha256 "
                  "with those recorded.")
     p.add_argument("manifest", help="a manifest.json written by compare or corpus, or its report folder")
-    p.add_argument("--out", default=None, help="keep the rerun's report in this folder (default: a "
+    p.add_argument("--out", default=None, type=_folder, help="keep the rerun's report in this folder (default: a "
                    "temporary folder, removed)")
 
     p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
