@@ -147,6 +147,14 @@ def test_out_as_a_symlink_is_refused(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert list(elsewhere.iterdir()) == []
 
 
+def test_out_below_a_file_is_refused_by_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """'File exists' (the OS's word for making a folder below a file) named no culprit."""
+    target, upstream = _pair(tmp_path)
+    (tmp_path / "notes.txt").write_text("mine", encoding="utf-8")
+    assert _run(str(target), str(upstream), "--out", str(tmp_path / "notes.txt" / "report")) == 2
+    assert "notes.txt, which is a file" in _error_line(capsys)
+
+
 def test_stale_temporary_folders_of_dead_runs_are_removed(tmp_path: Path) -> None:
     dead = tmp_path / ".out.lineage-tmp-999999999-abcd"
     dead.mkdir()

@@ -79,6 +79,10 @@ def check_out_dir(out_dir: Path, source_locations: Iterable[str]) -> Path:
         if not out.is_dir():
             raise ReportError(f"--out {out_dir} exists and is not a folder")
         _check_replaceable(out, out_dir)
+    else:  # the folders above it are made: none of them may be a file
+        above = next((p for p in out.parents if os.path.lexists(p)), None)
+        if above is not None and not above.is_dir():
+            raise ReportError(f"--out {out_dir} lies below {above}, which is a file, not a folder")
     return out
 
 
