@@ -238,3 +238,13 @@ def test_an_unwritable_stdout_is_one_line_not_a_traceback(trees: tuple[Path, Pat
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
     assert proc.wait(timeout=120) == 0 and "Traceback" not in proc.stderr.read()
+
+
+@pytest.mark.parametrize(("text", "words"), [("none,spdx", "stands alone"), ("spdx,xml", "unknown format 'xml'")])
+def test_a_bad_formats_list_is_named(text: str, words: str) -> None:
+    from lineage.cli import _formats
+    from lineage.errors import LineageError
+
+    with pytest.raises(LineageError, match=words):
+        _formats(text)
+    assert _formats("none") == [] and _formats("SPDX, cdx") == ["spdx", "cyclonedx"]

@@ -134,6 +134,8 @@ def _formats(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.split(",") if n.strip()]
     names = ["cyclonedx" if n in ("cdx", "cyclonedx") else n for n in names]
     unknown = [n for n in names if n not in ATTACHMENTS]
+    if "none" in unknown:
+        raise LineageError("--formats: 'none' stands alone (no attachments), not in a list of formats")
     if unknown:
         raise LineageError(f"--formats: unknown format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)}, or none)")
     return list(dict.fromkeys(names))
