@@ -248,3 +248,10 @@ def test_a_bad_formats_list_is_named(text: str, words: str) -> None:
     with pytest.raises(LineageError, match=words):
         _formats(text)
     assert _formats("none") == [] and _formats("SPDX, cdx") == ["spdx", "cyclonedx"]
+
+
+def test_an_unknown_argument_of_a_command_points_at_its_help(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "t", "u", "extra", "--out", "o"])
+    err = capsys.readouterr().err
+    assert "unrecognized arguments: extra" in err and "(see 'lineage compare --help')" in err

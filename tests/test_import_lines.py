@@ -8,11 +8,16 @@ MatchParams, never typed in here.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
+import treegen
 from conftest import Runner, file_lines
 
+from lineage.api import compare
 from lineage.match import MatchParams, pair_label
 from lineage.match.imports import imports_disagree
+from lineage.settings import RunSettings
 
 _NONE: tuple[str, frozenset[str]] = ("", frozenset())
 # A file of the renamed package ``nextcord`` against an upstream whose top package is ``discord``.
@@ -100,3 +105,25 @@ def test_the_renamed_package_is_read_below_a_src_root(run_compare: Runner) -> No
     target = {"src/nextcord/client.py": "import asyncio\nimport nextcord\nimport os\n" + _BODY}
     frame = file_lines(run_compare(target, [("up", up)]), "src/nextcord/client.py")
     assert (frame.loc[2, "match"], frame.loc[2, "upstream_line"]) == ("near", 2)
+
+
+def test_a_rerun_of_one_changed_file_labels_it_as_a_cold_run_does(tmp_path: Path) -> None:
+    """Whether src/ is a package is read from the whole target tree, not from the files a rerun
+    rematches: with src/__init__.py, src/nextcord is no renamed top package (cold and rerun alike)."""
+    up = treegen.write_tree(tmp_path / "up", {
+        "discord/client.py": "import asyncio\nimport discord\nimport os\n" + _BODY,
+        "discord/__init__.py": "VERSION_OF_THE_PACKAGE = '1.7.0'\n"})
+    files = {"src/__init__.py": "", "src/nextcord/__init__.py": "",
+             "src/nextcord/client.py": "import asyncio\nimport nextcord\nimport os\n" + _BODY}
+    target = treegen.write_tree(tmp_path / "target", files)
+
+    def labels(cache: str) -> list[tuple[str, str]]:
+        frame = compare(str(target), [str(up)], settings=RunSettings(cache_dir=tmp_path / cache, jobs=1)).lines
+        rows = frame[frame["target_path"] == "src/nextcord/client.py"]
+        return list(zip(rows["match"].astype(str), rows["upstream_line"].astype(str), strict=True))
+
+    labels("cache")  # every file matched
+    (target / "src/nextcord/client.py").write_text(files["src/nextcord/client.py"] + "# edited\n")
+    rerun = labels("cache")  # only client.py rematched
+    assert rerun == labels("fresh")
+    assert rerun[1][0] == "none"  # import nextcord: src is a package here, so nextcord is no top package

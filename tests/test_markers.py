@@ -552,6 +552,8 @@ def test_names_upstream_by_path_and_symbol() -> None:
     ("# copied from table 3.1 of the paper", None),
     ("# taken from python 3.12", None),
     ("# copied from the cache 2.0", None),
+    ("# based on theorem 2.1", None),
+    ("# copied from lemma 3.4 of the paper", None),
 ])
 def test_a_name_with_a_two_part_release_is_a_strong_source(text: str, project: str | None) -> None:
     found = find_markers([text, "x = 1"])

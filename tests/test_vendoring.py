@@ -493,6 +493,24 @@ def test_figures_key_covers_the_licence_files(tmp_path: Path) -> None:
     assert keys[0][0] == keys[1][0] and keys[0][1] != keys[1][1]  # same Python files, other licence
 
 
+def test_figures_key_covers_the_skipped_python_files(tmp_path: Path) -> None:
+    """history reuses a commit's figures by this key: a symlinked module added is a skipped file
+    more in python_files, so not the same figures."""
+    import os
+
+    from lineage.index import IndexCache, index_tree
+
+    keys = []
+    for n in range(2):
+        root = treegen.write_tree(tmp_path / f"c{n}", {"pkg/a.py": _body(1)})
+        if n:
+            os.symlink(root / "pkg" / "a.py", root / "pkg" / "b.py")
+        with open_source(str(root), tmp_path / "cache") as source:
+            tree = index_tree(source, IndexCache(None))
+        keys.append((tree.tree_digest, tree.figures_key, len(tree.skipped)))
+    assert keys[0][0] == keys[1][0] and keys[0][1] != keys[1][1] and (keys[0][2], keys[1][2]) == (0, 1)
+
+
 def test_the_match_context_holds_the_pins_when_there_are_any() -> None:
     from types import SimpleNamespace
 

@@ -26,13 +26,12 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
-from packaging.utils import canonicalize_name
 
 from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import top_level
+from lineage.index.project import package_roots, upstream_names
 from lineage.index.vendoring import (
     pinned_upstreams,
     top_modules,
@@ -85,23 +84,6 @@ class Comparison(results.Comparison):
 
         return write_reports(self, Path(out_dir), html=html, formats=tuple(ATTACHMENTS) if formats is None else formats,
                              csv_cache=csv_cache, jobs=jobs, on_written=on_written)
-
-
-def upstream_names(tree: TreeIndex) -> set[str]:
-    """Names a marker may use for this upstream: its label, its top-level packages
-    (:func:`lineage.index.project.top_level`; a lone top-level module's name is too common,
-    ``utils``, to stand for a project; a namespace package by its dotted name, ``jaraco.text``),
-    and the name, repositories and authors its own metadata declares."""
-    names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")} | tree.project.names()
-    # A package below namespace folders is named whole ("jaraco.text"; "jaraco" is every jaraco
-    # distribution's), as is a module there that the project's own name names ("jaraco.context");
-    # otherwise a top folder is the name, with or without an __init__.py.
-    own = canonicalize_name(tree.project.name or tree.info.label)
-    for top in top_level(f.path for f in tree.files):
-        dotted = top.path.replace("/", ".").lower()
-        if top.package:
-            names.add(dotted if top.namespace or canonicalize_name(dotted) == own else top.name.lower())
-    return {n for n in names if n}
 
 
 def vendored_upstreams(target: str, settings: RunSettings | None = None,
@@ -177,13 +159,15 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
 
 
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams,
-                  vendored: dict[str, list[Marker]] | None = None, pinned: Sequence[int] = ()) -> str:
+                  vendored: dict[str, list[Marker]] | None = None, pinned: Sequence[int] = (),
+                  roots: frozenset[str] = frozenset()) -> str:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
     without a line number), which a file's own bytes do not show; ``pinned`` the upstream each
     target file's record pins (:func:`lineage.index.vendoring.pinned_upstreams`, which also reads
-    the upstreams' versions)."""
+    the upstreams' versions); ``roots`` which of src/ and lib/ are packages of the target
+    (:func:`lineage.index.project.package_roots`: a file's top package, for the import test)."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
@@ -193,6 +177,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
         parts["vendored"] = sorted([path, m.text, m.path] for path, found in vendored.items() for m in found)
     if any(k >= 0 for k in pinned):
         parts["pinned"] = list(pinned)
+    if roots:
+        parts["target_package_roots"] = sorted(roots)
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -273,11 +259,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                       for tree in upstreams])
 
     pinned = pinned_upstreams(target, upstreams, own_names)
-    context = match_context(upstreams, labels, params, vendored, pinned)
+    roots = package_roots([f.path for f in target.files] + [p for p, _ in target.skipped])
+    context = match_context(upstreams, labels, params, vendored, pinned, roots)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
-                          match_memo if match_memo is not None else {}, pinned)
+                          match_memo if match_memo is not None else {}, pinned, roots)
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table

@@ -367,7 +367,7 @@ def _command(sub: argparse._SubParsersAction, name: str, func: Callable[[argpars
     """Sub-command ``name`` run by ``func``, with the shared options :data:`TAKES` gives it; the
     caller adds the command's own arguments."""
     p = sub.add_parser(name, **parser)  # type: ignore[arg-type]
-    p.set_defaults(func=func)
+    p.set_defaults(func=func, command_parser=p)  # its usage errors name its own --help
     add_options(p, *TAKES.get(name, ()))
     return p
 
@@ -585,7 +585,7 @@ def _main(argv: Sequence[str] | None) -> int:
             and (rest is not extra or not rest[0].startswith("-"))):
         args.upstream, extra = rest[0], []
     if extra:
-        parser.error(f"unrecognized arguments: {' '.join(extra)}")
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     stdout = sys.stdout

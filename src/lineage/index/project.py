@@ -14,8 +14,14 @@ import re
 import tomllib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from packaging.utils import canonicalize_name
 
 from lineage.sources.base import Source
+
+if TYPE_CHECKING:
+    from lineage.index.tree import TreeIndex
 
 # owner/name of a repository URL on a forge; the name may not end in ".git".
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
@@ -70,6 +76,20 @@ def import_parts(path: str, paths: set[str] | frozenset[str]) -> list[str]:
     if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
         return parts[1:]
     return parts
+
+
+def package_roots(paths: Iterable[str]) -> frozenset[str]:
+    """Which of the layout folders ``src`` and ``lib`` are packages of this tree (hold an
+    ``__init__.py``): all :func:`import_parts` needs of the tree's other paths, so a file's top
+    package can be told from its path and these alone (a run that rematches one changed file
+    tells it as a run over the whole tree does)."""
+    paths = set(paths)
+    return frozenset(root for root in ("src", "lib") if f"{root}/__init__.py" in paths)
+
+
+def root_inits(roots: Iterable[str]) -> frozenset[str]:
+    """The ``__init__.py`` paths of :func:`package_roots`, as :func:`import_parts` reads them."""
+    return frozenset(f"{root}/__init__.py" for root in roots)
 
 
 @dataclass(frozen=True)
@@ -146,3 +166,21 @@ def read_project(source: Source) -> ProjectInfo:
         if len(raw) <= _MAX_METADATA_BYTES:
             return _from_pyproject(raw)
     return ProjectInfo()
+
+
+def upstream_names(tree: TreeIndex) -> set[str]:
+    """Names a marker may use for this upstream: its label, its top-level packages
+    (:func:`top_level`; a lone top-level module's name is too common,
+    ``utils``, to stand for a project; a namespace package by its dotted name, ``jaraco.text``),
+    and the name, repositories and authors its own metadata declares. Here, in a module the match
+    cache's code fingerprint covers: the names decide which files are marked, and so labels."""
+    names = {tree.info.label.lower(), tree.info.label.lower().replace("-", "_")} | tree.project.names()
+    # A package below namespace folders is named whole ("jaraco.text"; "jaraco" is every jaraco
+    # distribution's), as is a module there that the project's own name names ("jaraco.context");
+    # otherwise a top folder is the name, with or without an __init__.py.
+    own = canonicalize_name(tree.project.name or tree.info.label)
+    for top in top_level(f.path for f in tree.files):
+        dotted = top.path.replace("/", ".").lower()
+        if top.package:
+            names.add(dotted if top.namespace or canonicalize_name(dotted) == own else top.name.lower())
+    return {n for n in names if n}

@@ -57,9 +57,9 @@ class TreeIndex:
     def figures_key(self) -> str:
         """A digest of :attr:`tree_digest` and what else of the source decides a comparison's
         figures (its project names, its licence files' holders and texts, its vendoring records
-        without their lines): memos that reuse figures for the same tree (``history``,
+        without their lines, the Python files it skipped): memos that reuse figures for the same tree (``history``,
         ``forkpoint``, ``drift``) key on this."""
-        extra = {"project": asdict(self.project), "vendoring": [
+        extra = {"project": asdict(self.project), "skipped": self.skipped, "vendoring": [
             {k: v for k, v in r.to_dict().items() if k != "line"} for r in self.vendoring],
             "licence": asdict(self.licence) if self.licence is not None else None}
         text = json.dumps([self.tree_digest, extra], sort_keys=True, default=str)
@@ -67,6 +67,24 @@ class TreeIndex:
 
     def reader(self) -> Callable[[int], list[str]]:
         return lambda number: self.lines(self.files[number].path)
+
+
+# What a source records skipping that is a Python file it did not read as one (not a duplicate
+# archive member, nor an unsafe name: those are the manifest's).
+_NOT_READ = ("symlink", "hard link", "special file", "device", "fifo", "socket", "unreadable")
+
+
+def not_read_python(info: SourceInfo, indexed: set[str]) -> list[tuple[str, str]]:
+    """The source's skipped members that are Python files it did not read (a symlink, a special
+    file, an unreadable one), at their tree paths (an archive's stripped prefix taken off)."""
+    prefix = str(info.details.get("stripped_prefix", "") or "").rstrip("/")
+    out = []
+    for path, reason in info.skipped:
+        if prefix and path.startswith(prefix + "/"):
+            path = path[len(prefix) + 1:]
+        if is_python_path(path) and path not in indexed and reason.startswith(_NOT_READ):
+            out.append((path, reason))
+    return out
 
 
 class TreeBytes(Mapping[str, bytes]):
@@ -257,7 +275,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
     # Python files the source did not read (a symlink, a special file): skipped files too, so that
     # files.csv and the figures say so, not only the manifest's skipped members.
-    skipped = sorted(skipped + [(p, r) for p, r in source.info.skipped if is_python_path(p)])
+    skipped = sorted(skipped + not_read_python(source.info, set(py_paths)))
     return TreeIndex(
         info=source.info,
         files=files,

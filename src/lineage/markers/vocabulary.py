@@ -114,7 +114,9 @@ _VERSION_RE = re.compile(r"(?<![\w.])(?:v\d+(?:\.\d+)+|\d+\.\d+\.\d+)", re.IGNOR
 # word of prose before the number ("section 2.3", "table 3.1", "page 4.1") names no release.
 _NAMED_RELEASE_RE = re.compile(r"[\s`'\"*]*([A-Za-z][\w.-]*)\s+v?\d+\.\d+(?![\w.])", re.IGNORECASE)
 _NOT_RELEASE_NAMES = frozenset({"page", "pages", "chapter", "version", "versions", "release", "paper", "rfc",
-                                "python", "py", "step", "stage", "phase", "part", "item", "rule"})
+                                "python", "py", "step", "stage", "phase", "part", "item", "rule", "theorem",
+                                "lemma", "proposition", "corollary", "example", "exercise", "formula", "remark",
+                                "definition", "listing", "problem", "claim", "case", "note", "level", "round"})
 
 _FILE_EXT = (
     "py|pyi|pyx|pxd|cu|cuh|cpp|cc|cxx|c|h|hpp|hh|rs|go|js|ts|java|jl|sh|yaml|yml|json|toml|cfg|ini|md|rst|txt|ipynb"

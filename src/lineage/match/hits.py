@@ -21,7 +21,7 @@ import numpy as np
 from lineage.arrays import distinct_sorted, isin_sorted, unique
 from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
 from lineage.index.normalise import stable_hash
-from lineage.index.project import import_parts, top_level
+from lineage.index.project import import_parts, root_inits, top_level
 from lineage.match.headers import header_rows
 from lineage.match.params import MatchParams
 
@@ -58,7 +58,9 @@ class Side:
     align_memo: dict[tuple[int, bool], AlignForms] = field(init=False, default_factory=dict)
     # upstream number -> its top-level packages and modules (top_packages), made on first use.
     packages_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
-    paths_memo: frozenset[str] | None = field(init=False, default=None)  # every file's path (import_top)
+    # which of src/ and lib/ are packages in the whole tree (lineage.index.project.package_roots):
+    # a target Side may hold only the files a run rematches
+    package_roots: frozenset[str] = frozenset()
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)
@@ -93,11 +95,10 @@ class Side:
 
     def import_top(self, file_no: int) -> str:
         """The package a file's imports of its own tree start with (the first folder of its path,
-        below a ``src/`` or ``lib/`` root: :func:`lineage.index.project.import_parts`), or "" for
-        a top-level module."""
-        if self.paths_memo is None:
-            self.paths_memo = frozenset(f.path for f in self.files)
-        parts = import_parts(self.files[file_no].path, self.paths_memo)
+        below a ``src/`` or ``lib/`` root that is no package of the whole tree,
+        :attr:`package_roots`: :func:`lineage.index.project.import_parts`), or "" for a
+        top-level module."""
+        parts = import_parts(self.files[file_no].path, root_inits(self.package_roots))
         return parts[0] if len(parts) > 1 else ""
 
     def content_rows(self, file_no: int) -> np.ndarray:

@@ -105,8 +105,9 @@ def imports_disagree(t_text: str, u_text: str,
     same module; on a module of the same name in another package (``sglang.srt.layers.linear`` /
     ``vllm.model_executor.layers.linear``: a module moved, or re-rooted by a vendoring tool,
     ``pip._vendor.urllib3.exceptions`` / ``urllib3.exceptions``); on the target file's own top
-    package in place of one of the upstream's (``packages``: the first folder of the target
-    file's path, and the upstream tree's top-level packages and modules; ``import nextcord`` in
+    package in place of one of the upstream's (``packages``: the target file's top package, its
+    path's first folder below a ``src/`` or ``lib/`` layout root, and the upstream tree's
+    top-level packages and modules, :mod:`lineage.index.project`; ``import nextcord`` in
     ``nextcord/client.py`` / ``import discord``: a renamed package); on the same full names
     imported (``import torch.nn as nn`` / ``from torch import nn``) or the same names bound, a
     star aside (``from pip._vendor import six`` / ``import six``, ``import typing as t`` /

@@ -110,10 +110,10 @@ def _yes(flag: bool) -> str:
 def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[str],
                        licence_files: Sequence[LicenceFile]) -> str:
     """Where the target keeps every upstream holder: ``file``, else the licence files that speak
-    for the file (``folder:``/``root:`` and their paths), else ``""``."""
+    for the file (``folder:``/``root:`` and the paths of those naming a holder), else ``""``."""
     if keeps_holders(up_copyrights, file_copyrights):
         return "file"
-    files = [f for f in licence_files if f.copyrights]
+    files = [f for f in licence_files if any(keeps_holders([c], f.copyrights) for c in up_copyrights)]
     if files and keeps_holders(up_copyrights, [c for f in files for c in f.copyrights]):
         return ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
     return ""
