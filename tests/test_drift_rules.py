@@ -19,6 +19,7 @@ from lineage.fork.drift_rules import (
     learn_pairing,
     pr_number,
     renamer,
+    stripped_lines,
 )
 from lineage.fork.params import DriftParams, drift_params_from_settings
 
@@ -100,6 +101,30 @@ def test_counterparts_through_the_folder_map() -> None:
     assert counterparts(new, PAIRING, TargetLines({"t/m.py": Counter(), "t/n.py": Counter()})) == (["t/n.py"], True)
     elsewhere = FileChange("", "other/n.py", Counter(), Counter({"y = 2": 1}))
     assert counterparts(elsewhere, PAIRING, TargetLines({"t/m.py": Counter()})) == ([], False)
+
+
+def test_an_alias_module_is_not_the_counterpart_a_removal_is_judged_against() -> None:
+    """nextcord keeps discord/abc.py as an alias (``from nextcord.abc import *``) that pairs
+    with discord.py's abc.py as nextcord/abc.py does. An upstream commit removing a line
+    nextcord/abc.py still holds is not applied because the alias lacks that line."""
+    pairing = learn_pairing([("nextcord/abc.py", "discord/abc.py"), ("discord/abc.py", "discord/abc.py")],
+                            ["discord/abc.py"])
+    before = Counter({"class Snowflake:": 1, "def created_at(self):": 1, "x = old_value()": 1})
+    removes = FileChange("discord/abc.py", "discord/abc.py", before, before - Counter({"x = old_value()": 1}))
+    target = TargetLines({"discord/abc.py": Counter({"from nextcord . abc import *": 1}),
+                          "nextcord/abc.py": before.copy()})
+    found, _ = counterparts(removes, pairing, target)
+    assert set(found) == {"discord/abc.py", "nextcord/abc.py"}
+    verdict, = judge([TouchedCommit([removes], pairing)], target, lambda path: before.copy(), DriftParams())
+    assert (verdict.status, verdict.target_files) == ("missing", "nextcord/abc.py")
+
+
+def test_lines_are_counted_in_a_form_no_formatter_changes() -> None:
+    """A fork that ran black holds ``x = {"a": 1}`` where the upstream wrote ``x = {'a':1}``; a
+    comma is no formatting (packaging's 791ccff8 ends an implicit concatenation with one)."""
+    assert stripped_lines(b"x = {'a':1}\n") == stripped_lines(b'x = {"a": 1}\n')
+    assert stripped_lines(b"x = 'a'\n") != stripped_lines(b"x = 'b'\n")
+    assert stripped_lines(b'    "1.0+AbC"\n') != stripped_lines(b'    "1.0+AbC",\n')
 
 
 def test_renamer_replaces_whole_package_names_only() -> None:

@@ -18,10 +18,12 @@ upstream file that is new since the pairing reference maps through it to the tar
 have; when the target has that file it is the counterpart, when the target holds that folder but
 not the file the commit's lines count as missing, otherwise the file is outside the target.
 
-**Lines.** Per touched file, the commit's change is counted on stripped non-blank lines as a
-multiset: a text the commit adds ``d`` times more than its parent had is *present* as many times
-as the counterpart holds it beyond the parent's count (at most ``d``); a text it removes ``d``
-times is *absent* as many times as the counterpart holds it fewer times than the parent did.
+**Lines.** Per touched file, the commit's change is counted on non-blank lines as a multiset,
+each line in a form no formatter changes (tokens and a string's quote style:
+:func:`lineage.index.normalise.formatting_free`; a fork that ran black keeps its lines): a
+text the commit adds ``d`` times more than its parent had is *present* as many times as the
+counterpart holds it beyond the parent's count (at most ``d``); a text it removes ``d`` times is
+*absent* as many times as the counterpart holds it fewer times than the parent did.
 Only *telling* texts are counted: ones the file did not hold before (added) or no longer holds
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
@@ -72,6 +74,7 @@ from lineage.fork.drift_rules import (
     TouchedCommit,
     judge,
     learn_pairing,
+    line_counts,
     pr_number,
     stripped_lines,
 )
@@ -188,7 +191,7 @@ def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only:
 
 
 def _stripped(tree: TreeIndex, path: str) -> Counter[str]:
-    return Counter(s for s in (x.strip() for x in tree.lines(path)) if s)
+    return line_counts(tree.lines(path))
 
 
 def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs: Sequence[str] = (),

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 
 from lineage.fork.params import DriftParams
+from lineage.index.normalise import formatting_free
 from lineage.index.records import decode_source, split_lines
 
 STATUSES = ("applied", "partial", "missing", "not_applicable")
@@ -94,15 +95,21 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
 # --------------------------------------------------------------------------- lines
 
 
+def line_counts(lines: Iterable[str]) -> Counter[str]:
+    """A file's non-blank lines in the form drift compares them (:func:`formatting_free`: a fork
+    that ran black still holds ``x = "a"`` where the upstream wrote ``x = 'a'``), with counts."""
+    return Counter(form for form in (formatting_free(line) for line in lines) if form)
+
+
 def stripped_lines(data: bytes | None) -> Counter[str]:
-    """Stripped non-blank lines of a Python file, with their counts (undecodable: none)."""
+    """:func:`line_counts` of a Python file's bytes (undecodable: none)."""
     if not data:
         return Counter()
     try:
         text, _ = decode_source(data)
     except (UnicodeDecodeError, LookupError):
         return Counter()
-    return Counter(s for s in (line.strip() for line in split_lines(text)) if s)
+    return line_counts(split_lines(text))
 
 
 def renamer(renames: dict[str, str]) -> Rename | None:
@@ -232,6 +239,25 @@ def counterparts(change: FileChange, pairing: Pairing, target: TargetLines) -> t
     return [], bool(mapped) and str(PurePosixPath(mapped).parent) in target.folders
 
 
+def counterpart_of(change: FileChange, found: list[str], target: TargetLines, rename: Rename | None) -> str:
+    """Of the target files ``found`` for a changed upstream file, the one the change is judged
+    against: the one holding most of the file's lines as they were (else as they are), then the
+    one the change's own lines decide most, then the first. A fork's alias module
+    (``discord/abc.py``: ``from nextcord.abc import *``) pairs with the upstream file too, and
+    lacks every line a commit removes; judged on what it lacks it was "applied"."""
+    if not found:
+        return ""
+    reference = change.before or change.after
+    if rename is not None:
+        reference = Counter({rename(text): n for text, n in reference.items()})
+
+    def rank(t: str) -> tuple[int, int]:
+        counted = count_change(change, target.lines[t], rename)
+        return sum((reference & target.lines[t]).values()), counted[1] + counted[3]
+
+    return max(found, key=rank)  # max keeps the first of equals
+
+
 def _gone_from_target(change: FileChange, had: Counter[str], found: list[str], target: TargetLines) -> bool:
     """Whether a text the change removes, which the target had (``had``), is gone from it."""
     for text, delta in deltas(change):
@@ -284,12 +310,9 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
             excused = (later_removed.get(path, Counter()), later_added.get(path, Counter()),
                        None if proven is None else proven[k].get(change.old_path, Counter()))
             best = count_change(change, Counter(), rename, *excused)
-            choice = ""
-            for t in found:
-                counted = count_change(change, target.lines[t], rename, *excused)
-                if not choice or counted[1] + counted[3] > best[1] + best[3]:
-                    best, choice = counted, t
+            choice = counterpart_of(change, found, target, rename)
             if choice:
+                best = count_change(change, target.lines[choice], rename, *excused)
                 used.append(choice)
             totals = [a + b for a, b in zip(totals, best, strict=True)]
         added, present, removed, absent, added_superseded, removed_superseded = totals

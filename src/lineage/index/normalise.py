@@ -10,6 +10,9 @@ Every physical line of a Python file gets up to three forms:
 * **abstract**: identifiers become ``I``, strings ``S`` and numbers ``N``; keywords, ``self``,
   ``cls`` and punctuation stay. Renamed variables and edited literals agree at this level.
 
+``lineage drift`` counts lines in one more form, :func:`formatting_free`: what a formatter such
+as black leaves alone (tokens, a string literal's quotes).
+
 The indexer hashes ``norm`` and ``abstract`` to 63-bit integers with XXH3, which is stable across
 processes and machines (Python's ``hash`` is salted per process), so hashes can be cached, and
 about six times faster than BLAKE2b on short lines. A hash only nominates candidates: verbatim is
@@ -78,6 +81,28 @@ def normalise_code(code: str) -> tuple[str, str, int]:
     """Return ``(norm, abstract, token_count)`` for a fragment of code on one line."""
     tokens = tokenize_code(code)
     return " ".join(tokens), " ".join(map(abstract_token, tokens)), len(tokens)
+
+
+_STRING_PREFIX_RE = re.compile(r"[rRbBuUfFtT]{0,2}")
+
+
+def formatting_free(line: str) -> str:
+    """A line as any formatting of it reads: its tokens joined by one space, a string literal
+    whose text holds no double quote in double quotes (an escaped single quote unescaped). Black
+    rewrites ``x = {'a':1}`` as ``x = {"a": 1}``; a fork that ran it still holds those lines. A
+    comma stays, even at the end: ``"1.0+AbC"`` -> ``"1.0+AbC",`` ends an implicit
+    concatenation, ``(1,)`` is a tuple (packaging's commit 791ccff8 fixes the first). Triple
+    quotes fold alike (a docstring's opening quotes are an empty string and the start of
+    another, in either style)."""
+    out = []
+    for token in tokenize_code(line.strip()):
+        prefix = _STRING_PREFIX_RE.match(token).group(0)  # type: ignore[union-attr]
+        body = token[len(prefix):]
+        if len(body) >= 2 and body[0] == body[-1] == "'" and '"' not in body:
+            inner = body[1:-1] if "r" in prefix.lower() else body[1:-1].replace("\\'", "'")
+            token = f'{prefix}"{inner}"'
+        out.append(token)
+    return " ".join(out)
 
 
 def similarity_text(line: str) -> str:
