@@ -71,6 +71,20 @@ def test_folder_map_and_renames() -> None:
     assert pairing.renames == {"pkg": "forked"}
 
 
+def test_a_few_files_moved_elsewhere_do_not_outvote_their_folder() -> None:
+    """nextcord keeps ext/commands/ and moved three of its modules' code into
+    ext/application_checks/ (paired by file name only): new upstream files of ext/commands map
+    to nextcord's ext/commands, and ``commands`` is no renamed package."""
+    names = ["bot.py", "context.py", "converter.py", "cooldowns.py", "help.py", "view.py"]
+    pairs = [(f"nextcord/ext/commands/{n}", f"discord/ext/commands/{n}") for n in names]
+    pairs += [(f"nextcord/ext/application_checks/{n}", f"discord/ext/commands/{n}")
+              for n in ("core.py", "errors.py", "__init__.py")]
+    pairs += [(f"nextcord/{n}", f"discord/{n}") for n in ("abc.py", "client.py")]
+    pairing = learn_pairing(pairs, [u for _, u in pairs])
+    assert pairing.mapped("discord/ext/commands/hybrid.py") == "nextcord/ext/commands/hybrid.py"
+    assert pairing.renames == {"discord": "nextcord"}
+
+
 def test_a_line_a_later_applied_commit_removed_again_is_superseded() -> None:
     target = TargetLines({"t/m.py": Counter({"x = 1": 1, "b = 2": 1})})
     adds = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, "a = 1": 1}))

@@ -65,29 +65,46 @@ class Pairing:
         return ""
 
 
+_OWN_VOTE = 1.001  # a pair's vote at the folder where it diverges (ties go to it)
+
+
 def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str], tree_digest: str = "",
                   ) -> Pairing:
     """The pairing and folder map from (target path, upstream path) pairs."""
     by_upstream: dict[str, list[str]] = {}
     renames: Counter[tuple[str, str]] = Counter()
-    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
+    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}  # float weights
+    kept: dict[str, set[str]] = {}  # package name -> upstream files a pair keeps it in
+    renamed: dict[str, set[str]] = {}  # package name -> upstream files a pair renames it in
     for target, upstream in sorted(set(pairs)):
         by_upstream.setdefault(upstream, []).append(target)
         t, u = PurePosixPath(target).parts, PurePosixPath(upstream).parts
         shared = 0
         while shared < min(len(t), len(u)) and t[-1 - shared] == u[-1 - shared]:
             shared += 1
-        if shared:  # same file name: the folders above the shared tail correspond
-            votes.setdefault(u[:len(u) - shared], Counter())[t[:len(t) - shared]] += 1
+        # Same file name: the folders above the shared tail correspond, and so does each folder
+        # of the shared tail (``discord/ext/commands`` -> ``nextcord/ext/commands`` too), so that
+        # a few files moved elsewhere (nextcord's ``ext/application_checks/core.py``, paired with
+        # ``discord/ext/commands/core.py``) do not outvote the folder's own files.
+        for depth in range(len(u) - shared, len(u)) if shared else ():
+            # a pair's own divergence point weighs a little more: it breaks ties
+            votes.setdefault(u[:depth], Counter())[t[:len(t) - (len(u) - depth)]] += \
+                _OWN_VOTE if depth == len(u) - shared else 1
+        for name in u[len(u) - shared:-1]:
+            kept.setdefault(name, set()).add(upstream)
         # Only the file name shared: the package holding it was renamed (a folder moved whole,
         # ``src/pkg`` -> ``vendor/pkg``, keeps its imports).
         if shared == 1 and len(t) > 1 and len(u) > 1 and _IDENTIFIER.fullmatch(t[-2]) \
                 and _IDENTIFIER.fullmatch(u[-2]):
             renames[(u[-2], t[-2])] += 1
+            renamed.setdefault(u[-2], set()).add(upstream)
     folders = {u: max(c.items(), key=lambda kv: (kv[1], kv[0]))[0] for u, c in votes.items()}
     by_name: dict[str, str] = {}
     for (old, new), _ in sorted(renames.items(), key=lambda kv: (-kv[1], kv[0])):
-        by_name.setdefault(old, new)
+        # a package most of whose files only ever kept its name was not renamed (a fork's alias
+        # modules keep the old name beside the renamed package: their files count as renamed)
+        if len(renamed[old]) >= len(kept.get(old, set()) - renamed[old]):
+            by_name.setdefault(old, new)
     return Pairing(frozenset(upstream_paths), by_upstream,
                    frozenset(t for ts in by_upstream.values() for t in ts), folders, by_name, tree_digest)
 
