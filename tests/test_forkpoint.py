@@ -87,6 +87,26 @@ def test_a_candidate_without_python_files_is_skipped_not_ranked(tmp_path: Path,
     assert "no candidate holds a Python file" in capsys.readouterr().err
 
 
+def test_a_tie_of_one_python_tree_is_said(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """discord.py's fork-point commit and its parents hold the same Python files: the closest tie,
+    and the command says they are one tree (the commit dates alone suggest six months apart)."""
+    up = _repo(tmp_path)
+    repo = git.Repo(up)
+    (up / "README.md").write_text("docs only\n")
+    repo.index.add(["README.md"])
+    actor = git.Actor("t", "t@example.org")
+    repo.index.commit("docs", author=actor, committer=actor)
+    repo.create_tag("v3-docs")  # a docs commit on top of v3: v3's Python files
+    target = tmp_path / "target" / "pkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(10)))
+    out = tmp_path / "out"
+    assert main(["forkpoint", str(target.parent), f"{up}@v3", f"{up}@v3-docs", f"{up}@v1", "--out", str(out), "-q",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    printed = capsys.readouterr().out
+    assert printed.count("closest: ") == 2 and "the 2 closest hold the same Python files" in printed
+
+
 def test_the_api_takes_run_settings(tmp_path: Path) -> None:
     """run_forkpoint takes one RunSettings, as api.compare does: its progress callback hears each candidate."""
     from lineage.fork.forkpoint import run_forkpoint

@@ -265,10 +265,16 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
                            tags_only=args.tags, every=args.every, max_commits=args.max_commits,
                            target_path=args.target_path, params=_params(args.set), settings=run_settings(args))
     result.write(Path(args.out))
-    for row in result.best.itertuples():
+    best = result.best
+    for row in best.itertuples():
         print(f"closest: {row.candidate} ({row.ref}): distance {row.distance:,}, "
               f"{row.verbatim_code_lines:,} of {row.target_code_lines:,} code lines verbatim, "
               f"{row.upstream_only_code_lines:,} upstream-only.")
+    if len(best) > 1 and best["tree_digest"].nunique() == 1:  # one tree, several commits or releases
+        print(f"the {len(best)} closest hold the same Python files (tree {best['tree_digest'].iat[0][:19]}): "
+              "the fork point is any of them.")
+    elif len(best) > 1:
+        print(f"{len(best)} candidates tie at the closest distance; their Python files differ.")
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
     return 0
