@@ -322,6 +322,10 @@ def test_first_parent_order_skips_merged_branch_commits(tmp_path: Path) -> None:
     assert [c.sha for c in parse_range(f"{path}@HEAD").commits] == expected
     assert [c.sha for c in parse_range(f"{path}@{base.hexsha}..trunk").commits] == expected
     assert [c.subject for c in parse_range(f"{path}@{feature.hexsha}..trunk").commits] == ["feature", "main", "merge"]
+    # A on another branch than B: no line of commits leads from A to B (history listed A first
+    # all the same, and said the base was included)
+    with pytest.raises(LineageError, match=f"not an ancestor.*merge-base is {base.hexsha[:10]}"):
+        parse_range(f"{path}@{feature.hexsha}..{mainline.hexsha}")
 
 
 def test_every_tags_and_max_commits(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:

@@ -156,6 +156,12 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
             base, tip = base or "HEAD", tip or "HEAD"
             base_commit = _resolve(repo, base, path)
             tip_commit = _resolve(repo, tip, path)
+            # (a reversed range, B an ancestor of A, is told below as an empty one)
+            if not repo.is_ancestor(base_commit, tip_commit) and not repo.is_ancestor(tip_commit, base_commit):
+                forks = repo.merge_base(base_commit, tip_commit)
+                where = f" (their merge-base is {forks[0].hexsha[:10]})" if forks else " (they share no commit)"
+                raise LineageError(f"{base} is not an ancestor of {tip} in {path}{where}: A..B walks the "
+                                   "commits from A to B along one history; give an A on B's history")
             walked = list(repo.iter_commits(f"{base_commit.hexsha}..{tip_commit.hexsha}",
                                             first_parent=True, reverse=True))
             if not walked:  # B is A or an ancestor of it: a reversed or empty range
