@@ -105,6 +105,9 @@ def test_a_tie_of_one_python_tree_is_said(tmp_path: Path, capsys: pytest.Capture
                  "--cache-dir", str(tmp_path / "cache")]) == 0
     printed = capsys.readouterr().out
     assert printed.count("closest: ") == 2 and "the 2 closest hold the same Python files" in printed
+    # a single REPO@REF is dated as a range's commits are
+    dates = [c["date"] for c in json.loads((out / "forkpoint.json").read_text())["candidates"]]
+    assert len(dates) == 3 and all(d.endswith("Z") for d in dates)
 
 
 def test_the_api_takes_run_settings(tmp_path: Path) -> None:

@@ -44,6 +44,7 @@ import pandas as pd
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.fork.candidates import Candidate, expand
+from lineage.history.range import commit_date
 from lineage.index import CODE, INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams, MatchWorkers
 from lineage.settings import RunSettings
@@ -256,6 +257,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         totals, per_file = scored
         spec = _resolved_spec(cand, tree)
         date = cand.date
+        if not date and tree.info.kind == "git":  # a single REPO@REF: dated as a range's commits are
+            date = commit_date(tree.info.location, str(tree.info.details.get("commit", "")))
         rows.append({"candidate": spec, "ref": cand.ref or tree.info.details.get("version", ""), "date": date,
                      **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
                      "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})

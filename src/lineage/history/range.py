@@ -125,6 +125,21 @@ def _commit_info(commit: Any, tags: dict[str, tuple[str, ...]]) -> CommitInfo:
                       subject=lines[0].strip() if lines else "", tags=tags.get(commit.hexsha, ()))
 
 
+def commit_date(repo_path: str | Path, sha: str) -> str:
+    """The commit date of ``sha`` in ``repo_path`` as history and forkpoint write it ("" when
+    the repository cannot tell)."""
+    try:
+        repo = open_repo(Path(repo_path))
+    except LineageError:
+        return ""
+    try:
+        return _commit_info(repo.commit(sha), {}).date
+    except Exception:  # noqa: BLE001 - an unknown sha or a damaged object: no date, not an error
+        return ""
+    finally:
+        repo.close()
+
+
 def select_commits(commits: Sequence[CommitInfo], every: int = 1, tags_only: bool = False,
                    max_commits: int = 0) -> list[CommitInfo]:
     """Apply ``tags_only``, then ``every`` (keeping the last), then ``max_commits`` (the last K)."""
