@@ -466,3 +466,32 @@ def test_a_vendored_copy_of_a_third_party_upstream_file_is_copied_from_the_upstr
         assert set(vendored_version["match"]) == ({"verbatim"} if exempts else {"none"})
         own_version = code[code["target_path"] == "tgt/_version.py"]
         assert set(own_version["match"]) == {"none"} and set(own_version["shared_origin"]) == {"generated"}
+
+
+def test_project_names_of_a_checkout_without_a_project_table() -> None:
+    """discord.py's checkout declares its author in setup.py only (pyproject.toml holds tool
+    settings): its copyright lines 'Copyright (c) 2015-present Rapptz' name it then."""
+    from lineage.index.project import _from_setup_cfg, _from_setup_py
+
+    setup_py = (b"from setuptools import setup\nversion = '1.7.0'\n"
+                b"setup(name='discord.py', author='Rapptz', url='https://github.com/Rapptz/discord.py',\n"
+                b"      project_urls={'Issue tracker': 'https://github.com/Rapptz/discord.py/issues'},\n"
+                b"      version=version, packages=['discord'])\n")
+    info = _from_setup_py(setup_py)
+    assert (info.name, info.repositories, info.authors) == ("discord.py", ("Rapptz/discord.py",), ("Rapptz",))
+    assert _from_setup_py(b"import os\nos.system('never run')\n") == _from_setup_py(b"def broken(:\n")
+    cfg = b"[metadata]\nname = attrs\nauthor = Hynek Schlawack\nurl = https://github.com/python-attrs/attrs\n"
+    info = _from_setup_cfg(cfg)
+    assert (info.name, info.repositories, info.authors) == ("attrs", ("python-attrs/attrs",), ("Hynek Schlawack",))
+
+
+def test_a_checkout_falls_back_from_pyproject_to_setup_py(tmp_path: Path) -> None:
+    from lineage.index.project import read_project
+    from lineage.sources import open_source
+
+    root = treegen.write_tree(tmp_path / "dpy", {
+        "pyproject.toml": "[tool.black]\nline-length = 120\n",
+        "setup.py": "from setuptools import setup\nsetup(name='discord.py', author='Rapptz')\n",
+        "discord/__init__.py": "VALUE = 1\n"})
+    with open_source(str(root), tmp_path / "cache") as source:
+        assert read_project(source).authors == ("Rapptz",)

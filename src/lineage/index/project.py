@@ -2,13 +2,17 @@
 
 Read once per source while it is open (:func:`read_project`), from the wheel's or sdist's
 metadata (``*.dist-info/METADATA``, ``PKG-INFO``: ``Name``, ``Home-page``, ``Project-URL``,
-``Author``) or else from ``pyproject.toml`` (``[project]`` ``name``, ``urls``, ``authors``). The
+``Author``) or else, in a checkout, from ``pyproject.toml`` (``[project]`` ``name``, ``urls``,
+``authors``), ``setup.cfg`` (``[metadata]``) or ``setup.py`` (the literal keywords of its
+``setup(...)`` call, read from its syntax tree, never run). The
 origin rules (:mod:`lineage.match.origin`) use it to know a project's own names: which markers
 and copyright lines name the target, and which name an upstream itself.
 """
 
 from __future__ import annotations
 
+import ast
+import configparser
 import email.parser
 import re
 import tomllib
@@ -153,6 +157,47 @@ def _from_pyproject(raw: bytes) -> ProjectInfo:
                        authors=_authors(names))
 
 
+def _from_setup_cfg(raw: bytes) -> ProjectInfo:
+    """``[metadata]`` of a setup.cfg: ``name``, ``author``, ``url`` and ``project_urls``."""
+    parser = configparser.ConfigParser(interpolation=None)
+    try:
+        parser.read_string(raw.decode("utf-8"))
+    except (UnicodeDecodeError, configparser.Error):
+        return ProjectInfo()
+    if not parser.has_section("metadata"):
+        return ProjectInfo()
+    meta = parser["metadata"]
+    urls = [meta.get("url", ""), meta.get("home_page", ""), meta.get("project_urls", "")]
+    return ProjectInfo(name=meta.get("name", "").strip(), repositories=repositories_in(urls),
+                       authors=_authors([meta.get("author", "")]))
+
+
+def _from_setup_py(raw: bytes) -> ProjectInfo:
+    """The literal ``name``, ``author``, ``url`` and ``project_urls`` keywords of a setup.py's
+    ``setup(...)`` call, read from its syntax tree (never run): the metadata of a checkout whose
+    project predates pyproject.toml (discord.py's ``author='Rapptz'``)."""
+    try:
+        tree = ast.parse(raw)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return ProjectInfo()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and getattr(node.func, "id", getattr(node.func, "attr", "")) == "setup"):
+            continue
+        found: dict[str, str] = {}
+        urls: list[str] = []
+        for keyword in node.keywords:
+            value = keyword.value
+            if isinstance(value, ast.Constant) and isinstance(value.value, str):
+                found[keyword.arg or ""] = value.value
+                if keyword.arg in ("url", "download_url"):
+                    urls.append(value.value)
+            elif keyword.arg == "project_urls" and isinstance(value, ast.Dict):
+                urls += [v.value for v in value.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+        return ProjectInfo(name=found.get("name", "").strip(), repositories=repositories_in(urls),
+                           authors=_authors([found.get("author", "")]))
+    return ProjectInfo()
+
+
 def read_project(source: Source) -> ProjectInfo:
     """The project's own names from its metadata; empty when it has none."""
     paths = source.paths()
@@ -161,10 +206,14 @@ def read_project(source: Source) -> ProjectInfo:
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
             return _from_metadata(raw)
-    if "pyproject.toml" in paths:
-        raw = source.read("pyproject.toml")
-        if len(raw) <= _MAX_METADATA_BYTES:
-            return _from_pyproject(raw)
+    # a checkout: pyproject.toml's [project], else setup.cfg's [metadata], else setup.py's call
+    for path, read in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg),
+                       ("setup.py", _from_setup_py)):
+        if path in paths:
+            raw = source.read(path)
+            found = read(raw) if len(raw) <= _MAX_METADATA_BYTES else ProjectInfo()
+            if found != ProjectInfo():
+                return found
     return ProjectInfo()
 
 
