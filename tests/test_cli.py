@@ -178,7 +178,8 @@ def test_version(capsys: pytest.CaptureFixture[str]) -> None:
 
 @pytest.mark.parametrize("argv", [[], ["bogus"], ["compare"], ["compare", "t", "--out", "o", "--max-file-bytes", "1MB"],
                                   ["check", "report", "--max-unmarked-copied-lines", "abc"], ["store", "add"],
-                                  ["compare", "t", "u", "--out", ""], ["cache", "info", "--cache-dir", " "]])
+                                  ["compare", "t", "u", "--out", ""], ["cache", "info", "--cache-dir", " "],
+                                  ["store", "add", "x", "--store", ""], ["scan", "t", "--store", "s", "--out", ""]])
 def test_a_usage_error_is_one_line(argv: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """Bad usage gets the CLI's one line and exit 2, as bad input does (argparse printed its
     usage block above its own error line)."""

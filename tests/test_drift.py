@@ -146,7 +146,8 @@ def test_the_api_takes_run_settings_and_drift_set(repos: tuple[Path, Path, dict[
     assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q",
                  "--drift-set", "missing_max_share=0.5", "--applied-min-share", "1"]) == 0
     summary = json.loads((out / "drift.json").read_text())
-    assert summary["drift_parameters"] == {"applied_min_share": 1.0, "missing_max_share": 0.5}
+    assert summary["drift_parameters"] == {"applied_min_share": 1.0, "missing_max_share": 0.5,
+                                           "split_min_share": DriftParams().split_min_share}
     assert summary["counts"] == {"applied": 3, "partial": 0, "missing": 3, "not_applicable": 1}
 
 

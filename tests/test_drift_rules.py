@@ -133,12 +133,34 @@ def test_an_alias_module_is_not_the_counterpart_a_removal_is_judged_against() ->
     assert (verdict.status, verdict.target_files) == ("missing", "nextcord/abc.py")
 
 
+def test_a_file_the_fork_split_in_two_is_judged_against_both_halves() -> None:
+    """The fork split big.py into a.py (60 lines) and b.py (40): a change inside b's part is
+    applied when b.py took it and missing when it did not, whichever half holds more lines."""
+    part_a = Counter({f"a{i} = {i}": 1 for i in range(60)})
+    part_b = Counter({f"b{i} = {i}": 1 for i in range(40)})
+    before = part_a + part_b
+    edit = Counter({"b5 = 55": 1}) - Counter()
+    change = FileChange("pkg/big.py", "pkg/big.py", before, before - Counter({"b5 = 5": 1}) + edit)
+    pairing = learn_pairing([("pkg/a.py", "pkg/big.py"), ("pkg/b.py", "pkg/big.py")], ["pkg/big.py"])
+    statuses = []
+    for took in (True, False):
+        half = part_b - Counter({"b5 = 5": 1}) + edit if took else part_b.copy()
+        target = TargetLines({"pkg/a.py": part_a.copy(), "pkg/b.py": half})
+        verdict, = judge([TouchedCommit([change], pairing)], target, lambda path: before.copy(), DriftParams())
+        statuses.append((verdict.status, verdict.target_files))
+    assert statuses == [("applied", "pkg/a.py pkg/b.py"), ("missing", "pkg/a.py pkg/b.py")]
+
+
 def test_lines_are_counted_in_a_form_no_formatter_changes() -> None:
     """A fork that ran black holds ``x = {"a": 1}`` where the upstream wrote ``x = {'a':1}``; a
     comma is no formatting (packaging's 791ccff8 ends an implicit concatenation with one)."""
     assert stripped_lines(b"x = {'a':1}\n") == stripped_lines(b'x = {"a": 1}\n')
     assert stripped_lines(b"x = 'a'\n") != stripped_lines(b"x = 'b'\n")
     assert stripped_lines(b'    "1.0+AbC"\n') != stripped_lines(b'    "1.0+AbC",\n')
+    # inside a multi-line string, quotes are the string's text: a query's quoting fix is a change
+    query = b'Q = """\nSELECT * FROM t WHERE name = %s\n"""\n'
+    assert stripped_lines(query % b'"x"') != stripped_lines(query % b"'x'")
+    assert stripped_lines(query % b"'x'")["SELECT * FROM t WHERE name = 'x'"] == 1
 
 
 def test_renamer_replaces_whole_package_names_only() -> None:

@@ -866,19 +866,21 @@ def test_symlinked_python_files_are_reported_skipped(tmp_path: Path) -> None:
     assert "Entries of the target not read: 2 (symlink 2;" in summary
 
 
-def test_an_archives_members_not_read_are_skipped_rows_at_their_tree_paths(tmp_path: Path) -> None:
+@pytest.mark.parametrize("top", ["tgt-1.0", "./tgt-1.0"])
+def test_an_archives_members_not_read_are_skipped_rows_at_their_tree_paths(tmp_path: Path, top: str) -> None:
     """A duplicate member is the manifest's business, not a skipped file (its path is indexed);
-    an sdist's symlinked module is a skipped row at its path below the stripped NAME-VERSION/."""
+    an sdist's symlinked module is a skipped row at its path below the stripped NAME-VERSION/
+    (also when tar wrote it as ./NAME-VERSION/)."""
     body = treegen.distinctive_functions(2)
     up = treegen.write_tree(tmp_path / "up", {"pkg/a.py": body})
     sdist = tmp_path / "tgt-1.0.tar.gz"
     with tarfile.open(sdist, "w:gz") as tar:
-        for name, text in (("tgt-1.0/pkg/a.py", body), ("tgt-1.0/pkg/a.py", body + "# later\n")):
+        for name, text in ((f"{top}/pkg/a.py", body), (f"{top}/pkg/a.py", body + "# later\n")):
             data = text.encode()
             info = tarfile.TarInfo(name)
             info.size = len(data)
             tar.addfile(info, io.BytesIO(data))
-        link = tarfile.TarInfo("tgt-1.0/pkg/link.py")
+        link = tarfile.TarInfo(f"{top}/pkg/link.py")
         link.type, link.linkname = tarfile.SYMTYPE, "a.py"
         tar.addfile(link)
     out = tmp_path / "out"

@@ -521,7 +521,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
                       CliHooks(params=_params, formats=_formats, local_paths=local_paths,
-                               settings=run_settings))
+                               settings=run_settings, folder=_folder))
     return parser
 
 

@@ -19,8 +19,9 @@ have; when the target has that file it is the counterpart, when the target holds
 not the file the commit's lines count as missing, otherwise the file is outside the target.
 
 **Lines.** Per touched file, the commit's change is counted on non-blank lines as a multiset,
-each line in a form no formatter changes (tokens and a string's quote style:
-:func:`lineage.index.normalise.formatting_free`; a fork that ran black keeps its lines): a
+code lines as tokens with one quote style for a string on one line
+(:func:`lineage.index.normalise.formatting_free`: a fork that ran black keeps its lines), lines
+inside a multi-line string as they are: a
 text the commit adds ``d`` times more than its parent had is *present* as many times as the
 counterpart holds it beyond the parent's count (at most ``d``); a text it removes ``d`` times is
 *absent* as many times as the counterpart holds it fewer times than the parent did.

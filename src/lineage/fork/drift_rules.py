@@ -13,7 +13,9 @@ reads each commit's changed files and the target, and pairs the trees. Here, fro
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -65,15 +67,13 @@ class Pairing:
         return ""
 
 
-_OWN_VOTE = 1.001  # a pair's vote at the folder where it diverges (ties go to it)
-
-
 def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str], tree_digest: str = "",
                   ) -> Pairing:
     """The pairing and folder map from (target path, upstream path) pairs."""
     by_upstream: dict[str, list[str]] = {}
     renames: Counter[tuple[str, str]] = Counter()
-    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}  # float weights
+    votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
+    own: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
     kept: dict[str, set[str]] = {}  # package name -> upstream files a pair keeps it in
     renamed: dict[str, set[str]] = {}  # package name -> upstream files a pair renames it in
     for target, upstream in sorted(set(pairs)):
@@ -87,9 +87,9 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
         # a few files moved elsewhere (nextcord's ``ext/application_checks/core.py``, paired with
         # ``discord/ext/commands/core.py``) do not outvote the folder's own files.
         for depth in range(len(u) - shared, len(u)) if shared else ():
-            # a pair's own divergence point weighs a little more: it breaks ties
-            votes.setdefault(u[:depth], Counter())[t[:len(t) - (len(u) - depth)]] += \
-                _OWN_VOTE if depth == len(u) - shared else 1
+            votes.setdefault(u[:depth], Counter())[t[:len(t) - (len(u) - depth)]] += 1
+        if shared:  # a pair's vote at the folder where it diverges breaks ties
+            own.setdefault(u[:len(u) - shared], Counter())[t[:len(t) - shared]] += 1
         for name in u[len(u) - shared:-1]:
             kept.setdefault(name, set()).add(upstream)
         # Only the file name shared: the package holding it was renamed (a folder moved whole,
@@ -98,7 +98,8 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
                 and _IDENTIFIER.fullmatch(u[-2]):
             renames[(u[-2], t[-2])] += 1
             renamed.setdefault(u[-2], set()).add(upstream)
-    folders = {u: max(c.items(), key=lambda kv: (kv[1], kv[0]))[0] for u, c in votes.items()}
+    folders = {u: max(c.items(), key=lambda kv: (kv[1], own.get(u, Counter())[kv[0]], kv[0]))[0]
+               for u, c in votes.items()}
     by_name: dict[str, str] = {}
     for (old, new), _ in sorted(renames.items(), key=lambda kv: (-kv[1], kv[0])):
         # a package most of whose files only ever kept its name was not renamed (a fork's alias
@@ -113,9 +114,30 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
 
 
 def line_counts(lines: Iterable[str]) -> Counter[str]:
-    """A file's non-blank lines in the form drift compares them (:func:`formatting_free`: a fork
-    that ran black still holds ``x = "a"`` where the upstream wrote ``x = 'a'``), with counts."""
-    return Counter(form for form in (formatting_free(line) for line in lines) if form)
+    """A file's non-blank lines in the form drift compares them, with counts: code in
+    :func:`formatting_free` (a fork that ran black still holds ``x = "a"`` where the upstream
+    wrote ``x = 'a'``), a line inside a multi-line string as its stripped text (its quotes are
+    the string's: ``WHERE name = 'x'`` is not ``WHERE name = "x"``)."""
+    lines = list(lines)
+    inside = _string_rows(lines)
+    return Counter(form for k, line in enumerate(lines)
+                   if (form := line.strip() if k in inside else formatting_free(line)))
+
+
+def _string_rows(lines: list[str]) -> set[int]:
+    """0-based rows strictly inside a multi-line string (not its opening and closing rows, which
+    hold code too), by Python's tokenizer; what it read before an error when the file does not
+    tokenize."""
+    rows: set[int] = set()
+    string_types = {tokenize.STRING} | ({tokenize.FSTRING_MIDDLE} if hasattr(tokenize, "FSTRING_MIDDLE") else set())
+    text = "\n".join(lines) + "\n"
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type in string_types and token.end[0] > token.start[0] + 1:
+                rows.update(range(token.start[0], token.end[0] - 1))  # 1-based start+1..end-1, 0-based
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        pass
+    return rows
 
 
 def stripped_lines(data: bytes | None) -> Counter[str]:
@@ -256,23 +278,34 @@ def counterparts(change: FileChange, pairing: Pairing, target: TargetLines) -> t
     return [], bool(mapped) and str(PurePosixPath(mapped).parent) in target.folders
 
 
-def counterpart_of(change: FileChange, found: list[str], target: TargetLines, rename: Rename | None) -> str:
-    """Of the target files ``found`` for a changed upstream file, the one the change is judged
-    against: the one holding most of the file's lines as they were (else as they are), then the
-    one the change's own lines decide most, then the first. A fork's alias module
-    (``discord/abc.py``: ``from nextcord.abc import *``) pairs with the upstream file too, and
-    lacks every line a commit removes; judged on what it lacks it was "applied"."""
+def judged_counterparts(change: FileChange, found: list[str], target: TargetLines, rename: Rename | None,
+                        split_min_share: float) -> list[str]:
+    """Of the target files ``found`` for a changed upstream file, those the change is judged
+    against (their lines together): the one holding most of the file's lines as they were (else
+    as they are; then the one the change's own lines decide most, then the first), and each other
+    one holding at least ``split_min_share`` of them that those chosen do not (a file the fork
+    split in two). A fork's alias module (``discord/abc.py``: ``from nextcord.abc import *``)
+    pairs with the upstream file too and lacks every line a commit removes: judged on what it
+    lacked, removals were "applied"."""
     if not found:
-        return ""
+        return []
     reference = change.before or change.after
     if rename is not None:
         reference = Counter({rename(text): n for text, n in reference.items()})
+    held = {t: reference & target.lines[t] for t in found}
 
-    def rank(t: str) -> tuple[int, int]:
+    def rank(t: str) -> tuple[int, int, int]:
         counted = count_change(change, target.lines[t], rename)
-        return sum((reference & target.lines[t]).values()), counted[1] + counted[3]
+        return -sum(held[t].values()), -(counted[1] + counted[3]), found.index(t)
 
-    return max(found, key=rank)  # max keeps the first of equals
+    ranked = sorted(found, key=rank)
+    chosen, covered = [ranked[0]], held[ranked[0]]
+    need = split_min_share * sum(reference.values())
+    for t in ranked[1:]:
+        if sum((held[t] - covered).values()) >= max(need, 1):
+            chosen.append(t)
+            covered = covered | held[t]
+    return chosen
 
 
 def _gone_from_target(change: FileChange, had: Counter[str], found: list[str], target: TargetLines) -> bool:
@@ -326,11 +359,12 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
             path = change.new_path
             excused = (later_removed.get(path, Counter()), later_added.get(path, Counter()),
                        None if proven is None else proven[k].get(change.old_path, Counter()))
-            best = count_change(change, Counter(), rename, *excused)
-            choice = counterpart_of(change, found, target, rename)
-            if choice:
-                best = count_change(change, target.lines[choice], rename, *excused)
-                used.append(choice)
+            chosen = judged_counterparts(change, found, target, rename, params.split_min_share)
+            lines: Counter[str] = Counter()
+            for t in chosen:
+                lines |= target.lines[t]
+            best = count_change(change, lines, rename, *excused)
+            used.extend(chosen)
             totals = [a + b for a, b in zip(totals, best, strict=True)]
         added, present, removed, absent, added_superseded, removed_superseded = totals
         status = classify(added - added_superseded, present, removed - removed_superseded, absent, params)

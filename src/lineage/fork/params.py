@@ -27,6 +27,11 @@ class DriftParams:
     # ...and missing when at most this share of all its changed lines are (a few of its lines
     # may be present by coincidence, or by the fork's own edits).
     missing_max_share: float = knob(0.1, 0.0, 1.0)
+    # Several target files pair with one upstream file: the change is judged against the one
+    # holding most of the file's lines, joined by each other one holding at least this share of
+    # them that those do not (a file the fork split in two; not an alias module, nor a file that
+    # copied a little of it).
+    split_min_share: float = knob(0.2, 0.0, 1.0)
 
     def __post_init__(self) -> None:
         check_fields(self, "drift parameter")

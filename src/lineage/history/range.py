@@ -182,6 +182,11 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
             if not walked:  # B is A or an ancestor of it: a reversed or empty range
                 raise LineageError(f"empty range {refs!r} in {path}: {tip} is {base} or older than it "
                                    "(write A..B with A the older commit)")
+            if walked[0].parents and walked[0].parents[0] != base_commit:
+                # A reached B through a merge's second parent: the first-parent walk from B does
+                # not pass it, and its first commits would not descend from A
+                raise LineageError(f"{base} is not on the first-parent line of {tip} in {path} (it was merged in "
+                                   f"from a side branch); give an A that {tip}'s mainline passes")
             ordered = [base_commit, *walked]
         else:
             base, tip = "", refs

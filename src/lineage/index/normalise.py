@@ -10,8 +10,8 @@ Every physical line of a Python file gets up to three forms:
 * **abstract**: identifiers become ``I``, strings ``S`` and numbers ``N``; keywords, ``self``,
   ``cls`` and punctuation stay. Renamed variables and edited literals agree at this level.
 
-``lineage drift`` counts lines in one more form, :func:`formatting_free`: what a formatter such
-as black leaves alone (tokens, a string literal's quotes).
+``lineage drift`` counts code lines in one more form, :func:`formatting_free`: tokens, and the
+quote style of a string on one line, which a formatter such as black rewrites.
 
 The indexer hashes ``norm`` and ``abstract`` to 63-bit integers with XXH3, which is stable across
 processes and machines (Python's ``hash`` is salted per process), so hashes can be cached, and
@@ -91,9 +91,9 @@ def formatting_free(line: str) -> str:
     whose text holds no double quote in double quotes (an escaped single quote unescaped). Black
     rewrites ``x = {'a':1}`` as ``x = {"a": 1}``; a fork that ran it still holds those lines. A
     comma stays, even at the end: ``"1.0+AbC"`` -> ``"1.0+AbC",`` ends an implicit
-    concatenation, ``(1,)`` is a tuple (packaging's commit 791ccff8 fixes the first). Triple
-    quotes fold alike (a docstring's opening quotes are an empty string and the start of
-    another, in either style)."""
+    concatenation, ``(1,)`` is a tuple (packaging's commit 791ccff8 fixes the first). Only a
+    string on one line folds: a triple-quoted string's opening and closing rows, prefixes
+    (``u``, ``F``) and number spellings (``0XFF``) a formatter also rewrites stay as they are."""
     out = []
     for token in tokenize_code(line.strip()):
         prefix = _STRING_PREFIX_RE.match(token).group(0)  # type: ignore[union-attr]

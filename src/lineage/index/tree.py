@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
@@ -71,7 +72,8 @@ class TreeIndex:
 
 # What a source records skipping that is a Python file it did not read as one (not a duplicate
 # archive member, nor an unsafe name: those are the manifest's).
-_NOT_READ = ("symlink", "hard link", "special file", "device", "fifo", "socket", "unreadable")
+_NOT_READ = ("symlink", "hard link", "special file", "device", "fifo", "socket", "unreadable",
+             "unknown member type", "encrypted", "unsupported mode")
 
 
 def not_read_python(info: SourceInfo, indexed: set[str]) -> list[tuple[str, str]]:
@@ -80,6 +82,7 @@ def not_read_python(info: SourceInfo, indexed: set[str]) -> list[tuple[str, str]
     prefix = str(info.details.get("stripped_prefix", "") or "").rstrip("/")
     out = []
     for path, reason in info.skipped:
+        path = posixpath.normpath(path).lstrip("/") if path else path  # a tarball's "./pkg-1.0/..."
         if prefix and path.startswith(prefix + "/"):
             path = path[len(prefix) + 1:]
         if is_python_path(path) and path not in indexed and reason.startswith(_NOT_READ):

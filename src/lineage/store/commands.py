@@ -29,10 +29,14 @@ class CliHooks:
     formats: Callable[[str], Any]  # --formats value -> formats
     local_paths: Callable[[list[str]], list[str]]  # sources -> local paths (for the --out check)
     settings: Callable[[argparse.Namespace], Any]  # the command line's RunSettings (cli.run_settings)
+    folder: Callable[[str], str]  # a folder option's type: an empty one refused (cli._folder)
 
 
 def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.ArgumentParser], None],
                 set_help: str, formats_default: str, formats_help: str, source_help: str, hooks: CliHooks) -> None:
+    def store_folder(text: str) -> Path:
+        return Path(hooks.folder(text))
+
     p = sub.add_parser("store", help="build or inspect a fingerprint store of many releases",
                        description="A store of the distinctive line fingerprints of many releases, as "
                        "partitioned Parquet files, for lineage scan.")
@@ -40,7 +44,7 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     a = actions.add_parser("add", help="index releases and add their fingerprints (a release already "
                            "in the store, by digest, is skipped)")
     a.add_argument("specs", nargs="*", metavar="SPEC", help=source_help)
-    a.add_argument("--store", required=True, type=Path, help="the store folder (created if missing)")
+    a.add_argument("--store", required=True, type=store_folder, help="the store folder (created if missing)")
     a.add_argument("--from-file", type=Path, default=None, metavar="LIST",
                    help="specs, one per line, or a JSON manifest {\"releases\": [{name, version, sha256}]}")
     a.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
@@ -48,10 +52,10 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
     common(a)
     a.set_defaults(func=_cmd_store_add, hooks=hooks)
     c = actions.add_parser("compact", help="merge each partition's files into one (faster lookups)")
-    c.add_argument("--store", required=True, type=Path, help="the store folder")
+    c.add_argument("--store", required=True, type=store_folder, help="the store folder")
     c.set_defaults(func=_cmd_store_compact)
     i = actions.add_parser("info", help="releases, fingerprints and size of a store")
-    i.add_argument("--store", required=True, type=Path, help="the store folder")
+    i.add_argument("--store", required=True, type=store_folder, help="the store folder")
     i.add_argument("--json", action="store_true", help="print the store's figures and releases as JSON")
     i.set_defaults(func=_cmd_store_info)
 
@@ -60,8 +64,8 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
                        "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the top K "
                        "as upstreams (the usual report, in the same folder).")
     s.add_argument("target", help=source_help)
-    s.add_argument("--store", required=True, type=Path, help="the store folder to look fingerprints up in")
-    s.add_argument("--out", required=True, help="output folder")
+    s.add_argument("--store", required=True, type=store_folder, help="the store folder to look fingerprints up in")
+    s.add_argument("--out", required=True, type=hooks.folder, help="output folder")
     s.add_argument("--top", type=int, default=None, metavar="K",
                    help="compare with the K best candidates (default: the store parameter top, 3; 0: rank only)")
     s.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
