@@ -228,6 +228,30 @@ def test_attachments_valid_by_their_validators(run_compare, tmp_path: Path) -> N
         out / "ATTRIBUTION.md").read_text(encoding="utf-8")
 
 
+def test_sarif_findings_are_unique_follow_the_code_and_name_uris(run_compare) -> None:
+    """A block copied twice into one file is two findings (v1 gave both one fingerprint, and code
+    scanning merges findings by it); an upstream release that only moves the block keeps the
+    fingerprints; a path with a space and '#' is a URI reference."""
+    from lineage.report.sarif import sarif_log
+
+    block = _body(1)
+    target = {"tgt/a b#1.py": block + "\n\nOWN_VALUE_OF_THE_TARGET = 1\n\n\n" + block,
+              TARGET_MIT[0]: TARGET_MIT[1]}
+
+    def findings(upstream_text: str) -> list[tuple[str, int, str]]:
+        log = sarif_log(run_compare(target, [("up", {"up/mod.py": upstream_text})]))
+        return [(r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+                 r["locations"][0]["physicalLocation"]["region"]["startLine"],
+                 r["partialFingerprints"]["lineageFinding/v2"])
+                for r in log["runs"][0]["results"] if r["ruleId"] == "unmarked-copy"]
+
+    first = findings(block)
+    assert len(first) == 2 and len({f[2] for f in first}) == 2
+    assert {f[0] for f in first} == {"tgt/a%20b%231.py"}
+    moved = findings("\n".join(f"EXTRA_{k} = {k}" for k in range(7)) + "\n\n\n" + block)
+    assert moved == first  # the upstream lines moved, the findings are the same
+
+
 def test_spdx_validation_with_indexed_lookups_still_finds_dangling_ids(run_compare, tmp_path: Path) -> None:
     from spdx_tools.spdx.model import Relationship, RelationshipType, Snippet
     from spdx_tools.spdx.validation import spdx_id_validators

@@ -2,18 +2,23 @@
 
 Rules:
 
-* ``unmarked-copy`` (warning): one result per copied region in a target file that carries no
-  provenance marker naming an upstream; the region's target lines are the location.
+* ``unmarked-copy`` (warning): one result per copied region in a file of the review list
+  "unmarked files with copied code" (no provenance marker naming an upstream, a copied code
+  line, not a re-export only); the region's target lines are the location.
 * ``missing-notice`` (warning): one result per notice a copied file lacks (``missing`` in
   obligations.csv: copyright, licence-notice, modification-notice, NOTICE), at line 1 of the target
   file, where a header belongs.
 * ``licence-conflict`` (error): one result per (target file, upstream file) whose upstream licence
   the compatibility table flags; location: the first to last line copied from that file.
 
-Paths are relative to the target's root (``uriBaseId`` ``%SRCROOT%``); for a repository whose
+Paths are relative to the target's root (``uriBaseId`` ``%SRCROOT%``), percent-encoded as URI
+references (SARIF 2.1.0 section 3.10: ``a b#1.py`` is ``a%20b%231.py``); for a repository whose
 package lives in a sub-folder, point ``%SRCROOT%`` there (or rewrite the URIs) before uploading.
-Each result has a ``partialFingerprints`` entry (a hash of rule, target path, upstream file and
-kind) so code scanning follows a finding across runs even when lines move.
+Each result has a ``partialFingerprints`` entry ``lineageFinding/v2``, unique in the run, so code
+scanning follows a finding across runs even when lines move: a hash of rule, target path,
+upstream file and kind, and for a copied region the text of its target lines (not the upstream
+lines' numbers, which a newer upstream release moves), with the occurrence number among the
+file's results of the same hash (a block copied four times into one file is four findings).
 
 Written as plain JSON: SARIF has no maintained Python writer worth a dependency (``sarif-om`` is
 a bare object model that needs a second package to serialise); the tests validate the output
@@ -25,6 +30,7 @@ from __future__ import annotations
 import hashlib
 import json
 from typing import TYPE_CHECKING
+from urllib.parse import quote
 
 from lineage import __version__
 from lineage.report.attachments import copied_regions
@@ -52,35 +58,59 @@ RULES = [
 ]
 
 
+_FINGERPRINT = "lineageFinding/v2"  # v1 hashed the upstream start line and was not unique
+
+
 def _fingerprint(*parts: object) -> str:
     return hashlib.sha256("\0".join(str(p) for p in parts).encode()).hexdigest()[:32]
 
 
 def _result(rule: str, message: str, path: str, start: int, end: int, *key: object) -> dict[str, object]:
+    """One result; its fingerprint is made unique over the run by :func:`_unique_fingerprints`."""
     return {
         "ruleId": rule,
         "ruleIndex": [r["id"] for r in RULES].index(rule),
         "level": next(r["level"] for r in RULES if r["id"] == rule),
         "message": {"text": message},
         "locations": [{"physicalLocation": {
-            "artifactLocation": {"uri": path, "uriBaseId": "%SRCROOT%"},
+            "artifactLocation": {"uri": quote(path, safe="/"), "uriBaseId": "%SRCROOT%"},
             "region": {"startLine": max(1, start), "endLine": max(1, start, end)},
         }}],
-        "partialFingerprints": {"lineageFinding/v1": _fingerprint(rule, path, *key)},
+        "partialFingerprints": {_FINGERPRINT: _fingerprint(rule, path, *key)},
     }
+
+
+def _unique_fingerprints(results: list[dict[str, object]]) -> None:
+    """The k-th result (in result order) sharing a fingerprint with earlier ones gets ``#k`` hashed in."""
+    seen: dict[str, int] = {}
+    for result in results:
+        prints = result["partialFingerprints"]
+        assert isinstance(prints, dict)
+        base = prints[_FINGERPRINT]
+        k = seen.get(base, 0)
+        seen[base] = k + 1
+        if k:
+            prints[_FINGERPRINT] = _fingerprint(base, k)
+
+
+def _region_text(comparison: Comparison, path: str, start: int, end: int) -> str:
+    """The stripped text of a region's target lines (what a finding is, wherever it stands)."""
+    lines = comparison.target.lines(path)
+    return "\n".join(line.strip() for line in lines[start - 1:end])
 
 
 def sarif_log(comparison: Comparison) -> dict[str, object]:
     results: list[dict[str, object]] = []
     regions = copied_regions(comparison)
-    for r in regions[regions["marked"] == "no"].itertuples(index=False):
+    review = set(comparison.lists["unmarked_with_copied"])
+    for r in regions[regions["target_path"].isin(review)].itertuples(index=False):
         results.append(_result(
             "unmarked-copy",
             f"Lines {int(r.target_start)}-{int(r.target_end)} were copied from {r.upstream} {r.upstream_path} "
             f"lines {int(r.upstream_start)}-{int(r.upstream_end)} ({int(r.verbatim_lines)} verbatim, "
             f"{int(r.near_lines)} near); the file names no upstream in a marker.",
             str(r.target_path), int(r.target_start), int(r.target_end), r.upstream, r.upstream_path,
-            int(r.upstream_start)))
+            _region_text(comparison, str(r.target_path), int(r.target_start), int(r.target_end))))
     table = comparison.obligations
     for row in table.itertuples(index=False):
         for kind in [k for k in str(row.missing).split("; ") if k]:
@@ -99,6 +129,7 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
                 f"{row.copied_lines} lines come from {row.upstream} {row.upstream_path} under "
                 f"{row.upstream_licence}, into a file under {row.target_licence}: {row.conflict_reason}.",
                 str(row.target_path), int(row.first_line), int(row.last_line), row.upstream, row.upstream_path))
+    _unique_fingerprints(results)
     rules = [{"id": r["id"], "name": r["name"], "shortDescription": {"text": r["short"]},
               "fullDescription": {"text": r["full"]}, "defaultConfiguration": {"level": r["level"]},
               "help": {"text": r["full"] + " Add a marker and keep the upstream's notices, or remove the code."}}
