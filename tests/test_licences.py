@@ -487,3 +487,21 @@ def test_a_vendored_dist_infos_licence_governs_its_packages_not_the_root(run_com
         "Apache-2.0", "folder:tgt/_vendor/pkg-1.0.dist-info/LICENSE")
     assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
     assert (own["target_licence"], own["target_licence_from"]) == ("MIT", "declared")
+
+
+def test_a_pypi_purl_keeps_the_declared_names_dots() -> None:
+    """purl-spec for PyPI lowercases and turns '_' into '-', nothing more: pkg:pypi/discord.py, as
+    other SBOM tools write it (PEP 503's discord-py is the index's form)."""
+    from types import SimpleNamespace
+
+    from lineage.index.project import ProjectInfo
+    from lineage.report.attachments import identity
+
+    def purl(declared: str) -> str:
+        info = SimpleNamespace(kind="pypi", label="discord-py", digest="sha256:" + "0" * 64,
+                               details={"name": "discord-py", "version": "2.0.0"})
+        return identity(SimpleNamespace(info=info, project=ProjectInfo(name=declared))).purl  # type: ignore[arg-type]
+
+    assert purl("discord.py") == "pkg:pypi/discord.py@2.0.0"
+    assert purl("") == "pkg:pypi/discord-py@2.0.0"  # no metadata: the index's name
+    assert purl("something-else") == "pkg:pypi/discord-py@2.0.0"

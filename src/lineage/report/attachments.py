@@ -11,7 +11,6 @@ Who a source is: name, version, purl, download location, checksum.
 from __future__ import annotations
 
 import os
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +20,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 from packageurl import PackageURL
+from packaging.utils import canonicalize_name
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
@@ -42,8 +42,13 @@ def identity(tree: TreeIndex, label: str | None = None) -> Identity:
     sha256 = info.digest.removeprefix("sha256:") if info.digest.startswith("sha256:") else ""
     details = info.details or {}
     if info.kind == "pypi":
-        pypi_name = re.sub(r"[-_.]+", "-", str(details.get("name", name))).lower()
         version = str(details.get("version", ""))
+        # packageurl normalises a PyPI name as the purl spec says (lower case, "_" -> "-", dots
+        # kept: pkg:pypi/discord.py), which PEP 503's form is not
+        pypi_name = str(details.get("name", name))  # the index's form (discord-py); the wheel declares discord.py
+        declared = tree.project.name if tree.project is not None else ""
+        if declared and canonicalize_name(declared) == canonicalize_name(pypi_name):
+            pypi_name = declared
         purl = PackageURL(type="pypi", name=pypi_name, version=version or None).to_string()
         return Identity(name, version, purl, str(details.get("url", "")), sha256)
     if info.kind == "git":
