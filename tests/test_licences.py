@@ -202,6 +202,10 @@ def test_attachments_valid_by_their_validators(run_compare, tmp_path: Path) -> N
     lines = data.splitlines(keepends=True)
     assert snippet.byte_range == (1, sum(map(len, lines[:23])) - 1)
     assert str(snippet.license_concluded) == "GPL-3.0-or-later"
+    # each snippet names the upstream package it came from in a relationship, not only in a comment
+    lineage_of = {(r.spdx_element_id, str(r.related_spdx_element_id)) for r in document.relationships
+                  if r.relationship_type.name == "DESCENDANT_OF"}
+    assert {(s.spdx_id, "SPDXRef-Package-upstream-1") for s in document.snippets} <= lineage_of
 
     text = (out / "lineage.cdx.json").read_text(encoding="utf-8")
     assert JsonStrictValidator(SchemaVersion.V1_6).validate_str(text) is None

@@ -16,7 +16,7 @@ references (SARIF 2.1.0 section 3.10: ``a b#1.py`` is ``a%20b%231.py``); for a r
 package lives in a sub-folder, point ``%SRCROOT%`` there (or rewrite the URIs) before uploading.
 Each result has a ``partialFingerprints`` entry ``lineageFinding/v2``, unique in the run, so code
 scanning follows a finding across runs even when lines move: a hash of rule, target path,
-upstream file and kind, and for a copied region the text of its target lines (not the upstream
+upstream file and kind, and for a copied region its target lines' normal forms (not the upstream
 lines' numbers, which a newer upstream release moves), with the occurrence number among the
 file's results of the same hash (a block copied four times into one file is four findings).
 
@@ -36,6 +36,7 @@ from lineage import __version__
 from lineage.report.attachments import copied_regions
 
 if TYPE_CHECKING:
+    from lineage.index import FileIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
@@ -93,16 +94,17 @@ def _unique_fingerprints(results: list[dict[str, object]]) -> None:
             prints[_FINGERPRINT] = _fingerprint(base, k)
 
 
-def _region_text(comparison: Comparison, path: str, start: int, end: int) -> str:
-    """The stripped text of a region's target lines (what a finding is, wherever it stands)."""
-    lines = comparison.target.lines(path)
-    return "\n".join(line.strip() for line in lines[start - 1:end])
+def _region_forms(files: dict[str, FileIndex], path: str, start: int, end: int) -> str:
+    """A digest of a region's target lines in their normal form (what a finding is, wherever it
+    stands), from the index record: no file is read for it."""
+    return hashlib.sha256(files[path].h_norm[start - 1:end].tobytes()).hexdigest()
 
 
 def sarif_log(comparison: Comparison) -> dict[str, object]:
     results: list[dict[str, object]] = []
     regions = copied_regions(comparison)
     review = set(comparison.lists["unmarked_with_copied"])
+    files = {f.path: f for f in comparison.target.files}
     for r in regions[regions["target_path"].isin(review)].itertuples(index=False):
         results.append(_result(
             "unmarked-copy",
@@ -110,7 +112,7 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
             f"lines {int(r.upstream_start)}-{int(r.upstream_end)} ({int(r.verbatim_lines)} verbatim, "
             f"{int(r.near_lines)} near); the file names no upstream in a marker.",
             str(r.target_path), int(r.target_start), int(r.target_end), r.upstream, r.upstream_path,
-            _region_text(comparison, str(r.target_path), int(r.target_start), int(r.target_end))))
+            _region_forms(files, str(r.target_path), int(r.target_start), int(r.target_end))))
     table = comparison.obligations
     for row in table.itertuples(index=False):
         for kind in [k for k in str(row.missing).split("; ") if k]:

@@ -10,7 +10,10 @@
   it), licences named inside the snippet, the upstream file's copyright lines, and the upstream
   file and lines in the comment.
 * relationships: the document ``DESCRIBES`` the target; the target is ``DESCENDANT_OF`` each
-  upstream (the same lineage CycloneDX records as ``pedigree.ancestors``).
+  upstream (the same lineage CycloneDX records as ``pedigree.ancestors``), and so is each
+  Snippet ``DESCENDANT_OF`` the upstream package it was copied from (SPDX 2.3 section 11: the
+  same lineage, later), so a consumer can tell which upstream's code a snippet is without
+  reading its comment.
 
 The writer validates the document (spdx-tools' ``validate_full_spdx_document``) and refuses to
 write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH`` when set).
@@ -117,7 +120,9 @@ def spdx_document(comparison: Comparison) -> Document:
                         "lineage (https://spdx.dev/ Snippets with line and byte ranges).")
     packages = [_package(target, label, "SPDXRef-Package-target", True)]
     relationships = [Relationship("SPDXRef-DOCUMENT", RelationshipType.DESCRIBES, "SPDXRef-Package-target")]
+    package_of: dict[str, str] = {}
     for n, (u, name) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
+        package_of[name] = f"SPDXRef-Package-upstream-{n}"
         packages.append(_package(u, name, f"SPDXRef-Package-upstream-{n}", False))
         relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.DESCENDANT_OF,
                                           f"SPDXRef-Package-upstream-{n}",
@@ -156,8 +161,10 @@ def spdx_document(comparison: Comparison) -> Document:
             start, end = int(t_start), min(int(t_end), len(raw_lines))
             inside = notice_ids_in("\n".join(lines[start - 1:end]))
             inside += tuple(i for m in spdx_markers if start <= m.line <= end for i in licence_ids(m.licence))
+            snippet_id = f"SPDXRef-Snippet-{number}-{int(region)}"
+            relationships.append(Relationship(snippet_id, RelationshipType.DESCENDANT_OF, package_of[str(upstream)]))
             snippets.append(Snippet(
-                spdx_id=f"SPDXRef-Snippet-{number}-{int(region)}", file_spdx_id=file_id,
+                spdx_id=snippet_id, file_spdx_id=file_id,
                 byte_range=_byte_range(raw_lines, starts, start, end), line_range=(start, end),
                 license_concluded=_licence(str(up_licence)),
                 license_info_in_snippet=_ids(inside),
