@@ -799,7 +799,7 @@ def test_download_folders_left_by_an_interrupted_run_are_removed_and_live_ones_k
 
     from lineage.sources.pypi import ABANDONED_DOWNLOAD_SECONDS, _downloading, _remove_abandoned_downloads
 
-    names = ("live", "dead", "old", "fresh", "waiting")
+    names = ("live", "dead", "old", "fresh", "waiting", "just-made")
     folders = {name: tmp_path / f".download-{name}" for name in names}
     other = tmp_path / "sglang-0.5.23"
     for folder in [*folders.values(), other]:
@@ -812,6 +812,11 @@ def test_download_folders_left_by_an_interrupted_run_are_removed_and_live_ones_k
         os.utime(path, long_ago)
     os.utime(folders["fresh"] / "part.whl", (now - 2,) * 2)
     (folders["dead"] / ".lock").touch()  # its run is gone: nobody holds the lock
+    os.utime(folders["dead"], (now - 300,) * 2)
+    # made a moment ago, its lock not yet taken (another thread of the same run opening the
+    # other source saw it): not judged, its run's flock would fail
+    (folders["just-made"] / ".lock").touch()
+    os.utime(folders["just-made"], (now - 10,) * 2)
     with _downloading(folders["waiting"]):  # pip still fetching into its own folder: nothing here changes
         os.utime(folders["waiting"] / ".lock", long_ago)
         os.utime(folders["waiting"], long_ago)
@@ -820,7 +825,7 @@ def test_download_folders_left_by_an_interrupted_run_are_removed_and_live_ones_k
                 fcntl.flock(again, fcntl.LOCK_EX | fcntl.LOCK_NB)  # the lock excludes another open
             removed = _remove_abandoned_downloads(tmp_path, now)
     assert removed == [folders["dead"], folders["old"]]
-    assert all(folders[name].exists() for name in ("live", "fresh", "waiting")) and other.exists()
+    assert all(folders[name].exists() for name in ("live", "fresh", "waiting", "just-made")) and other.exists()
 
 
 def test_a_pypi_download_holds_its_folder_locked_and_clears_abandoned_ones(tmp_path: Path,

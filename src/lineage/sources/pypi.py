@@ -49,6 +49,10 @@ class PypiSource(ArchiveSource):
 # (a run killed before it locked, or an older lineage) counts as left once nothing in it changed
 # for this long; pip writes into its own temporary folder, so a live one does not change at all.
 ABANDONED_DOWNLOAD_SECONDS = 3600
+# A folder made this recently is never judged: between its creation and its run's flock, another
+# run (or the other source's opening thread of the same run) could take the free lock, remove
+# the folder and make the run's own flock fail ("Resource temporarily unavailable").
+FRESH_DOWNLOAD_SECONDS = 120
 _DOWNLOAD_LOCK = ".lock"
 
 
@@ -75,6 +79,8 @@ def _remove_abandoned_downloads(folder: Path, now: float | None = None) -> list[
     removed = []
     for tmp in sorted(folder.glob(".download-*")):
         try:
+            if now - tmp.stat().st_mtime <= FRESH_DOWNLOAD_SECONDS:
+                continue  # just made: its run may not hold the lock yet (another thread's open)
             if (tmp / _DOWNLOAD_LOCK).exists():
                 with (tmp / _DOWNLOAD_LOCK).open("a") as lock:
                     try:
