@@ -39,14 +39,20 @@ def _digests(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def _written(tmp_path: Path) -> tuple[Path, Path, Path]:
+    """A generated pair and a first report of it in ``tmp_path/out``."""
+    target, upstream = _pair(tmp_path)
+    out = tmp_path / "out"
+    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    return target, upstream, out
+
+
 def _run(*args: str) -> int:
     return main(["compare", *args, "--no-cache", "-q", "--jobs", "1"])
 
 
 def test_a_rerun_replaces_the_report_whole(tmp_path: Path) -> None:
-    target, upstream = _pair(tmp_path)
-    out = tmp_path / "out"
-    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    target, upstream, out = _written(tmp_path)
     assert (out / "html" / "index.html").is_file()
     assert check_complete(out)["complete"] is True
     # --no-html into a folder holding a report: the old html/ of that report must not survive
@@ -57,9 +63,7 @@ def test_a_rerun_replaces_the_report_whole(tmp_path: Path) -> None:
 
 def test_a_failing_write_leaves_the_previous_report_untouched(tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
-    target, upstream = _pair(tmp_path)
-    out = tmp_path / "out"
-    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    target, upstream, out = _written(tmp_path)
     before = _digests(out)
 
     def broken(*args: object, **kwargs: object) -> list[Path]:
@@ -286,9 +290,7 @@ def test_a_users_files_inside_an_old_report_are_never_deleted(tmp_path: Path, ma
                                                               capsys: pytest.CaptureFixture[str]) -> None:
     """A folder that holds a report (its own manifest, or a bare one of ours) and a user's folder
     is no report to replace: refused, naming the user's entry, and left as it was."""
-    target, upstream = _pair(tmp_path)
-    out = tmp_path / "out"
-    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    target, upstream, out = _written(tmp_path)
     if manifest == "bare":
         (out / "manifest.json").write_text(json.dumps({"format": "lineage.manifest"}), encoding="utf-8")
     (out / "mywork").mkdir()
@@ -361,9 +363,7 @@ def test_a_signal_between_the_two_renames_waits_for_the_swap(tmp_path: Path,
 
 def test_a_signal_while_the_old_report_is_removed_is_no_interruption(tmp_path: Path,
                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
-    target, upstream = _pair(tmp_path)
-    out = tmp_path / "out"
-    assert _run(str(target), str(upstream), "--out", str(out)) == 0
+    target, upstream, out = _written(tmp_path)
     real_rmtree = shutil.rmtree
 
     def rmtree(path: Path, *args: object, **kwargs: object) -> None:
