@@ -70,6 +70,17 @@ def test_pallets_older_bsd_wording_is_bsd_3_clause() -> None:
     assert notice_expression(text) == "BSD-3-Clause"
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ('"""Discord API Wrapper\n\n:copyright: (c) 2015-present Rapptz\n:license: MIT, see LICENSE for more details.\n"""',
+     "MIT"),
+    (":license: Apache-2.0\n", "Apache-2.0"),
+    (":license: BSD, see LICENSE for more details.\n", ""),  # which BSD: no one licence
+    ("# the license: see the file\n", ""),
+])
+def test_a_restructuredtext_licence_field_names_its_licence(text: str, expected: str) -> None:
+    assert notice_expression(text) == expected
+
+
 def test_no_notice_in_prose() -> None:
     assert notice_expression("# This module computes licences for the apache parser, version 2.\n") == ""
 
@@ -146,6 +157,9 @@ def test_a_licence_file_that_names_the_holders_keeps_the_copyright(run_compare, 
     assert (bare["copyright_kept_in"], bare["keeps_copyright"]) == (kept_in, "yes" if kept_in else "no")
     assert ("copyright" in bare["missing"]) == (not kept_in)
     assert (kept["copyright_kept_in"], kept["keeps_copyright"]) == ("file", "yes")  # the file's own lines first
+    # the root LICENSE's text keeps the licence notice too, but an Apache-2.0 file's own notice
+    # stays in the file (section 4(c))
+    assert bare["keeps_licence_notice"] == ("no" if licence == "Apache-2.0" else "yes")
 
 
 def test_a_vendored_folders_licence_keeps_the_copyright_of_what_it_holds(run_compare) -> None:

@@ -15,6 +15,9 @@ Rules (phrases of the licences' own standard headers or texts):
 * ``MIT``: "permission is hereby granted, free of charge, to any person obtaining a copy" together
   with "the above copyright notice and this permission notice shall be included" (without that
   condition it is MIT-0, which we do not claim); or "licensed/released under the mit license".
+* Any licence: a docstring's reST field ``:license: ID`` whose first word is an SPDX id
+  (``:license: MIT, see LICENSE for more details.``; not ``:license: BSD``, which names no one
+  licence).
 * ``ISC``: "permission to use, copy, modify, and/or distribute this software for any purpose with
   or without fee is hereby granted" together with "provided that the above copyright notice and
   this permission notice appear in all copies" (without it the text is 0BSD, not claimed).
@@ -45,7 +48,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from lineage.licences.expressions import combine_all
+from lineage.licences.expressions import combine_all, licence_ids
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -62,6 +65,9 @@ _APACHE_RE = re.compile(r"licensed under the apache license,? (?:version |v)2\.0
 _MIT_GRANT = "permission is hereby granted, free of charge, to any person obtaining a copy"
 _MIT_CONDITION = "the above copyright notice and this permission notice shall be included"
 _MIT_NAMED_RE = re.compile(r"(?:licensed|released|distributed|available) under the (?:terms of the )?mit licen[cs]e")
+# A docstring's reST field (``:license: MIT, see LICENSE for more details.``, Pallets' and
+# discord.py's modules): a notice when its first word is an SPDX id.
+_FIELD_RE = re.compile(r"(?<!\S):licen[cs]e:\s*([a-z0-9][a-z0-9.+-]*[a-z0-9+])")
 _ISC_GRANT_RE = re.compile(r"permission to use, copy, modify, (?:and/or|and) distribute this software for any purpose "
                            r"with or without fee is hereby granted")
 _ISC_CONDITION = "provided that the above copyright notice and this permission notice appear in all copies"
@@ -103,6 +109,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
         found.add("Apache-2.0")
     if (_MIT_GRANT in folded and _MIT_CONDITION in folded) or _MIT_NAMED_RE.search(folded):
         found.add("MIT")
+    for m in _FIELD_RE.finditer(folded):
+        found.update(licence_ids(m.group(1)))
     if _ISC_GRANT_RE.search(folded) and _ISC_CONDITION in folded:
         found.add("ISC")
     if _BSD_GRANT_RE.search(folded):

@@ -24,9 +24,10 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where they are
   kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), else
   ``""``.
-* ``keeps_licence_notice``: the target file's SPDX lines and notices, and the licence file of its
-  sub-folder, name every licence id of the upstream file's licence (``n/a`` when that licence is
-  unknown).
+* ``keeps_licence_notice``: the target file's SPDX lines and notices, the licence file of its
+  sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
+  notice, as for the copyright lines), name every licence id of the upstream file's licence
+  (``n/a`` when that licence is unknown).
 * ``modified``: the target file's bytes differ from the upstream file's. ``modification_notice``:
   ``yes``/``no`` when the upstream licence asks modified files to say so (Apache-2.0 section 4(b),
   GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0 via GPL-3.0), ``not required``
@@ -165,9 +166,14 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             keeps_copyright = _yes(bool(kept_in))
             if keeps_copyright == "no":
                 missing.append("copyright")
-        # a licence file governing the target file's folder (a vendored copy's) keeps its notice too
+        # a licence file governing the target file's folder (a vendored copy's) keeps its notice
+        # too, and so does the root's, as for the copyright lines, unless the upstream file is
+        # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
         t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(
             licence_ids(target_source.folder_licence(t_path)[0]))
+        own_notice = up_from in ("spdx", "notice") and "Apache-2.0" in up_ids
+        if not own_notice and not target_source.folder_licence(t_path)[1]:
+            t_ids |= {i for f in target_source.governing_files(t_path) for i in licence_ids(f.expression)}
         keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
         if keeps_notice == "no":
             missing.append("licence-notice")
