@@ -377,7 +377,7 @@ def test_one_rule_gives_a_trees_top_level_names() -> None:
     """lineage.index.project.top_level: what a vendoring record covers (``path``), the names an
     import starts with (``name``) and which are folders (``package``: the marker names)."""
     from lineage.api import upstream_names
-    from lineage.index.project import ProjectInfo, TopLevel, import_parts, top_level
+    from lineage.index.project import ProjectInfo, TopLevel, import_parts, package_roots, top_level
 
     paths = ["jaraco/text/__init__.py", "jaraco/context.py", "src/attr/__init__.py", "src/mod.py",
              "lib/yaml/__init__.py", "six.py", "tests/test_a.py", "docs/conf.py", "2to3/x.py"]
@@ -385,8 +385,8 @@ def test_one_rule_gives_a_trees_top_level_names() -> None:
         TopLevel("jaraco", "jaraco/text", True, namespace=True), TopLevel("jaraco", "jaraco/context", True),
         TopLevel("attr", "attr", True), TopLevel("mod", "mod", False), TopLevel("yaml", "yaml", True),
         TopLevel("six", "six", False)}
-    assert import_parts("src/attr/x.py", set(paths)) == ["attr", "x.py"]
-    assert import_parts("src/a.py", {"src/__init__.py", "src/a.py"}) == ["src", "a.py"]
+    assert import_parts("src/attr/x.py", package_roots(paths)) == ["attr", "x.py"]
+    assert import_parts("src/a.py", package_roots({"src/__init__.py", "src/a.py"})) == ["src", "a.py"]
     from types import SimpleNamespace
 
     tree = SimpleNamespace(files=[SimpleNamespace(path=p) for p in paths],

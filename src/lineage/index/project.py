@@ -37,6 +37,9 @@ NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmark
                           "tools", "src", "build", "setup.py", "conftest.py"})
 
 
+_LAYOUT_ROOTS = ("src", "lib")  # folders a tree's packages may sit below (PyYAML's lib/)
+
+
 @dataclass(frozen=True, order=True)
 class TopLevel:
     """One top-level import of a tree, read from its paths (:func:`top_level`)."""
@@ -56,9 +59,10 @@ def top_level(paths: Iterable[str]) -> set[TopLevel]:
     distributions, not the ``jaraco`` they share); the folders and files of ``NOT_PACKAGES``
     (``tests``, ``docs``, ``setup.py``) and names that are no identifier are none."""
     paths = set(paths)
+    roots = package_roots(paths)
     tops = set()
     for path in paths:
-        parts = import_parts(path, paths)
+        parts = import_parts(path, roots)
         root = path[: len(path) - len("/".join(parts))]
         name = parts[0].removesuffix(".pyi").removesuffix(".py")
         if parts[0] in NOT_PACKAGES or not name.isidentifier() or name == "__init__":
@@ -73,11 +77,11 @@ def top_level(paths: Iterable[str]) -> set[TopLevel]:
     return tops
 
 
-def import_parts(path: str, paths: set[str] | frozenset[str]) -> list[str]:
+def import_parts(path: str, roots: frozenset[str]) -> list[str]:
     """A tree path's parts as an import reads them: below a root ``src/`` or ``lib/`` folder
-    that is no package itself (``paths``: every path of the tree)."""
+    that is no package itself (``roots``: the tree's :func:`package_roots`)."""
     parts = path.split("/")
-    if parts[0] in ("src", "lib") and len(parts) > 1 and f"{parts[0]}/__init__.py" not in paths:
+    if parts[0] in _LAYOUT_ROOTS and len(parts) > 1 and parts[0] not in roots:
         return parts[1:]
     return parts
 
@@ -88,12 +92,7 @@ def package_roots(paths: Iterable[str]) -> frozenset[str]:
     package can be told from its path and these alone (a run that rematches one changed file
     tells it as a run over the whole tree does)."""
     paths = set(paths)
-    return frozenset(root for root in ("src", "lib") if f"{root}/__init__.py" in paths)
-
-
-def root_inits(roots: Iterable[str]) -> frozenset[str]:
-    """The ``__init__.py`` paths of :func:`package_roots`, as :func:`import_parts` reads them."""
-    return frozenset(f"{root}/__init__.py" for root in roots)
+    return frozenset(root for root in _LAYOUT_ROOTS if f"{root}/__init__.py" in paths)
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,7 @@ import numpy as np
 from lineage.arrays import distinct_sorted, isin_sorted, unique
 from lineage.index import BLANK, CODE, COMMENT, DOCSTRING, FileIndex
 from lineage.index.normalise import stable_hash
-from lineage.index.project import import_parts, root_inits, top_level
+from lineage.index.project import import_parts, top_level
 from lineage.match.headers import header_rows
 from lineage.match.params import MatchParams
 
@@ -98,7 +98,7 @@ class Side:
         below a ``src/`` or ``lib/`` root that is no package of the whole tree,
         :attr:`package_roots`: :func:`lineage.index.project.import_parts`), or "" for a
         top-level module."""
-        parts = import_parts(self.files[file_no].path, root_inits(self.package_roots))
+        parts = import_parts(self.files[file_no].path, self.package_roots)
         return parts[0] if len(parts) > 1 else ""
 
     def content_rows(self, file_no: int) -> np.ndarray:

@@ -169,11 +169,10 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         # a licence file governing the target file's folder (a vendored copy's) keeps its notice
         # too, and so does the root's, as for the copyright lines, unless the upstream file is
         # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
-        t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(
-            licence_ids(target_source.folder_licence(t_path)[0]))
-        own_notice = up_from in ("spdx", "notice") and "Apache-2.0" in up_ids
-        if not own_notice and not target_source.folder_licence(t_path)[1]:
-            t_ids |= {i for f in target_source.governing_files(t_path) for i in licence_ids(f.expression)}
+        folder_expression, folder_file = target_source.folder_licence(t_path)
+        t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
+        if not folder_file and not (up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
+            t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
         keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
         if keeps_notice == "no":
             missing.append("licence-notice")
