@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.idioms import form_file_counts, is_argument_line
+from lineage.match.idioms import form_file_counts, is_argument_line, is_convention_line
 from lineage.match.imports import is_absolute_import
 
 
@@ -163,3 +163,76 @@ def test_a_pair_found_only_by_abstract_forms_needs_more_lines(run_compare: Runne
     off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(idiom_min_abstract_lines=1)),
                      "mine/post_mix.py")
     assert (off["match"] != "none").sum() >= 3
+
+
+@pytest.mark.parametrize(("line", "convention"), [
+    ("def __lt__(self, other):", True),
+    ("def __hash__(self):", True),
+    ("def __init__(", True),  # its parameters follow on other lines
+    ("def __init__(self):", True),
+    ("async def __aenter__(self):", True),
+    ("def __exit__(self, *args) -> None:", True),
+    ("def __call__(self, *args, **kwargs) -> _R: ...", True),
+    ("_T = TypeVar('_T')", True),
+    ('_T_co = typing.TypeVar("_T_co", covariant=True)', True),
+    ("P = ParamSpec('P')", True),
+    ("def __init__(self, func, max_rate):", False),  # a constructor's parameters are the author's
+    ("def __contains__(self, value: object) -> bool: ...", False),  # annotated: written by someone
+    ("def __init__(self, x=1):", False),
+    ("def keys(self):", False),  # the name is the author's
+    ("Alias = TypeVar('Other')", False),
+    ("return self.casefold() < other.casefold()", False),
+])
+def test_convention_lines(line: str, convention: bool) -> None:
+    assert is_convention_line(line) is convention
+
+
+_FOLDED = '''class FoldedCase(str):
+    """A string that compares without regard to case."""
+
+    def __lt__(self, other):
+        return self.casefold() < other.casefold()
+
+    def __gt__(self, other):
+        return self.casefold() > other.casefold()
+
+    def __eq__(self, other):
+        return self.casefold() == other.casefold()
+
+    def __ne__(self, other):
+        return self.casefold() != other.casefold()
+
+    def __hash__(self):
+        return hash(self.casefold())
+'''
+_ENTRY = '''class EntryPoint:
+    """An entry point of a distribution, immutable."""
+
+    def __init__(self, name, value, group):
+        vars(self).update(name=name, value=value, group=group)
+
+    def _key(self):
+        return self.name, self.value, self.group
+
+    def __lt__(self, other):
+        return self._key() < other._key()
+
+    def __eq__(self, other):
+        return self._key() == other._key()
+
+    def __hash__(self):
+        return hash(self._key())
+'''
+
+
+def test_data_model_signatures_are_no_evidence_against_a_small_upstream(run_compare: Runner) -> None:
+    """A class comparing by another key than a small upstream's: the dunder signatures are in one
+    upstream file of two, so rare there, and with the bodies' shared shapes they made a region
+    (importlib_metadata's EntryPoint against jaraco.text's FoldedCase); they are convention."""
+    upstream = {"up/text.py": _FOLDED, "up/other.py": "def helper(values):\n    return sorted(values)\n"}
+    target = {"mine/entry.py": _ENTRY}
+    off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(idiom_conventions=0)),
+                     "mine/entry.py")
+    assert (off["match"] != "none").sum() >= 4
+    on = file_lines(run_compare(target, [("up", upstream)]), "mine/entry.py")
+    assert set(on["match"]) == {"none"}

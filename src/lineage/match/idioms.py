@@ -24,7 +24,11 @@ claiming (:meth:`IdiomFilter.keep`, the one hook in :func:`lineage.match.match_s
   two files calling one rare API import it alike (sglang's ``aiter_utils.py`` and a vLLM
   kernel, both calling AITER's ``pa_decode_gluon``). A field declaration
   (``partition_weight_shape: tuple[int, int]``) is not an argument line: its name is the
-  author's, and a dataclass copied field by field has only such lines.
+  author's, and a dataclass copied field by field has only such lines. Nor is it a
+  **convention line** (:func:`is_convention_line`, ``idiom_conventions``): a data model method's
+  plain signature (``def __lt__(self, other):``, ``def __init__(``) or a type variable declared
+  under its own name (``_T = TypeVar('_T')``), which the language and PEP 484 dictate; a small
+  upstream holds them in few files, yet every project writes them.
 * The **evidence** of a (target file, upstream file) pair is over all its candidate chains (a
   short region in a file whose other regions come from the same upstream file is established
   by them), one line per distinct form (a mask line the target repeats in two kernels is one
@@ -78,6 +82,31 @@ _ARGUMENT = re.compile(
 def is_argument_line(text: str) -> bool:
     """Whether a stripped code line is a lone keyword argument/default or a row of literals."""
     return bool(_ARGUMENT.match(normalise_code(text)[1]))
+
+
+# A method of Python's data model with plain parameters (``def __lt__(self, other):``, ``def
+# __hash__(self):``, ``def __exit__(self, *args) -> None:``), or the opening line of one whose
+# parameters follow on other lines (``def __init__(``): the language names it and convention its
+# parameters, so every class that compares, hashes or constructs writes it so.
+_PROTOCOL_DEF = re.compile(
+    r"(?:async\s+)?def\s+__\w+__\s*\((?:\s*\**\w+(?:\s*,\s*\**\w+)*\s*,?\s*\)(?:\s*->\s*[\w.\[\], ]+)?\s*:"
+    r"(?:\s*\.\.\.)?|\s*)")
+# A type variable declared under its own name (``_T = TypeVar('_T')``, ``P = ParamSpec("P")``,
+# ``_T_co = TypeVar('_T_co', covariant=True)``): PEP 484 makes the name that of the string.
+_CONSTRUCTORS = ("def __init__(", "def __new__(", "def __post_init__(", "async def __init__(")
+_TYPE_VARIABLE = re.compile(r"(\w+)\s*=\s*(?:\w+\.)?(?:TypeVar|ParamSpec|TypeVarTuple)\(\s*(['\"])(\w+)\2.*")
+
+
+def is_convention_line(text: str) -> bool:
+    """Whether a stripped code line is written by convention rather than by its author: a data
+    model method's plain signature or a type variable's declaration (see the patterns above).
+    Such a line is found in few files of a small upstream (jaraco.text's six) and yet every
+    project writes it, so it is no evidence of copying, however rare upstream."""
+    if _PROTOCOL_DEF.fullmatch(text):
+        # a constructor's parameters are the author's own names, beyond ``self``/``cls``
+        return not text.startswith(_CONSTRUCTORS) or "," not in text
+    m = _TYPE_VARIABLE.fullmatch(text)
+    return m is not None and m.group(1) == m.group(3)
 
 
 def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -142,7 +171,12 @@ class IdiomFilter:
         glob = glob[self.files_of_form[glob] <= self.p.idiom_max_files]
         # One form repeated in the target (the same mask line in two kernels) is one piece of evidence.
         glob = glob[unique_first(self.target.h_norm[glob])[1]]
-        keep = [not self._generic(g, lines) for g in glob.tolist()]
+        # A convention line (a data model method's plain signature) is no evidence of a pair; the
+        # lone-line rule, which judges a line with its whole statement, still reads it as rare.
+        conventions = bool(self.p.idiom_conventions)
+        keep = [not self._generic(g, lines) and not (
+                    conventions and is_convention_line(lines[int(self.target.row_of[g])].strip()))
+                for g in glob.tolist()]
         return glob[np.array(keep, bool)] if len(glob) else glob
 
     def _generic(self, g: int, lines: list[str]) -> bool:
