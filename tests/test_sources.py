@@ -548,8 +548,11 @@ def test_default_cache_dir_follows_xdg(tmp_path: Path, monkeypatch: pytest.Monke
     assert default_cache_dir() == tmp_path / "lineage"
 
 
-def _fake_pip_serving_tiny_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, list[str]]:
-    """`pip download` replaced by a copy of a tiny wheel; the requirements it was asked for."""
+def _fake_pip_serving_tiny_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                 listing: dict[str, Any] | None = None) -> tuple[Path, list[str]]:
+    """`pip download` replaced by a copy of a tiny wheel; the requirements it was asked for.
+    PyPI's JSON API (asked where the downloaded file is published) answers ``listing`` for
+    tinypkg 1.0, else 404."""
     monkeypatch.delenv("LINEAGE_OFFLINE", raising=False)
     built = tiny_wheel(tmp_path / "built")
     calls: list[str] = []
@@ -559,8 +562,51 @@ def _fake_pip_serving_tiny_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         (dest / built.name).write_bytes(built.read_bytes())
         return True, ""
 
+    def fake_get(url: str) -> io.BytesIO:
+        if listing is None or url != "https://pypi.org/pypi/TinyPkg/1.0/json" and \
+                url != "https://pypi.org/pypi/tinypkg/1.0/json":
+            raise urllib.error.HTTPError(url, 404, "Not Found", None, None)  # type: ignore[arg-type]
+        return io.BytesIO(json.dumps(listing).encode())
+
     monkeypatch.setattr(sources.pypi, "_pip_download", fake_pip)
+    monkeypatch.setattr(sources.pypi, "_http_get", fake_get)
     return built, calls
+
+
+def test_pypi_download_records_where_pypi_publishes_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """pip does not say where it downloaded from; the URL at which PyPI lists the file with the
+    same sha256 is recorded beside the archive, so every later run from the cache (offline too)
+    names the same download location (SPDX ``downloadLocation``)."""
+    url = "https://files.example/packages/ab/cd/tinypkg-1.0-py3-none-any.whl"
+    built = tiny_wheel(tmp_path / "peek")
+    listing = {"urls": [{"packagetype": "bdist_wheel", "filename": built.name, "url": url,
+                         "digests": {"sha256": sha256_of(built)}}]}  # fmt: skip
+    _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch, listing)
+    cache = tmp_path / "cache"
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.info.details["url"] == url
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    monkeypatch.setattr(sources.pypi, "_http_get", lambda url: pytest.fail("network used"))
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.info.details["url"] == url
+
+
+@pytest.mark.parametrize("listed", ["other digest", "not listed", "no answer"])
+def test_pypi_download_location_unknown_unless_pypi_lists_that_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, listed: str
+) -> None:
+    """A file PyPI lists with another sha256 (a mirror's own build), or does not list, or a
+    registry that does not answer: no location is claimed, and the download still succeeds."""
+    built = tiny_wheel(tmp_path / "peek")
+    entry = {"packagetype": "bdist_wheel", "filename": built.name, "url": "https://files.example/t.whl",
+             "digests": {"sha256": "3" * 64 if listed == "other digest" else sha256_of(built)}}
+    listing = None if listed == "no answer" else {"urls": [] if listed == "not listed" else [entry]}
+    _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch, listing)
+    with open_source("pypi:tinypkg==1.0", cache_dir=tmp_path / "cache") as src:
+        assert src.paths()[-1] == "tinypkg/__init__.py"
+        assert "url" not in src.info.details
 
 
 def test_one_release_named_twice_is_fetched_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -134,6 +134,37 @@ def _record_sha256(archive: Path, sha: str) -> None:
     _sha256_record(archive).write_text(sha + "\n", encoding="ascii")
 
 
+def _url_record(archive: Path) -> Path:
+    return archive.with_name(archive.name + ".url")
+
+
+def _recorded_url(archive: Path) -> str:
+    """The URL ``archive`` was published at, recorded when it was downloaded ("" if none, or
+    unreadable): the download location the SPDX and CycloneDX attachments name, the same on
+    every later run from the cache."""
+    try:
+        text = _url_record(archive).read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return ""
+    return text if re.fullmatch(r"https?://[^\s]+", text) else ""
+
+
+def _published_url(name: str, version: str, filename: str, sha: str) -> str:
+    """The URL at which PyPI's JSON API lists ``filename`` with this sha256 ("" when it lists no
+    such file or cannot be asked): what pip downloaded, named by the registry itself. pip does
+    not say where it downloaded from (perhaps a mirror); a file PyPI lists with the same digest
+    is the same file, at PyPI's URL. Never fails the download: the location is a detail."""
+    try:
+        files = _pypi_release_files(name, version, "")
+    except SourceError:
+        return ""
+    for f in files:
+        digest = str((f.get("digests") or {}).get("sha256") or "").lower()
+        if f.get("filename") == filename and digest == sha and isinstance(f.get("url"), str):
+            return str(f["url"])
+    return ""
+
+
 def _pip_download(requirement: str, dest: Path) -> tuple[bool, str]:
     """Download one wheel with pip; return (ok, short reason on failure).
 
@@ -367,13 +398,18 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
                 for stale in _archives_in(dest):
                     stale.unlink()
                     _sha256_record(stale).unlink(missing_ok=True)
+                    _url_record(stale).unlink(missing_ok=True)
                 archive = dest / fetched.name
+                url = url or _published_url(raw_name, version, fetched.name, sha)
                 _record_sha256(archive, sha)
+                if url:
+                    _url_record(archive).write_text(url + "\n", encoding="utf-8")
                 os.replace(fetched, archive)
         except OSError as exc:
             raise SourceError(f"pypi: cannot write cache {dest}: {_describe(exc)}") from None
 
     details: dict[str, Any] = {"name": name, "version": version, "filename": archive.name}
+    url = url or _recorded_url(archive)
     if url:
         details["url"] = url
     return PypiSource(
