@@ -358,6 +358,7 @@ def test_cache_clear_removes_only_lineages_folders(tmp_path: Path, capsys: pytes
     wheel.parent.mkdir(parents=True)
     wheel.write_bytes(b"w" * 1000)
     (cache / "downloads" / "pypi" / "x-1.0" / "x-1.0-py3-none-any.whl.sha256").write_text("0" * 64)
+    (cache / "downloads" / "pypi" / "x-1.0" / "x-1.0-py3-none-any.whl.url").write_text("https://files.example/x\n")
     mine = [cache / "index-viewer" / "a.rec", cache / "match-videos" / "b.rec", cache / "notes.txt"]
     for path in mine:
         path.parent.mkdir(parents=True, exist_ok=True)

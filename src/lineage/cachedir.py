@@ -68,7 +68,7 @@ def _usage(folder: Path) -> FolderUsage:
             except OSError:  # removed while we looked
                 continue
             if downloads:
-                entries += not name.endswith(".sha256")
+                entries += not name.endswith((".sha256", ".url"))  # the records beside an archive
             else:  # not the entries of stores under way (or cut short) in temporary folders
                 entries += name.endswith(".rec") and not os.path.basename(parent).startswith(".tmp-")
     return FolderUsage(folder.name, entries, size)
