@@ -49,6 +49,20 @@ def test_pages_only_for_copied_or_marked_files(report: tuple[Comparison, Path]) 
     assert "app/own.py" not in index
 
 
+def test_index_has_a_heading_for_every_column(report: tuple[Comparison, Path]) -> None:
+    """Each row's cells under a heading of their own: the marker's text stood under no heading and
+    the "marker" heading over the upstream file (sorting by it sorted by upstream file)."""
+    _, html_dir = report
+    index = (html_dir / "index.html").read_text(encoding="utf-8")
+    table = index[index.index("<table id=files"):index.index("</table>")]
+    head, body = table.split("<tbody>")
+    headings = re.findall(r"<th[^>]*>([^<]+)", head)
+    assert headings == ["target file", "non-blank", "verbatim", "near", "copied", "upstream file", "marker"]
+    assert len(re.findall(r"<col ", head)) == len(headings)
+    rows = body.split("<tr>")[1:]
+    assert rows and all(row.count("<td") == len(headings) for row in rows)
+
+
 def test_nothing_from_the_inputs_reaches_html_unescaped(report: tuple[Comparison, Path]) -> None:
     _, html_dir = report
     for page in html_dir.glob("*.html"):

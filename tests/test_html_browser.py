@@ -109,6 +109,13 @@ def test_index_sorts_and_filters(site: Path, watched: Watched) -> None:
     share.click()
     assert share.get_attribute("aria-sort") == "ascending"
     assert _visible_paths(page) == ["app/marked_only.py", "app/scheduler.py", htmlfixture.EVIL_NAME]
+    marker = page.locator("#files th", has_text="marker")
+    marker.click()  # the marker's own column (it once stood under no heading)
+    assert marker.get_attribute("aria-sort") == "ascending"
+    texts = page.eval_on_selector_all("#files tbody tr td:nth-child(7)", "c => c.map(x => x.textContent)")
+    assert texts[0] == "" and all(texts[1:]) and _visible_paths(page)[0] == htmlfixture.EVIL_NAME
+    assert page.evaluate("t => t.every((x, i) => i === 0 || new Intl.Collator(undefined, {numeric: true})"
+                         ".compare(t[i - 1], x) <= 0)", texts)
     page.fill("#q", "scheduler")
     assert _visible_paths(page) == ["app/scheduler.py"]
     assert page.text_content("#count") == "1 of 3 files shown"

@@ -196,7 +196,7 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
         "<col class=num><col class=up><col class=mk></colgroup><thead><tr>"
         "<th data-type=text aria-sort=ascending>target file<th data-type=num>non-blank<th data-type=num>verbatim"
         "<th data-type=num>near<th data-type=num title='copied share: (verbatim + near) / non-blank'>copied"
-        "<th data-type=text>marker</thead><tbody>" + "".join(rows) + "</tbody></table>")
+        "<th data-type=text>upstream file<th data-type=text>marker</thead><tbody>" + "".join(rows) + "</tbody></table>")
     return _page(title, body, "index")
 
 
