@@ -17,19 +17,27 @@
 
 The writer validates the document (spdx-tools' ``validate_full_spdx_document``) and refuses to
 write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH`` when set).
+
+A run of ``lineage compare``/``corpus`` keeps each target file's File and Snippets between runs
+(:mod:`lineage.report.elements`): the values they are built from and spdx-tools' JSON of them,
+keyed by what they are made from. A rerun builds the model objects from the stored values (so the
+whole document is still validated), and spdx-tools' writer, given a converter that answers an
+unchanged element with its stored JSON, writes the document: the same bytes.
 """
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import hashlib
 import itertools
 import operator
 from collections.abc import Iterator
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spdx_tools.common.spdx_licensing import spdx_licensing
+from spdx_tools.spdx.jsonschema.document_converter import DocumentConverter
 from spdx_tools.spdx.model import (
     Actor,
     ActorType,
@@ -58,11 +66,12 @@ from lineage.errors import LineageError
 from lineage.licences.expressions import licence_ids, normalise
 from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.report.elements import ElementCache, element_key
 from lineage.results.file_licences import record_licence
 from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
-    from lineage.index import TreeIndex
+    from lineage.index import FileIndex, TreeIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
@@ -105,7 +114,78 @@ def _byte_range(raw_lines: list[bytes], starts: list[int], first: int, last: int
     return begin, max(begin, end)
 
 
-def spdx_document(comparison: Comparison) -> Document:
+def _file_values(number: int, path: str, group: list[tuple], data: bytes, record: FileIndex, lines: list[str],
+                 head_lines: int, package_of: dict[str, str]) -> dict[str, Any]:
+    """The plain values :func:`_file_elements` builds target file ``path``'s File and Snippets
+    from (JSON-able, kept between runs: :mod:`lineage.report.elements`); ``group``: its rows of
+    the copied regions, ``number``: its place among the files with copied code."""
+    lic = record_licence(record, lambda: lines, head_lines)
+    raw_lines = data.splitlines(keepends=True)
+    starts = [0, *itertools.accumulate(map(len, raw_lines))]
+    spdx_markers = [m for m in record.markers if m.kind == "spdx"]
+    snippets = []
+    for (_, t_start, t_end, region, verbatim, near, upstream, up_path, up_start, up_end, up_licence,
+         up_copyrights) in group:
+        start, end = int(t_start), min(int(t_end), len(raw_lines))
+        inside = notice_ids_in("\n".join(lines[start - 1:end]))
+        inside += tuple(i for m in spdx_markers if start <= m.line <= end for i in licence_ids(m.licence))
+        snippets.append({
+            "id": f"SPDXRef-Snippet-{number}-{int(region)}", "package": package_of[str(upstream)],
+            "bytes": list(_byte_range(raw_lines, starts, start, end)), "lines": [start, end],
+            "licence": str(up_licence), "inside": list(inside),
+            "copyright": str(up_copyrights).replace("; ", "\n"), "name": f"{path}:{start}-{end}",
+            "comment": (f"copied from {upstream} {up_path} lines {int(up_start)}-{int(up_end)}: "
+                        f"{int(verbatim)} verbatim, {int(near)} near")})
+    copied = sum(int(r[4]) + int(r[5]) for r in group)
+    return {"id": f"SPDXRef-File-{number}", "name": f"./{path}", "sha1": hashlib.sha1(data).hexdigest(),
+            "sha256": hashlib.sha256(data).hexdigest(),
+            "licences": list(licence_ids(lic.expression)) + list(lic.notice_ids), "copyrights": list(lic.copyrights),
+            "comment": f"{copied} copied lines in {len(group)} regions", "snippets": snippets}
+
+
+def _file_elements(values: dict[str, Any]) -> tuple[File, list[Snippet], list[Relationship]]:
+    """A target file's File, its Snippets and its relationships (the package ``CONTAINS`` the file,
+    each snippet ``DESCENDANT_OF`` its upstream package), from :func:`_file_values`."""
+    file_id = values["id"]
+    file = File(name=values["name"], spdx_id=file_id, file_types=[FileType.SOURCE],
+                checksums=[Checksum(ChecksumAlgorithm.SHA1, values["sha1"]),
+                           Checksum(ChecksumAlgorithm.SHA256, values["sha256"])],
+                license_concluded=SpdxNoAssertion(), license_info_in_file=_ids(values["licences"]),
+                copyright_text=_text(values["copyrights"]), comment=values["comment"])
+    relationships = [Relationship("SPDXRef-Package-target", RelationshipType.CONTAINS, file_id)]
+    snippets = []
+    for s in values["snippets"]:
+        relationships.append(Relationship(s["id"], RelationshipType.DESCENDANT_OF, s["package"]))
+        snippets.append(Snippet(
+            spdx_id=s["id"], file_spdx_id=file_id, byte_range=(s["bytes"][0], s["bytes"][1]),
+            line_range=(s["lines"][0], s["lines"][1]), license_concluded=_licence(s["licence"]),
+            license_info_in_snippet=_ids(s["inside"]), copyright_text=s["copyright"] or SpdxNoAssertion(),
+            name=s["name"], comment=s["comment"]))
+    return file, snippets, relationships
+
+
+@dataclasses.dataclass
+class _Part:
+    """One target file's elements in a document, and their JSON when a run stored it."""
+
+    key: str
+    values: dict[str, Any]
+    elements: list[Any]  # the File, its Snippets, its relationships, in that order
+    json: list[dict[str, Any]] | None
+
+
+def spdx_document(comparison: Comparison, kept: ElementCache | None = None) -> Document:
+    """The SPDX document of ``comparison``; with ``kept``, each target file's elements are made
+    from the values stored under their key when there are (see :func:`_document`)."""
+    return _document(comparison, kept)[0]
+
+
+def _document(comparison: Comparison, kept: ElementCache | None) -> tuple[Document, list[_Part]]:
+    """The document, and per target file with copied code its :class:`_Part`. A file's values
+    are a function of its key: its number, path and blob digest (its record's markers and licence
+    are its content's), its rows of the copied regions, the upstream packages' ids and the
+    licence head length; the rest (code, library versions, upstreams, parameters) is the context
+    of ``kept``."""
     target = comparison.target
     label = target.info.label
     digests = "\n".join([target.tree_digest, *(u.tree_digest for u in comparison.upstreams)])
@@ -131,49 +211,64 @@ def spdx_document(comparison: Comparison) -> Document:
     by_path = {f.path: f for f in target.files}
     files: list[File] = []
     snippets: list[Snippet] = []
+    parts: list[_Part] = []
     columns = ["target_path", "target_start", "target_end", "region", "verbatim_lines", "near_lines",
                "upstream", "upstream_path", "upstream_start", "upstream_end", "upstream_licence",
                "upstream_copyrights"]
+    head_lines = comparison.params.licence_head_lines
     # One pass over plain rows (sorted by target path): per-group DataFrame access costs seconds here.
     rows = list(zip(*(regions[c].tolist() for c in columns), strict=True)) if len(regions) else []
     for number, (path, group_rows) in enumerate(itertools.groupby(rows, key=operator.itemgetter(0)), start=1):
         group = list(group_rows)
-        data = target.data[path]
         record = by_path[path]
-        lines = target.lines(path)
-        lic = record_licence(record, lambda lines=lines: lines, comparison.params.licence_head_lines)
-        file_id = f"SPDXRef-File-{number}"
-        copied = sum(int(r[4]) + int(r[5]) for r in group)
-        files.append(File(
-            name=f"./{path}", spdx_id=file_id, file_types=[FileType.SOURCE],
-            checksums=[Checksum(ChecksumAlgorithm.SHA1, hashlib.sha1(data).hexdigest()),
-                       Checksum(ChecksumAlgorithm.SHA256, hashlib.sha256(data).hexdigest())],
-            license_concluded=SpdxNoAssertion(),
-            license_info_in_file=_ids(list(licence_ids(lic.expression)) + list(lic.notice_ids)),
-            copyright_text=_text(lic.copyrights),
-            comment=f"{copied} copied lines in {len(group)} regions"))
-        relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.CONTAINS, file_id))
-        raw_lines = data.splitlines(keepends=True)
-        starts = [0, *itertools.accumulate(map(len, raw_lines))]
-        spdx_markers = [m for m in record.markers if m.kind == "spdx"]
-        for (_, t_start, t_end, region, verbatim, near, upstream, up_path, up_start, up_end, up_licence,
-             up_copyrights) in group:
-            start, end = int(t_start), min(int(t_end), len(raw_lines))
-            inside = notice_ids_in("\n".join(lines[start - 1:end]))
-            inside += tuple(i for m in spdx_markers if start <= m.line <= end for i in licence_ids(m.licence))
-            snippet_id = f"SPDXRef-Snippet-{number}-{int(region)}"
-            relationships.append(Relationship(snippet_id, RelationshipType.DESCENDANT_OF, package_of[str(upstream)]))
-            snippets.append(Snippet(
-                spdx_id=snippet_id, file_spdx_id=file_id,
-                byte_range=_byte_range(raw_lines, starts, start, end), line_range=(start, end),
-                license_concluded=_licence(str(up_licence)),
-                license_info_in_snippet=_ids(inside),
-                copyright_text=str(up_copyrights).replace("; ", "\n") or SpdxNoAssertion(),
-                name=f"{path}:{start}-{end}",
-                comment=(f"copied from {upstream} {up_path} lines {int(up_start)}-{int(up_end)}: "
-                         f"{int(verbatim)} verbatim, {int(near)} near")))
+        key = element_key(number, path, record.digest, head_lines, sorted(package_of.items()), group)
+        found = kept.get(key) if kept is not None else None
+        if found is not None:
+            values, stored_json = found["values"], found["json"]
+        else:
+            values = _file_values(number, path, group, target.data[path], record, target.lines(path), head_lines,
+                                  package_of)
+            stored_json = None
+        file, file_snippets, file_relationships = _file_elements(values)
+        files.append(file)
+        snippets.extend(file_snippets)
+        relationships.extend(file_relationships)
+        parts.append(_Part(key, values, [file, *file_snippets, *file_relationships], stored_json))
     return Document(creation_info=info, packages=packages, files=files, snippets=snippets,
-                    relationships=relationships)
+                    relationships=relationships), parts
+
+
+class _Known:
+    """One of spdx-tools' element converters, giving an element the JSON form ``known`` holds for
+    it (by object) and noting in ``made`` what it converts itself."""
+
+    def __init__(self, inner: Any, known: dict[int, dict[str, Any]], made: dict[int, dict[str, Any]]) -> None:
+        self.inner, self.known, self.made = inner, known, made
+
+    def convert(self, instance: Any, document: Document | None = None) -> dict[str, Any]:
+        found = self.known.get(id(instance))
+        if found is None:
+            found = self.made[id(instance)] = self.inner.convert(instance, document)
+        return found
+
+
+def _converter(parts: list[_Part], document: Document) -> tuple[DocumentConverter, dict[int, dict[str, Any]]]:
+    """spdx-tools' document converter, whose File, Snippet and Relationship converters give each
+    element of ``parts`` its stored JSON, and the JSON it converts itself (by object). Stored
+    JSON is of an element made from the same values, converted by the same library version
+    (both in the key and context); the library's converter reads the document beside the
+    element only for annotations, which these documents never have (checked)."""
+    known: dict[int, dict[str, Any]] = {}
+    if not document.annotations:
+        for part in parts:
+            if part.json is not None and len(part.json) == len(part.elements):
+                known.update(zip(map(id, part.elements), part.json, strict=True))
+    made: dict[int, dict[str, Any]] = {}
+    converter = DocumentConverter()
+    converter.file_converter = _Known(converter.file_converter, known, made)  # type: ignore[assignment]
+    converter.snippet_converter = _Known(converter.snippet_converter, known, made)  # type: ignore[assignment]
+    converter.relationship_converter = _Known(converter.relationship_converter, known, made)  # type: ignore[assignment]
+    return converter, made
 
 
 @contextlib.contextmanager
@@ -224,9 +319,18 @@ class SpdxReporter:
         # spdx-tools' writer would deep-copy the whole document to drop duplicate list entries;
         # there are none: licence lists go through `_ids` (sorted, distinct), each element has one
         # SHA1/SHA256 pair or one purl, and each relationship links a distinct pair of ids.
-        document = spdx_document(comparison)
+        kept = None
+        if folder.csv_cache is not None and comparison.row_keys is not None:  # as lines.csv (lineage.report.elements)
+            kept = ElementCache(folder.csv_cache, "spdx", comparison.row_keys.context)
+        document, parts = _document(comparison, kept)
         problems = validate(document)
         if problems:
             raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
-        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False,
-                               drop_duplicates=False)  # no list holds a duplicate (see below)
+        converter, made = _converter(parts, document)
+        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False, converter=converter,
+                               drop_duplicates=False)  # no list holds a duplicate (see above)
+        if kept is not None:
+            for part in parts:
+                if part.json is None and all(id(e) in made for e in part.elements):
+                    kept.put(part.key, {"values": part.values, "json": [made[id(e)] for e in part.elements]})
+            kept.save()
