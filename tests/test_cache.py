@@ -16,6 +16,7 @@ from lineage.index import INDEX_VERSION, Indexer
 from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
 from lineage.match.store import MATCH_VERSION
+from lineage.report.elements import ELEMENTS_VERSION
 from lineage.results.reuse import TABLES_VERSION
 from lineage.settings import RunSettings
 from lineage.side_cache import SIDE_VERSION
@@ -295,10 +296,16 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     old = cache / "index-v0" / "ab" / "abcdef.rec"
     old.parent.mkdir(parents=True)
     old.write_bytes(b"old")
+    # and a report's kept elements (lineage.report.elements; written by report runs, not compare)
+    elements = cache / f"elements-v{ELEMENTS_VERSION}" / "spdx" / "cd" / "cdef.rec"
+    elements.parent.mkdir(parents=True)
+    elements.write_bytes(b"kept")
+    matched += 1
 
     assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
     out = capsys.readouterr().out
     assert f"cache: {cache}" in out
+    assert f"elements-v{ELEMENTS_VERSION}: 1 entries" in out
     assert f"entries: {n + matched + 1:,}" in out
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out

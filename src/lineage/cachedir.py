@@ -21,7 +21,7 @@ from pathlib import Path
 
 from lineage.errors import LineageError
 
-_ENTRY_FOLDER = re.compile(r"(index|match|result|tables|side)-v\d+")
+_ENTRY_FOLDER = re.compile(r"(index|match|result|tables|side|elements)-v\d+")
 DOWNLOADS = "downloads"
 
 
