@@ -1127,3 +1127,52 @@ def test_a_dict_entry_kept_with_its_value_edited_is_a_copy(run_compare: Runner) 
     assert frame.loc[added, "match"] == "none"
     off = run_compare({"pkg/utils.py": _HEADERS_MINE}, [("up", up)], params=MatchParams(fill_statement_kept_keys=0))
     assert file_lines(off, "pkg/utils.py").loc[edited, "match"] == "none"
+
+
+_SEND_OLD = ("    async def send(self, content=None, *, tts=False, embed=None, file=None,\n"
+             "                   files=None, delete_after=None, nonce=None):\n"
+             "        channel = await self._get_channel()\n"
+             "        return await channel.deliver_message(content, tts, embed, file, files, nonce)\n")
+_SEND_OVERLOADS = "".join("    @overload\n"
+                          "    async def send(\n"
+                          "        self,\n"
+                          f"        content: Optional[str] = ...,\n"
+                          f"        *,\n"
+                          f"        {kind}: {kind.capitalize()}Payload = ...,\n"
+                          "    ) -> Message:\n"
+                          "        ...\n\n" for kind in ("embed", "file", "files"))
+_SEND_NEW = ("    async def send(\n"
+             "        self,\n"
+             "        content: Optional[str] = None,\n"
+             "        *,\n"
+             "        tts: bool = False,\n"
+             "        embed: Optional[Embed] = None,\n"
+             "        file: Optional[File] = None,\n"
+             "        files: Optional[List[File]] = None,\n"
+             "        delete_after: Optional[float] = None,\n"
+             "        nonce: Optional[Union[str, int]] = None,\n"
+             "        stickers: Optional[List[StickerItem]] = None,\n"
+             "    ) -> Message:\n"
+             + "".join(f"        prepared_{k} = self._prepare_part({k}, content, embed, file)\n" for k in range(45))
+             + "        return prepared_44\n")
+_MESSAGEABLE_HEAD = ("class Messageable:\n"
+                     "    async def _get_channel(self):\n"
+                     "        raise NotImplementedError('the messageable must say where messages go')\n\n")
+_MESSAGEABLE_TAIL = ("\n    async def trigger_typing(self):\n"
+                     "        channel = await self._get_channel()\n"
+                     "        await self._state.http.send_typing(channel.id)\n")
+
+
+def test_an_overloaded_signature_is_defined_once(run_compare: Runner) -> None:
+    """A fork typed ``send`` with ``@overload`` declarations above its one definition, which it
+    exploded and annotated over a rewritten body: the declarations do not define the name
+    (``fill_signature_overloads``), so the definition is a signature survivor of the upstream's
+    ``send``. Off, the name stands four times and the signature stays none."""
+    up = {"pkg/abc.py": _MESSAGEABLE_HEAD + _SEND_OLD + _MESSAGEABLE_TAIL}
+    text = _MESSAGEABLE_HEAD + _SEND_OVERLOADS + _SEND_NEW + _MESSAGEABLE_TAIL
+    head = (_MESSAGEABLE_HEAD + _SEND_OVERLOADS).count("\n") + 1
+    frame = file_lines(run_compare({"fork/abc.py": text}, [("up", up)]), "fork/abc.py")
+    assert frame.loc[head, "match"] == "near"
+    assert frame.loc[head, "upstream_line"] == _MESSAGEABLE_HEAD.count("\n") + 1
+    off = run_compare({"fork/abc.py": text}, [("up", up)], params=MatchParams(fill_signature_overloads=0))
+    assert file_lines(off, "fork/abc.py").loc[head, "match"] == "none"

@@ -32,7 +32,8 @@ are numbered once per run (an upstream file's kept in its :class:`~lineage.match
   rule may drop, bounds nothing). A ``class`` header too (``fill_signature_classes``: ``class
   BaseAdapter:`` <- ``class BaseAdapter(object):``), and a statement of one line on both sides
   (``fill_signature_one_line``), but not a dunder method's: ``def __str__(self) -> str:`` is
-  every class's protocol, written alike by anyone.
+  every class's protocol, written alike by anyone. A ``def`` below ``@overload`` declares its name
+  and does not count as defining it (``fill_signature_overloads``).
 * **Collections that outlived an edit** (:func:`~lineage.match.fill_statements.collection_survivors`,
   ``fill_collection_survivors``; where the statement rule works): a literal collection assigned to
   a name (``__slots__ = (``, ``__all__ = [``) that Black exploded one item a line while items were
@@ -79,6 +80,16 @@ _DUNDER = re.compile(r"def __\w+__")
 _COLLECTION = re.compile(r"\s*((?:self\.)?[A-Za-z_]\w*)\s*(?::[^=]*)?=\s*[(\[{]")
 
 
+def _overload(lines: list[str], k: int) -> bool:
+    """Whether content line ``k`` (a ``def``) stands right below an ``@overload`` decorator (with
+    any other decorators between): a typing declaration of the function, not its definition."""
+    while k > 0 and lines[k - 1].lstrip().startswith("@"):
+        k -= 1
+        if lines[k].strip() in ("@overload", "@typing.overload", "@t.overload"):
+            return True
+    return False
+
+
 def _def_key(match: re.Match[str]) -> str:
     """``def NAME`` or ``class NAME``: a function made async is the same definition, a class
     and a function of one name are not."""
@@ -111,21 +122,24 @@ class Statements:
         return self._target[max_lines]
 
     @staticmethod
-    def _names_once(lines: list[str]) -> frozenset[str]:
+    def _names_once(lines: list[str], overloads: bool) -> frozenset[str]:
         """The names a file defines once, with their kind (``def NAME`` for ``def``/``async def``,
-        ``class NAME``): a text scan, no tokens."""
-        counts = Counter(_def_key(m) for line in lines if ("def" in line or "class" in line)
-                         and (m := _DEF_NAME.match(line)))
+        ``class NAME``): a text scan, no tokens. With ``overloads`` (``fill_signature_overloads``),
+        a ``def`` right below ``@overload`` is a declaration and not counted."""
+        counts = Counter(_def_key(m) for k, line in enumerate(lines) if ("def" in line or "class" in line)
+                         and (m := _DEF_NAME.match(line)) and not (overloads and _overload(lines, k)))
         return frozenset(name for name, n in counts.items() if n == 1)
 
     @staticmethod
-    def _defs(ids: np.ndarray, sizes: np.ndarray, lines: list[str], names: frozenset[str]) -> dict[str, list[int]]:
-        """The ``def`` and ``class`` statements of a file named in ``names`` (:func:`_def_key`), by name."""
+    def _defs(ids: np.ndarray, sizes: np.ndarray, lines: list[str], names: frozenset[str],
+              overloads: bool) -> dict[str, list[int]]:
+        """The ``def`` and ``class`` statements of a file named in ``names`` (:func:`_def_key`), by
+        name (not an ``@overload`` declaration, with ``overloads``)."""
         named: dict[str, list[int]] = {}
         for stmt in whole_statements(ids, sizes, range(len(lines))):
             head = lines[stmt[0]]
             if ("def" in head or "class" in head) and (match := _DEF_NAME.match(head)) \
-                    and (key := _def_key(match)) in names:
+                    and (key := _def_key(match)) in names and not (overloads and _overload(lines, stmt[0])):
                 named[key] = stmt
         return named
 
@@ -141,14 +155,15 @@ class Statements:
 
     def target_names_once(self) -> frozenset[str]:
         if self._target_names is None:
-            self._target_names = self._names_once(self._target_lines())
+            self._target_names = self._names_once(self._target_lines(), bool(self.lab.p.fill_signature_overloads))
         return self._target_names
 
     def upstream_names_once(self, u_file: int) -> frozenset[str]:
         memo = self.lab.upstream.def_names_memo  # kept for the run, as the statements are
-        if u_file not in memo:
-            memo[u_file] = self._names_once(self._upstream_lines(u_file))
-        return memo[u_file]
+        overloads = bool(self.lab.p.fill_signature_overloads)
+        if (u_file, overloads) not in memo:
+            memo[(u_file, overloads)] = self._names_once(self._upstream_lines(u_file), overloads)
+        return memo[(u_file, overloads)]
 
     def target_collections(self, max_lines: int) -> dict[int, tuple[str, list[int]]]:
         """The target file's statements of several lines that open a collection assigned to a
@@ -180,10 +195,12 @@ class Statements:
 
     def target_defs(self, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
         """The target file's ``def`` statements of these names (each defined once in it)."""
-        return self._defs(*self.target(max_lines), self._target_lines(), names)
+        return self._defs(*self.target(max_lines), self._target_lines(), names,
+                          bool(self.lab.p.fill_signature_overloads))
 
     def upstream_defs(self, u_file: int, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
-        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names)
+        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names,
+                          bool(self.lab.p.fill_signature_overloads))
 
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.lab.upstream.statement_memo  # shared by every target file of the run

@@ -203,6 +203,11 @@ class MatchParams:
     # of where the class came from (on the renamed fork these were the lines blame counts new).
     # 0: statements of several lines only.
     fill_signature_one_line: int = knob(1, 0, 1)
+    # With 1, a ``def`` right below ``@overload`` is no definition of its name for the signature
+    # survivors: a fork that typed a method with overloads declares its name several times
+    # (nextcord's ``abc.py`` ``send``, 4 overloads and the implementation) and defines it once,
+    # and that definition is the upstream's method, exploded and annotated. 0: every ``def``.
+    fill_signature_overloads: int = knob(1, 0, 1)
     # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
     # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
     # added and reordered <- ``__slots__ = ('_state', 'description', 'id', ...``), exploded one
