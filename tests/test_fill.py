@@ -1176,3 +1176,22 @@ def test_an_overloaded_signature_is_defined_once(run_compare: Runner) -> None:
     assert frame.loc[head, "upstream_line"] == _MESSAGEABLE_HEAD.count("\n") + 1
     off = run_compare({"fork/abc.py": text}, [("up", up)], params=MatchParams(fill_signature_overloads=0))
     assert file_lines(off, "fork/abc.py").loc[head, "match"] == "none"
+
+
+def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare: Runner) -> None:
+    """A one-line signature and an exploded ``__slots__`` that swapped places in the fork: both
+    cannot be in order with the copy. The collection, several lines of evidence, is placed first
+    and the signature, one line, must fit in order with it (the fork's own ``reset_hop_counter``
+    above the slots stays none); placed the other way round, the signature took the order and
+    the collection was lost (sglang's ``qwen3_5.py`` ``packed_modules_mapping``, 6 lines)."""
+    inserted = "".join(f"    def hop_helper_{k}(self, value):\n        return value * {k} + self.hop_offset_{k}\n\n"
+                       for k in range(220))
+    reset_old = "    def reset_hop_counter(self):\n        self.hop_counter = 0\n\n"
+    reset_new = "    def reset_hop_counter(self, start=0):\n        self.hop_counter = start\n\n"
+    up = {"pkg/redirects.py": _WALKER_HEAD + _SLOTS_OLD + "\n" + reset_old + _WALKER_TAIL}
+    target = _WALKER_HEAD + inserted + reset_new + _SLOTS_NEW + _WALKER_TAIL
+    first = (_WALKER_HEAD + inserted + reset_new).count("\n") + 1
+    kept = [first + k for k, text in enumerate(_SLOTS_NEW.splitlines()) if "redirect_cache" not in text][:-1]
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[kept, "match"]) == {"near"}
+    assert frame.loc[(_WALKER_HEAD + inserted).count("\n") + 1, "match"] == "none"
