@@ -971,3 +971,227 @@ def test_a_collection_goes_to_the_assignment_holding_its_items_not_the_nearest(r
     fresh = file_lines(run_compare({"pkg/sticker.py": _CLASS_A + inserted + new_items},
                                    [("up", {"pkg/sticker.py": up_text})]), "pkg/sticker.py")
     assert set(fresh.loc[[start + 1, *items], "match"]) == {"none"}
+
+
+_SEND_HEAD = ("def dispatch_envelope(session, envelope):\n"
+              "    prepared_body = session.encode_payload(envelope.body, envelope.headers)\n"
+              "    try:\n"
+              "        response = session.transmit_payload(prepared_body, envelope.timeout)\n"
+              "    except SocketFailure as failure:\n")
+_SEND_TAIL = ("    response.attach_history(session.history_of(envelope))\n"
+              "    return response.wrap_result(envelope.callback_hooks)\n")
+_SEND_OWN_BEFORE = "".join(f"        audit_{k} = record_event('failure_{k}', failure)\n" for k in range(5))
+_SEND_OWN_AFTER = "".join(f"        notice_{k} = publish_notice('dropped_{k}', envelope)\n" for k in range(5))
+
+
+def test_a_call_that_gained_arguments_is_its_upstream_line_edited(run_compare: Runner) -> None:
+    """``raise ConnectionFailed(failure, envelope=envelope, ...)`` <- ``raise
+    ConnectionFailed(failure)``: the keywords added make the texts' ratio low (under
+    ``fill_edit_min_similarity`` and ``lone_near_min_similarity``), but the line is the upstream
+    line with whole arguments added, so the edited-line rule pairs it and the lone-line rule
+    keeps it, with the fork's own lines around it. Off, it stays none."""
+    up = {"pkg/transport.py": _SEND_HEAD + "        raise ConnectionFailed(failure)\n" + _SEND_TAIL}
+    edited = "        raise ConnectionFailed(failure, envelope=envelope, attempts=session.attempts)\n"
+    target = {"pkg/transport.py": _SEND_HEAD + _SEND_OWN_BEFORE + edited + _SEND_OWN_AFTER + _SEND_TAIL}
+    line = (_SEND_HEAD + _SEND_OWN_BEFORE).count("\n") + 1
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[line, "match"] == "near"
+    assert frame.loc[line, "upstream_line"] == _SEND_HEAD.count("\n") + 1
+    assert set(frame.loc[line - 5 : line - 1, "match"]) == {"none"}  # the fork's own lines
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_added_arguments=0))
+    assert file_lines(off, "pkg/transport.py").loc[line, "match"] == "none"
+
+
+_NETRC_OLD_BODY = ("    netrc_path = locate_netrc_file(DEFAULT_NETRC_LOCATIONS)\n"
+                   "    return parse_netrc_credentials(netrc_path, url)\n")
+_NETRC_NEW_BODY = ("".join(f"    step_{k} = resolve_credentials_step_{k}(url, attempt={k})\n" for k in range(45))
+                   + "    return step_44\n")
+_ADAPTER = ('    """The base transport adapter that every concrete adapter derives from."""\n\n'
+            "    def __init__(self):\n"
+            "        super().__init__()\n\n"
+            "    def send_request(self, request, stream=False, timeout=None, verify=True):\n"
+            "        raise NotImplementedError\n\n\n")
+_STR_OLD = "    def __str__(self):\n        return self.BASE_URL + self.relative_url\n"
+_STR_NEW = ("    def __str__(self) -> str:\n"
+            + "".join(f"        part_{k} = self.describe_part({k}, self.relative_url)\n" for k in range(45))
+            + "        return part_44\n")
+
+
+def test_one_line_signatures_and_class_headers_are_signature_survivors(run_compare: Runner) -> None:
+    """A function whose body was rewritten keeps its one-line signature with a parameter added
+    (``def get_netrc_auth(url, raise_errors=False):``), and a class its header without
+    ``(object)``; both are far from the pair's other lines (the fork's file of the same name in
+    another folder: no end anchor), so only the signature survivors pair them
+    (``fill_signature_one_line``, ``fill_signature_classes``). A protocol method's one-line
+    signature (``def __str__(self) -> str:``) is not one: its name is every class's."""
+    up = {"pkg/adapters.py": ("class BaseAdapter(object):\n" + _ADAPTER + "def get_netrc_auth(url):\n"
+                              + _NETRC_OLD_BODY + "\n\nclass AssetLink(object):\n" + _STR_OLD)}
+    text = ("class BaseAdapter:\n" + _ADAPTER + "def get_netrc_auth(url, raise_errors=False):\n"
+            + _NETRC_NEW_BODY + "\n\nclass AssetLink:\n" + _STR_NEW)
+    lines = text.splitlines()
+    header = lines.index("class AssetLink:") + 1
+    signature = lines.index("def get_netrc_auth(url, raise_errors=False):") + 1
+    dunder = lines.index("    def __str__(self) -> str:") + 1
+    frame = file_lines(run_compare({"fork/adapters.py": text}, [("up", up)]), "fork/adapters.py")
+    assert frame.loc[header, "match"] == "near"
+    old_header = up["pkg/adapters.py"].splitlines().index("class AssetLink(object):") + 1
+    assert frame.loc[header, "upstream_line"] == old_header
+    assert frame.loc[signature, "match"] == "near"
+    assert frame.loc[dunder, "match"] == "none"
+    off = file_lines(run_compare({"fork/adapters.py": text}, [("up", up)],
+                                 params=MatchParams(fill_signature_classes=0, fill_signature_one_line=0)),
+                     "fork/adapters.py")
+    assert off.loc[header, "match"] == "none"
+    assert off.loc[signature, "match"] == "none"
+
+
+_PROXY_HEAD = ("def should_bypass_proxies(url, no_proxy_list):\n"
+               "    parsed_location = urlparse(url.lower())\n"
+               "    host_with_port = parsed_location.hostname_with_port\n"
+               "    return host_with_port in no_proxy_list\n\n\n")
+_HEADERS_TAIL = ("\n\ndef default_headers():\n"
+                 "    agent_header = build_user_agent_header(default_user_agent())\n"
+                 "    encoding_header = build_accept_encoding_header(SUPPORTED_ENCODINGS)\n"
+                 "    return make_header_mapping(agent_header, encoding_header)\n")
+_AGENT_OLD = ("def default_user_agent():\n"
+              "    implementation = detect_python_implementation()\n"
+              "    if implementation == 'CPython':\n"
+              "        implementation_version = read_cpython_version()\n"
+              "    else:\n"
+              "        implementation_version = 'Unknown'\n"
+              "    return assemble_agent_string(implementation, implementation_version)\n")
+_PROXY_OWN = ("def resolve_proxy_mapping(request, proxies, trust_env=True):\n"
+              + "".join(f"    proxy_step_{k} = compute_proxy_step_{k}(request, proxies)\n" for k in range(40))
+              + "    if trust_env:\n"
+              "        chosen_mapping = merge_environment_proxies(proxy_step_39)\n"
+              "    else:\n"
+              "        chosen_mapping = proxy_step_39\n"
+              "    return chosen_mapping\n\n\n")
+
+
+def test_a_generic_line_placed_by_position_does_not_bound_a_signature_survivor(run_compare: Runner) -> None:
+    """The fork's own function before the rewritten ``default_user_agent`` holds an ``else:``,
+    which the alignment inside the copy pairs with the ``else:`` of the old function's body,
+    after the old signature. That short generic line bounds no signature survivor's order (the
+    lone-line rule drops it later): the signature that gained a parameter is still paired."""
+    up = {"pkg/utils.py": _PROXY_HEAD + _AGENT_OLD + _HEADERS_TAIL}
+    text = _PROXY_HEAD + _PROXY_OWN + 'def default_user_agent(name="python-requests"):\n' \
+        '    return f"{name}/{__version__}"\n' + _HEADERS_TAIL
+    line = text.splitlines().index('def default_user_agent(name="python-requests"):') + 1
+    frame = file_lines(run_compare({"pkg/utils.py": text}, [("up", up)]), "pkg/utils.py")
+    assert frame.loc[line, "match"] == "near"
+    assert frame.loc[line, "upstream_line"] == _PROXY_HEAD.count("\n") + 1
+    assert frame.loc[text.splitlines().index("    else:") + 1, "match"] == "none"
+
+
+_HEADERS_UP = ("def default_user_agent():\n"
+               "    return assemble_agent_string(detect_python_implementation())\n\n\n"
+               "def default_headers():\n"
+               "    return CaseInsensitiveDict({\n"
+               "        'User-Agent': default_user_agent(),\n"
+               "        'Accept-Encoding': ', '.join(('gzip', 'deflate', 'compress')),\n"
+               "        'Accept': '*/*'\n"
+               "    })\n\n\n"
+               "def parse_header_links(value):\n"
+               "    links_found = split_link_values(value.strip())\n"
+               "    return collect_link_records(links_found)\n")
+_HEADERS_MINE = ("def default_user_agent():\n"
+                 "    return assemble_agent_string(detect_python_implementation())\n\n\n"
+                 "def default_headers():\n"
+                 "    return CaseInsensitiveDict(\n"
+                 "        {\n"
+                 '            "User-Agent": default_user_agent(),\n'
+                 '            "Accept-Encoding": DEFAULT_ACCEPT_ENCODING,\n'
+                 '            "Accept": "*/*",\n'
+                 '            "Connection": "keep-alive",\n'
+                 "        }\n"
+                 "    )\n\n\n"
+                 "def parse_header_links(value):\n"
+                 "    links_found = split_link_values(value.strip())\n"
+                 "    return collect_link_records(links_found)\n")
+
+
+def test_a_dict_entry_kept_with_its_value_edited_is_a_copy(run_compare: Runner) -> None:
+    """Black exploded the headers dict, and the fork gave ``Accept-Encoding`` another value and
+    added ``Connection``: the edited entry shares half its words with the upstream statement,
+    under the word share, but keeps its key (``fill_statement_kept_keys``); the new entry stays
+    none. Off, the edited entry is none too."""
+    up = {"pkg/utils.py": _HEADERS_UP}
+    lines = _HEADERS_MINE.splitlines()
+    edited = lines.index('            "Accept-Encoding": DEFAULT_ACCEPT_ENCODING,') + 1
+    added = lines.index('            "Connection": "keep-alive",') + 1
+    frame = file_lines(run_compare({"pkg/utils.py": _HEADERS_MINE}, [("up", up)]), "pkg/utils.py")
+    assert frame.loc[edited, "match"] == "near"
+    assert frame.loc[edited, "upstream_line"] == _HEADERS_UP.splitlines().index(
+        "        'Accept-Encoding': ', '.join(('gzip', 'deflate', 'compress')),") + 1
+    assert frame.loc[added, "match"] == "none"
+    off = run_compare({"pkg/utils.py": _HEADERS_MINE}, [("up", up)], params=MatchParams(fill_statement_kept_keys=0))
+    assert file_lines(off, "pkg/utils.py").loc[edited, "match"] == "none"
+
+
+_SEND_OLD = ("    async def send(self, content=None, *, tts=False, embed=None, file=None,\n"
+             "                   files=None, delete_after=None, nonce=None):\n"
+             "        channel = await self._get_channel()\n"
+             "        return await channel.deliver_message(content, tts, embed, file, files, nonce)\n")
+_SEND_OVERLOADS = "".join("    @overload\n"
+                          "    async def send(\n"
+                          "        self,\n"
+                          f"        content: Optional[str] = ...,\n"
+                          f"        *,\n"
+                          f"        {kind}: {kind.capitalize()}Payload = ...,\n"
+                          "    ) -> Message:\n"
+                          "        ...\n\n" for kind in ("embed", "file", "files"))
+_SEND_NEW = ("    async def send(\n"
+             "        self,\n"
+             "        content: Optional[str] = None,\n"
+             "        *,\n"
+             "        tts: bool = False,\n"
+             "        embed: Optional[Embed] = None,\n"
+             "        file: Optional[File] = None,\n"
+             "        files: Optional[List[File]] = None,\n"
+             "        delete_after: Optional[float] = None,\n"
+             "        nonce: Optional[Union[str, int]] = None,\n"
+             "        stickers: Optional[List[StickerItem]] = None,\n"
+             "    ) -> Message:\n"
+             + "".join(f"        prepared_{k} = self._prepare_part({k}, content, embed, file)\n" for k in range(45))
+             + "        return prepared_44\n")
+_MESSAGEABLE_HEAD = ("class Messageable:\n"
+                     "    async def _get_channel(self):\n"
+                     "        raise NotImplementedError('the messageable must say where messages go')\n\n")
+_MESSAGEABLE_TAIL = ("\n    async def trigger_typing(self):\n"
+                     "        channel = await self._get_channel()\n"
+                     "        await self._state.http.send_typing(channel.id)\n")
+
+
+def test_an_overloaded_signature_is_defined_once(run_compare: Runner) -> None:
+    """A fork typed ``send`` with ``@overload`` declarations above its one definition, which it
+    exploded and annotated over a rewritten body: the declarations do not define the name
+    (``fill_signature_overloads``), so the definition is a signature survivor of the upstream's
+    ``send``. Off, the name stands four times and the signature stays none."""
+    up = {"pkg/abc.py": _MESSAGEABLE_HEAD + _SEND_OLD + _MESSAGEABLE_TAIL}
+    text = _MESSAGEABLE_HEAD + _SEND_OVERLOADS + _SEND_NEW + _MESSAGEABLE_TAIL
+    head = (_MESSAGEABLE_HEAD + _SEND_OVERLOADS).count("\n") + 1
+    frame = file_lines(run_compare({"fork/abc.py": text}, [("up", up)]), "fork/abc.py")
+    assert frame.loc[head, "match"] == "near"
+    assert frame.loc[head, "upstream_line"] == _MESSAGEABLE_HEAD.count("\n") + 1
+    off = run_compare({"fork/abc.py": text}, [("up", up)], params=MatchParams(fill_signature_overloads=0))
+    assert file_lines(off, "fork/abc.py").loc[head, "match"] == "none"
+
+
+def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare: Runner) -> None:
+    """A one-line signature and an exploded ``__slots__`` that swapped places in the fork: both
+    cannot be in order with the copy. The collection, several lines of evidence, is placed first
+    and the signature, one line, must fit in order with it (the fork's own ``reset_hop_counter``
+    above the slots stays none); placed the other way round, the signature took the order and
+    the collection was lost (sglang's ``qwen3_5.py`` ``packed_modules_mapping``, 6 lines)."""
+    inserted = "".join(f"    def hop_helper_{k}(self, value):\n        return value * {k} + self.hop_offset_{k}\n\n"
+                       for k in range(220))
+    reset_old = "    def reset_hop_counter(self):\n        self.hop_counter = 0\n\n"
+    reset_new = "    def reset_hop_counter(self, start=0):\n        self.hop_counter = start\n\n"
+    up = {"pkg/redirects.py": _WALKER_HEAD + _SLOTS_OLD + "\n" + reset_old + _WALKER_TAIL}
+    target = _WALKER_HEAD + inserted + reset_new + _SLOTS_NEW + _WALKER_TAIL
+    first = (_WALKER_HEAD + inserted + reset_new).count("\n") + 1
+    kept = [first + k for k, text in enumerate(_SLOTS_NEW.splitlines()) if "redirect_cache" not in text][:-1]
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[kept, "match"]) == {"near"}
+    assert frame.loc[(_WALKER_HEAD + inserted).count("\n") + 1, "match"] == "none"

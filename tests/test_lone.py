@@ -381,3 +381,62 @@ def test_a_shared_path_alone_keeps_no_lone_import(run_compare: Runner) -> None:
         "", "setup(name='sprocket_tools', version=read_version(), install_requires=REQUIRES)"]
     frame = file_lines(run_compare({"setup.py": "\n".join(lines) + "\n"}, [("up", up)]), "setup.py")
     assert set(frame["match"]) == {"none"}
+
+
+_LEN_HEAD = ("def measure_stream_length(stream):\n"
+             "    total_length_so_far = compute_initial_offset(stream.position)\n"
+             "    current_marker = stream.checkpoint_marker_value\n")
+_LEN_TAIL = ("    remaining_length = max(0, total_length_so_far - current_marker)\n"
+             "    return finalize_length_report(remaining_length, stream)\n")
+# Other upstream files writing ``if hasattr(x, "y"):``: the edited line's shape is common.
+_HASATTR = {f"pkg/probe_{k}.py": f"def probe_{k}(obj):\n    if hasattr(obj, 'field_{k}'):\n        return {k}\n"
+            for k in range(5)}
+_LEN_OWN = "".join(f"    step_{k} = inspect_stream_part(stream, part={k})\n" for k in range(6))
+_LEN_UP_OWN = "".join(f"    legacy_{k} = legacy_stream_probe(stream, {k})\n" for k in range(6))
+
+
+def test_a_lone_near_line_that_only_lost_or_gained_tokens_is_rare_by_its_text(run_compare: Runner) -> None:
+    """``if hasattr(stream, "__len__"):`` <- ``if hasattr(stream, '__len__'):``, alone between
+    the fork's own lines: its shape (``if I(I, S):``) stands in six upstream files, its text in
+    none, and the upstream line in one. An edit that renamed nothing is rare by its text
+    (``lone_near_text_rarity``); off, the shape's count drops it. A line with a name renamed
+    is still judged by its shape, and dropped."""
+    up = {"pkg/lengths.py": _LEN_HEAD + _LEN_UP_OWN + "    if hasattr(stream, '__len__'):\n" + _LEN_UP_OWN + _LEN_TAIL,
+          **_HASATTR}
+    target = {"pkg/lengths.py": _LEN_HEAD + _LEN_OWN + '    if hasattr(stream, "__len__"):\n' + _LEN_OWN + _LEN_TAIL}
+    line = (_LEN_HEAD + _LEN_OWN).count("\n") + 1
+    assert file_lines(run_compare(target, [("up", up)]), "pkg/lengths.py").loc[line, "match"] == "near"
+    off = run_compare(target, [("up", up)], params=MatchParams(lone_near_text_rarity=0))
+    assert file_lines(off, "pkg/lengths.py").loc[line, "match"] == "none"
+    renamed = {"pkg/lengths.py": _LEN_HEAD + _LEN_OWN + '    if hasattr(streamx, "__len__"):\n' + _LEN_OWN + _LEN_TAIL}
+    assert file_lines(run_compare(renamed, [("up", up)]), "pkg/lengths.py").loc[line, "match"] == "none"
+    unjudged = run_compare(renamed, [("up", up)], params=MatchParams(lone_rule=0))  # paired, then dropped
+    assert file_lines(unjudged, "pkg/lengths.py").loc[line, "match"] == "near"
+
+
+_IMPORT_UP = ("from .helpers import (guess_filename, get_auth_from_url, requote_uri,\n"
+              "    stream_decode_response_unicode, to_key_val_list, parse_header_links,\n"
+              "    iter_slices, guess_json_utf, super_len, to_native_string)\n")
+_SORTED_NAMES = ["check_header_validity", "get_auth_from_url", "guess_filename", "guess_json_utf", "iter_slices",
+                 "parse_header_links", "requote_uri", "stream_decode_response_unicode", "super_len", "to_key_val_list"]
+_IMPORT_SORTED = "from .helpers import (\n" + "".join(f"    {name},\n" for name in _SORTED_NAMES) + ")\n"
+_DECODER = ("\n\nclass ResponseDecoder:\n"
+            "    def decode_chunks(self, chunks):\n"
+            "        decoded = stream_decode_response_unicode(chunks, self.owner_response)\n"
+            "        return list(iter_slices(decoded, self.slice_length))\n")
+
+
+def test_the_resorted_items_of_an_exploded_import_stay_with_their_statement(run_compare: Runner) -> None:
+    """isort exploded an import one name a line and sorted the names: each piece names the
+    upstream line holding its name, out of order, and one of them (``parse_header_links,``) is
+    continued by no neighbour. In the file's later version (the same path) the pieces of one
+    statement paired with one upstream statement continue each other (``lone_statement_pieces``);
+    the name the fork added (``check_header_validity,``) stays none."""
+    up = {"pkg/models.py": "import datetime\n" + _IMPORT_UP + _DECODER}
+    target = {"pkg/models.py": "import datetime\n" + _IMPORT_SORTED + _DECODER}
+    items = range(4, 13)
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/models.py")
+    assert set(frame.loc[items, "match"]) == {"near"}
+    assert frame.loc[3, "match"] == "none"
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_statement_pieces=0)), "pkg/models.py")
+    assert off.loc[8, "match"] == "none"

@@ -9,12 +9,14 @@ from hypothesis import strategies as st
 from lineage.index import CODE, COMMENT
 from lineage.match.statements import (
     _line_tokens,
+    added_arguments,
     best_in_order,
     code_tokens,
     code_tokens_reference,
     limit_statements,
     line_partners,
     line_tokens,
+    only_added_or_dropped,
     piece_text,
     statement_ids,
     statement_ids_reference,
@@ -162,6 +164,54 @@ def test_line_partners_keep_a_keyword_whose_value_was_edited() -> None:
     assert line_partners(sig, sig_up, 0.75, strip=True, kept_keywords=True)[4] == 0
     # the statement's first line (an assignment's target) never counts as a kept keyword
     assert line_partners(["embed = make(", "    x,", ")"], ["f(embed=1, x)"], 0.75, kept_keywords=True)[0] is None
+
+
+def test_added_arguments_are_whole_arguments_inside_the_brackets() -> None:
+    """A call or signature that gained whole arguments, nothing else changed (quotes and a
+    trailing comma aside), is its upstream line edited; a renamed callee, an argument edited,
+    text added outside the brackets or a piece that is no whole argument is not."""
+    assert added_arguments("raise ConnectionError(e, request=request)", "raise ConnectionError(e)")
+    assert added_arguments('def default_user_agent(name="python-requests"):', "def default_user_agent():")
+    assert added_arguments("def get_netrc_auth(url, raise_errors=False):", "def get_netrc_auth(url):")
+    assert added_arguments("f(a, b, c)", "f(a, c)")  # in the middle
+    assert added_arguments("f(x, 'a', y=1),", 'f("a")')  # quotes, a trailing comma, two places
+    assert not added_arguments("raise ReadTimeout(e, request=request)", "raise Timeout(e)")
+    assert not added_arguments("f(ab)", "f(a)")  # a name edited
+    assert not added_arguments("x = f(a) + 1", "x = f(a)")  # outside the brackets
+    assert not added_arguments("f(a, (b)", "f(a)")  # unbalanced
+    assert not added_arguments("g(1, f(a))", "f(a)")  # at the top level
+    assert not added_arguments("f(a)", "f(a)")  # nothing added
+    assert not added_arguments("f(a, b)", "f(a, b, c)")  # an argument dropped
+
+
+def test_only_added_or_dropped_when_no_token_was_replaced() -> None:
+    assert only_added_or_dropped('if hasattr(o, "__len__"):', "if hasattr(o, '__len__'):")
+    assert only_added_or_dropped("class BaseAdapter:", "class BaseAdapter(object):")
+    assert only_added_or_dropped("from .cookies import cookiejar_from_dict",
+                                 "from .cookies import RequestsCookieJar, cookiejar_from_dict")
+    assert not only_added_or_dropped("self._stdin = self._process.stdin", "self._stdout = self._process.stdout")
+    assert not only_added_or_dropped('if quant_method == "fp8":', 'if quant_method == "NVFP4":')
+
+
+def test_line_partners_take_a_line_that_only_gained_arguments() -> None:
+    """With ``arguments``, a one-line signature that gained a parameter (half its words new, so
+    below the word share) copies the upstream line it grew from."""
+    mine, up = ['def default_user_agent(name="python-requests"):'], ["def default_user_agent():"]
+    assert line_partners(mine, up, 0.75) == [None]
+    assert line_partners(mine, up, 0.75, arguments=True) == [0]
+
+
+def test_line_partners_keep_a_dict_entry_whose_value_was_edited() -> None:
+    """With ``kept_keys``, a dict entry whose literal key the upstream statement gives too is a
+    copy of the line giving it (the entry kept, its value edited); a new key stays new."""
+    up = ["return CaseInsensitiveDict({", "    'User-Agent': default_user_agent(),",
+          "    'Accept-Encoding': ', '.join(('gzip', 'deflate', 'compress')),", "})"]
+    mine = ["return CaseInsensitiveDict(", "    {", '        "User-Agent": default_user_agent(),',
+            '        "Accept-Encoding": DEFAULT_ACCEPT_ENCODING,', '        "Connection": "keep-alive",', "    }", ")"]
+    assert line_partners(mine, up, 0.75, kept_keywords=True)[3] is None
+    partners = line_partners(mine, up, 0.75, kept_keys=True)
+    assert partners[3] == 2
+    assert partners[4] is None
 
 
 def test_line_tokens_are_memoised_but_each_caller_gets_its_own_list() -> None:

@@ -182,10 +182,12 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     # Moved lines are one-line regions numbered after this pair's new region (renumbered below
     # when that one stays empty).
     moved = moved_lines(lab, u_file, new_number + 1) if survivors and placed and p.fill_moved_min_alnum > 0 else 0
-    if p.fill_signature_survivors and statement_rule(lab, u_file):
-        signature_survivors(lab, statements, u_file)
+    # Collections (several items of evidence) before signatures (one statement, often one line):
+    # each must stand in order with the pair's lines, so the one placed first sets that order.
     if p.fill_collection_survivors and statement_rule(lab, u_file):
         collection_survivors(lab, statements, u_file)
+    if p.fill_signature_survivors and statement_rule(lab, u_file):
+        signature_survivors(lab, statements, u_file)
     if statement_rule(lab, u_file):
         complete_statements(lab, statements, u_file)
     if p.fill_shape_max_lines > 0 and (not p.fill_shape_own_file or own_file):

@@ -38,6 +38,7 @@ from lineage.match.fill_statements import (
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR
 from lineage.match.statements import (
+    added_arguments,
     annotation_free,
     best_in_order,
 )
@@ -102,7 +103,8 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
         best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
-                                               lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations))
+                                               lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations),
+                                               bool(lab.p.fill_added_arguments))
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
         for a, b in best:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p, lab.packages(u_file))
@@ -119,14 +121,16 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
 
 
 def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
-                min_chars: int, annotations_off: bool = False) -> list[tuple[int, int]]:
+                min_chars: int, annotations_off: bool = False, arguments: bool = False) -> list[tuple[int, int]]:
     """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
     whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
     both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
     the same everywhere (the character alignment after it judges them with their neighbours).
     With ``annotations_off``, a pair also scores the ratio of its two lines without type
     annotations (:func:`~lineage.match.statements.annotation_free`), if that is higher: an
-    annotation added is not an edit of what the line does."""
+    annotation added is not an edit of what the line does. With ``arguments``
+    (``fill_added_arguments``), a target line that is the upstream line with arguments added
+    (:func:`~lineage.match.statements.added_arguments`) scores at least ``threshold``."""
     t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
     scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
     if annotations_off:
@@ -135,6 +139,12 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
         bare[[not t for t in t_free], :] = 0.0
         bare[:, [not u for u in u_free]] = 0.0
         scores = np.maximum(scores, bare)
+    if arguments:
+        # Only a pair whose target line is the longer and starts with the same word can be one.
+        for a, b in zip(*np.nonzero(scores < threshold * 100), strict=True):
+            t, u = t_sim[a], u_sim[b]
+            if len(t) > len(u) and t.split(" ", 1)[0] == u.split(" ", 1)[0] and added_arguments(t_texts[a], u_texts[b]):
+                scores[a, b] = threshold * 100
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
     return best_in_order(scores, threshold * 100)

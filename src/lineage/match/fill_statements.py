@@ -27,7 +27,13 @@ are numbered once per run (an upstream file's kept in its :class:`~lineage.match
   (:func:`~lineage.match.fill_statements.signature_survivors`, ``fill_signature_survivors``; where
   the statement rule works): a ``def`` statement exploded and edited (a parameter added) next to a
   rewritten body is paired as a statement with the upstream ``def`` of the same name, a name each
-  file defines once, in order with the pair.
+  file defines once, in order with the pair (between the upstream lines of its nearest paired
+  lines that are distinctive: an ``else:`` the alignment placed by position, which the lone-line
+  rule may drop, bounds nothing). A ``class`` header too (``fill_signature_classes``: ``class
+  BaseAdapter:`` <- ``class BaseAdapter(object):``), and a statement of one line on both sides
+  (``fill_signature_one_line``), but not a dunder method's: ``def __str__(self) -> str:`` is
+  every class's protocol, written alike by anyone. A ``def`` below ``@overload`` declares its name
+  and does not count as defining it (``fill_signature_overloads``).
 * **Collections that outlived an edit** (:func:`~lineage.match.fill_statements.collection_survivors`,
   ``fill_collection_survivors``; where the statement rule works): a literal collection assigned to
   a name (``__slots__ = (``, ``__all__ = [``) that Black exploded one item a line while items were
@@ -65,10 +71,29 @@ from lineage.match.statements import (
     words,
 )
 
-_DEF_NAME = re.compile(r"\s*(?:async\s+)?def\s+(\w+)")
+# ``def NAME``/``async def NAME`` (kind ``def``) and ``class NAME`` (kind ``class``).
+_DEF_NAME = re.compile(r"\s*(?:async\s+)?(def|class)\s+(\w+)")
+# A dunder (protocol) method's key: ``def __str__``.
+_DUNDER = re.compile(r"def __\w+__")
 # ``NAME = (``, ``NAME: T = [``, ``self.NAME = {``: a collection assigned to a name, opened on the
 # statement's first line (in the target at its end: exploded one item a line).
 _COLLECTION = re.compile(r"\s*((?:self\.)?[A-Za-z_]\w*)\s*(?::[^=]*)?=\s*[(\[{]")
+
+
+def _overload(lines: list[str], k: int) -> bool:
+    """Whether content line ``k`` (a ``def``) stands right below an ``@overload`` decorator (with
+    any other decorators between): a typing declaration of the function, not its definition."""
+    while k > 0 and lines[k - 1].lstrip().startswith("@"):
+        k -= 1
+        if lines[k].strip() in ("@overload", "@typing.overload", "@t.overload"):
+            return True
+    return False
+
+
+def _def_key(match: re.Match[str]) -> str:
+    """``def NAME`` or ``class NAME``: a function made async is the same definition, a class
+    and a function of one name are not."""
+    return f"{match.group(1)} {match.group(2)}"
 
 
 class Statements:
@@ -97,19 +122,25 @@ class Statements:
         return self._target[max_lines]
 
     @staticmethod
-    def _names_once(lines: list[str]) -> frozenset[str]:
-        """The names a file defines once (``def``/``async def``): a text scan, no tokens."""
-        counts = Counter(m.group(1) for line in lines if "def" in line and (m := _DEF_NAME.match(line)))
+    def _names_once(lines: list[str], overloads: bool) -> frozenset[str]:
+        """The names a file defines once, with their kind (``def NAME`` for ``def``/``async def``,
+        ``class NAME``): a text scan, no tokens. With ``overloads`` (``fill_signature_overloads``),
+        a ``def`` right below ``@overload`` is a declaration and not counted."""
+        counts = Counter(_def_key(m) for k, line in enumerate(lines) if ("def" in line or "class" in line)
+                         and (m := _DEF_NAME.match(line)) and not (overloads and _overload(lines, k)))
         return frozenset(name for name, n in counts.items() if n == 1)
 
     @staticmethod
-    def _defs(ids: np.ndarray, sizes: np.ndarray, lines: list[str], names: frozenset[str]) -> dict[str, list[int]]:
-        """The ``def`` statements of a file named in ``names``, by name."""
+    def _defs(ids: np.ndarray, sizes: np.ndarray, lines: list[str], names: frozenset[str],
+              overloads: bool) -> dict[str, list[int]]:
+        """The ``def`` and ``class`` statements of a file named in ``names`` (:func:`_def_key`), by
+        name (not an ``@overload`` declaration, with ``overloads``)."""
         named: dict[str, list[int]] = {}
         for stmt in whole_statements(ids, sizes, range(len(lines))):
             head = lines[stmt[0]]
-            if "def" in head and (match := _DEF_NAME.match(head)) and match.group(1) in names:
-                named[match.group(1)] = stmt
+            if ("def" in head or "class" in head) and (match := _DEF_NAME.match(head)) \
+                    and (key := _def_key(match)) in names and not (overloads and _overload(lines, stmt[0])):
+                named[key] = stmt
         return named
 
     def _target_lines(self) -> list[str]:
@@ -124,14 +155,15 @@ class Statements:
 
     def target_names_once(self) -> frozenset[str]:
         if self._target_names is None:
-            self._target_names = self._names_once(self._target_lines())
+            self._target_names = self._names_once(self._target_lines(), bool(self.lab.p.fill_signature_overloads))
         return self._target_names
 
     def upstream_names_once(self, u_file: int) -> frozenset[str]:
         memo = self.lab.upstream.def_names_memo  # kept for the run, as the statements are
-        if u_file not in memo:
-            memo[u_file] = self._names_once(self._upstream_lines(u_file))
-        return memo[u_file]
+        overloads = bool(self.lab.p.fill_signature_overloads)
+        if (u_file, overloads) not in memo:
+            memo[(u_file, overloads)] = self._names_once(self._upstream_lines(u_file), overloads)
+        return memo[(u_file, overloads)]
 
     def target_collections(self, max_lines: int) -> dict[int, tuple[str, list[int]]]:
         """The target file's statements of several lines that open a collection assigned to a
@@ -163,21 +195,28 @@ class Statements:
 
     def target_defs(self, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
         """The target file's ``def`` statements of these names (each defined once in it)."""
-        return self._defs(*self.target(max_lines), self._target_lines(), names)
+        return self._defs(*self.target(max_lines), self._target_lines(), names,
+                          bool(self.lab.p.fill_signature_overloads))
 
     def upstream_defs(self, u_file: int, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
-        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names)
+        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names,
+                          bool(self.lab.p.fill_signature_overloads))
 
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.lab.upstream.statement_memo  # shared by every target file of the run
         if (u_file, max_lines) not in memo:
-            unlimited = memo.get((u_file, -1))  # key -1: no length limit (one pass over the text)
-            if unlimited is None:
-                upstream = self.lab.upstream
-                ids = file_statement_ids(upstream.kind, int(upstream.file_start[u_file]), self._upstream_lines(u_file))
-                unlimited = memo[(u_file, -1)] = self._of(ids, len(ids))
-            memo[(u_file, max_lines)] = self._of(unlimited[0], max_lines)
+            memo[(u_file, max_lines)] = self._of(self.upstream_unlimited(u_file)[0], max_lines)
         return memo[(u_file, max_lines)]
+
+    def upstream_unlimited(self, u_file: int) -> tuple[np.ndarray, np.ndarray]:
+        """An upstream file's statements without a length limit (one pass over its text)."""
+        memo = self.lab.upstream.statement_memo
+        unlimited = memo.get((u_file, -1))  # key -1: no length limit
+        if unlimited is None:
+            upstream = self.lab.upstream
+            ids = file_statement_ids(upstream.kind, int(upstream.file_start[u_file]), self._upstream_lines(u_file))
+            unlimited = memo[(u_file, -1)] = self._of(ids, len(ids))
+        return unlimited
 
 
 def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) -> None:
@@ -194,18 +233,23 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
     # The names first, by a text scan: the statements (tokenised lines) only for the pairs
     # that share one.
     names = statements.target_names_once() & statements.upstream_names_once(u_file)
+    if not p.fill_signature_classes:
+        names = frozenset(name for name in names if not name.startswith("class "))
     if not names:
         return
     t_defs = statements.target_defs(p.fill_statement_max_lines, names)
     u_defs = statements.upstream_defs(u_file, p.fill_statement_max_lines, names)
-    found = sorted((t_stmt, u_defs[name]) for name, t_stmt in t_defs.items() if name in u_defs)
+    found = sorted((t_stmt, u_defs[name], name) for name, t_stmt in t_defs.items() if name in u_defs)
     if not found:
         return
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
-    for t_stmt, u_stmt in found:
-        if max(len(t_stmt), len(u_stmt)) < 2:
-            continue
+    start = int(lab.target.file_start[lab.t_file])
+    bounding = np.array([lab.distinctive(lab.t_lines[row].strip(), int(lab.target.ntok[start + tc]))
+                         for tc, row in enumerate(rows.tolist())], bool)
+    for t_stmt, u_stmt, name in found:
+        if max(len(t_stmt), len(u_stmt)) < 2 and (not p.fill_signature_one_line or _DUNDER.fullmatch(name)):
+            continue  # one line each: only by the one-line rule, and not for a protocol method
         free = [tc for tc in t_stmt if is_free(lab, u_file, tc)]
         taken = [tc for tc in t_stmt if not is_free(lab, u_file, tc)]
         if not free or any(not mine[tc] for tc in taken):
@@ -214,7 +258,7 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
         if not taken_uc <= set(u_stmt):
             continue
         # In order: between the upstream lines of the pair's paired lines before and after it.
-        paired = np.flatnonzero(mine)
+        paired = np.flatnonzero(mine & bounding)
         before, after = paired[paired < t_stmt[0]], paired[paired > t_stmt[-1]]
         lo = int(np.searchsorted(u_rows, r.up_row[rows[before[-1]]])) if len(before) else -1
         hi = int(np.searchsorted(u_rows, r.up_row[rows[after[0]]])) if len(after) else len(u_rows)
@@ -300,7 +344,9 @@ def pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: li
     any_paired = False
     partners = line_partners(t_texts, u_texts, lab.p.fill_statement_min_word_share,
                              bool(lab.p.fill_strip_annotations),
-                             bool(lab.p.fill_statement_kept_keywords) and is_own_file(lab, u_file))
+                             bool(lab.p.fill_statement_kept_keywords) and is_own_file(lab, u_file),
+                             bool(lab.p.fill_added_arguments),
+                             bool(lab.p.fill_statement_kept_keys) and is_own_file(lab, u_file))
     for tc, text, j in zip(t_stmt, t_texts, partners, strict=True):
         if j is None or not is_free(lab, u_file, tc):
             continue

@@ -49,7 +49,7 @@ class Side:
     # upstream file is paired with many target files, and its statements do not change.
     statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
     # file -> the names it defines once (lineage.match.fill's signature survivors), likewise.
-    def_names_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
+    def_names_memo: dict[tuple[int, bool], frozenset[str]] = field(init=False, default_factory=dict)
     # (file, statement length limit) -> its collections by assigned name (lineage.match.fill's
     # collection survivors), likewise.
     collection_memo: dict[tuple[int, int], dict[str, list[list[int]]]] = field(init=False, default_factory=dict)

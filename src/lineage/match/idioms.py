@@ -137,6 +137,7 @@ class IdiomFilter:
         by_abs = _count(abs_forms, abs_counts, target.h_abs)
         # A line whose text is found upstream hits by its text; else by its abstract form.
         self.files_of_form = np.where(by_text > 0, by_text, by_abs)
+        self.files_of_text = by_text
         self.text_found = by_text > 0
         self._forms_of_file: dict[int, np.ndarray] = {}
         self._generic_memo: dict[int, bool] = {}
@@ -200,6 +201,16 @@ class IdiomFilter:
         absolute import the upstream writes the same); its length is the caller's test. Read by
         the lone-line rule (:mod:`lineage.match.lone`) as well as by this rule."""
         rare = self.files_of_form[glob] <= self.p.idiom_max_files
+        for k in np.flatnonzero(rare).tolist():
+            rare[k] = not self._generic(int(glob[k]), lines)
+        return rare
+
+    def text_rare(self, glob: np.ndarray, lines: list[str]) -> np.ndarray:
+        """:meth:`rare` by the line's text alone (an edited line found nowhere upstream is rare),
+        not its abstract form: for a near line, whose rarity the upstream line it names carries
+        (:meth:`upstream_rare`); its abstract form counts the files that write its shape
+        (``class I:``, ``if I(I, S):``), which a short line shares with many."""
+        rare = self.files_of_text[glob] <= self.p.idiom_max_files
         for k in np.flatnonzero(rare).tolist():
             rare[k] = not self._generic(int(glob[k]), lines)
         return rare

@@ -33,6 +33,19 @@ own place (below)); a ``near`` line also needs the
 upstream line it names to be rare and a similarity of at least ``lone_near_min_similarity``. A
 ``raise`` with its message or a rare signature that outlived a rewrite stays; ``else:`` goes.
 
+A lone ``near`` line whose edit only added or dropped tokens (quotes aside; ``class A:`` <-
+``class A(object):``) is rare by its text, as a verbatim line is, not by its abstract form
+(``lone_near_text_rarity``): ``class I:`` stands in many files, and the upstream line's own
+rarity already says whether the pair is evidence; a line with a name renamed or a literal
+rewritten is found by its shape alone, and its shape must be rare. A line that is its upstream
+line with whole arguments added (``fill_added_arguments``) is strong whatever its similarity.
+
+**Pieces of one statement**: in a pair at the target file's own place, the paired pieces of one
+target statement of several lines paired with one upstream statement continue each other in
+any order (``lone_statement_pieces``): isort exploded an import and sorted its names, a call's
+keyword arguments were sorted; each piece names the upstream line holding it, out of order. A
+line of brackets alone continues nothing this way.
+
 A **lone group** is judged the same way: a few units that continue each other but nothing else
 (at most ``lone_group_max_lines`` paired lines, no other paired line of the file within
 ``lone_group_min_gap`` lines), in a target file whose markers do not name the upstream. On the
@@ -72,10 +85,12 @@ import numpy as np
 
 from lineage.arrays import unique
 from lineage.index import CODE
+from lineage.match.fill_statements import Statements
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import is_import_line
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE, VERBATIM
+from lineage.match.statements import added_arguments, only_added_or_dropped
 
 # A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
 _CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
@@ -97,6 +112,30 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
     found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced]
     return np.array(found, np.int64)
+
+
+def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_pos: np.ndarray) -> np.ndarray:
+    """Per paired line (content line ``tcs``, paired with content line ``u_pos`` of upstream file
+    ``up_files``): a key equal for lines of one target statement of several lines paired with
+    one upstream statement, -1 for a line of a one-line statement, of brackets alone, or none."""
+    t_ids = lab.statements()
+    t_sizes = np.bincount(t_ids[t_ids >= 0]) if (t_ids >= 0).any() else np.zeros(0, np.int64)
+    t_stmt = t_ids[tcs]
+    several = t_stmt >= 0
+    several[several] = t_sizes[t_stmt[several]] > 1
+    u_stmt = np.full(len(tcs), -1, np.int64)
+    statements = Statements(lab)
+    for u in np.unique(up_files[several]).tolist():
+        mine = several & (up_files == u)
+        u_stmt[mine] = statements.upstream_unlimited(int(u))[0][u_pos[mine]]
+    # A line of brackets alone is no piece of evidence to continue another with.
+    ok = several & (u_stmt >= 0) & np.array([_CLOSER.fullmatch(lab.t_lines[lab.t_rows[tc]].strip()) is None
+                                             for tc in tcs.tolist()], bool)
+    pairs = np.stack([t_stmt, up_files.astype(np.int64), u_stmt], axis=1)
+    key = np.full(len(tcs), -1, np.int64)
+    if ok.any():
+        key[ok] = np.unique(pairs[ok], axis=0, return_inverse=True)[1].reshape(-1)
+    return key
 
 
 def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
@@ -122,6 +161,13 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     is_import = np.array([bool(c) and is_import_line(lab.t_lines[rows[tc]].strip())
                           for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
     strong = (match[paired] != NEAR) | (r.similarity[rows[paired]] >= p.lone_near_min_similarity)
+    if p.fill_added_arguments:
+        # A call or signature that gained arguments is its upstream line edited, however much
+        # text they add (``fill_added_arguments``).
+        for k in np.flatnonzero(~strong).tolist():
+            tc = int(paired[k])
+            u_text = lab.upstream_lines(int(up_file[k]))[1][int(r.up_row[rows[tc]])]
+            strong[k] = added_arguments(lab.t_lines[rows[tc]], u_text)
     # Units: runs of consecutive paired lines naming the same upstream line.
     new_unit = np.ones(len(paired), bool)
     new_unit[1:] = (up_file[1:] != up_file[:-1]) | (u_pos[1:] != u_pos[:-1])
@@ -146,6 +192,19 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         continued[:-1] |= tight | imports | (in_place & strong[a])
         continued[1:] |= tight | imports | (in_place & strong[b])
         link = tight | imports | (in_place & (strong[a] | strong[b]))
+        if p.lone_statement_pieces and placed:
+            # In a pair at the target file's own place, units of one target statement paired
+            # with one upstream statement continue each other in any order (its items sorted
+            # again: isort, keyword arguments).
+            key = _statement_keys(lab, paired[first], up_file[first], u_pos[first])
+            key[~np.isin(up_file[first], list(placed))] = -1
+            same = (key[:-1] >= 0) & (key[:-1] == key[1:])
+            link |= same
+            shared = np.zeros(len(first), bool)
+            known = key[key >= 0]
+            values, counts = np.unique(known, return_counts=True)
+            shared[key >= 0] = np.isin(known, values[counts > 1])
+            continued |= shared
 
     # A file's later version keeps its own imports, wherever isort put them: in a pair at the
     # target file's own place whose content links the files too (a non-import code line paired
@@ -163,6 +222,18 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         found &= np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
                            for tc in tcs.tolist()], bool)
         near = match[tcs] == NEAR
+        if near.any() and p.lone_near_text_rarity:
+            # A near line that only added or dropped tokens is rare by its text (its shape is
+            # the upstream line's, judged below); a renamed or rewritten one by its shape.
+            def kept_tokens(i: int) -> bool:
+                u_lines = lab.upstream_lines(int(up_file[pos[i]]))[1]
+                return only_added_or_dropped(lab.t_lines[rows[tcs[i]]], u_lines[int(r.up_row[rows[tcs[i]]])])
+
+            k = np.array([i for i in np.flatnonzero(near).tolist() if kept_tokens(i)], np.int64)
+            if len(k):
+                found[k] = idioms.text_rare(tcs[k] + start, lab.t_lines) & np.array(
+                    [lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
+                     for tc in tcs[k].tolist()], bool)
         if near.any():
             k = np.flatnonzero(near)
             u_glob = lab.upstream.file_start[up_file[pos[k]]].astype(np.int64) + u_pos[pos[k]]

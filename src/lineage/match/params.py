@@ -113,6 +113,19 @@ class MatchParams:
     # stripped texts for the most similar pairs, the region gap's line similarity for the
     # character alignment): in a block of new code opposite old code, characters align by chance.
     fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
+    # With 1, a line that is the upstream line with whole arguments added inside its brackets
+    # and nothing else changed (``raise ConnectionError(e, request=request)`` <- ``raise
+    # ConnectionError(e)``; ``def get_netrc_auth(url, raise_errors=False):`` <- ``def
+    # get_netrc_auth(url):``; ``lineage.match.statements.added_arguments``) is that line edited,
+    # however long the added text: such a pair reaches ``fill_edit_min_similarity``, the
+    # statement rule's word share, and the lone-line rule's ``lone_near_min_similarity``. An API
+    # that gained a keyword adds it to the calls it keeps; the ratio alone (0.67 for ``raise
+    # SSLError(e, request=request)`` <- ``raise SSLError(e)``) read the kept call as new code.
+    # 0: the ratios alone.
+    # Measured 2026-12-05 (branch recall8, each rule off -> on): survival +4 true lines, fork +1,
+    # no false copy; sglang/vLLM +9 code lines (``attn_output = self.attn(q, k, v, forward_batch,
+    # ...)`` <- ``self.attn(q, k, v)``), truth set unchanged.
+    fill_added_arguments: int = knob(1, 0, 1)
     # Statements edited in place (``lineage.match.statements``): inside such a stretch, a
     # statement of several lines opposite one it was re-wrapped or edited from (a signature that
     # gained annotations and was broken one argument a line) is paired as a whole when the two
@@ -126,6 +139,11 @@ class MatchParams:
     # (``embed=embed_payload,`` <- ``embed=embed``: the argument kept, its value edited), in a
     # target file of the upstream file's own name; 0: the word share alone.
     fill_statement_kept_keywords: int = knob(1, 0, 1)
+    # ... and, with 1, a dict entry whose literal key the upstream statement gives too
+    # (``"Accept-Encoding": DEFAULT_ACCEPT_ENCODING,`` <- ``'Accept-Encoding': ', '.join(...)``: the
+    # entry kept, its value edited), in the same files; 0: keywords only.
+    # Measured 2026-12-05: survival +1, fork +5, no false copy; sglang/vLLM +5 / -1 code lines.
+    fill_statement_kept_keys: int = knob(1, 0, 1)
     # ... and a statement of more lines than this is not used (a bracket left open inside a
     # multi-line string would join what follows); 0 turns the statement rule off. It was off
     # by default until branch recall5 (2026-12-04), which limits it to a target file of the
@@ -175,6 +193,31 @@ class MatchParams:
     # false copy on either; sglang/vLLM +8 code lines (signatures of same-named functions in
     # files of the upstream file's name), truth set unchanged. 0: off.
     fill_signature_survivors: int = knob(1, 0, 1)
+    # With 1, the signature survivors take class headers too (``class NAME``, a name each file
+    # defines once as a class): a class whose methods were rewritten keeps its header, edited
+    # by pyupgrade or a renamed base (``class BaseAdapter:`` <- ``class BaseAdapter(object):``,
+    # ``class CaseInsensitiveDict(MutableMapping):`` <- ``class
+    # CaseInsensitiveDict(collections.MutableMapping):``). 0: ``def`` statements only.
+    # Measured 2026-12-05: survival +3, fork +1 and 1 false by its git truth (``class
+    # VocalGuildChannel(abc.Connectable, ...)`` <- ``(discord.abc.Connectable, ...)``, a copy by
+    # eye); sglang/vLLM +16 / -2 code lines (model class headers without vLLM's interfaces).
+    fill_signature_classes: int = knob(1, 0, 1)
+    # With 1, they take statements of one line on both sides too (before, only a statement of
+    # several lines on one side was a survivor): ``def get_netrc_auth(url, raise_errors=False):``
+    # <- ``def get_netrc_auth(url):`` above a rewritten body, too far from the pair's other
+    # lines for the edited-line rule. Not for a dunder name (``def __str__(self) -> str:``):
+    # a protocol method's one-line signature is written alike by anyone, its name says nothing
+    # of where the class came from (on the renamed fork these were the lines blame counts new).
+    # 0: statements of several lines only.
+    # Measured 2026-12-05: survival +5, fork +12 (and the false header above); sglang/vLLM about
+    # +25 / -2 code lines; truth set unchanged.
+    fill_signature_one_line: int = knob(1, 0, 1)
+    # With 1, a ``def`` right below ``@overload`` is no definition of its name for the signature
+    # survivors: a fork that typed a method with overloads declares its name several times
+    # (nextcord's ``abc.py`` ``send``, 4 overloads and the implementation) and defines it once,
+    # and that definition is the upstream's method, exploded and annotated. 0: every ``def``.
+    # Measured 2026-12-05: fork +14, no false copy; survival and sglang/vLLM unchanged.
+    fill_signature_overloads: int = knob(1, 0, 1)
     # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
     # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
     # added and reordered <- ``__slots__ = ('_state', 'description', 'id', ...``), exploded one
@@ -380,10 +423,41 @@ class MatchParams:
     # (``self.verify = True`` under seven new ``#:`` lines) has not moved the code apart;
     # 0 counts every content line.
     lone_skip_comments: int = knob(1, 0, 1)
+    # With 1, in a pair at the target file's own place (as for ``lone_placed_imports``: the
+    # file's later version), the paired pieces of one target statement of several lines paired
+    # with one upstream statement continue each other in any order: an exploded import whose names isort
+    # sorted again (``parse_header_links,`` / ``to_key_val_list,`` of ``from .utils import (``,
+    # upstream ``stream_decode_response_unicode, to_key_val_list, parse_header_links,``), a call
+    # whose keyword arguments were sorted (``secure=bool(morsel["secure"]),`` below ``rfc2109=False,``).
+    # Not in a file elsewhere (nextcord's ``ext/application_checks/core.py`` wrote its own
+    # ``__all__`` opposite ``ext/commands/core.py``'s, and its items are alike by their quotes).
+    # 0: only in order.
+    # Measured 2026-12-05: survival +3, fork +10, no false copy (in every pair, not only at the
+    # file's own place: fork 4 more false); sglang/vLLM +47 code lines, pieces of kernel
+    # signatures and launches below renamed folders, about half naming another line of the right
+    # statement (``a1_q: Optional[torch.Tensor] = None,`` <- ``w1_bias: ... = None,``).
+    lone_statement_pieces: int = knob(1, 0, 1)
     # A lone near line needs at least this similarity (and its upstream line must be rare); a
     # line continued only across lines edited in place on both sides needs it too: an edited
     # line with nothing copied next to it is a guess unless the two texts are close.
     lone_near_min_similarity: float = knob(0.8, 0.0, 1.0)
+    # With 1, a lone near line whose edit only added or only dropped tokens (quotes aside:
+    # ``lineage.match.statements.only_added_or_dropped``) is rare by its text (an edited line
+    # found nowhere upstream is rare), beside the upstream line's rarity and this similarity;
+    # not by its abstract form, which counts the files writing its shape: ``class I:`` (``class
+    # SessionRedirectMixin:`` <- ``class SessionRedirectMixin(object):``) and ``if I(I, S):``
+    # (``if hasattr(o, "__len__"):`` <- ``if hasattr(o, '__len__'):``) stand in many files, and
+    # the upstream line's own rarity already says whether the pair is evidence. A line with a
+    # name renamed or a literal rewritten is found by its shape alone, and its shape must be
+    # rare (``self._stdin = self._process.stdin`` <- ``self._stdout = self._process.stdout``;
+    # ``if quant_method == "fp8":`` <- ``if quant_method == "NVFP4":``). 0: the abstract form for
+    # every line whose text is found nowhere.
+    # Measured 2026-12-05: survival +3, fork +3, no false copy; sglang/vLLM +46 code lines, by eye
+    # about 36 plausible (class headers without vLLM's interfaces, annotated signatures) and about
+    # 10 doubtful (a ``not`` added or dropped, ``sampling_params.py``'s ``stop_token_ids`` lines);
+    # truth set unchanged. Without the token test (any line renaming no name) it took 21 more
+    # there, mostly literals rewritten (``if quant_method == "fp8":`` <- ``... == "NVFP4":``).
+    lone_near_text_rarity: int = knob(1, 0, 1)
     # A small group of paired lines that continue each other but nothing else (a signature's
     # common parameter lines, an import block, ``config=config, quant_config=quant_config``) is
     # judged like one lone line when the target file's markers do not name the upstream: it stays

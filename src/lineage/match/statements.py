@@ -36,11 +36,17 @@ that test missed on the real renamed fork (nextcord against discord.py), both no
   binds a keyword the upstream never passed and stays new. Only in a target file of the
   upstream file's own name (its later version): between files of other names, statements of
   one shape repeat the same keywords (``bias=self.use_bias,`` <- ``bias=True,`` of another
-  model's layer on the sglang/vLLM pair).
+  model's layer on the sglang/vLLM pair). With ``fill_statement_kept_keys``, a dict entry whose
+  literal key the upstream statement gives too (``"Accept-Encoding": DEFAULT_ACCEPT_ENCODING,``)
+  is kept the same way.
+* **Arguments added** (:func:`added_arguments`, ``fill_added_arguments``): a line that is its
+  upstream line with whole arguments added inside its brackets, nothing else changed, copies
+  that line (``def get_netrc_auth(url, raise_errors=False):`` <- ``def get_netrc_auth(url):``).
 """
 
 from __future__ import annotations
 
+import difflib
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -187,6 +193,60 @@ def annotation_free(text: str) -> str:
     return " ".join(strip_annotations(without_trailing_comma(line_tokens(text.strip()))))
 
 
+@lru_cache(maxsize=_MEMO_LINES)
+def added_arguments(t_text: str, u_text: str) -> bool:
+    """Whether code line ``t_text`` is ``u_text`` with whole arguments (or parameters, items)
+    added inside its brackets and nothing else changed, up to quotes and a trailing comma:
+    ``raise ConnectionError(e, request=request)`` <- ``raise ConnectionError(e)``, ``def
+    default_user_agent(name="python-requests"):`` <- ``def default_user_agent():``. Each added
+    piece is balanced and stands between an opening bracket or a comma and a closing bracket or a
+    comma of the upstream line, and holds a word; the upstream line keeps every token it had. An
+    API that gained a keyword keeps its old calls as they were and adds the keyword to them, so
+    such a line is the upstream line edited however much text the keyword adds (the ratio of
+    ``raise SSLError(e, request=request)`` to ``raise SSLError(e)`` is 0.67)."""
+    t = without_trailing_comma(list(_line_tokens(t_text.strip())))
+    u = without_trailing_comma(list(_line_tokens(u_text.strip())))
+    if len(t) <= len(u) or not any(tok in _OPENERS for tok in u):
+        return False
+    depth, depths = 0, []  # the bracket depth before each upstream token
+    for tok in u:
+        depths.append(depth)
+        depth += (tok in _OPENERS) - (tok in _CLOSERS)
+    ops = difflib.SequenceMatcher(None, u, t, autojunk=False).get_opcodes()
+    if any(tag not in ("equal", "insert") for tag, *_ in ops):
+        return False
+    for tag, i, _, j0, j1 in ops:
+        if tag != "insert":
+            continue
+        piece = t[j0:j1]
+        level = 0
+        for tok in piece:
+            level += (tok in _OPENERS) - (tok in _CLOSERS)
+            if level < 0:
+                return False
+        before, after = (u[i - 1] if i > 0 else ""), (u[i] if i < len(u) else "")
+        if (level != 0 or i == 0 or i == len(u) or depths[i] == 0 or not any(_is_word(tok) for tok in piece)
+                or not (before in _OPENERS or before == "," or piece[0] == ",")
+                or not (after in _CLOSERS or after == "," or piece[-1] == ",")):
+            return False
+    return True
+
+
+@lru_cache(maxsize=_MEMO_LINES)
+def only_added_or_dropped(t_text: str, u_text: str) -> bool:
+    """Whether one code line's tokens are the other's with tokens only added, or only dropped
+    (one is a subsequence of the other; quotes unified, a trailing comma aside): the edit renamed
+    no name and rewrote no literal or operator (``if hasattr(o, "__len__"):`` / ``if hasattr(o,
+    '__len__'):``, ``class A:`` / ``class A(object):``, ``from .c import f`` / ``from .c import g,
+    f``; not ``self._stdin = self._process.stdin`` / ``self._stdout = self._process.stdout``, nor
+    ``if method == "fp8":`` / ``if method == "NVFP4":``)."""
+    t = without_trailing_comma(list(_line_tokens(t_text.strip())))
+    u = without_trailing_comma(list(_line_tokens(u_text.strip())))
+    short, long = (t, u) if len(t) <= len(u) else (u, t)
+    rest = iter(long)
+    return all(tok in rest for tok in short)
+
+
 def _is_word(token: str) -> bool:
     return any(ch.isalnum() or ch == "_" for ch in token)
 
@@ -199,7 +259,8 @@ def words(text: str, strip: bool = False) -> list[str]:
 
 
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
-                  strip: bool = False, kept_keywords: bool = False) -> list[int | None]:
+                  strip: bool = False, kept_keywords: bool = False, arguments: bool = False,
+                  kept_keys: bool = False) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -222,12 +283,22 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     (``embed=embed``, ``delete_message_days=1``) is a copy of the upstream line binding it: the
     argument was kept and its value edited (a variable renamed, a default changed), which an
     argument added by the edit is not.
+
+    With ``kept_keys`` (``fill_statement_kept_keys``), a dict entry's literal key is a kept keyword
+    too: ``"Accept-Encoding": DEFAULT_ACCEPT_ENCODING,`` <- ``'Accept-Encoding': ', '.join(('gzip',
+    'deflate')),`` is the entry kept, its value edited, in a dict literal of the statement.
+
+    With ``arguments`` (``fill_added_arguments``), a line that fails the word share but is an
+    upstream line with arguments added (:func:`added_arguments`: ``def get_netrc_auth(url,
+    raise_errors=False):`` <- ``def get_netrc_auth(url):``, both one line) copies that line: the
+    added parameter is new text, but on one line with the old it cannot stand apart.
     """
     u_words = [Counter(words(u)) for u in u_lines]
     pool = Counter()
     for c in u_words:
         pool.update(c)
-    u_bound = [_bound_names(line_tokens(u.strip())) for u in u_lines] if kept_keywords else []
+    u_bound = [_bound_names(line_tokens(u.strip())) | (_bound_keys(line_tokens(u.strip())) if kept_keys else set())
+               for u in u_lines] if kept_keywords or kept_keys else []
     out: list[int | None] = []
     last = 0
     for k, text in enumerate(t_lines):
@@ -239,7 +310,14 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
                 left[w] -= 1
                 found += 1
         if mine and found < min_word_share * len(mine):
+            grown = next((j for j, u in enumerate(u_lines) if added_arguments(text, u)), None) if arguments else None
+            if grown is not None:
+                last = grown
+                out.append(last)
+                continue
             name = _keyword_line(text, strip) if kept_keywords and k > 0 else None
+            if name is None and kept_keys and k > 0:
+                name = _key_line(text)
             at = [j for j, bound in enumerate(u_bound) if name is not None and name in bound]
             if not at:
                 out.append(None)
@@ -266,6 +344,21 @@ def _bound_names(tokens: list[str]) -> set[str]:
     tokens = _piece_without_annotation(tokens)
     return {tokens[k] for k in range(len(tokens) - 1)
             if tokens[k + 1] == "=" and _is_name(tokens[k]) and (k == 0 or tokens[k - 1] in ("(", ","))}
+
+
+def _bound_keys(tokens: list[str]) -> set[str]:
+    """The literal keys a line gives dict entries (``"key":`` after an opening brace or a comma,
+    or opening the line), quotes unified."""
+    return {tokens[k] for k in range(len(tokens) - 1)
+            if tokens[k + 1] == ":" and tokens[k][:1] == '"' and (k == 0 or tokens[k - 1] in ("{", ","))}
+
+
+def _key_line(text: str) -> str | None:
+    """The literal key of a line that is one dict entry (``"key": value,``), else None."""
+    tokens = line_tokens(text.strip())
+    if len(tokens) < 3 or tokens[1] != ":" or tokens[0][:1] != '"':
+        return None
+    return tokens[0] if len(_comma_pieces(tokens)) == 1 else None
 
 
 def _keyword_line(text: str, strip: bool) -> str | None:
