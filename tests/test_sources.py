@@ -562,7 +562,7 @@ def _fake_pip_serving_tiny_wheel(tmp_path: Path, monkeypatch: pytest.MonkeyPatch
         (dest / built.name).write_bytes(built.read_bytes())
         return True, ""
 
-    def fake_get(url: str) -> io.BytesIO:
+    def fake_get(url: str, timeout: float = sources.pypi.NET_TIMEOUT) -> io.BytesIO:
         if listing is None or url != "https://pypi.org/pypi/TinyPkg/1.0/json" and \
                 url != "https://pypi.org/pypi/tinypkg/1.0/json":
             raise urllib.error.HTTPError(url, 404, "Not Found", None, None)  # type: ignore[arg-type]
@@ -584,16 +584,32 @@ def test_pypi_download_records_where_pypi_publishes_the_file(
     listing = {"urls": [{"packagetype": "bdist_wheel", "filename": built.name, "url": url,
                          "digests": {"sha256": sha256_of(built)}}]}  # fmt: skip
     _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch, listing)
+    asked: list[float] = []  # the timeouts the registry was asked with
+    registry = sources.pypi._http_get
+
+    def timed(url: str, timeout: float = sources.pypi.NET_TIMEOUT) -> Any:
+        asked.append(timeout)
+        return registry(url, timeout)
+
+    monkeypatch.setattr(sources.pypi, "_http_get", timed)
     cache = tmp_path / "cache"
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
         assert src.info.details["url"] == url
+    assert asked and set(asked) == {sources.pypi.LOCATION_TIMEOUT}  # a detail: never a minute's wait
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
-    monkeypatch.setattr(sources.pypi, "_http_get", lambda url: pytest.fail("network used"))
+    monkeypatch.setattr(sources.pypi, "_http_get", lambda *args: pytest.fail("network used"))
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
         assert src.info.details["url"] == url
+    # an archive replaced in the cache (its sha256 record gone too) is not the file at that URL
+    archive = cache / "downloads" / "pypi" / "tinypkg-1.0" / built.name
+    tiny_wheel(tmp_path / "other", version="1.0").replace(archive)
+    archive.write_bytes(archive.read_bytes() + b"\0")  # other bytes, still a readable zip
+    archive.with_name(archive.name + ".sha256").unlink()
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert "url" not in src.info.details
 
 
-@pytest.mark.parametrize("listed", ["other digest", "not listed", "no answer"])
+@pytest.mark.parametrize("listed", ["other digest", "not listed", "no answer", "digests not a mapping"])
 def test_pypi_download_location_unknown_unless_pypi_lists_that_file(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, listed: str
 ) -> None:
@@ -602,6 +618,8 @@ def test_pypi_download_location_unknown_unless_pypi_lists_that_file(
     built = tiny_wheel(tmp_path / "peek")
     entry = {"packagetype": "bdist_wheel", "filename": built.name, "url": "https://files.example/t.whl",
              "digests": {"sha256": "3" * 64 if listed == "other digest" else sha256_of(built)}}
+    if listed == "digests not a mapping":  # a mirror's own answer: no location, no failure
+        entry["digests"] = ["sha256", sha256_of(built)]
     listing = None if listed == "no answer" else {"urls": [] if listed == "not listed" else [entry]}
     _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch, listing)
     with open_source("pypi:tinypkg==1.0", cache_dir=tmp_path / "cache") as src:
@@ -660,7 +678,7 @@ def fake_registry(monkeypatch: pytest.MonkeyPatch, answers: dict[str, Any]) -> l
     def fake_pip(requirement: str, dest: Path) -> tuple[bool, str]:
         return False, f"No matching distribution found for {requirement}"
 
-    def fake_get(url: str) -> io.BytesIO:
+    def fake_get(url: str, timeout: float = sources.pypi.NET_TIMEOUT) -> io.BytesIO:
         fetched.append(url)
         if url not in answers:
             raise urllib.error.HTTPError(url, 404, "Not Found", None, None)  # type: ignore[arg-type]

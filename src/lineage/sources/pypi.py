@@ -29,6 +29,9 @@ from lineage.sources.base import _archive_format, _canonical_name, _describe, _d
 
 PYPI_JSON_URL = "https://pypi.org/pypi"
 NET_TIMEOUT = 60  # seconds without progress on one socket
+# Asking where a downloaded file is published is a detail of the report: a registry that does
+# not answer (pip behind a mirror, pypi.org unreachable) costs a run this long, not a minute.
+LOCATION_TIMEOUT = 10
 PIP_TIMEOUT = 900  # seconds for a whole `pip download` (large wheels)
 
 _PYPI_SPEC = re.compile(
@@ -138,28 +141,35 @@ def _url_record(archive: Path) -> Path:
     return archive.with_name(archive.name + ".url")
 
 
-def _recorded_url(archive: Path) -> str:
-    """The URL ``archive`` was published at, recorded when it was downloaded ("" if none, or
-    unreadable): the download location the SPDX and CycloneDX attachments name, the same on
-    every later run from the cache."""
+def _recorded_url(archive: Path, sha: str) -> str:
+    """The URL ``archive`` was published at, recorded with its sha256 when it was downloaded
+    ("" if none, unreadable, or recorded for other bytes: an archive replaced in the cache is not
+    the file at that URL): the download location the SPDX attachment names, the same on every
+    later run from the cache."""
     try:
-        text = _url_record(archive).read_text(encoding="utf-8").strip()
-    except (OSError, UnicodeDecodeError):
+        recorded_sha, url = _url_record(archive).read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError, ValueError):
         return ""
-    return text if re.fullmatch(r"https?://[^\s]+", text) else ""
+    return url if recorded_sha == sha and re.fullmatch(r"https?://\S+", url) else ""
+
+
+def _record_url(archive: Path, sha: str, url: str) -> None:
+    _url_record(archive).write_text(f"{sha} {url}\n", encoding="utf-8")
 
 
 def _published_url(name: str, version: str, filename: str, sha: str) -> str:
     """The URL at which PyPI's JSON API lists ``filename`` with this sha256 ("" when it lists no
-    such file or cannot be asked): what pip downloaded, named by the registry itself. pip does
-    not say where it downloaded from (perhaps a mirror); a file PyPI lists with the same digest
-    is the same file, at PyPI's URL. Never fails the download: the location is a detail."""
+    such file or cannot be asked within ``LOCATION_TIMEOUT``): what pip downloaded, named by the
+    registry itself. pip does not say where it downloaded from (perhaps a mirror); a file PyPI
+    lists with the same digest is the same file, at PyPI's URL. Never fails the download: the
+    location is a detail."""
     try:
-        files = _pypi_release_files(name, version, "")
+        files = _pypi_release_files(name, version, "", LOCATION_TIMEOUT)
     except SourceError:
         return ""
     for f in files:
-        digest = str((f.get("digests") or {}).get("sha256") or "").lower()
+        digests = f.get("digests")
+        digest = str(digests.get("sha256") or "").lower() if isinstance(digests, dict) else ""
         if f.get("filename") == filename and digest == sha and isinstance(f.get("url"), str):
             return str(f["url"])
     return ""
@@ -208,16 +218,16 @@ def _pip_download(requirement: str, dest: Path) -> tuple[bool, str]:
     return False, _one_line(reason, 200)
 
 
-def _http_get(url: str) -> Any:
+def _http_get(url: str, timeout: float = NET_TIMEOUT) -> Any:
     """urlopen with our timeout and User-Agent (a response to use as a context manager)."""
     req = urllib.request.Request(url, headers={"User-Agent": f"lineage/{__version__}"})
-    return urllib.request.urlopen(req, timeout=NET_TIMEOUT)
+    return urllib.request.urlopen(req, timeout=timeout)
 
 
-def _get_json(url: str, requirement: str, pip_reason: str) -> Any | None:
+def _get_json(url: str, requirement: str, pip_reason: str, timeout: float = NET_TIMEOUT) -> Any | None:
     """GET a PyPI JSON document; None for 404, SourceError for any other failure."""
     try:
-        with _http_get(url) as resp:
+        with _http_get(url, timeout) as resp:
             return json.load(resp)
     except urllib.error.HTTPError as exc:
         if exc.code == 404:
@@ -230,19 +240,20 @@ def _get_json(url: str, requirement: str, pip_reason: str) -> Any | None:
     )
 
 
-def _pypi_release_files(name: str, version: str, pip_reason: str) -> list[dict[str, Any]]:
+def _pypi_release_files(name: str, version: str, pip_reason: str,
+                        timeout: float = NET_TIMEOUT) -> list[dict[str, Any]]:
     """The files of one release, from PyPI's JSON API."""
     requirement = f"{name}=={version}"
     project_url = f"{PYPI_JSON_URL}/{urllib.parse.quote(name, safe='')}"
     document = f"{project_url}/{urllib.parse.quote(version, safe='')}/json"
-    data = _get_json(document, requirement, pip_reason)
+    data = _get_json(document, requirement, pip_reason, timeout)
     if isinstance(data, dict):
         files = data.get("urls")
     else:
         # Some PyPI mirrors and proxies only serve the project document, whose "releases"
         # maps each version (as uploaded) to its files.
         document = f"{project_url}/json"
-        data = _get_json(document, requirement, pip_reason)
+        data = _get_json(document, requirement, pip_reason, timeout)
         releases = data.get("releases") if isinstance(data, dict) else None
         releases = releases if isinstance(releases, dict) else {}
         wanted = version.lower().removeprefix("v")
@@ -403,13 +414,13 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
                 url = url or _published_url(raw_name, version, fetched.name, sha)
                 _record_sha256(archive, sha)
                 if url:
-                    _url_record(archive).write_text(url + "\n", encoding="utf-8")
+                    _record_url(archive, sha, url)
                 os.replace(fetched, archive)
         except OSError as exc:
             raise SourceError(f"pypi: cannot write cache {dest}: {_describe(exc)}") from None
 
     details: dict[str, Any] = {"name": name, "version": version, "filename": archive.name}
-    url = url or _recorded_url(archive)
+    url = url or _recorded_url(archive, sha)
     if url:
         details["url"] = url
     return PypiSource(
