@@ -175,6 +175,12 @@ def test_added_arguments_are_whole_arguments_inside_the_brackets() -> None:
     assert added_arguments("def get_netrc_auth(url, raise_errors=False):", "def get_netrc_auth(url):")
     assert added_arguments("f(a, b, c)", "f(a, c)")  # in the middle
     assert added_arguments("f(x, 'a', y=1),", 'f("a")')  # quotes, a trailing comma, two places
+    # an added last argument holding brackets: the upstream ``)`` is the line's last, not the inner one
+    assert added_arguments("foo(a, b=bar())", "foo(a)")
+    assert added_arguments("raise SSLError(e, request=Request(url))", "raise SSLError(e)")
+    assert added_arguments("self.attn(q, k, v, batch, get_layer(i))", "self.attn(q, k, v)")
+    assert added_arguments("x = f(a, g(b), c)", "x = f(a, c)")
+    assert not added_arguments("foo(a)(b)", "foo(a)")  # a second call: no argument of the first
     assert not added_arguments("raise ReadTimeout(e, request=request)", "raise Timeout(e)")
     assert not added_arguments("f(ab)", "f(a)")  # a name edited
     assert not added_arguments("x = f(a) + 1", "x = f(a)")  # outside the brackets

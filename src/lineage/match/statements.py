@@ -65,6 +65,7 @@ if _lineforms is not None and not all(hasattr(_lineforms, name) for name in ("st
     _lineforms = None  # pragma: no cover - a build of an older source: the Python passes, same results
 
 _OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
+_MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{"}
 _STARTERS = ("def ", "class ", "async def ", "@")
 # Per-text results are memoised: an upstream file is read again for every target file paired
 # with it, and several rules ask for one line's tokens, so tokenising the same texts over and
@@ -208,6 +209,19 @@ def added_arguments(t_text: str, u_text: str) -> bool:
     u = without_trailing_comma(list(_line_tokens(u_text.strip())))
     if len(t) <= len(u) or not any(tok in _OPENERS for tok in u):
         return False
+    # The diff pairs an upstream closing bracket with the first fitting one: an added last
+    # argument that holds brackets (``foo(a, b=bar())`` <- ``foo(a)``) then leaves an unbalanced
+    # piece. Read from the right (the lines mirrored) the diff pairs it with the last one.
+    return _inserted_whole(u, t) or _inserted_whole(_mirrored(u), _mirrored(t))
+
+
+def _mirrored(tokens: list[str]) -> list[str]:
+    """Tokens in reverse order with each bracket turned round (a line read from the right)."""
+    return [_MIRROR.get(tok, tok) for tok in reversed(tokens)]
+
+
+def _inserted_whole(u: list[str], t: list[str]) -> bool:
+    """:func:`added_arguments` on token lists, the diff read left to right."""
     depth, depths = 0, []  # the bracket depth before each upstream token
     for tok in u:
         depths.append(depth)
