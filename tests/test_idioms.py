@@ -182,6 +182,12 @@ def test_a_pair_found_only_by_abstract_forms_needs_more_lines(run_compare: Runne
     ("def keys(self):", False),  # the name is the author's
     ("Alias = TypeVar('Other')", False),
     ("return self.casefold() < other.casefold()", False),
+    ("def __init__(self):  # nothing to set up", True),  # a comment is no code
+    ("def __class_getitem__(cls, item):", True),
+    ("def __my_custom_kernel__(self, ttt, uuu):", False),  # no name of the data model
+    ("def __call__(self, x, y, z, w, alpha, beta):", False),  # the author's many parameters
+    ("T = TypeVar('T', bound=SomeDistinctiveClass)", False),  # the bound is the author's type
+    ("AnyStr = TypeVar('AnyStr', str, bytes)", False),  # constraints too
 ])
 def test_convention_lines(line: str, convention: bool) -> None:
     assert is_convention_line(line) is convention

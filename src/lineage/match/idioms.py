@@ -84,28 +84,34 @@ def is_argument_line(text: str) -> bool:
     return bool(_ARGUMENT.match(normalise_code(text)[1]))
 
 
-# A method of Python's data model with plain parameters (``def __lt__(self, other):``, ``def
-# __hash__(self):``, ``def __exit__(self, *args) -> None:``), or the opening line of one whose
-# parameters follow on other lines (``def __init__(``): the language names it and convention its
-# parameters, so every class that compares, hashes or constructs writes it so.
+# A method of Python's data model with at most three plain parameters after ``self``/``cls``
+# (``def __lt__(self, other):``, ``def __hash__(self):``, ``def __exit__(self, *args) -> None:``),
+# or the opening line of one whose parameters follow on other lines (``def __init__(``): the
+# language names it and convention its parameters, so every class that compares, hashes or
+# constructs writes it so. A name of the data model has one or two words (``__lt__``,
+# ``__class_getitem__``); ``__my_custom_kernel__`` is no protocol of the language's.
 _PROTOCOL_DEF = re.compile(
-    r"(?:async\s+)?def\s+__\w+__\s*\((?:\s*\**\w+(?:\s*,\s*\**\w+)*\s*,?\s*\)(?:\s*->\s*[\w.\[\], ]+)?\s*:"
-    r"(?:\s*\.\.\.)?|\s*)")
-# A type variable declared under its own name (``_T = TypeVar('_T')``, ``P = ParamSpec("P")``,
-# ``_T_co = TypeVar('_T_co', covariant=True)``): PEP 484 makes the name that of the string.
+    r"(?:async\s+)?def\s+__[a-z]+(?:_[a-z]+)?__\s*\((?:\s*\**\w+(?:\s*,\s*\**\w+){0,3}\s*,?\s*\)"
+    r"(?:\s*->\s*[\w.\[\], ]+)?\s*:(?:\s*\.\.\.)?|\s*)")
 _CONSTRUCTORS = ("def __init__(", "def __new__(", "def __post_init__(", "async def __init__(")
-_TYPE_VARIABLE = re.compile(r"(\w+)\s*=\s*(?:\w+\.)?(?:TypeVar|ParamSpec|TypeVarTuple)\(\s*(['\"])(\w+)\2.*")
+# A type variable declared under its own name (``_T = TypeVar('_T')``, ``P = ParamSpec("P")``,
+# ``_T_co = TypeVar('_T_co', covariant=True)``): PEP 484 makes the name that of the string. A
+# bound or constraints name the author's own types (``TypeVar('T', bound=Channel)``): not this.
+_TYPE_VARIABLE = re.compile(r"(\w+)\s*=\s*(?:\w+\.)?(?:TypeVar|ParamSpec|TypeVarTuple)\(\s*(['\"])(\w+)\2"
+                            r"(?:\s*,\s*(?:covariant|contravariant|infer_variance)\s*=\s*(?:True|False))*\s*\)")
 
 
 def is_convention_line(text: str) -> bool:
     """Whether a stripped code line is written by convention rather than by its author: a data
     model method's plain signature or a type variable's declaration (see the patterns above).
     Such a line is found in few files of a small upstream (jaraco.text's six) and yet every
-    project writes it, so it is no evidence of copying, however rare upstream."""
-    if _PROTOCOL_DEF.fullmatch(text):
+    project writes it, so it is no evidence of copying, however rare upstream. A trailing
+    comment is no part of the line's code."""
+    code = text.split("#", 1)[0].rstrip() if "#" in text else text
+    if _PROTOCOL_DEF.fullmatch(code):
         # a constructor's parameters are the author's own names, beyond ``self``/``cls``
-        return not text.startswith(_CONSTRUCTORS) or "," not in text
-    m = _TYPE_VARIABLE.fullmatch(text)
+        return not code.startswith(_CONSTRUCTORS) or "," not in code
+    m = _TYPE_VARIABLE.fullmatch(code)
     return m is not None and m.group(1) == m.group(3)
 
 
