@@ -1195,3 +1195,40 @@ def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare
     frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
     assert set(frame.loc[kept, "match"]) == {"near"}
     assert frame.loc[(_WALKER_HEAD + inserted).count("\n") + 1, "match"] == "none"
+
+
+_HEADER = """# SPDX-License-Identifier: Apache-2.0
+# SPDX-FileCopyrightText: Copyright contributors to the Tides project
+# Licensed under the Apache License, Version 2.0 (the "License");
+# you may not use this file except in compliance with the License.
+# You may obtain a copy of the License at
+#
+#     http://www.apache.org/licenses/LICENSE-2.0
+#
+# Unless required by applicable law or agreed to in writing, software
+# distributed under the License is distributed on an "AS IS" BASIS,
+"""
+_TIDES = '''def predicted_height(amplitudes, phases, speeds, hours):
+    """Sum the constituents' cosine terms at the given hours after the epoch."""
+    total = 0.0
+    for amplitude, phase, speed in zip(amplitudes, phases, speeds):
+        total += amplitude * math.cos(math.radians(speed * hours - phase))
+    return total
+'''
+
+
+def test_comment_lines_between_two_survivors_are_copied_with_them(run_compare: Runner) -> None:
+    """A licence header taken above copied code, the target's own marker lines between them (no
+    region reaches it: notice lines never seed): its long lines survive alone, and its ``#`` and
+    URL lines, identical at the same places between two of them, are copied with them
+    (``fill_survivor_gap_lines``); before, only the long lines were (sglang's llama.py lines 7-9)."""
+    upstream = {"tides/harmonics.py": _HEADER + "import math\n\n\n" + _TIDES}
+    target = {"mine/tides.py": _HEADER + "# Adapted from tides/harmonics.py of the tides project.\n"
+              + "# Kept in step by hand.\nimport math\n\n\n" + _TIDES}
+    header_lines = range(5, 10)
+    on = file_lines(run_compare(target, [("tides", upstream)]), "mine/tides.py")
+    assert [on.loc[n, "match"] for n in header_lines] == ["verbatim"] * 5
+    assert [int(on.loc[n, "upstream_line"]) for n in header_lines] == list(header_lines)
+    off = file_lines(run_compare(target, [("tides", upstream)], params=MatchParams(fill_survivor_gap_lines=0)),
+                     "mine/tides.py")
+    assert [off.loc[n, "match"] for n in header_lines] == ["verbatim", "none", "none", "none", "verbatim"]

@@ -71,9 +71,11 @@ vendored copy too (:func:`imports_in_any_order`).
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
-from lineage.index import CODE
+from lineage.index import CODE, COMMENT
 from lineage.match.fill_lines import (
     Keys,
     align_forms,
@@ -86,7 +88,7 @@ from lineage.match.fill_lines import (
 from lineage.match.imports import import_module, is_import_line, unvendored_import
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.origin import vendored_root
-from lineage.match.records import NONE
+from lineage.match.records import NONE, VERBATIM
 
 
 def lone_survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range, used: set[int],
@@ -106,6 +108,7 @@ def lone_survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
               for uc, kind, tokens, row in zip(u_span, u_kinds.tolist(), u_tokens.tolist(),
                                                u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
     done: list[int] = []
+    placed: list[tuple[int, int]] = []
     for i, j in align_keys(t_keys, u_keys):
         tc, uc = t_span[i], u_span[j]
         t_text, u_text = lab.texts(tc, uc, u_rows, u_lines)
@@ -113,6 +116,23 @@ def lone_survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
             done.append(uc)
+            placed.append((i, j))
+    # Between two survivors on one diagonal, a few comment lines identical to the upstream lines
+    # at the same places are copied with them (a licence header's ``#`` and URL lines between its
+    # notice sentences): too common to survive alone, held in place on both sides. Not code: a
+    # generic ``self,`` between two generic signature lines would make them continue each other,
+    # and the lone-line rule would keep what it drops now (sglang/vLLM: 92 such code lines).
+    gap = lab.p.fill_survivor_gap_lines
+    for (i1, j1), (i2, j2) in zip(placed, placed[1:], strict=False):
+        if gap <= 0 or i2 - i1 != j2 - j1 or not 1 < i2 - i1 <= gap + 1:
+            continue
+        between = [(t_span[i], u_span[j]) for i, j in zip(range(i1 + 1, i2), range(j1 + 1, j2), strict=True)]
+        if all(is_free(lab, u_file, tc) and uc not in used and lab.target_kind(tc) == COMMENT
+               and lab.upstream_kind(u_file, uc) == COMMENT and operator.eq(*lab.texts(tc, uc, u_rows, u_lines))
+               for tc, uc in between):
+            for tc, uc in between:
+                lab.set_pair(tc, u_file, int(u_rows[uc]), VERBATIM, 1.0, number)  # the same text
+                done.append(uc)
     return done
 
 

@@ -255,6 +255,10 @@ class MatchParams:
     # fork that inserted hundreds of lines of new code between two old methods kept the old
     # methods after it, edited); 0: survivors only.
     fill_survivor_anchors: int = knob(1, 0, 1)
+    # Between two lone survivors on one diagonal, up to this many comment lines whose text is
+    # the upstream lines' at the same places are paired with them (a licence header's ``#`` and
+    # URL lines between its notice sentences, too common to survive alone); 0: off.
+    fill_survivor_gap_lines: int = knob(3, 0)
     # The same after the pair's last paired line, in a target file of the upstream file's own
     # name: with 1 the survivors found there are anchors too, and the stretches between them
     # (and between the copy and the first) short enough are aligned as inside a copy (a region
