@@ -107,7 +107,7 @@ def is_convention_line(text: str) -> bool:
     Such a line is found in few files of a small upstream (jaraco.text's six) and yet every
     project writes it, so it is no evidence of copying, however rare upstream. A trailing
     comment is no part of the line's code."""
-    code = text.split("#", 1)[0].rstrip() if "#" in text else text
+    code = text.split("#", 1)[0].rstrip()
     if _PROTOCOL_DEF.fullmatch(code):
         # a constructor's parameters are the author's own names, beyond ``self``/``cls``
         return not code.startswith(_CONSTRUCTORS) or "," not in code
@@ -206,17 +206,17 @@ class IdiomFilter:
         above (found in at most ``idiom_max_files`` upstream files, not an argument line, not an
         absolute import the upstream writes the same); its length is the caller's test. Read by
         the lone-line rule (:mod:`lineage.match.lone`) as well as by this rule."""
-        rare = self.files_of_form[glob] <= self.p.idiom_max_files
-        for k in np.flatnonzero(rare).tolist():
-            rare[k] = not self._generic(int(glob[k]), lines)
-        return rare
+        return self._rare(self.files_of_form, glob, lines)
 
     def text_rare(self, glob: np.ndarray, lines: list[str]) -> np.ndarray:
         """:meth:`rare` by the line's text alone (an edited line found nowhere upstream is rare),
         not its abstract form: for a near line, whose rarity the upstream line it names carries
         (:meth:`upstream_rare`); its abstract form counts the files that write its shape
         (``class I:``, ``if I(I, S):``), which a short line shares with many."""
-        rare = self.files_of_text[glob] <= self.p.idiom_max_files
+        return self._rare(self.files_of_text, glob, lines)
+
+    def _rare(self, files_of: np.ndarray, glob: np.ndarray, lines: list[str]) -> np.ndarray:
+        rare = files_of[glob] <= self.p.idiom_max_files
         for k in np.flatnonzero(rare).tolist():
             rare[k] = not self._generic(int(glob[k]), lines)
         return rare

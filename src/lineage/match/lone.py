@@ -218,9 +218,9 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     def evidence(pos: np.ndarray) -> np.ndarray:
         """Which of these paired lines (positions in ``paired``) are evidence on their own."""
         tcs = paired[pos]
-        found = idioms.rare(tcs + start, lab.t_lines)
-        found &= np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
-                           for tc in tcs.tolist()], bool)
+        long_enough = np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
+                                for tc in tcs.tolist()], bool)
+        found = idioms.rare(tcs + start, lab.t_lines) & long_enough
         near = match[tcs] == NEAR
         if near.any() and p.lone_near_text_rarity:
             # A near line that only added or dropped tokens is rare by its text (its shape is
@@ -231,9 +231,7 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
 
             k = np.array([i for i in np.flatnonzero(near).tolist() if kept_tokens(i)], np.int64)
             if len(k):
-                found[k] = idioms.text_rare(tcs[k] + start, lab.t_lines) & np.array(
-                    [lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
-                     for tc in tcs[k].tolist()], bool)
+                found[k] = idioms.text_rare(tcs[k] + start, lab.t_lines) & long_enough[k]
         if near.any():
             k = np.flatnonzero(near)
             u_glob = lab.upstream.file_start[up_file[pos[k]]].astype(np.int64) + u_pos[pos[k]]

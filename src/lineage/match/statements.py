@@ -311,8 +311,8 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     pool = Counter()
     for c in u_words:
         pool.update(c)
-    u_bound = [_bound_names(line_tokens(u.strip())) | (_bound_keys(line_tokens(u.strip())) if kept_keys else set())
-               for u in u_lines] if kept_keywords or kept_keys else []
+    u_tokens = [line_tokens(u.strip()) for u in u_lines] if kept_keywords or kept_keys else []
+    u_bound = [_bound_names(tokens) | (_bound_keys(tokens) if kept_keys else set()) for tokens in u_tokens]
     out: list[int | None] = []
     last = 0
     for k, text in enumerate(t_lines):

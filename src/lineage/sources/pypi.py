@@ -157,6 +157,13 @@ def _record_url(archive: Path, sha: str, url: str) -> None:
     _url_record(archive).write_text(f"{sha} {url}\n", encoding="utf-8")
 
 
+def _listed_sha256(entry: dict[str, Any]) -> str:
+    """The sha256 a registry's JSON lists for one file, lower case ("" if it lists none, or in
+    another shape than a mapping: a mirror's own answer)."""
+    digests = entry.get("digests")
+    return str(digests.get("sha256") or "").lower() if isinstance(digests, dict) else ""
+
+
 def _published_url(name: str, version: str, filename: str, sha: str) -> str:
     """The URL at which PyPI's JSON API lists ``filename`` with this sha256 ("" when it lists no
     such file or cannot be asked within ``LOCATION_TIMEOUT``): what pip downloaded, named by the
@@ -168,9 +175,7 @@ def _published_url(name: str, version: str, filename: str, sha: str) -> str:
     except SourceError:
         return ""
     for f in files:
-        digests = f.get("digests")
-        digest = str(digests.get("sha256") or "").lower() if isinstance(digests, dict) else ""
-        if f.get("filename") == filename and digest == sha and isinstance(f.get("url"), str):
+        if f.get("filename") == filename and _listed_sha256(f) == sha and isinstance(f.get("url"), str):
             return str(f["url"])
     return ""
 
@@ -322,7 +327,7 @@ def _fetch_release(name: str, version: str, tmp: Path) -> tuple[Path, str | None
         raise SourceError(
             f"pypi: {name}=={version} has no sdist or wheel to download (pip: {pip_reason})"
         )
-    expected = str((chosen.get("digests") or {}).get("sha256") or "").lower()
+    expected = _listed_sha256(chosen)
     if not re.fullmatch(r"[0-9a-f]{64}", expected):
         raise SourceError(f"pypi: PyPI states no sha256 for {chosen['filename']}; not using it")
     target = tmp / chosen["filename"]
