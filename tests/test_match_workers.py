@@ -314,3 +314,69 @@ def test_runs_joined_over_ranges_without_hits_are_one_pass(trees_with_empty_file
         assert np.array_equal(joined._tc, whole._tc) and np.array_equal(joined._t_file, whole._t_file)
         for mine, theirs in zip(joined._columns, whole._columns, strict=True):
             assert mine.dtype == theirs.dtype and np.array_equal(mine, theirs)
+
+
+_KILL_ONE_WORKER = """
+import os, signal, sys
+from lineage.errors import WorkerError
+from lineage.match.workers import MatchWorkers, run_per_file
+
+def task(item):
+    if item == 3:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return item
+
+try:
+    run_per_file(task, [1] * 8, MatchWorkers(jobs=2, min_files=1), what="matching")
+except WorkerError as exc:
+    print(exc)
+    sys.exit(0)
+sys.exit(1)
+"""
+
+
+@needs_fork
+def test_a_killed_worker_stops_the_run_with_one_error_instead_of_waiting_forever() -> None:
+    """multiprocessing.Pool waited forever for a chunk whose worker the system killed (out of
+    memory): the run hung. Now the run ends with a WorkerError (the CLI's one line, exit 2)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", _KILL_ONE_WORKER], capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == ("a worker process (matching) ended abruptly (killed, or out of memory?); "
+                                   "rerun with --jobs 1, or with more memory")
+
+
+def _nested(item: int) -> list[int]:
+    return [pid for _, pid in run_per_file(_pid_of, [1, 1, 1], MatchWorkers(jobs=2, min_files=1))]
+
+
+@needs_fork
+def test_a_task_that_runs_per_file_again_does_it_in_its_own_worker() -> None:
+    """A worker starts no workers of its own: a nested call runs its items where it is."""
+    got = run_per_file(_nested, [1, 1], MatchWorkers(jobs=2, min_files=1))
+    for pids in got:
+        assert len(set(pids)) == 1 and os.getpid() not in pids
+
+
+def _fail_or_sleep(item: int) -> int:
+    if item == 0:
+        raise ValueError("task 0 failed")
+    import time
+
+    time.sleep(30)
+    return item
+
+
+@needs_fork
+def test_a_failed_task_ends_the_other_workers_without_waiting_for_them() -> None:
+    import time
+
+    before = set(multiprocessing.active_children())
+    started = time.monotonic()
+    with pytest.raises(ValueError, match="task 0 failed"):
+        run_per_file(_fail_or_sleep, [1, 1, 1], MatchWorkers(jobs=2, min_files=1, chunks_per_job=2))
+    assert time.monotonic() - started < 20
+    assert not set(multiprocessing.active_children()) - before

@@ -301,3 +301,28 @@ def test_cache_counts_are_those_of_a_run_that_reads_every_member(tmp_path: Path,
         counts.append(runs)
     assert [run[:3] for run in counts[0]] == [run[:3] for run in counts[1]]
     assert not any(run[3] for run in counts[0][1:]) and all(run[3] for run in counts[1])
+
+
+def _die(batch: object) -> object:
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+    return batch
+
+
+def test_a_killed_indexing_worker_is_one_error_not_a_traceback(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """An indexing worker killed by the system (out of memory) ends the run with a WorkerError,
+    which the CLI prints as one line (exit 2), not with concurrent.futures' BrokenProcessPool."""
+    import multiprocessing
+
+    from lineage.errors import WorkerError
+    from lineage.index import tree as tree_module
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the pool's workers must inherit the patched batch function (fork)")
+    monkeypatch.setattr(tree_module, "_index_batch", _die)
+    root = treegen.write_tree(tmp_path / "t", {f"m{k}.py": f"x = {k}\n" for k in range(80)})
+    with pytest.raises(WorkerError, match=r"^a worker process \(indexing .*\) ended abruptly"):
+        _index(root, IndexCache(None), jobs=2)

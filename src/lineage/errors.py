@@ -7,3 +7,12 @@ class LineageError(Exception):
 
 class SourceError(LineageError):
     """A source (directory, archive, git ref, PyPI release) cannot be read."""
+
+
+class WorkerError(LineageError):
+    """A worker process ended without answering (killed by the system, out of memory, a crash
+    in compiled code): the run stops with one line instead of waiting for it forever."""
+
+    def __init__(self, what: str) -> None:
+        super().__init__(f"a worker process ({what}) ended abruptly (killed, or out of memory?); "
+                         "rerun with --jobs 1, or with more memory")

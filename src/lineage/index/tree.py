@@ -8,10 +8,11 @@ import posixpath
 import time
 from collections.abc import Callable, Iterator, Mapping
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
-from lineage.errors import SourceError
+from lineage.errors import SourceError, WorkerError
 from lineage.index.parse import Indexer
 from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
@@ -246,16 +247,19 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         if jobs > 1 and len(todo) >= _PARALLEL_MIN_FILES:
             # Largest files first so that one big file does not finish alone at the end.
             todo.sort(key=lambda item: -len(item[1]))
-            with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                     initargs=(max_file_bytes,)) as pool:
-                # Each batch's records are stored as it comes back, while the workers parse on:
-                # stored after the pool, they kept one core idle for seconds (round speed4).
-                for batch in pool.map(_index_batch, _batches(todo, 16)):
-                    for record in batch:
-                        records[record.path] = record
-                        if record.status == "ok":
-                            cache.put(record)
-                    tick(len(batch))
+            try:
+                with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
+                                         initargs=(max_file_bytes,)) as pool:
+                    # Each batch's records are stored as it comes back, while the workers parse on:
+                    # stored after the pool, they kept one core idle for seconds (round speed4).
+                    for batch in pool.map(_index_batch, _batches(todo, 16)):
+                        for record in batch:
+                            records[record.path] = record
+                            if record.status == "ok":
+                                cache.put(record)
+                        tick(len(batch))
+            except BrokenProcessPool as exc:
+                raise WorkerError(f"indexing {source.info.label}") from exc
         else:
             indexer = Indexer(max_file_bytes)
             for path, blob, digest in todo:

@@ -160,7 +160,7 @@ def find_runs(target: Side, upstream: Side, p: MatchParams, workers: MatchWorker
     # from 8 ranges on with the pinned pair's files: the slowest worker then had twice the lines).
     found = run_per_file(lambda k: group_runs(target, upstream, *find_hits(target, upstream, p, spans[k]), p),
                          [1] * len(spans), MatchWorkers(jobs=parts, min_files=1, chunks_per_job=1),
-                         meanwhile=meanwhile)
+                         meanwhile=meanwhile, what="finding hits")
     return RunsByFile.concat(found)
 
 

@@ -12,9 +12,11 @@ upstream sides, the runs and the idiom counts as they are, copy-on-write, and no
 pickled; only the file numbers go out and each file's labels and regions come back. The files
 are cut into chunks of about equal line count (consecutive files, so that neighbouring files,
 which often draw on the same upstream files, share a worker's memos), largest first, and handed
-out as workers come free. Without ``fork`` (Windows; macOS, where forking a process that has
-loaded system frameworks is unsafe), or in a daemonic worker (which may not start processes),
-the files are matched in the calling process.
+out as workers come free. A worker that dies (killed by the system, out of memory) stops the run
+with a :class:`~lineage.errors.WorkerError` (``concurrent.futures`` notices a dead worker;
+``multiprocessing.Pool`` waited for its chunk forever). Without ``fork`` (Windows; macOS, where
+forking a process that has loaded system frameworks is unsafe), in a daemonic process (which may
+not start processes) or in a worker, the files are matched in the calling process.
 """
 
 from __future__ import annotations
@@ -24,9 +26,12 @@ import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from lineage.errors import WorkerError
 from lineage.settings import DEFAULT_MATCH_MIN_FILES
 
 if TYPE_CHECKING:
@@ -63,7 +68,7 @@ class MatchWorkers:
         if self.jobs <= 1 or n_files < self.min_files or n_files < 2:
             return 0
         if (sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods()
-                or multiprocessing.current_process().daemon):
+                or multiprocessing.current_process().daemon or _IN_WORKER):
             return 0
         return min(self.jobs, n_files)
 
@@ -88,9 +93,13 @@ def chunks(weights: Sequence[int], n_chunks: int) -> list[list[int]]:
 # The task of the pool being started: set just before the fork, so the workers inherit it (and
 # everything it refers to) instead of receiving it pickled.
 _TASK: Callable[[int], Any] | None = None
+# True in a worker: a task that calls run_per_file again runs its items there, one by one.
+_IN_WORKER = False
 
 
 def _init_worker() -> None:
+    global _IN_WORKER
+    _IN_WORKER = True
     # The parent handles Ctrl-C and SIGTERM and ends the pool; a worker dies quietly.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
@@ -103,13 +112,14 @@ def _run_chunk(chunk: list[int]) -> list[Any]:
 
 def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: MatchWorkers | None,
                  tick: Callable[[int], None] | None = None,
-                 meanwhile: Callable[[], None] | None = None) -> list[T]:
+                 meanwhile: Callable[[], None] | None = None, what: str = "matching") -> list[T]:
     """``[task(0), task(1), ...]`` for one item per entry of ``weights`` (its cost, e.g. its
     lines), in forked workers when ``workers`` says it pays (see :class:`MatchWorkers`), else
     here. ``tick(n)``: n more items done. The list is in item order either way.
     ``meanwhile``: work of this process that the tasks do not read, called once the workers
     have their tasks (so that it runs while they do; they were forked before it, and see none of
-    it), or after the tasks when they run here; it must not call this function."""
+    it), or after the tasks when they run here; it must not call this function. ``what``: the
+    workers' job, as a dead worker's error names it."""
     global _TASK
     n = len(weights)
     processes = (workers or MatchWorkers()).processes(n)
@@ -130,18 +140,34 @@ def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: Matc
     # Objects alive now are the workers' inherited state: out of the collector's reach, a
     # worker's collections do not walk them (nor copy the pages they lie on).
     gc.freeze()
+    before = set(multiprocessing.active_children())
     try:
-        context = multiprocessing.get_context("fork")
-        with context.Pool(processes, initializer=_init_worker) as pool:
-            parts = chunks(weights, processes * workers.chunks_per_job)
-            done = pool.imap(_run_chunk, parts)  # handed out now, by the pool's own thread
-            if meanwhile is not None:
-                meanwhile()
-            for chunk, found in zip(parts, done, strict=True):
-                for item, value in zip(chunk, found, strict=True):
-                    results[item] = value
-                if tick is not None:
-                    tick(len(chunk))
+        # The executor forks all its workers at the first submit (the fork start method), before
+        # its own thread starts.
+        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_init_worker) as pool:
+            try:
+                parts = chunks(weights, processes * workers.chunks_per_job)
+                done = pool.map(_run_chunk, parts)  # all submitted now, handed out as workers come free
+                if meanwhile is not None:
+                    meanwhile()
+                for chunk, found in zip(parts, done, strict=True):
+                    for item, value in zip(chunk, found, strict=True):
+                        results[item] = value
+                    if tick is not None:
+                        tick(len(chunk))
+            except BaseException:
+                # Ctrl-C, SIGTERM or a failed task: end the workers now rather than wait for
+                # their chunks (the executor's exit would).
+                pool.shutdown(wait=False, cancel_futures=True)
+                ours = set(multiprocessing.active_children()) - before
+                for child in ours:
+                    child.terminate()
+                for child in ours:
+                    child.join(10)
+                raise
+    except BrokenProcessPool as exc:
+        raise WorkerError(what) from exc
     finally:
         _TASK = None
         gc.unfreeze()

@@ -147,6 +147,7 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
         # Hashed here, side by side with the other reporters, not by the manifest after them all.
         return own.written, {path: file_sha256(path) for path in own.written if path.is_file()}
 
-    for paths, digests in run_per_file(task, [_cost(name, comparison) for _, name in reporters], workers):
+    for paths, digests in run_per_file(task, [_cost(name, comparison) for _, name in reporters], workers,
+                                     what="writing reports"):
         folder.written.extend(paths)
         folder.digests.update(digests)
