@@ -52,10 +52,13 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
     moves: list[tuple[int, int]] = []
     taken: set[int] = set()
     candidate = (match[paired] == NEAR) & ~piece
+    same_file: dict[int, np.ndarray] = {}  # upstream file -> the lines paired with it, made once per file
     for tc, f, u in zip(paired[candidate].tolist(), paired_file[candidate].tolist(), paired_row[candidate].tolist(),
                         strict=True):
         text = lab.upstream.read_lines(f)[u].strip()
-        same = paired[paired_file == f]
+        same = same_file.get(f)
+        if same is None:
+            same = same_file[f] = paired[paired_file == f]
         at = int(np.searchsorted(same, tc))
         lo = int(same[at - 1]) if at > 0 else -1
         hi = int(same[at + 1]) if at + 1 < len(same) else len(rows)

@@ -328,7 +328,7 @@ class FileLabeller:
                         self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
-        t_joined, t_owner = _joined(t_texts)
+        t_joined = " ".join(t_texts)
         u_joined, u_owner = _joined(u_texts)
         aligned = np.zeros(len(t_joined), bool)
         target_of = np.full(len(t_joined), -1, np.int64)
@@ -336,19 +336,24 @@ class FileLabeller:
             if op.tag == "equal":
                 aligned[op.src_start : op.src_end] = True
                 target_of[op.src_start : op.src_end] = u_owner[op.dest_start : op.dest_end]
-        nonspace = np.array([c != " " for c in t_joined], dtype=bool)
+        nonspace = np.frombuffer(t_joined.encode("utf-32-le", "surrogatepass"), np.uint32) != ord(" ")
         mapped: dict[int, tuple[int, int]] = {}  # gap position -> (upstream content line, chars)
+        start = 0
         for k, tc in enumerate(t_range):
+            # Line k's characters: its own slice of the joined text (the space after it is no
+            # character of it), so the test costs its length, not the gap's.
+            end = start + len(t_texts[k])
+            here, start = slice(start, end), end + 1
             if not free(tc):
                 continue
-            mask = (t_owner == k) & nonspace
+            mask = nonspace[here]
             n_chars = int(mask.sum())
             if n_chars == 0:
                 continue
-            hit = mask & aligned
+            hit = mask & aligned[here]
             if hit.sum() / n_chars < self.p.gap_min_aligned:
                 continue
-            mapped[k] = (u_range[int(np.bincount(target_of[hit]).argmax())], n_chars)
+            mapped[k] = (u_range[int(np.bincount(target_of[here][hit]).argmax())], n_chars)
         for k, (uc, n_chars) in mapped.items():
             tc = t_range[k]
             t_text, u_text = self.texts(tc, uc, u_rows, u_lines)
