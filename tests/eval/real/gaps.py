@@ -79,6 +79,13 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    anchors (``to_native_string`` moved from ``utils.py`` to ``_internal_utils.py`` and
    edited; ``TextChannel.purge`` rewritten as ``Thread.purge``).  One line is not enough: blame
    may credit a lone ``return self`` to any of many equal lines.
+   b. **Files written from another** (since 2026-12-05): in a file with no old version of its
+      own, at least ``WRITTEN_FROM_MIN_SHARE`` (a tenth) of whose non-blank lines blame keeps
+      from one upstream file, a function (not a dunder, not an ``@overload`` declaration) whose
+      name the file and that upstream file each define once is that function rewritten, and
+      step 5 runs between them though blame kept fewer than 2 of its lines
+      (``nextcord/webhook/sync.py``'s ``edit_webhook`` <- ``discord/webhook.py``'s, every line
+      edited; before, blame's lines in the file were copies and the rest of the function new).
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
@@ -402,12 +409,30 @@ def _is_word(token: str) -> bool:
     return any(ch.isalnum() or ch == "_" for ch in token)
 
 
+_STRING = re.compile(r"[A-Za-z]{0,3}\"")
+_WORD = re.compile(r"\w+")
+
+
+def _words(token: str) -> list[str]:
+    """The words of a token: a name or number is one word; a string literal (quotes unified by
+    :func:`statements`) is the words of its text, its prefix (``f``, ``rb``) left out, so a
+    message moved into an f-string or off ``%``/``.format`` keeps the words it had."""
+    match = _STRING.match(token)
+    if match:
+        return _WORD.findall(token[match.end():])
+    return [token] if _is_word(token) else []
+
+
 def _kept(s: Statement, u: Statement, line: int) -> bool:
     """A line of an edited statement is a copy when at least half of its words (names,
-    literals) are words of the upstream statement: a slot or an argument added by the edit
-    (``"subscriber_count",`` in a re-wrapped ``__slots__``) is new text, a bracket is not."""
-    theirs = Counter(t for t, _ in u if _is_word(t))
-    words = [t for t, at in s if at == line and _is_word(t)]
+    literals, the words of a string) are words of the upstream statement: a slot or an
+    argument added by the edit (``"subscriber_count",`` in a re-wrapped ``__slots__``) is new
+    text, a bracket is not; a message's words count one by one (``f"Expected
+    PermissionOverwrite received {perm.__class__.__name__}"`` keeps the words of ``'Expected
+    PermissionOverwrite received {0.__name__}'.format(type(perm))``; since 2026-12-05, before,
+    a string was one word and a message rewritten as an f-string was new)."""
+    theirs = Counter(w for t, _ in u for w in _words(t))
+    words = [w for t, at in s if at == line for w in _words(t)]
     found = 0
     for word in words:
         if theirs[word] > 0:
@@ -459,6 +484,22 @@ def def_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
+def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+    """Name -> 0-based (first, last) lines of the functions of that name (``ast``), the
+    declarations under ``@overload`` left out (they declare a signature, not the function)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[str, list[tuple[int, int]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
+                (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
+                for d in node.decorator_list):
+            out.setdefault(node.name, []).append((node.lineno - 1, (node.end_lineno or node.lineno) - 1))
+    return out
+
+
 def _innermost(spans: Sequence[tuple[int, int]], line: int) -> tuple[int, int] | None:
     inside = [span for span in spans if span[0] <= line <= span[1]]
     return min(inside, key=lambda span: span[1] - span[0]) if inside else None
@@ -468,6 +509,12 @@ def _innermost(spans: Sequence[tuple[int, int]], line: int) -> tuple[int, int] |
 # its own needs this many of them to count as that function moved (one line, ``return self``,
 # can be blame's chance pick among many equal lines; two in order are a block).
 MOVED_FUNCTION_MIN_LINES = 2
+
+# Step 6b: the share of a target file's non-blank lines that blame must keep from one upstream
+# file for the file to count as written from it (``nextcord/webhook/sync.py``: 176 of about
+# 1,100 from ``discord/webhook.py``); a file that took a class or two from another
+# (``application_command.py``: 15 of 1,500 from ``commands/core.py``) is not.
+WRITTEN_FROM_MIN_SHARE = 0.1
 
 
 def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], rows: dict[int, dict],
@@ -559,6 +606,19 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
             done.add(t)
             step5(path, t, u)
+    kept_from_top = sum(row["upstream_path"] == top for row in blame.values())
+    if not own and kept_from_top >= WRITTEN_FROM_MIN_SHARE * sum(1 for text in lines if text.strip()):
+        # Step 6b: a file with no old version of its own, a tenth of whose lines blame keeps
+        # from one file, was written from that file: its function of a name that file defines
+        # once is that function rewritten, whether or not blame kept a line of it.  Not a
+        # dunder: the language names ``__repr__``, not the file.
+        up_named = named_functions(up_lines[top])
+        for name, spans_t in named_functions(lines).items():
+            if name.startswith("__") and name.endswith("__"):
+                continue
+            if len(spans_t) == 1 and len(up_named.get(name, [])) == 1 and spans_t[0] not in done:
+                done.add(spans_t[0])
+                step5(top, spans_t[0], up_named[name][0])
     if own:
         for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
                                 {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
