@@ -51,9 +51,19 @@ def test_rewrapped_and_edited_lines_between_blame_lines_are_near_copies() -> Non
 
 
 def test_step_5_only_in_a_later_version_of_the_same_file() -> None:
-    # The same lines, but blame found them in another file: only blame's rows (and step 4).
-    rows = gaps.gap_rows("pkg/new.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
+    # The same lines, but blame found them in another file, and the file holds far more code of
+    # its own (blame keeps under a tenth of its lines): only blame's rows (and step 4).
+    padded = NEW + [f"def own_helper_{k}(x):\n    return x + {k}" for k in range(40)]
+    rows = gaps.gap_rows("pkg/new.py", padded, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
     assert sorted(rows) == sorted(BLAME)
+
+
+def test_step_6b_a_file_written_from_another_aligns_its_functions_of_the_same_name() -> None:
+    # A tenth or more of its lines kept from pkg/a.py: ``send``, defined once in each file, is
+    # aligned as a later version of it (step 5 inside the function); the new helper stays new.
+    rows = gaps.gap_rows("pkg/new.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
+    assert sorted(rows) == sorted([*BLAME, 3, 4, 5, 6])
+    assert rows[6]["category"] == "edited" and rows[6]["upstream_line"] == 4
 
 
 def test_reformat_rule_reads_the_forks_name_as_the_upstreams() -> None:
