@@ -440,3 +440,34 @@ def test_the_resorted_items_of_an_exploded_import_stay_with_their_statement(run_
     assert frame.loc[3, "match"] == "none"
     off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_statement_pieces=0)), "pkg/models.py")
     assert off.loc[8, "match"] == "none"
+
+
+_DECORATED_HEAD = ("class WidgetRegistry:\n"
+                   "    def register_widget_channel(self, first_value, second_value):\n"
+                   "        combined_total = first_value * 31 + second_value\n"
+                   "        scaled_result = combined_total // 7 - first_value\n"
+                   "        return self._store_widget_result(scaled_result, combined_total)\n"
+                   "\n")
+_DECORATED_TAIL = ("\n"
+                   "    @property\n"
+                   "    def registered_widget_count(self):\n"
+                   "        return len(self._registered_widget_channels_by_id)\n")
+
+
+def test_a_decorator_is_copied_only_with_its_definition(run_compare: Runner) -> None:
+    """The fork put a property of its own where upstream had another: its ``@property`` (line 7)
+    sits on the copy's diagonal and is verbatim with lone_decorators off, none with it on (its
+    ``def`` is the fork's own); a property copied whole keeps its decorator."""
+    up = {"up/registry.py": _DECORATED_HEAD + "    @property\n    def upstream_only_name(self):\n"
+          "        return self._upstream_private_registry_lookup_table\n" + _DECORATED_TAIL}
+    target = {"pkg/widgets.py": _DECORATED_HEAD + "    @property\n    def trail(self) -> Dict[str, List[AuditEvent]]:\n"
+              + "".join(f"        step_{k} = self._audit_stage_{k}(events_seen_{k})\n" for k in range(14))
+              + "        return step_13\n" + _DECORATED_TAIL}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_decorators=0)), "pkg/widgets.py")
+    assert off.loc[7, "match"] == "verbatim" and off.loc[8, "match"] == "none"
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/widgets.py")
+    assert frame.loc[7, "match"] == "none"
+    assert list(frame.loc[[26, 27], "match"]) == ["verbatim"] * 2
+    # a copied property keeps its decorator
+    copied = file_lines(run_compare({"pkg/widgets.py": up["up/registry.py"]}, [("up", up)]), "pkg/widgets.py")
+    assert list(copied.loc[[7, 8, 11, 12], "match"]) == ["verbatim"] * 4

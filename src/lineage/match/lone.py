@@ -71,6 +71,13 @@ if some other line of that statement (a logical line,
 Continued by a copied line below it, the ``)`` of the target's own ``raise ValueError(...)`` or
 of its own call would otherwise count as copied.
 
+A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
+decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
+it (past further decorators and its own continuation lines) has a line paired with the same
+upstream file.
+At a method boundary position pairs the upstream's ``@property`` above its next method with the
+one above the target's own new method (requests' ``is_redirect``).
+
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
 the result does not depend on the order of the lines. Regions keep the weight their chain had
@@ -111,6 +118,33 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     ids = lab.statements()
     evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
     found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced]
+    return np.array(found, np.int64)
+
+
+def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of decorator lines whose definition (the first code statement
+    below them that is no decorator) has no line paired with the decorator's upstream file (see
+    the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    start = int(lab.target.file_start[lab.t_file])
+    kind = lab.target.kind[start : start + len(rows)]
+    texts = [lab.t_lines[row].strip() for row in rows.tolist()]
+    decorator = [kind[tc] == CODE and texts[tc].startswith("@") for tc in paired.tolist()]
+    if not any(decorator):
+        return np.zeros(0, np.int64)
+    ids = lab.statements()
+    found = []
+    for k in np.flatnonzero(decorator).tolist():
+        tc = int(paired[k])
+        d = tc + 1
+        while d < len(rows) and (kind[d] != CODE or texts[d].startswith("@") or (ids[d] >= 0 and ids[d] == ids[d - 1])):
+            d += 1
+        # the definition's statement: its header line, or another line of a header re-wrapped
+        # (``def ngettext(`` left unpaired beside its paired ``__context: Context,``)
+        lines = [d] if d >= len(rows) or ids[d] < 0 else np.flatnonzero(ids == ids[d]).tolist()
+        if not any(e < len(rows) and r.match[rows[e]] != NONE and r.up_file[rows[e]] == r.up_file[rows[tc]]
+                   for e in lines):
+            found.append(k)
     return np.array(found, np.int64)
 
 
@@ -254,6 +288,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     drop = [paired[dropped]]
     if p.lone_closing_brackets:
         drop.append(paired[closing_brackets(lab, paired)])
+    if p.lone_decorators:
+        drop.append(paired[orphan_decorators(lab, paired)])
     if p.lone_group_max_lines and not attributed and len(link):
         # A group is isolated from the paired lines that stay: lone lines dropped above (``def
         # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.

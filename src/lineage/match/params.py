@@ -476,6 +476,12 @@ class MatchParams:
     # A line of closing brackets (``)``, ``],``, ``) -> None:``) is copied only with its statement:
     # none when no other line of the statement it closes is paired. 0 turns this off.
     lone_closing_brackets: int = knob(1, 0, 1)
+    # A decorator line (``@property``, ``@flag_value``) is copied only with the definition it
+    # decorates: none when the ``def``/``class`` line below it is not paired with the same
+    # upstream file. Placed by position at a method boundary it names the upstream's next method
+    # while the target's own method follows (requests' ``@property`` above its new
+    # ``is_redirect``; nextcord's ``@property`` above its own ``status``). 0 turns this off.
+    lone_decorators: int = knob(1, 0, 1)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
