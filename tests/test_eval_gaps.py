@@ -102,3 +102,13 @@ def test_an_edited_multi_line_statement_is_copied_except_the_text_the_edit_added
     assert {n: got[n]["category"] for n in (2, 3, 4, 6)} == dict.fromkeys((2, 3, 4, 6), "edited")
     assert all(got[n]["upstream_line"] == 2 for n in (2, 3, 4, 6))
     assert 5 not in got  # the slot the edit added is new text
+
+
+def test_step_7_reads_the_names_of_an_import_in_sorted_order() -> None:
+    # isort sorted the names inside the import as well as moving it: still that import.
+    old = ["import os", "from .errors import InvalidArgument, ClientException", "", "def run():", "    pass"]
+    new = ["from .errors import ClientException, InvalidArgument", "import os", "", "def run():", "    pass"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {2: 1, 4: 4, 5: 5}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert got[1]["category"] == "reordered" and got[1]["upstream_line"] == 2

@@ -636,15 +636,24 @@ def _is_import(text: str) -> bool:
     return text.startswith("import ") or (text.startswith("from ") and " import " in text)
 
 
+# A one-line ``from X import a, b`` on step 4's key (no spaces, no brackets).
+_FROM_NAMES = re.compile(r"(from[\w.]+import)([\w,]+)")
+
+
 def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[str], up_free: Sequence[str],
                 rename_text: Callable[[str], str], taken_up: set[int]) -> list[tuple[int, int]]:
     """Step 7: (i, j) of a line moved within its own file.  A line that stands exactly once in
     the target file and once in its own upstream file, equal on step 4's key (annotations and
-    trailing comments cut), is that line moved, if it is an import (isort sorts imports; blame
+    trailing comments cut; a ``from X import`` line's names read in sorted order, since
+    2026-12-05: isort sorts them too), is that line moved, if it is an import (isort sorts imports; blame
     does not follow a 10-character ``import re`` moved) or has at least ``UNIQUE_MIN_ALNUM``
     alphanumeric characters; a line of the upstream already paired is not taken again."""
     def key(text: str) -> str:
-        return reformat_key(rename_text(text.strip()))
+        folded = reformat_key(rename_text(text.strip()))
+        names = _FROM_NAMES.fullmatch(folded)
+        if names:  # isort sorts the names of an import too: ``import b, a`` is ``import a, b``
+            return names.group(1) + ",".join(sorted(names.group(2).split(",")))
+        return folded
 
     mine = Counter(key(text) for text in free if text.strip())
     theirs = Counter(key(text) for text in up_free if text.strip())
