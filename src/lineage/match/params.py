@@ -315,6 +315,12 @@ class MatchParams:
     # unpaired only because the short name keeps the pair under its 0.6 ratio (``... import
     # requests``, 0.638, is near there); the other cases and the sglang/vLLM figures unchanged.
     fill_vendored_imports: int = knob(1, 0, 1)
+    # With 1, the import rule (``fill_import_min_tokens``) also pairs a one-line ``from X import
+    # a, b`` with the upstream's import of the same module and the same names in another order,
+    # near: isort sorts the names inside an import as well as the imports (requests 2.32.3's
+    # ``from .api import delete, get, head, ...`` <- 2.0.0's ``from .api import request, get,
+    # head, ...``, which git blame counts unchanged). 0: only the same text.
+    fill_import_sorted_names: int = knob(1, 0, 1)
     # Statements of the same shape (``lineage.match.shapes.complete_same_shape``): a target
     # statement of at most this many lines, one line of which is paired with the upstream line
     # the shape of an upstream statement puts it at (the same tokens once names, strings and
