@@ -112,3 +112,21 @@ def test_step_7_reads_the_names_of_an_import_in_sorted_order() -> None:
                 "upstream_line": u, "category": "same_file"} for n, u in {2: 1, 4: 4, 5: 5}.items()}
     got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
     assert got[1]["category"] == "reordered" and got[1]["upstream_line"] == 2
+
+
+def test_step_5c_a_header_pairs_with_the_header_of_the_same_qualified_name() -> None:
+    # The function moved below another, its signature re-wrapped and typed, its body rewritten:
+    # the diff never puts the two headers opposite each other; step 5c pairs them by their
+    # qualified name. The parameter added with a default of None shares no other word with the
+    # old signature: it stays new.
+    old = ["import os", "", "def connect(url, timeout=None):", "    return os.connect_somewhere(url)", "",
+           "def helper_that_stays():", "    return compute_the_helper_value()"]
+    new = ["import os", "", "def helper_that_stays():", "    return compute_the_helper_value()", "",
+           "def connect(", "    url: str,", "    timeout: Optional[float] = None,",
+           "    retries: Optional[int] = None,", ") -> None:", "    return open_a_brand_new_socket(url, retries)"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 3: 6, 4: 7}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert all(got[n]["upstream_line"] == 3 and got[n]["category"] in ("edited", "annotated") for n in (6, 7, 8, 10))
+    assert 9 not in got  # retries=None: added
+    assert 11 not in got

@@ -72,6 +72,17 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    a changed copy of it.  A file created after OLD from a few lines of another file
    (``nextcord/interactions.py``: 2 blame lines from ``discord/webhook.py`` in 1,105) gets
    blame's lines, step 4 and step 6 only.
+   c. **Headers** (:func:`header_rows`, since 2026-12-05): in a later version of the file's
+      own, a function's ``def`` statement pairs with the upstream ``def`` of the same qualified
+      name (``Class.method``, each defined once, no ``@overload``) as step 5a pairs two
+      statements, wherever the diff put them: a function rewritten around its signature
+      (``def create_activity(`` re-wrapped and typed, its body new) left the diff nothing to
+      put them opposite each other by.
+
+   In step 5a's half-of-its-words rule (and so in 5c), the words of a string literal count
+   one by one (a message moved into an f-string keeps its words) and ``None``, ``True`` and
+   ``False`` are no words (a parameter added with a default of ``None``, ``json=None,``,
+   shared only that with the old signature) (both since 2026-12-05).
 6. **Moved functions**: a function (``def``, by ``ast``, the innermost one) of the target
    holding at least ``MOVED_FUNCTION_MIN_LINES`` (2) blame lines from one function of an
    upstream file other than the one step 5 aligned (or of any file, when step 5 did not run)
@@ -351,6 +362,66 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
     return out
 
 
+def qualified_headers(lines: Sequence[str]) -> dict[str, int]:
+    """Qualified name (``Class.method``) -> 0-based line of the ``def`` keyword, for the
+    functions whose qualified name the file defines once (``ast``; none for a file it refuses;
+    ``@overload`` declarations left out)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return {}
+    found: Counter[str] = Counter()
+    where: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                if isinstance(child, ast.ClassDef):
+                    visit(child, name + ".")
+                elif not any((d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
+                             for d in child.decorator_list):
+                    found[name] += 1
+                    where[name] = child.lineno - 1
+            elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, prefix)
+
+    visit(tree, "")
+    return {name: line for name, line in where.items() if found[name] == 1}
+
+
+def header_rows(lines: Sequence[str], up_lines: Sequence[str],
+                rename_text: Callable[[str], str]) -> list[tuple[int, int, str]]:
+    """Step 5c: (i, j, category) of the lines of a function header (its ``def`` statement) paired
+    with the header of the same qualified name in the file's own old version, each defined once:
+    ``rewrapped`` when the tokens are equal (``realigned``, one line each), else ``edited`` when
+    their token texts are at ratio >= ``NEAR_CUTOFF`` (each line kept by step 5a's
+    half-of-its-words rule).  The in-order
+    alignment of steps 5a-b pairs a header only where the diff puts the two opposite each other,
+    and a function rewritten around its signature (``def create_activity(`` re-wrapped and typed,
+    its body new) left the diff no equal line to do so.  Lines already paired keep their rows."""
+    mine, theirs = statements(lines, rename_text), statements(up_lines, rename_text)
+    up_headers = qualified_headers(up_lines)
+    out: list[tuple[int, int, str]] = []
+    for name, i in qualified_headers(lines).items():
+        j = up_headers.get(name)
+        s, u = mine.get(i), theirs.get(j) if j is not None else None
+        if s is None or u is None:
+            continue
+        key_s, key_u = " ".join(t for t, _ in s), " ".join(t for t, _ in u)
+        s_lines = sorted({at for _, at in s})
+        if key_s == key_u:  # the same tokens: on one line each the line itself, else re-wrapped
+            category = "realigned" if len(s_lines) == 1 and len({at for _, at in u}) == 1 else "rewrapped"
+        elif fuzz.ratio(key_s, key_u) >= align.NEAR_CUTOFF * 100:
+            category = "edited"
+        else:
+            continue
+        for line in s_lines:
+            if category == "rewrapped" or _kept(s, u, line):
+                out.append((line, _partner(s, u, line, category), category))
+    return out
+
+
 def _defined(tokens: Sequence[str]) -> str | None:
     """The name a ``def``/``async def``/``class`` header defines, else None."""
     at = 1 if tokens[:1] == ["async"] else 0
@@ -420,7 +491,12 @@ def _words(token: str) -> list[str]:
     match = _STRING.match(token)
     if match:
         return _WORD.findall(token[match.end():])
-    return [token] if _is_word(token) else []
+    return [token] if _is_word(token) and token not in _CONSTANTS else []
+
+
+# The language's constants are no author's word: a parameter added with a default of ``None``
+# (``json=None,``) shares only that with the old signature (since 2026-12-05, later).
+_CONSTANTS = {"None", "True", "False"}
 
 
 def _kept(s: Statement, u: Statement, line: int) -> bool:
@@ -588,6 +664,9 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             add(i, j, "renamed" if rename_text(lines[i]) != lines[i] else "reformatted", path)
     if own:
         step5(main, (0, len(lines) - 1), (0, len(theirs) - 1))
+        # Step 5c: a function's header pairs with the header of the same qualified name.
+        for i, j, category in header_rows(free, up_free(main), rename_text):
+            add(i, j, category)
     # Step 6: a function moved from an upstream file other than the one step 5 aligned.
     spans = def_spans(lines)
     moved: Counter[tuple[tuple[int, int], str, tuple[int, int]]] = Counter()
