@@ -471,3 +471,43 @@ def test_a_decorator_is_copied_only_with_its_definition(run_compare: Runner) -> 
     # a copied property keeps its decorator
     copied = file_lines(run_compare({"pkg/widgets.py": up["up/registry.py"]}, [("up", up)]), "pkg/widgets.py")
     assert list(copied.loc[[7, 8, 11, 12], "match"]) == ["verbatim"] * 4
+
+
+_CLIENT_UP = ("class HTTPClient:\n"
+              "    def __init__(self, connector=None, proxy=None):\n"
+              "        self.connector = connector\n"
+              "        self.proxy_for_everything = proxy\n"
+              "        self._locks_for_routes = weakref.WeakValueDictionary()\n\n"
+              "    def sync_template(self, guild_id, code):\n"
+              "        return self.request(Route('PUT', '/guilds/{guild_id}/templates/{code}', guild_id=guild_id))\n\n"
+              "    def close_every_session_now(self):\n"
+              "        if self.__session_is_open:\n"
+              "            await_the_closing_of_the_session(self.__session)\n")
+_CLIENT_TARGET = ("class HTTPClient:\n"
+                  "    def __init__(self, connector=None, proxy=None):\n"
+                  "        self.connector = connector\n"
+                  "        self.proxy_for_everything = proxy\n"
+                  "        self._locks_for_routes = weakref.WeakValueDictionary()\n\n"
+                  + "".join(f"    def brand_new_method_{k}(self, alpha):\n"
+                            f"        return compute_alpha_things_{k}(alpha) * {k + 3}\n\n" for k in range(4))
+                  + "    def sync_template(self, guild_id: Snowflake, code: str) -> Response[TemplatePayload]:\n"
+                  "        route = build_the_new_route_object(guild_id, code)\n"
+                  "        return self.request_with_retries(route, attempts=5)\n\n"
+                  + "".join(f"    def other_new_method_{k}(self, beta):\n"
+                            f"        return compute_beta_things_{k}(beta) - {k + 7}\n\n" for k in range(4))
+                  + "    def close_every_session_now(self):\n"
+                  "        if self.__session_is_open:\n"
+                  "            await_the_closing_of_the_session(self.__session)\n")
+
+
+def test_a_later_signature_of_the_files_own_method_is_evidence(run_compare: Runner) -> None:
+    """At the file's own path, the annotated header of ``sync_template`` (its body rewritten,
+    new methods on both sides) names the upstream header of the same name, each defined once:
+    near with lone_placed_headers, none without it (a lone near line under 0.8 similar)."""
+    target, up = {"pkg/http.py": _CLIENT_TARGET}, {"pkg/http.py": _CLIENT_UP}
+    header = _CLIENT_TARGET.splitlines().index(
+        "    def sync_template(self, guild_id: Snowflake, code: str) -> Response[TemplatePayload]:") + 1
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/http.py")
+    assert frame.loc[header, "match"] == "near" and int(frame.loc[header, "upstream_line"]) == 7
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_placed_headers=0)), "pkg/http.py")
+    assert off.loc[header, "match"] == "none"

@@ -62,7 +62,10 @@ copy's path ending, the same below a folder rename the tree shows) whose content
 files as well (a non-import code line paired in order with a neighbour), a verbatim one-line import
 is evidence on its own (``lone_placed_imports``): a later version of a file keeps its imports, and
 isort or the imports added around them move them apart (git blame on the survival and fork cases
-counts them copies). A place alone is no link: two projects' ``setup.py`` share a path.
+counts them copies). A place alone is no link: two projects' ``setup.py`` share a path. In such
+a pair a ``def`` header paired near with the upstream header of the same name, each file
+defining that name once, is evidence on its own too (``lone_placed_headers``): the method's
+later signature, annotated or with parameters edited, its body rewritten around it.
 
 A **closing bracket** (a line of only ``)``, ``]``, ``}``, with a ``,`` or ``:`` or a return
 annotation after them) is evidence only through the statement it closes: it stays paired only
@@ -146,6 +149,39 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
                    for e in lines):
             found.append(k)
     return np.array(found, np.int64)
+
+
+_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)\s*\(")
+
+
+def _same_name_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """Per paired line: a ``def`` header paired (near) with an upstream ``def`` header of the same
+    name, the name defined once in the target file and once in that upstream file."""
+    r, rows = lab.result, lab.t_rows
+    out = np.zeros(len(paired), bool)
+    if not near.any():
+        return out
+    mine = [m.group(1) if (m := _DEF.match(line.strip())) else None for line in lab.t_lines]
+    counts: dict[str, int] = {}
+    for name in mine:
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    up_counts: dict[int, dict[str, int]] = {}
+    for k in np.flatnonzero(near).tolist():
+        tc = int(paired[k])
+        name = mine[rows[tc]]
+        if name is None or counts[name] != 1:
+            continue
+        u = int(up_file[k])
+        u_lines = lab.upstream_lines(u)[1]
+        theirs = _DEF.match(u_lines[int(r.up_row[rows[tc]])].strip())
+        if theirs is None or theirs.group(1) != name:
+            continue
+        if u not in up_counts:
+            names = [m.group(1) for line in u_lines if (m := _DEF.match(line.strip()))]
+            up_counts[u] = {n: names.count(n) for n in set(names)}
+        out[k] = up_counts[u].get(name) == 1
+    return out
 
 
 def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_pos: np.ndarray) -> np.ndarray:
@@ -249,6 +285,15 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
         own_imports = is_import & (match[paired] == VERBATIM) & np.isin(up_file, np.unique(up_file[linked]))
 
+    # A later version of a file keeps its methods: there a near ``def`` header naming the
+    # upstream header of its own name, each defined once in its file, is evidence on its own
+    # (``lone_placed_headers``).
+    own_headers = np.zeros(len(paired), bool)
+    if p.lone_placed_headers and placed:
+        linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
+        own_headers = _same_name_headers(lab, paired, up_file, match[paired] == NEAR) & np.isin(
+            up_file, np.unique(up_file[linked]))
+
     def evidence(pos: np.ndarray) -> np.ndarray:
         """Which of these paired lines (positions in ``paired``) are evidence on their own."""
         tcs = paired[pos]
@@ -274,6 +319,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
             found[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[pos[k]]
         if own_imports.any():
             found |= own_imports[pos]
+        if own_headers.any():
+            found |= own_headers[pos]
         return found
 
     lone = np.flatnonzero(~continued[unit])  # positions in ``paired``

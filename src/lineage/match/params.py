@@ -500,6 +500,12 @@ class MatchParams:
     # move them apart (truth by git blame on the survival and fork cases); elsewhere ``from
     # .asset import Asset`` alone is no evidence. 0 turns this off.
     lone_placed_imports: int = knob(1, 0, 1)
+    # With 1, in such a pair (the file's later version, linked by its content), a ``def`` header
+    # paired near with the upstream header of the same name, which each file defines once, is
+    # evidence on its own: the method's later signature (annotations added, parameters edited:
+    # ``def sync_template(self, guild_id: Snowflake, code: str) -> ...`` <- ``def
+    # sync_template(self, guild_id, code):``), not a generic line placed by position; 0: off.
+    lone_placed_headers: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
