@@ -130,3 +130,24 @@ def test_step_5c_a_header_pairs_with_the_header_of_the_same_qualified_name() -> 
     assert all(got[n]["upstream_line"] == 3 and got[n]["category"] in ("edited", "annotated") for n in (6, 7, 8, 10))
     assert 9 not in got  # retries=None: added
     assert 11 not in got
+
+
+def test_step_6c_a_class_moved_under_a_like_name_is_aligned_whole() -> None:
+    # blame kept the docstring of MissingRole in ApplicationMissingRole, in a new file; the
+    # methods, each edited, had no blame line: the class moved is aligned as a later version.
+    old = ["class MissingRole(CheckFailure):", '    """Exception raised when the command invoker lacks a role.',
+           "", "    This inherits from CheckFailure and carries the role that was missing.", '    """',
+           "    def __init__(self, missing_role):", "        self.missing_role = missing_role",
+           "        message = 'Role {0!r} is required to run this command.'.format(missing_role)",
+           "        super().__init__(message)"]
+    new = ["class ApplicationMissingRole(ApplicationCheckFailure):",
+           '    """Exception raised when the command invoker lacks a role.', "",
+           "    This inherits from CheckFailure and carries the role that was missing.", '    """',
+           "    def __init__(self, missing_role: Union[str, int]) -> None:",
+           "        self.missing_role: Union[str, int] = missing_role",
+           '        message = f"Role {missing_role!r} is required to run this command."',
+           "        super().__init__(message)"]
+    rows = {n: {"target_path": "pkg/app_errors.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/errors.py",
+                "upstream_line": n, "category": "moved"} for n in (2, 4, 9)}
+    got = gaps.gap_rows("pkg/app_errors.py", new, {"pkg/errors.py": old}, rows, None)
+    assert {n: got[n]["upstream_line"] for n in (1, 6, 7, 8)} == {1: 1, 6: 6, 7: 7, 8: 8}

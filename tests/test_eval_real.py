@@ -374,7 +374,7 @@ def test_a_file_written_from_another_pairs_its_functions_of_the_same_name(tmp_pa
     )
     new = textwrap.dedent(
         """\
-        class SyncWebhookAdapter:
+        class RequestsBackend:
             def request_the_webhook_endpoint(self, verb, url, payload=None):
                 response = self.session.request(verb, url, json=payload, timeout=self.timeout_seconds)
                 response.raise_for_status_if_the_server_failed()

@@ -97,6 +97,14 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       step 5 runs between them though blame kept fewer than 2 of its lines
       (``nextcord/webhook/sync.py``'s ``edit_webhook`` <- ``discord/webhook.py``'s, every line
       edited; before, blame's lines in the file were copies and the rest of the function new).
+   c. **Classes moved** (since 2026-12-05): a class of the target holding at least
+      ``MOVED_FUNCTION_MIN_LINES`` blame lines from one class of an upstream file other than
+      the one step 5 aligned, the two names alike (ratio >= ``NEAR_CUTOFF``, as two headers
+      pair: ``ApplicationMissingRole`` <- ``MissingRole``), is that class moved: step 5 runs
+      between the two classes (``ext/application_checks/errors.py``'s exceptions, each blame
+      line a docstring line, each ``__init__`` edited; ``webhook/async_.py``'s ``Webhook``).  A
+      first draft that took any such class (no name test) paired ``GuildPreview`` with
+      ``Guild`` and ``InteractionMessage`` with ``Message``.
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
@@ -576,6 +584,21 @@ def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
     return out
 
 
+def class_spans(lines: Sequence[str]) -> list[tuple[int, int, str]]:
+    """0-based (first, last, name) of every class of a file (``ast``)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return []
+    return sorted((node.lineno - 1, (node.end_lineno or node.lineno) - 1, node.name) for node in ast.walk(tree)
+                  if isinstance(node, ast.ClassDef))
+
+
+def _innermost3(spans: Sequence[tuple[int, int, str]], line: int) -> tuple[int, int, str] | None:
+    inside = [span for span in spans if span[0] <= line <= span[1]]
+    return min(inside, key=lambda span: span[1] - span[0]) if inside else None
+
+
 def _innermost(spans: Sequence[tuple[int, int]], line: int) -> tuple[int, int] | None:
     inside = [span for span in spans if span[0] <= line <= span[1]]
     return min(inside, key=lambda span: span[1] - span[0]) if inside else None
@@ -685,6 +708,26 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
             done.add(t)
             step5(path, t, u)
+    # Step 6c: a class moved from another file under a like name (ratio >= NEAR_CUTOFF, as
+    # headers pair: ``ApplicationMissingRole`` <- ``MissingRole``), with at least
+    # MOVED_FUNCTION_MIN_LINES blame lines from it (its docstring).
+    classes = class_spans(lines)
+    moved_classes: Counter[tuple[tuple[int, int, str], str, tuple[int, int, str]]] = Counter()
+    up_classes: dict[str, list[tuple[int, int, str]]] = {}
+    for n, row in blame.items():
+        path = row["upstream_path"]
+        if own and path == main:
+            continue
+        if path not in up_classes:
+            up_classes[path] = class_spans(up_lines[path])
+        t3 = _innermost3(classes, n - 1)
+        u3 = _innermost3(up_classes[path], row["upstream_line"] - 1)
+        if t3 is not None and u3 is not None and fuzz.ratio(rename_text(t3[2]), u3[2]) >= align.NEAR_CUTOFF * 100:
+            moved_classes[t3, path, u3] += 1
+    for (t3, path, u3), count in sorted(moved_classes.items(), key=lambda item: (-item[1], item[0])):
+        if count >= MOVED_FUNCTION_MIN_LINES and t3[:2] not in done:
+            done.add(t3[:2])
+            step5(path, t3[:2], u3[:2])
     kept_from_top = sum(row["upstream_path"] == top for row in blame.values())
     if not own and kept_from_top >= WRITTEN_FROM_MIN_SHARE * sum(1 for text in lines if text.strip()):
         # Step 6b: a file with no old version of its own, a tenth of whose lines blame keeps
