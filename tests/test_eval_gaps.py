@@ -51,9 +51,19 @@ def test_rewrapped_and_edited_lines_between_blame_lines_are_near_copies() -> Non
 
 
 def test_step_5_only_in_a_later_version_of_the_same_file() -> None:
-    # The same lines, but blame found them in another file: only blame's rows (and step 4).
-    rows = gaps.gap_rows("pkg/new.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
+    # The same lines, but blame found them in another file, and the file holds far more code of
+    # its own (blame keeps under a tenth of its lines): only blame's rows (and step 4).
+    padded = NEW + [f"def own_helper_{k}(x):\n    return x + {k}" for k in range(40)]
+    rows = gaps.gap_rows("pkg/new.py", padded, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
     assert sorted(rows) == sorted(BLAME)
+
+
+def test_step_6b_a_file_written_from_another_aligns_its_functions_of_the_same_name() -> None:
+    # A tenth or more of its lines kept from pkg/a.py: ``send``, defined once in each file, is
+    # aligned as a later version of it (step 5 inside the function); the new helper stays new.
+    rows = gaps.gap_rows("pkg/new.py", NEW, {"pkg/a.py": OLD}, _blame_rows("pkg/new.py", "pkg/a.py"), None)
+    assert sorted(rows) == sorted([*BLAME, 3, 4, 5, 6])
+    assert rows[6]["category"] == "edited" and rows[6]["upstream_line"] == 4
 
 
 def test_reformat_rule_reads_the_forks_name_as_the_upstreams() -> None:
@@ -92,3 +102,52 @@ def test_an_edited_multi_line_statement_is_copied_except_the_text_the_edit_added
     assert {n: got[n]["category"] for n in (2, 3, 4, 6)} == dict.fromkeys((2, 3, 4, 6), "edited")
     assert all(got[n]["upstream_line"] == 2 for n in (2, 3, 4, 6))
     assert 5 not in got  # the slot the edit added is new text
+
+
+def test_step_7_reads_the_names_of_an_import_in_sorted_order() -> None:
+    # isort sorted the names inside the import as well as moving it: still that import.
+    old = ["import os", "from .errors import InvalidArgument, ClientException", "", "def run():", "    pass"]
+    new = ["from .errors import ClientException, InvalidArgument", "import os", "", "def run():", "    pass"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {2: 1, 4: 4, 5: 5}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert got[1]["category"] == "reordered" and got[1]["upstream_line"] == 2
+
+
+def test_step_5c_a_header_pairs_with_the_header_of_the_same_qualified_name() -> None:
+    # The function moved below another, its signature re-wrapped and typed, its body rewritten:
+    # the diff never puts the two headers opposite each other; step 5c pairs them by their
+    # qualified name. The parameter added with a default of None shares no other word with the
+    # old signature: it stays new.
+    old = ["import os", "", "def connect(url, timeout=None):", "    return os.connect_somewhere(url)", "",
+           "def helper_that_stays():", "    return compute_the_helper_value()"]
+    new = ["import os", "", "def helper_that_stays():", "    return compute_the_helper_value()", "",
+           "def connect(", "    url: str,", "    timeout: Optional[float] = None,",
+           "    retries: Optional[int] = None,", ") -> None:", "    return open_a_brand_new_socket(url, retries)"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 3: 6, 4: 7}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert all(got[n]["upstream_line"] == 3 and got[n]["category"] in ("edited", "annotated") for n in (6, 7, 8, 10))
+    assert 9 not in got  # retries=None: added
+    assert 11 not in got
+
+
+def test_step_6c_a_class_moved_under_a_like_name_is_aligned_whole() -> None:
+    # blame kept the docstring of MissingRole in ApplicationMissingRole, in a new file; the
+    # methods, each edited, had no blame line: the class moved is aligned as a later version.
+    old = ["class MissingRole(CheckFailure):", '    """Exception raised when the command invoker lacks a role.',
+           "", "    This inherits from CheckFailure and carries the role that was missing.", '    """',
+           "    def __init__(self, missing_role):", "        self.missing_role = missing_role",
+           "        message = 'Role {0!r} is required to run this command.'.format(missing_role)",
+           "        super().__init__(message)"]
+    new = ["class ApplicationMissingRole(ApplicationCheckFailure):",
+           '    """Exception raised when the command invoker lacks a role.', "",
+           "    This inherits from CheckFailure and carries the role that was missing.", '    """',
+           "    def __init__(self, missing_role: Union[str, int]) -> None:",
+           "        self.missing_role: Union[str, int] = missing_role",
+           '        message = f"Role {missing_role!r} is required to run this command."',
+           "        super().__init__(message)"]
+    rows = {n: {"target_path": "pkg/app_errors.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/errors.py",
+                "upstream_line": n, "category": "moved"} for n in (2, 4, 9)}
+    got = gaps.gap_rows("pkg/app_errors.py", new, {"pkg/errors.py": old}, rows, None)
+    assert {n: got[n]["upstream_line"] for n in (1, 6, 7, 8)} == {1: 1, 6: 6, 7: 7, 8: 8}

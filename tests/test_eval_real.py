@@ -331,6 +331,69 @@ def _truth_of(tmp_path: Path, old: dict[str, str], new: dict[str, str]) -> dict[
     return {(row["target_path"], row["line"]): row for row in truth}
 
 
+def test_a_message_rewritten_as_an_f_string_keeps_its_words(tmp_path: Path) -> None:
+    old = textwrap.dedent(
+        """\
+        def check_the_permission_overwrite(perm):
+            if not isinstance(perm, PermissionOverwrite):
+                raise InvalidArgument('Expected PermissionOverwrite received {0.__name__}'.format(type(perm)))
+            return perm.pair_of_allow_and_deny_values()
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        def check_the_permission_overwrite(perm):
+            if not isinstance(perm, PermissionOverwrite):
+                raise InvalidArgument(
+                    f"Expected PermissionOverwrite received {perm.__class__.__name__}"
+                )
+            return perm.pair_of_allow_and_deny_values()
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/m.py": old}, {"pkg/m.py": new})
+    # the message's words are the old message's: its line is the copy, like the call's brackets
+    assert rows[("pkg/m.py", 4)]["category"] == "edited" and rows[("pkg/m.py", 4)]["upstream_line"] == 3
+    assert rows[("pkg/m.py", 3)]["category"] == "edited"
+
+
+def test_a_file_written_from_another_pairs_its_functions_of_the_same_name(tmp_path: Path) -> None:
+    old = textwrap.dedent(
+        """\
+        class WebhookAdapter:
+            def request_the_webhook_endpoint(self, verb, url, payload=None):
+                response = self.session.request(verb, url, json=payload, timeout=self.timeout_seconds)
+                response.raise_for_status_if_the_server_failed()
+                return response.json_payload_of_the_response()
+
+            def edit_webhook(self, *, reason=None, **payload):
+                return self.request('PATCH', self._request_url, payload=payload, reason=reason)
+
+            def __repr__(self):
+                return '<WebhookAdapter url=%r>' % self._request_url
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        class RequestsBackend:
+            def request_the_webhook_endpoint(self, verb, url, payload=None):
+                response = self.session.request(verb, url, json=payload, timeout=self.timeout_seconds)
+                response.raise_for_status_if_the_server_failed()
+                return response.json_payload_of_the_response()
+
+            def edit_webhook(self, payload, *, reason=None):
+                return self.request("PATCH", self._request_url_of, payload=payload, reason=reason)
+
+            def __repr__(self):
+                return '<SyncWebhookAdapter url=%r>' % self._request_url
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/webhook.py": old}, {"pkg/webhook.py": old, "pkg/sync.py": new})
+    assert rows[("pkg/sync.py", 3)]["category"] == "moved"  # blame: kept from webhook.py
+    # edit_webhook, defined once in the file sync.py was written from, is its later version
+    assert rows[("pkg/sync.py", 8)]["category"] == "edited" and rows[("pkg/sync.py", 8)]["upstream_line"] == 8
+    assert ("pkg/sync.py", 11) not in rows  # a dunder is the language's name, not the file's
+
+
 def test_a_header_pairs_only_with_a_header_of_a_like_name(tmp_path: Path) -> None:
     old = textwrap.dedent(
         """\

@@ -1232,3 +1232,24 @@ def test_comment_lines_between_two_survivors_are_copied_with_them(run_compare: R
     off = file_lines(run_compare(target, [("tides", upstream)], params=MatchParams(fill_survivor_gap_lines=0)),
                      "mine/tides.py")
     assert [off.loc[n, "match"] for n in header_lines] == ["verbatim", "none", "none", "none", "verbatim"]
+
+
+# Short imports (under the moved-lines rule's 20 letters and digits, which pairs long ones).
+_NAMED_IMPORTS_UP = ("import json\nfrom .m import Req, Resp\n"
+                     "from .s import s, S\nfrom .h import hk, dh\n\n\n")
+_NAMED_IMPORTS_SORTED = ("import json\nfrom .h import hk\n"
+                         "from .m import Resp, Req\n"
+                         "from .s import S, s\n\n\n")
+
+
+def test_an_import_whose_names_isort_sorted_is_that_import(run_compare: Runner) -> None:
+    """isort sorted the names inside two imports: each is its upstream import, near, with
+    fill_import_sorted_names (none without it); an import that lost a name is not the same
+    names and stays none."""
+    up = {"pkg/transport.py": _NAMED_IMPORTS_UP + _REWRITTEN_UP}
+    target = {"pkg/transport.py": _NAMED_IMPORTS_SORTED + _REWRITTEN_TARGET}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/transport.py")
+    got = {n: (frame.loc[n, "match"], frame.loc[n, "upstream_line"]) for n in (2, 3, 4)}
+    assert got == {2: ("none", pd.NA), 3: ("near", 2), 4: ("near", 3)}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_import_sorted_names=0))
+    assert list(file_lines(off, "pkg/transport.py").loc[[3, 4], "match"]) == ["none", "none"]

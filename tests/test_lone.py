@@ -440,3 +440,74 @@ def test_the_resorted_items_of_an_exploded_import_stay_with_their_statement(run_
     assert frame.loc[3, "match"] == "none"
     off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_statement_pieces=0)), "pkg/models.py")
     assert off.loc[8, "match"] == "none"
+
+
+_DECORATED_HEAD = ("class WidgetRegistry:\n"
+                   "    def register_widget_channel(self, first_value, second_value):\n"
+                   "        combined_total = first_value * 31 + second_value\n"
+                   "        scaled_result = combined_total // 7 - first_value\n"
+                   "        return self._store_widget_result(scaled_result, combined_total)\n"
+                   "\n")
+_DECORATED_TAIL = ("\n"
+                   "    @property\n"
+                   "    def registered_widget_count(self):\n"
+                   "        return len(self._registered_widget_channels_by_id)\n")
+
+
+def test_a_decorator_is_copied_only_with_its_definition(run_compare: Runner) -> None:
+    """The fork put a property of its own where upstream had another: its ``@property`` (line 7)
+    sits on the copy's diagonal and is verbatim with lone_decorators off, none with it on (its
+    ``def`` is the fork's own); a property copied whole keeps its decorator."""
+    up = {"up/registry.py": _DECORATED_HEAD + "    @property\n    def upstream_only_name(self):\n"
+          "        return self._upstream_private_registry_lookup_table\n" + _DECORATED_TAIL}
+    target = {"pkg/widgets.py": _DECORATED_HEAD + "    @property\n    def trail(self) -> Dict[str, List[AuditEvent]]:\n"
+              + "".join(f"        step_{k} = self._audit_stage_{k}(events_seen_{k})\n" for k in range(14))
+              + "        return step_13\n" + _DECORATED_TAIL}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_decorators=0)), "pkg/widgets.py")
+    assert off.loc[7, "match"] == "verbatim" and off.loc[8, "match"] == "none"
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/widgets.py")
+    assert frame.loc[7, "match"] == "none"
+    assert list(frame.loc[[26, 27], "match"]) == ["verbatim"] * 2
+    # a copied property keeps its decorator
+    copied = file_lines(run_compare({"pkg/widgets.py": up["up/registry.py"]}, [("up", up)]), "pkg/widgets.py")
+    assert list(copied.loc[[7, 8, 11, 12], "match"]) == ["verbatim"] * 4
+
+
+_CLIENT_UP = ("class HTTPClient:\n"
+              "    def __init__(self, connector=None, proxy=None):\n"
+              "        self.connector = connector\n"
+              "        self.proxy_for_everything = proxy\n"
+              "        self._locks_for_routes = weakref.WeakValueDictionary()\n\n"
+              "    def sync_template(self, guild_id, code):\n"
+              "        return self.request(Route('PUT', '/guilds/{guild_id}/templates/{code}', guild_id=guild_id))\n\n"
+              "    def close_every_session_now(self):\n"
+              "        if self.__session_is_open:\n"
+              "            await_the_closing_of_the_session(self.__session)\n")
+_CLIENT_TARGET = ("class HTTPClient:\n"
+                  "    def __init__(self, connector=None, proxy=None):\n"
+                  "        self.connector = connector\n"
+                  "        self.proxy_for_everything = proxy\n"
+                  "        self._locks_for_routes = weakref.WeakValueDictionary()\n\n"
+                  + "".join(f"    def brand_new_method_{k}(self, alpha):\n"
+                            f"        return compute_alpha_things_{k}(alpha) * {k + 3}\n\n" for k in range(4))
+                  + "    def sync_template(self, guild_id: Snowflake, code: str) -> Response[TemplatePayload]:\n"
+                  "        route = build_the_new_route_object(guild_id, code)\n"
+                  "        return self.request_with_retries(route, attempts=5)\n\n"
+                  + "".join(f"    def other_new_method_{k}(self, beta):\n"
+                            f"        return compute_beta_things_{k}(beta) - {k + 7}\n\n" for k in range(4))
+                  + "    def close_every_session_now(self):\n"
+                  "        if self.__session_is_open:\n"
+                  "            await_the_closing_of_the_session(self.__session)\n")
+
+
+def test_a_later_signature_of_the_files_own_method_is_evidence(run_compare: Runner) -> None:
+    """At the file's own path, the annotated header of ``sync_template`` (its body rewritten,
+    new methods on both sides) names the upstream header of the same name, each defined once:
+    near with lone_placed_headers, none without it (a lone near line under 0.8 similar)."""
+    target, up = {"pkg/http.py": _CLIENT_TARGET}, {"pkg/http.py": _CLIENT_UP}
+    header = _CLIENT_TARGET.splitlines().index(
+        "    def sync_template(self, guild_id: Snowflake, code: str) -> Response[TemplatePayload]:") + 1
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/http.py")
+    assert frame.loc[header, "match"] == "near" and int(frame.loc[header, "upstream_line"]) == 7
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_placed_headers=0)), "pkg/http.py")
+    assert off.loc[header, "match"] == "none"

@@ -72,6 +72,7 @@ vendored copy too (:func:`imports_in_any_order`).
 from __future__ import annotations
 
 import operator
+import re
 
 import numpy as np
 
@@ -211,12 +212,16 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
     u, t = lab.upstream, lab.target
     u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
     by_form: dict[str, list[int]] = {}
+    sorted_names = bool(lab.p.fill_import_sorted_names)
     # Only code lines can be imports (the kind test once, on the arrays), and an import's
     # stripped text starts with one of two words (a cheap test before the pattern).
     for uc in np.flatnonzero(u.kind[u_start : u_start + len(u_rows)] == CODE).tolist():
         text = u_lines[u_rows[uc]].strip()
         if uc not in used and is_import_line(text):
             by_form.setdefault(fold_form(text, CODE), []).append(uc)
+            names = names_key(text) if sorted_names else None
+            if names is not None:
+                by_form.setdefault(names, []).append(uc)
     if not by_form:
         return
     # Free lines only change here by this loop pairing the line it is at, so the tests on the
@@ -228,14 +233,38 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
         text = lab.t_lines[rows[tc]].strip()
         if not is_import_line(text) or not is_free(lab, u_file, tc):
             continue
-        free_ups = by_form.get(fold_form(unvendored_import(text, module_root) if module_root else text, CODE))
+        mine = unvendored_import(text, module_root) if module_root else text
+        free_ups = [uc for uc in by_form.get(fold_form(mine, CODE), []) if uc not in used]
+        if not free_ups and sorted_names and (names := names_key(mine)) is not None:
+            # at its own indentation: isort sorted it where it stood (an import moved into a
+            # function, paired with the module's, would part the function's survivors)
+            indent = _indent(lab.t_lines[rows[tc]])
+            free_ups = [uc for uc in by_form.get(names, [])
+                        if uc not in used and _indent(u_lines[u_rows[uc]]) == indent]
         if not free_ups:
             continue
-        uc = free_ups.pop(0)
+        uc = free_ups[0]
+        used.add(uc)  # tried once, paired or not
         labelled = pair_label(text, u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u_file))
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
-            used.add(uc)
+
+
+_FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+([\w\s,]+?)\s*,?")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def names_key(text: str) -> str | None:
+    """A one-line ``from X import a, b`` (stripped, no brackets, no ``as``) as its module and its
+    sorted names: the same key for the names in any order (``fill_import_sorted_names``)."""
+    m = _FROM_IMPORT.fullmatch(text.split("#", 1)[0].strip())
+    if m is None:
+        return None
+    names = sorted(name.strip() for name in m.group(2).split(",") if name.strip())
+    return f"\0sorted {m.group(1)} " + ",".join(names) if len(names) > 1 else None
 
 
 def moved_lines(lab: FileLabeller, u_file: int, first_number: int) -> int:

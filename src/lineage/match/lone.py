@@ -62,7 +62,10 @@ copy's path ending, the same below a folder rename the tree shows) whose content
 files as well (a non-import code line paired in order with a neighbour), a verbatim one-line import
 is evidence on its own (``lone_placed_imports``): a later version of a file keeps its imports, and
 isort or the imports added around them move them apart (git blame on the survival and fork cases
-counts them copies). A place alone is no link: two projects' ``setup.py`` share a path.
+counts them copies). A place alone is no link: two projects' ``setup.py`` share a path. In such
+a pair a ``def`` header paired near with the upstream header of the same name, each file
+defining that name once, is evidence on its own too (``lone_placed_headers``): the method's
+later signature, annotated or with parameters edited, its body rewritten around it.
 
 A **closing bracket** (a line of only ``)``, ``]``, ``}``, with a ``,`` or ``:`` or a return
 annotation after them) is evidence only through the statement it closes: it stays paired only
@@ -70,6 +73,13 @@ if some other line of that statement (a logical line,
 :func:`~lineage.match.statements.statement_ids`), not itself brackets alone, is paired too.
 Continued by a copied line below it, the ``)`` of the target's own ``raise ValueError(...)`` or
 of its own call would otherwise count as copied.
+
+A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
+decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
+it (past further decorators and its own continuation lines) has a line paired with the same
+upstream file.
+At a method boundary position pairs the upstream's ``@property`` above its next method with the
+one above the target's own new method (requests' ``is_redirect``).
 
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
@@ -112,6 +122,66 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
     found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced]
     return np.array(found, np.int64)
+
+
+def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of decorator lines whose definition (the first code statement
+    below them that is no decorator) has no line paired with the decorator's upstream file (see
+    the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    start = int(lab.target.file_start[lab.t_file])
+    kind = lab.target.kind[start : start + len(rows)]
+    texts = [lab.t_lines[row].strip() for row in rows.tolist()]
+    decorator = [kind[tc] == CODE and texts[tc].startswith("@") for tc in paired.tolist()]
+    if not any(decorator):
+        return np.zeros(0, np.int64)
+    ids = lab.statements()
+    found = []
+    for k in np.flatnonzero(decorator).tolist():
+        tc = int(paired[k])
+        d = tc + 1
+        while d < len(rows) and (kind[d] != CODE or texts[d].startswith("@") or (ids[d] >= 0 and ids[d] == ids[d - 1])):
+            d += 1
+        # the definition's statement: its header line, or another line of a header re-wrapped
+        # (``def ngettext(`` left unpaired beside its paired ``__context: Context,``)
+        lines = [d] if d >= len(rows) or ids[d] < 0 else np.flatnonzero(ids == ids[d]).tolist()
+        if not any(e < len(rows) and r.match[rows[e]] != NONE and r.up_file[rows[e]] == r.up_file[rows[tc]]
+                   for e in lines):
+            found.append(k)
+    return np.array(found, np.int64)
+
+
+_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)\s*\(")
+
+
+def _same_name_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, near: np.ndarray) -> np.ndarray:
+    """Per paired line: a ``def`` header paired (near) with an upstream ``def`` header of the same
+    name, the name defined once in the target file and once in that upstream file."""
+    r, rows = lab.result, lab.t_rows
+    out = np.zeros(len(paired), bool)
+    if not near.any():
+        return out
+    mine = [m.group(1) if (m := _DEF.match(line.strip())) else None for line in lab.t_lines]
+    counts: dict[str, int] = {}
+    for name in mine:
+        if name is not None:
+            counts[name] = counts.get(name, 0) + 1
+    up_counts: dict[int, dict[str, int]] = {}
+    for k in np.flatnonzero(near).tolist():
+        tc = int(paired[k])
+        name = mine[rows[tc]]
+        if name is None or counts[name] != 1:
+            continue
+        u = int(up_file[k])
+        u_lines = lab.upstream_lines(u)[1]
+        theirs = _DEF.match(u_lines[int(r.up_row[rows[tc]])].strip())
+        if theirs is None or theirs.group(1) != name:
+            continue
+        if u not in up_counts:
+            names = [m.group(1) for line in u_lines if (m := _DEF.match(line.strip()))]
+            up_counts[u] = {n: names.count(n) for n in set(names)}
+        out[k] = up_counts[u].get(name) == 1
+    return out
 
 
 def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_pos: np.ndarray) -> np.ndarray:
@@ -215,6 +285,15 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
         own_imports = is_import & (match[paired] == VERBATIM) & np.isin(up_file, np.unique(up_file[linked]))
 
+    # A later version of a file keeps its methods: there a near ``def`` header naming the
+    # upstream header of its own name, each defined once in its file, is evidence on its own
+    # (``lone_placed_headers``).
+    own_headers = np.zeros(len(paired), bool)
+    if p.lone_placed_headers and placed:
+        linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
+        own_headers = _same_name_headers(lab, paired, up_file, match[paired] == NEAR) & np.isin(
+            up_file, np.unique(up_file[linked]))
+
     def evidence(pos: np.ndarray) -> np.ndarray:
         """Which of these paired lines (positions in ``paired``) are evidence on their own."""
         tcs = paired[pos]
@@ -240,6 +319,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
             found[k] &= idioms.upstream_rare(u_glob, u_texts) & strong[pos[k]]
         if own_imports.any():
             found |= own_imports[pos]
+        if own_headers.any():
+            found |= own_headers[pos]
         return found
 
     lone = np.flatnonzero(~continued[unit])  # positions in ``paired``
@@ -254,6 +335,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     drop = [paired[dropped]]
     if p.lone_closing_brackets:
         drop.append(paired[closing_brackets(lab, paired)])
+    if p.lone_decorators:
+        drop.append(paired[orphan_decorators(lab, paired)])
     if p.lone_group_max_lines and not attributed and len(link):
         # A group is isolated from the paired lines that stay: lone lines dropped above (``def
         # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.

@@ -315,6 +315,12 @@ class MatchParams:
     # unpaired only because the short name keeps the pair under its 0.6 ratio (``... import
     # requests``, 0.638, is near there); the other cases and the sglang/vLLM figures unchanged.
     fill_vendored_imports: int = knob(1, 0, 1)
+    # With 1, the import rule (``fill_import_min_tokens``) also pairs a one-line ``from X import
+    # a, b`` with the upstream's import of the same module and the same names in another order,
+    # near: isort sorts the names inside an import as well as the imports (requests 2.32.3's
+    # ``from .api import delete, get, head, ...`` <- 2.0.0's ``from .api import request, get,
+    # head, ...``, which git blame counts unchanged). 0: only the same text.
+    fill_import_sorted_names: int = knob(1, 0, 1)
     # Statements of the same shape (``lineage.match.shapes.complete_same_shape``): a target
     # statement of at most this many lines, one line of which is paired with the upstream line
     # the shape of an upstream statement puts it at (the same tokens once names, strings and
@@ -476,6 +482,12 @@ class MatchParams:
     # A line of closing brackets (``)``, ``],``, ``) -> None:``) is copied only with its statement:
     # none when no other line of the statement it closes is paired. 0 turns this off.
     lone_closing_brackets: int = knob(1, 0, 1)
+    # A decorator line (``@property``, ``@flag_value``) is copied only with the definition it
+    # decorates: none when the ``def``/``class`` line below it is not paired with the same
+    # upstream file. Placed by position at a method boundary it names the upstream's next method
+    # while the target's own method follows (requests' ``@property`` above its new
+    # ``is_redirect``; nextcord's ``@property`` above its own ``status``). 0 turns this off.
+    lone_decorators: int = knob(1, 0, 1)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
@@ -488,6 +500,12 @@ class MatchParams:
     # move them apart (truth by git blame on the survival and fork cases); elsewhere ``from
     # .asset import Asset`` alone is no evidence. 0 turns this off.
     lone_placed_imports: int = knob(1, 0, 1)
+    # With 1, in such a pair (the file's later version, linked by its content), a ``def`` header
+    # paired near with the upstream header of the same name, which each file defines once, is
+    # evidence on its own: the method's later signature (annotations added, parameters edited:
+    # ``def sync_template(self, guild_id: Snowflake, code: str) -> ...`` <- ``def
+    # sync_template(self, guild_id, code):``), not a generic line placed by position; 0: off.
+    lone_placed_headers: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.

@@ -72,6 +72,17 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    a changed copy of it.  A file created after OLD from a few lines of another file
    (``nextcord/interactions.py``: 2 blame lines from ``discord/webhook.py`` in 1,105) gets
    blame's lines, step 4 and step 6 only.
+   c. **Headers** (:func:`header_rows`, since 2026-12-05): in a later version of the file's
+      own, a function's ``def`` statement pairs with the upstream ``def`` of the same qualified
+      name (``Class.method``, each defined once, no ``@overload``) as step 5a pairs two
+      statements, wherever the diff put them: a function rewritten around its signature
+      (``def create_activity(`` re-wrapped and typed, its body new) left the diff nothing to
+      put them opposite each other by.
+
+   In step 5a's half-of-its-words rule (and so in 5c), the words of a string literal count
+   one by one (a message moved into an f-string keeps its words) and ``None``, ``True`` and
+   ``False`` are no words (a parameter added with a default of ``None``, ``json=None,``,
+   shared only that with the old signature) (both since 2026-12-05).
 6. **Moved functions**: a function (``def``, by ``ast``, the innermost one) of the target
    holding at least ``MOVED_FUNCTION_MIN_LINES`` (2) blame lines from one function of an
    upstream file other than the one step 5 aligned (or of any file, when step 5 did not run)
@@ -79,6 +90,21 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    anchors (``to_native_string`` moved from ``utils.py`` to ``_internal_utils.py`` and
    edited; ``TextChannel.purge`` rewritten as ``Thread.purge``).  One line is not enough: blame
    may credit a lone ``return self`` to any of many equal lines.
+   b. **Files written from another** (since 2026-12-05): in a file with no old version of its
+      own, at least ``WRITTEN_FROM_MIN_SHARE`` (a tenth) of whose non-blank lines blame keeps
+      from one upstream file, a function (not a dunder, not an ``@overload`` declaration) whose
+      name the file and that upstream file each define once is that function rewritten, and
+      step 5 runs between them though blame kept fewer than 2 of its lines
+      (``nextcord/webhook/sync.py``'s ``edit_webhook`` <- ``discord/webhook.py``'s, every line
+      edited; before, blame's lines in the file were copies and the rest of the function new).
+   c. **Classes moved** (since 2026-12-05): a class of the target holding at least
+      ``MOVED_FUNCTION_MIN_LINES`` blame lines from one class of an upstream file other than
+      the one step 5 aligned, the two names alike (ratio >= ``NEAR_CUTOFF``, as two headers
+      pair: ``ApplicationMissingRole`` <- ``MissingRole``), is that class moved: step 5 runs
+      between the two classes (``ext/application_checks/errors.py``'s exceptions, each blame
+      line a docstring line, each ``__init__`` edited; ``webhook/async_.py``'s ``Webhook``).  A
+      first draft that took any such class (no name test) paired ``GuildPreview`` with
+      ``Guild`` and ``InteractionMessage`` with ``Message``.
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
@@ -344,6 +370,66 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
     return out
 
 
+def qualified_headers(lines: Sequence[str]) -> dict[str, int]:
+    """Qualified name (``Class.method``) -> 0-based line of the ``def`` keyword, for the
+    functions whose qualified name the file defines once (``ast``; none for a file it refuses;
+    ``@overload`` declarations left out)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return {}
+    found: Counter[str] = Counter()
+    where: dict[str, int] = {}
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                name = prefix + child.name
+                if isinstance(child, ast.ClassDef):
+                    visit(child, name + ".")
+                elif not any((d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
+                             for d in child.decorator_list):
+                    found[name] += 1
+                    where[name] = child.lineno - 1
+            elif not isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                visit(child, prefix)
+
+    visit(tree, "")
+    return {name: line for name, line in where.items() if found[name] == 1}
+
+
+def header_rows(lines: Sequence[str], up_lines: Sequence[str],
+                rename_text: Callable[[str], str]) -> list[tuple[int, int, str]]:
+    """Step 5c: (i, j, category) of the lines of a function header (its ``def`` statement) paired
+    with the header of the same qualified name in the file's own old version, each defined once:
+    ``rewrapped`` when the tokens are equal (``realigned``, one line each), else ``edited`` when
+    their token texts are at ratio >= ``NEAR_CUTOFF`` (each line kept by step 5a's
+    half-of-its-words rule).  The in-order
+    alignment of steps 5a-b pairs a header only where the diff puts the two opposite each other,
+    and a function rewritten around its signature (``def create_activity(`` re-wrapped and typed,
+    its body new) left the diff no equal line to do so.  Lines already paired keep their rows."""
+    mine, theirs = statements(lines, rename_text), statements(up_lines, rename_text)
+    up_headers = qualified_headers(up_lines)
+    out: list[tuple[int, int, str]] = []
+    for name, i in qualified_headers(lines).items():
+        j = up_headers.get(name)
+        s, u = mine.get(i), theirs.get(j) if j is not None else None
+        if s is None or u is None:
+            continue
+        key_s, key_u = " ".join(t for t, _ in s), " ".join(t for t, _ in u)
+        s_lines = sorted({at for _, at in s})
+        if key_s == key_u:  # the same tokens: on one line each the line itself, else re-wrapped
+            category = "realigned" if len(s_lines) == 1 and len({at for _, at in u}) == 1 else "rewrapped"
+        elif fuzz.ratio(key_s, key_u) >= align.NEAR_CUTOFF * 100:
+            category = "edited"
+        else:
+            continue
+        for line in s_lines:
+            if category == "rewrapped" or _kept(s, u, line):
+                out.append((line, _partner(s, u, line, category), category))
+    return out
+
+
 def _defined(tokens: Sequence[str]) -> str | None:
     """The name a ``def``/``async def``/``class`` header defines, else None."""
     at = 1 if tokens[:1] == ["async"] else 0
@@ -402,12 +488,35 @@ def _is_word(token: str) -> bool:
     return any(ch.isalnum() or ch == "_" for ch in token)
 
 
+_STRING = re.compile(r"[A-Za-z]{0,3}\"")
+_WORD = re.compile(r"\w+")
+
+
+def _words(token: str) -> list[str]:
+    """The words of a token: a name or number is one word; a string literal (quotes unified by
+    :func:`statements`) is the words of its text, its prefix (``f``, ``rb``) left out, so a
+    message moved into an f-string or off ``%``/``.format`` keeps the words it had."""
+    match = _STRING.match(token)
+    if match:
+        return _WORD.findall(token[match.end():])
+    return [token] if _is_word(token) and token not in _CONSTANTS else []
+
+
+# The language's constants are no author's word: a parameter added with a default of ``None``
+# (``json=None,``) shares only that with the old signature (since 2026-12-05, later).
+_CONSTANTS = {"None", "True", "False"}
+
+
 def _kept(s: Statement, u: Statement, line: int) -> bool:
     """A line of an edited statement is a copy when at least half of its words (names,
-    literals) are words of the upstream statement: a slot or an argument added by the edit
-    (``"subscriber_count",`` in a re-wrapped ``__slots__``) is new text, a bracket is not."""
-    theirs = Counter(t for t, _ in u if _is_word(t))
-    words = [t for t, at in s if at == line and _is_word(t)]
+    literals, the words of a string) are words of the upstream statement: a slot or an
+    argument added by the edit (``"subscriber_count",`` in a re-wrapped ``__slots__``) is new
+    text, a bracket is not; a message's words count one by one (``f"Expected
+    PermissionOverwrite received {perm.__class__.__name__}"`` keeps the words of ``'Expected
+    PermissionOverwrite received {0.__name__}'.format(type(perm))``; since 2026-12-05, before,
+    a string was one word and a message rewritten as an f-string was new)."""
+    theirs = Counter(w for t, _ in u for w in _words(t))
+    words = [w for t, at in s if at == line for w in _words(t)]
     found = 0
     for word in words:
         if theirs[word] > 0:
@@ -459,6 +568,37 @@ def def_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
 
 
+def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
+    """Name -> 0-based (first, last) lines of the functions of that name (``ast``), the
+    declarations under ``@overload`` left out (they declare a signature, not the function)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return {}
+    out: dict[str, list[tuple[int, int]]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
+                (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
+                for d in node.decorator_list):
+            out.setdefault(node.name, []).append((node.lineno - 1, (node.end_lineno or node.lineno) - 1))
+    return out
+
+
+def class_spans(lines: Sequence[str]) -> list[tuple[int, int, str]]:
+    """0-based (first, last, name) of every class of a file (``ast``)."""
+    try:
+        tree = ast.parse("".join(line + "\n" for line in lines))
+    except (SyntaxError, ValueError):
+        return []
+    return sorted((node.lineno - 1, (node.end_lineno or node.lineno) - 1, node.name) for node in ast.walk(tree)
+                  if isinstance(node, ast.ClassDef))
+
+
+def _innermost3(spans: Sequence[tuple[int, int, str]], line: int) -> tuple[int, int, str] | None:
+    inside = [span for span in spans if span[0] <= line <= span[1]]
+    return min(inside, key=lambda span: span[1] - span[0]) if inside else None
+
+
 def _innermost(spans: Sequence[tuple[int, int]], line: int) -> tuple[int, int] | None:
     inside = [span for span in spans if span[0] <= line <= span[1]]
     return min(inside, key=lambda span: span[1] - span[0]) if inside else None
@@ -468,6 +608,12 @@ def _innermost(spans: Sequence[tuple[int, int]], line: int) -> tuple[int, int] |
 # its own needs this many of them to count as that function moved (one line, ``return self``,
 # can be blame's chance pick among many equal lines; two in order are a block).
 MOVED_FUNCTION_MIN_LINES = 2
+
+# Step 6b: the share of a target file's non-blank lines that blame must keep from one upstream
+# file for the file to count as written from it (``nextcord/webhook/sync.py``: 176 of about
+# 1,100 from ``discord/webhook.py``); a file that took a class or two from another
+# (``application_command.py``: 15 of 1,500 from ``commands/core.py``) is not.
+WRITTEN_FROM_MIN_SHARE = 0.1
 
 
 def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], rows: dict[int, dict],
@@ -541,6 +687,9 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             add(i, j, "renamed" if rename_text(lines[i]) != lines[i] else "reformatted", path)
     if own:
         step5(main, (0, len(lines) - 1), (0, len(theirs) - 1))
+        # Step 5c: a function's header pairs with the header of the same qualified name.
+        for i, j, category in header_rows(free, up_free(main), rename_text):
+            add(i, j, category)
     # Step 6: a function moved from an upstream file other than the one step 5 aligned.
     spans = def_spans(lines)
     moved: Counter[tuple[tuple[int, int], str, tuple[int, int]]] = Counter()
@@ -559,6 +708,39 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
             done.add(t)
             step5(path, t, u)
+    # Step 6c: a class moved from another file under a like name (ratio >= NEAR_CUTOFF, as
+    # headers pair: ``ApplicationMissingRole`` <- ``MissingRole``), with at least
+    # MOVED_FUNCTION_MIN_LINES blame lines from it (its docstring).
+    classes = class_spans(lines)
+    moved_classes: Counter[tuple[tuple[int, int, str], str, tuple[int, int, str]]] = Counter()
+    up_classes: dict[str, list[tuple[int, int, str]]] = {}
+    for n, row in blame.items():
+        path = row["upstream_path"]
+        if own and path == main:
+            continue
+        if path not in up_classes:
+            up_classes[path] = class_spans(up_lines[path])
+        t3 = _innermost3(classes, n - 1)
+        u3 = _innermost3(up_classes[path], row["upstream_line"] - 1)
+        if t3 is not None and u3 is not None and fuzz.ratio(rename_text(t3[2]), u3[2]) >= align.NEAR_CUTOFF * 100:
+            moved_classes[t3, path, u3] += 1
+    for (t3, path, u3), count in sorted(moved_classes.items(), key=lambda item: (-item[1], item[0])):
+        if count >= MOVED_FUNCTION_MIN_LINES and t3[:2] not in done:
+            done.add(t3[:2])
+            step5(path, t3[:2], u3[:2])
+    kept_from_top = sum(row["upstream_path"] == top for row in blame.values())
+    if not own and kept_from_top >= WRITTEN_FROM_MIN_SHARE * sum(1 for text in lines if text.strip()):
+        # Step 6b: a file with no old version of its own, a tenth of whose lines blame keeps
+        # from one file, was written from that file: its function of a name that file defines
+        # once is that function rewritten, whether or not blame kept a line of it.  Not a
+        # dunder: the language names ``__repr__``, not the file.
+        up_named = named_functions(up_lines[top])
+        for name, spans_t in named_functions(lines).items():
+            if name.startswith("__") and name.endswith("__"):
+                continue
+            if len(spans_t) == 1 and len(up_named.get(name, [])) == 1 and spans_t[0] not in done:
+                done.add(spans_t[0])
+                step5(top, spans_t[0], up_named[name][0])
     if own:
         for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
                                 {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
@@ -576,15 +758,24 @@ def _is_import(text: str) -> bool:
     return text.startswith("import ") or (text.startswith("from ") and " import " in text)
 
 
+# A one-line ``from X import a, b`` on step 4's key (no spaces, no brackets).
+_FROM_NAMES = re.compile(r"(from[\w.]+import)([\w,]+)")
+
+
 def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[str], up_free: Sequence[str],
                 rename_text: Callable[[str], str], taken_up: set[int]) -> list[tuple[int, int]]:
     """Step 7: (i, j) of a line moved within its own file.  A line that stands exactly once in
     the target file and once in its own upstream file, equal on step 4's key (annotations and
-    trailing comments cut), is that line moved, if it is an import (isort sorts imports; blame
+    trailing comments cut; a ``from X import`` line's names read in sorted order, since
+    2026-12-05: isort sorts them too), is that line moved, if it is an import (isort sorts imports; blame
     does not follow a 10-character ``import re`` moved) or has at least ``UNIQUE_MIN_ALNUM``
     alphanumeric characters; a line of the upstream already paired is not taken again."""
     def key(text: str) -> str:
-        return reformat_key(rename_text(text.strip()))
+        folded = reformat_key(rename_text(text.strip()))
+        names = _FROM_NAMES.fullmatch(folded)
+        if names:  # isort sorts the names of an import too: ``import b, a`` is ``import a, b``
+            return names.group(1) + ",".join(sorted(names.group(2).split(",")))
+        return folded
 
     mine = Counter(key(text) for text in free if text.strip())
     theirs = Counter(key(text) for text in up_free if text.strip())
