@@ -76,3 +76,17 @@ def test_file_forms_are_the_distinct_pairs_sorted_by_form_then_file(rows: list[t
     got_forms, got_files = distinct_pairs(forms, files)
     expected = sorted({(form, file) for file, form in rows})
     assert list(zip(got_forms.tolist(), got_files.tolist(), strict=True)) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(values, st.integers(0, 2**63 - 1), st.integers(400, 4000))
+def test_isin_sorted_with_its_prefilter_is_numpys(b: np.ndarray, seed: int, n: int) -> None:
+    """Values far outnumbering the set (the prefilter's table path): members, values sharing a
+    member's low bits, others, negatives."""
+    rng = np.random.default_rng(seed)
+    members = np.unique(b)
+    others = rng.integers(-(2**63), 2**63 - 1, n, dtype=np.int64)
+    near = (members[rng.integers(0, len(members), n)] ^ (1 << 40)) if len(members) else others
+    a = np.concatenate([others, near, members[rng.integers(0, len(members), n)] if len(members) else others])
+    assert len(a) > 16 * len(members) or not len(members)
+    assert np.array_equal(isin_sorted(a, members), np.isin(a, members))

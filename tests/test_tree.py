@@ -179,6 +179,31 @@ def test_files_read_for_the_identity_are_indexed_without_reading_them_again(tmp_
     assert tree.skipped == plain.skipped
 
 
+def test_files_read_for_the_identity_are_not_hashed_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A :class:`ReadFiles` carries the blob digests the identity computed: index_tree hashes
+    only the file it reads itself, and the tree is the one indexed from plain bytes."""
+    import lineage.index.tree as tree_module
+    from lineage.index.tree import ReadFiles, tree_identity
+
+    root, _ = _tree(tmp_path / "t")
+    plain = _index(root, IndexCache(None))
+    hashed: list[int] = []
+    real = tree_module.blob_digest
+    monkeypatch.setattr(tree_module, "blob_digest", lambda data: hashed.append(len(data)) or real(data))
+    with open_source(str(root), tmp_path / "downloads") as source:
+        blobs = ReadFiles()
+        tree_identity(source, IndexCache(None), blobs)
+        assert sorted(blobs.digests) == sorted(blobs) and len(hashed) == len(blobs)
+        left_out = sorted(blobs)[0]
+        del blobs[left_out]
+        hashed.clear()
+        tree = index_tree(source, IndexCache(None), 1, read=blobs)
+    assert hashed == [len((root / left_out).read_bytes())]
+    assert tree.tree_digest == plain.tree_digest and tree.data == plain.data
+    assert [(f.path, f.digest, f.h_norm.tolist()) for f in tree.files] == \
+        [(f.path, f.digest, f.h_norm.tolist()) for f in plain.files]
+
+
 def test_an_archive_indexed_from_the_cache_reads_a_member_only_when_its_lines_are_asked_for(
         tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import os

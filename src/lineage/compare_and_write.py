@@ -55,12 +55,12 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
     import threading
     from concurrent.futures import Future
 
-    from lineage.index.tree import tree_identity
+    from lineage.index.tree import ReadFiles, tree_identity
 
     def opened(spec: str) -> tuple[Source, dict[str, bytes], dict[str, object]]:
         source = open_source(spec, settings.cache_root)
         try:
-            blobs: dict[str, bytes] = {}
+            blobs = ReadFiles()  # with their digests, which index_tree takes
             return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs)
         except BaseException:
             source.close()

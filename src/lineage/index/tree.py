@@ -225,8 +225,8 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             else:
                 must_read.append(path)
         to_read = must_read
-    for path, blob in _read(source, to_read, read):
-        digest = blob_digest(blob)
+    for path, blob, known_digest in _read(source, to_read, read):
+        digest = known_digest or blob_digest(blob)
         digests.append((path, digest))
         data[path] = blob
         cached = None
@@ -299,11 +299,26 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     )
 
 
-def _read(source: Source, paths: list[str], read: dict[str, bytes]) -> Iterator[tuple[str, bytes]]:
-    """(path, bytes) of ``paths`` in order: from ``read`` when there (popped), else from the source."""
+class ReadFiles(dict[str, bytes]):
+    """Files read from a source (path -> bytes) by :func:`tree_identity`, with the blob digest
+    it computed of each (``digests``), which :func:`index_tree` then takes instead of hashing
+    the same bytes again (the pinned pair's target: 4,719 files, 0.05 s)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.digests: dict[str, str] = {}
+
+
+def _read(source: Source, paths: list[str], read: dict[str, bytes]) -> Iterator[tuple[str, bytes, str | None]]:
+    """(path, bytes, blob digest when known) of ``paths`` in order: from ``read`` when there
+    (popped; the digest a :class:`ReadFiles` holds), else from the source."""
     fresh = source.read_many([path for path in paths if path not in read])
+    digests = read.digests if isinstance(read, ReadFiles) else {}
     for path in paths:
-        yield (path, read.pop(path)) if path in read else next(fresh)
+        if path in read:
+            yield path, read.pop(path), digests.get(path)
+        else:
+            yield *next(fresh), None
 
 
 def tree_digest(digests: list[tuple[str, str]]) -> str:
@@ -323,8 +338,9 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
 
     With ``cache``, an archive's blob hashes recorded by an earlier run for the same archive
     bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read.
-    ``blobs`` receives the files read (path -> bytes), for :func:`index_tree`'s ``read``: then
-    the tree indexed is the very bytes this identity was computed from."""
+    ``blobs`` receives the files read (path -> bytes; a :class:`ReadFiles` their digests too), for
+    :func:`index_tree`'s ``read``: then the tree indexed is the very bytes this identity was
+    computed from."""
     py_paths = [p for p in source.paths() if is_python_path(p)]
     archive = _archive_digest(source) if cache is not None else None
     recorded = cache.archive_digests(archive) if cache is not None and archive is not None else {}
@@ -336,6 +352,8 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
             read[path] = blob_digest(blob)
             if blobs is not None:
                 blobs[path] = blob
+                if isinstance(blobs, ReadFiles):
+                    blobs.digests[path] = read[path]
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
             cache.put_archive_digests(archive, digests)

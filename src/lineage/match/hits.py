@@ -154,8 +154,7 @@ def lookup(keys_u: np.ndarray, files_u: np.ndarray, keys_t: np.ndarray, eligible
     wanted = distinct_sorted(sorted_needles)
     if len(wanted) == 0 or len(keys_u) == 0:
         return empty, empty, empty, empty
-    pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
-    sub = np.flatnonzero(wanted[pos] == keys_u)  # every upstream line of every wanted key
+    sub = np.flatnonzero(isin_sorted(keys_u, wanted))  # every upstream line of every wanted key
     sub_order = np.argsort(keys_u[sub], kind="stable")
     order = sub[sub_order]
     sorted_keys = keys_u[order]

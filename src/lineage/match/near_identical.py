@@ -42,7 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Sequence
 import numpy as np
 from rapidfuzz.distance import Indel
 
-from lineage.arrays import counts_sorted, distinct_pairs, distinct_sorted, unique_counts
+from lineage.arrays import counts_sorted, distinct_pairs, distinct_sorted, isin_sorted, unique_counts
 from lineage.index import CODE
 from lineage.match.hits import Side
 from lineage.match.params import MatchParams
@@ -60,8 +60,7 @@ def candidate_pairs(target: Side, upstream: Side, p: MatchParams, eligible: np.n
     # upstream: re-matching one changed file stays cheap).
     wanted = distinct_sorted(t_forms)  # distinct_pairs sorts by form
     keys_u = upstream.h_norm
-    pos = np.minimum(np.searchsorted(wanted, keys_u), len(wanted) - 1)
-    u_mask = (upstream.kind == CODE) & (wanted[pos] == keys_u)
+    u_mask = (upstream.kind == CODE) & isin_sorted(keys_u, wanted)
     u_forms, u_files = distinct_pairs(keys_u[u_mask], upstream.file_of[u_mask])
     if len(u_forms) == 0:
         return {}

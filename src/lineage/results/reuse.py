@@ -59,6 +59,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 import pyarrow as pa
 
@@ -256,10 +257,10 @@ def assemble(target: Sequence[FileIndex], todo: Sequence[int], stored: Stored,
                               "n_definitions"),
     }
     old_files = stored.tables["files"]
-    keep = (old_files["status"] == "indexed") & old_files["target_path"].isin(reused_paths)
+    keep = (old_files["status"] == "indexed").to_numpy() & _among(old_files["target_path"], reused_paths)
     out["files"] = _sorted([old_files[keep], fresh["files"]], ["target_path"])
     old_regions = stored.tables["regions"]
-    out["regions"] = _sorted([old_regions[old_regions["target_path"].isin(reused_paths)], fresh["regions"]],
+    out["regions"] = _sorted([old_regions[_among(old_regions["target_path"], reused_paths)], fresh["regions"]],
                              ["target_path", "target_start", "region"])
     for name, table in out.items():
         if table is None or len(table) == 0:
@@ -267,6 +268,13 @@ def assemble(target: Sequence[FileIndex], todo: Sequence[int], stored: Stored,
         if not table.dtypes.equals(stored.tables[name].dtypes):
             return None
     return out
+
+
+def _among(paths: pd.Series, wanted: set[str]) -> np.ndarray:
+    """``paths.isin(wanted)`` as a boolean array, by set lookups: pandas' ``isin`` of an Arrow
+    string column makes an Arrow scalar of every wanted path (0.08 s for the pinned pair's files
+    and regions, whose 4,718 reused paths are nearly all)."""
+    return np.fromiter((p in wanted for p in paths.tolist()), bool, len(paths))
 
 
 def _by_file(target: Sequence[FileIndex], new: set[int], stored_files: Sequence[StoredFile],
