@@ -36,7 +36,7 @@ from pathlib import Path
 import numpy as np
 
 from lineage.index import FileIndex
-from lineage.index.store import frame, store_keeping_newest, unframe
+from lineage.index.store import frame, store_keeping_newest, unframe, unframe_view
 from lineage.match.hits import Side
 from lineage.match.origin import Origin
 from lineage.match.params import MatchParams
@@ -71,12 +71,12 @@ def _encode(key: str, arrays: dict[str, np.ndarray]) -> bytes:
 
 
 def _decode(blob: bytes, key: str) -> dict[str, np.ndarray] | None:
-    payload = unframe(SIDE_MAGIC, blob)
+    payload = unframe_view(SIDE_MAGIC, blob)
     if payload is None:
         return None
     try:
         (head_len,) = struct.unpack_from("<Q", payload, 0)
-        header = json.loads(payload[8 : 8 + head_len])
+        header = json.loads(bytes(payload[8 : 8 + head_len]))
         if header["version"] != SIDE_VERSION or header["key"] != key:
             return None
         names = [name for name, _, _ in header["arrays"]]

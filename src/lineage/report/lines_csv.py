@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from lineage.index.store import frame, store_keeping_newest, unframe
+from lineage.index.store import frame, store_keeping_newest, unframe_view
 
 if TYPE_CHECKING:
     from lineage.results.reuse import RowKeys
@@ -62,19 +62,19 @@ def _key(key: tuple[Any, ...]) -> str:
     return json.dumps(key)
 
 
-def _get(entry: Path, context: str) -> tuple[dict[str, tuple[int, int]], bytes, int] | None:
+def _get(entry: Path, context: str) -> tuple[dict[str, tuple[int, int]], memoryview, int] | None:
     """(file key -> (offset in the body, length), the compressed body, the body's length), or
     None when there is no usable entry (a damaged or foreign one is removed)."""
     try:
         blob = entry.read_bytes()
     except OSError:
         return None
-    payload = unframe(LINES_CSV_MAGIC, blob)
+    payload = unframe_view(LINES_CSV_MAGIC, blob)
     try:
         if payload is None:
             raise ValueError("damaged")
         (head_len,) = struct.unpack_from("<Q", payload, 0)
-        header = json.loads(payload[8 : 8 + head_len])
+        header = json.loads(bytes(payload[8 : 8 + head_len]))
         if header["version"] != LINES_CSV_VERSION or header["context"] != context:
             raise ValueError("foreign")
         where: dict[str, tuple[int, int]] = {}

@@ -65,7 +65,7 @@ import pyarrow as pa
 
 from lineage.environment import library_versions
 from lineage.index import FileIndex
-from lineage.index.store import frame, unframe, write_atomically
+from lineage.index.store import frame, unframe_view, write_atomically
 from lineage.match.origin import Origin
 
 TABLES_MAGIC = b"LINEAGE-TABLES\n"
@@ -132,7 +132,7 @@ class TableStore:
         if self.entry is None:
             return None
         try:
-            payload = unframe(TABLES_MAGIC, self.entry.read_bytes())
+            payload = unframe_view(TABLES_MAGIC, self.entry.read_bytes())
         except OSError:
             return None
         found = _decode(payload, self.context) if payload is not None else None
@@ -172,10 +172,10 @@ def _evict(folder: Path) -> None:
             path.unlink()
 
 
-def _decode(payload: bytes, context: str) -> Stored | None:
+def _decode(payload: bytes | memoryview, context: str) -> Stored | None:
     try:
         (head_len,) = struct.unpack_from("<Q", payload, 0)
-        header = json.loads(payload[8 : 8 + head_len])
+        header = json.loads(bytes(payload[8 : 8 + head_len]))
         if header["context"] != context:
             return None
         offset = 8 + head_len
