@@ -511,3 +511,15 @@ def test_a_later_signature_of_the_files_own_method_is_evidence(run_compare: Runn
     assert frame.loc[header, "match"] == "near" and int(frame.loc[header, "upstream_line"]) == 7
     off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_placed_headers=0)), "pkg/http.py")
     assert off.loc[header, "match"] == "none"
+
+
+def test_a_matrix_product_continuation_is_no_decorator(run_compare: Runner) -> None:
+    """A copied statement whose second line starts with ``@`` (the matrix product) keeps that
+    line: only ``@`` followed by a name is a decorator for lone_decorators."""
+    body = ("    def attend_to_the_keys(self, scaled_query_states, key_states):\n"
+            "        attention_scores = (scaled_query_states\n"
+            "                            @ key_states.transpose(-1, -2).contiguous())\n")
+    up = {"up/attn.py": _DECORATED_HEAD + body + "        return attention_scores.softmax(dim=-1)\n"}
+    target = {"pkg/attn.py": _DECORATED_HEAD + body + "        return my_own_normaliser(attention_scores, 0.125)\n"}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/attn.py")
+    assert list(frame.loc[[7, 8, 9], "match"]) == ["verbatim"] * 3

@@ -102,6 +102,9 @@ from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import added_arguments, only_added_or_dropped
 
+# A decorator line: ``@`` then a name (``@property``, ``@torch.compile(...)``); a continuation
+# line starting with the matrix product (``@ key_states.transpose(-1, -2)``) is none.
+_DECORATOR = re.compile(r"@[A-Za-z_]")
 # A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
 _CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
 
@@ -132,7 +135,7 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     start = int(lab.target.file_start[lab.t_file])
     kind = lab.target.kind[start : start + len(rows)]
     texts = [lab.t_lines[row].strip() for row in rows.tolist()]
-    decorator = [kind[tc] == CODE and texts[tc].startswith("@") for tc in paired.tolist()]
+    decorator = [kind[tc] == CODE and _DECORATOR.match(texts[tc]) is not None for tc in paired.tolist()]
     if not any(decorator):
         return np.zeros(0, np.int64)
     ids = lab.statements()
@@ -140,7 +143,8 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     for k in np.flatnonzero(decorator).tolist():
         tc = int(paired[k])
         d = tc + 1
-        while d < len(rows) and (kind[d] != CODE or texts[d].startswith("@") or (ids[d] >= 0 and ids[d] == ids[d - 1])):
+        while d < len(rows) and (kind[d] != CODE or _DECORATOR.match(texts[d]) is not None
+                                 or (ids[d] >= 0 and ids[d] == ids[d - 1])):
             d += 1
         # the definition's statement: its header line, or another line of a header re-wrapped
         # (``def ngettext(`` left unpaired beside its paired ``__context: Context,``)

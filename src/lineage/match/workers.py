@@ -12,11 +12,12 @@ upstream sides, the runs and the idiom counts as they are, copy-on-write, and no
 pickled; only the file numbers go out and each file's labels and regions come back. The files
 are cut into chunks of about equal line count (consecutive files, so that neighbouring files,
 which often draw on the same upstream files, share a worker's memos), largest first, and handed
-out as workers come free. A worker that dies (killed by the system, out of memory) stops the run
-with a :class:`~lineage.errors.WorkerError` (``concurrent.futures`` notices a dead worker;
-``multiprocessing.Pool`` waited for its chunk forever). Without ``fork`` (Windows; macOS, where
-forking a process that has loaded system frameworks is unsafe), in a daemonic process (which may
-not start processes) or in a worker, the files are matched in the calling process.
+out as workers come free. A worker that dies while it works (killed by the system, out of
+memory) stops the run with a :class:`~lineage.errors.WorkerError` (the pool would replace it and
+wait for its chunk forever); ``multiprocessing.Pool`` is kept for its prompt, clean end on Ctrl-C
+and on a failed task. Without ``fork`` (Windows; macOS, where forking a process that has loaded
+system frameworks is unsafe), in a daemonic process (which may not start processes) or in a
+worker, the files are matched in the calling process.
 """
 
 from __future__ import annotations
@@ -26,8 +27,6 @@ import multiprocessing
 import signal
 import sys
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -110,6 +109,22 @@ def _run_chunk(chunk: list[int]) -> list[Any]:
     return [_TASK(item) for item in chunk]
 
 
+# How often (s) a wait for the next chunk looks whether a worker died.
+_WATCH_EVERY = 1.0
+
+
+def _next_result(done: Any, ours: set[Any], what: str) -> list[Any]:
+    """The next chunk's results from ``done`` (``Pool.imap``), waiting as long as it takes while
+    every worker of ``ours`` lives; a worker that ended with a signal or an error status (the
+    system killed it, out of memory; a crash in compiled code) raises :class:`WorkerError`."""
+    while True:
+        try:
+            return done.next(_WATCH_EVERY)
+        except multiprocessing.TimeoutError:
+            if any(child.exitcode not in (None, 0) for child in ours):
+                raise WorkerError(what) from None
+
+
 def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: MatchWorkers | None,
                  tick: Callable[[int], None] | None = None,
                  meanwhile: Callable[[], None] | None = None, what: str = "matching") -> list[T]:
@@ -142,32 +157,22 @@ def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: Matc
     gc.freeze()
     before = set(multiprocessing.active_children())
     try:
-        # The executor forks all its workers at the first submit (the fork start method), before
-        # its own thread starts.
-        with ProcessPoolExecutor(processes, mp_context=multiprocessing.get_context("fork"),
-                                 initializer=_init_worker) as pool:
-            try:
-                parts = chunks(weights, processes * workers.chunks_per_job)
-                done = pool.map(_run_chunk, parts)  # all submitted now, handed out as workers come free
-                if meanwhile is not None:
-                    meanwhile()
-                for chunk, found in zip(parts, done, strict=True):
-                    for item, value in zip(chunk, found, strict=True):
-                        results[item] = value
-                    if tick is not None:
-                        tick(len(chunk))
-            except BaseException:
-                # Ctrl-C, SIGTERM or a failed task: end the workers now rather than wait for
-                # their chunks (the executor's exit would).
-                pool.shutdown(wait=False, cancel_futures=True)
-                ours = set(multiprocessing.active_children()) - before
-                for child in ours:
-                    child.terminate()
-                for child in ours:
-                    child.join(10)
-                raise
-    except BrokenProcessPool as exc:
-        raise WorkerError(what) from exc
+        context = multiprocessing.get_context("fork")
+        with context.Pool(processes, initializer=_init_worker) as pool:
+            # The pool's own workers (forked by Pool() just now): one that ends while the pool
+            # runs was killed (the pool replaces it and its chunk is lost: imap would wait
+            # forever).
+            ours = set(multiprocessing.active_children()) - before
+            parts = chunks(weights, processes * workers.chunks_per_job)
+            done = pool.imap(_run_chunk, parts)  # handed out now, by the pool's own thread
+            if meanwhile is not None:
+                meanwhile()
+            for chunk in parts:
+                found = _next_result(done, ours, what)
+                for item, value in zip(chunk, found, strict=True):
+                    results[item] = value
+                if tick is not None:
+                    tick(len(chunk))
     finally:
         _TASK = None
         gc.unfreeze()
