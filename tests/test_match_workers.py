@@ -380,3 +380,12 @@ def test_a_failed_task_ends_the_other_workers_without_waiting_for_them() -> None
         run_per_file(_fail_or_sleep, [1, 1, 1], MatchWorkers(jobs=2, min_files=1, chunks_per_job=2))
     assert time.monotonic() - started < 20
     assert not set(multiprocessing.active_children()) - before
+
+
+def test_a_worker_error_pickles_to_the_same_message() -> None:
+    import pickle
+
+    from lineage.errors import WorkerError
+
+    error = WorkerError("matching")
+    assert str(pickle.loads(pickle.dumps(error))) == str(error)

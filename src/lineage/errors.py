@@ -14,5 +14,9 @@ class WorkerError(LineageError):
     in compiled code): the run stops with one line instead of waiting for it forever."""
 
     def __init__(self, what: str) -> None:
+        self.what = what
         super().__init__(f"a worker process ({what}) ended abruptly (killed, or out of memory?); "
                          "rerun with --jobs 1, or with more memory")
+
+    def __reduce__(self) -> tuple[type, tuple[str]]:
+        return (WorkerError, (self.what,))  # pickled (a worker's error): the same message, not nested
