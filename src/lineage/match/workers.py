@@ -16,8 +16,8 @@ out as workers come free. A worker that dies while it works (killed by the syste
 memory) stops the run with a :class:`~lineage.errors.WorkerError` (the pool would replace it and
 wait for its chunk forever); ``multiprocessing.Pool`` is kept for its prompt, clean end on Ctrl-C
 and on a failed task. Without ``fork`` (Windows; macOS, where forking a process that has loaded
-system frameworks is unsafe), in a daemonic process (which may not start processes) or in a
-worker, the files are matched in the calling process.
+system frameworks is unsafe), or in a daemonic process (a pool's worker, which may not start
+processes), the files are matched in the calling process.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ class MatchWorkers:
         if self.jobs <= 1 or n_files < self.min_files or n_files < 2:
             return 0
         if (sys.platform == "darwin" or "fork" not in multiprocessing.get_all_start_methods()
-                or multiprocessing.current_process().daemon or _IN_WORKER):
+                or multiprocessing.current_process().daemon):
             return 0
         return min(self.jobs, n_files)
 
@@ -92,13 +92,9 @@ def chunks(weights: Sequence[int], n_chunks: int) -> list[list[int]]:
 # The task of the pool being started: set just before the fork, so the workers inherit it (and
 # everything it refers to) instead of receiving it pickled.
 _TASK: Callable[[int], Any] | None = None
-# True in a worker: a task that calls run_per_file again runs its items there, one by one.
-_IN_WORKER = False
 
 
 def _init_worker() -> None:
-    global _IN_WORKER
-    _IN_WORKER = True
     # The parent handles Ctrl-C and SIGTERM and ends the pool; a worker dies quietly.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
