@@ -96,6 +96,12 @@ def _def_key(match: re.Match[str]) -> str:
     return f"{match.group(1)} {match.group(2)}"
 
 
+def def_key(line: str) -> str | None:
+    """:func:`_def_key` of a ``def`` or ``class`` line, None for any other line."""
+    match = _DEF_NAME.match(line)
+    return _def_key(match) if match is not None else None
+
+
 class Statements:
     """Statement numbers (:func:`~lineage.match.statements.statement_ids`) of the labeller's
     target file and of its upstream files, with each statement's size, per statement length

@@ -95,7 +95,7 @@ import numpy as np
 
 from lineage.arrays import unique
 from lineage.index import CODE
-from lineage.match.fill_statements import Statements
+from lineage.match.fill_statements import Statements, def_key
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import is_import_line
 from lineage.match.labels import FileLabeller
@@ -155,36 +155,24 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     return np.array(found, np.int64)
 
 
-_DEF = re.compile(r"(?:async\s+)?def\s+(\w+)\s*\(")
-
-
 def _same_name_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, near: np.ndarray) -> np.ndarray:
     """Per paired line: a ``def`` header paired (near) with an upstream ``def`` header of the same
-    name, the name defined once in the target file and once in that upstream file."""
+    name, the name defined once in the target file and once in that upstream file (as the
+    signature rule counts them: :meth:`Statements.target_names_once`)."""
     r, rows = lab.result, lab.t_rows
     out = np.zeros(len(paired), bool)
     if not near.any():
         return out
-    mine = [m.group(1) if (m := _DEF.match(line.strip())) else None for line in lab.t_lines]
-    counts: dict[str, int] = {}
-    for name in mine:
-        if name is not None:
-            counts[name] = counts.get(name, 0) + 1
-    up_counts: dict[int, dict[str, int]] = {}
+    statements = Statements(lab)
+    mine = statements.target_names_once()
     for k in np.flatnonzero(near).tolist():
         tc = int(paired[k])
-        name = mine[rows[tc]]
-        if name is None or counts[name] != 1:
+        name = def_key(lab.t_lines[rows[tc]])
+        if name is None or not name.startswith("def ") or name not in mine:
             continue
         u = int(up_file[k])
-        u_lines = lab.upstream_lines(u)[1]
-        theirs = _DEF.match(u_lines[int(r.up_row[rows[tc]])].strip())
-        if theirs is None or theirs.group(1) != name:
-            continue
-        if u not in up_counts:
-            names = [m.group(1) for line in u_lines if (m := _DEF.match(line.strip()))]
-            up_counts[u] = {n: names.count(n) for n in set(names)}
-        out[k] = up_counts[u].get(name) == 1
+        if def_key(lab.upstream_lines(u)[1][int(r.up_row[rows[tc]])]) == name:
+            out[k] = name in statements.upstream_names_once(u)
     return out
 
 
@@ -285,18 +273,17 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     # in order with a neighbour; a `setup.py` shares a path with any other), a verbatim one-line
     # import is evidence on its own (``lone_placed_imports``).
     own_imports = np.zeros(len(paired), bool)
-    if p.lone_placed_imports and placed:
-        linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
-        own_imports = is_import & (match[paired] == VERBATIM) & np.isin(up_file, np.unique(up_file[linked]))
-
-    # A later version of a file keeps its methods: there a near ``def`` header naming the
-    # upstream header of its own name, each defined once in its file, is evidence on its own
-    # (``lone_placed_headers``).
     own_headers = np.zeros(len(paired), bool)
-    if p.lone_placed_headers and placed:
+    if placed and (p.lone_placed_imports or p.lone_placed_headers):
         linked = code & ~is_import & continued[unit] & np.isin(up_file, list(placed))
-        own_headers = _same_name_headers(lab, paired, up_file, match[paired] == NEAR) & np.isin(
-            up_file, np.unique(up_file[linked]))
+        linked_files = np.isin(up_file, np.unique(up_file[linked]))
+        if p.lone_placed_imports:
+            own_imports = is_import & (match[paired] == VERBATIM) & linked_files
+        # A later version of a file keeps its methods: there a near ``def`` header naming the
+        # upstream header of its own name, each defined once in its file, is evidence on its own
+        # (``lone_placed_headers``).
+        if p.lone_placed_headers:
+            own_headers = _same_name_headers(lab, paired, up_file, match[paired] == NEAR) & linked_files
 
     def evidence(pos: np.ndarray) -> np.ndarray:
         """Which of these paired lines (positions in ``paired``) are evidence on their own."""
