@@ -501,3 +501,29 @@ def test_imports_reordered_and_functions_moved_to_another_file(tmp_path: Path) -
     assert (moved[9]["category"], moved[9]["upstream_line"]) == ("edited", 10)  # step 6
     assert moved[11]["upstream_line"] == 11
     assert ("pkg/internal.py", 1) not in rows
+
+
+def test_agreed_sample_takes_code_lines_both_the_truth_and_lineage_call_copied(tmp_path: Path) -> None:
+    from tests.eval.real import agreed_sample
+
+    (tmp_path / "truth.csv").write_text(
+        "target_path,line,copied,expected,upstream_path,upstream_line,operator,kind\n"
+        "a.py,1,1,verbatim,a.py,1,same_file,code\n"
+        "a.py,2,1,near,a.py,2,edited,code\n"
+        "a.py,3,0,none,,,new,code\n"
+        "a.py,4,1,verbatim,a.py,4,same_file,comment\n",
+        encoding="utf-8",
+    )
+    lines = tmp_path / "lines.csv"
+    lines.write_text(
+        "target_path,line,kind,match,upstream_path,upstream_line\n"
+        "a.py,1,code,verbatim,a.py,1\n"   # both copied: drawn
+        "a.py,2,code,none,,\n"            # a miss: not agreed
+        "a.py,3,code,near,a.py,3\n"       # a false copy: not agreed
+        "a.py,4,comment,verbatim,a.py,4\n"  # agreed, but not code
+        "a.py,5,code,verbatim,a.py,5\n",  # no truth row: none by the truth
+        encoding="utf-8",
+    )
+    rows, truth = agreed_sample.agreed_lines(tmp_path, lines)
+    assert [(r["target_path"], r["line"]) for r in rows] == [("a.py", "1")]
+    assert truth[("a.py", 2)]["expected"] == "near"
