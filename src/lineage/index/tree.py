@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import json
+import multiprocessing
+import os
 import posixpath
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -23,6 +25,7 @@ from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.archive import ArchiveSource
 from lineage.sources.base import LaterReader, Source, SourceInfo, blob_digest
+from lineage.worker_exit import end_with_parent
 
 # Below this many files to parse, worker start-up costs more than it saves.
 _PARALLEL_MIN_FILES = 64
@@ -145,8 +148,9 @@ def _lines(data: bytes) -> list[str]:
 _WORKER: Indexer | None = None
 
 
-def _init_worker(max_file_bytes: int) -> None:
+def _init_worker(max_file_bytes: int, parent: int | None = None) -> None:
     global _WORKER
+    end_with_parent(parent)  # a killed run leaves no index worker waiting for work
     _WORKER = Indexer(max_file_bytes)
 
 
@@ -248,8 +252,10 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             # Largest files first so that one big file does not finish alone at the end.
             todo.sort(key=lambda item: -len(item[1]))
             try:
+                # a forked worker's parent is this process (not so under forkserver or spawn)
+                forked = multiprocessing.get_start_method() == "fork"
                 with ProcessPoolExecutor(max_workers=jobs, initializer=_init_worker,
-                                         initargs=(max_file_bytes,)) as pool:
+                                         initargs=(max_file_bytes, os.getpid() if forked else None)) as pool:
                     # Each batch's records are stored as it comes back, while the workers parse on:
                     # stored after the pool, they kept one core idle for seconds (round speed4).
                     for batch in pool.map(_index_batch, _batches(todo, 16)):
