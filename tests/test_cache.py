@@ -284,6 +284,35 @@ def test_record_pack_key_components(tmp_path: Path) -> None:
     assert IndexCache(tmp_path).get_pack(pack_slot("dir", "/d")) is None  # packs off: never read
 
 
+def test_record_pack_definitions_decoded_when_read(tmp_path: Path) -> None:
+    """A pack's record holds its definitions undecoded until they are read: their count is known
+    without decoding, and once read they are the record's own, in order, equal to its list, and
+    a plain list in another process (pickled); a record without definitions has an empty list."""
+    import pickle
+
+    from lineage.index.store import PackedDefinitions, pack_slot
+
+    record = _record()
+    bare = _record("x = 1\n", "b.py")
+    assert [d.qualname for d in record.definitions] == ["Thing", "Thing.method"] and bare.definitions == []
+    cache = IndexCache(tmp_path, packs=2)
+    slot = pack_slot("dir", "/a")
+    cache.put_pack(slot, [record, bare])
+    pack = cache.get_pack(slot)
+    assert pack is not None
+    back = pack.get(record.digest, "m.py")
+    assert back is not None and isinstance(back.definitions, PackedDefinitions)
+    assert back.definitions._items is None and len(back.definitions) == 2 and bool(back.definitions)
+    assert back.definitions._items is None  # the count alone decodes nothing
+    assert list(back.definitions) == record.definitions and back.definitions == record.definitions
+    assert record.definitions == back.definitions and back.definitions[1] == record.definitions[1]
+    assert back.definitions[-1:] == record.definitions[-1:] and back.definitions != record.definitions[:1]
+    again = pickle.loads(pickle.dumps(back))
+    assert type(again.definitions) is list and again.definitions == record.definitions
+    empty = pack.get(bare.digest, "b.py")
+    assert empty is not None and empty.definitions == [] and type(empty.definitions) is list
+
+
 def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     t_root, u_root = _trees(tmp_path)
     cache = tmp_path / "cache"

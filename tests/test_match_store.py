@@ -26,12 +26,16 @@ def test_a_new_or_changed_module_changes_the_fingerprint(tmp_path: Path, monkeyp
     pkg.mkdir()
     (pkg / "__init__.py").write_text("x = 1\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    first = code_fingerprint(("fakepkg",))
+    first = code_fingerprint.__wrapped__(("fakepkg",))
     (pkg / "added.py").write_text("y = 2\n")
-    second = code_fingerprint(("fakepkg",))
+    second = code_fingerprint.__wrapped__(("fakepkg",))
     (pkg / "added.py").write_text("y = 3\n")
-    third = code_fingerprint(("fakepkg",))
+    third = code_fingerprint.__wrapped__(("fakepkg",))
     assert len({first, second, third}) == 3
+    assert code_fingerprint(("fakepkg",)) == third
+    (pkg / "added.py").write_text("y = 4\n")
+    assert code_fingerprint(("fakepkg",)) == third  # made once per process: the code it loaded
+    code_fingerprint.cache_clear()
     sys.modules.pop("fakepkg", None)
 
 
@@ -44,9 +48,9 @@ def test_the_compiled_pass_is_in_the_index_and_match_keys(tmp_path: Path, monkey
     fake = tmp_path / "_lineforms.c"
     fake.write_text("/* one */\n")
     monkeypatch.setattr(index_store, "compiled_pass_files", lambda: [fake])
-    first = (index_store.index_code_fingerprint.__wrapped__(), code_fingerprint())
+    first = (index_store.index_code_fingerprint.__wrapped__(), code_fingerprint.__wrapped__())
     fake.write_text("/* two */\n")
-    second = (index_store.index_code_fingerprint.__wrapped__(), code_fingerprint())
+    second = (index_store.index_code_fingerprint.__wrapped__(), code_fingerprint.__wrapped__())
     assert first[0] != second[0] and first[1] != second[1]
 
 

@@ -148,3 +148,38 @@ def test_a_damaged_entry_is_rebuilt(tmp_path: Path) -> None:
     _run(target, upstream, tmp_path / "plain", tmp_path / "none", use_cache=False)
     assert _reports(tmp_path / "warm") == _reports(tmp_path / "plain")
     assert entry.exists()  # written again by the run that found it damaged
+
+
+def test_a_rerun_reads_the_stored_lines_table_only_when_asked(tmp_path: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rerun that changed one file writes its reports (lines.csv spliced, figures and
+    obligations from the paired rows) without decoding the stored lines table; they are those of
+    a run without cache. Read through the API, ``lines`` is that run's table, and once read it is
+    what the figures count, edits included."""
+    from lineage.api import compare
+    from lineage.results import figures
+
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(target, upstream, tmp_path / "first", cache)
+    _append("app/mixed.py", "\n# one more line\n")(target, upstream)
+    decoded: list[int] = []
+    original = reuse.Stored.lines
+    monkeypatch.setattr(reuse.Stored, "lines", lambda self: decoded.append(1) or original(self))
+    _run(target, upstream, tmp_path / "warm", cache)
+    assert decoded == []
+    _run(target, upstream, tmp_path / "plain", tmp_path / "none", use_cache=False)
+    assert _reports(tmp_path / "warm") == _reports(tmp_path / "plain")
+
+    settings = RunSettings(cache_dir=cache, jobs=1, max_file_bytes=MAX_BYTES)
+    _append("app/mixed.py", "\n# and another\n")(target, upstream)
+    lazy = compare(str(target), [str(upstream)], settings=settings)
+    plain = compare(str(target), [str(upstream)], settings=RunSettings(use_cache=False, jobs=1,
+                                                                        max_file_bytes=MAX_BYTES))
+    assert lazy.lines_table is not None and lazy.paired_lines is not None and "lines" not in lazy.__dict__
+    assert lazy.per_upstream == plain.per_upstream and lazy.shared == plain.shared
+    assert lazy.obligations.equals(plain.obligations) and decoded == []
+    assert lazy.n_line_rows == len(plain.lines)
+    assert lazy.lines.equals(plain.lines) and decoded == [1]  # read now, whole
+    lazy.lines = lazy.lines[lazy.lines["match"] == "none"]  # an edit: no copied line left
+    assert lazy.per_upstream == {} and figures.per_upstream(plain.lines) != {}

@@ -204,6 +204,31 @@ def test_files_read_for_the_identity_are_not_hashed_again(tmp_path: Path, monkey
         [(f.path, f.digest, f.h_norm.tolist()) for f in plain.files]
 
 
+def test_what_the_identity_declared_is_not_read_again(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A :class:`ReadFiles` carries the licence, project and vendoring records the identity read:
+    index_tree reads none of them again, and the tree declares what a plain index reads."""
+    import lineage.index.tree as tree_module
+    from lineage.index.tree import ReadFiles, tree_identity
+
+    root, _ = _tree(tmp_path / "t")
+    (root / "LICENSE").write_text("MIT License\n\nCopyright (c) 2024 Someone\n", encoding="utf-8")
+    (root / "pyproject.toml").write_text('[project]\nname = "someproj"\n', encoding="utf-8")
+    (root / "vendor.txt").write_text("requests==2.32.3\n", encoding="utf-8")
+    plain = _index(root, IndexCache(None))
+    assert plain.licence is not None and plain.licence.files and plain.project is not None and plain.project.name
+    calls: list[str] = []
+    for name in ("read_source_licence", "read_project", "read_vendor_records"):
+        real = getattr(tree_module, name)
+        monkeypatch.setattr(tree_module, name, lambda source, real=real, name=name: calls.append(name) or real(source))
+    with open_source(str(root), tmp_path / "downloads") as source:
+        blobs = ReadFiles()
+        tree_identity(source, IndexCache(None), blobs)
+        assert len(calls) == 3
+        tree = index_tree(source, IndexCache(None), 1, read=blobs)
+    assert len(calls) == 3  # none read again
+    assert (tree.licence, tree.project, tree.vendoring) == (plain.licence, plain.project, plain.vendoring)
+
+
 def test_an_archive_indexed_from_the_cache_reads_a_member_only_when_its_lines_are_asked_for(
         tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     import os

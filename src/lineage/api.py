@@ -360,11 +360,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         if not reused or n_files - reused > REWRITE_AFTER:
             store.put(target.files, tables, votes, renamed)
     timings = {"match": seconds["match"], "tables": time.perf_counter() - started - seconds["match"]}
-    return Comparison(target=target, upstreams=list(upstreams), params=params, lines=tables["lines"],
+    lines = tables["lines"]
+    lazy = not isinstance(lines, pd.DataFrame)  # a LinesTable (lineage.results.reuse), read when asked
+    return Comparison(target=target, upstreams=list(upstreams), params=params, lines=None if lazy else lines,  # type: ignore[arg-type]
                       files=tables["files"], functions=tables["functions"], regions=tables["regions"],
                       upstream_names=labels, timings=timings,
                       match_cache_hits=matching.hits, match_cache_misses=matching.misses, table_rows_reused=reused,
-                      origins=build_origins(origins, up_files), target_names=own_target, row_keys=keys)
+                      origins=build_origins(origins, up_files), target_names=own_target, row_keys=keys,
+                      lines_table=lines if lazy else None, paired_lines=tables.get("paired"))  # type: ignore[arg-type]
 
 
 def _no_line_tables() -> dict[str, pd.DataFrame]:

@@ -45,11 +45,11 @@ import os
 import re
 import struct
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import fields
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 import numpy as np
 import xxhash
@@ -60,7 +60,7 @@ from lineage.markers import RULES_FINGERPRINT, Marker
 
 MAGIC = b"LINEAGE-IDX\n"
 _PACK_MAGIC = b"LINEAGE-PACK\n"  # every record of one source (RecordPack)
-PACK_VERSION = 1
+PACK_VERSION = 2  # 2: each record's definitions as one JSON text, decoded on use
 _DIGESTS_MAGIC = b"LINEAGE-DIG\n"  # an archive's blob hashes (IndexCache.archive_digests)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 CHECKSUM_BYTES = 16  # XXH3-128 (checksum)
@@ -389,13 +389,65 @@ def pack_slot(kind: str, location: str) -> str:
     return hashlib.sha256(json.dumps(["pack", PACK_VERSION, kind, location]).encode()).hexdigest()
 
 
+class PackedDefinitions(Sequence[Definition]):
+    """A record's definitions as a :class:`RecordPack` keeps them: their count, and their field
+    lists as one JSON text, made into :class:`Definition` objects on first use. A rerun that
+    changed one file reads the definitions of that file and of the upstream files it matched;
+    decoding all of them (115,000 on the pinned pair) was most of the cost of its records. It
+    reads as the list it stands for (the same items and length, equal to it, a list when pickled),
+    and lives here rather than in :mod:`lineage.index.records`, whose code keys every record."""
+
+    __slots__ = ("_count", "_items", "_text")
+
+    def __init__(self, count: int, text: str) -> None:
+        self._count, self._text = count, text
+        self._items: list[Definition] | None = None
+
+    def _list(self) -> list[Definition]:
+        if self._items is None:
+            items = [Definition(*values) for values in json.loads(self._text)]
+            if len(items) != self._count:
+                raise ValueError("packed definitions do not match their count")
+            self._items = items
+        return self._items
+
+    def __len__(self) -> int:
+        return self._count
+
+    @overload
+    def __getitem__(self, index: int) -> Definition: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Definition]: ...
+    def __getitem__(self, index: int | slice) -> Definition | list[Definition]:
+        return self._list()[index]
+
+    def __iter__(self) -> Iterator[Definition]:
+        return iter(self._list())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, PackedDefinitions):
+            other = other._list()
+        return self._list() == other if isinstance(other, list) else NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # unhashable, as a list
+
+    def __repr__(self) -> str:
+        return repr(self._list())
+
+    def __reduce__(self) -> tuple[type, tuple[list[Definition]]]:
+        return list, (self._list(),)
+
+
 class RecordPack:
     """Every indexed record of one source as last indexed, looked up by blob digest.
 
     Payload: a length-prefixed JSON header (version, slot, index version, marker rules, the code
-    fingerprint, and per record its digest, sizes, status, encoding, definitions and markers as
-    field lists) followed by each array kind of all records concatenated (kinds, h_norm, h_abs,
-    ntok, record after record). A record is made into a :class:`FileIndex` only when asked for.
+    fingerprint, and per record its digest, sizes, status, encoding, the number of its definitions
+    and their field lists as one JSON text, and its markers as field lists) followed by each array
+    kind of all records concatenated (kinds, h_norm, h_abs, ntok, record after record). A record
+    is made into a :class:`FileIndex` only when asked for, and its definitions are decoded only
+    when read (:class:`PackedDefinitions`): a text is one string to the
+    header's JSON parser, where 115,000 nested lists (the pinned pair's) took most of its time.
     """
 
     def __init__(self, rows: dict[str, list[Any]], arrays: list[np.ndarray], starts: dict[str, int]) -> None:
@@ -413,19 +465,20 @@ class RecordPack:
         row = self._rows.get(digest)
         if row is None:
             return None
-        _, n_bytes, n_lines, status, reason, encoding, parse_errors, definitions, markers = row
+        _, n_bytes, n_lines, status, reason, encoding, parse_errors, n_definitions, definitions, markers = row
         start = self._starts[digest]
         kinds, h_norm, h_abs, ntok = (a[start : start + n_lines] for a in self._arrays)
         return FileIndex(path=path, digest=digest, n_bytes=n_bytes, status=status, reason=reason, encoding=encoding,
                          parse_errors=parse_errors, kinds=kinds, h_norm=h_norm, h_abs=h_abs, ntok=ntok,
-                         definitions=[Definition(*d) for d in definitions],
+                         definitions=PackedDefinitions(n_definitions, definitions) if n_definitions  # type: ignore[arg-type]
+                         else [],
                          markers=[_marker(dict(zip(_field_names(Marker), m, strict=True))) for m in markers])
 
     @staticmethod
     def encode(slot: str, records: Sequence[FileIndex]) -> bytes:
         def_names, marker_names = _field_names(Definition), _field_names(Marker)
-        rows = [[r.digest, r.n_bytes, r.n_lines, r.status, r.reason, r.encoding, r.parse_errors,
-                 [[getattr(d, name) for name in def_names] for d in r.definitions],
+        rows = [[r.digest, r.n_bytes, r.n_lines, r.status, r.reason, r.encoding, r.parse_errors, len(r.definitions),
+                 json.dumps([[getattr(d, name) for name in def_names] for d in r.definitions], separators=(",", ":")),
                  [[getattr(m, name) for name in marker_names] for m in r.markers]] for r in records]
         header = {"pack_version": PACK_VERSION, "slot": slot, "version": INDEX_VERSION,
                   "marker_rules": RULES_FINGERPRINT, "code": index_code_fingerprint(),
@@ -451,7 +504,8 @@ class RecordPack:
             starts: dict[str, int] = {}
             line = 0
             for row in header["records"]:
-                if len(row) != 9 or not isinstance(row[2], int) or row[2] < 0:
+                if (len(row) != 10 or not isinstance(row[2], int) or row[2] < 0 or not isinstance(row[7], int)
+                        or not isinstance(row[8], str)):
                     return None
                 rows[row[0]] = row
                 starts[row[0]] = line

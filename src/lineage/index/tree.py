@@ -208,6 +208,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             to_read.append(path)
     order += to_read
     archive = _archive_digest(source)
+    declared = read.declared if isinstance(read, ReadFiles) else None  # of this very source (tree_identity)
     read = read or {}
     # An archive whose blob digests an earlier run recorded: a file whose record is cached is not
     # read now, only if some stage asks for its lines (TreeBytes).
@@ -299,20 +300,24 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,
-        licence=read_source_licence(source),
-        project=read_project(source),
-        vendoring=read_vendor_records(source),
+        licence=declared[0] if declared is not None else read_source_licence(source),
+        project=declared[1] if declared is not None else read_project(source),
+        vendoring=declared[2] if declared is not None else read_vendor_records(source),
     )
 
 
 class ReadFiles(dict[str, bytes]):
     """Files read from a source (path -> bytes) by :func:`tree_identity`, with the blob digest
     it computed of each (``digests``), which :func:`index_tree` then takes instead of hashing
-    the same bytes again (the pinned pair's target: 4,719 files, 0.05 s)."""
+    the same bytes again (the pinned pair's target: 4,719 files, 0.05 s), and what the source's
+    non-Python files declare (``declared``: licence, project, vendoring records), which
+    :func:`index_tree` takes instead of reading and parsing them again (both sides of the
+    pinned pair: about 0.05 s)."""
 
     def __init__(self) -> None:
         super().__init__()
         self.digests: dict[str, str] = {}
+        self.declared: tuple[SourceLicence, ProjectInfo, list[VendorRecord]] | None = None
 
 
 def _read(source: Source, paths: list[str], read: dict[str, bytes]) -> Iterator[tuple[str, bytes, str | None]]:
@@ -363,10 +368,13 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
             cache.put_archive_digests(archive, digests)
+    licence, project, vendoring = read_source_licence(source), read_project(source), read_vendor_records(source)
+    if isinstance(blobs, ReadFiles):
+        blobs.declared = (licence, project, vendoring)
     return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
             "other_files": len(source.paths()) - len(py_paths),
-            "licence": asdict(read_source_licence(source)), "project": asdict(read_project(source)),
-            "vendoring": [r.to_dict() for r in read_vendor_records(source)]}
+            "licence": asdict(licence), "project": asdict(project),
+            "vendoring": [r.to_dict() for r in vendoring]}
 
 
 def _archive_digest(source: Source) -> str | None:

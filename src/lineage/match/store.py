@@ -26,6 +26,7 @@ a folder rename and the renamed upstream paths it was matched with (header keys 
 from __future__ import annotations
 
 import contextlib
+import functools
 import hashlib
 import importlib
 import struct
@@ -64,9 +65,15 @@ def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
     return sorted(found)
 
 
+@functools.cache
 def code_fingerprint(names: tuple[str, ...] = FINGERPRINTED) -> str:
     """A digest of the code that computes a match entry: part of every match cache key, so a
-    change to that code is never answered from an older entry, even when no version was bumped."""
+    change to that code is never answered from an older entry, even when no version was bumped.
+
+    Made once per process and names (as :func:`lineage.index.store.index_code_fingerprint`): the
+    code a process runs is the code it loaded, and a rerun that changed one file asked for the
+    whole package's five times (the result, table, side and licence caches), reading and hashing
+    its 110 files each time."""
     digest = hashlib.sha256()
     root = Path(importlib.import_module("lineage").__file__).parent  # type: ignore[arg-type]
     for path in code_files(names):

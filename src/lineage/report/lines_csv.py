@@ -39,7 +39,7 @@ import pyarrow.csv as pa_csv
 from lineage.index.store import frame, store_keeping_newest, unframe_view
 
 if TYPE_CHECKING:
-    from lineage.results.reuse import RowKeys
+    from lineage.results.reuse import LinesTable, RowKeys
 
 LINES_CSV_MAGIC = b"LINEAGE-LINESCSV\n"
 LINES_CSV_VERSION = 1
@@ -103,11 +103,13 @@ def _put(entry: Path, context: str, keys: Sequence[str], lengths: Sequence[int],
     store_keeping_newest(entry, frame(LINES_CSV_MAGIC, payload), KEEP)
 
 
-def write_lines_csv(table: pa.Table, path: Path, row_keys: RowKeys, cache_root: Path) -> int:
+def write_lines_csv(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_root: Path) -> int:
     """Write lines.csv of ``table`` (already through the formula guard when it was rendered whole:
     see :func:`lineage.report.tables.write_csv`) to ``path``, copying the stored bytes of each
     file whose key the entry holds; return how many files' rows were copied. Raises ValueError
-    when ``row_keys`` does not describe ``table`` (the caller then renders it whole)."""
+    when ``row_keys`` does not describe ``table`` (the caller then renders it whole). A
+    :class:`lineage.results.reuse.LinesTable` is read whole only when the entry is rendered
+    whole or lacks a file whose rows are not among its fresh ones."""
     from lineage.report.tables import neutralise_formulas
     from lineage.results.reuse import REWRITE_AFTER
 
@@ -123,6 +125,8 @@ def write_lines_csv(table: pa.Table, path: Path, row_keys: RowKeys, cache_root: 
     head = header.getvalue().to_pybytes()
     if found is None or fresh > REWRITE_AFTER:
         # Rendered whole, one write per file so that each file's byte length is known; then stored.
+        if not isinstance(table, pa.Table):
+            table = table.whole()
         lengths = []
         with pa.OSFile(str(path), "wb") as sink:
             sink.write(head)

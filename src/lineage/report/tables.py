@@ -56,12 +56,11 @@ class TablesReporter:
         for name in ("lines", "files", "functions", "regions"):
             path = folder.path(f"{name}.csv")
             if name == "lines" and folder.csv_cache is not None and comparison.row_keys is not None \
-                    and len(comparison.lines):
+                    and comparison.n_line_rows:
                 from lineage.report.lines_csv import write_lines_csv
 
-                try:
-                    write_lines_csv(pa.Table.from_pandas(comparison.lines, preserve_index=False), path,
-                                    comparison.row_keys, folder.csv_cache)
+                try:  # the lines table's parts, while nobody read it whole (Comparison.lines_rows)
+                    write_lines_csv(comparison.lines_rows(), path, comparison.row_keys, folder.csv_cache)
                     continue
                 except (ValueError, pa.ArrowException):  # keys not matching the table, a bad entry
                     pass  # rendered whole, as without the cache

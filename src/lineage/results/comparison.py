@@ -17,14 +17,22 @@ from lineage.results import figures
 from lineage.results.figures import Numbers
 
 if TYPE_CHECKING:
+    import pyarrow as pa
+
     from lineage.index import TreeIndex
     from lineage.match import MatchParams
-    from lineage.results.reuse import RowKeys
+    from lineage.results.reuse import LinesTable, RowKeys
 
 
 @dataclass
 class Comparison:
-    """Everything one comparison produced: the tables, and what is needed to reproduce them."""
+    """Everything one comparison produced: the tables, and what is needed to reproduce them.
+
+    A rerun that reused the last run's rows (:mod:`lineage.results.reuse`) may hand the lines
+    table over as ``lines_table``, with ``lines=None``: ``lines`` is then made from it when first
+    read, and until then the figures and obligations read ``paired_lines``, its rows they
+    select from (:func:`lineage.results.reuse.paired_rows`), and lines.csv its parts
+    (:meth:`lines_rows`). Once ``lines`` was read, everything reads it, edits included."""
 
     target: TreeIndex
     upstreams: list[TreeIndex]
@@ -44,13 +52,51 @@ class Comparison:
     target_names: list[str] = field(default_factory=list)  # names that identify the target
     # which lines-table rows are whose, under which key (with the table cache; lineage.report.lines_csv)
     row_keys: RowKeys | None = None
+    lines_table: LinesTable | None = field(default=None, repr=False, compare=False)
+    paired_lines: pd.DataFrame | None = field(default=None, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.lines is None and self.lines_table is not None:
+            del self.lines  # made on first read (__getattr__)
+
+    def __getattr__(self, name: str) -> object:
+        # only for attributes the instance lacks: ``lines`` before it is first read
+        table = self.__dict__.get("lines_table")
+        if name == "lines" and table is not None:
+            self.lines = table.frame()
+            return self.lines
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+
+    @property
+    def _paired_or_lines(self) -> pd.DataFrame:
+        """What the figures and obligations select their rows from: ``paired_lines`` while
+        ``lines`` was never read (so nobody can have edited it), else ``lines``."""
+        if self.paired_lines is not None and "lines" not in self.__dict__:
+            return self.paired_lines
+        return self.lines
+
+    @property
+    def n_line_rows(self) -> int:
+        """Rows of the lines table, without reading it whole."""
+        if "lines" not in self.__dict__ and self.lines_table is not None:
+            return self.lines_table.num_rows
+        return len(self.lines)
+
+    def lines_rows(self) -> pa.Table | LinesTable:
+        """The lines table as Arrow rows for lines.csv: the parts while it was never read, else
+        the table converted (:func:`lineage.report.lines_csv.write_lines_csv` takes either)."""
+        if "lines" not in self.__dict__ and self.lines_table is not None:
+            return self.lines_table
+        import pyarrow as pa
+
+        return pa.Table.from_pandas(self.lines, preserve_index=False)
 
     @functools.cached_property
     def obligations(self) -> pd.DataFrame:
         """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
         from lineage.results.obligations import build_obligations
 
-        return build_obligations(self.target, self.upstreams, self.upstream_names, self.lines, self.files,
+        return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
                                  self.params.licence_head_lines)
 
     def headline(self) -> list[str]:
@@ -77,7 +123,7 @@ class Comparison:
 
     @property
     def per_upstream(self) -> dict[str, dict[str, int]]:
-        return figures.per_upstream(self.lines)
+        return figures.per_upstream(self._paired_or_lines)
 
     @property
     def vendored(self) -> list[dict[str, object]]:
@@ -89,4 +135,4 @@ class Comparison:
 
     @property
     def shared(self) -> dict[str, object]:
-        return figures.shared_figures(self.files, self.lines)
+        return figures.shared_figures(self.files, self._paired_or_lines)
