@@ -183,3 +183,32 @@ def test_a_rerun_reads_the_stored_lines_table_only_when_asked(tmp_path: Path,
     assert lazy.lines.equals(plain.lines) and decoded == [1]  # read now, whole
     lazy.lines = lazy.lines[lazy.lines["match"] == "none"]  # an edit: no copied line left
     assert lazy.per_upstream == {} and figures.per_upstream(plain.lines) != {}
+
+
+def test_lines_csv_rendered_whole_keeps_no_arrow_copy_of_the_lines(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rerun whose lines.csv entry is gone renders lines.csv from the whole table; the Arrow
+    copy made for it is dropped once written (kept on the comparison, it held about 240 MB of the
+    pinned pair through every later reporter), and the reports are those of a run without cache."""
+    import shutil
+
+    from lineage.report.summary import SummaryReporter
+
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(target, upstream, tmp_path / "first", cache)
+    shutil.rmtree(cache / f"tables-v{reuse.TABLES_VERSION}" / "lines-csv")  # evicted: rendered whole
+    _append("app/mixed.py", "\n# one more line\n")(target, upstream)
+    seen: list[tuple[bool, bool]] = []
+    original = SummaryReporter.write
+
+    def spy(self: SummaryReporter, comparison: object, folder: object) -> object:
+        table = getattr(comparison, "lines_table", None)
+        seen.append((isinstance(table, reuse.LinesTable), table is not None and table._whole is not None))
+        return original(self, comparison, folder)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(SummaryReporter, "write", spy)
+    _run(target, upstream, tmp_path / "warm", cache)
+    assert seen == [(True, False)]
+    _run(target, upstream, tmp_path / "plain", tmp_path / "none", use_cache=False)
+    assert _reports(tmp_path / "warm") == _reports(tmp_path / "plain")

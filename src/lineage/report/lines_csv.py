@@ -110,6 +110,16 @@ def write_lines_csv(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys,
     when ``row_keys`` does not describe ``table`` (the caller then renders it whole). A
     :class:`lineage.results.reuse.LinesTable` is read whole only when the entry is rendered
     whole or lacks a file whose rows are not among its fresh ones."""
+    from lineage.results.reuse import LinesTable
+
+    try:
+        return _write(table, path, row_keys, cache_root)
+    finally:
+        if isinstance(table, LinesTable):
+            table.forget_whole()
+
+
+def _write(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_root: Path) -> int:
     from lineage.report.tables import neutralise_formulas
     from lineage.results.reuse import REWRITE_AFTER
 

@@ -383,6 +383,11 @@ class LinesTable:
             self._whole = pa.Table.from_pandas(self.frame(), preserve_index=False)
         return self._whole
 
+    def forget_whole(self) -> None:
+        """Drop the Arrow copy :meth:`whole` made (for lines.csv alone): kept on the comparison,
+        it held about 240 MB of the pinned pair through every later reporter."""
+        self._whole = None
+
     def slice(self, offset: int, length: int) -> pa.Table:
         """Rows ``offset`` to ``offset + length`` as Arrow, as ``pa.Table.from_pandas(frame)`` has
         them (a CSV writer renders each cell on its own, so the rows render alike either way)."""
