@@ -495,3 +495,29 @@ def test_a_checkout_falls_back_from_pyproject_to_setup_py(tmp_path: Path) -> Non
         "discord/__init__.py": "VALUE = 1\n"})
     with open_source(str(root), tmp_path / "cache") as source:
         assert read_project(source).authors == ("Rapptz",)
+
+
+def test_figures_and_obligations_read_only_the_paired_rows(tmp_path: Path) -> None:
+    """A rerun that reused the table cache computes the figures and the obligations from the
+    paired rows alone (:func:`lineage.results.reuse.paired_rows`); on a comparison holding
+    every kind of row (copied, third-party, from the target, header, generated, none) they must
+    be those of the whole lines table, or a rerun's figures would differ from a cold run's."""
+    from lineage.api import compare
+    from lineage.results import figures, reuse
+    from lineage.results.obligations import build_obligations
+    from lineage.settings import RunSettings
+
+    target, upstream, _ = _trees()
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    c = compare(str(t), [str(u)], settings=RunSettings(use_cache=False, jobs=1))
+    lines = c.lines
+    assert {"third_party:fastlib", "from_target", "header", "generated"} <= set(lines["shared_origin"])
+    assert (lines["match"] == "none").any() and (lines["match"] != "none").any()
+    paired = reuse.paired_rows(lines)
+    assert len(paired) < len(lines)
+    assert figures.per_upstream(paired) == figures.per_upstream(lines)
+    assert figures.shared_figures(c.files, paired) == figures.shared_figures(c.files, lines)
+    whole = build_obligations(c.target, c.upstreams, c.upstream_names, lines, c.files, c.params.licence_head_lines)
+    part = build_obligations(c.target, c.upstreams, c.upstream_names, paired, c.files, c.params.licence_head_lines)
+    assert not whole.empty and part.equals(whole)
