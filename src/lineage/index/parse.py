@@ -201,12 +201,15 @@ def _docstring_node(body: Node | None) -> Node | None:
     """
     if body is None:
         return None
-    for child in body.named_children:
-        if child.type == "comment":
+    # Child by child: ``named_children`` made a node of every statement of the body (a class's
+    # every method) to look at the first.
+    for k in range(body.named_child_count):
+        child = body.named_child(k)
+        if child is None or child.type == "comment":
             continue
         if child.type == "expression_statement" and child.named_child_count == 1:
-            first = child.named_children[0]
-            if first.type in ("string", "concatenated_string"):
+            first = child.named_child(0)
+            if first is not None and first.type in ("string", "concatenated_string"):
                 return first
         return None
     return None
