@@ -67,16 +67,15 @@ class Indexer:
             detail = f"at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else str(exc)
             return _skip(record, f"not UTF-8 text ({detail})")
         lines = split_lines(text)
-        self._fill(record, lines)
+        self._fill(record, lines, parser_input(data, record.encoding, lines))
         return record
 
-    def _fill(self, record: FileIndex, lines: list[str]) -> None:
+    def _fill(self, record: FileIndex, lines: list[str], source: bytes) -> None:
         n = len(lines)
         kinds = np.zeros(n, np.uint8)
         h_norm = np.zeros(n, np.int64)
         h_abs = np.zeros(n, np.int64)
         ntok = np.zeros(n, np.uint16)
-        source = "\n".join(lines).encode("utf-8", "surrogatepass")
         tree = self.parser.parse(source)
         record.parse_errors = tree.root_node.has_error
         if record.parse_errors:
@@ -128,6 +127,15 @@ class Indexer:
         record.kinds, record.h_norm, record.h_abs, record.ntok = kinds, h_norm, h_abs, ntok
         record.definitions = _definitions(functions, classes)
         record.markers = find_file_markers(lines, [KIND_NAMES[k] for k in kinds])
+
+
+def parser_input(data: bytes, encoding: str, lines: list[str]) -> bytes:
+    """What the parser reads: the file's ``lines`` (:func:`split_lines` of ``data`` decoded with
+    ``encoding``) joined by newlines, as UTF-8. For UTF-8 bytes without a carriage return that is
+    ``data`` itself less one final newline, taken without decoding and encoding it again."""
+    if encoding == "utf-8" and b"\r" not in data:
+        return data[:-1] if data.endswith(b"\n") else data
+    return "\n".join(lines).encode("utf-8", "surrogatepass")
 
 
 def fill_lines(lines: list[str], doc: np.ndarray, inside: np.ndarray, comment: np.ndarray, tail: np.ndarray,
