@@ -37,6 +37,9 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 else:
     _lineforms.set_kept_names(sorted(KEPT_NAMES))
 
+# KIND_NAMES as an object array: indexing it with a kinds array names every line in one step.
+_KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
+
 _QUERY_SOURCE = """
 (comment) @comment
 (string) @string
@@ -126,7 +129,7 @@ class Indexer:
 
         record.kinds, record.h_norm, record.h_abs, record.ntok = kinds, h_norm, h_abs, ntok
         record.definitions = _definitions(functions, classes)
-        record.markers = find_file_markers(lines, [KIND_NAMES[k] for k in kinds])
+        record.markers = find_file_markers(lines, _KIND_OBJECTS[kinds].tolist())
 
 
 def parser_input(data: bytes, encoding: str, lines: list[str]) -> bytes:
@@ -230,7 +233,8 @@ def _definitions(functions: list[Node], classes: list[Node]) -> list[Definition]
             name_node = node.child_by_field_name("name")
             if name_node is None or name_node.text is None:
                 continue
-            outer = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else node
+            parent = node.parent  # one lookup (tree-sitter walks down from the root for it)
+            outer = parent if parent is not None and parent.type == "decorated_definition" else node
             name = name_node.text.decode("utf-8", "replace")
             spans.append((outer.start_point[0] + 1, node.end_point[0] + 1, kind, name))
     spans.sort(key=lambda s: (s[0], -s[1], s[3]))
