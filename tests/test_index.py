@@ -20,6 +20,7 @@ from lineage.index import (
     decode_source,
     split_lines,
 )
+from lineage.index.parse import parser_input
 from lineage.sources import blob_digest
 
 
@@ -186,6 +187,19 @@ def test_split_lines() -> None:
     assert split_lines("a\r\nb\rc\nd") == ["a", "b", "c", "d"]
     assert split_lines("a\n\n") == ["a", ""]
     assert split_lines("a\r\n") == ["a"]
+
+
+@pytest.mark.parametrize("data", [
+    b"", b"\n", b"\n\n", b"x", b"x\n", b"x\n\n\n", b"x = 'caf\xc3\xa9'\n", b"a\xe2\x80\xa8b\n", b"a\x0cb\x0bc",
+    b"a\r\nb\r\n", b"a\rb", b"\xef\xbb\xbfx = 1\n", b"# coding: utf8\nx = 1\n",
+    "# -*- coding: latin-1 -*-\nx = 'caf\xe9'\n".encode("latin-1"),
+])
+def test_parser_input_is_the_lines_joined(data: bytes) -> None:
+    """The bytes the parser reads (taken from ``data`` itself when they can be) are always the
+    lines joined by newlines as UTF-8: the columns the parse gives are the lines' own."""
+    text, encoding = decode_source(data)
+    lines = split_lines(text)
+    assert parser_input(data, encoding, lines) == "\n".join(lines).encode("utf-8", "surrogatepass")
 
 
 def test_non_utf8_is_skipped_with_a_reason(indexer: Indexer) -> None:

@@ -74,9 +74,18 @@ typedef struct {
 
 #define AT(t, i) PyUnicode_READ((t)->kind, (t)->data, (i))
 
+/* An ASCII character is answered here: CPython's ISALPHA/ISDECIMAL/ISDIGIT/ISNUMERIC are calls into
+ * its Unicode tables (ISALNUM up to four of them) for every character, and for ASCII they hold
+ * exactly for A-Z, a-z and 0-9. */
+static inline int ascii_alpha(Py_UCS4 c) { return (Py_UCS4)((c | 32) - 'a') < 26; }
+static inline int ascii_digit(Py_UCS4 c) { return (Py_UCS4)(c - '0') < 10; }
 static int is_space(Py_UCS4 c) { return Py_UNICODE_ISSPACE(c); }
-static int is_word(Py_UCS4 c) { return Py_UNICODE_ISALNUM(c) || c == '_'; }
-static int is_decimal(Py_UCS4 c) { return Py_UNICODE_ISDECIMAL(c); }
+static int is_alpha(Py_UCS4 c) { return c < 128 ? ascii_alpha(c) : Py_UNICODE_ISALPHA(c); }
+static int is_digit(Py_UCS4 c) { return c < 128 ? ascii_digit(c) : Py_UNICODE_ISDIGIT(c); }
+static int is_word(Py_UCS4 c) {
+    return c < 128 ? ascii_alpha(c) || ascii_digit(c) || c == '_' : Py_UNICODE_ISALNUM(c);
+}
+static int is_decimal(Py_UCS4 c) { return c < 128 ? ascii_digit(c) : Py_UNICODE_ISDECIMAL(c); }
 static int is_prefix(Py_UCS4 c) { return c < 128 && c && strchr("rRbBuUfFtT", (int)c) != NULL; }
 
 /* fold_whitespace(text[lo:hi]): runs of whitespace become one space, ends stripped. Returns the
@@ -174,7 +183,7 @@ static Py_ssize_t code_forms(const Text *t, Py_ssize_t lo, Py_ssize_t hi, Buf *n
             if (buf_char(norm, AT(t, k)) < 0) return -1;
         /* abstract_token, exactly as lineage.index.normalise writes it */
         int is_string = c == '\'' || c == '"';
-        if (!is_string && Py_UNICODE_ISALPHA(c)) {
+        if (!is_string && is_alpha(c)) {
             for (Py_ssize_t k = i + 1; k < i + n && k < i + 3; k++) {
                 Py_UCS4 d = AT(t, k);
                 if (d == '\'' || d == '"') { is_string = 1; break; }
@@ -182,8 +191,8 @@ static Py_ssize_t code_forms(const Text *t, Py_ssize_t lo, Py_ssize_t hi, Buf *n
         }
         const char *cls = NULL;
         if (is_string) cls = "S";
-        else if (Py_UNICODE_ISALPHA(c) || c == '_' || c > 127) cls = is_kept(norm, start) ? NULL : "I";
-        else if (Py_UNICODE_ISDIGIT(c) || (c == '.' && n > 1 && Py_UNICODE_ISDIGIT(AT(t, i + 1)))) cls = "N";
+        else if (is_alpha(c) || c == '_' || c > 127) cls = is_kept(norm, start) ? NULL : "I";
+        else if (is_digit(c) || (c == '.' && n > 1 && is_digit(AT(t, i + 1)))) cls = "N";
         if (cls) {
             if (buf_ascii(abs_, cls, 1) < 0) return -1;
         } else {

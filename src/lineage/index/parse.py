@@ -37,6 +37,9 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 else:
     _lineforms.set_kept_names(sorted(KEPT_NAMES))
 
+# KIND_NAMES as an object array: indexing it with a kinds array names every line in one step.
+_KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
+
 _QUERY_SOURCE = """
 (comment) @comment
 (string) @string
@@ -67,16 +70,15 @@ class Indexer:
             detail = f"at byte {exc.start}" if isinstance(exc, UnicodeDecodeError) else str(exc)
             return _skip(record, f"not UTF-8 text ({detail})")
         lines = split_lines(text)
-        self._fill(record, lines)
+        self._fill(record, lines, parser_input(data, record.encoding, lines))
         return record
 
-    def _fill(self, record: FileIndex, lines: list[str]) -> None:
+    def _fill(self, record: FileIndex, lines: list[str], source: bytes) -> None:
         n = len(lines)
         kinds = np.zeros(n, np.uint8)
         h_norm = np.zeros(n, np.int64)
         h_abs = np.zeros(n, np.int64)
         ntok = np.zeros(n, np.uint16)
-        source = "\n".join(lines).encode("utf-8", "surrogatepass")
         tree = self.parser.parse(source)
         record.parse_errors = tree.root_node.has_error
         if record.parse_errors:
@@ -127,7 +129,16 @@ class Indexer:
 
         record.kinds, record.h_norm, record.h_abs, record.ntok = kinds, h_norm, h_abs, ntok
         record.definitions = _definitions(functions, classes)
-        record.markers = find_file_markers(lines, [KIND_NAMES[k] for k in kinds])
+        record.markers = find_file_markers(lines, _KIND_OBJECTS[kinds].tolist())
+
+
+def parser_input(data: bytes, encoding: str, lines: list[str]) -> bytes:
+    """What the parser reads: the file's ``lines`` (:func:`split_lines` of ``data`` decoded with
+    ``encoding``) joined by newlines, as UTF-8. For UTF-8 bytes without a carriage return that is
+    ``data`` itself less one final newline, taken without decoding and encoding it again."""
+    if encoding == "utf-8" and b"\r" not in data:
+        return data[:-1] if data.endswith(b"\n") else data
+    return "\n".join(lines).encode("utf-8", "surrogatepass")
 
 
 def fill_lines(lines: list[str], doc: np.ndarray, inside: np.ndarray, comment: np.ndarray, tail: np.ndarray,
@@ -201,12 +212,15 @@ def _docstring_node(body: Node | None) -> Node | None:
     """
     if body is None:
         return None
-    for child in body.named_children:
-        if child.type == "comment":
+    # Child by child: ``named_children`` made a node of every statement of the body (a class's
+    # every method) to look at the first.
+    for k in range(body.named_child_count):
+        child = body.named_child(k)
+        if child is None or child.type == "comment":
             continue
         if child.type == "expression_statement" and child.named_child_count == 1:
-            first = child.named_children[0]
-            if first.type in ("string", "concatenated_string"):
+            first = child.named_child(0)
+            if first is not None and first.type in ("string", "concatenated_string"):
                 return first
         return None
     return None
@@ -219,7 +233,8 @@ def _definitions(functions: list[Node], classes: list[Node]) -> list[Definition]
             name_node = node.child_by_field_name("name")
             if name_node is None or name_node.text is None:
                 continue
-            outer = node.parent if node.parent is not None and node.parent.type == "decorated_definition" else node
+            parent = node.parent  # one lookup (tree-sitter walks down from the root for it)
+            outer = parent if parent is not None and parent.type == "decorated_definition" else node
             name = name_node.text.decode("utf-8", "replace")
             spans.append((outer.start_point[0] + 1, node.end_point[0] + 1, kind, name))
     spans.sort(key=lambda s: (s[0], -s[1], s[3]))
