@@ -15,7 +15,8 @@ compiled = index_module._lineforms
 
 # Characters that exercise every branch of the tokeniser: quotes and prefixes, backslashes,
 # operators, digits and dots, Unicode letters, digits and spaces, a lone surrogate, astral chars.
-ALPHABET = list("abrRbBuUfFtT_xyz019.'\"\\#*/<>=-+:!%&|^@()[]{},; \t\f\v") + [
+# The edges of the C code's ASCII fast paths are in: A Z a z 0 9 @ [ ` { ~ DEL and the first non-ASCII.
+ALPHABET = list("abrRbBuUfFtT_xyzAZ019.'\"\\#*/<>=-+:!%&|^@()[]{},; \t\f\v`~\x7f\x80") + [
     "\u00e9", "\u00b2", "\u0663", "\u2003", "\u3000", "\u00a0", "\u2028", "\ud800", "\U0001f600", "\u0394"]
 
 
