@@ -28,7 +28,7 @@ PARENT = {
     "match": """
         import multiprocessing, os, time
         from lineage.match.workers import _init_worker
-        pool = multiprocessing.get_context("fork").Pool(1, initializer=_init_worker, initargs=(os.getpid(),))
+        pool = multiprocessing.get_context("fork").Pool(1, initializer=_init_worker)
         print(pool.apply(os.getpid), flush=True)
         time.sleep(120)
     """,

@@ -11,6 +11,12 @@ On Linux the kernel can send the worker a signal when the thread that forked it 
 outlives it. SIGKILL, not SIGTERM: the workers inherit the command's SIGTERM handler, and a worker
 has nothing of its own to clean up (the parent writes every cache entry and report file). Elsewhere
 this is a no-op: the worker is then ended as before, by its pool.
+
+Only for pools whose workers are all forked by the thread that uses the pool (the index stage's
+``ProcessPoolExecutor`` under fork). ``multiprocessing.Pool`` forks replacement workers from its
+handler thread, which exits inside ``terminate()``: the signal then kills a worker that may hold
+the task queue's lock, and ``terminate()`` waits for that lock forever. The match stage's Pool
+workers end with a parent killed outright on their own (``tests/test_worker_exit.py``).
 """
 
 from __future__ import annotations

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import gc
 import multiprocessing
-import os
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -33,7 +32,6 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lineage.errors import WorkerError
 from lineage.settings import DEFAULT_MATCH_MIN_FILES
-from lineage.worker_exit import end_with_parent
 
 if TYPE_CHECKING:
     from lineage.settings import RunSettings
@@ -96,12 +94,14 @@ def chunks(weights: Sequence[int], n_chunks: int) -> list[list[int]]:
 _TASK: Callable[[int], Any] | None = None
 
 
-def _init_worker(parent: int) -> None:
-    # The parent handles Ctrl-C and SIGTERM and ends the pool; a worker dies quietly, and
-    # with its parent when that is killed outright (lineage.worker_exit).
+def _init_worker() -> None:
+    # The parent handles Ctrl-C and SIGTERM and ends the pool; a worker dies quietly. No
+    # lineage.worker_exit here: Pool forks replacement workers from its handler thread, whose exit
+    # at terminate() would kill one holding the task queue's lock, and terminate() then waits for
+    # that lock forever (5 runs of 20 of the killed-worker test under load); Pool's workers end
+    # with a parent killed outright anyway (tests/test_worker_exit.py).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    end_with_parent(parent)
 
 
 def _run_chunk(chunk: list[int]) -> list[Any]:
@@ -158,7 +158,7 @@ def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: Matc
     before = set(multiprocessing.active_children())
     try:
         context = multiprocessing.get_context("fork")
-        with context.Pool(processes, initializer=_init_worker, initargs=(os.getpid(),)) as pool:
+        with context.Pool(processes, initializer=_init_worker) as pool:
             # The pool's own workers (forked by Pool() just now): one that ends while the pool
             # runs was killed (the pool replaces it and its chunk is lost: imap would wait
             # forever).
