@@ -1,7 +1,7 @@
 """Worker processes end when the process that started them dies.
 
-A forked worker of ``ProcessPoolExecutor`` or ``multiprocessing.Pool`` waits for its next task on a
-queue whose pipe it inherited whole, write end included, so when its parent is killed outright
+A forked worker of the index stage's ``ProcessPoolExecutor`` waits for its next task on a queue
+whose pipe it inherited whole, write end included, so when its parent is killed outright
 (SIGKILL, the system's out-of-memory killer) the pipe never reaches end-of-file and the worker
 waits forever, holding its share of the parent's memory. Measured on the main job (2026-12-05):
 a SIGKILLed run while indexing left both index workers asleep, adopted by init, a minute later.
