@@ -21,6 +21,7 @@ from lineage.index.vendoring import (
     vendor_markers,
 )
 from lineage.markers import Marker, file_marker, marker_names_upstream
+from lineage.report.html import page_name
 from lineage.sources import open_source
 from lineage.sources.pypi import release_key
 
@@ -521,3 +522,25 @@ def test_the_match_context_holds_the_pins_when_there_are_any() -> None:
     plain = match_context(ups, ["up"], MatchParams())  # type: ignore[arg-type]
     assert match_context(ups, ["up"], MatchParams(), None, [-1, -1]) == plain  # type: ignore[arg-type]
     assert match_context(ups, ["up"], MatchParams(), None, [0, -1]) != plain  # type: ignore[arg-type]
+
+
+def test_an_empty_vendored_file_gets_its_page(tmp_path: Path) -> None:
+    # setuptools 75.1.0's ``_vendor/wheel/vendored/packaging/__init__.py`` is empty and marked by
+    # its vendor.txt: a marked file with no line once stopped the HTML report with a KeyError.
+    upstream = treegen.write_tree(tmp_path / "up", {"upkg/__init__.py": "", "upkg/core.py": _body(1)})
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "tgt/own.py": _OWN,
+        "tgt/_vendor/vendor.txt": "upkg==1.0\n",
+        "tgt/_vendor/upkg/__init__.py": "",
+        "tgt/_vendor/upkg/core.py": _body(1),
+    })
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(upstream), "--out", str(out), "--formats", "none",
+                 "-q", "--jobs", "1"]) == 0
+    files = pd.read_csv(out / "files.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    assert files.loc["tgt/_vendor/upkg/__init__.py", "marker_kind"] == "vendored"
+    assert files.loc["tgt/_vendor/upkg/__init__.py", "lines"] == "0"
+    index = (out / "html" / "index.html").read_text()
+    assert page_name("tgt/_vendor/upkg/__init__.py") in index and page_name("tgt/_vendor/upkg/core.py") in index
+    page = (out / "html" / page_name("tgt/_vendor/upkg/__init__.py")).read_text()
+    assert "vendored upkg==1.0 (tgt/_vendor/vendor.txt)" in page

@@ -136,7 +136,8 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
             raise RuntimeError(f"two target paths give the page name {name}")
         names.add(name)
         rows.append(_index_row(row, name))
-        page = _file_page(row, columns, bounds[row.target_path],
+        # An empty file has no rows; it is shown when a vendoring record marks it (``__init__.py``).
+        page = _file_page(row, columns, bounds.get(row.target_path, (0, 0)),
                           regions.get(row.target_path, []), target, upstreams, several)
         (folder / name).write_text(page, encoding="utf-8", errors="backslashreplace")
         written.append(folder / name)
