@@ -155,10 +155,24 @@ _HOLDER_EVIDENCE_RE = re.compile(r"\b(?:19|20)\d\d\b|\(c\)|©", re.IGNORECASE)
 
 
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
-    """Copyright lines of a plain-text file (the marker rules read every line as prose)."""
+    """Copyright lines of a plain-text file (the marker rules read every line as prose), each
+    statement whole (:func:`_whole_statement`)."""
     found = find_markers(lines, ["docstring"] * len(lines))
-    return tuple(dict.fromkeys(m.text for m in found if m.kind == "copyright" and not is_template(m.text)
-                               and _HOLDER_EVIDENCE_RE.search(m.text)))
+    whole = (_whole_statement(lines, m.line - 1, m.text) for m in found if m.kind == "copyright")
+    return tuple(dict.fromkeys(t for t in whole if not is_template(t) and _HOLDER_EVIDENCE_RE.search(t)))
+
+
+def _whole_statement(lines: list[str], k: int, text: str) -> str:
+    """The copyright statement that starts with ``text`` on line ``k`` (0-based), as a licence
+    file wraps it: a line that ends with a comma (a list of years, a holder's address) goes on
+    on the next non-blank line; a statement quoted in the licence's prose (the PSF licence's
+    'i.e., "Copyright (c) 2001, ... Python Software Foundation; All Rights Reserved" are
+    retained') ends at its closing quote. Else the line would credit a holder it cuts off."""
+    quoted = lines[k][: max(lines[k].find(text), 0)].rstrip().endswith('"')
+    while text.rstrip().endswith(",") and k + 1 < len(lines) and lines[k + 1].strip():
+        k += 1
+        text = f"{text.rstrip()} {lines[k].strip()}"
+    return text.split('"', 1)[0].rstrip() if quoted else text
 
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
