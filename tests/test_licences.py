@@ -346,6 +346,26 @@ def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> N
         "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
 
 
+
+@pytest.mark.parametrize("lines", [1, 3000])
+def test_check_keeps_its_verdict_when_the_reader_goes_away(run_compare, tmp_path: Path, lines: int) -> None:
+    """`lineage check REPORT | head` in a CI step: the reader closing the pipe is no error of
+    ours, but the exit status is the policy's verdict. It was 0 for a violated policy, whether the
+    pipe broke at the final flush (a few lines) or while the violations were printed (pip 24.2
+    --vendored has 247)."""
+    import subprocess
+    import sys
+
+    _, out = _write_all(run_compare, tmp_path, "MIT")
+    code = ("import sys; import lineage.check as c; from lineage.cli import main; run = c.run_check; "
+            f"c.run_check = lambda *a: run(*a) * {lines}; sys.exit(main())")
+    proc = subprocess.Popen([sys.executable, "-c", code, "check", str(out), "--max-unmarked-copied-lines", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 1 and "Traceback" not in proc.stderr.read()
+
+
 @pytest.mark.parametrize("damage", ["incomplete", "no manifest", "files.csv cut short", "obligations.csv edited"])
 def test_check_refuses_a_report_that_is_not_whole(run_compare, tmp_path: Path, capsys, damage: str) -> None:
     """The gate judges only a whole report: a partial one (or a baseline) must not pass it."""
