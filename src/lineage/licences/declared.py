@@ -21,7 +21,6 @@ choice, ``A OR B``); the pyproject ``license``; the root licence files' recognis
 
 from __future__ import annotations
 
-import email.parser
 import hashlib
 import posixpath
 import re
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING
 from lineage.licences.expressions import combine_all, combine_any, normalise
 from lineage.licences.notices import is_template, notice_expression
 from lineage.markers import find_markers
-from lineage.sources.distinfo import package_folders, record_files
+from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
 if TYPE_CHECKING:
     from lineage.sources import Source
@@ -203,7 +202,7 @@ def _metadata_path(paths: list[str]) -> str:
 
 @lru_cache(maxsize=64)  # pure functions of the bytes: history reads the same file at most commits
 def _from_metadata(raw: bytes) -> tuple[str, str, str]:
-    message = email.parser.BytesParser().parsebytes(raw, headersonly=True)
+    message = core_metadata(raw)
     expression = str(message.get("License-Expression") or "").strip()
     if expression and normalise(expression):
         return normalise(expression), "METADATA License-Expression", expression
