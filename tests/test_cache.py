@@ -530,3 +530,15 @@ def test_the_rules_that_decide_labels_are_in_the_match_code_fingerprint() -> Non
     covered = {p.resolve() for p in code_files()}
     for rule in (upstream_names, top_level, import_parts, package_roots):
         assert Path(inspect.getfile(rule)).resolve() in covered, rule.__name__
+
+
+def test_a_rerun_that_reuses_every_row_says_so_and_not_that_all_0_files_were_cached(tmp_path: Path) -> None:
+    # `lineage reproduce` of pip 24.2 --vendored printed "matching: all 0 target files cached" next
+    # to "tables: the rows of 411 unchanged target files reused": nothing was left to match.
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(t_root, u_root, cache, tmp_path / "out1")
+    said: list[str] = []
+    _run(t_root, u_root, cache, tmp_path / "out2", progress=said.append)
+    assert "tables: the rows of 2 unchanged target files reused" in said
+    assert not [m for m in said if m.startswith("matching: all 0 ")]

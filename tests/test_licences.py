@@ -346,6 +346,26 @@ def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> N
         "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
 
 
+
+@pytest.mark.parametrize("lines", [1, 3000])
+def test_check_keeps_its_verdict_when_the_reader_goes_away(run_compare, tmp_path: Path, lines: int) -> None:
+    """`lineage check REPORT | head` in a CI step: the reader closing the pipe is no error of
+    ours, but the exit status is the policy's verdict. It was 0 for a violated policy, whether the
+    pipe broke at the final flush (a few lines) or while the violations were printed (pip 24.2
+    --vendored has 247)."""
+    import subprocess
+    import sys
+
+    _, out = _write_all(run_compare, tmp_path, "MIT")
+    code = ("import sys; import lineage.check as c; from lineage.cli import main; run = c.run_check; "
+            f"c.run_check = lambda *a: run(*a) * {lines}; sys.exit(main())")
+    proc = subprocess.Popen([sys.executable, "-c", code, "check", str(out), "--max-unmarked-copied-lines", "5"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()
+    assert proc.wait(timeout=120) == 1 and "Traceback" not in proc.stderr.read()
+
+
 @pytest.mark.parametrize("damage", ["incomplete", "no manifest", "files.csv cut short", "obligations.csv edited"])
 def test_check_refuses_a_report_that_is_not_whole(run_compare, tmp_path: Path, capsys, damage: str) -> None:
     """The gate judges only a whole report: a partial one (or a baseline) must not pass it."""
@@ -523,3 +543,39 @@ def test_a_pypi_purl_keeps_the_declared_names_dots() -> None:
     assert purl("discord.py") == "pkg:pypi/discord.py@2.0.0"
     assert purl("") == "pkg:pypi/discord-py@2.0.0"  # no metadata: the index's name
     assert purl("something-else") == "pkg:pypi/discord-py@2.0.0"
+
+
+def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() -> None:
+    # mypy 1.11.2's and typing_extensions 4.12.2's LICENSE quote the PSF notice over two lines
+    # ('i.e., "Copyright (c) 2001, ... 2010,' / '2011, 2012 Python Software Foundation; All Rights
+    # Reserved" are retained ...'): ATTRIBUTION.md credited "Copyright (c) 2001, ..., 2010,", a
+    # line that names no holder, and cut "Stichting Mathematisch Centrum Amsterdam," off its country.
+    from lineage.licences.declared import read_licence_file
+    from lineage.licences.notices import holder
+
+    data = (b'keep the notice, i.e., "Copyright (c) 2031, 2032, 2033,\n'
+            b'2034 Quillwort Foundation; All Rights Reserved" are retained in every copy.\n\n'
+            b"Copyright (c) 2031 - 2035, Foundry of Lichens,\nBramble Street.  All rights reserved.\n\n"
+            b"Copyright (c) 2036 Sedge Works, Inc.\nPermission is hereby granted, free of charge,\n")
+    found = read_licence_file("LICENSE", data).copyrights
+    assert found == ("Copyright (c) 2031, 2032, 2033, 2034 Quillwort Foundation; All Rights Reserved",
+                     "Copyright (c) 2031 - 2035, Foundry of Lichens, Bramble Street.  All rights reserved.",
+                     "Copyright (c) 2036 Sedge Works, Inc.")
+    assert all(holder(line) for line in found)
+
+
+
+def test_a_copyright_line_with_a_semicolon_is_one_holder_in_the_attribution(run_compare) -> None:
+    """obligations.csv joins an upstream file's copyright lines with "; ", and ATTRIBUTION.md
+    split the cell there again: the PSF notice's shape, "Copyright (c) ... Python Software
+    Foundation; All Rights Reserved" (the headers of many files taken from CPython, and mypy's
+    LICENSE once read whole), was credited as two holders, one of them "All Rights Reserved"."""
+    from lineage.report.obligations import attribution_markdown
+
+    header = HEADERS["MIT"].replace("2024 Upstream Authors", "2031 Quillwort Foundation; All Rights Reserved")
+    header = header.replace("\n", "\n# Copyright (c) 2032 Sedge Works\n", 1)
+    up = {"up/a.py": header + _body(1), "LICENSE": _text(HEADERS["MIT"])}
+    comparison = run_compare({"tgt/a.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]}, [("up", up)])
+    credited = [line for line in attribution_markdown(comparison).splitlines() if line.startswith("- ")]
+    assert credited == ["- Copyright (c) 2031 Quillwort Foundation; All Rights Reserved",
+                        "- Copyright (c) 2032 Sedge Works"]

@@ -217,6 +217,22 @@ def test_project_metadata_names() -> None:
     assert (info.name, info.repositories, info.authors) == ("up", ("org/up-repo",), ("Jane Roe",))
 
 
+
+def test_core_metadata_is_read_as_utf_8() -> None:
+    """METADATA is UTF-8 (core metadata spec): typing_extensions 4.12.2's Author-email names
+    "Łukasz Langa" and Pygments 2.18.0's Matthäus G. Chajdas, read as "\ufffd\ufffdukasz langa"
+    and "matth\ufffd\ufffdus g. chajdas" (a copyright line naming them never named the upstream)."""
+    from lineage.index.vendoring import parse_dist_info
+    from lineage.licences.declared import _from_metadata as licence_from_metadata
+
+    meta = ('Metadata-Version: 2.1\nName: up-ünï\nVersion: 1.0\nAuthor: Matthäus Quillwort\n'
+            'Author-email: "Jan Kowalski, Łukasz Sedge" <x@y>\nLicense: Zlib © 2031 Jürg\n\nbody\n').encode()
+    assert {"matthäus quillwort", "łukasz sedge", "up-ünï"} <= _from_metadata(meta).names()
+    assert licence_from_metadata(meta)[2] == "Zlib © 2031 Jürg"
+    found = parse_dist_info(meta, None, "pkg/_vendor/up_ünï-1.0.dist-info/METADATA")
+    assert found is not None and found.name == "up-ünï"
+
+
 # ---------------------------------------------------------------------------------------------
 # End to end: the CLI on a generated tree whose truth is known line by line
 # ---------------------------------------------------------------------------------------------

@@ -544,3 +544,18 @@ def test_an_empty_vendored_file_gets_its_page(tmp_path: Path) -> None:
     assert page_name("tgt/_vendor/upkg/__init__.py") in index and page_name("tgt/_vendor/upkg/core.py") in index
     page = (out / "html" / page_name("tgt/_vendor/upkg/__init__.py")).read_text()
     assert "vendored upkg==1.0 (tgt/_vendor/vendor.txt)" in page
+
+
+def test_a_records_files_with_copied_code_leave_out_a_re_export_as_the_review_lists_do() -> None:
+    # setuptools 75.1.0 vendors more_itertools with an __init__.pyi that only re-exports: the
+    # record's "with copied code" counted it (6) while "Marked files with copied code" did not (5).
+    from lineage.results.figures import review_groups, vendored_copies
+    record = "vendored upkg==1.0 (tgt/_vendor/vendor.txt)"
+    row = {"status": "indexed", "reason": "", "marker": record, "marker_kind": "vendored", "marker_ref": "1.0",
+           "upstream": "up", "code_lines": 2, "verbatim_code_lines": 2, "near_code_lines": 0,
+           "nonblank_lines": 2, "verbatim_lines": 2, "near_lines": 0}
+    files = pd.DataFrame([{**row, "target_path": "tgt/_vendor/upkg/core.py", "file_role": ""},
+                          {**row, "target_path": "tgt/_vendor/upkg/__init__.pyi", "file_role": "reexport"}])
+    (found,) = vendored_copies(files, {"up": "1.0"})
+    assert (found["files"], found["files_with_copied_code"]) == (2, 1)
+    assert found["files_with_copied_code"] == len(review_groups(files)["marked_with_copied"])

@@ -158,20 +158,22 @@ def _cmd_check(args: argparse.Namespace) -> int:
     if not policy.active():
         raise LineageError("no policy: set one of the options, or [tool.lineage.check] in pyproject.toml")
     findings = run_check(Path(args.report), policy)
+    args.verdict = 1 if findings else 0  # the exit status even if the reader goes away (main)
     for line in findings:
         print(line)
     print(f"lineage check: {len(findings)} violation(s)" if findings else "lineage check: policy holds",
           file=sys.stderr)
-    return 1 if findings else 0
+    return args.verdict
 
 
 def _cmd_reproduce(args: argparse.Namespace) -> int:
     from lineage.reproduce import reproduce
 
     result = reproduce(Path(args.manifest), args.out, settings=run_settings(args))
+    args.verdict = 0 if result.reproduced else 1  # the exit status even if the reader goes away (main)
     for line in result.lines():
         print(line)
-    return 0 if result.reproduced else 1
+    return args.verdict
 
 
 def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
@@ -600,10 +602,10 @@ def _main(argv: Sequence[str] | None) -> int:
     try:
         if any(hasattr(args, name) for name in ("jobs", "cache_dir", "max_file_bytes")):
             run_settings(args)  # bad run options refused before any work, by every command taking them
-        status = int(args.func(args))
+        args.verdict = int(args.func(args))
         if sys.stdout is not None:
             sys.stdout.flush()  # buffered output fails here, told in one line, not at exit
-        return status
+        return args.verdict
     except LineageError as exc:
         if isinstance(exc, _OutputError):
             _drop_unwritten(stdout)
@@ -611,7 +613,9 @@ def _main(argv: Sequence[str] | None) -> int:
         return 2
     except BrokenPipeError:  # output piped into head(1) and closed: not an error of ours
         sys.stderr.close()
-        return 0
+        # but a verdict stays one: `lineage check` of a violated policy exits 1 (a command that
+        # judges sets args.verdict before it prints; any other's is its status once it returned)
+        return int(getattr(args, "verdict", 0))
     except KeyboardInterrupt:
         print("lineage: interrupted", file=sys.stderr)
         return 130

@@ -102,7 +102,7 @@ class FileLabels:
             per_file.append(found if found is not None and found.renamed == renamed[t] else None)
         missing = [k for k, found in enumerate(per_file) if found is None]
         self.hits += sum(1 for k, t in enumerate(todo) if per_file[k] is not None and t in self._from_cache)
-        if not missing and progress is not None:
+        if todo and not missing and progress is not None:  # none to look up: the reused rows say so
             progress(f"matching: all {len(todo)} target files cached")
         if missing:
             self.misses += len(missing)

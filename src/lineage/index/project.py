@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import ast
 import configparser
-import email.parser
 import re
 import tomllib
 from collections.abc import Iterable
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING
 from packaging.utils import canonicalize_name
 
 from lineage.sources.base import Source
+from lineage.sources.distinfo import core_metadata
 
 if TYPE_CHECKING:
     from lineage.index.tree import TreeIndex
@@ -131,7 +131,7 @@ def _authors(values: list[str]) -> tuple[str, ...]:
 
 
 def _from_metadata(raw: bytes) -> ProjectInfo:
-    message = email.parser.BytesParser().parsebytes(raw, headersonly=True)
+    message = core_metadata(raw)
     urls = [str(v) for v in (message.get_all("Project-URL") or [])]
     urls += [str(message.get(k) or "") for k in ("Home-page", "Download-URL")]
     authors = [str(message.get(k) or "") for k in ("Author", "Maintainer")]

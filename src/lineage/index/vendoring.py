@@ -35,7 +35,6 @@ upstream a ``vendored`` marker names is decided by its declared name alone
 
 from __future__ import annotations
 
-import email.parser
 import posixpath
 import re
 from collections.abc import Iterable, Sequence
@@ -49,7 +48,7 @@ from packaging.version import InvalidVersion, Version
 from lineage.index.project import top_level
 from lineage.markers import Marker, marker_names_upstream
 from lineage.sources.base import Source
-from lineage.sources.distinfo import record_files
+from lineage.sources.distinfo import core_metadata, record_files
 
 if TYPE_CHECKING:
     from lineage.index.tree import TreeIndex
@@ -121,7 +120,7 @@ def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -
     m = _DIST_INFO_RE.fullmatch(metadata_path)
     if m is None:
         return None
-    message = email.parser.BytesParser().parsebytes(metadata, headersonly=True)
+    message = core_metadata(metadata)
     stem_name, _, stem_version = m.group("stem").rpartition("-")
     name = str(message.get("Name") or "").strip() or stem_name
     if not name:

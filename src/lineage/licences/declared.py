@@ -21,7 +21,6 @@ choice, ``A OR B``); the pyproject ``license``; the root licence files' recognis
 
 from __future__ import annotations
 
-import email.parser
 import hashlib
 import posixpath
 import re
@@ -33,7 +32,7 @@ from typing import TYPE_CHECKING
 from lineage.licences.expressions import combine_all, combine_any, normalise
 from lineage.licences.notices import is_template, notice_expression
 from lineage.markers import find_markers
-from lineage.sources.distinfo import package_folders, record_files
+from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
 if TYPE_CHECKING:
     from lineage.sources import Source
@@ -155,10 +154,24 @@ _HOLDER_EVIDENCE_RE = re.compile(r"\b(?:19|20)\d\d\b|\(c\)|©", re.IGNORECASE)
 
 
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
-    """Copyright lines of a plain-text file (the marker rules read every line as prose)."""
+    """Copyright lines of a plain-text file (the marker rules read every line as prose), each
+    statement whole (:func:`_whole_statement`)."""
     found = find_markers(lines, ["docstring"] * len(lines))
-    return tuple(dict.fromkeys(m.text for m in found if m.kind == "copyright" and not is_template(m.text)
-                               and _HOLDER_EVIDENCE_RE.search(m.text)))
+    whole = (_whole_statement(lines, m.line - 1, m.text) for m in found if m.kind == "copyright")
+    return tuple(dict.fromkeys(t for t in whole if not is_template(t) and _HOLDER_EVIDENCE_RE.search(t)))
+
+
+def _whole_statement(lines: list[str], k: int, text: str) -> str:
+    """The copyright statement that starts with ``text`` on line ``k`` (0-based), as a licence
+    file wraps it: a line that ends with a comma (a list of years, a holder's address) goes on
+    on the next non-blank line; a statement quoted in the licence's prose (the PSF licence's
+    'i.e., "Copyright (c) 2001, ... Python Software Foundation; All Rights Reserved" are
+    retained') ends at its closing quote. Else the line would credit a holder it cuts off."""
+    quoted = lines[k][: max(lines[k].find(text), 0)].rstrip().endswith('"')
+    while text.rstrip().endswith(",") and k + 1 < len(lines) and lines[k + 1].strip():
+        k += 1
+        text = f"{text.rstrip()} {lines[k].strip()}"
+    return text.split('"', 1)[0].rstrip() if quoted else text
 
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
@@ -189,7 +202,7 @@ def _metadata_path(paths: list[str]) -> str:
 
 @lru_cache(maxsize=64)  # pure functions of the bytes: history reads the same file at most commits
 def _from_metadata(raw: bytes) -> tuple[str, str, str]:
-    message = email.parser.BytesParser().parsebytes(raw, headersonly=True)
+    message = core_metadata(raw)
     expression = str(message.get("License-Expression") or "").strip()
     if expression and normalise(expression):
         return normalise(expression), "METADATA License-Expression", expression

@@ -43,7 +43,7 @@ from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import normalise
 from lineage.report.attachments import copied_regions, created_at, identity
-from lineage.results.obligations import source_licence
+from lineage.results.obligations import source_licence, split_copyrights
 
 if TYPE_CHECKING:
     from cyclonedx.validation.json import JsonStrictValidator
@@ -122,8 +122,7 @@ def cyclonedx_bom(comparison: Comparison) -> Bom:
                                 f"{int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near"))
             for k, r in enumerate(mine.itertuples(index=False), start=1)]
         licences = sorted({normalise(str(x)) for x in mine["upstream_licence"] if normalise(str(x))})
-        holders = sorted({h.strip() for cell in mine["upstream_copyrights"] for h in str(cell).split("; ")
-                          if h.strip()})
+        holders = sorted({h for cell in mine["upstream_copyrights"] for h in split_copyrights(str(cell))})
         evidence = ComponentEvidence(occurrences=occurrences,
                                      licenses=[LicenseExpression(x) for x in licences],
                                      copyright=[Copyright(text=h) for h in holders]) if occurrences else None

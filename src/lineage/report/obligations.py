@@ -10,7 +10,7 @@ import pandas as pd
 from lineage.licences.notices import copyright_key
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
-from lineage.results.obligations import MISSING_KINDS, source_licence
+from lineage.results.obligations import MISSING_KINDS, source_licence, split_copyrights
 
 if TYPE_CHECKING:
     from lineage.report.folder import ReportFolder
@@ -71,7 +71,7 @@ def attribution_markdown(comparison: Comparison) -> str:
         licences = sorted(x for x in rows["upstream_licence"].unique() if x)
         out.append(f"Licence: `{lic.declared or 'unknown'}`"
                    + (f"; copied files are under {', '.join(f'`{x}`' for x in licences)}." if licences else "."))
-        lines = sorted({h.strip() for cell in rows["upstream_copyrights"] for h in str(cell).split("; ") if h.strip()},
+        lines = sorted({h for cell in rows["upstream_copyrights"] for h in split_copyrights(str(cell))},
                        key=lambda h: (not h.lower().startswith(("copyright", "spdx")), h))
         credited: dict[str, str] = {}  # one line per years and holder, a "Copyright ..." line first
         for line in lines:

@@ -68,7 +68,7 @@ from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
 from lineage.results.file_licences import record_licence
-from lineage.results.obligations import source_licence
+from lineage.results.obligations import source_licence, split_copyrights
 
 if TYPE_CHECKING:
     from lineage.index import FileIndex, TreeIndex
@@ -133,7 +133,7 @@ def _file_values(number: int, path: str, group: list[tuple], data: bytes, record
             "id": f"SPDXRef-Snippet-{number}-{int(region)}", "package": package_of[str(upstream)],
             "bytes": list(_byte_range(raw_lines, starts, start, end)), "lines": [start, end],
             "licence": str(up_licence), "inside": list(inside),
-            "copyright": str(up_copyrights).replace("; ", "\n"), "name": f"{path}:{start}-{end}",
+            "copyright": "\n".join(split_copyrights(str(up_copyrights))), "name": f"{path}:{start}-{end}",
             "comment": (f"copied from {upstream} {up_path} lines {int(up_start)}-{int(up_end)}: "
                         f"{int(verbatim)} verbatim, {int(near)} near")})
     copied = sum(int(r[4]) + int(r[5]) for r in group)

@@ -81,6 +81,18 @@ def _column(frame: pd.DataFrame, name: str, default: object) -> pd.Series:
     return frame[name] if name in frame else pd.Series(default, index=frame.index)
 
 
+def _copied_code(files: pd.DataFrame) -> pd.Series:
+    """Which files hold a copied code line."""
+    return (files["verbatim_code_lines"] + files["near_code_lines"]) > 0
+
+
+def holds_copied_code(files: pd.DataFrame) -> pd.Series:
+    """Which files count as *with copied code*: a copied code line, and not a re-export-only file
+    (its copies are not evidence on their own). The review lists and the vendored copies' counts
+    both use it, so that their figures agree."""
+    return _copied_code(files) & (_column(files, "file_role", "") != "reexport")
+
+
 def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
     """The review lists (:data:`LIST_NAMES`), as rows of the files table. A file is listed as
     holding copied code only with at least one copied code line (copied comments or docstrings
@@ -89,9 +101,9 @@ def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
     what it says)."""
     indexed = files[files["status"] == "indexed"]
     marked = indexed["marker"] != ""
-    copied_code = (indexed["verbatim_code_lines"] + indexed["near_code_lines"]) > 0
+    copied_code = _copied_code(indexed)
     reexport = _column(indexed, "file_role", "") == "reexport"
-    evidence = copied_code & ~reexport
+    evidence = holds_copied_code(indexed)
     groups = {
         "marked": indexed[marked],
         "marked_with_copied": indexed[marked & evidence],
@@ -127,7 +139,7 @@ def vendored_copies(files: pd.DataFrame, versions: dict[str, str]) -> list[dict[
     for record, group in marked.groupby("marker", sort=True):
         labels = sorted({str(u) for u in group["upstream"] if u})
         n = numbers_of(group)
-        with_copied = int(((group["verbatim_code_lines"] + group["near_code_lines"]) > 0).sum())
+        with_copied = int(holds_copied_code(group).sum())
         out.append({"record": str(record), "declared_version": str(group["marker_ref"].iloc[0]),
                     "upstreams": [{"label": label, "version": versions.get(label, "")} for label in labels],
                     "files": n.files, "files_with_copied_code": with_copied, "code_lines": n.code,

@@ -46,6 +46,7 @@ Rows are sorted by target path, upstream label and upstream path.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -69,6 +70,21 @@ OBLIGATION_COLUMNS = [
     "conflict", "conflict_reason", "missing",
 ]
 MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
+
+# Where a new copyright line begins in the joined ``upstream_copyrights`` cell: a line itself may
+# hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved").
+_NEXT_COPYRIGHT_RE = re.compile(r"; (?=(?:portions\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext))", re.IGNORECASE)
+
+
+def join_copyrights(lines: Sequence[str]) -> str:
+    """The ``upstream_copyrights`` cell of copyright lines (each a copyright marker's text, which
+    starts with its copyright word or sign: :func:`lineage.markers.attribution.is_copyright`)."""
+    return "; ".join(lines)
+
+
+def split_copyrights(cell: str) -> tuple[str, ...]:
+    """The copyright lines of an ``upstream_copyrights`` cell (:func:`join_copyrights`)."""
+    return tuple(x.strip() for x in _NEXT_COPYRIGHT_RE.split(cell) if x.strip())
 
 # Licences whose text asks a modified file to carry a notice saying so.
 _CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-")
@@ -197,7 +213,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             "near_lines": int(g.near_lines), "first_line": int(g.first_line), "last_line": int(g.last_line),
             "marked": _yes(bool(marked.get(t_path, False))),
             "upstream_licence": up_licence, "upstream_licence_from": up_from,
-            "upstream_copyrights": "; ".join(up_copyrights), "upstream_copyrights_from": copyrights_from,
+            "upstream_copyrights": join_copyrights(up_copyrights), "upstream_copyrights_from": copyrights_from,
             "target_licence": t_licence, "target_licence_from": t_from,
             "keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in, "keeps_licence_notice": keeps_notice,
             "modified": _yes(modified), "modification_notice": change,

@@ -1,14 +1,25 @@
 """What a distribution's ``*.dist-info/RECORD`` lists: its Python files and the package folders
 they make. Read for a vendored copy's dist-info by the vendoring records
 (:mod:`lineage.index.vendoring`: which files a record covers) and the licence reading
-(:mod:`lineage.licences.declared`: which folders its licence files govern)."""
+(:mod:`lineage.licences.declared`: which folders its licence files govern). And the headers of
+its core metadata (:func:`core_metadata`), for those two and the project's names
+(:mod:`lineage.index.project`)."""
 
 from __future__ import annotations
 
 import contextlib
 import csv
+import email.message
+import email.parser
 import io
 import posixpath
+
+
+def core_metadata(raw: bytes) -> email.message.Message:
+    """The headers of a core metadata file (``METADATA``, ``PKG-INFO``), which is UTF-8 (the
+    core metadata specification): email's bytes parser reads them as ASCII, and typing_extensions'
+    "Łukasz Langa" came out as "\ufffd\ufffdukasz Langa"."""
+    return email.parser.Parser().parsestr(raw.decode("utf-8", "replace"), headersonly=True)
 
 
 def record_files(record: bytes) -> frozenset[str]:
