@@ -484,6 +484,37 @@ def test_a_vendored_copy_of_a_third_party_upstream_file_is_copied_from_the_upstr
         assert set(own_version["match"]) == {"none"} and set(own_version["shared_origin"]) == {"generated"}
 
 
+def test_a_file_at_the_upstream_files_own_place_took_its_third_party_code_via_the_upstream(tmp_path: Path) -> None:
+    # PyPDF2's pagerange.py carries its contributor's copyright, so it is third-party code by its
+    # header; a fork that renamed the package keeps the file at its place: taken via the upstream.
+    # A folder the upstream vendors stays the third party's, even at its renamed place.
+    own = "# Copyright (c) 2020 Up Team\n"
+    upstream = {"up/__init__.py": "", "up/pagerange.py": "# Copyright (c) 2014, Some Contributor\n" + _body(7),
+                "up/third_party/lib/kernel.py": "# Copyright (c) 2019 Other Lab\n" + _body(8),
+                **{f"up/m{k}.py": own + _body(k) for k in range(1, 4)}}
+    target = {"tgt/__init__.py": "", "tgt/pagerange.py": "# Copyright (c) 2014, Some Contributor\n" + _body(7),
+              "tgt/third_party/lib/kernel.py": "# Copyright (c) 2019 Other Lab\n" + _body(8),
+              **{f"tgt/m{k}.py": own + _body(k) for k in range(1, 4)}}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    n_body = len(_body(7).strip().split("\n")) - 5
+    for exempts in (1, 0):
+        out = tmp_path / f"out{exempts}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", "--set", f"origin_same_place_exempts={exempts}"]) == 0
+        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        code = lines[(lines["target_path"] == "tgt/pagerange.py") & (lines["kind"] == "code")]
+        if exempts:
+            assert len(_copied(lines, "tgt/pagerange.py")) >= n_body and set(code["match"]) == {"verbatim"}
+            assert set(code["upstream_path"]) == {"up/pagerange.py"}
+        else:
+            assert set(code["match"]) == {"none"}
+            assert set(code["shared_origin"]) == {"third_party:Some Contributor"}
+        kernel = lines[(lines["target_path"] == "tgt/third_party/lib/kernel.py") & (lines["kind"] == "code")]
+        assert set(kernel["match"]) == {"none"} and set(kernel["shared_origin"]) == {"third_party:lib"}
+        assert len(_copied(lines, "tgt/m1.py")) > 0  # the rename's other files, copied either way
+
+
 def test_project_names_of_a_checkout_without_a_project_table() -> None:
     """discord.py's checkout declares its author in setup.py only (pyproject.toml holds tool
     settings): its copyright lines 'Copyright (c) 2015-present Rapptz' name it then."""

@@ -40,7 +40,7 @@ from lineage.index.vendoring import (
     with_markers,
 )
 from lineage.markers import Marker, marker_names_upstream
-from lineage.match import MatchParams, MatchResult, MatchWorkers
+from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import Origin, header_end, holder, vendored_root
 from lineage.match.records import MatchEntry
@@ -310,7 +310,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              regions=[dataclasses.replace(r, target_file=k)
                                       for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
-                      [preferred[t] for t in todo], params)
+                      [preferred[t] for t in todo], params, [renamed[t] for t in todo])
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
 
@@ -377,10 +377,11 @@ def _no_line_tables() -> dict[str, pd.DataFrame]:
 
 def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],
           origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
-          preferred: list[set[str]], params: MatchParams) -> Gated:
+          preferred: list[set[str]], params: MatchParams, renamed: Sequence[Sequence[str]]) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
-    target files ``files`` (``result`` and ``preferred`` in their order), and the regions as
-    reported (:func:`lineage.match.regions.report_regions`)."""
+    target files ``files`` (``result``, ``preferred`` and ``renamed``, their upstream paths below
+    the tree's folder renames, in their order), and the regions as reported
+    (:func:`lineage.match.regions.report_regions`)."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
 
@@ -400,10 +401,20 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
             scopes[(t, k)] = marker_scope(f, lines_of(f.path), naming, header_end(f, params))
         return scopes[(t, k)]
 
+    def same_place(t: int, u: int) -> bool:
+        # Only a file its own header sets apart (a contributor's copyright, a "borrowed from": a
+        # line). One set apart by its folder (a vendored folder, or one most of whose files are a
+        # third party's: line 0) is that third party's copy, and so is a target folder standing
+        # where it stands (sglang's flash_attn/cute/ below vLLM's third_party/tml_fa4/, a "rename"
+        # by its files' votes of the folder both projects vendor).
+        path = up_files[u].path
+        return (bool(params.origin_same_place_exempts) and origins[u].line > 0
+                and (path in same_paths(files[t].path) or path in renamed[t]))
+
     gated = gate(result, files, lambda t: lines_of(files[t].path), origins,
                  exempt_third_party=third_party_scope,
                  exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
-                 generated_head_lines=params.generated_head_lines, vendored=vendored)
+                 generated_head_lines=params.generated_head_lines, vendored=vendored, same_place=same_place)
     # the regions as reported: cut where the fill's labels lie far from their chain
     return dataclasses.replace(gated, result=report_regions(gated.result, files, params.region_split_gap))
 

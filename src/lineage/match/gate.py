@@ -7,7 +7,9 @@ the upstream. It becomes ``none`` and is kept apart as *shared* code (:class:`Sh
 the target file itself says it took the code from there: for ``third_party``, a marker of the
 target file names that upstream (it took the code via the upstream), or the target file sits in
 a vendored folder at the upstream file's own path (:func:`~lineage.match.origin.vendored_root`:
-``pip/_vendor/rich/`` holds rich's files, whatever rich took from pyfilesystem2); for
+``pip/_vendor/rich/`` holds rich's files, whatever rich took from pyfilesystem2), or it stands
+where the upstream file stands (the same path, or the same below a folder rename: a fork's or a
+later version's file, ``MatchParams.origin_same_place_exempts``); for
 ``from_target``, a marker of the target file names that very upstream file.
 
 A marker speaks for what follows it (:func:`marker_scope`): in the file's header (its lines
@@ -146,14 +148,17 @@ def _empty_shared(n: int) -> Shared:
 def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[int], list[str]],
          origins: Sequence[Origin], exempt_third_party: Callable[[int, int], np.ndarray | bool],
          exempt_from_target: Callable[[int, int], bool], generated_head_lines: int,
-         vendored: Callable[[int, int], bool] = lambda t, u: False) -> Gated:
+         vendored: Callable[[int, int], bool] = lambda t, u: False,
+         same_place: Callable[[int, int], bool] = lambda t, u: False) -> Gated:
     """Apply the origin rules to the matcher's labels (see the module docstring).
 
     ``exempt_third_party(t, u)``: the rows of target file t whose markers name the upstream that
     holds upstream file u (:func:`marker_scope`; ``True``/``False`` for all rows or none);
     ``exempt_from_target(t, u)``: target file t names upstream file u itself; ``vendored(t, u)``:
     target file t is a vendored copy of upstream file u (:func:`~lineage.match.origin.vendored_root`),
-    which neither the third-party nor the generated-file rule sets apart.
+    which neither the third-party nor the generated-file rule sets apart; ``same_place(t, u)``:
+    target file t stands where upstream file u stands (its later version), which the
+    third-party rule does not set apart.
     """
     out_files: list[FileMatch] = []
     shared: list[Shared] = []
@@ -190,7 +195,7 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         # third-party and from-target upstream files
         for u in np.unique(m.up_file[m.match != NONE]).tolist():
             origin = origins[u]
-            if origin.kind == THIRD_PARTY and not vendored(t, u):
+            if origin.kind == THIRD_PARTY and not vendored(t, u) and not same_place(t, u):
                 rows = (m.up_file == u) & (m.match != NONE) & ~np.asarray(exempt_third_party(t, u))
                 if rows.any():
                     _set_apart(m, s, rows, SHARED_THIRD_PARTY)

@@ -547,6 +547,25 @@ class MatchParams:
     # lines of three such files from shared into copied, as the vendoring truth says (recall
     # 0.9985 -> 0.9998); the sglang/vLLM report is unchanged. 0: only markers exempt.
     origin_vendored_path_exempts: int = knob(1, 0, 1)
+    # With 1, a target file that stands where the upstream file stands (the same relative path,
+    # ``lineage.match.same_paths``, or the same below a folder rename the whole tree shows,
+    # ``lineage.match.renames``: a fork's or a later version's file) is that file's later version
+    # and took its code via the upstream: what it shares with a third-party upstream file counts
+    # as copied, as in a vendored copy above: rich 13.7.1's ``filesize.py`` against rich 10.0.0 is
+    # rich's file, whatever rich took from pyfilesystem2 (its header says "Borrowed from"), and so
+    # is its ``syntax.py``, whose header names pygments. The generated-file rule
+    # keeps its own test: two versions of one project each generate their ``_version.py``.
+    # Only for an upstream file set apart by its own header (rules 3 and 4 of
+    # ``lineage.match.origin``), not by its folder (rules 2 and 5): a target folder standing where
+    # a vendored one stands is a copy of the same third party (sglang's ``flash_attn/cute/`` below
+    # vLLM's ``third_party/tml_fa4/``, a folder rename by its files' votes: 14,924 code lines on
+    # the sglang/vLLM pair were credited to vLLM by a first version without this limit).
+    # Measured 2026-12-05: rich 13.7.1 against 10.0.0, 578 more copied code lines (syntax.py 545,
+    # filesize.py 33); the real cases and the sglang/vLLM report unchanged. Not reached: pypdf
+    # 4.3.1's ``pagerange.py`` against PyPDF2 1.26.0's (a contributor's copyright), as the tree,
+    # restructured since, shows no rename of ``PyPDF2/`` to ``pypdf/``.
+    # 0: only markers and vendored copies exempt.
+    origin_same_place_exempts: int = knob(1, 0, 1)
     # A file's header, where an origin statement counts for the whole file: its lines before the
     # first def/class, at most this many (an "Adapted from" above one function further down
     # speaks for that function only, and is not read as the file's origin).
