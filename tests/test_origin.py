@@ -469,7 +469,9 @@ def test_a_vendored_copy_of_a_third_party_upstream_file_is_copied_from_the_upstr
     for exempts, vendored_copied in ((1, n_body), (0, 0)):
         out = tmp_path / f"out{exempts}"
         assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", "--set", f"origin_vendored_path_exempts={exempts}"]) == 0
+                     "--no-cache", "--jobs", "1", "--set", f"origin_vendored_path_exempts={exempts}",
+                     # a vendored copy's path ends with the upstream file's: its place exempts it too
+                     "--set", f"origin_same_place_exempts={exempts}"]) == 0
         lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
         assert len(_copied(lines, "tgt/_vendor/up/ops/borrowed.py")) == vendored_copied
         # the same code elsewhere in the target is the third party's, shared through the upstream
