@@ -217,6 +217,21 @@ def test_project_metadata_names() -> None:
     assert (info.name, info.repositories, info.authors) == ("up", ("org/up-repo",), ("Jane Roe",))
 
 
+def test_a_community_or_sponsor_link_names_no_project_of_its_own() -> None:
+    # typing_extensions 4.12.2 links its Q & A to python/typing's discussions: "typing" is not
+    # one of its names (a marker naming CPython's typing module would name it)
+    meta = (b"Metadata-Version: 2.1\nName: typing_extensions\n"
+            b"Project-URL: Home, https://github.com/python/typing_extensions\n"
+            b"Project-URL: Q & A, https://github.com/python/typing/discussions\n"
+            b"Project-URL: Funding, https://github.com/sponsors/someone\n\nbody\n")
+    info = _from_metadata(meta)
+    assert info.repositories == ("python/typing_extensions",)
+    assert "typing" not in info.names() and "typing_extensions" in info.names()
+    toml = (b'[project]\nname = "up"\n'
+            b'urls = {Source = "https://github.com/org/up", "Q&A" = "https://github.com/org/other/discussions"}\n')
+    assert _from_pyproject(toml).repositories == ("org/up",)
+
+
 
 def test_core_metadata_is_read_as_utf_8() -> None:
     """METADATA is UTF-8 (core metadata spec): typing_extensions 4.12.2's Author-email names

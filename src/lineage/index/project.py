@@ -112,6 +112,28 @@ class ProjectInfo:
         return {n for n in out if n}
 
 
+# Project-URL labels (normalised as PEP 753 does: lower case, no spaces or punctuation) of links
+# to a community or a sponsor, not to the project's own code: typing_extensions 4.12.2 links
+# "Q & A, https://github.com/python/typing/discussions", which made ``typing`` one of its names
+# (and CPython's typing module, named in pydantic's ``v1/typing.py``, a marker of it).
+_ELSEWHERE_LABELS = frozenset({"qa", "discussions", "discussion", "forum", "community", "chat", "discord",
+                               "gitter", "slack", "funding", "sponsor", "sponsors", "donate", "donation",
+                               "tidelift", "twitter", "mastodon", "blog"})
+
+
+def project_url(value: str) -> str:
+    """The URL of a ``Project-URL: LABEL, URL`` field, or "" when its label names a link away
+    from the project's own code (:data:`_ELSEWHERE_LABELS`)."""
+    label, _, url = value.partition(",")
+    if not url:
+        return value
+    return "" if _normalised_label(label) in _ELSEWHERE_LABELS else url.strip()
+
+
+def _normalised_label(label: str) -> str:
+    return re.sub(r"[^a-z0-9]", "", label.lower())
+
+
 def repositories_in(texts: list[str]) -> tuple[str, ...]:
     found = set()
     for text in texts:
@@ -132,7 +154,7 @@ def _authors(values: list[str]) -> tuple[str, ...]:
 
 def _from_metadata(raw: bytes) -> ProjectInfo:
     message = core_metadata(raw)
-    urls = [str(v) for v in (message.get_all("Project-URL") or [])]
+    urls = [project_url(str(v)) for v in (message.get_all("Project-URL") or [])]
     urls += [str(message.get(k) or "") for k in ("Home-page", "Download-URL")]
     authors = [str(message.get(k) or "") for k in ("Author", "Maintainer")]
     # "Author-email: vLLM Team <x@y>" carries the name before the address
@@ -152,6 +174,7 @@ def _from_pyproject(raw: bytes) -> ProjectInfo:
     people = project.get("authors") if isinstance(project.get("authors"), list) else []
     names = [p["name"] for p in people if isinstance(p, dict) and isinstance(p.get("name"), str)]
     name = project.get("name") if isinstance(project.get("name"), str) else ""
+    urls = {k: v for k, v in urls.items() if _normalised_label(str(k)) not in _ELSEWHERE_LABELS}
     return ProjectInfo(name=name.strip(), repositories=repositories_in([str(u) for u in urls.values()]),
                        authors=_authors(names))
 
