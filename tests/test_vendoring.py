@@ -138,6 +138,12 @@ def test_a_vendored_marker_names_its_declared_distribution_only() -> None:
     # ... but a record says more than a copyright line naming the upstream's authors
     holder = Marker(line=1, kind="copyright", text="Copyright 2019 The CacheControl authors")
     assert file_marker([holder, m], {"cachecontrol"}) == (m, 0)
+    # ... and than a marker in the file naming another upstream of the run (pip --vendored:
+    # rich's syntax.py says it is based on Pygments, also an upstream): the record says whence
+    other = Marker(line=2, kind="based_on", text="Based on pygments", project="pygments")
+    assert file_marker([other, m], {"cachecontrol", "pygments"}) == (m, 1)
+    assert file_marker([other, own, m], {"cachecontrol", "pygments"}) == (own, 1)
+    assert file_marker([other], {"cachecontrol", "pygments"}) == (other, 0)  # no record: the text
 
 
 _body = treegen.distinctive_functions

@@ -111,11 +111,21 @@ def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker
 
     The first provenance marker naming the upstream; failing that, the first copyright line
     naming the upstream's authors ("Copyright 2023 The vLLM team"). SPDX licence lines never.
+    A vendoring record's marker (kind ``vendored``) goes before a marker written in the file that
+    names another of the upstreams: the record says where the file came from, the text what it
+    drew on (pip's ``_vendor/rich/syntax.py`` is rich's file, whatever it says of Pygments, when
+    both releases are upstreams); a marker written in the file naming the record's own project
+    stays first, as the more specific.
     """
     wanted = _wanted(names)
     provenance = [m for m in markers if not is_attribution(m)]
     naming = [m for m in provenance if marker_names_upstream(m, wanted)]
     if naming:
+        records = [m for m in naming if m.kind == "vendored"]
+        if records:
+            own = _wanted([records[0].project])
+            naming = [m for m in naming if m.kind == "vendored" or marker_names_upstream(m, own)]
+            return naming[0], len(provenance) - len(naming)
         return naming[0], len(provenance) - len(naming)
     holders = [m for m in markers if m.kind == "copyright" and marker_names_upstream(m, wanted)]
     return (holders[0] if holders else None), len(provenance)
