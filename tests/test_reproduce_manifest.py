@@ -46,6 +46,7 @@ def test_inputs_in_their_recorded_order(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("data", [
     {"upstreams": []}, {"parameters": None}, {"target": {"kind": "dir"}},
+    {"target": {**TARGET, "details": [1, 2]}}, {"target": {**TARGET, "details": "abc"}},  # tracebacks before
     # a rerun that compares nothing, or reads files outside the report folder, proves nothing
     {"outputs": {}}, {"outputs": {"/etc/passwd": "sha256:0"}}, {"outputs": {"../../etc/passwd": "sha256:0"}},
     {"outputs": {"files.csv": None}},

@@ -80,6 +80,8 @@ def recorded_inputs(data: dict[str, Any]) -> list[RecordedInput]:
     for role, entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str) or not entry["spec"]:
             raise ReproduceError(f"the manifest's {role} has no source spec")
+        if not isinstance(entry.get("details") or {}, dict):
+            raise ReproduceError(f"the manifest's {role} {entry['spec']}: its details are not a mapping")
         inputs.append(RecordedInput(
             role=role, spec=entry["spec"], kind=str(entry.get("kind", "")), location=str(entry.get("location", "")),
             digest=str(entry.get("digest", "")), tree_digest=str(entry.get("tree_digest", "")),
