@@ -129,6 +129,10 @@ def test_a_fixed_source_date_is_part_of_the_key(trees: tuple[Path, Path], tmp_pa
         monkeypatch.setenv("SOURCE_DATE_EPOCH", bad)
         with pytest.raises(LineageError, match="SOURCE_DATE_EPOCH"):
             _run(trees, tmp_path / "o4", cache, use_cache=False)
+        # before the comparison, not after it
+        monkeypatch.setattr(lineage.api, "compare", lambda *a, **k: pytest.fail("compared"))
+        with pytest.raises(LineageError, match="SOURCE_DATE_EPOCH"):
+            _run(trees, tmp_path / "o4", cache, use_cache=False)
         assert not (tmp_path / "o4").exists()
 
 
