@@ -162,6 +162,24 @@ def test_zip_single_top_level_folder_is_stripped(tmp_path: Path) -> None:
         assert info.skipped == ()
 
 
+@pytest.mark.parametrize(("files", "stripped"), [
+    ({"pkg/__init__.py": "i", "pkg/core.py": "c"}, None),  # a zip of a package folder: the code itself
+    ({"pkg/core.py": "c", "pkg/sub/x.py": "x"}, None),  # a namespace package's folder too
+    ({"proj/setup.py": "s", "proj/proj/core.py": "c"}, "proj"),  # git archive --prefix=proj/: a wrapper
+    ({"proj/pyproject.toml": "p", "proj/src/proj/core.py": "c"}, "proj"),
+    ({"repo-main/pkg/core.py": "c"}, "repo-main"),  # GitHub's REPO-REF/: never a Python name
+])
+def test_a_single_top_folder_is_stripped_only_when_it_wraps_the_project(
+        tmp_path: Path, files: dict[str, str], stripped: str | None) -> None:
+    """A zip of pkg/ lost pkg/ from every path (core.py), so a comparison with it paired files
+    otherwise than one with the folder itself: 71.2 % copied instead of 77.0 % on one test pair."""
+    path = make_zip(tmp_path / "a.zip", files)
+    with open_source(str(path)) as src:
+        assert src.info.details["stripped_prefix"] == stripped
+        prefix = f"{stripped}/" if stripped else ""
+        assert src.paths() == sorted(p.removeprefix(prefix) for p in files)
+
+
 def test_zip_with_several_top_levels_is_not_stripped(tmp_path: Path) -> None:
     path = make_zip(tmp_path / "bundle.zip", {"a.py": "a", "pkg/b.py": "b"})
     with open_source(str(path)) as src:
