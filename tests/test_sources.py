@@ -795,6 +795,32 @@ def test_pypi_sdist_fallback_checks_registry_sha(
     assert list((tmp_path / "downloads" / "pypi").iterdir()) == []
 
 
+def test_pypi_pin_of_the_sdist_fetches_the_sdist(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A pin names one file of the release: the sdist's sha256 (as PyPI's page shows it) gets the
+    sdist, not 'sha256 mismatch' against the wheel pip chose; a pin no file has is a mismatch."""
+    wheel = tiny_wheel(tmp_path / "built")
+    sdist = make_tar(tmp_path / "tinypkg-1.0.tar.gz", {"tinypkg-1.0/tinypkg/__init__.py": "VALUE = 2\n"})
+    url = "https://files.example/tinypkg-1.0.tar.gz"
+    listing = {"urls": [
+        {"packagetype": "bdist_wheel", "filename": wheel.name, "url": "https://files.example/" + wheel.name,
+         "digests": {"sha256": sha256_of(wheel)}},
+        {"packagetype": "sdist", "filename": sdist.name, "url": url, "digests": {"sha256": sha256_of(sdist)}},
+    ]}
+    fetched = fake_registry(monkeypatch, {"https://pypi.org/pypi/tinypkg/1.0/json": listing,
+                                          url: sdist.read_bytes()})
+
+    def pip_gets_the_wheel(requirement: str, dest: Path) -> tuple[bool, str]:
+        (dest / wheel.name).write_bytes(wheel.read_bytes())
+        return True, ""
+
+    monkeypatch.setattr(sources.pypi, "_pip_download", pip_gets_the_wheel)
+    with open_source(f"pypi:tinypkg==1.0#sha256={sha256_of(sdist)}", cache_dir=tmp_path / "c") as src:
+        assert src.info.details["filename"] == sdist.name and src.read("tinypkg/__init__.py") == b"VALUE = 2\n"
+    assert fetched == ["https://pypi.org/pypi/tinypkg/1.0/json", url]
+    with pytest.raises(SourceError, match="^pypi: sha256 mismatch for tinypkg==1.0: expected 0{64}, downloaded"):
+        open_source(f"pypi:tinypkg==1.0#sha256={'0' * 64}", cache_dir=tmp_path / "d")
+
+
 def test_pypi_no_release_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     fake_registry(monkeypatch, {})
     with pytest.raises(SourceError) as excinfo:
@@ -918,7 +944,7 @@ def test_a_pypi_download_holds_its_folder_locked_and_clears_abandoned_ones(tmp_p
     monkeypatch.setattr(pypi, "_remove_abandoned_downloads", lambda folder, now=None: calls.append(folder) or [])
     held: list[bool] = []
 
-    def fetch(name: str, version: str, dest: Path) -> tuple[Path, str]:
+    def fetch(name: str, version: str, dest: Path, pinned: str = "") -> tuple[Path, str]:
         import fcntl
 
         with (dest / ".lock").open("a") as lock:  # our own run holds it: another open cannot take it
