@@ -819,6 +819,19 @@ def test_pypi_pin_of_the_sdist_fetches_the_sdist(tmp_path: Path, monkeypatch: py
     assert fetched == ["https://pypi.org/pypi/tinypkg/1.0/json", url]
     with pytest.raises(SourceError, match="^pypi: sha256 mismatch for tinypkg==1.0: expected 0{64}, downloaded"):
         open_source(f"pypi:tinypkg==1.0#sha256={'0' * 64}", cache_dir=tmp_path / "d")
+    # The wheel and the sdist pinned in one run (a wheel compared with its sdist): the second
+    # download keeps the first file, which the first source may still read member by member
+    # (it was removed: "cannot read archive ...whl: No such file or directory").
+    cache = tmp_path / "e"
+    with open_source(f"pypi:tinypkg==1.0#sha256={sha256_of(wheel)}", cache_dir=cache) as first:
+        reader = first.later_reader()
+    with open_source(f"pypi:tinypkg==1.0#sha256={sha256_of(sdist)}", cache_dir=cache) as second:
+        assert second.info.details["filename"] == sdist.name
+    assert reader is not None and reader.read("tinypkg/__init__.py") == b"VALUE = 1\n"
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")  # both are cache hits now
+    for pinned in (wheel, sdist):
+        with open_source(f"pypi:tinypkg==1.0#sha256={sha256_of(pinned)}", cache_dir=cache) as src:
+            assert src.info.details["filename"] == pinned.name
 
 
 def test_pypi_no_release_message(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -115,9 +115,11 @@ def _archives_in(directory: Path) -> list[Path]:
     return [p for p in entries if p.is_file() and _archive_format(p.name)]
 
 
-def _cached_archive(dest: Path, name: str) -> Path | None:
+def _cached_archive(dest: Path, name: str, pinned: str = "") -> Path | None:
+    """The release's archive in ``dest``: the one recorded with the pinned sha256, else the only one."""
     found = [p for p in _archives_in(dest) if _dist_name(p.name) == name]
-    return found[0] if len(found) == 1 else None
+    pinned_file = next((p for p in found if pinned and _recorded_sha256(p) == pinned), None)
+    return pinned_file or (found[0] if len(found) == 1 else None)
 
 
 def _sha256_record(archive: Path) -> Path:
@@ -389,7 +391,7 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
     dest = base / "downloads" / "pypi" / _entry_name(m)
 
     url: str | None = None
-    archive = _cached_archive(dest, name)
+    archive = _cached_archive(dest, name, pinned)
     sha = _sha256_file(archive) if archive is not None else ""
     # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
     # truncated or altered archive is fetched again (or, offline, refused), never read.
@@ -427,7 +429,10 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
                         f"downloaded {fetched.name} has {sha}"
                     )
                 dest.mkdir(exist_ok=True)
-                for stale in _archives_in(dest):
+                # Unpinned, the release's one archive is replaced. A pinned file is kept beside the
+                # others: another source of this run may read one of them later (a zip is read
+                # member by member), e.g. a wheel compared with its release's pinned sdist.
+                for stale in [] if pinned else _archives_in(dest):
                     stale.unlink()
                     _sha256_record(stale).unlink(missing_ok=True)
                     _url_record(stale).unlink(missing_ok=True)
