@@ -180,6 +180,16 @@ def test_a_single_top_folder_is_stripped_only_when_it_wraps_the_project(
         assert src.paths() == sorted(p.removeprefix(prefix) for p in files)
 
 
+def test_a_label_from_a_file_name_is_shown_on_one_line(tmp_path: Path) -> None:
+    """An archive's label comes from its file name, as a folder's from its name (already shown
+    escaped): 'evil\\nname.zip' put a newline into the headline ('... naming evil' / 'name; ...'),
+    an escape sequence reached the terminal."""
+    for name, label in (("evil\nname.zip", "evil\\nname"), ("esc\x1b[31mred.zip", "esc\\x1b[31mred")):
+        path = make_zip(tmp_path / name, {"a.py": "a = 1\n"})
+        with open_source(str(path)) as src:
+            assert src.info.label == label
+
+
 def test_zip_with_several_top_levels_is_not_stripped(tmp_path: Path) -> None:
     path = make_zip(tmp_path / "bundle.zip", {"a.py": "a", "pkg/b.py": "b"})
     with open_source(str(path)) as src:
