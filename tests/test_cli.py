@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import shutil
@@ -110,6 +111,22 @@ def test_missing_path_exits_2_with_one_line(trees: tuple[Path, Path], tmp_path: 
     assert str(missing) in line
     line = assert_one_line_error(lineage("markers", str(missing), "--no-cache", "-q"))
     assert str(missing) in line
+
+
+def test_a_newline_in_a_given_path_stays_on_the_error_line(trees: tuple[Path, Path], tmp_path: Path,
+                                                            capsys: pytest.CaptureFixture[str]) -> None:
+    """A path or argument with a newline printed the error over two lines; it is shown escaped,
+    as reports show such names."""
+    _, upstream = trees
+    (tmp_path / "out\nfile").write_text("x")
+    for argv in (["compare", str(tmp_path / "no\nsuch"), str(upstream), "--out", str(tmp_path / "o")],
+                 ["compare", str(upstream), str(upstream), "--out", str(tmp_path / "out\nfile")],
+                 ["check", str(tmp_path / "no\nsuch"), "--max-copied-share", "5"],
+                 ["compare", str(upstream), str(upstream), "x\ny", "--out", str(tmp_path / "o")]):
+        with contextlib.suppress(SystemExit):
+            assert main([*argv, "-q"] if argv[0] == "compare" else argv) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and err.startswith("lineage: error: ") and "\\n" in err, err
 
 
 def test_corrupt_archive_exits_2(trees: tuple[Path, Path], tmp_path: Path) -> None:

@@ -364,6 +364,25 @@ def test_check_keeps_its_verdict_when_the_reader_goes_away(run_compare, tmp_path
     assert proc.stdout is not None and proc.stderr is not None
     proc.stdout.close()
     assert proc.wait(timeout=120) == 1 and "Traceback" not in proc.stderr.read()
+def test_check_policy_edge_values(run_compare, tmp_path: Path, capsys) -> None:
+    """A limit of 0 is the strictest policy, not none; a config whose [tool] or [tool.lineage] is
+    a value, a `true` share and an empty baseline are one-line errors (a traceback, 1 % and the
+    config's own folder before)."""
+    _, out = _write_all(run_compare, tmp_path, "MIT")
+    report = str(out)
+    assert main(["check", report, "--max-unmarked-copied-lines", "0"]) == 1
+    assert main(["check", report, "--max-copied-share", "0"]) == 1
+    config = tmp_path / "policy.toml"
+    config.write_text("[tool.lineage.check]\nmax-unmarked-copied-lines = 0\n")
+    assert main(["check", report, "--config", str(config)]) == 1
+    capsys.readouterr()
+    for text in ("tool = 1\n", "[tool]\nlineage = [1]\n", "[tool.lineage.check]\nmax-copied-share = true\n",
+                 '[tool.lineage.check]\nbaseline = ""\nmax-copied-share = 50\n'):
+        config.write_text(text)
+        assert main(["check", report, "--config", str(config)]) == 2, text
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and err[0].startswith("lineage: error: "), (text, err)
+    assert main(["check", report, "--baseline", "", "--max-copied-share", "50"]) == 2
 
 
 @pytest.mark.parametrize("damage", ["incomplete", "no manifest", "files.csv cut short", "obligations.csv edited"])

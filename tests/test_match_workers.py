@@ -6,6 +6,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import random
+import signal
 from pathlib import Path
 
 import numpy as np
@@ -162,6 +163,39 @@ def test_run_per_file_runs_in_other_processes_and_keeps_item_order() -> None:
     assert {pid for _, pid in here} == {os.getpid()}
 
 
+def _signal_state(item: int) -> tuple[bool, bool, bool]:
+    """In a worker: (SIGTERM or SIGINT blocked, SIGTERM's default action, SIGINT ignored)."""
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    return (bool(held & {signal.SIGTERM, signal.SIGINT}), signal.getsignal(signal.SIGTERM) == signal.SIG_DFL,
+            signal.getsignal(signal.SIGINT) == signal.SIG_IGN)
+
+
+@needs_fork
+def test_a_worker_takes_no_signal_before_its_initializer(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """Workers are forked with SIGINT and SIGTERM blocked, taken again by _init_worker once it
+    set their actions. Forked with the command's handler (raise KeyboardInterrupt), a worker that
+    Pool.terminate() signalled just after the fork ran the parent's code from there on, or lost
+    the signal and waited for a task forever: the test suite hung so twice, pool starts and ends
+    of two tiny tasks 8 times in 400 under load."""
+    import lineage.match.workers as workers
+
+    seen = tmp_path / "seen"
+    original = workers._init_worker
+
+    def recording() -> None:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        with seen.open("a") as out:  # one line per worker, written before the real initializer
+            out.write(f"{int(signal.SIGTERM in held and signal.SIGINT in held)}\n")
+        original()
+
+    monkeypatch.setattr(workers, "_init_worker", recording)
+    got = run_per_file(_signal_state, [1, 1, 1, 1], MatchWorkers(jobs=2, min_files=1))
+    assert got == [(False, True, True)] * 4  # taken again, with the worker's own actions
+    assert seen.read_text().split() == ["1", "1"]  # blocked until the initializer ran
+    assert not signal.pthread_sigmask(signal.SIG_BLOCK, []) & {signal.SIGTERM, signal.SIGINT}  # not here
+
+
+_SEEN_BY_TASKS: list[str] = []
 _SEEN_BY_TASKS: list[str] = []
 
 
@@ -389,3 +423,30 @@ def test_a_worker_error_pickles_to_the_same_message() -> None:
 
     error = WorkerError("matching")
     assert str(pickle.loads(pickle.dumps(error))) == str(error)
+
+
+@needs_fork
+def test_an_index_worker_takes_no_signal_before_its_initializer(monkeypatch: pytest.MonkeyPatch,
+                                                               tmp_path: Path) -> None:
+    """The index stage's workers too are forked with SIGINT and SIGTERM blocked, until their
+    initializer (see test_a_worker_takes_no_signal_before_its_initializer)."""
+    import lineage.index.tree as tree
+
+    seen = tmp_path / "seen"
+    original = tree._init_worker
+
+    def recording(*args: object) -> None:
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+        with seen.open("a") as out:
+            out.write(f"{int(signal.SIGTERM in held and signal.SIGINT in held)}\n")
+        original(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(tree, "_init_worker", recording)
+    root = tmp_path / "t"
+    for k in range(tree._PARALLEL_MIN_FILES):
+        (root / "pkg").mkdir(parents=True, exist_ok=True)
+        (root / "pkg" / f"m{k}.py").write_text(f"def f{k}(x):\n    return x + {k}\n")
+    with open_source(str(root)) as source:
+        found = index_tree(source, IndexCache(None), jobs=2)
+    assert len(found.files) == tree._PARALLEL_MIN_FILES
+    assert seen.read_text().split() == ["1", "1"]

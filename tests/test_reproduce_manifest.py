@@ -17,8 +17,10 @@ from lineage.reproduce_manifest import (
     load_manifest,
     manifest_path,
     recorded_inputs,
+    recorded_options,
     recorded_params,
 )
+from lineage.settings import DEFAULT_MAX_FILE_BYTES
 
 TARGET = {"spec": "t", "kind": "dir", "location": "/x/t", "digest": "", "tree_digest": "sha256:1"}
 UPSTREAM = {"spec": "u.zip", "kind": "archive", "location": "/x/u.zip", "digest": "sha256:2", "tree_digest": "",
@@ -44,6 +46,7 @@ def test_inputs_in_their_recorded_order(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("data", [
     {"upstreams": []}, {"parameters": None}, {"target": {"kind": "dir"}},
+    {"target": {**TARGET, "details": [1, 2]}}, {"target": {**TARGET, "details": "abc"}},  # tracebacks before
     # a rerun that compares nothing, or reads files outside the report folder, proves nothing
     {"outputs": {}}, {"outputs": {"/etc/passwd": "sha256:0"}}, {"outputs": {"../../etc/passwd": "sha256:0"}},
     {"outputs": {"files.csv": None}},
@@ -65,6 +68,20 @@ def test_parameters_unknown_refused_missing_noted() -> None:
         recorded_params({"parameters": {**recorded, "no_such_knob": 1}}, [])
     with pytest.raises(LineageError, match="token_weight_cap must be in"):  # not numpy's OverflowError later
         recorded_params({"parameters": {**recorded, "token_weight_cap": 2**40}}, [])
+
+
+def test_options_checked_missing_noted() -> None:
+    """A hand-edited file size limit was int()'d (ValueError traceback for 'big'); target names
+    given as a string became one name per letter."""
+    notes: list[str] = []
+    assert recorded_options({"options": {"max_file_bytes": 20000, "target_names": ["t"]}}, notes) == (20000, ["t"])
+    assert notes == []
+    assert recorded_options({}, notes) == (DEFAULT_MAX_FILE_BYTES, None)
+    assert notes and "defaults were used" in notes[0]
+    for options in ({"max_file_bytes": "big"}, {"max_file_bytes": 0}, {"max_file_bytes": 1.5},
+                    {"max_file_bytes": True}, {"target_names": "abc"}, {"target_names": [1]}):
+        with pytest.raises(ReproduceError):
+            recorded_options({"options": options}, [])
 
 
 def test_environment_notes_name_what_differs() -> None:

@@ -111,6 +111,31 @@ def test_a_changed_parameter_file_or_option_misses(trees: tuple[Path, Path], tmp
     assert a == b and "lines.csv" in a
 
 
+def test_a_fixed_source_date_is_part_of_the_key(trees: tuple[Path, Path], tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """$SOURCE_DATE_EPOCH fixes the attachments' time: a stored report of another time is not a
+    hit (it wrote the stored run's time); a malformed one is refused (a ValueError traceback past
+    year 9999, the current time for 'garbage')."""
+    cache = tmp_path / "cache"
+    monkeypatch.delenv("SOURCE_DATE_EPOCH", raising=False)
+    _run(trees, tmp_path / "o1", cache)
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "0")
+    fixed = _run(trees, tmp_path / "o2", cache)
+    assert not fixed.from_cache
+    assert json.loads((tmp_path / "o2" / "lineage.spdx.json").read_text())["creationInfo"]["created"] == \
+        "1970-01-01T00:00:00Z"
+    assert _run(trees, tmp_path / "o3", cache).from_cache  # the same fixed time: a hit
+    for bad in ("garbage", "-5", "253402300800"):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", bad)
+        with pytest.raises(LineageError, match="SOURCE_DATE_EPOCH"):
+            _run(trees, tmp_path / "o4", cache, use_cache=False)
+        # before the comparison, not after it
+        monkeypatch.setattr(lineage.api, "compare", lambda *a, **k: pytest.fail("compared"))
+        with pytest.raises(LineageError, match="SOURCE_DATE_EPOCH"):
+            _run(trees, tmp_path / "o4", cache, use_cache=False)
+        assert not (tmp_path / "o4").exists()
+
+
 def test_no_cache_neither_reads_nor_writes(trees: tuple[Path, Path], tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     _run(trees, tmp_path / "o1", cache)

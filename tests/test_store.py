@@ -396,3 +396,25 @@ def test_a_damaged_store_file_is_named_in_one_line(world: dict[str, Path], tmp_p
         assert len(err) == 1 and err[0].startswith(f"lineage: error: damaged store file {victim}"), (args, err)
     assert victim.read_bytes() == before  # compact merged nothing away
     assert not (tmp_path / "o").exists()
+
+
+@pytest.mark.parametrize("edit", [
+    {"build": {"prefix_bits": "x"}}, {"build": None}, {"build": {}}, {"build": {"prefix_bits": True}},
+    {"seed_rules": "x"}, {"seed_rules": {"seed_min_tokens": 3, "no_such_rule": 1}},
+])
+def test_an_edited_store_json_is_one_line(world: dict[str, Path], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                          edit: dict[str, object]) -> None:
+    """store.json's build and seed rules are checked when the store opens: 'x' ended in int()'s
+    ValueError, a missing build in a KeyError, a string of rules in an AttributeError."""
+    root = tmp_path / "store"
+    add_releases(Store.open(root, create=True), _specs(world)[:1],
+                 settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    meta = json.loads((root / "store.json").read_text())
+    (root / "store.json").write_text(json.dumps({**meta, **edit}))
+    capsys.readouterr()
+    for argv in (["store", "info", "--store", str(root)],
+                 ["scan", str(world["target"]), "--store", str(root), "--out", str(tmp_path / "o"), "-q",
+                  "--jobs", "1", "--cache-dir", str(tmp_path / "cache")]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err.splitlines()
+        assert len(err) == 1 and "unreadable store.json" in err[0], err

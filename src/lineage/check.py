@@ -49,7 +49,9 @@ class Policy:
     baseline: str | None = None
 
     def active(self) -> bool:
-        return any(getattr(self, f.name) not in (None, False) for f in fields(self))
+        # `is`, not `in (None, False)`: 0 == False, and a limit of 0 is the strictest policy.
+        return any(getattr(self, f.name) is not None and getattr(self, f.name) is not False
+                   for f in fields(self))
 
 
 _TYPES: dict[str, type | tuple[type, ...]] = {
@@ -66,9 +68,12 @@ def policy_from_pyproject(path: Path) -> dict[str, object]:
         raise LineageError(f"cannot read {path}: {exc.strerror or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise LineageError(f"{path}: invalid TOML: {exc}") from None
-    table = data.get("tool", {}).get("lineage", {}).get("check", {})
-    if not isinstance(table, dict):
-        raise LineageError(f"{path}: [tool.lineage.check] must be a table")
+    table: dict[str, object] = data
+    for name in ("tool", "tool.lineage", "tool.lineage.check"):
+        inner = table.get(name.rpartition(".")[2], {})
+        if not isinstance(inner, dict):  # e.g. `tool = 1`: a value, not a table
+            raise LineageError(f"{path}: [{name}] must be a table")
+        table = inner
     out: dict[str, object] = {}
     for key, value in table.items():
         name = key.replace("-", "_")
@@ -76,9 +81,10 @@ def policy_from_pyproject(path: Path) -> dict[str, object]:
         if kind is None:
             raise LineageError(f"{path}: unknown key in [tool.lineage.check]: {key} "
                                f"(known: {', '.join(sorted(k.replace('_', '-') for k in _TYPES))})")
-        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        # true is an int to Python: only a bool item takes it (true is not a 1 % share)
+        if not isinstance(value, kind) or (kind is not bool and isinstance(value, bool)):
             raise LineageError(f"{path}: [tool.lineage.check] {key} has the wrong type: {value!r}")
-        if name == "baseline":
+        if name == "baseline" and value:  # an empty one is refused by make_policy
             value = str((path.parent / value).resolve()) if not Path(value).is_absolute() else value
         out[name] = value
     return out
@@ -91,6 +97,8 @@ def make_policy(config: dict[str, object], overrides: dict[str, object]) -> Poli
         value = merged.get(name)
         if value is not None and int(value) < 0:  # type: ignore[call-overload]
             raise LineageError(f"{name.replace('_', '-')} must be >= 0, not {value}")
+    if merged.get("baseline") == "":
+        raise LineageError("baseline may not be empty (name the older report's folder)")
     share = merged.get("max_copied_share")
     if share is not None and not 0 <= float(share) <= 100:  # type: ignore[arg-type]
         raise LineageError(f"max-copied-share must be a percentage from 0 to 100, not {share}")

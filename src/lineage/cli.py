@@ -400,7 +400,15 @@ class _Parser(argparse.ArgumentParser):
     usage, exit 2 (argparse prints the whole usage block first)."""
 
     def error(self, message: str) -> NoReturn:
-        self.exit(2, f"lineage: error: {message} (see '{self.prog} --help')\n")
+        self.exit(2, f"lineage: error: {_shown(message)} (see '{self.prog} --help')\n")
+
+
+def _shown(message: str) -> str:
+    """An error message on one printable line: a newline in a path or spec the user gave is shown
+    as ``\\n`` (as reports show such names), not as a second line."""
+    from lineage.sources.base import display_path
+
+    return display_path(message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -609,7 +617,7 @@ def _main(argv: Sequence[str] | None) -> int:
     except LineageError as exc:
         if isinstance(exc, _OutputError):
             _drop_unwritten(stdout)
-        print(f"lineage: error: {exc}", file=sys.stderr)
+        print(f"lineage: error: {_shown(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:  # output piped into head(1) and closed: not an error of ours
         sys.stderr.close()

@@ -18,7 +18,7 @@ from pathlib import Path
 from lineage.errors import LineageError
 from lineage.index import IndexCache
 from lineage.match.params import MatchParams
-from lineage.settings import RunSettings
+from lineage.settings import RunSettings, source_date
 from lineage.sources import Source, open_source
 
 
@@ -135,6 +135,7 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
 
     params = params or MatchParams()
     settings = settings or RunSettings()
+    source_date()  # a malformed $SOURCE_DATE_EPOCH is refused before the comparison, not after it
     formats = tuple(ATTACHMENTS) if formats is None else tuple(formats)
     out = Path(out_dir)
     cache = ResultCache(settings.store_root, settings.result_entries)

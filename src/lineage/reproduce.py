@@ -38,9 +38,10 @@ from lineage.reproduce_manifest import (
     load_manifest,
     manifest_path,
     recorded_inputs,
+    recorded_options,
     recorded_params,
 )
-from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings
+from lineage.settings import RunSettings
 from lineage.sources import Source, open_source
 
 
@@ -171,15 +172,15 @@ def reproduce(manifest: str | Path, out_dir: str | Path | None = None, *,
     inputs = recorded_inputs(data)
     notes = environment_notes(data)
     params = recorded_params(data, notes)
-    options = data.get("options") if isinstance(data.get("options"), dict) else {}
+    max_file_bytes, target_names = recorded_options(data, notes)
     recorded = {str(k): str(v) for k, v in data["outputs"].items()}
     if out_dir is not None and Path(os.path.abspath(out_dir)).resolve() == report_dir.resolve():
         raise ReproduceError(f"--out {out_dir} is the report being reproduced; write the rerun elsewhere")
 
     settings = dataclasses.replace(settings or RunSettings(),
-                                   max_file_bytes=int(options.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)))
+                                   max_file_bytes=max_file_bytes)
     comparison = compare(inputs[0].spec, [i.spec for i in inputs[1:]], params=params, settings=settings,
-                         target_names=list(options.get("target_names") or []) or None,
+                         target_names=target_names,
                          opener=_Opener(inputs, settings.cache_root),
                          allow_empty=True)  # the recorded run was accepted; its inputs are checked by digest
     for item, tree in zip(inputs, [comparison.target, *comparison.upstreams], strict=True):

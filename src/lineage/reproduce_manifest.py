@@ -22,6 +22,7 @@ from lineage.match.params import MatchParams
 from lineage.report.folder import plain_name
 from lineage.report.manifest import FIGURE_PACKAGES, MANIFEST_VERSION, package_version, tool_info
 from lineage.report.outdir import check_complete
+from lineage.settings import DEFAULT_MAX_FILE_BYTES
 
 
 class ReproduceError(LineageError):
@@ -79,6 +80,8 @@ def recorded_inputs(data: dict[str, Any]) -> list[RecordedInput]:
     for role, entry in entries:
         if not isinstance(entry, dict) or not isinstance(entry.get("spec"), str) or not entry["spec"]:
             raise ReproduceError(f"the manifest's {role} has no source spec")
+        if not isinstance(entry.get("details") or {}, dict):
+            raise ReproduceError(f"the manifest's {role} {entry['spec']}: its details are not a mapping")
         inputs.append(RecordedInput(
             role=role, spec=entry["spec"], kind=str(entry.get("kind", "")), location=str(entry.get("location", "")),
             digest=str(entry.get("digest", "")), tree_digest=str(entry.get("tree_digest", "")),
@@ -100,6 +103,23 @@ def recorded_params(data: dict[str, Any], notes: list[str]) -> MatchParams:
         notes.append(f"the manifest does not record the matcher parameters {', '.join(missing)}; "
                      "their defaults were used")
     return MatchParams(**recorded)
+
+
+def recorded_options(data: dict[str, Any], notes: list[str]) -> tuple[int, list[str] | None]:
+    """The run's file size limit and target names (``--target-name``), as recorded; a manifest
+    without them reruns with the defaults, said in a note (a rerun then may differ for that)."""
+    options = data.get("options")
+    if not isinstance(options, dict):
+        notes.append("the manifest does not record the run's options (file size limit, target names); "
+                     "their defaults were used")
+        options = {}
+    limit = options.get("max_file_bytes", DEFAULT_MAX_FILE_BYTES)
+    if type(limit) is not int or limit < 1:
+        raise ReproduceError(f"the manifest's max_file_bytes is not a whole number >= 1: {limit!r}")
+    names = options.get("target_names") or []
+    if not isinstance(names, list) or not all(isinstance(n, str) and n for n in names):
+        raise ReproduceError(f"the manifest's target_names is not a list of names: {names!r}")
+    return limit, names or None
 
 
 def environment_notes(data: dict[str, Any]) -> list[str]:
@@ -129,4 +149,4 @@ def environment_notes(data: dict[str, Any]) -> list[str]:
 
 
 __all__ = ["RecordedInput", "ReproduceError", "environment_notes", "load_manifest", "manifest_path",
-           "recorded_inputs", "recorded_params"]
+           "recorded_inputs", "recorded_options", "recorded_params"]

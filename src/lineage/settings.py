@@ -8,9 +8,11 @@ here changes a figure: the matcher's thresholds live in :class:`lineage.match.Ma
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 
 import platformdirs
@@ -59,6 +61,22 @@ def default_cache_dir() -> Path:
     if env:
         return Path(env).expanduser()
     return Path(platformdirs.user_cache_dir("lineage", appauthor=False))
+
+
+def source_date() -> datetime | None:
+    """``$SOURCE_DATE_EPOCH`` (reproducible builds) as the time attachments carry; None when unset
+    or empty. A value that is not a whole number of seconds within datetime's years is refused:
+    the convention asks a build to fail on a malformed one rather than use the current time."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+    if not epoch:
+        return None
+    try:
+        if not re.fullmatch(r"[0-9]+", epoch):
+            raise ValueError(epoch)
+        return datetime.fromtimestamp(int(epoch), UTC)
+    except (ValueError, OverflowError, OSError):
+        raise LineageError("SOURCE_DATE_EPOCH must be a whole number of seconds since 1970 (before the "
+                           f"year 10000), got {epoch!r}") from None
 
 
 def default_jobs() -> int:

@@ -25,7 +25,7 @@ from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.archive import ArchiveSource
 from lineage.sources.base import LaterReader, Source, SourceInfo, blob_digest
-from lineage.worker_exit import end_with_parent
+from lineage.worker_exit import end_with_parent, release_signals, signals_held
 
 # Below this many files to parse, worker start-up costs more than it saves.
 _PARALLEL_MIN_FILES = 64
@@ -151,6 +151,7 @@ _WORKER: Indexer | None = None
 def _init_worker(max_file_bytes: int, parent: int | None = None) -> None:
     global _WORKER
     end_with_parent(parent)  # a killed run leaves no index worker waiting for work
+    release_signals()  # forked with SIGINT and SIGTERM blocked (index_tree): this worker's handlers now
     _WORKER = Indexer(max_file_bytes)
 
 
@@ -259,7 +260,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
                                          initargs=(max_file_bytes, os.getpid() if forked else None)) as pool:
                     # Each batch's records are stored as it comes back, while the workers parse on:
                     # stored after the pool, they kept one core idle for seconds (round speed4).
-                    for batch in pool.map(_index_batch, _batches(todo, 16)):
+                    with signals_held():  # until each worker's _init_worker (worker_exit.signals_held)
+                        batches = pool.map(_index_batch, _batches(todo, 16))  # the first task forks them
+                    for batch in batches:
                         for record in batch:
                             records[record.path] = record
                             if record.status == "ok":

@@ -22,6 +22,7 @@ processes), the files are matched in the calling process.
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import multiprocessing
 import signal
@@ -32,6 +33,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from lineage.errors import WorkerError
 from lineage.settings import DEFAULT_MATCH_MIN_FILES
+from lineage.worker_exit import release_signals, signals_held
 
 if TYPE_CHECKING:
     from lineage.settings import RunSettings
@@ -102,6 +104,7 @@ def _init_worker() -> None:
     # with a parent killed outright anyway (tests/test_worker_exit.py).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    release_signals()  # forked with them blocked (run_per_file): a SIGTERM sent meanwhile ends it now
 
 
 def _run_chunk(chunk: list[int]) -> list[Any]:
@@ -158,7 +161,9 @@ def run_per_file(task: Callable[[int], T], weights: Sequence[int], workers: Matc
     before = set(multiprocessing.active_children())
     try:
         context = multiprocessing.get_context("fork")
-        with context.Pool(processes, initializer=_init_worker) as pool:
+        with contextlib.ExitStack() as stack:
+            with signals_held():  # until each worker's _init_worker (worker_exit.signals_held)
+                pool = stack.enter_context(context.Pool(processes, initializer=_init_worker))
             # The pool's own workers (forked by Pool() just now): one that ends while the pool
             # runs was killed (the pool replaces it and its chunk is lost: imap would wait
             # forever).

@@ -10,7 +10,6 @@ Who a source is: name, version, purl, download location, checksum.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -21,6 +20,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 from packageurl import PackageURL
 from packaging.utils import canonicalize_name
+
+from lineage.settings import source_date
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
@@ -70,10 +71,7 @@ def created_at() -> datetime:
     fixed = _REPORT_TIME.get()
     if fixed is not None:
         return fixed
-    epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
-    if epoch.isdigit():
-        return datetime.fromtimestamp(int(epoch), UTC).replace(microsecond=0)
-    return datetime.now(UTC).replace(microsecond=0)
+    return (source_date() or datetime.now(UTC)).replace(microsecond=0)
 
 
 @contextmanager

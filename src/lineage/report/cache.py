@@ -3,14 +3,14 @@
 A comparison's outputs are a function of its inputs: each source's identity
 (:func:`lineage.index.tree.tree_identity`: description, tree digest of its Python files, licence
 and project files), every :class:`~lineage.match.MatchParams` value, the target names, the file
-size limit, which reports were asked for (HTML, attachment formats), the libraries that render
-them and the code of all of lineage (:func:`lineage.match.store.code_fingerprint` over the whole
-package, plus its C sources). A warm run whose key is found writes the stored bytes instead of
-indexing, matching and building tables: the figure files are byte-identical by construction, and
-the manifest follows its usual rules (a fresh ``created``, ``command``, ``options``, ``tool`` and timings;
-``options.result_cache`` says the run was answered from the cache, with no file indexed or
-matched; ``attachments_created`` stays the stored one, the time the stored SPDX and CycloneDX
-files carry).
+size limit, which reports were asked for (HTML, attachment formats), a fixed attachment time
+(``$SOURCE_DATE_EPOCH``), the libraries that render them and the code of all of lineage
+(:func:`lineage.match.store.code_fingerprint` over the whole package, plus its C sources). A warm
+run whose key is found writes the stored bytes instead of indexing, matching and building tables:
+the figure files are byte-identical by construction, and the manifest follows its usual rules (a
+fresh ``created``, ``command``, ``options``, ``tool`` and timings; ``options.result_cache`` says
+the run was answered from the cache, with no file indexed or matched; ``attachments_created``
+stays the stored one, the time the stored SPDX and CycloneDX files carry).
 
 Layout: ``<root>/result-v2/<key[:2]>/<key>/``, one folder per key: ``entry.rec`` (JSON: the full
 key, the stored manifest, the headline, and each file's name, size and XXH3-128 checksum, see
@@ -59,7 +59,7 @@ from lineage.environment import library_versions
 from lineage.index.store import checksum_stream
 from lineage.report.folder import ReportFolder, plain_name
 from lineage.report.outdir import atomic_out_dir, pid_alive
-from lineage.settings import DEFAULT_RESULT_ENTRIES
+from lineage.settings import DEFAULT_RESULT_ENTRIES, source_date
 
 RESULT_VERSION = 2
 ENTRY_HEAD = "entry.rec"  # the header; its name ends in .rec as every cache entry's (lineage cache)
@@ -81,9 +81,11 @@ def result_key(sources: Sequence[dict[str, object]], params: dict[str, object], 
                ) -> dict[str, object]:
     """The full key: ``sources`` is the target's :func:`~lineage.index.tree.tree_identity`, then
     each upstream's, in order."""
+    fixed = source_date()  # a stored report carries its own run's time, unless this one is fixed
     return {"version": RESULT_VERSION, "code": _code(), "environment": library_versions(), "sources": list(sources),
             "params": params, "target_names": list(target_names), "max_file_bytes": max_file_bytes,
-            "html": html, "formats": list(formats), "allow_empty": allow_empty}
+            "html": html, "formats": list(formats), "allow_empty": allow_empty,
+            "source_date": fixed.isoformat() if fixed is not None else ""}
 
 
 def key_digest(key: dict[str, object]) -> str:

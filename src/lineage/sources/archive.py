@@ -158,6 +158,18 @@ def _tar_member_type(info: tarfile.TarInfo) -> str:
     return "unknown member type"
 
 
+# A project's own files: a single top folder holding one wraps a project (``git archive --prefix``).
+_PROJECT_FILES = ("setup.py", "setup.cfg", "pyproject.toml", "PKG-INFO")
+
+
+def _wrapper(top: str, members: dict[str, Any]) -> bool:
+    """Whether an archive's single top folder wraps the project (an sdist's NAME-VERSION/, a
+    GitHub archive's REPO-REF/: never a Python name; or a folder holding a project file) rather
+    than being its code: a zip of a package folder keeps ``pkg/`` in its paths, as the folder
+    itself does (stripped, ``pkg/core.py`` became ``core.py`` and paired otherwise)."""
+    return not top.isidentifier() or any(f"{top}/{name}" in members for name in _PROJECT_FILES)
+
+
 class ArchiveSource(Source):
     """A wheel, zip or tarball, read member by member into memory."""
 
@@ -192,7 +204,7 @@ class ArchiveSource(Source):
         prefix: str | None = None
         if fmt != "wheel" and members:
             tops = {p.split("/", 1)[0] for p in members}
-            if len(tops) == 1 and all("/" in p for p in members):
+            if len(tops) == 1 and all("/" in p for p in members) and _wrapper(next(iter(tops)), members):
                 prefix = tops.pop()
                 members = {p[len(prefix) + 1 :]: h for p, h in members.items()}
         skipped = list(skipped) + self._set_members(members)

@@ -50,6 +50,8 @@ class SourceInfo:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "skipped", tuple((display_path(p), r) for p, r in self.skipped))
+        # from a file or folder name (an archive's, a repository's): shown in headlines and logs
+        object.__setattr__(self, "label", display_path(self.label))
 
 
 class LaterReader(Protocol):

@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from lineage.errors import SourceError
-from lineage.sources.base import Source, SourceInfo, _describe, display_path
+from lineage.sources.base import Source, SourceInfo, _describe
 
 # Tool and VCS directories that never hold the codebase itself.
 SKIP_DIRS = frozenset(
@@ -39,7 +39,7 @@ class DirSource(Source):
             kind="dir",
             location=str(root),
             digest="",
-            label=display_path(root.name or str(root)),
+            label=root.name or str(root),  # shown escaped (SourceInfo)
             details={},
             skipped=tuple(sorted(skipped)),
         )

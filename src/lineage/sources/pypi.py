@@ -115,9 +115,11 @@ def _archives_in(directory: Path) -> list[Path]:
     return [p for p in entries if p.is_file() and _archive_format(p.name)]
 
 
-def _cached_archive(dest: Path, name: str) -> Path | None:
+def _cached_archive(dest: Path, name: str, pinned: str = "") -> Path | None:
+    """The release's archive in ``dest``: the one recorded with the pinned sha256, else the only one."""
     found = [p for p in _archives_in(dest) if _dist_name(p.name) == name]
-    return found[0] if len(found) == 1 else None
+    pinned_file = next((p for p in found if pinned and _recorded_sha256(p) == pinned), None)
+    return pinned_file or (found[0] if len(found) == 1 else None)
 
 
 def _sha256_record(archive: Path) -> Path:
@@ -272,7 +274,7 @@ def _pypi_release_files(name: str, version: str, pip_reason: str,
             for f in files or [] if isinstance(f, dict)]
 
 
-def _pick_release_file(files: list[dict[str, Any]]) -> dict[str, Any] | None:
+def _pick_release_file(files: list[dict[str, Any]], pinned: str = "") -> dict[str, Any] | None:
     def usable(f: dict[str, Any]) -> bool:
         fn = f.get("filename")
         return (
@@ -284,6 +286,8 @@ def _pick_release_file(files: list[dict[str, Any]]) -> dict[str, Any] | None:
         )
 
     candidates = [f for f in files if usable(f)]
+    if pinned:  # the file the pin names, whichever it is (an sdist's sha256 taken from PyPI's page)
+        return next((f for f in candidates if _listed_sha256(f) == pinned), None)
     sdists = [f for f in candidates if f.get("packagetype") == "sdist"]
     # Prefer .tar.gz among sdists (old releases sometimes also ship a .zip).
     sdists.sort(key=lambda f: not f["filename"].lower().endswith(".tar.gz"))
@@ -312,21 +316,35 @@ def _download_url(url: str, expected_sha256: str, target: Path) -> None:
         )
 
 
-def _fetch_release(name: str, version: str, tmp: Path) -> tuple[Path, str | None]:
-    """Download a release into ``tmp``; return (file, url if known)."""
+def _fetch_release(name: str, version: str, tmp: Path, pinned: str = "") -> tuple[Path, str | None]:
+    """Download a release into ``tmp``; return (file, url if known). With ``pinned``, a file pip
+    chose that is not the pinned one is replaced by the file PyPI lists with that sha256 (an
+    sdist's, as PyPI's page shows it), when it lists one (else the caller's mismatch stands)."""
     ok, pip_reason = _pip_download(f"{name}=={version}", tmp)
     if ok:
         saved = _archives_in(tmp)
         if len(saved) == 1:
-            return saved[0], None
+            listed = None
+            if pinned and _sha256_file(saved[0]) != pinned:
+                with contextlib.suppress(SourceError):  # the registry cannot tell: the mismatch stands
+                    listed = _pick_release_file(_pypi_release_files(name, version, pip_reason), pinned)
+            if listed is None:
+                return saved[0], None
+            saved[0].unlink()
+            return _download_listed(listed, tmp)
         pip_reason = f"pip saved {len(saved)} archives"
     # No wheel for this platform (or pip failed otherwise). `pip download` of an sdist
     # would run its build backend, so fetch the sdist ourselves from the JSON API.
-    chosen = _pick_release_file(_pypi_release_files(name, version, pip_reason))
+    files = _pypi_release_files(name, version, pip_reason)
+    chosen = _pick_release_file(files, pinned)
     if chosen is None:
-        raise SourceError(
-            f"pypi: {name}=={version} has no sdist or wheel to download (pip: {pip_reason})"
-        )
+        what = "file of the pinned sha256" if pinned else "sdist or wheel"
+        raise SourceError(f"pypi: {name}=={version} has no {what} to download (pip: {pip_reason})")
+    return _download_listed(chosen, tmp)
+
+
+def _download_listed(chosen: dict[str, Any], tmp: Path) -> tuple[Path, str]:
+    """Download a file PyPI's JSON lists into ``tmp``, checked against the sha256 it states."""
     expected = _listed_sha256(chosen)
     if not re.fullmatch(r"[0-9a-f]{64}", expected):
         raise SourceError(f"pypi: PyPI states no sha256 for {chosen['filename']}; not using it")
@@ -373,7 +391,7 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
     dest = base / "downloads" / "pypi" / _entry_name(m)
 
     url: str | None = None
-    archive = _cached_archive(dest, name)
+    archive = _cached_archive(dest, name, pinned)
     sha = _sha256_file(archive) if archive is not None else ""
     # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
     # truncated or altered archive is fetched again (or, offline, refused), never read.
@@ -403,7 +421,7 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
             # interrupted or rejected download never looks like a cache hit (nor leaves an
             # empty release directory behind).
             with tempfile.TemporaryDirectory(prefix=".download-", dir=dest.parent) as tmp, _downloading(Path(tmp)):
-                fetched, url = _fetch_release(raw_name, version, Path(tmp))
+                fetched, url = _fetch_release(raw_name, version, Path(tmp), pinned)
                 sha = _sha256_file(fetched)
                 if pinned and sha != pinned:
                     raise SourceError(
@@ -411,7 +429,10 @@ def _open_pypi(spec: str, cache_dir: Path | None) -> PypiSource:
                         f"downloaded {fetched.name} has {sha}"
                     )
                 dest.mkdir(exist_ok=True)
-                for stale in _archives_in(dest):
+                # Unpinned, the release's one archive is replaced. A pinned file is kept beside the
+                # others: another source of this run may read one of them later (a zip is read
+                # member by member), e.g. a wheel compared with its release's pinned sdist.
+                for stale in [] if pinned else _archives_in(dest):
                     stale.unlink()
                     _sha256_record(stale).unlink(missing_ok=True)
                     _url_record(stale).unlink(missing_ok=True)

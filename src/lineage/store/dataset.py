@@ -37,7 +37,7 @@ import pyarrow.parquet as pq
 from lineage.errors import LineageError
 from lineage.index import INDEX_VERSION
 from lineage.match.params import MatchParams
-from lineage.store.params import BUILD_FIELDS, StoreParams, seed_rules
+from lineage.store.params import BUILD_FIELDS, SEED_RULES, StoreParams, seed_rules
 
 STORE_FORMAT = "lineage.store"
 # Change log: 1: first version.
@@ -106,6 +106,12 @@ def write_parquet(table: pa.Table, path: Path, row_group_size: int | None = None
         raise
 
 
+def _whole_numbers(table: object, keys: tuple[str, ...], exact: bool = False) -> bool:
+    """Whether ``table`` maps some (``exact``: all) of ``keys``, and no other, to ints."""
+    return isinstance(table, dict) and set(table) <= set(keys) and (not exact or set(table) == set(keys)) \
+        and all(type(v) is int for v in table.values())
+
+
 class Store:
     """A fingerprint store folder (see the module docstring)."""
 
@@ -142,8 +148,11 @@ class Store:
         if meta.get("index_version") != INDEX_VERSION:
             raise LineageError(f"--store {root}: built with index version {meta.get('index_version')}, this "
                                f"lineage hashes lines with version {INDEX_VERSION}; build a new store")
-        build = {k: int(v) for k, v in meta["build"].items()}
-        rules = {k: int(v) for k, v in meta["seed_rules"].items()}
+        build, rules = meta.get("build"), meta.get("seed_rules")
+        # as this lineage writes them: a table of whole numbers, no key it does not know
+        if not (_whole_numbers(build, BUILD_FIELDS, exact=True) and _whole_numbers(rules, SEED_RULES)):
+            raise LineageError(f"--store {root}: unreadable store.json (build {build!r} or seed_rules {rules!r} "
+                               "is not a table of whole numbers that lineage writes)")
         base = params or StoreParams()
         if match is not None and seed_rules(match) != rules:
             raise LineageError(f"--store {root}: its fingerprints follow the seed rules {rules}, "
