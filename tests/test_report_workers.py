@@ -138,3 +138,35 @@ def test_the_costliest_reporter_is_handed_out_first(tmp_path: Path, monkeypatch:
     assert sorted(k for chunk in handed[1] for k in chunk) == list(range(len(order)))
     one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
     assert list(one["outputs"]) == list(two["outputs"])
+
+
+def test_the_html_pages_are_shared_by_the_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The HTML pages (Pygments: most of the writing on a large pair) are written by every
+    process, a group of about equal lines each; the index and assets by the first part."""
+    from lineage.report.html import HtmlReporter, html_shards
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    files = comparison.files
+    shown = sorted(files.loc[(files["verbatim_lines"] + files["near_lines"] > 0) | (files["marker"] != ""),
+                             "target_path"])
+    groups = html_shards(comparison, 2)
+    assert len(groups) == 2 and all(groups) and sorted(groups[0] + groups[1]) == shown
+    assert html_shards(comparison, 2) == groups  # the same groups every time
+    sizes = comparison.files.set_index("target_path")["nonblank_lines"]
+    loads = [sum(int(sizes[p]) + 1 for p in g) for g in groups]
+    assert abs(loads[0] - loads[1]) <= int(sizes.max()) + 1  # greedy: within one file of even
+    log = tmp_path / "parts.log"  # written by the worker processes
+    original = HtmlReporter.write_part
+
+    def logged(self: HtmlReporter, c: object, f: object, k: int, n: int) -> None:
+        with log.open("a") as out:
+            out.write(f"{k}/{n}\n")
+        original(self, c, f, k, n)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HtmlReporter, "write_part", logged)
+    comparison.write(tmp_path / "two", html=True, jobs=2)
+    assert sorted(log.read_text().split()) == ["0/2", "1/2"]
+    comparison.write(tmp_path / "one", html=True, jobs=1)
+    assert _files(tmp_path / "one") == _files(tmp_path / "two")

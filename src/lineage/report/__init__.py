@@ -125,12 +125,16 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
     here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
     reporter per task, handed out costliest first (:func:`_cost`; two light neighbours may go
     together) as processes come free; the SPDX and CycloneDX libraries are then imported by the
-    worker that writes their file). A reporter reads the comparison and writes only its own
-    files, so the files are the same either way; ``folder.written`` keeps the reporters' order."""
+    worker that writes their file). The HTML pages, most of the writing on a large pair, are
+    split into one task per process (:meth:`lineage.report.html.HtmlReporter.write_part`). A
+    reporter reads the comparison and writes only its own files, so the files are the same
+    either way; ``folder.written`` keeps the reporters' order, and the HTML files the order
+    its one-process writer gives them (the index, then the others sorted)."""
     from lineage.match.workers import MatchWorkers, run_per_file
 
     workers = MatchWorkers(jobs=max(1, jobs), min_files=2, chunks_per_job=len(reporters))
-    if workers.processes(len(reporters)) == 0:
+    processes = workers.processes(len(reporters))
+    if processes == 0:
         for mapping, name in reporters:
             mapping[name].write(comparison, folder)
         return
@@ -138,16 +142,28 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
 
     _ = comparison.obligations  # read by three reporters: made once, here, and inherited
     at = created_at()  # this run's report time (report_time above), passed on explicitly
+    # (mapping, name, part, parts): the HTML reporter in one part per process
+    tasks = [(mapping, name, k, processes if mapping is _HTML else 1)
+             for mapping, name in reporters for k in range(processes if mapping is _HTML else 1)]
+    workers = MatchWorkers(jobs=processes, min_files=2, chunks_per_job=len(tasks))
 
-    def task(k: int) -> tuple[list[Path], dict[Path, str]]:
+    def task(i: int) -> tuple[list[Path], dict[Path, str]]:
         own = ReportFolder(folder.root, folder.csv_cache)
-        mapping, name = reporters[k]
+        mapping, name, k, n = tasks[i]
         with report_time(at):
-            mapping[name].write(comparison, own)
+            if n == 1:
+                mapping[name].write(comparison, own)
+            else:
+                mapping[name].write_part(comparison, own, k, n)  # type: ignore[attr-defined]
         # Hashed here, side by side with the other reporters, not by the manifest after them all.
         return own.written, {path: file_sha256(path) for path in own.written if path.is_file()}
 
-    for paths, digests in run_per_file(task, [_cost(name, comparison) for _, name in reporters], workers,
-                                     what="writing reports"):
-        folder.written.extend(paths)
+    costs = [-(-_cost(name, comparison) // n) for _, name, _, n in tasks]
+    html_files: list[Path] = []
+    for (mapping, *_), (paths, digests) in zip(tasks, run_per_file(task, costs, workers, what="writing reports"),
+                                               strict=True):
+        (html_files if mapping is _HTML else folder.written).extend(paths)
         folder.digests.update(digests)
+    if html_files:  # the HTML reporter is the last: its files in its one-process order
+        index = [p for p in html_files if p.name == "index.html" and p.parent.name == "html"]
+        folder.written.extend([*index, *sorted(p for p in html_files if p not in index)])

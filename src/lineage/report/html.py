@@ -15,6 +15,7 @@ import hashlib
 import html
 import re
 import zlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -104,14 +105,40 @@ class _Region:
     near: int
 
 
-def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
-    folder = out_dir / "html"
-    folder.mkdir(exist_ok=True)
+def _shown(comparison: Comparison) -> pd.DataFrame:
+    """The files with a page: indexed, and copied lines or a marker; sorted by path."""
     files = comparison.files
     shown = files[(files["status"] == "indexed")
                   & (((files["verbatim_lines"] + files["near_lines"]) > 0) | (files["marker"] != ""))]
-    shown = shown.assign(copied=shown["verbatim_lines"] + shown["near_lines"]).sort_values(
+    return shown.assign(copied=shown["verbatim_lines"] + shown["near_lines"]).sort_values(
         "target_path", kind="stable")
+
+
+def html_shards(comparison: Comparison, n: int) -> list[list[str]]:
+    """The shown files' target paths in ``n`` groups of about equal lines (largest first, each to
+    the group with the fewest lines so far, the first on a tie), for ``n`` processes to write
+    their pages side by side (:meth:`HtmlReporter.write_part`); the same groups every run."""
+    shown = _shown(comparison).sort_values(["nonblank_lines", "target_path"], ascending=[False, True],
+                                           kind="stable")
+    groups: list[list[str]] = [[] for _ in range(max(1, n))]
+    load = [0] * len(groups)
+    for path, size in zip(shown["target_path"], shown["nonblank_lines"], strict=True):
+        k = load.index(min(load))
+        groups[k].append(str(path))
+        load[k] += int(size) + 1
+    return groups
+
+
+def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | None = None,
+               index: bool = True) -> list[Path]:
+    """Write html/: the index, its assets and one page per shown file. ``pages``: only the pages
+    of these target paths (None: every shown file's); ``index``: also the index and the assets.
+    The files are the same however the work is split (:meth:`HtmlReporter.write_part`). Returns
+    the files written: the index first, then the others sorted."""
+    folder = out_dir / "html"
+    folder.mkdir(exist_ok=True)
+    files = comparison.files
+    shown = _shown(comparison)
     lines = comparison.lines
     bounds = _bounds(lines["target_path"].to_numpy())
     columns = {name: lines[name].to_numpy() for name in
@@ -122,12 +149,14 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
                                                                strict=True)}
     several = len(comparison.upstreams) > 1
     written: list[Path] = []
-    for asset in ASSETS:
-        text = resources.files("lineage.report").joinpath("assets", asset).read_text(encoding="utf-8")
-        if asset.endswith(".css"):
-            text += style_css() + "\n"
-        (folder / asset).write_text(text, encoding="utf-8")
-        written.append(folder / asset)
+    if index:
+        for asset in ASSETS:
+            text = resources.files("lineage.report").joinpath("assets", asset).read_text(encoding="utf-8")
+            if asset.endswith(".css"):
+                text += style_css() + "\n"
+            (folder / asset).write_text(text, encoding="utf-8")
+            written.append(folder / asset)
+    wanted = None if pages is None else set(pages)
     names: set[str] = set()
     rows = []
     for row in shown.itertuples():
@@ -136,15 +165,19 @@ def write_html(comparison: Comparison, out_dir: Path) -> list[Path]:
             raise RuntimeError(f"two target paths give the page name {name}")
         names.add(name)
         rows.append(_index_row(row, name))
+        if wanted is not None and row.target_path not in wanted:
+            continue
         # An empty file has no rows; it is shown when a vendoring record marks it (``__init__.py``).
         page = _file_page(row, columns, bounds.get(row.target_path, (0, 0)),
                           regions.get(row.target_path, []), target, upstreams, several)
         (folder / name).write_text(page, encoding="utf-8", errors="backslashreplace")
         written.append(folder / name)
-    index = folder / "index.html"
-    index.write_text(_index_page(comparison, rows, len(files[files["status"] == "indexed"])),
-                     encoding="utf-8", errors="backslashreplace")
-    return [index, *sorted(written)]
+    if not index:
+        return sorted(written)
+    index_page = folder / "index.html"
+    index_page.write_text(_index_page(comparison, rows, len(files[files["status"] == "indexed"])),
+                          encoding="utf-8", errors="backslashreplace")
+    return [index_page, *sorted(written)]
 
 
 def _regions_by_file(regions: pd.DataFrame) -> dict[str, list[_Region]]:
@@ -382,3 +415,9 @@ class HtmlReporter:
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
         folder.add(write_html(comparison, folder.root))
+
+    def write_part(self, comparison: Comparison, folder: ReportFolder, k: int, n: int) -> None:
+        """Part ``k`` of ``n`` of :meth:`write`: the pages of :func:`html_shards` group ``k``, and
+        with the first part the index and its assets. The pages take most of a report's writing
+        time on a large pair (Pygments): split, the processes writing reports share them."""
+        folder.add(write_html(comparison, folder.root, pages=html_shards(comparison, n)[k], index=k == 0))
