@@ -508,9 +508,13 @@ def test_a_file_at_the_upstream_files_own_place_took_its_third_party_code_via_th
     own = "# Copyright (c) 2020 Up Team\n"
     upstream = {"up/__init__.py": "", "up/pagerange.py": "# Copyright (c) 2014, Some Contributor\n" + _body(7),
                 "up/third_party/lib/kernel.py": "# Copyright (c) 2019 Other Lab\n" + _body(8),
+                "tests/helpers.py": "# Adapted from https://github.com/other/testlib\n" + _body(9),
                 **{f"up/m{k}.py": own + _body(k) for k in range(1, 4)}}
+    # tests/helpers.py: the same path in both trees, outside the upstream's packages, adapted by
+    # both from one third party; a shared path says nothing of where it came from
     target = {"tgt/__init__.py": "", "tgt/pagerange.py": "# Copyright (c) 2014, Some Contributor\n" + _body(7),
               "tgt/third_party/lib/kernel.py": "# Copyright (c) 2019 Other Lab\n" + _body(8),
+              "tests/helpers.py": "# Adapted from https://github.com/other/testlib\n" + _body(9),
               **{f"tgt/m{k}.py": own + _body(k) for k in range(1, 4)}}
     t = treegen.write_tree(tmp_path / "tgt-src", target)
     u = treegen.write_tree(tmp_path / "up-src", upstream)
@@ -529,6 +533,8 @@ def test_a_file_at_the_upstream_files_own_place_took_its_third_party_code_via_th
             assert set(code["shared_origin"]) == {"third_party:Some Contributor"}
         kernel = lines[(lines["target_path"] == "tgt/third_party/lib/kernel.py") & (lines["kind"] == "code")]
         assert set(kernel["match"]) == {"none"} and set(kernel["shared_origin"]) == {"third_party:lib"}
+        helpers = lines[(lines["target_path"] == "tests/helpers.py") & (lines["kind"] == "code")]
+        assert set(helpers["match"]) == {"none"} and set(helpers["shared_origin"]) == {"third_party:testlib"}
         assert len(_copied(lines, "tgt/m1.py")) > 0  # the rename's other files, copied either way
 
 

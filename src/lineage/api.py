@@ -233,8 +233,9 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # A file its tree's vendoring records cover carries their markers from here on, as if written
     # in it: in the target, those of records naming an upstream (in an upstream, every record's:
     # above).
+    up_tops = [top_modules(tree) for tree in upstreams]  # each upstream's own packages and modules
     vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
-                              [(own, top_modules(tree)) for own, tree in zip(own_names, upstreams, strict=True)])
+                              [(own, tops) for own, tops in zip(own_names, up_tops, strict=True)])
     target = with_markers(target, vendored)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
@@ -310,7 +311,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              regions=[dataclasses.replace(r, target_file=k)
                                       for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
-                      [preferred[t] for t in todo], params, [renamed[t] for t in todo])
+                      [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_tops)
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
 
@@ -377,10 +378,12 @@ def _no_line_tables() -> dict[str, pd.DataFrame]:
 
 def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],
           origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
-          preferred: list[set[str]], params: MatchParams, renamed: Sequence[Sequence[str]]) -> Gated:
+          preferred: list[set[str]], params: MatchParams, renamed: Sequence[Sequence[str]],
+          up_tops: Sequence[set[str]]) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
     target files ``files`` (``result``, ``preferred`` and ``renamed``, their upstream paths below
-    the tree's folder renames, in their order), and the regions as reported
+    the tree's folder renames, in their order; ``up_tops``: each upstream's own packages and
+    modules, :func:`lineage.index.vendoring.top_modules`), and the regions as reported
     (:func:`lineage.match.regions.report_regions`)."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
@@ -407,8 +410,11 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         # third party's: line 0) is that third party's copy, and so is a target folder standing
         # where it stands (sglang's flash_attn/cute/ below vLLM's third_party/tml_fa4/, a "rename"
         # by its files' votes of the folder both projects vendor).
+        # And only inside one of the upstream's own packages: two unrelated projects both have a
+        # tests/helpers.py or docs/conf.py, and the same path says nothing of where either came from.
         path = up_files[u].path
         return (bool(params.origin_same_place_exempts) and origins[u].line > 0
+                and _in_packages(path, up_tops[up_of[u]])
                 and (path in same_paths(files[t].path) or path in renamed[t]))
 
     gated = gate(result, files, lambda t: lines_of(files[t].path), origins,
@@ -417,6 +423,16 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
                  generated_head_lines=params.generated_head_lines, vendored=vendored, same_place=same_place)
     # the regions as reported: cut where the fill's labels lie far from their chain
     return dataclasses.replace(gated, result=report_regions(gated.result, files, params.region_split_gap))
+
+
+def _in_packages(path: str, tops: set[str]) -> bool:
+    """Whether upstream ``path`` lies in one of its tree's own packages or is one of its modules
+    (``tops``; below a ``src/`` or ``lib/`` layout folder too)."""
+    for candidate in (path, path.split("/", 1)[-1] if path.startswith(("src/", "lib/")) else None):
+        if candidate is not None and any(candidate.startswith(top + "/") or candidate.removesuffix(".pyi")
+                                         .removesuffix(".py") == top for top in tops):
+            return True
+    return False
 
 
 def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],
