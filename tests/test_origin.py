@@ -591,3 +591,18 @@ def test_figures_and_obligations_read_only_the_paired_rows(tmp_path: Path) -> No
     whole = build_obligations(c.target, c.upstreams, c.upstream_names, lines, c.files, c.params.licence_head_lines)
     part = build_obligations(c.target, c.upstreams, c.upstream_names, paired, c.files, c.params.licence_head_lines)
     assert not whole.empty and part.equals(whole)
+
+
+def test_a_community_link_of_a_checkouts_setup_files_names_no_repository() -> None:
+    """setup.cfg's and setup.py's project_urls are read as Project-URL fields are: a 'Q & A' link
+    to another project's discussions (typing_extensions') makes that project none of the names."""
+    from lineage.index.project import _from_setup_cfg, _from_setup_py
+
+    cfg = (b"[metadata]\nname = typing_extensions\nproject_urls =\n"
+           b"    Repository = https://github.com/python/typing_extensions\n"
+           b"    Q & A = https://github.com/python/typing/discussions\n")
+    assert _from_setup_cfg(cfg).repositories == ("python/typing_extensions",)
+    setup_py = (b"from setuptools import setup\nsetup(name='typing_extensions', project_urls={\n"
+                b"    'Repository': 'https://github.com/python/typing_extensions',\n"
+                b"    'Q & A': 'https://github.com/python/typing/discussions'})\n")
+    assert _from_setup_py(setup_py).repositories == ("python/typing_extensions",)

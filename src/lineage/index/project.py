@@ -189,7 +189,9 @@ def _from_setup_cfg(raw: bytes) -> ProjectInfo:
     if not parser.has_section("metadata"):
         return ProjectInfo()
     meta = parser["metadata"]
-    urls = [meta.get("url", ""), meta.get("home_page", ""), meta.get("project_urls", "")]
+    # project_urls: one "LABEL = URL" a line, labels read as Project-URL's (project_url)
+    labelled = [project_url(",".join(line.split("=", 1))) for line in meta.get("project_urls", "").splitlines()]
+    urls = [meta.get("url", ""), meta.get("home_page", ""), *labelled]
     return ProjectInfo(name=meta.get("name", "").strip(), repositories=repositories_in(urls),
                        authors=_authors([meta.get("author", "")]))
 
@@ -214,7 +216,10 @@ def _from_setup_py(raw: bytes) -> ProjectInfo:
                 if keyword.arg in ("url", "download_url"):
                     urls.append(value.value)
             elif keyword.arg == "project_urls" and isinstance(value, ast.Dict):
-                urls += [v.value for v in value.values if isinstance(v, ast.Constant) and isinstance(v.value, str)]
+                urls += [v.value for k, v in zip(value.keys, value.values, strict=True)
+                         if isinstance(v, ast.Constant) and isinstance(v.value, str)
+                         and not (isinstance(k, ast.Constant) and isinstance(k.value, str)
+                                  and _normalised_label(k.value) in _ELSEWHERE_LABELS)]
         return ProjectInfo(name=found.get("name", "").strip(), repositories=repositories_in(urls),
                            authors=_authors([found.get("author", "")]))
     return ProjectInfo()
