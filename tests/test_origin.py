@@ -230,6 +230,11 @@ def test_a_community_or_sponsor_link_names_no_project_of_its_own() -> None:
     toml = (b'[project]\nname = "up"\n'
             b'urls = {Source = "https://github.com/org/up", "Q&A" = "https://github.com/org/other/discussions"}\n')
     assert _from_pyproject(toml).repositories == ("org/up",)
+    # whatever the label: a sponsor page or another repository's discussions names no repository
+    meta = (b"Metadata-Version: 2.1\nName: up\nProject-URL: Source, https://github.com/org/up\n"
+            b"Project-URL: GitHub Sponsors, https://github.com/sponsors/someone\n"
+            b"Project-URL: Questions, https://github.com/org/other/discussions/categories/q-a\n\nbody\n")
+    assert _from_metadata(meta).repositories == ("org/up",)
 
 
 

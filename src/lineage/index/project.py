@@ -135,9 +135,14 @@ def _normalised_label(label: str) -> str:
 
 
 def repositories_in(texts: list[str]) -> tuple[str, ...]:
+    """The ``owner/name`` of every forge repository URL in ``texts``; not a sponsor page
+    (``github.com/sponsors/NAME``) nor a repository's discussions, whatever the link's label
+    ("GitHub Sponsors", "Questions"): another project's forum is no name of this one."""
     found = set()
     for text in texts:
         for m in _REPO_RE.finditer(text):
+            if m.group("owner").lower() == "sponsors" or text[m.end() - 1:].startswith("/discussions"):
+                continue
             found.add(f"{m.group('owner')}/{m.group('name')}")
     return tuple(sorted(found))
 
