@@ -545,7 +545,10 @@ class MatchParams:
     # vendored copy of the upstream's generated version file was copied, not generated again. On
     # the real vendored case (pip 24.2's _vendor against its pins, 2026-12-04) it turns 91 code
     # lines of three such files from shared into copied, as the vendoring truth says (recall
-    # 0.9985 -> 0.9998); the sglang/vLLM report is unchanged. 0: only markers exempt.
+    # 0.9985 -> 0.9998); the sglang/vLLM report is unchanged. 0: only markers exempt (and the
+    # place rule below: since it came, 2026-12-05, a vendored copy's path ends with the upstream
+    # file's, so it is exempted by its place too unless that knob is 0 as well; this one alone
+    # still decides the generated-version-file case, which the place rule does not touch).
     origin_vendored_path_exempts: int = knob(1, 0, 1)
     # With 1, a target file that stands where the upstream file stands (the same relative path,
     # ``lineage.match.same_paths``, or the same below a folder rename the whole tree shows,
@@ -555,7 +558,8 @@ class MatchParams:
     # rich's file, whatever rich took from pyfilesystem2 (its header says "Borrowed from"), and so
     # is its ``syntax.py``, whose header names pygments. The generated-file rule
     # keeps its own test: two versions of one project each generate their ``_version.py``.
-    # Only for an upstream file set apart by its own header (rules 3 and 4 of
+    # Only for an upstream file inside one of the upstream's own packages (not ``tests/`` or
+    # ``docs/``: two unrelated projects share such paths) and set apart by its own header (rules 3 and 4 of
     # ``lineage.match.origin``), not by its folder (rules 2 and 5): a target folder standing where
     # a vendored one stands is a copy of the same third party (sglang's ``flash_attn/cute/`` below
     # vLLM's ``third_party/tml_fa4/``, a folder rename by its files' votes: 14,924 code lines on
