@@ -217,25 +217,26 @@ def test_project_metadata_names() -> None:
     assert (info.name, info.repositories, info.authors) == ("up", ("org/up-repo",), ("Jane Roe",))
 
 
+def _metadata(name: str, urls: dict[str, str]) -> bytes:
+    fields = "".join(f"Project-URL: {label}, {url}\n" for label, url in urls.items())
+    return f"Metadata-Version: 2.1\nName: {name}\n{fields}\nbody\n".encode()
+
+
 def test_a_community_or_sponsor_link_names_no_project_of_its_own() -> None:
     # typing_extensions 4.12.2 links its Q & A to python/typing's discussions: "typing" is not
     # one of its names (a marker naming CPython's typing module would name it)
-    meta = (b"Metadata-Version: 2.1\nName: typing_extensions\n"
-            b"Project-URL: Home, https://github.com/python/typing_extensions\n"
-            b"Project-URL: Q & A, https://github.com/python/typing/discussions\n"
-            b"Project-URL: Funding, https://github.com/sponsors/someone\n\nbody\n")
-    info = _from_metadata(meta)
+    info = _from_metadata(_metadata("typing_extensions", {
+        "Home": "https://github.com/python/typing_extensions",
+        "Q & A": "https://github.com/python/typing/discussions", "Funding": "https://github.com/sponsors/someone"}))
     assert info.repositories == ("python/typing_extensions",)
     assert "typing" not in info.names() and "typing_extensions" in info.names()
     toml = (b'[project]\nname = "up"\n'
             b'urls = {Source = "https://github.com/org/up", "Q&A" = "https://github.com/org/other/discussions"}\n')
     assert _from_pyproject(toml).repositories == ("org/up",)
     # whatever the label: a sponsor page or another repository's discussions names no repository
-    meta = (b"Metadata-Version: 2.1\nName: up\nProject-URL: Source, https://github.com/org/up\n"
-            b"Project-URL: GitHub Sponsors, https://github.com/sponsors/someone\n"
-            b"Project-URL: Questions, https://github.com/org/other/discussions/categories/q-a\n\nbody\n")
-    assert _from_metadata(meta).repositories == ("org/up",)
-
+    assert _from_metadata(_metadata("up", {
+        "Source": "https://github.com/org/up", "GitHub Sponsors": "https://github.com/sponsors/someone",
+        "Questions": "https://github.com/org/other/discussions/categories/q-a"})).repositories == ("org/up",)
 
 
 def test_core_metadata_is_read_as_utf_8() -> None:
