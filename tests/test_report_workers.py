@@ -170,3 +170,23 @@ def test_the_html_pages_are_shared_by_the_processes(tmp_path: Path, monkeypatch:
     assert sorted(log.read_text().split()) == ["0/2", "1/2"]
     comparison.write(tmp_path / "one", html=True, jobs=1)
     assert _files(tmp_path / "one") == _files(tmp_path / "two")
+
+
+def test_more_html_parts_than_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Parts with no page (more processes than shown files) write nothing but, for the first, the
+    index; the files are those of one process at any number of processes."""
+    from lineage.report.html import html_shards
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    n_shown = sum(len(g) for g in html_shards(comparison, 1))
+    groups = html_shards(comparison, n_shown + 2)
+    assert sum(1 for g in groups if not g) >= 2 and sorted(sum(groups, [])) == sorted(html_shards(comparison, 1)[0])
+    comparison.write(tmp_path / "one", html=True, jobs=1)
+    for jobs in (3, 6):
+        comparison.write(tmp_path / f"j{jobs}", html=True, jobs=jobs)
+        assert _files(tmp_path / "one") == _files(tmp_path / f"j{jobs}")
+        manifests = [json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+                     for name in ("one", f"j{jobs}")]
+        assert list(manifests[0]) == list(manifests[1])
