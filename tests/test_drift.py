@@ -230,3 +230,20 @@ def test_real_cherry_picked_forks_of_packaging(tmp_path: Path) -> None:
     every = figures["all"]
     assert every["picked"] >= 50  # type: ignore[index]
     assert every["precision"] >= 0.95 and every["recall"] >= 0.95  # type: ignore[index]
+
+
+def test_a_target_that_pairs_with_nothing_is_said(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path,
+                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    # Every commit is then not_applicable; the counts alone read as "the fork carries nothing".
+    up, fork, c = repos
+    own = tmp_path / "own"
+    (own / "mine").mkdir(parents=True)
+    (own / "mine" / "ledger.py").write_text(_module("ledger", range(3)))
+    out = tmp_path / "out"
+    assert main(["drift", str(own), f"{up}@{c['base']}..main", "--out", str(out), "-q"]) == 0
+    summary = json.loads((out / "drift.json").read_text())
+    assert summary["pairing"]["paired_target_files"] == 0
+    assert set(summary["counts"]) and summary["counts"]["applied"] == 0
+    assert "no target file corresponds to an upstream file at BASE" in capsys.readouterr().err
+    assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q"]) == 0
+    assert "no target file corresponds" not in capsys.readouterr().err

@@ -304,6 +304,9 @@ def _cmd_drift(args: argparse.Namespace) -> int:
     counts = ", ".join(f"{n} {s}" for s, n in result.counts().items())
     print(f"{len(result.commits)} upstream commits touching Python files: {counts}; "
           f"wrote drift.csv and drift.json to {args.out}.")
+    if not result.inputs["pairing"]["paired_target_files"]:  # said even with -q: the counts alone mislead
+        print("lineage: no target file corresponds to an upstream file at BASE, so no commit can be told "
+              "applied (check BASE, --target-path or --pair-at)", file=sys.stderr)
     return 0
 
 
