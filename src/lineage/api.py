@@ -33,6 +33,7 @@ from lineage.file_labels import FileLabels
 from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
 from lineage.index.project import package_roots, upstream_names
 from lineage.index.vendoring import (
+    package_paths,
     pinned_upstreams,
     top_modules,
     upstream_vendor_markers,
@@ -234,6 +235,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # in it: in the target, those of records naming an upstream (in an upstream, every record's:
     # above).
     up_tops = [top_modules(tree) for tree in upstreams]  # each upstream's own packages and modules
+    up_package_paths = [package_paths(tree, tops) for tree, tops in zip(upstreams, up_tops, strict=True)]
     vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
                               [(own, tops) for own, tops in zip(own_names, up_tops, strict=True)])
     target = with_markers(target, vendored)
@@ -311,7 +313,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              regions=[dataclasses.replace(r, target_file=k)
                                       for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
-                      [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_tops)
+                      [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_package_paths)
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
 
@@ -379,11 +381,11 @@ def _no_line_tables() -> dict[str, pd.DataFrame]:
 def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],
           origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
           preferred: list[set[str]], params: MatchParams, renamed: Sequence[Sequence[str]],
-          up_tops: Sequence[set[str]]) -> Gated:
+          up_package_paths: Sequence[frozenset[str]]) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
     target files ``files`` (``result``, ``preferred`` and ``renamed``, their upstream paths below
-    the tree's folder renames, in their order; ``up_tops``: each upstream's own packages and
-    modules, :func:`lineage.index.vendoring.top_modules`), and the regions as reported
+    the tree's folder renames, in their order; ``up_package_paths``: each upstream's files inside
+    its own packages, :func:`lineage.index.vendoring.package_paths`), and the regions as reported
     (:func:`lineage.match.regions.report_regions`)."""
     names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
@@ -414,7 +416,7 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         # tests/helpers.py or docs/conf.py, and the same path says nothing of where either came from.
         path = up_files[u].path
         return (bool(params.origin_same_place_exempts) and origins[u].line > 0
-                and _in_packages(path, up_tops[up_of[u]])
+                and path in up_package_paths[up_of[u]]
                 and (path in same_paths(files[t].path) or path in renamed[t]))
 
     gated = gate(result, files, lambda t: lines_of(files[t].path), origins,
@@ -423,16 +425,6 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
                  generated_head_lines=params.generated_head_lines, vendored=vendored, same_place=same_place)
     # the regions as reported: cut where the fill's labels lie far from their chain
     return dataclasses.replace(gated, result=report_regions(gated.result, files, params.region_split_gap))
-
-
-def _in_packages(path: str, tops: set[str]) -> bool:
-    """Whether upstream ``path`` lies in one of its tree's own packages or is one of its modules
-    (``tops``; below a ``src/`` or ``lib/`` layout folder too)."""
-    for candidate in (path, path.split("/", 1)[-1] if path.startswith(("src/", "lib/")) else None):
-        if candidate is not None and any(candidate.startswith(top + "/") or candidate.removesuffix(".pyi")
-                                         .removesuffix(".py") == top for top in tops):
-            return True
-    return False
 
 
 def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],

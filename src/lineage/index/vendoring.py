@@ -45,7 +45,7 @@ from packaging.requirements import InvalidRequirement, Requirement
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from lineage.index.project import top_level
+from lineage.index.project import import_parts, package_roots, top_level
 from lineage.markers import Marker, marker_names_upstream
 from lineage.sources.base import Source
 from lineage.sources.distinfo import core_metadata, record_files
@@ -166,7 +166,13 @@ def _inner(record: VendorRecord, inner: str, tops: Sequence[str]) -> bool:
     """Whether ``inner`` (a path inside the record's folder) is a file the record speaks for."""
     if record.files:
         return inner in record.files
-    return any(inner in (top + ".py", top + ".pyi") or inner.startswith(top + "/") for top in tops)
+    return covered(inner, tops)
+
+
+def covered(path: str, tops: Iterable[str]) -> bool:
+    """Whether ``path`` (as an import reads it) is one of these top-level modules or lies in one
+    of these packages (:func:`top_modules`)."""
+    return any(path in (top + ".py", top + ".pyi") or path.startswith(top + "/") for top in tops)
 
 
 def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
@@ -277,6 +283,14 @@ def top_modules(tree: TreeIndex) -> set[str]:
     ``jaraco/text``; :func:`lineage.index.project.top_level`), where a vendoring record that names
     the tree finds its files in the vendoring folder."""
     return {top.path for top in top_level(f.path for f in tree.files)}
+
+
+def package_paths(tree: TreeIndex, tops: set[str]) -> frozenset[str]:
+    """The tree's files inside its own packages and modules (``tops``, :func:`top_modules`),
+    below a ``src/`` or ``lib/`` layout folder too: not its ``tests/``, ``docs/`` or scripts."""
+    paths = [f.path for f in tree.files]
+    roots = package_roots(paths)
+    return frozenset(p for p in paths if covered("/".join(import_parts(p, roots)), tops))
 
 
 def pinned_upstreams(target: TreeIndex, upstreams: Sequence[TreeIndex], own_names: Sequence[set[str]]) -> list[int]:

@@ -125,7 +125,6 @@ def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker
         if records:
             own = _wanted([records[0].project])
             naming = [m for m in naming if m.kind == "vendored" or marker_names_upstream(m, own)]
-            return naming[0], len(provenance) - len(naming)
         return naming[0], len(provenance) - len(naming)
     holders = [m for m in markers if m.kind == "copyright" and marker_names_upstream(m, wanted)]
     return (holders[0] if holders else None), len(provenance)
