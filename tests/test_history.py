@@ -330,6 +330,46 @@ def test_first_parent_order_skips_merged_branch_commits(tmp_path: Path) -> None:
         parse_range(f"{path}@{feature.hexsha}..{mainline.hexsha}")
 
 
+def test_tags_on_a_maintenance_branch_are_taken(tmp_path: Path) -> None:
+    """Patch releases tagged on a branch merged back later lie off the first-parent line; --tags
+    takes them all the same, parents first, otherwise by commit date (click tags 8.1.1-8.1.7 so)."""
+    path = tmp_path / "maintained"
+    repo = git.Repo.init(path)
+    who = git.Actor("Test", "test@example.com")
+
+    def commit(message: str, text: str, parents: list[Any], day: int) -> Any:
+        write(path, {"a.py": text})
+        repo.index.add(["a.py"])
+        date = f"2024-05-{day:02d}T12:00:00+0000"
+        return repo.index.commit(message, author=who, committer=who, parent_commits=parents, head=False,
+                                 author_date=date, commit_date=date)
+
+    release = commit("1.0", "x = 0\n", [], 1)
+    feature = commit("feature on main", "x = 1\n", [release], 2)
+    patch = commit("fix on 1.0.x", "x = 0  # fixed\n", [release], 3)
+    later = commit("more on main", "x = 2\n", [feature], 4)
+    merge = commit("merge 1.0.x", "x = 2  # fixed\n", [later, patch], 5)
+    for name, made in (("v1.0", release), ("v1.0.1", patch), ("v1.1", merge)):
+        repo.create_tag(name, ref=made)
+    repo.head.reference = repo.create_head("trunk", merge)
+    repo.close()
+    for refs in ("v1.0..trunk", "trunk"):
+        walked = parse_range(f"{path}@{refs}", tags_only=True)
+        assert [(c.sha, c.tags) for c in walked.commits] == [
+            (release.hexsha, ("v1.0",)), (patch.hexsha, ("v1.0.1",)), (merge.hexsha, ("v1.1",))]
+        assert walked.commits_in_range == 5  # every commit of the range, not only the tagged ones
+    # without --tags the walk stays on the first-parent line
+    assert [c.sha for c in parse_range(f"{path}@v1.0..trunk").commits] == [
+        release.hexsha, feature.hexsha, later.hexsha, merge.hexsha]
+    # a side-branch tag may be the range's start under --tags
+    assert [c.tags for c in parse_range(f"{path}@v1.0.1..trunk", tags_only=True).commits] == [("v1.0.1",), ("v1.1",)]
+    # drift's walk from such a base: the base, then the mainline commits it does not contain
+    with pytest.raises(LineageError, match="not on the first-parent line"):
+        parse_range(f"{path}@v1.0.1..trunk")
+    assert [c.sha for c in parse_range(f"{path}@v1.0.1..trunk", base_off_line=True).commits] == [
+        patch.hexsha, feature.hexsha, later.hexsha, merge.hexsha]
+
+
 def test_every_tags_and_max_commits(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
     shas = target["shas"]
     path = target["path"]

@@ -5,7 +5,8 @@
   ``pre=True``; releases without files are left out. Each is fetched as ``pypi:NAME==VERSION``
   by :func:`lineage.sources.open_source` and pinned afterwards by the sha256 it was fetched with.
 * ``REPO@A..B`` or ``REPO@REF``: the commits ``lineage history`` would walk (first parents,
-  oldest first, the base included), with the same ``--tags``/``--every``/``--max-commits`` filters.
+  oldest first, the base included), with the same ``--tags``/``--every``/``--max-commits`` filters;
+  with ``--tags``, every tag of the range, maintenance-branch releases included.
 * anything else: one candidate, as given.
 """
 

@@ -7,7 +7,10 @@
 
 **Commits.** The first-parent commits of ``REPO@BASE..HEAD`` (as :func:`lineage.history.parse_range`
 walks them, the base left out), oldest first; each is diffed against its first parent, so a merge
-counts as the whole change it brought. Only commits touching Python files are kept.
+counts as the whole change it brought. Only commits touching Python files are kept. BASE may lie off
+HEAD's first-parent line (a patch release tagged on a maintenance branch, as ``--base auto --tags``
+can find): the commits are then HEAD's first-parent commits BASE does not contain, and the merge
+that brought the maintenance branch back counts as one change.
 
 **Pairing.** The target is compared with the upstream at BASE (``pair_at="base"``), or at each
 commit's parent (``pair_at="parent"``), by :func:`lineage.api.compare_trees`: a target file
@@ -222,7 +225,7 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         settings.log(f"--base auto: forkpoint's closest commit is {best[:12]}")
     elif base:
         raise LineageError(f"--base takes only 'auto' (give BASE in the range), not {base!r}")
-    walked = parse_range(range_spec)
+    walked = parse_range(range_spec, base_off_line=True)
     infos = walked.commits[1:]  # the base itself is the fork point, not a change
     if not infos:
         raise LineageError(f"no upstream commit in {range_spec.rsplit('@', 1)[1]!r} after its base")

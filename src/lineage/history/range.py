@@ -5,6 +5,11 @@
   the first point so that the series starts from the base. An empty side means ``HEAD``, as in
   git (``REPO@v1..`` is ``v1..HEAD``).
 * ``REPO@REF``: every first-parent commit up to and including ``REF``, oldest first.
+* With ``tags_only`` the tagged commits are taken from the whole ancestry, not the first-parent
+  line: projects tag their patch releases on maintenance branches merged back later (click's
+  8.1.1 to 8.1.7 lie off the line from 8.0.0 to 8.5.0), and a release timeline or a fork-point
+  search that skipped them would name the wrong release. They come in ``git rev-list
+  --date-order`` order, reversed (no commit before its parents, otherwise by commit date).
 
 Filters apply in this order: ``tags_only`` keeps the commits that a tag points to; ``every=N``
 keeps every Nth of what is left (the first, the (N+1)th, ...) and always the last; then
@@ -140,6 +145,14 @@ def commit_date(repo_path: str | Path, sha: str) -> str:
         repo.close()
 
 
+def _tagged_ancestry(repo: Any, revisions: str, tags: dict[str, tuple[str, ...]]) -> tuple[list[Any], int]:
+    """The tagged commits of ``git rev-list --date-order --reverse REVISIONS`` (every parent
+    followed) as commit objects, and how many commits the list held; only the tagged ones are
+    read, so a long history costs one rev-list."""
+    listed = repo.git.rev_list("--date-order", "--reverse", revisions).split()
+    return [repo.commit(sha) for sha in listed if sha in tags], len(listed)
+
+
 def select_commits(commits: Sequence[CommitInfo], every: int = 1, tags_only: bool = False,
                    max_commits: int = 0) -> list[CommitInfo]:
     """Apply ``tags_only``, then ``every`` (keeping the last), then ``max_commits`` (the last K)."""
@@ -158,8 +171,15 @@ def select_commits(commits: Sequence[CommitInfo], every: int = 1, tags_only: boo
     return kept
 
 
-def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits: int = 0) -> HistoryRange:
-    """Read ``REPO@A..B`` or ``REPO@REF`` and list the selected commits, oldest first."""
+def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits: int = 0,
+                base_off_line: bool = False) -> HistoryRange:
+    """Read ``REPO@A..B`` or ``REPO@REF`` and list the selected commits, oldest first.
+
+    ``base_off_line`` lets ``A`` be an ancestor of ``B`` off its first-parent line (a release
+    tagged on a maintenance branch): the walk is then B's first-parent commits that ``A`` does not
+    contain. ``drift`` asks for it, since it diffs each commit against its own first parent; a
+    ``history`` series must start at ``A``, so it does not.
+    """
     path, refs = split_range_spec(spec)
     if "..." in refs:
         raise LineageError(f"history takes A..B (two dots), not a symmetric range: {refs!r}")
@@ -177,22 +197,31 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
                 where = f" (their merge-base is {forks[0].hexsha[:10]})" if forks else " (they share no commit)"
                 raise LineageError(f"{base} is not an ancestor of {tip} in {path}{where}: A..B walks the "
                                    "commits from A to B along one history; give an A on B's history")
-            walked = list(repo.iter_commits(f"{base_commit.hexsha}..{tip_commit.hexsha}",
-                                            first_parent=True, reverse=True))
-            if not walked:  # B is A or an ancestor of it: a reversed or empty range
+            if tags_only:
+                walked, in_range = _tagged_ancestry(repo, f"{base_commit.hexsha}..{tip_commit.hexsha}", tags)
+            else:
+                walked = list(repo.iter_commits(f"{base_commit.hexsha}..{tip_commit.hexsha}",
+                                                first_parent=True, reverse=True))
+                in_range = len(walked)
+            if not in_range:  # B is A or an ancestor of it: a reversed or empty range
                 raise LineageError(f"empty range {refs!r} in {path}: {tip} is {base} or older than it "
                                    "(write A..B with A the older commit)")
-            if walked[0].parents and walked[0].parents[0] != base_commit:
+            if not (tags_only or base_off_line) and walked[0].parents and walked[0].parents[0] != base_commit:
                 # A reached B through a merge's second parent: the first-parent walk from B does
                 # not pass it, and its first commits would not descend from A
                 raise LineageError(f"{base} is not on the first-parent line of {tip} in {path} (it was merged in "
                                    f"from a side branch); give an A that {tip}'s mainline passes")
             ordered = [base_commit, *walked]
+            in_range += 1
         else:
             base, tip = "", refs
             base_commit = None
             tip_commit = _resolve(repo, tip, path)
-            ordered = list(repo.iter_commits(tip_commit.hexsha, first_parent=True, reverse=True))
+            if tags_only:
+                ordered, in_range = _tagged_ancestry(repo, tip_commit.hexsha, tags)
+            else:
+                ordered = list(repo.iter_commits(tip_commit.hexsha, first_parent=True, reverse=True))
+                in_range = len(ordered)
         infos = [_commit_info(c, tags) for c in ordered]
     except LineageError:
         raise
@@ -206,4 +235,4 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
         raise LineageError(f"no {what} in {refs!r} of {path}")
     return HistoryRange(spec=spec, repo=path, base=base, tip=tip,
                         base_sha=base_commit.hexsha if base_commit is not None else "",
-                        tip_sha=tip_commit.hexsha, commits_in_range=len(infos), commits=selected)
+                        tip_sha=tip_commit.hexsha, commits_in_range=in_range, commits=selected)
