@@ -53,6 +53,12 @@ def test_a_moved_reexport_file_with_edits_is_copied_line_by_line(run_compare: Ru
     lists = comparison.summary()["lists"]
     assert _PATH not in lists["unmarked_with_copied"] + lists["marked_with_copied"]
     assert lists["reexport_with_copied"] == [_PATH]
+    # summary.md names it in a section of its own, so that the lists account for every file
+    from lineage.report.summary import summary_markdown
+
+    text = summary_markdown(comparison)
+    section = text.split("## Re-export-only files with copied code lines: 1\n", 1)[1].split("\n## ", 1)[0]
+    assert f"`{_PATH}`" in section and "0 of them marked" in section
 
 
 _MODULE = (

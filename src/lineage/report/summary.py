@@ -121,6 +121,13 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
     }
     for key, title in titles.items():
         out += [f"## {title}: {len(groups[key]):,}", ""] + _table(groups[key])
+    reexports = groups["reexport_with_copied"]
+    if len(reexports):  # in none of the lists above: said here, so that the marked files add up
+        n_marked = int((reexports["marker"] != "").sum())
+        out += [f"## Re-export-only files with copied code lines: {len(reexports):,}", "",
+                f"Files that only import and re-export names (`file_role` `reexport`), {n_marked:,} of them "
+                "marked: their copied lines are not evidence on their own, so they are in none of the lists "
+                "above (summary.json `lists.reexport_with_copied`).", ""] + _table(reexports)
     out += _vendored_markdown(summary["vendored"])  # type: ignore[arg-type]
     out += _shared_markdown(summary, groups)
     out += DEFINITIONS
