@@ -41,6 +41,27 @@ def test_target_without_python_files(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert json.loads((out / "summary.json").read_text(encoding="utf-8"))["files"]["python"] == 0
 
 
+def test_a_bare_repository_without_a_ref_is_told_to_name_one(tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    """A bare clone given as a folder (``click.git`` for ``click.git@8.5.0``) holds only git's
+    objects: the error names the fix rather than "no Python files ... check the path"."""
+    import git
+
+    target, upstream = _trees(tmp_path)
+    work = git.Repo.init(tmp_path / "work")
+    shutil.copy(target / "a.py", tmp_path / "work" / "a.py")
+    work.index.add(["a.py"])
+    work.index.commit("one", author=git.Actor("T", "t@example.com"), committer=git.Actor("T", "t@example.com"))
+    bare = tmp_path / "mirror.git"
+    work.clone(str(bare), bare=True).close()
+    work.close()
+    out = tmp_path / "out"
+    assert main(["compare", str(bare), str(upstream), "--out", str(out), "-q", "--jobs", "1"]) == 2
+    _one_error(capsys, "target", "is a bare git repository", f"{bare}@REF")
+    assert not out.exists()
+    assert main(["compare", f"{bare}@HEAD", str(upstream), "--out", str(out), "-q", "--jobs", "1"]) == 0
+
+
 def test_upstream_without_python_files(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     target, _ = _trees(tmp_path)
     empty = treegen.write_tree(tmp_path / "typo", {"README.md": "not code\n"})

@@ -155,8 +155,16 @@ def require_python(info: SourceInfo, python_files: int, other_files: int, role: 
     """An upstream without one Python file is almost always a wrong path: refuse it (the caller
     lets ``--allow-empty`` through) rather than report "0 %"."""
     if python_files == 0:
+        if _looks_like_bare_repository(info.spec):  # its files are objects: the code is at a commit
+            raise SourceError(f"{role} {info.spec} is a bare git repository, read as a folder it holds no Python "
+                              f"files; name a commit: {info.spec}@REF (a tag, branch or sha)")
         raise SourceError(f"{role} {info.spec} holds no Python files ({other_files} other files); "
                           "check the path, or pass --allow-empty to compare against it anyway")
+
+
+def _looks_like_bare_repository(spec: str) -> bool:
+    root = Path(spec).expanduser()
+    return root.is_dir() and (root / "HEAD").is_file() and (root / "objects").is_dir() and (root / "refs").is_dir()
 
 
 def display_path(path: str) -> str:
