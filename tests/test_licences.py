@@ -344,6 +344,14 @@ def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> N
                  "--require-marker-min-lines", "1"]) == 1
     assert capsys.readouterr().out.splitlines() == [
         "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
+    # a baseline against another upstream is no earlier state of this comparison
+    other = run_compare({"tgt/copied.py": _body(1)}, [("elsewhere", _upstream("MIT"))])
+    other.write(tmp_path / "other", html=False, formats=[])
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "grown"), "--baseline", str(tmp_path / "other"),
+                 "--max-unmarked-copied-lines", "100"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "compares against elsewhere, this report against up" in err
 
 
 

@@ -13,7 +13,8 @@ is off unless set, in ``[tool.lineage.check]`` of a ``pyproject.toml`` or on the
 * ``baseline = "OLD_REPORT_DIR"``: judge only what grew since that report: the two limits bound
   the growth (unmarked copied lines added, percentage points added; with a baseline and no
   ``max-unmarked-copied-lines`` the growth allowed is 0), and the per-file items report only files
-  that are new in the list or whose copied lines grew.
+  that are new in the list or whose copied lines grew. A baseline compared against none of the
+  report's upstreams is refused (exit 2): its figures are not an earlier state of these.
 
 Only a whole report is judged: one whose manifest says it is complete, and whose files.csv and
 obligations.csv are the files the manifest records (their sha256), so a report cut short or
@@ -109,6 +110,7 @@ def make_policy(config: dict[str, object], overrides: dict[str, object]) -> Poli
 class Report:
     files: pd.DataFrame  # indexed files with a "copied" column (copied code lines) and "marked"
     obligations: pd.DataFrame
+    upstreams: frozenset[str] = frozenset()  # the upstreams' labels (manifest.json)
 
 
 def _read(path: Path, columns: list[str]) -> pd.DataFrame:
@@ -133,7 +135,9 @@ def read_report(report_dir: Path) -> Report:
     files["copied"] = files["verbatim_code_lines"] + files["near_code_lines"]
     files["marked"] = files["marker"] != ""
     obligations = _read(check_output(report_dir, manifest, "obligations.csv"), _OBLIGATION_COLUMNS)
-    return Report(files=files, obligations=obligations)
+    ups = manifest.get("upstreams")
+    labels = {str(u.get("label", "")) for u in ups if isinstance(u, dict)} if isinstance(ups, list) else set()
+    return Report(files=files, obligations=obligations, upstreams=frozenset(labels - {""}))
 
 
 def _share(files: pd.DataFrame) -> float:
@@ -201,4 +205,9 @@ def evaluate(report: Report, policy: Policy, baseline: Report | None = None) -> 
 def run_check(report_dir: Path, policy: Policy) -> list[str]:
     report = read_report(report_dir)
     baseline = read_report(Path(policy.baseline)) if policy.baseline else None
+    if baseline is not None and report.upstreams and baseline.upstreams and not report.upstreams & baseline.upstreams:
+        # growth between comparisons against different projects is no growth at all
+        raise LineageError(f"baseline {policy.baseline} compares against {', '.join(sorted(baseline.upstreams))}, "
+                           f"this report against {', '.join(sorted(report.upstreams))}: give a baseline "
+                           "report of the same comparison")
     return evaluate(report, policy, baseline)
