@@ -214,6 +214,36 @@ def test_a_report_counts_vendored_files_as_marked_and_follows_a_changed_record(t
     assert summary["lists"]["marked_with_copied"] == vendored
 
 
+def test_a_one_line_file_a_record_pins_is_copied_at_its_own_place(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """pip's ``_vendor/idna/package_data.py`` (``__version__ = '3.7'``, byte-identical to idna's)
+    was ``none``: one line is below a region's weight. A vendoring record pinning the upstream,
+    the file's own place and identical bytes make it a copy (``recorded_identical_rule``); the
+    same line elsewhere, or at its place without a record, stays ``none``."""
+    import lineage.api
+
+    # A record pins a release (a PyPI upstream's version, test_a_records_pin_names_...); a folder
+    # has no version, so here every file under the record is taken as pinned to the upstream.
+    monkeypatch.setattr(lineage.api, "pinned_upstreams", lambda target, ups, names: [
+        0 if any(m.kind == "vendored" for m in f.markers) else -1 for f in target.files])
+    version = '__version__ = "1.0"\n'
+    upstream = treegen.write_tree(tmp_path / "up", {"upkg/core.py": _body(1), "upkg/package_data.py": version})
+    files = {"tgt/__init__.py": "", "tgt/_vendor/vendor.txt": "upkg==1.0\n",
+             "tgt/_vendor/upkg/core.py": _body(1), "tgt/_vendor/upkg/package_data.py": version,
+             "tgt/package_data.py": version, "tgt/other/upkg/package_data.py": version}
+    target = treegen.write_tree(tmp_path / "tgt", files)
+    copied = ["tgt/_vendor/upkg/package_data.py", "tgt/other/upkg/package_data.py", "tgt/package_data.py"]
+    table, _ = _report(tmp_path, target, upstream)
+    assert list(table.loc[copied, "verbatim_code_lines"]) == ["1", "0", "0"]
+    assert table.loc[copied[0], "upstream_path"] == "upkg/package_data.py"
+    lines = pd.read_csv(tmp_path / "out" / "lines.csv", keep_default_na=False)
+    row = lines[lines["target_path"] == copied[0]].iloc[0]
+    assert (row["match"], str(row["upstream_line"]), float(row["similarity"])) == ("verbatim", "1", 1.0)
+    assert main(["compare", str(target), str(upstream), "--out", str(tmp_path / "off"), "--no-html", "--formats",
+                 "none", "-q", "--jobs", "1", "--set", "recorded_identical_rule=0"]) == 0
+    off = pd.read_csv(tmp_path / "off" / "files.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    assert off.loc[copied[0], "verbatim_code_lines"] == "0"
+
+
 def test_an_upstream_in_a_src_layout_gives_its_packages(tmp_path: Path) -> None:
     upstream = treegen.write_tree(tmp_path / "attrs-src", {
         "pyproject.toml": '[project]\nname = "attrs"\n', "src/attr/core.py": _body(3), "src/attrs/api.py": _body(4)})
@@ -312,12 +342,16 @@ def test_pip_against_the_releases_its_vendor_txt_pins(tmp_path: Path) -> None:
     summary = json.loads((tmp_path / "o" / "summary.json").read_text())
     assert len(summary["upstreams"]) == 18
     assert summary["headline"][0].startswith("262 of 411 files carry a marker naming ")
-    assert "(255 of them through a vendoring record)" in summary["headline"][0]
+    # 255 until 2026-12-05: a record's marker now wins over a text marker naming another upstream
+    assert "(258 of them through a vendoring record)" in summary["headline"][0]
     # what is left to review is pip's own code, not the vendored packages
     assert all(p.startswith("pip/_internal/") for p in summary["lists"]["unmarked_with_copied"])
     requests = [r for r in summary["vendored"] if r["record"].startswith("vendored requests==")]
     assert requests[0]["upstreams"] == [{"label": "requests", "version": "2.32.3"}]
     assert (requests[0]["files"], requests[0]["verbatim_code_lines"], requests[0]["near_code_lines"]) == (18, 2931, 30)
+    # every idna file copied whole, its one-line package_data.py too (recorded_identical_rule)
+    idna = [r for r in summary["vendored"] if r["record"].startswith("vendored idna==")][0]
+    assert (idna["code_lines"], idna["verbatim_code_lines"], idna["files_with_copied_code"]) == (13234, 13234, 7)
 
 
 def test_an_upstreams_vendored_package_is_third_party_code(tmp_path: Path) -> None:

@@ -123,7 +123,7 @@ class FileMatcher:
     def __init__(self, target: Side, upstream: Side, params: MatchParams,
                  preferred: list[set[str]] | None, attributed: list[bool] | None = None,
                  workers: MatchWorkers | None = None, pinned: list[int] | None = None) -> None:
-        from lineage.match.claims import identical_files
+        from lineage.match.claims import identical_files, recorded_identical_files
         from lineage.match.idioms import IdiomFilter
         from lineage.match.near_identical import near_identical_files
         from lineage.match.regions import find_runs
@@ -150,6 +150,8 @@ class FileMatcher:
             self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred,
                                              pinned)
             self.near_identical = near_identical_files(target, upstream, params, self.identical, self._pick_copy)
+            self.recorded_identical = (recorded_identical_files(target, upstream, pinned, self.up_paths, self.identical)
+                                       if params.recorded_identical_rule else {})
             self.idioms = IdiomFilter(target, upstream, params)
 
         self.runs_by_file = find_runs(target, upstream, params, workers, meanwhile=global_steps)
@@ -205,6 +207,18 @@ class FileMatcher:
                 regions.extend(one[1])
         return MatchResult(results, regions, list(self.votes))
 
+    def _whole_file(self, t_file: int, u_file: int) -> tuple[FileMatch, list[Region]]:
+        """Every content line of target file ``t_file`` verbatim with the same line of the
+        byte-identical upstream file ``u_file``, as one region (``recorded_identical_rule``)."""
+        from lineage.match.labels import VERBATIM, FileLabeller
+        from lineage.match.regions import Chain
+
+        labeller = FileLabeller(self.target, self.upstream, t_file, self.params)
+        u_rows, _ = labeller.upstream_lines(u_file)
+        for tc in range(len(labeller.t_rows)):  # identical bytes: the same content rows, in order
+            labeller.set_pair(tc, u_file, int(u_rows[tc]), VERBATIM, 1.0, 0)
+        return labeller.result, labeller.regions([Chain(u_file, [], 0.0)])
+
     def match_file(self, t_file: int) -> tuple[FileMatch, list[Region]] | None:
         """Target file ``t_file``'s labels and regions; None when no candidate nor established
         pair reaches it (every line ``none``). Call through :meth:`match_files` (the renames)."""
@@ -218,6 +232,8 @@ class FileMatcher:
         from lineage.match.second_copies import drop_second_copies
 
         target, upstream, params = self.target, self.upstream, self.params
+        if t_file in self.recorded_identical:
+            return self._whole_file(t_file, self.recorded_identical[t_file])
         preferred = self.preferred[t_file] if self.preferred else set()
         t_path = target.files[t_file].path
         placed_paths = same_paths(t_path) | renamed_paths(t_path, self.renames)

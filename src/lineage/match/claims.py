@@ -93,6 +93,32 @@ def identical_files(target: Side, upstream: Side, p: MatchParams, up_paths: list
     return found
 
 
+def recorded_identical_files(target: Side, upstream: Side, pinned: list[int] | None,
+                             up_paths: list[str], found: dict[int, Chain]) -> dict[int, int]:
+    """Target file -> upstream file, for the files :func:`identical_files` leaves out as too small
+    (not in ``found``) that a vendoring record pins (``pinned``: per target file the upstream a
+    record pins, or -1) and that are byte-identical to that upstream's file at the target file's
+    own place (:func:`lineage.match.same_paths`). The record and the place are the evidence such a
+    file cannot give by its lines (a one-line ``__version__``); see ``recorded_identical_rule``."""
+    from lineage.match import same_paths
+
+    if not pinned:
+        return {}
+    by_place: dict[tuple[str, str], int] = {}
+    for number, f in enumerate(upstream.files):
+        by_place.setdefault((f.path, f.digest), number)
+    out: dict[int, int] = {}
+    for t_file, f in enumerate(target.files):
+        if t_file in found or pinned[t_file] < 0 or f.n_lines == 0:
+            continue
+        for path in sorted(same_paths(f.path), key=len, reverse=True):  # the longest place first
+            u_file = by_place.get((path, f.digest))
+            if u_file is not None and int(upstream.upstream_of[u_file]) == pinned[t_file]:
+                out[t_file] = u_file
+                break
+    return out
+
+
 class FileClaims:
     """Which candidate owns each content line of one target file."""
 

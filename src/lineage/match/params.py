@@ -532,6 +532,12 @@ class MatchParams:
     # share of the target file's content lines paired with the same normal form (the rest may
     # differ in names and literals; a file of the same shape but other words is not taken)
     near_file_min_same: float = knob(0.5, 0.0, 1.0)
+    # -- recorded identical files (claims.recorded_identical_files): a target file a vendoring
+    # record pins to this upstream, byte-identical to the upstream file at its own place
+    # (``pip/_vendor/idna/package_data.py`` <- ``idna/package_data.py``), is copied whole however
+    # small: the record and the place are the evidence a one-line version file cannot give
+    # itself (it stayed ``none``, below a region's weight). 0: off.
+    recorded_identical_rule: int = knob(1, 0, 1)
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
