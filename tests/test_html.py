@@ -151,6 +151,27 @@ def test_each_file_is_read_once_not_per_line(tmp_path: Path, monkeypatch: pytest
     assert len(re.findall(r"<tr id=L\d+ class=v>", page)) == 3000
 
 
+def test_upstream_lines_paired_elsewhere_are_not_upstream_only(tmp_path: Path) -> None:
+    """Imports taken in another order: the upstream lines between two paired ones are paired too
+    (further down), so they are not "in the upstream only" (disnake's abc.py showed discord's
+    ``from .invite import Invite`` both beside its copy and as dropped by the target)."""
+    import treegen
+
+    body = treegen.distinctive_functions(5, 4)
+    names = ["alpha", "beta", "gamma", "delta", "epsilon"]
+    up_order, target_order = names, ["alpha", "delta", "epsilon", "beta", "gamma"]
+    up = treegen.write_tree(tmp_path / "up", {"lib/mod.py": "".join(f"import {n}_module\n" for n in up_order)
+                                              + "\n\n" + body})
+    target = treegen.write_tree(tmp_path / "t", {"app/mod.py": "".join(f"import {n}_module\n" for n in target_order)
+                                                 + "\n\n" + body})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    lines = comparison.lines.set_index("line")
+    assert [int(lines.loc[k, "upstream_line"]) for k in range(1, 6)] == [1, 4, 5, 2, 3]
+    write_html(comparison, tmp_path)
+    page = (tmp_path / "html" / page_name("app/mod.py")).read_text(encoding="utf-8")
+    assert "<tr class=u>" not in page  # every upstream line of the region is paired
+
+
 def test_colour_keeps_a_string_open_across_lines() -> None:
     lines = ["x = 1", 's = """first', "def not_code():", '"""', "y = 2"]
     # lexing may start at line 1 only: line 3 is inside the string and must be coloured as one

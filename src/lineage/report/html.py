@@ -297,6 +297,13 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         i = start + int(k)
         line = int(columns["upstream_line"][i])
         wanted.setdefault((str(columns["upstream"][i]), str(columns["upstream_path"][i])), []).append((line, line))
+    # Upstream lines paired with some target line of this file: never "in the upstream only" (a
+    # gap between two paired lines may hold lines paired elsewhere: imports taken in another order)
+    paired_up: dict[tuple[str, str], set[int]] = {}
+    for k in copied:
+        i = start + int(k)
+        paired_up.setdefault((str(columns["upstream"][i]), str(columns["upstream_path"][i])), set()).add(
+            int(columns["upstream_line"][i]))
     up_text: dict[tuple[str, str], tuple[list[str], dict[int, Pieces]]] = {}
     for (label, path), ranges in wanted.items():
         lines, starts = upstreams[label].lines_and_starts(path)
@@ -330,7 +337,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             up_line = int(columns["upstream_line"][i])
             up_lines, up_pieces = up_text[(label, up_path)]
             if prev_up is not None and prev_up[:2] == (label, up_path) and up_line > prev_up[2] + 1:
-                out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces))
+                out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces, paired_up[(label, up_path)]))
             prev_up = (label, up_path, up_line)
             theirs = up_pieces.get(up_line) or plain(up_lines[up_line - 1])
             if cls == "near":
@@ -354,9 +361,11 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                  "</colgroup>" + "".join(out) + "</table>", "file")
 
 
-def _upstream_gap(first: int, stop: int, up_lines: list[str], up_pieces: dict[int, Pieces]) -> str:
-    """Upstream lines a region skips (not in the target), blank ones left out; a note when many."""
-    shown = [j for j in range(first, stop) if up_lines[j - 1].strip()]
+def _upstream_gap(first: int, stop: int, up_lines: list[str], up_pieces: dict[int, Pieces],
+                  paired: set[int]) -> str:
+    """Upstream lines a region skips and the target does not hold (``paired``: the upstream
+    file's lines paired in this target file), blank ones left out; a note when many."""
+    shown = [j for j in range(first, stop) if up_lines[j - 1].strip() and j not in paired]
     if len(shown) > MAX_GAP_SHOWN:
         return (f"<tr class=u><td><td><td><td class=note>{len(shown):,} upstream lines ({first}–{stop - 1}) "
                 "not in the target")
