@@ -395,6 +395,23 @@ def test_every_tags_and_max_commits(target: dict[str, Any], upstream: Path, tmp_
     assert frame["commit"].tolist() == [shas[0], shas[4], shas[5]]
 
 
+def test_a_range_with_a_folder_reads_that_folder_of_each_commit(target: dict[str, Any], upstream: Path,
+                                                                 tmp_path: Path) -> None:
+    """``REPO@A..B:PATH`` as a git source's ``REF:PATH``: the same commits, only the folder's files
+    (at paths relative to it); drift, which diffs whole commits, refuses it."""
+    walked = parse_range(f"{target['path']}@v0.1..HEAD:app/")
+    assert walked.folder == "app" and [c.sha for c in walked.commits] == target["shas"][2:]
+    assert walked.source_spec(walked.commits[0].sha) == f"{target['path']}@{target['shas'][2]}:app"
+    whole = history(target, upstream, tmp_path, "v0.1..HEAD")
+    folder = history(target, upstream, tmp_path, "v0.1..HEAD:app", out="folder")
+    assert whole["python_files"].tolist() == folder["python_files"].tolist()  # every Python file is under app/
+    assert whole["code_verbatim"].tolist() == folder["code_verbatim"].tolist()
+    from lineage.fork.drift import run_drift
+
+    with pytest.raises(LineageError, match="drift reads whole commits"):
+        run_drift(str(tmp_path), f"{target['path']}@v0.1..HEAD:app")
+
+
 def test_select_commits_rejects_bad_numbers() -> None:
     with pytest.raises(LineageError, match="--every"):
         select_commits([], every=0)

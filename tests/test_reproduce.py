@@ -10,6 +10,7 @@ import subprocess
 import zipfile
 from pathlib import Path
 
+import pandas as pd
 import pytest
 import treegen
 from test_cli import assert_one_line_error, lineage
@@ -170,6 +171,23 @@ def test_a_git_input_reopens_at_its_recorded_commit(inputs: tuple[Path, Path, Pa
     subprocess.run([*git, "add", "-A"], check=True)
     subprocess.run([*git, "commit", "-qm", "two"], check=True)
     assert reproduce(tmp_path / "report").reproduced
+    # a folder of the commit (REF:PATH): the upstream under "nested/" read as if it were the root;
+    # the report reopens that folder at the recorded commit, and its figures equal the root's
+    nested = tmp_path / "nested-repo"
+    shutil.copytree(inputs[2], nested / "nested")
+    git = ["git", "-C", str(nested), "-c", "user.name=t", "-c", "user.email=t@e"]
+    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    assert main(["compare", str(inputs[0]), f"{nested}@main:nested", "--out", str(tmp_path / "folder"), "-q",
+                 "--jobs", "1", "--no-html"]) == 0
+    folder = json.loads((tmp_path / "folder" / "manifest.json").read_text())["upstreams"][0]
+    assert folder["details"]["path"] == "nested" and folder["digest"].endswith(":nested")
+    assert reproduce(tmp_path / "folder").reproduced
+    columns = ["target_path", "line", "match", "upstream_path", "upstream_line"]  # the label is the repository's name
+    by_folder, by_root = (pd.read_csv(tmp_path / d / "lines.csv", keep_default_na=False)[columns]
+                          for d in ("folder", "report"))
+    assert by_folder.equals(by_root) and (by_root["match"] != "none").any()
 
 
 def test_a_pypi_release_reopens_by_its_sha256(inputs: tuple[Path, Path, Path], tmp_path: Path,

@@ -7,6 +7,7 @@ import hashlib
 import io
 import json
 import os
+import re
 import stat
 import subprocess
 import sys
@@ -420,10 +421,29 @@ def test_only_git_sources_know_digests_without_reading(tmp_path: Path) -> None:
 
 def test_git_unknown_ref(git_repo: dict[str, Any]) -> None:
     path = git_repo["path"]
-    for ref in ("v9", "HEAD~9", "", "-v", "v1..HEAD", "HEAD:a.py"):
+    for ref in ("v9", "HEAD~9", "", "-v", "v1..HEAD", "v9:pkg"):
         with pytest.raises(SourceError, match=r"^git: unknown ref ") as excinfo:
             open_source(f"{path}@{ref}")
-        assert str(excinfo.value) == f"git: unknown ref {ref!r} in {path.resolve()}"
+        assert str(excinfo.value) == f"git: unknown ref {ref.partition(':')[0]!r} in {path.resolve()}"
+
+
+def test_git_ref_with_a_folder_reads_only_that_folder(git_repo: dict[str, Any], tmp_path: Path) -> None:
+    """``REF:PATH``, git's notation for a tree inside a commit: the folder's files at paths
+    relative to it (a repository's ``src/`` as its wheel lays it out), pinned and reopenable."""
+    from lineage.sources.git import commit_spec
+
+    path = git_repo["path"]
+    with open_source(f"{path}@v1:pkg/") as src:
+        assert src.paths() == ["b.py"] and src.read("b.py") == b"b\n"
+        assert src.info.digest == f"git:{git_repo['first']}:pkg"
+        assert src.info.details == {"ref": "v1", "commit": git_repo["first"], "path": "pkg"}
+        assert commit_spec(str(path), src.info.details) == f"{path}@{git_repo['first']}:pkg"
+    with open_source(f"{path}@v1") as src:  # no folder: no "path" in the details, the spec as before
+        assert commit_spec(str(path), src.info.details) == f"{path}@{git_repo['first']}"
+    for folder, message in (("a.py", "no folder 'a.py' with files at v1"), ("nope", "no folder 'nope'"),
+                            ("../x", "is no folder path inside a commit")):
+        with pytest.raises(SourceError, match=re.escape(message)):
+            open_source(f"{path}@v1:{folder}")
 
 
 def test_git_repo_without_ref_is_the_work_tree(git_repo: dict[str, Any]) -> None:

@@ -35,7 +35,7 @@ os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", ARROW_MEMORY_POOL)
 FORMATS_DEFAULT = "spdx,cyclonedx,sarif"
 FORMATS_HELP = ("attachments to write, comma-separated: spdx (lineage.spdx.json), cyclonedx or cdx "
                 "(lineage.cdx.json), sarif (lineage.sarif), or none (default: all three)")
-SOURCE_HELP = "a directory, an archive (.whl/.zip/.tar.gz/.tgz/.tar), REPO@REF, or pypi:NAME==VERSION"
+SOURCE_HELP = "a directory, an archive (.whl/.zip/.tar.gz/.tgz/.tar), REPO@REF[:FOLDER], or pypi:NAME==VERSION"
 
 
 def _params(assignments: Sequence[str]):  # type: ignore[no-untyped-def]

@@ -43,6 +43,7 @@ from lineage.reproduce_manifest import (
 )
 from lineage.settings import RunSettings
 from lineage.sources import Source, open_source
+from lineage.sources.git import commit_spec
 
 
 @dataclass
@@ -85,7 +86,7 @@ def _candidates(item: RecordedInput) -> list[str]:
         if not commit:
             raise ReproduceError(f"the manifest's {item.describe()} records no commit")
         repo = item.spec.rsplit("@", 1)[0]
-        return [f"{where}@{commit}" for where in dict.fromkeys([item.location, repo]) if where]
+        return [commit_spec(where, item.details) for where in dict.fromkeys([item.location, repo]) if where]
     return [where for where in dict.fromkeys([item.location, item.spec]) if where]
 
 

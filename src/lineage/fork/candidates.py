@@ -121,7 +121,7 @@ def expand(specs: list[str], *, versions: str = "", pre: bool = False, tags_only
             out.extend(pypi_releases(_PYPI_NAME.fullmatch(spec)["name"], versions, pre))  # type: ignore[index]
         elif is_git_range(spec) and (".." in spec.rsplit("@", 1)[1] or tags_only or every > 1 or max_commits):
             walked = parse_range(spec, every, tags_only, max_commits)
-            out.extend(Candidate(f"{walked.repo}@{c.sha}", " ".join(c.tags) or c.sha, c.date, spec)
+            out.extend(Candidate(walked.source_spec(c.sha), " ".join(c.tags) or c.sha, c.date, spec)
                        for c in walked.commits)
         elif is_git_range(spec):
             out.append(Candidate(spec, spec.rsplit("@", 1)[1], "", spec))

@@ -189,8 +189,9 @@ def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only:
     found = run_forkpoint(target, [range_spec], tags_only=tags_only, every=every, target_path=target_path,
                           params=params, settings=settings)
     best = found.best.sort_values("order")
-    commit = str(best["candidate"].iat[0]).rsplit("@", 1)[1]
-    return commit, {"candidates": len(found.candidates), "best": [str(c).rsplit("@", 1)[1] for c in best["candidate"]],
+    commits = [str(c).rsplit("@", 1)[1].partition(":")[0] for c in best["candidate"]]  # REPO@SHA[:PATH]
+    commit = commits[0]
+    return commit, {"candidates": len(found.candidates), "best": commits,
                     "distance": int(best["distance"].iat[0]), "commit": commit}
 
 
@@ -215,6 +216,10 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         raise LineageError(f"--pair-at must be one of {', '.join(PAIR_AT)}, not {pair_at!r}")
     if "@" not in range_spec or ".." not in range_spec.rsplit("@", 1)[1]:
         raise LineageError(f"drift needs UPSTREAM_REPO@BASE..HEAD, got {range_spec!r}")
+    if ":" in range_spec.rsplit("@", 1)[1]:
+        # each commit's change is read at the repository's own paths, which a folder would not match
+        raise LineageError(f"drift reads whole commits: give UPSTREAM_REPO@BASE..HEAD without :PATH, got "
+                           f"{range_spec!r} (the upstream's files are paired with the target's wherever they lie)")
     started = time.perf_counter()
     forkpoint: dict[str, Any] = {}
     if base == "auto":
@@ -244,7 +249,7 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     pairings: dict[str, Pairing] = {}
 
     def upstream_at(sha: str) -> TreeIndex:
-        with open_source(f"{walked.repo}@{sha}", root) as up_source:
+        with open_source(walked.source_spec(sha), root) as up_source:
             return index_tree(up_source, cache, settings.jobs, settings.max_file_bytes, known=known)
 
     def pairing_at(sha: str) -> Pairing:

@@ -49,6 +49,7 @@ from lineage.index import CODE, INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams, MatchWorkers
 from lineage.settings import RunSettings
 from lineage.sources import open_source
+from lineage.sources.git import commit_spec
 
 # Change log of forkpoint.json:
 #   1: first version (target, candidates with digests, the definition, best, per-file best).
@@ -204,7 +205,7 @@ def _resolved_spec(candidate: Candidate, tree: TreeIndex) -> str:
     if info.kind == "pypi":
         return f"{candidate.spec.split('#', 1)[0]}#sha256={info.digest.removeprefix('sha256:')}"
     if info.kind == "git":
-        return f"{info.location}@{info.details.get('commit', '')}"
+        return commit_spec(info.location, info.details)
     return info.spec
 
 

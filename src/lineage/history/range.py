@@ -5,6 +5,8 @@
   the first point so that the series starts from the base. An empty side means ``HEAD``, as in
   git (``REPO@v1..`` is ``v1..HEAD``).
 * ``REPO@REF``: every first-parent commit up to and including ``REF``, oldest first.
+* A ``:PATH`` after either (``REPO@A..B:src``) reads only that folder of each commit, as a git
+  source's ``REF:PATH`` does (:class:`lineage.sources.git.GitSource`).
 * With ``tags_only`` the tagged commits are taken from the whole ancestry, not the first-parent
   line: projects tag their patch releases on maintenance branches merged back later (click's
   8.1.1 to 8.1.7 lie off the line from 8.0.0 to 8.5.0), and a release timeline or a fork-point
@@ -48,6 +50,11 @@ class HistoryRange:
     tip_sha: str
     commits_in_range: int
     commits: list[CommitInfo]
+    folder: str = ""  # ``REPO@A..B:PATH``: only that folder of each commit (as a git source's REF:PATH)
+
+    def source_spec(self, sha: str) -> str:
+        """The git source spec of commit ``sha`` of this range (its folder only, if one was named)."""
+        return f"{self.repo}@{sha}" + (f":{self.folder}" if self.folder else "")
 
 
 # --------------------------------------------------------------------------- range
@@ -181,6 +188,7 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
     ``history`` series must start at ``A``, so it does not.
     """
     path, refs = split_range_spec(spec)
+    refs, _, folder = refs.partition(":")  # REPO@A..B:PATH, as a git source's REF:PATH
     if "..." in refs:
         raise LineageError(f"history takes A..B (two dots), not a symmetric range: {refs!r}")
     repo = open_repo(path)
@@ -235,4 +243,5 @@ def parse_range(spec: str, every: int = 1, tags_only: bool = False, max_commits:
         raise LineageError(f"no {what} in {refs!r} of {path}")
     return HistoryRange(spec=spec, repo=path, base=base, tip=tip,
                         base_sha=base_commit.hexsha if base_commit is not None else "",
-                        tip_sha=tip_commit.hexsha, commits_in_range=in_range, commits=selected)
+                        tip_sha=tip_commit.hexsha, commits_in_range=in_range, commits=selected,
+                        folder=folder.strip("/"))

@@ -143,7 +143,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     file_rows: dict[Any, Any] = {}
     for number, commit in enumerate(history.commits):
         step = time.perf_counter()
-        with open_source(f"{history.repo}@{commit.sha}", root) as source:
+        with open_source(history.source_spec(commit.sha), root) as source:
             tree = index_tree(source, cache, settings.jobs, settings.max_file_bytes, known=known)
         figures = by_tree.get(tree.figures_key)
         if figures is None:

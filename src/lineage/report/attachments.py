@@ -54,7 +54,8 @@ def identity(tree: TreeIndex, label: str | None = None) -> Identity:
         return Identity(name, version, purl, str(details.get("url", "")), sha256)
     if info.kind == "git":
         commit = str(details.get("commit", ""))
-        purl = PackageURL(type="generic", name=name, version=commit or None).to_string()
+        purl = PackageURL(type="generic", name=name, version=commit or None,
+                          subpath=str(details.get("path", "")) or None).to_string()  # REF:PATH
         return Identity(name, commit, purl, "", "")
     qualifiers = {"checksum": f"sha256:{sha256}"} if sha256 else None
     purl = PackageURL(type="generic", name=name, qualifiers=qualifiers).to_string()

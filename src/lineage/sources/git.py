@@ -13,13 +13,25 @@ from lineage.sources.base import Source, SourceInfo, _describe, _safe_member_pat
 
 
 class GitSource(Source):
-    """The tree of one commit, read from the object database (never the working tree)."""
+    """The tree of one commit, read from the object database (never the working tree).
+
+    ``REF:PATH`` (git's own notation for a tree inside a commit) takes only the folder PATH of
+    the commit, its files at paths relative to it: ``repo@v8.5.0:src`` holds ``click/core.py``,
+    as the release's wheel does, without the repository's tests and docs. A ref never holds a
+    ``:`` (git forbids it in ref names), so the first one splits the two.
+    """
 
     def __init__(self, spec: str, repo_path: Path, ref: str) -> None:
         super().__init__()
+        ref, _, folder = ref.partition(":")
+        folder = folder.strip("/")
+        if folder and _safe_member_path(folder)[1]:
+            raise SourceError(f"git: {folder!r} is no folder path inside a commit (in {spec!r})")
         self._repo = open_repo(repo_path)
         try:
             members, skipped, sha = self._index(ref, repo_path)
+            if folder:
+                members, skipped = _inside(folder, members, skipped, f"{ref} in {repo_path}")
         except BaseException:
             self._repo.close()
             raise
@@ -33,9 +45,9 @@ class GitSource(Source):
             spec=spec,
             kind="git",
             location=str(repo_path),
-            digest=f"git:{sha}",
+            digest=f"git:{sha}:{folder}" if folder else f"git:{sha}",
             label=label,
-            details={"ref": ref, "commit": sha},
+            details={"ref": ref, "commit": sha, **({"path": folder} if folder else {})},
             skipped=tuple(skipped),
         )
 
@@ -113,6 +125,23 @@ class GitSource(Source):
         if not self._closed:
             self._repo.close()  # ends GitPython's persistent `git cat-file` processes
         super().close()
+
+
+def _inside(folder: str, members: dict[str, bytes], skipped: list[tuple[str, str]],
+            where: str) -> tuple[dict[str, bytes], list[tuple[str, str]]]:
+    """The members and skipped entries below ``folder``, at paths relative to it."""
+    prefix = folder + "/"
+    kept = {path[len(prefix):]: blob for path, blob in members.items() if path.startswith(prefix)}
+    if not kept:
+        raise SourceError(f"git: no folder {folder!r} with files at {where}")
+    return kept, [(path[len(prefix):], why) for path, why in skipped if path.startswith(prefix)]
+
+
+def commit_spec(repo: str, details: dict[str, Any]) -> str:
+    """``REPO@COMMIT`` (``REPO@COMMIT:PATH`` for a folder) that reopens a git source pinned to
+    the commit its ``details`` record (reproduce, forkpoint's resolved candidates)."""
+    folder = str(details.get("path", ""))
+    return f"{repo}@{details.get('commit', '')}" + (f":{folder}" if folder else "")
 
 
 def open_repo(repo_path: Path) -> Any:
