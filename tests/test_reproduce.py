@@ -157,28 +157,29 @@ def test_another_lineage_version_is_reported(inputs: tuple[Path, Path, Path], tm
     assert result.lines()[-1] == f"reproduced: {len(manifest['outputs'])} files identical"
 
 
+def _commit_all(repo: Path, message: str, init: bool = False) -> None:
+    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@e"]
+    if init:
+        subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
+    subprocess.run([*git, "add", "-A"], check=True)
+    subprocess.run([*git, "commit", "-qm", message], check=True)
+
+
 def test_a_git_input_reopens_at_its_recorded_commit(inputs: tuple[Path, Path, Path], tmp_path: Path) -> None:
     repo = tmp_path / "repo"
     shutil.copytree(inputs[2], repo)
-    git = ["git", "-C", str(repo), "-c", "user.name=t", "-c", "user.email=t@e"]
-    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    _commit_all(repo, "one", init=True)
     assert main(["compare", str(inputs[0]), f"{repo}@main", "--out", str(tmp_path / "report"), "-q",
                  "--jobs", "1", "--no-html"]) == 0
     # main moves on; the report names the commit it read, and its spec still says "main"
     (repo / "later.py").write_text("def later():\n    return 1\n", encoding="utf-8")
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "two"], check=True)
+    _commit_all(repo, "two")
     assert reproduce(tmp_path / "report").reproduced
     # a folder of the commit (REF:PATH): the upstream under "nested/" read as if it were the root;
     # the report reopens that folder at the recorded commit, and its figures equal the root's
     nested = tmp_path / "nested-repo"
     shutil.copytree(inputs[2], nested / "nested")
-    git = ["git", "-C", str(nested), "-c", "user.name=t", "-c", "user.email=t@e"]
-    subprocess.run([*git, "init", "-q", "-b", "main"], check=True)
-    subprocess.run([*git, "add", "-A"], check=True)
-    subprocess.run([*git, "commit", "-qm", "one"], check=True)
+    _commit_all(nested, "one", init=True)
     assert main(["compare", str(inputs[0]), f"{nested}@main:nested", "--out", str(tmp_path / "folder"), "-q",
                  "--jobs", "1", "--no-html"]) == 0
     folder = json.loads((tmp_path / "folder" / "manifest.json").read_text())["upstreams"][0]
