@@ -11,9 +11,11 @@ report's copied lines that are copies. This script weights the sample back to th
 the matcher) and its label (verbatim, near). In each cell the truth lines drawn uniformly over it
 are counted: draws `GROUP.uniform` and `GROUP.copied` and `near.uniform` (with their `retired.`
 forms, drawn the same way from earlier reports), each a uniform sample of the lines of its group,
-of its group's copied lines, or of all near lines, and so of every cell inside it. The `shared`
-draws (lines chosen because vLLM holds their text) and the `header` draws (comment lines) are left
-out: they are not uniform over any cell.
+of its group's copied lines, or of all near lines, and so of every cell inside it; and the draws
+`cell.GROUP.LABEL` (`truth_cells.py`), uniform over one cell and counted in that cell only (a line
+whose cell has changed since, in a later report, is left out). The `shared` draws (lines chosen
+because vLLM holds their text) and the `header` draws (comment lines) are left out: they are not
+uniform over any cell.
 
 A cell's precision p is drawn from its Jeffreys posterior Beta(TP + 1/2, FP + 1/2); the report-wide
 precision is sum(N_cell * p) / sum(N_cell), N_cell the report's copied code lines in the cell, and
@@ -48,9 +50,17 @@ GROUPS = ("marked", "third_party", "reverse", "copies", "plain")
 UNIFORM_DRAWS = {f"{g}.{how}" for g in GROUPS for how in ("uniform", "copied")} | {"near.uniform"}
 
 
+def drawn_cell(stratum: str) -> tuple[str, str] | None:
+    """The one cell a `cell.GROUP.LABEL` draw was made in (``truth_cells.py``), else None."""
+    parts = stratum.removeprefix("retired.").split(".")
+    if len(parts) == 3 and parts[0] == "cell" and parts[1] in GROUPS and parts[2] in COPIED:
+        return parts[1], parts[2]
+    return None
+
+
 def uniform_draw(stratum: str) -> bool:
     """Whether truth lines of ``stratum`` were drawn uniformly over a set of cells."""
-    return stratum.removeprefix("retired.") in UNIFORM_DRAWS
+    return stratum.removeprefix("retired.") in UNIFORM_DRAWS or drawn_cell(stratum) is not None
 
 
 def cells(report_lines: pd.DataFrame, group: dict[str, str], truth: pd.DataFrame) -> pd.DataFrame:
@@ -59,8 +69,12 @@ def cells(report_lines: pd.DataFrame, group: dict[str, str], truth: pd.DataFrame
     code = report_lines[(report_lines["kind"] == "code") & report_lines["match"].isin(COPIED)]
     code = code.assign(group=code["target_path"].map(group).fillna("plain"))
     sizes = code.groupby(["group", "match"]).size().rename("lines")
-    sample = truth[truth["stratum"].map(uniform_draw)].merge(
+    sample = truth[truth["stratum"].map(uniform_draw).astype(bool)].merge(
         code[["target_path", "line", "group", "match"]], on=["target_path", "line"], how="inner")
+    # A cell draw is uniform over its own cell only.
+    own = np.array([drawn_cell(s) in (None, (g, m)) for s, g, m in
+                    zip(sample["stratum"], sample["group"], sample["match"], strict=True)], dtype=bool)
+    sample = sample[own]
     sample = sample.assign(true=sample["expected"].isin(COPIED))
     tp = sample[sample["true"]].groupby(["group", "match"]).size().rename("tp")
     fp = sample[~sample["true"]].groupby(["group", "match"]).size().rename("fp")
