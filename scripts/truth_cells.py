@@ -24,9 +24,8 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import truth_common as tc  # noqa: E402
-from truth_sample import groups  # noqa: E402
-from truth_score import COPIED, TRUTH, fail, read_truth  # noqa: E402
+from truth_estimate import copied_code, read_report  # noqa: E402
+from truth_score import TRUTH, fail, read_truth  # noqa: E402
 
 Cell = tuple[str, str]
 
@@ -84,17 +83,7 @@ def main() -> int:
     parser.add_argument("--exclude", type=Path, default=TRUTH, help="a truth CSV whose lines are not drawn")
     parser.add_argument("--sizes", type=Path, help="also write each cell's pool size to this CSV")
     args = parser.parse_args()
-    if not (args.report / "lines.csv").exists():
-        fail(f"no lines.csv in {args.report}")
-    target_wheel, upstream_wheel = tc.wheel_paths()
-    target, upstream = tc.read_wheel(target_wheel), tc.read_wheel(upstream_wheel)
-    lines = pd.read_csv(args.report / "lines.csv", usecols=["target_path", "line", "kind", "match"],
-                        keep_default_na=False)
-    lines = lines[lines["target_path"].isin(target.keys())]
-    code = lines[lines["kind"] == "code"]
-    group, _ = groups(target, upstream, code.groupby("target_path")["line"].apply(set).to_dict())
-    copied = code[code["match"].isin(COPIED)]
-    copied = copied.assign(group=copied["target_path"].map(group).fillna("plain"))
+    copied = copied_code(*read_report(args.report))
     sizes = copied.groupby(["group", "match"]).size().to_dict()
     plan = allocate(sizes, args.total, args.minimum, args.min_share)
     truth = read_truth(args.exclude)

@@ -41,8 +41,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import truth_common as tc  # noqa: E402
-from truth_sample import groups  # noqa: E402
+from truth_sample import load_report  # noqa: E402
 from truth_score import COPIED, TRUTH, fail, read_truth  # noqa: E402
 
 GROUPS = ("marked", "third_party", "reverse", "copies", "plain")
@@ -63,11 +62,24 @@ def uniform_draw(stratum: str) -> bool:
     return stratum.removeprefix("retired.") in UNIFORM_DRAWS or drawn_cell(stratum) is not None
 
 
+def read_report(report: Path) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The report's lines of the target wheel's files, and every target file's group."""
+    if not (report / "lines.csv").exists():
+        fail(f"no lines.csv in {report}")
+    _, _, lines, group, _ = load_report(report)
+    return lines, group
+
+
+def copied_code(report_lines: pd.DataFrame, group: dict[str, str]) -> pd.DataFrame:
+    """The report's copied code lines, each with its cell: ``group`` and ``match``."""
+    code = report_lines[(report_lines["kind"] == "code") & report_lines["match"].isin(COPIED)]
+    return code.assign(group=code["target_path"].map(group).fillna("plain"))
+
+
 def cells(report_lines: pd.DataFrame, group: dict[str, str], truth: pd.DataFrame) -> pd.DataFrame:
     """One row per (group, label) cell of the report's copied code lines: ``lines`` (N), and the
     uniform truth lines in it that the truth calls copied (``tp``) and none (``fp``)."""
-    code = report_lines[(report_lines["kind"] == "code") & report_lines["match"].isin(COPIED)]
-    code = code.assign(group=code["target_path"].map(group).fillna("plain"))
+    code = copied_code(report_lines, group)
     sizes = code.groupby(["group", "match"]).size().rename("lines")
     sample = truth[truth["stratum"].map(uniform_draw).astype(bool)].merge(
         code[["target_path", "line", "group", "match"]], on=["target_path", "line"], how="inner")
@@ -126,18 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draws", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    if not (args.report / "lines.csv").exists():
-        fail(f"no lines.csv in {args.report}")
     if args.draws < 100:
         fail("--draws must be at least 100")
     truth = read_truth(args.truth)
-    target_wheel, upstream_wheel = tc.wheel_paths()
-    target, upstream = tc.read_wheel(target_wheel), tc.read_wheel(upstream_wheel)
-    lines = pd.read_csv(args.report / "lines.csv", usecols=["target_path", "line", "kind", "match"],
-                        keep_default_na=False)
-    lines = lines[lines["target_path"].isin(target.keys())]
-    code = lines[lines["kind"] == "code"].groupby("target_path")["line"].apply(set).to_dict()
-    group, _ = groups(target, upstream, code)
+    lines, group = read_report(args.report)
     fresh = truth[~truth["stratum"].str.startswith("retired.")]
     for title, sample in (("All uniform draws", truth), ("Fresh draws only (no `retired.` stratum)", fresh)):
         print(f"## {title}\n\n{markdown(estimate(cells(lines, group, sample), args.draws, args.seed))}\n")
