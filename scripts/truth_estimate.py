@@ -11,9 +11,11 @@ report's copied lines that are copies. This script weights the sample back to th
 the matcher) and its label (verbatim, near). In each cell the truth lines drawn uniformly over it
 are counted: draws `GROUP.uniform` and `GROUP.copied` and `near.uniform` (with their `retired.`
 forms, drawn the same way from earlier reports), each a uniform sample of the lines of its group,
-of its group's copied lines, or of all near lines, and so of every cell inside it. The `shared`
-draws (lines chosen because vLLM holds their text) and the `header` draws (comment lines) are left
-out: they are not uniform over any cell.
+of its group's copied lines, or of all near lines, and so of every cell inside it; and the draws
+`cell.GROUP.LABEL` (`truth_cells.py`), uniform over one cell and counted in that cell only (a line
+whose cell has changed since, in a later report, is left out). The `shared` draws (lines chosen
+because vLLM holds their text) and the `header` draws (comment lines) are left out: they are not
+uniform over any cell.
 
 A cell's precision p is drawn from its Jeffreys posterior Beta(TP + 1/2, FP + 1/2); the report-wide
 precision is sum(N_cell * p) / sum(N_cell), N_cell the report's copied code lines in the cell, and
@@ -39,8 +41,7 @@ import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import truth_common as tc  # noqa: E402
-from truth_sample import groups  # noqa: E402
+from truth_sample import load_report  # noqa: E402
 from truth_score import COPIED, TRUTH, fail, read_truth  # noqa: E402
 
 GROUPS = ("marked", "third_party", "reverse", "copies", "plain")
@@ -48,19 +49,44 @@ GROUPS = ("marked", "third_party", "reverse", "copies", "plain")
 UNIFORM_DRAWS = {f"{g}.{how}" for g in GROUPS for how in ("uniform", "copied")} | {"near.uniform"}
 
 
+def drawn_cell(stratum: str) -> tuple[str, str] | None:
+    """The one cell a `cell.GROUP.LABEL` draw was made in (``truth_cells.py``), else None."""
+    parts = stratum.removeprefix("retired.").split(".")
+    if len(parts) == 3 and parts[0] == "cell" and parts[1] in GROUPS and parts[2] in COPIED:
+        return parts[1], parts[2]
+    return None
+
+
 def uniform_draw(stratum: str) -> bool:
     """Whether truth lines of ``stratum`` were drawn uniformly over a set of cells."""
-    return stratum.removeprefix("retired.") in UNIFORM_DRAWS
+    return stratum.removeprefix("retired.") in UNIFORM_DRAWS or drawn_cell(stratum) is not None
+
+
+def read_report(report: Path) -> tuple[pd.DataFrame, dict[str, str]]:
+    """The report's lines of the target wheel's files, and every target file's group."""
+    if not (report / "lines.csv").exists():
+        fail(f"no lines.csv in {report}")
+    _, _, lines, group, _ = load_report(report)
+    return lines, group
+
+
+def copied_code(report_lines: pd.DataFrame, group: dict[str, str]) -> pd.DataFrame:
+    """The report's copied code lines, each with its cell: ``group`` and ``match``."""
+    code = report_lines[(report_lines["kind"] == "code") & report_lines["match"].isin(COPIED)]
+    return code.assign(group=code["target_path"].map(group).fillna("plain"))
 
 
 def cells(report_lines: pd.DataFrame, group: dict[str, str], truth: pd.DataFrame) -> pd.DataFrame:
     """One row per (group, label) cell of the report's copied code lines: ``lines`` (N), and the
     uniform truth lines in it that the truth calls copied (``tp``) and none (``fp``)."""
-    code = report_lines[(report_lines["kind"] == "code") & report_lines["match"].isin(COPIED)]
-    code = code.assign(group=code["target_path"].map(group).fillna("plain"))
+    code = copied_code(report_lines, group)
     sizes = code.groupby(["group", "match"]).size().rename("lines")
-    sample = truth[truth["stratum"].map(uniform_draw)].merge(
+    sample = truth[truth["stratum"].map(uniform_draw).astype(bool)].merge(
         code[["target_path", "line", "group", "match"]], on=["target_path", "line"], how="inner")
+    # A cell draw is uniform over its own cell only.
+    own = np.array([drawn_cell(s) in (None, (g, m)) for s, g, m in
+                    zip(sample["stratum"], sample["group"], sample["match"], strict=True)], dtype=bool)
+    sample = sample[own]
     sample = sample.assign(true=sample["expected"].isin(COPIED))
     tp = sample[sample["true"]].groupby(["group", "match"]).size().rename("tp")
     fp = sample[~sample["true"]].groupby(["group", "match"]).size().rename("fp")
@@ -112,18 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--draws", type=int, default=20000)
     parser.add_argument("--seed", type=int, default=2026)
     args = parser.parse_args(argv)
-    if not (args.report / "lines.csv").exists():
-        fail(f"no lines.csv in {args.report}")
     if args.draws < 100:
         fail("--draws must be at least 100")
     truth = read_truth(args.truth)
-    target_wheel, upstream_wheel = tc.wheel_paths()
-    target, upstream = tc.read_wheel(target_wheel), tc.read_wheel(upstream_wheel)
-    lines = pd.read_csv(args.report / "lines.csv", usecols=["target_path", "line", "kind", "match"],
-                        keep_default_na=False)
-    lines = lines[lines["target_path"].isin(target.keys())]
-    code = lines[lines["kind"] == "code"].groupby("target_path")["line"].apply(set).to_dict()
-    group, _ = groups(target, upstream, code)
+    lines, group = read_report(args.report)
     fresh = truth[~truth["stratum"].str.startswith("retired.")]
     for title, sample in (("All uniform draws", truth), ("Fresh draws only (no `retired.` stratum)", fresh)):
         print(f"## {title}\n\n{markdown(estimate(cells(lines, group, sample), args.draws, args.seed))}\n")

@@ -85,15 +85,24 @@ def groups(target: dict[str, list[str]], upstream: dict[str, list[str]],
     return group, shared
 
 
-def draw(report: Path, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """The sample (target_path, line, stratum) and the size of every stratum's pool."""
+Files = dict[str, list[str]]
+
+
+def load_report(report: Path) -> tuple[Files, Files, pd.DataFrame, dict[str, str], dict[str, dict[str, set[int]]]]:
+    """Both wheels, the report's lines of the target wheel's files, and the files' groups and
+    shared lines (:func:`groups`)."""
     target_wheel, upstream_wheel = tc.wheel_paths()
     target, upstream = tc.read_wheel(target_wheel), tc.read_wheel(upstream_wheel)
     lines = pd.read_csv(report / "lines.csv", usecols=["target_path", "line", "kind", "match"],
                         keep_default_na=False)
     lines = lines[lines["target_path"].isin(target.keys())]
     code = lines[lines["kind"] == "code"].groupby("target_path")["line"].apply(set).to_dict()
-    group, shared = groups(target, upstream, code)
+    return target, upstream, lines, *groups(target, upstream, code)
+
+
+def draw(report: Path, seed: int) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """The sample (target_path, line, stratum) and the size of every stratum's pool."""
+    target, upstream, lines, group, shared = load_report(report)
     upstream_where = tc.line_index(upstream)
     lines = lines.assign(group=lines["target_path"].map(group))
     rng = np.random.default_rng(seed)

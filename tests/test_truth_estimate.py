@@ -63,3 +63,20 @@ def test_estimate_weights_each_cell_by_its_lines() -> None:
 def test_estimate_is_reproducible_for_a_seed() -> None:
     table = te.cells(_report(), _group(), _truth())
     assert te.estimate(table, 1000, 7).equals(te.estimate(table, 1000, 7))
+
+
+def test_a_cell_draw_counts_in_its_own_cell_only() -> None:
+    assert te.uniform_draw("cell.copies.near") and te.uniform_draw("cell.marked.verbatim")
+    assert te.drawn_cell("cell.copies.near") == ("copies", "near")
+    assert not te.uniform_draw("cell.header.near") and te.drawn_cell("copies.copied") is None
+    truth = pd.DataFrame(
+        [("c2.py", 1, "cell.copies.near", "none"),  # drawn in its own cell: counted
+         ("m10.py", 1, "cell.marked.verbatim", "verbatim"),  # its own cell: counted
+         ("c3.py", 1, "cell.marked.verbatim", "near"),  # now in another cell (copies, near): left out
+         ("c4.py", 1, "retired.cell.copies.near", "near")],  # a retired cell draw counts like the others
+        columns=["target_path", "line", "stratum", "expected"])
+    table = te.cells(_report(), _group(), truth).set_index(["group", "match"])
+    assert table.loc[("copies", "near")].tolist() == [10, 1, 1]
+    assert table.loc[("marked", "verbatim")].tolist() == [90, 1, 0]
+    empty = te.cells(_report(), _group(), truth.iloc[:0])  # no truth line at all: counts 0, no error
+    assert empty["tp"].sum() == 0 and empty["lines"].sum() == 100
