@@ -550,9 +550,17 @@ def test_survivors_after_the_last_copied_line_anchor_the_edited_code_between_the
     assert set(frame.loc[_A.count("\n") + 1 : first - 1].query("kind == 'code'")["match"]) == {"none"}
     off = run_compare({"pkg/transport.py": target}, [("up", up)], params=MatchParams(fill_edge_survivor_anchors=0))
     assert set(file_lines(off, "pkg/transport.py").loc[typed, "match"]) == {"none"}
-    other = file_lines(run_compare({"pkg/connection.py": target}, [("up", up)]), "pkg/connection.py")
+    other = file_lines(run_compare({"pkg/connection.py": target}, [("up", up)],
+                                   params=MatchParams(survivor_place_or_marker=0)), "pkg/connection.py")
     assert other.loc[first + 1, "match"] == "verbatim"
     assert set(other.loc[typed, "match"]) == {"none"}
+    # survivor_place_or_marker: a file at another place, whose markers do not name the upstream,
+    # keeps no lone survivor (a pair known by a region alone); one whose marker names it does
+    other = file_lines(run_compare({"pkg/connection.py": target}, [("up", up)]), "pkg/connection.py")
+    assert other.loc[first + 1, "match"] == "none"
+    marked = file_lines(run_compare({"pkg/connection.py": "# Adapted from up (pkg/transport.py)\n" + target},
+                                    [("up", up)]), "pkg/connection.py")
+    assert marked.loc[first + 2, "match"] == "verbatim"
 
 
 _PIN_UP = ("    def pin_message(self, channel_id, message_id, reason=None):\n"

@@ -263,7 +263,7 @@ class FileMatcher:
         move_to_identical_twins(labeller)
         if params.second_copy_before_fill:
             drop_second_copies(labeller)  # so the fill may pair such a line with its own upstream line
-        accepted += fill(labeller, accepted, named, placed)
+        accepted += fill(labeller, accepted, named, placed, attributed)
         move_to_identical_twins(labeller)
         drop_second_copies(labeller)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))

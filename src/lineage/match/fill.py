@@ -94,14 +94,15 @@ __all__ = ["fill", "fold_form", "increasing_pairs"]
 
 
 def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
-         placed: Iterable[int] = ()) -> list[Chain]:
+         placed: Iterable[int] = (), attributed: bool = True) -> list[Chain]:
     """Fill every established pair of the labeller's target file (see the module docstring).
 
     ``accepted``: the file's accepted regions, in region-number order; ``named``: upstream files
     established without a region (named by a marker, same path); ``placed``: those of them at
     the target file's own path (also below a renamed folder), where lines moved within the file
-    are paired. Returns the new regions' chains (pairs with no anchor), numbered after
-    ``accepted``.
+    are paired; ``attributed``: the target file's markers name the upstream (with ``placed``,
+    where lone survivors are paired: ``survivor_place_or_marker``). Returns the new regions'
+    chains (pairs with no anchor), numbered after ``accepted``.
     """
     r, rows = lab.result, lab.t_rows
     paired = r.up_file[rows][r.match[rows] != NONE]
@@ -117,12 +118,12 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
     statements = Statements(lab)
     for u_file in pairs:
         _fill_pair(lab, statements, u_file, len(accepted) + len(added), added, u_file == main or u_file in named,
-                   u_file in placed)
+                   u_file in placed, attributed or u_file in placed or not lab.p.survivor_place_or_marker)
     return added
 
 
 def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_number: int, added: list[Chain],
-               survivors: bool, placed: bool = False) -> None:
+               survivors: bool, placed: bool = False, lone: bool = True) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
     before = len(added)
     new_chain: Chain | None = None
@@ -167,7 +168,7 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
                 for t_piece, u_piece in split_at_rewrapped(lab, statements, u_file, t_span, u_span, used, number):
                     done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
             else:
-                done = lone_survivors(lab, u_file, t_span, u_span, used, number)
+                done = lone_survivors(lab, u_file, t_span, u_span, used, number) if lone else []
                 if done and (inner or (i > 0 and p.fill_edge_survivor_anchors and own_file)):
                     long_inner.append(t_span)
                 elif done and i == 0 and p.fill_leading_survivor_anchors and own_file:
