@@ -490,6 +490,16 @@ def test_plot_many_commits(tmp_path: Path) -> None:
     assert path.read_bytes().startswith(b"\x89PNG")
 
 
+def test_a_tagged_commit_is_labelled_by_its_tag() -> None:
+    from lineage.history.plot import tick_label
+
+    frame = pd.DataFrame({"commit": ["a" * 40, "b" * 40, "c" * 40], "tags": ["8.1.7 latest", "", float("nan")],
+                          "date": ["2023-08-17T17:24:49Z", "2023-08-18T00:00:00Z", "2023-08-19T00:00:00Z"]})
+    assert [tick_label(frame, i) for i in range(3)] == ["8.1.7\n2023-08-17", "bbbbbbb\n2023-08-18",
+                                                        "ccccccc\n2023-08-19"]
+    assert tick_label(frame.drop(columns="tags"), 0) == "aaaaaaa\n2023-08-17"
+
+
 # --------------------------------------------------------------------------- CLI
 
 

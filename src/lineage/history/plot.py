@@ -10,6 +10,14 @@ _MAX_TICKS = 12  # x-axis labels on the plot
 
 
 
+def tick_label(frame: pd.DataFrame, i: int) -> str:
+    """Row ``i``'s x-axis label: its first tag (a ``--tags`` series is read by release) or its
+    short commit id, over its date."""
+    value = frame["tags"].iat[i] if "tags" in frame.columns else ""
+    tags = value.split() if isinstance(value, str) else []  # (read back from history.csv: NaN)
+    return f"{tags[0] if tags else frame['commit'].iat[i][:7]}\n{frame['date'].iat[i][:10]}"
+
+
 def _tick_positions(n: int, limit: int = _MAX_TICKS) -> list[int]:
     """At most ``limit`` evenly spread commit indexes, always the first and the last."""
     if n <= limit:
@@ -54,8 +62,7 @@ def plot_history(frame: pd.DataFrame, path: Path, title: str = "") -> Path:
     bottom.grid(alpha=0.3)
     ticks = _tick_positions(len(frame))
     bottom.set_xticks(ticks)
-    bottom.set_xticklabels([f"{frame['commit'].iat[i][:7]}\n{frame['date'].iat[i][:10]}" for i in ticks],
-                           fontsize="x-small")
+    bottom.set_xticklabels([tick_label(frame, i) for i in ticks], fontsize="x-small")
     bottom.set_xlabel("commit (oldest first)")
     if len(frame) == 1:
         bottom.set_xlim(-0.5, 0.5)
