@@ -1208,9 +1208,11 @@ def test_an_overloaded_signature_is_defined_once(run_compare: Runner) -> None:
 def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare: Runner) -> None:
     """A one-line signature and an exploded ``__slots__`` that swapped places in the fork: both
     cannot be in order with the copy. The collection, several lines of evidence, is placed first
-    and the signature, one line, must fit in order with it (the fork's own ``reset_hop_counter``
-    above the slots stays none); placed the other way round, the signature took the order and
-    the collection was lost (sglang's ``qwen3_5.py`` ``packed_modules_mapping``, 6 lines)."""
+    and the signature, one line, must fit in order with it (in order only,
+    ``fill_signature_any_order=0``, the edited ``reset_hop_counter`` above the slots stays none;
+    with it, a function defined once in each file, its header free upstream, is paired out of
+    order); placed the other way round, the signature took the order and the collection was
+    lost (sglang's ``qwen3_5.py`` ``packed_modules_mapping``, 6 lines)."""
     inserted = "".join(f"    def hop_helper_{k}(self, value):\n        return value * {k} + self.hop_offset_{k}\n\n"
                        for k in range(220))
     reset_old = "    def reset_hop_counter(self):\n        self.hop_counter = 0\n\n"
@@ -1219,9 +1221,14 @@ def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare
     target = _WALKER_HEAD + inserted + reset_new + _SLOTS_NEW + _WALKER_TAIL
     first = (_WALKER_HEAD + inserted + reset_new).count("\n") + 1
     kept = [first + k for k, text in enumerate(_SLOTS_NEW.splitlines()) if "redirect_cache" not in text][:-1]
+    reset = (_WALKER_HEAD + inserted).count("\n") + 1
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)],
+                                   params=MatchParams(fill_signature_any_order=0)), "pkg/redirects.py")
+    assert set(frame.loc[kept, "match"]) == {"near"}
+    assert frame.loc[reset, "match"] == "none"
     frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
     assert set(frame.loc[kept, "match"]) == {"near"}
-    assert frame.loc[(_WALKER_HEAD + inserted).count("\n") + 1, "match"] == "none"
+    assert frame.loc[reset, "match"] == "near"
 
 
 _HEADER = """# SPDX-License-Identifier: Apache-2.0
@@ -1331,4 +1338,20 @@ def test_a_header_is_not_given_to_a_definition_of_another_name(run_compare: Runn
     frame = file_lines(run_compare({"pkg/http.py": text}, [("up", up)]), "pkg/http.py")
     assert set(frame.loc[header, "match"]) == {"none"}
     assert frame.loc[body, "match"] != "none"
-    assert (frame["match"] != "none").sum() < (off["match"] != "none").sum()
+
+
+def test_a_function_moved_within_its_file_keeps_its_signature(run_compare: Runner) -> None:
+    """The same fork: ``send_message``'s old body now opens the helper above it, so its own
+    exploded signature comes after the lines the old signature stood before. Defined once in
+    each file, its header free upstream, it is paired out of order (``fill_signature_any_order``):
+    every line near, naming the old one-line signature; in order only (0), it stays none."""
+    up = {"pkg/http.py": _PAYLOAD_HEAD + _PAYLOAD_OLD_SEND + _PAYLOAD_TAIL}
+    text = _PAYLOAD_HEAD + _PAYLOAD_HELPER + _PAYLOAD_NEW_SEND + _PAYLOAD_TAIL
+    first = (_PAYLOAD_HEAD + _PAYLOAD_HELPER).count("\n") + 1
+    header = list(range(first, first + 9))
+    old_send = _PAYLOAD_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": text}, [("up", up)]), "pkg/http.py")
+    assert set(frame.loc[header, "match"]) == {"near"}
+    assert set(frame.loc[header, "upstream_line"].astype(int)) == {old_send}
+    off = run_compare({"pkg/http.py": text}, [("up", up)], params=MatchParams(fill_signature_any_order=0))
+    assert set(file_lines(off, "pkg/http.py").loc[header, "match"]) == {"none"}

@@ -361,8 +361,12 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
         before, after = paired[paired < t_stmt[0]], paired[paired > t_stmt[-1]]
         lo = int(np.searchsorted(u_rows, r.up_row[rows[before[-1]]])) if len(before) else -1
         hi = int(np.searchsorted(u_rows, r.up_row[rows[after[0]]])) if len(after) else len(u_rows)
-        if not (lo < u_stmt[0] and u_stmt[-1] < hi) or not len(before) + len(after):
+        if not len(before) + len(after):
             continue
+        if not (lo < u_stmt[0] and u_stmt[-1] < hi) and not (
+                p.fill_signature_any_order and name.startswith("def ")
+                and not np.isin(u_rows[u_stmt], r.up_row[rows[mine]]).any()):
+            continue  # out of order, unless a function moved within its file (its header free)
         if _statement_similarity(lab, u_file, t_stmt, u_stmt) < p.fill_statement_min_similarity:
             continue
         number = int(r.region[rows[before[-1] if len(before) else after[0]]])

@@ -256,6 +256,22 @@ class MatchParams:
     # ``nemotron_h.py``, ``__init__`` of ``muse_glimmer.py``: signatures of the same class's
     # method), truth set unchanged. 0: bare names only.
     fill_signature_qualified: int = knob(1, 0, 1)
+    # With 1, a ``def`` signature survivor need not stand in order with the pair's paired lines
+    # when no line of the upstream signature is paired in the target file: a function moved
+    # within its file is that function (the name defined once in each file, the file its later
+    # version, as the statement rule requires). nextcord moved ``send_message``'s payload code
+    # into a new ``get_message_payload`` above it, so its header came after the body it once
+    # opened. Measured 2026-12-05 (branch fork21, off -> on): renamed fork +25 code lines, all
+    # copies by the truth (``send_message``, ``send_files``, ``get_template``, ``cleanup``), 2
+    # false copies fewer (``player.py``'s ``self._process.terminate()`` / ``return`` gave
+    # ``cleanup`` its place); survival +1 (``def get_environ_proxies(url, no_proxy=None):``);
+    # synthetic suite +7 true lines in five reorder_functions/dedent_methods/mixed cases, none
+    # worse; sglang/vLLM +47 code lines, by eye 45 the signatures of same-named functions of
+    # files of the upstream file's name (``forward_native``/``forward_cuda`` of
+    # ``layernorm.py``, ``forward`` of ``llama_eagle3.py``, ``mxfp4_marlin_process_scales``)
+    # and 2 doubtful (``minicpmv4_7.py``'s ``frame_cursor = group_start``, ``for frame in
+    # frames:``), truth set unchanged. 0: in order only.
+    fill_signature_any_order: int = knob(1, 0, 1)
     # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
     # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
     # added and reordered <- ``__slots__ = ('_state', 'description', 'id', ...``), exploded one
