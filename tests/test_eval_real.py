@@ -235,6 +235,34 @@ def test_annotations_and_trailing_comments_are_cut_before_comparing() -> None:
     ]
 
 
+def test_a_parameters_annotation_broken_over_lines_is_cut_and_the_text_still_parses() -> None:
+    """A parameter's annotation broken over lines (``method: Optional[`` / ``Union[...]`` / ``]
+    = None,``) loses its tokens on every row, inside the signature's brackets, so the header
+    compares as the upstream's (since 2026-12-05, evening); a return annotation broken over
+    lines is left alone: outside brackets a line break ends the statement."""
+    import ast
+
+    from tests.eval.real import gaps
+
+    lines = [
+        "async def from_probe(",
+        "    cls,",
+        "    method: Optional[",
+        "        Union[str, Callable[[str, str], Tuple[str, int]]]",
+        "    ] = None,",
+        "    **kwargs: Any,",
+        ") -> Callable[",
+        "    [int],",
+        "    str,",
+        "]:",
+        "    pass",
+    ]
+    free = gaps.without_annotations(lines)
+    assert [line.strip() for line in free[:6]] == ["async def from_probe(", "cls,", "method", "", "= None,",
+                                                   "**kwargs,"]
+    assert free[6:] == lines[6:]
+    ast.parse("\n".join(free))
+
 def test_lines_changed_only_by_annotations_or_a_comment_are_copies(tmp_path: Path) -> None:
     truth = _truth_of(tmp_path, {"pkg/m.py": OLD_TYPED}, {"pkg/m.py": NEW_TYPED})
     rows = {line: row for (_, line), row in truth.items()}

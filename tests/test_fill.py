@@ -758,8 +758,35 @@ def test_a_signature_that_outlived_a_rewrite_is_paired_as_a_statement(run_compar
     off = run_compare({"pkg/redirects.py": target}, [("up", up)], params=MatchParams(fill_signature_survivors=0))
     assert set(file_lines(off, "pkg/redirects.py").loc[signature, "match"]) == {"none"}
     twice = target + "\n\nclass OtherWalker:\n" + _WALKER_SIGNATURE + "        return None\n"
-    frame = file_lines(run_compare({"pkg/redirects.py": twice}, [("up", up)]), "pkg/redirects.py")
+    frame = file_lines(run_compare({"pkg/redirects.py": twice}, [("up", up)],
+                                   params=MatchParams(fill_signature_qualified=0)), "pkg/redirects.py")
     assert set(frame.loc[signature, "match"]) == {"none"}
+
+
+def test_a_method_is_one_definition_by_its_class(run_compare: Runner) -> None:
+    """The target file defines ``follow_redirects`` twice, in two classes: by its bare name the
+    signature survivor cannot tell which is the upstream's, but qualified by its class
+    (``fill_signature_qualified``) ``RedirectWalker.follow_redirects`` stands once in each file
+    and is paired (the other class's copy of the signature stays none). Not when the target's
+    signature dropped a parameter of the upstream's (``request``): a signature rewritten, whose
+    pieces alike are the ones any signature has."""
+    up = {"pkg/redirects.py": _WALKER_HEAD + _WALKER_OLD + _WALKER_TAIL}
+    other = "\n\nclass OtherWalker:\n" + _WALKER_SIGNATURE + "        return None\n"
+    target = _WALKER_HEAD + _WALKER_ADDED + _WALKER_SIGNATURE + _WALKER_NEW_BODY + _WALKER_TAIL + other
+    first = (_WALKER_HEAD + _WALKER_ADDED).count("\n") + 1
+    lines = list(range(first, first + _WALKER_SIGNATURE.count("\n")))
+    added = first + _WALKER_SIGNATURE.splitlines().index("        yield_requests=False,")
+    signature = [n for n in lines if n != added]
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[signature, "match"]) == {"near"}
+    assert frame.loc[added, "match"] == "none"
+    others = range(len(target.splitlines()) - _WALKER_SIGNATURE.count("\n"), len(target.splitlines()))
+    assert set(frame.loc[list(others), "match"]) == {"none"}
+    off = run_compare({"pkg/redirects.py": target}, [("up", up)], params=MatchParams(fill_signature_qualified=0))
+    assert set(file_lines(off, "pkg/redirects.py").loc[signature, "match"]) == {"none"}
+    rewritten = target.replace(_WALKER_SIGNATURE, _WALKER_SIGNATURE.replace("        request,\n", ""), 1)
+    frame = file_lines(run_compare({"pkg/redirects.py": rewritten}, [("up", up)]), "pkg/redirects.py")
+    assert set(frame.loc[lines[:-1], "match"]) == {"none"}
 
 
 def test_the_pieces_of_a_lone_rewrapped_statement_stay_with_its_rare_head(run_compare: Runner) -> None:
@@ -1189,9 +1216,11 @@ def test_an_overloaded_signature_is_defined_once(run_compare: Runner) -> None:
 def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare: Runner) -> None:
     """A one-line signature and an exploded ``__slots__`` that swapped places in the fork: both
     cannot be in order with the copy. The collection, several lines of evidence, is placed first
-    and the signature, one line, must fit in order with it (the fork's own ``reset_hop_counter``
-    above the slots stays none); placed the other way round, the signature took the order and
-    the collection was lost (sglang's ``qwen3_5.py`` ``packed_modules_mapping``, 6 lines)."""
+    and the signature, one line, must fit in order with it (in order only,
+    ``fill_signature_any_order=0``, the edited ``reset_hop_counter`` above the slots stays none;
+    with it, a function defined once in each file, its header free upstream, is paired out of
+    order); placed the other way round, the signature took the order and the collection was
+    lost (sglang's ``qwen3_5.py`` ``packed_modules_mapping``, 6 lines)."""
     inserted = "".join(f"    def hop_helper_{k}(self, value):\n        return value * {k} + self.hop_offset_{k}\n\n"
                        for k in range(220))
     reset_old = "    def reset_hop_counter(self):\n        self.hop_counter = 0\n\n"
@@ -1200,9 +1229,14 @@ def test_a_collection_survivor_is_placed_before_a_one_line_signature(run_compare
     target = _WALKER_HEAD + inserted + reset_new + _SLOTS_NEW + _WALKER_TAIL
     first = (_WALKER_HEAD + inserted + reset_new).count("\n") + 1
     kept = [first + k for k, text in enumerate(_SLOTS_NEW.splitlines()) if "redirect_cache" not in text][:-1]
+    reset = (_WALKER_HEAD + inserted).count("\n") + 1
+    frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)],
+                                   params=MatchParams(fill_signature_any_order=0)), "pkg/redirects.py")
+    assert set(frame.loc[kept, "match"]) == {"near"}
+    assert frame.loc[reset, "match"] == "none"
     frame = file_lines(run_compare({"pkg/redirects.py": target}, [("up", up)]), "pkg/redirects.py")
     assert set(frame.loc[kept, "match"]) == {"near"}
-    assert frame.loc[(_WALKER_HEAD + inserted).count("\n") + 1, "match"] == "none"
+    assert frame.loc[reset, "match"] == "near"
 
 
 _HEADER = """# SPDX-License-Identifier: Apache-2.0
@@ -1261,3 +1295,71 @@ def test_an_import_whose_names_isort_sorted_is_that_import(run_compare: Runner) 
     assert got == {2: ("none", pd.NA), 3: ("near", 2), 4: ("near", 3)}
     off = run_compare(target, [("up", up)], params=MatchParams(fill_import_sorted_names=0))
     assert list(file_lines(off, "pkg/transport.py").loc[[3, 4], "match"]) == ["none", "none"]
+
+
+_PAYLOAD_HEAD = ("class HTTPClient:\n"
+                 "    def start_private_message(self, user_id):\n"
+                 "        body = {'recipient_id': user_id}\n"
+                 "        return self.request_route(Route('POST', '/users/@me/channels'), json=body)\n\n")
+_PAYLOAD_BODY = ("        payload = {}\n"
+                 "        if content:\n"
+                 "            payload['content'] = content\n"
+                 "        if tts:\n"
+                 "            payload['tts'] = True\n"
+                 "        if embed:\n"
+                 "            payload['embed'] = embed\n"
+                 "        if nonce:\n"
+                 "            payload['nonce'] = nonce\n")
+_PAYLOAD_OLD_SEND = ("    def send_message(self, channel_id, content, *, tts=False, embed=None, nonce=None):\n"
+                     "        route = Route('POST', '/channels/{channel_id}/messages', channel_id=channel_id)\n"
+                     + _PAYLOAD_BODY + "        return self.request_route(route, json=payload)\n\n")
+_PAYLOAD_PARAMS = "        content,\n        *,\n        tts=False,\n        embed=None,\n        nonce=None,\n    ):\n"
+# The fork moved the payload into a new helper placed above ``send_message``, both exploded.
+_PAYLOAD_HELPER = ("    def build_message_payload(\n        self,\n" + _PAYLOAD_PARAMS + _PAYLOAD_BODY
+                   + "        return payload\n\n")
+_PAYLOAD_NEW_SEND = ("    def send_message(\n        self,\n        channel_id,\n" + _PAYLOAD_PARAMS
+                     + "        route = Route('POST', '/channels/{channel_id}/messages', channel_id=channel_id)\n"
+                     "        payload = self.build_message_payload(content, tts=tts, embed=embed, nonce=nonce)\n"
+                     "        return self.request_route(route, json=payload)\n\n")
+_PAYLOAD_TAIL = ("    def send_typing(self, channel_id):\n"
+                 "        route = Route('POST', '/channels/{channel_id}/typing', channel_id=channel_id)\n"
+                 "        return self.request_route(route)\n")
+
+
+def test_a_header_is_not_given_to_a_definition_of_another_name(run_compare: Runner) -> None:
+    """The fork moved ``send_message``'s body into a new helper defined right above it, both
+    signatures exploded: by position the alignment gives the old signature's pieces to the
+    helper's header (``self,``, ``*,``, ``tts=False,``), although the file still defines
+    ``send_message``, the old function's later version. With ``fill_header_names`` the helper's
+    header is unpaired (its body, the old body moved, stays copied); off, it names the old
+    ``send_message`` line."""
+    up = {"pkg/http.py": _PAYLOAD_HEAD + _PAYLOAD_OLD_SEND + _PAYLOAD_TAIL}
+    text = _PAYLOAD_HEAD + _PAYLOAD_HELPER + _PAYLOAD_NEW_SEND + _PAYLOAD_TAIL
+    first = _PAYLOAD_HEAD.count("\n") + 1
+    header = list(range(first, first + 8))
+    body = first + _PAYLOAD_HELPER.splitlines().index("            payload['nonce'] = nonce")
+    old_send = _PAYLOAD_HEAD.count("\n") + 1
+    off = file_lines(run_compare({"pkg/http.py": text}, [("up", up)], params=MatchParams(fill_header_names=0)),
+                     "pkg/http.py")
+    assert (off.loc[header, "match"] != "none").sum() >= 3
+    assert set(off.loc[header][off.loc[header, "match"] != "none"]["upstream_line"].astype(int)) == {old_send}
+    frame = file_lines(run_compare({"pkg/http.py": text}, [("up", up)]), "pkg/http.py")
+    assert set(frame.loc[header, "match"]) == {"none"}
+    assert frame.loc[body, "match"] != "none"
+
+
+def test_a_function_moved_within_its_file_keeps_its_signature(run_compare: Runner) -> None:
+    """The same fork: ``send_message``'s old body now opens the helper above it, so its own
+    exploded signature comes after the lines the old signature stood before. Defined once in
+    each file, its header free upstream, it is paired out of order (``fill_signature_any_order``):
+    every line near, naming the old one-line signature; in order only (0), it stays none."""
+    up = {"pkg/http.py": _PAYLOAD_HEAD + _PAYLOAD_OLD_SEND + _PAYLOAD_TAIL}
+    text = _PAYLOAD_HEAD + _PAYLOAD_HELPER + _PAYLOAD_NEW_SEND + _PAYLOAD_TAIL
+    first = (_PAYLOAD_HEAD + _PAYLOAD_HELPER).count("\n") + 1
+    header = list(range(first, first + 9))
+    old_send = _PAYLOAD_HEAD.count("\n") + 1
+    frame = file_lines(run_compare({"pkg/http.py": text}, [("up", up)]), "pkg/http.py")
+    assert set(frame.loc[header, "match"]) == {"near"}
+    assert set(frame.loc[header, "upstream_line"].astype(int)) == {old_send}
+    off = run_compare({"pkg/http.py": text}, [("up", up)], params=MatchParams(fill_signature_any_order=0))
+    assert set(file_lines(off, "pkg/http.py").loc[header, "match"]) == {"none"}

@@ -75,6 +75,7 @@ from lineage.match.fill_statements import (
     Statements,
     collection_survivors,
     complete_statements,
+    misnamed_headers,
     signature_survivors,
     split_at_rewrapped,
 )
@@ -187,6 +188,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     # each must stand in order with the pair's lines, so the one placed first sets that order.
     if p.fill_collection_survivors and statement_rule(lab, u_file):
         collection_survivors(lab, statements, u_file)
+    if p.fill_header_names and statement_rule(lab, u_file):
+        misnamed_headers(lab, statements, u_file)  # first: it frees upstream headers for the next
     if p.fill_signature_survivors and statement_rule(lab, u_file):
         signature_survivors(lab, statements, u_file)
     if statement_rule(lab, u_file):

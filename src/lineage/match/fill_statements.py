@@ -45,10 +45,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 
 import numpy as np
 from rapidfuzz import fuzz, process
 
+from lineage.index import CODE
 from lineage.match.fill_lines import (
     align_keys,
     increasing_pairs,
@@ -100,6 +102,63 @@ def def_key(line: str) -> str | None:
     """:func:`_def_key` of a ``def`` or ``class`` line, None for any other line."""
     match = _DEF_NAME.match(line)
     return _def_key(match) if match is not None else None
+
+
+def _bare(key: str) -> str:
+    """A qualified key's bare form: ``def Guild.edit`` -> ``def edit``."""
+    kind, _, name = key.partition(" ")
+    return f"{kind} {name.rpartition('.')[2]}"
+
+
+def _parameter_names(key: str) -> frozenset[str]:
+    """The parameter names of a header's :func:`~lineage.match.statements.statement_key`
+    (annotations stripped): each name that opens an item of its outer brackets."""
+    tokens = key.split(" ")
+    names: set[str] = set()
+    depth = 0
+    for k, token in enumerate(tokens):
+        if token in ("(", "[", "{"):
+            depth += 1
+        elif token in (")", "]", "}"):
+            depth -= 1
+        elif depth == 1 and (token[:1].isalpha() or token[:1] == "_") and tokens[k - 1] in ("(", ",", "*", "**"):
+            names.add(token)
+    return frozenset(names)
+
+
+def _qualified_keys(lines: Sequence[str], kinds: Sequence[int]) -> list[str | None]:
+    """Per content line, the key of the ``def`` or ``class`` it opens with its name qualified by
+    the classes around it (``def Guild.edit``), else None: an indentation scan of the code lines,
+    a line of closing brackets (an exploded header's ``):``) closing no class."""
+    out: list[str | None] = [None] * len(lines)
+    classes: list[tuple[int, str]] = []  # (indentation, name) of the classes open at a line
+    for k, line in enumerate(lines):
+        stripped = line.lstrip()
+        if kinds[k] != CODE or not stripped or stripped[0] in ")]}":
+            continue
+        indent = len(line) - len(stripped)
+        while classes and indent <= classes[-1][0]:
+            classes.pop()
+        if ("def" in line or "class" in line) and (match := _DEF_NAME.match(line)):
+            out[k] = f"{match.group(1)} {''.join(name + '.' for _, name in classes)}{match.group(2)}"
+            if match.group(1) == "class":
+                classes.append((indent, match.group(2)))
+    return out
+
+
+def _qualified_defs(ids: np.ndarray, sizes: np.ndarray, lines: Sequence[str], kinds: Sequence[int],
+                    overloads: bool) -> dict[str, list[int]]:
+    """The ``def`` and ``class`` statements of a file by qualified key (:func:`_qualified_keys`),
+    for the keys it defines once (an ``@overload`` declaration defines nothing, with
+    ``overloads``)."""
+    keys = _qualified_keys(lines, kinds)
+    counts = Counter(key for k, key in enumerate(keys) if key is not None and not (overloads and _overload(lines, k)))
+    named: dict[str, list[int]] = {}
+    for stmt in whole_statements(ids, sizes, range(len(lines))):
+        key = keys[stmt[0]]
+        if key is not None and counts[key] == 1 and not (overloads and _overload(lines, stmt[0])):
+            named[key] = stmt
+    return named
 
 
 class Statements:
@@ -208,6 +267,26 @@ class Statements:
         return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names,
                           bool(self.lab.p.fill_signature_overloads))
 
+    def target_qualified_defs(self, max_lines: int) -> dict[str, list[int]]:
+        """The target file's definitions by qualified key, each defined once (:func:`_qualified_defs`)."""
+        lab = self.lab
+        start = int(lab.target.file_start[lab.t_file])
+        kinds = lab.target.kind[start : start + len(lab.t_rows)].tolist()
+        return _qualified_defs(*self.target(max_lines), self._target_lines(), kinds,
+                               bool(lab.p.fill_signature_overloads))
+
+    def upstream_qualified_defs(self, u_file: int, max_lines: int) -> dict[str, list[int]]:
+        """Likewise for an upstream file (kept for the run in its side)."""
+        upstream, overloads = self.lab.upstream, bool(self.lab.p.fill_signature_overloads)
+        memo = upstream.qualified_memo
+        if (u_file, max_lines, overloads) not in memo:
+            lines = self._upstream_lines(u_file)
+            start = int(upstream.file_start[u_file])
+            kinds = upstream.kind[start : start + len(lines)].tolist()
+            memo[(u_file, max_lines, overloads)] = _qualified_defs(*self.upstream(u_file, max_lines), lines, kinds,
+                                                                   overloads)
+        return memo[(u_file, max_lines, overloads)]
+
     def upstream(self, u_file: int, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
         memo = self.lab.upstream.statement_memo  # shared by every target file of the run
         if (u_file, max_lines) not in memo:
@@ -241,20 +320,34 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
     names = statements.target_names_once() & statements.upstream_names_once(u_file)
     if not p.fill_signature_classes:
         names = frozenset(name for name in names if not name.startswith("class "))
-    if not names:
-        return
-    t_defs = statements.target_defs(p.fill_statement_max_lines, names)
-    u_defs = statements.upstream_defs(u_file, p.fill_statement_max_lines, names)
-    found = sorted((t_stmt, u_defs[name], name) for name, t_stmt in t_defs.items() if name in u_defs)
+    found: list[tuple[list[int], list[int], str]] = []
+    if names:
+        t_defs = statements.target_defs(p.fill_statement_max_lines, names)
+        u_defs = statements.upstream_defs(u_file, p.fill_statement_max_lines, names)
+        found = [(t_stmt, u_defs[name], name) for name, t_stmt in t_defs.items() if name in u_defs]
+    if p.fill_signature_qualified:
+        # A name each file defines more than once (``__init__``, ``edit`` of several classes) is
+        # one definition by its classes: ``def Guild.edit`` with ``def Guild.edit``.
+        u_qualified = statements.upstream_qualified_defs(u_file, p.fill_statement_max_lines)
+        if u_qualified:
+            t_named = {t_stmt[0] for t_stmt, _, _ in found}
+            u_named = {u_stmt[0] for _, u_stmt, _ in found}
+            found += [(t_stmt, u_qualified[key], key)
+                      for key, t_stmt in statements.target_qualified_defs(p.fill_statement_max_lines).items()
+                      if key in u_qualified and _bare(key) not in names and t_stmt[0] not in t_named
+                      and u_qualified[key][0] not in u_named
+                      and (p.fill_signature_classes or not key.startswith("class "))
+                      and _keeps_parameters(lab, u_file, t_stmt, u_qualified[key])]
     if not found:
         return
+    found.sort()
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     start = int(lab.target.file_start[lab.t_file])
     bounding = np.array([lab.distinctive(lab.t_lines[row].strip(), int(lab.target.ntok[start + tc]))
                          for tc, row in enumerate(rows.tolist())], bool)
     for t_stmt, u_stmt, name in found:
-        if max(len(t_stmt), len(u_stmt)) < 2 and (not p.fill_signature_one_line or _DUNDER.fullmatch(name)):
+        if max(len(t_stmt), len(u_stmt)) < 2 and (not p.fill_signature_one_line or _DUNDER.fullmatch(_bare(name))):
             continue  # one line each: only by the one-line rule, and not for a protocol method
         free = [tc for tc in t_stmt if is_free(lab, u_file, tc)]
         taken = [tc for tc in t_stmt if not is_free(lab, u_file, tc)]
@@ -268,13 +361,62 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
         before, after = paired[paired < t_stmt[0]], paired[paired > t_stmt[-1]]
         lo = int(np.searchsorted(u_rows, r.up_row[rows[before[-1]]])) if len(before) else -1
         hi = int(np.searchsorted(u_rows, r.up_row[rows[after[0]]])) if len(after) else len(u_rows)
-        if not (lo < u_stmt[0] and u_stmt[-1] < hi) or not len(before) + len(after):
+        if not len(before) + len(after):
             continue
+        if not (lo < u_stmt[0] and u_stmt[-1] < hi) and not (
+                p.fill_signature_any_order and name.startswith("def ")
+                and not np.isin(u_rows[u_stmt], r.up_row[rows[mine]]).any()):
+            continue  # out of order, unless a function moved within its file (its header free)
         if _statement_similarity(lab, u_file, t_stmt, u_stmt) < p.fill_statement_min_similarity:
             continue
         number = int(r.region[rows[before[-1] if len(before) else after[0]]])
         if pair_statement(lab, u_file, t_stmt, u_stmt, number):
             mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+
+
+def misnamed_headers(lab: FileLabeller, statements: Statements, u_file: int) -> None:
+    """Headers given to the wrong definition (``fill_header_names``; see its comment in
+    :class:`~lineage.match.params.MatchParams`): in a pair the statement rule works in, a target
+    ``def`` statement whose paired lines all lie in one upstream ``def`` statement (a definition,
+    not an ``@overload`` declaration) of another name, or which is an ``@overload`` declaration
+    itself, is unpaired from it when the target file
+    defines the upstream statement's name once itself (not as a declaration): that definition
+    is the upstream function's later version, and the signature survivors (run next) may give
+    it its header. The region or the alignment paired the header placed first, by position,
+    piece by piece with a signature of one line (near lines only: a header with a line equal to
+    one of the upstream statement's, both exploded, is that signature copied, whatever name it
+    took: sglang's new kernels open with the parameter lines of vLLM's)."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    own = statements.target_names_once()
+    if not own:
+        return
+    t_lines = statements._target_lines()
+    u_lines = statements._upstream_lines(u_file)
+    u_rows, _ = lab.upstream_lines(u_file)
+    overloads = bool(p.fill_signature_overloads)
+    # content line -> number of its def statement; an upstream declaration is no definition
+    u_name = np.full(len(u_lines), -1, np.int64)
+    u_keys: list[str] = []
+    for stmt in whole_statements(*statements.upstream(u_file, p.fill_statement_max_lines), range(len(u_lines))):
+        key = def_key(u_lines[stmt[0]])
+        if key is not None and key.startswith("def ") and not (overloads and _overload(u_lines, stmt[0])):
+            u_name[stmt] = len(u_keys)
+            u_keys.append(key)
+    for stmt in whole_statements(*statements.target(p.fill_statement_max_lines), range(len(t_lines))):
+        key = def_key(t_lines[stmt[0]])
+        if len(stmt) < 2 or key is None or not key.startswith("def "):
+            continue  # a header of one line was paired by its whole text: a function renamed
+        taken = [tc for tc in stmt if r.match[rows[tc]] != NONE and r.up_file[rows[tc]] == u_file]
+        if not taken or any(r.match[rows[tc]] != NEAR for tc in taken):
+            continue  # a line equal to one of the upstream statement's: its signature copied whole
+        found = set(u_name[np.searchsorted(u_rows, r.up_row[rows[taken]])].tolist())
+        if len(found) != 1 or -1 in found:
+            continue
+        theirs = u_keys[found.pop()]
+        declaration = overloads and _overload(t_lines, stmt[0])
+        if (theirs != key or declaration) and theirs in own:
+            for tc in taken:
+                lab.unpair(tc)
 
 
 def collection_survivors(lab: FileLabeller, statements: Statements, u_file: int) -> None:
@@ -367,6 +509,17 @@ def pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: li
             lab.set_pair(tc, u_file, int(u_rows[u_stmt[j]]), *labelled, number)
             any_paired = True
     return any_paired
+
+
+def _keeps_parameters(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int]) -> bool:
+    """Whether the target header keeps every parameter name of the upstream header: a name the
+    files define more than once is one definition by its classes only if its signature was
+    edited, not rewritten (sglang's model classes take ``config, quant_config, prefix`` where
+    vLLM's take ``vllm_config, prefix``: the same ``__init__`` by name, a signature of its own)."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_key = statement_key([lab.t_lines[lab.t_rows[tc]] for tc in t_stmt], False)
+    u_key = statement_key([u_lines[u_rows[uc]] for uc in u_stmt], False)
+    return _parameter_names(u_key) <= _parameter_names(t_key)
 
 
 def _statement_similarity(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int]) -> float:

@@ -50,6 +50,9 @@ class Side:
     statement_memo: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = field(init=False, default_factory=dict)
     # file -> the names it defines once (lineage.match.fill's signature survivors), likewise.
     def_names_memo: dict[tuple[int, bool], frozenset[str]] = field(init=False, default_factory=dict)
+    # (file, statement length limit, overloads) -> its definitions by name qualified by the
+    # classes around them, each defined once (the signature survivors), likewise.
+    qualified_memo: dict[tuple[int, int, bool], dict[str, list[int]]] = field(init=False, default_factory=dict)
     # (file, statement length limit) -> its collections by assigned name (lineage.match.fill's
     # collection survivors), likewise.
     collection_memo: dict[tuple[int, int], dict[str, list[list[int]]]] = field(init=False, default_factory=dict)

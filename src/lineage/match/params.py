@@ -223,6 +223,60 @@ class MatchParams:
     # and that definition is the upstream's method, exploded and annotated. 0: every ``def``.
     # Measured 2026-12-05: fork +14, no false copy; survival and sglang/vLLM unchanged.
     fill_signature_overloads: int = knob(1, 0, 1)
+    # With 1, before the signature survivors, a header paired with a definition of another name
+    # is unpaired, in a pair the statement rule works in, when the target file defines that
+    # name once itself: a ``def`` statement whose paired lines all lie in one upstream ``def``
+    # of another name (or an ``@overload`` declaration paired with the upstream function its
+    # implementation below continues). By position the alignment gives a header to the
+    # definition placed first: nextcord's new ``get_message_payload`` took the exploded
+    # signature of ``send_message`` (defined right below it), an ``@overload`` of
+    # ``set_permissions`` that of the method it declares, ``timeout`` that of ``edit``. The definition
+    # of the same name is the upstream function's later version. Only a header of several
+    # lines all of whose paired lines are near (pieces of a one-line upstream signature): one
+    # with a line equal to the upstream statement's is that exploded signature copied whole
+    # (sglang's new kernels open with the parameter lines of vLLM's; a first draft without this
+    # test unpaired 117 such code lines there); a one-line header was paired by its whole text
+    # (``og_blurple`` <- ``blurple``, renamed: a first draft took 6 such, copies by the truth).
+    # Measured 2026-12-05 (branch fork21, rule off -> on): renamed fork 37 code lines unpaired
+    # (29 new by the truth: ``get_message_payload``, ``get_message_multipart_form``,
+    # ``timeout``, ``_retrieve_users_*_strategy``; 8 copies: an ``@overload`` of
+    # ``set_permissions`` and a body line left alone) and 6 paired (the implementation of
+    # ``set_permissions``), precision 0.9752 -> 0.9771, recall 0.9352 -> 0.9350; survival,
+    # vendored, the synthetic suite and the sglang/vLLM report unchanged. 0: off.
+    fill_header_names: int = knob(1, 0, 1)
+    # With 1, the signature survivors also take a name either file defines more than once, as
+    # long as each defines it once qualified by the classes around it (``def Guild.edit``,
+    # ``def VocalGuildChannel.__init__``, ``def ConnectionState.chunker`` beside
+    # ``AutoShardedConnectionState.chunker``): a class's method is one definition however many
+    # other classes of the file define the name, if its signature keeps every parameter name of
+    # the upstream's (edited, not rewritten: sglang's model classes' ``__init__(self, config,
+    # quant_config, prefix)`` opposite vLLM's ``__init__(self, *, vllm_config, prefix)`` share
+    # only generic pieces; a first draft without this test paired 52 code lines there, 21 of
+    # them such pieces of rewritten signatures). Measured 2026-12-05 (branch fork21, off -> on):
+    # renamed fork +27 code lines (``VocalGuildChannel.__init__``, ``ConnectionState.chunker``:
+    # 16 copies by the truth; the module-level ``command``/``group`` of ``ext/commands/core.py``,
+    # 11 new by the truth, by eye the same functions' signatures, typed and exploded, with 4
+    # closing-bracket lines doubtful); synthetic suite +1 true line in click/ and
+    # jinja2/dedent_methods, no other case changed; sglang/vLLM +9 code lines (``forward`` of
+    # ``nemotron_h.py``, ``__init__`` of ``muse_glimmer.py``: signatures of the same class's
+    # method), truth set unchanged. 0: bare names only.
+    fill_signature_qualified: int = knob(1, 0, 1)
+    # With 1, a ``def`` signature survivor need not stand in order with the pair's paired lines
+    # when no line of the upstream signature is paired in the target file: a function moved
+    # within its file is that function (the name defined once in each file, the file its later
+    # version, as the statement rule requires). nextcord moved ``send_message``'s payload code
+    # into a new ``get_message_payload`` above it, so its header came after the body it once
+    # opened. Measured 2026-12-05 (branch fork21, off -> on): renamed fork +25 code lines, all
+    # copies by the truth (``send_message``, ``send_files``, ``get_template``, ``cleanup``), 2
+    # false copies fewer (``player.py``'s ``self._process.terminate()`` / ``return`` gave
+    # ``cleanup`` its place); survival +1 (``def get_environ_proxies(url, no_proxy=None):``);
+    # synthetic suite +7 true lines in five reorder_functions/dedent_methods/mixed cases, none
+    # worse; sglang/vLLM +47 code lines, by eye 45 the signatures of same-named functions of
+    # files of the upstream file's name (``forward_native``/``forward_cuda`` of
+    # ``layernorm.py``, ``forward`` of ``llama_eagle3.py``, ``mxfp4_marlin_process_scales``)
+    # and 2 doubtful (``minicpmv4_7.py``'s ``frame_cursor = group_start``, ``for frame in
+    # frames:``), truth set unchanged. 0: in order only.
+    fill_signature_any_order: int = knob(1, 0, 1)
     # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
     # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
     # added and reordered <- ``__slots__ = ('_state', 'description', 'id', ...``), exploded one

@@ -21,7 +21,8 @@ In a later version of the file's own (and in a moved function, step 6), every co
 below is made on the lines less their **type annotations and trailing comments**
 (:func:`without_annotations`, by ``tokenize``: a parameter's ``: T``, a return ``-> T``, the
 ``: T`` of ``target: T = value``; a comment after code; an annotation broken over lines is
-left alone), on both sides.  An
+left alone but for a parameter's, inside the signature's brackets, since 2026-12-05 evening),
+on both sides.  An
 annotation states a type the code already had and a comment is no code, so adding either
 leaves a copied line the line it was; without this cut a line that only gained annotations
 (``self.nick: Optional[str] = data.get("nick")`` <- ``self.nick = data.get('nick')``, ratio
@@ -208,13 +209,19 @@ def annotation_cuts(lines: Sequence[str], comments: bool = True) -> dict[int, li
     cuts: dict[int, list[tuple[int, int]]] = {}
     logical: list[tokenize.TokenInfo] = []
 
-    def cut(prev: tokenize.TokenInfo, toks: list[tokenize.TokenInfo]) -> None:
+    def cut(prev: tokenize.TokenInfo, toks: list[tokenize.TokenInfo], inside: bool = False) -> None:
         by_row: dict[int, list[tokenize.TokenInfo]] = {}
         for tok in toks:
             if tok.start[0] == tok.end[0]:
                 by_row.setdefault(tok.start[0], []).append(tok)
-        if len(by_row) != 1:
-            return  # an annotation broken over lines: left alone (cutting it could unbalance the text)
+        if len(by_row) != 1 and (not inside or any(tok.start[0] != tok.end[0] for tok in toks)):
+            # An annotation broken over lines is left alone, but for a parameter's (``inside`` the
+            # signature's brackets, since 2026-12-05 evening): there each row loses the
+            # annotation's tokens on it, the rows between its first and last become blank, and
+            # the text still parses.  Outside brackets (a return annotation, an assignment's) a
+            # line break ends the statement, so its rows cannot be cut apart; nor can a string
+            # running over lines.
+            return
         for row, on_row in by_row.items():
             begin = prev.end[1] if prev.end[0] == row else min(t.start[1] for t in on_row)
             cuts.setdefault(row - 1, []).append((begin, max(t.end[1] for t in on_row)))
@@ -254,7 +261,7 @@ def annotation_cuts(lines: Sequence[str], comments: bool = True) -> dict[int, li
                         elif d == 0 and e in (",", "="):
                             break
                         end += 1
-                    cut(stmt[k - 1], stmt[k:end])
+                    cut(stmt[k - 1], stmt[k:end], inside=True)
                     state = "default"
                     k = end
                     continue
