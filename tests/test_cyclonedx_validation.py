@@ -104,3 +104,37 @@ def test_the_reporter_remembers_only_with_a_cache(run_compare, tmp_path: Path, m
     assert list((tmp_path / "cache" / "elements-v1" / "cyclonedx-valid").rglob("*.rec"))
     name = "lineage.cdx.json"
     assert (tmp_path / "plain" / name).read_bytes() == (tmp_path / "cached" / name).read_bytes()
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_rerun_with_remembered_occurrences_writes_the_reports_of_a_run_without_cache(
+        tmp_path: Path, monkeypatch, jobs: int) -> None:
+    """The changed-file rerun (every cache on, the BOM's occurrences remembered by the first run)
+    writes every report file byte for byte as a run without any cache; with one process the
+    rerun's validation is seen to leave the remembered occurrences out."""
+    from lineage.compare_and_write import compare_and_write
+    from lineage.settings import RunSettings
+    from tests.test_table_reuse import MAX_BYTES, _append, _reports, _trees
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+
+    def run(out: str, where: Path, use_cache: bool = True) -> None:
+        settings = RunSettings(cache_dir=where, jobs=jobs, use_cache=use_cache, max_file_bytes=MAX_BYTES)
+        compare_and_write(str(target), [str(upstream)], tmp_path / out, settings=settings, html=False)
+
+    run("first", cache)
+    seen = _validated(monkeypatch)
+    for number, path in enumerate(["app/mixed.py", "app/copied.py"]):
+        _append(path, f"\n# one more line {number}\n")(target, upstream)
+        run(f"warm{number}", cache)
+        run(f"plain{number}", tmp_path / f"none{number}", use_cache=False)
+        warm, plain = _reports(tmp_path / f"warm{number}"), _reports(tmp_path / f"plain{number}")
+        assert set(warm) == set(plain) and "lineage.cdx.json" in warm
+        for file in plain:
+            assert warm[file] == plain[file], (number, file)
+    if jobs == 1:  # warm0, plain0, warm1, plain1: the warm runs validated no remembered occurrence
+        whole = [len(_occurrences(json.loads((tmp_path / f"plain{n}" / "lineage.cdx.json").read_text())))
+                 for n in (0, 1)]
+        assert [len(_occurrences(doc)) for doc in seen] == [0, whole[0], 0, whole[1]] and min(whole) > 0
