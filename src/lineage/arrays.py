@@ -64,7 +64,7 @@ def isin_sorted(values: np.ndarray, sorted_unique: np.ndarray) -> np.ndarray:
         maybe = np.flatnonzero(found)
         found[maybe] = _searched(values[maybe], sorted_unique)
         return found
-    if integers and len(values) >= HASHED_FROM:
+    if integers and len(values) >= HASHED_FROM and len(sorted_unique) <= _TABLE_FROM * len(values):
         return positions(sorted_unique, values) >= 0
     return _searched(values, sorted_unique)
 
@@ -72,13 +72,15 @@ def isin_sorted(values: np.ndarray, sorted_unique: np.ndarray) -> np.ndarray:
 # isin_sorted and positions look large arrays up in pandas' hash table (one probe per value, a
 # table of the set) rather than by binary searches, whose random reads of a set of some 10^5 to
 # 10^6 hashes cost several times more (0.5 against 0.07 s for the pinned pair's upstream lines
-# against its target's forms); below this many values the table's set-up costs more.
+# against its target's forms); below this many values, or for a set far larger than the values
+# (one changed file's lines against a whole upstream's forms), the table's set-up costs more.
 HASHED_FROM = 1 << 12
 
 
 def positions(sorted_unique: np.ndarray, values: np.ndarray) -> np.ndarray:
     """For each value, its index in ``sorted_unique`` (sorted, distinct), or -1 when absent."""
-    if len(values) >= HASHED_FROM and values.dtype == sorted_unique.dtype and values.dtype.kind in "iu":
+    if (len(values) >= HASHED_FROM and len(sorted_unique) <= _TABLE_FROM * len(values)
+            and values.dtype == sorted_unique.dtype and values.dtype.kind in "iu"):
         import pandas as pd  # the matcher's callers have it loaded; this module stays light
 
         return pd.Index(sorted_unique, copy=False).get_indexer(values).astype(np.int64, copy=False)
