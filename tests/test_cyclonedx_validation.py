@@ -138,3 +138,9 @@ def test_a_rerun_with_remembered_occurrences_writes_the_reports_of_a_run_without
         whole = [len(_occurrences(json.loads((tmp_path / f"plain{n}" / "lineage.cdx.json").read_text())))
                  for n in (0, 1)]
         assert [len(_occurrences(doc)) for doc in seen] == [0, whole[0], 0, whole[1]] and min(whole) > 0
+
+
+@pytest.mark.parametrize("malformed", [[], {"metadata": []}, {"metadata": {"component": {"pedigree": {
+    "ancestors": [1, {"evidence": []}, {"evidence": {"occurrences": {}}}]}}}}])
+def test_a_malformed_bom_is_refused_not_a_crash(tmp_path: Path, malformed) -> None:
+    assert validation_error(json.dumps(malformed), tmp_path / "cache") is not None

@@ -155,14 +155,13 @@ def _occurrence_lists(bom: dict[str, Any]) -> list[list[Any]]:
     one object schema (``componentEvidence.occurrences.items``: no ``uniqueItems``, no count
     bounds, no reference to the rest of the document), so an occurrence valid in one BOM is valid
     in any other, and removing it changes the validity of nothing else."""
-    found = []
-    ancestors = bom.get("metadata", {}).get("component", {}).get("pedigree", {}).get("ancestors", [])
-    for ancestor in ancestors if isinstance(ancestors, list) else []:
-        evidence = ancestor.get("evidence") if isinstance(ancestor, dict) else None
-        occurrences = evidence.get("occurrences") if isinstance(evidence, dict) else None
-        if isinstance(occurrences, list):
-            found.append(occurrences)
-    return found
+    def at(value: Any, key: str) -> Any:  # a malformed BOM is left to the validator to refuse
+        return value.get(key) if isinstance(value, dict) else None
+
+    ancestors = at(at(at(at(bom, "metadata"), "component"), "pedigree"), "ancestors")
+    lists = [at(at(ancestor, "evidence"), "occurrences") for ancestor in ancestors or []] \
+        if isinstance(ancestors, list) else []
+    return [occurrences for occurrences in lists if isinstance(occurrences, list)]
 
 
 def _validated_context() -> str:
