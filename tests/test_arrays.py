@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from unittest.mock import patch
+
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from lineage import arrays
 from lineage.arrays import (
     counts_sorted,
     distinct_pairs,
     distinct_sorted,
     isin_sorted,
+    positions,
     unique,
     unique_counts,
     unique_first,
@@ -90,3 +94,26 @@ def test_isin_sorted_with_its_prefilter_is_numpys(b: np.ndarray, seed: int, n: i
     a = np.concatenate([others, near, members[rng.integers(0, len(members), n)] if len(members) else others])
     assert len(a) > 16 * len(members) or not len(members)
     assert np.array_equal(isin_sorted(a, members), np.isin(a, members))
+
+
+@given(values, values)
+def test_isin_sorted_and_positions_by_hash_table_are_numpys(a: np.ndarray, b: np.ndarray) -> None:
+    """The hash-table path (pandas), taken here for any size: the same answers as numpy's."""
+    members = np.unique(b)
+    expected = np.array([int(np.flatnonzero(members == x)[0]) if x in members else -1 for x in a.tolist()],
+                        np.int64)
+    with patch.object(arrays, "HASHED_FROM", 0), patch.object(arrays, "_TABLE_FROM", 2**62):
+        assert np.array_equal(isin_sorted(a, members), np.isin(a, b))
+        got = positions(members, a)
+    assert got.dtype == np.int64 and np.array_equal(got, expected)
+    assert np.array_equal(positions(members, a), expected)  # the binary-search path, same answer
+
+
+def test_large_lookups_take_the_hash_table_with_the_same_answers() -> None:
+    rng = np.random.default_rng(7)
+    members = np.unique(rng.integers(-(2**63), 2**63 - 1, 20_000, dtype=np.int64))
+    a = np.concatenate([rng.choice(members, 30_000), rng.integers(-(2**63), 2**63 - 1, 30_000, dtype=np.int64)])
+    assert len(a) >= arrays.HASHED_FROM and len(a) <= 16 * len(members)  # not the prefilter's path
+    assert np.array_equal(isin_sorted(a, members), np.isin(a, members))
+    at = np.searchsorted(members, a).clip(0, len(members) - 1)
+    assert np.array_equal(positions(members, a), np.where(members[at] == a, at, -1))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -109,6 +110,24 @@ def test_abstract_code_of_the_norm_agrees_with_normalise_code(code: str) -> None
 def test_fold_whitespace() -> None:
     assert fold_whitespace("  a \t b\n c  ") == "a b c"
     assert fold_whitespace("") == ""
+
+
+def _fold_by_regex(text: str) -> str:
+    """fold_whitespace's definition: every run of ``\\s`` one space, the ends stripped."""
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def test_fold_whitespace_splits_where_the_regex_does_at_every_code_point() -> None:
+    for c in map(chr, range(sys.maxunicode + 1)):
+        text = f"a{c}{c}b{c}"
+        assert fold_whitespace(text) == _fold_by_regex(text), hex(ord(c))
+
+
+@given(st.text(alphabet=st.sampled_from(" \t\n\r\x0b\x0c\x1c\x1f\x85\xa0\u1680\u2000\u2028\u3000\u200bab\udcff"),
+               max_size=30) | st.text(max_size=30))
+@settings(max_examples=300, deadline=None)
+def test_fold_whitespace_equals_its_regex_definition(text: str) -> None:
+    assert fold_whitespace(text) == _fold_by_regex(text)
 
 
 def test_stable_hash_is_a_non_negative_int64() -> None:

@@ -236,3 +236,21 @@ def test_the_compiled_scan_takes_any_kinds_the_reference_takes() -> None:
     assert statement_ids(lines, strided, 9).tolist() == statement_ids_reference(lines, strided, 9).tolist()
     kinds = np.array([CODE, 256 + CODE, CODE, CODE], np.int64)
     assert statement_ids(lines, kinds, 9).tolist() == statement_ids_reference(lines, kinds, 9).tolist()
+
+
+def _whole_statements_by_line(ids: np.ndarray, sizes: np.ndarray, lines: list[int]) -> list[list[int]]:
+    """whole_statements line by line, as it was written first."""
+    members: dict[int, list[int]] = {}
+    for line in lines:
+        if ids[line] >= 0:
+            members.setdefault(int(ids[line]), []).append(line)
+    return [found for sid, found in members.items() if sizes[sid] == len(found)]
+
+
+@given(st.lists(st.integers(-1, 5), max_size=30), st.data())
+def test_whole_statements_reads_the_ids_as_line_by_line(raw: list[int], data) -> None:
+    ids = np.array(raw, np.int64)
+    sizes = np.bincount(ids[ids >= 0], minlength=6)
+    lines = sorted(data.draw(st.sets(st.integers(0, max(0, len(raw) - 1)), max_size=len(raw)))) if raw else []
+    for chosen in (lines, range(len(raw))):
+        assert whole_statements(ids, sizes, chosen) == _whole_statements_by_line(ids, sizes, list(chosen))

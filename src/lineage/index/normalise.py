@@ -39,13 +39,15 @@ TOKEN_RE = re.compile(
 # Names kept verbatim in the abstract form: they carry structure, not naming choices.
 KEPT_NAMES = frozenset(keyword.kwlist) | frozenset(keyword.softkwlist) | {"self", "cls"}
 
-_WS_RE = re.compile(r"\s+")
 _QUOTE_CHARS = "'\""
 
 
 def fold_whitespace(text: str) -> str:
-    """Strip and collapse every run of whitespace to one space."""
-    return _WS_RE.sub(" ", text).strip()
+    r"""Strip and collapse every run of whitespace to one space: ``re.sub(r"\s+", " ", text).strip()``,
+    computed by ``str.split``, which splits at the same characters (both use CPython's Unicode
+    whitespace test; checked over every code point in the tests) and is about 5 times faster: the
+    matcher folds each line it compares by similarity, about 3 % of a cold run's matching."""
+    return " ".join(text.split())
 
 
 def tokenize_code(code: str) -> list[str]:

@@ -140,10 +140,15 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
         bare[:, [not u for u in u_free]] = 0.0
         scores = np.maximum(scores, bare)
     if arguments:
-        # Only a pair whose target line is the longer and starts with the same word can be one.
-        for a, b in zip(*np.nonzero(scores < threshold * 100), strict=True):
-            t, u = t_sim[a], u_sim[b]
-            if len(t) > len(u) and t.split(" ", 1)[0] == u.split(" ", 1)[0] and added_arguments(t_texts[a], u_texts[b]):
+        # Only a pair whose target line is the longer and starts with the same word can be one:
+        # those found on the whole matrix at once, then tested one by one.
+        words: dict[str, int] = {}
+        t_word = np.array([words.setdefault(t.split(" ", 1)[0], len(words)) for t in t_sim], np.int64)
+        u_word = np.array([words.setdefault(u.split(" ", 1)[0], len(words)) for u in u_sim], np.int64)
+        t_len, u_len = np.array([len(t) for t in t_sim]), np.array([len(u) for u in u_sim])
+        maybe = (scores < threshold * 100) & (t_word[:, None] == u_word[None, :]) & (t_len[:, None] > u_len[None, :])
+        for a, b in zip(*np.nonzero(maybe), strict=True):
+            if added_arguments(t_texts[a], u_texts[b]):
                 scores[a, b] = threshold * 100
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0

@@ -53,9 +53,10 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
     taken: set[int] = set()
     candidate = (match[paired] == NEAR) & ~piece
     same_file: dict[int, np.ndarray] = {}  # upstream file -> the lines paired with it, made once per file
-    for tc, f, u in zip(paired[candidate].tolist(), paired_file[candidate].tolist(), paired_row[candidate].tolist(),
-                        strict=True):
-        text = lab.upstream.read_lines(f)[u].strip()
+    found = list(zip(paired[candidate].tolist(), paired_file[candidate].tolist(), paired_row[candidate].tolist(),
+                     strict=True))
+    texts = [lab.upstream.read_lines(f)[u].strip() for _, f, u in found]
+    for (tc, f, u), text in zip(found, texts, strict=True):
         same = same_file.get(f)
         if same is None:
             same = same_file[f] = paired[paired_file == f]
@@ -68,8 +69,13 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
         uc = int(np.searchsorted(lab.upstream_lines(f)[0], u))
         if free_of is None:  # most files have no candidate: the text of every free line unread
             free_of = {}
-            for free in np.flatnonzero(match == NONE).tolist():
-                free_of.setdefault(lab.t_lines[rows[free]].strip(), []).append(free)
+            free = np.flatnonzero(match == NONE)
+            lines = lab.t_lines
+            wanted = set(texts)  # only the free lines some candidate's upstream text could name
+            for k, row in zip(free.tolist(), rows[free].tolist(), strict=True):  # plain ints: no numpy scalars
+                stripped = lines[row].strip()
+                if stripped in wanted:
+                    free_of.setdefault(stripped, []).append(k)
         twins = [t for t in free_of.get(text, []) if lo < t < hi and t not in taken
                  and lab.target_kind(t) == lab.upstream_kind(f, uc)]
         if len(twins) == 1:

@@ -63,7 +63,7 @@ import re
 
 import numpy as np
 
-from lineage.arrays import counts_sorted, distinct_pairs, unique, unique_first
+from lineage.arrays import counts_sorted, distinct_pairs, positions, unique, unique_first
 from lineage.index.normalise import normalise_code
 from lineage.match.hits import Side
 from lineage.match.imports import is_absolute_import
@@ -128,8 +128,8 @@ def form_file_counts(upstream: Side) -> tuple[np.ndarray, np.ndarray, np.ndarray
 def _count(forms: np.ndarray, counts: np.ndarray, keys: np.ndarray) -> np.ndarray:
     if len(forms) == 0:
         return np.zeros(len(keys), np.int64)
-    pos = np.minimum(np.searchsorted(forms, keys), len(forms) - 1)
-    return np.where(forms[pos] == keys, counts[pos], 0)
+    pos = positions(forms, keys)
+    return np.where(pos >= 0, counts[pos], 0)
 
 
 class IdiomFilter:

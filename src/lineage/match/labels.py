@@ -332,10 +332,16 @@ class FileLabeller:
         u_joined, u_owner = _joined(u_texts)
         aligned = np.zeros(len(t_joined), bool)
         target_of = np.full(len(t_joined), -1, np.int64)
-        for op in Indel.opcodes(t_joined, u_joined):
-            if op.tag == "equal":
-                aligned[op.src_start : op.src_end] = True
-                target_of[op.src_start : op.src_end] = u_owner[op.dest_start : op.dest_end]
+        # the alignment's equal stretches, marked in one pass (a pair of slice assignments per
+        # stretch cost more than the alignment)
+        blocks = np.array([(m.a, m.b, m.size) for m in Indel.opcodes(t_joined, u_joined).as_matching_blocks()
+                           if m.size], np.int64).reshape(-1, 3)
+        if len(blocks):
+            sizes = blocks[:, 2]
+            step = np.arange(int(sizes.sum())) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+            src = np.repeat(blocks[:, 0], sizes) + step
+            aligned[src] = True
+            target_of[src] = u_owner[np.repeat(blocks[:, 1], sizes) + step]
         nonspace = np.frombuffer(t_joined.encode("utf-32-le", "surrogatepass"), np.uint32) != ord(" ")
         mapped: dict[int, tuple[int, int]] = {}  # gap position -> (upstream content line, chars)
         start = 0
@@ -456,12 +462,15 @@ def _longest_verbatim_block(journal: list[tuple[int, int, int]], u_rows: np.ndar
     """Longest series of verbatim pairs that are consecutive content lines on both sides."""
     best = run = 0
     previous: tuple[int, int] | None = None
-    for tc, u_row, label in sorted(journal):
+    entries = sorted(journal)
+    # each verbatim pair's upstream content line, found in one call (a call per pair cost more)
+    at = iter(np.searchsorted(u_rows, [u_row for _, u_row, label in entries if label == VERBATIM]).tolist())
+    for tc, _, label in entries:
         if label != VERBATIM:
             previous = None
             run = 0
             continue
-        uc = int(np.searchsorted(u_rows, u_row))
+        uc = next(at)
         run = run + 1 if previous is not None and (tc, uc) == (previous[0] + 1, previous[1] + 1) else 1
         best = max(best, run)
         previous = (tc, uc)
