@@ -412,6 +412,21 @@ def test_a_range_with_a_folder_reads_that_folder_of_each_commit(target: dict[str
         run_drift(str(tmp_path), f"{target['path']}@v0.1..HEAD:app")
 
 
+def test_a_folder_range_over_commits_without_the_folder(target: dict[str, Any], upstream: Path,
+                                                         tmp_path: Path) -> None:
+    """A commit that lacks the range's folder (from before the project moved into it) is an
+    empty point of the series, as a commit without Python files is, not the end of the run."""
+    repo = git.Repo(target["path"])
+    write(target["path"], {"lib/helpers.py": VENDORED_COPY})
+    repo.index.add(["lib/helpers.py"])
+    who = git.Actor("Test", "test@example.com")
+    repo.index.commit("lib/", author=who, committer=who)
+    repo.close()
+    frame = history(target, upstream, tmp_path, "v0.3..HEAD:lib")
+    assert frame["python_files"].tolist() == [0, 1]
+    assert frame["code_verbatim"].iat[0] == 0 and frame["code_verbatim"].iat[1] > 0
+
+
 def test_select_commits_rejects_bad_numbers() -> None:
     with pytest.raises(LineageError, match="--every"):
         select_commits([], every=0)
