@@ -368,6 +368,16 @@ def test_tags_on_a_maintenance_branch_are_taken(tmp_path: Path) -> None:
         parse_range(f"{path}@v1.0.1..trunk")
     assert [c.sha for c in parse_range(f"{path}@v1.0.1..trunk", base_off_line=True).commits] == [
         patch.hexsha, feature.hexsha, later.hexsha, merge.hexsha]
+    # a release of a branch that left the line before A is older than the range: not taken
+    old_fix = commit("fix on an lts branch", "x = 0  # lts fix\n", [release], 6)
+    repo = git.Repo(path)
+    repo.create_tag("lts-1", ref=old_fix)
+    last = commit("merge lts", "x = 2  # both fixes\n", [merge, old_fix], 7)
+    repo.create_tag("v1.2", ref=last)
+    repo.close()
+    assert [c.tags for c in parse_range(f"{path}@v1.0.1..v1.2", tags_only=True).commits] == [
+        ("v1.0.1",), ("v1.1",), ("v1.2",)]
+    assert ("lts-1",) in [c.tags for c in parse_range(f"{path}@v1.0..v1.2", tags_only=True).commits]
 
 
 def test_every_tags_and_max_commits(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
