@@ -247,3 +247,37 @@ def test_a_target_that_pairs_with_nothing_is_said(repos: tuple[Path, Path, dict[
     assert "no target file corresponds to an upstream file at BASE" in capsys.readouterr().err
     assert main(["drift", f"{fork}@HEAD", f"{up}@{c['base']}..main", "--out", str(out), "-q"]) == 0
     assert "no target file corresponds" not in capsys.readouterr().err
+
+
+def test_a_base_off_the_line_does_not_count_its_own_fixes(tmp_path: Path) -> None:
+    """BASE a patch release on a maintenance branch merged back twice: each merge is counted less
+    what it brings of BASE's own history (the target has those lines from BASE, it did not carry
+    them): the first merge, all BASE's, is no change; the second is judged on the later fix alone."""
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    _commit(repo, {"pkg/__init__.py": "", "pkg/m.py": _module("m", range(3))}, "1.0")
+    release = repo.head.commit
+    _commit(repo, {"pkg/n.py": _module("n", range(2))}, "feature on main")
+    maint = repo.create_head("maint", release)
+    maint.checkout()
+    _commit(repo, {"pkg/m.py": _module("m", range(4))}, "fix 1")
+    repo.heads.main.checkout()
+    repo.git.merge("maint", "--no-ff", "-m", "merge 1")
+    _commit(repo, {"pkg/n.py": _module("n", range(3))}, "more on main")
+    maint.checkout()
+    _commit(repo, {"pkg/m.py": _module("m", range(5))}, "fix 2")
+    repo.create_tag("v1.0.2")
+    _commit(repo, {"pkg/m.py": _module("m", range(6))}, "fix 3")
+    repo.heads.main.checkout()
+    repo.git.merge("maint", "--no-ff", "-m", "merge 2")
+    target = tmp_path / "target"
+    (target / "pkg").mkdir(parents=True)
+    for rel in ("pkg/__init__.py", "pkg/m.py"):
+        (target / rel).write_text(repo.git.show(f"v1.0.2:{rel}") + "\n")
+    repo.close()
+    rows = {r["subject"]: r for r in run_drift(str(target), f"{tmp_path / 'up'}@v1.0.2..main",
+                                                 settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1)
+                                                 ).commits.to_dict("records")}
+    assert "merge 1" not in rows  # fix 1 is BASE's
+    # fix 3 alone (9 telling lines of its function; 18 and 9 present with fix 2 counted in)
+    assert (rows["merge 2"]["lines_added"], rows["merge 2"]["added_present"]) == (9, 0)
+    assert rows["merge 2"]["status"] == "missing"

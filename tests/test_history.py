@@ -368,6 +368,16 @@ def test_tags_on_a_maintenance_branch_are_taken(tmp_path: Path) -> None:
         parse_range(f"{path}@v1.0.1..trunk")
     assert [c.sha for c in parse_range(f"{path}@v1.0.1..trunk", base_off_line=True).commits] == [
         patch.hexsha, feature.hexsha, later.hexsha, merge.hexsha]
+    # a release of a branch that left the line before A is older than the range: not taken
+    old_fix = commit("fix on an lts branch", "x = 0  # lts fix\n", [release], 6)
+    repo = git.Repo(path)
+    repo.create_tag("lts-1", ref=old_fix)
+    last = commit("merge lts", "x = 2  # both fixes\n", [merge, old_fix], 7)
+    repo.create_tag("v1.2", ref=last)
+    repo.close()
+    assert [c.tags for c in parse_range(f"{path}@v1.0.1..v1.2", tags_only=True).commits] == [
+        ("v1.0.1",), ("v1.1",), ("v1.2",)]
+    assert ("lts-1",) in [c.tags for c in parse_range(f"{path}@v1.0..v1.2", tags_only=True).commits]
 
 
 def test_every_tags_and_max_commits(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
@@ -410,6 +420,21 @@ def test_a_range_with_a_folder_reads_that_folder_of_each_commit(target: dict[str
 
     with pytest.raises(LineageError, match="drift reads whole commits"):
         run_drift(str(tmp_path), f"{target['path']}@v0.1..HEAD:app")
+
+
+def test_a_folder_range_over_commits_without_the_folder(target: dict[str, Any], upstream: Path,
+                                                         tmp_path: Path) -> None:
+    """A commit that lacks the range's folder (from before the project moved into it) is an
+    empty point of the series, as a commit without Python files is, not the end of the run."""
+    repo = git.Repo(target["path"])
+    write(target["path"], {"lib/helpers.py": VENDORED_COPY})
+    repo.index.add(["lib/helpers.py"])
+    who = git.Actor("Test", "test@example.com")
+    repo.index.commit("lib/", author=who, committer=who)
+    repo.close()
+    frame = history(target, upstream, tmp_path, "v0.3..HEAD:lib")
+    assert frame["python_files"].tolist() == [0, 1]
+    assert frame["code_verbatim"].iat[0] == 0 and frame["code_verbatim"].iat[1] > 0
 
 
 def test_select_commits_rejects_bad_numbers() -> None:

@@ -345,13 +345,20 @@ def test_check_exit_codes(run_compare, tmp_path: Path, capsys, monkeypatch) -> N
     assert capsys.readouterr().out.splitlines() == [
         "tgt/new.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
     # a baseline against another upstream is no earlier state of this comparison
-    other = run_compare({"tgt/copied.py": _body(1)}, [("elsewhere", _upstream("MIT"))])
+    elsewhere = {("other/" + path if path.endswith(".py") else path): text for path, text in _upstream("MIT").items()}
+    other = run_compare({"tgt/copied.py": _body(1)}, [("elsewhere", elsewhere)])
     other.write(tmp_path / "other", html=False, formats=[])
     capsys.readouterr()
     assert main(["check", str(tmp_path / "grown"), "--baseline", str(tmp_path / "other"),
                  "--max-unmarked-copied-lines", "100"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "compares against elsewhere, this report against up" in err
+    # the same upstream files under another label (a directory's name, up-1.0 then up-1.1): the
+    # same comparison, judged
+    renamed = run_compare({"tgt/copied.py": _body(1)}, [("up-1.0", _upstream("MIT"))])
+    renamed.write(tmp_path / "renamed", html=False, formats=[])
+    assert main(["check", str(tmp_path / "grown"), "--baseline", str(tmp_path / "renamed"),
+                 "--max-unmarked-copied-lines", "100"]) == 0
 
 
 

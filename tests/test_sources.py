@@ -440,7 +440,14 @@ def test_git_ref_with_a_folder_reads_only_that_folder(git_repo: dict[str, Any], 
         assert commit_spec(str(path), src.info.details) == f"{path}@{git_repo['first']}:pkg"
     with open_source(f"{path}@v1") as src:  # no folder: no "path" in the details, the spec as before
         assert commit_spec(str(path), src.info.details) == f"{path}@{git_repo['first']}"
-    for folder, message in (("a.py", "no folder 'a.py' with files at v1"), ("nope", "no folder 'nope'"),
+    for folder in ("./pkg", "pkg//", "/pkg"):  # the folder's path normalised as any member's
+        with open_source(f"{path}@v1:{folder}") as src:
+            assert src.paths() == ["b.py"] and src.info.details["path"] == "pkg", folder
+    with open_source(f"{path}@v1:.") as src:  # the root: the whole commit
+        assert src.paths() == ["a.py", "pkg/b.py"] and "path" not in src.info.details
+    with open_source(f"{path}@v1:nope") as src:  # a commit without the folder: an empty tree
+        assert src.paths() == [] and src.info.details["path"] == "nope"
+    for folder, message in (("a.py", "'a.py' is no folder at v1 in"), ("alias.py", "(symlink)"),
                             ("../x", "is no folder path inside a commit")):
         with pytest.raises(SourceError, match=re.escape(message)):
             open_source(f"{path}@v1:{folder}")

@@ -14,7 +14,8 @@ is off unless set, in ``[tool.lineage.check]`` of a ``pyproject.toml`` or on the
   the growth (unmarked copied lines added, percentage points added; with a baseline and no
   ``max-unmarked-copied-lines`` the growth allowed is 0), and the per-file items report only files
   that are new in the list or whose copied lines grew. A baseline compared against none of the
-  report's upstreams is refused (exit 2): its figures are not an earlier state of these.
+  report's upstreams (by label, and by the upstream files copies are paired with) is refused
+  (exit 2): its figures are not an earlier state of these.
 
 Only a whole report is judged: one whose manifest says it is complete, and whose files.csv and
 obligations.csv are the files the manifest records (their sha256), so a report cut short or
@@ -205,8 +206,11 @@ def evaluate(report: Report, policy: Policy, baseline: Report | None = None) -> 
 def run_check(report_dir: Path, policy: Policy) -> list[str]:
     report = read_report(report_dir)
     baseline = read_report(Path(policy.baseline)) if policy.baseline else None
-    if baseline is not None and report.upstreams and baseline.upstreams and not report.upstreams & baseline.upstreams:
-        # growth between comparisons against different projects is no growth at all
+    if (baseline is not None and report.upstreams and baseline.upstreams and not report.upstreams & baseline.upstreams
+            and not set(report.obligations["upstream_path"]) & set(baseline.obligations["upstream_path"])):
+        # growth between comparisons against different projects is no growth at all; a label is
+        # a folder's name for a directory (``up-1.0``, ``up-1.1``), so the same project is also
+        # known by the upstream files both reports pair copies with
         raise LineageError(f"baseline {policy.baseline} compares against {', '.join(sorted(baseline.upstreams))}, "
                            f"this report against {', '.join(sorted(report.upstreams))}: give a baseline "
                            "report of the same comparison")

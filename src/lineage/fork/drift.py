@@ -10,7 +10,9 @@ walks them, the base left out), oldest first; each is diffed against its first p
 counts as the whole change it brought. Only commits touching Python files are kept. BASE may lie off
 HEAD's first-parent line (a patch release tagged on a maintenance branch, as ``--base auto --tags``
 can find): the commits are then HEAD's first-parent commits BASE does not contain, and the merge
-that brought the maintenance branch back counts as one change.
+that brought the maintenance branch back counts as one change, less what it merged in of BASE's own
+history (BASE's fixes, and its branch's earlier ones merged before it, are the target's from the
+start, not changes it carried).
 
 **Pairing.** The target is compared with the upstream at BASE (``pair_at="base"``), or at each
 commit's parent (``pair_at="parent"``), by :func:`lineage.api.compare_trees`: a target file
@@ -138,6 +140,27 @@ class DriftResult:
             ("drift.csv", lambda p: self.commits.to_csv(p, index=False, lineterminator="\n")),
             ("drift.json", lambda p: p.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")),
         ])
+
+
+def _without_base(repo: Any, changes: list[FileChange], parent: Any, commit: Any, base: Any) -> list[FileChange]:
+    """``changes`` (``commit`` against its first ``parent``) less what it merged in of BASE's own
+    history, when BASE lies off HEAD's first-parent line: the merges that bring a maintenance
+    branch back bring BASE's fixes, which the target holds from BASE. The part of BASE's history
+    the commit holds and its parent did not (from their merge-bases with BASE) is applied to each
+    file's before side, so only what the commit adds to it is counted."""
+    held, had = repo.merge_base(commit, base), repo.merge_base(parent, base)
+    if not held or not had or held[0] == had[0]:
+        return changes
+    by_path = {c.path: c for c in _file_changes(repo, had[0], held[0])}
+    out = []
+    for change in changes:
+        side = by_path.get(change.path)
+        if side is None:
+            out.append(change)
+            continue
+        before = (change.before + (side.after - side.before)) - (side.before - side.after)
+        out.append(FileChange(change.old_path, change.new_path, before, change.after))
+    return [c for c in out if c.before != c.after]
 
 
 def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
@@ -272,11 +295,15 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     repo = open_repo(walked.repo)
     touched: list[tuple[CommitInfo, TouchedCommit]] = []
     with contextlib.closing(repo):
+        # BASE off HEAD's first-parent line: the walk's first commit does not descend from it
+        off_line = bool(every) and not repo.is_ancestor(walked.base_sha, every[0].sha)
         for info in every:  # the whole range: a later commit may explain an earlier one's lines
             commit = repo.commit(info.sha)
             if not commit.parents:
                 continue
             changes = _file_changes(repo, commit.parents[0], commit)
+            if off_line and len(commit.parents) > 1:
+                changes = _without_base(repo, changes, commit.parents[0], commit, repo.commit(walked.base_sha))
             if changes:
                 pairing = base_pairing if pair_at == "base" else pairing_at(commit.parents[0].hexsha)
                 touched.append((info, TouchedCommit(changes, pairing)))

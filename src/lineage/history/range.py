@@ -11,7 +11,9 @@
   line: projects tag their patch releases on maintenance branches merged back later (click's
   8.1.1 to 8.1.7 lie off the line from 8.0.0 to 8.5.0), and a release timeline or a fork-point
   search that skipped them would name the wrong release. They come in ``git rev-list
-  --date-order`` order, reversed (no commit before its parents, otherwise by commit date).
+  --date-order`` order, reversed (no commit before its parents, otherwise by commit date). In
+  ``A..B`` only the descendants of ``A`` are taken (``--ancestry-path``): a release tagged on a
+  branch that left the line before ``A`` and was merged back later is older than the range.
 
 Filters apply in this order: ``tags_only`` keeps the commits that a tag points to; ``every=N``
 keeps every Nth of what is left (the first, the (N+1)th, ...) and always the last; then
@@ -156,7 +158,8 @@ def _tagged_ancestry(repo: Any, revisions: str, tags: dict[str, tuple[str, ...]]
     """The tagged commits of ``git rev-list --date-order --reverse REVISIONS`` (every parent
     followed) as commit objects, and how many commits the list held; only the tagged ones are
     read, so a long history costs one rev-list."""
-    listed = repo.git.rev_list("--date-order", "--reverse", revisions).split()
+    ancestry = ["--ancestry-path"] if ".." in revisions else []  # A..B: A's descendants only
+    listed = repo.git.rev_list("--date-order", "--reverse", *ancestry, revisions).split()
     return [repo.commit(sha) for sha in listed if sha in tags], len(listed)
 
 

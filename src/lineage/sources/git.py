@@ -23,10 +23,11 @@ class GitSource(Source):
 
     def __init__(self, spec: str, repo_path: Path, ref: str) -> None:
         super().__init__()
-        ref, _, folder = ref.partition(":")
-        folder = folder.strip("/")
-        if folder and _safe_member_path(folder)[1]:
-            raise SourceError(f"git: {folder!r} is no folder path inside a commit (in {spec!r})")
+        ref, _, named = ref.partition(":")
+        normal, reason = _safe_member_path(named.strip("/"))  # "src/", "./src", "src//pkg" alike; "." the root
+        if reason:
+            raise SourceError(f"git: {named!r} is no folder path inside a commit (in {spec!r})")
+        folder = normal or ""
         self._repo = open_repo(repo_path)
         try:
             members, skipped, sha = self._index(ref, repo_path)
@@ -129,11 +130,15 @@ class GitSource(Source):
 
 def _inside(folder: str, members: dict[str, bytes], skipped: list[tuple[str, str]],
             where: str) -> tuple[dict[str, bytes], list[tuple[str, str]]]:
-    """The members and skipped entries below ``folder``, at paths relative to it."""
+    """The members and skipped entries below ``folder``, at paths relative to it. A commit
+    without the folder is an empty tree, as a commit without Python files is (a history or a
+    fork-point search over commits from before a project moved into ``src/``; a compare refuses
+    it as any empty side, naming the spec); a file or a submodule at that path is refused."""
+    if folder in members or any(path == folder for path, _ in skipped):
+        what = "a file" if folder in members else dict(skipped)[folder]
+        raise SourceError(f"git: {folder!r} is no folder at {where} ({what})")
     prefix = folder + "/"
     kept = {path[len(prefix):]: blob for path, blob in members.items() if path.startswith(prefix)}
-    if not kept:
-        raise SourceError(f"git: no folder {folder!r} with files at {where}")
     return kept, [(path[len(prefix):], why) for path, why in skipped if path.startswith(prefix)]
 
 
