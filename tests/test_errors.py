@@ -57,7 +57,7 @@ def test_a_bare_repository_without_a_ref_is_told_to_name_one(tmp_path: Path,
     work.close()
     out = tmp_path / "out"
     assert main(["compare", str(bare), str(upstream), "--out", str(out), "-q", "--jobs", "1"]) == 2
-    _one_error(capsys, "target", "is a bare git repository", f"{bare}@REF")
+    _one_error(capsys, "target", "is a git directory (a bare repository or a .git folder)", f"{bare}@REF")
     assert not out.exists()
     assert main(["compare", f"{bare}@HEAD", str(upstream), "--out", str(out), "-q", "--jobs", "1"]) == 0
 

@@ -156,8 +156,8 @@ def require_python(info: SourceInfo, python_files: int, other_files: int, role: 
     lets ``--allow-empty`` through) rather than report "0 %"."""
     if python_files == 0:
         if _looks_like_bare_repository(info.spec):  # its files are objects: the code is at a commit
-            raise SourceError(f"{role} {info.spec} is a bare git repository, read as a folder it holds no Python "
-                              f"files; name a commit: {info.spec}@REF (a tag, branch or sha)")
+            raise SourceError(f"{role} {info.spec} is a git directory (a bare repository or a .git folder): read as "
+                              f"a folder it holds no Python files; name a commit: {info.spec}@REF (tag, branch, sha)")
         raise SourceError(f"{role} {info.spec} holds no Python files ({other_files} other files); "
                           "check the path, or pass --allow-empty to compare against it anyway")
 
