@@ -56,7 +56,9 @@ class HistoryRange:
 
     def source_spec(self, sha: str) -> str:
         """The git source spec of commit ``sha`` of this range (its folder only, if one was named)."""
-        return f"{self.repo}@{sha}" + (f":{self.folder}" if self.folder else "")
+        from lineage.sources.git import git_spec
+
+        return git_spec(self.repo, sha, self.folder)
 
 
 # --------------------------------------------------------------------------- range

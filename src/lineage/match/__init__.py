@@ -150,7 +150,7 @@ class FileMatcher:
             self.identical = identical_files(target, upstream, params, self.up_paths, self.up_names, preferred,
                                              pinned)
             self.near_identical = near_identical_files(target, upstream, params, self.identical, self._pick_copy)
-            self.recorded_identical = (recorded_identical_files(target, upstream, pinned, self.up_paths, self.identical)
+            self.recorded_identical = (recorded_identical_files(target, upstream, pinned, self.identical)
                                        if params.recorded_identical_rule else {})
             self.idioms = IdiomFilter(target, upstream, params)
 

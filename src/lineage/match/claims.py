@@ -94,7 +94,7 @@ def identical_files(target: Side, upstream: Side, p: MatchParams, up_paths: list
 
 
 def recorded_identical_files(target: Side, upstream: Side, pinned: list[int] | None,
-                             up_paths: list[str], found: dict[int, Chain]) -> dict[int, int]:
+                             found: dict[int, Chain]) -> dict[int, int]:
     """Target file -> upstream file, for the files :func:`identical_files` leaves out as too small
     (not in ``found``) that a vendoring record pins (``pinned``: per target file the upstream a
     record pins, or -1) and that are byte-identical to that upstream's file at the target file's

@@ -292,18 +292,14 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
     wanted: dict[tuple[str, str], list[tuple[int, int]]] = {}
     for r in regions:
         wanted.setdefault((r.upstream, r.upstream_path), []).append((r.upstream_start, r.upstream_end))
-    copied = np.flatnonzero((match == "verbatim") | (match == "near"))
-    for k in copied:
-        i = start + int(k)
-        line = int(columns["upstream_line"][i])
-        wanted.setdefault((str(columns["upstream"][i]), str(columns["upstream_path"][i])), []).append((line, line))
     # Upstream lines paired with some target line of this file: never "in the upstream only" (a
     # gap between two paired lines may hold lines paired elsewhere: imports taken in another order)
     paired_up: dict[tuple[str, str], set[int]] = {}
-    for k in copied:
+    for k in np.flatnonzero((match == "verbatim") | (match == "near")):
         i = start + int(k)
-        paired_up.setdefault((str(columns["upstream"][i]), str(columns["upstream_path"][i])), set()).add(
-            int(columns["upstream_line"][i]))
+        key, line = (str(columns["upstream"][i]), str(columns["upstream_path"][i])), int(columns["upstream_line"][i])
+        wanted.setdefault(key, []).append((line, line))
+        paired_up.setdefault(key, set()).add(line)
     up_text: dict[tuple[str, str], tuple[list[str], dict[int, Pieces]]] = {}
     for (label, path), ranges in wanted.items():
         lines, starts = upstreams[label].lines_and_starts(path)

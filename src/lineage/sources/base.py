@@ -155,14 +155,14 @@ def require_python(info: SourceInfo, python_files: int, other_files: int, role: 
     """An upstream without one Python file is almost always a wrong path: refuse it (the caller
     lets ``--allow-empty`` through) rather than report "0 %"."""
     if python_files == 0:
-        if _looks_like_bare_repository(info.spec):  # its files are objects: the code is at a commit
+        if _is_git_directory(info.spec):  # its files are objects: the code is at a commit
             raise SourceError(f"{role} {info.spec} is a git directory (a bare repository or a .git folder): read as "
                               f"a folder it holds no Python files; name a commit: {info.spec}@REF (tag, branch, sha)")
         raise SourceError(f"{role} {info.spec} holds no Python files ({other_files} other files); "
                           "check the path, or pass --allow-empty to compare against it anyway")
 
 
-def _looks_like_bare_repository(spec: str) -> bool:
+def _is_git_directory(spec: str) -> bool:
     root = Path(spec).expanduser()
     return root.is_dir() and (root / "HEAD").is_file() and (root / "objects").is_dir() and (root / "refs").is_dir()
 

@@ -142,11 +142,15 @@ def _inside(folder: str, members: dict[str, bytes], skipped: list[tuple[str, str
     return kept, [(path[len(prefix):], why) for path, why in skipped if path.startswith(prefix)]
 
 
+def git_spec(repo: str | Path, commit: str, folder: str = "") -> str:
+    """The spec of a git source: ``REPO@COMMIT``, or ``REPO@COMMIT:PATH`` for a folder of it."""
+    return f"{repo}@{commit}" + (f":{folder}" if folder else "")
+
+
 def commit_spec(repo: str, details: dict[str, Any]) -> str:
-    """``REPO@COMMIT`` (``REPO@COMMIT:PATH`` for a folder) that reopens a git source pinned to
-    the commit its ``details`` record (reproduce, forkpoint's resolved candidates)."""
-    folder = str(details.get("path", ""))
-    return f"{repo}@{details.get('commit', '')}" + (f":{folder}" if folder else "")
+    """The :func:`git_spec` that reopens a git source pinned to the commit (and folder) its
+    ``details`` record (reproduce, forkpoint's resolved candidates)."""
+    return git_spec(repo, str(details.get("commit", "")), str(details.get("path", "")))
 
 
 def open_repo(repo_path: Path) -> Any:
