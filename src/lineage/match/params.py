@@ -559,6 +559,17 @@ class MatchParams:
     # move them apart (truth by git blame on the survival and fork cases); elsewhere ``from
     # .asset import Asset`` alone is no evidence. 0 turns this off.
     lone_placed_imports: int = knob(1, 0, 1)
+    # With 1, in such a pair the fill's import rule (``fill_import_min_tokens``) also pairs a
+    # one-line import of the target's own top package with the upstream's import of its renamed
+    # package (``from nextcord.backoff import ExponentialBackoff`` <- ``from discord.backoff
+    # import ExponentialBackoff``, ``import nextcord`` <- ``import discord``:
+    # ``lineage.match.imports.as_upstream_package``), and the rule above keeps, as it keeps a
+    # verbatim one, an import paired near that is the upstream's but for that rename or the
+    # order of its names (isort's ``from . import enums, utils`` <- ``from . import utils,
+    # enums``, which ``fill_import_sorted_names`` pairs): such a line is the upstream import
+    # unchanged but for what the rename and isort do to every file; as near lines, alone, the
+    # lone-line rule dropped them. 0: verbatim imports only.
+    lone_placed_import_variants: int = knob(1, 0, 1)
     # With 1, in such a pair (the file's later version, linked by its content), a ``def`` header
     # paired near with the upstream header of the same name, which each file defines once, is
     # evidence on its own: the method's later signature (annotations added, parameters edited:
