@@ -201,3 +201,18 @@ def test_step_6b_a_name_defined_in_several_classes_pairs_with_its_closest_defini
                 "upstream_line": u, "category": "moved"} for n, u in {7: 11, 8: 12, 9: 13, 10: 14}.items()}
     got = gaps.gap_rows("pkg/sync.py", new, {"pkg/a.py": old}, rows, None)
     assert {n: got[n]["upstream_line"] for n in (2, 3, 4)} == {2: 6, 3: 7, 4: 8}
+
+
+def test_step_5c_compares_headers_without_a_return_annotation_broken_over_lines() -> None:
+    # The signature typed with a return annotation of five lines: its parameters and the
+    # header's own brackets pair with the old one-line signature; the annotation's lines are new.
+    old = ["import os", "", "def command(name=None, cls=None, **attrs):", '    """Make a command."""',
+           "    return make_the_command(name, cls, attrs)"]
+    new = ["import os", "", "def command(", "    name: str = MISSING,", "    cls: Type[CommandT] = MISSING,",
+           "    **attrs: Any,", ") -> Callable[", "    [", "        Callable[Concatenate[ContextT, P], Coro[Any]],",
+           "    ],", "    CommandT,", "]:", '    """Make a command."""', "    return build_it_now(name, attrs)"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 13: 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert all(got[n]["upstream_line"] == 3 for n in (3, 4, 5, 6, 7, 12))
+    assert not {8, 9, 10, 11} & set(got)

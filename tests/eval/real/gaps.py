@@ -78,7 +78,10 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       name (``Class.method``, each defined once, no ``@overload``) as step 5a pairs two
       statements, wherever the diff put them: a function rewritten around its signature
       (``def create_activity(`` re-wrapped and typed, its body new) left the diff nothing to
-      put them opposite each other by.
+      put them opposite each other by.  The two are compared without their return
+      annotations (:func:`_without_return_annotation`, since 2026-12-05 night): the annotation
+      cut leaves one broken over lines whole, and nine lines of ``-> Callable[...]`` kept
+      ``ext/commands/core.py``'s module-level ``def command(`` under the 0.6 cutoff.
 
    In step 5a's half-of-its-words rule (and so in 5c), the words of a string literal count
    one by one (a message moved into an f-string keeps its words) and ``None``, ``True`` and
@@ -440,6 +443,7 @@ def header_rows(lines: Sequence[str], up_lines: Sequence[str],
         s, u = mine.get(i), theirs.get(j) if j is not None else None
         if s is None or u is None:
             continue
+        s, u = _without_return_annotation(s), _without_return_annotation(u)
         key_s, key_u = " ".join(t for t, _ in s), " ".join(t for t, _ in u)
         s_lines = sorted({at for _, at in s})
         if key_s == key_u:  # the same tokens: on one line each the line itself, else re-wrapped
@@ -452,6 +456,26 @@ def header_rows(lines: Sequence[str], up_lines: Sequence[str],
             if category == "rewrapped" or _kept(s, u, line):
                 out.append((line, _partner(s, u, line, category), category))
     return out
+
+
+def _without_return_annotation(s: Statement) -> Statement:
+    """A ``def`` statement's tokens less its return annotation (``->`` up to the header's
+    closing ``:``).  :func:`without_annotations` cuts one on the header's last line, but leaves
+    one broken over lines whole (the cut text must still parse, and a ``)`` left alone on its
+    line before a ``:`` several lines below does not): ``def command(`` of nextcord's
+    ``ext/commands/core.py``, whose ``-> Callable[`` ... ``]:`` spans nine lines, fell under
+    the 0.6 cutoff against ``def command(name=None, cls=None, **attrs):`` (since 2026-12-05,
+    night).  A line holding only annotation tokens (``Union[``, ``],``) is then no line of the
+    statement: new text, as an annotation cut on one line leaves that line blank."""
+    depth = 0
+    for k, (text, _) in enumerate(s):
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in _CLOSERS:
+            depth -= 1
+        elif text == "->" and depth == 0 and s[-1][0] == ":":
+            return [*s[:k], s[-1]]
+    return s
 
 
 def _defined(tokens: Sequence[str]) -> str | None:
