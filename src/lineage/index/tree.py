@@ -283,6 +283,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             if record.status == "ok":
                 known[record.digest] = (record, data[path])
     if archive is not None and cache.archive_digests(archive) != dict(digests):
+        source.verify()  # recorded under the archive's digest: only once its bytes have it
         cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     if slot is not None:
@@ -370,6 +371,7 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
                     blobs.digests[path] = read[path]
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
+            source.verify()  # recorded under the archive's digest: only once its bytes have it
             cache.put_archive_digests(archive, digests)
     licence, project, vendoring = read_source_licence(source), read_project(source), read_vendor_records(source)
     if isinstance(blobs, ReadFiles):
