@@ -77,19 +77,25 @@ def test_a_release_checked_alongside_opens_as_one_checked_first(release: tuple[P
         later.verify()
 
 
-@pytest.mark.parametrize("stored", [False, True])
+@pytest.mark.parametrize("before", ["nothing", "a run", "a run and a target edit"])
 def test_a_replaced_archive_writes_nothing_and_is_refused_offline(
-        release: tuple[Path, str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, stored: bool) -> None:
-    """Replaced before the first run (its members read for the key, and recorded only once checked)
-    or after one (the stored report of the pinned digest would be written): either way no report
-    and no member digests under the pinned digest; the error is the one of a check made first."""
+        release: tuple[Path, str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str) -> None:
+    """Replaced before the first run (its members read for the key, and recorded only once checked),
+    after one (the stored report of the pinned digest would be written), or after one and with a
+    target file edited (the rerun reads the upstream file it pairs with, recorded with other bytes):
+    either way no report and no member digests under the pinned digest; the error is the one of a
+    check made first."""
     cache, spec, _ = release
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     target = _target(tmp_path / "target")
     archive = "sha256:" + spec.rsplit("=", 1)[1]
+    stored = before != "nothing"
     if stored:
         _run(target, spec, cache, tmp_path / "first")
         assert IndexCache(cache).archive_digests(archive)
+    if before == "a run and a target edit":
+        with (target / "app" / "core.py").open("a", encoding="utf-8") as handle:
+            handle.write("EXTRA = 1\n")
     _replace(cache)
     if not stored:
         assert not IndexCache(cache).archive_digests(archive)

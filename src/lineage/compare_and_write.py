@@ -53,7 +53,7 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
     ``specs`` order is raised as soon as the specs before it are open, without waiting for the
     others (a download, say): they run in daemon threads, and each is closed once it is open. An
     interrupt while waiting does the same. On success every thread has ended (the matcher forks
-    later)."""
+    later) but a release's check (``check_later``), which every fork waits for."""
     import threading
     from concurrent.futures import Future
 
@@ -168,38 +168,45 @@ def _compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Pat
     # Sources opened for the key stay open for the comparison on a miss, with the files read for
     # it: an archive is checksummed and listed, a directory walked and read, once per run rather
     # than twice, and the report stored under the key is made from the bytes the key digests.
-    with contextlib.ExitStack() as stack:
-        if cache.dir is not None:
-            sources, read, identities = _open_with_identities([target, *upstreams], settings, stack, check_later)
-            opener = _opened(sources)
-            key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
-                             formats, allow_empty)
-            found = cache.get(key)
-            keyed = time.perf_counter()
-            if found is not None:
-                for source in sources:
-                    source.verify()
-                read = None  # free the files read for the key before writing (a lost entry reads them again)
-                settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
-                options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
-                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
-                           "result_cache": "hit"}
-                try:
-                    manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
-                    paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
-                                         manifest)
-                    return Written(paths, found.headline, found.skipped, True)
-                except EntryLost:  # damaged, or removed by another run meanwhile: computed after all
-                    cache.discard(key)
-                    settings.log("the stored report is damaged or gone: computing it")
-                except OSError as exc:
-                    raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-        from lineage.api import compare
+    try:
+        with contextlib.ExitStack() as stack:
+            if cache.dir is not None:
+                sources, read, identities = _open_with_identities([target, *upstreams], settings, stack, check_later)
+                opener = _opened(sources)
+                key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
+                                 formats, allow_empty)
+                found = cache.get(key)
+                keyed = time.perf_counter()
+                if found is not None:
+                    for source in sources:
+                        source.verify()
+                    read = None  # free the files read for the key before writing (a lost entry reads them again)
+                    settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
+                    options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
+                               "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
+                               "result_cache": "hit"}
+                    try:
+                        manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
+                        paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
+                                             manifest)
+                        return Written(paths, found.headline, found.skipped, True)
+                    except EntryLost:  # damaged, or removed by another run meanwhile: computed after all
+                        cache.discard(key)
+                        settings.log("the stored report is damaged or gone: computing it")
+                    except OSError as exc:
+                        raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+            from lineage.api import compare
 
-        comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
-                             opener=opener, allow_empty=allow_empty, read=read)
+            comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
+                                 opener=opener, allow_empty=allow_empty, read=read)
+            for source in sources:
+                source.verify()
+    except Exception:
+        # a release that failed its check is the cause of whatever failed with it (a member read
+        # later whose bytes are not those recorded): ArchiveChanged, and the run starts again
         for source in sources:
             source.verify()
+        raise
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     headline, skipped = comparison.headline(), int(comparison.file_counts["skipped"])
 
