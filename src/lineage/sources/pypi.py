@@ -119,7 +119,8 @@ def _wait_for_checks() -> None:
         check._thread.join()
 
 
-os.register_at_fork(before=_wait_for_checks)
+if hasattr(os, "register_at_fork"):  # POSIX; where there is no fork there is nothing to wait for
+    os.register_at_fork(before=_wait_for_checks)
 
 
 
