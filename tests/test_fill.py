@@ -668,8 +668,14 @@ def test_a_cached_file_is_checked_on_the_module_its_renamed_path_would_be_split_
 
     upstream = {"discord/webhook.py", "discord/http.py"}
     assert renamed_upstream_paths("nextcord/webhook/async_.py", {"nextcord": "discord"}, upstream) == (
-        "discord/webhook.py",)
+        "\0split discord/webhook.py",)
     assert renamed_upstream_paths("nextcord/webhook/async_.py", {}, upstream) == ()
+    # a module one set of renames places the file at, and another only splits it from, labels
+    # it otherwise (established or not): two keys
+    upstream = {"u/t/c.py", "u/t/c/d.py"}
+    placed = renamed_upstream_paths("t/c.py", {"": "u"}, upstream)
+    split = renamed_upstream_paths("t/c.py", {"t": "u/t/c"}, upstream)
+    assert placed == ("u/t/c.py",) and split == ("\0split u/t/c.py",)
 
 # A file rewritten over years: no region forms (its two survivors, the class line and the last
 # call, are too far apart to chain), but between them the old lines stand annotated in place.
