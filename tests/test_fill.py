@@ -891,6 +891,23 @@ def test_unvendored_import_undoes_the_vendoring_root() -> None:
         assert unvendored_import(own, "pip._vendor") == own
 
 
+def test_as_upstream_package_renames_the_module_where_it_stands() -> None:
+    from lineage.match.imports import as_upstream_package
+
+    fork = ("nextcord", frozenset({"discord"}))
+    assert as_upstream_package("import nextcord", fork) == "import discord"
+    assert as_upstream_package("from nextcord.backoff import Backoff", fork) == "from discord.backoff import Backoff"
+    assert as_upstream_package("from nextcord import nextcord", fork) == "from discord import nextcord"
+    # a package whose name the keyword holds (``import im``, ``from m import x``) is renamed where it stands
+    assert as_upstream_package("import im", ("im", frozenset({"up"}))) == "import up"
+    assert as_upstream_package("from m import x", ("m", frozenset({"up"}))) == "from up import x"
+    # no rename to read: another package, the target's package upstream too, several upstream packages
+    assert as_upstream_package("import nextcordx", fork) is None
+    assert as_upstream_package("import nextcord", ("nextcord", frozenset({"nextcord"}))) is None
+    assert as_upstream_package("import nextcord", ("nextcord", frozenset({"discord", "other"}))) is None
+    assert as_upstream_package("x = 1", fork) is None
+
+
 _VENDORED_UP = ("import requests\n"
                 "from cachecontrol.cache import DictCache, SeparateBodyBaseCache\n"
                 "from cachecontrol.serialize import Serializer\n\n\n"
