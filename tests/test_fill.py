@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pandas as pd
+import treegen
 from conftest import Runner, file_lines
 from hypothesis import given
 from hypothesis import strategies as st
@@ -646,7 +647,6 @@ def test_the_statement_rule_works_in_the_file_of_its_own_name_only(run_compare: 
     assert set(file_lines(every, "pkg/client.py").loc[pieces, "match"]) == {"near"}
 
 
-
 def test_a_part_of_a_module_split_into_a_package_of_its_name_is_its_later_version(run_compare: Runner) -> None:
     """The same signature in ``pkg/http/async_.py``: ``pkg/http.py`` became the package
     ``pkg/http/``, and each of its files is a part of the module's later version, where the
@@ -661,6 +661,22 @@ def test_a_part_of_a_module_split_into_a_package_of_its_name_is_its_later_versio
     assert set(file_lines(off, "pkg/http/async_.py").loc[pieces, "match"]) == {"none"}
     elsewhere = file_lines(run_compare({"tools/http/async_.py": target}, [("up", up)]), "tools/http/async_.py")
     assert set(elsewhere.loc[pieces, "match"]) == {"none"}
+
+
+def test_a_part_of_a_module_split_below_a_renamed_folder_is_its_later_version(run_compare: Runner) -> None:
+    """The same split in a fork that renamed the package (``newpkg/`` <- ``oldpkg/``, shown by
+    three more files): ``newpkg/http/async_.py`` is a part of ``oldpkg/http.py``, the module its
+    renamed path would be split from (``fill_module_split``)."""
+    others = {f"m{k}.py": treegen.distinctive_functions(k) for k in range(1, 4)}
+    up = {"oldpkg/__init__.py": "", "oldpkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL,
+          **{f"oldpkg/{name}": text for name, text in others.items()}}
+    target = {"newpkg/__init__.py": "", "newpkg/http/async_.py": _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL,
+              **{f"newpkg/{name}": text for name, text in others.items()}}
+    pieces = list(range(_CLIENT_HEAD.count("\n") + 3, _CLIENT_HEAD.count("\n") + 8))
+    split = file_lines(run_compare(target, [("up", up)]), "newpkg/http/async_.py")
+    assert set(split.loc[pieces, "match"]) == {"near"}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_module_split=0))
+    assert set(file_lines(off, "newpkg/http/async_.py").loc[pieces, "match"]) == {"none"}
 
 
 def test_a_cached_file_is_checked_on_the_module_its_renamed_path_would_be_split_from() -> None:
