@@ -216,3 +216,27 @@ def test_step_5c_compares_headers_without_a_return_annotation_broken_over_lines(
     got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
     assert all(got[n]["upstream_line"] == 3 for n in (3, 4, 5, 6, 7, 12))
     assert not {8, 9, 10, 11} & set(got)
+
+
+def test_step_6d_a_second_copy_takes_upstream_lines_its_first_copy_holds_edited() -> None:
+    # ``VoiceChannel.purge`` copies ``TextChannel.purge`` (three blame lines off the chain): its
+    # edited ``count = ...`` line pairs with the upstream line the first copy holds edited too
+    # (only a verbatim holder keeps an upstream line to itself), and its signature, verbatim,
+    # with the one the first copy holds verbatim.
+    old = ["class TextChannel:", "    async def purge(self, limit=100, check=None, bulk=True):",
+           "        ret = self.collect_the_messages_to_delete(limit)", "        ret.append(msg)",
+           "        count = self.count_the_deleted_messages(limit)",
+           "        return await self.delete_them_in_bulk(ret, bulk)", "",
+           "class VoiceChannel:", "    def bitrate_of_the_channel(self):", "        return self.bitrate_value"]
+    first = old[:4] + ["        count = self.count_the_deleted_messages(limit=limit)"] + old[5:]
+    new = first + ["", "    async def purge(self, limit=100, check=None, bulk=True):",
+                   "        ret = self.collect_the_messages_to_delete(limit)", "        ret.append(msg)",
+                   "        count = self.count_the_deleted_messages(limit=limit, check=check)",
+                   "        return await self.delete_them_in_bulk(ret, bulk)"]
+    blame = {1: 1, 2: 2, 3: 3, 4: 4, 6: 6, 8: 8, 9: 9, 10: 10, 13: 3, 14: 4, 16: 6}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert (got[5]["upstream_line"], got[5]["category"]) == (5, "edited")
+    assert (got[15]["upstream_line"], got[15]["category"]) == (5, "edited")
+    assert (got[12]["upstream_line"], got[12]["expected"]) == (2, "verbatim")

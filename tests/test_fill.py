@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 import pandas as pd
+import treegen
 from conftest import Runner, file_lines
 from hypothesis import given
 from hypothesis import strategies as st
@@ -646,7 +647,6 @@ def test_the_statement_rule_works_in_the_file_of_its_own_name_only(run_compare: 
     assert set(file_lines(every, "pkg/client.py").loc[pieces, "match"]) == {"near"}
 
 
-
 def test_a_part_of_a_module_split_into_a_package_of_its_name_is_its_later_version(run_compare: Runner) -> None:
     """The same signature in ``pkg/http/async_.py``: ``pkg/http.py`` became the package
     ``pkg/http/``, and each of its files is a part of the module's later version, where the
@@ -663,13 +663,35 @@ def test_a_part_of_a_module_split_into_a_package_of_its_name_is_its_later_versio
     assert set(elsewhere.loc[pieces, "match"]) == {"none"}
 
 
+def test_a_part_of_a_module_split_below_a_renamed_folder_is_its_later_version(run_compare: Runner) -> None:
+    """The same split in a fork that renamed the package (``newpkg/`` <- ``oldpkg/``, shown by
+    three more files): ``newpkg/http/async_.py`` is a part of ``oldpkg/http.py``, the module its
+    renamed path would be split from (``fill_module_split``)."""
+    others = {f"m{k}.py": treegen.distinctive_functions(k) for k in range(1, 4)}
+    up = {"oldpkg/__init__.py": "", "oldpkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL,
+          **{f"oldpkg/{name}": text for name, text in others.items()}}
+    target = {"newpkg/__init__.py": "", "newpkg/http/async_.py": _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL,
+              **{f"newpkg/{name}": text for name, text in others.items()}}
+    pieces = list(range(_CLIENT_HEAD.count("\n") + 3, _CLIENT_HEAD.count("\n") + 8))
+    split = file_lines(run_compare(target, [("up", up)]), "newpkg/http/async_.py")
+    assert set(split.loc[pieces, "match"]) == {"near"}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_module_split=0))
+    assert set(file_lines(off, "newpkg/http/async_.py").loc[pieces, "match"]) == {"none"}
+
+
 def test_a_cached_file_is_checked_on_the_module_its_renamed_path_would_be_split_from() -> None:
     from lineage.match.renames import renamed_upstream_paths
 
     upstream = {"discord/webhook.py", "discord/http.py"}
     assert renamed_upstream_paths("nextcord/webhook/async_.py", {"nextcord": "discord"}, upstream) == (
-        "discord/webhook.py",)
+        "\0split discord/webhook.py",)
     assert renamed_upstream_paths("nextcord/webhook/async_.py", {}, upstream) == ()
+    # a module one set of renames places the file at, and another only splits it from, labels
+    # it otherwise (established or not): two keys
+    upstream = {"u/t/c.py", "u/t/c/d.py"}
+    placed = renamed_upstream_paths("t/c.py", {"": "u"}, upstream)
+    split = renamed_upstream_paths("t/c.py", {"t": "u/t/c"}, upstream)
+    assert placed == ("u/t/c.py",) and split == ("\0split u/t/c.py",)
 
 # A file rewritten over years: no region forms (its two survivors, the class line and the last
 # call, are too far apart to chain), but between them the old lines stand annotated in place.
@@ -883,6 +905,23 @@ def test_unvendored_import_undoes_the_vendoring_root() -> None:
     # the target's own imports, and a module that only starts with the root's name, stay
     for own in ("from pip._internal import main", "import os", "from pip._vendored import x", "from . import y"):
         assert unvendored_import(own, "pip._vendor") == own
+
+
+def test_as_upstream_package_renames_the_module_where_it_stands() -> None:
+    from lineage.match.imports import as_upstream_package
+
+    fork = ("nextcord", frozenset({"discord"}))
+    assert as_upstream_package("import nextcord", fork) == "import discord"
+    assert as_upstream_package("from nextcord.backoff import Backoff", fork) == "from discord.backoff import Backoff"
+    assert as_upstream_package("from nextcord import nextcord", fork) == "from discord import nextcord"
+    # a package whose name the keyword holds (``import im``, ``from m import x``) is renamed where it stands
+    assert as_upstream_package("import im", ("im", frozenset({"up"}))) == "import up"
+    assert as_upstream_package("from m import x", ("m", frozenset({"up"}))) == "from up import x"
+    # no rename to read: another package, the target's package upstream too, several upstream packages
+    assert as_upstream_package("import nextcordx", fork) is None
+    assert as_upstream_package("import nextcord", ("nextcord", frozenset({"nextcord"}))) is None
+    assert as_upstream_package("import nextcord", ("nextcord", frozenset({"discord", "other"}))) is None
+    assert as_upstream_package("x = 1", fork) is None
 
 
 _VENDORED_UP = ("import requests\n"

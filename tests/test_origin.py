@@ -544,6 +544,31 @@ def test_a_file_at_the_upstream_files_own_place_took_its_third_party_code_via_th
         assert len(_copied(lines, "tgt/m1.py")) > 0  # the rename's other files, copied either way
 
 
+def test_a_part_of_a_module_split_below_a_renamed_folder_stands_at_no_place_of_it(tmp_path: Path) -> None:
+    # The renamed fork split the contributor's module up/pagerange.py into the package
+    # tgt/pagerange/: a part of it stands at no upstream file's place (``fill_module_split``
+    # reads it as the module's later version, the gate's same-place exemption does not), so its
+    # code is the third party's, as the same code in a file elsewhere is, with the rule on or off.
+    own = "# Copyright (c) 2020 Up Team\n"
+    borrowed = "# Copyright (c) 2014, Some Contributor\n" + _body(7)
+    upstream = {"up/__init__.py": "", "up/pagerange.py": borrowed,
+                **{f"up/m{k}.py": own + _body(k) for k in range(1, 5)}}
+    target = {"tgt/__init__.py": "", "tgt/pagerange/part.py": borrowed, "tgt/elsewhere.py": borrowed,
+              **{f"tgt/m{k}.py": own + _body(k) for k in range(1, 5)}}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    for split in (1, 0):
+        out = tmp_path / f"out{split}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", "--set", f"fill_module_split={split}"]) == 0
+        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        assert len(_copied(lines, "tgt/m1.py")) > 0  # the rename shows
+        for path in ("tgt/pagerange/part.py", "tgt/elsewhere.py"):
+            code = lines[(lines["target_path"] == path) & (lines["kind"] == "code")]
+            assert set(code["match"]) == {"none"}
+            assert set(code["shared_origin"]) == {"third_party:Some Contributor"}
+
+
 def test_project_names_of_a_checkout_without_a_project_table() -> None:
     """discord.py's checkout declares its author in setup.py only (pyproject.toml holds tool
     settings): its copyright lines 'Copyright (c) 2015-present Rapptz' name it then."""

@@ -414,6 +414,7 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         # by its files' votes of the folder both projects vendor).
         # And only inside one of the upstream's own packages: two unrelated projects both have a
         # tests/helpers.py or docs/conf.py, and the same path says nothing of where either came from.
+        # (``renamed[t]`` holds the modules a file is a part of behind a mark: no place of theirs)
         path = up_files[u].path
         return (bool(params.origin_same_place_exempts) and origins[u].line > 0
                 and path in up_package_paths[up_of[u]]

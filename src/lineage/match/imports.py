@@ -78,11 +78,12 @@ def as_upstream_package(text: str, packages: tuple[str, frozenset[str]]) -> str 
     top, upstream_packages = packages
     if not top or top in upstream_packages or len(upstream_packages) != 1 or not is_import_line(text):
         return None
-    module = import_module(text)
-    if module is None or module.split(".")[0] != top:
+    m = _MODULE.match(text)
+    named = 1 if m is not None and m.group(1) else 2  # the group of the module's name (``from X``, ``import X``)
+    if m is None or m.group(named).split(".")[0] != top:
         return None
     (theirs,) = upstream_packages
-    at = text.index(module)
+    at = m.start(named)  # where the name stands (``import im``: not the keyword's "im")
     return text[:at] + theirs + text[at + len(top):]
 
 

@@ -193,11 +193,12 @@ class MatchParams:
     # version where the statement rule and the rules of a file of the upstream file's own name
     # ask (``lineage.match.fill_lines.is_own_file``): its methods keep their exploded, typed
     # signatures and edited statements in place as a same-named file's do. Not the place rules
-    # (``fill_same_place_end_anchor``, ``lone_placed_imports``): one part holds only some of the
-    # module. Measured 2026-12-05 (branch fork22, off -> on): renamed fork +84 code lines, 76
-    # copies by its truth, 8 doubtful by eye (the requests adapter's ``data =
-    # json.loads(data)``, ``return data``, ``webhook_id,`` where the truth aligned the aiohttp
-    # one, ``import json``, ``class WebhookAdapter:``); survival, vendored, the synthetic suite
+    # (``fill_same_place_end_anchor``, ``lone_placed_imports``, the gate's
+    # ``origin_same_place_exempts``): one part holds only some of the module. Measured
+    # 2026-12-05 (branch fork22, off -> on): renamed fork +84 code lines, 76 copies by its
+    # truth, 8 doubtful by eye (the requests adapter's ``data = json.loads(data)``, ``return
+    # data``, ``webhook_id,`` where the truth aligned the aiohttp one, ``import json``, ``class
+    # WebhookAdapter:``); survival, vendored, the synthetic suite
     # and the sglang/vLLM report unchanged (a first draft that took any folder of the module's
     # name, wherever it stood, paired 20 code lines there, ``sglang/srt/layers/dcp/comm.py`` <-
     # ``vllm/v1/attention/ops/dcp.py``). 0: file names only.

@@ -117,9 +117,14 @@ def split_module_paths(paths: set[str]) -> set[str]:
 
 
 def renamed_upstream_paths(path: str, renames: dict[str, str], upstream_paths: Container[str]) -> tuple[str, ...]:
-    """Target ``path``'s renamed paths (:func:`renamed_paths`), and the modules they would be
-    split from (:func:`split_module_paths`), that an upstream file has, sorted: all a file's
-    labels read of the renames (the matcher establishes a pair only with a file at such a path,
-    and ``fill_module_split`` reads the modules), so what a cached entry is checked on."""
+    """Target ``path``'s renamed paths (:func:`renamed_paths`) that an upstream file has, sorted,
+    then the modules they would be split from (:func:`split_module_paths`) that an upstream file
+    has, sorted, each behind a mark no path starts with (``"\\0split "``): all a file's labels
+    read of the renames (the matcher establishes a pair only with a file at a renamed path, and
+    ``fill_module_split`` reads the modules), so what a cached entry is checked on. The mark
+    keeps the two apart: a module that one set of renames places the file at and another only
+    splits it from labels the file otherwise; and the gate's same-place exemption, which reads
+    these paths, is a renamed path's alone (a part of a module stands at no upstream file's place)."""
     renamed = renamed_paths(path, renames)
-    return tuple(sorted(u for u in renamed | split_module_paths(renamed) if u in upstream_paths))
+    return (tuple(sorted(u for u in renamed if u in upstream_paths))
+            + tuple(f"\0split {u}" for u in sorted(split_module_paths(renamed)) if u in upstream_paths))
