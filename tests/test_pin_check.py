@@ -6,7 +6,9 @@ again as a run always did: downloaded again, or refused offline."""
 from __future__ import annotations
 
 import hashlib
+import shutil
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,12 +27,12 @@ _MODULE = "".join(f"def step_{k}(value, scale={k}):\n    checked = validate_inpu
 _URL = "https://files.example/uppkg-1.0-py3-none-any.whl"
 
 
-def _wheel(path: Path, module: str) -> bytes:
+def _wheel(path: Path, module: str, metadata: str = "") -> bytes:
     path.parent.mkdir(parents=True, exist_ok=True)
     with zipfile.ZipFile(path, "w") as archive:
         archive.writestr("uppkg/__init__.py", "")
         archive.writestr("uppkg/core.py", module)
-        archive.writestr("uppkg-1.0.dist-info/METADATA", "Name: uppkg\nVersion: 1.0\n")
+        archive.writestr("uppkg-1.0.dist-info/METADATA", "Name: uppkg\nVersion: 1.0\n" + metadata)
     return path.read_bytes()
 
 
@@ -57,16 +59,35 @@ def _target(root: Path) -> Path:
     return root
 
 
-def _run(target: Path, spec: str, cache: Path, out: Path) -> dict[str, bytes]:
-    compare_and_write(str(target), [spec], out, settings=RunSettings(cache_dir=cache, jobs=1), html=False)
+def _run(target: Path, spec: str, cache: Path, out: Path, packs: bool = True) -> dict[str, bytes]:
+    settings = RunSettings(cache_dir=cache, jobs=1, **({} if packs else {"index_packs": 0}))
+    compare_and_write(str(target), [spec], out, settings=settings, html=False)
     return {p.name: p.read_bytes() for p in sorted(out.iterdir()) if p.name != "manifest.json"}
 
 
-def _replace(cache: Path) -> None:
-    """The cached wheel's bytes replaced (another module), its recorded sha256 left as it was."""
+def _replace(cache: Path, change: str = "module") -> None:
+    """The cached wheel's bytes replaced, its recorded sha256 left as it was: its ``module``
+    edited, or its ``metadata`` (a licence declared; no Python file changed)."""
     wheel = cache / "downloads" / "pypi" / "uppkg-1.0" / "uppkg-1.0-py3-none-any.whl"
     wheel.unlink()
-    _wheel(wheel, _MODULE.replace("combine_parts", "merge_parts"))
+    if change == "module":
+        _wheel(wheel, _MODULE.replace("combine_parts", "merge_parts"))
+    else:
+        _wheel(wheel, _MODULE, "License-Expression: MIT\n")
+
+
+def _download_serves(data: bytes, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """A download that gives the wheel ``data``; the pins it was asked for."""
+    fetched: list[str] = []
+
+    def fetch(name: str, version: str, folder: Path, pinned: str) -> tuple[Path, str]:
+        fetched.append(pinned)
+        path = folder / "uppkg-1.0-py3-none-any.whl"
+        path.write_bytes(data)
+        return path, _URL
+
+    monkeypatch.setattr(sources.pypi, "_fetch_release", fetch)
+    return fetched
 
 
 def test_a_release_checked_alongside_opens_as_one_checked_first(release: tuple[Path, str, bytes]) -> None:
@@ -77,14 +98,19 @@ def test_a_release_checked_alongside_opens_as_one_checked_first(release: tuple[P
         later.verify()
 
 
-@pytest.mark.parametrize("before", ["nothing", "a run", "a run and a target edit"])
+@pytest.mark.parametrize("change", ["module", "metadata"])
+@pytest.mark.parametrize("before", ["nothing", "a run", "a run and a target edit",
+                                    "a run and a target edit, no record packs"])
 def test_a_replaced_archive_writes_nothing_and_is_refused_offline(
-        release: tuple[Path, str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str) -> None:
+        release: tuple[Path, str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch, before: str,
+        change: str) -> None:
     """Replaced before the first run (its members read for the key, and recorded only once checked),
-    after one (the stored report of the pinned digest would be written), or after one and with a
-    target file edited (the rerun reads the upstream file it pairs with, recorded with other bytes):
-    either way no report and no member digests under the pinned digest; the error is the one of a
-    check made first."""
+    after one (the stored report of the pinned digest would be written; its metadata changed, a
+    report made from the declared licence, all members as recorded), or after one and with a
+    target file edited (the rerun reads the upstream file it pairs with, recorded with other bytes;
+    without record packs it reads every member, and records their digests anew): either way no
+    report and no member digests under the pinned digest but the release's own; the error is the
+    one of a check made first."""
     cache, spec, _ = release
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     target = _target(tmp_path / "target")
@@ -93,17 +119,16 @@ def test_a_replaced_archive_writes_nothing_and_is_refused_offline(
     if stored:
         _run(target, spec, cache, tmp_path / "first")
         assert IndexCache(cache).archive_digests(archive)
-    if before == "a run and a target edit":
+    if before.startswith("a run and a target edit"):
         with (target / "app" / "core.py").open("a", encoding="utf-8") as handle:
             handle.write("EXTRA = 1\n")
-    _replace(cache)
-    if not stored:
-        assert not IndexCache(cache).archive_digests(archive)
+    recorded = IndexCache(cache).archive_digests(archive)
+    assert bool(recorded) == stored
+    _replace(cache, change)
     with pytest.raises(SourceError, match=r"^pypi: sha256 mismatch for uppkg==1.0: expected .* \(damaged or "):
-        _run(target, spec, cache, tmp_path / "out")
+        _run(target, spec, cache, tmp_path / "out", packs=not before.endswith("no record packs"))
     assert not (tmp_path / "out").exists()
-    if not stored:
-        assert not IndexCache(cache).archive_digests(archive)
+    assert IndexCache(cache).archive_digests(archive) == recorded
 
 
 def test_a_replaced_archive_is_downloaded_again_and_gives_the_reports_of_the_release(
@@ -112,14 +137,44 @@ def test_a_replaced_archive_is_downloaded_again_and_gives_the_reports_of_the_rel
     target = _target(tmp_path / "target")
     before = _run(target, spec, cache, tmp_path / "first")
     _replace(cache)
-    fetched: list[str] = []
-
-    def fetch(name: str, version: str, folder: Path, pinned: str) -> tuple[Path, str]:
-        fetched.append(pinned)
-        path = folder / "uppkg-1.0-py3-none-any.whl"
-        path.write_bytes(data)
-        return path, _URL
-
-    monkeypatch.setattr(sources.pypi, "_fetch_release", fetch)
+    fetched = _download_serves(data, monkeypatch)
     assert _run(target, spec, cache, tmp_path / "again") == before
+    assert fetched == [spec.rsplit("=", 1)[1]]
+
+
+def _truncate(cache: Path) -> None:
+    """The cached wheel cut short, as an interrupted copy leaves it: no zip directory to open."""
+    wheel = cache / "downloads" / "pypi" / "uppkg-1.0" / "uppkg-1.0-py3-none-any.whl"
+    wheel.write_bytes(wheel.read_bytes()[:100])
+
+
+def _flip(cache: Path) -> None:
+    """One byte of a member's stored bytes changed in place: the zip opens, the member's read
+    fails its CRC."""
+    wheel = cache / "downloads" / "pypi" / "uppkg-1.0" / "uppkg-1.0-py3-none-any.whl"
+    data = bytearray(wheel.read_bytes())
+    at = data.index(b"combine_parts")
+    data[at] ^= 0x20
+    wheel.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize("damage", [_truncate, _flip])
+@pytest.mark.parametrize("before", ["nothing", "a run and a target edit"])
+def test_an_archive_damaged_past_reading_is_downloaded_again(
+        release: tuple[Path, str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        damage: Callable[[Path], None], before: str) -> None:
+    """A cached archive that cannot even be read (cut short, a member failing its CRC) is one that
+    fails its check: downloaded again, as when it is checked first, not an error of reading it."""
+    cache, spec, data = release
+    target = _target(tmp_path / "target")
+    if before != "nothing":
+        _run(target, spec, cache, tmp_path / "first")
+        with (target / "app" / "core.py").open("a", encoding="utf-8") as handle:
+            handle.write("EXTRA = 1\n")
+    other = tmp_path / "other-cache"  # the release's own bytes, in a cache of their own
+    shutil.copytree(cache / "downloads", other / "downloads")
+    expected = _run(target, spec, other, tmp_path / "expected")
+    damage(cache)
+    fetched = _download_serves(data, monkeypatch)
+    assert _run(target, spec, cache, tmp_path / "again") == expected
     assert fetched == [spec.rsplit("=", 1)[1]]

@@ -64,8 +64,12 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
         try:
             blobs = ReadFiles()  # with their digests, which index_tree takes
             return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs)
-        except BaseException:
-            source.close()
+        except BaseException as exc:
+            try:
+                if isinstance(exc, Exception):  # a member failing its CRC, say: a failed check first
+                    source.verify()
+            finally:
+                source.close()
             raise
 
     if len({_entry(spec) for spec in specs}) == len(specs) > 1:

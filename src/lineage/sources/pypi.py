@@ -476,8 +476,13 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
     archive = _cached_archive(dest, name, pinned)
     recorded = _recorded_sha256(archive) if archive is not None else ""
     if check_later and archive is not None and recorded and recorded == (pinned or recorded):
-        source = _pypi_source(spec, archive, name, version, recorded, None)
-        source.check = PinCheck(archive, recorded, requirement)
+        check = PinCheck(archive, recorded, requirement)
+        try:
+            source = _pypi_source(spec, archive, name, version, recorded, None)
+        except SourceError:  # cut short, say: a failed check (ArchiveChanged) first, as when checked first
+            check.result()
+            raise
+        source.check = check
         return source
     sha = _sha256_file(archive) if archive is not None else ""
     # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
