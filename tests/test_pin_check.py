@@ -6,6 +6,7 @@ again as a run always did: downloaded again, or refused offline."""
 from __future__ import annotations
 
 import hashlib
+import os
 import shutil
 import zipfile
 from collections.abc import Callable
@@ -178,3 +179,26 @@ def test_an_archive_damaged_past_reading_is_downloaded_again(
     fetched = _download_serves(data, monkeypatch)
     assert _run(target, spec, cache, tmp_path / "again") == expected
     assert fetched == [spec.rsplit("=", 1)[1]]
+
+
+@pytest.mark.skipif(not hasattr(os, "register_at_fork") or not hasattr(os, "mkfifo"), reason="POSIX only")
+def test_a_fork_waits_for_a_check_still_hashing(tmp_path: Path) -> None:
+    """A process forked while a check reads (here a pipe whose bytes another process writes
+    0.3 s later) starts only once the check has ended: no hashing thread is cut in two by the fork."""
+    import subprocess
+    import sys
+
+    pipe = tmp_path / "archive"
+    os.mkfifo(pipe)
+    data = b"release bytes"
+    writer = subprocess.Popen([sys.executable, "-c", "import sys, time; time.sleep(0.3); "
+                               "open(sys.argv[1], 'wb').write(sys.argv[2].encode())", str(pipe), data.decode()])
+    check = sources.pypi.PinCheck(pipe, hashlib.sha256(data).hexdigest(), "uppkg==1.0")
+    pid = os.fork()
+    if pid == 0:
+        os._exit(0)
+    ended = not check._thread.is_alive()  # before anything else can end it
+    os.waitpid(pid, 0)
+    assert writer.wait(30) == 0
+    assert ended
+    check.result()
