@@ -202,3 +202,34 @@ def test_a_fork_waits_for_a_check_still_hashing(tmp_path: Path) -> None:
     assert writer.wait(30) == 0
     assert ended
     check.result()
+
+
+def test_a_run_starts_again_only_once_its_other_sources_have_ended_opening(
+        release: tuple[Path, str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The release fails its check while the other source still opens (a download, say): the run
+    opens its sources again once that opening has ended, not beside it (one release downloaded
+    twice into one entry at once; the matcher forking beside a thread still reading)."""
+    import time
+
+    import lineage.compare_and_write
+
+    cache, spec, data = release
+    upstream = str(_target(tmp_path / "up"))
+    _truncate(cache)
+    _download_serves(data, monkeypatch)
+    events: list[tuple[str, str]] = []
+    real = lineage.compare_and_write.open_source
+
+    def opening(named: str, root: Path | None = None, check_later: bool = False):  # type: ignore[no-untyped-def]
+        events.append(("start", named))
+        try:
+            if named == upstream and ("end", named) not in events:
+                time.sleep(0.5)  # the first opening of the upstream is slow
+            return real(named, root, check_later)
+        finally:
+            events.append(("end", named))
+
+    monkeypatch.setattr(lineage.compare_and_write, "open_source", opening)
+    compare_and_write(spec, [upstream], tmp_path / "out", settings=RunSettings(cache_dir=cache, jobs=1), html=False)
+    again = [k for k, event in enumerate(events) if event == ("start", spec)][1]
+    assert events.index(("end", upstream)) < again, events
