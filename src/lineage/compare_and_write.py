@@ -52,20 +52,27 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
     two threads would download one release into one entry at once. The first failure in
     ``specs`` order is raised as soon as the specs before it are open, without waiting for the
     others (a download, say): they run in daemon threads, and each is closed once it is open. An
-    interrupt while waiting does the same. On success every thread has ended (the matcher forks
-    later) but a release's check (``check_later``), which every fork waits for."""
+    interrupt while waiting does the same. A release that fails its check (``ArchiveChanged``)
+    waits for the others: the run opens them again, and forks, once they have ended. On success
+    every thread has ended (the matcher forks later) but a release's check (``check_later``),
+    which every fork waits for."""
     import threading
     from concurrent.futures import Future
 
     from lineage.index.tree import ReadFiles, tree_identity
+    from lineage.sources.pypi import ArchiveChanged
 
     def opened(spec: str) -> tuple[Source, dict[str, bytes], dict[str, object]]:
         source = open_source(spec, settings.cache_root, check_later)
         try:
             blobs = ReadFiles()  # with their digests, which index_tree takes
             return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs)
-        except BaseException:
-            source.close()
+        except BaseException as exc:
+            try:
+                if isinstance(exc, Exception):  # a member failing its CRC, say: a failed check first
+                    source.verify()
+            finally:
+                source.close()
             raise
 
     if len({_entry(spec) for spec in specs}) == len(specs) > 1:
@@ -97,9 +104,12 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
             done = [f.result() for f in futures]  # the first failure in specs order, once it is known
             for thread in threads:  # none left running when the matcher forks
                 thread.join()
-        except BaseException:
+        except BaseException as exc:
             for f in futures:
                 f.add_done_callback(close)  # now, or when its thread ends
+            if isinstance(exc, ArchiveChanged):  # the run starts again with these specs: not beside them
+                for thread in threads:
+                    thread.join()
             raise
     else:
         done = []

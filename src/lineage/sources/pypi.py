@@ -62,8 +62,10 @@ class ArchiveChanged(SourceError):
 # thread waiting for it waits up to the switch interval (5 ms) behind a busy main thread; 1 MB
 # reads made the 326 MB vLLM wheel 312 such waits.
 _CHECK_CHUNK_BYTES = 16 << 20
-_PENDING: set[PinCheck] = set()  # checks still hashing (joined before any fork)
-_PENDING_LOCK = threading.Lock()
+
+
+class _Hashing(threading.Thread):
+    """A :class:`PinCheck`'s thread, the kind a fork waits for (:func:`_wait_for_checks`)."""
 
 
 class PinCheck:
@@ -83,9 +85,7 @@ class PinCheck:
         self.archive, self.expected, self.requirement = archive, expected, requirement
         self._found = ""
         self._error: SourceError | None = None
-        self._thread = threading.Thread(target=self._run, name=f"lineage-sha256-{archive.name}", daemon=True)
-        with _PENDING_LOCK:
-            _PENDING.add(self)
+        self._thread = _Hashing(target=self._run, name=f"lineage-sha256-{archive.name}", daemon=True)
         self._thread.start()
 
     def _run(self) -> None:
@@ -98,9 +98,6 @@ class PinCheck:
             self._found = digest.hexdigest()
         except OSError as exc:
             self._error = SourceError(f"cannot read {self.archive}: {_describe(exc)}")
-        finally:
-            with _PENDING_LOCK:
-                _PENDING.discard(self)
 
     def result(self) -> None:
         """Wait for the hash; raise if the archive could not be read or has another sha256."""
@@ -113,10 +110,11 @@ class PinCheck:
 
 
 def _wait_for_checks() -> None:
-    with _PENDING_LOCK:
-        pending = list(_PENDING)
-    for check in pending:
-        check._thread.join()
+    # threading's own list of the live threads: no set of ours (nor its lock, which a fork made
+    # by another thread could copy held) to keep in step with it
+    for thread in threading.enumerate():
+        if isinstance(thread, _Hashing):
+            thread.join()
 
 
 if hasattr(os, "register_at_fork"):  # POSIX; where there is no fork there is nothing to wait for
@@ -476,8 +474,13 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
     archive = _cached_archive(dest, name, pinned)
     recorded = _recorded_sha256(archive) if archive is not None else ""
     if check_later and archive is not None and recorded and recorded == (pinned or recorded):
-        source = _pypi_source(spec, archive, name, version, recorded, None)
-        source.check = PinCheck(archive, recorded, requirement)
+        check = PinCheck(archive, recorded, requirement)
+        try:
+            source = _pypi_source(spec, archive, name, version, recorded, None)
+        except SourceError:  # cut short, say: a failed check (ArchiveChanged) first, as when checked first
+            check.result()
+            raise
+        source.check = check
         return source
     sha = _sha256_file(archive) if archive is not None else ""
     # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
