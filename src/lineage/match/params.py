@@ -153,6 +153,13 @@ class MatchParams:
     # statements' tokens are at least this similar (rapidfuzz ``fuzz.ratio`` of the joined
     # tokens), and so are the free lines of a statement whose other lines are paired already.
     fill_statement_min_similarity: float = knob(0.6, 0.0, 1.0)
+    # A statement whose argument lines (all but its first) are those of the one upstream
+    # statement its paired lines name, each once, in another order, and at least this many, has
+    # them paired argument by argument (fill_statements.resorted_arguments): requests sorted the
+    # 13 keyword arguments of its ``create_cookie(...)`` call by name, the statement text fell
+    # under ``fill_statement_min_similarity`` (0.58), and position paired ``comment=...`` with
+    # ``domain=...``. 0: off.
+    fill_resorted_arguments: int = knob(3, 0)
     # ... each line of it is a copy when at least this share of its words (names, literals) are
     # words of the upstream statement: an argument added by the edit is new text.
     fill_statement_min_word_share: float = knob(0.75, 0.0, 1.0)
