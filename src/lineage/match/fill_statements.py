@@ -575,20 +575,10 @@ def complete_statements(lab: FileLabeller, statements: Statements, u_file: int) 
     its ``)`` or ``self,``): when the two statements are at least ``fill_statement_min_similarity``
     alike, its free lines are paired with the upstream statement's lines they copy."""
     r, rows = lab.result, lab.t_rows
-    limit = lab.p.fill_statement_max_lines
-    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
-    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
-    if not mine.any():
-        return
     u_rows, _ = lab.upstream_lines(u_file)
-    partial: dict[int, set[int]] = {}
-    for tc in np.flatnonzero(mine).tolist():
-        partial.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
-    for sid, u_sids in partial.items():
-        t_stmt = np.flatnonzero(t_ids == sid).tolist()
-        if len(u_sids) != 1 or -1 in u_sids or not any(is_free(lab, u_file, tc) for tc in t_stmt):
+    for t_stmt, u_stmt, mine in statements_naming_one(lab, statements, u_file):
+        if not any(is_free(lab, u_file, tc) for tc in t_stmt):
             continue
-        u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
         if lab.p.fill_statement_same_module and import_module(lab.t_lines[rows[t_stmt[0]]]) != import_module(
                 lab.upstream_lines(u_file)[1][u_rows[u_stmt[0]]]):
             continue
@@ -596,6 +586,25 @@ def complete_statements(lab: FileLabeller, statements: Statements, u_file: int) 
             continue
         number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
         pair_statement(lab, u_file, t_stmt, u_stmt, number)
+
+
+def statements_naming_one(lab: FileLabeller, statements: Statements,
+                          u_file: int) -> list[tuple[list[int], list[int], np.ndarray]]:
+    """(target statement, upstream statement, paired mask) of each target statement (of at most
+    ``fill_statement_max_lines`` lines) whose lines paired with ``u_file`` all name lines of one
+    upstream statement; the mask marks the content lines paired with ``u_file`` inside one."""
+    r, rows = lab.result, lab.t_rows
+    limit = lab.p.fill_statement_max_lines
+    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
+    if not mine.any():
+        return []
+    u_rows, _ = lab.upstream_lines(u_file)
+    named: dict[int, set[int]] = {}
+    for tc in np.flatnonzero(mine).tolist():
+        named.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
+    return [(np.flatnonzero(t_ids == sid).tolist(), np.flatnonzero(u_ids == next(iter(u_sids))).tolist(), mine)
+            for sid, u_sids in named.items() if len(u_sids) == 1 and -1 not in u_sids]
 
 
 def _argument_key(line: str) -> str:
@@ -613,20 +622,8 @@ def resorted_arguments(lab: FileLabeller, statements: Statements, u_file: int) -
     another order (``fill_resorted_arguments``): each argument line is paired with the line of
     its argument, taking it from the line of the statement position paired it with."""
     r, rows = lab.result, lab.t_rows
-    limit = lab.p.fill_statement_max_lines
-    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
-    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
-    if not mine.any():
-        return
     u_rows, u_lines = lab.upstream_lines(u_file)
-    named: dict[int, set[int]] = {}
-    for tc in np.flatnonzero(mine).tolist():
-        named.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
-    for sid, u_sids in named.items():
-        if len(u_sids) != 1 or -1 in u_sids:
-            continue
-        t_stmt = np.flatnonzero(t_ids == sid).tolist()
-        u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
+    for t_stmt, u_stmt, mine in statements_naming_one(lab, statements, u_file):
         t_keys = [_argument_key(lab.t_lines[rows[tc]]) for tc in t_stmt[1:]]
         u_keys = [_argument_key(u_lines[u_rows[uc]]) for uc in u_stmt[1:]]
         t_args = [(tc, key) for tc, key in zip(t_stmt[1:], t_keys, strict=True) if key]
