@@ -213,6 +213,35 @@ def test_record_packs_give_the_records_of_a_run_without_them(tmp_path: Path) -> 
     assert {p: p.stat().st_mtime_ns for p in _packs(cache)} != packed
 
 
+def test_a_tree_at_a_new_place_reads_its_records_from_the_last_pack_of_its_kind(tmp_path: Path) -> None:
+    """A copy of the target in another folder (one file edited) has no pack of its own: its
+    unchanged files' records come from the target's pack, the last one written for a folder, and
+    none of them from their own entries; it writes no pack of its own (one record missing), and
+    its figures are those of a run without any cache."""
+    import shutil
+
+    t_root, u_root = _trees(tmp_path)
+    names = treegen.Names(random.Random(5))
+    for k in range(RunSettings().index_pack_rewrite_after + 1):  # more files than a pack's misses may cost
+        (t_root / f"more{k}.py").write_text(treegen.render(treegen.own_code(names, 1)), encoding="utf-8")
+    cache = tmp_path / "cache"
+    first = _run(t_root, u_root, cache, tmp_path / "out1")
+    packed = {p: p.stat().st_mtime_ns for p in _packs(cache)}
+    moved = shutil.copytree(t_root, tmp_path / "elsewhere")
+    with (moved / "own.py").open("a", encoding="utf-8") as handle:
+        handle.write("\ndef added(x):\n    return x + 1\n")
+    for entry in cache.glob("index-v*/*/??/*.rec"):
+        entry.unlink()  # only a pack can answer now
+    second = _run(moved, u_root, cache, tmp_path / "out2")
+    assert second["target"]["cache_hits"] == first["target"]["indexed_files"] - 1
+    assert second["target"]["cache_misses"] == 1
+    assert {p: p.stat().st_mtime_ns for p in _packs(cache)} == packed
+    plain = _run(moved, u_root, tmp_path / "nocache", tmp_path / "out3", use_cache=False)
+    assert plain["target"]["cache_hits"] == 0
+    for name in _FIGURES:
+        assert (tmp_path / "out2" / name).read_bytes() == (tmp_path / "out3" / name).read_bytes(), name
+
+
 @pytest.mark.parametrize("damage", ["truncate", "flip", "foreign"])
 def test_a_damaged_record_pack_is_a_recorded_miss(tmp_path: Path, damage: str,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:

@@ -20,8 +20,9 @@ UP = "upstream"
 
 
 def lineage(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    """Run the real command in a fresh process (exit status and stderr as a user sees them)."""
-    code = "import sys; from lineage.cli import main; sys.exit(main())"
+    """Run the real command in a fresh process (exit status and stderr as a user sees them), as
+    the console script does (:func:`lineage.cli.run`)."""
+    code = "from lineage.cli import run; run()"  # the console script's entry
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, cwd=cwd,
                           timeout=120)
 
@@ -241,7 +242,7 @@ def test_out_that_is_a_file_exits_2(trees: tuple[Path, Path], tmp_path: Path) ->
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 def test_an_unwritable_stdout_is_one_line_not_a_traceback(trees: tuple[Path, Path], tmp_path: Path) -> None:
     target, upstream = trees
-    code = "import sys; from lineage.cli import main; sys.exit(main())"
+    code = "from lineage.cli import run; run()"  # the console script's entry
     for args in (["compare", str(target), str(upstream), "--out", str(tmp_path / "o"), "-q", "--jobs", "1"],
                  ["markers", str(target), "--name", "vllm", "-q"]):
         with open("/dev/full", "w") as full:
@@ -273,3 +274,30 @@ def test_an_unknown_argument_of_a_command_points_at_its_help(capsys: pytest.Capt
         main(["compare", "t", "u", "extra", "--out", "o"])
     err = capsys.readouterr().err
     assert "unrecognized arguments: extra" in err and "(see 'lineage compare --help')" in err
+
+
+_ENDING = """
+import atexit, sys, threading, time
+class Freed:
+    def __del__(self):
+        sys.stderr.write("freed by the teardown\\n")
+kept = Freed()
+atexit.register(lambda: print("exit handler ran"))
+if sys.argv[1] == "thread":
+    threading.Thread(target=time.sleep, args=(600,), daemon=True).start()  # alive at the end
+sys.argv = ["lineage", "cache", "info", "--cache-dir", sys.argv[2]]
+from lineage.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize("thread", [False, True])
+def test_the_program_ends_without_the_teardown_unless_a_thread_is_alive(tmp_path: Path, thread: bool) -> None:
+    """``run`` prints what the command prints, runs the exit handlers and ends with the command's
+    status, without freeing the heap object by object; with another thread alive the interpreter
+    exits as usual."""
+    result = subprocess.run([sys.executable, "-c", _ENDING, "thread" if thread else "alone", str(tmp_path / "c")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("cache: ") and result.stdout.rstrip().endswith("exit handler ran")
+    assert ("freed by the teardown" in result.stderr) == thread

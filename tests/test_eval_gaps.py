@@ -151,3 +151,68 @@ def test_step_6c_a_class_moved_under_a_like_name_is_aligned_whole() -> None:
                 "upstream_line": n, "category": "moved"} for n in (2, 4, 9)}
     got = gaps.gap_rows("pkg/app_errors.py", new, {"pkg/errors.py": old}, rows, None)
     assert {n: got[n]["upstream_line"] for n in (1, 6, 7, 8)} == {1: 1, 6: 6, 7: 7, 8: 8}
+
+
+def test_step_6d_a_function_copied_within_its_file_is_aligned_with_the_one_it_copies() -> None:
+    # TextChannel.purge stays in place (blame lines in order); VoiceChannel.purge was written
+    # after OLD by copying it: blame credits two of its lines to TextChannel.purge, off the
+    # in-order chain. Its re-wrapped signature and its edited call (edited in the first copy
+    # too) are copies; ``ret.append(message)``, whose upstream line the first copy keeps
+    # verbatim, is the file's own edit of that copy (the rule of issue 8's truth set).
+    old = ["class TextChannel:", "    async def purge(self, limit=100, check=None, bulk=True):",
+           "        ret = self.collect_the_messages_to_delete(limit)", "        ret.append(msg)",
+           "        return await self.delete_them_in_bulk(ret, bulk)", "",
+           "class VoiceChannel:", "    def bitrate_of_the_channel(self):", "        return self.bitrate_value"]
+    new = ["class TextChannel:", "    async def purge(self, limit=100, check=None, bulk=True) -> list:",
+           "        ret = self.collect_the_messages_to_delete(limit)", "        ret.append(msg)",
+           "        return await self.delete_them_in_bulk(ret, bulk=bulk)", "",
+           "class VoiceChannel:", "    def bitrate_of_the_channel(self):", "        return self.bitrate_value", "",
+           "    async def purge(", "        self, limit=100, check=None, bulk=True", "    ):",
+           "        ret = self.collect_the_messages_to_delete(limit)", "        ret.append(message)",
+           "        return await self.delete_them_in_bulk(ret, bulk=bulk)"]
+    blame = {1: 1, 3: 3, 4: 4, 7: 7, 8: 8, 9: 9, 14: 3}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    assert 11 not in gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), None)  # one blame line: no copy
+    rows[16] = {**rows[14], "line": 16, "upstream_line": 5}  # a second line blame keeps: a copy
+    rows[16]["expected"] = "near"  # (the test's blame row stands for ``-w``'s whitespace-blind match)
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert {n: got[n]["upstream_line"] for n in (11, 12, 13)} == {11: 2, 12: 2, 13: 2}
+    assert 15 not in got  # ``ret.append(msg)`` is the first copy's, verbatim
+
+
+def test_step_6b_a_name_defined_in_several_classes_pairs_with_its_closest_definition() -> None:
+    # The file written from pkg/a.py: ``request`` is defined twice there (an abstract one and the
+    # requests one); the target's is the rewrite of the requests one, the closest in text.
+    old = ["class Adapter:", "    def request(self, verb, url):", "        raise NotImplementedError()", "",
+           "class RequestsAdapter(Adapter):", "    def request(self, verb, url, payload=None):",
+           "        response = self.session.request(verb, url, data=payload)",
+           "        remaining = response.headers.get('X-Ratelimit-Remaining')",
+           "        return response.json_payload_of_the_response()", "",
+           "def helper_one():", "    return compute_the_first_helper_value()",
+           "def helper_two():", "    return compute_the_second_helper_value()"]
+    new = ["class SyncAdapter:", "    def request(self, verb, url, payload=None, reason=None):",
+           "        response = self.session.request(verb, url, data=payload, reason=reason)",
+           '        remaining = response.headers.get("X-Ratelimit-Remaining")',
+           "        return response.json_payload_of_the_response()", "",
+           "def helper_one():", "    return compute_the_first_helper_value()",
+           "def helper_two():", "    return compute_the_second_helper_value()"]
+    rows = {n: {"target_path": "pkg/sync.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": u, "category": "moved"} for n, u in {7: 11, 8: 12, 9: 13, 10: 14}.items()}
+    got = gaps.gap_rows("pkg/sync.py", new, {"pkg/a.py": old}, rows, None)
+    assert {n: got[n]["upstream_line"] for n in (2, 3, 4)} == {2: 6, 3: 7, 4: 8}
+
+
+def test_step_5c_compares_headers_without_a_return_annotation_broken_over_lines() -> None:
+    # The signature typed with a return annotation of five lines: its parameters and the
+    # header's own brackets pair with the old one-line signature; the annotation's lines are new.
+    old = ["import os", "", "def command(name=None, cls=None, **attrs):", '    """Make a command."""',
+           "    return make_the_command(name, cls, attrs)"]
+    new = ["import os", "", "def command(", "    name: str = MISSING,", "    cls: Type[CommandT] = MISSING,",
+           "    **attrs: Any,", ") -> Callable[", "    [", "        Callable[Concatenate[ContextT, P], Coro[Any]],",
+           "    ],", "    CommandT,", "]:", '    """Make a command."""', "    return build_it_now(name, attrs)"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 13: 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert all(got[n]["upstream_line"] == 3 for n in (3, 4, 5, 6, 7, 12))
+    assert not {8, 9, 10, 11} & set(got)

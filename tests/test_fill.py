@@ -646,6 +646,31 @@ def test_the_statement_rule_works_in_the_file_of_its_own_name_only(run_compare: 
     assert set(file_lines(every, "pkg/client.py").loc[pieces, "match"]) == {"near"}
 
 
+
+def test_a_part_of_a_module_split_into_a_package_of_its_name_is_its_later_version(run_compare: Runner) -> None:
+    """The same signature in ``pkg/http/async_.py``: ``pkg/http.py`` became the package
+    ``pkg/http/``, and each of its files is a part of the module's later version, where the
+    statement rule works (``fill_module_split``); with the rule off, or in a folder of that name
+    elsewhere (``tools/http/async_.py``), the pieces stay none."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _SIGNATURE_UP + _CLIENT_TAIL}
+    target = _CLIENT_HEAD + _SIGNATURE_TYPED + _CLIENT_TAIL
+    pieces = list(range(_CLIENT_HEAD.count("\n") + 3, _CLIENT_HEAD.count("\n") + 8))
+    split = file_lines(run_compare({"pkg/http/async_.py": target}, [("up", up)]), "pkg/http/async_.py")
+    assert set(split.loc[pieces, "match"]) == {"near"}
+    off = run_compare({"pkg/http/async_.py": target}, [("up", up)], params=MatchParams(fill_module_split=0))
+    assert set(file_lines(off, "pkg/http/async_.py").loc[pieces, "match"]) == {"none"}
+    elsewhere = file_lines(run_compare({"tools/http/async_.py": target}, [("up", up)]), "tools/http/async_.py")
+    assert set(elsewhere.loc[pieces, "match"]) == {"none"}
+
+
+def test_a_cached_file_is_checked_on_the_module_its_renamed_path_would_be_split_from() -> None:
+    from lineage.match.renames import renamed_upstream_paths
+
+    upstream = {"discord/webhook.py", "discord/http.py"}
+    assert renamed_upstream_paths("nextcord/webhook/async_.py", {"nextcord": "discord"}, upstream) == (
+        "discord/webhook.py",)
+    assert renamed_upstream_paths("nextcord/webhook/async_.py", {}, upstream) == ()
+
 # A file rewritten over years: no region forms (its two survivors, the class line and the last
 # call, are too far apart to chain), but between them the old lines stand annotated in place.
 _AGED_FIELDS = ["sticker_identifier", "display_name", "description_text", "format_type", "sticker_pack_id",

@@ -341,13 +341,19 @@ def _imports_pair(target_path: str) -> tuple[dict[str, str], dict[str, str], lis
     upstream = {"pkg/sprockets.py": "".join(f"import {m}\n" for m in _IMPORTED) + _MODULE_BODY,
                 **{f"pkg/other_{k}.py": "".join(f"import {m}\n" for m in _IMPORTED) + f"\n\nVALUE_{k} = {k}\n"
                    for k in range(4)}}
-    head, lines = [], []
-    for k, module in enumerate(_IMPORTED):
-        head += _OWN_IMPORTS[5 * k : 5 * k + 5]
-        head.append(f"import {module}")
-        lines.append(len(head))
-    head += _OWN_IMPORTS[15:]
+    head, lines = _among_own_imports([f"import {m}" for m in _IMPORTED])
     return {target_path: "\n".join(head) + "\n" + _MODULE_BODY}, upstream, lines
+
+
+def _among_own_imports(kept: list[str]) -> tuple[list[str], list[int]]:
+    """The three ``kept`` import lines with five of the target's own imports on either side of
+    each, and their (1-based) lines."""
+    head, lines = [], []
+    for k, line in enumerate(kept):
+        head += _OWN_IMPORTS[5 * k : 5 * k + 5]
+        head.append(line)
+        lines.append(len(head))
+    return head + _OWN_IMPORTS[15:], lines
 
 
 def test_a_lone_import_of_the_files_own_upstream_version_stays(run_compare: Runner) -> None:
@@ -368,6 +374,38 @@ def test_a_lone_import_of_the_files_own_upstream_version_stays(run_compare: Runn
     body = len(frame) - 4
     for table in (frame, off, moved):
         assert table.loc[body, "match"] == "verbatim"
+
+
+def _renamed_package_pair() -> tuple[dict[str, str], dict[str, str], list[int]]:
+    """A package ``oldpkg/`` forked as ``newpkg/`` (three modules, their code copied, so the
+    folder rename shows), whose ``newpkg/sprockets.py`` keeps three imports of the upstream's as
+    the rename and isort left them: ``import newpkg`` <- ``import oldpkg``, ``from
+    newpkg.helpers import tally`` <- ``from oldpkg.helpers import tally``, ``from . import
+    alpha, zeta`` <- ``from . import zeta, alpha``, each among the fork's own imports; and the
+    three imports' target lines."""
+    theirs = ["import oldpkg", "from oldpkg.helpers import tally", "from . import zeta, alpha"]
+    mine = ["import newpkg", "from newpkg.helpers import tally", "from . import alpha, zeta"]
+    bodies = {name: _MODULE_BODY.replace("sprocket", name) for name in ("sprockets", "gears", "pulleys")}
+    upstream = {"oldpkg/__init__.py": "", "oldpkg/sprockets.py": "\n".join(theirs) + "\n" + bodies["sprockets"],
+                **{f"oldpkg/{name}.py": "import json\n" + body for name, body in bodies.items() if name != "sprockets"}}
+    head, lines = _among_own_imports(mine)
+    target = {"newpkg/__init__.py": "", "newpkg/sprockets.py": "\n".join(head) + "\n" + bodies["sprockets"],
+              **{f"newpkg/{name}.py": "import json\n" + body for name, body in bodies.items() if name != "sprockets"}}
+    return target, upstream, lines
+
+
+def test_a_forks_import_of_its_renamed_package_or_sorted_names_stays(run_compare: Runner) -> None:
+    """In a renamed fork's later version of a file, an import that is the upstream's but for
+    the package rename or the order of its names is paired with it, each lone among the fork's
+    own imports (``lone_placed_import_variants``); with the rule off, none."""
+    target, up, import_lines = _renamed_package_pair()
+    frame = file_lines(run_compare(target, [("up", up)]), "newpkg/sprockets.py")
+    assert list(frame.loc[import_lines, "match"]) == ["near"] * 3
+    assert list(frame.loc[import_lines, "upstream_line"]) == [1, 2, 3]
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_placed_import_variants=0)),
+                     "newpkg/sprockets.py")
+    assert list(off.loc[import_lines, "match"]) == ["none"] * 3
+    assert off.loc[len(off) - 4, "match"] == frame.loc[len(frame) - 4, "match"] == "verbatim"  # the code
 
 
 def test_a_shared_path_alone_keeps_no_lone_import(run_compare: Runner) -> None:

@@ -43,10 +43,10 @@ def _held(monkeypatch: pytest.MonkeyPatch, held: str, release: threading.Event) 
     made = []
     real = lineage.compare_and_write.open_source
 
-    def opening(spec: str, root: Path | None = None):  # type: ignore[no-untyped-def]
+    def opening(spec: str, root: Path | None = None, check_later: bool = False):  # type: ignore[no-untyped-def]
         if spec == held:
             assert release.wait(30)
-        made.append(real(spec, root))
+        made.append(real(spec, root, check_later))
         return made[-1]
 
     monkeypatch.setattr(lineage.compare_and_write, "open_source", opening)

@@ -340,9 +340,9 @@ def test_a_miss_opens_each_source_once(trees: tuple[Path, Path], tmp_path: Path,
     opened: list[str] = []
     real = lineage.api.open_source
 
-    def counting(spec: str, root: Path | None = None):  # type: ignore[no-untyped-def]
+    def counting(spec: str, root: Path | None = None, check_later: bool = False):  # type: ignore[no-untyped-def]
         opened.append(spec)
-        return real(spec, root)
+        return real(spec, root, check_later)
 
     monkeypatch.setattr(lineage.api, "open_source", counting)  # the comparison's opener
     monkeypatch.setattr(lineage.compare_and_write, "open_source", counting)  # the key's
@@ -393,8 +393,8 @@ def test_a_source_that_fails_closes_the_others(trees: tuple[Path, Path], tmp_pat
     made = []
     real = lineage.compare_and_write.open_source
 
-    def recording(spec: str, root: Path | None = None):  # type: ignore[no-untyped-def]
-        made.append(real(spec, root))
+    def recording(spec: str, root: Path | None = None, check_later: bool = False):  # type: ignore[no-untyped-def]
+        made.append(real(spec, root, check_later))
         return made[-1]
 
     monkeypatch.setattr(lineage.compare_and_write, "open_source", recording)

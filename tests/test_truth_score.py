@@ -118,3 +118,18 @@ def test_agreement_of_two_labellings_and_whom_the_second_sides_with(
     assert "truth and report disagree: 2 lines; the other labelling sides with the truth set on 1, " \
            "with the report on 1" in out
     assert "truth and report agree: 2 lines; the other labelling sides with the truth set on 2" in out
+
+
+@pytest.mark.parametrize("name", ["sglang-vllm-truth-second.csv", "sglang-vllm-truth-second-redraw3.csv",
+                                  "sglang-vllm-truth-third.csv"])
+def test_committed_blind_labellings_label_truth_lines(name: str) -> None:
+    """Each committed blind labelling reads as a truth set, labels lines the truth set holds
+    (each once), and names an upstream place exactly for its copied lines."""
+    truth = ts.read_truth(ts.TRUTH)
+    other = ts.read_truth(ts.TRUTH.with_name(name))
+    keys = list(zip(other["target_path"], other["line"], strict=True))
+    assert len(keys) == len(set(keys))
+    assert set(keys) <= set(zip(truth["target_path"], truth["line"], strict=True))
+    copied = other["expected"].isin(["verbatim", "near"])
+    assert (other.loc[copied, "expected_upstream_path"] != "").all()
+    assert (other.loc[~copied, "expected_upstream_path"] == "").all()

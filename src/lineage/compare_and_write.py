@@ -39,26 +39,28 @@ def _entry(spec: str) -> tuple[str, str]:
 
 
 def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: contextlib.ExitStack,
+                          check_later: bool = False,
                           ) -> tuple[list[Source], list[dict[str, bytes]], list[dict[str, object]]]:
     """Each source opened (entered into ``stack``), the files read for its identity, and its
     :func:`~lineage.index.tree.tree_identity`, in ``specs`` order.
 
     The sources are opened side by side in threads: an archive's sha256, its members' inflation
     and their blob hashes release the GIL, and with two wheels the two sides took turns on one
-    core. The same sources, files and identities either way. Specs that name one cache entry
+    core. ``check_later``: see :func:`lineage.sources.open_source`. The same sources, files and
+    identities either way. Specs that name one cache entry
     (:func:`_entry`: ``pypi:Foo==1.0`` and ``pypi:foo==1.0``) are opened in turn, all of them:
     two threads would download one release into one entry at once. The first failure in
     ``specs`` order is raised as soon as the specs before it are open, without waiting for the
     others (a download, say): they run in daemon threads, and each is closed once it is open. An
     interrupt while waiting does the same. On success every thread has ended (the matcher forks
-    later)."""
+    later) but a release's check (``check_later``), which every fork waits for."""
     import threading
     from concurrent.futures import Future
 
     from lineage.index.tree import ReadFiles, tree_identity
 
     def opened(spec: str) -> tuple[Source, dict[str, bytes], dict[str, object]]:
-        source = open_source(spec, settings.cache_root)
+        source = open_source(spec, settings.cache_root, check_later)
         try:
             blobs = ReadFiles()  # with their digests, which index_tree takes
             return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs)
@@ -129,12 +131,31 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
                       formats: Sequence[str] | None = None, allow_empty: bool = False) -> Written:
     """:func:`compare`, then :meth:`Comparison.write`, through the whole-result cache
     (:mod:`lineage.report.cache`, on unless ``settings.use_cache`` is off): when every input
-    is unchanged the stored report is written without indexing, matching or building tables."""
+    is unchanged the stored report is written without indexing, matching or building tables.
+
+    A cached PyPI release is checked against its pin while the run goes on
+    (:class:`lineage.sources.pypi.PinCheck`), and before anything is written; one that fails the
+    check stops the run, which starts again with the release checked first (downloaded again,
+    or refused offline), as a run always did."""
+    from lineage.sources.pypi import ArchiveChanged
+
+    settings = settings or RunSettings()
+    args = (target, upstreams, out_dir, params, settings, target_names, html, formats, allow_empty)
+    try:
+        return _compare_and_write(*args, check_later=True)
+    except ArchiveChanged as exc:
+        settings.log(f"{exc}: opening it again, checked first")
+        return _compare_and_write(*args, check_later=False)
+
+
+def _compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path, params: MatchParams | None,
+                       settings: RunSettings, target_names: Sequence[str] | None, html: bool,
+                       formats: Sequence[str] | None, allow_empty: bool, check_later: bool) -> Written:
+    """:func:`compare_and_write`, the cached releases checked alongside with ``check_later``."""
     from lineage.report import ATTACHMENTS
     from lineage.report.cache import EntryLost, ResultCache, refreshed_manifest, result_key, write_cached
 
     params = params or MatchParams()
-    settings = settings or RunSettings()
     source_date()  # a malformed $SOURCE_DATE_EPOCH is refused before the comparison, not after it
     formats = tuple(ATTACHMENTS) if formats is None else tuple(formats)
     out = Path(out_dir)
@@ -143,37 +164,49 @@ def compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Path
     key = None
     opener: Callable[[str, Path], Source] = open_source
     read: list[dict[str, bytes]] | None = None
+    sources: list[Source] = []  # opened here (for the key), each verified before anything is written
     # Sources opened for the key stay open for the comparison on a miss, with the files read for
     # it: an archive is checksummed and listed, a directory walked and read, once per run rather
     # than twice, and the report stored under the key is made from the bytes the key digests.
-    with contextlib.ExitStack() as stack:
-        if cache.dir is not None:
-            sources, read, identities = _open_with_identities([target, *upstreams], settings, stack)
-            opener = _opened(sources)
-            key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
-                             formats, allow_empty)
-            found = cache.get(key)
-            keyed = time.perf_counter()
-            if found is not None:
-                read = None  # free the files read for the key before writing (a lost entry reads them again)
-                settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
-                options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
-                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
-                           "result_cache": "hit"}
-                try:
-                    manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
-                    paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
-                                         manifest)
-                    return Written(paths, found.headline, found.skipped, True)
-                except EntryLost:  # damaged, or removed by another run meanwhile: computed after all
-                    cache.discard(key)
-                    settings.log("the stored report is damaged or gone: computing it")
-                except OSError as exc:
-                    raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
-        from lineage.api import compare
+    try:
+        with contextlib.ExitStack() as stack:
+            if cache.dir is not None:
+                sources, read, identities = _open_with_identities([target, *upstreams], settings, stack, check_later)
+                opener = _opened(sources)
+                key = result_key(identities, params.to_dict(), list(target_names or []), settings.max_file_bytes, html,
+                                 formats, allow_empty)
+                found = cache.get(key)
+                keyed = time.perf_counter()
+                if found is not None:
+                    for source in sources:
+                        source.verify()
+                    read = None  # free the files read for the key before writing (a lost entry reads them again)
+                    settings.log(f"nothing changed: writing the stored report ({len(found.files)} files)")
+                    options = {"jobs": settings.jobs or 0, "cache": str(settings.cache_root),
+                               "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or []),
+                               "result_cache": "hit"}
+                    try:
+                        manifest = refreshed_manifest(found.manifest, options, {"key": keyed - started})
+                        paths = write_cached(found, out, [str(i["info"]["location"]) for i in identities],  # type: ignore[index]
+                                             manifest)
+                        return Written(paths, found.headline, found.skipped, True)
+                    except EntryLost:  # damaged, or removed by another run meanwhile: computed after all
+                        cache.discard(key)
+                        settings.log("the stored report is damaged or gone: computing it")
+                    except OSError as exc:
+                        raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+            from lineage.api import compare
 
-        comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
-                             opener=opener, allow_empty=allow_empty, read=read)
+            comparison = compare(target, upstreams, params=params, settings=settings, target_names=target_names,
+                                 opener=opener, allow_empty=allow_empty, read=read)
+            for source in sources:
+                source.verify()
+    except Exception:
+        # a release that failed its check is the cause of whatever failed with it (a member read
+        # later whose bytes are not those recorded): ArchiveChanged, and the run starts again
+        for source in sources:
+            source.verify()
+        raise
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     headline, skipped = comparison.headline(), int(comparison.file_counts["skipped"])
 

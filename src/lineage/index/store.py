@@ -115,12 +115,37 @@ class IndexCache:
         assert self.dir is not None
         return self.dir / "packs" / slot[:2] / f"{slot}.pack"
 
-    def get_pack(self, slot: str) -> RecordPack | None:
+    def get_pack(self, slot: str, kind: str | None = None) -> RecordPack | None:
         """The records last packed for ``slot`` (:func:`pack_slot`), or None when packs are off,
         there is none, or it is damaged or was written by other code (then it is removed and the
-        damage counted in :attr:`rebuilt`)."""
+        damage counted in :attr:`rebuilt`). With ``kind`` (a source kind), when ``slot`` has no
+        pack: the pack last written for a source of that kind (:meth:`put_pack`). A pack's records
+        are looked up by blob digest, so any pack answers for any source; this one likely holds
+        most of a source at a new place (a copy of a folder, a checkout elsewhere, the next build
+        of a release), whose records were otherwise read one entry at a time: 4,718 entries, 0.45 s
+        of a one-changed-file run at a new folder of the pinned pair's target."""
         if not self.packs:
             return None
+        found = self._read_pack(slot)
+        if found is None and kind is not None:
+            latest = self._latest_pack(kind)
+            if latest is not None and latest != slot:
+                found = self._read_pack(latest)
+        return found
+
+    def _latest_path(self, kind: str) -> Path:
+        assert self.dir is not None
+        return self.dir / "packs" / f"latest-{hashlib.sha256(kind.encode()).hexdigest()[:16]}"
+
+    def _latest_pack(self, kind: str) -> str | None:
+        """The slot :meth:`put_pack` last wrote for a source of ``kind``, if it names one."""
+        try:
+            text = self._latest_path(kind).read_text(encoding="ascii").strip()
+        except (OSError, ValueError):
+            return None
+        return text if _HEX64.fullmatch(text) else None
+
+    def _read_pack(self, slot: str) -> RecordPack | None:
         entry = self._pack_path(slot)
         try:
             blob = entry.read_bytes()
@@ -132,13 +157,17 @@ class IndexCache:
             entry.unlink(missing_ok=True)
         return found
 
-    def put_pack(self, slot: str, records: Sequence[FileIndex]) -> None:
+    def put_pack(self, slot: str, records: Sequence[FileIndex], kind: str | None = None) -> None:
         """Pack ``records`` (indexed ones only: the others are never cached) for ``slot``, then
-        keep only the :attr:`packs` newest packs. A full disk costs speed only."""
+        keep only the :attr:`packs` newest packs; with ``kind``, note it as the last pack of
+        that source kind (:meth:`get_pack`). A full disk costs speed only."""
         if not self.packs:
             return
         store_keeping_newest(self._pack_path(slot), RecordPack.encode(slot, [r for r in records if r.status == "ok"]),
                              self.packs, "*/*.pack")
+        if kind is not None:
+            with contextlib.suppress(OSError):
+                write_atomically(self._latest_path(kind), slot.encode("ascii"))
 
     def _digests_path(self, archive: str) -> Path | None:
         hexdigest = archive.removeprefix("sha256:")

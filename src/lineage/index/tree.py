@@ -179,8 +179,10 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     ``read``: files of this source already read (path -> bytes, from :func:`tree_identity`'s
     ``blobs``), used instead of reading them again; entries are removed as they are taken.
     With packs on (``cache.packs``, and not with ``known``), the records are first looked up in
-    the pack of this source's last run (:class:`lineage.index.store.RecordPack`), which is
-    written again when more than ``cache.pack_rewrite_after`` records were missing from it.
+    the pack of this source's last run (:class:`lineage.index.store.RecordPack`; a source of more
+    than ``cache.pack_rewrite_after`` files at a new place: the last pack written for a source of
+    its kind), which is written again when more than ``cache.pack_rewrite_after`` records were
+    missing from it.
     """
     started = time.perf_counter()
     paths = source.paths()
@@ -193,7 +195,10 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     reused = 0
     # One read for every record of the last run (history passes ``known``: it has them in memory).
     slot = pack_slot(source.info.kind, source.info.location) if cache.packs and known is None else None
-    pack = cache.get_pack(slot) if slot is not None else None
+    # Another place's pack (get_pack's kind) only where it can save more entry reads than its
+    # misses would cost in a pack written again: a small tree reads its entries and packs them.
+    pack = cache.get_pack(slot, source.info.kind if len(py_paths) > cache.pack_rewrite_after else None) \
+        if slot is not None else None
     to_read = []
     order = []  # every file's path, in the order its bytes were (or would have been) read
     for path in py_paths:
@@ -283,12 +288,13 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             if record.status == "ok":
                 known[record.digest] = (record, data[path])
     if archive is not None and cache.archive_digests(archive) != dict(digests):
+        source.verify()  # recorded under the archive's digest: only once its bytes have it
         cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     if slot is not None:
         unique = list({f.digest: f for f in files}.values())
         if pack is None or sum(f.digest not in pack for f in unique) > cache.pack_rewrite_after:
-            cache.put_pack(slot, unique)
+            cache.put_pack(slot, unique, source.info.kind)
     skipped = [(p, records[p].reason) for p in py_paths if records[p].status != "ok"]
     # Python files the source did not read (a symlink, a special file): skipped files too, so that
     # files.csv and the figures say so, not only the manifest's skipped members.
@@ -370,6 +376,7 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
                     blobs.digests[path] = read[path]
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
+            source.verify()  # recorded under the archive's digest: only once its bytes have it
             cache.put_archive_digests(archive, digests)
     licence, project, vendoring = read_source_licence(source), read_project(source), read_vendor_records(source)
     if isinstance(blobs, ReadFiles):

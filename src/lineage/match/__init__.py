@@ -228,7 +228,7 @@ class FileMatcher:
         from lineage.match.labels import FileLabeller
         from lineage.match.lone import drop_lone_lines
         from lineage.match.regions import Chain, chain_runs
-        from lineage.match.renames import renamed_paths
+        from lineage.match.renames import renamed_paths, split_module_paths
         from lineage.match.second_copies import drop_second_copies
 
         target, upstream, params = self.target, self.upstream, self.params
@@ -255,6 +255,9 @@ class FileMatcher:
                                         attributed and bool(params.claim_named_file_first), params.region_min_weight,
                                         self._pinned(t_file)))
         labeller = FileLabeller(target, upstream, t_file, params)
+        if params.fill_module_split:
+            labeller.split_from = frozenset(u for path in split_module_paths(placed_paths)
+                                            for u in self.by_path.get(path, ()))
         claimed = [kept for chain in chains if (kept := labeller.claim(chain)) is not None]
         accepted: list[Chain] = []
         for chain in claimed:

@@ -181,7 +181,7 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
                     done += edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
-        imports_in_any_order(lab, u_file, new_number)
+        imports_in_any_order(lab, u_file, new_number, placed)
     # Moved lines are one-line regions numbered after this pair's new region (renumbered below
     # when that one stays empty).
     moved = moved_lines(lab, u_file, new_number + 1) if survivors and placed and p.fill_moved_min_alnum > 0 else 0

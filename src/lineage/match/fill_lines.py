@@ -80,8 +80,11 @@ def fold_form(line: str, kind: int) -> str:
 
 def is_own_file(lab: FileLabeller, u_file: int) -> bool:
     """Whether the labeller's target file has the upstream file's name: its later version (a
-    fork's, a vendored copy's), not a file that took a part of it."""
-    return posixpath.basename(lab.target.files[lab.t_file].path) == posixpath.basename(lab.upstream.files[u_file].path)
+    fork's, a vendored copy's), not a file that took a part of it; or is a part of the upstream
+    module split into a package of the module's name at the module's place
+    (``fill_module_split``: ``nextcord/webhook/async_.py`` <- ``discord/webhook.py``)."""
+    return (posixpath.basename(lab.target.files[lab.t_file].path) == posixpath.basename(lab.upstream.files[u_file].path)
+            or u_file in lab.split_from)
 
 
 def statement_rule(lab: FileLabeller, u_file: int) -> bool:

@@ -86,7 +86,7 @@ from lineage.match.fill_lines import (
     is_free,
     span_arrays,
 )
-from lineage.match.imports import import_module, is_import_line, unvendored_import
+from lineage.match.imports import as_upstream_package, import_module, is_import_line, unvendored_import
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.origin import vendored_root
 from lineage.match.records import NONE, VERBATIM
@@ -188,7 +188,7 @@ def edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, us
     return done
 
 
-def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> None:
+def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed: bool = False) -> None:
     """Rule (c), imports out of order: a tool such as isort sorts a file's imports again, so
     the copied imports stand in another order than upstream and the in-order rules leave them
     none. In the file's main pair (the pair that gets lone survivors), a free one-line import
@@ -200,7 +200,9 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
     paired line (a new region when there is none). In a vendored copy of the upstream file
     (``fill_vendored_imports``; :func:`~lineage.match.origin.vendored_root`), a target import
     is compared as it was before the vendoring tool re-rooted it (:func:`unvendored_import`:
-    ``from pip._vendor import requests`` <- ``import requests``), and paired near."""
+    ``from pip._vendor import requests`` <- ``import requests``), and paired near. At the target
+    file's own place (``placed``), an import of the fork's renamed package is compared as the
+    upstream wrote it (``lone_placed_import_variants``), and paired near."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     r, rows = lab.result, lab.t_rows
     root = vendored_root(lab.target.files[lab.t_file].path, lab.upstream.files[u_file].path,
@@ -213,6 +215,8 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
     u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
     by_form: dict[str, list[int]] = {}
     sorted_names = bool(lab.p.fill_import_sorted_names)
+    renamed_package = bool(lab.p.lone_placed_import_variants) and placed
+    packages = lab.packages(u_file)
     # Only code lines can be imports (the kind test once, on the arrays), and an import's
     # stripped text starts with one of two words (a cheap test before the pattern).
     for uc in np.flatnonzero(u.kind[u_start : u_start + len(u_rows)] == CODE).tolist():
@@ -235,6 +239,9 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int) -> Non
             continue
         mine = unvendored_import(text, module_root) if module_root else text
         free_ups = [uc for uc in by_form.get(fold_form(mine, CODE), []) if uc not in used]
+        if not free_ups and renamed_package and (theirs := as_upstream_package(mine, packages)) is not None:
+            # a fork's import of its renamed package (``lone_placed_import_variants``)
+            free_ups = [uc for uc in by_form.get(fold_form(theirs, CODE), []) if uc not in used]
         if not free_ups and sorted_names and (names := names_key(mine)) is not None:
             # at its own indentation: isort sorted it where it stood (an import moved into a
             # function, paired with the module's, would part the function's survivors)

@@ -12,6 +12,9 @@ each asking its own question of a line:
 - :func:`unvendored_import`: a vendored copy's import with the vendoring root taken out
   (``from pip._vendor import requests`` -> ``import requests``), the line the vendoring tool
   rewrote; the fill's import rule pairs it with the upstream's.
+- :func:`as_upstream_package`: a fork's import of its own renamed package as the upstream wrote
+  it (``import nextcord`` -> ``import discord``); the fill's import rule pairs it with the
+  upstream's and the lone-line rule keeps it as it keeps a verbatim one.
 - :func:`imports_disagree`: two import statements of other modules that bind other names
   (``import io`` / ``import asyncio``): never an edit of one another, whatever their place
   (:func:`lineage.match.labels.pair_label` refuses them).
@@ -63,6 +66,24 @@ def unvendored_import(text: str, root: str) -> str:
     elif (m := _PLAIN.fullmatch(text)) and m.group(1).startswith(root + "."):
         return f"import {m.group(1)[len(root) + 1:]}{m.group(2)}"
     return text
+
+
+def as_upstream_package(text: str, packages: tuple[str, frozenset[str]]) -> str | None:
+    """A one-line import of the target file's own top package as the upstream wrote it, when
+    that package stands in place of the upstream's one top-level package (a fork's rename:
+    ``from nextcord.backoff import ExponentialBackoff`` -> ``from discord.backoff import
+    ExponentialBackoff``, ``import nextcord`` -> ``import discord``); None for any other line,
+    and when the upstream tree has several top-level packages (which one was renamed cannot be
+    told) or a package of the target's name."""
+    top, upstream_packages = packages
+    if not top or top in upstream_packages or len(upstream_packages) != 1 or not is_import_line(text):
+        return None
+    module = import_module(text)
+    if module is None or module.split(".")[0] != top:
+        return None
+    (theirs,) = upstream_packages
+    at = text.index(module)
+    return text[:at] + theirs + text[at + len(top):]
 
 
 def is_absolute_import(text: str) -> bool:

@@ -121,6 +121,9 @@ class FileLabeller:
         self._statements: np.ndarray | None = None
         # the target file's align forms (lineage.match.fill_lines.align_forms), made on first use
         self.align_forms: AlignForms | None = None
+        # upstream modules this file is a part of, split into a package of the module's name at
+        # the module's place (``fill_module_split``; set by the matcher)
+        self.split_from: frozenset[int] = frozenset()
 
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)

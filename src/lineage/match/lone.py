@@ -106,9 +106,11 @@ import numpy as np
 
 from lineage.arrays import unique
 from lineage.index import CODE
+from lineage.match.fill_lines import fold_form
 from lineage.match.fill_statements import Statements, def_key
+from lineage.match.fill_survivors import names_key
 from lineage.match.idioms import IdiomFilter
-from lineage.match.imports import is_import_line
+from lineage.match.imports import as_upstream_package, is_import_line
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import added_arguments, only_added_or_dropped
@@ -282,6 +284,19 @@ def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_
     return key
 
 
+def _import_variant(lab: FileLabeller, tc: int, u_file: int) -> bool:
+    """Whether the one-line import at content line ``tc`` is its upstream line but for the
+    fork's rename of its package (:func:`as_upstream_package`) or the order of its names
+    (:func:`names_key`)."""
+    text = lab.t_lines[lab.t_rows[tc]].strip()
+    theirs = lab.upstream_lines(u_file)[1][int(lab.result.up_row[lab.t_rows[tc]])].strip()
+    renamed = as_upstream_package(text, lab.packages(u_file))
+    if renamed is not None and fold_form(renamed, CODE) == fold_form(theirs, CODE):
+        return True
+    names = names_key(text)
+    return names is not None and names == names_key(theirs)
+
+
 def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
                placed: frozenset[int] = frozenset()) -> np.ndarray:
     """Content-line indices (of the labeller's file) of the paired lines that are lone, or in a
@@ -361,6 +376,11 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         linked_files = np.isin(up_file, np.unique(up_file[linked]))
         if p.lone_placed_imports:
             own_imports = is_import & (match[paired] == VERBATIM) & linked_files
+            if p.lone_placed_import_variants:
+                # ... and one that is the upstream's but for the fork's package rename or the
+                # order of its names (``lone_placed_import_variants``).
+                for k in np.flatnonzero(is_import & (match[paired] == NEAR) & linked_files).tolist():
+                    own_imports[k] = _import_variant(lab, int(paired[k]), int(up_file[k]))
         # A later version of a file keeps its methods: there a near ``def`` header naming the
         # upstream header of its own name, each defined once in its file, is evidence on its own
         # (``lone_placed_headers``).

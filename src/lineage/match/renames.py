@@ -109,8 +109,17 @@ def renamed_paths(path: str, renames: dict[str, str]) -> set[str]:
     return out
 
 
+def split_module_paths(paths: set[str]) -> set[str]:
+    """The module each of these paths would be a part of had its module been split into a
+    package of the module's name (``discord/webhook/async_.py`` -> ``discord/webhook.py``);
+    only a module inside a folder (a bare ``webhook.py`` names no place)."""
+    return {f"{folder}.py" for path in paths if "/" in (folder := path.rpartition("/")[0])}
+
+
 def renamed_upstream_paths(path: str, renames: dict[str, str], upstream_paths: Container[str]) -> tuple[str, ...]:
-    """Target ``path``'s renamed paths (:func:`renamed_paths`) that an upstream file has, sorted:
-    all a file's labels read of the renames (the matcher establishes a pair only with a file at
-    such a path), so what a cached entry is checked on."""
-    return tuple(sorted(u for u in renamed_paths(path, renames) if u in upstream_paths))
+    """Target ``path``'s renamed paths (:func:`renamed_paths`), and the modules they would be
+    split from (:func:`split_module_paths`), that an upstream file has, sorted: all a file's
+    labels read of the renames (the matcher establishes a pair only with a file at such a path,
+    and ``fill_module_split`` reads the modules), so what a cached entry is checked on."""
+    renamed = renamed_paths(path, renames)
+    return tuple(sorted(u for u in renamed | split_module_paths(renamed) if u in upstream_paths))

@@ -41,12 +41,15 @@ __all__ = [
 
 
 
-def open_source(spec: str, cache_dir: Path | None = None) -> Source:
-    """Open what the user named: a directory, an archive, PATH@REF, or pypi:NAME==VERSION."""
+def open_source(spec: str, cache_dir: Path | None = None, check_later: bool = False) -> Source:
+    """Open what the user named: a directory, an archive, PATH@REF, or pypi:NAME==VERSION.
+    ``check_later``: a cached PyPI release is hashed while the caller works, which must call
+    :meth:`Source.verify` before it writes anything made from the source (see
+    :class:`lineage.sources.pypi.PinCheck`)."""
     if not spec or not spec.strip():
         raise SourceError("empty source spec")
     if spec.startswith("pypi:"):
-        return _open_pypi(spec, cache_dir)
+        return _open_pypi(spec, cache_dir, check_later)
 
     path = Path(spec).expanduser()
     # os.path predicates (unlike some Path ones) answer False instead of raising.

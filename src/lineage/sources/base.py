@@ -108,6 +108,11 @@ class Source:
         for path in paths:
             yield path, self.read(path)
 
+    def verify(self) -> None:
+        """Raise :class:`lineage.errors.SourceError` if a check of this source's bytes that runs
+        alongside the work (:class:`lineage.sources.pypi.PinCheck`) failed; wait for it if it is
+        still running. Nothing to do for the other sources, checked when opened."""
+
     def later_reader(self) -> LaterReader | None:
         """A reader of this source's files that keeps working after :meth:`close`, for files
         whose bytes a run may never need (:class:`lineage.index.tree.TreeBytes`); None when
@@ -244,11 +249,11 @@ def _dist_name(filename: str) -> str:
     return _canonical_name(m.group(1) if m else stem)
 
 
-def _sha256_file(path: Path) -> str:
+def _sha256_file(path: Path, chunk_bytes: int = 1 << 20) -> str:
     h = hashlib.sha256()
     try:
         with open(path, "rb") as fh:
-            for chunk in iter(lambda: fh.read(1 << 20), b""):
+            for chunk in iter(lambda: fh.read(chunk_bytes), b""):
                 h.update(chunk)
     except OSError as exc:
         raise SourceError(f"cannot read {path}: {_describe(exc)}") from None

@@ -84,7 +84,10 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       name (``Class.method``, each defined once, no ``@overload``) as step 5a pairs two
       statements, wherever the diff put them: a function rewritten around its signature
       (``def create_activity(`` re-wrapped and typed, its body new) left the diff nothing to
-      put them opposite each other by.
+      put them opposite each other by.  The two are compared without their return
+      annotations (:func:`_without_return_annotation`, since 2026-12-05 night): the annotation
+      cut leaves one broken over lines whole, and nine lines of ``-> Callable[...]`` kept
+      ``ext/commands/core.py``'s module-level ``def command(`` under the 0.6 cutoff.
 
    In step 5a's half-of-its-words rule (and so in 5c), the words of a string literal count
    one by one (a message moved into an f-string keeps its words) and ``None``, ``True`` and
@@ -104,6 +107,13 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       step 5 runs between them though blame kept fewer than 2 of its lines
       (``nextcord/webhook/sync.py``'s ``edit_webhook`` <- ``discord/webhook.py``'s, every line
       edited; before, blame's lines in the file were copies and the rest of the function new).
+      Since 2026-12-05 night, a name the upstream file defines in several classes (not a
+      dunder, still defined once in the target) pairs with the definition whose text is most
+      like the target function's (:func:`_closest`): ``webhook/async_.py``'s
+      ``AsyncWebhookAdapter.request`` and ``webhook/sync.py``'s ``WebhookAdapter.request``, the
+      rate-limit loops of ``discord/webhook.py``'s adapters rewritten, were new because
+      ``request`` stands three times there (the abstract one, the aiohttp one, the requests
+      one).
    c. **Classes moved** (since 2026-12-05): a class of the target holding at least
       ``MOVED_FUNCTION_MIN_LINES`` blame lines from one class of an upstream file other than
       the one step 5 aligned, the two names alike (ratio >= ``NEAR_CUTOFF``, as two headers
@@ -112,21 +122,31 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       line a docstring line, each ``__init__`` edited; ``webhook/async_.py``'s ``Webhook``).  A
       first draft that took any such class (no name test) paired ``GuildPreview`` with
       ``Guild`` and ``InteractionMessage`` with ``Message``.
-   d. **Module statements moved** (since 2026-12-05 evening): a multi-line statement outside
+   d. **Functions copied within the file** (since 2026-12-05 night): in a later version of
+      the file's own, a function holding at least ``MOVED_FUNCTION_MIN_LINES`` blame lines off
+      the in-order chain from one upstream function *of the same name* is a second copy of it
+      made after OLD (``VoiceChannel.purge`` and ``ForumChannel.permissions_for`` written from
+      ``TextChannel``'s; blame's ``-M`` finds their unchanged lines, step 5 aligned only the
+      first copy in place), and step 5 runs between the two as in step 6. The first copy keeps
+      the upstream lines it was paired with; a changed line of the second copy whose upstream
+      line the file holds verbatim elsewhere is the file's own edit of the first copy, not a
+      copy from the upstream (issue 8's truth set credits the upstream line to the verbatim
+      copy, and lineage's ``second_copy_rule`` does the same), so it stays new.
+   e. **Module statements moved** (since 2026-12-05 evening): a multi-line statement outside
       any function holding at least ``MOVED_FUNCTION_MIN_LINES`` blame lines from one
       statement of another file is that statement moved, and step 5 runs between the two
       (requests' ``REDIRECT_STATI``, moved from ``sessions.py`` to ``models.py``: blame kept
       its first four lines, while its edited ``codes.temporary_redirect,`` and its ``)`` were
       blocks under blame's 40 characters).
-   e. **Functions moved within the file** (since 2026-12-05 evening): in a later version of
-      the file's own, a function holding at least ``MOVED_FUNCTION_MIN_LINES`` blame lines from
-      one function of the old file that lie off step 5's chain (blame's ``-M`` followed them
-      to another place of the file) is aligned with that function by step 5, as step 6 aligns
-      a function moved from another file: requests split ``merge_environment_settings`` out
+   f. **Functions moved within the file under another name** (since 2026-12-05 evening): as
+      6d, for a function whose name is not the one it took its off-chain blame lines from (at
+      least ``MOVED_FUNCTION_MIN_LINES``): requests split ``merge_environment_settings`` out
       of ``Session.request`` and put it below ``send``; blame kept its comments and merge
       lines, and the edited ``for k, v in env_proxies.items():`` and the 19-character
-      ``proxies.setdefault(k, v)`` between them counted as new.  It runs after steps 6-6c,
-      whose rows stay.
+      ``proxies.setdefault(k, v)`` between them counted as new.  Aligned as step 6 aligns a
+      moved function (not as 6d's second copy: run that way it took back the upstream lines
+      of its first copy, 81 docstring pieces and ``return self`` "realigned" in the fork),
+      after steps 6-6c, whose rows stay.
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
@@ -135,7 +155,7 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    b. The same between the file and another upstream file blame moved at least
       ``MOVED_FUNCTION_MIN_LINES`` lines from into it (since 2026-12-05 evening), for a
       statement at the module's top level that is no import, compared as it is:
-      ``DEFAULT_REDIRECT_LIMIT = 30``, moved with ``REDIRECT_STATI`` (6d) and under blame's 40
+      ``DEFAULT_REDIRECT_LIMIT = 30``, moved with ``REDIRECT_STATI`` (6e) and under blame's 40
       characters between files.  In a class or function a line standing once in each of two
       files is as often the language's (``def __setstate__(self, state):`` of ``Response``,
       added since, and of ``Session``), and any two files may import one name.
@@ -469,7 +489,7 @@ def resorted_arguments(s: Statement, u: Statement) -> list[tuple[int, int]]:
 
 
 def statement_spans(lines: Sequence[str], rename_text: Callable[[str], str]) -> dict[int, tuple[int, int]]:
-    """0-based line -> (first, last) line of the multi-line statement that holds it (step 6d)."""
+    """0-based line -> (first, last) line of the multi-line statement that holds it (step 6e)."""
     out: dict[int, tuple[int, int]] = {}
     for stmt in statements(lines, rename_text).values():
         first, last = stmt[0][1], stmt[-1][1]
@@ -525,6 +545,7 @@ def header_rows(lines: Sequence[str], up_lines: Sequence[str],
         s, u = mine.get(i), theirs.get(j) if j is not None else None
         if s is None or u is None:
             continue
+        s, u = _without_return_annotation(s), _without_return_annotation(u)
         key_s, key_u = " ".join(t for t, _ in s), " ".join(t for t, _ in u)
         s_lines = sorted({at for _, at in s})
         if key_s == key_u:  # the same tokens: on one line each the line itself, else re-wrapped
@@ -537,6 +558,26 @@ def header_rows(lines: Sequence[str], up_lines: Sequence[str],
             if category == "rewrapped" or _kept(s, u, line):
                 out.append((line, _partner(s, u, line, category), category))
     return out
+
+
+def _without_return_annotation(s: Statement) -> Statement:
+    """A ``def`` statement's tokens less its return annotation (``->`` up to the header's
+    closing ``:``).  :func:`without_annotations` cuts one on the header's last line, but leaves
+    one broken over lines whole (the cut text must still parse, and a ``)`` left alone on its
+    line before a ``:`` several lines below does not): ``def command(`` of nextcord's
+    ``ext/commands/core.py``, whose ``-> Callable[`` ... ``]:`` spans nine lines, fell under
+    the 0.6 cutoff against ``def command(name=None, cls=None, **attrs):`` (since 2026-12-05,
+    night).  A line holding only annotation tokens (``Union[``, ``],``) is then no line of the
+    statement: new text, as an annotation cut on one line leaves that line blank."""
+    depth = 0
+    for k, (text, _) in enumerate(s):
+        if text in ("(", "[", "{"):
+            depth += 1
+        elif text in _CLOSERS:
+            depth -= 1
+        elif text == "->" and depth == 0 and s[-1][0] == ":":
+            return [*s[:k], s[-1]]
+    return s
 
 
 def _defined(tokens: Sequence[str]) -> str | None:
@@ -703,6 +744,20 @@ def class_spans(lines: Sequence[str]) -> list[tuple[int, int, str]]:
                   if isinstance(node, ast.ClassDef))
 
 
+def _closest(lines: Sequence[str], up_lines: Sequence[str], t: tuple[int, int],
+             candidates: Sequence[tuple[int, int]]) -> tuple[int, int]:
+    """Of the upstream functions ``candidates`` (one name, defined in several classes), the one
+    whose text is most like the target function ``t``'s (rapidfuzz ratio of the stripped lines
+    joined; the first on a tie): ``WebhookAdapter.request`` of a file written from
+    ``discord/webhook.py`` is the rewrite of its ``RequestsWebhookAdapter.request``, not of the
+    abstract ``WebhookAdapter.request`` or the aiohttp one (step 6b, since 2026-12-05 night)."""
+    def text(side: Sequence[str], span: tuple[int, int]) -> str:
+        return "\n".join(line.strip() for line in side[span[0] : span[1] + 1] if line.strip())
+
+    mine = text(lines, t)
+    return max(candidates, key=lambda u: (fuzz.ratio(mine, text(up_lines, u)), -u[0]))
+
+
 def _innermost3(spans: Sequence[tuple[int, int, str]], line: int) -> tuple[int, int, str] | None:
     inside = [span for span in spans if span[0] <= line <= span[1]]
     return min(inside, key=lambda span: span[1] - span[0]) if inside else None
@@ -769,21 +824,33 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         rows[i + 1] = {"target_path": rel, "line": i + 1, "expected": "verbatim" if same else "near",
                        "upstream_path": path, "upstream_line": j + 1, "category": category}
 
-    def step5(path: str, t: tuple[int, int], u: tuple[int, int]) -> None:
-        """Step 5 between the lines ``t`` of the target and ``u`` of upstream file ``path``."""
+    def step5(path: str, t: tuple[int, int], u: tuple[int, int], second_copy: bool = False) -> None:
+        """Step 5 between the lines ``t`` of the target and ``u`` of upstream file ``path``;
+        ``second_copy``: ``t`` is a second copy of ``u`` (step 6d), whose upstream lines the
+        first copy has paired already, so only the rows inside ``t`` take upstream lines, and
+        a changed line of ``t`` whose upstream line another line of the file keeps verbatim is
+        the file's own edit of its first copy, not a copy from the upstream (the rule of issue
+        8's truth set, which credits the upstream line to the verbatim copy)."""
         mine, ours = free[t[0] : t[1] + 1], up_free(path)[u[0] : u[1] + 1]
+        held = {row["upstream_line"] - 1 for n, row in rows.items() if second_copy and row["upstream_path"] == path
+                and row["expected"] == "verbatim" and not t[0] <= n - 1 <= t[1]}
 
         def local() -> list[tuple[int, int]]:
             return [(i - t[0], j - u[0]) for i, j in anchors(path, t, u)]
 
+        def put(i: int, j: int, category: str) -> None:
+            if u[0] + j in held and lines[t[0] + i].strip() != up_lines[path][u[0] + j].strip():
+                return
+            add(t[0] + i, u[0] + j, category, path)
+
         taken_up: set[int] = set()
         for i, j, category in statement_rows(mine, ours, local(), rename_text, taken_up):
-            add(t[0] + i, u[0] + j, category, path)
+            put(i, j, category)
         taken_up |= {j - u[0] for n, row in rows.items() if row["upstream_path"] == path
+                     and (not second_copy or t[0] <= n - 1 <= t[1])
                      for j in [row["upstream_line"] - 1] if u[0] <= j <= u[1]}
         for i, j, _ in edited_rows(mine, ours, local(), rename_text, taken_up):
-            add(t[0] + i, u[0] + j, "realigned" if lines[t[0] + i].strip() == up_lines[path][u[0] + j].strip()
-                else "edited", path)
+            put(i, j, "realigned" if lines[t[0] + i].strip() == up_lines[path][u[0] + j].strip() else "edited")
 
     for path in dict.fromkeys([main, top]):  # step 4 against the own file and the one blame credits most
         # Annotations and comments are cut only against the file's own old version: in a file
@@ -796,11 +863,30 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             add(i, j, "renamed" if rename_text(lines[i]) != lines[i] else "reformatted", path)
     spans = def_spans(lines)
     done: set[tuple[int, int]] = set()
+    second: set[tuple[int, int]] = set()
     if own:
         step5(main, (0, len(lines) - 1), (0, len(theirs) - 1))
         # Step 5c: a function's header pairs with the header of the same qualified name.
         for i, j, category in header_rows(free, up_free(main), rename_text):
             add(i, j, category)
+        # Step 6d: a function of the same name as the one it copies, holding blame lines of it
+        # off the in-order chain, is a second copy made within the file (``VoiceChannel.purge``
+        # written from ``TextChannel.purge``), aligned with it as step 6 aligns a function moved
+        # from another file.
+        on_chain = set(align.increasing_chain(anchors(main)))
+        name_of = {span: name for name, found in named_functions(lines).items() for span in found}
+        up_name_of = {span: name for name, found in named_functions(theirs).items() for span in found}
+        main_spans = def_spans(theirs)
+        copied: Counter[tuple[tuple[int, int], tuple[int, int]]] = Counter()
+        for i, j in anchors(main):
+            t, u = _innermost(spans, i), _innermost(main_spans, j)
+            if (i, j) not in on_chain and t is not None and u is not None \
+                    and name_of.get(t) is not None and name_of.get(t) == up_name_of.get(u):
+                copied[t, u] += 1
+        for (t, u), count in sorted(copied.items(), key=lambda item: (-item[1], item[0])):
+            if count >= MOVED_FUNCTION_MIN_LINES and t not in second:
+                second.add(t)
+                step5(main, t, u, second_copy=True)
     # Step 6: a function moved from an upstream file other than the one step 5 aligned.
     moved: Counter[tuple[tuple[int, int], str, tuple[int, int]]] = Counter()
     up_spans: dict[str, list[tuple[int, int]]] = {}
@@ -838,25 +924,23 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             done.add(t3[:2])
             step5(path, t3[:2], u3[:2])
     if own:
-        # Step 6e: a function whose blame lines from its own old file lie off the chain of step
-        # 5 (moved within the file) is aligned with the function they came from, as step 6
-        # aligns one moved from another file (requests' ``merge_environment_settings``, split
-        # out of ``Session.request`` and placed below ``send``: blame kept its comments and its
-        # merge lines, the edited ``for k, v in env_proxies.items():`` between them was new).
-        # After steps 6-6c, which keep the rows they found.
+        # Step 6f: the same as 6d for a function of another name than the one whose blame lines
+        # it holds off the chain (requests' ``merge_environment_settings``, split out of
+        # ``Session.request`` and placed below ``send``: blame kept its comments and its merge
+        # lines, the edited ``for k, v in env_proxies.items():`` between them was new). After
+        # steps 6-6c, which keep the rows they found.
         on_chain = set(align.increasing_chain(anchors()))
         main_spans = def_spans(theirs)
         moved_within: Counter[tuple[tuple[int, int], tuple[int, int]]] = Counter()
         for i, j in anchors():
             t, u = _innermost(spans, i), _innermost(main_spans, j)
-            if (i, j) not in on_chain and t is not None and u is not None:
+            if (i, j) not in on_chain and t is not None and u is not None and t not in second:
                 moved_within[t, u] += 1
-        done_within: set[tuple[int, int]] = set()
         for (t, u), count in sorted(moved_within.items(), key=lambda item: (-item[1], item[0])):
-            if count >= MOVED_FUNCTION_MIN_LINES and t not in done_within:
-                done_within.add(t)
+            if count >= MOVED_FUNCTION_MIN_LINES and t not in second:
+                second.add(t)
                 step5(main, t, u)
-    # Step 6d: a multi-line statement outside any function (a module constant) holding at least
+    # Step 6e: a multi-line statement outside any function (a module constant) holding at least
     # MOVED_FUNCTION_MIN_LINES blame lines from one statement of another file is that statement
     # moved: step 5 runs between the two (requests' ``REDIRECT_STATI``, moved from
     # ``sessions.py`` to ``models.py``: blame kept its first four lines; its ``)`` and its edited
@@ -888,9 +972,9 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         for name, spans_t in named_functions(lines).items():
             if name.startswith("__") and name.endswith("__"):
                 continue
-            if len(spans_t) == 1 and len(up_named.get(name, [])) == 1 and spans_t[0] not in done:
+            if len(spans_t) == 1 and up_named.get(name) and spans_t[0] not in done:
                 done.add(spans_t[0])
-                step5(top, spans_t[0], up_named[name][0])
+                step5(top, spans_t[0], _closest(free, up_free(top), spans_t[0], up_named[name]))
     if own:
         for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
                                 {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
