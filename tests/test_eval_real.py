@@ -531,6 +531,166 @@ def test_imports_reordered_and_functions_moved_to_another_file(tmp_path: Path) -
     assert ("pkg/internal.py", 1) not in rows
 
 
+def test_arguments_sorted_by_name_are_the_arguments_they_were(tmp_path: Path) -> None:
+    old = textwrap.dedent(
+        """\
+        def make_the_cookie_of_a_morsel(morsel):
+            expires_at_this_time = compute_the_expiry_time(morsel)
+            return create_cookie(
+                name=morsel.key,
+                value=morsel.value,
+                port=None,
+                comment=morsel['comment'],
+                comment_url=bool(morsel['comment']),
+                rest={'HttpOnly': morsel['httponly']},
+            )
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        def make_the_cookie_of_a_morsel(morsel):
+            expires_at_this_time = compute_the_expiry_time(morsel)
+            return create_cookie(
+                comment=morsel["comment"],
+                comment_url=bool(morsel["comment"]),
+                name=morsel.key,
+                port=None,
+                rest={"HttpOnly": morsel["httponly"]},
+                value=morsel.value,
+            )
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/c.py": old}, {"pkg/c.py": new})
+    # each argument line pairs with the same argument, wherever the sort put it (``rest=``, in
+    # an equal block of the diff, is step 4's reformatted line; ``name=`` and ``port=``, blame's)
+    for line, origin in ((4, 7), (5, 8), (9, 5)):
+        assert (rows[("pkg/c.py", line)]["category"], rows[("pkg/c.py", line)]["upstream_line"]) == (
+            "reordered", origin)
+    assert [rows[("pkg/c.py", line)]["upstream_line"] for line in (6, 7, 8)] == [4, 6, 9]
+
+
+def test_a_module_constant_moved_to_another_file_with_its_short_pieces(tmp_path: Path) -> None:
+    old_s = textwrap.dedent(
+        """\
+        from .status_codes import codes
+
+        REDIRECT_STATUS_CODES_OF_THE_SESSION = (
+            codes.moved_permanently_here,  # 301
+            codes.found_somewhere_else,  # 302
+            codes.see_the_other_one,  # 303
+            codes.temporary_moved,  # 307
+        )
+        DEFAULT_REDIRECT_LIMIT = 30
+
+
+        def resolve_the_redirects_of_a_response(resp):
+            return resp.follow_every_redirect_there_is()
+        """
+    )
+    old_m = textwrap.dedent(
+        """\
+        CONTENT_CHUNK_SIZE_OF_RESPONSES = 10 * 1024
+
+
+        def iterate_over_the_content_chunks(resp):
+            return resp.read_the_content_in_chunks(CONTENT_CHUNK_SIZE_OF_RESPONSES)
+        """
+    )
+    new_s = textwrap.dedent(
+        """\
+        def resolve_the_redirects_of_a_response(resp):
+            return resp.follow_every_redirect_there_is()
+        """
+    )
+    new_m = textwrap.dedent(
+        """\
+        REDIRECT_STATUS_CODES_OF_THE_SESSION = (
+            codes.moved_permanently_here,  # 301
+            codes.found_somewhere_else,  # 302
+            codes.see_the_other_one,  # 303
+            codes.temporary_redirect,  # 307
+        )
+
+        DEFAULT_REDIRECT_LIMIT = 30
+        CONTENT_CHUNK_SIZE_OF_RESPONSES = 10 * 1024
+
+
+        def iterate_over_the_content_chunks(resp):
+            return resp.read_the_content_in_chunks(CONTENT_CHUNK_SIZE_OF_RESPONSES)
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/sessions.py": old_s, "pkg/models.py": old_m},
+                     {"pkg/sessions.py": new_s, "pkg/models.py": new_m})
+    moved = {n: rows.get(("pkg/models.py", n)) for n in range(1, 9)}
+    assert [moved[n]["category"] for n in (1, 2, 3, 4)] == ["moved"] * 4  # blame: 40 characters and more
+    # the statement moved: its edited element and its closer (blocks under blame's minimum)
+    assert (moved[5]["category"], moved[5]["upstream_path"], moved[5]["upstream_line"]) == (
+        "edited", "pkg/sessions.py", 7)
+    assert (moved[6]["upstream_path"], moved[6]["upstream_line"]) == ("pkg/sessions.py", 8)
+    # a module constant standing once in each file, moved with it
+    assert (moved[8]["category"], moved[8]["upstream_path"], moved[8]["upstream_line"]) == (
+        "reordered", "pkg/sessions.py", 9)
+
+
+def test_a_function_split_out_and_moved_within_its_file_is_aligned_with_its_origin(tmp_path: Path) -> None:
+    old = textwrap.dedent(
+        """\
+        class Session:
+            def request_the_resource(self, url, proxies, verify):
+                prepared_request_object = self.prepare_the_request(url)
+                # Gather clues from the surrounding environment.
+                if self.trust_env_settings_here:
+                    env_proxies = get_environ_proxies(url) or {}
+                    for (k, v) in env_proxies.items():
+                        proxies.setdefault(k, v)
+                # Merge all the keyword arguments.
+                proxies = merge_setting(proxies, self.proxies_of_session)
+                return self.send_the_request(prepared_request_object, proxies, verify)
+
+            def send_the_request(self, request, proxies, verify):
+                adapter_for_request = self.get_adapter_of_the_url(request.url)
+                started_at_this_moment = preferred_clock_of_the_session()
+                response_of_adapter = adapter_for_request.send(request, proxies=proxies, verify=verify)
+                response_of_adapter.elapsed = preferred_clock_of_the_session() - started_at_this_moment
+                dispatch_the_response_hooks(response_of_adapter, self.hooks_of_session)
+                return response_of_adapter
+        """
+    )
+    new = textwrap.dedent(
+        """\
+        class Session:
+            def request_the_resource(self, url, proxies, verify):
+                prepared_request_object = self.prepare_the_request(url)
+                proxies = self.merge_environment_settings(url, proxies)
+                return self.send_the_request(prepared_request_object, proxies, verify)
+
+            def send_the_request(self, request, proxies, verify):
+                adapter_for_request = self.get_adapter_of_the_url(request.url)
+                started_at_this_moment = preferred_clock_of_the_session()
+                response_of_adapter = adapter_for_request.send(request, proxies=proxies, verify=verify)
+                response_of_adapter.elapsed = preferred_clock_of_the_session() - started_at_this_moment
+                dispatch_the_response_hooks(response_of_adapter, self.hooks_of_session)
+                return response_of_adapter
+
+            def merge_environment_settings(self, url, proxies):
+                # Gather clues from the surrounding environment.
+                if self.trust_env_settings_here:
+                    env_proxies = get_environ_proxies(url, no_proxy=None)
+                    for k, v in env_proxies.items():
+                        proxies.setdefault(k, v)
+                # Merge all the keyword arguments.
+                proxies = merge_setting(proxies, self.proxies_of_session)
+                return proxies
+        """
+    )
+    rows = _truth_of(tmp_path, {"pkg/s.py": old}, {"pkg/s.py": new})
+    assert rows[("pkg/s.py", 17)]["category"] == "same_file"  # blame followed the block (-M)
+    assert rows[("pkg/s.py", 17)]["upstream_line"] == 5
+    # the lines edited between blame's lines, aligned with the function they came from
+    assert (rows[("pkg/s.py", 19)]["category"], rows[("pkg/s.py", 19)]["upstream_line"]) == ("edited", 7)
+    assert (rows[("pkg/s.py", 20)]["expected"], rows[("pkg/s.py", 20)]["upstream_line"]) == ("verbatim", 8)
+
+
 def test_agreed_sample_takes_code_lines_both_the_truth_and_lineage_call_copied(tmp_path: Path) -> None:
     from tests.eval.real import agreed_sample
 

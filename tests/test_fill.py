@@ -1427,3 +1427,61 @@ def test_a_function_moved_within_its_file_keeps_its_signature(run_compare: Runne
     assert set(frame.loc[header, "upstream_line"].astype(int)) == {old_send}
     off = run_compare({"pkg/http.py": text}, [("up", up)], params=MatchParams(fill_signature_any_order=0))
     assert set(file_lines(off, "pkg/http.py").loc[header, "match"]) == {"none"}
+
+
+_MORSEL_UP = ("import time\n\n\n"
+              "def morsel_to_cookie_of_the_jar(morsel):\n"
+              "    expires = compute_the_expiry_of_the_morsel(morsel)\n"
+              "    c = create_cookie(\n"
+              "        name=morsel.key,\n"
+              "        value=morsel.value,\n"
+              "        version=morsel['version'] or 0,\n"
+              "        port=None,\n"
+              "        domain=morsel['domain'],\n"
+              "        path=morsel['path'],\n"
+              "        secure=bool(morsel['secure']),\n"
+              "        expires=expires,\n"
+              "        discard=False,\n"
+              "        comment=morsel['comment'],\n"
+              "        comment_url=bool(morsel['comment']),\n"
+              "        rest={'HttpOnly': morsel['httponly']},\n"
+              "        rfc2109=False,)\n"
+              "    return c\n")
+# requests 2.32.3: the same arguments sorted by name, the call returned at once.
+_MORSEL_TARGET = ("import time\n\n\n"
+                  "def morsel_to_cookie_of_the_jar(morsel):\n"
+                  "    expires = compute_the_expiry_of_the_morsel(morsel)\n"
+                  "    return create_cookie(\n"
+                  "        comment=morsel[\"comment\"],\n"
+                  "        comment_url=bool(morsel[\"comment\"]),\n"
+                  "        discard=False,\n"
+                  "        domain=morsel[\"domain\"],\n"
+                  "        expires=expires,\n"
+                  "        name=morsel.key,\n"
+                  "        path=morsel[\"path\"],\n"
+                  "        port=None,\n"
+                  "        rest={\"HttpOnly\": morsel[\"httponly\"]},\n"
+                  "        rfc2109=False,\n"
+                  "        secure=bool(morsel[\"secure\"]),\n"
+                  "        value=morsel.value,\n"
+                  "        version=morsel[\"version\"] or 0,\n"
+                  "    )\n")
+
+
+def test_arguments_sorted_by_name_pair_with_their_own_lines(run_compare: Runner) -> None:
+    """Every argument line of the sorted call names the upstream line of the same argument
+    (``fill_resorted_arguments``); without the rule some stay none or name the argument that
+    stood at their place."""
+    files = {"pkg/cookies.py": _MORSEL_TARGET}, [("up", {"pkg/cookies.py": _MORSEL_UP})]
+    up_lines = _MORSEL_UP.splitlines()
+    t_lines = _MORSEL_TARGET.splitlines()
+
+    def right(frame: pd.DataFrame) -> int:
+        """Argument lines naming the upstream line of their own argument."""
+        return sum(frame.loc[n, "match"] != "none" and up_lines[int(frame.loc[n, "upstream_line"]) - 1].strip()
+                   .replace("'", '"').rstrip(",)") == t_lines[n - 1].strip().rstrip(",)") for n in range(7, 20))
+
+    on = file_lines(run_compare(*files), "pkg/cookies.py")
+    assert right(on) == 13
+    off = file_lines(run_compare(*files, params=MatchParams(fill_resorted_arguments=0)), "pkg/cookies.py")
+    assert right(off) < 13

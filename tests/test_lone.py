@@ -566,3 +566,60 @@ def test_a_matrix_product_continuation_is_no_decorator(run_compare: Runner) -> N
     target = {"pkg/attn.py": _DECORATED_HEAD + body + "        return my_own_normaliser(attention_scores, 0.125)\n"}
     frame = file_lines(run_compare(target, [("up", up)]), "pkg/attn.py")
     assert list(frame.loc[[7, 8, 9], "match"]) == ["verbatim"] * 3
+
+
+_CERT_UP = ("import os\n\n\n"
+            "def cert_verify_of_the_adapter(conn, url, verify, cert):\n"
+            "    if url.lower().startswith('https') and verify:\n"
+            "        cert_loc = None\n"
+            "        if verify is not True:\n"
+            "            cert_loc = verify\n"
+            "        if not cert_loc:\n"
+            "            cert_loc = DEFAULT_CA_BUNDLE_PATH_OF_REQUESTS\n"
+            "        if not cert_loc:\n"
+            "            raise Exception('Could not find a suitable SSL CA certificate bundle.')\n"
+            "        conn.cert_reqs = 'CERT_REQUIRED'\n"
+            "        conn.ca_certs = cert_loc\n"
+            "    else:\n"
+            "        conn.cert_reqs = 'CERT_NONE'\n"
+            "        conn.ca_certs = None\n")
+# requests 2.32.3: the CA path may be a folder; a new ``if``/``else:`` one level in.
+_CERT_TARGET = _CERT_UP.replace("        conn.ca_certs = cert_loc\n    else:\n",
+                                "        if not os.path.isdir(cert_loc):\n"
+                                "            conn.ca_certs = cert_loc\n"
+                                "        else:\n"
+                                "            conn.ca_cert_dir = cert_loc\n"
+                                "    else:\n")
+
+
+def test_an_else_is_copied_only_with_its_compound_statement(run_compare: Runner) -> None:
+    """The new inner ``else:`` (line 16) stands where the gap alignment finds the upstream's
+    outer ``else:`` (15): verbatim with lone_clauses off, none with it on (its ``if`` is new,
+    its body too); the copied lines around it stay."""
+    target, up = {"pkg/adapters.py": _CERT_TARGET}, {"pkg/adapters.py": _CERT_UP}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_clauses=0)), "pkg/adapters.py")
+    assert off.loc[16, "match"] == "verbatim" and int(off.loc[16, "upstream_line"]) == 15
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/adapters.py")
+    assert on.loc[16, "match"] == "none"
+    assert list(on.loc[[13, 15, 19, 20], "match"]) == ["verbatim"] * 4
+
+
+def test_an_else_after_a_new_elif_stays_by_its_body(run_compare: Runner) -> None:
+    """A new ``elif`` before a copied ``else:``: the header above the ``else:`` is the new
+    ``elif``, but the first line of its block is paired inside the upstream ``else:``'s block,
+    so it stays."""
+    up = ("def choose_the_timeout_of_request(stream, timeout_value):\n"
+          "    prepared_chunked_value = compute_the_chunked_flag(stream, timeout_value)\n"
+          "    if stream:\n"
+          "        timeout = TimeoutSauce(connect=timeout_value)\n"
+          "    else:\n"
+          "        timeout = TimeoutSauce(connect=timeout_value, read=timeout_value)\n"
+          "    return prepared_chunked_value, timeout\n")
+    target = up.replace("    if stream:\n        timeout = TimeoutSauce(connect=timeout_value)\n",
+                        "    if isinstance(timeout_value, tuple):\n"
+                        "        connect, read = timeout_value\n"
+                        "    elif isinstance(timeout_value, TimeoutSauce):\n"
+                        "        pass\n")
+    frame = file_lines(run_compare({"pkg/t.py": target}, [("up", {"pkg/t.py": up})]), "pkg/t.py")
+    assert frame.loc[7, "match"] == "verbatim" and int(frame.loc[7, "upstream_line"]) == 5
+    assert frame.loc[8, "match"] == "verbatim"

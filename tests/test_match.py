@@ -759,3 +759,89 @@ def test_a_line_of_a_form_twice_upstream_takes_the_run_that_goes_on(run_compare:
     for number in (7, 8, 9, 10):  # the pieces of the re-wrapped first pattern
         assert frame.loc[number, "match"] == "near", number
         assert frame.loc[number, "upstream_line"] == 7, number
+
+
+_REDIRECT_UP = ("def resolve_the_redirects_of(self, resp, req, stream=False):\n"
+                "    hops_followed_so_far = 0\n"
+                "    while (('location' in resp.headers and resp.status_code in REDIRECT_STATI)):\n"
+                "        prepared_request = req.copy()\n"
+                "        hops_followed_so_far += self.count_the_redirect_hop(resp)\n"
+                "        resp.content_of_the_response_is_consumed_here()\n")
+
+
+def test_a_whole_statement_is_no_fragment_of_the_line_opposite(run_compare: Runner) -> None:
+    """requests 2.32.3 wrote ``while url:`` where the old loop's long condition stood, its body
+    copied. As a "fragment" of the old condition (partial_ratio 0.75) it is near; compared
+    whole, as the statement it is, it is none (``near_whole_statements``); the rest stays
+    verbatim."""
+    target = _REDIRECT_UP.replace(
+        "    while (('location' in resp.headers and resp.status_code in REDIRECT_STATI)):\n", "    while url:\n")
+    files = {"pkg/sessions.py": target}, [("up", {"pkg/sessions.py": _REDIRECT_UP})]
+    off = file_lines(run_compare(*files, params=MatchParams(near_whole_statements=0)), "pkg/sessions.py")
+    assert off.loc[3, "match"] == "near" and int(off.loc[3, "upstream_line"]) == 3
+    on = file_lines(run_compare(*files), "pkg/sessions.py")
+    assert on.loc[3, "match"] == "none"
+    assert list(on.loc[[1, 2, 4, 5, 6], "match"]) == ["verbatim"] * 5
+
+
+_DIGEST_UP = ("def build_the_digest_response(self, method, path, realm, nonce):\n"
+              "    first_digest_part = compute_the_first_digest_part(self.username, realm)\n"
+              "    second_digest_part = compute_the_second_digest_part(method, path)\n"
+              "    respdig = KD(hash_utf8(first_digest_part), '%s:%s' % (nonce, hash_utf8(second_digest_part)))\n"
+              "    self.last_nonce_count_value = increment_the_nonce_counter(nonce)\n"
+              "    return build_the_authorization_header(respdig, realm)\n")
+# requests 2.32.3 computes both digests first, then the response from them.
+_DIGEST_TARGET = _DIGEST_UP.replace(
+    "    respdig = KD(hash_utf8(first_digest_part), '%s:%s' % (nonce, hash_utf8(second_digest_part)))\n",
+    "    HA1 = hash_utf8(first_digest_part)\n"
+    "    HA2 = hash_utf8(second_digest_part)\n"
+    "    respdig = KD(HA1, f'{nonce}:{HA2}:{method}')\n")
+
+
+def test_a_whole_statement_the_gap_alignment_finds_inside_a_longer_line_must_be_similar(
+        run_compare: Runner) -> None:
+    """The region's gap holds the two new digest statements and the rewritten response; the
+    character alignment finds ``HA1 = hash_utf8(first_digest_part)`` inside the old response
+    line. As a piece of it, it is near; compared whole (ratio below ``near_min_similarity``),
+    it is none (``near_whole_statements``)."""
+    files = {"pkg/auth.py": _DIGEST_TARGET}, [("up", {"pkg/auth.py": _DIGEST_UP})]
+    off = file_lines(run_compare(*files, params=MatchParams(near_whole_statements=0)), "pkg/auth.py")
+    assert off.loc[4, "match"] == "near" and int(off.loc[4, "upstream_line"]) == 4
+    on = file_lines(run_compare(*files), "pkg/auth.py")
+    assert on.loc[4, "match"] == "none"
+    assert list(on.loc[[1, 2, 3, 7, 8], "match"]) == ["verbatim"] * 5
+
+
+_JAR_UP = ("class RequestsCookieJar(cookielib.CookieJar):\n"
+           "    def copy(self):\n"
+           "        new_cj = RequestsCookieJar()\n"
+           "        new_cj.set_policy(self.get_policy())\n"
+           "        new_cj.update(self)\n"
+           "        return new_cj\n"
+           "\n\n"
+           "def create_cookie(name, value, **kwargs):\n"
+           "    result_of_the_cookie = dict(version=0, name=name, value=value, port=None)\n"
+           "    badargs_of_the_call = set(kwargs) - set(result_of_the_cookie)\n"
+           "    result_of_the_cookie.update(kwargs)\n"
+           "    return cookielib.Cookie(**result_of_the_cookie)\n")
+# requests 2.32.3: a new helper of its own above the copied create_cookie.
+_JAR_TARGET = ("def _copy_cookie_jar(jar):\n"
+               "    if jar is None:\n"
+               "        return None\n"
+               "    new_jar = copy.copy(jar)\n"
+               "    new_jar.clear()\n"
+               "    return new_jar\n"
+               "\n\n" + _JAR_UP[_JAR_UP.index("def create_cookie"):])
+
+
+def test_a_region_extends_above_a_definition_only_by_identical_lines(run_compare: Runner) -> None:
+    """``return new_jar``, the end of the target's own helper, stands just above the copied
+    ``def create_cookie`` as ``return new_cj`` stands above the upstream's: extending the region
+    upward by likeness (0.89) pairs it near; above a definition's header only identical lines
+    extend it (``edge_definition_boundary``), and it is none."""
+    files = {"pkg/cookies.py": _JAR_TARGET}, [("up", {"pkg/cookies.py": _JAR_UP})]
+    off = file_lines(run_compare(*files, params=MatchParams(edge_definition_boundary=0)), "pkg/cookies.py")
+    assert off.loc[6, "match"] == "near" and int(off.loc[6, "upstream_line"]) == 6
+    on = file_lines(run_compare(*files), "pkg/cookies.py")
+    assert on.loc[6, "match"] == "none"
+    assert list(on.loc[9:13, "match"]) == ["verbatim"] * 5

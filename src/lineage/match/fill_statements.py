@@ -53,6 +53,7 @@ from rapidfuzz import fuzz, process
 from lineage.index import CODE
 from lineage.match.fill_lines import (
     align_keys,
+    fold_form,
     increasing_pairs,
     is_free,
     is_own_file,
@@ -574,20 +575,10 @@ def complete_statements(lab: FileLabeller, statements: Statements, u_file: int) 
     its ``)`` or ``self,``): when the two statements are at least ``fill_statement_min_similarity``
     alike, its free lines are paired with the upstream statement's lines they copy."""
     r, rows = lab.result, lab.t_rows
-    limit = lab.p.fill_statement_max_lines
-    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
-    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
-    if not mine.any():
-        return
     u_rows, _ = lab.upstream_lines(u_file)
-    partial: dict[int, set[int]] = {}
-    for tc in np.flatnonzero(mine).tolist():
-        partial.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
-    for sid, u_sids in partial.items():
-        t_stmt = np.flatnonzero(t_ids == sid).tolist()
-        if len(u_sids) != 1 or -1 in u_sids or not any(is_free(lab, u_file, tc) for tc in t_stmt):
+    for t_stmt, u_stmt, mine in statements_naming_one(lab, statements, u_file):
+        if not any(is_free(lab, u_file, tc) for tc in t_stmt):
             continue
-        u_stmt = np.flatnonzero(u_ids == next(iter(u_sids))).tolist()
         if lab.p.fill_statement_same_module and import_module(lab.t_lines[rows[t_stmt[0]]]) != import_module(
                 lab.upstream_lines(u_file)[1][u_rows[u_stmt[0]]]):
             continue
@@ -595,6 +586,63 @@ def complete_statements(lab: FileLabeller, statements: Statements, u_file: int) 
             continue
         number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
         pair_statement(lab, u_file, t_stmt, u_stmt, number)
+
+
+def statements_naming_one(lab: FileLabeller, statements: Statements,
+                          u_file: int) -> list[tuple[list[int], list[int], np.ndarray]]:
+    """(target statement, upstream statement, paired mask) of each target statement (of at most
+    ``fill_statement_max_lines`` lines) whose lines paired with ``u_file`` all name lines of one
+    upstream statement; the mask marks the content lines paired with ``u_file`` inside one."""
+    r, rows = lab.result, lab.t_rows
+    limit = lab.p.fill_statement_max_lines
+    (t_ids, _), (u_ids, _) = statements.target(limit), statements.upstream(u_file, limit)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & (t_ids >= 0)
+    if not mine.any():
+        return []
+    u_rows, _ = lab.upstream_lines(u_file)
+    named: dict[int, set[int]] = {}
+    for tc in np.flatnonzero(mine).tolist():
+        named.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
+    return [(np.flatnonzero(t_ids == sid).tolist(), np.flatnonzero(u_ids == next(iter(u_sids))).tolist(), mine)
+            for sid, u_sids in named.items() if len(u_sids) == 1 and -1 not in u_sids]
+
+
+def _argument_key(line: str) -> str:
+    """A statement's line as one argument of it: its fold form less the closing brackets and
+    the comma at its end (``rfc2109=False,)`` is ``rfc2109=False``)."""
+    key = fold_form(line, CODE)
+    while key[-1:] in (")", "]", "}", ",", " "):
+        key = key[:-1]
+    return key
+
+
+def resorted_arguments(lab: FileLabeller, statements: Statements, u_file: int) -> None:
+    """A statement of several lines whose paired lines all name lines of one upstream statement,
+    and whose argument lines (all but its first) are the upstream statement's, each once, in
+    another order (``fill_resorted_arguments``): each argument line is paired with the line of
+    its argument, taking it from the line of the statement position paired it with."""
+    r, rows = lab.result, lab.t_rows
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    for t_stmt, u_stmt, mine in statements_naming_one(lab, statements, u_file):
+        t_keys = [_argument_key(lab.t_lines[rows[tc]]) for tc in t_stmt[1:]]
+        u_keys = [_argument_key(u_lines[u_rows[uc]]) for uc in u_stmt[1:]]
+        t_args = [(tc, key) for tc, key in zip(t_stmt[1:], t_keys, strict=True) if key]
+        u_at = {key: uc for uc, key in zip(u_stmt[1:], u_keys, strict=True) if key}
+        if len(t_args) < lab.p.fill_resorted_arguments or len(u_at) != len(t_args) \
+                or len({key for _, key in t_args}) != len(t_args) or set(u_at) != {key for _, key in t_args} \
+                or [key for _, key in t_args] == [key for key in u_keys if key]:
+            continue  # not the same arguments, each once, in another order
+        number = int(r.region[rows[next(tc for tc in t_stmt if mine[tc])]])
+        for tc, key in t_args:
+            uc = u_at[key]
+            if r.match[rows[tc]] != NONE and int(r.up_row[rows[tc]]) == int(u_rows[uc]):
+                continue
+            if r.match[rows[tc]] == NONE and not is_free(lab, u_file, tc):
+                continue
+            labelled = pair_label(lab.t_lines[rows[tc]].strip(), u_lines[u_rows[uc]].strip(), lab.p,
+                                  lab.packages(u_file))
+            if labelled is not None:
+                lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
 
 
 def split_at_rewrapped(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,

@@ -21,6 +21,7 @@ import numpy as np
 from rapidfuzz import fuzz
 from rapidfuzz.distance import Indel
 
+from lineage.index import CODE
 from lineage.index.normalise import similarity_text
 from lineage.match.claims import FileClaims
 from lineage.match.hits import Side
@@ -33,21 +34,31 @@ if TYPE_CHECKING:
     from lineage.match.fill_lines import AlignForms
 
 _DEFAULT = MatchParams()
+# The first words of a line that opens a definition (its header or a decorator).
+_DEFINITION_STARTS = ("def ", "async def ", "class ", "@")
+
+
+def is_fragment(t_text: str, u_text: str, p: MatchParams = _DEFAULT) -> bool:
+    """The target line is short enough beside the upstream line to be scored as a piece of it
+    (:func:`line_similarity` with ``short_fragments``)."""
+    return len(similarity_text(t_text)) * p.fragment_length_ratio < len(similarity_text(u_text))
 
 
 def line_similarity(t_text: str, u_text: str, short_fragments: bool = True,
-                    p: MatchParams = _DEFAULT) -> float:
+                    p: MatchParams = _DEFAULT, whole: bool = False) -> float:
     """How well two stripped lines align, in 0..1 (rapidfuzz): the test for pairing them.
 
     The plain ratio (the reported :func:`similarity`), except that a line much shorter than its
     upstream line (a fragment of a re-wrapped call) is scored by its best alignment inside the longer line. With
     ``short_fragments`` off (beyond a region's last hit), only a fragment long enough to say
-    something is: ``)`` is found inside almost any line.
+    something is: ``)`` is found inside almost any line. With ``whole`` (the target line is a
+    statement of its own, :meth:`FileLabeller.whole_statement`) it is no fragment of anything.
     """
     a, b = similarity_text(t_text), similarity_text(u_text)
     if not a or not b:
         return 0.0
-    fragment = len(a) * p.fragment_length_ratio < len(b) and (short_fragments or len(a) >= p.fragment_min_chars)
+    fragment = not whole and len(a) * p.fragment_length_ratio < len(b) and (
+        short_fragments or len(a) >= p.fragment_min_chars)
     score = fuzz.partial_ratio(a, b) if fragment else fuzz.ratio(a, b)
     return math.floor(score * 10) / 1000  # 3 decimals, never rounded up to 1.0
 
@@ -132,6 +143,24 @@ class FileLabeller:
                                                   [self.t_lines[row] for row in self.t_rows.tolist()])
         return self._statements
 
+    def ends_definition_above(self, tc: int) -> bool:
+        """Content line ``tc`` stands right above a definition's header (``def``, ``async def``,
+        ``class``, a decorator) and is indented deeper than it: the last line of the body of
+        the definition before (an enclosing ``class`` header, or a module constant, is not)."""
+        if not 0 <= tc < len(self.t_rows) - 1 or self.target_kind(tc + 1) != CODE:
+            return False
+        above, header = self.t_lines[self.t_rows[tc]], self.t_lines[self.t_rows[tc + 1]]
+        return header.lstrip().startswith(_DEFINITION_STARTS) and \
+            len(above) - len(above.lstrip()) > len(header) - len(header.lstrip())
+
+    def whole_statement(self, tc: int) -> bool:
+        """Content line ``tc`` is a statement on one line (``near_whole_statements``: on)."""
+        if not self.p.near_whole_statements:
+            return False
+        ids = self.statements()
+        own = int(ids[tc])
+        return own >= 0 and (tc == 0 or int(ids[tc - 1]) != own) and (tc + 1 == len(ids) or int(ids[tc + 1]) != own)
+
     def texts(self, tc: int, uc: int, u_rows: np.ndarray, u_lines: list[str]) -> tuple[str, str]:
         return self.t_lines[self.t_rows[tc]].strip(), u_lines[u_rows[uc]].strip()
 
@@ -163,7 +192,7 @@ class FileLabeller:
 
         used: set[int] = set()
 
-        def pair(tc: int, uc: int, threshold: float, edge: bool = False) -> bool:
+        def pair(tc: int, uc: int, threshold: float, edge: bool = False, identical: bool = False) -> bool:
             if not (0 <= tc < n_t and 0 <= uc < n_u) or not free(tc):
                 return False
             if edge and uc in used:
@@ -172,13 +201,16 @@ class FileLabeller:
                 return False
             t_text, u_text = self.texts(tc, uc, u_rows, u_lines)
             labelled = pair_label(t_text, u_text, self.p, self.packages(chain.up_file))
-            if labelled is None:
+            if labelled is None or (identical and labelled[0] != VERBATIM):
                 return False
             # Beyond the outermost hit only the same tokens or a similar text extend a region;
-            # between hits the same shape (renamed names, edited literals) is enough.
+            # between hits the same shape (renamed names, edited literals) is enough. A line
+            # that is a whole statement is compared whole: it is no piece of a re-wrapped one
+            # (``near_whole_statements``).
             if labelled[0] == NEAR and not (
                     self.keys_equal(tc, chain.up_file, uc, shape=not edge)
-                    or line_similarity(t_text, u_text, not edge, self.p) >= threshold):
+                    or line_similarity(t_text, u_text, not edge, self.p,
+                                       whole=self.whole_statement(tc)) >= threshold):
                 return False
             self.set_pair(tc, chain.up_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
@@ -204,9 +236,13 @@ class FileLabeller:
             if t_lo <= t_hi and u_lo <= u_hi:
                 self.align_gap(chain.up_file, number, range(t_lo, t_hi + 1), range(u_lo, u_hi + 1),
                                 u_rows, u_lines, free)
-        # outward from both ends while lines keep matching
+        # outward from both ends while lines keep matching; above a definition's header (the
+        # region's first line, or a line reached since) only identical lines where the line is
+        # indented deeper than the header: it is the body of the definition before
+        # (``edge_definition_boundary``)
         tc, uc = runs[0].t0 - 1, runs[0].t0 + runs[0].diag - 1
-        while pair(tc, uc, self.p.edge_min_similarity, edge=True):
+        while pair(tc, uc, self.p.edge_min_similarity, edge=True,
+                   identical=bool(self.p.edge_definition_boundary) and self.ends_definition_above(tc)):
             tc, uc = tc - 1, uc - 1
         tc, uc = runs[-1].t1 + 1, runs[-1].t1 + runs[-1].diag + 1
         while True:
@@ -317,7 +353,8 @@ class FileLabeller:
         breaks alike: each target line is mapped to the upstream line most of its aligned
         characters fall in, and kept if enough of its characters align (and, when
         ``min_similarity`` is set, if its :func:`line_similarity` to that line, fragments
-        shorter than ``fragment_min_chars`` compared whole, reaches it).
+        shorter than ``fragment_min_chars`` and whole statements (``near_whole_statements``)
+        compared whole, reaches it).
         """
         if len(t_range) == len(u_range):
             # Gaps of equal length: first pair lines of the same shape in place (edited literals
@@ -327,7 +364,8 @@ class FileLabeller:
                     texts = self.texts(tc, uc, u_rows, u_lines)
                     labelled = pair_label(*texts, self.p, self.packages(u_file))
                     if labelled is not None and (not min_similarity or labelled[0] == VERBATIM
-                                                 or line_similarity(*texts, False, self.p) >= min_similarity):
+                                                 or line_similarity(*texts, False, self.p, self.whole_statement(tc))
+                                                 >= min_similarity):
                         self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
@@ -372,7 +410,15 @@ class FileLabeller:
             if n_chars < self.p.gap_min_chars and t_text != u_text and not any(
                     mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
                 continue
-            if min_similarity and t_text != u_text and line_similarity(t_text, u_text, False, self.p) < min_similarity:
+            if min_similarity and t_text != u_text and \
+                    line_similarity(t_text, u_text, False, self.p, self.whole_statement(tc)) < min_similarity:
+                continue
+            # A whole statement much shorter than the line it maps to would be scored as a
+            # piece of it: compared whole, it must be as similar as a line between two hits
+            # (``near_whole_statements``).
+            if not min_similarity and t_text != u_text and self.whole_statement(tc) and \
+                    is_fragment(t_text, u_text, self.p) and \
+                    line_similarity(t_text, u_text, True, self.p, whole=True) < self.p.near_min_similarity:
                 continue
             labelled = pair_label(t_text, u_text, self.p, self.packages(u_file))
             if labelled is not None and self._same_kind(tc, u_file, uc):

@@ -81,6 +81,17 @@ upstream file.
 At a method boundary position pairs the upstream's ``@property`` above its next method with the
 one above the target's own new method (requests' ``is_redirect``).
 
+A **clause** line ``else:`` or ``finally:`` is evidence only through the compound statement it
+continues (``lone_clauses``, 2026-12-05): it stays paired only if the header of the clause
+before it (the ``if``, ``elif``, ``for``, ``while``, ``try`` or ``except`` line at its own
+indentation above it) is paired with the header before the upstream ``else:``, or the first
+paired line of its block with a line of the upstream clause's block (a new ``if`` or ``elif``
+before a copied ``else:`` leaves its body to say it). The gap
+alignment and the fill pair an ``else:`` by its text and place, and a block nested one level
+deeper or shallower puts another ``else:`` there (requests' ``if not os.path.isdir(cert_loc):
+... else:``, new, paired with the old ``if verify: ... else:`` one level out, whose own
+``else:`` two lines below was left unpaired).
+
 A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
 the result does not depend on the order of the lines. Regions keep the weight their chain had
@@ -155,6 +166,77 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
                    for e in lines):
             found.append(k)
     return np.array(found, np.int64)
+
+
+_CLAUSE = {"else:", "finally:"}
+# The first word of a clause header an ``else:``/``finally:`` may follow.
+_HEADS = ("if", "elif", "for", "async", "while", "try", "except")
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def clause_header(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
+    """Index (in ``rows``) of the clause header the clause at ``at`` continues: the nearest code
+    line above it at its indentation that does not begin with a closing bracket, if it begins
+    with a clause keyword; -1 if there is none (a line less indented comes first)."""
+    depth = _indent(lines[rows[at]])
+    for k in range(at - 1, -1, -1):
+        if kinds[k] != CODE:
+            continue
+        text = lines[rows[k]]
+        if text.lstrip()[:1] in (")", "]", "}"):
+            continue  # the closer of a header broken over lines (``):``)
+        here = _indent(text)
+        if here < depth:
+            return -1
+        if here == depth:
+            word = text.strip().split(maxsplit=1)[0].rstrip(":") if text.strip() else ""
+            return k if word in _HEADS else -1
+    return -1
+
+
+def orphan_clauses(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of ``else:``/``finally:`` lines neither whose clause header is
+    paired with the header above the upstream clause line they name, nor whose block's first
+    paired line with a line of that upstream clause's block (see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    start = int(lab.target.file_start[lab.t_file])
+    kinds = lab.target.kind[start : start + len(rows)]
+    found = []
+    for k, tc in enumerate(paired.tolist()):
+        if kinds[tc] != CODE or lab.t_lines[rows[tc]].strip() not in _CLAUSE:
+            continue
+        u_file = int(r.up_file[rows[tc]])
+        u_rows, u_lines = lab.upstream_lines(u_file)
+        u_at = int(np.searchsorted(u_rows, r.up_row[rows[tc]]))
+        u_start = int(lab.upstream.file_start[u_file])
+        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        head, u_head = clause_header(lab.t_lines, rows, kinds, tc), clause_header(u_lines, u_rows, u_kinds, u_at)
+        if head >= 0 and u_head >= 0 and r.match[rows[head]] != NONE and int(r.up_file[rows[head]]) == u_file \
+                and int(r.up_row[rows[head]]) == int(u_rows[u_head]):
+            continue
+        block = _block(lab.t_lines, rows, kinds, tc)
+        first = next((b for b in block if r.match[rows[b]] != NONE), -1)
+        if first >= 0 and int(r.up_file[rows[first]]) == u_file and \
+                int(np.searchsorted(u_rows, r.up_row[rows[first]])) in _block(u_lines, u_rows, u_kinds, u_at):
+            continue
+        found.append(k)
+    return np.array(found, np.int64)
+
+
+def _block(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> range:
+    """The content lines of the block the clause at ``at`` opens: up to the next code line
+    indented no deeper than the clause (a closing bracket at its depth aside, as above)."""
+    depth = _indent(lines[rows[at]])
+    k = at + 1
+    while k < len(rows):
+        text = lines[rows[k]]
+        if kinds[k] == CODE and _indent(text) <= depth and text.lstrip()[:1] not in (")", "]", "}"):
+            break
+        k += 1
+    return range(at + 1, k)
 
 
 def _same_name_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, near: np.ndarray) -> np.ndarray:
@@ -348,6 +430,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         drop.append(paired[closing_brackets(lab, paired)])
     if p.lone_decorators:
         drop.append(paired[orphan_decorators(lab, paired)])
+    if p.lone_clauses:
+        drop.append(paired[orphan_clauses(lab, paired)])
     if p.lone_group_max_lines and not attributed and len(link):
         # A group is isolated from the paired lines that stay: lone lines dropped above (``def
         # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.

@@ -77,6 +77,13 @@ class MatchParams:
     # -- labels (labels.py)
     near_min_similarity: float = knob(0.6, 0.0, 1.0)  # a line between two hits on the same diagonal
     edge_min_similarity: float = knob(0.75, 0.0, 1.0)  # a line beyond the outermost hit
+    # With 1, a region extends upward past a definition's header (``def``, ``class``, a
+    # decorator) only by identical lines where the line above is indented deeper than the
+    # header: it ends the body of another definition, and position and likeness alone paired
+    # requests' ``return new_jar`` (the end of a new function) with ``return new_cj`` (the end
+    # of another), both just above ``def create_cookie``. An enclosing ``class`` header or a
+    # module constant above extends it as before. 0: by similarity, as below a region's last hit.
+    edge_definition_boundary: int = knob(1, 0, 1)
     # No pair is labelled near below this similarity (the reported rapidfuzz ratio), whatever
     # placed it: a fragment of a re-wrapped call shares too little with the whole upstream line.
     near_floor_similarity: float = knob(0.3, 0.0, 1.0)
@@ -91,6 +98,15 @@ class MatchParams:
     # is scored by its best alignment inside the longer line.
     fragment_length_ratio: float = knob(2.0, 1.0)
     fragment_min_chars: int = knob(8, 0)  # beyond a region's end, shorter lines are compared whole, never as fragments
+    # With 1, a target line that is a whole statement (its logical line on that line alone) is
+    # compared whole where a similarity threshold decides (a region's diagonal and edges, the
+    # fill's lines edited in place), never as a fragment of the upstream line: requests'
+    # ``return`` and ``while url:`` lay opposite ``return netrc_path`` and ``while (('location'
+    # in resp.headers and ...)):`` and were near at 0.999 and 0.75 as "pieces" of them. In a
+    # region's gap, where the character alignment places a line, such a statement must then
+    # reach ``near_min_similarity`` (``HA1 = hash_utf8(A1)`` in ``respdig = KD(hash_utf8(A1),
+    # ...)``, requests' digest rewritten). 0: off.
+    near_whole_statements: int = knob(1, 0, 1)
     rewrap_max_lines: int = knob(8, 2)  # lines one re-wrapped statement may span on either side
     rewrap_min_chars: int = knob(20, 0)  # a re-wrapped statement this short is not evidence
     # -- fill (fill.py), inside a (target file, upstream file) pair already established
@@ -137,6 +153,13 @@ class MatchParams:
     # statements' tokens are at least this similar (rapidfuzz ``fuzz.ratio`` of the joined
     # tokens), and so are the free lines of a statement whose other lines are paired already.
     fill_statement_min_similarity: float = knob(0.6, 0.0, 1.0)
+    # A statement whose argument lines (all but its first) are those of the one upstream
+    # statement its paired lines name, each once, in another order, and at least this many, has
+    # them paired argument by argument (fill_statements.resorted_arguments): requests sorted the
+    # 13 keyword arguments of its ``create_cookie(...)`` call by name, the statement text fell
+    # under ``fill_statement_min_similarity`` (0.58), and position paired ``comment=...`` with
+    # ``domain=...``. 0: off.
+    fill_resorted_arguments: int = knob(3, 0)
     # ... each line of it is a copy when at least this share of its words (names, literals) are
     # words of the upstream statement: an argument added by the edit is new text.
     fill_statement_min_word_share: float = knob(0.75, 0.0, 1.0)
@@ -564,6 +587,12 @@ class MatchParams:
     # while the target's own method follows (requests' ``@property`` above its new
     # ``is_redirect``; nextcord's ``@property`` above its own ``status``). 0 turns this off.
     lone_decorators: int = knob(1, 0, 1)
+    # An ``else:`` or ``finally:`` line is copied only with the compound statement it continues:
+    # none when the clause header above it (``if``/``elif``/``for``/``while``/``try``/``except``
+    # at its indentation) is not paired with the header above the upstream clause it names. By
+    # text and place the gap alignment paired requests' new ``else:`` of ``if not
+    # os.path.isdir(cert_loc):`` with the old ``else:`` of ``if verify:`` one level out. 0: off.
+    lone_clauses: int = knob(1, 0, 1)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.

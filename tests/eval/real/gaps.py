@@ -53,7 +53,13 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       exploded) is paired the same way with the upstream statement holding the anchor's
       origin, if their token texts are equal (``rewrapped``) or at ratio >= 0.6 (``edited``):
       such a statement straddles two stretches, so the stretch rule never saw it, and its
-      other pieces (``def request(``, ``self,``, ``):``) counted as new.
+      other pieces (``def request(``, ``self,``, ``):``) counted as new.  When the two such
+      statements end in one bracketed list holding the same arguments in another order
+      (:func:`resorted_arguments`, since 2026-12-05 evening), each line that is one argument
+      pairs with that argument's line opposite (``reordered``), the others as an edited
+      statement's: requests sorted the 13 keyword arguments of ``create_cookie(...)`` in
+      ``morsel_to_cookie`` by name, the statement's text fell to ratio 0.58 with the old one,
+      and of its argument lines only those blame kept were copies.
    b. **Lines** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
       vendored case aligns a file (:func:`align.diff_pairs`): a line inside a changed block
       paired with the most similar line opposite it, at rapidfuzz ratio >= ``NEAR_CUTOFF``
@@ -126,11 +132,33 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       line the file holds verbatim elsewhere is the file's own edit of the first copy, not a
       copy from the upstream (issue 8's truth set credits the upstream line to the verbatim
       copy, and lineage's ``second_copy_rule`` does the same), so it stays new.
+   e. **Module statements moved** (since 2026-12-05 evening): a multi-line statement outside
+      any function holding at least ``MOVED_FUNCTION_MIN_LINES`` blame lines from one
+      statement of another file is that statement moved, and step 5 runs between the two
+      (requests' ``REDIRECT_STATI``, moved from ``sessions.py`` to ``models.py``: blame kept
+      its first four lines, while its edited ``codes.temporary_redirect,`` and its ``)`` were
+      blocks under blame's 40 characters).
+   f. **Functions moved within the file under another name** (since 2026-12-05 evening): as
+      6d, for a function whose name is not the one it took its off-chain blame lines from (at
+      least ``MOVED_FUNCTION_MIN_LINES``): requests split ``merge_environment_settings`` out
+      of ``Session.request`` and put it below ``send``; blame kept its comments and merge
+      lines, and the edited ``for k, v in env_proxies.items():`` and the 19-character
+      ``proxies.setdefault(k, v)`` between them counted as new.  Aligned as step 6 aligns a
+      moved function (not as 6d's second copy: run that way it took back the upstream lines
+      of its first copy, 81 docstring pieces and ``return self`` "realigned" in the fork),
+      after steps 6-6c, whose rows stay.
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
    ``reordered``.  Blame's ``-M`` follows a move only in a block of 20 alphanumeric characters
    and not a line moved and reformatted together (isort's ``import re``, a quote change).
+   b. The same between the file and another upstream file blame moved at least
+      ``MOVED_FUNCTION_MIN_LINES`` lines from into it (since 2026-12-05 evening), for a
+      statement at the module's top level that is no import, compared as it is:
+      ``DEFAULT_REDIRECT_LIMIT = 30``, moved with ``REDIRECT_STATI`` (6e) and under blame's 40
+      characters between files.  In a class or function a line standing once in each of two
+      files is as often the language's (``def __setstate__(self, state):`` of ``Response``,
+      added since, and of ``Session``), and any two files may import one name.
 
 Only the blame rows (categories ``same_file`` and ``moved``) are inputs, so recomputing the
 steps on a committed truth gives the same rows as a rebuild from the clone.
@@ -390,10 +418,84 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
             continue
         done.add(s[0][1])
         key_s, key_u = " ".join(t for t, _ in s), " ".join(t for t, _ in u)
+        resorted = resorted_arguments(s, u)
         if key_s == key_u:
             out.extend(_statement_lines(s, u, "rewrapped", used_up))
+        elif resorted:
+            # the arguments where they stand opposite; the statement's other lines (its head,
+            # its closer) as an edited statement's
+            moved = dict(resorted)
+            out.extend((i, j, "reordered") for i, j in resorted)
+            out.extend(row for row in _statement_lines(s, u, "edited", used_up) if row[0] not in moved)
         elif fuzz.ratio(key_s, key_u) >= align.NEAR_CUTOFF * 100 and _same_name(s, u):
             out.extend(_statement_lines(s, u, "edited", used_up))
+    return out
+
+
+def _arguments(stmt: Statement) -> list[Statement] | None:
+    """The arguments of a statement that ends with one bracketed list (a call, a literal): the
+    tokens between its outermost brackets, cut at the commas of that depth; None for any other
+    statement."""
+    opens = next((k for k, (t, _) in enumerate(stmt) if t in ("(", "[", "{")), None)
+    if opens is None or stmt[-1][0] not in _CLOSERS:
+        return None
+    depth, args, current = 0, [], []
+    for k in range(opens, len(stmt)):
+        token = stmt[k][0]
+        if token in ("(", "[", "{"):
+            depth += 1
+            if depth == 1:
+                continue
+        elif token in _CLOSERS:
+            depth -= 1
+            if depth == 0:
+                if k != len(stmt) - 1:
+                    return None  # the list is not the statement's end (``f(a)(b)``, ``f(a).x``)
+                break
+        if depth == 1 and token == ",":
+            args.append(current)
+            current = []
+        else:
+            current.append(stmt[k])
+    if current:
+        args.append(current)
+    return args
+
+
+def resorted_arguments(s: Statement, u: Statement) -> list[tuple[int, int]]:
+    """(i, j) of the lines of statement ``s`` that each hold exactly one argument, paired with
+    the line of ``u`` where that argument starts, when both statements hold the same arguments
+    in another order (at least 2 of them, each once): keyword arguments sorted by name
+    (requests' ``create_cookie(name=..., value=..., ...)`` call in ``morsel_to_cookie``, its 13
+    arguments sorted, the statement's text at ratio 0.58 with the old one) move every argument
+    line, and a piece that moved inside its statement is the piece it was (since 2026-12-05,
+    evening; before, blame's unchanged lines there were copies and the others new)."""
+    mine, theirs = _arguments(s), _arguments(u)
+    if not mine or not theirs or len(mine) < 2:
+        return []
+    key_m = [" ".join(t for t, _ in arg) for arg in mine]
+    key_t = [" ".join(t for t, _ in arg) for arg in theirs]
+    if key_m == key_t or sorted(key_m) != sorted(key_t) or len(set(key_m)) != len(key_m):
+        return []
+    where = dict(zip(key_t, theirs, strict=True))
+    out = []
+    for key, arg in zip(key_m, mine, strict=True):
+        line = arg[0][1]
+        on_line = [t for t, at in s if at == line]
+        # the line is this argument and its comma, nothing more
+        if {at for _, at in arg} == {line} and on_line in ([t for t, _ in arg], [t for t, _ in arg] + [","]):
+            out.append((line, where[key][0][1]))
+    return out
+
+
+def statement_spans(lines: Sequence[str], rename_text: Callable[[str], str]) -> dict[int, tuple[int, int]]:
+    """0-based line -> (first, last) line of the multi-line statement that holds it (step 6e)."""
+    out: dict[int, tuple[int, int]] = {}
+    for stmt in statements(lines, rename_text).values():
+        first, last = stmt[0][1], stmt[-1][1]
+        if last > first:
+            for line in range(first, last + 1):
+                out[line] = (first, last)
     return out
 
 
@@ -760,6 +862,8 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
                                   free if cut else None, up_free(path) if cut else None):
             add(i, j, "renamed" if rename_text(lines[i]) != lines[i] else "reformatted", path)
     spans = def_spans(lines)
+    done: set[tuple[int, int]] = set()
+    second: set[tuple[int, int]] = set()
     if own:
         step5(main, (0, len(lines) - 1), (0, len(theirs) - 1))
         # Step 5c: a function's header pairs with the header of the same qualified name.
@@ -779,7 +883,6 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             if (i, j) not in on_chain and t is not None and u is not None \
                     and name_of.get(t) is not None and name_of.get(t) == up_name_of.get(u):
                 copied[t, u] += 1
-        second: set[tuple[int, int]] = set()
         for (t, u), count in sorted(copied.items(), key=lambda item: (-item[1], item[0])):
             if count >= MOVED_FUNCTION_MIN_LINES and t not in second:
                 second.add(t)
@@ -796,7 +899,6 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         t, u = _innermost(spans, n - 1), _innermost(up_spans[path], row["upstream_line"] - 1)
         if t is not None and u is not None:
             moved[t, path, u] += 1
-    done: set[tuple[int, int]] = set()
     for (t, path, u), count in sorted(moved.items(), key=lambda item: (-item[1], item[0])):
         if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
             done.add(t)
@@ -821,6 +923,45 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         if count >= MOVED_FUNCTION_MIN_LINES and t3[:2] not in done:
             done.add(t3[:2])
             step5(path, t3[:2], u3[:2])
+    if own:
+        # Step 6f: the same as 6d for a function of another name than the one whose blame lines
+        # it holds off the chain (requests' ``merge_environment_settings``, split out of
+        # ``Session.request`` and placed below ``send``: blame kept its comments and its merge
+        # lines, the edited ``for k, v in env_proxies.items():`` between them was new). After
+        # steps 6-6c, which keep the rows they found.
+        on_chain = set(align.increasing_chain(anchors()))
+        main_spans = def_spans(theirs)
+        moved_within: Counter[tuple[tuple[int, int], tuple[int, int]]] = Counter()
+        for i, j in anchors():
+            t, u = _innermost(spans, i), _innermost(main_spans, j)
+            if (i, j) not in on_chain and t is not None and u is not None and t not in second:
+                moved_within[t, u] += 1
+        for (t, u), count in sorted(moved_within.items(), key=lambda item: (-item[1], item[0])):
+            if count >= MOVED_FUNCTION_MIN_LINES and t not in second:
+                second.add(t)
+                step5(main, t, u)
+    # Step 6e: a multi-line statement outside any function (a module constant) holding at least
+    # MOVED_FUNCTION_MIN_LINES blame lines from one statement of another file is that statement
+    # moved: step 5 runs between the two (requests' ``REDIRECT_STATI``, moved from
+    # ``sessions.py`` to ``models.py``: blame kept its first four lines; its ``)`` and its edited
+    # ``codes.temporary_redirect,`` lay in blocks under blame's 40 characters).
+    mine_st = statement_spans(lines, rename_text)
+    theirs_st: dict[str, dict[int, tuple[int, int]]] = {}
+    moved_st: Counter[tuple[tuple[int, int], str, tuple[int, int]]] = Counter()
+    for n, row in blame.items():
+        path = row["upstream_path"]
+        if (own and path == main) or _innermost(spans, n - 1) is not None or n - 1 not in mine_st:
+            continue
+        if path not in theirs_st:
+            theirs_st[path] = statement_spans(up_lines[path], rename_text)
+        u_st = theirs_st[path].get(row["upstream_line"] - 1)
+        if u_st is not None:
+            moved_st[mine_st[n - 1], path, u_st] += 1
+    done_st: set[tuple[int, int]] = set()
+    for (t, path, u), count in sorted(moved_st.items(), key=lambda item: (-item[1], item[0])):
+        if count >= MOVED_FUNCTION_MIN_LINES and t not in done_st:
+            done_st.add(t)
+            step5(path, t, u)
     kept_from_top = sum(row["upstream_path"] == top for row in blame.values())
     if not own and kept_from_top >= WRITTEN_FROM_MIN_SHARE * sum(1 for text in lines if text.strip()):
         # Step 6b: a file with no old version of its own, a tenth of whose lines blame keeps
@@ -838,6 +979,23 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
                                 {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
             add(i, j, "reordered")
+        # Step 7b: the same between the file and another file blame moved lines from into it (at
+        # least MOVED_FUNCTION_MIN_LINES): its lines compared as they are, as step 4 compares
+        # a file's lines with another's (``DEFAULT_REDIRECT_LIMIT = 30``, moved with
+        # ``REDIRECT_STATI`` from ``sessions.py`` to ``models.py``, one line under blame's 40
+        # characters between files).
+        # Only a statement at the module's top level and no import: in a class or function, a
+        # line standing once in each of two files is as often the language's (``def
+        # __setstate__(self, state):`` of ``Response``, added since, and of ``Session``), and
+        # any two files may import one name.
+        sources = Counter(row["upstream_path"] for row in blame.values() if row["upstream_path"] != main)
+        for path, count in sorted(sources.items()):
+            if count < MOVED_FUNCTION_MIN_LINES:
+                continue
+            taken = {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == path}
+            for i, j in unique_rows(lines, up_lines[path], lines, up_lines[path], rename_text, taken):
+                if lines[i][:1].strip() and up_lines[path][j][:1].strip() and not _is_import(lines[i].strip()):
+                    add(i, j, "reordered", path)
     return dict(sorted(rows.items()))
 
 
