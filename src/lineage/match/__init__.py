@@ -37,11 +37,14 @@ linear in the number of lines, never in the number of file pairs):
    long enough; a lone near line also similar enough): ``else:`` placed by position is not. In a
    file whose markers do not name the upstream, a small isolated group of such lines (a
    signature's common parameters, an import block) is judged the same way.
+9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`; off by default). In a file whose markers
+   name no upstream, an upstream file neither named nor at the file's place keeps its lines
+   only if the two share a run of ``weak_pair_min_run`` identical code lines in order.
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. Steps 1 to 3 run over all target files at once (steps 1 and 2 per
 range of target files in worker processes when there are many: :func:`lineage.match.regions.find_runs`,
-the same runs, while this process does step 3, which reads no run); steps 4 to 8 per target
+the same runs, while this process does step 3, which reads no run); steps 4 to 9 per target
 file, in worker processes when there are many (:mod:`lineage.match.workers`).
 
 For example, a target function copied with one line inserted::
@@ -96,7 +99,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
     file t's provenance markers (they break ties, and establish the file pair for step 6).
     ``attributed[t]``: file t's markers name the upstream (step 8 keeps its small groups).
-    ``tick(n)``: n more target files done (for a progress bar). ``workers``: steps 4 to 8 run
+    ``tick(n)``: n more target files done (for a progress bar). ``workers``: steps 4 to 9 run
     per target file, in that many forked processes when there are enough files
     (:class:`lineage.match.workers.MatchWorkers`; default: in this process); the result is the
     same either way. ``renames``: the folder renames of the whole target tree
@@ -116,7 +119,7 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
 
 class FileMatcher:
     """Steps 1 to 3 over all target files at once (:meth:`__init__`, which also finds each
-    file's vote for a folder rename, :attr:`votes`), then steps 4 to 8 for one target file at a
+    file's vote for a folder rename, :attr:`votes`), then steps 4 to 9 for one target file at a
     time (:meth:`match_file`, with the renames :meth:`match_files` was given), which reads what
     the first part built and changes nothing another file's matching reads (memos aside)."""
 
@@ -230,6 +233,7 @@ class FileMatcher:
         from lineage.match.regions import Chain, chain_runs
         from lineage.match.renames import renamed_paths, split_module_paths
         from lineage.match.second_copies import drop_second_copies
+        from lineage.match.weak_pairs import drop_weak_pairs
 
         target, upstream, params = self.target, self.upstream, self.params
         if t_file in self.recorded_identical:
@@ -270,4 +274,5 @@ class FileMatcher:
         move_to_identical_twins(labeller)
         drop_second_copies(labeller)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))
+        drop_weak_pairs(labeller, attributed, frozenset(named))
         return labeller.result, labeller.regions(accepted)

@@ -1,4 +1,4 @@
-"""Matching target files in worker processes: steps 4 to 8 of :mod:`lineage.match`, per file.
+"""Matching target files in worker processes: steps 4 to 9 of :mod:`lineage.match`, per file.
 
 Once the global steps are done (hits, runs, identical files, the idiom rule's upstream counts;
 the hits and runs themselves per range of target files, in the same kind of workers),
