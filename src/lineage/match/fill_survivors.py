@@ -245,9 +245,9 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed
         if not free_ups and sorted_names and (names := names_key(mine)) is not None:
             # at its own indentation: isort sorted it where it stood (an import moved into a
             # function, paired with the module's, would part the function's survivors)
-            indent = _indent(lab.t_lines[rows[tc]])
+            indent = indentation(lab.t_lines[rows[tc]])
             free_ups = [uc for uc in by_form.get(names, [])
-                        if uc not in used and _indent(u_lines[u_rows[uc]]) == indent]
+                        if uc not in used and indentation(u_lines[u_rows[uc]]) == indent]
         if not free_ups:
             continue
         uc = free_ups[0]
@@ -260,7 +260,8 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed
 _FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+([\w\s,]+?)\s*,?")
 
 
-def _indent(line: str) -> int:
+def indentation(line: str) -> int:
+    """How many leading whitespace characters a line has."""
     return len(line) - len(line.lstrip())
 
 

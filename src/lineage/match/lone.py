@@ -108,7 +108,7 @@ from lineage.arrays import unique
 from lineage.index import CODE
 from lineage.match.fill_lines import fold_form
 from lineage.match.fill_statements import Statements, def_key
-from lineage.match.fill_survivors import names_key
+from lineage.match.fill_survivors import indentation, names_key
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import as_upstream_package, is_import_line
 from lineage.match.labels import FileLabeller
@@ -173,22 +173,23 @@ _CLAUSE = {"else:", "finally:"}
 _HEADS = ("if", "elif", "for", "async", "while", "try", "except")
 
 
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip())
+def _opens_with_closer(text: str) -> bool:
+    """A line that begins with a closing bracket (an exploded header's ``):``)."""
+    return text.lstrip()[:1] in (")", "]", "}")
 
 
 def clause_header(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
     """Index (in ``rows``) of the clause header the clause at ``at`` continues: the nearest code
     line above it at its indentation that does not begin with a closing bracket, if it begins
     with a clause keyword; -1 if there is none (a line less indented comes first)."""
-    depth = _indent(lines[rows[at]])
+    depth = indentation(lines[rows[at]])
     for k in range(at - 1, -1, -1):
         if kinds[k] != CODE:
             continue
         text = lines[rows[k]]
-        if text.lstrip()[:1] in (")", "]", "}"):
+        if _opens_with_closer(text):
             continue  # the closer of a header broken over lines (``):``)
-        here = _indent(text)
+        here = indentation(text)
         if here < depth:
             return -1
         if here == depth:
@@ -229,11 +230,11 @@ def orphan_clauses(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
 def _block(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> range:
     """The content lines of the block the clause at ``at`` opens: up to the next code line
     indented no deeper than the clause (a closing bracket at its depth aside, as above)."""
-    depth = _indent(lines[rows[at]])
+    depth = indentation(lines[rows[at]])
     k = at + 1
     while k < len(rows):
         text = lines[rows[k]]
-        if kinds[k] == CODE and _indent(text) <= depth and text.lstrip()[:1] not in (")", "]", "}"):
+        if kinds[k] == CODE and indentation(text) <= depth and not _opens_with_closer(text):
             break
         k += 1
     return range(at + 1, k)

@@ -63,14 +63,13 @@ def drop_weak_pairs(lab: FileLabeller, attributed: bool, established: frozenset[
     minimum = lab.p.weak_pair_min_run
     if minimum <= 1 or attributed:
         return 0
-    r, rows = lab.result, lab.t_rows
-    paired = [tc for tc in range(len(rows)) if int(r.up_file[rows[tc]]) >= 0]
-    if not paired:
+    up_file = lab.result.up_file[lab.t_rows]  # per content line; -1: unpaired
+    paired_files = set(np.unique(up_file[up_file >= 0]).tolist()) - established
+    if not paired_files:
         return 0
     runs = longest_verbatim_runs(lab)
-    weak = {int(r.up_file[rows[tc]]) for tc in paired} - established
-    weak = {u for u in weak if runs.get(u, 0) < minimum}
-    dropped = [tc for tc in paired if int(r.up_file[rows[tc]]) in weak]
+    weak = [u for u in paired_files if runs.get(u, 0) < minimum]
+    dropped = np.flatnonzero(np.isin(up_file, weak)).tolist()
     for tc in dropped:
         lab.unpair(tc)
     return len(dropped)
