@@ -16,6 +16,7 @@ from test_fill import _REWRITTEN_TARGET, _REWRITTEN_UP, _SURVIVORS
 from lineage.api import Comparison
 from lineage.match import MatchParams
 from lineage.match.renames import (
+    BELOW_RENAME,
     best_upstream_files,
     folder_renames,
     renamed_paths,
@@ -108,9 +109,11 @@ def test_renamed_paths() -> None:
     assert renamed_paths("src/pkg/a.py", {"src/pkg": ""}) == {"a.py"}
     # What a cached entry is checked on: only the renamed paths an upstream file has.
     renames = {"new": "old", "": "vendored"}
+    # Last, a mark that the file is below a renamed folder at all (the weak-pair rule reads it).
     assert renamed_upstream_paths("new/a.py", renames, {"old/a.py", "vendored/new/a.py", "x.py"}) == (
-        "old/a.py", "vendored/new/a.py")
-    assert renamed_upstream_paths("new/a.py", renames, {"old/b.py"}) == ()
+        "old/a.py", "vendored/new/a.py", BELOW_RENAME)
+    assert renamed_upstream_paths("new/a.py", renames, {"old/b.py"}) == (BELOW_RENAME,)
+    assert renamed_upstream_paths("other/a.py", {"new": "old"}, {"old/b.py"}) == ()
 
 
 _TABLES = ("lines.csv", "files.csv", "regions.csv", "functions.csv")

@@ -26,21 +26,29 @@ UPSTREAM = "def matmul_kernel_of_the_upstream(left_pointer, right_pointer, outpu
     "\n".join(_UP_BODY) + "\n"
 
 
-def _target(run: int, header: str = "") -> str:
+# The target file's own second function: with it the pair holds well under half of the file's
+# code lines (weak_pair_max_share)
+_OWN_FUNCTION = "def our_own_scheduler_of_tiles(grid_rows, grid_cols):\n" + "\n".join(
+    f"    scheduled_tile_{k} = choose_the_next_tile_to_run(grid_rows, grid_cols, {k})" for k in range(16)) + \
+    "\n    return scheduled_tile_0\n"
+
+
+def _target(run: int, header: str = "", own_function: bool = True) -> str:
     """The upstream body's first ``run`` lines in order, then the target's own lines, then the
-    rest of the body broken into runs of at most ``run`` lines by more of its own."""
+    rest of the body broken into runs of at most ``run`` lines by more of its own; then (with
+    ``own_function``) a function of the target's own."""
     own = iter(f"    own_step_number_{k} = prepare_something_of_our_own({k}, block_rows)" for k in range(20))
     body: list[str] = []
     for k, line in enumerate(_UP_BODY):
         if k and k % run == 0:
             body.append(next(own))
         body.append(line)
-    return header + "def our_own_gemm_kernel(left_pointer, right_pointer, output_pointer):\n" + "\n".join(body) + "\n"
+    return (header + "def our_own_gemm_kernel(left_pointer, right_pointer, output_pointer):\n" + "\n".join(body)
+            + "\n" + ("\n\n" + _OWN_FUNCTION if own_function else ""))
 
 
-def _copied(runner: Runner, target: str, **kwargs: object) -> int:
-    frame = file_lines(runner({"tgt/ops/gemm.py": target}, [("up", {"up/kernels/matmul.py": UPSTREAM})], **kwargs),
-                       "tgt/ops/gemm.py")
+def _copied(runner: Runner, target: str, path: str = "tgt/ops/gemm.py", **kwargs: object) -> int:
+    frame = file_lines(runner({path: target}, [("up", {"up/kernels/matmul.py": UPSTREAM})], **kwargs), path)
     return int(frame["match"].isin(["verbatim", "near"]).sum())
 
 
@@ -62,3 +70,70 @@ def test_a_file_naming_the_upstream_keeps_short_runs(run_compare: Runner) -> Non
     """The same short runs in a file whose header says where they came from stay copied."""
     target = _target(4, header="# Adapted from https://github.com/up/up/blob/main/up/kernels/matmul.py\n")
     assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target) >= 8
+
+
+def test_a_pair_holding_most_of_the_file_is_not_weak(run_compare: Runner) -> None:
+    """Without the file's own function the pair holds most of its code lines
+    (``weak_pair_max_share``): the file is the upstream file edited, and keeps its lines; a
+    share of 1.0 judges it like any other pair."""
+    target = _target(4, own_function=False)
+    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target) >= 8
+    assert _copied(run_compare, target, params=MatchParams(weak_pair_min_run=5, weak_pair_max_share=1.0)) == 0
+
+
+def test_a_file_at_an_upstream_place_keeps_short_runs(run_compare: Runner) -> None:
+    """A target file standing at an upstream file's place descends from the upstream: short
+    runs it holds from another upstream file are code moved within that history, kept."""
+    upstream = {"up/kernels/matmul.py": UPSTREAM,
+                "up/ops/gemm.py": "def placeholder_of_the_old_version(value):\n    return value\n"}
+    target = _target(4)
+    frames = [file_lines(run_compare({"up/ops/gemm.py": target}, [("up", upstream)], params=params), "up/ops/gemm.py")
+              for params in (STRICT, MatchParams())]
+    kept = [frame.loc[frame["upstream_path"] == "up/kernels/matmul.py", "match"].isin(["verbatim", "near"]).sum()
+            for frame in frames]
+    assert kept[0] == kept[1] >= 8
+
+
+def _module(name: str) -> str:
+    """A module of distinctive lines of its own, named ``name``."""
+    return f"def {name}_entry_point(first_argument, second_argument):\n" + "\n".join(
+        f"    {name}_value_{k} = compute_the_{name}_step(first_argument, second_argument, {k})" for k in range(8)) + \
+        f"\n    return {name}_value_0\n"
+
+
+def test_a_file_below_a_renamed_folder_keeps_short_runs(run_compare: Runner) -> None:
+    """A tree that renamed the upstream's package (``up/`` -> ``tgt/``, learnt from its files at
+    their renamed places) descends from the upstream: a file of it at a new place keeps the
+    short runs it holds from an upstream file; the same file in a tree with no rename loses them."""
+    modules = {f"{{}}/{name}.py": _module(name) for name in ("alpha", "beta", "gamma")}
+    upstream = {path.format("up"): text for path, text in modules.items()} | {"up/kernels/matmul.py": UPSTREAM}
+    renamed = {path.format("tgt"): text for path, text in modules.items()} | {"tgt/ops/gemm.py": _target(4)}
+    alone = {"tgt/ops/gemm.py": _target(4)}
+    copied = {}
+    for name, tree in (("renamed", renamed), ("alone", alone)):
+        frame = file_lines(run_compare(tree, [("up", upstream)], params=STRICT), "tgt/ops/gemm.py")
+        copied[name] = int(frame["match"].isin(["verbatim", "near"]).sum())
+    assert copied["alone"] == 0
+    assert copied["renamed"] >= 8
+
+
+def _documented_function(name: str) -> str:
+    """A two-line function under a docstring of six lines."""
+    return (f"def fetch_the_{name}_resource(url, **kwargs):\n"
+            f'    """Fetch the {name} resource at ``url``.\n\n'
+            f"    :param url: where the {name} resource lives.\n"
+            "    :param kwargs: passed on to the request as they are.\n"
+            "    :return: the response of the server.\n"
+            '    """\n'
+            f'    return send_the_request_of_the_client("{name}", url, **kwargs)\n\n\n')
+
+
+def test_a_run_steps_over_the_upstream_docstrings(run_compare: Runner) -> None:
+    """Short functions of a docstring each, copied in order with their docstrings, are one run:
+    a run counts the upstream's code lines, as the target's (before, each docstring broke it)."""
+    functions = "".join(_documented_function(name) for name in ("first", "second", "third", "fourth", "fifth"))
+    target = functions + _OWN_FUNCTION
+    frame = file_lines(run_compare({"tgt/client/calls.py": target}, [("up", {"up/api.py": functions})],
+                                   params=STRICT), "tgt/client/calls.py")
+    code = frame[frame["kind"] == "code"]
+    assert (code["match"] == "verbatim").sum() == 10

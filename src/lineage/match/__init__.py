@@ -274,5 +274,8 @@ class FileMatcher:
         move_to_identical_twins(labeller)
         drop_second_copies(labeller)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))
-        drop_weak_pairs(labeller, attributed, frozenset(named))
+        # a file at an upstream file's place, a part of a split upstream module or below a renamed
+        # folder descends from the upstream as a whole (weak_pairs.py's docstring)
+        descends = bool(placed or labeller.split_from or renamed_paths(t_path, self.renames))
+        drop_weak_pairs(labeller, attributed or descends, frozenset(named))
         return labeller.result, labeller.regions(accepted)

@@ -7,21 +7,32 @@ one judges what a (target file, upstream file) pair holds as a whole, once the f
 Where the target file's markers name no upstream file and it does not stand at the upstream
 file's place (a file that names vLLM, a vendored copy and a fork's later version of a file are
 established otherwise), a pair whose copied lines never form a run of ``weak_pair_min_run``
-consecutive verbatim code lines, each the upstream's next line or a few lines further on (at
-most ``lone_max_skip`` + 1), is made of short runs and near lines: on the real sglang/vLLM pair
-those were the pairs the truth set labels as sglang's own code written the way vLLM writes it
-(kernel signatures, argument lists, a textbook loop in each project's own form). All its lines
-are made ``none``.
+consecutive verbatim code lines, each the upstream's next code line or a few code lines further
+on (at most ``lone_max_skip`` + 1; docstrings and comments skipped on both sides), is made of
+short runs and near lines: on the real sglang/vLLM pair those were the pairs the truth set labels
+as sglang's own code written the way vLLM writes it (kernel signatures, argument lists, a textbook
+loop in each project's own form). All its lines are made ``none``.
 
-Off by default (``weak_pair_min_run`` 0): it is a stricter review list, not the default
-report. On the real renamed fork it drops far more true copies than false ones (files the fork
-moved elsewhere keep their code in short runs between its own edits); the measurements are at
-the parameter (:class:`lineage.match.params.MatchParams`).
+Nor does it judge a pair that holds more than ``weak_pair_max_share`` of the target file's code
+lines: a file most of whose code follows one upstream file in order is that file edited (a
+module renamed and its names with it: every line near, no verbatim run), not a file written
+alike here and there. Nor a file that descends from the upstream as a whole: one standing at an
+upstream file's place (the same path, a renamed one), a part of an upstream module split into a
+package, or any file below a folder the tree renamed (:mod:`lineage.match.renames`). There the
+file's history is the upstream's, and code it holds from another upstream file in short runs
+between its own edits is code moved within that history (the real renamed fork's
+``ext/application_checks/core.py`` made from ``ext/commands/core.py``; requests' ``models.py``
+taking a block of 2.0.0's ``sessions.py``), not code that merely looks alike. A file with no such
+tie has only its lines to show, and this rule asks them for a run.
+
+Off by default (``weak_pair_min_run`` 0); the measurements are at the parameter
+(:class:`lineage.match.params.MatchParams`).
 
 A pair made only of near lines (a package renamed throughout, every line edited) has no
 verbatim run at all; it keeps its lines where the target file names the upstream or stands at
-its place, and loses them elsewhere: an unmarked file elsewhere that edited every line it took
-is not told from one written alike by this rule, and the report prefers to miss it.
+its place or holds most of the target file, and loses them elsewhere: an unmarked file
+elsewhere that edited every line it took, beside code of its own, is not told from one written
+alike by this rule, and the report prefers to miss it.
 """
 
 from __future__ import annotations
@@ -35,40 +46,60 @@ from lineage.match.records import VERBATIM
 
 def longest_verbatim_runs(lab: FileLabeller) -> dict[int, int]:
     """Per upstream file paired in the target file: its longest run of consecutive target code
-    lines labelled verbatim from it, each the upstream's next line or at most
-    ``lone_max_skip`` + 1 lines further on (comments and docstrings between them skipped)."""
+    lines labelled verbatim from it, each the upstream's next code line or at most
+    ``lone_max_skip`` + 1 code lines further on (comments and docstrings between them skipped
+    on both sides)."""
     r, rows = lab.result, lab.t_rows
     start = int(lab.target.file_start[lab.t_file])
     kinds = lab.target.kind[start : start + len(rows)]
     step = lab.p.lone_max_skip + 1
+    up = lab.upstream
+    code_rows: dict[int, np.ndarray] = {}  # per upstream file: the physical rows of its code lines
+
+    def code_rank(u_file: int, u_row: int) -> int:
+        """The upstream line's place among its file's code lines: the distance between two
+        lines skips the upstream's docstrings and comments as the target's are skipped (short
+        functions of a docstring each, copied in order, are one run)."""
+        if u_file not in code_rows:
+            start_u = int(up.file_start[u_file])
+            content = up.content_rows(u_file)
+            code_rows[u_file] = content[up.kind[start_u : start_u + len(content)] == CODE]
+        return int(np.searchsorted(code_rows[u_file], u_row))
+
     best: dict[int, int] = {}
-    run, last_file, last_row = 0, -1, -1
+    run, last_file, last_rank = 0, -1, -1
     for tc in np.flatnonzero(kinds == CODE).tolist():
         row = rows[tc]
         if r.match[row] != VERBATIM:
             run, last_file = 0, -1
             continue
-        u_file, u_row = int(r.up_file[row]), int(r.up_row[row])
-        run = run + 1 if u_file == last_file and 0 < u_row - last_row <= step else 1
-        last_file, last_row = u_file, u_row
+        u_file = int(r.up_file[row])
+        rank = code_rank(u_file, int(r.up_row[row]))
+        run = run + 1 if u_file == last_file and 0 < rank - last_rank <= step else 1
+        last_file, last_rank = u_file, rank
         best[u_file] = max(best.get(u_file, 0), run)
     return best
 
 
-def drop_weak_pairs(lab: FileLabeller, attributed: bool, established: frozenset[int]) -> int:
+def drop_weak_pairs(lab: FileLabeller, exempt: bool, established: frozenset[int]) -> int:
     """Unpair the lines of every upstream file that is not ``established`` (named by the target
-    file's markers or at its place) and shares no run of ``weak_pair_min_run`` verbatim code
-    lines with it, in a target file whose markers name no upstream (``attributed``); returns how
-    many lines."""
+    file's markers or at its place), holds at most ``weak_pair_max_share`` of the target file's
+    code lines and shares no run of ``weak_pair_min_run`` verbatim code lines with it, unless
+    the target file is ``exempt`` (its markers name the upstream, or it descends from the
+    upstream as a whole); returns how many lines."""
     minimum = lab.p.weak_pair_min_run
-    if minimum <= 1 or attributed:
+    if minimum <= 1 or exempt:
         return 0
     up_file = lab.result.up_file[lab.t_rows]  # per content line; -1: unpaired
     paired_files = set(np.unique(up_file[up_file >= 0]).tolist()) - established
     if not paired_files:
         return 0
     runs = longest_verbatim_runs(lab)
-    weak = [u for u in paired_files if runs.get(u, 0) < minimum]
+    start = int(lab.target.file_start[lab.t_file])
+    code = lab.target.kind[start : start + len(up_file)] == CODE
+    most = lab.p.weak_pair_max_share * int(code.sum())
+    held = dict(zip(*np.unique(up_file[code & (up_file >= 0)], return_counts=True), strict=True))
+    weak = [u for u in paired_files if runs.get(u, 0) < minimum and held.get(u, 0) <= most]
     dropped = np.flatnonzero(np.isin(up_file, weak)).tolist()
     for tc in dropped:
         lab.unpair(tc)
