@@ -269,3 +269,19 @@ def test_step_8_an_else_is_a_copy_only_with_its_statement() -> None:
     assert 8 not in gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None)
     edited = new[:5] + ["    if url or h:", "        return h.user", "    else:", "        raise ValueError(h)"]
     assert gaps.gap_rows("pkg/a.py", edited, {"pkg/a.py": old}, dict(rows), None)[8]["upstream_line"] == 5
+
+
+def test_step_8b_the_else_of_a_copied_header_is_the_old_statements_else() -> None:
+    # The ``if`` block moved out of the ``try: ... else:`` to the top, dedented; blame kept its
+    # lines off the in-order chain (the ``try`` is longer), not the ``else:`` between them.
+    old = ["def edit(fields):", "    log(fields)", "    try:", "        ch = fields.pop('ch')", "    except KeyError:",
+           "        pass", "    else:", "        if ch is None:", "            fields['id'] = ch", "        else:",
+           "            fields['id'] = ch.id", "    return fields"]
+    new = ["def edit(fields):", "    if ch is None:", "        fields['id'] = ch", "    else:",
+           "        fields['id'] = ch.id", "    log(fields)", "    try:", "        ch = fields.pop('ch')",
+           "    except KeyError:", "        pass", "    return fields"]
+    blame = ((1, 1), (2, 8), (3, 9), (5, 11), (6, 2), (7, 3), (8, 4), (9, 5), (10, 6), (11, 12))
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame}
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, rows, None)
+    assert got[4]["upstream_line"] == 10 and got[4]["category"] == "realigned"

@@ -165,7 +165,10 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    upstream one, or the first code line of its block a line of the upstream one's block.  It
    holds no text, so the diff pairs any two (requests' new ``_validate_header_part``'s ``else:``
    "realigned" with that of the old ``get_auth_from_url``; 16 of the fork's, each the ``else:``
-   of another statement).
+   of another statement).  b. The other way round: a free ``else:``/``finally:`` whose clause
+   header is a copy of an old header is the old statement's same clause (the next line at the
+   old header's indentation), when that one is free (nextcord's ``else:`` of ``if rules_channel
+   is None:``, the block moved out of a ``try: ... else:`` and dedented; blame kept the rest).
 
 Since 2026-12-05, late, step 5 (and 4, 5c, 7) against the own file leaves out the upstream
 units that moved to another target file (:func:`gone_units`: an innermost function, or a
@@ -1064,6 +1067,25 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             and first_row["upstream_line"] - 1 in _block(up_lines[path], j)
         if not same_head and not same_block:
             del rows[n]
+    # Step 8b: the other way round, a free ``else:``/``finally:`` whose clause header is a copy
+    # of an old header is the old statement's same clause, when that one is free: blame left
+    # nextcord's ``else:`` of ``if rules_channel is None:`` new, the ``if`` block moved out of
+    # a ``try: ... else:`` and dedented.
+    taken = {(row["upstream_path"], row["upstream_line"] - 1) for row in rows.values()}
+    for i, text in enumerate(lines):
+        if i + 1 in rows or text.strip() not in _CLAUSE_LINES:
+            continue
+        head = _clause_header(lines, i)
+        if head < 0 or head + 1 not in rows:
+            continue
+        path, u_head = rows[head + 1]["upstream_path"], rows[head + 1]["upstream_line"] - 1
+        theirs_h = up_lines[path]
+        k = next((k for k in range(u_head + 1, len(theirs_h)) if _code(theirs_h[k])
+                  and _depth(theirs_h[k]) <= _depth(theirs_h[u_head]) and theirs_h[k].strip()[0] not in _CLOSERS), -1)
+        if k >= 0 and theirs_h[k].strip() == text.strip() and _depth(theirs_h[k]) == _depth(theirs_h[u_head]) \
+                and _clause_header(theirs_h, k) == u_head and (path, k) not in taken:
+            taken.add((path, k))
+            add(i, k, "realigned", path)
     return dict(sorted(rows.items()))
 
 
