@@ -604,6 +604,17 @@ def test_an_else_is_copied_only_with_its_compound_statement(run_compare: Runner)
     assert list(on.loc[[13, 15, 19, 20], "match"]) == ["verbatim"] * 4
 
 
+def test_the_else_of_a_copied_statement_takes_the_upstream_else(run_compare: Runner) -> None:
+    """The outer ``else:`` (18) continues the copied ``if url.lower()...`` (5): once the new
+    inner ``else:`` gives the upstream ``else:`` (15) back, it is paired with it
+    (``lone_clause_pairs``); off, it stays none."""
+    target, up = {"pkg/adapters.py": _CERT_TARGET}, {"pkg/adapters.py": _CERT_UP}
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/adapters.py")
+    assert on.loc[18, "match"] == "verbatim" and int(on.loc[18, "upstream_line"]) == 15
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_clause_pairs=0)), "pkg/adapters.py")
+    assert off.loc[18, "match"] == "none"
+
+
 def test_an_else_after_a_new_elif_stays_by_its_body(run_compare: Runner) -> None:
     """A new ``elif`` before a copied ``else:``: the header above the ``else:`` is the new
     ``elif``, but the first line of its block is paired inside the upstream ``else:``'s block,

@@ -92,7 +92,16 @@ deeper or shallower puts another ``else:`` there (requests' ``if not os.path.isd
 ... else:``, new, paired with the old ``if verify: ... else:`` one level out, whose own
 ``else:`` two lines below was left unpaired).
 
-A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
+The other way round (``lone_clause_pairs``, 2026-12-05, late): a free ``else:`` or ``finally:``
+whose clause header is paired with an upstream header, the first paired line of the header's
+block with a line of the upstream header's block, is paired with that upstream statement's
+own ``else:``/``finally:`` (the next line at the header's indentation, the same clause, free
+too): the compound statement was copied, and the clause continues it. The alignment had put the
+upstream ``else:`` opposite an ``else:`` of a new statement nested inside (the one this rule
+drops: requests' ``if not os.path.isdir(cert_loc): ... else:``) or another line, and the
+statement's own ``else:`` stayed free.
+
+A line dropped here becomes ``none``; nothing else is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
 the result does not depend on the order of the lines. Regions keep the weight their chain had
 (``regions.csv`` ``weight``); their spans and counts are those of the lines left.
@@ -459,13 +468,63 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     return unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
 
 
+def clause_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
+    """(target content line, upstream file, upstream row, its header's content line) of the free ``else:``/``finally:``
+    lines whose clause header is paired with an upstream header that the same clause continues,
+    free too (``lone_clause_pairs``, see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    match = r.match[rows]
+    start = int(lab.target.file_start[lab.t_file])
+    kinds = lab.target.kind[start : start + len(rows)]
+    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
+            if kinds[tc] == CODE and lab.t_lines[rows[tc]].strip() in _CLAUSE]
+    if not free:
+        return []
+    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    found = []
+    for tc in free:
+        head = clause_header(lab.t_lines, rows, kinds, tc)
+        if head < 0 or match[head] == NONE:
+            continue
+        u_file, u_head_row = int(r.up_file[rows[head]]), int(r.up_row[rows[head]])
+        u_rows, u_lines = lab.upstream_lines(u_file)
+        u_start = int(lab.upstream.file_start[u_file])
+        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        u_head = int(np.searchsorted(u_rows, u_head_row))
+        # the header's own block copied too (its first paired line inside the upstream header's
+        # block): a lone ``except KeyError:`` paired near with another function's ``except
+        # ValueError:`` is no statement copied
+        first = next((b for b in _block(lab.t_lines, rows, kinds, head) if match[b] != NONE), -1)
+        if first < 0 or int(r.up_file[rows[first]]) != u_file or \
+                int(np.searchsorted(u_rows, r.up_row[rows[first]])) not in _block(u_lines, u_rows, u_kinds, u_head):
+            continue
+        depth, text = indentation(u_lines[u_head_row]), lab.t_lines[rows[tc]].strip()
+        # the upstream compound's clauses at the header's depth, up to its first line that is none
+        for k in range(u_head + 1, len(u_rows)):
+            line = u_lines[u_rows[k]]
+            if u_kinds[k] != CODE or indentation(line) > depth or _opens_with_closer(line):
+                continue
+            if indentation(line) < depth or line.strip() != text:
+                break
+            if clause_header(u_lines, u_rows, u_kinds, k) == u_head and (u_file, int(u_rows[k])) not in taken:
+                found.append((tc, u_file, int(u_rows[k]), head))
+                taken.add((u_file, int(u_rows[k])))
+            break
+    return found
+
+
 def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
                     placed: frozenset[int] = frozenset()) -> int:
-    """Unpair the labeller's lone lines (and lone groups) that are no evidence on their own;
-    returns how many."""
+    """Unpair the labeller's lone lines (and lone groups) that are no evidence on their own,
+    then pair the clauses their statements continue (``lone_clause_pairs``); returns how many
+    were unpaired."""
     if not lab.p.lone_rule:
         return 0
     drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
+    if lab.p.lone_clause_pairs:
+        r, rows = lab.result, lab.t_rows
+        for tc, u_file, u_row, head in clause_pairs(lab):
+            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[head]]))
     return len(drop)

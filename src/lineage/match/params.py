@@ -606,6 +606,12 @@ class MatchParams:
     # text and place the gap alignment paired requests' new ``else:`` of ``if not
     # os.path.isdir(cert_loc):`` with the old ``else:`` of ``if verify:`` one level out. 0: off.
     lone_clauses: int = knob(1, 0, 1)
+    # With 1, a free ``else:``/``finally:`` whose clause header is paired with an upstream
+    # header (the header's block too: its first paired line inside that header's) is paired
+    # with the same clause of that upstream statement, when it is free: the statement was
+    # copied, the clause continues it (requests' outer ``else:`` of ``cert_verify`` stayed none
+    # after its inner new ``else:`` took, then lost, the upstream one). 0: off.
+    lone_clause_pairs: int = knob(1, 0, 1)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.

@@ -1120,7 +1120,8 @@ def _clause_header(lines: Sequence[str], at: int) -> int:
 def _block(lines: Sequence[str], at: int) -> range:
     """0-based lines of the block the clause at ``at`` opens."""
     depth, k = _depth(lines[at]), at + 1
-    while k < len(lines) and not (_code(lines[k]) and _depth(lines[k]) <= depth and lines[k].strip()[0] not in _CLOSERS):
+    while k < len(lines) and not (_code(lines[k]) and _depth(lines[k]) <= depth
+                                  and lines[k].strip()[0] not in _CLOSERS):
         k += 1
     return range(at + 1, k)
 
