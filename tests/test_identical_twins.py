@@ -124,3 +124,64 @@ def test_an_inserted_method_gives_the_old_header_back(run_compare: Runner) -> No
     assert off.loc[_OLD_HEADER, "match"] == "none"
     assert on.loc[_OLD_HEADER, "match"] == "verbatim" and int(on.loc[_OLD_HEADER, "upstream_line"]) == _UP_HEADER
     assert on.loc[_NEW_HEADER, "match"] == "none"
+
+
+_JAR_UP = (
+    "class CookieJarOfTheSession(object):\n"
+    "    def set_the_cookie(self, name, value, **kwargs):\n"
+    "        cookie = build_cookie_from_parts(name, value, **kwargs)\n"
+    "        self.store_cookie_in_the_jar(cookie)\n"
+    "        return cookie\n"
+    "\n"
+    "    def keys(self):\n"
+    '        """Dict-like keys() that returns a list of names of cookies from the jar.\n'
+    '        See values() and items()."""\n'
+    "        found_names = []\n"
+    "        for cookie in iter(self):\n"
+    "            found_names.append(cookie.name)\n"
+    "        return found_names\n"
+    "\n"
+    "    def values(self):\n"
+    '        """Dict-like values() that returns a list of values of cookies from the jar.\n'
+    '        See keys() and items()."""\n'
+    "        found_values = []\n"
+    "        for cookie in iter(self):\n"
+    "            found_values.append(cookie.value)\n"
+    "        return found_values\n"
+)
+# An iterator version inserted above ``keys``, whose docstring and loop echo it; ``keys`` itself
+# stays, its header unchanged, its body now a call of the new method.
+_JAR_TARGET = _JAR_UP.replace(
+    "    def keys(self):\n"
+    '        """Dict-like keys() that returns a list of names of cookies from the jar.\n'
+    '        See values() and items()."""\n'
+    "        found_names = []\n"
+    "        for cookie in iter(self):\n"
+    "            found_names.append(cookie.name)\n"
+    "        return found_names\n",
+    "    def iterkeys(self):\n"
+    '        """Dict-like iterkeys() that returns an iterator of names of cookies from the jar.\n'
+    '        See itervalues() and iteritems()."""\n'
+    "        for cookie in iter(self):\n"
+    "            yield cookie.name\n"
+    "\n"
+    "    def keys(self):\n"
+    '        """Dict-like keys() that returns a list of names of cookies from the\n'
+    "        jar. See values() and items().\"\"\"\n"
+    "        return list(self.iterkeys())\n",
+)
+_ITER_HEADER, _KEYS_HEADER, _UP_KEYS = 7, 13, 7
+
+
+def test_a_header_of_another_name_gives_the_upstream_header_to_its_twin(run_compare: Runner) -> None:
+    """``def iterkeys(self):`` took the old ``def keys(self):`` by position; the target's own
+    identical ``def keys(self):`` lies past the paired docstring, outside the stretch: the
+    upstream header is its (``identical_twin_headers``)."""
+    up = [("up", {"up/cookies.py": _JAR_UP})]
+    off = file_lines(run_compare({"pkg/cookies.py": _JAR_TARGET}, up, params=MatchParams(identical_twin_headers=0)),
+                     "pkg/cookies.py")
+    on = file_lines(run_compare({"pkg/cookies.py": _JAR_TARGET}, up), "pkg/cookies.py")
+    assert off.loc[_ITER_HEADER, "match"] == "near" and int(off.loc[_ITER_HEADER, "upstream_line"]) == _UP_KEYS
+    assert off.loc[_KEYS_HEADER, "match"] == "none"
+    assert on.loc[_KEYS_HEADER, "match"] == "verbatim" and int(on.loc[_KEYS_HEADER, "upstream_line"]) == _UP_KEYS
+    assert on.loc[_ITER_HEADER, "match"] == "none"

@@ -656,6 +656,11 @@ class MatchParams:
     # to the one free line identical to it between the same two paired lines (a swapped or
     # inserted line took the upstream line's place); run before and after the fill. 0: off.
     identical_twin_rule: int = knob(1, 0, 1)
+    # With 1, a ``def`` header paired near with an upstream header of another name (the name
+    # defined once in each file) gives the upstream line to its identical free twin anywhere in
+    # the file, not only in its stretch: a definition's place is its name (requests'
+    # ``iterkeys``, added above ``keys``, took the old ``def keys(self):``). 0: the stretch only.
+    identical_twin_headers: int = knob(1, 0, 1)
     # -- near-identical files (near_identical.py): a target file that follows one upstream file
     # over nearly all its lines, in order, is one whole-file candidate even when no line of it is
     # distinctive (a moved ``__init__.py`` of short re-export lines, its import renamed). 0: off.
