@@ -612,6 +612,15 @@ class MatchParams:
     # copied, the clause continues it (requests' outer ``else:`` of ``cert_verify`` stayed none
     # after its inner new ``else:`` took, then lost, the upstream one). 0: off.
     lone_clause_pairs: int = knob(1, 0, 1)
+    # With 1, a free decorator line whose definition is paired with an upstream ``def``/``class``
+    # line is paired with that definition's identical decorator, when it is free (requests'
+    # ``apparent_encoding``'s ``@property``, whose upstream one the alignment gave to the new
+    # ``is_redirect``'s, which lone_decorators then dropped). 0: off.
+    lone_decorator_pairs: int = knob(1, 0, 1)
+    # With 1, a free ``try:`` whose block's first paired line lies in the block of an upstream
+    # ``try:``, free, is paired with it: it holds no text, its block says which statement it opens
+    # (requests' ``__init__.py``: new code wrapped around the import inside the kept ``try:``). 0: off.
+    lone_try_pairs: int = knob(1, 0, 1)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
