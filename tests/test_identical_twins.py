@@ -116,14 +116,21 @@ _NEW_HEADER, _OLD_HEADER, _UP_HEADER = 7, 11, 7
 def test_an_inserted_method_gives_the_old_header_back(run_compare: Runner) -> None:
     """The inserted method's header sits at the old header's place and is similar to it; the old
     header, unchanged four lines on, is the copy."""
-    up = [("up", {"up/auth.py": _CLASS_UP})]
-    off = file_lines(run_compare({"pkg/auth.py": _CLASS_TARGET}, up, params=MatchParams(identical_twin_rule=0)),
-                     "pkg/auth.py")
-    on = file_lines(run_compare({"pkg/auth.py": _CLASS_TARGET}, up), "pkg/auth.py")
-    assert off.loc[_NEW_HEADER, "match"] == "near" and int(off.loc[_NEW_HEADER, "upstream_line"]) == _UP_HEADER
-    assert off.loc[_OLD_HEADER, "match"] == "none"
-    assert on.loc[_OLD_HEADER, "match"] == "verbatim" and int(on.loc[_OLD_HEADER, "upstream_line"]) == _UP_HEADER
-    assert on.loc[_NEW_HEADER, "match"] == "none"
+    _assert_header_moves(run_compare, "auth.py", _CLASS_UP, _CLASS_TARGET, MatchParams(identical_twin_rule=0),
+                         _NEW_HEADER, _OLD_HEADER, _UP_HEADER)
+
+
+def _assert_header_moves(run_compare: Runner, name: str, up_text: str, target_text: str, off_params: MatchParams,
+                         new: int, old: int, up_line: int) -> None:
+    """With ``off_params`` the new header (``new``) is near the upstream header (``up_line``) and
+    the old one (``old``) none; by default the old one is verbatim with it and the new one none."""
+    up = [("up", {f"up/{name}": up_text})]
+    off = file_lines(run_compare({f"pkg/{name}": target_text}, up, params=off_params), f"pkg/{name}")
+    on = file_lines(run_compare({f"pkg/{name}": target_text}, up), f"pkg/{name}")
+    assert off.loc[new, "match"] == "near" and int(off.loc[new, "upstream_line"]) == up_line
+    assert off.loc[old, "match"] == "none"
+    assert on.loc[old, "match"] == "verbatim" and int(on.loc[old, "upstream_line"]) == up_line
+    assert on.loc[new, "match"] == "none"
 
 
 _JAR_UP = (
@@ -177,11 +184,5 @@ def test_a_header_of_another_name_gives_the_upstream_header_to_its_twin(run_comp
     """``def iterkeys(self):`` took the old ``def keys(self):`` by position; the target's own
     identical ``def keys(self):`` lies past the paired docstring, outside the stretch: the
     upstream header is its (``identical_twin_headers``)."""
-    up = [("up", {"up/cookies.py": _JAR_UP})]
-    off = file_lines(run_compare({"pkg/cookies.py": _JAR_TARGET}, up, params=MatchParams(identical_twin_headers=0)),
-                     "pkg/cookies.py")
-    on = file_lines(run_compare({"pkg/cookies.py": _JAR_TARGET}, up), "pkg/cookies.py")
-    assert off.loc[_ITER_HEADER, "match"] == "near" and int(off.loc[_ITER_HEADER, "upstream_line"]) == _UP_KEYS
-    assert off.loc[_KEYS_HEADER, "match"] == "none"
-    assert on.loc[_KEYS_HEADER, "match"] == "verbatim" and int(on.loc[_KEYS_HEADER, "upstream_line"]) == _UP_KEYS
-    assert on.loc[_ITER_HEADER, "match"] == "none"
+    _assert_header_moves(run_compare, "cookies.py", _JAR_UP, _JAR_TARGET, MatchParams(identical_twin_headers=0),
+                         _ITER_HEADER, _KEYS_HEADER, _UP_KEYS)
