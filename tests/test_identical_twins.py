@@ -133,13 +133,7 @@ def _assert_header_moves(run_compare: Runner, name: str, up_text: str, target_te
     assert on.loc[new, "match"] == "none"
 
 
-_JAR_UP = (
-    "class CookieJarOfTheSession(object):\n"
-    "    def set_the_cookie(self, name, value, **kwargs):\n"
-    "        cookie = build_cookie_from_parts(name, value, **kwargs)\n"
-    "        self.store_cookie_in_the_jar(cookie)\n"
-    "        return cookie\n"
-    "\n"
+_KEYS_UP = (
     "    def keys(self):\n"
     '        """Dict-like keys() that returns a list of names of cookies from the jar.\n'
     '        See values() and items()."""\n'
@@ -147,6 +141,15 @@ _JAR_UP = (
     "        for cookie in iter(self):\n"
     "            found_names.append(cookie.name)\n"
     "        return found_names\n"
+)
+_JAR_UP = (
+    "class CookieJarOfTheSession(object):\n"
+    "    def set_the_cookie(self, name, value, **kwargs):\n"
+    "        cookie = build_cookie_from_parts(name, value, **kwargs)\n"
+    "        self.store_cookie_in_the_jar(cookie)\n"
+    "        return cookie\n"
+    "\n"
+    + _KEYS_UP +
     "\n"
     "    def values(self):\n"
     '        """Dict-like values() that returns a list of values of cookies from the jar.\n'
@@ -159,13 +162,7 @@ _JAR_UP = (
 # An iterator version inserted above ``keys``, whose docstring and loop echo it; ``keys`` itself
 # stays, its header unchanged, its body now a call of the new method.
 _JAR_TARGET = _JAR_UP.replace(
-    "    def keys(self):\n"
-    '        """Dict-like keys() that returns a list of names of cookies from the jar.\n'
-    '        See values() and items()."""\n'
-    "        found_names = []\n"
-    "        for cookie in iter(self):\n"
-    "            found_names.append(cookie.name)\n"
-    "        return found_names\n",
+    _KEYS_UP,
     "    def iterkeys(self):\n"
     '        """Dict-like iterkeys() that returns an iterator of names of cookies from the jar.\n'
     '        See itervalues() and iteritems()."""\n'
