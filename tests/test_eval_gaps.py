@@ -240,3 +240,48 @@ def test_step_6d_a_second_copy_takes_upstream_lines_its_first_copy_holds_edited(
     assert (got[5]["upstream_line"], got[5]["category"]) == (5, "edited")
     assert (got[15]["upstream_line"], got[15]["category"]) == (5, "edited")
     assert (got[12]["upstream_line"], got[12]["expected"]) == (2, "verbatim")
+
+
+def test_step_5_leaves_out_a_function_that_moved_to_another_file() -> None:
+    # ``to_native_string`` moved to another target file (blame credits two of its lines there);
+    # the new function now standing where it stood is not its edit, nor is its ``else:``.
+    old = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
+           "        out = s", "    else:", "        out = s.decode()", "    return out"]
+    new = ["import os", "", "def keep(a):", "    return a + 1", "", "def check(h):", "    if isinstance(h, bytes):",
+           "        v = h", "    else:", "        raise ValueError(h)"]
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": n, "category": "same_file"} for n in (1, 3, 4)}
+    assert {7, 9} <= set(gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None))
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None, {"pkg/a.py": {7, 10}})
+    assert sorted(got) == [1, 3, 4]
+
+
+def test_step_8_an_else_is_a_copy_only_with_its_statement() -> None:
+    # The old ``if url: ... else:`` was rewritten without it; the new function below holds an
+    # ``else:`` of its own statement, which the diff put opposite the old one: not a copy. The
+    # ``else:`` of an ``if`` that is the old one edited stays.
+    old = ["def auth(url):", "    p = parse(url)", "    if url:", "        return p.user", "    else:",
+           "        return ''"]
+    new = ["def auth(url):", "    p = parse(url)", "    return p.user or ''", "", "def check(h):",
+           "    if isinstance(h, bytes):", "        v = h", "    else:", "        raise ValueError(h)"]
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": n, "category": "same_file"} for n in (1, 2)}
+    assert 8 not in gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None)
+    edited = new[:5] + ["    if url or h:", "        return h.user", "    else:", "        raise ValueError(h)"]
+    assert gaps.gap_rows("pkg/a.py", edited, {"pkg/a.py": old}, dict(rows), None)[8]["upstream_line"] == 5
+
+
+def test_step_8b_the_else_of_a_copied_header_is_the_old_statements_else() -> None:
+    # The ``if`` block moved out of the ``try: ... else:`` to the top, dedented; blame kept its
+    # lines off the in-order chain (the ``try`` is longer), not the ``else:`` between them.
+    old = ["def edit(fields):", "    log(fields)", "    try:", "        ch = fields.pop('ch')", "    except KeyError:",
+           "        pass", "    else:", "        if ch is None:", "            fields['id'] = ch", "        else:",
+           "            fields['id'] = ch.id", "    return fields"]
+    new = ["def edit(fields):", "    if ch is None:", "        fields['id'] = ch", "    else:",
+           "        fields['id'] = ch.id", "    log(fields)", "    try:", "        ch = fields.pop('ch')",
+           "    except KeyError:", "        pass", "    return fields"]
+    blame = ((1, 1), (2, 8), (3, 9), (5, 11), (6, 2), (7, 3), (8, 4), (9, 5), (10, 6), (11, 12))
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame}
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, rows, None)
+    assert got[4]["upstream_line"] == 10 and got[4]["category"] == "realigned"

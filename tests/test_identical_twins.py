@@ -116,11 +116,70 @@ _NEW_HEADER, _OLD_HEADER, _UP_HEADER = 7, 11, 7
 def test_an_inserted_method_gives_the_old_header_back(run_compare: Runner) -> None:
     """The inserted method's header sits at the old header's place and is similar to it; the old
     header, unchanged four lines on, is the copy."""
-    up = [("up", {"up/auth.py": _CLASS_UP})]
-    off = file_lines(run_compare({"pkg/auth.py": _CLASS_TARGET}, up, params=MatchParams(identical_twin_rule=0)),
-                     "pkg/auth.py")
-    on = file_lines(run_compare({"pkg/auth.py": _CLASS_TARGET}, up), "pkg/auth.py")
-    assert off.loc[_NEW_HEADER, "match"] == "near" and int(off.loc[_NEW_HEADER, "upstream_line"]) == _UP_HEADER
-    assert off.loc[_OLD_HEADER, "match"] == "none"
-    assert on.loc[_OLD_HEADER, "match"] == "verbatim" and int(on.loc[_OLD_HEADER, "upstream_line"]) == _UP_HEADER
-    assert on.loc[_NEW_HEADER, "match"] == "none"
+    _assert_header_moves(run_compare, "auth.py", _CLASS_UP, _CLASS_TARGET, MatchParams(identical_twin_rule=0),
+                         _NEW_HEADER, _OLD_HEADER, _UP_HEADER)
+
+
+def _assert_header_moves(run_compare: Runner, name: str, up_text: str, target_text: str, off_params: MatchParams,
+                         new: int, old: int, up_line: int) -> None:
+    """With ``off_params`` the new header (``new``) is near the upstream header (``up_line``) and
+    the old one (``old``) none; by default the old one is verbatim with it and the new one none."""
+    up = [("up", {f"up/{name}": up_text})]
+    off = file_lines(run_compare({f"pkg/{name}": target_text}, up, params=off_params), f"pkg/{name}")
+    on = file_lines(run_compare({f"pkg/{name}": target_text}, up), f"pkg/{name}")
+    assert off.loc[new, "match"] == "near" and int(off.loc[new, "upstream_line"]) == up_line
+    assert off.loc[old, "match"] == "none"
+    assert on.loc[old, "match"] == "verbatim" and int(on.loc[old, "upstream_line"]) == up_line
+    assert on.loc[new, "match"] == "none"
+
+
+_KEYS_UP = (
+    "    def keys(self):\n"
+    '        """Dict-like keys() that returns a list of names of cookies from the jar.\n'
+    '        See values() and items()."""\n'
+    "        found_names = []\n"
+    "        for cookie in iter(self):\n"
+    "            found_names.append(cookie.name)\n"
+    "        return found_names\n"
+)
+_JAR_UP = (
+    "class CookieJarOfTheSession(object):\n"
+    "    def set_the_cookie(self, name, value, **kwargs):\n"
+    "        cookie = build_cookie_from_parts(name, value, **kwargs)\n"
+    "        self.store_cookie_in_the_jar(cookie)\n"
+    "        return cookie\n"
+    "\n"
+    + _KEYS_UP +
+    "\n"
+    "    def values(self):\n"
+    '        """Dict-like values() that returns a list of values of cookies from the jar.\n'
+    '        See keys() and items()."""\n'
+    "        found_values = []\n"
+    "        for cookie in iter(self):\n"
+    "            found_values.append(cookie.value)\n"
+    "        return found_values\n"
+)
+# An iterator version inserted above ``keys``, whose docstring and loop echo it; ``keys`` itself
+# stays, its header unchanged, its body now a call of the new method.
+_JAR_TARGET = _JAR_UP.replace(
+    _KEYS_UP,
+    "    def iterkeys(self):\n"
+    '        """Dict-like iterkeys() that returns an iterator of names of cookies from the jar.\n'
+    '        See itervalues() and iteritems()."""\n'
+    "        for cookie in iter(self):\n"
+    "            yield cookie.name\n"
+    "\n"
+    "    def keys(self):\n"
+    '        """Dict-like keys() that returns a list of names of cookies from the\n'
+    "        jar. See values() and items().\"\"\"\n"
+    "        return list(self.iterkeys())\n",
+)
+_ITER_HEADER, _KEYS_HEADER, _UP_KEYS = 7, 13, 7
+
+
+def test_a_header_of_another_name_gives_the_upstream_header_to_its_twin(run_compare: Runner) -> None:
+    """``def iterkeys(self):`` took the old ``def keys(self):`` by position; the target's own
+    identical ``def keys(self):`` lies past the paired docstring, outside the stretch: the
+    upstream header is its (``identical_twin_headers``)."""
+    _assert_header_moves(run_compare, "cookies.py", _JAR_UP, _JAR_TARGET, MatchParams(identical_twin_headers=0),
+                         _ITER_HEADER, _KEYS_HEADER, _UP_KEYS)

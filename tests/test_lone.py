@@ -604,6 +604,17 @@ def test_an_else_is_copied_only_with_its_compound_statement(run_compare: Runner)
     assert list(on.loc[[13, 15, 19, 20], "match"]) == ["verbatim"] * 4
 
 
+def test_the_else_of_a_copied_statement_takes_the_upstream_else(run_compare: Runner) -> None:
+    """The outer ``else:`` (18) continues the copied ``if url.lower()...`` (5): once the new
+    inner ``else:`` gives the upstream ``else:`` (15) back, it is paired with it
+    (``lone_clause_pairs``); off, it stays none."""
+    target, up = {"pkg/adapters.py": _CERT_TARGET}, {"pkg/adapters.py": _CERT_UP}
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/adapters.py")
+    assert on.loc[18, "match"] == "verbatim" and int(on.loc[18, "upstream_line"]) == 15
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_clause_pairs=0)), "pkg/adapters.py")
+    assert off.loc[18, "match"] == "none"
+
+
 def test_an_else_after_a_new_elif_stays_by_its_body(run_compare: Runner) -> None:
     """A new ``elif`` before a copied ``else:``: the header above the ``else:`` is the new
     ``elif``, but the first line of its block is paired inside the upstream ``else:``'s block,
@@ -623,3 +634,69 @@ def test_an_else_after_a_new_elif_stays_by_its_body(run_compare: Runner) -> None
     frame = file_lines(run_compare({"pkg/t.py": target}, [("up", {"pkg/t.py": up})]), "pkg/t.py")
     assert frame.loc[7, "match"] == "verbatim" and int(frame.loc[7, "upstream_line"]) == 5
     assert frame.loc[8, "match"] == "verbatim"
+
+
+_RESPONSE_UP = ("class ResponseOfTheSession:\n"
+                "    def raise_for_the_status_code(self):\n"
+                "        status_error_message = self._format_status_message(self.status_code)\n"
+                "        if status_error_message:\n"
+                "            raise HTTPStatusProblem(status_error_message, response=self)\n"
+                "\n"
+                "    @property\n"
+                "    def apparent_text_encoding(self):\n"
+                "        return detect_the_encoding_of(self.content_bytes_read)['encoding']\n")
+# A new property inserted above the copied one: the alignment gives the upstream ``@property``
+# to the new one (7), which lone_decorators drops; the copied property's own (11) is free.
+_RESPONSE_TARGET = _RESPONSE_UP.replace(
+    "    @property\n    def apparent_text_encoding",
+    "    @property\n    def is_a_permanent_redirect(self):\n"
+    "        return 'location' in self.header_map and self.status_code in (301, 308)\n\n"
+    "    @property\n    def apparent_text_encoding")
+
+
+def test_a_copied_definition_takes_its_own_decorator(run_compare: Runner) -> None:
+    """``lone_decorator_pairs``: the copied ``apparent_text_encoding`` (12) takes the upstream
+    ``@property`` (7) above it once the new property's decorator gave it up; off, it stays none."""
+    target, up = {"pkg/models.py": _RESPONSE_TARGET}, {"pkg/models.py": _RESPONSE_UP}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_decorator_pairs=0)), "pkg/models.py")
+    assert off.loc[12, "match"] == "verbatim" and off.loc[11, "match"] == "none" and off.loc[7, "match"] == "none"
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/models.py")
+    assert on.loc[11, "match"] == "verbatim" and int(on.loc[11, "upstream_line"]) == 7
+    assert on.loc[7, "match"] == "none"
+
+
+_SNI_UP = ("import warnings_of_the_package\n\n"
+           "# Attempt to enable the fallback for SNI support of the connection pool library.\n"
+           "try:\n"
+           "    from .packages.urllib3_vendored.contrib import pyopenssl_backend\n"
+           "    pyopenssl_backend.inject_into_the_connection_pool_library()\n"
+           "except ImportError:\n"
+           "    pass\n")
+# A new ``try:`` above (6) takes the upstream ``try:`` by place, and lone_clauses' sibling rule
+# drops it; the import was wrapped in new code inside the kept ``try:`` (11).
+_SNI_TARGET = ("import warnings_of_the_package\n\n"
+               "try:\n"
+               "    from charset_detection_library import __version__ as charset_detection_version\n"
+               "except ImportError:\n"
+               "    charset_detection_version = None\n\n"
+               "# Enable the pool library's fallback when the standard library lacks SNI.\n"
+               "try:\n"
+               "    try:\n"
+               "        import ssl\n"
+               "    except ImportError:\n"
+               "        ssl = None\n"
+               "    if not getattr(ssl, 'HAS_SNI', False):\n"
+               "        from urllib3_unvendored.contrib import pyopenssl_backend\n"
+               "        pyopenssl_backend.inject_into_the_connection_pool_library()\n"
+               "except ImportError:\n"
+               "    pass\n")
+
+
+def test_a_try_is_paired_by_its_block(run_compare: Runner) -> None:
+    """``lone_try_pairs``: the kept ``try:`` (9), whose block's first paired line (16) lies in the
+    upstream ``try:``'s block, is that ``try:`` (4); off, it stays none."""
+    target, up = {"pkg/__init__.py": _SNI_TARGET}, {"pkg/__init__.py": _SNI_UP}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_try_pairs=0)), "pkg/__init__.py")
+    assert off.loc[16, "match"] == "verbatim" and off.loc[9, "match"] == "none" and off.loc[3, "match"] == "none"
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/__init__.py")
+    assert on.loc[9, "match"] == "verbatim" and int(on.loc[9, "upstream_line"]) == 4

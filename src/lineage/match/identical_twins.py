@@ -22,6 +22,14 @@ in the same place, and an upstream line is credited to one line of the stretch. 
 identical line may stand there (two would leave the choice to position again). The rule runs
 where the second-copies rule does (:mod:`lineage.match.second_copies`), before and after the
 fill; ``identical_twin_rule`` 0 turns it off.
+
+A ``def`` header paired near with an upstream header of another name looks for its identical
+twin in the whole file, not only in its stretch (``identical_twin_headers``, 2026-12-05, late),
+when the upstream name is defined once in each file: a definition's place is its name. requests
+added ``iterkeys`` above ``keys``; the region paired ``def iterkeys(self):`` near with the old
+``def keys(self):``, and the target's own ``def keys(self):``, nine lines on past the paired
+docstring, stayed none. A header that is only similar (``def blurple(cls) -> Self:``, new, beside
+``og_blurple``, the old ``blurple`` renamed) is no twin: the renamed pair stays.
 """
 
 from __future__ import annotations
@@ -63,9 +71,11 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
         at = int(np.searchsorted(same, tc))
         lo = int(same[at - 1]) if at > 0 else -1
         hi = int(same[at + 1]) if at + 1 < len(same) else len(rows)
-        # the identical line must sit in the same stretch, in order with both of its ends
-        if (lo >= 0 and up_row[lo] >= u) or (hi < len(rows) and up_row[hi] <= u):
-            continue
+        # A ``def`` header's place is its name's definition, not the stretch
+        # (``identical_twin_headers``): the whole file, for a header of another name.
+        header = bool(lab.p.identical_twin_headers) and _other_name_header(lab, tc, text, f)
+        if not header and ((lo >= 0 and up_row[lo] >= u) or (hi < len(rows) and up_row[hi] <= u)):
+            continue  # the identical line must sit in the same stretch, in order with both of its ends
         uc = int(np.searchsorted(lab.upstream_lines(f)[0], u))
         if free_of is None:  # most files have no candidate: the text of every free line unread
             free_of = {}
@@ -76,12 +86,25 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
                 stripped = lines[row].strip()
                 if stripped in wanted:
                     free_of.setdefault(stripped, []).append(k)
-        twins = [t for t in free_of.get(text, []) if lo < t < hi and t not in taken
+        twins = [t for t in free_of.get(text, []) if (header or lo < t < hi) and t not in taken
                  and lab.target_kind(t) == lab.upstream_kind(f, uc)]
         if len(twins) == 1:
             moves.append((tc, twins[0]))
             taken.add(twins[0])
     return moves
+
+
+def _other_name_header(lab: FileLabeller, tc: int, up_text: str, u_file: int) -> bool:
+    """Whether target line ``tc`` is a ``def`` header paired with the upstream header
+    ``up_text`` of another name, that name defined once in the target file and once in upstream
+    file ``u_file``."""
+    from lineage.match.fill_statements import Statements, def_key
+
+    mine, theirs = def_key(lab.t_lines[lab.t_rows[tc]].strip()), def_key(up_text)
+    if mine is None or theirs is None or not theirs.startswith("def ") or mine == theirs:
+        return False
+    statements = Statements(lab)
+    return theirs in statements.target_names_once() and theirs in statements.upstream_names_once(u_file)
 
 
 def move_to_identical_twins(lab: FileLabeller) -> int:

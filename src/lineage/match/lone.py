@@ -92,7 +92,28 @@ deeper or shallower puts another ``else:`` there (requests' ``if not os.path.isd
 ... else:``, new, paired with the old ``if verify: ... else:`` one level out, whose own
 ``else:`` two lines below was left unpaired).
 
-A line dropped here becomes ``none``; nothing is added. The check is made once, on the labels
+Likewise a free decorator line whose definition is paired with an upstream ``def`` or ``class``
+line is paired with that definition's own identical decorator, free (``lone_decorator_pairs``):
+the alignment had given the upstream ``@property`` to the one above the target's own new method
+before it (the one ``lone_decorators`` drops: requests' ``is_redirect``), and the copied
+``apparent_encoding``'s own ``@property`` stayed free.
+
+And a free ``try:`` whose block's first paired line (not inside a further ``try:`` of that
+block) lies in the block of an upstream ``try:``, free, is that ``try:`` (``lone_try_pairs``): it
+holds no text, its block says which statement it opens (requests' ``__init__.py`` kept its
+``try:`` and ``pyopenssl.inject_into_urllib3()``, and wrapped new code around the import
+between them).
+
+The other way round (``lone_clause_pairs``, 2026-12-05, late): a free ``else:`` or ``finally:``
+whose clause header is paired with an upstream header, the first paired line of the header's
+block with a line of the upstream header's block, is paired with that upstream statement's
+own ``else:``/``finally:`` (the next line at the header's indentation, the same clause, free
+too): the compound statement was copied, and the clause continues it. The alignment had put the
+upstream ``else:`` opposite an ``else:`` of a new statement nested inside (the one this rule
+drops: requests' ``if not os.path.isdir(cert_loc): ... else:``) or another line, and the
+statement's own ``else:`` stayed free.
+
+A line dropped here becomes ``none``; nothing else is added. The check is made once, on the labels
 the earlier steps left (a line is not judged against a neighbour dropped in the same pass), so
 the result does not depend on the order of the lines. Regions keep the weight their chain had
 (``regions.csv`` ``weight``); their spans and counts are those of the lines left.
@@ -459,13 +480,153 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     return unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
 
 
+def clause_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
+    """(target content line, upstream file, upstream row, its header's content line) of the free ``else:``/``finally:``
+    lines whose clause header is paired with an upstream header that the same clause continues,
+    free too (``lone_clause_pairs``, see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    match = r.match[rows]
+    start = int(lab.target.file_start[lab.t_file])
+    kinds = lab.target.kind[start : start + len(rows)]
+    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
+            if kinds[tc] == CODE and lab.t_lines[rows[tc]].strip() in _CLAUSE]
+    if not free:
+        return []
+    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    found = []
+    for tc in free:
+        head = clause_header(lab.t_lines, rows, kinds, tc)
+        if head < 0 or match[head] == NONE:
+            continue
+        u_file, u_head_row = int(r.up_file[rows[head]]), int(r.up_row[rows[head]])
+        u_rows, u_lines = lab.upstream_lines(u_file)
+        u_start = int(lab.upstream.file_start[u_file])
+        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        u_head = int(np.searchsorted(u_rows, u_head_row))
+        # the header's own block copied too (its first paired line inside the upstream header's
+        # block): a lone ``except KeyError:`` paired near with another function's ``except
+        # ValueError:`` is no statement copied
+        first = next((b for b in _block(lab.t_lines, rows, kinds, head) if match[b] != NONE), -1)
+        if first < 0 or int(r.up_file[rows[first]]) != u_file or \
+                int(np.searchsorted(u_rows, r.up_row[rows[first]])) not in _block(u_lines, u_rows, u_kinds, u_head):
+            continue
+        depth, text = indentation(u_lines[u_head_row]), lab.t_lines[rows[tc]].strip()
+        # the upstream compound's clauses at the header's depth, up to its first line that is none
+        for k in range(u_head + 1, len(u_rows)):
+            line = u_lines[u_rows[k]]
+            if u_kinds[k] != CODE or indentation(line) > depth or _opens_with_closer(line):
+                continue
+            if indentation(line) < depth or line.strip() != text:
+                break
+            if clause_header(u_lines, u_rows, u_kinds, k) == u_head and (u_file, int(u_rows[k])) not in taken:
+                found.append((tc, u_file, int(u_rows[k]), head))
+                taken.add((u_file, int(u_rows[k])))
+            break
+    return found
+
+
+def decorator_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
+    """(target content line, upstream file, upstream row, its definition's content line) of the
+    free decorator lines whose definition is paired with an upstream ``def``/``class`` line
+    decorated by the same text, free (``lone_decorator_pairs``, see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    match = r.match[rows]
+    start = int(lab.target.file_start[lab.t_file])
+    kinds = lab.target.kind[start : start + len(rows)]
+    texts = [lab.t_lines[row].strip() for row in rows.tolist()]
+    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
+            if kinds[tc] == CODE and _DECORATOR.match(texts[tc]) is not None]
+    if not free:
+        return []
+    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    found = []
+    for tc in free:
+        d = tc + 1  # the definition: past further decorators and comments
+        while d < len(rows) and (kinds[d] != CODE or _DECORATOR.match(texts[d]) is not None):
+            d += 1
+        if d >= len(rows) or match[d] == NONE or def_key(texts[d]) is None:
+            continue
+        u_file, u_def_row = int(r.up_file[rows[d]]), int(r.up_row[rows[d]])
+        u_rows, u_lines = lab.upstream_lines(u_file)
+        if def_key(u_lines[u_def_row].strip()) is None:
+            continue
+        u_start = int(lab.upstream.file_start[u_file])
+        k = int(np.searchsorted(u_rows, u_def_row)) - 1
+        # the upstream definition's own decorators, right above it
+        while k >= 0 and (lab.upstream.kind[u_start + k] != CODE or _DECORATOR.match(u_lines[u_rows[k]].strip())):
+            u_row = int(u_rows[k])
+            if lab.upstream.kind[u_start + k] == CODE and u_lines[u_row].strip() == texts[tc] \
+                    and (u_file, u_row) not in taken:
+                found.append((tc, u_file, u_row, d))
+                taken.add((u_file, u_row))
+                break
+            k -= 1
+    return found
+
+
+def _enclosing_try(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
+    """Index (in ``rows``) of the nearest ``try:`` whose block holds the line at ``at`` (through
+    the blocks between), -1 if none."""
+    depth = indentation(lines[rows[at]])
+    for k in range(at - 1, -1, -1):
+        text = lines[rows[k]]
+        if kinds[k] != CODE or _opens_with_closer(text) or indentation(text) >= depth:
+            continue
+        depth = indentation(text)
+        if text.strip() == "try:":
+            return k
+    return -1
+
+
+def try_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
+    """(target content line, upstream file, upstream row, the paired line of its block) of the
+    free ``try:`` lines whose block's first paired line lies in the block of an upstream ``try:``,
+    free (``lone_try_pairs``, see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    match = r.match[rows]
+    start = int(lab.target.file_start[lab.t_file])
+    kinds = lab.target.kind[start : start + len(rows)]
+    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
+            if kinds[tc] == CODE and lab.t_lines[rows[tc]].strip() == "try:"]
+    if not free:
+        return []
+    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    found = []
+    for tc in free:
+        first = next((b for b in _block(lab.t_lines, rows, kinds, tc) if match[b] != NONE), -1)
+        if first < 0 or _enclosing_try(lab.t_lines, rows, kinds, first) != tc:
+            continue  # no paired line, or the first one inside another ``try:`` of the block
+        u_file = int(r.up_file[rows[first]])
+        u_rows, u_lines = lab.upstream_lines(u_file)
+        u_start = int(lab.upstream.file_start[u_file])
+        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        k = _enclosing_try(u_lines, u_rows, u_kinds, int(np.searchsorted(u_rows, r.up_row[rows[first]])))
+        if k >= 0 and (u_file, int(u_rows[k])) not in taken:
+            found.append((tc, u_file, int(u_rows[k]), first))
+            taken.add((u_file, int(u_rows[k])))
+    return found
+
+
 def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
                     placed: frozenset[int] = frozenset()) -> int:
-    """Unpair the labeller's lone lines (and lone groups) that are no evidence on their own;
-    returns how many."""
+    """Unpair the labeller's lone lines (and lone groups) that are no evidence on their own,
+    then pair the clauses their statements continue (``lone_clause_pairs``); returns how many
+    were unpaired."""
     if not lab.p.lone_rule:
         return 0
     drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
+    if lab.p.lone_clause_pairs:
+        r, rows = lab.result, lab.t_rows
+        for tc, u_file, u_row, head in clause_pairs(lab):
+            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[head]]))
+    if lab.p.lone_decorator_pairs:
+        r, rows = lab.result, lab.t_rows
+        for tc, u_file, u_row, head in decorator_pairs(lab):
+            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[head]]))
+    if lab.p.lone_try_pairs:
+        r, rows = lab.result, lab.t_rows
+        for tc, u_file, u_row, inside in try_pairs(lab):
+            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[inside]]))
     return len(drop)

@@ -615,6 +615,21 @@ class MatchParams:
     # text and place the gap alignment paired requests' new ``else:`` of ``if not
     # os.path.isdir(cert_loc):`` with the old ``else:`` of ``if verify:`` one level out. 0: off.
     lone_clauses: int = knob(1, 0, 1)
+    # With 1, a free ``else:``/``finally:`` whose clause header is paired with an upstream
+    # header (the header's block too: its first paired line inside that header's) is paired
+    # with the same clause of that upstream statement, when it is free: the statement was
+    # copied, the clause continues it (requests' outer ``else:`` of ``cert_verify`` stayed none
+    # after its inner new ``else:`` took, then lost, the upstream one). 0: off.
+    lone_clause_pairs: int = knob(1, 0, 1)
+    # With 1, a free decorator line whose definition is paired with an upstream ``def``/``class``
+    # line is paired with that definition's identical decorator, when it is free (requests'
+    # ``apparent_encoding``'s ``@property``, whose upstream one the alignment gave to the new
+    # ``is_redirect``'s, which lone_decorators then dropped). 0: off.
+    lone_decorator_pairs: int = knob(1, 0, 1)
+    # With 1, a free ``try:`` whose block's first paired line lies in the block of an upstream
+    # ``try:``, free, is paired with it: it holds no text, its block says which statement it opens
+    # (requests' ``__init__.py``: new code wrapped around the import inside the kept ``try:``). 0: off.
+    lone_try_pairs: int = knob(1, 0, 1)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
@@ -659,6 +674,11 @@ class MatchParams:
     # to the one free line identical to it between the same two paired lines (a swapped or
     # inserted line took the upstream line's place); run before and after the fill. 0: off.
     identical_twin_rule: int = knob(1, 0, 1)
+    # With 1, a ``def`` header paired near with an upstream header of another name (the name
+    # defined once in each file) gives the upstream line to its identical free twin anywhere in
+    # the file, not only in its stretch: a definition's place is its name (requests'
+    # ``iterkeys``, added above ``keys``, took the old ``def keys(self):``). 0: the stretch only.
+    identical_twin_headers: int = knob(1, 0, 1)
     # -- near-identical files (near_identical.py): a target file that follows one upstream file
     # over nearly all its lines, in order, is one whole-file candidate even when no line of it is
     # distinctive (a moved ``__init__.py`` of short re-export lines, its import renamed). 0: off.

@@ -160,6 +160,25 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       files is as often the language's (``def __setstate__(self, state):`` of ``Response``,
       added since, and of ``Session``), and any two files may import one name.
 
+8. **Clauses** (since 2026-12-05, late): an ``else:`` or ``finally:`` a step above paired is a
+   copy only with the statement it continues: its clause header copies the header above the
+   upstream one, or the first code line of its block a line of the upstream one's block.  It
+   holds no text, so the diff pairs any two (requests' new ``_validate_header_part``'s ``else:``
+   "realigned" with that of the old ``get_auth_from_url``; 16 of the fork's, each the ``else:``
+   of another statement).  b. The other way round: a free ``else:``/``finally:`` whose clause
+   header is a copy of an old header is the old statement's same clause (the next line at the
+   old header's indentation), when that one is free (nextcord's ``else:`` of ``if rules_channel
+   is None:``, the block moved out of a ``try: ... else:`` and dedented; blame kept the rest).
+
+Since 2026-12-05, late, step 5 (and 4, 5c, 7) against the own file leaves out the upstream
+units that moved to another target file (:func:`gone_units`: an innermost function, or a
+multi-line statement outside any function, holding at least ``MOVED_FUNCTION_MIN_LINES``
+lines blame credits to another target file and none it credits to this one): steps 6 and 6e
+align them where they went, and what now stands at their old place is new (requests'
+``to_native_string``, moved to ``_internal_utils.py``, was also "edited" into the new
+``_validate_header_part`` of ``utils.py``; ``REDIRECT_STATI``'s ``)``, moved to ``models.py``,
+also "realigned" with the ``)`` of an import list left in ``sessions.py``).
+
 Only the blame rows (categories ``same_file`` and ``moved``) are inputs, so recomputing the
 steps on a committed truth gives the same rows as a rebuild from the clone.
 """
@@ -780,9 +799,33 @@ MOVED_FUNCTION_MIN_LINES = 2
 WRITTEN_FROM_MIN_SHARE = 0.1
 
 
+def gone_units(up_lines: Sequence[str], kept: set[int], gone: set[int],
+               rename_text: Callable[[str], str]) -> set[int]:
+    """Step 5's exclusion (since 2026-12-05, late): 0-based lines of the upstream file's units
+    (innermost functions, multi-line statements outside any function) holding at least
+    ``MOVED_FUNCTION_MIN_LINES`` lines that blame credits to another target file (``gone``:
+    the unit moved, steps 6 and 6e align it where it went) and none that blame credits to this
+    file (``kept``: a unit copied, not moved, is still at its old place too)."""
+    units = def_spans(up_lines)
+    spans = statement_spans(up_lines, rename_text)
+    out: set[int] = set()
+    for j in sorted(gone):
+        unit = _innermost(units, j)
+        if unit is None:
+            unit = spans.get(j)
+        if unit is None or not unit[0] <= j <= unit[1]:
+            continue
+        inside = range(unit[0], unit[1] + 1)
+        if sum(k in gone for k in inside) >= MOVED_FUNCTION_MIN_LINES and not any(k in kept for k in inside):
+            out.update(inside)
+    return out
+
+
 def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], rows: dict[int, dict],
-             rename: tuple[str, str] | None) -> dict[int, dict]:
-    """Steps 4-5 for one target file: ``rows`` (1-based line -> blame row) with the new rows added."""
+             rename: tuple[str, str] | None, gone: dict[str, set[int]] | None = None) -> dict[int, dict]:
+    """Steps 4-5 for one target file: ``rows`` (1-based line -> blame row) with the new rows
+    added. ``gone``: upstream path -> 0-based lines blame credits to target files other than
+    the one at that path (:func:`gone_units`)."""
     rows = {n: row for n, row in rows.items() if row["category"] in BLAME_CATEGORIES}
     if not rows:
         return rows
@@ -795,6 +838,16 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
     # is the one blame credits most.
     own = any(row["upstream_path"] == rename_text(rel) for row in rows.values())
     main = rename_text(rel) if own else top
+    if own and gone and gone.get(main):
+        # A function or module statement of the own old file that moved to another target file
+        # is aligned there (steps 6, 6e), not again here: what stands at its old place is new
+        # (``to_native_string`` moved from ``utils.py`` to ``_internal_utils.py``; without this
+        # its ``else:`` was "realigned" with ``_validate_header_part``'s, one old line credited
+        # to two target lines). Its lines are blanked for every step against the own file.
+        kept = {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}
+        blank = gone_units(up_lines[main], kept, gone[main], rename_text)
+        if blank:
+            up_lines = {**up_lines, main: ["" if j in blank else text for j, text in enumerate(up_lines[main])]}
     theirs = up_lines[main]
     free = without_annotations(lines)
     typed = set(annotation_cuts(lines, comments=False))
@@ -996,7 +1049,81 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             for i, j in unique_rows(lines, up_lines[path], lines, up_lines[path], rename_text, taken):
                 if lines[i][:1].strip() and up_lines[path][j][:1].strip() and not _is_import(lines[i].strip()):
                     add(i, j, "reordered", path)
+    # Step 8 (since 2026-12-05, late): an ``else:`` or ``finally:`` a step above paired (it holds
+    # no text of its own, so a diff pairs any two) is a copy only with the statement it
+    # continues: its clause header (the ``if``, ``elif``, ``try``... above it at its indentation)
+    # copies the header above the upstream one, or the first code line of its block a line of
+    # the upstream one's block. The ``else:`` of requests' new ``_validate_header_part`` was
+    # "realigned" with that of the old ``get_auth_from_url``, which stood opposite it.
+    for n in [n for n, row in rows.items() if n not in blame and lines[n - 1].strip() in _CLAUSE_LINES]:
+        row = rows[n]
+        path, j = row["upstream_path"], row["upstream_line"] - 1
+        head, u_head = _clause_header(lines, n - 1), _clause_header(up_lines[path], j)
+        same_head = head >= 0 and u_head >= 0 and (rows.get(head + 1) or {}).get("upstream_path") == path \
+            and rows[head + 1]["upstream_line"] - 1 == u_head
+        first = next((k for k in _block(lines, n - 1) if lines[k].strip() and not lines[k].strip().startswith("#")), -1)
+        first_row = rows.get(first + 1) if first >= 0 else None
+        same_block = first_row is not None and first_row["upstream_path"] == path \
+            and first_row["upstream_line"] - 1 in _block(up_lines[path], j)
+        if not same_head and not same_block:
+            del rows[n]
+    # Step 8b: the other way round, a free ``else:``/``finally:`` whose clause header is a copy
+    # of an old header is the old statement's same clause, when that one is free: blame left
+    # nextcord's ``else:`` of ``if rules_channel is None:`` new, the ``if`` block moved out of
+    # a ``try: ... else:`` and dedented.
+    taken = {(row["upstream_path"], row["upstream_line"] - 1) for row in rows.values()}
+    for i, text in enumerate(lines):
+        if i + 1 in rows or text.strip() not in _CLAUSE_LINES:
+            continue
+        head = _clause_header(lines, i)
+        if head < 0 or head + 1 not in rows:
+            continue
+        path, u_head = rows[head + 1]["upstream_path"], rows[head + 1]["upstream_line"] - 1
+        theirs_h = up_lines[path]
+        k = next((k for k in range(u_head + 1, len(theirs_h)) if _code(theirs_h[k])
+                  and _depth(theirs_h[k]) <= _depth(theirs_h[u_head]) and theirs_h[k].strip()[0] not in _CLOSERS), -1)
+        if k >= 0 and theirs_h[k].strip() == text.strip() and _depth(theirs_h[k]) == _depth(theirs_h[u_head]) \
+                and _clause_header(theirs_h, k) == u_head and (path, k) not in taken:
+            taken.add((path, k))
+            add(i, k, "realigned", path)
     return dict(sorted(rows.items()))
+
+
+_CLAUSE_LINES = {"else:", "finally:"}
+_CLAUSE_HEADS = {"if", "elif", "for", "async", "while", "try", "except"}
+
+
+def _depth(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _code(text: str) -> bool:
+    stripped = text.strip()
+    return bool(stripped) and not stripped.startswith("#")
+
+
+def _clause_header(lines: Sequence[str], at: int) -> int:
+    """0-based line of the clause header the ``else:``/``finally:`` at ``at`` continues (the
+    nearest code line above at its indentation, a closing bracket's line aside), -1 if none."""
+    depth = _depth(lines[at])
+    for k in range(at - 1, -1, -1):
+        text = lines[k]
+        if not _code(text) or text.strip()[0] in _CLOSERS:
+            continue
+        if _depth(text) < depth:
+            return -1
+        if _depth(text) == depth:
+            return k if text.split(maxsplit=1)[0].rstrip(":") in _CLAUSE_HEADS else -1
+    return -1
+
+
+def _block(lines: Sequence[str], at: int) -> range:
+    """0-based lines of the block the clause at ``at`` opens."""
+    depth, k = _depth(lines[at]), at + 1
+    while k < len(lines) and not (_code(lines[k]) and _depth(lines[k]) <= depth
+                                  and lines[k].strip()[0] not in _CLOSERS):
+        k += 1
+    return range(at + 1, k)
 
 
 # Step 7's floor for a line that is no import: blame's own minimum for a move within a file
@@ -1058,10 +1185,17 @@ def main(argv: list[str] | None = None) -> int:
         by_file.setdefault(row["target_path"], {})[row["line"]] = row
     up_lines = {rel: generate.split_lines(generate.decode_source(data)) for rel, data in upstream.items()}
     rename = tuple(case.git["rename"]) if case.git.get("rename") else None
+    # Upstream lines blame credits to a target file other than the one at their path (after the
+    # rename): moved away (step 5's exclusion, :func:`gone_units`).
+    rename_text = renamer(rename)
+    gone: dict[str, set[int]] = {}
+    for row in old:
+        if row["category"] in BLAME_CATEGORIES and rename_text(row["target_path"]) != row["upstream_path"]:
+            gone.setdefault(row["upstream_path"], set()).add(row["upstream_line"] - 1)
     truth = []
     for rel in sorted(by_file):
         lines = generate.split_lines(generate.decode_source(target[rel]))
-        truth.extend(gap_rows(rel, lines, up_lines, by_file[rel], rename).values())
+        truth.extend(gap_rows(rel, lines, up_lines, by_file[rel], rename, gone).values())
     write_truth(case.dir, truth)
     record = json.loads((case.dir / "truth.json").read_text(encoding="utf-8"))
     counts = {k: v for k, v in record["counts"].items() if "/" not in k}
