@@ -1485,3 +1485,38 @@ def test_arguments_sorted_by_name_pair_with_their_own_lines(run_compare: Runner)
     assert right(on) == 13
     off = file_lines(run_compare(*files, params=MatchParams(fill_resorted_arguments=0)), "pkg/cookies.py")
     assert right(off) < 13
+
+
+_M0 = '    # Request sending, with the connection checked first\n\n'
+_NEW = ('    def flush_pending(self):\n'
+        '        raise_if_closed_connection_state(self.sock, self.address)\n'
+        '        return drain_all_of_them(self.pending_requests)\n\n')
+# _B_TYPED with its signature exploded one parameter a line, as Black does, and not typed
+_B_EXPLODED = ('    def send_request(\n        self,\n        method,\n        url,\n        timeout=None,\n    ):\n'
+               + _B_TYPED.split("\n", 1)[1])
+
+
+def test_a_survivor_text_standing_twice_in_the_target_waits_for_the_alignment(run_compare: Runner) -> None:
+    """After a long inserted block (only survivors there), a new method repeats a distinctive line
+    of the old method below it: the text says which upstream line it is, not which of the two
+    target lines kept it, and the first in order was paired (the new method's), so the old
+    method's own line stayed none. With ``survivor_target_repeats`` it is no survivor; the
+    stretch between the survivors around it is aligned as inside a copy, which pairs the old
+    method's line (in order with its re-wrapped signature and its fields) and leaves the new
+    method's none."""
+    inserted = "".join(f"    def helper_number_{k}(self, value):\n        return value * {k} + self.offset_{k}\n\n"
+                       for k in range(220))  # 440 content lines: more than align_max_gap
+    up = {"pkg/transport.py": _A + _M0 + _B_UP + _C}
+    # new code after the survivor too, so that it and the repeated line chain into no region
+    more = "".join(f"    def other_helper_{k}(self):\n        return self.offset_{k} - {k}\n\n" for k in range(10))
+    target = _A + inserted + _M0 + more + _NEW + _B_EXPLODED + _C
+    new_line = (_A + inserted + _M0 + more).count("\n") + 2
+    old_line = new_line + _NEW.count("\n") + 5
+    up_line = (_A + _M0).count("\n") + 2
+    frame = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[new_line, "match"] == "none"
+    assert (frame.loc[old_line, "match"], int(frame.loc[old_line, "upstream_line"])) == ("verbatim", up_line)
+    off = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)],
+                                 params=MatchParams(survivor_target_repeats=0)), "pkg/transport.py")
+    assert (off.loc[new_line, "match"], int(off.loc[new_line, "upstream_line"])) == ("verbatim", up_line)
+    assert off.loc[old_line, "match"] == "none"

@@ -120,6 +120,10 @@ class MatchParams:
     # ``import os`` are written the same way everywhere).
     survivor_min_tokens: int = knob(3, 1)
     survivor_min_chars: int = knob(12, 0)
+    # With 1, a survivor's text that stands more often in the target's stretch than in the
+    # upstream's is no survivor (the text cannot say which target line kept the upstream one;
+    # ``lineage.match.fill_survivors.lone_survivors``); 0: the first in order is paired.
+    survivor_target_repeats: int = knob(1, 0, 1)
     # With 1, lone survivors only where the pair says the target file is the upstream file's
     # later version (at its place: the same path, a renamed folder, a vendored path ending) or
     # its markers name the upstream; a pair known only by a region, between files at different
