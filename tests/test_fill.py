@@ -1520,3 +1520,25 @@ def test_a_survivor_text_standing_twice_in_the_target_waits_for_the_alignment(ru
                                  params=MatchParams(survivor_target_repeats=0)), "pkg/transport.py")
     assert (off.loc[new_line, "match"], int(off.loc[new_line, "upstream_line"])) == ("verbatim", up_line)
     assert off.loc[old_line, "match"] == "none"
+
+
+def test_the_stretch_between_an_edge_block_and_the_copy_is_aligned_inside(run_compare: Runner) -> None:
+    """A re-quoted ``__all__`` above the first copied line, one old entry dropped since: its first
+    run of entries is a block (edge_blocks); with ``fill_edge_block_anchors`` the block bounds
+    the stretch down to the copy, which is then aligned as inside a copy, so the entries after
+    the dropped one (too few for a block of their own) are copied too, and the new entries are
+    not; off, the old ones stay none.
+    (The statement rule, which also completes an ``__all__`` from its paired lines, is off.)"""
+    up = {"pkg/errors.py": _errors_module(_NAMES, "'")}
+    # "CommandNotFound" dropped; new entries at the end stop the region of the class below from
+    # extending upward
+    mine = [*_NAMES[:7], *_NAMES[8:], "FlagError", "BadFlagArgument", "TooManyFlags"]
+    target = {"pkg/errors.py": _errors_module(mine, '"')}
+    after = range(9, 11)  # "DisabledCommand", "CommandInvokeError"
+    on = file_lines(run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0)), "pkg/errors.py")
+    assert list(on.loc[2:8, "match"]) == ["near"] * 7
+    assert list(on.loc[after, "match"]) == ["near"] * 2
+    assert list(on.loc[after, "upstream_line"].astype(int)) == [10, 11]
+    assert set(on.loc[11:13, "match"]) == {"none"}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0, fill_edge_block_anchors=0))
+    assert set(file_lines(off, "pkg/errors.py").loc[after, "match"]) == {"none"}
