@@ -285,3 +285,21 @@ def test_step_8b_the_else_of_a_copied_header_is_the_old_statements_else() -> Non
                 "upstream_line": u, "category": "same_file"} for n, u in blame}
     got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, rows, None)
     assert got[4]["upstream_line"] == 10 and got[4]["category"] == "realigned"
+
+
+def test_step_5a_a_row_added_to_a_kept_table_is_no_edit_of_a_kept_row() -> None:
+    # Blame keeps every old row of the lookup (whitespace realigned) and its braces: a row added
+    # since finds all its words in the kept rows, which are those rows' own, so it stays new.
+    old = ["def category(self):", "    lookup = {",
+           "        Action.guild_update:   Category.update,",
+           "        Action.channel_create: Category.create,",
+           "    }", "    return lookup[self]"]
+    new = ["def category(self):", "    lookup = {",
+           "        Action.guild_update:      Category.update,",
+           "        Action.channel_create:    Category.create,",
+           "        Action.thread_create:     Category.create,",
+           "    }", "    return lookup[self]"]
+    blame = {1: 1, 2: 2, 3: 3, 4: 4, 6: 5, 7: 6}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    assert 5 not in gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)

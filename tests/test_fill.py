@@ -1485,3 +1485,60 @@ def test_arguments_sorted_by_name_pair_with_their_own_lines(run_compare: Runner)
     assert right(on) == 13
     off = file_lines(run_compare(*files, params=MatchParams(fill_resorted_arguments=0)), "pkg/cookies.py")
     assert right(off) < 13
+
+
+_M0 = '    # Request sending, with the connection checked first\n\n'
+_NEW = ('    def flush_pending(self):\n'
+        '        raise_if_closed_connection_state(self.sock, self.address)\n'
+        '        return drain_all_of_them(self.pending_requests)\n\n')
+# _B_TYPED with its signature exploded one parameter a line, as Black does, and not typed
+_B_EXPLODED = ('    def send_request(\n        self,\n        method,\n        url,\n        timeout=None,\n    ):\n'
+               + _B_TYPED.split("\n", 1)[1])
+
+
+def test_a_survivor_text_standing_twice_in_the_target_waits_for_the_alignment(run_compare: Runner) -> None:
+    """After a long inserted block (only survivors there), a new method repeats a distinctive line
+    of the old method below it: the text says which upstream line it is, not which of the two
+    target lines kept it, and the first in order was paired (the new method's), so the old
+    method's own line stayed none. With ``survivor_target_repeats`` it is no survivor; the
+    stretch between the survivors around it is aligned as inside a copy, which pairs the old
+    method's line (in order with its re-wrapped signature and its fields) and leaves the new
+    method's none."""
+    inserted = "".join(f"    def helper_number_{k}(self, value):\n        return value * {k} + self.offset_{k}\n\n"
+                       for k in range(220))  # 440 content lines: more than align_max_gap
+    up = {"pkg/transport.py": _A + _M0 + _B_UP + _C}
+    # new code after the survivor too, so that it and the repeated line chain into no region
+    more = "".join(f"    def other_helper_{k}(self):\n        return self.offset_{k} - {k}\n\n" for k in range(10))
+    target = _A + inserted + _M0 + more + _NEW + _B_EXPLODED + _C
+    new_line = (_A + inserted + _M0 + more).count("\n") + 2
+    old_line = new_line + _NEW.count("\n") + 5
+    up_line = (_A + _M0).count("\n") + 2
+    frame = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[new_line, "match"] == "none"
+    assert (frame.loc[old_line, "match"], int(frame.loc[old_line, "upstream_line"])) == ("verbatim", up_line)
+    off = file_lines(run_compare({"pkg/transport.py": target}, [("up", up)],
+                                 params=MatchParams(survivor_target_repeats=0)), "pkg/transport.py")
+    assert (off.loc[new_line, "match"], int(off.loc[new_line, "upstream_line"])) == ("verbatim", up_line)
+    assert off.loc[old_line, "match"] == "none"
+
+
+def test_the_stretch_between_an_edge_block_and_the_copy_is_aligned_inside(run_compare: Runner) -> None:
+    """A re-quoted ``__all__`` above the first copied line, one old entry dropped since: its first
+    run of entries is a block (edge_blocks); with ``fill_edge_block_anchors`` the block bounds
+    the stretch down to the copy, which is then aligned as inside a copy, so the entries after
+    the dropped one (too few for a block of their own) are copied too, and the new entries are
+    not; off, the old ones stay none.
+    (The statement rule, which also completes an ``__all__`` from its paired lines, is off.)"""
+    up = {"pkg/errors.py": _errors_module(_NAMES, "'")}
+    # "CommandNotFound" dropped; new entries at the end stop the region of the class below from
+    # extending upward
+    mine = [*_NAMES[:7], *_NAMES[8:], "FlagError", "BadFlagArgument", "TooManyFlags"]
+    target = {"pkg/errors.py": _errors_module(mine, '"')}
+    after = range(9, 11)  # "DisabledCommand", "CommandInvokeError"
+    on = file_lines(run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0)), "pkg/errors.py")
+    assert list(on.loc[2:8, "match"]) == ["near"] * 7
+    assert list(on.loc[after, "match"]) == ["near"] * 2
+    assert list(on.loc[after, "upstream_line"].astype(int)) == [10, 11]
+    assert set(on.loc[11:13, "match"]) == {"none"}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0, fill_edge_block_anchors=0))
+    assert set(file_lines(off, "pkg/errors.py").loc[after, "match"]) == {"none"}

@@ -25,7 +25,7 @@ other hits. The rules, each in its module with its reasons:
 * **Lone survivors** (:mod:`lineage.match.fill_survivors`): everywhere else, only distinctive
   lines with identical text, in order; survivors then anchor the alignment where the target file
   is the upstream file's later version; edge blocks before the first paired line and after the
-  last.
+  last, each then bounding the stretch between it and the copy (``fill_edge_block_anchors``).
 * **Statements re-wrapped in place** and **signatures that outlived a rewrite**
   (:mod:`lineage.match.fill_statements`), with the statement rule's edited and completed
   statements.
@@ -124,6 +124,34 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
     return added
 
 
+def _inside_edge_block(lab: FileLabeller, statements: Statements, u_file: int, blocks: list[int],
+                       t_span: range, u_span: range, leading: bool, used: set[int], number: int) -> list[int]:
+    """An edge block (:func:`~lineage.match.fill_survivors.edge_blocks`, upstream lines
+    ``blocks``) is part of the copy: the stretch between it and the pair's first paired line
+    (``leading``; else between the last paired line and the block) is then bounded on both
+    sides and aligned as inside a copy, when short enough (``align_max_gap``). A module's
+    ``__all__`` re-quoted by a formatter, some entries dropped since, had its first run of
+    consecutive entries paired as a block and its later entries, between that block and the
+    first copied function, left none (``nextcord/enums.py``: ``"AuditLogAction",``,
+    ``"UserFlags",`` ... and the tuple's ``)``)."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    u_rows, _ = lab.upstream_lines(u_file)
+    mine = [tc for tc in t_span if r.match[rows[tc]] != NONE and r.up_file[rows[tc]] == u_file
+            and int(np.searchsorted(u_rows, r.up_row[rows[tc]])) in blocks]
+    if not mine:
+        return []
+    tc = mine[-1] if leading else mine[0]
+    uc = int(np.searchsorted(u_rows, r.up_row[rows[tc]]))
+    t_in = range(tc + 1, t_span.stop) if leading else range(t_span.start, tc)
+    u_in = range(uc + 1, u_span.stop) if leading else range(u_span.start, uc)
+    if not t_in or not u_in or len(t_in) > p.align_max_gap or len(u_in) > p.align_max_gap:
+        return []
+    done: list[int] = []
+    for t_piece, u_piece in split_at_rewrapped(lab, statements, u_file, t_in, u_in, used, number):
+        done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
+    return done
+
+
 def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_number: int, added: list[Chain],
                survivors: bool, placed: bool = False, lone: bool = True) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
@@ -178,7 +206,11 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
                     if start is not None:
                         long_inner.append(range(start, t_span.stop))
                 if not inner and anchors and p.fill_edge_block_lines > 0:
-                    done += edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
+                    blocks = edge_blocks(lab, u_file, t_span, u_span, used | set(done), number)
+                    done += blocks
+                    if blocks and p.fill_edge_block_anchors:
+                        done += _inside_edge_block(lab, statements, u_file, blocks, t_span, u_span,
+                                                   i == 0, used | set(done), number)
             used.update(done)
     if survivors and p.fill_import_min_tokens > 0:
         imports_in_any_order(lab, u_file, new_number, placed)

@@ -73,6 +73,7 @@ from __future__ import annotations
 
 import operator
 import re
+from collections import Counter
 
 import numpy as np
 
@@ -108,6 +109,14 @@ def lone_survivors(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
     u_keys = [keys.of(kind, text if uc not in used and lab.distinctive(text := u_lines[row].strip(), tokens) else None)
               for uc, kind, tokens, row in zip(u_span, u_kinds.tolist(), u_tokens.tolist(),
                                                u_rows[u_span.start : u_span.stop].tolist(), strict=True)]
+    if lab.p.survivor_target_repeats:
+        # A text standing more often in the target's stretch than in the upstream's says by
+        # itself which upstream line each copy is, but not which target line kept it: the LCS
+        # takes the first (``nextcord/http.py``'s ``valid_keys = (`` of ``edit_guild`` paired with
+        # ``edit_template``'s, 47 lines on, which then broke the chain both methods are aligned
+        # by). Such lines wait for the alignment between the survivors.
+        t_count, u_count = Counter(t_keys), Counter(u_keys)
+        t_keys = [keys.of(CODE, None) if k >= 0 and t_count[k] > u_count[k] else k for k in t_keys]
     done: list[int] = []
     placed: list[tuple[int, int]] = []
     for i, j in align_keys(t_keys, u_keys):

@@ -120,6 +120,10 @@ class MatchParams:
     # ``import os`` are written the same way everywhere).
     survivor_min_tokens: int = knob(3, 1)
     survivor_min_chars: int = knob(12, 0)
+    # With 1, a survivor's text that stands more often in the target's stretch than in the
+    # upstream's is no survivor (the text cannot say which target line kept the upstream one;
+    # ``lineage.match.fill_survivors.lone_survivors``); 0: the first in order is paired.
+    survivor_target_repeats: int = knob(1, 0, 1)
     # With 1, lone survivors only where the pair says the target file is the upstream file's
     # later version (at its place: the same path, a renamed folder, a vendored path ending) or
     # its markers name the upstream; a pair known only by a region, between files at different
@@ -392,6 +396,10 @@ class MatchParams:
     # upstream lines (re-quoted ``__all__`` entries above the first copied function) is copied;
     # 0 turns it off.
     fill_edge_block_lines: int = knob(6, 0)
+    # With 1, such a block is part of the copy: the stretch between it and the pair's first
+    # paired line (or its last, after it) is aligned as inside a copy when short enough
+    # (``lineage.match.fill._inside_edge_block``); 0: the block alone.
+    fill_edge_block_anchors: int = knob(1, 0, 1)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
     # order. Unlike a lone survivor (above), which may sit anywhere in a rewritten file, these

@@ -59,7 +59,13 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       pairs with that argument's line opposite (``reordered``), the others as an edited
       statement's: requests sorted the 13 keyword arguments of ``create_cookie(...)`` in
       ``morsel_to_cookie`` by name, the statement's text fell to ratio 0.58 with the old one,
-      and of its argument lines only those blame kept were copies.
+      and of its argument lines only those blame kept were copies.  In such a statement the
+      words of an upstream line blame keeps unchanged (up to whitespace) at a line of its own
+      are that line's, not the edit's (since 2026-12-05, late): a row added to a table
+      (``AuditLogAction.stage_instance_create: AuditLogActionCategory.create,`` in
+      ``AuditLogAction.category``'s ``lookup``, every old row kept) found all its words in the
+      rows kept around it and was an "edit" of one of them; nor does an edited line name such
+      an upstream line as the one it copies.
    b. **Lines** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
       vendored case aligns a file (:func:`align.diff_pairs`): a line inside a changed block
       paired with the most similar line opposite it, at rapidfuzz ratio >= ``NEAR_CUTOFF``
@@ -431,6 +437,10 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
     where_l = {line: s for s in mine.values() for line in {at for _, at in s}}
     where_r = {line: u for u in theirs.values() for line in {at for _, at in u}}
     done: set[int] = set()
+    # An upstream line blame keeps unchanged (up to whitespace) at a line of its own; an
+    # anchor of blame's that changed (a statement re-wrapped, credited by an ignored
+    # revision's diff to the line it replaced) leaves its upstream line to the statement.
+    held = frozenset(j for i, j in anchors if _SPACE.sub("", lines[i]) == _SPACE.sub("", up_lines[j]))
     for i, j in sorted(anchors):
         s, u = where_l.get(i), where_r.get(j)
         if s is None or u is None or s[0][1] in done:
@@ -445,9 +455,9 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
             # its closer) as an edited statement's
             moved = dict(resorted)
             out.extend((i, j, "reordered") for i, j in resorted)
-            out.extend(row for row in _statement_lines(s, u, "edited", used_up) if row[0] not in moved)
+            out.extend(row for row in _statement_lines(s, u, "edited", used_up, held) if row[0] not in moved)
         elif fuzz.ratio(key_s, key_u) >= align.NEAR_CUTOFF * 100 and _same_name(s, u):
-            out.extend(_statement_lines(s, u, "edited", used_up))
+            out.extend(_statement_lines(s, u, "edited", used_up, held))
     return out
 
 
@@ -641,16 +651,19 @@ def _same_name(s: Statement, u: Statement) -> bool:
     return mine is None or theirs is None or mine == theirs
 
 
-def _statement_lines(s: Statement, u: Statement, category: str, used_up: set[int]) -> list[tuple[int, int, str]]:
-    """(i, j, category) of the lines of statement ``s`` paired with ``u`` (step 5a)."""
+def _statement_lines(s: Statement, u: Statement, category: str, used_up: set[int],
+                     held: frozenset[int] = frozenset()) -> list[tuple[int, int, str]]:
+    """(i, j, category) of the lines of statement ``s`` paired with ``u`` (step 5a); ``held``:
+    the upstream lines blame keeps at lines of their own, whose words those lines account for
+    and which no edited line pairs with (:func:`_kept`)."""
     s_lines, u_lines = sorted({line for _, line in s}), sorted({line for _, line in u})
     if len(s_lines) == 1 and len(u_lines) == 1:
         return []  # one line each: steps 3-4 and 5b judge it
     if category == "rewrapped" and [line - s[0][1] for _, line in s] == [line - u[0][1] for _, line in u]:
         return []  # the same line breaks: not a re-wrap
     used_up.update(u_lines)
-    return [(i, _partner(s, u, i, category), category) for i in s_lines
-            if category == "rewrapped" or _kept(s, u, i)]
+    return [(i, _partner(s, u, i, category, held), category) for i in s_lines
+            if category == "rewrapped" or _kept(s, u, i, held)]
 
 
 def _is_word(token: str) -> bool:
@@ -676,15 +689,19 @@ def _words(token: str) -> list[str]:
 _CONSTANTS = {"None", "True", "False"}
 
 
-def _kept(s: Statement, u: Statement, line: int) -> bool:
+def _kept(s: Statement, u: Statement, line: int, held: frozenset[int] = frozenset()) -> bool:
     """A line of an edited statement is a copy when at least half of its words (names,
     literals, the words of a string) are words of the upstream statement: a slot or an
     argument added by the edit (``"subscriber_count",`` in a re-wrapped ``__slots__``) is new
     text, a bracket is not; a message's words count one by one (``f"Expected
     PermissionOverwrite received {perm.__class__.__name__}"`` keeps the words of ``'Expected
     PermissionOverwrite received {0.__name__}'.format(type(perm))``; since 2026-12-05, before,
-    a string was one word and a message rewritten as an f-string was new)."""
-    theirs = Counter(w for t, _ in u for w in _words(t))
+    a string was one word and a message rewritten as an f-string was new).  The words of an
+    upstream line blame keeps unchanged at another line (``held``) are that line's: a row
+    added to a table (``AuditLogAction.stage_instance_create: AuditLogActionCategory.create,``
+    in ``AuditLogAction.category``'s ``lookup``) shares its words only with the rows kept
+    around it, and was an "edit" of one of them (since 2026-12-05, late)."""
+    theirs = Counter(w for t, at in u if at not in held for w in _words(t))
     words = [w for t, at in s if at == line for w in _words(t)]
     found = 0
     for word in words:
@@ -694,18 +711,20 @@ def _kept(s: Statement, u: Statement, line: int) -> bool:
     return 2 * found >= len(words)
 
 
-def _partner(s: Statement, u: Statement, line: int, category: str) -> int:
+def _partner(s: Statement, u: Statement, line: int, category: str, held: frozenset[int] = frozenset()) -> int:
     """The upstream line a line of statement ``s`` copies: the one holding its first token
     (same tokens), else the first place after the line's start where its first token stands
-    in ``u``, else ``u``'s first line."""
+    in ``u``, else ``u``'s first line; an edited line not a line ``held`` by blame elsewhere
+    (:func:`_kept`) while ``u`` has another."""
     k = next(k for k, (_, at) in enumerate(s) if at == line)
     if category == "rewrapped":
         return u[k][1]
     token = s[k][0]
     start = int(k * len(u) / len(s))
-    for _, at in (x for x in u[start:] + u[:start] if x[0] == token):
+    free = {at for _, at in u if at not in held} or {at for _, at in u}
+    for _, at in (x for x in u[start:] + u[:start] if x[0] == token and x[1] in free):
         return at
-    return u[0][1]
+    return min(free)
 
 
 def edited_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Sequence[tuple[int, int]],
