@@ -4,6 +4,9 @@ only with a run of that many identical code lines in order. Fixtures written her
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from conftest import Runner, file_lines
 
 from lineage.match import MatchParams
@@ -137,3 +140,43 @@ def test_a_run_steps_over_the_upstream_docstrings(run_compare: Runner) -> None:
                                    params=STRICT), "tgt/client/calls.py")
     code = frame[frame["kind"] == "code"]
     assert (code["match"] == "verbatim").sum() == 10
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_a_rename_that_comes_or_goes_rematches_a_judged_file(tmp_path: Path, reuse: bool) -> None:
+    """A file below a folder that a tree renames only when enough of its modules are copied at
+    their renamed places: its renamed path has no upstream file, so only the cache key's
+    "below a renamed folder" mark (renames.BELOW_RENAME) tells a cached entry matched without
+    the rename from one matched with it. With the rule on, each rerun over one cache writes the
+    tables of a cold run: the short runs lost alone, kept below the rename, lost again."""
+    import shutil
+
+    import treegen
+
+    from lineage.api import compare
+    from lineage.settings import RunSettings
+
+    modules = {f"{{}}/{name}.py": _module(name) for name in ("alpha", "beta", "gamma")}
+    upstream = {path.format("up"): text for path, text in modules.items()} | {"up/kernels/matmul.py": UPSTREAM}
+    few = {"tgt/alpha.py": modules["{}/alpha.py"], "tgt/ops/gemm.py": _target(4)}
+    many = {path.format("tgt"): text for path, text in modules.items()} | {"tgt/ops/gemm.py": _target(4)}
+    u_root = treegen.write_tree(tmp_path / "up", upstream)
+    t_root = tmp_path / "target"
+
+    def run(cache: Path, out: Path) -> tuple[int, dict[str, bytes]]:
+        comparison = compare(str(t_root), [str(u_root)], params=STRICT,
+                             settings=RunSettings(cache_dir=cache, reuse_tables=reuse))
+        comparison.write(out, html=False, formats=())
+        frame = file_lines(comparison, "tgt/ops/gemm.py")
+        return (int(frame["match"].isin(["verbatim", "near"]).sum()),
+                {name: (out / name).read_bytes() for name in ("lines.csv", "files.csv", "regions.csv")})
+
+    kept = []
+    for step, tree in enumerate((few, many, few)):
+        shutil.rmtree(t_root, ignore_errors=True)
+        treegen.write_tree(t_root, tree)
+        copied, written = run(tmp_path / "cache", tmp_path / f"run{step}")
+        cold_copied, cold_written = run(tmp_path / f"cold{step}", tmp_path / f"cold{step}-out")
+        assert (copied, written) == (cold_copied, cold_written), step
+        kept.append(copied >= 8)
+    assert kept == [False, True, False]
