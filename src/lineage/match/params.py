@@ -748,6 +748,11 @@ class MatchParams:
         return frozenset(n.strip().lower() for n in self.vendor_folders.split(",") if n.strip())
 
     @property
+    def judges_weak_pairs(self) -> bool:
+        """Whether the weak-pair rule is on (``weak_pair_min_run``: 0 or 1 is off)."""
+        return self.weak_pair_min_run > 1
+
+    @property
     def weak_region_min_weight(self) -> float:
         return self.region_min_weight * self.weak_region_weight_share
 
