@@ -98,6 +98,18 @@ def test_a_file_at_an_upstream_place_keeps_short_runs(run_compare: Runner) -> No
     assert kept[0] == kept[1] >= 8
 
 
+
+def test_a_part_of_a_split_module_keeps_short_runs(run_compare: Runner) -> None:
+    """A target file where an upstream module would stand had it been split into a package of
+    its name (``up/ops/gemm.py``, upstream ``up/ops.py``; ``fill_module_split``) descends from
+    the upstream: short runs it holds from another upstream file are kept."""
+    upstream = {"up/kernels/matmul.py": UPSTREAM,
+                "up/ops.py": "def placeholder_of_the_old_module(value):\n    return value\n"}
+    frames = [file_lines(run_compare({"up/ops/gemm.py": _target(4)}, [("up", upstream)], params=params),
+                         "up/ops/gemm.py") for params in (STRICT, MatchParams())]
+    kept = [int(frame["match"].isin(["verbatim", "near"]).sum()) for frame in frames]
+    assert kept[0] == kept[1] >= 8
+
 def _module(name: str) -> str:
     """A module of distinctive lines of its own, named ``name``."""
     return f"def {name}_entry_point(first_argument, second_argument):\n" + "\n".join(
