@@ -683,14 +683,15 @@ def test_a_cached_file_is_checked_on_the_module_its_renamed_path_would_be_split_
     from lineage.match.renames import BELOW_RENAME, renamed_upstream_paths
 
     upstream = {"discord/webhook.py", "discord/http.py"}
-    assert renamed_upstream_paths("nextcord/webhook/async_.py", {"nextcord": "discord"}, upstream) == (
+    assert renamed_upstream_paths("nextcord/webhook/async_.py", {"nextcord": "discord"}, upstream,
+                                  weak_pairs=True) == (
         "\0split discord/webhook.py", BELOW_RENAME)
-    assert renamed_upstream_paths("nextcord/webhook/async_.py", {}, upstream) == ()
+    assert renamed_upstream_paths("nextcord/webhook/async_.py", {}, upstream, weak_pairs=True) == ()
     # a module one set of renames places the file at, and another only splits it from, labels
     # it otherwise (established or not): two keys
     upstream = {"u/t/c.py", "u/t/c/d.py"}
-    placed = renamed_upstream_paths("t/c.py", {"": "u"}, upstream)
-    split = renamed_upstream_paths("t/c.py", {"t": "u/t/c"}, upstream)
+    placed = renamed_upstream_paths("t/c.py", {"": "u"}, upstream, weak_pairs=True)
+    split = renamed_upstream_paths("t/c.py", {"t": "u/t/c"}, upstream, weak_pairs=True)
     assert placed == ("u/t/c.py", BELOW_RENAME) and split == ("\0split u/t/c.py", BELOW_RENAME)
 
 # A file rewritten over years: no region forms (its two survivors, the class line and the last

@@ -109,11 +109,15 @@ def test_renamed_paths() -> None:
     assert renamed_paths("src/pkg/a.py", {"src/pkg": ""}) == {"a.py"}
     # What a cached entry is checked on: only the renamed paths an upstream file has.
     renames = {"new": "old", "": "vendored"}
-    # Last, a mark that the file is below a renamed folder at all (the weak-pair rule reads it).
-    assert renamed_upstream_paths("new/a.py", renames, {"old/a.py", "vendored/new/a.py", "x.py"}) == (
+    # Last, with the weak-pair rule on, a mark that the file is below a renamed folder at all
+    # (the rule reads it); with the rule off nothing reads it, and it is left out.
+    upstream = {"old/a.py", "vendored/new/a.py", "x.py"}
+    assert renamed_upstream_paths("new/a.py", renames, upstream, weak_pairs=True) == (
         "old/a.py", "vendored/new/a.py", BELOW_RENAME)
-    assert renamed_upstream_paths("new/a.py", renames, {"old/b.py"}) == (BELOW_RENAME,)
-    assert renamed_upstream_paths("other/a.py", {"new": "old"}, {"old/b.py"}) == ()
+    assert renamed_upstream_paths("new/a.py", renames, upstream, weak_pairs=False) == ("old/a.py", "vendored/new/a.py")
+    assert renamed_upstream_paths("new/a.py", renames, {"old/b.py"}, weak_pairs=True) == (BELOW_RENAME,)
+    assert renamed_upstream_paths("new/a.py", renames, {"old/b.py"}, weak_pairs=False) == ()
+    assert renamed_upstream_paths("other/a.py", {"new": "old"}, {"old/b.py"}, weak_pairs=True) == ()
 
 
 _TABLES = ("lines.csv", "files.csv", "regions.csv", "functions.csv")

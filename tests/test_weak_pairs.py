@@ -4,8 +4,12 @@ only with a run of that many identical code lines in order. Fixtures written her
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import pytest
 from conftest import Runner, file_lines
 
+from lineage.api import Comparison
 from lineage.match import MatchParams
 
 STRICT = MatchParams(weak_pair_min_run=5)  # the rule is off by default (params: its measurements)
@@ -94,6 +98,18 @@ def test_a_file_at_an_upstream_place_keeps_short_runs(run_compare: Runner) -> No
     assert kept[0] == kept[1] >= 8
 
 
+
+def test_a_part_of_a_split_module_keeps_short_runs(run_compare: Runner) -> None:
+    """A target file where an upstream module would stand had it been split into a package of
+    its name (``up/ops/gemm.py``, upstream ``up/ops.py``; ``fill_module_split``) descends from
+    the upstream: short runs it holds from another upstream file are kept."""
+    upstream = {"up/kernels/matmul.py": UPSTREAM,
+                "up/ops.py": "def placeholder_of_the_old_module(value):\n    return value\n"}
+    frames = [file_lines(run_compare({"up/ops/gemm.py": _target(4)}, [("up", upstream)], params=params),
+                         "up/ops/gemm.py") for params in (STRICT, MatchParams())]
+    kept = [int(frame["match"].isin(["verbatim", "near"]).sum()) for frame in frames]
+    assert kept[0] == kept[1] >= 8
+
 def _module(name: str) -> str:
     """A module of distinctive lines of its own, named ``name``."""
     return f"def {name}_entry_point(first_argument, second_argument):\n" + "\n".join(
@@ -137,3 +153,77 @@ def test_a_run_steps_over_the_upstream_docstrings(run_compare: Runner) -> None:
                                    params=STRICT), "tgt/client/calls.py")
     code = frame[frame["kind"] == "code"]
     assert (code["match"] == "verbatim").sum() == 10
+
+
+
+def _rename_trees(tmp_path: Path) -> tuple[Path, Path, dict[str, str], dict[str, str]]:
+    """An upstream root, a target root to fill, and two target trees: ``few`` (one module at its
+    renamed place: no rename) and ``many`` (three: ``tgt/`` is ``up/`` renamed); in both,
+    ``tgt/ops/gemm.py`` holds short runs of ``up/kernels/matmul.py`` and its renamed path has no
+    upstream file."""
+    import treegen
+
+    modules = {f"{{}}/{name}.py": _module(name) for name in ("alpha", "beta", "gamma")}
+    upstream = {path.format("up"): text for path, text in modules.items()} | {"up/kernels/matmul.py": UPSTREAM}
+    few = {"tgt/alpha.py": modules["{}/alpha.py"], "tgt/ops/gemm.py": _target(4)}
+    many = {path.format("tgt"): text for path, text in modules.items()} | {"tgt/ops/gemm.py": _target(4)}
+    return treegen.write_tree(tmp_path / "up", upstream), tmp_path / "target", few, many
+
+
+def _cached_run(t_root: Path, u_root: Path, cache: Path, out: Path, params: MatchParams,
+                reuse: bool) -> tuple[Comparison, int, dict[str, bytes]]:
+    """A comparison with cache ``cache``, the copied lines of ``tgt/ops/gemm.py`` and the tables
+    as written."""
+    from lineage.api import compare
+    from lineage.settings import RunSettings
+
+    comparison = compare(str(t_root), [str(u_root)], params=params,
+                         settings=RunSettings(cache_dir=cache, reuse_tables=reuse))
+    comparison.write(out, html=False, formats=())
+    frame = file_lines(comparison, "tgt/ops/gemm.py")
+    return (comparison, int(frame["match"].isin(["verbatim", "near"]).sum()),
+            {name: (out / name).read_bytes() for name in ("lines.csv", "files.csv", "regions.csv")})
+
+
+def _fill(root: Path, tree: dict[str, str]) -> None:
+    import shutil
+
+    import treegen
+
+    shutil.rmtree(root, ignore_errors=True)
+    treegen.write_tree(root, tree)
+
+
+@pytest.mark.parametrize("reuse", [True, False])
+def test_a_rename_that_comes_or_goes_rematches_a_judged_file(tmp_path: Path, reuse: bool) -> None:
+    """A file below a folder that a tree renames only when enough of its modules are copied at
+    their renamed places: its renamed path has no upstream file, so only the cache key's
+    "below a renamed folder" mark (renames.BELOW_RENAME) tells a cached entry matched without
+    the rename from one matched with it. With the rule on, each rerun over one cache writes the
+    tables of a cold run: the short runs lost alone, kept below the rename, lost again."""
+    u_root, t_root, few, many = _rename_trees(tmp_path)
+    kept = []
+    for step, tree in enumerate((few, many, few)):
+        _fill(t_root, tree)
+        _, copied, written = _cached_run(t_root, u_root, tmp_path / "cache", tmp_path / f"run{step}", STRICT, reuse)
+        _, cold_copied, cold_written = _cached_run(t_root, u_root, tmp_path / f"cold{step}",
+                                                   tmp_path / f"cold{step}-out", STRICT, reuse)
+        assert (copied, written) == (cold_copied, cold_written), step
+        kept.append(copied >= 8)
+    assert kept == [False, True, False]
+
+
+def test_with_the_rule_off_a_rename_keeps_the_cached_file_below_it(tmp_path: Path) -> None:
+    """With the rule off (the default) nothing reads the "below a renamed folder" mark, so it is
+    not in the key: a rename that comes leaves the cached ``tgt/ops/gemm.py`` (its renamed path
+    has no upstream file) a cache hit; only the module now at its renamed place and the two new
+    ones are matched."""
+    u_root, t_root, few, many = _rename_trees(tmp_path)
+    misses = []
+    for step, tree in enumerate((few, many)):
+        _fill(t_root, tree)
+        comparison, copied, _ = _cached_run(t_root, u_root, tmp_path / "cache", tmp_path / f"run{step}",
+                                            MatchParams(), reuse=False)
+        misses.append(comparison.match_cache_misses)
+        assert copied >= 8
+    assert misses == [2, 3]

@@ -303,7 +303,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         known.update((t, matching.vote(t)) for t in unknown)
     votes = [known[t] for t in range(n_files)]
     renames = folder_renames([f.path for f in target.files], votes, params)
-    renamed = [renamed_upstream_paths(f.path, renames, up_path_set) for f in target.files]
+    renamed = [renamed_upstream_paths(f.path, renames, up_path_set, weak_pairs=params.judges_weak_pairs)
+               for f in target.files]
 
     def gated_of(todo: list[int]) -> tuple[list[FileIndex], Gated]:
         """Target files ``todo`` (in that order) and their labels after the gate."""

@@ -179,7 +179,8 @@ class FileMatcher:
         :meth:`match_files` was last given)."""
         from lineage.match.renames import renamed_upstream_paths
 
-        return renamed_upstream_paths(self.target.files[t_file].path, self.renames, self.by_path)
+        return renamed_upstream_paths(self.target.files[t_file].path, self.renames, self.by_path,
+                                      weak_pairs=self.params.judges_weak_pairs)
 
     def match_files(self, files: list[int], renames: dict[str, str], tick: Callable[[int], None] | None = None,
                     workers: MatchWorkers | None = None) -> list[tuple[FileMatch, list[Region]] | None]:

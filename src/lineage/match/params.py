@@ -534,7 +534,8 @@ class MatchParams:
     # 51 false ones (R 0.932 -> 0.906: files the fork moved, copied in short runs) and on the
     # survival case 11 true copies; the synthetic suite 118 true copies in 11 cases and no false
     # one (lowest near-line recall 0.955 -> 0.905). Since then files that descend from the
-    # upstream (at an upstream file's place, below a renamed folder) are not judged, nor pairs
+    # upstream (at an upstream file's place, a part of a split module, below a renamed folder;
+    # on the renamed fork that is every file) are not judged, nor pairs
     # over weak_pair_max_share: with 5, the real cases unchanged, sglang/vLLM -1,864 copied code
     # lines (105 of 396 unmarked files leave the list), truth set P 0.813 R 0.971, the
     # synthetic suite -31 true copies in 5 cases (requests/mixed near-line recall 0.948). Still
@@ -774,6 +775,11 @@ class MatchParams:
     @property
     def vendor_folder_names(self) -> frozenset[str]:
         return frozenset(n.strip().lower() for n in self.vendor_folders.split(",") if n.strip())
+
+    @property
+    def judges_weak_pairs(self) -> bool:
+        """Whether the weak-pair rule is on (``weak_pair_min_run``: 0 or 1 is off)."""
+        return self.weak_pair_min_run > 1
 
     @property
     def weak_region_min_weight(self) -> float:

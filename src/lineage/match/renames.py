@@ -117,12 +117,15 @@ def split_module_paths(paths: set[str]) -> set[str]:
 
 
 # The mark :func:`renamed_upstream_paths` ends with for a file below a renamed folder, whether or
-# not an upstream file stands at its renamed path: the weak-pair rule reads it (a file of a
-# renamed fork descends from the upstream as a whole, :mod:`lineage.match.weak_pairs`).
+# not an upstream file stands at its renamed path, when the weak-pair rule is on: the rule reads
+# it (a file of a renamed fork descends from the upstream as a whole,
+# :mod:`lineage.match.weak_pairs`). With the rule off nothing else does, and the mark would only
+# make a rename that comes or goes match such files again for nothing.
 BELOW_RENAME = "\0below a renamed folder"
 
 
-def renamed_upstream_paths(path: str, renames: dict[str, str], upstream_paths: Container[str]) -> tuple[str, ...]:
+def renamed_upstream_paths(path: str, renames: dict[str, str], upstream_paths: Container[str], *,
+                           weak_pairs: bool) -> tuple[str, ...]:
     """Target ``path``'s renamed paths (:func:`renamed_paths`) that an upstream file has, sorted,
     then the modules they would be split from (:func:`split_module_paths`) that an upstream file
     has, sorted, each behind a mark no path starts with (``"\\0split "``): all a file's labels
@@ -131,9 +134,10 @@ def renamed_upstream_paths(path: str, renames: dict[str, str], upstream_paths: C
     keeps the two apart: a module that one set of renames places the file at and another only
     splits it from labels the file otherwise; and the gate's same-place exemption, which reads
     these paths, is a renamed path's alone (a part of a module stands at no upstream file's place).
-    Last, :data:`BELOW_RENAME` when a rename applies to the file at all."""
+    Last, with ``weak_pairs`` (the rule on, :attr:`MatchParams.judges_weak_pairs`),
+    :data:`BELOW_RENAME` when a rename applies to the file at all."""
     renamed = renamed_paths(path, renames)
     return (tuple(sorted(u for u in renamed if u in upstream_paths))
             + tuple(f"\0split {u}" for u in sorted(split_module_paths(renamed)) if u in upstream_paths)
-            + ((BELOW_RENAME,) if renamed else ()))
+            + ((BELOW_RENAME,) if renamed and weak_pairs else ()))
 

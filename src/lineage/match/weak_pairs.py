@@ -88,7 +88,7 @@ def drop_weak_pairs(lab: FileLabeller, exempt: bool, established: frozenset[int]
     the target file is ``exempt`` (its markers name the upstream, or it descends from the
     upstream as a whole); returns how many lines."""
     minimum = lab.p.weak_pair_min_run
-    if minimum <= 1 or exempt:
+    if not lab.p.judges_weak_pairs or exempt:
         return 0
     up_file = lab.result.up_file[lab.t_rows]  # per content line; -1: unpaired
     paired_files = set(np.unique(up_file[up_file >= 0]).tolist()) - established
