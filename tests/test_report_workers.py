@@ -29,7 +29,8 @@ def test_reports_written_by_two_processes_are_those_of_one(tmp_path: Path, monke
     comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
     forked: list[int] = []
     original = report._write_all
-    monkeypatch.setattr(report, "_write_all", lambda r, c, f, jobs: forked.append(jobs) or original(r, c, f, jobs))
+    monkeypatch.setattr(report, "_write_all",
+                        lambda r, c, f, jobs, *rest: forked.append(jobs) or original(r, c, f, jobs, *rest))
     comparison.write(tmp_path / "one", html=html, jobs=1)
     comparison.write(tmp_path / "two", html=html, jobs=2)
     assert forked == [1, 2]
@@ -64,6 +65,61 @@ def test_the_manifest_takes_the_digests_a_reporter_worker_computed(tmp_path: Pat
     assert hashed == []  # every output was hashed where it was written
     comparison.write(tmp_path / "one", html=False, jobs=1)
     assert "lines.csv" in hashed  # in one process the manifest hashes them itself
+
+
+def test_the_parent_makes_the_obligations_while_the_workers_start(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The obligations table, read by every reporter but the tables', is made once, by the
+    parent after the workers were forked (they import their libraries meanwhile), and each worker
+    that reads it takes the parent's; the files are those of one process."""
+    import multiprocessing
+    import os
+
+    import lineage.results.obligations as obligations
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    log = tmp_path / "made.log"  # by whichever process makes the table
+    real = obligations.build_obligations
+
+    def logged(*args: object, **kwargs: object) -> object:
+        with log.open("a") as out:  # who made it, and how many workers were running then
+            out.write(f"{os.getpid()}:{len(multiprocessing.active_children())}\n")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(obligations, "build_obligations", logged)
+    for jobs in (2, 1):
+        comparison = compare(str(target), [str(upstream)],
+                             settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+        assert "obligations" not in comparison.__dict__
+        comparison.write(tmp_path / f"j{jobs}", html=True, jobs=jobs)
+        assert log.read_text().split() == [f"{os.getpid()}:{jobs if jobs > 1 else 0}"]  # once, here
+        log.unlink()
+    assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
+    assert (tmp_path / "j2" / "obligations.csv").read_text(encoding="utf-8").count("\n") > 1  # rows, not a header
+
+
+def test_a_late_value_reaches_every_worker_that_takes_it(tmp_path: Path) -> None:
+    import os
+
+    from lineage.match.workers import LateValue
+
+    late = LateValue()
+    children = []
+    for k in range(2):
+        pid = os.fork()
+        if pid == 0:  # a worker: waits for the value, then writes what it took
+            try:
+                (tmp_path / f"took{k}").write_text(repr(late.take()))
+            finally:
+                os._exit(0)
+        children.append(pid)
+    value = {"rows": list(range(100_000)), "name": "obligations"}  # larger than a pipe's buffer
+    late.give(value, len(children))
+    for pid in children:
+        os.waitpid(pid, 0)
+    late.close()
+    assert [(tmp_path / f"took{k}").read_text() for k in range(2)] == [repr(value)] * 2
 
 
 def test_jobs_one_and_two_write_the_same_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
