@@ -65,14 +65,18 @@ ATTACHMENTS: Mapping[str, Reporter] = _Reporters({"spdx": "spdx:SpdxReporter",
                                                   "cyclonedx": "cyclonedx:CycloneDxReporter",
                                                   "sarif": "sarif:SarifReporter"})
 _HTML = _Reporters({"html": "html:HtmlReporter"})  # unless --no-html
-# Each reporter's rough cost (tenths of a CPU second in a worker, imports included, on the pinned
-# pair with one target file changed; HTML's a guess above all): with workers the costliest start
-# first, so that the longest (SPDX, fourth of six) does not start behind short ones and then end
-# the writing alone. Only the order of the work follows it, not the files or the manifest.
-_COST = {"html": 40, "spdx": 10, "tables": 3, "cyclonedx": 4, "sarif": 2, "summary": 1, "obligations": 1}
+# Each reporter's rough cost (twentieths of a CPU second in a worker, imports and the hashing of
+# its files included, on the pinned pair with one target file changed: SPDX 0.7, CycloneDX 0.45,
+# the tables 0.35 with lines.csv's digests, SARIF 0.2, summary 0.1, obligations 0.05; HTML's a
+# guess above all): with workers the costliest start first, so that the longest (SPDX, fourth of
+# six) does not start behind short ones and then end the writing alone, and the others follow
+# in that order, each a task of its own, as processes come free (two processes: 1.07 and 1.03 s,
+# where the earlier costs, which put SARIF last, gave 1.14 and 0.96). Only the order of the work
+# follows it, not the files or the manifest.
+_COST = {"html": 80, "spdx": 14, "tables": 7, "cyclonedx": 9, "sarif": 4, "summary": 2, "obligations": 1}
 # lines.csv rendered whole rather than joined from the per-file cache (lineage.report.lines_csv):
 # on a run that reused no table rows (a cold one) the tables cost 1.2 s, the most of all.
-_TABLES_WHOLE_COST = 12
+_TABLES_WHOLE_COST = 24
 
 
 def _cost(name: str, comparison: Comparison) -> int:
