@@ -99,11 +99,18 @@ def test_the_parent_makes_the_obligations_while_the_workers_start(tmp_path: Path
     assert (tmp_path / "j2" / "obligations.csv").read_text(encoding="utf-8").count("\n") > 1  # rows, not a header
 
 
-def test_a_late_value_reaches_every_worker_that_takes_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("memfd", [True, False])
+def test_a_late_value_reaches_every_worker_that_takes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         memfd: bool) -> None:
     import os
 
     from lineage.match.workers import LateValue
 
+    if not memfd:  # another system: an unlinked temporary file
+        def no_memfd(*args: object) -> int:
+            raise OSError("no memfd here")
+
+        monkeypatch.setattr(os, "memfd_create", no_memfd, raising=False)
     late = LateValue()
     children = []
     for k in range(2):
@@ -120,6 +127,31 @@ def test_a_late_value_reaches_every_worker_that_takes_it(tmp_path: Path) -> None
         os.waitpid(pid, 0)
     late.close()
     assert [(tmp_path / f"took{k}").read_text() for k in range(2)] == [repr(value)] * 2
+
+
+def test_without_a_file_to_hand_it_over_the_obligations_are_made_before_the_fork(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    import lineage.match.workers as workers
+    import lineage.results.obligations as obligations
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+
+    def unavailable() -> None:
+        raise OSError("no temporary files here")
+
+    monkeypatch.setattr(workers, "LateValue", unavailable)
+    running: list[int] = []
+    real = obligations.build_obligations
+    monkeypatch.setattr(obligations, "build_obligations", lambda *args, **kwargs: running.append(
+        len(multiprocessing.active_children())) or real(*args, **kwargs))
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    comparison.write(tmp_path / "two", html=False, jobs=2)
+    assert running == [0]  # here, before the workers, which inherit it
+    comparison.write(tmp_path / "one", html=False, jobs=1)
+    assert _files(tmp_path / "one") == _files(tmp_path / "two")
 
 
 def test_jobs_one_and_two_write_the_same_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

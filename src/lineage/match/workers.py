@@ -97,16 +97,25 @@ class LateValue:
     """A value the calling process of :func:`run_per_file` makes while its workers already run
     (``meanwhile``), handed to each worker that reads it: :meth:`give` once, :meth:`take` in a
     worker, which waits for it. Made before the fork (the workers inherit its file and pipe): the
-    value is pickled into an unlinked temporary file, then one byte per worker is written to a
-    pipe, so the giver never waits for a reader (a worker that died, or never reads it), and each
-    reader waits only until it is given. Close it once the workers have ended."""
+    value is pickled into an anonymous file (a memfd, else an unlinked temporary file), then one
+    byte per worker is written to a pipe, so the giver never waits for a reader (a worker that
+    died, or never reads it), and each reader waits only until it is given. Close it once the
+    workers have ended. OSError when no such file can be made (then make the value before the fork).
+    """
 
     def __init__(self) -> None:
-        import tempfile
+        try:
+            self._file = os.memfd_create("lineage-value")
+        except (AttributeError, OSError):  # not Linux, or no memfd here
+            import tempfile
 
-        self._file, name = tempfile.mkstemp(prefix="lineage-")
-        os.unlink(name)  # unlinked: gone with the last process holding it
-        self._ready, self._signal = os.pipe()
+            self._file, name = tempfile.mkstemp(prefix="lineage-")
+            os.unlink(name)  # unlinked: gone with the last process holding it
+        try:
+            self._ready, self._signal = os.pipe()
+        except OSError:
+            os.close(self._file)
+            raise
 
     def give(self, value: object, readers: int) -> None:
         data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)

@@ -151,7 +151,12 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
 
     # The obligations table, read by every reporter but the tables': made once, here, while the
     # workers start (they import their libraries meanwhile), and handed to each when it reads it.
-    late = LateValue() if "obligations" not in comparison.__dict__ else None
+    late = None
+    if "obligations" not in comparison.__dict__:
+        try:
+            late = LateValue()
+        except OSError:  # no file to hand it over in: made before the fork, and inherited
+            _ = comparison.obligations
     at = created_at()  # this run's report time (report_time above), passed on explicitly
     # (mapping, name, part, parts): the HTML reporter in one part per process
     tasks = [(mapping, name, k, processes if mapping is _HTML else 1)
