@@ -349,6 +349,21 @@ def test_a_pack_read_through_a_private_mapping(tmp_path: Path) -> None:
     assert RecordPack.decode(on_disk, slot) is not None  # bytes read whole decode as before
 
 
+def test_a_file_system_that_maps_no_file_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mmap
+
+    import lineage.index.store as store
+
+    path = tmp_path / "entry.rec"
+    path.write_bytes(b"LINEAGE" * 1000)
+
+    def unmappable(*args: object, **kwargs: object) -> None:
+        raise OSError(19, "No such device")
+
+    monkeypatch.setattr(mmap, "mmap", unmappable)
+    assert store.read_mapped(path) == path.read_bytes()
+
+
 def test_record_pack_definitions_decoded_when_read(tmp_path: Path) -> None:
     """A pack's record holds its definitions undecoded until they are read: their count is known
     without decoding, and once read they are the record's own, in order, equal to its list, and

@@ -252,13 +252,17 @@ def read_mapped(path: Path) -> bytes | mmap.mmap:
     of it, about 0.09 s of CPU and 35,000 page faults of each rerun (2,000 mapped); arrays made
     on a mapping (:func:`unpack`) are its pages, writable, and a write copies only its page. The
     cache's files are replaced by renames and removed by unlinking, never changed in place, so a
-    mapped file stays as it was read (its checksum checked)."""
+    mapped file stays as it was read (its checksum checked). Read after all where the file
+    system maps no file."""
     if os.name != "posix":  # (Windows cannot replace a file that is mapped)
         return path.read_bytes()
     with path.open("rb") as handle:
         if os.fstat(handle.fileno()).st_size == 0:  # no mapping of nothing
             return b""
-        return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY)
+        try:
+            return mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_COPY)
+        except OSError:  # ENODEV: a file system that maps no file
+            return handle.read()
 
 
 def unframe_view(magic: bytes, blob: bytes | mmap.mmap) -> memoryview | None:
