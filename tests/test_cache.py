@@ -313,6 +313,57 @@ def test_record_pack_key_components(tmp_path: Path) -> None:
     assert IndexCache(tmp_path).get_pack(pack_slot("dir", "/d")) is None  # packs off: never read
 
 
+def test_a_pack_read_through_a_private_mapping(tmp_path: Path) -> None:
+    """A pack is mapped, not read and copied (lineage.index.store.read_mapped): its records'
+    arrays are the mapping's pages, writable, and a write stays in this process (the file, a
+    pack read again, and the file replaced or removed under the mapping change nothing read);
+    an empty pack file is a miss."""
+    import mmap
+    import os
+
+    from lineage.index.store import RecordPack, pack_slot, read_mapped
+
+    record = _record()
+    slot = pack_slot("dir", "/a")
+    cache = IndexCache(tmp_path, packs=2)
+    cache.put_pack(slot, [record])
+    path = cache._pack_path(slot)
+    on_disk = path.read_bytes()
+    assert isinstance(read_mapped(path), mmap.mmap) == (os.name == "posix")
+    pack = cache.get_pack(slot)
+    assert pack is not None
+    back = pack.get(record.digest, "m.py")
+    assert back is not None and back.h_norm.flags.writeable
+    if os.name == "posix":
+        assert not back.h_norm.flags.owndata  # a view of the mapping, no copy
+    back.h_norm[0] += 1
+    assert path.read_bytes() == on_disk
+    again = cache.get_pack(slot)
+    assert again is not None and np.array_equal(again.get(record.digest, "m.py").h_norm, record.h_norm)
+    cache.put_pack(slot, [_record(SOURCE + "\ny = 2\n")])  # replaced by a rename, as every entry
+    path.unlink()
+    assert back.h_norm[0] == record.h_norm[0] + 1 and np.array_equal(back.h_norm[1:], record.h_norm[1:])
+    assert np.array_equal(pack.get(record.digest, "m.py").kinds, record.kinds)
+    path.write_bytes(b"")
+    assert cache.get_pack(slot) is None and not path.exists()  # damaged: removed
+    assert RecordPack.decode(on_disk, slot) is not None  # bytes read whole decode as before
+
+
+def test_a_file_system_that_maps_no_file_reads_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import mmap
+
+    import lineage.index.store as store
+
+    path = tmp_path / "entry.rec"
+    path.write_bytes(b"LINEAGE" * 1000)
+
+    def unmappable(*args: object, **kwargs: object) -> None:
+        raise OSError(19, "No such device")
+
+    monkeypatch.setattr(mmap, "mmap", unmappable)
+    assert store.read_mapped(path) == path.read_bytes()
+
+
 def test_record_pack_definitions_decoded_when_read(tmp_path: Path) -> None:
     """A pack's record holds its definitions undecoded until they are read: their count is known
     without decoding, and once read they are the record's own, in order, equal to its list, and

@@ -29,7 +29,8 @@ def test_reports_written_by_two_processes_are_those_of_one(tmp_path: Path, monke
     comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
     forked: list[int] = []
     original = report._write_all
-    monkeypatch.setattr(report, "_write_all", lambda r, c, f, jobs: forked.append(jobs) or original(r, c, f, jobs))
+    monkeypatch.setattr(report, "_write_all",
+                        lambda r, c, f, jobs, *rest: forked.append(jobs) or original(r, c, f, jobs, *rest))
     comparison.write(tmp_path / "one", html=html, jobs=1)
     comparison.write(tmp_path / "two", html=html, jobs=2)
     assert forked == [1, 2]
@@ -64,6 +65,93 @@ def test_the_manifest_takes_the_digests_a_reporter_worker_computed(tmp_path: Pat
     assert hashed == []  # every output was hashed where it was written
     comparison.write(tmp_path / "one", html=False, jobs=1)
     assert "lines.csv" in hashed  # in one process the manifest hashes them itself
+
+
+def test_the_parent_makes_the_obligations_while_the_workers_start(tmp_path: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """The obligations table, read by every reporter but the tables', is made once, by the
+    parent after the workers were forked (they import their libraries meanwhile), and each worker
+    that reads it takes the parent's; the files are those of one process."""
+    import multiprocessing
+    import os
+
+    import lineage.results.obligations as obligations
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    log = tmp_path / "made.log"  # by whichever process makes the table
+    real = obligations.build_obligations
+
+    def logged(*args: object, **kwargs: object) -> object:
+        with log.open("a") as out:  # who made it, and how many workers were running then
+            out.write(f"{os.getpid()}:{len(multiprocessing.active_children())}\n")
+        return real(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(obligations, "build_obligations", logged)
+    for jobs in (2, 1):
+        comparison = compare(str(target), [str(upstream)],
+                             settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+        assert "obligations" not in comparison.__dict__
+        comparison.write(tmp_path / f"j{jobs}", html=True, jobs=jobs)
+        assert log.read_text().split() == [f"{os.getpid()}:{jobs if jobs > 1 else 0}"]  # once, here
+        log.unlink()
+    assert _files(tmp_path / "j1") == _files(tmp_path / "j2")
+    assert (tmp_path / "j2" / "obligations.csv").read_text(encoding="utf-8").count("\n") > 1  # rows, not a header
+
+
+@pytest.mark.parametrize("memfd", [True, False])
+def test_a_late_value_reaches_every_worker_that_takes_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                         memfd: bool) -> None:
+    import os
+
+    from lineage.match.workers import LateValue
+
+    if not memfd:  # another system: an unlinked temporary file
+        def no_memfd(*args: object) -> int:
+            raise OSError("no memfd here")
+
+        monkeypatch.setattr(os, "memfd_create", no_memfd, raising=False)
+    late = LateValue()
+    children = []
+    for k in range(2):
+        pid = os.fork()
+        if pid == 0:  # a worker: waits for the value, then writes what it took
+            try:
+                (tmp_path / f"took{k}").write_text(repr(late.take()))
+            finally:
+                os._exit(0)
+        children.append(pid)
+    value = {"rows": list(range(100_000)), "name": "obligations"}  # larger than a pipe's buffer
+    late.give(value, len(children))
+    for pid in children:
+        os.waitpid(pid, 0)
+    late.close()
+    assert [(tmp_path / f"took{k}").read_text() for k in range(2)] == [repr(value)] * 2
+
+
+def test_without_a_file_to_hand_it_over_the_obligations_are_made_before_the_fork(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import multiprocessing
+
+    import lineage.match.workers as workers
+    import lineage.results.obligations as obligations
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+
+    def unavailable() -> None:
+        raise OSError("no temporary files here")
+
+    monkeypatch.setattr(workers, "LateValue", unavailable)
+    running: list[int] = []
+    real = obligations.build_obligations
+    monkeypatch.setattr(obligations, "build_obligations", lambda *args, **kwargs: running.append(
+        len(multiprocessing.active_children())) or real(*args, **kwargs))
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    comparison.write(tmp_path / "two", html=False, jobs=2)
+    assert running == [0]  # here, before the workers, which inherit it
+    comparison.write(tmp_path / "one", html=False, jobs=1)
+    assert _files(tmp_path / "one") == _files(tmp_path / "two")
 
 
 def test_jobs_one_and_two_write_the_same_reports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -134,8 +222,9 @@ def test_the_costliest_reporter_is_handed_out_first(tmp_path: Path, monkeypatch:
     assert sorted(k for chunk in handed[0] for k in chunk) == list(range(len(order)))
     comparison.table_rows_reused = 3  # as a run that joined lines.csv from the per-file cache
     comparison.write(tmp_path / "reused", html=False, jobs=2)
-    assert len(handed) == 2 and handed[1][0] == [order.index("spdx")]
-    assert sorted(k for chunk in handed[1] for k in chunk) == list(range(len(order)))
+    # each its own task, costliest first (the pinned pair's measured costs, lineage.report._COST)
+    assert len(handed) == 2 and handed[1] == [[order.index(name)] for name in
+                                              ("spdx", "cyclonedx", "tables", "sarif", "summary", "obligations")]
     one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
     assert list(one["outputs"]) == list(two["outputs"])
 

@@ -252,6 +252,38 @@ def test_without_links_the_files_are_copied(trees: tuple[Path, Path], tmp_path: 
     assert {k: v for k, v in a.items() if k != "manifest.json"} == {k: v for k, v in b.items() if k != "manifest.json"}
 
 
+@pytest.mark.parametrize("linked", [True, False])
+def test_the_entry_takes_the_checksums_the_report_workers_took(trees: tuple[Path, Path], tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch, linked: bool) -> None:
+    """With report workers, each file is read once where it was written, for both its sha256 (the
+    manifest) and its checksum (the entry): storing the entry reads none of them again, but a copy
+    made where no link could be (its own bytes)."""
+    import lineage.report.cache as cache_module
+
+    if not linked:
+        def no_link(source: object, destination: object) -> None:
+            raise OSError(errno.EXDEV, "Invalid cross-device link")
+
+        monkeypatch.setattr(os, "link", no_link)
+    read: list[str] = []
+    real = cache_module.file_checksum
+    monkeypatch.setattr(cache_module, "file_checksum", lambda path: read.append(path.name) or real(path))
+    settings = RunSettings(cache_dir=tmp_path / "cache", jobs=2, result_entries=16)
+    cold = compare_and_write(str(trees[0]), [str(trees[1])], tmp_path / "o1", settings=settings)
+    assert not cold.from_cache
+    outputs = json.loads((tmp_path / "o1" / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+    assert len(outputs) > 10
+    assert read == ([] if linked else [Path(name).name for name in outputs])
+    [entry] = _entries(tmp_path / "cache")
+    stored = {name: (size, digest) for name, size, digest in json.loads((entry / ENTRY_HEAD).read_text())["files"]}
+    assert stored == {name: real(entry / "files" / name) for name in outputs}
+    read.clear()
+    warm = compare_and_write(str(trees[0]), [str(trees[1])], tmp_path / "o2", settings=settings)
+    assert warm.from_cache  # every copy matched its stored checksum
+    a, b = _files(tmp_path / "o1"), _files(tmp_path / "o2")
+    assert {k: v for k, v in a.items() if k != "manifest.json"} == {k: v for k, v in b.items() if k != "manifest.json"}
+
+
 def test_an_entry_lost_while_written_is_computed(trees: tuple[Path, Path], tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     cache = tmp_path / "cache"

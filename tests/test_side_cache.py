@@ -78,6 +78,28 @@ def test_the_loaded_side_is_the_built_one(tmp_path: Path) -> None:
         assert np.array_equal(one, other) and one.dtype == other.dtype
 
 
+def test_the_loaded_side_is_a_private_mapping_of_its_entry(tmp_path: Path) -> None:
+    """The stored arrays are mapped, not read and copied (lineage.index.store.read_mapped): views
+    of the entry's pages, writable, and a write changes neither the entry nor the next load."""
+    import os
+
+    _, upstream = _trees(tmp_path)
+    files, tree = _upstream_files(upstream, tmp_path / "cache")
+    up_of = np.zeros(len(tree.files), np.int32)
+    side_cache.upstream_side(tmp_path / "cache", ["up"], files, tree.reader(), up_of)
+    [entry] = _entries(tmp_path / "cache")
+    stored = entry.read_bytes()
+    loaded = side_cache.upstream_side(tmp_path / "cache", ["up"], files, tree.reader(), up_of)
+    name = next(n for n in side_cache.SIDE_ARRAYS if len(getattr(loaded, n)))
+    array = getattr(loaded, name)
+    assert array.flags.writeable and (array.flags.owndata == (os.name != "posix"))
+    before = array.copy()
+    array[0] = array[0] + 1
+    assert entry.read_bytes() == stored
+    again = side_cache.upstream_side(tmp_path / "cache", ["up"], files, tree.reader(), up_of)
+    assert np.array_equal(getattr(again, name), before)
+
+
 def test_the_key_holds_each_part(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     _, upstream = _trees(tmp_path)
     files, tree = _upstream_files(upstream, tmp_path / "cache")

@@ -77,7 +77,7 @@ class Comparison(results.Comparison):
 
     def write(self, out_dir: str | Path, html: bool = True, formats: Sequence[str] | None = None,
               csv_cache: Path | None = None, jobs: int = 1,
-              on_written: Callable[[Path], None] | None = None) -> list[Path]:
+              on_written: Callable[[Path, dict[str, tuple[int, str]]], None] | None = None) -> list[Path]:
         """Write every report into ``out_dir``. ``csv_cache`` (only for tables nobody edited since
         :func:`compare` built them), ``jobs`` and ``on_written``: see
         :func:`lineage.report.write_reports`."""

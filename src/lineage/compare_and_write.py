@@ -220,10 +220,11 @@ def _compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Pat
     comparison.options["result_cache"] = "stored" if key is not None else "off"
     headline, skipped = comparison.headline(), int(comparison.file_counts["skipped"])
 
-    def store(fresh: Path) -> None:
-        """This run's report, stored from its own fresh folder before it replaces ``out``."""
+    def store(fresh: Path, checksums: dict[str, tuple[int, str]]) -> None:
+        """This run's report, stored from its own fresh folder before it replaces ``out``
+        (``checksums``: of the files the report workers hashed, see ``write_reports``)."""
         try:
-            cache.put(key, fresh, headline, skipped)  # type: ignore[arg-type]
+            cache.put(key, fresh, headline, skipped, checksums)  # type: ignore[arg-type]
         except OSError as exc:  # a full disk costs the next run time, never this run's report
             settings.log(f"result cache not written: {exc.strerror or exc}")
 

@@ -25,6 +25,8 @@ from __future__ import annotations
 import contextlib
 import gc
 import multiprocessing
+import os
+import pickle
 import signal
 import sys
 from collections.abc import Callable, Sequence
@@ -89,6 +91,48 @@ def chunks(weights: Sequence[int], n_chunks: int) -> list[list[int]]:
     sized = [(sum(weights[i] for i in chunk), chunk) for chunk in out.values()]
     sized.sort(key=lambda wc: (-wc[0], wc[1][0]))
     return [chunk for _, chunk in sized]
+
+
+class LateValue:
+    """A value the calling process of :func:`run_per_file` makes while its workers already run
+    (``meanwhile``), handed to each worker that reads it: :meth:`give` once, :meth:`take` in a
+    worker, which waits for it. Made before the fork (the workers inherit its file and pipe): the
+    value is pickled into an anonymous file (a memfd, else an unlinked temporary file), then one
+    byte per worker is written to a pipe, so the giver never waits for a reader (a worker that
+    died, or never reads it), and each reader waits only until it is given. Close it once the
+    workers have ended. OSError when no such file can be made (then make the value before the fork).
+    """
+
+    def __init__(self) -> None:
+        try:
+            self._file = os.memfd_create("lineage-value")
+        except (AttributeError, OSError):  # not Linux, or no memfd here
+            import tempfile
+
+            self._file, name = tempfile.mkstemp(prefix="lineage-")
+            os.unlink(name)  # unlinked: gone with the last process holding it
+        try:
+            self._ready, self._signal = os.pipe()
+        except OSError:
+            os.close(self._file)
+            raise
+
+    def give(self, value: object, readers: int) -> None:
+        data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+        written = 0
+        while written < len(data):
+            written += os.pwrite(self._file, memoryview(data)[written:], written)
+        os.write(self._signal, b"." * readers)  # at most a pipe's buffer: a byte per worker
+
+    def take(self) -> Any:
+        if not os.read(self._ready, 1):  # every giver closed without giving
+            raise RuntimeError("the value was never given")
+        return pickle.loads(os.pread(self._file, os.fstat(self._file).st_size, 0))
+
+    def close(self) -> None:
+        for fd in (self._ready, self._signal, self._file):
+            with contextlib.suppress(OSError):
+                os.close(fd)
 
 
 # The task of the pool being started: set just before the fork, so the workers inherit it (and

@@ -65,14 +65,18 @@ ATTACHMENTS: Mapping[str, Reporter] = _Reporters({"spdx": "spdx:SpdxReporter",
                                                   "cyclonedx": "cyclonedx:CycloneDxReporter",
                                                   "sarif": "sarif:SarifReporter"})
 _HTML = _Reporters({"html": "html:HtmlReporter"})  # unless --no-html
-# Each reporter's rough cost (tenths of a CPU second in a worker, imports included, on the pinned
-# pair with one target file changed; HTML's a guess above all): with workers the costliest start
-# first, so that the longest (SPDX, fourth of six) does not start behind short ones and then end
-# the writing alone. Only the order of the work follows it, not the files or the manifest.
-_COST = {"html": 40, "spdx": 10, "tables": 3, "cyclonedx": 4, "sarif": 2, "summary": 1, "obligations": 1}
+# Each reporter's rough cost (twentieths of a CPU second in a worker, imports and the hashing of
+# its files included, on the pinned pair with one target file changed: SPDX 0.7, CycloneDX 0.45,
+# the tables 0.35 with lines.csv's digests, SARIF 0.2, summary 0.1, obligations 0.05; HTML's a
+# guess above all): with workers the costliest start first, so that the longest (SPDX, fourth of
+# six) does not start behind short ones and then end the writing alone, and the others follow
+# in that order, each a task of its own, as processes come free (two processes: 1.07 and 1.03 s,
+# where the earlier costs, which put SARIF last, gave 1.14 and 0.96). Only the order of the work
+# follows it, not the files or the manifest.
+_COST = {"html": 80, "spdx": 14, "tables": 7, "cyclonedx": 9, "sarif": 4, "summary": 2, "obligations": 1}
 # lines.csv rendered whole rather than joined from the per-file cache (lineage.report.lines_csv):
 # on a run that reused no table rows (a cold one) the tables cost 1.2 s, the most of all.
-_TABLES_WHOLE_COST = 12
+_TABLES_WHOLE_COST = 24
 
 
 def _cost(name: str, comparison: Comparison) -> int:
@@ -92,14 +96,16 @@ def __getattr__(name: str) -> Any:
 
 def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
                   formats: Sequence[str] = tuple(ATTACHMENTS), csv_cache: Path | None = None,
-                  jobs: int = 1, on_written: Callable[[Path], None] | None = None) -> list[Path]:
+                  jobs: int = 1, on_written: Callable[[Path, dict[str, tuple[int, str]]], None] | None = None,
+                  ) -> list[Path]:
     """Write every report into ``out_dir``, whole or not at all (see :mod:`lineage.report.outdir`);
     the manifest last, with the others' digests and ``"complete": true``. ``csv_cache``: a cache
     root under which lines.csv is kept per target file and reused (:mod:`lineage.report.lines_csv`;
     the same bytes), for a comparison whose tables are as :func:`lineage.api.compare` built them.
     ``jobs``: the reporters run in that many forked processes (:func:`_write_all`); the files
     are the same either way. ``on_written``: called with the fresh folder once every file is in
-    it, before it replaces ``out_dir`` (the whole-result cache links this run's files from there)."""
+    it, before it replaces ``out_dir`` (the whole-result cache links this run's files from there),
+    and the :func:`lineage.report.cache.file_checksum` of those the workers hashed (by name)."""
     unknown = [name for name in formats if name not in ATTACHMENTS]
     if unknown:
         raise LineageError(f"unknown report format {unknown[0]!r} (choose from {', '.join(ATTACHMENTS)})")
@@ -112,15 +118,16 @@ def write_reports(comparison: Comparison, out_dir: Path, html: bool = True,
     sources = [tree.info.location for tree in (comparison.target, *comparison.upstreams)]
     with atomic_out_dir(out_dir, sources) as fresh, report_time():
         folder = ReportFolder(fresh, csv_cache)
-        _write_all(reporters, comparison, folder, jobs)
+        checksums: dict[Path, tuple[int, str]] = {}
+        _write_all(reporters, comparison, folder, jobs, checksums if on_written is not None else None)
         written = [*folder.written, write_manifest(comparison, fresh, folder.written, folder.digests)]
         if on_written is not None:
-            on_written(fresh)
+            on_written(fresh, {path.relative_to(fresh).as_posix(): value for path, value in checksums.items()})
     return [out_dir / path.relative_to(fresh) for path in written]
 
 
 def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparison: Comparison,
-               folder: ReportFolder, jobs: int) -> None:
+               folder: ReportFolder, jobs: int, checksums: dict[Path, tuple[int, str]] | None = None) -> None:
     """Each reporter (``mapping[name]``, imported on first use) writes its files into ``folder``:
     here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
     reporter per task, handed out costliest first (:func:`_cost`; two light neighbours may go
@@ -129,7 +136,8 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
     split into one task per process (:meth:`lineage.report.html.HtmlReporter.write_part`). A
     reporter reads the comparison and writes only its own files, so the files are the same
     either way; ``folder.written`` keeps the reporters' order, and the HTML files the order
-    its one-process writer gives them (the index, then the others sorted)."""
+    its one-process writer gives them (the index, then the others sorted). ``checksums``: filled
+    with the result cache's checksum of each file a worker wrote, read once with its sha256."""
     from lineage.match.workers import MatchWorkers, run_per_file
 
     workers = MatchWorkers(jobs=max(1, jobs), min_files=2, chunks_per_job=len(reporters))
@@ -138,16 +146,26 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
         for mapping, name in reporters:
             mapping[name].write(comparison, folder)
         return
+    from lineage.match.workers import LateValue
     from lineage.report.attachments import created_at, report_time
 
-    _ = comparison.obligations  # read by three reporters: made once, here, and inherited
+    # The obligations table, read by every reporter but the tables': made once, here, while the
+    # workers start (they import their libraries meanwhile), and handed to each when it reads it.
+    late = None
+    if "obligations" not in comparison.__dict__:
+        try:
+            late = LateValue()
+        except OSError:  # no file to hand it over in: made before the fork, and inherited
+            _ = comparison.obligations
     at = created_at()  # this run's report time (report_time above), passed on explicitly
     # (mapping, name, part, parts): the HTML reporter in one part per process
     tasks = [(mapping, name, k, processes if mapping is _HTML else 1)
              for mapping, name in reporters for k in range(processes if mapping is _HTML else 1)]
     workers = MatchWorkers(jobs=processes, min_files=2, chunks_per_job=len(tasks))
 
-    def task(i: int) -> tuple[list[Path], dict[Path, str]]:
+    def task(i: int) -> tuple[list[Path], dict[Path, tuple[str, tuple[int, str] | None]]]:
+        if late is not None and "obligations" not in comparison.__dict__:  # in a worker: made by the parent
+            comparison.obligations_from = late.take
         own = ReportFolder(folder.root, folder.csv_cache)
         mapping, name, k, n = tasks[i]
         with report_time(at):
@@ -155,15 +173,31 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
                 mapping[name].write(comparison, own)
             else:
                 mapping[name].write_part(comparison, own, k, n)  # type: ignore[attr-defined]
-        # Hashed here, side by side with the other reporters, not by the manifest after them all.
-        return own.written, {path: file_sha256(path) for path in own.written if path.is_file()}
+        # Hashed here, side by side with the other reporters, not by the manifest after them all
+        # (nor by the result cache, when it stores them: one read for both)
+        if checksums is None:
+            return own.written, {path: (file_sha256(path), None) for path in own.written if path.is_file()}
+        from lineage.report.cache import file_digests
+
+        return own.written, {path: file_digests(path) for path in own.written if path.is_file()}
+
+    def meanwhile() -> None:
+        if late is not None:
+            late.give(comparison.obligations, processes)
 
     costs = [-(-_cost(name, comparison) // n) for _, name, _, n in tasks]
     html_files: list[Path] = []
-    for (mapping, *_), (paths, digests) in zip(tasks, run_per_file(task, costs, workers, what="writing reports"),
-                                               strict=True):
+    try:
+        results = run_per_file(task, costs, workers, meanwhile=meanwhile, what="writing reports")
+    finally:
+        if late is not None:
+            late.close()
+    for (mapping, *_), (paths, digests) in zip(tasks, results, strict=True):
         (html_files if mapping is _HTML else folder.written).extend(paths)
-        folder.digests.update(digests)
+        for path, (digest, checksum) in digests.items():
+            folder.digests[path] = digest
+            if checksums is not None and checksum is not None:
+                checksums[path] = checksum
     if html_files:  # the HTML reporter is the last: its files in its one-process order
         index = [p for p in html_files if p.name == "index.html" and p.parent.name == "html"]
         folder.written.extend([*index, *sorted(p for p in html_files if p not in index)])

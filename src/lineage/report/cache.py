@@ -48,7 +48,7 @@ import os
 import shutil
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import cache
@@ -120,15 +120,25 @@ def file_checksum(path: Path) -> tuple[int, str]:
     """(size, :func:`lineage.index.store.checksum` as hex) of the file at ``path``, read in chunks
     into one buffer (a mapping of the pair's 169 MB lines.csv raised the run's peak resident size
     by as much)."""
+    return file_digests(path, sha256=False)[1]
+
+
+def file_digests(path: Path, sha256: bool = True) -> tuple[str, tuple[int, str]]:
+    """The file's sha256 (hex; "" without ``sha256``), as the manifest records it, and its
+    :func:`file_checksum`, from one read: a report worker hashes its files for both the manifest
+    and this cache's entry (:meth:`ResultCache.put`), which then reads none of them again."""
     stream = checksum_stream()
+    digest = hashlib.sha256() if sha256 else None
     buffer = bytearray(_CHUNK)
     view = memoryview(buffer)
     size = 0
     with path.open("rb", buffering=0) as handle:
         while count := handle.readinto(buffer):
             stream.update(view[:count])
+            if digest is not None:
+                digest.update(view[:count])
             size += count
-    return size, stream.digest().hex()
+    return (digest.hexdigest() if digest is not None else ""), (size, stream.digest().hex())
 
 
 class ResultCache:
@@ -169,9 +179,13 @@ class ResultCache:
         if self.dir is not None:
             _remove(self._path(key_digest(key)))
 
-    def put(self, key: dict[str, object], report: Path, headline: list[str], skipped: int) -> None:
+    def put(self, key: dict[str, object], report: Path, headline: list[str], skipped: int,
+            checksums: Mapping[str, tuple[int, str]] | None = None) -> None:
         """Store the report folder ``report`` just written (its manifest lists its files): linked
-        from the run's own fresh folder, see the module's docstring."""
+        from the run's own fresh folder, see the module's docstring. ``checksums``: the
+        :func:`file_checksum` of some of its files (by name), taken where they were written
+        (:func:`file_digests`); a file linked into the entry is that file, so it is not read
+        again (169 MB of the pinned pair's lines.csv). The others, and copies, are read."""
         if self.dir is None:
             return
         manifest = json.loads((report / "manifest.json").read_text(encoding="utf-8"))
@@ -184,11 +198,13 @@ class ResultCache:
             for name in names:
                 stored = temporary / _FILES / name
                 stored.parent.mkdir(parents=True, exist_ok=True)
+                known = (checksums or {}).get(name)
                 try:
                     os.link(report / name, stored)
                 except OSError:  # no link here (another file system, a protected one): a copy
                     shutil.copyfile(report / name, stored)
-                files.append([name, *file_checksum(stored)])
+                    known = None
+                files.append([name, *(known or file_checksum(stored))])
             head = {"version": RESULT_VERSION, "key": key, "manifest": manifest, "headline": headline,
                     "skipped": skipped, "files": files}  # unsorted: the manifest keeps its order
             (temporary / ENTRY_HEAD).write_text(json.dumps(head, default=str), encoding="utf-8")

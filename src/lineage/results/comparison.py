@@ -93,7 +93,12 @@ class Comparison:
 
     @functools.cached_property
     def obligations(self) -> pd.DataFrame:
-        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences)."""
+        """Per copied file: licences, copyright holders, notices kept or missing (lineage.licences).
+        Made here, or by ``obligations_from`` when set (a report worker's, which takes the table
+        its parent made: :func:`lineage.report._write_all`)."""
+        made = self.__dict__.pop("obligations_from", None)
+        if made is not None:
+            return made()
         from lineage.results.obligations import build_obligations
 
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
