@@ -303,3 +303,17 @@ def test_step_5a_a_row_added_to_a_kept_table_is_no_edit_of_a_kept_row() -> None:
     rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
                 "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
     assert 5 not in gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+
+
+def test_step_5_keeps_a_function_blame_also_keeps_here() -> None:
+    # Two lines of ``native`` credited to another target file, but blame keeps one of its lines
+    # here too: the function was copied, not moved, and the old file still aligns it (its
+    # ``else:``).
+    old = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
+           "        out = s", "    else:", "        out = s.decode()", "    return out"]
+    new = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, bytes):",
+           "        out = s", "    else:", "        raise ValueError(s)"]
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": n, "category": "same_file"} for n in (1, 3, 4, 6)}
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None, {"pkg/a.py": {7, 10}})
+    assert got[9]["upstream_line"] == 9
