@@ -317,3 +317,20 @@ def test_step_5_keeps_a_function_blame_also_keeps_here() -> None:
                 "upstream_line": n, "category": "same_file"} for n in (1, 3, 4, 6)}
     got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None, {"pkg/a.py": {7, 10}})
     assert got[9]["upstream_line"] == 9
+
+
+def test_step_5a_an_edited_row_names_no_row_blame_keeps() -> None:
+    # Blame keeps three rows of the lookup and its braces; the fourth row was edited and two
+    # rows added below. The edited row's first token also opens the kept rows: it names its own
+    # old row, not a kept one (which blame credits to its own line).
+    rows_old = ["        Action.guild_update: Category.update,", "        Action.channel_create: Category.create,",
+                "        Action.channel_update: Category.update,", "        Action.channel_delete: Category.delete,"]
+    old = ["def category(self):", "    lookup = {", *rows_old, "    }", "    return lookup[self]"]
+    new = ["def category(self):", "    lookup = {", *rows_old[:3], "        Action.channel_delete: Category.remove,",
+           "        Action.thread_create: Category.create,", "        Action.thread_update: Category.update,",
+           "    }", "    return lookup[self]"]
+    blame = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 9: 7, 10: 8}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert (got[6]["upstream_line"], got[6]["category"]) == (6, "edited")
