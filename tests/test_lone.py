@@ -700,3 +700,33 @@ def test_a_try_is_paired_by_its_block(run_compare: Runner) -> None:
     assert off.loc[16, "match"] == "verbatim" and off.loc[9, "match"] == "none" and off.loc[3, "match"] == "none"
     on = file_lines(run_compare(target, [("up", up)]), "pkg/__init__.py")
     assert on.loc[9, "match"] == "verbatim" and int(on.loc[9, "upstream_line"]) == 4
+
+
+# The kept ``try:`` (11) now stands inside a new one (9) whose block opens with new code, its
+# import unvendored: the first paired line of the outer block (13) lies inside the inner ``try:``.
+_SNI_NESTED = ("import warnings_of_the_package\n\n"
+               "try:\n"
+               "    from charset_detection_library import __version__ as charset_detection_version\n"
+               "except ImportError:\n"
+               "    charset_detection_version = None\n\n"
+               "# Enable the pool library's fallback when the standard library lacks SNI.\n"
+               "try:\n"
+               "    import ssl_wrapper_of_the_package_for_sni\n"
+               "    try:\n"
+               "        from urllib3_unvendored.contrib import pyopenssl_backend\n"
+               "        pyopenssl_backend.inject_into_the_connection_pool_library()\n"
+               "    except ImportError:\n"
+               "        pass\n"
+               "except AttributeError:\n"
+               "    ssl_wrapper_of_the_package_for_sni = None\n")
+
+
+def test_a_try_whose_first_paired_line_is_in_a_nested_try_is_not_it(run_compare: Runner) -> None:
+    """``lone_try_pairs``: the upstream ``try:`` (4) goes to the inner ``try:`` (11) that holds the
+    copied import, not to the new outer one (9), whose first paired line is the inner's."""
+    target, up = {"pkg/__init__.py": _SNI_NESTED}, {"pkg/__init__.py": _SNI_UP}
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/__init__.py")
+    assert on.loc[11, "match"] == "verbatim" and int(on.loc[11, "upstream_line"]) == 4
+    assert on.loc[9, "match"] == "none"
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_try_pairs=0)), "pkg/__init__.py")
+    assert off.loc[11, "match"] == "none"
