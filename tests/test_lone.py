@@ -730,3 +730,33 @@ def test_a_try_whose_first_paired_line_is_in_a_nested_try_is_not_it(run_compare:
     assert on.loc[9, "match"] == "none"
     off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_try_pairs=0)), "pkg/__init__.py")
     assert off.loc[11, "match"] == "none"
+
+
+def _clause_lab(first_up_row: int) -> object:
+    """A stand-in labeller: target ``if x:`` (1) paired near with upstream ``if x:`` (1), its
+    block's first line (2) with upstream row ``first_up_row``, its ``else:`` (3) free."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from lineage.index import CODE
+    from lineage.match.records import NEAR, NONE
+
+    up = ["def a(x):", "    if x:", "        y = 1", "    else:", "        y = 2", "def b(z):", "    return z"]
+    mine = ["def c(x):", "    if x:", "        w = 3", "    else:", "        w = 4"]
+    match = np.array([NONE, NEAR, NEAR, NONE, NONE])
+    result = SimpleNamespace(match=match, up_file=np.zeros(5, np.int64), up_row=np.array([0, 1, first_up_row, 0, 0]),
+                             region=np.zeros(5, np.int64))
+    side = SimpleNamespace(file_start=np.array([0]), kind=np.full(8, CODE))
+    return SimpleNamespace(result=result, t_rows=np.arange(5), t_file=0, t_lines=mine, target=side, upstream=side,
+                           upstream_lines=lambda f: (np.arange(7), up))
+
+
+def test_a_clause_pairs_only_when_its_headers_block_is_copied_too() -> None:
+    """``lone_clause_pairs``: the free ``else:`` takes the upstream ``if``'s ``else:`` when the
+    header's block's first paired line lies in the upstream header's block; paired with a line
+    of another function (a header paired near by position), it takes nothing."""
+    from lineage.match.lone import clause_pairs
+
+    assert clause_pairs(_clause_lab(2)) == [(3, 0, 3, 1)]
+    assert clause_pairs(_clause_lab(6)) == []
