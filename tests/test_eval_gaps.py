@@ -334,3 +334,17 @@ def test_step_5a_an_edited_row_names_no_row_blame_keeps() -> None:
                 "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
     got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
     assert (got[6]["upstream_line"], got[6]["category"]) == (6, "edited")
+
+
+def test_step_8_an_else_after_a_new_elif_stays_by_its_block() -> None:
+    # A new ``elif`` before the old ``else:``: its clause header is new, but the first line of its
+    # block is the old ``else:``'s block's, so the ``else:`` the gap steps paired stays.
+    old = ["def pick(x):", "    if x > 1:", "        y = 1", "    else:", "        y = compute_the_default(x)",
+           "    return y"]
+    new = ["def pick(x):", "    if x > 1:", "        y = 1", "    elif x < 0:", "        y = -1", "    else:",
+           "        y = compute_the_default(x)", "    return y"]
+    blame = {1: 1, 2: 2, 3: 3, 7: 5, 8: 6}
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    assert gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, rows, None)[6]["upstream_line"] == 4
+
