@@ -1543,3 +1543,27 @@ def test_the_stretch_between_an_edge_block_and_the_copy_is_aligned_inside(run_co
     assert set(on.loc[11:13, "match"]) == {"none"}
     off = run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0, fill_edge_block_anchors=0))
     assert set(file_lines(off, "pkg/errors.py").loc[after, "match"]) == {"none"}
+
+
+def _errors_module_tail(names: list[str], quote: str) -> str:
+    """:func:`_errors_module` with ``__all__`` below the class."""
+    return _ERRORS_BODY.lstrip("\n") + "\n\n__all__ = (\n" + "".join(f"    {quote}{n}{quote},\n" for n in names) + ")\n"
+
+
+def test_the_stretch_between_the_copy_and_an_edge_block_below_is_aligned_inside(run_compare: Runner) -> None:
+    """The edge block after the pair's last paired line bounds the stretch above it
+    (``fill_edge_block_anchors``): ``__all__`` below the copied class, re-quoted, one old entry
+    dropped since; the two old entries above the dropped one (too few for a block) are copied,
+    the new entries before them are not; off, the two stay none. (The upstream file sits at another
+    path: at the target's place the files' ends would anchor that stretch anyway.)"""
+    up = {"old/exceptions.py": _errors_module_tail(_NAMES, "'")}  # not at its place: no end anchor
+    mine = ["FlagError", "BadFlagArgument", "TooManyFlags", *_NAMES[:2], *_NAMES[3:]]
+    target = {"pkg/errors.py": _errors_module_tail(mine, '"')}
+    params = MatchParams(fill_statement_max_lines=0)
+    on = file_lines(run_compare(target, [("up", up)], params=params), "pkg/errors.py")
+    assert list(on.loc[14:15, "match"]) == ["near"] * 2
+    assert list(on.loc[14:15, "upstream_line"].astype(int)) == [11, 12]
+    assert set(on.loc[11:13, "match"]) == {"none"}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0,
+                                                                       fill_edge_block_anchors=0))
+    assert set(file_lines(off, "pkg/errors.py").loc[14:15, "match"]) == {"none"}
