@@ -242,17 +242,19 @@ def test_step_6d_a_second_copy_takes_upstream_lines_its_first_copy_holds_edited(
     assert (got[12]["upstream_line"], got[12]["expected"]) == (2, "verbatim")
 
 
+_NATIVE = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
+           "        out = s", "    else:", "        out = s.decode()", "    return out"]
+
+
 def test_step_5_leaves_out_a_function_that_moved_to_another_file() -> None:
     # ``to_native_string`` moved to another target file (blame credits two of its lines there);
     # the new function now standing where it stood is not its edit, nor is its ``else:``.
-    old = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
-           "        out = s", "    else:", "        out = s.decode()", "    return out"]
     new = ["import os", "", "def keep(a):", "    return a + 1", "", "def check(h):", "    if isinstance(h, bytes):",
            "        v = h", "    else:", "        raise ValueError(h)"]
     rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
                 "upstream_line": n, "category": "same_file"} for n in (1, 3, 4)}
-    assert {7, 9} <= set(gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None))
-    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None, {"pkg/a.py": {7, 10}})
+    assert {7, 9} <= set(gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": _NATIVE}, dict(rows), None))
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": _NATIVE}, dict(rows), None, {"pkg/a.py": {7, 10}})
     assert sorted(got) == [1, 3, 4]
 
 
@@ -309,13 +311,11 @@ def test_step_5_keeps_a_function_blame_also_keeps_here() -> None:
     # Two lines of ``native`` credited to another target file, but blame keeps one of its lines
     # here too: the function was copied, not moved, and the old file still aligns it (its
     # ``else:``).
-    old = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
-           "        out = s", "    else:", "        out = s.decode()", "    return out"]
     new = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, bytes):",
            "        out = s", "    else:", "        raise ValueError(s)"]
     rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
                 "upstream_line": n, "category": "same_file"} for n in (1, 3, 4, 6)}
-    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None, {"pkg/a.py": {7, 10}})
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": _NATIVE}, dict(rows), None, {"pkg/a.py": {7, 10}})
     assert got[9]["upstream_line"] == 9
 
 

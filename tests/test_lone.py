@@ -674,14 +674,15 @@ _SNI_UP = ("import warnings_of_the_package\n\n"
            "    pass\n")
 # A new ``try:`` above (6) takes the upstream ``try:`` by place, and lone_clauses' sibling rule
 # drops it; the import was wrapped in new code inside the kept ``try:`` (11).
-_SNI_TARGET = ("import warnings_of_the_package\n\n"
-               "try:\n"
-               "    from charset_detection_library import __version__ as charset_detection_version\n"
-               "except ImportError:\n"
-               "    charset_detection_version = None\n\n"
-               "# Enable the pool library's fallback when the standard library lacks SNI.\n"
-               "try:\n"
-               "    try:\n"
+_SNI_HEAD = ("import warnings_of_the_package\n\n"
+             "try:\n"
+             "    from charset_detection_library import __version__ as charset_detection_version\n"
+             "except ImportError:\n"
+             "    charset_detection_version = None\n\n"
+             "# Enable the pool library's fallback when the standard library lacks SNI.\n"
+             "try:\n")
+_SNI_TARGET = (_SNI_HEAD
+               + "    try:\n"
                "        import ssl\n"
                "    except ImportError:\n"
                "        ssl = None\n"
@@ -704,14 +705,8 @@ def test_a_try_is_paired_by_its_block(run_compare: Runner) -> None:
 
 # The kept ``try:`` (11) now stands inside a new one (9) whose block opens with new code, its
 # import unvendored: the first paired line of the outer block (13) lies inside the inner ``try:``.
-_SNI_NESTED = ("import warnings_of_the_package\n\n"
-               "try:\n"
-               "    from charset_detection_library import __version__ as charset_detection_version\n"
-               "except ImportError:\n"
-               "    charset_detection_version = None\n\n"
-               "# Enable the pool library's fallback when the standard library lacks SNI.\n"
-               "try:\n"
-               "    import ssl_wrapper_of_the_package_for_sni\n"
+_SNI_NESTED = (_SNI_HEAD
+               + "    import ssl_wrapper_of_the_package_for_sni\n"
                "    try:\n"
                "        from urllib3_unvendored.contrib import pyopenssl_backend\n"
                "        pyopenssl_backend.inject_into_the_connection_pool_library()\n"
