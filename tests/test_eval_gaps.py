@@ -242,17 +242,19 @@ def test_step_6d_a_second_copy_takes_upstream_lines_its_first_copy_holds_edited(
     assert (got[12]["upstream_line"], got[12]["expected"]) == (2, "verbatim")
 
 
+_NATIVE = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
+           "        out = s", "    else:", "        out = s.decode()", "    return out"]
+
+
 def test_step_5_leaves_out_a_function_that_moved_to_another_file() -> None:
     # ``to_native_string`` moved to another target file (blame credits two of its lines there);
     # the new function now standing where it stood is not its edit, nor is its ``else:``.
-    old = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, str):",
-           "        out = s", "    else:", "        out = s.decode()", "    return out"]
     new = ["import os", "", "def keep(a):", "    return a + 1", "", "def check(h):", "    if isinstance(h, bytes):",
            "        v = h", "    else:", "        raise ValueError(h)"]
     rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
                 "upstream_line": n, "category": "same_file"} for n in (1, 3, 4)}
-    assert {7, 9} <= set(gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None))
-    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, dict(rows), None, {"pkg/a.py": {7, 10}})
+    assert {7, 9} <= set(gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": _NATIVE}, dict(rows), None))
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": _NATIVE}, dict(rows), None, {"pkg/a.py": {7, 10}})
     assert sorted(got) == [1, 3, 4]
 
 
@@ -303,3 +305,46 @@ def test_step_5a_a_row_added_to_a_kept_table_is_no_edit_of_a_kept_row() -> None:
     rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
                 "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
     assert 5 not in gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+
+
+def test_step_5_keeps_a_function_blame_also_keeps_here() -> None:
+    # Two lines of ``native`` credited to another target file, but blame keeps one of its lines
+    # here too: the function was copied, not moved, and the old file still aligns it (its
+    # ``else:``).
+    new = ["import os", "", "def keep(a):", "    return a + 1", "", "def native(s):", "    if isinstance(s, bytes):",
+           "        out = s", "    else:", "        raise ValueError(s)"]
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": n, "category": "same_file"} for n in (1, 3, 4, 6)}
+    got = gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": _NATIVE}, dict(rows), None, {"pkg/a.py": {7, 10}})
+    assert got[9]["upstream_line"] == 9
+
+
+def test_step_5a_an_edited_row_names_no_row_blame_keeps() -> None:
+    # Blame keeps three rows of the lookup and its braces; the fourth row was edited and two
+    # rows added below. The edited row's first token also opens the kept rows: it names its own
+    # old row, not a kept one (which blame credits to its own line).
+    rows_old = ["        Action.guild_update: Category.update,", "        Action.channel_create: Category.create,",
+                "        Action.channel_update: Category.update,", "        Action.channel_delete: Category.delete,"]
+    old = ["def category(self):", "    lookup = {", *rows_old, "    }", "    return lookup[self]"]
+    new = ["def category(self):", "    lookup = {", *rows_old[:3], "        Action.channel_delete: Category.remove,",
+           "        Action.thread_create: Category.create,", "        Action.thread_update: Category.update,",
+           "    }", "    return lookup[self]"]
+    blame = {1: 1, 2: 2, 3: 3, 4: 4, 5: 5, 9: 7, 10: 8}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert (got[6]["upstream_line"], got[6]["category"]) == (6, "edited")
+
+
+def test_step_8_an_else_after_a_new_elif_stays_by_its_block() -> None:
+    # A new ``elif`` before the old ``else:``: its clause header is new, but the first line of its
+    # block is the old ``else:``'s block's, so the ``else:`` the gap steps paired stays.
+    old = ["def pick(x):", "    if x > 1:", "        y = 1", "    else:", "        y = compute_the_default(x)",
+           "    return y"]
+    new = ["def pick(x):", "    if x > 1:", "        y = 1", "    elif x < 0:", "        y = -1", "    else:",
+           "        y = compute_the_default(x)", "    return y"]
+    blame = {1: 1, 2: 2, 3: 3, 7: 5, 8: 6}
+    rows = {n: {"target_path": "pkg/a.py", "line": n, "expected": "verbatim", "upstream_path": "pkg/a.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    assert gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, rows, None)[6]["upstream_line"] == 4
+

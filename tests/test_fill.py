@@ -1543,3 +1543,52 @@ def test_the_stretch_between_an_edge_block_and_the_copy_is_aligned_inside(run_co
     assert set(on.loc[11:13, "match"]) == {"none"}
     off = run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0, fill_edge_block_anchors=0))
     assert set(file_lines(off, "pkg/errors.py").loc[after, "match"]) == {"none"}
+
+
+def _errors_module_tail(names: list[str], quote: str) -> str:
+    """:func:`_errors_module` with ``__all__`` below the class."""
+    return _ERRORS_BODY.lstrip("\n") + "\n\n__all__ = (\n" + "".join(f"    {quote}{n}{quote},\n" for n in names) + ")\n"
+
+
+def test_the_stretch_between_the_copy_and_an_edge_block_below_is_aligned_inside(run_compare: Runner) -> None:
+    """The edge block after the pair's last paired line bounds the stretch above it
+    (``fill_edge_block_anchors``): ``__all__`` below the copied class, re-quoted, one old entry
+    dropped since; the two old entries above the dropped one (too few for a block) are copied,
+    the new entries before them are not; off, the two stay none. (The upstream file sits at another
+    path: at the target's place the files' ends would anchor that stretch anyway.)"""
+    up = {"old/exceptions.py": _errors_module_tail(_NAMES, "'")}  # not at its place: no end anchor
+    mine = ["FlagError", "BadFlagArgument", "TooManyFlags", *_NAMES[:2], *_NAMES[3:]]
+    target = {"pkg/errors.py": _errors_module_tail(mine, '"')}
+    params = MatchParams(fill_statement_max_lines=0)
+    on = file_lines(run_compare(target, [("up", up)], params=params), "pkg/errors.py")
+    assert list(on.loc[14:15, "match"]) == ["near"] * 2
+    assert list(on.loc[14:15, "upstream_line"].astype(int)) == [11, 12]
+    assert set(on.loc[11:13, "match"]) == {"none"}
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_statement_max_lines=0,
+                                                                       fill_edge_block_anchors=0))
+    assert set(file_lines(off, "pkg/errors.py").loc[14:15, "match"]) == {"none"}
+
+
+def test_a_survivor_text_standing_as_often_upstream_pairs_in_order(run_compare: Runner) -> None:
+    """``survivor_target_repeats`` waits only for a text standing more often in the target's
+    stretch than in the upstream's: two rewritten methods that each kept the same check, as
+    their old versions had it, pair each check with its own old one, in order."""
+    check = "        raise_if_closed_connection_state(self.sock, self.address)\n"
+    up_methods = ("    def send_request(self, method, url):\n" + check
+                  + "        return self.transmit_the_request(method, url)\n\n"
+                  "    def send_ping(self):\n" + check + "        return self.transmit_the_ping_frame()\n\n")
+    methods = ("    def send_the_request_now(self, verb, path):\n" + check
+               + "        return dispatch_request_over_wire(verb, path)\n\n"
+               "    def ping_the_peer(self, payload=b''):\n" + check
+               + "        return write_ping_frame_to(self.sock, payload)\n\n")
+    inserted = "".join(f"    def helper_number_{k}(self, value):\n        return value * {k} + self.offset_{k}\n\n"
+                       for k in range(220))  # more than align_max_gap: only survivors there
+    # new code after them too, so that they chain into no region with the method below
+    more = "".join(f"    def other_helper_{k}(self):\n        return self.offset_{k} - {k}\n\n" for k in range(20))
+    target = _A + inserted + methods + more + _C
+    first = (_A + inserted).count("\n") + 2
+    frame = file_lines(run_compare({"pkg/transport.py": target}, [("up", {"pkg/transport.py": _A + up_methods + _C})]),
+                       "pkg/transport.py")
+    up_first = _A.count("\n") + 2
+    assert list(frame.loc[[first, first + 4], "match"]) == ["verbatim"] * 2
+    assert list(frame.loc[[first, first + 4], "upstream_line"].astype(int)) == [up_first, up_first + 4]

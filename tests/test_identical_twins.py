@@ -183,3 +183,18 @@ def test_a_header_of_another_name_gives_the_upstream_header_to_its_twin(run_comp
     upstream header is its (``identical_twin_headers``)."""
     _assert_header_moves(run_compare, "cookies.py", _JAR_UP, _JAR_TARGET, MatchParams(identical_twin_headers=0),
                          _ITER_HEADER, _KEYS_HEADER, _UP_KEYS)
+
+
+_OTHER_KEYS = ("\n\nclass OtherJarOfTheSession(object):\n"
+               "    def keys(self, prefix):\n"
+               "        return [prefix + name for name in self.names_of_the_jar_in_order]\n")
+
+
+def test_a_header_whose_name_is_defined_twice_keeps_its_stretch(run_compare: Runner) -> None:
+    """``identical_twin_headers`` holds only for a name each file defines once: with a second
+    ``keys`` (another class's) the name no longer says which definition is the old one, and the
+    upstream header stays with ``iterkeys`` as the stretch has it."""
+    up = [("up", {"up/cookies.py": _JAR_UP + _OTHER_KEYS})]
+    on = file_lines(run_compare({"pkg/cookies.py": _JAR_TARGET + _OTHER_KEYS}, up), "pkg/cookies.py")
+    assert on.loc[_ITER_HEADER, "match"] == "near" and int(on.loc[_ITER_HEADER, "upstream_line"]) == _UP_KEYS
+    assert on.loc[_KEYS_HEADER, "match"] == "none"

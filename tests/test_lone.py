@@ -674,14 +674,15 @@ _SNI_UP = ("import warnings_of_the_package\n\n"
            "    pass\n")
 # A new ``try:`` above (6) takes the upstream ``try:`` by place, and lone_clauses' sibling rule
 # drops it; the import was wrapped in new code inside the kept ``try:`` (11).
-_SNI_TARGET = ("import warnings_of_the_package\n\n"
-               "try:\n"
-               "    from charset_detection_library import __version__ as charset_detection_version\n"
-               "except ImportError:\n"
-               "    charset_detection_version = None\n\n"
-               "# Enable the pool library's fallback when the standard library lacks SNI.\n"
-               "try:\n"
-               "    try:\n"
+_SNI_HEAD = ("import warnings_of_the_package\n\n"
+             "try:\n"
+             "    from charset_detection_library import __version__ as charset_detection_version\n"
+             "except ImportError:\n"
+             "    charset_detection_version = None\n\n"
+             "# Enable the pool library's fallback when the standard library lacks SNI.\n"
+             "try:\n")
+_SNI_TARGET = (_SNI_HEAD
+               + "    try:\n"
                "        import ssl\n"
                "    except ImportError:\n"
                "        ssl = None\n"
@@ -700,3 +701,57 @@ def test_a_try_is_paired_by_its_block(run_compare: Runner) -> None:
     assert off.loc[16, "match"] == "verbatim" and off.loc[9, "match"] == "none" and off.loc[3, "match"] == "none"
     on = file_lines(run_compare(target, [("up", up)]), "pkg/__init__.py")
     assert on.loc[9, "match"] == "verbatim" and int(on.loc[9, "upstream_line"]) == 4
+
+
+# The kept ``try:`` (11) now stands inside a new one (9) whose block opens with new code, its
+# import unvendored: the first paired line of the outer block (13) lies inside the inner ``try:``.
+_SNI_NESTED = (_SNI_HEAD
+               + "    import ssl_wrapper_of_the_package_for_sni\n"
+               "    try:\n"
+               "        from urllib3_unvendored.contrib import pyopenssl_backend\n"
+               "        pyopenssl_backend.inject_into_the_connection_pool_library()\n"
+               "    except ImportError:\n"
+               "        pass\n"
+               "except AttributeError:\n"
+               "    ssl_wrapper_of_the_package_for_sni = None\n")
+
+
+def test_a_try_whose_first_paired_line_is_in_a_nested_try_is_not_it(run_compare: Runner) -> None:
+    """``lone_try_pairs``: the upstream ``try:`` (4) goes to the inner ``try:`` (11) that holds the
+    copied import, not to the new outer one (9), whose first paired line is the inner's."""
+    target, up = {"pkg/__init__.py": _SNI_NESTED}, {"pkg/__init__.py": _SNI_UP}
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/__init__.py")
+    assert on.loc[11, "match"] == "verbatim" and int(on.loc[11, "upstream_line"]) == 4
+    assert on.loc[9, "match"] == "none"
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_try_pairs=0)), "pkg/__init__.py")
+    assert off.loc[11, "match"] == "none"
+
+
+def _clause_lab(first_up_row: int) -> object:
+    """A stand-in labeller: target ``if x:`` (1) paired near with upstream ``if x:`` (1), its
+    block's first line (2) with upstream row ``first_up_row``, its ``else:`` (3) free."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from lineage.index import CODE
+    from lineage.match.records import NEAR, NONE
+
+    up = ["def a(x):", "    if x:", "        y = 1", "    else:", "        y = 2", "def b(z):", "    return z"]
+    mine = ["def c(x):", "    if x:", "        w = 3", "    else:", "        w = 4"]
+    match = np.array([NONE, NEAR, NEAR, NONE, NONE])
+    result = SimpleNamespace(match=match, up_file=np.zeros(5, np.int64), up_row=np.array([0, 1, first_up_row, 0, 0]),
+                             region=np.zeros(5, np.int64))
+    side = SimpleNamespace(file_start=np.array([0]), kind=np.full(8, CODE))
+    return SimpleNamespace(result=result, t_rows=np.arange(5), t_file=0, t_lines=mine, target=side, upstream=side,
+                           upstream_lines=lambda f: (np.arange(7), up))
+
+
+def test_a_clause_pairs_only_when_its_headers_block_is_copied_too() -> None:
+    """``lone_clause_pairs``: the free ``else:`` takes the upstream ``if``'s ``else:`` when the
+    header's block's first paired line lies in the upstream header's block; paired with a line
+    of another function (a header paired near by position), it takes nothing."""
+    from lineage.match.lone import clause_pairs
+
+    assert clause_pairs(_clause_lab(2)) == [(3, 0, 3, 1)]
+    assert clause_pairs(_clause_lab(6)) == []

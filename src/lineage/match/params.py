@@ -549,7 +549,8 @@ class MatchParams:
     # copied only if it is evidence on its own: long enough to be a lone survivor
     # (``survivor_min_tokens``, ``survivor_min_chars``) and rare (``idiom_max_files``, not an
     # argument line); ``else:`` or ``super().__init__()`` placed by position alone is not.
-    # 0 turns the rule off.
+    # 0 turns the rule off, and with it lone_clause_pairs, lone_decorator_pairs and
+    # lone_try_pairs below, which pair in its pass (``lineage.match.lone.drop_lone_lines``).
     lone_rule: int = knob(1, 0, 1)
     # How far apart two paired lines may be and still continue each other: one side moves by
     # one line and the other by at most 1 + this (lines of the target's own inserted, or
