@@ -138,6 +138,11 @@ class MatchParams:
     # stripped texts for the most similar pairs, the region gap's line similarity for the
     # character alignment): in a block of new code opposite old code, characters align by chance.
     fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
+    # The same second pass once more after the statement, signature and shape rules, between
+    # the pairs they added, where neither side of a stretch of the pair's final in-order chain
+    # is longer than this (content lines; ``lineage.match.fill_inside.late_edits``): those rules
+    # run after rule (a), so the lines between two lines they paired were never read. 0: off.
+    fill_late_edit_max_gap: int = knob(3, 0)
     # With 1, a line that is the upstream line with whole arguments added inside its brackets
     # and nothing else changed (``raise ConnectionError(e, request=request)`` <- ``raise
     # ConnectionError(e)``; ``def get_netrc_auth(url, raise_errors=False):`` <- ``def
