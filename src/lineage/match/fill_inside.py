@@ -165,7 +165,8 @@ def late_edits(lab: FileLabeller, u_file: int) -> None:
     <- ``return Permissions(data)`` stood alone between two typed ``def _transform_...`` headers
     the signature rule paired (``nextcord/audit_logs.py``). In the pair's final chain of lines
     in order on both sides, a stretch of at most this many content lines on each side is read
-    as rule (a)'s second pass reads one: its most similar pairs at ``fill_edit_min_similarity``.
+    as rule (a)'s second pass reads one: its most similar pairs at ``fill_edit_min_similarity``,
+    code lines only (a comment between two survivors is ``fill_survivor_gap_lines``'s to pair).
     """
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, u_lines = lab.upstream_lines(u_file)
@@ -187,8 +188,8 @@ def late_edits(lab: FileLabeller, u_file: int) -> None:
         number = int(r.region[rows[ta]])
         for a, b in _best_pairs(t_texts, u_texts, p.fill_edit_min_similarity, p.gap_min_chars,
                                 bool(p.fill_strip_annotations), bool(p.fill_added_arguments)):
-            if lab.target_kind(t_gap[a]) != lab.upstream_kind(u_file, u_gap[b]):
-                continue
+            if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:
+                continue  # comments between two survivors: ``fill_survivor_gap_lines``'s rule
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))
             if labelled is not None:
                 lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
