@@ -684,6 +684,12 @@ class MatchParams:
     # fill only, it stayed none. The fill never pairs an upstream line twice, so it makes no
     # second copy of its own. 0: after the fill only.
     second_copy_before_fill: int = knob(1, 0, 1)
+    # With 1, before the fill a new top-level class whose only pairs with an upstream class are
+    # comment or docstring lines the target's class of that name holds too is blocked from that
+    # upstream file, so the fill aligns the upstream class with the class of its name
+    # (``lineage.match.class_names``: nextcord's ``PartialAppInfo``, written from ``AppInfo``,
+    # took ``AppInfo``'s slots and ``__init__``). 0: off.
+    class_name_yield: int = knob(1, 0, 1)
     # -- identical twins (identical_twins.py): a near line paired alone gives its upstream line
     # to the one free line identical to it between the same two paired lines (a swapped or
     # inserted line took the upstream line's place); run before and after the fill. 0: off.
