@@ -1592,3 +1592,50 @@ def test_a_survivor_text_standing_as_often_upstream_pairs_in_order(run_compare: 
     up_first = _A.count("\n") + 2
     assert list(frame.loc[[first, first + 4], "match"]) == ["verbatim"] * 2
     assert list(frame.loc[[first, first + 4], "upstream_line"].astype(int)) == [up_first, up_first + 4]
+
+
+_CONVERTERS_UP = '''"""Converters for the change log."""
+
+from .colours import Shade
+from .rights import Rights
+
+
+def _convert_rights(record, raw):
+    return Rights(raw)
+
+
+def _convert_shade(record, raw):
+    return Shade(raw)
+
+
+def _convert_ident(record, raw):
+    return int(raw)
+
+
+def _convert_holder(record, raw):
+    if raw is None:
+        return None
+    return record.find_person(int(raw))
+'''
+
+
+def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> None:
+    """The typed header of ``_convert_rights`` stands after a long new list, so no alignment
+    reaches it and a later rule (the signature rule) pairs it; its one body line, edited in place
+    (``return Rights(int(raw))`` <- ``return Rights(raw)``), stands alone between that header and
+    the next pair. With ``fill_late_edit_max_gap`` the stretch is read as rule (a)'s edited lines
+    are, and the line is copied; off, it stays none (and so do the new list's lines, on or off)."""
+    new_list = "KNOWN_KINDS = [\n" + "".join(f'    "kind_{i:02d}",\n' for i in range(60)) + "]\n"
+    mine = _CONVERTERS_UP.replace("from .rights import Rights\n", "from .rights import Rights\n\n\n" + new_list)
+    mine = (mine.replace("(record, raw):", "(record: LogRecord, raw: Raw) -> Value:")
+            .replace("return Rights(raw)", "return Rights(int(raw))"))
+    edited = mine.splitlines().index("    return Rights(int(raw))") + 1
+    up = {"pkg/changes.py": _CONVERTERS_UP}
+    on = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)]), "pkg/changes.py")
+    assert on.loc[edited, "match"] == "near"
+    assert int(on.loc[edited, "upstream_line"]) == _CONVERTERS_UP.splitlines().index("    return Rights(raw)") + 1
+    assert on.loc[edited - 1, "match"] == "near"  # the header
+    assert set(on.loc[edited - 64 : edited - 4, "match"]) == {"none"}  # the new list
+    off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)], params=MatchParams(fill_late_edit_max_gap=0)),
+                     "pkg/changes.py")
+    assert off.loc[edited, "match"] == "none"

@@ -227,6 +227,7 @@ class FileMatcher:
         """Target file ``t_file``'s labels and regions; None when no candidate nor established
         pair reaches it (every line ``none``). Call through :meth:`match_files` (the renames)."""
         from lineage.match.claims import claim_order, sort_chains
+        from lineage.match.class_names import yield_to_named_classes
         from lineage.match.fill import fill
         from lineage.match.identical_twins import move_to_identical_twins
         from lineage.match.labels import FileLabeller
@@ -271,6 +272,7 @@ class FileMatcher:
         move_to_identical_twins(labeller)
         if params.second_copy_before_fill:
             drop_second_copies(labeller)  # so the fill may pair such a line with its own upstream line
+        yield_to_named_classes(labeller)  # so the fill may pair the class that kept the upstream name
         accepted += fill(labeller, accepted, named, placed, attributed)
         move_to_identical_twins(labeller)
         drop_second_copies(labeller)

@@ -34,6 +34,9 @@ other hits. The rules, each in its module with its reasons:
   of a call broken one argument a line, paired whole with the upstream statement of the same
   abstract shape once one of its lines is. A witnessed-renames rule lives there too (own-name
   files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
+* **Lines edited between later pairs** (:func:`lineage.match.fill_inside.late_edits`,
+  ``fill_late_edit_max_gap``): after the rules above, rule (a)'s edited-lines pass once more on
+  the short stretches of the pair's final in-order chain, between lines those rules paired.
 * **Imports out of order** (:mod:`lineage.match.fill_survivors`): in the file's main pair, a
   one-line import the upstream file also has is paired in any order.
 * **Lines moved within the file** (:mod:`lineage.match.fill_survivors`, ``fill_moved_min_alnum``):
@@ -64,7 +67,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from lineage.match.fill_inside import align_inside
+from lineage.match.fill_inside import align_inside, late_edits
 from lineage.match.fill_lines import (
     fold_form,
     increasing_pairs,
@@ -236,6 +239,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     if p.fill_rename_min_witnesses > 0 and (not p.fill_rename_own_file or own_file):
         # Lines whose only edit is a rename the pair's other lines witness (lineage.match.shapes).
         pair_renamed(lab, u_file, increasing_pairs)
+    if p.fill_late_edit_max_gap > 0:
+        late_edits(lab, u_file)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():

@@ -27,6 +27,7 @@ from lineage.index.normalise import similarity_text
 from lineage.match.fill_lines import (
     align_keys,
     fold_form,
+    increasing_pairs,
     is_free,
     statement_rule,
     stretch_keys,
@@ -36,7 +37,7 @@ from lineage.match.fill_statements import (
     edited_statements,
 )
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
-from lineage.match.records import NEAR
+from lineage.match.records import NEAR, NONE
 from lineage.match.statements import (
     added_arguments,
     annotation_free,
@@ -153,3 +154,42 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
     return best_in_order(scores, threshold * 100)
+
+
+def late_edits(lab: FileLabeller, u_file: int) -> None:
+    """Lines edited in place between pairs the later fill rules made (``fill_late_edit_max_gap``).
+
+    Rule (a) pairs the edited lines between two lines it aligned itself; the statement, signature
+    and shape rules run after it and pair more lines (a re-typed signature, a re-wrapped call),
+    and the lines between two of those were never looked at: ``return Permissions(int(data))``
+    <- ``return Permissions(data)`` stood alone between two typed ``def _transform_...`` headers
+    the signature rule paired (``nextcord/audit_logs.py``). In the pair's final chain of lines
+    in order on both sides, a stretch of at most this many content lines on each side is read
+    as rule (a)'s second pass reads one: its most similar pairs at ``fill_edit_min_similarity``,
+    code lines only (a comment between two survivors is ``fill_survivor_gap_lines``'s to pair).
+    """
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    paired = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
+    if len(paired) < 2:
+        return
+    paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
+    used = set(paired_uc.tolist())
+    anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
+    for (ta, ua), (tb, ub) in zip(anchors, anchors[1:], strict=False):
+        if not (0 < tb - ta - 1 <= p.fill_late_edit_max_gap and 0 < ub - ua - 1 <= p.fill_late_edit_max_gap):
+            continue
+        t_gap = [tc for tc in range(ta + 1, tb) if is_free(lab, u_file, tc)]
+        u_gap = [uc for uc in range(ua + 1, ub) if uc not in used]
+        if not t_gap or not u_gap:
+            continue
+        t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
+        u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
+        number = int(r.region[rows[ta]])
+        for a, b in _best_pairs(t_texts, u_texts, p.fill_edit_min_similarity, p.gap_min_chars,
+                                bool(p.fill_strip_annotations), bool(p.fill_added_arguments)):
+            if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:
+                continue  # comments between two survivors: ``fill_survivor_gap_lines``'s rule
+            labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))
+            if labelled is not None:
+                lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)

@@ -103,7 +103,7 @@ def statement_rule(lab: FileLabeller, u_file: int) -> bool:
 
 def is_free(lab: FileLabeller, u_file: int, tc: int) -> bool:
     """Unlabelled, and not inside a span claimed by a region of another upstream file."""
-    if lab.result.match[lab.t_rows[tc]] != NONE:
+    if lab.result.match[lab.t_rows[tc]] != NONE or tc in lab.blocked.get(u_file, ()):
         return False
     owner = int(lab.claims.owner[tc])
     return owner < 0 or lab.claims.claimed[owner].up_file == u_file
@@ -114,6 +114,9 @@ def free_mask(lab: FileLabeller, u_file: int, span: range) -> np.ndarray:
     owner = lab.claims.owner[span.start : span.stop]
     claimed_up = np.array([c.up_file for c in lab.claims.claimed] + [-1], np.int64)
     unlabelled = lab.result.match[lab.t_rows[span.start : span.stop]] == NONE
+    for tc in lab.blocked.get(u_file, ()):
+        if span.start <= tc < span.stop:
+            unlabelled[tc - span.start] = False
     return unlabelled & ((owner < 0) | (claimed_up[owner] == u_file))
 
 

@@ -124,6 +124,8 @@ class FileLabeller:
         # upstream modules this file is a part of, split into a package of the module's name at
         # the module's place (``fill_module_split``; set by the matcher)
         self.split_from: frozenset[int] = frozenset()
+        # per upstream file, content lines the fill may not pair with it (lineage.match.class_names)
+        self.blocked: dict[int, set[int]] = {}
 
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)

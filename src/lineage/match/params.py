@@ -138,6 +138,11 @@ class MatchParams:
     # stripped texts for the most similar pairs, the region gap's line similarity for the
     # character alignment): in a block of new code opposite old code, characters align by chance.
     fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
+    # The same second pass once more after the statement, signature and shape rules, between
+    # the pairs they added, where neither side of a stretch of the pair's final in-order chain
+    # is longer than this (content lines; ``lineage.match.fill_inside.late_edits``): those rules
+    # run after rule (a), so the lines between two lines they paired were never read. 0: off.
+    fill_late_edit_max_gap: int = knob(3, 0)
     # With 1, a line that is the upstream line with whole arguments added inside its brackets
     # and nothing else changed (``raise ConnectionError(e, request=request)`` <- ``raise
     # ConnectionError(e)``; ``def get_netrc_auth(url, raise_errors=False):`` <- ``def
@@ -680,6 +685,12 @@ class MatchParams:
     # fill only, it stayed none. The fill never pairs an upstream line twice, so it makes no
     # second copy of its own. 0: after the fill only.
     second_copy_before_fill: int = knob(1, 0, 1)
+    # With 1, before the fill a new top-level class whose only pairs with an upstream class are
+    # comment or docstring lines the target's class of that name holds too is blocked from that
+    # upstream file, so the fill aligns the upstream class with the class of its name
+    # (``lineage.match.class_names``: nextcord's ``PartialAppInfo``, written from ``AppInfo``,
+    # took ``AppInfo``'s slots and ``__init__``). 0: off.
+    class_name_yield: int = knob(1, 0, 1)
     # -- identical twins (identical_twins.py): a near line paired alone gives its upstream line
     # to the one free line identical to it between the same two paired lines (a swapped or
     # inserted line took the upstream line's place); run before and after the fill. 0: off.
