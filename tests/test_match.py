@@ -776,12 +776,19 @@ def test_a_whole_statement_is_no_fragment_of_the_line_opposite(run_compare: Runn
     verbatim."""
     target = _REDIRECT_UP.replace(
         "    while (('location' in resp.headers and resp.status_code in REDIRECT_STATI)):\n", "    while url:\n")
-    files = {"pkg/sessions.py": target}, [("up", {"pkg/sessions.py": _REDIRECT_UP})]
-    off = file_lines(run_compare(*files, params=MatchParams(near_whole_statements=0)), "pkg/sessions.py")
-    assert off.loc[3, "match"] == "near" and int(off.loc[3, "upstream_line"]) == 3
-    on = file_lines(run_compare(*files), "pkg/sessions.py")
-    assert on.loc[3, "match"] == "none"
-    assert list(on.loc[[1, 2, 4, 5, 6], "match"]) == ["verbatim"] * 5
+    _near_only_as_a_fragment(run_compare, "pkg/sessions.py", target, _REDIRECT_UP, 3, [1, 2, 4, 5, 6])
+
+
+def _near_only_as_a_fragment(run_compare: Runner, path: str, target: str, upstream: str, line: int,
+                             kept: list[int]) -> None:
+    """With ``near_whole_statements`` off, line ``line`` of ``target`` (at ``path`` on both sides)
+    is near its upstream line of that number; on, it is none, and lines ``kept`` stay verbatim."""
+    files = {path: target}, [("up", {path: upstream})]
+    off = file_lines(run_compare(*files, params=MatchParams(near_whole_statements=0)), path)
+    assert off.loc[line, "match"] == "near" and int(off.loc[line, "upstream_line"]) == line
+    on = file_lines(run_compare(*files), path)
+    assert on.loc[line, "match"] == "none"
+    assert list(on.loc[kept, "match"]) == ["verbatim"] * len(kept)
 
 
 _DIGEST_UP = ("def build_the_digest_response(self, method, path, realm, nonce):\n"
@@ -804,12 +811,7 @@ def test_a_whole_statement_the_gap_alignment_finds_inside_a_longer_line_must_be_
     character alignment finds ``HA1 = hash_utf8(first_digest_part)`` inside the old response
     line. As a piece of it, it is near; compared whole (ratio below ``near_min_similarity``),
     it is none (``near_whole_statements``)."""
-    files = {"pkg/auth.py": _DIGEST_TARGET}, [("up", {"pkg/auth.py": _DIGEST_UP})]
-    off = file_lines(run_compare(*files, params=MatchParams(near_whole_statements=0)), "pkg/auth.py")
-    assert off.loc[4, "match"] == "near" and int(off.loc[4, "upstream_line"]) == 4
-    on = file_lines(run_compare(*files), "pkg/auth.py")
-    assert on.loc[4, "match"] == "none"
-    assert list(on.loc[[1, 2, 3, 7, 8], "match"]) == ["verbatim"] * 5
+    _near_only_as_a_fragment(run_compare, "pkg/auth.py", _DIGEST_TARGET, _DIGEST_UP, 4, [1, 2, 3, 7, 8])
 
 
 _JAR_UP = ("class RequestsCookieJar(cookielib.CookieJar):\n"

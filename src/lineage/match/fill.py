@@ -230,8 +230,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
         signature_survivors(lab, statements, u_file)
     if statement_rule(lab, u_file):
         complete_statements(lab, statements, u_file)
-    if lab.p.fill_resorted_arguments and statement_rule(lab, u_file):
-        resorted_arguments(lab, statements, u_file)
+        if p.fill_resorted_arguments:
+            resorted_arguments(lab, statements, u_file)
     if p.fill_shape_max_lines > 0 and (not p.fill_shape_own_file or own_file):
         # Statements of the same shape (lineage.match.shapes): the edited pieces of a re-wrapped call.
         complete_same_shape(lab, statements.target(p.fill_shape_max_lines)[0],

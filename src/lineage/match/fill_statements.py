@@ -271,8 +271,7 @@ class Statements:
     def target_qualified_defs(self, max_lines: int) -> dict[str, list[int]]:
         """The target file's definitions by qualified key, each defined once (:func:`_qualified_defs`)."""
         lab = self.lab
-        start = int(lab.target.file_start[lab.t_file])
-        kinds = lab.target.kind[start : start + len(lab.t_rows)].tolist()
+        kinds = lab.target_kinds().tolist()
         return _qualified_defs(*self.target(max_lines), self._target_lines(), kinds,
                                bool(lab.p.fill_signature_overloads))
 

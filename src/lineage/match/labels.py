@@ -320,6 +320,16 @@ class FileLabeller:
     def target_kind(self, tc: int) -> int:
         return int(self.target.kind[self.target.file_start[self.t_file] + tc])
 
+    def target_kinds(self) -> np.ndarray:
+        """The kind of each of the target file's content lines (a view)."""
+        start = int(self.target.file_start[self.t_file])
+        return self.target.kind[start : start + len(self.t_rows)]
+
+    def upstream_kinds(self, u_file: int) -> np.ndarray:
+        """The kind of each content line of upstream file ``u_file`` (a view)."""
+        start = int(self.upstream.file_start[u_file])
+        return self.upstream.kind[start : int(self.upstream.file_start[u_file + 1])]
+
     def upstream_kind(self, u_file: int, uc: int) -> int:
         return int(self.upstream.kind[self.upstream.file_start[u_file] + uc])
 

@@ -166,8 +166,7 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     below them that is no decorator) has no line paired with the decorator's upstream file (see
     the module docstring)."""
     r, rows = lab.result, lab.t_rows
-    start = int(lab.target.file_start[lab.t_file])
-    kind = lab.target.kind[start : start + len(rows)]
+    kind = lab.target_kinds()
     texts = [lab.t_lines[row].strip() for row in rows.tolist()]
     decorator = [kind[tc] == CODE and _DECORATOR.match(texts[tc]) is not None for tc in paired.tolist()]
     if not any(decorator):
@@ -224,8 +223,7 @@ def orphan_clauses(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     paired with the header above the upstream clause line they name, nor whose block's first
     paired line with a line of that upstream clause's block (see the module docstring)."""
     r, rows = lab.result, lab.t_rows
-    start = int(lab.target.file_start[lab.t_file])
-    kinds = lab.target.kind[start : start + len(rows)]
+    kinds = lab.target_kinds()
     found = []
     for k, tc in enumerate(paired.tolist()):
         if kinds[tc] != CODE or lab.t_lines[rows[tc]].strip() not in _CLAUSE:
@@ -233,8 +231,7 @@ def orphan_clauses(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
         u_file = int(r.up_file[rows[tc]])
         u_rows, u_lines = lab.upstream_lines(u_file)
         u_at = int(np.searchsorted(u_rows, r.up_row[rows[tc]]))
-        u_start = int(lab.upstream.file_start[u_file])
-        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        u_kinds = lab.upstream_kinds(u_file)
         head, u_head = clause_header(lab.t_lines, rows, kinds, tc), clause_header(u_lines, u_rows, u_kinds, u_at)
         if head >= 0 and u_head >= 0 and r.match[rows[head]] != NONE and int(r.up_file[rows[head]]) == u_file \
                 and int(r.up_row[rows[head]]) == int(u_rows[u_head]):
@@ -480,19 +477,26 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     return unique(np.concatenate(drop)) if drop else np.zeros(0, np.int64)
 
 
+def _paired_upstream_lines(lab: FileLabeller) -> set[tuple[int, int]]:
+    """(upstream file, upstream row) of every paired line of the file: taken, for the rules
+    below that pair a free line with a free upstream line."""
+    r, rows = lab.result, lab.t_rows
+    paired = rows[r.match[rows] != NONE]
+    return set(zip(r.up_file[paired].tolist(), r.up_row[paired].tolist(), strict=True))
+
+
 def clause_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
     """(target content line, upstream file, upstream row, its header's content line) of the free ``else:``/``finally:``
     lines whose clause header is paired with an upstream header that the same clause continues,
     free too (``lone_clause_pairs``, see the module docstring)."""
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
-    start = int(lab.target.file_start[lab.t_file])
-    kinds = lab.target.kind[start : start + len(rows)]
+    kinds = lab.target_kinds()
     free = [tc for tc in np.flatnonzero(match == NONE).tolist()
             if kinds[tc] == CODE and lab.t_lines[rows[tc]].strip() in _CLAUSE]
     if not free:
         return []
-    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    taken = _paired_upstream_lines(lab)
     found = []
     for tc in free:
         head = clause_header(lab.t_lines, rows, kinds, tc)
@@ -500,8 +504,7 @@ def clause_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
             continue
         u_file, u_head_row = int(r.up_file[rows[head]]), int(r.up_row[rows[head]])
         u_rows, u_lines = lab.upstream_lines(u_file)
-        u_start = int(lab.upstream.file_start[u_file])
-        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        u_kinds = lab.upstream_kinds(u_file)
         u_head = int(np.searchsorted(u_rows, u_head_row))
         # the header's own block copied too (its first paired line inside the upstream header's
         # block): a lone ``except KeyError:`` paired near with another function's ``except
@@ -531,14 +534,13 @@ def decorator_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
     decorated by the same text, free (``lone_decorator_pairs``, see the module docstring)."""
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
-    start = int(lab.target.file_start[lab.t_file])
-    kinds = lab.target.kind[start : start + len(rows)]
+    kinds = lab.target_kinds()
     texts = [lab.t_lines[row].strip() for row in rows.tolist()]
     free = [tc for tc in np.flatnonzero(match == NONE).tolist()
             if kinds[tc] == CODE and _DECORATOR.match(texts[tc]) is not None]
     if not free:
         return []
-    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    taken = _paired_upstream_lines(lab)
     found = []
     for tc in free:
         d = tc + 1  # the definition: past further decorators and comments
@@ -550,12 +552,12 @@ def decorator_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
         u_rows, u_lines = lab.upstream_lines(u_file)
         if def_key(u_lines[u_def_row].strip()) is None:
             continue
-        u_start = int(lab.upstream.file_start[u_file])
+        u_kinds = lab.upstream_kinds(u_file)
         k = int(np.searchsorted(u_rows, u_def_row)) - 1
         # the upstream definition's own decorators, right above it
-        while k >= 0 and (lab.upstream.kind[u_start + k] != CODE or _DECORATOR.match(u_lines[u_rows[k]].strip())):
+        while k >= 0 and (u_kinds[k] != CODE or _DECORATOR.match(u_lines[u_rows[k]].strip())):
             u_row = int(u_rows[k])
-            if lab.upstream.kind[u_start + k] == CODE and u_lines[u_row].strip() == texts[tc] \
+            if u_kinds[k] == CODE and u_lines[u_row].strip() == texts[tc] \
                     and (u_file, u_row) not in taken:
                 found.append((tc, u_file, u_row, d))
                 taken.add((u_file, u_row))
@@ -584,13 +586,12 @@ def try_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
     free (``lone_try_pairs``, see the module docstring)."""
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
-    start = int(lab.target.file_start[lab.t_file])
-    kinds = lab.target.kind[start : start + len(rows)]
+    kinds = lab.target_kinds()
     free = [tc for tc in np.flatnonzero(match == NONE).tolist()
             if kinds[tc] == CODE and lab.t_lines[rows[tc]].strip() == "try:"]
     if not free:
         return []
-    taken = set(zip(r.up_file[rows[match != NONE]].tolist(), r.up_row[rows[match != NONE]].tolist(), strict=True))
+    taken = _paired_upstream_lines(lab)
     found = []
     for tc in free:
         first = next((b for b in _block(lab.t_lines, rows, kinds, tc) if match[b] != NONE), -1)
@@ -598,8 +599,7 @@ def try_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
             continue  # no paired line, or the first one inside another ``try:`` of the block
         u_file = int(r.up_file[rows[first]])
         u_rows, u_lines = lab.upstream_lines(u_file)
-        u_start = int(lab.upstream.file_start[u_file])
-        u_kinds = lab.upstream.kind[u_start : u_start + len(u_rows)]
+        u_kinds = lab.upstream_kinds(u_file)
         k = _enclosing_try(u_lines, u_rows, u_kinds, int(np.searchsorted(u_rows, r.up_row[rows[first]])))
         if k >= 0 and (u_file, int(u_rows[k])) not in taken:
             found.append((tc, u_file, int(u_rows[k]), first))
@@ -617,16 +617,10 @@ def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = F
     drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
-    if lab.p.lone_clause_pairs:
-        r, rows = lab.result, lab.t_rows
-        for tc, u_file, u_row, head in clause_pairs(lab):
-            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[head]]))
-    if lab.p.lone_decorator_pairs:
-        r, rows = lab.result, lab.t_rows
-        for tc, u_file, u_row, head in decorator_pairs(lab):
-            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[head]]))
-    if lab.p.lone_try_pairs:
-        r, rows = lab.result, lab.t_rows
-        for tc, u_file, u_row, inside in try_pairs(lab):
-            lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[inside]]))
+    r, rows = lab.result, lab.t_rows
+    for on, found in ((lab.p.lone_clause_pairs, clause_pairs), (lab.p.lone_decorator_pairs, decorator_pairs),
+                      (lab.p.lone_try_pairs, try_pairs)):
+        if on:  # each rule after the one before has paired its lines (``taken`` then holds them)
+            for tc, u_file, u_row, anchor in found(lab):
+                lab.set_pair(tc, u_file, u_row, VERBATIM, 1.0, int(r.region[rows[anchor]]))
     return len(drop)

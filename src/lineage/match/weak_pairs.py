@@ -50,10 +50,8 @@ def longest_verbatim_runs(lab: FileLabeller) -> dict[int, int]:
     ``lone_max_skip`` + 1 code lines further on (comments and docstrings between them skipped
     on both sides)."""
     r, rows = lab.result, lab.t_rows
-    start = int(lab.target.file_start[lab.t_file])
-    kinds = lab.target.kind[start : start + len(rows)]
+    kinds = lab.target_kinds()
     step = lab.p.lone_max_skip + 1
-    up = lab.upstream
     code_rows: dict[int, np.ndarray] = {}  # per upstream file: the physical rows of its code lines
 
     def code_rank(u_file: int, u_row: int) -> int:
@@ -61,9 +59,7 @@ def longest_verbatim_runs(lab: FileLabeller) -> dict[int, int]:
         lines skips the upstream's docstrings and comments as the target's are skipped (short
         functions of a docstring each, copied in order, are one run)."""
         if u_file not in code_rows:
-            start_u = int(up.file_start[u_file])
-            content = up.content_rows(u_file)
-            code_rows[u_file] = content[up.kind[start_u : start_u + len(content)] == CODE]
+            code_rows[u_file] = lab.upstream_lines(u_file)[0][lab.upstream_kinds(u_file) == CODE]
         return int(np.searchsorted(code_rows[u_file], u_row))
 
     best: dict[int, int] = {}
@@ -95,8 +91,7 @@ def drop_weak_pairs(lab: FileLabeller, exempt: bool, established: frozenset[int]
     if not paired_files:
         return 0
     runs = longest_verbatim_runs(lab)
-    start = int(lab.target.file_start[lab.t_file])
-    code = lab.target.kind[start : start + len(up_file)] == CODE
+    code = lab.target_kinds() == CODE
     most = lab.p.weak_pair_max_share * int(code.sum())
     held = dict(zip(*np.unique(up_file[code & (up_file >= 0)], return_counts=True), strict=True))
     weak = [u for u in paired_files if runs.get(u, 0) < minimum and held.get(u, 0) <= most]
