@@ -198,3 +198,34 @@ def test_a_header_whose_name_is_defined_twice_keeps_its_stretch(run_compare: Run
     on = file_lines(run_compare({"pkg/cookies.py": _JAR_TARGET + _OTHER_KEYS}, up), "pkg/cookies.py")
     assert on.loc[_ITER_HEADER, "match"] == "near" and int(on.loc[_ITER_HEADER, "upstream_line"]) == _UP_KEYS
     assert on.loc[_KEYS_HEADER, "match"] == "none"
+
+
+def _twin_lab(blocked: frozenset[int]) -> object:
+    """A stand-in labeller: target ``b = compute(x)`` (1) paired near with upstream ``b =
+    compute(y)`` (1) between two verbatim pairs, the identical ``b = compute(y)`` (2) free; the
+    target lines ``blocked`` may not be paired with the upstream file."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from lineage.index import CODE
+    from lineage.match.records import NEAR, NONE, VERBATIM
+
+    up = ["a = 1", "b = compute(y)", "c = 3"]
+    mine = ["a = 1", "b = compute(x)", "b = compute(y)", "c = 3"]
+    result = SimpleNamespace(match=np.array([VERBATIM, NEAR, NONE, VERBATIM]), up_file=np.array([0, 0, -1, 0]),
+                             up_row=np.array([0, 1, -1, 2]))
+    return SimpleNamespace(result=result, t_rows=np.arange(4), t_lines=mine, p=MatchParams(),
+                           upstream=SimpleNamespace(read_lines=lambda f: up),
+                           upstream_lines=lambda f: (np.arange(3), up), target_kind=lambda tc: CODE,
+                           upstream_kind=lambda f, uc: CODE, blocked_from=lambda f, tc: tc in blocked)
+
+
+def test_a_twin_blocked_from_the_upstream_file_does_not_take_the_pair() -> None:
+    """The identical free line takes the near line's upstream line, unless
+    :mod:`lineage.match.class_names` blocked it from that upstream file: every rule after the
+    block asks :meth:`FileLabeller.blocked_from`."""
+    from lineage.match.identical_twins import identical_twin_moves
+
+    assert identical_twin_moves(_twin_lab(frozenset())) == [(1, 2)]
+    assert identical_twin_moves(_twin_lab(frozenset({2}))) == []

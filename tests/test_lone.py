@@ -727,9 +727,10 @@ def test_a_try_whose_first_paired_line_is_in_a_nested_try_is_not_it(run_compare:
     assert off.loc[11, "match"] == "none"
 
 
-def _clause_lab(first_up_row: int) -> object:
+def _clause_lab(first_up_row: int, blocked: frozenset[int] = frozenset()) -> object:
     """A stand-in labeller: target ``if x:`` (1) paired near with upstream ``if x:`` (1), its
-    block's first line (2) with upstream row ``first_up_row``, its ``else:`` (3) free."""
+    block's first line (2) with upstream row ``first_up_row``, its ``else:`` (3) free; the
+    target lines ``blocked`` may not be paired with the upstream file."""
     from types import SimpleNamespace
 
     import numpy as np
@@ -745,7 +746,7 @@ def _clause_lab(first_up_row: int) -> object:
     side = SimpleNamespace(file_start=np.array([0]), kind=np.full(8, CODE))
     return SimpleNamespace(result=result, t_rows=np.arange(5), t_file=0, t_lines=mine, target=side, upstream=side,
                            upstream_lines=lambda f: (np.arange(7), up), target_kinds=lambda: np.full(5, CODE),
-                           upstream_kinds=lambda f: np.full(7, CODE))
+                           upstream_kinds=lambda f: np.full(7, CODE), blocked_from=lambda f, tc: tc in blocked)
 
 
 def test_a_clause_pairs_only_when_its_headers_block_is_copied_too() -> None:
@@ -756,3 +757,12 @@ def test_a_clause_pairs_only_when_its_headers_block_is_copied_too() -> None:
 
     assert clause_pairs(_clause_lab(2)) == [(3, 0, 3, 1)]
     assert clause_pairs(_clause_lab(6)) == []
+
+
+def test_a_clause_blocked_from_the_upstream_file_stays_free() -> None:
+    """A line :mod:`lineage.match.class_names` blocked from the upstream file (its class yielded
+    that file to the class of the upstream name) is not paired with it by the clause rule
+    either: every rule after the block asks :meth:`FileLabeller.blocked_from`."""
+    from lineage.match.lone import clause_pairs
+
+    assert clause_pairs(_clause_lab(2, blocked=frozenset({3}))) == []

@@ -12,7 +12,8 @@ So, before the fill, a top-level target class ``X`` whose pairs with the lines o
 class ``Y`` are all comment or docstring lines the target's own class ``Y`` holds too (``Y``
 defined once in each file, ``X`` not in the upstream file: ``X`` is new and ``Y`` kept its
 name) is no copy of ``Y``: its pairs with that upstream file are dropped and the fill may not
-pair its lines with that file (:attr:`FileLabeller.blocked`, read by the fill's free-line tests),
+pair its lines with that file (:attr:`FileLabeller.blocked`, asked through
+:meth:`FileLabeller.blocked_from` by the fill and by every rule that pairs a line after it),
 so the fill aligns the upstream class with the class of its name. A new class holding a code
 line of ``Y`` (a region seeded in it), or a line ``Y`` does not hold, keeps everything: nextcord's
 ``ForumChannel`` methods written from ``TextChannel``'s, ``StreamIntegration`` (the old

@@ -103,7 +103,7 @@ def statement_rule(lab: FileLabeller, u_file: int) -> bool:
 
 def is_free(lab: FileLabeller, u_file: int, tc: int) -> bool:
     """Unlabelled, and not inside a span claimed by a region of another upstream file."""
-    if lab.result.match[lab.t_rows[tc]] != NONE or tc in lab.blocked.get(u_file, ()):
+    if lab.result.match[lab.t_rows[tc]] != NONE or lab.blocked_from(u_file, tc):
         return False
     owner = int(lab.claims.owner[tc])
     return owner < 0 or lab.claims.claimed[owner].up_file == u_file

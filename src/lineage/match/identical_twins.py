@@ -87,7 +87,7 @@ def identical_twin_moves(lab: FileLabeller) -> list[tuple[int, int]]:
                 if stripped in wanted:
                     free_of.setdefault(stripped, []).append(k)
         twins = [t for t in free_of.get(text, []) if (header or lo < t < hi) and t not in taken
-                 and lab.target_kind(t) == lab.upstream_kind(f, uc)]
+                 and lab.target_kind(t) == lab.upstream_kind(f, uc) and not lab.blocked_from(f, t)]
         if len(twins) == 1:
             moves.append((tc, twins[0]))
             taken.add(twins[0])

@@ -330,6 +330,12 @@ class FileLabeller:
         start = int(self.upstream.file_start[u_file])
         return self.upstream.kind[start : int(self.upstream.file_start[u_file + 1])]
 
+    def blocked_from(self, u_file: int, tc: int) -> bool:
+        """Whether content line ``tc`` may not be paired with upstream file ``u_file`` at all
+        (:attr:`blocked`, set by :mod:`lineage.match.class_names`): every rule that pairs a line
+        after that asks here."""
+        return tc in self.blocked.get(u_file, ())
+
     def upstream_kind(self, u_file: int, uc: int) -> int:
         return int(self.upstream.kind[self.upstream.file_start[u_file] + uc])
 

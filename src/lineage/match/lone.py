@@ -521,7 +521,8 @@ def clause_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
                 continue
             if indentation(line) < depth or line.strip() != text:
                 break
-            if clause_header(u_lines, u_rows, u_kinds, k) == u_head and (u_file, int(u_rows[k])) not in taken:
+            if clause_header(u_lines, u_rows, u_kinds, k) == u_head and (u_file, int(u_rows[k])) not in taken \
+                    and not lab.blocked_from(u_file, tc):
                 found.append((tc, u_file, int(u_rows[k]), head))
                 taken.add((u_file, int(u_rows[k])))
             break
@@ -558,7 +559,7 @@ def decorator_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
         while k >= 0 and (u_kinds[k] != CODE or _DECORATOR.match(u_lines[u_rows[k]].strip())):
             u_row = int(u_rows[k])
             if u_kinds[k] == CODE and u_lines[u_row].strip() == texts[tc] \
-                    and (u_file, u_row) not in taken:
+                    and (u_file, u_row) not in taken and not lab.blocked_from(u_file, tc):
                 found.append((tc, u_file, u_row, d))
                 taken.add((u_file, u_row))
                 break
@@ -601,7 +602,7 @@ def try_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
         u_rows, u_lines = lab.upstream_lines(u_file)
         u_kinds = lab.upstream_kinds(u_file)
         k = _enclosing_try(u_lines, u_rows, u_kinds, int(np.searchsorted(u_rows, r.up_row[rows[first]])))
-        if k >= 0 and (u_file, int(u_rows[k])) not in taken:
+        if k >= 0 and (u_file, int(u_rows[k])) not in taken and not lab.blocked_from(u_file, tc):
             found.append((tc, u_file, int(u_rows[k]), first))
             taken.add((u_file, int(u_rows[k])))
     return found
