@@ -691,6 +691,12 @@ class MatchParams:
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
     second_copy_rule: int = knob(1, 0, 1)
+    # With 1, a unit (consecutive paired lines naming one upstream line, which the rule leaves
+    # alone: the pieces of one re-wrapped statement) lies inside one statement: nextcord's
+    # ``self._stickers.pop(sticker.id, None)``, two lines below the verbatim
+    # ``self._emojis.pop(emoji.id, None)`` it was written from, was one unit with it, the
+    # unpaired ``for`` between them skipped. 0: consecutive paired lines, whatever lies between.
+    second_copy_statement_units: int = knob(1, 0, 1)
     # With 1 the rule runs before the fill as well as after it: a line a region paired near by
     # its abstract form with the line above its own (``self._private_channels_by_user.pop(...)``
     # opposite ``self._private_channels.pop(...)``, which the line above holds verbatim) is
