@@ -348,3 +348,41 @@ def test_step_8_an_else_after_a_new_elif_stays_by_its_block() -> None:
                 "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
     assert gaps.gap_rows("pkg/a.py", new, {"pkg/a.py": old}, rows, None)[6]["upstream_line"] == 4
 
+
+
+def test_step_5a_an_extended_call_keeps_its_old_arguments() -> None:
+    # The one-line call gained five keyword arguments and was exploded one a line: the whole is
+    # under the cutoff against the old line, its first line alone is not; the arguments it kept
+    # are copies, those added and the closing bracket are new.
+    old = ["async def invite(self, *, reason=None, **fields):",
+           "    data = await self._state.http.create_invite(self.id, reason=reason, **fields)",
+           "    return Invite.from_incomplete(data=data, state=self._state)"]
+    new = ["async def invite(self, *, reason=None, **fields):",
+           "    data = await self._state.http.create_invite(",
+           "        self.id,", "        reason=reason,", "        max_age=max_age,", "        max_uses=max_uses,",
+           "        temporary=temporary,", "        unique=unique,", "        target_type=target_type,",
+           "        target_user_id=target_user.id if target_user else None,",
+           "        target_application_id=target_application_id,",
+           "    )",
+           "    return Invite.from_incomplete(data=data, state=self._state)"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 13: 3}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert {n: (got[n]["category"], got[n]["upstream_line"]) for n in (2, 3, 4)} == dict.fromkeys((2, 3, 4),
+                                                                                                ("edited", 2))
+    assert not set(got) & set(range(5, 13))
+
+
+def test_step_5a_an_extended_statement_needs_a_kept_first_line() -> None:
+    # The call moved onto another object: its first line, alike by its characters, names a word
+    # the old one lacks, so the statement is no extension of it (step 5b judges that line
+    # alone), and ``self.id,`` and ``message_id,`` are not kept from it.
+    old = ["def delete(self):", "    return self.adapter.delete_message(self.id, message_id)", "def end():",
+           "    pass"]
+    new = ["def delete(self):", "    return self.client.delete_message(", "        self.id,", "        message_id,",
+           "        token=self.token,", "        session=self.session,", "        thread_id=thread_id,",
+           "        reason=reason,", "    )", "def end():", "    pass"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 10: 3, 11: 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert 3 not in got and 4 not in got

@@ -1639,3 +1639,74 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)], params=MatchParams(fill_late_edit_max_gap=0)),
                      "pkg/changes.py")
     assert off.loc[edited, "match"] == "none"
+
+
+_ROUTER_OLD = ("class RouteMixin:\n"
+               "    def find_route(self, name):\n"
+               "        \"\"\"Look a route up by its dotted name; None when no route holds it.\"\"\"\n"
+               "        parts = name.split('.')\n"
+               "        node = self.route_table.get(parts[0])\n"
+               "        for part in parts[1:]:\n"
+               "            node = node.children_by_name[part]\n"
+               "        return node\n\n"
+               "    def route(self, *args, **kwargs):\n"
+               "        \"\"\"A shortcut decorator that makes a :class:`Route` and adds it to\n"
+               "        this mixin's table through :meth:`add_route`.\n"
+               "        \"\"\"\n"
+               "        def decorator(func):\n"
+               "            kwargs.setdefault('owner', self)\n"
+               "            made = route(*args, **kwargs)(func)\n"
+               "            self.add_route(made)\n"
+               "            return made\n"
+               "        return decorator\n\n\n"
+               "def route(name=None, cls=None, **attrs):\n"
+               "    \"\"\"Make a :class:`Route` of a handler; the module's own ``route``.\"\"\"\n"
+               "    return lambda func: (cls or Route)(func, name=name or func.__name__, **attrs)\n")
+
+
+def _router_new() -> tuple[str, int, int]:
+    """The fork's ``RouteMixin``: ``route`` typed by two ``@overload`` declarations above its
+    definition, all three exploded (the module defines a ``route`` of its own too, so the
+    signature survivors, which pair a name each file defines once, do not apply); returns the
+    text and the lines of the first declaration's ``def`` and of the definition's."""
+    head = _ROUTER_OLD.split("    def route(")[0].replace("'", '"')
+    declaration = ("    @overload\n"
+                   "    def route(\n"
+                   "        self,\n"
+                   "        name: str = ...,\n"
+                   "        cls: Type[{kind}] = Route,\n"
+                   "        *args: Any,\n"
+                   "        **kwargs: Any,\n"
+                   "    ) -> Callable[[Handler[P, T]], {kind}]:\n"
+                   "        ...\n\n")
+    definition = ("    def route(\n"
+                  "        self,\n"
+                  "        name: str = MISSING,\n"
+                  "        cls: Type[RouteT] = MISSING,\n"
+                  "        *args: Any,\n"
+                  "        **kwargs: Any,\n"
+                  "    ) -> Callable[[Handler[P, T]], RouteT]:\n")
+    body = _ROUTER_OLD.split("**kwargs):\n", 1)[1].replace("'", '"').replace(
+        "route(*args, **kwargs)", "route(name=name, cls=cls, *args, **kwargs)")
+    text = head + declaration.format(kind="Route[P, T]") + declaration.format(kind="RouteT") + definition + body
+    first = head.count("\n") + 2
+    defined = (head + declaration * 2).count("\n") + 1
+    return text, first, defined
+
+
+def test_an_overload_declaration_does_not_take_its_definition_s_upstream(run_compare: Runner) -> None:
+    """A fork typed ``route`` with two ``@overload`` declarations above its definition, each
+    exploded and annotated, where the upstream has one ``def route(self, *args, **kwargs):``.
+    The edited-statements rule pairs the upstream ``def`` with the definition
+    (``fill_statement_overloads``), whose body is the upstream's; off, the first declaration,
+    as like it by its characters, takes it and the definition stays none."""
+    text, first, defined = _router_new()
+    up = {"pkg/routes.py": _ROUTER_OLD}
+    up_def = _ROUTER_OLD.split("    def route(")[0].count("\n") + 1
+    frame = file_lines(run_compare({"fork/routes.py": text}, [("up", up)]), "fork/routes.py")
+    assert frame.loc[defined, "match"] == "near" and frame.loc[defined, "upstream_line"] == up_def
+    assert frame.loc[first, "match"] == "none" and frame.loc[first + 1, "match"] == "none"
+    off = file_lines(run_compare({"fork/routes.py": text}, [("up", up)],
+                                 params=MatchParams(fill_statement_overloads=0)), "fork/routes.py")
+    assert off.loc[first, "match"] == "near" and off.loc[first, "upstream_line"] == up_def
+    assert off.loc[defined, "match"] == "none"

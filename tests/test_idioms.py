@@ -11,7 +11,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from lineage.match import MatchParams
-from lineage.match.idioms import form_file_counts, is_argument_line, is_convention_line
+from lineage.match.idioms import form_file_counts, is_argument_line, is_constant_statement, is_convention_line
 from lineage.match.imports import is_absolute_import
 
 
@@ -193,6 +193,24 @@ def test_convention_lines(line: str, convention: bool) -> None:
     assert is_convention_line(line) is convention
 
 
+@pytest.mark.parametrize(("line", "row"), [
+    ("return 1 << 12", True),
+    ("return 0x40", True),
+    ("return -1", True),
+    ("return 'abc'", True),
+    ("yield (1 << 3) | 4", True),
+    ("return 2**10", True),
+    ("return True", False),  # every predicate ends so: no row of a table
+    ("return None", False),
+    ("return x", False),  # a name
+    ("return f(1)", False),
+    ("x = 1 << 3", False),  # an assignment names its target
+    ("return 1, 2", False),
+])
+def test_constant_statements(line: str, row: bool) -> None:
+    assert is_constant_statement(line) is row
+
+
 _FOLDED = '''class FoldedCase(str):
     """A string that compares without regard to case."""
 
@@ -242,3 +260,51 @@ def test_data_model_signatures_are_no_evidence_against_a_small_upstream(run_comp
     assert (off["match"] != "none").sum() >= 4
     on = file_lines(run_compare(target, [("up", upstream)]), "mine/entry.py")
     assert set(on["match"]) == {"none"}
+
+
+_FLAG_INIT = ("    def __init__(self, **kwargs):\n"
+              "        self.value = self.DEFAULT_VALUE\n"
+              "        for key, value in kwargs.items():\n"
+              "            if key not in self.VALID_FLAGS:\n"
+              "                raise TypeError(f'{key!r} is not a valid flag name.')\n"
+              "            setattr(self, key, value)\n\n"
+              "    def __iter__(self):\n"
+              "        for name, value in self.__class__.__dict__.items():\n"
+              "            if isinstance(value, alias_flag_value):\n"
+              "                continue\n"
+              "            if isinstance(value, flag_value):\n"
+              "                yield (name, self._has_flag(value.flag))\n\n")
+
+
+def _flag_table(name: str, words: list[str], first_bit: int) -> str:
+    """A flag class of our own: one ``@flag_value`` property per word, its bits in order."""
+    rows = "".join(f"    @flag_value\n    def {word}(self):\n"
+                   f"        \"\"\":class:`bool`: Whether the {word.replace('_', ' ')} switch is on.\"\"\"\n"
+                   f"        return 1 << {first_bit + k}\n\n" for k, word in enumerate(words))
+    return f"@fill_with_flags()\nclass {name}(BaseFlags):\n" + _FLAG_INIT + rows
+
+
+def test_a_table_s_rows_name_no_other_file(run_compare: Runner) -> None:
+    """A fork added a flag class (bits 12 to 18, its own names and docstrings) to its own
+    ``flags.py``; the upstream's ``permissions.py`` has a flag table of the same bits in the same
+    order, and its ``__init__``/``__iter__`` lines are ``flags.py``'s, so the pair has evidence
+    enough. The rows (``return 1 << 12``) and the decorators between them formed a region with
+    ``permissions.py``; with ``idiom_table_min_lines`` a chain of table rows needs distinctive
+    lines of its own, and the new class stays none."""
+    perms = [f"perm_{w}" for w in ("alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel",
+                                   "india", "juliet", "kilo", "lima", "mike", "november", "oscar", "papa",
+                                   "quebec", "romeo", "sierra", "tango")]
+    intents = [f"intent_{w}" for w in ("guilds", "members", "bans", "emojis", "hooks", "invites")]
+    apps = [f"app_{w}" for w in ("presence", "presence_limited", "members", "members_limited",
+                                 "pending_limit", "embedded", "content")]
+    up_flags = _flag_table("Intents", intents, 0)
+    up = {"pkg/flags.py": up_flags, "pkg/permissions.py": _flag_table("Permissions", perms, 0)}
+    text = up_flags + "\n" + _flag_table("AppFlags", apps, 12)
+    start = up_flags.count("\n") + 2
+    rows = [k for k, line in enumerate(text.split("\n"), 1) if k >= start and "return 1 <<" in line]
+    frame = file_lines(run_compare({"pkg/flags.py": text}, [("up", up)]), "pkg/flags.py")
+    assert len(rows) == 7 and set(frame.loc[rows, "match"]) == {"none"}
+    assert set(frame.loc[frame.line < start - 1, "upstream_path"]) - {""} <= {"pkg/flags.py"}
+    off = file_lines(run_compare({"pkg/flags.py": text}, [("up", up)], params=MatchParams(idiom_table_min_lines=0)),
+                     "pkg/flags.py")
+    assert (off.loc[rows, "upstream_path"] == "pkg/permissions.py").sum() >= 5

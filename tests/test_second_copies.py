@@ -86,3 +86,34 @@ def test_a_second_copy_unpaired_before_the_fill_is_paired_with_its_own_line(run_
     after_only = run_compare({"pkg/state.py": _STATE_TARGET}, [("up", up)],
                              params=MatchParams(second_copy_before_fill=0))
     assert file_lines(after_only, "pkg/state.py").loc[11, "match"] == "none"
+
+
+_GUILD_UP = ('class GuildCache:\n'
+             '    def _remove_guild(self, guild):\n'
+             '        self._guilds.pop(guild.id, None)\n'
+             '        for emoji in guild.emojis:\n'
+             '            self._emojis.pop(emoji.id, None)\n'
+             '        del guild\n\n'
+             '    def get_emoji_by_name(self, name):\n'
+             '        return find_first(lambda e: e.name == name, self._emojis.values())\n')
+# The fork added stickers below the emojis, its pop written from the emojis' pop.
+_GUILD_TARGET = _GUILD_UP.replace(
+    '        del guild\n',
+    '        for sticker in guild.stickers:\n'
+    '            self._stickers.pop(sticker.id, None)\n'
+    '        del guild\n')
+
+
+def test_a_second_copy_below_an_unpaired_line_is_no_piece_of_the_first(run_compare: Runner) -> None:
+    """The sticker pop (line 7) is paired near with the emoji pop (line 5 upstream), which line
+    5 holds verbatim, with the unpaired ``for`` (line 6) between them: two statements, no unit
+    of one re-wrapped statement (``second_copy_statement_units``), so it is a second copy and
+    unpaired; off, the two were one unit and it stayed near."""
+    up = {"pkg/cache.py": _GUILD_UP}
+    off = file_lines(run_compare({"pkg/cache.py": _GUILD_TARGET}, [("up", up)],
+                                 params=MatchParams(second_copy_statement_units=0)), "pkg/cache.py")
+    assert off.loc[5, "match"] == "verbatim" and int(off.loc[5, "upstream_line"]) == 5
+    assert off.loc[6, "match"] == "none"
+    assert off.loc[7, "match"] == "near" and int(off.loc[7, "upstream_line"]) == 5
+    on = file_lines(run_compare({"pkg/cache.py": _GUILD_TARGET}, [("up", up)]), "pkg/cache.py")
+    assert on.loc[7, "match"] == "none" and on.loc[5, "match"] == "verbatim"

@@ -552,6 +552,13 @@ def edited_statements(lab: FileLabeller, statements: Statements, u_file: int, t_
     t_single = np.array([len(s) == 1 for s in t_stmts])
     u_single = np.array([len(s) == 1 for s in u_stmts])
     scores[np.outer(t_single, u_single)] = -1.0
+    if lab.p.fill_statement_overloads:
+        # An ``@overload`` declaration types the function; the definition below it is the
+        # upstream's function, so an upstream definition pairs with that, not with a declaration.
+        t_all, u_all = statements._target_lines(), statements._upstream_lines(u_file)
+        declared = np.array([_overload(t_all, st[0]) for st in t_stmts])
+        defined = np.array([bool(_DEF_NAME.match(u_all[st[0]])) and not _overload(u_all, st[0]) for st in u_stmts])
+        scores[np.outer(declared, defined)] = -1.0
     if lab.p.fill_statement_same_module:
         t_mods = [import_module(lab.t_lines[lab.t_rows[st[0]]]) for st in t_stmts]
         u_mods = [import_module(u_lines[u_rows[st[0]]]) for st in u_stmts]

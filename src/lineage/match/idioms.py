@@ -84,6 +84,19 @@ def is_argument_line(text: str) -> bool:
     return bool(_ARGUMENT.match(normalise_code(text)[1]))
 
 
+# A ``return`` or ``yield`` of constants only, a number or a string among them: literals joined
+# by operators, no name (``return 1 << 12``, ``return -1``, ``yield (1 << 3) | 4``): the row of
+# a flag or constant table written one property at a time. ``return True`` is no row: every
+# predicate ends so.
+_CONSTANT_STATEMENT = re.compile(
+    r"^(?:return|yield)(?=(?: \S+)* [NS](?: |$))(?: (?:N|S|None|True|False|[-+~*/%|&^()]|<<|>>|\*\*|//))+$")
+
+
+def is_constant_statement(text: str) -> bool:
+    """Whether a stripped code line returns or yields constants only (see the pattern above)."""
+    return bool(_CONSTANT_STATEMENT.match(normalise_code(text)[1]))
+
+
 # A method of Python's data model with at most three plain parameters after ``self``/``cls``
 # (``def __lt__(self, other):``, ``def __hash__(self):``, ``def __exit__(self, *args) -> None:``),
 # or the opening line of one whose parameters follow on other lines (``def __init__(``): the
@@ -248,4 +261,22 @@ class IdiomFilter:
                     len(found) < p.idiom_min_abstract_lines
                     and sum(1 for g in found.tolist() if self._textual(g, lines)) < p.idiom_min_lines):
                 weak.add(up_file)
-        return [c for c in chains if c is identical or c.up_file not in weak]
+        return [c for c in chains if c is identical or (c.up_file not in weak and not (
+            c.up_file not in named and self._table_rows(t_file, c, lines)))]
+
+    def _table_rows(self, t_file: int, chain: Chain, lines: list[str]) -> bool:
+        """Whether a candidate chain is rows of a table and little else: among its distinctive
+        lines (one per form, :meth:`distinctive`) a constant statement (``return 1 << 12``,
+        :func:`is_constant_statement`), and fewer than ``idiom_table_min_lines`` that are not.
+        Two flag tables of one project write the same bits in the same order, one property
+        each, so their rows align with any such table's: nextcord's new ``ApplicationFlags``
+        (bits 12 to 18, its own names and docstrings) formed a region with discord.py's
+        ``Permissions`` (9 false copies), its pair established by ``flags.py``'s shared
+        docstrings that ``discord/flags.py`` claimed. A chain's own rows name no file; the
+        pair's other evidence is no evidence of this chain."""
+        need = self.p.idiom_table_min_lines
+        if need <= 0:
+            return False
+        rows = [is_constant_statement(lines[int(self.target.row_of[g])].strip())
+                for g in self.distinctive(t_file, [chain], lines).tolist()]
+        return any(rows) and len(rows) - sum(rows) < need

@@ -272,6 +272,13 @@ class MatchParams:
     # and that definition is the upstream's method, exploded and annotated. 0: every ``def``.
     # Measured 2026-12-05: fork +14, no false copy; survival and sglang/vLLM unchanged.
     fill_signature_overloads: int = knob(1, 0, 1)
+    # With 1, the edited-statements rule (``fill_statements.edited_statements``) never pairs a
+    # ``def`` right below ``@overload`` with an upstream ``def`` that is no such declaration: the
+    # declarations type the function, the definition after them is the upstream's function
+    # (nextcord's ``GroupMixin.command``/``group``: two overloads and the definition, exploded and
+    # annotated, of discord.py's one-line ``def command(self, *args, **kwargs):``; the first
+    # overload, most like it by its characters, took it). 0: any ``def``.
+    fill_statement_overloads: int = knob(1, 0, 1)
     # With 1, before the signature survivors, a header paired with a definition of another name
     # is unpaired, in a pair the statement rule works in, when the target file defines that
     # name once itself: a ``def`` statement whose paired lines all lie in one upstream ``def``
@@ -527,6 +534,12 @@ class MatchParams:
     # EntryPoint's comparison methods, a typing stub's TypeVars); the real cases, the synthetic
     # suite and the sglang/vLLM report unchanged. 0: off.
     idiom_conventions: int = knob(1, 0, 1)
+    # A candidate chain holding a table row (``idioms.is_constant_statement``: ``return 1 <<
+    # 12``) forms a region with an upstream file its markers do not name, nor its place, only
+    # if it holds this many distinctive lines that are no such rows (``IdiomFilter._table_rows``):
+    # two flag tables write the same bits in order (nextcord's ``ApplicationFlags`` against
+    # discord.py's ``Permissions``: 9 false copies). 0: off.
+    idiom_table_min_lines: int = knob(3, 0)
     # -- weak pairs (weak_pairs.py): in a target file whose markers name no upstream, an
     # upstream file neither named nor at the file's place keeps its lines only if the pair
     # shares a run of this many consecutive verbatim code lines in order (each the upstream's
@@ -678,6 +691,12 @@ class MatchParams:
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the
     # upstream; 0 turns the rule off.
     second_copy_rule: int = knob(1, 0, 1)
+    # With 1, a unit (consecutive paired lines naming one upstream line, which the rule leaves
+    # alone: the pieces of one re-wrapped statement) lies inside one statement: nextcord's
+    # ``self._stickers.pop(sticker.id, None)``, two lines below the verbatim
+    # ``self._emojis.pop(emoji.id, None)`` it was written from, was one unit with it, the
+    # unpaired ``for`` between them skipped. 0: consecutive paired lines, whatever lies between.
+    second_copy_statement_units: int = knob(1, 0, 1)
     # With 1 the rule runs before the fill as well as after it: a line a region paired near by
     # its abstract form with the line above its own (``self._private_channels_by_user.pop(...)``
     # opposite ``self._private_channels.pop(...)``, which the line above holds verbatim) is

@@ -10,7 +10,8 @@ a copy from the upstream: the upstream line is credited to the verbatim copy.
 
 So a ``near`` line whose upstream line is also paired ``verbatim`` with another line of the same
 target file is unpaired, unless the two are one *unit* (consecutive paired lines naming the same
-upstream line: the pieces of one re-wrapped statement). A piece of a statement re-wrapped over
+upstream line, of one statement with ``second_copy_statement_units``: the pieces of one
+re-wrapped statement). A piece of a statement re-wrapped over
 several target lines stays too: the statement as a whole was aligned with the upstream line, by
 its characters in order, which is more than a position (a check repeated in two functions, both
 re-wrapped from the upstream's one line). Verbatim lines are never touched, and a near line
@@ -35,7 +36,14 @@ def second_copy_lines(lab: FileLabeller) -> np.ndarray:
     if len(paired) == 0:
         return paired
     key = (r.up_file[rows[paired]].astype(np.int64) << 32) | r.up_row[rows[paired]].astype(np.int64)
-    unit = np.cumsum(np.r_[True, key[1:] != key[:-1]])
+    brk = key[1:] != key[:-1]
+    if lab.p.second_copy_statement_units:
+        # pieces of one statement: two statements naming one upstream line with an unpaired
+        # line between them are no unit (a verbatim ``self._emojis.pop(emoji.id, None)`` and,
+        # two lines below, its edited copy ``self._stickers.pop(sticker.id, None)``)
+        ids = lab.statements()[paired]
+        brk |= (ids[1:] != ids[:-1]) | (ids[1:] < 0)
+    unit = np.cumsum(np.r_[True, brk])
     verbatim = match[paired] == VERBATIM
     units_of: dict[int, set[int]] = {}
     for k, u in zip(key[verbatim].tolist(), unit[verbatim].tolist(), strict=True):

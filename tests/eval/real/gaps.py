@@ -426,10 +426,13 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
             if tag == "equal":
                 pairs += [(left[a1 + k], right[b1 + k], "rewrapped") for k in range(a2 - a1)]
             elif tag == "replace":
-                pairs += [(left[a], right[b], "edited")
-                          for a, b in align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)]
+                found = align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)
+                pairs += [(left[a], right[b], "edited") for a, b in found]
+                pairs += [(left[a], right[b], "extended") for a, b in _extended(left, right, found, a1, a2, b1, b2)]
         for s, u, category in pairs:
-            if category == "rewrapped" or _same_name(s, u):
+            if category == "extended":
+                out.extend(_extended_lines(s, u, used_up))
+            elif category == "rewrapped" or _same_name(s, u):
                 out.extend(_statement_lines(s, u, category, used_up))
     # A multi-line statement holding an anchor (blame found one of its lines unchanged) is the
     # statement that holds the anchor's upstream line, edited or re-wrapped around it: the gaps
@@ -459,6 +462,63 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
         elif fuzz.ratio(key_s, key_u) >= align.NEAR_CUTOFF * 100 and _same_name(s, u):
             out.extend(_statement_lines(s, u, "edited", used_up, held))
     return out
+
+
+def _extended(left: Sequence[Statement], right: Sequence[Statement], found: Sequence[tuple[int, int]],
+              a1: int, a2: int, b1: int, b2: int) -> list[tuple[int, int]]:
+    """Step 5a's extended statements (since 2026-12-05, night, fork25): in a replace block, a
+    statement of several lines left unpaired whose first line alone is as like a one-line
+    upstream statement left unpaired as step 5a wants of two statements (ratio >=
+    ``NEAR_CUTOFF``) is that statement with arguments or items added, exploded one a line by
+    Black: ``data = await self._state.http.create_invite(`` / ``self.id,`` / ``reason=reason,``
+    / ``max_age=max_age,`` ... <- ``data = await self._state.http.create_invite(self.id,
+    reason=reason, **fields)``, the whole under the cutoff against the old line since the
+    arguments it gained outweigh it; step 5b paired the first line alone and left the kept
+    arguments new. A ``def`` or ``class`` header is step 5c's (same qualified names), never
+    this. Pairs in order with ``found`` and each other; :func:`_extended_lines` says which
+    lines are copies."""
+    done_l, done_r = {a for a, _ in found}, {b for _, b in found}
+    rest_l = [a for a in range(a1, a2) if a not in done_l and len({at for _, at in left[a]}) > 1]
+    rest_r = [b for b in range(b1, b2) if b not in done_r and len({at for _, at in right[b]}) == 1]
+    if not rest_l or not rest_r:
+        return []
+    heads = [" ".join(t for t, at in left[a] if at == left[a][0][1]) for a in rest_l]
+    keys = [" ".join(t for t, _ in right[b]) for b in rest_r]
+    out: list[tuple[int, int]] = []
+    for x, y in align.similar_pairs(heads, keys, 0, len(heads), 0, len(keys)):
+        a, b = rest_l[x], rest_r[y]
+        if all((a < c) == (b < d) for c, d in list(found) + out) and _same_name(left[a], right[b]) \
+                and left[a][0][0] not in _HEADERS and right[b][0][0] not in _HEADERS:
+            out.append((a, b))
+    return out
+
+
+_HEADERS = {"def", "async", "class", "@"}
+
+
+def _extended_lines(s: Statement, u: Statement, used_up: set[int]) -> list[tuple[int, int, str]]:
+    """The lines of an extended statement (:func:`_extended`) that copy the one-line upstream
+    statement ``u``: those holding words, all of them words of it (``self.id,``,
+    ``reason=reason,``; an item or argument added, ``MessageType.reply,`` or
+    ``max_age=max_age,``, is new text), when the first line is such a line and one more is;
+    else none, and step 5b judges the first line alone as before. A line of brackets alone
+    (the closing ``)``) is left new: it closes the added arguments as much as the kept ones,
+    and unlike an edited statement's, this one as a whole is not like the old."""
+    def kept(line: int) -> bool:
+        theirs = Counter(w for t, _ in u for w in _words(t))
+        words = [w for t, at in s if at == line for w in _words(t)]
+        for word in words:
+            if theirs[word] <= 0:
+                return False
+            theirs[word] -= 1
+        return True
+
+    s_lines = sorted({line for _, line in s})
+    copies = [i for i in s_lines if kept(i) and any(_words(t) for t, at in s if at == i)]
+    if len(copies) < 2 or copies[0] != s_lines[0]:
+        return []
+    used_up.update({line for _, line in u})
+    return [(i, u[0][1], "edited") for i in copies]
 
 
 def _arguments(stmt: Statement) -> list[Statement] | None:
