@@ -386,3 +386,22 @@ def test_step_5a_an_extended_statement_needs_a_kept_first_line() -> None:
                 "upstream_line": u, "category": "same_file"} for n, u in {1: 1, 10: 3, 11: 4}.items()}
     got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
     assert 3 not in got and 4 not in got
+
+
+def test_step_8c_an_except_edited_in_place_is_the_old_clause() -> None:
+    # ``Response.ok``: the ``try:`` and both blocks kept, the exception narrowed in place (ratio
+    # 0.55, under step 5b's cutoff); the block says which clause it is. An ``except`` whose block
+    # opens with a line of another old block (the ``try:``'s) is none of it.
+    old = ["def ok(self):", "    try:", "        self.raise_for_status()", "    except RequestException:",
+           "        return False", "    return True"]
+    new = ["def ok(self):", "    try:", "        self.raise_for_status()", "    except HTTPError:",
+           "        return False", "    return True"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": n, "category": "same_file"} for n in (1, 2, 3, 5, 6)}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), None)
+    assert got[4]["upstream_line"] == 4 and got[4]["category"] == "edited" and got[4]["expected"] == "near"
+    moved = ["def ok(self):", "    try:", "        pass", "    except HTTPError:",
+             "        self.raise_for_status()", "    return True"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in ((1, 1), (2, 2), (5, 3), (6, 6))}
+    assert 4 not in gaps.gap_rows("m.py", moved, {"m.py": old}, rows, None)

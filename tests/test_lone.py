@@ -766,3 +766,73 @@ def test_a_clause_blocked_from_the_upstream_file_stays_free() -> None:
     from lineage.match.lone import clause_pairs
 
     assert clause_pairs(_clause_lab(2, blocked=frozenset({3}))) == []
+
+
+_SEND_HEAD = ("def send_prepared_request(adapter_state, prepared_request, stream_flag):\n"
+              "    connection_pool = adapter_state.connection_for(prepared_request.url)\n"
+              "    adapter_state.verify_certificate(connection_pool, prepared_request.url)\n"
+              "    try:\n"
+              "        raw_response = connection_pool.open_url(prepared_request.method, prepared_request.url)\n")
+_SEND_TAIL = ("        raise TransportConnectionFailure(raised_error, request=prepared_request)\n"
+              "    return adapter_state.build_response(prepared_request, raw_response)\n")
+
+
+def test_an_except_is_paired_by_its_block(run_compare: Runner) -> None:
+    """``lone_except_pairs``: the ``except`` (6) whose exception the target changed, its block's
+    line (7) kept, is the upstream clause (6), near; off, it stays none."""
+    up = {"pkg/adapters.py": _SEND_HEAD + "    except socket_module.error as raised_error:\n" + _SEND_TAIL}
+    target = {"pkg/adapters.py": _SEND_HEAD + "    except (ProtocolFault, OSError):\n" + _SEND_TAIL}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_except_pairs=0)), "pkg/adapters.py")
+    assert off.loc[7, "match"] == "verbatim" and off.loc[6, "match"] == "none"
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/adapters.py")
+    assert on.loc[6, "match"] == "near" and int(on.loc[6, "upstream_line"]) == 6
+
+
+_COOKIE_UP = ("def create_session_cookie(cookie_name, cookie_value, **extra_fields):\n"
+              "    cookie_fields = dict(\n"
+              "        version=0,\n"
+              "        name=cookie_name,\n"
+              "        value=cookie_value,\n"
+              "        rest={'HttpOnly': None},\n"
+              "        rfc2109=False,)\n"
+              "    unknown_fields = set(extra_fields) - set(cookie_fields)\n"
+              "    return build_cookie_object(**cookie_fields)\n")
+_COOKIE_TARGET = ("def create_session_cookie(cookie_name, cookie_value, **extra_fields):\n"
+                  "    cookie_fields = {\n"
+                  "        'version': 0,\n"
+                  "        'name': cookie_name,\n"
+                  "        'value': cookie_value,\n"
+                  "        'rest': {'HttpOnly': None},\n"
+                  "        'rfc2109': False,\n"
+                  "    }\n"
+                  "    unknown_fields = set(extra_fields) - set(cookie_fields)\n"
+                  "    return build_cookie_object(**cookie_fields)\n")
+
+
+def test_a_closing_bracket_is_paired_with_the_line_that_closes_its_partner(run_compare: Runner) -> None:
+    """``lone_bracket_pairs``: the ``}`` (8) of a ``dict(...)`` call turned into a literal, its
+    opener (2) and content paired, goes with the upstream line that closes ``dict(`` (7), near;
+    off, it stays none: that line shares no text with it."""
+    target, up = {"pkg/cookies.py": _COOKIE_TARGET}, {"pkg/cookies.py": _COOKIE_UP}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_bracket_pairs=0)), "pkg/cookies.py")
+    assert off.loc[2, "match"] != "none" and off.loc[8, "match"] == "none"
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/cookies.py")
+    assert on.loc[8, "match"] == "near" and int(on.loc[8, "upstream_line"]) == 7
+
+
+def test_a_bracket_whose_content_is_new_stays_none(run_compare: Runner) -> None:
+    """``lone_bracket_min_share``: an import list re-sorted with new names keeps its first line,
+    not its ``)``: fewer than that share of the lines between the brackets are paired."""
+    head = "import os_path_helpers_of_the_package\n"
+    tail = ("\n\ndef resolve_configuration_value(configuration_key, fallback_value):\n"
+            "    configured_value = lookup_configuration(configuration_key)\n"
+            "    return configured_value if configured_value is not None else fallback_value\n")
+    up = {"pkg/models.py": head + "from .exceptions import (\n    HTTPError, RequestException, MissingSchema,\n"
+          "    ChunkedEncodingError)\n" + tail}
+    target = {"pkg/models.py": head + "from .exceptions import (\n    ConnectTimeoutFailure,\n"
+              "    ContentDecodingFailure,\n    InvalidJSONPayload,\n    StreamConsumedFailure,\n)\n" + tail}
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/models.py")
+    assert on.loc[2, "match"] == "verbatim" and on.loc[7, "match"] == "none"
+    low = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_bracket_min_share=0.0)),
+                     "pkg/models.py")
+    assert low.loc[7, "match"] == "near"

@@ -117,3 +117,45 @@ def test_a_second_copy_below_an_unpaired_line_is_no_piece_of_the_first(run_compa
     assert off.loc[7, "match"] == "near" and int(off.loc[7, "upstream_line"]) == 5
     on = file_lines(run_compare({"pkg/cache.py": _GUILD_TARGET}, [("up", up)]), "pkg/cache.py")
     assert on.loc[7, "match"] == "none" and on.loc[5, "match"] == "verbatim"
+
+
+_DIGEST_UP = ("def build_digest_header(self, method, url):\n"
+              "    realm_value = self.challenge['realm']\n"
+              "    nonce_value = self.challenge['nonce']\n"
+              "    algorithm_name = self.challenge.get('algorithm', 'MD5').upper()\n"
+              "    if algorithm_name == 'MD5':\n"
+              "        def md5_utf8(text):\n"
+              "            if isinstance(text, str):\n"
+              "                text = text.encode('utf-8')\n"
+              "            return hashlib.md5(text).hexdigest()\n"
+              "        hash_utf8 = md5_utf8\n"
+              "    elif algorithm_name == 'SHA':\n"
+              "        def sha_utf8(text):\n"
+              "            if isinstance(text, str):\n"
+              "                text = text.encode('utf-8')\n"
+              "            return hashlib.sha1(text).hexdigest()\n"
+              "        hash_utf8 = sha_utf8\n"
+              "    digest_key = lambda secret, data: hash_utf8('%s:%s' % (secret, data))\n"
+              "    return compose_digest_header(realm_value, nonce_value, digest_key)\n")
+# The target re-quoted the function and wrote a SHA-256 block of its own from the two above it.
+_SHA256 = ('    elif algorithm_name == "SHA-256":\n'
+           "        def sha256_utf8(text):\n"
+           "            if isinstance(text, str):\n"
+           '                text = text.encode("utf-8")\n'
+           "            return hashlib.sha256(text).hexdigest()\n"
+           "        hash_utf8 = sha256_utf8\n")
+
+
+def test_a_functions_own_second_copy_of_a_kept_block_is_none(run_compare: Runner) -> None:
+    """``second_copy_off_chain``: the SHA-256 block's re-quoted lines (17, 20) name the upstream
+    lines the MD5 block (7, 10) holds in order, out of the pair's order themselves: none; off,
+    near. The first copy stays near."""
+    text = _DIGEST_UP.replace("'", '"')
+    lines = text.splitlines(keepends=True)
+    target = {"pkg/auth.py": "".join(lines[:16]) + _SHA256 + "".join(lines[16:])}
+    up = {"pkg/auth.py": _DIGEST_UP}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(second_copy_off_chain=0)), "pkg/auth.py")
+    assert off.loc[17, "match"] == "near" and off.loc[20, "match"] == "near"
+    on = file_lines(run_compare(target, [("up", up)]), "pkg/auth.py")
+    assert on.loc[17, "match"] == "none" and on.loc[20, "match"] == "none"
+    assert on.loc[5, "match"] == "near" and on.loc[8, "match"] == "near"

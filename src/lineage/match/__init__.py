@@ -275,7 +275,7 @@ class FileMatcher:
         yield_to_named_classes(labeller)  # so the fill may pair the class that kept the upstream name
         accepted += fill(labeller, accepted, named, placed, attributed)
         move_to_identical_twins(labeller)
-        drop_second_copies(labeller)
+        drop_second_copies(labeller, off_chain=True)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))
         # a file at an upstream file's place, a part of a split upstream module or below a renamed
         # folder descends from the upstream as a whole (weak_pairs.py's docstring)

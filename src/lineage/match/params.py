@@ -567,8 +567,9 @@ class MatchParams:
     # copied only if it is evidence on its own: long enough to be a lone survivor
     # (``survivor_min_tokens``, ``survivor_min_chars``) and rare (``idiom_max_files``, not an
     # argument line); ``else:`` or ``super().__init__()`` placed by position alone is not.
-    # 0 turns the rule off, and with it lone_clause_pairs, lone_decorator_pairs and
-    # lone_try_pairs below, which pair in its pass (``lineage.match.lone.drop_lone_lines``).
+    # 0 turns the rule off, and with it lone_clause_pairs, lone_decorator_pairs, lone_try_pairs,
+    # lone_except_pairs and lone_bracket_pairs below, which pair in its pass
+    # (``lineage.match.lone.drop_lone_lines``).
     lone_rule: int = knob(1, 0, 1)
     # How far apart two paired lines may be and still continue each other: one side moves by
     # one line and the other by at most 1 + this (lines of the target's own inserted, or
@@ -658,6 +659,22 @@ class MatchParams:
     # ``try:``, free, is paired with it: it holds no text, its block says which statement it opens
     # (requests' ``__init__.py``: new code wrapped around the import inside the kept ``try:``). 0: off.
     lone_try_pairs: int = knob(1, 0, 1)
+    # With 1, a free ``except ...:`` whose block's first paired line (in its own block) lies in
+    # the block of an upstream ``except ...:``, free, is paired with it (near when edited): its
+    # block says which clause it is, while its text often changed with the library's exception
+    # (requests' ``except (ProtocolError, OSError) as err:`` <- ``except socket.error as
+    # sockerr:``, its ``raise ConnectionError(err, request=request)`` paired). 0: off.
+    lone_except_pairs: int = knob(1, 0, 1)
+    # With 1, a free line of brackets alone (``)``, ``},``, ``{``) whose partner bracket stands on
+    # a paired line is paired with the upstream line that holds the partner of that line's
+    # bracket (near): a statement copied and re-wrapped keeps its brackets, but an upstream
+    # ``rfc2109=False,)`` or ``308: ("resume_incomplete", "resume"),`` has no line of brackets
+    # of its own for the statement rule to pair them with, nor a similar text. 0: off.
+    lone_bracket_pairs: int = knob(1, 0, 1)
+    # With lone_bracket_pairs, the share of the code lines between the two brackets that must be
+    # paired with that upstream file: the bracketed content was copied, not only the line that
+    # opens it (a re-sorted import list keeps its ``from .compat import (``, not its ``)``).
+    lone_bracket_min_share: float = knob(0.5, 0.0, 1.0)
     # With 1, a lone unit (consecutive target lines naming one upstream line: a statement
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
@@ -697,6 +714,14 @@ class MatchParams:
     # ``self._emojis.pop(emoji.id, None)`` it was written from, was one unit with it, the
     # unpaired ``for`` between them skipped. 0: consecutive paired lines, whatever lies between.
     second_copy_statement_units: int = knob(1, 0, 1)
+    # With 1, after the fill also a near line (a one-line statement) whose upstream line another
+    # line of the same outermost function names too, that one on the longest in-order chain of
+    # the file's lines paired with the upstream file and this one off it: the function's own
+    # second copy of a block it kept (requests' SHA-256 and SHA-512 blocks of
+    # ``build_digest_header``, written from its MD5 and SHA blocks). Not across functions: a
+    # method written from another (a fork's ``VoiceChannel.purge`` from ``TextChannel.purge``)
+    # is a copy by git blame. 0: off.
+    second_copy_off_chain: int = knob(1, 0, 1)
     # With 1 the rule runs before the fill as well as after it: a line a region paired near by
     # its abstract form with the line above its own (``self._private_channels_by_user.pop(...)``
     # opposite ``self._private_channels.pop(...)``, which the line above holds verbatim) is

@@ -17,19 +17,34 @@ its characters in order, which is more than a position (a check repeated in two 
 re-wrapped from the upstream's one line). Verbatim lines are never touched, and a near line
 whose upstream line is only paired ``near`` elsewhere stays (which of two edited copies is the
 first cannot be told). ``second_copy_rule`` 0 turns the step off.
+
+After the fill, a near line whose upstream line another line of the *same outermost function*
+names too is a second copy also when it stands out of the pair's order while that other line is
+on the pair's longest in-order chain (``second_copy_off_chain``, 2026-12-05, night): requests
+wrote the SHA-256 and SHA-512 blocks of ``build_digest_header`` from its MD5 and SHA blocks above
+them, and the alignment paired their re-quoted ``x = x.encode("utf-8")`` and ``elif _algorithm ==
+"SHA-512":`` near with the old lines the first blocks hold near, in order. Which one is first
+can be told there: the one in the pair's order. Out of order means not between the chain's lines
+around it (of two lines naming one upstream line in order, the chain holds either); a piece of a
+statement of several lines stays (an import list whose names isort sorted). Not across
+functions: a method written from another (the fork's ``VoiceChannel.purge`` from
+``TextChannel.purge``) is a copy by git blame (34 of the fork's blame copies when tried), and
+not before the fill, whose in-order alignment may yet pair the first copy.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
+from lineage.match.fill_lines import increasing_pairs
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NEAR, NONE, VERBATIM
 
 
-def second_copy_lines(lab: FileLabeller) -> np.ndarray:
+def second_copy_lines(lab: FileLabeller, off_chain: bool = False) -> np.ndarray:
     """Content-line indices (of the labeller's file) of the near lines that are a second copy
-    of an upstream line the file holds verbatim elsewhere (see the module docstring)."""
+    of an upstream line the file holds verbatim elsewhere (see the module docstring); with
+    ``off_chain``, also those of ``second_copy_off_chain``."""
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
     paired = np.flatnonzero(match != NONE)
@@ -51,14 +66,65 @@ def second_copy_lines(lab: FileLabeller) -> np.ndarray:
     size = np.bincount(unit)
     near = np.flatnonzero((match[paired] == NEAR) & (size[unit] == 1))
     second = [i for i in near.tolist() if units_of.get(int(key[i]), set()) - {int(unit[i])}]
+    if off_chain and lab.p.second_copy_off_chain:
+        second = sorted(set(second) | set(_off_chain_near(lab, paired, key, unit).tolist()))
     return paired[np.array(second, np.int64)] if second else np.zeros(0, np.int64)
 
 
-def drop_second_copies(lab: FileLabeller) -> int:
-    """Unpair the labeller's near lines that are second copies; returns how many."""
+def _outermost_functions(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Per paired line, the first line of the outermost function holding it (-1 outside any)."""
+    spans = [(d.start, d.end) for d in lab.target.files[lab.t_file].definitions if d.kind == "function"]
+    out = np.full(len(paired), -1, np.int64)
+    for k, row in enumerate(lab.t_rows[paired].tolist()):
+        holding = [(start, end) for start, end in spans if start <= row + 1 <= end]
+        if holding:
+            out[k] = min(holding)[0]
+    return out
+
+
+def _off_chain_near(lab: FileLabeller, paired: np.ndarray, key: np.ndarray, unit: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of near lines, alone in their unit and a statement of their own,
+    whose upstream line another unit of the same outermost function names too, that one on the
+    longest in-order chain of the file's lines paired with the upstream file and this one out of
+    its order (not between the chain's lines around it: of two lines naming one upstream line in
+    order, the chain holds either) (``second_copy_off_chain``)."""
+    r, rows = lab.result, lab.t_rows
+    up_file, up_row = r.up_file[rows[paired]], r.up_row[rows[paired]]
+    on_chain = np.zeros(len(paired), bool)
+    in_order = np.zeros(len(paired), bool)  # on the chain, or between its neighbours there
+    for u in np.unique(up_file).tolist():
+        mine = np.flatnonzero(up_file == u)
+        chain = [k for k, _ in increasing_pairs(mine.tolist(), up_row[mine].tolist())]
+        on_chain[chain] = True
+        chain_u = up_row[chain]
+        for i in mine.tolist():
+            at = int(np.searchsorted(chain, i))  # the chain's lines before it in the target: chain[:at]
+            low = chain_u[at - 1] if at > 0 else -1
+            high = chain_u[at] if at < len(chain) else np.iinfo(np.int64).max
+            in_order[i] = low <= up_row[i] <= high
+    function = _outermost_functions(lab, paired)
+    chained: dict[tuple[int, int], set[int]] = {}
+    for k, u, f, c in zip(key.tolist(), unit.tolist(), function.tolist(), on_chain.tolist(), strict=True):
+        if c and f >= 0:
+            chained.setdefault((k, f), set()).add(u)
+    size = np.bincount(unit)
+    match = r.match[rows[paired]]
+    # a statement of one line: a piece of a longer one was aligned with its statement (an import
+    # list whose names isort sorted, each piece naming the line that held it)
+    ids = lab.statements()
+    pieces = np.bincount(ids[ids >= 0], minlength=1)
+    alone = np.array([ids[tc] < 0 or pieces[ids[tc]] == 1 for tc in paired.tolist()], bool)
+    return np.array([i for i in np.flatnonzero((match == NEAR) & (size[unit] == 1) & ~in_order & alone).tolist()
+                     if chained.get((int(key[i]), int(function[i])), set()) - {int(unit[i])}], np.int64)
+
+
+def drop_second_copies(lab: FileLabeller, off_chain: bool = False) -> int:
+    """Unpair the labeller's near lines that are second copies; returns how many. ``off_chain``
+    only after the fill: before it, the chain is the regions' alone, and the first copy may be
+    the part the fill has yet to pair."""
     if not lab.p.second_copy_rule:
         return 0
-    drop = second_copy_lines(lab)
+    drop = second_copy_lines(lab, off_chain)
     for tc in drop.tolist():
         lab.unpair(tc)
     return len(drop)

@@ -64,7 +64,7 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 if _lineforms is not None and not all(hasattr(_lineforms, name) for name in ("statement_scan", "code_tokens")):
     _lineforms = None  # pragma: no cover - a build of an older source: the Python passes, same results
 
-_OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
+OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
 _MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{"}
 _STARTERS = ("def ", "class ", "async def ", "@")
 # Per-text results are memoised: an upstream file is read again for every target file paired
@@ -106,9 +106,9 @@ def _line_tokens(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=_MEMO_LINES)
-def _brackets(stripped: str) -> str:
+def bracket_tokens(stripped: str) -> str:
     """The line's bracket tokens in order (a bracket inside a string is not one)."""
-    return "".join(t for t in _line_tokens(stripped) if t in _OPENERS or t in _CLOSERS)
+    return "".join(t for t in _line_tokens(stripped) if t in OPENERS or t in _CLOSERS)
 
 
 def statement_ids(lines: Sequence[str], kinds: Sequence[int], max_lines: int) -> np.ndarray:
@@ -141,8 +141,8 @@ def statement_ids_reference(lines: Sequence[str], kinds: Sequence[int], max_line
             current, depth, size = current + 1, 0, 0
         out[i] = current
         size += 1
-        for token in _brackets(stripped):
-            if token in _OPENERS:
+        for token in bracket_tokens(stripped):
+            if token in OPENERS:
                 depth += 1
             else:
                 depth = max(depth - 1, 0)
@@ -207,7 +207,7 @@ def added_arguments(t_text: str, u_text: str) -> bool:
     ``raise SSLError(e, request=request)`` to ``raise SSLError(e)`` is 0.67)."""
     t = without_trailing_comma(list(_line_tokens(t_text.strip())))
     u = without_trailing_comma(list(_line_tokens(u_text.strip())))
-    if len(t) <= len(u) or not any(tok in _OPENERS for tok in u):
+    if len(t) <= len(u) or not any(tok in OPENERS for tok in u):
         return False
     # The diff pairs an upstream closing bracket with the first fitting one: an added last
     # argument that holds brackets (``foo(a, b=bar())`` <- ``foo(a)``) then leaves an unbalanced
@@ -225,7 +225,7 @@ def _inserted_whole(u: list[str], t: list[str]) -> bool:
     depth, depths = 0, []  # the bracket depth before each upstream token
     for tok in u:
         depths.append(depth)
-        depth += (tok in _OPENERS) - (tok in _CLOSERS)
+        depth += (tok in OPENERS) - (tok in _CLOSERS)
     ops = difflib.SequenceMatcher(None, u, t, autojunk=False).get_opcodes()
     if any(tag not in ("equal", "insert") for tag, *_ in ops):
         return False
@@ -235,12 +235,12 @@ def _inserted_whole(u: list[str], t: list[str]) -> bool:
         piece = t[j0:j1]
         level = 0
         for tok in piece:
-            level += (tok in _OPENERS) - (tok in _CLOSERS)
+            level += (tok in OPENERS) - (tok in _CLOSERS)
             if level < 0:
                 return False
         before, after = (u[i - 1] if i > 0 else ""), (u[i] if i < len(u) else "")
         if (level != 0 or i == 0 or i == len(u) or depths[i] == 0 or not any(_is_word(tok) for tok in piece)
-                or not (before in _OPENERS or before == "," or piece[0] == ",")
+                or not (before in OPENERS or before == "," or piece[0] == ",")
                 or not (after in _CLOSERS or after == "," or piece[-1] == ",")):
             return False
     return True
@@ -449,7 +449,7 @@ def _comma_pieces(tokens: list[str]) -> list[list[str]]:
     depth = 0
     for token in tokens:
         pieces[-1].append(token)
-        if token in _OPENERS:
+        if token in OPENERS:
             depth += 1
         elif token in _CLOSERS:
             depth = max(depth - 1, 0)
@@ -484,7 +484,7 @@ def _annotation_end(tokens: list[str], colon: int, stops: tuple[str, ...]) -> in
     depth = 0
     for k in range(colon + 1, len(tokens)):
         token = tokens[k]
-        if token in _OPENERS:
+        if token in OPENERS:
             depth += 1
         elif token in _CLOSERS:
             depth -= 1
@@ -530,7 +530,7 @@ def _strip_def(tokens: list[str]) -> list[str]:
             end = len(tokens) - 1 if tokens[-1] == ":" else len(tokens)
             out += tokens[end:]
             break
-        if token in _OPENERS:
+        if token in OPENERS:
             depth += 1
         elif token in _CLOSERS:
             depth -= 1

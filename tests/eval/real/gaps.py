@@ -175,6 +175,12 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
    header is a copy of an old header is the old statement's same clause (the next line at the
    old header's indentation), when that one is free (nextcord's ``else:`` of ``if rules_channel
    is None:``, the block moved out of a ``try: ... else:`` and dedented; blame kept the rest).
+   c. (since 2026-12-05, night) A free ``except ...:`` the first code line of whose block copies
+   a line of an old ``except ...:``'s own block, free, is that clause with its exception edited
+   (``edited``, near): requests' ``except HTTPError:`` <- ``except RequestException:`` of
+   ``Response.ok``, changed in place by commit 925e975 ("catch exception more specifically"), at
+   ratio 0.55, under step 5b's cutoff; nextcord's ``except ValueError:`` <- ``except (KeyError,
+   TypeError):`` of ``Enum.try_value``.  Its block says which clause it is, as for ``else:``.
 
 Since 2026-12-05, late, step 5 (and 4, 5c, 7) against the own file leaves out the upstream
 units that moved to another target file (:func:`gone_units`: an innermost function, or a
@@ -1165,7 +1171,31 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
                 and _clause_header(theirs_h, k) == u_head and (path, k) not in taken:
             taken.add((path, k))
             add(i, k, "realigned", path)
+    # Step 8c (since 2026-12-05, night): a free ``except ...:`` the first code line of whose
+    # block copies a line of the block of an old ``except ...:`` (that line's own clause, not
+    # a block inside it), free, is that clause with its exception edited: requests' ``except
+    # HTTPError:`` <- ``except RequestException:`` of ``Response.ok``, changed in place by one
+    # commit (925e975, "catch exception more specifically"), the ``try:`` and both blocks kept,
+    # at ratio 0.55.  It holds little text, so its block says which clause it is, as step 8
+    # reads an ``else:``.
+    for i, text in enumerate(lines):
+        if i + 1 in rows or not _EXCEPT.match(text.strip()):
+            continue
+        first = next((k for k in _block(lines, i) if _code(lines[k])), -1)
+        if first < 0 or first + 1 not in rows:
+            continue
+        path, u_first = rows[first + 1]["upstream_path"], rows[first + 1]["upstream_line"] - 1
+        theirs_e = up_lines[path]
+        k = next((k for k in range(u_first - 1, -1, -1) if _code(theirs_e[k])
+                  and _depth(theirs_e[k]) < _depth(theirs_e[u_first])), -1)
+        if k >= 0 and _EXCEPT.match(theirs_e[k].strip()) and (path, k) not in taken:
+            taken.add((path, k))
+            add(i, k, "edited", path)
     return dict(sorted(rows.items()))
+
+
+# An ``except`` clause header (``except:``, ``except ValueError as e:``).
+_EXCEPT = re.compile(r"except\b.*:$")
 
 
 _CLAUSE_LINES = {"else:", "finally:"}
