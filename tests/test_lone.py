@@ -67,7 +67,8 @@ def test_lone_generic_lines_placed_by_position_are_not_copies(run_compare: Runne
     assert frame.loc[common_line, "match"] == "none"
     head, tail = range(1, 4), range(len(frame) - 2, len(frame) + 1)
     assert set(frame.loc[[*head, *tail], "match"]) == {"verbatim"}
-    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0)), "pkg/blend.py")
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0)),
+                     "pkg/blend.py")
     assert off.loc[else_line, "match"] == "verbatim"
     assert off.loc[common_line, "match"] == "verbatim"
 
@@ -103,7 +104,8 @@ def test_a_lone_rare_line_stays_copied_and_a_lone_common_one_does_not(run_compar
     on its own and stays verbatim; held by five more upstream files, it is an idiom and is none.
     With the rule off the fill pairs it either way."""
     target, up, line = _survivor_pair(common=False)
-    assert file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py").loc[line, "match"] == "verbatim"
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py")
+    assert frame.loc[line, "match"] == "verbatim"
     target, up, line = _survivor_pair(common=True)
     assert file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py").loc[line, "match"] == "none"
     off = run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0))
@@ -123,7 +125,8 @@ def test_a_common_call_re_wrapped_alone_is_not_a_copy(run_compare: Runner) -> No
     target = {"pkg/blend.py": _COPIED_HEAD + own + _COPIED_TAIL}
     first = (_COPIED_HEAD + own).splitlines().index("    shared_helper.reset_state(first_value,") + 1
     pieces = [first, first + 1]
-    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0)), "pkg/blend.py")
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0)),
+                     "pkg/blend.py")
     assert (off.loc[pieces, "match"] != "none").all()
     assert len(set(off.loc[pieces, "upstream_line"])) == 1
     frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py")
