@@ -158,9 +158,12 @@ def test_a_pair_found_only_by_abstract_forms_needs_more_lines(run_compare: Runne
     such lines keeps its regions (the synthetic rename cases)."""
     upstream = {"up/ops/norm_row.py": _UP_KERNEL, **_COMMON}
     target = {"mine/post_mix.py": _MY_KERNEL + _MINE}
-    on = file_lines(run_compare(target, [("up", upstream)]), "mine/post_mix.py")
+    # the weak-pair rule off: it would drop the pair's lines too, and this tests the idiom rule
+    on = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(weak_pair_min_run=0)),
+                    "mine/post_mix.py")
     assert set(on["match"]) == {"none"}
-    off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(idiom_min_abstract_lines=1)),
+    off = file_lines(run_compare(target, [("up", upstream)],
+                                 params=MatchParams(idiom_min_abstract_lines=1, weak_pair_min_run=0)),
                      "mine/post_mix.py")
     assert (off["match"] != "none").sum() >= 3
 

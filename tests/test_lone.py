@@ -45,6 +45,12 @@ _TARGET_OWN = ("    audit_one = record_event('alpha', first_value)\n"
 _COMMON = {f"up/other_{k}.py": f"def other_{k}():\n    shared_helper.reset_state()\n    return {k}\n" for k in range(5)}
 
 
+# The fixtures' target file (``pkg/blend.py``) names nothing and stands at no upstream file's place,
+# and its copied ends are 3 lines each: the weak-pair rule would drop the whole pair. These tests
+# are of the lone-line rule inside a copy, so they run with the weak-pair rule off.
+WEAK_OFF = MatchParams(weak_pair_min_run=0)
+
+
 def _pair() -> tuple[dict[str, str], dict[str, str], int, int]:
     up = {"up/blend.py": _COPIED_HEAD + _UPSTREAM_OWN + _COPIED_TAIL, **_COMMON}
     target = {"pkg/blend.py": _COPIED_HEAD + _TARGET_OWN + _COPIED_TAIL}
@@ -56,12 +62,13 @@ def test_lone_generic_lines_placed_by_position_are_not_copies(run_compare: Runne
     """``else:`` and a call many upstream files make, each with the target's own code around it,
     are none; the copied ends stay verbatim; with the rule off, the fill's alignment pairs them."""
     target, up, else_line, common_line = _pair()
-    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py")
     assert frame.loc[else_line, "match"] == "none"
     assert frame.loc[common_line, "match"] == "none"
     head, tail = range(1, 4), range(len(frame) - 2, len(frame) + 1)
     assert set(frame.loc[[*head, *tail], "match"]) == {"verbatim"}
-    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0)), "pkg/blend.py")
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0)),
+                     "pkg/blend.py")
     assert off.loc[else_line, "match"] == "verbatim"
     assert off.loc[common_line, "match"] == "verbatim"
 
@@ -97,10 +104,11 @@ def test_a_lone_rare_line_stays_copied_and_a_lone_common_one_does_not(run_compar
     on its own and stays verbatim; held by five more upstream files, it is an idiom and is none.
     With the rule off the fill pairs it either way."""
     target, up, line = _survivor_pair(common=False)
-    assert file_lines(run_compare(target, [("up", up)]), "pkg/blend.py").loc[line, "match"] == "verbatim"
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py")
+    assert frame.loc[line, "match"] == "verbatim"
     target, up, line = _survivor_pair(common=True)
-    assert file_lines(run_compare(target, [("up", up)]), "pkg/blend.py").loc[line, "match"] == "none"
-    off = run_compare(target, [("up", up)], params=MatchParams(lone_rule=0))
+    assert file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py").loc[line, "match"] == "none"
+    off = run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0))
     assert file_lines(off, "pkg/blend.py").loc[line, "match"] == "verbatim"
 
 
@@ -117,10 +125,11 @@ def test_a_common_call_re_wrapped_alone_is_not_a_copy(run_compare: Runner) -> No
     target = {"pkg/blend.py": _COPIED_HEAD + own + _COPIED_TAIL}
     first = (_COPIED_HEAD + own).splitlines().index("    shared_helper.reset_state(first_value,") + 1
     pieces = [first, first + 1]
-    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0)), "pkg/blend.py")
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_rule=0, weak_pair_min_run=0)),
+                     "pkg/blend.py")
     assert (off.loc[pieces, "match"] != "none").all()
     assert len(set(off.loc[pieces, "upstream_line"])) == 1
-    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py")
     assert set(frame.loc[pieces, "match"]) == {"none"}
 
 

@@ -1,4 +1,4 @@
-"""Weak pairs (lineage.match.weak_pairs, ``weak_pair_min_run``, off by default): in a file whose
+"""Weak pairs (lineage.match.weak_pairs, ``weak_pair_min_run``, on by default): in a file whose
 markers name no upstream, an upstream file neither named nor at the file's place keeps its lines
 only with a run of that many identical code lines in order. Fixtures written here."""
 
@@ -12,7 +12,9 @@ from conftest import Runner, file_lines
 from lineage.api import Comparison
 from lineage.match import MatchParams
 
-STRICT = MatchParams(weak_pair_min_run=5)  # the rule is off by default (params: its measurements)
+STRICT = MatchParams()  # the rule is on by default, a run of 5 (params: its measurements)
+OFF = MatchParams(weak_pair_min_run=0)
+CODE_RUNS = MatchParams(weak_pair_prose_runs=0)  # a run counts code lines only
 
 _UP_BODY = [
     "    accumulator_of_tiles = allocate_the_tile_accumulator(block_rows, block_cols)",
@@ -58,22 +60,23 @@ def _copied(runner: Runner, target: str, path: str = "tgt/ops/gemm.py", **kwargs
 
 def test_a_pair_of_short_runs_only_is_not_a_copy(run_compare: Runner) -> None:
     """Runs of 4 identical lines at most, in a file that names nothing, at another place: the
-    pair keeps no line; with the rule off its runs are copied."""
+    pair keeps no line, by default; with the rule off its runs are copied."""
+    assert MatchParams().judges_weak_pairs
     target = _target(4)
-    assert _copied(run_compare, target) >= 8  # off by default
+    assert _copied(run_compare, target, params=OFF) >= 8
     assert _copied(run_compare, target, params=STRICT) == 0
 
 
 def test_a_run_long_enough_keeps_the_pair(run_compare: Runner) -> None:
     """One run of 5 identical code lines in order establishes the pair: every line stays."""
     target = _target(5)
-    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target) >= 8
+    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target, params=OFF) >= 8
 
 
 def test_a_file_naming_the_upstream_keeps_short_runs(run_compare: Runner) -> None:
     """The same short runs in a file whose header says where they came from stay copied."""
     target = _target(4, header="# Adapted from https://github.com/up/up/blob/main/up/kernels/matmul.py\n")
-    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target) >= 8
+    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target, params=OFF) >= 8
 
 
 def test_a_pair_holding_most_of_the_file_is_not_weak(run_compare: Runner) -> None:
@@ -81,8 +84,8 @@ def test_a_pair_holding_most_of_the_file_is_not_weak(run_compare: Runner) -> Non
     (``weak_pair_max_share``): the file is the upstream file edited, and keeps its lines; a
     share of 1.0 judges it like any other pair."""
     target = _target(4, own_function=False)
-    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target) >= 8
-    assert _copied(run_compare, target, params=MatchParams(weak_pair_min_run=5, weak_pair_max_share=1.0)) == 0
+    assert _copied(run_compare, target, params=STRICT) == _copied(run_compare, target, params=OFF) >= 8
+    assert _copied(run_compare, target, params=MatchParams(weak_pair_max_share=1.0)) == 0
 
 
 def test_a_file_at_an_upstream_place_keeps_short_runs(run_compare: Runner) -> None:
@@ -92,7 +95,7 @@ def test_a_file_at_an_upstream_place_keeps_short_runs(run_compare: Runner) -> No
                 "up/ops/gemm.py": "def placeholder_of_the_old_version(value):\n    return value\n"}
     target = _target(4)
     frames = [file_lines(run_compare({"up/ops/gemm.py": target}, [("up", upstream)], params=params), "up/ops/gemm.py")
-              for params in (STRICT, MatchParams())]
+              for params in (STRICT, OFF)]
     kept = [frame.loc[frame["upstream_path"] == "up/kernels/matmul.py", "match"].isin(["verbatim", "near"]).sum()
             for frame in frames]
     assert kept[0] == kept[1] >= 8
@@ -106,7 +109,7 @@ def test_a_part_of_a_split_module_keeps_short_runs(run_compare: Runner) -> None:
     upstream = {"up/kernels/matmul.py": UPSTREAM,
                 "up/ops.py": "def placeholder_of_the_old_module(value):\n    return value\n"}
     frames = [file_lines(run_compare({"up/ops/gemm.py": _target(4)}, [("up", upstream)], params=params),
-                         "up/ops/gemm.py") for params in (STRICT, MatchParams())]
+                         "up/ops/gemm.py") for params in (STRICT, OFF)]
     kept = [int(frame["match"].isin(["verbatim", "near"]).sum()) for frame in frames]
     assert kept[0] == kept[1] >= 8
 
@@ -150,10 +153,54 @@ def test_a_run_steps_over_the_upstream_docstrings(run_compare: Runner) -> None:
     functions = "".join(_documented_function(name) for name in ("first", "second", "third", "fourth", "fifth"))
     target = functions + _OWN_FUNCTION
     frame = file_lines(run_compare({"tgt/client/calls.py": target}, [("up", {"up/api.py": functions})],
-                                   params=STRICT), "tgt/client/calls.py")
+                                   params=CODE_RUNS), "tgt/client/calls.py")
     code = frame[frame["kind"] == "code"]
     assert (code["match"] == "verbatim").sum() == 10
 
+
+def _copied_code(runner: Runner, target: str, upstream: str, params: MatchParams) -> int:
+    frame = file_lines(runner({"tgt/client/calls.py": target}, [("up", {"up/api.py": upstream})], params=params),
+                       "tgt/client/calls.py")
+    return int(frame.loc[frame["kind"] == "code", "match"].isin(["verbatim", "near"]).sum())
+
+
+def test_a_docstring_copied_word_for_word_keeps_the_pair(run_compare: Runner) -> None:
+    """One short function (two code lines) copied with its six-line docstring, beside the
+    file's own code: no run of 5 code lines, but the docstring's lines in order count in the
+    run (``weak_pair_prose_runs``), so the pair keeps its code; counting code lines only, it
+    loses it (the synthetic suite's ``subset_functions`` copies of requests' ``api.py``)."""
+    upstream = _documented_function("first") + _module("theirs")
+    target = _documented_function("first") + _OWN_FUNCTION
+    assert _copied_code(run_compare, target, upstream, STRICT) == _copied_code(run_compare, target, upstream, OFF) == 2
+    assert _copied_code(run_compare, target, upstream, CODE_RUNS) == 0
+
+
+_NOTICE = "".join(f"# {line}\n" for line in (
+    "Copyright 2024 The Upstream Authors. All rights reserved.",
+    "",
+    'Licensed under the Apache License, Version 2.0 (the "License");',
+    "you may not use this file except in compliance with the License.",
+    "You may obtain a copy of the License at",
+    "",
+    "    http://www.apache.org/licenses/LICENSE-2.0",
+    "",
+    "Unless required by applicable law or agreed to in writing, software",
+    'distributed under the License is distributed on an "AS IS" BASIS,',
+    "WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.",
+    "See the License for the specific language governing permissions and",
+    "limitations under the License.",
+)) + "\n"
+
+
+def test_a_shared_licence_notice_is_no_run(run_compare: Runner) -> None:
+    """The same Apache notice atop both files, labelled copied with the pair's short runs, is
+    no evidence of descent (every Apache-licensed file carries it): it does not count in the
+    run, and the pair keeps no line."""
+    target, upstream = _NOTICE + _target(4), {"up/kernels/matmul.py": _NOTICE + UPSTREAM}
+    frames = [file_lines(run_compare({"tgt/ops/gemm.py": target}, [("up", upstream)], params=params),
+                         "tgt/ops/gemm.py") for params in (OFF, STRICT)]
+    assert (frames[0].loc[frames[0]["kind"] == "comment", "match"] == "verbatim").sum() >= 5  # off: copied
+    assert int(frames[1]["match"].isin(["verbatim", "near"]).sum()) == 0
 
 
 def _rename_trees(tmp_path: Path) -> tuple[Path, Path, dict[str, str], dict[str, str]]:
@@ -214,7 +261,7 @@ def test_a_rename_that_comes_or_goes_rematches_a_judged_file(tmp_path: Path, reu
 
 
 def test_with_the_rule_off_a_rename_keeps_the_cached_file_below_it(tmp_path: Path) -> None:
-    """With the rule off (the default) nothing reads the "below a renamed folder" mark, so it is
+    """With the rule off (``weak_pair_min_run`` 0) nothing reads the "below a renamed folder" mark, so it is
     not in the key: a rename that comes leaves the cached ``tgt/ops/gemm.py`` (its renamed path
     has no upstream file) a cache hit; only the module now at its renamed place and the two new
     ones are matched."""
@@ -223,7 +270,7 @@ def test_with_the_rule_off_a_rename_keeps_the_cached_file_below_it(tmp_path: Pat
     for step, tree in enumerate((few, many)):
         _fill(t_root, tree)
         comparison, copied, _ = _cached_run(t_root, u_root, tmp_path / "cache", tmp_path / f"run{step}",
-                                            MatchParams(), reuse=False)
+                                            OFF, reuse=False)
         misses.append(comparison.match_cache_misses)
         assert copied >= 8
     assert misses == [2, 3]

@@ -37,9 +37,10 @@ linear in the number of lines, never in the number of file pairs):
    long enough; a lone near line also similar enough): ``else:`` placed by position is not. In a
    file whose markers do not name the upstream, a small isolated group of such lines (a
    signature's common parameters, an import block) is judged the same way.
-9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`; off by default). In a file whose markers
+9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`). In a file whose markers
    name no upstream, an upstream file neither named nor at the file's place keeps its lines
-   only if the two share a run of ``weak_pair_min_run`` identical code lines in order.
+   only if the two share a run of ``weak_pair_min_run`` identical lines in order (code lines,
+   or code, docstring and comment lines together).
 
 Every threshold is a field of :class:`MatchParams` (:mod:`lineage.match.params`); the match cache
 is :mod:`lineage.match.store`. Steps 1 to 3 run over all target files at once (steps 1 and 2 per

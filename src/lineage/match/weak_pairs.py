@@ -1,5 +1,5 @@
 """Weak pairs (after step 7, lone lines): an upstream file the target file neither names nor stands in for is a
-source of copied code only if the two share a run of identical code lines.
+source of copied code only if the two share a run of identical lines.
 
 Issue 8's definition of a copy: a line is copied only as part of copied code that follows the
 upstream file in order. Every step before this one judges lines next to their neighbours; this
@@ -25,8 +25,22 @@ between its own edits is code moved within that history (the real renamed fork's
 taking a block of 2.0.0's ``sessions.py``), not code that merely looks alike. A file with no such
 tie has only its lines to show, and this rule asks them for a run.
 
-Off by default (``weak_pair_min_run`` 0); the measurements are at the parameter
-(:class:`lineage.match.params.MatchParams`).
+A run counts the pair's prose too (``weak_pair_prose_runs``): docstring and comment lines copied
+word for word, in order, count as code lines do, in a second run beside the code-only one (the
+longer holds). Two authors who write the same code alike do not write the same sentences: a
+function copied with its six-line docstring, or a block with its four lines of comment, is
+the upstream's text, however short the code between. Of the 31 true code lines the code-only
+run cost the synthetic suite (short functions of ``subset_functions``, requests' ``api.py``
+moved and renamed in ``mixed``), 24 were in such pairs; the 7 left are a 4-line function and
+exception classes of a one-sentence docstring, alone in a file of new code. On the sglang/vLLM pair
+it keeps 4 of the pairs the code-only run drops, 3 of them vLLM's comments copied with their
+code ("# mind-exploding: carefully manage the reference and memory." in
+``npu_piecewise_backend.py``), one DeepSeek EPLB's docstring that both projects carry.
+A licence or copyright notice line (:mod:`lineage.match.headers`) is no evidence: every file
+under that licence carries it, so it ends a run.
+
+On by default since the prose runs (``weak_pair_min_run`` 5; 0 turns it off); the measurements
+are at the parameters (:class:`lineage.match.params.MatchParams`).
 
 A pair made only of near lines (a package renamed throughout, every line edited) has no
 verbatim run at all; it keeps its lines where the target file names the upstream or stands at
@@ -44,35 +58,40 @@ from lineage.match.labels import FileLabeller
 from lineage.match.records import VERBATIM
 
 
-def longest_verbatim_runs(lab: FileLabeller) -> dict[int, int]:
-    """Per upstream file paired in the target file: its longest run of consecutive target code
-    lines labelled verbatim from it, each the upstream's next code line or at most
-    ``lone_max_skip`` + 1 code lines further on (comments and docstrings between them skipped
-    on both sides)."""
+def longest_verbatim_runs(lab: FileLabeller, prose: bool = False) -> dict[int, int]:
+    """Per upstream file paired in the target file: its longest run of consecutive target lines
+    labelled verbatim from it, each the upstream's next line or at most ``lone_max_skip`` + 1
+    lines further on. Without ``prose`` the run is of code lines, comments and docstrings
+    skipped on both sides; with it, docstring and comment lines count as code lines do (a
+    target comment or docstring line not verbatim is skipped, a licence or copyright notice
+    line ends the run: notices are no evidence, :mod:`lineage.match.headers`)."""
     r, rows = lab.result, lab.t_rows
     kinds = lab.target_kinds()
     step = lab.p.lone_max_skip + 1
-    code_rows: dict[int, np.ndarray] = {}  # per upstream file: the physical rows of its code lines
+    counted_rows: dict[int, np.ndarray] = {}  # per upstream file: the physical rows of its counted lines
 
-    def code_rank(u_file: int, u_row: int) -> int:
-        """The upstream line's place among its file's code lines: the distance between two
-        lines skips the upstream's docstrings and comments as the target's are skipped (short
-        functions of a docstring each, copied in order, are one run)."""
-        if u_file not in code_rows:
-            code_rows[u_file] = lab.upstream_lines(u_file)[0][lab.upstream_kinds(u_file) == CODE]
-        return int(np.searchsorted(code_rows[u_file], u_row))
+    def rank(u_file: int, u_row: int) -> int:
+        """The upstream line's place among its file's counted lines: without ``prose`` the
+        distance between two lines skips the upstream's docstrings and comments as the target's
+        are skipped (short functions of a docstring each, copied in order, are one run)."""
+        if u_file not in counted_rows:
+            u_rows = lab.upstream_lines(u_file)[0]
+            counted_rows[u_file] = u_rows if prose else u_rows[lab.upstream_kinds(u_file) == CODE]
+        return int(np.searchsorted(counted_rows[u_file], u_row))
 
+    notices = lab.target.header_rows(lab.t_file, lab.t_lines) if prose else None
     best: dict[int, int] = {}
     run, last_file, last_rank = 0, -1, -1
-    for tc in np.flatnonzero(kinds == CODE).tolist():
+    for tc in (range(len(rows)) if prose else np.flatnonzero(kinds == CODE).tolist()):
         row = rows[tc]
-        if r.match[row] != VERBATIM:
-            run, last_file = 0, -1
+        if r.match[row] != VERBATIM or (notices is not None and notices[row]):
+            if kinds[tc] == CODE or r.match[row] == VERBATIM:
+                run, last_file = 0, -1
             continue
         u_file = int(r.up_file[row])
-        rank = code_rank(u_file, int(r.up_row[row]))
-        run = run + 1 if u_file == last_file and 0 < rank - last_rank <= step else 1
-        last_file, last_rank = u_file, rank
+        at = rank(u_file, int(r.up_row[row]))
+        run = run + 1 if u_file == last_file and 0 < at - last_rank <= step else 1
+        last_file, last_rank = u_file, at
         best[u_file] = max(best.get(u_file, 0), run)
     return best
 
@@ -80,7 +99,8 @@ def longest_verbatim_runs(lab: FileLabeller) -> dict[int, int]:
 def drop_weak_pairs(lab: FileLabeller, exempt: bool, established: frozenset[int]) -> int:
     """Unpair the lines of every upstream file that is not ``established`` (named by the target
     file's markers or at its place), holds at most ``weak_pair_max_share`` of the target file's
-    code lines and shares no run of ``weak_pair_min_run`` verbatim code lines with it, unless
+    code lines and shares no run of ``weak_pair_min_run`` verbatim lines with it (code lines;
+    with ``weak_pair_prose_runs`` also code and prose lines together), unless
     the target file is ``exempt`` (its markers name the upstream, or it descends from the
     upstream as a whole); returns how many lines."""
     minimum = lab.p.weak_pair_min_run
@@ -91,6 +111,9 @@ def drop_weak_pairs(lab: FileLabeller, exempt: bool, established: frozenset[int]
     if not paired_files:
         return 0
     runs = longest_verbatim_runs(lab)
+    if lab.p.weak_pair_prose_runs:
+        for u_file, run in longest_verbatim_runs(lab, prose=True).items():
+            runs[u_file] = max(runs.get(u_file, 0), run)
     code = lab.target_kinds() == CODE
     most = lab.p.weak_pair_max_share * int(code.sum())
     held = dict(zip(*np.unique(up_file[code & (up_file >= 0)], return_counts=True), strict=True))
