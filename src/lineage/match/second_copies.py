@@ -42,7 +42,8 @@ def second_copy_lines(lab: FileLabeller) -> np.ndarray:
         units_of.setdefault(k, set()).add(u)
     size = np.bincount(unit)
     near = np.flatnonzero((match[paired] == NEAR) & (size[unit] == 1))
-    second = [i for i in near.tolist() if units_of.get(int(key[i]), set()) - {int(unit[i])}]
+    second = [i for i, k, u in zip(near.tolist(), key[near].tolist(), unit[near].tolist(), strict=True)
+              if units_of.get(k, set()) - {u}]
     return paired[np.array(second, np.int64)] if second else np.zeros(0, np.int64)
 
 
