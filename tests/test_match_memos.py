@@ -178,3 +178,18 @@ def test_annotated_target_end_is_the_scan_it_was(tokens: list[str]) -> None:
 def test_shared_word_counts_are_the_counters_intersection(mine: list[str], ups: list[list[str]]) -> None:
     u_words = [Counter(u) for u in ups]
     assert shared_word_counts(mine, u_words) == [sum((Counter(mine) & c).values()) for c in u_words]
+
+
+@given(st.text(alphabet="ab_1 ,=.:'\"()-NoneTrueself", max_size=30))
+def test_argument_lines_read_the_abstract_form_normalise_code_gives(text: str) -> None:
+    from lineage.index.normalise import normalise_code
+    from lineage.match.idioms import _ARGUMENT, is_argument_line
+
+    assert is_argument_line(text) == bool(_ARGUMENT.match(normalise_code(text)[1]))
+
+
+@given(st.integers(1, 50))
+def test_a_wholly_free_run_is_the_one_segment_claims_take_without_the_scan(n: int) -> None:
+    from lineage.match.claims import _true_segments
+
+    assert _true_segments(np.ones(n, bool)) == [(0, n - 1)]
