@@ -755,7 +755,8 @@ def _clause_lab(first_up_row: int, blocked: frozenset[int] = frozenset()) -> obj
     side = SimpleNamespace(file_start=np.array([0]), kind=np.full(8, CODE))
     return SimpleNamespace(result=result, t_rows=np.arange(5), t_file=0, t_lines=mine, target=side, upstream=side,
                            upstream_lines=lambda f: (np.arange(7), up), target_kinds=lambda: np.full(5, CODE),
-                           upstream_kinds=lambda f: np.full(7, CODE), blocked_from=lambda f, tc: tc in blocked)
+                           upstream_kinds=lambda f: np.full(7, CODE), blocked_from=lambda f, tc: tc in blocked,
+                           stripped=lambda: [t.strip() for t in mine])
 
 
 def test_a_clause_pairs_only_when_its_headers_block_is_copied_too() -> None:

@@ -136,8 +136,8 @@ class FileClaims:
             free = self.owner[run.t0 : run.t1 + 1] < 0
             if not free.any():
                 continue
-            # split the run around lines already claimed
-            for seg_start, seg_end in _true_segments(free):
+            # split the run around lines already claimed (most runs are wholly free: one segment)
+            for seg_start, seg_end in [(0, len(free) - 1)] if free.all() else _true_segments(free):
                 lo, hi = run.t0 + seg_start, run.t0 + seg_end
                 part = Run(run.up_file, run.diag, lo, hi,
                            run.weight * (hi - lo + 1) / (run.t1 - run.t0 + 1),

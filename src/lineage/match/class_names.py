@@ -57,6 +57,15 @@ def top_classes(lines: list[str]) -> tuple[np.ndarray, set[str]]:
     return np.array([names[k] if k >= 0 and names[k] in once else "" for k in owner.tolist()], object), once
 
 
+def _upstream_classes(lab: FileLabeller, u_file: int) -> tuple[np.ndarray, set[str]]:
+    """:func:`top_classes` of upstream file ``u_file`` (kept for the run in the upstream side: an
+    upstream file is paired with many target files)."""
+    memo = lab.upstream.class_memo
+    if u_file not in memo:
+        memo[u_file] = top_classes(lab.upstream_lines(u_file)[1])
+    return memo[u_file]
+
+
 def yield_to_named_classes(lab: FileLabeller) -> int:
     """Drop the pairs of the new classes that hold only prose of an upstream class the target
     file also defines, and block their lines from that upstream file (see the module
@@ -81,12 +90,13 @@ def yield_to_named_classes(lab: FileLabeller) -> int:
     # of prose that class holds too, and any other
     shared: set[tuple[str, int]] = set()
     alone: set[tuple[str, int]] = set()
-    for tc, row in zip(paired.tolist(), p_rows.tolist(), strict=True):
-        x, u_file, u_row = t_class[row], int(r.up_file[row]), int(r.up_row[row])
+    for tc, row, u_file, u_row in zip(paired.tolist(), p_rows.tolist(), r.up_file[p_rows].tolist(),
+                                      r.up_row[p_rows].tolist(), strict=True):
+        x = t_class[row]
         if not x:
             continue
         if u_file not in by_file:
-            by_file[u_file] = top_classes(lab.upstream_lines(u_file)[1])
+            by_file[u_file] = _upstream_classes(lab, u_file)
         u_class, u_names = by_file[u_file]
         y = u_class[u_row]
         if y and y != x and y in t_names and x not in u_names:

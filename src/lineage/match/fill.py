@@ -120,7 +120,7 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
     main = max(pairs, key=lambda u: (int((paired == u).sum()), -pairs.index(u))) if pairs else -1
     pairs += sorted(named - set(pairs))
     added: list[Chain] = []
-    statements = Statements(lab)
+    statements = Statements.of(lab)
     for u_file in pairs:
         _fill_pair(lab, statements, u_file, len(accepted) + len(added), added, u_file == main or u_file in named,
                    u_file in placed, attributed or u_file in placed or not lab.p.survivor_place_or_marker)

@@ -70,6 +70,7 @@ from lineage.match.statements import (
     line_partners,
     piece_text,
     statement_key,
+    statement_lines,
     whole_statements,
     words,
 )
@@ -176,6 +177,18 @@ class Statements:
         self._target_names: frozenset[str] | None = None
         self._collections: dict[int, dict[int, tuple[str, list[int]]]] = {}
         self._lines: list[str] | None = None
+        self._qualified: dict[int, dict[str, list[int]]] = {}
+        self._headers: dict[int, list[tuple[list[int], str]]] = {}
+        self._distinctive: np.ndarray | None = None
+
+    @classmethod
+    def of(cls, lab: FileLabeller) -> Statements:
+        """The labeller's one instance, made on first use: all it keeps is read from the text,
+        never from the labels, so every rule of the file shares it (the identical-twin rule
+        made one per candidate header, and scanned the target's names again each time)."""
+        if lab.statement_rules is None:
+            lab.statement_rules = cls(lab)
+        return lab.statement_rules
 
     @staticmethod
     def _of(unlimited: np.ndarray, max_lines: int) -> tuple[np.ndarray, np.ndarray]:
@@ -269,11 +282,53 @@ class Statements:
                           bool(self.lab.p.fill_signature_overloads))
 
     def target_qualified_defs(self, max_lines: int) -> dict[str, list[int]]:
-        """The target file's definitions by qualified key, each defined once (:func:`_qualified_defs`)."""
-        lab = self.lab
-        kinds = lab.target_kinds().tolist()
-        return _qualified_defs(*self.target(max_lines), self._target_lines(), kinds,
-                               bool(lab.p.fill_signature_overloads))
+        """The target file's definitions by qualified key, each defined once (:func:`_qualified_defs`;
+        made once per file, for every upstream file it pairs with)."""
+        if max_lines not in self._qualified:
+            lab = self.lab
+            kinds = lab.target_kinds().tolist()
+            self._qualified[max_lines] = _qualified_defs(*self.target(max_lines), self._target_lines(), kinds,
+                                                         bool(lab.p.fill_signature_overloads))
+        return self._qualified[max_lines]
+
+    def target_def_headers(self, max_lines: int) -> list[tuple[list[int], str]]:
+        """The target file's ``def`` statements of several lines with their :func:`def_key`, in
+        order (made once per file: :func:`misnamed_headers` reads them for every upstream file)."""
+        if max_lines not in self._headers:
+            lines = self._target_lines()
+            found = []
+            for stmt in whole_statements(*self.target(max_lines), range(len(lines))):
+                key = def_key(lines[stmt[0]])
+                if len(stmt) >= 2 and key is not None and key.startswith("def "):
+                    found.append((stmt, key))
+            self._headers[max_lines] = found
+        return self._headers[max_lines]
+
+    def upstream_def_numbers(self, u_file: int, max_lines: int, overloads: bool) -> tuple[np.ndarray, list[str]]:
+        """Per content line of upstream file ``u_file``: the number of the ``def`` statement it
+        lies in (a definition, not an ``@overload`` declaration with ``overloads``), else -1; and
+        each number's :func:`def_key` (kept for the run in its side, as its statements are)."""
+        memo = self.lab.upstream.def_numbers_memo
+        if (u_file, max_lines, overloads) not in memo:
+            u_lines = self._upstream_lines(u_file)
+            u_name = np.full(len(u_lines), -1, np.int64)
+            u_keys: list[str] = []
+            for stmt in whole_statements(*self.upstream(u_file, max_lines), range(len(u_lines))):
+                key = def_key(u_lines[stmt[0]])
+                if key is not None and key.startswith("def ") and not (overloads and _overload(u_lines, stmt[0])):
+                    u_name[stmt] = len(u_keys)
+                    u_keys.append(key)
+            memo[(u_file, max_lines, overloads)] = (u_name, u_keys)
+        return memo[(u_file, max_lines, overloads)]
+
+    def target_distinctive(self) -> np.ndarray:
+        """Per content line of the target file: :meth:`FileLabeller.distinctive` (made once per file)."""
+        if self._distinctive is None:
+            lab = self.lab
+            start = int(lab.target.file_start[lab.t_file])
+            self._distinctive = np.array([lab.distinctive(lab.t_lines[row].strip(), int(lab.target.ntok[start + tc]))
+                                          for tc, row in enumerate(lab.t_rows.tolist())], bool)
+        return self._distinctive
 
     def upstream_qualified_defs(self, u_file: int, max_lines: int) -> dict[str, list[int]]:
         """Likewise for an upstream file (kept for the run in its side)."""
@@ -343,9 +398,7 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
     found.sort()
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
-    start = int(lab.target.file_start[lab.t_file])
-    bounding = np.array([lab.distinctive(lab.t_lines[row].strip(), int(lab.target.ntok[start + tc]))
-                         for tc, row in enumerate(rows.tolist())], bool)
+    bounding = statements.target_distinctive()
     for t_stmt, u_stmt, name in found:
         if max(len(t_stmt), len(u_stmt)) < 2 and (not p.fill_signature_one_line or _DUNDER.fullmatch(_bare(name))):
             continue  # one line each: only by the one-line rule, and not for a protocol method
@@ -391,21 +444,12 @@ def misnamed_headers(lab: FileLabeller, statements: Statements, u_file: int) -> 
     if not own:
         return
     t_lines = statements._target_lines()
-    u_lines = statements._upstream_lines(u_file)
     u_rows, _ = lab.upstream_lines(u_file)
     overloads = bool(p.fill_signature_overloads)
     # content line -> number of its def statement; an upstream declaration is no definition
-    u_name = np.full(len(u_lines), -1, np.int64)
-    u_keys: list[str] = []
-    for stmt in whole_statements(*statements.upstream(u_file, p.fill_statement_max_lines), range(len(u_lines))):
-        key = def_key(u_lines[stmt[0]])
-        if key is not None and key.startswith("def ") and not (overloads and _overload(u_lines, stmt[0])):
-            u_name[stmt] = len(u_keys)
-            u_keys.append(key)
-    for stmt in whole_statements(*statements.target(p.fill_statement_max_lines), range(len(t_lines))):
-        key = def_key(t_lines[stmt[0]])
-        if len(stmt) < 2 or key is None or not key.startswith("def "):
-            continue  # a header of one line was paired by its whole text: a function renamed
+    u_name, u_keys = statements.upstream_def_numbers(u_file, p.fill_statement_max_lines, overloads)
+    # (a header of one line was paired by its whole text: a function renamed)
+    for stmt, key in statements.target_def_headers(p.fill_statement_max_lines):
         taken = [tc for tc in stmt if r.match[rows[tc]] != NONE and r.up_file[rows[tc]] == u_file]
         if not taken or any(r.match[rows[tc]] != NEAR for tc in taken):
             continue  # a line equal to one of the upstream statement's: its signature copied whole
@@ -607,10 +651,15 @@ def statements_naming_one(lab: FileLabeller, statements: Statements,
         return []
     u_rows, _ = lab.upstream_lines(u_file)
     named: dict[int, set[int]] = {}
-    for tc in np.flatnonzero(mine).tolist():
-        named.setdefault(int(t_ids[tc]), set()).add(int(u_ids[np.searchsorted(u_rows, r.up_row[rows[tc]])]))
-    return [(np.flatnonzero(t_ids == sid).tolist(), np.flatnonzero(u_ids == next(iter(u_sids))).tolist(), mine)
-            for sid, u_sids in named.items() if len(u_sids) == 1 and -1 not in u_sids]
+    at = np.flatnonzero(mine)  # the upstream statements named, looked up in one call
+    for sid, u_sid in zip(t_ids[at].tolist(), u_ids[np.searchsorted(u_rows, r.up_row[rows[at]])].tolist(),
+                          strict=True):
+        named.setdefault(sid, set()).add(u_sid)
+    found = [(sid, next(iter(u_sids))) for sid, u_sids in named.items() if len(u_sids) == 1 and -1 not in u_sids]
+    if not found:
+        return []
+    t_at, u_at = statement_lines(t_ids, [t for t, _ in found]), statement_lines(u_ids, [u for _, u in found])
+    return [(t_at[sid], u_at[u_sid], mine) for sid, u_sid in found]
 
 
 def _argument_key(line: str) -> str:

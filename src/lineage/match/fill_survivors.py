@@ -220,20 +220,16 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed
     mine = np.flatnonzero((r.match[rows] != NONE) & (r.up_file[rows] == u_file))
     used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
     number = int(r.region[rows[mine[0]]]) if len(mine) else new_number
-    u, t = lab.upstream, lab.target
-    u_start, t_start = int(u.file_start[u_file]), int(t.file_start[lab.t_file])
+    t = lab.target
+    t_start = int(t.file_start[lab.t_file])
     by_form: dict[str, list[int]] = {}
     sorted_names = bool(lab.p.fill_import_sorted_names)
     renamed_package = bool(lab.p.lone_placed_import_variants) and placed
     packages = lab.packages(u_file)
-    # Only code lines can be imports (the kind test once, on the arrays), and an import's
-    # stripped text starts with one of two words (a cheap test before the pattern).
-    for uc in np.flatnonzero(u.kind[u_start : u_start + len(u_rows)] == CODE).tolist():
-        text = u_lines[u_rows[uc]].strip()
-        if uc not in used and is_import_line(text):
-            by_form.setdefault(fold_form(text, CODE), []).append(uc)
-            names = names_key(text) if sorted_names else None
-            if names is not None:
+    for uc, form, names in _upstream_imports(lab, u_file):
+        if uc not in used:
+            by_form.setdefault(form, []).append(uc)
+            if sorted_names and names is not None:
                 by_form.setdefault(names, []).append(uc)
     if not by_form:
         return
@@ -264,6 +260,25 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed
         labelled = pair_label(text, u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u_file))
         if labelled is not None:
             lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+
+
+def _upstream_imports(lab: FileLabeller, u_file: int) -> list[tuple[int, str, str | None]]:
+    """(content line, fold form, :func:`names_key`) of each import line of upstream file
+    ``u_file``, in order (kept for the run in the upstream side: an upstream file is paired with
+    many target files, and rule (c) read all its lines for each)."""
+    memo = lab.upstream.import_memo
+    if u_file not in memo:
+        u_rows, u_lines = lab.upstream_lines(u_file)
+        start = int(lab.upstream.file_start[u_file])
+        found = []
+        # Only code lines can be imports (the kind test once, on the arrays), and an import's
+        # stripped text starts with one of two words (a cheap test before the pattern).
+        for uc in np.flatnonzero(lab.upstream.kind[start : start + len(u_rows)] == CODE).tolist():
+            text = u_lines[u_rows[uc]].strip()
+            if is_import_line(text):
+                found.append((uc, fold_form(text, CODE), names_key(text)))
+        memo[u_file] = found
+    return memo[u_file]
 
 
 _FROM_IMPORT = re.compile(r"from\s+([\w.]+)\s+import\s+([\w\s,]+?)\s*,?")
@@ -307,7 +322,7 @@ def moved_lines(lab: FileLabeller, u_file: int, first_number: int) -> int:
         out: dict[str, list[int]] = {}
         for c in np.flatnonzero(kinds == CODE).tolist():
             text = side_lines[side_rows[c]].strip()
-            if sum(ch.isalnum() for ch in text) >= lab.p.fill_moved_min_alnum:
+            if sum(map(str.isalnum, text)) >= lab.p.fill_moved_min_alnum:
                 out.setdefault(fold_form(text, CODE), []).append(c)
         return out
 

@@ -56,9 +56,19 @@ class Side:
     # (file, statement length limit) -> its collections by assigned name (lineage.match.fill's
     # collection survivors), likewise.
     collection_memo: dict[tuple[int, int], dict[str, list[list[int]]]] = field(init=False, default_factory=dict)
+    # (file, statement length limit, overloads) -> per content line the number of the ``def``
+    # statement it lies in, and each number's name (lineage.match.fill's misnamed headers), likewise.
+    def_numbers_memo: dict[tuple[int, int, bool], tuple[np.ndarray, list[str]]] = field(init=False,
+                                                                                        default_factory=dict)
     # (file, annotations stripped) -> the key each content line aligns on inside a copy
     # (lineage.match.fill_lines.align_forms), likewise.
     align_memo: dict[tuple[int, bool], AlignForms] = field(init=False, default_factory=dict)
+    # file -> (content line, fold form, sorted names key) of each of its import lines
+    # (lineage.match.fill_survivors' imports in any order), likewise.
+    import_memo: dict[int, list[tuple[int, str, str | None]]] = field(init=False, default_factory=dict)
+    # file -> per physical row its top-level class, and the class names it defines once
+    # (lineage.match.class_names), likewise.
+    class_memo: dict[int, tuple[np.ndarray, set[str]]] = field(init=False, default_factory=dict)
     # upstream number -> its top-level packages and modules (top_packages), made on first use.
     packages_memo: dict[int, frozenset[str]] = field(init=False, default_factory=dict)
     # which of src/ and lib/ are packages in the whole tree (lineage.index.project.package_roots):

@@ -103,7 +103,7 @@ def _other_name_header(lab: FileLabeller, tc: int, up_text: str, u_file: int) ->
     mine, theirs = def_key(lab.t_lines[lab.t_rows[tc]].strip()), def_key(up_text)
     if mine is None or theirs is None or not theirs.startswith("def ") or mine == theirs:
         return False
-    statements = Statements(lab)
+    statements = Statements.of(lab)
     return theirs in statements.target_names_once() and theirs in statements.upstream_names_once(u_file)
 
 

@@ -60,11 +60,12 @@ shared lines are common forms, and such a copy cannot be told from an idiom by i
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import numpy as np
 
 from lineage.arrays import counts_sorted, distinct_pairs, positions, unique, unique_first
-from lineage.index.normalise import normalise_code
+from lineage.index.normalise import abstract_code
 from lineage.match.hits import Side
 from lineage.match.imports import is_absolute_import
 from lineage.match.params import MatchParams
@@ -79,9 +80,10 @@ _ARGUMENT = re.compile(
 )
 
 
+@lru_cache(maxsize=1 << 16)  # argument lines (``self,``, ``dim=dim,``) recur in many files
 def is_argument_line(text: str) -> bool:
     """Whether a stripped code line is a lone keyword argument/default or a row of literals."""
-    return bool(_ARGUMENT.match(normalise_code(text)[1]))
+    return bool(_ARGUMENT.match(abstract_code(text)))  # (normalise_code's abstract form alone)
 
 
 # A ``return`` or ``yield`` of constants only, a number or a string among them: literals joined
@@ -94,7 +96,7 @@ _CONSTANT_STATEMENT = re.compile(
 
 def is_constant_statement(text: str) -> bool:
     """Whether a stripped code line returns or yields constants only (see the pattern above)."""
-    return bool(_CONSTANT_STATEMENT.match(normalise_code(text)[1]))
+    return bool(_CONSTANT_STATEMENT.match(abstract_code(text)))
 
 
 # A method of Python's data model with at most three plain parameters after ``self``/``cls``

@@ -32,6 +32,7 @@ from lineage.match.regions import Chain, Run, weak_region_proven
 
 if TYPE_CHECKING:
     from lineage.match.fill_lines import AlignForms
+    from lineage.match.fill_statements import Statements
 
 _DEFAULT = MatchParams()
 # The first words of a line that opens a definition (its header or a decorator).
@@ -119,8 +120,11 @@ class FileLabeller:
         self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
         self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
         self._statements: np.ndarray | None = None
+        self._stripped: list[str] | None = None
         # the target file's align forms (lineage.match.fill_lines.align_forms), made on first use
         self.align_forms: AlignForms | None = None
+        # the target file's statements for the statement rules (Statements.of), made on first use
+        self.statement_rules: Statements | None = None
         # upstream modules this file is a part of, split into a package of the module's name at
         # the module's place (``fill_module_split``; set by the matcher)
         self.split_from: frozenset[int] = frozenset()
@@ -144,6 +148,12 @@ class FileLabeller:
             self._statements = file_statement_ids(self.target.kind, int(self.target.file_start[self.t_file]),
                                                   [self.t_lines[row] for row in self.t_rows.tolist()])
         return self._statements
+
+    def stripped(self) -> list[str]:
+        """The target file's content lines, stripped (made once: the lone-line rules scan them)."""
+        if self._stripped is None:
+            self._stripped = [self.t_lines[row].strip() for row in self.t_rows.tolist()]
+        return self._stripped
 
     def ends_definition_above(self, tc: int) -> bool:
         """Content line ``tc`` stands right above a definition's header (``def``, ``async def``,
@@ -403,21 +413,22 @@ class FileLabeller:
             target_of[src] = u_owner[np.repeat(blocks[:, 1], sizes) + step]
         nonspace = np.frombuffer(t_joined.encode("utf-32-le", "surrogatepass"), np.uint32) != ord(" ")
         mapped: dict[int, tuple[int, int]] = {}  # gap position -> (upstream content line, chars)
-        start = 0
-        for k, tc in enumerate(t_range):
-            # Line k's characters: its own slice of the joined text (the space after it is no
-            # character of it), so the test costs its length, not the gap's.
-            end = start + len(t_texts[k])
-            here, start = slice(start, end), end + 1
+        # Line k's characters: its own slice of the joined text (the space after it is no
+        # character of it); every line's counts of characters and of aligned ones at once.
+        lengths = np.array([len(text) for text in t_texts], np.int64)
+        ends = np.cumsum(lengths) + np.arange(len(lengths))
+        starts = ends - lengths
+        counted = np.concatenate(([0], np.cumsum(nonspace)))
+        hits = np.concatenate(([0], np.cumsum(nonspace & aligned)))
+        chars, aligned_chars = (counted[ends] - counted[starts]).tolist(), (hits[ends] - hits[starts]).tolist()
+        for k, (tc, start, end) in enumerate(zip(t_range, starts.tolist(), ends.tolist(), strict=True)):
             if not free(tc):
                 continue
-            mask = nonspace[here]
-            n_chars = int(mask.sum())
-            if n_chars == 0:
+            n_chars = chars[k]
+            if n_chars == 0 or aligned_chars[k] / n_chars < self.p.gap_min_aligned:
                 continue
-            hit = mask & aligned[here]
-            if hit.sum() / n_chars < self.p.gap_min_aligned:
-                continue
+            here = slice(start, end)
+            hit = nonspace[here] & aligned[here]
             mapped[k] = (u_range[int(np.bincount(target_of[here][hit]).argmax())], n_chars)
         for k, (uc, n_chars) in mapped.items():
             tc = t_range[k]

@@ -190,8 +190,9 @@ def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     the module docstring)."""
     r, rows = lab.result, lab.t_rows
     kind = lab.target_kinds()
-    texts = [lab.t_lines[row].strip() for row in rows.tolist()]
-    decorator = [kind[tc] == CODE and _DECORATOR.match(texts[tc]) is not None for tc in paired.tolist()]
+    texts = lab.stripped()
+    decorator = [code and _DECORATOR.match(texts[tc]) is not None
+                 for tc, code in zip(paired.tolist(), (kind[paired] == CODE).tolist(), strict=True)]
     if not any(decorator):
         return np.zeros(0, np.int64)
     ids = lab.statements()
@@ -247,9 +248,10 @@ def orphan_clauses(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     paired line with a line of that upstream clause's block (see the module docstring)."""
     r, rows = lab.result, lab.t_rows
     kinds = lab.target_kinds()
+    texts = lab.stripped()
     found = []
-    for k, tc in enumerate(paired.tolist()):
-        if kinds[tc] != CODE or lab.t_lines[rows[tc]].strip() not in _CLAUSE:
+    for k, (tc, code) in enumerate(zip(paired.tolist(), (kinds[paired] == CODE).tolist(), strict=True)):
+        if not code or texts[tc] not in _CLAUSE:
             continue
         u_file = int(r.up_file[rows[tc]])
         u_rows, u_lines = lab.upstream_lines(u_file)
@@ -289,7 +291,7 @@ def _same_name_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarra
     out = np.zeros(len(paired), bool)
     if not near.any():
         return out
-    statements = Statements(lab)
+    statements = Statements.of(lab)
     mine = statements.target_names_once()
     for k in np.flatnonzero(near).tolist():
         tc = int(paired[k])
@@ -312,7 +314,7 @@ def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_
     several = t_stmt >= 0
     several[several] = t_sizes[t_stmt[several]] > 1
     u_stmt = np.full(len(tcs), -1, np.int64)
-    statements = Statements(lab)
+    statements = Statements.of(lab)
     for u in np.unique(up_files[several]).tolist():
         mine = several & (up_files == u)
         u_stmt[mine] = statements.upstream_unlimited(int(u))[0][u_pos[mine]]
@@ -359,7 +361,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         mine = up_file == u
         u_pos[mine] = np.searchsorted(lab.upstream_lines(u)[0], r.up_row[rows[paired[mine]]])
     code = lab.target.kind[start + paired] == CODE
-    is_import = np.array([bool(c) and is_import_line(lab.t_lines[rows[tc]].strip())
+    texts = lab.stripped()
+    is_import = np.array([bool(c) and is_import_line(texts[tc])
                           for tc, c in zip(paired.tolist(), code.tolist(), strict=True)], bool)
     strong = (match[paired] != NEAR) | (r.similarity[rows[paired]] >= p.lone_near_min_similarity)
     if p.fill_added_arguments:
@@ -432,8 +435,9 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     def evidence(pos: np.ndarray) -> np.ndarray:
         """Which of these paired lines (positions in ``paired``) are evidence on their own."""
         tcs = paired[pos]
-        long_enough = np.array([lab.distinctive(lab.t_lines[rows[tc]].strip(), int(lab.target.ntok[start + tc]))
-                                for tc in tcs.tolist()], bool)
+        long_enough = np.array([lab.distinctive(texts[tc], ntok)
+                                for tc, ntok in zip(tcs.tolist(), lab.target.ntok[start + tcs].tolist(), strict=True)],
+                               bool)
         found = idioms.rare(tcs + start, lab.t_lines) & long_enough
         near = match[tcs] == NEAR
         if near.any() and p.lone_near_text_rarity:
@@ -515,8 +519,8 @@ def clause_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
     kinds = lab.target_kinds()
-    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
-            if kinds[tc] == CODE and lab.t_lines[rows[tc]].strip() in _CLAUSE]
+    texts = lab.stripped()
+    free = [tc for tc in np.flatnonzero((match == NONE) & (kinds == CODE)).tolist() if texts[tc] in _CLAUSE]
     if not free:
         return []
     taken = _paired_upstream_lines(lab)
@@ -559,9 +563,9 @@ def decorator_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
     kinds = lab.target_kinds()
-    texts = [lab.t_lines[row].strip() for row in rows.tolist()]
-    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
-            if kinds[tc] == CODE and _DECORATOR.match(texts[tc]) is not None]
+    texts = lab.stripped()
+    free = [tc for tc in np.flatnonzero((match == NONE) & (kinds == CODE)).tolist()
+            if _DECORATOR.match(texts[tc]) is not None]
     if not free:
         return []
     taken = _paired_upstream_lines(lab)
@@ -621,8 +625,8 @@ def _block_pairs(lab: FileLabeller, is_head: Callable[[str], bool],
     r, rows = lab.result, lab.t_rows
     match = r.match[rows]
     kinds = lab.target_kinds()
-    free = [tc for tc in np.flatnonzero(match == NONE).tolist()
-            if kinds[tc] == CODE and is_head(lab.t_lines[rows[tc]])]
+    free = [tc for tc in np.flatnonzero((match == NONE) & (kinds == CODE)).tolist()
+            if is_head(lab.t_lines[rows[tc]])]
     if not free:
         return []
     taken = _paired_upstream_lines(lab)

@@ -65,7 +65,8 @@ def second_copy_lines(lab: FileLabeller, off_chain: bool = False) -> np.ndarray:
         units_of.setdefault(k, set()).add(u)
     size = np.bincount(unit)
     near = np.flatnonzero((match[paired] == NEAR) & (size[unit] == 1))
-    second = [i for i in near.tolist() if units_of.get(int(key[i]), set()) - {int(unit[i])}]
+    second = [i for i, k, u in zip(near.tolist(), key[near].tolist(), unit[near].tolist(), strict=True)
+              if units_of.get(k, set()) - {u}]
     if off_chain and lab.p.second_copy_off_chain:
         second = sorted(set(second) | set(_off_chain_near(lab, paired, key, unit).tolist()))
     return paired[np.array(second, np.int64)] if second else np.zeros(0, np.int64)

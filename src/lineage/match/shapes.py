@@ -262,9 +262,12 @@ def pair_renamed(lab: FileLabeller, u_file: int,
         return 0
     paired_uc = np.searchsorted(u_rows, r.up_row[rows[mine]])
     witnesses = []
-    for tc, uc in zip(mine.tolist(), paired_uc.tolist(), strict=True):
-        if lab.target.kind[t_start + tc] == CODE:
-            witnesses.append((line_tokens(lab.t_lines[rows[tc]].strip()), line_tokens(u_lines[u_rows[uc]].strip())))
+    code = lab.target.kind[t_start + mine] == CODE  # the kind test on the arrays, once
+    for row, u_row in zip(rows[mine[code]].tolist(), u_rows[paired_uc[code]].tolist(), strict=True):
+        t_text, u_text = lab.t_lines[row].strip(), u_lines[u_row].strip()
+        t_tokens = line_tokens(t_text)
+        # a verbatim pair's tokens are one list (read, never changed)
+        witnesses.append((t_tokens, t_tokens if u_text == t_text else line_tokens(u_text)))
     renames = {u: t for (u, t), n in witnessed_renames(witnesses, bool(p.fill_rename_kept_names)).items()
                if n >= p.fill_rename_min_witnesses}
     if not renames:

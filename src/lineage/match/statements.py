@@ -311,18 +311,12 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     pool = Counter()
     for c in u_words:
         pool.update(c)
-    u_tokens = [line_tokens(u.strip()) for u in u_lines] if kept_keywords or kept_keys else []
-    u_bound = [_bound_names(tokens) | (_bound_keys(tokens) if kept_keys else set()) for tokens in u_tokens]
+    u_bound: list[set[str]] | None = None  # made when a line first names a kept keyword or key
     out: list[int | None] = []
     last = 0
     for k, text in enumerate(t_lines):
         mine = words(text, strip)
-        left = pool.copy()
-        found = 0
-        for w in mine:
-            if left[w] > 0:
-                left[w] -= 1
-                found += 1
+        found = shared_word_counts(mine, [pool])[0]  # its words the statement holds, each at most as often
         if mine and found < min_word_share * len(mine):
             grown = next((j for j, u in enumerate(u_lines) if added_arguments(text, u)), None) if arguments else None
             if grown is not None:
@@ -332,7 +326,10 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             name = _keyword_line(text, strip) if kept_keywords and k > 0 else None
             if name is None and kept_keys and k > 0:
                 name = _key_line(text)
-            at = [j for j, bound in enumerate(u_bound) if name is not None and name in bound]
+            if name is not None and u_bound is None:
+                u_bound = [_bound_names(tokens) | (_bound_keys(tokens) if kept_keys else set())
+                           for tokens in (line_tokens(u.strip()) for u in u_lines)]
+            at = [j for j, bound in enumerate(u_bound) if name in bound] if name is not None and u_bound else []
             if not at:
                 out.append(None)
                 continue
@@ -340,7 +337,7 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             out.append(last)
             continue
         if mine:
-            shared = [sum((Counter(mine) & c).values()) for c in u_words]
+            shared = shared_word_counts(mine, u_words)
             best = max(shared)
             last = next(j for j in [*range(last, len(u_lines)), *range(last)] if shared[j] == best)
         else:
@@ -350,6 +347,14 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             last = next((j for j in range(last, len(u_lines)) if not u_words[j]), last)
         out.append(last)
     return out
+
+
+def shared_word_counts(mine: list[str], u_words: list[Counter]) -> list[int]:
+    """Per upstream line (its words counted), how many words it shares with ``mine``, each as
+    often as the line holding it fewer times: ``sum((Counter(mine) & c).values())``, without a
+    Counter made per upstream line."""
+    counts = Counter(mine).items()
+    return [sum(n if n <= (m := c.get(w, 0)) else m for w, n in counts) for c in u_words]
 
 
 def _bound_names(tokens: list[str]) -> set[str]:
@@ -415,6 +420,18 @@ def whole_statements(ids: np.ndarray, sizes: np.ndarray, lines: Sequence[int]) -
         if sid >= 0:
             members.setdefault(sid, []).append(line)
     return [found for sid, found in members.items() if sizes[sid] == len(found)]
+
+
+def statement_lines(ids: np.ndarray, wanted: Sequence[int]) -> dict[int, list[int]]:
+    """The content lines, in order, of each statement number in ``wanted`` (each at least 0):
+    ``np.flatnonzero(ids == s)`` for all of them from one stable sort, not one pass over the
+    file's ids per statement."""
+    order = np.argsort(ids, kind="stable")  # stable: a statement's lines stay in line order
+    ordered = ids[order]
+    numbers = sorted(set(wanted))
+    lo = np.searchsorted(ordered, numbers, "left").tolist()
+    hi = np.searchsorted(ordered, numbers, "right").tolist()
+    return {s: order[a:b].tolist() for s, a, b in zip(numbers, lo, hi, strict=True)}
 
 
 def _piece_without_annotation(tokens: list[str]) -> list[str]:
@@ -493,6 +510,7 @@ def _annotation_end(tokens: list[str], colon: int, stops: tuple[str, ...]) -> in
     return None
 
 
+@lru_cache(maxsize=_MEMO_LINES)  # a few thousand names recur over millions of lines
 def _is_name(token: str) -> bool:
     return (token[0].isalpha() or token[0] == "_") and token.replace("_", "a").isalnum() and not iskeyword(token)
 
@@ -500,7 +518,7 @@ def _is_name(token: str) -> bool:
 def _annotated_target_end(tokens: list[str]) -> int | None:
     """Index of the ``:`` after a simple assignment target (``name``, ``self.name``,
     ``name[key]``) that opens a line, else None."""
-    if not tokens or not _is_name(tokens[0]):
+    if ":" not in tokens or not _is_name(tokens[0]):  # (most lines hold no ``:`` token at all)
         return None
     k = 1
     while k < len(tokens):
