@@ -110,14 +110,23 @@ def drop_weak_pairs(lab: FileLabeller, exempt: bool, established: frozenset[int]
     paired_files = set(np.unique(up_file[up_file >= 0]).tolist()) - established
     if not paired_files:
         return 0
-    runs = longest_verbatim_runs(lab)
-    if lab.p.weak_pair_prose_runs:
-        for u_file, run in longest_verbatim_runs(lab, prose=True).items():
-            runs[u_file] = max(runs.get(u_file, 0), run)
     code = lab.target_kinds() == CODE
     most = lab.p.weak_pair_max_share * int(code.sum())
     held = dict(zip(*np.unique(up_file[code & (up_file >= 0)], return_counts=True), strict=True))
-    weak = [u for u in paired_files if runs.get(u, 0) < minimum and held.get(u, 0) <= most]
+    judged = [u for u in paired_files if held.get(u, 0) <= most]
+    if not judged:
+        return 0
+    # a run counts verbatim lines only: a file with fewer than ``minimum`` of them is weak
+    # without the runs (which walk every line of the file in Python)
+    verbatim = lab.result.match[lab.t_rows] == VERBATIM
+    n_verbatim = dict(zip(*np.unique(up_file[verbatim], return_counts=True), strict=True))
+    runs: dict[int, int] = {}
+    if any(n_verbatim.get(u, 0) >= minimum for u in judged):
+        runs = longest_verbatim_runs(lab)
+        if lab.p.weak_pair_prose_runs:
+            for u_file, run in longest_verbatim_runs(lab, prose=True).items():
+                runs[u_file] = max(runs.get(u_file, 0), run)
+    weak = [u for u in judged if runs.get(u, 0) < minimum]
     dropped = np.flatnonzero(np.isin(up_file, weak)).tolist()
     for tc in dropped:
         lab.unpair(tc)
