@@ -74,12 +74,13 @@ def second_copy_lines(lab: FileLabeller, off_chain: bool = False) -> np.ndarray:
 
 def _outermost_functions(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     """Per paired line, the first line of the outermost function holding it (-1 outside any)."""
-    spans = [(d.start, d.end) for d in lab.target.files[lab.t_file].definitions if d.kind == "function"]
+    line = lab.t_rows[paired].astype(np.int64) + 1
     out = np.full(len(paired), -1, np.int64)
-    for k, row in enumerate(lab.t_rows[paired].tolist()):
-        holding = [(start, end) for start, end in spans if start <= row + 1 <= end]
-        if holding:
-            out[k] = min(holding)[0]
+    # functions nest: the outermost holding a line is the one that starts first; from the last
+    # start to the first, each function overwrites the lines it holds
+    for start, end in sorted(((d.start, d.end) for d in lab.target.files[lab.t_file].definitions
+                              if d.kind == "function"), reverse=True):
+        out[(line >= start) & (line <= end)] = start
     return out
 
 
@@ -95,14 +96,12 @@ def _off_chain_near(lab: FileLabeller, paired: np.ndarray, key: np.ndarray, unit
     in_order = np.zeros(len(paired), bool)  # on the chain, or between its neighbours there
     for u in np.unique(up_file).tolist():
         mine = np.flatnonzero(up_file == u)
-        chain = [k for k, _ in increasing_pairs(mine.tolist(), up_row[mine].tolist())]
+        chain = np.array([k for k, _ in increasing_pairs(mine.tolist(), up_row[mine].tolist())], np.int64)
         on_chain[chain] = True
-        chain_u = up_row[chain]
-        for i in mine.tolist():
-            at = int(np.searchsorted(chain, i))  # the chain's lines before it in the target: chain[:at]
-            low = chain_u[at - 1] if at > 0 else -1
-            high = chain_u[at] if at < len(chain) else np.iinfo(np.int64).max
-            in_order[i] = low <= up_row[i] <= high
+        # the chain's upstream lines around each line's place in the target (chain[:at] before it)
+        bounds = np.r_[-1, up_row[chain].astype(np.int64), np.iinfo(np.int64).max]
+        at = np.searchsorted(chain, mine)
+        in_order[mine] = (bounds[at] <= up_row[mine]) & (up_row[mine] <= bounds[at + 1])
     function = _outermost_functions(lab, paired)
     chained: dict[tuple[int, int], set[int]] = {}
     for k, u, f, c in zip(key.tolist(), unit.tolist(), function.tolist(), on_chain.tolist(), strict=True):
