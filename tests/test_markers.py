@@ -470,6 +470,27 @@ def test_false_positives_rejected(src: str) -> None:
     assert markers(src) == []
 
 
+def test_named_code_lead_in() -> None:
+    # vLLM's eplb/policy/default.py: "The <words> algorithm is adapted from" names its origin
+    # (the generic lead-in stops at "the" and "is"), the source on the next docstring line.
+    src = '"""\nThe rearrangement algorithm is adapted from\n[DeepSeek EPLB](https://github.com/deepseek-ai/eplb).\n"""\n'
+    found = markers(src)
+    assert [(m.line, m.kind, m.project) for m in found] == [(2, "adapted_from", "eplb")]
+
+
+@pytest.mark.parametrize(
+    "src",
+    [
+        "# The fused kernel is adapted from the previous step",
+        "# The attention kernel is based on the input shape",
+        "# The output tensor is copied from the KV cache",
+        "# The block size is derived from the SM count",
+    ],
+)
+def test_named_code_lead_in_prose_rejected(src: str) -> None:
+    assert markers(src) == []
+
+
 def test_code_mentioning_urls_is_not_a_marker() -> None:
     src = 'URL = "https://github.com/a/b/blob/main/c.py"\n'
     assert markers(src) == []

@@ -44,6 +44,10 @@ _KNOWN_LEAD = (
     r"|(?:(?:some|most|much|the|this|all)\s+)?(?:code|implementation|impl|logic|kernels?"
     r"|modules?|files?|classes|functions|methods|parts|portions)(?:\s+(?:here|below|above))?"
     rf"(?:\s+(?:in|of)\s+this\s+(?:file|module|class|function|package))?(?:\s+{_BE})?\s+"
+    # "The rearrangement algorithm is", "the fused MoE kernels were": "the", up to two
+    # words, then a noun of code and its verb (the verb required: "the kernel from" is prose)
+    r"|the\s+(?:[\w-]+\s+){1,2}?(?:code|implementation|logic|kernels?|algorithms?"
+    rf"|modules?|classes|functions|methods)\s+{_BE}\s+"
     r")?"
 )
 
