@@ -10,6 +10,7 @@ A field's type is its default's; an ``int`` given for a ``float`` field is taken
 from __future__ import annotations
 
 import dataclasses
+import difflib
 import math
 from collections.abc import Sequence
 from typing import Any, TypeVar
@@ -76,8 +77,13 @@ def assign(base: Knobs, items: Sequence[str], option: str = "--set") -> Knobs:
     for item in items:
         key, sep, raw = item.partition("=")
         key = key.strip()
-        if not sep or key not in kinds:
-            raise LineageError(f"{option} takes KEY=VALUE with KEY one of: {', '.join(sorted(kinds))}")
+        if not sep:
+            raise LineageError(f"{option} takes KEY=VALUE, not {item!r} (the keys are listed under {option} in --help)")
+        if key not in kinds:
+            # the key asked for, and the nearest ones: the whole list is in --help
+            close = difflib.get_close_matches(key, kinds, n=3, cutoff=0.6)
+            hint = f"; did you mean {' or '.join(close)}?" if close else ""
+            raise LineageError(f"{option}: no setting {key!r}{hint} (the keys are listed under {option} in --help)")
         try:
             values[key] = kinds[key](raw.strip())
         except ValueError:  # str() never raises
