@@ -116,12 +116,26 @@ def test_silent_files_of_a_mostly_third_party_folder_are_third_party() -> None:
     origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
     assert [o.kind for o in origins] == [THIRD_PARTY] * 4 + [OWN] * 11
     assert origins[3].name == "Tri Dao"
-    assert origins[3].evidence == "folder up/fa_copy/: 3 of 4 files with a header are third-party"
+    assert origins[3].evidence == "folder up/fa_copy/: 3 of 4 files with a header carry other holders' copyright"
     # below the share (3 of 5 speak for a third party) or below the minimum count, nothing is inherited
     two_own = [*vendored, silent, mine, _index("up/fa_copy/glue2.py", own + _body(10)), *core]
     assert upstream_origins(two_own, [0] * len(two_own), [OWN_NAMES], TARGET_NAMES, P)[3].kind == OWN
     p = MatchParams(origin_folder_min_files=4)
     assert upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, p)[3].kind == OWN
+
+
+def test_a_folder_of_adaptations_does_not_make_its_silent_files_third_party() -> None:
+    # vLLM 0.6's model_executor/models/: most headers say "Adapted from <transformers URL>" (each
+    # file third-party by rule 3), the infrastructure beside them says nothing; those are the
+    # upstream's own. Only other holders' copyright (rule 4) votes for a folder.
+    adapted = [_index(f"up/models/m{k}.py",
+                      "# Adapted from https://github.com/huggingface/transformers/blob/main/m.py\n" + _body(k))
+               for k in range(5)]
+    silent = _index("up/models/registry.py", _body(7))
+    files = [*adapted, silent]
+    origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
+    assert [o.kind for o in origins] == [THIRD_PARTY] * 5 + [OWN]
+    assert origins[0].name == "transformers"
 
 
 def test_each_top_level_package_has_its_own_main_holder() -> None:

@@ -31,11 +31,14 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    Python Software Foundation in 5).
 5. ``third_party``, by folder majority: its header says nothing of its origin (no copyright line,
    no origin marker), and most of the files of its folder that do say something are third-party
-   by rule 3 or 4 (``MatchParams.origin_folder_share`` of them, at least
+   by rule 4, other holders' copyright (``MatchParams.origin_folder_share`` of them, at least
    ``origin_folder_min_files``): a vendored package named after its project (vLLM's
    ``vllm_flash_attn/cute/``, where 33 of the 35 files with a header carry Tri Dao's or his
    co-authors' copyright) is third-party code in its silent files too. Named after the folder's
-   most common third party, the evidence says how many files vote.
+   most common third party, the evidence says how many files vote. Files third-party by rule 3
+   do not vote: each says what *it* was adapted from, and a folder of such adaptations (vLLM
+   0.6's ``model_executor/models/``, most headers "Adapted from transformers") is the
+   upstream's own work, its silent files (``interfaces.py``, ``registry.py``) included.
 6. ``own`` otherwise.
 
 A file's *header* is its lines before the first def/class, at most
@@ -256,6 +259,11 @@ def _says_origin(f: FileIndex, p: MatchParams) -> bool:
     return any(m.line <= end and (m.kind == "copyright" or m.kind in _ORIGIN_KINDS) for m in f.markers)
 
 
+def _by_copyright(f: FileIndex, origin: Origin) -> bool:
+    """Whether a third-party origin comes from the file's copyright lines (rule 4)."""
+    return origin.line > 0 and any(m.line == origin.line and m.kind == "copyright" for m in f.markers)
+
+
 def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: MatchParams) -> list[Origin]:
     """Rule 5: silent own files of a folder whose speaking files are mostly third-party."""
     by_folder: dict[str, list[int]] = {}
@@ -265,12 +273,17 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
     says = [_says_origin(f, p) for f in files]
     for folder, members in sorted(by_folder.items()):
         speaking = [k for k in members if says[k] or origins[k].kind != OWN]
-        voters = [k for k in speaking if origins[k].kind == THIRD_PARTY and origins[k].line]  # rules 3-4
+        # Only files that are a third party's by copyright (rule 4) vote: a folder of its holders'
+        # files is their package. A folder of the upstream's own adaptations, each naming what it
+        # was adapted from (rule 3: vLLM 0.6's model files, "Adapted from transformers"), is not,
+        # and its silent files (``interfaces.py``, ``registry.py``) are the upstream's own.
+        voters = [k for k in speaking if origins[k].kind == THIRD_PARTY and _by_copyright(files[k], origins[k])]
         if len(voters) < p.origin_folder_min_files or len(voters) < p.origin_folder_share * len(speaking):
             continue
         names = Counter(origins[k].name for k in voters)
         name = min(names, key=lambda n: (-names[n], n))
-        evidence = f"folder {folder}/: {len(voters)} of {len(speaking)} files with a header are third-party"
+        evidence = (f"folder {folder}/: {len(voters)} of {len(speaking)} files with a header "
+                    "carry other holders' copyright")
         for k in members:
             if origins[k].kind == OWN and not says[k]:
                 out[k] = Origin(THIRD_PARTY, name, evidence)

@@ -821,7 +821,8 @@ class MatchParams:
     origin_header_lines: int = knob(40, 1)
     # A file whose header says nothing of its origin (no copyright, no origin marker) inherits
     # third-party origin from its folder when at least this share of the folder's files that do
-    # say something are third-party by header, and at least `origin_folder_min_files` of them are:
+    # say something are third-party by their copyright lines (another holder's), and at least
+    # `origin_folder_min_files` of them are (an "Adapted from" header does not vote):
     # vendored packages named after their project (vLLM's `vllm_flash_attn/cute/`) carry a holder's
     # copyright on most files and nothing on the rest.
     origin_folder_share: float = knob(0.75, 0.5, 1.0)
