@@ -20,6 +20,7 @@ from lineage.match.origin import (
     file_origin,
     holder,
     main_holders,
+    origin_at,
     upstream_origins,
     vendored_root,
 )
@@ -75,7 +76,40 @@ def test_header_naming_another_project_is_third_party() -> None:
 
 def test_a_marker_below_the_header_speaks_for_one_function_only() -> None:
     text = _body(1) + "# Adapted from https://github.com/other/proj/blob/v1/a.py\n" + _body(2)
-    assert _origin("up/mixed.py", text).kind == OWN
+    o = _origin("up/mixed.py", text)
+    assert o.kind == OWN
+    # its section: from the marker to the end of the next def (transform_2_0, 3 lines)
+    first = len(_body(1).split("\n"))  # the marker's line
+    assert [(x.start, x.end, x.origin.kind, x.origin.name, x.origin.line) for x in o.sections] == [
+        (first, first + 3, THIRD_PARTY, "proj", first)]
+    assert origin_at(o, first + 1).name == "proj" and origin_at(o, first + 5) is o
+    assert file_origin(_index("up/mixed.py", text), OWN_NAMES, TARGET_NAMES,
+                       MatchParams(origin_sections=0)).sections == ()
+
+
+def test_a_section_is_the_def_holding_its_marker() -> None:
+    text = ("def helper_from_tgt(values):\n"
+            '    """Adapted from https://github.com/tgtorg/tgt/blob/main/tgt/util.py"""\n'
+            "    return sorted(values)[::-1]\n"
+            "\n"
+            "class Keeper:\n"
+            "    def take(self, x):\n"
+            "        # Copied from https://github.com/other/proj/blob/v1/keep.py\n"
+            "        return x\n"
+            "\n"
+            "    def own(self):\n"
+            "        # Adapted from https://github.com/upstream-org/up/blob/v0/up/old.py (itself)\n"
+            "        return 1\n"
+            "\n"
+            "def named_without_a_repository():\n"
+            "    # Adapted from the transformers library\n"
+            "    return 2\n")
+    o = _origin("up/parts.py", text)
+    assert o.kind == OWN
+    assert [(x.start, x.end, x.origin.kind, x.origin.name) for x in o.sections] == [
+        (1, 3, FROM_TARGET, "tgt"),  # the target's: the whole function holding the marker
+        (6, 8, THIRD_PARTY, "proj"),  # the innermost def, not the class
+    ]
 
 
 def test_only_other_holders_copyright_is_third_party() -> None:
@@ -400,6 +434,41 @@ def test_a_further_upstream_for_the_third_party_takes_its_lines(tmp_path: Path) 
     k = _copied(lines, "tgt/kernels.py")
     assert len(k) == len(_body(2).strip().split("\n")) - 5
     assert set(k["upstream"]) == {"fastlib"} and (k["shared_origin"] == "").all()
+
+
+def test_a_section_from_the_target_is_shared_not_copied(tmp_path: Path) -> None:
+    # an own upstream file one function of which says it came from the target: the target file
+    # that holds both functions and names nothing has the rest copied, that function shared
+    section = ("# Adapted from: https://github.com/tgtorg/tgt/pull/2628\n"
+               "def config_file_name(experts, width, dtype_name):\n"
+               "    device_label = current_device_label().replace(' ', '_')\n"
+               "    dtype_part = '' if not dtype_name else f',dtype={dtype_name}'\n"
+               "    return f'E={experts},N={width},device_name={device_label}{dtype_part}.json'\n")
+    upstream = {"up/__init__.py": "", "up/moe.py": _body(31) + "\n\n" + section,
+                "pyproject.toml": '[project]\nname = "up"\n'}
+    target = {"tgt/__init__.py": "", "tgt/moe_config.py": _body(31) + "\n\n" + section.split("\n", 1)[1],
+              "pyproject.toml": '[project]\nname = "tgt"\nurls = {Source = "https://github.com/tgtorg/tgt"}\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    assert main(["compare", str(t), str(u), "--out", str(tmp_path / "out"), "--no-html", "--formats", "none",
+                 "-q", "--no-cache", "--jobs", "1"]) == 0
+    read = {"keep_default_na": False, "dtype": str}
+    lines = pd.read_csv(tmp_path / "out" / "lines.csv", **read)
+    mine = lines[(lines["target_path"] == "tgt/moe_config.py") & (lines["kind"] == "code")]
+    n_body = len([x for x in _body(31).split("\n") if x.strip()])
+    body, tail = mine.head(n_body), mine.tail(4)
+    assert (body["match"] == "verbatim").all() and (body["shared_origin"] == "").all()
+    assert (tail["match"] == "none").all() and set(tail["shared_origin"]) == {"from_target"}
+    files = pd.read_csv(tmp_path / "out" / "files.csv", **read).set_index("target_path")
+    assert files.loc["tgt/moe_config.py", "shared_from_target_code_lines"] == "4"
+    at = upstream["up/moe.py"].split("\n").index(section.split("\n")[0]) + 1  # the marker's line
+    assert files.loc["tgt/moe_config.py", "shared_evidence"].startswith(f"line {at}: Adapted from: https://github")
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert summary["format_version"] == 6
+    assert [(o["path"], o["origin"], o["line"], o["lines"]) for o in summary["upstream_origins"]] == [
+        ("up/moe.py", FROM_TARGET, at, [at, at + 4])]
+    assert summary["lists"]["shared_from_target"] == ["tgt/moe_config.py"]
+    assert summary["lists"]["unmarked_with_copied"] == ["tgt/moe_config.py"]
 
 
 def test_target_name_overrides(tmp_path: Path) -> None:

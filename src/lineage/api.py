@@ -417,7 +417,8 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         # tests/helpers.py or docs/conf.py, and the same path says nothing of where either came from.
         # (``renamed[t]`` holds the modules a file is a part of behind a mark: no place of theirs)
         path = up_files[u].path
-        return (bool(params.origin_same_place_exempts) and origins[u].line > 0
+        # (a section a marker sets apart is likewise the file's own statement: lineage.match.origin)
+        return (bool(params.origin_same_place_exempts) and (origins[u].line > 0 or bool(origins[u].sections))
                 and path in up_package_paths[up_of[u]]
                 and (path in same_paths(files[t].path) or path in renamed[t]))
 

@@ -39,7 +39,7 @@ import numpy as np
 from lineage.index import FileIndex
 from lineage.index.store import frame, read_mapped, store_keeping_newest, unframe, unframe_view
 from lineage.match.hits import Side
-from lineage.match.origin import Origin
+from lineage.match.origin import Origin, Section
 from lineage.match.params import MatchParams
 
 SIDE_MAGIC = b"LINEAGE-SIDE\n"
@@ -158,13 +158,17 @@ def cached_origins(root: Path | None, labels: Sequence[str], files: Sequence[Seq
         header = json.loads(payload) if payload is not None else None
         if (isinstance(header, dict) and header.get("version") == SIDE_VERSION and header.get("key") == key
                 and len(header["origins"]) == len(flat)):
-            return [Origin(str(kind), str(name), str(evidence), int(line))
-                    for kind, name, evidence, line in header["origins"]]
+            return [Origin(str(kind), str(name), str(evidence), int(line),
+                           tuple(Section(int(a), int(b), Origin(str(k), str(n), str(e), int(n_line)))
+                                 for a, b, k, n, e, n_line in sections))
+                    for kind, name, evidence, line, sections in header["origins"]]
         entry.unlink(missing_ok=True)  # damaged or foreign: stored again below
     except (OSError, ValueError, KeyError, TypeError):
         entry.unlink(missing_ok=True)
     origins = upstream_origins(flat, upstream_of, own_names, target_names, params, holders)
     payload = json.dumps({"version": SIDE_VERSION, "key": key,
-                          "origins": [[o.kind, o.name, o.evidence, o.line] for o in origins]}).encode()
+                          "origins": [[o.kind, o.name, o.evidence, o.line,
+                                       [[x.start, x.end, x.origin.kind, x.origin.name, x.origin.evidence,
+                                         x.origin.line] for x in o.sections]] for o in origins]}).encode()
     store_keeping_newest(entry, frame(ORIGINS_MAGIC, payload), KEEP)
     return origins

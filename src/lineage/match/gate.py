@@ -2,7 +2,8 @@
 
 The gate (:func:`gate`), run on the matcher's labels before any table is built, applies the
 upstream files' origins (:mod:`lineage.match.origin`): a
-target line paired with a ``third_party`` or ``from_target`` upstream file is not a copy from
+target line paired with a ``third_party`` or ``from_target`` upstream file, or with a line of
+such a section of an own one (:func:`~lineage.match.origin.file_sections`), is not a copy from
 the upstream. It becomes ``none`` and is kept apart as *shared* code (:class:`Shared`), unless
 the target file itself says it took the code from there: for ``third_party``, a marker of the
 target file names that upstream (it took the code via the upstream), or the target file sits in
@@ -192,15 +193,19 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         if labelled.any() and not role and not f.definitions:
             lines = lines if lines is not None else read_lines(t)
             role = "reexport" if is_reexport_only(f, lines) else ""
-        # third-party and from-target upstream files
+        # third-party and from-target upstream files, and such sections of own ones
         for u in np.unique(m.up_file[m.match != NONE]).tolist():
-            origin = origins[u]
-            if origin.kind == THIRD_PARTY and not vendored(t, u) and not same_place(t, u):
-                rows = (m.up_file == u) & (m.match != NONE) & ~np.asarray(exempt_third_party(t, u))
-                if rows.any():
-                    _set_apart(m, s, rows, SHARED_THIRD_PARTY)
-            elif origin.kind == FROM_TARGET and not exempt_from_target(t, u):
-                _set_apart(m, s, (m.up_file == u) & (m.match != NONE), SHARED_FROM_TARGET)
+            paired = (m.up_file == u) & (m.match != NONE)
+            parts = [(paired, origins[u])] if not origins[u].sections else [
+                (paired & (m.up_row >= sec.start - 1) & (m.up_row <= sec.end - 1), sec.origin)
+                for sec in origins[u].sections]
+            for rows, origin in parts:
+                if origin.kind == THIRD_PARTY and not vendored(t, u) and not same_place(t, u):
+                    rows = rows & ~np.asarray(exempt_third_party(t, u))
+                    if rows.any():
+                        _set_apart(m, s, rows, SHARED_THIRD_PARTY)
+                elif origin.kind == FROM_TARGET and not exempt_from_target(t, u) and rows.any():
+                    _set_apart(m, s, rows, SHARED_FROM_TARGET)
         # header lines count only inside a region that holds copied code
         prose_copied = (m.match != NONE) & (f.kinds != CODE) & (f.kinds != BLANK)
         n_header_copied = 0

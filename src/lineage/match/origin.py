@@ -42,8 +42,14 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
 6. ``own`` otherwise.
 
 A file's *header* is its lines before the first def/class, at most
-``MatchParams.origin_header_lines``: a statement there speaks for the file, one further down for
-one function only, and is not read.
+``MatchParams.origin_header_lines``: a statement there speaks for the file. One further down
+speaks for one part of an ``own`` file only, its *section* (:func:`file_sections`, when
+``MatchParams.origin_sections`` is on): a derived / adapted / copied / ... from marker naming the
+target (``from_target``) or another project's repository by URL (``third_party``; stricter than
+rule 3, which also reads a path or slug) covers the innermost def/class holding it, or, outside any, the lines from it to
+the end of the next def/class. vLLM's ``fused_moe.py`` is its own, but "# Adapted from:
+https://github.com/sgl-project/sglang/pull/2628" above its ``get_config_file_name`` says that
+function came from sglang.
 
 What the origins mean for the lines a target shares with those files is decided by the gate,
 :mod:`lineage.match.gate`.
@@ -78,12 +84,14 @@ _HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|Â
 
 @dataclass(frozen=True)
 class Origin:
-    """One upstream file's origin: kind, whom it names, and the evidence (a line, or its folder)."""
+    """One upstream file's origin: kind, whom it names, and the evidence (a line, or its folder);
+    for an ``own`` file, the sections a marker below its header sets apart."""
 
     kind: str = OWN  # own | third_party | from_target
     name: str = ""  # the third party ("pynvml") or the target's name; "" when own
     evidence: str = ""  # "folder vllm/third_party/", or the marker's text
     line: int = 0  # line of the marker; 0 for a folder
+    sections: tuple[Section, ...] = ()  # own files only, sorted by start, not overlapping
 
     @property
     def label(self) -> str:
@@ -95,6 +103,24 @@ class Origin:
     @property
     def where(self) -> str:
         return f"line {self.line}: {self.evidence}" if self.line else self.evidence
+
+
+@dataclass(frozen=True)
+class Section:
+    """Lines ``start`` to ``end`` (1-based, inclusive) of an own upstream file, whose ``origin``
+    (``third_party`` or ``from_target``, its marker's line and text) a marker below the header gives."""
+
+    start: int
+    end: int
+    origin: Origin
+
+
+def origin_at(origin: Origin, line: int) -> Origin:
+    """The origin of one line (1-based) of an upstream file: its section's, else the file's."""
+    for section in origin.sections:
+        if section.start <= line <= section.end:
+            return section.origin
+    return origin
 
 
 def vendored_root(target_path: str, upstream_path: str, vendor_folders: frozenset[str]) -> str | None:
@@ -197,7 +223,49 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     if copyrights and not any(marker_names_upstream(m, own) or holder_key(holder(m.text)) in own_holders
                               for m in copyrights):
         return Origin(THIRD_PARTY, holder(copyrights[0].text), copyrights[0].text, copyrights[0].line)
-    return Origin()
+    return Origin(sections=file_sections(f, own, target, end) if p.origin_sections else ())
+
+
+def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: int) -> tuple[Section, ...]:
+    """The sections of an own file (module docstring): per origin marker below the header
+    (``header_last``) naming the target, or another project's repository (a URL into it; never the
+    upstream itself), the innermost def/class holding it, else the lines from it to the end of
+    the next def/class. A section inside an earlier one is dropped (the first marker speaks);
+    one that would overlap an earlier one starts after it."""
+    found: list[Section] = []
+    for m in f.markers:
+        if m.line <= header_last or m.kind not in _ORIGIN_KINDS or marker_names_upstream(m, own):
+            continue
+        if target and marker_names_upstream(m, target):
+            origin = Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
+        elif m.repository and (name := _third_party_name(m)):
+            # a repository only (a URL into it): "adapted from transformers.models.mamba.X" or
+            # "from jax.numpy.einsum(...)" names an API the upstream's own code follows, and a
+            # vLLM function so marked was its own (the sglang/vLLM truth set: 5 copies lost)
+            origin = Origin(THIRD_PARTY, name, m.text, m.line)
+        else:
+            continue
+        span = _marker_span(f, m.line)
+        if span is not None:
+            found.append(Section(span[0], span[1], origin))
+    out: list[Section] = []
+    for section in sorted(found, key=lambda x: (x.start, -x.end, x.origin.line)):
+        start = max(section.start, out[-1].end + 1) if out else section.start
+        if start <= section.end:
+            out.append(Section(start, section.end, section.origin))
+    return tuple(out)
+
+
+def _marker_span(f: FileIndex, line: int) -> tuple[int, int] | None:
+    """The lines a marker at ``line`` (below the header) speaks for (:func:`file_sections`)."""
+    holding = [d for d in f.definitions if d.start <= line <= d.end]
+    if holding:
+        innermost = min(holding, key=lambda d: (d.end - d.start, -d.start))
+        return innermost.start, innermost.end
+    after = [d for d in f.definitions if d.start > line]
+    if not after:
+        return None
+    return line, min(after, key=lambda d: (d.start, -d.end)).end
 
 
 def main_holders(files: Sequence[FileIndex], share: float = 1.0) -> frozenset[str]:

@@ -819,6 +819,12 @@ class MatchParams:
     # first def/class, at most this many (an "Adapted from" above one function further down
     # speaks for that function only, and is not read as the file's origin).
     origin_header_lines: int = knob(40, 1)
+    # With 1, an origin marker further down an own upstream file (naming the target, or another
+    # project's repository by URL) sets apart its section, the def/class holding it or the lines
+    # from it to the end of the next one (lineage.match.origin.file_sections): vLLM 0.32's
+    # fused_moe.py says two functions came from an sglang pull request, system_utils.py and
+    # network_utils.py that a helper each came from sglang 0.4.1. 0: such markers are not read.
+    origin_sections: int = knob(1, 0, 1)
     # A file whose header says nothing of its origin (no copyright, no origin marker) inherits
     # third-party origin from its folder when at least this share of the folder's files that do
     # say something are third-party by their copyright lines (another holder's), and at least

@@ -35,7 +35,11 @@ SUMMARY_FORMAT = "lineage.summary"
 # 5: "lists.marked_without_copied" holds only marked files without a copied code line; a marked
 #    re-export-only file with copied code lines is in "lists.reexport_with_copied" alone (it was in
 #    both, so summary.md listed such files under "Marked files with no copied code").
-SUMMARY_VERSION = 5
+# 6: "upstream_origins" entries carry "lines": null for a whole upstream file, [first, last] for
+#    a part of an own one that a marker below its header says came from the target or a third
+#    party (lineage.match.origin.file_sections); lines shared with such a part are "shared" as
+#    with a whole file.
+SUMMARY_VERSION = 6
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
@@ -72,9 +76,19 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
     }
 
 
+def _part(origin: dict[str, object]) -> str:
+    """" (lines 10-20)" for a section of an upstream file, "" for a whole file."""
+    lines = origin.get("lines")
+    return f" (lines {lines[0]}-{lines[1]})" if isinstance(lines, list) else ""
+
+
 def _origins_list(origins: pd.DataFrame) -> list[dict[str, object]]:
+    def number(value: object) -> int | None:
+        return None if pd.isna(value) else int(value)  # type: ignore[call-overload]
+
     return [{"upstream": r.upstream, "path": r.upstream_path, "origin": r.origin, "name": r.name,
-             "evidence": r.evidence, "line": None if pd.isna(r.line) else int(r.line)}
+             "evidence": r.evidence, "line": number(r.line),
+             "lines": None if pd.isna(r.first_line) else [number(r.first_line), number(r.last_line)]}
             for r in origins.itertuples()] if len(origins) else []
 
 
@@ -179,11 +193,13 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
     out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} files", "",
             f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
             "whose header says they came from the target (marker, URL into its repository, or its "
-            "authors' copyright); the target file does not name that upstream file. Not counted as copied.", ""]
+            "authors' copyright), or with a part of one that a marker there says came from the target; "
+            "the target file does not name that upstream file. Not counted as copied.", ""]
     origins = [o for o in summary["upstream_origins"] if o["origin"] == "from_target"]  # type: ignore[union-attr]
     if origins:
         out += ["| upstream file | evidence |", "|---|---|"]
-        out += [f"| {md_code(o['path'])} | line {o['line']}: {md_text(o['evidence'], 100)} |" for o in origins]
+        out += [f"| {md_code(o['path'])}{_part(o)} | line {o['line']}: {md_text(o['evidence'], 100)} |"
+                for o in origins]
         out.append("")
     n_reexport = len(groups["reexport_with_copied"])
     out += [f"Licence and copyright header lines: {shared['header_copied_lines']:,} labelled copied as part of "

@@ -107,7 +107,9 @@ def tables_context(match_context: str, names: set[str], own_names: Sequence[set[
         "version": TABLES_VERSION, "code": _code(), "environment": library_versions(), "match": match_context,
         "names": sorted(names),
         "own_names": [sorted(n) for n in own_names],
-        "origins": [[o.kind, o.label, o.evidence, o.line] for o in origins],
+        "origins": [[o.kind, o.label, o.evidence, o.line,
+                     [[x.start, x.end, x.origin.label, x.origin.evidence, x.origin.line] for x in o.sections]]
+                    for o in origins],
     }
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 

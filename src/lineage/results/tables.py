@@ -51,7 +51,7 @@ from lineage.match.gate import (
     SHARED_THIRD_PARTY,
     Gated,
 )
-from lineage.match.origin import OWN, Origin
+from lineage.match.origin import OWN, Origin, origin_at
 from lineage.results.figures import Numbers
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
@@ -151,6 +151,11 @@ def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Seque
     s_index = np.where(is_shared, s_file, len(origins))
     codes = np.where(kinds == SHARED_HEADER, 1, np.where(kinds == SHARED_GENERATED, 2,
                                                           by_file[np.minimum(s_index, len(origins))]))
+    for u, o in enumerate(origins):  # a section of an own file: its own label (lineage.match.origin)
+        for sec in o.sections:
+            rows = (((kinds == SHARED_THIRD_PARTY) | (kinds == SHARED_FROM_TARGET)) & (s_file == u)
+                    & (s_row >= sec.start - 1) & (s_row <= sec.end - 1))
+            codes[rows] = origin_names.setdefault(sec.origin.label, len(origin_names))
     frame["shared_origin"] = _strings(np.where(is_shared, codes, 0), list(origin_names))
     frame["shared_path"] = _strings(file_path_code[np.where(is_shared, s_file, len(up_files))], list(path_codes))
     frame["shared_line"] = pd.array(np.where(is_shared, s_row + 1, 0), dtype="Int64")
@@ -284,19 +289,32 @@ def _shared_columns(t: int, f: FileIndex, gated: Gated | None, origins: Sequence
     sources = Counter(int(u) for u in s.up_file[(third | from_target) & nonblank])
     if sources:
         u = sorted(sources.items(), key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))[0][0]
-        out |= {"shared_origin": origins[u].label, "shared_upstream_path": up_files[u].path,
-                "shared_evidence": origins[u].where}
+        origin = origins[u]
+        if origin.sections:  # the section most of the file's shared lines from u fall in
+            rows = (s.up_file == u) & (third | from_target) & nonblank
+            held = Counter(origin_at(origin, int(r) + 1) for r in s.up_row[rows])
+            origin = max(held, key=lambda o: (held[o], -o.line))
+        out |= {"shared_origin": origin.label, "shared_upstream_path": up_files[u].path,
+                "shared_evidence": origin.where}
     return out
 
 
 def build_origins(origins: Sequence[Origin], up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
-    """The ``origins`` table: every upstream file that is not its upstream's own code."""
+    """The ``origins`` table: every upstream file that is not its upstream's own code, and every
+    section of an own file that is not (``first_line``/``last_line``; NA for a whole file)."""
     rows = [{"upstream": u.upstream, "upstream_path": u.path, "origin": o.kind, "name": o.name,
-             "evidence": o.evidence, "line": o.line if o.line else pd.NA}
+             "evidence": o.evidence, "line": o.line if o.line else pd.NA, "first_line": pd.NA, "last_line": pd.NA}
             for o, u in zip(origins, up_files, strict=True) if o.kind != OWN]
-    frame = pd.DataFrame(rows, columns=["upstream", "upstream_path", "origin", "name", "evidence", "line"])
-    frame["line"] = frame["line"].astype("Int64")
-    return frame.sort_values(["upstream", "upstream_path"], kind="stable").reset_index(drop=True)
+    rows += [{"upstream": u.upstream, "upstream_path": u.path, "origin": sec.origin.kind, "name": sec.origin.name,
+              "evidence": sec.origin.evidence, "line": sec.origin.line, "first_line": sec.start,
+              "last_line": sec.end}
+             for o, u in zip(origins, up_files, strict=True) for sec in o.sections]
+    columns = ["upstream", "upstream_path", "origin", "name", "evidence", "line", "first_line", "last_line"]
+    frame = pd.DataFrame(rows, columns=columns)
+    for column in ("line", "first_line", "last_line"):
+        frame[column] = frame[column].astype("Int64")
+    return frame.sort_values(["upstream", "upstream_path", "first_line"], kind="stable",
+                             na_position="first").reset_index(drop=True)
 
 
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
