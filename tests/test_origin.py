@@ -103,7 +103,11 @@ def test_a_section_is_the_def_holding_its_marker() -> None:
             "\n"
             "def named_without_a_repository():\n"
             "    # Adapted from the transformers library\n"
-            "    return 2\n")
+            "    return 2\n"
+            "\n"
+            "def follows_an_api():\n"
+            "    # Adapted from transformers.models.mamba.modeling_mamba.MambaMixer\n"
+            "    return 3\n")
     o = _origin("up/parts.py", text)
     assert o.kind == OWN
     assert [(x.start, x.end, x.origin.kind, x.origin.name) for x in o.sections] == [
