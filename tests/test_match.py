@@ -423,6 +423,27 @@ def test_code_from_the_second_upstream_names_it(run_compare: Runner, up: Upstrea
     assert set(summary["per_upstream"]) == {UP, "second"}
 
 
+def test_the_file_at_the_target_files_place_beats_a_heavier_twin(run_compare: Runner, up: Upstream,
+                                                                 up_files: dict[str, str]) -> None:
+    """A twin upstream file holds the module and more code the target file also copied (aphrodite's
+    solar.py against vLLM's solar.py and granite.py): the target file stands at the module's own
+    path, so the module's lines are credited there (``claim_placed_file_first``); weight first,
+    the twin takes all."""
+    m, other = up.module(0), up.module(1)
+    twin = "zz_twin/" + m.path
+    upstream = dict(up_files) | {twin: up_files[m.path] + up_files[other.path]}
+    placed = treegen.copy_module(m) + treegen.copy_module(other)
+    own = range(1, 1 + len(up_files[m.path].splitlines()))
+
+    def sources(params: MatchParams) -> set[str]:
+        frame = file_lines(run_compare({m.path: treegen.render(placed)}, [(UP, upstream)], params=params),
+                           m.path).loc[list(own)]
+        return set(frame.loc[frame["match"] != "none", "upstream_path"])
+
+    assert sources(MatchParams()) == {m.path}
+    assert sources(MatchParams(claim_placed_file_first=0)) == {twin}
+
+
 def test_ties_between_identical_upstream_copies(run_compare: Runner, up: Upstream,
                                                  up_files: dict[str, str]) -> None:
     """The same module at two upstream paths: a marker naming one path decides; without a

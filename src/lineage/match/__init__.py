@@ -258,9 +258,14 @@ class FileMatcher:
         if not chains and not named:
             return None
         attributed = bool(self.attributed[t_file]) if self.attributed else False
-        sort_chains(chains, claim_order(upstream, target.files[t_file].path, preferred, self.up_paths, self.up_names,
-                                        attributed and bool(params.claim_named_file_first), params.region_min_weight,
-                                        self._pinned(t_file)))
+        # the files claimed first: those the markers name (a file naming the upstream), and the
+        # one at the file's place (claim_named_file_first, claim_placed_file_first)
+        first = preferred if attributed and params.claim_named_file_first else set()
+        if placed and params.claim_placed_file_first:
+            first = first | {self.up_paths[u] for u in placed}
+        sort_chains(chains, claim_order(upstream, target.files[t_file].path, first | preferred, self.up_paths,
+                                        self.up_names, bool(first), params.region_min_weight, self._pinned(t_file),
+                                        first))
         labeller = FileLabeller(target, upstream, t_file, params)
         if params.fill_module_split:
             labeller.split_from = frozenset(u for path in split_module_paths(placed_paths)

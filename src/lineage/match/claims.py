@@ -24,7 +24,8 @@ from lineage.match.regions import Chain, Run, claim_keeps
 
 def claim_order(upstream: Side, target_path: str, preferred: set[str], up_paths: list[str],
                 up_names: list[str], named_first: bool = False,
-                min_weight: float = 0.0, pinned: int = -1) -> Callable[[int, float, float], tuple]:
+                min_weight: float = 0.0, pinned: int = -1,
+                first: set[str] | None = None) -> Callable[[int, float, float], tuple]:
     """The one ranking of candidate sources of a target file: a key of (upstream file, the
     candidate's weight, that upstream file's total weight in this target file); smaller first.
     ``named_first``: a candidate from a file the markers name, weighing at least ``min_weight``,
@@ -33,12 +34,15 @@ def claim_order(upstream: Side, target_path: str, preferred: set[str], up_paths:
     the upstream's). A lighter one waits its turn: a stray named run claimed first would cut a
     real region of another file to pieces. ``pinned``: the upstream (number) whose release a
     vendoring record of the target file pins: on equal evidence before the others (two releases
-    of one distribution hold the same lines; the record says which one was taken)."""
+    of one distribution hold the same lines; the record says which one was taken). ``first``: the
+    paths ``named_first`` puts first (default ``preferred``; the matcher adds the file at the
+    target file's place, ``claim_placed_file_first``)."""
     t_name = posixpath.basename(target_path)
+    first = preferred if first is None else first
 
     def key(u_file: int, weight: float, file_score: float) -> tuple:
         return (
-            named_first and (up_paths[u_file] not in preferred or weight < min_weight),
+            named_first and (up_paths[u_file] not in first or weight < min_weight),
             -round(weight, 6),
             -round(file_score, 6),
             pinned >= 0 and int(upstream.upstream_of[u_file]) != pinned,
