@@ -46,8 +46,8 @@ A file's *header* is its lines before the first def/class, at most
 speaks for one part of an ``own`` file only, its *section* (:func:`file_sections`, when
 ``MatchParams.origin_sections`` is on): a derived / adapted / copied / ... from marker naming the
 target (``from_target``) or another project's repository by URL (``third_party``; stricter than
-rule 3, which also reads a path or slug) covers the innermost def/class holding it, or, outside any, the lines from it to
-the end of the next def/class. vLLM's ``fused_moe.py`` is its own, but "# Adapted from:
+rule 3, which also reads a path or slug) covers the innermost def/class holding it, or, outside
+any, the lines from it to the end of the next def/class. vLLM's ``fused_moe.py`` is its own, but "# Adapted from:
 https://github.com/sgl-project/sglang/pull/2628" above its ``get_config_file_name`` says that
 function came from sglang.
 
