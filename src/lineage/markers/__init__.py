@@ -37,7 +37,8 @@ Phrases (case-insensitive) and their kinds:
 
 A phrase may follow a *known lead-in* ("This file is", "This code was originally", "Parts of
 this file are", "This file contains code", "Code", "Some code", "Implementation", "Mostly",
-"Partially", ...) or a *generic lead-in* of one to three words ("Weight loading adapted from",
+"Partially", "The rearrangement algorithm is": "the", one or two words, a noun of code and its
+verb, ...) or a *generic lead-in* of one to three words ("Weight loading adapted from",
 "Implementation of RoPE adapted from") that contains no function word such as "is", "the", "it".
 
 What follows the phrase (its *source*) is judged on its first clause (up to ``;``, ``, `` or
