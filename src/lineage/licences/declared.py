@@ -14,9 +14,18 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root.
 
 The declared licence, first that gives one: ``License-Expression``; ``License`` when it is a valid
-SPDX expression or holds a notice our rules recognise; the licence classifiers (several are a
-choice, ``A OR B``); the pyproject ``license``; the root licence files' recognised notices.
-``declared_from`` says which.
+SPDX expression or holds a notice our rules recognise; a root licence file that opens by offering
+a choice (:func:`lineage.licences.notices.offers_choice`: packaging's ``LICENSE``, "either of the
+licenses found in LICENSE.APACHE or LICENSE.BSD"), which makes the licences of the root licence
+files it names (else of the other root licence files) a choice, ``A OR B``; the licence
+classifiers (several are a choice, ``A OR B``); the pyproject ``license``; the root licence files'
+recognised notices (all of them, ``A AND B``). ``declared_from`` says which.
+
+A classifier that names a family, not a licence (:data:`FAMILY_CLASSIFIERS`: "BSD License"),
+never decides which licence of the family: when it is one of several licence classifiers (a
+choice) and no other classifier names a licence of its family, the root licence files' notices
+must name exactly one licence of the family, which takes its place; else the classifiers do not
+decide (the choice they offer cannot be written whole). Alone it is passed over, as before.
 """
 
 from __future__ import annotations
@@ -29,8 +38,8 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lineage.licences.expressions import combine_all, combine_any, normalise
-from lineage.licences.notices import is_template, notice_expression
+from lineage.licences.expressions import combine_all, combine_any, licence_ids, normalise
+from lineage.licences.notices import first_paragraph, is_template, notice_expression, offers_choice
 from lineage.markers import find_markers
 from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
@@ -66,6 +75,12 @@ CLASSIFIERS: dict[str, str] = {
     "License :: OSI Approved :: Boost Software License 1.0 (BSL-1.0)": "BSL-1.0",
     "License :: CC0 1.0 Universal (CC0 1.0) Public Domain Dedication": "CC0-1.0",
 }
+# Classifiers that name a licence family -> the prefix of its SPDX ids.
+FAMILY_CLASSIFIERS: dict[str, str] = {
+    "License :: OSI Approved :: BSD License": "BSD-",
+    "License :: OSI Approved :: GNU General Public License (GPL)": "GPL-",
+    "License :: OSI Approved :: GNU Library or Lesser General Public License (LGPL)": "LGPL-",
+}
 
 
 @dataclass(frozen=True)
@@ -87,6 +102,9 @@ class SourceLicence:
     declared_from: str = ""  # METADATA License-Expression | METADATA License | classifiers | ...
     declared_raw: str = ""  # the metadata text it came from (first 200 characters)
     files: tuple[LicenceFile, ...] = field(default_factory=tuple)
+    # (folder, choice, licence file stating it) per sub-folder whose licence file offers a choice
+    # (a vendored dual-licensed copy's dist-info); not in to_dict: folder_licence answers with it
+    choices: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def notice_lines(self) -> tuple[str, ...]:
@@ -102,13 +120,17 @@ class SourceLicence:
         return tuple(dict.fromkeys(c for f in self.files if f.folder == "" for c in f.copyrights))
 
     def folder_licence(self, path: str) -> tuple[str, str]:
-        """(expression, licence file) of the deepest sub-folder licence file above ``path``."""
+        """(expression, licence file) of the deepest sub-folder licence file above ``path``; the
+        choice it offers, and the file that says so, when one of that folder's files offers one."""
         best: LicenceFile | None = None
         for f in self.files:
             if f.folder and f.expression and (path.startswith(f.folder + "/")) and (
                     best is None or len(f.folder) > len(best.folder)):
                 best = f
-        return (best.expression, best.path) if best else ("", "")
+        if best is None:
+            return "", ""
+        stated = [(expression, statement) for folder, expression, statement in self.choices if folder == best.folder]
+        return stated[0] if stated else (best.expression, best.path)
 
     def governing_files(self, path: str) -> tuple[LicenceFile, ...]:
         """The licence and NOTICE files that speak for ``path``: those of the deepest sub-folder
@@ -200,21 +222,69 @@ def _metadata_path(paths: list[str]) -> str:
     return "PKG-INFO" if "PKG-INFO" in paths else ""
 
 
+@dataclass(frozen=True)
+class _Metadata:
+    """What core metadata says of the licence: its fields' answer (``declared``, ``declared_from``,
+    ``raw``; ``""`` when they give none) and its licence classifiers (SPDX ids, family prefixes)."""
+
+    declared: str
+    declared_from: str
+    raw: str
+    classifiers: tuple[str, ...]
+    families: tuple[str, ...]
+
+
 @lru_cache(maxsize=64)  # pure functions of the bytes: history reads the same file at most commits
-def _from_metadata(raw: bytes) -> tuple[str, str, str]:
+def _from_metadata(raw: bytes) -> _Metadata:
     message = core_metadata(raw)
+    named = [c.strip() for c in message.get_all("Classifier") or []]
+    classifiers = tuple(CLASSIFIERS[c] for c in named if c in CLASSIFIERS)
+    families = tuple(sorted({FAMILY_CLASSIFIERS[c] for c in named if c in FAMILY_CLASSIFIERS}))
     expression = str(message.get("License-Expression") or "").strip()
     if expression and normalise(expression):
-        return normalise(expression), "METADATA License-Expression", expression
+        return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
         found = normalise(text) or notice_expression(text)
         if found:
-            return found, "METADATA License", text[:200]
-    classifiers = [CLASSIFIERS[c.strip()] for c in message.get_all("Classifier") or [] if c.strip() in CLASSIFIERS]
-    if classifiers:
-        return combine_any(classifiers), "METADATA classifiers", "; ".join(sorted(set(classifiers)))
-    return "", "", (expression or text)[:200]
+            return _Metadata(found, "METADATA License", text[:200], classifiers, families)
+    return _Metadata("", "", (expression or text)[:200], classifiers, families)
+
+
+def _from_classifiers(meta: _Metadata, root_ids: set[str]) -> tuple[str, str, str]:
+    """The classifiers' choice (module docstring), each family classifier replaced by the one
+    licence of its family the root licence files name; ``("", "", "")`` when they do not decide."""
+    ids = list(meta.classifiers)
+    families = [f for f in meta.families if not any(i.startswith(f) for i in ids)]
+    if families and ids:  # a choice with a family in it: the licence files say which licence
+        for family in families:
+            named = sorted(i for i in root_ids if i.startswith(family))
+            if len(named) != 1:
+                return "", "", ""
+            ids.append(named[0])
+    if not ids:
+        return "", "", ""
+    return combine_any(ids), "METADATA classifiers", "; ".join(sorted(set(ids)))
+
+
+def _stated_choice(files: list[LicenceFile], texts: dict[str, str], folder: str = "") -> tuple[str, str, str]:
+    """The choice a licence file of ``folder`` (the root: ``""``) states (module docstring): the
+    licences of that folder's licence files its first paragraph names, else of all the others,
+    with the file stating it and its ``declared_from``; ``("", "", "")`` when none states one or
+    fewer than two licences are offered."""
+    here = [f for f in files if f.folder == folder and f.role == "licence"]
+    for statement in here:
+        text = texts.get(statement.path, "")
+        if not offers_choice(text):
+            continue
+        words = {w.rstrip(".") for w in re.findall(r"[a-z0-9._-]+", first_paragraph(text).lower())}
+        others = [f for f in here if f is not statement and f.expression]
+        named = [f for f in others if posixpath.basename(f.path).lower() in words] or others
+        offered = sorted({i for f in [statement, *named] for i in licence_ids(f.expression)})
+        if len(offered) >= 2:
+            paths = ", ".join(f.path for f in named)
+            return combine_any(offered), statement.path, f"licence files: {statement.path} offers a choice ({paths})"
+    return "", "", ""
 
 
 @lru_cache(maxsize=64)
@@ -238,12 +308,15 @@ def read_source_licence(source: Source) -> SourceLicence:
     paths = source.paths()
     present = set(paths)
     files = []
+    texts: dict[str, str] = {}  # the licence files' texts: one may state a choice of licences
     governed: dict[str, set[str]] = {}  # a vendored dist-info -> the package folders its RECORD lists
     for path in paths:
         if _is_licence_file(path):
             data = source.read(path)
             if len(data) <= MAX_LICENCE_FILE_BYTES:
                 found = read_licence_file(path, data)
+                if found.role == "licence":
+                    texts[path] = _text(data)
                 if found.folder.endswith((".dist-info", ".egg-info")):
                     if found.folder not in governed:
                         record = found.folder + "/RECORD"
@@ -256,9 +329,18 @@ def read_source_licence(source: Source) -> SourceLicence:
                 else:
                     files.append(found)
     declared, declared_from, raw = "", "", ""
-    meta = _metadata_path(paths)
-    if meta:
-        declared, declared_from, raw = _from_metadata(source.read(meta))
+    meta_path = _metadata_path(paths)
+    meta = _from_metadata(source.read(meta_path)) if meta_path else None
+    if meta is not None:
+        declared, declared_from, raw = meta.declared, meta.declared_from, meta.raw
+    if not declared:
+        declared, statement, declared_from = _stated_choice(files, texts)
+        if declared:
+            raw = " ".join(first_paragraph(texts[statement]).split())[:200]
+    if not declared and meta is not None:
+        root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
+        declared, declared_from, found_raw = _from_classifiers(meta, root_ids)
+        raw = found_raw or raw
     if not declared and "pyproject.toml" in paths:
         declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))
     if not declared:
@@ -266,5 +348,8 @@ def read_source_licence(source: Source) -> SourceLicence:
         if root:
             declared = combine_all(f.expression for f in root)
             declared_from = "licence files: " + ", ".join(f.path for f in root)
+    folders = sorted({f.folder for f in files if f.folder})
+    stated_in = tuple((folder, choice[0], choice[1]) for folder in folders
+                      if (choice := _stated_choice(files, texts, folder))[0])
     return SourceLicence(declared=declared, declared_from=declared_from, declared_raw=raw,
-                         files=tuple(sorted(files, key=lambda f: f.path)))
+                         files=tuple(sorted(files, key=lambda f: f.path)), choices=stated_in)

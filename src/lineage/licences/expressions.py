@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import lru_cache
 
-from license_expression import ExpressionError, LicenseExpression, get_spdx_licensing
+from license_expression import OR, ExpressionError, LicenseExpression, get_spdx_licensing
 
 _LICENSING = get_spdx_licensing()
 
@@ -59,3 +59,16 @@ def combine_all(expressions: Iterable[str]) -> str:
 def combine_any(expressions: Iterable[str]) -> str:
     """One expression offering a choice between the expressions (``A OR B``)."""
     return _combine(expressions, "OR")
+
+
+def choices(text: str) -> tuple[str, ...]:
+    """The licences an expression lets a recipient choose between, each one whole set of terms:
+    ``A OR B`` gives ``(A, B)``, ``(A OR B) AND C`` gives ``(A AND C, B AND C)`` (the disjunctive
+    normal form, from ``license-expression``); an expression without a choice gives ``(text,)``."""
+    parsed = parse(text)
+    if parsed is None:
+        return (text,)
+    dnf = _LICENSING.dnf(parsed)
+    if not isinstance(dnf, OR):
+        return (text,)
+    return tuple(arg.render() for arg in dnf.args)

@@ -36,6 +36,13 @@ Rules (phrases of the licences' own standard headers or texts):
 
 A file whose notices name several licences gets them all (``A AND B``).
 
+A licence file that opens by offering a choice (:func:`offers_choice`: "either of the licenses",
+"under [the terms of] either of", "dual licensed" in its first paragraph, as packaging's and
+cryptography's ``LICENSE`` and the Rust-style "Licensed under either of" do: a statement of the
+whole release's terms, not a bundled component's further down)
+makes the release's licence ``A OR B`` (:mod:`lineage.licences.declared`). GPL's "either version 2
+of the License, or ..." is not such a phrase.
+
 Modification notices (Apache-2.0 section 4(b): modified files must carry "prominent notices
 stating that You changed the files"): a provenance marker saying the code was adapted, modified,
 derived, ported or based on something (those state a change), or a comment that says
@@ -143,6 +150,21 @@ def notice_ids_in(text: str) -> tuple[str, ...]:
     if not any(word in lowered for word in _NOTICE_WORDS):
         return ()
     return notice_ids(fold(text))
+
+
+_CHOICE_RE = re.compile(r"\beither of the (?:following )?licen[cs]es\b|\bunder (?:the terms of )?either of\b|"
+                        r"\bdual[- ]licen[cs]ed\b")
+_PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
+
+
+def first_paragraph(text: str) -> str:
+    """``text`` up to its first blank line (leading blank lines skipped)."""
+    return _PARAGRAPH_END_RE.split(text.strip(), maxsplit=1)[0]
+
+
+def offers_choice(text: str) -> bool:
+    """Whether a licence file's ``text`` opens by offering a choice of licences (module docstring)."""
+    return _CHOICE_RE.search(fold(first_paragraph(text))) is not None
 
 
 def notice_expression(text: str) -> str:

@@ -7,10 +7,11 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from lineage.licences.expressions import choices
 from lineage.licences.notices import copyright_key
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
-from lineage.results.obligations import MISSING_KINDS, source_licence, split_copyrights
+from lineage.results.obligations import MISSING_KINDS, UNDER, source_licence, split_copyrights, terms
 
 if TYPE_CHECKING:
     from lineage.report.folder import ReportFolder
@@ -33,7 +34,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         notices = f"; NOTICE: {', '.join(lic.notice_paths)}" if lic.notice_paths else ""
         out.append(f"Upstream {md_text(label)}: declared {md_code(lic.declared or 'unknown')}"
                    + (f" ({md_text(lic.declared_from)}{md_text(notices)})." if lic.declared_from
-                      else f"{md_text(notices)}."))
+                      else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths)))
     out.append("")
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]
@@ -47,6 +48,13 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     conflicts = table[table["conflict"] == "yes"]
     unknown = int((table["conflict"] == "unknown").sum())
     out += [f"- licence conflicts: {len(conflicts):,} pairs; compatibility unknown: {unknown:,}", ""]
+    chosen = table["upstream_licence_from"].str.contains(UNDER, regex=False)
+    if chosen.any():
+        under = table.loc[chosen, "upstream_licence_from"].str.split(UNDER, n=1).str[1].value_counts()
+        out += [f"{int(chosen.sum()):,} of these pairs have an upstream licence that offers a choice: each is "
+                "counted under the choice that leaves least missing in the target file (a compatible one first; "
+                f"ties: the first offered), which `upstream_licence_from` names after `{UNDER.strip()}`: "
+                + ", ".join(f"{md_code(k)} {int(v):,}" for k, v in sorted(under.items())) + ".", ""]
     ranked = table[table["missing"] != ""].sort_values(["copied_lines", "target_path"], ascending=[False, True],
                                                        kind="stable")
     if len(ranked):
@@ -55,6 +63,24 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         out += md_table(["target file", "upstream file", "copied lines", "upstream licence", "missing"],
                         ["---", "---", "---:", "---", "---"], rows, len(ranked), "obligations.csv")
     return out
+
+
+def _choice_sentence(declared: str, has_notice_file: bool) -> str:
+    """For a licence that offers a choice: that the recipient may choose, and what each choice asks
+    (``""`` for one licence)."""
+    offered = choices(declared) if declared else ()
+    if len(offered) < 2:
+        return ""
+    asked = {c: terms(c, has_notice_file) for c in offered}
+    common = [k for k in asked[offered[0]] if all(k in a for a in asked.values())]
+    return (" A choice: the recipient may take any one of " + ", ".join(md_code(c) for c in offered)
+            + ". What each asks of a copied file: " + "; ".join(f"{md_code(c)}: {', '.join(map(_said, a)) or 'nothing'}"
+                                                             for c, a in asked.items())
+            + f" (common to all: {', '.join(map(_said, common)) or 'none'}).")
+
+
+def _said(kind: str) -> str:
+    return "modification-notice (in modified files)" if kind == "modification-notice" else kind
 
 
 def attribution_markdown(comparison: Comparison) -> str:
@@ -69,7 +95,8 @@ def attribution_markdown(comparison: Comparison) -> str:
         lic = source_licence(u)
         out += [f"## {md_text(label)} ({md_code(u.info.spec)})", ""]
         licences = sorted(x for x in rows["upstream_licence"].unique() if x)
-        out.append(f"Licence: `{lic.declared or 'unknown'}`"
+        choice = " (a choice: the recipient may take any one of its licences)" if len(choices(lic.declared)) > 1 else ""
+        out.append(f"Licence: `{lic.declared or 'unknown'}`{choice}"
                    + (f"; copied files are under {', '.join(f'`{x}`' for x in licences)}." if licences else "."))
         lines = sorted({h for cell in rows["upstream_copyrights"] for h in split_copyrights(str(cell))},
                        key=lambda h: (not h.lower().startswith(("copyright", "spdx")), h))

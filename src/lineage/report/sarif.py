@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from lineage import __version__
+from lineage.licences.expressions import choices
 from lineage.report.attachments import copied_regions
 
 if TYPE_CHECKING:
@@ -117,7 +118,9 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     for row in table.itertuples(index=False):
         for kind in [k for k in str(row.missing).split("; ") if k]:
             what = {"copyright": f"the copyright line of {row.upstream_copyrights}",
-                    "licence-notice": f"the {row.upstream_licence} licence notice",
+                    "licence-notice": (f"the {row.upstream_licence} licence notice"
+                                       if len(choices(str(row.upstream_licence))) < 2 else
+                                       f"a licence notice of one of {row.upstream_licence}"),
                     "modification-notice": "a notice stating that the file was changed",
                     "NOTICE": f"{row.notice_lines_missing} line(s) of the upstream NOTICE ({row.notice_files})"}[kind]
             results.append(_result(

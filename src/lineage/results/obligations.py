@@ -9,7 +9,13 @@ Columns (:data:`OBLIGATION_COLUMNS`):
 * ``upstream_licence``: the upstream file's licence, first of: its SPDX-License-Identifier, the
   notices in its head, the licence file of the sub-folder it sits in (a vendored library's), the
   upstream's declared licence. ``upstream_licence_from`` says which (``spdx``, ``notice``,
-  ``folder:<licence file>``, ``declared``; ``""`` when none is known).
+  ``folder:<licence file>``, ``declared``; ``""`` when none is known). When that licence offers a
+  choice (``A OR B``; the choices are its disjunctive normal form, :func:`lineage.licences.expressions.choices`)
+  the recipient may take any one, so the columns from ``keeps_copyright`` to ``notice_lines_missing``
+  and ``missing`` are those of the choice that leaves least missing in the target file (a
+  compatible one first; ties: the first offered), and ``upstream_licence_from`` names it after
+  ``"; under "`` (``declared; under BSD-2-Clause``). ``conflict`` is of the whole expression (an
+  ``OR`` is fine when either choice is).
 * ``upstream_copyrights``: the upstream file's copyright lines, else the upstream root licence
   files' (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``source`` or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
@@ -48,13 +54,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
-from lineage.licences.expressions import licence_ids
+from lineage.licences.expressions import choices, licence_ids
 from lineage.licences.notices import fold, keeps_holders
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
@@ -70,6 +77,7 @@ OBLIGATION_COLUMNS = [
     "conflict", "conflict_reason", "missing",
 ]
 MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
+UNDER = "; under "  # upstream_licence_from: <where the licence came from>; under <the choice checked>
 
 # Where a new copyright line begins in the joined ``upstream_copyrights`` cell: a line itself may
 # hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved").
@@ -86,8 +94,23 @@ def split_copyrights(cell: str) -> tuple[str, ...]:
     """The copyright lines of an ``upstream_copyrights`` cell (:func:`join_copyrights`)."""
     return tuple(x.strip() for x in _NEXT_COPYRIGHT_RE.split(cell) if x.strip())
 
+_RANK = {"ok": 0, "unknown": 1, "conflict": 2}  # a compatible choice before an unknown, a conflict last
 # Licences whose text asks a modified file to carry a notice saying so.
 _CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-")
+
+
+def terms(licence: str, has_notice_file: bool) -> list[str]:
+    """What licence ``licence`` (one choice, no ``OR``) asks of a copied file in lineage's checks,
+    as ``missing`` names them: what :func:`_check` looks for."""
+    ids = licence_ids(licence)
+    if not ids:
+        return []
+    asked = ["copyright", "licence-notice"]
+    if any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in ids):
+        asked.append("modification-notice")
+    if has_notice_file and "Apache-2.0" in ids:
+        asked.append("NOTICE")
+    return asked
 
 
 def source_licence(tree: TreeIndex) -> SourceLicence:
@@ -136,6 +159,64 @@ def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[s
     return ""
 
 
+@dataclass(frozen=True)
+class _FileFacts:
+    """What one (target file, upstream file) pair's obligations are checked against."""
+
+    t_path: str
+    t_file: FileLicence
+    target_source: SourceLicence
+    target_notice_text: str  # the target's root NOTICE and licence files' lines, folded
+    up_from: str
+    up_copyrights: tuple[str, ...]
+    copyrights_from: str
+    modified: bool
+    source: SourceLicence  # the upstream's
+
+
+def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[str]]:
+    """The obligation cells of a pair under upstream licence ``up_licence`` (one choice of the
+    upstream's licence when it offers several), and what is missing."""
+    t_path, t_file, target_source = facts.t_path, facts.t_file, facts.target_source
+    missing = []
+    up_ids = set(licence_ids(up_licence))
+    keeps_copyright, kept_in = "n/a", ""
+    if facts.up_copyrights:
+        file_only = facts.copyrights_from == "file" and "Apache-2.0" in up_ids
+        kept_in = _copyright_kept_in(facts.up_copyrights, t_file.copyrights,
+                                     () if file_only else target_source.governing_files(t_path))
+        keeps_copyright = _yes(bool(kept_in))
+        if keeps_copyright == "no":
+            missing.append("copyright")
+    # a licence file governing the target file's folder (a vendored copy's) keeps its notice
+    # too, and so does the root's, as for the copyright lines, unless the upstream file is
+    # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
+    folder_expression, folder_file = target_source.folder_licence(t_path)
+    t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
+    if not folder_file and not (facts.up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
+        t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
+    keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
+    if keeps_notice == "no":
+        missing.append("licence-notice")
+    if not up_ids:
+        change = "n/a"
+    elif facts.modified and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
+        change = _yes(t_file.states_change)
+        if change == "no":
+            missing.append("modification-notice")
+    else:
+        change = "not required"
+    notice_lines = facts.source.notice_lines if "Apache-2.0" in up_ids else ()
+    haystack = facts.target_notice_text + "\n" + t_file.text
+    absent = sum(1 for line in notice_lines if fold(line) not in haystack)
+    if absent:
+        missing.append("NOTICE")
+    return {"keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in, "keeps_licence_notice": keeps_notice,
+            "modified": _yes(facts.modified), "modification_notice": change,
+            "notice_files": "; ".join(facts.source.notice_paths) if notice_lines else "",
+            "notice_lines": len(notice_lines), "notice_lines_missing": absent}, missing
+
+
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
@@ -172,53 +253,27 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             copyrights_from = "source" if up_copyrights else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
         t_licence, t_from = _upstream_licence(t_path, t_file, target_source)
-        missing = []
-        up_ids = set(licence_ids(up_licence))
-        keeps_copyright, kept_in = "n/a", ""
-        if up_copyrights:
-            file_only = copyrights_from == "file" and "Apache-2.0" in up_ids
-            kept_in = _copyright_kept_in(up_copyrights, t_file.copyrights,
-                                         () if file_only else target_source.governing_files(t_path))
-            keeps_copyright = _yes(bool(kept_in))
-            if keeps_copyright == "no":
-                missing.append("copyright")
-        # a licence file governing the target file's folder (a vendored copy's) keeps its notice
-        # too, and so does the root's, as for the copyright lines, unless the upstream file is
-        # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
-        folder_expression, folder_file = target_source.folder_licence(t_path)
-        t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
-        if not folder_file and not (up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
-            t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
-        keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
-        if keeps_notice == "no":
-            missing.append("licence-notice")
         modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
-        if not up_ids:
-            change = "n/a"
-        elif modified and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
-            change = _yes(t_file.states_change)
-            if change == "no":
-                missing.append("modification-notice")
-        else:
-            change = "not required"
-        notice_lines = source.notice_lines if "Apache-2.0" in up_ids else ()
-        haystack = target_notice_text + "\n" + t_file.text
-        absent = sum(1 for line in notice_lines if fold(line) not in haystack)
-        if absent:
-            missing.append("NOTICE")
+        file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
+                                copyrights_from, modified, source)
+        offered = choices(up_licence) if up_licence else ("",)
+        checked = [_check(choice, file_facts) for choice in offered]
+        # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
+        # one that leaves least missing in this file (a compatible one first; ties: the first offered)
+        best = min(range(len(offered)), key=lambda k: (
+            _RANK[compatible(offered[k], t_licence).status], len(checked[k][1]), k)) if len(offered) > 1 else 0
+        cells, missing = checked[best]
         verdict = compatible(up_licence, t_licence)
         rows.append({
             "target_path": t_path, "upstream": label, "upstream_path": up_path,
             "copied_lines": int(g.copied_lines), "verbatim_lines": int(g.verbatim_lines),
             "near_lines": int(g.near_lines), "first_line": int(g.first_line), "last_line": int(g.last_line),
             "marked": _yes(bool(marked.get(t_path, False))),
-            "upstream_licence": up_licence, "upstream_licence_from": up_from,
+            "upstream_licence": up_licence,
+            "upstream_licence_from": up_from + (f"{UNDER}{offered[best]}" if len(offered) > 1 else ""),
             "upstream_copyrights": join_copyrights(up_copyrights), "upstream_copyrights_from": copyrights_from,
             "target_licence": t_licence, "target_licence_from": t_from,
-            "keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in, "keeps_licence_notice": keeps_notice,
-            "modified": _yes(modified), "modification_notice": change,
-            "notice_files": "; ".join(source.notice_paths) if notice_lines else "",
-            "notice_lines": len(notice_lines), "notice_lines_missing": absent,
+            **cells,
             "conflict": {"ok": "no", "conflict": "yes"}.get(verdict.status, "unknown"),
             "conflict_reason": verdict.reason, "missing": "; ".join(missing),
         })
