@@ -230,6 +230,20 @@ def test_a_holder_named_by_a_large_share_of_files_is_own() -> None:
                             MatchParams(origin_own_holder_share=1.0))[5].kind == THIRD_PARTY
 
 
+def test_a_joint_copyright_naming_the_upstreams_own_holder_is_own() -> None:
+    hf = frozenset({"huggingface inc. team"})
+    joint = "# Copyright 2024 The Qwen team, Alibaba Group and the HuggingFace Inc. team. All rights reserved.\n"
+    assert _origin("up/models/qwen2_vl/configuration_qwen2_vl.py", joint + _body(1), hf).kind == OWN
+    # a holder that only contains the own holder's words inside a longer name is another one
+    other = "# Copyright 2024 Not-HuggingFace Inc. team Fans\n"
+    assert _origin("up/x.py", other + _body(2), hf).kind == THIRD_PARTY
+
+
+def test_all_rights_reserved_is_no_part_of_a_holders_name() -> None:
+    assert holder("Copyright 2022 EleutherAI and the HuggingFace Inc. team. All rights reserved.") == \
+        "EleutherAI and the HuggingFace Inc. team"
+
+
 def test_holder() -> None:
     assert holder("Copyright 2023-2024 SGLang Team") == "SGLang Team"
     assert holder("SPDX-FileCopyrightText: Copyright contributors to the vLLM project") == \

@@ -328,3 +328,14 @@ def test_a_marked_reexport_with_copied_lines_is_not_listed_without_copied_code()
     assert groups["marked_without_copied"] == ["own.py"]
     assert groups["marked_with_copied"] == ["copied.py"]
     assert groups["reexport_with_copied"] == ["reexport.py"]
+
+
+def test_the_headline_of_a_comparison_without_marked_files(run_compare: Runner) -> None:
+    # a release against an older one of itself marks nothing: the headline says so instead of
+    # "0 of 0 code lines are verbatim (n/a)"
+    body = treegen.distinctive_functions(3)
+    comparison = run_compare({"pkg/a.py": body}, [(UP, {"pkg/a.py": body})])
+    first, second, third = comparison.headline()[:3]
+    assert first == "0 of 1 files carry a marker naming upstream."
+    assert second == "in those marked files: none to count."
+    assert third.startswith("in all 1 files, ") and "(n/a)" not in third
