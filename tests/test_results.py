@@ -339,3 +339,23 @@ def test_the_headline_of_a_comparison_without_marked_files(run_compare: Runner) 
     assert first == "0 of 1 files carry a marker naming upstream."
     assert second == "in those marked files: none to count."
     assert third.startswith("in all 1 files, ") and "(n/a)" not in third
+
+
+def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
+    from lineage.markers import Marker
+    from lineage.results.tables import resolve_marker_path
+
+    ups = ["vllm/v1/worker/gpu_worker.py", "vllm/worker/tpu_worker.py", "vllm/model_executor/models/utils.py",
+           "vllm/lora/utils.py", "vllm/layers/batch_invariant.py", "vllm/determinism/batch_invariant.py"]
+    by_name: dict[str, list[str]] = {}
+    for p in ups:
+        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+
+    def resolve(path: str) -> str:
+        return resolve_marker_path(Marker(1, "adapted_from", "x", path=path), set(ups), by_name)
+
+    assert resolve("vllm/worker/gpu_worker.py") == "vllm/v1/worker/gpu_worker.py"  # moved below v1/
+    assert resolve("v1/worker/gpu_worker.py") == "vllm/v1/worker/gpu_worker.py"  # a suffix, as before
+    assert resolve("vllm/models/utils.py") == "vllm/model_executor/models/utils.py"
+    assert resolve("vllm/utils.py") == ""  # two files of that name, each sharing the name alone
+    assert resolve("vllm/kernels/batch_invariant.py") == ""  # the name alone is not enough

@@ -185,7 +185,10 @@ def pick_marker(markers: Sequence[Marker], names: set[str]) -> tuple[Marker | No
 
 
 def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]]) -> str:
-    """The upstream path a marker names, if it exists there (exactly, or as a path suffix)."""
+    """The upstream path a marker names, if it exists there: exactly, or as a path suffix, or
+    else the one upstream file of its name that shares the most trailing folders with it (at
+    least one: vllm-ascend's "adapted from vllm/worker/gpu_worker.py" names vLLM 0.7's
+    ``vllm/v1/worker/gpu_worker.py``, not ``vllm/worker/tpu_worker.py``); "" when none or a tie."""
     if not marker.path:
         return ""
     path = marker.path.strip("/")
@@ -193,7 +196,22 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
         return path
     base = path.rsplit("/", 1)[-1]
     candidates = [p for p in by_name.get(base, []) if p.endswith("/" + path) or path.endswith("/" + p)]
-    return sorted(candidates, key=lambda p: (len(p), p))[0] if candidates else ""
+    if candidates:
+        return sorted(candidates, key=lambda p: (len(p), p))[0]
+    wanted = path.split("/")[::-1]
+
+    def shared(p: str) -> int:  # trailing components in common, the file name included
+        n = 0
+        for a, b in zip(wanted, p.split("/")[::-1], strict=False):
+            if a != b:
+                break
+            n += 1
+        return n
+
+    scored = sorted(((shared(p), p) for p in by_name.get(base, [])), reverse=True)
+    if scored and scored[0][0] >= 2 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+        return scored[0][1]
+    return ""
 
 
 def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
