@@ -78,7 +78,7 @@ FILE_COLUMNS = [
     "marker_line",
     "marker_ref",  # tag or commit from a marker URL
     "marker_path",  # upstream path named by the marker
-    "marker_path_found",  # whether that path exists in the upstream
+    "marker_path_found",  # whether that path exists in the upstream (exactly, as a suffix, or by trailing folders)
     "other_markers",  # provenance markers naming something else (count)
     "spdx",  # SPDX-License-Identifier expression(s)
     "digest",  # git blob hash of the file's bytes
