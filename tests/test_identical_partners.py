@@ -12,15 +12,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import numpy as np
 import pytest
-import treegen
-from conftest import Runner, file_lines
+from conftest import Runner, file_lines, make_labeller
 
-from lineage.index import IndexCache, index_tree
-from lineage.match import NEAR, NONE, VERBATIM, MatchParams, Side
-from lineage.match.labels import FileLabeller
-from lineage.sources import open_source
+from lineage.match import NEAR, NONE, VERBATIM, MatchParams
 
 
 def _method(name: str, params: list[str], body: list[str]) -> str:
@@ -88,14 +83,7 @@ _TARGET_IMPORTS = ("import torch\n"
 def _gap_labels(tmp_path: Path, params: MatchParams) -> list[tuple[int, int]]:
     """(label, upstream line) of each target line after aligning the gap between the first and
     the last lines (``import torch`` and ``import numpy``, both paired by a region's runs)."""
-    sides = []
-    for name, files in (("target", {"pkg/fp8.py": _TARGET_IMPORTS}), ("upstream", {"up/fp8.py": _UP_IMPORTS})):
-        root = treegen.write_tree(tmp_path / name, files)
-        with open_source(str(root)) as source:
-            tree = index_tree(source, IndexCache(None), jobs=1)
-        sides.append(Side(tree.files, lambda k, tree=tree: tree.lines(tree.files[k].path),
-                          np.zeros(len(tree.files), np.int32)))
-    lab = FileLabeller(sides[0], sides[1], 0, params)
+    lab = make_labeller(tmp_path, {"pkg/fp8.py": _TARGET_IMPORTS}, {"up/fp8.py": _UP_IMPORTS}, params)
     u_rows, u_lines = lab.upstream_lines(0)
     n = len(lab.t_rows)
     assert n == len(u_rows) == 10
