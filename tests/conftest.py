@@ -7,6 +7,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import TYPE_CHECKING
 
 import pandas as pd
 import pytest
@@ -19,6 +20,10 @@ import treegen  # noqa: E402
 
 from lineage.api import Comparison, compare  # noqa: E402
 from lineage.settings import DEFAULT_MAX_FILE_BYTES, RunSettings  # noqa: E402
+
+if TYPE_CHECKING:
+    from lineage.match import MatchParams
+    from lineage.match.labels import FileLabeller
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "scripts"
 
@@ -80,3 +85,24 @@ def file_lines(comparison: Comparison, path: str) -> pd.DataFrame:
     """The lines table of one target file, indexed by 1-based line number."""
     frame = comparison.lines[comparison.lines["target_path"] == path]
     return frame.set_index("line", drop=False)
+
+
+def make_labeller(tmp_path: Path, target: dict[str, str], upstream: dict[str, str],
+                  params: MatchParams) -> FileLabeller:
+    """A labeller of the first target file against the upstream files (both trees written under
+    ``tmp_path`` and indexed), nothing paired yet: for rules tried on pairs set by hand."""
+    import numpy as np
+
+    from lineage.index import IndexCache, index_tree
+    from lineage.match import Side
+    from lineage.match.labels import FileLabeller
+    from lineage.sources import open_source
+
+    sides = []
+    for name, files in (("target", target), ("upstream", upstream)):
+        root = treegen.write_tree(tmp_path / name, files)
+        with open_source(str(root)) as source:
+            tree = index_tree(source, IndexCache(None), jobs=1)
+        sides.append(Side(tree.files, lambda k, tree=tree: tree.lines(tree.files[k].path),
+                          np.zeros(len(tree.files), np.int32)))
+    return FileLabeller(sides[0], sides[1], 0, params)

@@ -254,3 +254,41 @@ def test_whole_statements_reads_the_ids_as_line_by_line(raw: list[int], data) ->
     lines = sorted(data.draw(st.sets(st.integers(0, max(0, len(raw) - 1)), max_size=len(raw)))) if raw else []
     for chosen in (lines, range(len(raw))):
         assert whole_statements(ids, sizes, chosen) == _whole_statements_by_line(ids, sizes, list(chosen))
+
+
+def test_line_partners_give_an_identical_line_its_own_partner() -> None:
+    """With ``identical``, ``) -> None:`` copies the identical upstream line, not the parameter
+    line above it that the target's line above holds verbatim (aphrodite-engine's layer norm
+    dropped ``var_hidden_size`` from vLLM's signature); without, it names ``eps: float = 1e-6,``."""
+    up = ["    def __init__(", "        self,", "        hidden_size: int,", "        eps: float = 1e-6,",
+          "        var_hidden_size: Optional[int] = None,", "    ) -> None:"]
+    mine = ["    def __init__(", "        self,", "        hidden_size: int,", "        eps: float = 1e-6,",
+            "    ) -> None:"]
+    assert line_partners(mine, up, 0.75, strip=True) == [0, 1, 2, 3, 3]
+    assert line_partners(mine, up, 0.75, strip=True, identical=True) == [0, 1, 2, 3, 5]
+
+
+def test_line_partners_close_a_signature_with_the_upstream_closing_line() -> None:
+    """A closing line whose return annotation was edited has no words without it; with
+    ``identical`` the upstream closing line, also wordless without its annotation, is its
+    partner, where before the previous line's partner (held whole by that line) was. A wordless
+    line that closes nothing (``*,``) does not take a closing line, nor a line held whole."""
+    up = ["def _greedy_sample(", "    selected_seq_groups: List[SequenceGroupToSample],",
+          "    samples: torch.Tensor,", ") -> SampleResultType:"]
+    mine = [*up[:3], ") -> List[Tuple[List[int], List[int]]]:"]
+    assert line_partners(mine, up, 0.75, strip=True)[3] == 2
+    assert line_partners(mine, up, 0.75, strip=True, identical=True)[3] == 3
+    up = ["def from_metadata(", "    cls,", "    dtype: torch.dtype,", ") -> Tuple[int, bool]:"]
+    mine = ["def from_metadata(", "    cls,", "    dtype: torch.dtype,", "    *,", "    extra: int = 0,",
+            ") -> Tuple[int, bool]:"]
+    assert line_partners(mine, up, 0.75, strip=True)[3] == 2
+    assert line_partners(mine, up, 0.75, strip=True, identical=True)[3] is None
+
+
+def test_line_partners_leave_a_line_held_whole_to_its_target_line() -> None:
+    """A re-wrapped argument line shares most words with the call's first line, which the
+    target holds verbatim: with ``identical`` it goes with the argument lines it re-wraps."""
+    up = ["hidden_states, residual = layer(", "    positions,", "    hidden_states,", "    residual,", ")"]
+    mine = ["hidden_states, residual = layer(", "    positions, hidden_states, forward_batch, residual", ")"]
+    assert line_partners(mine, up, 0.75) == [0, 0, 4]
+    assert line_partners(mine, up, 0.75, identical=True) == [0, 1, 4]

@@ -28,7 +28,9 @@ linear in the number of lines, never in the number of file pairs):
    region reached are aligned in order with the pair's paired lines (an LCS): between two of
    them every aligned line is paired, repetitive forms that could never seed too (table rows,
    repeated argument lines); elsewhere only distinctive identical lines, lone survivors of a
-   rewritten file. The reasons and limits are in :mod:`lineage.match.fill`.
+   rewritten file. The reasons and limits are in :mod:`lineage.match.fill`. After it, a header
+   paired with an upstream header of another name follows its body to the upstream definition
+   of its own name (:func:`lineage.match.class_names.headers_follow_bodies`).
 7. **Second copies** (:func:`lineage.match.second_copies.drop_second_copies`). A near line
    whose upstream line the same target file holds verbatim elsewhere is the file's own second,
    edited copy: unpaired.
@@ -228,7 +230,7 @@ class FileMatcher:
         """Target file ``t_file``'s labels and regions; None when no candidate nor established
         pair reaches it (every line ``none``). Call through :meth:`match_files` (the renames)."""
         from lineage.match.claims import claim_order, sort_chains
-        from lineage.match.class_names import yield_to_named_classes
+        from lineage.match.class_names import headers_follow_bodies, yield_to_named_classes
         from lineage.match.fill import fill
         from lineage.match.identical_twins import move_to_identical_twins
         from lineage.match.labels import FileLabeller
@@ -280,6 +282,7 @@ class FileMatcher:
             drop_second_copies(labeller)  # so the fill may pair such a line with its own upstream line
         yield_to_named_classes(labeller)  # so the fill may pair the class that kept the upstream name
         accepted += fill(labeller, accepted, named, placed, attributed)
+        headers_follow_bodies(labeller)
         move_to_identical_twins(labeller)
         drop_second_copies(labeller, off_chain=True)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))

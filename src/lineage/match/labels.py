@@ -382,19 +382,10 @@ class FileLabeller:
         characters fall in, and kept if enough of its characters align (and, when
         ``min_similarity`` is set, if its :func:`line_similarity` to that line, fragments
         shorter than ``fragment_min_chars`` and whole statements (``near_whole_statements``)
-        compared whole, reaches it).
+        compared whole, reaches it). In a gap of one length on both sides, lines of one shape
+        are first paired in place, except (``gap_in_place_yields``) a line the alignment places
+        at another upstream line and keeps there: position only fills what it misses.
         """
-        if len(t_range) == len(u_range):
-            # Gaps of equal length: first pair lines of the same shape in place (edited literals
-            # in a list, a renamed name), which a character alignment may miss on short lines.
-            for tc, uc in zip(t_range, u_range, strict=True):
-                if free(tc) and self.keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
-                    texts = self.texts(tc, uc, u_rows, u_lines)
-                    labelled = pair_label(*texts, self.p, self.packages(u_file))
-                    if labelled is not None and (not min_similarity or labelled[0] == VERBATIM
-                                                 or line_similarity(*texts, False, self.p, self.whole_statement(tc))
-                                                 >= min_similarity):
-                        self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         t_texts = [similarity_text(self.t_lines[self.t_rows[tc]]) for tc in t_range]
         u_texts = [similarity_text(u_lines[u_rows[uc]]) for uc in u_range]
         t_joined = " ".join(t_texts)
@@ -412,7 +403,6 @@ class FileLabeller:
             aligned[src] = True
             target_of[src] = u_owner[np.repeat(blocks[:, 1], sizes) + step]
         nonspace = np.frombuffer(t_joined.encode("utf-32-le", "surrogatepass"), np.uint32) != ord(" ")
-        mapped: dict[int, tuple[int, int]] = {}  # gap position -> (upstream content line, chars)
         # Line k's characters: its own slice of the joined text (the space after it is no
         # character of it); every line's counts of characters and of aligned ones at once.
         lengths = np.array([len(text) for text in t_texts], np.int64)
@@ -421,16 +411,24 @@ class FileLabeller:
         counted = np.concatenate(([0], np.cumsum(nonspace)))
         hits = np.concatenate(([0], np.cumsum(nonspace & aligned)))
         chars, aligned_chars = (counted[ends] - counted[starts]).tolist(), (hits[ends] - hits[starts]).tolist()
-        for k, (tc, start, end) in enumerate(zip(t_range, starts.tolist(), ends.tolist(), strict=True)):
-            if not free(tc):
-                continue
-            n_chars = chars[k]
-            if n_chars == 0 or aligned_chars[k] / n_chars < self.p.gap_min_aligned:
-                continue
-            here = slice(start, end)
-            hit = nonspace[here] & aligned[here]
-            mapped[k] = (u_range[int(np.bincount(target_of[here][hit]).argmax())], n_chars)
-        for k, (uc, n_chars) in mapped.items():
+
+        def mapping() -> dict[int, tuple[int, int]]:
+            """Gap position -> (upstream content line most of its aligned characters fall in,
+            its characters), for each free line enough of whose characters align."""
+            mapped: dict[int, tuple[int, int]] = {}
+            for k, (tc, start, end) in enumerate(zip(t_range, starts.tolist(), ends.tolist(), strict=True)):
+                if not free(tc):
+                    continue
+                n_chars = chars[k]
+                if n_chars == 0 or aligned_chars[k] / n_chars < self.p.gap_min_aligned:
+                    continue
+                here = slice(start, end)
+                hit = nonspace[here] & aligned[here]
+                mapped[k] = (u_range[int(np.bincount(target_of[here][hit]).argmax())], n_chars)
+            return mapped
+
+        def kept(k: int, uc: int, n_chars: int, mapped: dict[int, tuple[int, int]]) -> tuple[int, float] | None:
+            """The label of gap line k mapped to upstream line ``uc``, None if it is not kept."""
             tc = t_range[k]
             t_text, u_text = self.texts(tc, uc, u_rows, u_lines)
             # A few characters (``)``, ``else:``) align with almost anything: a short line
@@ -438,20 +436,44 @@ class FileLabeller:
             # line maps to the same upstream line.
             if n_chars < self.p.gap_min_chars and t_text != u_text and not any(
                     mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
-                continue
+                return None
             if min_similarity and t_text != u_text and \
                     line_similarity(t_text, u_text, False, self.p, self.whole_statement(tc)) < min_similarity:
-                continue
+                return None
             # A whole statement much shorter than the line it maps to would be scored as a
             # piece of it: compared whole, it must be as similar as a line between two hits
             # (``near_whole_statements``).
             if not min_similarity and t_text != u_text and self.whole_statement(tc) and \
                     is_fragment(t_text, u_text, self.p) and \
                     line_similarity(t_text, u_text, True, self.p, whole=True) < self.p.near_min_similarity:
-                continue
+                return None
             labelled = pair_label(t_text, u_text, self.p, self.packages(u_file))
-            if labelled is not None and self._same_kind(tc, u_file, uc):
-                self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+            return labelled if labelled is not None and self._same_kind(tc, u_file, uc) else None
+
+        if len(t_range) == len(u_range):
+            # Gaps of equal length: first pair lines of the same shape in place (edited literals
+            # in a list, a renamed name), which a character alignment may miss on short lines;
+            # not a line the alignment places at another upstream line (``gap_in_place_yields``).
+            elsewhere: set[int] = set()
+            if self.p.gap_in_place_yields:
+                probe = mapping()
+                elsewhere = {k for k, (uc, n_chars) in probe.items()
+                             if uc != u_range[k] and kept(k, uc, n_chars, probe) is not None}
+            for k, (tc, uc) in enumerate(zip(t_range, u_range, strict=True)):
+                if k in elsewhere:
+                    continue
+                if free(tc) and self.keys_equal(tc, u_file, uc) and self._same_kind(tc, u_file, uc):
+                    texts = self.texts(tc, uc, u_rows, u_lines)
+                    labelled = pair_label(*texts, self.p, self.packages(u_file))
+                    if labelled is not None and (not min_similarity or labelled[0] == VERBATIM
+                                                 or line_similarity(*texts, False, self.p, self.whole_statement(tc))
+                                                 >= min_similarity):
+                        self.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
+        mapped = mapping()
+        for k, (uc, n_chars) in mapped.items():
+            labelled = kept(k, uc, n_chars, mapped)
+            if labelled is not None:
+                self.set_pair(t_range[k], u_file, int(u_rows[uc]), *labelled, number)
 
     def set_pair(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
         if self._journal is not None:

@@ -274,7 +274,7 @@ def words(text: str, strip: bool = False) -> list[str]:
 
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
                   strip: bool = False, kept_keywords: bool = False, arguments: bool = False,
-                  kept_keys: bool = False) -> list[int | None]:
+                  kept_keys: bool = False, identical: bool = False) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -306,6 +306,17 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     upstream line with arguments added (:func:`added_arguments`: ``def get_netrc_auth(url,
     raise_errors=False):`` <- ``def get_netrc_auth(url):``, both one line) copies that line: the
     added parameter is new text, but on one line with the old it cannot stand apart.
+
+    With ``identical`` (``fill_statement_identical_lines``), a target line whose stripped text is
+    an upstream line's copies that line (the first such at or after the previous identical
+    partner), and a line identical to one target line is no other line's partner: the target
+    line holds all its text (``hidden_states, residual = layer(`` held whole, ``positions,
+    hidden_states, forward_batch, residual`` copies the argument lines below it, the first with
+    most of its words). A line without words tests the upstream lines for words the same
+    way as its own (with ``strip``, without annotations: ``) -> SampleResultType:`` closes the
+    signature ``) -> List[int]:`` copies), and does not go with the previous line's partner when
+    that one is taken whole (before, ``) -> None:`` was paired with ``eps: float = 1e-6,``, held
+    verbatim by the line above it, while the same ``) -> None:`` stood two lines below).
     """
     u_words = [Counter(words(u)) for u in u_lines]
     pool = Counter()
@@ -314,11 +325,19 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     u_bound: list[set[str]] | None = None  # made when a line first names a kept keyword or key
     out: list[int | None] = []
     last = 0
+    same = _identical_partners(t_lines, u_lines) if identical else {}
+    taken = set(same.values())
+    u_bare: list[bool] | None = None  # per upstream line: no words (as the target's are counted); on first use
     for k, text in enumerate(t_lines):
+        if k in same:
+            last = same[k]
+            out.append(last)
+            continue
         mine = words(text, strip)
         found = shared_word_counts(mine, [pool])[0]  # its words the statement holds, each at most as often
         if mine and found < min_word_share * len(mine):
-            grown = next((j for j, u in enumerate(u_lines) if added_arguments(text, u)), None) if arguments else None
+            grown = next((j for j, u in enumerate(u_lines) if j not in taken and added_arguments(text, u)),
+                         None) if arguments else None
             if grown is not None:
                 last = grown
                 out.append(last)
@@ -329,7 +348,8 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             if name is not None and u_bound is None:
                 u_bound = [_bound_names(tokens) | (_bound_keys(tokens) if kept_keys else set())
                            for tokens in (line_tokens(u.strip()) for u in u_lines)]
-            at = [j for j, bound in enumerate(u_bound) if name in bound] if name is not None and u_bound else []
+            at = [j for j, bound in enumerate(u_bound) if name in bound and j not in taken] \
+                if name is not None and u_bound else []
             if not at:
                 out.append(None)
                 continue
@@ -338,14 +358,45 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             continue
         if mine:
             shared = shared_word_counts(mine, u_words)
-            best = max(shared)
-            last = next(j for j in [*range(last, len(u_lines)), *range(last)] if shared[j] == best)
+            order = [j for j in [*range(last, len(u_lines)), *range(last)] if j not in taken]
+            if not order:
+                out.append(None)
+                continue
+            best = max(shared[j] for j in order)
+            last = next(j for j in order if shared[j] == best)
         else:
             # Brackets alone (``):``, ``) -> None:``) close the statement: the upstream
             # statement's own line of brackets, when it has one after the previous partner, is
             # their partner (the previous line's would pair ``):`` with a parameter line).
-            last = next((j for j in range(last, len(u_lines)) if not u_words[j]), last)
+            if not identical:
+                last = next((j for j in range(last, len(u_lines)) if not u_words[j]), last)
+            else:
+                if u_bare is None:
+                    u_bare = [not words(u, strip) for u in u_lines]
+                # a closing line for a closing line: ``*,`` is no ``) -> X:``
+                closes = text.strip()[:1] in _CLOSERS
+                closing = next((j for j in range(last, len(u_lines)) if u_bare[j] and j not in taken
+                                and (u_lines[j].strip()[:1] in _CLOSERS) == closes), None)
+                if closing is None and last in taken:
+                    out.append(None)
+                    continue
+                last = closing if closing is not None else last
         out.append(last)
+    return out
+
+
+def _identical_partners(t_lines: Sequence[str], u_lines: Sequence[str]) -> dict[int, int]:
+    """Target line -> upstream line of the same stripped text, in order: each target line takes
+    the first such upstream line after the previous one taken (:func:`line_partners`)."""
+    at: dict[str, list[int]] = {}
+    for j, u in enumerate(u_lines):
+        at.setdefault(u.strip(), []).append(j)
+    out: dict[int, int] = {}
+    after = -1
+    for k, text in enumerate(t_lines):
+        j = next((j for j in at.get(text.strip(), ()) if j > after), None)
+        if j is not None:
+            out[k] = after = j
     return out
 
 
