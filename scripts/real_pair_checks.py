@@ -86,6 +86,11 @@ def main() -> int:
     near = lines[lines["match"] == "near"]
     sim = near["similarity"].astype(float)
     rows.append(("near rows with similarity 1.0", int((sim >= 1.0).sum()), ""))
+    # the floor the run states (its manifest's near_floor_similarity): no near pair below it
+    floor = float(json.loads((report / "manifest.json").read_text())["parameters"]["near_floor_similarity"])
+    under = near[sim < floor]
+    rows.append((f"near rows with similarity under the stated floor ({floor})", len(under),
+                 ", ".join(f"{p}:{n}" for p, n in zip(under["target_path"][:3], under["line"][:3], strict=True))))
     verbatim = lines[lines["match"] == "verbatim"]
     wrong = sum(target[p][int(n) - 1].strip() != upstream[u][int(m) - 1].strip()
                 for p, n, u, m in zip(verbatim["target_path"], verbatim["line"], verbatim["upstream_path"],

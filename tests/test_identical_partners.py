@@ -106,3 +106,16 @@ def test_an_equal_length_gap_pairs_in_place_only_what_the_alignment_does_not_pla
         assert labels[4:6] == [(NEAR, 5), (NEAR, 6)]
     assert labels[1] == (NEAR, 3)  # ``from fork import _kernels as ops``: its own line either way
     assert labels[8] == (NEAR, 9)
+
+
+def test_no_near_pair_stays_under_the_floor(tmp_path: Path) -> None:
+    """Whatever rule set a pair, a near line whose similarity is under ``near_floor_similarity``
+    is unpaired at the end (a lone ``)`` placed beside ``states_ptr += ...``: 0.0)."""
+    params = MatchParams()
+    lab = make_labeller(tmp_path, {"pkg/fp8.py": _TARGET_IMPORTS}, {"up/fp8.py": _UP_IMPORTS}, params)
+    r, rows = lab.result, lab.t_rows
+    for tc, (label, sim) in enumerate([(NEAR, 0.0), (NEAR, 0.299), (NEAR, 0.3), (VERBATIM, 1.0)]):
+        r.match[rows[tc]], r.up_file[rows[tc]], r.up_row[rows[tc]], r.similarity[rows[tc]] = label, 0, tc, sim
+    assert lab.drop_below_floor() == 2
+    assert [int(r.match[rows[tc]]) for tc in range(4)] == [NONE, NONE, NEAR, VERBATIM]
+    assert int(r.up_file[rows[0]]) == -1 and float(r.similarity[rows[1]]) == 0.0

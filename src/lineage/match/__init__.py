@@ -290,6 +290,7 @@ class FileMatcher:
         # folder descends from the upstream as a whole (weak_pairs.py's docstring)
         descends = bool(placed or labeller.split_from or renamed_paths(t_path, self.renames))
         drop_weak_pairs(labeller, attributed or descends, frozenset(named))
+        labeller.drop_below_floor()  # no near pair under the floor, whatever rule made it
         found = labeller.result, labeller.regions(accepted)
         # The statements it keeps refer back to it: without this the labeller (and its memos)
         # would wait for a full garbage collection instead of going on return.

@@ -486,6 +486,19 @@ class FileLabeller:
         r.similarity[row] = sim
         r.region[row] = number
 
+    def drop_below_floor(self) -> int:
+        """Unpair every ``near`` line whose similarity is under ``near_floor_similarity``, whatever
+        rule paired it (the floor :func:`pair_label` holds each pair to; a rule that places a line
+        by its statement, a closing bracket beside the upstream line that holds its partner's, can
+        leave a pair whose texts share nothing: ``)`` near ``states_ptr += pid_c * ...``, 0.0).
+        Returns how many."""
+        rows = self.t_rows
+        r = self.result
+        low = np.flatnonzero((r.match[rows] == NEAR) & (r.similarity[rows] < self.p.near_floor_similarity))
+        for tc in low.tolist():
+            self.unpair(tc)
+        return len(low)
+
     def unpair(self, tc: int) -> None:
         """Make content line ``tc`` unpaired again (``none``, no region)."""
         row = self.t_rows[tc]
