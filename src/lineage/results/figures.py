@@ -225,7 +225,7 @@ def headline(files: pd.DataFrame, upstream_names: Sequence[str],
     intro = f"{n_marked.files:,} of {n_all.files:,} files carry a marker naming {names}{records}; "
     # no marked file: say so rather than "0 of 0 code lines ... (n/a)" (a release against an older one of itself)
     marked = ([_sentence(intro, n_marked, "code"), _sentence("in those marked files, ", n_marked, "nonblank")]
-              if n_marked.files else [intro.rstrip("; ") + ".", "in those marked files: none to count."])
+              if n_marked.files else [intro.rstrip("; "), "in those marked files: none to count"])
     return [
         *marked,
         _sentence(f"in all {n_all.files:,} files, ", n_all, "code"),
