@@ -822,12 +822,18 @@ _COOKIE_TARGET = ("def create_session_cookie(cookie_name, cookie_value, **extra_
 def test_a_closing_bracket_is_paired_with_the_line_that_closes_its_partner(run_compare: Runner) -> None:
     """``lone_bracket_pairs``: the ``}`` (8) of a ``dict(...)`` call turned into a literal, its
     opener (2) and content paired, goes with the upstream line that closes ``dict(`` (7), near;
-    off, it stays none: that line shares no text with it."""
+    off, it stays none. That line shares no text with it (similarity 0), so under the stated
+    ``near_floor_similarity`` (0.3, which every rule's pairs are held to since 2026-12-06) the pair
+    is undone: the rule is seen here with the floor at 0."""
     target, up = {"pkg/cookies.py": _COOKIE_TARGET}, {"pkg/cookies.py": _COOKIE_UP}
-    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_bracket_pairs=0)), "pkg/cookies.py")
+    no_floor = MatchParams(near_floor_similarity=0.0)
+    off = file_lines(run_compare(target, [("up", up)], params=replace(no_floor, lone_bracket_pairs=0)),
+                     "pkg/cookies.py")
     assert off.loc[2, "match"] != "none" and off.loc[8, "match"] == "none"
-    on = file_lines(run_compare(target, [("up", up)]), "pkg/cookies.py")
+    on = file_lines(run_compare(target, [("up", up)], params=no_floor), "pkg/cookies.py")
     assert on.loc[8, "match"] == "near" and int(on.loc[8, "upstream_line"]) == 7
+    held = file_lines(run_compare(target, [("up", up)]), "pkg/cookies.py")
+    assert held.loc[8, "match"] == "none" and held.loc[2, "match"] != "none"
 
 
 def test_a_bracket_whose_content_is_new_stays_none(run_compare: Runner) -> None:
