@@ -738,3 +738,39 @@ def test_a_community_link_of_a_checkouts_setup_files_names_no_repository() -> No
                 b"    'Repository': 'https://github.com/python/typing_extensions',\n"
                 b"    'Q & A': 'https://github.com/python/typing/discussions'})\n")
     assert _from_setup_py(setup_py).repositories == ("python/typing_extensions",)
+
+
+def test_a_third_party_upstream_takes_only_its_own_lines_of_an_adaptation(tmp_path: Path) -> None:
+    # the upstream's model "adapted from" the third party holds the third party's helper and code
+    # of its own; a target that copied both, naming nothing, shares the helper with the third
+    # party and copied the rest from the upstream, once the third party is an upstream too
+    helper = _body(41)
+    own = _body(42).replace("return intermediate_", "return -intermediate_")  # no line the helper has
+    upstream = {"up/__init__.py": "", "pyproject.toml": '[project]\nname = "up"\n',
+                "up/models/m.py": "# Adapted from https://github.com/thirdorg/thirdlib/blob/main/m.py\n" + helper + own}
+    thirdlib = {"thirdlib/__init__.py": "", "thirdlib/m.py": helper}
+    target = {"tgt/__init__.py": "", "tgt/m.py": helper + own,
+              "pyproject.toml": '[project]\nname = "tgt"\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    third = treegen.write_tree(tmp_path / "thirdlib", thirdlib)
+    read = {"keep_default_na": False, "dtype": str}
+
+    def labels(*extra: str) -> pd.DataFrame:
+        out = tmp_path / f"out{len(extra)}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", *extra]) == 0
+        lines = pd.read_csv(out / "lines.csv", **read)
+        return lines[(lines["target_path"] == "tgt/m.py") & (lines["kind"] == "code")]
+
+    n = len([x for x in helper.split("\n") if x.strip()])
+    alone = labels()
+    assert (alone["match"] == "none").all() and set(alone["shared_origin"]) == {"third_party:thirdlib"}
+    both = labels("--upstream", str(third))
+    head = both.head(n)  # the third party's own lines: shared with it (or copied from it), never vLLM-like copies
+    assert set(head["upstream"]) <= {"", "thirdlib"} and set(head.loc[head["upstream"] == "", "shared_origin"]) <= {
+        "third_party:thirdlib"}
+    assert (both.tail(len(both) - n)["match"] == "verbatim").all()  # the upstream's own code, copied
+    assert set(both.tail(len(both) - n)["upstream_path"]) == {"up/models/m.py"}
+    off = labels("--upstream", str(third), "--set", "origin_third_party_lines=0")
+    assert (off.tail(len(off) - n)["match"] == "none").all()

@@ -30,7 +30,7 @@ import pandas as pd
 from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
-from lineage.index import FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
+from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
 from lineage.index.project import package_roots, upstream_names
 from lineage.index.vendoring import (
     package_paths,
@@ -314,7 +314,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              regions=[dataclasses.replace(r, target_file=k)
                                       for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
-                      [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_package_paths)
+                      [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_package_paths,
+                      up_indexes)
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
 
@@ -382,7 +383,7 @@ def _no_line_tables() -> dict[str, pd.DataFrame]:
 def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],
           origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
           preferred: list[set[str]], params: MatchParams, renamed: Sequence[Sequence[str]],
-          up_package_paths: Sequence[frozenset[str]]) -> Gated:
+          up_package_paths: Sequence[frozenset[str]], up_indexes: Sequence[FileIndex] = ()) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
     target files ``files`` (``result``, ``preferred`` and ``renamed``, their upstream paths below
     the tree's folder renames, in their order; ``up_package_paths``: each upstream's files inside
@@ -397,15 +398,40 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         return bool(params.origin_vendored_path_exempts) and vendored_root(files[t].path, up_files[u].path,
                                                                            vendor_folders) is not None
 
+    # A third party that is itself an upstream of this run (a further ``--upstream``) shows which
+    # lines of an upstream file taken from it are its own: the others, which the third party does
+    # not hold, are the upstream's (vLLM's tensor-parallel rewrite of a model "adapted from
+    # transformers"), copies from it like any other (``origin_third_party_lines``).
+    by_name = {name.lower(): k for k, names in enumerate(own_names) for name in names}
+    held: dict[int, np.ndarray] = {}
+
+    def third_party_forms(k: int) -> np.ndarray:
+        if k not in held:
+            arrays = [f.h_norm[f.kinds == CODE] for f, of in zip(up_indexes, up_of, strict=True) if of == k]
+            held[k] = np.unique(np.concatenate(arrays)) if arrays else np.zeros(0, np.int64)
+        return held[k]
+
+    def own_lines(t: int, u: int) -> np.ndarray | bool:
+        k = by_name.get(origins[u].name.lower(), -1) if params.origin_third_party_lines and up_indexes else -1
+        if k < 0 or k == up_of[u]:
+            return False
+        m = result.files[t]
+        rows = np.flatnonzero(m.up_file == u)
+        mask = np.zeros(len(m.up_file), bool)
+        forms = up_indexes[u].h_norm[m.up_row[rows]]
+        mask[rows] = ~np.isin(forms, third_party_forms(k))
+        return mask
+
     def third_party_scope(t: int, u: int) -> np.ndarray | bool:
         k = up_of[u]
+        own = own_lines(t, u)
         if not names_upstream[t][k]:
-            return False
+            return own
         if (t, k) not in scopes:
             f = files[t]
             naming = [m.line for m in f.markers if m.kind != "spdx" and marker_names_upstream(m, own_names[k])]
             scopes[(t, k)] = marker_scope(f, lines_of(f.path), naming, header_end(f, params))
-        return scopes[(t, k)]
+        return scopes[(t, k)] | own
 
     def same_place(t: int, u: int) -> bool:
         # Only a file its own header sets apart (a contributor's copyright, a "borrowed from": a

@@ -867,6 +867,13 @@ class MatchParams:
     # fused_moe.py says two functions came from an sglang pull request, system_utils.py and
     # network_utils.py that a helper each came from sglang 0.4.1. 0: such markers are not read.
     origin_sections: int = knob(1, 0, 1)
+    # With 1, when the third party an upstream file is taken from is itself an upstream of the run
+    # (a further --upstream), the lines the target shares with that file whose normal form the
+    # third party holds nowhere are the upstream's own, copies from it; the others stay shared
+    # third-party code. A user test: sglang 0.4.1's qwen2.py against vLLM 0.6.4 (whose qwen2.py
+    # says "Adapted from transformers") with --upstream transformers kept all 238 shared code
+    # lines set apart, vLLM's tensor-parallel code included. 0: the whole file stays third-party.
+    origin_third_party_lines: int = knob(1, 0, 1)
     # A file whose header says nothing of its origin (no copyright, no origin marker) inherits
     # third-party origin from its folder when at least this share of the folder's files that do
     # say something are third-party by their copyright lines (another holder's), and at least
