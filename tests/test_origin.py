@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 import treegen
@@ -20,7 +21,7 @@ from lineage.match.origin import (
     file_origin,
     holder,
     main_holders,
-    origin_at,
+    origin_parts,
     upstream_origins,
     vendored_root,
 )
@@ -82,7 +83,8 @@ def test_a_marker_below_the_header_speaks_for_one_function_only() -> None:
     first = len(_body(1).split("\n"))  # the marker's line
     assert [(x.start, x.end, x.origin.kind, x.origin.name, x.origin.line) for x in o.sections] == [
         (first, first + 3, THIRD_PARTY, "proj", first)]
-    assert origin_at(o, first + 1).name == "proj" and origin_at(o, first + 5) is o
+    held, part = origin_parts(o, np.array([first, first + 4, -1]))[0]  # 0-based rows: inside, after, none
+    assert part.name == "proj" and held.tolist() == [True, False, False]
     assert file_origin(_index("up/mixed.py", text), OWN_NAMES, TARGET_NAMES,
                        MatchParams(origin_sections=0)).sections == ()
 
@@ -774,3 +776,36 @@ def test_a_third_party_upstream_takes_only_its_own_lines_of_an_adaptation(tmp_pa
     assert set(both.tail(len(both) - n)["upstream_path"]) == {"up/models/m.py"}
     off = labels("--upstream", str(third), "--set", "origin_third_party_lines=0")
     assert (off.tail(len(off) - n)["match"] == "none").all()
+
+
+def test_a_third_party_upstream_takes_only_its_own_lines_of_a_section_too(tmp_path: Path) -> None:
+    # the same, with the "adapted from" marker inside the one function it speaks for (a section)
+    helper = "def third_helper(values):\n    ordered = sorted(values, key=abs)\n    return ordered[::-1]\n"
+    own = ("def third_helper_scaled(values):\n    # Adapted from https://github.com/thirdorg/thirdlib/blob/main/m.py\n"
+           "    ordered = sorted(values, key=abs)\n    scaled_values = [v * 17.5 for v in ordered]\n"
+           "    return scaled_values[::-1]\n")
+    upstream = {"up/__init__.py": "", "pyproject.toml": '[project]\nname = "up"\n',
+                "up/models/m.py": _body(43) + own}
+    thirdlib = {"thirdlib/__init__.py": "", "thirdlib/m.py": helper}
+    target = {"tgt/__init__.py": "", "tgt/m.py": _body(43) + own.replace("    # Adapted from https://github.com/"
+                                                                           "thirdorg/thirdlib/blob/main/m.py\n", ""),
+              "pyproject.toml": '[project]\nname = "tgt"\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    third = treegen.write_tree(tmp_path / "thirdlib", thirdlib)
+    read = {"keep_default_na": False, "dtype": str}
+
+    def section(*extra: str) -> pd.DataFrame:
+        out = tmp_path / f"out{len(extra)}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", *extra]) == 0
+        lines = pd.read_csv(out / "lines.csv", **read).set_index("line")
+        return lines[lines["target_path"] == "tgt/m.py"].tail(4)  # the section's four code lines
+
+    alone = section()
+    assert (alone["match"] == "none").all() and set(alone["shared_origin"]) == {"third_party:thirdlib"}
+    both = section("--upstream", str(third))
+    # the line thirdlib holds stays shared with it; the section's other lines are the upstream's own
+    assert both.iloc[1]["match"] == "none" and both.iloc[1]["shared_origin"] == "third_party:thirdlib"
+    assert (both.iloc[[0, 2, 3]]["match"] != "none").all()
+    assert set(both.iloc[[0, 2, 3]]["upstream_path"]) == {"up/models/m.py"}

@@ -43,7 +43,7 @@ from lineage.index.vendoring import (
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.origin import Origin, header_end, holder, vendored_root
+from lineage.match.origin import THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_renames, renamed_upstream_paths
@@ -412,14 +412,16 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         return held[k]
 
     def own_lines(t: int, u: int) -> np.ndarray | bool:
-        k = by_name.get(origins[u].name.lower(), -1) if params.origin_third_party_lines and up_indexes else -1
-        if k < 0 or k == up_of[u]:
+        if not (params.origin_third_party_lines and up_indexes):
             return False
         m = result.files[t]
         rows = np.flatnonzero(m.up_file == u)
         mask = np.zeros(len(m.up_file), bool)
-        forms = up_indexes[u].h_norm[m.up_row[rows]]
-        mask[rows] = ~np.isin(forms, third_party_forms(k))
+        for held, origin in origin_parts(origins[u], m.up_row[rows]):  # the file's origin or its sections'
+            k = by_name.get(origin.name.lower(), -1) if origin.kind == THIRD_PARTY else -1
+            if k >= 0 and k != up_of[u]:
+                forms = up_indexes[u].h_norm[m.up_row[rows[held]]]
+                mask[rows[held]] = ~np.isin(forms, third_party_forms(k))
         return mask
 
     def third_party_scope(t: int, u: int) -> np.ndarray | bool:

@@ -53,7 +53,7 @@ import numpy as np
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
 from lineage.markers import is_attribution
 from lineage.match.headers import header_rows, is_holder_line
-from lineage.match.origin import FROM_TARGET, THIRD_PARTY, Origin
+from lineage.match.origin import FROM_TARGET, THIRD_PARTY, Origin, origin_parts
 from lineage.match.records import NEAR, NONE, VERBATIM, FileMatch, MatchResult, Region
 
 # Kinds of shared line (per physical row of a target file); 0 = not shared.
@@ -196,10 +196,8 @@ def gate(result: MatchResult, files: Sequence[FileIndex], read_lines: Callable[[
         # third-party and from-target upstream files, and such sections of own ones
         for u in np.unique(m.up_file[m.match != NONE]).tolist():
             paired = (m.up_file == u) & (m.match != NONE)
-            parts = [(paired, origins[u])] if not origins[u].sections else [
-                (paired & (m.up_row >= sec.start - 1) & (m.up_row <= sec.end - 1), sec.origin)
-                for sec in origins[u].sections]
-            for rows, origin in parts:
+            for held, origin in origin_parts(origins[u], m.up_row):
+                rows = paired & held
                 if origin.kind == THIRD_PARTY and not vendored(t, u) and not same_place(t, u):
                     rows = rows & ~np.asarray(exempt_third_party(t, u))
                     if rows.any():

@@ -63,6 +63,8 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import numpy as np
+
 from lineage.index import FileIndex
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match.params import MatchParams
@@ -115,12 +117,14 @@ class Section:
     origin: Origin
 
 
-def origin_at(origin: Origin, line: int) -> Origin:
-    """The origin of one line (1-based) of an upstream file: its section's, else the file's."""
-    for section in origin.sections:
-        if section.start <= line <= section.end:
-            return section.origin
-    return origin
+def origin_parts(origin: Origin, rows: np.ndarray) -> list[tuple[np.ndarray, Origin]]:
+    """Which of an upstream file's ``rows`` (0-based; -1 for none) each origin speaks for: the
+    file's for all of them, or, for an own file with sections, each section's for the rows inside
+    it (the other rows are the file's own). The one place the gate, the tables and the gate's
+    exemptions read a section's lines from."""
+    if not origin.sections:
+        return [(np.ones(len(rows), bool), origin)]
+    return [((rows >= sec.start - 1) & (rows <= sec.end - 1), sec.origin) for sec in origin.sections]
 
 
 def vendored_root(target_path: str, upstream_path: str, vendor_folders: frozenset[str]) -> str | None:

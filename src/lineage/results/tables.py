@@ -32,6 +32,7 @@ every report is a view of them.
 
 from __future__ import annotations
 
+import os
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -51,7 +52,7 @@ from lineage.match.gate import (
     SHARED_THIRD_PARTY,
     Gated,
 )
-from lineage.match.origin import OWN, Origin, origin_at
+from lineage.match.origin import OWN, Origin, origin_parts
 from lineage.results.figures import Numbers
 
 LINE_COLUMNS = ["target_path", "line", "kind", "match", "upstream_path", "upstream_line",
@@ -151,11 +152,11 @@ def build_lines(files: Sequence[FileIndex], result: MatchResult, up_files: Seque
     s_index = np.where(is_shared, s_file, len(origins))
     codes = np.where(kinds == SHARED_HEADER, 1, np.where(kinds == SHARED_GENERATED, 2,
                                                           by_file[np.minimum(s_index, len(origins))]))
+    set_apart = (kinds == SHARED_THIRD_PARTY) | (kinds == SHARED_FROM_TARGET)
     for u, o in enumerate(origins):  # a section of an own file: its own label (lineage.match.origin)
-        for sec in o.sections:
-            rows = (((kinds == SHARED_THIRD_PARTY) | (kinds == SHARED_FROM_TARGET)) & (s_file == u)
-                    & (s_row >= sec.start - 1) & (s_row <= sec.end - 1))
-            codes[rows] = origin_names.setdefault(sec.origin.label, len(origin_names))
+        if o.sections:
+            for held, part in origin_parts(o, s_row):
+                codes[set_apart & (s_file == u) & held] = origin_names.setdefault(part.label, len(origin_names))
     frame["shared_origin"] = _strings(np.where(is_shared, codes, 0), list(origin_names))
     frame["shared_path"] = _strings(file_path_code[np.where(is_shared, s_file, len(up_files))], list(path_codes))
     frame["shared_line"] = pd.array(np.where(is_shared, s_row + 1, 0), dtype="Int64")
@@ -199,16 +200,9 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     if candidates:
         return sorted(candidates, key=lambda p: (len(p), p))[0]
     wanted = path.split("/")[::-1]
-
-    def shared(p: str) -> int:  # trailing components in common, the file name included
-        n = 0
-        for a, b in zip(wanted, p.split("/")[::-1], strict=False):
-            if a != b:
-                break
-            n += 1
-        return n
-
-    scored = sorted(((shared(p), p) for p in by_name.get(base, [])), reverse=True)
+    # trailing components in common, the file name included
+    scored = sorted(((len(os.path.commonprefix([wanted, p.split("/")[::-1]])), p) for p in by_name.get(base, [])),
+                    reverse=True)
     if scored and scored[0][0] >= 2 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
         return scored[0][1]
     return ""
@@ -309,9 +303,8 @@ def _shared_columns(t: int, f: FileIndex, gated: Gated | None, origins: Sequence
         u = sorted(sources.items(), key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))[0][0]
         origin = origins[u]
         if origin.sections:  # the section most of the file's shared lines from u fall in
-            rows = (s.up_file == u) & (third | from_target) & nonblank
-            held = Counter(origin_at(origin, int(r) + 1) for r in s.up_row[rows])
-            origin = max(held, key=lambda o: (held[o], -o.line))
+            rows = s.up_row[(s.up_file == u) & (third | from_target) & nonblank]
+            origin = max(origin_parts(origin, rows), key=lambda part: (int(part[0].sum()), -part[1].line))[1]
         out |= {"shared_origin": origin.label, "shared_upstream_path": up_files[u].path,
                 "shared_evidence": origin.where}
     return out
