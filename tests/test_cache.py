@@ -17,6 +17,7 @@ from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
 from lineage.match.store import MATCH_VERSION
 from lineage.report.elements import ELEMENTS_VERSION
+from lineage.report.page_cache import PAGES_VERSION
 from lineage.results.reuse import TABLES_VERSION
 from lineage.settings import RunSettings
 from lineage.side_cache import SIDE_VERSION
@@ -410,11 +411,17 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
     elements.parent.mkdir(parents=True)
     elements.write_bytes(b"kept")
     matched += 1
+    # and a report's kept HTML pages (lineage.report.page_cache)
+    page = cache / f"pages-v{PAGES_VERSION}" / ("ef" * 32) / "a.py-0123456789ab.0123.rec"
+    page.parent.mkdir(parents=True)
+    page.write_bytes(b"page")
+    matched += 1
 
     assert main(["cache", "info", "--cache-dir", str(cache)]) == 0
     out = capsys.readouterr().out
     assert f"cache: {cache}" in out
     assert f"elements-v{ELEMENTS_VERSION}: 1 entries" in out
+    assert f"pages-v{PAGES_VERSION}: 1 entries" in out
     assert f"entries: {n + matched + 1:,}" in out
     assert f"index-v{INDEX_VERSION}: {n:,} entries" in out
     assert "index-v0: 1 entries" in out
@@ -423,6 +430,7 @@ def test_cache_info_and_clear_commands(tmp_path: Path, capsys: pytest.CaptureFix
 
     assert main(["cache", "clear", "--cache-dir", str(cache)]) == 0
     assert f"removed {n + matched + 1:,} cache entries" in capsys.readouterr().out
+    assert not page.exists()
     assert not list(cache.rglob("*.rec"))
 
     assert main(["cache", "info", "--cache-dir", str(cache)]) == 0

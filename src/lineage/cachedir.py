@@ -3,7 +3,8 @@
 A cache root may hold the user's own folders too (``--cache-dir ~/work``): lineage owns exactly
 ``index-v<N>/`` (:mod:`lineage.index.store`), ``match-v<N>/`` (:mod:`lineage.match.store`),
 ``result-v<N>/`` (:mod:`lineage.report.cache`), ``tables-v<N>/`` (:mod:`lineage.results.reuse`),
-``side-v<N>/`` (:mod:`lineage.side_cache`) and
+``side-v<N>/`` (:mod:`lineage.side_cache`), ``elements-v<N>/`` (:mod:`lineage.report.elements`),
+``pages-v<N>/`` (:mod:`lineage.report.page_cache`) and
 ``downloads/`` (:mod:`lineage.sources.pypi`), matched by whole name, never by prefix. Nothing here
 follows a symbolic link, so a dangling or outward link is counted as itself and never crashes.
 
@@ -21,7 +22,7 @@ from pathlib import Path
 
 from lineage.errors import LineageError
 
-_ENTRY_FOLDER = re.compile(r"(index|match|result|tables|side|elements)-v\d+")
+_ENTRY_FOLDER = re.compile(r"(index|match|result|tables|side|elements|pages)-v\d+")
 DOWNLOADS = "downloads"
 
 

@@ -12,6 +12,7 @@ What it measures (see tests/bench/README.md for the details and caveats):
 2. warm run: the same command again on the same cache;
 3. one changed target file: the target's Python files as a directory, run warm, then with one
    file changed (a line appended) -- the extra time over the unchanged run (a whole-result cache hit);
+   then the same with the HTML view written (lineage's default; not a target);
 4. parse floor: tree-sitter-python parsing every Python file of both releases, in one process
    and spread over ``--parse-procs`` processes;
 5. jscpd 5.3.2 on the same two trees;
@@ -457,11 +458,11 @@ class Bench:
         return {**os.environ, "LINEAGE_CACHE_DIR": str(cache), "LINEAGE_OFFLINE": "1"}
 
     def run_lineage(self, label: str, argv: Sequence[str], cache: Path,
-                    keep_hashes: bool = False) -> dict[str, Any]:
+                    keep_hashes: bool = False, html: bool = False) -> dict[str, Any]:
         self._counter += 1
         out_dir = self.path(f"runs/{self._counter:02d}-{label}")
         log_path = self.logs / f"{self._counter:02d}-{label}.log"
-        cmd = [*self.lineage, *argv, "--out", str(out_dir), "-q", "--no-html"]
+        cmd = [*self.lineage, *argv, "--out", str(out_dir), "-q", *([] if html else ["--no-html"])]
         log(f"{label}: {' '.join(cmd[len(self.lineage):])}")
         result = self.runner.run(cmd, env=self.env(cache), cwd=self.work, log_path=log_path)
         manifest = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -609,26 +610,31 @@ class Bench:
                                  if digest != reference.get(name)}),
         }
 
-    def one_changed_file(self) -> dict[str, Any]:
+    def one_changed_file(self, html: bool = False) -> dict[str, Any]:
+        """Part 3; with ``html`` the same with the HTML view written (lineage's default), which
+        re-renders only the changed file's page (lineage.report.page_cache)."""
         cache = getattr(self, "warm_cache", None)
         if cache is None or not cache.exists():
             raise BenchError("needs the cache of the cold run, which failed")
         paths = self.target_tree["paths"]
         changed = max(paths, key=lambda p: ((self.target_dir / p).stat().st_size, p))
-        changed_dir = self.path("trees/target-changed")
+        tag = "-html" if html else ""
+        changed_dir = self.path(f"trees/target-changed{tag}")
         link_tree(self.target_dir, changed_dir)
         original = (self.target_dir / changed).read_bytes()
         upstream = self.upstream.spec
-        prime = self.run_lineage("dir-prime", ["compare", str(self.target_dir), upstream], cache)
+        prime = self.run_lineage(f"dir-prime{tag}", ["compare", str(self.target_dir), upstream], cache, html=html)
         pairs = []
         for r in range(self.repeat):
-            unchanged = self.run_lineage(f"dir-unchanged-{r}", ["compare", str(self.target_dir), upstream], cache)
+            unchanged = self.run_lineage(f"dir-unchanged{tag}-{r}", ["compare", str(self.target_dir), upstream],
+                                         cache, html=html)
             # A new line each repeat, so that each changed run parses the file afresh.
             edited = changed_dir / changed
             edited.unlink()  # break the hard link before writing
             newline = b"" if original.endswith(b"\n") or not original else b"\n"
-            edited.write_bytes(original + newline + f"# lineage bench: one changed line ({r})\n".encode())
-            after = self.run_lineage(f"dir-changed-{r}", ["compare", str(changed_dir), upstream], cache)
+            edited.write_bytes(original + newline + f"# lineage bench: one changed line ({r}{tag})\n".encode())
+            after = self.run_lineage(f"dir-changed{tag}-{r}", ["compare", str(changed_dir), upstream], cache,
+                                     html=html)
             pairs.append((unchanged, after))
         load = [u["timings_seconds"].get("index") for u, _ in pairs]
         changed_index = [c["timings_seconds"].get("index") for _, c in pairs]
@@ -941,6 +947,15 @@ class Bench:
             lines.append(f"| one changed file minus unchanged run | {fmt(one.get('extra_wall_s'))} | | "
                          f"index stage: {fmt(one.get('extra_index_s'))} s over the cache load of "
                          f"{fmt(one.get('cache_load_s'))} s |")
+        page = res.get("one_changed_file_html", {})
+        if "error" in page:
+            add("one changed file, HTML written", page)
+        elif page:
+            add("same with the HTML view (the default), unchanged", page.get("unchanged"), "a whole-result cache hit")
+            add("same with the HTML view, one file changed", page.get("changed"),
+                "only the changed file's page rendered again (the others kept from the last run)")
+            lines.append(f"| one changed file minus unchanged run, HTML written | {fmt(page.get('extra_wall_s'))} | | "
+                         "not a target (the targets are measured with `--no-html`) |")
         floor = res.get("parse_floor", {})
         if "error" in floor:
             add("parse floor", floor)
@@ -1000,6 +1015,7 @@ class Bench:
             self.part("cold_warm", self.cold_and_warm)
             self.results.pop("cold_warm", None)
             self.part("one_changed_file", self.one_changed_file)
+            self.part("one_changed_file_html", lambda: self.one_changed_file(html=True))
             self.part("parse_floor", self.parse_floor)
             self.part("jscpd", self.jscpd)
             self.part("scaling", self.scaling)

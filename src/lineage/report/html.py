@@ -19,7 +19,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
 import numpy as np
@@ -27,6 +27,7 @@ import pandas as pd
 
 from lineage.index.records import COMMENT
 from lineage.report.highlight import Pieces, colour, inner_differences, plain, render, statement_starts, style_css
+from lineage.report.page_cache import PageCache, page_key
 from lineage.report.summary import DEFINITIONS
 from lineage.results import percent
 from lineage.sources.base import display_path
@@ -130,9 +131,11 @@ def html_shards(comparison: Comparison, n: int) -> list[list[str]]:
 
 
 def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | None = None,
-               index: bool = True) -> list[Path]:
+               index: bool = True, cache: PageCache | None = None) -> list[Path]:
     """Write html/: the index, its assets and one page per shown file. ``pages``: only the pages
-    of these target paths (None: every shown file's); ``index``: also the index and the assets.
+    of these target paths (None: every shown file's); ``index``: also the index and the assets;
+    ``cache``: pages kept by the last run under the comparison's ``row_keys`` context, taken
+    for the unchanged files (:mod:`lineage.report.page_cache`; the same bytes).
     The files are the same however the work is split (:meth:`HtmlReporter.write_part`). Returns
     the files written: the index first, then the others sorted."""
     folder = out_dir / "html"
@@ -157,6 +160,9 @@ def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | N
             (folder / asset).write_text(text, encoding="utf-8")
             written.append(folder / asset)
     wanted = None if pages is None else set(pages)
+    keys: dict[str, tuple[Any, ...]] = {}
+    if cache is not None and comparison.row_keys is not None:
+        keys = {str(key[0]): key for key in comparison.row_keys.keys}
     names: set[str] = set()
     rows = []
     for row in shown.itertuples():
@@ -167,9 +173,15 @@ def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | N
         rows.append(_index_row(row, name))
         if wanted is not None and row.target_path not in wanted:
             continue
-        # An empty file has no rows; it is shown when a vendoring record marks it (``__init__.py``).
-        page = _file_page(row, columns, bounds.get(row.target_path, (0, 0)),
-                          regions.get(row.target_path, []), target, upstreams, several)
+        file_key = keys.get(row.target_path)
+        key = page_key(file_key, several) if cache is not None and file_key is not None else ""
+        page = cache.get(name, key) if cache is not None and key else None
+        if page is None:
+            # An empty file has no rows; it is shown when a vendoring record marks it (``__init__.py``).
+            page = _file_page(row, columns, bounds.get(row.target_path, (0, 0)),
+                              regions.get(row.target_path, []), target, upstreams, several)
+            if cache is not None and key:
+                cache.put(name, key, page)
         (folder / name).write_text(page, encoding="utf-8", errors="backslashreplace")
         written.append(folder / name)
     if not index:
@@ -419,10 +431,19 @@ class HtmlReporter:
     report_type = "html"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
-        folder.add(write_html(comparison, folder.root))
+        folder.add(write_html(comparison, folder.root, cache=_page_cache(comparison, folder)))
 
     def write_part(self, comparison: Comparison, folder: ReportFolder, k: int, n: int) -> None:
         """Part ``k`` of ``n`` of :meth:`write`: the pages of :func:`html_shards` group ``k``, and
         with the first part the index and its assets. The pages take most of a report's writing
         time on a large pair (Pygments): split, the processes writing reports share them."""
-        folder.add(write_html(comparison, folder.root, pages=html_shards(comparison, n)[k], index=k == 0))
+        folder.add(write_html(comparison, folder.root, pages=html_shards(comparison, n)[k], index=k == 0,
+                              cache=_page_cache(comparison, folder)))
+
+
+def _page_cache(comparison: Comparison, folder: ReportFolder) -> PageCache | None:
+    """The pages kept under the comparison's tables context, for a run that keeps them (as
+    lines.csv: :mod:`lineage.report.page_cache`)."""
+    if folder.csv_cache is None or comparison.row_keys is None:
+        return None
+    return PageCache(folder.csv_cache, comparison.row_keys.context)
