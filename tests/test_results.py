@@ -359,3 +359,39 @@ def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
     assert resolve("vllm/models/utils.py") == "vllm/model_executor/models/utils.py"
     assert resolve("vllm/utils.py") == ""  # two files of that name, each sharing the name alone
     assert resolve("vllm/kernels/batch_invariant.py") == ""  # the name alone is not enough
+
+
+def test_named_files_say_which_marked_files_name_a_file_the_upstream_no_longer_holds() -> None:
+    """24 of sglang 0.5.23's 29 marked files without copied code name a vLLM file that 0.32.0
+    no longer holds (``vllm/utils.py`` of v0.7.3): the reason they hold no copied code, which the
+    refs their markers name let a reviewer act on."""
+    from lineage.results.figures import named_files
+
+    files = pd.DataFrame({
+        "target_path": ["a.py", "b.py", "c.py", "d.py", "e.py", "f.py", "g.py"],
+        "marker_path": ["up/utils.py", "up/old.py", "up/gone.py", "up/moved.py", "up/here.py", "", "up/x.py"],
+        "marker_path_found": pd.array([False, False, False, False, True, pd.NA, False], dtype="boolean"),
+        "marker_ref": ["v0.7.3", "0.7.3", "c7f2cf2b7f67bce5842fedfdba508440fe257375", "main", "v0.7.3", "v1.0", ""]})
+    named = named_files(files)
+    assert (named["named_file_absent"], named["named_file_present"], named["no_file_named"]) == (5, 1, 1)
+    assert named["releases"] == [{"ref": "0.7.3", "files": 2}]  # "v0.7.3" and "0.7.3" are one release
+    assert named["commits"] == [{"ref": "c7f2cf2b7f67bce5842fedfdba508440fe257375", "files": 1}]
+    assert named["other"] == [{"ref": "main", "files": 1}]
+    assert named["none"] == 1
+
+
+def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_compare: Runner) -> None:
+    from lineage.report.summary import summary_dict, summary_markdown
+
+    body = treegen.distinctive_functions(3)
+    target = {"pkg/a.py": body,
+              "pkg/b.py": "# Adapted from https://github.com/org/upstream/blob/v1.2.0/upstream/gone.py\n"
+                          "def mine(x):\n    return x * 7\n"}
+    comparison = run_compare(target, [(UP, {"upstream/a.py": body})])
+    summary = summary_dict(comparison)
+    named = summary["marked_without_copied_files"]
+    assert named["named_file_absent"] == 1 and named["releases"] == [{"ref": "1.2.0", "files": 1}]
+    text = summary_markdown(comparison, summary)
+    assert "Of these, 1 names an upstream file that the trees compared do not hold" in text
+    assert "releases `1.2.0` (1)" in text
+    assert "| `upstream/gone.py` (not in the trees compared) |" in text

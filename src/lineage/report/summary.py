@@ -47,7 +47,12 @@ SUMMARY_FORMAT = "lineage.summary"
 #    such a licence under the choice that leaves least missing in its target file, which
 #    obligations.csv's upstream_licence_from names after "; under " (a compatible one first; ties:
 #    the first offered). Single-licence figures are unchanged.
-SUMMARY_VERSION = 7
+# 8: "marked_without_copied_files": of the marked files without copied code, how many name an
+#    upstream file the trees compared hold, how many one they do not (removed, renamed or moved
+#    since), how many no file; and the refs (releases, commits, other) the absent ones' markers
+#    name (lineage.results.figures.named_files). summary.md says it above that list, whose
+#    "upstream file" column now shows the file the marker names.
+SUMMARY_VERSION = 8
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
@@ -77,6 +82,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "regions": int(len(comparison.regions)),
         "headline": figures.headline(files, comparison.upstream_names, numbers),
         "lists": figures.review_lists(groups),
+        "marked_without_copied_files": figures.named_files(groups["marked_without_copied"]),
         "licences": {"target": source_licence(target).to_dict(),
                      "upstreams": {label: source_licence(u).to_dict()
                                    for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
@@ -100,16 +106,74 @@ def _origins_list(origins: pd.DataFrame) -> list[dict[str, object]]:
             for r in origins.itertuples()] if len(origins) else []
 
 
-def _table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
+def _table(frame: pd.DataFrame, limit: int = 60, named: bool = False) -> list[str]:
+    """A review list as a table, most copied code first; ``named``: the upstream column shows the
+    file the marker names (files without copied code have no upstream file of their own)."""
     if frame.empty:
         return ["(none)", ""]
     ranked = frame.assign(copied=frame["verbatim_code_lines"] + frame["near_code_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
     rows = ([md_code(row.target_path), f"{row.code_lines:,}", f"{row.verbatim_code_lines:,}",
-             f"{row.near_code_lines:,}", md_code(row.upstream_path), md_text(row.marker, 80)]
+             f"{row.near_code_lines:,}", _named(row) if named else _code_or_dash(row.upstream_path),
+             md_text(row.marker, 80)]
             for row in ranked.head(limit).itertuples())
-    return md_table(["target file", "code lines", "verbatim code", "near code", "upstream file", "marker"],
+    return md_table(["target file", "code lines", "verbatim code", "near code",
+                     "file the marker names" if named else "upstream file", "marker"],
                     ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
+
+
+def _code_or_dash(text: object) -> str:
+    return md_code(str(text)) if isinstance(text, str) and text else "–"
+
+
+def _named(row) -> str:  # type: ignore[no-untyped-def]
+    path = getattr(row, "marker_path", "")
+    if not isinstance(path, str) or not path:
+        return "–"
+    found = getattr(row, "marker_path_found", pd.NA)
+    return md_code(path) + ("" if not pd.isna(found) and bool(found) else " (not in the trees compared)")
+
+
+def _named_files_markdown(named: dict[str, object], specs: list[str]) -> list[str]:
+    """The sentence above the marked files without copied code: which of them name a file the
+    upstream no longer holds, and the releases to compare against instead."""
+    absent, present, none = (int(named[k]) for k in ("named_file_absent", "named_file_present",  # type: ignore[call-overload]
+                                                      "no_file_named"))
+    if absent + present + none == 0:
+        return []
+
+    def verb(n: int, one: str, many: str) -> str:
+        return f"{n:,} {one if n == 1 else many}"
+
+    parts = []
+    if absent:
+        parts.append(verb(absent, "names", "name") + " an upstream file that the trees compared do not hold "
+                     "(removed, renamed or moved since the copy was taken: this comparison cannot show what was "
+                     "copied)")
+    if present:
+        parts.append(verb(present, "names", "name") + " one they hold (its code was rewritten since, on one side "
+                     "or both)")
+    if none:
+        parts.append(verb(none, "names", "name") + " no file")
+    out = ["Of these, " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] + "."]
+    releases, commits, other = (named[k] for k in ("releases", "commits", "other"))
+    assert isinstance(releases, list) and isinstance(commits, list) and isinstance(other, list)
+    if absent and (releases or commits or other):
+        said = []
+        if releases:
+            said.append("releases " + ", ".join(f"{md_code(r['ref'])} ({r['files']:,})" for r in releases))
+        if commits:
+            said.append(f"{len(commits):,} commit{'' if len(commits) == 1 else 's'}")
+        said += [f"{md_code(r['ref'])} ({r['files']:,})" for r in other]
+        line = (f"The markers of the {absent:,} point at " + ", ".join(said[:-1]) + (" and " if len(said) > 1 else "")
+                + said[-1] + " (files in brackets).")
+        pypi = [spec.split("#", 1)[0] for spec in specs if spec.startswith("pypi:") and "==" in spec]
+        if releases and len(pypi) == 1:
+            example = md_code(f"{pypi[0].split('==', 1)[0]}=={releases[0]['ref']}")
+            line += (" To measure what was taken, compare those files against the release their marker names "
+                     f"(for example {example} as the upstream).")
+        out.append(line)
+    return [" ".join(out), ""]
 
 
 def summary_markdown(comparison: Comparison, summary: dict[str, object] | None = None,
@@ -142,7 +206,11 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
         "unmarked_with_copied": "Unmarked files with copied code (review these)",
     }
     for key, title in titles.items():
-        out += [f"## {title}: {len(groups[key]):,}", ""] + _table(groups[key])
+        out += [f"## {title}: {len(groups[key]):,}", ""]
+        if key == "marked_without_copied":
+            out += _named_files_markdown(summary["marked_without_copied_files"],  # type: ignore[arg-type]
+                                         [u.info.spec for u in comparison.upstreams])
+        out += _table(groups[key], named=key == "marked_without_copied")
     reexports = groups["reexport_with_copied"]
     if len(reexports):  # in none of the lists above: said here, so that the marked files add up
         n_marked = int((reexports["marker"] != "").sum())

@@ -7,6 +7,7 @@ same figures come out of a full comparison and of a ``figures_only`` one (``hist
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 
@@ -145,6 +146,40 @@ def vendored_copies(files: pd.DataFrame, versions: dict[str, str]) -> list[dict[
                     "files": n.files, "files_with_copied_code": with_copied, "code_lines": n.code,
                     "verbatim_code_lines": n.code_verbatim, "near_code_lines": n.code_near})
     return out
+
+
+_RELEASE_REF = re.compile(r"v?(\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)*)")
+_COMMIT_REF = re.compile(r"[0-9a-f]{7,40}")
+
+
+def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
+    """Why a marked file may hold no copied code, as far as its marker says: of the marked files
+    without copied code, how many name an upstream file that the compared trees hold
+    (``named_file_present``: the code was rewritten since, or never taken), how many one they do
+    not hold (``named_file_absent``: removed, renamed or moved in the upstream since the copy, so
+    the release compared cannot show it), and how many name no file (``no_file_named``); and the
+    refs (tag, branch or commit of a URL, files.csv ``marker_ref``) the absent files' markers name,
+    most files first: ``releases`` (a tag that reads as a version, ``v0.7.3`` -> ``0.7.3``),
+    ``commits``, ``other`` (a branch such as ``main``), ``none`` (no ref)."""
+    group = marked_without_copied
+    found = _column(group, "marker_path_found", pd.NA)
+    named = _column(group, "marker_path", "").fillna("").astype(str) != ""
+    present = named & (found.astype("boolean").fillna(False))
+    absent = named & ~present
+    refs: dict[str, dict[str, int]] = {"releases": {}, "commits": {}, "other": {}}
+    no_ref = 0
+    for ref in _column(group, "marker_ref", "").fillna("").astype(str)[absent]:
+        release = _RELEASE_REF.fullmatch(ref)
+        kind = "releases" if release else "commits" if _COMMIT_REF.fullmatch(ref) else "other" if ref else ""
+        if not kind:
+            no_ref += 1
+            continue
+        key = release.group(1) if release else ref
+        refs[kind][key] = refs[kind].get(key, 0) + 1
+    ranked = {kind: [{"ref": ref, "files": n} for ref, n in sorted(found_refs.items(), key=lambda kv: (-kv[1], kv[0]))]
+              for kind, found_refs in refs.items()}
+    return {"named_file_present": int(present.sum()), "named_file_absent": int(absent.sum()),
+            "no_file_named": int((~named).sum()), **ranked, "none": no_ref}
 
 
 def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, int]:
