@@ -191,3 +191,25 @@ def test_render_and_inner_differences() -> None:
     assert (render([("t1", "ab"), ("t2", "cd")], [(1, 3)])
             == "<i class=t1>a<mark>b</mark></i><i class=t2><mark>c</mark>d</i>")
     assert inner_differences("x" * 1000, "y" * 1000) == ([], [])
+
+
+def test_a_marked_page_without_copies_says_the_named_file_is_not_compared(tmp_path: Path) -> None:
+    """sglang's ``configs/dbrx.py`` names vLLM's ``transformers_utils/configs/dbrx.py``, which
+    vLLM 0.32.0 no longer holds: its page shows no copy, and now says why."""
+    import treegen
+
+    body = treegen.distinctive_functions(3)
+    up = treegen.write_tree(tmp_path / "upstream", {"upstream/a.py": body})
+    target = treegen.write_tree(tmp_path / "t", {
+        "pkg/a.py": body,
+        "pkg/b.py": "# Adapted from https://github.com/org/upstream/blob/v1.2.0/upstream/gone.py\n"
+                    "def mine(x):\n    return x * 7\n",
+        "pkg/c.py": "# Adapted from https://github.com/org/upstream/blob/v1.2.0/upstream/a.py\n"
+                    "def other(x):\n    return x * 9\n"})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    write_html(comparison, tmp_path)
+    gone = (tmp_path / "html" / page_name("pkg/b.py")).read_text(encoding="utf-8")
+    assert "The file it names, <code>upstream/gone.py</code>, is not in the trees compared" in gone
+    assert "(the marker points at v1.2.0)" in gone
+    held = (tmp_path / "html" / page_name("pkg/c.py")).read_text(encoding="utf-8")
+    assert "is not in the trees compared" not in held  # the named file is there: no such note

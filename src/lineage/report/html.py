@@ -419,10 +419,24 @@ def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ig
         f"<h1>{esc(row.target_path)}</h1>"
         f"<p>{row.nonblank_lines:,} non-blank lines: {row.verbatim_lines:,} verbatim, {row.near_lines:,} near, "
         f"copied share {percent(copied, row.nonblank_lines)}. Main upstream file: "
-        f"<b>{esc(row.upstream_path) or 'none'}</b>. Marker: {marker_html}.</p>"
+        f"<b>{esc(row.upstream_path) or 'none'}</b>. Marker: {marker_html}.{_named_note(row)}</p>"
         + (f"<details><summary>{len(regions):,} copied regions</summary><ol class=regions>{listed}</ol></details>"
            if regions else "<p>No copied region.</p>")
         + "</header>")
+
+
+def _named_note(row) -> str:  # type: ignore[no-untyped-def]
+    """For a marked file without copied lines whose marker names an upstream file the trees
+    compared do not hold: the reason the page shows no copy (summary.md says it for the list)."""
+    path = getattr(row, "marker_path", "")
+    found = getattr(row, "marker_path_found", pd.NA)
+    if row.verbatim_lines + row.near_lines or not isinstance(path, str) or not path or pd.isna(found) or found:
+        return ""
+    ref = getattr(row, "marker_ref", "")
+    at = f" (the marker points at {esc(ref)})" if isinstance(ref, str) and ref else ""
+    return (f" The file it names, <code>{esc(path)}</code>, is not in the trees compared{at}: removed, renamed or "
+            "moved since the copy, so this comparison cannot show what was copied; compare against the release "
+            "the marker names.")
 
 
 class HtmlReporter:
