@@ -80,18 +80,6 @@ def test_the_requirements_are_read_from_the_metadata() -> None:
     assert _from_pyproject(toml).requires == ("thirdlib>=1.2,<2",)
 
 
-def test_requirements_alone_do_not_stop_a_checkout_falling_back_to_setup_py(tmp_path: Path) -> None:
-    from lineage.index.project import read_project
-    from lineage.sources import open_source
-
-    root = treegen.write_tree(tmp_path / "dpy", {
-        "pyproject.toml": '[project]\ndependencies = ["aiohttp"]\n',
-        "setup.py": "from setuptools import setup\nsetup(name='discord.py', author='Rapptz')\n",
-        "discord/__init__.py": "VALUE = 1\n"})
-    with open_source(str(root), tmp_path / "cache") as source:
-        assert read_project(source).name == "discord.py"
-
-
 def test_summary_advises_the_third_party_until_it_is_an_upstream(tmp_path: Path) -> None:
     # the upstream's model adapted from thirdlib (its header says so), which its pyproject requires;
     # the target copied it naming nothing: its lines are set apart as thirdlib's, and summary.md
