@@ -689,12 +689,14 @@ def test_project_names_of_a_checkout_without_a_project_table() -> None:
     assert (info.name, info.repositories, info.authors) == ("attrs", ("python-attrs/attrs",), ("Hynek Schlawack",))
 
 
-def test_a_checkout_falls_back_from_pyproject_to_setup_py(tmp_path: Path) -> None:
+# a pyproject.toml that names no project: tool settings only, or requirements only
+@pytest.mark.parametrize("pyproject", ["[tool.black]\nline-length = 120\n", '[project]\ndependencies = ["aiohttp"]\n'])
+def test_a_checkout_falls_back_from_pyproject_to_setup_py(tmp_path: Path, pyproject: str) -> None:
     from lineage.index.project import read_project
     from lineage.sources import open_source
 
     root = treegen.write_tree(tmp_path / "dpy", {
-        "pyproject.toml": "[tool.black]\nline-length = 120\n",
+        "pyproject.toml": pyproject,
         "setup.py": "from setuptools import setup\nsetup(name='discord.py', author='Rapptz')\n",
         "discord/__init__.py": "VALUE = 1\n"})
     with open_source(str(root), tmp_path / "cache") as source:

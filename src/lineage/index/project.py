@@ -1,12 +1,14 @@
-"""What a source says about its own project: its distribution name, repository and authors.
+"""What a source says about its own project: its distribution name, repository and authors, and
+the distributions it requires.
 
 Read once per source while it is open (:func:`read_project`), from the wheel's or sdist's
 metadata (``*.dist-info/METADATA``, ``PKG-INFO``: ``Name``, ``Home-page``, ``Project-URL``,
-``Author``) or else, in a checkout, from ``pyproject.toml`` (``[project]`` ``name``, ``urls``,
-``authors``), ``setup.cfg`` (``[metadata]``) or ``setup.py`` (the literal keywords of its
-``setup(...)`` call, read from its syntax tree, never run). The
+``Author``, ``Requires-Dist``) or else, in a checkout, from ``pyproject.toml`` (``[project]``
+``name``, ``urls``, ``authors``, ``dependencies``), ``setup.cfg`` (``[metadata]``) or ``setup.py``
+(the literal keywords of its ``setup(...)`` call, read from its syntax tree, never run). The
 origin rules (:mod:`lineage.match.origin`) use it to know a project's own names: which markers
-and copyright lines name the target, and which name an upstream itself.
+and copyright lines name the target, and which name an upstream itself. The requirements only
+name a third party's distribution in summary.md's advice (:mod:`lineage.results.third_party`).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import configparser
 import re
 import tomllib
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from packaging.utils import canonicalize_name
@@ -102,6 +104,7 @@ class ProjectInfo:
     name: str = ""  # distribution name as declared ("sglang")
     repositories: tuple[str, ...] = ()  # "owner/name" of every forge URL in the metadata
     authors: tuple[str, ...] = ()  # author names ("vLLM Team"), never e-mail addresses
+    requires: tuple[str, ...] = ()  # its requirements as declared ("transformers<5.20.0,>=5.16.1")
 
     def names(self) -> set[str]:
         """Lower-case names a marker or copyright line may use for this project."""
@@ -165,7 +168,14 @@ def _from_metadata(raw: bytes) -> ProjectInfo:
     # "Author-email: vLLM Team <x@y>" carries the name before the address
     authors += [re.sub(r"<[^>]*>", "", str(v)) for v in (message.get_all("Author-email") or [])]
     return ProjectInfo(name=str(message.get("Name") or "").strip(), repositories=repositories_in(urls),
-                       authors=_authors(authors))
+                       authors=_authors(authors),
+                       requires=_requirements(str(v) for v in (message.get_all("Requires-Dist") or [])))
+
+
+def _requirements(values: Iterable[str]) -> tuple[str, ...]:
+    """Requirement strings, stripped, sorted and deduplicated (read as written: a malformed one is
+    dropped where it is used, :func:`lineage.results.third_party.requirement_for`)."""
+    return tuple(sorted({v.strip() for v in values if v.strip()}))
 
 
 def _from_pyproject(raw: bytes) -> ProjectInfo:
@@ -180,8 +190,9 @@ def _from_pyproject(raw: bytes) -> ProjectInfo:
     names = [p["name"] for p in people if isinstance(p, dict) and isinstance(p.get("name"), str)]
     name = project.get("name") if isinstance(project.get("name"), str) else ""
     urls = {k: v for k, v in urls.items() if _normalised_label(str(k)) not in _ELSEWHERE_LABELS}
+    needs = project.get("dependencies") if isinstance(project.get("dependencies"), list) else []
     return ProjectInfo(name=name.strip(), repositories=repositories_in([str(u) for u in urls.values()]),
-                       authors=_authors(names))
+                       authors=_authors(names), requires=_requirements(d for d in needs if isinstance(d, str)))
 
 
 def _from_setup_cfg(raw: bytes) -> ProjectInfo:
@@ -244,7 +255,7 @@ def read_project(source: Source) -> ProjectInfo:
         if path in paths:
             raw = source.read(path)
             found = read(raw) if len(raw) <= _MAX_METADATA_BYTES else ProjectInfo()
-            if found != ProjectInfo():
+            if replace(found, requires=()) != ProjectInfo():  # names it: requirements alone do not
                 return found
     return ProjectInfo()
 

@@ -10,7 +10,7 @@ import pandas as pd
 
 from lineage import __version__
 from lineage.report.markdown import md_code, md_table, md_text
-from lineage.results import figures
+from lineage.results import figures, third_party
 from lineage.results.figures import percent
 from lineage.results.obligations import obligation_counts, source_licence
 
@@ -47,12 +47,17 @@ SUMMARY_FORMAT = "lineage.summary"
 #    such a licence under the choice that leaves least missing in its target file, which
 #    obligations.csv's upstream_licence_from names after "; under " (a compatible one first; ties:
 #    the first offered). Single-licence figures are unchanged.
-# 8: "marked_without_copied_files": of the marked files without copied code, how many name an
+# 8: "third_parties": per third party in "shared.third_party.by_name" (most lines first), its
+#    counts, the upstreams it came through ("through"), the run's upstream that is it
+#    ("upstream_of_run") and otherwise the next step: the --upstream to add, naming a PyPI
+#    "distribution" (and "version") only when the run's metadata requires one of that name
+#    (lineage.results.third_party); summary.md's third-party table says it in a "next step" column.
+# 9: "marked_without_copied_files": of the marked files without copied code, how many name an
 #    upstream file the trees compared hold, how many one they do not (removed, renamed or moved
 #    since), how many no file; and the refs (releases, commits, other) the absent ones' markers
 #    name (lineage.results.figures.named_files). summary.md says it above that list, whose
 #    "upstream file" column now shows the file the marker names.
-SUMMARY_VERSION = 8
+SUMMARY_VERSION = 9
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
@@ -63,6 +68,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
     # comparison's properties makes its own).
     groups = groups if groups is not None else comparison.groups
     numbers = figures.file_numbers(files, groups)
+    shared = comparison.shared
     return {
         "format": SUMMARY_FORMAT,
         "format_version": SUMMARY_VERSION,
@@ -75,7 +81,8 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "files": figures.file_counts(files, groups),
         **{name: n.to_dict() for name, n in numbers.items()},
         "per_upstream": comparison.per_upstream,
-        "shared": comparison.shared,
+        "shared": shared,
+        "third_parties": [party.to_dict() for party in comparison.third_parties(shared)],
         "vendored": comparison.vendored,
         "target_names": list(comparison.target_names),
         "upstream_origins": _origins_list(comparison.origins),
@@ -219,7 +226,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
                 "marked: their copied lines are not evidence on their own, so they are in none of the lists "
                 "above (summary.json `lists.reexport_with_copied`).", ""] + _table(reexports)
     out += _vendored_markdown(summary["vendored"])  # type: ignore[arg-type]
-    out += _shared_markdown(summary, groups)
+    out += _shared_markdown(summary, groups, comparison.third_parties(summary["shared"]))  # type: ignore[arg-type]
     out += DEFINITIONS
     from lineage.report.obligations import obligations_markdown
 
@@ -250,7 +257,8 @@ def _vendored_markdown(records: list[dict[str, object]]) -> list[str]:
                           "summary.json")
 
 
-def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]) -> list[str]:
+def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame],
+                     parties: list[third_party.Party]) -> list[str]:
     shared = summary["shared"]
     assert isinstance(shared, dict)
     third, back = shared["third_party"], shared["from_target"]
@@ -259,13 +267,17 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
            "upstream files that are themselves third-party code (a vendored folder, or a header naming "
            "another origin) and the target file does not name the upstream: they are not counted as "
            "copied from the upstream. A further `--upstream` for that third party attributes them.", ""]
-    by_name = third.get("by_name", {})
-    if by_name:
-        ranked = sorted(by_name.items(), key=lambda kv: (-kv[1]["lines"], kv[0]))
-        rows = ([md_text(name, 60), f"{v['files']:,}", f"{v['lines']:,}", f"{v['code_lines']:,}",
-                 f"{v['upstream_files']:,}"] for name, v in ranked[:40])
-        out += md_table(["third party", "target files", "lines", "code lines", "upstream files"],
-                        ["---", "---:", "---:", "---:", "---:"], rows, len(ranked), "summary.json")
+    if parties:  # most lines first
+        rows = ([md_text(p.step.name, 60), f"{p.counts['files']:,}", f"{p.counts['lines']:,}",
+                 f"{p.counts['code_lines']:,}", f"{p.counts['upstream_files']:,}", _next_step(p.step)]
+                for p in parties[:40])
+        out += md_table(["third party", "target files", "lines", "code lines", "upstream files", "next step"],
+                        ["---", "---:", "---:", "---:", "---:", "---"], rows, len(parties), "summary.json")
+        out += ["*next step*: with the third party as a further `--upstream`, the shared lines it does not "
+                "hold are the upstream's own again, counted as copied (`origin_third_party_lines`). A PyPI "
+                "distribution is named only when the upstream's declared requirements, or else the target's, "
+                "require one of the third party's name; the release is the one the upstream's requirement "
+                "pins, else the lowest it allows (summary.json `third_parties`).", ""]
     out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} files", "",
             f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
             "whose header says they came from the target (marker, URL into its repository, or its "
@@ -285,6 +297,15 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
             f"{shared.get('generated', {}).get('files', 0):,}; re-export-only files with copied lines, not "
             f"listed above: {n_reexport:,}.", ""]
     return out
+
+
+def _next_step(step: third_party.Step) -> str:
+    """A third party's *next step* cell: the advice with inputs' text escaped, or that the third
+    party is an upstream of the run."""
+    said = step.text(md_code, md_text)
+    if step.upstream_of_run is None:
+        return said or ""
+    return f"none: {md_text(step.upstream_of_run)} is an upstream of this run" + (f"; {said}" if said else "")
 
 
 # Every figure and column, defined once (the README's "Figures and columns" says the same).

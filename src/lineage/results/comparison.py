@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from lineage.index import TreeIndex
     from lineage.match import MatchParams
     from lineage.results.reuse import LinesTable, RowKeys
+    from lineage.results.third_party import Party
 
 
 @dataclass
@@ -147,3 +148,33 @@ class Comparison:
     @property
     def shared(self) -> dict[str, object]:
         return figures.shared_figures(self.files, self._paired_or_lines)
+
+    def third_parties(self, shared: dict[str, object] | None = None) -> list[Party]:
+        """Per third party whose lines were set apart: its counts and the next step
+        (:mod:`lineage.results.third_party`); ``shared``: :attr:`shared`, when the caller has it."""
+        from lineage.index.project import upstream_names
+        from lineage.results import third_party
+
+        shared = shared if shared is not None else self.shared
+        by_name = shared["third_party"].get("by_name", {})  # type: ignore[index]
+        if not by_name:
+            return []
+        lines = self._paired_or_lines
+        rows = figures.rows_where(lines, lines["shared_origin"].str.startswith("third_party:"),
+                                  ["shared_origin", "shared_path"]).drop_duplicates()
+        pairs = [(str(o).split(":", 1)[1], str(p)) for o, p in zip(rows["shared_origin"], rows["shared_path"],
+                                                                    strict=True)]
+        held = self.origins[self.origins["origin"] == "third_party"] if len(self.origins) else self.origins
+        origins = [(str(u), str(p), str(n)) for u, p, n in zip(held.get("upstream", []), held.get("upstream_path", []),
+                                                               held.get("name", []), strict=True)]
+        through = third_party.through_upstreams(pairs, origins, self.upstream_names)
+
+        def declared(tree: TreeIndex, label: str) -> third_party.Declared:
+            version = str(tree.info.details.get("version", "") or "")
+            return third_party.Declared(label, version, tree.project.requires)
+
+        return third_party.third_parties(
+            by_name, through,
+            [(label, upstream_names(u)) for u, label in zip(self.upstreams, self.upstream_names, strict=True)],
+            [declared(u, label) for u, label in zip(self.upstreams, self.upstream_names, strict=True)],
+            declared(self.target, self.target.info.label), bool(self.params.origin_third_party_lines))

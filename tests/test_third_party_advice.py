@@ -1,0 +1,119 @@
+"""The next step summary.md advises per third party whose lines were set apart
+(lineage.results.third_party): the rule, and the CLI end to end."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import treegen
+from packaging.specifiers import SpecifierSet
+
+from lineage.cli import main
+from lineage.index.project import _from_metadata, _from_pyproject
+from lineage.results.third_party import Declared, next_step, release_in, requirement_for
+
+VLLM = Declared("vllm", "0.32.0", ("regex", "transformers<5.20.0,>=5.16.1",
+                                   'protobuf==7.36.1; platform_machine == "s390x"', "protobuf>=5.29.6",
+                                   "not a requirement ((("))
+SGLANG = Declared("sglang", "0.5.23", ("transformers==5.19.0", "flash-linear-attention==0.3"))
+RUN = [("vllm", {"vllm", "vllm-project/vllm"})]
+
+
+def _text(name: str, upstreams=RUN, target: Declared | None = SGLANG, knob: bool = True) -> str | None:  # type: ignore[no-untyped-def]
+    return next_step(name, ("vllm",), upstreams, [VLLM], target, knob).text()
+
+
+def test_the_upstreams_requirement_names_the_distribution_and_its_lowest_release() -> None:
+    step = next_step("transformers", ("vllm",), RUN, [VLLM], SGLANG)
+    assert (step.distribution, step.version, step.required_by) == ("transformers", "5.16.1", "vllm 0.32.0")
+    # the upstream's requirement, not the target's pin (5.19.0): the release the upstream was built against
+    assert step.text() == ("add `--upstream pypi:transformers==5.16.1` to count what vllm added to it "
+                           "(vllm 0.32.0 requires `transformers<5.20.0,>=5.16.1`; 5.16.1 is the lowest release "
+                           "it allows)")
+    # a pin is the release; a marker-less requirement first; names compared as PyPI compares them
+    assert "pypi:protobuf==5.29.6" in str(_text("protobuf"))
+    assert release_in(SpecifierSet("==4.46.3")) == ("4.46.3", True)
+    assert release_in(SpecifierSet("<5")) is None and release_in(SpecifierSet("==4.46.*")) is None
+    assert release_in(SpecifierSet(">=2,!=2")) is None  # a bound it excludes is no release of it
+    assert requirement_for("Flash_Linear.Attention", SGLANG.requires) is not None
+
+
+def test_a_requirement_without_a_release_names_the_distribution_only() -> None:
+    assert _text("regex") == ("add `--upstream pypi:regex==VERSION` to count what vllm added to it (VERSION: "
+                              "the release vllm used; vllm 0.32.0 requires `regex`, which names none)")
+
+
+def test_the_targets_requirement_names_the_distribution_but_not_the_upstreams_release() -> None:
+    step = next_step("flash_linear_attention", ("vllm",), RUN, [VLLM], SGLANG)
+    assert (step.distribution, step.version, step.required_by) == ("flash-linear-attention", None, "sglang 0.5.23")
+    assert "`--upstream pypi:flash-linear-attention==VERSION`" in str(step.text())
+    assert "sglang 0.5.23 requires `flash-linear-attention==0.3`" in str(step.text())
+
+
+def test_no_distribution_is_invented() -> None:
+    generic = "add the third party's release as a further `--upstream` to count what vllm added to it"
+    # a vendored folder's name, a repository's, a copyright holder: no requirement names them
+    for name in ("tml_fa4", "Liger-Kernel", "NVIDIA CORPORATION & AFFILIATES"):
+        step = next_step(name, ("vllm",), RUN, [VLLM], SGLANG)
+        assert step.distribution is None and step.text() == generic
+    # another upstream's requirement is no statement of this one's
+    other = Declared("other", "1.0", ("tml-fa4==1.0",))
+    assert next_step("tml_fa4", ("vllm",), RUN, [VLLM, other], None).text() == generic
+
+
+def test_a_third_party_that_is_an_upstream_needs_no_step() -> None:
+    run = [*RUN, ("transformers", {"transformers"})]
+    step = next_step("transformers", ("vllm",), run, [VLLM], SGLANG)
+    assert step.upstream_of_run == "transformers" and step.text() is None
+    # unless the rule that gives the upstream its own lines back is off
+    assert _text("transformers", run, knob=False) == ("add `--set origin_third_party_lines=1` to count what "
+                                                      "vllm added to it")
+    assert "and `--set origin_third_party_lines=1` to count" in str(_text("tml_fa4", knob=False))
+
+
+def test_the_requirements_are_read_from_the_metadata() -> None:
+    meta = (b"Metadata-Version: 2.1\nName: up\nRequires-Dist: transformers<5,>=4.46\n"
+            b"Requires-Dist: regex\nRequires-Dist: regex\n")
+    assert _from_metadata(meta).requires == ("regex", "transformers<5,>=4.46")
+    toml = b'[project]\nname = "up"\ndependencies = ["thirdlib>=1.2,<2", 3]\n'
+    assert _from_pyproject(toml).requires == ("thirdlib>=1.2,<2",)
+
+
+def test_summary_advises_the_third_party_until_it_is_an_upstream(tmp_path: Path) -> None:
+    # the upstream's model adapted from thirdlib (its header says so), which its pyproject requires;
+    # the target copied it naming nothing: its lines are set apart as thirdlib's, and summary.md
+    # says to add thirdlib's release; with thirdlib an upstream, the advice is gone
+    helper = treegen.distinctive_functions(41)
+    own = treegen.distinctive_functions(42).replace("return intermediate_", "return -intermediate_")
+    upstream = {"up/__init__.py": "", "up/models/m.py": "# Adapted from https://github.com/thirdorg/thirdlib/"
+                "blob/main/m.py\n" + helper + own,
+                "pyproject.toml": '[project]\nname = "up"\ndependencies = ["thirdlib>=1.2,<2"]\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", {"tgt/__init__.py": "", "tgt/m.py": helper + own,
+                                                  "pyproject.toml": '[project]\nname = "tgt"\n'})
+    u = treegen.write_tree(tmp_path / "up", upstream)
+    third = treegen.write_tree(tmp_path / "thirdlib", {"thirdlib/__init__.py": "", "thirdlib/m.py": helper})
+
+    def run(*extra: str) -> tuple[str, dict]:  # type: ignore[type-arg]
+        out = tmp_path / f"out{len(extra)}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", *extra]) == 0
+        return (out / "summary.md").read_text(), json.loads((out / "summary.json").read_text())
+
+    md, summary = run()
+    advice = ("add `--upstream pypi:thirdlib==1.2` to count what up added to it (up requires "
+              "`thirdlib<2,>=1.2`; 1.2 is the lowest release it allows)")
+    row = next(line for line in md.splitlines() if line.startswith("| thirdlib |"))
+    assert row.endswith(f"| {advice} |")
+    [party] = summary["third_parties"]
+    assert party["name"] == "thirdlib" and party["through"] == ["up"] and party["next_step"] == advice
+    assert party["files"] == 1 and party["code_lines"] == summary["shared"]["third_party"]["code_lines"] > 0
+    assert (party["distribution"], party["version"], party["upstream_of_run"]) == ("thirdlib", "1.2", None)
+
+    md, summary = run("--upstream", str(third))
+    assert "pypi:thirdlib" not in md and "further `--upstream` to count" not in md
+    assert summary["per_upstream"]["up"]["lines"] > 0  # the remedy: the upstream's own lines, copied
+    parties = {p["name"]: p for p in summary["third_parties"]}
+    # the third party's own lines that stay shared with it: said to come from an upstream of the run
+    assert parties and all(p["next_step"] is None and p["upstream_of_run"] == "thirdlib" for p in parties.values())
+    assert all("is an upstream of this run" in line for line in md.splitlines() if line.startswith("| thirdlib |"))
