@@ -868,3 +868,53 @@ def test_a_region_extends_above_a_definition_only_by_identical_lines(run_compare
     on = file_lines(run_compare(*files), "pkg/cookies.py")
     assert on.loc[6, "match"] == "none"
     assert list(on.loc[9:13, "match"]) == ["verbatim"] * 5
+
+
+def _stub_client(drop: tuple[str, str] | None = None) -> str:
+    """A type stub of many methods that repeat one parameter list (as elasticsearch's client
+    stubs do): its lines are too common in the file to seed a region each."""
+    params = ["index: Any,", "id: Any,", "*,", "body: Any,", "doc_type: Optional[Any] = ...,",
+              "pipeline: Optional[Any] = ...,", "refresh: Optional[Any] = ...,", "routing: Optional[Any] = ...,",
+              "timeout: Optional[Any] = ...,", "version: Optional[Any] = ...,",
+              "version_type: Optional[Any] = ...,", "wait_for_active_shards: Optional[Any] = ...,",
+              "pretty: Optional[bool] = ...,", "human: Optional[bool] = ...,", "error_trace: Optional[bool] = ...,"]
+    out = ["from typing import Any, Optional", "", "", "class Client:"]
+    for name in ["create", "index", "update", "delete", "get", "exists", "explain"]:
+        out += [f"    def {name}(", "        self,"]
+        out += ["        " + p for p in params if (name, p.split(":")[0]) != drop]
+        out.append("    ) -> Any: ...")
+    return "\n".join(out) + "\n"
+
+
+@pytest.mark.parametrize("shift", [3, 0])
+def test_a_region_edge_walks_on_past_a_dropped_line_on_the_identical_lines(run_compare: Runner, shift: int) -> None:
+    """opensearch-py's stubs dropped elasticsearch's ``doc_type`` parameter: the region's edge
+    walk paired each following parameter near with the one above its own upstream line
+    (``pipeline`` <- ``doc_type``) until edge_shift moved it to the identical lines."""
+    comparison = run_compare({"pkg/c.pyi": _stub_client(drop=("index", "doc_type"))},
+                             [(UP, {"pkg/c.pyi": _stub_client()})],
+                             params=MatchParams(edge_shift_max_lines=shift))
+    lines = file_lines(comparison, "pkg/c.pyi")
+    after = lines.loc[29:34]  # ``pipeline`` .. ``version_type`` of ``index``, one line up from upstream's
+    assert after["target_path"].size == 6
+    if shift:
+        assert after["match"].tolist() == ["verbatim"] * 6
+        assert after["upstream_line"].tolist() == list(range(30, 36))
+    else:  # without the rule: each near its neighbour's line (the defect)
+        assert after["match"].tolist() == ["near"] * 6
+        assert after["upstream_line"].tolist() == list(range(29, 35))
+
+
+def test_edge_shift_moves_a_walk_only_onto_identical_lines_of_enough_tokens() -> None:
+    from lineage.match.labels import edge_shift
+
+    p = MatchParams()
+    t_keys = np.array([1, 2, 3, 9, 4, 5], np.int64)  # the target inserted line 3 (key 9)
+    u_keys = np.array([1, 2, 3, 4, 5, 6], np.int64)
+    tokens = np.array([9, 9, 9, 9, 9, 9], np.int64)
+    assert edge_shift(t_keys, u_keys, tokens, 3, 3, 1, p) == (4, 3)  # skip the target's own line
+    assert edge_shift(t_keys, u_keys, tokens, 2, 2, 1, p) == (2, 2)  # identical in place: no move
+    assert edge_shift(u_keys, t_keys, tokens, 3, 3, 1, p) == (3, 4)  # the upstream's line dropped
+    few = np.array([1, 1, 1, 1, 1, 1], np.int64)  # ``)`` found a line further moves nothing
+    assert edge_shift(t_keys, u_keys, few, 3, 3, 1, p) == (3, 3)
+    assert edge_shift(t_keys, u_keys, tokens, 3, 3, 1, MatchParams(edge_shift_max_lines=0)) == (3, 3)

@@ -127,6 +127,19 @@ def test_only_other_holders_copyright_is_third_party() -> None:
     assert _origin("up/k.py", "# Copyright 2023 Tri Dao\n# Copyright 2024 The up team\n" + _body(1)).kind == OWN
 
 
+def test_a_header_linking_the_upstreams_own_repository_claims_a_contributors_file() -> None:
+    # PyPDF2's pagerange.py: a contributor's copyright, then a link to PyPDF2's own licence
+    head = ('"""\nCopyright (c) 2014, Steve Witham.\nAll rights reserved. This software is available under'
+            ' a BSD license;\nsee https://github.com/upstream-org/up/blob/master/LICENSE\n"""\n')
+    assert _origin("up/pagerange.py", head + _body(1)).kind == OWN
+    off = MatchParams(origin_own_link_claims=0)
+    o = file_origin(_index("up/pagerange.py", head + _body(1)), OWN_NAMES, TARGET_NAMES, off)
+    assert (o.kind, o.name) == (THIRD_PARTY, "Steve Witham")
+    # a link into another project's repository claims nothing for the upstream
+    other = head.replace("upstream-org/up", "someone/else")
+    assert _origin("up/pagerange.py", other + _body(1)).kind == THIRD_PARTY
+
+
 def test_a_project_wide_spdx_copyright_line_does_not_outweigh_the_files_own() -> None:
     spdx = "# SPDX-FileCopyrightText: Copyright contributors to the up project\n"
     o = _origin("up/parsers/hf.py", spdx + "# Copyright 2026 The HuggingFace Team.\n" + _body(1))

@@ -204,7 +204,8 @@ class FileLabeller:
 
         used: set[int] = set()
 
-        def pair(tc: int, uc: int, threshold: float, edge: bool = False, identical: bool = False) -> bool:
+        def pair(tc: int, uc: int, threshold: float, edge: bool = False, identical: bool = False,
+                 dry: bool = False) -> bool:
             if not (0 <= tc < n_t and 0 <= uc < n_u) or not free(tc):
                 return False
             if edge and uc in used:
@@ -224,9 +225,26 @@ class FileLabeller:
                     or line_similarity(t_text, u_text, not edge, self.p,
                                        whole=self.whole_statement(tc)) >= threshold):
                 return False
+            if dry:
+                return True
             self.set_pair(tc, chain.up_file, int(u_rows[uc]), *labelled, number)
             used.add(uc)
             return True
+
+        def walk(tc: int, uc: int, step: int) -> tuple[bool, int, int]:
+            # One step of an edge walk: where the line in place would pair, the walk goes on at
+            # the diagonal of identical lines a dropped or inserted line moved it to
+            # (``edge_shift``), or stops there; a walk that would stop stops.
+            def ok(t: int, u: int, dry: bool = False) -> bool:
+                identical = step < 0 and bool(self.p.edge_definition_boundary) and self.ends_definition_above(t)
+                return pair(t, u, self.p.edge_min_similarity, edge=True, identical=identical, dry=dry)
+
+            if not ok(tc, uc, dry=True):
+                return False, tc, uc
+            t2, u2 = edge_shift(t_keys, u_keys, t_tokens, tc, uc, step, self.p)
+            # moved: the line in place is not the copy of the line opposite, even when the
+            # identical line found is paired already (by another region)
+            return ok(t2, u2), t2, u2
 
         # A one-line run far off the diagonal of its neighbours and right next to one of them is a
         # lone hit (``bound_setattr(`` of a call re-wrapped there, found opposite another call's
@@ -238,6 +256,7 @@ class FileLabeller:
         runs = runs or chain.runs
         t_keys = self.target.h_norm[self.target.file_start[self.t_file]:][:n_t]
         u_keys = self.upstream.h_norm[self.upstream.file_start[chain.up_file]:][:n_u]
+        t_tokens = self.target.ntok[self.target.file_start[self.t_file]:][:n_t]
         for run in runs:
             for tc, uc in run_pairs(t_keys, u_keys, run.t0, run.t1, run.diag):
                 if uc is not None:
@@ -253,13 +272,14 @@ class FileLabeller:
         # indented deeper than the header: it is the body of the definition before
         # (``edge_definition_boundary``)
         tc, uc = runs[0].t0 - 1, runs[0].t0 + runs[0].diag - 1
-        while pair(tc, uc, self.p.edge_min_similarity, edge=True,
-                   identical=bool(self.p.edge_definition_boundary) and self.ends_definition_above(tc)):
-            tc, uc = tc - 1, uc - 1
+        paired, tc, uc = walk(tc, uc, -1)
+        while paired:
+            paired, tc, uc = walk(tc - 1, uc - 1, -1)
         tc, uc = runs[-1].t1 + 1, runs[-1].t1 + runs[-1].diag + 1
         while True:
-            while pair(tc, uc, self.p.edge_min_similarity, edge=True):
-                tc, uc = tc + 1, uc + 1
+            paired, tc, uc = walk(tc, uc, 1)
+            while paired:
+                paired, tc, uc = walk(tc + 1, uc + 1, 1)
             # The statement may have begun on the last line paired (a re-wrapped call's first
             # line is similar enough to pair; its other pieces are not).
             start_tc, start_uc = tc, uc
@@ -522,6 +542,35 @@ class FileLabeller:
                 near=int((r.match[rows] == NEAR).sum()), weight=round(chain.weight, 3),
             ))
         return out
+
+
+def edge_shift(t_keys: np.ndarray, u_keys: np.ndarray, t_tokens: np.ndarray, tc: int, uc: int, step: int,
+               p: MatchParams) -> tuple[int, int]:
+    """Where a region's edge walk (``step`` 1 down, -1 up) goes on from target line ``tc`` and
+    upstream line ``uc`` (content lines): the same place when those two are identical (by normal
+    form) or no shift is found; else the nearest place at most ``edge_shift_max_lines`` further
+    on one side (the upstream's lines skipped first: a line it dropped) from which consecutive
+    lines identical on both sides hold at least ``edge_shift_min_tokens`` tokens
+    (``t_tokens``: the target's per content line)."""
+    n_t, n_u = len(t_keys), len(u_keys)
+
+    def same(t: int, u: int) -> bool:
+        return 0 <= t < n_t and 0 <= u < n_u and t_keys[t] != 0 and t_keys[t] == u_keys[u]
+
+    def run_tokens(t: int, u: int) -> int:
+        total = 0
+        while same(t, u) and total < p.edge_shift_min_tokens:
+            total += int(t_tokens[t])
+            t, u = t + step, u + step
+        return total
+
+    if not p.edge_shift_max_lines or not (0 <= tc < n_t and 0 <= uc < n_u) or same(tc, uc):
+        return tc, uc
+    for skip in range(1, p.edge_shift_max_lines + 1):
+        for t, u in ((tc, uc + step * skip), (tc + step * skip, uc)):
+            if run_tokens(t, u) >= p.edge_shift_min_tokens:
+                return t, u
+    return tc, uc
 
 
 def run_pairs(t_keys: np.ndarray, u_keys: np.ndarray, t0: int, t1: int, diag: int) -> list[tuple[int, int | None]]:

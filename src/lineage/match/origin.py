@@ -18,7 +18,10 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    "Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" ->
    ``Minimax-M3-preview``).
 4. ``third_party``, by copyright: its header carries copyright lines and none of them names the
-   upstream or one of its own holders (only other holders' copyright). A project-wide
+   upstream or one of its own holders (only other holders' copyright), and no marker of its
+   header points into the upstream's own repository (``origin_own_link_claims``: PyPDF2's
+   ``pagerange.py``, "Copyright (c) 2014, Steve Witham ... see
+   https://github.com/mstamy2/PyPDF2/blob/master/LICENSE", is a contributor's file of PyPDF2). A project-wide
    ``SPDX-FileCopyrightText`` line counts only when the file has no other copyright line: vLLM
    adds "Copyright contributors to the vLLM project" to every file, including the Hugging Face,
    NVIDIA or MiniMax files it carries, whose own copyright lines say whose code they are. The
@@ -226,8 +229,14 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     # the vLLM project" to every file, vendored ones included) does not outweigh a file's own,
     # specific copyright lines: those say whose code it is.
     copyrights = [m for m in copyrights if not _SPDX_COPYRIGHT_RE.match(m.text)] or copyrights
-    if copyrights and not any(marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
-                              for m in copyrights):
+    # A header that points into the upstream's own repository ("see
+    # https://github.com/mstamy2/PyPDF2/blob/master/LICENSE" under a contributor's copyright line)
+    # says the file is the upstream's, under its licence: the copyright line says who wrote it.
+    claimed = bool(p.origin_own_link_claims) and any(
+        m.kind not in ("copyright", "spdx") and m.repository and marker_names_upstream(m, own) for m in head)
+    if copyrights and not claimed and not any(
+            marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
+            for m in copyrights):
         return Origin(THIRD_PARTY, holder(copyrights[0].text), copyrights[0].text, copyrights[0].line)
     return Origin(sections=file_sections(f, own, target, end) if p.origin_sections else ())
 

@@ -96,6 +96,18 @@ class MatchParams:
     # of another), both just above ``def create_cookie``. An enclosing ``class`` header or a
     # module constant above extends it as before. 0: by similarity, as below a region's last hit.
     edge_definition_boundary: int = knob(1, 0, 1)
+    # Beyond the outermost hit a region grows line by line on its diagonal; where the upstream
+    # dropped a line (or the target inserted one) that walk pairs every following line with its
+    # neighbour's line, near by shape: opensearch-py 2.2.0's ``pipeline: Optional[Any] = ...,``
+    # <- elasticsearch 7.13.4's ``doc_type: Optional[Any] = ...,`` and the five parameters below
+    # it, each one line off its identical upstream line. When the line in place is not
+    # identical but, at most ``edge_shift_max_lines`` lines further on one side, consecutive
+    # identical lines start that hold at least ``edge_shift_min_tokens`` tokens together, the
+    # walk moves to that diagonal (the skipped lines stay unpaired: the parameter opensearch
+    # added, ``cluster_manager_timeout: ...``, is its own). 0 turns it off. The tokens keep
+    # ``)`` or ``self,`` found a line further from moving a walk.
+    edge_shift_max_lines: int = knob(3, 0)
+    edge_shift_min_tokens: int = knob(8, 1)
     # No pair is labelled near below this similarity (the reported rapidfuzz ratio), whatever
     # placed it: a fragment of a re-wrapped call shares too little with the whole upstream line.
     near_floor_similarity: float = knob(0.3, 0.0, 1.0)
@@ -885,6 +897,13 @@ class MatchParams:
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
+    # With 1, an upstream file whose header carries only other holders' copyright but also a
+    # marker pointing into the upstream's own repository (a URL: "see
+    # https://github.com/mstamy2/PyPDF2/blob/master/LICENSE") is the upstream's own, not a third
+    # party's (origin rule 4): a contributor's file under the project's licence. pypdf 3.17.4's
+    # ``pagerange.py`` against PyPDF2 1.26.0's: 60 code lines were set apart as Steve Witham's
+    # third-party code. 0: copyright lines alone decide.
+    origin_own_link_claims: int = knob(1, 0, 1)
     # A version file (``_version.py``) is generated, and shared lines of it are no evidence, when
     # one of its first this many lines says a build tool wrote it (setuptools-scm, versioneer and
     # hatch-vcs write it on line 1 or 2).
