@@ -49,3 +49,59 @@ def test_notice_and_plain_lines() -> None:
     assert headers.is_notice_line("# Copyright (c) 2023, Tri Dao.")
     assert headers.is_notice_line("#     http://www.apache.org/licenses/LICENSE-2.0")
     assert not headers.is_notice_line("# compute the attention scores per head")
+
+
+_BSD3 = """# Copyright (c) 2023, Someone Else
+# All rights reserved.
+#
+# Redistribution and use in source and binary forms, with or without
+# modification, are permitted provided that the following conditions are
+# met:
+#
+# * Redistributions of source code must retain the above copyright notice,
+# this list of conditions and the following disclaimer.
+# * Redistributions in binary form must reproduce the above copyright
+# notice, this list of conditions and the following disclaimer in the
+# documentation and/or other materials provided with the distribution.
+# * The name of the author may not be used to endorse or promote products
+# derived from this software without specific prior written permission.
+#
+# THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS"
+# AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE
+# IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE
+# ARE DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT OWNER OR CONTRIBUTORS BE
+# LIABLE FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR
+# CONSEQUENTIAL DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF
+# SUBSTITUTE GOODS OR SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS
+# INTERRUPTION) HOWEVER CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN
+# CONTRACT, STRICT LIABILITY, OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE)
+# ARISING IN ANY WAY OUT OF THE USE OF THIS SOFTWARE, EVEN IF ADVISED OF THE
+# POSSIBILITY OF SUCH DAMAGE.
+"""
+
+
+def test_every_line_of_a_bsd_notice_is_a_header_line() -> None:
+    """pypdf's ``_crypt_providers/_fallback.py`` opens with its own BSD-3 notice; PyPDF2's
+    ``utils.py`` carries the same text under another holder. Half its lines ("modification, are
+    permitted...", "met:", the disclaimer's middle) were no notice lines, so they were labelled
+    copied between notice lines set apart: every line of the notice is one now."""
+    import numpy as np
+
+    from lineage.index import BLANK, CODE, COMMENT
+
+    lines = _BSD3.splitlines() + ["", "def own():", "    return 1"]
+    kinds = np.array([COMMENT] * 26 + [BLANK, CODE, CODE], np.uint8)
+    rows = headers.header_rows(lines, kinds)
+    assert rows[:26].all(), [lines[r] for r in range(26) if not rows[r]]
+    assert not rows[26:].any()
+
+
+def test_prose_between_notice_lines_of_one_block_only() -> None:
+    """A comment after the notice's last line is the file's own prose, not the notice."""
+    import numpy as np
+
+    from lineage.index import COMMENT
+
+    lines = ["# Copyright 2024 A", "# met:", "# Licensed under the Apache License", "#", "# Computes things."]
+    rows = headers.header_rows(lines, np.full(5, COMMENT, np.uint8))
+    assert rows.tolist() == [True, True, True, True, False]

@@ -3,9 +3,10 @@
 A *header line* is a comment or docstring line of a licence or copyright notice: an SPDX tag, a
 copyright line, or a line of a licence notice text (Apache-2.0, MIT, BSD, GPL boilerplate). A
 notice's separator lines (``#``, ``# ====``) count when they sit inside a block of comment lines
-that holds a notice line. Such lines never seed a match (:func:`lineage.match.hits.find_hits`
-does not see them); they are labelled copied only together with copied code of the same upstream
-file (:mod:`lineage.match.gate`).
+that holds a notice line, and so does every prose line between two notice lines of one block (a
+licence clause none of the notice phrases names: BSD's "met:", the middle of MIT's grant). Such
+lines never seed a match (:func:`lineage.match.hits.find_hits` does not see them); they are
+labelled copied only together with copied code of the same upstream file (:mod:`lineage.match.gate`).
 """
 
 from __future__ import annotations
@@ -24,13 +25,19 @@ _NOTICE_RE = re.compile(
     r"gnu (?:lesser |library |affero )?general public|you may not use this file|"
     r"obtain a copy of the licen[cs]e|www\.apache\.org/licenses|opensource\.org/licenses|"
     r"unless required by applicable law|agreed to in writing|distributed under the licen[cs]e|"
-    r"\"as is\" basis|without warranties or conditions|either express or implied|"
+    r"\"as is\" basis|without warranties or conditions|express or implied|"
     r"governing permissions|limitations under the licen[cs]e|permission is hereby granted|"
     r"above copyright notice|this permission notice|the software is provided|"
     r"redistribution and use in source|redistributions (?:of source|in binary)|"
     r"without specific prior written permission|merchantability|fitness for a particular purpose|"
     r"in no event shall|liable for any claim|free software foundation|"
-    r"see the licen[cs]e for|licen[cs]e file|under the terms of the",
+    r"see the licen[cs]e for|licen[cs]e file|under the terms of the|"
+    # BSD and MIT clauses that hold none of the phrases above
+    r"provided that the following conditions|conditions and the following disclaimer|"
+    r"materials provided with the distribution|endorse or promote products|"
+    r"indirect, incidental|consequential damages|substitute goods or services|theory of liability|"
+    r"strict liability|out of the use of this software|possibility of such damage|"
+    r"tort or otherwise|in connection with the software|dealings in the software",
     re.IGNORECASE,
 )
 # A notice line that names a holder: whose notice the header is.
@@ -44,7 +51,9 @@ _SEPARATOR_RE = re.compile(r"^[\s#\"'*=\-_~/]*$")
 _NOTICE_WORDS = ("spdx", "copyright", "©", "(c)", "rights", "licen", "general public", "you may not use",
                  "applicable law", "agreed to in writing", "as is", "warranties", "express or implied",
                  "permission", "software is provided", "redistribution", "merchantability", "fitness",
-                 "in no event", "liable", "free software", "under the terms of")
+                 "in no event", "liable", "free software", "under the terms of", "conditions",
+                 "materials provided", "endorse", "incidental", "damage", "substitute goods", "liability",
+                 "use of this software", "tort or otherwise", "with the software", "dealings in")
 
 
 def is_notice_line(text: str) -> bool:
@@ -81,8 +90,12 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
         while row < n and (prose[row] or not lines[row].strip() if row < len(lines) else False):
             row += 1
         block = range(start, row)
-        if any(out[r] for r in block):
+        notices = [r for r in block if out[r]]
+        if notices:
             for r in block:
                 if prose[r] and not out[r] and r < len(lines) and _SEPARATOR_RE.match(lines[r]):
                     out[r] = True
+            # A prose line between two notice lines of one block is part of the notice: a clause
+            # of a licence text that holds none of the phrases ("met:", the middle of MIT's grant).
+            out[notices[0]:notices[-1] + 1] |= prose[notices[0]:notices[-1] + 1]
     return out
