@@ -105,3 +105,23 @@ def test_prose_between_notice_lines_of_one_block_only() -> None:
     lines = ["# Copyright 2024 A", "# met:", "# Licensed under the Apache License", "#", "# Computes things."]
     rows = headers.header_rows(lines, np.full(5, COMMENT, np.uint8))
     assert rows.tolist() == [True, True, True, True, False]
+
+
+def test_separators_count_only_when_joined_to_the_notice() -> None:
+    """urllib3's securetransport.py quotes oscrypto's MIT notice at the end of its module
+    docstring: the opening quotes 30 lines above are no part of it; a ``# ===`` rule right
+    above a copyright line is."""
+    import numpy as np
+
+    from lineage.index import BLANK, COMMENT, DOCSTRING
+
+    lines = ['"""', "Module text.", "", "More text.", "    Copyright (c) 2015 A", "",
+             "    Permission is hereby granted, free of charge", '"""']
+    rows = headers.header_rows(lines, np.full(len(lines), DOCSTRING, np.uint8))
+    assert rows.tolist() == [False, False, False, False, True, True, True, True]
+    lines = ["# ======", "# Copyright 2024 A", "#", "# Licensed under the Apache License", "# ======", "",
+             "# own words", "# ---"]
+    kinds = np.full(len(lines), COMMENT, np.uint8)
+    kinds[5] = BLANK
+    rows = headers.header_rows(lines, kinds)
+    assert rows.tolist() == [True, True, True, True, True, False, False, False]

@@ -80,7 +80,11 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
             out[row] = True
     if not out.any():
         return out
-    # Separator lines inside a block of prose lines (blank lines do not end it) that holds a notice.
+    # The notice of a block of prose lines (blank lines do not end it): every prose line from its
+    # first notice line to its last (a licence clause that holds none of the phrases: BSD's
+    # "met:", the middle of MIT's grant), and the separator lines joined to that span by
+    # separators or blank lines only (``# ====`` above a copyright line; not the docstring's
+    # opening quotes far above a licence quoted at its end, urllib3's securetransport.py).
     row = 0
     while row < n:
         if not prose[row]:
@@ -89,13 +93,18 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
         start = row
         while row < n and (prose[row] or not lines[row].strip() if row < len(lines) else False):
             row += 1
-        block = range(start, row)
-        notices = [r for r in block if out[r]]
-        if notices:
-            for r in block:
-                if prose[r] and not out[r] and r < len(lines) and _SEPARATOR_RE.match(lines[r]):
-                    out[r] = True
-            # A prose line between two notice lines of one block is part of the notice: a clause
-            # of a licence text that holds none of the phrases ("met:", the middle of MIT's grant).
-            out[notices[0]:notices[-1] + 1] |= prose[notices[0]:notices[-1] + 1]
+        notices = [r for r in range(start, row) if out[r]]
+        if not notices:
+            continue
+        first, last = notices[0], notices[-1]
+        out[first:last + 1] |= prose[first:last + 1]
+
+        def separator(r: int) -> bool:
+            return r < len(lines) and bool(_SEPARATOR_RE.match(lines[r]))
+
+        for rows in (range(first - 1, start - 1, -1), range(last + 1, row)):
+            for r in rows:
+                if not separator(r):
+                    break
+                out[r] |= prose[r]
     return out
