@@ -125,3 +125,48 @@ def test_separators_count_only_when_joined_to_the_notice() -> None:
     kinds[5] = BLANK
     rows = headers.header_rows(lines, kinds)
     assert rows.tolist() == [True, True, True, True, True, False, False, False]
+
+
+_MIT = """# Copyright (c) 2015 Someone
+#
+# Permission is hereby granted, free of charge, to any person obtaining a
+# copy of this software and associated documentation files (the "Software"),
+# to deal in the Software without restriction, including without limitation
+# the rights to use, copy, modify, merge, publish, distribute, sublicense,
+# and/or sell copies of the Software, and to permit persons to whom the
+# Software is furnished to do so, subject to the following conditions:
+#
+# The above copyright notice and this permission notice shall be included in
+# all copies or substantial portions of the Software.
+#
+# THE SOFTWARE IS PROVIDED "AS IS", WITHOUT WARRANTY OF ANY KIND, EXPRESS OR
+# IMPLIED, INCLUDING BUT NOT LIMITED TO THE WARRANTIES OF MERCHANTABILITY,
+# FITNESS FOR A PARTICULAR PURPOSE AND NONINFRINGEMENT. IN NO EVENT SHALL THE
+# AUTHORS OR COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER
+# LIABILITY, WHETHER IN AN ACTION OF CONTRACT, TORT OR OTHERWISE, ARISING
+# FROM, OUT OF OR IN CONNECTION WITH THE SOFTWARE OR THE USE OR OTHER
+# DEALINGS IN THE SOFTWARE.
+"""
+
+
+def test_every_line_of_an_mit_notice_is_a_header_line() -> None:
+    import numpy as np
+
+    from lineage.index import COMMENT
+
+    lines = _MIT.splitlines()
+    rows = headers.header_rows(lines, np.full(len(lines), COMMENT, np.uint8))
+    assert rows.all(), [line for line, row in zip(lines, rows, strict=True) if not row]
+
+
+def test_a_provenance_marker_between_notice_lines_stays_prose() -> None:
+    """sglang's orion.py: "# Adapted from" and its URL sit between vLLM's SPDX lines and
+    OrionStar's copyright line; as markers they name the file's origin and seed its matches."""
+    import numpy as np
+
+    from lineage.index import BLANK, COMMENT
+
+    lines = ["# SPDX-License-Identifier: Apache-2.0", "", "# Adapted from",
+             "# https://huggingface.co/Org/Model/blob/main/modeling_model.py", "# Copyright (c) Org Inc."]
+    kinds = np.array([COMMENT, BLANK, COMMENT, COMMENT, COMMENT], np.uint8)
+    assert headers.header_rows(lines, kinds).tolist() == [True, False, False, False, True]

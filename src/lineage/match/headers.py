@@ -4,7 +4,8 @@ A *header line* is a comment or docstring line of a licence or copyright notice:
 copyright line, or a line of a licence notice text (Apache-2.0, MIT, BSD, GPL boilerplate). A
 notice's separator lines (``#``, ``# ====``) count when they sit inside a block of comment lines
 that holds a notice line, and so does every prose line between two notice lines of one block (a
-licence clause none of the notice phrases names: BSD's "met:", the middle of MIT's grant). Such
+licence clause none of the notice phrases names: BSD's "met:") that could not hold a provenance
+marker (:func:`lineage.markers.prefilter.may_hold_marker`: "Adapted from" and its URL stay). Such
 lines never seed a match (:func:`lineage.match.hits.find_hits` does not see them); they are
 labelled copied only together with copied code of the same upstream file (:mod:`lineage.match.gate`).
 """
@@ -16,6 +17,7 @@ import re
 import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
+from lineage.markers.prefilter import may_hold_marker
 
 # Words and phrases that only licence and copyright notices use. Matched case-insensitively on
 # the text of one comment or docstring line.
@@ -37,7 +39,9 @@ _NOTICE_RE = re.compile(
     r"materials provided with the distribution|endorse or promote products|"
     r"indirect, incidental|consequential damages|substitute goods or services|theory of liability|"
     r"strict liability|out of the use of this software|possibility of such damage|"
-    r"tort or otherwise|in connection with the software|dealings in the software",
+    r"tort or otherwise|in connection with the software|dealings in the software|"
+    r"associated documentation files|deal in the software|without restriction|sublicense|"
+    r"persons to whom the software|substantial portions of the software",
     re.IGNORECASE,
 )
 # A notice line that names a holder: whose notice the header is.
@@ -53,7 +57,9 @@ _NOTICE_WORDS = ("spdx", "copyright", "©", "(c)", "rights", "licen", "general p
                  "permission", "software is provided", "redistribution", "merchantability", "fitness",
                  "in no event", "liable", "free software", "under the terms of", "conditions",
                  "materials provided", "endorse", "incidental", "damage", "substitute goods", "liability",
-                 "use of this software", "tort or otherwise", "with the software", "dealings in")
+                 "use of this software", "tort or otherwise", "with the software", "dealings in",
+                 "documentation files", "deal in the software", "without restriction", "sublicense",
+                 "persons to whom", "substantial portions")
 
 
 def is_notice_line(text: str) -> bool:
@@ -82,7 +88,7 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
         return out
     # The notice of a block of prose lines (blank lines do not end it): every prose line from its
     # first notice line to its last (a licence clause that holds none of the phrases: BSD's
-    # "met:", the middle of MIT's grant), and the separator lines joined to that span by
+    # "met:"), and the separator lines joined to that span by
     # separators or blank lines only (``# ====`` above a copyright line; not the docstring's
     # opening quotes far above a licence quoted at its end, urllib3's securetransport.py).
     row = 0
@@ -97,7 +103,10 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
         if not notices:
             continue
         first, last = notices[0], notices[-1]
-        out[first:last + 1] |= prose[first:last + 1]
+        for r in range(first + 1, last):
+            # not a line that may name where code came from ("# Adapted from" and its URL between
+            # vLLM's SPDX lines and OrionStar's copyright line): a marker, which seeds matches
+            out[r] |= bool(prose[r]) and r < len(lines) and not may_hold_marker(lines[r])
 
         def separator(r: int) -> bool:
             return r < len(lines) and bool(_SEPARATOR_RE.match(lines[r]))
