@@ -41,7 +41,7 @@ _NOTICE_RE = re.compile(
     r"strict liability|out of the use of this software|possibility of such damage|"
     r"tort or otherwise|in connection with the software|dealings in the software|"
     r"associated documentation files|deal in the software|without restriction|sublicense|"
-    r"persons to whom the software|substantial portions of the software",
+    r"permit persons to whom|furnished to do so|substantial portions of the software",
     re.IGNORECASE,
 )
 # A notice line that names a holder: whose notice the header is.
@@ -59,7 +59,7 @@ _NOTICE_WORDS = ("spdx", "copyright", "©", "(c)", "rights", "licen", "general p
                  "materials provided", "endorse", "incidental", "damage", "substitute goods", "liability",
                  "use of this software", "tort or otherwise", "with the software", "dealings in",
                  "documentation files", "deal in the software", "without restriction", "sublicense",
-                 "persons to whom", "substantial portions")
+                 "persons to whom", "furnished", "substantial portions")
 
 
 def is_notice_line(text: str) -> bool:
@@ -86,11 +86,18 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
             out[row] = True
     if not out.any():
         return out
-    # The notice of a block of prose lines (blank lines do not end it): every prose line from its
-    # first notice line to its last (a licence clause that holds none of the phrases: BSD's
-    # "met:"), and the separator lines joined to that span by
-    # separators or blank lines only (``# ====`` above a copyright line; not the docstring's
-    # opening quotes far above a licence quoted at its end, urllib3's securetransport.py).
+    # Within a block of prose lines (blank lines do not end it) that holds a notice line: one lone
+    # line of words between two notice lines (separators aside) is a clause of the notice (BSD's
+    # "met:"); longer prose there is the file's own (vLLM's llama.py: "This code is based on
+    # EleutherAI's GPT-NeoX library ..." between its copyright and licence lines), and so is a
+    # line that may name where code came from ("# Adapted from" and its URL between vLLM's SPDX
+    # lines and OrionStar's copyright line in orion.py). Then a separator line counts when only
+    # separators or blank lines stand between it and a notice line (``# ====`` above a copyright
+    # line; not the docstring's opening quotes far above a licence quoted at its end, urllib3's
+    # securetransport.py).
+    def separator(r: int) -> bool:
+        return r < len(lines) and bool(_SEPARATOR_RE.match(lines[r]))
+
     row = 0
     while row < n:
         if not prose[row]:
@@ -100,20 +107,19 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
         while row < n and (prose[row] or not lines[row].strip() if row < len(lines) else False):
             row += 1
         notices = [r for r in range(start, row) if out[r]]
-        if not notices:
-            continue
-        first, last = notices[0], notices[-1]
-        for r in range(first + 1, last):
-            # not a line that may name where code came from ("# Adapted from" and its URL between
-            # vLLM's SPDX lines and OrionStar's copyright line): a marker, which seeds matches
-            out[r] |= bool(prose[r]) and r < len(lines) and not may_hold_marker(lines[r])
-
-        def separator(r: int) -> bool:
-            return r < len(lines) and bool(_SEPARATOR_RE.match(lines[r]))
-
-        for rows in (range(first - 1, start - 1, -1), range(last + 1, row)):
-            for r in rows:
-                if not separator(r):
-                    break
-                out[r] |= prose[r]
+        for a, b in zip(notices, notices[1:], strict=False):
+            words = [r for r in range(a + 1, b) if prose[r] and not separator(r)]
+            if len(words) == 1 and not may_hold_marker(lines[words[0]]):
+                out[words[0]] = True
+        r = start
+        while r < row:
+            if not separator(r):
+                r += 1
+                continue
+            end = r
+            while end < row and separator(end):
+                end += 1
+            if (r > start and out[r - 1]) or (end < row and out[end]):
+                out[r:end] |= prose[r:end]
+            r = end
     return out
