@@ -284,6 +284,16 @@ def test_a_closing_bracket_of_the_targets_own_statement_is_not_a_copy(run_compar
     assert set(frame.loc[[closer - 3, closer + 1], "match"]) == {"verbatim"}
 
 
+def test_a_closing_bracket_inside_a_string_of_a_verbatim_copy_stays(run_compare: Runner) -> None:
+    """poetry-core vendors packaging's ``specifiers.py`` byte for byte; a ``)`` alone on a line
+    of its triple-quoted regex was read as a statement of its own and dropped (413 of 414)."""
+    text = (_LONG_HEAD + '    _widget_regex_str = r"""\n        (?P<operator>(==|!=|<=|>=))\n'
+            '        (\n            [^,;\\s)]*\n        )\n        """\n' + _LONG_TAIL)
+    frame = file_lines(run_compare({"pkg/blend.py": text}, [("up", {"up/blend.py": text})]), "pkg/blend.py")
+    code = frame[frame["kind"] == "code"]
+    assert (code["match"] == "verbatim").all(), code[code["match"] != "verbatim"]
+
+
 def test_a_closing_bracket_of_a_copied_statement_stays(run_compare: Runner) -> None:
     """The same place holding upstream's call as it is: the statement's lines are paired, so its
     ``)`` stays verbatim, and so does a signature's ``) -> int:`` whose annotation has brackets."""

@@ -72,7 +72,11 @@ annotation after them) is evidence only through the statement it closes: it stay
 if some other line of that statement (a logical line,
 :func:`~lineage.match.statements.statement_ids`), not itself brackets alone, is paired too.
 Continued by a copied line below it, the ``)`` of the target's own ``raise ValueError(...)`` or
-of its own call would otherwise count as copied.
+of its own call would otherwise count as copied. A closer inside an unbroken verbatim run (the
+lines right above and below it verbatim with the upstream lines right above and below its own)
+stays: only the statement scan, which reads brackets inside a multi-line string as code, can
+make such a line a statement of its own (``)`` inside packaging's triple-quoted
+``_version_regex_str``: poetry-core's byte-identical vendored ``specifiers.py`` read 413 of 414).
 
 A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
 decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
@@ -180,8 +184,23 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     # only keeps more brackets paired.
     ids = lab.statements()
     evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
-    found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced]
+    found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced
+             and not _inside_verbatim_run(lab, int(paired[i]))]
     return np.array(found, np.int64)
+
+
+def _inside_verbatim_run(lab: FileLabeller, tc: int) -> bool:
+    """Target content line ``tc`` and the content lines right above and below it are verbatim
+    with one upstream file's lines, each as far from the next on both sides (see the module
+    docstring: a closer inside a string)."""
+    r, rows = lab.result, lab.t_rows
+    if tc == 0 or tc + 1 >= len(rows):
+        return False
+    trio = rows[tc - 1:tc + 2]
+    if not (r.match[trio] == VERBATIM).all() or len(set(r.up_file[trio].tolist())) != 1:
+        return False
+    ups = r.up_row[trio].astype(np.int64)
+    return bool((np.diff(ups) == np.diff(trio.astype(np.int64))).all())
 
 
 def orphan_decorators(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
