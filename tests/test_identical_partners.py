@@ -119,3 +119,21 @@ def test_no_near_pair_stays_under_the_floor(tmp_path: Path) -> None:
     assert lab.drop_below_floor() == 2
     assert [int(r.match[rows[tc]]) for tc in range(4)] == [NONE, NONE, NEAR, VERBATIM]
     assert int(r.up_file[rows[0]]) == -1 and float(r.similarity[rows[1]]) == 0.0
+
+
+def test_a_prose_near_pair_needs_the_prose_floor(tmp_path: Path) -> None:
+    """A comment or docstring line paired near at 0.55 is another sentence (the real cases' prose
+    near rows under 0.6 were mostly wrong); a code line at 0.55 stays."""
+    text = '"""A module docstring line."""\n# a comment line\nx = compute_thing(1)\nvalue = 2\n'
+    params = MatchParams()
+    lab = make_labeller(tmp_path, {"pkg/prose.py": text}, {"up/prose.py": text}, params)
+    r, rows = lab.result, lab.t_rows
+    for tc, sim in enumerate([0.55, 0.6, 0.55, 0.3]):
+        r.match[rows[tc]], r.up_file[rows[tc]], r.up_row[rows[tc]], r.similarity[rows[tc]] = NEAR, 0, tc, sim
+    assert lab.drop_below_floor() == 1
+    assert [int(r.match[rows[tc]]) for tc in range(4)] == [NONE, NEAR, NEAR, NEAR]
+    off = make_labeller(tmp_path / "off", {"pkg/prose.py": text}, {"up/prose.py": text},
+                        MatchParams(near_floor_similarity_prose=0.0))
+    r, rows = off.result, off.t_rows
+    r.match[rows[0]], r.up_file[rows[0]], r.up_row[rows[0]], r.similarity[rows[0]] = NEAR, 0, 0, 0.55
+    assert off.drop_below_floor() == 0

@@ -507,14 +507,18 @@ class FileLabeller:
         r.region[row] = number
 
     def drop_below_floor(self) -> int:
-        """Unpair every ``near`` line whose similarity is under ``near_floor_similarity``, whatever
+        """Unpair every ``near`` line whose similarity is under ``near_floor_similarity`` (a comment
+        or docstring line: ``near_floor_similarity_prose``), whatever
         rule paired it (the floor :func:`pair_label` holds each pair to; a rule that places a line
         by its statement, a closing bracket beside the upstream line that holds its partner's, can
         leave a pair whose texts share nothing: ``)`` near ``states_ptr += pid_c * ...``, 0.0).
         Returns how many."""
         rows = self.t_rows
         r = self.result
-        low = np.flatnonzero((r.match[rows] == NEAR) & (r.similarity[rows] < self.p.near_floor_similarity))
+        prose = self.target_kinds() != CODE
+        floor = np.where(prose, max(self.p.near_floor_similarity, self.p.near_floor_similarity_prose),
+                         self.p.near_floor_similarity)
+        low = np.flatnonzero((r.match[rows] == NEAR) & (r.similarity[rows] < floor))
         for tc in low.tolist():
             self.unpair(tc)
         return len(low)

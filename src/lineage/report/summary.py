@@ -319,7 +319,8 @@ DEFINITIONS = [
     "generated files are `none` with `shared_origin` saying why.",
     "- `similarity`: rapidfuzz ratio of the two stripped, whitespace-folded texts (partial ratio for a "
     "piece of a re-wrapped statement), floored to 3 decimals: 1.0 exactly for `verbatim`, at most 0.999 "
-    "and at least `near_floor_similarity` for `near`, 0 for `none`.",
+    "and at least `near_floor_similarity` for `near` (`near_floor_similarity_prose` for a comment or docstring "
+    "line), 0 for `none`.",
     "- `copied_share`: (verbatim + near) non-blank lines / non-blank lines of the file.",
     "- *marked*: the file carries a provenance marker naming an upstream (label, package or repository), "
     "or lies in a folder its tree records as that upstream vendored (a `vendor.txt` line or a vendored "
