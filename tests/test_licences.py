@@ -613,3 +613,19 @@ def test_a_copyright_line_with_a_semicolon_is_one_holder_in_the_attribution(run_
     credited = [line for line in attribution_markdown(comparison).splitlines() if line.startswith("- ")]
     assert credited == ["- Copyright (c) 2031 Quillwort Foundation; All Rights Reserved",
                         "- Copyright (c) 2032 Sedge Works"]
+
+
+def test_attribution_credits_the_holder_line_most_copied_files_carry(run_compare) -> None:
+    """opensearch-py's files keep elasticsearch's ASF header, "Licensed to Elasticsearch B.V. under
+    one or more contributor", one of them also a variant of it ("B.V under one or more
+    agreements."): one holder, credited with the line most rows carry, not the first by spelling."""
+    from lineage.report.obligations import attribution_markdown
+
+    usual = "# Licensed to Acme B.V. under one or more contributor\n"
+    variant = "# Licensed to Acme B.V under one or more agreements.\n"
+    up = {"up/a.py": usual + _body(1), "up/b.py": usual + _body(2), "up/c.py": usual + variant + _body(3),
+          "LICENSE": _text(HEADERS["MIT"])}
+    comparison = run_compare({"tgt/a.py": _body(1), "tgt/b.py": _body(2), "tgt/c.py": _body(3),
+                              TARGET_MIT[0]: TARGET_MIT[1]}, [("up", up)])
+    credited = [line for line in attribution_markdown(comparison).splitlines() if line.startswith("- ")]
+    assert credited == ["- Licensed to Acme B.V. under one or more contributor"]

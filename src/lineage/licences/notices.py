@@ -56,6 +56,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from lineage.licences.expressions import combine_all, licence_ids
+from lineage.markers.attribution import notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -200,8 +201,9 @@ def is_template(line: str) -> bool:
 
 
 def holder(line: str) -> str:
-    """The holder a copyright line names, folded for comparison ("" when it names none)."""
-    text = _HOLDER_STRIP_RE.sub(" ", line)
+    """The holder a copyright line names, folded for comparison ("" when it names none); an
+    ASF-style line's holder (:func:`lineage.markers.attribution.notice_holder`) likewise."""
+    text = _HOLDER_STRIP_RE.sub(" ", notice_holder(line) or line)
     text = _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-")
     return text
 

@@ -82,6 +82,10 @@ Other markers
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
 * ``copyright``: ``SPDX-FileCopyrightText: ...`` or text starting with "Copyright" (or ``©``)
   followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project.
+  Also the ASF header's "Licensed to HOLDER under one [or more contributor license agreements]"
+  (elasticsearch's "Licensed to Elasticsearch B.V. under one or more contributor"), HOLDER with
+  a proper noun: ASF policy puts that line where a copyright line would be, so it names the
+  holder as one does (:func:`lineage.markers.attribution.notice_holder` reads the holder).
 * ``vendored``: not read from the file but from the tree's vendoring records (a ``vendor.txt``
   line, a vendored copy's ``*.dist-info``; :mod:`lineage.index.vendoring`), one per file a record
   covers: line 0 (the record speaks for the whole file), ``project`` the distribution name as
@@ -125,7 +129,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from lineage.markers.attribution import ATTRIBUTION_KINDS, is_attribution
+from lineage.markers.attribution import ATTRIBUTION_KINDS, is_attribution, notice_holder
 from lineage.markers.detect import detect
 from lineage.markers.naming import file_marker, marker_names_upstream, mentions
 from lineage.markers.prefilter import HINTS, hint_windows, may_hold_marker
@@ -144,6 +148,7 @@ __all__ = [
     "is_attribution",
     "marker_names_upstream",
     "mentions",
+    "notice_holder",
 ]
 
 

@@ -1,5 +1,12 @@
 """SPDX licence identifiers and copyright lines: the attribution kinds of marker.
 
+A copyright line is also the Apache Software Foundation's form of source header, "Licensed to
+HOLDER under one or more contributor license agreements" (elasticsearch's "Licensed to
+Elasticsearch B.V. under one ..."): ASF policy puts that line in a source file in place of a
+"Copyright HOLDER" line (the copyright statement itself goes to the NOTICE file), so it names the
+file's holder as one does, and every reader of holders (a file's origin, the obligations, a
+marker naming an upstream) takes it as a copyright line (:func:`notice_holder`).
+
 Attribution markers say who holds the code and under which licence, not where it came from;
 :data:`ATTRIBUTION_KINDS` is the one place that tells them from provenance markers.
 """
@@ -30,10 +37,22 @@ COPYRIGHT_RE = re.compile(
 _COPYRIGHT_SIGN_RE = re.compile(r"^(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 _COPYRIGHT_WORD_RE = re.compile(r"\b(?:contributors|authors|team|project|holders)\b", re.IGNORECASE)
+# The ASF header's first line, cut anywhere after "under one" (ASF's own text wraps there,
+# elasticsearch's after "contributor"; .NET-style "under one or more agreements" too). "Licensed
+# to " is a pre-filter hint (:mod:`lineage.markers.prefilter`), hence the one plain space.
+ASF_HOLDER_RE = re.compile(r"^licensed to (?P<holder>\S.*?)\s*\bunder\s+one(?:\s+or\s+more\b|\s*$)", re.IGNORECASE)
+
+
+def notice_holder(text: str) -> str:
+    """The holder an ASF-style notice line names ("Licensed to Elasticsearch B.V. under one or
+    more contributor" -> "Elasticsearch B.V."); "" for any other text. Holder readers strip a
+    "Copyright (c) YEAR" line to its holder; this is the same for the ASF form."""
+    m = ASF_HOLDER_RE.match(text.strip())
+    return m.group("holder").strip() if m and has_proper_noun(m.group("holder")) else ""
 
 
 def is_copyright(text: str) -> bool:
-    if _COPYRIGHT_SIGN_RE.match(text):
+    if _COPYRIGHT_SIGN_RE.match(text) or notice_holder(text):
         return True
     m = COPYRIGHT_RE.match(text)
     if not m:

@@ -11,6 +11,7 @@ from lineage.markers.attribution import (
     SPDX_COPYRIGHT_RE,
     SPDX_LICENCE_RE,
     is_copyright,
+    notice_holder,
 )
 from lineage.markers.naming import project_from_text, repository_project
 from lineage.markers.record import MAX_TEXT, Marker, one_line
@@ -37,6 +38,7 @@ def _starts_marker(text: str) -> bool:
         SPDX_LICENCE_RE.match(text)
         or SPDX_COPYRIGHT_RE.match(text)
         or COPYRIGHT_RE.match(text)
+        or notice_holder(text)
         or KNOWN_RE.match(text)
     )
 

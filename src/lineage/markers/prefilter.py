@@ -2,9 +2,10 @@
 
 Every marker contains one of :data:`HINTS` (lower-cased, as a plain substring): each phrase its
 verb, a URL ``http`` or its code host's name (``github.com/...`` needs no scheme), an SPDX line
-``spdx``, a copyright line ``copyright``, ``©`` or ``(c)``. :func:`lineage.markers.find_markers`
-reads only segments that hold a hint; :func:`lineage.markers.find_file_markers` (the index's
-reader) reads only windows of lines around them. One tuple serves both, so they cannot drift.
+``spdx``, a copyright line ``copyright``, ``©``, ``(c)`` or (the ASF header's form) ``licensed
+to``. :func:`lineage.markers.find_markers` reads only segments that hold a hint;
+:func:`lineage.markers.find_file_markers` (the index's reader) reads only windows of lines around
+them. One tuple serves both, so they cannot drift.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ HINTS: tuple[str, ...] = (
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
     "borrowed", "forked", "copy", "based", "inspired",
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
-    "http", "github", "gitlab", "spdx", "copyright", "©", "(c)",
+    "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
 )
 # Lines read around a hit: a phrase's source, URL or "with A->B" may sit up to two lines below
 # it, and a line's judgement looks at the line above.

@@ -1,7 +1,8 @@
 """Licence and copyright header lines: shared by many projects, so never evidence of copying.
 
 A *header line* is a comment or docstring line of a licence or copyright notice: an SPDX tag, a
-copyright line, or a line of a licence notice text (Apache-2.0, MIT, BSD, GPL boilerplate). A
+copyright line (the ASF form "Licensed to HOLDER under one or more contributor license
+agreements" included), or a line of a licence notice text (Apache-2.0, MIT, BSD, GPL boilerplate). A
 notice's separator lines (``#``, ``# ====``) count when they sit inside a block of comment lines
 that holds a notice line, and so does every prose line between two notice lines of one block (a
 licence clause none of the notice phrases names: BSD's "met:") that could not hold a provenance
@@ -17,6 +18,7 @@ import re
 import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
+from lineage.markers.attribution import notice_holder
 from lineage.markers.prefilter import may_hold_marker
 
 # Words and phrases that only licence and copyright notices use. Matched case-insensitively on
@@ -41,7 +43,10 @@ _NOTICE_RE = re.compile(
     r"strict liability|out of the use of this software|possibility of such damage|"
     r"tort or otherwise|in connection with the software|dealings in the software|"
     r"associated documentation files|deal in the software|without restriction|sublicense|"
-    r"permit persons to whom|furnished to do so|substantial portions of the software",
+    r"permit persons to whom|furnished to do so|substantial portions of the software|"
+    # the ASF header's own lines (its holder line: lineage.markers.attribution.notice_holder)
+    r"licensed to .+ under one|contributor licen[cs]e agreements|see the notice file|distributed with this work|"
+    r"licen[cs]es this file to you",
     re.IGNORECASE,
 )
 # A notice line that names a holder: whose notice the header is.
@@ -59,7 +64,8 @@ _NOTICE_WORDS = ("spdx", "copyright", "©", "(c)", "rights", "licen", "general p
                  "materials provided", "endorse", "incidental", "damage", "substitute goods", "liability",
                  "use of this software", "tort or otherwise", "with the software", "dealings in",
                  "documentation files", "deal in the software", "without restriction", "sublicense",
-                 "persons to whom", "furnished", "substantial portions")
+                 "persons to whom", "furnished", "substantial portions", "notice file",
+                 "with this work")
 
 
 def is_notice_line(text: str) -> bool:
@@ -71,8 +77,9 @@ def is_notice_line(text: str) -> bool:
 
 
 def is_holder_line(text: str) -> bool:
-    """Whether a notice line names a copyright holder (a copyright or SPDX-FileCopyrightText line)."""
-    return _HOLDER_LINE_RE.search(text) is not None
+    """Whether a notice line names a copyright holder (a copyright or SPDX-FileCopyrightText line,
+    or the ASF form's "Licensed to HOLDER under one ...")."""
+    return _HOLDER_LINE_RE.search(text) is not None or bool(notice_holder(text.strip().lstrip("#*\"'/ \t")))
 
 
 def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:

@@ -69,7 +69,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lineage.index import FileIndex
-from lineage.markers import Marker, marker_names_upstream
+from lineage.markers import Marker, marker_names_upstream, notice_holder
 from lineage.match.params import MatchParams
 
 OWN, THIRD_PARTY, FROM_TARGET = "own", "third_party", "from_target"
@@ -184,8 +184,9 @@ def _slug_name(m: Marker) -> str:
 
 def holder(text: str) -> str:
     """The holder named by a copyright line ("Copyright (c) 2024, Tri Dao." -> "Tri Dao"; a
-    trailing "All rights reserved." is no part of the name)."""
-    name = _RESERVED_RE.sub("", _HOLDER_RE.sub("", text))
+    trailing "All rights reserved." is no part of the name; an ASF-style "Licensed to
+    Elasticsearch B.V. under one or more ..." -> "Elasticsearch B.V")."""
+    name = notice_holder(text) or _RESERVED_RE.sub("", _HOLDER_RE.sub("", text))
     return name.strip(" .,;") or text.strip()
 
 

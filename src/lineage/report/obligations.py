@@ -3,6 +3,7 @@ licence section of summary.md."""
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -98,9 +99,12 @@ def attribution_markdown(comparison: Comparison) -> str:
         choice = " (a choice: the recipient may take any one of its licences)" if len(choices(lic.declared)) > 1 else ""
         out.append(f"Licence: `{lic.declared or 'unknown'}`{choice}"
                    + (f"; copied files are under {', '.join(f'`{x}`' for x in licences)}." if licences else "."))
-        lines = sorted({h for cell in rows["upstream_copyrights"] for h in split_copyrights(str(cell))},
-                       key=lambda h: (not h.lower().startswith(("copyright", "spdx")), h))
-        credited: dict[str, str] = {}  # one line per years and holder, a "Copyright ..." line first
+        carried = Counter(h for cell in rows["upstream_copyrights"] for h in set(split_copyrights(str(cell))))
+        lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
+        # one line per years and holder: a "Copyright ..." line first, then the line most rows
+        # carry (elasticsearch's usual "Licensed to Elasticsearch B.V. under one or more
+        # contributor", not the variant one of its files also holds)
+        credited: dict[str, str] = {}
         for line in lines:
             credited.setdefault(copyright_key(line) or line, line)
         holders = sorted(credited.values())

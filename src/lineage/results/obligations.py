@@ -80,13 +80,15 @@ MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
 UNDER = "; under "  # upstream_licence_from: <where the licence came from>; under <the choice checked>
 
 # Where a new copyright line begins in the joined ``upstream_copyrights`` cell: a line itself may
-# hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved").
-_NEXT_COPYRIGHT_RE = re.compile(r"; (?=(?:portions\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext))", re.IGNORECASE)
+# hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved"); an ASF-style
+# line starts "Licensed to" (:func:`lineage.markers.attribution.notice_holder`).
+_NEXT_COPYRIGHT_RE = re.compile(r"; (?=(?:portions\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
+                                re.IGNORECASE)
 
 
 def join_copyrights(lines: Sequence[str]) -> str:
     """The ``upstream_copyrights`` cell of copyright lines (each a copyright marker's text, which
-    starts with its copyright word or sign: :func:`lineage.markers.attribution.is_copyright`)."""
+    starts with its copyright word or sign, or "Licensed to": :func:`lineage.markers.attribution.is_copyright`)."""
     return "; ".join(lines)
 
 
