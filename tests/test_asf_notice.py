@@ -140,9 +140,9 @@ def test_a_fork_keeping_the_upstreams_asf_header_is_marked_end_to_end(tmp_path: 
     read = {"keep_default_na": False, "dtype": str}
     files = pd.read_csv(out / "files.csv", **read).set_index("target_path")
     assert files.loc["tgt/client.py", "marker"] == "Licensed to Acme B.V. under one or more contributor"
-    # the kept header is copied with the code (15 of its 16 lines: the closing "under the License."
-    # after the last notice line is prose to the header rules); the target's own notice is not
-    assert int(files.loc["tgt/client.py", "header_copied_lines"]) == 15
+    # the kept header is copied with the code (all 16 of its lines, the closing "under the
+    # License." alone on its line included); the target's own notice is not
+    assert int(files.loc["tgt/client.py", "header_copied_lines"]) == 16
     obligations = pd.read_csv(out / "obligations.csv", **read).set_index("target_path")
     assert obligations.loc["tgt/client.py", "keeps_copyright"] == "yes"
     assert obligations.loc["tgt/client.py", "upstream_copyrights"] == \

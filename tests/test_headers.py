@@ -49,6 +49,9 @@ def test_notice_and_plain_lines() -> None:
     assert headers.is_notice_line("# Copyright (c) 2023, Tri Dao.")
     assert headers.is_notice_line("#     http://www.apache.org/licenses/LICENSE-2.0")
     assert not headers.is_notice_line("# compute the attention scores per head")
+    # the ASF header's last line, wrapped alone: a notice line; the words inside prose are not
+    assert headers.is_notice_line("#  under the License.")
+    assert not headers.is_notice_line("# the loader runs under the License. check first")
 
 
 _BSD3 = """# Copyright (c) 2023, Someone Else
