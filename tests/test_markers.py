@@ -609,6 +609,18 @@ def test_names_upstream_by_text_whole_word() -> None:
     assert marker_names_upstream(one("# Adapted from SGLang\n"), ["flashinfer", "sglang"])
 
 
+def test_a_file_extension_or_dotted_part_does_not_name_an_upstream() -> None:
+    """pytest 8.3.3 against py 1.11.0: "copied from cpython 3.9 Lib/pathlib.py file." and
+    "Copied from cpython/Lib/test/support/threading_helper.py" made files marked for ``py``."""
+    assert not marker_names_upstream(one("# copied from cpython 3.9 Lib/pathlib.py file.\n"), ["py"])
+    assert not marker_names_upstream(one("# copied and modified from Python 3.5's builtin coroutines.py\n"), ["py"])
+    assert not marker_names_upstream(one("# Based on doctest_nose_plugin.py from the nltk project\n"), ["py"])
+    assert not marker_names_upstream(one("# Adapted from jaraco.text.layouts\n"), ["text"])
+    assert marker_names_upstream(one("# This code was initially copied from py 1.8.1, file _io/terminalwriter.py.\n"),
+                                 ["py"])
+    assert marker_names_upstream(one("# Adapted from vllm.model_executor.layers\n"), ["vllm"])
+
+
 def test_names_upstream_repository_name_not_substring() -> None:
     m = Marker(1, "url", "x", repository="someone/vllm-fork", path="src/a.py")
     assert not marker_names_upstream(m, ["vllm"])
