@@ -24,6 +24,21 @@ def one(src: str) -> Marker:
 # ---------------------------------------------------------------------------------------------
 
 
+def test_a_phrase_whose_source_is_an_attached_file_url_after_see() -> None:
+    """scipy 1.12.0's ``_lib/deprecation.py``: "taken from scikit-learn, see" above a URL into
+    scikit-learn's ``validation.py``. The clause "scikit-learn" alone is no strong source; the
+    attached URL to a file is (before: a bare ``url`` marker, which sets apart no section, and
+    scikit-learn's own function counted as copied from scipy). A URL that points at no file (an
+    issue) below prose stays prose."""
+    m = one("# taken from scikit-learn, see\n"
+            "# https://github.com/scikit-learn/scikit-learn/blob/1.3.0/sklearn/utils/validation.py#L38\n"
+            "def f():\n    pass\n")
+    assert (m.kind, m.line, m.repository, m.path) == (
+        "taken_from", 1, "scikit-learn/scikit-learn", "sklearn/utils/validation.py")
+    prose = markers("# chosen based on the input shape, see\n# https://github.com/org/repo/issues/12\n")
+    assert [x.kind for x in prose] == []
+
+
 def test_adapted_from_github_blob_url() -> None:
     m = one(
         "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4.post1/vllm/model_executor/models/llama.py\n"

@@ -69,7 +69,9 @@ Rules per phrase:
 When the marker line has no URL, the next line of the same comment block / docstring is attached
 if it starts with a URL (``# Adapted from`` + ``# https://...``) or with ``with A->B``; when the
 phrase has nothing after it (or ends with ``:``) the next line is attached as its source whatever
-it says, unless it is a marker itself. Attached lines produce no markers of their own.
+it says, unless it is a marker itself. Attached lines produce no markers of their own. An attached
+URL to a file of a repository at a ref is a strong source even when the phrase's own clause is
+not ("taken from scikit-learn, see" above such a URL, in scipy's ``_lib/deprecation.py``).
 
 A line that continues a sentence (the line above, in the same comment block or docstring, does
 not end with ``. ! ? : ;``) and starts in lower case is judged like a generic lead-in: wrapped
