@@ -39,6 +39,22 @@ def test_a_phrase_whose_source_is_an_attached_file_url_after_see() -> None:
     assert [x.kind for x in prose] == []
 
 
+def test_a_copy_of_and_a_port_of_name_their_source() -> None:
+    """scikit-learn 1.5.2's vendored ``_laplacian.py`` ("This file is a copy of the
+    scipy.sparse.csgraph._laplacian module from SciPy 1.12") and pytest 8.3.3's ``fnmatch_ex``
+    ("A port of FNMatcher from py.path.common") were unmarked. The phrase opens a clause or
+    follows a known lead-in, never a generic one ("Return a copy of Config" is prose), and its
+    source is judged as ``copied from``'s / ``ported from``'s."""
+    m = one('"""\nThis file is a copy of the scipy.sparse.csgraph._laplacian module from SciPy 1.12\n"""\n')
+    assert (m.kind, m.line) == ("copied_from", 2)
+    assert marker_names_upstream(m, ["scipy"])
+    port = one('def f():\n    """A port of FNMatcher from py.path.common which works with PurePath() instances."""\n')
+    assert port.kind == "ported_from" and marker_names_upstream(port, ["py"])
+    for prose in ("# Return a copy of Config with defaults\n", "# a copy of the input tensor\n",
+                  "# A copy of the weights is kept\n", "# support of the ops\n"):
+        assert markers(prose) == [], prose
+
+
 def test_adapted_from_github_blob_url() -> None:
     m = one(
         "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4.post1/vllm/model_executor/models/llama.py\n"

@@ -31,6 +31,9 @@ Phrases (case-insensitive) and their kinds:
 * ``taken from`` / ``borrowed from`` -> ``taken_from``
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
 * ``inspired by`` -> ``inspired_by``
+* ``a copy of`` -> ``copied_from``; ``a port of`` -> ``ported_from`` ("This file is a copy of
+  the scipy.sparse.csgraph._laplacian module"), never after a generic lead-in ("Return a copy
+  of Config" is prose); the source is judged as after ``copied from`` / ``ported from``
 
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.

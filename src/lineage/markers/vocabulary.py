@@ -29,7 +29,10 @@ _PHRASE = (
     rf"(?:(?P<verb>{_FROM_VERBS})(?:\s+\([^()]{{0,60}}\))?"
     rf"(?:\s+{_ADVERB}|\s+in\s+part|\s+with\s+(?:\w+\s+)?(?:changes|modifications))?\s+from"
     rf"|(?P<based>based)(?:\s+{_ADVERB})?\s+(?:on|upon|off(?:\s+of)?)"
-    rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by)"
+    rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by"
+    # "This file is a copy of the scipy.sparse.csgraph._laplacian module", "A port of FNMatcher
+    # from py.path.common": never after a generic lead-in ("Return a copy of Config" is prose)
+    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port)\s+of)"
     r"(?![\w-])"
 )
 
@@ -249,6 +252,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return "based_on"
     if m.group("inspired"):
         return "inspired_by"
+    if m.group("copyof"):
+        return "copied_from" if m.group("copyof").lower() == "copy" else "ported_from"
     verb = m.group("verb").lower()
     return {
         "forked": "derived_from",
@@ -275,7 +280,7 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
         lead = "known" if m and m.group("lead") else "none"
         if not m:
             m = _GENERIC_RE.match(text, s)
-            if not m or any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()):
+            if not m or any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()) or m.group("copyof"):
                 continue
             lead = "generic"
         if s == 0 and mid_sentence and text[:1].islower():
