@@ -44,14 +44,17 @@ def test_a_copy_of_and_a_port_of_name_their_source() -> None:
     scipy.sparse.csgraph._laplacian module from SciPy 1.12") and pytest 8.3.3's ``fnmatch_ex``
     ("A port of FNMatcher from py.path.common") were unmarked. The phrase opens a clause or
     follows a known lead-in, never a generic one ("Return a copy of Config" is prose), and its
-    source is judged as ``copied from``'s / ``ported from``'s."""
+    source is a path, a URL, or a strong source after "from": transformers 4.45.2's "A copy of the
+    Rotation in CUDA memory" (a method's docstring) names the object copied."""
     m = one('"""\nThis file is a copy of the scipy.sparse.csgraph._laplacian module from SciPy 1.12\n"""\n')
     assert (m.kind, m.line) == ("copied_from", 2)
     assert marker_names_upstream(m, ["scipy"])
     port = one('def f():\n    """A port of FNMatcher from py.path.common which works with PurePath() instances."""\n')
     assert port.kind == "ported_from" and marker_names_upstream(port, ["py"])
+    assert one("# Mostly a copy of `glob` from Python 3.5.\n").kind == "copied_from"
     for prose in ("# Return a copy of Config with defaults\n", "# a copy of the input tensor\n",
-                  "# A copy of the weights is kept\n", "# support of the ops\n"):
+                  "# A copy of the weights is kept\n", "# support of the ops\n",
+                  '"""A copy of the Rotation in CUDA memory"""\n'):
         assert markers(prose) == [], prose
 
 

@@ -33,7 +33,9 @@ Phrases (case-insensitive) and their kinds:
 * ``inspired by`` -> ``inspired_by``
 * ``a copy of`` -> ``copied_from``; ``a port of`` -> ``ported_from`` ("This file is a copy of
   the scipy.sparse.csgraph._laplacian module"), never after a generic lead-in ("Return a copy
-  of Config" is prose); the source is judged as after ``copied from`` / ``ported from``
+  of Config" is prose); its source must be a URL, a module or file path, or a strong source
+  after "from" ("a copy of `glob` from Python 3.5"): a proper noun alone is the object copied
+  ("A copy of the Rotation in CUDA memory")
 
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.

@@ -17,9 +17,9 @@ from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
 from lineage.markers.urls import UrlInfo, find_urls, parse_url, without_urls
 from lineage.markers.vocabulary import (
-    COPY_FROM,
     KNOWN_RE,
     REPL_START_RE,
+    REPORTED_KIND,
     SPLIT_HEAD_RE,
     SPLIT_TAIL_RE,
     accepts,
@@ -158,7 +158,7 @@ def _detect(
         for a in attached:
             consumed.add((a.line, a.col))
         marker_text = " ".join([text[start:stop], *(a.text for a in attached)])
-        kind = "copied_from" if kind == COPY_FROM else kind
+        kind = REPORTED_KIND.get(kind, kind)
         out.append((start, phrase_marker(line, kind, marker_text, full_rest)))
         covered.append((start, stop))
 
