@@ -629,3 +629,42 @@ def test_attribution_credits_the_holder_line_most_copied_files_carry(run_compare
                               TARGET_MIT[0]: TARGET_MIT[1]}, [("up", up)])
     credited = [line for line in attribution_markdown(comparison).splitlines() if line.startswith("- ")]
     assert credited == ["- Licensed to Acme B.V. under one or more contributor"]
+
+
+def test_a_bundled_binarys_licence_part_does_not_govern_the_python_code(tmp_path: Path) -> None:
+    """scipy 1.12.0's wheel: its METADATA ``License`` and LICENSE.txt are its BSD notice, then
+    "This binary distribution of SciPy also bundles the following software:" with a
+    ``Name:``/``Files: scipy.libs/libgfortran*.so`` part under the GPL. That part governs the
+    shared library only: the declared licence and copyright lines are the BSD notice's (before,
+    ``BSD-3-Clause AND GPL-3.0-or-later`` and every copy of scipy Python code a GPL conflict). A
+    part whose files may be Python (``Files: pkg/_gpl/*``) still counts."""
+    import zipfile
+
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    def bundled(files: str) -> str:
+        gpl = "\n".join("  " + line.lstrip("# ") for line in HEADERS["GPL-3.0-or-later"].splitlines())
+        return (f"Copyright (c) 2020 Pkg People\n{HEADERS['BSD-3-Clause']}\n----\n\n"
+                "This binary distribution of Pkg also bundles the following software:\n\n"
+                f"Name: GCC runtime library\nFiles: {files}\nDescription: dynamically linked\n"
+                f"License: GPL-3.0-with-GCC-exception\n{gpl}\n")
+
+    for files, declared in [("pkg.libs/libgfortran*.so, pkg.libs/libquadmath*.so", "BSD-3-Clause"),
+                            ("pkg/_gpl/*", "BSD-3-Clause AND GPL-3.0-or-later")]:
+        text = bundled(files)
+        wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as z:
+            field = text.replace("\n", "\n        ")
+            z.writestr("pkg-1.0.dist-info/METADATA",
+                       f"Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\nLicense: {field}\n\nbody\n")
+            z.writestr("pkg-1.0.dist-info/LICENSE.txt", text)
+            z.writestr("pkg/__init__.py", "x = 1\n")
+        with open_source(str(wheel)) as source:
+            lic = read_source_licence(source)
+        assert (lic.declared, lic.declared_from) == (declared, "METADATA License"), files
+        root = [f for f in lic.files if f.folder == ""]
+        assert [f.expression for f in root] == [declared], files
+        holders = {c for f in root for c in f.copyrights}
+        assert "Copyright (c) 2020 Pkg People" in holders
+        assert ("Copyright (C) 2024 Upstream Authors" in holders) == ("GPL" in declared), files

@@ -24,6 +24,40 @@ def one(src: str) -> Marker:
 # ---------------------------------------------------------------------------------------------
 
 
+def test_a_phrase_whose_source_is_an_attached_file_url_after_see() -> None:
+    """scipy 1.12.0's ``_lib/deprecation.py``: "taken from scikit-learn, see" above a URL into
+    scikit-learn's ``validation.py``. The clause "scikit-learn" alone is no strong source; the
+    attached URL to a file is (before: a bare ``url`` marker, which sets apart no section, and
+    scikit-learn's own function counted as copied from scipy). A URL that points at no file (an
+    issue) below prose stays prose."""
+    m = one("# taken from scikit-learn, see\n"
+            "# https://github.com/scikit-learn/scikit-learn/blob/1.3.0/sklearn/utils/validation.py#L38\n"
+            "def f():\n    pass\n")
+    assert (m.kind, m.line, m.repository, m.path) == (
+        "taken_from", 1, "scikit-learn/scikit-learn", "sklearn/utils/validation.py")
+    prose = markers("# chosen based on the input shape, see\n# https://github.com/org/repo/issues/12\n")
+    assert [x.kind for x in prose] == []
+
+
+def test_a_copy_of_and_a_port_of_name_their_source() -> None:
+    """scikit-learn 1.5.2's vendored ``_laplacian.py`` ("This file is a copy of the
+    scipy.sparse.csgraph._laplacian module from SciPy 1.12") and pytest 8.3.3's ``fnmatch_ex``
+    ("A port of FNMatcher from py.path.common") were unmarked. The phrase opens a clause or
+    follows a known lead-in, never a generic one ("Return a copy of Config" is prose), and its
+    source is a path, a URL, or a strong source after "from": transformers 4.45.2's "A copy of the
+    Rotation in CUDA memory" (a method's docstring) names the object copied."""
+    m = one('"""\nThis file is a copy of the scipy.sparse.csgraph._laplacian module from SciPy 1.12\n"""\n')
+    assert (m.kind, m.line) == ("copied_from", 2)
+    assert marker_names_upstream(m, ["scipy"])
+    port = one('def f():\n    """A port of FNMatcher from py.path.common which works with PurePath() instances."""\n')
+    assert port.kind == "ported_from" and marker_names_upstream(port, ["py"])
+    assert one("# Mostly a copy of `glob` from Python 3.5.\n").kind == "copied_from"
+    for prose in ("# Return a copy of Config with defaults\n", "# a copy of the input tensor\n",
+                  "# A copy of the weights is kept\n", "# support of the ops\n",
+                  '"""A copy of the Rotation in CUDA memory"""\n'):
+        assert markers(prose) == [], prose
+
+
 def test_adapted_from_github_blob_url() -> None:
     m = one(
         "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4.post1/vllm/model_executor/models/llama.py\n"
@@ -607,6 +641,18 @@ def test_names_upstream_by_text_whole_word() -> None:
     assert not marker_names_upstream(one("# Adapted from vllmx\n"), ["vllm"])
     assert not marker_names_upstream(one("# Adapted from SGLang\n"), ["vllm"])
     assert marker_names_upstream(one("# Adapted from SGLang\n"), ["flashinfer", "sglang"])
+
+
+def test_a_file_extension_or_dotted_part_does_not_name_an_upstream() -> None:
+    """pytest 8.3.3 against py 1.11.0: "copied from cpython 3.9 Lib/pathlib.py file." and
+    "Copied from cpython/Lib/test/support/threading_helper.py" made files marked for ``py``."""
+    assert not marker_names_upstream(one("# copied from cpython 3.9 Lib/pathlib.py file.\n"), ["py"])
+    assert not marker_names_upstream(one("# copied and modified from Python 3.5's builtin coroutines.py\n"), ["py"])
+    assert not marker_names_upstream(one("# Based on doctest_nose_plugin.py from the nltk project\n"), ["py"])
+    assert not marker_names_upstream(one("# Adapted from jaraco.text.layouts\n"), ["text"])
+    assert marker_names_upstream(one("# This code was initially copied from py 1.8.1, file _io/terminalwriter.py.\n"),
+                                 ["py"])
+    assert marker_names_upstream(one("# Adapted from vllm.model_executor.layers\n"), ["vllm"])
 
 
 def test_names_upstream_repository_name_not_substring() -> None:

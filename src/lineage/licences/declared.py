@@ -13,6 +13,14 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   ``*.dist-info`` (``setuptools/_vendor/packaging-24.2.dist-info/LICENSE.APACHE``) governs the
   package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root.
 
+A licence text's part for software bundled as binaries (numpy's and scipy's wheels append
+"This binary distribution of SciPy also bundles the following software:" and, per library, a
+``Name:`` line, a ``Files: scipy.libs/libgfortran*.so`` line and its licence) governs those files
+only: a part whose ``Files:`` patterns cannot match a Python file is left out of the licence and
+copyright lines read from that text (:func:`without_bundled_binaries`). scipy 1.12.0's METADATA
+``License`` read ``BSD-3-Clause AND GPL-3.0-or-later AND LGPL-2.0-or-later`` (libgfortran's and
+libquadmath's), and every scikit-learn file copying scipy Python code was a GPL conflict.
+
 The declared licence, first that gives one: ``License-Expression``; ``License`` when it is a valid
 SPDX expression or holds a notice our rules recognise; a root licence file that opens by offering
 a choice (:func:`lineage.licences.notices.offers_choice`: packaging's ``LICENSE``, "either of the
@@ -166,6 +174,38 @@ def _folder(path: str) -> str:
     return "/".join(parts)
 
 
+# A bundled library's part of a licence text: "Name: X" with "Files: PATTERNS" on the next line.
+_BUNDLED_NAME_RE = re.compile(r"^\s*Name:\s*\S")
+_BUNDLED_FILES_RE = re.compile(r"^\s*Files:\s*(?P<patterns>\S.*)$")
+_PYTHON_SUFFIXES = (".py", ".pyi")
+
+
+def _may_match_python(pattern: str) -> bool:
+    """Whether a ``Files:`` glob can match a Python file: its last component ends in a wildcard, or
+    its literal ending (after the last wildcard) is a Python suffix."""
+    last = pattern.rstrip("/").rsplit("/", 1)[-1]
+    ending = re.split(r"[*?\]]", last)[-1]
+    return not ending or ending.lower().endswith(_PYTHON_SUFFIXES)
+
+
+def without_bundled_binaries(text: str) -> str:
+    """``text`` less its parts for bundled non-Python files (module docstring): a part runs from a
+    ``Name:`` line followed by a ``Files:`` line to the next such pair or the end; it is left
+    out when none of its ``Files:`` patterns can match a Python file."""
+    lines = text.split("\n")
+    starts = [k for k in range(len(lines) - 1)
+              if _BUNDLED_NAME_RE.match(lines[k]) and _BUNDLED_FILES_RE.match(lines[k + 1])]
+    if not starts:
+        return text
+    kept = lines[: starts[0]]
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        found = _BUNDLED_FILES_RE.match(lines[start + 1])
+        patterns = re.split(r"[,\s]+", found.group("patterns").strip()) if found else []
+        if any(_may_match_python(p) for p in patterns if p):
+            kept += lines[start:end]
+    return "\n".join(kept)
+
+
 def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
@@ -211,8 +251,9 @@ def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[s
     their copyright lines was a seventh of its time on pip's last 50 commits."""
     text = _text(data)
     lines = text.split("\n")
-    return (hashlib.sha256(data).hexdigest(), notice_expression(text), copyright_lines(lines),
-            tuple(s.strip() for s in lines if s.strip()))
+    governing = without_bundled_binaries(text)
+    return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
+            copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()))
 
 
 def _metadata_path(paths: list[str]) -> str:
@@ -245,7 +286,7 @@ def _from_metadata(raw: bytes) -> _Metadata:
         return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
-        found = normalise(text) or notice_expression(text)
+        found = normalise(text) or notice_expression(without_bundled_binaries(text))
         if found:
             return _Metadata(found, "METADATA License", text[:200], classifiers, families)
     return _Metadata("", "", (expression or text)[:200], classifiers, families)

@@ -31,6 +31,11 @@ Phrases (case-insensitive) and their kinds:
 * ``taken from`` / ``borrowed from`` -> ``taken_from``
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
 * ``inspired by`` -> ``inspired_by``
+* ``a copy of`` -> ``copied_from``; ``a port of`` -> ``ported_from`` ("This file is a copy of
+  the scipy.sparse.csgraph._laplacian module"), never after a generic lead-in ("Return a copy
+  of Config" is prose); its source must be a URL, a module or file path, or a strong source
+  after "from" ("a copy of `glob` from Python 3.5"): a proper noun alone is the object copied
+  ("A copy of the Rotation in CUDA memory")
 
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.
@@ -69,7 +74,9 @@ Rules per phrase:
 When the marker line has no URL, the next line of the same comment block / docstring is attached
 if it starts with a URL (``# Adapted from`` + ``# https://...``) or with ``with A->B``; when the
 phrase has nothing after it (or ends with ``:``) the next line is attached as its source whatever
-it says, unless it is a marker itself. Attached lines produce no markers of their own.
+it says, unless it is a marker itself. Attached lines produce no markers of their own. An attached
+URL to a file of a repository at a ref is a strong source even when the phrase's own clause is
+not ("taken from scikit-learn, see" above such a URL, in scipy's ``_lib/deprecation.py``).
 
 A line that continues a sentence (the line above, in the same comment block or docstring, does
 not end with ``. ! ? : ;``) and starts in lower case is judged like a generic lead-in: wrapped

@@ -18,9 +18,9 @@ from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
 from lineage.markers.urls import UrlInfo, find_urls, parse_url, without_urls
 from lineage.markers.vocabulary import (
-    COPY_FROM,
     KNOWN_RE,
     REPL_START_RE,
+    REPORTED_KIND,
     SPLIT_HEAD_RE,
     SPLIT_TAIL_RE,
     accepts,
@@ -155,12 +155,12 @@ def _detect(
         full_rest = " ".join([rest, *(a.text for a in attached)])
         own = rest.strip(" \t:-–—")
         clause = first_clause(full_rest) if own else first_clause(" ".join(a.text for a in attached))
-        if not accepts(kind, lead, clause):
+        if not accepts(kind, lead, clause) and not (attached and _points_at_a_file(attached[0].text)):
             continue
         for a in attached:
             consumed.add((a.line, a.col))
         marker_text = " ".join([text[start:stop], *(a.text for a in attached)])
-        kind = "copied_from" if kind == COPY_FROM else kind
+        kind = REPORTED_KIND.get(kind, kind)
         out.append((start, phrase_marker(line, kind, marker_text, full_rest)))
         covered.append((start, stop))
 
@@ -187,6 +187,16 @@ def _detect(
                 )
             )
     return out
+
+
+def _points_at_a_file(text: str) -> bool:
+    """Whether ``text`` opens with a URL to a file of a repository at a ref: attached below a phrase
+    whose own clause names no strong source ("# taken from scikit-learn, see" / "# https://github.com/
+    scikit-learn/scikit-learn/blob/1.3.0/sklearn/utils/validation.py#L38", scipy 1.12.0), it is the
+    phrase's source, as a URL in the clause itself would be."""
+    urls = find_urls(text.split(None, 1)[0]) if text.strip() else []
+    info = parse_url(urls[0][2]) if urls else None
+    return info is not None and bool(info.repository and info.ref and info.path)
 
 
 def _attachments(

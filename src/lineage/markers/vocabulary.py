@@ -23,13 +23,20 @@ _FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|taken|borrowed|fo
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
 # The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
 COPY_FROM = "copy_from"
+# "a copy of" / "a port of": judged by their own rule in :func:`accepts`, reported as
+# copied_from / ported_from (REPORTED_KIND).
+COPY_OF, PORT_OF = "copy_of", "port_of"
+REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from"}
 
 _PHRASE = (
     rf"(?:(?:{_FROM_VERBS})\s*(?:and|&|/|,)\s*)?"
     rf"(?:(?P<verb>{_FROM_VERBS})(?:\s+\([^()]{{0,60}}\))?"
     rf"(?:\s+{_ADVERB}|\s+in\s+part|\s+with\s+(?:\w+\s+)?(?:changes|modifications))?\s+from"
     rf"|(?P<based>based)(?:\s+{_ADVERB})?\s+(?:on|upon|off(?:\s+of)?)"
-    rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by)"
+    rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by"
+    # "This file is a copy of the scipy.sparse.csgraph._laplacian module", "A port of FNMatcher
+    # from py.path.common": never after a generic lead-in ("Return a copy of Config" is prose)
+    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port)\s+of)"
     r"(?![\w-])"
 )
 
@@ -207,6 +214,12 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return False
     if kind == COPY_FROM:  # "copy from smem to registers" is an instruction, not a source
         return bool(find_urls(clause) or file_path(without_urls(clause)))
+    if kind in (COPY_OF, PORT_OF):
+        # a URL, module or file path, or a strong source after "from" ("a copy of `glob` from
+        # Python 3.5"); a proper noun alone is the object copied ("A copy of the Rotation in
+        # CUDA memory", transformers' openfold utils), not a source
+        after = re.split(r"\sfrom\s", clause, maxsplit=1)
+        return _pathlike(clause) or (len(after) == 2 and _strong(after[1]))
     if lead == "generic":
         if kind in ("based_on", "inspired_by"):
             return _pathlike(clause) or (
@@ -249,6 +262,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return "based_on"
     if m.group("inspired"):
         return "inspired_by"
+    if m.group("copyof"):
+        return COPY_OF if m.group("copyof").lower() == "copy" else PORT_OF
     verb = m.group("verb").lower()
     return {
         "forked": "derived_from",
@@ -275,7 +290,7 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
         lead = "known" if m and m.group("lead") else "none"
         if not m:
             m = _GENERIC_RE.match(text, s)
-            if not m or any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()):
+            if not m or any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()) or m.group("copyof"):
                 continue
             lead = "generic"
         if s == 0 and mid_sentence and text[:1].islower():
