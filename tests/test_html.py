@@ -213,3 +213,23 @@ def test_a_marked_page_without_copies_says_the_named_file_is_not_compared(tmp_pa
     assert "(the marker points at v1.2.0)" in gone
     held = (tmp_path / "html" / page_name("pkg/c.py")).read_text(encoding="utf-8")
     assert "is not in the trees compared" not in held  # the named file is there: no such note
+
+
+def test_folded_stretches_are_named_not_copied(report: tuple[Comparison, Path]) -> None:
+    """A fold hides lines that were not copied, so its button says so: "unchanged lines" read as
+    lines the same as upstream (werkzeug 3.0.4 vs 2.0.3: "115 unchanged lines" over auth.py's
+    rewritten, uncopied first 115 lines)."""
+    comparison, html_dir = report
+    lines = comparison.lines
+    folds = 0
+    for path in ("app/scheduler.py", "app/marked_only.py"):
+        page = (html_dir / page_name(path)).read_text(encoding="utf-8")
+        assert "unchanged" not in page
+        rows = lines[lines["target_path"] == path]
+        match = dict(zip(rows["line"], rows["match"], strict=True))
+        for count, first, last in re.findall(r"([\d,]+) lines not copied \(L(\d+)–L(\d+)\) folded: show", page):
+            folds += 1
+            assert int(count.replace(",", "")) == int(last) - int(first) + 1
+            assert {match[k] for k in range(int(first), int(last) + 1)} == {"none"}
+    assert folds
+    assert "stretches of lines not copied are folded" in (html_dir / "index.html").read_text(encoding="utf-8")

@@ -38,8 +38,8 @@ if TYPE_CHECKING:
     from lineage.results import Comparison
 
 ASSETS = ("lineage.css", "lineage.js")
-CONTEXT = 3  # unchanged lines kept visible next to copied ones
-MIN_FOLD = 6  # a run of unchanged lines is folded only when it hides at least this many
+CONTEXT = 3  # lines not copied kept visible next to copied ones
+MIN_FOLD = 6  # a run of lines not copied is folded only when it hides at least this many
 MAX_GAP_SHOWN = 12  # upstream lines skipped inside a region: shown up to this many, else summarised
 
 _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -229,7 +229,7 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
         f"<details open><summary>Definitions</summary>{_definitions()}"
         "<p>A page per file with copied lines or a marker: the target on the left, the upstream lines "
         "it was paired with on the right; <mark>highlighted</mark> characters differ inside a <em>near</em> "
-        "line; unchanged stretches are folded.</p></details></header>"
+        "line; stretches of lines not copied are folded.</p></details></header>"
         "<form class=filters role=search>"
         "<label>Search <input type=search id=q placeholder='path, upstream file or marker' size=34></label>"
         "<label>Marker <select id=marker><option value=''>any</option><option value=yes>with a marker</option>"
@@ -327,8 +327,10 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             while stop < n and not visible[stop]:
                 stop += 1
             folds += 1
+            # Folded lines are not copied (match none, outside every region): "unchanged" would read
+            # as "the same as upstream", the opposite.
             out.append(f"</tbody><tbody class=bar><tr><td colspan=4><button type=button data-fold=F{folds}>"
-                       f"{stop - k:,} unchanged lines (L{k + 1}–L{stop}) folded: show</button></tbody>"
+                       f"{stop - k:,} lines not copied (L{k + 1}–L{stop}) folded: show</button></tbody>"
                        f"<tbody id=F{folds} class=folded {_folded(k + 1, target_lines[k:stop])}></tbody><tbody>")
             k = stop
             prev_up = None
