@@ -263,7 +263,8 @@ def test_summary_figures_and_lists(mixed: tuple[Comparison, dict, dict]) -> None
     assert summary["all_files"]["nonblank_verbatim"] == indexed["verbatim_lines"].sum()
     lists = summary["lists"]
     assert set(lists) == {"marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied",
-                          "reexport_with_copied", "shared_third_party", "shared_from_target"}
+                          "reexport_with_copied", "shared_third_party", "shared_from_target",
+                          "prose_only_copied"}
     assert lists["marked"] == ["copied_marked.py", "marked_own.py"]
     assert lists["marked_with_copied"] == ["copied_marked.py"]
     assert lists["marked_without_copied"] == ["marked_own.py"]
@@ -395,3 +396,21 @@ def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_
     assert "Of these, 1 names an upstream file that the trees compared do not hold" in text
     assert "releases `1.2.0` (1)" in text
     assert "| `upstream/gone.py` (not in the trees compared) |" in text
+
+
+def test_a_file_with_copied_docstrings_only_is_listed_apart(run_compare: Runner) -> None:
+    """werkzeug 3.0.4's ``routing/__init__.py`` keeps 2.0.3's long module docstring word for word
+    and none of its code: in no list of copied code, it was in no summary.md list at all."""
+    from lineage.report.summary import summary_dict, summary_markdown
+
+    doc = "".join(f"    Routing rule number {k} matches the {k}th path segment against its converter.\n"
+                  for k in range(30))
+    body = treegen.distinctive_functions(3)
+    up = {"upstream/routing.py": '"""\n' + doc + '"""\n\n' + body}
+    target = {"pkg/routing.py": '"""\n' + doc + '"""\n\n' + "def own_rule(x):\n    return x * 13\n"}
+    comparison = run_compare(target, [(UP, up)])
+    summary = summary_dict(comparison)
+    assert summary["lists"]["prose_only_copied"] == ["pkg/routing.py"]
+    assert "pkg/routing.py" not in summary["lists"]["unmarked_with_copied"]
+    text = summary_markdown(comparison, summary)
+    assert "## Files with copied comments or docstrings only: 1" in text

@@ -57,7 +57,9 @@ SUMMARY_FORMAT = "lineage.summary"
 #    since), how many no file; and the refs (releases, commits, other) the absent ones' markers
 #    name (lineage.results.figures.named_files). summary.md says it above that list, whose
 #    "upstream file" column now shows the file the marker names.
-SUMMARY_VERSION = 9
+# 10: "lists.prose_only_copied": files with copied comment or docstring lines but no copied code
+#    line (in none of the lists of copied code); summary.md lists them when there are any.
+SUMMARY_VERSION = 10
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
@@ -126,6 +128,17 @@ def _table(frame: pd.DataFrame, limit: int = 60, named: bool = False) -> list[st
             for row in ranked.head(limit).itertuples())
     return md_table(["target file", "code lines", "verbatim code", "near code",
                      "file the marker names" if named else "upstream file", "marker"],
+                    ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
+
+
+def _prose_table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
+    """Files with copied comments or docstrings only, most copied lines first."""
+    ranked = frame.assign(copied=frame["verbatim_lines"] + frame["near_lines"]).sort_values(
+        ["copied", "target_path"], ascending=[False, True], kind="stable")
+    rows = ([md_code(row.target_path), f"{row.nonblank_lines:,}", f"{row.verbatim_lines:,}", f"{row.near_lines:,}",
+             _code_or_dash(row.upstream_path), md_text(row.marker, 80)]
+            for row in ranked.head(limit).itertuples())
+    return md_table(["target file", "non-blank lines", "verbatim", "near", "upstream file", "marker"],
                     ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
 
 
@@ -225,6 +238,13 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
                 f"Files that only import and re-export names (`file_role` `reexport`), {n_marked:,} of them "
                 "marked: their copied lines are not evidence on their own, so they are in none of the lists "
                 "above (summary.json `lists.reexport_with_copied`).", ""] + _table(reexports)
+    prose_only = groups["prose_only_copied"]
+    if len(prose_only):  # copied text that no list of copied code holds
+        out += [f"## Files with copied comments or docstrings only: {len(prose_only):,}", "",
+                "Files whose copied lines are all comments or docstrings (no copied code line): no evidence "
+                "of copied code, so in none of the lists above, but text the upstream's licence covers "
+                "too (summary.json `lists.prose_only_copied`; their pairs are in obligations.csv).", ""]
+        out += _prose_table(prose_only)
     out += _vendored_markdown(summary["vendored"])  # type: ignore[arg-type]
     out += _shared_markdown(summary, groups, comparison.third_parties(summary["shared"]))  # type: ignore[arg-type]
     out += DEFINITIONS

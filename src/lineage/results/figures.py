@@ -15,7 +15,7 @@ import pandas as pd
 
 # The review lists of summary.json ("lists"), in the order they are written.
 LIST_NAMES = ("marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied",
-              "reexport_with_copied", "shared_third_party", "shared_from_target")
+              "reexport_with_copied", "shared_third_party", "shared_from_target", "prose_only_copied")
 
 
 @dataclass
@@ -113,6 +113,11 @@ def review_groups(files: pd.DataFrame) -> dict[str, pd.DataFrame]:
         "reexport_with_copied": indexed[copied_code & reexport],
         "shared_third_party": indexed[_column(indexed, "shared_third_party_lines", 0) > 0],
         "shared_from_target": indexed[_column(indexed, "shared_from_target_lines", 0) > 0],
+        # copied comments or docstrings but no copied code line: in none of the lists of copied
+        # code, yet text a licence covers too (werkzeug 3.0.4's routing/__init__.py: 78 docstring
+        # lines of 2.0.3's word for word)
+        "prose_only_copied": indexed[~copied_code & ((_column(indexed, "verbatim_lines", 0)
+                                                      + _column(indexed, "near_lines", 0)) > 0)],
     }
     assert tuple(groups) == LIST_NAMES
     return groups
