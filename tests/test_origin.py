@@ -757,6 +757,20 @@ def test_a_community_link_of_a_checkouts_setup_files_names_no_repository() -> No
     assert _from_setup_py(setup_py).repositories == ("python/typing_extensions",)
 
 
+def _third_party_run(tmp_path: Path, target: dict[str, str], upstream: dict[str, str], *extra: str) -> pd.DataFrame:
+    """lines.csv rows of ``tgt/m.py`` from ``lineage compare`` of the two trees (written once under
+    ``tmp_path``) with the further arguments ``extra``."""
+    t, u = tmp_path / "tgt-src", tmp_path / "up-src"
+    if not t.exists():
+        treegen.write_tree(t, target)
+        treegen.write_tree(u, upstream)
+    out = tmp_path / f"out{len(extra)}"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1", *extra]) == 0
+    lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+    return lines[lines["target_path"] == "tgt/m.py"]
+
+
 def test_a_third_party_upstream_takes_only_its_own_lines_of_an_adaptation(tmp_path: Path) -> None:
     # the upstream's model "adapted from" the third party holds the third party's helper and code
     # of its own; a target that copied both, naming nothing, shares the helper with the third
@@ -768,17 +782,11 @@ def test_a_third_party_upstream_takes_only_its_own_lines_of_an_adaptation(tmp_pa
     thirdlib = {"thirdlib/__init__.py": "", "thirdlib/m.py": helper}
     target = {"tgt/__init__.py": "", "tgt/m.py": helper + own,
               "pyproject.toml": '[project]\nname = "tgt"\n'}
-    t = treegen.write_tree(tmp_path / "tgt-src", target)
-    u = treegen.write_tree(tmp_path / "up-src", upstream)
     third = treegen.write_tree(tmp_path / "thirdlib", thirdlib)
-    read = {"keep_default_na": False, "dtype": str}
 
     def labels(*extra: str) -> pd.DataFrame:
-        out = tmp_path / f"out{len(extra)}"
-        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", *extra]) == 0
-        lines = pd.read_csv(out / "lines.csv", **read)
-        return lines[(lines["target_path"] == "tgt/m.py") & (lines["kind"] == "code")]
+        lines = _third_party_run(tmp_path, target, upstream, *extra)
+        return lines[lines["kind"] == "code"]
 
     n = len([x for x in helper.split("\n") if x.strip()])
     alone = labels()
@@ -805,17 +813,10 @@ def test_a_third_party_upstream_takes_only_its_own_lines_of_a_section_too(tmp_pa
     target = {"tgt/__init__.py": "", "tgt/m.py": _body(43) + own.replace("    # Adapted from https://github.com/"
                                                                            "thirdorg/thirdlib/blob/main/m.py\n", ""),
               "pyproject.toml": '[project]\nname = "tgt"\n'}
-    t = treegen.write_tree(tmp_path / "tgt-src", target)
-    u = treegen.write_tree(tmp_path / "up-src", upstream)
     third = treegen.write_tree(tmp_path / "thirdlib", thirdlib)
-    read = {"keep_default_na": False, "dtype": str}
 
     def section(*extra: str) -> pd.DataFrame:
-        out = tmp_path / f"out{len(extra)}"
-        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", *extra]) == 0
-        lines = pd.read_csv(out / "lines.csv", **read).set_index("line")
-        return lines[lines["target_path"] == "tgt/m.py"].tail(4)  # the section's four code lines
+        return _third_party_run(tmp_path, target, upstream, *extra).set_index("line").tail(4)  # its 4 code lines
 
     alone = section()
     assert (alone["match"] == "none").all() and set(alone["shared_origin"]) == {"third_party:thirdlib"}

@@ -30,6 +30,7 @@ from lineage.report.highlight import Pieces, colour, inner_differences, plain, r
 from lineage.report.page_cache import PageCache, page_key
 from lineage.report.summary import DEFINITIONS
 from lineage.results import percent
+from lineage.results.figures import names_missing_file
 from lineage.sources.base import display_path
 
 if TYPE_CHECKING:
@@ -431,8 +432,7 @@ def _named_note(row) -> str:  # type: ignore[no-untyped-def]
     """For a marked file without copied lines whose marker names an upstream file the trees
     compared do not hold: the reason the page shows no copy (summary.md says it for the list)."""
     path = getattr(row, "marker_path", "")
-    found = getattr(row, "marker_path_found", pd.NA)
-    if row.verbatim_lines + row.near_lines or not isinstance(path, str) or not path or pd.isna(found) or found:
+    if row.verbatim_lines + row.near_lines or not names_missing_file(path, getattr(row, "marker_path_found", pd.NA)):
         return ""
     ref = getattr(row, "marker_ref", "")
     at = f" (the marker points at {esc(ref)})" if isinstance(ref, str) and ref else ""

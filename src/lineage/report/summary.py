@@ -17,6 +17,7 @@ from lineage.results.obligations import obligation_counts, source_licence
 if TYPE_CHECKING:
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
+    from lineage.results.third_party import Party
 
 SUMMARY_FORMAT = "lineage.summary"
 # Change log:
@@ -62,15 +63,18 @@ SUMMARY_FORMAT = "lineage.summary"
 SUMMARY_VERSION = 10
 
 
-def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None) -> dict[str, object]:
+def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
+                 shared: dict[str, object] | None = None, parties: list[Party] | None = None) -> dict[str, object]:
     """summary.json: the comparison's conclusions (:mod:`lineage.results.figures`) with its inputs;
-    ``groups``: ``comparison.groups`` when the caller has them already."""
+    ``groups``, ``shared``, ``parties``: ``comparison.groups``, ``comparison.shared`` and
+    ``comparison.third_parties(shared)`` when the caller has them already."""
     target, files = comparison.target, comparison.files
     # The review lists, made once for every figure below that reads them (each of the
     # comparison's properties makes its own).
     groups = groups if groups is not None else comparison.groups
     numbers = figures.file_numbers(files, groups)
-    shared = comparison.shared
+    shared = shared if shared is not None else comparison.shared
+    parties = parties if parties is not None else comparison.third_parties(shared)
     return {
         "format": SUMMARY_FORMAT,
         "format_version": SUMMARY_VERSION,
@@ -84,7 +88,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         **{name: n.to_dict() for name, n in numbers.items()},
         "per_upstream": comparison.per_upstream,
         "shared": shared,
-        "third_parties": [party.to_dict() for party in comparison.third_parties(shared)],
+        "third_parties": [party.to_dict() for party in parties],
         "vendored": comparison.vendored,
         "target_names": list(comparison.target_names),
         "upstream_origins": _origins_list(comparison.origins),
@@ -150,13 +154,14 @@ def _named(row) -> str:  # type: ignore[no-untyped-def]
     path = getattr(row, "marker_path", "")
     if not isinstance(path, str) or not path:
         return "–"
-    found = getattr(row, "marker_path_found", pd.NA)
-    return md_code(path) + ("" if not pd.isna(found) and bool(found) else " (not in the trees compared)")
+    missing = figures.names_missing_file(path, getattr(row, "marker_path_found", pd.NA))
+    return md_code(path) + (" (not in the trees compared)" if missing else "")
 
 
-def _named_files_markdown(named: dict[str, object], specs: list[str]) -> list[str]:
+def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> list[str]:
     """The sentence above the marked files without copied code: which of them name a file the
-    upstream no longer holds, and the releases to compare against instead."""
+    upstream no longer holds, and the releases to compare against instead (as a ``pypi:`` spec
+    when the one upstream came from PyPI: ``pypi_names``)."""
     absent, present, none = (int(named[k]) for k in ("named_file_absent", "named_file_present",  # type: ignore[call-overload]
                                                       "no_file_named"))
     if absent + present + none == 0:
@@ -187,9 +192,8 @@ def _named_files_markdown(named: dict[str, object], specs: list[str]) -> list[st
         said += [f"{md_code(r['ref'])} ({r['files']:,})" for r in other]
         line = (f"The markers of the {absent:,} point at " + ", ".join(said[:-1]) + (" and " if len(said) > 1 else "")
                 + said[-1] + " (files in brackets).")
-        pypi = [spec.split("#", 1)[0] for spec in specs if spec.startswith("pypi:") and "==" in spec]
-        if releases and len(pypi) == 1:
-            example = md_code(f"{pypi[0].split('==', 1)[0]}=={releases[0]['ref']}")
+        if releases and len(pypi_names) == 1:
+            example = md_code(f"pypi:{pypi_names[0]}=={releases[0]['ref']}")
             line += (" To measure what was taken, compare those files against the release their marker names "
                      f"(for example {example} as the upstream).")
         out.append(line)
@@ -197,11 +201,13 @@ def _named_files_markdown(named: dict[str, object], specs: list[str]) -> list[st
 
 
 def summary_markdown(comparison: Comparison, summary: dict[str, object] | None = None,
-                     groups: dict[str, pd.DataFrame] | None = None) -> str:
+                     groups: dict[str, pd.DataFrame] | None = None, parties: list[Party] | None = None) -> str:
     """summary.md; ``summary``: :func:`summary_dict` of the comparison, ``groups``:
-    ``comparison.groups``, when the caller has them already."""
+    ``comparison.groups``, ``parties``: the third parties its ``third_parties`` came from, when
+    the caller has them already."""
     groups = groups if groups is not None else comparison.groups
     summary = summary if summary is not None else summary_dict(comparison, groups)
+    parties = parties if parties is not None else comparison.third_parties(summary["shared"])  # type: ignore[arg-type]
     files = summary["files"]
     assert isinstance(files, dict)
     out = [f"# lineage: {md_text(comparison.target.info.label)} against "
@@ -229,7 +235,8 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
         out += [f"## {title}: {len(groups[key]):,}", ""]
         if key == "marked_without_copied":
             out += _named_files_markdown(summary["marked_without_copied_files"],  # type: ignore[arg-type]
-                                         [u.info.spec for u in comparison.upstreams])
+                                         [str(u.info.details["name"]) for u in comparison.upstreams
+                                          if u.info.kind == "pypi" and u.info.details.get("name")])
         out += _table(groups[key], named=key == "marked_without_copied")
     reexports = groups["reexport_with_copied"]
     if len(reexports):  # in none of the lists above: said here, so that the marked files add up
@@ -246,7 +253,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
                 "too (summary.json `lists.prose_only_copied`; their pairs are in obligations.csv).", ""]
         out += _prose_table(prose_only)
     out += _vendored_markdown(summary["vendored"])  # type: ignore[arg-type]
-    out += _shared_markdown(summary, groups, comparison.third_parties(summary["shared"]))  # type: ignore[arg-type]
+    out += _shared_markdown(summary, groups, parties)
     out += DEFINITIONS
     from lineage.report.obligations import obligations_markdown
 
@@ -361,6 +368,8 @@ class SummaryReporter:
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
         groups = comparison.groups
-        summary = summary_dict(comparison, groups)
+        shared = comparison.shared
+        parties = comparison.third_parties(shared)  # summary.json's entries and summary.md's next steps
+        summary = summary_dict(comparison, groups, shared, parties)
         folder.text("summary.json", json.dumps(summary, indent=2, sort_keys=False) + "\n")
-        folder.text("summary.md", summary_markdown(comparison, summary, groups))
+        folder.text("summary.md", summary_markdown(comparison, summary, groups, parties))

@@ -140,12 +140,6 @@ class Comparison:
         return figures.vendored_copies(self.files, versions)
 
     @property
-    def named_files(self) -> dict[str, object]:
-        """Of the marked files without copied code, whether the upstream file each marker names is
-        in the trees compared, and the refs the absent ones name (:func:`lineage.results.figures.named_files`)."""
-        return figures.named_files(self.groups["marked_without_copied"])
-
-    @property
     def shared(self) -> dict[str, object]:
         return figures.shared_figures(self.files, self._paired_or_lines)
 

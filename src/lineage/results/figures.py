@@ -157,6 +157,14 @@ _RELEASE_REF = re.compile(r"v?(\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)*)")
 _COMMIT_REF = re.compile(r"[0-9a-f]{7,40}")
 
 
+def names_missing_file(marker_path: object, marker_path_found: object) -> bool:
+    """A files-table row's marker names an upstream file that the trees compared do not hold
+    (files.csv ``marker_path`` set, ``marker_path_found`` not true): the rule :func:`named_files`
+    counts by, for the reporters that say it of one file."""
+    return isinstance(marker_path, str) and bool(marker_path) and not (
+        not pd.isna(marker_path_found) and bool(marker_path_found))
+
+
 def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     """Why a marked file may hold no copied code, as far as its marker says: of the marked files
     without copied code, how many name an upstream file that the compared trees hold
