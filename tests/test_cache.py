@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
 import random
+import time
 from pathlib import Path
 
 import numpy as np
@@ -12,10 +14,12 @@ import treegen
 
 from lineage.api import compare
 from lineage.cli import main
+from lineage.errors import LineageError
 from lineage.index import INDEX_VERSION, Indexer
 from lineage.index.store import IndexCache, index_code_fingerprint
 from lineage.match import MatchParams
-from lineage.match.store import MATCH_VERSION
+from lineage.match.records import MatchEntry, empty_match
+from lineage.match.store import MATCH_VERSION, USED, MatchCache
 from lineage.report.elements import ELEMENTS_VERSION
 from lineage.report.page_cache import PAGES_VERSION
 from lineage.results.reuse import TABLES_VERSION
@@ -630,3 +634,48 @@ def test_a_rerun_that_reuses_every_row_says_so_and_not_that_all_0_files_were_cac
     _run(t_root, u_root, cache, tmp_path / "out2", progress=said.append)
     assert "tables: the rows of 2 unchanged target files reused" in said
     assert not [m for m in said if m.startswith("matching: all 0 ")]
+
+
+def test_match_cache_keeps_the_most_recently_used_contexts(tmp_path: Path) -> None:
+    """A new context folder removes the least recently used beyond ``keep`` (and older match
+    formats' folders); a context read again is used again, and a removed one is only a miss."""
+    root = tmp_path / "cache"
+    (root / "match-v1" / "old").mkdir(parents=True)
+    entry = MatchEntry(empty_match(3), [], None, ())
+
+    def use(context: str, write: bool = True) -> MatchCache:
+        cache = MatchCache(root, context, keep=3)
+        if write:
+            cache.put("d" * 40, "m.py", entry)
+        else:
+            cache.get("d" * 40, "m.py", 3)
+        return cache
+
+    for n, context in enumerate(("a" * 64, "b" * 64, "c" * 64)):
+        use(context)
+        stamp = root / f"match-v{MATCH_VERSION}" / context[:32] / USED
+        os.utime(stamp, ns=(time.time_ns() - (10 - n) * 10**9,) * 2)  # a, then b, then c
+    assert not (root / "match-v1").exists()
+    reread = use("a" * 64, write=False)  # a used again: b is now the least recently used
+    assert reread.hits == 1
+    use("d" * 64)
+    kept = sorted(p.name[0] for p in (root / f"match-v{MATCH_VERSION}").iterdir())
+    assert kept == ["a", "c", "d"]
+    gone = use("b" * 64, write=False)  # removed: a miss, never an error
+    assert gone.hits == 0 and gone.misses == 1
+
+
+def test_match_contexts_setting_is_checked() -> None:
+    with pytest.raises(LineageError, match="match_contexts"):
+        RunSettings(match_contexts=0)
+
+
+def test_compare_keeps_as_many_match_contexts_as_settings_say(tmp_path: Path) -> None:
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    settings = RunSettings(cache_dir=cache, jobs=1, match_contexts=1, reuse_tables=False)
+    compare(str(t_root), [str(u_root)], settings=settings)
+    compare(str(t_root), [str(u_root)], settings=settings, params=MatchParams(region_min_weight=40.0))
+    assert len(list((cache / f"match-v{MATCH_VERSION}").iterdir())) == 1
+    again = compare(str(t_root), [str(u_root)], settings=settings)  # the first context was removed
+    assert again.match_cache_hits == 0 and again.match_cache_misses == len(again.target.files)

@@ -59,7 +59,7 @@ from lineage.results.tables import (
     pick_marker,
     resolve_marker_path,
 )
-from lineage.settings import RunSettings
+from lineage.settings import DEFAULT_MATCH_CONTEXTS, RunSettings
 from lineage.side_cache import cached_origins
 from lineage.sources import Source, open_source
 from lineage.sources.base import require_python
@@ -152,7 +152,8 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,
                                cache_root=settings.store_root, target_names=target_names,
-                               workers=MatchWorkers.of(settings), reuse_tables=settings.reuse_tables)
+                               workers=MatchWorkers.of(settings), reuse_tables=settings.reuse_tables,
+                               match_contexts=settings.match_contexts)
     comparison.timings = timings | comparison.timings
     comparison.options = {"jobs": settings.jobs or 0, "cache": str(root) if settings.use_cache else "",
                           "max_file_bytes": settings.max_file_bytes, "target_names": list(target_names or [])}
@@ -188,7 +189,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                   figures_only: bool = False,
                   match_memo: dict[tuple[str, str, str], MatchEntry] | None = None,
                   target_names: Sequence[str] | None = None, workers: MatchWorkers | None = None,
-                  reuse_tables: bool = False,
+                  reuse_tables: bool = False, match_contexts: int = DEFAULT_MATCH_CONTEXTS,
                   file_rows_memo: dict[tuple[str, str, str], tuple[dict[str, object], str | None,
                                                                    tuple[str, ...]]] | None = None) -> Comparison:
     """Match already indexed trees and build the tables.
@@ -208,7 +209,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     ``file_rows_memo`` (with ``figures_only``; ``history``): each indexed file's files-table row,
     kept in memory between calls under the context :mod:`lineage.results.reuse` keys its rows on,
     with its vote and renamed paths, so that a file no commit changed is neither looked up, gated
-    nor built again; the table is the same.
+    nor built again; the table is the same. ``match_contexts``: how many match cache contexts
+    are kept (``RunSettings.match_contexts``).
 
     The folder renames (:mod:`lineage.match.renames`) are learnt from every target file's vote
     first (cached files' from their entries or rows, the others' from their fresh runs), and
@@ -267,7 +269,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
-                          match_memo if match_memo is not None else {}, pinned, roots)
+                          match_memo if match_memo is not None else {}, pinned, roots, match_contexts)
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table

@@ -24,7 +24,7 @@ from lineage.match import FileMatcher, MatchParams, MatchWorkers, Side
 from lineage.match.records import MatchEntry, empty_match
 from lineage.match.store import MatchCache
 from lineage.progress import meter
-from lineage.settings import print_progress
+from lineage.settings import DEFAULT_MATCH_CONTEXTS, print_progress
 
 
 class FileLabels:
@@ -35,13 +35,13 @@ class FileLabels:
                  up_of: Sequence[int], params: MatchParams, preferred: Sequence[set[str]],
                  attributed: Sequence[bool], cache_root: Path | None, context: str,
                  memo: dict[tuple[str, str, str], MatchEntry], pinned: Sequence[int] | None = None,
-                 roots: frozenset[str] = frozenset()) -> None:
+                 roots: frozenset[str] = frozenset(), keep_contexts: int = DEFAULT_MATCH_CONTEXTS) -> None:
         self.target, self.upstreams, self.labels = target, upstreams, list(labels)
         self.up_of, self.params = list(up_of), params
         self.preferred, self.attributed = preferred, attributed
         self.pinned = list(pinned) if pinned is not None else [-1] * len(target.files)
         self.cache_root = cache_root
-        self.cache = MatchCache(cache_root, context)
+        self.cache = MatchCache(cache_root, context, keep_contexts)  # the newest contexts kept
         self.context = context  # part of the memo's keys too: a caller may keep it across contexts
         self.memo = memo
         self.package_roots = roots  # which of src/ and lib/ are packages of the whole target (in ``context``)

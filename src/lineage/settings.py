@@ -25,6 +25,11 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 # entry is as large as its report (about 190 MB for the pinned pair without HTML), and reruns of the
 # same few comparisons are what it is for.
 DEFAULT_RESULT_ENTRIES = 4
+# Match cache contexts kept (lineage.match.store), the most recently used: one per upstream set,
+# parameters and matcher code, up to about 60 MB each on the pinned pair. Without a bound the
+# folder only grew: every lineage upgrade, `forkpoint` candidate and `scan` upstream adds one
+# (5,602 MB in 1,272 contexts on the development machine by 2026-12-06).
+DEFAULT_MATCH_CONTEXTS = 32
 # The matcher starts its workers only for at least this many target files to match; fewer (a rerun
 # where the match cache holds all but a few files, a history step) are matched in the calling
 # process. On the pinned pair (tests/bench/README.md, round speed4) a file costs about 4 ms, starting
@@ -105,7 +110,9 @@ class RunSettings:
     keeps the index and match caches off (downloads still go under the cache root). ``jobs`` None
     means one worker per CPU. ``progress`` receives one-line messages; None is silent.
     ``result_entries``: how many whole-result cache entries are kept (the least recently written or
-    used beyond that are removed after each store), a whole number >= 1. ``match_min_files``: the
+    used beyond that are removed after each store), a whole number >= 1. ``match_contexts``: how
+    many match cache contexts are kept (the least recently used beyond that are removed when a new
+    one is made; :class:`lineage.match.store.MatchCache`), a whole number >= 1. ``match_min_files``: the
     matcher shares the target files out to ``jobs`` processes only from this many files to match
     (``lineage.match.workers.MatchWorkers.of``), a whole number >= 1. ``reuse_tables`` (with
     ``use_cache``): keep the last tables, and on a rerun build only the changed target files' rows
@@ -121,6 +128,7 @@ class RunSettings:
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES
     use_cache: bool = True
     result_entries: int = DEFAULT_RESULT_ENTRIES
+    match_contexts: int = DEFAULT_MATCH_CONTEXTS
     match_min_files: int = DEFAULT_MATCH_MIN_FILES
     reuse_tables: bool = True
     index_packs: int = DEFAULT_INDEX_PACKS
@@ -137,6 +145,8 @@ class RunSettings:
             raise LineageError(f"--max-file-bytes must be a whole number >= 1, got {self.max_file_bytes!r}")
         if not _whole_at_least_one(self.result_entries):
             raise LineageError(f"result_entries must be a whole number >= 1, got {self.result_entries!r}")
+        if not _whole_at_least_one(self.match_contexts):
+            raise LineageError(f"match_contexts must be a whole number >= 1, got {self.match_contexts!r}")
         if not _whole_at_least_one(self.match_min_files):
             raise LineageError(f"match_min_files must be a whole number >= 1, got {self.match_min_files!r}")
         for name in ("index_packs", "index_pack_rewrite_after"):

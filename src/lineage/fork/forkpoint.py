@@ -251,7 +251,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         scored = by_tree.get(tree.figures_key)
         if scored is None:
             comparison = compare_trees(target_tree, [tree], params, cache_root=settings.store_root,
-                                       workers=MatchWorkers.of(settings))
+                                       workers=MatchWorkers.of(settings), match_contexts=settings.match_contexts)
             scored = score_candidate(tree, comparison.files, comparison.lines)
             by_tree[tree.figures_key] = scored
             del comparison

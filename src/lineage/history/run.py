@@ -149,7 +149,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         if figures is None:
             comparison = compare_trees(tree, up_trees, params, cache_root=settings.store_root,
                                        figures_only=True, match_memo=match_memo, file_rows_memo=file_rows,
-                                       workers=MatchWorkers.of(settings))
+                                       workers=MatchWorkers.of(settings), match_contexts=settings.match_contexts)
             labels = labels or comparison.upstream_names
             figures = commit_figures(comparison.files)
             by_tree[tree.figures_key] = figures

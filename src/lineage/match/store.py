@@ -17,6 +17,13 @@ its whole key (the file's digest and path, and the full context digest, which co
 tree digests, the parameters and the code fingerprint), compared on read: an entry copied or moved
 to another file's name is a miss, never a hit, so a tampered cache cannot change a figure.
 
+Only the ``keep`` most recently used contexts stay (``RunSettings.match_contexts``): a context
+folder's ``used`` file is touched by the first read or write of each run, and a run that makes a
+new context folder removes the others beyond ``keep``, least recently used first (a folder
+without the file, from before 2026-12-06, by its own modification time), and the folders of older
+match formats. A run whose context another run removes meanwhile only misses (its entries are
+computed and written again), as after ``lineage cache clear``.
+
 Versions (:data:`MATCH_VERSION`, the folder's name; an older folder is never read, and ``lineage
 cache clear`` removes it): 1, labels and regions; 2 (branch renames6), also the file's vote for
 a folder rename and the renamed upstream paths it was matched with (header keys ``vote`` and
@@ -29,6 +36,8 @@ import contextlib
 import functools
 import hashlib
 import importlib
+import os
+import shutil
 import struct
 from pathlib import Path
 
@@ -36,9 +45,11 @@ import numpy as np
 
 from lineage.index.store import frame, pack, unframe, unpack, write_atomically
 from lineage.match.records import FileMatch, MatchEntry, Region
+from lineage.settings import DEFAULT_MATCH_CONTEXTS
 
 MATCH_MAGIC = b"LINEAGE-MATCH\n"
 MATCH_VERSION = 2
+USED = "used"  # in a context folder: its modification time is the context's last use
 _MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
 
 # The packages (or modules) whose code decides a target file's labels: the matcher, the index
@@ -88,11 +99,57 @@ class MatchCache:
     """Per target file: its labels against one exact upstream set with one set of parameters.
     ``context`` is a digest of everything but the file; ``root=None`` stores nothing."""
 
-    def __init__(self, root: Path | None, context: str) -> None:
+    def __init__(self, root: Path | None, context: str, keep: int = DEFAULT_MATCH_CONTEXTS) -> None:
         self.dir = root / f"match-v{MATCH_VERSION}" / context[:32] if root is not None else None
         self.context = context
+        self.keep = keep
         self.hits = 0
         self.misses = 0
+        self._marked = False
+
+    def _mark_used(self) -> None:
+        """Touch this context's ``used`` file, once per cache object; if the context folder is new,
+        make it and :meth:`evict` the others."""
+        if self._marked or self.dir is None:
+            return
+        self._marked = True
+        stamp = self.dir / USED
+        with contextlib.suppress(OSError):  # an unwritable cache is only slower
+            try:
+                os.utime(stamp)
+                return
+            except FileNotFoundError:
+                pass
+            new = not self.dir.is_dir()
+            self.dir.mkdir(parents=True, exist_ok=True)
+            stamp.touch()
+            if new:
+                self.evict()
+
+    def evict(self) -> list[Path]:
+        """Remove all context folders but the ``keep`` most recently used (this one always kept)
+        and older match formats' folders; return the context folders removed."""
+        if self.dir is None:
+            return []
+        for older in range(1, MATCH_VERSION):
+            shutil.rmtree(self.dir.parent.parent / f"match-v{older}", ignore_errors=True)
+        dated = []
+        with contextlib.suppress(OSError):
+            for folder in self.dir.parent.iterdir():
+                if folder == self.dir or not folder.is_dir():
+                    continue
+                try:
+                    used = os.stat(folder / USED).st_mtime_ns
+                except FileNotFoundError:
+                    used = folder.stat().st_mtime_ns if folder.exists() else 0
+                except OSError:
+                    continue
+                dated.append((used, folder.name, folder))
+        dated.sort(reverse=True)
+        removed = [folder for _, _, folder in dated[max(0, self.keep - 1):]]
+        for folder in removed:
+            shutil.rmtree(folder, ignore_errors=True)
+        return removed
 
     def _path(self, digest: str, path: str) -> Path:
         assert self.dir is not None
@@ -102,6 +159,7 @@ class MatchCache:
     def get(self, digest: str, path: str, n_lines: int) -> MatchEntry | None:
         if self.dir is None:
             return None
+        self._mark_used()
         entry = self._path(digest, path)
         try:
             payload = unframe(MATCH_MAGIC, entry.read_bytes())
@@ -118,6 +176,7 @@ class MatchCache:
     def put(self, digest: str, path: str, entry: MatchEntry) -> None:
         if self.dir is None:
             return
+        self._mark_used()
         match = entry.match
         header = {"key": self._key(digest, path), "n": int(match.match.shape[0]), "regions": [
             [r.region, r.up_file, r.target_start, r.target_end, r.upstream_start, r.upstream_end,
