@@ -26,7 +26,7 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 # same few comparisons are what it is for.
 DEFAULT_RESULT_ENTRIES = 4
 # Match cache contexts kept (lineage.match.store), the most recently used: one per upstream set,
-# parameters and matcher code, up to about 60 MB each on the pinned pair. Without a bound the
+# parameters and matcher code (44 MB for the pinned pair, `du -sh`). Without a bound the
 # folder only grew: every lineage upgrade, `forkpoint` candidate and `scan` upstream adds one
 # (5,602 MB in 1,272 contexts on the development machine by 2026-12-06).
 DEFAULT_MATCH_CONTEXTS = 32
