@@ -31,7 +31,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import package_roots, upstream_names
+from lineage.index.project import package_roots, same_project, upstream_names
 from lineage.index.vendoring import (
     package_paths,
     pinned_upstreams,
@@ -256,8 +256,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         preferred.append({p for p in named if p})
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))
+    # Another release of the target's own project carries the target's names too, whatever its
+    # older metadata declares: jinja2 2.10's "(c) 2017 by the Jinja Team" is its own code, not code
+    # taken from jinja2 3.1.4, whose repository (pallets/jinja) gave it the name "jinja".
+    origin_names = [own | set(own_target) if same_project(target, tree) else own
+                    for own, tree in zip(own_names, upstreams, strict=True)]
     # kept between runs (lineage.side_cache): the same origins either way
-    origins = cached_origins(cache_root, labels, [tree.files for tree in upstreams], up_of, own_names, set(own_target),
+    origins = cached_origins(cache_root, labels, [tree.files for tree in upstreams], up_of, origin_names,
+                             set(own_target),
                              params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                       for tree in upstreams])
 
