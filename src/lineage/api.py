@@ -43,7 +43,7 @@ from lineage.index.vendoring import (
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.origin import THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
+from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_renames, renamed_upstream_paths
@@ -308,7 +308,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         matching.prepare(unknown, workers)
         known.update((t, matching.vote(t)) for t in unknown)
     votes = [known[t] for t in range(n_files)]
-    renames = folder_renames([f.path for f in target.files], votes, params)
+    # a path that is some upstream's own code still votes (two upstreams may both hold it)
+    own_paths = {u.path for u, o in zip(up_files, origins, strict=True) if o.kind == OWN}
+    not_own = {u.path for u in up_files} - own_paths
+    renames = folder_renames([f.path for f in target.files], votes, params, not_own, attributed)
     renamed = [renamed_upstream_paths(f.path, renames, up_path_set, weak_pairs=params.judges_weak_pairs)
                for f in target.files]
 
