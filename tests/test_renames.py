@@ -100,6 +100,40 @@ def test_folder_renames_need_enough_files_and_most_of_the_folder() -> None:
     assert folder_renames(["a/b.py"] * 3, ["a/b.py"] * 3, p) == {}
 
 
+def test_a_file_sharing_a_third_partys_copy_casts_no_vote() -> None:
+    """A vote for an upstream file that is not the upstream's own code counts only when the
+    target file's markers name the upstream (``rename_own_votes``)."""
+    t_paths = ["vis/a.py", "vis/b.py", "vis/c.py"]
+    votes = ["up/models/a.py", "up/models/b.py", "up/models/c.py"]
+    assert folder_renames(t_paths, votes, _ON) == {"vis": "up/models"}
+    not_own = {"up/models/a.py", "up/models/b.py"}
+    assert folder_renames(t_paths, votes, _ON, not_own) == {}
+    assert folder_renames(t_paths, votes, _ON, not_own, [True, False, False]) == {}
+    assert folder_renames(t_paths, votes, _ON, not_own, [True, True, False]) == {"vis": "up/models"}
+    off = MatchParams(rename_folders=1, rename_own_votes=0)
+    assert folder_renames(t_paths, votes, off, not_own) == {"vis": "up/models"}
+
+
+def test_files_named_after_the_models_both_took_from_a_third_party_are_no_rename(run_compare: Runner) -> None:
+    """lmdeploy 0.6.4 against vLLM 0.6.4.post1: vl/model/{internvl,minicpmv,mllama}.py share the
+    code vLLM's files of those names say they adapted from OpenGVLab, transformers and Hugging
+    Face; as votes they made vl/model/ a rename of model_executor/models/, and the same-place
+    exemption counted that third-party code as copied from vLLM (186 code lines with molmo.py
+    and utils.py, kept by the rename). Unnamed files that share a third party's code cast no
+    vote: the lines are shared third-party code, not copied."""
+    names = ("alpha", "beta", "gamma")
+    header = "# Adapted from https://github.com/zooorg/modelzoo/blob/main/{}.py\n"
+    upstream = {"up/__init__.py": "", "up/models/__init__.py": ""}
+    upstream |= {f"up/models/{n}.py": header.format(n) + _module(n) for n in names}
+    target = {"tgt/__init__.py": "", "tgt/vis/__init__.py": ""} | {f"tgt/vis/{n}.py": _module(n) for n in names}
+    comparison = run_compare(target, [("up", upstream)], params=_ON)
+    frame = file_lines(comparison, "tgt/vis/alpha.py")
+    code = frame[frame["kind"] == "code"]
+    assert set(code["match"]) == {"none"} and set(code["shared_origin"]) == {"third_party:modelzoo"}
+    off = run_compare(target, [("up", upstream)], params=MatchParams(rename_folders=1, rename_own_votes=0))
+    assert set(file_lines(off, "tgt/vis/alpha.py").query("kind == 'code'")["match"]) == {"verbatim"}
+
+
 def test_renamed_paths() -> None:
     assert renamed_paths("nextcord/ext/commands/core.py", {"nextcord": "discord"}) == {
         "discord/ext/commands/core.py"}

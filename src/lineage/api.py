@@ -31,7 +31,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import package_roots, upstream_names
+from lineage.index.project import package_roots, same_project, upstream_names
 from lineage.index.vendoring import (
     package_paths,
     pinned_upstreams,
@@ -43,7 +43,7 @@ from lineage.index.vendoring import (
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.origin import THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
+from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_renames, renamed_upstream_paths
@@ -258,8 +258,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         preferred.append({p for p in named if p})
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))
+    # Another release of the target's own project carries the target's names too, whatever its
+    # older metadata declares: jinja2 2.10's "(c) 2017 by the Jinja Team" is its own code, not code
+    # taken from jinja2 3.1.4, whose repository (pallets/jinja) gave it the name "jinja".
+    origin_names = [own | set(own_target) if same_project(target, tree) else own
+                    for own, tree in zip(own_names, upstreams, strict=True)]
     # kept between runs (lineage.side_cache): the same origins either way
-    origins = cached_origins(cache_root, labels, [tree.files for tree in upstreams], up_of, own_names, set(own_target),
+    origins = cached_origins(cache_root, labels, [tree.files for tree in upstreams], up_of, origin_names,
+                             set(own_target),
                              params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                       for tree in upstreams])
 
@@ -304,7 +310,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         matching.prepare(unknown, workers)
         known.update((t, matching.vote(t)) for t in unknown)
     votes = [known[t] for t in range(n_files)]
-    renames = folder_renames([f.path for f in target.files], votes, params)
+    # a path that is some upstream's own code still votes (two upstreams may both hold it)
+    own_paths = {u.path for u, o in zip(up_files, origins, strict=True) if o.kind == OWN}
+    not_own = {u.path for u in up_files} - own_paths
+    renames = folder_renames([f.path for f in target.files], votes, params, not_own, attributed)
     renamed = [renamed_upstream_paths(f.path, renames, up_path_set, weak_pairs=params.judges_weak_pairs)
                for f in target.files]
 

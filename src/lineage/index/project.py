@@ -260,6 +260,12 @@ def read_project(source: Source) -> ProjectInfo:
     return ProjectInfo()
 
 
+def same_project(a: TreeIndex, b: TreeIndex) -> bool:
+    """Whether two trees are releases of one project: the same declared distribution name (PEP
+    503 normalised), else the same label when either declares none."""
+    return canonicalize_name(a.project.name or a.info.label) == canonicalize_name(b.project.name or b.info.label)
+
+
 def upstream_names(tree: TreeIndex) -> set[str]:
     """Names a marker may use for this upstream: its label, its top-level packages
     (:func:`top_level`; a lone top-level module's name is too common,

@@ -560,6 +560,15 @@ class MatchParams:
     # ... and at least this share of the folder's files that copy from anywhere: a project
     # that copied a few files into a folder of its own renamed nothing.
     rename_min_share: float = knob(0.5, 0.0, 1.0)
+    # A target file whose best upstream file is not the upstream's own code (a third party's
+    # copy, or one taken from the target: lineage.match.origin) casts no vote unless its markers
+    # name the upstream: the two share that other project's code, which says where each put
+    # it, not that the target renamed the upstream's folder. lmdeploy 0.6.4's
+    # vl/model/{internvl,minicpmv,mllama}.py, each paired with the vLLM file of its model's name
+    # (adapted from OpenGVLab's, transformers', Hugging Face's code), made vl/model/ a rename of
+    # vLLM's model_executor/models/, and the same-place exemption then counted 186 code lines,
+    # mostly that third-party code, as copied from vLLM.
+    rename_own_votes: int = knob(1, 0, 1)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
     # A line whose form is in more upstream files is not distinctive (read by the lone-line
     # rule too: a lone line must be as rare as an idiom region's evidence).

@@ -71,16 +71,25 @@ def upstream_votes(best: dict[int, int], up_paths: Sequence[str], n_target: int)
     return [up_paths[best[t]] if t in best else None for t in range(n_target)]
 
 
-def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: MatchParams) -> dict[str, str]:
+def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: MatchParams,
+                   not_own: Container[str] = (), named: Sequence[bool] = ()) -> dict[str, str]:
     """Target folder -> upstream folder for every rename the tree's evidence shows (see the
     module docstring); ``votes[t]``: the path of target file t's best upstream file (None: it
-    has none). An empty target folder (``""``) stands for the target's root."""
+    has none). An empty target folder (``""``) stands for the target's root. With
+    ``MatchParams.rename_own_votes``, a vote for an upstream path in ``not_own`` (files that are
+    not the upstream's own code) is no vote unless ``named[t]``: the target file's markers name
+    the upstream, so it took the upstream's copy (sglang's mamba ops from vLLM's, which vLLM
+    adapted from state-spaces/mamba)."""
     if not p.rename_folders or p.rename_min_files <= 0:
         return {}
+
+    def abstains(t: int, vote: str) -> bool:
+        return bool(p.rename_own_votes) and vote in not_own and not (t < len(named) and named[t])
+
     counts: Counter[tuple[str, str]] = Counter()
     voting = []
     for t, vote in enumerate(votes):
-        if vote is not None:
+        if vote is not None and not abstains(t, vote):
             voting.append(t)
             folders = _folders(t_paths[t], vote)
             if folders is not None:
