@@ -81,6 +81,19 @@ def test_a_restructuredtext_licence_field_names_its_licence(text: str, expected:
     assert notice_expression(text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    # the PSF agreement alone (a LICENSE of a package that took code from CPython)
+    ("PYTHON SOFTWARE FOUNDATION LICENSE VERSION 2\n--------------------------------------------\n\n1. This "
+     "LICENSE AGREEMENT is between the Python Software Foundation\n(\"PSF\"), and the Individual ...\n", "PSF-2.0"),
+    # CPython's whole LICENSE file, as black's blib2to3/LICENSE ships it: the licence stack
+    ("A. HISTORY OF THE SOFTWARE\n...\nPYTHON SOFTWARE FOUNDATION LICENSE VERSION 2\n...\nBEOPEN.COM LICENSE "
+     "AGREEMENT FOR PYTHON 2.0\n...\nCNRI LICENSE AGREEMENT FOR PYTHON 1.6.1\n...\n", "Python-2.0"),
+    ("# Licensed to PSF under a Contributor Agreement.\n", ""),  # a contribution, no licence named
+])
+def test_python_licence_texts(text: str, expected: str) -> None:
+    assert notice_expression(text) == expected
+
+
 def test_no_notice_in_prose() -> None:
     assert notice_expression("# This module computes licences for the apache parser, version 2.\n") == ""
 
@@ -171,6 +184,19 @@ def test_a_vendored_folders_licence_keeps_the_copyright_of_what_it_holds(run_com
     ob = run_compare(target, [("up", _upstream("MIT"))]).obligations.set_index("target_path")
     assert ob.loc["tgt/_vendor/up/mod.py", "copyright_kept_in"] == "folder:tgt/_vendor/up/LICENSE"
     assert ob.loc["tgt/own.py", "keeps_copyright"] == "no"
+
+
+def test_cpythons_licence_stack_keeps_the_psf_agreements_notice(run_compare) -> None:
+    """black's blib2to3/LICENSE is CPython's whole licence file (SPDX Python-2.0), which opens with
+    the PSF agreement: a file below it keeps the notice of an upstream under PSF-2.0."""
+    stack = ("A. HISTORY OF THE SOFTWARE\n\nB. TERMS AND CONDITIONS\n\nPYTHON SOFTWARE FOUNDATION LICENSE VERSION 2\n"
+             "1. This LICENSE AGREEMENT is between the Python Software Foundation\n\nBEOPEN.COM LICENSE AGREEMENT "
+             "FOR PYTHON 2.0\n\nCNRI LICENSE AGREEMENT FOR PYTHON 1.6.1\n")
+    up = {"up/mod.py": _body(1), "pyproject.toml": '[project]\nname = "up"\nlicense = "PSF-2.0"\n'}
+    target = {"tgt/_vendor/lib/mod.py": _body(1), "tgt/_vendor/lib/LICENSE": stack, TARGET_MIT[0]: TARGET_MIT[1]}
+    row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/_vendor/lib/mod.py"]
+    assert (row["upstream_licence"], row["target_licence"]) == ("PSF-2.0", "Python-2.0")
+    assert row["keeps_licence_notice"] == "yes" and "licence-notice" not in row["missing"]
 
 
 def test_attribution_credits_a_holder_once_however_the_line_is_written(run_compare) -> None:

@@ -95,6 +95,20 @@ _GNU_TITLE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? version (?P<version>[23](?:\.[01])?),? "
     r"(?:\d{1,2} )?(?:june|february|november) (?:1991|1999|2007)")
 
+# The PSF licence agreement's title (CPython's LICENSE, and the copies of it that lib2to3's
+# offspring ship: black's blib2to3/LICENSE); with the older agreements CPython's file carries
+# after it (BeOpen, CNRI) the text is the whole Python licence stack, SPDX's Python-2.0.
+_PSF_TITLE_RE = re.compile(r"python software foundation license version 2|psf license agreement for python")
+_PYTHON_STACK = ("beopen.com license agreement for python", "cnri license agreement for python")
+# Licence texts that hold another licence's whole text: a file under the first keeps the notice
+# of the second (CPython's licence stack opens with the PSF agreement).
+_INCLUDED = {"Python-2.0": frozenset({"PSF-2.0"})}
+
+
+def with_included(ids: set[str]) -> set[str]:
+    """``ids`` and the licences whose texts theirs include (:data:`_INCLUDED`)."""
+    return ids.union(*(_INCLUDED.get(i, ()) for i in ids))
+
 
 def _gnu_id(family: str, version: str, later: bool) -> str:
     family = family.strip()
@@ -130,6 +144,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    if _PSF_TITLE_RE.search(folded):
+        found.add("Python-2.0" if all(title in folded for title in _PYTHON_STACK) else "PSF-2.0")
     for m in _GNU_NOTICE_RE.finditer(folded):
         found.add(_gnu_id(m.group("family") or "", m.group("version"), bool(m.group("later"))))
     for m in _GNU_TITLE_RE.finditer(folded):

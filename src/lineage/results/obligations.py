@@ -62,7 +62,7 @@ import pandas as pd
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import choices, licence_ids
-from lineage.licences.notices import fold, keeps_holders
+from lineage.licences.notices import fold, keeps_holders, with_included
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 
@@ -197,7 +197,7 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
     if not folder_file and not (facts.up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
         t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
-    keeps_notice = _yes(up_ids <= t_ids) if up_ids else "n/a"
+    keeps_notice = _yes(up_ids <= with_included(t_ids)) if up_ids else "n/a"
     if keeps_notice == "no":
         missing.append("licence-notice")
     if not up_ids:
