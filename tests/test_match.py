@@ -918,3 +918,22 @@ def test_edge_shift_moves_a_walk_only_onto_identical_lines_of_enough_tokens() ->
     few = np.array([1, 1, 1, 1, 1, 1], np.int64)  # ``)`` found a line further moves nothing
     assert edge_shift(t_keys, u_keys, few, 3, 3, 1, p) == (3, 3)
     assert edge_shift(t_keys, u_keys, tokens, 3, 3, 1, MatchParams(edge_shift_max_lines=0)) == (3, 3)
+
+
+def test_a_marker_naming_a_folder_the_upstream_holds_names_no_missing_file(run_compare: Runner, up: Upstream,
+                                                                            up_files: dict[str, str]) -> None:
+    """lmdeploy's nn/__init__.py: "adapted from .../vllm/blob/main/vllm/attention/", a folder
+    vLLM holds: the path is found, so no report says the marker names a file the trees lack; a
+    folder the upstream does not hold is still not found."""
+    from lineage.results.figures import names_missing_file
+
+    folder = up.module(0).path.rsplit("/", 1)[0]
+    held = f"# Adapted from https://github.com/example/{up.pkg}/blob/main/{folder}/\n"
+    gone = f"# Adapted from https://github.com/example/{up.pkg}/blob/main/{folder}/removed_folder/\n"
+    own = "def f(x):\n    return x + 1\n"
+    comparison = run_compare({"held.py": held + own, "gone.py": gone + own}, [(UP, up_files)])
+    files = comparison.files.set_index("target_path")
+    assert "/" in up.module(0).path and files.loc["held.py", "marker_path"] == folder
+    assert bool(files.loc["held.py", "marker_path_found"]) is True
+    assert not names_missing_file(files.loc["held.py", "marker_path"], files.loc["held.py", "marker_path_found"])
+    assert bool(files.loc["gone.py", "marker_path_found"]) is False

@@ -79,7 +79,8 @@ FILE_COLUMNS = [
     "marker_line",
     "marker_ref",  # tag or commit from a marker URL
     "marker_path",  # upstream path named by the marker
-    "marker_path_found",  # whether that path exists in the upstream (exactly, as a suffix, or by trailing folders)
+    # whether that path exists in the upstream (exactly, as a suffix, or by trailing folders; or as a folder)
+    "marker_path_found",
     "other_markers",  # provenance markers naming something else (count)
     "spdx",  # SPDX-License-Identifier expression(s)
     "digest",  # git blob hash of the file's bytes
@@ -215,6 +216,7 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
     """The files table's row of each indexed target file, in the order of ``files``: a function
     of that file and the comparison's context alone (``history`` keeps them between commits)."""
     rows: list[dict[str, object]] = []
+    folders: set[str] | None = None  # the upstream files' folders, made when a marker path is no file
     for t, (f, m, marker_path) in enumerate(zip(files, result.files, marker_paths, strict=True)):
         numbers = file_numbers(f, m.match)
         sources = Counter(int(u) for u in m.up_file[(m.up_file >= 0) & (f.kinds != BLANK)])
@@ -223,6 +225,13 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
         marker, others = pick_marker(f.markers, names)
         spdx = sorted({mk.licence for mk in f.markers if mk.kind == "spdx" and mk.licence})
         copied = numbers.nonblank_verbatim + numbers.nonblank_near
+        found = bool(marker_path)
+        if marker and marker.path and not found:
+            # a marker may name a folder ("adapted from .../vllm/blob/main/vllm/attention/", lmdeploy's
+            # nn/__init__.py): the upstream holds it when it holds files below it
+            if folders is None:
+                folders = {u.path.rsplit("/", k)[0] for u in up_files for k in range(1, u.path.count("/") + 1)}
+            found = marker.path.strip("/") in folders
         rows.append({
             "target_path": f.path,
             "status": "indexed",
@@ -244,7 +253,7 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
             "marker_line": marker.line if marker and marker.line else pd.NA,  # none for a vendoring record
             "marker_ref": marker.ref if marker else "",
             "marker_path": marker.path if marker else "",
-            "marker_path_found": (bool(marker_path) if marker and marker.path else pd.NA),
+            "marker_path_found": (found if marker and marker.path else pd.NA),
             "other_markers": others,
             "spdx": " ; ".join(spdx),
             "digest": f.digest,
