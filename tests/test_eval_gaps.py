@@ -405,3 +405,43 @@ def test_step_8c_an_except_edited_in_place_is_the_old_clause() -> None:
     rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
                 "upstream_line": u, "category": "same_file"} for n, u in ((1, 1), (2, 2), (5, 3), (6, 6))}
     assert 4 not in gaps.gap_rows("m.py", moved, {"m.py": old}, rows, None)
+
+
+def test_step_5a_a_statement_keeps_the_arguments_of_an_old_statement_of_several_lines() -> None:
+    # ``edit_channel``'s ``valid_keys``: the old two-line tuple kept whole, in order, and
+    # extended by more keys than it had (the whole under 0.6 against the old statement); its
+    # first line alone is too short against the old statement for the extended-statement rule.
+    # The kept keys and the first line are copies, the keys added and the closing bracket new.
+    # The same names in another order (a list of another class's slots sharing some) are no
+    # such statement.
+    old = ["def edit(self):", "    valid_keys = ('name', 'parent_id', 'topic',", "                  'bitrate', 'nsfw')",
+           "    return valid_keys"]
+    added = ["archived", "locked", "flags", "invitable", "default_sort_order", "default_forum_layout",
+             "available_tags", "default_reaction_emoji", "video_quality_mode"]
+    new = ["def edit(self):", "    valid_keys = (", *(f'        "{key}",' for key in
+                                                   ["name", "parent_id", "topic", "bitrate", "nsfw", *added]),
+           "    )", "    return valid_keys"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, len(new): 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), None)
+    assert {n: (got[n]["category"], got[n]["upstream_line"]) for n in range(2, 8)} == {
+        2: ("edited", 2), 3: ("edited", 2), 4: ("edited", 2), 5: ("edited", 2), 6: ("edited", 3), 7: ("edited", 3)}
+    assert not set(got) & set(range(8, len(new)))
+    shuffled = new[:2] + [new[4], new[2], new[6], new[3], new[5]] + new[7:]
+    assert not set(gaps.gap_rows("m.py", shuffled, {"m.py": old}, dict(rows), None)) & set(range(2, len(new)))
+
+
+def test_step_7_a_line_repeated_once_free_in_each_version_of_its_unit() -> None:
+    # ``import discord`` stands twice in the old file (a module import and one in a template
+    # string); blame keeps the template's, and the module import, renamed and moved below
+    # another by isort, is the other. A line of another unit (the old ``a``'s, opposite a new
+    # ``c`` no line of which pairs with it) stays new though it stands once free in each.
+    old = ["import discord", "import aiohttp", "TEMPLATE = \'\'\'", "import discord", "\'\'\'",
+           "def a():", "    return self.value_of_the_thing_x", "def b():", "    return self.value_of_the_thing_x"]
+    new = ["import aiohttp", "import nextcord", "TEMPLATE = \'\'\'", "import nextcord", "\'\'\'",
+           "def b():", "    return self.value_of_the_thing_x", "def c():", "    return self.value_of_the_thing_x"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 9}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), ("nextcord", "discord"))
+    assert got[2]["upstream_line"] == 1 and got[2]["category"] == "reordered"
+    assert 9 not in got

@@ -66,6 +66,12 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       ``AuditLogAction.category``'s ``lookup``, every old row kept) found all its words in the
       rows kept around it and was an "edit" of one of them; nor does an edited line name such
       an upstream line as the one it copies.
+   Since 2026-12-06 (fork30, :func:`_kept_arguments`), a statement of several lines and an
+      upstream statement of any number of lines, left unpaired in a replace block, both ending
+      in one bracketed list after the same tokens, the new list holding at least half (and at
+      least 2) of the old one's arguments unchanged and in their order, is that statement with
+      arguments added or cut: its first line and its lines that are one kept argument copy the
+      old statement (``valid_keys = (`` and its 11 old keys of ``edit_channel``, 13 added).
    b. **Lines** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
       vendored case aligns a file (:func:`align.diff_pairs`): a line inside a changed block
       paired with the most similar line opposite it, at rapidfuzz ratio >= ``NEAR_CUTOFF``
@@ -156,8 +162,13 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
-   ``reordered``.  Blame's ``-M`` follows a move only in a block of 20 alphanumeric characters
-   and not a line moved and reformatted together (isort's ``import re``, a quote change).
+   ``reordered``.  Since 2026-12-06 (fork30) also a line standing more than once whose other
+   copies the steps above paired, so that it stands once among each version's free lines,
+   when the two lines' innermost functions (or the module level) hold a pair already: blame
+   kept the ``import nextcord`` of ``__main__.py``'s template string, and the module's own
+   ``import nextcord``, renamed and moved by isort, was new.  Blame's ``-M`` follows a move
+   only in a block of 20 alphanumeric characters and not a line moved and reformatted together
+   (isort's ``import re``, a quote change).
    b. The same between the file and another upstream file blame moved at least
       ``MOVED_FUNCTION_MIN_LINES`` lines from into it (since 2026-12-05 evening), for a
       statement at the module's top level that is no import, compared as it is:
@@ -207,7 +218,7 @@ import re
 import sys
 import tokenize
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -434,10 +445,15 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
             elif tag == "replace":
                 found = align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)
                 pairs += [(left[a], right[b], "edited") for a, b in found]
-                pairs += [(left[a], right[b], "extended") for a, b in _extended(left, right, found, a1, a2, b1, b2)]
+                extended = _extended(left, right, found, a1, a2, b1, b2)
+                pairs += [(left[a], right[b], "extended") for a, b in extended]
+                pairs += [(left[a], right[b], "arguments")
+                          for a, b in _kept_arguments(left, right, list(found) + extended, a1, a2, b1, b2)]
         for s, u, category in pairs:
             if category == "extended":
                 out.extend(_extended_lines(s, u, used_up))
+            elif category == "arguments":
+                out.extend(_argument_lines(s, u, used_up))
             elif category == "rewrapped" or _same_name(s, u):
                 out.extend(_statement_lines(s, u, category, used_up))
     # A multi-line statement holding an anchor (blame found one of its lines unchanged) is the
@@ -525,6 +541,79 @@ def _extended_lines(s: Statement, u: Statement, used_up: set[int]) -> list[tuple
         return []
     used_up.update({line for _, line in u})
     return [(i, u[0][1], "edited") for i in copies]
+
+
+def _head(stmt: Statement) -> list[str] | None:
+    """The tokens of a statement before the bracketed list it ends with (``valid_keys =``,
+    ``return ConnectionState``); None when it ends otherwise or nothing named stands before."""
+    if _arguments(stmt) is None:
+        return None
+    opens = next(k for k, (t, _) in enumerate(stmt) if t in ("(", "[", "{"))
+    head = [t for t, _ in stmt[:opens]]
+    return head if any(_is_word(t) for t in head) and head[0] not in _HEADERS else None
+
+
+def _kept_arguments(left: Sequence[Statement], right: Sequence[Statement], found: Sequence[tuple[int, int]],
+                    a1: int, a2: int, b1: int, b2: int) -> list[tuple[int, int]]:
+    """Step 5a's statements with arguments kept (since 2026-12-06, fork30): in a replace block,
+    a statement of several lines left unpaired and an upstream statement left unpaired (of any
+    number of lines), both ending in one bracketed list with the same tokens before it, the
+    target's list holding at least ``KEPT_ARGUMENTS_MIN`` (2) and at least half of the
+    upstream's arguments unchanged and in their order, is that statement with arguments or items added or cut
+    and exploded one a line: ``valid_keys = (`` / ``"name",`` / ``"parent_id",`` ... of
+    ``edit_channel``, its 11 old keys kept in order and 13 added, or ``return
+    ConnectionState(`` / ``dispatch=self.dispatch,`` ... of ``Client._get_state``, keeping 5
+    of the old call's 7 arguments and adding 11: the whole fell under 0.6 against the old
+    statement of two or three lines, and :func:`_extended` takes a one-line old statement
+    only, compared by its first line, which is too short against a long old one.  Pairs in
+    order with ``found`` and each other; :func:`_argument_lines` says which lines copy."""
+    done_l, done_r = {a for a, _ in found}, {b for _, b in found}
+    rest_l = [a for a in range(a1, a2) if a not in done_l and len({at for _, at in left[a]}) > 1]
+    rest_r = [b for b in range(b1, b2) if b not in done_r]
+    out: list[tuple[int, int]] = []
+    for a in rest_l:
+        head, mine = _head(left[a]), _arguments(left[a])
+        if head is None or not mine:
+            continue
+        keys = [" ".join(t for t, _ in arg) for arg in mine]
+        for b in rest_r:
+            theirs = _arguments(right[b])
+            if _head(right[b]) != head or not theirs or any(d == b for _, d in out):
+                continue
+            old = [" ".join(t for t, _ in arg) for arg in theirs]
+            kept = [key for key in old if key in keys]
+            # kept in their order: a list of other names sharing some (``ForumChannel``'s
+            # ``__slots__`` opposite the old ``VocalGuildChannel``'s: ``"id",`` ``"guild",``
+            # ``"name",`` ...) holds them in another
+            if len(kept) >= max(KEPT_ARGUMENTS_MIN, len(old) / 2) and kept == [key for key in keys if key in old] \
+                    and all((a < c) == (b < d) for c, d in list(found) + out):
+                out.append((a, b))
+                break
+    return out
+
+
+# Step 5a's kept arguments: an old statement's arguments the new one must hold unchanged.
+KEPT_ARGUMENTS_MIN = 2
+
+
+def _argument_lines(s: Statement, u: Statement, used_up: set[int]) -> list[tuple[int, int, str]]:
+    """The lines of statement ``s`` (:func:`_kept_arguments`) that copy ``u``: its first line,
+    the head, and each line that is one argument (and its comma) of ``u``, unchanged, paired
+    with the line of ``u`` where that argument starts (``edited``). An argument added is new
+    text, and a line of brackets alone (the closing ``)``) stays new, as in
+    :func:`_extended_lines`: it closes the added arguments as much as the kept ones."""
+    where = {" ".join(t for t, _ in arg): arg[0][1] for arg in reversed(_arguments(u) or [])}
+    out = [(s[0][1], u[0][1], "edited")]
+    for arg in _arguments(s) or []:
+        line, key = arg[0][1], " ".join(t for t, _ in arg)
+        on_line = [t for t, at in s if at == line]
+        if key in where and line != s[0][1] and {at for _, at in arg} == {line} and \
+                on_line in ([t for t, _ in arg], [t for t, _ in arg] + [","]):
+            out.append((line, where.pop(key), "edited"))
+    if len(out) < 1 + KEPT_ARGUMENTS_MIN:
+        return []
+    used_up.update({at for _, at in u})
+    return out
 
 
 def _arguments(stmt: Statement) -> list[Statement] | None:
@@ -1114,8 +1203,19 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
                 done.add(spans_t[0])
                 step5(top, spans_t[0], _closest(free, up_free(top), spans_t[0], up_named[name]))
     if own:
+        # Step 7's unit test for a line standing more than once: the innermost functions of the
+        # two lines (none: the module level) hold a pair of lines already (a line moved inside
+        # its function, or between two places of the module level).
+        up_spans_main = def_spans(theirs)
+        unit_pairs = {(_innermost(spans, n - 1), _innermost(up_spans_main, row["upstream_line"] - 1))
+                      for n, row in rows.items() if row["upstream_path"] == main}
+
+        def same_unit(i: int, j: int) -> bool:
+            return (_innermost(spans, i), _innermost(up_spans_main, j)) in unit_pairs
+
         for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
-                                {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
+                                {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main},
+                                {n - 1 for n in rows}, same_unit):
             add(i, j, "reordered")
         # Step 7b: the same between the file and another file blame moved lines from into it (at
         # least MOVED_FUNCTION_MIN_LINES): its lines compared as they are, as step 4 compares
@@ -1250,7 +1350,8 @@ _FROM_NAMES = re.compile(r"(from[\w.]+import)([\w,]+)")
 
 
 def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[str], up_free: Sequence[str],
-                rename_text: Callable[[str], str], taken_up: set[int]) -> list[tuple[int, int]]:
+                rename_text: Callable[[str], str], taken_up: set[int], taken: Set[int] = frozenset(),
+                same_unit: Callable[[int, int], bool] = lambda i, j: False) -> list[tuple[int, int]]:
     """Step 7: (i, j) of a line moved within its own file.  A line that stands exactly once in
     the target file and once in its own upstream file, equal on step 4's key (annotations and
     trailing comments cut; a ``from X import`` line's names read in sorted order, since
@@ -1266,11 +1367,17 @@ def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[st
 
     mine = Counter(key(text) for text in free if text.strip())
     theirs = Counter(key(text) for text in up_free if text.strip())
-    at = {key(text): j for j, text in enumerate(up_free) if text.strip()}
+    mine_free = Counter(key(text) for i, text in enumerate(free) if text.strip() and i not in taken)
+    theirs_free = Counter(key(text) for j, text in enumerate(up_free) if text.strip() and j not in taken_up)
+    at = {key(text): j for j, text in enumerate(up_free) if text.strip() and j not in taken_up}
     out = []
     for i, text in enumerate(free):
         k = key(text)
-        if not k or mine[k] != 1 or theirs[k] != 1 or at[k] in taken_up:
+        if not k or i in taken or k not in at:
+            continue
+        # once in each file; or once among the lines no step paired, in each, and in the same
+        # unit (since 2026-12-06): the other copies paired with each other
+        if not (mine[k] == theirs[k] == 1 or (mine_free[k] == theirs_free[k] == 1 and same_unit(i, at[k]))):
             continue
         if _is_import(text.strip()) or sum(ch.isalnum() for ch in k) >= UNIQUE_MIN_ALNUM:
             out.append((i, at[k]))
