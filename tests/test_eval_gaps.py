@@ -445,3 +445,42 @@ def test_step_7_a_line_repeated_once_free_in_each_version_of_its_unit() -> None:
     got = gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), ("nextcord", "discord"))
     assert got[2]["upstream_line"] == 1 and got[2]["category"] == "reordered"
     assert 9 not in got
+
+
+def test_a_functions_decorators_are_lines_of_the_function() -> None:
+    # ``ForumChannel._sorting_bucket`` written after OLD from ``TextChannel``'s: blame keeps its
+    # ``@property`` and its ``return`` off the in-order chain, two lines of the function with its
+    # decorator (one without), so step 6d aligns the two and the annotated header is a copy.
+    old = ["class TextChannel:", "    @property", "    def _sorting_bucket(self):",
+           "        return ChannelType.text.value", "", "class VoiceChannel:", "    def bitrate_of_it(self):",
+           "        return self.bitrate_value"]
+    new = ["class TextChannel:", "    @property", "    def _sorting_bucket(self) -> int:",
+           "        return ChannelType.text.value", "", "class VoiceChannel:", "    def bitrate_of_it(self):",
+           "        return self.bitrate_value", "", "class ForumChannel:", "    @property",
+           "    def _sorting_bucket(self) -> int:", "        return ChannelType.text.value"]
+    blame = {1: 1, 2: 2, 4: 4, 6: 6, 7: 7, 8: 8, 11: 2, 13: 4}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert got[12]["upstream_line"] == 3 and got[12]["category"] == "annotated"
+
+
+def test_step_6_a_function_of_the_same_name_comes_first() -> None:
+    # ``application_checks``' ``bot_has_role`` holds two docstring lines of the old
+    # ``bot_has_role`` and, by blame's pick among equal lines, three of ``has_role``'s: it is
+    # ``bot_has_role`` moved, and its annotated header a copy of that one's.
+    old = ["def has_role(item):", '    """Check a role.', "", "    Parameters", "    ----------",
+           "    item: the role to look for in the list", '    """', "    return check(member_predicate)", "",
+           "def bot_has_role(item):", '    """Check a role of the bot itself.', "    The bot needs it.", "",
+           "    Parameters", "    ----------", "    item: the role to look for in the list", '    """',
+           "    return check(bot_predicate)"]
+    new = ["def bot_has_role(item: Union[int, str]) -> AC:", '    """Check a role of the bot itself.',
+           "    The bot needs it.", "", "    Parameters", "    ----------",
+           "    item: the role to look for in the list",
+           '    """', "    return check(bot_predicate)"]
+    blame = {2: ("b.py", 11), 3: ("b.py", 12), 5: ("b.py", 4), 6: ("b.py", 5), 7: ("b.py", 6)}
+    rows = {n: {"target_path": "a.py", "line": n, "expected": "verbatim", "upstream_path": path,
+                "upstream_line": u, "category": "moved"} for n, (path, u) in blame.items()}
+    got = gaps.gap_rows("a.py", new, {"b.py": old}, rows, None)
+    assert got[1]["upstream_line"] == 10 and got[1]["category"] == "annotated"
+    assert got[9]["upstream_line"] == 18

@@ -907,8 +907,16 @@ def def_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
         tree = ast.parse("".join(line + "\n" for line in lines))
     except (SyntaxError, ValueError):
         return []
-    return sorted((node.lineno - 1, (node.end_lineno or node.lineno) - 1) for node in ast.walk(tree)
+    return sorted((_first_line(node), (node.end_lineno or node.lineno) - 1) for node in ast.walk(tree)
                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """0-based first line of a function with its decorators (since 2026-12-06, fork30): a
+    decorator is part of the definition, and blame keeps it as it keeps the body (a second copy
+    of ``_sorting_bucket`` held its ``@property`` and its ``return`` line, two lines of it, not
+    one; its ``@utils.copy_doc(abc....)`` was left out of the alignment of ``permissions_for``)."""
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
 
 
 def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
@@ -923,7 +931,7 @@ def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
                 (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
                 for d in node.decorator_list):
-            out.setdefault(node.name, []).append((node.lineno - 1, (node.end_lineno or node.lineno) - 1))
+            out.setdefault(node.name, []).append((_first_line(node), (node.end_lineno or node.lineno) - 1))
     return out
 
 
@@ -1126,7 +1134,20 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         t, u = _innermost(spans, n - 1), _innermost(up_spans[path], row["upstream_line"] - 1)
         if t is not None and u is not None:
             moved[t, path, u] += 1
-    for (t, path, u), count in sorted(moved.items(), key=lambda item: (-item[1], item[0])):
+    # Of the functions a target function holds enough blame lines of, one of its own name first
+    # (since 2026-12-06, fork30): ``application_checks``' ``bot_has_role`` holds two docstring
+    # lines of ``bot_has_role`` and, by blame's pick among equal lines, three of ``has_role``'s,
+    # and was aligned with ``has_role``: its annotated header and ``return check(predicate)``
+    # were new.
+    t_names = {span: name for name, found in named_functions(lines).items() for span in found}
+    u_names = {path: {span: name for name, found in named_functions(up_lines[path]).items() for span in found}
+               for path in up_spans}
+
+    def own_name_first(item: tuple[tuple[tuple[int, int], str, tuple[int, int]], int]) -> tuple:
+        (t, path, u), count = item
+        return (t_names.get(t) is None or t_names.get(t) != u_names[path].get(u), -count, item[0])
+
+    for (t, path, u), count in sorted(moved.items(), key=own_name_first):
         if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
             done.add(t)
             step5(path, t, u)
