@@ -484,3 +484,18 @@ def test_step_6_a_function_of_the_same_name_comes_first() -> None:
     got = gaps.gap_rows("a.py", new, {"b.py": old}, rows, None)
     assert got[1]["upstream_line"] == 10 and got[1]["category"] == "annotated"
     assert got[9]["upstream_line"] == 18
+
+
+def test_step_5c_a_class_header_pairs_with_the_header_of_the_same_name() -> None:
+    # ``VocalGuildChannel`` moved below ``StageChannel``, its bases' ``discord.`` dropped: the
+    # in-order chain goes through ``StageChannel``, and the moved header stood opposite nothing.
+    old = ["class VocalGuildChannel(discord.abc.Connectable, discord.abc.GuildChannel, Hashable):",
+           "    def bitrate_of_it(self):", "        return self.bitrate_value", "",
+           "class StageChannel(Hashable):", "    def topic_of_it(self):", "        return self.topic_value"]
+    new = ["class StageChannel(Hashable):", "    def topic_of_it(self):", "        return self.topic_value", "",
+           "class VocalGuildChannel(abc.Connectable, abc.GuildChannel, Hashable):",
+           "    def bitrate_of_it(self):", "        return self.bitrate_value"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 5, 2: 6, 3: 7, 6: 2, 7: 3}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert got[5]["upstream_line"] == 1 and got[5]["category"] == "edited"

@@ -684,9 +684,9 @@ def statement_spans(lines: Sequence[str], rename_text: Callable[[str], str]) -> 
 
 
 def qualified_headers(lines: Sequence[str]) -> dict[str, int]:
-    """Qualified name (``Class.method``) -> 0-based line of the ``def`` keyword, for the
-    functions whose qualified name the file defines once (``ast``; none for a file it refuses;
-    ``@overload`` declarations left out)."""
+    """Qualified name (``Class.method``) -> 0-based line of the ``def`` (or ``class``) keyword,
+    for the functions and classes whose qualified name the file defines once (``ast``; none for
+    a file it refuses; ``@overload`` declarations left out)."""
     try:
         tree = ast.parse("".join(line + "\n" for line in lines))
     except (SyntaxError, ValueError):
@@ -699,6 +699,11 @@ def qualified_headers(lines: Sequence[str]) -> dict[str, int]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = prefix + child.name
                 if isinstance(child, ast.ClassDef):
+                    # a class header too (since 2026-12-06, fork30): ``class VocalGuildChannel(
+                    # abc.Connectable, ...)``, moved below the classes written since and its
+                    # bases' ``discord.`` dropped, was new
+                    found[name] += 1
+                    where[name] = child.lineno - 1
                     visit(child, name + ".")
                 elif not any((d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
                              for d in child.decorator_list):
