@@ -499,3 +499,18 @@ def test_step_5c_a_class_header_pairs_with_the_header_of_the_same_name() -> None
                 "upstream_line": u, "category": "same_file"} for n, u in {1: 5, 2: 6, 3: 7, 6: 2, 7: 3}.items()}
     got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
     assert got[5]["upstream_line"] == 1 and got[5]["category"] == "edited"
+
+
+def test_step_7c_an_item_moved_inside_a_kept_statement() -> None:
+    # A file written from another (no step 5 against an own file): its ``__all__`` kept two
+    # items in order (step 4, re-quoted), moved one up and added one. The moved item is the
+    # old one; the added one is new.
+    old = ["import asyncio", "__all__ = (", "    'check',", "    'has_role',", "    'check_any',", "    'dm_only',",
+           ")"]
+    new = ["import asyncio", "__all__ = (", '    "has_role",', '    "check",', '    "check_any",', '    "is_nsfw",',
+           ")"]
+    rows = {1: {"target_path": "a.py", "line": 1, "expected": "verbatim", "upstream_path": "b.py",
+                "upstream_line": 1, "category": "moved"}}
+    got = gaps.gap_rows("a.py", new, {"b.py": old}, rows, None)
+    assert got[4]["upstream_line"] == 3 and got[4]["category"] == "reordered"  # the one step 4 left
+    assert 6 not in got

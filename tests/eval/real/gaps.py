@@ -177,6 +177,12 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       files is as often the language's (``def __setstate__(self, state):`` of ``Response``,
       added since, and of ``Session``), and any two files may import one name.
 
+   c. (since 2026-12-06, fork30, :func:`moved_arguments`) An item moved inside a kept
+      statement: a free line that is one argument of a target statement at least
+      ``MOVED_FUNCTION_MIN_LINES`` of whose lines are paired with one upstream statement, equal
+      to an argument of it no row names, each standing once in its statement (``"has_role",``
+      of an ``__all__`` whose other items step 4 kept in order).
+
 8. **Clauses** (since 2026-12-05, late): an ``else:`` or ``finally:`` a step above paired is a
    copy only with the statement it continues: its clause header copies the header above the
    upstream one, or the first code line of its block a line of the upstream one's block.  It
@@ -669,6 +675,54 @@ def resorted_arguments(s: Statement, u: Statement) -> list[tuple[int, int]]:
         # the line is this argument and its comma, nothing more
         if {at for _, at in arg} == {line} and on_line in ([t for t, _ in arg], [t for t, _ in arg] + [","]):
             out.append((line, where[key][0][1]))
+    return out
+
+
+def moved_arguments(lines: Sequence[str], rows: dict[int, dict], up_lines: dict[str, list[str]],
+                    rename_text: Callable[[str], str]) -> list[tuple[int, tuple[str, int]]]:
+    """Step 7c: (i, (path, j)) of the free lines of a target statement that are one argument of
+    the upstream statement most of its paired lines are paired with (at least
+    ``MOVED_FUNCTION_MIN_LINES`` of them), equal to an argument of it whose line no row names,
+    each argument standing once in its statement."""
+    mine = statements(lines, rename_text)
+    theirs_cache: dict[str, dict[int, Statement]] = {}
+    out: list[tuple[int, tuple[str, int]]] = []
+    for s in mine.values():
+        s_lines = sorted({at for _, at in s})
+        if len(s_lines) < 2:
+            continue
+        votes = Counter((rows[i + 1]["upstream_path"], rows[i + 1]["upstream_line"] - 1)
+                        for i in s_lines if i + 1 in rows)
+        by_statement: Counter[tuple[str, int]] = Counter()
+        for (path, j), n in votes.items():
+            if path not in theirs_cache:
+                theirs_cache[path] = {at: u for u in statements(up_lines[path], rename_text).values()
+                                      for at in {at for _, at in u}}
+            u = theirs_cache[path].get(j)
+            if u is not None:
+                by_statement[path, u[0][1]] += n
+        if not by_statement:
+            continue
+        (path, first), n = by_statement.most_common(1)[0]
+        u = theirs_cache[path][first]
+        mine_args, their_args = _arguments(s), _arguments(u)
+        if n < MOVED_FUNCTION_MIN_LINES or not mine_args or not their_args:
+            continue
+        held = {rows[i + 1]["upstream_line"] - 1 for i in s_lines if i + 1 in rows
+                and rows[i + 1]["upstream_path"] == path}
+        keys_m = Counter(" ".join(t for t, _ in arg) for arg in mine_args)
+        keys_t = Counter(" ".join(t for t, _ in arg) for arg in their_args)
+        where = {" ".join(t for t, _ in arg): arg[0][1] for arg in their_args
+                 if {at for _, at in arg} == {arg[0][1]}}
+        for arg in mine_args:
+            line, key = arg[0][1], " ".join(t for t, _ in arg)
+            on_line = [t for t, at in s if at == line]
+            if line + 1 in rows or keys_m[key] != 1 or keys_t[key] != 1 or key not in where \
+                    or where[key] in held or {at for _, at in arg} != {line} \
+                    or on_line not in ([t for t, _ in arg], [t for t, _ in arg] + [","]):
+                continue
+            held.add(where[key])
+            out.append((line, (path, where[key])))
     return out
 
 
@@ -1260,6 +1314,14 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             for i, j in unique_rows(lines, up_lines[path], lines, up_lines[path], rename_text, taken):
                 if lines[i][:1].strip() and up_lines[path][j][:1].strip() and not _is_import(lines[i].strip()):
                     add(i, j, "reordered", path)
+    # Step 7c (since 2026-12-06, fork30): an item moved inside a kept statement. A statement of
+    # several lines at least MOVED_FUNCTION_MIN_LINES of whose lines the steps above paired with
+    # one upstream statement is that statement; a free line of it that is one argument (and its
+    # comma), equal to an argument of that statement no line holds yet, standing once in each,
+    # is that argument moved (``reordered``): ``application_checks``' ``__all__``, written from
+    # ``commands/core.py``'s, kept ``"check",`` ... in order and moved ``"has_role",`` up.
+    for i, j in moved_arguments(lines, rows, up_lines, rename_text):
+        add(i, j[1], "reordered", j[0])
     # Step 8 (since 2026-12-05, late): an ``else:`` or ``finally:`` a step above paired (it holds
     # no text of its own, so a diff pairs any two) is a copy only with the statement it
     # continues: its clause header (the ``if``, ``elif``, ``try``... above it at its indentation)
