@@ -405,3 +405,112 @@ def test_step_8c_an_except_edited_in_place_is_the_old_clause() -> None:
     rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
                 "upstream_line": u, "category": "same_file"} for n, u in ((1, 1), (2, 2), (5, 3), (6, 6))}
     assert 4 not in gaps.gap_rows("m.py", moved, {"m.py": old}, rows, None)
+
+
+def test_step_5a_a_statement_keeps_the_arguments_of_an_old_statement_of_several_lines() -> None:
+    # ``edit_channel``'s ``valid_keys``: the old two-line tuple kept whole, in order, and
+    # extended by more keys than it had (the whole under 0.6 against the old statement); its
+    # first line alone is too short against the old statement for the extended-statement rule.
+    # The kept keys and the first line are copies, the keys added and the closing bracket new.
+    # The same names in another order (a list of another class's slots sharing some) are no
+    # such statement.
+    old = ["def edit(self):", "    valid_keys = ('name', 'parent_id', 'topic',", "                  'bitrate', 'nsfw')",
+           "    return valid_keys"]
+    added = ["archived", "locked", "flags", "invitable", "default_sort_order", "default_forum_layout",
+             "available_tags", "default_reaction_emoji", "video_quality_mode"]
+    new = ["def edit(self):", "    valid_keys = (", *(f'        "{key}",' for key in
+                                                   ["name", "parent_id", "topic", "bitrate", "nsfw", *added]),
+           "    )", "    return valid_keys"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 1, len(new): 4}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), None)
+    assert {n: (got[n]["category"], got[n]["upstream_line"]) for n in range(2, 8)} == {
+        2: ("edited", 2), 3: ("edited", 2), 4: ("edited", 2), 5: ("edited", 2), 6: ("edited", 3), 7: ("edited", 3)}
+    assert not set(got) & set(range(8, len(new)))
+    shuffled = new[:2] + [new[4], new[2], new[6], new[3], new[5]] + new[7:]
+    assert not set(gaps.gap_rows("m.py", shuffled, {"m.py": old}, dict(rows), None)) & set(range(2, len(new)))
+
+
+def test_step_7_a_line_repeated_once_free_in_each_version_of_its_unit() -> None:
+    # ``import discord`` stands twice in the old file (a module import and one in a template
+    # string); blame keeps the template's, and the module import, renamed and moved below
+    # another by isort, is the other. A line of another unit (the old ``a``'s, opposite a new
+    # ``c`` no line of which pairs with it) stays new though it stands once free in each.
+    old = ["import discord", "import aiohttp", "TEMPLATE = \'\'\'", "import discord", "\'\'\'",
+           "def a():", "    return self.value_of_the_thing_x", "def b():", "    return self.value_of_the_thing_x"]
+    new = ["import aiohttp", "import nextcord", "TEMPLATE = \'\'\'", "import nextcord", "\'\'\'",
+           "def b():", "    return self.value_of_the_thing_x", "def c():", "    return self.value_of_the_thing_x"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 2, 3: 3, 4: 4, 5: 5, 6: 8, 7: 9}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, dict(rows), ("nextcord", "discord"))
+    assert got[2]["upstream_line"] == 1 and got[2]["category"] == "reordered"
+    assert 9 not in got
+
+
+def test_a_functions_decorators_are_lines_of_the_function() -> None:
+    # ``ForumChannel._sorting_bucket`` written after OLD from ``TextChannel``'s: blame keeps its
+    # ``@property`` and its ``return`` off the in-order chain, two lines of the function with its
+    # decorator (one without), so step 6d aligns the two and the annotated header is a copy.
+    old = ["class TextChannel:", "    @property", "    def _sorting_bucket(self):",
+           "        return ChannelType.text.value", "", "class VoiceChannel:", "    def bitrate_of_it(self):",
+           "        return self.bitrate_value"]
+    new = ["class TextChannel:", "    @property", "    def _sorting_bucket(self) -> int:",
+           "        return ChannelType.text.value", "", "class VoiceChannel:", "    def bitrate_of_it(self):",
+           "        return self.bitrate_value", "", "class ForumChannel:", "    @property",
+           "    def _sorting_bucket(self) -> int:", "        return ChannelType.text.value"]
+    blame = {1: 1, 2: 2, 4: 4, 6: 6, 7: 7, 8: 8, 11: 2, 13: 4}
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in blame.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert got[12]["upstream_line"] == 3 and got[12]["category"] == "annotated"
+
+
+def test_step_6_a_function_of_the_same_name_comes_first() -> None:
+    # ``application_checks``' ``bot_has_role`` holds two docstring lines of the old
+    # ``bot_has_role`` and, by blame's pick among equal lines, three of ``has_role``'s: it is
+    # ``bot_has_role`` moved, and its annotated header a copy of that one's.
+    old = ["def has_role(item):", '    """Check a role.', "", "    Parameters", "    ----------",
+           "    item: the role to look for in the list", '    """', "    return check(member_predicate)", "",
+           "def bot_has_role(item):", '    """Check a role of the bot itself.', "    The bot needs it.", "",
+           "    Parameters", "    ----------", "    item: the role to look for in the list", '    """',
+           "    return check(bot_predicate)"]
+    new = ["def bot_has_role(item: Union[int, str]) -> AC:", '    """Check a role of the bot itself.',
+           "    The bot needs it.", "", "    Parameters", "    ----------",
+           "    item: the role to look for in the list",
+           '    """', "    return check(bot_predicate)"]
+    blame = {2: ("b.py", 11), 3: ("b.py", 12), 5: ("b.py", 4), 6: ("b.py", 5), 7: ("b.py", 6)}
+    rows = {n: {"target_path": "a.py", "line": n, "expected": "verbatim", "upstream_path": path,
+                "upstream_line": u, "category": "moved"} for n, (path, u) in blame.items()}
+    got = gaps.gap_rows("a.py", new, {"b.py": old}, rows, None)
+    assert got[1]["upstream_line"] == 10 and got[1]["category"] == "annotated"
+    assert got[9]["upstream_line"] == 18
+
+
+def test_step_5c_a_class_header_pairs_with_the_header_of_the_same_name() -> None:
+    # ``VocalGuildChannel`` moved below ``StageChannel``, its bases' ``discord.`` dropped: the
+    # in-order chain goes through ``StageChannel``, and the moved header stood opposite nothing.
+    old = ["class VocalGuildChannel(discord.abc.Connectable, discord.abc.GuildChannel, Hashable):",
+           "    def bitrate_of_it(self):", "        return self.bitrate_value", "",
+           "class StageChannel(Hashable):", "    def topic_of_it(self):", "        return self.topic_value"]
+    new = ["class StageChannel(Hashable):", "    def topic_of_it(self):", "        return self.topic_value", "",
+           "class VocalGuildChannel(abc.Connectable, abc.GuildChannel, Hashable):",
+           "    def bitrate_of_it(self):", "        return self.bitrate_value"]
+    rows = {n: {"target_path": "m.py", "line": n, "expected": "verbatim", "upstream_path": "m.py",
+                "upstream_line": u, "category": "same_file"} for n, u in {1: 5, 2: 6, 3: 7, 6: 2, 7: 3}.items()}
+    got = gaps.gap_rows("m.py", new, {"m.py": old}, rows, None)
+    assert got[5]["upstream_line"] == 1 and got[5]["category"] == "edited"
+
+
+def test_step_7c_an_item_moved_inside_a_kept_statement() -> None:
+    # A file written from another (no step 5 against an own file): its ``__all__`` kept two
+    # items in order (step 4, re-quoted), moved one up and added one. The moved item is the
+    # old one; the added one is new.
+    old = ["import asyncio", "__all__ = (", "    'check',", "    'has_role',", "    'check_any',", "    'dm_only',",
+           ")"]
+    new = ["import asyncio", "__all__ = (", '    "has_role",', '    "check",', '    "check_any",', '    "is_nsfw",',
+           ")"]
+    rows = {1: {"target_path": "a.py", "line": 1, "expected": "verbatim", "upstream_path": "b.py",
+                "upstream_line": 1, "category": "moved"}}
+    got = gaps.gap_rows("a.py", new, {"b.py": old}, rows, None)
+    assert got[4]["upstream_line"] == 3 and got[4]["category"] == "reordered"  # the one step 4 left
+    assert 6 not in got

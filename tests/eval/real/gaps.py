@@ -66,6 +66,12 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       ``AuditLogAction.category``'s ``lookup``, every old row kept) found all its words in the
       rows kept around it and was an "edit" of one of them; nor does an edited line name such
       an upstream line as the one it copies.
+   Since 2026-12-06 (fork30, :func:`_kept_arguments`), a statement of several lines and an
+      upstream statement of any number of lines, left unpaired in a replace block, both ending
+      in one bracketed list after the same tokens, the new list holding at least half (and at
+      least 2) of the old one's arguments unchanged and in their order, is that statement with
+      arguments added or cut: its first line and its lines that are one kept argument copy the
+      old statement (``valid_keys = (`` and its 11 old keys of ``edit_channel``, 13 added).
    b. **Lines** (:func:`edited_rows`): the remaining lines of both stretches are aligned as the
       vendored case aligns a file (:func:`align.diff_pairs`): a line inside a changed block
       paired with the most similar line opposite it, at rapidfuzz ratio >= ``NEAR_CUTOFF``
@@ -156,8 +162,13 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
 7. **Lines moved within the file** (:func:`unique_rows`): in a later version of its own file, a
    line standing exactly once in each version, equal on step 4's key, is that line moved, if
    it is an import or has at least ``UNIQUE_MIN_ALNUM`` (20) alphanumeric characters; category
-   ``reordered``.  Blame's ``-M`` follows a move only in a block of 20 alphanumeric characters
-   and not a line moved and reformatted together (isort's ``import re``, a quote change).
+   ``reordered``.  Since 2026-12-06 (fork30) also a line standing more than once whose other
+   copies the steps above paired, so that it stands once among each version's free lines,
+   when the two lines' innermost functions (or the module level) hold a pair already: blame
+   kept the ``import nextcord`` of ``__main__.py``'s template string, and the module's own
+   ``import nextcord``, renamed and moved by isort, was new.  Blame's ``-M`` follows a move
+   only in a block of 20 alphanumeric characters and not a line moved and reformatted together
+   (isort's ``import re``, a quote change).
    b. The same between the file and another upstream file blame moved at least
       ``MOVED_FUNCTION_MIN_LINES`` lines from into it (since 2026-12-05 evening), for a
       statement at the module's top level that is no import, compared as it is:
@@ -165,6 +176,12 @@ cut there is often a generic one (``def __repr__(self) -> str:``).
       characters between files.  In a class or function a line standing once in each of two
       files is as often the language's (``def __setstate__(self, state):`` of ``Response``,
       added since, and of ``Session``), and any two files may import one name.
+
+   c. (since 2026-12-06, fork30, :func:`moved_arguments`) An item moved inside a kept
+      statement: a free line that is one argument of a target statement at least
+      ``MOVED_FUNCTION_MIN_LINES`` of whose lines are paired with one upstream statement, equal
+      to an argument of it no row names, each standing once in its statement (``"has_role",``
+      of an ``__all__`` whose other items step 4 kept in order).
 
 8. **Clauses** (since 2026-12-05, late): an ``else:`` or ``finally:`` a step above paired is a
    copy only with the statement it continues: its clause header copies the header above the
@@ -207,7 +224,7 @@ import re
 import sys
 import tokenize
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 from pathlib import Path
 
 from rapidfuzz import fuzz
@@ -434,10 +451,15 @@ def statement_rows(lines: Sequence[str], up_lines: Sequence[str], anchors: Seque
             elif tag == "replace":
                 found = align.similar_pairs(keys_l, keys_r, a1, a2, b1, b2)
                 pairs += [(left[a], right[b], "edited") for a, b in found]
-                pairs += [(left[a], right[b], "extended") for a, b in _extended(left, right, found, a1, a2, b1, b2)]
+                extended = _extended(left, right, found, a1, a2, b1, b2)
+                pairs += [(left[a], right[b], "extended") for a, b in extended]
+                pairs += [(left[a], right[b], "arguments")
+                          for a, b in _kept_arguments(left, right, list(found) + extended, a1, a2, b1, b2)]
         for s, u, category in pairs:
             if category == "extended":
                 out.extend(_extended_lines(s, u, used_up))
+            elif category == "arguments":
+                out.extend(_argument_lines(s, u, used_up))
             elif category == "rewrapped" or _same_name(s, u):
                 out.extend(_statement_lines(s, u, category, used_up))
     # A multi-line statement holding an anchor (blame found one of its lines unchanged) is the
@@ -527,6 +549,79 @@ def _extended_lines(s: Statement, u: Statement, used_up: set[int]) -> list[tuple
     return [(i, u[0][1], "edited") for i in copies]
 
 
+def _head(stmt: Statement) -> list[str] | None:
+    """The tokens of a statement before the bracketed list it ends with (``valid_keys =``,
+    ``return ConnectionState``); None when it ends otherwise or nothing named stands before."""
+    if _arguments(stmt) is None:
+        return None
+    opens = next(k for k, (t, _) in enumerate(stmt) if t in ("(", "[", "{"))
+    head = [t for t, _ in stmt[:opens]]
+    return head if any(_is_word(t) for t in head) and head[0] not in _HEADERS else None
+
+
+def _kept_arguments(left: Sequence[Statement], right: Sequence[Statement], found: Sequence[tuple[int, int]],
+                    a1: int, a2: int, b1: int, b2: int) -> list[tuple[int, int]]:
+    """Step 5a's statements with arguments kept (since 2026-12-06, fork30): in a replace block,
+    a statement of several lines left unpaired and an upstream statement left unpaired (of any
+    number of lines), both ending in one bracketed list with the same tokens before it, the
+    target's list holding at least ``KEPT_ARGUMENTS_MIN`` (2) and at least half of the
+    upstream's arguments unchanged and in their order, is that statement with arguments or items added or cut
+    and exploded one a line: ``valid_keys = (`` / ``"name",`` / ``"parent_id",`` ... of
+    ``edit_channel``, its 11 old keys kept in order and 13 added, or ``return
+    ConnectionState(`` / ``dispatch=self.dispatch,`` ... of ``Client._get_state``, keeping 5
+    of the old call's 7 arguments and adding 11: the whole fell under 0.6 against the old
+    statement of two or three lines, and :func:`_extended` takes a one-line old statement
+    only, compared by its first line, which is too short against a long old one.  Pairs in
+    order with ``found`` and each other; :func:`_argument_lines` says which lines copy."""
+    done_l, done_r = {a for a, _ in found}, {b for _, b in found}
+    rest_l = [a for a in range(a1, a2) if a not in done_l and len({at for _, at in left[a]}) > 1]
+    rest_r = [b for b in range(b1, b2) if b not in done_r]
+    out: list[tuple[int, int]] = []
+    for a in rest_l:
+        head, mine = _head(left[a]), _arguments(left[a])
+        if head is None or not mine:
+            continue
+        keys = [" ".join(t for t, _ in arg) for arg in mine]
+        for b in rest_r:
+            theirs = _arguments(right[b])
+            if _head(right[b]) != head or not theirs or any(d == b for _, d in out):
+                continue
+            old = [" ".join(t for t, _ in arg) for arg in theirs]
+            kept = [key for key in old if key in keys]
+            # kept in their order: a list of other names sharing some (``ForumChannel``'s
+            # ``__slots__`` opposite the old ``VocalGuildChannel``'s: ``"id",`` ``"guild",``
+            # ``"name",`` ...) holds them in another
+            if len(kept) >= max(KEPT_ARGUMENTS_MIN, len(old) / 2) and kept == [key for key in keys if key in old] \
+                    and all((a < c) == (b < d) for c, d in list(found) + out):
+                out.append((a, b))
+                break
+    return out
+
+
+# Step 5a's kept arguments: an old statement's arguments the new one must hold unchanged.
+KEPT_ARGUMENTS_MIN = 2
+
+
+def _argument_lines(s: Statement, u: Statement, used_up: set[int]) -> list[tuple[int, int, str]]:
+    """The lines of statement ``s`` (:func:`_kept_arguments`) that copy ``u``: its first line,
+    the head, and each line that is one argument (and its comma) of ``u``, unchanged, paired
+    with the line of ``u`` where that argument starts (``edited``). An argument added is new
+    text, and a line of brackets alone (the closing ``)``) stays new, as in
+    :func:`_extended_lines`: it closes the added arguments as much as the kept ones."""
+    where = {" ".join(t for t, _ in arg): arg[0][1] for arg in reversed(_arguments(u) or [])}
+    out = [(s[0][1], u[0][1], "edited")]
+    for arg in _arguments(s) or []:
+        line, key = arg[0][1], " ".join(t for t, _ in arg)
+        on_line = [t for t, at in s if at == line]
+        if key in where and line != s[0][1] and {at for _, at in arg} == {line} and \
+                on_line in ([t for t, _ in arg], [t for t, _ in arg] + [","]):
+            out.append((line, where.pop(key), "edited"))
+    if len(out) < 1 + KEPT_ARGUMENTS_MIN:
+        return []
+    used_up.update({at for _, at in u})
+    return out
+
+
 def _arguments(stmt: Statement) -> list[Statement] | None:
     """The arguments of a statement that ends with one bracketed list (a call, a literal): the
     tokens between its outermost brackets, cut at the commas of that depth; None for any other
@@ -583,6 +678,54 @@ def resorted_arguments(s: Statement, u: Statement) -> list[tuple[int, int]]:
     return out
 
 
+def moved_arguments(lines: Sequence[str], rows: dict[int, dict], up_lines: dict[str, list[str]],
+                    rename_text: Callable[[str], str]) -> list[tuple[int, tuple[str, int]]]:
+    """Step 7c: (i, (path, j)) of the free lines of a target statement that are one argument of
+    the upstream statement most of its paired lines are paired with (at least
+    ``MOVED_FUNCTION_MIN_LINES`` of them), equal to an argument of it whose line no row names,
+    each argument standing once in its statement."""
+    mine = statements(lines, rename_text)
+    theirs_cache: dict[str, dict[int, Statement]] = {}
+    out: list[tuple[int, tuple[str, int]]] = []
+    for s in mine.values():
+        s_lines = sorted({at for _, at in s})
+        if len(s_lines) < 2:
+            continue
+        votes = Counter((rows[i + 1]["upstream_path"], rows[i + 1]["upstream_line"] - 1)
+                        for i in s_lines if i + 1 in rows)
+        by_statement: Counter[tuple[str, int]] = Counter()
+        for (path, j), n in votes.items():
+            if path not in theirs_cache:
+                theirs_cache[path] = {at: u for u in statements(up_lines[path], rename_text).values()
+                                      for at in {at for _, at in u}}
+            u = theirs_cache[path].get(j)
+            if u is not None:
+                by_statement[path, u[0][1]] += n
+        if not by_statement:
+            continue
+        (path, first), n = by_statement.most_common(1)[0]
+        u = theirs_cache[path][first]
+        mine_args, their_args = _arguments(s), _arguments(u)
+        if n < MOVED_FUNCTION_MIN_LINES or not mine_args or not their_args:
+            continue
+        held = {rows[i + 1]["upstream_line"] - 1 for i in s_lines if i + 1 in rows
+                and rows[i + 1]["upstream_path"] == path}
+        keys_m = Counter(" ".join(t for t, _ in arg) for arg in mine_args)
+        keys_t = Counter(" ".join(t for t, _ in arg) for arg in their_args)
+        where = {" ".join(t for t, _ in arg): arg[0][1] for arg in their_args
+                 if {at for _, at in arg} == {arg[0][1]}}
+        for arg in mine_args:
+            line, key = arg[0][1], " ".join(t for t, _ in arg)
+            on_line = [t for t, at in s if at == line]
+            if line + 1 in rows or keys_m[key] != 1 or keys_t[key] != 1 or key not in where \
+                    or where[key] in held or {at for _, at in arg} != {line} \
+                    or on_line not in ([t for t, _ in arg], [t for t, _ in arg] + [","]):
+                continue
+            held.add(where[key])
+            out.append((line, (path, where[key])))
+    return out
+
+
 def statement_spans(lines: Sequence[str], rename_text: Callable[[str], str]) -> dict[int, tuple[int, int]]:
     """0-based line -> (first, last) line of the multi-line statement that holds it (step 6e)."""
     out: dict[int, tuple[int, int]] = {}
@@ -595,9 +738,9 @@ def statement_spans(lines: Sequence[str], rename_text: Callable[[str], str]) -> 
 
 
 def qualified_headers(lines: Sequence[str]) -> dict[str, int]:
-    """Qualified name (``Class.method``) -> 0-based line of the ``def`` keyword, for the
-    functions whose qualified name the file defines once (``ast``; none for a file it refuses;
-    ``@overload`` declarations left out)."""
+    """Qualified name (``Class.method``) -> 0-based line of the ``def`` (or ``class``) keyword,
+    for the functions and classes whose qualified name the file defines once (``ast``; none for
+    a file it refuses; ``@overload`` declarations left out)."""
     try:
         tree = ast.parse("".join(line + "\n" for line in lines))
     except (SyntaxError, ValueError):
@@ -610,6 +753,11 @@ def qualified_headers(lines: Sequence[str]) -> dict[str, int]:
             if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
                 name = prefix + child.name
                 if isinstance(child, ast.ClassDef):
+                    # a class header too (since 2026-12-06, fork30): ``class VocalGuildChannel(
+                    # abc.Connectable, ...)``, moved below the classes written since and its
+                    # bases' ``discord.`` dropped, was new
+                    found[name] += 1
+                    where[name] = child.lineno - 1
                     visit(child, name + ".")
                 elif not any((d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
                              for d in child.decorator_list):
@@ -818,8 +966,16 @@ def def_spans(lines: Sequence[str]) -> list[tuple[int, int]]:
         tree = ast.parse("".join(line + "\n" for line in lines))
     except (SyntaxError, ValueError):
         return []
-    return sorted((node.lineno - 1, (node.end_lineno or node.lineno) - 1) for node in ast.walk(tree)
+    return sorted((_first_line(node), (node.end_lineno or node.lineno) - 1) for node in ast.walk(tree)
                   if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)))
+
+
+def _first_line(node: ast.FunctionDef | ast.AsyncFunctionDef) -> int:
+    """0-based first line of a function with its decorators (since 2026-12-06, fork30): a
+    decorator is part of the definition, and blame keeps it as it keeps the body (a second copy
+    of ``_sorting_bucket`` held its ``@property`` and its ``return`` line, two lines of it, not
+    one; its ``@utils.copy_doc(abc....)`` was left out of the alignment of ``permissions_for``)."""
+    return min([node.lineno, *(d.lineno for d in node.decorator_list)]) - 1
 
 
 def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
@@ -834,7 +990,7 @@ def named_functions(lines: Sequence[str]) -> dict[str, list[tuple[int, int]]]:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and not any(
                 (d.attr if isinstance(d, ast.Attribute) else getattr(d, "id", None)) == "overload"
                 for d in node.decorator_list):
-            out.setdefault(node.name, []).append((node.lineno - 1, (node.end_lineno or node.lineno) - 1))
+            out.setdefault(node.name, []).append((_first_line(node), (node.end_lineno or node.lineno) - 1))
     return out
 
 
@@ -1037,7 +1193,20 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
         t, u = _innermost(spans, n - 1), _innermost(up_spans[path], row["upstream_line"] - 1)
         if t is not None and u is not None:
             moved[t, path, u] += 1
-    for (t, path, u), count in sorted(moved.items(), key=lambda item: (-item[1], item[0])):
+    # Of the functions a target function holds enough blame lines of, one of its own name first
+    # (since 2026-12-06, fork30): ``application_checks``' ``bot_has_role`` holds two docstring
+    # lines of ``bot_has_role`` and, by blame's pick among equal lines, three of ``has_role``'s,
+    # and was aligned with ``has_role``: its annotated header and ``return check(predicate)``
+    # were new.
+    t_names = {span: name for name, found in named_functions(lines).items() for span in found}
+    u_names = {path: {span: name for name, found in named_functions(up_lines[path]).items() for span in found}
+               for path in up_spans}
+
+    def own_name_first(item: tuple[tuple[tuple[int, int], str, tuple[int, int]], int]) -> tuple:
+        (t, path, u), count = item
+        return (t_names.get(t) is None or t_names.get(t) != u_names[path].get(u), -count, item[0])
+
+    for (t, path, u), count in sorted(moved.items(), key=own_name_first):
         if count >= MOVED_FUNCTION_MIN_LINES and t not in done:
             done.add(t)
             step5(path, t, u)
@@ -1114,8 +1283,19 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
                 done.add(spans_t[0])
                 step5(top, spans_t[0], _closest(free, up_free(top), spans_t[0], up_named[name]))
     if own:
+        # Step 7's unit test for a line standing more than once: the innermost functions of the
+        # two lines (none: the module level) hold a pair of lines already (a line moved inside
+        # its function, or between two places of the module level).
+        up_spans_main = def_spans(theirs)
+        unit_pairs = {(_innermost(spans, n - 1), _innermost(up_spans_main, row["upstream_line"] - 1))
+                      for n, row in rows.items() if row["upstream_path"] == main}
+
+        def same_unit(i: int, j: int) -> bool:
+            return (_innermost(spans, i), _innermost(up_spans_main, j)) in unit_pairs
+
         for i, j in unique_rows(lines, theirs, free, up_free(main), rename_text,
-                                {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main}):
+                                {row["upstream_line"] - 1 for row in rows.values() if row["upstream_path"] == main},
+                                {n - 1 for n in rows}, same_unit):
             add(i, j, "reordered")
         # Step 7b: the same between the file and another file blame moved lines from into it (at
         # least MOVED_FUNCTION_MIN_LINES): its lines compared as they are, as step 4 compares
@@ -1134,6 +1314,14 @@ def gap_rows(rel: str, lines: Sequence[str], up_lines: dict[str, list[str]], row
             for i, j in unique_rows(lines, up_lines[path], lines, up_lines[path], rename_text, taken):
                 if lines[i][:1].strip() and up_lines[path][j][:1].strip() and not _is_import(lines[i].strip()):
                     add(i, j, "reordered", path)
+    # Step 7c (since 2026-12-06, fork30): an item moved inside a kept statement. A statement of
+    # several lines at least MOVED_FUNCTION_MIN_LINES of whose lines the steps above paired with
+    # one upstream statement is that statement; a free line of it that is one argument (and its
+    # comma), equal to an argument of that statement no line holds yet, standing once in each,
+    # is that argument moved (``reordered``): ``application_checks``' ``__all__``, written from
+    # ``commands/core.py``'s, kept ``"check",`` ... in order and moved ``"has_role",`` up.
+    for i, j in moved_arguments(lines, rows, up_lines, rename_text):
+        add(i, j[1], "reordered", j[0])
     # Step 8 (since 2026-12-05, late): an ``else:`` or ``finally:`` a step above paired (it holds
     # no text of its own, so a diff pairs any two) is a copy only with the statement it
     # continues: its clause header (the ``if``, ``elif``, ``try``... above it at its indentation)
@@ -1250,7 +1438,8 @@ _FROM_NAMES = re.compile(r"(from[\w.]+import)([\w,]+)")
 
 
 def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[str], up_free: Sequence[str],
-                rename_text: Callable[[str], str], taken_up: set[int]) -> list[tuple[int, int]]:
+                rename_text: Callable[[str], str], taken_up: set[int], taken: Set[int] = frozenset(),
+                same_unit: Callable[[int, int], bool] = lambda i, j: False) -> list[tuple[int, int]]:
     """Step 7: (i, j) of a line moved within its own file.  A line that stands exactly once in
     the target file and once in its own upstream file, equal on step 4's key (annotations and
     trailing comments cut; a ``from X import`` line's names read in sorted order, since
@@ -1266,11 +1455,17 @@ def unique_rows(lines: Sequence[str], up_lines: Sequence[str], free: Sequence[st
 
     mine = Counter(key(text) for text in free if text.strip())
     theirs = Counter(key(text) for text in up_free if text.strip())
-    at = {key(text): j for j, text in enumerate(up_free) if text.strip()}
+    mine_free = Counter(key(text) for i, text in enumerate(free) if text.strip() and i not in taken)
+    theirs_free = Counter(key(text) for j, text in enumerate(up_free) if text.strip() and j not in taken_up)
+    at = {key(text): j for j, text in enumerate(up_free) if text.strip() and j not in taken_up}
     out = []
     for i, text in enumerate(free):
         k = key(text)
-        if not k or mine[k] != 1 or theirs[k] != 1 or at[k] in taken_up:
+        if not k or i in taken or k not in at:
+            continue
+        # once in each file; or once among the lines no step paired, in each, and in the same
+        # unit (since 2026-12-06): the other copies paired with each other
+        if not (mine[k] == theirs[k] == 1 or (mine_free[k] == theirs_free[k] == 1 and same_unit(i, at[k]))):
             continue
         if _is_import(text.strip()) or sum(ch.isalnum() for ch in k) >= UNIQUE_MIN_ALNUM:
             out.append((i, at[k]))
