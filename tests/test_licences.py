@@ -622,6 +622,12 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
                      "Copyright (c) 2031 - 2035, Foundry of Lichens, Bramble Street.  All rights reserved.",
                      "Copyright (c) 2036 Sedge Works, Inc.")
     assert all(holder(line) for line in found)
+    # a line break inside the quote but after no comma (CPython's LICENSE as black's blib2to3
+    # ships it: "...Python Software Foundation; All" / "Rights Reserved" are retained")
+    data = (b'i.e., "Copyright (c) 2031, 2032,\n2033 Quillwort Foundation; All\n'
+            b'Rights Reserved" are retained in every\ncopy.\n')
+    found = read_licence_file("LICENSE", data).copyrights
+    assert found == ("Copyright (c) 2031, 2032, 2033 Quillwort Foundation; All Rights Reserved",)
 
 
 

@@ -223,6 +223,9 @@ def copyright_lines(lines: list[str]) -> tuple[str, ...]:
     return tuple(dict.fromkeys(t for t in whole if not is_template(t) and _HOLDER_EVIDENCE_RE.search(t)))
 
 
+_QUOTED_STATEMENT_LINES = 3  # a licence's prose wraps a quoted copyright statement over a few lines
+
+
 def _whole_statement(lines: list[str], k: int, text: str) -> str:
     """The copyright statement that starts with ``text`` on line ``k`` (0-based), as a licence
     file wraps it: a line that ends with a comma (a list of years, a holder's address) goes on
@@ -230,7 +233,11 @@ def _whole_statement(lines: list[str], k: int, text: str) -> str:
     'i.e., "Copyright (c) 2001, ... Python Software Foundation; All Rights Reserved" are
     retained') ends at its closing quote. Else the line would credit a holder it cuts off."""
     quoted = lines[k][: max(lines[k].find(text), 0)].rstrip().endswith('"')
-    while text.rstrip().endswith(",") and k + 1 < len(lines) and lines[k + 1].strip():
+    last = k + _QUOTED_STATEMENT_LINES
+    # a quoted statement goes on to its closing quote, over at most a few lines ("...Python
+    # Software Foundation; All" / "Rights Reserved\" are retained" in CPython's licence)
+    while ((text.rstrip().endswith(",") or (quoted and '"' not in text and k < last))
+           and k + 1 < len(lines) and lines[k + 1].strip()):
         k += 1
         text = f"{text.rstrip()} {lines[k].strip()}"
     return text.split('"', 1)[0].rstrip() if quoted else text
