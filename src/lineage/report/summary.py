@@ -289,7 +289,7 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
     shared = summary["shared"]
     assert isinstance(shared, dict)
     third, back = shared["third_party"], shared["from_target"]
-    out = [f"## Shared third-party code: {third['files']:,} files", "",
+    out = [f"## Shared third-party code: {third['files']:,} target files", "",
            f"{third['lines']:,} non-blank lines ({third['code_lines']:,} code) of these files are shared with "
            "upstream files that are themselves third-party code (a vendored folder, or a header naming "
            "another origin) and the target file does not name the upstream: they are not counted as "
@@ -305,14 +305,15 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
                 "distribution is named only when the upstream's declared requirements, or else the target's, "
                 "require one of the third party's name; the release is the one the upstream's requirement "
                 "pins, else the lowest it allows (summary.json `third_parties`).", ""]
-    out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} files", "",
+    out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} target files", "",
             f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
             "whose header says they came from the target (marker, URL into its repository, or its "
             "authors' copyright), or with a part of one that a marker there says came from the target; "
             "the target file does not name that upstream file. Not counted as copied.", ""]
     origins = [o for o in summary["upstream_origins"] if o["origin"] == "from_target"]  # type: ignore[union-attr]
-    if origins:
-        out += ["| upstream file | evidence |", "|---|---|"]
+    if origins:  # every upstream file or part that says so, whether or not a target file shares lines with it
+        out += [f"The {len(origins):,} upstream files or parts whose header or marker says they came from the "
+                "target:", "", "| upstream file | evidence |", "|---|---|"]
         out += [f"| {md_code(o['path'])}{_part(o)} | line {o['line']}: {md_text(o['evidence'], 100)} |"
                 for o in origins]
         out.append("")
