@@ -925,6 +925,24 @@ def test_as_upstream_package_renames_the_module_where_it_stands() -> None:
     assert as_upstream_package("x = 1", fork) is None
 
 
+def test_as_upstream_folder_renames_the_folder_above_the_module() -> None:
+    from lineage.match.imports import as_upstream_folder
+
+    moved = ("lightning.pytorch", "pytorch_lightning")
+    assert (as_upstream_folder("from lightning.pytorch.loggers.csv_logs import CSVLogger  # noqa: F401", moved)
+            == "from pytorch_lightning.loggers.csv_logs import CSVLogger  # noqa: F401")
+    assert as_upstream_folder("import lightning.pytorch", moved) == "import pytorch_lightning"
+    assert (as_upstream_folder("from lightning.pytorch.core import module as m", moved)
+            == "from pytorch_lightning.core import module as m")
+    # another folder of the target, a name that only starts alike, a root folder on either side
+    assert as_upstream_folder("from lightning.fabric import Fabric", moved) is None
+    assert as_upstream_folder("import lightning.pytorchx", moved) is None
+    assert as_upstream_folder("import lightning", moved) is None
+    assert as_upstream_folder("from pip._vendor.rich import box", ("pip._vendor", "")) is None
+    assert as_upstream_folder("from lightning.pytorch import x", ("", "")) is None
+    assert as_upstream_folder("x = lightning.pytorch", moved) is None
+
+
 _VENDORED_UP = ("import requests\n"
                 "from cachecontrol.cache import DictCache, SeparateBodyBaseCache\n"
                 "from cachecontrol.serialize import Serializer\n\n\n"

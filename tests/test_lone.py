@@ -427,6 +427,34 @@ def test_a_forks_import_of_its_renamed_package_or_sorted_names_stays(run_compare
     assert off.loc[len(off) - 4, "match"] == frame.loc[len(frame) - 4, "match"] == "verbatim"  # the code
 
 
+def test_an_import_below_a_renamed_subpackage_stays(run_compare: Runner) -> None:
+    """A project that moved one of its upstream's two top packages below a package of its own
+    (lightning 2.4.0's ``lightning/pytorch/`` <- pytorch-lightning's ``pytorch_lightning/``, the
+    upstream also holding ``lightning_fabric/``): ``from newpkg.gears.helpers import tally`` <-
+    ``from oldgears.helpers import tally``, lone among the file's own imports, is the upstream's
+    import but for the folder rename (``lone_placed_import_variants``), paired near with it. The
+    top-package rule cannot read this rename (two upstream packages, and the module's first
+    component is no package of the upstream); before, it was none."""
+    theirs = ["import json", "from oldgears.helpers import tally", "import csv"]
+    mine = ["import json", "from newpkg.gears.helpers import tally", "import csv"]
+    bodies = {name: _MODULE_BODY.replace("sprocket", name) for name in ("sprockets", "gears", "pulleys")}
+    upstream = {"oldgears/__init__.py": "", "otherpkg/__init__.py": "", "otherpkg/unrelated.py": "VALUE = 1\n",
+                "oldgears/sprockets.py": "\n".join(theirs) + "\n" + bodies["sprockets"],
+                **{f"oldgears/{name}.py": "import json\n" + body for name, body in bodies.items()
+                   if name != "sprockets"}}
+    head, lines = _among_own_imports(mine)
+    target = {"newpkg/__init__.py": "", "newpkg/gears/__init__.py": "",
+              "newpkg/gears/sprockets.py": "\n".join(head) + "\n" + bodies["sprockets"],
+              **{f"newpkg/gears/{name}.py": "import json\n" + body for name, body in bodies.items()
+                 if name != "sprockets"}}
+    frame = file_lines(run_compare(target, [("up", upstream)]), "newpkg/gears/sprockets.py")
+    assert frame.loc[lines[1], "match"] == "near"
+    assert frame.loc[lines[1], "upstream_line"] == 2
+    off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(lone_placed_import_variants=0)),
+                     "newpkg/gears/sprockets.py")
+    assert off.loc[lines[1], "match"] == "none"
+
+
 def test_a_shared_path_alone_keeps_no_lone_import(run_compare: Runner) -> None:
     """Two unrelated ``setup.py`` files share a path and a few imports, nothing else: the place
     is no link, so the imports, each lone among the target's own, are none."""

@@ -87,7 +87,13 @@ from lineage.match.fill_lines import (
     is_free,
     span_arrays,
 )
-from lineage.match.imports import as_upstream_package, import_module, is_import_line, unvendored_import
+from lineage.match.imports import (
+    as_upstream_folder,
+    as_upstream_package,
+    import_module,
+    is_import_line,
+    unvendored_import,
+)
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.origin import vendored_root
 from lineage.match.records import NONE, VERBATIM
@@ -226,6 +232,7 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed
     sorted_names = bool(lab.p.fill_import_sorted_names)
     renamed_package = bool(lab.p.lone_placed_import_variants) and placed
     packages = lab.packages(u_file)
+    modules = lab.renamed_modules(u_file) if renamed_package else ("", "")
     for uc, form, names in _upstream_imports(lab, u_file):
         if uc not in used:
             by_form.setdefault(form, []).append(uc)
@@ -246,6 +253,9 @@ def imports_in_any_order(lab: FileLabeller, u_file: int, new_number: int, placed
         free_ups = [uc for uc in by_form.get(fold_form(mine, CODE), []) if uc not in used]
         if not free_ups and renamed_package and (theirs := as_upstream_package(mine, packages)) is not None:
             # a fork's import of its renamed package (``lone_placed_import_variants``)
+            free_ups = [uc for uc in by_form.get(fold_form(theirs, CODE), []) if uc not in used]
+        if not free_ups and renamed_package and (theirs := as_upstream_folder(mine, modules)) is not None:
+            # ... or of a module below its renamed folder (lightning.pytorch <- pytorch_lightning)
             free_ups = [uc for uc in by_form.get(fold_form(theirs, CODE), []) if uc not in used]
         if not free_ups and sorted_names and (names := names_key(mine)) is not None:
             # at its own indentation: isort sorted it where it stood (an import moved into a

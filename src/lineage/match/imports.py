@@ -15,6 +15,8 @@ each asking its own question of a line:
 - :func:`as_upstream_package`: a fork's import of its own renamed package as the upstream wrote
   it (``import nextcord`` -> ``import discord``); the fill's import rule pairs it with the
   upstream's and the lone-line rule keeps it as it keeps a verbatim one.
+- :func:`as_upstream_folder`: the same for an import of a module below a renamed folder that is
+  no single top package (``lightning.pytorch.loggers`` -> ``pytorch_lightning.loggers``).
 - :func:`imports_disagree`: two import statements of other modules that bind other names
   (``import io`` / ``import asyncio``): never an edit of one another, whatever their place
   (:func:`lineage.match.labels.pair_label` refuses them).
@@ -85,6 +87,30 @@ def as_upstream_package(text: str, packages: tuple[str, frozenset[str]]) -> str 
     (theirs,) = upstream_packages
     at = m.start(named)  # where the name stands (``import im``: not the keyword's "im")
     return text[:at] + theirs + text[at + len(top):]
+
+
+def as_upstream_folder(text: str, modules: tuple[str, str]) -> str | None:
+    """A one-line import of a module below the target file's renamed folder as the upstream wrote
+    it, in a pair at the target file's place below a folder rename (``modules``: the dotted
+    folders above the two files' shared path ending, :meth:`lineage.match.labels.FileLabeller.renamed_modules`).
+    lightning 2.4.0's ``lightning/pytorch/loggers/__init__.py`` stands where pytorch-lightning's
+    ``pytorch_lightning/loggers/__init__.py`` does: ``from lightning.pytorch.loggers.csv_logs
+    import CSVLogger`` -> ``from pytorch_lightning.loggers.csv_logs import CSVLogger``. The
+    rename of a package below the top, or of one of several top packages, which
+    :func:`as_upstream_package` cannot tell; None for any other line, and when either folder
+    is the tree's root (a vendored copy's imports: :func:`unvendored_import`)."""
+    mine, theirs = modules
+    if not mine or not theirs or mine == theirs or not is_import_line(text):
+        return None
+    m = _MODULE.match(text)
+    if m is None:
+        return None
+    named = 1 if m.group(1) else 2  # the group of the module's name (``from X``, ``import X``)
+    name = m.group(named)
+    if name != mine and not name.startswith(mine + "."):
+        return None
+    at = m.start(named)
+    return text[:at] + theirs + text[at + len(mine):]
 
 
 def is_absolute_import(text: str) -> bool:

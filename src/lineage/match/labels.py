@@ -23,12 +23,14 @@ from rapidfuzz.distance import Indel
 
 from lineage.index import CODE
 from lineage.index.normalise import similarity_text
+from lineage.index.project import import_parts
 from lineage.match.claims import FileClaims
 from lineage.match.hits import Side
 from lineage.match.imports import imports_disagree
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
 from lineage.match.regions import Chain, Run, weak_region_proven
+from lineage.match.renames import shared_ending_folders
 
 if TYPE_CHECKING:
     from lineage.match.fill_lines import AlignForms
@@ -380,6 +382,17 @@ class FileLabeller:
         and the top-level packages and modules of the upstream tree ``u_file`` belongs to
         (:meth:`Side.top_packages`), for :func:`pair_label`'s import test."""
         return self._t_top, self.upstream.top_packages(int(self.upstream.upstream_of[u_file]))
+
+    def renamed_modules(self, u_file: int) -> tuple[str, str]:
+        """The folders above the target file's and upstream file ``u_file``'s shared path ending,
+        dotted as their imports name them (``lightning.pytorch`` and ``pytorch_lightning`` for
+        ``lightning/pytorch/loggers/__init__.py`` and ``pytorch_lightning/loggers/__init__.py``);
+        ("", "") when the paths share no ending or are the same. For
+        :func:`~lineage.match.imports.as_upstream_folder`, in a pair at the target file's place."""
+        t_path = "/".join(import_parts(self.target.files[self.t_file].path, self.target.package_roots))
+        u_path = "/".join(import_parts(self.upstream.files[u_file].path, self.upstream.package_roots))
+        folders = shared_ending_folders(t_path, u_path)
+        return ("", "") if folders is None else (folders[0].replace("/", "."), folders[1].replace("/", "."))
 
     def distinctive(self, text: str, tokens: int) -> bool:
         """A line that may be paired alone in an established pair (a lone survivor)."""

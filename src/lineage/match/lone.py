@@ -158,7 +158,7 @@ from lineage.match.fill_lines import fold_form
 from lineage.match.fill_statements import Statements, def_key
 from lineage.match.fill_survivors import indentation, names_key
 from lineage.match.idioms import IdiomFilter
-from lineage.match.imports import as_upstream_package, is_import_line
+from lineage.match.imports import as_upstream_folder, as_upstream_package, is_import_line
 from lineage.match.labels import FileLabeller, similarity
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import OPENERS, added_arguments, bracket_tokens, only_added_or_dropped
@@ -349,13 +349,14 @@ def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_
 
 def _import_variant(lab: FileLabeller, tc: int, u_file: int) -> bool:
     """Whether the one-line import at content line ``tc`` is its upstream line but for the
-    fork's rename of its package (:func:`as_upstream_package`) or the order of its names
-    (:func:`names_key`)."""
+    fork's rename of its package (:func:`as_upstream_package`) or of a folder above it
+    (:func:`as_upstream_folder`) or the order of its names (:func:`names_key`)."""
     text = lab.t_lines[lab.t_rows[tc]].strip()
     theirs = lab.upstream_lines(u_file)[1][int(lab.result.up_row[lab.t_rows[tc]])].strip()
-    renamed = as_upstream_package(text, lab.packages(u_file))
-    if renamed is not None and fold_form(renamed, CODE) == fold_form(theirs, CODE):
-        return True
+    renames = (as_upstream_package(text, lab.packages(u_file)), as_upstream_folder(text, lab.renamed_modules(u_file)))
+    for renamed in renames:
+        if renamed is not None and fold_form(renamed, CODE) == fold_form(theirs, CODE):
+            return True
     names = names_key(text)
     return names is not None and names == names_key(theirs)
 

@@ -54,7 +54,7 @@ def best_upstream_files(t_file: np.ndarray, up_file: np.ndarray, weight: np.ndar
     return {t: u for t, (_, u) in best.items()}
 
 
-def _folders(t_path: str, u_path: str) -> tuple[str, str] | None:
+def shared_ending_folders(t_path: str, u_path: str) -> tuple[str, str] | None:
     """The folders above the ending two paths share (None: not even the file name is shared,
     or the paths are the same)."""
     t, u = t_path.split("/"), u_path.split("/")
@@ -91,7 +91,7 @@ def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: Match
     for t, vote in enumerate(votes):
         if vote is not None and not abstains(t, vote):
             voting.append(t)
-            folders = _folders(t_paths[t], vote)
+            folders = shared_ending_folders(t_paths[t], vote)
             if folders is not None:
                 counts[folders] += 1
     renames: dict[str, str] = {}
