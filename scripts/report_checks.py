@@ -650,6 +650,15 @@ def check_spdx(r: Report) -> list[Check]:
     snippets.compare("count", len(got), len(want))
     for g, w in zip(got, want, strict=False):
         snippets.compare(f"{w[0]}:{w[1]}", g, w)
+    licence = {(t.target_path, t.upstream, t.upstream_path): t.upstream_licence
+               for t in r.obligations.itertuples(index=False)}
+    concluded = sorted((by_id.get(x["snippetFromFile"], "?"), x.get("comment", ""), x.get("licenseConcluded"))
+                       for x in doc.get("snippets", []))
+    wanted = sorted((t.target_path, f"copied from {t.upstream} {t.upstream_path} lines {t.upstream_start}-"
+                     f"{t.upstream_end}: {t.verbatim_lines} verbatim, {t.near_lines} near",
+                     licence.get((t.target_path, t.upstream, t.upstream_path)) or "NOASSERTION")
+                    for t in regions.itertuples(index=False))
+    snippets.items("licenseConcluded = obligations.csv upstream_licence of the pair", concluded, wanted)
     rel = Counter((x["relationshipType"], x["spdxElementId"].split("-")[1]) for x in doc.get("relationships", []))
     snippets.compare("DESCENDANT_OF per snippet, CONTAINS per file",
                      (rel[("DESCENDANT_OF", "Snippet")], rel[("CONTAINS", "Package")]), (len(want), len(by_id)))
@@ -675,6 +684,10 @@ def check_cyclonedx(r: Report) -> list[Check]:
                        f"{t.upstream_start}-{t.upstream_end}: {t.verbatim_lines} verbatim, {t.near_lines} near")
                       for t in mine.itertuples(index=False))
         check.items(f"{label} occurrences", got, want)
+        check.compare(f"{label} evidence licences = obligations.csv upstream licences",
+                      sorted(x.get("expression", x.get("license", {}).get("id", ""))
+                             for x in a.get("evidence", {}).get("licenses", [])),
+                      sorted(set(r.obligations.loc[r.obligations["upstream"] == label, "upstream_licence"]) - {""}))
     return [check]
 
 
@@ -855,7 +868,21 @@ def check_manifest(r: Report) -> list[Check]:
         if path.is_file():
             check.compare(name, digest, "sha256:" + hashlib.sha256(path.read_bytes()).hexdigest())
     check.compare("complete", manifest.get("complete"), True)
-    return [check]
+    inputs = Check("manifest.json inputs = summary.json, summary.md and files.csv")
+    t, f, s = manifest["target"], r.files, r.summary
+    inputs.compare("target python/indexed files", (t["python_files"], t["indexed_files"]),
+                   (s["files"]["python"], s["files"]["indexed"]))
+    inputs.compare("target skipped files", sorted(x["path"] for x in t["skipped_files"]),
+                   sorted(f.loc[f["status"] == "skipped", "target_path"]))
+    inputs.compare("target files with syntax errors", sorted(t["files_with_syntax_errors"]),
+                   sorted(f.loc[f["reason"].str.startswith("syntax errors"), "target_path"]))
+    inputs.compare("target spec/digest/tree digest", (t["spec"], t["digest"], t["tree_digest"]),
+                   (s["target"]["spec"], s["target"]["digest"], s["target"]["tree_digest"]))
+    inputs.compare("upstreams spec/label/digest/tree digest",
+                   [(u["spec"], u["label"], u["digest"], u["tree_digest"]) for u in manifest["upstreams"]],
+                   [(u["spec"], u["label"], u["digest"], u["tree_digest"]) for u in s["upstreams"]])
+    inputs.compare("summary.md's target line", f"Target: `{t['spec']}` ({t['tree_digest']})." in r.md, True)
+    return [check, inputs]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -889,6 +916,35 @@ def check_readme(r: Report, readme: Path) -> list[Check]:
     m = re.search(rf"`verbatim` lines \(({NUMBER})\) whose stripped text differs", text)
     check.compare("real-pair checks: verbatim rows", num(m.group(1)) if m else None,
                   int((r.lines["match"] == "verbatim").sum()))
+    ob = s["obligations"]
+    m = re.search(rf"`obligations.csv` has ({NUMBER}) rows for ({NUMBER}) target files; ({NUMBER}) rows lack "
+                  rf"something: the upstream\s+copyright line in ({NUMBER}).*?a licence notice in ({NUMBER}), a\s+"
+                  rf"modification notice in ({NUMBER})", text, flags=re.S)
+    check.compare("licence review: obligations", tuple(num(x) for x in m.groups()) if m else None,
+                  (ob["rows"], ob["target_files"], ob["rows_missing_something"], ob["missing"]["copyright"],
+                   ob["missing"]["licence-notice"], ob["missing"]["modification-notice"]))
+    spdx = json.loads((r.out / "lineage.spdx.json").read_text(encoding="utf-8"))
+    m = re.search(rf"`lineage.spdx.json`: ({NUMBER}) files, ({NUMBER}) snippets", text)
+    check.compare("licence review: SPDX files/snippets", tuple(num(x) for x in m.groups()) if m else None,
+                  (len(spdx["files"]), len(spdx["snippets"])))
+    rules = Counter(x["ruleId"] for x in json.loads((r.out / "lineage.sarif").read_text(encoding="utf-8"))
+                    ["runs"][0]["results"])
+    m = re.search(rf"({NUMBER}) `unmarked-copy` \(the regions.*?and ({NUMBER}) `missing-notice` results", text,
+                  flags=re.S)
+    check.compare("licence review: SARIF results", tuple(num(x) for x in m.groups()) if m else None,
+                  (rules["unmarked-copy"], rules["missing-notice"]))
+    u = s["unmarked_files"]
+    m = re.search(rf"unmarked copied code lines: ({NUMBER}), more than", text)
+    check.compare("CI gate: unmarked copied code lines", num(m.group(1)) if m else None,
+                  u["code_verbatim"] + u["code_near"])
+    f = r.files[(r.files["status"] == "indexed") & (r.files["marker"] == "")]
+    big = f[(f["verbatim_code_lines"] + f["near_code_lines"]) >= 500]
+    m = re.search(r"`--require-marker-min-lines 500` exits 1 with (\d+) files?", text)
+    check.compare("CI gate: unmarked files with 500+ copied code lines", int(m.group(1)) if m else None, len(big))
+    pages = len([p for p in (r.out / "html").iterdir()]) if (r.out / "html").is_dir() else 0
+    m = re.search(rf"`html/` is [\d.]+ MB in ({NUMBER}) files \(({NUMBER}) pages", text)
+    check.compare("HTML size: files and pages", tuple(num(x) for x in m.groups()) if m else None,
+                  (pages, pages - len(ASSETS)))
     a = s["all_files"]
     for label, value in (("`verbatim`, all files", a["code_verbatim"]), ("`near`, all files", a["code_near"]),
                          ("all", a["code_verbatim"] + a["code_near"])):
