@@ -272,7 +272,15 @@ def check_functions(r: Report) -> list[Check]:
     def upto(sums: object, path: str, line: int) -> int:
         return int(sums[start_of[path] + line - 1]) if line >= 1 else 0  # type: ignore[index]
 
+    copied_rows = r.lines[copied]
+    sources = {p: g for p, g in copied_rows.groupby("target_path", sort=False)}
     for f in r.functions.itertuples(index=False):
+        if f.upstream_path:  # the upstream def/class most copied code lines came from: one of their files
+            g = sources.get(f.target_path)
+            span = g[(g["line"] >= f.start_line) & (g["line"] <= f.end_line)] if g is not None else None
+            inside = set() if span is None else set(zip(span["upstream"], span["upstream_path"], strict=True))
+            check.compare(f"{f.target_path}:{f.qualname} upstream file among its copied lines' files",
+                          (f.upstream, f.upstream_path) in inside, True)
         n_code = upto(code_sum, f.target_path, f.end_line) - upto(code_sum, f.target_path, f.start_line - 1)
         n_copied = upto(copied_sum, f.target_path, f.end_line) - upto(copied_sum, f.target_path, f.start_line - 1)
         what = f"{f.target_path}:{f.qualname}"
