@@ -517,7 +517,7 @@ def md_rows(section: list[str]) -> tuple[list[list[str]], int]:
 
 def section_count(title: str) -> int | None:
     """N of a section title 'Shared ...: N files'."""
-    m = re.search(rf": ({NUMBER})(?: files)?$", title)
+    m = re.search(rf": ({NUMBER})(?: target files| files)?$", title)
     return num(m.group(1)) if m else None
 
 
@@ -596,6 +596,9 @@ def check_summary_md(r: Report) -> list[Check]:
     origins = [o for o in s["upstream_origins"] if o["origin"] == "from_target"]
     listed = re.findall(r"^\| `([^`]*)`(?: \(lines (\d+)-(\d+)\))? \| line (\d+):", "\n".join(secs.get(back, [])),
                         flags=re.M)
+    m = re.search(rf"The ({NUMBER}) upstream files or parts whose header or marker says", body)
+    if m:  # said above the table since fdce51e
+        prose.compare("from-target origins counted", num(m.group(1)), len(origins))
     prose.compare("from-target origins table", [(p, a, b, int(n)) for p, a, b, n in listed],
                   [(o["path"], *(map(str, o["lines"]) if o["lines"] else ("", "")), o["line"]) for o in origins])
     m = re.search(rf"Licence and copyright header lines: ({NUMBER}) labelled copied as part of copied code; "
