@@ -7,9 +7,11 @@ A licence reviewer's check before signing: each figure is recomputed here from t
 roles) by rules written in this file from the README's definitions, never by lineage's own
 figure code, and compared with every place that states it: summary.json, summary.md, files.csv,
 regions.csv, functions.csv, obligations.csv, ATTRIBUTION.md, the SPDX, CycloneDX and SARIF
-attachments, the HTML index and pages, and manifest.json's output digests. ``--readme`` also
-compares the main job's figures a README states (its headline bullets, list counts and the
-real-pair checks' counts) with the report.
+attachments, the HTML index and pages, and manifest.json's output digests and inputs. lines.csv
+itself is checked against its definitions (similarity, pairing). ``--readme`` also compares the
+main job's figures a README states (its headline bullets, list counts, the real-pair checks'
+counts, the estimate table's lines, the licence review, CI gate and HTML size figures) with the
+report: a README states those of one report, so they disagree once later rules move them.
 
 Prints one row per invariant: how many items it compared and how many disagree (with examples);
 exits 1 when any disagrees. ``check_report`` returns the rows for tests.
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import html
 import json
 import re
 import sys
@@ -479,8 +482,6 @@ def md_cell(text: str) -> str:
     m = re.fullmatch(r"(`+) ?(.*?) ?\1", text)
     if m:
         return m.group(2).replace("\\|", "|")
-    import html
-
     return html.unescape(re.sub(r"\\([|\\`])", r"\1", text))
 
 
