@@ -33,6 +33,7 @@ def script_module(name: str) -> ModuleType:
     spec = importlib.util.spec_from_file_location(name, SCRIPTS / f"{name}.py")
     assert spec and spec.loader
     module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module  # dataclasses look their module up while it is being executed
     spec.loader.exec_module(module)
     return module
 

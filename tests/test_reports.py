@@ -174,3 +174,18 @@ def test_summary_markdown_from_a_given_summary_is_the_same(written: tuple[Compar
     text = summary_markdown(comparison)
     assert summary_markdown(comparison, summary_dict(comparison)) == text
     assert (out / "summary.md").read_text(encoding="utf-8") == text
+
+
+def test_summary_definitions_say_that_a_copyright_line_marks_a_file(run_compare) -> None:  # type: ignore[no-untyped-def]
+    """A copyright line naming the upstream marks a file (marker kind ``copyright``: 10 of sglang's
+    224 marked files), as the README's *marked* says; summary.md's definition left it out, so a
+    reviewer found marked files whose marker its definition did not cover."""
+    from lineage.report.summary import summary_markdown
+
+    body = treegen.distinctive_functions(3)
+    comparison = run_compare({"pkg/a.py": "# Copyright 2024 The upstream team.\n" + body},
+                             [("upstream", {"upstream/a.py": body})])
+    files = comparison.files.set_index("target_path")
+    assert files.loc["pkg/a.py", "marker_kind"] == "copyright"
+    definition = next(line for line in summary_markdown(comparison).splitlines() if line.startswith("- *marked*"))
+    assert "a copyright line naming it" in definition and "marker kind `copyright`" in definition

@@ -414,3 +414,7 @@ def test_a_file_with_copied_docstrings_only_is_listed_apart(run_compare: Runner)
     assert "pkg/routing.py" not in summary["lists"]["unmarked_with_copied"]
     text = summary_markdown(comparison, summary)
     assert "## Files with copied comments or docstrings only: 1" in text
+    # a file with copied lines, as obligations.csv and the SPDX document count it; not one listed
+    # with copied code (summary format 11; before, with_copied_lines said 0 here)
+    assert summary["files"]["with_copied_lines"] == summary["obligations"]["target_files"] == 1
+    assert summary["files"]["with_copied_code"] == 0

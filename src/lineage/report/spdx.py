@@ -3,7 +3,8 @@
 * one Package per source (target first): name, version, purl (external reference), download
   location, sha256 of the archive, declared licence, copyright text from its root licence files;
   upstreams have ``filesAnalyzed: false``.
-* one File per target file holding copied code (``CONTAINS`` from the target package), with SHA1
+* one File per target file holding copied lines (``CONTAINS`` from the target package; re-export-only
+  and prose-only files too: their lines are under the upstream's licence as well), with SHA1
   and SHA256 of its bytes, the licences its SPDX lines and notices name, its copyright lines.
 * one Snippet per copied region: its target line range and byte range (1-based, inclusive, line
   ends left out), the concluded licence = the upstream file's licence (copied code stays under

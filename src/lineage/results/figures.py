@@ -196,14 +196,18 @@ def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
 
 
 def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, int]:
-    """How many Python files were indexed, skipped, parsed with errors, marked, hold copied code."""
+    """How many Python files were indexed, skipped, parsed with errors, marked, hold a copied
+    line (``with_copied_lines``: the files obligations.csv and the SPDX document name, re-export-only
+    and prose-only ones included) and are listed with copied code (``with_copied_code``)."""
+    indexed = files[files["status"] == "indexed"]
     return {
         "python": int(len(files)),
-        "indexed": int((files["status"] == "indexed").sum()),
+        "indexed": int(len(indexed)),
         "skipped": int((files["status"] == "skipped").sum()),
         "with_parse_errors": int(files["reason"].str.startswith("syntax errors").sum()),
         "marked": int(len(groups["marked"])),
-        "with_copied_lines": int(len(groups["marked_with_copied"]) + len(groups["unmarked_with_copied"])),
+        "with_copied_lines": int(((indexed["verbatim_lines"] + indexed["near_lines"]) > 0).sum()),
+        "with_copied_code": int(len(groups["marked_with_copied"]) + len(groups["unmarked_with_copied"])),
     }
 
 
