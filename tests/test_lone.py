@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import replace
 
 from conftest import Runner, file_lines
-from hypothesis import given
-from hypothesis import strategies as st
 
 from lineage.match import MatchParams
 
@@ -864,14 +862,3 @@ def test_a_bracket_whose_content_is_new_stays_none(run_compare: Runner) -> None:
     low = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_bracket_min_share=0.0)),
                      "pkg/models.py")
     assert low.loc[7, "match"] == "near"
-
-
-@given(st.text(alphabet=" \t([{)]}#,:->x.|\u00a0\u2003", max_size=16))
-def test_bracket_line_first_character_test_changes_no_answer(text: str) -> None:
-    """_bracket_line tells most lines by their first character (round speed30): the answer is
-    the two patterns' on the code before the comment, as before."""
-    from lineage.match.lone import _CLOSER, _OPENER, _bracket_line
-
-    code = text.split("#", 1)[0].strip()
-    expected = "close" if _CLOSER.fullmatch(code) else "open" if _OPENER.fullmatch(code) else ""
-    assert _bracket_line(text) == expected

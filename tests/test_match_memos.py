@@ -216,3 +216,14 @@ def test_align_form_keys_are_the_keys_made_line_by_line(labeller: FileLabeller) 
     u_kinds = span_arrays(lab.upstream, int(lab.upstream.file_start[0]), u_span)[0].tolist()
     assert upstream.keys(keys, u_span, [True] * len(u_span)) == [reference.of(k, upstream[c])
                                                                     for c, k in zip(u_span, u_kinds, strict=True)]
+
+
+@given(st.text(alphabet=" \t([{)]}#,:->x.|\u00a0\u2003", max_size=16))
+def test_bracket_line_first_character_test_changes_no_answer(text: str) -> None:
+    """The lone-bracket rule's _bracket_line tells most lines by their first character (round
+    speed30): the answer is the two patterns' on the code before the comment, as before."""
+    from lineage.match.lone import _CLOSER, _OPENER, _bracket_line
+
+    code = text.split("#", 1)[0].strip()
+    expected = "close" if _CLOSER.fullmatch(code) else "open" if _OPENER.fullmatch(code) else ""
+    assert _bracket_line(text) == expected
