@@ -117,3 +117,20 @@ def test_large_lookups_take_the_hash_table_with_the_same_answers() -> None:
     assert np.array_equal(isin_sorted(a, members), np.isin(a, members))
     at = np.searchsorted(members, a).clip(0, len(members) - 1)
     assert np.array_equal(positions(members, a), np.where(members[at] == a, at, -1))
+
+
+@given(st.integers(1, 4).flatmap(lambda k: st.lists(
+    st.tuples(*[st.integers(-(2**40), 2**40) | st.integers(-3, 3)] * k), max_size=40)))
+def test_lexsort_ints_is_numpys(rows: list[tuple[int, ...]]) -> None:
+    """The one combined sort gives np.lexsort's order, ties included (both stable), and a set of
+    keys too wide to combine falls back to np.lexsort."""
+    width = len(rows[0]) if rows else 2
+    keys = tuple(np.array([row[k] for row in rows], np.int64) for k in range(width))
+    assert arrays.lexsort_ints(keys).tolist() == np.lexsort(keys).tolist()
+
+
+def test_lexsort_ints_combines_narrow_keys_into_one_sort() -> None:
+    keys = (np.array([3, 1, 2, 1]), np.array([0, 0, 1, 1]), np.array([5, 5, 5, 4]))
+    with patch.object(np, "lexsort", side_effect=AssertionError("not combined")):
+        order = arrays.lexsort_ints(keys)
+    assert order.tolist() == [3, 1, 0, 2]

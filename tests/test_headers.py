@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 from hypothesis import given
 from hypothesis import strategies as st
 
+from lineage.index import BLANK, CODE, COMMENT, DOCSTRING
+from lineage.markers.prefilter import may_hold_marker
 from lineage.match import headers
 
 
@@ -173,3 +176,60 @@ def test_a_provenance_marker_between_notice_lines_stays_prose() -> None:
              "# https://huggingface.co/Org/Model/blob/main/modeling_model.py", "# Copyright (c) Org Inc."]
     kinds = np.array([COMMENT, BLANK, COMMENT, COMMENT, COMMENT], np.uint8)
     assert headers.header_rows(lines, kinds).tolist() == [True, False, False, False, True]
+
+
+def _header_rows_line_by_line(lines: list[str], kinds: np.ndarray) -> np.ndarray:
+    """header_rows as it was before round speed30: is_notice_line on every prose line, then a
+    walk over every block of prose lines."""
+    n = len(kinds)
+    out = np.zeros(n, bool)
+    prose = (kinds == COMMENT) | (kinds == DOCSTRING)
+    for row in np.flatnonzero(prose).tolist():
+        if row < len(lines) and headers.is_notice_line(lines[row]):
+            out[row] = True
+    if not out.any():
+        return out
+
+    def separator(r: int) -> bool:
+        return r < len(lines) and bool(headers._SEPARATOR_RE.match(lines[r]))
+
+    row = 0
+    while row < n:
+        if not prose[row]:
+            row += 1
+            continue
+        start = row
+        while row < n and (prose[row] or not lines[row].strip() if row < len(lines) else False):
+            row += 1
+        notices = [r for r in range(start, row) if out[r]]
+        for a, b in zip(notices, notices[1:], strict=False):
+            words = [r for r in range(a + 1, b) if prose[r] and not separator(r)]
+            if len(words) == 1 and not may_hold_marker(lines[words[0]]):
+                out[words[0]] = True
+        r = start
+        while r < row:
+            if not separator(r):
+                r += 1
+                continue
+            end = r
+            while end < row and separator(end):
+                end += 1
+            if (r > start and out[r - 1]) or (end < row and out[end]):
+                out[r:end] |= prose[r:end]
+            r = end
+    return out
+
+
+_BLOCK_LINES = ["# " + phrase for phrase in _PHRASES] + [
+    "#", "# ====", "", "   ", "# met:", "# Adapted from https://github.com/o/r", "x = 1  # Copyright 2020 Foo",
+    "# plain words here", "# ÉTÉ Straße COPYRIGHT ﬁ 2021", "# licensed under the MIT License", '"""', "'''"]
+
+
+@given(st.lists(st.tuples(st.sampled_from(_BLOCK_LINES), st.sampled_from([BLANK, CODE, COMMENT, DOCSTRING])),
+                max_size=30))
+def test_header_rows_are_the_line_by_line_walk(rows: list[tuple[str, int]]) -> None:
+    """The notice words searched on all prose lines at once and only the blocks holding a notice
+    walked (round speed30) give the rows the line-by-line test and the walk of every block gave."""
+    lines = [text for text, _ in rows]
+    kinds = np.array([BLANK if not text.strip() else kind for text, kind in rows], np.uint8)
+    assert headers.header_rows(lines, kinds).tolist() == _header_rows_line_by_line(lines, kinds).tolist()

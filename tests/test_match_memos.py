@@ -193,3 +193,37 @@ def test_a_wholly_free_run_is_the_one_segment_claims_take_without_the_scan(n: in
     from lineage.match.claims import _true_segments
 
     assert _true_segments(np.ones(n, bool)) == [(0, n - 1)]
+
+
+def test_align_form_keys_are_the_keys_made_line_by_line(labeller: FileLabeller) -> None:
+    """AlignForms.keys (round speed30) gives the keys ``Keys.of`` gave line by line, negative
+    ones for unwanted lines included, and makes a form only for a wanted line."""
+    from lineage.match.fill_lines import AlignForms, Keys, align_forms, span_arrays
+
+    lab = labeller
+    span = range(len(lab.t_rows))
+    wanted = [k % 3 != 1 for k in span]
+    kinds = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), span)[0].tolist()
+    reference, keys = Keys(), Keys()
+    forms = AlignForms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, True)
+    expected = [reference.of(k, forms[c] if ok else None) for c, k, ok in zip(span, kinds, wanted, strict=True)]
+    fresh = AlignForms(lab.target, lab.t_file, lab.t_rows, lab.t_lines, True)
+    assert fresh.keys(keys, span, wanted) == expected
+    assert [form is not None for form in fresh._forms] == wanted
+    # a second span sharing the Keys: the ids go on from the first, as with Keys.of
+    upstream = align_forms(lab, 0)
+    u_span = range(len(lab.upstream_lines(0)[0]))
+    u_kinds = span_arrays(lab.upstream, int(lab.upstream.file_start[0]), u_span)[0].tolist()
+    assert upstream.keys(keys, u_span, [True] * len(u_span)) == [reference.of(k, upstream[c])
+                                                                    for c, k in zip(u_span, u_kinds, strict=True)]
+
+
+@given(st.text(alphabet=" \t([{)]}#,:->x.|\u00a0\u2003", max_size=16))
+def test_bracket_line_first_character_test_changes_no_answer(text: str) -> None:
+    """The lone-bracket rule's _bracket_line tells most lines by their first character (round
+    speed30): the answer is the two patterns' on the code before the comment, as before."""
+    from lineage.match.lone import _CLOSER, _OPENER, _bracket_line
+
+    code = text.split("#", 1)[0].strip()
+    expected = "close" if _CLOSER.fullmatch(code) else "open" if _OPENER.fullmatch(code) else ""
+    assert _bracket_line(text) == expected

@@ -9,6 +9,8 @@ arrays), by sorting.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 
@@ -106,6 +108,27 @@ def distinct_pairs(forms: np.ndarray, files: np.ndarray) -> tuple[np.ndarray, np
     first = _starts(forms)
     first[1:] |= files[1:] != files[:-1]
     return forms[first], files[first]
+
+
+def lexsort_ints(keys: Sequence[np.ndarray]) -> np.ndarray:
+    """``np.lexsort(keys)`` of 1-d integer arrays (the last key the primary one): one stable
+    argsort of the keys combined into one int64 when the product of their value ranges fits in
+    63 bits, else ``np.lexsort`` itself. ``np.lexsort`` sorts once per key: on the matcher's
+    hits (four keys) 3.2x the CPU of one sort of the combined key (measured here, numpy 2.4)."""
+    if not keys or len(keys[0]) == 0:
+        return np.lexsort(keys)
+    lows, spans, product = [], [], 1
+    for key in keys:
+        low, high = int(key.min()), int(key.max())
+        lows.append(low)
+        spans.append(high - low + 1)
+        product *= high - low + 1
+    if product >= 1 << 63:
+        return np.lexsort(keys)
+    combined = np.zeros(len(keys[0]), np.int64)
+    for key, low, span in zip(reversed(keys), reversed(lows), reversed(spans), strict=True):
+        combined = combined * span + (key.astype(np.int64) - low)
+    return np.argsort(combined, kind="stable")
 
 
 def _starts(ordered: np.ndarray) -> np.ndarray:

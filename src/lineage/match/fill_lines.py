@@ -53,6 +53,24 @@ class AlignForms:
                                                           self._kinds[content_line], self._strip)
         return form
 
+    def keys(self, keys: Keys, span: range, wanted: list[bool]) -> list[int]:
+        """``keys.of(kind, self[c] if wanted else None)`` for each content line ``c`` of
+        ``span`` (``wanted``: one flag per line), in order: one loop without a call per line
+        (the fill asks for the keys of long edge stretches of a pair again and again)."""
+        forms, lines, rows, kinds, strip = self._forms, self._lines, self._rows, self._kinds, self._strip
+        ids = keys.ids
+        out: list[int] = []
+        for c, ok in zip(span, wanted, strict=True):
+            if not ok:
+                keys.unique -= 1
+                out.append(keys.unique)
+                continue
+            form = forms[c]
+            if form is None:
+                form = forms[c] = align_form(lines[rows[c]], kinds[c], strip)
+            out.append(ids.setdefault((kinds[c], form), len(ids)))
+        return out
+
 
 def align_forms(lab: FileLabeller, u_file: int | None = None) -> AlignForms:
     """The :class:`AlignForms` of the labeller's target file (``u_file`` None; kept by the
@@ -153,13 +171,8 @@ def stretch_keys(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
     """The keys the free lines of a stretch align on inside a copy (:func:`align_form`); a line
     not free, or an upstream line already used, gets a key of its own."""
     keys = Keys()
-    t_kinds, _ = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    t_forms, u_forms = align_forms(lab), align_forms(lab, u_file)
-    t_keys = [keys.of(k, t_forms[tc] if ok else None)
-              for tc, k, ok in zip(t_span, t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(), strict=True)]
-    u_kinds, _ = span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, u_forms[uc] if uc not in used else None)
-              for uc, k in zip(u_span, u_kinds.tolist(), strict=True)]
+    t_keys = align_forms(lab).keys(keys, t_span, free_mask(lab, u_file, t_span).tolist())
+    u_keys = align_forms(lab, u_file).keys(keys, u_span, [uc not in used for uc in u_span])
     return t_keys, u_keys
 
 

@@ -176,13 +176,11 @@ def edge_blocks(lab: FileLabeller, u_file: int, t_span: range, u_span: range, us
     no line identical to upstream and seed nothing, and sit above the first copied function."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     keys = Keys()
-    t_kinds, _ = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)
-    t_forms, u_forms = align_forms(lab), align_forms(lab, u_file)
-    t_keys = [keys.of(k, t_forms[tc] if ok and k == CODE else None)
-              for tc, k, ok in zip(t_span, t_kinds.tolist(), free_mask(lab, u_file, t_span).tolist(), strict=True)]
-    u_kinds, _ = span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)
-    u_keys = [keys.of(k, u_forms[uc] if uc not in used and k == CODE else None)
-              for uc, k in zip(u_span, u_kinds.tolist(), strict=True)]
+    t_code = span_arrays(lab.target, int(lab.target.file_start[lab.t_file]), t_span)[0] == CODE
+    t_keys = align_forms(lab).keys(keys, t_span, (free_mask(lab, u_file, t_span) & t_code).tolist())
+    u_code = (span_arrays(lab.upstream, int(lab.upstream.file_start[u_file]), u_span)[0] == CODE).tolist()
+    u_wanted = [ok and uc not in used for uc, ok in zip(u_span, u_code, strict=True)]
+    u_keys = align_forms(lab, u_file).keys(keys, u_span, u_wanted)
     aligned = align_keys(t_keys, u_keys)
     blocks: list[list[tuple[int, int]]] = []
     for i, j in aligned:

@@ -77,6 +77,29 @@ def is_notice_line(text: str) -> bool:
     return _NOTICE_RE.search(text) is not None
 
 
+def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
+    """The rows among ``rows`` whose line :func:`is_notice_line` holds: the notice words looked
+    for in all of those lines at once (joined, case-folded once), the regex read only on lines
+    holding one. A word holds no line break, so no find spans two lines."""
+    if not rows:
+        return []
+    texts = [lines[row] for row in rows]
+    folded = [text.casefold() for text in texts]
+    lengths = np.fromiter(map(len, folded), np.int64, len(folded))
+    starts = np.cumsum(lengths + 1) - lengths - 1
+    joined = "\n".join(folded)
+    offsets: list[int] = []
+    for word in _NOTICE_WORDS:
+        at = joined.find(word)
+        while at >= 0:
+            offsets.append(at)
+            at = joined.find(word, at + len(word))
+    if not offsets:
+        return []
+    found = np.unique(np.searchsorted(starts, offsets, "right") - 1).tolist()
+    return [rows[k] for k in found if _NOTICE_RE.search(texts[k]) is not None]
+
+
 def is_holder_line(text: str) -> bool:
     """Whether a notice line names a copyright holder (a copyright or SPDX-FileCopyrightText line,
     or the ASF form's "Licensed to HOLDER under one ...")."""
@@ -88,10 +111,8 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
     n = len(kinds)
     out = np.zeros(n, bool)
     prose = (kinds == COMMENT) | (kinds == DOCSTRING)
-    candidates = np.flatnonzero(prose)
-    for row in candidates.tolist():
-        if row < len(lines) and is_notice_line(lines[row]):
-            out[row] = True
+    candidates = np.flatnonzero(prose[: len(lines)]).tolist()
+    out[_notice_rows(lines, candidates)] = True
     if not out.any():
         return out
     # Within a block of prose lines (blank lines do not end it) that holds a notice line: one lone
@@ -106,14 +127,25 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
     def separator(r: int) -> bool:
         return r < len(lines) and bool(_SEPARATOR_RE.match(lines[r]))
 
-    row = 0
-    while row < n:
-        if not prose[row]:
-            row += 1
+    def joins(r: int) -> bool:  # a row a block runs on through: prose or blank
+        return r < len(lines) and bool(prose[r] or not lines[r].strip())
+
+    # Only the blocks that hold a notice line, found from their notice lines (a block without
+    # one changes nothing): from the run of joining rows around it, less its leading blank lines.
+    blocks: list[tuple[int, int]] = []
+    for notice in np.flatnonzero(out).tolist():
+        if blocks and notice < blocks[-1][1]:
             continue
-        start = row
-        while row < n and (prose[row] or not lines[row].strip() if row < len(lines) else False):
+        start = notice
+        while start > 0 and joins(start - 1):
+            start -= 1
+        while not prose[start]:
+            start += 1
+        row = notice + 1
+        while row < n and joins(row):
             row += 1
+        blocks.append((start, row))
+    for start, row in blocks:
         notices = [r for r in range(start, row) if out[r]]
         for a, b in zip(notices, notices[1:], strict=False):
             words = [r for r in range(a + 1, b) if prose[r] and not separator(r)]

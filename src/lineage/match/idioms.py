@@ -187,9 +187,17 @@ class IdiomFilter:
             self._forms_of_file[up_file] = forms
         return forms
 
-    def distinctive(self, t_file: int, chains: list[Chain], lines: list[str]) -> np.ndarray:
-        """Global target lines of the chains' evidence that are distinctive, one per distinct form."""
-        glob = unique(np.concatenate([self._shared_lines(t_file, c) for c in chains]))
+    def distinctive(self, t_file: int, chains: list[Chain], lines: list[str],
+                    shared: dict[int, np.ndarray] | None = None) -> np.ndarray:
+        """Global target lines of the chains' evidence that are distinctive, one per distinct form.
+        ``shared``: each chain's :meth:`_shared_lines` by ``id``, kept by the caller for chains
+        it asks about again (:meth:`keep`)."""
+        if shared is None:
+            shared = {}
+        for c in chains:
+            if id(c) not in shared:
+                shared[id(c)] = self._shared_lines(t_file, c)
+        glob = unique(np.concatenate([shared[id(c)] for c in chains]))
         glob = glob[self.files_of_form[glob] <= self.p.idiom_max_files]
         # One form repeated in the target (the same mask line in two kernels) is one piece of evidence.
         glob = glob[unique_first(self.target.h_norm[glob])[1]]
@@ -256,17 +264,23 @@ class IdiomFilter:
             if chain is not identical and chain.up_file not in named:
                 by_pair.setdefault(chain.up_file, []).append(chain)
         weak: set[int] = set()
+        # each chain's evidence lines, made once for both tests (the pair's, then the chain's table rows)
+        shared: dict[int, np.ndarray] = {}
+        alone: dict[int, np.ndarray] = {}  # a pair's one chain: its distinctive lines are the pair's
         for up_file, mine in by_pair.items():
-            found = self.distinctive(t_file, mine, lines)
+            found = self.distinctive(t_file, mine, lines, shared)
+            if len(mine) == 1:
+                alone[id(mine[0])] = found
             tokens = float(np.minimum(self.target.ntok[found], p.token_weight_cap).sum())
             if tokens < p.idiom_min_evidence or len(found) < p.idiom_min_lines or (
                     len(found) < p.idiom_min_abstract_lines
                     and sum(1 for g in found.tolist() if self._textual(g, lines)) < p.idiom_min_lines):
                 weak.add(up_file)
         return [c for c in chains if c is identical or (c.up_file not in weak and not (
-            c.up_file not in named and self._table_rows(t_file, c, lines)))]
+            c.up_file not in named and self._table_rows(t_file, c, lines, shared, alone.get(id(c)))))]
 
-    def _table_rows(self, t_file: int, chain: Chain, lines: list[str]) -> bool:
+    def _table_rows(self, t_file: int, chain: Chain, lines: list[str],
+                    shared: dict[int, np.ndarray] | None = None, found: np.ndarray | None = None) -> bool:
         """Whether a candidate chain is rows of a table and little else: among its distinctive
         lines (one per form, :meth:`distinctive`) a constant statement (``return 1 << 12``,
         :func:`is_constant_statement`), and fewer than ``idiom_table_min_lines`` that are not.
@@ -275,10 +289,12 @@ class IdiomFilter:
         (bits 12 to 18, its own names and docstrings) formed a region with discord.py's
         ``Permissions`` (9 false copies), its pair established by ``flags.py``'s shared
         docstrings that ``discord/flags.py`` claimed. A chain's own rows name no file; the
-        pair's other evidence is no evidence of this chain."""
+        pair's other evidence is no evidence of this chain. ``found``: the chain's distinctive
+        lines when the caller has them (``shared``: as :meth:`distinctive` takes it)."""
         need = self.p.idiom_table_min_lines
         if need <= 0:
             return False
-        rows = [is_constant_statement(lines[int(self.target.row_of[g])].strip())
-                for g in self.distinctive(t_file, [chain], lines).tolist()]
+        if found is None:
+            found = self.distinctive(t_file, [chain], lines, shared)
+        rows = [is_constant_statement(lines[int(self.target.row_of[g])].strip()) for g in found.tolist()]
         return any(rows) and len(rows) - sum(rows) < need

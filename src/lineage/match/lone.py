@@ -668,11 +668,14 @@ def _block_pairs(lab: FileLabeller, is_head: Callable[[str], bool],
 
 # A line of opening brackets alone (the ``{`` of ``CaseInsensitiveDict(`` / ``{`` / ``})``).
 _OPENER = re.compile(r"[(\[{]+")
+_BRACKET_STARTS = frozenset("([{)]}")  # the first character of every line _CLOSER or _OPENER matches
 
 
 def _bracket_line(text: str) -> str:
     """``close`` for a line of closing brackets alone (as ``_CLOSER``; a trailing comment aside),
     ``open`` for one of opening brackets alone, else ``""``."""
+    if text.lstrip()[:1] not in _BRACKET_STARTS:  # both shapes start with a bracket: most lines end here
+        return ""
     code = text.split("#", 1)[0].strip()
     if _CLOSER.fullmatch(code):
         return "close"
@@ -741,8 +744,9 @@ def bracket_pairs(lab: FileLabeller) -> list[tuple[int, int, int, int]]:
     kinds = lab.target_kinds()
     limit = lab.p.fill_statement_max_lines
     found = []
-    for tc in np.flatnonzero(match == NONE).tolist():
-        shape = _bracket_line(lab.t_lines[rows[tc]]) if kinds[tc] == CODE else ""
+    t_rows = rows.tolist()
+    for tc in np.flatnonzero((match == NONE) & (kinds == CODE)).tolist():
+        shape = _bracket_line(lab.t_lines[t_rows[tc]])
         if not shape:
             continue
         closes = shape == "close"

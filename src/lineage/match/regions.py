@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from lineage.arrays import lexsort_ints
 from lineage.index import BLANK, FileIndex
 from lineage.match.hits import Side, find_hits
 from lineage.match.params import MatchParams
@@ -98,7 +99,7 @@ def group_runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarra
     u_file = upstream.file_of[u_idx].astype(np.int64)
     tc = target.cidx[t_idx].astype(np.int64)
     diag = upstream.cidx[u_idx].astype(np.int64) - tc
-    order = np.lexsort((tc, diag, u_file, t_file))
+    order = lexsort_ints((tc, diag, u_file, t_file))
     t_file, u_file, tc, diag, weight = t_file[order], u_file[order], tc[order], diag[order], weight[order]
     brk = np.ones(len(tc), bool)
     brk[1:] = ((t_file[1:] != t_file[:-1]) | (u_file[1:] != u_file[:-1]) | (diag[1:] != diag[:-1])
@@ -111,7 +112,7 @@ def group_runs(target: Side, upstream: Side, t_idx: np.ndarray, u_idx: np.ndarra
     # Runs of one file pair that lie within chaining distance of each other form a cluster; a
     # chain never spans two clusters, so a cluster lighter than one region holds no region.
     # (Vectorised, so the Python chaining below only sees runs that can matter.)
-    order = np.lexsort((run_t0, run_uf, run_tf))
+    order = lexsort_ints((run_t0, run_uf, run_tf))
     starts, ends = starts[order], ends[order]
     run_w, run_tf, run_uf, run_t0, run_t1 = (a[order] for a in (run_w, run_tf, run_uf, run_t0, run_t1))
     new_pair = np.ones(len(starts), bool)
