@@ -628,6 +628,14 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
             b'Rights Reserved" are retained in every\ncopy.\n')
     found = read_licence_file("LICENSE", data).copyrights
     assert found == ("Copyright (c) 2031, 2032, 2033 Quillwort Foundation; All Rights Reserved",)
+    # the quote closed on its own line (CPython 3.13's LICENSE): no prose after it
+    data = (b'notice of copyright, i.e., "Copyright (c) 2031-2034 Quillwort Foundation; All Rights Reserved"\n'
+            b"are retained in Python alone or in any derivative version prepared by Licensee.\n")
+    assert read_licence_file("LICENSE", data).copyrights == (
+        "Copyright (c) 2031-2034 Quillwort Foundation; All Rights Reserved",)
+    # a quote that never closes: the line alone
+    data = b'"Copyright 2031 Quillwort Inc\nLicensed under the Apache License you may not use this file\n'
+    assert read_licence_file("LICENSE", data).copyrights == ("Copyright 2031 Quillwort Inc",)
 
 
 

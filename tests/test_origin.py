@@ -854,3 +854,16 @@ def test_an_older_release_of_the_targets_own_project_is_its_own_code(tmp_path: P
                  "-q", "--no-cache", "--jobs", "1"]) == 0
     summary = json.loads((tmp_path / "out2" / "summary.json").read_text())
     assert [o["origin"] for o in summary["upstream_origins"]] == [FROM_TARGET]
+
+
+def test_two_unrelated_folders_of_one_name_are_no_one_project(tmp_path: Path) -> None:
+    """A folder's label is its name: ``a/src`` and ``b/src`` without metadata are no releases of
+    one project, so an upstream file whose header credits the target stays taken from it."""
+    header = "# Adapted from https://github.com/acme/tgtpkg/blob/main/tgtpkg/core.py\n"
+    t = treegen.write_tree(tmp_path / "a" / "src", {"tgtpkg/__init__.py": "", "tgtpkg/core.py": _body(1)})
+    u = treegen.write_tree(tmp_path / "b" / "src", {"uppkg/__init__.py": "", "uppkg/core.py": header + _body(1)})
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none",
+                 "-q", "--no-cache", "--jobs", "1"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert [(o["path"], o["origin"]) for o in summary["upstream_origins"]] == [("uppkg/core.py", "from_target")]

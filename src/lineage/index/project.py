@@ -261,9 +261,10 @@ def read_project(source: Source) -> ProjectInfo:
 
 
 def same_project(a: TreeIndex, b: TreeIndex) -> bool:
-    """Whether two trees are releases of one project: the same declared distribution name (PEP
-    503 normalised), else the same label when either declares none."""
-    return canonicalize_name(a.project.name or a.info.label) == canonicalize_name(b.project.name or b.info.label)
+    """Whether two trees are releases of one project: both declare the same distribution name
+    (PEP 503 normalised). A label is no such name: two unrelated folders may both be ``src``."""
+    return bool(a.project.name and b.project.name) and canonicalize_name(a.project.name) == canonicalize_name(
+        b.project.name)
 
 
 def upstream_names(tree: TreeIndex) -> set[str]:

@@ -232,14 +232,19 @@ def _whole_statement(lines: list[str], k: int, text: str) -> str:
     on the next non-blank line; a statement quoted in the licence's prose (the PSF licence's
     'i.e., "Copyright (c) 2001, ... Python Software Foundation; All Rights Reserved" are
     retained') ends at its closing quote. Else the line would credit a holder it cuts off."""
-    quoted = lines[k][: max(lines[k].find(text), 0)].rstrip().endswith('"')
-    last = k + _QUOTED_STATEMENT_LINES
+    start = max(lines[k].find(text), 0)
+    quoted = lines[k][:start].rstrip().endswith('"')
+    closed = '"' in lines[k][start:]  # the marker's text may stop short of the closing quote
+    first, last = text, k + _QUOTED_STATEMENT_LINES
     # a quoted statement goes on to its closing quote, over at most a few lines ("...Python
     # Software Foundation; All" / "Rights Reserved\" are retained" in CPython's licence)
-    while ((text.rstrip().endswith(",") or (quoted and '"' not in text and k < last))
+    while ((text.rstrip().endswith(",") or (quoted and not closed and k < last))
            and k + 1 < len(lines) and lines[k + 1].strip()):
         k += 1
+        closed = closed or '"' in lines[k]
         text = f"{text.rstrip()} {lines[k].strip()}"
+    if quoted and not closed:  # no closing quote near: the line alone, not the prose after it
+        return first.split('"', 1)[0].rstrip()
     return text.split('"', 1)[0].rstrip() if quoted else text
 
 
