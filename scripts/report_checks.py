@@ -122,6 +122,11 @@ class Report:
     per_file: pd.DataFrame = field(default_factory=pd.DataFrame)
 
 
+# What :func:`load` reads (the HTML view is checked only when the report has it).
+REPORT_FILES = ("lines.csv", "files.csv", "regions.csv", "functions.csv", "obligations.csv", "ATTRIBUTION.md",
+                "summary.json", "summary.md", "manifest.json")
+
+
 def load(out: Path) -> Report:
     lines = read_csv(out / "lines.csv")
     ints(lines, "line")
@@ -983,7 +988,17 @@ def main() -> int:
     ap.add_argument("report", type=Path)
     ap.add_argument("--readme", type=Path, help="also compare the main job's figures this README states")
     args = ap.parse_args()
-    checks = check_report(args.report, args.readme)
+    # a report the checks cannot read is one line and exit 2, as lineage's own bad input
+    needed = [args.report / name for name in REPORT_FILES] + ([args.readme] if args.readme else [])
+    missing = [str(p) for p in needed if not p.is_file()]
+    if missing:
+        print(f"report_checks: not a complete lineage report: {missing[0]} is missing", file=sys.stderr)
+        return 2
+    try:
+        checks = check_report(args.report, args.readme)
+    except (ValueError, KeyError) as exc:  # a file of another format (an older report's)
+        print(f"report_checks: cannot read {args.report}: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 2
     width = max(len(c.name) for c in checks)
     for c in checks:
         print(f"{c.name:<{width}}  {c.checked:>9,} compared  {len(c.bad):>6} disagree  {'; '.join(c.bad[:3])[:600]}")

@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from lineage.report.json_text import dumps_lines
 
 _SCALARS = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8)
+_KEYS = st.text(max_size=6) | st.integers() | st.booleans() | st.none() | st.floats(allow_nan=False)
 _VALUES = st.recursive(_SCALARS, lambda inner: st.lists(inner, max_size=4)
-                       | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=30)
+                       | st.dictionaries(_KEYS, inner, max_size=4), max_leaves=30)
 
 
 @given(_VALUES, st.integers(min_value=0, max_value=6))
@@ -33,6 +35,11 @@ def test_outer_levels_one_member_per_line_deeper_values_on_one_line() -> None:
         '  "empty": {}\n'
         '}')
     assert dumps_lines(document, levels=0) == json.dumps(document)
+
+
+def test_keys_json_refuses_are_refused() -> None:
+    with pytest.raises(TypeError):
+        dumps_lines({(1, 2): 0}, levels=1)
 
 
 def test_non_ascii_is_escaped_as_json_dumps_does() -> None:

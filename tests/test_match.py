@@ -937,3 +937,15 @@ def test_a_marker_naming_a_folder_the_upstream_holds_names_no_missing_file(run_c
     assert bool(files.loc["held.py", "marker_path_found"]) is True
     assert not names_missing_file(files.loc["held.py", "marker_path"], files.loc["held.py", "marker_path_found"])
     assert bool(files.loc["gone.py", "marker_path_found"]) is False
+
+
+def test_a_folder_marker_is_found_as_a_file_path_is() -> None:
+    from lineage.results.tables import names_upstream_folder, upstream_folders
+
+    folders = upstream_folders(["vllm/attention/ops/a.py", "vllm/attention/b.py", "vllm/c.py"])
+    assert folders == {"vllm", "vllm/attention", "vllm/attention/ops"}
+    assert names_upstream_folder("vllm/attention/", folders)
+    assert names_upstream_folder("src/vllm/attention", folders)  # a repository's leading folder
+    assert names_upstream_folder("attention/ops", folders)  # a path below the package's root
+    assert not names_upstream_folder("attention", folders)  # one component: exactly only
+    assert not names_upstream_folder("vllm/removed", folders) and not names_upstream_folder("", folders)

@@ -144,3 +144,11 @@ def test_each_disagreement_is_caught_by_its_check(report: Path, tmp_path: Path, 
 ])
 def test_percentages_as_documented(text: str, part: int, whole: int, ok: bool) -> None:
     assert rc.percent_ok(text, part, whole) is ok
+
+
+def test_a_folder_that_is_no_report_is_one_line_and_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr("sys.argv", ["report_checks", str(tmp_path / "nothing")])
+    assert rc.main() == 2
+    err = capsys.readouterr().err.strip()
+    assert "\n" not in err and "is missing" in err

@@ -26,10 +26,12 @@ DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
 # same few comparisons are what it is for.
 DEFAULT_RESULT_ENTRIES = 4
 # Match cache contexts kept (lineage.match.store), the most recently used: one per upstream set,
-# parameters and matcher code (44 MB for the pinned pair, `du -sh`). Without a bound the
-# folder only grew: every lineage upgrade, `forkpoint` candidate and `scan` upstream adds one
-# (5,602 MB in 1,272 contexts on the development machine by 2026-12-06).
-DEFAULT_MATCH_CONTEXTS = 32
+# parameters and matcher code (44 MB for the pinned pair, `du -sh`; a small target's are far
+# smaller). Without a bound the folder only grew: every lineage upgrade, `forkpoint` candidate and
+# `scan` upstream adds one (5,602 MB in 1,272 contexts on the development machine by 2026-12-06).
+# Enough for a forkpoint over many releases to be rerun from the cache (the pip case of
+# tests/eval/real/forkpoint_pip.py makes up to 198); a loop over more recomputes on a rerun.
+DEFAULT_MATCH_CONTEXTS = 256
 # The matcher starts its workers only for at least this many target files to match; fewer (a rerun
 # where the match cache holds all but a few files, a history step) are matched in the calling
 # process. On the pinned pair (tests/bench/README.md, round speed4) a file costs about 4 ms, starting

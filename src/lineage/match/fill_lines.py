@@ -56,7 +56,8 @@ class AlignForms:
     def keys(self, keys: Keys, span: range, wanted: list[bool]) -> list[int]:
         """``keys.of(kind, self[c] if wanted else None)`` for each content line ``c`` of
         ``span`` (``wanted``: one flag per line), in order: one loop without a call per line
-        (the fill asks for the keys of long edge stretches of a pair again and again)."""
+        (the fill asks for the keys of long edge stretches of a pair again and again). The
+        rule is :meth:`Keys.of`'s, inlined (tested equal in ``tests/test_match_memos.py``)."""
         forms, lines, rows, kinds, strip = self._forms, self._lines, self._rows, self._kinds, self._strip
         ids = keys.ids
         out: list[int] = []

@@ -562,7 +562,7 @@ class MatchParams:
     rename_min_share: float = knob(0.5, 0.0, 1.0)
     # A target file whose best upstream file is not the upstream's own code (a third party's
     # copy, or one taken from the target: lineage.match.origin) casts no vote unless its markers
-    # name the upstream: the two share that other project's code, which says where each put
+    # name an upstream (any of the run's): the two share that other project's code, which says where each put
     # it, not that the target renamed the upstream's folder. lmdeploy 0.6.4's
     # vl/model/{internvl,minicpmv,mllama}.py, each paired with the vLLM file of its model's name
     # (adapted from OpenGVLab's, transformers', Hugging Face's code), made vl/model/ a rename of

@@ -78,7 +78,8 @@ def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: Match
     has none). An empty target folder (``""``) stands for the target's root. With
     ``MatchParams.rename_own_votes``, a vote for an upstream path in ``not_own`` (files that are
     not the upstream's own code) is no vote unless ``named[t]``: the target file's markers name
-    the upstream, so it took the upstream's copy (sglang's mamba ops from vLLM's, which vLLM
+    an upstream (with several upstreams, any of them: ``attributed`` in :func:`lineage.api.compare_trees`),
+    so it took the upstream's copy (sglang's mamba ops from vLLM's, which vLLM
     adapted from state-spaces/mamba)."""
     if not p.rename_folders or p.rename_min_files <= 0:
         return {}

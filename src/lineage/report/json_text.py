@@ -27,6 +27,16 @@ def dumps_lines(value: Any, levels: int, indent: str = "  ") -> str:
     return "".join(parts)
 
 
+def _key(key: object) -> str:
+    """A member's name as ``json.dumps`` writes it: a string as it is, ``True``/``False``/``None``
+    and numbers as their JSON text in quotes; another key is refused, as ``json.dumps`` does."""
+    if isinstance(key, str):
+        return _COMPACT(key)
+    if key is None or isinstance(key, bool | int | float):
+        return _COMPACT(_COMPACT(key))
+    raise TypeError(f"keys must be str, int, float, bool or None, not {type(key).__name__}")
+
+
 def _write(value: Any, levels: int, indent: str, pad: str, parts: list[str]) -> None:
     if levels <= 0 or not isinstance(value, dict | list) or not value:
         parts.append(_COMPACT(value))
@@ -35,7 +45,7 @@ def _write(value: Any, levels: int, indent: str, pad: str, parts: list[str]) -> 
     if isinstance(value, dict):
         parts.append("{")
         for number, (key, member) in enumerate(value.items()):
-            parts.append(("\n" if number == 0 else ",\n") + inner + _COMPACT(str(key)) + ": ")
+            parts.append(("\n" if number == 0 else ",\n") + inner + _key(key) + ": ")
             _write(member, levels - 1, indent, inner, parts)
         parts.append("\n" + pad + "}")
         return

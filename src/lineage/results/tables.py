@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -209,6 +209,25 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     return ""
 
 
+def upstream_folders(paths: Iterable[str]) -> set[str]:
+    """Every folder that holds an upstream file, at any depth (``a/b/c.py``: ``a/b``, ``a``)."""
+    return {p.rsplit("/", k)[0] for p in paths for k in range(1, p.count("/") + 1)}
+
+
+def names_upstream_folder(path: str, folders: set[str]) -> bool:
+    """Whether a marker's ``path`` names a folder of the upstream (``folders``:
+    :func:`upstream_folders`): a marker may name one ("adapted from .../vllm/blob/main/vllm/attention/",
+    lmdeploy's ``nn/__init__.py``). As for a file (:func:`resolve_marker_path`): exactly, or with
+    the repository's leading folders more or fewer (``src/vllm/attention`` for a wheel's
+    ``vllm/attention``), on at least two trailing components when not exact."""
+    path = path.strip("/")
+    if not path or path in folders:
+        return bool(path)
+    parts = path.split("/")
+    return any(len(parts[k:]) >= 2 and "/".join(parts[k:]) in folders for k in range(1, len(parts))) or (
+        len(parts) >= 2 and any(f.endswith("/" + path) for f in folders))
+
+
 def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
                       names: set[str], marker_paths: Sequence[str], gated: Gated | None = None,
                       origins: Sequence[Origin] = (),
@@ -227,11 +246,9 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
         copied = numbers.nonblank_verbatim + numbers.nonblank_near
         found = bool(marker_path)
         if marker and marker.path and not found:
-            # a marker may name a folder ("adapted from .../vllm/blob/main/vllm/attention/", lmdeploy's
-            # nn/__init__.py): the upstream holds it when it holds files below it
             if folders is None:
-                folders = {u.path.rsplit("/", k)[0] for u in up_files for k in range(1, u.path.count("/") + 1)}
-            found = marker.path.strip("/") in folders
+                folders = upstream_folders(u.path for u in up_files)
+            found = names_upstream_folder(marker.path, folders)
         rows.append({
             "target_path": f.path,
             "status": "indexed",

@@ -99,7 +99,8 @@ def requirement_for(name: str, requires: Sequence[str]) -> Requirement | None:
 @functools.lru_cache(maxsize=4096)
 def _requirement(text: str) -> Requirement | None:
     """``text`` parsed, None if it is no requirement: each third party asks of the same list (the
-    pinned pair: 79 questions of 51 requirements, 0.1 s of summary.json's writing parsed anew)."""
+    pinned pair: 79 questions of 51 requirements, 0.1 s of summary.json's writing parsed anew).
+    The objects are shared between callers: read them, never change them."""
     try:
         return Requirement(text)
     except InvalidRequirement:
