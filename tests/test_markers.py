@@ -372,6 +372,16 @@ def test_directory_path_needs_another_source() -> None:
     assert m.path == "vllm/model_executor/layers"
 
 
+def test_a_bare_url_to_a_document_is_no_marker() -> None:
+    """langchain-community's kdbai.py links an example notebook in a fork's repository: a
+    reference for the reader, not where the code came from. A file of code still is one."""
+    assert markers('    See the example [notebook](https://github.com/acme/up/blob/main/docs/kdbai.ipynb).\n') == []
+    assert markers("# https://github.com/acme/up/blob/main/README.md\n") == []
+    assert one("# https://github.com/acme/up/blob/main/up/kdbai.py#L3\n").kind == "url"
+    # a phrase marker naming a document is left as it was (it says where the code came from)
+    assert one("# Adapted from https://github.com/acme/up/blob/main/docs/example.ipynb\n").kind == "adapted_from"
+
+
 def test_self_hosted_gitlab() -> None:
     m = one("# https://gitlab.freedesktop.org/a/b/-/blob/main/c.py#L3\n")
     assert (m.kind, m.repository, m.ref, m.path) == ("url", "a/b", "main", "c.py")

@@ -85,7 +85,10 @@ prose such as "...the colours are mapped\\n based on the norm set for this Color
 Other markers
 -------------
 * ``url``: a bare GitHub / raw.githubusercontent / GitLab URL that points at a file (it has a ref
-  and a path) and is not part of a phrase marker.
+  and a path) and is not part of a phrase marker. Not one to a document (a notebook, Markdown,
+  reST, HTML, text, PDF or image file): "See the example [notebook](https://github.com/KxSystems/
+  langchain/blob/.../kdbai.ipynb)" in langchain-community's ``kdbai.py`` is a reference for the
+  reader, not where the code came from (``urls.is_document``).
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
 * ``copyright``: ``SPDX-FileCopyrightText: ...`` or text starting with "Copyright" (or ``©``)
   followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project.

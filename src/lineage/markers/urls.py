@@ -22,6 +22,16 @@ def find_urls(text: str) -> list[tuple[int, int, str]]:
     return found
 
 
+# A path ending in one of these is a document, not code (see the ``url`` kind in lineage.markers).
+_DOCUMENT_SUFFIXES = (".ipynb", ".md", ".markdown", ".rst", ".txt", ".html", ".htm", ".pdf", ".png", ".jpg",
+                      ".jpeg", ".gif", ".svg")
+
+
+def is_document(path: str) -> bool:
+    """Whether a URL's file path names a document rather than code."""
+    return path.lower().endswith(_DOCUMENT_SUFFIXES)
+
+
 def without_urls(text: str) -> str:
     return _URL_RE.sub(" ", text)
 
