@@ -1051,3 +1051,22 @@ def test_an_archives_members_not_read_are_skipped_rows_at_their_tree_paths(tmp_p
     files = pd.read_csv(out / "files.csv", keep_default_na=False)
     assert sorted(zip(files["target_path"], files["status"], files["reason"], strict=True)) == [
         ("pkg/a.py", "indexed", ""), ("pkg/link.py", "skipped", "symlink")]
+
+
+def test_missing_path_names_the_spec_it_looks_like(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # user32's fresh-eyes round: ``npm:flask==3.0.3`` or ``flask==3.0.3`` said only "no such file
+    # or directory"; the error now says which form a source takes.
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(SourceError, match=r"'npm:' is no scheme lineage reads\)$"):
+        open_source("npm:flask==3.0.3")
+    with pytest.raises(SourceError, match=r"'PyPI:' is no scheme"):
+        open_source("PyPI:flask==3.0.3")
+    with pytest.raises(SourceError, match=r"'https:' is no scheme"):
+        open_source("https://github.com/pallets/flask")
+    with pytest.raises(SourceError, match=r"^no such file or directory: flask==3\.0\.3 \(a PyPI release is named "
+                                          r"pypi:flask==3\.0\.3\)$"):
+        open_source("flask==3.0.3")
+    # a plain missing path, a one-letter drive and a pin inside a path get no hint
+    for spec in (str(tmp_path / "nope"), "C:nope", "dir/flask==3.0.3"):
+        with pytest.raises(SourceError, match=r"^no such file or directory: [^(]*$"):
+            open_source(spec)

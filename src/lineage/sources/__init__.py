@@ -13,6 +13,7 @@ One module per backend: :mod:`~lineage.sources.base` (the common view),
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from lineage.errors import SourceError
@@ -66,4 +67,24 @@ def open_source(spec: str, cache_dir: Path | None = None, check_later: bool = Fa
         raise SourceError(_UNSUPPORTED.format(spec))
     if os.path.exists(path):  # a fifo, socket or device
         raise SourceError(_UNSUPPORTED.format(spec))
-    raise SourceError(f"no such file or directory: {spec}")
+    raise SourceError(f"no such file or directory: {spec}{_missing_hint(spec)}")
+
+
+# What a spec that names no file looks like: another scheme's ``npm:x==1``, ``PyPI:x==1`` or a
+# URL (only ``pypi:`` is one; two letters at least, so ``C:`` stays a drive), or a pin without
+# its scheme (``flask==3.0.3``, pip's own form).
+_SCHEME = re.compile(r"([A-Za-z][A-Za-z0-9+.-]+):")
+_BARE_PIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*==[^\s/\\]+")
+
+
+def _missing_hint(spec: str) -> str:
+    """Why a spec that is no path was probably meant otherwise, said after the error: a user who
+    typed another scheme or left ``pypi:`` out is told what is read, not only that no such file
+    exists."""
+    scheme = _SCHEME.match(spec)
+    if scheme:
+        return (f" (a source is a directory, an archive, PATH@REF or pypi:NAME==VERSION; "
+                f"'{scheme.group(1)}:' is no scheme lineage reads)")
+    if _BARE_PIN.fullmatch(spec):
+        return f" (a PyPI release is named pypi:{spec})"
+    return ""
