@@ -187,6 +187,7 @@ def test_formula_cells_are_neutralised_in_csv(tmp_path: Path) -> None:
 def test_markdown_cells_are_escaped() -> None:
     assert md_text("a|b `c` <script>alert(4)</script>\nx") == \
         "a\\|b \\`c\\` &lt;script&gt;alert(4)&lt;/script&gt; x"
+    assert md_text("Rapptz & co, &copy; &#169; a&b;") == "Rapptz & co, &amp;copy; &amp;#169; a&amp;b;"
     assert md_code("pkg/a|b.py") == "`pkg/a\\|b.py`"
     assert md_code("we`ird.py") == "``we`ird.py``"
     assert md_code("`x`") == "`` `x` ``"

@@ -7,20 +7,24 @@ through one of these two functions; lineage's own words do not need to.
 
 from __future__ import annotations
 
-import html
+import re
 from collections.abc import Iterable, Sequence
 
+_ENTITY_LIKE = re.compile(r"&(?=#?[0-9A-Za-z]+;)")  # an & that a renderer would read as a reference
 _TEXT_SPECIAL = str.maketrans({"|": "\\|", "\\": "\\\\", "`": "\\`", "\n": " ", "\r": " "})
 
 
 def md_text(text: object, limit: int = 0) -> str:
-    """Plain text for a table cell: HTML escaped, ``|`` and backticks escaped, one line.
+    """Plain text for a table cell: ``<`` and ``>`` HTML escaped, ``&`` only where it would start
+    an entity or character reference (``&copy;``, ``&#169;``: Markdown shows any other ``&`` as it
+    is, so "Rapptz & contributors" stays readable in the raw file), ``|`` and backticks escaped,
+    one line.
 
     ``limit`` cuts the text (before escaping, so no escape is cut in half)."""
     raw = str(text)
     if limit:
         raw = raw[:limit]
-    return html.escape(raw, quote=False).translate(_TEXT_SPECIAL)
+    return _ENTITY_LIKE.sub("&amp;", raw).replace("<", "&lt;").replace(">", "&gt;").translate(_TEXT_SPECIAL)
 
 
 def md_code(text: object) -> str:
