@@ -704,8 +704,14 @@ def check_cyclonedx(r: Report) -> list[Check]:
         check.compare(f"{label} evidence licences = obligations.csv upstream licences",
                       sorted(x.get("expression", x.get("license", {}).get("id", ""))
                              for x in a.get("evidence", {}).get("licenses", [])),
-                      sorted(set(r.obligations.loc[r.obligations["upstream"] == label, "upstream_licence"]) - {""}))
+                      all_of(set(r.obligations.loc[r.obligations["upstream"] == label, "upstream_licence"]) - {""}))
     return [check]
+
+
+def all_of(licences: set[str]) -> list[str]:
+    """The one expression a BOM's evidence holds for these licences: ``A AND (B OR C)``, sorted."""
+    return [" AND ".join(f"({x})" if " " in x and len(licences) > 1 else x for x in sorted(licences))] \
+        if licences else []
 
 
 def check_sarif(r: Report) -> list[Check]:

@@ -272,6 +272,22 @@ def test_attachments_valid_by_their_validators(run_compare, tmp_path: Path) -> N
         out / "ATTRIBUTION.md").read_text(encoding="utf-8")
 
 
+def test_bom_evidence_names_every_licence_the_copied_code_is_under(run_compare, tmp_path: Path) -> None:
+    """Code copied from an upstream's MIT file and its BSD-3-Clause file: the schema lets the
+    evidence hold one expression, and the library wrote only the first of two (vLLM 0.6.4's phi.py
+    from 0.2.7's BSD-3-Clause AND MIT phi_1_5.py beside Apache-2.0 files)."""
+    up = {"up/mod.py": HEADERS["MIT"] + "\n" + _body(1), "up/other.py": HEADERS["BSD-3-Clause"] + "\n" + _body(2)}
+    comparison = run_compare({"tgt/a.py": _body(1), "tgt/b.py": _body(2), TARGET_MIT[0]: TARGET_MIT[1]},
+                             [("up", up)])
+    assert set(comparison.obligations["upstream_licence"]) == {"MIT", "BSD-3-Clause"}
+    out = tmp_path / "report"
+    comparison.write(out, html=False)
+    text = (out / "lineage.cdx.json").read_text(encoding="utf-8")
+    assert JsonStrictValidator(SchemaVersion.V1_6).validate_str(text) is None
+    evidence = json.loads(text)["metadata"]["component"]["pedigree"]["ancestors"][0]["evidence"]
+    assert evidence["licenses"] == [{"expression": "BSD-3-Clause AND MIT"}]
+
+
 def test_sarif_findings_are_unique_follow_the_code_and_name_uris(run_compare) -> None:
     """A block copied twice into one file is two findings (v1 gave both one fingerprint, and code
     scanning merges findings by it); an upstream release that only moves the block keeps the

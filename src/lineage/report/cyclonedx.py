@@ -5,7 +5,8 @@
   ``pkg:generic/<name>@<commit>`` for a git source), with ``evidence``: one
   ``occurrences`` entry per copied region (``location`` = the target file, ``line`` = its first
   line, ``additionalContext`` = target lines, upstream file and lines, verbatim and near counts),
-  the licences of the upstream files the code came from (``evidence.licenses``) and their
+  the licences of the upstream files the code came from (``evidence.licenses``: one expression,
+  ``A AND B`` when they differ) and their
   copyright lines (``evidence.copyright``).
 
 The serial number is a UUID derived from both trees' digests (the same inputs give the same
@@ -50,7 +51,7 @@ from packageurl import PackageURL
 
 from lineage import __version__
 from lineage.errors import LineageError
-from lineage.licences.expressions import normalise
+from lineage.licences.expressions import combine_all, normalise
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
 from lineage.report.json_text import dumps_lines
@@ -134,10 +135,12 @@ def cyclonedx_bom(comparison: Comparison) -> Bom:
                                 f"{r.upstream_path} lines {int(r.upstream_start)}-{int(r.upstream_end)}: "
                                 f"{int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near"))
             for k, r in enumerate(mine.itertuples(index=False), start=1)]
-        licences = sorted({normalise(str(x)) for x in mine["upstream_licence"] if normalise(str(x))})
+        # one expression: the schema allows a single one, and the library writes only the first
+        # of several (vLLM's phi.py code under BSD-3-Clause AND MIT went unsaid beside Apache-2.0)
+        licence = combine_all(str(x) for x in mine["upstream_licence"])
         holders = sorted({h for cell in mine["upstream_copyrights"] for h in split_copyrights(str(cell))})
         evidence = ComponentEvidence(occurrences=occurrences,
-                                     licenses=[LicenseExpression(x) for x in licences],
+                                     licenses=[LicenseExpression(licence)] if licence else [],
                                      copyright=[Copyright(text=h) for h in holders]) if occurrences else None
         ancestors.append(_component(u, label, f"upstream-{n}", evidence=evidence))
     target = _component(comparison.target, comparison.target.info.label, "target",
