@@ -724,3 +724,24 @@ def test_a_bundled_binarys_licence_part_does_not_govern_the_python_code(tmp_path
         holders = {c for f in root for c in f.copyrights}
         assert "Copyright (c) 2020 Pkg People" in holders
         assert ("Copyright (C) 2024 Upstream Authors" in holders) == ("GPL" in declared), files
+
+
+def test_a_notice_of_adapted_code_is_not_every_files_holders(run_compare) -> None:
+    """marshmallow 2.21's NOTICE lists the holders of code it adapted from other libraries
+    (Twilio, Django, pytz, six): a file without copyright lines of its own is under the LICENSE's
+    holder, not those, so a target that keeps that holder misses no copyright. With no holder in
+    the licence files, the NOTICE's are taken."""
+    licence = "Copyright 2031 Quillwort Authors\n\n" + _text(HEADERS["MIT"]).split("\n", 1)[1]
+    notice = ("up includes code adapted from:\n\nCopyright (c) 2010 Lichen Works, Inc.\n"
+              "Copyright 2005 Sedge Foundation\n")
+    up = {"up/mod.py": _body(1), "LICENSE": licence, "NOTICE": notice,
+          "pyproject.toml": '[project]\nname = "up"\nlicense = "MIT"\n'}
+    target = {"tgt/mod.py": _body(1), "LICENSE": licence, TARGET_MIT[0]: TARGET_MIT[1]}
+    row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/mod.py"]
+    assert row["upstream_copyrights"] == "Copyright 2031 Quillwort Authors"
+    assert row["keeps_copyright"] == "yes" and "copyright" not in row["missing"]
+    # only a NOTICE names a holder: it is the fallback
+    up_notice_only = {**up, "LICENSE": _text(HEADERS["MIT"]).split("\n", 1)[1],
+                      "NOTICE": "Copyright 2031 Quillwort Authors\n"}
+    row = run_compare(target, [("up", up_notice_only)]).obligations.set_index("target_path").loc["tgt/mod.py"]
+    assert row["upstream_copyrights"] == "Copyright 2031 Quillwort Authors"

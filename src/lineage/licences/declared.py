@@ -127,6 +127,16 @@ class SourceLicence:
     def copyrights(self) -> tuple[str, ...]:
         return tuple(dict.fromkeys(c for f in self.files if f.folder == "" for c in f.copyrights))
 
+    @property
+    def file_fallback_copyrights(self) -> tuple[str, ...]:
+        """The holders a file without copyright lines of its own is under: those of the root
+        licence files, else (none there) of the root NOTICE files. A NOTICE may list the holders
+        of code adapted from other projects (marshmallow 2.21's: Twilio, Django, pytz, six), which
+        speak for those parts, not for every file; what a NOTICE asks of a redistribution is
+        checked as the NOTICE itself (obligations.csv ``notice_lines``)."""
+        own = tuple(dict.fromkeys(c for f in self.files if f.folder == "" and f.role != "notice" for c in f.copyrights))
+        return own or self.copyrights
+
     def folder_licence(self, path: str) -> tuple[str, str]:
         """(expression, licence file) of the deepest sub-folder licence file above ``path``; the
         choice it offers, and the file that says so, when one of that folder's files offers one."""

@@ -17,7 +17,9 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   ``"; under "`` (``declared; under BSD-2-Clause``). ``conflict`` is of the whole expression (an
   ``OR`` is fine when either choice is).
 * ``upstream_copyrights``: the upstream file's copyright lines, else the upstream root licence
-  files' (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``source`` or ``""``.
+  files' (their NOTICE files' only when the licence files name no holder:
+  ``SourceLicence.file_fallback_copyrights``) (``"; "``-joined); ``upstream_copyrights_from``:
+  ``file``, ``source`` or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
@@ -251,7 +253,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         if up_file.copyrights:
             up_copyrights, copyrights_from = up_file.copyrights, "file"
         else:
-            up_copyrights = source.copyrights
+            up_copyrights = source.file_fallback_copyrights
             copyrights_from = "source" if up_copyrights else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
         t_licence, t_from = _upstream_licence(t_path, t_file, target_source)
