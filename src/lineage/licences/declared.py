@@ -123,9 +123,14 @@ class SourceLicence:
     def notice_paths(self) -> tuple[str, ...]:
         return tuple(f.path for f in self.files if f.role == "notice" and f.folder == "")
 
+    def _root_copyrights(self, notices: bool = True) -> tuple[str, ...]:
+        """The root files' copyright lines, each once, in file order (``notices``: NOTICE files too)."""
+        return tuple(dict.fromkeys(c for f in self.files if f.folder == "" and (notices or f.role != "notice")
+                                   for c in f.copyrights))
+
     @property
     def copyrights(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys(c for f in self.files if f.folder == "" for c in f.copyrights))
+        return self._root_copyrights()
 
     @property
     def file_fallback_copyrights(self) -> tuple[str, ...]:
@@ -134,8 +139,7 @@ class SourceLicence:
         of code adapted from other projects (marshmallow 2.21's: Twilio, Django, pytz, six), which
         speak for those parts, not for every file; what a NOTICE asks of a redistribution is
         checked as the NOTICE itself (obligations.csv ``notice_lines``)."""
-        own = tuple(dict.fromkeys(c for f in self.files if f.folder == "" and f.role != "notice" for c in f.copyrights))
-        return own or self.copyrights
+        return self._root_copyrights(notices=False) or self._root_copyrights()
 
     def folder_licence(self, path: str) -> tuple[str, str]:
         """(expression, licence file) of the deepest sub-folder licence file above ``path``; the

@@ -33,6 +33,20 @@ def may_hold_marker(text: str) -> bool:
     return any(hint in lower for hint in HINTS)
 
 
+def word_offsets(text: str, words: Sequence[str]) -> list[int]:
+    """Where each of ``words`` starts in ``text``, every occurrence (not overlapping one of the
+    same word), word by word: one ``str.find`` scan of the whole text per word, for the callers
+    that look for a few words in many joined lines at once (also
+    :func:`lineage.match.headers.header_rows`' notice words)."""
+    offsets: list[int] = []
+    for word in words:
+        at = text.find(word)
+        while at >= 0:
+            offsets.append(at)
+            at = text.find(word, at + len(word))
+    return offsets
+
+
 def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[tuple[int, int]] | None:
     """Half-open row ranges ``[lo, hi)`` around every line holding a hint, merged and sorted.
 
@@ -52,12 +66,7 @@ def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     rows = list(range(len(lines))) if kinds is None else \
         [row for row, line in enumerate(lines) if "#" in line or (row < len(kinds) and kinds[row] in _SEGMENT_KINDS)]
     text = "\n".join([lines[row] for row in rows]).lower()
-    offsets: list[int] = []
-    for hint in HINTS:
-        at = text.find(hint)
-        while at >= 0:
-            offsets.append(at)
-            at = text.find(hint, at + len(hint))
+    offsets = word_offsets(text, HINTS)
     line_starts: list[int] = []
     start = 0
     for row in rows:

@@ -19,7 +19,7 @@ import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
 from lineage.markers.attribution import notice_holder
-from lineage.markers.prefilter import may_hold_marker
+from lineage.markers.prefilter import may_hold_marker, word_offsets
 
 # Words and phrases that only licence and copyright notices use. Matched case-insensitively on
 # the text of one comment or docstring line.
@@ -87,13 +87,7 @@ def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
     folded = [text.casefold() for text in texts]
     lengths = np.fromiter(map(len, folded), np.int64, len(folded))
     starts = np.cumsum(lengths + 1) - lengths - 1
-    joined = "\n".join(folded)
-    offsets: list[int] = []
-    for word in _NOTICE_WORDS:
-        at = joined.find(word)
-        while at >= 0:
-            offsets.append(at)
-            at = joined.find(word, at + len(word))
+    offsets = word_offsets("\n".join(folded), _NOTICE_WORDS)
     if not offsets:
         return []
     found = np.unique(np.searchsorted(starts, offsets, "right") - 1).tolist()
