@@ -654,6 +654,29 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
     assert read_licence_file("LICENSE", data).copyrights == ("Copyright 2031 Quillwort Inc",)
 
 
+@pytest.mark.parametrize(("line", "holder_line"), [
+    # a holder written without year, (c) or sign, as a title (marshmallow 3.22's LICENSE: 12 of its
+    # files read "copyright missing" against their own root LICENSE)
+    ("Copyright Quillwort Authors and contributors", True),
+    ("Copyright Sedge R. Works", True),
+    ("Copyright The Lichen Authors", True),
+    # the licences' own prose
+    ("copyright license to reproduce, prepare Derivative Works of,", False),
+    ("COPYRIGHT HOLDERS BE LIABLE FOR ANY CLAIM, DAMAGES OR OTHER LIABILITY, WHETHER", False),
+    ("Copyright Holder(s) and the Author(s) or with their explicit written", False),
+    ("Copyright Holder. This restriction only applies to the primary font name as", False),
+    ("Copyright and Related Rights in the Work and the meaning and intended legal", False),
+    ("Copyright: This document/module/DTD/stylesheet/file/etc. has been", False),
+    ("copyright by Bramble Pilgrim, released under the", False),
+    ("COPYRIGHT NOTICE, DISCLAIMER, and LICENSE", False),
+])
+def test_a_licence_files_yearless_copyright_line_is_read_as_a_title(line: str, holder_line: bool) -> None:
+    from lineage.licences.declared import read_licence_file
+
+    data = f"{line}\n\nPermission is hereby granted, free of charge, to any person\n".encode()
+    assert read_licence_file("LICENSE", data).copyrights == ((line,) if holder_line else ())
+
+
 
 def test_a_copyright_line_with_a_semicolon_is_one_holder_in_the_attribution(run_compare) -> None:
     """obligations.csv joins an upstream file's copyright lines with "; ", and ATTRIBUTION.md

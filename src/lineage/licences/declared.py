@@ -225,8 +225,16 @@ def _text(data: bytes) -> str:
 
 
 # A licence text's own prose ("copyright license to reproduce, ...") can start a wrapped line with
-# "copyright": in licence files a copyright line must also carry a year, (c) or the sign.
+# "copyright": in licence files a copyright line must also carry a year, (c) or the sign ...
 _HOLDER_EVIDENCE_RE = re.compile(r"\b(?:19|20)\d\d\b|\(c\)|©", re.IGNORECASE)
+# ... or be written as a title, "Copyright" and a capitalised name that is no licence term
+# ("Copyright Steven Loria and contributors", marshmallow 3.22; "Copyright Jason R. Coombs",
+# setuptools; "Copyright The OpenTelemetry Authors"). The licences' prose writes "copyright
+# license", "COPYRIGHT HOLDERS BE LIABLE", "Copyright Holder(s) and the Author(s)" (the OFL),
+# "Copyright and Related Rights" (CC0) or "Copyright: This document ..." (docutils' COPYING).
+_TITLED_HOLDER_RE = re.compile(
+    r"\s*Copyright[ \t]+(?!(?:Holders?|Owners?|Notices?|Licen[cs]es?|Laws?|Acts?|Statements?|Rights?|Terms?)\b)"
+    r"[A-Z]")
 
 
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
@@ -234,7 +242,8 @@ def copyright_lines(lines: list[str]) -> tuple[str, ...]:
     statement whole (:func:`_whole_statement`)."""
     found = find_markers(lines, ["docstring"] * len(lines))
     whole = (_whole_statement(lines, m.line - 1, m.text) for m in found if m.kind == "copyright")
-    return tuple(dict.fromkeys(t for t in whole if not is_template(t) and _HOLDER_EVIDENCE_RE.search(t)))
+    return tuple(dict.fromkeys(t for t in whole if not is_template(t)
+                               and (_HOLDER_EVIDENCE_RE.search(t) or _TITLED_HOLDER_RE.match(t))))
 
 
 _QUOTED_STATEMENT_LINES = 3  # a licence's prose wraps a quoted copyright statement over a few lines
