@@ -652,6 +652,15 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
     # a quote that never closes: the line alone
     data = b'"Copyright 2031 Quillwort Inc\nLicensed under the Apache License you may not use this file\n'
     assert read_licence_file("LICENSE", data).copyrights == ("Copyright 2031 Quillwort Inc",)
+    # a quoted statement whose holder starts on the next line (CPython's LICENSE: CNRI's "notice of
+    # copyright, i.e., "Copyright (c)" / "1995-2001 Corporation for National Research ...")
+    data = (b'and Sedge\'s notice of copyright, i.e., "Copyright (c)\n2031-2034 Quillwort Foundation; All Rights\n'
+            b'Reserved" are retained in every copy.\n')
+    assert read_licence_file("LICENSE", data).copyrights == (
+        "Copyright (c) 2031-2034 Quillwort Foundation; All Rights Reserved",)
+    # prose that quotes the word alone names no one
+    data = b'the word "Copyright\nand the symbol are kept in every copy.\n'
+    assert read_licence_file("LICENSE", data).copyrights == ()
 
 
 @pytest.mark.parametrize(("line", "holder_line"), [

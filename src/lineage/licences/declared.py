@@ -236,12 +236,21 @@ _TITLED_HOLDER_RE = re.compile(
     r"\s*Copyright[ \t]+(?!(?:Holders?|Owners?|Notices?|Licen[cs]es?|Laws?|Acts?|Statements?|Rights?|Terms?)\b)"
     r"[A-Z]")
 
+# A quoted statement whose holder starts on the next line: CPython's LICENSE asks that "CNRI's
+# notice of copyright, i.e., "Copyright (c)" / "1995-2001 Corporation for National Research
+# Initiatives; All Rights Reserved" are retained", and the marker rules see no holder on the
+# first line.
+_QUOTED_START_RE = re.compile(r'"(Copyright\b[^"]*)$')
+
 
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
     """Copyright lines of a plain-text file (the marker rules read every line as prose), each
     statement whole (:func:`_whole_statement`)."""
-    found = find_markers(lines, ["docstring"] * len(lines))
-    whole = (_whole_statement(lines, m.line - 1, m.text) for m in found if m.kind == "copyright")
+    starts = {m.line - 1: m.text for m in find_markers(lines, ["docstring"] * len(lines)) if m.kind == "copyright"}
+    for k, line in enumerate(lines):
+        if k not in starts and (quoted := _QUOTED_START_RE.search(line)):
+            starts[k] = quoted.group(1)
+    whole = (_whole_statement(lines, k, starts[k]) for k in sorted(starts))
     return tuple(dict.fromkeys(t for t in whole if not is_template(t)
                                and (_HOLDER_EVIDENCE_RE.search(t) or _TITLED_HOLDER_RE.match(t))))
 
