@@ -111,7 +111,8 @@ def pair_trees(target: TreeIndex, upstream: TreeIndex, params: MatchParams, cach
     files = compare_trees(target, [upstream], params, cache_root=cache_root, figures_only=True).files
     indexed = files[(files["status"] == "indexed") & (files["upstream_path"] != "")]
     pairs = zip(indexed["target_path"].astype(str), indexed["upstream_path"].astype(str), strict=True)
-    return learn_pairing(pairs, [f.path for f in upstream.files], upstream.tree_digest)
+    return learn_pairing(pairs, [f.path for f in upstream.files], upstream.tree_digest,
+                         [f.path for f in target.files])
 
 
 # --------------------------------------------------------------------------- the run
@@ -329,7 +330,8 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         "pairing": {"pair_at": pair_at, "base_tree_digest": base_pairing.tree_digest,
                     "paired_target_files": len(base_pairing.paired_targets),
                     "folders": {"/".join(u): "/".join(t) for u, t in sorted(base_pairing.folders.items())},
-                    "package_renames": dict(sorted(base_pairing.renames.items()))},
+                    "package_renames": dict(sorted(base_pairing.renames.items())),
+                    "module_renames": {".".join(u): ".".join(t) for u, t in sorted(base_pairing.modules.items())}},
         "drift_parameters": drift_params.to_dict(),
         "parameters": params.to_dict(),
         "seconds": round(time.perf_counter() - started, 3),
