@@ -182,15 +182,21 @@ def test_nested_package_rename_reads_import_lines_in_the_targets_module_names() 
     # aphrodite/common/sequence.py); only the file names are shared, so no package rename is
     # learnt for "vllm" (the pairs share two or more parts), and the old renamer read
     # "vllm" as "common" (the one file whose folder alone changed)
-    pairs = [("aphrodite/__init__.py", "vllm/__init__.py"),
+    # vllm/__init__.py pairs with nothing (aphrodite's is its own); the package's name is its
+    # folder's in the folder map, not where its top-level modules went (aphrodite/common)
+    pairs = [("aphrodite/attention/layer.py", "vllm/attention/layer.py"),
+             ("aphrodite/lora/layers.py", "vllm/lora/layers.py"),
+             ("aphrodite/spec_decode/util.py", "vllm/spec_decode/util.py"),
+             ("aphrodite/common/config.py", "vllm/config.py"),
              ("aphrodite/common/sequence.py", "vllm/sequence.py"),
              ("aphrodite/modeling/layers/sampler.py", "vllm/model_executor/layers/sampler.py"),
              ("aphrodite/modeling/models/gpt2.py", "vllm/model_executor/models/gpt2.py"),
              ("aphrodite/modeling/models/opt.py", "vllm/model_executor/models/opt.py")]
-    upstream = [u for _, u in pairs] + ["vllm/model_executor/__init__.py", "vllm/model_executor/layers/__init__.py",
-                                        "vllm/model_executor/models/__init__.py"]
-    target = [t for t, _ in pairs] + ["aphrodite/common/__init__.py", "aphrodite/modeling/__init__.py",
-                                      "aphrodite/modeling/layers/__init__.py", "aphrodite/modeling/models/__init__.py"]
+    packages = ["", "/attention", "/lora", "/spec_decode"]
+    upstream = [u for _, u in pairs] + [f"vllm{p}/__init__.py" for p in [*packages, "/model_executor",
+                                        "/model_executor/layers", "/model_executor/models"]]
+    target = [t for t, _ in pairs] + [f"aphrodite{p}/__init__.py" for p in [*packages, "/common", "/modeling",
+                                      "/modeling/layers", "/modeling/models"]]
     pairing = learn_pairing(pairs, upstream, target_paths=target)
     assert pairing.modules[("vllm",)] == ("aphrodite",)
     assert pairing.modules[("vllm", "sequence")] == ("aphrodite", "common", "sequence")

@@ -34,10 +34,11 @@ Only *telling* texts are counted: ones the file did not hold before (added) or n
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
 only a change made of such texts alone is counted on them. ``lines_added`` and
-``lines_removed`` are the counted lines. With a renamed package, a line also matches with the
-upstream package name replaced by the target's (``from packaging.version`` ->
-``from pkgfork.version``). With several counterparts, the one that carries most of the change is
-used.
+``lines_removed`` are the counted lines. With a renamed package, a line also matches with its
+dotted module names read in the target's, learnt from the pairs (``from vllm.sequence`` ->
+``from aphrodite.common.sequence``), else with the upstream package name replaced by the
+target's (``from packaging.version`` -> ``from pkgfork.version``). With several counterparts,
+the one that carries most of the change is used.
 
 **Later commits.** Commits are judged newest first: an added line the target lacks because a
 later *applied* commit removed it again is ``added_superseded`` (and a removed line the target

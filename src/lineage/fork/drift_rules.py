@@ -82,26 +82,25 @@ def module_name(path: str, known: frozenset[str]) -> tuple[str, ...]:
     return parts[start:-1] if parts[-1] == "__init__" else parts[start:]
 
 
-def learn_modules(by_upstream: dict[str, list[str]], upstream_paths: frozenset[str],
-                  target_paths: frozenset[str]) -> dict[tuple[str, ...], tuple[str, ...]]:
-    """The dotted module renames the pairs show: an upstream module whose file pairs with one target
-    file is imported there by that file's name, and a package by the name of the folder most of its
-    modules went to (so ``from vllm.core.scheduler import X`` reads as the target's
+def learn_modules(by_upstream: dict[str, list[str]], folders: dict[tuple[str, ...], tuple[str, ...]],
+                  upstream_paths: frozenset[str], target_paths: frozenset[str],
+                  ) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The dotted module renames the pairing shows: an upstream module whose file pairs with one
+    target file is imported there by that file's name, and a package by its folder's in the folder
+    map (so ``from vllm.core.scheduler import X`` reads as the target's
     ``from aphrodite.processing.scheduler import X``)."""
     modules: dict[tuple[str, ...], tuple[str, ...]] = {}
-    packages: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
+    for folder, target in folders.items():
+        u = module_name("/".join([*folder, "__init__.py"]), upstream_paths)
+        t = module_name("/".join([*target, "__init__.py"]), target_paths)
+        if u and t:
+            modules[u] = t
     for upstream, targets in by_upstream.items():
         if len(targets) != 1:  # a file the fork split: no one name for it
             continue
         u, t = module_name(upstream, upstream_paths), module_name(targets[0], target_paths)
-        if not u or not t:
-            continue
-        modules[u] = t
-        if PurePosixPath(upstream).name != "__init__.py" and PurePosixPath(targets[0]).name != "__init__.py":
-            packages.setdefault(u[:-1], Counter())[t[:-1]] += 1
-    for package, votes in packages.items():
-        if package and package not in modules:
-            modules[package] = max(votes.items(), key=lambda kv: (kv[1], kv[0]))[0]
+        if u and t:
+            modules[u] = t  # a package's own __init__.py pair outranks the folder map
     return {u: t for u, t in modules.items() if u != t}
 
 
@@ -147,7 +146,7 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
         if len(renamed[old]) >= len(kept.get(old, set()) - renamed[old]):
             by_name.setdefault(old, new)
     paired = frozenset(t for ts in by_upstream.values() for t in ts)
-    modules = learn_modules(by_upstream, upstream_paths, frozenset(target_paths) | paired)
+    modules = learn_modules(by_upstream, folders, upstream_paths, frozenset(target_paths) | paired)
     return Pairing(upstream_paths, by_upstream, paired, folders, by_name, tree_digest, modules)
 
 
