@@ -175,3 +175,55 @@ def test_drift_params_are_knobs() -> None:
     for bad in ("applied_min_share=1.5", "missing_max_share=x", "nope=1", "missing_max_share=0.95"):
         with pytest.raises(LineageError, match="--drift-set"):
             drift_params_from_settings([bad])
+
+
+def test_nested_package_rename_reads_import_lines_in_the_targets_module_names() -> None:
+    # aphrodite-engine renamed vllm -> aphrodite and moved modules within it (vllm/sequence.py ->
+    # aphrodite/common/sequence.py); only the file names are shared, so no package rename is
+    # learnt for "vllm" (the pairs share two or more parts), and the old renamer read
+    # "vllm" as "common" (the one file whose folder alone changed)
+    # vllm/__init__.py pairs with nothing (aphrodite's is its own); the package's name is its
+    # folder's in the folder map, not where its top-level modules went (aphrodite/common)
+    pairs = [("aphrodite/attention/layer.py", "vllm/attention/layer.py"),
+             ("aphrodite/lora/layers.py", "vllm/lora/layers.py"),
+             ("aphrodite/spec_decode/util.py", "vllm/spec_decode/util.py"),
+             ("aphrodite/common/config.py", "vllm/config.py"),
+             ("aphrodite/common/sequence.py", "vllm/sequence.py"),
+             ("aphrodite/modeling/layers/sampler.py", "vllm/model_executor/layers/sampler.py"),
+             ("aphrodite/modeling/models/gpt2.py", "vllm/model_executor/models/gpt2.py"),
+             ("aphrodite/modeling/models/opt.py", "vllm/model_executor/models/opt.py")]
+    packages = ["", "/attention", "/lora", "/spec_decode"]
+    upstream = [u for _, u in pairs] + [f"vllm{p}/__init__.py" for p in [*packages, "/model_executor",
+                                        "/model_executor/layers", "/model_executor/models"]]
+    target = [t for t, _ in pairs] + [f"aphrodite{p}/__init__.py" for p in [*packages, "/common", "/modeling",
+                                      "/modeling/layers", "/modeling/models"]]
+    pairing = learn_pairing(pairs, upstream, target_paths=target)
+    assert pairing.modules[("vllm",)] == ("aphrodite",)
+    assert pairing.modules[("vllm", "sequence")] == ("aphrodite", "common", "sequence")
+    assert pairing.modules[("vllm", "model_executor", "models")] == ("aphrodite", "modeling", "models")
+    rename = renamer(pairing.renames, pairing.modules)
+    assert rename is not None
+    assert rename("from vllm . sequence import IntermediateTensors , SamplerOutput") == \
+        "from aphrodite . common . sequence import IntermediateTensors , SamplerOutput"
+    assert rename("from vllm . model_executor . layers . sampler import Sampler") == \
+        "from aphrodite . modeling . layers . sampler import Sampler"
+    assert rename("import vllm . envs as envs") == "import aphrodite . envs as envs"  # the package's map
+    assert rename("x = self . vllm . sequence") == "x = self . vllm . sequence"  # an attribute, not a module
+    assert rename("see vllm.sequence") == "see aphrodite.common.sequence"  # text inside a string
+    # vLLM 0.6.0 moved SamplerOutput's import; a fork that kept the old import lacks the commit:
+    # its removed line is still there under the fork's module name, not absent
+    change = FileChange("m.py", "m.py",
+                        Counter({"from vllm . sequence import IntermediateTensors , SamplerOutput": 1}),
+                        Counter({"from vllm . sequence import IntermediateTensors": 1}))
+    fork = Counter({"from aphrodite . common . sequence import IntermediateTensors , SamplerOutput": 1})
+    assert count_change(change, fork, rename)[2:4] == (1, 0)
+    assert classify(*count_change(change, fork, rename)[:4], DriftParams()) == "missing"
+
+
+def test_module_name_starts_at_the_first_package() -> None:
+    from lineage.fork.drift_rules import module_name
+    known = frozenset({"src/pkg/__init__.py", "src/pkg/sub/__init__.py"})
+    assert module_name("src/pkg/sub/a.py", known) == ("pkg", "sub", "a")
+    assert module_name("src/pkg/__init__.py", known) == ("pkg",)
+    assert module_name("scripts/run.py", known) == ()  # in no package
+    assert module_name("src/pkg/my-script.py", known) == ()  # not importable

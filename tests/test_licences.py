@@ -777,3 +777,28 @@ def test_a_notice_of_adapted_code_is_not_every_files_holders(run_compare) -> Non
                       "NOTICE": "Copyright 2031 Quillwort Authors\n"}
     row = run_compare(target, [("up", up_notice_only)]).obligations.set_index("target_path").loc["tgt/mod.py"]
     assert row["upstream_copyrights"] == "Copyright 2031 Quillwort Authors"
+
+
+def test_a_copied_modification_notice_is_the_upstreams(run_compare) -> None:
+    # aphrodite-engine's model files keep vLLM's "Adapted from <transformers' file>": vLLM's
+    # notice of its change to transformers' code, not aphrodite's of vLLM's file (61 of the 69
+    # pairs of aphrodite 0.6.3 against vLLM 0.5.5 that read "modification notice: yes"; here
+    # vLLM's punica.py's "Based on: Chen, L. ...", as a URL would make the code shared third-party)
+    apache, adapted = HEADERS["Apache-2.0"], "# Based on: Chen, L. (2023). Punica: multi-tenant LoRA serving.\n"
+    upstream = {"up/a.py": adapted + apache + _body(1), "up/b.py": adapted + apache + _body(2),
+                "pyproject.toml": '[project]\nname = "up"\nlicense = "Apache-2.0"\n'}
+    target = {"tgt/copied.py": adapted + apache + _body(1) + "\nX = 1\n",
+              "tgt/own.py": adapted + "# Modified by the tgt authors for tgt.\n" + apache + _body(2) + "\nX = 1\n",
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    ob = run_compare(target, [("up", upstream)]).obligations.set_index("target_path")
+    assert ob.loc["tgt/copied.py", "modified"] == "yes"
+    assert ob.loc["tgt/copied.py", "modification_notice"] == "no"
+    assert "modification-notice" in ob.loc["tgt/copied.py", "missing"]
+    assert ob.loc["tgt/own.py", "modification_notice"] == "yes"
+
+
+def test_change_statements_are_the_lines_saying_so() -> None:
+    from lineage.licences.notices import change_statements
+    text = "# Copyright 2024 A\n# This file was modified\n# by B for C.\n# Changes made: none\n# plain\n"
+    assert change_statements(text) == ("this file was modified by b for c.", "changes made: none")
+    assert change_statements("# Copied from x\n") == ()

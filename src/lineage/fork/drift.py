@@ -34,10 +34,11 @@ Only *telling* texts are counted: ones the file did not hold before (added) or n
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
 only a change made of such texts alone is counted on them. ``lines_added`` and
-``lines_removed`` are the counted lines. With a renamed package, a line also matches with the
-upstream package name replaced by the target's (``from packaging.version`` ->
-``from pkgfork.version``). With several counterparts, the one that carries most of the change is
-used.
+``lines_removed`` are the counted lines. With a renamed package, a line also matches with its
+dotted module names read in the target's, learnt from the pairs (``from vllm.sequence`` ->
+``from aphrodite.common.sequence``), else with the upstream package name replaced by the
+target's (``from packaging.version`` -> ``from pkgfork.version``). With several counterparts,
+the one that carries most of the change is used.
 
 **Later commits.** Commits are judged newest first: an added line the target lacks because a
 later *applied* commit removed it again is ``added_superseded`` (and a removed line the target
@@ -111,7 +112,8 @@ def pair_trees(target: TreeIndex, upstream: TreeIndex, params: MatchParams, cach
     files = compare_trees(target, [upstream], params, cache_root=cache_root, figures_only=True).files
     indexed = files[(files["status"] == "indexed") & (files["upstream_path"] != "")]
     pairs = zip(indexed["target_path"].astype(str), indexed["upstream_path"].astype(str), strict=True)
-    return learn_pairing(pairs, [f.path for f in upstream.files], upstream.tree_digest)
+    return learn_pairing(pairs, [f.path for f in upstream.files], upstream.tree_digest,
+                         [f.path for f in target.files])
 
 
 # --------------------------------------------------------------------------- the run
@@ -329,7 +331,8 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         "pairing": {"pair_at": pair_at, "base_tree_digest": base_pairing.tree_digest,
                     "paired_target_files": len(base_pairing.paired_targets),
                     "folders": {"/".join(u): "/".join(t) for u, t in sorted(base_pairing.folders.items())},
-                    "package_renames": dict(sorted(base_pairing.renames.items()))},
+                    "package_renames": dict(sorted(base_pairing.renames.items())),
+                    "module_renames": {".".join(u): ".".join(t) for u, t in sorted(base_pairing.modules.items())}},
         "drift_parameters": drift_params.to_dict(),
         "parameters": params.to_dict(),
         "seconds": round(time.perf_counter() - started, 3),

@@ -56,6 +56,9 @@ class Pairing:
     folders: dict[tuple[str, ...], tuple[str, ...]]  # upstream folder -> target folder
     renames: dict[str, str]  # upstream package name -> target package name
     tree_digest: str = ""
+    # upstream dotted module -> target dotted module, from the pairs (``vllm.sequence`` ->
+    # ``aphrodite.common.sequence``): a nested package's rename, which ``renames`` cannot say
+    modules: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
 
     def mapped(self, upstream_path: str) -> str:
         """The target path an upstream file maps to through the folder map, "" when none does."""
@@ -67,9 +70,45 @@ class Pairing:
         return ""
 
 
+def module_name(path: str, known: frozenset[str]) -> tuple[str, ...]:
+    """The dotted name ``path`` is imported by: its parts from the first folder that is a package
+    (holds an ``__init__.py`` among ``known``; ``src/pkg/a.py`` -> ``pkg.a``), a package's
+    ``__init__.py`` naming the package; () for a file in no package (a script, a test file)."""
+    parts = PurePosixPath(path).with_suffix("").parts
+    folders = parts[:-1]
+    start = next((i for i in range(len(folders)) if "/".join(folders[:i + 1]) + "/__init__.py" in known), None)
+    if start is None or not all(_IDENTIFIER.fullmatch(p) for p in parts[start:]):
+        return ()
+    return parts[start:-1] if parts[-1] == "__init__" else parts[start:]
+
+
+def learn_modules(by_upstream: dict[str, list[str]], folders: dict[tuple[str, ...], tuple[str, ...]],
+                  upstream_paths: frozenset[str], target_paths: frozenset[str],
+                  ) -> dict[tuple[str, ...], tuple[str, ...]]:
+    """The dotted module renames the pairing shows: an upstream module whose file pairs with one
+    target file is imported there by that file's name, and a package by its folder's in the folder
+    map (so ``from vllm.core.scheduler import X`` reads as the target's
+    ``from aphrodite.processing.scheduler import X``)."""
+    modules: dict[tuple[str, ...], tuple[str, ...]] = {}
+    for folder, target in folders.items():
+        u = module_name("/".join([*folder, "__init__.py"]), upstream_paths)
+        t = module_name("/".join([*target, "__init__.py"]), target_paths)
+        if u and t:
+            modules[u] = t
+    for upstream, targets in by_upstream.items():
+        if len(targets) != 1:  # a file the fork split: no one name for it
+            continue
+        u, t = module_name(upstream, upstream_paths), module_name(targets[0], target_paths)
+        if u and t:
+            modules[u] = t  # a package's own __init__.py pair outranks the folder map
+    return {u: t for u, t in modules.items() if u != t}
+
+
 def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str], tree_digest: str = "",
-                  ) -> Pairing:
-    """The pairing and folder map from (target path, upstream path) pairs."""
+                  target_paths: Iterable[str] = ()) -> Pairing:
+    """The pairing and folder map from (target path, upstream path) pairs; ``target_paths`` (the
+    target's Python files) tell its packages, for the module renames."""
+    upstream_paths = frozenset(upstream_paths)
     by_upstream: dict[str, list[str]] = {}
     renames: Counter[tuple[str, str]] = Counter()
     votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
@@ -106,8 +145,9 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
         # modules keep the old name beside the renamed package: their files count as renamed)
         if len(renamed[old]) >= len(kept.get(old, set()) - renamed[old]):
             by_name.setdefault(old, new)
-    return Pairing(frozenset(upstream_paths), by_upstream,
-                   frozenset(t for ts in by_upstream.values() for t in ts), folders, by_name, tree_digest)
+    paired = frozenset(t for ts in by_upstream.values() for t in ts)
+    modules = learn_modules(by_upstream, folders, upstream_paths, frozenset(target_paths) | paired)
+    return Pairing(upstream_paths, by_upstream, paired, folders, by_name, tree_digest, modules)
 
 
 # --------------------------------------------------------------------------- lines
@@ -151,13 +191,33 @@ def stripped_lines(data: bytes | None) -> Counter[str]:
     return line_counts(split_lines(text))
 
 
-def renamer(renames: dict[str, str]) -> Rename | None:
-    """A line with each renamed package's upstream name replaced by the target's (None: no rename)."""
-    if not renames:
+# a dotted name as code lines hold it (``vllm . core . scheduler``, tokens spaced) or as text does
+_DOTTED = re.compile(r"(?<![\w.])(?<!\. )[A-Za-z_]\w*(?: ?\. ?[A-Za-z_]\w*)*")
+
+
+def renamer(renames: dict[str, str], modules: dict[tuple[str, ...], tuple[str, ...]] | None = None,
+            ) -> Rename | None:
+    """A line with each dotted name read in the target's names (None: no rename): the longest
+    leading part that is a renamed module (``modules``) replaced by the target's module, else a
+    renamed package's upstream name (``renames``) by the target's."""
+    modules = modules or {}
+    if not renames and not modules:
         return None
-    pattern = re.compile(r"(?<![\w.])(" + "|".join(re.escape(n) for n in sorted(renames, key=len, reverse=True))
-                         + r")\b")
-    return lambda text: pattern.sub(lambda m: renames[m.group(1)], text)
+    heads = {u[0] for u in modules} | set(renames)
+
+    def one(match: re.Match[str]) -> str:
+        text = match.group(0)
+        parts = [p.strip() for p in text.split(".")]
+        if parts[0] not in heads:
+            return text
+        sep = " . " if " . " in text else "."
+        for cut in range(len(parts), 0, -1):
+            target = modules.get(tuple(parts[:cut]))
+            if target is not None:
+                return sep.join([*target, *parts[cut:]])
+        return sep.join([renames.get(parts[0], parts[0]), *parts[1:]])
+
+    return lambda text: _DOTTED.sub(one, text)
 
 
 @dataclass(frozen=True)
@@ -349,7 +409,7 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
     verdicts: list[Verdict] = []
     for k in range(len(touched) - 1, -1, -1):
         changes, pairing = touched[k].changes, touched[k].pairing
-        rename = renamer(pairing.renames)
+        rename = renamer(pairing.renames, pairing.modules)
         totals = [0] * 6
         used: list[str] = []
         for change in changes:
@@ -413,4 +473,5 @@ def judge(touched: list[TouchedCommit], target: TargetLines, at_base: Callable[[
 
 
 __all__ = ["STATUSES", "FileChange", "Pairing", "TargetLines", "TouchedCommit", "Verdict", "classify",
-           "count_change", "counterparts", "deltas", "judge", "learn_pairing", "pr_number", "renamer", "stripped_lines"]
+           "count_change", "counterparts", "deltas", "judge", "learn_modules", "learn_pairing", "module_name",
+           "pr_number", "renamer", "stripped_lines"]

@@ -47,7 +47,10 @@ Modification notices (Apache-2.0 section 4(b): modified files must carry "promin
 stating that You changed the files"): a provenance marker saying the code was adapted, modified,
 derived, ported or based on something (those state a change), or a comment that says
 "modified by/for/in/from/to/copyright", "changes made", "modifications copyright" or "changed by".
-"Copied from" and "taken from" do not state a change.
+"Copied from" and "taken from" do not state a change. Such a notice copied with the code is the
+upstream's own (vLLM's "Adapted from" transformers' llama, kept in a fork of vLLM): it is the
+target's notice of a change to the upstream file only if that file does not hold it too
+(:mod:`lineage.results.obligations`).
 """
 
 from __future__ import annotations
@@ -195,9 +198,22 @@ _CHANGE_TEXT_RE = re.compile(r"\bmodified (?:by|for|in|from|to|copyright)\b|\bch
                              r"\bmodifications? copyright\b|\bchanged by\b|\bmodifications? (?:by|made)\b")
 
 
-def states_change(text: str) -> bool:
-    """Whether comment ``text`` states that the file was changed (a modification notice)."""
-    return _CHANGE_TEXT_RE.search(fold(text)) is not None
+def change_statements(text: str) -> tuple[str, ...]:
+    """The folded lines of comment ``text`` that state that the file was changed (a modification
+    notice; a phrase broken over two lines gives both), in order, each once."""
+    lines = [fold(line) for line in text.splitlines()]
+    joined = " ".join(lines)
+    starts, at = [], 0
+    for line in lines:
+        starts.append(at)
+        at += len(line) + 1
+    found: dict[str, None] = {}
+    for match in _CHANGE_TEXT_RE.finditer(joined):
+        first = max(i for i, s in enumerate(starts) if s <= match.start())
+        last = max(i for i, s in enumerate(starts) if s < match.end())
+        found[" ".join(lines[first:last + 1]).strip()] = None
+    return tuple(found)
+
 
 
 # --------------------------------------------------------------------------------------------

@@ -18,7 +18,7 @@ import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
 from lineage.licences.expressions import combine_all, normalise
-from lineage.licences.notices import CHANGE_MARKER_KINDS, fold, notice_ids, states_change
+from lineage.licences.notices import CHANGE_MARKER_KINDS, change_statements, fold, notice_ids
 from lineage.markers import Marker
 
 if TYPE_CHECKING:
@@ -31,8 +31,15 @@ class FileLicence:
     found_by: str  # "spdx" | "notice" | ""
     notice_ids: tuple[str, ...]  # licences whose notice text the head holds
     copyrights: tuple[str, ...]  # copyright lines (SPDX-FileCopyrightText or "Copyright ...")
-    states_change: bool  # a modification notice: a marker or comment saying the code was changed
+    # modification notices, folded: each marker saying the code was changed (adapted, based on,
+    # ...) and each head comment line saying it was modified; a pair's obligations count only
+    # those its upstream file does not hold too (a copied "Adapted from X" is the upstream's)
+    changes: tuple[str, ...]
     text: str  # folded head comment text (to look for NOTICE lines in)
+
+    @property
+    def states_change(self) -> bool:
+        return bool(self.changes)
 
 
 def head_comments(lines: Sequence[str], kinds: np.ndarray, limit: int) -> str:
@@ -50,7 +57,8 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
     ids = notice_ids(folded)
     spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)
     copyrights = tuple(dict.fromkeys(m.text for m in markers if m.kind == "copyright"))
-    change = any(m.kind in CHANGE_MARKER_KINDS for m in markers) or states_change(head)
+    changes = tuple(dict.fromkeys([*(fold(m.text) for m in markers if m.kind in CHANGE_MARKER_KINDS),
+                                   *change_statements(head)]))
     if spdx:
         expression, by = spdx, "spdx"
     elif ids:
@@ -58,7 +66,7 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
     else:
         expression, by = "", ""
     return FileLicence(expression=expression, found_by=by, notice_ids=ids, copyrights=copyrights,
-                       states_change=change, text=folded)
+                       changes=changes, text=folded)
 
 
 # FileLicence per (blob digest, head lines): the obligations table and the SPDX writer read the
@@ -69,7 +77,7 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
 _MEMO: dict[tuple[str, int], FileLicence] = {}
 _MEMO_SIZE = 1 << 16
 _LICENCES_MAGIC = b"LINEAGE-LICENCES\n"
-LICENCES_VERSION = 1
+LICENCES_VERSION = 2  # 2: the statements of change, not a flag
 _REWRITE_AFTER = 16  # (as the table cache's REWRITE_AFTER) new licences that make the entry rewritten
 _KEEP = 4  # entries kept, one per code version (as the table cache's KEEP)
 
@@ -109,9 +117,10 @@ def kept(root: Path | None) -> Iterator[None]:
         payload = unframe(_LICENCES_MAGIC, entry.read_bytes())
         header = json.loads(payload) if payload is not None else None
         if isinstance(header, dict) and header.get("version") == LICENCES_VERSION and header.get("code") == code:
-            for digest, head, expression, by, ids, copyrights, change, text in header["licences"]:
+            for digest, head, expression, by, ids, copyrights, changes, text in header["licences"]:
                 stored[(str(digest), int(head))] = FileLicence(str(expression), str(by), tuple(map(str, ids)),
-                                                               tuple(map(str, copyrights)), bool(change), str(text))
+                                                               tuple(map(str, copyrights)), tuple(map(str, changes)),
+                                                               str(text))
         else:
             entry.unlink(missing_ok=True)
     except (OSError, ValueError, KeyError, TypeError):
@@ -126,7 +135,7 @@ def kept(root: Path | None) -> Iterator[None]:
         new = {key: lic for key, lic in _MEMO.items() if key not in before and key not in stored}
         if len(new) > _REWRITE_AFTER or (new and not stored):
             rows = [[digest, head, lic.expression, lic.found_by, list(lic.notice_ids), list(lic.copyrights),
-                     lic.states_change, lic.text] for (digest, head), lic in sorted({**stored, **new}.items())]
+                     list(lic.changes), lic.text] for (digest, head), lic in sorted({**stored, **new}.items())]
             payload = json.dumps({"version": LICENCES_VERSION, "code": code, "licences": rows}).encode()
             # The newest entries stay; older ones are of other code.
             store_keeping_newest(entry, frame(_LICENCES_MAGIC, payload), _KEEP, f"{entry.parent.name}/*.rec")

@@ -37,9 +37,10 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   notice, as for the copyright lines), name every licence id of the upstream file's licence
   (``n/a`` when that licence is unknown).
 * ``modified``: the target file's bytes differ from the upstream file's. ``modification_notice``:
-  ``yes``/``no`` when the upstream licence asks modified files to say so (Apache-2.0 section 4(b),
-  GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0 via GPL-3.0), ``not required``
-  otherwise (also when the file is an unmodified copy); ``n/a`` for an unknown licence.
+  ``yes``/``no`` (a notice of the target file's that the upstream file does not hold too: a
+  copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
+  to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
+  via GPL-3.0), ``not required`` otherwise (also when the file is an unmodified copy); ``n/a`` for an unknown licence.
 * ``notice_files``, ``notice_lines``: the upstream's root NOTICE files and their non-blank lines,
   which an Apache-2.0 redistribution must reproduce (section 4(d)); ``notice_lines_missing``:
   how many of them appear neither in the target's root NOTICE/licence files nor in the target
@@ -176,6 +177,7 @@ class _FileFacts:
     copyrights_from: str
     modified: bool
     source: SourceLicence  # the upstream's
+    up_changes: tuple[str, ...]  # the upstream file's own modification notices (FileLicence.changes)
 
 
 def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[str]]:
@@ -205,7 +207,9 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     if not up_ids:
         change = "n/a"
     elif facts.modified and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
-        change = _yes(t_file.states_change)
+        # a notice copied with the code ("Adapted from transformers' llama") states the upstream's
+        # change of someone else's code, not the target's of the upstream file (Apache-2.0 4(b))
+        change = _yes(bool(set(t_file.changes) - set(facts.up_changes)))
         if change == "no":
             missing.append("modification-notice")
     else:
@@ -259,7 +263,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         t_licence, t_from = _upstream_licence(t_path, t_file, target_source)
         modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
-                                copyrights_from, modified, source)
+                                copyrights_from, modified, source, up_file.changes)
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
