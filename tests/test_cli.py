@@ -179,6 +179,42 @@ def test_help_exits_0(command: list[str], capsys: pytest.CaptureFixture[str]) ->
     assert out.startswith("usage: lineage" + (f" {command[0]}" if command else ""))
 
 
+@pytest.mark.parametrize("of", ["match", "drift", "store"])
+def test_params_lists_every_key_with_its_default_and_range(of: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """``lineage params`` is where --set's keys are listed (about 150 for the matcher: too many for
+    every command's --help), each with the default and range the parameter object declares."""
+    import dataclasses
+
+    from lineage.fork.params import DriftParams
+    from lineage.knobs import range_of
+    from lineage.match.params import MatchParams
+    from lineage.store.params import StoreParams
+
+    cls = {"match": MatchParams, "drift": DriftParams, "store": StoreParams}[of]
+    assert main(["params", "--of", of, "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    fields = sorted(dataclasses.fields(cls), key=lambda f: f.name)
+    assert [row["key"] for row in listed] == [f.name for f in fields]
+    for row, f in zip(listed, fields, strict=True):
+        assert row["default"] == f.default and row["type"] == type(f.default).__name__
+        low, high = range_of(f)
+        assert row["range"] == ("" if isinstance(f.default, str) else
+                                f"[{low}, {high}]" if high is not None else f"[{low}, ...)")
+    assert main(["params", "--of", of]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == [f.name for f in fields]
+
+
+def test_help_points_at_params_instead_of_listing_the_keys(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(["compare", "--help"])
+    out = capsys.readouterr().out
+    assert "lineage params" in out and "seed_max_count" not in out
+    assert main(["compare", "a", "b", "--out", "x", "--set", "seed_max_cont=3"]) == 2
+    err = capsys.readouterr().err
+    assert "did you mean seed_max_count" in err and "`lineage params` lists the keys" in err
+
+
 def test_python_dash_m_runs_the_same_cli() -> None:
     done = subprocess.run([sys.executable, "-m", "lineage", "--help"], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr

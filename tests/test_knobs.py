@@ -62,13 +62,13 @@ def test_assign_parses_and_names_the_option() -> None:
 
 
 def test_an_unknown_key_is_named_with_its_nearest_keys() -> None:
-    # the message names the key asked for (the whole list of ~150 keys is in --help, not here)
+    # the message names the key asked for (the whole list of ~150 keys is `lineage params`'s)
     with pytest.raises(LineageError) as caught:
         assign(MatchParams(), ["weak_pair_minrun=1"])
     message = str(caught.value)
     assert "'weak_pair_minrun'" in message and "did you mean weak_pair_min_run" in message
     assert "seed_max_count" not in message
-    with pytest.raises(LineageError, match="no setting 'bogus' \\(the keys are listed under --set in --help\\)"):
+    with pytest.raises(LineageError, match="no setting 'bogus' \\(`lineage params` lists the keys\\)"):
         assign(MatchParams(), ["bogus=1"])
     with pytest.raises(LineageError, match="takes KEY=VALUE, not 'count'"):
         assign(_Example(), ["count"], "--set")

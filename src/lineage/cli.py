@@ -44,18 +44,34 @@ def _params(assignments: Sequence[str]):  # type: ignore[no-untyped-def]
     return params_from_settings(assignments)
 
 
-def _set_help() -> str:
-    from lineage.match.params import param_keys
+# The keys (about 150 for the matcher) are listed by `lineage params`, not in every --help.
+SET_HELP = ("override a matcher parameter (repeatable; recorded in the manifest); `lineage params` lists "
+            "every KEY with its default and range")
+DRIFT_SET_HELP = ("override a drift parameter (repeatable; recorded in drift.json); `lineage params --of drift` "
+                  "lists every KEY with its default and range")
 
-    return "override a matcher parameter (repeatable; recorded in the manifest); KEY is one of: " + ", ".join(
-        param_keys())
+
+def _param_classes() -> dict[str, type]:
+    from lineage.fork.params import DriftParams
+    from lineage.match.params import MatchParams
+    from lineage.store.params import StoreParams
+
+    return {"match": MatchParams, "drift": DriftParams, "store": StoreParams}
 
 
-def _drift_set_help() -> str:
-    from lineage.fork.params import drift_param_keys
+def _cmd_params(args: argparse.Namespace) -> int:
+    from lineage.knobs import describe
 
-    return "override a drift parameter (repeatable; recorded in drift.json); KEY is one of: " + ", ".join(
-        drift_param_keys())
+    rows = describe(_param_classes()[args.of])
+    if args.json:
+        print(json.dumps([{"key": k, "type": t, "default": d, "range": r} for k, t, d, r in rows], indent=1))
+        return 0
+    # key, type, range, default: the default last, since a string's (vendor_folders) is long
+    texts = [(k, t, r or "-", repr(d) if t == "str" else str(d)) for k, t, d, r in rows]
+    widths = [max(len(row[i]) for row in texts) for i in range(3)]
+    for row in texts:
+        print(f"{row[0]:<{widths[0]}}  {row[1]:<{widths[1]}}  {row[2]:<{widths[2]}}  {row[3]}")
+    return 0
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
@@ -332,7 +348,7 @@ OPTIONS: dict[str, tuple[tuple[str, ...], dict[str, object]]] = {
     "max-file-bytes": (("--max-file-bytes",), dict(type=int, default=DEFAULT_MAX_FILE_BYTES,
                                                    help="skip (and record) Python files larger than this "
                                                    "(default 4 MiB)")),
-    "set": (("--set",), dict(action="append", default=[], metavar="KEY=VALUE", help=_set_help)),
+    "set": (("--set",), dict(action="append", default=[], metavar="KEY=VALUE", help=SET_HELP)),
     "formats": (("--formats",), dict(default=FORMATS_DEFAULT, help=FORMATS_HELP)),
     "target-name": (("--target-name",), dict(action="append", default=[], metavar="NAME", help=TARGET_NAME_HELP)),
     "allow-empty": (("--allow-empty",), dict(action="store_true", help="compare against an upstream that holds "
@@ -369,8 +385,7 @@ TAKES: dict[str, tuple[str, ...]] = {
 def add_options(p: argparse.ArgumentParser, *names: str) -> None:
     for name in names:
         flags, keywords = OPTIONS[name]
-        help_text = keywords.get("help")
-        p.add_argument(*flags, **(keywords | {"help": help_text() if callable(help_text) else help_text}))  # type: ignore[arg-type]
+        p.add_argument(*flags, **keywords)  # type: ignore[arg-type]
 
 
 def _command(sub: argparse._SubParsersAction, name: str, func: Callable[[argparse.Namespace], int],
@@ -464,6 +479,14 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--out", default=None, type=_folder, help="keep the rerun's report in this folder (default: a "
                    "temporary folder, removed)")
 
+    p = _command(sub, "params", _cmd_params, help="list the parameters --set, --drift-set and --store-set take",
+                 description="List every parameter KEY of the matcher (--set), of drift (--drift-set) or of the "
+                 "store and scan (--store-set), with its type, default and valid range; each one's reason is "
+                 "written beside it in lineage/match/params.py, lineage/fork/params.py or lineage/store/params.py.")
+    p.add_argument("--of", choices=["match", "drift", "store"], default="match",
+                   help="whose parameters (default: the matcher's, for --set)")
+    p.add_argument("--json", action="store_true", help="as JSON (key, type, default, range)")
+
     p = _command(sub, "markers", _cmd_markers, help="list provenance markers in a codebase",
                  description="List 'Derived from', 'Adapted from', 'Copied from ...' markers and "
                  "upstream URLs found in comments and docstrings, and the files that the tree's vendoring "
@@ -528,11 +551,11 @@ def build_parser() -> argparse.ArgumentParser:
                    help="missing: at most this share of the changed lines present or absent "
                    f"(default {drift_defaults.missing_max_share})")
     p.add_argument("--drift-set", action="append", default=[], metavar="KEY=VALUE",
-                   help=_drift_set_help())
+                   help=DRIFT_SET_HELP)
     from lineage.store.commands import CliHooks
     from lineage.store.commands import add_parsers as add_store_parsers
 
-    add_store_parsers(sub, _common, _set_help(), FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
+    add_store_parsers(sub, _common, SET_HELP, FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
                       CliHooks(params=_params, formats=_formats, local_paths=local_paths,
                                settings=run_settings, folder=_folder))
     return parser

@@ -70,20 +70,35 @@ def keys_of(cls: type) -> list[str]:
     return sorted(f.name for f in dataclasses.fields(cls))
 
 
+def describe(cls: type) -> list[tuple[str, str, Any, str]]:
+    """Every field as (name, type, default, valid range), sorted by name (``lineage params``)."""
+    rows = []
+    for f in sorted(dataclasses.fields(cls), key=lambda f: f.name):
+        kind = type(f.default)
+        rows.append((f.name, kind.__name__, f.default, "" if kind is str else _range_text(*range_of(f))))
+    return rows
+
+
+# Which command lists the keys of each option (the lists are too long for --help).
+LISTED_BY = {"--set": "lineage params", "--drift-set": "lineage params --of drift",
+             "--store-set": "lineage params --of store"}
+
+
 def assign(base: Knobs, items: Sequence[str], option: str = "--set") -> Knobs:
     """``KEY=VALUE`` items applied to ``base``; LineageError (naming ``option``) on a bad item."""
+    listed = f"`{LISTED_BY[option]}` lists the keys" if option in LISTED_BY else "see --help"
     kinds = {f.name: type(f.default) for f in dataclasses.fields(base)}  # type: ignore[arg-type]
     values: dict[str, object] = {}
     for item in items:
         key, sep, raw = item.partition("=")
         key = key.strip()
         if not sep:
-            raise LineageError(f"{option} takes KEY=VALUE, not {item!r} (the keys are listed under {option} in --help)")
+            raise LineageError(f"{option} takes KEY=VALUE, not {item!r} ({listed})")
         if key not in kinds:
-            # the key asked for, and the nearest ones: the whole list is in --help
+            # the key asked for, and the nearest ones: the whole list is `lineage params`'s
             close = difflib.get_close_matches(key, kinds, n=3, cutoff=0.6)
             hint = f"; did you mean {' or '.join(close)}?" if close else ""
-            raise LineageError(f"{option}: no setting {key!r}{hint} (the keys are listed under {option} in --help)")
+            raise LineageError(f"{option}: no setting {key!r}{hint} ({listed})")
         try:
             values[key] = kinds[key](raw.strip())
         except ValueError:  # str() never raises

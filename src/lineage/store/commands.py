@@ -16,8 +16,8 @@ from lineage.errors import LineageError
 DASK_HELP = ("run on the Dask scheduler at ADDRESS (tcp://host:8786; 'local' starts a LocalCluster with a "
              "worker per core; default: $LINEAGE_DASK, else in this process). Workers must see the store "
              "and cache folders at the same paths")
-STORE_SET_HELP = ("override a store parameter (repeatable; recorded in store.json/scan.json): prefix_bits "
-                  "(new stores only), common_max_releases, rank_min_lines, rank_min_score, top")
+STORE_SET_HELP = ("override a store parameter (repeatable; recorded in store.json/scan.json; prefix_bits for new "
+                  "stores only); `lineage params --of store` lists every KEY with its default and range")
 
 
 @dataclass(frozen=True)
