@@ -110,6 +110,36 @@ def test_a_tie_of_one_python_tree_is_said(tmp_path: Path, capsys: pytest.Capture
     assert len(dates) == 3 and all(d.endswith("Z") for d in dates)
 
 
+def test_a_release_candidate_is_dated_when_pypi_published_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A ``pypi:`` candidate's date is its file's upload time, recorded at download beside the
+    archive (``forkpoint.csv`` left it empty before); offline, from the cache alone."""
+    import hashlib
+    import zipfile
+
+    from lineage.fork.forkpoint import run_forkpoint
+    from lineage.settings import RunSettings
+    from lineage.sources import pypi
+
+    cache = tmp_path / "cache"
+    specs = []
+    for version, uploaded in (("1.0", "2031-01-02T03:04:05Z"), ("2.0", "")):
+        wheel = cache / "downloads" / "pypi" / f"uppkg-{version}" / f"uppkg-{version}-py3-none-any.whl"
+        wheel.parent.mkdir(parents=True)
+        with zipfile.ZipFile(wheel, "w") as archive:
+            archive.writestr("uppkg/a.py", "".join(_function(i) for i in range(8)))
+        sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+        wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
+        pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded))
+        specs.append(f"pypi:uppkg=={version}#sha256={sha}")
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    target = tmp_path / "target" / "uppkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    result = run_forkpoint(str(target.parent), specs, settings=RunSettings(cache_dir=cache, jobs=1))
+    dates = dict(zip(result.candidates["ref"], result.candidates["date"], strict=True))
+    assert dates == {"1.0": "2031-01-02T03:04:05Z", "2.0": ""}  # 2.0's record has no upload time
+
+
 def test_the_api_takes_run_settings(tmp_path: Path) -> None:
     """run_forkpoint takes one RunSettings, as api.compare does: its progress callback hears each candidate."""
     from lineage.fork.forkpoint import run_forkpoint

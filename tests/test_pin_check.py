@@ -46,7 +46,7 @@ def release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, str,
     data = _wheel(wheel, _MODULE)
     sha = hashlib.sha256(data).hexdigest()
     wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n", encoding="ascii")
-    sources.pypi._record_url(wheel, sha, _URL)  # as a download records where the file is published
+    sources.pypi._record_publication(wheel, sha, sources.pypi.Published(_URL))  # as a download records it
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
     monkeypatch.setattr(sources.pypi, "_pip_download", lambda *a, **k: pytest.fail("network used"))
     monkeypatch.setattr(sources.pypi, "_http_get", lambda *a, **k: pytest.fail("network used"))
@@ -81,11 +81,11 @@ def _download_serves(data: bytes, monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """A download that gives the wheel ``data``; the pins it was asked for."""
     fetched: list[str] = []
 
-    def fetch(name: str, version: str, folder: Path, pinned: str) -> tuple[Path, str]:
+    def fetch(name: str, version: str, folder: Path, pinned: str) -> tuple[Path, sources.pypi.Published]:
         fetched.append(pinned)
         path = folder / "uppkg-1.0-py3-none-any.whl"
         path.write_bytes(data)
-        return path, _URL
+        return path, sources.pypi.Published(_URL)
 
     monkeypatch.setattr(sources.pypi, "_fetch_release", fetch)
     return fetched

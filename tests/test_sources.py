@@ -637,6 +637,7 @@ def test_pypi_download_records_where_pypi_publishes_the_file(
     url = "https://files.example/packages/ab/cd/tinypkg-1.0-py3-none-any.whl"
     built = tiny_wheel(tmp_path / "peek")
     listing = {"urls": [{"packagetype": "bdist_wheel", "filename": built.name, "url": url,
+                         "upload_time_iso_8601": "2031-08-23T04:40:09.812296Z",
                          "digests": {"sha256": sha256_of(built)}}]}  # fmt: skip
     _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch, listing)
     asked: list[float] = []  # the timeouts the registry was asked with
@@ -649,12 +650,18 @@ def test_pypi_download_records_where_pypi_publishes_the_file(
     monkeypatch.setattr(sources.pypi, "_http_get", timed)
     cache = tmp_path / "cache"
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
-        assert src.info.details["url"] == url
+        # and when: the date forkpoint gives a release candidate
+        assert (src.info.details["url"], src.info.details["uploaded"]) == (url, "2031-08-23T04:40:09Z")
     assert asked and set(asked) == {sources.pypi.LOCATION_TIMEOUT}  # a detail: never a minute's wait
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     monkeypatch.setattr(sources.pypi, "_http_get", lambda *args: pytest.fail("network used"))
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
-        assert src.info.details["url"] == url
+        assert (src.info.details["url"], src.info.details["uploaded"]) == (url, "2031-08-23T04:40:09Z")
+    # a record made before upload times were kept (its URL alone) still names the URL
+    record = cache / "downloads" / "pypi" / "tinypkg-1.0" / (built.name + ".url")
+    record.write_text(f"{sha256_of(built)} {url}\n", encoding="utf-8")
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.info.details["url"] == url and "uploaded" not in src.info.details
     # an archive replaced in the cache (its sha256 record gone too) is not the file at that URL
     archive = cache / "downloads" / "pypi" / "tinypkg-1.0" / built.name
     tiny_wheel(tmp_path / "other", version="1.0").replace(archive)

@@ -17,6 +17,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -219,20 +221,52 @@ def _url_record(archive: Path) -> Path:
     return archive.with_name(archive.name + ".url")
 
 
-def _recorded_url(archive: Path, sha: str) -> str:
-    """The URL ``archive`` was published at, recorded with its sha256 when it was downloaded
-    ("" if none, unreadable, or recorded for other bytes: an archive replaced in the cache is not
-    the file at that URL): the download location the SPDX attachment names, the same on every
-    later run from the cache."""
-    try:
-        recorded_sha, url = _url_record(archive).read_text(encoding="utf-8").split()
-    except (OSError, UnicodeDecodeError, ValueError):
+@dataclass(frozen=True)
+class Published:
+    """Where and when the registry published a file: its URL (the download location the SPDX
+    attachment names) and upload time (``YYYY-MM-DDTHH:MM:SSZ``, the date ``forkpoint`` gives a
+    release candidate); "" for what it did not say."""
+
+    url: str = ""
+    uploaded: str = ""
+
+
+def _upload_time(entry: dict[str, Any]) -> str:
+    """A JSON file entry's upload time as history and forkpoint write dates ("" if none)."""
+    raw = entry.get("upload_time_iso_8601") or entry.get("upload_time")
+    if not isinstance(raw, str):
         return ""
-    return url if recorded_sha == sha and re.fullmatch(r"https?://\S+", url) else ""
+    try:
+        when = datetime.fromisoformat(raw.replace("Z", "+00:00"))
+    except ValueError:
+        return ""
+    when = when if when.tzinfo else when.replace(tzinfo=UTC)  # the API's upload_time is UTC
+    return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _record_url(archive: Path, sha: str, url: str) -> None:
-    _url_record(archive).write_text(f"{sha} {url}\n", encoding="utf-8")
+def _listed(entry: dict[str, Any]) -> Published:
+    url = entry.get("url")
+    return Published(url if isinstance(url, str) else "", _upload_time(entry))
+
+
+def _recorded_publication(archive: Path, sha: str) -> Published:
+    """Where and when ``archive`` was published, recorded with its sha256 when it was downloaded
+    (nothing if none, unreadable, or recorded for other bytes: an archive replaced in the cache is
+    not the file at that URL), the same on every later run from the cache. The record is
+    ``SHA256 URL [UPLOADED]``: an archive cached before 2026-12-06 has no upload time."""
+    try:
+        recorded_sha, url, *rest = _url_record(archive).read_text(encoding="utf-8").split()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return Published()
+    if recorded_sha != sha or not re.fullmatch(r"https?://\S+", url) or len(rest) > 1:
+        return Published()
+    uploaded = rest[0] if rest and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", rest[0]) else ""
+    return Published(url, uploaded)
+
+
+def _record_publication(archive: Path, sha: str, published: Published) -> None:
+    _url_record(archive).write_text(f"{sha} {published.url} {published.uploaded}".rstrip() + "\n",
+                                    encoding="utf-8")
 
 
 def _listed_sha256(entry: dict[str, Any]) -> str:
@@ -242,20 +276,20 @@ def _listed_sha256(entry: dict[str, Any]) -> str:
     return str(digests.get("sha256") or "").lower() if isinstance(digests, dict) else ""
 
 
-def _published_url(name: str, version: str, filename: str, sha: str) -> str:
-    """The URL at which PyPI's JSON API lists ``filename`` with this sha256 ("" when it lists no
-    such file or cannot be asked within ``LOCATION_TIMEOUT``): what pip downloaded, named by the
+def _published(name: str, version: str, filename: str, sha: str) -> Published:
+    """Where and when PyPI's JSON API lists ``filename`` with this sha256 (nothing when it lists
+    no such file or cannot be asked within ``LOCATION_TIMEOUT``): what pip downloaded, named by the
     registry itself. pip does not say where it downloaded from (perhaps a mirror); a file PyPI
     lists with the same digest is the same file, at PyPI's URL. Never fails the download: the
     location is a detail."""
     try:
         files = _pypi_release_files(name, version, "", LOCATION_TIMEOUT)
     except SourceError:
-        return ""
+        return Published()
     for f in files:
         if f.get("filename") == filename and _listed_sha256(f) == sha and isinstance(f.get("url"), str):
-            return str(f["url"])
-    return ""
+            return _listed(f)
+    return Published()
 
 
 def _pip_download(requirement: str, dest: Path) -> tuple[bool, str]:
@@ -392,10 +426,11 @@ def _download_url(url: str, expected_sha256: str, target: Path) -> None:
         )
 
 
-def _fetch_release(name: str, version: str, tmp: Path, pinned: str = "") -> tuple[Path, str | None]:
-    """Download a release into ``tmp``; return (file, url if known). With ``pinned``, a file pip
-    chose that is not the pinned one is replaced by the file PyPI lists with that sha256 (an
-    sdist's, as PyPI's page shows it), when it lists one (else the caller's mismatch stands)."""
+def _fetch_release(name: str, version: str, tmp: Path, pinned: str = "") -> tuple[Path, Published | None]:
+    """Download a release into ``tmp``; return (file, where and when it was published, if known).
+    With ``pinned``, a file pip chose that is not the pinned one is replaced by the file PyPI lists
+    with that sha256 (an sdist's, as PyPI's page shows it), when it lists one (else the caller's
+    mismatch stands)."""
     ok, pip_reason = _pip_download(f"{name}=={version}", tmp)
     if ok:
         saved = _archives_in(tmp)
@@ -419,14 +454,14 @@ def _fetch_release(name: str, version: str, tmp: Path, pinned: str = "") -> tupl
     return _download_listed(chosen, tmp)
 
 
-def _download_listed(chosen: dict[str, Any], tmp: Path) -> tuple[Path, str]:
+def _download_listed(chosen: dict[str, Any], tmp: Path) -> tuple[Path, Published]:
     """Download a file PyPI's JSON lists into ``tmp``, checked against the sha256 it states."""
     expected = _listed_sha256(chosen)
     if not re.fullmatch(r"[0-9a-f]{64}", expected):
         raise SourceError(f"pypi: PyPI states no sha256 for {chosen['filename']}; not using it")
     target = tmp / chosen["filename"]
     _download_url(chosen["url"], expected, target)
-    return target, chosen["url"]
+    return target, _listed(chosen)
 
 
 def cache_entry_name(spec: str) -> str | None:
@@ -470,7 +505,7 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
     base = Path(cache_dir) if cache_dir is not None else default_cache_dir()
     dest = base / "downloads" / "pypi" / _entry_name(m)
 
-    url: str | None = None
+    published: Published | None = None
     archive = _cached_archive(dest, name, pinned)
     recorded = _recorded_sha256(archive) if archive is not None else ""
     if check_later and archive is not None and recorded and recorded == (pinned or recorded):
@@ -511,7 +546,7 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
             # interrupted or rejected download never looks like a cache hit (nor leaves an
             # empty release directory behind).
             with tempfile.TemporaryDirectory(prefix=".download-", dir=dest.parent) as tmp, _downloading(Path(tmp)):
-                fetched, url = _fetch_release(raw_name, version, Path(tmp), pinned)
+                fetched, published = _fetch_release(raw_name, version, Path(tmp), pinned)
                 sha = _sha256_file(fetched)
                 if pinned and sha != pinned:
                     raise SourceError(
@@ -527,22 +562,25 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
                     _sha256_record(stale).unlink(missing_ok=True)
                     _url_record(stale).unlink(missing_ok=True)
                 archive = dest / fetched.name
-                url = url or _published_url(raw_name, version, fetched.name, sha)
+                published = published or _published(raw_name, version, fetched.name, sha)
                 _record_sha256(archive, sha)
-                if url:
-                    _record_url(archive, sha, url)
+                if published.url:
+                    _record_publication(archive, sha, published)
                 os.replace(fetched, archive)
         except OSError as exc:
             raise SourceError(f"pypi: cannot write cache {dest}: {_describe(exc)}") from None
 
-    return _pypi_source(spec, archive, name, version, sha, url)
+    return _pypi_source(spec, archive, name, version, sha, published)
 
 
-def _pypi_source(spec: str, archive: Path, name: str, version: str, sha: str, url: str | None) -> PypiSource:
+def _pypi_source(spec: str, archive: Path, name: str, version: str, sha: str,
+                 published: Published | None) -> PypiSource:
     details: dict[str, Any] = {"name": name, "version": version, "filename": archive.name}
-    url = url or _recorded_url(archive, sha)
-    if url:
-        details["url"] = url
+    published = published if published and published.url else _recorded_publication(archive, sha)
+    if published.url:
+        details["url"] = published.url
+    if published.uploaded:
+        details["uploaded"] = published.uploaded
     return PypiSource(
         spec,
         archive.resolve(),
