@@ -904,7 +904,15 @@ def check_manifest(r: Report) -> list[Check]:
     inputs.compare("upstreams spec/label/digest/tree digest",
                    [(u["spec"], u["label"], u["digest"], u["tree_digest"]) for u in manifest["upstreams"]],
                    [(u["spec"], u["label"], u["digest"], u["tree_digest"]) for u in s["upstreams"]])
-    inputs.compare("summary.md's target line", f"Target: `{t['spec']}` ({t['tree_digest']})." in r.md, True)
+    def named(source: dict) -> str:  # each digest says what it is of (archive or commit, Python tree)
+        digest = source["digest"]
+        archive = (f"archive {digest}; " if digest.startswith("sha256:") else f"{digest}; ") if digest else ""
+        return f"({archive}Python tree {source['tree_digest']})."
+
+    inputs.compare("summary.md's target line", f"Target: `{t['spec']}` {named(t)}" in r.md, True)
+    inputs.compare("summary.md's upstream lines",
+                   [f": `{u['spec']}` {named(u)}" in r.md for u in manifest["upstreams"]],
+                   [True] * len(manifest["upstreams"]))
     return [check, inputs]
 
 

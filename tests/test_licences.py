@@ -661,6 +661,15 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
     # prose that quotes the word alone names no one
     data = b'the word "Copyright\nand the symbol are kept in every copy.\n'
     assert read_licence_file("LICENSE", data).copyrights == ()
+    # a line that names years only goes on to the holder below it (ultrajson's notice in pandas
+    # 2.2.3's LICENSE: "Copyright 2005, 2006, 2007" / "Nick Galbreath -- nickg [at] modp [dot] com"
+    # was credited without a holder); not to a copyright line of its own, nor to licence text
+    data = (b"  Copyright 2031, 2032, 2033\n  Ada Quillwort -- ada [at] example [dot] org\n  All rights reserved.\n\n"
+            b"Copyright (c) 2034\nCopyright (c) 2035 Sedge Works\n\n"
+            b"Copyright (c) 2036\nPermission is hereby granted, free of charge, to any person\n")
+    found = read_licence_file("LICENSE", data).copyrights
+    assert found == ("Copyright 2031, 2032, 2033 Ada Quillwort -- ada [at] example [dot] org",
+                     "Copyright (c) 2034", "Copyright (c) 2035 Sedge Works", "Copyright (c) 2036")
 
 
 @pytest.mark.parametrize(("line", "holder_line"), [

@@ -58,6 +58,18 @@ def test_a_copy_of_and_a_port_of_name_their_source() -> None:
         assert markers(prose) == [], prose
 
 
+def test_a_parenthesis_inside_a_copy_of_phrase() -> None:
+    """A short parenthesis may sit inside every phrase, "a copy of" too: pandas 2.2.3's
+    ``core/interchange/dataframe_protocol.py`` opens "A verbatim copy (vendored) of the spec from
+    https://github.com/data-apis/dataframe-api" and was unmarked, so modin's copy of that spec
+    counted as copied from pandas. Prose stays prose: the source must still be a path or URL."""
+    m = one('"""\nA verbatim copy (vendored) of the spec from https://github.com/data-apis/dataframe-api\n"""\n')
+    assert (m.kind, m.line, m.repository) == ("copied_from", 2, "data-apis/dataframe-api")
+    assert one("# This file is a port (simplified) of lib/foo.py\n").kind == "ported_from"
+    for prose in ("# Return a copy (shallow) of the config\n", "# a copy (on the GPU) of the input tensor\n"):
+        assert markers(prose) == [], prose
+
+
 def test_adapted_from_github_blob_url() -> None:
     m = one(
         "# Adapted from https://github.com/vllm-project/vllm/blob/v0.6.4.post1/vllm/model_executor/models/llama.py\n"

@@ -189,3 +189,25 @@ def test_summary_definitions_say_that_a_copyright_line_marks_a_file(run_compare)
     assert files.loc["pkg/a.py", "marker_kind"] == "copyright"
     definition = next(line for line in summary_markdown(comparison).splitlines() if line.startswith("- *marked*"))
     assert "a copyright line naming it" in definition and "marker kind `copyright`" in definition
+
+
+def test_summary_names_what_each_input_digest_is_of(tmp_path: Path) -> None:
+    """summary.md gave the target's Python-tree digest and the upstreams' archive sha256, both as a
+    bare ``sha256:...``: nextcord 2.6.0's sdist (sha256 ``ccf46...``, what ``pip download`` gives)
+    read ``sha256:a2de1...``. Each input now names both, the archive's and the tree's."""
+    import hashlib
+    import zipfile
+
+    from lineage.report.summary import summary_markdown
+
+    body = treegen.distinctive_functions(3)
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("pkg/a.py", body)
+    upstream = treegen.write_tree(tmp_path / "up", {"up/a.py": body})
+    comparison = compare(str(wheel), [str(upstream)], settings=RunSettings(use_cache=False, jobs=1))
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    text = summary_markdown(comparison)
+    assert (f"Target: `{wheel}` (archive sha256:{sha}; Python tree {comparison.target.tree_digest})."
+            in text)
+    assert f": `{upstream}` (Python tree {comparison.upstreams[0].tree_digest})." in text  # a folder: no archive

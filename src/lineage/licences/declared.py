@@ -47,8 +47,16 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from lineage.licences.expressions import combine_all, combine_any, licence_ids, normalise
-from lineage.licences.notices import first_paragraph, is_template, notice_expression, offers_choice
+from lineage.licences.notices import (
+    first_paragraph,
+    holder,
+    is_template,
+    notice_expression,
+    notice_words,
+    offers_choice,
+)
 from lineage.markers import find_markers
+from lineage.markers.attribution import is_copyright
 from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
 if TYPE_CHECKING:
@@ -258,19 +266,29 @@ def copyright_lines(lines: list[str]) -> tuple[str, ...]:
 _QUOTED_STATEMENT_LINES = 3  # a licence's prose wraps a quoted copyright statement over a few lines
 
 
+def _names_holder(line: str) -> bool:
+    """Whether ``line``, below a copyright line that names no holder, can be its holder: not a
+    copyright statement of its own nor a line of licence text."""
+    return not is_copyright(line.strip()) and not notice_words(line)
+
+
 def _whole_statement(lines: list[str], k: int, text: str) -> str:
     """The copyright statement that starts with ``text`` on line ``k`` (0-based), as a licence
     file wraps it: a line that ends with a comma (a list of years, a holder's address) goes on
     on the next non-blank line; a statement quoted in the licence's prose (the PSF licence's
     'i.e., "Copyright (c) 2001, ... Python Software Foundation; All Rights Reserved" are
-    retained') ends at its closing quote. Else the line would credit a holder it cuts off."""
+    retained') ends at its closing quote; one whose line names no holder, only years, goes on
+    to the next line unless that line is a copyright statement of its own (ultrajson's notice in
+    pandas 2.2.3's LICENSE: "Copyright 2005, 2006, 2007" / "Nick Galbreath -- nickg [at] modp
+    [dot] com"). Else the line would credit a holder it cuts off."""
     start = max(lines[k].find(text), 0)
     quoted = lines[k][:start].rstrip().endswith('"')
     closed = '"' in lines[k][start:]  # the marker's text may stop short of the closing quote
     first, last = text, k + _QUOTED_STATEMENT_LINES
     # a quoted statement goes on to its closing quote, over at most a few lines ("...Python
     # Software Foundation; All" / "Rights Reserved\" are retained" in CPython's licence)
-    while ((text.rstrip().endswith(",") or (quoted and not closed and k < last))
+    while ((text.rstrip().endswith(",") or (quoted and not closed and k < last)
+            or (not holder(text) and k + 1 < len(lines) and _names_holder(lines[k + 1])))
            and k + 1 < len(lines) and lines[k + 1].strip()):
         k += 1
         closed = closed or '"' in lines[k]

@@ -164,10 +164,15 @@ def notice_ids(folded: str) -> tuple[str, ...]:
 _NOTICE_WORDS = ("licen", "permission", "redistribution")
 
 
+def notice_words(text: str) -> bool:
+    """Whether raw ``text`` holds a word every licence notice holds (:data:`_NOTICE_WORDS`)."""
+    lowered = text.lower()
+    return any(word in lowered for word in _NOTICE_WORDS)
+
+
 def notice_ids_in(text: str) -> tuple[str, ...]:
     """SPDX ids of the licence notices found in raw ``text``, sorted (:func:`notice_ids` of its fold)."""
-    lowered = text.lower()
-    if not any(word in lowered for word in _NOTICE_WORDS):
+    if not notice_words(text):
         return ()
     return notice_ids(fold(text))
 

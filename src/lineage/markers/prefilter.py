@@ -14,10 +14,10 @@ from bisect import bisect_right
 from collections.abc import Sequence
 
 HINTS: tuple[str, ...] = (
-    # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by, "a copy of", "a port of":
-    # with its space, "port" alone is in every "import")
+    # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by, "a copy of", "a port of",
+    # "a port (...) of": with its space, "port" alone is in every "import")
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
-    "borrowed", "forked", "copy", "based", "inspired", " port of",
+    "borrowed", "forked", "copy", "based", "inspired", " port of", " port (",
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
 )

@@ -28,15 +28,19 @@ COPY_FROM = "copy_from"
 COPY_OF, PORT_OF = "copy_of", "port_of"
 REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from"}
 
+# A short parenthesis inside a phrase ("adapted (with changes) from", "a verbatim copy (vendored)
+# of": pandas 2.2.3's interchange/dataframe_protocol.py, the data-apis spec, read as pandas' own)
+_ASIDE = r"(?:\s+\([^()]{0,60}\))?"
+
 _PHRASE = (
     rf"(?:(?:{_FROM_VERBS})\s*(?:and|&|/|,)\s*)?"
-    rf"(?:(?P<verb>{_FROM_VERBS})(?:\s+\([^()]{{0,60}}\))?"
+    rf"(?:(?P<verb>{_FROM_VERBS}){_ASIDE}"
     rf"(?:\s+{_ADVERB}|\s+in\s+part|\s+with\s+(?:\w+\s+)?(?:changes|modifications))?\s+from"
     rf"|(?P<based>based)(?:\s+{_ADVERB})?\s+(?:on|upon|off(?:\s+of)?)"
     rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by"
     # "This file is a copy of the scipy.sparse.csgraph._laplacian module", "A port of FNMatcher
     # from py.path.common": never after a generic lead-in ("Return a copy of Config" is prose)
-    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port)\s+of)"
+    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port){_ASIDE}\s+of)"
     r"(?![\w-])"
 )
 

@@ -204,6 +204,16 @@ def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> li
     return [" ".join(out), ""]
 
 
+def input_digests(digest: str, tree_digest: str) -> str:
+    """What identifies an input in summary.md, each digest named, the same for the target and the
+    upstreams: the archive's sha256 (what ``pip download`` gives; a git source's commit) and the
+    digest of its Python tree. The target's line once gave the tree digest alone and the
+    upstreams' the archive's, both as a bare ``sha256:...``, so nextcord 2.6.0's sdist
+    (``sha256:ccf46...``) read as ``sha256:a2de1...``."""
+    named = [f"archive {digest}" if digest.startswith("sha256:") else digest] if digest else []
+    return "; ".join([*named, f"Python tree {tree_digest}"])
+
+
 def summary_markdown(comparison: Comparison, summary: dict[str, object] | None = None,
                      groups: dict[str, pd.DataFrame] | None = None, parties: list[Party] | None = None) -> str:
     """summary.md; ``summary``: :func:`summary_dict` of the comparison, ``groups``:
@@ -217,9 +227,11 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
     out = [f"# lineage: {md_text(comparison.target.info.label)} against "
            f"{md_text(', '.join(comparison.upstream_names))}", ""]
     out += [f"- {line}." for line in summary["headline"]]  # type: ignore[union-attr]
-    out += ["", f"Target: {md_code(comparison.target.info.spec)} ({comparison.target.tree_digest}).  "]
+    target = comparison.target
+    out += ["", f"Target: {md_code(target.info.spec)} ({input_digests(target.info.digest, target.tree_digest)}).  "]
     for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True):
-        out.append(f"Upstream {md_text(label)}: {md_code(u.info.spec)} ({u.info.digest or u.tree_digest}).  ")
+        digests = input_digests(u.info.digest, u.tree_digest)
+        out.append(f"Upstream {md_text(label)}: {md_code(u.info.spec)} ({digests}).  ")
     out += ["", f"Python files: {files['python']:,} ({files['indexed']:,} indexed, {files['skipped']:,} "
             f"skipped, {files['with_parse_errors']:,} with syntax errors indexed from the "
             "error-tolerant parse). A line is *verbatim* when its stripped text equals the upstream "
