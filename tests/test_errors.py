@@ -167,9 +167,8 @@ def _actions(parser: object, name: str = "lineage") -> list[tuple[str, object]]:
     return found
 
 
-def test_every_option_has_help_and_set_lists_its_keys(capsys: pytest.CaptureFixture[str]) -> None:
+def test_every_option_has_help_and_set_names_where_its_keys_are(capsys: pytest.CaptureFixture[str]) -> None:
     from lineage.cli import build_parser
-    from lineage.match.params import param_keys
 
     actions = _actions(build_parser())
     missing = [f"{name} {'/'.join(a.option_strings) or a.dest}" for name, a in actions  # type: ignore[attr-defined]
@@ -181,7 +180,7 @@ def test_every_option_has_help_and_set_lists_its_keys(capsys: pytest.CaptureFixt
         with pytest.raises(SystemExit):
             main([command.split()[1], "--help"])
         text = " ".join(capsys.readouterr().out.split())
-        assert all(f" {key}," in text or f" {key} " in text for key in param_keys()), command
+        assert "`lineage params` lists every KEY" in text, command  # the ~150 keys are listed there
 
 
 def test_the_api_refuses_the_same(tmp_path: Path) -> None:
