@@ -56,7 +56,7 @@ from lineage.errors import LineageError
 from lineage.licences.expressions import combine_all, normalise
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
-from lineage.report.json_text import dumps_lines
+from lineage.report.json_text import Encoded, compact, dumps_lines
 from lineage.results.obligations import source_licence, split_copyrights
 
 if TYPE_CHECKING:
@@ -233,29 +233,30 @@ def _converted_context() -> str:
 
 
 def _fill_occurrences(bom: dict[str, Any], fields: list[list[tuple[str, str, int, str]]], keys: list[list[str]],
-                      stored: dict[str, Any]) -> dict[str, Any]:
+                      stored: dict[str, str]) -> dict[str, str]:
     """Put every occurrence of ``fields`` (``keys``: their :func:`occurrence_key`) in the parsed
     ``bom`` (made with some left out: see :func:`cyclonedx_bom`): the library's JSON of those it
-    holds, ``stored`` (by key) for the others, each list in the library's order: by bom-ref, the first
-    of the fields its occurrences are sorted by (``Occurrence.__lt__``), compared as strings
-    (``BomRef.__lt__``) and distinct here. Returns the library's JSON of those it converted that
-    ``stored`` lacks, by key."""
-    made: dict[str, Any] = {}
+    holds, for the others their text kept in ``stored`` (by key; see
+    :class:`lineage.report.json_text.Encoded`), each list in the library's order: by bom-ref, the
+    first of the fields its occurrences are sorted by (``Occurrence.__lt__``), compared as strings
+    (``BomRef.__lt__``) and distinct here. Returns the text of the library's JSON of those it
+    converted that ``stored`` lacks, by key."""
+    made: dict[str, str] = {}
     ancestors = {a.get("bom-ref"): a for a in bom["metadata"]["component"]["pedigree"]["ancestors"]}
     for n, (rows, row_keys) in enumerate(zip(fields, keys, strict=True), start=1):
         if not rows:
             continue
         evidence = ancestors[f"upstream-{n}"]["evidence"]
         converted = {o["bom-ref"]: o for o in evidence["occurrences"]}
-        merged = []
+        merged: list[tuple[str, Any]] = []
         for row, key in zip(rows, row_keys, strict=True):
             value = converted.get(row[0])
             if value is None:
-                value = stored[key]
+                value = Encoded(stored[key])
             elif key not in stored:
-                made[key] = value
-            merged.append(value)
-        evidence["occurrences"] = sorted(merged, key=lambda o: o["bom-ref"])
+                made[key] = compact(value)
+            merged.append((row[0], value))
+        evidence["occurrences"] = [value for _, value in sorted(merged, key=lambda pair: pair[0])]
     return made
 
 
@@ -263,12 +264,13 @@ class CycloneDxReporter:
     """lineage.cdx.json, validated against the schema (a :class:`lineage.report.Reporter`).
 
     With a cache (``folder.csv_cache``) the library's JSON of each occurrence of a valid BOM is
-    kept (:class:`lineage.report.elements.ElementCache`, kind ``cyclonedx-json``, keyed by its
-    fields: :func:`occurrence_key`), and a rerun makes the library's objects of the others only,
-    leaves the kept ones out of the BOM it has the library sort, write and validate, and puts
-    their JSON in their place (:func:`_fill_occurrences`): the same text. Sound for the
-    validation as :func:`validation_error`'s remembered occurrences are (an occurrence's validity
-    is its own), and a kept occurrence was part of a valid BOM (kept only after the validation)."""
+    kept, as the line of text the BOM holds (:class:`lineage.report.elements.ElementCache`, kind
+    ``cyclonedx-json``, keyed by its fields: :func:`occurrence_key`), and a rerun makes the
+    library's objects of the others only, leaves the kept ones out of the BOM it has the library
+    sort, write and validate, and puts their text in their place (:func:`_fill_occurrences`):
+    the same text. Sound for the validation as :func:`validation_error`'s remembered occurrences
+    are (an occurrence's validity is its own), and a kept occurrence was part of a valid BOM (kept
+    only after the validation)."""
 
     report_type = "cyclonedx"
 
@@ -277,13 +279,13 @@ class CycloneDxReporter:
         kept = ElementCache(folder.csv_cache, "cyclonedx-json", _converted_context()) \
             if folder.csv_cache is not None else None
         keys = [[occurrence_key(row) for row in rows] for rows in fields]
-        stored: dict[str, Any] = {}
+        stored: dict[str, str] = {}
         leave_out: set[str] = set()  # bom-refs
         if kept is not None:
             for rows, row_keys in zip(fields, keys, strict=True):
                 for row, key in zip(rows, row_keys, strict=True):
                     found = kept.get(key)
-                    if found is not None:
+                    if isinstance(found, str):
                         stored[key] = found
                         leave_out.add(row[0])
         text = JsonV1Dot6(cyclonedx_bom(comparison, fields, leave_out)).output_as_string()

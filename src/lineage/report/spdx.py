@@ -20,8 +20,9 @@ The writer validates the document (spdx-tools' ``validate_full_spdx_document``) 
 write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH`` when set).
 
 A run of ``lineage compare``/``corpus`` keeps each target file's File and Snippets between runs
-(:mod:`lineage.report.elements`): the values they are built from and spdx-tools' JSON of them,
-keyed by what they are made from. A rerun makes model objects only of the elements it makes
+(:mod:`lineage.report.elements`): the values they are built from and spdx-tools' JSON of them
+(each element's as the line of text the document holds: neither decoded nor encoded again by a
+rerun), keyed by what they are made from. A rerun makes model objects only of the elements it makes
 afresh, validates the document they form (a stored element passed the whole validation of the
 document it was made in, and nothing it is checked against differs in another: see
 :func:`_validated_json`), and puts the stored JSON of the others in their place in spdx-tools'
@@ -70,7 +71,7 @@ from lineage.licences.expressions import licence_ids, normalise
 from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
-from lineage.report.json_text import dumps_lines
+from lineage.report.json_text import Encoded, compact, dumps_lines
 from lineage.results.file_licences import record_licence
 from lineage.results.obligations import source_licence, split_copyrights
 
@@ -170,14 +171,14 @@ def _file_elements(values: dict[str, Any]) -> tuple[File, list[Snippet], list[Re
 
 @dataclasses.dataclass
 class _Part:
-    """One target file's elements in a document, and their JSON when a run stored it."""
+    """One target file's elements in a document, and spdx-tools' JSON of them when a run stored it."""
 
     key: str
     values: dict[str, Any]
     # the File, its Snippets, its relationships, in that order; None when the stored JSON stands for
     # them and the document holds none of them (_document's ``reuse``)
     elements: list[Any] | None
-    json: list[dict[str, Any]] | None
+    text: list[str] | None  # their JSON, each element's as its text (lineage.report.json_text.compact)
 
 
 def _json_count(values: dict[str, Any]) -> int:
@@ -238,19 +239,19 @@ def _document(comparison: Comparison, kept: ElementCache | None, reuse: bool = F
         key = element_key(number, path, record.digest, head_lines, sorted(package_of.items()), group)
         found = kept.get(key) if kept is not None else None
         if found is not None:
-            values, stored_json = found["values"], found["json"]
+            values, stored_text = found["values"], found.get("text")
         else:
             values = _file_values(number, path, group, target.data[path], record, target.lines(path), head_lines,
                                   package_of)
-            stored_json = None
-        if reuse and stored_json is not None and len(stored_json) == _json_count(values):
-            parts.append(_Part(key, values, None, stored_json))
+            stored_text = None
+        if reuse and isinstance(stored_text, list) and len(stored_text) == _json_count(values):
+            parts.append(_Part(key, values, None, stored_text))
             continue
         file, file_snippets, file_relationships = _file_elements(values)
         files.append(file)
         snippets.extend(file_snippets)
         relationships.extend(file_relationships)
-        parts.append(_Part(key, values, [file, *file_snippets, *file_relationships], stored_json))
+        parts.append(_Part(key, values, [file, *file_snippets, *file_relationships], stored_text))
     return Document(creation_info=info, packages=packages, files=files, snippets=snippets,
                     relationships=relationships), parts
 
@@ -286,17 +287,18 @@ def _validated_json(document: Document, parts: list[_Part]) -> tuple[dict[str, A
     made = {name: iter(whole.get(name) or []) for name in ("files", "snippets", "relationships")}
     # the document's own relationships first (those of no part), then each part's
     own = len(document.relationships) - sum(len(p.values["snippets"]) + 1 for p in parts if p.elements is not None)
-    lists: dict[str, list[dict[str, Any]]] = {"files": [], "snippets": [],
-                                              "relationships": list(itertools.islice(made["relationships"], own))}
+    lists: dict[str, list[Any]] = {"files": [], "snippets": [],
+                                   "relationships": list(itertools.islice(made["relationships"], own))}
     for part in parts:
         n = len(part.values["snippets"])
-        if part.elements is None:
-            assert part.json is not None
-            json_of = part.json
+        json_of: list[Any]
+        if part.elements is None:  # written as stored, neither decoded nor encoded again
+            assert part.text is not None
+            json_of = [Encoded(text) for text in part.text]
         else:  # spdx-tools' conversion of its elements, in the order _file_elements made them
             json_of = [next(made["files"]), *itertools.islice(made["snippets"], n),
                        *itertools.islice(made["relationships"], n + 1)]
-            part.json = json_of
+            part.text = [compact(element) for element in json_of]
         lists["files"].append(json_of[0])
         lists["snippets"].extend(json_of[1:1 + n])
         lists["relationships"].extend(json_of[1 + n:])
@@ -362,7 +364,7 @@ class SpdxReporter:
         if folder.csv_cache is not None and comparison.row_keys is not None:  # as lines.csv (lineage.report.elements)
             kept = ElementCache(folder.csv_cache, "spdx", comparison.row_keys.context)
         document, parts = _document(comparison, kept, reuse=True)
-        stored = {id(part) for part in parts if part.json is not None}
+        stored = {id(part) for part in parts if part.text is not None}
         # spdx-tools' own converter makes the JSON value (as its write_document_to_file does)
         value, problems = _validated_json(document, parts)
         if problems:
@@ -372,5 +374,5 @@ class SpdxReporter:
         if kept is not None:  # only after the validation: a stored part counts as validated
             for part in parts:
                 if id(part) not in stored:
-                    kept.put(part.key, {"values": part.values, "json": part.json})
+                    kept.put(part.key, {"values": part.values, "text": part.text})
             kept.save()
