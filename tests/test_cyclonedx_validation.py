@@ -144,3 +144,40 @@ def test_a_rerun_with_remembered_occurrences_writes_the_reports_of_a_run_without
     "ancestors": [1, {"evidence": []}, {"evidence": {"occurrences": {}}}]}}}}])
 def test_a_malformed_bom_is_refused_not_a_crash(tmp_path: Path, malformed) -> None:
     assert validation_error(json.dumps(malformed), tmp_path / "cache") is not None
+
+
+def test_a_rerun_makes_only_the_occurrences_it_has_not_kept(tmp_path: Path, monkeypatch) -> None:
+    """After every edit, a rerun makes the library's objects only of the occurrences whose JSON
+    no run kept (and the first of each upstream), and writes the BOM of a run without any cache."""
+    from lineage.compare_and_write import compare_and_write
+    from lineage.settings import RunSettings
+    from tests.test_table_reuse import EDITS, MAX_BYTES, _reports, _trees
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    made: list[str] = []
+    real = cyclonedx.Occurrence
+
+    def counting(**fields):
+        made.append(fields["bom_ref"])
+        return real(**fields)
+
+    monkeypatch.setattr(cyclonedx, "Occurrence", counting)
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+
+    def run(out: str, where: Path, use_cache: bool = True) -> list[dict]:
+        settings = RunSettings(cache_dir=where, jobs=1, use_cache=use_cache, max_file_bytes=MAX_BYTES)
+        compare_and_write(str(target), [str(upstream)], tmp_path / out, settings=settings, html=False)
+        return _occurrences(json.loads((tmp_path / out / "lineage.cdx.json").read_text()))
+
+    run("first", cache)
+    fewer = 0
+    for number, (name, edit, _) in enumerate(EDITS):
+        edit(target, upstream)
+        plain = run(f"plain{number}", tmp_path / f"none{number}", use_cache=False)
+        made.clear()
+        run(f"warm{number}", cache)
+        assert _reports(tmp_path / f"warm{number}") == _reports(tmp_path / f"plain{number}"), name
+        assert made and made[0].endswith("-000001") and len(made) <= len(plain), name
+        fewer += len(made) < len(plain)
+    assert fewer >= len(EDITS) - 2  # a few edits make every occurrence afresh (a new context)

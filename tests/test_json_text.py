@@ -67,3 +67,16 @@ def test_spdx_snippets_one_per_line(tmp_path) -> None:
     for snippet in snippets:  # the snippet's compact JSON is one whole line
         assert "    " + json.dumps(snippet, separators=(", ", ": ")) in {line.rstrip(",") for line in lines}
     assert parse_file(str(out / "lineage.spdx.json")).snippets
+
+
+@given(_VALUES)
+def test_an_encoded_value_is_written_as_the_value_would_be(value: object) -> None:
+    """A value kept as its compact text (Encoded) where values go on one line: the same text."""
+    from lineage.report.json_text import Encoded, compact
+
+    document = {"name": "doc", "items": [value, {"x": value}]}
+    encoded = {"name": "doc", "items": [Encoded(compact(value)), Encoded(compact({"x": value}))]}
+    assert dumps_lines(encoded, levels=2) == dumps_lines(document, levels=2)
+    if isinstance(value, dict | list) and value:
+        with pytest.raises(ValueError):
+            dumps_lines({"items": Encoded(compact(value))}, levels=2)

@@ -126,3 +126,52 @@ def test_an_api_write_renders_whole(tmp_path: Path, copied: list[int]) -> None:
     assert comparison.row_keys is not None
     comparison.write(tmp_path / "out", html=False)
     assert copied == [] and not _entries(cache)
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_spliced_lines_csv_is_hashed_as_written(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, jobs: int) -> None:
+    """lines.csv assembled from the entry is hashed as it is written: nobody reads it to hash it,
+    the manifest's sha256 and the result cache's checksum are the file's (the next run is a hit:
+    write_cached checks each file it copies against its checksum)."""
+    import hashlib
+    import json
+
+    import lineage.report as report
+    import lineage.report.cache as result_cache
+    import lineage.report.manifest as manifest
+    from lineage.compare_and_write import compare_and_write
+    from lineage.index.store import checksum
+
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    settings = RunSettings(cache_dir=cache, jobs=jobs)
+
+    def run(out: str) -> bool:
+        return compare_and_write(str(target), [str(upstream)], tmp_path / out, settings=settings,
+                                 html=False).from_cache
+
+    assert not run("first")  # rendered whole, then stored
+    _edit_in_place(target, upstream)
+    log = tmp_path / "hashed.log"  # the files read to be hashed (report workers are processes)
+
+    def noting(function: Any) -> Any:
+        def hashing(path: Path, *args: Any, **kwargs: Any) -> Any:
+            with log.open("a", encoding="utf-8") as handle:
+                handle.write(Path(path).name + "\n")
+            return function(path, *args, **kwargs)
+        return hashing
+
+    for module, name in ((report, "file_sha256"), (manifest, "file_sha256"), (result_cache, "file_digests"),
+                         (result_cache, "file_checksum")):
+        monkeypatch.setattr(module, name, noting(getattr(module, name)))
+    assert not run("warm")
+    assert "lines.csv" not in log.read_text(encoding="utf-8").split()
+    data = (tmp_path / "warm" / "lines.csv").read_bytes()
+    outputs = json.loads((tmp_path / "warm" / "manifest.json").read_text(encoding="utf-8"))["outputs"]
+    assert outputs["lines.csv"] == "sha256:" + hashlib.sha256(data).hexdigest()
+    assert run("again")  # the entry's checksum of lines.csv is the file's
+    assert (tmp_path / "again" / "lines.csv").read_bytes() == data
+    digests = result_cache.FileDigests()
+    digests.update(data[:7])
+    digests.update(data[7:])
+    assert digests.result() == (hashlib.sha256(data).hexdigest(), (len(data), checksum(data).hex()))

@@ -15,6 +15,7 @@ import lineage.report.elements as elements
 import lineage.report.spdx as spdx
 from lineage.api import compare
 from lineage.errors import LineageError
+from lineage.report.json_text import compact
 from lineage.settings import RunSettings
 from tests.test_lines_csv import _edit_in_place, _edit_upstream
 from tests.test_table_reuse import EDITS, _reports, _run, _trees
@@ -138,8 +139,8 @@ def test_a_damaged_or_foreign_entry_is_a_miss(tmp_path: Path, found: list[bool])
 
 
 def test_stored_json_is_what_spdx_tools_converts(tmp_path: Path, found: list[bool]) -> None:
-    """An element's stored JSON is spdx-tools' own conversion of the element rebuilt from the
-    stored values (what the next run's document holds)."""
+    """An element's stored text is that of spdx-tools' own conversion of the element rebuilt from
+    the stored values (what the next run's document holds)."""
     from spdx_tools.spdx.jsonschema.file_converter import FileConverter
     from spdx_tools.spdx.jsonschema.relationship_converter import RelationshipConverter
     from spdx_tools.spdx.jsonschema.snippet_converter import SnippetConverter
@@ -155,4 +156,50 @@ def test_stored_json_is_what_spdx_tools_converts(tmp_path: Path, found: list[boo
         document = SimpleNamespace(annotations=[])  # all the converters read of the document
         ours = [FileConverter().convert(file, document), *(SnippetConverter().convert(s, document) for s in snippets),
                 *(RelationshipConverter().convert(r) for r in relationships)]
-        assert ours == element["json"]
+        assert [compact(e) for e in ours] == element["text"]
+
+
+def test_stored_elements_are_not_validated_again(tmp_path: Path, found: list[bool],
+                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    """A rerun validates the elements it made, not those whose JSON it took from the entry (each
+    passed the whole validation of the document it was made in), and writes the document of a run
+    without any cache; the first run validated every element."""
+    validated: list[int] = []
+    original = spdx.validate
+
+    def counting(document: Any) -> Any:
+        validated.append(len(document.snippets) + len(document.files))
+        return original(document)
+
+    monkeypatch.setattr(spdx, "validate", counting)
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(target, upstream, tmp_path / "first", cache)
+    written = json.loads((tmp_path / "first" / spdx.SPDX_FILE).read_text(encoding="utf-8"))
+    assert validated == [len(written["snippets"]) + len(written["files"])]
+    _edit_in_place(target, upstream)
+    validated.clear()
+    found.clear()
+    _run(target, upstream, tmp_path / "warm", cache)
+    _run(target, upstream, tmp_path / "plain", tmp_path / "none", use_cache=False)
+    assert _reports(tmp_path / "warm") == _reports(tmp_path / "plain")
+    written = json.loads((tmp_path / "warm" / spdx.SPDX_FILE).read_text(encoding="utf-8"))
+    assert any(found) and not all(found)
+    assert 0 < validated[0] < len(written["snippets"]) + len(written["files"])
+
+
+def test_an_id_used_twice_across_stored_parts_is_refused(tmp_path: Path) -> None:
+    """The check across parts that the document's validation would make: no id twice."""
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    document, parts = spdx._document(comparison, None)
+    assert len(parts) > 1
+    stored = parts[1]
+    stored.values = {**stored.values, "id": parts[0].values["id"]}
+    for element in stored.elements or []:  # its elements left out of the document, as a stored part's
+        for kind in (document.files, document.snippets, document.relationships):
+            kind[:] = [e for e in kind if e is not element]
+    stored.text, stored.elements = ["{}"] * spdx._json_count(stored.values), None
+    assert spdx.validate(document) == []
+    _, problems = spdx._validated_json(document, parts)
+    assert problems and "duplicates" in problems[0].validation_message

@@ -6,10 +6,10 @@ JSON with spdx-tools were about 0.5 s of a rerun that changed one file (the pinn
 copied files, 3,900 snippets). A reporter that can say what an element is made from gives each
 element a key (a digest of those inputs: :func:`element_key`) and keeps under it the plain values
 it builds the library's objects from and the library's own conversion of them; the next run under
-the same context takes both for every key it finds, builds the library's objects from the values
-(the library's constructors, so the whole document is still validated by the library) and lets the
-library's writer write the document with the stored conversions of unchanged elements. The files
-are the same, byte for byte (tested against runs without the cache).
+the same context takes both for every key it finds and writes the document with the stored
+conversions of unchanged elements (the SPDX writer validates only the elements it made afresh:
+:func:`lineage.report.spdx._validated_json` says why that is sound). The files are the same, byte
+for byte (tested against runs without the cache).
 
 Only a run through :func:`lineage.compare_and_write.compare_and_write` keeps elements (the
 ``csv_cache`` of :func:`lineage.report.write_reports`, with the comparison's

@@ -17,11 +17,22 @@ from typing import Any
 _COMPACT = json.JSONEncoder(ensure_ascii=True, separators=(", ", ": ")).encode
 
 
+class Encoded(str):
+    """A value's JSON text, made already by :func:`compact` (a writer's element kept between runs
+    as its text: neither decoded nor encoded again); :func:`dumps_lines` writes it as it is, where
+    it writes a value on one line."""
+
+
+def compact(value: Any) -> str:
+    """``value`` as :func:`dumps_lines` writes a value on one line."""
+    return _COMPACT(value)
+
+
 def dumps_lines(value: Any, levels: int, indent: str = "  ") -> str:
     """``value`` as JSON text: dicts and lists nested fewer than ``levels`` containers deep (the
     outermost is level 1) one member per line, each indented by ``indent`` per level; everything
     deeper (and every empty container) on its member's line, as ``json.dumps`` writes it with
-    ``separators=(", ", ": ")``. No trailing newline."""
+    ``separators=(", ", ": ")`` (an :class:`Encoded` value: its text). No trailing newline."""
     parts: list[str] = []
     _write(value, levels, indent, "", parts)
     return "".join(parts)
@@ -38,6 +49,11 @@ def _key(key: object) -> str:
 
 
 def _write(value: Any, levels: int, indent: str, pad: str, parts: list[str]) -> None:
+    if isinstance(value, Encoded):
+        if levels > 0:  # its members would go one per line: the text is laid out otherwise
+            raise ValueError("an encoded value where members go one per line")
+        parts.append(value)
+        return
     if levels <= 0 or not isinstance(value, dict | list) or not value:
         parts.append(_COMPACT(value))
         return

@@ -20,10 +20,13 @@ The writer validates the document (spdx-tools' ``validate_full_spdx_document``) 
 write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH`` when set).
 
 A run of ``lineage compare``/``corpus`` keeps each target file's File and Snippets between runs
-(:mod:`lineage.report.elements`): the values they are built from and spdx-tools' JSON of them,
-keyed by what they are made from. A rerun builds the model objects from the stored values (so the
-whole document is still validated), and spdx-tools' writer, given a converter that answers an
-unchanged element with its stored JSON, writes the document: the same bytes.
+(:mod:`lineage.report.elements`): the values they are built from and spdx-tools' JSON of them
+(each element's as the line of text the document holds: neither decoded nor encoded again by a
+rerun), keyed by what they are made from. A rerun makes model objects only of the elements it makes
+afresh, validates the document they form (a stored element passed the whole validation of the
+document it was made in, and nothing it is checked against differs in another: see
+:func:`_validated_json`), and puts the stored JSON of the others in their place in spdx-tools'
+JSON value of the document: the same bytes.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from spdx_tools.common.spdx_licensing import spdx_licensing
 from spdx_tools.spdx.jsonschema.document_converter import DocumentConverter
+from spdx_tools.spdx.jsonschema.document_properties import DocumentProperty
 from spdx_tools.spdx.model import (
     Actor,
     ActorType,
@@ -59,7 +63,7 @@ from spdx_tools.spdx.model import (
 )
 from spdx_tools.spdx.validation import spdx_id_validators
 from spdx_tools.spdx.validation.document_validator import validate_full_spdx_document
-from spdx_tools.spdx.validation.validation_message import ValidationMessage
+from spdx_tools.spdx.validation.validation_message import SpdxElementType, ValidationContext, ValidationMessage
 
 from lineage import __version__
 from lineage.errors import LineageError
@@ -67,7 +71,7 @@ from lineage.licences.expressions import licence_ids, normalise
 from lineage.licences.notices import notice_ids_in
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
-from lineage.report.json_text import dumps_lines
+from lineage.report.json_text import Encoded, compact, dumps_lines
 from lineage.results.file_licences import record_licence
 from lineage.results.obligations import source_licence, split_copyrights
 
@@ -167,12 +171,20 @@ def _file_elements(values: dict[str, Any]) -> tuple[File, list[Snippet], list[Re
 
 @dataclasses.dataclass
 class _Part:
-    """One target file's elements in a document, and their JSON when a run stored it."""
+    """One target file's elements in a document, and spdx-tools' JSON of them when a run stored it."""
 
     key: str
     values: dict[str, Any]
-    elements: list[Any]  # the File, its Snippets, its relationships, in that order
-    json: list[dict[str, Any]] | None
+    # the File, its Snippets, its relationships, in that order; None when the stored JSON stands for
+    # them and the document holds none of them (_document's ``reuse``)
+    elements: list[Any] | None
+    text: list[str] | None  # their JSON, each element's as its text (lineage.report.json_text.compact)
+
+
+def _json_count(values: dict[str, Any]) -> int:
+    """How many elements :func:`_file_elements` makes of ``values``: the File, and per Snippet the
+    Snippet and its relationship, and the File's ``CONTAINS``."""
+    return 2 + 2 * len(values["snippets"])
 
 
 def spdx_document(comparison: Comparison, kept: ElementCache | None = None) -> Document:
@@ -181,12 +193,14 @@ def spdx_document(comparison: Comparison, kept: ElementCache | None = None) -> D
     return _document(comparison, kept)[0]
 
 
-def _document(comparison: Comparison, kept: ElementCache | None) -> tuple[Document, list[_Part]]:
+def _document(comparison: Comparison, kept: ElementCache | None, reuse: bool = False,
+              ) -> tuple[Document, list[_Part]]:
     """The document, and per target file with copied code its :class:`_Part`. A file's values
     are a function of its key: its number, path and blob digest (its record's markers and licence
     are its content's), its rows of the copied regions, the upstream packages' ids and the
     licence head length; the rest (code, library versions, upstreams, parameters) is the context
-    of ``kept``."""
+    of ``kept``. With ``reuse``, a file whose stored JSON is whole gets no model objects: the
+    document holds only the other files' elements (see :func:`_validated_json`)."""
     target = comparison.target
     label = target.info.label
     digests = "\n".join([target.tree_digest, *(u.tree_digest for u in comparison.upstreams)])
@@ -225,51 +239,77 @@ def _document(comparison: Comparison, kept: ElementCache | None) -> tuple[Docume
         key = element_key(number, path, record.digest, head_lines, sorted(package_of.items()), group)
         found = kept.get(key) if kept is not None else None
         if found is not None:
-            values, stored_json = found["values"], found["json"]
+            values, stored_text = found["values"], found.get("text")
         else:
             values = _file_values(number, path, group, target.data[path], record, target.lines(path), head_lines,
                                   package_of)
-            stored_json = None
+            stored_text = None
+        if reuse and isinstance(stored_text, list) and len(stored_text) == _json_count(values):
+            parts.append(_Part(key, values, None, stored_text))
+            continue
         file, file_snippets, file_relationships = _file_elements(values)
         files.append(file)
         snippets.extend(file_snippets)
         relationships.extend(file_relationships)
-        parts.append(_Part(key, values, [file, *file_snippets, *file_relationships], stored_json))
+        parts.append(_Part(key, values, [file, *file_snippets, *file_relationships], stored_text))
     return Document(creation_info=info, packages=packages, files=files, snippets=snippets,
                     relationships=relationships), parts
 
 
-class _Known:
-    """One of spdx-tools' element converters, giving an element the JSON form ``known`` holds for
-    it (by object) and noting in ``made`` what it converts itself."""
-
-    def __init__(self, inner: Any, known: dict[int, dict[str, Any]], made: dict[int, dict[str, Any]]) -> None:
-        self.inner, self.known, self.made = inner, known, made
-
-    def convert(self, instance: Any, document: Document | None = None) -> dict[str, Any]:
-        found = self.known.get(id(instance))
-        if found is None:
-            found = self.made[id(instance)] = self.inner.convert(instance, document)
-        return found
-
-
-def _converter(parts: list[_Part], document: Document) -> tuple[DocumentConverter, dict[int, dict[str, Any]]]:
-    """spdx-tools' document converter, whose File, Snippet and Relationship converters give each
-    element of ``parts`` its stored JSON, and the JSON it converts itself (by object). Stored
-    JSON is of an element made from the same values, converted by the same library version
-    (both in the key and context); the library's converter reads the document beside the
-    element only for annotations, which these documents never have (checked)."""
-    known: dict[int, dict[str, Any]] = {}
-    if not document.annotations:
-        for part in parts:
-            if part.json is not None and len(part.json) == len(part.elements):
-                known.update(zip(map(id, part.elements), part.json, strict=True))
-    made: dict[int, dict[str, Any]] = {}
+def _validated_json(document: Document, parts: list[_Part]) -> tuple[dict[str, Any], list[ValidationMessage]]:
+    """spdx-tools' JSON value of the whole document (as its writer makes it) and its validation,
+    from ``document`` as :func:`_document` made it with ``reuse``: the elements of each part
+    without them (``elements`` None) are their stored JSON, in their place, and are not validated
+    again. Sound because a part's JSON is stored only after the document it was made in passed
+    the whole validation (:meth:`SpdxReporter.write`), and what that validation says of a part's
+    File, Snippets and relationships depends only on: their values (the key), the SPDX version
+    (always 2.3) and spdx-tools' and its licence list's versions (the context), the document's
+    extracted licensing infos and external document references (these documents have none: a
+    LicenseRef or DocumentRef would be invalid in any of them), and the presence of the ids they
+    name: their own File, ``SPDXRef-Package-target`` and the upstream packages of the key's
+    ``package_of`` (made in every document under those ids). The one check across parts, that
+    no id is used twice, is made here over every id. The converters read nothing of the
+    document beside an element but its annotations, which these documents never have."""
+    problems = validate(document)
+    ids = [document.creation_info.spdx_id, *(p.spdx_id for p in document.packages)]
+    for part in parts:
+        ids.extend([part.values["id"], *(s["id"] for s in part.values["snippets"])])
+    if not problems and len(set(ids)) != len(ids):
+        seen: set[str] = set()
+        twice = sorted({i for i in ids if i in seen or seen.add(i)})  # type: ignore[func-returns-value]
+        problems = [ValidationMessage(
+            f"every spdx_id must be unique within the document, but found the following duplicates: {twice}",
+            ValidationContext(spdx_id=document.creation_info.spdx_id, element_type=SpdxElementType.DOCUMENT))]
+    if document.annotations:  # never made here (an element's JSON would hold its annotations)
+        raise LineageError("SPDX document with annotations: its stored elements cannot be reused")
     converter = DocumentConverter()
-    converter.file_converter = _Known(converter.file_converter, known, made)  # type: ignore[assignment]
-    converter.snippet_converter = _Known(converter.snippet_converter, known, made)  # type: ignore[assignment]
-    converter.relationship_converter = _Known(converter.relationship_converter, known, made)  # type: ignore[assignment]
-    return converter, made
+    whole = converter.convert(document)
+    made = {name: iter(whole.get(name) or []) for name in ("files", "snippets", "relationships")}
+    # the document's own relationships first (those of no part), then each part's
+    own = len(document.relationships) - sum(len(p.values["snippets"]) + 1 for p in parts if p.elements is not None)
+    lists: dict[str, list[Any]] = {"files": [], "snippets": [],
+                                   "relationships": list(itertools.islice(made["relationships"], own))}
+    for part in parts:
+        n = len(part.values["snippets"])
+        json_of: list[Any]
+        if part.elements is None:  # written as stored, neither decoded nor encoded again
+            assert part.text is not None
+            json_of = [Encoded(text) for text in part.text]
+        else:  # spdx-tools' conversion of its elements, in the order _file_elements made them
+            json_of = [next(made["files"]), *itertools.islice(made["snippets"], n),
+                       *itertools.islice(made["relationships"], n + 1)]
+            part.text = [compact(element) for element in json_of]
+        lists["files"].append(json_of[0])
+        lists["snippets"].extend(json_of[1:1 + n])
+        lists["relationships"].extend(json_of[1 + n:])
+    # the document's properties in spdx-tools' order, an empty list left out (TypedConverter.convert)
+    value: dict[str, Any] = {}
+    for prop in DocumentProperty:
+        name = converter.json_property_name(prop)
+        found = (lists[name] or None) if name in lists else whole.get(name)
+        if found is not None:
+            value[name] = found
+    return value, problems
 
 
 @contextlib.contextmanager
@@ -323,16 +363,16 @@ class SpdxReporter:
         kept = None
         if folder.csv_cache is not None and comparison.row_keys is not None:  # as lines.csv (lineage.report.elements)
             kept = ElementCache(folder.csv_cache, "spdx", comparison.row_keys.context)
-        document, parts = _document(comparison, kept)
-        problems = validate(document)
+        document, parts = _document(comparison, kept, reuse=True)
+        stored = {id(part) for part in parts if part.text is not None}
+        # spdx-tools' own converter makes the JSON value (as its write_document_to_file does)
+        value, problems = _validated_json(document, parts)
         if problems:
             raise LineageError(f"SPDX document is invalid: {problems[0].validation_message}")
-        converter, made = _converter(parts, document)
-        # spdx-tools' own converter makes the JSON value (as its write_document_to_file does);
         # the text is laid out one element per line (lineage.report.json_text: why)
-        folder.text(SPDX_FILE, dumps_lines(converter.convert(document), levels=2) + "\n")
-        if kept is not None:
+        folder.text(SPDX_FILE, dumps_lines(value, levels=2) + "\n")
+        if kept is not None:  # only after the validation: a stored part counts as validated
             for part in parts:
-                if part.json is None and all(id(e) in made for e in part.elements):
-                    kept.put(part.key, {"values": part.values, "json": [made[id(e)] for e in part.elements]})
+                if id(part) not in stored:
+                    kept.put(part.key, {"values": part.values, "text": part.text})
             kept.save()
