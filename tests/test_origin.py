@@ -20,6 +20,7 @@ from lineage.match.origin import (
     THIRD_PARTY,
     file_origin,
     holder,
+    holder_organisation,
     main_holders,
     origin_parts,
     upstream_origins,
@@ -252,6 +253,20 @@ def test_a_joint_copyright_naming_the_upstreams_own_holder_is_own() -> None:
     # a holder that only contains the own holder's words inside a longer name is another one
     other = "# Copyright 2024 Not-HuggingFace Inc. team Fans\n"
     assert _origin("up/x.py", other + _body(2), hf).kind == THIRD_PARTY
+
+
+def test_a_copyright_naming_the_own_holders_organisation_among_others_is_own() -> None:
+    """transformers 4.46.3's ``utils/logging.py``: "Copyright 2020 Optuna, Hugging Face", its
+    licence's holder "The Hugging Face team"; diffusers 0.31 copied the file whole."""
+    own = frozenset({"hugging face team", "huggingface inc. team"})
+    assert _origin("up/utils/logging.py", "# Copyright 2020 Optuna, Hugging Face\n" + _body(1), own).kind == OWN
+    assert _origin("up/utils/x.py", "# Copyright 2020 Optuna\n" + _body(2), own).kind == THIRD_PARTY
+    assert holder_organisation("huggingface inc. team") == "huggingface"
+    assert holder_organisation("meta platforms, inc.") == "meta platforms"
+    assert holder_organisation("tri dao") == "tri dao"
+    assert holder_organisation("authors") == ""
+    # an organisation inside a longer name is another one
+    assert _origin("up/y.py", "# Copyright 2020 Hugging Face-Fans Club\n" + _body(3), own).kind == THIRD_PARTY
 
 
 def test_all_rights_reserved_is_no_part_of_a_holders_name() -> None:

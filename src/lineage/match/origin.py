@@ -18,7 +18,8 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    "Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" ->
    ``Minimax-M3-preview``).
 4. ``third_party``, by copyright: its header carries copyright lines and none of them names the
-   upstream or one of its own holders (only other holders' copyright), and no marker of its
+   upstream or one of its own holders, or such a holder's organisation (:func:`names_own_holder`;
+   only other holders' copyright), and no marker of its
    header points into the upstream's own repository (``origin_own_link_claims``: PyPDF2's
    ``pagerange.py``, "Copyright (c) 2014, Steve Witham ... see
    https://github.com/mstamy2/PyPDF2/blob/master/LICENSE", is a contributor's file of PyPDF2). A project-wide
@@ -284,13 +285,37 @@ def _marker_span(f: FileIndex, line: int) -> tuple[int, int] | None:
     return line, min(after, key=lambda d: (d.start, -d.end)).end
 
 
+# Trailing words that say which people or which company of an organisation hold a copyright, not
+# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
+_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
+                                 "ltd.", "corp", "corp.", "corporation"})
+
+
+def holder_organisation(key: str) -> str:
+    """The organisation a holder (:func:`holder_key`) belongs to: its name without trailing group
+    or company words ("hugging face team" -> "hugging face", "huggingface inc. team" ->
+    "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such words, "" when
+    nothing else is left ("authors")."""
+    words = key.split()
+    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
+        return key
+    while words and words[-1] in _HOLDER_GROUP_WORDS:
+        words.pop()
+    return " ".join(words).strip(" ,")
+
+
 def names_own_holder(key: str, own_holders: frozenset[str]) -> bool:
     """Whether a copyright line's holder (:func:`holder_key`) is one of the upstream's own holders
-    or names one among others: transformers' "The Qwen team, Alibaba Group and the HuggingFace
-    Inc. team" is a file of transformers (its own holder "HuggingFace Inc. team"), not a third
-    party's; 747 of its files carry such joint lines."""
-    return key in own_holders or any(
-        re.search(rf"(?<![\w-]){re.escape(own)}(?![\w-])", key) for own in own_holders if own)
+    or names one, or its organisation (:func:`holder_organisation`), among others: transformers'
+    "The Qwen team, Alibaba Group and the HuggingFace Inc. team" is a file of transformers (its
+    own holder "HuggingFace Inc. team"), not a third party's; 747 of its files carry such joint
+    lines. So is its ``utils/logging.py``, "Copyright 2020 Optuna, Hugging Face" (its licence's
+    holder "The Hugging Face team"): diffusers 0.31 copied that file whole, and it was 156 code
+    lines of Optuna's third-party code, in no review list."""
+    if key in own_holders:
+        return True
+    names = {own for own in own_holders if own} | {org for own in own_holders if (org := holder_organisation(own))}
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", key) for name in names)
 
 
 def main_holders(files: Sequence[FileIndex], share: float = 1.0) -> frozenset[str]:
