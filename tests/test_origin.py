@@ -119,6 +119,44 @@ def test_a_section_is_the_def_holding_its_marker() -> None:
     ]
 
 
+def test_a_comment_marker_inside_a_body_speaks_for_what_it_heads() -> None:
+    """transformers' ``pytest_terminal_summary_main``: a block "adapted from" pytest's runner.py
+    in the middle of the function; vLLM's LLaVA-NeXT: "# Based on: .../llava_arch.py" above one
+    method of a class."""
+    text = ("def summary(tr):\n"                    # 1
+            '    """Write the reports."""\n'        # 2
+            "    reports = tr.reports()\n"          # 3
+            "\n"                                     # 4
+            "    # adapted from https://github.com/pytest-dev/pytest/blob/897f151e/src/_pytest/runner.py#L66\n"
+            "    durations = []\n"                  # 6
+            "    durations.sort()\n"                # 7
+            "\n"                                     # 8
+            "    # copied from https://github.com/pytest-dev/pytest/blob/897f151e/src/_pytest/terminal.py#L814\n"
+            "\n"                                     # 10
+            "    return reports\n"                  # 11
+            "\n"                                     # 12
+            "class Model:\n"                         # 13
+            "    def first(self):\n"                # 14
+            "        return 0\n"                     # 15
+            "\n"                                     # 16
+            "    # Based on: https://github.com/haotian-liu/LLaVA/blob/main/llava/model/llava_arch.py\n"
+            "    def merge(self, x):\n"             # 18
+            "        return x\n"                     # 19
+            "\n"                                     # 20
+            "def head(x):\n"                         # 21
+            "    # Adapted from https://github.com/other/proj/blob/v1/head.py\n"
+            "    y = x\n"                            # 23
+            "\n"                                     # 24
+            "    return y\n")                        # 25
+    spans = [(x.start, x.end, x.origin.name) for x in _origin("up/parts.py", text).sections]
+    # a block in the middle of a body, the method below a comment, and a marker heading a body
+    # (and a paragraph of comments alone: the rest of the def)
+    assert spans == [(5, 7, "pytest"), (9, 11, "pytest"), (17, 19, "LLaVA"), (21, 25, "proj")]
+    off = MatchParams(origin_section_paragraphs=0)
+    o = file_origin(_index("up/parts.py", text), OWN_NAMES, TARGET_NAMES, off)
+    assert [(x.start, x.end) for x in o.sections] == [(1, 11), (13, 19), (21, 25)]
+
+
 def test_only_other_holders_copyright_is_third_party() -> None:
     o = _origin("up/k.py", "# Copyright (c) 2023, Tri Dao.\n" + _body(1))
     assert (o.kind, o.name) == (THIRD_PARTY, "Tri Dao")
