@@ -665,6 +665,22 @@ def test_names_upstream_by_text_whole_word() -> None:
     assert marker_names_upstream(one("# Adapted from SGLang\n"), ["flashinfer", "sglang"])
 
 
+def test_a_word_of_a_quoted_title_names_no_upstream() -> None:
+    """timm 1.0.11 against torchvision 0.20.1 (repository ``pytorch/vision``): a paper's title
+    quoted in a marker made mlp_mixer.py and vision_transformer.py marked."""
+    names = ["torchvision", "vision", "pytorch/vision"]
+    doc = ['"""', "    Based on: 'MLP-Mixer: An all-MLP Architecture for Vision' - https://arxiv.org/abs/2105.01601",
+           '"""', "x = 1"]
+    assert [marker_names_upstream(m, names) for m in find_markers(doc)] == [False]
+    mixed = one("# Based on: 'Scaling Vision Transformers to 22 Billion Parameters` - https://arxiv.org/abs/2302.05442\n")
+    assert not marker_names_upstream(mixed, names)
+    # a quoted name, a short quoted phrase or a possessive is still a name
+    assert marker_names_upstream(one("# Adapted from 'vision' ops\n"), names)
+    assert marker_names_upstream(one("# Adapted from `vision ops` code\n"), names)
+    assert marker_names_upstream(one("# Adapted from vision's 'box ops' module\n"), names)
+    assert marker_names_upstream(one("# Adapted from torchvision, 'Faster R-CNN: Towards Real-Time'\n"), names)
+
+
 def test_a_file_extension_or_dotted_part_does_not_name_an_upstream() -> None:
     """pytest 8.3.3 against py 1.11.0: "copied from cpython 3.9 Lib/pathlib.py file." and
     "Copied from cpython/Lib/test/support/threading_helper.py" made files marked for ``py``."""

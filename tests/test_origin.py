@@ -20,6 +20,7 @@ from lineage.match.origin import (
     THIRD_PARTY,
     file_origin,
     holder,
+    holder_organisation,
     main_holders,
     origin_parts,
     upstream_origins,
@@ -116,6 +117,44 @@ def test_a_section_is_the_def_holding_its_marker() -> None:
         (1, 3, FROM_TARGET, "tgt"),  # the target's: the whole function holding the marker
         (6, 8, THIRD_PARTY, "proj"),  # the innermost def, not the class
     ]
+
+
+def test_a_comment_marker_inside_a_body_speaks_for_what_it_heads() -> None:
+    """transformers' ``pytest_terminal_summary_main``: a block "adapted from" pytest's runner.py
+    in the middle of the function; vLLM's LLaVA-NeXT: "# Based on: .../llava_arch.py" above one
+    method of a class."""
+    text = ("def summary(tr):\n"                    # 1
+            '    """Write the reports."""\n'        # 2
+            "    reports = tr.reports()\n"          # 3
+            "\n"                                     # 4
+            "    # adapted from https://github.com/pytest-dev/pytest/blob/897f151e/src/_pytest/runner.py#L66\n"
+            "    durations = []\n"                  # 6
+            "    durations.sort()\n"                # 7
+            "\n"                                     # 8
+            "    # copied from https://github.com/pytest-dev/pytest/blob/897f151e/src/_pytest/terminal.py#L814\n"
+            "\n"                                     # 10
+            "    return reports\n"                  # 11
+            "\n"                                     # 12
+            "class Model:\n"                         # 13
+            "    def first(self):\n"                # 14
+            "        return 0\n"                     # 15
+            "\n"                                     # 16
+            "    # Based on: https://github.com/haotian-liu/LLaVA/blob/main/llava/model/llava_arch.py\n"
+            "    def merge(self, x):\n"             # 18
+            "        return x\n"                     # 19
+            "\n"                                     # 20
+            "def head(x):\n"                         # 21
+            "    # Adapted from https://github.com/other/proj/blob/v1/head.py\n"
+            "    y = x\n"                            # 23
+            "\n"                                     # 24
+            "    return y\n")                        # 25
+    spans = [(x.start, x.end, x.origin.name) for x in _origin("up/parts.py", text).sections]
+    # a block in the middle of a body, the method below a comment, and a marker heading a body
+    # (and a paragraph of comments alone: the rest of the def)
+    assert spans == [(5, 7, "pytest"), (9, 11, "pytest"), (17, 19, "LLaVA"), (21, 25, "proj")]
+    off = MatchParams(origin_section_paragraphs=0)
+    o = file_origin(_index("up/parts.py", text), OWN_NAMES, TARGET_NAMES, off)
+    assert [(x.start, x.end) for x in o.sections] == [(1, 11), (13, 19), (21, 25)]
 
 
 def test_only_other_holders_copyright_is_third_party() -> None:
@@ -252,6 +291,20 @@ def test_a_joint_copyright_naming_the_upstreams_own_holder_is_own() -> None:
     # a holder that only contains the own holder's words inside a longer name is another one
     other = "# Copyright 2024 Not-HuggingFace Inc. team Fans\n"
     assert _origin("up/x.py", other + _body(2), hf).kind == THIRD_PARTY
+
+
+def test_a_copyright_naming_the_own_holders_organisation_among_others_is_own() -> None:
+    """transformers 4.46.3's ``utils/logging.py``: "Copyright 2020 Optuna, Hugging Face", its
+    licence's holder "The Hugging Face team"; diffusers 0.31 copied the file whole."""
+    own = frozenset({"hugging face team", "huggingface inc. team"})
+    assert _origin("up/utils/logging.py", "# Copyright 2020 Optuna, Hugging Face\n" + _body(1), own).kind == OWN
+    assert _origin("up/utils/x.py", "# Copyright 2020 Optuna\n" + _body(2), own).kind == THIRD_PARTY
+    assert holder_organisation("huggingface inc. team") == "huggingface"
+    assert holder_organisation("meta platforms, inc.") == "meta platforms"
+    assert holder_organisation("tri dao") == "tri dao"
+    assert holder_organisation("authors") == ""
+    # an organisation inside a longer name is another one
+    assert _origin("up/y.py", "# Copyright 2020 Hugging Face-Fans Club\n" + _body(3), own).kind == THIRD_PARTY
 
 
 def test_all_rights_reserved_is_no_part_of_a_holders_name() -> None:

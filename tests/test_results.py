@@ -362,6 +362,29 @@ def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
     assert resolve("vllm/kernels/batch_invariant.py") == ""  # the name alone is not enough
 
 
+def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
+    """diffusers 0.31's "based on [`~transformers.BERT`]" names transformers' package, which
+    transformers holds as ``transformers/__init__.py``; a file path written out names that file only."""
+    from lineage.markers import find_markers
+    from lineage.results.tables import resolve_marker_path
+
+    ups = {"transformers/__init__.py", "transformers/utils/__init__.py", "transformers/models/bart/modeling_bart.py"}
+    by_name: dict[str, list[str]] = {}
+    for p in ups:
+        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+
+    def resolve(text: str) -> str:
+        [m] = find_markers([text, "x = 1"])
+        return resolve_marker_path(m, ups, by_name)
+
+    assert resolve("# Text-encoder model based on [`~transformers.BERT`].") == "transformers/__init__.py"
+    assert resolve("# Copied from transformers.utils.cached_file") == ""  # no module of that name
+    assert resolve("# Copied from transformers.models.bart.modeling_bart.BartAttention") == \
+        "transformers/models/bart/modeling_bart.py"
+    url = "https://github.com/huggingface/transformers/blob/v4.0.0/src/transformers/utils.py"
+    assert resolve(f"# Adapted from {url}") == ""
+
+
 def test_named_files_say_which_marked_files_name_a_file_the_upstream_no_longer_holds() -> None:
     """24 of sglang 0.5.23's 29 marked files without copied code name a vLLM file that 0.32.0
     no longer holds (``vllm/utils.py`` of v0.7.3): the reason they hold no copied code, which the

@@ -25,6 +25,25 @@ _BEFORE_NAME = frozenset(
 )
 
 
+# A quoted title: several words between quotes ('...', "...", `...`, typographic ones; timm writes
+# 'Scaling Vision Transformers to 22 Billion Parameters` with mismatched ones), opened after no
+# letter and closed before none, so that "vLLM's" opens nothing.
+_QUOTES_OPEN = "'\"`\u2018\u201c"
+_QUOTES_CLOSE = "'\"`\u2019\u201d"
+_TITLE_MIN_WORDS = 3  # "`vllm serve` command" or "'flash_attn' package" are names, not titles
+_TITLE_RE = re.compile(
+    rf"(?<!\w)[{_QUOTES_OPEN}](?P<title>[^{_QUOTES_OPEN}{_QUOTES_CLOSE}\n]+)[{_QUOTES_CLOSE}](?!\w)")
+
+
+def without_titles(text: str) -> str:
+    """``text`` without its quoted titles of at least ``_TITLE_MIN_WORDS`` words: a paper's or a
+    book's title is the work's name, and its words are no project's ("Based on: 'MLP-Mixer: An
+    all-MLP Architecture for Vision' - https://arxiv.org/abs/2105.01601" in timm 1.0.11 named
+    torchvision, whose repository is ``pytorch/vision``)."""
+    return _TITLE_RE.sub(
+        lambda m: " " if len(m.group("title").split()) >= _TITLE_MIN_WORDS else m.group(0), text)
+
+
 def _wanted(names: Iterable[str]) -> list[str]:
     return sorted({n.strip().lower() for n in names if n and n.strip()})
 
@@ -85,7 +104,7 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     its repository is the upstream's (name, or ``owner/name``), or (without a repository) its
     path or symbol starts with a name's components (``jaraco.text.X`` with ``jaraco.text``), or its
     recorded project is a name, or when its text
-    outside URLs mentions the name as a whole project name.
+    outside URLs and quoted titles (:func:`without_titles`) mentions the name as a whole project name.
     """
     wanted = _wanted(names)
     if not wanted or marker.kind == "spdx":
@@ -104,7 +123,7 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
         if marker.project.lower() in wanted or any(
                 _leads_with(path_parts, name) or _leads_with(symbol_parts, name) for name in wanted):
             return True
-    plain = without_urls(marker.text)
+    plain = without_titles(without_urls(marker.text))
     return any(mentions(plain, name) for name in wanted)
 
 

@@ -18,7 +18,8 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    "Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" ->
    ``Minimax-M3-preview``).
 4. ``third_party``, by copyright: its header carries copyright lines and none of them names the
-   upstream or one of its own holders (only other holders' copyright), and no marker of its
+   upstream or one of its own holders, or such a holder's organisation (:func:`names_own_holder`;
+   only other holders' copyright), and no marker of its
    header points into the upstream's own repository (``origin_own_link_claims``: PyPDF2's
    ``pagerange.py``, "Copyright (c) 2014, Steve Witham ... see
    https://github.com/mstamy2/PyPDF2/blob/master/LICENSE", is a contributor's file of PyPDF2). A project-wide
@@ -68,7 +69,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from lineage.index import FileIndex
+from lineage.index import BLANK, CODE, COMMENT, FileIndex
 from lineage.markers import Marker, marker_names_upstream, notice_holder
 from lineage.match.params import MatchParams
 
@@ -239,10 +240,12 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
             marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
             for m in copyrights):
         return Origin(THIRD_PARTY, holder(copyrights[0].text), copyrights[0].text, copyrights[0].line)
-    return Origin(sections=file_sections(f, own, target, end) if p.origin_sections else ())
+    return Origin(sections=file_sections(f, own, target, end, bool(p.origin_section_paragraphs))
+                  if p.origin_sections else ())
 
 
-def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: int) -> tuple[Section, ...]:
+def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: int,
+                  paragraphs: bool = True) -> tuple[Section, ...]:
     """The sections of an own file (module docstring): per origin marker below the header
     (``header_last``) naming the target, or another project's repository (a URL into it; never the
     upstream itself), the innermost def/class holding it, else the lines from it to the end of
@@ -261,7 +264,7 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
             origin = Origin(THIRD_PARTY, name, m.text, m.line)
         else:
             continue
-        span = _marker_span(f, m.line)
+        span = _marker_span(f, m.line, paragraphs)
         if span is not None:
             found.append(Section(span[0], span[1], origin))
     out: list[Section] = []
@@ -272,11 +275,35 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
     return tuple(out)
 
 
-def _marker_span(f: FileIndex, line: int) -> tuple[int, int] | None:
-    """The lines a marker at ``line`` (below the header) speaks for (:func:`file_sections`)."""
+def _marker_span(f: FileIndex, line: int, paragraphs: bool = True) -> tuple[int, int] | None:
+    """The lines a marker at ``line`` (below the header) speaks for (:func:`file_sections`).
+
+    With ``paragraphs`` (``MatchParams.origin_section_paragraphs``), a comment marker inside a
+    def/class speaks for what it heads, not for the whole def: the def/class that follows it with
+    only comments and blank lines between (LLaVA's ``# Based on: .../llava_arch.py`` above one
+    method of vLLM's ``LlavaNextForConditionalGeneration``, not the class), else its paragraph,
+    the lines up to the next blank line (PEP 8's logical sections: transformers'
+    ``pytest_terminal_summary_main`` says its 15-line durations report was "adapted from" pytest's
+    runner.py, and its other 90 lines were set apart with it); when that paragraph is comments
+    alone, the lines from it to the end of the def. A marker at the head of a def's body
+    (:func:`_heads_body`; not below a def nested in it) or in a docstring speaks for the def
+    holding it."""
     holding = [d for d in f.definitions if d.start <= line <= d.end]
     if holding:
         innermost = min(holding, key=lambda d: (d.end - d.start, -d.start))
+        comment = 0 < line <= f.n_lines and int(f.kinds[line - 1]) == COMMENT
+        at_head = not any(innermost.start < d.start < line for d in f.definitions) and _heads_body(
+            f.kinds[innermost.start - 1:line - 1])
+        if paragraphs and comment and not at_head:
+            inside = [d for d in f.definitions if line < d.start <= innermost.end]
+            if inside:
+                nxt = min(inside, key=lambda d: (d.start, -d.end))
+                if not (f.kinds[line:nxt.start - 1] == CODE).any():
+                    return line, nxt.end
+            blank = np.flatnonzero(f.kinds[line:innermost.end] == BLANK)
+            end = line + int(blank[0]) if len(blank) else innermost.end
+            # a paragraph of comments alone, set apart by a blank line: the code below it, to the end
+            return (line, end) if (f.kinds[line:end] == CODE).any() else (line, innermost.end)
         return innermost.start, innermost.end
     after = [d for d in f.definitions if d.start > line]
     if not after:
@@ -284,13 +311,45 @@ def _marker_span(f: FileIndex, line: int) -> tuple[int, int] | None:
     return line, min(after, key=lambda d: (d.start, -d.end)).end
 
 
+# Trailing words that say which people or which company of an organisation hold a copyright, not
+# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
+_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
+                                 "ltd.", "corp", "corp.", "corporation"})
+
+
+def holder_organisation(key: str) -> str:
+    """The organisation a holder (:func:`holder_key`) belongs to: its name without trailing group
+    or company words ("hugging face team" -> "hugging face", "huggingface inc. team" ->
+    "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such words, "" when
+    nothing else is left ("authors")."""
+    words = key.split()
+    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
+        return key
+    while words and words[-1] in _HOLDER_GROUP_WORDS:
+        words.pop()
+    return " ".join(words).strip(" ,")
+
+
+def _heads_body(before: np.ndarray) -> bool:
+    """Whether a marker stands at the head of a def's body: the def's lines before it (their
+    kinds, ``before``) are its signature, code lines in a row, then no code, only a docstring,
+    comments or blank lines (or a code line in a row with the signature: which cannot be told)."""
+    other = np.flatnonzero(before != CODE)
+    return len(other) == 0 or not (before[other[0]:] == CODE).any()
+
+
 def names_own_holder(key: str, own_holders: frozenset[str]) -> bool:
     """Whether a copyright line's holder (:func:`holder_key`) is one of the upstream's own holders
-    or names one among others: transformers' "The Qwen team, Alibaba Group and the HuggingFace
-    Inc. team" is a file of transformers (its own holder "HuggingFace Inc. team"), not a third
-    party's; 747 of its files carry such joint lines."""
-    return key in own_holders or any(
-        re.search(rf"(?<![\w-]){re.escape(own)}(?![\w-])", key) for own in own_holders if own)
+    or names one, or its organisation (:func:`holder_organisation`), among others: transformers'
+    "The Qwen team, Alibaba Group and the HuggingFace Inc. team" is a file of transformers (its
+    own holder "HuggingFace Inc. team"), not a third party's; 747 of its files carry such joint
+    lines. So is its ``utils/logging.py``, "Copyright 2020 Optuna, Hugging Face" (its licence's
+    holder "The Hugging Face team"): diffusers 0.31 copied that file whole, and it was 156 code
+    lines of Optuna's third-party code, in no review list."""
+    if key in own_holders:
+        return True
+    names = {own for own in own_holders if own} | {org for own in own_holders if (org := holder_organisation(own))}
+    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", key) for name in names)
 
 
 def main_holders(files: Sequence[FileIndex], share: float = 1.0) -> frozenset[str]:

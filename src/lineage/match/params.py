@@ -899,6 +899,12 @@ class MatchParams:
     # fused_moe.py says two functions came from an sglang pull request, system_utils.py and
     # network_utils.py that a helper each came from sglang 0.4.1. 0: such markers are not read.
     origin_sections: int = knob(1, 0, 1)
+    # With 1, a section's marker that is a comment inside a def/class speaks for what it heads:
+    # the def/class right below it, else its paragraph (up to the next blank line; a paragraph of
+    # comments alone: to the end of the def); at the head of a body, or a docstring, the def
+    # holding it (origin._marker_span: transformers' pytest-adapted 15-line block set apart
+    # diffusers' copy of its whole 130-line function). 0: the innermost def/class holding it.
+    origin_section_paragraphs: int = knob(1, 0, 1)
     # With 1, when the third party an upstream file is taken from is itself an upstream of the run
     # (a further --upstream), the lines the target shares with that file whose normal form the
     # third party holds nowhere are the upstream's own, copies from it; the others stay shared

@@ -33,6 +33,7 @@ every report is a view of them.
 from __future__ import annotations
 
 import os
+import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -194,6 +195,25 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     if not marker.path:
         return ""
     path = marker.path.strip("/")
+    found = _resolve_path(path, up_paths, by_name)
+    if not found and _from_dotted_name(marker, path):
+        # a dotted module name is a file or a package's __init__.py, as Python imports it:
+        # diffusers' "based on [`~transformers.BERT`]" names transformers' package, not a
+        # transformers.py it lacks (a file path written out, as in a URL, is that file only)
+        found = _resolve_path(path[:-3] + "/__init__.py", up_paths, by_name)
+    return found
+
+
+def _from_dotted_name(marker: Marker, path: str) -> bool:
+    """Whether a marker's ``path`` was read from a dotted module name (``lineage.markers``,
+    "Fields"), not written out as a file's path."""
+    dotted = path[:-3].replace("/", ".")
+    return (path.endswith(".py") and not marker.repository and path not in marker.text
+            and re.search(rf"(?<![\w.]){re.escape(dotted)}(?![\w])", marker.text) is not None)
+
+
+def _resolve_path(path: str, up_paths: set[str], by_name: dict[str, list[str]]) -> str:
+    """:func:`resolve_marker_path` for one spelling of the path."""
     if path in up_paths:
         return path
     base = path.rsplit("/", 1)[-1]
