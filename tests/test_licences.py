@@ -670,6 +670,10 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
     found = read_licence_file("LICENSE", data).copyrights
     assert found == ("Copyright 2031, 2032, 2033 Ada Quillwort -- ada [at] example [dot] org",
                      "Copyright (c) 2034", "Copyright (c) 2035 Sedge Works", "Copyright (c) 2036")
+    # licence files joined without a line break: the full stop runs into the next one's copyright
+    # line (pandas 2.2.3's LICENSE: "POSSIBILITY OF SUCH DAMAGE.Copyright 2017- Paul Ganssle")
+    data = b"OF THE POSSIBILITY OF SUCH DAMAGE.Copyright 2031- Ada Quillwort <ada@example.org>\nAll rights.\n"
+    assert read_licence_file("LICENSE", data).copyrights == ("Copyright 2031- Ada Quillwort <ada@example.org>",)
 
 
 @pytest.mark.parametrize(("line", "holder_line"), [

@@ -251,9 +251,16 @@ _TITLED_HOLDER_RE = re.compile(
 _QUOTED_START_RE = re.compile(r'"(Copyright\b[^"]*)$')
 
 
+# Licence files joined without a line break between them: a sentence's full stop runs straight
+# into the next file's first line (pandas 2.2.3's LICENSE: "POSSIBILITY OF SUCH DAMAGE.Copyright
+# 2017- Paul Ganssle", "that text has been removed.Copyright (c) 2005-2023, NumPy Developers.").
+_GLUED_RE = re.compile(r"(?<=[.)])(?=Copyright\b)")
+
+
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
     """Copyright lines of a plain-text file (the marker rules read every line as prose), each
     statement whole (:func:`_whole_statement`)."""
+    lines = [part for line in lines for part in _GLUED_RE.split(line)]
     starts = {m.line - 1: m.text for m in find_markers(lines, ["docstring"] * len(lines)) if m.kind == "copyright"}
     for k, line in enumerate(lines):
         if k not in starts and (quoted := _QUOTED_START_RE.search(line)):
