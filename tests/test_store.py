@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import treegen
+from conftest import script_module
 
 from lineage.cli import main
 from lineage.errors import LineageError
@@ -320,6 +321,56 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
     for name in ("candidates.csv", "scan.json", "lines.csv", "files.csv", "regions.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     assert here.candidates and np.isclose(here.candidates[0].score, on_dask.candidates[0].score)
+
+
+def test_top_k_is_one_release_per_project(world: dict[str, Path], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Another version of a project already compared takes no slot of --top: with the target's
+    truelib at two versions and decoy1 in the store, --top 2 compares the better truelib and
+    decoy1 (before: both truelibs, and decoy1's copied function went unlabelled)."""
+    older = {str(p.relative_to(world["truelib"])): p.read_text() for p in world["truelib"].rglob("*.py")}
+    module_one = sorted(k for k in older if k.startswith("truelib/") and k not in (
+        "truelib/__init__.py", "truelib/common.py"))[1]
+    del older[module_one]  # the older version lacks one of the two modules the target copies
+    old = treegen.write_tree(tmp_path / "old" / "truelib", older)
+    s = tmp_path / "s"
+    assert main(["store", "add", "--store", str(s), str(world["truelib"]), str(old), str(world["decoy1"]),
+                 str(world["decoy2"]), "--jobs", "1", "-q"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "out"
+    assert main(["scan", str(world["target"]), "--store", str(s), "--out", str(out), "--top", "2",
+                 "--no-html", "--jobs", "1", "-q"]) == 0
+    printed = capsys.readouterr().out
+    with open(out / "candidates.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["release"], r["project"]) for r in rows] == [
+        (str(world["truelib"]), "truelib"), (str(old), "truelib"), (str(world["decoy1"]), "decoy1")]
+    meta = json.loads((out / "scan.json").read_text())
+    assert meta["upstreams"] == [str(world["truelib"]), str(world["decoy1"])]
+    assert [c["project"] for c in meta["candidates"]] == ["truelib", "truelib", "decoy1"]
+    assert f"{world['truelib']}: score" in printed and "(compared)" in printed.splitlines()[0]
+    assert "(compared)" not in printed.splitlines()[1]
+    import pandas as pd
+
+    files = pd.read_csv(out / "files.csv")
+    mixed = files[files["target_path"] == "app/mixed.py"].iloc[0]
+    assert "decoy1" in str(mixed["upstream"])
+    # scripts/report_checks.py: every figure agrees, the scan's files with the compare's; the
+    # CycloneDX ancestors are written sorted by name (decoy1 before truelib) and paired by bom-ref.
+    rc = script_module("report_checks")
+    assert {c.name: c.bad for c in rc.check_report(out) if c.bad} == {}
+    meta["upstreams"] = meta["upstreams"][::-1]
+    (out / "scan.json").write_text(json.dumps(meta))
+    assert "scan.json = candidates.csv and the compare's manifest" in {
+        c.name for c in rc.check_report(out) if c.bad}
+    # The rule itself: rank order, first release of each project, at most ``top`` projects.
+    from lineage.store.scan import Candidate, compared_releases
+
+    ranked = [Candidate(k, spec, project, "d", 1.0, 8) for k, (spec, project) in enumerate(
+        [("a2", "a"), ("a1", "a"), ("b1", "b"), ("a0", "a"), ("c1", "c")], start=1)]
+    assert compared_releases(ranked, 2) == ["a2", "b1"]
+    assert compared_releases(ranked, 5) == ["a2", "b1", "c1"]
+    assert compared_releases(ranked, 0) == []
 
 
 def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:

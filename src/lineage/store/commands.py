@@ -61,13 +61,14 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
 
     s = sub.add_parser("scan", help="nominate a target's upstreams from a store, then compare with the top K",
                        description="Look TARGET's line fingerprints up in a store, rank its releases by "
-                       "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the top K "
-                       "as upstreams (the usual report, in the same folder).")
+                       "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the best-ranked "
+                       "release of each of the top K projects as upstreams (the usual report, in the same folder).")
     s.add_argument("target", help=source_help)
     s.add_argument("--store", required=True, type=store_folder, help="the store folder to look fingerprints up in")
     s.add_argument("--out", required=True, type=hooks.folder, help="output folder")
     s.add_argument("--top", type=int, default=None, metavar="K",
-                   help="compare with the K best candidates (default: the store parameter top, 3; 0: rank only)")
+                   help="compare with the best-ranked release of each of the K best-ranked projects (a lower-ranked "
+                   "version of a chosen project takes no slot; default: the store parameter top, 3; 0: rank only)")
     s.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
     s.add_argument("--store-set", action="append", default=[], metavar="KEY=VALUE", help=STORE_SET_HELP)
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=set_help)
@@ -170,10 +171,15 @@ def _cmd_scan(args: argparse.Namespace) -> int:
         result.write(out, html=not args.no_html, formats=args.hooks.formats(args.formats))
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+    compared = set(result.upstreams)
     for c in result.candidates[:10]:
-        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines")
+        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines"
+              f"{' (compared)' if c.release in compared else ''}")
     if not result.candidates:
         print("no release in the store shares enough distinctive lines with the target.")
+    elif result.upstreams:
+        print(f"compared with the best-ranked release of each of the {len(result.upstreams)} best-ranked "
+              f"projects: {', '.join(result.upstreams)}.")
     if result.comparison is not None:
         for line in result.comparison.headline():
             print(f"{line}.")

@@ -36,7 +36,9 @@ class StoreParams:
     # nominate an upstream, as one line is never a region of the matcher.
     rank_min_lines: int = knob(8, 1)
     rank_min_score: float = knob(4.0, 0.0)
-    top: int = knob(3, 0)  # candidates compared line by line after the scan (``--top``)
+    # projects compared line by line after the scan (``--top``), each at its best-ranked release:
+    # another version of a project already chosen is an alternative, not another upstream
+    top: int = knob(3, 0)
 
     def __post_init__(self) -> None:
         check_fields(self, "store parameter")

@@ -13,7 +13,13 @@
    ``rank_min_lines`` distinct shared fingerprints and a score of ``rank_min_score``. Ties go to
    more distinct lines, then the spec. Licence headers, generic signatures and short lines are
    never fingerprints, so a release that shares only those never ranks.
-4. The top ``top`` releases are the upstreams of a normal :func:`lineage.api.compare`.
+4. The upstreams of a normal :func:`lineage.api.compare` are the best-ranked release of each of
+   the ``top`` best-ranked projects (:func:`compared_releases`): another stored version of a
+   project already chosen is an alternative to it, not a second upstream, so it takes no slot
+   (pip 24.2 against a store holding rich 13.7.1 and 13.7.0 compared both rich releases and no
+   third project; sglang 0.4.1 against three vLLM releases and transformers compared the three
+   vLLMs and left transformers, its other upstream, out). A project is the release's label (its
+   PEP 503 name for a PyPI release or archive, as ``compare`` labels it).
 """
 
 from __future__ import annotations
@@ -40,15 +46,17 @@ from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
-# Change log of scan.json: 1: first version.
-SCAN_VERSION = 1
-CANDIDATE_COLUMNS = ("rank", "release", "digest", "score", "distinct_lines")
+# Change log of scan.json: 1: first version. 2: each candidate's project; the upstreams are one
+# release per project.
+SCAN_VERSION = 2
+CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines")
 
 
 @dataclass(frozen=True)
 class Candidate:
     rank: int
     release: str  # the spec as stored
+    project: str  # the project the release is a version of (compared_releases: one per project)
     digest: str
     score: float
     distinct_lines: int
@@ -123,7 +131,29 @@ def rank(releases: list[Release], counts: dict[int, dict[int, int]], params: Sto
         if lines >= params.rank_min_lines and score >= params.rank_min_score:
             scored.append((release, score, lines))
     scored.sort(key=lambda x: (-x[1], -x[2], x[0].spec, x[0].digest))
-    return [Candidate(k + 1, r.spec, r.digest, score, lines) for k, (r, score, lines) in enumerate(scored)]
+    return [Candidate(k + 1, r.spec, project_of(r), r.digest, score, lines)
+            for k, (r, score, lines) in enumerate(scored)]
+
+
+def project_of(release: Release) -> str:
+    """The project a stored release is a version of: its label, PEP 503 normalised (so that a
+    directory labelled ``Foo_Bar`` and the archive ``foo-bar`` group together)."""
+    from packaging.utils import canonicalize_name
+
+    return str(canonicalize_name(release.label))
+
+
+def compared_releases(candidates: Sequence[Candidate], top: int) -> list[str]:
+    """The specs to compare with: in rank order, the best-ranked release of each of the first
+    ``top`` projects. A target copies a project from one version of it, so a lower-ranked version
+    of a project already chosen (it shares mostly the same lines, each credited to both) would
+    only split that project's matches and push another project out of the K slots."""
+    chosen: dict[str, str] = {}
+    for c in candidates:
+        if len(chosen) >= top:
+            break
+        chosen.setdefault(c.project, c.release)
+    return list(chosen.values())
 
 
 def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
@@ -131,7 +161,7 @@ def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CANDIDATE_COLUMNS)
     for c in candidates:
-        writer.writerow([c.rank, c.release, c.digest, f"{c.score:.6f}", c.distinct_lines])
+        writer.writerow([c.rank, c.release, c.project, c.digest, f"{c.score:.6f}", c.distinct_lines])
     return buf.getvalue().encode("utf-8")
 
 
@@ -195,7 +225,7 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
                           settings.progress)
     fps = tree_fingerprints(tree, store.match_rules, release=False)
     candidates = rank(releases, lookup(store, releases, fps, client), params)
-    upstreams = [c.release for c in candidates[: params.top]]
+    upstreams = compared_releases(candidates, params.top)
     comparison = None
     if upstreams:
         comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
