@@ -964,6 +964,8 @@ def check_scan(r: Report) -> list[Check]:
         if len(wanted) < data["params"]["top"]:
             wanted.setdefault(c.get("project", c["release"]), c["release"])  # scan.json 1: per release
     check.compare("upstreams = best release of each top-K project", data["upstreams"], list(wanted.values()))
+    check.compare("no release of the target's own project ranked",
+                  [c["release"] for c in cands if c["release"] in set(data.get("own_releases", []))], [])
     manifest = json.loads((r.out / "manifest.json").read_text(encoding="utf-8"))
     check.compare("upstreams = the compare's (manifest.json)", data["upstreams"],
                   [u["spec"] for u in manifest["upstreams"]])

@@ -373,6 +373,30 @@ def test_top_k_is_one_release_per_project(world: dict[str, Path], tmp_path: Path
     assert compared_releases(ranked, 0) == []
 
 
+def test_the_targets_own_releases_are_never_candidates(world: dict[str, Path], tmp_path: Path) -> None:
+    """A stored copy of the target (its tree digest, under another name) and an older release of
+    its own project (its label) are the target and its history, not upstreams: left out of the
+    ranking and named in scan.json. Before, the target ranked first and was compared with itself."""
+    mine = {str(p.relative_to(world["target"])): p.read_text() for p in world["target"].rglob("*.py")}
+    copy = treegen.write_tree(tmp_path / "copy" / "appcopy", mine)
+    older = treegen.write_tree(tmp_path / "old" / "target", {k: v for k, v in mine.items() if k != "app/two.py"})
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, [str(copy), str(older), str(world["truelib"]), str(world["decoy1"])], settings=one_job())
+    result = scan(str(world["target"]), store, top=3, settings=one_job())
+    assert [Path(c.release).name for c in result.candidates] == ["truelib", "decoy1"]
+    assert result.own_releases == sorted([str(copy), str(older)])
+    assert result.upstreams == [str(world["truelib"]), str(world["decoy1"])]
+    result.write(tmp_path / "out", html=False, formats=())
+    meta = json.loads((tmp_path / "out" / "scan.json").read_text())
+    assert meta["own_releases"] == result.own_releases
+    rc = script_module("report_checks")
+    assert {c.name: c.bad for c in rc.check_report(tmp_path / "out") if c.bad} == {}
+    # --target-name makes another project the target's own
+    named = scan(str(world["target"]), store, top=0, settings=one_job(), target_names=["decoy1"])
+    assert [Path(c.release).name for c in named.candidates] == ["truelib"]
+    assert str(world["decoy1"]) in named.own_releases
+
+
 def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
     add_releases(store, [str(world["truelib"]), str(world["decoy1"])], settings=one_job())

@@ -175,6 +175,8 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     for c in result.candidates[:10]:
         print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines"
               f"{' (compared)' if c.release in compared else ''}")
+    if result.own_releases:
+        print(f"not candidates, the target's own project: {', '.join(result.own_releases)}.")
     if not result.candidates:
         print("no release in the store shares enough distinctive lines with the target.")
     elif result.upstreams:

@@ -20,6 +20,12 @@
    third project; sglang 0.4.1 against three vLLM releases and transformers compared the three
    vLLMs and left transformers, its other upstream, out). A project is the release's label (its
    PEP 503 name for a PyPI release or archive, as ``compare`` labels it).
+
+A stored release of the target's own project (a name of
+:func:`lineage.index.project.own_names`: its label, metadata names, ``--target-name``) or with
+the target's tree digest is the target or its history, not an upstream: it is left out of the
+ranking and named in ``scan.json`` (``own_releases``). Before, requests 2.32.3 scanned against a
+store holding it ranked itself first and was compared with itself (every line "copied").
 """
 
 from __future__ import annotations
@@ -40,14 +46,14 @@ from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
 from lineage.settings import RunSettings
-from lineage.sources import open_source
+from lineage.sources import Source, open_source
 from lineage.store.dataset import Release, Store, StoreDamaged
 from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
 # Change log of scan.json: 1: first version. 2: each candidate's project; the upstreams are one
-# release per project.
+# release per project; own_releases (the target's own project's releases, never ranked).
 SCAN_VERSION = 2
 CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines")
 
@@ -143,6 +149,15 @@ def project_of(release: Release) -> str:
     return str(canonicalize_name(release.label))
 
 
+def own_projects(source: Source, target_names: Sequence[str] | None) -> set[str]:
+    """The target's own project names, PEP 503 normalised as :func:`project_of`'s."""
+    from packaging.utils import canonicalize_name
+
+    from lineage.index.project import own_names
+
+    return {str(canonicalize_name(n)) for n in own_names(source, target_names)}
+
+
 def compared_releases(candidates: Sequence[Candidate], top: int) -> list[str]:
     """The specs to compare with: in rank order, the best-ranked release of each of the first
     ``top`` projects. A target copies a project from one version of it, so a lower-ranked version
@@ -172,6 +187,7 @@ class ScanResult:
     target_fingerprints: int
     candidates: list[Candidate]
     upstreams: list[str]  # the specs compared
+    own_releases: list[str]  # stored releases of the target's own project, left out of the ranking
     store: dict[str, object]
     params: StoreParams
     comparison: Any = None  # lineage.api.Comparison of the target with the upstreams, if any
@@ -186,6 +202,7 @@ class ScanResult:
             "store": self.store,
             "params": self.params.to_dict(),
             "upstreams": self.upstreams,
+            "own_releases": self.own_releases,
             "candidates": [asdict(c) for c in self.candidates],
             "candidates_sha256": hashlib.sha256(csv_bytes).hexdigest(),
             "report": self.comparison is not None,
@@ -223,14 +240,19 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     with open_source(target, settings.cache_root) as source:
         tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, settings.max_file_bytes,
                           settings.progress)
+        own = own_projects(source, target_names)
     fps = tree_fingerprints(tree, store.match_rules, release=False)
-    candidates = rank(releases, lookup(store, releases, fps, client), params)
+    # the target's own releases still hold their fingerprints (a line they share with another
+    # release is that much less distinctive of it); they are only never candidates
+    mine = [r for r in releases if r.digest == tree.tree_digest or project_of(r) in own]
+    others = [r for r in releases if r not in mine]
+    candidates = rank(others, lookup(store, releases, fps, client), params)
     upstreams = compared_releases(candidates, params.top)
     comparison = None
     if upstreams:
         comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
     info = store.info()
     summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
-    return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams,
+    return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams, sorted(r.spec for r in mine),
                       {"path": str(store.root.resolve()), **summary}, params, comparison,
                       [tree.info.location, str(store.root)])
