@@ -225,7 +225,10 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     assert main(["store", "add", "--store", str(s), "--from-file", str(listing), "-q"]) == 0
     assert "0 added, 4 already present" in capsys.readouterr().out
     assert main(["store", "info", "--store", str(s)]) == 0
-    assert "releases: 4" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "releases: 4" in printed
+    listed = [line.split()[0] for line in printed.splitlines() if line.startswith("  ")]
+    assert listed == sorted(_specs(world)) and "  tree sha256:" in printed  # directories: no source digest
     out = tmp_path / "out"
     assert main(["scan", str(world["target"]), "--store", str(s), "--out", str(out), "--top", "2",
                  "--no-html", "--formats", "none", "--jobs", "1", "-q"]) == 0

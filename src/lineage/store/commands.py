@@ -139,8 +139,12 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     print(f"releases: {info['releases']}, fingerprints: {int(info['fingerprints']):,}, "
           f"{int(info['bytes']) / 1e6:.1f} MB in {info['fingerprint_files']} files over {info['partitions']} "
           "partitions")
-    for r in store.releases():
-        print(f"  {r.spec}  {r.digest[:19]}  {r.licence or '-'}  {r.files} files  {r.fingerprints:,} fingerprints")
+    # by spec, to be read; each digest says what it is of: `store add` reports a release present by
+    # its archive's sha256 (or commit), which the tree digest alone did not show
+    for r in sorted(store.releases(), key=lambda r: (r.spec, r.digest)):
+        source = f"  source {r.source_digest[:19]}" if r.source_digest else ""
+        print(f"  {r.spec}  tree {r.digest[:19]}{source}  {r.licence or '-'}  {r.files} files  "
+              f"{r.fingerprints:,} fingerprints")
     _refuse_damage(info)
     return 0
 
