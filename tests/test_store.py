@@ -210,7 +210,7 @@ def test_thresholds_are_parameters(world: dict[str, Path], tmp_path: Path) -> No
     loose = scan(str(world["target"]), store, top=0, settings=one_job())
     assert {Path(c.release).name for c in loose.candidates} == {"truelib", "decoy1", "decoy2", "boiler"}
     assert loose.candidates[0].release.endswith("truelib")
-    strict = Store.open(tmp_path / "s", StoreParams(rank_min_lines=1, rank_min_score=0.0, common_max_releases=3))
+    strict = Store.open(tmp_path / "s", StoreParams(rank_min_lines=1, rank_min_score=0.0, common_max_projects=3))
     names = {Path(c.release).name for c in scan(str(world["target"]), strict, top=0, settings=one_job()).candidates}
     assert names == {"truelib", "decoy1"}  # the idioms are in all four releases: now too common
     with pytest.raises(LineageError):
@@ -324,6 +324,51 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
     for name in ("candidates.csv", "scan.json", "lines.csv", "files.csv", "regions.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     assert here.candidates and np.isclose(here.candidates[0].score, on_dask.candidates[0].score)
+
+
+def _versions(world: dict[str, Path], root: Path, n: int) -> list[str]:
+    """``n`` older versions of truelib (folders named truelib: one project), each lacking one more
+    of its modules than the one before, newest first."""
+    files = {str(p.relative_to(world["truelib"])): p.read_text() for p in world["truelib"].rglob("*.py")}
+    modules = sorted(k for k in files if k.startswith("truelib/") and k not in ("truelib/__init__.py",
+                                                                                "truelib/common.py"))
+    out = []
+    for k in range(1, n + 1):
+        for gone in modules[-k:]:
+            files.pop(gone, None)
+        out.append(str(treegen.write_tree(root / f"v{k}" / "truelib", files)))
+    return out
+
+
+def test_holders_are_counted_by_project(world: dict[str, Path], tmp_path: Path) -> None:
+    """Older versions of truelib in the store change no score of the others' and not truelib's own:
+    a line its versions share has one holder, its project (before, each of two versions was
+    credited half of it). With common_max_projects 1 truelib's lines held by all its versions stay
+    evidence while the idioms that two projects hold are dropped."""
+    one = Store.open(tmp_path / "one", create=True)
+    add_releases(one, _specs(world), settings=one_job())
+    many = Store.open(tmp_path / "many", create=True)
+    older = _versions(world, tmp_path, 2)
+    add_releases(many, [*_specs(world), *older], settings=one_job())
+    alone = {c.release: (c.score, c.distinct_lines) for c in scan(str(world["target"]), one, top=0,
+                                                                  settings=one_job()).candidates}
+    beside = scan(str(world["target"]), many, top=0, settings=one_job()).candidates
+    assert {c.release: (c.score, c.distinct_lines) for c in beside if c.release in alone} == alone
+    assert [c.release for c in beside] == [str(world["truelib"]), *older, str(world["decoy1"])]
+    strict = Store.open(tmp_path / "many", StoreParams(common_max_projects=1, rank_min_lines=1, rank_min_score=0.0))
+    kept = scan(str(world["target"]), strict, top=0, settings=one_job()).candidates
+    assert kept[0].release == str(world["truelib"])
+    assert kept[0].score == kept[0].distinct_lines  # every kept line has one holder: weighs 1
+    assert 0 < kept[0].distinct_lines < alone[str(world["truelib"])][1]  # the shared idioms are gone
+    # The Dask join counts projects as DuckDB does (several releases of one project in a partition).
+    from distributed import Client, LocalCluster
+
+    fps = _target_fps(world, many)
+    releases = many.releases()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        for store in (many, strict):
+            assert lookup(store, releases, fps, client) == lookup(store, releases, fps)
 
 
 def test_top_k_is_one_release_per_project(world: dict[str, Path], tmp_path: Path,

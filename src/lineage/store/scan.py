@@ -6,10 +6,14 @@
    Parquet files, embedded, no server; with a Dask client, a dataframe join partition by
    partition, :mod:`lineage.store.join`): for each
    release, how many of the target's fingerprints it holds, grouped by *n*, the number of
-   releases holding each. A fingerprint held by more than ``common_max_releases`` releases is an
-   idiom and is dropped. The counts are integers, so the partitions add up exactly, in any order.
+   *projects* holding each (:func:`project_of`; the versions of one project are one holder). A
+   fingerprint held by more than ``common_max_projects`` projects is an idiom and is dropped.
+   The counts are integers, so the partitions add up exactly, in any order. Holders were counted
+   by release before (user37 round): two stored versions of a project split each of its lines'
+   credit (rich 13.7.1 and 13.7.0 scored about half of rich's lines each, pip 24.2's scan), and a
+   project with more than 32 stored versions lost every line common to them as an idiom.
 3. Rank: a release's score is the sum over its shared fingerprints of 1/n (a line shared by
-   three releases gives each a third), summed exactly (:func:`math.fsum`); it ranks only with
+   three projects gives each of their releases a third), summed exactly (:func:`math.fsum`); it ranks only with
    ``rank_min_lines`` distinct shared fingerprints and a score of ``rank_min_score``. Ties go to
    more distinct lines, then the spec. Licence headers, generic signatures and short lines are
    never fingerprints, so a release that shares only those never ranks.
@@ -53,7 +57,8 @@ from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
 # Change log of scan.json: 1: first version. 2: each candidate's project; the upstreams are one
-# release per project; own_releases (the target's own project's releases, never ranked).
+# release per project; own_releases (the target's own project's releases, never ranked);
+# holders counted by project (common_max_projects, was common_max_releases).
 SCAN_VERSION = 2
 CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines")
 
@@ -68,10 +73,18 @@ class Candidate:
     distinct_lines: int
 
 
-def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
+def project_ids(releases: Sequence[Release]) -> dict[int, int]:
+    """Release id -> a number for its project (:func:`project_of`), the same in every lookup."""
+    names = sorted({project_of(r) for r in releases})
+    number = {name: k for k, name in enumerate(names)}
+    return {r.rid: number[project_of(r)] for r in releases}
+
+
+def lookup_partition(files: Sequence[str], fps: np.ndarray, max_projects: int, owners: dict[int, int],
                      con: Any = None) -> list[tuple[int, int, int]]:
-    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold.
-    ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
+    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` projects hold
+    (``owners``: release id -> project number, :func:`project_ids`; a release not in it holds
+    nothing). ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
     if not len(fps) or not files:
         return []
     import duckdb
@@ -81,15 +94,19 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
     con = duckdb.connect() if own else con  # in memory: no server, no database file
     try:
         con.register("target", pa.table({"fp": np.asarray(fps, np.int64)}))
+        con.register("owner", pa.table({"rid": np.fromiter(owners, np.int64, len(owners)),
+                                        "pid": np.fromiter(owners.values(), np.int64, len(owners))}))
         rows = con.execute(
             """
             WITH hits AS (SELECT DISTINCT s.fp, s.rid FROM read_parquet($files) AS s
                           SEMI JOIN target AS t ON s.fp = t.fp),
-                 held AS (SELECT fp, count(*) AS n FROM hits GROUP BY fp)
-            SELECT h.rid, d.n, count(*) AS c FROM hits AS h JOIN held AS d ON h.fp = d.fp
-            WHERE d.n <= $max_releases GROUP BY h.rid, d.n ORDER BY h.rid, d.n
-            """, {"files": list(files), "max_releases": max_releases}).fetchall()
+                 owned AS (SELECT h.fp, h.rid, o.pid FROM hits AS h JOIN owner AS o ON h.rid = o.rid),
+                 held AS (SELECT fp, count(DISTINCT pid) AS n FROM owned GROUP BY fp)
+            SELECT h.rid, d.n, count(*) AS c FROM owned AS h JOIN held AS d ON h.fp = d.fp
+            WHERE d.n <= $max_projects GROUP BY h.rid, d.n ORDER BY h.rid, d.n
+            """, {"files": list(files), "max_projects": max_projects}).fetchall()
         con.unregister("target")
+        con.unregister("owner")
     finally:
         if own:
             con.close()
@@ -97,23 +114,25 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
 
 
 def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any = None) -> dict[int, dict[int, int]]:
-    """Per release id: {n: count} over all partitions: in process with DuckDB, or with a client as a
+    """Per release id: {n: count} over all partitions (n: the projects holding a fingerprint): in
+    process with DuckDB, or with a client as a
     Dask dataframe join (:mod:`lineage.store.join`); the same integers either way."""
     import duckdb
 
     files = store.partition_files(releases)
     store.check_files(files)  # a damaged file named in one line, not DuckDB's or Arrow's traceback
+    owners = project_ids(releases)
     if client is not None:
         from lineage.store.join import lookup_dataframe
 
-        return lookup_dataframe(store, files, fps, client)
+        return lookup_dataframe(store, files, fps, owners, client)
     prefixes = store.prefix_of(fps)
     names = store.partitions
     jobs = [(files[names[p]], fps[prefixes == p]) for p in range(len(names)) if names[p] in files]
-    limit = store.params.common_max_releases
+    limit = store.params.common_max_projects
     try:
         with duckdb.connect() as con:
-            parts = [lookup_partition(f, part, limit, con) for f, part in jobs if len(part)]
+            parts = [lookup_partition(f, part, limit, owners, con) for f, part in jobs if len(part)]
     except duckdb.Error as exc:  # damage inside a file whose footer is whole
         raise StoreDamaged(f"store {store.root}: cannot read its fingerprint files: "
                            f"{str(exc).strip().splitlines()[0]}") from None
