@@ -7,7 +7,8 @@ A licence reviewer's check before signing: each figure is recomputed here from t
 roles) by rules written in this file from the README's definitions, never by lineage's own
 figure code, and compared with every place that states it: summary.json, summary.md, files.csv,
 regions.csv, functions.csv, obligations.csv, ATTRIBUTION.md, the SPDX, CycloneDX and SARIF
-attachments, the HTML index and pages, and manifest.json's output digests and inputs. lines.csv
+attachments, the HTML index and pages, manifest.json's output digests and inputs, and in a
+`lineage scan` folder scan.json against candidates.csv and the manifest. lines.csv
 itself is checked against its definitions (similarity, pairing). ``--readme`` also compares the
 main job's figures a README states (its headline bullets, list counts, the real-pair checks'
 counts, the estimate table's lines, the licence review, CI gate and HTML size figures) with the
@@ -22,6 +23,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import html
+import io
 import json
 import re
 import sys
@@ -689,6 +691,10 @@ def check_cyclonedx(r: Report) -> list[Check]:
     bom = json.loads(path.read_text(encoding="utf-8"))
     check = Check("CycloneDX occurrences = copied regions, per upstream")
     ancestors = bom["metadata"]["component"].get("pedigree", {}).get("ancestors", [])
+    # The library writes ancestors sorted by name (pip against rich-13.7.1 and distlib: distlib
+    # first); the n-th upstream is the one whose bom-ref is upstream-n (cyclonedx.py names them so).
+    ancestors = sorted(ancestors, key=lambda a: int(m.group(1)) if (m := re.fullmatch(
+        r"upstream-(\d+)", str(a.get("bom-ref", "")))) else 1 << 30)
     regions = kept_regions(r)
     upstreams = [u["label"] for u in r.summary["upstreams"]]
     check.compare("ancestors", [a["name"] for a in ancestors], upstreams)
@@ -885,6 +891,8 @@ def check_manifest(r: Report) -> list[Check]:
     outputs = manifest["outputs"]
     on_disk = sorted(p.relative_to(r.out).as_posix() for p in r.out.rglob("*")
                      if p.is_file() and p.name != "manifest.json")
+    if scan_json(r) is not None:  # the scan's own files, checked against each other by check_scan
+        on_disk = [name for name in on_disk if name not in SCAN_FILES]
     check.compare("listed files = files on disk", sorted(set(outputs) ^ set(on_disk))[:5], [])
     for name, digest in sorted(outputs.items()):
         path = r.out / name
@@ -914,6 +922,56 @@ def check_manifest(r: Report) -> list[Check]:
                    [f": `{u['spec']}` {named(u)}" in r.md for u in manifest["upstreams"]],
                    [True] * len(manifest["upstreams"]))
     return [check, inputs]
+
+
+# ---------------------------------------------------------------------------------------------
+# scan.json and candidates.csv (a `lineage scan` folder)
+# ---------------------------------------------------------------------------------------------
+
+# What `lineage scan` writes beside the compare report. The manifest describes the compare (what
+# `lineage reproduce` reruns from its inputs), not the store lookup, so it does not list them:
+# scan.json carries candidates.csv's sha256, and the compare's upstreams must be what it names.
+SCAN_FILES = ("candidates.csv", "scan.json")
+
+
+def scan_json(r: Report) -> dict | None:
+    path = r.out / "scan.json"
+    if not path.is_file():
+        return None
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return data if isinstance(data, dict) and data.get("format") == "lineage.scan" else None
+
+
+def check_scan(r: Report) -> list[Check]:
+    data = scan_json(r)
+    if data is None:
+        return []
+    check = Check("scan.json = candidates.csv and the compare's manifest")
+    raw = (r.out / "candidates.csv").read_bytes()
+    check.compare("candidates.csv sha256", data.get("candidates_sha256"), hashlib.sha256(raw).hexdigest())
+    rows = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False).to_dict("records")
+    stated = [{k: str(v) for k, v in c.items()} for c in data["candidates"]]
+    check.items("candidates", [{k: (f"{float(v):.6f}" if k == "score" else v) for k, v in c.items()}
+                               for c in stated], rows)
+    cands = data["candidates"]
+    check.compare("ranks 1..n", [c["rank"] for c in cands], list(range(1, len(cands) + 1)))
+    check.compare("rank order (score, then distinct lines, descending)",
+                  [(c["score"], c["distinct_lines"]) for c in cands],
+                  sorted(((c["score"], c["distinct_lines"]) for c in cands), reverse=True))
+    # the README's rule: the best-ranked release of each of the top K projects, in rank order
+    wanted: dict[str, str] = {}
+    for c in cands:
+        if len(wanted) < data["params"]["top"]:
+            wanted.setdefault(c.get("project", c["release"]), c["release"])  # scan.json 1: per release
+    check.compare("upstreams = best release of each top-K project", data["upstreams"], list(wanted.values()))
+    check.compare("no release of the target's own project ranked",
+                  [c["release"] for c in cands if c["release"] in set(data.get("own_releases", []))], [])
+    manifest = json.loads((r.out / "manifest.json").read_text(encoding="utf-8"))
+    check.compare("upstreams = the compare's (manifest.json)", data["upstreams"],
+                  [u["spec"] for u in manifest["upstreams"]])
+    check.compare("target = the compare's (manifest.json)", (data["target"]["spec"], data["target"]["digest"]),
+                  (manifest["target"]["spec"], manifest["target"]["tree_digest"]))
+    return [check]
 
 
 # ---------------------------------------------------------------------------------------------
@@ -991,7 +1049,8 @@ def check_report(out: Path, readme: Path | None = None) -> list[Check]:
     r = load(out)
     checks = [*check_lines(r), *check_files(r), *check_regions(r), *check_functions(r), *check_obligations(r),
               *check_attribution(r), *check_summary_json(r), *check_summary_md(r), *check_spdx(r),
-              *check_cyclonedx(r), *check_sarif(r), *check_html(r), *check_manifest(r)]
+              *check_cyclonedx(r), *check_sarif(r), *check_html(r), *check_manifest(r),
+              *check_scan(r)]
     if readme is not None:
         checks += check_readme(r, readme)
     return checks

@@ -18,6 +18,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 import treegen
+from conftest import script_module
 
 from lineage.cli import main
 from lineage.errors import LineageError
@@ -209,7 +210,7 @@ def test_thresholds_are_parameters(world: dict[str, Path], tmp_path: Path) -> No
     loose = scan(str(world["target"]), store, top=0, settings=one_job())
     assert {Path(c.release).name for c in loose.candidates} == {"truelib", "decoy1", "decoy2", "boiler"}
     assert loose.candidates[0].release.endswith("truelib")
-    strict = Store.open(tmp_path / "s", StoreParams(rank_min_lines=1, rank_min_score=0.0, common_max_releases=3))
+    strict = Store.open(tmp_path / "s", StoreParams(rank_min_lines=1, rank_min_score=0.0, common_max_projects=3))
     names = {Path(c.release).name for c in scan(str(world["target"]), strict, top=0, settings=one_job()).candidates}
     assert names == {"truelib", "decoy1"}  # the idioms are in all four releases: now too common
     with pytest.raises(LineageError):
@@ -224,7 +225,10 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     assert main(["store", "add", "--store", str(s), "--from-file", str(listing), "-q"]) == 0
     assert "0 added, 4 already present" in capsys.readouterr().out
     assert main(["store", "info", "--store", str(s)]) == 0
-    assert "releases: 4" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "releases: 4" in printed
+    listed = [line.split()[0] for line in printed.splitlines() if line.startswith("  ")]
+    assert listed == sorted(_specs(world)) and "  tree sha256:" in printed  # directories: no source digest
     out = tmp_path / "out"
     assert main(["scan", str(world["target"]), "--store", str(s), "--out", str(out), "--top", "2",
                  "--no-html", "--formats", "none", "--jobs", "1", "-q"]) == 0
@@ -320,6 +324,125 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
     for name in ("candidates.csv", "scan.json", "lines.csv", "files.csv", "regions.csv"):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
     assert here.candidates and np.isclose(here.candidates[0].score, on_dask.candidates[0].score)
+
+
+def _versions(world: dict[str, Path], root: Path, n: int) -> list[str]:
+    """``n`` older versions of truelib (folders named truelib: one project), each lacking one more
+    of its modules than the one before, newest first."""
+    files = {str(p.relative_to(world["truelib"])): p.read_text() for p in world["truelib"].rglob("*.py")}
+    modules = sorted(k for k in files if k.startswith("truelib/") and k not in ("truelib/__init__.py",
+                                                                                "truelib/common.py"))
+    out = []
+    for k in range(1, n + 1):
+        for gone in modules[-k:]:
+            files.pop(gone, None)
+        out.append(str(treegen.write_tree(root / f"v{k}" / "truelib", files)))
+    return out
+
+
+def test_holders_are_counted_by_project(world: dict[str, Path], tmp_path: Path) -> None:
+    """Older versions of truelib in the store change no score of the others' and not truelib's own:
+    a line its versions share has one holder, its project (before, each of two versions was
+    credited half of it). With common_max_projects 1 truelib's lines held by all its versions stay
+    evidence while the idioms that two projects hold are dropped."""
+    one = Store.open(tmp_path / "one", create=True)
+    add_releases(one, _specs(world), settings=one_job())
+    many = Store.open(tmp_path / "many", create=True)
+    older = _versions(world, tmp_path, 2)
+    add_releases(many, [*_specs(world), *older], settings=one_job())
+    alone = {c.release: (c.score, c.distinct_lines) for c in scan(str(world["target"]), one, top=0,
+                                                                  settings=one_job()).candidates}
+    beside = scan(str(world["target"]), many, top=0, settings=one_job()).candidates
+    assert {c.release: (c.score, c.distinct_lines) for c in beside if c.release in alone} == alone
+    assert [c.release for c in beside] == [str(world["truelib"]), *older, str(world["decoy1"])]
+    strict = Store.open(tmp_path / "many", StoreParams(common_max_projects=1, rank_min_lines=1, rank_min_score=0.0))
+    kept = scan(str(world["target"]), strict, top=0, settings=one_job()).candidates
+    assert kept[0].release == str(world["truelib"])
+    assert kept[0].score == kept[0].distinct_lines  # every kept line has one holder: weighs 1
+    assert 0 < kept[0].distinct_lines < alone[str(world["truelib"])][1]  # the shared idioms are gone
+    # The Dask join counts projects as DuckDB does (several releases of one project in a partition).
+    from distributed import Client, LocalCluster
+
+    fps = _target_fps(world, many)
+    releases = many.releases()
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
+            Client(cluster) as client:
+        for store in (many, strict):
+            assert lookup(store, releases, fps, client) == lookup(store, releases, fps)
+
+
+def test_top_k_is_one_release_per_project(world: dict[str, Path], tmp_path: Path,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    """Another version of a project already compared takes no slot of --top: with the target's
+    truelib at two versions and decoy1 in the store, --top 2 compares the better truelib and
+    decoy1 (before: both truelibs, and decoy1's copied function went unlabelled)."""
+    older = {str(p.relative_to(world["truelib"])): p.read_text() for p in world["truelib"].rglob("*.py")}
+    module_one = sorted(k for k in older if k.startswith("truelib/") and k not in (
+        "truelib/__init__.py", "truelib/common.py"))[1]
+    del older[module_one]  # the older version lacks one of the two modules the target copies
+    old = treegen.write_tree(tmp_path / "old" / "truelib", older)
+    s = tmp_path / "s"
+    assert main(["store", "add", "--store", str(s), str(world["truelib"]), str(old), str(world["decoy1"]),
+                 str(world["decoy2"]), "--jobs", "1", "-q"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "out"
+    assert main(["scan", str(world["target"]), "--store", str(s), "--out", str(out), "--top", "2",
+                 "--no-html", "--jobs", "1", "-q"]) == 0
+    printed = capsys.readouterr().out
+    with open(out / "candidates.csv", newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [(r["release"], r["project"]) for r in rows] == [
+        (str(world["truelib"]), "truelib"), (str(old), "truelib"), (str(world["decoy1"]), "decoy1")]
+    meta = json.loads((out / "scan.json").read_text())
+    assert meta["upstreams"] == [str(world["truelib"]), str(world["decoy1"])]
+    assert [c["project"] for c in meta["candidates"]] == ["truelib", "truelib", "decoy1"]
+    assert f"{world['truelib']}: score" in printed and "(compared)" in printed.splitlines()[0]
+    assert "(compared)" not in printed.splitlines()[1]
+    import pandas as pd
+
+    files = pd.read_csv(out / "files.csv")
+    mixed = files[files["target_path"] == "app/mixed.py"].iloc[0]
+    assert "decoy1" in str(mixed["upstream"])
+    # scripts/report_checks.py: every figure agrees, the scan's files with the compare's; the
+    # CycloneDX ancestors are written sorted by name (decoy1 before truelib) and paired by bom-ref.
+    rc = script_module("report_checks")
+    assert {c.name: c.bad for c in rc.check_report(out) if c.bad} == {}
+    meta["upstreams"] = meta["upstreams"][::-1]
+    (out / "scan.json").write_text(json.dumps(meta))
+    assert "scan.json = candidates.csv and the compare's manifest" in {
+        c.name for c in rc.check_report(out) if c.bad}
+    # The rule itself: rank order, first release of each project, at most ``top`` projects.
+    from lineage.store.scan import Candidate, compared_releases
+
+    ranked = [Candidate(k, spec, project, "d", 1.0, 8) for k, (spec, project) in enumerate(
+        [("a2", "a"), ("a1", "a"), ("b1", "b"), ("a0", "a"), ("c1", "c")], start=1)]
+    assert compared_releases(ranked, 2) == ["a2", "b1"]
+    assert compared_releases(ranked, 5) == ["a2", "b1", "c1"]
+    assert compared_releases(ranked, 0) == []
+
+
+def test_the_targets_own_releases_are_never_candidates(world: dict[str, Path], tmp_path: Path) -> None:
+    """A stored copy of the target (its tree digest, under another name) and an older release of
+    its own project (its label) are the target and its history, not upstreams: left out of the
+    ranking and named in scan.json. Before, the target ranked first and was compared with itself."""
+    mine = {str(p.relative_to(world["target"])): p.read_text() for p in world["target"].rglob("*.py")}
+    copy = treegen.write_tree(tmp_path / "copy" / "appcopy", mine)
+    older = treegen.write_tree(tmp_path / "old" / "target", {k: v for k, v in mine.items() if k != "app/two.py"})
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, [str(copy), str(older), str(world["truelib"]), str(world["decoy1"])], settings=one_job())
+    result = scan(str(world["target"]), store, top=3, settings=one_job())
+    assert [Path(c.release).name for c in result.candidates] == ["truelib", "decoy1"]
+    assert result.own_releases == sorted([str(copy), str(older)])
+    assert result.upstreams == [str(world["truelib"]), str(world["decoy1"])]
+    result.write(tmp_path / "out", html=False, formats=())
+    meta = json.loads((tmp_path / "out" / "scan.json").read_text())
+    assert meta["own_releases"] == result.own_releases
+    rc = script_module("report_checks")
+    assert {c.name: c.bad for c in rc.check_report(tmp_path / "out") if c.bad} == {}
+    # --target-name makes another project the target's own
+    named = scan(str(world["target"]), store, top=0, settings=one_job(), target_names=["decoy1"])
+    assert [Path(c.release).name for c in named.candidates] == ["truelib"]
+    assert str(world["decoy1"]) in named.own_releases
 
 
 def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:

@@ -93,14 +93,13 @@ def vendored_upstreams(target: str, settings: RunSettings | None = None,
     :mod:`lineage.index.vendoring`): the upstreams that compare every vendored package with the
     release it says it is. What :func:`lineage.index.vendoring.pinned_releases` leaves out
     (no valid pin, the target's own project, an installed environment, a fixture) is logged."""
-    from lineage.index.project import read_project
+    from lineage.index.project import own_names
     from lineage.index.vendoring import pinned_releases, read_vendor_records
 
     settings = settings or RunSettings()
     with open_source(target, settings.cache_root) as source:
         paths = [p for p in source.paths() if is_python_path(p)]
-        own = set(target_names or ()) | read_project(source).names() | {source.info.label}
-        specs, left_out = pinned_releases(read_vendor_records(source), paths, own)
+        specs, left_out = pinned_releases(read_vendor_records(source), paths, own_names(source, target_names))
     if left_out:
         settings.log(f"vendoring records left out: {'; '.join(left_out)}")
     return specs

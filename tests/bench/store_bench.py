@@ -92,14 +92,15 @@ def _build(store_dir: Path, specs: list[str], cache: Path, client: Any = None) -
 
 def _sharing(store_dir: Path) -> dict[str, Any]:
     """How many releases hold each stored fingerprint: distinct fingerprints, rows, and the rows
-    whose fingerprint more than ``common_max_releases`` releases hold (never evidence in a scan)."""
+    whose fingerprint more than ``common_max_projects`` releases hold (counted by release here: at
+    most the fingerprints a scan drops, which counts each project once)."""
     import duckdb
 
     from lineage.store import Store
 
     store = Store.open(store_dir)
     files = [f for fs in store.partition_files(store.releases()).values() for f in fs]
-    limit = store.params.common_max_releases
+    limit = store.params.common_max_projects
     with duckdb.connect() as con:
         rows = con.execute(
             """SELECT n, count(*) AS fps FROM (SELECT fp, count(DISTINCT rid) AS n FROM read_parquet($files)
@@ -147,7 +148,7 @@ def _simulate(real: Path, out: Path, total: int, target: str, cache: Path) -> di
     from lineage.store import Store
     from lineage.store.dataset import Release, release_id
     from lineage.store.fingerprints import tree_fingerprints
-    from lineage.store.scan import lookup_partition
+    from lineage.store.scan import lookup_partition, project_ids
 
     src = Store.open(real)
     releases = src.releases()
@@ -169,7 +170,8 @@ def _simulate(real: Path, out: Path, total: int, target: str, cache: Path) -> di
     files = store.partition_files(store.releases())
     prefixes = store.prefix_of(fps)
     names = store.partitions
-    limit = store.params.common_max_releases
+    limit = store.params.common_max_projects
+    owners = project_ids(store.releases())
 
     def run(file_sets: dict[str, list[str]]) -> tuple[float, int]:
         import duckdb
@@ -179,7 +181,8 @@ def _simulate(real: Path, out: Path, total: int, target: str, cache: Path) -> di
         with duckdb.connect() as con:
             for p, name in enumerate(names):
                 if name in file_sets:
-                    hits += sum(c for _, _, c in lookup_partition(file_sets[name], fps[prefixes == p], limit, con))
+                    hits += sum(c for _, _, c in lookup_partition(file_sets[name], fps[prefixes == p], limit, owners,
+                                                                    con))
         return time.perf_counter() - t, hits
 
     split_s, split_hits = run(files)

@@ -4,7 +4,7 @@
     .venv/bin/python tests/bench/store_shared.py --store STORE TARGET --ranks 2-12 [--lines 6]
 
 For each candidate of the ranks asked (ranked as ``lineage scan`` ranks them), prints how many of
-the shared fingerprints are held by 1, 2, 3-8 and 9-32 releases, the target files with most of
+the shared fingerprints are held by 1, 2, 3-8 and 9-32 projects, the target files with most of
 them, and a few shared target lines, the most specific first (fewest releases holding them, then
 the longest). Reads the store and the index cache; writes nothing.
 """
@@ -37,7 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     from lineage.sources import open_source
     from lineage.store import Store
     from lineage.store.fingerprints import tree_fingerprints
-    from lineage.store.scan import lookup, rank
+    from lineage.store.scan import lookup, project_ids, rank
 
     t0 = time.perf_counter()
     store = Store.open(args.store)
@@ -64,13 +64,14 @@ def main(argv: list[str] | None = None) -> int:
             keep = fps[at] == fp
             pairs.update(zip(fp[keep].tolist(), rid[keep].tolist(), strict=True))
     print(f"store read: {time.perf_counter() - t0:.1f} s", file=sys.stderr)
-    held: Counter[int] = Counter(f for f, _ in pairs)
+    owners = project_ids(releases)  # holders are counted by project, as the scan counts them
+    held: Counter[int] = Counter(f for f, _ in {(f, owners[r]) for f, r in pairs if r in owners})
     by_rid: dict[int, set[int]] = {}
     for f, r in pairs:
         by_rid.setdefault(r, set()).add(f)
     first, last = (int(x) for x in args.ranks.split("-"))
     by_spec = {r.spec: r for r in releases}
-    limit = store.params.common_max_releases
+    limit = store.params.common_max_projects
     for c in candidates[first - 1:last]:
         shared = [fp for fp in by_rid.get(by_spec[c.release].rid, ()) if held[fp] <= limit]
         bands = Counter("1" if held[fp] == 1 else "2" if held[fp] == 2 else "3-8" if held[fp] <= 8 else "9-32"

@@ -241,6 +241,13 @@ def _from_setup_py(raw: bytes) -> ProjectInfo:
     return ProjectInfo()
 
 
+def own_names(source: Source, target_names: Iterable[str] | None = None) -> set[str]:
+    """The names under which something is the tree's own project, not an upstream of it: the
+    names given for the target (``--target-name``), its metadata's names and its label. A
+    vendoring record (``compare --vendored``) or a store release (``scan``) of that name is left out."""
+    return set(target_names or ()) | read_project(source).names() | {source.info.label}
+
+
 def read_project(source: Source) -> ProjectInfo:
     """The project's own names from its metadata; empty when it has none."""
     paths = source.paths()

@@ -61,13 +61,14 @@ def add_parsers(sub: argparse._SubParsersAction, common: Callable[[argparse.Argu
 
     s = sub.add_parser("scan", help="nominate a target's upstreams from a store, then compare with the top K",
                        description="Look TARGET's line fingerprints up in a store, rank its releases by "
-                       "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the top K "
-                       "as upstreams (the usual report, in the same folder).")
+                       "distinctive shared lines (candidates.csv, scan.json) and compare TARGET with the best-ranked "
+                       "release of each of the top K projects as upstreams (the usual report, in the same folder).")
     s.add_argument("target", help=source_help)
     s.add_argument("--store", required=True, type=store_folder, help="the store folder to look fingerprints up in")
     s.add_argument("--out", required=True, type=hooks.folder, help="output folder")
     s.add_argument("--top", type=int, default=None, metavar="K",
-                   help="compare with the K best candidates (default: the store parameter top, 3; 0: rank only)")
+                   help="compare with the best-ranked release of each of the K best-ranked projects (a lower-ranked "
+                   "version of a chosen project takes no slot; default: the store parameter top, 3; 0: rank only)")
     s.add_argument("--dask", default=None, metavar="ADDRESS", help=DASK_HELP)
     s.add_argument("--store-set", action="append", default=[], metavar="KEY=VALUE", help=STORE_SET_HELP)
     s.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help=set_help)
@@ -138,8 +139,12 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     print(f"releases: {info['releases']}, fingerprints: {int(info['fingerprints']):,}, "
           f"{int(info['bytes']) / 1e6:.1f} MB in {info['fingerprint_files']} files over {info['partitions']} "
           "partitions")
-    for r in store.releases():
-        print(f"  {r.spec}  {r.digest[:19]}  {r.licence or '-'}  {r.files} files  {r.fingerprints:,} fingerprints")
+    # by spec, to be read; each digest says what it is of: `store add` reports a release present by
+    # its archive's sha256 (or commit), which the tree digest alone did not show
+    for r in sorted(store.releases(), key=lambda r: (r.spec, r.digest)):
+        source = f"  source {r.source_digest[:19]}" if r.source_digest else ""
+        print(f"  {r.spec}  tree {r.digest[:19]}{source}  {r.licence or '-'}  {r.files} files  "
+              f"{r.fingerprints:,} fingerprints")
     _refuse_damage(info)
     return 0
 
@@ -170,10 +175,17 @@ def _cmd_scan(args: argparse.Namespace) -> int:
         result.write(out, html=not args.no_html, formats=args.hooks.formats(args.formats))
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
+    compared = set(result.upstreams)
     for c in result.candidates[:10]:
-        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines")
+        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines"
+              f"{' (compared)' if c.release in compared else ''}")
+    if result.own_releases:
+        print(f"not candidates, the target's own project: {', '.join(result.own_releases)}.")
     if not result.candidates:
         print("no release in the store shares enough distinctive lines with the target.")
+    elif result.upstreams:
+        print(f"compared with the best-ranked release of each of the {len(result.upstreams)} best-ranked "
+              f"projects: {', '.join(result.upstreams)}.")
     if result.comparison is not None:
         for line in result.comparison.headline():
             print(f"{line}.")

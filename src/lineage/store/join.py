@@ -6,8 +6,9 @@ indexed by fingerprint with one partition per store partition and those ranges a
 *divisions*; the two are then joined on the index, which Dask carries out partition by partition
 (equal divisions: no shuffle, the target's slice of partition p meets only partition p's files,
 on whichever worker reads them). Per partition the joined rows are made distinct (a fingerprint
-lives in one partition, so this is exact), each fingerprint's number of releases *n* counted and
-fingerprints held by more than ``common_max_releases`` releases dropped; a Dask groupby then sums
+lives in one partition, so this is exact), each fingerprint's number of projects *n* counted
+(:func:`lineage.store.scan.project_ids`) and fingerprints held by more than
+``common_max_projects`` projects dropped; a Dask groupby then sums
 the (release, n) counts over partitions. Counts are integers, so the result does not depend on
 the order the workers finish in: ``scan.rank`` gets the same dict as from the in-process lookup.
 """
@@ -47,16 +48,19 @@ def _target_part(fps: np.ndarray) -> pd.DataFrame:
     return pd.DataFrame(index=pd.Index(np.asarray(fps, np.int64), name="fp"))
 
 
-def _held_counts(joined: pd.DataFrame, max_releases: int) -> pd.DataFrame:
-    """(rid, n, c) of one partition's joined rows: distinct pairs, n per fingerprint, idioms dropped."""
+def _held_counts(joined: pd.DataFrame, max_projects: int, owners: pd.Series) -> pd.DataFrame:
+    """(rid, n, c) of one partition's joined rows: distinct pairs of a release ``owners`` knows
+    (release id -> project number), n projects per fingerprint, idioms dropped."""
     pairs = joined.reset_index()[["fp", "rid"]].drop_duplicates()
-    pairs["n"] = pairs.groupby("fp")["rid"].transform("size").astype(np.int64)
-    pairs = pairs[pairs["n"] <= max_releases]
+    pairs = pairs[pairs["rid"].isin(owners.index)]
+    pairs["pid"] = pairs["rid"].map(owners)
+    pairs["n"] = pairs.groupby("fp")["pid"].transform("nunique").astype(np.int64)
+    pairs = pairs[pairs["n"] <= max_projects]
     out = pairs.groupby(["rid", "n"]).size().rename("c").reset_index()
     return out.astype({"rid": np.int64, "n": np.int64, "c": np.int64})
 
 
-def lookup_dataframe(store: Store, files: dict[str, list[str]], fps: np.ndarray,
+def lookup_dataframe(store: Store, files: dict[str, list[str]], fps: np.ndarray, owners: dict[int, int],
                      client: Any) -> dict[int, dict[int, int]]:
     """Per release id: {n: count}, computed on ``client``'s cluster as a dataframe join."""
     import dask.dataframe as dd
@@ -72,10 +76,11 @@ def lookup_dataframe(store: Store, files: dict[str, list[str]], fps: np.ndarray,
     right = dd.from_map(_target_part, [fps[prefixes == p] for p in range(len(names))], divisions=divs,
                         meta=meta_target, enforce_metadata=False)
     joined = left.merge(right, left_index=True, right_index=True, how="inner")
-    limit = store.params.common_max_releases
+    limit = store.params.common_max_projects
+    by_rid = pd.Series(list(owners.values()), index=pd.Index(list(owners), dtype=np.int64), dtype=np.int64)
     meta_counts = pd.DataFrame({"rid": pd.Series(dtype=np.int64), "n": pd.Series(dtype=np.int64),
                                 "c": pd.Series(dtype=np.int64)})
-    held = joined.map_partitions(_held_counts, limit, meta=meta_counts)
+    held = joined.map_partitions(_held_counts, limit, by_rid, meta=meta_counts)
     # split_out=1: a tree reduction of the small per-partition tables, not a shuffle (Dask would
     # otherwise shuffle a groupby on two columns).
     totals = held.groupby(["rid", "n"])["c"].sum(split_out=1)

@@ -28,15 +28,19 @@ class StoreParams:
     # Fingerprints are split into 2**prefix_bits partitions by their leading bits, so a lookup
     # (or a Dask worker) reads one partition at a time; 16 keeps a small store to few files.
     prefix_bits: int = knob(4, 0, 12)
-    # A fingerprint held by more releases than this is an idiom of the language or of a
-    # framework (``logger = logging.getLogger(__name__)``), not evidence of one upstream.
-    common_max_releases: int = knob(32, 1)
+    # A fingerprint held by more projects than this is an idiom of the language or of a
+    # framework (``logger = logging.getLogger(__name__)``), not evidence of one upstream. Projects,
+    # not releases: the versions of one project are one holder (50 stored Django versions must
+    # not make Django's own lines idioms).
+    common_max_projects: int = knob(32, 1)
     # A release ranks only with at least this many distinct shared fingerprints and this score
-    # (each fingerprint weighs 1 / the number of releases holding it): a few shared idioms never
+    # (each fingerprint weighs 1 / the number of projects holding it): a few shared idioms never
     # nominate an upstream, as one line is never a region of the matcher.
     rank_min_lines: int = knob(8, 1)
     rank_min_score: float = knob(4.0, 0.0)
-    top: int = knob(3, 0)  # candidates compared line by line after the scan (``--top``)
+    # projects compared line by line after the scan (``--top``), each at its best-ranked release:
+    # another version of a project already chosen is an alternative, not another upstream
+    top: int = knob(3, 0)
 
     def __post_init__(self) -> None:
         check_fields(self, "store parameter")

@@ -6,14 +6,30 @@
    Parquet files, embedded, no server; with a Dask client, a dataframe join partition by
    partition, :mod:`lineage.store.join`): for each
    release, how many of the target's fingerprints it holds, grouped by *n*, the number of
-   releases holding each. A fingerprint held by more than ``common_max_releases`` releases is an
-   idiom and is dropped. The counts are integers, so the partitions add up exactly, in any order.
+   *projects* holding each (:func:`project_of`; the versions of one project are one holder). A
+   fingerprint held by more than ``common_max_projects`` projects is an idiom and is dropped.
+   The counts are integers, so the partitions add up exactly, in any order. Holders were counted
+   by release before (user37 round): two stored versions of a project split each of its lines'
+   credit (rich 13.7.1 and 13.7.0 scored about half of rich's lines each, pip 24.2's scan), and a
+   project with more than 32 stored versions lost every line common to them as an idiom.
 3. Rank: a release's score is the sum over its shared fingerprints of 1/n (a line shared by
-   three releases gives each a third), summed exactly (:func:`math.fsum`); it ranks only with
+   three projects gives each of their releases a third), summed exactly (:func:`math.fsum`); it ranks only with
    ``rank_min_lines`` distinct shared fingerprints and a score of ``rank_min_score``. Ties go to
    more distinct lines, then the spec. Licence headers, generic signatures and short lines are
    never fingerprints, so a release that shares only those never ranks.
-4. The top ``top`` releases are the upstreams of a normal :func:`lineage.api.compare`.
+4. The upstreams of a normal :func:`lineage.api.compare` are the best-ranked release of each of
+   the ``top`` best-ranked projects (:func:`compared_releases`): another stored version of a
+   project already chosen is an alternative to it, not a second upstream, so it takes no slot
+   (pip 24.2 against a store holding rich 13.7.1 and 13.7.0 compared both rich releases and no
+   third project; sglang 0.4.1 against three vLLM releases and transformers compared the three
+   vLLMs and left transformers, its other upstream, out). A project is the release's label (its
+   PEP 503 name for a PyPI release or archive, as ``compare`` labels it).
+
+A stored release of the target's own project (a name of
+:func:`lineage.index.project.own_names`: its label, metadata names, ``--target-name``) or with
+the target's tree digest is the target or its history, not an upstream: it is left out of the
+ranking and named in ``scan.json`` (``own_releases``). Before, requests 2.32.3 scanned against a
+store holding it ranked itself first and was compared with itself (every line "copied").
 """
 
 from __future__ import annotations
@@ -34,30 +50,41 @@ from lineage.errors import LineageError
 from lineage.index import IndexCache, index_tree
 from lineage.match.params import MatchParams
 from lineage.settings import RunSettings
-from lineage.sources import open_source
+from lineage.sources import Source, open_source
 from lineage.store.dataset import Release, Store, StoreDamaged
 from lineage.store.fingerprints import tree_fingerprints
 from lineage.store.params import StoreParams
 
 SCAN_FORMAT = "lineage.scan"
-# Change log of scan.json: 1: first version.
-SCAN_VERSION = 1
-CANDIDATE_COLUMNS = ("rank", "release", "digest", "score", "distinct_lines")
+# Change log of scan.json: 1: first version. 2: each candidate's project; the upstreams are one
+# release per project; own_releases (the target's own project's releases, never ranked);
+# holders counted by project (common_max_projects, was common_max_releases).
+SCAN_VERSION = 2
+CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines")
 
 
 @dataclass(frozen=True)
 class Candidate:
     rank: int
     release: str  # the spec as stored
+    project: str  # the project the release is a version of (compared_releases: one per project)
     digest: str
     score: float
     distinct_lines: int
 
 
-def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
+def project_ids(releases: Sequence[Release]) -> dict[int, int]:
+    """Release id -> a number for its project (:func:`project_of`), the same in every lookup."""
+    names = sorted({project_of(r) for r in releases})
+    number = {name: k for k, name in enumerate(names)}
+    return {r.rid: number[project_of(r)] for r in releases}
+
+
+def lookup_partition(files: Sequence[str], fps: np.ndarray, max_projects: int, owners: dict[int, int],
                      con: Any = None) -> list[tuple[int, int, int]]:
-    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` releases hold.
-    ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
+    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` projects hold
+    (``owners``: release id -> project number, :func:`project_ids`; a release not in it holds
+    nothing). ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
     if not len(fps) or not files:
         return []
     import duckdb
@@ -67,15 +94,19 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
     con = duckdb.connect() if own else con  # in memory: no server, no database file
     try:
         con.register("target", pa.table({"fp": np.asarray(fps, np.int64)}))
+        con.register("owner", pa.table({"rid": np.fromiter(owners, np.int64, len(owners)),
+                                        "pid": np.fromiter(owners.values(), np.int64, len(owners))}))
         rows = con.execute(
             """
             WITH hits AS (SELECT DISTINCT s.fp, s.rid FROM read_parquet($files) AS s
                           SEMI JOIN target AS t ON s.fp = t.fp),
-                 held AS (SELECT fp, count(*) AS n FROM hits GROUP BY fp)
-            SELECT h.rid, d.n, count(*) AS c FROM hits AS h JOIN held AS d ON h.fp = d.fp
-            WHERE d.n <= $max_releases GROUP BY h.rid, d.n ORDER BY h.rid, d.n
-            """, {"files": list(files), "max_releases": max_releases}).fetchall()
+                 owned AS (SELECT h.fp, h.rid, o.pid FROM hits AS h JOIN owner AS o ON h.rid = o.rid),
+                 held AS (SELECT fp, count(DISTINCT pid) AS n FROM owned GROUP BY fp)
+            SELECT h.rid, d.n, count(*) AS c FROM owned AS h JOIN held AS d ON h.fp = d.fp
+            WHERE d.n <= $max_projects GROUP BY h.rid, d.n ORDER BY h.rid, d.n
+            """, {"files": list(files), "max_projects": max_projects}).fetchall()
         con.unregister("target")
+        con.unregister("owner")
     finally:
         if own:
             con.close()
@@ -83,23 +114,25 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_releases: int,
 
 
 def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any = None) -> dict[int, dict[int, int]]:
-    """Per release id: {n: count} over all partitions: in process with DuckDB, or with a client as a
+    """Per release id: {n: count} over all partitions (n: the projects holding a fingerprint): in
+    process with DuckDB, or with a client as a
     Dask dataframe join (:mod:`lineage.store.join`); the same integers either way."""
     import duckdb
 
     files = store.partition_files(releases)
     store.check_files(files)  # a damaged file named in one line, not DuckDB's or Arrow's traceback
+    owners = project_ids(releases)
     if client is not None:
         from lineage.store.join import lookup_dataframe
 
-        return lookup_dataframe(store, files, fps, client)
+        return lookup_dataframe(store, files, fps, owners, client)
     prefixes = store.prefix_of(fps)
     names = store.partitions
     jobs = [(files[names[p]], fps[prefixes == p]) for p in range(len(names)) if names[p] in files]
-    limit = store.params.common_max_releases
+    limit = store.params.common_max_projects
     try:
         with duckdb.connect() as con:
-            parts = [lookup_partition(f, part, limit, con) for f, part in jobs if len(part)]
+            parts = [lookup_partition(f, part, limit, owners, con) for f, part in jobs if len(part)]
     except duckdb.Error as exc:  # damage inside a file whose footer is whole
         raise StoreDamaged(f"store {store.root}: cannot read its fingerprint files: "
                            f"{str(exc).strip().splitlines()[0]}") from None
@@ -123,7 +156,38 @@ def rank(releases: list[Release], counts: dict[int, dict[int, int]], params: Sto
         if lines >= params.rank_min_lines and score >= params.rank_min_score:
             scored.append((release, score, lines))
     scored.sort(key=lambda x: (-x[1], -x[2], x[0].spec, x[0].digest))
-    return [Candidate(k + 1, r.spec, r.digest, score, lines) for k, (r, score, lines) in enumerate(scored)]
+    return [Candidate(k + 1, r.spec, project_of(r), r.digest, score, lines)
+            for k, (r, score, lines) in enumerate(scored)]
+
+
+def project_of(release: Release) -> str:
+    """The project a stored release is a version of: its label, PEP 503 normalised (so that a
+    directory labelled ``Foo_Bar`` and the archive ``foo-bar`` group together)."""
+    from packaging.utils import canonicalize_name
+
+    return str(canonicalize_name(release.label))
+
+
+def own_projects(source: Source, target_names: Sequence[str] | None) -> set[str]:
+    """The target's own project names, PEP 503 normalised as :func:`project_of`'s."""
+    from packaging.utils import canonicalize_name
+
+    from lineage.index.project import own_names
+
+    return {str(canonicalize_name(n)) for n in own_names(source, target_names)}
+
+
+def compared_releases(candidates: Sequence[Candidate], top: int) -> list[str]:
+    """The specs to compare with: in rank order, the best-ranked release of each of the first
+    ``top`` projects. A target copies a project from one version of it, so a lower-ranked version
+    of a project already chosen (it shares mostly the same lines, each credited to both) would
+    only split that project's matches and push another project out of the K slots."""
+    chosen: dict[str, str] = {}
+    for c in candidates:
+        if len(chosen) >= top:
+            break
+        chosen.setdefault(c.project, c.release)
+    return list(chosen.values())
 
 
 def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
@@ -131,7 +195,7 @@ def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CANDIDATE_COLUMNS)
     for c in candidates:
-        writer.writerow([c.rank, c.release, c.digest, f"{c.score:.6f}", c.distinct_lines])
+        writer.writerow([c.rank, c.release, c.project, c.digest, f"{c.score:.6f}", c.distinct_lines])
     return buf.getvalue().encode("utf-8")
 
 
@@ -142,6 +206,7 @@ class ScanResult:
     target_fingerprints: int
     candidates: list[Candidate]
     upstreams: list[str]  # the specs compared
+    own_releases: list[str]  # stored releases of the target's own project, left out of the ranking
     store: dict[str, object]
     params: StoreParams
     comparison: Any = None  # lineage.api.Comparison of the target with the upstreams, if any
@@ -156,6 +221,7 @@ class ScanResult:
             "store": self.store,
             "params": self.params.to_dict(),
             "upstreams": self.upstreams,
+            "own_releases": self.own_releases,
             "candidates": [asdict(c) for c in self.candidates],
             "candidates_sha256": hashlib.sha256(csv_bytes).hexdigest(),
             "report": self.comparison is not None,
@@ -193,14 +259,19 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     with open_source(target, settings.cache_root) as source:
         tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, settings.max_file_bytes,
                           settings.progress)
+        own = own_projects(source, target_names)
     fps = tree_fingerprints(tree, store.match_rules, release=False)
-    candidates = rank(releases, lookup(store, releases, fps, client), params)
-    upstreams = [c.release for c in candidates[: params.top]]
+    # the target's own releases still hold their fingerprints (a line they share with another
+    # release is that much less distinctive of it); they are only never candidates
+    mine = [r for r in releases if r.digest == tree.tree_digest or project_of(r) in own]
+    others = [r for r in releases if r not in mine]
+    candidates = rank(others, lookup(store, releases, fps, client), params)
+    upstreams = compared_releases(candidates, params.top)
     comparison = None
     if upstreams:
         comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
     info = store.info()
     summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
-    return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams,
+    return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams, sorted(r.spec for r in mine),
                       {"path": str(store.root.resolve()), **summary}, params, comparison,
                       [tree.info.location, str(store.root)])
