@@ -281,3 +281,21 @@ def test_a_base_off_the_line_does_not_count_its_own_fixes(tmp_path: Path) -> Non
     # fix 3 alone (9 telling lines of its function; 18 and 9 present with fix 2 counted in)
     assert (rows["merge 2"]["lines_added"], rows["merge 2"]["added_present"]) == (9, 0)
     assert rows["merge 2"]["status"] == "missing"
+
+
+def test_a_commit_subject_that_a_spreadsheet_would_run_is_written_as_text(
+        repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> None:
+    """drift.csv holds the upstream's commit subjects, text nobody on the auditor's side wrote: one
+    that opens with '=' (or +, -, @) is written with a leading "'" as lines.csv's cells are; the
+    raw subject stays in the API's table."""
+    import git
+
+    up, fork, c = repos
+    subject = '=HYPERLINK("https://example.invalid","fix")'
+    head = _commit(git.Repo(up), {"pkg/e.py": _module("e", range(2))}, subject)
+    result = run_drift(f"{fork}@HEAD", f"{up}@{c['base']}..main",
+                       settings=RunSettings(cache_dir=tmp_path / "c", jobs=1))
+    result.write(tmp_path / "out")
+    assert next(r for r in _rows(tmp_path / "out") if r["commit"] == head)["subject"] == "'" + subject
+    assert result.commits.set_index("commit").loc[head, "subject"] == subject
+    assert next(r for r in _rows(tmp_path / "out") if r["commit"] == c["c1"])["subject"] == "Add a_5 (#1)"

@@ -211,3 +211,23 @@ def test_summary_names_what_each_input_digest_is_of(tmp_path: Path) -> None:
     assert (f"Target: `{wheel}` (archive sha256:{sha}; Python tree {comparison.target.tree_digest})."
             in text)
     assert f": `{upstream}` (Python tree {comparison.upstreams[0].tree_digest})." in text  # a folder: no archive
+
+
+def test_the_formula_guard_of_the_tables_pandas_writes() -> None:
+    """forkpoint.csv, drift.csv, history.csv and candidates.csv get the guard lines.csv's cells
+    get (lineage.report.tables): a string cell opening with = + - @ TAB or CR is written as text."""
+    import math
+
+    import pandas as pd
+
+    from lineage.report.tables import guard_formulas, guarded_cell
+
+    frame = pd.DataFrame({"subject": ["=SUM(A1)", "+1 fix", "plain", None, "-x", "@a", "\tx", "a=b"],
+                          "n": [1, 2, 3, 4, 5, 6, 7, 8], "x": [0.5, -1.0, 2.0, math.nan, 1, 1, 1, 1]})
+    guarded = guard_formulas(frame)
+    cells = list(guarded["subject"])
+    assert cells[:3] + cells[4:] == ["'=SUM(A1)", "'+1 fix", "plain", "'-x", "'@a", "'\tx", "a=b"]
+    assert pd.isna(cells[3]) and guarded["subject"].dtype == frame["subject"].dtype  # a missing cell stays missing
+    assert guarded["n"].tolist() == frame["n"].tolist() and guarded["x"].equals(frame["x"])  # numbers as they are
+    assert frame["subject"][0] == "=SUM(A1)"  # the caller's frame untouched (the API keeps the raw values)
+    assert guard_formulas(frame[["n"]]) is not None and guarded_cell("-1") == "'-1" and guarded_cell("v1") == "v1"

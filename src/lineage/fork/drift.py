@@ -137,9 +137,10 @@ class DriftResult:
 
     def write(self, out_dir: str | Path) -> list[Path]:
         from lineage.report.outdir import write_outputs
+        from lineage.report.tables import guard_formulas
 
         return write_outputs(Path(out_dir), [
-            ("drift.csv", lambda p: self.commits.to_csv(p, index=False, lineterminator="\n")),
+            ("drift.csv", lambda p: guard_formulas(self.commits).to_csv(p, index=False, lineterminator="\n")),
             ("drift.json", lambda p: p.write_text(json.dumps(self.to_json(), indent=2) + "\n", encoding="utf-8")),
         ])
 

@@ -100,11 +100,12 @@ class ForkpointResult:
 
     def write(self, out_dir: str | Path) -> list[Path]:
         from lineage.report.outdir import write_outputs
+        from lineage.report.tables import guard_formulas
 
         title = str(self.inputs.get("target", {}).get("spec", ""))
         return write_outputs(Path(out_dir), [
-            ("forkpoint.csv", lambda p: self.candidates.to_csv(p, index=False, lineterminator="\n")),
-            ("forkpoint_files.csv", lambda p: self.files.to_csv(p, index=False, lineterminator="\n")),
+            ("forkpoint.csv", lambda p: guard_formulas(self.candidates).to_csv(p, index=False, lineterminator="\n")),
+            ("forkpoint_files.csv", lambda p: guard_formulas(self.files).to_csv(p, index=False, lineterminator="\n")),
             ("forkpoint.json", lambda p: p.write_text(json.dumps(self.to_json(), indent=2) + "\n",
                                                       encoding="utf-8")),
             ("forkpoint.png", lambda p: plot_forkpoint(self.candidates, p, title=title)),

@@ -165,7 +165,9 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     frame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out_dir / "history.csv", index=False, lineterminator="\n")
+    from lineage.report.tables import guard_formulas
+
+    guard_formulas(frame).to_csv(out_dir / "history.csv", index=False, lineterminator="\n")
     plot_history(frame, out_dir / "history.png",
                  title=f"{history.repo.name} against {', '.join(labels)}")
     inputs = {

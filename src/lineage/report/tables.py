@@ -12,6 +12,7 @@ mean "text"); the raw value is in summary.json and the Python API.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
 
 
 FORMULA_START = r"^[=+\-@\t\r]"
+_FORMULA_RE = re.compile(FORMULA_START)
 
 
 def neutralise_formulas(table: pa.Table) -> pa.Table:
@@ -39,6 +41,28 @@ def neutralise_formulas(table: pa.Table) -> pa.Table:
                                                                  pa.scalar("", column.type)), column)
             table = table.set_column(number, table.field(number), fixed)
     return table
+
+
+def guard_formulas(frame: pd.DataFrame) -> pd.DataFrame:
+    """The same guard for a table pandas writes (forkpoint.csv, drift.csv, history.csv,
+    candidates.csv): their cells hold commit subjects, release labels and paths of trees a
+    reviewer did not write (an upstream commit "=HYPERLINK(...)" would run on opening drift.csv)."""
+    guarded = frame
+    for name in frame.columns:
+        column = frame[name]
+        if column.dtype != object and not pd.api.types.is_string_dtype(column.dtype):
+            continue
+        cells = [guarded_cell(v) if isinstance(v, str) else v for v in column]
+        if any(a is not b for a, b in zip(cells, column, strict=True)):
+            if guarded is frame:
+                guarded = frame.copy()
+            guarded[name] = pd.Series(cells, index=frame.index, dtype=column.dtype)
+    return guarded
+
+
+def guarded_cell(value: str) -> str:
+    """One string cell through the guard (a csv.writer row); the same object when it needs none."""
+    return "'" + value if _FORMULA_RE.match(value) else value
 
 
 def write_csv(frame: pd.DataFrame, path: Path) -> Path:

@@ -191,11 +191,14 @@ def compared_releases(candidates: Sequence[Candidate], top: int) -> list[str]:
 
 
 def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
+    from lineage.report.tables import guarded_cell
+
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\n")
     writer.writerow(CANDIDATE_COLUMNS)
     for c in candidates:
-        writer.writerow([c.rank, c.release, c.project, c.digest, f"{c.score:.6f}", c.distinct_lines])
+        writer.writerow([c.rank, guarded_cell(c.release), guarded_cell(c.project), c.digest, f"{c.score:.6f}",
+                         c.distinct_lines])
     return buf.getvalue().encode("utf-8")
 
 
