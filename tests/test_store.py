@@ -541,3 +541,18 @@ def test_an_edited_store_json_is_one_line(world: dict[str, Path], tmp_path: Path
         assert main(argv) == 2
         err = capsys.readouterr().err.splitlines()
         assert len(err) == 1 and "unreadable store.json" in err[0], err
+
+
+@pytest.mark.parametrize(("text", "said"), [
+    ('{"releases": [{"name": "six", "sha256": "00"}]}', "a release entry has no key 'version'"),
+    ('{"packages": []}', "the top level has no key 'releases'"),
+    ('{"releases": "six"}', 'expected {"releases": [{"name": ..., "version": ..., "sha256": ...}, ...]}'),
+    ("{not json", "not JSON"),
+])
+def test_a_malformed_releases_manifest_is_said_in_words(tmp_path: Path, text: str, said: str,
+                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    listing = tmp_path / "releases.json"
+    listing.write_text(text)
+    assert main(["store", "add", "--store", str(tmp_path / "s"), "--from-file", str(listing), "-q"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err, err

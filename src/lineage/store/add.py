@@ -59,11 +59,18 @@ def read_spec_list(path: Path) -> list[str]:
     if path.suffix == ".json":
         import json
 
+        shape = 'expected {"releases": [{"name": ..., "version": ..., "sha256": ...}, ...]}'
         try:
             entries = json.loads(text)["releases"]
             return [f"pypi:{e['name']}=={e['version']}#sha256={e['sha256']}" for e in entries]
-        except (ValueError, KeyError, TypeError) as exc:
-            raise LineageError(f"--from-file {path}: not a releases manifest ({exc})") from None
+        except ValueError as exc:
+            raise LineageError(f"--from-file {path}: not JSON ({exc})") from None
+        except KeyError as exc:
+            where = "the top level" if exc.args and exc.args[0] == "releases" else "a release entry"
+            raise LineageError(f"--from-file {path}: not a releases manifest: {where} has no key "
+                               f"{exc.args[0]!r} ({shape})") from None
+        except TypeError:
+            raise LineageError(f"--from-file {path}: not a releases manifest ({shape})") from None
     return [line.strip() for line in text.splitlines() if line.strip() and not line.strip().startswith("#")]
 
 
