@@ -233,3 +233,32 @@ def test_folded_stretches_are_named_not_copied(report: tuple[Comparison, Path]) 
             assert {match[k] for k in range(int(first), int(last) + 1)} == {"none"}
     assert folds
     assert "stretches of lines not copied are folded" in (html_dir / "index.html").read_text(encoding="utf-8")
+
+
+def test_shared_third_party_lines_are_not_shown_as_target_only(tmp_path: Path) -> None:
+    """sglang 0.4.1's models/baichuan.py holds ten lines vLLM has only in falcon.py, code vLLM took
+    from transformers (set apart, not counted): its page painted them "in the target only", the
+    upstream side empty. They are their own kind now: grey, the upstream file and lines beside
+    them, the reason once per run, and never folded away."""
+    import treegen
+
+    own, third = treegen.distinctive_functions(1), treegen.distinctive_functions(2)
+    up = treegen.write_tree(tmp_path / "up-src", {
+        "up/__init__.py": "", "up/core.py": own, "up/third_party/fastlib/kernels.py": third,
+        "pyproject.toml": '[project]\nname = "up"\n'})
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/mixed.py": own + "\n\n" + third,
+                                                 "pyproject.toml": '[project]\nname = "tgt"\n'})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    lines = comparison.lines[comparison.lines["target_path"] == "tgt/mixed.py"]
+    shared = lines[lines["shared_origin"] == "third_party:fastlib"]
+    assert len(shared) > 5 and (shared["match"] == "none").all()
+    write_html(comparison, tmp_path)
+    page = (tmp_path / "html" / page_name("tgt/mixed.py")).read_text(encoding="utf-8")
+    assert "<span class=s " in page and "shared, not counted" in page  # in the key
+    rows = dict(re.findall(r"<tr id=L(\d+) class=s title='shared: third_party:fastlib'><td>\d+<td>.*?<td>(\d*)<td",
+                           page))
+    assert sorted(map(int, rows)) == shared["line"].tolist()  # every shared line shown, none folded
+    assert [int(rows[str(k)]) for k in shared["line"]] == shared["shared_line"].tolist()
+    note = "shared with up/third_party/fastlib/kernels.py (third-party code of fastlib): not counted as copied"
+    assert page.count(note) == 1
+    assert not re.search(rf"<tr id=L({'|'.join(rows)}) class=x", page)

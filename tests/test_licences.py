@@ -272,6 +272,20 @@ def test_attachments_valid_by_their_validators(run_compare, tmp_path: Path) -> N
         out / "ATTRIBUTION.md").read_text(encoding="utf-8")
 
 
+def test_sarif_help_gives_each_rule_its_own_remedy(run_compare, tmp_path: Path) -> None:
+    """The three rules shared one help text, "Add a marker and keep the upstream's notices": for a
+    licence conflict a wrong remedy (a marker does not make GPL code usable in an MIT project)."""
+    _, out = _write_all(run_compare, tmp_path)
+    rules = {r["id"]: r for r in json.loads((out / "lineage.sarif").read_text(encoding="utf-8"))
+             ["runs"][0]["tool"]["driver"]["rules"]}
+    helps = {k: r["help"]["text"] for k, r in rules.items()}
+    assert len(set(helps.values())) == 3
+    assert all(text.startswith(rules[k]["fullDescription"]["text"]) for k, text in helps.items())
+    assert "does not resolve this" in helps["licence-conflict"] and "Add a marker" not in helps["licence-conflict"]
+    assert "Add a marker naming the upstream" in helps["unmarked-copy"]
+    assert "obligations.csv" in helps["missing-notice"]
+
+
 def test_bom_evidence_names_every_licence_the_copied_code_is_under(run_compare, tmp_path: Path) -> None:
     """Code copied from an upstream's MIT file and its BSD-3-Clause file: the schema lets the
     evidence hold one expression, and the library wrote only the first of two (vLLM 0.6.4's phi.py

@@ -146,7 +146,8 @@ def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | N
     lines = comparison.lines
     bounds = _bounds(lines["target_path"].to_numpy())
     columns = {name: lines[name].to_numpy() for name in
-               ("match", "upstream", "upstream_path", "upstream_line", "similarity", "shared_origin")}
+               ("match", "upstream", "upstream_path", "upstream_line", "similarity", "shared_origin", "shared_path",
+                "shared_line")}
     regions = _regions_by_file(comparison.regions)
     target = _Sources(comparison.target)
     upstreams = {label: _Sources(tree) for label, tree in zip(comparison.upstream_names, comparison.upstreams,
@@ -289,7 +290,10 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         in_region[r.target_start - 1 : r.target_end] = True
     marker_line = int(row.marker_line) if not pd.isna(row.marker_line) else 0
     # Lines shown unfolded: copied or in a region, the marker line, and CONTEXT lines around them.
-    keep = (match != "none") | in_region
+    # Shared lines (third-party, from the target, header, generated) are shown too: a reviewer
+    # sees what was set apart and why, rather than a fold saying "not copied".
+    shared_origin = columns["shared_origin"][start : start + n]
+    keep = (match != "none") | in_region | (shared_origin != "")
     if 0 < marker_line <= n:
         keep[marker_line - 1] = True
     visible = keep.copy()
@@ -320,6 +324,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
     heads = {r.target_start: at for at, r in enumerate(regions)}
     out: list[str] = ["<tbody>"]
     prev_up: tuple[str, str, int] | None = None  # (label, path, line) of the last upstream line shown
+    prev_shared: tuple[str, str] | None = None  # (origin, path) of the shared line just shown
     folds = 0
     k = 0
     while k < n:
@@ -334,7 +339,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                        f"{stop - k:,} lines not copied (L{k + 1}–L{stop}) folded: show</button></tbody>"
                        f"<tbody id=F{folds} class=folded {_folded(k + 1, target_lines[k:stop])}></tbody><tbody>")
             k = stop
-            prev_up = None
+            prev_up = prev_shared = None
             continue
         number = k + 1
         if number in heads:
@@ -357,14 +362,25 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                            f"<td>{number}<td>{render(mine, marks_t)}<td>{up_line}<td>{render(theirs, marks_u)}")
             else:
                 out.append(f"<tr id=L{number} class=v><td>{number}<td>{render(mine)}<td>{up_line}<td>{render(theirs)}")
+        elif number == marker_line:
+            out.append(f"<tr id=L{number} class=mk title='provenance marker'><td>{number}<td>{render(mine)}")
+        elif shared_origin[k]:
+            # Not "in the target only": the upstream holds the line, in a file set apart (columns
+            # shared_origin/shared_path/shared_line of lines.csv); the first line of a run says why.
+            where = (str(shared_origin[k]), str(columns["shared_path"][i]))
+            with_file = f"with {esc(where[1])} " if where[1] else ""
+            note = "" if where == prev_shared else (
+                f"shared {with_file}({esc(_shared_reason(where[0]))}): not counted as copied")
+            prev_shared = where
+            up_no = columns["shared_line"][i]
+            up_no = "" if pd.isna(up_no) or int(up_no) < 1 else int(up_no)
+            out.append(f"<tr id=L{number} class=s title='shared: {esc(where[0])}'><td>{number}<td>{render(mine)}"
+                       f"<td>{up_no}<td class=note>{note}")
         else:
-            shared = str(columns["shared_origin"][i])
             attrs = " class=x" if in_region[k] and target_lines[k].strip() else ""
-            if shared:
-                attrs += f" title='shared: {esc(shared)}'"
-            if number == marker_line:
-                attrs = " class=mk title='provenance marker'"
             out.append(f"<tr id=L{number}{attrs}><td>{number}<td>{render(mine)}")
+        if (not shared_origin[k] and target_lines[k].strip()) or number == marker_line or cls != "none":
+            prev_shared = None  # a blank line does not end a run of shared lines
         k += 1
     out.append("</tbody>")
     return _page(f"{row.target_path} — lineage", _file_header(row, regions, several)
@@ -382,6 +398,14 @@ def _upstream_gap(first: int, stop: int, up_lines: list[str], up_pieces: dict[in
                 "not in the target")
     return "".join(f"<tr class=u><td><td><td>{j}<td>{render(up_pieces.get(j) or plain(up_lines[j - 1]))}"
                    for j in shown)
+
+
+def _shared_reason(origin: str) -> str:
+    """Why a shared line is not counted, from its ``shared_origin`` (see summary.md's definitions)."""
+    if origin.startswith("third_party:"):
+        return f"third-party code of {origin.removeprefix('third_party:')}"
+    return {"from_target": "taken from the target", "header": "licence or copyright header",
+            "generated": "generated file"}.get(origin, origin)
 
 
 def _up_name(region: _Region, several: bool) -> str:
@@ -418,7 +442,9 @@ def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ig
         "<button type=button id=next title='next copied region (n)'>↓ next region</button>"
         "<button type=button id=unfold>show all lines</button>"
         "<span class=key><span class=v>verbatim</span><span class=e>near</span><span class=x>in the target "
-        "only</span><span class=u>in the upstream only</span><mark>differs</mark></span></nav>"
+        "only</span><span class=u>in the upstream only</span><mark>differs</mark>"
+        "<span class=s title='in an upstream file set apart: third-party code, taken from the target, a licence "
+        "header or a generated file'>shared, not counted</span><span class=mk>provenance marker</span></span></nav>"
         f"<h1>{esc(row.target_path)}</h1>"
         f"<p>{row.nonblank_lines:,} non-blank lines: {row.verbatim_lines:,} verbatim, {row.near_lines:,} near, "
         f"copied share {percent(copied, row.nonblank_lines)}. Main upstream file: "

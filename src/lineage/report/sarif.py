@@ -48,15 +48,21 @@ RULES = [
     {"id": "unmarked-copy", "name": "UnmarkedCopy", "level": "warning",
      "short": "Copied code in a file without a provenance marker",
      "full": "These lines were copied from an upstream, and the file names no upstream in a marker "
-             "('Adapted from ...', a URL, an SPDX or copyright line naming it)."},
+             "('Adapted from ...', a URL, an SPDX or copyright line naming it).",
+     "fix": "Add a marker naming the upstream file and keep the upstream's notices, or remove the copied lines."},
     {"id": "missing-notice", "name": "MissingNotice", "level": "warning",
      "short": "A copied file lacks a notice its upstream licence asks for",
      "full": "The upstream file's copyright line, licence notice, a statement that the file was modified, "
-             "or the upstream's NOTICE lines are missing from this file (see obligations.csv)."},
+             "or the upstream's NOTICE lines are missing from this file (see obligations.csv).",
+     "fix": "Add what the message names to this file's header (obligations.csv's upstream_copyrights and "
+            "notice_files give the text), or remove the copied lines."},
     {"id": "licence-conflict", "name": "LicenceConflict", "level": "error",
      "short": "Copied code under a licence incompatible with the target's",
      "full": "The upstream file's licence cannot be used under the target's licence according to "
-             "lineage's compatibility table (see lineage.licences.compat)."},
+             "lineage's compatibility table (see lineage.licences.compat).",
+     # A marker or notice does not make incompatible licences compatible: the advice differs.
+     "fix": "A marker or notice does not resolve this: remove or rewrite the copied lines, or obtain them "
+            "under a licence compatible with the target's."},
 ]
 
 
@@ -137,7 +143,7 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     _unique_fingerprints(results)
     rules = [{"id": r["id"], "name": r["name"], "shortDescription": {"text": r["short"]},
               "fullDescription": {"text": r["full"]}, "defaultConfiguration": {"level": r["level"]},
-              "help": {"text": r["full"] + " Add a marker and keep the upstream's notices, or remove the code."}}
+              "help": {"text": r["full"] + " " + r["fix"]}}
              for r in RULES]
     return {
         "$schema": SARIF_SCHEMA,
