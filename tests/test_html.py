@@ -58,6 +58,9 @@ def test_index_has_a_heading_for_every_column(report: tuple[Comparison, Path]) -
     head, body = table.split("<tbody>")
     headings = re.findall(r"<th[^>]*>([^<]+)", head)
     assert headings == ["target file", "non-blank", "verbatim", "near", "copied", "upstream file", "marker"]
+    # the counts are of non-blank lines, summary.md's of code lines: each count's heading says so
+    titles = dict(re.findall(r"<th[^>]*title='([^']*)'[^>]*>([^<]+)", head)[k][::-1] for k in range(4))
+    assert all("non-blank" in titles[h] for h in ("non-blank", "verbatim", "near", "copied"))
     assert len(re.findall(r"<col ", head)) == len(headings)
     rows = body.split("<tr>")[1:]
     assert rows and all(row.count("<td") == len(headings) for row in rows)

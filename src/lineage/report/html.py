@@ -242,8 +242,13 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
         "Click a column heading to sort.</p>"
         "<table id=files class=index><colgroup><col class=path><col class=num><col class=num><col class=num>"
         "<col class=num><col class=up><col class=mk></colgroup><thead><tr>"
-        "<th data-type=text aria-sort=ascending>target file<th data-type=num>non-blank<th data-type=num>verbatim"
-        "<th data-type=num>near<th data-type=num title='copied share: (verbatim + near) / non-blank'>copied"
+        # the counts are of non-blank lines (code, comments, docstrings), as files.csv's
+        # verbatim_lines and near_lines; summary.md's tables count code lines: said on each heading
+        "<th data-type=text aria-sort=ascending>target file<th data-type=num title='non-blank lines of the file"
+        " (code, comments, docstrings)'>non-blank<th data-type=num title='non-blank lines equal to the upstream line"
+        " they name (summary.md counts code lines only)'>verbatim"
+        "<th data-type=num title='non-blank lines edited from the upstream line they name'>near"
+        "<th data-type=num title='copied share: (verbatim + near) / non-blank'>copied"
         "<th data-type=text>upstream file<th data-type=text>marker</thead><tbody>" + "".join(rows) + "</tbody></table>")
     return _page(title, body, "index")
 
