@@ -437,6 +437,18 @@ def test_a_folder_range_over_commits_without_the_folder(target: dict[str, Any], 
     assert frame["code_verbatim"].iat[0] == 0 and frame["code_verbatim"].iat[1] > 0
 
 
+def test_a_folder_no_commit_holds_is_refused(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
+    """A ``:PATH`` without a Python file at any selected commit (a typo) is refused as compare
+    refuses such a target, before anything is written (it was a series of zeros and exit 0);
+    ``allow_empty`` lets it through."""
+    with pytest.raises(LineageError, match=r"target .*@v0.1..HEAD:nosuch holds no Python files at any of "
+                                           r"the 4 commits \(0 other files\); check the path"):
+        history(target, upstream, tmp_path, "v0.1..HEAD:nosuch")
+    assert not (tmp_path / "out").exists()
+    frame = history(target, upstream, tmp_path, "v0.1..HEAD:nosuch", allow_empty=True)
+    assert frame["python_files"].tolist() == [0, 0, 0, 0]
+
+
 def test_select_commits_rejects_bad_numbers() -> None:
     with pytest.raises(LineageError, match="--every"):
         select_commits([], every=0)
