@@ -26,6 +26,7 @@ from lineage.history.plot import plot_history
 from lineage.history.range import HistoryRange, parse_range
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams, MatchWorkers
+from lineage.report.outdir import check_out_dir, local_paths, write_outputs
 from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import RunSettings
 from lineage.sources import checked_upstreams, open_source
@@ -115,6 +116,11 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
     params = params or MatchParams()
     settings = settings or RunSettings()
     history = parse_range(range_spec, every, tags_only, max_commits)
+    # A bad --out (a file, a folder of the user's, inside a source) is refused before the run, not
+    # after it (it was a FileExistsError traceback), and checked again when the files are written.
+    out_dir = Path(out_dir)
+    sources = [str(history.repo), *local_paths(upstream_specs)]
+    check_out_dir(out_dir, sources)
     root = settings.cache_root
     cache = IndexCache(settings.store_root)
     started = time.perf_counter()
@@ -172,11 +178,6 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
         require_python(range_spec, python_files, other_files, role="target",
                        where=f" at any of the {total} commits")
     frame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    frame.to_csv(out_dir / "history.csv", index=False, lineterminator="\n")
-    plot_history(frame, out_dir / "history.png",
-                 title=f"{history.repo.name} against {', '.join(labels)}")
     inputs = {
         "format": HISTORY_FORMAT,
         "format_version": HISTORY_VERSION,
@@ -194,6 +195,12 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
         "options": {"max_file_bytes": settings.max_file_bytes, "cache": settings.use_cache},
         "outputs": ["history.csv", "history.png", "history.json"],
     }
-    (out_dir / "history.json").write_text(json.dumps(inputs, indent=2) + "\n", encoding="utf-8")
+    title = f"{history.repo.name} against {', '.join(labels)}"
+    # written whole or not at all, as forkpoint's and drift's files (lineage.report.outdir)
+    write_outputs(out_dir, [
+        ("history.csv", lambda p: frame.to_csv(p, index=False, lineterminator="\n")),
+        ("history.png", lambda p: plot_history(frame, p, title=title)),
+        ("history.json", lambda p: p.write_text(json.dumps(inputs, indent=2) + "\n", encoding="utf-8")),
+    ], sources)
     return HistoryResult(frame=frame, range=history, upstream_names=labels, out_dir=out_dir,
                          seconds=time.perf_counter() - started)
