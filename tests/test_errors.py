@@ -203,3 +203,29 @@ def test_the_api_refuses_the_same(tmp_path: Path) -> None:
     with pytest.raises(LineageError, match="holds no Python files"):
         compare(str(target), [str(empty)], settings=settings)
     assert compare(str(target), [str(empty)], settings=settings, allow_empty=True).summary()["files"]
+
+
+def test_the_api_takes_a_list_of_upstreams_and_paths(tmp_path: Path) -> None:
+    """A lone spec for ``upstreams`` is refused with the fix (a string was iterated letter by
+    letter: "no such file or directory: p"), no upstream at all too (the CLI's own check is not
+    on the API's path); a ``pathlib.Path`` is a spec (it was an AttributeError from deep inside)."""
+    from lineage.api import compare
+    from lineage.errors import LineageError
+    from lineage.history.run import run_history
+    from lineage.settings import RunSettings
+
+    target, upstream = _trees(tmp_path)
+    settings = RunSettings(jobs=1, use_cache=False, cache_dir=tmp_path / "c")
+    for bad in (str(upstream), upstream):
+        with pytest.raises(LineageError, match=r"compare: the upstreams are a list of sources, not one: \[.*\]"):
+            compare(str(target), bad, settings=settings)  # type: ignore[arg-type]
+    with pytest.raises(LineageError, match="compare needs at least one upstream"):
+        compare(str(target), [], settings=settings)
+    with pytest.raises(LineageError, match="history: the upstreams are a list"):
+        run_history(f"{target}@HEAD", str(upstream), tmp_path / "h", settings=settings)  # type: ignore[arg-type]
+    with pytest.raises(LineageError, match="history needs at least one upstream"):
+        run_history(f"{target}@HEAD", [], tmp_path / "h", settings=settings)
+    by_path = compare(target, [upstream], settings=settings)
+    by_str = compare(str(target), [str(upstream)], settings=settings)
+    assert by_path.target.info.spec == str(target) and by_path.upstreams[0].info.spec == str(upstream)
+    assert by_path.files.equals(by_str.files) and by_path.headline() == by_str.headline()

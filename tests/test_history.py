@@ -437,6 +437,40 @@ def test_a_folder_range_over_commits_without_the_folder(target: dict[str, Any], 
     assert frame["code_verbatim"].iat[0] == 0 and frame["code_verbatim"].iat[1] > 0
 
 
+def test_a_folder_no_commit_holds_is_refused(target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
+    """A ``:PATH`` without a Python file at any selected commit (a typo) is refused as compare
+    refuses such a target, before anything is written (it was a series of zeros and exit 0);
+    ``allow_empty`` lets it through."""
+    with pytest.raises(LineageError, match=r"target .*@v0.1..HEAD:nosuch holds no Python files at any of "
+                                           r"the 4 commits \(0 other files\); check the path"):
+        history(target, upstream, tmp_path, "v0.1..HEAD:nosuch")
+    assert not (tmp_path / "out").exists()
+    frame = history(target, upstream, tmp_path, "v0.1..HEAD:nosuch", allow_empty=True)
+    assert frame["python_files"].tolist() == [0, 0, 0, 0]
+
+
+def test_a_bad_out_is_refused_before_the_run(target: dict[str, Any], upstream: Path, tmp_path: Path,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    """``--out`` a file was a FileExistsError traceback after the whole run; it is now checked
+    first, as compare's is (one line, exit 2, no commit read), and the files are written whole
+    into a fresh folder that replaces the last history (lineage.report.outdir)."""
+    afile = tmp_path / "afile"
+    afile.write_text("x")
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("the user's")
+    argv = ["history", f"{target['path']}@v0.1..HEAD", str(upstream), "--cache-dir", str(tmp_path / "cache")]
+    for out, message in ((afile, "exists and is not a folder"), (afile / "sub", "which is a file"),
+                         (target["path"] / "hist", "is inside the source"), (mine, "is not a lineage report")):
+        assert main([*argv, "--out", str(out)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and message in err and "lineage: [" not in err, err
+    assert afile.read_text() == "x" and sorted(p.name for p in mine.iterdir()) == ["notes.txt"]
+    out = tmp_path / "hist"
+    assert main([*argv, "--out", str(out), "-q"]) == 0 and main([*argv, "--out", str(out), "-q"]) == 0  # replaced
+    assert sorted(p.name for p in out.iterdir()) == ["history.csv", "history.json", "history.png"]
+
+
 def test_select_commits_rejects_bad_numbers() -> None:
     with pytest.raises(LineageError, match="--every"):
         select_commits([], every=0)

@@ -19,6 +19,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import os
 import posixpath
 import time
 from collections.abc import Callable, Sequence
@@ -61,7 +62,7 @@ from lineage.results.tables import (
 )
 from lineage.settings import DEFAULT_MATCH_CONTEXTS, RunSettings
 from lineage.side_cache import cached_origins
-from lineage.sources import Source, open_source
+from lineage.sources import Source, checked_upstreams, open_source, source_spec
 from lineage.sources.base import require_python
 
 
@@ -105,14 +106,16 @@ def vendored_upstreams(target: str, settings: RunSettings | None = None,
     return specs
 
 
-def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None = None,
-            settings: RunSettings | None = None, target_names: Sequence[str] | None = None,
+def compare(target: str | os.PathLike[str], upstreams: Sequence[str | os.PathLike[str]], *,
+            params: MatchParams | None = None, settings: RunSettings | None = None,
+            target_names: Sequence[str] | None = None,
             opener: Callable[[str, Path], Source] = open_source, allow_empty: bool = False,
             read: Sequence[dict[str, bytes]] | None = None) -> Comparison:
     """Compare a target source with one or more upstream sources (the first is the primary).
 
-    Sources are directories, archives, ``REPO@REF`` or ``pypi:NAME==VERSION``; see
-    :func:`lineage.sources.open_source`. ``settings`` says how to run (cache, workers, file size
+    Sources are directories, archives (a ``pathlib.Path`` too), ``REPO@REF`` or
+    ``pypi:NAME==VERSION``; see :func:`lineage.sources.open_source`; ``upstreams`` is a list of
+    them, at least one. ``settings`` says how to run (cache, workers, file size
     limit, progress; :class:`lineage.settings.RunSettings`, default: all defaults, silent).
     ``target_names`` replaces the names the target is known by (default: its label, packages and
     metadata; see :mod:`lineage.match.origin`). Raises :class:`lineage.errors.LineageError` on bad
@@ -121,6 +124,7 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
     ``read``: per source (the target, then each upstream), files already read from it (path ->
     bytes), indexed instead of reading them again (see :func:`lineage.index.tree.index_tree`).
     """
+    target, upstreams = source_spec(target), checked_upstreams(upstreams, "compare")
     params = params or MatchParams()
     settings = settings or RunSettings()
     if target_names is not None and any(not str(n).strip() for n in target_names):
@@ -140,13 +144,13 @@ def compare(target: str, upstreams: Sequence[str], *, params: MatchParams | None
             up_trees.append(index_tree(source, cache, settings.jobs, settings.max_file_bytes, settings.progress,
                                        read=already[number]))
             if not allow_empty:
-                require_python(source.info, len(up_trees[-1].files) + len(up_trees[-1].skipped),
+                require_python(source.info.spec, len(up_trees[-1].files) + len(up_trees[-1].skipped),
                                up_trees[-1].other_files)
         settings.log(f"reading target {target_source.info.label} ({target_source.info.spec})")
         target_tree = index_tree(target_source, cache, settings.jobs, settings.max_file_bytes, settings.progress,
                                  read=already[0])
         if not allow_empty:  # a target without Python files is as likely a wrong path
-            require_python(target_source.info, len(target_tree.files) + len(target_tree.skipped),
+            require_python(target_source.info.spec, len(target_tree.files) + len(target_tree.skipped),
                            target_tree.other_files, role="target")
     timings["index"] = time.perf_counter() - started - timings["open"]
     comparison = compare_trees(target_tree, up_trees, params, progress=settings.progress,

@@ -76,7 +76,7 @@ def _cmd_params(args: argparse.Namespace) -> int:
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     from lineage.compare_and_write import compare_and_write
-    from lineage.report.outdir import check_out_dir
+    from lineage.report.outdir import check_out_dir, local_paths
 
     started = time.perf_counter()
     out = Path(args.out)
@@ -128,18 +128,6 @@ def failed_pin(specs: Sequence[str], message: str) -> str:
         if re.search(rf"(?<![\w.+-]){pin}(?![\w.+-])", message):
             return spec
     return ""
-
-
-def local_paths(specs: Sequence[str]) -> list[str]:
-    """The folders and files on this machine that the source specs name (for --out checks)."""
-    found = []
-    for spec in specs:
-        if spec.startswith("pypi:"):
-            continue
-        path = spec if os.path.exists(spec) or "@" not in spec else spec.rsplit("@", 1)[0]
-        if os.path.exists(path):
-            found.append(path)
-    return found
 
 
 def _formats(text: str) -> list[str]:
@@ -556,8 +544,7 @@ def build_parser() -> argparse.ArgumentParser:
     from lineage.store.commands import add_parsers as add_store_parsers
 
     add_store_parsers(sub, _common, SET_HELP, FORMATS_DEFAULT, FORMATS_HELP, SOURCE_HELP,
-                      CliHooks(params=_params, formats=_formats, local_paths=local_paths,
-                               settings=run_settings, folder=_folder))
+                      CliHooks(params=_params, formats=_formats, settings=run_settings, folder=_folder))
     return parser
 
 

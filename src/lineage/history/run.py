@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -21,14 +22,14 @@ from typing import Any
 import pandas as pd
 
 from lineage import __version__
-from lineage.errors import LineageError
 from lineage.history.plot import plot_history
 from lineage.history.range import HistoryRange, parse_range
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams, MatchWorkers
+from lineage.report.outdir import check_out_dir, local_paths, write_outputs
 from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import RunSettings
-from lineage.sources import open_source
+from lineage.sources import checked_upstreams, open_source
 from lineage.sources.base import require_python
 
 HISTORY_FORMAT = "lineage.history"
@@ -99,21 +100,27 @@ class HistoryResult:
     seconds: float
 
 
-def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *, every: int = 1,
+def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]], out_dir: Path, *, every: int = 1,
                 tags_only: bool = False, max_commits: int = 0, params: MatchParams | None = None,
                 settings: RunSettings | None = None, allow_empty: bool = False) -> HistoryResult:
     """Compute the headline figures at each selected commit; write history.csv/.png/.json.
 
     Raises :class:`LineageError` on a bad range, an unknown ref, a path that is not a git
-    repository, or an unreadable upstream (or, unless ``allow_empty``, one without Python files).
+    repository, or an unreadable upstream; unless ``allow_empty``, on an upstream without Python
+    files or a range without a Python file at any selected commit (a mistyped ``:PATH``), before
+    anything is written.
     """
     from lineage.api import compare_trees
 
-    if not upstream_specs:
-        raise LineageError("history needs at least one upstream")
+    upstream_specs = checked_upstreams(upstream_specs, "history")
     params = params or MatchParams()
     settings = settings or RunSettings()
     history = parse_range(range_spec, every, tags_only, max_commits)
+    # A bad --out (a file, a folder of the user's, inside a source) is refused before the run, not
+    # after it (it was a FileExistsError traceback), and checked again when the files are written.
+    out_dir = Path(out_dir)
+    sources = [str(history.repo), *local_paths(upstream_specs)]
+    check_out_dir(out_dir, sources)
     root = settings.cache_root
     cache = IndexCache(settings.store_root)
     started = time.perf_counter()
@@ -124,7 +131,7 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
             source = stack.enter_context(open_source(spec, root))
             tree = index_tree(source, cache, settings.jobs, settings.max_file_bytes)
             if not allow_empty:
-                require_python(source.info, len(tree.files) + len(tree.skipped), tree.other_files)
+                require_python(source.info.spec, len(tree.files) + len(tree.skipped), tree.other_files)
             settings.log(f"upstream {source.info.label}: {len(tree.files)} files indexed "
                          f"({tree.cache_misses} parsed) in {tree.seconds:.1f} s")
             up_trees.append(tree)
@@ -141,10 +148,13 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
     match_memo: dict[Any, Any] = {}
     # (context, digest, path) -> files-table row, vote and renamed paths: neither gated nor built again
     file_rows: dict[Any, Any] = {}
+    python_files = other_files = 0  # for the error below: all commits' Python files, the last one's others
     for number, commit in enumerate(history.commits):
         step = time.perf_counter()
         with open_source(history.source_spec(commit.sha), root) as source:
             tree = index_tree(source, cache, settings.jobs, settings.max_file_bytes, known=known)
+        python_files += len(tree.files) + len(tree.skipped)
+        other_files = tree.other_files
         figures = by_tree.get(tree.figures_key)
         if figures is None:
             comparison = compare_trees(tree, up_trees, params, cache_root=settings.store_root,
@@ -162,14 +172,12 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
                      f"{tree.cache_misses} parsed, {seconds:.2f} s")
         del tree
 
+    if not allow_empty:
+        # A commit without the folder is an empty point of the series (the project moved into it
+        # later); a series without one Python file is a wrong path, as compare's target is.
+        require_python(range_spec, python_files, other_files, role="target",
+                       where=f" at any of the {total} commits")
     frame = pd.DataFrame(rows, columns=HISTORY_COLUMNS)
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    from lineage.report.tables import guard_formulas
-
-    guard_formulas(frame).to_csv(out_dir / "history.csv", index=False, lineterminator="\n")
-    plot_history(frame, out_dir / "history.png",
-                 title=f"{history.repo.name} against {', '.join(labels)}")
     inputs = {
         "format": HISTORY_FORMAT,
         "format_version": HISTORY_VERSION,
@@ -187,6 +195,14 @@ def run_history(range_spec: str, upstream_specs: Sequence[str], out_dir: Path, *
         "options": {"max_file_bytes": settings.max_file_bytes, "cache": settings.use_cache},
         "outputs": ["history.csv", "history.png", "history.json"],
     }
-    (out_dir / "history.json").write_text(json.dumps(inputs, indent=2) + "\n", encoding="utf-8")
+    title = f"{history.repo.name} against {', '.join(labels)}"
+    from lineage.report.tables import guard_formulas
+
+    # written whole or not at all, as forkpoint's and drift's files (lineage.report.outdir)
+    write_outputs(out_dir, [
+        ("history.csv", lambda p: guard_formulas(frame).to_csv(p, index=False, lineterminator="\n")),
+        ("history.png", lambda p: plot_history(frame, p, title=title)),
+        ("history.json", lambda p: p.write_text(json.dumps(inputs, indent=2) + "\n", encoding="utf-8")),
+    ], sources)
     return HistoryResult(frame=frame, range=history, upstream_names=labels, out_dir=out_dir,
                          seconds=time.perf_counter() - started)

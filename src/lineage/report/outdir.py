@@ -62,6 +62,18 @@ def _inside(path: Path, folder: Path) -> bool:
     return path == folder or folder in path.parents
 
 
+def local_paths(specs: Iterable[str]) -> list[str]:
+    """The folders and files on this machine that the source specs name (for --out checks)."""
+    found = []
+    for spec in specs:
+        if spec.startswith("pypi:"):
+            continue
+        path = spec if os.path.exists(spec) or "@" not in spec else spec.rsplit("@", 1)[0]
+        if os.path.exists(path):
+            found.append(path)
+    return found
+
+
 def check_out_dir(out_dir: Path, source_locations: Iterable[str]) -> Path:
     """The absolute output folder, after refusing one that would overwrite or feed a source."""
     if out_dir.is_symlink():

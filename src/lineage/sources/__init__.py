@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from lineage.errors import SourceError
@@ -35,19 +36,38 @@ __all__ = [
     "Source",
     "SourceInfo",
     "blob_digest",
+    "checked_upstreams",
     "default_cache_dir",
     "display_path",
     "open_source",
+    "source_spec",
 ]
 
 
 
-def open_source(spec: str, cache_dir: Path | None = None, check_later: bool = False) -> Source:
-    """Open what the user named: a directory, an archive, PATH@REF, or pypi:NAME==VERSION.
-    ``check_later``: a cached PyPI release is hashed while the caller works, which must call
-    :meth:`Source.verify` before it writes anything made from the source (see
-    :class:`lineage.sources.pypi.PinCheck`)."""
-    if not spec or not spec.strip():
+def source_spec(spec: str | os.PathLike[str]) -> str:
+    """A spec as a string: an API caller's ``pathlib.Path`` names its directory or archive."""
+    return os.fspath(spec) if isinstance(spec, os.PathLike) else spec
+
+
+def checked_upstreams(specs: Sequence[str | os.PathLike[str]], command: str) -> list[str]:
+    """An API caller's upstreams as a list of specs. A lone spec is refused with the fix, not
+    iterated (a string is a sequence of one-letter "specs": "no such file or directory: p"), and
+    so is none at all (the CLI says it in its own words, naming its options)."""
+    if isinstance(specs, (str, bytes, os.PathLike)):
+        raise SourceError(f"{command}: the upstreams are a list of sources, not one: [{os.fsdecode(specs)!r}]")
+    if not specs:
+        raise SourceError(f"{command} needs at least one upstream")
+    return [source_spec(spec) for spec in specs]
+
+
+def open_source(spec: str | os.PathLike[str], cache_dir: Path | None = None, check_later: bool = False) -> Source:
+    """Open what the user named: a directory, an archive, PATH@REF, or pypi:NAME==VERSION
+    (a ``pathlib.Path`` too). ``check_later``: a cached PyPI release is hashed while the caller
+    works, which must call :meth:`Source.verify` before it writes anything made from the source
+    (see :class:`lineage.sources.pypi.PinCheck`)."""
+    spec = source_spec(spec)
+    if not isinstance(spec, str) or not spec.strip():
         raise SourceError("empty source spec")
     if spec.startswith("pypi:"):
         return _open_pypi(spec, cache_dir, check_later)

@@ -156,14 +156,15 @@ class Source:
 _ESCAPES = {"\\": "\\\\", "\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
-def require_python(info: SourceInfo, python_files: int, other_files: int, role: str = "upstream") -> None:
+def require_python(spec: str, python_files: int, other_files: int, role: str = "upstream", where: str = "") -> None:
     """An upstream without one Python file is almost always a wrong path: refuse it (the caller
-    lets ``--allow-empty`` through) rather than report "0 %"."""
+    lets ``--allow-empty`` through) rather than report "0 %". ``where`` follows the spec in the
+    message (``history``'s " at any of the 300 commits")."""
     if python_files == 0:
-        if _is_git_directory(info.spec):  # its files are objects: the code is at a commit
-            raise SourceError(f"{role} {info.spec} is a git directory (a bare repository or a .git folder): read as "
-                              f"a folder it holds no Python files; name a commit: {info.spec}@REF (tag, branch, sha)")
-        raise SourceError(f"{role} {info.spec} holds no Python files ({other_files} other files); "
+        if _is_git_directory(spec):  # its files are objects: the code is at a commit
+            raise SourceError(f"{role} {spec} is a git directory (a bare repository or a .git folder): read as "
+                              f"a folder it holds no Python files; name a commit: {spec}@REF (tag, branch, sha)")
+        raise SourceError(f"{role} {spec} holds no Python files{where} ({other_files} other files); "
                           "check the path, or pass --allow-empty to compare against it anyway")
 
 

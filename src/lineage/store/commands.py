@@ -27,7 +27,6 @@ class CliHooks:
 
     params: Callable[[list[str]], Any]  # --set KEY=VALUE list -> MatchParams
     formats: Callable[[str], Any]  # --formats value -> formats
-    local_paths: Callable[[list[str]], list[str]]  # sources -> local paths (for the --out check)
     settings: Callable[[argparse.Namespace], Any]  # the command line's RunSettings (cli.run_settings)
     folder: Callable[[str], str]  # a folder option's type: an empty one refused (cli._folder)
 
@@ -158,7 +157,7 @@ def _refuse_damage(info: dict[str, object]) -> None:
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:
-    from lineage.report.outdir import check_out_dir
+    from lineage.report.outdir import check_out_dir, local_paths
     from lineage.store import scan
     from lineage.store.cluster import dask_address, dask_client
 
@@ -166,7 +165,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     if args.top is not None and args.top < 0:
         raise LineageError("--top must be 0 or more")
     out = Path(args.out)
-    check_out_dir(out, [*args.hooks.local_paths([args.target]), str(args.store)])
+    check_out_dir(out, [*local_paths([args.target]), str(args.store)])
     store = _open(args, create=False)
     with dask_client(dask_address(args.dask)) as client:
         result = scan(args.target, store, top=args.top, match_params=args.hooks.params(args.set), client=client,
