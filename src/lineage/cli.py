@@ -180,14 +180,9 @@ def _cmd_reproduce(args: argparse.Namespace) -> int:
     return args.verdict
 
 
-def corpus_specs(manifest: Path) -> tuple[str, list[str]]:
-    """Source specs (target, upstreams) of a corpus manifest; see :mod:`lineage.sources.corpus`."""
-    from lineage.sources.corpus import corpus_specs as read
-
-    return read(manifest)
-
-
 def _cmd_corpus(args: argparse.Namespace) -> int:
+    from lineage.sources.corpus import corpus_specs
+
     target, upstreams = corpus_specs(Path(args.manifest))
     args.target, args.upstream, args.also_upstream = target, upstreams[0], upstreams[1:]
     return _cmd_compare(args)

@@ -16,9 +16,9 @@ from pathlib import Path
 
 import numpy as np
 
-from lineage.cli import corpus_specs
 from lineage.index import Indexer, is_python_path
 from lineage.sources import blob_digest, default_cache_dir, open_source
+from lineage.sources.corpus import corpus_specs
 
 FIELDS = ("kinds", "h_norm", "h_abs", "ntok")
 
