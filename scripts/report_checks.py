@@ -71,6 +71,12 @@ class Check:
                             f"only recomputed {lacking}")
 
 
+
+def mw_no_code(s: dict) -> int:
+    """summary.json's count of marked files without copied code that hold no code line (0 before
+    summary version 12, which counted them with the others)."""
+    return int(s["marked_without_copied_files"].get("no_code", 0))
+
 def num(text: str) -> int:
     return int(text.replace(",", ""))
 
@@ -461,7 +467,10 @@ def check_summary_json(r: Report) -> list[Check]:
                    "unknown_compatibility": int((ob["conflict"] == "unknown").sum())})
     other.compare("obligations.upstream_licences", s["obligations"]["upstream_licences"],
                   {k: int(v) for k, v in ob.groupby("upstream_licence")["target_path"].nunique().items()})
-    without = indexed[indexed["target_path"].isin(want["marked_without_copied"])]
+    listed = indexed[indexed["target_path"].isin(want["marked_without_copied"])]
+    has_code = listed["code_lines"].astype(int) > 0  # a file with no code line is counted apart
+    other.compare("marked_without_copied_files no_code", mw_no_code(s), int((~has_code).sum()))
+    without = listed[has_code]
     named = without["marker_path"] != ""
     found = without["marker_path_found"].str.lower() == "true"
     mw = s["marked_without_copied_files"]
@@ -575,6 +584,8 @@ def check_summary_md(r: Report) -> list[Check]:
     mw = s["marked_without_copied_files"]
     title = next((t for t in secs if t.startswith(REVIEW_TITLES["marked_without_copied"])), "")
     text = " ".join(secs.get(title, []))
+    m = re.search(rf"({NUMBER}) holds? no code line", text)
+    prose.compare("marked without copied code: no_code", num(m.group(1)) if m else 0, mw_no_code(s))
     for key, words in (("named_file_absent", "an upstream file that the trees compared do not hold"),
                        ("named_file_present", "one they hold"), ("no_file_named", "no file")):
         m = re.search(rf"({NUMBER}) names? {re.escape(words)}", text)

@@ -441,3 +441,27 @@ def test_a_file_with_copied_docstrings_only_is_listed_apart(run_compare: Runner)
     # with copied code (summary format 11; before, with_copied_lines said 0 here)
     assert summary["files"]["with_copied_lines"] == summary["obligations"]["target_files"] == 1
     assert summary["files"]["with_copied_code"] == 0
+
+
+def test_named_files_count_a_marked_file_without_code_apart() -> None:
+    """pipenv 2024.0.1 --vendored: 23 vendored empty ``__init__.py`` files were said to name a file
+    the upstream holds "(its code was rewritten since)": a file with no code line cannot show
+    copied code, so it is counted apart (``no_code``) and said so, not explained as rewritten."""
+    from lineage.report.summary import _named_files_markdown
+    from lineage.results.figures import named_files
+
+    files = pd.DataFrame({
+        "target_path": ["pkg/__init__.py", "pkg/sub/__init__.py", "pkg/mod.py"],
+        "code_lines": [0, 0, 12],
+        "marker_path": ["up/__init__.py", "up/sub/__init__.py", "up/mod.py"],
+        "marker_path_found": pd.array([True, True, True], dtype="boolean"),
+        "marker_ref": ["", "", ""]})
+    named = named_files(files)
+    assert (named["no_code"], named["named_file_present"], named["named_file_absent"], named["no_file_named"]) \
+        == (2, 1, 0, 0)
+    text = " ".join(_named_files_markdown(named, []))
+    assert text.startswith("Of these, 2 hold no code line")
+    assert "of the others, 1 names one they hold (its code was rewritten since" in text
+    only_empty = named_files(files.iloc[:2])
+    assert " ".join(_named_files_markdown(only_empty, [])).strip() == (
+        "Of these, 2 hold no code line (empty, or comments and docstrings only: nothing to show copied).")

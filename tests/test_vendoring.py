@@ -599,3 +599,19 @@ def test_a_records_files_with_copied_code_leave_out_a_re_export_as_the_review_li
     (found,) = vendored_copies(files, {"up": "1.0"})
     assert (found["files"], found["files_with_copied_code"]) == (2, 1)
     assert found["files_with_copied_code"] == len(review_groups(files)["marked_with_copied"])
+
+
+def test_a_record_goes_before_a_marker_that_only_mentions_its_project_in_passing() -> None:
+    """pipenv 2024.0.1 --vendored: the vendored ``packaging/version.py`` says "This scheme is taken
+    from pkg_resources.parse_version setuptools prior to it's adoption of the packaging library";
+    the marker points at pkg_resources and mentions packaging in passing, so the ``packaging==21.3``
+    record marks the file (a marker whose own reference names the project still goes first)."""
+    record = Marker(line=0, kind="vendored", text="vendored packaging==21.3 (pip/_vendor/vendor.txt)",
+                    ref="21.3", path="packaging/version.py", project="packaging")
+    passing = Marker(line=204, kind="taken_from", path="pkg_resources/parse_version.py", project="pkg_resources",
+                     text="This scheme is taken from pkg_resources.parse_version setuptools prior to it's "
+                          "adoption of the packaging library.")
+    assert marker_names_upstream(passing, {"packaging"})  # its text mentions the name ...
+    assert file_marker([passing, record], {"packaging"}) == (record, 1)  # ... the record says whence
+    own = Marker(line=3, kind="adapted_from", text="Adapted from packaging", project="packaging")
+    assert file_marker([passing, own, record], {"packaging"}) == (own, 1)

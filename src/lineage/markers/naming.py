@@ -113,18 +113,22 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
         return canonicalize_name(marker.project) in {canonicalize_name(name) for name in wanted}
     if is_attribution(marker):
         return any(mentions(marker.text, name) for name in wanted)
-    if marker.repository:
-        repository = marker.repository.lower()
-        if repository_project(repository) in wanted or strip_git(repository) in wanted:
-            return True
-    else:
-        path_parts = marker.path.replace("\\", "/").lstrip("/").lower().split("/")
-        symbol_parts = marker.symbol.lower().split(".")
-        if marker.project.lower() in wanted or any(
-                _leads_with(path_parts, name) or _leads_with(symbol_parts, name) for name in wanted):
-            return True
+    if _names_by_reference(marker, wanted):
+        return True
     plain = without_titles(without_urls(marker.text))
     return any(mentions(plain, name) for name in wanted)
+
+
+def _names_by_reference(marker: Marker, wanted: Sequence[str]) -> bool:
+    """Whether a provenance marker's own reference (its repository; without one, its recorded
+    project, path or symbol) names one of ``wanted``, as against a mention in its text."""
+    if marker.repository:
+        repository = marker.repository.lower()
+        return repository_project(repository) in wanted or strip_git(repository) in wanted
+    path_parts = marker.path.replace("\\", "/").lstrip("/").lower().split("/")
+    symbol_parts = marker.symbol.lower().split(".")
+    return marker.project.lower() in wanted or any(
+        _leads_with(path_parts, name) or _leads_with(symbol_parts, name) for name in wanted)
 
 
 def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker | None, int]:
@@ -137,7 +141,10 @@ def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker
     names another of the upstreams: the record says where the file came from, the text what it
     drew on (pip's ``_vendor/rich/syntax.py`` is rich's file, whatever it says of Pygments, when
     both releases are upstreams); a marker written in the file naming the record's own project
-    stays first, as the more specific.
+    stays first, as the more specific, when its own reference names it (repository, project,
+    path or symbol): a passing mention in a marker pointing elsewhere is not (pipenv 2024.0.1's
+    vendored ``packaging/version.py``: "taken from pkg_resources.parse_version setuptools prior to
+    it's adoption of the packaging library" was its marker, not the ``packaging==21.3`` record).
     """
     wanted = _wanted(names)
     provenance = [m for m in markers if not is_attribution(m)]
@@ -146,7 +153,7 @@ def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker
         records = [m for m in naming if m.kind == "vendored"]
         if records:
             own = _wanted([records[0].project])
-            naming = [m for m in naming if m.kind == "vendored" or marker_names_upstream(m, own)]
+            naming = [m for m in naming if m.kind == "vendored" or _names_by_reference(m, own)]
         return naming[0], len(provenance) - len(naming)
     holders = [m for m in markers if m.kind == "copyright" and marker_names_upstream(m, wanted)]
     return (holders[0] if holders else None), len(provenance)

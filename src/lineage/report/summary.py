@@ -64,7 +64,10 @@ SUMMARY_FORMAT = "lineage.summary"
 #    obligations.csv, the SPDX document and "per_upstream" count: re-export-only and prose-only
 #    files included); it counted the files listed with copied code, which "files.with_copied_code"
 #    now holds (urllib3 2.2.3 against 1.26.18: 26 and 25; it said 25 beside 26 obligation files).
-SUMMARY_VERSION = 11
+# 12: "marked_without_copied_files.no_code": of the marked files without copied code, how many
+#    hold no code line (empty or docstring-only); present/absent/no-file count the others only
+#    (pipenv 2024.0.1 said 23 empty vendored __init__.py files named a file "rewritten since").
+SUMMARY_VERSION = 12
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -168,7 +171,8 @@ def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> li
     when the one upstream came from PyPI: ``pypi_names``)."""
     absent, present, none = (int(named[k]) for k in ("named_file_absent", "named_file_present",  # type: ignore[call-overload]
                                                       "no_file_named"))
-    if absent + present + none == 0:
+    no_code = int(named.get("no_code", 0))  # type: ignore[call-overload]
+    if absent + present + none + no_code == 0:
         return []
 
     def verb(n: int, one: str, many: str) -> str:
@@ -184,7 +188,14 @@ def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> li
                      "or both)")
     if none:
         parts.append(verb(none, "names", "name") + " no file")
-    out = ["Of these, " + ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1] + "."]
+    # a file without a code line has nothing to show copied: said apart, not explained as rewritten
+    lead = (f"{no_code:,} hold{'s' if no_code == 1 else ''} no code line (empty, or comments and docstrings "
+            "only: nothing to show copied)") if no_code else ""
+    if not parts:
+        out = [f"Of these, {lead}."]
+    else:
+        out = ["Of these, " + (f"{lead}; of the others, " if lead else "") + ", ".join(parts[:-1])
+               + (" and " if len(parts) > 1 else "") + parts[-1] + "."]
     releases, commits, other = (named[k] for k in ("releases", "commits", "other"))
     assert isinstance(releases, list) and isinstance(commits, list) and isinstance(other, list)
     if absent and (releases or commits or other):

@@ -167,14 +167,19 @@ def names_missing_file(marker_path: object, marker_path_found: object) -> bool:
 
 def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     """Why a marked file may hold no copied code, as far as its marker says: of the marked files
-    without copied code, how many name an upstream file that the compared trees hold
+    without copied code that hold a code line (``no_code``: how many hold none), how many name an
+    upstream file that the compared trees hold
     (``named_file_present``: the code was rewritten since, or never taken), how many one they do
     not hold (``named_file_absent``: removed, renamed or moved in the upstream since the copy, so
     the release compared cannot show it), and how many name no file (``no_file_named``); and the
     refs (tag, branch or commit of a URL, files.csv ``marker_ref``) the absent files' markers name,
     most files first: ``releases`` (a tag that reads as a version, ``v0.7.3`` -> ``0.7.3``),
     ``commits``, ``other`` (a branch such as ``main``), ``none`` (no ref)."""
-    group = marked_without_copied
+    # a file without a code line (an empty or docstring-only ``__init__.py``) cannot show copied
+    # code: counted apart (``no_code``), since "rewritten since" would misexplain it (pipenv
+    # 2024.0.1: 23 vendored empty ``__init__.py`` files were said to name a file "rewritten since")
+    code = _column(marked_without_copied, "code_lines", 1).fillna(1).astype(int) > 0
+    group = marked_without_copied[code]
     found = _column(group, "marker_path_found", pd.NA)
     named = _column(group, "marker_path", "").fillna("").astype(str) != ""
     present = named & (found.astype("boolean").fillna(False))
@@ -192,7 +197,7 @@ def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     ranked = {kind: [{"ref": ref, "files": n} for ref, n in sorted(found_refs.items(), key=lambda kv: (-kv[1], kv[0]))]
               for kind, found_refs in refs.items()}
     return {"named_file_present": int(present.sum()), "named_file_absent": int(absent.sum()),
-            "no_file_named": int((~named).sum()), **ranked, "none": no_ref}
+            "no_file_named": int((~named).sum()), "no_code": int((~code).sum()), **ranked, "none": no_ref}
 
 
 def file_counts(files: pd.DataFrame, groups: dict[str, pd.DataFrame]) -> dict[str, int]:
