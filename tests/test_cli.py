@@ -266,6 +266,27 @@ def test_markers_lists_markers_naming_the_upstream(trees: tuple[Path, Path],
     assert capsys.readouterr().out == ""
 
 
+def test_the_markers_api_gives_what_the_command_prints(trees: tuple[Path, Path], tmp_path: Path,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """``lineage markers`` is a thin layer over :func:`lineage.api.markers` (the table was built in
+    the CLI only, user39 round): the same rows, also as a DataFrame."""
+    from lineage.api import markers
+    from lineage.settings import RunSettings
+
+    target, _ = trees
+    settings = RunSettings(cache_dir=tmp_path / "cache", jobs=1)
+    for names, every in (((), False), ((), True), (("vllm",), False)):
+        argv = ["markers", str(target), "--cache-dir", str(tmp_path / "cache"), "-q", "--json",
+                *(["--all"] if every else []), *(a for n in names for a in ("--name", n))]
+        assert main(argv) == 0
+        printed = json.loads(capsys.readouterr().out)
+        found = markers(target, names, include_attribution=every, settings=settings)
+        assert json.loads(json.dumps(found.rows)) == printed and found.python_files == 3
+        assert list(found.frame["target_path"]) == [r["target_path"] for r in printed]
+        assert found.frame.columns[:3].tolist() == ["target_path", "line", "kind"]
+    assert markers(target, ["vllm"], settings=settings).marked_files == 1
+
+
 def test_out_that_is_a_file_exits_2(trees: tuple[Path, Path], tmp_path: Path) -> None:
     """--out naming an existing regular file is bad usage: one line, exit 2, no traceback."""
     target, upstream = trees

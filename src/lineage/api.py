@@ -106,6 +106,54 @@ def vendored_upstreams(target: str, settings: RunSettings | None = None,
     return specs
 
 
+@dataclasses.dataclass
+class MarkerList:
+    """What :func:`markers` found: one row per marker (``target_path`` and the
+    :class:`lineage.markers.Marker` fields, files in index order, markers in line order) and how
+    many Python files the tree holds. ``frame`` is the same rows as a DataFrame."""
+
+    rows: list[dict[str, object]]
+    python_files: int
+
+    @property
+    def frame(self) -> pd.DataFrame:
+        columns = ["target_path", *(f.name for f in dataclasses.fields(Marker))]
+        return pd.DataFrame(self.rows, columns=columns)
+
+    @property
+    def marked_files(self) -> int:
+        return len({r["target_path"] for r in self.rows})
+
+
+def markers(target: str | os.PathLike[str], names: Sequence[str] = (), include_attribution: bool = False,
+            settings: RunSettings | None = None) -> MarkerList:
+    """The provenance markers of a codebase (``lineage markers``): 'Derived from', 'Adapted from',
+    'Copied from ...' phrases and upstream URLs in its comments and docstrings, and the files its
+    vendoring records cover (kind ``vendored``, line 0). With ``names``, only the markers that make
+    a file marked for an upstream of those names in a report (copyright lines naming its authors
+    included); without, copyright and SPDX lines only with ``include_attribution``."""
+    from lineage.markers import is_attribution
+
+    settings = settings or RunSettings()
+    with open_source(source_spec(target), settings.cache_root) as source:
+        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
+    wanted = {n.lower() for n in names}
+    # Without an upstream to read its top-level packages from, a record covers its RECORD's
+    # files or the package of its declared name: pip's "setuptools==..." record does not reach
+    # its pkg_resources here, as it does in a comparison against setuptools.
+    vendored = vendor_markers(tree.vendoring, [f.path for f in tree.files],
+                              [(wanted, {n.replace("-", "_") for n in wanted})] if wanted else None)
+    rows: list[dict[str, object]] = []
+    for f in tree.files:
+        for m in [*f.markers, *vendored.get(f.path, [])]:
+            if wanted and not marker_names_upstream(m, wanted):
+                continue  # SPDX lines name no project
+            if not wanted and not include_attribution and is_attribution(m):
+                continue
+            rows.append({"target_path": f.path, **dataclasses.asdict(m)})
+    return MarkerList(rows, len(tree.files))
+
+
 def compare(target: str | os.PathLike[str], upstreams: Sequence[str | os.PathLike[str]], *,
             params: MatchParams | None = None, settings: RunSettings | None = None,
             target_names: Sequence[str] | None = None,

@@ -12,7 +12,6 @@ on stderr, no traceback).
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import gc
 import json
 import os
@@ -189,40 +188,17 @@ def _cmd_corpus(args: argparse.Namespace) -> int:
 
 
 def _cmd_markers(args: argparse.Namespace) -> int:
-    from lineage.index import IndexCache, index_tree
-    from lineage.index.vendoring import vendor_markers
-    from lineage.markers import is_attribution, marker_names_upstream
-    from lineage.sources import open_source
+    from lineage.api import markers
 
-    settings = run_settings(args)
-    with open_source(args.target, settings.cache_root) as source:
-        tree = index_tree(source, IndexCache(settings.store_root), settings.jobs, progress=settings.progress)
-    names = {n.lower() for n in args.name}
-    # The files the tree's vendoring records cover (with --name, those of records naming it).
-    # Without an upstream to read its top-level packages from, a record covers its RECORD's
-    # files or the package of its declared name: pip's "setuptools==..." record does not reach
-    # its pkg_resources here, as it does in a comparison against setuptools.
-    vendored = vendor_markers(tree.vendoring, [f.path for f in tree.files],
-                              [(names, {n.replace("-", "_") for n in names})] if names else None)
-    rows = []
-    for f in tree.files:
-        for m in [*f.markers, *vendored.get(f.path, [])]:
-            # With --name: the markers that make a file marked for that upstream in a report
-            # (copyright lines naming its authors included); SPDX lines name no project.
-            if names and not marker_names_upstream(m, names):
-                continue
-            if not names and not args.all and is_attribution(m):
-                continue
-            rows.append({"target_path": f.path, **dataclasses.asdict(m)})
+    found = markers(args.target, args.name, include_attribution=args.all, settings=run_settings(args))
     if args.json:
-        print(json.dumps(rows, indent=2))
+        print(json.dumps(found.rows, indent=2))
     else:
-        for r in rows:
-            where = " ".join(x for x in (r["repository"], r["ref"], r["path"]) if x)
+        for r in found.rows:
+            where = " ".join(str(x) for x in (r["repository"], r["ref"], r["path"]) if x)
             at = f":{r['line']}" if r["line"] else ""  # a vendoring record has no line in the file
             print(f"{r['target_path']}{at}: {r['kind']}: {r['text']}" + (f"  [{where}]" if where else ""))
-        marked = len({r["target_path"] for r in rows})
-        print(f"{marked} of {len(tree.files)} files carry such a marker.", file=sys.stderr)
+        print(f"{found.marked_files} of {found.python_files} files carry such a marker.", file=sys.stderr)
     return 0
 
 
