@@ -145,8 +145,6 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
     if processes == 0:
         for mapping, name in reporters:
             mapping[name].write(comparison, folder)
-        if checksums is not None:  # those hashed as they were written (lines.csv)
-            checksums.update(folder.checksums)
         return
     from lineage.match.workers import LateValue
     from lineage.report.attachments import created_at, report_time
@@ -178,12 +176,10 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
         # Hashed here, side by side with the other reporters, not by the manifest after them all
         # (nor by the result cache, when it stores them: one read for both)
         if checksums is None:
-            return own.written, {path: (own.digests.get(path) or file_sha256(path), None)
-                                 for path in own.written if path.is_file()}
+            return own.written, {path: (file_sha256(path), None) for path in own.written if path.is_file()}
         from lineage.report.cache import file_digests
 
-        return own.written, {path: (own.digests[path], own.checksums[path]) if path in own.checksums
-                             else file_digests(path) for path in own.written if path.is_file()}
+        return own.written, {path: file_digests(path) for path in own.written if path.is_file()}
 
     def meanwhile() -> None:
         if late is not None:

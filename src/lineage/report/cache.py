@@ -123,38 +123,22 @@ def file_checksum(path: Path) -> tuple[int, str]:
     return file_digests(path, sha256=False)[1]
 
 
-class FileDigests:
-    """:func:`file_digests` of a file made from its bytes, each part ``update``d in order: by a
-    writer that has the bytes at hand as it writes them (lines.csv), so that nobody reads the
-    file again. ``complete``: set by that writer once every byte of the file went through."""
-
-    def __init__(self, sha256: bool = True) -> None:
-        self.stream = checksum_stream()
-        self.sha256 = hashlib.sha256() if sha256 else None
-        self.size = 0
-        self.complete = False
-
-    def update(self, data: bytes | memoryview) -> None:
-        self.stream.update(data)
-        if self.sha256 is not None:
-            self.sha256.update(data)
-        self.size += len(data)
-
-    def result(self) -> tuple[str, tuple[int, str]]:
-        return (self.sha256.hexdigest() if self.sha256 is not None else ""), (self.size, self.stream.digest().hex())
-
-
 def file_digests(path: Path, sha256: bool = True) -> tuple[str, tuple[int, str]]:
     """The file's sha256 (hex; "" without ``sha256``), as the manifest records it, and its
     :func:`file_checksum`, from one read: a report worker hashes its files for both the manifest
     and this cache's entry (:meth:`ResultCache.put`), which then reads none of them again."""
-    digests = FileDigests(sha256)
+    stream = checksum_stream()
+    digest = hashlib.sha256() if sha256 else None
     buffer = bytearray(_CHUNK)
     view = memoryview(buffer)
+    size = 0
     with path.open("rb", buffering=0) as handle:
         while count := handle.readinto(buffer):
-            digests.update(view[:count])
-    return digests.result()
+            stream.update(view[:count])
+            if digest is not None:
+                digest.update(view[:count])
+            size += count
+    return (digest.hexdigest() if digest is not None else ""), (size, stream.digest().hex())
 
 
 class ResultCache:

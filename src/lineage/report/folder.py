@@ -36,8 +36,6 @@ class ReportFolder:
         # sha256 of written files already hashed where they were written (a reporter's worker
         # process, side by side with the others), which the manifest then does not read again
         self.digests: dict[Path, str] = {}
-        # and the result cache's checksum (lineage.report.cache.file_checksum) of those hashed with it
-        self.checksums: dict[Path, tuple[int, str]] = {}
 
     def path(self, name: str) -> Path:
         """Where file ``name`` (POSIX, relative) goes, for a writer that opens it itself (a library's)."""

@@ -39,7 +39,6 @@ import pyarrow.csv as pa_csv
 from lineage.index.store import frame, store_keeping_newest, unframe_view
 
 if TYPE_CHECKING:
-    from lineage.report.cache import FileDigests
     from lineage.results.reuse import LinesTable, RowKeys
 
 LINES_CSV_MAGIC = b"LINEAGE-LINESCSV\n"
@@ -104,27 +103,23 @@ def _put(entry: Path, context: str, keys: Sequence[str], lengths: Sequence[int],
     store_keeping_newest(entry, frame(LINES_CSV_MAGIC, payload), KEEP)
 
 
-def write_lines_csv(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_root: Path,
-                    digests: FileDigests | None = None) -> int:
+def write_lines_csv(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_root: Path) -> int:
     """Write lines.csv of ``table`` (already through the formula guard when it was rendered whole:
     see :func:`lineage.report.tables.write_csv`) to ``path``, copying the stored bytes of each
     file whose key the entry holds; return how many files' rows were copied. Raises ValueError
     when ``row_keys`` does not describe ``table`` (the caller then renders it whole). A
     :class:`lineage.results.reuse.LinesTable` is read whole only when the entry is rendered
-    whole or lacks a file whose rows are not among its fresh ones. ``digests``: fed every byte
-    written, and ``complete``, when the file is assembled from the entry (not when it is
-    rendered whole: pyarrow's writer writes that one)."""
+    whole or lacks a file whose rows are not among its fresh ones."""
     from lineage.results.reuse import LinesTable
 
     try:
-        return _write(table, path, row_keys, cache_root, digests)
+        return _write(table, path, row_keys, cache_root)
     finally:
         if isinstance(table, LinesTable):
             table.forget_whole()
 
 
-def _write(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_root: Path,
-           digests: FileDigests | None) -> int:
+def _write(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_root: Path) -> int:
     from lineage.report.tables import neutralise_formulas
     from lineage.results.reuse import REWRITE_AFTER
 
@@ -157,10 +152,8 @@ def _write(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_ro
         return 0
     where, compressed, body_length = found
     copied = 0
-    hashed = digests.update if digests is not None else (lambda data: None)
     with path.open("wb") as out:
         out.write(head)
-        hashed(head)
         body = pa.CompressedInputStream(pa.BufferReader(compressed), CODEC)
         position = row = 0
         for key, n in zip(keys, row_keys.rows, strict=True):
@@ -174,20 +167,15 @@ def _write(table: pa.Table | LinesTable, path: Path, row_keys: RowKeys, cache_ro
                 if len(piece) != length:
                     raise ValueError("stored body too short")
                 out.write(piece)
-                hashed(piece)
                 position = offset + length
                 copied += 1
             else:
                 rendered = pa.BufferOutputStream()
                 pa_csv.write_csv(neutralise_formulas(table.slice(row, n)), rendered, _options(include_header=False))
-                piece = rendered.getvalue().to_pybytes()
-                out.write(piece)
-                hashed(piece)
+                out.write(rendered.getvalue().to_pybytes())
             row += n
         if position > body_length:
             raise ValueError("stored body too short")
-    if digests is not None:
-        digests.complete = True
     return copied
 
 

@@ -81,14 +81,10 @@ class TablesReporter:
             path = folder.path(f"{name}.csv")
             if name == "lines" and folder.csv_cache is not None and comparison.row_keys is not None \
                     and comparison.n_line_rows:
-                from lineage.report.cache import FileDigests
                 from lineage.report.lines_csv import write_lines_csv
 
-                digests = FileDigests()  # hashed as written: 169 MB not read again for the manifest and cache
                 try:  # the lines table's parts, while nobody read it whole (Comparison.lines_rows)
-                    write_lines_csv(comparison.lines_rows(), path, comparison.row_keys, folder.csv_cache, digests)
-                    if digests.complete:
-                        folder.digests[path], folder.checksums[path] = digests.result()
+                    write_lines_csv(comparison.lines_rows(), path, comparison.row_keys, folder.csv_cache)
                     continue
                 except (ValueError, pa.ArrowException):  # keys not matching the table, a bad entry
                     pass  # rendered whole, as without the cache
