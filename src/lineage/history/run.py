@@ -27,6 +27,7 @@ from lineage.history.range import HistoryRange, parse_range
 from lineage.index import INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams, MatchWorkers
 from lineage.report.outdir import check_out_dir, local_paths, write_outputs
+from lineage.report.tables import guard_formulas
 from lineage.results import Numbers, numbers_of, percent
 from lineage.settings import RunSettings
 from lineage.sources import checked_upstreams, open_source
@@ -196,8 +197,6 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
         "outputs": ["history.csv", "history.png", "history.json"],
     }
     title = f"{history.repo.name} against {', '.join(labels)}"
-    from lineage.report.tables import guard_formulas
-
     # written whole or not at all, as forkpoint's and drift's files (lineage.report.outdir)
     write_outputs(out_dir, [
         ("history.csv", lambda p: guard_formulas(frame).to_csv(p, index=False, lineterminator="\n")),

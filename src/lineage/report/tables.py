@@ -50,7 +50,7 @@ def guard_formulas(frame: pd.DataFrame) -> pd.DataFrame:
     guarded = frame
     for name in frame.columns:
         column = frame[name]
-        if column.dtype != object and not pd.api.types.is_string_dtype(column.dtype):
+        if not pd.api.types.is_string_dtype(column.dtype):  # object columns too
             continue
         cells = [guarded_cell(v) if isinstance(v, str) else v for v in column]
         if any(a is not b for a, b in zip(cells, column, strict=True)):
