@@ -556,3 +556,21 @@ def test_a_malformed_releases_manifest_is_said_in_words(tmp_path: Path, text: st
     assert main(["store", "add", "--store", str(tmp_path / "s"), "--from-file", str(listing), "-q"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and said in err, err
+
+
+def test_a_store_add_that_adds_nothing_leaves_no_store(world: dict[str, Path], tmp_path: Path,
+                                                        capsys: pytest.CaptureFixture[str]) -> None:
+    missing = str(tmp_path / "no-such-release")
+    # a folder the command makes: gone again
+    assert main(["store", "add", "--store", str(tmp_path / "new"), missing, "--jobs", "1", "-q"]) == 2
+    assert not (tmp_path / "new").exists()
+    assert "no store made" in capsys.readouterr().out
+    # an empty folder the user made: left, empty
+    (tmp_path / "empty").mkdir()
+    assert main(["store", "add", "--store", str(tmp_path / "empty"), missing, "--jobs", "1", "-q"]) == 2
+    assert (tmp_path / "empty").is_dir() and not any((tmp_path / "empty").iterdir())
+    # a store that exists keeps what it holds when a later add fails
+    s = tmp_path / "kept"
+    assert main(["store", "add", "--store", str(s), str(world["decoy2"]), "--jobs", "1", "-q"]) == 0
+    assert main(["store", "add", "--store", str(s), missing, "--jobs", "1", "-q"]) == 2
+    assert Store.open(s).info()["releases"] == 1

@@ -94,6 +94,11 @@ def _cmd_store_add(args: argparse.Namespace) -> int:
     specs = list(args.specs) + (read_spec_list(args.from_file) if args.from_file else [])
     if not specs:
         raise LineageError("store add: give at least one SPEC or --from-file LIST")
+    # A store this command makes and adds nothing to (every release failed, or the run was
+    # stopped) is taken away again: an empty store left behind looks like a store built
+    # (`scan` would read it and nominate nothing).
+    created = not (args.store / "store.json").is_file()
+    folder_existed = args.store.is_dir()
     store = _open(args, create=True)
     started = time.perf_counter()
 
@@ -101,15 +106,39 @@ def _cmd_store_add(args: argparse.Namespace) -> int:
         if not args.quiet or outcome.status == "failed":
             print(f"lineage: {outcome.status}: {outcome.spec}: {outcome.detail}", file=sys.stderr)
 
-    with dask_client(dask_address(args.dask)) as client:
-        outcomes = add_releases(store, specs, client=client, settings=args.hooks.settings(args), progress=show)
+    outcomes = []
+    try:
+        with dask_client(dask_address(args.dask)) as client:
+            outcomes = add_releases(store, specs, client=client, settings=args.hooks.settings(args),
+                                    progress=show)
+    finally:
+        if created and not any(o.status == "added" for o in outcomes):
+            _remove_new_store(args.store, folder_existed)
     counts = {s: sum(o.status == s for o in outcomes) for s in ("added", "present", "failed")}
+    if created and not counts["added"]:
+        print(f"0 added, {counts['failed']} failed; no store made at {args.store}.")
+        return 2
     info = store.info()
     print(f"{counts['added']} added, {counts['present']} already present, {counts['failed']} failed; the store "
           f"holds {info['releases']} releases, {int(info['fingerprints']):,} fingerprints, "
           f"{int(info['bytes']) / 1e6:.1f} MB ({time.perf_counter() - started:.1f} s).")
     _refuse_damage(info)
     return 2 if counts["failed"] else 0
+
+
+def _remove_new_store(root: Path, folder_existed: bool) -> None:
+    """Take away the store ``store add`` made at ``root`` (in a folder that was empty, or made
+    by it) when nothing was added to it."""
+    import shutil
+
+    if not folder_existed:
+        shutil.rmtree(root, ignore_errors=True)
+        return
+    for child in root.iterdir():  # the folder was empty before: all of this is the new store's
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child, ignore_errors=True)
+        else:
+            child.unlink(missing_ok=True)
 
 
 def _cmd_store_compact(args: argparse.Namespace) -> int:
