@@ -830,7 +830,7 @@ def check_html(r: Report) -> list[Check]:
     folder = r.out / "html"
     if not folder.is_dir():
         return []
-    index, pages = Check("HTML index rows = files.csv (copied lines or a marker)"), \
+    index, pages = Check("HTML index rows = files.csv (copied lines, shared code or a marker)"), \
         Check("HTML pages: one per index row, header and regions = files.csv/regions.csv/lines.csv")
     head = Check("HTML headline = summary.json")
     parser = _Cells()
@@ -838,20 +838,24 @@ def check_html(r: Report) -> list[Check]:
     head.compare("headline", parser.headline, [f"{h}." for h in r.summary["headline"]])
     indexed = r.files[r.files["status"] == "indexed"]
     per = r.per_file.reindex(indexed["target_path"], fill_value=0)
-    shown = indexed[((per["verbatim_lines"] + per["near_lines"]).to_numpy() > 0) | (indexed["marker"] != "").to_numpy()]
+    shared_code = (per["shared_third_party_code_lines"] + per["shared_from_target_code_lines"]).to_numpy()
+    shown = indexed[((per["verbatim_lines"] + per["near_lines"]).to_numpy() > 0) | (shared_code > 0)
+                    | (indexed["marker"] != "").to_numpy()]
     shown = shown.sort_values("target_path", kind="stable")
     index.compare("rows", len(parser.rows), len(shown))
     for cells, row in zip(parser.rows, shown.itertuples(index=False), strict=False):
         p = per.loc[row.target_path]
         copied = int(p["verbatim_lines"] + p["near_lines"])
         texts = [c[0] for c in cells]
+        shared = int(p["shared_third_party_lines"] + p["shared_from_target_lines"])
         want = [row.target_path, f"{int(p['nonblank_lines']):,}", f"{int(p['verbatim_lines']):,}",
-                f"{int(p['near_lines']):,}", texts[4] if len(texts) > 4 else "", row.upstream_path, row.marker]
+                f"{int(p['near_lines']):,}", texts[4] if len(texts) > 4 else "", row.upstream_path, row.marker,
+                f"{shared:,}"]
         index.compare(row.target_path, texts, want)
         index.checked += 1
         if len(texts) > 4 and not percent_ok(texts[4], copied, int(p["nonblank_lines"])):
             index.bad.append(f"{row.target_path}: share {texts[4]} for {copied}/{int(p['nonblank_lines'])}")
-    m = re.search(rf"({NUMBER}) of ({NUMBER}) target files have copied lines or a marker",
+    m = re.search(rf"({NUMBER}) of ({NUMBER}) target files have copied lines, shared code or a marker",
                   (folder / "index.html").read_text(encoding="utf-8"))
     index.compare("note", tuple(num(x) for x in m.groups()) if m else None, (len(shown), len(indexed)))
     names = {page_file(p): p for p in shown["target_path"]}

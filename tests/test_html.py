@@ -57,7 +57,7 @@ def test_index_has_a_heading_for_every_column(report: tuple[Comparison, Path]) -
     table = index[index.index("<table id=files"):index.index("</table>")]
     head, body = table.split("<tbody>")
     headings = re.findall(r"<th[^>]*>([^<]+)", head)
-    assert headings == ["target file", "non-blank", "verbatim", "near", "copied", "upstream file", "marker"]
+    assert headings == ["target file", "non-blank", "verbatim", "near", "copied", "upstream file", "marker", "shared"]
     # the counts are of non-blank lines, summary.md's of code lines: each count's heading says so
     titles = dict(re.findall(r"<th[^>]*title='([^']*)'[^>]*>([^<]+)", head)[k][::-1] for k in range(4))
     assert all("non-blank" in titles[h] for h in ("non-blank", "verbatim", "near", "copied"))
@@ -265,3 +265,33 @@ def test_shared_third_party_lines_are_not_shown_as_target_only(tmp_path: Path) -
     note = "shared with up/third_party/fastlib/kernels.py (third-party code of fastlib): not counted as copied"
     assert page.count(note) == 1
     assert not re.search(rf"<tr id=L({'|'.join(rows)}) class=x", page)
+
+
+def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(tmp_path: Path) -> None:
+    """A file whose code the upstream holds only in a vendored third-party folder counts no copied
+    line; the reviewer checking that decision needs its page (it had none: no copy, no marker)."""
+    import treegen
+
+    own, third = treegen.distinctive_functions(1), treegen.distinctive_functions(2)
+    up = treegen.write_tree(tmp_path / "up-src", {
+        "up/__init__.py": "", "up/core.py": own, "up/third_party/fastlib/kernels.py": third,
+        "pyproject.toml": '[project]\nname = "up"\n'})
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/kernels.py": third,
+                                                 "tgt/mine.py": "def own_helper(pages):\n    return sorted(pages)[::-1]\n",
+                                                 "pyproject.toml": '[project]\nname = "tgt"\n'})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    row = comparison.files.set_index("target_path").loc["tgt/kernels.py"]
+    assert row["verbatim_lines"] + row["near_lines"] == 0 and row["marker"] == ""
+    assert row["shared_third_party_code_lines"] > 5
+    write_html(comparison, tmp_path)
+    page = (tmp_path / "html" / page_name("tgt/kernels.py")).read_text(encoding="utf-8")
+    shared = int(row["shared_third_party_lines"])
+    assert (f"{shared:,} more lines shared, not counted as copied: most with "
+            "<b>up/third_party/fastlib/kernels.py</b> (third-party code of fastlib") in page
+    assert page.count(" class=s title='shared: third_party:fastlib'>") == shared
+    index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+    assert f"<a href='{page_name('tgt/kernels.py')}'>" in index
+    assert re.search(rf"<td title=''><td data-v={shared}>{shared:,}</tr>|<td title=''><td data-v={shared}>{shared:,}",
+                     index)
+    assert not (tmp_path / "html" / page_name("tgt/mine.py")).exists()  # nothing shared, copied or marked
+    assert "1 of 3 target files have copied lines, shared code or a marker" in index

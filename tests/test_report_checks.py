@@ -121,7 +121,7 @@ MUTATIONS: dict[str, tuple[str, Callable[[Path], None]]] = {
                                                   ["pedigree"]["ancestors"][0]["evidence"]["occurrences"].pop())),
     "SARIF result": ("SARIF unmarked-copy = regions of unmarked files with copied code",
                      lambda o: _edit_json(o / "lineage.sarif", _first_result)),
-    "HTML index": ("HTML index rows = files.csv (copied lines or a marker)",
+    "HTML index": ("HTML index rows = files.csv (copied lines, shared code or a marker)",
                    lambda o: _edit_text(o / "html" / "index.html", "<tr><td>", "<tr><td>x")),
     "manifest digest": ("manifest.json outputs: sha256 of every file, every file listed",
                         lambda o: (o / "regions.csv").write_text((o / "regions.csv").read_text() + "\n")),

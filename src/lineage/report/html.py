@@ -1,8 +1,8 @@
 """The HTML view: a sortable, filterable index of files, and per file the target beside its upstream.
 
-Layout of ``html/``: ``index.html``; one page per target file with copied lines or a marker, named
-after its path (:func:`page_name`, stable across reruns); ``lineage.css`` and ``lineage.js``, shared
-by every page. Pages make no network request (a Content-Security-Policy forbids it, and inline
+Layout of ``html/``: ``index.html``; one page per target file with copied lines, code shared with an
+upstream file set apart, or a marker, named after its path (:func:`page_name`, stable across
+reruns); ``lineage.css`` and ``lineage.js``, shared by every page. Pages make no network request (a Content-Security-Policy forbids it, and inline
 script too); every text from the inputs is escaped. Writing is linear in the lines written: per
 page the target file and each upstream file it uses are read once, and only the lines shown
 unfolded are lexed (:mod:`lineage.report.highlight`); folded lines are stored compressed.
@@ -108,11 +108,16 @@ class _Region:
 
 
 def _shown(comparison: Comparison) -> pd.DataFrame:
-    """The files with a page: indexed, and copied lines or a marker; sorted by path."""
+    """The files with a page: indexed, and copied lines, code shared with an upstream file set
+    apart (third-party code, code taken from the target: the page shows why it is not counted)
+    or a marker; sorted by path. ``copied`` and ``shared`` count non-blank lines."""
     files = comparison.files
+    shared_code = files["shared_third_party_code_lines"] + files["shared_from_target_code_lines"]
     shown = files[(files["status"] == "indexed")
-                  & (((files["verbatim_lines"] + files["near_lines"]) > 0) | (files["marker"] != ""))]
-    return shown.assign(copied=shown["verbatim_lines"] + shown["near_lines"]).sort_values(
+                  & (((files["verbatim_lines"] + files["near_lines"]) > 0) | (shared_code > 0)
+                     | (files["marker"] != ""))]
+    return shown.assign(copied=shown["verbatim_lines"] + shown["near_lines"],
+                        shared=shown["shared_third_party_lines"] + shown["shared_from_target_lines"]).sort_values(
         "target_path", kind="stable")
 
 
@@ -215,7 +220,8 @@ def _index_row(row, name: str) -> str:  # type: ignore[no-untyped-def]
             f"<td data-v={row.verbatim_lines}>{row.verbatim_lines:,}"
             f"<td data-v={row.near_lines}>{row.near_lines:,}"
             f"<td data-v={share:.6f}>{percent(row.copied, row.nonblank_lines)}"
-            f"<td>{_breakable(up)}<td title='{esc(marker)}'>{esc(marker)}")
+            f"<td>{_breakable(up)}<td title='{esc(marker)}'>{esc(marker)}"
+            f"<td data-v={row.shared}>{row.shared:,}")
 
 
 def _breakable(path: str) -> str:
@@ -229,7 +235,8 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
     body = (
         f"<header><h1>{esc(title)}</h1><ul class=headline>{headline}</ul>"
         f"<details open><summary>Definitions</summary>{_definitions()}"
-        "<p>A page per file with copied lines or a marker: the target on the left, the upstream lines "
+        "<p>A page per file with copied lines, code shared with an upstream file set apart (third-party "
+        "code, code taken from the target; not counted) or a marker: the target on the left, the upstream lines "
         "it was paired with on the right; <mark>highlighted</mark> characters differ inside a <em>near</em> "
         "line; stretches of lines not copied are folded.</p></details></header>"
         "<form class=filters role=search>"
@@ -238,10 +245,10 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
         "<option value=no>without</option></select></label>"
         "<label>Copied at least <input type=number id=minshare min=0 max=100 step=1 value=0 size=4> %</label>"
         f"<output id=count>{len(rows):,} of {len(rows):,} files shown</output></form>"
-        f"<p class=note>{len(rows):,} of {n_indexed:,} target files have copied lines or a marker. "
+        f"<p class=note>{len(rows):,} of {n_indexed:,} target files have copied lines, shared code or a marker. "
         "Click a column heading to sort.</p>"
         "<table id=files class=index><colgroup><col class=path><col class=num><col class=num><col class=num>"
-        "<col class=num><col class=up><col class=mk></colgroup><thead><tr>"
+        "<col class=num><col class=up><col class=mk><col class=num></colgroup><thead><tr>"
         # the counts are of non-blank lines (code, comments, docstrings), as files.csv's
         # verbatim_lines and near_lines; summary.md's tables count code lines: said on each heading
         "<th data-type=text aria-sort=ascending>target file<th data-type=num title='non-blank lines of the file"
@@ -249,7 +256,10 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
         " they name (summary.md counts code lines only)'>verbatim"
         "<th data-type=num title='non-blank lines edited from the upstream line they name'>near"
         "<th data-type=num title='copied share: (verbatim + near) / non-blank'>copied"
-        "<th data-type=text>upstream file<th data-type=text>marker</thead><tbody>" + "".join(rows) + "</tbody></table>")
+        "<th data-type=text>upstream file<th data-type=text>marker"
+        "<th data-type=num title='non-blank lines shared with an upstream file set apart (third-party code, "
+        "code taken from the target): not counted as copied'>shared</thead><tbody>"
+        + "".join(rows) + "</tbody></table>")
     return _page(title, body, "index")
 
 
@@ -453,10 +463,22 @@ def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ig
         f"<h1>{esc(row.target_path)}</h1>"
         f"<p>{row.nonblank_lines:,} non-blank lines: {row.verbatim_lines:,} verbatim, {row.near_lines:,} near, "
         f"copied share {percent(copied, row.nonblank_lines)}. Main upstream file: "
-        f"<b>{esc(row.upstream_path) or 'none'}</b>. Marker: {marker_html}.{_named_note(row)}</p>"
+        f"<b>{esc(row.upstream_path) or 'none'}</b>. Marker: {marker_html}.{_shared_note(row)}{_named_note(row)}</p>"
         + (f"<details><summary>{len(regions):,} copied regions</summary><ol class=regions>{listed}</ol></details>"
            if regions else "<p>No copied region.</p>")
         + "</header>")
+
+
+def _shared_note(row) -> str:  # type: ignore[no-untyped-def]
+    """The lines of the file shared with upstream files set apart, and with which, most first:
+    shown on the page (class ``s``) and not counted, as files.csv says."""
+    if not row.shared:
+        return ""
+    origin, path = str(row.shared_origin), str(row.shared_upstream_path)
+    evidence = str(getattr(row, "shared_evidence", "") or "")
+    why = f"; {esc(evidence)}" if evidence else ""
+    return (f" {row.shared:,} more lines shared, not counted as copied: most with <b>{esc(path)}</b> "
+            f"({esc(_shared_reason(origin))}{why}).")
 
 
 def _named_note(row) -> str:  # type: ignore[no-untyped-def]

@@ -43,7 +43,7 @@ import pyarrow as pa
 from lineage.index.store import frame, unframe, write_atomically
 
 PAGES_MAGIC = b"LINEAGE-PAGE\n"
-PAGES_VERSION = 2  # 2: shared lines shown and coloured
+PAGES_VERSION = 3  # 2: shared lines shown and coloured; 3: the header counts them
 CODEC = "lz4"  # as lines.csv's cache: read on every rerun, so decompression speed matters most
 
 
