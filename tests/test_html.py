@@ -276,8 +276,8 @@ def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(t
     up = treegen.write_tree(tmp_path / "up-src", {
         "up/__init__.py": "", "up/core.py": own, "up/third_party/fastlib/kernels.py": third,
         "pyproject.toml": '[project]\nname = "up"\n'})
-    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/kernels.py": third,
-                                                 "tgt/mine.py": "def own_helper(pages):\n    return sorted(pages)[::-1]\n",
+    mine = "def own_helper(pages):\n    return sorted(pages)[::-1]\n"
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/kernels.py": third, "tgt/mine.py": mine,
                                                  "pyproject.toml": '[project]\nname = "tgt"\n'})
     comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
     row = comparison.files.set_index("target_path").loc["tgt/kernels.py"]

@@ -2,10 +2,11 @@
 
 Layout of ``html/``: ``index.html``; one page per target file with copied lines, code shared with an
 upstream file set apart, or a marker, named after its path (:func:`page_name`, stable across
-reruns); ``lineage.css`` and ``lineage.js``, shared by every page. Pages make no network request (a Content-Security-Policy forbids it, and inline
-script too); every text from the inputs is escaped. Writing is linear in the lines written: per
-page the target file and each upstream file it uses are read once, and only the lines shown
-unfolded are lexed (:mod:`lineage.report.highlight`); folded lines are stored compressed.
+reruns); ``lineage.css`` and ``lineage.js``, shared by every page. Pages make no network request (a
+Content-Security-Policy forbids it, and inline script too); every text from the inputs is escaped.
+Writing is linear in the lines written: per page the target file and each upstream file it uses are
+read once, and only the lines shown unfolded are lexed (:mod:`lineage.report.highlight`); folded
+lines are stored compressed.
 """
 
 from __future__ import annotations
