@@ -973,6 +973,8 @@ def check_scan(r: Report) -> list[Check]:
     check.compare("rank order (score, then distinct lines, descending)",
                   [(c["score"], c["distinct_lines"]) for c in cands],
                   sorted(((c["score"], c["distinct_lines"]) for c in cands), reverse=True))
+    check.compare("version-only lines <= distinct lines",
+                  [c["release"] for c in cands if int(c.get("version_only_lines", 0)) > int(c["distinct_lines"])], [])
     # the README's rule: the best-ranked release of each of the top K projects, in rank order
     wanted: dict[str, str] = {}
     for c in cands:

@@ -317,7 +317,7 @@ def test_dask_gives_the_same_bytes(world: dict[str, Path], tmp_path: Path, proce
         for store in (plain, _restored(world, tmp_path / "p0", 0), _restored(world, tmp_path / "p1", 1),
                       _twice(plain, tmp_path / "twice")):
             here_counts = lookup(store, releases, fps)
-            assert here_counts and lookup(store, releases, fps, client) == here_counts
+            assert here_counts.held and lookup(store, releases, fps, client) == here_counts
     here = scan(str(world["target"]), plain, top=1, settings=one_job())
     here.write(tmp_path / "a", html=False, formats=[])
     on_dask.write(tmp_path / "b", html=False, formats=[])
@@ -398,6 +398,14 @@ def test_top_k_is_one_release_per_project(world: dict[str, Path], tmp_path: Path
     assert [c["project"] for c in meta["candidates"]] == ["truelib", "truelib", "decoy1"]
     assert f"{world['truelib']}: score" in printed and "(compared)" in printed.splitlines()[0]
     assert "(compared)" not in printed.splitlines()[1]
+    # Why the newer truelib wins: the target lines of the module the older lacks are in it alone;
+    # the older holds nothing the newer does not. decoy1, its project's only version: all its own.
+    only = {r["release"]: (int(r["version_only_lines"]), int(r["distinct_lines"])) for r in rows}
+    assert 0 < only[str(world["truelib"])][0] < only[str(world["truelib"])][1]
+    assert only[str(old)][0] == 0
+    assert only[str(world["decoy1"])][0] == only[str(world["decoy1"])][1]
+    said = f", {only[str(world['truelib'])][0]:,} in no other stored truelib release"
+    assert said in printed.splitlines()[0] and "in no other stored" not in printed.splitlines()[2]
     import pandas as pd
 
     files = pd.read_csv(out / "files.csv")
@@ -414,7 +422,7 @@ def test_top_k_is_one_release_per_project(world: dict[str, Path], tmp_path: Path
     # The rule itself: rank order, first release of each project, at most ``top`` projects.
     from lineage.store.scan import Candidate, compared_releases
 
-    ranked = [Candidate(k, spec, project, "d", 1.0, 8) for k, (spec, project) in enumerate(
+    ranked = [Candidate(k, spec, project, "d", 1.0, 8, 0) for k, (spec, project) in enumerate(
         [("a2", "a"), ("a1", "a"), ("b1", "b"), ("a0", "a"), ("c1", "c")], start=1)]
     assert compared_releases(ranked, 2) == ["a2", "b1"]
     assert compared_releases(ranked, 5) == ["a2", "b1", "c1"]

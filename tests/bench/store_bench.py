@@ -181,7 +181,7 @@ def _simulate(real: Path, out: Path, total: int, target: str, cache: Path) -> di
         with duckdb.connect() as con:
             for p, name in enumerate(names):
                 if name in file_sets:
-                    hits += sum(c for _, _, c in lookup_partition(file_sets[name], fps[prefixes == p], limit, owners,
+                    hits += sum(c for _, _, c, _ in lookup_partition(file_sets[name], fps[prefixes == p], limit, owners,
                                                                     con))
         return time.perf_counter() - t, hits
 

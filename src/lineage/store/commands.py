@@ -204,8 +204,14 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise LineageError(f"cannot write reports to {out}: {exc.strerror or exc}") from None
     compared = set(result.upstreams)
+    versions: dict[str, int] = {}
+    for c in result.candidates:
+        versions[c.project] = versions.get(c.project, 0) + 1
     for c in result.candidates[:10]:
-        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines"
+        # with other ranked versions of its project: what sets this one apart from them
+        only = (f", {c.version_only_lines:,} in no other stored {c.project} release"
+                if versions[c.project] > 1 else "")
+        print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines{only}"
               f"{' (compared)' if c.release in compared else ''}")
     if result.own_releases:
         print(f"not candidates, the target's own project: {', '.join(result.own_releases)}.")

@@ -8,8 +8,9 @@ indexed by fingerprint with one partition per store partition and those ranges a
 on whichever worker reads them). Per partition the joined rows are made distinct (a fingerprint
 lives in one partition, so this is exact), each fingerprint's number of projects *n* counted
 (:func:`lineage.store.scan.project_ids`) and fingerprints held by more than
-``common_max_projects`` projects dropped; a Dask groupby then sums
-the (release, n) counts over partitions. Counts are integers, so the result does not depend on
+``common_max_projects`` projects dropped, and each held fingerprint marked version-only when no
+other release of its project holds it; a Dask groupby then sums the (release, n) counts and
+version-only counts over partitions. Counts are integers, so the result does not depend on
 the order the workers finish in: ``scan.rank`` gets the same dict as from the in-process lookup.
 """
 
@@ -22,6 +23,7 @@ import numpy as np
 import pandas as pd
 
 from lineage.store.dataset import Store
+from lineage.store.scan import Lookup
 
 _FP_TOP = (1 << 63) - 1  # fingerprints are 63-bit: the last division (inclusive)
 
@@ -49,20 +51,23 @@ def _target_part(fps: np.ndarray) -> pd.DataFrame:
 
 
 def _held_counts(joined: pd.DataFrame, max_projects: int, owners: pd.Series) -> pd.DataFrame:
-    """(rid, n, c) of one partition's joined rows: distinct pairs of a release ``owners`` knows
-    (release id -> project number), n projects per fingerprint, idioms dropped."""
+    """(rid, n, c, u) of one partition's joined rows: distinct pairs of a release ``owners``
+    knows (release id -> project number), n projects per fingerprint, idioms dropped; u of the c
+    held by no other release of the project."""
     pairs = joined.reset_index()[["fp", "rid"]].drop_duplicates()
     pairs = pairs[pairs["rid"].isin(owners.index)]
     pairs["pid"] = pairs["rid"].map(owners)
     pairs["n"] = pairs.groupby("fp")["pid"].transform("nunique").astype(np.int64)
     pairs = pairs[pairs["n"] <= max_projects]
-    out = pairs.groupby(["rid", "n"]).size().rename("c").reset_index()
-    return out.astype({"rid": np.int64, "n": np.int64, "c": np.int64})
+    pairs["u"] = (pairs.groupby(["fp", "pid"])["rid"].transform("size") == 1).astype(np.int64)
+    out = pairs.groupby(["rid", "n"]).agg(c=("u", "size"), u=("u", "sum")).reset_index()
+    return out.astype({"rid": np.int64, "n": np.int64, "c": np.int64, "u": np.int64})
 
 
 def lookup_dataframe(store: Store, files: dict[str, list[str]], fps: np.ndarray, owners: dict[int, int],
-                     client: Any) -> dict[int, dict[int, int]]:
-    """Per release id: {n: count}, computed on ``client``'s cluster as a dataframe join."""
+                     client: Any) -> Lookup:
+    """The scan's :class:`~lineage.store.scan.Lookup`, computed on ``client``'s cluster as a
+    dataframe join."""
     import dask.dataframe as dd
 
     names = store.partitions
@@ -79,13 +84,11 @@ def lookup_dataframe(store: Store, files: dict[str, list[str]], fps: np.ndarray,
     limit = store.params.common_max_projects
     by_rid = pd.Series(list(owners.values()), index=pd.Index(list(owners), dtype=np.int64), dtype=np.int64)
     meta_counts = pd.DataFrame({"rid": pd.Series(dtype=np.int64), "n": pd.Series(dtype=np.int64),
-                                "c": pd.Series(dtype=np.int64)})
+                                "c": pd.Series(dtype=np.int64), "u": pd.Series(dtype=np.int64)})
     held = joined.map_partitions(_held_counts, limit, by_rid, meta=meta_counts)
     # split_out=1: a tree reduction of the small per-partition tables, not a shuffle (Dask would
     # otherwise shuffle a groupby on two columns).
-    totals = held.groupby(["rid", "n"])["c"].sum(split_out=1)
+    totals = held.groupby(["rid", "n"])[["c", "u"]].sum(split_out=1)
     result = client.compute(totals, sync=True)
-    counts: dict[int, dict[int, int]] = {}
-    for (rid, n), c in sorted(result.items()):
-        counts.setdefault(int(rid), {})[int(n)] = int(c)
-    return counts
+    return Lookup.of_rows([(int(rid), int(n), int(row.c), int(row.u))
+                           for (rid, n), row in sorted(result.iterrows(), key=lambda kv: kv[0])])

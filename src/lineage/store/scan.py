@@ -8,7 +8,10 @@
    release, how many of the target's fingerprints it holds, grouped by *n*, the number of
    *projects* holding each (:func:`project_of`; the versions of one project are one holder). A
    fingerprint held by more than ``common_max_projects`` projects is an idiom and is dropped.
-   The counts are integers, so the partitions add up exactly, in any order. Holders were counted
+   The counts are integers, so the partitions add up exactly, in any order. Beside them, per
+   release, its *version-only* lines: fingerprints it holds that no other stored release of its
+   project holds (``version_only_lines`` in candidates.csv: why one version of a project ranks
+   above another, user37 round). Holders were counted
    by release before (user37 round): two stored versions of a project split each of its lines'
    credit (rich 13.7.1 and 13.7.0 scored about half of rich's lines each, pip 24.2's scan), and a
    project with more than 32 stored versions lost every line common to them as an idiom.
@@ -58,9 +61,10 @@ from lineage.store.params import StoreParams
 SCAN_FORMAT = "lineage.scan"
 # Change log of scan.json: 1: first version. 2: each candidate's project; the upstreams are one
 # release per project; own_releases (the target's own project's releases, never ranked);
-# holders counted by project (common_max_projects, was common_max_releases).
-SCAN_VERSION = 2
-CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines")
+# holders counted by project (common_max_projects, was common_max_releases). 3: each candidate's
+# version_only_lines.
+SCAN_VERSION = 3
+CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines", "version_only_lines")
 
 
 @dataclass(frozen=True)
@@ -71,6 +75,30 @@ class Candidate:
     digest: str
     score: float
     distinct_lines: int
+    # of distinct_lines, those no other stored release of the project holds: what sets this
+    # version apart from its project's others (all of distinct_lines when it is the only one)
+    version_only_lines: int
+
+
+@dataclass(frozen=True)
+class Lookup:
+    """What the lookup found, per release id: ``held``, {n: how many of the target's
+    fingerprints it holds that n projects hold} (idioms dropped); ``version_only``, how many of
+    those no other stored release of its project holds. Integers: the partitions add up exactly."""
+
+    held: dict[int, dict[int, int]]
+    version_only: dict[int, int]
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[tuple[int, int, int, int]]) -> Lookup:
+        """Summed from (rid, n, count, version-only count) rows, in any order."""
+        held: dict[int, dict[int, int]] = {}
+        only: dict[int, int] = {}
+        for rid, n, c, u in rows:
+            by_n = held.setdefault(int(rid), {})
+            by_n[int(n)] = by_n.get(int(n), 0) + int(c)
+            only[int(rid)] = only.get(int(rid), 0) + int(u)
+        return cls(held, only)
 
 
 def project_ids(releases: Sequence[Release]) -> dict[int, int]:
@@ -81,10 +109,11 @@ def project_ids(releases: Sequence[Release]) -> dict[int, int]:
 
 
 def lookup_partition(files: Sequence[str], fps: np.ndarray, max_projects: int, owners: dict[int, int],
-                     con: Any = None) -> list[tuple[int, int, int]]:
-    """(rid, n, count): how many of ``fps`` release ``rid`` holds that ``n`` projects hold
-    (``owners``: release id -> project number, :func:`project_ids`; a release not in it holds
-    nothing). ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
+                     con: Any = None) -> list[tuple[int, int, int, int]]:
+    """(rid, n, count, version-only): how many of ``fps`` release ``rid`` holds that ``n``
+    projects hold, and how many of those no other release of its project holds (``owners``:
+    release id -> project number, :func:`project_ids`; a release not in it holds nothing).
+    ``con``: a DuckDB connection to reuse (opening one costs more than a small query)."""
     if not len(fps) or not files:
         return []
     import duckdb
@@ -101,8 +130,10 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_projects: int, o
             WITH hits AS (SELECT DISTINCT s.fp, s.rid FROM read_parquet($files) AS s
                           SEMI JOIN target AS t ON s.fp = t.fp),
                  owned AS (SELECT h.fp, h.rid, o.pid FROM hits AS h JOIN owner AS o ON h.rid = o.rid),
-                 held AS (SELECT fp, count(DISTINCT pid) AS n FROM owned GROUP BY fp)
-            SELECT h.rid, d.n, count(*) AS c FROM owned AS h JOIN held AS d ON h.fp = d.fp
+                 held AS (SELECT fp, count(DISTINCT pid) AS n FROM owned GROUP BY fp),
+                 versions AS (SELECT fp, pid, count(*) AS v FROM owned GROUP BY fp, pid)
+            SELECT h.rid, d.n, count(*) AS c, count(*) FILTER (WHERE w.v = 1) AS u
+            FROM owned AS h JOIN held AS d ON h.fp = d.fp JOIN versions AS w ON h.fp = w.fp AND h.pid = w.pid
             WHERE d.n <= $max_projects GROUP BY h.rid, d.n ORDER BY h.rid, d.n
             """, {"files": list(files), "max_projects": max_projects}).fetchall()
         con.unregister("target")
@@ -110,12 +141,11 @@ def lookup_partition(files: Sequence[str], fps: np.ndarray, max_projects: int, o
     finally:
         if own:
             con.close()
-    return [(int(r), int(n), int(c)) for r, n, c in rows]
+    return [(int(r), int(n), int(c), int(u)) for r, n, c, u in rows]
 
 
-def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any = None) -> dict[int, dict[int, int]]:
-    """Per release id: {n: count} over all partitions (n: the projects holding a fingerprint): in
-    process with DuckDB, or with a client as a
+def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any = None) -> Lookup:
+    """The :class:`Lookup` over all partitions: in process with DuckDB, or with a client as a
     Dask dataframe join (:mod:`lineage.store.join`); the same integers either way."""
     import duckdb
 
@@ -136,18 +166,13 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
     except duckdb.Error as exc:  # damage inside a file whose footer is whole
         raise StoreDamaged(f"store {store.root}: cannot read its fingerprint files: "
                            f"{str(exc).strip().splitlines()[0]}") from None
-    counts: dict[int, dict[int, int]] = {}
-    for part in parts:
-        for rid, n, c in part:
-            by_n = counts.setdefault(rid, {})
-            by_n[n] = by_n.get(n, 0) + c
-    return counts
+    return Lookup.of_rows([row for part in parts for row in part])
 
 
-def rank(releases: list[Release], counts: dict[int, dict[int, int]], params: StoreParams) -> list[Candidate]:
+def rank(releases: list[Release], counts: Lookup, params: StoreParams) -> list[Candidate]:
     by_rid = {r.rid: r for r in releases}
     scored = []
-    for rid, by_n in counts.items():
+    for rid, by_n in counts.held.items():
         release = by_rid.get(rid)
         if release is None:
             continue
@@ -156,7 +181,7 @@ def rank(releases: list[Release], counts: dict[int, dict[int, int]], params: Sto
         if lines >= params.rank_min_lines and score >= params.rank_min_score:
             scored.append((release, score, lines))
     scored.sort(key=lambda x: (-x[1], -x[2], x[0].spec, x[0].digest))
-    return [Candidate(k + 1, r.spec, project_of(r), r.digest, score, lines)
+    return [Candidate(k + 1, r.spec, project_of(r), r.digest, score, lines, counts.version_only.get(r.rid, 0))
             for k, (r, score, lines) in enumerate(scored)]
 
 
@@ -198,7 +223,7 @@ def candidates_csv(candidates: Sequence[Candidate]) -> bytes:
     writer.writerow(CANDIDATE_COLUMNS)
     for c in candidates:
         writer.writerow([c.rank, guarded_cell(c.release), guarded_cell(c.project), c.digest, f"{c.score:.6f}",
-                         c.distinct_lines])
+                         c.distinct_lines, c.version_only_lines])
     return buf.getvalue().encode("utf-8")
 
 
