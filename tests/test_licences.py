@@ -829,3 +829,52 @@ def test_change_statements_are_the_lines_saying_so() -> None:
     text = "# Copyright 2024 A\n# This file was modified\n# by B for C.\n# Changes made: none\n# plain\n"
     assert change_statements(text) == ("this file was modified by b for c.", "changes made: none")
     assert change_statements("# Copied from x\n") == ()
+
+
+_BSD_OWN = ("BSD 3-Clause License\n\nCopyright (c) 2008-2011, Quillwort Capital and Sedge Team\n"
+            "All rights reserved.\n\nRedistribution and use in source and binary forms, with or without\n"
+            "modification, are permitted provided that the following conditions are met:\n\n* Neither the name "
+            "of the copyright holder nor the names of its\n  contributors may be used to endorse or promote "
+            "products derived from\n  this software.\n\nTHIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS ... "
+            "EVEN IF ADVISED OF THE\nPOSSIBILITY OF SUCH DAMAGE.")
+_APACHE_PART = ("Copyright 2017- Lichen Authors\n\n"
+                "   Licensed under the Apache License, Version 2.0 (the \"License\");\n"
+                "   you may not use this file except in compliance with the License.\n")
+
+
+@pytest.mark.parametrize(("text", "declared", "holders"), [
+    # pandas 2.2.3's wheel: its titled BSD text, then a bundled part's licence glued on, no heading
+    (_BSD_OWN + _APACHE_PART + "\n" + _text(HEADERS["MIT"]).replace("2024 Upstream Authors", "2019 Moss Ltd"),
+     "BSD-3-Clause", ["Copyright (c) 2008-2011, Quillwort Capital and Sedge Team"]),
+    # a title followed by prose of its own, no other holder: the text whole
+    (_BSD_OWN + "\n\nThe above BSD License applies to all code, even that also covered by Apache 2.0.\n",
+     "BSD-3-Clause", ["Copyright (c) 2008-2011, Quillwort Capital and Sedge Team"]),
+    # no title (python-dateutil's own LICENSE: an Apache part, then a BSD part): both its licences
+    (_APACHE_PART + "\n----\n\n" + _BSD_OWN.split("\n", 2)[2],
+     "Apache-2.0 AND BSD-3-Clause", ["Copyright 2017- Lichen Authors",
+                                     "Copyright (c) 2008-2011, Quillwort Capital and Sedge Team"]),
+])
+def test_licences_appended_after_a_titled_licence_are_other_softwares(tmp_path: Path, text: str, declared: str,
+                                                                       holders: list[str]) -> None:
+    """A licence text titled with one licence ("BSD 3-Clause License") is that licence; text after
+    its end that opens with other copyright lines is bundled software's licences (pandas 2.2.3:
+    read as "Apache-2.0 AND BSD-3-Clause AND MIT AND Python-2.0", Bottleneck's and dateutil's
+    authors as its holders, and modin's copies of pandas code owed Apache-2.0's modification
+    notices). In METADATA ``License`` and in the licence file alike."""
+    import zipfile
+
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        field = text.replace("\n", "\n        ")
+        z.writestr("pkg-1.0.dist-info/METADATA",
+                   f"Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\nLicense: {field}\n\n")
+        z.writestr("pkg-1.0.dist-info/LICENSE", text)
+        z.writestr("pkg/__init__.py", "x = 1\n")
+    with open_source(str(wheel)) as source:
+        lic = read_source_licence(source)
+    assert (lic.declared, lic.declared_from) == (declared, "METADATA License")
+    assert [f.expression for f in lic.files] == [declared]
+    assert list(lic.copyrights) == holders

@@ -228,6 +228,49 @@ def without_bundled_binaries(text: str) -> str:
     return "\n".join(kept)
 
 
+# A licence text titled with one licence is that licence; where that licence's text ends and more
+# text follows that opens with other copyright lines, the rest is other software's licences,
+# appended with no heading (pandas 2.2.3's wheel LICENSE, also its METADATA ``License``: "BSD
+# 3-Clause License", its text, then bundled Bottleneck's BSD, dateutil's Apache-2.0 and BSD,
+# haven's MIT, ... : read as "Apache-2.0 AND BSD-3-Clause AND MIT AND Python-2.0", with
+# Bottleneck's and dateutil's authors as pandas' holders). Title (folded) -> the phrase its
+# licence's text ends with (the sentence holding it is the last).
+_TITLED_ENDINGS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"(?:the )?(?:new |modified |revised )?bsd [234]-clause (?:\"?(?:new|simplified|revised)\"? )?"
+                r"(?:or \"?(?:revised|freebsd)\"? )?licen[cs]e"), "possibility of such damage"),
+    (re.compile(r"(?:the )?mit licen[cs]e(?: \(mit\))?(?: \(expat\))?"), "other dealings in the software"),
+    (re.compile(r"isc licen[cs]e(?: \(iscl\))?"), "the use or performance of this software"),
+)
+_TITLE_SIGNS = " \t#*=-_`\"'"
+
+
+def without_appended_licences(text: str) -> str:
+    """``text`` up to the end of its titled licence (:data:`_TITLED_ENDINGS`) when what follows
+    holds copyright lines of its own: those parts are other software's licences, not the
+    project's (their licences and holders are left out). Else ``text`` whole: an untitled text
+    (python-dateutil's own LICENSE, its Apache-2.0 part then its BSD part, is both its licences)
+    and a title followed by prose without holders ("The above BSD License applies to all
+    code") stay as they are."""
+    lines = text.lstrip("\n").split("\n", 1)
+    title = " ".join(lines[0].strip(_TITLE_SIGNS).lower().split())
+    for pattern, ending in _TITLED_ENDINGS:
+        if not pattern.fullmatch(title):
+            continue
+        found = re.search(re.escape(ending).replace("\\ ", r"\s+") + r"[^\n]*?\.", text, re.IGNORECASE)
+        if found is None:
+            return text
+        rest = text[found.end():]
+        return text[: found.end()] if copyright_lines(rest.split("\n")) else text
+    return text
+
+
+def governing_text(text: str) -> str:
+    """The part of a licence text that speaks for the project's own Python files: without parts
+    for bundled binaries (:func:`without_bundled_binaries`) and without other software's licences
+    appended after its own (:func:`without_appended_licences`)."""
+    return without_appended_licences(without_bundled_binaries(text))
+
+
 def _text(data: bytes) -> str:
     return data.decode("utf-8", errors="replace").replace("\r\n", "\n").replace("\r", "\n")
 
@@ -320,7 +363,7 @@ def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[s
     their copyright lines was a seventh of its time on pip's last 50 commits."""
     text = _text(data)
     lines = text.split("\n")
-    governing = without_bundled_binaries(text)
+    governing = governing_text(text)
     return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
             copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()))
 
@@ -355,7 +398,7 @@ def _from_metadata(raw: bytes) -> _Metadata:
         return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
-        found = normalise(text) or notice_expression(without_bundled_binaries(text))
+        found = normalise(text) or notice_expression(governing_text(text))
         if found:
             return _Metadata(found, "METADATA License", text[:200], classifiers, families)
     return _Metadata("", "", (expression or text)[:200], classifiers, families)
