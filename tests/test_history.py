@@ -588,3 +588,19 @@ def test_cli_errors_exit_2(target: dict[str, Any], upstream: Path, tmp_path: Pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and message in err
     assert not (tmp_path / "x").exists()
+
+
+def test_history_without_an_out_folder_returns_the_table_and_writes_nothing(
+        target: dict[str, Any], upstream: Path, tmp_path: Path) -> None:
+    """A notebook asks for the table alone: ``out_dir=None`` writes nothing and gives the same
+    rows as a run that writes history.csv, with history.json's record beside them."""
+    written = run_history(f"{target['path']}@HEAD", [str(upstream)], tmp_path / "out",
+                          settings=RunSettings(cache_dir=tmp_path / "cache"))
+    before = sorted(p.name for p in tmp_path.iterdir())
+    alone = run_history(f"{target['path']}@HEAD", [str(upstream)], None,
+                        settings=RunSettings(cache_dir=tmp_path / "cache"))
+    assert sorted(p.name for p in tmp_path.iterdir()) == before and alone.out_dir is None
+    same = ["commit", "code_lines", "code_verbatim", "code_near", "marked_files"]
+    assert alone.frame[same].equals(written.frame[same])
+    recorded = json.loads((tmp_path / "out" / "history.json").read_text(encoding="utf-8"))
+    assert alone.inputs == recorded == written.inputs

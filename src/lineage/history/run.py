@@ -15,7 +15,7 @@ import json
 import os
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -97,14 +97,18 @@ class HistoryResult:
     frame: pd.DataFrame
     range: HistoryRange
     upstream_names: list[str]
-    out_dir: Path
+    out_dir: Path | None  # None: nothing was written
     seconds: float
+    inputs: dict[str, object] = field(default_factory=dict)  # what history.json records
 
 
-def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]], out_dir: Path, *, every: int = 1,
+def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]], out_dir: Path | None, *,
+                every: int = 1,
                 tags_only: bool = False, max_commits: int = 0, params: MatchParams | None = None,
                 settings: RunSettings | None = None, allow_empty: bool = False) -> HistoryResult:
-    """Compute the headline figures at each selected commit; write history.csv/.png/.json.
+    """Compute the headline figures at each selected commit; write history.csv/.png/.json into
+    ``out_dir`` (None: write nothing; the table is ``frame`` and history.json's record ``inputs``
+    of the result, for a notebook).
 
     Raises :class:`LineageError` on a bad range, an unknown ref, a path that is not a git
     repository, or an unreadable upstream; unless ``allow_empty``, on an upstream without Python
@@ -119,9 +123,10 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
     history = parse_range(range_spec, every, tags_only, max_commits)
     # A bad --out (a file, a folder of the user's, inside a source) is refused before the run, not
     # after it (it was a FileExistsError traceback), and checked again when the files are written.
-    out_dir = Path(out_dir)
+    out_dir = Path(out_dir) if out_dir is not None else None
     sources = [str(history.repo), *local_paths(upstream_specs)]
-    check_out_dir(out_dir, sources)
+    if out_dir is not None:
+        check_out_dir(out_dir, sources)
     root = settings.cache_root
     cache = IndexCache(settings.store_root)
     started = time.perf_counter()
@@ -197,6 +202,9 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
         "outputs": ["history.csv", "history.png", "history.json"],
     }
     title = f"{history.repo.name} against {', '.join(labels)}"
+    if out_dir is None:
+        return HistoryResult(frame=frame, range=history, upstream_names=labels, out_dir=None,
+                             seconds=time.perf_counter() - started, inputs=inputs)
     # written whole or not at all, as forkpoint's and drift's files (lineage.report.outdir)
     write_outputs(out_dir, [
         ("history.csv", lambda p: guard_formulas(frame).to_csv(p, index=False, lineterminator="\n")),
@@ -204,4 +212,4 @@ def run_history(range_spec: str, upstream_specs: Sequence[str | os.PathLike[str]
         ("history.json", lambda p: p.write_text(json.dumps(inputs, indent=2) + "\n", encoding="utf-8")),
     ], sources)
     return HistoryResult(frame=frame, range=history, upstream_names=labels, out_dir=out_dir,
-                         seconds=time.perf_counter() - started)
+                         seconds=time.perf_counter() - started, inputs=inputs)
