@@ -49,6 +49,8 @@ from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_renames, renamed_upstream_paths
 from lineage.match.store import code_fingerprint
+from lineage.results.schema import empty as empty_table
+from lineage.results.schema import typed
 from lineage.results.tables import (
     UpstreamFile,
     build_functions,
@@ -429,11 +431,18 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     timings = {"match": seconds["match"], "tables": time.perf_counter() - started - seconds["match"]}
     lines = tables["lines"]
     lazy = not isinstance(lines, pd.DataFrame)  # a LinesTable (lineage.results.reuse), read when asked
-    return Comparison(target=target, upstreams=list(upstreams), params=params, lines=None if lazy else lines,  # type: ignore[arg-type]
-                      files=tables["files"], functions=tables["functions"], regions=tables["regions"],
+
+    def table(name: str) -> pd.DataFrame:  # each column of its type (lineage.results.schema)
+        frame = tables[name]
+        return typed(frame, name) if len(frame.columns) else empty_table(name)
+
+    return Comparison(target=target, upstreams=list(upstreams), params=params,
+                      lines=None if lazy else table("lines"),  # type: ignore[arg-type]
+                      files=table("files"), functions=table("functions"), regions=table("regions"),
                       upstream_names=labels, timings=timings,
                       match_cache_hits=matching.hits, match_cache_misses=matching.misses, table_rows_reused=reused,
-                      origins=build_origins(origins, up_files), target_names=own_target, row_keys=keys,
+                      origins=typed(build_origins(origins, up_files), "origins"), target_names=own_target,
+                      row_keys=keys,
                       lines_table=lines if lazy else None, paired_lines=tables.get("paired"))  # type: ignore[arg-type]
 
 

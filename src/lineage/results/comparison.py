@@ -64,7 +64,9 @@ class Comparison:
         # only for attributes the instance lacks: ``lines`` before it is first read
         table = self.__dict__.get("lines_table")
         if name == "lines" and table is not None:
-            self.lines = table.frame()
+            from lineage.results.schema import typed
+
+            self.lines = typed(table.frame(), "lines")
             return self.lines
         raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 

@@ -68,6 +68,7 @@ from lineage.licences.expressions import choices, licence_ids
 from lineage.licences.notices import fold, keeps_holders, with_included
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
+from lineage.results.schema import empty, typed
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
@@ -230,10 +231,10 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
     is ``MatchParams.licence_head_lines``."""
     if lines.empty:
-        return pd.DataFrame(columns=OBLIGATION_COLUMNS)
+        return empty("obligations")
     copied = rows_where(lines, lines["match"] != "none", ["target_path", "upstream", "upstream_path", "match", "line"])
     if copied.empty:
-        return pd.DataFrame(columns=OBLIGATION_COLUMNS)
+        return empty("obligations")
     groups = (copied.assign(verbatim=copied["match"] == "verbatim", near=copied["match"] == "near")
               .groupby(["target_path", "upstream", "upstream_path"], sort=True, observed=True)
               .agg(copied_lines=("line", "size"), verbatim_lines=("verbatim", "sum"), near_lines=("near", "sum"),
@@ -285,7 +286,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             "conflict": {"ok": "no", "conflict": "yes"}.get(verdict.status, "unknown"),
             "conflict_reason": verdict.reason, "missing": "; ".join(missing),
         })
-    return pd.DataFrame(rows, columns=OBLIGATION_COLUMNS)
+    return typed(pd.DataFrame(rows, columns=OBLIGATION_COLUMNS), "obligations")
 
 
 def obligation_counts(table: pd.DataFrame) -> dict[str, object]:
