@@ -878,3 +878,23 @@ def test_licences_appended_after_a_titled_licence_are_other_softwares(tmp_path: 
     assert (lic.declared, lic.declared_from) == (declared, "METADATA License")
     assert [f.expression for f in lic.files] == [declared]
     assert list(lic.copyrights) == holders
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # libsodium's ISC notice in a C comment block: the holder's line keeps no " * "
+    ("/*\n * ISC License\n *\n * Copyright (c) 2013-2026\n * Frank Denis <j at pureftpd dot org>\n *\n"
+     " * Permission to use, copy, modify, and/or distribute this software for any\n",
+     ["Copyright (c) 2013-2026 Frank Denis <j at pureftpd dot org>"]),
+    # musl's list of holders joined by "or", and a sentence about the licence after one
+    ("Much of the math library code is\nCopyright © 1993,2004 Quillwort Systems or\n"
+     "Copyright © 2003-2011 Sedge Schultz or\nCopyright © 2017-2018 Lichen Limited\n\n"
+     "The crypt code is\nCopyright © 1994 Moss Burren. It is licensed under a BSD license.\n",
+     ["Copyright © 1993,2004 Quillwort Systems", "Copyright © 2003-2011 Sedge Schultz",
+      "Copyright © 2017-2018 Lichen Limited", "Copyright © 1994 Moss Burren."]),
+    # a holder whose name ends in "and" words stays whole when more of it follows on the line
+    ("Copyright (c) 2020 Sedge and Moss Ltd\n", ["Copyright (c) 2020 Sedge and Moss Ltd"]),
+])
+def test_a_licence_files_copyright_statement_keeps_only_its_holder(text: str, expected: list[str]) -> None:
+    from lineage.licences.declared import read_licence_file
+
+    assert list(read_licence_file("LICENSE", text.encode()).copyrights) == expected

@@ -314,6 +314,15 @@ def copyright_lines(lines: list[str]) -> tuple[str, ...]:
 
 
 _QUOTED_STATEMENT_LINES = 3  # a licence's prose wraps a quoted copyright statement over a few lines
+# A statement's next line inside a comment block starts with the block's sign (libsodium's ISC
+# notice: " * Copyright (c) 2013-2026" / " * Frank Denis <j at pureftpd dot org>"): not the holder's.
+_CONTINUED_SIGNS_RE = re.compile(r"^\s*(?:\*+|#+|//+)\s?")
+# A list of holders one per line, joined by "or"/"and" at each line's end (musl's "Much of the
+# math library code is Copyright (c) 1993,2004 Sun Microsystems or" / "Copyright (c) 2003-2011
+# David Schultz or" / ...), and a sentence after the holder's full stop about the licence ("...
+# David Burren. It is licensed under a BSD license."): neither is part of the holder.
+_TRAILING_RE = re.compile(r"\s+(?:or|and)$|(?<=\.)\s+(?:It|This|That)\s+(?:is|was|are)\s+"
+                          r"(?:licen[cs]ed|distributed|released|available|provided)\b.*$")
 
 
 def _names_holder(line: str) -> bool:
@@ -342,10 +351,10 @@ def _whole_statement(lines: list[str], k: int, text: str) -> str:
            and k + 1 < len(lines) and lines[k + 1].strip()):
         k += 1
         closed = closed or '"' in lines[k]
-        text = f"{text.rstrip()} {lines[k].strip()}"
+        text = f"{text.rstrip()} {_CONTINUED_SIGNS_RE.sub('', lines[k]).strip()}"
     if quoted and not closed:  # no closing quote near: the line alone, not the prose after it
         return first.split('"', 1)[0].rstrip()
-    return text.split('"', 1)[0].rstrip() if quoted else text
+    return text.split('"', 1)[0].rstrip() if quoted else _TRAILING_RE.sub("", text.rstrip())
 
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
