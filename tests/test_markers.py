@@ -39,6 +39,32 @@ def test_a_phrase_whose_source_is_an_attached_file_url_after_see() -> None:
     assert [x.kind for x in prose] == []
 
 
+def test_a_word_left_after_the_phrases_sentence_ends_attaches_no_next_line() -> None:
+    """pexpect 4.9.0's screen.py: "Most of the methods are inspired by ANSI screen control codes.
+    The" / ":class:`~pexpect.ANSI.ANSI` class extends this class": the dangling "The" starts the
+    next sentence, so that line is not the phrase's source (it was attached, and the marker named
+    ``pexpect.py``). A phrase whose source does run on to the next line still takes it."""
+    m = one('"""Most of the methods are inspired by ANSI screen control codes. The\n'
+            ':class:`~pexpect.ANSI.ANSI` class extends this class to add parsing.\n"""\n')
+    assert (m.line, m.path, m.symbol) == (1, "", "")
+    assert "extends" not in m.text
+    joined = one("# Adapted from the\n# vllm.model_executor.layers.linear module\nx = 1\n")
+    assert (joined.kind, joined.path) == ("adapted_from", "vllm/model_executor/layers/linear.py")
+
+
+@pytest.mark.parametrize(("line", "copyright_line"), [
+    ("COPYRIGHT NOTICE AND THIS PERMISSION NOTICE APPEAR IN ALL COPIES.", False),  # pexpect's ISC text
+    ("COPYRIGHT HOLDERS AND CONTRIBUTORS BE LIABLE FOR ANY DIRECT, INDIRECT,", False),  # a wrapped BSD text
+    ("Copyright and Related Rights in the Work", False),
+    ("Copyright The Quillwort Authors", True),
+    ("Copyright holders 2020 Sedge Ltd", True),  # a year: a statement, whatever words it uses
+    ("Copyright (c) 2012, Moss Spurrier <moss@example.org>", True),
+])
+def test_licence_prose_opening_with_copyright_is_no_copyright_line(line: str, copyright_line: bool) -> None:
+    found = [m.kind for m in markers(f'"""\n{line}\n"""\n')]
+    assert found == (["copyright"] if copyright_line else [])
+
+
 def test_a_copy_of_and_a_port_of_name_their_source() -> None:
     """scikit-learn 1.5.2's vendored ``_laplacian.py`` ("This file is a copy of the
     scipy.sparse.csgraph._laplacian module from SciPy 1.12") and pytest 8.3.3's ``fnmatch_ex``

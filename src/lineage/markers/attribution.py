@@ -37,6 +37,12 @@ COPYRIGHT_RE = re.compile(
 _COPYRIGHT_SIGN_RE = re.compile(r"^(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 _COPYRIGHT_WORD_RE = re.compile(r"\b(?:contributors|authors|team|project|holders)\b", re.IGNORECASE)
+# Licence prose that starts a line with "copyright" and goes on with a term of the licence, not a
+# holder ("COPYRIGHT NOTICE AND THIS PERMISSION NOTICE APPEAR IN ALL COPIES." of an ISC text in
+# pexpect's docstrings, "COPYRIGHT HOLDERS AND CONTRIBUTORS BE LIABLE" of a wrapped BSD
+# disclaimer): without a year or a copyright sign, no copyright line (as in licence files).
+_LICENCE_TERM_RE = re.compile(r"(?:notices?|holders?|owners?|licen[cs]es?|laws?|acts?|statements?|rights?|"
+                              r"terms?|and|or|of|is|in)\b", re.IGNORECASE)
 # The ASF header's first line, cut anywhere after "under one" (ASF's own text wraps there,
 # elasticsearch's after "contributor"; .NET-style "under one or more agreements" too). "Licensed
 # to " is a pre-filter hint (:mod:`lineage.markers.prefilter`), hence the one plain space.
@@ -58,11 +64,9 @@ def is_copyright(text: str) -> bool:
     if not m:
         return False
     rest = m.group("rest")
-    return bool(
-        m.group("pre")
-        or m.group("post")
-        or _YEAR_RE.search(rest)
-        or _COPYRIGHT_WORD_RE.search(rest)
-        or has_proper_noun(rest)
-    )
+    if m.group("pre") or m.group("post") or _YEAR_RE.search(rest):
+        return True
+    if _LICENCE_TERM_RE.match(rest):
+        return False
+    return bool(_COPYRIGHT_WORD_RE.search(rest) or has_proper_noun(rest))
 

@@ -199,6 +199,9 @@ def _points_at_a_file(text: str) -> bool:
     return info is not None and bool(info.repository and info.ref and info.path)
 
 
+_SENTENCE_END_RE = re.compile(r"(?<=[^\s.])[.!?](?=\s)")
+
+
 def _attachments(
     seg: Segment, rest: str, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
 ) -> list[Segment]:
@@ -209,7 +212,11 @@ def _attachments(
     if find_urls(nxt.text.split(None, 1)[0]) or REPL_START_RE.match(nxt.text):
         return [nxt]
     own = rest.strip()
-    if (own and not own.endswith(":") and not dangling(own)) or _starts_marker(nxt.text):
+    # A word left dangling after the phrase's sentence has ended starts the next sentence, which
+    # names no source ("inspired by ANSI screen control codes. The" / ":class:`~pexpect.ANSI.ANSI`
+    # class extends ...", pexpect's screen.py: the next line's module was read as the source).
+    ended = _SENTENCE_END_RE.search(own) is not None
+    if (own and not own.endswith(":") and (ended or not dangling(own))) or _starts_marker(nxt.text):
         return []
     # "Adapted from:" with the source on the next line, maybe followed by its URL.
     attached = [nxt]
