@@ -85,6 +85,22 @@ def test_a_few_files_moved_elsewhere_do_not_outvote_their_folder() -> None:
     assert pairing.renames == {"discord": "nextcord"}
 
 
+def test_a_folder_goes_where_its_own_files_went_not_its_subfolders() -> None:
+    """aphrodite-engine 0.6.3 keeps vLLM's ``model_executor/layers`` files in
+    ``aphrodite/modeling/layers`` and moved the bigger ``layers/quantization`` up to
+    ``aphrodite/quantization``: the subfolder's files outvoted the folder's own, and a new file of
+    ``layers`` was expected at ``aphrodite/``. A folder none of whose own files is paired still
+    follows its subfolders."""
+    own = [(f"aphrodite/modeling/layers/{n}.py", f"vllm/model_executor/layers/{n}.py") for n in ("linear", "pooler")]
+    moved = [(f"aphrodite/quantization/{n}.py", f"vllm/model_executor/layers/quantization/{n}.py")
+             for n in ("awq", "gptq", "fp8", "marlin", "squeezellm")]
+    pairing = learn_pairing(own + moved, [u for _, u in own + moved])
+    assert pairing.mapped("vllm/model_executor/layers/sampler.py") == "aphrodite/modeling/layers/sampler.py"
+    assert pairing.mapped("vllm/model_executor/layers/quantization/hqq.py") == "aphrodite/quantization/hqq.py"
+    only_moved = learn_pairing(moved, [u for _, u in moved])
+    assert only_moved.mapped("vllm/model_executor/layers/sampler.py") == "aphrodite/sampler.py"
+
+
 def test_a_line_a_later_applied_commit_removed_again_is_superseded() -> None:
     target = TargetLines({"t/m.py": Counter({"x = 1": 1, "b = 2": 1})})
     adds = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, "a = 1": 1}))

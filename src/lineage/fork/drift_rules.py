@@ -59,12 +59,21 @@ class Pairing:
     # upstream dotted module -> target dotted module, from the pairs (``vllm.sequence`` ->
     # ``aphrodite.common.sequence``): a nested package's rename, which ``renames`` cannot say
     modules: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
+    # upstream folder -> the target folder most of its own files (not its subfolders') went to:
+    # where a new file of that folder goes. ``folders`` says where the folder went as a package;
+    # the two differ when a fork moved a big subfolder up (aphrodite-engine 0.6.3:
+    # ``vllm/model_executor/layers`` is ``aphrodite`` by its votes, swayed by
+    # ``layers/quantization`` -> ``aphrodite/quantization``, while its own eleven files are in
+    # ``aphrodite/modeling/layers``) or the folder's own modules down into a subpackage
+    # (``vllm/config.py`` -> ``aphrodite/common/config.py``, the package ``vllm`` being ``aphrodite``).
+    file_folders: dict[tuple[str, ...], tuple[str, ...]] = field(default_factory=dict)
 
     def mapped(self, upstream_path: str) -> str:
-        """The target path an upstream file maps to through the folder map, "" when none does."""
+        """The target path an upstream file maps to, "" when none does: through the nearest folder
+        above it that is mapped, where that folder's own files went, else where it went."""
         parts = PurePosixPath(upstream_path).parts
         for cut in range(len(parts) - 1, -1, -1):
-            target = self.folders.get(parts[:cut])
+            target = self.file_folders.get(parts[:cut]) or self.folders.get(parts[:cut])
             if target is not None:
                 return "/".join([*target, *parts[cut:]])
         return ""
@@ -113,6 +122,7 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
     renames: Counter[tuple[str, str]] = Counter()
     votes: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
     own: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}
+    direct: dict[tuple[str, ...], Counter[tuple[str, ...]]] = {}  # the votes of a folder's own files
     kept: dict[str, set[str]] = {}  # package name -> upstream files a pair keeps it in
     renamed: dict[str, set[str]] = {}  # package name -> upstream files a pair renames it in
     for target, upstream in sorted(set(pairs)):
@@ -127,6 +137,8 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
         # ``discord/ext/commands/core.py``) do not outvote the folder's own files.
         for depth in range(len(u) - shared, len(u)) if shared else ():
             votes.setdefault(u[:depth], Counter())[t[:len(t) - (len(u) - depth)]] += 1
+        if shared and len(u) > 1:
+            direct.setdefault(u[:-1], Counter())[t[:-1]] += 1
         if shared:  # a pair's vote at the folder where it diverges breaks ties
             own.setdefault(u[:len(u) - shared], Counter())[t[:len(t) - shared]] += 1
         for name in u[len(u) - shared:-1]:
@@ -139,6 +151,9 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
             renamed.setdefault(u[-2], set()).add(upstream)
     folders = {u: max(c.items(), key=lambda kv: (kv[1], own.get(u, Counter())[kv[0]], kv[0]))[0]
                for u, c in votes.items()}
+    # ties go to the folder's own map
+    file_folders = {u: max(c.items(), key=lambda kv: (kv[1], kv[0] == folders.get(u), kv[0]))[0]
+                    for u, c in direct.items()}
     by_name: dict[str, str] = {}
     for (old, new), _ in sorted(renames.items(), key=lambda kv: (-kv[1], kv[0])):
         # a package most of whose files only ever kept its name was not renamed (a fork's alias
@@ -147,7 +162,7 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
             by_name.setdefault(old, new)
     paired = frozenset(t for ts in by_upstream.values() for t in ts)
     modules = learn_modules(by_upstream, folders, upstream_paths, frozenset(target_paths) | paired)
-    return Pairing(upstream_paths, by_upstream, paired, folders, by_name, tree_digest, modules)
+    return Pairing(upstream_paths, by_upstream, paired, folders, by_name, tree_digest, modules, file_folders)
 
 
 # --------------------------------------------------------------------------- lines
