@@ -75,6 +75,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
+from lineage.licences.notices import holder_organisation
 from lineage.markers import Marker, marker_names_upstream, notice_holder
 from lineage.match.params import MatchParams
 
@@ -318,25 +319,6 @@ def _marker_span(f: FileIndex, line: int, paragraphs: bool = True) -> tuple[int,
     if not after:
         return None
     return line, min(after, key=lambda d: (d.start, -d.end)).end
-
-
-# Trailing words that say which people or which company of an organisation hold a copyright, not
-# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
-_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
-                                 "ltd.", "corp", "corp.", "corporation"})
-
-
-def holder_organisation(key: str) -> str:
-    """The organisation a holder (:func:`holder_key`) belongs to: its name without trailing group
-    or company words ("hugging face team" -> "hugging face", "huggingface inc. team" ->
-    "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such words, "" when
-    nothing else is left ("authors")."""
-    words = key.split()
-    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
-        return key
-    while words and words[-1] in _HOLDER_GROUP_WORDS:
-        words.pop()
-    return " ".join(words).strip(" ,")
 
 
 def _heads_body(before: np.ndarray) -> bool:
