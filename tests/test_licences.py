@@ -16,7 +16,7 @@ from spdx_tools.spdx.validation.document_validator import validate_full_spdx_doc
 
 from lineage.cli import main
 from lineage.licences.compat import compatible
-from lineage.licences.notices import notice_expression
+from lineage.licences.notices import keeps_holders, notice_expression
 
 # Standard short headers, written from each licence's own recommended notice.
 HEADERS = {
@@ -898,3 +898,17 @@ def test_a_licence_files_copyright_statement_keeps_only_its_holder(text: str, ex
     from lineage.licences.declared import read_licence_file
 
     assert list(read_licence_file("LICENSE", text.encode()).copyrights) == expected
+
+
+def test_a_holder_of_the_same_organisation_keeps_the_copyright() -> None:
+    """accelerate 1.0.1 against transformers 4.44.2: accelerate's "The HuggingFace Team" keeps
+    transformers' "the HuggingFace Inc. team" and its licence's "The Hugging Face team" (one
+    company); it does not keep a joint line naming others too, nor another organisation."""
+    mine = ["# Copyright 2021 The HuggingFace Team. All rights reserved."]
+    assert keeps_holders(["Copyright 2020-present the HuggingFace Inc. team."], mine)
+    assert keeps_holders(["Copyright 2018- The Hugging Face team. All rights reserved."], mine)
+    assert not keeps_holders(["Copyright 2020 Optuna, Hugging Face"], mine)
+    assert not keeps_holders(["Copyright 2021 The Google Flax Team Authors and The HuggingFace Inc. team."], mine)
+    assert not keeps_holders(["Copyright 2020 The Hugging Face Fans Club"], mine)
+    # a holder that is group words alone names no organisation
+    assert not keeps_holders(["Copyright 2020 The Authors"], ["Copyright 2020 The Other Authors"])

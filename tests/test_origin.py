@@ -264,6 +264,26 @@ def test_header_naming_the_target_is_from_target() -> None:
     assert _origin("up/ops/d.py", '"""Kernels.\n\nPorted from tgt\'s ops.py.\n"""\n' + _body(1)).kind == FROM_TARGET
 
 
+def test_a_copyright_of_a_holder_both_projects_share_says_nothing_of_direction() -> None:
+    """accelerate 1.0.1 against transformers 4.44.2: both are "The HuggingFace Team"'s (the
+    target's metadata author, the upstream's own holder's organisation); 398 transformers files
+    were set apart as taken from accelerate by that copyright line alone."""
+    line = "# Copyright 2020 TGT Team. All rights reserved.\n"
+    assert _origin("up/testing_utils.py", line + _body(1)).kind == FROM_TARGET  # not the upstream's holder
+    shared = frozenset({"tgt inc. team"})  # the upstream's own holder, of the same organisation
+    assert _origin("up/testing_utils.py", line + _body(1), shared).kind == OWN
+    # a main holder of the very name is no evidence (an upstream of the target's files names its
+    # authors most); its licence files naming it are
+    same = frozenset({"tgt team"})
+    assert _origin("up/testing_utils.py", line + _body(1), same).kind == FROM_TARGET
+    assert file_origin(_index("up/t.py", line + _body(1)), OWN_NAMES, TARGET_NAMES, P, same, same).kind == OWN
+    assert file_origin(_index("up/t.py", line + _body(1)), OWN_NAMES, TARGET_NAMES,
+                       MatchParams(origin_shared_holder_no_direction=0), shared).kind == FROM_TARGET
+    # a marker naming the target still says so, whoever holds the file
+    marked = "# Copyright 2020 TGT Team\n# Adapted from https://github.com/tgtorg/tgt/blob/abc/tgt/ops.py\n"
+    assert _origin("up/ops/e.py", marked + _body(2), shared).kind == FROM_TARGET
+
+
 def test_a_name_both_sides_carry_names_neither() -> None:
     f = _index("up/a.py", "# Adapted from up.core\n" + _body(1))
     assert upstream_origins([f], [0], [{"up"}], {"up", "tgt"}, P)[0].kind == OWN

@@ -258,7 +258,37 @@ def holders(lines: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({h for h in (holder(x) for x in lines if not is_template(x)) if h}))
 
 
+# Trailing words that say which people or which company of an organisation hold a copyright, not
+# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
+_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
+                                 "ltd.", "corp", "corp.", "corporation"})
+
+
+def holder_organisation(key: str) -> str:
+    """The organisation a holder (:func:`lineage.match.origin.holder_key`) belongs to: its name
+    without trailing group or company words ("hugging face team" -> "hugging face", "huggingface
+    inc. team" -> "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such
+    words, "" when nothing else is left ("authors")."""
+    words = key.split()
+    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
+        return key
+    while words and words[-1] in _HOLDER_GROUP_WORDS:
+        words.pop()
+    return " ".join(words).strip(" ,")
+
+
+def _organisation(folded: str) -> str:
+    """A folded holder's (:func:`holder`) organisation, without a leading "the" and without spaces
+    ("the hugging face team" and "the huggingface inc. team": "huggingface"); "" when none."""
+    key = folded[4:] if folded.startswith("the ") else folded
+    return holder_organisation(key).replace(" ", "")
+
+
 def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
-    """Whether every holder of the ``upstream`` copyright lines is named by a ``target`` line."""
+    """Whether every holder of the ``upstream`` copyright lines is named by a ``target`` line: the
+    same holder, or one of its organisation (transformers' "the HuggingFace Inc. team" is kept by
+    accelerate's "The HuggingFace Team": one company, Hugging Face, holds both)."""
     mine = holders(target)
-    return all(any(h in t or t in h for t in mine) for h in holders(upstream))
+    organisations = {org for t in mine if (org := _organisation(t))}
+    return all(any(h in t or t in h for t in mine) or _organisation(h) in organisations - {""}
+               for h in holders(upstream))

@@ -4,7 +4,12 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
 
 1. ``from_target``: its header states that it came from the target project: a provenance marker
    or repository URL naming the target, or a copyright line of the target's authors
-   ("Copyright 2023-2024 SGLang Team"), that does not also name the upstream itself.
+   ("Copyright 2023-2024 SGLang Team"), that does not also name the upstream itself. A
+   copyright line whose holder is also one of the upstream's own holders by other evidence
+   (:func:`_shared_holder`; with ``MatchParams.origin_shared_holder_no_direction``) says nothing
+   of direction: accelerate and transformers are both Hugging Face's (transformers' own holder
+   "HuggingFace Inc. team"), and 398 transformers files were set apart as taken from accelerate
+   by a "The HuggingFace Team" line alone.
 2. ``third_party``, by folder: a vendoring record of the upstream's tree covers it (a
    ``vendor.txt``-like line or a vendored ``*.dist-info``, :mod:`lineage.index.vendoring`; its
    ``vendored`` marker), named after the distribution the record declares (pipenv's
@@ -70,6 +75,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
+from lineage.licences.notices import holder_organisation
 from lineage.markers import Marker, marker_names_upstream, notice_holder
 from lineage.match.params import MatchParams
 
@@ -199,16 +205,20 @@ def holder_key(name: str) -> str:
 
 
 def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
-                own_holders: frozenset[str] = frozenset()) -> Origin:
+                own_holders: frozenset[str] = frozenset(), licence_holders: frozenset[str] = frozenset()) -> Origin:
     """The origin of one upstream file (see the module docstring); ``own``: the names of the
     upstream it belongs to, ``target``: the target's names (none of them also an upstream's),
-    ``own_holders``: the upstream's own copyright holders (:func:`holder_key`)."""
+    ``own_holders``: the upstream's own copyright holders (:func:`holder_key`), of which
+    ``licence_holders`` are those its licence files name."""
     end = header_end(f, p)
     head = [m for m in f.markers if m.line <= end]
     for m in head:
         if m.kind == "spdx" or m.kind == "inspired_by":
             continue
         if target and marker_names_upstream(m, target) and not marker_names_upstream(m, own):
+            if p.origin_shared_holder_no_direction and m.kind == "copyright" and _shared_holder(
+                    holder_key(holder(m.text)), own_holders, licence_holders):
+                continue  # both projects' holder: says nothing of which way the code went
             return Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
     for m in f.markers:
         if m.kind == "vendored" and not marker_names_upstream(m, own):
@@ -311,25 +321,6 @@ def _marker_span(f: FileIndex, line: int, paragraphs: bool = True) -> tuple[int,
     return line, min(after, key=lambda d: (d.start, -d.end)).end
 
 
-# Trailing words that say which people or which company of an organisation hold a copyright, not
-# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
-_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
-                                 "ltd.", "corp", "corp.", "corporation"})
-
-
-def holder_organisation(key: str) -> str:
-    """The organisation a holder (:func:`holder_key`) belongs to: its name without trailing group
-    or company words ("hugging face team" -> "hugging face", "huggingface inc. team" ->
-    "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such words, "" when
-    nothing else is left ("authors")."""
-    words = key.split()
-    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
-        return key
-    while words and words[-1] in _HOLDER_GROUP_WORDS:
-        words.pop()
-    return " ".join(words).strip(" ,")
-
-
 def _heads_body(before: np.ndarray) -> bool:
     """Whether a marker stands at the head of a def's body: the def's lines before it (their
     kinds, ``before``) are its signature, code lines in a row, then no code, only a docstring,
@@ -350,6 +341,14 @@ def names_own_holder(key: str, own_holders: frozenset[str]) -> bool:
         return True
     names = {own for own in own_holders if own} | {org for own in own_holders if (org := holder_organisation(own))}
     return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", key) for name in names)
+
+
+def _shared_holder(key: str, own_holders: frozenset[str], licence_holders: frozenset[str]) -> bool:
+    """Whether a copyright line's holder (``key``, one of the target's) is the upstream's own too
+    (origin rule 1): named by the upstream's licence files, or of the organisation of another
+    own holder (:func:`names_own_holder`). A main holder of the same name is no such evidence: an
+    upstream whose files came from the target names the target's authors in most of them."""
+    return names_own_holder(key, (own_holders - {key}) | (licence_holders & {key}))
 
 
 def main_holders(files: Sequence[FileIndex], share: float = 1.0) -> frozenset[str]:
@@ -378,19 +377,21 @@ def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own
     ``licence_holders[u]``: holders named by upstream u's licence files (see :func:`holder`)."""
     every_own = set().union(*own_names) if own_names else set()
     target = {n for n in target_names if n not in every_own}  # a name both carry names neither
-    holders = []
+    holders, licensed = [], []
     by_package: dict[tuple[int, str], list[FileIndex]] = {}
     for f, k in zip(files, upstream_of, strict=True):
         by_package.setdefault((k, _package(f.path)), []).append(f)
     for u in range(len(own_names)):
         mine = [f for f, k in zip(files, upstream_of, strict=True) if k == u]
-        extra = {holder_key(h) for h in licence_holders[u]} if licence_holders else set()
+        extra = frozenset(holder_key(h) for h in licence_holders[u]) if licence_holders else frozenset()
         holders.append(main_holders(mine, p.origin_own_holder_share) | extra)
+        licensed.append(extra)
     # An upstream tree may hold several projects side by side (a collection of releases, a
     # monorepo): the holder most files of a top-level package name is that package's own.
     package_holders = {key: main_holders(group, p.origin_own_holder_share) | _root_holders(key[1], group)
                        for key, group in by_package.items()}
-    origins = [file_origin(f, own_names[u], target, p, holders[u] | package_holders[(u, _package(f.path))])
+    origins = [file_origin(f, own_names[u], target, p, holders[u] | package_holders[(u, _package(f.path))],
+                           licensed[u])
                for f, u in zip(files, upstream_of, strict=True)]
     return _folder_majority(files, origins, p)
 

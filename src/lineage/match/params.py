@@ -930,6 +930,15 @@ class MatchParams:
     # ``pagerange.py`` against PyPDF2 1.26.0's: 60 code lines were set apart as Steve Witham's
     # third-party code. 0: copyright lines alone decide.
     origin_own_link_claims: int = knob(1, 0, 1)
+    # With 1, a copyright line naming the target's authors makes an upstream file ``from_target``
+    # (origin rule 1) only when that holder is not also one of the upstream's own holders (as
+    # rule 4 finds them: its licence files', or another main one's organisation; a main holder
+    # of the same name is not enough, an upstream of the target's files names its authors): two projects of
+    # one organisation share it, and it says nothing of which way code went. accelerate 1.0.1
+    # against transformers 4.44.2 (both "The HuggingFace Team"): 398 transformers files were
+    # taken from accelerate by that line alone, and 206 shared code lines of 8 accelerate files
+    # (testing.py, imports.py, commands/env.py, ...) in no review list. 0: the line decides.
+    origin_shared_holder_no_direction: int = knob(1, 0, 1)
     # A version file (``_version.py``) is generated, and shared lines of it are no evidence, when
     # one of its first this many lines says a build tool wrote it (setuptools-scm, versioneer and
     # hatch-vcs write it on line 1 or 2).
