@@ -133,6 +133,22 @@ def test_counterparts_through_the_folder_map() -> None:
     assert counterparts(elsewhere, PAIRING, TargetLines({"t/m.py": Counter()})) == ([], False)
 
 
+def test_a_target_folder_without_test_modules_has_no_place_for_a_new_upstream_test() -> None:
+    # keras 3.0.0's wheel against keras-core's repository: a merge adding backend_utils_test.py
+    # beside backend_utils.py was "missing"; a wheel ships no tests (a test helper elsewhere,
+    # keras/src/testing/test_utils.py, gives no other folder a place for them)
+    new_test = FileChange("", "m_test.py", Counter(), Counter({"assert y == 2": 1}))
+    gone_test = FileChange("test_m.py", "", Counter({"assert y == 2": 1}), Counter())
+    wheel = TargetLines({"t/m.py": Counter(), "t/testing/test_utils.py": Counter()})
+    assert counterparts(new_test, PAIRING, wheel) == ([], False)
+    assert counterparts(gone_test, PAIRING, wheel) == ([], False)
+    verdict, = judge([TouchedCommit([new_test], PAIRING)], wheel, _base, DriftParams())
+    assert verdict.status == "not_applicable"
+    # a target that holds test modules has a place for them, as for any new file
+    checkout = TargetLines({"t/m.py": Counter(), "t/m_other_test.py": Counter()})
+    assert counterparts(new_test, PAIRING, checkout) == ([], True)
+
+
 def test_an_alias_module_is_not_the_counterpart_a_removal_is_judged_against() -> None:
     """nextcord keeps discord/abc.py as an alias (``from nextcord.abc import *``) that pairs
     with discord.py's abc.py as nextcord/abc.py does. An upstream commit removing a line

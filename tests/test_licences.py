@@ -94,6 +94,48 @@ def test_python_licence_texts(text: str, expected: str) -> None:
     assert notice_expression(text) == expected
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("GPL", ""), ("gpl", ""), ("MIT AND GPL", ""),  # a family's name: no one licence (module docstring)
+    ("GPL 2.0", "GPL-2.0-only"), ("GPL-2.0+", "GPL-2.0-or-later"), ("MIT", "MIT"), ("Zlib", "Zlib"),
+    ("Apache-2.0 WITH LLVM-exception", "Apache-2.0 WITH LLVM-exception"),
+])
+def test_an_expression_names_versioned_licences_by_their_versions(text: str, expected: str) -> None:
+    from lineage.licences.expressions import normalise
+
+    assert normalise(text) == expected
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Apache License 2.0", "Apache-2.0"), ("Apache License, Version 2.0", "Apache-2.0"), ("Apache 2.0", "Apache-2.0"),
+    ("MIT license", "MIT"), ("ISC License", "ISC"), ("BSD 3-Clause License", "BSD-3-Clause"), ("MPL 2.0", "MPL-2.0"),
+    # no one licence: a family, an unversioned name, a choice, a sentence
+    ("BSD License", ""), ("BSD", ""), ("GPL", ""), ("Apache", ""), ("MIT or Apache 2.0", ""),
+    ("Copyright 2031 Quillwort", ""), ("Licensed under the Apache License, Version 2.0 (the License)", ""),
+])
+def test_a_metadata_field_naming_one_licence_in_words(text: str, expected: str) -> None:
+    from lineage.licences.expressions import named_licence
+
+    assert named_licence(text) == expected
+
+
+def test_a_licence_documents_own_copyright_is_no_holder() -> None:
+    # the GNU licences' texts open with their publisher's copyright of the licence document
+    # (yolov5 7.0.0's GPL-3.0 LICENSE made the FSF the holder of its code); a holder's line above
+    # the licence's title stays, and so does one a licence text's sentence does not follow
+    from lineage.licences.declared import read_licence_file
+
+    data = (b"Copyright (c) 2031 Sedge Works\n\n                    QUILLWORT PUBLIC LICENSE\n"
+            b"                       Version 3, 29 June 2031\n\n"
+            b" Copyright (C) 2031 Quillwort Foundation, Inc.,\n 51 Bramble Street, Fen\n"
+            b" Everyone is permitted to copy and distribute verbatim copies\n"
+            b" of this license document, but changing it is not allowed.\n\n"
+            b"Copyright (c) 2032, The Lichen Foundation.\n\n"
+            b"Everyone is permitted to copy and distribute verbatim copies of this license\ndocument.\n\n"
+            b"Copyright (c) 2033 Ada Quillwort\n\nPermission is hereby granted, free of charge, to any person\n")
+    assert read_licence_file("LICENSE", data).copyrights == ("Copyright (c) 2031 Sedge Works",
+                                                             "Copyright (c) 2033 Ada Quillwort")
+
+
 def test_no_notice_in_prose() -> None:
     assert notice_expression("# This module computes licences for the apache parser, version 2.\n") == ""
 
@@ -485,6 +527,12 @@ def test_check_refuses_a_report_that_is_not_whole(run_compare, tmp_path: Path, c
     ("License: Apache License\nClassifier: License :: OSI Approved :: Apache Software License\n", "Apache-2.0",
      "METADATA classifiers"),
     ("License: UNKNOWN\n", "MIT", "licence files: pkg-1.0.dist-info/licenses/LICENSE"),
+    # a licence named in words (keras 3.0.0's and keras-core 0.1.7's METADATA: "unknown" before)
+    ("License: Apache License 2.0\n", "Apache-2.0", "METADATA License"),
+    # a family's name is no licence of it (yolov5 7.0.0: "GPL" read as GPL-1.0-or-later over its
+    # GPL-3.0 LICENSE); nor is its family classifier alone: the licence files decide
+    ("License: GPL\nClassifier: License :: OSI Approved :: GNU General Public License (GPL)\n", "MIT",
+     "licence files: pkg-1.0.dist-info/licenses/LICENSE"),
 ])
 def test_declared_licence_from_wheel_metadata(tmp_path: Path, headers: str, declared: str, found_from: str) -> None:
     import zipfile

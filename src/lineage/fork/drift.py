@@ -21,7 +21,8 @@ renamed package or a vendored folder pairs like any other copy. From the pairs a
 learnt (``src/packaging`` -> ``src/pkgfork``, by the path components the pair does not share): an
 upstream file that is new since the pairing reference maps through it to the target path it would
 have; when the target has that file it is the counterpart, when the target holds that folder but
-not the file the commit's lines count as missing, otherwise the file is outside the target.
+not the file the commit's lines count as missing (a test module's only when that folder holds
+test modules: a wheel ships none), otherwise the file is outside the target.
 
 **Lines.** Per touched file, the commit's change is counted on non-blank lines as a multiset,
 code lines as tokens with one quote style for a string on one line

@@ -315,6 +315,15 @@ def classify(added: int, present: int, removed: int, absent: int, params: DriftP
 # --------------------------------------------------------------------------- commits
 
 
+# A test module by its name (pytest's conventions; keras writes ``foo_test.py`` beside
+# ``foo.py``): a target folder that holds none (a wheel's) has no place for an upstream's.
+_TEST_FILE_RE = re.compile(r"(?:^|/)(?:test_[^/]*|[^/]*_test|conftest)\.py$")
+
+
+def is_test_file(path: str) -> bool:
+    return _TEST_FILE_RE.search(path) is not None
+
+
 @dataclass
 class TargetLines:
     """The target's stripped lines per file, and the paths and folders it holds."""
@@ -322,10 +331,12 @@ class TargetLines:
     lines: dict[str, Counter[str]]
     paths: frozenset[str] = field(init=False)
     folders: frozenset[str] = field(init=False)
+    test_folders: frozenset[str] = field(init=False)  # folders holding a test module (:func:`is_test_file`)
 
     def __post_init__(self) -> None:
         self.paths = frozenset(self.lines)
         self.folders = frozenset(str(PurePosixPath(p).parent) for p in self.paths)
+        self.test_folders = frozenset(str(PurePosixPath(p).parent) for p in self.paths if is_test_file(p))
 
 
 def counterparts(change: FileChange, pairing: Pairing, target: TargetLines) -> tuple[list[str], bool]:
@@ -348,9 +359,12 @@ def counterparts(change: FileChange, pairing: Pairing, target: TargetLines) -> t
     if change.new_path and change.old_path in pairing.upstream_paths:
         return [], False  # the target does not carry this upstream file
     # A file new since the pairing (its lines are missing), or one the commit deletes (its lines
-    # are absent), where the target holds the folder it belongs in.
+    # are absent), where the target holds the folder it belongs in; for a test module, where that
+    # folder holds test modules (keras 3.0.0's wheel, which ships none, against keras-core's
+    # repository: a merge adding only ``backend_utils_test.py`` was "missing").
     mapped = pairing.mapped(change.path)
-    return [], bool(mapped) and str(PurePosixPath(mapped).parent) in target.folders
+    folder = str(PurePosixPath(mapped).parent)
+    return [], bool(mapped) and folder in (target.test_folders if is_test_file(change.path) else target.folders)
 
 
 def judged_counterparts(change: FileChange, found: list[str], target: TargetLines, rename: Rename | None,

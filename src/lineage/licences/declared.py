@@ -22,7 +22,8 @@ copyright lines read from that text (:func:`without_bundled_binaries`). scipy 1.
 libquadmath's), and every scikit-learn file copying scipy Python code was a GPL conflict.
 
 The declared licence, first that gives one: ``License-Expression``; ``License`` when it is a valid
-SPDX expression or holds a notice our rules recognise; a root licence file that opens by offering
+SPDX expression, names one licence in words (:func:`lineage.licences.expressions.named_licence`:
+"Apache License 2.0") or holds a notice our rules recognise; a root licence file that opens by offering
 a choice (:func:`lineage.licences.notices.offers_choice`: packaging's ``LICENSE``, "either of the
 licenses found in LICENSE.APACHE or LICENSE.BSD"), which makes the licences of the root licence
 files it names (else of the other root licence files) a choice, ``A OR B``; the licence
@@ -46,7 +47,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lineage.licences.expressions import combine_all, combine_any, licence_ids, normalise
+from lineage.licences.expressions import combine_all, combine_any, licence_ids, named_licence, normalise
 from lineage.licences.notices import (
     first_paragraph,
     holder,
@@ -300,15 +301,38 @@ _QUOTED_START_RE = re.compile(r'"(Copyright\b[^"]*)$')
 _GLUED_RE = re.compile(r"(?<=[.)])(?=Copyright\b)")
 
 
+# The licence document's own copyright: the GNU licences' texts (and the Artistic licence's) open
+# with their publisher's line, "Copyright (C) 2007 Free Software Foundation, Inc." and then
+# "Everyone is permitted to copy and distribute verbatim copies of this license document". It
+# covers the licence's text, not the software under it: yolov5 7.0.0's and ultralytics 8.0.0's
+# GPL-3.0 LICENSE made the FSF the holder of all their code (ATTRIBUTION.md credited it, and 45
+# of ultralytics' copied files read "copyright missing" for lack of it).
+_LICENCE_DOCUMENT_RE = re.compile(r"everyone is permitted to copy and distribute verbatim copies")
+_LICENCE_DOCUMENT_LINES = 3  # the statement's own wrapped lines (an address) before that sentence
+
+
+def _of_licence_document(lines: list[str], k: int, starts: dict[int, str]) -> bool:
+    """Whether the copyright statement on line ``k`` (0-based) is the licence text's own: that
+    sentence follows it within a few lines, before any other copyright statement."""
+    for j in range(k + 1, min(k + 1 + _LICENCE_DOCUMENT_LINES, len(lines))):
+        if j in starts:
+            return False
+        if _LICENCE_DOCUMENT_RE.search(" ".join(lines[j].lower().split())):
+            return True
+    return False
+
+
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
     """Copyright lines of a plain-text file (the marker rules read every line as prose), each
-    statement whole (:func:`_whole_statement`)."""
+    statement whole (:func:`_whole_statement`); the licence document's own is not one
+    (:func:`_of_licence_document`)."""
     lines = [part for line in lines for part in _GLUED_RE.split(line)]
     starts = {m.line - 1: m.text for m in find_markers(lines, ["docstring"] * len(lines)) if m.kind == "copyright"}
     for k, line in enumerate(lines):
         if k not in starts and (quoted := _QUOTED_START_RE.search(line)):
             starts[k] = quoted.group(1)
-    whole = (_whole_statement(lines, k, starts[k]) for k in sorted(starts))
+    whole = (_whole_statement(lines, k, starts[k]) for k in sorted(starts)
+             if not _of_licence_document(lines, k, starts))
     return tuple(dict.fromkeys(t for t in whole if not is_template(t)
                                and (_HOLDER_EVIDENCE_RE.search(t) or _TITLED_HOLDER_RE.match(t))))
 
@@ -407,7 +431,7 @@ def _from_metadata(raw: bytes) -> _Metadata:
         return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
-        found = normalise(text) or notice_expression(governing_text(text))
+        found = normalise(text) or named_licence(text) or notice_expression(governing_text(text))
         if found:
             return _Metadata(found, "METADATA License", text[:200], classifiers, families)
     return _Metadata("", "", (expression or text)[:200], classifiers, families)
@@ -460,7 +484,7 @@ def _from_pyproject(raw: bytes) -> tuple[str, str, str]:
         return normalise(value), "pyproject.toml license" if normalise(value) else "", value[:200]
     if isinstance(value, dict) and isinstance(value.get("text"), str):
         text = value["text"]
-        found = normalise(text) or notice_expression(text)
+        found = normalise(text) or named_licence(text) or notice_expression(text)
         return found, "pyproject.toml license.text" if found else "", text[:200]
     return "", "", ""
 

@@ -5,14 +5,21 @@ licence list spells them (``apache-2.0`` -> ``Apache-2.0``) and deprecated ids a
 (``GPL-2.0+`` -> ``GPL-2.0-or-later``, ``GPL-2.0`` -> ``GPL-2.0-only``). Text that is not a valid
 SPDX expression (``Apache License``, a whole licence text in a METADATA ``License`` field) gives
 ``""``: callers then try the notice rules of :mod:`lineage.licences.notices`.
+
+A licence written without a version that ``license-expression`` reads as a versioned one is not
+an expression either: ScanCode's alias makes a bare ``GPL`` ``GPL-1.0-or-later``, but the name of a
+family names no one licence of it (as a family classifier does not, :mod:`lineage.licences.declared`).
+yolov5 7.0.0's METADATA ``License: GPL`` over its GPL-3.0 ``LICENSE`` read as GPL-1.0-or-later,
+which the compatibility table does not know, and every copied file's licence went unchecked.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from license_expression import OR, ExpressionError, LicenseExpression, get_spdx_licensing
+from license_expression import OR, ExpressionError, LicenseExpression, LicenseSymbol, get_spdx_licensing
 
 _LICENSING = get_spdx_licensing()
 
@@ -24,15 +31,48 @@ def parse(text: str) -> LicenseExpression | None:
     if not text or len(text) > 500:
         return None
     try:
+        if any(_versionless_alias(written, symbol) for symbol, written, _ in _LICENSING.tokenize(text)):
+            return None
         return _LICENSING.parse(text, validate=True, strict=True)
     except (ExpressionError, TypeError, ValueError, AttributeError):
         return None
+
+
+def _versionless_alias(written: object, symbol: object) -> bool:
+    """Whether a token ``written`` without a digit stands for a licence whose id has one (module
+    docstring: a family's name read as one of its licences)."""
+    if not isinstance(symbol, LicenseSymbol):
+        return False
+    text = getattr(written, "string", str(written))
+    return not any(c.isdigit() for c in text) and any(c.isdigit() for c in symbol.key)
 
 
 def normalise(text: str) -> str:
     """``text`` rendered in canonical SPDX spelling, or ``""`` when it is not an expression."""
     parsed = parse(text)
     return parsed.render() if parsed is not None else ""
+
+
+# A metadata field that names one licence in words: "Apache License 2.0" (keras 3.0.0's and
+# keras-core's METADATA ``License``), "Apache License, Version 2.0", "Apache 2.0", "MIT license",
+# "BSD 3-Clause License". Case, the words "license"/"licence"/"version" and punctuation aside, and
+# a space written for a hyphen, it is an SPDX id; a family's name without a version ("BSD
+# License", "GPL") stays no licence (:func:`parse`).
+_NAME_WORDS_RE = re.compile(r"\b(?:licen[cs]e|version)\b|[,;:()\"']", re.IGNORECASE)
+_NAME_MAX_CHARS = 40  # a name, not a sentence or a licence's text
+
+
+def named_licence(text: str) -> str:
+    """The one licence ``text`` names in words (above), in canonical spelling; ``""`` when it
+    names none or several."""
+    text = text.strip()
+    if not text or len(text) > _NAME_MAX_CHARS or "\n" in text:
+        return ""
+    words = _NAME_WORDS_RE.sub(" ", text).split()
+    if not words:
+        return ""
+    found = normalise("-".join(words))
+    return found if len(licence_ids(found)) == 1 and " " not in found else ""
 
 
 def licence_ids(text: str) -> tuple[str, ...]:
