@@ -113,7 +113,8 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     for line in result.headline:
         print(f"{line}.")
     if result.skipped:
-        print(f"{result.skipped} Python files skipped (reasons in files.csv and manifest.json).")
+        noun = "file" if result.skipped == 1 else "files"
+        print(f"{result.skipped:,} Python {noun} skipped (reasons in files.csv and manifest.json).")
     written = result.paths
     print(f"Wrote {len(written)} files to {args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
