@@ -872,6 +872,24 @@ def test_a_copied_modification_notice_is_the_upstreams(run_compare) -> None:
     assert ob.loc["tgt/own.py", "modification_notice"] == "yes"
 
 
+def test_a_copied_modification_notice_with_its_paths_renamed_is_still_the_upstreams(run_compare) -> None:
+    """aphrodite-engine 0.6.3 keeps vLLM's "# Modified from vllm.model_executor.models.llama.LlamaAttention"
+    with the package renamed ("aphrodite.modeling.models.llama.LlamaAttention"): still vLLM's
+    notice, not aphrodite's of vLLM's file (chameleon.py, paligemma.py). A notice naming another
+    file is the target's own."""
+    apache = HEADERS["Apache-2.0"]
+    up_notice = "# Modified from up.engine.models.sedge.SedgeAttention -> QuillAttention\n"
+    upstream = {"up/a.py": apache + up_notice + _body(1),
+                "pyproject.toml": '[project]\nname = "up"\nlicense = "Apache-2.0"\n'}
+    renamed = up_notice.replace("up.engine.models", "tgt.modeling.models")
+    other = "# Modified from tgt.modeling.models.moss.MossAttention -> QuillAttention\n"
+    target = {"tgt/renamed.py": apache + renamed + _body(1) + "\nX = 1\n",
+              "tgt/other.py": apache + other + _body(1) + "\nY = 2\n", TARGET_MIT[0]: TARGET_MIT[1]}
+    ob = run_compare(target, [("up", upstream)]).obligations.set_index("target_path")
+    assert ob.loc["tgt/renamed.py", "modification_notice"] == "no"
+    assert ob.loc["tgt/other.py", "modification_notice"] == "yes"
+
+
 def test_change_statements_are_the_lines_saying_so() -> None:
     from lineage.licences.notices import change_statements
     text = "# Copyright 2024 A\n# This file was modified\n# by B for C.\n# Changes made: none\n# plain\n"

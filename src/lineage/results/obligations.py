@@ -181,6 +181,24 @@ class _FileFacts:
     up_changes: tuple[str, ...]  # the upstream file's own modification notices (FileLicence.changes)
 
 
+_PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
+
+
+def _change_key(statement: str) -> str:
+    """A (folded) modification notice with each path or dotted name in it cut to its last two
+    parts: a fork that renamed the package keeps the upstream's notice with the paths rewritten
+    (aphrodite-engine 0.6.3's "modified from aphrodite.modeling.models.llama.llamaattention" is
+    vLLM's "modified from vllm.model_executor.models.llama.llamaattention"), and that is still
+    the upstream's notice, not one of the fork's own changes."""
+    def tail(match: re.Match[str]) -> str:
+        token = match.group(0).split("#", 1)[0].rstrip(".,;:)")
+        token = token.removesuffix(".py")
+        parts = [p for p in re.split(r"[./]", token) if p]
+        return "/".join(parts[-2:])
+
+    return _PATH_TOKEN_RE.sub(tail, statement)
+
+
 def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[str]]:
     """The obligation cells of a pair under upstream licence ``up_licence`` (one choice of the
     upstream's licence when it offers several), and what is missing."""
@@ -210,7 +228,8 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     elif facts.modified and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
         # a notice copied with the code ("Adapted from transformers' llama") states the upstream's
         # change of someone else's code, not the target's of the upstream file (Apache-2.0 4(b))
-        change = _yes(bool(set(t_file.changes) - set(facts.up_changes)))
+        own = {_change_key(c) for c in t_file.changes} - {_change_key(c) for c in facts.up_changes}
+        change = _yes(bool(own))
         if change == "no":
             missing.append("modification-notice")
     else:
