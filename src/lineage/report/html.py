@@ -478,7 +478,8 @@ def _shared_note(row) -> str:  # type: ignore[no-untyped-def]
     origin, path = str(row.shared_origin), str(row.shared_upstream_path)
     evidence = str(getattr(row, "shared_evidence", "") or "")
     why = f"; {esc(evidence)}" if evidence else ""
-    return (f" {row.shared:,} more lines shared, not counted as copied: most with <b>{esc(path)}</b> "
+    more = " more" if row.verbatim_lines + row.near_lines else ""
+    return (f" {row.shared:,}{more} lines shared, not counted as copied: most with <b>{esc(path)}</b> "
             f"({esc(_shared_reason(origin))}{why}).")
 
 
