@@ -84,6 +84,63 @@ def test_a_copy_of_and_a_port_of_name_their_source() -> None:
         assert markers(prose) == [], prose
 
 
+def test_a_phrase_naming_a_module_path_or_repository_is_read_after_any_lead_in() -> None:
+    """xarray 2024.10.0's resample_cftime.py: "The mechanisms for resampling CFTimeIndex was copied
+    and adapted from" / "the source code defined in pandas.core.resample", a subject no lead-in
+    rule knew. After any lead-in a phrase of taking (not "based on", "inspired by") is read when
+    its source is a URL into a repository (not to a data file), a file path of code or a module
+    path of three or more parts; other sources stay prose."""
+    m = one("# The mechanisms for resampling Quillwort was copied and adapted from\n"
+            "# the source code defined in sedge.core.resample\n\nx = 1\n")
+    assert (m.kind, m.line, m.path, m.project) == ("adapted_from", 1, "sedge/core/resample.py", "sedge")
+    assert one("# Helpers for the Sedge tiles are adapted from: https://github.com/o/sedge/blob/v1/t.py\n").kind \
+        == "adapted_from"
+    for prose in ("# the max length derived from the model's config.json.\n",
+                  "# the scale is derived from layer.weight_scale\n",
+                  "# instructions are always taken from the most recent Responses API request.\n",
+                  "# the defaults are taken from https://huggingface.co/sedge/quillwort-7b\n",
+                  "# The schedule is based on torch.optim.lr_scheduler.StepLR\n"):
+        assert markers(prose) == [], prose
+
+
+def test_an_adaptation_of_names_its_source() -> None:
+    """xarray 2024.10.0's accessor_str.py: "The StringAccessor class defined below is an adaptation
+    of the" / "pandas string methods source code (see pd.core.strings)". Judged as "a copy of"."""
+    m = one("# The Quillwort class defined below is an adaptation of the\n"
+            "# sedge string methods source code (see sd.core.strings)\n\nx = 1\n")
+    assert (m.kind, m.line, m.path) == ("adapted_from", 1, "sd/core/strings.py")
+    assert marker_names_upstream(m, ["sedge"])
+    assert one("# This module is an adaptation of sedge/strings.py\n").kind == "adapted_from"
+    for prose in ("# an adaptation of the learning rate\n", "# Return an adaptation of Config\n"):
+        assert markers(prose) == [], prose
+
+
+def test_a_todo_states_work_to_do_not_provenance() -> None:
+    """xarray 2024.10.0's concat.py: "TODO: add ignore_index arguments copied from pandas.concat"
+    made the file marked. A phrase opening the to-do's text is a note on the code below it (pandas
+    2.2.3's test_numeric.py: "TODO: taken from tests.frame.test_operators, needs cleanup")."""
+    for todo in ("# TODO: add ignore_index arguments copied from sedge.concat\n",
+                 "# FIXME(moss): port the Quillwort logic adapted from sedge.core.x\n",
+                 "# todo: more rate limiting based on Sedge backend performance\n"):
+        assert markers(todo) == [], todo
+    m = one("# TODO: taken from tests.frame.test_sedge, needs cleanup\n")
+    assert (m.kind, m.path) == ("taken_from", "tests/frame/test_sedge.py")
+    assert one("# TODO(moss): This file is adapted from sedge.core.ops\n").kind == "adapted_from"
+
+
+def test_a_parenthesis_inside_a_sentence_qualifies_the_word_before_it() -> None:
+    """xarray 2024.10.0's test_dataarray.py: "The rule (copied from pandas.Series) is keep the
+    current name only if ...", a rule the test checks; vLLM 0.32.0's helion register.py: "a key
+    function (derived from config_picker) that ...". A parenthesis ending the text, or one that
+    opens it, still holds a marker."""
+    for prose in ("# The rule (copied from sedge.Series) is keep the current name\n",
+                  '"""We provide a key function (derived from config_picker) that maps"""\n'):
+        assert markers(prose) == [], prose
+    assert one("# (taken from sedge.core.reshape.util)\n").kind == "taken_from"
+    assert one('"""Softmax step (forked from Sedge\'s softmax_step, signalling removed)."""\n').kind \
+        == "derived_from"
+
+
 def test_a_parenthesis_inside_a_copy_of_phrase() -> None:
     """A short parenthesis may sit inside every phrase, "a copy of" too: pandas 2.2.3's
     ``core/interchange/dataframe_protocol.py`` opens "A verbatim copy (vendored) of the spec from

@@ -157,6 +157,41 @@ def test_a_comment_marker_inside_a_body_speaks_for_what_it_heads() -> None:
     assert [(x.start, x.end) for x in o.sections] == [(1, 11), (13, 19), (21, 25)]
 
 
+def test_a_comment_block_standing_apart_heads_the_module_below_it() -> None:
+    """pandas 2.2.3's ``core/accessor.py``: "Ported with modifications from xarray ...
+    extensions.py" and notes on two definitions, a blank line, then both definitions and the
+    functions built on them (xarray's ``_register_accessor`` counted as copied from pandas when
+    the section was the next class alone). Its part runs to the next comment outside any def, or
+    the end of the file; a block heading a def with no blank line, or a source pinned to one line,
+    speaks for the next def only."""
+    text = ("def own_first():\n"                                                     # 1
+            "    return 0\n"                                                         # 2
+            "\n"                                                                     # 3
+            "# Ported with modifications from https://github.com/tgtorg/tgt/blob/main/tgt/ext.py\n"
+            "# 1. Quillwort raises no error\n"                                       # 5
+            "\n"                                                                     # 6
+            "class Cached:\n"                                                        # 7
+            "    pass\n"                                                             # 8
+            "\n"                                                                     # 9
+            "def register(name):\n"                                                  # 10
+            "    return name\n"                                                      # 11
+            "\n"                                                                     # 12
+            "# Sedge helpers, the upstream's own\n"                                   # 13
+            "def sedge():\n"                                                         # 14
+            "    return 1\n")                                                        # 15
+    spans = [(x.start, x.end, x.origin.kind) for x in _origin("up/accessor.py", text).sections]
+    assert spans == [(4, 12, FROM_TARGET)]
+    to_the_end = text.replace("# Sedge helpers, the upstream's own\n", "")
+    assert [(x.start, x.end) for x in _origin("up/accessor.py", to_the_end).sections] == [(4, 14)]
+    pinned = text.replace("tgt/ext.py", "tgt/ext.py#L40")
+    assert [(x.start, x.end) for x in _origin("up/accessor.py", pinned).sections] == [(4, 8)]
+    heading_a_def = text.replace("# 1. Quillwort raises no error\n\n", "")
+    assert [(x.start, x.end) for x in _origin("up/accessor.py", heading_a_def).sections] == [(4, 6)]
+    off = MatchParams(origin_section_headings=0)
+    o = file_origin(_index("up/accessor.py", text), OWN_NAMES, TARGET_NAMES, off)
+    assert [(x.start, x.end) for x in o.sections] == [(4, 8)]
+
+
 def test_only_other_holders_copyright_is_third_party() -> None:
     o = _origin("up/k.py", "# Copyright (c) 2023, Tri Dao.\n" + _body(1))
     assert (o.kind, o.name) == (THIRD_PARTY, "Tri Dao")

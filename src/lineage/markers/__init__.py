@@ -32,10 +32,10 @@ Phrases (case-insensitive) and their kinds:
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
 * ``inspired by`` -> ``inspired_by``
 * ``a copy of`` -> ``copied_from``; ``a port of`` -> ``ported_from`` ("This file is a copy of
-  the scipy.sparse.csgraph._laplacian module"), never after a generic lead-in ("Return a copy
-  of Config" is prose); its source must be a URL, a module or file path, or a strong source
-  after "from" ("a copy of `glob` from Python 3.5"): a proper noun alone is the object copied
-  ("A copy of the Rotation in CUDA memory")
+  the scipy.sparse.csgraph._laplacian module"); ``an adaptation of`` -> ``adapted_from``; never
+  after a generic lead-in ("Return a copy of Config" is prose); its source must be a URL, a
+  module or file path, or a strong source after "from" ("a copy of `glob` from Python 3.5"): a
+  proper noun alone is the object copied ("A copy of the Rotation in CUDA memory")
 
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.
@@ -45,6 +45,25 @@ this file are", "This file contains code", "Code", "Some code", "Implementation"
 "Partially", "The rearrangement algorithm is": "the", one or two words, a noun of code and its
 verb, ...) or a *generic lead-in* of one to three words ("Weight loading adapted from",
 "Implementation of RoPE adapted from") that contains no function word such as "is", "the", "it".
+After *any other lead-in* within the clause ("The mechanisms for resampling CFTimeIndex was
+copied and adapted from ... pandas.core.resample", "The StringAccessor class defined below is an
+adaptation of ... pd.core.strings") a phrase of taking (derived, adapted, copied, modified,
+ported, taken from; an adaptation of; not "based on" or "inspired by") is read only when its
+source names code no sentence uses as a common word: a URL into a repository (not to a data or
+prose file, ``.json``, ``.md``, ...; not a paper's or a model's page), a file path of code, or a
+module path of three or more parts ("the scale is derived from layer.weight_scale", "the max
+length derived from the model's config.json" stay prose).
+
+Not read as provenance:
+
+* a phrase inside a to-do: a comment opening with ``TODO``, ``FIXME`` or ``XXX`` states work to
+  do ("TODO: add ignore_index arguments copied from pandas.concat"), unless the phrase opens the
+  to-do's text without a lead-in or after a known one ("TODO: taken from
+  tests.frame.test_operators, needs cleanup" says where the code below came from);
+* a phrase opening a parenthesis inside a sentence, after a word and followed by more of the
+  sentence ("The rule (copied from pandas.Series) is keep the current name ..."): the aside
+  qualifies the word before it, which the sentence goes on about; a parenthesis ending the text
+  ("Single-phase softmax step (forked from FA4's softmax_step).") or opening it still holds one.
 
 What follows the phrase (its *source*) is judged on its first clause (up to ``;``, ``, `` or
 the end of a sentence):

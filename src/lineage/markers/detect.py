@@ -155,7 +155,7 @@ def _detect(
         full_rest = " ".join([rest, *(a.text for a in attached)])
         own = rest.strip(" \t:-–—")
         clause = first_clause(full_rest) if own else first_clause(" ".join(a.text for a in attached))
-        if not accepts(kind, lead, clause) and not (attached and _points_at_a_file(attached[0].text)):
+        if not accepts(kind, lead, clause) and not (attached and lead != "any" and _points_at_a_file(attached[0].text)):
             continue
         for a in attached:
             consumed.add((a.line, a.col))

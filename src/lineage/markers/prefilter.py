@@ -15,9 +15,9 @@ from collections.abc import Sequence
 
 HINTS: tuple[str, ...] = (
     # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by, "a copy of", "a port of",
-    # "a port (...) of": with its space, "port" alone is in every "import")
+    # "a port (...) of": with its space, "port" alone is in every "import"; "an adaptation of")
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
-    "borrowed", "forked", "copy", "based", "inspired", " port of", " port (",
+    "borrowed", "forked", "copy", "based", "inspired", " port of", " port (", "adaptation",
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
 )

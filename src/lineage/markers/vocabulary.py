@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from lineage.markers.urls import find_urls, without_urls
+from lineage.markers.urls import find_urls, parse_url, without_urls
 
 
 def _words(text: str) -> frozenset[str]:
@@ -26,7 +26,12 @@ COPY_FROM = "copy_from"
 # "a copy of" / "a port of": judged by their own rule in :func:`accepts`, reported as
 # copied_from / ported_from (REPORTED_KIND).
 COPY_OF, PORT_OF = "copy_of", "port_of"
-REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from"}
+# "an adaptation of": judged like "a copy of", reported as adapted_from (xarray 2024.10.0's
+# accessor_str.py: "The StringAccessor class defined below is an adaptation of the pandas string
+# methods source code (see pd.core.strings)").
+ADAPTATION_OF = "adaptation_of"
+REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
+                 ADAPTATION_OF: "adapted_from"}
 
 # A short parenthesis inside a phrase ("adapted (with changes) from", "a verbatim copy (vendored)
 # of": pandas 2.2.3's interchange/dataframe_protocol.py, the data-apis spec, read as pandas' own)
@@ -40,7 +45,7 @@ _PHRASE = (
     rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by"
     # "This file is a copy of the scipy.sparse.csgraph._laplacian module", "A port of FNMatcher
     # from py.path.common": never after a generic lead-in ("Return a copy of Config" is prose)
-    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port){_ASIDE}\s+of)"
+    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port|adaptation){_ASIDE}\s+of)"
     r"(?![\w-])"
 )
 
@@ -218,7 +223,9 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return False
     if kind == COPY_FROM:  # "copy from smem to registers" is an instruction, not a source
         return bool(find_urls(clause) or file_path(without_urls(clause)))
-    if kind in (COPY_OF, PORT_OF):
+    if lead == "any":
+        return kind in _ANY_LEAD_KINDS and _module_source(clause)
+    if kind in (COPY_OF, PORT_OF, ADAPTATION_OF):
         # a URL, module or file path, or a strong source after "from" ("a copy of `glob` from
         # Python 3.5"); a proper noun alone is the object copied ("A copy of the Rotation in
         # CUDA memory", transformers' openfold utils), not a source
@@ -244,6 +251,56 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
     return bool(first) and first.group(0).lower() not in PROSE_START
 
 
+# A comment that opens with a to-do word states work to do, not where code came from (xarray
+# 2024.10.0's concat.py: "TODO: add ignore_index arguments copied from pandas.concat"); only a
+# phrase opening its text, without a lead-in or after a known one, is a note on the code below
+# (pandas 2.2.3's test_numeric.py: "TODO: taken from tests.frame.test_operators, needs cleanup").
+_TODO_RE = re.compile(r"\s*(?:TODO|FIXME|XXX)(?!\w)(?:\s*\([^()]{0,40}\))?\s*[:,-]?\s*", re.IGNORECASE)
+# Any lead-in, up to the phrase, inside one clause ("The mechanisms for resampling CFTimeIndex was
+# copied and adapted from", xarray 2024.10.0's resample_cftime.py): judged by _module_source alone.
+_ANY_LEAD_RE = re.compile(rf"(?P<anylead>[^.!?;:()\[\]]*?\s)(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
+# The verbs that say code was taken (not "based on", "inspired by", the imperative "copy from" or
+# "a copy of" an object): the only phrases read after any lead-in.
+_ANY_LEAD_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "modified_from", "ported_from",
+                             "taken_from", ADAPTATION_OF})
+
+
+# Files of data or prose: "the max length derived from the model's config.json" (vLLM 0.32.0's
+# envs.py) says where a value comes from, not code.
+_DATA_EXTS = _words("json yaml yml toml cfg ini md rst txt ipynb")
+
+
+def _module_source(clause: str) -> bool:
+    """A URL into a repository (not to a data file: a paper, a model's page or its config.json is
+    no code), a file path of code, or a module path of three or more components
+    (``pandas.core.resample``): a source no sentence uses as a common word; a two-part name
+    (``layer.weight_scale``, ``pandas.concat``) may be an attribute or a call."""
+    urls = find_urls(clause)
+    if urls:
+        info = parse_url(urls[0][2])
+        return bool(info.repository) and not _data_file(info.path)
+    plain = without_urls(clause)
+    dotted = qualified_dotted(plain)
+    path = file_path(plain)
+    return bool(path and not _data_file(path) or dotted and dotted.count(".") >= 2)
+
+
+def _data_file(path: str) -> bool:
+    return "." in path.rsplit("/", 1)[-1] and path.rsplit(".", 1)[-1].lower() in _DATA_EXTS
+
+
+def _aside_in_sentence(text: str, start: int) -> bool:
+    """Whether the phrase at ``start`` opens a parenthesis inside a sentence, after a word and
+    followed by more of it: the aside says where the word before it came from, and the sentence
+    goes on about it (xarray 2024.10.0's test_dataarray.py: "The rule (copied from pandas.Series)
+    is keep the current name only if ...", a rule the test checks, not code)."""
+    before = text[:start].rstrip()
+    if not before.endswith("(") or not re.search(r"\w", before[:-1]):
+        return False
+    close = text.find(")", start)
+    return close >= 0 and re.match(r"\s*[\w`'\"]", text[close + 1:]) is not None
+
+
 def replacements(text: str) -> tuple[tuple[str, str], ...]:
     start = REPL_START_RE.search(text)
     if not start:
@@ -267,7 +324,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
     if m.group("inspired"):
         return "inspired_by"
     if m.group("copyof"):
-        return COPY_OF if m.group("copyof").lower() == "copy" else PORT_OF
+        return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
     verb = m.group("verb").lower()
     return {
         "forked": "derived_from",
@@ -284,21 +341,29 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
     ``mid_sentence``: the line continues a sentence from the line above, so a lower-case phrase
     at its start is judged as strictly as one after a generic lead-in.
     """
+    todo = _TODO_RE.match(text)
     starts = sorted({0, *(m.end() for m in _CLAUSE_START_RE.finditer(text))})
     found: list[tuple[int, int, str, str]] = []
     last_end = -1
     for s in starts:
-        if s < last_end or s >= len(text):
+        if s < last_end or s >= len(text) or _aside_in_sentence(text, s):
             continue
         m = KNOWN_RE.match(text, s)
         lead = "known" if m and m.group("lead") else "none"
         if not m:
             m = _GENERIC_RE.match(text, s)
-            if not m or any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()) or m.group("copyof"):
+            if m and m.group("copyof") or m and any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()):
+                m = None
+            lead = "generic"
+        if not m:
+            m = _ANY_LEAD_RE.match(text, s)
+            if not m:
                 continue
+            lead = "any"
+        if s == 0 and mid_sentence and text[:1].islower() and lead != "any":
             lead = "generic"
-        if s == 0 and mid_sentence and text[:1].islower():
-            lead = "generic"
+        if todo and (s != todo.end() or lead not in ("none", "known")):
+            continue  # part of the work to do
         found.append((s, m.end(), _phrase_kind(m), lead))
         last_end = m.end()
     return found

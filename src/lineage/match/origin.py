@@ -56,7 +56,10 @@ speaks for one part of an ``own`` file only, its *section* (:func:`file_sections
 ``MatchParams.origin_sections`` is on): a derived / adapted / copied / ... from marker naming the
 target (``from_target``) or another project's repository by URL (``third_party``; stricter than
 rule 3, which also reads a path or slug) covers the innermost def/class holding it, or, outside
-any, the lines from it to the end of the next def/class. vLLM's ``fused_moe.py`` is its own, but "# Adapted from:
+any, the lines from it to the end of the next def/class; a comment block outside any def/class
+that stands apart from the code below it (a blank line between) heads a part of the module, to
+the next comment outside any def/class or the end of the file, unless its source pins one line
+(:func:`_heading_span`). vLLM's ``fused_moe.py`` is its own, but "# Adapted from:
 https://github.com/sgl-project/sglang/pull/2628" above its ``get_config_file_name`` says that
 function came from sglang.
 
@@ -250,12 +253,13 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
             marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
             for m in copyrights):
         return Origin(THIRD_PARTY, holder(copyrights[0].text), copyrights[0].text, copyrights[0].line)
-    return Origin(sections=file_sections(f, own, target, end, bool(p.origin_section_paragraphs))
+    return Origin(sections=file_sections(f, own, target, end, bool(p.origin_section_paragraphs),
+                                         bool(p.origin_section_headings))
                   if p.origin_sections else ())
 
 
 def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: int,
-                  paragraphs: bool = True) -> tuple[Section, ...]:
+                  paragraphs: bool = True, headings: bool = True) -> tuple[Section, ...]:
     """The sections of an own file (module docstring): per origin marker below the header
     (``header_last``) naming the target, or another project's repository (a URL into it; never the
     upstream itself), the innermost def/class holding it, else the lines from it to the end of
@@ -274,7 +278,7 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
             origin = Origin(THIRD_PARTY, name, m.text, m.line)
         else:
             continue
-        span = _marker_span(f, m.line, paragraphs)
+        span = _marker_span(f, m.line, paragraphs, headings and not m.line_start)
         if span is not None:
             found.append(Section(span[0], span[1], origin))
     out: list[Section] = []
@@ -285,7 +289,7 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
     return tuple(out)
 
 
-def _marker_span(f: FileIndex, line: int, paragraphs: bool = True) -> tuple[int, int] | None:
+def _marker_span(f: FileIndex, line: int, paragraphs: bool = True, heading: bool = False) -> tuple[int, int] | None:
     """The lines a marker at ``line`` (below the header) speaks for (:func:`file_sections`).
 
     With ``paragraphs`` (``MatchParams.origin_section_paragraphs``), a comment marker inside a
@@ -297,8 +301,15 @@ def _marker_span(f: FileIndex, line: int, paragraphs: bool = True) -> tuple[int,
     runner.py, and its other 90 lines were set apart with it); when that paragraph is comments
     alone, the lines from it to the end of the def. A marker at the head of a def's body
     (:func:`_heads_body`; not below a def nested in it) or in a docstring speaks for the def
-    holding it."""
+    holding it.
+
+    With ``heading`` (``MatchParams.origin_section_headings``; the marker's source pins no line),
+    a comment marker outside any def/class whose comment block stands apart from the code below
+    it (a blank line between) heads a part of the module: it speaks for the lines from it to the
+    next comment outside any def/class, or to the end of the file (:func:`_heading_span`)."""
     holding = [d for d in f.definitions if d.start <= line <= d.end]
+    if heading and not holding and (span := _heading_span(f, line)) is not None:
+        return span
     if holding:
         innermost = min(holding, key=lambda d: (d.end - d.start, -d.start))
         comment = 0 < line <= f.n_lines and int(f.kinds[line - 1]) == COMMENT
@@ -319,6 +330,34 @@ def _marker_span(f: FileIndex, line: int, paragraphs: bool = True) -> tuple[int,
     if not after:
         return None
     return line, min(after, key=lambda d: (d.start, -d.end)).end
+
+
+def _heading_span(f: FileIndex, line: int) -> tuple[int, int] | None:
+    """The part of the module a comment block standing apart heads (:func:`_marker_span`): from
+    ``line`` to the row before the next comment outside any def/class, else the file's end; None
+    when ``line`` is no comment or its block runs straight into code (it heads that def alone).
+
+    pandas 2.2.3's ``core/accessor.py``: "Ported with modifications from xarray ... extensions.py",
+    then notes on what changed in ``CachedAccessor`` and in ``_register_accessor``, a blank line,
+    then both and the ``register_*_accessor`` functions built on them (before: only
+    ``CachedAccessor``, and xarray's ``_register_accessor`` counted as copied from pandas). vLLM
+    0.32.0's ``models/pixtral.py``: "#### HF Transformers version of Pixtral ####" / "# Based off
+    .../modeling_pixtral.py" above all the ``PixtralHF*`` classes to the end of the file. A source
+    pinned to a line (vLLM's ``mhc/tilelang_kernels.py``: "Copied from .../mhc.py#L478", above
+    one kernel of many) names one definition and is not read so."""
+    n = f.n_lines
+    if not 0 < line <= n or int(f.kinds[line - 1]) != COMMENT:
+        return None
+    end = line  # the block's last line (1-based); f.kinds[end] is the line below it
+    while end < n and int(f.kinds[end]) == COMMENT:
+        end += 1
+    if end >= n or int(f.kinds[end]) != BLANK:
+        return None
+    inside = np.zeros(n, bool)
+    for d in f.definitions:
+        inside[max(d.start - 1, 0):d.end] = True
+    below = np.flatnonzero((f.kinds[end:] == COMMENT) & ~inside[end:])
+    return line, end + int(below[0]) if len(below) else n
 
 
 def _heads_body(before: np.ndarray) -> bool:

@@ -905,6 +905,13 @@ class MatchParams:
     # holding it (origin._marker_span: transformers' pytest-adapted 15-line block set apart
     # diffusers' copy of its whole 130-line function). 0: the innermost def/class holding it.
     origin_section_paragraphs: int = knob(1, 0, 1)
+    # With 1, a section's comment marker outside any def/class, in a comment block standing apart
+    # from the code below it (a blank line between), whose source pins no line, heads a part of
+    # the module: to the next comment outside any def/class, or the end of the file
+    # (origin._heading_span: pandas 2.2.3's accessor.py, "Ported with modifications from xarray",
+    # spoke for CachedAccessor alone, and xarray's _register_accessor counted as copied from
+    # pandas). 0: the lines from it to the end of the next def/class.
+    origin_section_headings: int = knob(1, 0, 1)
     # With 1, when the third party an upstream file is taken from is itself an upstream of the run
     # (a further --upstream), the lines the target shares with that file whose normal form the
     # third party holds nowhere are the upstream's own, copies from it; the others stay shared
