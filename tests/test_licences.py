@@ -189,6 +189,32 @@ def test_obligations_per_licence_family(run_compare, licence: str) -> None:
     assert "licence-notice" in bare["missing"] and "copyright" in bare["missing"]
 
 
+@pytest.mark.parametrize(("raw", "headers", "expected"), [
+    ("BSD", ("BSD-3-Clause", "BSD-3-Clause"), "BSD-3-Clause"),  # ply 3.11: "License: BSD", no licence file
+    ("BSD License", ("BSD-3-Clause",), "BSD-3-Clause"),
+    ("UNKNOWN", ("MIT",), "MIT"),
+    ("GPL", ("BSD-3-Clause",), ""),  # a licence of another family than the metadata names
+    ("BSD", ("BSD-3-Clause", "BSD-2-Clause"), ""),  # the files disagree
+    ("Free for non-commercial use", ("MIT",), ""),  # metadata text that names something else
+])
+def test_a_release_declaring_no_licence_is_under_the_one_its_files_state(run_compare, raw: str,
+                                                                          headers: tuple[str, ...],
+                                                                          expected: str) -> None:
+    """ply 3.11's METADATA says "License: BSD" and it ships no licence file, while its lex.py and
+    yacc.py carry the BSD-3-Clause text: astropy's copies of its silent files (cpp.py, ygen.py)
+    read "licence unknown". A file without a notice is under the licence its release's files
+    state, when they all state the same one, of the family the metadata names if it names one."""
+    up = {"PKG-INFO": f"Metadata-Version: 2.1\nName: up\nVersion: 1.0\nLicense: {raw}\n",
+          "up/silent.py": _body(1),
+          **{f"up/said{k}.py": HEADERS[h] + _body(k + 2) for k, h in enumerate(headers)}}
+    target = {"tgt/silent.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]}
+    comparison = run_compare(target, [("up", up)])
+    row = comparison.obligations.set_index("target_path").loc["tgt/silent.py"]
+    assert (row["upstream_licence"], row["upstream_licence_from"]) == (
+        (expected, "release notices") if expected else ("", ""))
+    assert (row["conflict"] == "unknown") == (not expected)
+
+
 def _text(header: str) -> str:
     """A notice header as a licence file's text."""
     return header.replace("# ", "").replace("#", "")

@@ -563,6 +563,44 @@ def test_copyright(comment: str) -> None:
     assert m.text == comment[2:]
 
 
+def test_a_copyright_line_of_years_alone_takes_its_holders_from_the_lines_below() -> None:
+    """ply 3.11's lex.py: "Copyright (C) 2001-2018" / "David M. Beazley (Dabeaz LLC)" / "All rights
+    reserved.": the holder is on the next line (the marker named nobody, and an attribution drawn
+    from it credited "Copyright (C) 2001-2018"); configobj lists its holders one per line below a
+    legend. The statement stops at licence prose, a blank line or another marker, and takes no
+    line that names no one."""
+    from lineage.licences.notices import holder
+
+    m = one("# Copyright (C) 2001-2019\n# Wendel Q. Marsh (Marsh Works LLC)\n# All rights reserved.\n#\n"
+            "# Redistribution and use in source and binary forms\n")
+    assert m.text == "Copyright (C) 2001-2019 Wendel Q. Marsh (Marsh Works LLC)"
+    assert holder(m.text) == "wendel q. marsh marsh works llc"
+    m = one("# Copyright (C) 2005-2014:\n# (name) : (email)\n# Ada Quill: ada AT example DOT org\n"
+            "# Bo Reed: bo AT example DOT org\n\nimport os\n")
+    assert m.text == ("Copyright (C) 2005-2014: (name) : (email) Ada Quill: ada AT example DOT org "
+                      "Bo Reed: bo AT example DOT org")
+    # nothing to take: licence prose, a blank comment line, lower-case prose, a holder on the line
+    for src in ("# Copyright (C) 2007\n# All rights reserved\n", "# Copyright 2024\n#\n# Wendel Marsh\n",
+                "# Copyright (c) 2020\n# Licensed under the Apache License, Version 2.0\n",
+                "# Copyright (c) 2020\n# see below\n", "# Copyright 2020 Wendel Marsh\n# Bo Reed\n"):
+        assert one(src).text == src.split("\n")[0][2:], src
+    # a code line's trailing comment takes nothing from the lines below, nor does a docstring (plain
+    # text: licence files, read as docstrings, are read by lineage.licences.declared)
+    assert one("x = 1  # Copyright (c) 2020\n# Wendel Marsh\n").text == "Copyright (c) 2020"
+    assert one('"""\nCopyright (c) 2020\nWendel Marsh\n"""\n').text == "Copyright (c) 2020"
+
+
+def test_file_markers_read_a_copyright_holder_list_as_the_whole_file_reader_does() -> None:
+    from lineage.markers import find_file_markers
+
+    lines = ["x = 1"] * 9 + ["# Copyright (C) 2005-2014:", "# (name) : (email)",
+                             *(f"# Holder{k} Quill" for k in range(6)), "#", "y = 2"]
+    kinds = ["code"] * 9 + ["comment"] * 9 + ["code"]
+    found = find_file_markers(lines, kinds)
+    assert found == find_markers(lines, kinds)
+    assert found[0].text.endswith("Holder4 Quill")  # six lines below it at most
+
+
 @pytest.mark.parametrize(
     "comment",
     [
@@ -900,8 +938,9 @@ def test_file_markers_skip_hints_in_code_without_a_comment() -> None:
     kinds[26] = "comment"
     kinds[40] = "docstring"
     # The code line holding '#' and the comment and docstring lines are searched; the string in code is not.
-    assert hint_windows(lines, kinds) == [(0, 5), (22, 31), (36, 42)]
-    assert hint_windows(lines) == [(0, 5), (9, 18), (22, 31), (36, 42)]
+    # (windows of 6 lines either side: a copyright line's holders may sit up to 6 lines below it)
+    assert hint_windows(lines, kinds) == [(0, 7), (20, 33), (34, 42)]
+    assert hint_windows(lines) == [(0, 33), (34, 42)]
     assert find_file_markers(lines, kinds) == find_markers(lines, kinds)
     assert [m.line for m in find_file_markers(lines, kinds)] == [27, 41]  # 1-based
 

@@ -53,11 +53,10 @@ from lineage.licences.notices import (
     holder,
     is_template,
     notice_expression,
-    notice_words,
     offers_choice,
 )
 from lineage.markers import find_markers
-from lineage.markers.attribution import is_copyright
+from lineage.markers.attribution import may_name_holder
 from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
 if TYPE_CHECKING:
@@ -349,10 +348,6 @@ _TRAILING_RE = re.compile(r"\s+(?:or|and)$|(?<=\.)\s+(?:It|This|That)\s+(?:is|wa
                           r"(?:licen[cs]ed|distributed|released|available|provided)\b.*$")
 
 
-def _names_holder(line: str) -> bool:
-    """Whether ``line``, below a copyright line that names no holder, can be its holder: not a
-    copyright statement of its own nor a line of licence text."""
-    return not is_copyright(line.strip()) and not notice_words(line)
 
 
 def _whole_statement(lines: list[str], k: int, text: str) -> str:
@@ -371,7 +366,7 @@ def _whole_statement(lines: list[str], k: int, text: str) -> str:
     # a quoted statement goes on to its closing quote, over at most a few lines ("...Python
     # Software Foundation; All" / "Rights Reserved\" are retained" in CPython's licence)
     while ((text.rstrip().endswith(",") or (quoted and not closed and k < last)
-            or (not holder(text) and k + 1 < len(lines) and _names_holder(lines[k + 1])))
+            or (not holder(text) and k + 1 < len(lines) and may_name_holder(lines[k + 1])))
            and k + 1 < len(lines) and lines[k + 1].strip()):
         k += 1
         closed = closed or '"' in lines[k]

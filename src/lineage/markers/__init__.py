@@ -110,7 +110,11 @@ Other markers
   reader, not where the code came from (``urls.is_document``).
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
 * ``copyright``: ``SPDX-FileCopyrightText: ...`` or text starting with "Copyright" (or ``©``)
-  followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project.
+  followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project. A
+  comment line of the word, sign and years alone ("Copyright (C) 2001-2018") names its holders on
+  the comment lines below: the marker's text runs on to the end of that paragraph, at most
+  ``attribution.HOLDER_LINES`` lines, and stops before licence prose or another marker
+  (``detect._holder_lines``; nothing is taken unless a line names someone).
   Also the ASF header's "Licensed to HOLDER under one [or more contributor license agreements]"
   (elasticsearch's "Licensed to Elasticsearch B.V. under one or more contributor"), HOLDER with
   a proper noun: ASF policy puts that line where a copyright line would be, so it names the

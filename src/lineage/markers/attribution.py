@@ -49,6 +49,33 @@ _LICENCE_TERM_RE = re.compile(r"(?:notices?|holders?|owners?|licen[cs]es?|laws?|
 ASF_HOLDER_RE = re.compile(r"^licensed to (?P<holder>\S.*?)\s*\bunder\s+one(?:\s+or\s+more\b|\s*$)", re.IGNORECASE)
 
 
+# A copyright line of the word, its sign and years alone ("Copyright (C) 2001-2018" in ply 3.11's
+# lex.py and yacc.py, "Copyright (C) 2005-2014:" in configobj's) names its holders on the lines
+# below it. In a comment block the statement runs on to the end of its paragraph, at most
+# HOLDER_LINES lines (a holder list, one per line: configobj names four; markers.detect); a
+# licence file's, wrapped prose, on to the next line (licences.declared). Either way not into a
+# line that cannot name a holder (:func:`may_name_holder`).
+HOLDER_LINES = 6
+_YEARS_ONLY_RE = re.compile(r"(?:spdx-filecopyrighttext\s*:|\bportions\b|\bcopyright\b|\(c\)|©|"
+                            r"\b(?:19|20)\d\d\b|\bpresent\b|\ball\s+rights\s+reserved\b|[\s,.:;–-])*",
+                            re.IGNORECASE)
+# Licence text: the words every licence notice holds (licences.notices.notice_words), and the
+# reservation and warranty lines of a copyright header.
+_LICENCE_PROSE_RE = re.compile(r"licen|permission|redistribution|\ball rights reserved\b|\bwarrant", re.IGNORECASE)
+
+
+def names_no_holder(text: str) -> bool:
+    """Whether a copyright line is its word, sign and years alone, with no holder named on it."""
+    return _YEARS_ONLY_RE.fullmatch(text.strip()) is not None
+
+
+def may_name_holder(text: str) -> bool:
+    """Whether a line below a copyright line that names no holder can name its holder: not a
+    copyright line of its own nor licence text ("All rights reserved.", "Redistribution and use
+    ...", "Licensed under ...")."""
+    return not is_copyright(text.strip()) and _LICENCE_PROSE_RE.search(text) is None
+
+
 def notice_holder(text: str) -> str:
     """The holder an ASF-style notice line names ("Licensed to Elasticsearch B.V. under one or
     more contributor" -> "Elasticsearch B.V."); "" for any other text. Holder readers strip a

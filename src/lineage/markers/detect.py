@@ -8,9 +8,12 @@ from dataclasses import replace
 from lineage.markers.attribution import (
     ATTRIBUTION_KINDS,
     COPYRIGHT_RE,
+    HOLDER_LINES,
     SPDX_COPYRIGHT_RE,
     SPDX_LICENCE_RE,
     is_copyright,
+    may_name_holder,
+    names_no_holder,
     notice_holder,
 )
 from lineage.markers.naming import project_from_text, repository_project
@@ -27,6 +30,7 @@ from lineage.markers.vocabulary import (
     dangling,
     file_path,
     first_clause,
+    has_proper_noun,
     phrase_matches,
     qualified_dotted,
     replacements,
@@ -142,7 +146,8 @@ def _detect(
     if spdx_copy:
         out.append((spdx_copy.start(), Marker(line=line, kind="copyright", text=one_line(text))))
     elif is_copyright(text):
-        out.append((0, Marker(line=line, kind="copyright", text=one_line(text))))
+        held = _holder_lines(seg, selected, consumed, last) if names_no_holder(text) else []
+        out.append((0, Marker(line=line, kind="copyright", text=one_line(" ".join([text, *held])))))
 
     covered: list[tuple[int, int]] = []
     matches = phrase_matches(text, _mid_sentence(seg, selected))
@@ -187,6 +192,28 @@ def _detect(
                 )
             )
     return out
+
+
+def _holder_lines(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
+                  ) -> list[str]:
+    """The text of the lines below a copyright line that names no holder (after line ``last``),
+    which name its holders: the rest of its paragraph, at most ``HOLDER_LINES``, up to a line that
+    starts a marker or cannot name a holder (``may_name_holder``: "All rights reserved."); none
+    unless one of them names someone. ply's "Copyright (C) 2001-2018" / "David M. Beazley (Dabeaz
+    LLC)" credited nobody in an attribution, and no holder could be kept or compared. Comments
+    only: plain text (a licence file, read as a docstring) is wrapped prose, whose statements
+    :func:`lineage.licences.declared.copyright_lines` reads whole."""
+    if not seg.whole_line or seg.source != "comment":
+        return []
+    held: list[str] = []
+    at = last
+    while len(held) < HOLDER_LINES:
+        nxt = _next_segment(selected, at, seg.source, consumed)
+        if nxt is None or _starts_marker(nxt.text) or not may_name_holder(nxt.text):
+            break
+        held.append(nxt.text)
+        at = nxt.line
+    return held if any(has_proper_noun(text) for text in held) else []
 
 
 def _points_at_a_file(text: str) -> bool:

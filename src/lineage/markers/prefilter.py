@@ -13,6 +13,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Sequence
 
+from lineage.markers.attribution import HOLDER_LINES
+
 HINTS: tuple[str, ...] = (
     # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by, "a copy of", "a port of",
     # "a port (...) of": with its space, "port" alone is in every "import"; "an adaptation of")
@@ -22,8 +24,9 @@ HINTS: tuple[str, ...] = (
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
 )
 # Lines read around a hit: a phrase's source, URL or "with A->B" may sit up to two lines below
-# it, and a line's judgement looks at the line above.
-WINDOW = 4
+# it, a line's judgement looks at the line above, and a copyright line of years alone takes its
+# holders from up to HOLDER_LINES lines below.
+WINDOW = max(4, HOLDER_LINES)
 _SEGMENT_KINDS = ("comment", "docstring")  # lines whose whole text the reader reads
 
 

@@ -12,7 +12,14 @@ from lineage.licences.expressions import choices
 from lineage.licences.notices import copyright_key
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
-from lineage.results.obligations import MISSING_KINDS, UNDER, source_licence, split_copyrights, terms
+from lineage.results.obligations import (
+    MISSING_KINDS,
+    RELEASE_NOTICES,
+    UNDER,
+    source_licence,
+    split_copyrights,
+    terms,
+)
 
 if TYPE_CHECKING:
     from lineage.report.folder import ReportFolder
@@ -35,7 +42,8 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         notices = f"; NOTICE: {', '.join(lic.notice_paths)}" if lic.notice_paths else ""
         out.append(f"Upstream {md_text(label)}: declared {md_code(lic.declared or 'unknown')}"
                    + (f" ({md_text(lic.declared_from)}{md_text(notices)})." if lic.declared_from
-                      else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths)))
+                      else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths))
+                   + _release_sentence(table, label, lic.declared_raw))
     out.append("")
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]
@@ -64,6 +72,20 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         out += md_table(["target file", "upstream file", "copied lines", "upstream licence", "missing"],
                         ["---", "---", "---:", "---", "---"], rows, len(ranked), "obligations.csv")
     return out
+
+
+def _release_sentence(table: pd.DataFrame, label: str, raw: str) -> str:
+    """For an upstream that declares no licence lineage can read: what its metadata says, and the
+    licence its files state when the copied files without a notice were taken to be under it
+    (``upstream_licence_from`` ``release notices``; ``""`` otherwise)."""
+    rows = table[(table["upstream"] == label) & (table["upstream_licence_from"] == RELEASE_NOTICES)] \
+        if len(table) else table
+    if rows.empty:
+        return ""
+    said = f"its metadata's {md_code(raw)} names no one licence; " if raw else ""
+    return (f" {said[:1].upper()}{said[1:]}{'its' if said else 'Its'} files' licence notices all state "
+            f"{md_code(str(rows['upstream_licence'].iloc[0]))}, taken for {len(rows):,} pairs whose upstream "
+            f"file has none (`upstream_licence_from` {md_code(RELEASE_NOTICES)}).")
 
 
 def _choice_sentence(declared: str, has_notice_file: bool) -> str:

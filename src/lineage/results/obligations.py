@@ -8,8 +8,10 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   provenance marker naming an upstream: yes/no).
 * ``upstream_licence``: the upstream file's licence, first of: its SPDX-License-Identifier, the
   notices in its head, the licence file of the sub-folder it sits in (a vendored library's), the
-  upstream's declared licence. ``upstream_licence_from`` says which (``spdx``, ``notice``,
-  ``folder:<licence file>``, ``declared``; ``""`` when none is known). When that licence offers a
+  upstream's declared licence, the licence the upstream's own files state
+  (:func:`release_licence`: a release that declares none it can be read as). ``upstream_licence_from``
+  says which (``spdx``, ``notice``, ``folder:<licence file>``, ``declared``, ``release notices``;
+  ``""`` when none is known). When that licence offers a
   choice (``A OR B``; the choices are its disjunctive normal form, :func:`lineage.licences.expressions.choices`)
   the recipient may take any one, so the columns from ``keeps_copyright`` to ``notice_lines_missing``
   and ``missing`` are those of the choice that leaves least missing in the target file (a
@@ -23,7 +25,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
-  else the target's declared licence (``declared``).
+  else the target's declared licence (``declared``), else the licence its files state
+  (``release notices``, as for an upstream).
 * ``keeps_copyright``: every upstream holder is named by a copyright line of the target file,
   or of the licence files that speak for it (its sub-folder's, a vendored library's, else the
   root's: MIT's "the above copyright notice ... shall be included in all copies" is met by the
@@ -64,7 +67,7 @@ import pandas as pd
 
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
-from lineage.licences.expressions import choices, licence_ids
+from lineage.licences.expressions import choices, licence_ids, normalise
 from lineage.licences.notices import fold, keeps_holders, with_included
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
@@ -138,7 +141,42 @@ class _FileLicences:
         return self.seen[path]
 
 
-def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence) -> tuple[str, str]:
+_TARGET = "\0target"  # the target's key among the upstream labels (no label holds a NUL)
+RELEASE_NOTICES = "release notices"  # upstream_licence_from of a licence its release's files state
+_LICENCE_WORD_RE = re.compile(r"\s+licen[cs]e$", re.IGNORECASE)
+
+
+def _names_family_only(raw: str, expression: str) -> bool:
+    """Whether metadata licence text that names no licence lineage can read (``raw``) names nothing,
+    or only the family ``expression`` belongs to ("BSD" or "BSD License" for BSD-3-Clause)."""
+    family = _LICENCE_WORD_RE.sub("", raw.strip())
+    if not family or family.upper() == "UNKNOWN":
+        return True
+    ids = licence_ids(expression)
+    return bool(ids) and all(i.lower().startswith(family.lower() + "-") for i in ids)
+
+
+def release_licence(lic: _FileLicences, source: SourceLicence) -> str:
+    """The licence a release's own files state, for a release whose metadata and root licence
+    files state none lineage can read: the one expression the SPDX lines and licence notices of
+    its files (those no sub-folder licence file governs) state, when they all state the same one,
+    of the family its metadata names if it names one. ply 3.11 declares "License: BSD" and ships
+    no licence file; its lex.py and yacc.py carry the BSD-3-Clause text, and its silent files read
+    "licence unknown" (4 "compatibility unknown" pairs in astropy 6.1.4, whose ``extern/ply``
+    is ply 3.11). ``""`` when the release declares a licence, or its files state none or several."""
+    if source.declared:
+        return ""
+    stated = {normalise(found.expression) for f in lic.tree.files
+              if not source.folder_licence(f.path)[0] and (found := lic.get(f.path)).expression}
+    if len(stated) != 1:
+        return ""
+    (expression,) = stated
+    return expression if expression and _names_family_only(source.declared_raw, expression) else ""
+
+
+def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence, release: str = "") -> tuple[str, str]:
+    """A file's licence and where it came from (module docstring, ``upstream_licence``);
+    ``release``: :func:`release_licence` of its tree."""
     if lic.expression:
         return lic.expression, lic.found_by
     expression, licence_file = source.folder_licence(path)
@@ -146,6 +184,8 @@ def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence) -> tup
         return expression, f"folder:{licence_file}"
     if source.declared:
         return source.declared, "declared"
+    if release:
+        return release, RELEASE_NOTICES
     return "", ""
 
 
@@ -267,20 +307,26 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     target_digest = {f.path: f.digest for f in target.files}
     up_lic = {label: _FileLicences(tree, head_lines) for label, tree in zip(upstream_names, upstreams, strict=True)}
     up_source = {label: source_licence(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
+    # read only when a release declares no licence (each file's head once, memoised)
+    released: dict[str, str] = {}
     rows = []
     for g in groups.itertuples(index=False):
         label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
         source = up_source[label]
         up_file = up_lic[label].get(up_path)
         t_file = target_lic.get(t_path)
-        up_licence, up_from = _upstream_licence(up_path, up_file, source)
+        if label not in released:
+            released[label] = release_licence(up_lic[label], source)
+        up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label])
         if up_file.copyrights:
             up_copyrights, copyrights_from = up_file.copyrights, "file"
         else:
             up_copyrights = source.file_fallback_copyrights
             copyrights_from = "source" if up_copyrights else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
-        t_licence, t_from = _upstream_licence(t_path, t_file, target_source)
+        if _TARGET not in released:
+            released[_TARGET] = release_licence(target_lic, target_source)
+        t_licence, t_from = _upstream_licence(t_path, t_file, target_source, released[_TARGET])
         modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
                                 copyrights_from, modified, source, up_file.changes)
