@@ -848,8 +848,9 @@ def check_html(r: Report) -> list[Check]:
         copied = int(p["verbatim_lines"] + p["near_lines"])
         texts = [c[0] for c in cells]
         shared = int(p["shared_third_party_lines"] + p["shared_from_target_lines"])
+        upstream = row.upstream_path or (f"{row.shared_upstream_path} (shared, not counted)" if shared else "")
         want = [row.target_path, f"{int(p['nonblank_lines']):,}", f"{int(p['verbatim_lines']):,}",
-                f"{int(p['near_lines']):,}", texts[4] if len(texts) > 4 else "", row.upstream_path, row.marker,
+                f"{int(p['near_lines']):,}", texts[4] if len(texts) > 4 else "", upstream, row.marker,
                 f"{shared:,}"]
         index.compare(row.target_path, texts, want)
         index.checked += 1

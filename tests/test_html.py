@@ -291,6 +291,8 @@ def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(t
     assert page.count(" class=s title='shared: third_party:fastlib'>") == shared
     index = (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
     assert f"<a href='{page_name('tgt/kernels.py')}'>" in index
+    # no upstream file copied from: the index names the one its shared lines are set apart with
+    assert "up/<wbr>third_party/<wbr>fastlib/<wbr>kernels.py (shared, not counted)" in index
     assert re.search(rf"<td title=''><td data-v={shared}>{shared:,}</tr>|<td title=''><td data-v={shared}>{shared:,}",
                      index)
     assert not (tmp_path / "html" / page_name("tgt/mine.py")).exists()  # nothing shared, copied or marked

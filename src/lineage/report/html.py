@@ -216,6 +216,8 @@ def _index_row(row, name: str) -> str:  # type: ignore[no-untyped-def]
     share = row.copied / row.nonblank_lines if row.nonblank_lines else 0.0
     marker = str(row.marker)
     up = str(row.upstream_path)
+    if not up and row.shared:  # nothing copied: the upstream file its shared lines are set apart with
+        up = f"{row.shared_upstream_path} (shared, not counted)"
     return (f"<tr><td><a href='{esc(name)}'>{_breakable(row.target_path)}</a>"
             f"<td data-v={row.nonblank_lines}>{row.nonblank_lines:,}"
             f"<td data-v={row.verbatim_lines}>{row.verbatim_lines:,}"
