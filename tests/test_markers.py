@@ -962,3 +962,23 @@ def test_hugging_face_hub_urls() -> None:
     # a model page names a model, not a file of code
     m = one("# Adapted from https://huggingface.co/org/Model-1 (the reference code)\n")
     assert (m.repository, m.path) == ("", "")
+
+
+@pytest.mark.parametrize(("line", "project"), [
+    ("# Based on what Quillwort uses internally in sedge.lru_cache.", "Quillwort"),  # xarray's file_manager.py
+    ("# Adapted from the Sedge implementation", "Sedge"),
+])
+def test_a_pronoun_opening_the_source_clause_names_no_project(line: str, project: str) -> None:
+    assert one(line).project == project
+
+
+def test_an_issue_link_beside_the_source_names_no_repository() -> None:
+    """xarray's datatree.py: "Copied from xarray.Dataset so as not to call type(self) ... (see
+    https://github.com/xarray-contrib/datatree/issues/188)": the source is the dotted name; the
+    issue is a reference (the marker named datatree's repository). A pull request still names the
+    repository the code came from (vLLM's "Adapted from: https://github.com/sgl-project/sglang/pull/2628")."""
+    m = one("# Copied from quillwort.Dataset so as not to call type(self), which breaks "
+            "(see https://github.com/sedge-contrib/mossy/issues/188).\n")
+    assert (m.repository, m.path, m.project) == ("", "quillwort.py", "quillwort")
+    pr = one("# Adapted from: https://github.com/sedge-project/sedge/pull/2628\n")
+    assert (pr.repository, pr.project) == ("sedge-project/sedge", "sedge")

@@ -47,11 +47,20 @@ def _starts_marker(text: str) -> bool:
     )
 
 
+_REFERENCE_URL_RE = re.compile(r"^(?:https?://)?(?:www\.)?git(?:hub|lab)\.com/(?:[^/\s]+/)+(?:-/)?(?:issues|discussions)/\d",
+                               re.IGNORECASE)
+
+
 def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
     """Fill the fields of an accepted phrase marker; ``rest`` includes attached lines."""
     info = UrlInfo()
     urls = find_urls(rest)
     for _, _, url in urls:
+        # a link to an issue or a discussion is a reference, not the code's source ("Copied from
+        # xarray.Dataset so as not to call type(self) ... (see https://github.com/xarray-contrib/
+        # datatree/issues/188)", xarray's datatree.py, named datatree its project)
+        if _REFERENCE_URL_RE.search(url):
+            continue
         info = parse_url(url)
         if info.repository:
             break

@@ -21,7 +21,10 @@ _NAME_RE = re.compile(r"[A-Za-z][\w+-]*[\w+]|[A-Za-z]")
 # Words that may stand before the name of a project in a phrase's source ("from the vLLM repo").
 _BEFORE_NAME = frozenset(
     {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "my", "his", "her",
-     "original", "official", "upstream"}
+     "original", "official", "upstream",
+     # pronouns opening a clause ("Based on what Python uses internally in functools.lru_cache",
+     # xarray's file_manager.py, named the project "what")
+     "what", "which", "how", "where", "whatever", "whichever"}
 )
 
 
