@@ -1004,3 +1004,27 @@ def test_a_holder_of_the_same_organisation_keeps_the_copyright() -> None:
     assert not keeps_holders(["Copyright 2020 The Hugging Face Fans Club"], mine)
     # a holder that is group words alone names no organisation
     assert not keeps_holders(["Copyright 2020 The Authors"], ["Copyright 2020 The Other Authors"])
+
+
+def test_the_licence_text_settles_which_bsd_a_metadata_name_meant(tmp_path: Path) -> None:
+    """configobj 5.0.8: METADATA "License: BSD (2 clause)" over a LICENSE holding the third,
+    no-endorsement clause: the text is the licence (BSD-3-Clause). A text that agrees, or names
+    no BSD variant, leaves the metadata's name; a GPL name is never replaced by its text's."""
+    import zipfile
+
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    bsd3 = _text(HEADERS["BSD-3-Clause"])
+    cases = [("BSD (2 clause)", bsd3, "BSD-3-Clause"), ("BSD-3-Clause", bsd3, "BSD-3-Clause"),
+             ("BSD (2 clause)", _text(HEADERS["MIT"]), "BSD-2-Clause"),
+             ("GPL-2.0-or-later", _text(HEADERS["GPL-3.0-or-later"]), "GPL-2.0-or-later")]
+    for k, (field, text, declared) in enumerate(cases):
+        wheel = tmp_path / f"pkg{k}-1.0-py3-none-any.whl"
+        with zipfile.ZipFile(wheel, "w") as z:
+            z.writestr(f"pkg{k}-1.0.dist-info/METADATA",
+                       f"Metadata-Version: 2.1\nName: pkg{k}\nVersion: 1.0\nLicense: {field}\n\n")
+            z.writestr(f"pkg{k}-1.0.dist-info/LICENSE", text)
+            z.writestr(f"pkg{k}/__init__.py", "x = 1\n")
+        with open_source(str(wheel)) as source:
+            assert read_source_licence(source).declared == declared, (field, declared)

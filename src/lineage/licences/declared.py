@@ -484,6 +484,28 @@ def _from_pyproject(raw: bytes) -> tuple[str, str, str]:
     return "", "", ""
 
 
+# Licence families whose variants a short METADATA name may mislabel, and which the licence text
+# itself settles: BSD's number of clauses is what the text says (configobj 5.0.8: "License: BSD
+# (2 clause)" over a LICENSE with the third, no-endorsement clause). Not the GPL: a "GPLv2 or
+# later" project often ships the GPL-3.0 text, and its notice, not the text, says which it is.
+_TEXT_DECIDES_FAMILIES = ("BSD-",)
+
+
+def _text_decides_variant(declared: str, declared_from: str, files: list[LicenceFile]) -> tuple[str, str]:
+    """``(declared, declared_from)``, or the root licence files' one licence of the same family
+    (:data:`_TEXT_DECIDES_FAMILIES`) when the METADATA ``License`` field named another variant."""
+    ids = licence_ids(declared) if declared_from == "METADATA License" else ()
+    family = next((f for f in _TEXT_DECIDES_FAMILIES if len(ids) == 1 and ids[0].startswith(f)), "")
+    if not family:
+        return declared, declared_from
+    root = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
+    same = sorted(i for i in root if i.startswith(family))
+    if len(same) != 1 or same[0] == ids[0]:
+        return declared, declared_from
+    paths = ", ".join(f.path for f in files if f.folder == "" and same[0] in licence_ids(f.expression))
+    return same[0], f"licence files: {paths} (METADATA License named {ids[0]})"
+
+
 def read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
@@ -514,6 +536,7 @@ def read_source_licence(source: Source) -> SourceLicence:
     meta = _from_metadata(source.read(meta_path)) if meta_path else None
     if meta is not None:
         declared, declared_from, raw = meta.declared, meta.declared_from, meta.raw
+        declared, declared_from = _text_decides_variant(declared, declared_from, files)
     if not declared:
         declared, statement, declared_from = _stated_choice(files, texts)
         if declared:
