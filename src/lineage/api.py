@@ -32,7 +32,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import package_roots, same_project, upstream_names
+from lineage.index.project import package_roots, same_project, top_level, upstream_names
 from lineage.index.vendoring import (
     package_paths,
     pinned_upstreams,
@@ -215,14 +215,16 @@ def compare(target: str | os.PathLike[str], upstreams: Sequence[str | os.PathLik
 
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams,
                   vendored: dict[str, list[Marker]] | None = None, pinned: Sequence[int] = (),
-                  roots: frozenset[str] = frozenset()) -> str:
+                  roots: frozenset[str] = frozenset(), tops: frozenset[str] = frozenset()) -> str:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
     without a line number), which a file's own bytes do not show; ``pinned`` the upstream each
     target file's record pins (:func:`lineage.index.vendoring.pinned_upstreams`, which also reads
     the upstreams' versions); ``roots`` which of src/ and lib/ are packages of the target
-    (:func:`lineage.index.project.package_roots`: a file's top package, for the import test)."""
+    (:func:`lineage.index.project.package_roots`: a file's top package, for the import test);
+    ``tops`` the target tree's top-level names (:func:`lineage.index.project.top_level`: which
+    of its packages stands where an upstream's did, for the same test)."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
@@ -234,6 +236,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
         parts["pinned"] = list(pinned)
     if roots:
         parts["target_package_roots"] = sorted(roots)
+    if tops:
+        parts["target_tops"] = sorted(tops)
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -323,12 +327,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                       for tree in upstreams])
 
     pinned = pinned_upstreams(target, upstreams, own_names)
-    roots = package_roots([f.path for f in target.files] + [p for p, _ in target.skipped])
-    context = match_context(upstreams, labels, params, vendored, pinned, roots)
+    target_paths = [f.path for f in target.files] + [p for p, _ in target.skipped]
+    roots = package_roots(target_paths)
+    tops = frozenset(top.name for top in top_level(target_paths))
+    context = match_context(upstreams, labels, params, vendored, pinned, roots, tops)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
-                          match_memo if match_memo is not None else {}, pinned, roots, match_contexts)
+                          match_memo if match_memo is not None else {}, pinned, roots, match_contexts, tops)
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table

@@ -778,6 +778,14 @@ class MatchParams:
     # unchanged but for what the rename and isort do to every file; as near lines, alone, the
     # lone-line rule dropped them. 0: verbatim imports only.
     lone_placed_import_variants: int = knob(1, 0, 1)
+    # With 1, when the target tree and an upstream tree differ in exactly one top-level name each
+    # (``lineage.match.imports.tree_rename``), that is the renamed package for every target file
+    # (the import rules above, ``near_imports_same_module``): ssh 1.8.0's demos and tests write
+    # ``import ssh`` where paramiko 1.8.0's wrote ``import paramiko``, but paramiko's sdist holds
+    # ``demos/``, ``test.py`` and ``setup_helper.py`` beside ``paramiko/``, so which of its four
+    # names was renamed went untold and the 12 imports were ``none``. 0: the target file's own top
+    # package against the upstream's one top-level name only.
+    import_tree_rename: int = knob(1, 0, 1)
     # With 1, in such a pair (the file's later version, linked by its content), a ``def`` header
     # paired near with the upstream header of the same name, which each file defines once, is
     # evidence on its own: the method's later signature (annotations added, parameters edited:
