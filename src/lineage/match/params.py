@@ -945,6 +945,13 @@ class MatchParams:
     # ``pagerange.py`` against PyPDF2 1.26.0's: 60 code lines were set apart as Steve Witham's
     # third-party code. 0: copyright lines alone decide.
     origin_own_link_claims: int = knob(1, 0, 1)
+    # With 1, an author name the target's metadata declares too stands for the upstream (a
+    # copyright line naming it marks a file) only when a copyright line of the upstream names it
+    # (``lineage.api.unheld_shared_authors``; two releases of one project aside): ssh 1.8.0's
+    # "Copyright (C) 2011 Jeff Forcier", written over paramiko's Robey Pointer lines, made 58 of
+    # its files marked for paramiko 1.8.0, whose metadata names Jeff Forcier. 0: every declared
+    # author name marks.
+    marking_shared_author_held: int = knob(1, 0, 1)
     # With 1, a copyright line naming the target's authors makes an upstream file ``from_target``
     # (origin rule 1) only when that holder is not also one of the upstream's own holders (as
     # rule 4 finds them: its licence files', or another main one's organisation; a main holder
