@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 import treegen
+from conftest import Runner
 
 from lineage import results
 from lineage.api import Comparison, compare, match_context
@@ -101,3 +102,33 @@ def test_bad_input_is_a_lineage_error(pair: tuple[Path, Path, treegen.Upstream],
         compare(str(tmp_path / "missing"), [str(pair[1])], settings=PLAIN)
     with pytest.raises(LineageError, match="jobs must be"):
         RunSettings(jobs=0)
+
+
+def _shared_author_pair(upstream_holder: str) -> tuple[dict[str, str], dict[str, str]]:
+    """A fork (``brook``) of a project (``rill``) whose metadata both name Ada Quill as author; the
+    fork's file replaced the upstream file's copyright line (``upstream_holder``'s) with Ada
+    Quill's over the same code."""
+    body = "".join(f"def step_{k}(value, scale):\n    total = value * scale + {k}\n"
+                   f"    return total - (value // {k + 2})\n\n\n" for k in range(12))
+    meta = "Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\nAuthor: Ada Quill\n"
+    upstream = {"PKG-INFO": meta.format(name="rill"), "rill/__init__.py": "",
+                "rill/steps.py": f"# Copyright (C) 2003 {upstream_holder}\n\n{body}"}
+    target = {"PKG-INFO": meta.format(name="brook"), "brook/__init__.py": "",
+              "brook/steps.py": f"# Copyright (C) 2011 Ada Quill\n\n{body}"}
+    return target, upstream
+
+
+def test_an_author_both_declare_marks_only_as_the_upstreams_holder(run_compare: Runner) -> None:
+    """A copyright line naming an author the target's metadata declares too is the target's own
+    claim unless the upstream's own copyright lines name that author (``unheld_shared_authors``,
+    ``marking_shared_author_held``): ssh 1.8.0's "Copyright (C) 2011 Jeff Forcier" over paramiko
+    1.8.0's Robey Pointer lines marked 58 files for paramiko, whose metadata names Jeff Forcier."""
+    target, upstream = _shared_author_pair("Ben Ortolan")
+    files = run_compare(target, [("rill", upstream)]).files.set_index("target_path")
+    assert files.loc["brook/steps.py", "verbatim_code_lines"] > 30
+    assert files.loc["brook/steps.py", "marker"] == ""
+    off = run_compare(target, [("rill", upstream)], params=MatchParams(marking_shared_author_held=0))
+    assert off.files.set_index("target_path").loc["brook/steps.py", "marker_kind"] == "copyright"
+    target, upstream = _shared_author_pair("Ada Quill")  # the upstream's holder: a credit
+    files = run_compare(target, [("rill", upstream)]).files.set_index("target_path")
+    assert files.loc["brook/steps.py", "marker"] == "Copyright (C) 2011 Ada Quill"

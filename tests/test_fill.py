@@ -925,6 +925,18 @@ def test_as_upstream_package_renames_the_module_where_it_stands() -> None:
     assert as_upstream_package("x = 1", fork) is None
 
 
+def test_tree_rename_is_the_one_top_level_name_each_side_lacks() -> None:
+    from lineage.match.imports import tree_rename
+
+    scripts = frozenset({"demos", "test", "setup_helper"})
+    assert tree_rename(scripts | {"ssh"}, scripts | {"paramiko"}) == ("ssh", "paramiko")
+    assert tree_rename(frozenset({"newpkg"}), frozenset({"oldpkg"})) == ("newpkg", "oldpkg")
+    assert tree_rename(frozenset({"pkg", "demos"}), frozenset({"pkg", "demos"})) is None  # nothing renamed
+    assert tree_rename(frozenset({"a", "b"}), frozenset({"c"})) is None  # which one stands for "c": untold
+    assert tree_rename(frozenset({"a"}), frozenset({"c", "d"})) is None
+    assert tree_rename(frozenset(), frozenset({"c"})) is None  # the target's names unknown
+
+
 def test_as_upstream_folder_renames_the_folder_above_the_module() -> None:
     from lineage.match.imports import as_upstream_folder
 

@@ -427,6 +427,32 @@ def test_a_forks_import_of_its_renamed_package_or_sorted_names_stays(run_compare
     assert off.loc[len(off) - 4, "match"] == frame.loc[len(frame) - 4, "match"] == "verbatim"  # the code
 
 
+def test_a_script_beside_a_renamed_package_imports_it_renamed(run_compare: Runner) -> None:
+    """A fork that renamed its one package (``oldpkg/`` -> ``newpkg/``) keeps a script folder and a
+    top-level module beside it (ssh 1.8.0 <- paramiko 1.8.0's ``demos/``, ``test.py``): the two
+    trees differ in one top-level name each, so ``import newpkg`` in ``demos/sprockets.py`` is the
+    upstream's ``import oldpkg`` but for the rename (``import_tree_rename``), paired near as in the
+    package's own files; with the rule off, the upstream's several top-level names leave the
+    rename untold and both imports are none."""
+    theirs = ["import oldpkg", "from oldpkg.helpers import tally", "from . import zeta, alpha"]
+    mine = ["import newpkg", "from newpkg.helpers import tally", "from . import alpha, zeta"]
+    bodies = {name: _MODULE_BODY.replace("sprocket", name) for name in ("sprockets", "gears", "pulleys")}
+    runner = "import sys\n\n\ndef main():\n    return sys.argv\n"
+    upstream = {"oldpkg/__init__.py": "", "demos/sprockets.py": "\n".join(theirs) + "\n" + bodies["sprockets"],
+                "runner.py": runner,
+                **{f"oldpkg/{name}.py": "import json\n" + body for name, body in bodies.items() if name != "sprockets"}}
+    head, lines = _among_own_imports(mine)
+    target = {"newpkg/__init__.py": "", "demos/sprockets.py": "\n".join(head) + "\n" + bodies["sprockets"],
+              "runner.py": runner,
+              **{f"newpkg/{name}.py": "import json\n" + body for name, body in bodies.items() if name != "sprockets"}}
+    frame = file_lines(run_compare(target, [("up", upstream)]), "demos/sprockets.py")
+    assert list(frame.loc[lines, "match"]) == ["near"] * 3
+    assert list(frame.loc[lines, "upstream_line"]) == [1, 2, 3]
+    off = file_lines(run_compare(target, [("up", upstream)], params=MatchParams(import_tree_rename=0)),
+                     "demos/sprockets.py")
+    assert list(off.loc[lines, "match"]) == ["none", "none", "near"]
+
+
 def test_an_import_below_a_renamed_subpackage_stays(run_compare: Runner) -> None:
     """A project that moved one of its upstream's two top packages below a package of its own
     (lightning 2.4.0's ``lightning/pytorch/`` <- pytorch-lightning's ``pytorch_lightning/``, the

@@ -349,6 +349,7 @@ def test_file_path_source() -> None:
         ("# ADAPTED FROM vLLM", "adapted_from"),
         ("# Adopted from vLLM's llama implementation", "adapted_from"),
         ("# ported from vllm's sampler", "ported_from"),
+        ("# This file is backported from Python 3.5 http built-in module.", "ported_from"),
         ("# Derived from vLLM 0.32.0", "derived_from"),
         ("# Forked from FlashInfer", "derived_from"),
         ("# Vendored from https://github.com/a/b/blob/main/c.py", "copied_from"),

@@ -32,7 +32,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import package_roots, same_project, upstream_names
+from lineage.index.project import package_roots, same_project, top_level, upstream_names
 from lineage.index.vendoring import (
     package_paths,
     pinned_upstreams,
@@ -41,7 +41,7 @@ from lineage.index.vendoring import (
     vendor_markers,
     with_markers,
 )
-from lineage.markers import Marker, marker_names_upstream
+from lineage.markers import Marker, marker_names_upstream, mentions
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
@@ -215,14 +215,19 @@ def compare(target: str | os.PathLike[str], upstreams: Sequence[str | os.PathLik
 
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams,
                   vendored: dict[str, list[Marker]] | None = None, pinned: Sequence[int] = (),
-                  roots: frozenset[str] = frozenset()) -> str:
+                  roots: frozenset[str] = frozenset(), tops: frozenset[str] = frozenset(),
+                  unheld: Sequence[set[str]] = ()) -> str:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
     without a line number), which a file's own bytes do not show; ``pinned`` the upstream each
     target file's record pins (:func:`lineage.index.vendoring.pinned_upstreams`, which also reads
     the upstreams' versions); ``roots`` which of src/ and lib/ are packages of the target
-    (:func:`lineage.index.project.package_roots`: a file's top package, for the import test)."""
+    (:func:`lineage.index.project.package_roots`: a file's top package, for the import test);
+    ``tops`` the target tree's top-level names (:func:`lineage.index.project.top_level`: which
+    of its packages stands where an upstream's did, for the same test); ``unheld`` per upstream
+    the author names it shares with the target that mark no file (:func:`unheld_shared_authors`:
+    the target's metadata decides them)."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
@@ -234,7 +239,32 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
         parts["pinned"] = list(pinned)
     if roots:
         parts["target_package_roots"] = sorted(roots)
+    if tops:
+        parts["target_tops"] = sorted(tops)
+    if any(unheld):
+        parts["unheld_authors"] = [sorted(names) for names in unheld]
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
+
+
+def unheld_shared_authors(target: TreeIndex, upstream: TreeIndex) -> set[str]:
+    """The upstream's author names (lower case, as :func:`upstream_names` gives them) that the
+    target declares as its own authors too and that no copyright line of the upstream names (its
+    files' or its licence files'), unless both are releases of one project: such a name does not
+    stand for the upstream. A copyright line naming it is the target's own claim, not a credit:
+    ssh 1.8.0 wrote "Copyright (C) 2011 Jeff Forcier" over paramiko's "Copyright (C) 2003-2007
+    Robey Pointer"; Jeff Forcier is the author both releases' metadata declare, and 58 of ssh's
+    files counted as marked for paramiko 1.8.0 (none for 1.7.7.1, whose author is Robey Pointer)
+    while their obligations said paramiko's copyright was missing from them. An author who does
+    hold the upstream's copyright keeps marking (pypdf's "Copyright (c) 2006, Mathieu Fenniak",
+    PyPDF2's holder and both projects' author)."""
+    if same_project(target, upstream):
+        return set()
+    shared = {a.lower() for a in upstream.project.authors} & {a.lower() for a in target.project.authors}
+    if not shared:
+        return set()
+    held = [c for lf in upstream.licence.files for c in lf.copyrights] if upstream.licence else []
+    held += [m.text for f in upstream.files for m in f.markers if m.kind == "copyright"]
+    return {name for name in shared if not any(mentions(text, name) for text in held)}
 
 
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
@@ -285,6 +315,9 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
             up_indexes.append(f)
             up_of.append(number)
     own_names = [upstream_names(tree) for tree in upstreams]
+    unheld = [unheld_shared_authors(target, tree) if params.marking_shared_author_held else set()
+              for tree in upstreams]
+    own_names = [own - dropped for own, dropped in zip(own_names, unheld, strict=True)]
     names: set[str] = set().union(*own_names)
     # A file its tree's vendoring records cover carries their markers from here on, as if written
     # in it: in the target, those of records naming an upstream (in an upstream, every record's:
@@ -323,12 +356,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                       for tree in upstreams])
 
     pinned = pinned_upstreams(target, upstreams, own_names)
-    roots = package_roots([f.path for f in target.files] + [p for p, _ in target.skipped])
-    context = match_context(upstreams, labels, params, vendored, pinned, roots)
+    target_paths = [f.path for f in target.files] + [p for p, _ in target.skipped]
+    roots = package_roots(target_paths)
+    tops = frozenset(top.name for top in top_level(target_paths))
+    context = match_context(upstreams, labels, params, vendored, pinned, roots, tops, unheld)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
-                          match_memo if match_memo is not None else {}, pinned, roots, match_contexts)
+                          match_memo if match_memo is not None else {}, pinned, roots, match_contexts, tops)
 
     # The folder renames (lineage.match.renames) are learnt from every target file's vote, before
     # any per-file cache is used: an unchanged file's vote from the table cache or the files-table

@@ -35,7 +35,8 @@ class FileLabels:
                  up_of: Sequence[int], params: MatchParams, preferred: Sequence[set[str]],
                  attributed: Sequence[bool], cache_root: Path | None, context: str,
                  memo: dict[tuple[str, str, str], MatchEntry], pinned: Sequence[int] | None = None,
-                 roots: frozenset[str] = frozenset(), keep_contexts: int = DEFAULT_MATCH_CONTEXTS) -> None:
+                 roots: frozenset[str] = frozenset(), keep_contexts: int = DEFAULT_MATCH_CONTEXTS,
+                 tops: frozenset[str] = frozenset()) -> None:
         self.target, self.upstreams, self.labels = target, upstreams, list(labels)
         self.up_of, self.params = list(up_of), params
         self.preferred, self.attributed = preferred, attributed
@@ -45,6 +46,7 @@ class FileLabels:
         self.context = context  # part of the memo's keys too: a caller may keep it across contexts
         self.memo = memo
         self.package_roots = roots  # which of src/ and lib/ are packages of the whole target (in ``context``)
+        self.tops = tops  # the whole target's top-level names (in ``context``)
         self.hits = self.misses = 0
         self._from_cache: set[int] = set()  # target files whose entry was read from the match cache
         # What matching files no cache holds needs: the upstream side (built once) and, per target
@@ -66,7 +68,7 @@ class FileLabels:
         target = self.target
         files_todo = [target.files[t] for t in todo]
         target_side = Side(files_todo, lambda k: target.lines(files_todo[k].path), np.zeros(len(files_todo), np.int32),
-                           package_roots=self.package_roots)
+                           package_roots=self.package_roots, tree_tops=self.tops)
         matcher = FileMatcher(target_side, self._side[0], self.params, [self.preferred[t] for t in todo],
                               [self.attributed[t] for t in todo], workers,
                               [self.pinned[t] for t in todo] if any(self.pinned[t] >= 0 for t in todo) else None)

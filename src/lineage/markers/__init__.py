@@ -27,7 +27,7 @@ Phrases (case-insensitive) and their kinds:
 * ``derived from`` / ``forked from`` -> ``derived_from``
 * ``adapted from`` (and the common misspelling ``adopted from``) -> ``adapted_from``
 * ``copied from`` / ``vendored from`` -> ``copied_from``
-* ``modified from`` -> ``modified_from``; ``ported from`` -> ``ported_from``
+* ``modified from`` -> ``modified_from``; ``ported from`` / ``backported from`` -> ``ported_from``
 * ``taken from`` / ``borrowed from`` -> ``taken_from``
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
 * ``inspired by`` -> ``inspired_by``

@@ -19,7 +19,9 @@ _ADVERB = (
     r"|closely|lightly|slightly|shamelessly|initially|also|substantially|entirely|fully|simply"
     r"|verbatim|liberally|significantly|roughly)"
 )
-_FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|taken|borrowed|forked|vendored|copy"
+# "backported from": a newer version's code carried back, as flask-restplus 0.13.0's _http.py says of
+# Python 3.5's http module (its HTTPStatus read as flask-restplus' own in flask-restx 1.3.0)
+_FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|backported|taken|borrowed|forked|vendored|copy"
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
 # The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
 COPY_FROM = "copy_from"
@@ -331,6 +333,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
         "adopted": "adapted_from",
         "vendored": "copied_from",
         "borrowed": "taken_from",
+        "backported": "ported_from",
         "copy": COPY_FROM,
     }.get(verb, f"{verb}_from")
 

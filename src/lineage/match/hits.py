@@ -74,6 +74,9 @@ class Side:
     # which of src/ and lib/ are packages in the whole tree (lineage.index.project.package_roots):
     # a target Side may hold only the files a run rematches
     package_roots: frozenset[str] = frozenset()
+    # the whole tree's top-level packages and modules (lineage.index.project.top_level), for the
+    # target: its files here may be only those a run rematches (lineage.match.imports.tree_rename)
+    tree_tops: frozenset[str] = frozenset()
     # The arrays below as an earlier run built them for the same files (lineage.side_cache), and
     # the idiom rule's per-form file counts (lineage.match.idioms.form_file_counts) when known.
     arrays: dict[str, np.ndarray] | None = field(default=None, repr=False)

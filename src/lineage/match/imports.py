@@ -15,6 +15,8 @@ each asking its own question of a line:
 - :func:`as_upstream_package`: a fork's import of its own renamed package as the upstream wrote
   it (``import nextcord`` -> ``import discord``); the fill's import rule pairs it with the
   upstream's and the lone-line rule keeps it as it keeps a verbatim one.
+- :func:`tree_rename`: which top-level package of the target stands for which of the upstream's
+  (one name differing on each side), so that the test above applies to every file of the tree.
 - :func:`as_upstream_folder`: the same for an import of a module below a renamed folder that is
   no single top package (``lightning.pytorch.loggers`` -> ``pytorch_lightning.loggers``).
 - :func:`imports_disagree`: two import statements of other modules that bind other names
@@ -87,6 +89,21 @@ def as_upstream_package(text: str, packages: tuple[str, frozenset[str]]) -> str 
     (theirs,) = upstream_packages
     at = m.start(named)  # where the name stands (``import im``: not the keyword's "im")
     return text[:at] + theirs + text[at + len(top):]
+
+
+def tree_rename(target_tops: frozenset[str], upstream_tops: frozenset[str]) -> tuple[str, str] | None:
+    """(the target's name, the upstream's) when the two trees' top-level names (packages and
+    modules, :func:`lineage.index.project.top_level`) differ in exactly one on each side: that
+    package was renamed, and an import of it anywhere in the target, a test or demo script's as
+    much as the package's own, is the upstream's import but for the rename (ssh 1.8.0's
+    ``demos/demo.py``: ``import ssh`` <- paramiko 1.8.0's ``import paramiko``, whose sdist also
+    holds ``demos/``, ``test.py`` and ``setup_helper.py``, so :func:`as_upstream_package` alone
+    could not tell which of its four names was renamed). None otherwise (no name of the target
+    known, the same names, several differing)."""
+    mine, theirs = target_tops - upstream_tops, upstream_tops - target_tops
+    if len(mine) != 1 or len(theirs) != 1:
+        return None
+    return next(iter(mine)), next(iter(theirs))
 
 
 def as_upstream_folder(text: str, modules: tuple[str, str]) -> str | None:

@@ -26,7 +26,7 @@ from lineage.index.normalise import similarity_text
 from lineage.index.project import import_parts
 from lineage.match.claims import FileClaims
 from lineage.match.hits import Side
-from lineage.match.imports import imports_disagree
+from lineage.match.imports import imports_disagree, tree_rename
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
 from lineage.match.regions import Chain, Run, weak_region_proven
@@ -380,8 +380,12 @@ class FileLabeller:
     def packages(self, u_file: int) -> tuple[str, frozenset[str]]:
         """The target file's top package (:meth:`Side.import_top`; empty for a file at the top)
         and the top-level packages and modules of the upstream tree ``u_file`` belongs to
-        (:meth:`Side.top_packages`), for :func:`pair_label`'s import test."""
-        return self._t_top, self.upstream.top_packages(int(self.upstream.upstream_of[u_file]))
+        (:meth:`Side.top_packages`), for :func:`pair_label`'s import test; when the two trees
+        differ in one top-level name each (``import_tree_rename``), that rename for every file
+        of the target, its tests and scripts too (:func:`tree_rename`)."""
+        ups = self.upstream.top_packages(int(self.upstream.upstream_of[u_file]))
+        renamed = tree_rename(self.target.tree_tops, ups) if self.p.import_tree_rename else None
+        return (renamed[0], frozenset({renamed[1]})) if renamed else (self._t_top, ups)
 
     def renamed_modules(self, u_file: int) -> tuple[str, str]:
         """The folders above the target file's and upstream file ``u_file``'s shared path ending,

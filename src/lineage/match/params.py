@@ -778,6 +778,14 @@ class MatchParams:
     # unchanged but for what the rename and isort do to every file; as near lines, alone, the
     # lone-line rule dropped them. 0: verbatim imports only.
     lone_placed_import_variants: int = knob(1, 0, 1)
+    # With 1, when the target tree and an upstream tree differ in exactly one top-level name each
+    # (``lineage.match.imports.tree_rename``), that is the renamed package for every target file
+    # (the import rules above, ``near_imports_same_module``): ssh 1.8.0's demos and tests write
+    # ``import ssh`` where paramiko 1.8.0's wrote ``import paramiko``, but paramiko's sdist holds
+    # ``demos/``, ``test.py`` and ``setup_helper.py`` beside ``paramiko/``, so which of its four
+    # names was renamed went untold and the 12 imports were ``none``. 0: the target file's own top
+    # package against the upstream's one top-level name only.
+    import_tree_rename: int = knob(1, 0, 1)
     # With 1, in such a pair (the file's later version, linked by its content), a ``def`` header
     # paired near with the upstream header of the same name, which each file defines once, is
     # evidence on its own: the method's later signature (annotations added, parameters edited:
@@ -937,6 +945,13 @@ class MatchParams:
     # ``pagerange.py`` against PyPDF2 1.26.0's: 60 code lines were set apart as Steve Witham's
     # third-party code. 0: copyright lines alone decide.
     origin_own_link_claims: int = knob(1, 0, 1)
+    # With 1, an author name the target's metadata declares too stands for the upstream (a
+    # copyright line naming it marks a file) only when a copyright line of the upstream names it
+    # (``lineage.api.unheld_shared_authors``; two releases of one project aside): ssh 1.8.0's
+    # "Copyright (C) 2011 Jeff Forcier", written over paramiko's Robey Pointer lines, made 58 of
+    # its files marked for paramiko 1.8.0, whose metadata names Jeff Forcier. 0: every declared
+    # author name marks.
+    marking_shared_author_held: int = knob(1, 0, 1)
     # With 1, a copyright line naming the target's authors makes an upstream file ``from_target``
     # (origin rule 1) only when that holder is not also one of the upstream's own holders (as
     # rule 4 finds them: its licence files', or another main one's organisation; a main holder
