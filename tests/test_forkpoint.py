@@ -122,14 +122,16 @@ def test_a_release_candidate_is_dated_when_pypi_published_it(tmp_path: Path, mon
 
     cache = tmp_path / "cache"
     specs = []
-    for version, uploaded in (("1.0", "2031-01-02T03:04:05Z"), ("2.0", "")):
+    for version, uploaded, released in (("1.0", "2031-01-02T03:04:05Z", ""), ("2.0", "", ""),
+                                        ("3.0", "2033-05-06T07:08:09Z", "2032-01-01T00:00:00Z")):
         wheel = cache / "downloads" / "pypi" / f"uppkg-{version}" / f"uppkg-{version}-py3-none-any.whl"
         wheel.parent.mkdir(parents=True)
         with zipfile.ZipFile(wheel, "w") as archive:
             archive.writestr("uppkg/a.py", "".join(_function(i) for i in range(8)))
         sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
         wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
-        pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded))
+        pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded,
+                                                            released))
         specs.append(f"pypi:uppkg=={version}#sha256={sha}")
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     target = tmp_path / "target" / "uppkg"
@@ -137,7 +139,8 @@ def test_a_release_candidate_is_dated_when_pypi_published_it(tmp_path: Path, mon
     (target / "a.py").write_text("".join(_function(i) for i in range(8)))
     result = run_forkpoint(str(target.parent), specs, settings=RunSettings(cache_dir=cache, jobs=1))
     dates = dict(zip(result.candidates["ref"], result.candidates["date"], strict=True))
-    assert dates == {"1.0": "2031-01-02T03:04:05Z", "2.0": ""}  # 2.0's record has no upload time
+    # 2.0's record has no upload time; 3.0's file was uploaded after the release's first (its date)
+    assert dates == {"1.0": "2031-01-02T03:04:05Z", "2.0": "", "3.0": "2032-01-01T00:00:00Z"}
 
 
 def test_the_api_takes_run_settings(tmp_path: Path) -> None:

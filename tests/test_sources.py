@@ -638,7 +638,10 @@ def test_pypi_download_records_where_pypi_publishes_the_file(
     built = tiny_wheel(tmp_path / "peek")
     listing = {"urls": [{"packagetype": "bdist_wheel", "filename": built.name, "url": url,
                          "upload_time_iso_8601": "2031-08-23T04:40:09.812296Z",
-                         "digests": {"sha256": sha256_of(built)}}]}  # fmt: skip
+                         "digests": {"sha256": sha256_of(built)}},
+                        # the release's first file, uploaded before the wheel: the release's date
+                        {"packagetype": "sdist", "filename": "tinypkg-1.0.tar.gz", "url": url + ".tar.gz",
+                         "upload_time_iso_8601": "2029-01-02T03:04:05Z", "digests": {"sha256": "0" * 64}}]}  # fmt: skip
     _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch, listing)
     asked: list[float] = []  # the timeouts the registry was asked with
     registry = sources.pypi._http_get
@@ -650,13 +653,20 @@ def test_pypi_download_records_where_pypi_publishes_the_file(
     monkeypatch.setattr(sources.pypi, "_http_get", timed)
     cache = tmp_path / "cache"
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
-        # and when: the date forkpoint gives a release candidate
+        # and when: the file's upload, and the release's first (the date forkpoint gives a candidate)
         assert (src.info.details["url"], src.info.details["uploaded"]) == (url, "2031-08-23T04:40:09Z")
+        assert src.info.details["released"] == "2029-01-02T03:04:05Z"
     assert asked and set(asked) == {sources.pypi.LOCATION_TIMEOUT}  # a detail: never a minute's wait
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     monkeypatch.setattr(sources.pypi, "_http_get", lambda *args: pytest.fail("network used"))
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
         assert (src.info.details["url"], src.info.details["uploaded"]) == (url, "2031-08-23T04:40:09Z")
+        assert src.info.details["released"] == "2029-01-02T03:04:05Z"
+    # a record made before release dates were kept (URL and upload time) reads as before
+    record = cache / "downloads" / "pypi" / "tinypkg-1.0" / (built.name + ".url")
+    record.write_text(f"{sha256_of(built)} {url} 2031-08-23T04:40:09Z\n", encoding="utf-8")
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        assert src.info.details["uploaded"] == "2031-08-23T04:40:09Z" and "released" not in src.info.details
     # a record made before upload times were kept (its URL alone) still names the URL
     record = cache / "downloads" / "pypi" / "tinypkg-1.0" / (built.name + ".url")
     record.write_text(f"{sha256_of(built)} {url}\n", encoding="utf-8")

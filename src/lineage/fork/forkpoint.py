@@ -261,8 +261,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         date = cand.date
         if not date and tree.info.kind == "git":  # a single REPO@REF: dated as a range's commits are
             date = commit_date(tree.info.location, str(tree.info.details.get("commit", "")))
-        if not date and tree.info.kind == "pypi":  # a release: when PyPI published its file
-            date = str(tree.info.details.get("uploaded", ""))
+        if not date and tree.info.kind == "pypi":  # a release: when PyPI published its first file
+            date = str(tree.info.details.get("released") or tree.info.details.get("uploaded", ""))
         rows.append({"candidate": spec, "ref": cand.ref or tree.info.details.get("version", ""), "date": date,
                      **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
                      "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})

@@ -229,6 +229,9 @@ class Published:
 
     url: str = ""
     uploaded: str = ""
+    # the earliest upload of any file of the release: when the release came out (paramiko
+    # 1.7.5's sdist, the file lineage takes, was uploaded in 2012 for a 2009 release)
+    released: str = ""
 
 
 def _upload_time(entry: dict[str, Any]) -> str:
@@ -244,28 +247,32 @@ def _upload_time(entry: dict[str, Any]) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def _listed(entry: dict[str, Any]) -> Published:
+def _listed(entry: dict[str, Any], files: list[dict[str, Any]] | None = None) -> Published:
+    """``entry``'s publication; with ``files`` (its release's files), the release's date too."""
     url = entry.get("url")
-    return Published(url if isinstance(url, str) else "", _upload_time(entry))
+    times = sorted(t for t in (_upload_time(f) for f in (files or [entry])) if t)
+    return Published(url if isinstance(url, str) else "", _upload_time(entry), times[0] if times else "")
 
 
 def _recorded_publication(archive: Path, sha: str) -> Published:
     """Where and when ``archive`` was published, recorded with its sha256 when it was downloaded
     (nothing if none, unreadable, or recorded for other bytes: an archive replaced in the cache is
     not the file at that URL), the same on every later run from the cache. The record is
-    ``SHA256 URL [UPLOADED]``: an archive cached before 2026-12-06 has no upload time."""
+    ``SHA256 URL [UPLOADED [RELEASED]]``: an archive cached before 2026-12-06 has no upload time,
+    one cached before that afternoon no release date."""
     try:
         recorded_sha, url, *rest = _url_record(archive).read_text(encoding="utf-8").split()
     except (OSError, UnicodeDecodeError, ValueError):
         return Published()
-    if recorded_sha != sha or not re.fullmatch(r"https?://\S+", url) or len(rest) > 1:
+    if recorded_sha != sha or not re.fullmatch(r"https?://\S+", url) or len(rest) > 2:
         return Published()
-    uploaded = rest[0] if rest and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", rest[0]) else ""
-    return Published(url, uploaded)
+    times = [t if re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t) else "" for t in rest] + ["", ""]
+    return Published(url, times[0], times[1])
 
 
 def _record_publication(archive: Path, sha: str, published: Published) -> None:
-    _url_record(archive).write_text(f"{sha} {published.url} {published.uploaded}".rstrip() + "\n",
+    _url_record(archive).write_text(f"{sha} {published.url} {published.uploaded} {published.released}".rstrip()
+                                    + "\n",
                                     encoding="utf-8")
 
 
@@ -288,7 +295,7 @@ def _published(name: str, version: str, filename: str, sha: str) -> Published:
         return Published()
     for f in files:
         if f.get("filename") == filename and _listed_sha256(f) == sha and isinstance(f.get("url"), str):
-            return _listed(f)
+            return _listed(f, files)
     return Published()
 
 
@@ -435,14 +442,15 @@ def _fetch_release(name: str, version: str, tmp: Path, pinned: str = "") -> tupl
     if ok:
         saved = _archives_in(tmp)
         if len(saved) == 1:
-            listed = None
+            listed, files = None, None
             if pinned and _sha256_file(saved[0]) != pinned:
                 with contextlib.suppress(SourceError):  # the registry cannot tell: the mismatch stands
-                    listed = _pick_release_file(_pypi_release_files(name, version, pip_reason), pinned)
+                    files = _pypi_release_files(name, version, pip_reason)
+                    listed = _pick_release_file(files, pinned)
             if listed is None:
                 return saved[0], None
             saved[0].unlink()
-            return _download_listed(listed, tmp)
+            return _download_listed(listed, tmp, files)
         pip_reason = f"pip saved {len(saved)} archives"
     # No wheel for this platform (or pip failed otherwise). `pip download` of an sdist
     # would run its build backend, so fetch the sdist ourselves from the JSON API.
@@ -451,17 +459,18 @@ def _fetch_release(name: str, version: str, tmp: Path, pinned: str = "") -> tupl
     if chosen is None:
         what = "file of the pinned sha256" if pinned else "sdist or wheel"
         raise SourceError(f"pypi: {name}=={version} has no {what} to download (pip: {pip_reason})")
-    return _download_listed(chosen, tmp)
+    return _download_listed(chosen, tmp, files)
 
 
-def _download_listed(chosen: dict[str, Any], tmp: Path) -> tuple[Path, Published]:
+def _download_listed(chosen: dict[str, Any], tmp: Path, files: list[dict[str, Any]] | None = None,
+                     ) -> tuple[Path, Published]:
     """Download a file PyPI's JSON lists into ``tmp``, checked against the sha256 it states."""
     expected = _listed_sha256(chosen)
     if not re.fullmatch(r"[0-9a-f]{64}", expected):
         raise SourceError(f"pypi: PyPI states no sha256 for {chosen['filename']}; not using it")
     target = tmp / chosen["filename"]
     _download_url(chosen["url"], expected, target)
-    return target, _listed(chosen)
+    return target, _listed(chosen, files)
 
 
 def cache_entry_name(spec: str) -> str | None:
@@ -581,6 +590,8 @@ def _pypi_source(spec: str, archive: Path, name: str, version: str, sha: str,
         details["url"] = published.url
     if published.uploaded:
         details["uploaded"] = published.uploaded
+    if published.released:
+        details["released"] = published.released
     return PypiSource(
         spec,
         archive.resolve(),
