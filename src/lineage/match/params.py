@@ -854,8 +854,10 @@ class MatchParams:
     # -- upstream-file origin (origin.py)
     # Folders (any path component, case-insensitive, comma-separated) that hold code a project
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
-    # component that follows ("vllm/third_party/pynvml.py" -> pynvml).
-    vendor_folders: str = knob("third_party,thirdparty,3rdparty,_vendor,vendor,vendored,external,extern")
+    # component that follows ("vllm/third_party/pynvml.py" -> pynvml). ``_vendored`` (pandas 1.x's
+    # typing_extensions) and ``vendored_packages`` (pytest 2.8's pluggy) name such folders too.
+    vendor_folders: str = knob("third_party,thirdparty,3rdparty,_vendor,vendor,vendored,_vendored,"
+                               "vendored_packages,external,extern")
     # With 1, a target file that sits in one of those folders at the upstream file's own path
     # (``pip/_vendor/rich/filesize.py`` <- rich's ``rich/filesize.py``) says by its place that it
     # is a copy of that upstream: what it shares with a third-party upstream file (rich's
