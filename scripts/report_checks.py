@@ -613,12 +613,14 @@ def check_summary_md(r: Report) -> list[Check]:
                   (section_count(back), *(num(x) for x in (m.groups() if m else ()))),
                   (sh["from_target"]["files"], sh["from_target"]["lines"], sh["from_target"]["code_lines"]))
     origins = [o for o in s["upstream_origins"] if o["origin"] == "from_target"]
-    listed = re.findall(r"^\| `([^`]*)`(?: \(lines (\d+)-(\d+)\))? \| line (\d+):", "\n".join(secs.get(back, [])),
-                        flags=re.M)
-    m = re.search(rf"The ({NUMBER}) upstream files or parts whose header or marker says", body)
+    # a vendored folder's row names no line
+    listed = re.findall(r"^\| `([^`]*)`(?: \(lines (\d+)-(\d+)\))? \| (?:line (\d+): |folder )",
+                        "\n".join(secs.get(back, [])), flags=re.M)
+    m = re.search(rf"The ({NUMBER}) upstream files or parts whose header"
+                  r"(?:, marker or vendored folder| or marker) says", body)
     if m:  # said above the table since fdce51e
         prose.compare("from-target origins counted", num(m.group(1)), len(origins))
-    prose.compare("from-target origins table", [(p, a, b, int(n)) for p, a, b, n in listed],
+    prose.compare("from-target origins table", [(p, a, b, int(n) if n else None) for p, a, b, n in listed],
                   [(o["path"], *(map(str, o["lines"]) if o["lines"] else ("", "")), o["line"]) for o in origins])
     m = re.search(rf"Licence and copyright header lines: ({NUMBER}) labelled copied as part of copied code; "
                   rf"({NUMBER}) paired outside copied code and not counted; ({NUMBER}) target files .*? Generated "

@@ -56,6 +56,18 @@ def test_vendored_folder_is_third_party_named_after_the_next_component() -> None
     assert _origin("up/vendorish/k.py", _body(1)).kind == OWN  # a whole component, not a prefix
 
 
+def test_a_vendored_copy_named_after_the_target_came_from_the_target() -> None:
+    # pytest 2.8 carried pluggy at ``_pytest/vendored_packages/pluggy.py``: against pluggy as the
+    # target, that copy was taken from the target, not a third party's code
+    o = _origin("up/vendored_packages/tgt.py", _body(1))
+    assert (o.kind, o.evidence, o.line) == (FROM_TARGET, "folder up/vendored_packages/", 0)
+    assert _origin("up/_vendored/tgt/core.py", _body(1)).kind == FROM_TARGET  # a package folder
+    assert _origin("up/_vendor/other.py", _body(1)).name == "other"  # another name: a third party
+    # a name the upstream has too says nothing of the target
+    f = _index("up/_vendor/tgt.py", _body(1))
+    assert file_origin(f, OWN_NAMES | {"tgt"}, TARGET_NAMES, P).kind == THIRD_PARTY
+
+
 def test_vendor_folders_are_a_setting() -> None:
     f = _index("up/contrib/k.py", _body(1))
     assert file_origin(f, OWN_NAMES, TARGET_NAMES, P).kind == OWN
@@ -610,6 +622,27 @@ def test_a_section_from_the_target_is_shared_not_copied(tmp_path: Path) -> None:
         ("up/moe.py", FROM_TARGET, at, [at, at + 4])]
     assert summary["lists"]["shared_from_target"] == ["tgt/moe_config.py"]
     assert summary["lists"]["unmarked_with_copied"] == ["tgt/moe_config.py"]
+
+
+def test_an_upstream_that_vendors_the_target_shares_its_copy_not_copies(tmp_path: Path) -> None:
+    # pytest 2.8 carried pluggy, extracted from it, at ``_pytest/vendored_packages/pluggy.py``:
+    # compared against that release, pluggy's module is the source of pytest's copy
+    module = _body(8)
+    upstream = {"up/__init__.py": "", "up/vendored_packages/__init__.py": "",
+                "up/vendored_packages/tgt.py": module, "pyproject.toml": '[project]\nname = "up"\n'}
+    target = {"tgt.py": module, "pyproject.toml": '[project]\nname = "tgt"\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none",
+                 "-q", "--no-cache", "--jobs", "1"]) == 0
+    lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+    code = lines[(lines["target_path"] == "tgt.py") & (lines["kind"] == "code")]
+    assert len(code) > 15 and (code["match"] == "none").all() and set(code["shared_origin"]) == {"from_target"}
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["lists"]["shared_from_target"] == ["tgt.py"] and summary["lists"]["unmarked_with_copied"] == []
+    # a folder's evidence has no line to name
+    assert "| `up/vendored_packages/tgt.py` | folder up/vendored_packages/ |" in (out / "summary.md").read_text()
 
 
 def test_target_name_overrides(tmp_path: Path) -> None:

@@ -474,6 +474,15 @@ class FileLabeller:
             if n_chars < self.p.gap_min_chars and t_text != u_text and not any(
                     mapped.get(j, (None, 0))[0] == uc for j in (k - 1, k + 1)):
                 return None
+            # a code line half found inside a longer upstream line is a piece of it only beside
+            # another piece (``gap_fragment_siblings``); a shortened comment or docstring line is
+            # prose cut, not a statement re-wrapped
+            if self.p.gap_fragment_siblings and t_text != u_text and not self.whole_statement(tc) and \
+                    int(self.target_kinds()[tc]) == CODE and is_fragment(t_text, u_text, self.p) and \
+                    line_similarity(t_text, u_text, True, self.p) < self.p.near_min_similarity and not any(
+                        mapped.get(j, (None, 0))[0] == uc or self._paired_with(tc + j - k, u_file, u_rows[uc])
+                        for j in (k - 1, k + 1)):
+                return None
             if min_similarity and t_text != u_text and \
                     line_similarity(t_text, u_text, False, self.p, self.whole_statement(tc)) < min_similarity:
                 return None
@@ -511,6 +520,13 @@ class FileLabeller:
             labelled = kept(k, uc, n_chars, mapped)
             if labelled is not None:
                 self.set_pair(t_range[k], u_file, int(u_rows[uc]), *labelled, number)
+
+    def _paired_with(self, tc: int, u_file: int, u_row: int) -> bool:
+        """Content line ``tc`` (any index; out of the file is no line) is paired with that upstream row."""
+        if not 0 <= tc < len(self.t_rows):
+            return False
+        r, row = self.result, self.t_rows[tc]
+        return r.match[row] != NONE and int(r.up_file[row]) == u_file and int(r.up_row[row]) == int(u_row)
 
     def set_pair(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
         if self._journal is not None:

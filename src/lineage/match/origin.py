@@ -16,6 +16,8 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    ``pipenv/patched/pip/`` -> ``pip``); or one of its folders is a vendored folder
    (``MatchParams.vendor_folders``: ``third_party/``, ``_vendor/``, ...); the third party is
    named after the path component that follows (``vllm/third_party/pynvml.py`` -> ``pynvml``).
+   A vendored copy named after the target (by its record or by that component: pytest 2.8's
+   ``_pytest/vendored_packages/pluggy.py``, pluggy the target) is ``from_target`` instead.
 3. ``third_party``, by header: its header names another project as its origin: a derived /
    adapted / copied / based / modified / ported / taken-from marker whose URL, path or bare
    ``owner/name`` repository slug names a project that is neither the upstream nor the target
@@ -76,6 +78,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
+from packaging.utils import canonicalize_name
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
 from lineage.licences.notices import holder_organisation
@@ -156,6 +159,12 @@ def vendored_root(target_path: str, upstream_path: str, vendor_folders: frozense
     return None
 
 
+def _names_project(name: str, names: set[str]) -> bool:
+    """Whether a vendored folder's component ``name`` is one of a project's ``names``
+    (distribution names compared as PEP 503 normalises them; ``owner/name`` entries left out)."""
+    return canonicalize_name(name) in {canonicalize_name(n) for n in names if "/" not in n}
+
+
 def header_end(f: FileIndex, p: MatchParams) -> int:
     """Last line (1-based) of the file's header."""
     first_def = min((d.start for d in f.definitions), default=f.n_lines + 1)
@@ -225,6 +234,8 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
             return Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
     for m in f.markers:
         if m.kind == "vendored" and not marker_names_upstream(m, own):
+            if target and marker_names_upstream(m, target):  # the upstream vendors the target
+                return Origin(FROM_TARGET, sorted(target)[0], m.text, 0)
             return Origin(THIRD_PARTY, m.project, m.text, 0)
     folders = f.path.split("/")[:-1]
     vendor = p.vendor_folder_names
@@ -232,8 +243,13 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
         if part.lower() in vendor:
             rest = f.path.split("/")[depth + 1]
             name = posixpath.splitext(rest)[0]
-            return Origin(THIRD_PARTY, part if name == "__init__" else name,
-                          f"folder {'/'.join(folders[: depth + 1])}/")
+            name = part if name == "__init__" else name
+            evidence = f"folder {'/'.join(folders[: depth + 1])}/"
+            # a vendored copy of the target (pytest 2.8's ``_pytest/vendored_packages/pluggy.py``,
+            # pluggy the target) was taken from the target, not from a third party
+            if _names_project(name, target) and not _names_project(name, own):
+                return Origin(FROM_TARGET, sorted(target)[0], evidence)
+            return Origin(THIRD_PARTY, name, evidence)
     for m in head:
         if m.kind in _ORIGIN_KINDS and not marker_names_upstream(m, own):
             name = _third_party_name(m)

@@ -335,14 +335,16 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
     out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} target files", "",
             f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
             "whose header says they came from the target (marker, URL into its repository, or its "
-            "authors' copyright), or with a part of one that a marker there says came from the target; "
+            "authors' copyright) or that lie in a vendored folder under the target's name, or with a part "
+            "of one that a marker there says came from the target; "
             "the target file does not name that upstream file. Not counted as copied.", ""]
     origins = [o for o in summary["upstream_origins"] if o["origin"] == "from_target"]  # type: ignore[union-attr]
     if origins:  # every upstream file or part that says so, whether or not a target file shares lines with it
-        out += [f"The {len(origins):,} upstream files or parts whose header or marker says they came from the "
-                "target:", "", "| upstream file | evidence |", "|---|---|"]
-        out += [f"| {md_code(o['path'])}{_part(o)} | line {o['line']}: {md_text(o['evidence'], 100)} |"
-                for o in origins]
+        out += [f"The {len(origins):,} upstream files or parts whose header, marker or vendored folder says they "
+                "came from the target:", "", "| upstream file | evidence |", "|---|---|"]
+        for o in origins:  # a vendored folder's evidence has no line
+            where = f"line {o['line']}: " if o["line"] else ""
+            out.append(f"| {md_code(o['path'])}{_part(o)} | {where}{md_text(o['evidence'], 100)} |")
         out.append("")
     n_reexport = len(groups["reexport_with_copied"])
     out += [f"Licence and copyright header lines: {shared['header_copied_lines']:,} labelled copied as part of "
@@ -386,7 +388,8 @@ DEFINITIONS = [
     "(`file_role` `reexport`) is not evidence on its own.",
     "- `shared_origin`: `third_party:<name>` (the upstream file lies in a vendored folder or its header "
     "names another origin or only other holders' copyright), `from_target` (its header says it came from "
-    "the target), `header`, `generated`; `shared_evidence` is the upstream file's folder or marker.",
+    "the target, or it lies in a vendored folder under the target's name), `header`, `generated`; "
+    "`shared_evidence` is the upstream file's folder or marker.",
     "",
 ]
 

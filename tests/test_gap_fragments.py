@@ -1,0 +1,132 @@
+"""A code line scored as a piece of a longer upstream line (a fragment of a re-wrapped
+statement) is kept by a region's gap alignment only beside another piece of that line, or when
+it is found in it at ``near_min_similarity`` (``gap_fragment_siblings``,
+:meth:`lineage.match.labels.FileLabeller.align_gap`).
+
+The shape of pycryptodome 3.20's hash modules against pycrypto 2.6.1's ``hashalgo.py``, with
+names of our own: the method's last statement is new code, and its continuation line
+``% result)`` was near (0.5) the upstream's last line ``return self._impl.update(data)``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from lineage.cli import main
+
+_UP = (
+    'class HashBase(object):\n'
+    '    """Base of the hash objects."""\n'
+    '\n'
+    '    #: The size of the resulting hash in bytes.\n'
+    '    digest_size = None\n'
+    '    #: The internal block size of the hash algorithm in bytes.\n'
+    '    block_size = None\n'
+    '\n'
+    '    def __init__(self, hash_factory, data=None):\n'
+    '        """Create a hash object, hashing ``data`` if given."""\n'
+    '        self._impl = hash_factory()\n'
+    '        if data:\n'
+    '            self.update(data)\n'
+    '\n'
+    '    def update(self, data):\n'
+    '        """Continue hashing of a message by consuming the next chunk of data.\n'
+    '\n'
+    '        Repeated calls are equivalent to a single call with the concatenation\n'
+    '        of all the arguments: ``m.update(a); m.update(b)`` is the same as\n'
+    '        ``m.update(a+b)``.\n'
+    '\n'
+    '        :Parameters:\n'
+    '          data : byte string\n'
+    '            The next chunk of the message being hashed.\n'
+    '        """\n'
+    '        return self._impl.update(data)\n'
+    '\n'
+    '    def digest(self):\n'
+    '        """Return the **binary** (non-printable) digest of the message that has been hashed so far.\n'
+    '\n'
+    '        The object is not altered: you can continue updating it afterwards.\n'
+    '        """\n'
+    '        return self._impl.digest()\n'
+    '\n'
+    '    def hexdigest(self):\n'
+    '        """Return the printable digest of the message that has been hashed so far."""\n'
+    '        digest = self.digest()\n'
+    '        pieces = ["%02x" % byte for byte in bytearray(digest)]\n'
+    '        return "".join(pieces)\n'
+    '\n'
+    '    def copy(self):\n'
+    '        """Return a copy (\\"clone\\") of the hash object."""\n'
+    '        clone = self.__class__.__new__(self.__class__)\n'
+    '        clone.__dict__.update(self.__dict__)\n'
+    '        return clone\n'
+)
+
+_TARGET = (
+    'class QuickHash(object):\n'
+    '    """Base of the hash objects."""\n'
+    '\n'
+    '    # The size of the resulting hash in bytes.\n'
+    '    digest_size = 32\n'
+    '    # The internal block size of the hash algorithm in bytes.\n'
+    '    block_size = 64\n'
+    '\n'
+    '    def __init__(self, data=None):\n'
+    '        """Create a hash object, hashing ``data`` if given."""\n'
+    '        self._state = native_lib.quick_new()\n'
+    '        if data:\n'
+    '            self.update(data)\n'
+    '\n'
+    '    def update(self, data):\n'
+    '        """Continue hashing of a message by consuming the next chunk of data.\n'
+    '\n'
+    '        Args:\n'
+    '            data (bytes): The next chunk of the message being hashed.\n'
+    '        """\n'
+    '        result = native_lib.quick_update(self._state,\n'
+    '                                         as_pointer(data),\n'
+    '                                         len(data))\n'
+    '        if result:\n'
+    '            raise ValueError("Error %d while hashing data with QuickHash"\n'
+    '                             % result)\n'
+    '\n'
+    '    def digest(self):\n'
+    '        """Return the **binary** (non-printable) digest of the message that has been hashed so far.\n'
+    '\n'
+    '        The object is not altered: you can continue updating it afterwards.\n'
+    '        """\n'
+    '        return native_lib.quick_digest(self._state)\n'
+    '\n'
+    '    def hexdigest(self):\n'
+    '        """Return the printable digest of the message that has been hashed so far."""\n'
+    '        digest = self.digest()\n'
+    '        pieces = ["%02x" % byte for byte in bytearray(digest)]\n'
+    '        return "".join(pieces)\n'
+    '\n'
+    '    def copy(self):\n'
+    '        """Return a copy (\\"clone\\") of the hash object."""\n'
+    '        clone = self.__class__.__new__(self.__class__)\n'
+    '        clone.__dict__.update(self.__dict__)\n'
+    '        return clone\n'
+)
+
+
+@pytest.mark.parametrize("siblings", [1, 0])
+def test_a_lone_fragment_half_found_in_an_upstream_line_is_no_copy(tmp_path: Path, siblings: int) -> None:
+    (tmp_path / "u" / "uppkg").mkdir(parents=True)
+    (tmp_path / "t" / "tgtpkg").mkdir(parents=True)
+    (tmp_path / "u" / "uppkg" / "hashbase.py").write_text(_UP)
+    (tmp_path / "t" / "tgtpkg" / "quickhash.py").write_text(_TARGET)
+    out = tmp_path / "out"
+    assert main(["compare", str(tmp_path / "t"), str(tmp_path / "u"), "--out", str(out), "--no-html",
+                 "--formats", "none", "-q", "--no-cache", "--jobs", "1",
+                 "--set", f"gap_fragment_siblings={siblings}"]) == 0
+    lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str).set_index("line")
+    at = _TARGET.split("\n").index("                             % result)") + 1
+    assert lines.loc[str(at), "match"] == ("none" if siblings else "near")
+    # the copied docstrings, signatures and methods around it are copied either way
+    update = _TARGET.split("\n").index("    def update(self, data):") + 1
+    assert lines.loc[str(update), "match"] == "verbatim"
