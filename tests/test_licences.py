@@ -220,6 +220,26 @@ def _text(header: str) -> str:
     return header.replace("# ", "").replace("#", "")
 
 
+def _licence_of_wheel(folder: Path, name: str, field: str, licence: str, licence_name: str = "LICENSE"):  # type: ignore[no-untyped-def]
+    """The :class:`SourceLicence` of a wheel of ``name`` 1.0 whose METADATA ``License`` is
+    ``field`` (continuation lines indented, as core metadata folds them) and whose dist-info holds
+    ``licence`` as ``licence_name``."""
+    import zipfile
+
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    wheel = folder / f"{name}-1.0-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        folded = field.replace("\n", "\n        ")
+        z.writestr(f"{name}-1.0.dist-info/METADATA",
+                   f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\nLicense: {folded}\n\nbody\n")
+        z.writestr(f"{name}-1.0.dist-info/{licence_name}", licence)
+        z.writestr(f"{name}/__init__.py", "x = 1\n")
+    with open_source(str(wheel)) as source:
+        return read_source_licence(source)
+
+
 @pytest.mark.parametrize(("licence", "root_holder", "kept_in"), [
     # MIT asks for the notice "in all copies": the distribution's LICENSE keeps it
     ("MIT", "Upstream Authors", "root:LICENSE"),
@@ -827,10 +847,7 @@ def test_a_bundled_binarys_licence_part_does_not_govern_the_python_code(tmp_path
     shared library only: the declared licence and copyright lines are the BSD notice's (before,
     ``BSD-3-Clause AND GPL-3.0-or-later`` and every copy of scipy Python code a GPL conflict). A
     part whose files may be Python (``Files: pkg/_gpl/*``) still counts."""
-    import zipfile
 
-    from lineage.licences import read_source_licence
-    from lineage.sources import open_source
 
     def bundled(files: str) -> str:
         gpl = "\n".join("  " + line.lstrip("# ") for line in HEADERS["GPL-3.0-or-later"].splitlines())
@@ -842,15 +859,7 @@ def test_a_bundled_binarys_licence_part_does_not_govern_the_python_code(tmp_path
     for files, declared in [("pkg.libs/libgfortran*.so, pkg.libs/libquadmath*.so", "BSD-3-Clause"),
                             ("pkg/_gpl/*", "BSD-3-Clause AND GPL-3.0-or-later")]:
         text = bundled(files)
-        wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
-        with zipfile.ZipFile(wheel, "w") as z:
-            field = text.replace("\n", "\n        ")
-            z.writestr("pkg-1.0.dist-info/METADATA",
-                       f"Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\nLicense: {field}\n\nbody\n")
-            z.writestr("pkg-1.0.dist-info/LICENSE.txt", text)
-            z.writestr("pkg/__init__.py", "x = 1\n")
-        with open_source(str(wheel)) as source:
-            lic = read_source_licence(source)
+        lic = _licence_of_wheel(tmp_path, "pkg", text, text, "LICENSE.txt")
         assert (lic.declared, lic.declared_from) == (declared, "METADATA License"), files
         root = [f for f in lic.files if f.folder == ""]
         assert [f.expression for f in root] == [declared], files
@@ -953,20 +962,9 @@ def test_licences_appended_after_a_titled_licence_are_other_softwares(tmp_path: 
     read as "Apache-2.0 AND BSD-3-Clause AND MIT AND Python-2.0", Bottleneck's and dateutil's
     authors as its holders, and modin's copies of pandas code owed Apache-2.0's modification
     notices). In METADATA ``License`` and in the licence file alike."""
-    import zipfile
 
-    from lineage.licences import read_source_licence
-    from lineage.sources import open_source
 
-    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as z:
-        field = text.replace("\n", "\n        ")
-        z.writestr("pkg-1.0.dist-info/METADATA",
-                   f"Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\nLicense: {field}\n\n")
-        z.writestr("pkg-1.0.dist-info/LICENSE", text)
-        z.writestr("pkg/__init__.py", "x = 1\n")
-    with open_source(str(wheel)) as source:
-        lic = read_source_licence(source)
+    lic = _licence_of_wheel(tmp_path, "pkg", text, text)
     assert (lic.declared, lic.declared_from) == (declared, "METADATA License")
     assert [f.expression for f in lic.files] == [declared]
     assert list(lic.copyrights) == holders
@@ -1010,21 +1008,11 @@ def test_the_licence_text_settles_which_bsd_a_metadata_name_meant(tmp_path: Path
     """configobj 5.0.8: METADATA "License: BSD (2 clause)" over a LICENSE holding the third,
     no-endorsement clause: the text is the licence (BSD-3-Clause). A text that agrees, or names
     no BSD variant, leaves the metadata's name; a GPL name is never replaced by its text's."""
-    import zipfile
 
-    from lineage.licences import read_source_licence
-    from lineage.sources import open_source
 
     bsd3 = _text(HEADERS["BSD-3-Clause"])
     cases = [("BSD (2 clause)", bsd3, "BSD-3-Clause"), ("BSD-3-Clause", bsd3, "BSD-3-Clause"),
              ("BSD (2 clause)", _text(HEADERS["MIT"]), "BSD-2-Clause"),
              ("GPL-2.0-or-later", _text(HEADERS["GPL-3.0-or-later"]), "GPL-2.0-or-later")]
     for k, (field, text, declared) in enumerate(cases):
-        wheel = tmp_path / f"pkg{k}-1.0-py3-none-any.whl"
-        with zipfile.ZipFile(wheel, "w") as z:
-            z.writestr(f"pkg{k}-1.0.dist-info/METADATA",
-                       f"Metadata-Version: 2.1\nName: pkg{k}\nVersion: 1.0\nLicense: {field}\n\n")
-            z.writestr(f"pkg{k}-1.0.dist-info/LICENSE", text)
-            z.writestr(f"pkg{k}/__init__.py", "x = 1\n")
-        with open_source(str(wheel)) as source:
-            assert read_source_licence(source).declared == declared, (field, declared)
+        assert _licence_of_wheel(tmp_path, f"pkg{k}", field, text).declared == declared, (field, declared)
