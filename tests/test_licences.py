@@ -1004,6 +1004,17 @@ def test_a_holder_of_the_same_organisation_keeps_the_copyright() -> None:
     assert not keeps_holders(["Copyright 2020 The Authors"], ["Copyright 2020 The Other Authors"])
 
 
+def test_a_party_of_a_joint_target_line_keeps_the_copyright() -> None:
+    """optimum 1.23.3's gptq/quantizer.py, "HuggingFace Inc. team and GPTQ and AutoGPTQ authors",
+    keeps transformers' "The HuggingFace Inc. team" (one of the parties it joins with "and"); a
+    joint upstream line still needs each of its parties named."""
+    mine = ["# Copyright 2023 Widget Inc. team and Sprocket and Gear authors."]
+    assert keeps_holders(["Copyright 2023 The Widget Inc. team. All rights reserved."], mine)
+    assert keeps_holders(["Copyright 2023 The Gear Authors."], mine)
+    assert not keeps_holders(["Copyright 2023 The Lever Authors and The Widget Inc. team."], mine)
+    assert not keeps_holders(["Copyright 2023 The Widget Inc. team."], ["Copyright 2023 Widgetry and Sprocket"])
+
+
 def test_the_licence_text_settles_which_bsd_a_metadata_name_meant(tmp_path: Path) -> None:
     """configobj 5.0.8: METADATA "License: BSD (2 clause)" over a LICENSE holding the third,
     no-endorsement clause: the text is the licence (BSD-3-Clause). A text that agrees, or names

@@ -284,11 +284,17 @@ def _organisation(folded: str) -> str:
     return holder_organisation(key).replace(" ", "")
 
 
+# Between the parties of one copyright line ("HuggingFace Inc. team and GPTQ and AutoGPTQ authors").
+_PARTIES_RE = re.compile(r"\s+and\s+")
+
+
 def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
     """Whether every holder of the ``upstream`` copyright lines is named by a ``target`` line: the
     same holder, or one of its organisation (transformers' "the HuggingFace Inc. team" is kept by
-    accelerate's "The HuggingFace Team": one company, Hugging Face, holds both)."""
+    accelerate's "The HuggingFace Team": one company, Hugging Face, holds both), also as one of
+    the parties a target line joins with "and" (optimum's "HuggingFace Inc. team and GPTQ and
+    AutoGPTQ authors" keeps it too)."""
     mine = holders(target)
-    organisations = {org for t in mine if (org := _organisation(t))}
+    organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := _organisation(party))}
     return all(any(h in t or t in h for t in mine) or _organisation(h) in organisations - {""}
                for h in holders(upstream))
