@@ -889,6 +889,19 @@ def test_a_notice_of_adapted_code_is_not_every_files_holders(run_compare) -> Non
     assert row["upstream_copyrights"] == "Copyright 2031 Quillwort Authors"
 
 
+def test_a_file_copyright_line_without_a_holder_leaves_the_releases_holders(run_compare) -> None:
+    """pandas' ``_decorators.py`` read "Copyright (c) 2009" (no holder) as its copyright line:
+    dask's copy then kept "every" holder, none. Such lines name nobody to keep; the release's do."""
+    licence = "Copyright 2031 Quillwort Authors\n\n" + _text(HEADERS["MIT"]).split("\n", 1)[1]
+    up = {"up/mod.py": "# Copyright (c) 2009\n\n" + _body(1), "LICENSE": licence,
+          "pyproject.toml": '[project]\nname = "up"\nlicense = "MIT"\n'}
+    target = {"tgt/mod.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]}
+    row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/mod.py"]
+    assert (row["upstream_copyrights"], row["upstream_copyrights_from"]) == (
+        "Copyright 2031 Quillwort Authors", "source")
+    assert row["keeps_copyright"] == "no" and "copyright" in row["missing"]
+
+
 def test_a_copied_modification_notice_is_the_upstreams(run_compare) -> None:
     # aphrodite-engine's model files keep vLLM's "Adapted from <transformers' file>": vLLM's
     # notice of its change to transformers' code, not aphrodite's of vLLM's file (61 of the 69

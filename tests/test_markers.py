@@ -946,6 +946,24 @@ def test_file_markers_skip_hints_in_code_without_a_comment() -> None:
     assert [m.line for m in find_file_markers(lines, kinds)] == [27, 41]  # 1-based
 
 
+def test_file_markers_open_a_window_inside_a_docstring_at_its_first_line() -> None:
+    from lineage.markers import find_file_markers
+    from lineage.markers.prefilter import hint_windows
+
+    # a docstring whose example quotes a copyright line (pandas' Appender) and whose prose has
+    # quotes and an apostrophe before a phrase (statsmodels' rates.py); its blank lines are "blank"
+    doc = ['    """', "    Append to a docstring.", "", "    Pass 'sep' to join them. e.g.", "",
+           "    - 'exact' : from the tables", "    - 'quick' : less exact", "",
+           "    - 'jeffreys' : based on Jeffreys' prior, from the gamma law", "",
+           '    stamp = Stamper("Copyright (c) 2009", sep=1)', '    """']
+    lines = ["def f():", *doc, "    return 1"]
+    kinds = ["code", *("blank" if not line else "docstring" for line in doc), "code"]
+    assert hint_windows(lines, kinds) == [(1, 14)]  # from the docstring's first line, not row 4
+    found = find_file_markers(lines, kinds)
+    assert found == find_markers(lines, kinds)
+    assert [(m.line, m.kind) for m in found] == [(10, "based_on")]  # no copyright line
+
+
 def test_imperative_copy_from_needs_a_url_or_a_file() -> None:
     m = one("# copy from https://huggingface.co/org/Model-1/blob/main/enc/enc.py\n")
     assert (m.kind, m.repository, m.ref, m.path) == ("copied_from", "org/Model-1", "main", "enc/enc.py")

@@ -28,6 +28,7 @@ HINTS: tuple[str, ...] = (
 # holders from up to HOLDER_LINES lines below.
 WINDOW = max(4, HOLDER_LINES)
 _SEGMENT_KINDS = ("comment", "docstring")  # lines whose whole text the reader reads
+_DOCSTRING_ROWS = ("docstring", "blank")
 
 
 def may_hold_marker(text: str) -> bool:
@@ -50,6 +51,20 @@ def word_offsets(text: str, words: Sequence[str]) -> list[int]:
     return offsets
 
 
+def _docstring_start(kinds: Sequence[str] | None, lo: int) -> int:
+    """``lo``, or the first line of the docstring it falls inside: the reader's scanner, started
+    inside one, takes a quoted word of its text for a string of its own ("Copyright (c) 2009" in
+    pandas' ``Appender("Copyright (c) 2009", join='\\n')`` example read as a copyright line)."""
+    if kinds is None or lo >= len(kinds) or kinds[lo] not in _DOCSTRING_ROWS:
+        return lo
+    row = lo
+    while row > 0 and kinds[row - 1] in _DOCSTRING_ROWS:  # a docstring's blank lines are "blank"
+        row -= 1
+        if kinds[row] == "docstring":
+            lo = row
+    return lo
+
+
 def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[tuple[int, int]] | None:
     """Half-open row ranges ``[lo, hi)`` around every line holding a hint, merged and sorted.
 
@@ -57,7 +72,8 @@ def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     searched: comment and docstring lines, and any other line holding ``#`` (a code line gives
     the reader only the text after its ``#``; a blank line gives nothing). A hint anywhere else
     starts no marker, and every line that can start one keeps its whole window, so the reader
-    finds the same markers while the searches cover a fraction of the file.
+    finds the same markers while the searches cover a fraction of the file. A window opening
+    inside a docstring opens at its first line, where the reader's scanner knows it is in one.
 
     None when the text cannot be searched this way (lower-casing changed the file's length, so
     offsets would drift): the caller then reads every line.
@@ -77,9 +93,9 @@ def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
         start += len(lines[row]) + 1
     windows: list[tuple[int, int]] = []
     for row in sorted({rows[bisect_right(line_starts, at) - 1] for at in offsets}):
-        lo, hi = max(0, row - WINDOW), min(len(lines), row + WINDOW + 1)
+        lo, hi = _docstring_start(kinds, max(0, row - WINDOW)), min(len(lines), row + WINDOW + 1)
         if windows and lo <= windows[-1][1]:
-            windows[-1] = (windows[-1][0], max(windows[-1][1], hi))
+            windows[-1] = (min(windows[-1][0], lo), max(windows[-1][1], hi))
         else:
             windows.append((lo, hi))
     return windows

@@ -18,8 +18,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   compatible one first; ties: the first offered), and ``upstream_licence_from`` names it after
   ``"; under "`` (``declared; under BSD-2-Clause``). ``conflict`` is of the whole expression (an
   ``OR`` is fine when either choice is).
-* ``upstream_copyrights``: the upstream file's copyright lines, else the upstream root licence
-  files' (their NOTICE files' only when the licence files name no holder:
+* ``upstream_copyrights``: the upstream file's copyright lines when one names a holder, else the
+  upstream root licence files' (their NOTICE files' only when the licence files name no holder:
   ``SourceLicence.file_fallback_copyrights``) (``"; "``-joined); ``upstream_copyrights_from``:
   ``file``, ``source`` or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
@@ -68,7 +68,7 @@ import pandas as pd
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import choices, licence_ids, normalise
-from lineage.licences.notices import fold, keeps_holders, with_included
+from lineage.licences.notices import fold, holders, keeps_holders, with_included
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 from lineage.results.schema import empty, typed
@@ -318,7 +318,9 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         if label not in released:
             released[label] = release_licence(up_lic[label], source)
         up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label])
-        if up_file.copyrights:
+        # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
+        # target could keep or miss: the release's holders speak for that file as for one without
+        if holders(up_file.copyrights):
             up_copyrights, copyrights_from = up_file.copyrights, "file"
         else:
             up_copyrights = source.file_fallback_copyrights
