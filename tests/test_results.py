@@ -368,7 +368,8 @@ def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     from lineage.markers import find_markers
     from lineage.results.tables import resolve_marker_path
 
-    ups = {"transformers/__init__.py", "transformers/utils/__init__.py", "transformers/models/bart/modeling_bart.py"}
+    ups = {"transformers/__init__.py", "transformers/utils/__init__.py", "transformers/models/bart/modeling_bart.py",
+           "transformers/models/llama/modeling_llama.py"}
     by_name: dict[str, list[str]] = {}
     for p in ups:
         by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
@@ -383,6 +384,12 @@ def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
         "transformers/models/bart/modeling_bart.py"
     url = "https://github.com/huggingface/transformers/blob/v4.0.0/src/transformers/utils.py"
     assert resolve(f"# Adapted from {url}") == ""
+    # a lower-case last part may be a function of the module before it (the marker cannot tell):
+    # "Copied from ... .modeling_llama.rotate_half" named a modeling_llama/rotate_half.py
+    assert resolve("# Copied from transformers.models.llama.modeling_llama.rotate_half") == \
+        "transformers/models/llama/modeling_llama.py"
+    # but a module the upstream no longer holds is not its package's __init__.py
+    assert resolve("# Copied from transformers.models.llama.gone_module") == ""
 
 
 def test_named_files_say_which_marked_files_name_a_file_the_upstream_no_longer_holds() -> None:

@@ -196,12 +196,29 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
         return ""
     path = marker.path.strip("/")
     found = _resolve_path(path, up_paths, by_name)
-    if not found and _from_dotted_name(marker, path):
-        # a dotted module name is a file or a package's __init__.py, as Python imports it:
-        # diffusers' "based on [`~transformers.BERT`]" names transformers' package, not a
-        # transformers.py it lacks (a file path written out, as in a URL, is that file only)
-        found = _resolve_path(path[:-3] + "/__init__.py", up_paths, by_name)
+    if found or not _from_dotted_name(marker, path):
+        return found
+    # a dotted name is a module, a package's __init__.py, or (its last parts lower case, so the
+    # marker could not tell) a function or attribute of the module before it, as Python imports
+    # them: diffusers' "based on [`~transformers.BERT`]" names transformers' package, not a
+    # transformers.py it lacks; "Copied from transformers.models.llama.modeling_llama.rotate_half"
+    # names modeling_llama.py, not a modeling_llama/rotate_half.py (a file path written out, as
+    # in a URL, is that file only)
+    module = path[:-3]
+    found = _resolve_path(f"{module}/__init__.py", up_paths, by_name)
+    # an attribute lives in a module file: a package's __init__.py is not taken for a module the
+    # upstream no longer holds ("vllm.model_executor.layers.gone" names no layers/__init__.py)
+    for _ in range(_DOTTED_ATTRIBUTE_PARTS):
+        if found or "/" not in module:
+            return found
+        module = module.rsplit("/", 1)[0]
+        found = _resolve_path(f"{module}.py", up_paths, by_name)
     return found
+
+
+# How many trailing parts of a dotted name may be a module's attributes (a function; a class's
+# method, ``module.func.attr`` is rare) rather than modules.
+_DOTTED_ATTRIBUTE_PARTS = 2
 
 
 def _from_dotted_name(marker: Marker, path: str) -> bool:
