@@ -348,8 +348,6 @@ _TRAILING_RE = re.compile(r"\s+(?:or|and)$|(?<=\.)\s+(?:It|This|That)\s+(?:is|wa
                           r"(?:licen[cs]ed|distributed|released|available|provided)\b.*$")
 
 
-
-
 def _whole_statement(lines: list[str], k: int, text: str) -> str:
     """The copyright statement that starts with ``text`` on line ``k`` (0-based), as a licence
     file wraps it: a line that ends with a comma (a list of years, a holder's address) goes on
