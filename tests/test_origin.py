@@ -942,6 +942,29 @@ def test_a_third_party_upstream_takes_only_its_own_lines_of_an_adaptation(tmp_pa
     assert (off.tail(len(off) - n)["match"] == "none").all()
 
 
+def test_a_target_naming_the_third_party_took_all_shared_lines_from_it(tmp_path: Path) -> None:
+    """seaborn 0.13.2's docscrape.py carries numpydoc's copyright; scipy 1.14.1's _docscrape.py is
+    "copied from numpydoc/docscrape.py", both older than numpydoc 1.8.0's re-quoted file. With
+    numpydoc as an upstream, the 205 lines 1.8.0 lacks counted as scipy's own code copied into
+    seaborn. A target file that names the third party and not the upstream took them from the
+    third party: a line its release at hand lacks is another release's."""
+    helper = _body(44)
+    older = _body(45).replace("return intermediate_", "return -intermediate_")  # what the release at hand lacks
+    upstream = {"up/__init__.py": "", "pyproject.toml": '[project]\nname = "up"\n',
+                "up/models/m.py": "# Copied from https://github.com/thirdorg/thirdlib/blob/main/m.py\n"
+                + helper + older}
+    thirdlib = {"thirdlib/__init__.py": "", "thirdlib/m.py": helper}
+    target = {"tgt/__init__.py": "", "pyproject.toml": '[project]\nname = "tgt"\n',
+              "tgt/m.py": "# Taken from https://github.com/thirdorg/thirdlib/blob/main/m.py\n" + helper + older}
+    third = treegen.write_tree(tmp_path / "thirdlib", thirdlib)
+    lines = _third_party_run(tmp_path, target, upstream, "--upstream", str(third))
+    code = lines[lines["kind"] == "code"]
+    assert "up" not in set(code["upstream"])  # nothing counted as the upstream's own
+    n = len([x for x in helper.split("\n") if x.strip()])
+    tail = code.tail(len(code) - n)
+    assert (tail["match"] == "none").all() and set(tail["shared_origin"]) == {"third_party:thirdlib"}
+
+
 def test_a_third_party_upstream_takes_only_its_own_lines_of_a_section_too(tmp_path: Path) -> None:
     # the same, with the "adapted from" marker inside the one function it speaks for (a section)
     helper = "def third_helper(values):\n    ordered = sorted(values, key=abs)\n    return ordered[::-1]\n"

@@ -507,7 +507,10 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
     # A third party that is itself an upstream of this run (a further ``--upstream``) shows which
     # lines of an upstream file taken from it are its own: the others, which the third party does
     # not hold, are the upstream's (vLLM's tensor-parallel rewrite of a model "adapted from
-    # transformers"), copies from it like any other (``origin_third_party_lines``).
+    # transformers"), copies from it like any other (``origin_third_party_lines``). Not for a
+    # target file that names the third party and not the upstream: it took its copy from the third
+    # party too, so a line the third party's release at hand lacks is another release's (seaborn's
+    # and scipy's copies of numpydoc's docscrape.py, both older than numpydoc 1.8.0's re-quoted one).
     by_name = {name.lower(): k for k, names in enumerate(own_names) for name in names}
     held: dict[int, np.ndarray] = {}
 
@@ -525,7 +528,7 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         mask = np.zeros(len(m.up_file), bool)
         for held, origin in origin_parts(origins[u], m.up_row[rows]):  # the file's origin or its sections'
             k = by_name.get(origin.name.lower(), -1) if origin.kind == THIRD_PARTY else -1
-            if k >= 0 and k != up_of[u]:
+            if k >= 0 and k != up_of[u] and not (names_upstream[t][k] and not names_upstream[t][up_of[u]]):
                 forms = up_indexes[u].h_norm[m.up_row[rows[held]]]
                 mask[rows[held]] = ~np.isin(forms, third_party_forms(k))
         return mask

@@ -939,7 +939,9 @@ class MatchParams:
     # third party holds nowhere are the upstream's own, copies from it; the others stay shared
     # third-party code. A user test: sglang 0.4.1's qwen2.py against vLLM 0.6.4 (whose qwen2.py
     # says "Adapted from transformers") with --upstream transformers kept all 238 shared code
-    # lines set apart, vLLM's tensor-parallel code included. 0: the whole file stays third-party.
+    # lines set apart, vLLM's tensor-parallel code included. Not for a target file that names the
+    # third party and not the upstream (seaborn's docscrape.py, numpydoc's copyright, beside scipy's
+    # older copy of numpydoc's file): all it shares stays third-party. 0: the whole file stays third-party.
     origin_third_party_lines: int = knob(1, 0, 1)
     # A file whose header says nothing of its origin (no copyright, no origin marker) inherits
     # third-party origin from its folder when at least this share of the folder's files that do
