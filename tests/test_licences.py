@@ -943,6 +943,12 @@ def test_change_statements_are_the_lines_saying_so() -> None:
     text = "# Copyright 2024 A\n# This file was modified\n# by B for C.\n# Changes made: none\n# plain\n"
     assert change_statements(text) == ("this file was modified by b for c.", "changes made: none")
     assert change_statements("# Copied from x\n") == ()
+    # ansible's _distro.py, below distro's Apache header
+    assert change_statements("# Modifications to this code have been made by Sedge Project\n") == (
+        "modifications to this code have been made by sedge project",)
+    assert change_statements("# Some changes were made\n# for speed.\n") == ("some changes were made",)
+    assert change_statements("# provided that no modifications are made\n") == ()
+    assert change_statements("# give credit and indicate if changes were made.\n") == ()
 
 
 _BSD_OWN = ("BSD 3-Clause License\n\nCopyright (c) 2008-2011, Quillwort Capital and Sedge Team\n"

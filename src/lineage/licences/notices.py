@@ -46,7 +46,8 @@ of the License, or ..." is not such a phrase.
 Modification notices (Apache-2.0 section 4(b): modified files must carry "prominent notices
 stating that You changed the files"): a provenance marker saying the code was adapted, modified,
 derived, ported or based on something (those state a change), or a comment that says
-"modified by/for/in/from/to/copyright", "changes made", "modifications copyright" or "changed by".
+"modified by/for/in/from/to/copyright", "changes made", "modifications copyright", "changed by" or
+"modifications (to this code) have been made".
 "Copied from" and "taken from" do not state a change. Such a notice copied with the code is the
 upstream's own (vLLM's "Adapted from" transformers' llama, kept in a fork of vLLM): it is the
 target's notice of a change to the upstream file only if that file does not hold it too
@@ -200,7 +201,11 @@ def notice_expression(text: str) -> str:
 # Markers (see lineage.markers) whose phrase states that the code was changed.
 CHANGE_MARKER_KINDS = frozenset({"adapted_from", "modified_from", "derived_from", "ported_from", "based_on"})
 _CHANGE_TEXT_RE = re.compile(r"\bmodified (?:by|for|in|from|to|copyright)\b|\bchanges made\b|"
-                             r"\bmodifications? copyright\b|\bchanged by\b|\bmodifications? (?:by|made)\b")
+                             r"\bmodifications? copyright\b|\bchanged by\b|\bmodifications? (?:by|made)\b|"
+                             # ansible's _distro.py: "Modifications to this code have been made by Ansible Project"
+                             # (not a licence's "indicate if changes were made": a duty, not a statement)
+                             r"(?<!\bif )(?<!\bwhether )\b(?:modifications?|changes)(?: (?:to|in|of) [\w .'-]{1,40}?)? "
+                             r"(?:have been|has been|were|was) made\b")
 
 
 def change_statements(text: str) -> tuple[str, ...]:
