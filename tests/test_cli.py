@@ -331,6 +331,7 @@ def test_an_unknown_argument_of_a_command_points_at_its_help(capsys: pytest.Capt
         main(["compare", "t", "u", "extra", "--out", "o"])
     err = capsys.readouterr().err
     assert "unrecognized arguments: extra" in err and "(see 'lineage compare --help')" in err
+    assert "a further one as --upstream extra" in err  # a second upstream written as UPSTREAM
 
 
 _ENDING = """

@@ -614,7 +614,11 @@ def _main(argv: Sequence[str] | None) -> int:
             and (rest is not extra or not rest[0].startswith("-"))):
         args.upstream, extra = rest[0], []
     if extra:
-        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}")
+        more = ""
+        if getattr(args, "func", None) is _cmd_compare and not any(x.startswith("-") for x in extra):
+            # a reviewer's `compare T U1 U2`: UPSTREAM is one source, a further one is an option
+            more = "; compare takes one UPSTREAM, a further one as " + ", ".join(f"--upstream {x}" for x in extra)
+        getattr(args, "command_parser", parser).error(f"unrecognized arguments: {' '.join(extra)}{more}")
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     stdout = sys.stdout
