@@ -53,8 +53,10 @@ USED = "used"  # in a context folder: its modification time is the context's las
 _MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
 
 # The packages (or modules) whose code decides a target file's labels: the matcher, the index
-# records it reads (parse, normal forms) and the markers that break ties.
-FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.markers")
+# records it reads (parse, normal forms), the markers that break ties and the module that resolves
+# the upstream files they name (``resolve_marker_path``: 279833a's change to it moved 3 files'
+# labels on the main job, and the match cache answered with the older entries).
+FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.markers", "lineage.results.tables")
 
 
 def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
