@@ -515,6 +515,32 @@ def test_bare_repository_file_url() -> None:
     assert (m.line_start, m.line_end) == (100, 120)
 
 
+def test_a_phrase_speaks_for_the_sources_listed_below_it() -> None:
+    # sglang 0.5.23's chatglm.py: "Adapted from" over a project URL and a file URL, one per line.
+    found = markers("# Adapted from\n# https://github.com/acme/chat-model\n"
+                    "# https://github.com/acme/engine/blob/main/engine/configs/chat.py\n\nimport os\n")
+    assert [(m.line, m.kind, m.repository) for m in found] == [
+        (1, "adapted_from", "acme/chat-model"), (3, "adapted_from", "acme/engine")]
+    assert found[1].path == "engine/configs/chat.py"
+    assert found[1].text == "Adapted from … https://github.com/acme/engine/blob/main/engine/configs/chat.py"
+    # causal_conv1d_triton.py: a second source after "and" on the next line
+    found = markers("# Adapted from https://github.com/kernels/conv/blob/main/conv/interface.py\n"
+                    "# and https://github.com/acme/engine/blob/main/engine/ops/conv.py\n")
+    assert [(m.kind, m.repository, m.path) for m in found] == [
+        ("adapted_from", "kernels/conv", "conv/interface.py"), ("adapted_from", "acme/engine", "engine/ops/conv.py")]
+    assert found[1].text.startswith("Adapted from … and https://")
+
+
+def test_a_url_line_saying_more_than_a_source_is_not_listed_under_the_phrase() -> None:
+    found = markers("# Adapted from https://github.com/a/b/blob/main/c.py\n"
+                    "# https://github.com/d/e/blob/main/f.py explains the trick\n")
+    assert [(m.kind, m.repository) for m in found] == [("adapted_from", "a/b"), ("url", "d/e")]
+    # nor one after a blank comment line: a new paragraph
+    found = markers("# Adapted from https://github.com/a/b/blob/main/c.py\n#\n"
+                    "# https://github.com/d/e/blob/main/f.py\n")
+    assert [(m.kind, m.repository) for m in found] == [("adapted_from", "a/b"), ("url", "d/e")]
+
+
 def test_bare_urls_that_are_not_files_are_ignored() -> None:
     assert markers("# See https://github.com/vllm-project/vllm/issues/1234\n") == []
     assert markers("# https://github.com/vllm-project/vllm\n") == []

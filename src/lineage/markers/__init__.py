@@ -96,6 +96,12 @@ phrase has nothing after it (or ends with ``:``) the next line is attached as it
 it says, unless it is a marker itself. Attached lines produce no markers of their own. An attached
 URL to a file of a repository at a ref is a strong source even when the phrase's own clause is
 not ("taken from scikit-learn, see" above such a URL, in scipy's ``_lib/deprecation.py``).
+The lines right below a phrase (or its attached lines) that each list one more URL to a
+repository's file and nothing else but an "and", "or", "&" or a list bullet are more of its
+sources: each is a marker of the phrase's kind, its text the phrase's words, "…" and the line
+(sglang's ``chatglm.py``: "Adapted from" / a project URL / vLLM's file URL; its
+``causal_conv1d_triton.py``: "Adapted from <causal-conv1d URL>" / "and <vLLM URL>"). Before,
+each was a bare ``url`` marker, and "Adapted from ... and <vLLM's file>" stated no change of it.
 
 A line that continues a sentence (the line above, in the same comment block or docstring, does
 not end with ``. ! ? : ;``) and starts in lower case is judged like a generic lead-in: wrapped

@@ -177,6 +177,10 @@ def _detect(
         kind = REPORTED_KIND.get(kind, kind)
         out.append((start, phrase_marker(line, kind, marker_text, full_rest)))
         covered.append((start, stop))
+        if k == len(matches) - 1:
+            head = text[start:end].strip()
+            for listed in _listed_sources(seg, selected, consumed, attached[-1].line if attached else last):
+                out.append((len(text), phrase_marker(listed.line + 1, kind, f"{head} … {listed.text}", listed.text)))
 
     for start, _, url in find_urls(text):
         if any(a <= start < b for a, b in covered):
@@ -201,6 +205,32 @@ def _detect(
                 )
             )
     return out
+
+
+# A line that only lists one more source of the phrase above it: a URL, maybe after "and", "or",
+# "&" or a list bullet, maybe with a closing punctuation mark.
+_LISTED_SOURCE_RE = re.compile(r"^(?:(?:and|or|&|\+|[-*•])\s+)?(?P<url>\S+?)[.,;]?$", re.IGNORECASE)
+
+
+def _listed_sources(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
+                    ) -> list[Segment]:
+    """The comment lines right below a phrase marker (after line ``last``) that each list one
+    more of its sources, a URL to a repository's file ("# Adapted from" / "# https://github.com/
+    THUDM/ChatGLM2-6B" / "# https://github.com/vllm-project/vllm/blob/main/.../chatglm.py", or
+    "# Adapted from https://.../causal_conv1d_interface.py" / "# and https://github.com/
+    vllm-project/..."): the phrase speaks for each, so each is a marker of the phrase's kind, not
+    a bare URL (sglang 0.5.23's chatglm.py, dbrx.py and causal_conv1d_triton.py). Consumed here."""
+    listed: list[Segment] = []
+    at = last
+    while (nxt := _next_segment(selected, at, seg.source, consumed)) is not None:
+        m = _LISTED_SOURCE_RE.match(nxt.text.strip())
+        urls = find_urls(m.group("url")) if m else []
+        if len(urls) != 1 or not _points_at_a_file(urls[0][2]):
+            break
+        consumed.add((nxt.line, nxt.col))
+        listed.append(nxt)
+        at = nxt.line
+    return listed
 
 
 def _holder_lines(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
