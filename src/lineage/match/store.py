@@ -52,11 +52,14 @@ MATCH_VERSION = 2
 USED = "used"  # in a context folder: its modification time is the context's last use
 _MATCH_ARRAYS = (np.uint8, np.int32, np.int32, np.float32, np.int32)  # match .. region
 
-# The packages (or modules) whose code decides a target file's labels: the matcher, the index
-# records it reads (parse, normal forms), the markers that break ties and the module that resolves
-# the upstream files they name (``resolve_marker_path``: 279833a's change to it moved 3 files'
-# labels on the main job, and the match cache answered with the older entries).
-FINGERPRINTED = ("lineage.match", "lineage.index", "lineage.markers", "lineage.results.tables")
+# The code whose change a match entry must not outlive: the whole package, as for the result,
+# table and side caches. A match entry is made from inputs computed across it (lineage.api's
+# preferred, attributed and pinned files, lineage.file_labels, the licence rules origins read,
+# lineage.arrays' set operations), and twice a list of packages missed one: upstream_names in
+# lineage.api, then resolve_marker_path in lineage.results.tables (279833a moved 3 files' labels
+# on the main job, and the match cache answered with the older entries). A change anywhere costs
+# one cold match.
+FINGERPRINTED = ("lineage",)
 
 
 def code_files(names: tuple[str, ...] = FINGERPRINTED) -> list[Path]:
