@@ -612,14 +612,14 @@ def test_an_entry_is_written_through_a_temporary_name_of_this_process(tmp_path: 
 def test_the_rules_that_decide_labels_are_in_the_match_code_fingerprint() -> None:
     """Which files are marked (the upstream's marker names) and which package a file is in decide
     labels: their code is in the packages the match cache's code fingerprint covers, so a change
-    to them is never answered by an older entry (upstream_names lived in lineage.api; the marker
-    path resolver in lineage.results.tables, unfingerprinted, left the main job's report stale)."""
+    to them is never answered by an older entry (upstream_names lived in lineage.api; the
+    marker-path resolver, whose named files break pairing ties, in lineage.results.tables)."""
     import inspect
 
     from lineage.api import upstream_names
     from lineage.index.project import import_parts, package_roots, top_level
+    from lineage.markers.paths import resolve_marker_path
     from lineage.match.store import code_files
-    from lineage.results.tables import resolve_marker_path  # the files a marker names: claimed first
 
     covered = {p.resolve() for p in code_files()}
     for rule in (upstream_names, top_level, import_parts, package_roots, resolve_marker_path):

@@ -115,6 +115,24 @@ def test_an_adaptation_of_names_its_source() -> None:
         assert markers(prose) == [], prose
 
 
+def test_code_from_opening_its_clause_names_a_source() -> None:
+    """transformers 4.46.3's falcon_mamba kernel: "Original code from:
+    https://github.com/state-spaces/mamba/blob/main/mamba_ssm/ops/selective_scan_interface.py" was a
+    bare URL, so the file was transformers' own and vLLM's mamba_ssm.py, adapted from the same
+    mamba code, shared 12 lines with it "copied from transformers". "Code from" has no verb: it
+    counts opening its clause, with a URL or a module or file path; after another word ("Ref code
+    from", sglang's fused_moe_native.py) or continuing a sentence it is no marker."""
+    m = one("# Original code from: https://github.com/quill/sedge/blob/main/sedge/ops/scan.py\n")
+    assert (m.kind, m.repository, m.path) == ("taken_from", "quill/sedge", "sedge/ops/scan.py")
+    assert one('"""Code from: https://github.com/quill/sedge"""\n').kind == "taken_from"
+    assert one("# Code from sedge.ops.scan_interface\n").kind == "taken_from"
+    assert one("# Ref code from https://github.com/quill/sedge/blob/main/scan.py\n").kind == "url"
+    for prose in ("# Code from the cache is reused here\n",
+                  "# Ported Quillwort code from C++ to Python:\n",
+                  "# we keep the\n# code from sedge.ops.scan_interface\n"):
+        assert markers(prose) == [], prose
+
+
 def test_a_todo_states_work_to_do_not_provenance() -> None:
     """xarray 2024.10.0's concat.py: "TODO: add ignore_index arguments copied from pandas.concat"
     made the file marked. A phrase opening the to-do's text is a note on the code below it (pandas

@@ -88,6 +88,17 @@ def test_header_naming_another_project_is_third_party() -> None:
                    + _body(1)).kind == OWN
 
 
+def test_original_code_from_a_url_is_third_party() -> None:
+    """transformers 4.46.3's falcon_mamba kernel: "Original code from: https://github.com/state-
+    spaces/mamba/..." under a joint copyright of Tri Dao and the HuggingFace team: the mamba
+    code vLLM's mamba_ssm.py also adapted, not transformers' own (a bare URL would be a reference)."""
+    text = ("# Copyright 2024 Quill Moss and Upstream Team.\n"
+            "# Original code from: https://github.com/sedge-spaces/sedge/blob/main/sedge/ops/scan.py\n"
+            + _body(1))
+    o = _origin("up/kernels/scan.py", text, frozenset({"upstream team"}))
+    assert (o.kind, o.name, o.line) == (THIRD_PARTY, "sedge", 2)
+
+
 def test_a_marker_below_the_header_speaks_for_one_function_only() -> None:
     text = _body(1) + "# Adapted from https://github.com/other/proj/blob/v1/a.py\n" + _body(2)
     o = _origin("up/mixed.py", text)

@@ -344,7 +344,7 @@ def test_the_headline_of_a_comparison_without_marked_files(run_compare: Runner) 
 
 def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
     from lineage.markers import Marker
-    from lineage.results.tables import resolve_marker_path
+    from lineage.markers.paths import resolve_marker_path
 
     ups = ["vllm/v1/worker/gpu_worker.py", "vllm/worker/tpu_worker.py", "vllm/model_executor/models/utils.py",
            "vllm/lora/utils.py", "vllm/layers/batch_invariant.py", "vllm/determinism/batch_invariant.py"]
@@ -366,7 +366,7 @@ def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     """diffusers 0.31's "based on [`~transformers.BERT`]" names transformers' package, which
     transformers holds as ``transformers/__init__.py``; a file path written out names that file only."""
     from lineage.markers import find_markers
-    from lineage.results.tables import resolve_marker_path
+    from lineage.markers.paths import resolve_marker_path
 
     ups = {"transformers/__init__.py", "transformers/utils/__init__.py", "transformers/models/bart/modeling_bart.py",
            "transformers/models/llama/modeling_llama.py"}

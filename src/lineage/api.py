@@ -42,6 +42,7 @@ from lineage.index.vendoring import (
     with_markers,
 )
 from lineage.markers import Marker, marker_names_upstream, mentions
+from lineage.markers.paths import resolve_marker_path
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
@@ -60,7 +61,6 @@ from lineage.results.tables import (
     files_frame,
     indexed_file_rows,
     pick_marker,
-    resolve_marker_path,
 )
 from lineage.settings import DEFAULT_MATCH_CONTEXTS, RunSettings
 from lineage.side_cache import cached_origins

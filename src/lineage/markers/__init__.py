@@ -37,6 +37,12 @@ Phrases (case-insensitive) and their kinds:
   module or file path, or a strong source after "from" ("a copy of `glob` from Python 3.5"): a
   proper noun alone is the object copied ("A copy of the Rotation in CUDA memory")
 
+* ``code from`` / ``original code from`` -> ``taken_from``, with no verb: only opening its
+  clause (or after a known lead-in), never after another word ("Ref code from https://..." names
+  a reference) nor on a line continuing a sentence; its source must be a URL, a module or a file
+  path ("Original code from: https://github.com/state-spaces/mamba/blob/main/..." above
+  transformers 4.46.3's falcon_mamba kernel; "code from the cache" is prose)
+
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.
 

@@ -32,8 +32,12 @@ COPY_OF, PORT_OF = "copy_of", "port_of"
 # accessor_str.py: "The StringAccessor class defined below is an adaptation of the pandas string
 # methods source code (see pd.core.strings)").
 ADAPTATION_OF = "adaptation_of"
+# "Code from" / "Original code from" opening a clause, with no verb: judged by its own rule in
+# :func:`accepts`, reported as taken_from (transformers 4.46.3's falcon_mamba kernel: "Original
+# code from: https://github.com/state-spaces/mamba/blob/main/mamba_ssm/ops/...").
+CODE_FROM = "code_from"
 REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
-                 ADAPTATION_OF: "adapted_from"}
+                 ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from"}
 
 # A short parenthesis inside a phrase ("adapted (with changes) from", "a verbatim copy (vendored)
 # of": pandas 2.2.3's interchange/dataframe_protocol.py, the data-apis spec, read as pandas' own)
@@ -92,7 +96,10 @@ def dangling(rest: str) -> bool:
     return bool(words) and words[-1].lower() in _DANGLING
 
 
-KNOWN_RE = re.compile(rf"{_KNOWN_LEAD}(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
+# "Code from" has no verb: read only opening its clause or after a known lead-in ("Ref code from
+# https://huggingface.co/...", sglang 0.5.23's fused_moe_native.py, names a reference)
+_CODE_FROM = r"(?P<codefrom>(?:original\s+)?code)\s+from(?![\w-])"
+KNOWN_RE = re.compile(rf"{_KNOWN_LEAD}(?:(?:{_ADVERB}\s+){{0,2}}{_PHRASE}|{_CODE_FROM})", re.IGNORECASE)
 _GENERIC_RE = re.compile(rf"(?P<generic>(?:[A-Za-z][\w-]*\s+){{1,3}}?)(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"[.!?;:]\s+|[(\[]\s*|\s[-–—]{1,2}\s+")
 _CLAUSE_END_RE = re.compile(r";|,\s|(?<=\S)[.!?](?=\s|$)")
@@ -225,6 +232,8 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return False
     if kind == COPY_FROM:  # "copy from smem to registers" is an instruction, not a source
         return bool(find_urls(clause) or file_path(without_urls(clause)))
+    if kind == CODE_FROM:  # "code from the cache" is prose; a URL or a module or file path is a source
+        return _pathlike(clause)
     if lead == "any":
         return kind in _ANY_LEAD_KINDS and _module_source(clause)
     if kind in (COPY_OF, PORT_OF, ADAPTATION_OF):
@@ -325,6 +334,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return "based_on"
     if m.group("inspired"):
         return "inspired_by"
+    if m.groupdict().get("codefrom"):
+        return CODE_FROM
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
     verb = m.group("verb").lower()
@@ -365,6 +376,8 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
             lead = "any"
         if s == 0 and mid_sentence and text[:1].islower() and lead != "any":
             lead = "generic"
+        if lead == "generic" and m.groupdict().get("codefrom"):
+            continue  # a line continuing a sentence: "... the\n code from the cache"
         if todo and (s != todo.end() or lead not in ("none", "known")):
             continue  # part of the work to do
         found.append((s, m.end(), _phrase_kind(m), lead))
