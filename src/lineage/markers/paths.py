@@ -1,0 +1,122 @@
+"""Which upstream file a provenance marker's path names (files.csv ``marker_path_found``, and the
+paths a file's markers name, which the matcher's claims put first).
+
+These rules live in :mod:`lineage.markers` rather than with the result tables because the files
+they name are an input of every match entry (``preferred`` paths): the match cache's key covers
+this package's code (:data:`lineage.match.store.FINGERPRINTED`), so a change to them is never
+answered from an entry matched with the old ones.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
+
+from lineage.markers.record import Marker
+
+
+class _Definition(Protocol):
+    @property
+    def qualname(self) -> str: ...
+
+
+class _DefiningFile(Protocol):
+    """What :func:`top_level_definers` reads of a :class:`lineage.index.FileIndex` (not imported:
+    lineage.index imports this package)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def definitions(self) -> Sequence[_Definition]: ...
+
+
+def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]],
+                        defined: Mapping[str, Sequence[str]] | None = None) -> str:
+    """The upstream path a marker names, if it exists there: exactly, or as a path suffix, or
+    else the one upstream file of its name that shares the most trailing folders with it (at
+    least one: vllm-ascend's "adapted from vllm/worker/gpu_worker.py" names vLLM 0.7's
+    ``vllm/v1/worker/gpu_worker.py``, not ``vllm/worker/tpu_worker.py``); "" when none or a tie.
+    ``defined``: the upstream files defining each top-level function or class name
+    (:func:`top_level_definers`), for a package's attribute (:func:`_package_attribute`)."""
+    if not marker.path:
+        return ""
+    path = marker.path.strip("/")
+    found = _resolve_path(path, up_paths, by_name)
+    if found or not _from_dotted_name(marker, path):
+        return found
+    # a dotted name is a module, a package's __init__.py, or (its last parts lower case, so the
+    # marker could not tell) a function or attribute of the module before it, as Python imports
+    # them: diffusers' "based on [`~transformers.BERT`]" names transformers' package, not a
+    # transformers.py it lacks; "Copied from transformers.models.llama.modeling_llama.rotate_half"
+    # names modeling_llama.py, not a modeling_llama/rotate_half.py (a file path written out, as
+    # in a URL, is that file only)
+    module = path[:-3]
+    found = _resolve_path(f"{module}/__init__.py", up_paths, by_name)
+    # an attribute lives in a module file: a package's __init__.py is not taken for a module the
+    # upstream no longer holds ("vllm.model_executor.layers.gone" names no layers/__init__.py)
+    for _ in range(_DOTTED_ATTRIBUTE_PARTS):
+        if found or "/" not in module:
+            return found
+        module = module.rsplit("/", 1)[0]
+        found = _resolve_path(f"{module}.py", up_paths, by_name)
+    return found or _package_attribute(path[:-3], up_paths, by_name, defined or {})
+
+
+def _package_attribute(module: str, up_paths: set[str], by_name: dict[str, list[str]],
+                       defined: Mapping[str, Sequence[str]]) -> str:
+    """The file a package's public function or class named by a dotted name is defined in: a
+    package re-exports names from its private modules ("based on ``scipy.signal.get_window``"
+    names ``scipy/signal/windows/_windows.py``, which scipy.signal's ``__init__.py`` imports;
+    "based on scipy.ndimage.distance_transform_edt", ``scipy/ndimage/_morphology.py``), and no
+    ``scipy/signal/get_window.py`` was ever removed. The one file below the package that defines
+    that name at its top level; "" when none (a module the upstream no longer holds) or several."""
+    package, _, name = module.rpartition("/")
+    init = _resolve_path(f"{package}/__init__.py", up_paths, by_name) if package else ""
+    if not init:
+        return ""
+    folder = init.rsplit("/", 1)[0] + "/"
+    definers = sorted({p for p in defined.get(name, ()) if p.startswith(folder)})
+    return definers[0] if len(definers) == 1 else ""
+
+
+def top_level_definers(files: Iterable[_DefiningFile]) -> dict[str, list[str]]:
+    """Each top-level function or class name of ``files``, with the paths of the files defining it."""
+    out: dict[str, list[str]] = {}
+    for f in files:
+        for d in f.definitions:
+            if "." not in d.qualname:
+                out.setdefault(d.qualname, []).append(f.path)
+    return out
+
+
+# How many trailing parts of a dotted name may be a module's attributes (a function; a class's
+# method, ``module.func.attr`` is rare) rather than modules.
+_DOTTED_ATTRIBUTE_PARTS = 2
+
+
+def _from_dotted_name(marker: Marker, path: str) -> bool:
+    """Whether a marker's ``path`` was read from a dotted module name (``lineage.markers``,
+    "Fields"), not written out as a file's path."""
+    dotted = path[:-3].replace("/", ".")
+    return (path.endswith(".py") and not marker.repository and path not in marker.text
+            and re.search(rf"(?<![\w.]){re.escape(dotted)}(?![\w])", marker.text) is not None)
+
+
+def _resolve_path(path: str, up_paths: set[str], by_name: dict[str, list[str]]) -> str:
+    """:func:`resolve_marker_path` for one spelling of the path."""
+    if path in up_paths:
+        return path
+    base = path.rsplit("/", 1)[-1]
+    candidates = [p for p in by_name.get(base, []) if p.endswith("/" + path) or path.endswith("/" + p)]
+    if candidates:
+        return sorted(candidates, key=lambda p: (len(p), p))[0]
+    wanted = path.split("/")[::-1]
+    # trailing components in common, the file name included
+    scored = sorted(((len(os.path.commonprefix([wanted, p.split("/")[::-1]])), p) for p in by_name.get(base, [])),
+                    reverse=True)
+    if scored and scored[0][0] >= 2 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+        return scored[0][1]
+    return ""
