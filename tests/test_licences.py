@@ -784,6 +784,29 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
     assert read_licence_file("LICENSE", data).copyrights == ("Copyright 2031- Ada Quillwort <ada@example.org>",)
 
 
+def test_a_dep5_copyright_fields_continuation_lines_are_statements_of_their_own() -> None:
+    # Debian's machine-readable copyright format (scikit-image 0.24's LICENSE.txt) writes a field's
+    # further holders on indented lines without the word "Copyright": only the field's first line
+    # was read, so the third holder of a stanza did not keep an upstream file's copyright.
+    from lineage.licences.declared import read_licence_file
+    from lineage.licences.notices import keeps_holders
+
+    data = (b"Files: *\nCopyright: 2031-2035 the Quillwort team\nLicense: BSD-3-Clause\n\n"
+            b"Files: pkg/edges.py\n       pkg/tests/test_edges.py\n"
+            b"Copyright: 2031-2033 Lichen Institute of\n           Technology and Moss\n"
+            b"           2032 Ada Sedge\n           (c) 2034 Bramble Works\n           .\n"
+            b"License: BSD-3-Clause\n Redistribution and use in source and binary forms\n"
+            b" 2031 is no statement outside a Copyright field.\n")
+    found = read_licence_file("LICENSE", data).copyrights
+    assert found == ("Copyright: 2031-2035 the Quillwort team",
+                     "Copyright: 2031-2033 Lichen Institute of Technology and Moss",
+                     "Copyright: 2032 Ada Sedge", "Copyright: (c) 2034 Bramble Works")
+    assert keeps_holders(["Copyright (C) 2032 Ada Sedge"], list(found))
+    # without a "Files:" field the text is not in that format: indented lines stay prose
+    data = b"Copyright: 2031 the Quillwort team\n    2032 Ada Sedge\n"
+    assert read_licence_file("LICENSE", data).copyrights == ("Copyright: 2031 the Quillwort team",)
+
+
 @pytest.mark.parametrize(("line", "holder_line"), [
     # a holder written without year, (c) or sign, as a title (marshmallow 3.22's LICENSE: 12 of its
     # files read "copyright missing" against their own root LICENSE)

@@ -392,6 +392,41 @@ def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     assert resolve("# Copied from transformers.models.llama.gone_module") == ""
 
 
+def test_a_dotted_name_of_a_packages_function_resolves_to_the_file_defining_it() -> None:
+    """scikit-image 0.24's "based on ``scipy.signal.get_window``" named a scipy/signal/get_window.py
+    "not in the trees compared (removed, renamed or moved)": scipy.signal re-exports the function
+    from a private module, the file that defines it at its top level."""
+    from lineage.index import FileIndex
+    from lineage.index.records import Definition
+    from lineage.markers import find_markers
+    from lineage.markers.paths import resolve_marker_path, top_level_definers
+
+    files = [FileIndex("quill/__init__.py", "", 0), FileIndex("quill/sedge/__init__.py", "", 0),
+             FileIndex("quill/sedge/shapes/_shapes.py", "", 0,
+                       definitions=[Definition("get_shape", "function", 3, 9),
+                                    Definition("Shape.get_shape", "function", 12, 14)]),
+             FileIndex("quill/moss/__init__.py", "", 0),
+             FileIndex("quill/moss/_a.py", "", 0, definitions=[Definition("twin", "function", 1, 2)]),
+             FileIndex("quill/moss/_b.py", "", 0, definitions=[Definition("twin", "function", 1, 2)]),
+             FileIndex("quill/lichen.py", "", 0, definitions=[Definition("get_shape", "function", 1, 2)])]
+    ups = {f.path for f in files}
+    by_name: dict[str, list[str]] = {}
+    for p in ups:
+        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+    defined = top_level_definers(files)
+
+    def resolve(text: str) -> str:
+        [m] = find_markers([text, "x = 1"])
+        return resolve_marker_path(m, ups, by_name, defined)
+
+    assert resolve("# Based on quill.sedge.get_shape, with a mask") == "quill/sedge/shapes/_shapes.py"
+    # a name no file below the package defines is still a module the upstream no longer holds,
+    # and a method's name or a definer outside the package is none; two definers are a tie
+    assert resolve("# Based on quill.sedge.gone_module") == ""
+    assert resolve("# Based on quill.moss.twin") == ""
+    assert resolve("# Copied from quill.lichen.get_shape") == "quill/lichen.py"
+
+
 def test_named_files_say_which_marked_files_name_a_file_the_upstream_no_longer_holds() -> None:
     """24 of sglang 0.5.23's 29 marked files without copied code name a vLLM file that 0.32.0
     no longer holds (``vllm/utils.py`` of v0.7.3): the reason they hold no copied code, which the

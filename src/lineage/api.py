@@ -42,7 +42,7 @@ from lineage.index.vendoring import (
     with_markers,
 )
 from lineage.markers import Marker, marker_names_upstream, mentions
-from lineage.markers.paths import resolve_marker_path
+from lineage.markers.paths import resolve_marker_path, top_level_definers
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
@@ -332,15 +332,16 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     for u in up_files:
         by_name.setdefault(posixpath.basename(u.path), []).append(u.path)
     up_path_set = {u.path for u in up_files}
+    defined = top_level_definers(up_indexes)  # a dotted name's package attribute (resolve_marker_path)
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
     attributed: list[bool] = []  # the file's markers name an upstream
     for f in target.files:
         marker, _ = pick_marker(f.markers, names)
         attributed.append(marker is not None)
-        resolved = resolve_marker_path(marker, up_path_set, by_name) if marker else ""
+        resolved = resolve_marker_path(marker, up_path_set, by_name, defined) if marker else ""
         marker_paths.append(resolved)
-        named = {resolve_marker_path(m, up_path_set, by_name) for m in f.markers if m.path}
+        named = {resolve_marker_path(m, up_path_set, by_name, defined) for m in f.markers if m.path}
         preferred.append({p for p in named if p})
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))

@@ -321,11 +321,44 @@ def _of_licence_document(lines: list[str], k: int, starts: dict[int, str]) -> bo
     return False
 
 
+# Debian's machine-readable copyright format (DEP-5: "Files:" / "Copyright:" / "License:" stanzas,
+# scikit-image 0.24's LICENSE.txt) writes a Copyright field's further statements on indented
+# continuation lines without the word: "Copyright: 2003-2009 Massachusetts Institute of
+# Technology" / "           2003-2005 Peter J. Verveer". Only the field's first line was read, so
+# Verveer's line there did not keep scipy.ndimage's copyright in the four files that copy it.
+_DEP5_FILES_RE = re.compile(r"^Files?:\s*\S")
+_DEP5_COPYRIGHT_RE = re.compile(r"^Copyright:[ \t]*\S")
+# a continuation line opening a statement of its own (years, a sign); any other wraps the one above
+_DEP5_STATEMENT_RE = re.compile(r"(?:19|20)\d\d\b|\(c\)|©|Copyright\b", re.IGNORECASE)
+
+
+def _dep5_statements(lines: list[str]) -> list[str]:
+    """``lines`` with each DEP-5 Copyright field's continuation lines made statements of their
+    own ("Copyright: " + the line) or joined to the statement they wrap (left blank, so line
+    numbers hold); a file with no ``Files:`` field at a line's start is not in that format."""
+    if not any(_DEP5_FILES_RE.match(line) for line in lines):
+        return lines
+    out = list(lines)
+    field = -1  # the line of the field statement a wrapped continuation joins, -1 outside a field
+    for k, line in enumerate(lines):
+        if _DEP5_COPYRIGHT_RE.match(line):
+            field = k
+        elif field < 0 or not line.strip() or not line[:1].isspace():
+            field = -1
+        elif line.strip() != ".":  # a lone "." is the format's blank line
+            text = line.strip()
+            if _DEP5_STATEMENT_RE.match(text):
+                out[k], field = (text if text.lower().startswith("copyright") else f"Copyright: {text}"), k
+            else:
+                out[field], out[k] = f"{out[field].rstrip()} {text}", ""
+    return out
+
+
 def copyright_lines(lines: list[str]) -> tuple[str, ...]:
     """Copyright lines of a plain-text file (the marker rules read every line as prose), each
     statement whole (:func:`_whole_statement`); the licence document's own is not one
     (:func:`_of_licence_document`)."""
-    lines = [part for line in lines for part in _GLUED_RE.split(line)]
+    lines = [part for line in _dep5_statements(lines) for part in _GLUED_RE.split(line)]
     starts = {m.line - 1: m.text for m in find_markers(lines, ["docstring"] * len(lines)) if m.kind == "copyright"}
     for k, line in enumerate(lines):
         if k not in starts and (quoted := _QUOTED_START_RE.search(line)):

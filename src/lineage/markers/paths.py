@@ -1,24 +1,46 @@
-"""Which upstream file a marker's path names (:func:`resolve_marker_path`).
+"""Which upstream file a provenance marker's path names (files.csv ``marker_path_found``, and the
+paths a file's markers name, which the matcher's claims put first).
 
-The match reads these paths (a named file breaks pairing ties), so the rule lives in a package the
-match cache's code fingerprint covers (``lineage.match.store.FINGERPRINTED``): in
-``lineage.results.tables`` a change to it was answered by older match entries (279833a's
-dotted-name rule moved 3 copied lines of the main job that a cached run did not show).
+The files they name are an input of every match entry (``preferred`` paths), so they sit with
+the markers rather than with the result tables; the match cache's key covers their code
+(:data:`lineage.match.store.FINGERPRINTED`: the whole package), so a change to them is never
+answered from an entry matched with the old ones.
 """
 
 from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Protocol
 
 from lineage.markers.record import Marker
 
 
-def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]]) -> str:
+class _Definition(Protocol):
+    @property
+    def qualname(self) -> str: ...
+
+
+class _DefiningFile(Protocol):
+    """What :func:`top_level_definers` reads of a :class:`lineage.index.FileIndex` (not imported:
+    lineage.index imports this package)."""
+
+    @property
+    def path(self) -> str: ...
+
+    @property
+    def definitions(self) -> Sequence[_Definition]: ...
+
+
+def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]],
+                        defined: Mapping[str, Sequence[str]] | None = None) -> str:
     """The upstream path a marker names, if it exists there: exactly, or as a path suffix, or
     else the one upstream file of its name that shares the most trailing folders with it (at
     least one: vllm-ascend's "adapted from vllm/worker/gpu_worker.py" names vLLM 0.7's
-    ``vllm/v1/worker/gpu_worker.py``, not ``vllm/worker/tpu_worker.py``); "" when none or a tie."""
+    ``vllm/v1/worker/gpu_worker.py``, not ``vllm/worker/tpu_worker.py``); "" when none or a tie.
+    ``defined``: the upstream files defining each top-level function or class name
+    (:func:`top_level_definers`), for a package's attribute (:func:`_package_attribute`)."""
     if not marker.path:
         return ""
     path = marker.path.strip("/")
@@ -40,7 +62,34 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
             return found
         module = module.rsplit("/", 1)[0]
         found = _resolve_path(f"{module}.py", up_paths, by_name)
-    return found
+    return found or _package_attribute(path[:-3], up_paths, by_name, defined or {})
+
+
+def _package_attribute(module: str, up_paths: set[str], by_name: dict[str, list[str]],
+                       defined: Mapping[str, Sequence[str]]) -> str:
+    """The file a package's public function or class named by a dotted name is defined in: a
+    package re-exports names from its private modules ("based on ``scipy.signal.get_window``"
+    names ``scipy/signal/windows/_windows.py``, which scipy.signal's ``__init__.py`` imports;
+    "based on scipy.ndimage.distance_transform_edt", ``scipy/ndimage/_morphology.py``), and no
+    ``scipy/signal/get_window.py`` was ever removed. The one file below the package that defines
+    that name at its top level; "" when none (a module the upstream no longer holds) or several."""
+    package, _, name = module.rpartition("/")
+    init = _resolve_path(f"{package}/__init__.py", up_paths, by_name) if package else ""
+    if not init:
+        return ""
+    folder = init.rsplit("/", 1)[0] + "/"
+    definers = sorted({p for p in defined.get(name, ()) if p.startswith(folder)})
+    return definers[0] if len(definers) == 1 else ""
+
+
+def top_level_definers(files: Iterable[_DefiningFile]) -> dict[str, list[str]]:
+    """Each top-level function or class name of ``files``, with the paths of the files defining it."""
+    out: dict[str, list[str]] = {}
+    for f in files:
+        for d in f.definitions:
+            if "." not in d.qualname:
+                out.setdefault(d.qualname, []).append(f.path)
+    return out
 
 
 # How many trailing parts of a dotted name may be a module's attributes (a function; a class's
