@@ -215,6 +215,34 @@ def test_a_comment_block_standing_apart_heads_the_module_below_it() -> None:
     assert [(x.start, x.end) for x in o.sections] == [(4, 8)]
 
 
+def test_a_comment_marker_heading_the_first_def_below_the_imports_speaks_for_that_def() -> None:
+    """gym 0.26.2's ``wrappers/normalize.py``: imports, then "# taken from .../baselines/.../
+    vec_normalize.py" right above its ``RunningMeanStd`` class, then gym's own wrappers. The
+    comment heads the class, as it would further down; it was the file's header, and gymnasium's
+    copies of the wrappers were baselines' code. A file's opening comments stay its header."""
+    text = ("import numpy as np\n"                                                  # 1
+            "\n"                                                                    # 2
+            "# taken from https://github.com/other/proj/blob/master/proj/stats.py\n" # 3
+            "class RunningTally:\n"                                                 # 4
+            "    count = 0\n"                                                       # 5
+            "\n"                                                                    # 6
+            "def own_wrapper(x):\n"                                                 # 7
+            "    return np.asarray(x)\n")                                           # 8
+    o = _origin("up/normalize.py", text)
+    assert o.kind == OWN
+    assert [(x.start, x.end, x.origin.kind, x.origin.name) for x in o.sections] == [(3, 5, THIRD_PARTY, "proj")]
+    # read as the header reads it: a dotted path names its project too (setuptools 70.3's
+    # ``_itertools.py``: "copied from jaraco.itertools 6.1" above its one function)
+    dotted = text.replace("https://github.com/other/proj/blob/master/proj/stats.py", "proj/stats.py")
+    assert [(x.start, x.end, x.origin.name) for x in _origin("up/normalize.py", dotted).sections] == [(3, 5, "proj")]
+    # the file's opening comments, with no code above them, are its header
+    assert _origin("up/normalize.py", text.replace("import numpy as np\n\n", "")).kind == THIRD_PARTY
+    # a blank line between: the block stands in the header, as before
+    assert _origin("up/normalize.py", text.replace("stats.py\n", "stats.py\n\n")).kind == THIRD_PARTY
+    off = MatchParams(origin_header_def_comment=0)
+    assert file_origin(_index("up/normalize.py", text), OWN_NAMES, TARGET_NAMES, off).kind == THIRD_PARTY
+
+
 def test_only_other_holders_copyright_is_third_party() -> None:
     o = _origin("up/k.py", "# Copyright (c) 2023, Tri Dao.\n" + _body(1))
     assert (o.kind, o.name) == (THIRD_PARTY, "Tri Dao")

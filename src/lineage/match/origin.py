@@ -53,7 +53,9 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
 6. ``own`` otherwise.
 
 A file's *header* is its lines before the first def/class, at most
-``MatchParams.origin_header_lines``: a statement there speaks for the file. One further down
+``MatchParams.origin_header_lines``: a statement there speaks for the file, but an origin
+marker in a comment block that runs straight into the first def/class below the module's code
+heads that def/class (:func:`heading_comment_start`). One further down
 speaks for one part of an ``own`` file only, its *section* (:func:`file_sections`, when
 ``MatchParams.origin_sections`` is on): a derived / adapted / copied / ... from marker naming the
 target (``from_target``) or another project's repository by URL (``third_party``; stricter than
@@ -171,6 +173,26 @@ def header_end(f: FileIndex, p: MatchParams) -> int:
     return min(first_def - 1, p.origin_header_lines)
 
 
+def heading_comment_start(f: FileIndex, p: MatchParams, end: int) -> int:
+    """The last line above a comment block that runs straight into the first def/class (no
+    blank line between) and has code above it, when the header (:func:`header_end`, ``end``)
+    ends with one (``MatchParams.origin_header_def_comment``); else ``end``. An origin marker in
+    such a block heads that def/class, as it would further down (:func:`_marker_span`), not the
+    file: gym 0.26.2's ``normalize.py``, "# taken from .../baselines/common/vec_env/
+    vec_normalize.py" between its imports and its ``RunningMeanStd`` class, speaks for that
+    class, not for gym's own wrappers below it. A file's opening comments (no code above them)
+    stay its header."""
+    first_def = min((d.start for d in f.definitions), default=0)
+    if not p.origin_header_def_comment or end != first_def - 1:
+        return end  # no def/class right below the header (or the header was cut short)
+    start = end  # walks up to the line above the comment block
+    while start > 0 and int(f.kinds[start - 1]) == COMMENT:
+        start -= 1
+    if start == end or not (f.kinds[:start] == CODE).any():
+        return end
+    return start
+
+
 def _third_party_name(m: Marker) -> str:
     """The project a marker names by URL, path or repository slug; "" when it names none."""
     if m.repository:
@@ -223,7 +245,8 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     ``own_holders``: the upstream's own copyright holders (:func:`holder_key`), of which
     ``licence_holders`` are those its licence files name."""
     end = header_end(f, p)
-    head = [m for m in f.markers if m.line <= end]
+    heading = heading_comment_start(f, p, end)
+    head = [m for m in f.markers if m.line <= end and (m.line <= heading or m.kind not in _ORIGIN_KINDS)]
     for m in head:
         if m.kind == "spdx" or m.kind == "inspired_by":
             continue
@@ -269,25 +292,28 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
             marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
             for m in copyrights):
         return Origin(THIRD_PARTY, holder(copyrights[0].text), copyrights[0].text, copyrights[0].line)
-    return Origin(sections=file_sections(f, own, target, end, bool(p.origin_section_paragraphs),
-                                         bool(p.origin_section_headings))
+    return Origin(sections=file_sections(f, own, target, heading, bool(p.origin_section_paragraphs),
+                                         bool(p.origin_section_headings), end)
                   if p.origin_sections else ())
 
 
 def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: int,
-                  paragraphs: bool = True, headings: bool = True) -> tuple[Section, ...]:
+                  paragraphs: bool = True, headings: bool = True, header_read: int = 0) -> tuple[Section, ...]:
     """The sections of an own file (module docstring): per origin marker below the header
     (``header_last``) naming the target, or another project's repository (a URL into it; never the
     upstream itself), the innermost def/class holding it, else the lines from it to the end of
     the next def/class. A section inside an earlier one is dropped (the first marker speaks);
-    one that would overlap an earlier one starts after it."""
+    one that would overlap an earlier one starts after it. A marker up to ``header_read`` (a
+    comment block heading the first def, :func:`heading_comment_start`) names its project as a
+    header's does (rule 3: a path or slug too): setuptools 70.3's ``_itertools.py`` says "copied
+    from jaraco.itertools 6.1" above its one function."""
     found: list[Section] = []
     for m in f.markers:
         if m.line <= header_last or m.kind not in _ORIGIN_KINDS or marker_names_upstream(m, own):
             continue
         if target and marker_names_upstream(m, target):
             origin = Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
-        elif m.repository and (name := _third_party_name(m)):
+        elif (m.repository or m.line <= header_read) and (name := _third_party_name(m)):
             # a repository only (a URL into it): "adapted from transformers.models.mamba.X" or
             # "from jax.numpy.einsum(...)" names an API the upstream's own code follows, and a
             # vLLM function so marked was its own (the sglang/vLLM truth set: 5 copies lost)

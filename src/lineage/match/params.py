@@ -915,6 +915,13 @@ class MatchParams:
     # first def/class, at most this many (an "Adapted from" above one function further down
     # speaks for that function only, and is not read as the file's origin).
     origin_header_lines: int = knob(40, 1)
+    # With 1, a comment block that runs straight into the first def/class (no blank line between)
+    # below the module's code heads that def/class, as it would further down, not the file: gym
+    # 0.26.2's normalize.py opens its RunningMeanStd class, below the imports, with "# taken from
+    # .../baselines/.../vec_normalize.py", and its own NormalizeObservation / NormalizeReward
+    # wrappers were set apart as baselines' code with it (origin.heading_comment_start). 0: the
+    # header runs to the first def/class.
+    origin_header_def_comment: int = knob(1, 0, 1)
     # With 1, an origin marker further down an own upstream file (naming the target, or another
     # project's repository by URL) sets apart its section, the def/class holding it or the lines
     # from it to the end of the next one (lineage.match.origin.file_sections): vLLM 0.32's
