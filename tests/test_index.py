@@ -288,3 +288,39 @@ def test_record_depends_only_on_bytes(indexer: Indexer) -> None:
     assert a.digest == b.digest
     assert np.array_equal(a.h_norm, b.h_norm) and np.array_equal(a.kinds, b.kinds)
     assert a.definitions == b.definitions
+
+
+def test_documentation_strings_outside_a_docstring_place_are_docstring(indexer: Indexer) -> None:
+    # FastAPI 0.115.4 writes its parameters' prose as Annotated[..., Doc("""...""")] (PEP 727):
+    # 4,704 of its 14,793 code lines were that prose. A string assigned to __doc__ is documentation
+    # too; the code around either string stays code, and a plain string argument stays code.
+    src = dedent_src('''
+        def f(
+            title: Annotated[
+                str,
+                Doc(
+                    """
+                    The title.
+                    """
+                ),
+            ] = "x",
+            other: Annotated[str, typing_extensions.Doc("""Two
+            rows.""")] = "y",
+        ) -> None:
+            g.__doc__ = """First row
+            second row
+            """
+            h(
+                """Not documentation:
+                a plain argument"""
+            )
+        ''')
+    assert kinds(index(indexer, src)) == [
+        "code", "code", "code", "code",
+        "docstring", "docstring", "docstring",
+        "code", "code",
+        "code", "code",
+        "code",
+        "code", "docstring", "docstring",
+        "code", "code", "code", "code",
+    ]

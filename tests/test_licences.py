@@ -1069,3 +1069,19 @@ def test_the_licence_text_settles_which_bsd_a_metadata_name_meant(tmp_path: Path
              ("GPL-2.0-or-later", _text(HEADERS["GPL-3.0-or-later"]), "GPL-2.0-or-later")]
     for k, (field, text, declared) in enumerate(cases):
         assert _licence_of_wheel(tmp_path, f"pkg{k}", field, text).declared == declared, (field, declared)
+
+
+def test_a_markdown_licence_files_link_reads_as_its_label() -> None:
+    # starlette 0.41.2's LICENSE.md: "Copyright © 2018, [Encode OSS Ltd](https://www.encode.io/)."
+    # went into obligations.csv, ATTRIBUTION.md and the holder key with the link's source.
+    from lineage.licences.declared import read_licence_file
+    from lineage.licences.notices import holder
+
+    data = ("Copyright © 2031, [Quillwort Works Ltd](https://quillwort.example/).\nAll rights reserved.\n\n"
+            "Redistribution and use in source and binary forms, with or without\n").encode()
+    found = read_licence_file("pkg-1.0.dist-info/licenses/LICENSE.md", data).copyrights
+    assert found == ("Copyright © 2031, Quillwort Works Ltd.",)
+    assert holder(found[0]) == "quillwort works ltd"
+    # the same bytes as plain text are what they say, brackets and all
+    assert read_licence_file("LICENSE", data).copyrights == (
+        "Copyright © 2031, [Quillwort Works Ltd](https://quillwort.example/).",)

@@ -22,7 +22,9 @@ from lineage.settings import DEFAULT_MAX_FILE_BYTES
 #      counts, definitions, markers.
 #   2  form hashes are XXH3-64 shifted to 63 bits (faster); the marker reader sees only windows
 #      around hint words.
-INDEX_VERSION = 2
+#   3  a multi-line string assigned to ``__doc__`` or passed to ``Doc(...)`` (PEP 727) is
+#      docstring, not code (parse._is_documentation).
+INDEX_VERSION = 3
 
 BLANK, CODE, COMMENT, DOCSTRING = 0, 1, 2, 3
 KIND_NAMES = ("blank", "code", "comment", "docstring")

@@ -407,9 +407,18 @@ def _whole_statement(lines: list[str], k: int, text: str) -> str:
     return text.split('"', 1)[0].rstrip() if quoted else _TRAILING_RE.sub("", text.rstrip())
 
 
+# A Markdown link (``[label](url)``): a licence file written in Markdown reads as the text it
+# renders, so starlette 0.41's LICENSE.md "Copyright © 2018, [Encode OSS Ltd](https://www.encode.io/)."
+# credits "Encode OSS Ltd", not the link's source.
+_MARKDOWN_LINK_RE = re.compile(r"\[([^\[\]\n]+)\]\((?:https?://|mailto:)[^()\s]*\)")
+_MARKDOWN_SUFFIXES = (".md", ".markdown")
+
+
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
     sha256, expression, copyrights, lines = _licence_text_facts(data)
+    if path.lower().endswith(_MARKDOWN_SUFFIXES):
+        copyrights = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in copyrights))
     return LicenceFile(
         path=path, role=role, folder=_folder(path), sha256=sha256, expression=expression,
         copyrights=copyrights, lines=lines if role == "notice" else ())
