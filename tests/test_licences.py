@@ -912,6 +912,42 @@ def test_a_notice_of_adapted_code_is_not_every_files_holders(run_compare) -> Non
     assert row["upstream_copyrights"] == "Copyright 2031 Quillwort Authors"
 
 
+def test_a_licence_file_for_included_code_is_not_every_files_holders(run_compare) -> None:
+    """Django 5.1's LICENSE.python opens "Django includes code from the Python standard library,
+    which is licensed under the Python license": its PSF, CNRI and CWI lines are that code's
+    holders, yet ATTRIBUTION.md credited them for code DRF copied from ``admin/options.py``. A
+    licence file that says so before its first copyright line speaks for the included code only."""
+    licence = "Copyright 2031 Quillwort Authors\n\n" + _text(HEADERS["MIT"]).split("\n", 1)[1]
+    included = ("up includes code from the Sedge standard library, which is licensed under the\n"
+                "Sedge license. The copyright and license is included below.\n\n"
+                "Copyright (c) 2001-present Sedge Foundation; All Rights Reserved\n")
+    up = {"up/mod.py": _body(1), "LICENSE": licence, "LICENSE.sedge": included,
+          "pyproject.toml": '[project]\nname = "up"\nlicense = "MIT"\n'}
+    target = {"tgt/mod.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]}
+    row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/mod.py"]
+    assert (row["upstream_copyrights"], row["upstream_copyrights_from"]) == (
+        "Copyright 2031 Quillwort Authors", "source")
+    # the only holders a release names are those of its included code: it names none of its own
+    row = run_compare(target, [("up", {**up, "LICENSE": _text(HEADERS["MIT"]).split("\n", 1)[1]})]
+                      ).obligations.set_index("target_path").loc["tgt/mod.py"]
+    assert (row["upstream_copyrights"], row["keeps_copyright"]) == ("", "n/a")
+
+
+@pytest.mark.parametrize(("text", "included"), [
+    ("Quillwort includes code from the Sedge standard library.\n\nCopyright 2001 Sedge Foundation\n", True),
+    ("This package contains portions derived from Lichen.\nCopyright (c) 2010 Lichen Works\n", True),
+    ("The MIT License (MIT)\n\nCopyright (c) 2010 Lichen Works\n", False),
+    # the project's own holder comes first: a later mention of included code leaves it its own
+    ("Copyright 2031 Quillwort Authors\n\nQuillwort includes code from Sedge.\n", False),
+    # saying so with no copyright line to follow names nobody
+    ("Quillwort includes code from Sedge, under the MIT license.\n", False),
+])
+def test_a_licence_file_is_for_included_code_when_it_opens_saying_so(text: str, included: bool) -> None:
+    from lineage.licences.declared import read_licence_file
+
+    assert read_licence_file("LICENSE.other", text.encode()).included_code is included
+
+
 def test_a_file_copyright_line_without_a_holder_leaves_the_releases_holders(run_compare) -> None:
     """pandas' ``_decorators.py`` read "Copyright (c) 2009" (no holder) as its copyright line:
     dask's copy then kept "every" holder, none. Such lines name nobody to keep; the release's do."""

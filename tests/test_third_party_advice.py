@@ -44,6 +44,23 @@ def test_a_requirement_without_a_release_names_the_distribution_only() -> None:
                               "the release vllm used; vllm 0.32.0 requires `regex`, which names none)")
 
 
+def test_the_upstreams_vendoring_record_names_the_release_it_carries() -> None:
+    """wheel 0.43.0's ``wheel/vendored/vendor.txt`` pins ``packaging==24.0``; summary.md said "the
+    release wheel used, which its metadata does not name" and quoted setuptools' requirement."""
+    wheel = Declared("wheel", "0.43.0", (), (("packaging", "24.0", "wheel/vendored/vendor.txt"),))
+    target = Declared("setuptools", "75.1.0", ('packaging; extra == "core"',))
+    step = next_step("packaging", ("wheel",), [("wheel", {"wheel"})], [wheel], target)
+    assert (step.distribution, step.version, step.required_by, step.pinned) == ("packaging", "24.0", "wheel 0.43.0",
+                                                                                 True)
+    assert step.text() == ("add `--upstream pypi:packaging==24.0` to count what wheel added to it (wheel 0.43.0 "
+                           "vendors `packaging==24.0`: `wheel/vendored/vendor.txt`)")
+    # before the upstream's requirement; another upstream's record is no statement of this one's
+    with_req = Declared("vllm", "0.32.0", VLLM.requires, (("Transformers", "5.17.0", "vllm/_vendor/vendor.txt"),))
+    assert next_step("transformers", ("vllm",), RUN, [with_req], SGLANG).version == "5.17.0"
+    other = Declared("other", "1.0", (), (("tml-fa4", "1.0", "other/vendor.txt"),))
+    assert next_step("tml_fa4", ("vllm",), RUN, [VLLM, other], None).distribution is None
+
+
 def test_the_targets_requirement_names_the_distribution_but_not_the_upstreams_release() -> None:
     step = next_step("flash_linear_attention", ("vllm",), RUN, [VLLM], SGLANG)
     assert (step.distribution, step.version, step.required_by) == ("flash-linear-attention", None, "sglang 0.5.23")
@@ -80,6 +97,24 @@ def test_the_requirements_are_read_from_the_metadata() -> None:
     assert _from_pyproject(toml).requires == ("thirdlib>=1.2,<2",)
 
 
+def test_summary_reads_the_pin_from_the_upstreams_vendor_txt(tmp_path: Path) -> None:
+    # the upstream vendors thirdlib under a vendor.txt pin; the target copied the file naming nothing
+    helper = treegen.distinctive_functions(43)
+    upstream = {"up/__init__.py": "", "up/own.py": treegen.distinctive_functions(44),
+                "up/_vendor/vendor.txt": "thirdlib==1.3\n", "up/_vendor/thirdlib/__init__.py": "",
+                "up/_vendor/thirdlib/m.py": helper, "pyproject.toml": '[project]\nname = "up"\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", {"tgt/__init__.py": "", "tgt/m.py": helper,
+                                                  "pyproject.toml": '[project]\nname = "tgt"\n'})
+    u = treegen.write_tree(tmp_path / "up", upstream)
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1"]) == 0
+    [party] = json.loads((out / "summary.json").read_text())["third_parties"]
+    assert (party["name"], party["distribution"], party["version"]) == ("thirdlib", "thirdlib", "1.3")
+    assert "`up/_vendor/vendor.txt`" in party["next_step"]
+    assert "The upstream's own vendoring record" in (out / "summary.md").read_text()
+
+
 def test_summary_advises_the_third_party_until_it_is_an_upstream(tmp_path: Path) -> None:
     # the upstream's model adapted from thirdlib (its header says so), which its pyproject requires;
     # the target copied it naming nothing: its lines are set apart as thirdlib's, and summary.md
@@ -101,6 +136,7 @@ def test_summary_advises_the_third_party_until_it_is_an_upstream(tmp_path: Path)
         return (out / "summary.md").read_text(), json.loads((out / "summary.json").read_text())
 
     md, summary = run()
+    assert "vendoring record" not in md  # said only when a record named the release
     advice = ("add `--upstream pypi:thirdlib==1.2` to count what up added to it (up requires "
               "`thirdlib<2,>=1.2`; 1.2 is the lowest release it allows)")
     row = next(line for line in md.splitlines() if line.startswith("| thirdlib |"))

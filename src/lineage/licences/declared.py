@@ -108,6 +108,9 @@ class LicenceFile:
     expression: str  # licences its text announces ("" when our rules recognise none)
     copyrights: tuple[str, ...] = ()  # copyright lines of real holders (templates left out)
     lines: tuple[str, ...] = ()  # a NOTICE file's non-blank lines, stripped
+    # its text opens by saying the release includes another project's code (Django 5.1's
+    # LICENSE.python): its licence and holders are that code's (:func:`for_included_code`)
+    included_code: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,10 +134,11 @@ class SourceLicence:
     def notice_paths(self) -> tuple[str, ...]:
         return tuple(f.path for f in self.files if f.role == "notice" and f.folder == "")
 
-    def _root_copyrights(self, notices: bool = True) -> tuple[str, ...]:
-        """The root files' copyright lines, each once, in file order (``notices``: NOTICE files too)."""
+    def _root_copyrights(self, notices: bool = True, included: bool = True) -> tuple[str, ...]:
+        """The root files' copyright lines, each once, in file order (``notices``: NOTICE files
+        too; ``included``: licence files for included code too)."""
         return tuple(dict.fromkeys(c for f in self.files if f.folder == "" and (notices or f.role != "notice")
-                                   for c in f.copyrights))
+                                   and (included or not f.included_code) for c in f.copyrights))
 
     @property
     def copyrights(self) -> tuple[str, ...]:
@@ -146,8 +150,11 @@ class SourceLicence:
         licence files, else (none there) of the root NOTICE files. A NOTICE may list the holders
         of code adapted from other projects (marshmallow 2.21's: Twilio, Django, pytz, six), which
         speak for those parts, not for every file; what a NOTICE asks of a redistribution is
-        checked as the NOTICE itself (obligations.csv ``notice_lines``)."""
-        return self._root_copyrights(notices=False) or self._root_copyrights()
+        checked as the NOTICE itself (obligations.csv ``notice_lines``). A licence file for
+        included code (``included_code``: Django's LICENSE.python, the PSF's, CNRI's and CWI's
+        lines) speaks for that code alone, never for a file without lines of its own."""
+        return (self._root_copyrights(notices=False, included=False)
+                or self._root_copyrights(included=False))
 
     def folder_licence(self, path: str) -> tuple[str, str]:
         """(expression, licence file) of the deepest sub-folder licence file above ``path``; the
@@ -413,27 +420,45 @@ def _whole_statement(lines: list[str], k: int, text: str) -> str:
 _MARKDOWN_LINK_RE = re.compile(r"\[([^\[\]\n]+)\]\((?:https?://|mailto:)[^()\s]*\)")
 _MARKDOWN_SUFFIXES = (".md", ".markdown")
 
+# A licence text that opens, before any copyright statement, by saying the release includes
+# another project's code: Django 5.1's LICENSE.python, "Django includes code from the Python
+# standard library, which is licensed under the Python license ... The copyright and license is
+# included below for compliance with Python's terms."
+_INCLUDED_CODE_RE = re.compile(
+    r"\b(?:includes|contains|bundles|incorporates)\s+(?:\w+\s+){0,3}?(?:code|software|portions|parts)"
+    r"\s+(?:(?:taken|derived|adapted|copied)\s+)?from\b", re.IGNORECASE)
+_STATEMENT_START_RE = re.compile(r"^\W*copyright\b", re.IGNORECASE | re.MULTILINE)
+
+
+def for_included_code(text: str) -> bool:
+    """Whether a licence text is another project's, for code the release includes: it says so
+    (:data:`_INCLUDED_CODE_RE`) before its first copyright statement, and has one. A project's
+    own licence that mentions included code after its own holder's line stays its own."""
+    first = _STATEMENT_START_RE.search(text)
+    return first is not None and _INCLUDED_CODE_RE.search(" ".join(text[: first.start()].split())) is not None
+
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
-    sha256, expression, copyrights, lines = _licence_text_facts(data)
+    sha256, expression, copyrights, lines, included = _licence_text_facts(data)
     if path.lower().endswith(_MARKDOWN_SUFFIXES):
         copyrights = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in copyrights))
     return LicenceFile(
         path=path, role=role, folder=_folder(path), sha256=sha256, expression=expression,
-        copyrights=copyrights, lines=lines if role == "notice" else ())
+        copyrights=copyrights, lines=lines if role == "notice" else (), included_code=included)
 
 
 @lru_cache(maxsize=256)
-def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...]]:
+def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...], bool]:
     """What a licence file's bytes say (digest, licence expression, copyright lines, non-blank
-    lines), memoised: ``history`` reads the same few licence files at every commit, and reading
-    their copyright lines was a seventh of its time on pip's last 50 commits."""
+    lines, whether it is for included code), memoised: ``history`` reads the same few licence
+    files at every commit, and reading their copyright lines was a seventh of its time on pip's last 50 commits."""
     text = _text(data)
     lines = text.split("\n")
     governing = governing_text(text)
     return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
-            copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()))
+            copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()),
+            for_included_code(text))
 
 
 def _metadata_path(paths: list[str]) -> str:
@@ -588,7 +613,8 @@ def read_source_licence(source: Source) -> SourceLicence:
     if not declared and "pyproject.toml" in paths:
         declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))
     if not declared:
-        root = [f for f in files if f.folder == "" and f.role == "licence" and f.expression]
+        # a licence file for included code is that code's licence, not the release's
+        root = [f for f in files if f.folder == "" and f.role == "licence" and f.expression and not f.included_code]
         if root:
             declared = combine_all(f.expression for f in root)
             declared_from = "licence files: " + ", ".join(f.path for f in root)

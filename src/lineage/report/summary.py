@@ -327,8 +327,11 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
                 for p in parties[:40])
         out += md_table(["third party", "target files", "lines", "code lines", "upstream files", "next step"],
                         ["---", "---:", "---:", "---:", "---:", "---"], rows, len(parties), "summary.json")
+        # said only when a step came from a record, so a run without one reads as before
+        named = ("The upstream's own vendoring record (a `vendor.txt` line, a vendored `*.dist-info`) pinning "
+                 "it names that release; else a PyPI " if any(p.step.recorded_in for p in parties) else "A PyPI ")
         out += ["*next step*: with the third party as a further `--upstream`, the shared lines it does not "
-                "hold are the upstream's own again, counted as copied (`origin_third_party_lines`). A PyPI "
+                f"hold are the upstream's own again, counted as copied (`origin_third_party_lines`). {named}"
                 "distribution is named only when the upstream's declared requirements, or else the target's, "
                 "require one of the third party's name; the release is the one the upstream's requirement "
                 "pins, else the lowest it allows (summary.json `third_parties`).", ""]

@@ -167,7 +167,8 @@ class Comparison:
 
         def declared(tree: TreeIndex, label: str) -> third_party.Declared:
             version = str(tree.info.details.get("version", "") or "")
-            return third_party.Declared(label, version, tree.project.requires)
+            pins = tuple((r.name, r.version, r.source) for r in tree.vendoring if r.version)
+            return third_party.Declared(label, version, tree.project.requires, pins)
 
         return third_party.third_parties(
             by_name, through,

@@ -7,7 +7,11 @@ the shared lines it does not hold are the upstream's own again, copies from it
 of the run, :func:`next_step` says which release to add, naming a PyPI distribution only when
 the run's own metadata does:
 
-* the declared requirements (``Requires-Dist``, ``[project] dependencies``:
+* the upstream's own vendoring records (a ``vendor.txt`` line, a vendored ``*.dist-info``:
+  :class:`lineage.index.vendoring.VendorRecord`) pin a release of the third party's name: the
+  upstream carries that release (wheel 0.43.0's ``wheel/vendored/vendor.txt``: ``packaging==24.0``),
+  a firmer statement than any requirement;
+* else the declared requirements (``Requires-Dist``, ``[project] dependencies``:
   :class:`lineage.index.project.ProjectInfo`) of the upstream the code came through name a
   distribution of the third party's name (vLLM 0.32.0 requires ``transformers<5.20.0,>=5.16.1``):
   the release it pins, else the lowest it allows, is the release that upstream was built against;
@@ -37,6 +41,8 @@ class Declared:
     label: str  # the run's label for it ("vllm")
     version: str  # its release ("0.32.0"), "" when unknown
     requires: tuple[str, ...]  # requirement strings as declared
+    # (name, pinned version, file recording it) per vendoring record of its tree that pins one
+    vendored: tuple[tuple[str, str, str], ...] = ()
 
     @property
     def who(self) -> str:
@@ -57,6 +63,7 @@ class Step:
     version: str | None  # the release to add: pinned, else the lowest allowed, by the upstream's requirement
     pinned: bool  # the requirement pins that release
     third_party_lines: bool  # MatchParams.origin_third_party_lines is on
+    recorded_in: str | None = None  # the upstream's vendoring record that pins it (requirement: its pin)
 
     def text(self, code: Callable[[str], str] = lambda s: f"`{s}`", plain: Callable[[str], str] = str) -> str | None:
         """The next step as a sentence, inputs' text through ``plain`` and code through ``code``
@@ -72,6 +79,8 @@ class Step:
         version = self.version or "VERSION"
         add = f"add {code(f'--upstream pypi:{self.distribution}=={version}')}{knob} {count}"
         req, by = code(str(self.requirement)), plain(str(self.required_by))
+        if self.recorded_in is not None:
+            return f"{add} ({by} vendors {req}: {code(self.recorded_in)})"
         if not self.by_upstream:  # the target's release need not be the upstream's
             return f"{add} (VERSION: the release {who} used, which its metadata does not name; {by} requires {req})"
         if self.version is None:
@@ -143,6 +152,12 @@ def next_step(name: str, through: Sequence[str], upstreams: Sequence[tuple[str, 
     for label, names in upstreams:
         if label not in through and name.lower() in names:
             return replace(step, upstream_of_run=label)
+    wanted = canonicalize_name(name)
+    for d in declared:  # the upstream's own vendoring record names the release it carries
+        for dist, version, source in (d.vendored if d.label in through else ()):
+            if canonicalize_name(dist) == wanted:
+                return replace(step, distribution=dist, requirement=f"{dist}=={version}", required_by=d.who,
+                               by_upstream=True, version=version, pinned=True, recorded_in=source)
     for d in declared:  # the upstream's own requirement names the release it was built against
         req = requirement_for(name, d.requires) if d.label in through else None
         if req is not None:
