@@ -67,7 +67,10 @@ SUMMARY_FORMAT = "lineage.summary"
 # 12: "marked_without_copied_files.no_code": of the marked files without copied code, how many
 #    hold no code line (empty or docstring-only); present/absent/no-file count the others only
 #    (pipenv 2024.0.1 said 23 empty vendored __init__.py files named a file "rewritten since").
-SUMMARY_VERSION = 12
+# 13: each licence file in "licences" carries "included_code": true when the file says, before
+#    its first copyright line, that it is for code the release includes from elsewhere (Django's
+#    LICENSE.python); such a file's holders are no fallback for the release's files.
+SUMMARY_VERSION = 13
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
