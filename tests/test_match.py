@@ -937,6 +937,22 @@ def test_a_marker_naming_a_folder_the_upstream_holds_names_no_missing_file(run_c
     assert bool(files.loc["held.py", "marker_path_found"]) is True
     assert not names_missing_file(files.loc["held.py", "marker_path"], files.loc["held.py", "marker_path_found"])
     assert bool(files.loc["gone.py", "marker_path_found"]) is False
+    # what the path was found as (a reviewer reads the marker's own path beside it)
+    assert files.loc["held.py", "marker_upstream_path"] == folder
+    assert files.loc["gone.py", "marker_upstream_path"] == ""
+
+
+def test_a_dotted_marker_name_shows_the_file_it_was_found_as(run_compare: Runner, up: Upstream,
+                                                              up_files: dict[str, str]) -> None:
+    """"Copied from pkg.mod.func" names the module file: files.csv keeps the path as written
+    (``pkg/mod/func.py``) and shows the upstream file it was found as beside it."""
+    module = up.module(0).path.removesuffix(".py")
+    marker = f"# Copied from {module.replace('/', '.')}.some_function\n"
+    comparison = run_compare({"dotted.py": marker + "def f(x):\n    return x + 1\n"}, [(UP, up_files)])
+    row = comparison.files.set_index("target_path").loc["dotted.py"]
+    assert row["marker_path"] == f"{module}/some_function.py"
+    assert bool(row["marker_path_found"]) is True
+    assert row["marker_upstream_path"] == up.module(0).path
 
 
 def test_a_folder_marker_is_found_as_a_file_path_is() -> None:
@@ -949,3 +965,8 @@ def test_a_folder_marker_is_found_as_a_file_path_is() -> None:
     assert names_upstream_folder("attention/ops", folders)  # a path below the package's root
     assert not names_upstream_folder("attention", folders)  # one component: exactly only
     assert not names_upstream_folder("vllm/removed", folders) and not names_upstream_folder("", folders)
+    from lineage.results.tables import upstream_folder_named
+
+    assert upstream_folder_named("src/vllm/attention", folders) == "vllm/attention"
+    assert upstream_folder_named("attention/ops", folders) == "vllm/attention/ops"
+    assert upstream_folder_named("vllm/removed", folders) == ""

@@ -189,6 +189,8 @@ def test_markers_in_files_table(mixed: tuple[Comparison, dict, dict], up: Upstre
     assert row["marker_ref"] == "v1.2.0"
     assert row["marker_path"] == up.module(0).path
     assert bool(row["marker_path_found"]) is True
+    assert row["marker_upstream_path"] == up.module(0).path  # the file it was found as
+    assert files.loc["copied_plain.py", "marker_upstream_path"] == ""
     assert files.loc["copied_plain.py", "marker"] == ""
     assert pd.isna(files.loc["copied_plain.py", "marker_line"])
 

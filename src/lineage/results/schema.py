@@ -30,7 +30,7 @@ TABLE_TYPES: dict[str, dict[str, str]] = {
         "near_code_lines": _COUNT, "copied_share": _SHARE, "upstream": _TEXT, "upstream_path": _TEXT,
         "upstream_files": _COUNT, "upstream_paths": _TEXT, "marker": _TEXT, "marker_kind": _TEXT,
         "marker_line": _MAYBE, "marker_ref": _TEXT, "marker_path": _TEXT, "marker_path_found": "boolean",
-        "other_markers": _COUNT, "spdx": _TEXT, "digest": _TEXT, "file_role": _TEXT,
+        "marker_upstream_path": _TEXT, "other_markers": _COUNT, "spdx": _TEXT, "digest": _TEXT, "file_role": _TEXT,
         "shared_third_party_lines": _COUNT, "shared_third_party_code_lines": _COUNT,
         "shared_from_target_lines": _COUNT, "shared_from_target_code_lines": _COUNT, "shared_origin": _TEXT,
         "shared_upstream_path": _TEXT, "shared_evidence": _TEXT, "header_copied_lines": _COUNT,

@@ -80,6 +80,7 @@ FILE_COLUMNS = [
     "marker_path",  # upstream path named by the marker
     # whether that path exists in the upstream (exactly, as a suffix, or by trailing folders; or as a folder)
     "marker_path_found",
+    "marker_upstream_path",  # the upstream file (or folder) that path was found as; "" when not found
     "other_markers",  # provenance markers naming something else (count)
     "spdx",  # SPDX-License-Identifier expression(s)
     "digest",  # git blob hash of the file's bytes
@@ -190,18 +191,29 @@ def upstream_folders(paths: Iterable[str]) -> set[str]:
     return {p.rsplit("/", k)[0] for p in paths for k in range(1, p.count("/") + 1)}
 
 
-def names_upstream_folder(path: str, folders: set[str]) -> bool:
-    """Whether a marker's ``path`` names a folder of the upstream (``folders``:
-    :func:`upstream_folders`): a marker may name one ("adapted from .../vllm/blob/main/vllm/attention/",
+def upstream_folder_named(path: str, folders: set[str]) -> str:
+    """The folder of the upstream (``folders``: :func:`upstream_folders`) a marker's ``path`` names,
+    "" when none: a marker may name one ("adapted from .../vllm/blob/main/vllm/attention/",
     lmdeploy's ``nn/__init__.py``). As for a file (:func:`lineage.markers.paths.resolve_marker_path`): exactly, or with
     the repository's leading folders more or fewer (``src/vllm/attention`` for a wheel's
-    ``vllm/attention``), on at least two trailing components when not exact."""
+    ``vllm/attention``), on at least two trailing components when not exact; of several, the
+    shortest, then the first in sorted order."""
     path = path.strip("/")
     if not path or path in folders:
-        return bool(path)
+        return path
     parts = path.split("/")
-    return any(len(parts[k:]) >= 2 and "/".join(parts[k:]) in folders for k in range(1, len(parts))) or (
-        len(parts) >= 2 and any(f.endswith("/" + path) for f in folders))
+    for k in range(1, len(parts)):
+        if len(parts[k:]) >= 2 and "/".join(parts[k:]) in folders:
+            return "/".join(parts[k:])
+    if len(parts) >= 2:
+        below = sorted((f for f in folders if f.endswith("/" + path)), key=lambda f: (len(f), f))
+        return below[0] if below else ""
+    return ""
+
+
+def names_upstream_folder(path: str, folders: set[str]) -> bool:
+    """Whether a marker's ``path`` names a folder of the upstream (:func:`upstream_folder_named`)."""
+    return bool(upstream_folder_named(path, folders))
 
 
 def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
@@ -220,11 +232,12 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
         marker, others = pick_marker(f.markers, names)
         spdx = sorted({mk.licence for mk in f.markers if mk.kind == "spdx" and mk.licence})
         copied = numbers.nonblank_verbatim + numbers.nonblank_near
-        found = bool(marker_path)
-        if marker and marker.path and not found:
+        found_as = marker_path  # the file the marker's path resolved to, else a folder it names
+        if marker and marker.path and not found_as:
             if folders is None:
                 folders = upstream_folders(u.path for u in up_files)
-            found = names_upstream_folder(marker.path, folders)
+            found_as = upstream_folder_named(marker.path, folders)
+        found = bool(found_as)
         rows.append({
             "target_path": f.path,
             "status": "indexed",
@@ -247,6 +260,7 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
             "marker_ref": marker.ref if marker else "",
             "marker_path": marker.path if marker else "",
             "marker_path_found": (found if marker and marker.path else pd.NA),
+            "marker_upstream_path": found_as if marker and marker.path else "",
             "other_markers": others,
             "spdx": " ; ".join(spdx),
             "digest": f.digest,
