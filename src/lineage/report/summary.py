@@ -390,6 +390,10 @@ DEFINITIONS = [
     "`*.dist-info`: marker kind `vendored`, no marker line), or, failing both, a copyright line naming it "
     "(marker kind `copyright`; also the ASF header's \"Licensed to HOLDER under one or more contributor license "
     "agreements\").",
+    "- `marker_path` (files.csv): the upstream path the marker names, as written (a dotted name read as a "
+    "path); `marker_path_found`: whether the upstream holds it (exactly, by its trailing folders, as the "
+    "module of a named function, as the one file of a package defining a named name, or as a folder); "
+    "`marker_upstream_path`: the upstream file or folder it was found as.",
     "- *with copied code*: at least one code line `verbatim` or `near`; a re-export-only file "
     "(`file_role` `reexport`) is not evidence on its own.",
     "- `shared_origin`: `third_party:<name>` (the upstream file lies in a vendored folder or its header "
