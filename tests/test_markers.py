@@ -559,6 +559,16 @@ def test_a_url_line_saying_more_than_a_source_is_not_listed_under_the_phrase() -
     assert [(m.kind, m.repository) for m in found] == [("adapted_from", "a/b"), ("url", "d/e")]
 
 
+def test_originally_from_after_a_known_lead_in() -> None:
+    # gym 0.26.2's env_checker.py names where the whole file came from
+    m = one("# This file is originally from the Gadget Baselines repository (https://github.com/acme/gadget-baselines/)\n")
+    assert (m.kind, m.project) == ("taken_from", "gadget-baselines")
+    # an aside, a clause of its own, or a weak source: no marker
+    assert markers("    # the fp8 gemm (originally from GemmKit) is used here\n") == []
+    assert markers("# Originally from numpy\n") == []
+    assert markers("# This value is originally from the config\n") == []
+
+
 def test_bare_urls_that_are_not_files_are_ignored() -> None:
     assert markers("# See https://github.com/vllm-project/vllm/issues/1234\n") == []
     assert markers("# https://github.com/vllm-project/vllm\n") == []

@@ -99,7 +99,12 @@ def dangling(rest: str) -> bool:
 # "Code from" has no verb: read only opening its clause or after a known lead-in ("Ref code from
 # https://huggingface.co/...", sglang 0.5.23's fused_moe_native.py, names a reference)
 _CODE_FROM = r"(?P<codefrom>(?:original\s+)?code)\s+from(?![\w-])"
-KNOWN_RE = re.compile(rf"{_KNOWN_LEAD}(?:(?:{_ADVERB}\s+){{0,2}}{_PHRASE}|{_CODE_FROM})", re.IGNORECASE)
+# "originally from" has no verb either: read only after a known lead-in ("This file is originally
+# from the Stable Baselines3 repository (https://github.com/DLR-RM/stable-baselines3/)", gym
+# 0.26.2's env_checker.py); an aside ("(originally from DeepGEMM)") or a sentence is no marker.
+_ORIGINALLY_FROM = r"(?P<origfrom>originally)\s+from(?![\w-])"
+KNOWN_RE = re.compile(rf"{_KNOWN_LEAD}(?:(?:{_ADVERB}\s+){{0,2}}{_PHRASE}|{_CODE_FROM}|{_ORIGINALLY_FROM})",
+                      re.IGNORECASE)
 _GENERIC_RE = re.compile(rf"(?P<generic>(?:[A-Za-z][\w-]*\s+){{1,3}}?)(?:{_ADVERB}\s+){{0,2}}{_PHRASE}", re.IGNORECASE)
 _CLAUSE_START_RE = re.compile(r"[.!?;:]\s+|[(\[]\s*|\s[-–—]{1,2}\s+")
 _CLAUSE_END_RE = re.compile(r";|,\s|(?<=\S)[.!?](?=\s|$)")
@@ -334,7 +339,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return "based_on"
     if m.group("inspired"):
         return "inspired_by"
-    if m.groupdict().get("codefrom"):
+    if m.groupdict().get("codefrom") or m.groupdict().get("origfrom"):
         return CODE_FROM
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
@@ -364,6 +369,8 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
             continue
         m = KNOWN_RE.match(text, s)
         lead = "known" if m and m.group("lead") else "none"
+        if m and lead == "none" and m.group("origfrom"):
+            m = None  # "originally from" only after a known lead-in
         if not m:
             m = _GENERIC_RE.match(text, s)
             if m and m.group("copyof") or m and any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()):
