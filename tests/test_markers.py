@@ -401,6 +401,38 @@ def test_real_world_spellings(comment: str, kind: str) -> None:
     assert m.line == 1
 
 
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "    # Copy-pasted from transformers.Trainer to maintain compatibility with earlier versions.",
+        "# copy pasted from transformers.Trainer",
+        "# Copypasted from transformers.Trainer",
+        "# copy-paste from transformers.Trainer",
+        "# Copy-and-pasted from transformers.Trainer",
+        "# copy & pasted from transformers.Trainer",
+    ],
+)
+def test_copy_pasted_from_is_copied_from(comment: str) -> None:
+    """An invented trainer says "Copy-pasted from transformers.Trainer" above a method taken
+    from it (as trl 0.12.1's ``online_dpo_trainer.py`` does): before, no marker, and the file
+    sat in the unmarked review list though it names its upstream."""
+    m = one(comment + "\n")
+    assert (m.kind, m.project, m.symbol) == ("copied_from", "transformers", "Trainer")
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# copy pasted from the cache",
+        "# straight copy paste from above",
+        "# Most of the code is copy pasted from the original repository",
+    ],
+)
+def test_copy_pasted_from_needs_a_source(comment: str) -> None:
+    """Judged like "copied from": a strong source, so prose stays prose."""
+    assert markers(comment + "\n") == []
+
+
 def test_hf_style_header_based_on() -> None:
     src = (
         "# Copyright 2022 EleutherAI and the HuggingFace Inc. team. All rights reserved.\n"

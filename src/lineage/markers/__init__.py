@@ -26,7 +26,8 @@ Phrases (case-insensitive) and their kinds:
 
 * ``derived from`` / ``forked from`` -> ``derived_from``
 * ``adapted from`` (and the common misspelling ``adopted from``) -> ``adapted_from``
-* ``copied from`` / ``vendored from`` -> ``copied_from``
+* ``copied from`` / ``vendored from`` / ``copy-pasted from`` (``copy pasted``, ``copypasted``,
+  ``copy-and-pasted``, the noun ``copy-paste from``) -> ``copied_from``
 * ``modified from`` -> ``modified_from``; ``ported from`` / ``backported from`` -> ``ported_from``
 * ``taken from`` / ``borrowed from`` -> ``taken_from``
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
@@ -89,7 +90,7 @@ the end of a sentence):
 
 Rules per phrase:
 
-* ``copied from`` / ``taken from``: a strong source ("copied from the cache" is prose).
+* ``copied from`` (``copy-pasted from``) / ``taken from``: a strong source ("copied from the cache" is prose).
 * the imperative ``copy from``: a URL or a file name ("copy from https://..." and "Copy from
   qwen_vl.py" are markers, ``copied_from``; "Copy from smem to registers" is an instruction).
 * ``based on`` / ``inspired by``: a strong source or a source noun ("based on the input shape"

@@ -21,7 +21,14 @@ _ADVERB = (
 )
 # "backported from": a newer version's code carried back, as flask-restplus 0.13.0's _http.py says of
 # Python 3.5's http module (its HTTPStatus read as flask-restplus' own in flask-restx 1.3.0)
-_FROM_VERBS = r"derived|adapted|adopted|copied|modified|ported|backported|taken|borrowed|forked|vendored|copy"
+# "Copy-pasted from" (also "copy pasted", "copypasted", "copy-and-pasted", the noun "copy-paste from"):
+# copied, said plainly (trl 0.12.1's online_dpo_trainer.py: "Copy-pasted from transformers.Trainer";
+# diffusers 0.31.0's blip_diffusion: "Copy-pasted from transformers.models.blip..."; scipy 1.14.1's
+# _lib/_util.py: "copy-pasted from scikit-learn utils/validation.py"); before the imperative "copy".
+_COPY_PASTE = r"copy[\s-]*(?:(?:and|&)[\s-]*)?past(?:ed|e)"
+_FROM_VERBS = (
+    rf"derived|adapted|adopted|copied|{_COPY_PASTE}|modified|ported|backported|taken|borrowed|forked|vendored|copy"
+)
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
 # The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
 COPY_FROM = "copy_from"
@@ -344,6 +351,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
     verb = m.group("verb").lower()
+    if re.fullmatch(_COPY_PASTE, verb):
+        return "copied_from"
     return {
         "forked": "derived_from",
         "adopted": "adapted_from",
