@@ -27,6 +27,7 @@ APACHE = "Licensed under the Apache License, Version 2.0 (the \"License\").\n"
 BSD2 = "Copyright (c) 2024 Upstream Authors\n" + _text(HEADERS["BSD-2-Clause"]).split("\n", 1)[1]
 APACHE_CLASSIFIER = "Classifier: License :: OSI Approved :: Apache Software License\n"
 BSD_CLASSIFIER = "Classifier: License :: OSI Approved :: BSD License\n"
+GPL2_CLASSIFIER = "Classifier: License :: OSI Approved :: GNU General Public License v2 (GPLv2)\n"
 
 
 def _declared(tmp_path: Path, headers: str, files: dict[str, str]) -> tuple[str, str]:
@@ -67,6 +68,15 @@ DUAL = {"LICENSE": STATEMENT, "LICENSE.APACHE": APACHE, "LICENSE.BSD": BSD2}
     ("Classifier: License :: OSI Approved :: GNU General Public License (GPL)\n"
      "Classifier: License :: OSI Approved :: GNU General Public License v3 or later (GPLv3+)\n",
      {"LICENSE": "GNU General Public License version 3, 29 June 2007\n"}, "GPL-3.0-or-later", "METADATA classifiers"),
+    # a GNU version classifier names the version; the licence file's notice grants any later one
+    (GPL2_CLASSIFIER, {"COPYING": _text(HEADERS["GPL-2.0-or-later"])}, "GPL-2.0-or-later",
+     "METADATA classifiers, 'or later' from the licence files"),
+    (GPL2_CLASSIFIER, {"COPYING": "GNU General Public License, version 2\n"}, "GPL-2.0-only",
+     "METADATA classifiers"),
+    # a licence file read as the version alone as well keeps it as the classifier says
+    (GPL2_CLASSIFIER, {"COPYING": _text(HEADERS["GPL-2.0-or-later"]),
+                       "COPYING.GPL": "GNU GENERAL PUBLIC LICENSE\nVersion 2, June 1991\n"},
+     "GPL-2.0-only", "METADATA classifiers"),
     # a statement with a single licence behind it offers no choice
     ("", {"LICENSE": STATEMENT, "LICENSE.APACHE": APACHE}, "Apache-2.0",
      "licence files: pkg-1.0.dist-info/LICENSE.APACHE"),

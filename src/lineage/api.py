@@ -34,6 +34,7 @@ from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
 from lineage.index.project import package_roots, same_project, top_level, upstream_names
 from lineage.index.vendoring import (
+    folder_markers,
     package_paths,
     pinned_upstreams,
     top_modules,
@@ -327,6 +328,11 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
                               [(own, tops) for own, tops in zip(own_names, up_tops, strict=True)])
     target = with_markers(target, vendored)
+    if params.marking_vendored_folder:  # failing a record, a folder named after the upstream marks
+        target = with_markers(target, folder_markers(
+            [f.path for f in target.files],
+            [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
+             for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)], vendored))
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:

@@ -216,6 +216,55 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
     return out
 
 
+FOLDER_KIND = "folder"
+
+
+def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str], frozenset[str]]],
+                   covered_paths: Iterable[str] = ()) -> dict[str, list[Marker]]:
+    """The ``folder`` markers of ``paths`` (a target's files) that no vendoring record covers
+    (``covered_paths``): a file inside one of the target's own packages, in a folder named after
+    an upstream, at that upstream file's own path below it (``PyInstaller/lib/modulegraph/
+    util.py`` <- ``modulegraph/util.py``), says by its place that it is that upstream's copy, as
+    a record would. ``upstreams``: per upstream, (its distribution name, its own top-level
+    packages and modules, :func:`top_modules`, its file paths). The folder must be the name and
+    a top-level package of the upstream's both (``tomli``, not PyYAML's ``yaml``, nor a ``tests``
+    folder an upstream ships), and not the target's own top-level package: another release of
+    the same project, or a ``src/`` layout, is no vendored copy. And the folder must hold the
+    upstream's layout: at least half of its Python files at upstream paths (two at least, unless
+    it holds one): pip 24.2's own ``_internal/resolution/resolvelib/`` (its resolver's glue, 9
+    files) shares only ``__init__.py`` with resolvelib's paths."""
+    covered_set = set(covered_paths)
+    roots = package_roots(paths)
+    target_tops = {top.path for top in top_level(paths) if top.package}
+    wanted = [(name, canonicalize_name(name), tops, up_paths) for name, tops, up_paths in upstreams if name]
+    # (folder, upstream name) -> [(path, the upstream path it stands at)], in path order
+    candidates: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    for path in paths:
+        if path in covered_set:
+            continue
+        parts = import_parts(path, roots)
+        if len(parts) < 3 or parts[0] not in target_tops:
+            continue
+        for i in range(1, len(parts) - 1):
+            rest = "/".join(parts[i:])
+            for name, canonical, tops, up_paths in wanted:
+                if canonicalize_name(parts[i]) != canonical or parts[i] not in tops:
+                    continue
+                found = rest if rest in up_paths else "src/" + rest if "src/" + rest in up_paths else ""
+                if found:
+                    folder = path[: len(path) - len(rest)] + parts[i]
+                    candidates.setdefault((folder, name), []).append((path, found))
+    out: dict[str, list[Marker]] = {}
+    for (folder, name), found_files in candidates.items():
+        held = sum(1 for p in paths if p.startswith(folder + "/") and p.endswith((".py", ".pyi")))
+        if 2 * len(found_files) < held or (len(found_files) < 2 and held > 1):
+            continue  # not the upstream's layout: the target's own folder of that name
+        for path, found in found_files:
+            out.setdefault(path, []).append(Marker(
+                line=0, kind=FOLDER_KIND, text=f"{folder}/ named after {name}", path=found, project=name))
+    return {path: out[path] for path in paths if path in out}
+
+
 def pinned_releases(records: Sequence[VendorRecord], paths: Sequence[str] = (),
                     own_names: Iterable[str] = ()) -> tuple[list[str], list[str]]:
     """The PyPI releases the records pin, as source specs (``pypi:requests==2.32.3``), one per

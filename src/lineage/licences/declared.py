@@ -510,7 +510,22 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str]) -> tuple[str, str, st
             ids.append(named[0])
     if not ids:
         return "", "", ""
-    return combine_any(ids), "METADATA classifiers", "; ".join(sorted(set(ids)))
+    stated = [_or_later_stated(i, root_ids) for i in ids]
+    source = "METADATA classifiers" if stated == ids else "METADATA classifiers, 'or later' from the licence files"
+    return combine_any(stated), source, "; ".join(sorted(set(ids)))
+
+
+def _or_later_stated(licence: str, root_ids: set[str]) -> str:
+    """``licence``, or its ``-or-later`` form when it is a GNU licence's ``-only`` form that a
+    version classifier gave ("GNU General Public License v2 (GPLv2)") and the root licence files'
+    notices grant "any later version" of it and never name the ``-only`` form: the classifier
+    names the version, the notice whether a later one may be chosen (pyinstaller 6.11.0: the
+    GPLv2 classifier, "either version 2 of the License, or (at your option) any later version"
+    in its COPYING.txt, and "GPLv2-or-later" in its METADATA License, which no rule reads)."""
+    later = licence.removesuffix("-only") + "-or-later"
+    if licence.endswith("-only") and later in root_ids and licence not in root_ids:
+        return later
+    return licence
 
 
 def _stated_choice(files: list[LicenceFile], texts: dict[str, str], folder: str = "") -> tuple[str, str, str]:

@@ -16,12 +16,18 @@ which the compatibility table does not know, and every copied file's licence wen
 from __future__ import annotations
 
 import re
+import threading
 from collections.abc import Iterable
 from functools import lru_cache
 
 from license_expression import OR, ExpressionError, LicenseExpression, LicenseSymbol, get_spdx_licensing
 
 _LICENSING = get_spdx_licensing()
+# license-expression builds its tokenizer on first use and publishes it before filling it in: a
+# second thread parsing meanwhile (the sources are opened side by side, each reading its licence
+# files) saw a half-built one, got an error, and the text was "no expression", memoised for the
+# process. pyinstaller 6.11.0's COPYING.txt read as no licence in 2 of 12 runs; one parse at a time.
+_LICENSING_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=4096)
@@ -31,9 +37,10 @@ def parse(text: str) -> LicenseExpression | None:
     if not text or len(text) > 500:
         return None
     try:
-        if any(_versionless_alias(written, symbol) for symbol, written, _ in _LICENSING.tokenize(text)):
-            return None
-        return _LICENSING.parse(text, validate=True, strict=True)
+        with _LICENSING_LOCK:
+            if any(_versionless_alias(written, symbol) for symbol, written, _ in _LICENSING.tokenize(text)):
+                return None
+            return _LICENSING.parse(text, validate=True, strict=True)
     except (ExpressionError, TypeError, ValueError, AttributeError):
         return None
 

@@ -975,6 +975,15 @@ class MatchParams:
     # its files marked for paramiko 1.8.0, whose metadata names Jeff Forcier. 0: every declared
     # author name marks.
     marking_shared_author_held: int = knob(1, 0, 1)
+    # With 1, a target file inside one of the target's own packages, in a folder named after an
+    # upstream (its distribution name, which is also its top-level package) at that upstream
+    # file's own path below it, is marked by its place (kind ``folder``,
+    # ``lineage.index.vendoring.folder_markers``) when no vendoring record covers it:
+    # PyInstaller 6.11's ``PyInstaller/lib/modulegraph/modulegraph.py`` holds modulegraph's
+    # ``modulegraph/modulegraph.py``, isort 5.13's ``isort/_vendored/tomli/_parser.py`` tomli's
+    # ``tomli/_parser.py``; both releases say so only in a README or not at all, and the files
+    # stood in the review list as unmarked. 0: only markers, records and copyright lines mark.
+    marking_vendored_folder: int = knob(1, 0, 1)
     # With 1, a copyright line naming the target's authors makes an upstream file ``from_target``
     # (origin rule 1) only when that holder is not also one of the upstream's own holders (as
     # rule 4 finds them: its licence files', or another main one's organisation; a main holder

@@ -387,7 +387,9 @@ DEFINITIONS = [
     "- `copied_share`: (verbatim + near) non-blank lines / non-blank lines of the file.",
     "- *marked*: the file carries a provenance marker naming an upstream (label, package or repository), "
     "or lies in a folder its tree records as that upstream vendored (a `vendor.txt` line or a vendored "
-    "`*.dist-info`: marker kind `vendored`, no marker line), or, failing both, a copyright line naming it "
+    "`*.dist-info`: marker kind `vendored`, no marker line), or, failing a record, in a folder of the target's "
+    "own package named after it, at its file's own path (marker kind `folder`), or, failing these, a copyright "
+    "line naming it "
     "(marker kind `copyright`; also the ASF header's \"Licensed to HOLDER under one or more contributor license "
     "agreements\").",
     "- `marker_path` (files.csv): the upstream path the marker names, as written (a dotted name read as a "
