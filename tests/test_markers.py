@@ -433,6 +433,42 @@ def test_copy_pasted_from_needs_a_source(comment: str) -> None:
     assert markers(comment + "\n") == []
 
 
+@pytest.mark.parametrize(
+    ("comment", "kind"),
+    [
+        ("        # Duplicate logic from Acmeval to filter config kwargs because if they are", "copied_from"),
+        ("# Duplicated from Acmeval", "copied_from"),
+        ("# This function is duplicated from acmeval.utils.text", "copied_from"),
+        ("# copied code from Acmeval", "copied_from"),
+        ("# Taken the logic from Acmeval", "taken_from"),
+        ("# Adapted this implementation from acmeval/fields.py", "adapted_from"),
+    ],
+)
+def test_duplicated_and_code_object_phrases(comment: str, kind: str) -> None:
+    """An invented model class says "Duplicate logic from Acmeval to filter config kwargs" above
+    a filter taken from Acmeval's metaclass (as sqlmodel 0.0.22's ``main.py`` says of pydantic):
+    before, no marker, and the file sat in the unmarked review list though it names its upstream.
+    "duplicated from" is "copied from"; a taking verb (or the adjective "duplicate") may name the
+    code it took before "from"."""
+    m = one(comment + "\n")
+    assert (m.kind, m.project.lower()) == (kind, "acmeval")
+
+
+@pytest.mark.parametrize(
+    "comment",
+    [
+        "# Copy code from smem to registers",  # the imperative "copy" is an instruction
+        "# duplicate code from the cache",  # no source named
+        "# remove duplicate logic from the loop",
+        "# we removed the duplicate code from Acmeval",  # a sentence, not a note on the code below
+        "# Mutex checks duplicated from the public-wrapper layer (gated_rule) so callers fail fast",
+    ],
+)
+def test_duplicated_phrases_need_a_source(comment: str) -> None:
+    """Judged as the verb alone is: a strong source, and no lead-in that makes it a sentence."""
+    assert markers(comment + "\n") == []
+
+
 def test_hf_style_header_based_on() -> None:
     src = (
         "# Copyright 2022 EleutherAI and the HuggingFace Inc. team. All rights reserved.\n"

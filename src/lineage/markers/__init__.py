@@ -27,7 +27,11 @@ Phrases (case-insensitive) and their kinds:
 * ``derived from`` / ``forked from`` -> ``derived_from``
 * ``adapted from`` (and the common misspelling ``adopted from``) -> ``adapted_from``
 * ``copied from`` / ``vendored from`` / ``copy-pasted from`` (``copy pasted``, ``copypasted``,
-  ``copy-and-pasted``, the noun ``copy-paste from``) -> ``copied_from``
+  ``copy-and-pasted``, the noun ``copy-paste from``) / ``duplicated from`` -> ``copied_from``
+* a taking verb or the adjective ``duplicate`` with the code taken before ``from`` (``code``,
+  ``logic``, ``implementation``, after ``the``, ``this`` or ``some``): ``duplicate logic from``,
+  ``copied code from`` -> ``copied_from``; ``taken the logic from`` -> ``taken_from``; judged as
+  the verb alone is (the imperative ``copy code from`` is not one of them)
 * ``modified from`` -> ``modified_from``; ``ported from`` / ``backported from`` -> ``ported_from``
 * ``taken from`` / ``borrowed from`` -> ``taken_from``
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``

@@ -20,6 +20,7 @@ HINTS: tuple[str, ...] = (
     # "a port (...) of": with its space, "port" alone is in every "import"; "an adaptation of")
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
     "borrowed", "forked", "copy", "based", "inspired", " port of", " port (", "adaptation",
+    "duplicate",  # "duplicated from", "duplicate logic from" (vocabulary._OBJECT_VERBS)
     "code from",  # "(Original) code from: URL" (vocabulary._CODE_FROM)
     "originally from",  # "This file is originally from ..." (vocabulary._ORIGINALLY_FROM)
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)

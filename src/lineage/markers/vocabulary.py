@@ -26,9 +26,17 @@ _ADVERB = (
 # diffusers 0.31.0's blip_diffusion: "Copy-pasted from transformers.models.blip..."; scipy 1.14.1's
 # _lib/_util.py: "copy-pasted from scikit-learn utils/validation.py"); before the imperative "copy".
 _COPY_PASTE = r"copy[\s-]*(?:(?:and|&)[\s-]*)?past(?:ed|e)"
+# "duplicated from": copied, said plainly (a reviewer reads it as "copied from").
 _FROM_VERBS = (
-    rf"derived|adapted|adopted|copied|{_COPY_PASTE}|modified|ported|backported|taken|borrowed|forked|vendored|copy"
+    rf"derived|adapted|adopted|copied|{_COPY_PASTE}|duplicated|modified|ported|backported|taken|borrowed|forked"
+    r"|vendored|copy"
 )
+# A taking verb, or the adjective "duplicate", with the code it took between it and "from": "Duplicate
+# logic from Pydantic to filter config kwargs" (sqlmodel 0.0.22's main.py, above pydantic v1's
+# config-kwargs filter), "copied code from". Not the imperative "copy" ("copy code from smem" is
+# an instruction).
+_OBJECT_VERBS = r"derived|adapted|copied|duplicated|duplicate|ported|taken|borrowed"
+_CODE_OBJECT = r"(?:(?:the|this|some)\s+)?(?:code|logic|implementation)"
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
 # The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
 COPY_FROM = "copy_from"
@@ -54,6 +62,7 @@ _PHRASE = (
     rf"(?:(?:{_FROM_VERBS})\s*(?:and|&|/|,)\s*)?"
     rf"(?:(?P<verb>{_FROM_VERBS}){_ASIDE}"
     rf"(?:\s+{_ADVERB}|\s+in\s+part|\s+with\s+(?:\w+\s+)?(?:changes|modifications))?\s+from"
+    rf"|(?P<objverb>{_OBJECT_VERBS})\s+{_CODE_OBJECT}\s+from"
     rf"|(?P<based>based)(?:\s+{_ADVERB})?\s+(?:on|upon|off(?:\s+of)?)"
     rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by"
     # "This file is a copy of the scipy.sparse.csgraph._laplacian module", "A port of FNMatcher
@@ -350,7 +359,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return CODE_FROM
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
-    verb = m.group("verb").lower()
+    verb = (m.group("verb") or m.group("objverb")).lower()
     if re.fullmatch(_COPY_PASTE, verb):
         return "copied_from"
     return {
@@ -360,6 +369,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         "borrowed": "taken_from",
         "backported": "ported_from",
         "copy": COPY_FROM,
+        "duplicated": "copied_from",
+        "duplicate": "copied_from",
     }.get(verb, f"{verb}_from")
 
 
