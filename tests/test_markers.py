@@ -115,6 +115,34 @@ def test_an_adaptation_of_names_its_source() -> None:
         assert markers(prose) == [], prose
 
 
+def test_a_rewriting_of_names_its_source() -> None:
+    """scikit-learn 1.5.2's feature_selection/_univariate_selection.py: "The following function is a
+    rewriting of scipy.stats.f_oneway" went unread, and the file's copied lines were in the review
+    list. Judged as "a copy of": a module path or file is a source, prose is not."""
+    m = one("# The following function is a rewriting of sedge.stats.f_twoway\n"
+            "# Contrary to the sedge implementation it does not copy the data.\ndef f():\n    pass\n")
+    assert (m.kind, m.line, m.path) == ("adapted_from", 1, "sedge/stats/f_twoway.py")
+    assert marker_names_upstream(m, ["sedge"])
+    assert one("# This module is a rewrite of sedge/strings.py\n").kind == "adapted_from"
+    for prose in ("# a rewrite of the learning rate\n", "# Return a rewriting of Config\n",
+                  "# the caller's opt-in rules out a later rewrite of ids or weights.\n",
+                  "# TODO: a rewrite of this loop would be faster\n"):
+        assert markers(prose) == [], prose
+
+
+def test_a_modified_file_from_names_its_source() -> None:
+    """scikit-learn 1.5.2's utils/optimize.py: "This is a modified file from scipy.optimize" went
+    unread, and the lines it shares with scipy's optimize/_optimize.py were set apart as a third
+    party's. Judged as "a copy of"; "a modified version of" stays unread (a description as often)."""
+    m = one("# This is a modified file from sedge.optimize\n# Original authors: Ann Example\nx = 1\n")
+    assert (m.kind, m.line, m.path) == ("modified_from", 1, "sedge/optimize.py")
+    assert marker_names_upstream(m, ["sedge"])
+    assert one("# A modified module from https://github.com/sedge/sedge/blob/v1/sedge/a.py\n").kind == "modified_from"
+    for prose in ("# Write a modified file from the template\n", "# a modified file from disk\n",
+                  "# This is a modified version of sedge.layers.Quill\n"):
+        assert markers(prose) == [], prose
+
+
 def test_code_from_opening_its_clause_names_a_source() -> None:
     """transformers 4.46.3's falcon_mamba kernel: "Original code from:
     https://github.com/state-spaces/mamba/blob/main/mamba_ssm/ops/selective_scan_interface.py" was a

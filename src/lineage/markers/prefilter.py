@@ -17,9 +17,10 @@ from lineage.markers.attribution import HOLDER_LINES
 
 HINTS: tuple[str, ...] = (
     # phrase verbs (vocabulary._FROM_VERBS, based on, inspired by, "a copy of", "a port of",
-    # "a port (...) of": with its space, "port" alone is in every "import"; "an adaptation of")
+    # "a port (...) of": with its space, "port" alone is in every "import"; "an adaptation of";
+    # "a rewrite of" / "a rewriting of")
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
-    "borrowed", "forked", "copy", "based", "inspired", " port of", " port (", "adaptation",
+    "borrowed", "forked", "copy", "based", "inspired", " port of", " port (", "adaptation", "rewrit",
     "duplicate",  # "duplicated from", "duplicate logic from" (vocabulary._OBJECT_VERBS)
     "code from",  # "(Original) code from: URL" (vocabulary._CODE_FROM)
     "originally from",  # "This file is originally from ..." (vocabulary._ORIGINALLY_FROM)

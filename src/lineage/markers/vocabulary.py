@@ -47,12 +47,21 @@ COPY_OF, PORT_OF = "copy_of", "port_of"
 # accessor_str.py: "The StringAccessor class defined below is an adaptation of the pandas string
 # methods source code (see pd.core.strings)").
 ADAPTATION_OF = "adaptation_of"
+# "a rewrite of" / "a rewriting of": judged like "a copy of", reported as adapted_from: the code was
+# written again from the named source (scikit-learn 1.5.2's feature_selection/_univariate_selection.py:
+# "The following function is a rewriting of scipy.stats.f_oneway"; unread, its copied lines were
+# in the review list).
 # "Code from" / "Original code from" opening a clause, with no verb: judged by its own rule in
 # :func:`accepts`, reported as taken_from (transformers 4.46.3's falcon_mamba kernel: "Original
 # code from: https://github.com/state-spaces/mamba/blob/main/mamba_ssm/ops/...").
 CODE_FROM = "code_from"
+# "a modified file from": judged like "a copy of", reported as modified_from (scikit-learn 1.5.2's
+# utils/optimize.py: "This is a modified file from scipy.optimize"; unread, the lines it shares
+# with scipy's optimize/_optimize.py went to a third party). Not "a modified version of", which
+# describes as often as it credits ("a modified version of the Golub-Welsch algorithm").
+MODIFIED_FILE = "modified_file"
 REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
-                 ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from"}
+                 ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from", MODIFIED_FILE: "modified_from"}
 
 # A short parenthesis inside a phrase ("adapted (with changes) from", "a verbatim copy (vendored)
 # of": pandas 2.2.3's interchange/dataframe_protocol.py, the data-apis spec, read as pandas' own)
@@ -66,8 +75,10 @@ _PHRASE = (
     rf"|(?P<based>based)(?:\s+{_ADVERB})?\s+(?:on|upon|off(?:\s+of)?)"
     rf"|(?P<inspired>inspired)(?:\s+{_ADVERB})?\s+by"
     # "This file is a copy of the scipy.sparse.csgraph._laplacian module", "A port of FNMatcher
-    # from py.path.common": never after a generic lead-in ("Return a copy of Config" is prose)
-    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port|adaptation){_ASIDE}\s+of)"
+    # from py.path.common", "a rewriting of scipy.stats.f_oneway", "a modified file from
+    # scipy.optimize": never after a generic lead-in ("Return a copy of Config" is prose)
+    rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port|adaptation|rewrite|rewriting){_ASIDE}\s+of"
+    rf"|an?\s+modified\s+(?P<modfile>file|module){_ASIDE}\s+from)"
     r"(?![\w-])"
 )
 
@@ -257,7 +268,7 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return _pathlike(clause)
     if lead == "any":
         return kind in _ANY_LEAD_KINDS and _module_source(clause)
-    if kind in (COPY_OF, PORT_OF, ADAPTATION_OF):
+    if kind in (COPY_OF, PORT_OF, ADAPTATION_OF, MODIFIED_FILE):
         # a URL, module or file path, or a strong source after "from" ("a copy of `glob` from
         # Python 3.5"); a proper noun alone is the object copied ("A copy of the Rotation in
         # CUDA memory", transformers' openfold utils), not a source
@@ -357,6 +368,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return "inspired_by"
     if m.groupdict().get("codefrom") or m.groupdict().get("origfrom"):
         return CODE_FROM
+    if m.group("modfile"):
+        return MODIFIED_FILE
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
     verb = (m.group("verb") or m.group("objverb")).lower()
@@ -393,7 +406,8 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
             m = None  # "originally from" only after a known lead-in
         if not m:
             m = _GENERIC_RE.match(text, s)
-            if m and m.group("copyof") or m and any(w.lower() in _GENERIC_STOP for w in m.group("generic").split()):
+            if m and (m.group("copyof") or m.group("modfile") or any(
+                    w.lower() in _GENERIC_STOP for w in m.group("generic").split())):
                 m = None
             lead = "generic"
         if not m:
