@@ -706,6 +706,8 @@ def test_spdx_licence() -> None:
         "# © 2023 Meta Platforms, Inc.",
         "# copyright contributors to the SGLang project",
         "# Copyright: The Authors",
+        "# Portions Copyright 2009 Bo Reed",
+        "# Portions (c) 2009 by Bo Reed.",
     ],
 )
 def test_copyright(comment: str) -> None:
@@ -741,6 +743,14 @@ def test_a_copyright_line_of_years_alone_takes_its_holders_from_the_lines_below(
     assert one('"""\nCopyright (c) 2020\nWendel Marsh\n"""\n').text == "Copyright (c) 2020"
 
 
+def test_a_portions_line_in_the_sign_form_is_a_copyright_line() -> None:
+    """IPython 8.28.0's lib/pretty.py docstring (vendored by hypothesis 6.115.5): ":copyright: 2007
+    by Armin Ronacher." / "Portions (c) 2009 by Robert Kern."; the second holder went unread, so
+    the obligations listed one upstream holder of two."""
+    src = '"""Pretty printer.\n\n:copyright: 2007 by Ada Quill.\n            Portions (c) 2009 by Bo Reed.\n"""\n'
+    assert [m.text for m in markers(src)] == ["copyright: 2007 by Ada Quill.", "Portions (c) 2009 by Bo Reed."]
+
+
 def test_file_markers_read_a_copyright_holder_list_as_the_whole_file_reader_does() -> None:
     from lineage.markers import find_file_markers
 
@@ -757,6 +767,7 @@ def test_file_markers_read_a_copyright_holder_list_as_the_whole_file_reader_does
     [
         "# copyright notice must be kept",
         "# Copyright header below",
+        "# Portions (c) and (d) of the spec apply",
     ],
 )
 def test_not_copyright(comment: str) -> None:

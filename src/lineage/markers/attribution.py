@@ -30,11 +30,14 @@ def is_attribution(marker: Marker) -> bool:
 
 SPDX_LICENCE_RE = re.compile(r"\bSPDX-License-Identifier\s*:\s*(?P<expr>\S.*)$", re.IGNORECASE)
 SPDX_COPYRIGHT_RE = re.compile(r"\bSPDX-FileCopyrightText\s*:\s*\S", re.IGNORECASE)
+# "Portions" before either form: the holder of part of the file ("Portions Copyright 2009 Robert
+# Kern", and the sign form IPython's lib/pretty.py docstring uses, "Portions (c) 2009 by Robert Kern").
+_PORTIONS = r"(?:portions\s+)?"
 COPYRIGHT_RE = re.compile(
-    r"^(?:portions\s+)?(?P<pre>©|\(c\))?\s*copyright\b\s*(?P<post>©|\(c\))?\s*[:-]?\s*(?P<rest>.*)$",
+    rf"^{_PORTIONS}(?P<pre>©|\(c\))?\s*copyright\b\s*(?P<post>©|\(c\))?\s*[:-]?\s*(?P<rest>.*)$",
     re.IGNORECASE,
 )
-_COPYRIGHT_SIGN_RE = re.compile(r"^(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
+_COPYRIGHT_SIGN_RE = re.compile(rf"^{_PORTIONS}(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 _COPYRIGHT_WORD_RE = re.compile(r"\b(?:contributors|authors|team|project|holders)\b", re.IGNORECASE)
 # Licence prose that starts a line with "copyright" and goes on with a term of the licence, not a
