@@ -108,6 +108,7 @@ def test_an_expression_names_versioned_licences_by_their_versions(text: str, exp
 @pytest.mark.parametrize(("text", "expected"), [
     ("Apache License 2.0", "Apache-2.0"), ("Apache License, Version 2.0", "Apache-2.0"), ("Apache 2.0", "Apache-2.0"),
     ("MIT license", "MIT"), ("ISC License", "ISC"), ("BSD 3-Clause License", "BSD-3-Clause"), ("MPL 2.0", "MPL-2.0"),
+    ("2-Clause BSD License", "BSD-2-Clause"), ("3-clause BSD", "BSD-3-Clause"),  # OSI's titles: the count first
     # no one licence: a family, an unversioned name, a choice, a sentence
     ("BSD License", ""), ("BSD", ""), ("GPL", ""), ("Apache", ""), ("MIT or Apache 2.0", ""),
     ("Copyright 2031 Quillwort", ""), ("Licensed under the Apache License, Version 2.0 (the License)", ""),
@@ -134,6 +135,20 @@ def test_a_licence_documents_own_copyright_is_no_holder() -> None:
             b"Copyright (c) 2033 Ada Quillwort\n\nPermission is hereby granted, free of charge, to any person\n")
     assert read_licence_file("LICENSE", data).copyrights == ("Copyright (c) 2031 Sedge Works",
                                                              "Copyright (c) 2033 Ada Quillwort")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # docutils 0.21's HTML writers name their licence in words and quote only its gist
+    ("# :License: Released under the terms of the `2-Clause BSD license`_, in short:\n"
+     "#    Copying and distribution of this file, with or without modification,\n", "BSD-2-Clause"),
+    ("# Distributed under the terms of the BSD 3-Clause License.\n", "BSD-3-Clause"),
+    ("# This file is released under the MIT license.\n", "MIT"),
+    # a family without a version, or no licence's name: no notice
+    ("# Licensed under the Apache license.\n", ""), ("# Released under the BSD license.\n", ""),
+    ("# Released under the same license as Python.\n", ""),
+])
+def test_a_notice_naming_its_licence_in_words(text: str, expected: str) -> None:
+    assert notice_expression(text) == expected
 
 
 def test_no_notice_in_prose() -> None:

@@ -1162,3 +1162,13 @@ def test_an_issue_link_beside_the_source_names_no_repository() -> None:
     assert (m.repository, m.path, m.project) == ("", "quillwort.py", "quillwort")
     pr = one("# Adapted from: https://github.com/sedge-project/sedge/pull/2628\n")
     assert (pr.repository, pr.project) == ("sedge-project/sedge", "sedge")
+
+
+def test_a_character_tables_comment_naming_the_sign_is_no_copyright_line() -> None:
+    # docutils' LaTeX writer maps characters to macros with their Unicode names beside them;
+    # "© COPYRIGHT SIGN" made its upstream file's holder "COPYRIGHT SIGN"
+    src = ("# Copyright: 2031 Ada Quillwort\n"
+           "TABLE = {\n"
+           "    0x00a9: '\\\\textcopyright{}',  # \u00a9 COPYRIGHT SIGN\n"
+           "}\n")
+    assert [(m.kind, m.line) for m in find_markers(src.splitlines())] == [("copyright", 1)]

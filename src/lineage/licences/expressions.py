@@ -62,11 +62,13 @@ def normalise(text: str) -> str:
 
 # A metadata field that names one licence in words: "Apache License 2.0" (keras 3.0.0's and
 # keras-core's METADATA ``License``), "Apache License, Version 2.0", "Apache 2.0", "MIT license",
-# "BSD 3-Clause License". Case, the words "license"/"licence"/"version" and punctuation aside, and
-# a space written for a hyphen, it is an SPDX id; a family's name without a version ("BSD
-# License", "GPL") stays no licence (:func:`parse`).
+# "BSD 3-Clause License", OSI's "2-Clause BSD License". Case, the words "license"/"licence"/
+# "version" and punctuation aside, and a space written for a hyphen, it is an SPDX id; a family's
+# name without a version ("BSD License", "GPL") stays no licence (:func:`parse`).
 _NAME_WORDS_RE = re.compile(r"\b(?:licen[cs]e|version)\b|[,;:()\"']", re.IGNORECASE)
 _NAME_MAX_CHARS = 40  # a name, not a sentence or a licence's text
+# OSI's own titles put the clause count first ("The 2-Clause BSD License"); SPDX's ids after.
+_CLAUSES_FIRST_RE = re.compile(r"^(\d-clause)[ -](bsd)\b", re.IGNORECASE)
 
 
 def named_licence(text: str) -> str:
@@ -75,7 +77,7 @@ def named_licence(text: str) -> str:
     text = text.strip()
     if not text or len(text) > _NAME_MAX_CHARS or "\n" in text:
         return ""
-    words = _NAME_WORDS_RE.sub(" ", text).split()
+    words = _NAME_WORDS_RE.sub(" ", _CLAUSES_FIRST_RE.sub(r"\2 \1", text)).split()
     if not words:
         return ""
     found = normalise("-".join(words))

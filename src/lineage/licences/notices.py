@@ -14,7 +14,10 @@ Rules (phrases of the licences' own standard headers or texts):
   text's title "apache license version 2.0, january 2004".
 * ``MIT``: "permission is hereby granted, free of charge, to any person obtaining a copy" together
   with "the above copyright notice and this permission notice shall be included" (without that
-  condition it is MIT-0, which we do not claim); or "licensed/released under the mit license".
+  condition it is MIT-0, which we do not claim).
+* Any licence named in words: "licensed/released/distributed/available under the [terms of the]
+  NAME license" where NAME is one licence's name (``named_licence``: "MIT", "BSD 3-Clause",
+  "2-Clause BSD", "Apache 2.0"; not a bare family such as "BSD" or "Apache").
 * Any licence: a docstring's reST field ``:license: ID`` whose first word is an SPDX id
   (``:license: MIT, see LICENSE for more details.``; not ``:license: BSD``, which names no one
   licence).
@@ -59,7 +62,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from lineage.licences.expressions import combine_all, licence_ids
+from lineage.licences.expressions import combine_all, licence_ids, named_licence
 from lineage.markers.attribution import notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
@@ -76,7 +79,12 @@ _APACHE_RE = re.compile(r"licensed under the apache license,? (?:version |v)2\.0
                         r"january 2004")
 _MIT_GRANT = "permission is hereby granted, free of charge, to any person obtaining a copy"
 _MIT_CONDITION = "the above copyright notice and this permission notice shall be included"
-_MIT_NAMED_RE = re.compile(r"(?:licensed|released|distributed|available) under the (?:terms of the )?mit licen[cs]e")
+# A notice that names its licence in words ("Released under the terms of the `2-Clause BSD
+# license`", docutils 0.21's HTML writers; "licensed under the MIT license"): a notice of that
+# licence when the words are one licence's name (expressions.named_licence: a family without a
+# version, "the Apache license", names none).
+_NAMED_RE = re.compile(r"(?:licensed|released|distributed|available) under the (?:terms of the )?"
+                       r"(?P<name>[a-z0-9][a-z0-9.+ -]{0,38}?) licen[cs]e\b")
 # A docstring's reST field (``:license: MIT, see LICENSE for more details.``, Pallets' and
 # discord.py's modules): a notice when its first word is an SPDX id.
 _FIELD_RE = re.compile(r"(?<!\S):licen[cs]e:\s*([a-z0-9][a-z0-9.+-]*[a-z0-9+])")
@@ -133,8 +141,10 @@ def notice_ids(folded: str) -> tuple[str, ...]:
     found: set[str] = set()
     if _APACHE_RE.search(folded):
         found.add("Apache-2.0")
-    if (_MIT_GRANT in folded and _MIT_CONDITION in folded) or _MIT_NAMED_RE.search(folded):
+    if _MIT_GRANT in folded and _MIT_CONDITION in folded:
         found.add("MIT")
+    for m in _NAMED_RE.finditer(folded):
+        found.update(licence_ids(named_licence(m.group("name"))))
     for m in _FIELD_RE.finditer(folded):
         found.update(licence_ids(m.group(1)))
     if _ISC_GRANT_RE.search(folded) and _ISC_CONDITION in folded:

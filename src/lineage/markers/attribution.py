@@ -14,6 +14,7 @@ Attribution markers say who holds the code and under which licence, not where it
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from lineage.markers.record import Marker
 from lineage.markers.vocabulary import has_proper_noun
@@ -87,7 +88,16 @@ def notice_holder(text: str) -> str:
     return m.group("holder").strip() if m and has_proper_noun(m.group("holder")) else ""
 
 
+def _names_its_sign(text: str) -> bool:
+    """Whether ``text`` is a character followed by its Unicode name ("© COPYRIGHT SIGN"): a
+    character table's comment (docutils' LaTeX writer), not a copyright line."""
+    sign, _, name = text.strip().partition(" ")
+    return len(sign) == 1 and unicodedata.name(sign, "") == name.strip()
+
+
 def is_copyright(text: str) -> bool:
+    if _names_its_sign(text):
+        return False
     if _COPYRIGHT_SIGN_RE.match(text) or notice_holder(text):
         return True
     m = COPYRIGHT_RE.match(text)
