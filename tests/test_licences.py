@@ -16,7 +16,7 @@ from spdx_tools.spdx.validation.document_validator import validate_full_spdx_doc
 
 from lineage.cli import main
 from lineage.licences.compat import compatible
-from lineage.licences.notices import keeps_holders, notice_expression
+from lineage.licences.notices import keeps_holders, notice_expression, source_notice_ids
 
 # Standard short headers, written from each licence's own recommended notice.
 HEADERS = {
@@ -1136,3 +1136,29 @@ def test_a_markdown_licence_files_link_reads_as_its_label() -> None:
     # the same bytes as plain text are what they say, brackets and all
     assert read_licence_file("LICENSE", data).copyrights == (
         "Copyright © 2031, [Quillwort Works Ltd](https://quillwort.example/).",)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("# Authors: Fern Quill\n#          Ada Sedge\n# License: BSD 3 clause\n", ("BSD-3-Clause",)),
+    ("# License: MIT.\n", ("MIT",)),
+    ("# License: BSD\n", ()),  # which BSD: no one licence
+    ("# License: see the LICENSE file\n", ()),
+    ("value = 1  # license: MIT\n", ()),  # a comment after code is no field
+])
+def test_a_licence_comment_field_is_a_notice(text: str, expected: tuple[str, ...]) -> None:
+    """scikit-learn's heads ("# License: BSD 3 clause"): a source file's notice, not a licence file's."""
+    assert source_notice_ids(text) == expected
+
+
+@pytest.mark.parametrize("kept", [True, False])
+def test_a_notice_copied_mid_file_keeps_the_licence_notice(run_compare, kept: bool) -> None:
+    """xgboost 2.1.2's core.py keeps scikit-learn's "# License: BSD 3 clause" above the function it
+    took, 660 lines down: the notice came with the copied code, past the head read for notices."""
+    field = "# Authors: Fern Quill\n# License: BSD 3 clause\n"
+    up = {"up/mod.py": field + "\n" + _body(1), "pyproject.toml": '[project]\nname = "up"\nlicense = "BSD-3-Clause"\n'}
+    own = "".join(f"OWN_SETTING_{i} = {i} * 7\n" for i in range(150))
+    target = {"tgt/big.py": own + "\n" + (field if kept else "") + "\n" + _body(1), TARGET_MIT[0]: TARGET_MIT[1]}
+    row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/big.py"]
+    assert row["upstream_licence"] == "BSD-3-Clause" and row["upstream_licence_from"] == "notice"
+    assert row["keeps_licence_notice"] == ("yes" if kept else "no")
+    assert ("licence-notice" in row["missing"]) == (not kept)

@@ -169,6 +169,20 @@ def notice_ids(folded: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+# A comment line that is a licence field naming one licence in words (scikit-learn's heads:
+# "# License: BSD 3 clause", which xgboost's core.py keeps above the function it took from
+# there). Read line by line, not from the fold (which joins lines): the field ends with its line.
+_COMMENT_FIELD_RE = re.compile(r"^[ \t]*#+[ \t]*licen[cs]e[ \t]*:[ \t]*(?P<name>[^\n]*?)[ \t.]*$",
+                               re.IGNORECASE | re.MULTILINE)
+
+
+def comment_field_ids(text: str) -> tuple[str, ...]:
+    """SPDX ids of the licences raw ``text``'s ``# License: <name>`` comment lines name
+    (:data:`_COMMENT_FIELD_RE`; a name that is not one licence's names none), sorted."""
+    found = {i for m in _COMMENT_FIELD_RE.finditer(text) for i in licence_ids(named_licence(m.group("name")))}
+    return tuple(sorted(found))
+
+
 # Every notice :func:`notice_ids` knows contains one of these words, and :func:`fold` never makes one
 # (it only turns characters into spaces and shortens runs of whitespace), so text without them
 # holds no notice: checking for them first skips the folding of most code.
@@ -186,6 +200,14 @@ def notice_ids_in(text: str) -> tuple[str, ...]:
     if not notice_words(text):
         return ()
     return notice_ids(fold(text))
+
+
+def source_notice_ids(text: str) -> tuple[str, ...]:
+    """SPDX ids of the licence notices in raw source lines ``text`` (a file's head, a copied
+    span): :func:`notice_ids_in` and the ``# License:`` comment fields (:func:`comment_field_ids`)."""
+    if not notice_words(text):
+        return ()
+    return tuple(sorted({*notice_ids(fold(text)), *comment_field_ids(text)}))
 
 
 _CHOICE_RE = re.compile(r"\beither of the (?:following )?licen[cs]es\b|\bunder (?:the terms of )?either of\b|"

@@ -68,7 +68,7 @@ from spdx_tools.spdx.validation.validation_message import SpdxElementType, Valid
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import licence_ids, normalise
-from lineage.licences.notices import notice_ids_in
+from lineage.licences.notices import source_notice_ids
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
 from lineage.report.json_text import Encoded, compact, dumps_lines
@@ -132,7 +132,7 @@ def _file_values(number: int, path: str, group: list[tuple], data: bytes, record
     for (_, t_start, t_end, region, verbatim, near, upstream, up_path, up_start, up_end, up_licence,
          up_copyrights) in group:
         start, end = int(t_start), min(int(t_end), len(raw_lines))
-        inside = notice_ids_in("\n".join(lines[start - 1:end]))
+        inside = source_notice_ids("\n".join(lines[start - 1:end]))
         inside += tuple(i for m in spdx_markers if start <= m.line <= end for i in licence_ids(m.licence))
         snippets.append({
             "id": f"SPDXRef-Snippet-{number}-{int(region)}", "package": package_of[str(upstream)],

@@ -18,7 +18,7 @@ import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
 from lineage.licences.expressions import combine_all, normalise
-from lineage.licences.notices import CHANGE_MARKER_KINDS, change_statements, fold, notice_ids
+from lineage.licences.notices import CHANGE_MARKER_KINDS, change_statements, fold, source_notice_ids
 from lineage.markers import Marker
 
 if TYPE_CHECKING:
@@ -54,7 +54,7 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
     (:attr:`lineage.match.MatchParams.licence_head_lines`)."""
     head = head_comments(lines, kinds, head_lines)
     folded = fold(head)
-    ids = notice_ids(folded)
+    ids = source_notice_ids(head)
     spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)
     copyrights = tuple(dict.fromkeys(m.text for m in markers if m.kind == "copyright"))
     changes = tuple(dict.fromkeys([*(fold(m.text) for m in markers if m.kind in CHANGE_MARKER_KINDS),

@@ -35,7 +35,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where they are
   kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), else
   ``""``.
-* ``keeps_licence_notice``: the target file's SPDX lines and notices, the licence file of its
+* ``keeps_licence_notice``: the target file's SPDX lines and notices (its head's, and those among
+  the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
   notice, as for the copyright lines), name every licence id of the upstream file's licence
   (``n/a`` when that licence is unknown).
@@ -68,7 +69,7 @@ import pandas as pd
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import choices, licence_ids, normalise
-from lineage.licences.notices import fold, holders, keeps_holders, with_included
+from lineage.licences.notices import fold, holders, keeps_holders, source_notice_ids, with_included
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 from lineage.results.schema import empty, typed
@@ -219,6 +220,7 @@ class _FileFacts:
     modified: bool
     source: SourceLicence  # the upstream's
     up_changes: tuple[str, ...]  # the upstream file's own modification notices (FileLicence.changes)
+    copied_ids: tuple[str, ...] = ()  # licence notices among the pair's copied target lines
 
 
 _PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
@@ -257,7 +259,11 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     # too, and so does the root's, as for the copyright lines, unless the upstream file is
     # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
     folder_expression, folder_file = target_source.folder_licence(t_path)
-    t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
+    # a notice copied with the code (xgboost's core.py keeps scikit-learn's "# License: BSD 3
+    # clause" above the function it took) keeps the licence's notice, mid-file too; only the
+    # copied lines, not first_line..last_line (a paired "import sys" can open the span far above)
+    t_ids = (set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
+             | set(facts.copied_ids))
     if not folder_file and not (facts.up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
         t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
     keeps_notice = _yes(up_ids <= with_included(t_ids)) if up_ids else "n/a"
@@ -285,6 +291,12 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
             "notice_lines": len(notice_lines), "notice_lines_missing": absent}, missing
 
 
+def _copied_notice_ids(target: TreeIndex, path: str, numbers: list[int]) -> tuple[str, ...]:
+    """The licence notices among lines ``numbers`` (1-based, ascending) of target file ``path``."""
+    lines = target.lines(path)
+    return source_notice_ids("\n".join(lines[n - 1] for n in numbers if n <= len(lines)))
+
+
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
@@ -300,6 +312,9 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
                    first_line=("line", "min"), last_line=("line", "max"))
               .reset_index())
     marked = dict(zip(files["target_path"], files["marker"] != "", strict=True))
+    copied_lines = {(str(t), str(u), str(p)): sorted(int(n) for n in g)
+                    for (t, u, p), g in copied.groupby(["target_path", "upstream", "upstream_path"],
+                                                       sort=False, observed=True)["line"]}
     target_lic = _FileLicences(target, head_lines)
     target_source = source_licence(target)
     target_notice_text = fold("\n".join(
@@ -331,7 +346,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         t_licence, t_from = _upstream_licence(t_path, t_file, target_source, released[_TARGET])
         modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
-                                copyrights_from, modified, source, up_file.changes)
+                                copyrights_from, modified, source, up_file.changes,
+                                _copied_notice_ids(target, t_path, copied_lines[(t_path, label, up_path)]))
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
