@@ -1172,3 +1172,21 @@ def test_a_character_tables_comment_naming_the_sign_is_no_copyright_line() -> No
            "    0x00a9: '\\\\textcopyright{}',  # \u00a9 COPYRIGHT SIGN\n"
            "}\n")
     assert [(m.kind, m.line) for m in find_markers(src.splitlines())] == [("copyright", 1)]
+
+
+def test_a_url_cited_as_evidence_of_a_bug_is_no_marker() -> None:
+    """pydantic 2.9's _generate_schema.py cites typing_extensions' code as buggy, in a docstring."""
+    doc = (
+        'def schema():\n'
+        '    """__required_keys__ was added in Python 3.9\n'
+        '    however it is buggy\n'
+        '    (https://github.com/alpha/widgetlib/blob/ac52ac5/src/widgetlib.py#L657-L666).\n'
+        '    """\n'
+    )
+    assert markers(doc) == []
+    assert markers("# works around a bug in https://github.com/alpha/widgetlib/blob/v1/src/w.py#L3\n") == []
+    # the same link not called faulty, or after a finished sentence, is still a source
+    (m,) = markers("# widget helpers\n# https://github.com/alpha/widgetlib/blob/v1/src/w.py#L3\n")
+    assert (m.kind, m.path) == ("url", "src/w.py")
+    (m,) = markers("# Fixed the bug.\n# https://github.com/alpha/widgetlib/blob/v1/src/w.py#L3\n")
+    assert (m.kind, m.path) == ("url", "src/w.py")

@@ -51,6 +51,27 @@ _REFERENCE_URL_RE = re.compile(r"^(?:https?://)?(?:www\.)?git(?:hub|lab)\.com/(?
                                re.IGNORECASE)
 
 
+# A sentence that calls the code behind a link faulty cites it as evidence of a bug, not as the
+# source of the code around it ("__required_keys__ ... however it is buggy (https://github.com/
+# python/typing_extensions/blob/ac52ac5/src/typing_extensions.py#L657-L666).", pydantic 2.9's
+# _generate_schema.py, in a docstring of code pydantic wrote).
+_FAULT_RE = re.compile(r"\b(?:buggy|bugs?|broken)\b[^.!?]*$", re.IGNORECASE)
+
+
+def _cited_for_a_fault(seg: Segment, start: int, selected: list[list[Segment]]) -> bool:
+    """Whether the sentence leading to the URL at ``start`` of ``seg`` calls its target faulty.
+
+    A URL opening its line continues the sentence of the line above when that one is unfinished.
+    """
+    before = seg.text[:start]
+    if not before.strip(" \t(["):
+        if not _mid_sentence(seg, selected):
+            return False
+        prev = next(p for p in selected[seg.line - 1] if p.source == seg.source and p.whole_line)
+        before = f"{prev.text} {before}"
+    return bool(_FAULT_RE.search(before))
+
+
 def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
     """Fill the fields of an accepted phrase marker; ``rest`` includes attached lines."""
     info = UrlInfo()
@@ -187,6 +208,8 @@ def _detect(
             continue
         info = parse_url(url)
         if info.repository and info.ref and info.path and not is_document(info.path):
+            if _cited_for_a_fault(seg, start, selected):
+                continue
             shown = text if len(" ".join(text.split())) <= MAX_TEXT else url
             out.append(
                 (
