@@ -202,12 +202,13 @@ def notice_ids_in(text: str) -> tuple[str, ...]:
     return notice_ids(fold(text))
 
 
-def source_notice_ids(text: str) -> tuple[str, ...]:
+def source_notice_ids(text: str, folded: str | None = None) -> tuple[str, ...]:
     """SPDX ids of the licence notices in raw source lines ``text`` (a file's head, a copied
-    span): :func:`notice_ids_in` and the ``# License:`` comment fields (:func:`comment_field_ids`)."""
+    span): :func:`notice_ids_in` and the ``# License:`` comment fields (:func:`comment_field_ids`);
+    ``folded``: :func:`fold` of ``text`` when the caller has it."""
     if not notice_words(text):
         return ()
-    return tuple(sorted({*notice_ids(fold(text)), *comment_field_ids(text)}))
+    return tuple(sorted({*notice_ids(fold(text) if folded is None else folded), *comment_field_ids(text)}))
 
 
 _CHOICE_RE = re.compile(r"\beither of the (?:following )?licen[cs]es\b|\bunder (?:the terms of )?either of\b|"

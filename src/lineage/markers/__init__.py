@@ -53,8 +53,8 @@ Phrases (case-insensitive) and their kinds:
   transformers 4.46.3's falcon_mamba kernel; "code from the cache" is prose)
 * ``originally from`` -> ``taken_from``, with no verb: only after a known lead-in ("This file is
   originally from the Stable Baselines3 repository (https://github.com/DLR-RM/stable-baselines3/)",
-  gym 0.26.2's ``env_checker.py``), judged as ``taken from`` is; an aside ("(originally from
-  DeepGEMM)") or a clause of its own is no marker
+  gym 0.26.2's ``env_checker.py``), judged as ``code from`` is (a URL, a module or a file path);
+  an aside ("(originally from DeepGEMM)") or a clause of its own is no marker
 
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.

@@ -247,8 +247,7 @@ def _listed_sources(seg: Segment, selected: list[list[Segment]], consumed: set[t
     at = last
     while (nxt := _next_segment(selected, at, seg.source, consumed)) is not None:
         m = _LISTED_SOURCE_RE.match(nxt.text.strip())
-        urls = find_urls(m.group("url")) if m else []
-        if len(urls) != 1 or not _points_at_a_file(urls[0][2]):
+        if m is None or not _points_at_a_file(m.group("url")):
             break
         consumed.add((nxt.line, nxt.col))
         listed.append(nxt)

@@ -54,7 +54,7 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
     (:attr:`lineage.match.MatchParams.licence_head_lines`)."""
     head = head_comments(lines, kinds, head_lines)
     folded = fold(head)
-    ids = source_notice_ids(head)
+    ids = source_notice_ids(head, folded)
     spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)
     copyrights = tuple(dict.fromkeys(m.text for m in markers if m.kind == "copyright"))
     changes = tuple(dict.fromkeys([*(fold(m.text) for m in markers if m.kind in CHANGE_MARKER_KINDS),

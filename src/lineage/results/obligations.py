@@ -60,8 +60,9 @@ Rows are sorted by target path, upstream label and upstream path.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -220,7 +221,9 @@ class _FileFacts:
     modified: bool
     source: SourceLicence  # the upstream's
     up_changes: tuple[str, ...]  # the upstream file's own modification notices (FileLicence.changes)
-    copied_ids: tuple[str, ...] = ()  # licence notices among the pair's copied target lines
+    # the licence notices among the pair's copied target lines, read only when the file's own,
+    # its folder's and the root's notices leave one missing (most pairs keep theirs without)
+    copied_ids: Callable[[], tuple[str, ...]] = tuple
 
 
 _PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
@@ -259,13 +262,14 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     # too, and so does the root's, as for the copyright lines, unless the upstream file is
     # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
     folder_expression, folder_file = target_source.folder_licence(t_path)
+    t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
+    if not folder_file and not (facts.up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
+        t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
     # a notice copied with the code (xgboost's core.py keeps scikit-learn's "# License: BSD 3
     # clause" above the function it took) keeps the licence's notice, mid-file too; only the
     # copied lines, not first_line..last_line (a paired "import sys" can open the span far above)
-    t_ids = (set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
-             | set(facts.copied_ids))
-    if not folder_file and not (facts.up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
-        t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
+    if up_ids and not up_ids <= with_included(t_ids):
+        t_ids |= set(facts.copied_ids())
     keeps_notice = _yes(up_ids <= with_included(t_ids)) if up_ids else "n/a"
     if keeps_notice == "no":
         missing.append("licence-notice")
@@ -291,10 +295,15 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
             "notice_lines": len(notice_lines), "notice_lines_missing": absent}, missing
 
 
-def _copied_notice_ids(target: TreeIndex, path: str, numbers: list[int]) -> tuple[str, ...]:
-    """The licence notices among lines ``numbers`` (1-based, ascending) of target file ``path``."""
-    lines = target.lines(path)
-    return source_notice_ids("\n".join(lines[n - 1] for n in numbers if n <= len(lines)))
+def _copied_notice_ids(lines_of: Callable[[str], list[str]], path: str, numbers: list[int]
+                       ) -> Callable[[], tuple[str, ...]]:
+    """The licence notices among lines ``numbers`` (1-based, ascending) of target file ``path``
+    (``lines_of``: its lines), read on first call and kept."""
+    @cache
+    def read() -> tuple[str, ...]:
+        lines = lines_of(path)
+        return source_notice_ids("\n".join(lines[n - 1] for n in numbers if n <= len(lines)))
+    return read
 
 
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
@@ -316,6 +325,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
                     for (t, u, p), g in copied.groupby(["target_path", "upstream", "upstream_path"],
                                                        sort=False, observed=True)["line"]}
     target_lic = _FileLicences(target, head_lines)
+    lines_of = cache(target.lines)  # a target file's lines, decoded once for all its pairs
     target_source = source_licence(target)
     target_notice_text = fold("\n".join(
         "\n".join(f.lines) + "\n" + "\n".join(f.copyrights) for f in target_source.files if f.folder == ""))
@@ -347,7 +357,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
                                 copyrights_from, modified, source, up_file.changes,
-                                _copied_notice_ids(target, t_path, copied_lines[(t_path, label, up_path)]))
+                                _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]))
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
