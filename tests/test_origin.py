@@ -21,6 +21,8 @@ from lineage.match.origin import (
     file_origin,
     holder,
     holder_organisation,
+    holder_persons,
+    largest_linked_group,
     main_holders,
     origin_parts,
     upstream_origins,
@@ -300,6 +302,39 @@ def test_silent_files_of_a_mostly_third_party_folder_are_third_party() -> None:
     assert upstream_origins(two_own, [0] * len(two_own), [OWN_NAMES], TARGET_NAMES, P)[3].kind == OWN
     p = MatchParams(origin_folder_min_files=4)
     assert upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, p)[3].kind == OWN
+
+
+def test_only_linked_holders_vote_for_a_folder() -> None:
+    # scikit-learn 1.5.2 vs scipy 1.14: scipy/optimize/'s files with copyright lines name four
+    # different contributors; its silent files (_optimize.py's lines) went to the first of them.
+    own = "# Copyright 2024 The up authors\n"
+    core = [_index(f"up/core/m{k}.py", own + _body(20 + k)) for k in range(9)]
+    contributors = [_index(f"up/solve/c{k}.py", f"# Copyright (c) 2004 Person{k} Name{k}\n" + _body(k))
+                    for k in range(4)]
+    silent = _index("up/solve/main.py", _body(7))
+    files = [*contributors, silent, *core]
+    origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
+    assert origins[4].kind == OWN
+    unlinked = MatchParams(origin_folder_linked_holders=0)
+    assert upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, unlinked)[4].name == "Person0 Name0"
+    # a package whose files name its author alone or with co-authors is one group; a stray
+    # holder in the folder does not vote with it
+    lines = ["# Copyright (c) 2025, Tri Dao.\n", "# Copyright (c) 2025, Jay Shah, Ann Lee and Tri Dao.\n",
+             "# Copyright (c) 2025, Tri Dao.\n", "# Copyright (c) 2025, Jay Shah, Bo Wu.\n",
+             "# Copyright (c) 2026, Other Corp.\n"]
+    package = [_index(f"up/fa/k{k}.py", line + _body(30 + k)) for k, line in enumerate(lines)]
+    files = [*package, _index("up/fa/util.py", _body(40)), *core]
+    origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
+    assert (origins[5].kind, origins[5].name) == (THIRD_PARTY, "Tri Dao")
+    assert origins[5].evidence == "folder up/fa/: 4 of 5 files with a header carry other holders' copyright"
+
+
+def test_holders_are_linked_by_a_shared_person() -> None:
+    assert holder_persons("Jay Shah, Ganesh Bikshandi and Tri Dao") == {"jay shah", "ganesh bikshandi", "tri dao"}
+    assert holder_persons("The Foo Authors") == {"foo authors"}
+    assert largest_linked_group([10, 11, 12, 13], ["A B", "C D", "C D, E F", "E F & G H"]) == [11, 12, 13]
+    assert largest_linked_group([10, 11], ["A B", "C D"]) == [10]  # a tie: the first member's group
+    assert largest_linked_group([], []) == []
 
 
 def test_a_folder_of_adaptations_does_not_make_its_silent_files_third_party() -> None:

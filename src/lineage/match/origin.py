@@ -45,8 +45,11 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    by rule 4, other holders' copyright (``MatchParams.origin_folder_share`` of them, at least
    ``origin_folder_min_files``): a vendored package named after its project (vLLM's
    ``vllm_flash_attn/cute/``, where 33 of the 35 files with a header carry Tri Dao's or his
-   co-authors' copyright) is third-party code in its silent files too. Named after the folder's
-   most common third party, the evidence says how many files vote. Files third-party by rule 3
+   co-authors' copyright) is third-party code in its silent files too. Only the largest group of
+   voters whose holders are linked (share a person: "Tri Dao", "Jay Shah, ..., Tri Dao";
+   ``MatchParams.origin_folder_linked_holders``) votes: a folder of contributors' files, each by
+   another holder (scipy's ``optimize/``: Cooke, Roy, Gubian, Virtanen), is no third party's
+   package. Named after that group's most common holder, the evidence says how many files vote. Files third-party by rule 3
    do not vote: each says what *it* was adapted from, and a folder of such adaptations (vLLM
    0.6's ``model_executor/models/``, most headers "Adapted from transformers") is the
    upstream's own work, its silent files (``interfaces.py``, ``registry.py``) included.
@@ -517,6 +520,8 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
         # was adapted from (rule 3: vLLM 0.6's model files, "Adapted from transformers"), is not,
         # and its silent files (``interfaces.py``, ``registry.py``) are the upstream's own.
         voters = [k for k in speaking if origins[k].kind == THIRD_PARTY and _by_copyright(files[k], origins[k])]
+        if p.origin_folder_linked_holders:
+            voters = largest_linked_group(voters, [origins[k].name for k in voters])
         if len(voters) < p.origin_folder_min_files or len(voters) < p.origin_folder_share * len(speaking):
             continue
         names = Counter(origins[k].name for k in voters)
@@ -527,3 +532,41 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
             if origins[k].kind == OWN and not says[k]:
                 out[k] = Origin(THIRD_PARTY, name, evidence)
     return out
+
+
+_PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
+
+
+def holder_persons(name: str) -> frozenset[str]:
+    """The persons or organisations a holder names, compared as :func:`holder_key` does ("Jay
+    Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"})."""
+    parts = (holder_key(part) for part in _PERSON_SPLIT_RE.split(name))
+    return frozenset(part for part in parts if part) or frozenset({holder_key(name)})
+
+
+def largest_linked_group(members: Sequence[int], names: Sequence[str]) -> list[int]:
+    """The largest group of ``members`` whose holders (``names``, one per member) are linked: two
+    are when they share a person (:func:`holder_persons`), and linking is transitive. Ties go to
+    the group holding the first member, so the result is stable."""
+    persons = [holder_persons(n) for n in names]
+    group = list(range(len(members)))
+
+    def root(i: int) -> int:
+        while group[i] != i:
+            group[i] = group[group[i]]
+            i = group[i]
+        return i
+
+    seen: dict[str, int] = {}
+    for i, named in enumerate(persons):
+        for person in sorted(named):
+            if person in seen:
+                a, b = root(seen[person]), root(i)
+                group[max(a, b)] = min(a, b)
+            else:
+                seen[person] = i
+    sizes = Counter(root(i) for i in range(len(members)))
+    if not sizes:
+        return []
+    best = min(sizes, key=lambda r: (-sizes[r], r))
+    return [m for i, m in enumerate(members) if root(i) == best]

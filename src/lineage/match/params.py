@@ -958,6 +958,13 @@ class MatchParams:
     # copyright on most files and nothing on the rest.
     origin_folder_share: float = knob(0.75, 0.5, 1.0)
     origin_folder_min_files: int = knob(3, 1)
+    # With 1, only the largest group of those voters whose holders are linked (share a person or
+    # organisation, "Tri Dao" and "Jay Shah, ..., Tri Dao") votes: a third party's package names
+    # its authors throughout, while a folder of contributors' files, each by another holder
+    # (scikit-learn 1.5.2 vs scipy 1.14: `scipy/optimize/`, whose four files with copyright lines
+    # name Cooke, Roy, Gubian and Virtanen), is the upstream's own, its silent files included
+    # (they went to the first holder alphabetically). 0: every voter counts, whoever it names.
+    origin_folder_linked_holders: int = knob(1, 0, 1)
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
