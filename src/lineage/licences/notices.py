@@ -334,5 +334,16 @@ def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
     AutoGPTQ authors" keeps it too)."""
     mine = holders(target)
     organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := _organisation(party))}
-    return all(any(h in t or t in h for t in mine) or _organisation(h) in organisations - {""}
-               for h in holders(upstream))
+    return all(any(n in t or t in n for t in mine for n in (h, named_holder(h)))
+               or _organisation(h) in organisations - {""} for h in holders(upstream))
+
+
+# A folded holder's tail that names nobody more ("David Halter and others, see AUTHORS.txt").
+_UNNAMED_TAIL_RE = re.compile(r"\s+(?:(?:and|&)\s+(?:the\s+)?(?:other\s+)?(?:others|contributors|authors)|et al)\b.*$")
+
+
+def named_holder(folded: str) -> str:
+    """A folded holder (:func:`holder`) without a tail naming nobody more: parso's "David Halter and
+    others, see AUTHORS.txt" names David Halter, whom libcst's "David Halter and Contributors"
+    keeps; the holder itself when it has no such tail or nothing is left before it."""
+    return _UNNAMED_TAIL_RE.sub("", folded).strip(" ,") or folded

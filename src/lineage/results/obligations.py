@@ -30,11 +30,12 @@ Columns (:data:`OBLIGATION_COLUMNS`):
 * ``keeps_copyright``: every upstream holder is named by a copyright line of the target file,
   or of the licence files that speak for it (its sub-folder's, a vendored library's, else the
   root's: MIT's "the above copyright notice ... shall be included in all copies" is met by the
-  distribution's LICENSE) (``yes``/``no``; ``n/a`` when the upstream names none). When the upstream
-  file is Apache-2.0 and carries the copyright lines itself, only the target file counts
-  (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where they are
-  kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), else
-  ``""``.
+  distribution's LICENSE), or some by the one and the rest by the other (``yes``/``no``;
+  ``n/a`` when the upstream names none). When the upstream file is Apache-2.0 and carries the
+  copyright lines itself, only the target file counts (section 4(c): retain the notices of the
+  Source form). ``copyright_kept_in``: where they are
+  kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), or
+  ``file; `` followed by the latter when it takes both, else ``""``.
 * ``keeps_licence_notice``: the target file's SPDX lines and notices (its head's, and those among
   the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
@@ -204,6 +205,11 @@ def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[s
     files = [f for f in licence_files if any(keeps_holders([c], f.copyrights) for c in up_copyrights)]
     if files and keeps_holders(up_copyrights, [c for f in files for c in f.copyrights]):
         return ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
+    # the file and its licence files together: libcst's tokenize.py names David Halter and the
+    # root LICENSE the PSF, the two holders of parso's LICENSE (each notice is "included")
+    rest = [c for c in up_copyrights if not keeps_holders([c], file_copyrights)]
+    if files and len(rest) < len(up_copyrights) and keeps_holders(rest, [c for f in files for c in f.copyrights]):
+        return "file; " + ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
     return ""
 
 
