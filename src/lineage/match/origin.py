@@ -44,7 +44,7 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    no origin marker), and most of the files of its folder that do say something are third-party
    by rule 4, other holders' copyright (``MatchParams.origin_folder_share`` of them, at least
    ``origin_folder_min_files``): a vendored package named after its project (vLLM's
-   ``vllm_flash_attn/cute/``, where 33 of the 35 files with a header carry Tri Dao's or his
+   ``vllm_flash_attn/cute/``, where 31 of the 37 files with a header carry Tri Dao's or his
    co-authors' copyright) is third-party code in its silent files too. Only the largest group of
    voters whose holders are linked (share a person: "Tri Dao", "Jay Shah, ..., Tri Dao";
    ``MatchParams.origin_folder_linked_holders``) votes: a folder of contributors' files, each by
