@@ -364,6 +364,29 @@ def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
     assert resolve("vllm/kernels/batch_invariant.py") == ""  # the name alone is not enough
 
 
+def test_a_package_init_resolves_by_two_trailing_folders_not_its_folder_name_alone() -> None:
+    """xarray 2024.10's "Adapted from `pandas.tsseries.frequencies._FrequencyInferer.get_freq`"
+    (a typo for tseries) was found as pandas' ``tests/tseries/frequencies/__init__.py``: the file
+    name ``__init__.py`` and one folder in common are one name, the folder's."""
+    from lineage.markers import find_markers
+    from lineage.markers.paths import resolve_marker_path
+
+    ups = {"pkg/timeseries/frequencies.py", "pkg/tests/timeseries/frequencies/__init__.py",
+           "pkg/layers/quant/__init__.py"}
+    by_name: dict[str, list[str]] = {}
+    for p in ups:
+        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+
+    def resolve(text: str) -> str:
+        [m] = find_markers([text, "x = 1"])
+        return resolve_marker_path(m, ups, by_name)
+
+    assert resolve("# Adapted from `pkg.tsseries.frequencies._Inferer.get_freq`.") == ""
+    assert resolve("# Adapted from pkg.timeseries.frequencies._Inferer") == "pkg/timeseries/frequencies.py"
+    # two folders in common still find a package moved below another folder
+    assert resolve("# Adapted from other/layers/quant/__init__.py") == "pkg/layers/quant/__init__.py"
+
+
 def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     """diffusers 0.31's "based on [`~transformers.BERT`]" names transformers' package, which
     transformers holds as ``transformers/__init__.py``; a file path written out names that file only."""

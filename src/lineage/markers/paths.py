@@ -114,9 +114,14 @@ def _resolve_path(path: str, up_paths: set[str], by_name: dict[str, list[str]]) 
     if candidates:
         return sorted(candidates, key=lambda p: (len(p), p))[0]
     wanted = path.split("/")[::-1]
-    # trailing components in common, the file name included
+    # trailing components in common, the file name included; a package's __init__.py is named by
+    # its folder, so its name adds nothing and two folders must agree, as for a folder
+    # (:func:`lineage.results.tables.upstream_folder_named`): xarray's "Adapted from
+    # pandas.tsseries.frequencies._FrequencyInferer" (a typo) named pandas'
+    # tests/tseries/frequencies/__init__.py by "frequencies" alone
+    least = 3 if base == "__init__.py" else 2
     scored = sorted(((len(os.path.commonprefix([wanted, p.split("/")[::-1]])), p) for p in by_name.get(base, [])),
                     reverse=True)
-    if scored and scored[0][0] >= 2 and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+    if scored and scored[0][0] >= least and (len(scored) == 1 or scored[1][0] < scored[0][0]):
         return scored[0][1]
     return ""
