@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 import pandas as pd
 import pytest
@@ -364,15 +365,11 @@ def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
     assert resolve("vllm/kernels/batch_invariant.py") == ""  # the name alone is not enough
 
 
-def test_a_package_init_resolves_by_two_trailing_folders_not_its_folder_name_alone() -> None:
-    """xarray 2024.10's "Adapted from `pandas.tsseries.frequencies._FrequencyInferer.get_freq`"
-    (a typo for tseries) was found as pandas' ``tests/tseries/frequencies/__init__.py``: the file
-    name ``__init__.py`` and one folder in common are one name, the folder's."""
+def _marker_path_resolver(ups: set[str]) -> Callable[[str], str]:
+    """Resolve the one marker of a comment line against these upstream paths."""
     from lineage.markers import find_markers
     from lineage.markers.paths import resolve_marker_path
 
-    ups = {"pkg/timeseries/frequencies.py", "pkg/tests/timeseries/frequencies/__init__.py",
-           "pkg/layers/quant/__init__.py"}
     by_name: dict[str, list[str]] = {}
     for p in ups:
         by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
@@ -381,6 +378,15 @@ def test_a_package_init_resolves_by_two_trailing_folders_not_its_folder_name_alo
         [m] = find_markers([text, "x = 1"])
         return resolve_marker_path(m, ups, by_name)
 
+    return resolve
+
+
+def test_a_package_init_resolves_by_two_trailing_folders_not_its_folder_name_alone() -> None:
+    """xarray 2024.10's "Adapted from `pandas.tsseries.frequencies._FrequencyInferer.get_freq`"
+    (a typo for tseries) was found as pandas' ``tests/tseries/frequencies/__init__.py``: the file
+    name ``__init__.py`` and one folder in common are one name, the folder's."""
+    resolve = _marker_path_resolver({"pkg/timeseries/frequencies.py", "pkg/tests/timeseries/frequencies/__init__.py",
+                                     "pkg/layers/quant/__init__.py"})
     assert resolve("# Adapted from `pkg.tsseries.frequencies._Inferer.get_freq`.") == ""
     assert resolve("# Adapted from pkg.timeseries.frequencies._Inferer") == "pkg/timeseries/frequencies.py"
     # two folders in common still find a package moved below another folder
@@ -390,19 +396,9 @@ def test_a_package_init_resolves_by_two_trailing_folders_not_its_folder_name_alo
 def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     """diffusers 0.31's "based on [`~transformers.BERT`]" names transformers' package, which
     transformers holds as ``transformers/__init__.py``; a file path written out names that file only."""
-    from lineage.markers import find_markers
-    from lineage.markers.paths import resolve_marker_path
-
-    ups = {"transformers/__init__.py", "transformers/utils/__init__.py", "transformers/models/bart/modeling_bart.py",
-           "transformers/models/llama/modeling_llama.py"}
-    by_name: dict[str, list[str]] = {}
-    for p in ups:
-        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
-
-    def resolve(text: str) -> str:
-        [m] = find_markers([text, "x = 1"])
-        return resolve_marker_path(m, ups, by_name)
-
+    resolve = _marker_path_resolver({"transformers/__init__.py", "transformers/utils/__init__.py",
+                                     "transformers/models/bart/modeling_bart.py",
+                                     "transformers/models/llama/modeling_llama.py"})
     assert resolve("# Text-encoder model based on [`~transformers.BERT`].") == "transformers/__init__.py"
     assert resolve("# Copied from transformers.utils.cached_file") == ""  # no module of that name
     assert resolve("# Copied from transformers.models.bart.modeling_bart.BartAttention") == \
