@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 
 from packaging.utils import canonicalize_name
 
+from lineage.markers.description import ReuseStatement, reuse_statements
 from lineage.sources.base import Source
 from lineage.sources.distinfo import core_metadata
 
@@ -33,6 +34,8 @@ if TYPE_CHECKING:
 _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)/"
                       r"(?P<owner>[A-Za-z0-9_.-]+)/(?P<name>[A-Za-z0-9_.-]+?)(?:\.git)?(?:[/#?]|$)")
 _MAX_METADATA_BYTES = 4 << 20
+# A checkout's README at its root (its description, where a package has none in metadata).
+_README_RE = re.compile(r"readme(?:\.(?:md|markdown|rst|txt))?", re.IGNORECASE)
 # Top-level folders and files of a tree that are not one of its packages (a marker's or a
 # vendoring record's names are read from the others).
 NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -105,6 +108,8 @@ class ProjectInfo:
     repositories: tuple[str, ...] = ()  # "owner/name" of every forge URL in the metadata
     authors: tuple[str, ...] = ()  # author names ("vLLM Team"), never e-mail addresses
     requires: tuple[str, ...] = ()  # its requirements as declared ("transformers<5.20.0,>=5.16.1")
+    # the sentences of its description that state reuse (lineage.markers.description)
+    reuse: tuple[ReuseStatement, ...] = ()
 
     def names(self) -> set[str]:
         """Lower-case names a marker or copyright line may use for this project."""
@@ -249,22 +254,29 @@ def own_names(source: Source, target_names: Iterable[str] | None = None) -> set[
 
 
 def read_project(source: Source) -> ProjectInfo:
-    """The project's own names from its metadata; empty when it has none."""
+    """The project's own names from its metadata, and the statements of reuse in its description
+    (the metadata's, else a checkout's README); empty when it has none."""
     paths = source.paths()
     meta = sorted(p for p in paths if p.count("/") == 1 and p.endswith(".dist-info/METADATA"))
     for path in meta + [p for p in ("PKG-INFO",) if p in paths]:
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
-            return _from_metadata(raw)
+            return replace(_from_metadata(raw),
+                           reuse=reuse_statements(path, raw.decode("utf-8", "replace"), metadata=True))
     # a checkout: pyproject.toml's [project], else setup.cfg's [metadata], else setup.py's call
+    reuse: tuple[ReuseStatement, ...] = ()
+    for path in sorted(p for p in paths if _README_RE.fullmatch(p)):
+        raw = source.read(path)
+        if len(raw) <= _MAX_METADATA_BYTES:
+            reuse += reuse_statements(path, raw.decode("utf-8", "replace"))
     for path, read in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg),
                        ("setup.py", _from_setup_py)):
         if path in paths:
             raw = source.read(path)
             found = read(raw) if len(raw) <= _MAX_METADATA_BYTES else ProjectInfo()
             if replace(found, requires=()) != ProjectInfo():  # names it: requirements alone do not
-                return found
-    return ProjectInfo()
+                return replace(found, reuse=reuse)
+    return ProjectInfo(reuse=reuse)
 
 
 def same_project(a: TreeIndex, b: TreeIndex) -> bool:

@@ -49,8 +49,8 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    voters whose holders are linked (share a person: "Tri Dao", "Jay Shah, ..., Tri Dao";
    ``MatchParams.origin_folder_linked_holders``) votes: a folder of contributors' files, each by
    another holder (scipy's ``optimize/``: Cooke, Roy, Gubian, Virtanen), is no third party's
-   package. Named after that group's most common holder, the evidence says how many files vote. Files third-party by rule 3
-   do not vote: each says what *it* was adapted from, and a folder of such adaptations (vLLM
+   package. Named after that group's most common holder, the evidence says how many files vote.
+   Files third-party by rule 3 do not vote: each says what *it* was adapted from, and a folder of such adaptations (vLLM
    0.6's ``model_executor/models/``, most headers "Adapted from transformers") is the
    upstream's own work, its silent files (``interfaces.py``, ``registry.py``) included.
 6. ``own`` otherwise.

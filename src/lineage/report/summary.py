@@ -70,7 +70,13 @@ SUMMARY_FORMAT = "lineage.summary"
 # 13: each licence file in "licences" carries "included_code": true when the file says, before
 #    its first copyright line, that it is for code the release includes from elsewhere (Django's
 #    LICENSE.python); such a file's holders are no fallback for the release's files.
-SUMMARY_VERSION = 13
+# 14: "declared_reuse": the sentences of the target's description (its metadata's long
+#    description, else a checkout's README) that state reuse and name an upstream after the phrase
+#    ("We learned the design and reused code from ... [vLLM](https://github.com/vllm-project/vllm)",
+#    sglang 0.5.23's METADATA), each with "upstream", "path", "line", "kind" (a marker kind) and
+#    "text" (lineage.markers.description); they mark no file and change no figure. summary.md
+#    quotes them under "Reuse the target's description states" when there are any.
+SUMMARY_VERSION = 14
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -101,6 +107,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "third_parties": [party.to_dict() for party in parties],
         "vendored": comparison.vendored,
         "target_names": list(comparison.target_names),
+        "declared_reuse": comparison.declared_reuse,
         "upstream_origins": _origins_list(comparison.origins),
         "regions": int(len(comparison.regions)),
         "headline": figures.headline(files, comparison.upstream_names, numbers),
@@ -256,6 +263,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
         out += [f"Entries of the target not read: {sum(not_read.values()):,} ("
                 + ", ".join(f"{reason} {n:,}" for reason, n in sorted(not_read.items()))
                 + "; paths in manifest.json `target.skipped_members`).", ""]
+    out += _declared_reuse_markdown(summary["declared_reuse"])  # type: ignore[arg-type]
     titles = {
         "marked_with_copied": "Marked files with copied code",
         "marked_without_copied": "Marked files with no copied code",
@@ -289,6 +297,19 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
 
     out += obligations_markdown(comparison)
     return "\n".join(out) + "\n"
+
+
+def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:
+    """The target's own statements of reuse from an upstream: a section only when there is one."""
+    if not statements:
+        return []
+    out = [f"## Reuse the target's description states: {len(statements):,}", "",
+           "Sentences of the target's package description (or README) that say it took code from "
+           "an upstream and name it; they mark no file and change no figure (summary.json "
+           "`declared_reuse`).", ""]
+    out += [f"- {md_text(str(s['upstream']))}, {md_code(str(s['path']))} line {s['line']}: "
+            f"\u201c{md_text(str(s['text']))}\u201d" for s in statements]
+    return [*out, ""]
 
 
 def _vendored_markdown(records: list[dict[str, object]]) -> list[str]:

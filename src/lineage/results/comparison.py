@@ -145,6 +145,22 @@ class Comparison:
     def shared(self) -> dict[str, object]:
         return figures.shared_figures(self.files, self._paired_or_lines)
 
+    @property
+    def declared_reuse(self) -> list[dict[str, object]]:
+        """The sentences of the target's description (its metadata's, else its README) that state
+        reuse from an upstream and name it (:mod:`lineage.markers.description`), per upstream in
+        the run's order: ``upstream``, ``path``, ``line``, ``kind``, ``text``. A name the target
+        carries too names neither (a release compared with an older one of itself)."""
+        from lineage.markers.description import statements_naming
+
+        own = {n.lower() for n in self.target_names} | self.target.project.names()
+        out: list[dict[str, object]] = []
+        for tree, label in zip(self.upstreams, self.upstream_names, strict=True):
+            names = (tree.project.names() | {tree.info.label.lower()}) - own
+            out += [{"upstream": label, "path": s.path, "line": s.line, "kind": s.kind, "text": s.text}
+                    for s in statements_naming(self.target.project.reuse, names)]
+        return out
+
     def third_parties(self, shared: dict[str, object] | None = None) -> list[Party]:
         """Per third party whose lines were set apart: its counts and the next step
         (:mod:`lineage.results.third_party`); ``shared``: :attr:`shared`, when the caller has it."""

@@ -1,0 +1,152 @@
+"""Statements of reuse in a project's own description: its package metadata's long description
+(``*.dist-info/METADATA``, ``PKG-INFO``) or, in a checkout, its README.
+
+sglang 0.5.23's METADATA says "We learned the design and reused code from the following projects:
+[Guidance](...), [vLLM](https://github.com/vllm-project/vllm), ..."; ruamel.yaml 0.18.6's says
+"`ruamel.yaml` is a derivative of PyYAML". No file carries these statements, yet a licence
+reviewer wants them on the report's first page: the project itself says it took code from the
+upstream. Such a statement marks no file (it speaks for the whole project) and changes no figure.
+
+:func:`reuse_statements` reads a description once per source, before any upstream is known
+(:func:`lineage.index.project.read_project`), and keeps every sentence holding a phrase of reuse:
+
+* a taking verb with the code taken, then "from" or "of": "reused code from", "borrows code from",
+  "includes code from", "took the implementation from", "incorporates parts of" (``taken_from``);
+* "derived / adapted / ported / copied / forked / extracted from" (their marker kinds: forked is
+  ``derived_from``, extracted ``taken_from``);
+* "a derivative / fork / port / copy / modified version of" (``derived_from``, ``ported_from``,
+  ``copied_from``, ``modified_from``);
+* "based on / upon", "built on (top of) / upon" (``based_on``).
+
+A metadata file's headers other than ``Summary`` and ``Description`` are not read: a ``License``
+field's text says "a derivative work that is based on" of any work, and libcst's lists the files
+"derived from the standard library". :func:`statements_naming` decides, per comparison, which
+statements name an upstream: one of its names (its distribution name, repositories, authors and
+label, :meth:`lineage.index.project.ProjectInfo.names`; not its package names, which may be common
+words: PyYAML's ``yaml``) after the phrase in the same sentence, as a whole project name
+(:func:`lineage.markers.naming.mentions`: "vllm-ascend" does not name vLLM). "Unlike vLLM, it is
+built on FlashInfer" names FlashInfer only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from lineage.markers.naming import mentions
+
+_TAKEN = (r"(?:re-?used?|reuses|borrow(?:ed|s)?|t(?:ook|akes?)|includ(?:es?|ed)|contain(?:s|ed)?|"
+          r"incorporat(?:es?|ed)|uses?|used)\s+(?:(?:some|the|its|their|parts\s+of\s+the)\s+)?"
+          r"(?:code|implementation|source(?:\s+code)?|parts|files|modules)\s+(?:from|of)")
+_PHRASE_RE = re.compile(
+    rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
+    r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    r"|(?P<based>based\s+(?:on|upon)|built\s+(?:on(?:\s+top\s+of)?|upon)))\b",
+    re.IGNORECASE)
+_VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
+               "copied": "copied_from", "forked": "derived_from", "extracted": "taken_from"}
+_NOUN_KINDS = {"derivative": "derived_from", "fork": "derived_from", "port": "ported_from",
+               "copy": "copied_from", "modified version": "modified_from"}
+# A sentence ends at . ! or ? followed by white space; a URL's dots are followed by more of it.
+_SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
+_HEADER_RE = re.compile(r"^([A-Za-z0-9-]+):")
+_READ_HEADERS = frozenset({"summary", "description"})
+_HEADING_RE = re.compile(r"\s{0,3}#{1,6}\s")
+_OPENS_RE = re.compile(r"\s{0,3}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)")
+_BREAK_RE = re.compile(r"\s*([=\-~^\"'`#*+_])\1{2,}\s*$")  # an RST underline or a rule
+_MAX_TEXT = 400  # characters of a sentence kept (a statement is quoted, not the whole README)
+
+
+@dataclass(frozen=True, order=True)
+class ReuseStatement:
+    """One sentence of a project's description that states reuse."""
+
+    path: str  # the file it is in ("sglang-0.5.23.dist-info/METADATA", "README.md")
+    line: int  # the line (1-based) the phrase is on
+    kind: str  # a marker kind: taken_from, derived_from, ..., based_on
+    text: str  # the sentence, white space collapsed, at most _MAX_TEXT characters
+    after: int  # where in ``text`` the phrase ends: a name before it is not what was reused
+
+
+def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[ReuseStatement, ...]:
+    """The statements of reuse in one description file (module docstring); ``metadata``: a core
+    metadata file, whose headers other than Summary and Description are skipped."""
+    found = []
+    for first, lines in _paragraphs(text.splitlines(), metadata):
+        joined, starts = "", []
+        for line in lines:
+            starts.append(len(joined) + (1 if joined else 0))
+            joined = f"{joined} {line.strip()}" if joined else line.strip()
+        position = 0
+        for sentence in _SENTENCE_END_RE.split(joined):
+            start = joined.index(sentence, position)
+            position = start + len(sentence)
+            m = _PHRASE_RE.search(sentence)
+            if m is None:
+                continue
+            line = first + max(k for k, s in enumerate(starts) if s <= start + m.start())
+            collapsed = " ".join(sentence.split())
+            after = len(" ".join(sentence[: m.end()].split()))
+            found.append(ReuseStatement(path, line, _kind(m), collapsed[:_MAX_TEXT], min(after, _MAX_TEXT)))
+    return tuple(sorted(set(found)))
+
+
+def _kind(m: re.Match[str]) -> str:
+    if m.group("taken"):
+        return "taken_from"
+    if m.group("verb"):
+        return _VERB_KINDS[m.group("verb").lower()]
+    if m.group("noun"):
+        return _NOUN_KINDS[" ".join(m.group("noun").lower().split())]
+    return "based_on"
+
+
+def _paragraphs(lines: list[str], metadata: bool) -> Iterator[tuple[int, list[str]]]:
+    """(first line number, lines) of each paragraph read: blank lines separate them; in a
+    metadata file, the headers before the first empty line are read only when they are the
+    Summary or Description (with the Description's continuation lines, blank ones included)."""
+    block: list[str] = []
+    first = 0
+    in_headers, reading = metadata, not metadata
+    for number, line in enumerate(lines, 1):
+        if in_headers:
+            if not line.rstrip("\r"):  # an empty line (not one of spaces) ends the headers
+                in_headers, reading, line = False, True, ""
+            elif not line[:1].isspace():
+                header = _HEADER_RE.match(line)  # a new field: its own paragraph
+                reading = header is not None and header.group(1).lower() in _READ_HEADERS
+                if block:
+                    yield first, block
+                block = []
+                line = line[header.end():] if reading and header is not None else ""
+            else:
+                line = line.strip().removeprefix("|") if reading else ""
+            if not reading:
+                if block:
+                    yield first, block
+                block = []
+                continue
+        if not line.strip() or _BREAK_RE.match(line):
+            if block:
+                yield first, block
+            block = []
+            continue
+        if block and _OPENS_RE.match(line):  # a heading or a list item opens a paragraph
+            yield first, block
+            block = []
+        if not block:
+            first = number
+        block.append(line)
+        if _HEADING_RE.match(line):  # a Markdown heading is a paragraph of its own
+            yield first, block
+            block = []
+    if block:
+        yield first, block
+
+
+def statements_naming(statements: Iterable[ReuseStatement], names: Iterable[str]) -> list[ReuseStatement]:
+    """The statements that name a project known by one of ``names`` (lower case) after their
+    phrase (module docstring)."""
+    wanted = sorted({n for n in names if n})
+    return [s for s in statements if any(mentions(s.text[s.after:], name) for name in wanted)]

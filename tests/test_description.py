@@ -1,0 +1,111 @@
+"""Statements of reuse in a project's description (lineage.markers.description), read with the
+project's metadata (lineage.index.project) and reported in summary.json / summary.md."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import treegen
+
+from lineage.cli import main
+from lineage.index.project import read_project
+from lineage.markers.description import reuse_statements, statements_naming
+from lineage.sources import open_source
+
+METADATA = """Metadata-Version: 2.1
+Name: quickserve
+Version: 1.0
+Summary: A serving engine built on top of Fastcore.
+License: Files derived from Upcore are marked.
+        A derivative work that is based on the Work is covered.
+Description-Content-Type: text/markdown
+
+# Quickserve
+## Acknowledgment
+We learned the design and reused code from the following projects: [Fastcore](https://github.com/fc-org/fastcore),
+[upcore](https://github.com/up-org/upcore), and [upcore-extras](https://github.com/up-org/upcore-extras).
+
+- Fast batching based on request priority.
+- Unlike upcore, the scheduler is ours.
+
+It is a derivative of Othercore 2.1. See upcore for the original API.
+"""
+
+
+def test_statements_are_read_from_the_description_not_from_other_headers() -> None:
+    found = reuse_statements("q.dist-info/METADATA", METADATA, metadata=True)
+    assert [(s.line, s.kind) for s in found] == [(4, "based_on"), (11, "taken_from"), (14, "based_on"),
+                                                   (17, "derived_from")]
+    # a Markdown heading is a paragraph of its own; a sentence runs over wrapped lines
+    assert found[1].text.startswith("We learned the design and reused code from the following projects:")
+    assert found[1].text.endswith("[upcore-extras](https://github.com/up-org/upcore-extras).")
+    assert found[3].text == "It is a derivative of Othercore 2.1."  # the next sentence is not part of it
+
+
+def test_a_statement_names_an_upstream_after_its_phrase_as_a_whole_name() -> None:
+    found = reuse_statements("q.dist-info/METADATA", METADATA, metadata=True)
+    assert [s.line for s in statements_naming(found, {"upcore", "up-org/upcore"})] == [11]
+    assert [s.line for s in statements_naming(found, {"fastcore"})] == [4, 11]
+    assert statements_naming(found, {"upcore-extras"})[0].line == 11  # the longer name is its own
+    assert statements_naming(found, {"othercore"})[0].kind == "derived_from"
+    assert statements_naming(found, {"scheduler"}) == []  # "Unlike upcore, the scheduler": no phrase
+    # names before the phrase do not count: "Quickserve ... built on top of Fastcore" names Fastcore only
+    assert statements_naming(found, {"quickserve"}) == []
+
+
+def test_prose_without_a_phrase_or_a_licence_text_states_nothing() -> None:
+    text = ("Quickserve is fast.\n\nYou may obtain a copy of the License at the address below.\n\n"
+            "Use the copy button to copy code from the docs.\n")
+    assert [s.kind for s in reuse_statements("README.md", text)] == ["copied_from"]
+    assert statements_naming(reuse_statements("README.md", text), {"upcore"}) == []
+    # an RST underline ends a paragraph: the heading is read alone
+    [heading] = reuse_statements("README.rst", "Title\n=====\nPorted from\n-----------\nupcore text\n")
+    assert (heading.line, heading.text) == (3, "Ported from")
+    assert statements_naming([heading], {"upcore"}) == []
+
+
+def test_a_checkout_reads_its_readme(tmp_path: Path) -> None:
+    tree = treegen.write_tree(tmp_path / "t", {
+        "pkg/__init__.py": "", "pyproject.toml": '[project]\nname = "quickserve"\n',
+        "README.md": "# Quickserve\n\nParts adapted from upcore 0.4.\n"})
+    with open_source(str(tree)) as source:
+        project = read_project(source)
+    assert project.name == "quickserve"
+    assert [(s.path, s.line, s.kind) for s in project.reuse] == [("README.md", 3, "adapted_from")]
+
+
+def test_summary_quotes_the_targets_statement_naming_the_upstream(tmp_path: Path) -> None:
+    body = treegen.distinctive_functions(3)
+    upstream = {"upcore/__init__.py": "", "upcore/ops.py": body,
+                "pyproject.toml": '[project]\nname = "upcore"\nurls = {Source = "https://github.com/up-org/upcore"}\n'}
+    target = {"quick/__init__.py": "", "quick/ops.py": body,
+              "pyproject.toml": '[project]\nname = "quickserve"\n',
+              "README.md": "# Quickserve\n\nWe reused code from [upcore](https://github.com/up-org/upcore).\n"
+                           "Quickserve is based on quickserve-core.\n"}
+    t = treegen.write_tree(tmp_path / "tgt", target)
+    u = treegen.write_tree(tmp_path / "up", upstream)
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["format_version"] >= 14
+    assert summary["declared_reuse"] == [{
+        "upstream": summary["upstreams"][0]["label"], "path": "README.md", "line": 3, "kind": "taken_from",
+        "text": "We reused code from [upcore](https://github.com/up-org/upcore)."}]
+    markdown = (out / "summary.md").read_text()
+    assert "## Reuse the target's description states: 1" in markdown
+    assert "`README.md` line 3: \u201cWe reused code from" in markdown
+    # the statement marks no file
+    assert summary["marked_files"]["files"] == 0
+
+
+def test_no_statement_no_section(tmp_path: Path) -> None:
+    body = treegen.distinctive_functions(2)
+    t = treegen.write_tree(tmp_path / "tgt", {"quick/ops.py": body, "README.md": "Based on upcore.\n"})
+    u = treegen.write_tree(tmp_path / "up", {"other/ops.py": body, "pyproject.toml": '[project]\nname = "other"\n'})
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1"]) == 0
+    assert json.loads((out / "summary.json").read_text())["declared_reuse"] == []
+    assert "Reuse the target's description states" not in (out / "summary.md").read_text()
