@@ -35,23 +35,24 @@ It is a derivative of Othercore 2.1. See upcore for the original API.
 
 def test_statements_are_read_from_the_description_not_from_other_headers() -> None:
     found = reuse_statements("q.dist-info/METADATA", METADATA, metadata=True)
-    assert [(s.line, s.kind) for s in found] == [(4, "based_on"), (11, "taken_from"), (14, "based_on"),
-                                                   (17, "derived_from")]
+    # "built on top of" and "based on" say what a project depends on, not what it took
+    assert [(s.line, s.kind) for s in found] == [(11, "taken_from"), (17, "derived_from")]
     # a Markdown heading is a paragraph of its own; a sentence runs over wrapped lines
-    assert found[1].text.startswith("We learned the design and reused code from the following projects:")
-    assert found[1].text.endswith("[upcore-extras](https://github.com/up-org/upcore-extras).")
-    assert found[3].text == "It is a derivative of Othercore 2.1."  # the next sentence is not part of it
+    assert found[0].text.startswith("We learned the design and reused code from the following projects:")
+    assert found[0].text.endswith("[upcore-extras](https://github.com/up-org/upcore-extras).")
+    assert found[1].text == "It is a derivative of Othercore 2.1."  # the next sentence is not part of it
 
 
 def test_a_statement_names_an_upstream_after_its_phrase_as_a_whole_name() -> None:
     found = reuse_statements("q.dist-info/METADATA", METADATA, metadata=True)
     assert [s.line for s in statements_naming(found, {"upcore", "up-org/upcore"})] == [11]
-    assert [s.line for s in statements_naming(found, {"fastcore"})] == [4, 11]
+    assert [s.line for s in statements_naming(found, {"fastcore"})] == [11]  # by its link's label
+    assert [s.line for s in statements_naming(found, {"fc-org/fastcore"})] == [11]  # by its repository
+    assert statements_naming(found, {"fc-org"}) == []  # an owner alone is no name; a URL's words are none
     assert statements_naming(found, {"upcore-extras"})[0].line == 11  # the longer name is its own
     assert statements_naming(found, {"othercore"})[0].kind == "derived_from"
     assert statements_naming(found, {"scheduler"}) == []  # "Unlike upcore, the scheduler": no phrase
-    # names before the phrase do not count: "Quickserve ... built on top of Fastcore" names Fastcore only
-    assert statements_naming(found, {"quickserve"}) == []
+    assert statements_naming(found, {"quickserve"}) == []  # the project itself, before any phrase
 
 
 def test_prose_without_a_phrase_or_a_licence_text_states_nothing() -> None:
@@ -82,7 +83,7 @@ def test_summary_quotes_the_targets_statement_naming_the_upstream(tmp_path: Path
     target = {"quick/__init__.py": "", "quick/ops.py": body,
               "pyproject.toml": '[project]\nname = "quickserve"\n',
               "README.md": "# Quickserve\n\nWe reused code from [upcore](https://github.com/up-org/upcore).\n"
-                           "Quickserve is based on quickserve-core.\n"}
+                           "Quickserve is built on upcore.\n"}
     t = treegen.write_tree(tmp_path / "tgt", target)
     u = treegen.write_tree(tmp_path / "up", upstream)
     out = tmp_path / "out"
@@ -102,7 +103,7 @@ def test_summary_quotes_the_targets_statement_naming_the_upstream(tmp_path: Path
 
 def test_no_statement_no_section(tmp_path: Path) -> None:
     body = treegen.distinctive_functions(2)
-    t = treegen.write_tree(tmp_path / "tgt", {"quick/ops.py": body, "README.md": "Based on upcore.\n"})
+    t = treegen.write_tree(tmp_path / "tgt", {"quick/ops.py": body, "README.md": "Adapted from upcore.\n"})
     u = treegen.write_tree(tmp_path / "up", {"other/ops.py": body, "pyproject.toml": '[project]\nname = "other"\n'})
     out = tmp_path / "out"
     assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",

@@ -15,17 +15,22 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "derived / adapted / ported / copied / forked / extracted from" (their marker kinds: forked is
   ``derived_from``, extracted ``taken_from``);
 * "a derivative / fork / port / copy / modified version of" (``derived_from``, ``ported_from``,
-  ``copied_from``, ``modified_from``);
-* "based on / upon", "built on (top of) / upon" (``based_on``).
+  ``copied_from``, ``modified_from``).
+
+Not "based on" nor "built on (top of)": in a description they say what the project depends on
+("SQLModel is based on Pydantic and SQLAlchemy", sqlmodel 0.0.22; "Built on top of the 🤗
+Transformers ecosystem", trl 0.12.1), not what it took.
 
 A metadata file's headers other than ``Summary`` and ``Description`` are not read: a ``License``
 field's text says "a derivative work that is based on" of any work, and libcst's lists the files
 "derived from the standard library". :func:`statements_naming` decides, per comparison, which
 statements name an upstream: one of its names (its distribution name, repositories, authors and
 label, :meth:`lineage.index.project.ProjectInfo.names`; not its package names, which may be common
-words: PyYAML's ``yaml``) after the phrase in the same sentence, as a whole project name
-(:func:`lineage.markers.naming.mentions`: "vllm-ascend" does not name vLLM). "Unlike vLLM, it is
-built on FlashInfer" names FlashInfer only.
+words: PyYAML's ``yaml``) after the phrase in the same sentence: a name as a whole project name in
+the text outside URLs (:func:`lineage.markers.naming.mentions`: "vllm-ascend" does not name vLLM;
+a link's label does), an ``owner/name`` as a repository URL's (typer's badge link into
+``fastapi/typer`` does not name FastAPI). "Unlike vLLM, it was adapted from FlashInfer" names
+FlashInfer only.
 """
 
 from __future__ import annotations
@@ -35,14 +40,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from lineage.markers.naming import mentions
+from lineage.markers.urls import find_urls, parse_url, without_urls
 
 _TAKEN = (r"(?:re-?used?|reuses|borrow(?:ed|s)?|t(?:ook|akes?)|includ(?:es?|ed)|contain(?:s|ed)?|"
           r"incorporat(?:es?|ed)|uses?|used)\s+(?:(?:some|the|its|their|parts\s+of\s+the)\s+)?"
           r"(?:code|implementation|source(?:\s+code)?|parts|files|modules)\s+(?:from|of)")
 _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
-    r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
-    r"|(?P<based>based\s+(?:on|upon)|built\s+(?:on(?:\s+top\s+of)?|upon)))\b",
+    r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of)\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
                "copied": "copied_from", "forked": "derived_from", "extracted": "taken_from"}
@@ -97,9 +102,7 @@ def _kind(m: re.Match[str]) -> str:
         return "taken_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
-    if m.group("noun"):
-        return _NOUN_KINDS[" ".join(m.group("noun").lower().split())]
-    return "based_on"
+    return _NOUN_KINDS[" ".join(m.group("noun").lower().split())]
 
 
 def _paragraphs(lines: list[str], metadata: bool) -> Iterator[tuple[int, list[str]]]:
@@ -149,4 +152,12 @@ def statements_naming(statements: Iterable[ReuseStatement], names: Iterable[str]
     """The statements that name a project known by one of ``names`` (lower case) after their
     phrase (module docstring)."""
     wanted = sorted({n for n in names if n})
-    return [s for s in statements if any(mentions(s.text[s.after:], name) for name in wanted)]
+    slugs = {n for n in wanted if "/" in n}
+    found = []
+    for s in statements:
+        rest = s.text[s.after:]
+        plain = without_urls(rest)
+        repositories = {parse_url(url).repository.lower() for _, _, url in find_urls(rest)}
+        if any(mentions(plain, n) for n in wanted if n not in slugs) or slugs & repositories:
+            found.append(s)
+    return found
