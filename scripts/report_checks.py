@@ -728,9 +728,11 @@ def check_cyclonedx(r: Report) -> list[Check]:
 
 
 def all_of(licences: set[str]) -> list[str]:
-    """The one expression a BOM's evidence holds for these licences: ``A AND (B OR C)``, sorted."""
-    return [" AND ".join(f"({x})" if " " in x and len(licences) > 1 else x for x in sorted(licences))] \
-        if licences else []
+    """The one expression a BOM's evidence holds for these licences: ``A AND (B OR C)``, sorted.
+    WITH binds tighter than AND (SPDX), so a licence with its exception stands bare: poetry-core
+    1.9.1's lark holds ``GPL-2.0-or-later WITH Bootloader-exception AND MIT AND MPL-2.0``."""
+    return [" AND ".join(f"({x})" if (" AND " in x or " OR " in x) and len(licences) > 1 else x
+                         for x in sorted(licences))] if licences else []
 
 
 def check_sarif(r: Report) -> list[Check]:

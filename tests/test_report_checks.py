@@ -152,3 +152,13 @@ def test_a_folder_that_is_no_report_is_one_line_and_exit_2(tmp_path: Path, capsy
     assert rc.main() == 2
     err = capsys.readouterr().err.strip()
     assert "\n" not in err and "is missing" in err
+
+
+def test_all_of_leaves_a_licence_with_its_exception_bare() -> None:
+    # WITH binds tighter than AND: the BOM writes poetry-core 1.9.1's vendored lark as
+    # "GPL-2.0-or-later WITH Bootloader-exception AND MIT AND MPL-2.0" (was a disagreement)
+    assert rc.all_of({"MIT", "GPL-2.0-or-later WITH Bootloader-exception"}) == [
+        "GPL-2.0-or-later WITH Bootloader-exception AND MIT"]
+    assert rc.all_of({"MIT", "Apache-2.0 OR BSD-3-Clause"}) == ["(Apache-2.0 OR BSD-3-Clause) AND MIT"]
+    assert rc.all_of({"Apache-2.0 OR MIT"}) == ["Apache-2.0 OR MIT"]
+    assert rc.all_of(set()) == []

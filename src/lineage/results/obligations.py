@@ -41,7 +41,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
   notice, as for the copyright lines), name every licence id of the upstream file's licence
   (``n/a`` when that licence is unknown).
-* ``modified``: the target file's bytes differ from the upstream file's. ``modification_notice``:
+* ``modified``: the target file's text differs from the upstream file's (line endings folded: a
+  copy whose CRLF lines became LF is not modified). ``modification_notice``:
   ``yes``/``no`` (a notice of the target file's that the upstream file does not hold too: a
   copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
   to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
@@ -192,6 +193,13 @@ def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence, releas
     return "", ""
 
 
+def same_text(a: bytes, b: bytes) -> bool:
+    """Whether two files hold the same text once their line endings are folded to LF: lark
+    1.1.9's wheel ships CRLF files that poetry-core 1.9.1 vendors with LF, a checkout's or a
+    build's doing, not a change to the code that asks for a modification notice."""
+    return a == b or a.replace(b"\r\n", b"\n").replace(b"\r", b"\n") == b.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+
 def _yes(flag: bool) -> str:
     return "yes" if flag else "no"
 
@@ -335,9 +343,10 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     target_source = source_licence(target)
     target_notice_text = fold("\n".join(
         "\n".join(f.lines) + "\n" + "\n".join(f.copyrights) for f in target_source.files if f.folder == ""))
-    target_digest = {f.path: f.digest for f in target.files}
+    target_file = {f.path: f for f in target.files}
     up_lic = {label: _FileLicences(tree, head_lines) for label, tree in zip(upstream_names, upstreams, strict=True)}
     up_source = {label: source_licence(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
+    up_tree = dict(zip(upstream_names, upstreams, strict=True))
     # read only when a release declares no licence (each file's head once, memoised)
     released: dict[str, str] = {}
     rows = []
@@ -360,7 +369,11 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         if _TARGET not in released:
             released[_TARGET] = release_licence(target_lic, target_source)
         t_licence, t_from = _upstream_licence(t_path, t_file, target_source, released[_TARGET])
-        modified = target_digest[t_path] != up_lic[label].by_path[up_path].digest
+        t_index, u_index = target_file[t_path], up_lic[label].by_path[up_path]
+        # the bytes are read only for files whose lines hash alike (the text may then be the same)
+        modified = t_index.digest != u_index.digest and not (
+            len(t_index.h_abs) == len(u_index.h_abs) and bool((t_index.h_abs == u_index.h_abs).all())
+            and same_text(target.data[t_path], up_tree[label].data[up_path]))
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
                                 copyrights_from, modified, source, up_file.changes,
                                 _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]))
