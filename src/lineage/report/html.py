@@ -235,8 +235,13 @@ def _breakable(path: str) -> str:
 def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
     title = (f"lineage: {comparison.target.info.label} against {', '.join(comparison.upstream_names)}")
     headline = "".join(f"<li>{esc(h)}.</li>" for h in comparison.headline())
+    # what the target's own description says it took (summary.md's "Reuse the target's description states")
+    declared = "".join(f"<li>{esc(str(s['upstream']))}, <code>{esc(str(s['path']))}</code> line {s['line']}: "
+                       f"\u201c{esc(str(s['text']))}\u201d</li>" for s in comparison.declared_reuse)
+    if declared:
+        declared = f"<p class=note>The target's package description says:</p><ul class=declared>{declared}</ul>"
     body = (
-        f"<header><h1>{esc(title)}</h1><ul class=headline>{headline}</ul>"
+        f"<header><h1>{esc(title)}</h1><ul class=headline>{headline}</ul>{declared}"
         f"<details open><summary>Definitions</summary>{_definitions()}"
         "<p>A page per file with copied lines, code shared with an upstream file set apart (third-party "
         "code, code taken from the target; not counted) or a marker: the target on the left, the upstream lines "
