@@ -337,6 +337,36 @@ def test_holders_are_linked_by_a_shared_person() -> None:
     assert largest_linked_group([], []) == []
 
 
+def test_linked_holders_name_one_third_party() -> None:
+    # vLLM's flash-attention files name "Tri Dao" alone or with co-authors: one third party
+    own = "# Copyright 2024 The up authors\n"
+    core = [_index(f"up/core/m{k}.py", own + _body(20 + k)) for k in range(9)]
+    lines = ["# Copyright (c) 2025, Tri Dao.\n", "# Copyright (c) 2025, Tri Dao.\n",
+             "# Copyright (c) 2025, Jay Shah, Ann Lee and Tri Dao.\n", "# Copyright (c) 2025, Ann Lee, Bo Wu.\n",
+             "# Copyright (c) 2026, Other Corp, Inc.\n", "# Copyright (c) 2026, Else Works, Inc.\n"]
+    kernels = [_index(f"up/ops/k{k}.py", line + _body(30 + k)) for k, line in enumerate(lines)]
+    files = [*kernels, *core]
+    origins = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, P)
+    assert [o.name for o in origins[:6]] == ["Tri Dao"] * 4 + ["Other Corp, Inc", "Else Works, Inc"]
+    assert origins[2].evidence == lines[2].strip("# \n")  # the file's own line stays the evidence
+    # named after the person the group shares, not after one member's whole line
+    hf = ["# Copyright 2024 Cohere and the Hub Inc. team\n", "# Copyright 2024 The Qwen team and the Hub Inc. team\n"]
+    models = [_index(f"up/models/m{k}.py", line + _body(50 + k)) for k, line in enumerate(hf)]
+    named = upstream_origins([*models, *core], [0] * (len(core) + 2), [OWN_NAMES], TARGET_NAMES, P)
+    assert [o.name for o in named[:2]] == ["Hub Inc. team"] * 2
+    apart = MatchParams(origin_third_party_linked_names=0, origin_folder_linked_holders=0)
+    named = upstream_origins(files, [0] * len(files), [OWN_NAMES], TARGET_NAMES, apart)
+    assert named[2].name == "Jay Shah, Ann Lee and Tri Dao"
+
+
+def test_holders_are_not_linked_by_words_that_name_no_one() -> None:
+    assert holder_persons("Meta Platforms, Inc. and affiliates") == {"meta platforms"}
+    assert holder_persons("NVIDIA CORPORATION & AFFILIATES") == {"nvidia corporation"}
+    assert largest_linked_group([1, 2], ["Meta Platforms, Inc. and affiliates", "NVIDIA CORPORATION & AFFILIATES"]) \
+        == [1]
+    assert holder_persons("Inc.") == {"inc"}  # nothing else: the holder itself
+
+
 def test_a_folder_of_adaptations_does_not_make_its_silent_files_third_party() -> None:
     # vLLM 0.6's model_executor/models/: most headers say "Adapted from <transformers URL>" (each
     # file third-party by rule 3), the infrastructure beside them says nothing; those are the

@@ -80,7 +80,7 @@ import posixpath
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 from packaging.utils import canonicalize_name
@@ -477,7 +477,7 @@ def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own
     origins = [file_origin(f, own_names[u], target, p, holders[u] | package_holders[(u, _package(f.path))],
                            licensed[u])
                for f, u in zip(files, upstream_of, strict=True)]
-    return _folder_majority(files, origins, p)
+    return _folder_majority(files, _linked_names(files, upstream_of, origins, p), p)
 
 
 def _root_holders(package: str, group: Sequence[FileIndex]) -> frozenset[str]:
@@ -535,21 +535,26 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
 
 
 _PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
+# Parts of a holder's name that name no one by themselves ("Meta Platforms, Inc. and affiliates",
+# "NVIDIA CORPORATION & AFFILIATES"): linking by them would join every company.
+_GENERIC_PARTS = frozenset({"its affiliates", "affiliates", "inc", "inc.", "ltd", "ltd.", "llc", "corp", "corp.",
+                            "co.", "gmbh", "contributors", "authors", "other contributors", "others",
+                            "all rights reserved", "et al", "et al."})
 
 
 def holder_persons(name: str) -> frozenset[str]:
     """The persons or organisations a holder names, compared as :func:`holder_key` does ("Jay
-    Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"})."""
+    Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"}); a part
+    that names no one ("Inc.", "affiliates") is no person; a holder of no other part is one."""
     parts = (holder_key(part) for part in _PERSON_SPLIT_RE.split(name))
-    return frozenset(part for part in parts if part) or frozenset({holder_key(name)})
+    return frozenset(part for part in parts if part and part not in _GENERIC_PARTS) or frozenset(
+        {holder_key(name)})
 
 
-def largest_linked_group(members: Sequence[int], names: Sequence[str]) -> list[int]:
-    """The largest group of ``members`` whose holders (``names``, one per member) are linked: two
-    are when they share a person (:func:`holder_persons`), and linking is transitive. Ties go to
-    the group holding the first member, so the result is stable."""
-    persons = [holder_persons(n) for n in names]
-    group = list(range(len(members)))
+def linked_groups(names: Sequence[str]) -> list[int]:
+    """For each holder of ``names``, the first index of its linked group: two holders are linked
+    when they share a person (:func:`holder_persons`), and linking is transitive."""
+    group = list(range(len(names)))
 
     def root(i: int) -> int:
         while group[i] != i:
@@ -558,15 +563,62 @@ def largest_linked_group(members: Sequence[int], names: Sequence[str]) -> list[i
         return i
 
     seen: dict[str, int] = {}
-    for i, named in enumerate(persons):
-        for person in sorted(named):
+    for i, name in enumerate(names):
+        for person in sorted(holder_persons(name)):
             if person in seen:
                 a, b = root(seen[person]), root(i)
                 group[max(a, b)] = min(a, b)
             else:
                 seen[person] = i
-    sizes = Counter(root(i) for i in range(len(members)))
+    return [root(i) for i in range(len(names))]
+
+
+def largest_linked_group(members: Sequence[int], names: Sequence[str]) -> list[int]:
+    """The largest group of ``members`` whose holders (``names``, one per member) are linked
+    (:func:`linked_groups`). Ties go to the group holding the first member, so the result is stable."""
+    roots = linked_groups(names)
+    sizes = Counter(roots)
     if not sizes:
         return []
     best = min(sizes, key=lambda r: (-sizes[r], r))
-    return [m for i, m in enumerate(members) if root(i) == best]
+    return [m for m, r in zip(members, roots, strict=True) if r == best]
+
+
+def _linked_names(files: Sequence[FileIndex], upstream_of: Sequence[int], origins: list[Origin],
+                  p: MatchParams) -> list[Origin]:
+    """Third parties by copyright (rule 4) whose holders are linked are one third party, named
+    after the group's most common holder (ties: the first alphabetically): vLLM's flash-attention
+    files name "Tri Dao" alone or with his co-authors ("Jay Shah, ..., Tri Dao"; "Wentao Guo, Ted
+    Zadouri, Tri Dao"), and summary.md's third-party table listed them as five parties."""
+    if not p.origin_third_party_linked_names:
+        return origins
+    out = list(origins)
+    for u in sorted(set(upstream_of)):
+        held = [k for k, (o, v) in enumerate(zip(origins, upstream_of, strict=True))
+                if v == u and o.kind == THIRD_PARTY and _by_copyright(files[k], o)]
+        roots = linked_groups([origins[k].name for k in held])
+        for root in set(roots):
+            group = [k for k, r in zip(held, roots, strict=True) if r == root]
+            if len({origins[k].name for k in group}) > 1:
+                name = _common_person([origins[k].name for k in group])
+                for k in group:
+                    out[k] = replace(origins[k], name=name)
+    return out
+
+
+def _common_person(names: Sequence[str]) -> str:
+    """The person or organisation most of these linked holders name (ties: the first
+    alphabetically), as first written: "Tri Dao" of "Tri Dao" and "Jay Shah, ..., Tri Dao";
+    "HuggingFace Inc. team" of "Cohere and the HuggingFace Inc. team" and "The Qwen team, Alibaba
+    Group and the HuggingFace Inc. team" (transformers' model files)."""
+    counts: Counter[str] = Counter()
+    spelled: dict[str, str] = {}
+    for name in names:
+        for part in _PERSON_SPLIT_RE.split(name):
+            key = holder_key(part)
+            if key and key not in _GENERIC_PARTS:
+                counts[key] += 1
+                spelled.setdefault(key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE))
+    if not counts:
+        return min(names)
+    return spelled[min(counts, key=lambda key: (-counts[key], key))]

@@ -965,6 +965,10 @@ class MatchParams:
     # name Cooke, Roy, Gubian and Virtanen), is the upstream's own, its silent files included
     # (they went to the first holder alphabetically). 0: every voter counts, whoever it names.
     origin_folder_linked_holders: int = knob(1, 0, 1)
+    # With 1, an upstream's third parties by copyright whose holders are linked (as above) are one
+    # third party, named after the group's most common holder: vLLM 0.32's flash-attention files
+    # name "Tri Dao" alone or with co-authors, which summary.md listed as five third parties.
+    origin_third_party_linked_names: int = knob(1, 0, 1)
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
