@@ -15,6 +15,11 @@ Categories (:data:`CATEGORY`):
   (``-or-later`` upstream into a later version, AGPL from GPL-3.0); flagged into permissive or
   weak copyleft, and between GPLv2-only and v3.
 
+*public domain* (:data:`lineage.licences.expressions.PUBLIC_DOMAIN`): code nobody holds rights
+  in goes into any project, whatever its licence (also one not in the table, or unknown); as a
+  target's licence it is permissive (code under a licence copied into it keeps that licence's
+  terms).
+
 Expressions: an upstream ``A OR B`` is fine when either choice is; ``A AND B`` when both are. The
 target's licence counts with every id it names (copied code must fit all licences the target is
 offered under). An id not in the table gives ``unknown``, never a silent ``ok``.
@@ -26,13 +31,14 @@ from dataclasses import dataclass
 
 from license_expression import AND, OR, LicenseSymbol, LicenseWithExceptionSymbol
 
-from lineage.licences.expressions import licence_ids, parse
+from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, licence_ids, parse
 
 PERMISSIVE, WEAK, STRONG = "permissive", "weak-copyleft", "strong-copyleft"
 
 CATEGORY: dict[str, str] = {
     **dict.fromkeys(["MIT", "MIT-0", "BSD-2-Clause", "BSD-3-Clause", "BSD-4-Clause", "0BSD", "ISC", "Apache-2.0",
-                     "PSF-2.0", "Python-2.0", "Zlib", "BSL-1.0", "Unlicense", "CC0-1.0", "X11", "HPND"], PERMISSIVE),
+                     "PSF-2.0", "Python-2.0", "Zlib", "BSL-1.0", "Unlicense", "CC0-1.0", "X11", "HPND",
+                     PUBLIC_DOMAIN], PERMISSIVE),
     **dict.fromkeys(["MPL-2.0", "LGPL-2.0-only", "LGPL-2.0-or-later", "LGPL-2.1-only", "LGPL-2.1-or-later",
                      "LGPL-3.0-only", "LGPL-3.0-or-later", "EPL-2.0"], WEAK),
     **dict.fromkeys(["GPL-2.0-only", "GPL-2.0-or-later", "GPL-3.0-only", "GPL-3.0-or-later", "AGPL-3.0-only",
@@ -53,7 +59,7 @@ def _gnu(licence: str) -> tuple[str, int, bool]:
 
 def pair(upstream: str, target: str) -> Verdict:
     """May code under licence id ``upstream`` be copied into a project under licence id ``target``?"""
-    if upstream == target:
+    if upstream == target or asks_nothing(upstream):
         return Verdict("ok", "")
     up, into = CATEGORY.get(upstream), CATEGORY.get(target)
     if up is None or into is None:
@@ -101,6 +107,8 @@ def _fits(node: object, target: str) -> Verdict:
 
 def compatible(upstream: str, target: str) -> Verdict:
     """Verdict for copying code under expression ``upstream`` into a project under ``target``."""
+    if not target and upstream and licence_ids(upstream) and all(map(asks_nothing, licence_ids(upstream))):
+        return Verdict("ok", "")  # public domain goes into any project (module docstring)
     if not upstream or not target:
         side = "upstream" if not upstream else "target"
         return Verdict("unknown", f"the {side} licence is not known")

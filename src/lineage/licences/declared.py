@@ -35,6 +35,13 @@ never decides which licence of the family: when it is one of several licence cla
 choice) and no other classifier names a licence of its family, the root licence files' notices
 must name exactly one licence of the family, which takes its place; else the classifiers do not
 decide (the choice they offer cannot be written whole). Alone it is passed over, as before.
+
+"License :: Public Domain" is :data:`lineage.licences.expressions.PUBLIC_DOMAIN` when it is the
+only licence classifier (pycrypto 2.6.1). Beside other licence classifiers it says that some parts
+are public domain, not that the whole may be taken so (pycryptodome 3.20.0 lists it with BSD and
+Apache-2.0, its LICENSE.rst: "partially in the public domain"; docutils 0.21 with PSF, BSD and GPL):
+it is left out of their choice, and a public-domain file says so in its own header (a notice,
+which ranks above the declared licence).
 """
 
 from __future__ import annotations
@@ -47,7 +54,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lineage.licences.expressions import combine_all, combine_any, licence_ids, named_licence, normalise
+from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence, normalise
 from lineage.licences.notices import (
     first_paragraph,
     holder,
@@ -90,6 +97,7 @@ CLASSIFIERS: dict[str, str] = {
     "License :: OSI Approved :: zlib/libpng License": "Zlib",
     "License :: OSI Approved :: Boost Software License 1.0 (BSL-1.0)": "BSL-1.0",
     "License :: CC0 1.0 Universal (CC0 1.0) Public Domain Dedication": "CC0-1.0",
+    "License :: Public Domain": PUBLIC_DOMAIN,  # alone only (module docstring)
 }
 # Classifiers that name a licence family -> the prefix of its SPDX ids.
 FAMILY_CLASSIFIERS: dict[str, str] = {
@@ -486,6 +494,8 @@ def _from_metadata(raw: bytes) -> _Metadata:
     named = [c.strip() for c in message.get_all("Classifier") or []]
     classifiers = tuple(CLASSIFIERS[c] for c in named if c in CLASSIFIERS)
     families = tuple(sorted({FAMILY_CLASSIFIERS[c] for c in named if c in FAMILY_CLASSIFIERS}))
+    if len(classifiers) + len(families) > 1:  # public domain beside other licences: parts only
+        classifiers = tuple(c for c in classifiers if c != PUBLIC_DOMAIN)
     expression = str(message.get("License-Expression") or "").strip()
     if expression and normalise(expression):
         return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)

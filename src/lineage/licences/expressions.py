@@ -23,6 +23,12 @@ from functools import lru_cache
 from license_expression import OR, ExpressionError, LicenseExpression, LicenseSymbol, get_spdx_licensing
 
 _LICENSING = get_spdx_licensing()
+# A public-domain dedication is a licence of its own in lineage's tables: SPDX's list has no id for
+# it, so the key ScanCode's licence data gives it, which ``license-expression`` knows (a made-up
+# ``LicenseRef-`` would fail its validation). One id everywhere: the trove classifier, the notice
+# rule, the compatibility table, the obligations (it asks nothing) and the SPDX document's
+# extracted licensing info.
+PUBLIC_DOMAIN = "LicenseRef-scancode-public-domain"
 # license-expression builds its tokenizer on first use and publishes it before filling it in: a
 # second thread parsing meanwhile (the sources are opened side by side, each reading its licence
 # files) saw a half-built one, got an error, and the text was "no expression", memoised for the
@@ -121,3 +127,14 @@ def choices(text: str) -> tuple[str, ...]:
     if not isinstance(dnf, OR):
         return (text,)
     return tuple(arg.render() for arg in dnf.args)
+
+
+def asks_nothing(licence: str) -> bool:
+    """Whether licence id ``licence`` imposes no copyright or licence-notice obligation on copied
+    code (public domain, :data:`PUBLIC_DOMAIN`)."""
+    return licence == PUBLIC_DOMAIN
+
+
+def readable(expression: str) -> str:
+    """``expression`` as a reviewer reads it: the public-domain id in words ("public domain")."""
+    return expression.replace(PUBLIC_DOMAIN, "public domain")

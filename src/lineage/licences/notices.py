@@ -36,6 +36,15 @@ Rules (phrases of the licences' own standard headers or texts):
   later version" (``-or-later``) or "version N of the license" (``-only``); or a licence text's
   own title ("gnu lesser general public license version 3, 29 june 2007", ...), which names a
   version but not "or later" and so gives ``-only``. Library GPL 2 is ``LGPL-2.0``.
+* Public domain (:data:`lineage.licences.expressions.PUBLIC_DOMAIN`): a statement that this work
+  is dedicated, placed, released or put in/into/to the public domain, or is (in the) public
+  domain, whose subject is this work ("this module", "these files", "the contents of this file",
+  "this document": pycrypto's "The contents of this file are dedicated to the public domain",
+  docutils' "This module has been placed in the public domain"), or a "hereby dedicate/place/
+  release ... to the public domain". A text that only mentions the public domain (a licence's
+  "to the extent that dedication to the public domain is not available", a note that some other
+  code or data "is in the public domain", the Unlicense's "free and unencumbered software released
+  into the public domain") is none.
 
 A file whose notices name several licences gets them all (``A AND B``).
 
@@ -62,7 +71,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from lineage.licences.expressions import combine_all, licence_ids, named_licence
+from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, licence_ids, named_licence
 from lineage.markers.attribution import notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
@@ -106,6 +115,15 @@ _GNU_NOTICE_RE = re.compile(
 _GNU_TITLE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? version (?P<version>[23](?:\.[01])?),? "
     r"(?:\d{1,2} )?(?:june|february|november) (?:1991|1999|2007)")
+# A public-domain dedication (module docstring): its subject is this work, then the verb; or the
+# dedicator's "hereby ... to the public domain" within one sentence.
+_PD_SUBJECT = (r"(?:the )?(?:contents|modifications) (?:of|to) this (?:file|module|package|directory)|"
+               r"(?:this|these) (?:\w+ )?(?:files?|modules?|code|software|package|library|program|script|"
+               r"works?|project|documents?|stylesheet|directory)")
+_PUBLIC_DOMAIN_RE = re.compile(
+    rf"\b(?:{_PD_SUBJECT}) (?:is|are|was|were|has been|have been)(?: hereby)? "
+    r"(?:(?:dedicated|placed|released|put|given) (?:in|into|to) |in )?(?:the )?public domain\b"
+    r"|\bhereby (?:dedicates?|places?|releases?|puts?) [^.;]{0,80}?\b(?:in|into|to) the public domain\b")
 
 # The PSF licence agreement's title (CPython's LICENSE, and the copies of it that lib2to3's
 # offspring ship: black's blib2to3/LICENSE); with the older agreements CPython's file carries
@@ -162,6 +180,9 @@ def notice_ids(folded: str) -> tuple[str, ...]:
         found.add("Python-2.0" if all(title in folded for title in _PYTHON_STACK) else "PSF-2.0")
     for m in _GNU_NOTICE_RE.finditer(folded):
         found.add(_gnu_id(m.group("family") or "", m.group("version"), bool(m.group("later"))))
+    # a text recognised as CC0-1.0 or the Unlicense (both public-domain dedications) keeps its id
+    if _PUBLIC_DOMAIN_RE.search(folded) and not found & {"CC0-1.0", "Unlicense"}:
+        found.add(PUBLIC_DOMAIN)
     for m in _GNU_TITLE_RE.finditer(folded):
         licence = _gnu_id(m.group("family") or "", m.group("version"), False)
         if licence.replace("-only", "-or-later") not in found:
@@ -186,7 +207,7 @@ def comment_field_ids(text: str) -> tuple[str, ...]:
 # Every notice :func:`notice_ids` knows contains one of these words, and :func:`fold` never makes one
 # (it only turns characters into spaces and shortens runs of whitespace), so text without them
 # holds no notice: checking for them first skips the folding of most code.
-_NOTICE_WORDS = ("licen", "permission", "redistribution")
+_NOTICE_WORDS = ("licen", "permission", "redistribution", "domain")
 
 
 def notice_words(text: str) -> bool:

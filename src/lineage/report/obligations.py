@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from lineage.licences.expressions import choices
+from lineage.licences.expressions import asks_nothing, choices, licence_ids, readable
 from lineage.licences.notices import copyright_key
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
@@ -30,17 +30,37 @@ def _cell(text: object) -> str:
     return md_text(text)
 
 
+def _public_domain(expression: str) -> bool:
+    """Whether ``expression`` is public domain alone (asks nothing of a copied file)."""
+    ids = licence_ids(expression) if expression else ()
+    return bool(ids) and all(map(asks_nothing, ids))
+
+
+def _licence_words(expression: str, brief: bool = False) -> str:
+    """A licence as summary.md and ATTRIBUTION.md write it: the expression in code, and, when it
+    names public domain, that in words (unless ``brief``, with what it asks: nothing)."""
+    if not expression:
+        return md_code("unknown")
+    ids = licence_ids(expression)
+    if _public_domain(expression):
+        asks = "" if brief else ": no copyright line or licence notice to keep"
+        return f"{md_code(expression)} (public domain{asks})"
+    if any(map(asks_nothing, ids)):
+        return f"{md_code(expression)} ({md_text(readable(expression))})"
+    return md_code(expression)
+
+
 def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     """The 'Licence obligations' section of summary.md."""
     table = comparison.obligations
     out = ["## Licence obligations", ""]
     target = source_licence(comparison.target)
-    out.append(f"Target {md_text(comparison.target.info.label)}: declared {md_code(target.declared or 'unknown')}"
+    out.append(f"Target {md_text(comparison.target.info.label)}: declared {_licence_words(target.declared)}"
                + (f" ({md_text(target.declared_from)})." if target.declared_from else "."))
     for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True):
         lic = source_licence(u)
         notices = f"; NOTICE: {', '.join(lic.notice_paths)}" if lic.notice_paths else ""
-        out.append(f"Upstream {md_text(label)}: declared {md_code(lic.declared or 'unknown')}"
+        out.append(f"Upstream {md_text(label)}: declared {_licence_words(lic.declared)}"
                    + (f" ({md_text(lic.declared_from)}{md_text(notices)})." if lic.declared_from
                       else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths))
                    + _release_sentence(table, label, lic.declared_raw))
@@ -56,7 +76,12 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         out.append(f"- {kind}: {n:,} pairs")
     conflicts = table[table["conflict"] == "yes"]
     unknown = int((table["conflict"] == "unknown").sum())
-    out += [f"- licence conflicts: {len(conflicts):,} pairs; compatibility unknown: {unknown:,}", ""]
+    out.append(f"- licence conflicts: {len(conflicts):,} pairs; compatibility unknown: {unknown:,}")
+    public = int(table["upstream_licence"].map(_public_domain).sum())
+    if public:  # said only when there are such pairs: other reports read as before
+        out.append(f"- upstream file in the public domain: {public:,} pairs (nothing to keep, compatible with "
+                   "any licence)")
+    out.append("")
     chosen = table["upstream_licence_from"].str.contains(UNDER, regex=False)
     if chosen.any():
         under = table.loc[chosen, "upstream_licence_from"].str.split(UNDER, n=1).str[1].value_counts()
@@ -68,7 +93,8 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
                                                        kind="stable")
     if len(ranked):
         rows = ([md_code(row.target_path), md_code(row.upstream_path), f"{row.copied_lines:,}",
-                 _cell(row.upstream_licence) or "?", _cell(row.missing)] for row in ranked.head(limit).itertuples())
+                 _cell(readable(row.upstream_licence)) or "?", _cell(row.missing)]
+                for row in ranked.head(limit).itertuples())
         out += md_table(["target file", "upstream file", "copied lines", "upstream licence", "missing"],
                         ["---", "---", "---:", "---", "---"], rows, len(ranked), "obligations.csv")
     return out
@@ -119,8 +145,9 @@ def attribution_markdown(comparison: Comparison) -> str:
         out += [f"## {md_text(label)} ({md_code(u.info.spec)})", ""]
         licences = sorted(x for x in rows["upstream_licence"].unique() if x)
         choice = " (a choice: the recipient may take any one of its licences)" if len(choices(lic.declared)) > 1 else ""
-        out.append(f"Licence: `{lic.declared or 'unknown'}`{choice}"
-                   + (f"; copied files are under {', '.join(f'`{x}`' for x in licences)}." if licences else "."))
+        under = ", ".join(_licence_words(x, brief=True) for x in licences)
+        out.append(f"Licence: {_licence_words(lic.declared)}{choice}"
+                   + (f"; copied files are under {under}." if licences else "."))
         carried = Counter(h for cell in rows["upstream_copyrights"] for h in set(split_copyrights(str(cell))))
         lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
         # one line per years and holder: a "Copyright ..." line first, then the line most rows
@@ -130,7 +157,10 @@ def attribution_markdown(comparison: Comparison) -> str:
         for line in lines:
             credited.setdefault(copyright_key(line) or line, line)
         holders = sorted(credited.values())
-        out += ["", "Copyright holders to credit:", ""] + [f"- {md_text(h)}" for h in holders or ["(none named)"]]
+        # public-domain files ask no credit; "none named" of them alone would read as a gap
+        public = all(map(_public_domain, rows["upstream_licence"]))
+        nobody = "(none named; public domain asks for none)" if public else "(none named)"
+        out += ["", "Copyright holders to credit:", ""] + [f"- {md_text(h)}" for h in holders or [nobody]]
         if lic.notice_lines:
             out += ["", f"NOTICE ({', '.join(lic.notice_paths)}), to reproduce:", "", "```"]
             out += list(lic.notice_lines) + ["```"]
@@ -138,7 +168,7 @@ def attribution_markdown(comparison: Comparison) -> str:
         per_file = rows.sort_values(["target_path", "upstream_path"], kind="stable")
         for row in per_file.itertuples():
             out.append(f"| {md_code(row.target_path)} | {md_code(row.upstream_path)} | {row.copied_lines:,} | "
-                       f"{_cell(row.upstream_licence) or '?'} |")
+                       f"{_cell(readable(row.upstream_licence)) or '?'} |")
         out.append("")
     if len(out) == 4:
         out.append("No copied code found.")

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from lineage import __version__
-from lineage.licences.expressions import choices
+from lineage.licences.expressions import choices, readable
 from lineage.report.attachments import copied_regions
 from lineage.report.json_text import dumps_lines
 
@@ -122,23 +122,24 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
             _region_forms(files, str(r.target_path), int(r.target_start), int(r.target_end))))
     table = comparison.obligations
     for row in table.itertuples(index=False):
+        licence = readable(str(row.upstream_licence))  # public domain in words
         for kind in [k for k in str(row.missing).split("; ") if k]:
             what = {"copyright": f"the copyright line of {row.upstream_copyrights}",
-                    "licence-notice": (f"the {row.upstream_licence} licence notice"
+                    "licence-notice": (f"the {licence} licence notice"
                                        if len(choices(str(row.upstream_licence))) < 2 else
-                                       f"a licence notice of one of {row.upstream_licence}"),
+                                       f"a licence notice of one of {licence}"),
                     "modification-notice": "a notice stating that the file was changed",
                     "NOTICE": f"{row.notice_lines_missing} line(s) of the upstream NOTICE ({row.notice_files})"}[kind]
             results.append(_result(
                 "missing-notice",
                 f"{row.copied_lines} lines come from {row.upstream} {row.upstream_path} "
-                f"({row.upstream_licence or 'licence unknown'}); this file lacks {what}.",
+                f"({licence or 'licence unknown'}); this file lacks {what}.",
                 str(row.target_path), 1, 1, row.upstream, row.upstream_path, kind))
         if row.conflict == "yes":
             results.append(_result(
                 "licence-conflict",
                 f"{row.copied_lines} lines come from {row.upstream} {row.upstream_path} under "
-                f"{row.upstream_licence}, into a file under {row.target_licence}: {row.conflict_reason}.",
+                f"{licence}, into a file under {readable(str(row.target_licence))}: {row.conflict_reason}.",
                 str(row.target_path), int(row.first_line), int(row.last_line), row.upstream, row.upstream_path))
     _unique_fingerprints(results)
     rules = [{"id": r["id"], "name": r["name"], "shortDescription": {"text": r["short"]},

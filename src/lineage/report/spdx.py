@@ -15,6 +15,10 @@
   Snippet ``DESCENDANT_OF`` the upstream package it was copied from (SPDX 2.3 section 11: the
   same lineage, later), so a consumer can tell which upstream's code a snippet is without
   reading its comment.
+* one extracted licensing info per ``LicenseRef-`` id the document uses (SPDX has no id for some
+  licences lineage reads: public domain is
+  :data:`lineage.licences.expressions.PUBLIC_DOMAIN`), with a fixed text of ours saying what the
+  id stands for (:func:`_extracted`).
 
 The writer validates the document (spdx-tools' ``validate_full_spdx_document``) and refuses to
 write an invalid one. ``created`` is the time of the run (``$SOURCE_DATE_EPOCH`` when set).
@@ -52,6 +56,7 @@ from spdx_tools.spdx.model import (
     Document,
     ExternalPackageRef,
     ExternalPackageRefCategory,
+    ExtractedLicensingInfo,
     File,
     FileType,
     Package,
@@ -67,7 +72,7 @@ from spdx_tools.spdx.validation.validation_message import SpdxElementType, Valid
 
 from lineage import __version__
 from lineage.errors import LineageError
-from lineage.licences.expressions import licence_ids, normalise
+from lineage.licences.expressions import PUBLIC_DOMAIN, licence_ids, normalise
 from lineage.licences.notices import source_notice_ids
 from lineage.report.attachments import copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
@@ -110,6 +115,37 @@ def _package(tree: TreeIndex, label: str, spdx_id: str, analysed: bool) -> Packa
         comment=f"lineage source {tree.info.spec}" + (f"; licence from {lic.declared_from}" if lic.declared_from
                                                         else ""),
     )
+
+
+# What a LicenseRef- id stands for, in our words (an extracted licensing info needs a text): public
+# domain is a dedication, not a licence text; another key (ScanCode's, from a licence expression
+# a source declares) is named as what it is.
+_PUBLIC_DOMAIN_TEXT = ("Public domain: the authors dedicate the work to the public domain (a trove classifier "
+                       "'License :: Public Domain', or a notice such as 'placed in the public domain'); "
+                       "no licence terms apply.")
+
+
+def _extracted(ids: set[str]) -> list[ExtractedLicensingInfo]:
+    """One extracted licensing info per ``LicenseRef-`` id in ``ids``, sorted: made from the id
+    alone, so every document holding an element that names one holds its info
+    (:func:`_validated_json`)."""
+    return [ExtractedLicensingInfo(
+        license_id=i, license_name="Public Domain" if i == PUBLIC_DOMAIN else i.removeprefix("LicenseRef-"),
+        extracted_text=_PUBLIC_DOMAIN_TEXT if i == PUBLIC_DOMAIN else
+        f"The licence known by the key {i} (ScanCode LicenseDB), as read by lineage from the source.",
+        comment="written by lineage, not the source's text")
+        for i in sorted(ids) if i.startswith("LicenseRef-")]
+
+
+def _used_ids(packages: list[Package], parts: list[_Part]) -> set[str]:
+    """Every licence id the packages' declared licences and the parts' values name."""
+    used = {i for p in packages if not isinstance(p.license_declared, (SpdxNone, SpdxNoAssertion))
+            for i in licence_ids(str(p.license_declared))}
+    for part in parts:
+        used.update(part.values["licences"])
+        for s in part.values["snippets"]:
+            used.update([*licence_ids(s["licence"]), *s["inside"]])
+    return used
 
 
 def _byte_range(raw_lines: list[bytes], starts: list[int], first: int, last: int) -> tuple[int, int]:
@@ -253,7 +289,8 @@ def _document(comparison: Comparison, kept: ElementCache | None, reuse: bool = F
         relationships.extend(file_relationships)
         parts.append(_Part(key, values, [file, *file_snippets, *file_relationships], stored_text))
     return Document(creation_info=info, packages=packages, files=files, snippets=snippets,
-                    relationships=relationships), parts
+                    relationships=relationships,
+                    extracted_licensing_info=_extracted(_used_ids(packages, parts))), parts
 
 
 def _validated_json(document: Document, parts: list[_Part]) -> tuple[dict[str, Any], list[ValidationMessage]]:
@@ -264,8 +301,10 @@ def _validated_json(document: Document, parts: list[_Part]) -> tuple[dict[str, A
     the whole validation (:meth:`SpdxReporter.write`), and what that validation says of a part's
     File, Snippets and relationships depends only on: their values (the key), the SPDX version
     (always 2.3) and spdx-tools' and its licence list's versions (the context), the document's
-    extracted licensing infos and external document references (these documents have none: a
-    LicenseRef or DocumentRef would be invalid in any of them), and the presence of the ids they
+    extracted licensing infos (one per LicenseRef- id any element names, made from the id alone:
+    :func:`_extracted`; so a part that names one is in no document without its info, and an info
+    more is no check of the parts that name none), its external document references (none: a
+    DocumentRef would be invalid in any of them), and the presence of the ids they
     name: their own File, ``SPDXRef-Package-target`` and the upstream packages of the key's
     ``package_of`` (made in every document under those ids). The one check across parts, that
     no id is used twice, is made here over every id. The converters read nothing of the

@@ -31,22 +31,24 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   or of the licence files that speak for it (its sub-folder's, a vendored library's, else the
   root's: MIT's "the above copyright notice ... shall be included in all copies" is met by the
   distribution's LICENSE), or some by the one and the rest by the other (``yes``/``no``;
-  ``n/a`` when the upstream names none). When the upstream file is Apache-2.0 and carries the
-  copyright lines itself, only the target file counts (section 4(c): retain the notices of the
-  Source form). ``copyright_kept_in``: where they are
-  kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), or
+  ``n/a`` when the upstream names none, or its licence is public domain alone: a public-domain
+  dedication asks for nothing, and beside another licence only that one's terms count). When
+  the upstream file is Apache-2.0 and carries the copyright lines itself, only the target file
+  counts (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where
+  they are kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), or
   ``file; `` followed by the latter when it takes both, else ``""``.
 * ``keeps_licence_notice``: the target file's SPDX lines and notices (its head's, and those among
   the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
   notice, as for the copyright lines), name every licence id of the upstream file's licence
-  (``n/a`` when that licence is unknown).
+  but public domain (``n/a`` when that licence is unknown or public domain alone).
 * ``modified``: the target file's text differs from the upstream file's (line endings folded: a
   copy whose CRLF lines became LF is not modified). ``modification_notice``:
   ``yes``/``no`` (a notice of the target file's that the upstream file does not hold too: a
   copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
   to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
-  via GPL-3.0), ``not required`` otherwise (also when the file is an unmodified copy); ``n/a`` for an unknown licence.
+  via GPL-3.0), ``not required`` otherwise (also when the file is an unmodified copy, and for
+  public domain); ``n/a`` for an unknown licence.
 * ``notice_files``, ``notice_lines``: the upstream's root NOTICE files and their non-blank lines,
   which an Apache-2.0 redistribution must reproduce (section 4(d)); ``notice_lines_missing``:
   how many of them appear neither in the target's root NOTICE/licence files nor in the target
@@ -71,7 +73,7 @@ import pandas as pd
 
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
-from lineage.licences.expressions import choices, licence_ids, normalise
+from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
 from lineage.licences.notices import fold, holders, keeps_holders, source_notice_ids, with_included
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
@@ -115,7 +117,7 @@ _CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-")
 def terms(licence: str, has_notice_file: bool) -> list[str]:
     """What licence ``licence`` (one choice, no ``OR``) asks of a copied file in lineage's checks,
     as ``missing`` names them: what :func:`_check` looks for."""
-    ids = licence_ids(licence)
+    ids = tuple(i for i in licence_ids(licence) if not asks_nothing(i))
     if not ids:
         return []
     asked = ["copyright", "licence-notice"]
@@ -263,9 +265,13 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     upstream's licence when it offers several), and what is missing."""
     t_path, t_file, target_source = facts.t_path, facts.t_file, facts.target_source
     missing = []
-    up_ids = set(licence_ids(up_licence))
+    # public domain asks for no copyright line, notice or statement of change: only the other
+    # licences of the expression ask anything (``n/a`` when there are none); an unknown licence
+    # (no id) is checked for the copyright lines as before
+    every_id = set(licence_ids(up_licence))
+    up_ids = {i for i in every_id if not asks_nothing(i)}
     keeps_copyright, kept_in = "n/a", ""
-    if facts.up_copyrights:
+    if facts.up_copyrights and (up_ids or not every_id):
         file_only = facts.copyrights_from == "file" and "Apache-2.0" in up_ids
         kept_in = _copyright_kept_in(facts.up_copyrights, t_file.copyrights,
                                      () if file_only else target_source.governing_files(t_path))
@@ -287,7 +293,7 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     keeps_notice = _yes(up_ids <= with_included(t_ids)) if up_ids else "n/a"
     if keeps_notice == "no":
         missing.append("licence-notice")
-    if not up_ids:
+    if not every_id:
         change = "n/a"
     elif facts.modified and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
         # a notice copied with the code ("Adapted from transformers' llama") states the upstream's
