@@ -232,13 +232,17 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     the same project, or a ``src/`` layout, is no vendored copy. And the folder must hold the
     upstream's layout: at least half of its Python files at upstream paths (two at least, unless
     it holds one): pip 24.2's own ``_internal/resolution/resolvelib/`` (its resolver's glue, 9
-    files) shares only ``__init__.py`` with resolvelib's paths."""
+    files) shares only ``__init__.py`` with resolvelib's paths. Nor is a folder the upstream
+    holds at the same place below one of its own top-level packages (:func:`_own_layout`) a copy:
+    a renamed fork carries it with the rest (tf-keras 2.17's ``tf_keras/api/_v1/keras/`` is keras
+    2.15's ``keras/api/_v1/keras/``, its API tree, not keras vendored into tf_keras)."""
     covered_set = set(covered_paths)
     roots = package_roots(paths)
     target_tops = {top.path for top in top_level(paths) if top.package}
     wanted = [(name, canonicalize_name(name), tops, up_paths) for name, tops, up_paths in upstreams if name]
     # (folder, upstream name) -> [(path, the upstream path it stands at)], in path order
     candidates: dict[tuple[str, str], list[tuple[str, str]]] = {}
+    own_layout: dict[tuple[tuple[str, ...], str], bool] = {}
     for path in paths:
         if path in covered_set:
             continue
@@ -251,7 +255,10 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
                 if canonicalize_name(parts[i]) != canonical or parts[i] not in tops:
                     continue
                 found = rest if rest in up_paths else "src/" + rest if "src/" + rest in up_paths else ""
-                if found:
+                key = (tuple(parts[1:i + 1]), name)
+                if key not in own_layout:  # one look per folder, not per file
+                    own_layout[key] = _own_layout(key[0], tops, up_paths)
+                if found and not own_layout[key]:
                     folder = path[: len(path) - len(rest)] + parts[i]
                     candidates.setdefault((folder, name), []).append((path, found))
     out: dict[str, list[Marker]] = {}
@@ -263,6 +270,18 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
             out.setdefault(path, []).append(Marker(
                 line=0, kind=FOLDER_KIND, text=f"{folder}/ named after {name}", path=found, project=name))
     return {path: out[path] for path in paths if path in out}
+
+
+def _own_layout(below_top: Sequence[str], tops: set[str], up_paths: frozenset[str]) -> bool:
+    """Whether the upstream holds the folder ``below_top`` (its parts below the target's top
+    package, the folder's own name last) below one of its own top-level packages ``tops``,
+    directly or under a ``src/`` root: the folder is then the upstream's own, at its own place."""
+    for top in tops:
+        for root in ("", "src/"):
+            prefix = root + "/".join([top, *below_top]) + "/"
+            if any(p.startswith(prefix) for p in up_paths):
+                return True
+    return False
 
 
 def pinned_releases(records: Sequence[VendorRecord], paths: Sequence[str] = (),

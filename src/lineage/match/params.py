@@ -993,7 +993,10 @@ class MatchParams:
     # PyInstaller 6.11's ``PyInstaller/lib/modulegraph/modulegraph.py`` holds modulegraph's
     # ``modulegraph/modulegraph.py``, isort 5.13's ``isort/_vendored/tomli/_parser.py`` tomli's
     # ``tomli/_parser.py``; both releases say so only in a README or not at all, and the files
-    # stood in the review list as unmarked. 0: only markers, records and copyright lines mark.
+    # stood in the review list as unmarked. A folder the upstream holds at the same place below
+    # its own package is its layout, carried by a renamed fork, not a copy (tf-keras 2.17's
+    # ``tf_keras/api/_v1/keras/``, keras 2.15's ``keras/api/_v1/keras/``: 129 files were marked).
+    # 0: only markers, records and copyright lines mark.
     marking_vendored_folder: int = knob(1, 0, 1)
     # With 1, a copyright line naming the target's authors makes an upstream file ``from_target``
     # (origin rule 1) only when that holder is not also one of the upstream's own holders (as
