@@ -644,6 +644,17 @@ def check_summary_md(r: Report) -> list[Check]:
                       (ob["conflicts"], ob["unknown_compatibility"]))
         rows, more = md_rows(secs.get("Licence obligations", []))
         prose.compare("obligations table rows + more", len(rows) + more, ob["rows_missing_something"])
+    # the target's own statements of reuse: one section, one quote per statement, in order
+    declared = s.get("declared_reuse", [])
+    found = [t for t in secs if t.startswith("Reuse the target's description states: ")]
+    sections.compare("'Reuse the target's description states'", [num(t.rsplit(": ", 1)[1]) for t in found],
+                     [len(declared)] if declared else [])
+    quotes = [line for t in found for line in secs[t] if line.startswith("- ")]
+    prose.compare("declared reuse quotes", len(quotes), len(declared))
+    for line, statement in zip(quotes, declared, strict=False):
+        where = f"`{statement['path']}` line {statement['line']}: \u201c"
+        prose.compare(f"declared reuse {statement['path']}:{statement['line']}",
+                      line.startswith(f"- {statement['upstream']}, ") and where in line, True)
     return [head, sections, tables, prose]
 
 

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 
 import treegen
+from conftest import script_module
 
 from lineage.cli import main
 from lineage.index.project import read_project
@@ -102,6 +103,13 @@ def test_summary_quotes_the_targets_statement_naming_the_upstream(tmp_path: Path
     assert f"<code>README.md</code> line 3: \u201c{quoted}\u201d" in index
     # the statement marks no file
     assert summary["marked_files"]["files"] == 0
+    # the report's cross-checks see the quote, and miss it when it is gone
+    checks = script_module("report_checks")
+    assert not [c.name for c in checks.check_report(out) if c.bad]
+    (out / "summary.md").write_text(markdown.replace("`README.md` line 3:", "`README.md` line 4:"), encoding="utf-8")
+    bad = [c.name for c in checks.check_report(out) if c.bad]
+    assert bad == ["summary.md sentences = summary.json / obligations.csv",
+                   "manifest.json outputs: sha256 of every file, every file listed"]  # the file changed too
 
 
 def test_no_statement_no_section(tmp_path: Path) -> None:
