@@ -119,6 +119,11 @@ class LicenceFile:
     # its text opens by saying the release includes another project's code (Django 5.1's
     # LICENSE.python): its licence and holders are that code's (:func:`for_included_code`)
     included_code: bool = False
+    # copyright lines of the parts ``copyrights`` leaves out (other software's licences appended
+    # after the project's own, bundled binaries' parts): not the project's holders, but notices
+    # the file reproduces, which keep a copy's copyright (pandas 2.2.3's LICENSE appends
+    # pyperclip's BSD text, "Copyright (c) 2014, Al Sweigart", for its io/clipboard copy)
+    retained_copyrights: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -189,8 +194,9 @@ class SourceLicence:
             "declared": self.declared,
             "declared_from": self.declared_from,
             "declared_raw": self.declared_raw,
-            "files": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(f).items()}
-                      for f in self.files],
+            # retained_copyrights left out: obligations.csv's copyright_kept_in says where they count
+            "files": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(f).items()
+                       if k != "retained_copyrights"} for f in self.files],
         }
 
 
@@ -448,25 +454,28 @@ def for_included_code(text: str) -> bool:
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
-    sha256, expression, copyrights, lines, included = _licence_text_facts(data)
+    sha256, expression, copyrights, lines, included, retained = _licence_text_facts(data)
     if path.lower().endswith(_MARKDOWN_SUFFIXES):
         copyrights = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in copyrights))
+        retained = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in retained))
     return LicenceFile(
         path=path, role=role, folder=_folder(path), sha256=sha256, expression=expression,
-        copyrights=copyrights, lines=lines if role == "notice" else (), included_code=included)
+        copyrights=copyrights, lines=lines if role == "notice" else (), included_code=included,
+        retained_copyrights=tuple(c for c in retained if c not in copyrights))
 
 
 @lru_cache(maxsize=256)
-def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...], bool]:
+def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]:
     """What a licence file's bytes say (digest, licence expression, copyright lines, non-blank
-    lines, whether it is for included code), memoised: ``history`` reads the same few licence
+    lines, whether it is for included code, the whole text's copyright lines when its governing
+    part is less), memoised: ``history`` reads the same few licence
     files at every commit, and reading their copyright lines was a seventh of its time on pip's last 50 commits."""
     text = _text(data)
     lines = text.split("\n")
     governing = governing_text(text)
     return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
             copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()),
-            for_included_code(text))
+            for_included_code(text), copyright_lines(lines) if governing != text else ())
 
 
 def _metadata_path(paths: list[str]) -> str:

@@ -30,7 +30,9 @@ Columns (:data:`OBLIGATION_COLUMNS`):
 * ``keeps_copyright``: every upstream holder is named by a copyright line of the target file,
   or of the licence files that speak for it (its sub-folder's, a vendored library's, else the
   root's: MIT's "the above copyright notice ... shall be included in all copies" is met by the
-  distribution's LICENSE), or some by the one and the rest by the other (``yes``/``no``;
+  distribution's LICENSE, and so by another project's licence text appended there, whose holders
+  are not the target's own: ``LicenceFile.retained_copyrights``), or some by the one and the
+  rest by the other (``yes``/``no``;
   ``n/a`` when the upstream names none, or its licence is public domain alone: a public-domain
   dedication asks for nothing, and beside another licence only that one's terms count). When
   the upstream file is Apache-2.0 and carries the copyright lines itself, only the target file
@@ -212,13 +214,16 @@ def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[s
     for the file (``folder:``/``root:`` and the paths of those naming a holder), else ``""``."""
     if keeps_holders(up_copyrights, file_copyrights):
         return "file"
-    files = [f for f in licence_files if any(keeps_holders([c], f.copyrights) for c in up_copyrights)]
-    if files and keeps_holders(up_copyrights, [c for f in files for c in f.copyrights]):
+    # a licence file keeps the notices it reproduces, those of software it appends too
+    # (LicenceFile.retained_copyrights): pandas' LICENSE keeps pyperclip's for io/clipboard
+    kept = {f.path: f.copyrights + f.retained_copyrights for f in licence_files}
+    files = [f for f in licence_files if any(keeps_holders([c], kept[f.path]) for c in up_copyrights)]
+    if files and keeps_holders(up_copyrights, [c for f in files for c in kept[f.path]]):
         return ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
     # the file and its licence files together: libcst's tokenize.py names David Halter and the
     # root LICENSE the PSF, the two holders of parso's LICENSE (each notice is "included")
     rest = [c for c in up_copyrights if not keeps_holders([c], file_copyrights)]
-    if files and len(rest) < len(up_copyrights) and keeps_holders(rest, [c for f in files for c in f.copyrights]):
+    if files and len(rest) < len(up_copyrights) and keeps_holders(rest, [c for f in files for c in kept[f.path]]):
         return "file; " + ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
     return ""
 
