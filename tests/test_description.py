@@ -8,6 +8,8 @@ from pathlib import Path
 
 import treegen
 from conftest import script_module
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from lineage.cli import main
 from lineage.index.project import read_project
@@ -121,3 +123,19 @@ def test_no_statement_no_section(tmp_path: Path) -> None:
                  "--no-cache", "--jobs", "1"]) == 0
     assert json.loads((out / "summary.json").read_text())["declared_reuse"] == []
     assert "Reuse the target's description states" not in (out / "summary.md").read_text()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(["", "   ", "# Title", "- item", "=====", "Name: x", "        |cont",
+                                           "We reused code from upcore.", "It is a fork of Upcore. Next one.",
+                                           "derived\tfrom  Upcore", "License: derived from Upcore"]),
+                          st.text(max_size=40)), max_size=30),
+       st.booleans())
+def test_statements_point_at_the_line_that_holds_their_phrase(lines: list[str], metadata: bool) -> None:
+    text = "\n".join(lines)
+    for s in reuse_statements("d", text, metadata=metadata):
+        assert 1 <= s.line <= len(text.splitlines())
+        assert 0 < s.after <= len(s.text) and "\n" not in s.text
+        # the phrase starts on the line named (it may run on to the next one)
+        words = s.text[:s.after].split()
+        assert words and words[-1].lower() in " ".join(text.splitlines()[s.line - 1:s.line + 1]).lower()
