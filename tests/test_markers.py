@@ -751,6 +751,19 @@ def test_a_portions_line_in_the_sign_form_is_a_copyright_line() -> None:
     assert [m.text for m in markers(src)] == ["copyright: 2007 by Ada Quill.", "Portions (c) 2009 by Bo Reed."]
 
 
+def test_a_copyright_statement_after_a_credit_on_one_line_is_read() -> None:
+    """timm's "Hacked together by / Copyright 2020, Ross Wightman" (its files' only copyright
+    line: obligations took timm's LICENSE holder for the file's own); sglang's "Adapted from ...;
+    Copyright 2024 The Qwen team". Only a statement with a year counts after a credit."""
+    doc = '"""Vision layers.\n\nHacked together by / Copyright 2020, Ada Quill\n"""\nx = 1\n'
+    assert [(m.kind, m.text) for m in markers(doc)] == [("copyright", "Copyright 2020, Ada Quill")]
+    both = markers("# Adapted from Upcore Models; Copyright 2024 The Bo team\nx = 1\n")
+    assert [(m.kind, m.text) for m in both][1] == ("copyright", "Copyright 2024 The Bo team")
+    assert markers("# Written by Ada | Copyright (c) 2019 Bo Reed\nx = 1\n")[0].text == "Copyright (c) 2019 Bo Reed"
+    assert markers("# see the docs - copyright notices apply\nx = 1\n") == []
+    assert markers("# note / copyright holders and contributors\nx = 1\n") == []
+
+
 def test_file_markers_read_a_copyright_holder_list_as_the_whole_file_reader_does() -> None:
     from lineage.markers import find_file_markers
 

@@ -95,6 +95,22 @@ def _names_its_sign(text: str) -> bool:
     return len(sign) == 1 and unicodedata.name(sign, "") == name.strip()
 
 
+# A credit and a copyright statement on one line, apart by " / ", " | ", "; " or a spaced dash:
+# timm's "Hacked together by / Copyright 2020, Ross Wightman" (in hundreds of its files), sglang's
+# "Adapted from HuggingFace Transformers; Copyright 2024 The Qwen team".
+_CREDIT_APART_RE = re.compile(r"\s+[/|]\s+|;\s+|\s+[-\u2013\u2014]\s+")
+
+
+def credited_copyright(text: str) -> str:
+    """The copyright statement that follows a credit on the same line (with a year, so that prose
+    such as "see the docs - copyright notices" is none); "" when there is none."""
+    for m in _CREDIT_APART_RE.finditer(text):
+        rest = text[m.end():].strip()
+        if COPYRIGHT_RE.match(rest) and _YEAR_RE.search(rest) and is_copyright(rest):
+            return rest
+    return ""
+
+
 def is_copyright(text: str) -> bool:
     if _names_its_sign(text):
         return False

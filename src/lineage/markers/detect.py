@@ -11,6 +11,7 @@ from lineage.markers.attribution import (
     HOLDER_LINES,
     SPDX_COPYRIGHT_RE,
     SPDX_LICENCE_RE,
+    credited_copyright,
     is_copyright,
     may_name_holder,
     names_no_holder,
@@ -178,6 +179,8 @@ def _detect(
     elif is_copyright(text):
         held = _holder_lines(seg, selected, consumed, last) if names_no_holder(text) else []
         out.append((0, Marker(line=line, kind="copyright", text=one_line(" ".join([text, *held])))))
+    elif credited := credited_copyright(text):
+        out.append((text.index(credited), Marker(line=line, kind="copyright", text=one_line(credited))))
 
     covered: list[tuple[int, int]] = []
     matches = phrase_matches(text, _mid_sentence(seg, selected))
