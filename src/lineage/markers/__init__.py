@@ -134,6 +134,10 @@ Other markers
   langchain/blob/.../kdbai.ipynb)" in langchain-community's ``kdbai.py`` is a reference for the
   reader, not where the code came from (``urls.is_document``).
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
+* ``licence_pointer``: a pointer to another project's licence for the code beside it ("Licence
+  at LICENSES/PYPERCLIP_LICENSE", pandas' copy of pyperclip; "See numpy license at <URL>");
+  ``project`` is the project named (:mod:`lineage.markers.pointers`). Not on a line whose phrase
+  marker says more, and never the Apache header's pointer to its own text.
 * ``copyright``: ``SPDX-FileCopyrightText: ...`` or text starting with "Copyright" (or ``©``)
   followed by a year, ``(c)``/``©``, a proper noun, or contributors/authors/team/project. A
   comment line of the word, sign and years alone ("Copyright (C) 2001-2018") names its holders on

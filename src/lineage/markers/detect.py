@@ -18,6 +18,7 @@ from lineage.markers.attribution import (
     notice_holder,
 )
 from lineage.markers.naming import project_from_text, repository_project
+from lineage.markers.pointers import licence_pointer
 from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
 from lineage.markers.urls import UrlInfo, find_urls, is_document, parse_url, without_urls
@@ -206,6 +207,12 @@ def _detect(
             for listed in _listed_sources(seg, selected, consumed, attached[-1].line if attached else last):
                 out.append((len(text), phrase_marker(listed.line + 1, kind, f"{head} … {listed.text}", listed.text)))
 
+    pointer = licence_pointer(text) if not matches else None  # a phrase's own line says it better
+    if pointer is not None:
+        start, project, repository = pointer
+        out.append((start, Marker(line=line, kind="licence_pointer", text=one_line(text[start:]),
+                                  repository=repository, project=project)))
+        covered.append((start, len(text)))
     for start, _, url in find_urls(text):
         if any(a <= start < b for a, b in covered):
             continue

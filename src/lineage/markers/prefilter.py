@@ -26,6 +26,7 @@ HINTS: tuple[str, ...] = (
     "originally from",  # "This file is originally from ..." (vocabulary._ORIGINALLY_FROM)
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
+    "license at", "licence at", "license is at", "licence is at",  # licence pointers (pointers)
 )
 # Lines read around a hit: a phrase's source, URL or "with A->B" may sit up to two lines below
 # it, a line's judgement looks at the line above, and a copyright line of years alone takes its

@@ -17,6 +17,7 @@ MARKER_KINDS: tuple[str, ...] = (
     "spdx",
     "copyright",
     "vendored",  # a vendoring record outside the file (lineage.index.vendoring)
+    "licence_pointer",  # "Licence at LICENSES/PYPERCLIP_LICENSE" (lineage.markers.pointers)
 )
 
 MAX_TEXT = 200
