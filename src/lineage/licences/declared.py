@@ -6,8 +6,9 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
 * core metadata: a wheel's ``*.dist-info/METADATA`` or an sdist's ``PKG-INFO``, else a
   ``pyproject.toml`` ``[project] license`` (a string is PEP 639's SPDX expression; a table's
   ``text`` is read like METADATA ``License``);
-* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``COPYING``/
-  ``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB.
+* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``LICENSES``/``COPYING``/
+  ``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB;
+  one whose name says third-party or bundled is for included code (``LicenceFile.included_code``).
   Files inside the top ``*.dist-info`` count as the root's. A licence file in a sub-folder (a
   vendored library's) governs the files under that folder; one inside a vendored copy's own
   ``*.dist-info`` (``setuptools/_vendor/packaging-24.2.dist-info/LICENSE.APACHE``) governs the
@@ -70,8 +71,14 @@ if TYPE_CHECKING:
     from lineage.sources import Source
 
 MAX_LICENCE_FILE_BYTES = 1 << 20
-_LICENCE_NAME_RE = re.compile(r"^(?:LICEN[CS]E|COPYING|COPYRIGHT|NOTICE|THIRD[_-]PARTY[_-]LICEN[CS]ES)"
+# "LICENSES" too: numba 0.60's wheel keeps cloudpickle's BSD-3-Clause text in its dist-info's
+# ``LICENSES.third-party``, and its vendored ``numba/cloudpickle/`` read "licence-notice" missing.
+_LICENCE_NAME_RE = re.compile(r"^(?:LICEN[CS]ES?|COPYING|COPYRIGHT|NOTICE|THIRD[_-]PARTY[_-]LICEN[CS]ES)"
                               r"(?:[._-][A-Za-z0-9._-]*)?$", re.IGNORECASE)
+# A licence file whose name says it holds other software's licences (``THIRD_PARTY_LICENSES``,
+# ``LICENSES.third-party``, ``LICENSES_bundled.txt``) is for included code, as one that opens saying
+# so (:func:`for_included_code`): its holders and licences are that code's, not the release's.
+_INCLUDED_NAME_RE = re.compile(r"third[_. -]?party|bundled", re.IGNORECASE)
 _NOT_TEXT = (".py", ".pyc", ".pyi", ".so", ".pyd", ".c", ".h", ".cpp", ".cu", ".json", ".html", ".js")
 
 # Trove licence classifiers -> SPDX (the unambiguous ones; "BSD License" could be 2- or 3-clause
@@ -454,7 +461,12 @@ def for_included_code(text: str) -> bool:
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
+<<<<<<< HEAD
     sha256, expression, copyrights, lines, included, retained = _licence_text_facts(data)
+=======
+    sha256, expression, copyrights, lines, included = _licence_text_facts(data)
+    included = included or bool(_INCLUDED_NAME_RE.search(posixpath.basename(path)))
+>>>>>>> user70-folder-links
     if path.lower().endswith(_MARKDOWN_SUFFIXES):
         copyrights = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in copyrights))
         retained = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in retained))

@@ -132,7 +132,11 @@ Other markers
   and a path) and is not part of a phrase marker. Not one to a document (a notebook, Markdown,
   reST, HTML, text, PDF or image file): "See the example [notebook](https://github.com/KxSystems/
   langchain/blob/.../kdbai.ipynb)" in langchain-community's ``kdbai.py`` is a reference for the
-  reader, not where the code came from (``urls.is_document``).
+  reader, not where the code came from (``urls.is_document``). Nor one to a folder (a ``tree`` view
+  of a path without a suffix): tornado 4.5's "See the `file receiver
+  demo <https://github.com/tornadoweb/tornado/tree/master/demos/file_upload/>`_" points the reader
+  at examples, and was the marker of salt 3006.9's vendored ``ext/tornado/web.py`` over its folder
+  (``urls.is_folder_link``).
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
 * ``licence_pointer``: a pointer to another project's licence for the code beside it ("Licence
   at LICENSES/PYPERCLIP_LICENSE", pandas' copy of pyperclip; "See numpy license at <URL>");

@@ -21,7 +21,7 @@ from lineage.markers.naming import project_from_text, repository_project
 from lineage.markers.pointers import licence_pointer
 from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
-from lineage.markers.urls import UrlInfo, find_urls, is_document, parse_url, without_urls
+from lineage.markers.urls import UrlInfo, find_urls, is_document, is_folder_link, parse_url, without_urls
 from lineage.markers.vocabulary import (
     KNOWN_RE,
     REPL_START_RE,
@@ -217,7 +217,7 @@ def _detect(
         if any(a <= start < b for a, b in covered):
             continue
         info = parse_url(url)
-        if info.repository and info.ref and info.path and not is_document(info.path):
+        if info.repository and info.ref and info.path and not is_document(info.path) and not is_folder_link(url):
             if _cited_for_a_fault(seg, start, selected):
                 continue
             shown = text if len(" ".join(text.split())) <= MAX_TEXT else url

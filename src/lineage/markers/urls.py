@@ -32,6 +32,21 @@ def is_document(path: str) -> bool:
     return path.lower().endswith(_DOCUMENT_SUFFIXES)
 
 
+# A repository's folder view: GitHub's and the Hugging Face Hub's ``/tree/<ref>/``, GitLab's ``/-/tree/``.
+_FOLDER_VIEW_RE = re.compile(r"^[^#?]*?/tree/", re.IGNORECASE)
+
+
+def is_folder_link(url: str) -> bool:
+    """Whether a URL shows a folder of a repository, not a file (see the ``url`` kind in
+    lineage.markers): a ``tree`` view whose last path part has no suffix (tornado 4.5's ``web.py``
+    docstring: "See the `file receiver demo <https://github.com/tornadoweb/tornado/tree/master/
+    demos/file_upload/>`_"). Not a ``blob`` URL ending in ``/``: a docstring may wrap a file's URL
+    there (sglang 0.5.23's ``phi4mm_utils.py``: ".../transformers/blob/v4.30.0/src/" and
+    "transformers/models/t5/modeling_t5.py#L435" on the next line)."""
+    bare = url.split("#", 1)[0].split("?", 1)[0].rstrip("/")
+    return bool(_FOLDER_VIEW_RE.match(bare)) and "." not in bare.rsplit("/", 1)[-1]
+
+
 def without_urls(text: str) -> str:
     return _URL_RE.sub(" ", text)
 
