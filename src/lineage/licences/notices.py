@@ -10,8 +10,9 @@ comment signs and quotes folded, so a header wrapped at any width still matches.
 
 Rules (phrases of the licences' own standard headers or texts):
 
-* ``Apache-2.0``: "licensed under the apache license, version 2.0" (the appendix header), or the
-  text's title "apache license version 2.0, january 2004".
+* ``Apache-2.0``: "licensed under [the terms of] the apache license, version 2.0" (the appendix
+  header), not after "dual" (a choice: packaging's heads), or the text's title "apache license
+  version 2.0, january 2004".
 * ``MIT``: "permission is hereby granted, free of charge, to any person obtaining a copy" together
   with "the above copyright notice and this permission notice shall be included" (without that
   condition it is MIT-0, which we do not claim).
@@ -84,8 +85,12 @@ def fold(text: str) -> str:
     return _SPACE_RE.sub(" ", _FOLD_RE.sub(" ", text.lower())).strip()
 
 
-_APACHE_RE = re.compile(r"licensed under the apache license,? (?:version |v)2\.0|apache license,? version 2\.0,? "
-                        r"january 2004")
+# "Licensed under the terms of the Apache License, Version 2.0" says the same as the appendix header.
+# Not after "dual": "dual licensed under the terms of the Apache License, Version 2.0, and the BSD
+# License" (packaging's heads, vendored by wheel, pip, setuptools) offers a choice, which the
+# notice's ids (all of them apply) cannot state; and its "the BSD License" names no one licence.
+_APACHE_RE = re.compile(r"(?<!dual )licensed under (?:the terms of )?the apache license,? (?:version |v)2\.0|"
+                        r"apache license,? version 2\.0,? january 2004")
 _MIT_GRANT = "permission is hereby granted, free of charge, to any person obtaining a copy"
 _MIT_CONDITION = "the above copyright notice and this permission notice shall be included"
 # A notice that names its licence in words ("Released under the terms of the `2-Clause BSD
