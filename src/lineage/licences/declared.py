@@ -461,12 +461,8 @@ def for_included_code(text: str) -> bool:
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
-<<<<<<< HEAD
     sha256, expression, copyrights, lines, included, retained = _licence_text_facts(data)
-=======
-    sha256, expression, copyrights, lines, included = _licence_text_facts(data)
     included = included or bool(_INCLUDED_NAME_RE.search(posixpath.basename(path)))
->>>>>>> user70-folder-links
     if path.lower().endswith(_MARKDOWN_SUFFIXES):
         copyrights = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in copyrights))
         retained = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in retained))
