@@ -359,6 +359,19 @@ def test_linked_holders_name_one_third_party() -> None:
     assert named[2].name == "Jay Shah, Ann Lee and Tri Dao"
 
 
+def test_one_third_party_is_named_one_way() -> None:
+    # vLLM 0.32: "LightLLM" (a header's words) and "lightllm" (a URL's repository) were two parties
+    url = "# Adapted from https://github.com/qorg/quick_kit/blob/main/k.py\n"
+    words = "# Taken from https://github.com/QOrg/Quick-Kit/blob/main/quick_kit/k.py\n"
+    files = [_index("up/k1.py", url + _body(1)), _index("up/k2.py", words + _body(2)),
+             _index("up/k3.py", words + _body(3))]
+    origins = upstream_origins(files, [0, 0, 0], [OWN_NAMES], TARGET_NAMES, P)
+    assert [o.name for o in origins] == ["Quick-Kit"] * 3
+    two = MatchParams(origin_third_party_one_spelling=0)
+    apart = upstream_origins(files, [0, 0, 0], [OWN_NAMES], TARGET_NAMES, two)
+    assert [o.name for o in apart] == ["quick_kit", "Quick-Kit", "Quick-Kit"]
+
+
 def test_holders_are_not_linked_by_words_that_name_no_one() -> None:
     assert holder_persons("Meta Platforms, Inc. and affiliates") == {"meta platforms"}
     assert holder_persons("NVIDIA CORPORATION & AFFILIATES") == {"nvidia corporation"}

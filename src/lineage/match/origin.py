@@ -477,7 +477,7 @@ def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own
     origins = [file_origin(f, own_names[u], target, p, holders[u] | package_holders[(u, _package(f.path))],
                            licensed[u])
                for f, u in zip(files, upstream_of, strict=True)]
-    return _folder_majority(files, _linked_names(files, upstream_of, origins, p), p)
+    return _folder_majority(files, _one_spelling(upstream_of, _linked_names(files, upstream_of, origins, p), p), p)
 
 
 def _root_holders(package: str, group: Sequence[FileIndex]) -> frozenset[str]:
@@ -622,3 +622,21 @@ def _common_person(names: Sequence[str]) -> str:
     if not counts:
         return min(names)
     return spelled[min(counts, key=lambda key: (-counts[key], key))]
+
+
+def _one_spelling(upstream_of: Sequence[int], origins: list[Origin], p: MatchParams) -> list[Origin]:
+    """An upstream's third parties whose names are one name as PyPI compares them (case, ``-_.``)
+    are one third party, named as most of its files spell it (ties: a spelling with capitals, the
+    project's own styling, then the first alphabetically): vLLM 0.32's "LightLLM" (a header's
+    words) and "lightllm" (a URL's repository) were two rows of summary.md's third-party table."""
+    if not p.origin_third_party_one_spelling:
+        return origins
+    spellings: dict[tuple[int, str], Counter[str]] = {}
+    for o, u in zip(origins, upstream_of, strict=True):
+        if o.kind == THIRD_PARTY and o.name:
+            spellings.setdefault((u, canonicalize_name(o.name)), Counter())[o.name] += 1
+    chosen = {key: min(c, key=lambda n: (-c[n], n == n.lower(), n)) for key, c in spellings.items() if len(c) > 1}
+    if not chosen:
+        return origins
+    return [replace(o, name=chosen.get((u, canonicalize_name(o.name)), o.name)) if o.kind == THIRD_PARTY and o.name
+            else o for o, u in zip(origins, upstream_of, strict=True)]

@@ -969,6 +969,10 @@ class MatchParams:
     # third party, named after the group's most common holder: vLLM 0.32's flash-attention files
     # name "Tri Dao" alone or with co-authors, which summary.md listed as five third parties.
     origin_third_party_linked_names: int = knob(1, 0, 1)
+    # With 1, an upstream's third parties whose names are one name as PyPI compares them (case,
+    # "-", "_", ".") are one, named as most of their files spell it: vLLM 0.32's "LightLLM" and
+    # "lightllm", "FlashMLA" and "flashmla", "ATOM" and "atom" were separate third parties.
+    origin_third_party_one_spelling: int = knob(1, 0, 1)
     # A copyright holder named by at least this share of an upstream's (or of one of its top-level
     # packages') files that name a holder is one of its own, not a third party.
     origin_own_holder_share: float = knob(0.3, 0.0, 1.0)
