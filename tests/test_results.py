@@ -448,6 +448,35 @@ def test_a_dotted_name_of_a_packages_function_resolves_to_the_file_defining_it()
     assert resolve("# Copied from quill.lichen.get_shape") == "quill/lichen.py"
 
 
+def test_a_package_and_its_class_name_the_file_defining_the_class() -> None:
+    """sentence-transformers 3.3's "based on the 🤗 Transformers :class:`~transformers.Trainer`"
+    named transformers' ``__init__.py``; the class is ``trainer.py``'s (the longest definition:
+    ``utils/dummy_pt_objects.py`` holds a three-line stand-in of the same name)."""
+    from lineage.index import Definition, FileIndex
+    from lineage.markers import find_markers
+    from lineage.markers.paths import resolve_marker_path, top_level_definers
+
+    files = [FileIndex("quill/__init__.py", "", 0, definitions=[Definition("Local", "class", 3, 9)]),
+             FileIndex("quill/runner.py", "", 0, definitions=[Definition("Runner", "class", 10, 400)]),
+             FileIndex("quill/utils/stand_ins.py", "", 0, definitions=[Definition("Runner", "class", 1, 3),
+                                                                       Definition("Twin", "class", 1, 5)]),
+             FileIndex("quill/other.py", "", 0, definitions=[Definition("Twin", "class", 1, 5)])]
+    ups = {f.path for f in files}
+    by_name: dict[str, list[str]] = {}
+    for p in ups:
+        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+    defined = top_level_definers(files)
+
+    def resolve(text: str) -> str:
+        [m] = find_markers(['"""', text, '"""', "x = 1"])
+        return resolve_marker_path(m, ups, by_name, defined)
+
+    assert resolve("This runner is based on the Quill :class:`~quill.Runner`, with changes.") == "quill/runner.py"
+    # defined by the package's own __init__.py, or a tie of equal lengths: the package
+    assert resolve("This is based on the Quill :class:`~quill.Local`.") == "quill/__init__.py"
+    assert resolve("This is based on the Quill :class:`~quill.Twin`.") == "quill/__init__.py"
+
+
 def test_named_files_say_which_marked_files_name_a_file_the_upstream_no_longer_holds() -> None:
     """24 of sglang 0.5.23's 29 marked files without copied code name a vLLM file that 0.32.0
     no longer holds (``vllm/utils.py`` of v0.7.3): the reason they hold no copied code, which the

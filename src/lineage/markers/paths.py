@@ -21,6 +21,12 @@ class _Definition(Protocol):
     @property
     def qualname(self) -> str: ...
 
+    @property
+    def start(self) -> int: ...
+
+    @property
+    def end(self) -> int: ...
+
 
 class _DefiningFile(Protocol):
     """What :func:`top_level_definers` reads of a :class:`lineage.index.FileIndex` (not imported:
@@ -34,13 +40,17 @@ class _DefiningFile(Protocol):
 
 
 def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, list[str]],
-                        defined: Mapping[str, Sequence[str]] | None = None) -> str:
+                        defined: Mapping[str, Sequence[tuple[str, int]]] | None = None) -> str:
     """The upstream path a marker names, if it exists there: exactly, or as a path suffix, or
     else the one upstream file of its name that shares the most trailing folders with it (at
     least one: vllm-ascend's "adapted from vllm/worker/gpu_worker.py" names vLLM 0.7's
     ``vllm/v1/worker/gpu_worker.py``, not ``vllm/worker/tpu_worker.py``); "" when none or a tie.
-    ``defined``: the upstream files defining each top-level function or class name
-    (:func:`top_level_definers`), for a package's attribute (:func:`_package_attribute`)."""
+    ``defined``: the upstream files defining each top-level function or class name, with the
+    definition's length (:func:`top_level_definers`), for a package's attribute
+    (:func:`_package_attribute`). A marker that names a package and a class or function of it
+    (sentence-transformers 3.3's "based on the 🤗 Transformers :class:`~transformers.Trainer`":
+    the package ``transformers``, the symbol ``Trainer``) names the file defining it below the
+    package, not the package's ``__init__.py``, when the ``__init__.py`` does not define it."""
     if not marker.path:
         return ""
     path = marker.path.strip("/")
@@ -55,6 +65,9 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     # in a URL, is that file only)
     module = path[:-3]
     found = _resolve_path(f"{module}/__init__.py", up_paths, by_name)
+    symbol = marker.symbol.split(".", 1)[0]
+    if found and symbol and defined is not None and found not in {p for p, _ in defined.get(symbol, ())}:
+        return _defining_file(found.rsplit("/", 1)[0] + "/", symbol, defined) or found
     # an attribute lives in a module file: a package's __init__.py is not taken for a module the
     # upstream no longer holds ("vllm.model_executor.layers.gone" names no layers/__init__.py)
     for _ in range(_DOTTED_ATTRIBUTE_PARTS):
@@ -66,29 +79,44 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
 
 
 def _package_attribute(module: str, up_paths: set[str], by_name: dict[str, list[str]],
-                       defined: Mapping[str, Sequence[str]]) -> str:
+                       defined: Mapping[str, Sequence[tuple[str, int]]]) -> str:
     """The file a package's public function or class named by a dotted name is defined in: a
     package re-exports names from its private modules ("based on ``scipy.signal.get_window``"
     names ``scipy/signal/windows/_windows.py``, which scipy.signal's ``__init__.py`` imports;
     "based on scipy.ndimage.distance_transform_edt", ``scipy/ndimage/_morphology.py``), and no
-    ``scipy/signal/get_window.py`` was ever removed. The one file below the package that defines
-    that name at its top level; "" when none (a module the upstream no longer holds) or several."""
+    ``scipy/signal/get_window.py`` was ever removed. The file below the package that defines that
+    name at its top level (:func:`_defining_file`); "" when none (a module the upstream no longer
+    holds) or a tie."""
     package, _, name = module.rpartition("/")
     init = _resolve_path(f"{package}/__init__.py", up_paths, by_name) if package else ""
     if not init:
         return ""
-    folder = init.rsplit("/", 1)[0] + "/"
-    definers = sorted({p for p in defined.get(name, ()) if p.startswith(folder)})
-    return definers[0] if len(definers) == 1 else ""
+    return _defining_file(init.rsplit("/", 1)[0] + "/", name, defined)
 
 
-def top_level_definers(files: Iterable[_DefiningFile]) -> dict[str, list[str]]:
-    """Each top-level function or class name of ``files``, with the paths of the files defining it."""
-    out: dict[str, list[str]] = {}
+def _defining_file(folder: str, name: str, defined: Mapping[str, Sequence[tuple[str, int]]]) -> str:
+    """The one file below ``folder`` that defines ``name`` at its top level; of several, the one
+    whose definition is the longest, strictly: the implementation, not a placeholder (transformers
+    4.46's ``Trainer`` is ``trainer.py``'s, not ``utils/dummy_pt_objects.py``'s three-line stand-in
+    for installs without torch); "" when none, or on a tie."""
+    lengths: dict[str, int] = {}
+    for path, length in defined.get(name, ()):
+        if path.startswith(folder):
+            lengths[path] = max(length, lengths.get(path, 0))
+    ranked = sorted(lengths.items(), key=lambda item: (-item[1], item[0]))
+    if not ranked or (len(ranked) > 1 and ranked[1][1] == ranked[0][1]):
+        return ""
+    return ranked[0][0]
+
+
+def top_level_definers(files: Iterable[_DefiningFile]) -> dict[str, list[tuple[str, int]]]:
+    """Each top-level function or class name of ``files``, with the paths of the files defining
+    it and the definition's length in lines."""
+    out: dict[str, list[tuple[str, int]]] = {}
     for f in files:
         for d in f.definitions:
             if "." not in d.qualname:
-                out.setdefault(d.qualname, []).append(f.path)
+                out.setdefault(d.qualname, []).append((f.path, d.end - d.start + 1))
     return out
 
 
