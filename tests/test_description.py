@@ -90,7 +90,7 @@ def test_summary_quotes_the_targets_statement_naming_the_upstream(tmp_path: Path
     t = treegen.write_tree(tmp_path / "tgt", target)
     u = treegen.write_tree(tmp_path / "up", upstream)
     out = tmp_path / "out"
-    assert main(["compare", str(t), str(u), "--out", str(out), "--formats", "none", "-q",
+    assert main(["compare", str(t), str(u), "--out", str(out), "-q",
                  "--no-cache", "--jobs", "1"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert summary["format_version"] >= 14
@@ -100,6 +100,8 @@ def test_summary_quotes_the_targets_statement_naming_the_upstream(tmp_path: Path
     markdown = (out / "summary.md").read_text()
     assert "## Reuse the target's description states: 1" in markdown
     assert "`README.md` line 3: \u201cWe reused code from" in markdown
+    bom = json.loads((out / "lineage.cdx.json").read_text())  # and the CycloneDX pedigree's notes
+    assert "the target's description states (" in bom["metadata"]["component"]["pedigree"]["notes"]
     index = (out / "html" / "index.html").read_text(encoding="utf-8")  # the HTML view's first page too
     quoted = "We reused code from [upcore](https://github.com/up-org/upcore)."
     assert f"<code>README.md</code> line 3: \u201c{quoted}\u201d" in index

@@ -167,10 +167,13 @@ def cyclonedx_bom(comparison: Comparison, fields: list[list[tuple[str, str, int,
                                      licenses=[LicenseExpression(licence)] if licence else [],
                                      copyright=[Copyright(text=h) for h in holders]) if occurrences else None
         ancestors.append(_component(u, label, f"upstream-{n}", evidence=evidence))
+    # what the target's own description says it took (summary.json declared_reuse), said beside them
+    declared = "".join(f"; the target's description states ({s['upstream']}, {s['path']} line {s['line']}): "
+                       f"\"{s['text']}\"" for s in comparison.declared_reuse)
     target = _component(comparison.target, comparison.target.info.label, "target",
                         pedigree=Pedigree(ancestors=ancestors, notes=(
                             "Ancestors: upstreams the target holds copied code from; evidence.occurrences "
-                            "lists every copied region (lineage)")))
+                            "lists every copied region (lineage)" + declared)))
     digests = "\n".join([comparison.target.tree_digest, *(u.tree_digest for u in comparison.upstreams)])
     metadata = BomMetaData(component=target, timestamp=created_at())
     metadata.tools.components.add(Component(name="lineage", version=__version__, type=ComponentType.APPLICATION))
