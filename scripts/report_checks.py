@@ -492,6 +492,13 @@ def check_summary_json(r: Report) -> list[Check]:
 # ---------------------------------------------------------------------------------------------
 
 
+def shown_marker(marker: str) -> str:
+    """A marker as a list table's cell shows it: its first MARKER_CUT characters, without the
+    space a cut may end on (a Markdown cell's edge spaces are no text: transformers' deit marker
+    "...The HuggingFace Inc. team" cut after "Inc. ")."""
+    return marker[:MARKER_CUT].strip()
+
+
 def md_cell(text: str) -> str:
     """A cell's text as written from the input (md_code/md_text undone)."""
     text = text.strip()
@@ -574,7 +581,7 @@ def check_summary_md(r: Report) -> list[Check]:
                 want = [row.target_path, f"{row.code_lines:,}", f"{row.verbatim_code_lines:,}",
                         f"{row.near_code_lines:,}"]
             upstream = row.marker_path if key == "marked_without_copied" else row.upstream_path
-            want += [upstream or "–", row.marker[:MARKER_CUT]]
+            want += [upstream or "–", shown_marker(row.marker)]
             got = [md_cell(c) for c in cells]
             if key == "marked_without_copied" and got[4].endswith(" (not in the trees compared)"):
                 got[4] = md_cell(got[4].removesuffix(" (not in the trees compared)"))

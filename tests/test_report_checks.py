@@ -162,3 +162,10 @@ def test_all_of_leaves_a_licence_with_its_exception_bare() -> None:
     assert rc.all_of({"MIT", "Apache-2.0 OR BSD-3-Clause"}) == ["(Apache-2.0 OR BSD-3-Clause) AND MIT"]
     assert rc.all_of({"Apache-2.0 OR MIT"}) == ["Apache-2.0 OR MIT"]
     assert rc.all_of(set()) == []
+
+
+def test_a_marker_cut_on_a_space_is_shown_without_it() -> None:
+    marker = "Copyright 2021 Facebook AI Research (FAIR), Ross Wightman, The HuggingFace Inc. team. All rights"
+    assert rc.shown_marker(marker) == marker[:79]  # the cut lands after "Inc. ": the cell holds "Inc."
+    assert rc.shown_marker("Adapted from x") == "Adapted from x"
+    assert rc.md_cell(f" {marker[:80]} ") == rc.shown_marker(marker)

@@ -4,6 +4,7 @@ they name, and a report end to end (marked files, headline, caches that follow a
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import pandas as pd
@@ -133,8 +134,9 @@ def test_a_vendored_marker_names_its_declared_distribution_only() -> None:
     hooks = Marker(line=0, kind="vendored", text="vendored pyproject-hooks==1.0.0 (x/vendor.txt)",
                    project="pyproject-hooks")
     assert marker_names_upstream(hooks, {"pyproject_hooks"})
-    # a marker written in the file comes before the record's (it is the more specific)
-    own = Marker(line=3, kind="adapted_from", text="Adapted from cachecontrol", project="cachecontrol")
+    # a marker written in the file comes before the record's when it is the more specific
+    own = Marker(line=3, kind="adapted_from", text="Adapted from cachecontrol/adapter.py",
+                 path="cachecontrol/adapter.py", project="cachecontrol")
     assert file_marker([own, m], {"cachecontrol"}) == (own, 0)
     assert file_marker([m], {"requests"}) == (None, 1)
     # ... but a record says more than a copyright line naming the upstream's authors
@@ -619,8 +621,26 @@ def test_a_record_goes_before_a_marker_that_only_mentions_its_project_in_passing
                           "adoption of the packaging library.")
     assert marker_names_upstream(passing, {"packaging"})  # its text mentions the name ...
     assert file_marker([passing, record], {"packaging"}) == (record, 1)  # ... the record says whence
-    own = Marker(line=3, kind="adapted_from", text="Adapted from packaging", project="packaging")
+    own = Marker(line=3, kind="adapted_from", text="Adapted from https://github.com/pypa/packaging",
+                 repository="pypa/packaging", project="packaging")
     assert file_marker([passing, own, record], {"packaging"}) == (own, 1)
+
+
+def test_a_record_goes_before_a_marker_naming_only_its_project() -> None:
+    """pip 24.3.1 --vendored: the vendored ``pkg_resources/__init__.py`` holds setuptools' own
+    "Ported from ``setuptools`` to avoid introducing an import inter-dependency:" (line 3573); a
+    bare project name says less than the ``setuptools==70.3.0`` record, which marks the file."""
+    record = Marker(line=0, kind="vendored", text="vendored setuptools==70.3.0 (pip/_vendor/vendor.txt)",
+                    ref="70.3.0", path="pkg_resources/__init__.py", project="setuptools")
+    bare = Marker(line=3573, kind="ported_from", project="setuptools",
+                  text="Ported from ``setuptools`` to avoid introducing an import inter-dependency:")
+    names = {"setuptools", "pkg_resources"}
+    assert file_marker([bare, record], names) == (record, 1)
+    # a path or symbol under the project still says more than the record
+    symbol = replace(bare, text="Ported from setuptools.dist.Distribution", symbol="setuptools.dist.Distribution")
+    assert file_marker([symbol, record], names) == (symbol, 0)
+    # without a record, the bare marker marks the file
+    assert file_marker([bare], names) == (bare, 0)
 
 
 def test_a_folder_named_after_the_upstream_marks_the_files_at_its_own_paths() -> None:

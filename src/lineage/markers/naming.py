@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 
 from packaging.utils import canonicalize_name
 
@@ -134,6 +135,14 @@ def _names_by_reference(marker: Marker, wanted: Sequence[str]) -> bool:
         _leads_with(path_parts, name) or _leads_with(symbol_parts, name) for name in wanted)
 
 
+def _names_beyond_project(marker: Marker, wanted: Sequence[str]) -> bool:
+    """Whether a provenance marker's repository, or (without one) its path or symbol, names one
+    of ``wanted``: a reference a vendoring record, which pins only a name, does not give."""
+    if marker.repository:
+        return _names_by_reference(marker, wanted)
+    return bool(marker.path or marker.symbol) and _names_by_reference(replace(marker, project=""), wanted)
+
+
 def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker | None, int]:
     """The marker that makes a file count as marked for an upstream, and how many provenance
     markers of the file name something else.
@@ -144,10 +153,14 @@ def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker
     names another of the upstreams: the record says where the file came from, the text what it
     drew on (pip's ``_vendor/rich/syntax.py`` is rich's file, whatever it says of Pygments, when
     both releases are upstreams); a marker written in the file naming the record's own project
-    stays first, as the more specific, when its own reference names it (repository, project,
-    path or symbol): a passing mention in a marker pointing elsewhere is not (pipenv 2024.0.1's
-    vendored ``packaging/version.py``: "taken from pkg_resources.parse_version setuptools prior to
-    it's adoption of the packaging library" was its marker, not the ``packaging==21.3`` record).
+    stays first, as the more specific, when its own reference names it and says more than the
+    record's pinned name: a repository, path or symbol (:func:`_names_beyond_project`). A passing
+    mention in a marker pointing elsewhere is not (pipenv 2024.0.1's vendored
+    ``packaging/version.py``: "taken from pkg_resources.parse_version setuptools prior to it's
+    adoption of the packaging library" was its marker, not the ``packaging==21.3`` record), nor
+    the project's bare name, often the vendored code's own words about itself (pip 24.3.1's
+    ``_vendor/pkg_resources/__init__.py`` line 3573, setuptools' "Ported from ``setuptools`` to
+    avoid introducing an import inter-dependency", hid the ``setuptools==70.3.0`` record).
     """
     wanted = _wanted(names)
     provenance = [m for m in markers if not is_attribution(m)]
@@ -156,7 +169,7 @@ def file_marker(markers: Sequence[Marker], names: Iterable[str]) -> tuple[Marker
         records = [m for m in naming if m.kind == "vendored"]
         if records:
             own = _wanted([records[0].project])
-            naming = [m for m in naming if m.kind == "vendored" or _names_by_reference(m, own)]
+            naming = [m for m in naming if m.kind == "vendored" or _names_beyond_project(m, own)]
         return naming[0], len(provenance) - len(naming)
     holders = [m for m in markers if m.kind == "copyright" and marker_names_upstream(m, wanted)]
     return (holders[0] if holders else None), len(provenance)
