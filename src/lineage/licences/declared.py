@@ -65,6 +65,7 @@ from lineage.licences.notices import (
 )
 from lineage.markers import find_markers
 from lineage.markers.attribution import may_name_holder
+from lineage.markers.pointers import named_licence_file
 from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
 if TYPE_CHECKING:
@@ -79,6 +80,9 @@ _LICENCE_NAME_RE = re.compile(r"^(?:LICEN[CS]ES?|COPYING|COPYRIGHT|NOTICE|THIRD[
 # ``LICENSES.third-party``, ``LICENSES_bundled.txt``) is for included code, as one that opens saying
 # so (:func:`for_included_code`): its holders and licences are that code's, not the release's.
 _INCLUDED_NAME_RE = re.compile(r"third[_. -]?party|bundled", re.IGNORECASE)
+# Also a licence file named after another project (:func:`lineage.markers.pointers.named_licence_file`:
+# dask's ``dask/array/NUMPY_LICENSE.txt``, which its numpy-derived functions point to): that
+# project's licence and holders, for code the release includes, so ``included_code``.
 _NOT_TEXT = (".py", ".pyc", ".pyi", ".so", ".pyd", ".c", ".h", ".cpp", ".cu", ".json", ".html", ".js")
 
 # Trove licence classifiers -> SPDX (the unambiguous ones; "BSD License" could be 2- or 3-clause
@@ -176,12 +180,27 @@ class SourceLicence:
         return (self._root_copyrights(notices=False, included=False)
                 or self._root_copyrights(included=False))
 
+    def folder_copyrights(self, path: str) -> tuple[tuple[str, ...], str]:
+        """(copyright lines, licence file) of the deepest sub-folder licence file above ``path``
+        that has any and is not for included code, else ``((), "")``: a file without lines of its
+        own is under its folder's holders as under its folder's licence (:meth:`folder_licence`):
+        numpy's ``numpy/ma/extras.py`` under ``numpy/ma/LICENSE``'s "University of Georgia and
+        Pierre G.F. Gerard-Marchant", not the root's NumPy Developers."""
+        best: LicenceFile | None = None
+        for f in self.files:
+            if f.folder and f.role == "licence" and f.copyrights and not f.included_code and (
+                    path.startswith(f.folder + "/")) and (best is None or len(f.folder) > len(best.folder)):
+                best = f
+        return (best.copyrights, best.path) if best is not None else ((), "")
+
     def folder_licence(self, path: str) -> tuple[str, str]:
         """(expression, licence file) of the deepest sub-folder licence file above ``path``; the
         choice it offers, and the file that says so, when one of that folder's files offers one."""
         best: LicenceFile | None = None
         for f in self.files:
-            if f.folder and f.expression and (path.startswith(f.folder + "/")) and (
+            # a licence file for included code speaks for that code alone (dask's
+            # dask/array/NUMPY_LICENSE.txt is not the licence of dask's own files there)
+            if f.folder and f.expression and not f.included_code and (path.startswith(f.folder + "/")) and (
                     best is None or len(f.folder) > len(best.folder)):
                 best = f
         if best is None:
@@ -191,10 +210,13 @@ class SourceLicence:
 
     def governing_files(self, path: str) -> tuple[LicenceFile, ...]:
         """The licence and NOTICE files that speak for ``path``: those of the deepest sub-folder
-        above it that has any (a vendored library's), else the root's."""
-        folders = [f.folder for f in self.files if f.folder and path.startswith(f.folder + "/")]
+        above it that has any (a vendored library's), else the root's; and the licence files for
+        included code of deeper folders above it, which add their holders to these, not replace
+        them (dask's ``dask/array/NUMPY_LICENSE.txt`` beside dask's own root licence)."""
+        above = [f for f in self.files if not f.folder or path.startswith(f.folder + "/")]
+        folders = [f.folder for f in above if f.folder and not f.included_code]
         folder = max(folders, key=len) if folders else ""
-        return tuple(f for f in self.files if f.folder == folder)
+        return tuple(f for f in above if f.folder == folder or (f.included_code and len(f.folder) > len(folder)))
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -209,7 +231,7 @@ class SourceLicence:
 
 def _is_licence_file(path: str) -> bool:
     name = posixpath.basename(path)
-    return bool(_LICENCE_NAME_RE.match(name)) and not name.lower().endswith(_NOT_TEXT)
+    return bool(_LICENCE_NAME_RE.match(name) or named_licence_file(name)) and not name.lower().endswith(_NOT_TEXT)
 
 
 def _folder(path: str) -> str:
@@ -462,7 +484,9 @@ def for_included_code(text: str) -> bool:
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
     sha256, expression, copyrights, lines, included, retained = _licence_text_facts(data)
-    included = included or bool(_INCLUDED_NAME_RE.search(posixpath.basename(path)))
+    name = posixpath.basename(path)
+    included = included or bool(_INCLUDED_NAME_RE.search(name)) or (
+        not _LICENCE_NAME_RE.match(name) and bool(named_licence_file(name)))
     if path.lower().endswith(_MARKDOWN_SUFFIXES):
         copyrights = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in copyrights))
         retained = tuple(dict.fromkeys(_MARKDOWN_LINK_RE.sub(r"\1", c) for c in retained))

@@ -9,7 +9,10 @@ pyperclip) and "See numpy license at https://github.com/numpy/numpy/blob/master/
 * the licence file's own name: ``PYPERCLIP_LICENSE``, ``HAVEN_MIT``, ``LICENSE.pyperclip``,
   ``LICENSE-xarray.txt`` (its name beside a licence word, or a file in a ``LICENSES/`` folder);
 * else a code host URL's repository (``numpy/numpy`` -> ``numpy``);
-* else the word before "licence" when it is a name ("See numpy license at ...").
+* else the word before "licence" when it is a name ("See numpy license at ...");
+* or, without "licence at", "See" and a code host URL to a repository's own licence file at its
+  root ("See https://github.com/numpy/numpy/blob/master/LICENSE.txt" above dask's copy of numpy's
+  ``_parse_einsum_input``): the repository's project (:func:`_see_licence_url`).
 
 Never a licence's name ("the MIT license at ..."), a pronoun ("its licence at the top") or a
 licence text's own URL: the Apache header's "a copy of the License at
@@ -29,6 +32,9 @@ _POINTER_RE = re.compile(
 _LICENCE_WORDS = r"(?:licen[cs]e|copying|mit|bsd|apache|notice)"
 _STEM_RE = re.compile(rf"^(?:(?P<before>[A-Za-z][\w.-]*?)[_.-]{_LICENCE_WORDS}|{_LICENCE_WORDS}[_.-]"
                       rf"(?P<after>[A-Za-z][\w-]*?))(?:\.(?:txt|md|rst))?$", re.IGNORECASE)
+# "See" then a URL: a pointer when the URL is a repository's root licence file (LICENSE, COPYING).
+_SEE_URL_RE = re.compile(r"\bsee\s*:?\s+(?P<where>https?://\S+)", re.IGNORECASE)
+_ROOT_LICENCE_RE = re.compile(r"(?:licen[cs]e|copying)(?:\.(?:txt|md|rst))?", re.IGNORECASE)
 # Words before "licence" that name no project: articles, pronouns, licence names and families.
 _NOT_NAMES = frozenset({
     "a", "an", "the", "this", "that", "its", "their", "our", "my", "his", "her", "your", "see", "same",
@@ -55,7 +61,37 @@ def licence_pointer(text: str) -> tuple[int, str, str] | None:
             project, start = word, m.start("name")
         if project:
             return start, project.lower(), repository
+    return _see_licence_url(text)
+
+
+def _see_licence_url(text: str) -> tuple[int, str, str] | None:
+    """"See URL" where the URL is a repository's own licence file at its root: the pointer names
+    the repository's project. A licence file in a folder may be a third party's (numpy's
+    ``numpy/ma/LICENSE``), and a bare URL without "See" is read as a URL marker elsewhere."""
+    for m in _SEE_URL_RE.finditer(text):
+        info = parse_url(m.group("where").rstrip(".,;:)]}'\""))
+        if info.repository and _ROOT_LICENCE_RE.fullmatch(info.path):
+            project = repository_project(info.repository)
+            if project:
+                return m.start(), project.lower(), info.repository
     return None
+
+
+# A licence file named after a project, the project's name before the licence word.
+_NAMED_FILE_RE = re.compile(r"^(?P<before>[A-Za-z][\w.-]*?)[_.-](?:licen[cs]es?|copying)(?:\.(?:txt|md|rst))?$",
+                            re.IGNORECASE)
+
+
+def named_licence_file(name: str) -> str:
+    """The project a licence file's name puts before its licence word (``NUMPY_LICENSE.txt`` ->
+    ``numpy``, dask's copy of numpy's licence beside the numpy functions it carries), or ``""``
+    for a licence's or a generic name (``MIT_LICENSE``, ``THE-LICENSE``) or a version."""
+    m = _NAMED_FILE_RE.match(name)
+    found = m.group("before") if m else ""
+    if not found or re.fullmatch(r"[\d.]+", found) or found.lower() in _NOT_NAMES or re.match(
+            _LICENCE_WORDS, found, re.IGNORECASE):
+        return ""
+    return found.lower()
 
 
 def _file_project(where: str) -> str:

@@ -20,8 +20,9 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   ``OR`` is fine when either choice is).
 * ``upstream_copyrights``: the upstream file's copyright lines when one names a holder, else the
   upstream root licence files' (their NOTICE files' only when the licence files name no holder:
-  ``SourceLicence.file_fallback_copyrights``) (``"; "``-joined); ``upstream_copyrights_from``:
-  ``file``, ``source`` or ``""``.
+  ``SourceLicence.file_fallback_copyrights``), but those of the licence file of the sub-folder it
+  sits in when that names a holder (``SourceLicence.folder_copyrights``: numpy's ``numpy/ma/``)
+  (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``folder:<licence file>``, ``source`` or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
@@ -371,8 +372,11 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label])
         # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
         # target could keep or miss: the release's holders speak for that file as for one without
+        folder_copyrights, folder_file = source.folder_copyrights(up_path)
         if holders(up_file.copyrights):
             up_copyrights, copyrights_from = up_file.copyrights, "file"
+        elif holders(folder_copyrights):
+            up_copyrights, copyrights_from = folder_copyrights, f"folder:{folder_file}"
         else:
             up_copyrights = source.file_fallback_copyrights
             copyrights_from = "source" if up_copyrights else ""
