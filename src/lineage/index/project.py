@@ -9,6 +9,9 @@ metadata (``*.dist-info/METADATA``, ``PKG-INFO``: ``Name``, ``Home-page``, ``Pro
 origin rules (:mod:`lineage.match.origin`) use it to know a project's own names: which markers
 and copyright lines name the target, and which name an upstream itself. The requirements only
 name a third party's distribution in summary.md's advice (:mod:`lineage.results.third_party`).
+The statements of reuse in its description (:attr:`ProjectInfo.reuse`: the metadata's long
+description, else a checkout's README; :mod:`lineage.markers.description`) are summary.md's
+"Reuse the target's description states".
 """
 
 from __future__ import annotations
@@ -102,7 +105,8 @@ def package_roots(paths: Iterable[str]) -> frozenset[str]:
 
 @dataclass(frozen=True)
 class ProjectInfo:
-    """A project's own names; every field is sorted and deduplicated."""
+    """A project's own names, requirements and statements of reuse; every field is sorted and
+    deduplicated."""
 
     name: str = ""  # distribution name as declared ("sglang")
     repositories: tuple[str, ...] = ()  # "owner/name" of every forge URL in the metadata
