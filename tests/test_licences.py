@@ -1162,3 +1162,30 @@ def test_a_notice_copied_mid_file_keeps_the_licence_notice(run_compare, kept: bo
     assert row["upstream_licence"] == "BSD-3-Clause" and row["upstream_licence_from"] == "notice"
     assert row["keeps_licence_notice"] == ("yes" if kept else "no")
     assert ("licence-notice" in row["missing"]) == (not kept)
+
+
+def test_a_vendored_dist_info_without_record_governs_the_package_named_after_it(run_compare, tmp_path: Path) -> None:
+    """flit_core 3.10.1's ``vendor/tomli-1.2.3.dist-info`` holds LICENSE and METADATA, no RECORD:
+    its licence is the vendored ``tomli/`` folder's beside it, not a licence of nothing."""
+    from lineage.licences.declared import read_source_licence
+    from lineage.sources import open_source
+
+    mit = "MIT License\n\n" + HEADERS["MIT"].replace("# ", "").replace("#", "")
+    target = {"tgt/vendor/up_pkg/__init__.py": _body(1), "tgt/own.py": _body(1),
+              "tgt/vendor/up_pkg-1.0.dist-info/METADATA": "Name: up-pkg\nVersion: 1.0\n",
+              "tgt/vendor/up_pkg-1.0.dist-info/LICENSE": mit,
+              "tgt/vendor/other-2.0.dist-info/LICENSE": mit,  # no folder named after it: its own folder
+              'pyproject.toml': '[project]\nname = "tgt"\nlicense = "BSD-3-Clause"\n'}
+    root = treegen.write_tree(tmp_path / "t", target)
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    assert [(f.path, f.folder) for f in lic.files] == [
+        ("tgt/vendor/other-2.0.dist-info/LICENSE", "tgt/vendor/other-2.0.dist-info"),
+        ("tgt/vendor/up_pkg-1.0.dist-info/LICENSE", "tgt/vendor/up_pkg")]
+    comparison = run_compare(target, [("up", _upstream("MIT"))])
+    ob = comparison.obligations.set_index("target_path")
+    vendored, own = ob.loc["tgt/vendor/up_pkg/__init__.py"], ob.loc["tgt/own.py"]
+    assert (vendored["target_licence"], vendored["target_licence_from"]) == (
+        "MIT", "folder:tgt/vendor/up_pkg-1.0.dist-info/LICENSE")
+    assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
+    assert (own["target_licence"], own["target_licence_from"]) == ("BSD-3-Clause", "declared")

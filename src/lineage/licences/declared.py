@@ -12,7 +12,8 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   Files inside the top ``*.dist-info`` count as the root's. A licence file in a sub-folder (a
   vendored library's) governs the files under that folder; one inside a vendored copy's own
   ``*.dist-info`` (``setuptools/_vendor/packaging-24.2.dist-info/LICENSE.APACHE``) governs the
-  package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root.
+  package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root; without a
+  RECORD, the package folder beside it named after it (:func:`_named_package_folders`).
 
 A licence text's part for software bundled as binaries (numpy's and scipy's wheels append
 "This binary distribution of SciPy also bundles the following software:" and, per library, a
@@ -637,6 +638,21 @@ def _text_decides_variant(declared: str, declared_from: str, files: list[Licence
     return same[0], f"licence files: {paths} (METADATA License named {ids[0]})"
 
 
+def _named_package_folders(dist_info: str, present: set[str]) -> set[str]:
+    """The package folders a vendored dist-info without a RECORD speaks for: the folder beside it
+    named after its distribution, as an import reads the name (flit_core 3.10.1 ships
+    ``flit_core/vendor/tomli-1.2.3.dist-info`` with LICENSE and METADATA only, beside
+    ``flit_core/vendor/tomli/``; its README says tomli's LICENSE is there). None when no such
+    folder holds a file: the licence then governs its own folder, as before."""
+    parent, stem = posixpath.split(dist_info)
+    name = stem[: -len(".dist-info")].rpartition("-")[0]
+    if not name:
+        return set()
+    tops = {re.sub(r"[-.]+", "_", form) for form in (name, name.lower())}
+    folders = {f"{parent}/{top}" if parent else top for top in tops}
+    return {folder for folder in folders if any(p.startswith(folder + "/") for p in present)}
+
+
 def read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
@@ -657,7 +673,8 @@ def read_source_licence(source: Source) -> SourceLicence:
                         parent = posixpath.dirname(found.folder)
                         listed = source.read(record) if record in present else b""
                         governed[found.folder] = {f"{parent}/{folder}" for folder in
-                                                  package_folders(record_files(listed))} if listed else set()
+                                                  package_folders(record_files(listed))} if listed else \
+                            _named_package_folders(found.folder, present)
                     # the vendored packages' licence: one entry per folder it governs (none: its own folder)
                     files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]
                 else:
