@@ -16,6 +16,7 @@ from lineage.results.obligations import (
     MISSING_KINDS,
     RELEASE_NOTICES,
     UNDER,
+    same_project,
     source_licence,
     split_copyrights,
     terms,
@@ -63,7 +64,10 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         out.append(f"Upstream {md_text(label)}: declared {_licence_words(lic.declared)}"
                    + (f" ({md_text(lic.declared_from)}{md_text(notices)})." if lic.declared_from
                       else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths))
-                   + _release_sentence(table, label, lic.declared_raw))
+                   + _release_sentence(table, label, lic.declared_raw)
+                   + (" It is a release of the target's own project (the same distribution name): its licensor "
+                      "owes it no statement of change, so `modification_notice` is `not required`."
+                      if same_project(comparison.target.project, u.project) else ""))
     out.append("")
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]
