@@ -10,8 +10,7 @@ import pytest
 import treegen
 from test_licences import HEADERS
 
-from lineage.index.project import ProjectInfo
-from lineage.results.obligations import same_project
+from lineage.index.project import ProjectInfo, same_distribution
 
 _body = treegen.distinctive_functions
 
@@ -34,9 +33,9 @@ def test_a_release_of_the_same_project_owes_no_modification_notice(run_compare, 
 
 
 def test_same_project_needs_a_declared_name() -> None:
-    assert same_project(ProjectInfo(name="Acme.Web"), ProjectInfo(name="acme-web"))
-    assert not same_project(ProjectInfo(name=""), ProjectInfo(name=""))
-    assert not same_project(ProjectInfo(name="acme"), ProjectInfo(name="acme-web"))
+    assert same_distribution(ProjectInfo(name="Acme.Web"), ProjectInfo(name="acme-web"))
+    assert not same_distribution(ProjectInfo(name=""), ProjectInfo(name=""))
+    assert not same_distribution(ProjectInfo(name="acme"), ProjectInfo(name="acme-web"))
 
 
 def test_the_summary_says_why_no_statement_of_change_is_owed(run_compare) -> None:

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
+from lineage.index.project import same_distribution
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, readable
 from lineage.licences.notices import copyright_key
 from lineage.report.markdown import md_code, md_table, md_text
@@ -16,7 +17,6 @@ from lineage.results.obligations import (
     MISSING_KINDS,
     RELEASE_NOTICES,
     UNDER,
-    same_project,
     source_licence,
     split_copyrights,
     terms,
@@ -67,7 +67,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
                    + _release_sentence(table, label, lic.declared_raw)
                    + (" It is a release of the target's own project (the same distribution name): its licensor "
                       "owes it no statement of change, so `modification_notice` is `not required`."
-                      if same_project(comparison.target.project, u.project) else ""))
+                      if same_distribution(comparison.target.project, u.project) else ""))
     out.append("")
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]

@@ -51,7 +51,7 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
   to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
   via GPL-3.0), ``not required`` otherwise (also when the file is an unmodified copy, when the
-  upstream is a release of the target's own project: :func:`same_project`, and for public
+  upstream is a release of the target's own project: :func:`lineage.index.project.same_distribution`, and for public
   domain); ``n/a`` for an unknown licence.
 * ``notice_files``, ``notice_lines``: the upstream's root NOTICE files and their non-blank lines,
   which an Apache-2.0 redistribution must reproduce (section 4(d)); ``notice_lines_missing``:
@@ -74,8 +74,8 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
-from packaging.utils import canonicalize_name
 
+from lineage.index.project import same_distribution
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
@@ -86,7 +86,6 @@ from lineage.results.schema import empty, typed
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
-    from lineage.index.project import ProjectInfo
 
 OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",
@@ -252,14 +251,6 @@ class _FileFacts:
     own_release: bool = False  # the upstream is an earlier release of the target's own project
 
 
-def same_project(target: ProjectInfo, upstream: ProjectInfo) -> bool:
-    """Whether both trees declare the same distribution name (PEP 503): the upstream is then a
-    release of the target's own project, whose licensor changes its own files without the
-    statement of change a licence asks of those it licenses (Apache-2.0 4(b): "You" is the
-    licensee; tornado 6.4.1 against 4.5.3)."""
-    return bool(target.name) and canonicalize_name(target.name) == canonicalize_name(upstream.name)
-
-
 _PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
 
 
@@ -404,7 +395,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
                                 copyrights_from, modified, source, up_file.changes,
                                 _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]),
-                                same_project(target.project, up_tree[label].project))
+                                same_distribution(target.project, up_tree[label].project))
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
