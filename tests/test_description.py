@@ -141,3 +141,14 @@ def test_statements_point_at_the_line_that_holds_their_phrase(lines: list[str], 
         # the phrase starts on the line named (it may run on to the next one)
         words = s.text[:s.after].split()
         assert words and words[-1].lower() in " ".join(text.splitlines()[s.line - 1:s.line + 1]).lower()
+
+
+def test_based_on_that_says_it_is_a_fork_states_reuse() -> None:
+    text = ("Quickget is an HTTP client that is based (forked) on Upget. It was forked off of Othget.\n\n"
+            "Quickget is based on Fastcore. Forked on a Tuesday.\n")
+    found = reuse_statements("README.md", text)
+    assert [(s.line, s.kind) for s in found] == [(1, "derived_from"), (1, "derived_from")]
+    assert [s.text for s in statements_naming(found, {"upget"})] == [
+        "Quickget is an HTTP client that is based (forked) on Upget."]
+    assert [s.text for s in statements_naming(found, {"othget"})] == ["It was forked off of Othget."]
+    assert statements_naming(found, {"fastcore"}) == []  # "based on" alone names a dependency

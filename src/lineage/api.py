@@ -43,7 +43,7 @@ from lineage.index.vendoring import (
     with_markers,
 )
 from lineage.markers import Marker, marker_names_upstream, mentions
-from lineage.markers.paths import resolve_marker_path, top_level_definers
+from lineage.markers.paths import names_target_module, resolve_marker_path, top_level_definers
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
@@ -155,6 +155,24 @@ def markers(target: str | os.PathLike[str], names: Sequence[str] = (), include_a
                 continue
             rows.append({"target_path": f.path, **dataclasses.asdict(m)})
     return MarkerList(rows, len(tree.files))
+
+
+def _without_own_module_markers(target: TreeIndex, up_tops: set[str], up_paths: set[str],
+                                by_name: dict[str, list[str]],
+                                defined: dict[str, list[tuple[str, int]]]) -> TreeIndex:
+    """``target`` without the provenance markers naming its own modules under a package name it
+    shares with an upstream (:func:`lineage.markers.paths.names_target_module`): they name no
+    upstream, whatever the shared name says."""
+    shared = top_modules(target) & up_tops
+    if not shared:
+        return target
+    paths = {f.path for f in target.files}
+    drop = {f.path: [m for m in f.markers if names_target_module(
+        m, paths, shared, resolve_marker_path(m, up_paths, by_name, defined))] for f in target.files}
+    if not any(drop.values()):
+        return target
+    return dataclasses.replace(target, files=[dataclasses.replace(
+        f, markers=[m for m in f.markers if m not in drop[f.path]]) if drop[f.path] else f for f in target.files])
 
 
 def compare(target: str | os.PathLike[str], upstreams: Sequence[str | os.PathLike[str]], *,
@@ -339,6 +357,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         by_name.setdefault(posixpath.basename(u.path), []).append(u.path)
     up_path_set = {u.path for u in up_files}
     defined = top_level_definers(up_indexes)  # a dotted name's package attribute (resolve_marker_path)
+    target = _without_own_module_markers(target, set().union(*up_tops), up_path_set, by_name, defined)
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
     attributed: list[bool] = []  # the file's markers name an upstream

@@ -15,7 +15,9 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "derived / adapted / ported / copied / forked / extracted from" (their marker kinds: forked is
   ``derived_from``, extracted ``taken_from``);
 * "a derivative / fork / port / copy / modified version of" (``derived_from``, ``ported_from``,
-  ``copied_from``, ``modified_from``).
+  ``copied_from``, ``modified_from``);
+* "forked off (of)", and "based on" that says it is a fork: "based (forked) on" (niquests 3.11.0:
+  "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``.
 
 Not "based on" nor "built on (top of)": in a description they say what the project depends on
 ("SQLModel is based on Pydantic and SQLAlchemy", sqlmodel 0.0.22; "Built on top of the 🤗
@@ -47,6 +49,7 @@ _TAKEN = (r"(?:re-?used?|reuses|borrow(?:ed|s)?|t(?:ook|akes?)|includ(?:es?|ed)|
           r"(?:code|implementation|source(?:\s+code)?|parts|files|modules)\s+(?:from|of)")
 _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
+    r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
     r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of)\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
@@ -102,6 +105,8 @@ def _kind(m: re.Match[str]) -> str:
         return "taken_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
+    if m.group("fork"):
+        return "derived_from"
     return _NOUN_KINDS[" ".join(m.group("noun").lower().split())]
 
 

@@ -153,3 +153,19 @@ def _resolve_path(path: str, up_paths: set[str], by_name: dict[str, list[str]]) 
     if scored and scored[0][0] >= least and (len(scored) == 1 or scored[1][0] < scored[0][0]):
         return scored[0][1]
     return ""
+
+
+def names_target_module(marker: Marker, target_paths: set[str], shared_tops: set[str], upstream_found: str) -> bool:
+    """Whether a provenance marker's dotted name names the target's own module, not the upstream's:
+    a fork that keeps the upstream's package name (urllib3-future 2.12.900 is ``urllib3``) writes
+    "Based on :class:`urllib3.backend.BaseBackend`" of its own ``urllib3/backend/``, which urllib3
+    2.2.3 lacks. So: no repository, a dotted name (not a file path written out) under a top-level
+    package both trees hold (``shared_tops``), the upstream holding no file it names
+    (``upstream_found`` empty: :func:`resolve_marker_path`), and the target holding the module
+    or package exactly."""
+    if marker.kind in ("vendored", "folder", "copyright", "spdx") or marker.repository or upstream_found:
+        return False  # a record's or a holder's name is no reference to a module
+    path = marker.path.strip("/")
+    if not _from_dotted_name(marker, path) or path.split("/", 1)[0] not in shared_tops:
+        return False
+    return path in target_paths or f"{path[:-3]}/__init__.py" in target_paths
