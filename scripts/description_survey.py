@@ -53,7 +53,8 @@ def main() -> int:
         info = _from_metadata(found[1])
         project = canonicalize_name(info.name or archive.name)
         if project not in releases:  # one release per project is enough to read its description
-            releases[project] = (info.names(), reuse_statements(found[0], found[1].decode("utf-8", "replace"), True))
+            releases[project] = (info.names(authors=False),
+                                 reuse_statements(found[0], found[1].decode("utf-8", "replace"), True))
     print(f"{len(releases)} projects, {sum(len(s) for _, s in releases.values())} statements")
     for project, (own, statements) in sorted(releases.items()):
         if args.all:

@@ -115,12 +115,16 @@ class ProjectInfo:
     # the sentences of its description that state reuse (lineage.markers.description)
     reuse: tuple[ReuseStatement, ...] = ()
 
-    def names(self) -> set[str]:
-        """Lower-case names a marker or copyright line may use for this project."""
+    def names(self, authors: bool = True) -> set[str]:
+        """Lower-case names a marker or copyright line may use for this project; without
+        ``authors``, its distribution and repository names only (a description's "the HuggingFace
+        team" names no one of the team's many projects: datasets 3.1.0's was read as naming
+        accelerate and peft)."""
         out = {self.name.lower(), self.name.lower().replace("-", "_")}
         for repo in self.repositories:
             out |= {repo.lower(), repo.split("/", 1)[1].lower()}
-        out |= {a.lower() for a in self.authors}
+        if authors:
+            out |= {a.lower() for a in self.authors}
         return {n for n in out if n}
 
 

@@ -26,13 +26,13 @@ Transformers ecosystem", trl 0.12.1), not what it took.
 A metadata file's headers other than ``Summary`` and ``Description`` are not read: a ``License``
 field's text says "a derivative work that is based on" of any work, and libcst's lists the files
 "derived from the standard library". :func:`statements_naming` decides, per comparison, which
-statements name an upstream: one of its names (its distribution name, repositories, authors and
-label, :meth:`lineage.index.project.ProjectInfo.names`; not its package names, which may be common
-words: PyYAML's ``yaml``) after the phrase in the same sentence: a name as a whole project name in
-the text outside URLs (:func:`lineage.markers.naming.mentions`: "vllm-ascend" does not name vLLM;
-a link's label does), an ``owner/name`` as a repository URL's (typer's badge link into
-``fastapi/typer`` does not name FastAPI). "Unlike vLLM, it was adapted from FlashInfer" names
-FlashInfer only.
+statements name an upstream: one of its names (its distribution name, repositories and label,
+:meth:`lineage.index.project.ProjectInfo.names` without authors, whom many projects share: "the
+HuggingFace team"; not its package names, which may be common words: PyYAML's ``yaml``) after the
+phrase in the same sentence: a name as a whole project name in the text outside URLs
+(:func:`lineage.markers.naming.mentions`: "vllm-ascend" does not name vLLM; a link's label does),
+an ``owner/name`` as a repository URL's (typer's badge link into ``fastapi/typer`` does not name
+FastAPI). "Unlike vLLM, it was adapted from FlashInfer" names FlashInfer only.
 """
 
 from __future__ import annotations

@@ -156,7 +156,7 @@ class Comparison:
         own = {n.lower() for n in self.target_names} | self.target.project.names()
         out: list[dict[str, object]] = []
         for tree, label in zip(self.upstreams, self.upstream_names, strict=True):
-            names = (tree.project.names() | {tree.info.label.lower()}) - own
+            names = (tree.project.names(authors=False) | {tree.info.label.lower()}) - own
             out += [{"upstream": label, "path": s.path, "line": s.line, "kind": s.kind, "text": s.text}
                     for s in statements_naming(self.target.project.reuse, names)]
         return out
