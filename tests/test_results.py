@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import pandas as pd
 import pytest
@@ -365,18 +366,20 @@ def test_a_marker_path_resolves_by_its_trailing_folders() -> None:
     assert resolve("vllm/kernels/batch_invariant.py") == ""  # the name alone is not enough
 
 
-def _marker_path_resolver(ups: set[str]) -> Callable[[str], str]:
-    """Resolve the one marker of a comment line against these upstream paths."""
+def _marker_path_resolver(ups: set[str], files: Sequence[Any] = (), docstring: bool = False) -> Callable[[str], str]:
+    """Resolve the one marker of a comment line (``docstring``: of a docstring line) against these
+    upstream paths, and the definitions of ``files`` (FileIndex records) for a package's attribute."""
     from lineage.markers import find_markers
-    from lineage.markers.paths import resolve_marker_path
+    from lineage.markers.paths import resolve_marker_path, top_level_definers
 
     by_name: dict[str, list[str]] = {}
     for p in ups:
         by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
+    defined = top_level_definers(files) if files else None
 
     def resolve(text: str) -> str:
-        [m] = find_markers([text, "x = 1"])
-        return resolve_marker_path(m, ups, by_name)
+        [m] = find_markers(['"""', text, '"""', "x = 1"] if docstring else [text, "x = 1"])
+        return resolve_marker_path(m, ups, by_name, defined)
 
     return resolve
 
@@ -419,8 +422,6 @@ def test_a_dotted_name_of_a_packages_function_resolves_to_the_file_defining_it()
     from a private module, the file that defines it at its top level."""
     from lineage.index import FileIndex
     from lineage.index.records import Definition
-    from lineage.markers import find_markers
-    from lineage.markers.paths import resolve_marker_path, top_level_definers
 
     files = [FileIndex("quill/__init__.py", "", 0), FileIndex("quill/sedge/__init__.py", "", 0),
              FileIndex("quill/sedge/shapes/_shapes.py", "", 0,
@@ -430,16 +431,7 @@ def test_a_dotted_name_of_a_packages_function_resolves_to_the_file_defining_it()
              FileIndex("quill/moss/_a.py", "", 0, definitions=[Definition("twin", "function", 1, 2)]),
              FileIndex("quill/moss/_b.py", "", 0, definitions=[Definition("twin", "function", 1, 2)]),
              FileIndex("quill/lichen.py", "", 0, definitions=[Definition("get_shape", "function", 1, 2)])]
-    ups = {f.path for f in files}
-    by_name: dict[str, list[str]] = {}
-    for p in ups:
-        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
-    defined = top_level_definers(files)
-
-    def resolve(text: str) -> str:
-        [m] = find_markers([text, "x = 1"])
-        return resolve_marker_path(m, ups, by_name, defined)
-
+    resolve = _marker_path_resolver({f.path for f in files}, files)
     assert resolve("# Based on quill.sedge.get_shape, with a mask") == "quill/sedge/shapes/_shapes.py"
     # a name no file below the package defines is still a module the upstream no longer holds,
     # and a method's name or a definer outside the package is none; two definers are a tie
@@ -453,24 +445,13 @@ def test_a_package_and_its_class_name_the_file_defining_the_class() -> None:
     named transformers' ``__init__.py``; the class is ``trainer.py``'s (the longest definition:
     ``utils/dummy_pt_objects.py`` holds a three-line stand-in of the same name)."""
     from lineage.index import Definition, FileIndex
-    from lineage.markers import find_markers
-    from lineage.markers.paths import resolve_marker_path, top_level_definers
 
     files = [FileIndex("quill/__init__.py", "", 0, definitions=[Definition("Local", "class", 3, 9)]),
              FileIndex("quill/runner.py", "", 0, definitions=[Definition("Runner", "class", 10, 400)]),
              FileIndex("quill/utils/stand_ins.py", "", 0, definitions=[Definition("Runner", "class", 1, 3),
                                                                        Definition("Twin", "class", 1, 5)]),
              FileIndex("quill/other.py", "", 0, definitions=[Definition("Twin", "class", 1, 5)])]
-    ups = {f.path for f in files}
-    by_name: dict[str, list[str]] = {}
-    for p in ups:
-        by_name.setdefault(p.rsplit("/", 1)[-1], []).append(p)
-    defined = top_level_definers(files)
-
-    def resolve(text: str) -> str:
-        [m] = find_markers(['"""', text, '"""', "x = 1"])
-        return resolve_marker_path(m, ups, by_name, defined)
-
+    resolve = _marker_path_resolver({f.path for f in files}, files, docstring=True)
     assert resolve("This runner is based on the Quill :class:`~quill.Runner`, with changes.") == "quill/runner.py"
     # defined by the package's own __init__.py, or a tie of equal lengths: the package
     assert resolve("This is based on the Quill :class:`~quill.Local`.") == "quill/__init__.py"
