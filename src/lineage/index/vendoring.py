@@ -235,7 +235,10 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     files) shares only ``__init__.py`` with resolvelib's paths. Nor is a folder the upstream
     holds at the same place below one of its own top-level packages (:func:`_own_layout`) a copy:
     a renamed fork carries it with the rest (tf-keras 2.17's ``tf_keras/api/_v1/keras/`` is keras
-    2.15's ``keras/api/_v1/keras/``, its API tree, not keras vendored into tf_keras)."""
+    2.15's ``keras/api/_v1/keras/``, its API tree, not keras vendored into tf_keras). Nor is a
+    folder inside a package of the target bearing that package's own name: keras 3.6's
+    ``keras/_tf_keras/keras/`` (its ``tf.keras`` API namespace) against keras 2.15 is keras'
+    own name again, not keras 2 vendored into keras 3 (49 files marked for it before)."""
     covered_set = set(covered_paths)
     roots = package_roots(paths)
     target_tops = {top.path for top in top_level(paths) if top.package}
@@ -251,6 +254,8 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
             continue
         for i in range(1, len(parts) - 1):
             rest = "/".join(parts[i:])
+            if parts[i] == parts[0]:
+                continue  # its own package's name again: the target's own namespace, not a copy
             for name, canonical, tops, up_paths in wanted:
                 if canonicalize_name(parts[i]) != canonical or parts[i] not in tops:
                     continue
