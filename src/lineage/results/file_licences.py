@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -18,7 +18,13 @@ import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
 from lineage.licences.expressions import combine_all, normalise
-from lineage.licences.notices import CHANGE_MARKER_KINDS, change_statements, fold, source_notice_ids
+from lineage.licences.notices import (
+    CHANGE_MARKER_KINDS,
+    change_statements,
+    copyright_key,
+    fold,
+    source_notice_ids,
+)
 from lineage.markers import Marker
 
 if TYPE_CHECKING:
@@ -48,6 +54,18 @@ def head_comments(lines: Sequence[str], kinds: np.ndarray, limit: int) -> str:
     return "\n".join(lines[i] for i in range(n) if kinds[i] in (COMMENT, DOCSTRING))
 
 
+def distinct_copyrights(texts: Iterable[str]) -> tuple[str, ...]:
+    """Copyright lines, one per statement: a file that states one copyright twice (click 8.1.7's
+    parser.py, "Copyright 2001-2006 Gregory P. Ward. All rights reserved." in its docstring and
+    "Copyright 2001-2006 Gregory P. Ward" in a comment) credits one holder once; two lines are one
+    statement when their years and holder agree (:func:`copyright_key`), the first kept. A line
+    whose key is empty is kept as written."""
+    seen: dict[str, str] = {}
+    for text in texts:
+        seen.setdefault(copyright_key(text) or text, text)
+    return tuple(seen.values())
+
+
 def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Marker], head_lines: int
                  ) -> FileLicence:
     """``head_lines``: how many first lines are read for notices
@@ -56,7 +74,7 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
     folded = fold(head)
     ids = source_notice_ids(head, folded)
     spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)
-    copyrights = tuple(dict.fromkeys(m.text for m in markers if m.kind == "copyright"))
+    copyrights = distinct_copyrights(m.text for m in markers if m.kind == "copyright")
     changes = tuple(dict.fromkeys([*(fold(m.text) for m in markers if m.kind in CHANGE_MARKER_KINDS),
                                    *change_statements(head)]))
     if spdx:
