@@ -1,5 +1,5 @@
-"""A file's copyright lines are one per statement (lineage.results.file_licences.distinct_copyrights)."""
-from lineage.results.file_licences import distinct_copyrights
+"""A file's copyright lines are one per statement (lineage.licences.notices.distinct_copyrights)."""
+from lineage.licences.notices import distinct_copyrights
 
 
 def test_same_statement_twice_is_one() -> None:

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from license_expression import AND, OR, LicenseSymbol, LicenseWithExceptionSymbol
 
-from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, licence_ids, parse
+from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, licence_ids, parse, public_domain_alone
 
 PERMISSIVE, WEAK, STRONG = "permissive", "weak-copyleft", "strong-copyleft"
 
@@ -107,7 +107,7 @@ def _fits(node: object, target: str) -> Verdict:
 
 def compatible(upstream: str, target: str) -> Verdict:
     """Verdict for copying code under expression ``upstream`` into a project under ``target``."""
-    if not target and upstream and licence_ids(upstream) and all(map(asks_nothing, licence_ids(upstream))):
+    if not target and public_domain_alone(upstream):
         return Verdict("ok", "")  # public domain goes into any project (module docstring)
     if not upstream or not target:
         side = "upstream" if not upstream else "target"

@@ -52,6 +52,7 @@ import hashlib
 import posixpath
 import re
 import tomllib
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
@@ -187,27 +188,28 @@ class SourceLicence:
         own is under its folder's holders as under its folder's licence (:meth:`folder_licence`):
         numpy's ``numpy/ma/extras.py`` under ``numpy/ma/LICENSE``'s "University of Georgia and
         Pierre G.F. Gerard-Marchant", not the root's NumPy Developers."""
-        best: LicenceFile | None = None
-        for f in self.files:
-            if f.folder and f.role == "licence" and f.copyrights and not f.included_code and (
-                    path.startswith(f.folder + "/")) and (best is None or len(f.folder) > len(best.folder)):
-                best = f
+        best = self._deepest_folder_file(path, lambda f: f.role == "licence" and bool(f.copyrights))
         return (best.copyrights, best.path) if best is not None else ((), "")
 
     def folder_licence(self, path: str) -> tuple[str, str]:
         """(expression, licence file) of the deepest sub-folder licence file above ``path``; the
         choice it offers, and the file that says so, when one of that folder's files offers one."""
-        best: LicenceFile | None = None
-        for f in self.files:
-            # a licence file for included code speaks for that code alone (dask's
-            # dask/array/NUMPY_LICENSE.txt is not the licence of dask's own files there)
-            if f.folder and f.expression and not f.included_code and (path.startswith(f.folder + "/")) and (
-                    best is None or len(f.folder) > len(best.folder)):
-                best = f
+        best = self._deepest_folder_file(path, lambda f: bool(f.expression))
         if best is None:
             return "", ""
         stated = [(expression, statement) for folder, expression, statement in self.choices if folder == best.folder]
         return stated[0] if stated else (best.expression, best.path)
+
+    def _deepest_folder_file(self, path: str, wanted: Callable[[LicenceFile], bool]) -> LicenceFile | None:
+        """The ``wanted`` licence file of the deepest sub-folder above ``path``. Not one for
+        included code: it speaks for that code alone (dask's ``dask/array/NUMPY_LICENSE.txt`` is
+        neither the licence nor the holders of dask's own files there)."""
+        best: LicenceFile | None = None
+        for f in self.files:
+            if f.folder and not f.included_code and path.startswith(f.folder + "/") and wanted(f) and (
+                    best is None or len(f.folder) > len(best.folder)):
+                best = f
+        return best
 
     def governing_files(self, path: str) -> tuple[LicenceFile, ...]:
         """The licence and NOTICE files that speak for ``path``: those of the deepest sub-folder

@@ -135,6 +135,13 @@ def asks_nothing(licence: str) -> bool:
     return licence == PUBLIC_DOMAIN
 
 
+def public_domain_alone(expression: str) -> bool:
+    """Whether every licence id ``expression`` names asks nothing (:func:`asks_nothing`): public
+    domain alone; False for an expression that names none (unknown)."""
+    ids = licence_ids(expression) if expression else ()
+    return bool(ids) and all(map(asks_nothing, ids))
+
+
 def readable(expression: str) -> str:
     """``expression`` as a reviewer reads it: the public-domain id in words ("public domain")."""
     return expression.replace(PUBLIC_DOMAIN, "public domain")

@@ -318,6 +318,18 @@ def copyright_key(line: str) -> str:
     return f"{years} {holder(line)}".strip()
 
 
+def distinct_copyrights(texts: Iterable[str]) -> tuple[str, ...]:
+    """Copyright lines, one per statement, the first of each kept: two lines are one statement
+    when their years and holder agree (:func:`copyright_key`); a line without a key is kept as
+    written. A file that states one copyright twice (click 8.1.7's parser.py, "Copyright
+    2001-2006 Gregory P. Ward. All rights reserved." in its docstring and "Copyright 2001-2006
+    Gregory P. Ward" in a comment) credits its holder once, as ATTRIBUTION.md does."""
+    seen: dict[str, str] = {}
+    for text in texts:
+        seen.setdefault(copyright_key(text) or text, text)
+    return tuple(seen.values())
+
+
 def holders(lines: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({h for h in (holder(x) for x in lines if not is_template(x)) if h}))
 

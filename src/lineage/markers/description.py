@@ -72,7 +72,7 @@ class ReuseStatement:
 
     path: str  # the file it is in ("sglang-0.5.23.dist-info/METADATA", "README.md")
     line: int  # the line (1-based) the phrase is on
-    kind: str  # a marker kind: taken_from, derived_from, ..., based_on
+    kind: str  # a marker kind: taken_from, derived_from, adapted_from, ported_from, ...
     text: str  # the sentence, white space collapsed, at most _MAX_TEXT characters
     after: int  # where in ``text`` the phrase ends: a name before it is not what was reused
 

@@ -35,6 +35,8 @@ _STEM_RE = re.compile(rf"^(?:(?P<before>[A-Za-z][\w.-]*?)[_.-]{_LICENCE_WORDS}|{
 # "See" then a URL: a pointer when the URL is a repository's root licence file (LICENSE, COPYING).
 _SEE_URL_RE = re.compile(r"\bsee\s*:?\s+(?P<where>https?://\S+)", re.IGNORECASE)
 _ROOT_LICENCE_RE = re.compile(r"(?:licen[cs]e|copying)(?:\.(?:txt|md|rst))?", re.IGNORECASE)
+# Closing punctuation a pointer's path or URL ends a sentence with.
+_TRAILING = ".,;:)]}'\""
 # Words before "licence" that name no project: articles, pronouns, licence names and families.
 _NOT_NAMES = frozenset({
     "a", "an", "the", "this", "that", "its", "their", "our", "my", "his", "her", "your", "see", "same",
@@ -48,7 +50,7 @@ def licence_pointer(text: str) -> tuple[int, str, str] | None:
     """(where the pointer starts in ``text``, the project it names, the repository of its URL)
     for a comment pointing to a project's licence; None when it names none."""
     for m in _POINTER_RE.finditer(text):
-        where = m.group("where").rstrip(".,;:)]}'\"")
+        where = m.group("where").rstrip(_TRAILING)
         repository = ""
         if "://" in where:
             repository = parse_url(where).repository
@@ -69,7 +71,7 @@ def _see_licence_url(text: str) -> tuple[int, str, str] | None:
     the repository's project. A licence file in a folder may be a third party's (numpy's
     ``numpy/ma/LICENSE``), and a bare URL without "See" is read as a URL marker elsewhere."""
     for m in _SEE_URL_RE.finditer(text):
-        info = parse_url(m.group("where").rstrip(".,;:)]}'\""))
+        info = parse_url(m.group("where").rstrip(_TRAILING))
         if info.repository and _ROOT_LICENCE_RE.fullmatch(info.path):
             project = repository_project(info.repository)
             if project:
@@ -87,11 +89,7 @@ def named_licence_file(name: str) -> str:
     ``numpy``, dask's copy of numpy's licence beside the numpy functions it carries), or ``""``
     for a licence's or a generic name (``MIT_LICENSE``, ``THE-LICENSE``) or a version."""
     m = _NAMED_FILE_RE.match(name)
-    found = m.group("before") if m else ""
-    if not found or re.fullmatch(r"[\d.]+", found) or found.lower() in _NOT_NAMES or re.match(
-            _LICENCE_WORDS, found, re.IGNORECASE):
-        return ""
-    return found.lower()
+    return _project_name(m.group("before") if m else "").lower()
 
 
 def _file_project(where: str) -> str:
@@ -106,7 +104,13 @@ def _file_project(where: str) -> str:
         found = name.rsplit(".", 1)[0]  # a file of its own in a LICENSES/ folder
     else:
         return ""
+    return _project_name(found)
+
+
+def _project_name(found: str) -> str:
+    """``found`` when it can be a project's name; "" for a version, a word that names no project
+    or a licence's own name ("LICENSE-2.0.txt", ``MIT_LICENSE``)."""
     if not found or re.fullmatch(r"[\d.]+", found) or found.lower() in _NOT_NAMES or re.match(
             _LICENCE_WORDS, found, re.IGNORECASE):
-        return ""  # a version, a licence's own file ("LICENSE-2.0.txt")
+        return ""
     return found

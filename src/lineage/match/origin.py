@@ -50,8 +50,8 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    ``MatchParams.origin_folder_linked_holders``) votes: a folder of contributors' files, each by
    another holder (scipy's ``optimize/``: Cooke, Roy, Gubian, Virtanen), is no third party's
    package. Named after that group's most common holder, the evidence says how many files vote.
-   Files third-party by rule 3 do not vote: each says what *it* was adapted from, and a folder of such adaptations (vLLM
-   0.6's ``model_executor/models/``, most headers "Adapted from transformers") is the
+   Files third-party by rule 3 do not vote: each says what *it* was adapted from, and a folder of
+   such adaptations (vLLM 0.6's ``model_executor/models/``, most headers "Adapted from transformers") is the
    upstream's own work, its silent files (``interfaces.py``, ``registry.py``) included.
 6. ``own`` otherwise.
 
@@ -542,13 +542,22 @@ _GENERIC_PARTS = frozenset({"its affiliates", "affiliates", "inc", "inc.", "ltd"
                             "all rights reserved", "et al", "et al."})
 
 
+def _persons(name: str) -> list[tuple[str, str]]:
+    """(key as :func:`holder_key` makes it, spelling without a leading "the") of each person or
+    organisation a holder names; a part that names no one ("Inc.", "affiliates") is none."""
+    out = []
+    for part in _PERSON_SPLIT_RE.split(name):
+        key = holder_key(part)
+        if key and key not in _GENERIC_PARTS:
+            out.append((key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE)))
+    return out
+
+
 def holder_persons(name: str) -> frozenset[str]:
     """The persons or organisations a holder names, compared as :func:`holder_key` does ("Jay
-    Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"}); a part
-    that names no one ("Inc.", "affiliates") is no person; a holder of no other part is one."""
-    parts = (holder_key(part) for part in _PERSON_SPLIT_RE.split(name))
-    return frozenset(part for part in parts if part and part not in _GENERIC_PARTS) or frozenset(
-        {holder_key(name)})
+    Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"}); a holder
+    of no part that names someone is one (:func:`_persons`)."""
+    return frozenset(key for key, _ in _persons(name)) or frozenset({holder_key(name)})
 
 
 def linked_groups(names: Sequence[str]) -> list[int]:
@@ -596,9 +605,10 @@ def _linked_names(files: Sequence[FileIndex], upstream_of: Sequence[int], origin
     for u in sorted(set(upstream_of)):
         held = [k for k, (o, v) in enumerate(zip(origins, upstream_of, strict=True))
                 if v == u and o.kind == THIRD_PARTY and _by_copyright(files[k], o)]
-        roots = linked_groups([origins[k].name for k in held])
-        for root in set(roots):
-            group = [k for k, r in zip(held, roots, strict=True) if r == root]
+        groups: dict[int, list[int]] = {}
+        for k, root in zip(held, linked_groups([origins[k].name for k in held]), strict=True):
+            groups.setdefault(root, []).append(k)
+        for group in groups.values():
             if len({origins[k].name for k in group}) > 1:
                 name = _common_person([origins[k].name for k in group])
                 for k in group:
@@ -614,11 +624,9 @@ def _common_person(names: Sequence[str]) -> str:
     counts: Counter[str] = Counter()
     spelled: dict[str, str] = {}
     for name in names:
-        for part in _PERSON_SPLIT_RE.split(name):
-            key = holder_key(part)
-            if key and key not in _GENERIC_PARTS:
-                counts[key] += 1
-                spelled.setdefault(key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE))
+        for key, spelling in _persons(name):
+            counts[key] += 1
+            spelled.setdefault(key, spelling)
     if not counts:
         return min(names)
     return spelled[min(counts, key=lambda key: (-counts[key], key))]

@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage.index.project import same_distribution
-from lineage.licences.expressions import asks_nothing, choices, licence_ids, readable
-from lineage.licences.notices import copyright_key
+from lineage.licences.expressions import asks_nothing, choices, licence_ids, public_domain_alone, readable
+from lineage.licences.notices import distinct_copyrights
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
 from lineage.results.obligations import (
@@ -31,19 +31,13 @@ def _cell(text: object) -> str:
     return md_text(text)
 
 
-def _public_domain(expression: str) -> bool:
-    """Whether ``expression`` is public domain alone (asks nothing of a copied file)."""
-    ids = licence_ids(expression) if expression else ()
-    return bool(ids) and all(map(asks_nothing, ids))
-
-
 def _licence_words(expression: str, brief: bool = False) -> str:
     """A licence as summary.md and ATTRIBUTION.md write it: the expression in code, and, when it
     names public domain, that in words (unless ``brief``, with what it asks: nothing)."""
     if not expression:
         return md_code("unknown")
     ids = licence_ids(expression)
-    if _public_domain(expression):
+    if public_domain_alone(expression):
         asks = "" if brief else ": no copyright line or licence notice to keep"
         return f"{md_code(expression)} (public domain{asks})"
     if any(map(asks_nothing, ids)):
@@ -81,7 +75,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     conflicts = table[table["conflict"] == "yes"]
     unknown = int((table["conflict"] == "unknown").sum())
     out.append(f"- licence conflicts: {len(conflicts):,} pairs; compatibility unknown: {unknown:,}")
-    public = int(table["upstream_licence"].map(_public_domain).sum())
+    public = int(table["upstream_licence"].map(public_domain_alone).sum())
     if public:  # said only when there are such pairs: other reports read as before
         out.append(f"- upstream file in the public domain: {public:,} pairs (nothing to keep, compatible with "
                    "any licence)")
@@ -157,12 +151,9 @@ def attribution_markdown(comparison: Comparison) -> str:
         # one line per years and holder: a "Copyright ..." line first, then the line most rows
         # carry (elasticsearch's usual "Licensed to Elasticsearch B.V. under one or more
         # contributor", not the variant one of its files also holds)
-        credited: dict[str, str] = {}
-        for line in lines:
-            credited.setdefault(copyright_key(line) or line, line)
-        holders = sorted(credited.values())
+        holders = sorted(distinct_copyrights(lines))
         # public-domain files ask no credit; "none named" of them alone would read as a gap
-        public = all(map(_public_domain, rows["upstream_licence"]))
+        public = all(map(public_domain_alone, rows["upstream_licence"]))
         nobody = "(none named; public domain asks for none)" if public else "(none named)"
         out += ["", "Copyright holders to credit:", ""] + [f"- {md_text(h)}" for h in holders or [nobody]]
         if lic.notice_lines:

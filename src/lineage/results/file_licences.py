@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,7 @@ from lineage.licences.expressions import combine_all, normalise
 from lineage.licences.notices import (
     CHANGE_MARKER_KINDS,
     change_statements,
-    copyright_key,
+    distinct_copyrights,
     fold,
     source_notice_ids,
 )
@@ -52,18 +52,6 @@ def head_comments(lines: Sequence[str], kinds: np.ndarray, limit: int) -> str:
     """The comment and docstring lines among the first ``limit`` lines (``licence_head_lines``)."""
     n = min(len(lines), int(kinds.shape[0]), limit)
     return "\n".join(lines[i] for i in range(n) if kinds[i] in (COMMENT, DOCSTRING))
-
-
-def distinct_copyrights(texts: Iterable[str]) -> tuple[str, ...]:
-    """Copyright lines, one per statement: a file that states one copyright twice (click 8.1.7's
-    parser.py, "Copyright 2001-2006 Gregory P. Ward. All rights reserved." in its docstring and
-    "Copyright 2001-2006 Gregory P. Ward" in a comment) credits one holder once; two lines are one
-    statement when their years and holder agree (:func:`copyright_key`), the first kept. A line
-    whose key is empty is kept as written."""
-    seen: dict[str, str] = {}
-    for text in texts:
-        seen.setdefault(copyright_key(text) or text, text)
-    return tuple(seen.values())
 
 
 def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Marker], head_lines: int

@@ -204,7 +204,10 @@ def same_text(a: bytes, b: bytes) -> bool:
     """Whether two files hold the same text once their line endings are folded to LF: lark
     1.1.9's wheel ships CRLF files that poetry-core 1.9.1 vendors with LF, a checkout's or a
     build's doing, not a change to the code that asks for a modification notice."""
-    return a == b or a.replace(b"\r\n", b"\n").replace(b"\r", b"\n") == b.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    def lf(data: bytes) -> bytes:
+        return data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+
+    return a == b or lf(a) == lf(b)
 
 
 def _yes(flag: bool) -> str:
@@ -221,14 +224,16 @@ def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[s
     # (LicenceFile.retained_copyrights): pandas' LICENSE keeps pyperclip's for io/clipboard
     kept = {f.path: f.copyrights + f.retained_copyrights for f in licence_files}
     files = [f for f in licence_files if any(keeps_holders([c], kept[f.path]) for c in up_copyrights)]
-    if files and keeps_holders(up_copyrights, [c for f in files for c in kept[f.path]]):
-        return ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
+    if not files:
+        return ""
+    in_files = [c for f in files for c in kept[f.path]]
+    where = ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
+    if keeps_holders(up_copyrights, in_files):
+        return where
     # the file and its licence files together: libcst's tokenize.py names David Halter and the
     # root LICENSE the PSF, the two holders of parso's LICENSE (each notice is "included")
     rest = [c for c in up_copyrights if not keeps_holders([c], file_copyrights)]
-    if files and len(rest) < len(up_copyrights) and keeps_holders(rest, [c for f in files for c in kept[f.path]]):
-        return "file; " + ("folder:" if files[0].folder else "root:") + "; ".join(f.path for f in files)
-    return ""
+    return f"file; {where}" if len(rest) < len(up_copyrights) and keeps_holders(rest, in_files) else ""
 
 
 @dataclass(frozen=True)
