@@ -100,7 +100,6 @@ def test_offers_choice(text: str, offers: bool) -> None:
 
 def test_choices_are_the_disjunctive_normal_form() -> None:
     assert choices("Apache-2.0 OR BSD-2-Clause") == ("Apache-2.0", "BSD-2-Clause")
-    assert choices("(MIT OR Apache-2.0) AND BSD-3-Clause") == ("Apache-2.0 AND BSD-3-Clause", "BSD-3-Clause AND MIT")
     assert choices("MIT AND ISC") == ("MIT AND ISC",)  # no choice: the expression as given
     assert choices("MIT") == ("MIT",)
 
@@ -169,3 +168,23 @@ def test_a_vendored_dual_licensed_copy_keeps_its_choice(run_compare, tmp_path: P
     assert (row["target_licence"], row["target_licence_from"]) == ("Apache-2.0 OR BSD-2-Clause",
                                                                    f"folder:{info}/LICENSE")
     assert row["keeps_licence_notice"] == "yes"
+
+
+def test_choices_keep_the_order_offered() -> None:
+    # license-expression sorts its normal form by id; a reviewer reads the choices as written
+    assert choices("BSD-2-Clause OR Apache-2.0") == ("BSD-2-Clause", "Apache-2.0")
+    assert choices("(MIT OR Apache-2.0) AND BSD-3-Clause") == ("MIT AND BSD-3-Clause", "Apache-2.0 AND BSD-3-Clause")
+    assert choices("(BSD-3-Clause AND MIT) OR Apache-2.0") == ("BSD-3-Clause AND MIT", "Apache-2.0")
+
+
+def test_a_tie_goes_to_the_first_offered_not_the_first_in_the_alphabet(run_compare) -> None:
+    # PEP 639's expression in the project's own order (BSD first)
+    bsd_first = {"pyproject.toml": '[project]\nname = "up"\nlicense = "BSD-2-Clause OR Apache-2.0"\n',
+                 "LICENSE.APACHE": APACHE, "LICENSE.BSD": BSD2}
+    comparison = run_compare({"tgt/bare.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]},
+                             [("up", {"up/mod.py": _body(1), **bsd_first})])
+    row = comparison.obligations.iloc[0]
+    assert row["upstream_licence"] == "BSD-2-Clause OR Apache-2.0"
+    assert (row["upstream_licence_from"], row["missing"]) == ("declared; under BSD-2-Clause", "copyright; licence-notice")
+    summary = "\n".join(obligations_markdown(comparison))
+    assert "A choice: the recipient may take any one of `BSD-2-Clause`, `Apache-2.0`." in summary

@@ -20,7 +20,7 @@ import threading
 from collections.abc import Iterable
 from functools import lru_cache
 
-from license_expression import OR, ExpressionError, LicenseExpression, LicenseSymbol, get_spdx_licensing
+from license_expression import AND, OR, ExpressionError, LicenseExpression, LicenseSymbol, get_spdx_licensing
 
 _LICENSING = get_spdx_licensing()
 # A public-domain dedication is a licence of its own in lineage's tables: SPDX's list has no id for
@@ -117,16 +117,32 @@ def combine_any(expressions: Iterable[str]) -> str:
 
 
 def choices(text: str) -> tuple[str, ...]:
-    """The licences an expression lets a recipient choose between, each one whole set of terms:
-    ``A OR B`` gives ``(A, B)``, ``(A OR B) AND C`` gives ``(A AND C, B AND C)`` (the disjunctive
-    normal form, from ``license-expression``); an expression without a choice gives ``(text,)``."""
+    """The licences an expression lets a recipient choose between, each one whole set of terms, in
+    the order the expression offers them: ``A OR B`` gives ``(A, B)``, ``(A OR B) AND C`` gives
+    ``(A AND C, B AND C)`` (the disjunctive normal form, from ``license-expression``); an expression
+    without a choice gives ``(text,)``.
+
+    ``license-expression`` sorts the normal form's terms (and the licences inside each) by id, so
+    ``BSD-2-Clause OR Apache-2.0`` came back as ``(Apache-2.0, BSD-2-Clause)`` and a tie between
+    choices went to the first in the alphabet, not the first offered (packaging's licence); both are
+    put back in the order of the licences' first appearance in ``text``."""
     parsed = parse(text)
     if parsed is None:
         return (text,)
     dnf = _LICENSING.dnf(parsed)
     if not isinstance(dnf, OR):
         return (text,)
-    return tuple(arg.render() for arg in dnf.args)
+    place = {key: k for k, key in reversed(list(enumerate(_LICENSING.license_keys(parsed))))}
+
+    def first_offered(term: LicenseExpression) -> tuple[int, ...]:
+        return tuple(sorted(place.get(key, len(place)) for key in _LICENSING.license_keys(term)))
+
+    def rendered(term: LicenseExpression) -> str:
+        if isinstance(term, AND):
+            return " AND ".join(rendered(arg) for arg in sorted(term.args, key=first_offered))
+        return term.render()
+
+    return tuple(rendered(term) for term in sorted(dnf.args, key=first_offered))
 
 
 def asks_nothing(licence: str) -> bool:
