@@ -185,6 +185,7 @@ def test_a_tie_goes_to_the_first_offered_not_the_first_in_the_alphabet(run_compa
                              [("up", {"up/mod.py": _body(1), **bsd_first})])
     row = comparison.obligations.iloc[0]
     assert row["upstream_licence"] == "BSD-2-Clause OR Apache-2.0"
-    assert (row["upstream_licence_from"], row["missing"]) == ("declared; under BSD-2-Clause", "copyright; licence-notice")
+    assert (row["upstream_licence_from"], row["missing"]) == ("declared; under BSD-2-Clause",
+                                                              "copyright; licence-notice")
     summary = "\n".join(obligations_markdown(comparison))
     assert "A choice: the recipient may take any one of `BSD-2-Clause`, `Apache-2.0`." in summary

@@ -88,7 +88,7 @@ def test_a_changed_target_file_is_refused(inputs: tuple[Path, Path, Path], tmp_p
 def test_a_changed_vendoring_record_of_a_folder_is_refused(inputs: tuple[Path, Path, Path], tmp_path: Path) -> None:
     # the Python files are the same; the record that decides which files are marked is new
     manifest = _compare(inputs, tmp_path / "report", "--no-html")
-    assert manifest["format_version"] == 4 and manifest["target"]["vendoring"] == []
+    assert manifest["format_version"] >= 4 and manifest["target"]["vendoring"] == []
     (inputs[0] / "pkg" / "vendor.txt").write_text("vendored==1.0\n", encoding="utf-8")
     line = assert_one_line_error(lineage("reproduce", str(tmp_path / "report"), "-q"))
     assert "the target" in line and "is not the recorded input: its vendoring records" in line

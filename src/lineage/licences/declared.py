@@ -38,6 +38,18 @@ choice) and no other classifier names a licence of its family, the root licence 
 must name exactly one licence of the family, which takes its place; else the classifiers do not
 decide (the choice they offer cannot be written whole). Alone it is passed over, as before.
 
+A release whose licence and NOTICE files name no holder may state one in code: requests 2.32's
+only copyright line is ``__copyright__ = "Copyright Kenneth Reitz"`` in ``requests/__version__.py``,
+and its LICENSE is the bare Apache text. A package's ``__init__.py``, ``__version__.py`` or
+``__about__.py`` assigning ``__copyright__`` one plain string literal at its top level that reads
+as a copyright line (:attr:`SourceLicence.package_copyrights`) speaks for the files of that package
+(:meth:`SourceLicence.package_copyrights_above`: the deepest such package above a file): an
+upstream file without copyright lines of its own, under no folder or root licence file that names a
+holder, is under it; a target file keeps it when its own package states it (niquests' ``__version__.py``,
+pip's vendored ``_vendor/requests/__version__.py``). A top-level package's (also under ``src/``)
+is the release's holder when the root files name none (:attr:`SourceLicence.copyrights`). A
+formatted string (packaging's ``"2014 %s" % __author__``) is not read; nor are test folders.
+
 "License :: Public Domain" is :data:`lineage.licences.expressions.PUBLIC_DOMAIN` when it is the
 only licence classifier (pycrypto 2.6.1). Beside other licence classifiers it says that some parts
 are public domain, not that the whole may be taken so (pycryptodome 3.20.0 lists it with BSD and
@@ -61,12 +73,13 @@ from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any
 from lineage.licences.notices import (
     first_paragraph,
     holder,
+    holders,
     is_template,
     notice_expression,
     offers_choice,
 )
 from lineage.markers import find_markers
-from lineage.markers.attribution import may_name_holder
+from lineage.markers.attribution import is_copyright, may_name_holder
 from lineage.markers.pointers import named_licence_file
 from lineage.sources.distinfo import core_metadata, package_folders, record_files
 
@@ -150,6 +163,8 @@ class SourceLicence:
     # (folder, choice, licence file stating it) per sub-folder whose licence file offers a choice
     # (a vendored dual-licensed copy's dist-info); not in to_dict: folder_licence answers with it
     choices: tuple[tuple[str, str, str], ...] = ()
+    # (copyright line, package module) of every package's ``__copyright__`` string (module docstring)
+    package_copyrights: tuple[tuple[str, str], ...] = ()
 
     @property
     def notice_lines(self) -> tuple[str, ...]:
@@ -168,7 +183,20 @@ class SourceLicence:
 
     @property
     def copyrights(self) -> tuple[str, ...]:
-        return self._root_copyrights()
+        """The release's holders: the root licence and NOTICE files' copyright lines, else its
+        packages' ``__copyright__`` strings (module docstring)."""
+        return self._root_copyrights() or tuple(dict.fromkeys(
+            line for line, path in self.package_copyrights if len(_package_parts(path)) == 2))
+
+    def package_copyrights_above(self, path: str) -> tuple[tuple[str, ...], str]:
+        """(copyright lines, package module) of the deepest package above ``path`` whose
+        ``__copyright__`` names a holder (module docstring), else ``((), "")``."""
+        folder, best = posixpath.dirname(path), ""
+        for _, module in self.package_copyrights:
+            above = posixpath.dirname(module)
+            if (folder == above or folder.startswith(above + "/")) and len(above) > len(posixpath.dirname(best)):
+                best = module
+        return tuple(line for line, module in self.package_copyrights if module == best), best
 
     @property
     def file_fallback_copyrights(self) -> tuple[str, ...]:
@@ -229,6 +257,9 @@ class SourceLicence:
             # retained_copyrights left out: obligations.csv's copyright_kept_in says where they count
             "files": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(f).items()
                        if k != "retained_copyrights"} for f in self.files],
+            # only when read (summary format 15): a release stating none writes what it did before
+            **({"package_copyrights": [{"copyright": line, "file": path} for line, path in self.package_copyrights]}
+               if self.package_copyrights else {}),
         }
 
 
@@ -707,4 +738,38 @@ def read_source_licence(source: Source) -> SourceLicence:
     stated_in = tuple((folder, choice[0], choice[1]) for folder in folders
                       if (choice := _stated_choice(files, texts, folder))[0])
     return SourceLicence(declared=declared, declared_from=declared_from, declared_raw=raw,
-                         files=tuple(sorted(files, key=lambda f: f.path)), choices=stated_in)
+                         files=tuple(sorted(files, key=lambda f: f.path)), choices=stated_in,
+                         package_copyrights=_package_copyrights(source, paths))
+
+
+# ``__copyright__ = "..."`` (or annotated, ``__copyright__: str = "..."``) at a module's top level,
+# one plain string literal: no prefix (an f-string), no formatting after it
+_DUNDER_COPYRIGHT_RE = re.compile(
+    r"""^__copyright__[ \t]*(?::[^=\n]*)?=[ \t]*(?P<q>["'])(?P<text>[^"'\n\\]+)(?P=q)[ \t]*(?:#[^\n]*)?$""",
+    re.MULTILINE)
+_PACKAGE_MODULES = ("__init__.py", "__version__.py", "__about__.py")
+_TEST_FOLDERS = frozenset({"test", "tests", "testing"})
+
+
+def _package_parts(path: str) -> list[str]:
+    parts = path.split("/")
+    return parts[1:] if parts[0] == "src" else parts
+
+
+def _package_copyrights(source: Source, paths: list[str]) -> tuple[tuple[str, str], ...]:
+    """(copyright line, module) of each package's ``__copyright__`` string (module docstring), in
+    path order."""
+    found: list[tuple[str, str]] = []
+    for path in paths:
+        parts = _package_parts(path)
+        if len(parts) < 2 or parts[-1] not in _PACKAGE_MODULES or any(
+                p.startswith(".") or p in _TEST_FOLDERS for p in parts[:-1]):
+            continue
+        data = source.read(path)
+        if b"__copyright__" not in data:
+            continue
+        for m in _DUNDER_COPYRIGHT_RE.finditer(_text(data)):
+            line = " ".join(m.group("text").split())
+            if is_copyright(line) and holders((line,)):
+                found.append((line, path))
+    return tuple(dict.fromkeys(found))

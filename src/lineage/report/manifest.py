@@ -35,7 +35,9 @@ MANIFEST_FORMAT = "lineage.manifest"
 #    checkout; "attachments_created" is the creation time SPDX and CycloneDX carry.
 # 4: each source has "vendoring": its vendoring records (lineage.index.vendoring), which decide
 #    which files are marked: `lineage reproduce` checks a folder input's records as its Python files.
-MANIFEST_VERSION = 4
+# 5: a source's "licence" has "package_copyrights" when its top-level package states a
+#    ``__copyright__`` string (summary format 15).
+MANIFEST_VERSION = 5
 # The libraries whose versions decide figures (parsing, similarity); `lineage reproduce` reports a change.
 FIGURE_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz")
 _PACKAGES = (*FIGURE_PACKAGES, "pandas", "numpy", "GitPython", "license-expression",

@@ -76,7 +76,12 @@ SUMMARY_FORMAT = "lineage.summary"
 #    sglang 0.5.23's METADATA), each with "upstream", "path", "line", "kind" (a marker kind) and
 #    "text" (lineage.markers.description); they mark no file and change no figure. summary.md
 #    quotes them under "Reuse the target's description states" when there are any.
-SUMMARY_VERSION = 14
+# 15: a source's "licences" entry has "package_copyrights" (each {"copyright", "file"}) when its
+#    top-level package states a ``__copyright__`` string (requests 2.32's "Copyright Kenneth
+#    Reitz"), the release's holders when its licence and NOTICE files name none
+#    (lineage.licences.declared); obligations.csv's upstream_copyrights_from says
+#    "package:<file>" for rows that took it.
+SUMMARY_VERSION = 15
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,

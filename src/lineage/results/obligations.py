@@ -22,7 +22,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   upstream root licence files' (their NOTICE files' only when the licence files name no holder:
   ``SourceLicence.file_fallback_copyrights``), but those of the licence file of the sub-folder it
   sits in when that names a holder (``SourceLicence.folder_copyrights``: numpy's ``numpy/ma/``)
-  (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``folder:<licence file>``, ``source`` or ``""``.
+  (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``folder:<licence file>``, ``source``,
+  ``package:<file>`` (the release's ``__copyright__`` string, :mod:`lineage.licences.declared`) or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
@@ -39,7 +40,9 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   the upstream file is Apache-2.0 and carries the copyright lines itself, only the target file
   counts (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where
   they are kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), or
-  ``file; `` followed by the latter when it takes both, else ``""``.
+  ``file; `` followed by the latter when it takes both, else ``package:<module>`` when the
+  ``__copyright__`` string of the target file's package names them (niquests' ``__version__.py``
+  for requests' holder, which requests states only there), else ``""``.
 * ``keeps_licence_notice``: the target file's SPDX lines and notices (its head's, and those among
   the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
@@ -215,11 +218,22 @@ def _yes(flag: bool) -> str:
 
 
 def _copyright_kept_in(up_copyrights: Sequence[str], file_copyrights: Sequence[str],
-                       licence_files: Sequence[LicenceFile]) -> str:
+                       licence_files: Sequence[LicenceFile],
+                       package: tuple[tuple[str, ...], str] = ((), "")) -> str:
     """Where the target keeps every upstream holder: ``file``, else the licence files that speak
-    for the file (``folder:``/``root:`` and the paths of those naming a holder), else ``""``."""
+    for the file (``folder:``/``root:`` and the paths of those naming a holder), else the
+    ``__copyright__`` string of its package (``package``: lines and module,
+    ``SourceLicence.package_copyrights_above``; ``package:<module>``), else ``""``."""
     if keeps_holders(up_copyrights, file_copyrights):
         return "file"
+    in_licence_files = _kept_in_licence_files(up_copyrights, file_copyrights, licence_files)
+    if not in_licence_files and package[1] and keeps_holders(up_copyrights, package[0]):
+        return f"package:{package[1]}"
+    return in_licence_files
+
+
+def _kept_in_licence_files(up_copyrights: Sequence[str], file_copyrights: Sequence[str],
+                           licence_files: Sequence[LicenceFile]) -> str:
     # a licence file keeps the notices it reproduces, those of software it appends too
     # (LicenceFile.retained_copyrights): pandas' LICENSE keeps pyperclip's for io/clipboard
     kept = {f.path: f.copyrights + f.retained_copyrights for f in licence_files}
@@ -288,7 +302,8 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     if facts.up_copyrights and (up_ids or not every_id):
         file_only = facts.copyrights_from == "file" and "Apache-2.0" in up_ids
         kept_in = _copyright_kept_in(facts.up_copyrights, t_file.copyrights,
-                                     () if file_only else target_source.governing_files(t_path))
+                                     () if file_only else target_source.governing_files(t_path),
+                                     ((), "") if file_only else target_source.package_copyrights_above(t_path))
         keeps_copyright = _yes(bool(kept_in))
         if keeps_copyright == "no":
             missing.append("copyright")
@@ -385,9 +400,12 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             up_copyrights, copyrights_from = up_file.copyrights, "file"
         elif holders(folder_copyrights):
             up_copyrights, copyrights_from = folder_copyrights, f"folder:{folder_file}"
+        elif source.file_fallback_copyrights:
+            up_copyrights, copyrights_from = source.file_fallback_copyrights, "source"
         else:
-            up_copyrights = source.file_fallback_copyrights
-            copyrights_from = "source" if up_copyrights else ""
+            # a release naming its holder only in code (requests' __copyright__ string)
+            up_copyrights, package_file = source.package_copyrights_above(up_path)
+            copyrights_from = f"package:{package_file}" if package_file else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
         if _TARGET not in released:
             released[_TARGET] = release_licence(target_lic, target_source)
