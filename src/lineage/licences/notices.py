@@ -369,11 +369,24 @@ def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
     same holder, or one of its organisation (transformers' "the HuggingFace Inc. team" is kept by
     accelerate's "The HuggingFace Team": one company, Hugging Face, holds both), also as one of
     the parties a target line joins with "and" (optimum's "HuggingFace Inc. team and GPTQ and
-    AutoGPTQ authors" keeps it too)."""
+    AutoGPTQ authors" keeps it too). An upstream line joining parties with "and" is kept whole
+    or party by party: each party named (:func:`_keeps_joint_holder`)."""
     mine = holders(target)
     organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := _organisation(party))}
-    return all(any(n in t or t in n for t in mine for n in (h, named_holder(h)))
-               or _organisation(h) in organisations - {""} for h in holders(upstream))
+    return all(_keeps_joint_holder(h, mine, organisations) for h in holders(upstream))
+
+
+def _keeps_joint_holder(folded: str, mine: Sequence[str], organisations: set[str]) -> bool:
+    """Whether the target's holders ``mine`` (and their ``organisations``) name the upstream holder
+    ``folded``: a target holder naming it whole, or each of its parties named by a target holder
+    or its organisation. A target holder that is only one party of a joint line does not keep the
+    others: peft 0.13.2's "the HuggingFace Inc. team" does not keep transformers' "Mistral AI and
+    the HuggingFace Inc. team" (Mistral AI's copyright was read as kept)."""
+    named = named_holder(folded)
+    if any(n in t for t in mine for n in (folded, named)):
+        return True
+    return all(any(party in t or t in party for t in mine) or _organisation(party) in organisations - {""}
+               for party in _PARTIES_RE.split(named))
 
 
 # A folded holder's tail that names nobody more ("David Halter and others, see AUTHORS.txt").

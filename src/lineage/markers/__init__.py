@@ -40,8 +40,10 @@ Phrases (case-insensitive) and their kinds:
   the scipy.sparse.csgraph._laplacian module"); ``an adaptation of``, ``a rewrite of`` and ``a
   rewriting of`` -> ``adapted_from`` ("The following function is a rewriting of
   scipy.stats.f_oneway", scikit-learn 1.5.2); ``a modified file from`` (``a modified module
-  from``) -> ``modified_from`` ("This is a modified file from scipy.optimize"; not "a modified
-  version of", as often a description as a credit); never
+  from``) -> ``modified_from`` ("This is a modified file from scipy.optimize"); ``a modified
+  version of`` -> ``modified_from`` only with "from" and a URL, a module or a file path after it
+  ("a modified version of the CLIPTextModel from transformers.models.clip.modeling_clip",
+  diffusers 0.31.0; without, as often a description as a credit); never
   after a generic lead-in ("Return a copy of Config" is prose); its source must be a URL, a
   module or file path, or a strong source after "from" ("a copy of `glob` from Python 3.5"): a
   proper noun alone is the object copied ("A copy of the Rotation in CUDA memory")

@@ -57,11 +57,16 @@ ADAPTATION_OF = "adaptation_of"
 CODE_FROM = "code_from"
 # "a modified file from": judged like "a copy of", reported as modified_from (scikit-learn 1.5.2's
 # utils/optimize.py: "This is a modified file from scipy.optimize"; unread, the lines it shares
-# with scipy's optimize/_optimize.py went to a third party). Not "a modified version of", which
-# describes as often as it credits ("a modified version of the Golub-Welsch algorithm").
+# with scipy's optimize/_optimize.py went to a third party). "a modified version of": its own rule below.
 MODIFIED_FILE = "modified_file"
+# "a modified version of X from SOURCE": read only when "from" names a URL, a module or a file path
+# (diffusers 0.31.0's blip_diffusion/modeling_ctx_clip.py: "This is a modified version of the
+# CLIPTextModel from transformers.models.clip.modeling_clip", unread, the file in the review list);
+# without "from" it describes what was modified ("a modified version of the Golub-Welsch algorithm").
+MODIFIED_VERSION = "modified_version"
 REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
-                 ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from", MODIFIED_FILE: "modified_from"}
+                 ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from", MODIFIED_FILE: "modified_from",
+                 MODIFIED_VERSION: "modified_from"}
 
 # A short parenthesis inside a phrase ("adapted (with changes) from", "a verbatim copy (vendored)
 # of": pandas 2.2.3's interchange/dataframe_protocol.py, the data-apis spec, read as pandas' own)
@@ -78,7 +83,8 @@ _PHRASE = (
     # from py.path.common", "a rewriting of scipy.stats.f_oneway", "a modified file from
     # scipy.optimize": never after a generic lead-in ("Return a copy of Config" is prose)
     rf"|an?\s+(?:(?:{_ADVERB}|modified|edited)\s+)?(?P<copyof>copy|port|adaptation|rewrite|rewriting){_ASIDE}\s+of"
-    rf"|an?\s+modified\s+(?P<modfile>file|module){_ASIDE}\s+from)"
+    rf"|an?\s+modified\s+(?P<modfile>file|module){_ASIDE}\s+from"
+    rf"|an?\s+modified\s+(?P<modver>version){_ASIDE}\s+of)"
     r"(?![\w-])"
 )
 
@@ -268,6 +274,9 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return _pathlike(clause)
     if lead == "any":
         return kind in _ANY_LEAD_KINDS and _module_source(clause)
+    if kind == MODIFIED_VERSION:  # only a path or URL after "from" names a source
+        after = re.split(r"\sfrom\s", clause, maxsplit=1)
+        return len(after) == 2 and _pathlike(after[1])
     if kind in (COPY_OF, PORT_OF, ADAPTATION_OF, MODIFIED_FILE):
         # a URL, module or file path, or a strong source after "from" ("a copy of `glob` from
         # Python 3.5"); a proper noun alone is the object copied ("A copy of the Rotation in
@@ -370,6 +379,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return CODE_FROM
     if m.group("modfile"):
         return MODIFIED_FILE
+    if m.group("modver"):
+        return MODIFIED_VERSION
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
     verb = (m.group("verb") or m.group("objverb")).lower()
@@ -406,7 +417,7 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
             m = None  # "originally from" only after a known lead-in
         if not m:
             m = _GENERIC_RE.match(text, s)
-            if m and (m.group("copyof") or m.group("modfile") or any(
+            if m and (m.group("copyof") or m.group("modfile") or m.group("modver") or any(
                     w.lower() in _GENERIC_STOP for w in m.group("generic").split())):
                 m = None
             lead = "generic"
