@@ -17,12 +17,15 @@ from lineage.results.obligations import (
     MISSING_KINDS,
     RELEASE_NOTICES,
     UNDER,
+    held_by_organisation,
+    own_organisation,
     source_licence,
     split_copyrights,
     terms,
 )
 
 if TYPE_CHECKING:
+    from lineage.index import TreeIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
@@ -45,6 +48,21 @@ def _licence_words(expression: str, brief: bool = False) -> str:
     return md_code(expression)
 
 
+def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
+    """Why ``modification_notice`` is ``not required`` for upstream ``label``'s files held by the
+    organisation that holds the target's copyright (:func:`own_organisation`); "" when none is."""
+    if same_distribution(comparison.target.project, upstream.project) or table.empty:
+        return ""
+    organisation = own_organisation(comparison.target, upstream)
+    held = sum(1 for c in table.loc[table["upstream"] == label, "upstream_copyrights"]
+               if held_by_organisation(split_copyrights(str(c)), organisation))
+    if not held:
+        return ""
+    return (f" The upstream files of {held} of its pairs are held by the organisation that holds the target's "
+            f"copyright ({md_text(organisation)}): it owes itself no statement of change, so their "
+            "`modification_notice` is `not required`.")
+
+
 def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     """The 'Licence obligations' section of summary.md."""
     table = comparison.obligations
@@ -61,7 +79,8 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
                    + _release_sentence(table, label, lic.declared_raw)
                    + (" It is a release of the target's own project (the same distribution name): its licensor "
                       "owes it no statement of change, so `modification_notice` is `not required`."
-                      if same_distribution(comparison.target.project, u.project) else ""))
+                      if same_distribution(comparison.target.project, u.project) else "")
+                   + _own_organisation_sentence(comparison, table, label, u))
     out.append("")
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]

@@ -54,8 +54,9 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
   to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
   via GPL-3.0), ``not required`` otherwise (also when the file is an unmodified copy, when the
-  upstream is a release of the target's own project: :func:`lineage.index.project.same_distribution`, and for public
-  domain); ``n/a`` for an unknown licence.
+  upstream is a release of the target's own project: :func:`lineage.index.project.same_distribution`, when the
+  upstream file's holders are all of the organisation holding the target's copyright:
+  :func:`own_organisation`, and for public domain); ``n/a`` for an unknown licence.
 * ``notice_files``, ``notice_lines``: the upstream's root NOTICE files and their non-blank lines,
   which an Apache-2.0 redistribution must reproduce (section 4(d)); ``notice_lines_missing``:
   how many of them appear neither in the target's root NOTICE/licence files nor in the target
@@ -82,7 +83,15 @@ from lineage.index.project import same_distribution
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
-from lineage.licences.notices import fold, holders, keeps_holders, source_notice_ids, with_included
+from lineage.licences.notices import (
+    fold,
+    holder_organisation,
+    holders,
+    keeps_holders,
+    source_notice_ids,
+    with_included,
+)
+from lineage.match.origin import holder, holder_key, main_holders
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 from lineage.results.schema import empty, typed
@@ -267,7 +276,9 @@ class _FileFacts:
     # the licence notices among the pair's copied target lines, read only when the file's own,
     # its folder's and the root's notices leave one missing (most pairs keep theirs without)
     copied_ids: Callable[[], tuple[str, ...]] = tuple
-    own_release: bool = False  # the upstream is an earlier release of the target's own project
+    # the upstream is an earlier release of the target's own project, or this upstream file is
+    # held by the target's own organisation (:func:`own_organisation`)
+    own_release: bool = False
 
 
 _PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
@@ -355,6 +366,32 @@ def _copied_notice_ids(lines_of: Callable[[str], list[str]], path: str, numbers:
     return read
 
 
+def _organisation_of(key: str) -> str:
+    """A holder's organisation, spaces removed (one for "Google Inc." and "Google LLC")."""
+    return holder_organisation(key.removeprefix("the ")).replace(" ", "")
+
+
+def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
+    """The organisation (:func:`lineage.licences.notices.holder_organisation`, spaces removed)
+    that holds the target's copyright, when the target states a holder of its own: all its main
+    holders (:func:`lineage.match.origin.main_holders`) are of that one organisation and none is
+    named by a copyright line of the upstream (its files' or its licence files'); "" otherwise.
+    A fork that kept the upstream's holder, alone or beside its own, has none."""
+    mine = main_holders(target.files)
+    organisations = {_organisation_of(h) for h in mine}
+    if len(organisations) != 1 or "" in organisations:
+        return ""
+    held = {holder_key(holder(m.text)) for f in upstream.files for m in f.markers if m.kind == "copyright"}
+    held |= {holder_key(holder(c)) for lf in source_licence(upstream).files for c in lf.copyrights}
+    return "" if mine & held else organisations.pop()
+
+
+def held_by_organisation(copyrights: Sequence[str], organisation: str) -> bool:
+    """Whether copyright lines name holders, all of ``organisation`` (:func:`own_organisation`)."""
+    named = holders(copyrights)
+    return bool(organisation and named) and all(_organisation_of(h) == organisation for h in named)
+
+
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
@@ -382,6 +419,10 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     up_lic = {label: _FileLicences(tree, head_lines) for label, tree in zip(upstream_names, upstreams, strict=True)}
     up_source = {label: source_licence(tree) for label, tree in zip(upstream_names, upstreams, strict=True)}
     up_tree = dict(zip(upstream_names, upstreams, strict=True))
+    # a licence binds its licensees: the organisation holding both the target and an upstream
+    # file owes itself no statement of change (Apache-2.0 4(b)), as a project its earlier release
+    # (google-auth 2.36.0, "Google LLC", from oauth2client 4.1.3's "Google Inc." files)
+    own_org = {label: own_organisation(target, tree) for label, tree in up_tree.items()}
     # read only when a release declares no licence (each file's head once, memoised)
     released: dict[str, str] = {}
     rows = []
@@ -418,7 +459,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
                                 copyrights_from, modified, source, up_file.changes,
                                 _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]),
-                                same_distribution(target.project, up_tree[label].project))
+                                same_distribution(target.project, up_tree[label].project)
+                                or held_by_organisation(up_copyrights, own_org[label]))
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the

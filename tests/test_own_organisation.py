@@ -1,0 +1,53 @@
+"""An upstream file held by the organisation that holds the target's copyright owes no statement
+of change (``own_organisation``): its licence binds licensees, not the holder. google-auth
+2.36.0 ("Google LLC") took code from oauth2client 4.1.3's "Google Inc." files, and 4 pairs
+said a modification notice was missing.
+
+The trees are written for the test; no package's own files."""
+
+from __future__ import annotations
+
+import pytest
+import treegen
+from test_licences import HEADERS
+
+from lineage.report.obligations import obligations_markdown
+from lineage.results.obligations import held_by_organisation
+
+_body = treegen.distinctive_functions
+_APACHE = HEADERS["Apache-2.0"].split("\n", 1)[1]  # the notice without its copyright line
+
+
+def _tree(name: str, holders: tuple[str, ...], text: str) -> dict[str, str]:
+    """A project ``name`` whose three own files carry ``holders``' copyright lines, and ``pkg/mod.py``."""
+    own = "".join(f"# Copyright 2020 {h}\n" for h in holders)
+    return {"pkg/mod.py": text, "LICENSE": "SPDX-License-Identifier: Apache-2.0\n",
+            "pyproject.toml": f'[project]\nname = "{name}"\nlicense = "Apache-2.0"\n',
+            **{f"pkg/own_{k}.py": f"{own}{_APACHE}\nVALUE_{k} = {k}\n" for k in range(3)}}
+
+
+@pytest.mark.parametrize(("target_holders", "owed"), [
+    (("Quillworks LLC",), "not required"),  # a successor by the same organisation
+    (("Brook Developers",), "no"),  # another holder
+    (("Quillworks Inc.",), "no"),  # the upstream's own holder alone: a fork that kept its header
+    (("Quillworks LLC", "Brook Developers"), "no"),  # the fork's holder beside the organisation's
+])
+def test_the_targets_own_organisation_owes_itself_no_modification_notice(run_compare, target_holders: tuple[str, ...],
+                                                                        owed: str) -> None:
+    upstream = _tree("rill", ("Quillworks Inc.",), f"# Copyright 2015 Quillworks Inc.\n{_APACHE}\n{_body(1)}")
+    edited = (f"# Copyright 2015 Quillworks Inc.\n{_APACHE}\n"
+              + _body(1).replace("return", "return  ", 1) + "\nextra = 17\n")
+    comparison = run_compare(_tree("brook", target_holders, edited), [("rill", upstream)])
+    row = comparison.obligations.set_index("target_path").loc["pkg/mod.py"]
+    assert row["modified"] == "yes"
+    assert row["modification_notice"] == owed
+    assert ("modification-notice" in row["missing"]) == (owed == "no")
+    sentence = "held by the organisation that holds the target's copyright (quillworks)"
+    assert (sentence in "\n".join(obligations_markdown(comparison))) == (owed == "not required")
+
+
+def test_held_by_organisation_needs_every_holder_of_it() -> None:
+    assert held_by_organisation(("Copyright 2014 Google Inc. All rights reserved.",), "google")
+    assert not held_by_organisation(("Copyright 2014 Google Inc.", "Copyright 2016 Ada Quill"), "google")
+    assert not held_by_organisation(("Copyright 2014",), "google")
+    assert not held_by_organisation(("Copyright 2014 Google Inc.",), "")
