@@ -14,10 +14,13 @@ _BSD = ("# Redistribution and use in source and binary forms, with or without\n#
 _META = "Metadata-Version: 2.1\nName: up\nVersion: 1.0\nLicense: BSD\n"
 
 
+_JANE = "Jane Q. Upstream (Upco LLC)"
+
+
 @pytest.mark.parametrize(("holders", "expected"), [
-    (("Jane Q. Upstream (Upco LLC)", "Jane Q. Upstream (Upco LLC)"), "Copyright (C) 2001-2018 Jane Q. Upstream (Upco LLC)"),
-    (("Jane Q. Upstream (Upco LLC)", "Other Person"), ""),  # the files disagree: no one holder
-    (("Jane Q. Upstream (Upco LLC)",), ""),  # one file alone may be another project's copy
+    ((_JANE, _JANE), f"Copyright (C) 2001-2018 {_JANE}"),
+    ((_JANE, "Other Person"), ""),  # the files disagree: no one holder
+    ((_JANE,), ""),  # one file alone may be another project's copy
 ])
 def test_a_silent_file_takes_the_one_holder_its_releases_files_name(run_compare, holders: tuple[str, ...],
                                                                      expected: str) -> None:
