@@ -995,8 +995,10 @@ def test_figures_and_obligations_read_only_the_paired_rows(tmp_path: Path) -> No
     assert len(paired) < len(lines)
     assert figures.per_upstream(paired) == figures.per_upstream(lines)
     assert figures.shared_figures(c.files, paired) == figures.shared_figures(c.files, lines)
-    whole = build_obligations(c.target, c.upstreams, c.upstream_names, lines, c.files, c.params.licence_head_lines)
-    part = build_obligations(c.target, c.upstreams, c.upstream_names, paired, c.files, c.params.licence_head_lines)
+    whole = build_obligations(c.target, c.upstreams, c.upstream_names, lines, c.files, c.params.licence_head_lines,
+                              release_holder_files=c.params.licence_release_holder_files)
+    part = build_obligations(c.target, c.upstreams, c.upstream_names, paired, c.files, c.params.licence_head_lines,
+                              release_holder_files=c.params.licence_release_holder_files)
     assert not whole.empty and part.equals(whole)
 
 

@@ -232,7 +232,8 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     the same project, or a ``src/`` layout, is no vendored copy. And the folder must hold the
     upstream's layout: at least half of its Python files at upstream paths (two at least, unless
     it holds one): pip 24.2's own ``_internal/resolution/resolvelib/`` (its resolver's glue, 9
-    files) shares only ``__init__.py`` with resolvelib's paths. Nor is a folder the upstream
+    files) shares only ``__init__.py`` with resolvelib's paths; and the folder's own
+    ``__init__`` shows no layout (:func:`_shows_layout`). Nor is a folder the upstream
     holds at the same place below one of its own top-level packages (:func:`_own_layout`) a copy:
     a renamed fork carries it with the rest (tf-keras 2.17's ``tf_keras/api/_v1/keras/`` is keras
     2.15's ``keras/api/_v1/keras/``, its API tree, not keras vendored into tf_keras). Nor is a
@@ -271,10 +272,23 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
         held = sum(1 for p in paths if p.startswith(folder + "/") and p.endswith((".py", ".pyi")))
         if 2 * len(found_files) < held or (len(found_files) < 2 and held > 1):
             continue  # not the upstream's layout: the target's own folder of that name
+        if not _shows_layout(folder, [path for path, _ in found_files], held):
+            continue  # only its own __init__ at the upstream's path: the name, not the layout
         for path, found in found_files:
             out.setdefault(path, []).append(Marker(
                 line=0, kind=FOLDER_KIND, text=f"{folder}/ named after {name}", path=found, project=name))
     return {path: out[path] for path in paths if path in out}
+
+
+def _shows_layout(folder: str, found: Sequence[str], held: int) -> bool:
+    """Whether the files of ``folder`` found at upstream paths (``found``) show the upstream's
+    layout. The folder's own ``__init__.py`` (and its ``.pyi`` stub) stands at the upstream's
+    ``__init__`` by the folder's name alone, whatever it holds, so a folder holding other Python
+    files (``held`` counts them all) must have one of those at an upstream path: jax 0.4.35's
+    ``jax/numpy/`` (its own re-implementation of numpy's API: ``__init__.py``, ``__init__.pyi``,
+    ``fft.py``, ``linalg.py``) is no copy of numpy, though half its files "stand" at numpy's."""
+    own_init = {f"{folder}/__init__.py", f"{folder}/__init__.pyi"}
+    return held <= sum(1 for path in found if path in own_init) or any(p not in own_init for p in found)
 
 
 def _own_layout(below_top: Sequence[str], tops: set[str], up_paths: frozenset[str]) -> bool:

@@ -1019,6 +1019,12 @@ class MatchParams:
     # Licence headers open a file: the comments of its first lines are read for licence notices,
     # so a notice quoted deep inside a module (a docstring explaining licences) does not count.
     licence_head_lines: int = knob(120, 1)
+    # A release whose licence files, NOTICE and ``__copyright__`` name no holder: the one holder
+    # its files' copyright lines name is the release's, for its files that name none, when at
+    # least this many files name it (``lineage.results.obligations.release_copyrights``): ply
+    # 3.11's lex.py and yacc.py (David M. Beazley), its cpp.py, ctokens.py, ygen.py silent; one
+    # file alone may be a copy of another project's (urllib3 1.26's six.py).
+    licence_release_holder_files: int = knob(2, 1)
 
     def __post_init__(self) -> None:
         check_fields(self, "matcher parameter")

@@ -105,7 +105,8 @@ class Comparison:
         from lineage.results.obligations import build_obligations
 
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
-                                 self.params.licence_head_lines)
+                                 self.params.licence_head_lines,
+                                 release_holder_files=self.params.licence_release_holder_files)
 
     def headline(self) -> list[str]:
         return figures.headline(self.files, self.upstream_names)

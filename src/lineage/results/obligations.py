@@ -23,7 +23,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   ``SourceLicence.file_fallback_copyrights``), but those of the licence file of the sub-folder it
   sits in when that names a holder (``SourceLicence.folder_copyrights``: numpy's ``numpy/ma/``)
   (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``folder:<licence file>``, ``source``,
-  ``package:<file>`` (the release's ``__copyright__`` string, :mod:`lineage.licences.declared`) or ``""``.
+  ``package:<file>`` (the release's ``__copyright__`` string, :mod:`lineage.licences.declared`),
+  ``release notices`` (the one holder its files name, :func:`release_copyrights`) or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
@@ -84,6 +85,7 @@ from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
 from lineage.licences.notices import (
+    distinct_copyrights,
     fold,
     holder_organisation,
     holders,
@@ -195,6 +197,22 @@ def release_licence(lic: _FileLicences, source: SourceLicence) -> str:
         return ""
     (expression,) = stated
     return expression if expression and _names_family_only(source.declared_raw, expression) else ""
+
+
+def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: int) -> tuple[str, ...]:
+    """The copyright lines a release's own files state, for a release whose licence files,
+    NOTICE and ``__copyright__`` name no holder: those of its files (those no sub-folder licence
+    file governs) that name a holder, when they all name the same one and at least
+    ``fewest_files`` do (``MatchParams.licence_release_holder_files``), as :func:`release_licence`
+    takes their one licence. ply 3.11 ships no licence file; lex.py and yacc.py state "Copyright
+    (C) 2001-2018 David M. Beazley (Dabeaz LLC)", and its other files' copies in astropy 6.1.4
+    read "copyright n/a", as if BSD-3-Clause asked nothing of them. ``()`` otherwise."""
+    named = [c for f in lic.tree.files if not source.folder_licence(f.path)[0]
+             and holders(c := lic.get(f.path).copyrights)]
+    lines = [line for c in named for line in c if holders([line])]  # not "Copyright (C) 2007" alone
+    if len(holders(lines)) != 1 or len(named) < fewest_files:
+        return ()
+    return distinct_copyrights(lines)
 
 
 def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence, release: str = "") -> tuple[str, str]:
@@ -393,9 +411,11 @@ def held_by_organisation(copyrights: Sequence[str], organisation: str) -> bool:
 
 
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
-                      lines: pd.DataFrame, files: pd.DataFrame, head_lines: int) -> pd.DataFrame:
+                      lines: pd.DataFrame, files: pd.DataFrame, head_lines: int, *,
+                      release_holder_files: int) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
-    is ``MatchParams.licence_head_lines``."""
+    is ``MatchParams.licence_head_lines``, ``release_holder_files``
+    ``MatchParams.licence_release_holder_files``."""
     if lines.empty:
         return empty("obligations")
     copied = rows_where(lines, lines["match"] != "none", ["target_path", "upstream", "upstream_path", "match", "line"])
@@ -425,6 +445,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     own_org = {label: own_organisation(target, tree) for label, tree in up_tree.items()}
     # read only when a release declares no licence (each file's head once, memoised)
     released: dict[str, str] = {}
+    released_holders: dict[str, tuple[str, ...]] = {}  # likewise, when a release names no holder
     rows = []
     for g in groups.itertuples(index=False):
         label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
@@ -447,6 +468,11 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             # a release naming its holder only in code (requests' __copyright__ string)
             up_copyrights, package_file = source.package_copyrights_above(up_path)
             copyrights_from = f"package:{package_file}" if package_file else ""
+            if not package_file:  # failing that, the one holder its files name (ply's)
+                if label not in released_holders:
+                    released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files)
+                up_copyrights = released_holders[label]
+                copyrights_from = RELEASE_NOTICES if up_copyrights else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
         if _TARGET not in released:
             released[_TARGET] = release_licence(target_lic, target_source)
