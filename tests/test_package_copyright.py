@@ -105,3 +105,29 @@ def test_a_target_package_stating_the_holder_keeps_it(run_compare) -> None:
     assert (ob.loc["tgt/mod.py", "keeps_copyright"], ob.loc["tgt/mod.py", "copyright_kept_in"]) == (
         "yes", "package:tgt/__version__.py")
     assert (ob.loc["other/mod.py", "keeps_copyright"], ob.loc["other/mod.py", "copyright_kept_in"]) == ("no", "")
+
+
+def test_holder_survey_names_the_releases_with_a_holder_only_in_code(tmp_path: Path, capsys) -> None:
+    import zipfile
+
+    from conftest import script_module
+
+    def wheel(name: str, files: dict[str, str]) -> Path:
+        path = tmp_path / f"{name}-1.0-py3-none-any.whl"
+        with zipfile.ZipFile(path, "w") as z:
+            z.writestr(f"{name}-1.0.dist-info/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: 1.0\n")
+            for p, text in files.items():
+                z.writestr(p, text)
+        return path
+
+    only_code = wheel("upcore", {"upcore/__version__.py": f'__copyright__ = "{HOLDER}"\n',
+                                 "upcore-1.0.dist-info/LICENSE": BARE_APACHE})
+    both = wheel("other", {"other/__init__.py": '__copyright__ = "Copyright 2020 Other Author"\n',
+                           "other-1.0.dist-info/LICENSE": "Copyright 2020 Other Author\n\n" + BARE_APACHE})
+    neither = wheel("plain", {"plain/__init__.py": "x = 1\n"})
+    assert script_module("holder_survey").main([str(only_code), str(both), str(neither)]) == 0
+    out = capsys.readouterr().out
+    assert ("upcore-1.0-py3-none-any.whl: root licence files '(no holder)'; "
+            f"package upcore/__version__.py: '{HOLDER}'") in out
+    assert "plain-1.0" not in out
+    assert out.rstrip().endswith("3 releases read, 2 with package copyrights, 1 naming a holder only there")
