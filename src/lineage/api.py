@@ -350,7 +350,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         target = with_markers(target, folder_markers(
             [f.path for f in target.files],
             [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
-             for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)], vendored))
+             for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)], vendored,
+            declared=[tree.project.name for tree in upstreams if tree.project.name]))
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:

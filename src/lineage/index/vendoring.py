@@ -220,7 +220,7 @@ FOLDER_KIND = "folder"
 
 
 def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str], frozenset[str]]],
-                   covered_paths: Iterable[str] = ()) -> dict[str, list[Marker]]:
+                   covered_paths: Iterable[str] = (), declared: Iterable[str] = ()) -> dict[str, list[Marker]]:
     """The ``folder`` markers of ``paths`` (a target's files) that no vendoring record covers
     (``covered_paths``): a file inside one of the target's own packages, in a folder named after
     an upstream, at that upstream file's own path below it (``PyInstaller/lib/modulegraph/
@@ -228,7 +228,9 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     a record would. ``upstreams``: per upstream, (its distribution name, its own top-level
     packages and modules, :func:`top_modules`, its file paths). The folder must be the name and
     a top-level package of the upstream's both (``tomli``, not PyYAML's ``yaml``, nor a ``tests``
-    folder an upstream ships), and not the target's own top-level package: another release of
+    folder an upstream ships), or its one top-level package, which its declared distribution name
+    (``declared``) extends (fluidity-sm's ``fluidity``: :func:`_folder_names_upstream`), and not
+    the target's own top-level package: another release of
     the same project, or a ``src/`` layout, is no vendored copy. And the folder must hold the
     upstream's layout: at least half of its Python files at upstream paths (two at least, unless
     it holds one): pip 24.2's own ``_internal/resolution/resolvelib/`` (its resolver's glue, 9
@@ -243,6 +245,7 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     covered_set = set(covered_paths)
     roots = package_roots(paths)
     target_tops = {top.path for top in top_level(paths) if top.package}
+    declared_set = {canonicalize_name(n) for n in declared}
     wanted = [(name, canonicalize_name(name), tops, up_paths) for name, tops, up_paths in upstreams if name]
     # (folder, upstream name) -> [(path, the upstream path it stands at)], in path order
     candidates: dict[tuple[str, str], list[tuple[str, str]]] = {}
@@ -258,7 +261,7 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
             if parts[i] == parts[0]:
                 continue  # its own package's name again: the target's own namespace, not a copy
             for name, canonical, tops, up_paths in wanted:
-                if canonicalize_name(parts[i]) != canonical or parts[i] not in tops:
+                if not _folder_names_upstream(parts[i], canonical, tops, canonical in declared_set):
                     continue
                 found = rest if rest in up_paths else "src/" + rest if "src/" + rest in up_paths else ""
                 key = (tuple(parts[1:i + 1]), name)
@@ -289,6 +292,21 @@ def _shows_layout(folder: str, found: Sequence[str], held: int) -> bool:
     ``fft.py``, ``linalg.py``) is no copy of numpy, though half its files "stand" at numpy's."""
     own_init = {f"{folder}/__init__.py", f"{folder}/__init__.pyi"}
     return held <= sum(1 for path in found if path in own_init) or any(p not in own_init for p in found)
+
+
+def _folder_names_upstream(folder: str, canonical: str, tops: set[str], declared: bool) -> bool:
+    """Whether a folder named ``folder`` is named after an upstream whose canonical distribution
+    name is ``canonical`` and whose top-level packages and modules are ``tops``: the folder is one
+    of them and the distribution's name too, or the upstream's only top-level package and the
+    distribution's name, as its metadata declares it (``declared``; not a label a folder's name
+    gave, ``up-src``), that package's name with a suffix (fluidity-sm's ``fluidity``, the PyPI
+    name taken; invoke 2.2 carries it as ``invoke/vendor/fluidity/``). Not a package whose name
+    the distribution's does not begin with (PyYAML's ``yaml``, a ``yaml`` folder of the target's own
+    could stand for it), nor one of several (a ``tests`` package the upstream ships beside it)."""
+    if folder not in tops:
+        return False
+    name = canonicalize_name(folder)
+    return name == canonical or (declared and tops == {folder} and canonical.startswith(name + "-"))
 
 
 def _own_layout(below_top: Sequence[str], tops: set[str], up_paths: frozenset[str]) -> bool:

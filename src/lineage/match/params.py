@@ -991,7 +991,8 @@ class MatchParams:
     # author name marks.
     marking_shared_author_held: int = knob(1, 0, 1)
     # With 1, a target file inside one of the target's own packages, in a folder named after an
-    # upstream (its distribution name, which is also its top-level package) at that upstream
+    # upstream (its distribution name, which is also its top-level package, or its one top-level
+    # package when the distribution's name extends it: fluidity-sm's ``fluidity``) at that upstream
     # file's own path below it, is marked by its place (kind ``folder``,
     # ``lineage.index.vendoring.folder_markers``) when no vendoring record covers it:
     # PyInstaller 6.11's ``PyInstaller/lib/modulegraph/modulegraph.py`` holds modulegraph's
