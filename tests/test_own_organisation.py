@@ -51,3 +51,19 @@ def test_held_by_organisation_needs_every_holder_of_it() -> None:
     assert not held_by_organisation(("Copyright 2014 Google Inc.", "Copyright 2016 Ada Quill"), "google")
     assert not held_by_organisation(("Copyright 2014",), "google")
     assert not held_by_organisation(("Copyright 2014 Google Inc.",), "")
+
+
+@pytest.mark.parametrize(("author", "owed"), [
+    ("Quillworks Special Ops Team", "not required"),  # the organisation taking its own code
+    ("Brook Developers", "no"),  # a fork that kept its upstream's holder line
+])
+def test_when_both_name_the_holder_the_targets_authors_tell(run_compare, author: str, owed: str) -> None:
+    # optimum 1.23.3 ("HuggingFace Inc. Special Ops Team") keeps transformers' "The HuggingFace
+    # Team" lines, as a fork would keep its upstream's: its metadata's author decides
+    upstream = _tree("rill", ("Quillworks Inc.",), f"# Copyright 2015 Quillworks Inc.\n{_APACHE}\n{_body(1)}")
+    edited = (f"# Copyright 2015 Quillworks Inc.\n{_APACHE}\n"
+              + _body(1).replace("return", "return  ", 1) + "\nextra = 17\n")
+    target = _tree("brook", ("Quillworks Inc.",), edited)
+    target["pyproject.toml"] += f'authors = [{{name = "{author}"}}]\n'
+    row = run_compare(target, [("rill", upstream)]).obligations.set_index("target_path").loc["pkg/mod.py"]
+    assert (row["modified"], row["modification_notice"]) == ("yes", owed)

@@ -393,15 +393,25 @@ def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
     """The organisation (:func:`lineage.licences.notices.holder_organisation`, spaces removed)
     that holds the target's copyright, when the target states a holder of its own: all its main
     holders (:func:`lineage.match.origin.main_holders`) are of that one organisation and none is
-    named by a copyright line of the upstream (its files' or its licence files'); "" otherwise.
-    A fork that kept the upstream's holder, alone or beside its own, has none."""
+    named by a copyright line of the upstream (its files' or its licence files'), or, when one
+    is, the target's metadata authors name that organisation (an author whose name begins with
+    it: "HuggingFace Inc. Special Ops Team"); "" otherwise. A fork that kept the upstream's
+    holder, alone or beside its own, and whose authors are others, has none."""
     mine = main_holders(target.files)
     organisations = {_organisation_of(h) for h in mine}
     if len(organisations) != 1 or "" in organisations:
         return ""
+    organisation = organisations.pop()
     held = {holder_key(holder(m.text)) for f in upstream.files for m in f.markers if m.kind == "copyright"}
     held |= {holder_key(holder(c)) for lf in source_licence(upstream).files for c in lf.copyrights}
-    return "" if mine & held else organisations.pop()
+    if not mine & held:
+        return organisation
+    # the upstream names the target's holder too: a fork that kept its upstream's holder line, or
+    # the organisation taking its own code; the target's metadata authors tell which (optimum
+    # 1.23.3, "HuggingFace Inc. Special Ops Team", from transformers' "The HuggingFace Team"
+    # files; a fork's own authors are others)
+    authors = {_organisation_of(holder_key(a)) for a in target.project.authors}
+    return organisation if any(a.startswith(organisation) for a in authors if a) else ""
 
 
 def held_by_organisation(copyrights: Sequence[str], organisation: str) -> bool:
