@@ -133,6 +133,33 @@ def _next_segment(
     return None
 
 
+# A docstring's parameter entry: Google style with a type, "bert ([`LDMBertModel`]):", or numpy
+# style, "bert : LDMBertModel" (not "Note:", after which a credit may follow).
+_PARAMETER_ENTRY_RE = re.compile(r"^\*{0,2}[A-Za-z_]\w*\s*(?:\([^)]*\)\s*:|\s:\s+\S)")
+# Phrases that, in a parameter's description, say what the argument is, not where code came from
+_DESCRIBING_KINDS = frozenset({"based_on", "inspired_by"})
+
+
+def _describes_a_parameter(seg: Segment, selected: list[list[Segment]]) -> bool:
+    """Whether docstring segment ``seg`` belongs to a parameter's description: a parameter entry
+    opens its paragraph (the docstring lines above it, up to a blank one). diffusers 0.31.0's
+    "bert ([`LDMBertModel`]):" / "Text-encoder model based on [`~transformers.BERT`]." describes
+    the argument; it marked four pipelines as transformers' code, three of them holding none."""
+    if seg.source != "string" or not seg.whole_line:
+        return False
+    if _PARAMETER_ENTRY_RE.match(seg.text):
+        return True
+    row = seg.line - 1
+    while row >= 0:
+        prev = [p for p in selected[row] if p.source == seg.source and p.whole_line]
+        if not prev or not prev[0].text:
+            return False
+        if _PARAMETER_ENTRY_RE.match(prev[0].text):
+            return True
+        row -= 1
+    return False
+
+
 def _mid_sentence(seg: Segment, selected: list[list[Segment]]) -> bool:
     """Whether ``seg`` continues a sentence left unfinished on the line above."""
     if not seg.whole_line or seg.line == 0:
@@ -195,6 +222,8 @@ def _detect(
         own = rest.strip(" \t:-–—")
         clause = first_clause(full_rest) if own else first_clause(" ".join(a.text for a in attached))
         if not accepts(kind, lead, clause) and not (attached and lead != "any" and _points_at_a_file(attached[0].text)):
+            continue
+        if kind in _DESCRIBING_KINDS and _describes_a_parameter(seg, selected):
             continue
         for a in attached:
             consumed.add((a.line, a.col))
