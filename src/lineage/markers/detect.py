@@ -294,6 +294,11 @@ def _listed_sources(seg: Segment, selected: list[list[Segment]], consumed: set[t
     return listed
 
 
+# A legend of the holder lines' columns, every word a placeholder in brackets: configobj 5.0.9's
+# "(name) : (email)" under its "Copyright (C) 2005-2014:", which was read as part of the holders.
+_COLUMN_LEGEND_RE = re.compile(r"\(\w+\)(?:\s*[:,;|/-]?\s*\(\w+\))*\s*[:.]?")
+
+
 def _holder_lines(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
                   ) -> list[str]:
     """The text of the lines below a copyright line that names no holder (after line ``last``),
@@ -307,11 +312,12 @@ def _holder_lines(seg: Segment, selected: list[list[Segment]], consumed: set[tup
         return []
     held: list[str] = []
     at = last
-    while len(held) < HOLDER_LINES:
+    for _ in range(HOLDER_LINES):  # lines read, a legend among them (the index reads no further)
         nxt = _next_segment(selected, at, seg.source, consumed)
         if nxt is None or _starts_marker(nxt.text) or not may_name_holder(nxt.text):
             break
-        held.append(nxt.text)
+        if not _COLUMN_LEGEND_RE.fullmatch(nxt.text):
+            held.append(nxt.text)
         at = nxt.line
     return held if any(has_proper_noun(text) for text in held) else []
 
