@@ -77,15 +77,26 @@ _NAME_MAX_CHARS = 40  # a name, not a sentence or a licence's text
 _CLAUSES_FIRST_RE = re.compile(r"^(\d-clause)[ -](bsd)\b", re.IGNORECASE)
 
 
+# BSD's nicknames, each one licence's: OSI's BSD-3-Clause page says it "has also been called the
+# 'New BSD License' or 'Modified BSD License'", SPDX names it 'BSD 3-Clause "New" or "Revised"
+# License' and BSD-2-Clause 'BSD 2-Clause "Simplified" License'. Jupyter's standard header,
+# "Distributed under the terms of the Modified BSD License." (IPython 3.2.3's files, ipykernel's,
+# traitlets'), named no licence, so IPython's copies in ipykernel read "licence unknown".
+_BSD_NICKNAMES = {"new": "BSD-3-Clause", "modified": "BSD-3-Clause", "revised": "BSD-3-Clause",
+                  "simplified": "BSD-2-Clause"}
+
+
 def named_licence(text: str) -> str:
-    """The one licence ``text`` names in words (above), in canonical spelling; ``""`` when it
-    names none or several."""
+    """The one licence ``text`` names in words (above; a BSD nickname, :data:`_BSD_NICKNAMES`,
+    too), in canonical spelling; ``""`` when it names none or several."""
     text = text.strip()
     if not text or len(text) > _NAME_MAX_CHARS or "\n" in text:
         return ""
     words = _NAME_WORDS_RE.sub(" ", _CLAUSES_FIRST_RE.sub(r"\2 \1", text)).split()
     if not words:
         return ""
+    if len(words) == 2 and words[1].lower() == "bsd" and words[0].lower() in _BSD_NICKNAMES:
+        return _BSD_NICKNAMES[words[0].lower()]
     found = normalise("-".join(words))
     return found if len(licence_ids(found)) == 1 and " " not in found else ""
 
