@@ -61,6 +61,7 @@ from lineage.results.tables import (
     build_regions,
     files_frame,
     indexed_file_rows,
+    names_holder,
     pick_marker,
 )
 from lineage.settings import DEFAULT_MATCH_CONTEXTS, RunSettings
@@ -286,6 +287,19 @@ def unheld_shared_authors(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     return {name for name in shared if not any(mentions(text, name) for text in held)}
 
 
+def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex]) -> list[str]:
+    """The copyright lines of the target's root licence files, its project notice, which a file
+    repeating it whole states for the project (:func:`lineage.results.tables.without_own_notice`),
+    when it names a holder no upstream's copyright line names (its files' or licence files'):
+    celery's LICENSE names Asif Saif Uddin, whom kombu's does not. A notice all of whose holders
+    an upstream holds too cannot tell the project's notice from a credit kept from that upstream
+    (pypdf's "Mathieu Fenniak", PyPDF2's holder): none then."""
+    notice = [c for lf in target.licence.files if not lf.folder for c in lf.copyrights] if target.licence else []
+    held = [c for tree in upstreams if tree.licence for lf in tree.licence.files for c in lf.copyrights]
+    held += [m.text for tree in upstreams for f in tree.files for m in f.markers if m.kind == "copyright"]
+    return notice if any(not names_holder(line, held) for line in notice) else []
+
+
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
                   progress: Callable[[str], None] | None = None, cache_root: Path | None = None,
                   figures_only: bool = False,
@@ -362,8 +376,9 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
     attributed: list[bool] = []  # the file's markers name an upstream
+    own_notice = target_notice(target, upstreams) if params.marking_own_notice_apart else []
     for f in target.files:
-        marker, _ = pick_marker(f.markers, names)
+        marker, _ = pick_marker(f.markers, names, own_notice)
         attributed.append(marker is not None)
         resolved = resolve_marker_path(marker, up_path_set, by_name, defined) if marker else ""
         marker_paths.append(resolved)
@@ -441,7 +456,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                                       for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
                       [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_package_paths,
-                      up_indexes)
+                      up_indexes, own_notice)
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
 
@@ -451,7 +466,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         files, gated = gated_of(todo)
         result = gated.result
         rows = indexed_file_rows(files, result, up_files, names, [marker_paths[t] for t in todo], gated,
-                                 origins, _header_sharing(files, up_indexes, up_files, result))
+                                 origins, _header_sharing(files, up_indexes, up_files, result), own_notice)
         out = {"files": files_frame(rows, target.skipped)}
         if not with_lines:
             return out | _no_line_tables(), rows
@@ -516,13 +531,15 @@ def _no_line_tables() -> dict[str, pd.DataFrame]:
 def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[str], list[str]],
           origins: list[Origin], up_of: list[int], up_files: list[UpstreamFile], own_names: list[set[str]],
           preferred: list[set[str]], params: MatchParams, renamed: Sequence[Sequence[str]],
-          up_package_paths: Sequence[frozenset[str]], up_indexes: Sequence[FileIndex] = ()) -> Gated:
+          up_package_paths: Sequence[frozenset[str]], up_indexes: Sequence[FileIndex] = (),
+          own_notice: Sequence[str] = ()) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
     target files ``files`` (``result``, ``preferred`` and ``renamed``, their upstream paths below
     the tree's folder renames, in their order; ``up_package_paths``: each upstream's files inside
     its own packages, :func:`lineage.index.vendoring.package_paths`), and the regions as reported
     (:func:`lineage.match.regions.report_regions`)."""
-    names_upstream = [[pick_marker(f.markers, names)[0] is not None for names in own_names] for f in files]
+    names_upstream = [[pick_marker(f.markers, names, own_notice)[0] is not None for names in own_names]
+                      for f in files]
     scopes: dict[tuple[int, int], np.ndarray] = {}
 
     vendor_folders = params.vendor_folder_names

@@ -990,6 +990,12 @@ class MatchParams:
     # its files marked for paramiko 1.8.0, whose metadata names Jeff Forcier. 0: every declared
     # author name marks.
     marking_shared_author_held: int = knob(1, 0, 1)
+    # With 1, a target file whose copyright lines name every holder of the target's root licence
+    # files' copyright lines (the project notice repeated) is not marked by those lines
+    # (``lineage.results.tables.without_own_notice``): celery 5.4.0's ``__init__.py`` repeats
+    # celery's LICENSE, whose "Ask Solem" also holds kombu's copyright. 0: every copyright line
+    # naming an upstream's holder marks.
+    marking_own_notice_apart: int = knob(1, 0, 1)
     # With 1, a target file inside one of the target's own packages, in a folder named after an
     # upstream (its distribution name, which is also its top-level package, or its one top-level
     # package when the distribution's name extends it: fluidity-sm's ``fluidity``) at that upstream

@@ -41,6 +41,7 @@ import pandas as pd
 import pyarrow as pa
 
 from lineage.index import BLANK, CODE, KIND_NAMES, FileIndex
+from lineage.licences.notices import holders, keeps_holders
 from lineage.markers import Marker, file_marker
 from lineage.match import MATCH_NAMES, NEAR, VERBATIM, MatchResult
 from lineage.match.gate import (
@@ -181,9 +182,43 @@ def file_numbers(f: FileIndex, match: np.ndarray) -> Numbers:
     )
 
 
-def pick_marker(markers: Sequence[Marker], names: set[str]) -> tuple[Marker | None, int]:
-    """The marker that makes a file marked for an upstream (rules: :func:`lineage.markers.file_marker`)."""
-    return file_marker(markers, names)
+def pick_marker(markers: Sequence[Marker], names: set[str],
+                own_notice: Sequence[str] = ()) -> tuple[Marker | None, int]:
+    """The marker that makes a file marked for an upstream (rules: :func:`lineage.markers.file_marker`),
+    without the copyright lines of the target's own notice (:func:`without_own_notice`)."""
+    return file_marker(without_own_notice(markers, own_notice), names)
+
+
+def without_own_notice(markers: Sequence[Marker], own_notice: Sequence[str]) -> list[Marker]:
+    """``markers`` without the copyright lines of the target's own project notice when the file
+    repeats that notice whole: ``own_notice`` is the copyright lines of the target's root licence
+    files, and a file whose copyright lines name every holder they name states the project's
+    copyright, not where the file came from, even where a holder is the upstream's too (celery
+    5.4.0's ``__init__.py`` repeats celery's LICENSE, "Asif Saif Uddin", "Ask Solem", "GoPivotal";
+    Ask Solem, author of both, holds kombu's copyright, and the file counted as marked for kombu
+    5.4.2). A file naming only some of them keeps them as markers (pypdf's "Copyright (c) 2006,
+    Mathieu Fenniak", one of pypdf's three holders)."""
+    held = [m.text for m in markers if m.kind == "copyright"]
+    if not own_notice or not held or not all(names_holder(line, held) for line in own_notice):
+        return list(markers)
+    return [m for m in markers if m.kind != "copyright" or not names_holder(m.text, own_notice)]
+
+
+def names_holder(line: str, lines: Sequence[str]) -> bool:
+    """Whether ``lines`` name the holder of copyright line ``line``: kept as obligations keep it
+    (:func:`lineage.licences.notices.keeps_holders`), or led by the same name, whatever the tail
+    says of contributors (celery's LICENSE "Asif Saif Uddin, core team & contributors", its
+    ``__init__.py`` "Asif Saif Uddin, celery core and individual contributors")."""
+    lead = _lead_name(line)
+    return keeps_holders([line], lines) or bool(lead) and any(_lead_name(other) == lead for other in lines)
+
+
+def _lead_name(line: str) -> str:
+    """The first two words of a copyright line's folded holder ("asif saif"), or "" for a
+    one-word holder, too weak a name to stand for a person or a company."""
+    folded = holders([line])
+    words = folded[0].split() if folded else []
+    return " ".join(words[:2]) if len(words) >= 2 else ""
 
 
 def upstream_folders(paths: Iterable[str]) -> set[str]:
@@ -219,9 +254,11 @@ def names_upstream_folder(path: str, folders: set[str]) -> bool:
 def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files: Sequence[UpstreamFile],
                       names: set[str], marker_paths: Sequence[str], gated: Gated | None = None,
                       origins: Sequence[Origin] = (),
-                      header_sharing: Sequence[tuple[int, int]] | None = None) -> list[dict[str, object]]:
+                      header_sharing: Sequence[tuple[int, int]] | None = None,
+                      own_notice: Sequence[str] = ()) -> list[dict[str, object]]:
     """The files table's row of each indexed target file, in the order of ``files``: a function
-    of that file and the comparison's context alone (``history`` keeps them between commits)."""
+    of that file and the comparison's context alone (``history`` keeps them between commits).
+    ``own_notice``: the target's own copyright lines (:func:`without_own_notice`)."""
     rows: list[dict[str, object]] = []
     folders: set[str] | None = None  # the upstream files' folders, made when a marker path is no file
     for t, (f, m, marker_path) in enumerate(zip(files, result.files, marker_paths, strict=True)):
@@ -229,7 +266,7 @@ def indexed_file_rows(files: Sequence[FileIndex], result: MatchResult, up_files:
         sources = Counter(int(u) for u in m.up_file[(m.up_file >= 0) & (f.kinds != BLANK)])
         ranked = sorted(sources.items(), key=lambda kv: (-kv[1], up_files[kv[0]].upstream, up_files[kv[0]].path))
         main = up_files[ranked[0][0]] if ranked else None
-        marker, others = pick_marker(f.markers, names)
+        marker, others = pick_marker(f.markers, names, own_notice)
         spdx = sorted({mk.licence for mk in f.markers if mk.kind == "spdx" and mk.licence})
         copied = numbers.nonblank_verbatim + numbers.nonblank_near
         found_as = marker_path  # the file the marker's path resolved to, else a folder it names
