@@ -1189,3 +1189,19 @@ def test_a_vendored_dist_info_without_record_governs_the_package_named_after_it(
         "MIT", "folder:tgt/vendor/up_pkg-1.0.dist-info/LICENSE")
     assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
     assert (own["target_licence"], own["target_licence_from"]) == ("BSD-3-Clause", "declared")
+
+
+def test_third_party_files_do_not_vote_on_the_releases_licence(run_compare) -> None:
+    """IPython 3.2.3 declares only "BSD" and ships no licence file; its own files say BSD-3-Clause,
+    while its ``IPython/external/`` copies carry their projects' licences (MIT, ISC): with them
+    voting, the files "disagreed" and ipykernel's copies read "licence unknown". Whole files the
+    origin rules take for third-party code state their own projects' licences."""
+    up = {"PKG-INFO": "Metadata-Version: 2.1\nName: up\nVersion: 1.0\nLicense: BSD\n",
+          "up/silent.py": _body(1),
+          **{f"up/said{k}.py": HEADERS["BSD-3-Clause"] + _body(k + 2) for k in range(2)},
+          "up/external/__init__.py": "", "up/external/other/__init__.py": HEADERS["MIT"] + _body(5)}
+    target = {"tgt/silent.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1]}
+    comparison = run_compare(target, [("up", up)])
+    assert "up/external/other/__init__.py" in set(comparison.origins["upstream_path"])
+    row = comparison.obligations.set_index("target_path").loc["tgt/silent.py"]
+    assert (row["upstream_licence"], row["upstream_licence_from"]) == ("BSD-3-Clause", "release notices")

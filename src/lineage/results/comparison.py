@@ -104,9 +104,13 @@ class Comparison:
             return made()
         from lineage.results.obligations import build_obligations
 
+        whole = self.origins[self.origins["first_line"].isna()] if len(self.origins) else self.origins
+        not_own: dict[str, set[str]] = {}
+        for upstream, path in zip(whole.get("upstream", []), whole.get("upstream_path", []), strict=True):
+            not_own.setdefault(str(upstream), set()).add(str(path))
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
                                  self.params.licence_head_lines,
-                                 release_holder_files=self.params.licence_release_holder_files)
+                                 release_holder_files=self.params.licence_release_holder_files, not_own=not_own)
 
     def headline(self) -> list[str]:
         return figures.headline(self.files, self.upstream_names)

@@ -73,7 +73,7 @@ Rows are sorted by target path, upstream label and upstream path.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -181,25 +181,31 @@ def _names_family_only(raw: str, expression: str) -> bool:
     return bool(ids) and all(i.lower().startswith(family.lower() + "-") for i in ids)
 
 
-def release_licence(lic: _FileLicences, source: SourceLicence) -> str:
+def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collection[str] = ()) -> str:
     """The licence a release's own files state, for a release whose metadata and root licence
     files state none lineage can read: the one expression the SPDX lines and licence notices of
     its files (those no sub-folder licence file governs) state, when they all state the same one,
     of the family its metadata names if it names one. ply 3.11 declares "License: BSD" and ships
     no licence file; its lex.py and yacc.py carry the BSD-3-Clause text, and its silent files read
     "licence unknown" (4 "compatibility unknown" pairs in astropy 6.1.4, whose ``extern/ply``
-    is ply 3.11). ``""`` when the release declares a licence, or its files state none or several."""
+    is ply 3.11). ``""`` when the release declares a licence, or its files state none or several.
+    Files in ``not_own`` (whole files that are third-party code or came from the target,
+    :mod:`lineage.match.origin`) state their own projects' licences, not the release's: IPython
+    3.2.3 declares only "BSD", and its ``IPython/external/`` copies (pexpect's ISC, decorator's
+    BSD-2-Clause, path's MIT) left its own files' one licence unread."""
     if source.declared:
         return ""
     stated = {normalise(found.expression) for f in lic.tree.files
-              if not source.folder_licence(f.path)[0] and (found := lic.get(f.path)).expression}
+              if f.path not in not_own and not source.folder_licence(f.path)[0]
+              and (found := lic.get(f.path)).expression}
     if len(stated) != 1:
         return ""
     (expression,) = stated
     return expression if expression and _names_family_only(source.declared_raw, expression) else ""
 
 
-def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: int) -> tuple[str, ...]:
+def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: int,
+                       not_own: Collection[str] = ()) -> tuple[str, ...]:
     """The copyright lines a release's own files state, for a release whose licence files,
     NOTICE and ``__copyright__`` name no holder: those of its files (those no sub-folder licence
     file governs) that name a holder, when they all name the same one and at least
@@ -207,7 +213,7 @@ def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: 
     takes their one licence. ply 3.11 ships no licence file; lex.py and yacc.py state "Copyright
     (C) 2001-2018 David M. Beazley (Dabeaz LLC)", and its other files' copies in astropy 6.1.4
     read "copyright n/a", as if BSD-3-Clause asked nothing of them. ``()`` otherwise."""
-    named = [c for f in lic.tree.files if not source.folder_licence(f.path)[0]
+    named = [c for f in lic.tree.files if f.path not in not_own and not source.folder_licence(f.path)[0]
              and holders(c := lic.get(f.path).copyrights)]
     lines = [line for c in named for line in c if holders([line])]  # not "Copyright (C) 2007" alone
     if len(holders(lines)) != 1 or len(named) < fewest_files:
@@ -422,10 +428,12 @@ def held_by_organisation(copyrights: Sequence[str], organisation: str) -> bool:
 
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int, *,
-                      release_holder_files: int) -> pd.DataFrame:
+                      release_holder_files: int, not_own: Mapping[str, Collection[str]] | None = None
+                      ) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
     is ``MatchParams.licence_head_lines``, ``release_holder_files``
-    ``MatchParams.licence_release_holder_files``."""
+    ``MatchParams.licence_release_holder_files``; ``not_own``: per upstream label, its whole files
+    that are not its own code (:func:`release_licence`)."""
     if lines.empty:
         return empty("obligations")
     copied = rows_where(lines, lines["match"] != "none", ["target_path", "upstream", "upstream_path", "match", "line"])
@@ -463,7 +471,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         up_file = up_lic[label].get(up_path)
         t_file = target_lic.get(t_path)
         if label not in released:
-            released[label] = release_licence(up_lic[label], source)
+            released[label] = release_licence(up_lic[label], source, (not_own or {}).get(label, ()))
         up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label])
         # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
         # target could keep or miss: the release's holders speak for that file as for one without
@@ -480,7 +488,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             copyrights_from = f"package:{package_file}" if package_file else ""
             if not package_file:  # failing that, the one holder its files name (ply's)
                 if label not in released_holders:
-                    released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files)
+                    released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files,
+                                                                 (not_own or {}).get(label, ()))
                 up_copyrights = released_holders[label]
                 copyrights_from = RELEASE_NOTICES if up_copyrights else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
