@@ -60,3 +60,29 @@ def test_the_target_notice_marks_nothing_end_to_end(run_compare) -> None:  # typ
     upstream["LICENSE"] = "\n".join(NOTICE) + "\n"
     row = run_compare(target, [("upkg", upstream)]).files.set_index("target_path").loc["tgt/helpers.py"]
     assert row["marker_kind"] == "copyright"
+
+
+def test_a_changed_target_licence_is_not_answered_from_the_caches(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """The notice decides which files are marked (and marked files are matched with other rules),
+    so it is part of the match and table caches' context: a rerun whose LICENSE changed, its Python
+    files not, gives what a run without caches gives."""
+    import treegen
+
+    from lineage.api import compare
+    from lineage.settings import RunSettings
+
+    upstream = {"pyproject.toml": PYPROJECT.format(name="upkg"), "upkg/__init__.py": "",
+                "upkg/helpers.py": BODY, "LICENSE": "Copyright (c) 2015-2016 Ann Holder & contributors.\n"}
+    target = {"pyproject.toml": PYPROJECT.format(name="tgt"), "tgt/__init__.py": "", "tgt/helpers.py": HEADER + BODY,
+              "LICENSE": "\n".join(NOTICE) + "\n"}
+    u_root = treegen.write_tree(tmp_path / "upkg", upstream)
+    t_root = treegen.write_tree(tmp_path / "tgt", target)
+    cached = RunSettings(cache_dir=tmp_path / "cache", jobs=1, reuse_tables=True)
+    first = compare(str(t_root), [str(u_root)], settings=cached).files.set_index("target_path")
+    assert first.loc["tgt/helpers.py", "marker_kind"] == ""
+    # the upstream's holder alone: the notice no longer tells the project's lines from a credit
+    (t_root / "LICENSE").write_text("Copyright (c) 2015-2016 Ann Holder & contributors.\n")
+    again = compare(str(t_root), [str(u_root)], settings=cached).files.set_index("target_path")
+    fresh = compare(str(t_root), [str(u_root)], settings=RunSettings(use_cache=False, jobs=1)).files
+    assert again.loc["tgt/helpers.py", "marker_kind"] == "copyright"
+    assert again.reset_index().equals(fresh)

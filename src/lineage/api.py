@@ -236,7 +236,7 @@ def compare(target: str | os.PathLike[str], upstreams: Sequence[str | os.PathLik
 def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params: MatchParams,
                   vendored: dict[str, list[Marker]] | None = None, pinned: Sequence[int] = (),
                   roots: frozenset[str] = frozenset(), tops: frozenset[str] = frozenset(),
-                  unheld: Sequence[set[str]] = ()) -> str:
+                  unheld: Sequence[set[str]] = (), own_notice: Sequence[str] = ()) -> str:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
@@ -247,7 +247,9 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
     ``tops`` the target tree's top-level names (:func:`lineage.index.project.top_level`: which
     of its packages stands where an upstream's did, for the same test); ``unheld`` per upstream
     the author names it shares with the target that mark no file (:func:`unheld_shared_authors`:
-    the target's metadata decides them)."""
+    the target's metadata decides them); ``own_notice`` the target's root licence files' copyright
+    lines that a file repeating them does not count as markers (:func:`target_notice`: the
+    target's licence files decide which of its files are marked, as its metadata does)."""
     parts: dict[str, object] = {
         "code": code_fingerprint(),
         "params": params.to_dict(),
@@ -263,6 +265,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
         parts["target_tops"] = sorted(tops)
     if any(unheld):
         parts["unheld_authors"] = [sorted(names) for names in unheld]
+    if own_notice:
+        parts["target_notice"] = list(own_notice)
     return hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()
 
 
@@ -401,7 +405,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     target_paths = [f.path for f in target.files] + [p for p, _ in target.skipped]
     roots = package_roots(target_paths)
     tops = frozenset(top.name for top in top_level(target_paths))
-    context = match_context(upstreams, labels, params, vendored, pinned, roots, tops, unheld)
+    context = match_context(upstreams, labels, params, vendored, pinned, roots, tops, unheld, own_notice)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
