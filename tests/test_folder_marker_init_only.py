@@ -35,3 +35,33 @@ def test_a_folder_holding_only_its_init_still_marks() -> None:
     # nothing but the package file to show: the copy of a one-file package
     single = ["tgt/__init__.py", "tgt/lib/__init__.py", "tgt/lib/upkg/__init__.py"]
     assert sorted(folder_markers(single, [_UP])) == ["tgt/lib/upkg/__init__.py"]
+
+
+def test_a_folder_marker_lost_to_new_neighbours_is_not_answered_from_the_caches(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """A folder marker rests on the folder's other files (how many stand at upstream paths): when
+    new files of the target's own join the folder, an unchanged file there loses its mark, and a
+    cached rerun must say so as a run without caches does (the folder markers are match context)."""
+    import treegen
+
+    from lineage.api import compare
+    from lineage.settings import RunSettings
+
+    body = "".join(f"def part_{k}(value):\n    total = value * {k} + {k * 3}\n    return total - {k}\n\n\n"
+                   for k in range(10))
+    up = {"pyproject.toml": '[project]\nname = "upkg"\nversion = "1.0"\n', "upkg/__init__.py": "",
+          "upkg/core.py": body}
+    target = {"pyproject.toml": '[project]\nname = "tgt"\nversion = "1.0"\n', "tgt/__init__.py": "",
+              "tgt/extern/__init__.py": "", "tgt/extern/upkg/__init__.py": "", "tgt/extern/upkg/core.py": body,
+              # enough files of its own elsewhere that the rerun reuses the unchanged files' rows
+              **{f"tgt/mod_{k}.py": f"VALUE_{k} = {k}\n" for k in range(20)}}
+    u_root = treegen.write_tree(tmp_path / "upkg", up)
+    t_root = treegen.write_tree(tmp_path / "tgt", target)
+    cached = RunSettings(cache_dir=tmp_path / "cache", jobs=1, reuse_tables=True)
+    first = compare(str(t_root), [str(u_root)], settings=cached).files.set_index("target_path")
+    assert first.loc["tgt/extern/upkg/core.py", "marker_kind"] == "folder"
+    for k in range(3):  # the target's own files join the folder: no longer the upstream's layout
+        (t_root / "tgt/extern/upkg" / f"own_{k}.py").write_text(f"OWN_{k} = {k}\n")
+    again = compare(str(t_root), [str(u_root)], settings=cached).files
+    fresh = compare(str(t_root), [str(u_root)], settings=RunSettings(use_cache=False, jobs=1)).files
+    assert again.set_index("target_path").loc["tgt/extern/upkg/core.py", "marker_kind"] == ""
+    assert again.equals(fresh)

@@ -240,7 +240,8 @@ def match_context(upstreams: Sequence[TreeIndex], labels: Sequence[str], params:
     """Digest of everything a target file's labels depend on besides the file itself:
     ``vendored`` holds the markers the target's vendoring records give its files
     (:func:`lineage.index.vendoring.vendor_markers`: only records naming an upstream, texts
-    without a line number), which a file's own bytes do not show; ``pinned`` the upstream each
+    without a line number) and its folders' names (:func:`lineage.index.vendoring.folder_markers`),
+    which a file's own bytes do not show; ``pinned`` the upstream each
     target file's record pins (:func:`lineage.index.vendoring.pinned_upstreams`, which also reads
     the upstreams' versions); ``roots`` which of src/ and lib/ are packages of the target
     (:func:`lineage.index.project.package_roots`: a file's top package, for the import test);
@@ -364,12 +365,14 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     vendored = vendor_markers(target.vendoring, [f.path for f in target.files],
                               [(own, tops) for own, tops in zip(own_names, up_tops, strict=True)])
     target = with_markers(target, vendored)
+    placed: dict[str, list[Marker]] = {}
     if params.marking_vendored_folder:  # failing a record, a folder named after the upstream marks
-        target = with_markers(target, folder_markers(
+        placed = folder_markers(
             [f.path for f in target.files],
             [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
              for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)], vendored,
-            declared=[tree.project.name for tree in upstreams if tree.project.name]))
+            declared=[tree.project.name for tree in upstreams if tree.project.name])
+        target = with_markers(target, placed)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}
     for u in up_files:
@@ -405,7 +408,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     target_paths = [f.path for f in target.files] + [p for p, _ in target.skipped]
     roots = package_roots(target_paths)
     tops = frozenset(top.name for top in top_level(target_paths))
-    context = match_context(upstreams, labels, params, vendored, pinned, roots, tops, unheld, own_notice)
+    # a folder marker rests on the folder's other files too (how many stand at upstream paths), so
+    # it is context as a record's markers are: a file whose folder changed is matched afresh
+    given = {path: [*vendored.get(path, []), *placed.get(path, [])] for path in sorted({*vendored, *placed})}
+    context = match_context(upstreams, labels, params, given, pinned, roots, tops, unheld, own_notice)
     n_files = len(target.files)
     seconds = {"match": 0.0}
     matching = FileLabels(target, upstreams, labels, up_of, params, preferred, attributed, cache_root, context,
