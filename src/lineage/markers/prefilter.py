@@ -22,6 +22,7 @@ HINTS: tuple[str, ...] = (
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
     "borrowed", "forked", "copy", "based", "inspired", " port of", " port (", "adaptation", "rewrit",
     "duplicate",  # "duplicated from", "duplicate logic from" (vocabulary._OBJECT_VERBS)
+    "adapts", "borrows",  # "adapts logic from" (vocabulary._OBJECT_VERBS)
     "code from",  # "(Original) code from: URL" (vocabulary._CODE_FROM)
     "originally from",  # "This file is originally from ..." (vocabulary._ORIGINALLY_FROM)
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)

@@ -34,8 +34,11 @@ _FROM_VERBS = (
 # A taking verb, or the adjective "duplicate", with the code it took between it and "from": "Duplicate
 # logic from Pydantic to filter config kwargs" (sqlmodel 0.0.22's main.py, above pydantic v1's
 # config-kwargs filter), "copied code from". Not the imperative "copy" ("copy code from smem" is
-# an instruction).
-_OBJECT_VERBS = r"derived|adapted|copied|duplicated|duplicate|ported|taken|borrowed"
+# an instruction). The third person says the same of the code it stands above: "Adapts logic from
+# `pydantic._repr.display_as_type`" (pydantic-settings 2.6.1's sources.py, a docstring); not
+# "duplicates", which states a repetition ("This duplicates the code from `__enter__`", numpy), nor
+# "ports", also said of data moved ("ports code from smem to registers").
+_OBJECT_VERBS = r"derived|adapted|copied|duplicated|duplicate|ported|taken|borrowed|adapts|borrows"
 _CODE_OBJECT = r"(?:(?:the|this|some)\s+)?(?:code|logic|implementation)"
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
 # The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
@@ -395,6 +398,8 @@ def _phrase_kind(m: re.Match[str]) -> str:
         "copy": COPY_FROM,
         "duplicated": "copied_from",
         "duplicate": "copied_from",
+        "adapts": "adapted_from",
+        "borrows": "taken_from",
     }.get(verb, f"{verb}_from")
 
 
