@@ -152,3 +152,12 @@ def test_based_on_that_says_it_is_a_fork_states_reuse() -> None:
         "Quickget is an HTTP client that is based (forked) on Upget."]
     assert [s.text for s in statements_naming(found, {"othget"})] == ["It was forked off of Othget."]
     assert statements_naming(found, {"fastcore"}) == []  # "based on" alone names a dependency
+
+
+def test_the_new_home_of_another_projects_code_states_reuse() -> None:
+    # pydantic-settings 2.6.1: "this is the new official home of Pydantic's `BaseSettings`"
+    text = ("Settings for Upcore apps; this is the new official home of Upcore's `Settings`.\n\n"
+            "Our home page is the home of many docs.\n")
+    found = reuse_statements("README.md", text)
+    assert [(s.line, s.kind) for s in found] == [(1, "taken_from")]
+    assert statements_naming(found, {"upcore"}) == list(found)

@@ -17,7 +17,9 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "a derivative / fork / port / copy / modified version of" (``derived_from``, ``ported_from``,
   ``copied_from``, ``modified_from``);
 * "forked off (of)", and "based on" that says it is a fork: "based (forked) on" (niquests 3.11.0:
-  "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``.
+  "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``;
+* "the new (official) home of", code that moved here from another project (pydantic-settings
+  2.6.1: "this is the new official home of Pydantic's `BaseSettings`"), ``taken_from``.
 
 Not "based on" nor "built on (top of)": in a description they say what the project depends on
 ("SQLModel is based on Pydantic and SQLAlchemy", sqlmodel 0.0.22; "Built on top of the 🤗
@@ -50,6 +52,7 @@ _TAKEN = (r"(?:re-?used?|reuses|borrow(?:ed|s)?|t(?:ook|akes?)|includ(?:es?|ed)|
 _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
     r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
+    r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of)\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
@@ -101,7 +104,7 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
 
 
 def _kind(m: re.Match[str]) -> str:
-    if m.group("taken"):
+    if m.group("taken") or m.group("home"):
         return "taken_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
