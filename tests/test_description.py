@@ -161,3 +161,13 @@ def test_the_new_home_of_another_projects_code_states_reuse() -> None:
     found = reuse_statements("README.md", text)
     assert [(s.line, s.kind) for s in found] == [(1, "taken_from")]
     assert statements_naming(found, {"upcore"}) == list(found)
+
+
+def test_a_project_replaced_by_this_one_is_named_before_the_phrase() -> None:
+    # pyproject-hooks 1.2.0: "The ``pep517`` project has been replaced by this project (low level)
+    # and the ``build`` project (high level)."
+    text = "Note: The ``upold`` project has been replaced by this project (low level) and the ``upbuild`` tool.\n"
+    found = reuse_statements("README.md", text)
+    assert [(s.line, s.kind, s.named_before) for s in found] == [(1, "derived_from", True)]
+    assert statements_naming(found, {"upold"}) == list(found)
+    assert statements_naming(found, {"upbuild"}) == []  # after the phrase: what replaced it too, not the source

@@ -19,7 +19,10 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "forked off (of)", and "based on" that says it is a fork: "based (forked) on" (niquests 3.11.0:
   "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``;
 * "the new (official) home of", code that moved here from another project (pydantic-settings
-  2.6.1: "this is the new official home of Pydantic's `BaseSettings`"), ``taken_from``.
+  2.6.1: "this is the new official home of Pydantic's `BaseSettings`"), ``taken_from``;
+* "has been / was / is replaced (superseded) by this project (package, library)", which names the
+  project it took over before the phrase, not after (pyproject-hooks 1.2.0: "The ``pep517``
+  project has been replaced by this project"), ``derived_from``.
 
 Not "based on" nor "built on (top of)": in a description they say what the project depends on
 ("SQLModel is based on Pydantic and SQLAlchemy", sqlmodel 0.0.22; "Built on top of the 🤗
@@ -53,6 +56,7 @@ _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
     r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
+    r"|(?P<replaced>(?:has\s+been|was|is)\s+(?:replaced|superseded)\s+by\s+this\s+(?:project|package|library))"
     r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of)\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
@@ -77,7 +81,10 @@ class ReuseStatement:
     line: int  # the line (1-based) the phrase is on
     kind: str  # a marker kind: taken_from, derived_from, adapted_from, ported_from, ...
     text: str  # the sentence, white space collapsed, at most _MAX_TEXT characters
-    after: int  # where in ``text`` the phrase ends: a name before it is not what was reused
+    # where in ``text`` the phrase ends: a name before it is not what was reused; for a phrase
+    # that names what was reused before it ("X has been replaced by this project"), where it starts
+    after: int
+    named_before: bool = False  # the reused project is named before the phrase (``after``)
 
 
 def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[ReuseStatement, ...]:
@@ -98,8 +105,9 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
                 continue
             line = first + max(k for k, s in enumerate(starts) if s <= start + m.start())
             collapsed = " ".join(sentence.split())
-            after = len(" ".join(sentence[: m.end()].split()))
-            found.append(ReuseStatement(path, line, _kind(m), collapsed[:_MAX_TEXT], min(after, _MAX_TEXT)))
+            before = bool(m.group("replaced"))
+            after = len(" ".join(sentence[: m.start() if before else m.end()].split()))
+            found.append(ReuseStatement(path, line, _kind(m), collapsed[:_MAX_TEXT], min(after, _MAX_TEXT), before))
     return tuple(sorted(set(found)))
 
 
@@ -108,7 +116,7 @@ def _kind(m: re.Match[str]) -> str:
         return "taken_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
-    if m.group("fork"):
+    if m.group("fork") or m.group("replaced"):
         return "derived_from"
     return _NOUN_KINDS[" ".join(m.group("noun").lower().split())]
 
@@ -163,7 +171,7 @@ def statements_naming(statements: Iterable[ReuseStatement], names: Iterable[str]
     slugs = {n for n in wanted if "/" in n}
     found = []
     for s in statements:
-        rest = s.text[s.after:]
+        rest = s.text[:s.after] if s.named_before else s.text[s.after:]
         plain = without_urls(rest)
         repositories = {parse_url(url).repository.lower() for _, _, url in find_urls(rest)}
         if any(mentions(plain, n) for n in wanted if n not in slugs) or slugs & repositories:
