@@ -1205,3 +1205,36 @@ def test_third_party_files_do_not_vote_on_the_releases_licence(run_compare) -> N
     assert "up/external/other/__init__.py" in set(comparison.origins["upstream_path"])
     row = comparison.obligations.set_index("target_path").loc["tgt/silent.py"]
     assert (row["upstream_licence"], row["upstream_licence_from"]) == ("BSD-3-Clause", "release notices")
+
+def test_a_vendored_one_module_dist_infos_licence_governs_that_module(run_compare, tmp_path: Path) -> None:
+    """setuptools 75.1.0 vendors ``_vendor/typing_extensions.py`` beside
+    ``typing_extensions-4.12.2.dist-info`` (LICENSE: PSF-2.0, RECORD listing the one module): the
+    module's licence and holders are that LICENSE's, not setuptools' MIT (obligations.csv read
+    "copyright; licence-notice" missing for all 2,971 copied lines)."""
+    from lineage.licences.declared import read_source_licence
+    from lineage.sources import open_source
+
+    apache = "Copyright 2024 Upstream Authors\n\nLicensed under the Apache License, Version 2.0\n"
+    target = {"tgt/_vendor/upmod.py": _body(1), "tgt/own.py": _body(1),
+              "tgt/_vendor/upmod-1.0.dist-info/METADATA": "Name: upmod\nVersion: 1.0\n",
+              "tgt/_vendor/upmod-1.0.dist-info/LICENSE": apache,
+              "tgt/_vendor/upmod-1.0.dist-info/RECORD": "upmod.py,sha256=a,1\n",
+              # no RECORD: the module named after it
+              "tgt/_vendor/lonemod-2.0.dist-info/LICENSE": apache, "tgt/_vendor/lonemod.py": _body(2),
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    root = treegen.write_tree(tmp_path / "t", target)
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    assert [(f.path, f.folder) for f in lic.files] == [
+        ("tgt/_vendor/lonemod-2.0.dist-info/LICENSE", "tgt/_vendor/lonemod.py"),
+        ("tgt/_vendor/upmod-1.0.dist-info/LICENSE", "tgt/_vendor/upmod.py")]
+    assert lic.folder_licence("tgt/_vendor/upmod.py") == ("Apache-2.0", "tgt/_vendor/upmod-1.0.dist-info/LICENSE")
+    assert lic.folder_licence("tgt/_vendor/upmod.pyx") == ("", "")  # a module, not a folder: no prefix
+    assert lic.folder_licence("tgt/own.py") == ("", "")
+    comparison = run_compare(target, [("up", _upstream("Apache-2.0"))])
+    ob = comparison.obligations.set_index("target_path")
+    vendored, own = ob.loc["tgt/_vendor/upmod.py"], ob.loc["tgt/own.py"]
+    assert (vendored["target_licence"], vendored["target_licence_from"]) == (
+        "Apache-2.0", "folder:tgt/_vendor/upmod-1.0.dist-info/LICENSE")
+    assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
+    assert (own["target_licence"], own["target_licence_from"]) == ("MIT", "declared")

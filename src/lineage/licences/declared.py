@@ -13,7 +13,10 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   vendored library's) governs the files under that folder; one inside a vendored copy's own
   ``*.dist-info`` (``setuptools/_vendor/packaging-24.2.dist-info/LICENSE.APACHE``) governs the
   package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root; without a
-  RECORD, the package folder beside it named after it (:func:`_named_package_folders`).
+  RECORD, the package folder beside it named after it (:func:`_named_package_folders`). A
+  distribution that is one module has no folder: its licence governs that module, the RECORD's
+  top-level module or the one beside it named after it (setuptools 75.1.0's
+  ``_vendor/typing_extensions-4.12.2.dist-info/LICENSE`` governs ``_vendor/typing_extensions.py``).
 
 A licence text's part for software bundled as binaries (numpy's and scipy's wheels append
 "This binary distribution of SciPy also bundles the following software:" and, per library, a
@@ -81,7 +84,7 @@ from lineage.licences.notices import (
 from lineage.markers import find_markers
 from lineage.markers.attribution import is_copyright, may_name_holder
 from lineage.markers.pointers import named_licence_file
-from lineage.sources.distinfo import core_metadata, package_folders, record_files
+from lineage.sources.distinfo import core_metadata, package_folders, record_files, top_modules
 
 if TYPE_CHECKING:
     from lineage.sources import Source
@@ -137,7 +140,7 @@ FAMILY_CLASSIFIERS: dict[str, str] = {
 class LicenceFile:
     path: str
     role: str  # "licence" | "notice" (a NOTICE file: attributions to reproduce)
-    folder: str  # the folder it governs ("" for the root, dist-info included)
+    folder: str  # the folder it governs ("" for the root, dist-info included), or one module (:func:`governs`)
     sha256: str
     expression: str  # licences its text announces ("" when our rules recognise none)
     copyrights: tuple[str, ...] = ()  # copyright lines of real holders (templates left out)
@@ -234,7 +237,7 @@ class SourceLicence:
         neither the licence nor the holders of dask's own files there)."""
         best: LicenceFile | None = None
         for f in self.files:
-            if f.folder and not f.included_code and path.startswith(f.folder + "/") and wanted(f) and (
+            if f.folder and not f.included_code and governs(f.folder, path) and wanted(f) and (
                     best is None or len(f.folder) > len(best.folder)):
                 best = f
         return best
@@ -244,7 +247,7 @@ class SourceLicence:
         above it that has any (a vendored library's), else the root's; and the licence files for
         included code of deeper folders above it, which add their holders to these, not replace
         them (dask's ``dask/array/NUMPY_LICENSE.txt`` beside dask's own root licence)."""
-        above = [f for f in self.files if not f.folder or path.startswith(f.folder + "/")]
+        above = [f for f in self.files if not f.folder or governs(f.folder, path)]
         folders = [f.folder for f in above if f.folder and not f.included_code]
         folder = max(folders, key=len) if folders else ""
         return tuple(f for f in above if f.folder == folder or (f.included_code and len(f.folder) > len(folder)))
@@ -261,6 +264,12 @@ class SourceLicence:
             **({"package_copyrights": [{"copyright": line, "file": path} for line, path in self.package_copyrights]}
                if self.package_copyrights else {}),
         }
+
+
+def governs(folder: str, path: str) -> bool:
+    """Whether a licence file governing ``folder`` speaks for ``path``: a file under the folder,
+    or the path itself when it is a module (a one-module vendored distribution's, module docstring)."""
+    return path.startswith(folder + "/") or (path == folder and path.endswith(_PYTHON_SUFFIXES))
 
 
 def _is_licence_file(path: str) -> bool:
@@ -675,15 +684,17 @@ def _named_package_folders(dist_info: str, present: set[str]) -> set[str]:
     """The package folders a vendored dist-info without a RECORD speaks for: the folder beside it
     named after its distribution, as an import reads the name (flit_core 3.10.1 ships
     ``flit_core/vendor/tomli-1.2.3.dist-info`` with LICENSE and METADATA only, beside
-    ``flit_core/vendor/tomli/``; its README says tomli's LICENSE is there). None when no such
-    folder holds a file: the licence then governs its own folder, as before."""
+    ``flit_core/vendor/tomli/``; its README says tomli's LICENSE is there), or the module beside
+    it so named (a one-module distribution). None when neither is there: the licence then
+    governs its own folder, as before."""
     parent, stem = posixpath.split(dist_info)
     name = stem[: -len(".dist-info")].rpartition("-")[0]
     if not name:
         return set()
     tops = {re.sub(r"[-.]+", "_", form) for form in (name, name.lower())}
     folders = {f"{parent}/{top}" if parent else top for top in tops}
-    return {folder for folder in folders if any(p.startswith(folder + "/") for p in present)}
+    return ({folder for folder in folders if any(p.startswith(folder + "/") for p in present)}
+            | {module for folder in folders for suffix in _PYTHON_SUFFIXES if (module := folder + suffix) in present})
 
 
 def read_source_licence(source: Source) -> SourceLicence:
@@ -705,8 +716,9 @@ def read_source_licence(source: Source) -> SourceLicence:
                         record = found.folder + "/RECORD"
                         parent = posixpath.dirname(found.folder)
                         listed = source.read(record) if record in present else b""
+                        in_record = record_files(listed)
                         governed[found.folder] = {f"{parent}/{folder}" for folder in
-                                                  package_folders(record_files(listed))} if listed else \
+                                                  package_folders(in_record) | top_modules(in_record)} if listed else \
                             _named_package_folders(found.folder, present)
                     # the vendored packages' licence: one entry per folder it governs (none: its own folder)
                     files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]

@@ -34,6 +34,13 @@ def record_files(record: bytes) -> frozenset[str]:
     return frozenset()
 
 
+def top_modules(files: frozenset[str]) -> set[str]:
+    """The modules a RECORD lists at its top (relative to the RECORD's folder): a distribution
+    that is one module (typing_extensions 4.12.2's ``typing_extensions.py``), which
+    :func:`package_folders` passes over."""
+    return {path for path in files if "/" not in path}
+
+
 def package_folders(files: frozenset[str]) -> set[str]:
     """The package folders a RECORD's Python files make (relative to the RECORD's folder): each
     file's first folder holding an ``__init__.py`` the RECORD lists, through namespace folders
