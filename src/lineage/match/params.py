@@ -1018,9 +1018,10 @@ class MatchParams:
     # taken from accelerate by that line alone, and 206 shared code lines of 8 accelerate files
     # (testing.py, imports.py, commands/env.py, ...) in no review list. 0: the line decides.
     origin_shared_holder_no_direction: int = knob(1, 0, 1)
-    # A version file (``_version.py``) is generated, and shared lines of it are no evidence, when
-    # one of its first this many lines says a build tool wrote it (setuptools-scm, versioneer and
-    # hatch-vcs write it on line 1 or 2).
+    # A version file (``_version.py``) or a protobuf module (``*_pb2.py``, ``*_pb2_grpc.py``) is
+    # generated, and shared lines of it are no evidence, when one of its first this many lines says
+    # a build tool or protoc wrote it (setuptools-scm, versioneer, hatch-vcs and protoc write it on
+    # line 1 or 2).
     generated_head_lines: int = knob(5, 1)
     # -- licences (results/file_licences.py; not the matcher's, but every figure's knob is here)
     # Licence headers open a file: the comments of its first lines are read for licence notices,
