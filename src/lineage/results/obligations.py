@@ -464,6 +464,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     # read only when a release declares no licence (each file's head once, memoised)
     released: dict[str, str] = {}
     released_holders: dict[str, tuple[str, ...]] = {}  # likewise, when a release names no holder
+    not_own_of = not_own or {}
     rows = []
     for g in groups.itertuples(index=False):
         label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
@@ -471,7 +472,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         up_file = up_lic[label].get(up_path)
         t_file = target_lic.get(t_path)
         if label not in released:
-            released[label] = release_licence(up_lic[label], source, (not_own or {}).get(label, ()))
+            released[label] = release_licence(up_lic[label], source, not_own_of.get(label, ()))
         up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label])
         # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
         # target could keep or miss: the release's holders speak for that file as for one without
@@ -489,7 +490,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             if not package_file:  # failing that, the one holder its files name (ply's)
                 if label not in released_holders:
                     released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files,
-                                                                 (not_own or {}).get(label, ()))
+                                                                 not_own_of.get(label, ()))
                 up_copyrights = released_holders[label]
                 copyrights_from = RELEASE_NOTICES if up_copyrights else ""
         # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
