@@ -47,3 +47,17 @@ def test_the_summary_says_why_no_statement_of_change_is_owed(run_compare) -> Non
     own = "\n".join(obligations_markdown(run_compare(_tree("acme-web", edited), [("acme-web", upstream)])))
     other = "\n".join(obligations_markdown(run_compare(_tree("acme-fork", edited), [("acme-web", upstream)])))
     assert sentence in own and sentence not in other
+
+
+def test_the_review_list_says_when_its_files_are_the_projects_own_earlier_code(run_compare) -> None:
+    # attrs 24.2.0 against attrs 17.4.0: 9 files "to review" that hold the project's own code
+    from lineage.report.summary import summary_markdown
+
+    upstream = _tree("acme-web", _body(1))
+    target_text = _body(1).replace("return", "return  ", 1)
+    sentence = "acme-web is a release of the target's own project (the same distribution name): these files"
+    own = run_compare(_tree("acme-web", target_text), [("acme-web", upstream)])
+    other = run_compare(_tree("acme-fork", target_text), [("acme-web", upstream)])
+    assert own.lists["unmarked_with_copied"] == other.lists["unmarked_with_copied"] == ["pkg/mod.py"]
+    assert sentence in summary_markdown(own)
+    assert "own project" not in summary_markdown(other).split("## Unmarked files with copied code")[1].split("##")[0]

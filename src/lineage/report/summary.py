@@ -276,6 +276,8 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
     }
     for key, title in titles.items():
         out += [f"## {title}: {len(groups[key]):,}", ""]
+        if key == "unmarked_with_copied" and len(groups[key]):
+            out += _own_release_sentence(comparison)
         if key == "marked_without_copied":
             out += _named_files_markdown(summary["marked_without_copied_files"],  # type: ignore[arg-type]
                                          [str(u.info.details["name"]) for u in comparison.upstreams
@@ -302,6 +304,22 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
 
     out += obligations_markdown(comparison)
     return "\n".join(out) + "\n"
+
+
+def _own_release_sentence(comparison: Comparison) -> list[str]:
+    """Above the unmarked files with copied code, when an upstream is a release of the target's
+    own project (the same distribution name: attrs 24.2.0 against attrs 17.4.0): those files hold
+    the project's own earlier code, which no marker names; [] otherwise."""
+    from lineage.index.project import same_distribution
+
+    own = [label for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)
+           if same_distribution(comparison.target.project, u.project)]
+    if not own:
+        return []
+    return [f"{', '.join(md_text(label) for label in own)} {'is a release' if len(own) == 1 else 'are releases'} "
+            "of the target's own project (the same distribution name): these files carry the project's own "
+            "earlier code, which no marker needs to name; they need review only where code from elsewhere came "
+            "in through that release.", ""]
 
 
 def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:
