@@ -495,8 +495,8 @@ def check_summary_json(r: Report) -> list[Check]:
 def shown_marker(marker: str) -> str:
     """A marker as a list table's cell shows it: its first MARKER_CUT characters, without the
     space a cut may end on (a Markdown cell's edge spaces are no text: transformers' deit marker
-    "...The HuggingFace Inc. team" cut after "Inc. ")."""
-    return marker[:MARKER_CUT].strip()
+    "...The HuggingFace Inc. team" cut after "Inc. "), and "…" after a cut."""
+    return marker[:MARKER_CUT].strip() + "…" if len(marker) > MARKER_CUT else marker.strip()
 
 
 def md_cell(text: str) -> str:

@@ -229,7 +229,10 @@ def _detect(
             consumed.add((a.line, a.col))
         marker_text = " ".join([text[start:stop], *(a.text for a in attached)])
         kind = REPORTED_KIND.get(kind, kind)
-        out.append((start, phrase_marker(line, kind, marker_text, full_rest)))
+        marker = phrase_marker(line, kind, marker_text, full_rest)
+        if k == len(matches) - 1:
+            marker = _with_stated_commit(marker, seg, selected, consumed, attached[-1].line if attached else last)
+        out.append((start, marker))
         covered.append((start, stop))
         if k == len(matches) - 1:
             head = text[start:end].strip()
@@ -267,6 +270,28 @@ def _detect(
                 )
             )
     return out
+
+
+# A line that only states the commit its source was taken at, maybe as a list item and with a
+# date after it: "- commit ba07d8287b4554754ac7178d177033ea3f75d489 (09/09/2021)".
+_COMMIT_LINE_RE = re.compile(r"^(?:[-*•]\s+)?(?:at\s+)?commit:?\s+(?P<sha>[0-9a-f]{7,40})"
+                             r"(?:\s+\(?[\w/.,: -]*\)?)?[.,;]?$", re.IGNORECASE)
+
+
+def _with_stated_commit(marker: Marker, seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]],
+                        last: int) -> Marker:
+    """``marker`` with the commit the line right below it (after line ``last``) states as its ref,
+    when its URL names a repository but no ref: seaborn 0.13.2's ``external/version.py`` says
+    "Vendored from:" / "- https://github.com/pypa/packaging/" / "- commit ba07d82... (09/09/2021)",
+    and files.csv's ``marker_ref`` was empty. Consumed here, as an attached line is."""
+    if not marker.repository or marker.ref:
+        return marker
+    nxt = _next_segment(selected, last, seg.source, consumed)
+    m = _COMMIT_LINE_RE.match(nxt.text.strip()) if nxt is not None else None
+    if nxt is None or m is None:
+        return marker
+    consumed.add((nxt.line, nxt.col))
+    return replace(marker, ref=m.group("sha"))
 
 
 # A line that only lists one more source of the phrase above it: a URL, maybe after "and", "or",

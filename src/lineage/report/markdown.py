@@ -20,10 +20,12 @@ def md_text(text: object, limit: int = 0) -> str:
     is, so "Rapptz & contributors" stays readable in the raw file), ``|`` and backticks escaped,
     one line.
 
-    ``limit`` cuts the text (before escaping, so no escape is cut in half)."""
+    ``limit`` cuts the text (before escaping, so no escape is cut in half) and ends it with "…",
+    so a cut URL or commit hash is not taken for a whole one (seaborn 0.13.2's appdirs marker
+    showed an 80-character URL cut inside its commit hash)."""
     raw = str(text)
-    if limit:
-        raw = raw[:limit]
+    if limit and len(raw) > limit:
+        raw = raw[:limit].rstrip() + "…"
     return _ENTITY_LIKE.sub("&amp;", raw).replace("<", "&lt;").replace(">", "&gt;").translate(_TEXT_SPECIAL)
 
 
