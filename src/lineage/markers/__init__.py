@@ -124,6 +124,10 @@ sources: each is a marker of the phrase's kind, its text the phrase's words, "â€
 ``causal_conv1d_triton.py``: "Adapted from <causal-conv1d URL>" / "and <vLLM URL>"). Before,
 each was a bare ``url`` marker, and "Adapted from ... and <vLLM's file>" stated no change of it.
 
+A code host's URL that ends its line at a ``/`` runs on into the next line of the same comment
+block / docstring when that line is only the rest of its path (no spaces, maybe a ``#L`` fragment):
+a docstring wrapped it there (``detect._wraps_url``).
+
 A line that continues a sentence (the line above, in the same comment block or docstring, does
 not end with ``. ! ? : ;``) and starts in lower case is judged like a generic lead-in: wrapped
 prose such as "...the colours are mapped\\n based on the norm set for this Colorizer." is no marker.

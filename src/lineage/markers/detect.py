@@ -170,6 +170,27 @@ def _mid_sentence(seg: Segment, selected: list[list[Segment]]) -> bool:
     return False
 
 
+# A line that is nothing but the rest of a repository path: no spaces, no scheme, path parts,
+# maybe a ``#L`` fragment and the closing marks of reST or Markdown link syntax.
+_URL_TAIL_RE = re.compile(r"[\w.-]+(?:/[\w.-]*)*(?:#L\d+(?:-L?\d+)?)?[>`_)\].,;:]*")
+
+
+def _wraps_url(text: str, following: str) -> bool:
+    """Whether ``text`` ends with a code host's URL into a repository's files (``/blob/``,
+    ``/tree/``, ...) cut at a ``/`` and ``following`` is only the rest of its path: a docstring
+    wraps a long URL there (geopandas 1.0.1's ``sjoin.py``: ".../pandas/blob/" over
+    "a0779adb.../pandas/core/reshape/merge.py#L2300-L2370"; sglang 0.5.23's ``phi4mm_utils.py``:
+    ".../transformers/blob/v4.30.0/src/" over "transformers/models/t5/modeling_t5.py#L435"). The
+    two read as one URL, else the marker kept no path or a folder's."""
+    urls = find_urls(text)
+    if not urls or urls[-1][1] != len(text.rstrip()) or not urls[-1][2].endswith("/"):
+        return False
+    tail = following.strip()
+    if "://" in tail or _URL_TAIL_RE.fullmatch(tail) is None:
+        return False
+    return bool(parse_url(urls[-1][2]).repository and parse_url(urls[-1][2] + tail).path)
+
+
 def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]]) -> list[tuple[int, Marker]]:
     """Markers in one segment as (position, marker); marks attached lines as consumed.
 
@@ -177,6 +198,10 @@ def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int,
     that gives a phrase marker starting on this line; the next line is then consumed.
     """
     nxt = _next_segment(selected, seg.line, seg.source, consumed)
+    if nxt is not None and _wraps_url(seg.text, nxt.text):
+        consumed.add((nxt.line, nxt.col))
+        seg = replace(seg, text=seg.text + nxt.text.strip())
+        nxt = _next_segment(selected, nxt.line, seg.source, consumed)
     if nxt is not None and SPLIT_HEAD_RE.search(seg.text) and SPLIT_TAIL_RE.match(nxt.text):
         trial = consumed | {(nxt.line, nxt.col)}
         joined = replace(seg, text=f"{seg.text} {nxt.text}")
