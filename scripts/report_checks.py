@@ -473,10 +473,13 @@ def check_summary_json(r: Report) -> list[Check]:
     without = listed[has_code]
     named = without["marker_path"] != ""
     found = without["marker_path_found"].str.lower() == "true"
+    python = without["marker_path"].str.endswith((".py", ".pyi"))  # a C source can be held by no comparison
     mw = s["marked_without_copied_files"]
-    other.compare("marked_without_copied_files present/absent/none",
-                  (mw["named_file_present"], mw["named_file_absent"], mw["no_file_named"]),
-                  (int((named & found).sum()), int((named & ~found).sum()), int((~named).sum())))
+    other.compare("marked_without_copied_files present/absent/not Python/none",
+                  (mw["named_file_present"], mw["named_file_absent"], mw.get("named_file_not_python", 0),
+                   mw["no_file_named"]),
+                  (int((named & found).sum()), int((named & ~found & python).sum()),
+                   int((named & ~found & ~python).sum()), int((~named).sum())))
     other.compare("marked_without_copied_files refs add up to the absent ones",
                   sum(x["files"] for k in ("releases", "commits", "other") for x in mw[k]) + mw["none"],
                   mw["named_file_absent"])
@@ -594,9 +597,10 @@ def check_summary_md(r: Report) -> list[Check]:
     m = re.search(rf"({NUMBER}) holds? no code line", text)
     prose.compare("marked without copied code: no_code", num(m.group(1)) if m else 0, mw_no_code(s))
     for key, words in (("named_file_absent", "an upstream file that the trees compared do not hold"),
+                       ("named_file_not_python", "a file that is no Python file"),
                        ("named_file_present", "one they hold"), ("no_file_named", "no file")):
         m = re.search(rf"({NUMBER}) names? {re.escape(words)}", text)
-        prose.compare(f"marked without copied code: {key}", num(m.group(1)) if m else 0, mw[key])
+        prose.compare(f"marked without copied code: {key}", num(m.group(1)) if m else 0, mw.get(key, 0))
     for ref in mw["releases"]:
         prose.compare(f"release {ref['ref']}", f"`{ref['ref']}` ({ref['files']:,})" in text, True)
     # shared sections

@@ -538,3 +538,27 @@ def test_named_files_count_a_marked_file_without_code_apart() -> None:
     only_empty = named_files(files.iloc[:2])
     assert " ".join(_named_files_markdown(only_empty, [])).strip() == (
         "Of these, 2 hold no code line (empty, or comments and docstrings only: nothing to show copied).")
+
+
+def test_a_marker_naming_a_c_source_is_counted_apart(run_compare: Runner) -> None:
+    """pandas 2.2.3's blocks.py cites numpy's ``calculation.c`` by URL: only Python files are
+    compared, so no release could hold it, and "removed, renamed or moved" misexplained it."""
+    from lineage.report.summary import summary_dict, summary_markdown
+    from lineage.results.figures import named_files
+
+    files = pd.DataFrame({"target_path": ["a.py", "b.py", "c.py"],
+                          "marker_path": ["up/core/calc.c", "up/gone.py", "up/kern.cu"],
+                          "marker_path_found": pd.array([False, False, False], dtype="boolean"),
+                          "marker_ref": ["v1.0", "v1.0", ""]})
+    named = named_files(files)
+    assert (named["named_file_absent"], named["named_file_not_python"]) == (1, 2)
+    assert named["releases"] == [{"ref": "1.0", "files": 1}] and named["none"] == 0  # refs of the absent one only
+    body = treegen.distinctive_functions(3)
+    target = {"pkg/a.py": body,
+              "pkg/b.py": "# Behaviour as in https://github.com/org/upstream/blob/v1.2.0/upstream/src/calc.c\n"
+                          "def mine(x):\n    return x * 7\n"}
+    comparison = run_compare(target, [(UP, {"upstream/a.py": body})])
+    summary = summary_dict(comparison)
+    assert summary["marked_without_copied_files"]["named_file_not_python"] == 1
+    assert summary["marked_without_copied_files"]["named_file_absent"] == 0
+    assert "Of these, 1 names a file that is no Python file" in summary_markdown(comparison, summary)

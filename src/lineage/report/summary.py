@@ -81,7 +81,11 @@ SUMMARY_FORMAT = "lineage.summary"
 #    Reitz"), the release's holders when its licence and NOTICE files name none
 #    (lineage.licences.declared); obligations.csv's upstream_copyrights_from says
 #    "package:<file>" for rows that took it.
-SUMMARY_VERSION = 15
+# 16: "marked_without_copied_files.named_file_not_python": of the marked files without copied
+#    code, those whose marker names a file that is no Python file (a C or CUDA source a comment
+#    cites), counted apart from named_file_absent, which no longer holds them (pandas 2.2.3's
+#    blocks.py, naming numpy's calculation.c, was said to name a file "removed, renamed or moved").
+SUMMARY_VERSION = 16
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -186,8 +190,9 @@ def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> li
     when the one upstream came from PyPI: ``pypi_names``)."""
     absent, present, none = (int(named[k]) for k in ("named_file_absent", "named_file_present",  # type: ignore[call-overload]
                                                       "no_file_named"))
+    not_python = int(named.get("named_file_not_python", 0))  # type: ignore[call-overload]
     no_code = int(named.get("no_code", 0))  # type: ignore[call-overload]
-    if absent + present + none + no_code == 0:
+    if absent + present + none + no_code + not_python == 0:
         return []
 
     def verb(n: int, one: str, many: str) -> str:
@@ -198,6 +203,9 @@ def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> li
         parts.append(verb(absent, "names", "name") + " an upstream file that the trees compared do not hold "
                      "(removed, renamed or moved since the copy was taken: this comparison cannot show what was "
                      "copied)")
+    if not_python:
+        parts.append(verb(not_python, "names", "name") + " a file that is no Python file (a C or CUDA source its "
+                     "comment cites: only Python files are compared, so no release can show it)")
     if present:
         parts.append(verb(present, "names", "name") + " one they hold (its code was rewritten since, on one side "
                      "or both)")

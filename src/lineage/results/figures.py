@@ -165,13 +165,20 @@ def names_missing_file(marker_path: object, marker_path_found: object) -> bool:
         not pd.isna(marker_path_found) and bool(marker_path_found))
 
 
+# the files a comparison reads: a marker naming another file can never be answered by one
+PYTHON_SUFFIXES = (".py", ".pyi")
+
+
 def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     """Why a marked file may hold no copied code, as far as its marker says: of the marked files
     without copied code that hold a code line (``no_code``: how many hold none), how many name an
     upstream file that the compared trees hold
     (``named_file_present``: the code was rewritten since, or never taken), how many one they do
     not hold (``named_file_absent``: removed, renamed or moved in the upstream since the copy, so
-    the release compared cannot show it), and how many name no file (``no_file_named``); and the
+    the release compared cannot show it), how many a file that is no Python file
+    (``named_file_not_python``: a C or CUDA source its comment cites, which no comparison of Python
+    files can hold: pandas 2.2.3's ``blocks.py`` names numpy's ``calculation.c``), and how many name
+    no file (``no_file_named``); and the
     refs (tag, branch or commit of a URL, files.csv ``marker_ref``) the absent files' markers name,
     most files first: ``releases`` (a tag that reads as a version, ``v0.7.3`` -> ``0.7.3``),
     ``commits``, ``other`` (a branch such as ``main``), ``none`` (no ref)."""
@@ -183,7 +190,9 @@ def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     found = _column(group, "marker_path_found", pd.NA)
     named = _column(group, "marker_path", "").fillna("").astype(str) != ""
     present = named & (found.astype("boolean").fillna(False))
-    absent = named & ~present
+    python = _column(group, "marker_path", "").fillna("").astype(str).str.endswith(PYTHON_SUFFIXES)
+    not_python = named & ~present & ~python
+    absent = named & ~present & ~not_python
     refs: dict[str, dict[str, int]] = {"releases": {}, "commits": {}, "other": {}}
     no_ref = 0
     for ref in _column(group, "marker_ref", "").fillna("").astype(str)[absent]:
@@ -197,6 +206,7 @@ def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     ranked = {kind: [{"ref": ref, "files": n} for ref, n in sorted(found_refs.items(), key=lambda kv: (-kv[1], kv[0]))]
               for kind, found_refs in refs.items()}
     return {"named_file_present": int(present.sum()), "named_file_absent": int(absent.sum()),
+            "named_file_not_python": int(not_python.sum()),
             "no_file_named": int((~named).sum()), "no_code": int((~code).sum()), **ranked, "none": no_ref}
 
 
