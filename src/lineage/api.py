@@ -287,8 +287,7 @@ def unheld_shared_authors(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     shared = {a.lower() for a in upstream.project.authors} & {a.lower() for a in target.project.authors}
     if not shared:
         return set()
-    held = [c for lf in upstream.licence.files for c in lf.copyrights] if upstream.licence else []
-    held += [m.text for f in upstream.files for m in f.markers if m.kind == "copyright"]
+    held = upstream.stated_copyrights
     return {name for name in shared if not any(mentions(text, name) for text in held)}
 
 
@@ -300,8 +299,7 @@ def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex]) -> list[str
     an upstream holds too cannot tell the project's notice from a credit kept from that upstream
     (pypdf's "Mathieu Fenniak", PyPDF2's holder): none then."""
     notice = [c for lf in target.licence.files if not lf.folder for c in lf.copyrights] if target.licence else []
-    held = [c for tree in upstreams if tree.licence for lf in tree.licence.files for c in lf.copyrights]
-    held += [m.text for tree in upstreams for f in tree.files for m in f.markers if m.kind == "copyright"]
+    held = [line for tree in upstreams for line in tree.stated_copyrights]
     return notice if any(not names_holder(line, held) for line in notice) else []
 
 

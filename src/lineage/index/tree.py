@@ -59,6 +59,13 @@ class TreeIndex:
         return _lines(self.data[path])
 
     @property
+    def stated_copyrights(self) -> list[str]:
+        """Every copyright line the tree states: its licence files' and its files' copyright
+        markers (what decides whether a holder is the tree's, wherever it says so)."""
+        lines = [c for lf in self.licence.files for c in lf.copyrights] if self.licence else []
+        return lines + [m.text for f in self.files for m in f.markers if m.kind == "copyright"]
+
+    @property
     def figures_key(self) -> str:
         """A digest of :attr:`tree_digest` and what else of the source decides a comparison's
         figures (its project names, its licence files' holders and texts, its vendoring records

@@ -194,11 +194,8 @@ class SourceLicence:
     def package_copyrights_above(self, path: str) -> tuple[tuple[str, ...], str]:
         """(copyright lines, package module) of the deepest package above ``path`` whose
         ``__copyright__`` names a holder (module docstring), else ``((), "")``."""
-        folder, best = posixpath.dirname(path), ""
-        for _, module in self.package_copyrights:
-            above = posixpath.dirname(module)
-            if (folder == above or folder.startswith(above + "/")) and len(above) > len(posixpath.dirname(best)):
-                best = module
+        above = [module for _, module in self.package_copyrights if path.startswith(posixpath.dirname(module) + "/")]
+        best = max(above, key=lambda module: len(posixpath.dirname(module)), default="")
         return tuple(line for line, module in self.package_copyrights if module == best), best
 
     @property

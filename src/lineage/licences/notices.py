@@ -353,9 +353,10 @@ def holder_organisation(key: str) -> str:
     return " ".join(words).strip(" ,")
 
 
-def _organisation(folded: str) -> str:
-    """A folded holder's (:func:`holder`) organisation, without a leading "the" and without spaces
-    ("the hugging face team" and "the huggingface inc. team": "huggingface"); "" when none."""
+def organisation(folded: str) -> str:
+    """A folded holder's (:func:`holder`, :func:`lineage.match.origin.holder_key`) organisation,
+    without a leading "the" and without spaces ("the hugging face team" and "the huggingface inc.
+    team": "huggingface"; "google inc." and "google llc": "google"); "" when none."""
     key = folded[4:] if folded.startswith("the ") else folded
     return holder_organisation(key).replace(" ", "")
 
@@ -372,7 +373,7 @@ def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
     AutoGPTQ authors" keeps it too). An upstream line joining parties with "and" is kept whole
     or party by party: each party named (:func:`_keeps_joint_holder`)."""
     mine = holders(target)
-    organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := _organisation(party))}
+    organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := organisation(party))}
     return all(_keeps_joint_holder(h, mine, organisations) for h in holders(upstream))
 
 
@@ -385,7 +386,7 @@ def _keeps_joint_holder(folded: str, mine: Sequence[str], organisations: set[str
     named = named_holder(folded)
     if any(n in t for t in mine for n in (folded, named)):
         return True
-    return all(any(party in t or t in party for t in mine) or _organisation(party) in organisations - {""}
+    return all(any(party in t or t in party for t in mine) or organisation(party) in organisations - {""}
                for party in _PARTIES_RE.split(named))
 
 

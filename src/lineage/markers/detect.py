@@ -147,16 +147,12 @@ def _describes_a_parameter(seg: Segment, selected: list[list[Segment]]) -> bool:
     the argument; it marked four pipelines as transformers' code, three of them holding none."""
     if seg.source != "string" or not seg.whole_line:
         return False
-    if _PARAMETER_ENTRY_RE.match(seg.text):
-        return True
-    row = seg.line - 1
-    while row >= 0:
-        prev = [p for p in selected[row] if p.source == seg.source and p.whole_line]
-        if not prev or not prev[0].text:
+    for row in range(seg.line, -1, -1):  # its own line, then up to the paragraph's first
+        here = [p for p in selected[row] if p.source == seg.source and p.whole_line]
+        if not here or not here[0].text:
             return False
-        if _PARAMETER_ENTRY_RE.match(prev[0].text):
+        if _PARAMETER_ENTRY_RE.match(here[0].text):
             return True
-        row -= 1
     return False
 
 
@@ -188,7 +184,8 @@ def _wraps_url(text: str, following: str) -> bool:
     tail = following.strip()
     if "://" in tail or _URL_TAIL_RE.fullmatch(tail) is None:
         return False
-    return bool(parse_url(urls[-1][2]).repository and parse_url(urls[-1][2] + tail).path)
+    url = urls[-1][2]
+    return bool(parse_url(url).repository and parse_url(url + tail).path)
 
 
 def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]]) -> list[tuple[int, Marker]]:
@@ -313,7 +310,7 @@ def _with_stated_commit(marker: Marker, seg: Segment, selected: list[list[Segmen
         return marker
     nxt = _next_segment(selected, last, seg.source, consumed)
     m = _COMMIT_LINE_RE.match(nxt.text.strip()) if nxt is not None else None
-    if nxt is None or m is None:
+    if nxt is None or m is None:  # both: the type checker learns nxt is set
         return marker
     consumed.add((nxt.line, nxt.col))
     return replace(marker, ref=m.group("sha"))

@@ -87,9 +87,9 @@ from lineage.licences.expressions import asks_nothing, choices, licence_ids, nor
 from lineage.licences.notices import (
     distinct_copyrights,
     fold,
-    holder_organisation,
     holders,
     keeps_holders,
+    organisation,
     source_notice_ids,
     with_included,
 )
@@ -181,6 +181,12 @@ def _names_family_only(raw: str, expression: str) -> bool:
     return bool(ids) and all(i.lower().startswith(family.lower() + "-") for i in ids)
 
 
+def _release_own_files(lic: _FileLicences, source: SourceLicence, not_own: Collection[str]) -> list[FileLicence]:
+    """The licences of a release's own files that speak for the release: no sub-folder licence
+    file governs them (a vendored library's) and they are not another project's code (``not_own``)."""
+    return [lic.get(f.path) for f in lic.tree.files if f.path not in not_own and not source.folder_licence(f.path)[0]]
+
+
 def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collection[str] = ()) -> str:
     """The licence a release's own files state, for a release whose metadata and root licence
     files state none lineage can read: the one expression the SPDX lines and licence notices of
@@ -195,9 +201,7 @@ def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collecti
     BSD-2-Clause, path's MIT) left its own files' one licence unread."""
     if source.declared:
         return ""
-    stated = {normalise(found.expression) for f in lic.tree.files
-              if f.path not in not_own and not source.folder_licence(f.path)[0]
-              and (found := lic.get(f.path)).expression}
+    stated = {normalise(found.expression) for found in _release_own_files(lic, source, not_own) if found.expression}
     if len(stated) != 1:
         return ""
     (expression,) = stated
@@ -213,8 +217,7 @@ def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: 
     takes their one licence. ply 3.11 ships no licence file; lex.py and yacc.py state "Copyright
     (C) 2001-2018 David M. Beazley (Dabeaz LLC)", and its other files' copies in astropy 6.1.4
     read "copyright n/a", as if BSD-3-Clause asked nothing of them. ``()`` otherwise."""
-    named = [c for f in lic.tree.files if f.path not in not_own and not source.folder_licence(f.path)[0]
-             and holders(c := lic.get(f.path).copyrights)]
+    named = [found.copyrights for found in _release_own_files(lic, source, not_own) if holders(found.copyrights)]
     lines = [line for c in named for line in c if holders([line])]  # not "Copyright (C) 2007" alone
     if len(holders(lines)) != 1 or len(named) < fewest_files:
         return ()
@@ -390,40 +393,34 @@ def _copied_notice_ids(lines_of: Callable[[str], list[str]], path: str, numbers:
     return read
 
 
-def _organisation_of(key: str) -> str:
-    """A holder's organisation, spaces removed (one for "Google Inc." and "Google LLC")."""
-    return holder_organisation(key.removeprefix("the ")).replace(" ", "")
-
-
 def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
-    """The organisation (:func:`lineage.licences.notices.holder_organisation`, spaces removed)
-    that holds the target's copyright, when the target states a holder of its own: all its main
-    holders (:func:`lineage.match.origin.main_holders`) are of that one organisation and none is
-    named by a copyright line of the upstream (its files' or its licence files'), or, when one
-    is, the target's metadata authors name that organisation (an author whose name begins with
-    it: "HuggingFace Inc. Special Ops Team"); "" otherwise. A fork that kept the upstream's
+    """The organisation (:func:`lineage.licences.notices.organisation`: one for "Google Inc." and
+    "Google LLC") that holds the target's copyright, when the target states a holder of its own:
+    all its main holders (:func:`lineage.match.origin.main_holders`) are of that one organisation
+    and none is named by a copyright line of the upstream (its files' or its licence files'), or,
+    when one is, the target's metadata authors name that organisation (an author whose name begins
+    with it: "HuggingFace Inc. Special Ops Team"); "" otherwise. A fork that kept the upstream's
     holder, alone or beside its own, and whose authors are others, has none."""
     mine = main_holders(target.files)
-    organisations = {_organisation_of(h) for h in mine}
+    organisations = {organisation(h) for h in mine}
     if len(organisations) != 1 or "" in organisations:
         return ""
-    organisation = organisations.pop()
-    held = {holder_key(holder(m.text)) for f in upstream.files for m in f.markers if m.kind == "copyright"}
-    held |= {holder_key(holder(c)) for lf in source_licence(upstream).files for c in lf.copyrights}
+    (own,) = organisations
+    held = {holder_key(holder(line)) for line in upstream.stated_copyrights}
     if not mine & held:
-        return organisation
+        return own
     # the upstream names the target's holder too: a fork that kept its upstream's holder line, or
     # the organisation taking its own code; the target's metadata authors tell which (optimum
     # 1.23.3, "HuggingFace Inc. Special Ops Team", from transformers' "The HuggingFace Team"
     # files; a fork's own authors are others)
-    authors = {_organisation_of(holder_key(a)) for a in target.project.authors}
-    return organisation if any(a.startswith(organisation) for a in authors if a) else ""
+    authors = {organisation(holder_key(a)) for a in target.project.authors}
+    return own if any(a.startswith(own) for a in authors if a) else ""
 
 
-def held_by_organisation(copyrights: Sequence[str], organisation: str) -> bool:
-    """Whether copyright lines name holders, all of ``organisation`` (:func:`own_organisation`)."""
+def held_by_organisation(copyrights: Sequence[str], own: str) -> bool:
+    """Whether copyright lines name holders, all of organisation ``own`` (:func:`own_organisation`)."""
     named = holders(copyrights)
-    return bool(organisation and named) and all(_organisation_of(h) == organisation for h in named)
+    return bool(own and named) and all(organisation(h) == own for h in named)
 
 
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],

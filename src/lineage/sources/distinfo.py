@@ -35,10 +35,10 @@ def record_files(record: bytes) -> frozenset[str]:
 
 
 def top_modules(files: frozenset[str]) -> set[str]:
-    """The modules a RECORD lists at its top (relative to the RECORD's folder): a distribution
-    that is one module (typing_extensions 4.12.2's ``typing_extensions.py``), which
+    """The Python modules a RECORD lists at its top (relative to the RECORD's folder): a
+    distribution that is one module (typing_extensions 4.12.2's ``typing_extensions.py``), which
     :func:`package_folders` passes over."""
-    return {path for path in files if "/" not in path}
+    return {path for path in files if "/" not in path and path.endswith((".py", ".pyi"))}
 
 
 def package_folders(files: frozenset[str]) -> set[str]:
