@@ -18,7 +18,6 @@ from lineage.results.obligations import (
     RELEASE_NOTICES,
     UNDER,
     held_by_organisation,
-    own_organisation,
     source_licence,
     split_copyrights,
     terms,
@@ -50,10 +49,10 @@ def _licence_words(expression: str, brief: bool = False) -> str:
 
 def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
     """Why ``modification_notice`` is ``not required`` for upstream ``label``'s files held by the
-    organisation that holds the target's copyright (:func:`own_organisation`); "" when none is."""
+    organisation that holds the target's copyright (``Comparison.own_organisations``); "" when none is."""
     if same_distribution(comparison.target.project, upstream.project) or table.empty:
         return ""
-    organisation = own_organisation(comparison.target, upstream)
+    organisation = comparison.own_organisations[label]
     held = sum(1 for c in table.loc[table["upstream"] == label, "upstream_copyrights"]
                if held_by_organisation(split_copyrights(str(c)), organisation))
     if not held:

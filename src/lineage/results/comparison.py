@@ -110,7 +110,18 @@ class Comparison:
             not_own.setdefault(str(upstream), set()).add(str(path))
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
                                  self.params.licence_head_lines,
-                                 release_holder_files=self.params.licence_release_holder_files, not_own=not_own)
+                                 release_holder_files=self.params.licence_release_holder_files, not_own=not_own,
+                                 own_organisations=self.own_organisations)
+
+    @functools.cached_property
+    def own_organisations(self) -> dict[str, str]:
+        """Per upstream label, the organisation holding both the target's copyright and (by its
+        own account) that upstream's files (:func:`lineage.results.obligations.own_organisation`;
+        "" for none): read by the obligations table and by summary.md's sentence about it."""
+        from lineage.results.obligations import own_organisation
+
+        return {label: own_organisation(self.target, tree)
+                for label, tree in zip(self.upstream_names, self.upstreams, strict=True)}
 
     def headline(self) -> list[str]:
         return figures.headline(self.files, self.upstream_names)

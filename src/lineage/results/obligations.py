@@ -425,12 +425,13 @@ def held_by_organisation(copyrights: Sequence[str], own: str) -> bool:
 
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int, *,
-                      release_holder_files: int, not_own: Mapping[str, Collection[str]] | None = None
-                      ) -> pd.DataFrame:
+                      release_holder_files: int, not_own: Mapping[str, Collection[str]] | None = None,
+                      own_organisations: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
     is ``MatchParams.licence_head_lines``, ``release_holder_files``
     ``MatchParams.licence_release_holder_files``; ``not_own``: per upstream label, its whole files
-    that are not its own code (:func:`release_licence`)."""
+    that are not its own code (:func:`release_licence`); ``own_organisations``: per upstream
+    label, :func:`own_organisation` (made here when not given)."""
     if lines.empty:
         return empty("obligations")
     copied = rows_where(lines, lines["match"] != "none", ["target_path", "upstream", "upstream_path", "match", "line"])
@@ -457,7 +458,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     # a licence binds its licensees: the organisation holding both the target and an upstream
     # file owes itself no statement of change (Apache-2.0 4(b)), as a project its earlier release
     # (google-auth 2.36.0, "Google LLC", from oauth2client 4.1.3's "Google Inc." files)
-    own_org = {label: own_organisation(target, tree) for label, tree in up_tree.items()}
+    own_org = (dict(own_organisations) if own_organisations is not None
+               else {label: own_organisation(target, tree) for label, tree in up_tree.items()})
     # read only when a release declares no licence (each file's head once, memoised)
     released: dict[str, str] = {}
     released_holders: dict[str, tuple[str, ...]] = {}  # likewise, when a release names no holder
