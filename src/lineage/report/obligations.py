@@ -16,6 +16,7 @@ from lineage.report.tables import write_csv
 from lineage.results.obligations import (
     MISSING_KINDS,
     RELEASE_NOTICES,
+    THIRD_PARTY,
     UNDER,
     held_by_organisation,
     source_licence,
@@ -76,6 +77,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
                    + (f" ({md_text(lic.declared_from)}{md_text(notices)})." if lic.declared_from
                       else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths))
                    + _release_sentence(table, label, lic.declared_raw)
+                   + _third_party_sentence(table, label)
                    + (" It is a release of the target's own project (the same distribution name): its licensor "
                       "owes it no statement of change, so `modification_notice` is `not required`."
                       if same_distribution(comparison.target.project, u.project) else "")
@@ -128,6 +130,27 @@ def _release_sentence(table: pd.DataFrame, label: str, raw: str) -> str:
     return (f" {said[:1].upper()}{said[1:]}{'its' if said else 'Its'} files' licence notices all state "
             f"{md_code(str(rows['upstream_licence'].iloc[0]))}, taken for {len(rows):,} pairs whose upstream "
             f"file has none (`upstream_licence_from` {md_code(RELEASE_NOTICES)}).")
+
+
+def _third_party_sentence(table: pd.DataFrame, label: str) -> str:
+    """For an upstream whose copied files include other projects' code that states no licence of
+    its own (``upstream_licence_from`` ``third party: <name>``): that the upstream's licence was not
+    taken for them, and whose was (``""`` when there are none)."""
+    if table.empty:
+        return ""
+    rows = table[(table["upstream"] == label) & table["upstream_licence_from"].str.startswith(THIRD_PARTY)]
+    if rows.empty:
+        return ""
+    names = rows["upstream_licence_from"].str.removeprefix(THIRD_PARTY).str.split(" (", n=1, regex=False).str[0]
+    named = ", ".join(f"{md_text(name)} {int(n):,}" for name, n in sorted(names.value_counts().items()))
+    unknown = int((rows["upstream_licence"] == "").sum())
+    taken = len(rows) - unknown
+    said = [f"for {unknown:,} their licence is unknown here (`upstream_licence_from` "
+            f"{md_code(THIRD_PARTY + '<name>')}: that project's release states it)"] if unknown else []
+    said += [f"for {taken:,} their licence and holders are those that project's release, another upstream of this "
+             f"run, declares ({md_code(THIRD_PARTY + '<name> (declared by upstream <label>)')})"] if taken else []
+    return (f" {len(rows):,} pairs' upstream files are another project's code it carries ({named}), stating no "
+            f"licence of their own: its licence and holders are not theirs; {'; '.join(said)}.")
 
 
 def _choice_sentence(declared: str, has_notice_file: bool) -> str:

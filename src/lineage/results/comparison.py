@@ -102,16 +102,21 @@ class Comparison:
         made = self.__dict__.pop("obligations_from", None)
         if made is not None:
             return made()
+        from lineage.match.origin import THIRD_PARTY
         from lineage.results.obligations import build_obligations
 
         whole = self.origins[self.origins["first_line"].isna()] if len(self.origins) else self.origins
         not_own: dict[str, set[str]] = {}
-        for upstream, path in zip(whole.get("upstream", []), whole.get("upstream_path", []), strict=True):
+        third_party: dict[str, dict[str, str]] = {}  # of them, another project's code, by that project's name
+        for upstream, path, origin, name in zip(whole.get("upstream", []), whole.get("upstream_path", []),
+                                                whole.get("origin", []), whole.get("name", []), strict=True):
             not_own.setdefault(str(upstream), set()).add(str(path))
+            if origin == THIRD_PARTY:
+                third_party.setdefault(str(upstream), {})[str(path)] = str(name) or "another project"
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
                                  self.params.licence_head_lines,
                                  release_holder_files=self.params.licence_release_holder_files, not_own=not_own,
-                                 own_organisations=self.own_organisations)
+                                 third_party=third_party, own_organisations=self.own_organisations)
 
     @functools.cached_property
     def own_organisations(self) -> dict[str, str]:

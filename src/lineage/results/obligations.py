@@ -11,7 +11,15 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   upstream's declared licence, the licence the upstream's own files state
   (:func:`release_licence`: a release that declares none it can be read as). ``upstream_licence_from``
   says which (``spdx``, ``notice``, ``folder:<licence file>``, ``declared``, ``release notices``;
-  ``""`` when none is known). When that licence offers a
+  ``""`` when none is known). The upstream's declared licence and its release's notices do not
+  speak for a whole file that is another project's code the upstream carries (origin
+  ``third_party``, :mod:`lineage.match.origin`: wheel 0.43's ``wheel/vendored/packaging/``,
+  packaging's code, is not under wheel's MIT): such a file without a licence of its own or of its
+  folder has ``upstream_licence`` ``""`` and ``upstream_licence_from`` ``third party: <name>``
+  (the project the origin names), and likewise its copyrights (``upstream_copyrights_from``),
+  unless a release of that project is another upstream of the run: then its declared licence
+  and licence files' holders (``third party: <name> (declared by upstream <label>)``,
+  ``... (licence files of upstream <label>)``). When that licence offers a
   choice (``A OR B``; the choices are its disjunctive normal form, :func:`lineage.licences.expressions.choices`)
   the recipient may take any one, so the columns from ``keeps_copyright`` to ``notice_lines_missing``
   and ``missing`` are those of the choice that leaves least missing in the target file (a
@@ -24,7 +32,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   sits in when that names a holder (``SourceLicence.folder_copyrights``: numpy's ``numpy/ma/``)
   (``"; "``-joined); ``upstream_copyrights_from``: ``file``, ``folder:<licence file>``, ``source``,
   ``package:<file>`` (the release's ``__copyright__`` string, :mod:`lineage.licences.declared`),
-  ``release notices`` (the one holder its files name, :func:`release_copyrights`) or ``""``.
+  ``release notices`` (the one holder its files name, :func:`release_copyrights`),
+  ``third party: <name>`` (another project's file naming no holder itself, as for the licence) or ``""``.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
@@ -79,6 +88,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 import pandas as pd
+from packaging.utils import canonicalize_name
 
 from lineage.index.project import same_distribution
 from lineage.licences.compat import compatible
@@ -168,6 +178,7 @@ class _FileLicences:
 
 _TARGET = "\0target"  # the target's key among the upstream labels (no label holds a NUL)
 RELEASE_NOTICES = "release notices"  # upstream_licence_from of a licence its release's files state
+THIRD_PARTY = "third party: "  # ..._from of another project's file: its release's licence and holders are not its
 _LICENCE_WORD_RE = re.compile(r"\s+licen[cs]e$", re.IGNORECASE)
 
 
@@ -224,19 +235,36 @@ def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: 
     return distinct_copyrights(lines)
 
 
-def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence, release: str = "") -> tuple[str, str]:
+def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence, release: str = "",
+                      party: str | None = None) -> tuple[str, str]:
     """A file's licence and where it came from (module docstring, ``upstream_licence``);
-    ``release``: :func:`release_licence` of its tree."""
+    ``release``: :func:`release_licence` of its tree; ``party``: the project whose code the file
+    is, when it is not its tree's own (then neither the declared nor the release licence is its)."""
     if lic.expression:
         return lic.expression, lic.found_by
     expression, licence_file = source.folder_licence(path)
     if expression:
         return expression, f"folder:{licence_file}"
+    if party is not None:
+        return "", f"{THIRD_PARTY}{party}"  # the party's own release, when an upstream: _party_release
     if source.declared:
         return source.declared, "declared"
     if release:
         return release, RELEASE_NOTICES
     return "", ""
+
+
+def _party_release(party: str, up_tree: Mapping[str, TreeIndex],
+                   up_source: Mapping[str, SourceLicence]) -> tuple[str, SourceLicence] | None:
+    """The upstream of this run that is a release of project ``party`` (by distribution name),
+    with its licence files: whose declared licence and holders speak for that project's code
+    another upstream carries (setuptools against wheel 0.43 and packaging 24.0: wheel's
+    ``vendored/packaging/`` files are packaging's). None when no upstream is."""
+    wanted = canonicalize_name(party)
+    for label, tree in up_tree.items():
+        if canonicalize_name(tree.project.name or label) == wanted:
+            return label, up_source[label]
+    return None
 
 
 def same_text(a: bytes, b: bytes) -> bool:
@@ -426,11 +454,14 @@ def held_by_organisation(copyrights: Sequence[str], own: str) -> bool:
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int, *,
                       release_holder_files: int, not_own: Mapping[str, Collection[str]] | None = None,
+                      third_party: Mapping[str, Mapping[str, str]] | None = None,
                       own_organisations: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
     is ``MatchParams.licence_head_lines``, ``release_holder_files``
     ``MatchParams.licence_release_holder_files``; ``not_own``: per upstream label, its whole files
-    that are not its own code (:func:`release_licence`); ``own_organisations``: per upstream
+    that are not its own code (:func:`release_licence`); ``third_party``: per upstream label, those
+    of them that are another project's code, with that project's name (for ``upstream_licence``);
+    ``own_organisations``: per upstream
     label, :func:`own_organisation` (made here when not given)."""
     if lines.empty:
         return empty("obligations")
@@ -464,6 +495,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     released: dict[str, str] = {}
     released_holders: dict[str, tuple[str, ...]] = {}  # likewise, when a release names no holder
     not_own_of = not_own or {}
+    third_party_of = third_party or {}
     rows = []
     for g in groups.itertuples(index=False):
         label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
@@ -472,7 +504,11 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         t_file = target_lic.get(t_path)
         if label not in released:
             released[label] = release_licence(up_lic[label], source, not_own_of.get(label, ()))
-        up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label])
+        party = third_party_of.get(label, {}).get(up_path)
+        up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label], party)
+        release = _party_release(party, up_tree, up_source) if party is not None else None
+        if release is not None and up_from.startswith(THIRD_PARTY) and release[1].declared:
+            up_licence, up_from = release[1].declared, f"{up_from} (declared by upstream {release[0]})"
         # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
         # target could keep or miss: the release's holders speak for that file as for one without
         folder_copyrights, folder_file = source.folder_copyrights(up_path)
@@ -480,6 +516,11 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             up_copyrights, copyrights_from = up_file.copyrights, "file"
         elif holders(folder_copyrights):
             up_copyrights, copyrights_from = folder_copyrights, f"folder:{folder_file}"
+        elif party is not None:  # another project's file: the release's holders are not its
+            up_copyrights, copyrights_from = (), f"{THIRD_PARTY}{party}"
+            if release is not None and release[1].file_fallback_copyrights:
+                up_copyrights = release[1].file_fallback_copyrights
+                copyrights_from += f" (licence files of upstream {release[0]})"
         elif source.file_fallback_copyrights:
             up_copyrights, copyrights_from = source.file_fallback_copyrights, "source"
         else:
