@@ -288,8 +288,32 @@ def read_project(source: Source) -> ProjectInfo:
 
 
 def same_project(a: TreeIndex, b: TreeIndex) -> bool:
-    """Whether two trees are releases of one project (:func:`same_distribution`)."""
-    return same_distribution(a.project, b.project)
+    """Whether two trees are releases of one project (:func:`one_project`)."""
+    return one_project(a.project, b.project)
+
+
+def one_project(a: ProjectInfo, b: ProjectInfo) -> bool:
+    """Whether both are releases of one project: the same distribution name
+    (:func:`same_distribution`), or the project renamed, which keeps its repository: both declare
+    the same forge repositories, and some (starlite 1.51.16 and litestar 2.12.1 both link only
+    litestar-org/litestar). Equal sets, not one link in common: a fork or a plugin may link its
+    upstream's tracker beside its own repository."""
+    return same_distribution(a, b) or same_repositories(a, b)
+
+
+def one_project_evidence(a: ProjectInfo, b: ProjectInfo) -> str:
+    """What makes ``a`` and ``b`` releases of one project (:func:`one_project`), as a report says
+    it; "" when they are not."""
+    if same_distribution(a, b):
+        return "the same distribution name"
+    return "another distribution name, the same repository" if same_repositories(a, b) else ""
+
+
+def same_repositories(a: ProjectInfo, b: ProjectInfo) -> bool:
+    """Whether both declare the same forge repositories (owner/name, case folded), and some."""
+    def folded(p: ProjectInfo) -> set[str]:
+        return {r.lower() for r in p.repositories}
+    return bool(a.repositories) and folded(a) == folded(b)
 
 
 def same_distribution(a: ProjectInfo, b: ProjectInfo) -> bool:

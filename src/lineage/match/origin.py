@@ -101,8 +101,9 @@ _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # ``owner/name`` not inside a longer path or URL; each part at least two characters.
 _SLUG_RE = re.compile(r"(?<![\w/.:-])([A-Za-z][\w.-]*\w)/(\w[\w.-]*\w)(?![\w/-])")
 _NAME_LIKE_RE = re.compile(r"[A-Z0-9_.-]")
-_HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-,:]|(?:19|20)\d\d)*",
-                        re.IGNORECASE)
+# A year range may end in "present" ("2016-present Sanic Community"): a year, not the holder's name.
+_HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-–,:]|(?:19|20)\d\d"
+                        r"(?:\s*[-–]\s*present\b)?)*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pandas as pd
 
-from lineage.index.project import same_distribution
+from lineage.index.project import one_project, one_project_evidence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, public_domain_alone, readable
 from lineage.licences.notices import distinct_copyrights
 from lineage.report.markdown import md_code, md_table, md_text
@@ -51,7 +51,7 @@ def _licence_words(expression: str, brief: bool = False) -> str:
 def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
     """Why ``modification_notice`` is ``not required`` for upstream ``label``'s files held by the
     organisation that holds the target's copyright (``Comparison.own_organisations``); "" when none is."""
-    if same_distribution(comparison.target.project, upstream.project) or table.empty:
+    if one_project(comparison.target.project, upstream.project) or table.empty:
         return ""
     organisation = comparison.own_organisations[label]
     held = sum(1 for c in table.loc[table["upstream"] == label, "upstream_copyrights"]
@@ -61,6 +61,15 @@ def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, labe
     return (f" The upstream files of {held} of its pairs are held by the organisation that holds the target's "
             f"copyright ({md_text(organisation)}): it owes itself no statement of change, so their "
             "`modification_notice` is `not required`.")
+
+
+def _own_release_sentence(evidence: str) -> str:
+    """Why an upstream that is a release of the target's own project (``evidence``:
+    :func:`one_project_evidence`) owes no statement of change; "" when it is not one."""
+    if not evidence:
+        return ""
+    return (f" It is a release of the target's own project ({evidence}): its licensor owes it no statement of "
+            "change, so `modification_notice` is `not required`.")
 
 
 def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
@@ -78,9 +87,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
                       else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths))
                    + _release_sentence(table, label, lic.declared_raw)
                    + _third_party_sentence(table, label)
-                   + (" It is a release of the target's own project (the same distribution name): its licensor "
-                      "owes it no statement of change, so `modification_notice` is `not required`."
-                      if same_distribution(comparison.target.project, u.project) else "")
+                   + _own_release_sentence(one_project_evidence(comparison.target.project, u.project))
                    + _own_organisation_sentence(comparison, table, label, u))
     out.append("")
     if table.empty:

@@ -15,6 +15,7 @@ from lineage.results.figures import percent
 from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
+    from lineage.index.tree import TreeIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
     from lineage.results.third_party import Party
@@ -286,6 +287,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
         out += [f"## {title}: {len(groups[key]):,}", ""]
         if key == "unmarked_with_copied" and len(groups[key]):
             out += _own_release_sentence(comparison)
+            out += _vendored_elsewhere_sentence(comparison.target, [str(p) for p in groups[key]["target_path"]])
         if key == "marked_without_copied":
             out += _named_files_markdown(summary["marked_without_copied_files"],  # type: ignore[arg-type]
                                          [str(u.info.details["name"]) for u in comparison.upstreams
@@ -318,16 +320,41 @@ def _own_release_sentence(comparison: Comparison) -> list[str]:
     """Above the unmarked files with copied code, when an upstream is a release of the target's
     own project (the same distribution name: attrs 24.2.0 against attrs 17.4.0): those files hold
     the project's own earlier code, which no marker names; [] otherwise."""
-    from lineage.index.project import same_distribution
+    from lineage.index.project import one_project_evidence
 
-    own = [label for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)
-           if same_distribution(comparison.target.project, u.project)]
+    evidence = {label: one_project_evidence(comparison.target.project, u.project)
+                for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}
+    own = [label for label, why in evidence.items() if why]
     if not own:
         return []
+    why = "; ".join(sorted({evidence[label] for label in own}))
     return [f"{', '.join(md_text(label) for label in own)} {'is a release' if len(own) == 1 else 'are releases'} "
-            "of the target's own project (the same distribution name): these files carry the project's own "
+            f"of the target's own project ({why}): these files carry the project's own "
             "earlier code, which no marker needs to name; they need review only where code from elsewhere came "
             "in through that release.", ""]
+
+
+def _vendored_elsewhere_sentence(target: TreeIndex, paths: list[str]) -> list[str]:
+    """Above the unmarked files with copied code, those (``paths``) that lie where a vendoring
+    record of the target puts a project no upstream is (a record naming an upstream marks its
+    files): such a file is that project's code, and what it holds from the upstream came in with
+    it (pdm-backend 2.4.3's ``_vendor/pyproject_metadata/errors.py``, pyproject-metadata 0.9.0's
+    per its ``vendor.txt``, holds packaging's ``ExceptionGroup``); [] when none does."""
+    from lineage.index.vendoring import vendor_markers
+
+    found = vendor_markers(target.vendoring, paths)
+    if not found:
+        return []
+    by_record: dict[str, list[str]] = {}
+    for path in paths:
+        if path in found:  # the innermost record speaks for the file
+            by_record.setdefault(found[path][0].text, []).append(path)
+    said = "; ".join(f"{md_text(record)}: " + ", ".join(md_code(p) for p in sorted(files))
+                     for record, files in sorted(by_record.items()))
+    n = sum(map(len, by_record.values()))
+    return [f"{n:,} of these {'lies' if n == 1 else 'lie'} where a vendoring record of the target puts a project "
+            f"that is no upstream here, {said}. Such a file is that project's code, whose copied lines came in "
+            "with it; that release as a further `--upstream` shows which of them it holds.", ""]
 
 
 def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:

@@ -64,7 +64,7 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
   to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
   via GPL-3.0), ``not required`` otherwise (also when the file is an unmodified copy, when the
-  upstream is a release of the target's own project: :func:`lineage.index.project.same_distribution`, when the
+  upstream is a release of the target's own project: :func:`lineage.index.project.one_project`, when the
   upstream file's holders are all of the organisation holding the target's copyright:
   :func:`own_organisation`, and for public domain); ``n/a`` for an unknown licence.
 * ``notice_files``, ``notice_lines``: the upstream's root NOTICE files and their non-blank lines,
@@ -90,7 +90,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 from packaging.utils import canonicalize_name
 
-from lineage.index.project import same_distribution
+from lineage.index.project import one_project
 from lineage.licences.compat import compatible
 from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
@@ -545,7 +545,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
         file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
                                 copyrights_from, modified, source, up_file.changes,
                                 _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]),
-                                same_distribution(target.project, up_tree[label].project)
+                                one_project(target.project, up_tree[label].project)
                                 or held_by_organisation(up_copyrights, own_org[label]))
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
