@@ -280,3 +280,29 @@ def test_more_html_parts_than_pages(tmp_path: Path, monkeypatch: pytest.MonkeyPa
         manifests = [json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8"))["outputs"]
                      for name in ("one", f"j{jobs}")]
         assert list(manifests[0]) == list(manifests[1])
+
+
+def test_the_reporters_run_before_the_obligations_table_never_read_it(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """_write_all hands out the reporters of _WITHOUT_OBLIGATIONS first, while the parent still
+    makes the obligations table: they must not read it (they would wait for it)."""
+    from lineage.report.folder import ReportFolder
+    from lineage.results.comparison import Comparison
+
+    target, upstream = _trees(tmp_path)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    assert "obligations" not in comparison.__dict__ and not comparison.obligations.empty  # the pair has some
+
+    def refuse(self: Comparison) -> None:
+        raise AssertionError("read the obligations table")
+
+    monkeypatch.setattr(Comparison, "obligations", property(refuse))
+    written = []
+    for mapping in (report._ALWAYS, report._HTML):
+        for name in report._WITHOUT_OBLIGATIONS & set(mapping):
+            folder = ReportFolder(tmp_path / name)
+            (tmp_path / name).mkdir()
+            mapping[name].write(comparison, folder)
+            written.append((name, len(folder.written)))
+    assert all(n > 0 for _, n in written)  # each wrote its files
+    assert {name for name, _ in written} == set(report._WITHOUT_OBLIGATIONS)
