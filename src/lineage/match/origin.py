@@ -86,6 +86,7 @@ import numpy as np
 from packaging.utils import canonicalize_name
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
+from lineage.index.project import NAMELESS_PARTS
 from lineage.licences.notices import holder_organisation
 from lineage.markers import Marker, marker_names_upstream, notice_holder
 from lineage.match.params import MatchParams
@@ -535,20 +536,13 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
 
 
 _PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
-# Parts of a holder's name that name no one by themselves ("Meta Platforms, Inc. and affiliates",
-# "NVIDIA CORPORATION & AFFILIATES"): linking by them would join every company.
-_GENERIC_PARTS = frozenset({"its affiliates", "affiliates", "inc", "inc.", "ltd", "ltd.", "llc", "corp", "corp.",
-                            "co.", "gmbh", "contributors", "authors", "other contributors", "others",
-                            "all rights reserved", "et al", "et al."})
-
-
 def _persons(name: str) -> list[tuple[str, str]]:
     """(key as :func:`holder_key` makes it, spelling without a leading "the") of each person or
     organisation a holder names; a part that names no one ("Inc.", "affiliates") is none."""
     out = []
     for part in _PERSON_SPLIT_RE.split(name):
         key = holder_key(part)
-        if key and key not in _GENERIC_PARTS:
+        if key and key not in NAMELESS_PARTS:
             out.append((key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE)))
     return out
 
