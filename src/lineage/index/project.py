@@ -163,12 +163,25 @@ def repositories_in(texts: list[str]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+# Parts of a holder's or author's name that name no one by themselves ("Meta Platforms, Inc. and
+# affiliates", "NVIDIA CORPORATION & AFFILIATES", "Author: Hugging Face, Inc."), compared lower
+# case without a leading "the" or trailing " .,;": linking holders by them would join every
+# company, and huggingface-hub 0.26.2's "inc." made transformers' Meta, Facebook and Amazon files
+# "taken from the target".
+NAMELESS_PARTS = frozenset({"its affiliates", "affiliates", "inc", "ltd", "llc", "corp", "co", "gmbh",
+                            "contributors", "authors", "other contributors", "others",
+                            "all rights reserved", "et al"})
+
+
 def _authors(values: list[str]) -> tuple[str, ...]:
+    """The author names of metadata fields, split at commas and "and"; a part that names no one
+    (:data:`NAMELESS_PARTS`: the "Inc." of "Hugging Face, Inc.") is left out."""
     out = set()
     for value in values:
         for part in re.split(r",|\band\b", value):
             part = re.sub(r"<[^>]*>", "", part).strip().strip('"')
-            if part and "@" not in part and part.upper() != "UNKNOWN":
+            key = re.sub(r"^the\s+", "", part.lower().strip(" .,;"))
+            if part and "@" not in part and part.upper() != "UNKNOWN" and key not in NAMELESS_PARTS:
                 out.add(part)
     return tuple(sorted(out))
 

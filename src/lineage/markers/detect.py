@@ -74,6 +74,30 @@ def _cited_for_a_fault(seg: Segment, start: int, selected: list[list[Segment]]) 
     return bool(_FAULT_RE.search(before))
 
 
+# A URL cited as where something *similar* is names a comparison, not the code's source:
+# huggingface-hub 0.26.2's ``dump_environment_info`` says "Similar helper exist in:" above a list
+# of datasets', diffusers' and transformers' ``commands/env.py``, and was read as taking its code
+# from transformers. Read in the sentence leading to the URL, or in the lead line (ending in ":")
+# of the list the URL is an item of (the lines between it and the lead each list a URL too;
+# segments hold no list bullets).
+_SIMILAR_RE = re.compile(r"\bsimilar\b", re.IGNORECASE)
+
+
+def _cited_as_similar(seg: Segment, start: int, selected: list[list[Segment]]) -> bool:
+    """Whether the URL at ``start`` of ``seg`` is cited as where something similar is (above)."""
+    if _SIMILAR_RE.search(re.split(r"[.!?]\s", seg.text[:start])[-1]):
+        return True
+    if not seg.whole_line:
+        return False
+    for row in range(seg.line - 1, -1, -1):  # up past the list's other items to its lead line
+        here = [p for p in selected[row] if p.source == seg.source and p.whole_line]
+        if not here or not here[0].text:
+            return False
+        if not find_urls(here[0].text):
+            return here[0].text.endswith(":") and bool(_SIMILAR_RE.search(here[0].text))
+    return False
+
+
 def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
     """Fill the fields of an accepted phrase marker; ``rest`` includes attached lines."""
     info = UrlInfo()
@@ -272,7 +296,7 @@ def _detect(
             continue
         info = parse_url(url)
         if info.repository and info.ref and info.path and not is_document(info.path) and not is_folder_link(url):
-            if _cited_for_a_fault(seg, start, selected):
+            if _cited_for_a_fault(seg, start, selected) or _cited_as_similar(seg, start, selected):
                 continue
             shown = text if len(" ".join(text.split())) <= MAX_TEXT else url
             out.append(

@@ -86,6 +86,7 @@ import numpy as np
 from packaging.utils import canonicalize_name
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
+from lineage.index.project import NAMELESS_PARTS
 from lineage.licences.notices import holder_organisation
 from lineage.markers import Marker, marker_names_upstream, notice_holder
 from lineage.match.params import MatchParams
@@ -101,7 +102,10 @@ _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # ``owner/name`` not inside a longer path or URL; each part at least two characters.
 _SLUG_RE = re.compile(r"(?<![\w/.:-])([A-Za-z][\w.-]*\w)/(\w[\w.-]*\w)(?![\w/-])")
 _NAME_LIKE_RE = re.compile(r"[A-Z0-9_.-]")
-# A year range may end in "present" ("2016-present Sanic Community"): a year, not the holder's name.
+# The words before a copyright line's holder; an open year range ("2016-present Sanic Community",
+# "Copyright 2022-present, the HuggingFace Inc. team.") is years too, not the holder's name:
+# huggingface-hub 0.26.2's 33 such files had the holder "present, the HuggingFace Inc. team", of
+# no organisation.
 _HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-–,:]|(?:19|20)\d\d"
                         r"(?:\s*[-–]\s*present\b)?)*", re.IGNORECASE)
 
@@ -536,20 +540,13 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
 
 
 _PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
-# Parts of a holder's name that name no one by themselves ("Meta Platforms, Inc. and affiliates",
-# "NVIDIA CORPORATION & AFFILIATES"): linking by them would join every company.
-_GENERIC_PARTS = frozenset({"its affiliates", "affiliates", "inc", "inc.", "ltd", "ltd.", "llc", "corp", "corp.",
-                            "co.", "gmbh", "contributors", "authors", "other contributors", "others",
-                            "all rights reserved", "et al", "et al."})
-
-
 def _persons(name: str) -> list[tuple[str, str]]:
     """(key as :func:`holder_key` makes it, spelling without a leading "the") of each person or
     organisation a holder names; a part that names no one ("Inc.", "affiliates") is none."""
     out = []
     for part in _PERSON_SPLIT_RE.split(name):
         key = holder_key(part)
-        if key and key not in _GENERIC_PARTS:
+        if key and key not in NAMELESS_PARTS:
             out.append((key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE)))
     return out
 
