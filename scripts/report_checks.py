@@ -502,6 +502,13 @@ def shown_marker(marker: str) -> str:
     return marker[:MARKER_CUT].strip() + "…" if len(marker) > MARKER_CUT else marker.strip()
 
 
+def marker_names_another_file(upstream_path: str, named: str) -> bool:
+    """Whether a list table shows the file the marker names beside the main upstream file: it is
+    neither that file nor a folder holding it."""
+    return bool(upstream_path and named) and named != upstream_path \
+        and not upstream_path.startswith(named.rstrip("/") + "/")
+
+
 def md_cell(text: str) -> str:
     """A cell's text as written from the input (md_code/md_text undone)."""
     text = text.strip()
@@ -586,6 +593,13 @@ def check_summary_md(r: Report) -> list[Check]:
             upstream = row.marker_path if key == "marked_without_copied" else row.upstream_path
             want += [upstream or "–", shown_marker(row.marker)]
             got = [md_cell(c) for c in cells]
+            other = None if key == "marked_without_copied" else \
+                re.fullmatch(r"(.*) \(the marker names `(.*)`\)", got[4])
+            if other:  # the file the marker names, when it is not the one most copied lines came from
+                got[4] = md_cell(other.group(1))
+                tables.compare(f"{row.target_path} 'the marker names'", other.group(2), row.marker_upstream_path)
+            tables.compare(f"{row.target_path} marker names another file",
+                           bool(other), marker_names_another_file(row.upstream_path, row.marker_upstream_path))
             if key == "marked_without_copied" and got[4].endswith(" (not in the trees compared)"):
                 got[4] = md_cell(got[4].removesuffix(" (not in the trees compared)"))
                 tables.compare(f"{row.target_path} 'not in the trees compared'", row.marker_path_found.lower(), "false")

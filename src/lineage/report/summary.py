@@ -154,7 +154,7 @@ def _table(frame: pd.DataFrame, limit: int = 60, named: bool = False) -> list[st
     ranked = frame.assign(copied=frame["verbatim_code_lines"] + frame["near_code_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
     rows = ([md_code(row.target_path), f"{row.code_lines:,}", f"{row.verbatim_code_lines:,}",
-             f"{row.near_code_lines:,}", _named(row) if named else _code_or_dash(row.upstream_path),
+             f"{row.near_code_lines:,}", _named(row) if named else _upstream_cell(row),
              md_text(row.marker, 80)]
             for row in ranked.head(limit).itertuples())
     return md_table(["target file", "code lines", "verbatim code", "near code",
@@ -167,10 +167,29 @@ def _prose_table(frame: pd.DataFrame, limit: int = 60) -> list[str]:
     ranked = frame.assign(copied=frame["verbatim_lines"] + frame["near_lines"]).sort_values(
         ["copied", "target_path"], ascending=[False, True], kind="stable")
     rows = ([md_code(row.target_path), f"{row.nonblank_lines:,}", f"{row.verbatim_lines:,}", f"{row.near_lines:,}",
-             _code_or_dash(row.upstream_path), md_text(row.marker, 80)]
+             _upstream_cell(row), md_text(row.marker, 80)]
             for row in ranked.head(limit).itertuples())
     return md_table(["target file", "non-blank lines", "verbatim", "near", "upstream file", "marker"],
                     ["---", "---:", "---:", "---:", "---", "---"], rows, len(ranked), "files.csv")
+
+
+def _upstream_cell(row) -> str:  # type: ignore[no-untyped-def]
+    """A list table's upstream file: the one most copied lines came from, and the file the marker
+    names when that is another (a marker cut to 80 characters may not show it: huggingface-hub's
+    ``_torch.py`` names transformers' ``pytorch_utils.py`` after a commit hash, and its most copied
+    lines are ``modeling_utils.py``'s). A folder the marker names that holds the file is no other."""
+    cell = _code_or_dash(row.upstream_path)
+    named = getattr(row, "marker_upstream_path", "")
+    if marker_names_another_file(str(row.upstream_path or ""), named if isinstance(named, str) else ""):
+        cell += f" (the marker names {md_code(named)})"
+    return cell
+
+
+def marker_names_another_file(upstream_path: str, named: str) -> bool:
+    """Whether a marker's upstream path (``marker_upstream_path``) is neither the file most copied
+    lines came from nor a folder holding it (a list table then shows both: :func:`_upstream_cell`)."""
+    return bool(upstream_path and named) and named != upstream_path \
+        and not upstream_path.startswith(named.rstrip("/") + "/")
 
 
 def _code_or_dash(text: object) -> str:
