@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from packaging.utils import canonicalize_name
 
-from lineage.markers.description import ReuseStatement, reuse_statements
+from lineage.markers.description import RENAMED_FROM, ReuseStatement, reuse_statements, statements_naming
 from lineage.sources.base import Source
 from lineage.sources.distinfo import core_metadata
 
@@ -310,8 +310,9 @@ def one_project(a: ProjectInfo, b: ProjectInfo) -> bool:
     (:func:`same_distribution`), or the project renamed, which keeps its repository: both declare
     the same forge repositories, and some (starlite 1.51.16 and litestar 2.12.1 both link only
     litestar-org/litestar). Equal sets, not one link in common: a fork or a plugin may link its
-    upstream's tracker beside its own repository."""
-    return same_distribution(a, b) or same_repositories(a, b)
+    upstream's tracker beside its own repository. Or the project renamed, as one of them says
+    (:func:`renamed`)."""
+    return same_distribution(a, b) or same_repositories(a, b) or renamed(a, b)
 
 
 def one_project_evidence(a: ProjectInfo, b: ProjectInfo) -> str:
@@ -319,7 +320,22 @@ def one_project_evidence(a: ProjectInfo, b: ProjectInfo) -> str:
     it; "" when they are not."""
     if same_distribution(a, b):
         return "the same distribution name"
-    return "another distribution name, the same repository" if same_repositories(a, b) else ""
+    if same_repositories(a, b):
+        return "another distribution name, the same repository"
+    return "another distribution name, its earlier one as a description says" if renamed(a, b) else ""
+
+
+def renamed(a: ProjectInfo, b: ProjectInfo) -> bool:
+    """Whether the description of one names the other's distribution name as its own earlier
+    name (:data:`lineage.markers.description.RENAMED_FROM`: pycodestyle 2.12.1, "formerly called
+    pep8", whose pep8 1.7.1 links no repository of its own in its metadata). Only the
+    distribution name: a description that names a project's repository or authors may be
+    speaking of any of its projects."""
+    def says(new: ProjectInfo, old: ProjectInfo) -> bool:
+        statements = [s for s in new.reuse if s.kind == RENAMED_FROM]
+        name = old.name.lower()
+        return bool(name and statements and statements_naming(statements, {name, name.replace("-", "_")}))
+    return says(a, b) or says(b, a)
 
 
 def same_repositories(a: ProjectInfo, b: ProjectInfo) -> bool:

@@ -57,6 +57,11 @@ Phrases (case-insensitive) and their kinds:
   originally from the Stable Baselines3 repository (https://github.com/DLR-RM/stable-baselines3/)",
   gym 0.26.2's ``env_checker.py``), judged as ``code from`` is (a URL, a module or a file path);
   an aside ("(originally from DeepGEMM)") or a clause of its own is no marker
+* ``comes / came from``, ``is pulled from`` -> ``derived_from``: only after a lead-in that names
+  code ("The code for this method comes directly from botocore", "Most of the code here is
+  pulled straight up from botocore": aiobotocore 2.15.2's ``client.py`` and
+  ``retries/bucket.py``), judged as after a known lead-in; a value or a scale that "comes from"
+  something is prose (``vocabulary._COMES_FROM_RE``)
 
 "Copied and modified from" takes the kind of the last verb. An adverb ("heavily", "mostly",
 "originally", ...) or a short parenthesis may sit inside the phrase.

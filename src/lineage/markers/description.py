@@ -22,7 +22,14 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
   2.6.1: "this is the new official home of Pydantic's `BaseSettings`"), ``taken_from``;
 * "has been / was / is replaced (superseded) by this project (package, library)", which names the
   project it took over before the phrase, not after (pyproject-hooks 1.2.0: "The ``pep517``
-  project has been replaced by this project"), ``derived_from``.
+  project has been replaced by this project"), ``derived_from``;
+* "formerly / previously called (named, known as)", "used to be called (named, known as)",
+  "renamed from": the project's earlier name (pycodestyle 2.12.1: "pycodestyle (formerly called
+  pep8)", "This package used to be called ``pep8`` but was renamed to ``pycodestyle``"),
+  ``renamed_from`` (:data:`RENAMED_FROM`); only the name right after the phrase, up to the end
+  of its clause or a "but", is the earlier one (:func:`statements_naming`), and two releases
+  one of which says the other's distribution name is its own earlier one are releases of one
+  project (:func:`lineage.index.project.one_project`).
 
 Not "based on" nor "built on (top of)": in a description they say what the project depends on
 ("SQLModel is based on Pydantic and SQLAlchemy", sqlmodel 0.0.22; "Built on top of the 🤗
@@ -57,12 +64,18 @@ _PHRASE_RE = re.compile(
     r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     r"|(?P<replaced>(?:has\s+been|was|is)\s+(?:replaced|superseded)\s+by\s+this\s+(?:project|package|library))"
-    r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of)\b",
+    r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    r"|(?P<renamed>(?:formerly|previously|used\s+to\s+be)\s+(?:called|named|known\s+as)|renamed\s+from))\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
                "copied": "copied_from", "forked": "derived_from", "extracted": "taken_from"}
 _NOUN_KINDS = {"derivative": "derived_from", "fork": "derived_from", "port": "ported_from",
                "copy": "copied_from", "modified version": "modified_from"}
+# A project's own earlier name: not reuse of another's code, but the same project under another name.
+RENAMED_FROM = "renamed_from"
+# Where the earlier name after a renaming phrase ends: "``pep8`` but was renamed to ``pycodestyle``"
+# names the new name too, which is no earlier one.
+_RENAMED_END_RE = re.compile(r"[,;:()]|\s[-–—]\s|\s(?:but|and|which|now|to)\s", re.IGNORECASE)
 # A sentence ends at . ! or ? followed by white space; a URL's dots are followed by more of it.
 _SENTENCE_END_RE = re.compile(r"(?<=[.!?])\s+")
 _HEADER_RE = re.compile(r"^([A-Za-z0-9-]+):")
@@ -112,6 +125,8 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
 
 
 def _kind(m: re.Match[str]) -> str:
+    if m.group("renamed"):
+        return RENAMED_FROM
     if m.group("taken") or m.group("home"):
         return "taken_from"
     if m.group("verb"):
@@ -172,6 +187,8 @@ def statements_naming(statements: Iterable[ReuseStatement], names: Iterable[str]
     found = []
     for s in statements:
         rest = s.text[:s.after] if s.named_before else s.text[s.after:]
+        if s.kind == RENAMED_FROM:
+            rest = _RENAMED_END_RE.split(rest, maxsplit=1)[0]
         plain = without_urls(rest)
         repositories = {parse_url(url).repository.lower() for _, _, url in find_urls(rest)}
         if any(mentions(plain, n) for n in wanted if n not in slugs) or slugs & repositories:

@@ -25,6 +25,7 @@ HINTS: tuple[str, ...] = (
     "adapts", "borrows",  # "adapts logic from" (vocabulary._OBJECT_VERBS)
     "code from",  # "(Original) code from: URL" (vocabulary._CODE_FROM)
     "originally from",  # "This file is originally from ..." (vocabulary._ORIGINALLY_FROM)
+    "come", "came", "pulled",  # "The code here comes (came, is pulled) from" (vocabulary._COMES_FROM_RE)
     # URLs (urls._CODE_HOSTS), licence and copyright lines (attribution)
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
     "license at", "licence at", "license is at", "licence is at",  # licence pointers (pointers)

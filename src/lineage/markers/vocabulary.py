@@ -306,6 +306,22 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
     return bool(first) and first.group(0).lower() not in PROSE_START
 
 
+# "comes / came from", "is pulled from": said of code only after a lead-in naming code ("The code
+# for this method comes directly from botocore", "Most of the code here is pulled straight up from
+# botocore", aiobotocore 2.15.2's client.py and retries/bucket.py, which copy botocore's methods and
+# add ``await``; unread, all 28 of its files with copies were unmarked); a value, a scale or an
+# index "comes from" data ("that one comes from positions"), so no other lead-in is read.
+_CODE_LEAD = (
+    r"(?:(?:some|most|much|all|parts?|portions?)\s+of\s+)?(?:the|this)\s+(?:[\w-]+\s+){0,2}?"
+    r"(?:code|implementation|logic|class|function|method|module|file)"
+    r"(?:\s+(?:here|below|above))?(?:\s+(?:in|of|for)\s+this\s+(?:file|module|class|function|method|package))?\s+"
+)
+_COMES_FROM_RE = re.compile(
+    rf"{_CODE_LEAD}(?:{_BE}\s+)?(?:{_ADVERB}\s+)?(?:comes|came|come|pulled)"
+    rf"(?:\s+(?:{_ADVERB}|straight(?:\s+up)?))?\s+from(?![\w-])", re.IGNORECASE)
+COMES_FROM_KIND = "derived_from"  # where the code came from, nothing of how it was changed
+
+
 # A comment that opens with a to-do word states work to do, not where code came from (xarray
 # 2024.10.0's concat.py: "TODO: add ignore_index arguments copied from pandas.concat"); only a
 # phrase opening its text, without a lead-in or after a known one, is a note on the code below
@@ -417,6 +433,12 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
         if s < last_end or s >= len(text) or _aside_in_sentence(text, s):
             continue
         m = KNOWN_RE.match(text, s)
+        comes = None if m else _COMES_FROM_RE.match(text, s)
+        if comes is not None:
+            if not todo or s == todo.end():
+                found.append((s, comes.end(), COMES_FROM_KIND, "known"))
+                last_end = comes.end()
+            continue
         lead = "known" if m and m.group("lead") else "none"
         if m and lead == "none" and m.group("origfrom"):
             m = None  # "originally from" only after a known lead-in
