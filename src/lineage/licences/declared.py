@@ -354,6 +354,31 @@ def without_appended_licences(text: str) -> str:
     return text
 
 
+# A NOTICE's statement that the release includes another project's code ("Botocore includes
+# vendorized parts of the requests python library", "This product includes software developed by
+# X"): the copyright lines after it are that code's holders.
+_INCLUDED_PART_RE = re.compile(
+    r"\b(?:includes|contains|bundles|incorporates)\s+(?:\w+\s+){0,3}?(?:code|software|portions|parts)"
+    r"\s+(?:(?:(?:taken|derived|adapted|copied)\s+)?(?:from|of)|developed\s+(?:at|by))\b", re.IGNORECASE)
+
+
+def without_included_parts(text: str) -> str:
+    """A NOTICE's text up to the line that, after its first copyright line, says the release
+    includes another project's code (:data:`_INCLUDED_PART_RE`), when copyright lines follow it:
+    those are the included code's holders, which the NOTICE reproduces for it, not the project's
+    (botocore 1.35's NOTICE names Amazon, then for its vendored parts of requests and urllib3
+    Kenneth Reitz and Andrey Petrov, who were read as the holders of every botocore file without
+    a copyright line of its own). Else ``text`` whole."""
+    first = _STATEMENT_START_RE.search(text)
+    if first is None:
+        return text
+    found = _INCLUDED_PART_RE.search(text, first.end())
+    if found is None:
+        return text
+    start = text.rfind("\n", 0, found.start()) + 1
+    return text[:start] if copyright_lines(text[start:].split("\n")) else text
+
+
 def governing_text(text: str) -> str:
     """The part of a licence text that speaks for the project's own Python files: without parts
     for bundled binaries (:func:`without_bundled_binaries`) and without other software's licences
@@ -523,7 +548,9 @@ def for_included_code(text: str) -> bool:
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
-    sha256, expression, copyrights, lines, included, retained = _licence_text_facts(data)
+    sha256, expression, copyrights, lines, included, retained, notice_own = _licence_text_facts(data)
+    if role == "notice" and notice_own is not None:  # a NOTICE without its included code's holders
+        copyrights, retained = notice_own, copyright_lines(_text(data).split("\n"))
     name = posixpath.basename(path)
     included = included or bool(_INCLUDED_NAME_RE.search(name)) or (
         not _LICENCE_NAME_RE.match(name) and bool(named_licence_file(name)))
@@ -537,17 +564,21 @@ def read_licence_file(path: str, data: bytes) -> LicenceFile:
 
 
 @lru_cache(maxsize=256)
-def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...], bool, tuple[str, ...]]:
+def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...], bool, tuple[str, ...],
+                                               tuple[str, ...] | None]:
     """What a licence file's bytes say (digest, licence expression, copyright lines, non-blank
     lines, whether it is for included code, the whole text's copyright lines when its governing
-    part is less), memoised: ``history`` reads the same few licence
+    part is less, and, read as a NOTICE, its copyright lines without its included code's parts
+    when that is less: :func:`without_included_parts`, else None), memoised: ``history`` reads the same few licence
     files at every commit, and reading their copyright lines was a seventh of its time on pip's last 50 commits."""
     text = _text(data)
     lines = text.split("\n")
     governing = governing_text(text)
+    own = without_included_parts(governing)
     return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
             copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()),
-            for_included_code(text), copyright_lines(lines) if governing != text else ())
+            for_included_code(text), copyright_lines(lines) if governing != text else (),
+            copyright_lines(own.split("\n")) if own != governing else None)
 
 
 def _metadata_path(paths: list[str]) -> str:
