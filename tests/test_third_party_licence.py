@@ -60,3 +60,18 @@ def test_the_projects_own_release_as_another_upstream_speaks_for_it(run_compare)
     assert "Oth Authors" in other["upstream_copyrights"] and "Wheel" not in other["upstream_copyrights"]
     assert other["upstream_copyrights_from"] == "third party: othlib (licence files of upstream othlib)"
     assert "another upstream of this run" in "\n".join(obligations_markdown(c))
+
+
+def test_a_file_its_header_says_was_adapted_from_another_project_stays_under_the_upstreams(run_compare) -> None:
+    # another project's code by its header, not by its place: the upstream's adaptation, under
+    # the upstream's licence (vLLM's mimo_audio.py, "Ported from SGLang's mimo_audio.py", whose
+    # header names MiMo-Audio-Tokenizer, read "third party: MiMo-Audio-Tokenizer", licence unknown)
+    adapted = "# Adapted from https://github.com/othorg/othlib/blob/main/othlib/core.py\n" + _body(4) + _body(5)
+    up = {**_WHL, "whl/adapted.py": adapted}
+    target = {**_TARGET, "tgt/_vendor/whl/adapted.py": adapted}
+    c = run_compare(target, [("whl", up)])
+    origin = c.origins.set_index("upstream_path").loc["whl/adapted.py"]
+    assert origin["origin"] == "third_party" and origin["line"] == 1  # so the rule is tried here
+    row = _row(c, "tgt/_vendor/whl/adapted.py")
+    assert (row["upstream_licence"], row["upstream_licence_from"]) == ("MIT", "declared")
+    assert "Wheel Q. Person" in row["upstream_copyrights"]

@@ -107,11 +107,16 @@ class Comparison:
 
         whole = self.origins[self.origins["first_line"].isna()] if len(self.origins) else self.origins
         not_own: dict[str, set[str]] = {}
-        third_party: dict[str, dict[str, str]] = {}  # of them, another project's code, by that project's name
-        for upstream, path, origin, name in zip(whole.get("upstream", []), whole.get("upstream_path", []),
-                                                whole.get("origin", []), whole.get("name", []), strict=True):
+        # of them, another project's code by its place (a vendored folder or a vendoring record: no
+        # marker line), by that project's name; a file whose header says it was adapted from
+        # another project is the upstream's adaptation, under the upstream's licence (vLLM's
+        # mimo_audio.py, "Ported from SGLang's mimo_audio.py", whose header names MiMo-Audio-Tokenizer)
+        third_party: dict[str, dict[str, str]] = {}
+        for upstream, path, origin, name, line in zip(
+                whole.get("upstream", []), whole.get("upstream_path", []), whole.get("origin", []),
+                whole.get("name", []), whole.get("line", []), strict=True):
             not_own.setdefault(str(upstream), set()).add(str(path))
-            if origin == THIRD_PARTY:
+            if origin == THIRD_PARTY and pd.isna(line):
                 third_party.setdefault(str(upstream), {})[str(path)] = str(name) or "another project"
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
                                  self.params.licence_head_lines,

@@ -12,9 +12,11 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   (:func:`release_licence`: a release that declares none it can be read as). ``upstream_licence_from``
   says which (``spdx``, ``notice``, ``folder:<licence file>``, ``declared``, ``release notices``;
   ``""`` when none is known). The upstream's declared licence and its release's notices do not
-  speak for a whole file that is another project's code the upstream carries (origin
-  ``third_party``, :mod:`lineage.match.origin`: wheel 0.43's ``wheel/vendored/packaging/``,
-  packaging's code, is not under wheel's MIT): such a file without a licence of its own or of its
+  speak for a whole file that is another project's code the upstream carries by its place
+  (origin ``third_party`` from a vendored folder or a vendoring record, :mod:`lineage.match.origin`:
+  wheel 0.43's ``wheel/vendored/packaging/``, packaging's code, is not under wheel's MIT; a file
+  whose header says it was adapted from another project is the upstream's adaptation, under its
+  licence): such a file without a licence of its own or of its
   folder has ``upstream_licence`` ``""`` and ``upstream_licence_from`` ``third party: <name>``
   (the project the origin names), and likewise its copyrights (``upstream_copyrights_from``),
   unless a release of that project is another upstream of the run: then its declared licence
