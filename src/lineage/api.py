@@ -22,7 +22,7 @@ import json
 import os
 import posixpath
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -156,6 +156,17 @@ def markers(target: str | os.PathLike[str], names: Sequence[str] = (), include_a
                 continue
             rows.append({"target_path": f.path, **dataclasses.asdict(m)})
     return MarkerList(rows, len(tree.files))
+
+
+def names_target_only(marker: Marker, target_names: Iterable[str], own_names: Sequence[set[str]]) -> bool:
+    """Whether a provenance marker names the target project itself and no upstream: it points at
+    one of the target's own files, whatever upstream file shares that path, so it names no
+    upstream file. vLLM 0.32's ``nano_nemotron_vl.py``, "Adapted from
+    https://github.com/vllm-project/vllm/blob/main/vllm/model_executor/models/internvl.py", named
+    by those trailing folders sglang 0.5.23's ``models/internvl.py``, a file sglang took from vLLM,
+    and its 8 shared lines counted as copied from sglang."""
+    return marker_names_upstream(marker, target_names) and not any(
+        marker_names_upstream(marker, names) for names in own_names)
 
 
 def _without_own_module_markers(target: TreeIndex, up_tops: set[str], up_paths: set[str],
@@ -380,17 +391,19 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     target = _without_own_module_markers(target, set().union(*up_tops), up_path_set, by_name, defined)
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
+    named_upstream_files: list[set[str]] = []  # those of preferred a marker not the target's own names
     attributed: list[bool] = []  # the file's markers name an upstream
     own_notice = target_notice(target, upstreams) if params.marking_own_notice_apart else []
+    own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
+                        else upstream_names(target))
     for f in target.files:
         marker, _ = pick_marker(f.markers, names, own_notice)
         attributed.append(marker is not None)
         resolved = resolve_marker_path(marker, up_path_set, by_name, defined) if marker else ""
         marker_paths.append(resolved)
-        named = {resolve_marker_path(m, up_path_set, by_name, defined) for m in f.markers if m.path}
-        preferred.append({p for p in named if p})
-    own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
-                        else upstream_names(target))
+        named = [(m, resolve_marker_path(m, up_path_set, by_name, defined)) for m in f.markers if m.path]
+        preferred.append({p for _, p in named if p})
+        named_upstream_files.append({p for m, p in named if p and not names_target_only(m, own_target, own_names)})
     # Another release of the target's own project carries the target's names too, whatever its
     # older metadata declares: jinja2 2.10's "(c) 2017 by the Jinja Team" is its own code, not code
     # taken from jinja2 3.1.4, whose repository (pallets/jinja) gave it the name "jinja".
@@ -463,7 +476,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              regions=[dataclasses.replace(r, target_file=k)
                                       for k, found in enumerate(per_file) for r in found.regions])
         gated = _gate(result, files, target.lines, origins, up_of, up_files, own_names,
-                      [preferred[t] for t in todo], params, [renamed[t] for t in todo], up_package_paths,
+                      [named_upstream_files[t] for t in todo], params, [renamed[t] for t in todo], up_package_paths,
                       up_indexes, own_notice)
         seconds["match"] = time.perf_counter() - started  # as before: matching and the gate
         return files, gated
@@ -543,8 +556,10 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
           own_notice: Sequence[str] = ()) -> Gated:
     """The origin gate (:func:`lineage.match.gate.gate`) with this comparison's exemptions, for
     target files ``files`` (``result``, ``preferred`` and ``renamed``, their upstream paths below
-    the tree's folder renames, in their order; ``up_package_paths``: each upstream's files inside
-    its own packages, :func:`lineage.index.vendoring.package_paths`), and the regions as reported
+    the tree's folder renames, in their order; ``preferred``: the upstream paths their markers
+    name, but for markers naming the target alone, :func:`names_target_only`;
+    ``up_package_paths``: each upstream's files inside its own packages,
+    :func:`lineage.index.vendoring.package_paths`), and the regions as reported
     (:func:`lineage.match.regions.report_regions`)."""
     names_upstream = [[pick_marker(f.markers, names, own_notice)[0] is not None for names in own_names]
                       for f in files]
