@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import treegen
 
-from lineage.report.obligations import obligations_markdown
+from lineage.report.obligations import attribution_markdown, obligations_markdown
 
 _body = treegen.distinctive_functions
 _MIT = ("Permission is hereby granted, free of charge, to any person obtaining a copy of this software and "
@@ -45,6 +45,11 @@ def test_another_projects_file_is_not_under_the_upstreams_licence(run_compare) -
     summary = "\n".join(obligations_markdown(c))
     assert "1 pairs' upstream files are another project's code it carries (othlib 1)" in summary
     assert "for 1 their licence is unknown here" in summary
+    # the attribution draft does not say every copied file is under the upstream's licence
+    attribution = attribution_markdown(c)
+    assert ("Licence: `MIT`; copied files are under `MIT`. 1 of the rows below have a licence not known here "
+            "(`?`); 1 of them are another project's code it carries (othlib)") in attribution
+    assert "| `tgt/_vendor/whl/vendored/othlib/core.py` | `whl/vendored/othlib/core.py` |" in attribution
 
 
 def test_the_projects_own_release_as_another_upstream_speaks_for_it(run_compare) -> None:

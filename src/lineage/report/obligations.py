@@ -193,7 +193,7 @@ def attribution_markdown(comparison: Comparison) -> str:
         choice = " (a choice: the recipient may take any one of its licences)" if len(choices(lic.declared)) > 1 else ""
         under = ", ".join(_licence_words(x, brief=True) for x in licences)
         out.append(f"Licence: {_licence_words(lic.declared)}{choice}"
-                   + (f"; copied files are under {under}." if licences else "."))
+                   + (f"; copied files are under {under}." if licences else ".") + _unknown_sentence(rows))
         carried = Counter(h for cell in rows["upstream_copyrights"] for h in set(split_copyrights(str(cell))))
         lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
         # one line per years and holder: a "Copyright ..." line first, then the line most rows
@@ -216,6 +216,20 @@ def attribution_markdown(comparison: Comparison) -> str:
     if len(out) == 4:
         out.append("No copied code found.")
     return "\n".join(out) + "\n"
+
+
+def _unknown_sentence(rows: pd.DataFrame) -> str:
+    """For ATTRIBUTION.md: how many of an upstream's rows have a licence not known here (``?`` in
+    its table), and the projects whose code they are when the upstream carries it
+    (``upstream_licence_from`` ``third party: <name>``); ``""`` when none."""
+    unknown = rows[rows["upstream_licence"] == ""]
+    if unknown.empty:
+        return ""
+    froms = [str(f) for f in unknown["upstream_licence_from"] if str(f).startswith(THIRD_PARTY)]
+    parties = sorted({f.removeprefix(THIRD_PARTY).split(" (", 1)[0] for f in froms})
+    of = (f"; {len(froms):,} of them are another project's code it carries ({', '.join(md_text(p) for p in parties)}), "
+          "whose release states their licence and holders") if froms else ""
+    return f" {len(unknown):,} of the rows below have a licence not known here (`?`){of}."
 
 
 class ObligationsReporter:
