@@ -71,3 +71,14 @@ def test_the_original_authors_copyright_in_the_earlier_release_is_not_taken_from
     assert len(copied) >= len(body.strip().splitlines()) - 2
     row = renamed.obligations.set_index("target_path").loc["checker.py"]
     assert row["modification_notice"] == "not required"
+
+
+def test_the_summary_says_which_statements_name_an_earlier_name() -> None:
+    from lineage.report.summary import _declared_reuse_markdown
+
+    took = {"upstream": "up", "path": "README.md", "line": 3, "kind": "derived_from", "text": "Based on up's code."}
+    was = {"upstream": "up", "path": "README.md", "line": 1, "kind": "renamed_from", "text": "tgt (formerly up)"}
+    assert "or was once called by its name" not in "\n".join(_declared_reuse_markdown([took]))
+    text = "\n".join(_declared_reuse_markdown([took, was]))
+    assert "or was once called by its name" in text
+    assert "1 of them names the upstream as the target's own earlier name (`kind` `renamed_from`" in text

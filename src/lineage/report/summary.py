@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage import __version__
+from lineage.markers.description import RENAMED_FROM
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.results import figures, third_party
 from lineage.results.figures import percent
@@ -380,10 +381,15 @@ def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:
     """The target's own statements of reuse from an upstream: a section only when there is one."""
     if not statements:
         return []
+    renamed = sum(1 for s in statements if s.get("kind") == RENAMED_FROM)
+    said = ("say it took code from an upstream, or was once called by its name, and name it"
+            if renamed else "say it took code from an upstream and name it")
     out = [f"## Reuse the target's description states: {len(statements):,}", "",
-           "Sentences of the target's package description (or README) that say it took code from "
-           "an upstream and name it; they mark no file and change no figure (summary.json "
-           "`declared_reuse`).", ""]
+           f"Sentences of the target's package description (or README) that {said}; they mark no file and "
+           "change no figure (summary.json `declared_reuse`)"
+           + (f"; {renamed:,} of them {'names' if renamed == 1 else 'name'} the upstream as the target's own earlier "
+              "name (`kind` `renamed_from`: a release of that distribution name is taken for a release of the target's "
+              "own project)." if renamed else "."), ""]
     out += [f"- {md_text(str(s['upstream']))}, {md_code(str(s['path']))} line {s['line']}: "
             f"\u201c{md_text(str(s['text']))}\u201d" for s in statements]
     return [*out, ""]
