@@ -468,11 +468,18 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
 
 def _next_step(step: third_party.Step) -> str:
     """A third party's *next step* cell: the advice with inputs' text escaped, or that the third
-    party is an upstream of the run."""
+    party is an upstream of the run. Then its lines still set apart are paired with the copy of
+    the upstreams it came through, nearer the target's than the third party's own files (boto
+    2.49.0's six 1.9.0, botocore 1.10.50's six 1.10.0, six 1.16.0 in the run): copied from neither
+    as counted, which "none" alone would hide; a run with the third party alone pairs with it those it holds."""
     said = step.text(md_code, md_text)
     if step.upstream_of_run is None:
         return said or ""
-    return f"none: {md_text(step.upstream_of_run)} is an upstream of this run" + (f"; {said}" if said else "")
+    name = md_text(step.upstream_of_run)
+    via = ", ".join(md_text(u) for u in step.through) or "the upstream"
+    return (f"none to add: {name} is an upstream of this run, but these lines are paired with {via}'s copy, "
+            f"nearer the target's than {name}'s own files, and count as copied from neither (a run with "
+            f"{name} alone pairs with it those it holds)" + (f"; {said}" if said else ""))
 
 
 # Every figure and column, defined once (the README's "Figures and columns" says the same).
