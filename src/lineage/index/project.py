@@ -10,8 +10,8 @@ origin rules (:mod:`lineage.match.origin`) use it to know a project's own names:
 and copyright lines name the target, and which name an upstream itself. The requirements only
 name a third party's distribution in summary.md's advice (:mod:`lineage.results.third_party`).
 The statements of reuse in its description (:attr:`ProjectInfo.reuse`: the metadata's long
-description, else a checkout's README; :mod:`lineage.markers.description`) are summary.md's
-"Reuse the target's description states".
+description, else a checkout's README; and its own licence files; :mod:`lineage.markers.description`)
+are summary.md's "Reuse the target's description states".
 """
 
 from __future__ import annotations
@@ -39,6 +39,10 @@ _REPO_RE = re.compile(r"https?://(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\
 _MAX_METADATA_BYTES = 4 << 20
 # A checkout's README at its root (its description, where a package has none in metadata).
 _README_RE = re.compile(r"readme(?:\.(?:md|markdown|rst|txt))?", re.IGNORECASE)
+# The release's own licence files: at its root, or in its wheel's dist-info (``licenses/`` too);
+# not a vendored copy's, nor a file of third parties' licences.
+LICENCE_FILE_RE = re.compile(r"(?:[^/]+\.dist-info/(?:licenses/)?)?(?:licen[cs]es?|copying|notice)"
+                             r"(?:\.(?:md|rst|txt))?", re.IGNORECASE)
 # Top-level folders and files of a tree that are not one of its packages (a marker's or a
 # vendoring record's names are read from the others).
 NOT_PACKAGES = frozenset({"tests", "test", "docs", "doc", "examples", "benchmarks", "scripts",
@@ -276,20 +280,22 @@ def own_names(source: Source, target_names: Iterable[str] | None = None) -> set[
 
 def read_project(source: Source) -> ProjectInfo:
     """The project's own names from its metadata, and the statements of reuse in its description
-    (the metadata's, else a checkout's README); empty when it has none."""
+    (the metadata's, else a checkout's README) and its licence files; empty when it has none."""
     paths = source.paths()
     meta = sorted(p for p in paths if p.count("/") == 1 and p.endswith(".dist-info/METADATA"))
+    in_licences = _licence_file_reuse(source, paths)
     for path in meta + [p for p in ("PKG-INFO",) if p in paths]:
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
             return replace(_from_metadata(raw),
-                           reuse=reuse_statements(path, raw.decode("utf-8", "replace"), metadata=True))
+                           reuse=reuse_statements(path, raw.decode("utf-8", "replace"), metadata=True) + in_licences)
     # a checkout: pyproject.toml's [project], else setup.cfg's [metadata], else setup.py's call
     reuse: tuple[ReuseStatement, ...] = ()
     for path in sorted(p for p in paths if _README_RE.fullmatch(p)):
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
             reuse += reuse_statements(path, raw.decode("utf-8", "replace"))
+    reuse += in_licences
     for path, read in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg),
                        ("setup.py", _from_setup_py)):
         if path in paths:
@@ -298,6 +304,21 @@ def read_project(source: Source) -> ProjectInfo:
             if replace(found, requires=()) != ProjectInfo():  # names it: requirements alone do not
                 return replace(found, reuse=reuse)
     return ProjectInfo(reuse=reuse)
+
+
+def _licence_file_reuse(source: Source, paths: list[str]) -> tuple[ReuseStatement, ...]:
+    """The statements of reuse in the release's own licence files (:data:`LICENCE_FILE_RE`):
+    ptyprocess 0.7.0's LICENSE opens "Ptyprocess is under the ISC license, as code derived from
+    Pexpect." and its description says nothing of it. Said of the code, as a description's are; a
+    licence text's own words ("products derived from this software") name no upstream after the
+    phrase. Not a renaming: what makes two releases one project is read from their descriptions
+    only (:func:`renamed`)."""
+    found: tuple[ReuseStatement, ...] = ()
+    for path in sorted(p for p in paths if LICENCE_FILE_RE.fullmatch(p)):
+        raw = source.read(path)
+        if len(raw) <= _MAX_METADATA_BYTES:
+            found += tuple(s for s in reuse_statements(path, raw.decode("utf-8", "replace")) if s.kind != RENAMED_FROM)
+    return found
 
 
 def same_project(a: TreeIndex, b: TreeIndex) -> bool:

@@ -73,8 +73,8 @@ SUMMARY_FORMAT = "lineage.summary"
 #    its first copyright line, that it is for code the release includes from elsewhere (Django's
 #    LICENSE.python); such a file's holders are no fallback for the release's files.
 # 14: "declared_reuse": the sentences of the target's description (its metadata's long
-#    description, else a checkout's README) that state reuse and name an upstream after the phrase
-#    ("We learned the design and reused code from ... [vLLM](https://github.com/vllm-project/vllm)",
+#    description, else a checkout's README; and its own licence files) that state reuse and name
+#    an upstream after the phrase ("We learned the design and reused code from ... [vLLM](https://github.com/vllm-project/vllm)",
 #    sglang 0.5.23's METADATA), each with "upstream", "path", "line", "kind" (a marker kind) and
 #    "text" (lineage.markers.description); they mark no file and change no figure. summary.md
 #    quotes them under "Reuse the target's description states" when there are any.
@@ -381,11 +381,16 @@ def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:
     """The target's own statements of reuse from an upstream: a section only when there is one."""
     if not statements:
         return []
+    from lineage.index.project import LICENCE_FILE_RE
+
     renamed = sum(1 for s in statements if s.get("kind") == RENAMED_FROM)
     said = ("say it took code from an upstream, or was once called by its name, and name it"
             if renamed else "say it took code from an upstream and name it")
+    # its licence files named only when a statement is from one
+    where = "package description (or README)" + (
+        ", or of its licence files," if any(LICENCE_FILE_RE.fullmatch(str(s["path"])) for s in statements) else "")
     out = [f"## Reuse the target's description states: {len(statements):,}", "",
-           f"Sentences of the target's package description (or README) that {said}; they mark no file and "
+           f"Sentences of the target's {where} that {said}; they mark no file and "
            "change no figure (summary.json `declared_reuse`)"
            + (f"; {renamed:,} of them {'names' if renamed == 1 else 'name'} the upstream as the target's own earlier "
               "name (`kind` `renamed_from`: a release of that distribution name is taken for a release of the target's "
