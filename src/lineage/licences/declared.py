@@ -379,11 +379,38 @@ def without_included_parts(text: str) -> str:
     return text[:start] if copyright_lines(text[start:].split("\n")) else text
 
 
+# A heading that opens other software's licences after the project's own ("Licenses for
+# incorporated software", Sphinx 1.8.5's LICENSE, under its own "License for Sphinx": smartypants'
+# BSD-3-Clause, jQuery's and Underscore's MIT, numpydoc's BSD): a line of its own, title signs aside.
+_INCORPORATED_HEADING_RE = re.compile(
+    r"(?:licen[cs]es?|copyrights?(?: and licen[cs]es?)?|notices?)\s+(?:for|of)\s+(?:the\s+)?"
+    r"(?:incorporated|included|bundled|embedded|vendored|third[- ]party)\s+"
+    r"(?:software|code|libraries|components|packages|modules|works)\s*:?")
+
+
+def without_incorporated_licences(text: str) -> str:
+    """``text`` up to a heading line that opens other software's licences
+    (:data:`_INCORPORATED_HEADING_RE`), when copyright lines come before it (the project's own
+    notice) and after it (the included code's): the parts after it are that code's licences and
+    holders, not the project's (Sphinx 1.8.5's LICENSE, its team's BSD-2-Clause then smartypants',
+    jQuery's, Underscore's and numpydoc's, read as "BSD-3-Clause AND MIT" with John Resig among
+    Sphinx's holders). Else ``text`` whole."""
+    lines = text.split("\n")
+    for k, line in enumerate(lines):
+        title = " ".join(line.strip(_TITLE_SIGNS).lower().split())
+        if title and _INCORPORATED_HEADING_RE.fullmatch(title):
+            if copyright_lines(lines[:k]) and copyright_lines(lines[k + 1:]):
+                return "\n".join(lines[:k])
+            return text
+    return text
+
+
 def governing_text(text: str) -> str:
     """The part of a licence text that speaks for the project's own Python files: without parts
     for bundled binaries (:func:`without_bundled_binaries`) and without other software's licences
-    appended after its own (:func:`without_appended_licences`)."""
-    return without_appended_licences(without_bundled_binaries(text))
+    appended after its own (:func:`without_appended_licences`) or under a heading that says so
+    (:func:`without_incorporated_licences`)."""
+    return without_incorporated_licences(without_appended_licences(without_bundled_binaries(text)))
 
 
 def _text(data: bytes) -> str:
