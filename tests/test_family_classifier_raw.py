@@ -26,8 +26,7 @@ def test_a_family_classifier_alone_is_kept_and_said(run_compare) -> None:
 
 
 def test_without_any_metadata_licence_the_summary_says_so(run_compare) -> None:
-    target = {"PKG-INFO": "Metadata-Version: 2.1\nName: tgt\nVersion: 1.0\n",
-              "tgt/a.py": treegen.distinctive_functions(1)}
+    target = {"PKG-INFO": "Metadata-Version: 2.1\nName: tgt\nVersion: 1.0\n", "tgt/a.py": treegen.distinctive_functions(1)}
     up = {"PKG-INFO": "Metadata-Version: 2.1\nName: up\nVersion: 1.0\nLicense: MIT\n",
           "up/a.py": treegen.distinctive_functions(1)}
     text = "\n".join(obligations_markdown(run_compare(target, [("up", up)])))
