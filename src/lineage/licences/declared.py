@@ -625,7 +625,6 @@ class _Metadata:
     raw: str
     classifiers: tuple[str, ...]
     families: tuple[str, ...]
-    family_names: tuple[str, ...] = ()  # the family classifiers as written ("License :: OSI Approved :: BSD License")
 
 
 @lru_cache(maxsize=64)  # pure functions of the bytes: history reads the same file at most commits
@@ -634,19 +633,17 @@ def _from_metadata(raw: bytes) -> _Metadata:
     named = [c.strip() for c in message.get_all("Classifier") or []]
     classifiers = tuple(CLASSIFIERS[c] for c in named if c in CLASSIFIERS)
     families = tuple(sorted({FAMILY_CLASSIFIERS[c] for c in named if c in FAMILY_CLASSIFIERS}))
-    family_names = tuple(sorted({c for c in named if c in FAMILY_CLASSIFIERS}))
     if len(classifiers) + len(families) > 1:  # public domain beside other licences: parts only
         classifiers = tuple(c for c in classifiers if c != PUBLIC_DOMAIN)
     expression = str(message.get("License-Expression") or "").strip()
     if expression and normalise(expression):
-        return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families,
-                         family_names)
+        return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
         found = normalise(text) or named_licence(text) or notice_expression(governing_text(text))
         if found:
-            return _Metadata(found, "METADATA License", text[:200], classifiers, families, family_names)
-    return _Metadata("", "", (expression or text)[:200], classifiers, families, family_names)
+            return _Metadata(found, "METADATA License", text[:200], classifiers, families)
+    return _Metadata("", "", (expression or text)[:200], classifiers, families)
 
 
 def _from_classifiers(meta: _Metadata, root_ids: set[str]) -> tuple[str, str, str]:
@@ -798,10 +795,6 @@ def read_source_licence(source: Source) -> SourceLicence:
         raw = found_raw or raw
     if not declared and "pyproject.toml" in paths:
         declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))
-    if not declared and not raw and meta is not None and meta.family_names:
-        # what the metadata says, though it names no one licence (sphinxcontrib-applehelp 2.0.0's
-        # "BSD License" classifier alone, and no licence file): the report can say why "unknown"
-        raw = "; ".join(meta.family_names)[:200]
     if not declared:
         # a licence file for included code is that code's licence, not the release's
         root = [f for f in files if f.folder == "" and f.role == "licence" and f.expression and not f.included_code]

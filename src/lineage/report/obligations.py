@@ -26,7 +26,6 @@ from lineage.results.obligations import (
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
-    from lineage.licences.declared import SourceLicence
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
@@ -79,7 +78,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     out = ["## Licence obligations", ""]
     target = source_licence(comparison.target)
     out.append(f"Target {md_text(comparison.target.info.label)}: declared {_licence_words(target.declared)}"
-               + (f" ({md_text(target.declared_from)})." if target.declared_from else _why_unknown(target)))
+               + (f" ({md_text(target.declared_from)})." if target.declared_from else "."))
     for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True):
         lic = source_licence(u)
         notices = f"; NOTICE: {', '.join(lic.notice_paths)}" if lic.notice_paths else ""
@@ -138,15 +137,6 @@ def _release_sentence(table: pd.DataFrame, label: str, raw: str) -> str:
     return (f" {said[:1].upper()}{said[1:]}{'its' if said else 'Its'} files' licence notices all state "
             f"{md_code(str(rows['upstream_licence'].iloc[0]))}, taken for {len(rows):,} pairs whose upstream "
             f"file has none (`upstream_licence_from` {md_code(RELEASE_NOTICES)}).")
-
-
-def _why_unknown(lic: SourceLicence) -> str:
-    """After "declared `unknown`": what the metadata says, when it names no one licence
-    (sphinxcontrib-applehelp 2.0.0's "BSD License" classifier alone, a family), else that neither
-    metadata nor a root licence file names one lineage reads."""
-    if lic.declared_raw:
-        return f" (its metadata's {md_code(lic.declared_raw)} names no one licence)."
-    return " (neither its metadata nor a root licence file names a licence lineage reads)."
 
 
 def _third_party_sentence(table: pd.DataFrame, label: str) -> str:

@@ -94,7 +94,7 @@ from packaging.utils import canonicalize_name
 
 from lineage.index.project import one_project
 from lineage.licences.compat import compatible
-from lineage.licences.declared import FAMILY_CLASSIFIERS, LicenceFile, SourceLicence
+from lineage.licences.declared import LicenceFile, SourceLicence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
 from lineage.licences.notices import (
     distinct_copyrights,
@@ -186,16 +186,11 @@ _LICENCE_WORD_RE = re.compile(r"\s+licen[cs]e$", re.IGNORECASE)
 
 def _names_family_only(raw: str, expression: str) -> bool:
     """Whether metadata licence text that names no licence lineage can read (``raw``) names nothing,
-    or only the family ``expression`` belongs to ("BSD", "BSD License" or the classifier "License ::
-    OSI Approved :: BSD License" for BSD-3-Clause)."""
-    ids = licence_ids(expression)
-    classifiers = [part.strip() for part in raw.split(";")]
-    if raw.strip() and all(c in FAMILY_CLASSIFIERS for c in classifiers):  # "License :: OSI Approved :: BSD License"
-        prefixes = tuple(FAMILY_CLASSIFIERS[c] for c in classifiers)
-        return bool(ids) and all(i.startswith(prefixes) for i in ids)
+    or only the family ``expression`` belongs to ("BSD" or "BSD License" for BSD-3-Clause)."""
     family = _LICENCE_WORD_RE.sub("", raw.strip())
     if not family or family.upper() == "UNKNOWN":
         return True
+    ids = licence_ids(expression)
     return bool(ids) and all(i.lower().startswith(family.lower() + "-") for i in ids)
 
 
