@@ -168,6 +168,9 @@ class SourceLicence:
     choices: tuple[tuple[str, str, str], ...] = ()
     # (copyright line, package module) of every package's ``__copyright__`` string (module docstring)
     package_copyrights: tuple[tuple[str, str], ...] = ()
+    # the metadata's classifiers naming a licence family ("BSD License"), as written; not in to_dict:
+    # summary.md says why a release declaring only a family reads `unknown` (family_sentence)
+    family_classifiers: tuple[str, ...] = ()
 
     @property
     def notice_lines(self) -> tuple[str, ...]:
@@ -804,9 +807,11 @@ def read_source_licence(source: Source) -> SourceLicence:
     folders = sorted({f.folder for f in files if f.folder})
     stated_in = tuple((folder, choice[0], choice[1]) for folder in folders
                       if (choice := _stated_choice(files, texts, folder))[0])
+    family_names = {prefix: name for name, prefix in FAMILY_CLASSIFIERS.items()}
     return SourceLicence(declared=declared, declared_from=declared_from, declared_raw=raw,
                          files=tuple(sorted(files, key=lambda f: f.path)), choices=stated_in,
-                         package_copyrights=_package_copyrights(source, paths))
+                         package_copyrights=_package_copyrights(source, paths),
+                         family_classifiers=tuple(family_names[f] for f in meta.families) if meta else ())
 
 
 # ``__copyright__ = "..."`` (or annotated, ``__copyright__: str = "..."``) at a module's top level,

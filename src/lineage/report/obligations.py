@@ -26,6 +26,7 @@ from lineage.results.obligations import (
 
 if TYPE_CHECKING:
     from lineage.index import TreeIndex
+    from lineage.licences.declared import SourceLicence
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
 
@@ -78,13 +79,14 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     out = ["## Licence obligations", ""]
     target = source_licence(comparison.target)
     out.append(f"Target {md_text(comparison.target.info.label)}: declared {_licence_words(target.declared)}"
-               + (f" ({md_text(target.declared_from)})." if target.declared_from else "."))
+               + (f" ({md_text(target.declared_from)})." if target.declared_from else ".") + _family_sentence(target))
     for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True):
         lic = source_licence(u)
         notices = f"; NOTICE: {', '.join(lic.notice_paths)}" if lic.notice_paths else ""
         out.append(f"Upstream {md_text(label)}: declared {_licence_words(lic.declared)}"
                    + (f" ({md_text(lic.declared_from)}{md_text(notices)})." if lic.declared_from
-                      else f"{md_text(notices)}.") + _choice_sentence(lic.declared, bool(lic.notice_paths))
+                      else f"{md_text(notices)}.") + _family_sentence(lic)
+                   + _choice_sentence(lic.declared, bool(lic.notice_paths))
                    + _release_sentence(table, label, lic.declared_raw)
                    + _third_party_sentence(table, label)
                    + _own_release_sentence(one_project_evidence(comparison.target.project, u.project))
@@ -123,6 +125,20 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         out += md_table(["target file", "upstream file", "copied lines", "upstream licence", "missing"],
                         ["---", "---", "---:", "---", "---"], rows, len(ranked), "obligations.csv")
     return out
+
+
+def _family_sentence(lic: SourceLicence) -> str:
+    """For a release whose licence reads `unknown` though its metadata has a classifier naming a
+    licence family (click 6.7: ``License: UNKNOWN``, "License :: OSI Approved :: BSD License", no
+    licence file): why, since the family alone never decides which licence (2- or 3-clause);
+    ``""`` otherwise."""
+    if lic.declared or not lic.family_classifiers:
+        return ""
+    named = ", ".join(md_code(c) for c in lic.family_classifiers)
+    one = len(lic.family_classifiers) == 1
+    names = "names a licence family" if one else "name licence families"
+    return (f" Its metadata's classifier{'' if one else 's'} {named} {names}, not which licence of "
+            f"{'it' if one else 'each'}, and no root licence file of the release states a licence lineage recognises.")
 
 
 def _release_sentence(table: pd.DataFrame, label: str, raw: str) -> str:
