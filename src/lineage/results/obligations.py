@@ -462,9 +462,9 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     is ``MatchParams.licence_head_lines``, ``release_holder_files``
     ``MatchParams.licence_release_holder_files``; ``not_own``: per upstream label, its whole files
     that are not its own code (:func:`release_licence`); ``third_party``: per upstream label, those
-    of them that are another project's code, with that project's name (for ``upstream_licence``);
-    ``own_organisations``: per upstream
-    label, :func:`own_organisation` (made here when not given)."""
+    of them that are another project's code by their place (a vendored folder or record), with that
+    project's name (for ``upstream_licence``); ``own_organisations``: per upstream label,
+    :func:`own_organisation` (made here when not given)."""
     if lines.empty:
         return empty("obligations")
     copied = rows_where(lines, lines["match"] != "none", ["target_path", "upstream", "upstream_path", "match", "line"])
