@@ -7,7 +7,6 @@ Every file here is written for the test; no package's own files."""
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import treegen
@@ -26,12 +25,7 @@ def _metadata(name: str, headers: str) -> str:
 
 
 def _read(tmp_path: Path, headers: str, files: dict[str, str]) -> tuple[str, tuple[str, ...]]:
-    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as z:
-        z.writestr("pkg-1.0.dist-info/METADATA", _metadata("pkg", headers))
-        for name, text in files.items():
-            z.writestr(f"pkg-1.0.dist-info/{name}", text)
-        z.writestr("pkg/__init__.py", "x = 1\n")
+    wheel = treegen.write_wheel(tmp_path, _metadata("pkg", headers), files)
     with open_source(str(wheel)) as source:
         lic = read_source_licence(source)
     return lic.declared, lic.family_classifiers

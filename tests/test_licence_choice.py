@@ -6,7 +6,6 @@ files."""
 
 from __future__ import annotations
 
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -34,12 +33,7 @@ def _declared(tmp_path: Path, headers: str, files: dict[str, str]) -> tuple[str,
     from lineage.licences import read_source_licence
     from lineage.sources import open_source
 
-    wheel = tmp_path / "pkg-1.0-py3-none-any.whl"
-    with zipfile.ZipFile(wheel, "w") as z:
-        z.writestr("pkg-1.0.dist-info/METADATA", "Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n" + headers)
-        for name, text in files.items():
-            z.writestr(f"pkg-1.0.dist-info/{name}", text)
-        z.writestr("pkg/__init__.py", "x = 1\n")
+    wheel = treegen.write_wheel(tmp_path, "Metadata-Version: 2.1\nName: pkg\nVersion: 1.0\n" + headers, files)
     with open_source(str(wheel)) as source:
         lic = read_source_licence(source)
     return lic.declared, lic.declared_from

@@ -18,6 +18,7 @@ import keyword
 import random
 import re
 import textwrap
+import zipfile
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -364,3 +365,18 @@ def write_tree(root: Path, files: dict[str, str | bytes]) -> Path:
 
 def dedent_src(text: str) -> str:
     return textwrap.dedent(text).lstrip("\n")
+
+
+def write_wheel(folder: Path, metadata: str, dist_info: dict[str, str] | None = None,
+                files: dict[str, str] | None = None, name: str = "pkg", version: str = "1.0") -> Path:
+    """A wheel ``<name>-<version>-py3-none-any.whl`` in ``folder``: ``metadata`` as its METADATA,
+    ``dist_info`` as further files of its dist-info folder, and ``files`` (by default one
+    ``<name>/__init__.py``)."""
+    wheel = folder / f"{name}-{version}-py3-none-any.whl"
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr(f"{name}-{version}.dist-info/METADATA", metadata)
+        for path, text in (dist_info or {}).items():
+            z.writestr(f"{name}-{version}.dist-info/{path}", text)
+        for path, text in (files or {f"{name}/__init__.py": "x = 1\n"}).items():
+            z.writestr(path, text)
+    return wheel
