@@ -3,6 +3,7 @@ licence section of summary.md."""
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -210,7 +211,8 @@ def attribution_markdown(comparison: Comparison) -> str:
         under = ", ".join(_licence_words(x, brief=True) for x in licences)
         out.append(f"Licence: {_licence_words(lic.declared)}{choice}"
                    + (f"; copied files are under {under}." if licences else ".") + _unknown_sentence(rows))
-        carried = Counter(h for cell in rows["upstream_copyrights"] for h in set(split_copyrights(str(cell))))
+        carried = Counter(h for cell in rows["upstream_copyrights"]
+                          for h in {_credit_line(c) for c in split_copyrights(str(cell))})
         lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
         # one line per years and holder: a "Copyright ..." line first, then the line most rows
         # carry (elasticsearch's usual "Licensed to Elasticsearch B.V. under one or more
@@ -232,6 +234,22 @@ def attribution_markdown(comparison: Comparison) -> str:
     if len(out) == 4:
         out.append("No copied code found.")
     return "\n".join(out) + "\n"
+
+
+# A docstring field's label before a copyright statement (":copyright: (c) 2014 by Armin
+# Ronacher.", which the marker reader keeps as "copyright: (c) 2014 ...")
+_FIELD_LABEL_RE = re.compile(r":?copyright:\s*", re.IGNORECASE)
+
+
+def _credit_line(line: str) -> str:
+    """A copyright line as ATTRIBUTION.md credits it: a docstring field's label read as the
+    statement it stands for ("copyright: (c) 2014 by Armin Ronacher." -> "Copyright (c) 2014 by
+    Armin Ronacher."); any other line as written."""
+    label = _FIELD_LABEL_RE.match(line)
+    if label is None:
+        return line
+    rest = line[label.end():]
+    return rest if re.match(r"(?:copyright\b|©)", rest, re.IGNORECASE) else f"Copyright {rest}"
 
 
 def _unknown_sentence(rows: pd.DataFrame) -> str:
