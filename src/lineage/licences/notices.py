@@ -372,9 +372,28 @@ def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
     the parties a target line joins with "and" (optimum's "HuggingFace Inc. team and GPTQ and
     AutoGPTQ authors" keeps it too). An upstream line joining parties with "and" is kept whole
     or party by party: each party named (:func:`_keeps_joint_holder`)."""
-    mine = holders(target)
+    mine = tuple(address_fold(t) for t in holders(target))
     organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := organisation(party))}
-    return all(_keeps_joint_holder(h, mine, organisations) for h in holders(upstream))
+    return all(_keeps_joint_holder(address_fold(h), mine, organisations) for h in holders(upstream))
+
+
+# A web address's scheme and "www." (folded by :func:`holder` to words) say nothing of who holds it.
+_SCHEME_RE = re.compile(r"\b(?:https?|ftp)\s+(?:www\.)?")
+_EMAIL_RE = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+
+
+def address_fold(folded: str) -> str:
+    """A folded holder (:func:`holder`) without its web addresses' schemes: markdown 3.7's smarty.py
+    keeps 2.6.11's "Copyright (c) 2003 John Gruber <http://daringfireball.net/>" as "<https://...>"."""
+    return _SPACE_RE.sub(" ", _SCHEME_RE.sub("", folded)).strip()
+
+
+def _same_address(party: str, mine: Sequence[str]) -> bool:
+    """Whether a party of an upstream holder is named by its e-mail address: it names one or more
+    and one target holder names them all, whatever name goes with them (pycryptodome's author signs
+    "Legrandin <helderijs@gmail.com>" in older files, "Helder Eijs <helderijs@gmail.com>" in newer)."""
+    wanted = set(_EMAIL_RE.findall(party))
+    return bool(wanted) and any(wanted <= set(_EMAIL_RE.findall(t)) for t in mine)
 
 
 def _keeps_joint_holder(folded: str, mine: Sequence[str], organisations: set[str]) -> bool:
@@ -387,7 +406,7 @@ def _keeps_joint_holder(folded: str, mine: Sequence[str], organisations: set[str
     if any(n in t for t in mine for n in (folded, named)):
         return True
     return all(any(party in t or t in party for t in mine) or organisation(party) in organisations - {""}
-               for party in _PARTIES_RE.split(named))
+               or _same_address(party, mine) for party in _PARTIES_RE.split(named))
 
 
 # A folded holder's tail that names nobody more ("David Halter and others, see AUTHORS.txt").
