@@ -15,7 +15,12 @@ Rules (phrases of the licences' own standard headers or texts):
   version 2.0, january 2004".
 * ``MIT``: "permission is hereby granted, free of charge, to any person obtaining a copy" together
   with "the above copyright notice and this permission notice shall be included" (without that
-  condition it is MIT-0, which we do not claim).
+  condition it is MIT-0, which we do not claim); not when every grant goes on "of this
+  documentation file" (the Adobe Glyph List's, below).
+* ``Adobe-Glyph``: "permission is hereby granted, free of charge, to any person obtaining a copy of
+  this documentation file" together with "no modification, editing or other alteration of this
+  document is allowed" (pdfminer's ``glyphlist.py``): MIT's words for a document, with a condition
+  MIT does not have.
 * Any licence named in words: "licensed/released/distributed/available under the [terms of the]
   NAME license" where NAME is one licence's name (``named_licence``: "MIT", "BSD 3-Clause",
   "2-Clause BSD", "Apache 2.0"; not a bare family such as "BSD" or "Apache").
@@ -97,6 +102,12 @@ _APACHE_RE = re.compile(r"(?<!dual )licensed under (?:the terms of )?the apache 
                         r"apache license,? version 2\.0,? january 2004")
 _MIT_GRANT = "permission is hereby granted, free of charge, to any person obtaining a copy"
 _MIT_CONDITION = "the above copyright notice and this permission notice shall be included"
+# The Adobe Glyph List's licence (SPDX Adobe-Glyph) opens with MIT's grant and holds its condition,
+# but grants a copy "of this documentation file" and forbids altering it: MIT only for a grant
+# that goes on otherwise.
+_MIT_GRANT_RE = re.compile(re.escape(_MIT_GRANT) + r"(?! of this documentation file)")
+_ADOBE_GLYPH_GRANT = _MIT_GRANT + " of this documentation file"
+_ADOBE_GLYPH_CONDITION = "no modification, editing or other alteration of this document is allowed"
 # A notice that names its licence in words ("Released under the terms of the `2-Clause BSD
 # license`", docutils 0.21's HTML writers; "licensed under the MIT license"): a notice of that
 # licence when the words are one licence's name (expressions.named_licence: a family without a
@@ -174,8 +185,10 @@ def notice_ids(folded: str) -> tuple[str, ...]:
     found: set[str] = set()
     if _APACHE_RE.search(folded):
         found.add("Apache-2.0")
-    if _MIT_GRANT in folded and _MIT_CONDITION in folded:
+    if _MIT_CONDITION in folded and _MIT_GRANT_RE.search(folded):
         found.add("MIT")
+    if _ADOBE_GLYPH_GRANT in folded and _ADOBE_GLYPH_CONDITION in folded:
+        found.add("Adobe-Glyph")
     for m in _NAMED_RE.finditer(folded):
         found.update(licence_ids(named_licence(m.group("name"))))
     for m in _FIELD_RE.finditer(folded):
