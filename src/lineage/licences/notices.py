@@ -15,7 +15,12 @@ Rules (phrases of the licences' own standard headers or texts):
   version 2.0, january 2004".
 * ``MIT``: "permission is hereby granted, free of charge, to any person obtaining a copy" together
   with "the above copyright notice and this permission notice shall be included" (without that
-  condition it is MIT-0, which we do not claim).
+  condition it is MIT-0, which we do not claim); not when every grant goes on "of this
+  documentation file" (the Adobe Glyph List's, below).
+* ``Adobe-Glyph``: "permission is hereby granted, free of charge, to any person obtaining a copy of
+  this documentation file" together with "no modification, editing or other alteration of this
+  document is allowed" (pdfminer's ``glyphlist.py``): MIT's words for a document, with a condition
+  MIT does not have.
 * Any licence named in words: "licensed/released/distributed/available under the [terms of the]
   NAME license" where NAME is one licence's name (``named_licence``: "MIT", "BSD 3-Clause",
   "2-Clause BSD", "Apache 2.0"; not a bare family such as "BSD" or "Apache").
@@ -37,6 +42,10 @@ Rules (phrases of the licences' own standard headers or texts):
   later version" (``-or-later``) or "version N of the license" (``-only``); or a licence text's
   own title ("gnu lesser general public license version 3, 29 june 2007", ...), which names a
   version but not "or later" and so gives ``-only``. Library GPL 2 is ``LGPL-2.0``.
+* ``APAFML`` (Adobe's AFM licence, the ReadMe of its core AFM files, whose metrics pdfminer's
+  ``fontmetrics.py`` carries): "this file and the [N] postscript(r) afm files it accompanies may be
+  used, copied, and distributed for any purpose and without charge" together with its condition
+  "all modifications to this file or any of the afm files are prominently noted".
 * Public domain (:data:`lineage.licences.expressions.PUBLIC_DOMAIN`): a statement that this work
   is dedicated, placed, released or put in/into/to the public domain, or is (in the) public
   domain, whose subject is this work ("this module", "these files", "the contents of this file",
@@ -93,6 +102,12 @@ _APACHE_RE = re.compile(r"(?<!dual )licensed under (?:the terms of )?the apache 
                         r"apache license,? version 2\.0,? january 2004")
 _MIT_GRANT = "permission is hereby granted, free of charge, to any person obtaining a copy"
 _MIT_CONDITION = "the above copyright notice and this permission notice shall be included"
+# The Adobe Glyph List's licence (SPDX Adobe-Glyph) opens with MIT's grant and holds its condition,
+# but grants a copy "of this documentation file" and forbids altering it: MIT only for a grant
+# that goes on otherwise.
+_MIT_GRANT_RE = re.compile(re.escape(_MIT_GRANT) + r"(?! of this documentation file)")
+_ADOBE_GLYPH_GRANT = _MIT_GRANT + " of this documentation file"
+_ADOBE_GLYPH_CONDITION = "no modification, editing or other alteration of this document is allowed"
 # A notice that names its licence in words ("Released under the terms of the `2-Clause BSD
 # license`", docutils 0.21's HTML writers; "licensed under the MIT license"): a notice of that
 # licence when the words are one licence's name (expressions.named_licence: a family without a
@@ -120,6 +135,12 @@ _GNU_NOTICE_RE = re.compile(
 _GNU_TITLE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? version (?P<version>[23](?:\.[01])?),? "
     r"(?:\d{1,2} )?(?:june|february|november) (?:1991|1999|2007)")
+# Adobe's AFM ReadMe (SPDX APAFML): its grant names no licence, so without this rule a file
+# holding the AFM metrics reads as its release's licence. The condition asks modified files to say
+# so, which the grant alone (a shortened copy) does not show.
+_APAFML_GRANT_RE = re.compile(r"this file and the (?:\d+ )?postscript ?(?:\(r\) )?afm files it accompanies "
+                              r"may be used, copied, and distributed for any purpose and without charge")
+_APAFML_CONDITION = "all modifications to this file or any of the afm files are prominently noted"
 # A public-domain dedication (module docstring): its subject is this work, then the verb; or the
 # dedicator's "hereby ... to the public domain" within one sentence.
 _PD_SUBJECT = (r"(?:the )?(?:contents|modifications) (?:of|to) this (?:file|module|package|directory)|"
@@ -164,8 +185,10 @@ def notice_ids(folded: str) -> tuple[str, ...]:
     found: set[str] = set()
     if _APACHE_RE.search(folded):
         found.add("Apache-2.0")
-    if _MIT_GRANT in folded and _MIT_CONDITION in folded:
+    if _MIT_CONDITION in folded and _MIT_GRANT_RE.search(folded):
         found.add("MIT")
+    if _ADOBE_GLYPH_GRANT in folded and _ADOBE_GLYPH_CONDITION in folded:
+        found.add("Adobe-Glyph")
     for m in _NAMED_RE.finditer(folded):
         found.update(licence_ids(named_licence(m.group("name"))))
     for m in _FIELD_RE.finditer(folded):
@@ -181,6 +204,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    if _APAFML_GRANT_RE.search(folded) and _APAFML_CONDITION in folded:
+        found.add("APAFML")
     if _PSF_TITLE_RE.search(folded):
         found.add("Python-2.0" if all(title in folded for title in _PYTHON_STACK) else "PSF-2.0")
     for m in _GNU_NOTICE_RE.finditer(folded):
@@ -212,7 +237,7 @@ def comment_field_ids(text: str) -> tuple[str, ...]:
 # Every notice :func:`notice_ids` knows contains one of these words, and :func:`fold` never makes one
 # (it only turns characters into spaces and shortens runs of whitespace), so text without them
 # holds no notice: checking for them first skips the folding of most code.
-_NOTICE_WORDS = ("licen", "permission", "redistribution", "domain")
+_NOTICE_WORDS = ("licen", "permission", "redistribution", "domain", "afm files")
 
 
 def notice_words(text: str) -> bool:
