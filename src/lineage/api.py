@@ -35,6 +35,7 @@ from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is
 from lineage.index.project import package_roots, same_project, top_level, upstream_names
 from lineage.index.vendoring import (
     folder_markers,
+    module_markers,
     package_paths,
     pinned_upstreams,
     top_modules,
@@ -381,6 +382,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
             [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
              for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)], vendored,
             declared=[tree.project.name for tree in upstreams if tree.project.name])
+        # a single-module upstream vendored as one file, named after it, in a vendoring folder
+        placed |= module_markers(
+            [f.path for f in target.files],
+            [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
+             for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)],
+            params.vendor_folder_names, [*vendored, *placed])
         target = with_markers(target, placed)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}

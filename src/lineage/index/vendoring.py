@@ -283,6 +283,33 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     return {path: out[path] for path in paths if path in out}
 
 
+def module_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str], frozenset[str]]],
+                   vendor_folders: frozenset[str], covered_paths: Iterable[str] = ()) -> dict[str, list[Marker]]:
+    """The ``folder`` markers of single-module upstreams vendored as one file: a target file in a
+    vendoring folder (``vendor_folders``) of one of the target's own packages, named after an
+    upstream whose distribution name is that module's and whose top-level module it is, standing
+    at the upstream's root (``pip/_vendor/pyparsing.py`` <- pyparsing's ``pyparsing.py``; pip
+    9.0.3's wheel ships no vendor.txt). :func:`folder_markers` reads the packages; a module has
+    no folder of its own to be named after the upstream, so the vendoring folder's name says it.
+    ``upstreams`` and ``covered_paths`` as there."""
+    covered_set = set(covered_paths)
+    roots = package_roots(paths)
+    target_tops = {top.path for top in top_level(paths) if top.package}
+    out: dict[str, list[Marker]] = {}
+    for path in paths:
+        parts = import_parts(path, roots)
+        if (path in covered_set or len(parts) < 3 or parts[0] not in target_tops
+                or parts[-2].lower() not in vendor_folders or not parts[-1].endswith((".py", ".pyi"))):
+            continue
+        module = parts[-1].removesuffix(".pyi").removesuffix(".py")
+        for name, tops, up_paths in upstreams:
+            found = next((p for p in (parts[-1], "src/" + parts[-1]) if p in up_paths), "")
+            if name and module in tops and canonicalize_name(module) == canonicalize_name(name) and found:
+                out.setdefault(path, []).append(Marker(
+                    line=0, kind=FOLDER_KIND, text=f"{path} named after {name}", path=found, project=name))
+    return out
+
+
 def _shows_layout(folder: str, found: Sequence[str], held: int) -> bool:
     """Whether the files of ``folder`` found at upstream paths (``found``) show the upstream's
     layout. The folder's own ``__init__.py`` (and its ``.pyi`` stub) stands at the upstream's
