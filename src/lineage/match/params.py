@@ -1007,6 +1007,9 @@ class MatchParams:
     # stood in the review list as unmarked. A folder the upstream holds at the same place below
     # its own package is its layout, carried by a renamed fork, not a copy (tf-keras 2.17's
     # ``tf_keras/api/_v1/keras/``, keras 2.15's ``keras/api/_v1/keras/``: 129 files were marked).
+    # Likewise a one-module upstream vendored as one file named after it in a vendoring folder
+    # (``vendor_folders``) of the target's package (pip 9.0.3's ``pip/_vendor/pyparsing.py``,
+    # ``lineage.index.vendoring.module_markers``; summary.md's definition speaks of folders only).
     # 0: only markers, records and copyright lines mark.
     marking_vendored_folder: int = knob(1, 0, 1)
     # With 1, a copyright line naming the target's authors makes an upstream file ``from_target``
