@@ -262,6 +262,13 @@ def _detect(
         stop = matches[k + 1][0] if k + 1 < len(matches) else len(text)
         rest = text[end:stop]
         attached: list[Segment] = []
+        if k == len(matches) - 1 and _FOLLOWING_SOURCES_RE.match(rest.strip()):
+            head = text[start:end].strip()
+            for item_line, item in _bulleted_sources(seg, selected, consumed, last):
+                if accepts(kind, lead, first_clause(item)):
+                    out.append((len(text), phrase_marker(item_line + 1, REPORTED_KIND.get(kind, kind),
+                                                         f"{head} the following sources: … {item}", item)))
+            continue
         if k == len(matches) - 1 and not find_urls(rest):
             attached = _attachments(seg, rest, selected, consumed, last)
         full_rest = " ".join([rest, *(a.text for a in attached)])
@@ -363,6 +370,37 @@ def _listed_sources(seg: Segment, selected: list[list[Segment]], consumed: set[t
         listed.append(nxt)
         at = nxt.line
     return listed
+
+
+# A phrase whose source is a list below it: "come from the following sources:" (future 1.0.0's
+# utils/__init__.py lists "* Jinja2 ...", "* six.py by Benjamin Peterson", "* Django").
+_FOLLOWING_SOURCES_RE = re.compile(r"^(?:the\s+)?following\s+(?:sources|projects|places|libraries|packages)\s*:$",
+                                   re.IGNORECASE)
+
+
+def _bulleted_sources(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]], last: int
+                      ) -> list[tuple[int, str]]:
+    """The items of the list right below a "the following sources:" phrase (after line ``last``,
+    past one blank line, up to the next blank line), each with its 0-based line and its text: each
+    item is one of the phrase's sources. The reader has cleaned off the bullets, so an item is a
+    line, run on while a parenthesis it opened is open ("Jinja2 (BSD licensed: see" / its URL).
+    Consumed here."""
+    items: list[tuple[int, str]] = []
+    at = last
+    nxt = _next_segment(selected, at, seg.source, consumed)
+    if nxt is None:  # one blank line between the phrase and its list
+        at += 1
+        nxt = _next_segment(selected, at, seg.source, consumed)
+    while nxt is not None:
+        text = nxt.text.strip()
+        if items and items[-1][1].count("(") > items[-1][1].count(")"):
+            items[-1] = (items[-1][0], f"{items[-1][1]} {text}")
+        else:
+            items.append((nxt.line, text))
+        consumed.add((nxt.line, nxt.col))
+        at = nxt.line
+        nxt = _next_segment(selected, at, seg.source, consumed)
+    return items
 
 
 # A legend of the holder lines' columns, every word a placeholder in brackets: configobj 5.0.9's
