@@ -377,17 +377,13 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     target = with_markers(target, vendored)
     placed: dict[str, list[Marker]] = {}
     if params.marking_vendored_folder:  # failing a record, a folder named after the upstream marks
-        placed = folder_markers(
-            [f.path for f in target.files],
-            [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
-             for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)], vendored,
-            declared=[tree.project.name for tree in upstreams if tree.project.name])
+        target_paths = [f.path for f in target.files]
+        layouts = [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
+                   for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)]
+        placed = folder_markers(target_paths, layouts, vendored,
+                                declared=[tree.project.name for tree in upstreams if tree.project.name])
         # a single-module upstream vendored as one file, named after it, in a vendoring folder
-        placed |= module_markers(
-            [f.path for f in target.files],
-            [(tree.project.name or label, tops, frozenset(f.path for f in tree.files))
-             for label, tree, tops in zip(labels, upstreams, up_tops, strict=True)],
-            params.vendor_folder_names, [*vendored, *placed])
+        placed |= module_markers(target_paths, layouts, params.vendor_folder_names, [*vendored, *placed])
         target = with_markers(target, placed)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
     by_name: dict[str, list[str]] = {}

@@ -46,6 +46,7 @@ from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
 from lineage.index.project import import_parts, package_roots, top_level
+from lineage.index.records import is_python_path
 from lineage.markers import Marker, marker_names_upstream
 from lineage.sources.base import Source
 from lineage.sources.distinfo import core_metadata, record_files
@@ -299,7 +300,7 @@ def module_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     for path in paths:
         parts = import_parts(path, roots)
         if (path in covered_set or len(parts) < 3 or parts[0] not in target_tops
-                or parts[-2].lower() not in vendor_folders or not parts[-1].endswith((".py", ".pyi"))):
+                or parts[-2].lower() not in vendor_folders or not is_python_path(parts[-1])):
             continue
         module = parts[-1].removesuffix(".pyi").removesuffix(".py")
         for name, tops, up_paths in upstreams:

@@ -134,6 +134,8 @@ FAMILY_CLASSIFIERS: dict[str, str] = {
     "License :: OSI Approved :: GNU General Public License (GPL)": "GPL-",
     "License :: OSI Approved :: GNU Library or Lesser General Public License (LGPL)": "LGPL-",
 }
+# a family prefix -> its classifier as written (SourceLicence.family_classifiers)
+_FAMILY_NAMES = {prefix: name for name, prefix in FAMILY_CLASSIFIERS.items()}
 
 
 @dataclass(frozen=True)
@@ -580,7 +582,8 @@ def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
     sha256, expression, copyrights, lines, included, retained, notice_own = _licence_text_facts(data)
     if role == "notice" and notice_own is not None:  # a NOTICE without its included code's holders
-        copyrights, retained = notice_own, copyright_lines(_text(data).split("\n"))
+        # (the whole text's lines: ``retained`` when its governing part is less, else ``copyrights``)
+        copyrights, retained = notice_own, retained or copyrights
     name = posixpath.basename(path)
     included = included or bool(_INCLUDED_NAME_RE.search(name)) or (
         not _LICENCE_NAME_RE.match(name) and bool(named_licence_file(name)))
@@ -807,11 +810,10 @@ def read_source_licence(source: Source) -> SourceLicence:
     folders = sorted({f.folder for f in files if f.folder})
     stated_in = tuple((folder, choice[0], choice[1]) for folder in folders
                       if (choice := _stated_choice(files, texts, folder))[0])
-    family_names = {prefix: name for name, prefix in FAMILY_CLASSIFIERS.items()}
     return SourceLicence(declared=declared, declared_from=declared_from, declared_raw=raw,
                          files=tuple(sorted(files, key=lambda f: f.path)), choices=stated_in,
                          package_copyrights=_package_copyrights(source, paths),
-                         family_classifiers=tuple(family_names[f] for f in meta.families) if meta else ())
+                         family_classifiers=tuple(_FAMILY_NAMES[f] for f in meta.families) if meta else ())
 
 
 # ``__copyright__ = "..."`` (or annotated, ``__copyright__: str = "..."``) at a module's top level,

@@ -540,6 +540,8 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
 
 
 _PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
+
+
 def _persons(name: str) -> list[tuple[str, str]]:
     """(key as :func:`holder_key` makes it, spelling without a leading "the") of each person or
     organisation a holder names; a part that names no one ("Inc.", "affiliates") is none."""

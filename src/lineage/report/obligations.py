@@ -23,6 +23,7 @@ from lineage.results.obligations import (
     source_licence,
     split_copyrights,
     terms,
+    third_party_name,
 )
 
 if TYPE_CHECKING:
@@ -165,8 +166,8 @@ def _third_party_sentence(table: pd.DataFrame, label: str) -> str:
     rows = table[(table["upstream"] == label) & table["upstream_licence_from"].str.startswith(THIRD_PARTY)]
     if rows.empty:
         return ""
-    names = rows["upstream_licence_from"].str.removeprefix(THIRD_PARTY).str.split(" (", n=1, regex=False).str[0]
-    named = ", ".join(f"{md_text(name)} {int(n):,}" for name, n in sorted(names.value_counts().items()))
+    names = Counter(third_party_name(str(f)) for f in rows["upstream_licence_from"])
+    named = ", ".join(f"{md_text(name)} {n:,}" for name, n in sorted(names.items()))
     unknown = int((rows["upstream_licence"] == "").sum())
     taken = len(rows) - unknown
     said = [f"for {unknown:,} their licence is unknown here (`upstream_licence_from` "
@@ -259,10 +260,10 @@ def _unknown_sentence(rows: pd.DataFrame) -> str:
     unknown = rows[rows["upstream_licence"] == ""]
     if unknown.empty:
         return ""
-    froms = [str(f) for f in unknown["upstream_licence_from"] if str(f).startswith(THIRD_PARTY)]
-    parties = sorted({f.removeprefix(THIRD_PARTY).split(" (", 1)[0] for f in froms})
-    of = (f"; {len(froms):,} of them are another project's code it carries ({', '.join(md_text(p) for p in parties)}), "
-          "whose release states their licence and holders") if froms else ""
+    froms = [name for f in unknown["upstream_licence_from"] if (name := third_party_name(str(f)))]
+    of = (f"; {len(froms):,} of them are another project's code it carries "
+          f"({', '.join(md_text(p) for p in sorted(set(froms)))}), whose release states their licence and holders"
+          if froms else "")
     return f" {len(unknown):,} of the rows below have a licence not known here (`?`){of}."
 
 

@@ -13,6 +13,8 @@ from dataclasses import asdict, dataclass
 
 import pandas as pd
 
+from lineage.index.records import PYTHON_SUFFIXES
+
 # The review lists of summary.json ("lists"), in the order they are written.
 LIST_NAMES = ("marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied",
               "reexport_with_copied", "shared_third_party", "shared_from_target", "prose_only_copied")
@@ -165,10 +167,6 @@ def names_missing_file(marker_path: object, marker_path_found: object) -> bool:
         not pd.isna(marker_path_found) and bool(marker_path_found))
 
 
-# the files a comparison reads: a marker naming another file can never be answered by one
-PYTHON_SUFFIXES = (".py", ".pyi")
-
-
 def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     """Why a marked file may hold no copied code, as far as its marker says: of the marked files
     without copied code that hold a code line (``no_code``: how many hold none), how many name an
@@ -188,9 +186,10 @@ def named_files(marked_without_copied: pd.DataFrame) -> dict[str, object]:
     code = _column(marked_without_copied, "code_lines", 1).fillna(1).astype(int) > 0
     group = marked_without_copied[code]
     found = _column(group, "marker_path_found", pd.NA)
-    named = _column(group, "marker_path", "").fillna("").astype(str) != ""
+    paths = _column(group, "marker_path", "").fillna("").astype(str)
+    named = paths != ""
     present = named & (found.astype("boolean").fillna(False))
-    python = _column(group, "marker_path", "").fillna("").astype(str).str.endswith(PYTHON_SUFFIXES)
+    python = paths.str.endswith(PYTHON_SUFFIXES)  # the files a comparison reads: no other can be answered
     not_python = named & ~present & ~python
     absent = named & ~present & ~not_python
     refs: dict[str, dict[str, int]] = {"releases": {}, "commits": {}, "other": {}}

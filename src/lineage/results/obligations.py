@@ -185,6 +185,12 @@ THIRD_PARTY = "third party: "  # ..._from of another project's file: its release
 _LICENCE_WORD_RE = re.compile(r"\s+licen[cs]e$", re.IGNORECASE)
 
 
+def third_party_name(licence_from: str) -> str:
+    """The project an ``upstream_licence_from`` cell says the file is the code of (``third party:
+    <name>``, maybe with `` (declared by upstream <label>)`` after it); "" for any other cell."""
+    return licence_from.removeprefix(THIRD_PARTY).split(" (", 1)[0] if licence_from.startswith(THIRD_PARTY) else ""
+
+
 def _names_family_only(raw: str, expression: str) -> bool:
     """Whether metadata licence text that names no licence lineage can read (``raw``) names nothing,
     or only the family ``expression`` belongs to ("BSD" or "BSD License" for BSD-3-Clause)."""
