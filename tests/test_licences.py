@@ -169,6 +169,16 @@ def test_compatibility_table(upstream: str, target: str, status: str) -> None:
 _body = treegen.distinctive_functions
 
 
+def _tree_licence(tmp_path: Path, files: dict[str, str]):  # type: ignore[no-untyped-def]
+    """The SourceLicence of a tree of ``files`` written under ``tmp_path``."""
+    from lineage.licences import read_source_licence
+    from lineage.sources import open_source
+
+    root = treegen.write_tree(tmp_path / "t", files)
+    with open_source(str(root), tmp_path / "cache") as source:
+        return read_source_licence(source)
+
+
 def _upstream(licence: str) -> dict[str, str]:
     return {"up/mod.py": HEADERS[licence] + "\n" + _body(1),
             "LICENSE": f"SPDX-License-Identifier: {licence}\n",
@@ -703,8 +713,6 @@ def test_kept_licences_are_those_computed(tmp_path: Path, monkeypatch: pytest.Mo
 
 
 def test_a_vendored_dist_infos_licence_governs_its_packages_not_the_root(run_compare, tmp_path: Path) -> None:
-    from lineage.licences.declared import read_source_licence
-    from lineage.sources import open_source
 
     apache = "Copyright 2024 Upstream Authors\n\nLicensed under the Apache License, Version 2.0\n"
     target = {"tgt/_vendor/pkg/__init__.py": _body(1), "tgt/own.py": _body(1),
@@ -712,9 +720,7 @@ def test_a_vendored_dist_infos_licence_governs_its_packages_not_the_root(run_com
               "tgt/_vendor/pkg-1.0.dist-info/LICENSE": apache,
               "tgt/_vendor/pkg-1.0.dist-info/RECORD": "pkg/__init__.py,sha256=a,1\n",
               TARGET_MIT[0]: TARGET_MIT[1]}
-    root = treegen.write_tree(tmp_path / "t", target)
-    with open_source(str(root), tmp_path / "cache") as source:
-        lic = read_source_licence(source)
+    lic = _tree_licence(tmp_path, target)
     assert [(f.path, f.folder) for f in lic.files] == [("tgt/_vendor/pkg-1.0.dist-info/LICENSE", "tgt/_vendor/pkg")]
     assert lic.declared == "MIT" and lic.copyrights == ()  # the vendored copy's holders are not the root's
     comparison = run_compare(target, [("up", _upstream("Apache-2.0"))])
@@ -1167,8 +1173,6 @@ def test_a_notice_copied_mid_file_keeps_the_licence_notice(run_compare, kept: bo
 def test_a_vendored_dist_info_without_record_governs_the_package_named_after_it(run_compare, tmp_path: Path) -> None:
     """flit_core 3.10.1's ``vendor/tomli-1.2.3.dist-info`` holds LICENSE and METADATA, no RECORD:
     its licence is the vendored ``tomli/`` folder's beside it, not a licence of nothing."""
-    from lineage.licences.declared import read_source_licence
-    from lineage.sources import open_source
 
     mit = "MIT License\n\n" + HEADERS["MIT"].replace("# ", "").replace("#", "")
     target = {"tgt/vendor/up_pkg/__init__.py": _body(1), "tgt/own.py": _body(1),
@@ -1176,9 +1180,7 @@ def test_a_vendored_dist_info_without_record_governs_the_package_named_after_it(
               "tgt/vendor/up_pkg-1.0.dist-info/LICENSE": mit,
               "tgt/vendor/other-2.0.dist-info/LICENSE": mit,  # no folder named after it: its own folder
               'pyproject.toml': '[project]\nname = "tgt"\nlicense = "BSD-3-Clause"\n'}
-    root = treegen.write_tree(tmp_path / "t", target)
-    with open_source(str(root), tmp_path / "cache") as source:
-        lic = read_source_licence(source)
+    lic = _tree_licence(tmp_path, target)
     assert [(f.path, f.folder) for f in lic.files] == [
         ("tgt/vendor/other-2.0.dist-info/LICENSE", "tgt/vendor/other-2.0.dist-info"),
         ("tgt/vendor/up_pkg-1.0.dist-info/LICENSE", "tgt/vendor/up_pkg")]
@@ -1211,8 +1213,6 @@ def test_a_vendored_one_module_dist_infos_licence_governs_that_module(run_compar
     ``typing_extensions-4.12.2.dist-info`` (LICENSE: PSF-2.0, RECORD listing the one module): the
     module's licence and holders are that LICENSE's, not setuptools' MIT (obligations.csv read
     "copyright; licence-notice" missing for all 2,971 copied lines)."""
-    from lineage.licences.declared import read_source_licence
-    from lineage.sources import open_source
 
     apache = "Copyright 2024 Upstream Authors\n\nLicensed under the Apache License, Version 2.0\n"
     target = {"tgt/_vendor/upmod.py": _body(1), "tgt/own.py": _body(1),
@@ -1222,9 +1222,7 @@ def test_a_vendored_one_module_dist_infos_licence_governs_that_module(run_compar
               # no RECORD: the module named after it
               "tgt/_vendor/lonemod-2.0.dist-info/LICENSE": apache, "tgt/_vendor/lonemod.py": _body(2),
               TARGET_MIT[0]: TARGET_MIT[1]}
-    root = treegen.write_tree(tmp_path / "t", target)
-    with open_source(str(root), tmp_path / "cache") as source:
-        lic = read_source_licence(source)
+    lic = _tree_licence(tmp_path, target)
     assert [(f.path, f.folder) for f in lic.files] == [
         ("tgt/_vendor/lonemod-2.0.dist-info/LICENSE", "tgt/_vendor/lonemod.py"),
         ("tgt/_vendor/upmod-1.0.dist-info/LICENSE", "tgt/_vendor/upmod.py")]

@@ -477,18 +477,23 @@ def test_named_files_say_which_marked_files_name_a_file_the_upstream_no_longer_h
     assert named["none"] == 1
 
 
-def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_compare: Runner) -> None:
+def _marked_without_copies(run_compare: Runner, marker: str) -> tuple[dict, str]:
+    """summary.json's dict and summary.md of a pair whose target file ``pkg/b.py`` carries
+    ``marker`` (a comment line) over code of its own."""
     from lineage.report.summary import summary_dict, summary_markdown
 
     body = treegen.distinctive_functions(3)
-    target = {"pkg/a.py": body,
-              "pkg/b.py": "# Adapted from https://github.com/org/upstream/blob/v1.2.0/upstream/gone.py\n"
-                          "def mine(x):\n    return x * 7\n"}
+    target = {"pkg/a.py": body, "pkg/b.py": f"{marker}\ndef mine(x):\n    return x * 7\n"}
     comparison = run_compare(target, [(UP, {"upstream/a.py": body})])
     summary = summary_dict(comparison)
+    return summary, summary_markdown(comparison, summary)
+
+
+def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_compare: Runner) -> None:
+    summary, text = _marked_without_copies(
+        run_compare, "# Adapted from https://github.com/org/upstream/blob/v1.2.0/upstream/gone.py")
     named = summary["marked_without_copied_files"]
     assert named["named_file_absent"] == 1 and named["releases"] == [{"ref": "1.2.0", "files": 1}]
-    text = summary_markdown(comparison, summary)
     assert "Of these, 1 names an upstream file that the trees compared do not hold" in text
     assert "releases `1.2.0` (1)" in text
     assert "| `upstream/gone.py` (not in the trees compared) |" in text
@@ -543,7 +548,6 @@ def test_named_files_count_a_marked_file_without_code_apart() -> None:
 def test_a_marker_naming_a_c_source_is_counted_apart(run_compare: Runner) -> None:
     """pandas 2.2.3's blocks.py cites numpy's ``calculation.c`` by URL: only Python files are
     compared, so no release could hold it, and "removed, renamed or moved" misexplained it."""
-    from lineage.report.summary import summary_dict, summary_markdown
     from lineage.results.figures import named_files
 
     files = pd.DataFrame({"target_path": ["a.py", "b.py", "c.py"],
@@ -553,12 +557,8 @@ def test_a_marker_naming_a_c_source_is_counted_apart(run_compare: Runner) -> Non
     named = named_files(files)
     assert (named["named_file_absent"], named["named_file_not_python"]) == (1, 2)
     assert named["releases"] == [{"ref": "1.0", "files": 1}] and named["none"] == 0  # refs of the absent one only
-    body = treegen.distinctive_functions(3)
-    target = {"pkg/a.py": body,
-              "pkg/b.py": "# Behaviour as in https://github.com/org/upstream/blob/v1.2.0/upstream/src/calc.c\n"
-                          "def mine(x):\n    return x * 7\n"}
-    comparison = run_compare(target, [(UP, {"upstream/a.py": body})])
-    summary = summary_dict(comparison)
+    summary, text = _marked_without_copies(
+        run_compare, "# Behaviour as in https://github.com/org/upstream/blob/v1.2.0/upstream/src/calc.c")
     assert summary["marked_without_copied_files"]["named_file_not_python"] == 1
     assert summary["marked_without_copied_files"]["named_file_absent"] == 0
-    assert "Of these, 1 names a file that is no Python file" in summary_markdown(comparison, summary)
+    assert "Of these, 1 names a file that is no Python file" in text
