@@ -179,6 +179,18 @@ def _tree_licence(tmp_path: Path, files: dict[str, str]):  # type: ignore[no-unt
         return read_source_licence(source)
 
 
+def _assert_under_its_vendored_licence(run_compare, target: dict[str, str], vendored_path: str,  # type: ignore[no-untyped-def]
+                                       licence_file: str) -> None:
+    """Against an Apache-2.0 upstream: the vendored copy ``vendored_path`` is under its own
+    Apache-2.0 licence file ``licence_file``, which keeps the notice; ``tgt/own.py`` under the
+    target's declared MIT, which does not."""
+    ob = run_compare(target, [("up", _upstream("Apache-2.0"))]).obligations.set_index("target_path")
+    vendored, own = ob.loc[vendored_path], ob.loc["tgt/own.py"]
+    assert (vendored["target_licence"], vendored["target_licence_from"]) == ("Apache-2.0", f"folder:{licence_file}")
+    assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
+    assert (own["target_licence"], own["target_licence_from"]) == ("MIT", "declared")
+
+
 def _upstream(licence: str) -> dict[str, str]:
     return {"up/mod.py": HEADERS[licence] + "\n" + _body(1),
             "LICENSE": f"SPDX-License-Identifier: {licence}\n",
@@ -723,13 +735,8 @@ def test_a_vendored_dist_infos_licence_governs_its_packages_not_the_root(run_com
     lic = _tree_licence(tmp_path, target)
     assert [(f.path, f.folder) for f in lic.files] == [("tgt/_vendor/pkg-1.0.dist-info/LICENSE", "tgt/_vendor/pkg")]
     assert lic.declared == "MIT" and lic.copyrights == ()  # the vendored copy's holders are not the root's
-    comparison = run_compare(target, [("up", _upstream("Apache-2.0"))])
-    ob = comparison.obligations.set_index("target_path")
-    vendored, own = ob.loc["tgt/_vendor/pkg/__init__.py"], ob.loc["tgt/own.py"]
-    assert (vendored["target_licence"], vendored["target_licence_from"]) == (
-        "Apache-2.0", "folder:tgt/_vendor/pkg-1.0.dist-info/LICENSE")
-    assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
-    assert (own["target_licence"], own["target_licence_from"]) == ("MIT", "declared")
+    _assert_under_its_vendored_licence(run_compare, target, "tgt/_vendor/pkg/__init__.py",
+                                       "tgt/_vendor/pkg-1.0.dist-info/LICENSE")
 
 
 def test_a_pypi_purl_keeps_the_declared_names_dots() -> None:
@@ -1229,10 +1236,5 @@ def test_a_vendored_one_module_dist_infos_licence_governs_that_module(run_compar
     assert lic.folder_licence("tgt/_vendor/upmod.py") == ("Apache-2.0", "tgt/_vendor/upmod-1.0.dist-info/LICENSE")
     assert lic.folder_licence("tgt/_vendor/upmod.pyx") == ("", "")  # a module, not a folder: no prefix
     assert lic.folder_licence("tgt/own.py") == ("", "")
-    comparison = run_compare(target, [("up", _upstream("Apache-2.0"))])
-    ob = comparison.obligations.set_index("target_path")
-    vendored, own = ob.loc["tgt/_vendor/upmod.py"], ob.loc["tgt/own.py"]
-    assert (vendored["target_licence"], vendored["target_licence_from"]) == (
-        "Apache-2.0", "folder:tgt/_vendor/upmod-1.0.dist-info/LICENSE")
-    assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
-    assert (own["target_licence"], own["target_licence_from"]) == ("MIT", "declared")
+    _assert_under_its_vendored_licence(run_compare, target, "tgt/_vendor/upmod.py",
+                                       "tgt/_vendor/upmod-1.0.dist-info/LICENSE")
