@@ -504,7 +504,9 @@ DEFINITIONS = [
     "- *marked*: the file carries a provenance marker naming an upstream (label, package or repository), "
     "or lies in a folder its tree records as that upstream vendored (a `vendor.txt` line or a vendored "
     "`*.dist-info`: marker kind `vendored`, no marker line), or, failing a record, in a folder of the target's "
-    "own package named after it, at its file's own path (marker kind `folder`), or, failing these, a copyright "
+    "own package named after it, at its file's own path, or a single module named after a one-module upstream "
+    "in a vendoring folder of the target's package (`_vendor/pyparsing.py`; marker kind `folder`), or, failing "
+    "these, a copyright "
     "line naming it "
     "(marker kind `copyright`; also the ASF header's \"Licensed to HOLDER under one or more contributor license "
     "agreements\").",
