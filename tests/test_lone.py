@@ -827,7 +827,7 @@ def test_a_clause_pairs_only_when_its_headers_block_is_copied_too() -> None:
     """``lone_clause_pairs``: the free ``else:`` takes the upstream ``if``'s ``else:`` when the
     header's block's first paired line lies in the upstream header's block; paired with a line
     of another function (a header paired near by position), it takes nothing."""
-    from lineage.match.lone import clause_pairs
+    from lineage.match.lone_pairs import clause_pairs
 
     assert clause_pairs(_clause_lab(2)) == [(3, 0, 3, 1)]
     assert clause_pairs(_clause_lab(6)) == []
@@ -837,7 +837,7 @@ def test_a_clause_blocked_from_the_upstream_file_stays_free() -> None:
     """A line :mod:`lineage.match.class_names` blocked from the upstream file (its class yielded
     that file to the class of the upstream name) is not paired with it by the clause rule
     either: every rule after the block asks :meth:`FileLabeller.blocked_from`."""
-    from lineage.match.lone import clause_pairs
+    from lineage.match.lone_pairs import clause_pairs
 
     assert clause_pairs(_clause_lab(2, blocked=frozenset({3}))) == []
 

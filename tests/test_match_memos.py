@@ -222,8 +222,9 @@ def test_align_form_keys_are_the_keys_made_line_by_line(labeller: FileLabeller) 
 def test_bracket_line_first_character_test_changes_no_answer(text: str) -> None:
     """The lone-bracket rule's _bracket_line tells most lines by their first character (round
     speed30): the answer is the two patterns' on the code before the comment, as before."""
-    from lineage.match.lone import _CLOSER, _OPENER, _bracket_line
+    from lineage.match.blocks import CLOSER
+    from lineage.match.lone_pairs import _OPENER, _bracket_line
 
     code = text.split("#", 1)[0].strip()
-    expected = "close" if _CLOSER.fullmatch(code) else "open" if _OPENER.fullmatch(code) else ""
+    expected = "close" if CLOSER.fullmatch(code) else "open" if _OPENER.fullmatch(code) else ""
     assert _bracket_line(text) == expected

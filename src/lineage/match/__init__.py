@@ -38,7 +38,9 @@ linear in the number of lines, never in the number of file pairs):
    neighbour continues in order is copied only if it is evidence on its own (a distinctive form,
    long enough; a lone near line also similar enough): ``else:`` placed by position is not. In a
    file whose markers do not name the upstream, a small isolated group of such lines (a
-   signature's common parameters, an import block) is judged the same way.
+   signature's common parameters, an import block) is judged the same way. Then a free line that
+   its statement shows copied (``else:``, a decorator, ``try:``, ``except``, brackets alone) is
+   paired with its statement's upstream line (:func:`lineage.match.lone_pairs.pair_free_lines`).
 9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`). In a file whose markers
    name no upstream, an upstream file neither named nor at the file's place keeps its lines
    only if the two share a run of ``weak_pair_min_run`` identical lines in order (code lines,

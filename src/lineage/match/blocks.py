@@ -1,0 +1,64 @@
+"""Compound statements read from their lines: a clause's header and block, a decorator, a closer.
+
+Pure functions over a file's lines (``lines``, its content rows ``rows`` and their kinds
+``kinds``, as the matcher's labeller holds them), shared by the lone-line rules that drop a
+paired line (:mod:`lineage.match.lone`) and those that pair a free one
+(:mod:`lineage.match.lone_pairs`).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from lineage.index import CODE
+from lineage.match.fill_survivors import indentation
+
+# A decorator line: ``@`` then a name (``@property``, ``@torch.compile(...)``); a continuation
+# line starting with the matrix product (``@ key_states.transpose(-1, -2)``) is none.
+DECORATOR = re.compile(r"@[A-Za-z_]")
+# A line that only closes brackets: ``)``, ``],``, ``})``, ``):``, ``) -> None:``.
+CLOSER = re.compile(r"[)\]}]+[,:]?(\s*->\s*[\w.\[\], |]+:)?")
+
+CLAUSE = {"else:", "finally:"}
+# The first word of a clause header an ``else:``/``finally:`` may follow.
+_HEADS = ("if", "elif", "for", "async", "while", "try", "except")
+
+
+def opens_with_closer(text: str) -> bool:
+    """A line that begins with a closing bracket (an exploded header's ``):``)."""
+    return text.lstrip()[:1] in (")", "]", "}")
+
+
+def clause_header(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
+    """Index (in ``rows``) of the clause header the clause at ``at`` continues: the nearest code
+    line above it at its indentation that does not begin with a closing bracket, if it begins
+    with a clause keyword; -1 if there is none (a line less indented comes first)."""
+    depth = indentation(lines[rows[at]])
+    for k in range(at - 1, -1, -1):
+        if kinds[k] != CODE:
+            continue
+        text = lines[rows[k]]
+        if opens_with_closer(text):
+            continue  # the closer of a header broken over lines (``):``)
+        here = indentation(text)
+        if here < depth:
+            return -1
+        if here == depth:
+            word = text.strip().split(maxsplit=1)[0].rstrip(":") if text.strip() else ""
+            return k if word in _HEADS else -1
+    return -1
+
+
+def block_of(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> range:
+    """The content lines of the block the clause at ``at`` opens: up to the next code line
+    indented no deeper than the clause (a closing bracket at its depth aside, as above)."""
+    depth = indentation(lines[rows[at]])
+    k = at + 1
+    while k < len(rows):
+        text = lines[rows[k]]
+        if kinds[k] == CODE and indentation(text) <= depth and not opens_with_closer(text):
+            break
+        k += 1
+    return range(at + 1, k)
