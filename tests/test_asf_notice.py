@@ -17,7 +17,8 @@ from lineage.licences.notices import holder as folded_holder
 from lineage.licences.notices import keeps_holders
 from lineage.markers import find_markers, marker_names_upstream, notice_holder
 from lineage.match import headers
-from lineage.match.origin import OWN, THIRD_PARTY, file_origin, holder, main_holders, upstream_origins
+from lineage.match.holders import holder, main_holders
+from lineage.match.origin import OWN, THIRD_PARTY, file_origin, upstream_origins
 from lineage.match.params import MatchParams
 from lineage.results.obligations import join_copyrights, split_copyrights
 

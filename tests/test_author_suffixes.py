@@ -8,7 +8,8 @@ import treegen
 
 from lineage.index.parse import Indexer
 from lineage.index.project import _from_metadata, _from_pyproject
-from lineage.match.origin import FROM_TARGET, THIRD_PARTY, file_origin, holder_persons
+from lineage.match.holders import holder_persons
+from lineage.match.origin import FROM_TARGET, THIRD_PARTY, file_origin
 from lineage.match.params import MatchParams
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from lineage.licences.notices import organisation
-from lineage.match.origin import holder, holder_key
+from lineage.match.holders import holder, holder_key
 
 
 @pytest.mark.parametrize(("line", "expected"), [

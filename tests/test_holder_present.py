@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from lineage.match.origin import holder
+from lineage.match.holders import holder
 
 
 @pytest.mark.parametrize(("line", "name"), [

@@ -13,17 +13,14 @@ import treegen
 from lineage.cli import main
 from lineage.index.parse import Indexer
 from lineage.index.project import _from_metadata, _from_pyproject
+from lineage.licences.notices import holder_organisation
 from lineage.match.gate import is_generated, is_reexport_only, marker_scope
+from lineage.match.holders import holder, holder_persons, largest_linked_group, main_holders
 from lineage.match.origin import (
     FROM_TARGET,
     OWN,
     THIRD_PARTY,
     file_origin,
-    holder,
-    holder_organisation,
-    holder_persons,
-    largest_linked_group,
-    main_holders,
     origin_parts,
     upstream_origins,
     vendored_root,

@@ -47,7 +47,8 @@ from lineage.markers import Marker, marker_names_upstream, mentions
 from lineage.markers.paths import names_target_module, resolve_marker_path, top_level_definers
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, holder, origin_parts, vendored_root
+from lineage.match.holders import holder
+from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_renames, renamed_upstream_paths

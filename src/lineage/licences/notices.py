@@ -366,7 +366,7 @@ _HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors"
 
 
 def holder_organisation(key: str) -> str:
-    """The organisation a holder (:func:`lineage.match.origin.holder_key`) belongs to: its name
+    """The organisation a holder (:func:`lineage.match.holders.holder_key`) belongs to: its name
     without trailing group or company words ("hugging face team" -> "hugging face", "huggingface
     inc. team" -> "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such
     words, "" when nothing else is left ("authors")."""
@@ -379,7 +379,7 @@ def holder_organisation(key: str) -> str:
 
 
 def organisation(folded: str) -> str:
-    """A folded holder's (:func:`holder`, :func:`lineage.match.origin.holder_key`) organisation,
+    """A folded holder's (:func:`holder`, :func:`lineage.match.holders.holder_key`) organisation,
     without a leading "the" and without spaces ("the hugging face team" and "the huggingface inc.
     team": "huggingface"; "google inc." and "google llc": "google"); "" when none."""
     key = folded[4:] if folded.startswith("the ") else folded

@@ -25,7 +25,7 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    "Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" ->
    ``Minimax-M3-preview``).
 4. ``third_party``, by copyright: its header carries copyright lines and none of them names the
-   upstream or one of its own holders, or such a holder's organisation (:func:`names_own_holder`;
+   upstream or one of its own holders, or such a holder's organisation (:func:`lineage.match.holders.names_own_holder`;
    only other holders' copyright), and no marker of its
    header points into the upstream's own repository (``origin_own_link_claims``: PyPDF2's
    ``pagerange.py``, "Copyright (c) 2014, Steve Witham ... see
@@ -86,9 +86,16 @@ import numpy as np
 from packaging.utils import canonicalize_name
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
-from lineage.index.project import NAMELESS_PARTS
-from lineage.licences.notices import holder_organisation
-from lineage.markers import Marker, marker_names_upstream, notice_holder
+from lineage.markers import Marker, marker_names_upstream
+from lineage.match.holders import (
+    common_person,
+    holder,
+    holder_key,
+    largest_linked_group,
+    linked_groups,
+    main_holders,
+    names_own_holder,
+)
 from lineage.match.params import MatchParams
 
 OWN, THIRD_PARTY, FROM_TARGET = "own", "third_party", "from_target"
@@ -98,16 +105,9 @@ OWN, THIRD_PARTY, FROM_TARGET = "own", "third_party", "from_target"
 _ORIGIN_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "based_on", "modified_from",
                            "ported_from", "taken_from"})
 _SPDX_COPYRIGHT_RE = re.compile(r"\s*spdx-filecopyrighttext\s*:", re.IGNORECASE)
-_RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # ``owner/name`` not inside a longer path or URL; each part at least two characters.
 _SLUG_RE = re.compile(r"(?<![\w/.:-])([A-Za-z][\w.-]*\w)/(\w[\w.-]*\w)(?![\w/-])")
 _NAME_LIKE_RE = re.compile(r"[A-Z0-9_.-]")
-# The words before a copyright line's holder; an open year range ("2016-present Sanic Community",
-# "Copyright 2022-present, the HuggingFace Inc. team.") is years too, not the holder's name:
-# huggingface-hub 0.26.2's 33 such files had the holder "present, the HuggingFace Inc. team", of
-# no organisation.
-_HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-–,:]|(?:19|20)\d\d"
-                        r"(?:\s*[-–]\s*present\b)?)*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -229,21 +229,6 @@ def _slug_name(m: Marker) -> str:
         if owner == m.project and any(_NAME_LIKE_RE.search(part) for part in (owner, name)):
             return name[:-4] if name.endswith(".git") else name
     return ""
-
-
-def holder(text: str) -> str:
-    """The holder named by a copyright line ("Copyright (c) 2024, Tri Dao." -> "Tri Dao"; a
-    trailing "All rights reserved." is no part of the name; an ASF-style "Licensed to
-    Elasticsearch B.V. under one or more ..." -> "Elasticsearch B.V")."""
-    name = notice_holder(text) or _RESERVED_RE.sub("", _HOLDER_RE.sub("", text))
-    return name.strip(" .,;") or text.strip()
-
-
-def holder_key(name: str) -> str:
-    """A holder's name as compared: lower case, without a leading "the" or a trailing "all rights
-    reserved" ("The Python Software Foundation." and "Python Software Foundation" are one holder)."""
-    key = _RESERVED_RE.sub("", name.lower()).strip(" .,;")
-    return key[4:] if key.startswith("the ") else key
 
 
 def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
@@ -418,45 +403,12 @@ def _heads_body(before: np.ndarray) -> bool:
     return len(other) == 0 or not (before[other[0]:] == CODE).any()
 
 
-def names_own_holder(key: str, own_holders: frozenset[str]) -> bool:
-    """Whether a copyright line's holder (:func:`holder_key`) is one of the upstream's own holders
-    or names one, or its organisation (:func:`holder_organisation`), among others: transformers'
-    "The Qwen team, Alibaba Group and the HuggingFace Inc. team" is a file of transformers (its
-    own holder "HuggingFace Inc. team"), not a third party's; 747 of its files carry such joint
-    lines. So is its ``utils/logging.py``, "Copyright 2020 Optuna, Hugging Face" (its licence's
-    holder "The Hugging Face team"): diffusers 0.31 copied that file whole, and it was 156 code
-    lines of Optuna's third-party code, in no review list."""
-    if key in own_holders:
-        return True
-    names = {own for own in own_holders if own} | {org for own in own_holders if (org := holder_organisation(own))}
-    return any(re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", key) for name in names)
-
-
 def _shared_holder(key: str, own_holders: frozenset[str], licence_holders: frozenset[str]) -> bool:
     """Whether a copyright line's holder (``key``, one of the target's) is the upstream's own too
     (origin rule 1): named by the upstream's licence files, or of the organisation of another
     own holder (:func:`names_own_holder`). A main holder of the same name is no such evidence: an
     upstream whose files came from the target names the target's authors in most of them."""
     return names_own_holder(key, (own_holders - {key}) | (licence_holders & {key}))
-
-
-def main_holders(files: Sequence[FileIndex], share: float = 1.0) -> frozenset[str]:
-    """The copyright holders (:func:`holder_key`) named in most of these files, and any named in
-    at least ``share`` of the files that name a holder; empty when none is. A holder one file
-    alone names counts too (urllib3 1.26's one copyright line, in its vendored
-    ``packages/six.py``, makes Benjamin Peterson urllib3's holder; click's, in ``parser.py``, makes
-    optparse's Gregory P. Ward click's): not counting it set both files apart as third-party, which
-    the synthetic suite, whose cases copy click's parser.py as click's, scores as 6 points of recall
-    lost in click's cases (2026-12-06), so it is left as it is."""
-    counts: Counter[str] = Counter()
-    for f in files:
-        named = {holder_key(holder(m.text)) for m in f.markers if m.kind == "copyright"}
-        counts.update(named)
-    if not counts:
-        return frozenset()
-    top = max(counts.values())
-    speaking = sum(1 for f in files if any(m.kind == "copyright" for m in f.markers))
-    return frozenset(h for h, n in counts.items() if n == top or n >= share * speaking)
 
 
 def upstream_origins(files: Sequence[FileIndex], upstream_of: Sequence[int], own_names: Sequence[set[str]],
@@ -539,60 +491,6 @@ def _folder_majority(files: Sequence[FileIndex], origins: list[Origin], p: Match
     return out
 
 
-_PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
-
-
-def _persons(name: str) -> list[tuple[str, str]]:
-    """(key as :func:`holder_key` makes it, spelling without a leading "the") of each person or
-    organisation a holder names; a part that names no one ("Inc.", "affiliates") is none."""
-    out = []
-    for part in _PERSON_SPLIT_RE.split(name):
-        key = holder_key(part)
-        if key and key not in NAMELESS_PARTS:
-            out.append((key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE)))
-    return out
-
-
-def holder_persons(name: str) -> frozenset[str]:
-    """The persons or organisations a holder names, compared as :func:`holder_key` does ("Jay
-    Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"}); a holder
-    of no part that names someone is one (:func:`_persons`)."""
-    return frozenset(key for key, _ in _persons(name)) or frozenset({holder_key(name)})
-
-
-def linked_groups(names: Sequence[str]) -> list[int]:
-    """For each holder of ``names``, the first index of its linked group: two holders are linked
-    when they share a person (:func:`holder_persons`), and linking is transitive."""
-    group = list(range(len(names)))
-
-    def root(i: int) -> int:
-        while group[i] != i:
-            group[i] = group[group[i]]
-            i = group[i]
-        return i
-
-    seen: dict[str, int] = {}
-    for i, name in enumerate(names):
-        for person in sorted(holder_persons(name)):
-            if person in seen:
-                a, b = root(seen[person]), root(i)
-                group[max(a, b)] = min(a, b)
-            else:
-                seen[person] = i
-    return [root(i) for i in range(len(names))]
-
-
-def largest_linked_group(members: Sequence[int], names: Sequence[str]) -> list[int]:
-    """The largest group of ``members`` whose holders (``names``, one per member) are linked
-    (:func:`linked_groups`). Ties go to the group holding the first member, so the result is stable."""
-    roots = linked_groups(names)
-    sizes = Counter(roots)
-    if not sizes:
-        return []
-    best = min(sizes, key=lambda r: (-sizes[r], r))
-    return [m for m, r in zip(members, roots, strict=True) if r == best]
-
-
 def _linked_names(files: Sequence[FileIndex], upstream_of: Sequence[int], origins: list[Origin],
                   p: MatchParams) -> list[Origin]:
     """Third parties by copyright (rule 4) whose holders are linked are one third party, named
@@ -610,26 +508,10 @@ def _linked_names(files: Sequence[FileIndex], upstream_of: Sequence[int], origin
             groups.setdefault(root, []).append(k)
         for group in groups.values():
             if len({origins[k].name for k in group}) > 1:
-                name = _common_person([origins[k].name for k in group])
+                name = common_person([origins[k].name for k in group])
                 for k in group:
                     out[k] = replace(origins[k], name=name)
     return out
-
-
-def _common_person(names: Sequence[str]) -> str:
-    """The person or organisation most of these linked holders name (ties: the first
-    alphabetically), as first written: "Tri Dao" of "Tri Dao" and "Jay Shah, ..., Tri Dao";
-    "HuggingFace Inc. team" of "Cohere and the HuggingFace Inc. team" and "The Qwen team, Alibaba
-    Group and the HuggingFace Inc. team" (transformers' model files)."""
-    counts: Counter[str] = Counter()
-    spelled: dict[str, str] = {}
-    for name in names:
-        for key, spelling in _persons(name):
-            counts[key] += 1
-            spelled.setdefault(key, spelling)
-    if not counts:
-        return min(names)
-    return spelled[min(counts, key=lambda key: (-counts[key], key))]
 
 
 def _one_spelling(upstream_of: Sequence[int], origins: list[Origin], p: MatchParams) -> list[Origin]:

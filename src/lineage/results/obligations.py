@@ -105,7 +105,7 @@ from lineage.licences.notices import (
     source_notice_ids,
     with_included,
 )
-from lineage.match.origin import holder, holder_key, main_holders
+from lineage.match.holders import holder, holder_key, main_holders
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 from lineage.results.schema import empty, typed
@@ -433,7 +433,7 @@ def _copied_notice_ids(lines_of: Callable[[str], list[str]], path: str, numbers:
 def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
     """The organisation (:func:`lineage.licences.notices.organisation`: one for "Google Inc." and
     "Google LLC") that holds the target's copyright, when the target states a holder of its own:
-    all its main holders (:func:`lineage.match.origin.main_holders`) are of that one organisation
+    all its main holders (:func:`lineage.match.holders.main_holders`) are of that one organisation
     and none is named by a copyright line of the upstream (its files' or its licence files'), or,
     when one is, the target's metadata authors name that organisation (an author whose name begins
     with it: "HuggingFace Inc. Special Ops Team"); "" otherwise. A fork that kept the upstream's
