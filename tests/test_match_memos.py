@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from lineage.index import IndexCache, index_tree
 from lineage.match import MatchParams, Side
 from lineage.match.class_names import _upstream_classes, top_classes
-from lineage.match.fill_statements import Statements, _overload, _qualified_defs, def_key
+from lineage.match.file_statements import Statements, def_key, is_overload, qualified_defs
 from lineage.match.labels import FileLabeller
 from lineage.match.statements import (
     _annotated_target_end,
@@ -91,7 +91,7 @@ def test_one_statements_per_labeller_and_its_target_parts_made_once(labeller: Fi
     qualified = statements.target_qualified_defs(limit)
     assert statements.target_qualified_defs(limit) is qualified
     lines = [labeller.t_lines[row] for row in labeller.t_rows.tolist()]
-    assert qualified == _qualified_defs(*statements.target(limit), lines, labeller.target_kinds().tolist(),
+    assert qualified == qualified_defs(*statements.target(limit), lines, labeller.target_kinds().tolist(),
                                         bool(labeller.p.fill_signature_overloads))
     assert "def Store.put" in qualified
 
@@ -113,7 +113,7 @@ def test_the_def_headers_and_numbers_are_those_misnamed_headers_scanned_each_tim
     u_keys: list[str] = []
     for stmt in whole_statements(*statements.upstream(0, limit), range(len(u_lines))):
         key = def_key(u_lines[stmt[0]])
-        if key is not None and key.startswith("def ") and not (overloads and _overload(u_lines, stmt[0])):
+        if key is not None and key.startswith("def ") and not (overloads and is_overload(u_lines, stmt[0])):
             u_name[stmt] = len(u_keys)
             u_keys.append(key)
     found = statements.upstream_def_numbers(0, limit, overloads)

@@ -38,7 +38,7 @@ from collections import Counter
 import numpy as np
 
 from lineage.index import CODE
-from lineage.match.fill_statements import def_key
+from lineage.match.file_statements import def_key
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.records import NEAR, NONE
 

@@ -67,6 +67,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from lineage.match.file_statements import Statements
 from lineage.match.fill_inside import align_inside, late_edits
 from lineage.match.fill_lines import (
     fold_form,
@@ -75,7 +76,6 @@ from lineage.match.fill_lines import (
     statement_rule,
 )
 from lineage.match.fill_statements import (
-    Statements,
     collection_survivors,
     complete_statements,
     misnamed_headers,

@@ -24,6 +24,7 @@ from rapidfuzz import fuzz, process
 
 from lineage.index import CODE
 from lineage.index.normalise import similarity_text
+from lineage.match.file_statements import Statements
 from lineage.match.fill_lines import (
     align_keys,
     fold_form,
@@ -32,10 +33,7 @@ from lineage.match.fill_lines import (
     statement_rule,
     stretch_keys,
 )
-from lineage.match.fill_statements import (
-    Statements,
-    edited_statements,
-)
+from lineage.match.fill_statements import edited_statements
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.statements import (

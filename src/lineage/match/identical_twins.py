@@ -98,7 +98,7 @@ def _other_name_header(lab: FileLabeller, tc: int, up_text: str, u_file: int) ->
     """Whether target line ``tc`` is a ``def`` header paired with the upstream header
     ``up_text`` of another name, that name defined once in the target file and once in upstream
     file ``u_file``."""
-    from lineage.match.fill_statements import Statements, def_key
+    from lineage.match.file_statements import Statements, def_key
 
     mine, theirs = def_key(lab.t_lines[lab.t_rows[tc]].strip()), def_key(up_text)
     if mine is None or theirs is None or not theirs.startswith("def ") or mine == theirs:

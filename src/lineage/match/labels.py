@@ -33,8 +33,8 @@ from lineage.match.regions import Chain, Run, weak_region_proven
 from lineage.match.renames import shared_ending_folders
 
 if TYPE_CHECKING:
+    from lineage.match.file_statements import Statements
     from lineage.match.fill_lines import AlignForms
-    from lineage.match.fill_statements import Statements
 
 _DEFAULT = MatchParams()
 # The first words of a line that opens a definition (its header or a decorator).

@@ -116,8 +116,8 @@ import numpy as np
 from lineage.arrays import unique
 from lineage.index import CODE
 from lineage.match.blocks import CLAUSE, CLOSER, DECORATOR, block_of, clause_header
+from lineage.match.file_statements import Statements, def_key
 from lineage.match.fill_lines import fold_form
-from lineage.match.fill_statements import Statements, def_key
 from lineage.match.fill_survivors import names_key
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import as_upstream_folder, as_upstream_package, is_import_line

@@ -59,7 +59,7 @@ import numpy as np
 
 from lineage.index import CODE
 from lineage.match.blocks import CLAUSE, CLOSER, DECORATOR, block_of, clause_header, opens_with_closer
-from lineage.match.fill_statements import def_key
+from lineage.match.file_statements import def_key
 from lineage.match.fill_survivors import indentation
 from lineage.match.labels import FileLabeller, similarity
 from lineage.match.records import NEAR, NONE, VERBATIM
