@@ -758,6 +758,21 @@ def _named_package_folders(dist_info: str, present: set[str]) -> set[str]:
             | {module for folder in folders for suffix in _PYTHON_SUFFIXES if (module := folder + suffix) in present})
 
 
+def _without_stray_copies(files: list[LicenceFile]) -> list[LicenceFile]:
+    """``files`` less each sub-folder licence file whose text is, byte for byte, that of another
+    licence file in a folder below it: a copy of that package's licence put one level too high,
+    which speaks for that package, not for its own folder's other files (pipenv 2024.4.0's
+    ``pipenv/patched/pip/COPYING`` is ``pip/_vendor/msgpack/COPYING``, its ``LICENSE`` truststore's,
+    its ``LICENSE.txt`` urllib3's: pip's own modules there are under none of them). The root's
+    licence files are kept: a release's own licence stands even when a package it carries has
+    the same text."""
+    def stray(f: LicenceFile) -> bool:
+        return bool(f.folder) and f.role == "licence" and any(
+            g.path != f.path and g.sha256 == f.sha256 and g.folder.startswith(f.folder + "/") for g in files)
+
+    return [f for f in files if not stray(f)]
+
+
 def read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
@@ -785,6 +800,7 @@ def read_source_licence(source: Source) -> SourceLicence:
                     files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]
                 else:
                     files.append(found)
+    files = _without_stray_copies(files)
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)
     meta = _from_metadata(source.read(meta_path)) if meta_path else None
