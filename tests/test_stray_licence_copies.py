@@ -43,3 +43,15 @@ def test_a_folders_own_licence_and_the_roots_stand_beside_a_copy_below(tmp_path:
     assert {f.path for f in licence.files} == {
         "LICENSE", "pkg/LICENSE", "pkg/_vendor/packer/LICENSE", "pkg/_vendor/other/COPYING"}
     assert licence.folder_licence("pkg/mod.py") == ("Apache-2.0", "pkg/LICENSE")
+
+
+def test_a_licence_file_named_after_a_module_or_package_beside_it_is_that_ones_own(tmp_path: Path) -> None:
+    licence = _licence(tmp_path, {
+        "LICENSE": _MIT, "pkg/__init__.py": "", "pkg/_vendor/__init__.py": "",
+        "pkg/_vendor/shimmer.py": "a = 1\n", "pkg/_vendor/shimmer.LICENSE": _APACHE,
+        "pkg/_vendor/flock/yaml/core.py": "b = 2\n", "pkg/_vendor/flock.yaml.LICENSE": _APACHE + "\n",
+        "pkg/_vendor/absent.LICENSE": _APACHE + "\n\n"})  # no such module: for included code, as before
+    assert licence.folder_licence("pkg/_vendor/shimmer.py") == ("Apache-2.0", "pkg/_vendor/shimmer.LICENSE")
+    assert licence.folder_licence("pkg/_vendor/flock/yaml/core.py") == ("Apache-2.0", "pkg/_vendor/flock.yaml.LICENSE")
+    assert licence.folder_licence("pkg/_vendor/other.py") == ("", "")
+    assert [f.included_code for f in licence.files if f.path == "pkg/_vendor/absent.LICENSE"] == [True]
