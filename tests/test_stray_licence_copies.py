@@ -1,5 +1,6 @@
 """A vendored package's licence file copied one folder too high speaks for that package alone
-(lineage.licences.declared._without_stray_copies)."""
+(lineage.licences.declared._without_stray_copies); a ``<name>.LICENSE`` beside module or package
+``<name>`` is that one's own licence (_for_named_module)."""
 
 from __future__ import annotations
 
