@@ -758,6 +758,41 @@ def _named_package_folders(dist_info: str, present: set[str]) -> set[str]:
             | {module for folder in folders for suffix in _PYTHON_SUFFIXES if (module := folder + suffix) in present})
 
 
+def _for_named_module(found: LicenceFile, present: set[str]) -> LicenceFile:
+    """``found`` as the own licence of the module or package its name puts before ``.LICENSE``
+    when its folder holds it (pip's vendoring names a one-module or namespace package's licence
+    so: ``_vendor/typing_extensions.LICENSE`` for ``typing_extensions.py``,
+    ``vendor/ruamel.yaml.LICENSE`` for ``ruamel/yaml/``), not a licence for included code of the
+    whole folder; else ``found`` unchanged."""
+    folder, name = posixpath.split(found.path)
+    stem, dot, suffix = name.rpartition(".")
+    if not dot or not stem or suffix.upper() not in ("LICENSE", "LICENCE"):
+        return found
+    base = f"{folder}/" if folder else ""
+    module = f"{base}{stem}.py"
+    package = base + stem.replace(".", "/")
+    if module in present:
+        return replace(found, folder=module, included_code=False)
+    if any(p.startswith(package + "/") for p in present):
+        return replace(found, folder=package, included_code=False)
+    return found
+
+
+def _without_stray_copies(files: list[LicenceFile]) -> list[LicenceFile]:
+    """``files`` less each sub-folder licence file whose text is, byte for byte, that of another
+    licence file in a folder below it: a copy of that package's licence put one level too high,
+    which speaks for that package, not for its own folder's other files (pipenv 2024.4.0's
+    ``pipenv/patched/pip/COPYING`` is ``pip/_vendor/msgpack/COPYING``, its ``LICENSE`` truststore's,
+    its ``LICENSE.txt`` urllib3's: pip's own modules there are under none of them). The root's
+    licence files are kept: a release's own licence stands even when a package it carries has
+    the same text."""
+    def stray(f: LicenceFile) -> bool:
+        return bool(f.folder) and f.role == "licence" and any(
+            g.path != f.path and g.sha256 == f.sha256 and g.folder.startswith(f.folder + "/") for g in files)
+
+    return [f for f in files if not stray(f)]
+
+
 def read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
@@ -784,7 +819,8 @@ def read_source_licence(source: Source) -> SourceLicence:
                     # the vendored packages' licence: one entry per folder it governs (none: its own folder)
                     files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]
                 else:
-                    files.append(found)
+                    files.append(_for_named_module(found, present))
+    files = _without_stray_copies(files)
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)
     meta = _from_metadata(source.read(meta_path)) if meta_path else None
