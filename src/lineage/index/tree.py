@@ -17,7 +17,14 @@ from functools import lru_cache
 from lineage.errors import SourceError, WorkerError
 from lineage.index.parse import Indexer
 from lineage.index.project import ProjectInfo, read_project
-from lineage.index.records import DEFAULT_MAX_FILE_BYTES, FileIndex, decode_source, is_python_path, split_lines
+from lineage.index.records import (
+    DEFAULT_MAX_FILE_BYTES,
+    FileIndex,
+    decode_source,
+    is_python_path,
+    other_code_counts,
+    split_lines,
+)
 from lineage.index.store import IndexCache, pack_slot
 from lineage.index.vendoring import VendorRecord, read_vendor_records
 from lineage.licences.declared import SourceLicence, read_source_licence
@@ -37,7 +44,8 @@ class TreeIndex:
 
     ``files`` holds only indexed files; ``skipped`` holds (path, reason) for Python files that
     could not be indexed, or that the source did not read (``symlink``), sorted by path.
-    ``other_files`` counts the non-Python files, which are not analysed. ``tree_digest`` is a
+    ``other_files`` counts the non-Python files, which are not analysed; ``other_code`` those of
+    them that are source files in another language, per suffix (:func:`other_code_counts`). ``tree_digest`` is a
     SHA-256 over the sorted (path, blob hash) pairs of all Python files: two
     trees with the same digest hold the same Python code at the same paths.
     """
@@ -54,6 +62,7 @@ class TreeIndex:
     licence: SourceLicence | None = None  # declared licence and licence files (lineage.licences)
     project: ProjectInfo = field(default_factory=ProjectInfo)  # its own name, repositories, authors
     vendoring: tuple[VendorRecord, ...] = ()  # its records of vendored packages (lineage.index.vendoring)
+    other_code: dict[str, int] = field(default_factory=dict)  # suffix -> files in another language, not compared
 
     def lines(self, path: str) -> list[str]:
         return _lines(self.data[path])
@@ -311,6 +320,7 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         files=files,
         skipped=skipped,
         other_files=len(paths) - len(py_paths),
+        other_code=other_code_counts(paths),
         tree_digest=tree_digest(digests),
         data=TreeBytes(order, data, later, reader, source.info.label) if later else data,
         cache_hits=cache.hits - hits_before + reused,
@@ -390,6 +400,7 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
         blobs.declared = (licence, project, vendoring)
     return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
             "other_files": len(source.paths()) - len(py_paths),
+            "other_code": other_code_counts(source.paths()),
             "licence": asdict(licence), "project": asdict(project),
             "vendoring": [r.to_dict() for r in vendoring]}
 

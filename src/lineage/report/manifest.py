@@ -37,7 +37,9 @@ MANIFEST_FORMAT = "lineage.manifest"
 #    which files are marked: `lineage reproduce` checks a folder input's records as its Python files.
 # 5: a source's "licence" has "package_copyrights" when its top-level package states a
 #    ``__copyright__`` string (summary format 15).
-MANIFEST_VERSION = 5
+# 6: each source has "other_code": its source files in another language, per suffix, which
+#    lineage does not compare (summary format 17).
+MANIFEST_VERSION = 6
 # The libraries whose versions decide figures (parsing, similarity); `lineage reproduce` reports a change.
 FIGURE_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz")
 _PACKAGES = (*FIGURE_PACKAGES, "pandas", "numpy", "GitPython", "license-expression",
@@ -64,6 +66,7 @@ def describe_tree(tree: TreeIndex, label: str | None = None) -> dict[str, object
         "python_files": len(tree.files) + len(tree.skipped),
         "indexed_files": len(tree.files),
         "other_files": tree.other_files,
+        "other_code": dict(tree.other_code),
         "skipped_files": [{"path": p, "reason": r} for p, r in tree.skipped],
         "files_with_syntax_errors": sorted(f.path for f in tree.files if f.parse_errors),
         "skipped_members": [{"path": p, "reason": r} for p, r in info.skipped],

@@ -87,7 +87,12 @@ SUMMARY_FORMAT = "lineage.summary"
 #    code, those whose marker names a file that is no Python file (a C or CUDA source a comment
 #    cites), counted apart from named_file_absent, which no longer holds them (pandas 2.2.3's
 #    blocks.py, naming numpy's calculation.c, was said to name a file "removed, renamed or moved").
-SUMMARY_VERSION = 16
+# 17: "not_compared": per side ("target"; "upstreams" by label), the source files in another
+#    language that lineage does not compare (Cython, C/C++, CUDA, Rust, Go, JavaScript/TypeScript,
+#    Java, Fortran), counted per suffix (lineage.index.records.other_code_counts); summary.md says
+#    so below its Python file counts when any side holds some (cytoolz 1.0.0's five .pyx and seven
+#    .pxd files went unmentioned).
+SUMMARY_VERSION = 17
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -112,6 +117,9 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
                        "tree_digest": u.tree_digest}
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
         "files": figures.file_counts(files, groups),
+        "not_compared": {"target": dict(target.other_code),
+                         "upstreams": {label: dict(u.other_code) for u, label
+                                       in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
         **{name: n.to_dict() for name, n in numbers.items()},
         "per_upstream": comparison.per_upstream,
         "shared": shared,
@@ -292,6 +300,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
             "error-tolerant parse). A line is *verbatim* when its stripped text equals the upstream "
             "line it names; *near* when it was copied with edits. Only lines inside a copied region "
             "count: a common line that merely exists upstream is not evidence.", ""]
+    out += _not_compared_markdown(summary["not_compared"])  # type: ignore[arg-type]
     not_read = Counter(reason for _, reason in comparison.target.info.skipped)
     if not_read:  # a symlinked folder may hold Python files no figure counts
         out += [f"Entries of the target not read: {sum(not_read.values()):,} ("
@@ -522,6 +531,21 @@ DEFINITIONS = [
     "`shared_evidence` is the upstream file's folder or marker.",
     "",
 ]
+
+
+def _not_compared_markdown(not_compared: dict[str, object]) -> list[str]:
+    """The sentence that names the source files in another language each side holds, which no
+    figure counts; none when no side holds any."""
+    sides = [("the target", not_compared["target"])] + [
+        (f"upstream {md_text(label)}", counts)
+        for label, counts in not_compared["upstreams"].items()]  # type: ignore[attr-defined]
+    held = [(who, counts) for who, counts in sides if counts]
+    if not held:
+        return []
+    parts = [f"{who} {sum(counts.values()):,} (" + ", ".join(f"{suffix} {n:,}" for suffix, n in counts.items()) + ")"
+             for who, counts in held]  # type: ignore[attr-defined]
+    return ["Source files in other languages, not compared (lineage reads Python files only; no figure "
+            "counts them): " + "; ".join(parts) + ".", ""]
 
 
 class SummaryReporter:
