@@ -23,7 +23,9 @@ Categories (:data:`CATEGORY`):
 
 Expressions: an upstream ``A OR B`` is fine when either choice is; ``A AND B`` when both are. The
 target's licence counts with every id it names (copied code must fit all licences the target is
-offered under). An id not in the table gives ``unknown``, never a silent ``ok``.
+offered under), but code under the target's own expression fits it, whatever it combines (a
+``GPL-2.0-or-later AND LGPL-2.1-or-later`` project's code copied into another under the same terms
+was a GPL-into-LGPL conflict). An id not in the table gives ``unknown``, never a silent ``ok``.
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def compatible(upstream: str, target: str) -> Verdict:
     targets = licence_ids(target)
     if parsed is None or not targets:
         return Verdict("unknown", "not a valid SPDX expression")
+    if parsed == parse(target):  # the target's own terms, whatever they combine (module docstring)
+        return Verdict("ok", "")
     verdicts = [_fits(parsed, t) for t in targets]
     for status in ("conflict", "unknown"):
         chosen = [v for v in verdicts if v.status == status]

@@ -33,7 +33,8 @@ a choice (:func:`lineage.licences.notices.offers_choice`: packaging's ``LICENSE`
 licenses found in LICENSE.APACHE or LICENSE.BSD"), which makes the licences of the root licence
 files it names (else of the other root licence files) a choice, ``A OR B``; the licence
 classifiers (several are a choice, ``A OR B``); the pyproject ``license``; the root licence files'
-recognised notices (all of them, ``A AND B``). ``declared_from`` says which.
+recognised notices (all of them, ``A AND B``; but when ``License`` is a family's bare name, "LGPL",
+and the files name one licence of it, that one: :func:`_of_named_family`). ``declared_from`` says which.
 
 A classifier that names a family, not a licence (:data:`FAMILY_CLASSIFIERS`: "BSD License"),
 never decides which licence of the family: when it is one of several licence classifiers (a
@@ -741,6 +742,27 @@ def _text_decides_variant(declared: str, declared_from: str, files: list[Licence
     return same[0], f"licence files: {paths} (METADATA License named {ids[0]})"
 
 
+# A METADATA ``License`` that is a licence family's bare name, no version: the prefix of its SPDX ids.
+_FAMILY_WORDS: dict[str, str] = {"LGPL": "LGPL-", "GNU LGPL": "LGPL-", "GPL": "GPL-", "GNU GPL": "GPL-",
+                                 "BSD": "BSD-"}
+
+
+def _of_named_family(root: list[LicenceFile], raw: str) -> list[LicenceFile]:
+    """The root licence files whose notices name one licence of the family a bare METADATA
+    ``License`` names ("LGPL"), when exactly one licence of it is among them; else ``root``.
+    An LGPL release ships the GPL's text beside the LGPL's, which is written against it
+    (astroid 1.0.0's ``COPYING`` and ``COPYING.LESSER``, ``License: LGPL``): read all, it was
+    ``GPL-2.0-or-later AND LGPL-2.1-or-later``, and each of its files without a notice of its
+    own copied GPL code into an LGPL project."""
+    family = _FAMILY_WORDS.get(" ".join(raw.upper().split()), "")
+    if not family:
+        return root
+    named = {i for f in root for i in licence_ids(f.expression) if i.startswith(family)}
+    if len(named) != 1:
+        return root
+    return [f for f in root if set(licence_ids(f.expression)) <= named]
+
+
 def _named_package_folders(dist_info: str, present: set[str]) -> set[str]:
     """The package folders a vendored dist-info without a RECORD speaks for: the folder beside it
     named after its distribution, as an import reads the name (flit_core 3.10.1 ships
@@ -840,9 +862,12 @@ def read_source_licence(source: Source) -> SourceLicence:
     if not declared:
         # a licence file for included code is that code's licence, not the release's
         root = [f for f in files if f.folder == "" and f.role == "licence" and f.expression and not f.included_code]
-        if root:
-            declared = combine_all(f.expression for f in root)
-            declared_from = "licence files: " + ", ".join(f.path for f in root)
+        family = _of_named_family(root, meta.raw if meta is not None else "")
+        if family:
+            declared = combine_all(f.expression for f in family)
+            declared_from = "licence files: " + ", ".join(f.path for f in family)
+            if family != root and meta is not None:
+                declared_from += f" (METADATA License: {meta.raw})"
     folders = sorted({f.folder for f in files if f.folder})
     stated_in = tuple((folder, choice[0], choice[1]) for folder in folders
                       if (choice := _stated_choice(files, texts, folder))[0])
