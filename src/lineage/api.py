@@ -304,6 +304,20 @@ def unheld_shared_authors(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     return {name for name in shared if not any(mentions(text, name) for text in held)}
 
 
+def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
+    """The holders (lower case) the upstream's root licence and NOTICE files name, as names a
+    copyright line may use for it: tenacity 9.0.0's files keep "Copyright 2013-2014 Ray Holder",
+    the holder of retrying 1.3.4's NOTICE, whose metadata names another author. Not for another
+    release of the target's own project, nor a holder the target's own root licence files name
+    (the target's own claim, :func:`unheld_shared_authors`)."""
+    if same_project(target, upstream) or upstream.licence is None:
+        return set()
+    own = {holder(c).lower() for lf in target.licence.files if not lf.folder
+           for c in lf.copyrights} if target.licence else set()
+    return {holder(c).lower() for lf in upstream.licence.files if not lf.folder and not lf.included_code
+            for c in lf.copyrights} - own - {""}
+
+
 def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex]) -> list[str]:
     """The copyright lines of the target's root licence files, its project notice, which a file
     repeating it whole states for the project (:func:`lineage.results.tables.without_own_notice`),
@@ -367,6 +381,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     unheld = [unheld_shared_authors(target, tree) if params.marking_shared_author_held else set()
               for tree in upstreams]
     own_names = [own - dropped for own, dropped in zip(own_names, unheld, strict=True)]
+    # the holders the upstream's own licence and NOTICE files name are its authors too
+    own_names = [own | licence_holders(target, tree) for own, tree in zip(own_names, upstreams, strict=True)]
     names: set[str] = set().union(*own_names)
     # A file its tree's vendoring records cover carries their markers from here on, as if written
     # in it: in the target, those of records naming an upstream (in an upstream, every record's:

@@ -16,6 +16,9 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
   ``derived_from``, extracted ``taken_from``);
 * "a derivative / fork / port / copy / modified version of" (``derived_from``, ``ported_from``,
   ``copied_from``, ``modified_from``);
+* "port / copy NAME's code": the verb, then the project in the possessive and the code taken
+  ("Port redis-py's client implementation to aioredis", aioredis 2.0.1's changelog;
+  ``ported_from``, ``copied_from``);
 * "forked off (of)", and "based on" that says it is a fork: "based (forked) on" (niquests 3.11.0:
   "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``;
 * "the new (official) home of", code that moved here from another project (pydantic-settings
@@ -65,6 +68,10 @@ _PHRASE_RE = re.compile(
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     r"|(?P<replaced>(?:has\s+been|was|is)\s+(?:replaced|superseded)\s+by\s+this\s+(?:project|package|library))"
     r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    # "Port redis-py's client implementation to aioredis" (aioredis 2.0.1's changelog): the verb,
+    # then the project in the possessive and the code taken; the phrase ends before the name
+    r"|(?P<possessive>port(?:ed|s)?|cop(?:y|ied|ies))\s+(?=(?P<owner>[\w.+-]+)['\u2019]s\s+(?:[\w-]+\s+)?"
+    r"(?:code|implementation|source|modules|files)\b)"
     r"|(?P<renamed>(?:formerly|previously|used\s+to\s+be)\s+(?:called|named|known\s+as)|renamed\s+from))\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
@@ -98,6 +105,9 @@ class ReuseStatement:
     # that names what was reused before it ("X has been replaced by this project"), where it starts
     after: int
     named_before: bool = False  # the reused project is named before the phrase (``after``)
+    # where the reused project's name ends in ``text`` (0: at the sentence's end): "Port X's code
+    # to Y" names X, not Y
+    until: int = 0
 
 
 def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[ReuseStatement, ...]:
@@ -120,7 +130,9 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
             collapsed = " ".join(sentence.split())
             before = bool(m.group("replaced"))
             after = len(" ".join(sentence[: m.start() if before else m.end()].split()))
-            found.append(ReuseStatement(path, line, _kind(m), collapsed[:_MAX_TEXT], min(after, _MAX_TEXT), before))
+            until = len(" ".join(sentence[: m.end("owner")].split())) if m.group("owner") else 0
+            found.append(ReuseStatement(path, line, _kind(m), collapsed[:_MAX_TEXT], min(after, _MAX_TEXT), before,
+                                        min(until, _MAX_TEXT)))
     return tuple(sorted(set(found)))
 
 
@@ -129,6 +141,8 @@ def _kind(m: re.Match[str]) -> str:
         return RENAMED_FROM
     if m.group("taken") or m.group("home"):
         return "taken_from"
+    if m.group("possessive"):
+        return "ported_from" if m.group("possessive").lower().startswith("port") else "copied_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
     if m.group("fork") or m.group("replaced"):
@@ -186,7 +200,7 @@ def statements_naming(statements: Iterable[ReuseStatement], names: Iterable[str]
     slugs = {n for n in wanted if "/" in n}
     found = []
     for s in statements:
-        rest = s.text[:s.after] if s.named_before else s.text[s.after:]
+        rest = s.text[:s.after] if s.named_before else s.text[s.after:s.until or None]
         if s.kind == RENAMED_FROM:
             rest = _RENAMED_END_RE.split(rest, maxsplit=1)[0]
         plain = without_urls(rest)

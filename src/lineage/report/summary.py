@@ -92,6 +92,11 @@ SUMMARY_FORMAT = "lineage.summary"
 #    Java, Fortran), counted per suffix (lineage.index.records.other_code_counts); summary.md says
 #    so below its Python file counts when any side holds some (cytoolz 1.0.0's five .pyx and seven
 #    .pxd files went unmentioned).
+#    Also (the same session) "declared_reuse_from_target": the sentences of an upstream's
+#    description that state reuse and name the target, as "declared_reuse" (the code may have
+#    gone the other way: aioredis 2.0.1's "Port redis-py's client implementation to aioredis"
+#    against redis 5.2.0); summary.md quotes them under "Reuse an upstream's description states
+#    from the target" when there are any.
 SUMMARY_VERSION = 17
 
 
@@ -127,6 +132,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "vendored": comparison.vendored,
         "target_names": list(comparison.target_names),
         "declared_reuse": comparison.declared_reuse,
+        "declared_reuse_from_target": comparison.declared_reuse_from_target,
         "upstream_origins": _origins_list(comparison.origins),
         "regions": int(len(comparison.regions)),
         "headline": figures.headline(files, comparison.upstream_names, numbers),
@@ -307,6 +313,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
                 + ", ".join(f"{reason} {n:,}" for reason, n in sorted(not_read.items()))
                 + "; paths in manifest.json `target.skipped_members`).", ""]
     out += _declared_reuse_markdown(summary["declared_reuse"])  # type: ignore[arg-type]
+    out += _from_target_markdown(summary["declared_reuse_from_target"])  # type: ignore[arg-type]
     titles = {
         "marked_with_copied": "Marked files with copied code",
         "marked_without_copied": "Marked files with no copied code",
@@ -384,6 +391,20 @@ def _vendored_elsewhere_sentence(target: TreeIndex, paths: list[str]) -> list[st
     return [f"{n:,} of these {'lies' if n == 1 else 'lie'} where a vendoring record of the target puts a project "
             f"that is no upstream here, {said}. Such a file is that project's code, whose copied lines came in "
             "with it; that release as a further `--upstream` shows which of them it holds.", ""]
+
+
+def _from_target_markdown(statements: list[dict[str, object]]) -> list[str]:
+    """An upstream's own statements of reuse from the target: a section only when there is one."""
+    if not statements:
+        return []
+    out = [f"## Reuse an upstream's description states from the target: {len(statements):,}", "",
+           "Sentences of an upstream's package description (or README) that say it took code from the "
+           "target and name it: lines shared with that upstream may have gone from the target to it, "
+           "not the other way; they mark no file and change no figure (summary.json "
+           "`declared_reuse_from_target`).", ""]
+    out += [f"- {md_text(str(s['upstream']))}, {md_code(str(s['path']))} line {s['line']}: "
+            f"\u201c{md_text(str(s['text']))}\u201d" for s in statements]
+    return [*out, ""]
 
 
 def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:

@@ -187,6 +187,25 @@ class Comparison:
                     for s in statements_naming(self.target.project.reuse, names)]
         return out
 
+    @property
+    def declared_reuse_from_target(self) -> list[dict[str, object]]:
+        """The sentences of an upstream's description that state reuse and name the target
+        (:mod:`lineage.markers.description`), per upstream in the run's order, as
+        :attr:`declared_reuse`: the code may have gone from the target to that upstream
+        (aioredis 2.0.1: "Port redis-py's client implementation to aioredis", against redis 5.2.0,
+        whose sync client files read as copied from aioredis). A name the upstream carries too
+        names neither."""
+        from lineage.markers.description import statements_naming
+
+        target = ({n.lower() for n in self.target_names} | self.target.project.names(authors=False)
+                  | {self.target.info.label.lower()})
+        out: list[dict[str, object]] = []
+        for tree, label in zip(self.upstreams, self.upstream_names, strict=True):
+            names = target - tree.project.names() - {label.lower()}
+            out += [{"upstream": label, "path": s.path, "line": s.line, "kind": s.kind, "text": s.text}
+                    for s in statements_naming(tree.project.reuse, names)]
+        return out
+
     def third_parties(self, shared: dict[str, object] | None = None) -> list[Party]:
         """Per third party whose lines were set apart: its counts and the next step
         (:mod:`lineage.results.third_party`); ``shared``: :attr:`shared`, when the caller has it."""
