@@ -1,6 +1,8 @@
-"""A copyright line naming a holder of the upstream's root licence or NOTICE file marks a file for
-that upstream (tenacity 9.0.0's "Copyright 2013-2014 Ray Holder", the holder of retrying 1.3.4's
-NOTICE, whose metadata names another author); not a holder the target's own licence names."""
+"""A copyright line naming a holder of the upstream's root licence or NOTICE file, whom its own
+files name too, marks a file for that upstream (tenacity 9.0.0's "Copyright 2013-2014 Ray Holder",
+the holder of retrying 1.3.4's NOTICE and retrying.py, whose metadata names another author); not a
+holder the target's own licence names, nor one only the licence text names (the PSF of
+typing_extensions' LICENSE, which is CPython's licence text)."""
 
 from __future__ import annotations
 
@@ -15,9 +17,10 @@ NOTICE = "Copyright 2013 Rowan Pike\n\nLicensed under the Apache License, Versio
 HEADER = "# Copyright 2016 Ada Quill\n# Copyright 2013-2014 Rowan Pike\n\n"
 
 
-def _files(tmp_path: Path, target_licence: str) -> dict[str, dict[str, str]]:
+def _files(tmp_path: Path, target_licence: str, upstream_header: str = "# Copyright 2013 Rowan Pike\n\n",
+           ) -> dict[str, dict[str, str]]:
     body = treegen.distinctive_functions(2)
-    upstream = {"upcore.py": body, "NOTICE": NOTICE,
+    upstream = {"upcore.py": upstream_header + body, "NOTICE": NOTICE,
                 "pyproject.toml": '[project]\nname = "upcore"\nauthors = [{name = "Lee Marsh"}]\n'}
     target = {"quickretry/__init__.py": HEADER + "VALUE = 1\n", "quickretry/wait.py": HEADER + body,
               "quickretry/own.py": "# Copyright 2016 Ada Quill\n\nOTHER = 2\n", "LICENSE": target_licence,
@@ -40,4 +43,11 @@ def test_a_copyright_line_naming_the_upstreams_notice_holder_marks_the_file(tmp_
 
 def test_a_holder_the_target_licence_names_too_marks_nothing(tmp_path: Path) -> None:
     files = _files(tmp_path, "MIT License\n\nCopyright (c) 2013 Rowan Pike\nCopyright (c) 2016 Ada Quill\n")
+    assert {row["marker_kind"] for row in files.values()} == {""}
+
+
+def test_a_holder_only_the_licence_text_names_marks_nothing(tmp_path: Path) -> None:
+    """The upstream's files name no holder: the NOTICE's is its licence text's, and a target file
+    carrying that holder's copyright took it from somewhere else as likely (CPython's PSF)."""
+    files = _files(tmp_path, "MIT License\n\nCopyright (c) 2016 Ada Quill\n", upstream_header="")
     assert {row["marker_kind"] for row in files.values()} == {""}

@@ -47,7 +47,7 @@ from lineage.markers import Marker, marker_names_upstream, mentions
 from lineage.markers.paths import names_target_module, resolve_marker_path, top_level_definers
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.holders import holder
+from lineage.match.holders import holder, holder_key, main_holders
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
@@ -305,17 +305,22 @@ def unheld_shared_authors(target: TreeIndex, upstream: TreeIndex) -> set[str]:
 
 
 def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
-    """The holders (lower case) the upstream's root licence and NOTICE files name, as names a
-    copyright line may use for it: tenacity 9.0.0's files keep "Copyright 2013-2014 Ray Holder",
-    the holder of retrying 1.3.4's NOTICE, whose metadata names another author. Not for another
-    release of the target's own project, nor a holder the target's own root licence files name
-    (the target's own claim, :func:`unheld_shared_authors`)."""
+    """The holders (lower case) the upstream's root licence and NOTICE files name that its own
+    files name too (:func:`~lineage.match.holders.main_holders`), as names a copyright line may use
+    for it: tenacity 9.0.0's files keep "Copyright 2013-2014 Ray Holder", the holder of retrying
+    1.3.4's NOTICE and of its retrying.py, whose metadata names another author. A holder only the
+    licence text names is the licence's, not the project's: typing_extensions 4.12.2's LICENSE is
+    the PSF's, whose "Python Software Foundation" would have marked future 1.0.0's 22 files
+    carrying CPython's copyright for it. Not for another release of the target's own project, nor
+    a holder the target's own root licence files name (the target's own claim,
+    :func:`unheld_shared_authors`)."""
     if same_project(target, upstream) or upstream.licence is None:
         return set()
     own = {holder(c).lower() for lf in target.licence.files if not lf.folder
            for c in lf.copyrights} if target.licence else set()
+    named_in_files = main_holders(upstream.files)
     return {holder(c).lower() for lf in upstream.licence.files if not lf.folder and not lf.included_code
-            for c in lf.copyrights} - own - {""}
+            for c in lf.copyrights if holder_key(holder(c)) in named_in_files} - own - {""}
 
 
 def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex]) -> list[str]:
