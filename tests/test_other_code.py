@@ -6,6 +6,7 @@ its summary said "Python files: 25" alone (user104). Tests for
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 from conftest import Runner
 
@@ -38,6 +39,21 @@ def test_the_summary_names_each_sides_other_code(run_compare: Runner) -> None:
     assert ("Source files in other languages, not compared (lineage reads Python files only; no figure counts "
             "them): the target 3 (.cu 1, .pxd 1, .pyx 1); upstream up 1 (.c 1).") in text
     assert describe_tree(comparison.target)["other_code"] == {".cu": 1, ".pxd": 1, ".pyx": 1}
+
+
+def test_the_html_index_says_it_too(run_compare: Runner, tmp_path: Path) -> None:
+    """The HTML index carries summary.md's sentence, labels escaped."""
+    from lineage.report.folder import ReportFolder
+    from lineage.report.html import HtmlReporter
+
+    comparison = run_compare({"tgt/__init__.py": _PY, "tgt/k.cu": "__global__ void k() {}\n"},
+                             [("up<b>", {"up/__init__.py": _PY, "up/x.c": "int x;\n"})])
+    (tmp_path / "out").mkdir()
+    folder = ReportFolder(tmp_path / "out")
+    HtmlReporter().write(comparison, folder)
+    index = (tmp_path / "out" / "html" / "index.html").read_text()
+    assert ("Source files in other languages, not compared (lineage reads Python files only; no figure counts "
+            "them): the target 1 (.cu 1); upstream up&lt;b&gt; 1 (.c 1).") in index
 
 
 def test_no_sentence_when_every_side_is_python_only(run_compare: Runner) -> None:

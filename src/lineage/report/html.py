@@ -29,7 +29,7 @@ import pandas as pd
 from lineage.index.records import COMMENT
 from lineage.report.highlight import Pieces, colour, inner_differences, plain, render, statement_starts, style_css
 from lineage.report.page_cache import PageCache, page_key
-from lineage.report.summary import DEFINITIONS
+from lineage.report.summary import DEFINITIONS, not_compared, not_compared_sentence
 from lineage.results import percent
 from lineage.results.figures import names_missing_file
 from lineage.sources.base import display_path
@@ -240,6 +240,9 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
                        f"\u201c{esc(str(s['text']))}\u201d</li>" for s in comparison.declared_reuse)
     if declared:
         declared = f"<p class=note>The target's package description says:</p><ul class=declared>{declared}</ul>"
+    # the code no figure counts (summary.md says it alike)
+    if sentence := not_compared_sentence(not_compared(comparison), esc):
+        declared += f"<p class='note not-compared'>{sentence}</p>"
     body = (
         f"<header><h1>{esc(title)}</h1><ul class=headline>{headline}</ul>{declared}"
         f"<details open><summary>Definitions</summary>{_definitions()}"

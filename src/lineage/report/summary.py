@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -122,9 +123,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
                        "tree_digest": u.tree_digest}
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
         "files": figures.file_counts(files, groups),
-        "not_compared": {"target": dict(target.other_code),
-                         "upstreams": {label: dict(u.other_code) for u, label
-                                       in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
+        "not_compared": not_compared(comparison),
         **{name: n.to_dict() for name, n in numbers.items()},
         "per_upstream": comparison.per_upstream,
         "shared": shared,
@@ -306,7 +305,8 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
             "error-tolerant parse). A line is *verbatim* when its stripped text equals the upstream "
             "line it names; *near* when it was copied with edits. Only lines inside a copied region "
             "count: a common line that merely exists upstream is not evidence.", ""]
-    out += _not_compared_markdown(summary["not_compared"])  # type: ignore[arg-type]
+    if sentence := not_compared_sentence(summary["not_compared"], md_text):  # type: ignore[arg-type]
+        out += [sentence, ""]
     not_read = Counter(reason for _, reason in comparison.target.info.skipped)
     if not_read:  # a symlinked folder may hold Python files no figure counts
         out += [f"Entries of the target not read: {sum(not_read.values()):,} ("
@@ -554,19 +554,27 @@ DEFINITIONS = [
 ]
 
 
-def _not_compared_markdown(not_compared: dict[str, object]) -> list[str]:
+def not_compared(comparison: Comparison) -> dict[str, object]:
+    """summary.json ``not_compared``: per side, its source files in another language, per suffix."""
+    return {"target": dict(comparison.target.other_code),
+            "upstreams": {label: dict(u.other_code)
+                          for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}}
+
+
+def not_compared_sentence(not_compared: dict[str, object], text: Callable[[str], str] = str) -> str:
     """The sentence that names the source files in another language each side holds, which no
-    figure counts; none when no side holds any."""
+    figure counts (summary.md and the HTML index say it alike; ``text`` escapes a label for
+    either); "" when no side holds any."""
     sides = [("the target", not_compared["target"])] + [
-        (f"upstream {md_text(label)}", counts)
+        (f"upstream {text(label)}", counts)
         for label, counts in not_compared["upstreams"].items()]  # type: ignore[attr-defined]
     held = [(who, counts) for who, counts in sides if counts]
     if not held:
-        return []
+        return ""
     parts = [f"{who} {sum(counts.values()):,} (" + ", ".join(f"{suffix} {n:,}" for suffix, n in counts.items()) + ")"
              for who, counts in held]  # type: ignore[attr-defined]
-    return ["Source files in other languages, not compared (lineage reads Python files only; no figure "
-            "counts them): " + "; ".join(parts) + ".", ""]
+    return ("Source files in other languages, not compared (lineage reads Python files only; no figure "
+            "counts them): " + "; ".join(parts) + ".")
 
 
 class SummaryReporter:
