@@ -34,7 +34,7 @@ def test_port_of_a_projects_code_in_the_possessive_states_reuse() -> None:
     assert [s.kind for s in reuse_statements("R.md", "Copied upcore's source files here.\n")] == ["copied_from"]
 
 
-def _compare(tmp_path: Path, changes: str) -> Path:
+def _compare(tmp_path: Path, changes: str, html: bool = False) -> Path:
     body = treegen.distinctive_functions(3)
     target = {"upcore/__init__.py": "", "upcore/client.py": body,
               "pyproject.toml": '[project]\nname = "upcore"\nurls = {Source = "https://github.com/up-org/upcore-py"}\n'}
@@ -42,8 +42,8 @@ def _compare(tmp_path: Path, changes: str) -> Path:
                 "pyproject.toml": '[project]\nname = "asynccore"\n', "README.md": changes}
     out = tmp_path / "out"
     assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
-                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
-                 "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
+                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out),
+                 *([] if html else ["--no-html"]), "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
     return out
 
 
@@ -67,3 +67,10 @@ def test_no_statement_naming_the_target_no_section(tmp_path: Path) -> None:
     out = _compare(tmp_path, "# Asynccore\n\nPort otherlib's client implementation to asynccore.\n")
     assert json.loads((out / "summary.json").read_text())["declared_reuse_from_target"] == []
     assert "Reuse an upstream's description states from the target" not in (out / "summary.md").read_text()
+
+
+def test_the_html_index_quotes_it_too(tmp_path: Path) -> None:
+    out = _compare(tmp_path, "# Asynccore\n\nPort upcore-py's client implementation to asynccore.\n", html=True)
+    index = (out / "html" / "index.html").read_text()
+    assert "An upstream's package description says it took code from the target:" in index
+    assert "\u201cPort upcore-py&#x27;s client implementation to asynccore.\u201d" in index  # escaped

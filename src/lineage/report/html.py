@@ -240,6 +240,13 @@ def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
                        f"\u201c{esc(str(s['text']))}\u201d</li>" for s in comparison.declared_reuse)
     if declared:
         declared = f"<p class=note>The target's package description says:</p><ul class=declared>{declared}</ul>"
+    # what an upstream's description says it took from the target (summary.md's "Reuse an upstream's
+    # description states from the target"): the code may have gone the other way
+    back = "".join(f"<li>{esc(str(s['upstream']))}, <code>{esc(str(s['path']))}</code> line {s['line']}: "
+                   f"\u201c{esc(str(s['text']))}\u201d</li>" for s in comparison.declared_reuse_from_target)
+    if back:
+        declared += (f"<p class=note>An upstream's package description says it took code from the target:</p>"
+                     f"<ul class=declared>{back}</ul>")
     # the code no figure counts (summary.md says it alike)
     if sentence := not_compared_sentence(not_compared(comparison), esc):
         declared += f"<p class='note not-compared'>{sentence}</p>"
