@@ -45,6 +45,7 @@ from lineage.index.vendoring import (
 )
 from lineage.markers import Marker, marker_names_upstream, mentions
 from lineage.markers.paths import names_target_module, resolve_marker_path, top_level_definers
+from lineage.markers.shared_package import in_shared_package, names_shared_package_only, shared_package_names
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
 from lineage.match.holders import holder, holder_key, main_holders
@@ -173,16 +174,22 @@ def names_target_only(marker: Marker, target_names: Iterable[str], own_names: Se
 
 def _without_own_module_markers(target: TreeIndex, up_tops: set[str], up_paths: set[str],
                                 by_name: dict[str, list[str]],
-                                defined: dict[str, list[tuple[str, int]]]) -> TreeIndex:
+                                defined: dict[str, list[tuple[str, int]]],
+                                own_names: Sequence[set[str]] = ()) -> TreeIndex:
     """``target`` without the provenance markers naming its own modules under a package name it
-    shares with an upstream (:func:`lineage.markers.paths.names_target_module`): they name no
+    shares with an upstream (:func:`lineage.markers.paths.names_target_module`), and those of its
+    files inside such a package naming an upstream only by a shared package's name
+    (:mod:`lineage.markers.shared_package`; ``own_names``: each upstream's names): they name no
     upstream, whatever the shared name says."""
     shared = top_modules(target) & up_tops
     if not shared:
         return target
     paths = {f.path for f in target.files}
+    shared_names = shared_package_names(shared)
     drop = {f.path: [m for m in f.markers if names_target_module(
-        m, paths, shared, resolve_marker_path(m, up_paths, by_name, defined))] for f in target.files}
+        m, paths, shared, resolve_marker_path(m, up_paths, by_name, defined)) or (
+        in_shared_package(f.path, shared) and names_shared_package_only(m, shared_names, own_names))]
+        for f in target.files}
     if not any(drop.values()):
         return target
     return dataclasses.replace(target, files=[dataclasses.replace(
@@ -413,7 +420,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         by_name.setdefault(posixpath.basename(u.path), []).append(u.path)
     up_path_set = {u.path for u in up_files}
     defined = top_level_definers(up_indexes)  # a dotted name's package attribute (resolve_marker_path)
-    target = _without_own_module_markers(target, set().union(*up_tops), up_path_set, by_name, defined)
+    target = _without_own_module_markers(target, set().union(*up_tops), up_path_set, by_name, defined, own_names)
     marker_paths: list[str] = []
     preferred: list[set[str]] = []
     named_upstream_files: list[set[str]] = []  # those of preferred a marker not the target's own names

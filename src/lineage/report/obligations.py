@@ -12,6 +12,7 @@ import pandas as pd
 from lineage.index.project import one_project, one_project_evidence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, public_domain_alone, readable
 from lineage.licences.notices import distinct_copyrights
+from lineage.match.holders import holder, holder_key, names_own_holder
 from lineage.report.markdown import md_code, md_table, md_text
 from lineage.report.tables import write_csv
 from lineage.results.obligations import (
@@ -66,6 +67,30 @@ def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, labe
             "`modification_notice` is `not required`.")
 
 
+def _shared_holder_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
+    """When upstream ``label``'s licence files name the target's own holder (one its licence files
+    name) and pairs of it miss ``copyright``: that the direction is open. scrapy 2.11.2 against
+    w3lib 2.2.1: w3lib's "Copyright (c) w3lib and Scrapy developers." names scrapy's "Scrapy
+    developers"; ``to_unicode``, ``to_bytes`` and ``parse_url`` went from scrapy into w3lib, yet
+    its two pairs read as scrapy's missing w3lib's copyright, and no file of either says which way
+    the code went. "" otherwise (and for a release of the target's own project, or a fork that
+    kept the upstream's notice: it misses no copyright)."""
+    if table.empty or one_project(comparison.target.project, upstream.project):
+        return ""
+    mine = {k: line for line in source_licence(comparison.target).copyrights if (k := holder_key(holder(line)))}
+    shared = [(line, own) for line in source_licence(upstream).copyrights
+              for own in mine if names_own_holder(holder_key(holder(line)), frozenset({own}))]
+    rows = table[table["upstream"] == label]
+    missing = int(rows["missing"].str.contains("copyright", regex=False).sum())
+    if not shared or not missing:
+        return ""
+    line, own = shared[0]
+    return (f' Its licence files\' copyright line "{md_text(line)}" names the target\'s own holder too '
+            f'("{md_text(holder(mine[own]))}", of the target\'s licence files): the two projects share authors, and '
+            f"no file says which way the copied code went; its {missing:,} pairs missing `copyright` may hold the "
+            "target's code, taken by the upstream.")
+
+
 def _own_release_sentence(evidence: str) -> str:
     """Why an upstream that is a release of the target's own project (``evidence``:
     :func:`one_project_evidence`) owes no statement of change; "" when it is not one."""
@@ -92,7 +117,8 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
                    + _release_sentence(table, label, lic.declared_raw)
                    + _third_party_sentence(table, label)
                    + _own_release_sentence(one_project_evidence(comparison.target.project, u.project))
-                   + _own_organisation_sentence(comparison, table, label, u))
+                   + _own_organisation_sentence(comparison, table, label, u)
+                   + _shared_holder_sentence(comparison, table, label, u))
     out.append("")
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]
