@@ -35,6 +35,7 @@ from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is
 from lineage.index.project import package_roots, same_project, top_level, upstream_names
 from lineage.index.vendoring import (
     folder_markers,
+    licensed_folder_markers,
     module_markers,
     package_paths,
     pinned_upstreams,
@@ -381,6 +382,12 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # An upstream's own vendoring records mark the files they cover: its vendored packages are
     # third-party code (lineage.match.origin, rule 2).
     upstreams = [with_markers(tree, upstream_vendor_markers(tree)) for tree in upstreams]
+    # and so do its folders that hold a licence file of another licence than the release's
+    # (lineage.index.vendoring.licensed_folder_markers: mypy's typeshed/)
+    if params.origin_licensed_folders:
+        upstreams = [with_markers(tree, licensed_folder_markers(
+            tree, params.vendor_folder_names,
+            {f.path for f in tree.files if any(m.kind == "vendored" for m in f.markers)})) for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []

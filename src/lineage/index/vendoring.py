@@ -403,6 +403,51 @@ def upstream_vendor_markers(tree: TreeIndex) -> dict[str, list[Marker]]:
     return vendor_markers([r for r in tree.vendoring if r.folder], [f.path for f in tree.files])
 
 
+def licensed_folder_markers(tree: TreeIndex, vendor_folders: frozenset[str],
+                            covered: Iterable[str] = ()) -> dict[str, list[Marker]]:
+    """The ``vendored`` markers an upstream tree's folders give their files when a folder holds a
+    licence file of another licence than the release's (its declared licence names none of the
+    licence file's): another project's code the release carries under its own terms, as a
+    vendoring record would say (mypy 1.13.0's ``mypy/typeshed/``, typeshed's stubs under
+    "Apache-2.0 AND MIT" in a MIT release, counted as mypy's own code). The third party is named
+    after the folder. Not below a vendoring folder (``vendor_folders``: those are third-party code
+    by their name already), nor for files in ``covered`` (a record's), nor when the release
+    declares no licence lineage can read or the licence file states none: then nothing tells the
+    two apart. A licence file governing one module (a vendored one-module distribution's) marks
+    that module."""
+    from lineage.licences.declared import governs
+    from lineage.licences.expressions import licence_ids
+
+    licence = tree.licence
+    if licence is None or not licence.declared:
+        return {}
+    own = set(licence_ids(licence.declared))
+    folders: dict[str, str] = {}
+    for lf in licence.files:
+        if (lf.role != "licence" or not lf.folder or not lf.expression
+                or any(part.lower() in vendor_folders for part in lf.folder.split("/"))):
+            continue
+        ids = set(licence_ids(lf.expression))
+        if ids and not ids <= own:
+            folders.setdefault(lf.folder, lf.path)
+    if not folders:
+        return {}
+    covered_set = set(covered)
+    out: dict[str, list[Marker]] = {}
+    for f in tree.files:
+        if f.path in covered_set:
+            continue
+        # the deepest such folder above the file speaks for it
+        found = max((folder for folder in folders if governs(folder, f.path)), key=len, default="")
+        if found:
+            name = posixpath.basename(found).removesuffix(".pyi").removesuffix(".py")
+            lf_path = folders[found]
+            out[f.path] = [Marker(line=0, kind="vendored", project=name,
+                                  text=f"{found} holds its own licence file {posixpath.basename(lf_path)}, "
+                                       f"not under the release's {licence.declared}")]
+    return out
+
+
 def with_markers(tree: TreeIndex, extra: dict[str, list[Marker]]) -> TreeIndex:
     """``tree`` with ``extra[path]`` added to the markers of its files (the same tree when none)."""
     if not extra:

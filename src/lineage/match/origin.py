@@ -16,6 +16,10 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
    ``pipenv/patched/pip/`` -> ``pip``); or one of its folders is a vendored folder
    (``MatchParams.vendor_folders``: ``third_party/``, ``_vendor/``, ...); the third party is
    named after the path component that follows (``vllm/third_party/pynvml.py`` -> ``pynvml``).
+   A folder holding a licence file of another licence than the release's declared one is one
+   too, its files carrying a ``vendored`` marker named after the folder
+   (:func:`lineage.index.vendoring.licensed_folder_markers`, ``MatchParams.origin_licensed_folders``:
+   mypy's ``mypy/typeshed/``).
    A vendored copy named after the target (by its record or by that component: pytest 2.8's
    ``_pytest/vendored_packages/pluggy.py``, pluggy the target) is ``from_target`` instead.
 3. ``third_party``, by header: its header names another project as its origin: a derived /

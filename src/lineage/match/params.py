@@ -983,6 +983,12 @@ class MatchParams:
     # ``pagerange.py`` against PyPDF2 1.26.0's: 60 code lines were set apart as Steve Witham's
     # third-party code. 0: copyright lines alone decide.
     origin_own_link_claims: int = knob(1, 0, 1)
+    # With 1, an upstream folder holding a licence file of another licence than the release's
+    # declared one is another project's code the release carries (origin rule 2, as a vendoring
+    # record; ``lineage.index.vendoring.licensed_folder_markers``), named after the folder: mypy
+    # 1.13.0's ``mypy/typeshed/`` (typeshed's stubs, "Apache-2.0 AND MIT" in a MIT release) was
+    # counted as mypy's own code (user108). 0: only vendoring folders and records say so.
+    origin_licensed_folders: int = knob(1, 0, 1)
     # With 1, an author name the target's metadata declares too stands for the upstream (a
     # copyright line naming it marks a file) only when a copyright line of the upstream names it
     # (``lineage.api.unheld_shared_authors``; two releases of one project aside): ssh 1.8.0's

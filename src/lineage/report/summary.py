@@ -460,9 +460,10 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
     third, back = shared["third_party"], shared["from_target"]
     out = [f"## Shared third-party code: {third['files']:,} target files", "",
            f"{third['lines']:,} non-blank lines ({third['code_lines']:,} code) of these files are shared with "
-           "upstream files that are themselves third-party code (a vendored folder, or a header naming "
-           "another origin) and the target file does not name the upstream: they are not counted as "
-           "copied from the upstream. A further `--upstream` for that third party attributes them.", ""]
+           "upstream files that are themselves third-party code (a vendored folder or one with its own licence "
+           "file of another licence, or a header naming another origin) and the target file does not name "
+           "the upstream: they are not counted as copied from the upstream. A further `--upstream` for that "
+           "third party attributes them.", ""]
     if parties:  # most lines first
         rows = ([md_text(p.step.name, 60), f"{p.counts['files']:,}", f"{p.counts['lines']:,}",
                  f"{p.counts['code_lines']:,}", f"{p.counts['upstream_files']:,}", _next_step(p.step)]
@@ -546,8 +547,9 @@ DEFINITIONS = [
     "`marker_upstream_path`: the upstream file or folder it was found as.",
     "- *with copied code*: at least one code line `verbatim` or `near`; a re-export-only file "
     "(`file_role` `reexport`) is not evidence on its own.",
-    "- `shared_origin`: `third_party:<name>` (the upstream file lies in a vendored folder or its header "
-    "names another origin or only other holders' copyright), `from_target` (its header says it came from "
+    "- `shared_origin`: `third_party:<name>` (the upstream file lies in a vendored folder, or in a folder "
+    "holding a licence file of another licence than the release's, or its header names another origin or "
+    "only other holders' copyright), `from_target` (its header says it came from "
     "the target, or it lies in a vendored folder under the target's name), `header`, `generated`; "
     "`shared_evidence` is the upstream file's folder or marker.",
     "",
