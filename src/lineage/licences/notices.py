@@ -128,6 +128,10 @@ _BSD_ENDORSE_RE = re.compile(r"neither the name|may not be used to endorse|shall
 _BSD_ADVERTISING = "all advertising materials"
 _MPL_RE = re.compile(r"subject to the terms of the mozilla public license,? v(?:ersion|\.)? ?2\.0|"
                      r"mozilla public license,? version 2\.0")
+# The Zope Foundation's file header ("This software is subject to the provisions of the Zope Public
+# License, Version 2.1 (ZPL)"), which roman keeps and docutils' copy of it too: a notice naming one
+# licence version, as the MPL's header is. ZPL 1.x headers differ and are not read here.
+_ZPL_RE = re.compile(r"subject to the provisions of the zope public license,? version (?P<version>2\.[01])\b")
 _GNU_NOTICE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? as published by the free software "
     r"foundation[,;]? (?:either )?version (?P<version>[23](?:\.[01])?)(?: of the license)?"
@@ -204,6 +208,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    for m in _ZPL_RE.finditer(folded):
+        found.add(f"ZPL-{m.group('version')}")
     if _APAFML_GRANT_RE.search(folded) and _APAFML_CONDITION in folded:
         found.add("APAFML")
     if _PSF_TITLE_RE.search(folded):
