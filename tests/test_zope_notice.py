@@ -39,3 +39,40 @@ def test_zpl_2_is_permissive() -> None:
         assert compatible("ZPL-2.1", target).status == "ok"
         assert compatible("ZPL-2.0", target).status == "ok"
     assert compatible("ZPL-1.1", "MIT").status == "unknown"
+
+
+# The ZPL 2.1 text's head and conditions, as a release's LICENSE.txt holds them (shortened).
+_ZPL_TEXT = """Zope Public License (ZPL) Version 2.1
+
+A copyright notice accompanies this license document that identifies the
+copyright holders.
+
+This license has been certified as open source. It has also been designated as
+GPL compatible by the Free Software Foundation (FSF).
+
+Redistribution and use in source and binary forms, with or without
+modification, are permitted provided that the following conditions are met:
+
+1. Redistributions in source code must retain the accompanying copyright
+notice, this list of conditions, and the following disclaimer.
+
+3. Names of the copyright holders must not be used to endorse or promote
+products derived from this software without prior written permission from the
+copyright holders.
+"""
+_BSD_TEXT = """Copyright (c) 2020 Example Numerals Authors
+
+Redistribution and use in source and binary forms, with or without
+modification, are permitted provided that the following conditions are met:
+1. Redistributions of source code must retain the above copyright notice.
+"""
+
+
+def test_zpl_text_is_zpl_not_bsd() -> None:
+    # its conditions are worded as BSD's grant: the ZPL's own, not a BSD licence beside it
+    assert notice_ids_in(_ZPL_TEXT) == ("ZPL-2.1",)
+    assert notice_ids_in(_ZPL_TEXT.replace("A copyright notice accompanies", "A notice goes with")) == ("BSD-2-Clause",)
+
+
+def test_bsd_text_beside_zpl_text_keeps_both() -> None:
+    assert notice_ids_in(_ZPL_TEXT + "\n" + _BSD_TEXT) == ("BSD-2-Clause", "ZPL-2.1")
