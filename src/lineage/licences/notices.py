@@ -128,6 +128,16 @@ _BSD_ENDORSE_RE = re.compile(r"neither the name|may not be used to endorse|shall
 _BSD_ADVERTISING = "all advertising materials"
 _MPL_RE = re.compile(r"subject to the terms of the mozilla public license,? v(?:ersion|\.)? ?2\.0|"
                      r"mozilla public license,? version 2\.0")
+# The Zope Foundation's file header ("This software is subject to the provisions of the Zope Public
+# License, Version 2.1 (ZPL)"), which roman keeps and docutils' copy of it too: a notice naming one
+# licence version, as the MPL's header is. ZPL 1.x headers differ and are not read here.
+_ZPL_RE = re.compile(r"subject to the provisions of the zope public license,? version (?P<version>2\.[01])\b")
+# The ZPL 2.1 text itself (roman 4.2's LICENSE.txt): its title and its first sentence (2.0's
+# text opens otherwise and is not read here). Its conditions are worded as BSD's grant, which
+# alone read the text as BSD-2-Clause; a BSD grant is the ZPL's own when the text holds no more
+# BSD grants than ZPL texts.
+_ZPL_TITLE_RE = re.compile(r"zope public license \(zpl\),? version (?P<version>2\.1)\b")
+_ZPL_CONDITION = "a copyright notice accompanies this license document that identifies the copyright holders"
 _GNU_NOTICE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? as published by the free software "
     r"foundation[,;]? (?:either )?version (?P<version>[23](?:\.[01])?)(?: of the license)?"
@@ -195,7 +205,9 @@ def notice_ids(folded: str) -> tuple[str, ...]:
         found.update(licence_ids(m.group(1)))
     if _ISC_GRANT_RE.search(folded) and _ISC_CONDITION in folded:
         found.add("ISC")
-    if _BSD_GRANT_RE.search(folded):
+    zpl_texts = [m.group("version") for m in _ZPL_TITLE_RE.finditer(folded)] if _ZPL_CONDITION in folded else []
+    found.update(f"ZPL-{version}" for version in zpl_texts)
+    if len(_BSD_GRANT_RE.findall(folded)) > len(zpl_texts):
         if _BSD_ADVERTISING in folded:
             found.add("BSD-4-Clause")
         elif _BSD_ENDORSE_RE.search(folded):
@@ -204,6 +216,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    for m in _ZPL_RE.finditer(folded):
+        found.add(f"ZPL-{m.group('version')}")
     if _APAFML_GRANT_RE.search(folded) and _APAFML_CONDITION in folded:
         found.add("APAFML")
     if _PSF_TITLE_RE.search(folded):
