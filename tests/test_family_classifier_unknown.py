@@ -63,3 +63,15 @@ def test_a_licence_file_that_decides_leaves_no_sentence(run_compare) -> None:
     summary = "\n".join(obligations_markdown(run_compare(target, [("pkg", upstream)])))
     line = next(x for x in summary.splitlines() if x.startswith("Upstream pkg:"))
     assert "`unknown`" not in line and "licence family" not in line
+
+
+def test_a_license_field_naming_the_family_is_quoted_too(run_compare) -> None:
+    # pyasn1 0.1.9's wheel: "License: BSD" and the BSD classifier, no licence file; the sentence
+    # named the classifier only, as though the field had not been read
+    target, upstream = _trees(f"Classifier: {BSD_FAMILY}\n")
+    meta = "pkg-1.0.dist-info/METADATA"
+    upstream[meta] = upstream[meta].replace("License: UNKNOWN", "License: BSD")
+    summary = "\n".join(obligations_markdown(run_compare(target, [("pkg", upstream)])))
+    line = next(x for x in summary.splitlines() if x.startswith("Upstream pkg:"))
+    assert line.startswith("Upstream pkg: declared `unknown`. Its metadata's License field reads `BSD`; its "
+                           f"classifier `{BSD_FAMILY}` names a licence family")

@@ -33,7 +33,7 @@ Phrases (case-insensitive) and their kinds:
   ``copied code from`` -> ``copied_from``; ``taken the logic from`` -> ``taken_from``; judged as
   the verb alone is (the imperative ``copy code from`` is not one of them)
 * ``modified from`` -> ``modified_from``; ``ported from`` / ``backported from`` -> ``ported_from``
-* ``taken from`` / ``borrowed from`` -> ``taken_from``
+* ``taken from`` / ``borrowed from`` / ``stolen from`` -> ``taken_from``
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
 * ``inspired by`` -> ``inspired_by``
 * ``a copy of`` -> ``copied_from``; ``a port of`` -> ``ported_from`` ("This file is a copy of
@@ -67,10 +67,11 @@ Phrases (case-insensitive) and their kinds:
 "originally", ...) or a short parenthesis may sit inside the phrase.
 
 A phrase may follow a *known lead-in* ("This file is", "This code was originally", "Parts of
-this file are", "This file contains code", "Code", "Some code", "Implementation", "Mostly",
-"Partially", "The rearrangement algorithm is": "the", one or two words, a noun of code and its
-verb, ...) or a *generic lead-in* of one to three words ("Weight loading adapted from",
-"Implementation of RoPE adapted from") that contains no function word such as "is", "the", "it".
+this file are", "The majority of this code has been", "This file contains code", "Code", "Some
+code", "Implementation", "Mostly", "Partially", "The rearrangement algorithm is": "the", one or
+two words, a noun of code and its verb, ...) or a *generic lead-in* of one to three words
+("Weight loading adapted from", "Implementation of RoPE adapted from") that contains no function
+word such as "is", "the", "it".
 After *any other lead-in* within the clause ("The mechanisms for resampling CFTimeIndex was
 copied and adapted from ... pandas.core.resample", "The StringAccessor class defined below is an
 adaptation of ... pd.core.strings") a phrase of taking (derived, adapted, copied, modified,
@@ -118,10 +119,13 @@ Rules per phrase:
 
 When the marker line has no URL, the next line of the same comment block / docstring is attached
 if it starts with a URL (``# Adapted from`` + ``# https://...``) or with ``with A->B``; when the
-phrase has nothing after it (or ends with ``:``) the next line is attached as its source whatever
-it says, unless it is a marker itself. Attached lines produce no markers of their own. An attached
-URL to a file of a repository at a ref is a strong source even when the phrase's own clause is
-not ("taken from scikit-learn, see" above such a URL, in scipy's ``_lib/deprecation.py``).
+phrase has nothing after it (or ends with ``:``, a comma, or a word that needs more after it: an
+article, a preposition, "original", "upstream", or an adjective awaiting its noun such as
+"equivalent", "corresponding", "same": "stolen from the equivalent" / "function in Requests.")
+the next line is attached as its source whatever it says, unless it is a marker itself. Attached
+lines produce no markers of their own. An attached URL to a file of a repository at a ref is a
+strong source even when the phrase's own clause is not ("taken from scikit-learn, see" above
+such a URL, in scipy's ``_lib/deprecation.py``).
 The lines right below a phrase (or its attached lines) that each list one more URL to a
 repository's file and nothing else but an "and", "or", "&" or a list bullet are more of its
 sources: each is a marker of the phrase's kind, its text the phrase's words, "…" and the line

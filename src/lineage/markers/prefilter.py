@@ -20,7 +20,7 @@ HINTS: tuple[str, ...] = (
     # "a port (...) of": with its space, "port" alone is in every "import"; "an adaptation of";
     # "a rewrite of" / "a rewriting of")
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
-    "borrowed", "forked", "copy", "based", "inspired", " port of", " port (", "adaptation", "rewrit",
+    "borrowed", "forked", "stolen", "copy", "based", "inspired", " port of", " port (", "adaptation", "rewrit",
     "duplicate",  # "duplicated from", "duplicate logic from" (vocabulary._OBJECT_VERBS)
     "adapts", "borrows",  # "adapts logic from" (vocabulary._OBJECT_VERBS)
     "code from",  # "(Original) code from: URL" (vocabulary._CODE_FROM)

@@ -17,7 +17,7 @@ def _words(text: str) -> frozenset[str]:
 _ADVERB = (
     r"(?:mostly|partially|partly|originally|heavily|largely|loosely|directly|primarily|mainly"
     r"|closely|lightly|slightly|shamelessly|initially|also|substantially|entirely|fully|simply"
-    r"|verbatim|liberally|significantly|roughly)"
+    r"|verbatim|liberally|significantly|roughly|wilfully|willfully)"
 )
 # "backported from": a newer version's code carried back, as flask-restplus 0.13.0's _http.py says of
 # Python 3.5's http module (its HTTPStatus read as flask-restplus' own in flask-restx 1.3.0)
@@ -26,10 +26,12 @@ _ADVERB = (
 # diffusers 0.31.0's blip_diffusion: "Copy-pasted from transformers.models.blip..."; scipy 1.14.1's
 # _lib/_util.py: "copy-pasted from scikit-learn utils/validation.py"); before the imperative "copy".
 _COPY_PASTE = r"copy[\s-]*(?:(?:and|&)[\s-]*)?past(?:ed|e)"
-# "duplicated from": copied, said plainly (a reviewer reads it as "copied from").
+# "duplicated from": copied, said plainly (a reviewer reads it as "copied from"). "stolen from": taken,
+# said in jest (requests-toolbelt 1.0.0's utils/user_agent.py: "The majority of this code has been
+# wilfully stolen from the equivalent function in Requests", above requests' help.py code).
 _FROM_VERBS = (
     rf"derived|adapted|adopted|copied|{_COPY_PASTE}|duplicated|modified|ported|backported|taken|borrowed|forked"
-    r"|vendored|copy"
+    r"|vendored|stolen|copy"
 )
 # A taking verb, or the adjective "duplicate", with the code it took between it and "from": "Duplicate
 # logic from Pydantic to filter config kwargs" (sqlmodel 0.0.22's main.py, above pydantic v1's
@@ -94,7 +96,7 @@ _PHRASE = (
 _KNOWN_LEAD = (
     r"(?P<lead>"
     rf"(?:this|the\s+following|following)(?:\s+[\w-]+){{0,3}}?\s+{_BE}\s+"
-    r"|(?:some|most|much|all|large\s+parts|parts?|portions?|pieces?|bits)\s+of\s+(?:this|the)"
+    r"|(?:some|most|much|all|large\s+parts|parts?|portions?|pieces?|bits|(?:the\s+)?(?:majority|bulk))\s+of\s+(?:this|the)"
     rf"(?:\s+[\w-]+){{0,2}}?\s+{_BE}\s+"
     r"|(?:(?:this|the)(?:\s+[\w-]+){0,2}?\s+)?(?:contains|includes|uses|has)\s+"
     r"(?:some\s+|the\s+)?(?:code|parts|portions|functions|classes|snippets|logic|pieces"
@@ -118,7 +120,7 @@ SPLIT_TAIL_RE = re.compile(r"^(?:from|on|upon|off|by)(?![\w-])", re.IGNORECASE)
 _DANGLING = _words(
     """
     the a an of from in at by to and or for with this these those our their its his her on into
-    via as original official upstream
+    via as original official upstream equivalent corresponding analogous same similar
     """
 )
 
@@ -412,6 +414,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
         "adopted": "adapted_from",
         "vendored": "copied_from",
         "borrowed": "taken_from",
+        "stolen": "taken_from",
         "backported": "ported_from",
         "copy": COPY_FROM,
         "duplicated": "copied_from",

@@ -165,7 +165,12 @@ def _family_sentence(lic: SourceLicence) -> str:
     named = ", ".join(md_code(c) for c in lic.family_classifiers)
     one = len(lic.family_classifiers) == 1
     names = "names a licence family" if one else "name licence families"
-    return (f" Its metadata's classifier{'' if one else 's'} {named} {names}, not which licence of "
+    # the License field as written, so a reviewer sees it was read (pyasn1 0.1.9's "License: BSD",
+    # unnamed beside its classifier); "UNKNOWN" states nothing
+    raw = " ".join(lic.declared_raw.split())
+    said = f" Its metadata's License field reads {md_code(raw)}; its" if raw and raw.upper() != "UNKNOWN" \
+        else " Its metadata's"
+    return (f"{said} classifier{'' if one else 's'} {named} {names}, not which licence of "
             f"{'it' if one else 'each'}, and no root licence file of the release states a licence lineage recognises.")
 
 
