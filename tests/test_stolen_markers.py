@@ -25,6 +25,19 @@ def test_stolen_from_the_equivalent_function_is_a_marker_naming_the_project() ->
     assert [(m.kind, m.line) for m in markers] == [("taken_from", 4)]
     assert "function in Quillwort" in markers[0].text
     assert marker_names_upstream(markers[0], {"quillwort"})
+    assert markers[0].project == "Quillwort"  # not the adjective, nor the code object it qualifies
+
+
+@pytest.mark.parametrize(("source", "project"), [
+    ("the equivalent function in Quillwort.", "Quillwort"),
+    ("the corresponding kernel of Brambleworks", "Brambleworks"),
+    ("the module quillwort", "quillwort"),
+    ("the same function in numpy", ""),  # a lower-case word after the code object is no name
+])
+def test_the_project_skips_adjectives_and_code_objects(source: str, project: str) -> None:
+    from lineage.markers.naming import project_from_text
+
+    assert project_from_text(source) == project
 
 
 @pytest.mark.parametrize("comment", [

@@ -23,6 +23,12 @@ _NAME_RE = re.compile(r"[A-Za-z][\w+-]*[\w+]|[A-Za-z]")
 _BEFORE_NAME = frozenset(
     {"the", "a", "an", "this", "that", "these", "those", "its", "their", "our", "my", "his", "her",
      "original", "official", "upstream",
+     # adjectives that still need their noun ("stolen from the equivalent function in Requests",
+     # requests-toolbelt 1.0.0's user_agent.py, named the project "equivalent"; vocabulary._DANGLING)
+     "equivalent", "corresponding", "analogous", "same", "similar",
+     # and the code object they qualify ("the same function in numpy" names numpy)
+     "function", "functions", "method", "methods", "class", "classes", "module", "modules", "file",
+     "files", "kernel", "kernels", "logic", "helper", "helpers", "routine", "routines",
      # pronouns opening a clause ("Based on what Python uses internally in functools.lru_cache",
      # xarray's file_manager.py, named the project "what")
      "what", "which", "how", "where", "whatever", "whichever"}
