@@ -319,14 +319,17 @@ def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     1.3.4's NOTICE and of its retrying.py, whose metadata names another author. A holder only the
     licence text names is the licence's, not the project's: typing_extensions 4.12.2's LICENSE is
     the PSF's, whose "Python Software Foundation" would have marked future 1.0.0's 22 files
-    carrying CPython's copyright for it. Not for another release of the target's own project, nor
-    a holder the target's own root licence files name (the target's own claim,
-    :func:`unheld_shared_authors`)."""
+    carrying CPython's copyright for it. A copyright line of the upstream's own description
+    names its holder as the project's too (:attr:`~lineage.index.project.ProjectInfo.copyrights`):
+    PySocks 1.7.1's modules name no one, its README credits "(C) 2006 Dan-Haim", its LICENSE's
+    holder, and httplib2 0.22.0's ``socks.py`` keeps "Copyright 2006 Dan-Haim". Not for another
+    release of the target's own project, nor a holder the target's own root licence files name
+    (the target's own claim, :func:`unheld_shared_authors`)."""
     if same_project(target, upstream) or upstream.licence is None:
         return set()
     own = {holder(c).lower() for lf in target.licence.files if not lf.folder
            for c in lf.copyrights} if target.licence else set()
-    named_in_files = main_holders(upstream.files)
+    named_in_files = main_holders(upstream.files) | {holder_key(holder(c)) for c in upstream.project.copyrights}
     return {holder(c).lower() for lf in upstream.licence.files if not lf.folder and not lf.included_code
             for c in lf.copyrights if holder_key(holder(c)) in named_in_files} - own - {""}
 

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 
 from packaging.utils import canonicalize_name
 
+from lineage.licences.declared import copyright_lines
 from lineage.markers.description import RENAMED_FROM, ReuseStatement, reuse_statements, statements_naming
 from lineage.sources.base import Source
 from lineage.sources.distinfo import core_metadata
@@ -118,6 +119,8 @@ class ProjectInfo:
     requires: tuple[str, ...] = ()  # its requirements as declared ("transformers<5.20.0,>=5.16.1")
     # the sentences of its description that state reuse (lineage.markers.description)
     reuse: tuple[ReuseStatement, ...] = ()
+    # the copyright lines of its description (description_copyrights)
+    copyrights: tuple[str, ...] = ()
 
     def names(self, authors: bool = True) -> set[str]:
         """Lower-case names a marker or copyright line may use for this project; without
@@ -288,22 +291,37 @@ def read_project(source: Source) -> ProjectInfo:
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
             return replace(_from_metadata(raw),
-                           reuse=reuse_statements(path, raw.decode("utf-8", "replace"), metadata=True) + in_licences)
+                           reuse=reuse_statements(path, raw.decode("utf-8", "replace"), metadata=True) + in_licences,
+                           copyrights=description_copyrights(raw.decode("utf-8", "replace"), metadata=True))
     # a checkout: pyproject.toml's [project], else setup.cfg's [metadata], else setup.py's call
     reuse: tuple[ReuseStatement, ...] = ()
+    copyrights: tuple[str, ...] = ()
     for path in sorted(p for p in paths if _README_RE.fullmatch(p)):
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
             reuse += reuse_statements(path, raw.decode("utf-8", "replace"))
+            copyrights += description_copyrights(raw.decode("utf-8", "replace"))
     reuse += in_licences
+    copyrights = tuple(dict.fromkeys(copyrights))
     for path, read in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg),
                        ("setup.py", _from_setup_py)):
         if path in paths:
             raw = source.read(path)
             found = read(raw) if len(raw) <= _MAX_METADATA_BYTES else ProjectInfo()
             if replace(found, requires=()) != ProjectInfo():  # names it: requirements alone do not
-                return replace(found, reuse=reuse)
-    return ProjectInfo(reuse=reuse)
+                return replace(found, reuse=reuse, copyrights=copyrights)
+    return ProjectInfo(reuse=reuse, copyrights=copyrights)
+
+
+def description_copyrights(text: str, metadata: bool = False) -> tuple[str, ...]:
+    """The copyright lines of a description (a README, or with ``metadata`` a core metadata
+    file's body only: a ``License`` header may hold a whole licence text, whose holder is the
+    licence's, not the project's). PySocks 1.7.1's README credits "(C) 2006 Dan-Haim. All rights
+    reserved.", the holder of its LICENSE, whom none of its two modules names
+    (:func:`lineage.api.licence_holders`)."""
+    if metadata:
+        _, _, text = text.replace("\r\n", "\n").partition("\n\n")
+    return copyright_lines(text.splitlines())
 
 
 def _licence_file_reuse(source: Source, paths: list[str]) -> tuple[ReuseStatement, ...]:
