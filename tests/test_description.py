@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 import treegen
 from conftest import script_module
 from hypothesis import given, settings
@@ -171,3 +172,16 @@ def test_a_project_replaced_by_this_one_is_named_before_the_phrase() -> None:
     assert [(s.line, s.kind, s.named_before) for s in found] == [(1, "derived_from", True)]
     assert statements_naming(found, {"upold"}) == list(found)
     assert statements_naming(found, {"upbuild"}) == []  # after the phrase: what replaced it too, not the source
+
+
+@pytest.mark.parametrize("sentence", ["PySocks is a modern fork of Upcore.",
+                                      "It is a community maintained fork of the original Upcore.",
+                                      "A fork of Upcore."])
+def test_up_to_two_words_may_stand_before_the_noun(sentence: str) -> None:
+    found = reuse_statements("README.md", f"# Title\n\n{sentence}\n")
+    assert [s.kind for s in found] == ["derived_from"]
+    assert [s.line for s in statements_naming(found, {"upcore"})] == [3]
+
+
+def test_three_words_before_the_noun_are_no_statement_of_reuse() -> None:
+    assert reuse_statements("README.md", "It keeps a very old and slow fork of Upcore.\n") == ()

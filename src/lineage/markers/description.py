@@ -14,7 +14,8 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
   "includes code from", "took the implementation from", "incorporates parts of" (``taken_from``);
 * "derived / adapted / ported / copied / forked / extracted from" (their marker kinds: forked is
   ``derived_from``, extracted ``taken_from``);
-* "a derivative / fork / port / copy / modified version of" (``derived_from``, ``ported_from``,
+* "a derivative / fork / port / copy / modified version of", up to two words before the noun ("a
+  modern fork of", "a community maintained fork of") (``derived_from``, ``ported_from``,
   ``copied_from``, ``modified_from``);
 * "port / copy NAME's code": the verb, then the project in the possessive and the code taken
   ("Port redis-py's client implementation to aioredis", aioredis 2.0.1's changelog;
@@ -67,7 +68,9 @@ _PHRASE_RE = re.compile(
     r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     r"|(?P<replaced>(?:has\s+been|was|is)\s+(?:replaced|superseded)\s+by\s+this\s+(?:project|package|library))"
-    r"|an?\s+(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    # up to two words before the noun: "a modern fork of SocksiPy" (PySocks 1.7.1), "a community
+    # maintained fork of the original PDFMiner" (pdfminer.six)
+    r"|an?\s+(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
     # "Port redis-py's client implementation to aioredis" (aioredis 2.0.1's changelog): the verb,
     # then the project in the possessive and the code taken; the phrase ends before the name
     r"|(?P<possessive>port(?:ed|s)?|cop(?:y|ied|ies))\s+(?=(?P<owner>[\w.+-]+)['\u2019]s\s+(?:[\w-]+\s+)?"
