@@ -57,6 +57,11 @@ Phrases (case-insensitive) and their kinds:
   originally from the Stable Baselines3 repository (https://github.com/DLR-RM/stable-baselines3/)",
   gym 0.26.2's ``env_checker.py``), judged as ``code from`` is (a URL, a module or a file path);
   an aside ("(originally from DeepGEMM)") or a clause of its own is no marker
+* ``from`` alone -> ``taken_from``: only a whole-line comment or docstring line that is nothing but
+  "from", a name and its release ("# from jaraco.functools 3.3" above importlib_metadata 8.5.0's
+  ``method_cache``); a trailing comment ("x = f()  # from numpy 2.0" says since when), a line
+  continuing a sentence, more words after the release or a word of prose for the name ("from
+  section 2.3", "from Python 3.12") is no marker
 * ``comes / came from``, ``is pulled from`` -> ``derived_from``: only after a lead-in that names
   code ("The code for this method comes directly from botocore", "Most of the code here is
   pulled straight up from botocore": aiobotocore 2.15.2's ``client.py`` and

@@ -23,6 +23,7 @@ from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
 from lineage.markers.urls import UrlInfo, find_urls, is_document, is_folder_link, parse_url, without_urls
 from lineage.markers.vocabulary import (
+    BARE_FROM,
     KNOWN_RE,
     REPL_START_RE,
     REPORTED_KIND,
@@ -278,6 +279,8 @@ def _detect(
             continue
         if kind in _DESCRIBING_KINDS and _describes_a_parameter(seg, selected):
             continue
+        if kind == BARE_FROM and not seg.whole_line:
+            continue  # a trailing "# from numpy 2.0" says since when, not where from
         for a in attached:
             consumed.add((a.line, a.col))
         marker_text = " ".join([text[start:stop], *(a.text for a in attached)])

@@ -3,13 +3,16 @@
 Every marker contains one of :data:`HINTS` (lower-cased, as a plain substring): each phrase its
 verb, a URL ``http`` or its code host's name (``github.com/...`` needs no scheme), an SPDX line
 ``spdx``, a copyright line ``copyright``, ``©``, ``(c)`` or (the ASF header's form) ``licensed
-to``. :func:`lineage.markers.find_markers` reads only segments that hold a hint;
+to``; a line whose text opens with "from", a name and a release, :data:`BARE_FROM_HINT_RE`
+(a regular expression: a plain ``from`` would hit every sentence).
+:func:`lineage.markers.find_markers` reads only segments that hold a hint;
 :func:`lineage.markers.find_file_markers` (the index's reader) reads only windows of lines around
-them. One tuple serves both, so they cannot drift.
+them. One tuple and one expression serve both, so they cannot drift.
 """
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Sequence
 
@@ -30,6 +33,9 @@ HINTS: tuple[str, ...] = (
     "http", "github", "gitlab", "spdx", "copyright", "©", "(c)", "licensed to",
     "license at", "licence at", "license is at", "licence is at",  # licence pointers (pointers)
 )
+# "from" opening a line's text (or its comment), a name and a release: "# from jaraco.functools 3.3"
+# (vocabulary._BARE_FROM_RE)
+BARE_FROM_HINT_RE = re.compile(r"(?:^|#)\s*from\s+[`'\"*]*[a-z][\w.-]*[`'\"*]*\s+v?\d+\.\d", re.MULTILINE)
 # Lines read around a hit: a phrase's source, URL or "with A->B" may sit up to two lines below
 # it, a line's judgement looks at the line above, and a copyright line of years alone takes its
 # holders from up to HOLDER_LINES lines below.
@@ -41,7 +47,7 @@ _DOCSTRING_ROWS = ("docstring", "blank")
 def may_hold_marker(text: str) -> bool:
     """Whether ``text`` (one segment) contains a hint, so it may hold a marker."""
     lower = text.lower()
-    return any(hint in lower for hint in HINTS)
+    return any(hint in lower for hint in HINTS) or bool(BARE_FROM_HINT_RE.search(lower))
 
 
 def word_offsets(text: str, words: Sequence[str]) -> list[int]:
@@ -92,7 +98,7 @@ def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     rows = list(range(len(lines))) if kinds is None else \
         [row for row, line in enumerate(lines) if "#" in line or (row < len(kinds) and kinds[row] in _SEGMENT_KINDS)]
     text = "\n".join([lines[row] for row in rows]).lower()
-    offsets = word_offsets(text, HINTS)
+    offsets = word_offsets(text, HINTS) + [m.end() - 1 for m in BARE_FROM_HINT_RE.finditer(text)]
     line_starts: list[int] = []
     start = 0
     for row in rows:

@@ -69,7 +69,12 @@ MODIFIED_FILE = "modified_file"
 # CLIPTextModel from transformers.models.clip.modeling_clip", unread, the file in the review list);
 # without "from" it describes what was modified ("a modified version of the Golub-Welsch algorithm").
 MODIFIED_VERSION = "modified_version"
-REPORTED_KIND = {COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
+# A comment that is nothing but "from" and a named release ("# from jaraco.functools 3.3" above
+# importlib_metadata 8.5.0's method_cache and pass_none, beside its "# copied from more_itertools 8.8";
+# unread, _functools.py was listed unmarked): the release says where the code below was taken from.
+# Only a whole-line comment opening its text (detect): "x = f()  # from numpy 2.0" says "since".
+BARE_FROM = "bare_from"
+REPORTED_KIND = {BARE_FROM: "taken_from", COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
                  ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from", MODIFIED_FILE: "modified_from",
                  MODIFIED_VERSION: "modified_from"}
 
@@ -259,6 +264,12 @@ def _named_release(text: str) -> bool:
     return bool(m) and m.group(1).lower() not in NOT_PROPER and m.group(1).lower() not in _NOT_RELEASE_NAMES
 
 
+# "from", then a name and its release and nothing else (a trailing full stop at most)
+_BARE_NAME_RE = re.compile(r"[`'\"*]*([A-Za-z][\w.-]*)")
+_BARE_FROM_RE = re.compile(
+    r"\s*(?P<barefrom>from)\s+(?=[`'\"*]*[A-Za-z][\w.-]*[`'\"*]*\s+v?\d+(?:\.\d+)+[`'\"*]*\.?\s*$)", re.IGNORECASE)
+
+
 def _pathlike(clause: str) -> bool:
     plain = without_urls(clause)
     return bool(find_urls(clause) or qualified_dotted(plain) or file_path(plain))
@@ -275,6 +286,9 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return False
     if kind == COPY_FROM:  # "copy from smem to registers" is an instruction, not a source
         return bool(find_urls(clause) or file_path(without_urls(clause)))
+    if kind == BARE_FROM:  # _BARE_FROM_RE saw a name and a release; a word of prose names none
+        name = _BARE_NAME_RE.match(clause)
+        return bool(name) and name.group(1).lower() not in NOT_PROPER | _NOT_RELEASE_NAMES
     if kind == CODE_FROM:  # "code from the cache" is prose; a URL or a module or file path is a source
         return _pathlike(clause)
     if lead == "any":
@@ -430,6 +444,9 @@ def phrase_matches(text: str, mid_sentence: bool) -> list[tuple[int, int, str, s
     ``mid_sentence``: the line continues a sentence from the line above, so a lower-case phrase
     at its start is judged as strictly as one after a generic lead-in.
     """
+    bare = None if mid_sentence else _BARE_FROM_RE.match(text)
+    if bare:
+        return [(bare.start("barefrom"), bare.end(), BARE_FROM, "none")]
     todo = _TODO_RE.match(text)
     starts = sorted({0, *(m.end() for m in _CLAUSE_START_RE.finditer(text))})
     found: list[tuple[int, int, str, str]] = []
