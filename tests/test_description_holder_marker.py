@@ -6,36 +6,23 @@ name no one; its README credits "(C) 2006 Dan-Haim", its LICENSE's holder, whose
 
 from __future__ import annotations
 
-import csv
 from pathlib import Path
 
-import treegen
+from test_licence_holder_marker import _files as licence_files
 
-from lineage.cli import main
 from lineage.index.project import description_copyrights
 
-NOTICE = "Copyright 2013 Rowan Pike\n\nLicensed under the Apache License, Version 2.0.\n"
-HEADER = "# Copyright 2013 Rowan Pike\n\n"
+_TARGET_LICENCE = "MIT License\n\nCopyright (c) 2016 Ada Quill\n"
 
 
 def _files(tmp_path: Path, readme: str) -> dict[str, dict[str, str]]:
-    body = treegen.distinctive_functions(2)
-    upstream = {"upcore.py": body, "NOTICE": NOTICE, "README.md": readme,
-                "pyproject.toml": '[project]\nname = "upcore"\nauthors = [{name = "Lee Marsh"}]\n'}
-    target = {"quickretry/wait.py": HEADER + body, "LICENSE": "MIT License\n\nCopyright (c) 2016 Ada Quill\n",
-              "pyproject.toml": '[project]\nname = "quickretry"\n'}
-    out = tmp_path / "out"
-    assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
-                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
-                 "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
-    with open(out / "files.csv", newline="") as fh:
-        return {row["target_path"]: row for row in csv.DictReader(fh)}
+    return licence_files(tmp_path, _TARGET_LICENCE, upstream_header="", readme=readme)
 
 
 def test_a_holder_the_upstreams_description_credits_marks_the_file(tmp_path: Path) -> None:
     files = _files(tmp_path, "# upcore\n\nA fork of an older module.\n\n(C) 2013 Rowan Pike. All rights reserved.\n")
     assert files["quickretry/wait.py"]["marker_kind"] == "copyright"
-    assert files["quickretry/wait.py"]["marker"] == "Copyright 2013 Rowan Pike"
+    assert files["quickretry/wait.py"]["marker"] == "Copyright 2013-2014 Rowan Pike"
 
 
 def test_a_description_naming_no_holder_marks_nothing(tmp_path: Path) -> None:

@@ -18,9 +18,11 @@ HEADER = "# Copyright 2016 Ada Quill\n# Copyright 2013-2014 Rowan Pike\n\n"
 
 
 def _files(tmp_path: Path, target_licence: str, upstream_header: str = "# Copyright 2013 Rowan Pike\n\n",
-           ) -> dict[str, dict[str, str]]:
+           readme: str = "") -> dict[str, dict[str, str]]:
+    """files.csv's rows by path, for a target whose files carry the upstream NOTICE's holder
+    (test_description_holder_marker uses it too, with ``readme`` the upstream's description)."""
     body = treegen.distinctive_functions(2)
-    upstream = {"upcore.py": upstream_header + body, "NOTICE": NOTICE,
+    upstream = {"upcore.py": upstream_header + body, "NOTICE": NOTICE, **({"README.md": readme} if readme else {}),
                 "pyproject.toml": '[project]\nname = "upcore"\nauthors = [{name = "Lee Marsh"}]\n'}
     target = {"quickretry/__init__.py": HEADER + "VALUE = 1\n", "quickretry/wait.py": HEADER + body,
               "quickretry/own.py": "# Copyright 2016 Ada Quill\n\nOTHER = 2\n", "LICENSE": target_licence,
