@@ -117,6 +117,19 @@ _NAMED_RE = re.compile(r"(?:licensed|released|distributed|available) under the (
 # A docstring's reST field (``:license: MIT, see LICENSE for more details.``, Pallets' and
 # discord.py's modules): a notice when its first word is an SPDX id.
 _FIELD_RE = re.compile(r"(?<!\S):licen[cs]e:\s*([a-z0-9][a-z0-9.+-]*[a-z0-9+])")
+# A head sentence putting its own file under a named licence: "This file is under the PSF license
+# as the code comes from the python stdlib" (urllib3 1.10's ssl_match_hostname/_implementation.py,
+# which requests 2.5.3 carries): without it the file read as its release's MIT.
+_THIS_UNDER_RE = re.compile(r"\bthis (?:file|module|code) is (?:licensed |released |distributed )?under the "
+                            r"(?:terms of the )?(?P<name>[a-z0-9][a-z0-9.+ -]{0,38}?) licen[cs]e\b")
+# The PSF's name for its licence, read as the PyPI classifier "Python Software Foundation License"
+# is (licences.declared): PSF-2.0, the agreement every Python since 2.1.1 carries.
+_PSF_NAMES = frozenset({"psf", "python software foundation"})
+
+
+def _name_ids(name: str) -> tuple[str, ...]:
+    """SPDX ids of the one licence the words ``name`` (before "license") name, or none."""
+    return ("PSF-2.0",) if name.strip() in _PSF_NAMES else licence_ids(named_licence(name))
 _ISC_GRANT_RE = re.compile(r"permission to use, copy, modify, (?:and/or|and) distribute this software for any purpose "
                            r"with or without fee is hereby granted")
 _ISC_CONDITION = "provided that the above copyright notice and this permission notice appear in all copies"
@@ -199,8 +212,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
         found.add("MIT")
     if _ADOBE_GLYPH_GRANT in folded and _ADOBE_GLYPH_CONDITION in folded:
         found.add("Adobe-Glyph")
-    for m in _NAMED_RE.finditer(folded):
-        found.update(licence_ids(named_licence(m.group("name"))))
+    for m in (*_NAMED_RE.finditer(folded), *_THIS_UNDER_RE.finditer(folded)):
+        found.update(_name_ids(m.group("name")))
     for m in _FIELD_RE.finditer(folded):
         found.update(licence_ids(m.group(1)))
     if _ISC_GRANT_RE.search(folded) and _ISC_CONDITION in folded:
