@@ -130,6 +130,8 @@ _PSF_NAMES = frozenset({"psf", "python software foundation"})
 def _name_ids(name: str) -> tuple[str, ...]:
     """SPDX ids of the one licence the words ``name`` (before "license") name, or none."""
     return ("PSF-2.0",) if name.strip() in _PSF_NAMES else licence_ids(named_licence(name))
+
+
 _ISC_GRANT_RE = re.compile(r"permission to use, copy, modify, (?:and/or|and) distribute this software for any purpose "
                            r"with or without fee is hereby granted")
 _ISC_CONDITION = "provided that the above copyright notice and this permission notice appear in all copies"
