@@ -172,6 +172,9 @@ Other markers
   (elasticsearch's "Licensed to Elasticsearch B.V. under one or more contributor"), HOLDER with
   a proper noun: ASF policy puts that line where a copyright line would be, so it names the
   holder as one does (:func:`lineage.markers.attribution.notice_holder` reads the holder).
+* ``copied_from`` also from a bundling record written as code, a module-level
+  ``_BUNDLED_METADATA = {"pypi_name": "six", "version": "1.16.0"}`` line (ansible-core's bundled
+  six and distro): ``project`` the name, ``ref`` the version (:mod:`lineage.markers.bundled`).
 * ``vendored``: not read from the file but from the tree's vendoring records (a ``vendor.txt``
   line, a vendored copy's ``*.dist-info``; :mod:`lineage.index.vendoring`), one per file a record
   covers: line 0 (the record speaks for the whole file), ``project`` the distribution name as
@@ -216,6 +219,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from lineage.markers.attribution import ATTRIBUTION_KINDS, is_attribution, notice_holder
+from lineage.markers.bundled import bundled_markers
 from lineage.markers.detect import detect
 from lineage.markers.naming import file_marker, marker_names_upstream, mentions
 from lineage.markers.prefilter import HINTS, hint_windows, may_hold_marker
@@ -269,7 +273,14 @@ def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
             for pos, marker in detect(seg, selected, consumed):
                 found.append((seg.line, seg.col, pos, marker))
     found.sort(key=lambda item: item[:3])
-    return [item[3] for item in found]
+    return _with_bundled([item[3] for item in found], lines, kinds)
+
+
+def _with_bundled(found: list[Marker], lines: Sequence[str], kinds: Sequence[str] | None) -> list[Marker]:
+    """``found`` (comment and docstring markers, in order) with the file's bundling records, a
+    code line's (:mod:`lineage.markers.bundled`), in line order; one a window already read is kept once."""
+    bundled = [m for m in bundled_markers(lines, kinds) if m not in found]
+    return sorted(found + bundled, key=lambda m: m.line) if bundled else found
 
 
 def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker]:
@@ -281,4 +292,4 @@ def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker
     found: list[Marker] = []
     for lo, hi in windows:
         found.extend(replace(m, line=m.line + lo) for m in find_markers(lines[lo:hi], names[lo:hi]))
-    return found
+    return _with_bundled(found, lines, names)
