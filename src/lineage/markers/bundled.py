@@ -27,7 +27,9 @@ def bundled_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) ->
     """The bundling records among a file's physical ``lines`` (``kinds`` per line, as for
     :func:`lineage.markers.find_markers`: only a ``code`` line counts when given), one
     ``copied_from`` marker each, in line order."""
-    out = []
+    out: list[Marker] = []
+    if not any(BUNDLED_NAME in line for line in lines if line[:1] == "_"):  # most files: one pass, no record
+        return out
     for row, line in enumerate(lines):
         if not line.startswith(BUNDLED_NAME) or (kinds is not None and row < len(kinds) and kinds[row] != "code"):
             continue
