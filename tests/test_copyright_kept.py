@@ -4,7 +4,7 @@ and holders kept partly by the file and partly by its licence files (libcst 1.5.
 
 from __future__ import annotations
 
-from lineage.licences.declared import LicenceFile
+from lineage.licences.licence_file import LicenceFile
 from lineage.licences.notices import keeps_holders, named_holder
 from lineage.results.obligations import _copyright_kept_in
 

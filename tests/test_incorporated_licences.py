@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from lineage.licences.declared import read_licence_file, without_incorporated_licences
+from lineage.licences.licence_file import read_licence_file, without_incorporated_licences
 
 _OWN = ("License for Quillwort\n=====================\n\n"
         "Copyright (c) 2031-2033 by the Quillwort team (see AUTHORS file).\nAll rights reserved.\n\n"

@@ -123,7 +123,7 @@ def test_a_licence_documents_own_copyright_is_no_holder() -> None:
     # the GNU licences' texts open with their publisher's copyright of the licence document
     # (yolov5 7.0.0's GPL-3.0 LICENSE made the FSF the holder of its code); a holder's line above
     # the licence's title stays, and so does one a licence text's sentence does not follow
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
 
     data = (b"Copyright (c) 2031 Sedge Works\n\n                    QUILLWORT PUBLIC LICENSE\n"
             b"                       Version 3, 29 June 2031\n\n"
@@ -648,7 +648,7 @@ def test_check_fails_on_conflict_and_share(run_compare, tmp_path: Path) -> None:
 def test_licence_file_facts_are_read_once_per_content_and_keep_their_path_role() -> None:
     """history reads the same licence files at every commit: their text is judged once, while
     the role still follows each path (a NOTICE keeps its lines, a LICENSE does not)."""
-    from lineage.licences.declared import _licence_text_facts, read_licence_file
+    from lineage.licences.licence_file import _licence_text_facts, read_licence_file
 
     data = b"Copyright 2031 Quillwort Foundry Ltd\n\nLicensed under the Apache License, Version 2.0\n"
     before = _licence_text_facts.cache_info().hits
@@ -762,7 +762,7 @@ def test_a_licence_files_copyright_statement_wrapped_over_lines_is_read_whole() 
     # ('i.e., "Copyright (c) 2001, ... 2010,' / '2011, 2012 Python Software Foundation; All Rights
     # Reserved" are retained ...'): ATTRIBUTION.md credited "Copyright (c) 2001, ..., 2010,", a
     # line that names no holder, and cut "Stichting Mathematisch Centrum Amsterdam," off its country.
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
     from lineage.licences.notices import holder
 
     data = (b'keep the notice, i.e., "Copyright (c) 2031, 2032, 2033,\n'
@@ -816,7 +816,7 @@ def test_a_dep5_copyright_fields_continuation_lines_are_statements_of_their_own(
     # Debian's machine-readable copyright format (scikit-image 0.24's LICENSE.txt) writes a field's
     # further holders on indented lines without the word "Copyright": only the field's first line
     # was read, so the third holder of a stanza did not keep an upstream file's copyright.
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
     from lineage.licences.notices import keeps_holders
 
     data = (b"Files: *\nCopyright: 2031-2035 the Quillwort team\nLicense: BSD-3-Clause\n\n"
@@ -852,7 +852,7 @@ def test_a_dep5_copyright_fields_continuation_lines_are_statements_of_their_own(
     ("COPYRIGHT NOTICE, DISCLAIMER, and LICENSE", False),
 ])
 def test_a_licence_files_yearless_copyright_line_is_read_as_a_title(line: str, holder_line: bool) -> None:
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
 
     data = f"{line}\n\nPermission is hereby granted, free of charge, to any person\n".encode()
     assert read_licence_file("LICENSE", data).copyrights == ((line,) if holder_line else ())
@@ -971,7 +971,7 @@ def test_a_licence_file_for_included_code_is_not_every_files_holders(run_compare
     ("Quillwort includes code from Sedge, under the MIT license.\n", False),
 ])
 def test_a_licence_file_is_for_included_code_when_it_opens_saying_so(text: str, included: bool) -> None:
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
 
     assert read_licence_file("LICENSE.other", text.encode()).included_code is included
 
@@ -1091,7 +1091,7 @@ def test_licences_appended_after_a_titled_licence_are_other_softwares(tmp_path: 
     ("Copyright (c) 2020 Sedge and Moss Ltd\n", ["Copyright (c) 2020 Sedge and Moss Ltd"]),
 ])
 def test_a_licence_files_copyright_statement_keeps_only_its_holder(text: str, expected: list[str]) -> None:
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
 
     assert list(read_licence_file("LICENSE", text.encode()).copyrights) == expected
 
@@ -1138,7 +1138,7 @@ def test_the_licence_text_settles_which_bsd_a_metadata_name_meant(tmp_path: Path
 def test_a_markdown_licence_files_link_reads_as_its_label() -> None:
     # starlette 0.41.2's LICENSE.md: "Copyright © 2018, [Encode OSS Ltd](https://www.encode.io/)."
     # went into obligations.csv, ATTRIBUTION.md and the holder key with the link's source.
-    from lineage.licences.declared import read_licence_file
+    from lineage.licences.licence_file import read_licence_file
     from lineage.licences.notices import holder
 
     data = ("Copyright © 2031, [Quillwort Works Ltd](https://quillwort.example/).\nAll rights reserved.\n\n"

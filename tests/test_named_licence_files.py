@@ -11,7 +11,7 @@ import pandas as pd
 import treegen
 
 from lineage.cli import main
-from lineage.licences.declared import _is_licence_file, read_licence_file
+from lineage.licences.licence_file import is_licence_file, read_licence_file
 from lineage.markers import find_markers
 from lineage.markers.pointers import licence_pointer, named_licence_file
 
@@ -37,7 +37,7 @@ def test_a_licence_file_named_after_a_project_is_read_for_included_code() -> Non
     for name in ["LICENSE", "LICENSE.txt", "MIT_LICENSE", "apache-license.txt", "the_license", "2.0-LICENSE",
                  "HAVEN_MIT"]:
         assert named_licence_file(name) == "", name
-    assert _is_licence_file("tgt/arr/NUMLIB_LICENSE.txt") and not _is_licence_file("tgt/arr/numlib_licence.py")
+    assert is_licence_file("tgt/arr/NUMLIB_LICENSE.txt") and not is_licence_file("tgt/arr/numlib_licence.py")
     found = read_licence_file("tgt/arr/NUMLIB_LICENSE.txt", _NOTICE.encode())
     assert found.included_code and found.folder == "tgt/arr"
     assert found.copyrights == ("Copyright (c) 2005-2015, Numlib Developers.",)
@@ -64,7 +64,8 @@ def test_the_named_licence_file_keeps_the_upstreams_copyright(tmp_path: Path) ->
 
 
 def test_an_included_code_licence_file_adds_holders_but_is_not_the_folders_licence() -> None:
-    from lineage.licences.declared import LicenceFile, SourceLicence
+    from lineage.licences.declared import SourceLicence
+    from lineage.licences.licence_file import LicenceFile
     own = LicenceFile(path="LICENSE", role="licence", folder="", sha256="", expression="MIT",
                       copyrights=("Copyright (c) 2014, Tgt Inc.",))
     named = replace(read_licence_file("tgt/arr/NUMLIB_LICENSE.txt", _NOTICE.encode()), expression="BSD-3-Clause")

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import treegen
 
-from lineage.licences.declared import read_licence_file, without_included_parts
+from lineage.licences.licence_file import read_licence_file, without_included_parts
 
 _NOTICE = ("Upcore\nCopyright 2012-2022 Upco, Inc. or its affiliates. All Rights Reserved.\n\n----\n\n"
            "Upcore includes vendorized parts of the fetchlib python library for backwards compatibility.\n\n"

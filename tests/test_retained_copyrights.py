@@ -5,7 +5,7 @@ pyperclip's BSD text for ``io/clipboard/__init__.py``)."""
 
 from __future__ import annotations
 
-from lineage.licences.declared import read_licence_file
+from lineage.licences.licence_file import read_licence_file
 from lineage.results.obligations import _copyright_kept_in
 
 _OWN = ("BSD 3-Clause License\n\nCopyright (c) 2008-2011, Quillwort Capital and Sedge Team\n"

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import treegen
 
-from lineage.licences.declared import read_licence_file, read_source_licence
+from lineage.licences.declared import read_source_licence
+from lineage.licences.licence_file import read_licence_file
 from lineage.sources import open_source
 
 _body = treegen.distinctive_functions
@@ -31,9 +32,9 @@ _THIRD_PARTY = "sedge\n-----\n\n" + _BSD3
 ])
 def test_a_licence_files_name_may_say_it_holds_other_softwares_licences(name: str, read: bool,
                                                                           included: bool) -> None:
-    from lineage.licences.declared import _is_licence_file
+    from lineage.licences.licence_file import is_licence_file
 
-    assert _is_licence_file(f"pkg-1.0.dist-info/{name}") is read
+    assert is_licence_file(f"pkg-1.0.dist-info/{name}") is read
     if read:
         assert read_licence_file(f"pkg-1.0.dist-info/{name}", _THIRD_PARTY.encode()).included_code is included
 

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 from packaging.utils import canonicalize_name
 
-from lineage.licences.declared import copyright_lines
+from lineage.licences.licence_file import copyright_lines
 from lineage.markers.description import RENAMED_FROM, ReuseStatement, reuse_statements, statements_naming
 from lineage.sources.base import Source
 from lineage.sources.distinfo import core_metadata

@@ -415,8 +415,8 @@ def licensed_folder_markers(tree: TreeIndex, vendor_folders: frozenset[str],
     declares no licence lineage can read or the licence file states none: then nothing tells the
     two apart. A licence file governing one module (a vendored one-module distribution's) marks
     that module."""
-    from lineage.licences.declared import governs
     from lineage.licences.expressions import licence_ids
+    from lineage.licences.licence_file import governs
 
     licence = tree.licence
     if licence is None or not licence.declared:

@@ -10,6 +10,7 @@ package reads no index.
 """
 
 from lineage.licences.compat import Verdict, compatible
-from lineage.licences.declared import LicenceFile, SourceLicence, read_source_licence
+from lineage.licences.declared import SourceLicence, read_source_licence
+from lineage.licences.licence_file import LicenceFile
 
 __all__ = ["LicenceFile", "SourceLicence", "Verdict", "compatible", "read_source_licence"]

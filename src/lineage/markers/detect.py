@@ -419,7 +419,7 @@ def _holder_lines(seg: Segment, selected: list[list[Segment]], consumed: set[tup
     unless one of them names someone. ply's "Copyright (C) 2001-2018" / "David M. Beazley (Dabeaz
     LLC)" credited nobody in an attribution, and no holder could be kept or compared. Comments
     only: plain text (a licence file, read as a docstring) is wrapped prose, whose statements
-    :func:`lineage.licences.declared.copyright_lines` reads whole."""
+    :func:`lineage.licences.licence_file.copyright_lines` reads whole."""
     if not seg.whole_line or seg.source != "comment":
         return []
     held: list[str] = []

@@ -94,8 +94,9 @@ from packaging.utils import canonicalize_name
 
 from lineage.index.project import one_project
 from lineage.licences.compat import compatible
-from lineage.licences.declared import LicenceFile, SourceLicence
+from lineage.licences.declared import SourceLicence
 from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
+from lineage.licences.licence_file import LicenceFile
 from lineage.licences.notices import (
     distinct_copyrights,
     fold,
