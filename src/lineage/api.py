@@ -330,8 +330,9 @@ def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     own = {holder(c).lower() for lf in target.licence.files if not lf.folder
            for c in lf.copyrights} if target.licence else set()
     named_in_files = main_holders(upstream.files) | {holder_key(holder(c)) for c in upstream.project.copyrights}
-    return {holder(c).lower() for lf in upstream.licence.files if not lf.folder and not lf.included_code
-            for c in lf.copyrights if holder_key(holder(c)) in named_in_files} - own - {""}
+    named = {holder(c) for lf in upstream.licence.files if not lf.folder and not lf.included_code
+             for c in lf.copyrights}
+    return {name.lower() for name in named if holder_key(name) in named_in_files} - own - {""}
 
 
 def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex]) -> list[str]:

@@ -290,17 +290,18 @@ def read_project(source: Source) -> ProjectInfo:
     for path in meta + [p for p in ("PKG-INFO",) if p in paths]:
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
-            return replace(_from_metadata(raw),
-                           reuse=reuse_statements(path, raw.decode("utf-8", "replace"), metadata=True) + in_licences,
-                           copyrights=description_copyrights(raw.decode("utf-8", "replace"), metadata=True))
+            text = raw.decode("utf-8", "replace")
+            return replace(_from_metadata(raw), reuse=reuse_statements(path, text, metadata=True) + in_licences,
+                           copyrights=description_copyrights(text, metadata=True))
     # a checkout: pyproject.toml's [project], else setup.cfg's [metadata], else setup.py's call
     reuse: tuple[ReuseStatement, ...] = ()
     copyrights: tuple[str, ...] = ()
     for path in sorted(p for p in paths if _README_RE.fullmatch(p)):
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
-            reuse += reuse_statements(path, raw.decode("utf-8", "replace"))
-            copyrights += description_copyrights(raw.decode("utf-8", "replace"))
+            text = raw.decode("utf-8", "replace")
+            reuse += reuse_statements(path, text)
+            copyrights += description_copyrights(text)
     reuse += in_licences
     copyrights = tuple(dict.fromkeys(copyrights))
     for path, read in (("pyproject.toml", _from_pyproject), ("setup.cfg", _from_setup_cfg),

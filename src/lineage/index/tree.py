@@ -378,7 +378,8 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
     ``blobs`` receives the files read (path -> bytes; a :class:`ReadFiles` their digests too), for
     :func:`index_tree`'s ``read``: then the tree indexed is the very bytes this identity was
     computed from."""
-    py_paths = [p for p in source.paths() if is_python_path(p)]
+    paths = source.paths()
+    py_paths = [p for p in paths if is_python_path(p)]
     archive = _archive_digest(source) if cache is not None else None
     recorded = cache.archive_digests(archive) if cache is not None and archive is not None else {}
     digests = [(path, source.known_digest(path) or recorded.get(path) or "") for path in py_paths]
@@ -399,8 +400,7 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
     if isinstance(blobs, ReadFiles):
         blobs.declared = (licence, project, vendoring)
     return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
-            "other_files": len(source.paths()) - len(py_paths),
-            "other_code": other_code_counts(source.paths()),
+            "other_files": len(paths) - len(py_paths), "other_code": other_code_counts(paths),
             "licence": asdict(licence), "project": asdict(project),
             "vendoring": [r.to_dict() for r in vendoring]}
 

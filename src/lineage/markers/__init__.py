@@ -256,13 +256,19 @@ RULES_FINGERPRINT = _rules_fingerprint()
 
 
 def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[Marker]:
-    """Provenance markers in comments and docstrings of a file's physical ``lines``.
+    """Provenance markers in comments and docstrings of a file's physical ``lines``, and its
+    bundling records written as code (:mod:`lineage.markers.bundled`).
 
     ``kinds`` optionally classifies each line as ``"code"``, ``"comment"``, ``"docstring"`` or
     ``"blank"``; without it a simple quote-aware scan decides. Markers are sorted by line (then
     by position on the line) and the result is deterministic.
     """
     lines = [str(x) for x in lines]
+    return _with_bundled(_comment_markers(lines, kinds), lines, kinds)
+
+
+def _comment_markers(lines: list[str], kinds: Sequence[str] | None) -> list[Marker]:
+    """The markers of :func:`find_markers` that comments and docstrings hold."""
     selected = select(lines, kinds, scan(lines))
     consumed: set[tuple[int, int]] = set()
     found: list[tuple[int, int, int, Marker]] = []
@@ -273,13 +279,13 @@ def find_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
             for pos, marker in detect(seg, selected, consumed):
                 found.append((seg.line, seg.col, pos, marker))
     found.sort(key=lambda item: item[:3])
-    return _with_bundled([item[3] for item in found], lines, kinds)
+    return [item[3] for item in found]
 
 
 def _with_bundled(found: list[Marker], lines: Sequence[str], kinds: Sequence[str] | None) -> list[Marker]:
     """``found`` (comment and docstring markers, in order) with the file's bundling records, a
-    code line's (:mod:`lineage.markers.bundled`), in line order; one a window already read is kept once."""
-    bundled = [m for m in bundled_markers(lines, kinds) if m not in found]
+    code line's (:mod:`lineage.markers.bundled`), in line order (a comment marker first on a line)."""
+    bundled = bundled_markers(lines, kinds)
     return sorted(found + bundled, key=lambda m: m.line) if bundled else found
 
 
@@ -290,6 +296,7 @@ def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker
     if windows is None:
         return find_markers(lines, names)
     found: list[Marker] = []
-    for lo, hi in windows:
-        found.extend(replace(m, line=m.line + lo) for m in find_markers(lines[lo:hi], names[lo:hi]))
+    for lo, hi in windows:  # the comments around hints; the bundling records once, over the whole file
+        found.extend(replace(m, line=m.line + lo)
+                     for m in _comment_markers([str(x) for x in lines[lo:hi]], names[lo:hi]))
     return _with_bundled(found, lines, names)

@@ -232,18 +232,23 @@ def _breakable(path: str) -> str:
     return esc(path).replace("/", "/<wbr>")
 
 
+def _statement_items(statements: list[dict[str, object]]) -> str:
+    """Statements of reuse (:attr:`Comparison.declared_reuse` and its from-target twin) as list
+    items: the upstream, the file and line, the sentence."""
+    return "".join(f"<li>{esc(str(s['upstream']))}, <code>{esc(str(s['path']))}</code> line {s['line']}: "
+                   f"\u201c{esc(str(s['text']))}\u201d</li>" for s in statements)
+
+
 def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
     title = (f"lineage: {comparison.target.info.label} against {', '.join(comparison.upstream_names)}")
     headline = "".join(f"<li>{esc(h)}.</li>" for h in comparison.headline())
     # what the target's own description says it took (summary.md's "Reuse the target's description states")
-    declared = "".join(f"<li>{esc(str(s['upstream']))}, <code>{esc(str(s['path']))}</code> line {s['line']}: "
-                       f"\u201c{esc(str(s['text']))}\u201d</li>" for s in comparison.declared_reuse)
+    declared = _statement_items(comparison.declared_reuse)
     if declared:
         declared = f"<p class=note>The target's package description says:</p><ul class=declared>{declared}</ul>"
     # what an upstream's description says it took from the target (summary.md's "Reuse an upstream's
     # description states from the target"): the code may have gone the other way
-    back = "".join(f"<li>{esc(str(s['upstream']))}, <code>{esc(str(s['path']))}</code> line {s['line']}: "
-                   f"\u201c{esc(str(s['text']))}\u201d</li>" for s in comparison.declared_reuse_from_target)
+    back = _statement_items(comparison.declared_reuse_from_target)
     if back:
         declared += (f"<p class=note>An upstream's package description says it took code from the target:</p>"
                      f"<ul class=declared>{back}</ul>")

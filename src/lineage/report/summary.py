@@ -393,6 +393,13 @@ def _vendored_elsewhere_sentence(target: TreeIndex, paths: list[str]) -> list[st
             "with it; that release as a further `--upstream` shows which of them it holds.", ""]
 
 
+def _statement_items(statements: list[dict[str, object]]) -> list[str]:
+    """Statements of reuse (summary.json ``declared_reuse`` and ``declared_reuse_from_target``)
+    as list items: the upstream, the file and line, the sentence."""
+    return [f"- {md_text(str(s['upstream']))}, {md_code(str(s['path']))} line {s['line']}: "
+            f"\u201c{md_text(str(s['text']))}\u201d" for s in statements]
+
+
 def _from_target_markdown(statements: list[dict[str, object]]) -> list[str]:
     """An upstream's own statements of reuse from the target: a section only when there is one."""
     if not statements:
@@ -402,9 +409,7 @@ def _from_target_markdown(statements: list[dict[str, object]]) -> list[str]:
            "target and name it: lines shared with that upstream may have gone from the target to it, "
            "not the other way; they mark no file and change no figure (summary.json "
            "`declared_reuse_from_target`).", ""]
-    out += [f"- {md_text(str(s['upstream']))}, {md_code(str(s['path']))} line {s['line']}: "
-            f"\u201c{md_text(str(s['text']))}\u201d" for s in statements]
-    return [*out, ""]
+    return [*out, *_statement_items(statements), ""]
 
 
 def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:
@@ -425,9 +430,7 @@ def _declared_reuse_markdown(statements: list[dict[str, object]]) -> list[str]:
            + (f"; {renamed:,} of them {'names' if renamed == 1 else 'name'} the upstream as the target's own earlier "
               "name (`kind` `renamed_from`: a release of that distribution name is taken for a release of the target's "
               "own project)." if renamed else "."), ""]
-    out += [f"- {md_text(str(s['upstream']))}, {md_code(str(s['path']))} line {s['line']}: "
-            f"\u201c{md_text(str(s['text']))}\u201d" for s in statements]
-    return [*out, ""]
+    return [*out, *_statement_items(statements), ""]
 
 
 def _vendored_markdown(records: list[dict[str, object]]) -> list[str]:
