@@ -36,6 +36,10 @@ def test_page_names_are_stable_readable_and_safe() -> None:
     assert re.fullmatch(r"[A-Za-z0-9._-]+\.html", evil)
     assert len(page_name("a/" * 200 + "x.py")) < 120
     assert page_name("\udcff.py") != page_name("\udcfe.py")  # undecodable bytes (surrogateescape)
+    # a long path keeps whole trailing names, never a cut inside one ("ang_kernels_...")
+    long = "sglang/srt/layers/quantization/compressed_tensors/schemes/compressed_tensors_w4a8_fp8_moe.py"
+    assert page_name(long).startswith("quantization_compressed_tensors_schemes_compressed_tensors_w4a8_fp8_moe.py-")
+    assert page_name("x" * 200 + ".py").startswith("x" * 77 + ".py-")  # one long name: its tail
 
 
 def test_pages_only_for_copied_or_marked_files(report: tuple[Comparison, Path]) -> None:

@@ -43,6 +43,7 @@ ASSETS = ("lineage.css", "lineage.js")
 CONTEXT = 3  # lines not copied kept visible next to copied ones
 MIN_FOLD = 6  # a run of lines not copied is folded only when it hides at least this many
 MAX_GAP_SHOWN = 12  # upstream lines skipped inside a region: shown up to this many, else summarised
+_PAGE_STEM_CHARS = 80  # of a page's file name before its hash: short enough for any file system
 
 _CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
         "base-uri 'none'; form-action 'none'")
@@ -56,11 +57,19 @@ def esc(text: object) -> str:
 def page_name(target_path: str) -> str:
     """A file name for a target path's page: readable, and the same in every run.
 
-    The path's characters outside ``[A-Za-z0-9._-]`` become ``_`` (at most the last 80 kept), then
-    12 hex digits of the path's SHA-256 keep distinct paths apart (also on case-folding disks).
+    The path's characters outside ``[A-Za-z0-9._-]`` become ``_``, and of a long path only its
+    last whole folders and file name that fit in 80 characters are kept (a cut inside a name,
+    ``ang_kernels_...`` for ``sglang/kernels/...``, reads as a typo); then 12 hex digits of the
+    path's SHA-256 keep distinct paths apart (also on case-folding disks).
     """
     raw = target_path.encode("utf-8", "surrogateescape")
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", target_path)[-80:].strip("._") or "file"
+    parts = [re.sub(r"[^A-Za-z0-9._-]+", "_", part) for part in target_path.split("/") if part]
+    kept = parts[-1:] if parts else []
+    for part in reversed(parts[:-1]):
+        if len(part) + 1 + sum(len(k) + 1 for k in kept) - 1 > _PAGE_STEM_CHARS:
+            break
+        kept.insert(0, part)
+    stem = "_".join(kept)[-_PAGE_STEM_CHARS:].strip("._") or "file"
     return f"{stem}-{hashlib.sha256(raw).hexdigest()[:12]}.html"
 
 
