@@ -861,8 +861,15 @@ class _Cells(HTMLParser):
 
 
 def page_file(target_path: str) -> str:
-    """The README's page name: the path with other characters as ``_``, then 12 hex of its SHA-256."""
-    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", target_path)[-80:].strip("._") or "file"
+    """The README's page name: the path with other characters as ``_``, of a long path its last
+    whole names within 80 characters, then 12 hex of its SHA-256."""
+    names = [re.sub(r"[^A-Za-z0-9._-]+", "_", n) for n in target_path.split("/") if n]
+    stem = names[-1] if names else ""
+    for name in reversed(names[:-1]):
+        if len(name) + 1 + len(stem) > 80:
+            break
+        stem = f"{name}_{stem}"
+    stem = stem[-80:].strip("._") or "file"
     return f"{stem}-{hashlib.sha256(target_path.encode('utf-8', 'surrogateescape')).hexdigest()[:12]}.html"
 
 
