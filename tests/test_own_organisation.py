@@ -67,3 +67,18 @@ def test_when_both_name_the_holder_the_targets_authors_tell(run_compare, author:
     target["pyproject.toml"] += f'authors = [{{name = "{author}"}}]\n'
     row = run_compare(target, [("rill", upstream)]).obligations.set_index("target_path").loc["pkg/mod.py"]
     assert (row["modified"], row["modification_notice"]) == ("yes", owed)
+
+
+def test_a_slash_after_the_years_still_names_the_organisation(run_compare) -> None:
+    # llmcompressor 0.1.0 (authors "Neuralmagic, Inc.") from sparseml 1.8.0, both "Copyright (c)
+    # 2021 - present / Neuralmagic, Inc.": the holder was read as "/ Neuralmagic, Inc", of no
+    # organisation, and 113 pairs asked Neural Magic for a statement of change to itself
+    line = "# Copyright (c) 2021 - present / Quillworks, Inc. All Rights Reserved."
+    upstream = _tree("rill", (), f"{line}\n{_APACHE}\n{_body(1)}")
+    upstream.update({f"pkg/own_{k}.py": f"{line}\n{_APACHE}\nVALUE_{k} = {k}\n" for k in range(3)})
+    edited = f"{line}\n{_APACHE}\n" + _body(1).replace("return", "return  ", 1) + "\nextra = 17\n"
+    target = _tree("brook", (), edited)
+    for tree in (upstream, target):  # both released by the organisation, as the two wheels are
+        tree["pyproject.toml"] += 'authors = [{name = "Quillworks, Inc."}]\n'
+    row = run_compare(target, [("rill", upstream)]).obligations.set_index("target_path").loc["pkg/mod.py"]
+    assert (row["modified"], row["modification_notice"]) == ("yes", "not required")

@@ -20,8 +20,10 @@ _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # The words before a copyright line's holder; an open year range ("2016-present Sanic Community",
 # "Copyright 2022-present, the HuggingFace Inc. team.") is years too, not the holder's name:
 # huggingface-hub 0.26.2's 33 such files had the holder "present, the HuggingFace Inc. team", of
-# no organisation.
-_HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-–,:]|(?:19|20)\d\d"
+# no organisation. A slash after the years is a separator too: Neural Magic's "Copyright (c)
+# 2021 - present / Neuralmagic, Inc." named the holder "/ Neuralmagic, Inc", of no organisation,
+# so llmcompressor 0.1.0 (its authors "Neuralmagic, Inc.") was not sparseml's own organisation.
+_HOLDER_RE = re.compile(r"^(?:spdx-filecopyrighttext:\s*)?(?:copyright\b|\(c\)|©|\s|[-–,:/]|(?:19|20)\d\d"
                         r"(?:\s*[-–]\s*present\b)?)*", re.IGNORECASE)
 
 
