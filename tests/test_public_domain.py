@@ -259,3 +259,27 @@ def test_an_unknown_licence_still_asks_for_the_copyright_lines(run_compare) -> N
                       [("up", upstream)]).obligations.iloc[0]
     assert (row["upstream_licence"], row["keeps_copyright"], row["missing"]) == ("", "no", "copyright")
     assert (row["keeps_licence_notice"], row["modification_notice"], row["conflict"]) == ("n/a", "n/a", "unknown")
+
+
+@pytest.mark.parametrize(("classifier", "licence"), [
+    ("License :: OSI Approved :: The Unlicense (Unlicense)", "Unlicense"),
+    ("License :: CC0 1.0 Universal (CC0 1.0) Public Domain Dedication", "CC0-1.0"),
+    ("License :: OSI Approved :: MIT No Attribution License (MIT-0)", "MIT-0"),
+])
+def test_a_licence_that_sets_no_condition_asks_nothing(run_compare, classifier: str, licence: str) -> None:
+    # yt-dlp 2022.2.4 from youtube-dl 2021.12.17 (the Unlicense): 843 pairs said a licence notice
+    # was missing, which the Unlicense never asks for
+    upstream = {"PKG-INFO": _pkg_info(classifier), "quill/silent.py": _body(1)}
+    target = {"tgt/silent.py": _body(1).replace("return", "return  ", 1), TARGET_MIT[0]: TARGET_MIT[1]}
+    comparison = run_compare(target, [("up", upstream)])
+    row = comparison.obligations.set_index("target_path").loc["tgt/silent.py"]
+    assert row["upstream_licence"] == licence
+    assert (row["keeps_copyright"], row["keeps_licence_notice"], row["modification_notice"]) == \
+        ("n/a", "n/a", "not required")
+    assert (row["conflict"], row["missing"]) == ("no", "")
+    summary = "\n".join(obligations_markdown(comparison))
+    assert f"declared `{licence}` (asks nothing: no copyright line or licence notice to keep)" in summary
+    assert "- upstream file under a licence that asks nothing" in summary and "public domain: 1" not in summary
+    assert "(none named; its licence asks for none)" in attribution_markdown(comparison)
+    assert compatible(licence, "GPL-2.0-only").status == "ok"
+    assert compatible("MIT", "WTFPL").status == "ok"  # as a target's licence: permissive

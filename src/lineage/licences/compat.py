@@ -4,12 +4,12 @@ This is a review aid, not legal advice: it flags what a reviewer must look at.
 
 Categories (:data:`CATEGORY`):
 
-* *permissive* (MIT, BSD, ISC, Apache-2.0, PSF-2.0, Zlib, BSL-1.0, Unlicense, CC0-1.0, 0BSD, MIT-0,
-  APAFML, Adobe-Glyph, ZPL-2.0, ZPL-2.1: the Zope licence's 2.x versions are BSD-like, OSI-approved
-  and GPL-compatible by the FSF's list; ZPL 1.x, with its advertising clause, is not in the table):
-  may go into anything, keeping its notices. One exception, stated by the FSF and the ASF:
-  Apache-2.0 into ``GPL-2.0-only`` is a conflict (its patent and indemnity terms are "further
-  restrictions" under GPLv2); ``GPL-2.0-or-later`` is fine (take GPLv3).
+* *permissive* (MIT, BSD, ISC, Apache-2.0, PSF-2.0, Zlib, BSL-1.0, APAFML, Adobe-Glyph, ZPL-2.0,
+  ZPL-2.1: the Zope licence's 2.x versions are BSD-like, OSI-approved and GPL-compatible by the
+  FSF's list; ZPL 1.x, with its advertising clause, is not in the table): may go into anything,
+  keeping its notices. One exception, stated by the FSF and the ASF: Apache-2.0 into
+  ``GPL-2.0-only`` is a conflict (its patent and indemnity terms are "further restrictions" under
+  GPLv2); ``GPL-2.0-or-later`` is fine (take GPLv3).
 * *weak copyleft* (MPL-2.0, LGPL): fine into weak or strong copyleft; into a permissive target
   flagged (the copied files stay under the upstream's licence, with source-availability terms the
   target's licence does not carry).
@@ -20,7 +20,9 @@ Categories (:data:`CATEGORY`):
 *public domain* (:data:`lineage.licences.expressions.PUBLIC_DOMAIN`): code nobody holds rights
   in goes into any project, whatever its licence (also one not in the table, or unknown); as a
   target's licence it is permissive (code under a licence copied into it keeps that licence's
-  terms).
+  terms). So does code under a licence that sets no condition on copies
+  (:data:`lineage.licences.expressions.ASKS_NOTHING`: the Unlicense, CC0-1.0, 0BSD, MIT-0, WTFPL),
+  which as a target's licence is permissive too.
 
 Expressions: an upstream ``A OR B`` is fine when either choice is; ``A AND B`` when both are. The
 target's licence counts with every id it names (copied code must fit all licences the target is
@@ -35,14 +37,14 @@ from dataclasses import dataclass
 
 from license_expression import AND, OR, LicenseSymbol, LicenseWithExceptionSymbol
 
-from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, licence_ids, parse, public_domain_alone
+from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, asks_nothing_alone, licence_ids, parse
 
 PERMISSIVE, WEAK, STRONG = "permissive", "weak-copyleft", "strong-copyleft"
 
 CATEGORY: dict[str, str] = {
     **dict.fromkeys(["MIT", "MIT-0", "BSD-2-Clause", "BSD-3-Clause", "BSD-4-Clause", "0BSD", "ISC", "Apache-2.0",
                      "PSF-2.0", "Python-2.0", "Zlib", "BSL-1.0", "Unlicense", "CC0-1.0", "X11", "HPND",
-                     "APAFML", "Adobe-Glyph", "ZPL-2.0", "ZPL-2.1", PUBLIC_DOMAIN], PERMISSIVE),
+                     "APAFML", "Adobe-Glyph", "ZPL-2.0", "ZPL-2.1", "WTFPL", PUBLIC_DOMAIN], PERMISSIVE),
     **dict.fromkeys(["MPL-2.0", "LGPL-2.0-only", "LGPL-2.0-or-later", "LGPL-2.1-only", "LGPL-2.1-or-later",
                      "LGPL-3.0-only", "LGPL-3.0-or-later", "EPL-2.0"], WEAK),
     **dict.fromkeys(["GPL-2.0-only", "GPL-2.0-or-later", "GPL-3.0-only", "GPL-3.0-or-later", "AGPL-3.0-only",
@@ -111,8 +113,8 @@ def _fits(node: object, target: str) -> Verdict:
 
 def compatible(upstream: str, target: str) -> Verdict:
     """Verdict for copying code under expression ``upstream`` into a project under ``target``."""
-    if not target and public_domain_alone(upstream):
-        return Verdict("ok", "")  # public domain goes into any project (module docstring)
+    if not target and asks_nothing_alone(upstream):
+        return Verdict("ok", "")  # public domain (or a licence asking nothing) goes into any project
     if not upstream or not target:
         side = "upstream" if not upstream else "target"
         return Verdict("unknown", f"the {side} licence is not known")

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 
 from lineage.index.project import one_project, one_project_evidence
-from lineage.licences.expressions import asks_nothing, choices, licence_ids, public_domain_alone, readable
+from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing_alone, choices, licence_ids, readable
 from lineage.licences.notices import distinct_copyrights
 from lineage.match.holders import holder, holder_key, names_own_holder
 from lineage.report.markdown import md_code, md_table, md_text
@@ -40,16 +40,23 @@ def _cell(text: object) -> str:
 
 def _licence_words(expression: str, brief: bool = False) -> str:
     """A licence as summary.md and ATTRIBUTION.md write it: the expression in code, and, when it
-    names public domain, that in words (unless ``brief``, with what it asks: nothing)."""
+    names public domain, that in words (unless ``brief``, with what it asks: nothing; likewise
+    for a licence that asks nothing, :func:`~lineage.licences.expressions.asks_nothing`)."""
     if not expression:
         return md_code("unknown")
     ids = licence_ids(expression)
-    if public_domain_alone(expression):
-        asks = "" if brief else ": no copyright line or licence notice to keep"
+    asks = "" if brief else ": no copyright line or licence notice to keep"
+    if asks_nothing_alone(expression) and set(ids) == {PUBLIC_DOMAIN}:
         return f"{md_code(expression)} (public domain{asks})"
-    if any(map(asks_nothing, ids)):
+    if asks_nothing_alone(expression):
+        return md_code(expression) + (f" (asks nothing{asks})" if asks else "")
+    if PUBLIC_DOMAIN in ids:
         return f"{md_code(expression)} ({md_text(readable(expression))})"
     return md_code(expression)
+
+
+def _public_domain_alone(expression: str) -> bool:
+    return asks_nothing_alone(expression) and set(licence_ids(expression)) == {PUBLIC_DOMAIN}
 
 
 def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
@@ -132,10 +139,14 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     conflicts = table[table["conflict"] == "yes"]
     unknown = int((table["conflict"] == "unknown").sum())
     out.append(f"- licence conflicts: {len(conflicts):,} pairs; compatibility unknown: {unknown:,}")
-    public = int(table["upstream_licence"].map(public_domain_alone).sum())
+    public = int(table["upstream_licence"].map(_public_domain_alone).sum())
     if public:  # said only when there are such pairs: other reports read as before
         out.append(f"- upstream file in the public domain: {public:,} pairs (nothing to keep, compatible with "
                    "any licence)")
+    free = int(table["upstream_licence"].map(asks_nothing_alone).sum()) - public
+    if free:
+        out.append(f"- upstream file under a licence that asks nothing (the Unlicense, CC0-1.0, 0BSD, MIT-0, "
+                   f"WTFPL): {free:,} pairs (nothing to keep, compatible with any licence)")
     out.append("")
     chosen = table["upstream_licence_from"].str.contains(UNDER, regex=False)
     if chosen.any():
@@ -251,8 +262,10 @@ def attribution_markdown(comparison: Comparison) -> str:
         # contributor", not the variant one of its files also holds)
         holders = sorted(distinct_copyrights(lines))
         # public-domain files ask no credit; "none named" of them alone would read as a gap
-        public = all(map(public_domain_alone, rows["upstream_licence"]))
-        nobody = "(none named; public domain asks for none)" if public else "(none named)"
+        public = all(map(_public_domain_alone, rows["upstream_licence"]))
+        free = all(map(asks_nothing_alone, rows["upstream_licence"]))
+        nobody = ("(none named; public domain asks for none)" if public
+                  else "(none named; its licence asks for none)" if free else "(none named)")
         out += ["", "Copyright holders to credit:", ""] + [f"- {md_text(h)}" for h in holders or [nobody]]
         if lic.notice_lines:
             out += ["", f"NOTICE ({', '.join(lic.notice_paths)}), to reproduce:", "", "```"]
