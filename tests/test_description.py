@@ -185,3 +185,19 @@ def test_up_to_two_words_may_stand_before_the_noun(sentence: str) -> None:
 
 def test_three_words_before_the_noun_are_no_statement_of_reuse() -> None:
     assert reuse_statements("README.md", "It keeps a very old and slow fork of Upcore.\n") == ()
+
+
+@pytest.mark.parametrize("sentence", ["An upcore fork with additional features and patches.",
+                                      "Quickget is a [upcore](https://github.com/up-org/upcore) fork based on othcore.",
+                                      "A Upcore port for the browser."])
+def test_the_project_may_be_named_between_the_article_and_the_noun(sentence: str) -> None:
+    # yt-dlp 2022.2.4: "A youtube-dl fork with additional features and patches"
+    found = reuse_statements("README.md", f"# Title\n\n{sentence}\n")
+    assert len(found) == 1 and found[0].kind in ("derived_from", "ported_from")
+    assert [s.line for s in statements_naming(found, {"upcore"})] == [3]
+    assert statements_naming(found, {"othcore"}) == []  # after the noun: "based on", a dependency
+
+
+def test_a_word_before_the_noun_that_names_no_upstream_states_nothing_of_it() -> None:
+    found = reuse_statements("README.md", "We keep a community fork here, and use Upcore.\n")
+    assert statements_naming(found, {"upcore"}) == []

@@ -16,7 +16,9 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
   ``derived_from``, extracted ``taken_from``);
 * "a derivative / fork / port / copy / modified version of", up to two words before the noun ("a
   modern fork of", "a community maintained fork of") (``derived_from``, ``ported_from``,
-  ``copied_from``, ``modified_from``);
+  ``copied_from``, ``modified_from``); and "a NAME fork / port / derivative", the project named
+  by the one word or Markdown link between the article and the noun (yt-dlp 2022.2.4: "A
+  youtube-dl fork with additional features and patches");
 * "port / copy NAME's code": the verb, then the project in the possessive and the code taken
   ("Port redis-py's client implementation to aioredis", aioredis 2.0.1's changelog;
   ``ported_from``, ``copied_from``);
@@ -71,6 +73,10 @@ _PHRASE_RE = re.compile(
     # up to two words before the noun: "a modern fork of SocksiPy" (PySocks 1.7.1), "a community
     # maintained fork of the original PDFMiner" (pdfminer.six)
     r"|an?\s+(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    # the project named before the noun: "A youtube-dl fork with additional features", "yt-dlp is
+    # a [youtube-dl](https://github.com/ytdl-org/youtube-dl) fork based on ..." (yt-dlp 2022.2.4);
+    # the name is the one word or link between the article and the noun
+    r"|an?\s+(?P<named>\[[^\]\n]{1,80}\]\([^)\s]{1,300}\)|[\w.+-]{2,60})\s+(?P<noun_after>fork|port|derivative)"
     # "Port redis-py's client implementation to aioredis" (aioredis 2.0.1's changelog): the verb,
     # then the project in the possessive and the code taken; the phrase ends before the name
     r"|(?P<possessive>port(?:ed|s)?|cop(?:y|ied|ies))\s+(?=(?P<owner>[\w.+-]+)['\u2019]s\s+(?:[\w-]+\s+)?"
@@ -134,6 +140,9 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
             before = bool(m.group("replaced"))
             after = len(" ".join(sentence[: m.start() if before else m.end()].split()))
             until = len(" ".join(sentence[: m.end("owner")].split())) if m.group("owner") else 0
+            if m.group("named"):  # the name between the article and the noun, not after the phrase
+                after = len(" ".join(sentence[: m.start("named")].split())) + 1
+                until = len(" ".join(sentence[: m.end("named")].split()))
             found.append(ReuseStatement(path, line, _kind(m), collapsed[:_MAX_TEXT], min(after, _MAX_TEXT), before,
                                         min(until, _MAX_TEXT)))
     return tuple(sorted(set(found)))
@@ -150,7 +159,7 @@ def _kind(m: re.Match[str]) -> str:
         return _VERB_KINDS[m.group("verb").lower()]
     if m.group("fork") or m.group("replaced"):
         return "derived_from"
-    return _NOUN_KINDS[" ".join(m.group("noun").lower().split())]
+    return _NOUN_KINDS[" ".join((m.group("noun") or m.group("noun_after")).lower().split())]
 
 
 def _paragraphs(lines: list[str], metadata: bool) -> Iterator[tuple[int, list[str]]]:
