@@ -426,6 +426,41 @@ def _for_named_module(found: LicenceFile, present: set[str]) -> LicenceFile:
     return found
 
 
+# A licence file named for what it covers after its name: "LICENSE.pbs", "LICENSE-flashmedia";
+# a text format's suffix is no such name ("LICENSE.txt").
+_SUFFIXED_RE = re.compile(r"^(?:licen[cs]e|copying)[.-](?P<name>[A-Za-z_][\w-]*)$", re.IGNORECASE)
+_TEXT_SUFFIXES = frozenset({"txt", "md", "rst", "markdown", "html", "htm", "text", "in", "adoc"})
+
+
+def _for_suffixed_module(found: LicenceFile, present: set[str]) -> LicenceFile:
+    """``found`` as the own licence of the one module or package of the tree that its name puts
+    after ``LICENSE.`` or ``LICENSE-`` (livestreamer 1.12.2's root ``LICENSE.pbs`` is Andrew
+    Moffat's licence of ``src/livestreamer_cli/packages/pbs.py``, its ``LICENSE.flashmedia`` that
+    of ``src/livestreamer/packages/flashmedia/``: as root licence files their holders were asked of
+    every copied file), below the licence file's folder; else ``found`` unchanged (no such module,
+    or several: the name says nothing certain)."""
+    folder, name = posixpath.split(found.path)
+    m = _SUFFIXED_RE.match(name)
+    if m is None or m.group("name").lower() in _TEXT_SUFFIXES or found.folder.endswith((".dist-info", ".egg-info")):
+        return found
+    wanted = m.group("name").lower().replace("-", "_")
+    base = f"{folder}/" if folder else ""
+    places = set()
+    for path in present:
+        if not path.startswith(base) or not path.endswith(PYTHON_SUFFIXES):
+            continue
+        parts = path[len(base):].split("/")
+        for k, part in enumerate(parts):
+            last = k == len(parts) - 1
+            stem = part.rpartition(".")[0] if last and part.endswith(PYTHON_SUFFIXES) else part
+            if stem.lower() == wanted and (not last or part.endswith(PYTHON_SUFFIXES)):
+                places.add(base + "/".join(parts[:k + 1]))
+                break
+    if len(places) != 1:
+        return found
+    return replace(found, folder=places.pop(), included_code=False)
+
+
 def _without_stray_copies(files: list[LicenceFile]) -> list[LicenceFile]:
     """``files`` less each sub-folder licence file whose text is, byte for byte, that of another
     licence file in a folder below it: a copy of that package's licence put one level too high,
@@ -467,7 +502,7 @@ def read_source_licence(source: Source) -> SourceLicence:
                     # the vendored packages' licence: one entry per folder it governs (none: its own folder)
                     files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]
                 else:
-                    files.append(_for_named_module(found, present))
+                    files.append(_for_suffixed_module(_for_named_module(found, present), present))
     files = _without_stray_copies(files)
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)
