@@ -552,6 +552,13 @@ def _package_parts(path: str) -> list[str]:
     return parts[1:] if parts[0] == "src" else parts
 
 
+def dunder_copyrights(text: str) -> tuple[str, ...]:
+    """The copyright lines (whitespace folded) of the top-level ``__copyright__`` strings of a
+    module's ``text`` that read as copyright lines naming a holder."""
+    found = (" ".join(m.group("text").split()) for m in _DUNDER_COPYRIGHT_RE.finditer(text))
+    return tuple(dict.fromkeys(line for line in found if is_copyright(line) and holders((line,))))
+
+
 def _package_copyrights(source: Source, paths: list[str]) -> tuple[tuple[str, str], ...]:
     """(copyright line, module) of each package's ``__copyright__`` string (module docstring), in
     path order."""
@@ -564,8 +571,5 @@ def _package_copyrights(source: Source, paths: list[str]) -> tuple[tuple[str, st
         data = source.read(path)
         if b"__copyright__" not in data:
             continue
-        for m in _DUNDER_COPYRIGHT_RE.finditer(licence_text(data)):
-            line = " ".join(m.group("text").split())
-            if is_copyright(line) and holders((line,)):
-                found.append((line, path))
+        found.extend((line, path) for line in dunder_copyrights(licence_text(data)))
     return tuple(dict.fromkeys(found))

@@ -86,9 +86,28 @@ _BSD_NICKNAMES = {"new": "BSD-3-Clause", "modified": "BSD-3-Clause", "revised": 
                   "simplified": "BSD-2-Clause"}
 
 
+# The FSF's short names, as PyPI's classifiers write them ("GNU Lesser General Public License v3 or
+# later (LGPLv3+)"): a "v" before the version, "+" for "or any later version", else that version
+# only. PyFPDF 1.7.2's METADATA ``License: LGPLv3+`` named no licence, and its classifier's
+# LGPL-3.0-only (the classifier without "or later") was read as its licence.
+_GNU_SHORT_RE = re.compile(r"^(?P<name>[al]?gpl)-?v(?P<major>[123])(?:\.(?P<minor>[01]))?(?P<later>\+)?$",
+                           re.IGNORECASE)
+
+
+def _gnu_short_name(name: str) -> str:
+    """The SPDX id of an FSF short name (:data:`_GNU_SHORT_RE`), ``""`` when it is none or names
+    no licence of SPDX's list (AGPLv2)."""
+    m = _GNU_SHORT_RE.match(name)
+    if m is None:
+        return ""
+    later = "or-later" if m.group("later") else "only"
+    return normalise(f"{m.group('name').upper()}-{m.group('major')}.{m.group('minor') or '0'}-{later}")
+
+
 def named_licence(text: str) -> str:
     """The one licence ``text`` names in words (above; a BSD nickname, :data:`_BSD_NICKNAMES`,
-    too), in canonical spelling; ``""`` when it names none or several."""
+    or an FSF short name, :data:`_GNU_SHORT_RE`, too), in canonical spelling; ``""`` when it
+    names none or several."""
     text = text.strip()
     if not text or len(text) > _NAME_MAX_CHARS or "\n" in text:
         return ""
@@ -97,7 +116,7 @@ def named_licence(text: str) -> str:
         return ""
     if len(words) == 2 and words[1].lower() == "bsd" and words[0].lower() in _BSD_NICKNAMES:
         return _BSD_NICKNAMES[words[0].lower()]
-    found = normalise("-".join(words))
+    found = normalise("-".join(words)) or _gnu_short_name("-".join(words))
     return found if len(licence_ids(found)) == 1 and " " not in found else ""
 
 

@@ -2,7 +2,12 @@
 
 Read from what the index already holds: the ``spdx`` and ``copyright`` markers of
 :mod:`lineage.markers` (one place for those rules), and the comment and docstring lines of the
-file's head for licence notice texts (:mod:`lineage.licences.notices`).
+file's head for licence notice texts (:mod:`lineage.licences.notices`). A copyright the file
+states in code, a top-level ``__copyright__ = "Copyright (C) 2010 Mariano Reingart"`` among its
+head lines (PyFPDF 1.7.2's ``template.py`` and ``html.py``, whose only copyright line it is), is
+one of its copyright lines too (the rule of :func:`lineage.licences.declared.dunder_copyrights`,
+which reads a package's): else the upstream file named no holder and a copy that dropped it
+was not told to keep it.
 """
 
 from __future__ import annotations
@@ -16,7 +21,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from lineage.index import COMMENT, DOCSTRING
+from lineage.index import CODE, COMMENT, DOCSTRING
+from lineage.licences.declared import dunder_copyrights
 from lineage.licences.expressions import combine_all, normalise
 from lineage.licences.notices import (
     CHANGE_MARKER_KINDS,
@@ -62,7 +68,10 @@ def file_licence(lines: Sequence[str], kinds: np.ndarray, markers: Sequence[Mark
     folded = fold(head)
     ids = source_notice_ids(head, folded)
     spdx = combine_all(normalise(m.licence) for m in markers if m.kind == "spdx" and m.licence)
-    copyrights = distinct_copyrights(m.text for m in markers if m.kind == "copyright")
+    head_code = "\n".join(lines[i] for i in range(min(len(lines), int(kinds.shape[0]), head_lines))
+                          if kinds[i] == CODE)
+    copyrights = distinct_copyrights([*(m.text for m in markers if m.kind == "copyright"),
+                                      *dunder_copyrights(head_code)])
     changes = tuple(dict.fromkeys([*(fold(m.text) for m in markers if m.kind in CHANGE_MARKER_KINDS),
                                    *change_statements(head)]))
     if spdx:

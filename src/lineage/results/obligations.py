@@ -59,7 +59,9 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
   notice, as for the copyright lines), name every licence id of the upstream file's licence
-  but public domain (``n/a`` when that licence is unknown or public domain alone).
+  but public domain (``n/a`` when that licence is unknown or public domain alone); a licence
+  file's GNU id stands for both its editions, ``-only`` and ``-or-later`` (:func:`text_editions`:
+  one text, the notice chooses).
 * ``modified``: the target file's text differs from the upstream file's (line endings folded: a
   copy whose CRLF lines became LF is not modified). ``modification_notice``:
   ``yes``/``no`` (a notice of the target file's that the upstream file does not hold too: a
@@ -84,7 +86,7 @@ Rows are sorted by target path, upstream label and upstream path.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING
@@ -387,9 +389,9 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     # too, and so does the root's, as for the copyright lines, unless the upstream file is
     # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
     folder_expression, folder_file = target_source.folder_licence(t_path)
-    t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | set(licence_ids(folder_expression))
+    t_ids = set(licence_ids(t_file.expression)) | set(t_file.notice_ids) | text_editions(licence_ids(folder_expression))
     if not folder_file and not (facts.up_from in ("spdx", "notice") and "Apache-2.0" in up_ids):
-        t_ids |= {i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression)}
+        t_ids |= text_editions(i for f in target_source.files if f.folder == "" for i in licence_ids(f.expression))
     # a notice copied with the code (xgboost's core.py keeps scikit-learn's "# License: BSD 3
     # clause" above the function it took) keeps the licence's notice, mid-file too; only the
     # copied lines, not first_line..last_line (a paired "import sys" can open the span far above)
@@ -418,6 +420,19 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
             "modified": _yes(facts.modified), "modification_notice": change,
             "notice_files": "; ".join(facts.source.notice_paths) if notice_lines else "",
             "notice_lines": len(notice_lines), "notice_lines_missing": absent}, missing
+
+
+def text_editions(ids: Iterable[str]) -> set[str]:
+    """A licence file's ids and, for a GNU licence, its other edition: the text of the LGPL version 3
+    is one for "version 3 only" and "version 3 or any later version" (a file's notice chooses, the
+    text cannot), so the licence file keeps the notice of either. fpdf2 2.8.1's LICENSE, the LGPL
+    3.0 text (read LGPL-3.0-only from its title), did not keep PyFPDF's LGPL-3.0-or-later."""
+    found = set(ids)
+    for i in list(found):
+        for own, other in (("-only", "-or-later"), ("-or-later", "-only")):
+            if i.endswith(own):
+                found.add(i.removesuffix(own) + other)
+    return found
 
 
 def _copied_notice_ids(lines_of: Callable[[str], list[str]], path: str, numbers: list[int]
