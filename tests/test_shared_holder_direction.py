@@ -35,13 +35,13 @@ def test_an_upstream_naming_the_targets_holder_leaves_the_direction_open(run_com
     line = _upstream_line(summary)
     assert ('copyright line "Copyright (c) frob and Zorp developers." names the target\'s own holder too '
             '("Zorp developers", of the target\'s licence files)') in line
-    assert "its 1 pairs missing `copyright` may hold the target's code, taken by the upstream." in line
-    assert "- copyright: 1 pairs" in summary  # the obligation itself is as before
+    assert "its 1 pair missing `copyright` may hold the target's code, taken by the upstream." in line
+    assert "- copyright: 1 pair" in summary  # the obligation itself is as before
 
 
 def test_other_holders_say_nothing_of_direction(run_compare) -> None:  # type: ignore[no-untyped-def]
     summary = _summary(run_compare, "Zorp developers", "frob developers")
-    assert "- copyright: 1 pairs" in summary
+    assert "- copyright: 1 pair" in summary
     assert "names the target's own holder" not in _upstream_line(summary)
 
 

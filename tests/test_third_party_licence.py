@@ -43,7 +43,7 @@ def test_another_projects_file_is_not_under_the_upstreams_licence(run_compare) -
     assert (other["keeps_copyright"], other["modification_notice"], other["conflict"], other["missing"]) == (
         "n/a", "n/a", "unknown", "")
     summary = "\n".join(obligations_markdown(c))
-    assert "1 pairs' upstream files are another project's code it carries (othlib 1)" in summary
+    assert "1 pair's upstream file is another project's code it carries (othlib 1)" in summary
     assert "for 1 their licence is unknown here" in summary
     # the attribution draft does not say every copied file is under the upstream's licence
     attribution = attribution_markdown(c)

@@ -34,6 +34,11 @@ if TYPE_CHECKING:
     from lineage.results import Comparison
 
 
+def _pairs(n: int) -> str:
+    """A count of (target file, upstream file) pairs, in the number it needs: "1 pair", "2 pairs"."""
+    return f"{n:,} pair" if n == 1 else f"{n:,} pairs"
+
+
 def _cell(text: object) -> str:
     return md_text(text)
 
@@ -94,7 +99,7 @@ def _shared_holder_sentence(comparison: Comparison, table: pd.DataFrame, label: 
     line, own = shared[0]
     return (f' Its licence files\' copyright line "{md_text(line)}" names the target\'s own holder too '
             f'("{md_text(holder(mine[own]))}", of the target\'s licence files): the two projects share authors, and '
-            f"no file says which way the copied code went; its {missing:,} pairs missing `copyright` may hold the "
+            f"no file says which way the copied code went; its {_pairs(missing)} missing `copyright` may hold the "
             "target's code, taken by the upstream.")
 
 
@@ -135,18 +140,18 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     out.append("")
     for kind in MISSING_KINDS:
         n = int(table["missing"].str.contains(kind, regex=False).sum())
-        out.append(f"- {kind}: {n:,} pairs")
+        out.append(f"- {kind}: {_pairs(n)}")
     conflicts = table[table["conflict"] == "yes"]
     unknown = int((table["conflict"] == "unknown").sum())
-    out.append(f"- licence conflicts: {len(conflicts):,} pairs; compatibility unknown: {unknown:,}")
+    out.append(f"- licence conflicts: {_pairs(len(conflicts))}; compatibility unknown: {unknown:,}")
     public = int(table["upstream_licence"].map(_public_domain_alone).sum())
     if public:  # said only when there are such pairs: other reports read as before
-        out.append(f"- upstream file in the public domain: {public:,} pairs (nothing to keep, compatible with "
+        out.append(f"- upstream file in the public domain: {_pairs(public)} (nothing to keep, compatible with "
                    "any licence)")
     free = int(table["upstream_licence"].map(asks_nothing_alone).sum()) - public
     if free:
         out.append(f"- upstream file under a licence that asks nothing (the Unlicense, CC0-1.0, 0BSD, MIT-0, "
-                   f"WTFPL): {free:,} pairs (nothing to keep, compatible with any licence)")
+                   f"WTFPL): {_pairs(free)} (nothing to keep, compatible with any licence)")
     out.append("")
     chosen = table["upstream_licence_from"].str.contains(UNDER, regex=False)
     if chosen.any():
@@ -195,7 +200,7 @@ def _release_sentence(table: pd.DataFrame, label: str, raw: str) -> str:
         return ""
     said = f"its metadata's {md_code(raw)} names no one licence; " if raw else ""
     return (f" {said[:1].upper()}{said[1:]}{'its' if said else 'Its'} files' licence notices all state "
-            f"{md_code(str(rows['upstream_licence'].iloc[0]))}, taken for {len(rows):,} pairs whose upstream "
+            f"{md_code(str(rows['upstream_licence'].iloc[0]))}, taken for {_pairs(len(rows))} whose upstream "
             f"file has none (`upstream_licence_from` {md_code(RELEASE_NOTICES)}).")
 
 
@@ -216,7 +221,8 @@ def _third_party_sentence(table: pd.DataFrame, label: str) -> str:
             f"{md_code(THIRD_PARTY + '<name>')}: that project's release states it)"] if unknown else []
     said += [f"for {taken:,} their licence and holders are those that project's release, another upstream of this "
              f"run, declares ({md_code(THIRD_PARTY + '<name> (declared by upstream <label>)')})"] if taken else []
-    return (f" {len(rows):,} pairs' upstream files are another project's code it carries ({named}), stating no "
+    whose = "1 pair's upstream file is" if len(rows) == 1 else f"{len(rows):,} pairs' upstream files are"
+    return (f" {whose} another project's code it carries ({named}), stating no "
             f"licence of their own: its licence and holders are not theirs; {'; '.join(said)}.")
 
 
