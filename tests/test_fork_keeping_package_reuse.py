@@ -49,3 +49,15 @@ def test_a_fork_keeping_the_package_name_quotes_its_fork_statement(tmp_path: Pat
 
 def test_a_release_of_the_same_distribution_does_not_quote_itself(tmp_path: Path) -> None:
     assert _compare(tmp_path, "upcore")["declared_reuse"] == []
+
+
+def test_a_summary_opening_with_the_noun_phrase_states_a_fork() -> None:
+    from lineage.markers.description import reuse_statements, statements_naming
+
+    text = ("Metadata-Version: 2.1\nName: quillfork\nSummary: Guild-maintained fork of upcore, the humane parser.\n"
+            "\nFork of upcore for Python 3.\n\nThe default port of the server is 8080.\n")
+    found = reuse_statements("quillfork-1.0.dist-info/METADATA", text, metadata=True)
+    assert [(s.line, s.kind) for s in statements_naming(found, {"upcore"})] == [(3, "derived_from"),
+                                                                               (5, "derived_from")]
+    # only where the phrase opens the sentence: "The default port of" is no port
+    assert [s.line for s in found] == [3, 5]
