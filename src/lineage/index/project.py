@@ -355,6 +355,17 @@ def one_project(a: ProjectInfo, b: ProjectInfo) -> bool:
     return same_distribution(a, b) or same_repositories(a, b) or renamed(a, b)
 
 
+def forked_distribution_names(target: ProjectInfo, upstream: ProjectInfo) -> set[str]:
+    """The upstream's distribution name (as :meth:`ProjectInfo.names` spells it) when it is
+    another project than the target's (:func:`one_project` false), else none: a fork that keeps
+    the upstream's import package (docopt-ng 0.9.0 ships ``docopt/``, pypika-tortoise 0.2.1
+    ``pypika/``) carries that name as a package of its own, but "a fork of the original docopt"
+    in its description still names the upstream, another distribution."""
+    if not upstream.name or one_project(target, upstream):
+        return set()
+    return {upstream.name.lower(), upstream.name.lower().replace("-", "_")}
+
+
 def one_project_evidence(a: ProjectInfo, b: ProjectInfo) -> str:
     """What makes ``a`` and ``b`` releases of one project (:func:`one_project`), as a report says
     it; "" when they are not."""

@@ -15,10 +15,11 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "derived / adapted / ported / copied / forked / extracted from" (their marker kinds: forked is
   ``derived_from``, extracted ``taken_from``);
 * "a derivative / fork / port / copy / modified version of", up to two words before the noun ("a
-  modern fork of", "a community maintained fork of") (``derived_from``, ``ported_from``,
-  ``copied_from``, ``modified_from``); and "a NAME fork / port / derivative", the project named
-  by the one word or Markdown link between the article and the noun (yt-dlp 2022.2.4: "A
-  youtube-dl fork with additional features and patches");
+  modern fork of", "a community maintained fork of"), or with no article when the phrase opens
+  the sentence, as a Summary line has it ("Jazzband-maintained fork of docopt", docopt-ng 0.9.0)
+  (``derived_from``, ``ported_from``, ``copied_from``, ``modified_from``); and "a NAME fork / port /
+  derivative", the project named by the one word or Markdown link between the article and the
+  noun (yt-dlp 2022.2.4: "A youtube-dl fork with additional features and patches");
 * "port / copy NAME's code": the verb, then the project in the possessive and the code taken
   ("Port redis-py's client implementation to aioredis", aioredis 2.0.1's changelog;
   ``ported_from``, ``copied_from``);
@@ -71,8 +72,12 @@ _PHRASE_RE = re.compile(
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     r"|(?P<replaced>(?:has\s+been|was|is)\s+(?:replaced|superseded)\s+by\s+this\s+(?:project|package|library))"
     # up to two words before the noun: "a modern fork of SocksiPy" (PySocks 1.7.1), "a community
-    # maintained fork of the original PDFMiner" (pdfminer.six)
-    r"|an?\s+(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    # maintained fork of the original PDFMiner" (pdfminer.six); a sentence may open with the noun
+    # phrase and no article, as a Summary line does: "Jazzband-maintained fork of docopt, the
+    # humane command line arguments parser." (docopt-ng 0.9.0), "Fork of PDFMiner using six"; not
+    # after another determiner: "The default port of the server is 8080"
+    r"|(?:an?\s+|^(?!(?:the|this|that|these|those|its|our|their|your|each|every|any|no)\s))"
+    r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
     # the project named before the noun: "A youtube-dl fork with additional features", "yt-dlp is
     # a [youtube-dl](https://github.com/ytdl-org/youtube-dl) fork based on ..." (yt-dlp 2022.2.4);
     # the name is the one word or link between the article and the noun
