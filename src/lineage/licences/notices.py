@@ -345,8 +345,11 @@ def change_statements(text: str) -> tuple[str, ...]:
 _HOLDER_STRIP_RE = re.compile(
     r"spdx-filecopyrighttext\s*:|\bportions\b|\bcopyright\b|\(c\)|©|\ball rights reserved\.?|"
     r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*|[<>]", re.IGNORECASE)
+# the GNU licences' "How to Apply" lines too: "Copyright (C) 19yy <name of author>" (the GPL-2.0
+# text fuzzywuzzy 0.18.0 and thefuzz 0.19.0 ship named the holder "19yy name of author"), "Copyright
+# (C) year name of author" of its interactive notice
 _TEMPLATE_RE = re.compile(r"\[yyyy\]|\{yyyy\}|\[name of copyright owner\]|<year>|<copyright holders?>|\[year\]|"
-                          r"\[fullname\]|\{year\}", re.IGNORECASE)
+                          r"\[fullname\]|\{year\}|\b19yy\b|\byyyy\b|\bname of author\b", re.IGNORECASE)
 
 
 def is_template(line: str) -> bool:
