@@ -201,3 +201,17 @@ def test_the_project_may_be_named_between_the_article_and_the_noun(sentence: str
 def test_a_word_before_the_noun_that_names_no_upstream_states_nothing_of_it() -> None:
     found = reuse_statements("README.md", "We keep a community fork here, and use Upcore.\n")
     assert statements_naming(found, {"upcore"}) == []
+    # a compound is no noun of reuse: "a general derivative-free solver" (cobyqa 1.1.1)
+    assert reuse_statements("README.md", "Upcore is meant as a general derivative-free solver.\n") == ()
+
+
+def test_reuse_of_most_parts_is_copy_of_and_rst_references() -> None:
+    # aiomysql 0.2.0: "It depends on and reuses most parts of PyMySQL_ ." and "Internally
+    # **aiomysql** is copy of PyMySQL, underlying io calls switched to async"
+    text = ("It depends on and reuses most parts of Upsql_ . It tries to look like othsql_.\n\n"
+            "Internally **quicksql** is copy of Upsql, io calls switched to async.\n\n"
+            "The default is copyright of nobody.\n\n.. _Upsql: https://github.com/up-org/upsql\n")
+    found = reuse_statements("README.rst", text)
+    assert [(s.line, s.kind) for s in found] == [(1, "taken_from"), (3, "copied_from")]
+    assert [s.line for s in statements_naming(found, {"upsql"})] == [1, 3]
+    assert statements_naming(found, {"othsql"}) == []  # another sentence

@@ -63,8 +63,9 @@ from dataclasses import dataclass
 from lineage.markers.naming import mentions
 from lineage.markers.urls import find_urls, parse_url, without_urls
 
+# "most" / "many" / "large": aiomysql 0.2.0's "It depends on and reuses most parts of PyMySQL_"
 _TAKEN = (r"(?:re-?used?|reuses|borrow(?:ed|s)?|t(?:ook|akes?)|includ(?:es?|ed)|contain(?:s|ed)?|"
-          r"incorporat(?:es?|ed)|uses?|used)\s+(?:(?:some|the|its|their|parts\s+of\s+the)\s+)?"
+          r"incorporat(?:es?|ed)|uses?|used)\s+(?:(?:some|the|its|their|parts\s+of\s+the|most|many|large)\s+)?"
           r"(?:code|implementation|source(?:\s+code)?|parts|files|modules)\s+(?:from|of)")
 _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
@@ -76,12 +77,14 @@ _PHRASE_RE = re.compile(
     # phrase and no article, as a Summary line does: "Jazzband-maintained fork of docopt, the
     # humane command line arguments parser." (docopt-ng 0.9.0), "Fork of PDFMiner using six"; not
     # after another determiner: "The default port of the server is 8080"
-    r"|(?:an?\s+|^(?!(?:the|this|that|these|those|its|our|their|your|each|every|any|no)\s))"
+    # "is" with no article: aiomysql 0.2.0's "Internally **aiomysql** is copy of PyMySQL"
+    r"|(?:an?\s+|is\s+|^(?!(?:the|this|that|these|those|its|our|their|your|each|every|any|no)\s))"
     r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
     # the project named before the noun: "A youtube-dl fork with additional features", "yt-dlp is
     # a [youtube-dl](https://github.com/ytdl-org/youtube-dl) fork based on ..." (yt-dlp 2022.2.4);
-    # the name is the one word or link between the article and the noun
-    r"|an?\s+(?P<named>\[[^\]\n]{1,80}\]\([^)\s]{1,300}\)|[\w.+-]{2,60})\s+(?P<noun_after>fork|port|derivative)"
+    # the name is the one word or link between the article and the noun ("a general derivative-free
+    # solver", cobyqa 1.1.1, is none)
+    r"|an?\s+(?P<named>\[[^\]\n]{1,80}\]\([^)\s]{1,300}\)|[\w.+-]{2,60})\s+(?P<noun_after>fork|port|derivative)(?![\w-])"
     # "Port redis-py's client implementation to aioredis" (aioredis 2.0.1's changelog): the verb,
     # then the project in the possessive and the code taken; the phrase ends before the name
     r"|(?P<possessive>port(?:ed|s)?|cop(?:y|ied|ies))\s+(?=(?P<owner>[\w.+-]+)['\u2019]s\s+(?:[\w-]+\s+)?"
@@ -104,6 +107,9 @@ _READ_HEADERS = frozenset({"summary", "description"})
 _HEADING_RE = re.compile(r"\s{0,3}#{1,6}\s")
 _OPENS_RE = re.compile(r"\s{0,3}(?:#{1,6}\s|[-*+]\s|\d{1,3}[.)]\s)")
 _BREAK_RE = re.compile(r"\s*([=\-~^\"'`#*+_])\1{2,}\s*$")  # an RST underline or a rule
+# An reStructuredText reference names its target with a trailing underscore: "reuses most parts of
+# PyMySQL_" (aiomysql 0.2.0) names PyMySQL; "_" would make it part of a longer name (naming.mentions).
+_RST_REFERENCE_RE = re.compile(r"(\w)__?(?!\w)")
 _MAX_TEXT = 400  # characters of a sentence kept (a statement is quoted, not the whole README)
 
 
@@ -220,7 +226,7 @@ def statements_naming(statements: Iterable[ReuseStatement], names: Iterable[str]
         rest = s.text[:s.after] if s.named_before else s.text[s.after:s.until or None]
         if s.kind == RENAMED_FROM:
             rest = _RENAMED_END_RE.split(rest, maxsplit=1)[0]
-        plain = without_urls(rest)
+        plain = _RST_REFERENCE_RE.sub(r"\1", without_urls(rest))
         repositories = {parse_url(url).repository.lower() for _, _, url in find_urls(rest)}
         if any(mentions(plain, n) for n in wanted if n not in slugs) or slugs & repositories:
             found.append(s)
