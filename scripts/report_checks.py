@@ -551,7 +551,7 @@ def md_rows(section: list[str]) -> tuple[list[list[str]], int]:
 
 def section_count(title: str) -> int | None:
     """N of a section title 'Shared ...: N files'."""
-    m = re.search(rf": ({NUMBER})(?: target files| files)?$", title)
+    m = re.search(rf": ({NUMBER})(?: target files?| files?)?$", title)
     return num(m.group(1)) if m else None
 
 
@@ -662,9 +662,9 @@ def check_summary_md(r: Report) -> list[Check]:
         prose.compare("obligation pairs/files", tuple(num(x) for x in m.groups()) if m else None,
                       (ob["rows"], ob["target_files"]))
         for kind in MISSING_KINDS:
-            m = re.search(rf"- {re.escape(kind)}: ({NUMBER}) pairs", lic)
+            m = re.search(rf"- {re.escape(kind)}: ({NUMBER}) pairs?", lic)
             prose.compare(f"missing {kind}", num(m.group(1)) if m else None, ob["missing"][kind])
-        m = re.search(rf"licence conflicts: ({NUMBER}) pairs; compatibility unknown: ({NUMBER})", lic)
+        m = re.search(rf"licence conflicts: ({NUMBER}) pairs?; compatibility unknown: ({NUMBER})", lic)
         prose.compare("conflicts/unknown", tuple(num(x) for x in m.groups()) if m else None,
                       (ob["conflicts"], ob["unknown_compatibility"]))
         rows, more = md_rows(secs.get("Licence obligations", []))

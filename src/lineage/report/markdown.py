@@ -29,6 +29,11 @@ def md_text(text: object, limit: int = 0) -> str:
     return _ENTITY_LIKE.sub("&amp;", raw).replace("<", "&lt;").replace(">", "&gt;").translate(_TEXT_SPECIAL)
 
 
+def counted(n: int, noun: str) -> str:
+    """A count with its noun in the number it needs: "1 pair", "2 pairs", "1 target file"."""
+    return f"{n:,} {noun}" if n == 1 else f"{n:,} {noun}s"
+
+
 def md_code(text: object) -> str:
     """A code span that holds the text whatever it contains (one line; fenced past its backticks).
 

@@ -13,7 +13,7 @@ from lineage.index.project import one_project, one_project_evidence
 from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing_alone, choices, licence_ids, readable
 from lineage.licences.notices import distinct_copyrights
 from lineage.match.holders import holder, holder_key, names_own_holder
-from lineage.report.markdown import md_code, md_table, md_text
+from lineage.report.markdown import counted, md_code, md_table, md_text
 from lineage.report.tables import write_csv
 from lineage.results.obligations import (
     MISSING_KINDS,
@@ -35,8 +35,8 @@ if TYPE_CHECKING:
 
 
 def _pairs(n: int) -> str:
-    """A count of (target file, upstream file) pairs, in the number it needs: "1 pair", "2 pairs"."""
-    return f"{n:,} pair" if n == 1 else f"{n:,} pairs"
+    """A count of (target file, upstream file) pairs: "1 pair", "2 pairs"."""
+    return counted(n, "pair")
 
 
 def _cell(text: object) -> str:

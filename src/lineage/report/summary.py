@@ -11,7 +11,7 @@ import pandas as pd
 
 from lineage import __version__
 from lineage.markers.description import RENAMED_FROM
-from lineage.report.markdown import md_code, md_table, md_text
+from lineage.report.markdown import counted, md_code, md_table, md_text
 from lineage.results import figures, third_party
 from lineage.results.figures import percent
 from lineage.results.obligations import obligation_counts, source_licence
@@ -461,7 +461,7 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
     shared = summary["shared"]
     assert isinstance(shared, dict)
     third, back = shared["third_party"], shared["from_target"]
-    out = [f"## Shared third-party code: {third['files']:,} target files", "",
+    out = [f"## Shared third-party code: {counted(third['files'], 'target file')}", "",
            f"{third['lines']:,} non-blank lines ({third['code_lines']:,} code) of these files are shared with "
            "upstream files that are themselves third-party code (a vendored folder or one with its own licence "
            "file of another licence, or a header naming another origin) and the target file does not name "
@@ -481,7 +481,8 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
                 "distribution is named only when the upstream's declared requirements, or else the target's, "
                 "require one of the third party's name; the release is the one the upstream's requirement "
                 "pins, else the lowest it allows (summary.json `third_parties`).", ""]
-    out += [f"## Shared with an upstream file that was taken from the target: {back['files']:,} target files", "",
+    out += [f"## Shared with an upstream file that was taken from the target: {counted(back['files'], 'target file')}",
+            "",
             f"{back['lines']:,} non-blank lines ({back['code_lines']:,} code) are shared with upstream files "
             "whose header says they came from the target (marker, URL into its repository, or its "
             "authors' copyright) or that lie in a vendored folder under the target's name, or with a part "
