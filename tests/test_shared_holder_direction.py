@@ -49,3 +49,19 @@ def test_a_target_keeping_the_upstreams_line_misses_nothing_and_is_told_nothing(
     summary = _summary(run_compare, "frob and Zorp developers", "frob and Zorp developers")
     assert "- copyright: 0 pairs" in summary
     assert "names the target's own holder" not in _upstream_line(summary)
+
+
+def test_a_target_stating_it_forked_the_upstream_is_told_nothing_of_direction(run_compare) -> None:  # type: ignore[no-untyped-def]
+    # pysnmp-lextudio 6.1.2 against pysnmp 4.4.12: its licence file keeps Etingof's line beside
+    # its own, and its description says "This repo is a fork of Ilya Etingof's project"; the pairs
+    # missing `copyright` miss a third holder of one upstream file (Zebra Technologies)
+    upstream = {"frob/util.py": "# Copyright (C) 2014, Quux Technologies\n" + _body(1),
+                "LICENSE": _licence("Copyright (c) Frob Smith.")}
+    target = {"zorp/__init__.py": "", "zorp/python.py": _body(2) + "\n\n" + _body(1),
+              "README.md": "# zorp\n\nThis repo is a fork of Frob Smith's project frob, now maintained by us.\n",
+              "LICENSE": "# Copyright (c) Frob Smith.\n# Copyright (c) Zorp Ltd.\n" + _BSD}
+    comparison = run_compare(target, [("frob", upstream)])
+    assert [s["upstream"] for s in comparison.declared_reuse] == ["frob"]
+    summary = "\n".join(obligations_markdown(comparison))
+    assert "- copyright: 1 pair" in summary  # Quux's line, not kept
+    assert "names the target's own holder" not in _upstream_line(summary)

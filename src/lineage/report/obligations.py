@@ -86,8 +86,14 @@ def _shared_holder_sentence(comparison: Comparison, table: pd.DataFrame, label: 
     developers"; ``to_unicode``, ``to_bytes`` and ``parse_url`` went from scrapy into w3lib, yet
     its two pairs read as scrapy's missing w3lib's copyright, and no file of either says which way
     the code went. "" otherwise (and for a release of the target's own project, or a fork that
-    kept the upstream's notice: it misses no copyright)."""
+    kept the upstream's notice: it misses no copyright; and when the target's description states
+    reuse from this upstream, :attr:`~lineage.results.Comparison.declared_reuse`: that says which
+    way, as pysnmp-lextudio 6.1.2's "This repo is a fork of Ilya Etingof's project etingof/pysnmp"
+    against pysnmp 4.4.12, whose 2 pairs miss the third holder of one upstream file, not Etingof,
+    whom the fork's licence file kept)."""
     if table.empty or one_project(comparison.target.project, upstream.project):
+        return ""
+    if any(s["upstream"] == label for s in comparison.declared_reuse):
         return ""
     mine = {k: line for line in source_licence(comparison.target).copyrights if (k := holder_key(holder(line)))}
     shared = [(line, own) for line in source_licence(upstream).copyrights
