@@ -32,7 +32,7 @@ from lineage import results
 from lineage.errors import LineageError
 from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
-from lineage.index.project import package_roots, same_project, top_level, upstream_names
+from lineage.index.project import package_roots, same_project, stated_reuse, top_level, upstream_names
 from lineage.index.vendoring import (
     folder_markers,
     licensed_folder_markers,
@@ -335,16 +335,24 @@ def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     return {name.lower() for name in named if holder_key(name) in named_in_files} - own - {""}
 
 
-def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex]) -> list[str]:
+def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex], target_names: Sequence[str] = ()) -> list[str]:
     """The copyright lines of the target's root licence files, its project notice, which a file
     repeating it whole states for the project (:func:`lineage.results.tables.without_own_notice`),
     when it names a holder no upstream's copyright line names (its files' or licence files'):
     celery's LICENSE names Asif Saif Uddin, whom kombu's does not. A notice all of whose holders
     an upstream holds too cannot tell the project's notice from a credit kept from that upstream
-    (pypdf's "Mathieu Fenniak", PyPDF2's holder): none then."""
+    (pypdf's "Mathieu Fenniak", PyPDF2's holder): none then. And a line naming a holder of an
+    upstream the target's description says it took code from (:func:`stated_reuse`) is that
+    credit, not the project's notice: pysnmp-lextudio 6.1.2 ("a fork of Ilya Etingof's project")
+    keeps Etingof's line beside LeXtudio's in its LICENSE.rst and in 7 files, which then counted
+    as unmarked while the 108 files carrying Etingof's line alone were marked for pysnmp 4.4.12."""
     notice = [c for lf in target.licence.files if not lf.folder for c in lf.copyrights] if target.licence else []
     held = [line for tree in upstreams for line in tree.stated_copyrights]
-    return notice if any(not names_holder(line, held) for line in notice) else []
+    if not any(not names_holder(line, held) for line in notice):
+        return []
+    credited = [line for tree in upstreams if stated_reuse(target.project, target_names, tree.project, tree.info.label)
+                for line in tree.stated_copyrights]
+    return [line for line in notice if not names_holder(line, credited)] if credited else notice
 
 
 def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: MatchParams,
@@ -436,7 +444,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     preferred: list[set[str]] = []
     named_upstream_files: list[set[str]] = []  # those of preferred a marker not the target's own names
     attributed: list[bool] = []  # the file's markers name an upstream
-    own_notice = target_notice(target, upstreams) if params.marking_own_notice_apart else []
+    own_notice = target_notice(target, upstreams, target_names or ()) if params.marking_own_notice_apart else []
     own_target = sorted({n.strip().lower() for n in target_names if n.strip()} if target_names
                         else upstream_names(target))
     for f in target.files:

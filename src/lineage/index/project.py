@@ -366,6 +366,18 @@ def forked_distribution_names(target: ProjectInfo, upstream: ProjectInfo) -> set
     return {upstream.name.lower(), upstream.name.lower().replace("-", "_")}
 
 
+def stated_reuse(target: ProjectInfo, target_names: Iterable[str], upstream: ProjectInfo,
+                 label: str) -> list[ReuseStatement]:
+    """The statements of the target's description that state reuse from this upstream (known by
+    its distribution and repository names and its ``label``), as ``declared_reuse`` reports them:
+    a name the target carries too names neither (a release compared with an older one of itself),
+    save the distribution name of an upstream of another project (:func:`forked_distribution_names`).
+    ``target_names``: names the run gives the target besides its own (``--target-name``)."""
+    own = {n.lower() for n in target_names} | target.names()
+    names = (upstream.names(authors=False) | {label.lower()}) - (own - forked_distribution_names(target, upstream))
+    return statements_naming(target.reuse, names)
+
+
 def one_project_evidence(a: ProjectInfo, b: ProjectInfo) -> str:
     """What makes ``a`` and ``b`` releases of one project (:func:`one_project`), as a report says
     it; "" when they are not."""

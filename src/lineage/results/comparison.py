@@ -178,16 +178,12 @@ class Comparison:
         the run's order: ``upstream``, ``path``, ``line``, ``kind``, ``text``. A name the target
         carries too names neither (a release compared with an older one of itself), save the
         distribution name of an upstream of another project (:func:`forked_distribution_names`)."""
-        from lineage.index.project import forked_distribution_names
-        from lineage.markers.description import statements_naming
+        from lineage.index.project import stated_reuse
 
-        own = {n.lower() for n in self.target_names} | self.target.project.names()
         out: list[dict[str, object]] = []
         for tree, label in zip(self.upstreams, self.upstream_names, strict=True):
-            names = (tree.project.names(authors=False) | {tree.info.label.lower()}) - (
-                own - forked_distribution_names(self.target.project, tree.project))
             out += [{"upstream": label, "path": s.path, "line": s.line, "kind": s.kind, "text": s.text}
-                    for s in statements_naming(self.target.project.reuse, names)]
+                    for s in stated_reuse(self.target.project, self.target_names, tree.project, tree.info.label)]
         return out
 
     @property
