@@ -23,6 +23,9 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "port / copy NAME's code": the verb, then the project in the possessive and the code taken
   ("Port redis-py's client implementation to aioredis", aioredis 2.0.1's changelog;
   ``ported_from``, ``copied_from``);
+* "forked NAME", the project the verb's object ("Joel forked PRAW and began work on Async PRAW",
+  asyncpraw 7.8.0), ``derived_from``: only the word or link right after the verb (or after "the
+  (original)") may name it;
 * "forked off (of)", and "based on" that says it is a fork: "based (forked) on" (niquests 3.11.0:
   "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``;
 * "the new (official) home of", code that moved here from another project (pydantic-settings
@@ -89,6 +92,11 @@ _PHRASE_RE = re.compile(
     # then the project in the possessive and the code taken; the phrase ends before the name
     r"|(?P<possessive>port(?:ed|s)?|cop(?:y|ied|ies))\s+(?=(?P<owner>[\w.+-]+)['\u2019]s\s+(?:[\w-]+\s+)?"
     r"(?:code|implementation|source|modules|files)\b)"
+    # "Joel forked PRAW and began work on Async PRAW" (asyncpraw 7.8.0): the verb with the
+    # project as its object; only the word or link right after it (or after "the (original)")
+    # names it: "the worker is forked and uses requests" names none; a preposition is no object
+    # ("pgen2 (... forked into parso)", libcst 1.5's credits: pgen2 was forked, not parso)
+    r"|forked(?=\s+(?!(?:into|in|on|to|by|as|at|and|or|with|for|off|from)\b)(?:the\s+(?:original\s+)?)?(?P<object>\[[^\]\n]{1,80}\]\([^)\s]{1,300}\)|[\w.+-]{2,60}))"
     r"|(?P<renamed>(?:formerly|previously|used\s+to\s+be)\s+(?:called|named|known\s+as)|renamed\s+from))\b",
     re.IGNORECASE)
 _VERB_KINDS = {"derived": "derived_from", "adapted": "adapted_from", "ported": "ported_from",
@@ -150,7 +158,8 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
             collapsed = " ".join(sentence.split())
             before = bool(m.group("replaced"))
             after = len(" ".join(sentence[: m.start() if before else m.end()].split()))
-            until = len(" ".join(sentence[: m.end("owner")].split())) if m.group("owner") else 0
+            named_end = m.end("owner") if m.group("owner") else m.end("object") if m.group("object") else 0
+            until = len(" ".join(sentence[:named_end].split())) if named_end else 0
             if m.group("named"):  # the name between the article and the noun, not after the phrase
                 after = len(" ".join(sentence[: m.start("named")].split())) + 1
                 until = len(" ".join(sentence[: m.end("named")].split()))
@@ -168,7 +177,7 @@ def _kind(m: re.Match[str]) -> str:
         return "ported_from" if m.group("possessive").lower().startswith("port") else "copied_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
-    if m.group("fork") or m.group("replaced"):
+    if m.group("fork") or m.group("replaced") or m.group("object"):
         return "derived_from"
     return _NOUN_KINDS[" ".join((m.group("noun") or m.group("noun_after")).lower().split())]
 
