@@ -215,3 +215,14 @@ def test_reuse_of_most_parts_is_copy_of_and_rst_references() -> None:
     assert [(s.line, s.kind) for s in found] == [(1, "taken_from"), (3, "copied_from")]
     assert [s.line for s in statements_naming(found, {"upsql"})] == [1, 3]
     assert statements_naming(found, {"othsql"}) == []  # another sentence
+
+
+def test_a_fork_from_names_its_project_but_a_copy_from_a_host_does_not() -> None:
+    # Flask-Security-Too 5.5.2: "Flask-Security-Too was a fork from the 3.0.0 version of the
+    # `Original <https://github.com/mattupstate/flask-security>`_"; imbalanced-learn's install
+    # notes: "get a copy from Github"
+    text = ("Quickguard was a fork from the 3.0.0 version of the `Original <https://github.com/up-org/upguard>`_.\n\n"
+            "Use these commands to get a copy from Github.\n")
+    found = reuse_statements("README.rst", text)
+    assert [(s.line, s.kind) for s in found] == [(1, "derived_from")]
+    assert statements_naming(found, {"up-org/upguard"}) == list(found)

@@ -14,8 +14,8 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
   "includes code from", "took the implementation from", "incorporates parts of" (``taken_from``);
 * "derived / adapted / ported / copied / forked / extracted from" (their marker kinds: forked is
   ``derived_from``, extracted ``taken_from``);
-* "a derivative / fork / port / copy / modified version of", up to two words before the noun ("a
-  modern fork of", "a community maintained fork of"), or with no article when the phrase opens
+* "a derivative / fork / port / copy / modified version of" (a fork also "from"), up to two words
+  before the noun ("a modern fork of", "a community maintained fork of"), or with no article when the phrase opens
   the sentence, as a Summary line has it ("Jazzband-maintained fork of docopt", docopt-ng 0.9.0)
   (``derived_from``, ``ported_from``, ``copied_from``, ``modified_from``); and "a NAME fork / port /
   derivative", the project named by the one word or Markdown link between the article and the
@@ -82,7 +82,9 @@ _PHRASE_RE = re.compile(
     # after another determiner: "The default port of the server is 8080"
     # "is" with no article: aiomysql 0.2.0's "Internally **aiomysql** is copy of PyMySQL"
     r"|(?:an?\s+|is\s+|^(?!(?:the|this|that|these|those|its|our|their|your|each|every|any|no)\s))"
-    r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)\s+of"
+    # a fork "from" as "of": Flask-Security-Too 5.5.2's "was a fork from the 3.0.0 version of the
+    # Original" (not a copy: "get a copy from Github", imbalanced-learn's install notes)
+    r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)(?:\s+of|(?<=fork)\s+from)"
     # the project named before the noun: "A youtube-dl fork with additional features", "yt-dlp is
     # a [youtube-dl](https://github.com/ytdl-org/youtube-dl) fork based on ..." (yt-dlp 2022.2.4);
     # the name is the one word or link between the article and the noun ("a general derivative-free
