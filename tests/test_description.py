@@ -226,3 +226,19 @@ def test_a_fork_from_names_its_project_but_a_copy_from_a_host_does_not() -> None
     found = reuse_statements("README.rst", text)
     assert [(s.line, s.kind) for s in found] == [(1, "derived_from")]
     assert statements_naming(found, {"up-org/upguard"}) == list(found)
+
+
+def test_a_project_split_out_of_another_states_it_was_part_of_it() -> None:
+    # lxml-html-clean 0.4.1: "This project was initially a part of [lxml](https://github.com/lxml/lxml)."
+    text = ("This project was initially a part of [upcore](https://github.com/up-org/upcore). We extracted it.\n\n"
+            "The parser was originally developed as part of Othcore.\n\n"
+            "It used to be part of Thirdcore.\n\n"
+            "Quickget is part of Fastcore. It was part of Slowcore's plan.\n")
+    found = reuse_statements("README.md", text)
+    assert [(s.line, s.kind) for s in found] == [(1, "taken_from"), (3, "taken_from"), (5, "taken_from")]
+    assert [s.line for s in statements_naming(found, {"upcore"})] == [1]
+    assert [s.line for s in statements_naming(found, {"up-org/upcore"})] == [1]
+    assert [s.line for s in statements_naming(found, {"othcore"})] == [3]
+    assert [s.line for s in statements_naming(found, {"thirdcore"})] == [5]
+    # membership ("is part of") and a past "was part of" with no adverb of origin state no reuse
+    assert statements_naming(found, {"fastcore", "slowcore"}) == []

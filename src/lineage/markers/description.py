@@ -30,6 +30,10 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
   "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``;
 * "the new (official) home of", code that moved here from another project (pydantic-settings
   2.6.1: "this is the new official home of Pydantic's `BaseSettings`"), ``taken_from``;
+* "was originally (initially, formerly, previously, once) (developed as) (a) part of", "used to be
+  (a) part of": code split out of another project (lxml-html-clean 0.4.1: "This project was
+  initially a part of [lxml](https://github.com/lxml/lxml)"), ``taken_from``; not "is part of",
+  which says what the project belongs to;
 * "has been / was / is replaced (superseded) by this project (package, library)", which names the
   project it took over before the phrase, not after (pyproject-hooks 1.2.0: "The ``pep517``
   project has been replaced by this project"), ``derived_from``;
@@ -74,6 +78,11 @@ _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
     r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
+    # code split out of another project: "This project was initially a part of [lxml](...)"
+    # (lxml-html-clean 0.4.1); past only, with the adverb: "is part of Upcore" says membership
+    r"|(?P<part>(?:was|were)\s+(?:initially|originally|formerly|previously|once)\s+"
+    r"(?:(?:developed|written|created|released)\s+as\s+)?(?:an?\s+)?part\s+of"
+    r"|used\s+to\s+be\s+(?:an?\s+)?part\s+of)"
     r"|(?P<replaced>(?:has\s+been|was|is)\s+(?:replaced|superseded)\s+by\s+this\s+(?:project|package|library))"
     # up to two words before the noun: "a modern fork of SocksiPy" (PySocks 1.7.1), "a community
     # maintained fork of the original PDFMiner" (pdfminer.six); a sentence may open with the noun
@@ -173,7 +182,7 @@ def reuse_statements(path: str, text: str, metadata: bool = False) -> tuple[Reus
 def _kind(m: re.Match[str]) -> str:
     if m.group("renamed"):
         return RENAMED_FROM
-    if m.group("taken") or m.group("home"):
+    if m.group("taken") or m.group("home") or m.group("part"):
         return "taken_from"
     if m.group("possessive"):
         return "ported_from" if m.group("possessive").lower().startswith("port") else "copied_from"
