@@ -658,7 +658,7 @@ def check_summary_md(r: Report) -> list[Check]:
     ob = s["obligations"]
     lic = " ".join(secs.get("Licence obligations", []))
     if ob["rows"]:
-        m = re.search(rf"({NUMBER}) \(target file, upstream file\) pairs in ({NUMBER}) target files", lic)
+        m = re.search(rf"({NUMBER}) \(target file, upstream file\) pairs? in ({NUMBER}) target files?", lic)
         prose.compare("obligation pairs/files", tuple(num(x) for x in m.groups()) if m else None,
                       (ob["rows"], ob["target_files"]))
         for kind in MISSING_KINDS:

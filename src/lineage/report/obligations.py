@@ -141,8 +141,10 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     if table.empty:
         return out + ["No copied code, so no obligations.", ""]
     files = table["target_path"].nunique()
-    out.append(f"{len(table):,} (target file, upstream file) pairs in {files:,} target files hold copied lines "
-               "(one row each in `obligations.csv`). Missing in the target file:")
+    # the verb agrees with the pairs' count: "1 (target file, upstream file) pair in 1 target file holds"
+    out.append(f"{counted(len(table), '(target file, upstream file) pair')} in {counted(files, 'target file')} "
+               f"{'holds' if len(table) == 1 else 'hold'} copied lines (one row each in `obligations.csv`). "
+               "Missing in the target file:")
     out.append("")
     for kind in MISSING_KINDS:
         n = int(table["missing"].str.contains(kind, regex=False).sum())
