@@ -31,9 +31,12 @@ An upstream file's *origin* (:func:`file_origin`; the first rule that holds wins
 4. ``third_party``, by copyright: its header carries copyright lines and none of them names the
    upstream or one of its own holders, or such a holder's organisation (:func:`lineage.match.holders.names_own_holder`;
    only other holders' copyright), and no marker of its
-   header points into the upstream's own repository (``origin_own_link_claims``: PyPDF2's
+   header points into the upstream's own repository or says the file came from the upstream's
+   own code (``origin_own_link_claims``: PyPDF2's
    ``pagerange.py``, "Copyright (c) 2014, Steve Witham ... see
-   https://github.com/mstamy2/PyPDF2/blob/master/LICENSE", is a contributor's file of PyPDF2). A project-wide
+   https://github.com/mstamy2/PyPDF2/blob/master/LICENSE", is a contributor's file of PyPDF2;
+   transformers' ``modeling_cohere.py``, "Copyright 2024 Cohere team" and "This file is based on
+   the LLama model definition file in transformers", one of transformers). A project-wide
    ``SPDX-FileCopyrightText`` line counts only when the file has no other copyright line: vLLM
    adds "Copyright contributors to the vLLM project" to every file, including the Hugging Face,
    NVIDIA or MiniMax files it carries, whose own copyright lines say whose code they are. The
@@ -216,6 +219,14 @@ def _third_party_name(m: Marker) -> str:
     return _slug_name(m)
 
 
+def _source_is_not_another(m: Marker, own: set[str]) -> bool:
+    """Whether an origin marker's source (its URL, path or slug: :func:`_third_party_name`) is
+    the upstream's own or names no project at all (a source in words: "the LLama model
+    definition file in transformers")."""
+    name = _third_party_name(m)
+    return not name or _names_project(name, own)
+
+
 def _slug_name(m: Marker) -> str:
     """The repository a marker names by a bare ``owner/name`` slug, as its source, without a URL
     ("Adapted verbatim from the ``MiniMaxAI/Minimax-M3-preview`` repository" -> "Minimax-M3-preview").
@@ -281,10 +292,16 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     # specific copyright lines: those say whose code it is.
     copyrights = [m for m in copyrights if not _SPDX_COPYRIGHT_RE.match(m.text)] or copyrights
     # A header that points into the upstream's own repository ("see
-    # https://github.com/mstamy2/PyPDF2/blob/master/LICENSE" under a contributor's copyright line)
-    # says the file is the upstream's, under its licence: the copyright line says who wrote it.
+    # https://github.com/mstamy2/PyPDF2/blob/master/LICENSE" under a contributor's copyright line),
+    # or says the file was based on / adapted from the upstream's own code, by URL, path or name
+    # ("This file is based on the LLama model definition file in transformers" below "Copyright
+    # 2024 Cohere team" in transformers' modeling_cohere.py), says the file is the upstream's,
+    # under its licence: the copyright line says who wrote it. Not a statement whose source is
+    # another project's URL, path or module ("Ported from ``transformers.models.gemma4.X`` so that
+    # vLLM users ...", vLLM 0.32's ``gemma4_utils.py``, mentions the upstream after its source).
     claimed = bool(p.origin_own_link_claims) and any(
-        m.kind not in ("copyright", "spdx") and m.repository and marker_names_upstream(m, own) for m in head)
+        m.kind not in ("copyright", "spdx") and marker_names_upstream(m, own)
+        and (m.repository or (m.kind in _ORIGIN_KINDS and _source_is_not_another(m, own))) for m in head)
     if copyrights and not claimed and not any(
             marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
             for m in copyrights):

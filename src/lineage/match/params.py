@@ -981,7 +981,11 @@ class MatchParams:
     # https://github.com/mstamy2/PyPDF2/blob/master/LICENSE") is the upstream's own, not a third
     # party's (origin rule 4): a contributor's file under the project's licence. pypdf 3.17.4's
     # ``pagerange.py`` against PyPDF2 1.26.0's: 60 code lines were set apart as Steve Witham's
-    # third-party code. 0: copyright lines alone decide.
+    # third-party code. A derived / adapted / copied / based-on marker of the header naming the
+    # upstream (by URL, path or name) claims it too: transformers 4.45.2's ``modeling_cohere.py``,
+    # "Copyright 2024 Cohere team" above "This file is based on the LLama model definition file
+    # in transformers", was a third party's, its lines copied into unsloth 2024.11.9's
+    # ``cohere.py`` set apart (user122). 0: copyright lines alone decide.
     origin_own_link_claims: int = knob(1, 0, 1)
     # With 1, an upstream folder holding a licence file of another licence than the release's
     # declared one is another project's code the release carries (origin rule 2, as a vendoring
