@@ -99,6 +99,28 @@ def _cited_as_similar(seg: Segment, start: int, selected: list[list[Segment]]) -
     return False
 
 
+# A URL cited as what a workaround waits for, in a note to remove it once that changes, names the
+# condition, not the code's source: optimum-habana 1.14.1's ``trainer_seq2seq.py`` ("TODO: remove
+# this hack when the legacy code ... is" / "removed in <transformers' generation/utils.py>") was
+# marked as taken from that file, its ``integrations/deepspeed.py`` as from HabanaAI's
+# ``run_pretraining.py`` ("To remove when it is solved, see <URL>"). Only the instruction "remove
+# ... when / once / after": "Removed ... when porting <URL>" may tell how the code was taken, and a
+# bare "TODO: ... <URL>" may cite the code it follows ("may need to complete this ...: <URL>").
+# Read in the sentence leading to the URL, from the lines above while they leave it unfinished.
+_REMOVE_WHEN_RE = re.compile(r"\bremove\b[^.!?]*\b(?:when|once|after)\b", re.IGNORECASE)
+
+
+def _cited_as_removal_condition(seg: Segment, start: int, selected: list[list[Segment]]) -> bool:
+    """Whether the sentence leading to the URL at ``start`` of ``seg`` says to remove something
+    when (once, after) what it cites changes."""
+    before = seg.text[:start]
+    here = seg
+    while _mid_sentence(here, selected):
+        here = next(p for p in selected[here.line - 1] if p.source == here.source and p.whole_line)
+        before = f"{here.text} {before}"
+    return bool(_REMOVE_WHEN_RE.search(re.split(r"[.!?]\s", before)[-1]))
+
+
 def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
     """Fill the fields of an accepted phrase marker; ``rest`` includes attached lines."""
     info = UrlInfo()
@@ -306,7 +328,8 @@ def _detect(
             continue
         info = parse_url(url)
         if info.repository and info.ref and info.path and not is_document(info.path) and not is_folder_link(url):
-            if _cited_for_a_fault(seg, start, selected) or _cited_as_similar(seg, start, selected):
+            if (_cited_for_a_fault(seg, start, selected) or _cited_as_similar(seg, start, selected)
+                    or _cited_as_removal_condition(seg, start, selected)):
                 continue
             shown = text if len(" ".join(text.split())) <= MAX_TEXT else url
             out.append(
