@@ -230,7 +230,9 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
     packages and modules, :func:`top_modules`, its file paths). The folder must be the name and
     a top-level package of the upstream's both (``tomli``, not PyYAML's ``yaml``, nor a ``tests``
     folder an upstream ships), or its one top-level package, which its declared distribution name
-    (``declared``) extends (fluidity-sm's ``fluidity``: :func:`_folder_names_upstream`), and not
+    (``declared``) extends (fluidity-sm's ``fluidity``: :func:`_folder_names_upstream`), or the
+    namespace of a namespaced package the distribution's dotted name spells, standing for that
+    package (strictyaml's ``ruamel`` for ruamel.yaml's ``ruamel/yaml``: :func:`_namespace_top`), and not
     the target's own top-level package: another release of
     the same project, or a ``src/`` layout, is no vendored copy. And the folder must hold the
     upstream's layout: at least half of its Python files at upstream paths (two at least, unless
@@ -262,9 +264,13 @@ def folder_markers(paths: Sequence[str], upstreams: Sequence[tuple[str, set[str]
             if parts[i] == parts[0]:
                 continue  # its own package's name again: the target's own namespace, not a copy
             for name, canonical, tops, up_paths in wanted:
-                if not _folder_names_upstream(parts[i], canonical, tops, canonical in declared_set):
+                if _folder_names_upstream(parts[i], canonical, tops, canonical in declared_set):
+                    up_rest = rest
+                elif ns_top := _namespace_top(parts[i], canonical, tops):
+                    up_rest = "/".join([ns_top, *parts[i + 1:]])  # the folder stands for ns/pkg
+                else:
                     continue
-                found = rest if rest in up_paths else "src/" + rest if "src/" + rest in up_paths else ""
+                found = up_rest if up_rest in up_paths else "src/" + up_rest if "src/" + up_rest in up_paths else ""
                 key = (tuple(parts[1:i + 1]), name)
                 if key not in own_layout:  # one look per folder, not per file
                     own_layout[key] = _own_layout(key[0], tops, up_paths)
@@ -335,6 +341,22 @@ def _folder_names_upstream(folder: str, canonical: str, tops: set[str], declared
         return False
     name = canonicalize_name(folder)
     return name == canonical or (declared and tops == {folder} and canonical.startswith(name + "-"))
+
+
+def _namespace_top(folder: str, canonical: str, tops: set[str]) -> str:
+    """The upstream's top-level package ``NS/PKG`` inside a namespace package when ``folder`` is
+    that namespace's name and the distribution is named ``NS.PKG`` (``canonical``), else ``""``:
+    a vendoring rename drops the namespace level (strictyaml 1.7.3 imports ruamel.yaml 0.16.13 as
+    ``strictyaml.ruamel``: ``strictyaml/ruamel/main.py`` is ``ruamel/yaml/main.py``), so the
+    folder stands for the package and is named after the distribution's first part. Only a
+    two-part name the distribution's whole name spells, not a namespace alone: ``ruamel`` is no
+    upstream's name by itself."""
+    for top in tops:
+        namespace, _, package = top.partition("/")
+        if (namespace == folder and package and "/" not in package
+                and canonicalize_name(f"{namespace}.{package}") == canonical):
+            return top
+    return ""
 
 
 def _own_layout(below_top: Sequence[str], tops: set[str], up_paths: frozenset[str]) -> bool:
