@@ -457,10 +457,9 @@ def _for_suffixed_module(found: LicenceFile, present: set[str]) -> LicenceFile:
         if not path.startswith(base) or not path.endswith(PYTHON_SUFFIXES):
             continue
         parts = path[len(base):].split("/")
-        for k, part in enumerate(parts):
-            last = k == len(parts) - 1
-            stem = part.rpartition(".")[0] if last and part.endswith(PYTHON_SUFFIXES) else part
-            if stem.lower() == wanted and (not last or part.endswith(PYTHON_SUFFIXES)):
+        for k, part in enumerate(parts):  # a folder on the way, else the module itself
+            stem = part.rpartition(".")[0] if k == len(parts) - 1 else part
+            if stem.lower() == wanted:
                 places.add(base + "/".join(parts[:k + 1]))
                 break
     if len(places) != 1:

@@ -64,12 +64,12 @@ def page_name(target_path: str) -> str:
     """
     raw = target_path.encode("utf-8", "surrogateescape")
     parts = [re.sub(r"[^A-Za-z0-9._-]+", "_", part) for part in target_path.split("/") if part]
-    kept = parts[-1:] if parts else []
+    stem = parts[-1] if parts else ""
     for part in reversed(parts[:-1]):
-        if len(part) + 1 + sum(len(k) + 1 for k in kept) - 1 > _PAGE_STEM_CHARS:
+        if len(part) + 1 + len(stem) > _PAGE_STEM_CHARS:
             break
-        kept.insert(0, part)
-    stem = "_".join(kept)[-_PAGE_STEM_CHARS:].strip("._") or "file"
+        stem = f"{part}_{stem}"
+    stem = stem[-_PAGE_STEM_CHARS:].strip("._") or "file"
     return f"{stem}-{hashlib.sha256(raw).hexdigest()[:12]}.html"
 
 

@@ -49,19 +49,18 @@ def _licence_words(expression: str, brief: bool = False) -> str:
     for a licence that asks nothing, :func:`~lineage.licences.expressions.asks_nothing`)."""
     if not expression:
         return md_code("unknown")
-    ids = licence_ids(expression)
     asks = "" if brief else ": no copyright line or licence notice to keep"
-    if asks_nothing_alone(expression) and set(ids) == {PUBLIC_DOMAIN}:
+    if _public_domain_alone(expression):
         return f"{md_code(expression)} (public domain{asks})"
     if asks_nothing_alone(expression):
         return md_code(expression) + (f" (asks nothing{asks})" if asks else "")
-    if PUBLIC_DOMAIN in ids:
+    if PUBLIC_DOMAIN in licence_ids(expression):
         return f"{md_code(expression)} ({md_text(readable(expression))})"
     return md_code(expression)
 
 
 def _public_domain_alone(expression: str) -> bool:
-    return asks_nothing_alone(expression) and set(licence_ids(expression)) == {PUBLIC_DOMAIN}
+    return set(licence_ids(expression)) == {PUBLIC_DOMAIN}
 
 
 def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
