@@ -680,3 +680,43 @@ def test_a_report_counts_a_folder_named_after_the_upstream_as_marked(run_compare
     assert files.loc["tgt/borrowed.py", "marker_kind"] == ""
     off = run_compare(target, [("upkg", upstream)], params=MatchParams(marking_vendored_folder=0))
     assert off.files.set_index("target_path").loc["tgt/lib/upkg/core.py", "marker_kind"] == ""
+
+
+def test_records_naming_no_upstream_are_listed_with_their_files_and_next_step(tmp_path: Path) -> None:
+    # pex 2.20.3 compared with appdirs alone: its records pinning pip, setuptools and attrs went
+    # unmentioned, although each names a release a further --upstream would compare.
+    upstream = treegen.write_tree(tmp_path / "up", {"upkg/core.py": _body(1)})
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "tgt/__init__.py": "",
+        "tgt/_vendor/vendor.txt": "upkg==1.0\notherpkg==2.1\npatched==3.0+local.1\nloose\n",
+        "tgt/_vendor/upkg/core.py": _body(1),
+        "tgt/_vendor/otherpkg/__init__.py": _OWN,
+        "tgt/_vendor/otherpkg/inner/vendor.txt": "nested==0.1\n",
+        "tgt/_vendor/otherpkg/inner/nested.py": _body(3),  # the innermost record speaks for it
+        "tgt/_vendor/patched.py": "x = 1\n",
+    })
+    _, summary = _report(tmp_path, target, upstream)
+    source = "tgt/_vendor/vendor.txt"
+    found = {r["name"]: r for r in summary["vendored_not_compared"]}
+    assert sorted(found) == ["loose", "nested", "otherpkg", "patched"]  # upkg marks files: compared
+    assert (found["otherpkg"]["record"], found["otherpkg"]["files"], found["otherpkg"]["source"]) == (
+        f"vendored otherpkg==2.1 ({source})", 1, source)
+    assert found["otherpkg"]["code_lines"] == len([x for x in _OWN.strip().split("\n") if x.strip()])
+    assert found["otherpkg"]["upstream_spec"] == "pypi:otherpkg==2.1"
+    assert (found["nested"]["files"], found["nested"]["upstream_spec"]) == (1, "pypi:nested==0.1")
+    assert (found["patched"]["files"], found["patched"]["upstream_spec"]) == (1, "")  # no index serves +local
+    assert (found["loose"]["files"], found["loose"]["declared_version"], found["loose"]["upstream_spec"]) == (0, "", "")
+    md = (tmp_path / "out" / "summary.md").read_text()
+    assert "## Vendored packages not compared: 4 vendoring records\n" in md
+    assert f"| vendored otherpkg==2.1 ({source}) | 2.1 | 1 |" in md
+    assert "`--upstream pypi:otherpkg==2.1`" in md
+    assert "| (no pin) |" in md and "(no PyPI release: a local or unreadable version)" in md
+
+
+def test_a_tree_without_unmatched_records_has_no_such_section(tmp_path: Path) -> None:
+    upstream = treegen.write_tree(tmp_path / "up", {"upkg/core.py": _body(1)})
+    target = treegen.write_tree(tmp_path / "tgt", {"tgt/__init__.py": "", "tgt/_vendor/vendor.txt": "upkg==1.0\n",
+                                                   "tgt/_vendor/upkg/core.py": _body(1)})
+    _, summary = _report(tmp_path, target, upstream)
+    assert summary["vendored_not_compared"] == [] and len(summary["vendored"]) == 1
+    assert "Vendored packages not compared" not in (tmp_path / "out" / "summary.md").read_text()

@@ -98,7 +98,12 @@ SUMMARY_FORMAT = "lineage.summary"
 #    gone the other way: aioredis 2.0.1's "Port redis-py's client implementation to aioredis"
 #    against redis 5.2.0); summary.md quotes them under "Reuse an upstream's description states
 #    from the target" when there are any.
-SUMMARY_VERSION = 17
+# 18: "vendored_not_compared": per vendoring record of the target that marks no file here (it
+#    names no upstream compared), the Python files it speaks for, their code lines and the
+#    "--upstream" that would compare them (lineage.results.figures.vendored_not_compared);
+#    summary.md lists them under "Vendored packages not compared" (pex 2.20.3 against appdirs
+#    said nothing of the pip, setuptools and attrs its records pin).
+SUMMARY_VERSION = 18
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -129,6 +134,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "shared": shared,
         "third_parties": [party.to_dict() for party in parties],
         "vendored": comparison.vendored,
+        "vendored_not_compared": comparison.vendored_not_compared,
         "target_names": list(comparison.target_names),
         "declared_reuse": comparison.declared_reuse,
         "declared_reuse_from_target": comparison.declared_reuse_from_target,
@@ -344,6 +350,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
                 "too (summary.json `lists.prose_only_copied`; their pairs are in obligations.csv).", ""]
         out += _prose_table(prose_only)
     out += _vendored_markdown(summary["vendored"])  # type: ignore[arg-type]
+    out += _not_compared_records_markdown(summary["vendored_not_compared"])  # type: ignore[arg-type]
     out += _shared_markdown(summary, groups, parties)
     out += DEFINITIONS
     from lineage.report.obligations import obligations_markdown
@@ -454,6 +461,29 @@ def _vendored_markdown(records: list[dict[str, object]]) -> list[str]:
                            "verbatim code", "near code", "copied"],
                           ["---", "---", "---", "---:", "---:", "---:", "---:", "---:", "---:"], rows, len(rows),
                           "summary.json")
+
+
+def _not_compared_records_markdown(records: list[dict[str, object]]) -> list[str]:
+    """The target's vendoring records that mark no file here: a section only when there is one."""
+    if not records:
+        return []
+    out = [f"## Vendored packages not compared: {counted(len(records), 'vendoring record')}", "",
+           "Vendoring records of the target (a `vendor.txt` line, a vendored `*.dist-info`) that mark no "
+           "file here: they name no upstream of this comparison (or the files they list are absent). Their "
+           "files are that project's code and count in the figures above as any file does; the `--upstream` "
+           "shown compares them with the release the record pins (summary.json `vendored_not_compared`).", ""]
+    rows = ([md_text(str(r["record"]), 100), md_text(str(r["declared_version"]) or "(none)"), f"{r['files']:,}",
+             f"{r['code_lines']:,}", _next_record_step(r)]
+            for r in records)
+    return out + md_table(["record", "pins", "files", "code lines", "next step"],
+                          ["---", "---", "---:", "---:", "---"], rows, len(records), "summary.json")
+
+
+def _next_record_step(record: dict[str, object]) -> str:
+    """The next-step cell of a record not compared: its ``--upstream``, or why there is none."""
+    if record["upstream_spec"]:
+        return md_code(f"--upstream {record['upstream_spec']}")
+    return "(no pin)" if not record["declared_version"] else "(no PyPI release: a local or unreadable version)"
 
 
 def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame],

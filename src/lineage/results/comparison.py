@@ -168,6 +168,13 @@ class Comparison:
         return figures.vendored_copies(self.files, versions)
 
     @property
+    def vendored_not_compared(self) -> list[dict[str, object]]:
+        """Per vendoring record of the target that marks no file here: the files it speaks for
+        and the ``--upstream`` that would compare them
+        (:func:`lineage.results.figures.vendored_not_compared`)."""
+        return figures.vendored_not_compared(self.target.vendoring, self.files)
+
+    @property
     def shared(self) -> dict[str, object]:
         return figures.shared_figures(self.files, self._paired_or_lines)
 

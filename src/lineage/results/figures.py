@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import TYPE_CHECKING
 
 import pandas as pd
 
 from lineage.index.records import PYTHON_SUFFIXES
+
+if TYPE_CHECKING:
+    from lineage.index.vendoring import VendorRecord
 
 # The review lists of summary.json ("lists"), in the order they are written.
 LIST_NAMES = ("marked", "marked_with_copied", "marked_without_copied", "unmarked_with_copied",
@@ -153,6 +157,46 @@ def vendored_copies(files: pd.DataFrame, versions: dict[str, str]) -> list[dict[
                     "files": n.files, "files_with_copied_code": with_copied, "code_lines": n.code,
                     "verbatim_code_lines": n.code_verbatim, "near_code_lines": n.code_near})
     return out
+
+
+def vendored_not_compared(records: Sequence[VendorRecord], files: pd.DataFrame) -> list[dict[str, object]]:
+    """Per vendoring record of the target that marks no file here (its text is no indexed file's
+    files.csv ``marker``: it names no upstream of this comparison, or the files it covers are
+    absent), in the records' order: the Python files it speaks for (a file nested records cover
+    is the innermost one's, as for the markers), their code lines, and the ``--upstream`` that
+    would compare them when it pins a release. pex 2.20.3 compared with appdirs alone said
+    nothing of the pip, setuptools and attrs it vendors."""
+    from lineage.index.vendoring import vendor_markers
+
+    indexed = files[files["status"] == "indexed"]
+    marking = set(indexed.loc[_column(indexed, "marker_kind", "") == "vendored", "marker"])
+    rest = [r for r in records if r.describe() not in marking]
+    if not rest:
+        return []
+    code = dict(zip(indexed["target_path"], indexed["code_lines"], strict=True))
+    innermost: dict[str, list[str]] = {}
+    for path, found in vendor_markers(records, sorted(code)).items():
+        innermost.setdefault(found[0].text, []).append(path)
+    out: list[dict[str, object]] = []
+    for r in rest:
+        paths = innermost.get(r.describe(), [])
+        out.append({"record": r.describe(), "name": r.name, "declared_version": r.version, "source": r.source,
+                    "line": r.line, "folder": r.folder, "files": len(paths),
+                    "code_lines": int(sum(code[p] for p in paths)),
+                    "upstream_spec": _pypi_spec(r.name, r.version)})
+    return out
+
+
+def _pypi_spec(name: str, version: str) -> str:
+    """``pypi:NAME==VERSION`` for a pin PyPI can hold, else "": none, one that is no version, or
+    a local version (``44.0.0+3acb925...``, pex's patched setuptools), which no public index serves
+    (PEP 440)."""
+    from packaging.version import InvalidVersion, Version
+
+    try:
+        return "" if Version(version).local else f"pypi:{name}=={version}"
+    except InvalidVersion:
+        return ""
 
 
 _RELEASE_REF = re.compile(r"v?(\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)*)")
