@@ -26,6 +26,9 @@ upstream. Such a statement marks no file (it speaks for the whole project) and c
 * "forked NAME", the project the verb's object ("Joel forked PRAW and began work on Async PRAW",
   asyncpraw 7.8.0), ``derived_from``: only the word or link right after the verb (or after "the
   (original)") may name it;
+* "this project (package, library, module) merges (both)" other projects, ``derived_from``
+  (jsonpath-ng 1.7.0: "This packages merges both `jsonpath-rw`_ and `jsonpath-rw-ext`_"); only
+  with the project itself as the subject;
 * "forked off (of)", and "based on" that says it is a fork: "based (forked) on" (niquests 3.11.0:
   "Niquests is a highly improved HTTP client that is based (forked) on Requests"), ``derived_from``;
 * "the new (official) home of", code that moved here from another project (pydantic-settings
@@ -77,6 +80,10 @@ _TAKEN = (r"(?:re-?used?|reuses|borrow(?:ed|s)?|t(?:ook|akes?)|includ(?:es?|ed)|
 _PHRASE_RE = re.compile(
     rf"\b(?:(?P<taken>{_TAKEN})|(?P<verb>derived|adapted|ported|copied|forked|extracted)\s+from"
     r"|(?P<fork>forked\s+off(?:\s+of)?|based\s+\(forked\)\s+on)"
+    # a project that says it merges other projects holds their code: "This packages merges both
+    # `jsonpath-rw`_ and `jsonpath-rw-ext`_" (jsonpath-ng 1.7.0); only with the project itself
+    # as the subject ("this package"): "it merges dictionaries from a widgetlib config" is no reuse
+    r"|(?P<merged>this\s+(?:project|package|library|module|fork)s?\s+(?:(?:has\s+)?merged|merges)(?:\s+both)?)"
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     # code split out of another project: "This project was initially a part of [lxml](...)"
     # (lxml-html-clean 0.4.1); past only, with the adverb: "is part of Upcore" says membership
@@ -188,7 +195,7 @@ def _kind(m: re.Match[str]) -> str:
         return "ported_from" if m.group("possessive").lower().startswith("port") else "copied_from"
     if m.group("verb"):
         return _VERB_KINDS[m.group("verb").lower()]
-    if m.group("fork") or m.group("replaced") or m.group("object"):
+    if m.group("fork") or m.group("replaced") or m.group("object") or m.group("merged"):
         return "derived_from"
     return _NOUN_KINDS[" ".join((m.group("noun") or m.group("noun_after")).lower().split())]
 

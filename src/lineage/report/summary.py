@@ -529,7 +529,8 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
     n_reexport = len(groups["reexport_with_copied"])
     out += [f"Licence and copyright header lines: {shared['header_copied_lines']:,} labelled copied as part of "
             f"copied code; {shared.get('headers', {}).get('lines', 0):,} paired outside copied code and not "
-            f"counted; {shared['files_sharing_header_lines']:,} target files carry SPDX or copyright lines an "
+            f"counted; {counted(shared['files_sharing_header_lines'], 'target file')} "
+            f"{'carries' if shared['files_sharing_header_lines'] == 1 else 'carry'} SPDX or copyright lines an "
             f"upstream file carries too (files.csv `header_shared_lines`). Generated files set apart: "
             f"{shared.get('generated', {}).get('files', 0):,}; re-export-only files with copied lines, not "
             f"listed above: {n_reexport:,}.", ""]
