@@ -411,7 +411,7 @@ def check_summary_json(r: Report) -> list[Check]:
     # the headline: its numbers are the figures above, its percentages as documented
     n_all, n_marked = numbers(groups["all_files"]), numbers(groups["marked_files"])
     lines_ = s["headline"]
-    m = re.match(rf"({NUMBER}) of ({NUMBER}) files carry a marker", lines_[0])
+    m = re.match(rf"({NUMBER}) of ({NUMBER}) (?:files carry|file carries) a marker", lines_[0])
     head.compare("files carrying a marker / all", (num(m.group(1)), num(m.group(2))) if m else None,
                  (n_marked["files"], n_all["files"]))
     expected = []

@@ -341,9 +341,9 @@ def test_the_headline_of_a_comparison_without_marked_files(run_compare: Runner) 
     body = treegen.distinctive_functions(3)
     comparison = run_compare({"pkg/a.py": body}, [(UP, {"pkg/a.py": body})])
     first, second, third = comparison.headline()[:3]
-    assert first == "0 of 1 files carry a marker naming upstream"
+    assert first == "0 of 1 file carries a marker naming upstream"  # in number with a one-file tree
     assert second == "in those marked files: none to count"
-    assert third.startswith("in all 1 files, ") and "(n/a)" not in third
+    assert third.startswith("in the 1 file, ") and "(n/a)" not in third
 
 
 def test_a_marker_path_resolves_by_its_trailing_folders() -> None:

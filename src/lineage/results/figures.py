@@ -181,7 +181,7 @@ def vendored_not_compared(records: Sequence[VendorRecord], files: pd.DataFrame) 
     for r in rest:
         paths = innermost.get(r.describe(), [])
         out.append({"record": r.describe(), "name": r.name, "declared_version": r.version, "source": r.source,
-                    "line": r.line, "folder": r.folder, "files": len(paths),
+                    "folder": r.folder, "files": len(paths),  # not its line: no input (lineage reproduce)
                     "code_lines": int(sum(code[p] for p in paths)),
                     "upstream_spec": _pypi_spec(r.name, r.version)})
     return out
@@ -332,12 +332,15 @@ def headline(files: pd.DataFrame, upstream_names: Sequence[str],
     by_record = int(((files["status"] == "indexed") & (files["marker_kind"] == "vendored")).sum()) \
         if "marker_kind" in files else 0
     records = f" ({by_record:,} of them through a vendoring record)" if by_record else ""
-    intro = f"{n_marked.files:,} of {n_all.files:,} files carry a marker naming {names}{records}; "
+    # a one-file tree reads "0 of 1 file carries", "in the 1 file" (not "of 1 files carry")
+    one = n_all.files == 1
+    intro = (f"{n_marked.files:,} of {n_all.files:,} {'file carries' if one else 'files carry'} a marker naming "
+             f"{names}{records}; ")
     # no marked file: say so rather than "0 of 0 code lines ... (n/a)" (a release against an older one of itself)
     marked = ([_sentence(intro, n_marked, "code"), _sentence("in those marked files, ", n_marked, "nonblank")]
               if n_marked.files else [intro.rstrip("; "), "in those marked files: none to count"])
     return [
         *marked,
-        _sentence(f"in all {n_all.files:,} files, ", n_all, "code"),
-        _sentence(f"in all {n_all.files:,} files, ", n_all, "nonblank"),
+        _sentence("in the 1 file, " if one else f"in all {n_all.files:,} files, ", n_all, "code"),
+        _sentence("in the 1 file, " if one else f"in all {n_all.files:,} files, ", n_all, "nonblank"),
     ]
