@@ -728,8 +728,10 @@ def check_spdx(r: Report) -> list[Check]:
                     for t in regions.itertuples(index=False))
     snippets.items("licenseConcluded = obligations.csv upstream_licence of the pair", concluded, wanted)
     rel = Counter((x["relationshipType"], x["spdxElementId"].split("-")[1]) for x in doc.get("relationships", []))
-    snippets.compare("DESCENDANT_OF per snippet, CONTAINS per file",
-                     (rel[("DESCENDANT_OF", "Snippet")], rel[("CONTAINS", "Package")]), (len(want), len(by_id)))
+    snippets.compare("DESCENDANT_OF per snippet, CONTAINS per file, DESCENDANT_OF per upstream copied from",
+                     (rel[("DESCENDANT_OF", "Snippet")], rel[("CONTAINS", "Package")],
+                      rel[("DESCENDANT_OF", "Package")]),
+                     (len(want), len(by_id), regions["upstream"].nunique()))
     return [files, snippets]
 
 
@@ -745,7 +747,9 @@ def check_cyclonedx(r: Report) -> list[Check]:
     ancestors = sorted(ancestors, key=lambda a: int(m.group(1)) if (m := re.fullmatch(
         r"upstream-(\d+)", str(a.get("bom-ref", "")))) else 1 << 30)
     regions = kept_regions(r)
-    upstreams = [u["label"] for u in r.summary["upstreams"]]
+    # ancestors: the upstreams the report finds copied code from, in the run's order
+    copied_from = set(regions["upstream"].astype(str))
+    upstreams = [u["label"] for u in r.summary["upstreams"] if u["label"] in copied_from]
     check.compare("ancestors", [a["name"] for a in ancestors], upstreams)
     for a, label in zip(ancestors, upstreams, strict=False):
         got = sorted((o["location"], o["line"], o.get("additionalContext", ""))

@@ -1,8 +1,10 @@
 """lineage.cdx.json: a CycloneDX 1.6 BOM of the target's lineage, built with cyclonedx-python-lib.
 
 * ``metadata.component`` is the target (name, version, purl, sha256, declared licence).
-* each upstream is one of its ``pedigree.ancestors`` (purl such as ``pkg:pypi/vllm@0.32.0``, or
-  ``pkg:generic/<name>@<commit>`` for a git source), with ``evidence``: one
+* each upstream it holds copied code from is one of its ``pedigree.ancestors`` (purl such as
+  ``pkg:pypi/vllm@0.32.0``, or ``pkg:generic/<name>@<commit>`` for a git source; an upstream of
+  which no line was found copied is left out: an ancestor is a descent the report shows), with
+  ``evidence``: one
   ``occurrences`` entry per copied region (``location`` = the target file, ``line`` = its first
   line, ``additionalContext`` = target lines, upstream file and lines, verbatim and near counts),
   the licences of the upstream files the code came from (``evidence.licenses``: one expression,
@@ -156,6 +158,8 @@ def cyclonedx_bom(comparison: Comparison, fields: list[list[tuple[str, str, int,
     ancestors = []
     for n, (u, label) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
         mine = regions[regions["upstream"] == label]
+        if mine.empty:  # nothing of it found copied: not an ancestor (its bom-ref number is kept free)
+            continue
         occurrences = [Occurrence(bom_ref=ref, location=location, line=line, additional_context=context)
                        for k, (ref, location, line, context) in enumerate(fields[n - 1])
                        if k == 0 or ref not in leave_out]
@@ -245,7 +249,7 @@ def _fill_occurrences(bom: dict[str, Any], fields: list[list[tuple[str, str, int
     (``BomRef.__lt__``) and distinct here. Returns the text of the library's JSON of those it
     converted that ``stored`` lacks, by key."""
     made: dict[str, str] = {}
-    ancestors = {a.get("bom-ref"): a for a in bom["metadata"]["component"]["pedigree"]["ancestors"]}
+    ancestors = {a.get("bom-ref"): a for a in bom["metadata"]["component"]["pedigree"].get("ancestors", [])}
     for n, (rows, row_keys) in enumerate(zip(fields, keys, strict=True), start=1):
         if not rows:
             continue

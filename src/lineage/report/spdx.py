@@ -11,7 +11,8 @@
   it), licences named inside the snippet, the upstream file's copyright lines, and the upstream
   file and lines in the comment.
 * relationships: the document ``DESCRIBES`` the target; the target is ``DESCENDANT_OF`` each
-  upstream (the same lineage CycloneDX records as ``pedigree.ancestors``), and so is each
+  upstream it holds copied code from (the same lineage CycloneDX records as ``pedigree.ancestors``;
+  an upstream of which no line was found copied is a Package with no relationship), and so is each
   Snippet ``DESCENDANT_OF`` the upstream package it was copied from (SPDX 2.3 section 11: the
   same lineage, later), so a consumer can tell which upstream's code a snippet is without
   reading its comment.
@@ -252,13 +253,17 @@ def _document(comparison: Comparison, kept: ElementCache | None, reuse: bool = F
     packages = [_package(target, label, "SPDXRef-Package-target", True)]
     relationships = [Relationship("SPDXRef-DOCUMENT", RelationshipType.DESCRIBES, "SPDXRef-Package-target")]
     package_of: dict[str, str] = {}
+    regions = copied_regions(comparison)
+    copied_from = set(regions["upstream"])
     for n, (u, name) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
         package_of[name] = f"SPDXRef-Package-upstream-{n}"
         packages.append(_package(u, name, f"SPDXRef-Package-upstream-{n}", False))
-        relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.DESCENDANT_OF,
-                                          f"SPDXRef-Package-upstream-{n}",
-                                          comment=f"holds code copied from {name}"))
-    regions = copied_regions(comparison)
+        # an upstream none of whose code the run found (sentry-sdk 2.19's `_werkzeug.py` names
+        # Werkzeug 0.14.1, whose code 3.1.3 no longer holds) is described, not called an ancestor
+        if name in copied_from:
+            relationships.append(Relationship("SPDXRef-Package-target", RelationshipType.DESCENDANT_OF,
+                                              f"SPDXRef-Package-upstream-{n}",
+                                              comment=f"holds code copied from {name}"))
     by_path = {f.path: f for f in target.files}
     files: list[File] = []
     snippets: list[Snippet] = []
