@@ -648,7 +648,7 @@ def check_summary_md(r: Report) -> list[Check]:
     prose.compare("from-target origins table", [(p, a, b, int(n) if n else None) for p, a, b, n in listed],
                   [(o["path"], *(map(str, o["lines"]) if o["lines"] else ("", "")), o["line"]) for o in origins])
     m = re.search(rf"Licence and copyright header lines: ({NUMBER}) labelled copied as part of copied code; "
-                  rf"({NUMBER}) paired outside copied code and not counted; ({NUMBER}) target files .*? Generated "
+                  rf"({NUMBER}) paired outside copied code and not counted; ({NUMBER}) target files? .*? Generated "
                   rf"files set apart: ({NUMBER}); re-export-only files with copied lines, not listed above: ({NUMBER})",
                   body)
     prose.compare("header/generated/re-export sentence", tuple(num(x) for x in m.groups()) if m else None,
