@@ -66,7 +66,7 @@ def _open_with_identities(specs: Sequence[str], settings: RunSettings, stack: co
         source = open_source(spec, settings.cache_root, check_later)
         try:
             blobs = ReadFiles()  # with their digests, which index_tree takes
-            return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs)
+            return source, blobs, tree_identity(source, IndexCache(settings.store_root), blobs, settings.max_file_bytes)
         except BaseException as exc:
             try:
                 if isinstance(exc, Exception):  # a member failing its CRC, say: a failed check first

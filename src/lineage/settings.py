@@ -21,6 +21,12 @@ from lineage.errors import LineageError
 
 # Larger Python files are listed as skipped, not indexed: generated tables, not code people copy.
 DEFAULT_MAX_FILE_BYTES = 4 * 1024 * 1024
+# The non-Python files read for what a source declares (licence files, METADATA/PKG-INFO, RECORD,
+# pyproject.toml, vendor.txt, top_level.txt, READMEs; lineage.sources.base.DeclaredView): a larger
+# one is not read at all (noted in manifest.json's skipped_members), never inflated whole. The
+# readers' own caps (a licence file 1 MiB, metadata and records 4 MiB) are at most this, so a file
+# left unread here is one they would have ignored after reading it.
+MAX_DECLARED_FILE_BYTES = 4 * 1024 * 1024
 # Whole-result cache entries kept (lineage.report.cache), the most recently written or used: an
 # entry is as large as its report (about 190 MB for the pinned pair without HTML), and reruns of the
 # same few comparisons are what it is for.

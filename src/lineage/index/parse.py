@@ -60,8 +60,8 @@ class Indexer:
 
     def index(self, path: str, data: bytes, digest: str) -> FileIndex:
         record = FileIndex(path=path, digest=digest, n_bytes=len(data))
-        if len(data) > self.max_file_bytes:
-            return _skip(record, f"too large ({len(data)} bytes > {self.max_file_bytes})")
+        if len(data) > self.max_file_bytes:  # a size stated too small (or none): the backstop
+            return too_large(record, self.max_file_bytes)
         if b"\0" in data:
             return _skip(record, "binary (NUL byte)")
         try:
@@ -288,6 +288,11 @@ def _definitions(functions: list[Node], classes: list[Node]) -> list[Definition]
         result.append(Definition(qualname, kind, start, end))
         stack.append((end, qualname))
     return result
+
+
+def too_large(record: FileIndex, limit: int) -> FileIndex:
+    """``record`` skipped as larger than ``limit`` (its ``n_bytes``, read or stated by the source)."""
+    return _skip(record, f"too large ({record.n_bytes} bytes > {limit})")
 
 
 def _skip(record: FileIndex, reason: str) -> FileIndex:

@@ -28,7 +28,7 @@ from packaging.utils import canonicalize_name
 
 from lineage.licences.licence_file import copyright_lines
 from lineage.markers.description import RENAMED_FROM, ReuseStatement, reuse_statements, statements_naming
-from lineage.sources.base import Source
+from lineage.sources.base import Source, read_declared
 from lineage.sources.distinfo import core_metadata
 
 if TYPE_CHECKING:
@@ -282,6 +282,12 @@ def own_names(source: Source, target_names: Iterable[str] | None = None) -> set[
 
 
 def read_project(source: Source) -> ProjectInfo:
+    """The project of an open source, read through a :class:`~lineage.sources.base.DeclaredView`
+    (a file over its limit is not read: as if absent); details in :func:`_read_project`."""
+    return read_declared(source, _read_project)
+
+
+def _read_project(source: Source) -> ProjectInfo:
     """The project's own names from its metadata, and the statements of reuse in its description
     (the metadata's, else a checkout's README) and its licence files; empty when it has none."""
     paths = source.paths()

@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 
 from lineage.errors import SourceError, WorkerError
-from lineage.index.parse import Indexer
+from lineage.index.parse import Indexer, too_large
 from lineage.index.project import ProjectInfo, read_project
 from lineage.index.records import (
     DEFAULT_MAX_FILE_BYTES,
@@ -31,7 +31,7 @@ from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.archive import ArchiveSource
-from lineage.sources.base import LaterReader, Source, SourceInfo, blob_digest
+from lineage.sources.base import DeclaredView, LaterReader, Source, SourceInfo, blob_digest, read_declared
 from lineage.worker_exit import end_with_parent, release_signals, signals_held
 
 # Below this many files to parse, worker start-up costs more than it saves.
@@ -228,6 +228,13 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             reused += 1
         else:
             to_read.append(path)
+    # A file whose stated size is over the limit is skipped unread, as one read and found too large.
+    unread = _oversized(source, to_read, max_file_bytes)
+    for path, size in unread.items():
+        records[path] = too_large(FileIndex(path=path, digest=source.known_digest(path) or "", n_bytes=size),
+                                  max_file_bytes)
+        digests.append((path, records[path].digest or unread_digest(size)))
+    to_read = [path for path in to_read if path not in unread]
     order += to_read
     archive = _archive_digest(source)
     declared = read.declared if isinstance(read, ReadFiles) else None  # of this very source (tree_identity)
@@ -303,9 +310,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             record = records[path]
             if record.status == "ok":
                 known[record.digest] = (record, data[path])
-    if archive is not None and cache.archive_digests(archive) != dict(digests):
+    if archive is not None and cache.archive_digests(archive) != dict(recordable(digests)):
         source.verify()  # recorded under the archive's digest: only once its bytes have it
-        cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
+        cache.put_archive_digests(archive, recordable(digests))  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     if slot is not None:
         unique = list({f.digest: f for f in files}.values())
@@ -315,8 +322,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
     # Python files the source did not read (a symlink, a special file): skipped files too, so that
     # files.csv and the figures say so, not only the manifest's skipped members.
     skipped = sorted(skipped + not_read_python(source.info, set(py_paths)))
+    licence, project, vendoring, notes = declared if declared is not None else declarations(source)
     return TreeIndex(
-        info=source.info,
+        info=replace(source.info, skipped=source.info.skipped + tuple(notes)) if notes else source.info,
         files=files,
         skipped=skipped,
         other_files=len(paths) - len(py_paths),
@@ -326,10 +334,41 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
         cache_hits=cache.hits - hits_before + reused,
         cache_misses=cache.misses - misses_before,
         seconds=time.perf_counter() - started,
-        licence=declared[0] if declared is not None else read_source_licence(source),
-        project=declared[1] if declared is not None else read_project(source),
-        vendoring=declared[2] if declared is not None else read_vendor_records(source),
+        licence=licence,
+        project=project,
+        vendoring=vendoring,
     )
+
+
+def declarations(source: Source) -> tuple[SourceLicence, ProjectInfo, tuple[VendorRecord, ...], list[tuple[str, str]]]:
+    """What the source's files declare (licence, project, vendoring records), read through one
+    :class:`DeclaredView` (no file over its limit is read whole), and the (path, reason) of each file
+    left unread for being too large."""
+    view = DeclaredView(source)
+    licence = read_declared(view, read_source_licence)
+    project, vendoring = read_project(view), read_vendor_records(view)
+    return licence, project, vendoring, view.notes()
+
+
+_UNREAD = "size:"  # no blob hash (40 hex digits) starts so
+
+
+def unread_digest(size: int) -> str:
+    """What stands for a file's blob hash in a tree digest when it was skipped unread for its
+    stated size: its size, all its skip row says of it (path and reason), so a tree digest (and
+    the whole-result cache key) still changes when that row would."""
+    return f"{_UNREAD}{size}"
+
+
+def recordable(digests: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The real blob hashes among ``digests`` (an archive's recorded ones are taken as known
+    by a later run, which may have a larger limit and must then read the file)."""
+    return [(path, digest) for path, digest in digests if not digest.startswith(_UNREAD)]
+
+
+def _oversized(source: Source, paths: list[str], max_file_bytes: int) -> dict[str, int]:
+    """path -> stated size of each of ``paths`` whose stated size is over ``max_file_bytes``."""
+    return {path: size for path in paths if (size := source.size(path)) is not None and size > max_file_bytes}
 
 
 class ReadFiles(dict[str, bytes]):
@@ -343,7 +382,7 @@ class ReadFiles(dict[str, bytes]):
     def __init__(self) -> None:
         super().__init__()
         self.digests: dict[str, str] = {}
-        self.declared: tuple[SourceLicence, ProjectInfo, list[VendorRecord]] | None = None
+        self.declared: tuple[SourceLicence, ProjectInfo, tuple[VendorRecord, ...], list[tuple[str, str]]] | None = None
 
 
 def _read(source: Source, paths: list[str], read: dict[str, bytes]) -> Iterator[tuple[str, bytes, str | None]]:
@@ -367,7 +406,8 @@ def tree_digest(digests: list[tuple[str, str]]) -> str:
 
 
 def tree_identity(source: Source, cache: IndexCache | None = None,
-                  blobs: dict[str, bytes] | None = None) -> dict[str, object]:
+                  blobs: dict[str, bytes] | None = None,
+                  max_file_bytes: int = DEFAULT_MAX_FILE_BYTES) -> dict[str, object]:
     """Everything of an open source that a comparison's outputs depend on, without indexing
     it: its description, the tree digest of its Python files, how many other files it has and
     what its non-Python files declare (licence, project names, vendoring records). Same identity,
@@ -377,13 +417,18 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
     bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read.
     ``blobs`` receives the files read (path -> bytes; a :class:`ReadFiles` their digests too), for
     :func:`index_tree`'s ``read``: then the tree indexed is the very bytes this identity was
-    computed from."""
+    computed from. A file whose stated size is over ``max_file_bytes`` is not read: its size
+    stands for its hash (:func:`unread_digest`)."""
     paths = source.paths()
     py_paths = [p for p in paths if is_python_path(p)]
     archive = _archive_digest(source) if cache is not None else None
     recorded = cache.archive_digests(archive) if cache is not None and archive is not None else {}
     digests = [(path, source.known_digest(path) or recorded.get(path) or "") for path in py_paths]
     unknown = [path for path, digest in digests if not digest]
+    unread = _oversized(source, unknown, max_file_bytes)
+    if unread:
+        digests = [(path, unread_digest(unread[path]) if path in unread else digest) for path, digest in digests]
+        unknown = [path for path in unknown if path not in unread]
     if unknown:
         read = {}
         for path, blob in source.read_many(unknown):
@@ -395,11 +440,12 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
             source.verify()  # recorded under the archive's digest: only once its bytes have it
-            cache.put_archive_digests(archive, digests)
-    licence, project, vendoring = read_source_licence(source), read_project(source), read_vendor_records(source)
+            cache.put_archive_digests(archive, recordable(digests))
+    licence, project, vendoring, notes = declared = declarations(source)
     if isinstance(blobs, ReadFiles):
-        blobs.declared = (licence, project, vendoring)
-    return {"info": asdict(source.info), "tree_digest": tree_digest(digests),
+        blobs.declared = declared
+    info = replace(source.info, skipped=source.info.skipped + tuple(notes)) if notes else source.info
+    return {"info": asdict(info), "tree_digest": tree_digest(digests),
             "other_files": len(paths) - len(py_paths), "other_code": other_code_counts(paths),
             "licence": asdict(licence), "project": asdict(project),
             "vendoring": [r.to_dict() for r in vendoring]}

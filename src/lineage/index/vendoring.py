@@ -48,7 +48,7 @@ from packaging.version import InvalidVersion, Version
 from lineage.index.project import import_parts, package_roots, top_level
 from lineage.index.records import is_python_path
 from lineage.markers import Marker, marker_names_upstream
-from lineage.sources.base import Source
+from lineage.sources.base import Source, read_declared
 from lineage.sources.distinfo import core_metadata, record_files
 
 if TYPE_CHECKING:
@@ -132,6 +132,12 @@ def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -
 
 
 def read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
+    """Every vendoring record of an open source, read through a :class:`~lineage.sources.base.DeclaredView`
+    (a file over its limit is not read: as if absent); details in :func:`_read_vendor_records`."""
+    return read_declared(source, _read_vendor_records)
+
+
+def _read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
     """Every vendoring record of an open source, sorted by folder, name and source; none when it has none."""
     paths = source.paths()
     present = set(paths)

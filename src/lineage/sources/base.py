@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self
+from typing import Any, Protocol, Self, TypeVar
 
 from packaging.utils import canonicalize_name
 
 from lineage.errors import SourceError
+from lineage.settings import MAX_DECLARED_FILE_BYTES
 
 # File-name suffix -> format. The bz2/xz tarballs are not advertised but old sdists on PyPI
 # use them, so the sdist fallback must be able to read them.
@@ -103,6 +104,13 @@ class Source:
         """The file's git blob hash when the source knows it without reading the file."""
         return None
 
+    def size(self, path: str) -> int | None:
+        """The file's size in bytes as the source states it without reading the file (an archive
+        member's header, a file's ``st_size``, a git blob's header), so that a file over a limit
+        is never read; None when it cannot tell. A header may lie: readers still check what they
+        read, and an archive member is never inflated past its stated size."""
+        return None
+
     def read_many(self, paths: Iterable[str]) -> Iterator[tuple[str, bytes]]:
         """Yield (path, bytes) in the given order."""
         for path in paths:
@@ -148,6 +156,67 @@ class Source:
 
     def _read_member(self, path: str, handle: Any) -> bytes:
         raise NotImplementedError
+
+
+class _Withheld(Exception):  # noqa: N818 - a signal between DeclaredView and read_declared, never raised out
+    def __init__(self, path: str, size: int) -> None:
+        super().__init__(path)
+        self.path, self.size = path, size
+
+
+class DeclaredView(Source):
+    """A source as the readers of its declarations see it (licence files, metadata, vendoring
+    records, pyproject.toml): a file over ``limit`` bytes (by its stated size, else by what was
+    read) is left out of :meth:`paths` as if absent, and never read whole. :func:`read_declared`
+    runs a reader again without a file it asked for that is too large; :meth:`notes` names them."""
+
+    def __init__(self, source: Source, limit: int = MAX_DECLARED_FILE_BYTES) -> None:
+        super().__init__()
+        self.source, self.limit, self.info = source, limit, source.info
+        self.withheld: dict[str, int] = {}  # path -> size
+
+    def paths(self) -> list[str]:
+        paths = self.source.paths()
+        return [p for p in paths if p not in self.withheld] if self.withheld else paths
+
+    def read(self, path: str) -> bytes:
+        size = self.source.size(path)
+        if size is not None and size > self.limit:
+            raise _Withheld(path, size)
+        data = self.source.read(path)
+        if len(data) > self.limit:  # no size stated: read once, then left out
+            raise _Withheld(path, len(data))
+        return data
+
+    def known_digest(self, path: str) -> str | None:
+        return self.source.known_digest(path)
+
+    def size(self, path: str) -> int | None:
+        return self.source.size(path)
+
+    def notes(self) -> list[tuple[str, str]]:
+        """(path, reason) of each file left unread, for the manifest's skipped members."""
+        return [(path, f"not read for declarations: too large ({size} bytes > {self.limit})")
+                for path, size in sorted(self.withheld.items())]
+
+
+_T = TypeVar("_T")
+
+
+def read_declared(source: Source, reader: Callable[[Source], _T]) -> _T:
+    """``reader(view)`` over a :class:`DeclaredView` of ``source`` (``source`` itself when it is
+    one, so several readers share its notes): each time the reader asks for a file over the
+    view's limit, it runs again with that file left out. Readers are pure functions of the
+    files, so the result is the reader's over a source without the oversized files it wanted."""
+    view = source if isinstance(source, DeclaredView) else DeclaredView(source)
+    while True:
+        try:
+            return reader(view)
+        except _Withheld as exc:
+            if exc.path in view.withheld:  # read by a name its paths() no longer lists
+                raise SourceError(f"{view.info.label}: {exc.path} is too large to read "
+                                  f"({exc.size} bytes > {view.limit})") from None
+            view.withheld[exc.path] = exc.size
 
 
 # --------------------------------------------------------------------------- helpers

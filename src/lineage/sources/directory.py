@@ -44,6 +44,12 @@ class DirSource(Source):
             skipped=tuple(sorted(skipped)),
         )
 
+    def size(self, path: str) -> int | None:
+        try:
+            return os.lstat(os.path.join(self._root, *self._lookup(path).split("/"))).st_size
+        except OSError:  # reading it says why
+            return None
+
     def _read_member(self, path: str, handle: Any) -> bytes:
         full = os.path.join(self._root, *handle.split("/"))
         # O_NOFOLLOW: the file was a regular file when listed; don't follow a symlink that

@@ -114,6 +114,14 @@ class GitSource(Source):
         # A git tree names each file by its blob hash, which is exactly lineage's digest.
         return self._lookup(path).hex()
 
+    def size(self, path: str) -> int | None:
+        try:  # the object's header only (`git cat-file --batch-check`)
+            return int(self._repo.odb.info(self._lookup(path)).size)
+        except SourceError:
+            raise
+        except Exception:  # reading it says why
+            return None
+
     def _read_member(self, path: str, handle: Any) -> bytes:
         try:
             return self._repo.odb.stream(handle).read()
