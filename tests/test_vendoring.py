@@ -720,3 +720,28 @@ def test_a_tree_without_unmatched_records_has_no_such_section(tmp_path: Path) ->
     _, summary = _report(tmp_path, target, upstream)
     assert summary["vendored_not_compared"] == [] and len(summary["vendored"]) == 1
     assert "Vendored packages not compared" not in (tmp_path / "out" / "summary.md").read_text()
+
+
+def test_a_record_less_dist_info_covers_the_imports_its_top_level_txt_lists(tmp_path: Path) -> None:
+    # pex 2.20.3 vendors attrs as a dist-info without a RECORD beside attr/ and attrs/: its record
+    # covered attrs/ alone (by its name), as its licence did before its top_level.txt was read.
+    from lineage.index.vendoring import read_vendor_records, vendor_markers
+    tree = treegen.write_tree(tmp_path / "t", {
+        "tgt/_vendored/attrs/kit-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: kit\nVersion: 1.0\n",
+        "tgt/_vendored/attrs/kit-1.0.dist-info/top_level.txt": "kit\nkitlib\n-not-a-name\n",
+        "tgt/_vendored/attrs/kit/__init__.py": "x = 1\n",
+        "tgt/_vendored/attrs/kitlib/core.py": "y = 2\n",
+        "tgt/_vendored/attrs/other/core.py": "z = 3\n",
+    })
+    with open_source(str(tree)) as source:
+        (record,) = read_vendor_records(source)
+    assert record.tops == frozenset({"kit", "kitlib"}) and record.files == frozenset()
+    assert record.to_dict()["tops"] == ["kit", "kitlib"]
+    found = vendor_markers([record], ["tgt/_vendored/attrs/kit/__init__.py", "tgt/_vendored/attrs/kitlib/core.py",
+                                      "tgt/_vendored/attrs/other/core.py"])
+    assert sorted(found) == ["tgt/_vendored/attrs/kit/__init__.py", "tgt/_vendored/attrs/kitlib/core.py"]
+    # a record with a RECORD reads no top_level.txt: its RECORD says which files are its own
+    (tree / "tgt/_vendored/attrs/kit-1.0.dist-info/RECORD").write_text("kit/__init__.py,,\n")
+    with open_source(str(tree)) as source:
+        (record,) = read_vendor_records(source)
+    assert record.tops == frozenset() and "tops" not in record.to_dict()

@@ -49,7 +49,7 @@ from lineage.index.project import import_parts, package_roots, top_level
 from lineage.index.records import is_python_path
 from lineage.markers import Marker, marker_names_upstream
 from lineage.sources.base import Source, read_declared
-from lineage.sources.distinfo import core_metadata, record_files
+from lineage.sources.distinfo import core_metadata, record_files, top_level_names
 
 if TYPE_CHECKING:
     from lineage.index.tree import TreeIndex
@@ -72,11 +72,14 @@ class VendorRecord:
     source: str  # the file that records it ("pip/_vendor/vendor.txt")
     line: int  # its line there (0: a dist-info's METADATA)
     files: frozenset[str] = frozenset()  # Python files its RECORD lists, relative to ``folder``
+    # a RECORD-less dist-info's top-level imports as its top_level.txt lists them ("attr", "attrs")
+    tops: frozenset[str] = frozenset()
 
     def to_dict(self) -> dict[str, object]:
         """The record as JSON data (its files sorted): part of a source's identity."""
-        return {"folder": self.folder, "name": self.name, "version": self.version, "source": self.source,
-                "line": self.line, "files": sorted(self.files)}
+        out = {"folder": self.folder, "name": self.name, "version": self.version, "source": self.source,
+               "line": self.line, "files": sorted(self.files)}
+        return out | {"tops": sorted(self.tops)} if self.tops else out  # absent before top_level.txt was read
 
     def describe(self) -> str:
         """The record as a marker's text: ``vendored requests==2.32.3 (pip/_vendor/vendor.txt)``."""
@@ -116,8 +119,10 @@ def parse_vendor_list(text: str, source: str) -> list[VendorRecord]:
     return out
 
 
-def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -> VendorRecord | None:
-    """The record of a vendored copy's dist-info (its METADATA at ``metadata_path``, its RECORD)."""
+def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str,
+                    top_level_txt: bytes = b"") -> VendorRecord | None:
+    """The record of a vendored copy's dist-info (its METADATA at ``metadata_path``, its RECORD;
+    without a RECORD, the imports its ``top_level.txt`` lists)."""
     m = _DIST_INFO_RE.fullmatch(metadata_path)
     if m is None:
         return None
@@ -128,7 +133,8 @@ def parse_dist_info(metadata: bytes, record: bytes | None, metadata_path: str) -
         return None
     version = str(message.get("Version") or "").strip() or (stem_version if stem_name else "")
     return VendorRecord(m.group("folder") or "", name, version, metadata_path, 0,
-                        record_files(record) if record is not None else frozenset())
+                        record_files(record) if record is not None else frozenset(),
+                        frozenset(top_level_names(top_level_txt)) if record is None else frozenset())
 
 
 def read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
@@ -152,8 +158,11 @@ def _read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
             raw = source.read(path)
             record_path = path[: -len("METADATA")] + "RECORD"
             listed = source.read(record_path) if record_path in present else None
-            if len(raw) <= _MAX_RECORD_BYTES and (listed is None or len(listed) <= _MAX_RECORD_BYTES):
-                found = parse_dist_info(raw, listed, path)
+            tops_path = path[: -len("METADATA")] + "top_level.txt"
+            tops = source.read(tops_path) if listed is None and tops_path in present else b""
+            if len(raw) <= _MAX_RECORD_BYTES and (listed is None or len(listed) <= _MAX_RECORD_BYTES) \
+                    and len(tops) <= _MAX_RECORD_BYTES:
+                found = parse_dist_info(raw, listed, path, tops)
                 if found is not None:
                     records.append(found)
     return tuple(sorted(records, key=lambda r: (r.folder, canonicalize_name(r.name), r.source, r.line)))
@@ -200,7 +209,7 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
             namers[(r.folder, k)] = namers.get((r.folder, k), 0) + 1
     by_folder: dict[str, list[tuple[VendorRecord, list[str]]]] = {}
     for record in sorted(records, key=lambda r: (canonicalize_name(r.name), r.source, r.line)):
-        tops = _import_tops(record.name)
+        tops = _import_tops(record.name) | record.tops
         if upstreams is not None and not naming[id(record)]:
             continue
         for k in naming[id(record)]:

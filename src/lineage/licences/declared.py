@@ -14,7 +14,7 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   ``*.dist-info`` (``setuptools/_vendor/packaging-24.2.dist-info/LICENSE.APACHE``) governs the
   package folders its RECORD lists (``setuptools/_vendor/packaging``), not the root; without a
   RECORD, the package folder beside it named after it or named in its ``top_level.txt``
-  (:func:`_named_package_folders`). A
+  (:func:`lineage.sources.distinfo.named_package_folders`). A
   distribution that is one module has no folder: its licence governs that module, the RECORD's
   top-level module or the one beside it named after it (setuptools 75.1.0's
   ``_vendor/typing_extensions-4.12.2.dist-info/LICENSE`` governs ``_vendor/typing_extensions.py``).
@@ -91,7 +91,7 @@ from lineage.licences.notices import (
     offers_choice,
 )
 from lineage.markers.attribution import is_copyright
-from lineage.sources.distinfo import core_metadata, package_folders, record_files, top_modules
+from lineage.sources.distinfo import core_metadata, named_package_folders, package_folders, record_files, top_modules
 
 if TYPE_CHECKING:
     from lineage.sources import Source
@@ -390,29 +390,6 @@ def _of_named_family(root: list[LicenceFile], raw: str) -> list[LicenceFile]:
     return [f for f in root if set(licence_ids(f.expression)) <= named]
 
 
-def _named_package_folders(dist_info: str, present: set[str], top_level_txt: bytes = b"") -> set[str]:
-    """The package folders a vendored dist-info without a RECORD speaks for: the folder beside it
-    named after its distribution, as an import reads the name (flit_core 3.10.1 ships
-    ``flit_core/vendor/tomli-1.2.3.dist-info`` with LICENSE and METADATA only, beside
-    ``flit_core/vendor/tomli/``; its README says tomli's LICENSE is there), or the module beside
-    it so named (a one-module distribution), and those its ``top_level.txt`` names (the
-    distribution's own list of its top-level imports: pex 2.20.3 vendors setuptools 44 with
-    ``pkg_resources/`` and ``easy_install.py`` beside ``setuptools/``, attrs with ``attr/``
-    beside ``attrs/``; only ``setuptools/`` and ``attrs/`` were governed, and the others fell to
-    pex's Apache-2.0). None when none is there: the licence then governs its own folder, as
-    before."""
-    parent, stem = posixpath.split(dist_info)
-    name = stem[: -len(".dist-info")].rpartition("-")[0]
-    if not name:
-        return set()
-    listed = {line.strip() for line in top_level_txt.decode("utf-8", "replace").splitlines()}
-    tops = {re.sub(r"[-.]+", "_", form) for form in (name, name.lower())} | {
-        top for top in listed if top.isidentifier()}
-    folders = {f"{parent}/{top}" if parent else top for top in tops}
-    return ({folder for folder in folders if any(p.startswith(folder + "/") for p in present)}
-            | {module for folder in folders for suffix in PYTHON_SUFFIXES if (module := folder + suffix) in present})
-
-
 def _for_named_module(found: LicenceFile, present: set[str]) -> LicenceFile:
     """``found`` as the own licence of the module or package its name puts before ``.LICENSE``
     when its folder holds it (pip's vendoring names a one-module or namespace package's licence
@@ -505,7 +482,7 @@ def read_source_licence(source: Source) -> SourceLicence:
                         tops = found.folder + "/top_level.txt"
                         governed[found.folder] = {f"{parent}/{folder}" for folder in
                                                   package_folders(in_record) | top_modules(in_record)} if listed else \
-                            _named_package_folders(found.folder, present,
+                            named_package_folders(found.folder, present,
                                                    source.read(tops) if tops in present else b"")
                     # the vendored packages' licence: one entry per folder it governs (none: its own folder)
                     files += [replace(found, folder=folder) for folder in sorted(governed[found.folder])] or [found]

@@ -39,7 +39,11 @@ MANIFEST_FORMAT = "lineage.manifest"
 #    ``__copyright__`` string (summary format 15).
 # 6: each source has "other_code": its source files in another language, per suffix, which
 #    lineage does not compare (summary format 17).
-MANIFEST_VERSION = 6
+# 7: a vendoring record of a dist-info without a RECORD has "tops": the imports its top_level.txt
+#    lists, which its record covers beside those its name gives (pex 2.20.3's attrs: "attr").
+#    Also since 7, "skipped_members" may name a licence, metadata or vendoring file left unread for
+#    its size ("not read for declarations: too large (N bytes > LIMIT)").
+MANIFEST_VERSION = 7
 # The libraries whose versions decide figures (parsing, similarity); `lineage reproduce` reports a change.
 FIGURE_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz")
 _PACKAGES = (*FIGURE_PACKAGES, "pandas", "numpy", "GitPython", "license-expression",

@@ -13,6 +13,7 @@ import email.message
 import email.parser
 import io
 import posixpath
+import re
 
 
 def core_metadata(raw: bytes) -> email.message.Message:
@@ -57,3 +58,35 @@ def package_folders(files: frozenset[str]) -> set[str]:
                 break
         out.add(folder)
     return out
+
+
+def named_package_folders(dist_info: str, present: set[str], top_level_txt: bytes = b"") -> set[str]:
+    """The package folders a vendored dist-info without a RECORD speaks for: the folder beside it
+    named after its distribution, as an import reads the name (flit_core 3.10.1 ships
+    ``flit_core/vendor/tomli-1.2.3.dist-info`` with LICENSE and METADATA only, beside
+    ``flit_core/vendor/tomli/``; its README says tomli's LICENSE is there), or the module beside
+    it so named (a one-module distribution), and those its ``top_level.txt`` names (the
+    distribution's own list of its top-level imports: pex 2.20.3 vendors setuptools 44 with
+    ``pkg_resources/`` and ``easy_install.py`` beside ``setuptools/``, attrs with ``attr/``
+    beside ``attrs/``; only ``setuptools/`` and ``attrs/`` were governed, and the others fell to
+    pex's Apache-2.0). None when none is there: the licence then governs its own folder, as
+    before. The one rule for what such a dist-info covers: its licence
+    (:mod:`lineage.licences.declared`) and its vendoring record
+    (:func:`lineage.index.vendoring.read_vendor_records`)."""
+    parent, stem = posixpath.split(dist_info)
+    name = stem[: -len(".dist-info")].rpartition("-")[0]
+    if not name:
+        return set()
+    tops = {re.sub(r"[-.]+", "_", form) for form in (name, name.lower())} | top_level_names(top_level_txt)
+    folders = {f"{parent}/{top}" if parent else top for top in tops}
+    return ({folder for folder in folders if any(p.startswith(folder + "/") for p in present)}
+            | {module for folder in folders for suffix in (".py", ".pyi") if (module := folder + suffix) in present})
+
+
+def top_level_names(top_level_txt: bytes) -> set[str]:
+    """The top-level import names a dist-info's ``top_level.txt`` lists (one per line; what is
+    no identifier is left out): a RECORD-less vendored copy's own account of what it installs
+    (pex 2.20.3's attrs: ``attr`` and ``attrs``), read for its licence
+    (:func:`named_package_folders`) and its vendoring record alike."""
+    listed = {line.strip() for line in top_level_txt.decode("utf-8", "replace").splitlines()}
+    return {top for top in listed if top.isidentifier()}
