@@ -37,6 +37,9 @@ Rules (phrases of the licences' own standard headers or texts):
   not be used to endorse"), 4-clause when it also asks for "all advertising materials".
 * ``MPL-2.0``: "subject to the terms of the mozilla public license, v. 2.0" (the Exhibit A
   header) or the title "mozilla public license version 2.0".
+* ``WTFPL``: "under the terms of the do what the fuck you want to public license" (its header:
+  jsonpath-rw's ``bin/jsonpath.py``, kept in jsonpath-ng) or its text's title ("... version 2, december
+  2004"). The name is no other licence's, but a mere mention of it is none.
 * GNU licences: "the gnu [lesser|library|affero] general public license as published by the free
   software foundation" followed by "either version N of the license, or (at your option) any
   later version" (``-or-later``) or "version N of the license" (``-only``); or a licence text's
@@ -141,6 +144,8 @@ _BSD_GRANT_RE = re.compile(r"redistribution and use in source and binary forms(?
                            r"documentation)?, with or without modification, are permitted")
 _BSD_ENDORSE_RE = re.compile(r"neither the name|may not be used to endorse|shall not be used to endorse")
 _BSD_ADVERTISING = "all advertising materials"
+_WTFPL_RE = re.compile(r"under the terms of the do what the fuck you want to public licen[cs]e|"
+                       r"do what the fuck you want to public licen[cs]e,? version 2, december 2004")
 _MPL_RE = re.compile(r"subject to the terms of the mozilla public license,? v(?:ersion|\.)? ?2\.0|"
                      r"mozilla public license,? version 2\.0")
 # The Zope Foundation's file header ("This software is subject to the provisions of the Zope Public
@@ -231,6 +236,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    if _WTFPL_RE.search(folded):
+        found.add("WTFPL")
     for m in _ZPL_RE.finditer(folded):
         found.add(f"ZPL-{m.group('version')}")
     if _APAFML_GRANT_RE.search(folded) and _APAFML_CONDITION in folded:
