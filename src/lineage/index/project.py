@@ -289,7 +289,8 @@ def read_project(source: Source) -> ProjectInfo:
 
 def _read_project(source: Source) -> ProjectInfo:
     """The project's own names from its metadata, and the statements of reuse in its description
-    (the metadata's, else a checkout's README) and its licence files; empty when it has none."""
+    (the metadata's and a README beside it, else a checkout's README) and its licence files; empty
+    when it has none."""
     paths = source.paths()
     meta = sorted(p for p in paths if p.count("/") == 1 and p.endswith(".dist-info/METADATA"))
     in_licences = _licence_file_reuse(source, paths)
@@ -297,7 +298,8 @@ def _read_project(source: Source) -> ProjectInfo:
         raw = source.read(path)
         if len(raw) <= _MAX_METADATA_BYTES:
             text = raw.decode("utf-8", "replace")
-            return replace(_from_metadata(raw), reuse=reuse_statements(path, text, metadata=True) + in_licences,
+            described = reuse_statements(path, text, metadata=True)
+            return replace(_from_metadata(raw), reuse=described + _readme_reuse(source, paths, described) + in_licences,
                            copyrights=description_copyrights(text, metadata=True))
     # a checkout: pyproject.toml's [project], else setup.cfg's [metadata], else setup.py's call
     reuse: tuple[ReuseStatement, ...] = ()
@@ -318,6 +320,22 @@ def _read_project(source: Source) -> ProjectInfo:
             if replace(found, requires=()) != ProjectInfo():  # names it: requirements alone do not
                 return replace(found, reuse=reuse, copyrights=copyrights)
     return ProjectInfo(reuse=reuse, copyrights=copyrights)
+
+
+def _readme_reuse(source: Source, paths: list[str],
+                  described: tuple[ReuseStatement, ...]) -> tuple[ReuseStatement, ...]:
+    """The statements of reuse in a README shipped beside the metadata (an sdist's root) that the
+    metadata's description does not already make: PyPDF3 1.0.6's README.md says "Fork of PyPDF2
+    with feature improvements.", its setup.py's long_description another text. The README is the
+    project's own description as much as in a checkout; most releases make it the long
+    description, so a sentence both hold is quoted once, from the metadata."""
+    said = {s.text for s in described}
+    found: tuple[ReuseStatement, ...] = ()
+    for path in sorted(p for p in paths if _README_RE.fullmatch(p)):
+        raw = source.read(path)
+        if len(raw) <= _MAX_METADATA_BYTES:
+            found += tuple(s for s in reuse_statements(path, raw.decode("utf-8", "replace")) if s.text not in said)
+    return found
 
 
 def description_copyrights(text: str, metadata: bool = False) -> tuple[str, ...]:

@@ -1,5 +1,6 @@
 """Statements of reuse in a project's own description: its package metadata's long description
-(``*.dist-info/METADATA``, ``PKG-INFO``) or, in a checkout, its README.
+(``*.dist-info/METADATA``, ``PKG-INFO``) and a README at the release's root (an sdist's, a
+checkout's).
 
 sglang 0.5.23's METADATA says "We learned the design and reused code from the following projects:
 [Guidance](...), [vLLM](https://github.com/vllm-project/vllm), ..."; ruamel.yaml 0.18.6's says

@@ -102,7 +102,8 @@ SUMMARY_FORMAT = "lineage.summary"
 #    names no upstream compared), the Python files it speaks for, their code lines and the
 #    "--upstream" that would compare them (lineage.results.figures.vendored_not_compared);
 #    summary.md lists them under "Vendored packages not compared" (pex 2.20.3 against appdirs
-#    said nothing of the pip, setuptools and attrs its records pin).
+#    said nothing of the pip, setuptools and attrs its records pin); without the record's line
+#    (no part of the recorded input), dropped before format 18 left main.
 SUMMARY_VERSION = 18
 
 

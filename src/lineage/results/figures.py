@@ -165,7 +165,9 @@ def vendored_not_compared(records: Sequence[VendorRecord], files: pd.DataFrame) 
     absent), in the records' order: the Python files it speaks for (a file nested records cover
     is the innermost one's, as for the markers), their code lines, and the ``--upstream`` that
     would compare them when it pins a release. pex 2.20.3 compared with appdirs alone said
-    nothing of the pip, setuptools and attrs it vendors."""
+    nothing of the pip, setuptools and attrs it vendors. Not the record's line: it is no part of
+    the recorded input (``lineage reproduce`` ignores it), so a comment added above a record
+    would make a rerun differ."""
     from lineage.index.vendoring import vendor_markers
 
     indexed = files[files["status"] == "indexed"]
