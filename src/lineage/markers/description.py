@@ -102,6 +102,9 @@ _PHRASE_RE = re.compile(
     # a fork "from" as "of": Flask-Security-Too 5.5.2's "was a fork from the 3.0.0 version of the
     # Original" (not a copy: "get a copy from Github", imbalanced-learn's install notes)
     r"(?:[a-z][\w-]*\s+){0,2}?(?P<noun>derivative|fork|port|copy|modified\s+version)(?:\s+of|(?<=fork)\s+from)"
+    # an object the library makes is no project: "If you want a copy of a PrettyTable object with
+    # just a subset of the rows" (PTable 0.9.2's PKG-INFO) names PrettyTable's objects, not its code
+    r"(?!\s+(?:an?|the)\s+(?:[\w.+-]+\s+){1,2}?(?:object|instance)s?\b)"
     # the project named before the noun: "A youtube-dl fork with additional features", "yt-dlp is
     # a [youtube-dl](https://github.com/ytdl-org/youtube-dl) fork based on ..." (yt-dlp 2022.2.4);
     # the name is the one word or link between the article and the noun ("a general derivative-free
