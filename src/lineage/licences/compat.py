@@ -5,11 +5,12 @@ This is a review aid, not legal advice: it flags what a reviewer must look at.
 Categories (:data:`CATEGORY`):
 
 * *permissive* (MIT, BSD, ISC, Apache-2.0, PSF-2.0, Zlib, BSL-1.0, APAFML, Adobe-Glyph, ZPL-2.0,
-  ZPL-2.1: the Zope licence's 2.x versions are BSD-like, OSI-approved and GPL-compatible by the
-  FSF's list; ZPL 1.x, with its advertising clause, is not in the table): may go into anything,
-  keeping its notices. One exception, stated by the FSF and the ASF: Apache-2.0 into
-  ``GPL-2.0-only`` is a conflict (its patent and indemnity terms are "further restrictions" under
-  GPLv2); ``GPL-2.0-or-later`` is fine (take GPLv3).
+  ZPL-2.1, Beerware: the Beer-ware licence's one condition is to retain its notice; the Zope
+  licence's 2.x versions are BSD-like, OSI-approved and GPL-compatible by the FSF's list; ZPL 1.x,
+  with its advertising clause, is not in the table): may go into anything, keeping its notices. One
+  exception, stated by the FSF and the ASF: Apache-2.0 into ``GPL-2.0-only`` is a conflict (its
+  patent and indemnity terms are "further restrictions" under GPLv2); ``GPL-2.0-or-later`` is fine
+  (take GPLv3).
 * *weak copyleft* (MPL-2.0, LGPL): fine into weak or strong copyleft; into a permissive target
   flagged (the copied files stay under the upstream's licence, with source-availability terms the
   target's licence does not carry).
@@ -44,7 +45,8 @@ PERMISSIVE, WEAK, STRONG = "permissive", "weak-copyleft", "strong-copyleft"
 CATEGORY: dict[str, str] = {
     **dict.fromkeys(["MIT", "MIT-0", "BSD-2-Clause", "BSD-3-Clause", "BSD-4-Clause", "0BSD", "ISC", "Apache-2.0",
                      "PSF-2.0", "Python-2.0", "Zlib", "BSL-1.0", "Unlicense", "CC0-1.0", "X11", "HPND",
-                     "APAFML", "Adobe-Glyph", "ZPL-2.0", "ZPL-2.1", "WTFPL", PUBLIC_DOMAIN], PERMISSIVE),
+                     "APAFML", "Adobe-Glyph", "ZPL-2.0", "ZPL-2.1", "WTFPL", "Beerware",
+                     PUBLIC_DOMAIN], PERMISSIVE),
     **dict.fromkeys(["MPL-2.0", "LGPL-2.0-only", "LGPL-2.0-or-later", "LGPL-2.1-only", "LGPL-2.1-or-later",
                      "LGPL-3.0-only", "LGPL-3.0-or-later", "EPL-2.0"], WEAK),
     **dict.fromkeys(["GPL-2.0-only", "GPL-2.0-or-later", "GPL-3.0-only", "GPL-3.0-or-later", "AGPL-3.0-only",

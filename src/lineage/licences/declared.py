@@ -55,6 +55,22 @@ pip's vendored ``_vendor/requests/__version__.py``). A top-level package's (also
 is the release's holder when the root files name none (:attr:`SourceLicence.copyrights`). A
 formatted string (packaging's ``"2014 %s" % __author__``) is not read; nor are test folders.
 
+A root licence file's incorporated-software section that names a file of the release
+(:func:`lineage.licences.licence_file.incorporated_parts`: passlib 1.7.4's LICENSE, "The source
+file ``passlib/handlers/md5_crypt.py`` contains code derived from the original FreeBSD md5-crypt
+implementation ..., which is available under the following license::" and the Beer-ware notice)
+says that file derives from other software under the section's licence and holders; passlib's
+own changes stay under the release's licence. So, where no sub-folder licence file governs it,
+such a file is under both (:meth:`SourceLicence.folder_licence`: the licence file's own licence
+``AND`` the section's, from ``<licence file> (incorporated software section)``, which
+obligations.csv shows as ``folder:<licence file> (incorporated software section)``), and a file
+without copyright lines of its own is under the release's holders and the section's
+(:meth:`SourceLicence.folder_copyrights`). A target keeps them as it keeps a folder licence's:
+in its own file or in the licence files that speak for it (where libpass 1.9.0's LICENSE keeps
+the same section). A section whose licence our rules do not read (passlib's for ``des.py``,
+Aki Yoshida's own terms) adds only its holders; a named path the release does not hold (Sphinx's
+sections about JavaScript libraries, passlib's ``passlib/_data/wordsets`` folder) is ignored.
+
 "License :: Public Domain" is :data:`lineage.licences.expressions.PUBLIC_DOMAIN` when it is the
 only licence classifier (pycrypto 2.6.1). Beside other licence classifiers it says that some parts
 are public domain, not that the whole may be taken so (pycryptodome 3.20.0 lists it with BSD and
@@ -77,6 +93,7 @@ from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any
 from lineage.licences.licence_file import (
     MAX_LICENCE_FILE_BYTES,
     PYTHON_SUFFIXES,
+    IncorporatedPart,
     LicenceFile,
     governing_text,
     governs,
@@ -189,6 +206,13 @@ class SourceLicence:
         return (self._root_copyrights(notices=False, included=False)
                 or self._root_copyrights(included=False))
 
+    def _incorporated(self, path: str) -> list[tuple[LicenceFile, IncorporatedPart]]:
+        """The root licence files' incorporated-software sections naming ``path`` (module
+        docstring), none when a sub-folder licence file governs it (a vendored library's)."""
+        if self._deepest_folder_file(path, lambda f: True) is not None:
+            return []
+        return [(f, part) for f in self.files if f.folder == "" for part in f.incorporated if path in part.paths]
+
     def folder_copyrights(self, path: str) -> tuple[tuple[str, ...], str]:
         """(copyright lines, licence file) of the deepest sub-folder licence file above ``path``
         that has any and is not for included code, else ``((), "")``: a file without lines of its
@@ -196,14 +220,26 @@ class SourceLicence:
         numpy's ``numpy/ma/extras.py`` under ``numpy/ma/LICENSE``'s "University of Georgia and
         Pierre G.F. Gerard-Marchant", not the root's NumPy Developers."""
         best = self._deepest_folder_file(path, lambda f: f.role == "licence" and bool(f.copyrights))
-        return (best.copyrights, best.path) if best is not None else ((), "")
+        if best is not None:
+            return best.copyrights, best.path
+        named = [(f, part) for f, part in self._incorporated(path) if part.copyrights]
+        if not named:
+            return (), ""
+        # the release's holders for its own changes, then the sections' for the code it derives from
+        lines = dict.fromkeys([*self.file_fallback_copyrights, *(c for _, part in named for c in part.copyrights)])
+        return tuple(lines), _incorporated_from(named[0][0])
 
     def folder_licence(self, path: str) -> tuple[str, str]:
         """(expression, licence file) of the deepest sub-folder licence file above ``path``; the
         choice it offers, and the file that says so, when one of that folder's files offers one."""
         best = self._deepest_folder_file(path, lambda f: bool(f.expression))
         if best is None:
-            return "", ""
+            named = [(f, part) for f, part in self._incorporated(path) if part.expression]
+            if not named:
+                return "", ""
+            # the file stays under the release's licence (its own changes) and is under the section's too
+            own = named[0][0].expression or self.declared
+            return combine_all([own, *(part.expression for _, part in named)]), _incorporated_from(named[0][0])
         stated = [(expression, statement) for folder, expression, statement in self.choices if folder == best.folder]
         return stated[0] if stated else (best.expression, best.path)
 
@@ -234,12 +270,19 @@ class SourceLicence:
             "declared_from": self.declared_from,
             "declared_raw": self.declared_raw,
             # retained_copyrights left out: obligations.csv's copyright_kept_in says where they count
+            # and incorporated: obligations.csv's rows of the files the sections name show them
             "files": [{k: (list(v) if isinstance(v, tuple) else v) for k, v in asdict(f).items()
-                       if k != "retained_copyrights"} for f in self.files],
+                       if k not in ("retained_copyrights", "incorporated")} for f in self.files],
             # only when read (summary format 15): a release stating none writes what it did before
             **({"package_copyrights": [{"copyright": line, "file": path} for line, path in self.package_copyrights]}
                if self.package_copyrights else {}),
         }
+
+
+def _incorporated_from(licence_file: LicenceFile) -> str:
+    """Where a file's licence or holders came from when a licence file's incorporated-software
+    section names it (module docstring)."""
+    return f"{licence_file.path} (incorporated software section)"
 
 
 def _metadata_path(paths: list[str]) -> str:
@@ -489,6 +532,10 @@ def read_source_licence(source: Source) -> SourceLicence:
                 else:
                     files.append(_for_suffixed_module(_for_named_module(found, present), present))
     files = _without_stray_copies(files)
+    # an incorporated-software section speaks for the files it names that the source holds
+    files = [replace(f, incorporated=tuple(replace(part, paths=held) for part in f.incorporated
+                                           if (held := tuple(p for p in part.paths if p in present))))
+             if f.incorporated else f for f in files]
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)
     meta = _from_metadata(source.read(meta_path)) if meta_path else None

@@ -52,7 +52,20 @@ class LicenceFile:
     # the file reproduces, which keep a copy's copyright (pandas 2.2.3's LICENSE appends
     # pyperclip's BSD text, "Copyright (c) 2014, Al Sweigart", for its io/clipboard copy)
     retained_copyrights: tuple[str, ...] = ()
+    # its incorporated-software sections that name files of the release (:func:`incorporated_parts`;
+    # :func:`lineage.licences.declared.read_source_licence` keeps the paths the source holds)
+    incorporated: tuple[IncorporatedPart, ...] = ()
 
+
+@dataclass(frozen=True)
+class IncorporatedPart:
+    """One section under a licence file's incorporated-software heading that names files of the
+    release: the code in them derives from other software, under the section's licence and holders
+    as well as the release's (:func:`incorporated_parts`)."""
+
+    paths: tuple[str, ...]  # the paths it names (the candidates the text names, until read_source_licence)
+    expression: str  # the licences its text announces ("" when our rules recognise none)
+    copyrights: tuple[str, ...]  # its copyright lines of real holders
 
 
 def governs(folder: str, path: str) -> bool:
@@ -195,6 +208,42 @@ def without_incorporated_licences(text: str) -> str:
                 return "\n".join(lines[:k])
             return text
     return text
+
+
+# A path a section names: ``double backquoted``, `backquoted` or plain, with a folder or a Python
+# suffix ("passlib/crypto/des.py", "md5_crypt.py"); a URL's tail is no path of the release.
+_NAMED_PATH_RE = re.compile(r"(?<![\w./:~-])`{0,2}(?P<path>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*\.pyi?|"
+                            r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+)`{0,2}(?![\w/-])")
+# A section's own heading: a line underlined (reST) or a Markdown heading.
+_UNDERLINE_RE = re.compile(r"^\s*([=\-~^*#+])\1{2,}\s*$")
+_MARKDOWN_HEADING_RE = re.compile(r"^\s*#{1,6}\s+\S")
+
+
+def incorporated_parts(text: str) -> tuple[IncorporatedPart, ...]:
+    """The sections after a licence text's incorporated-software heading (the part
+    :func:`without_incorporated_licences` leaves out) that name paths, each with its licence and
+    holders. passlib 1.7.4's LICENSE: "The source file ``passlib/handlers/md5_crypt.py`` contains
+    code derived from the original FreeBSD md5-crypt implementation ..., which is available under
+    the following license::" and the Beer-ware notice; likewise ``passlib/crypto/des.py`` (Aki
+    Yoshida's) and ``passlib/crypto/_blowfish/base.py`` (Damien Miller's ISC). A section runs from
+    its heading (an underlined or Markdown heading line) to the next; which named paths are the
+    release's files the caller decides (a section about JavaScript libraries names none)."""
+    own = without_incorporated_licences(text)
+    if own == text:
+        return ()
+    lines = text[len(own):].split("\n")[2:]  # after the heading line and its underline, if any
+    starts = [0, *(k for k in range(1, len(lines)) if _MARKDOWN_HEADING_RE.match(lines[k])
+                   or (_UNDERLINE_RE.match(lines[k]) and lines[k - 1].strip()
+                       and not _UNDERLINE_RE.match(lines[k - 1])))]
+    starts = sorted({k - 1 if _UNDERLINE_RE.match(lines[k]) else k for k in starts if k} | {0})
+    parts = []
+    for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
+        section = lines[start:end]
+        paths = tuple(dict.fromkeys(m.group("path") for line in section for m in _NAMED_PATH_RE.finditer(line)))
+        if paths:
+            found = "\n".join(section)
+            parts.append(IncorporatedPart(paths, notice_expression(found), copyright_lines(section)))
+    return tuple(parts)
 
 
 def governing_text(text: str) -> str:
@@ -367,7 +416,7 @@ def for_included_code(text: str) -> bool:
 
 def read_licence_file(path: str, data: bytes) -> LicenceFile:
     role = "notice" if posixpath.basename(path).upper().startswith("NOTICE") else "licence"
-    sha256, expression, copyrights, lines, included, retained, notice_own = _licence_text_facts(data)
+    sha256, expression, copyrights, lines, included, retained, notice_own, parts = _licence_text_facts(data)
     if role == "notice" and notice_own is not None:  # a NOTICE without its included code's holders
         # (the whole text's lines: ``retained`` when its governing part is less, else ``copyrights``)
         copyrights, retained = notice_own, retained or copyrights
@@ -380,16 +429,18 @@ def read_licence_file(path: str, data: bytes) -> LicenceFile:
     return LicenceFile(
         path=path, role=role, folder=governed_folder(path), sha256=sha256, expression=expression,
         copyrights=copyrights, lines=lines if role == "notice" else (), included_code=included,
-        retained_copyrights=tuple(c for c in retained if c not in copyrights))
+        retained_copyrights=tuple(c for c in retained if c not in copyrights),
+        incorporated=parts if role == "licence" and not included else ())
 
 
 @lru_cache(maxsize=256)
 def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[str, ...], bool, tuple[str, ...],
-                                               tuple[str, ...] | None]:
+                                               tuple[str, ...] | None, tuple[IncorporatedPart, ...]]:
     """What a licence file's bytes say (digest, licence expression, copyright lines, non-blank
     lines, whether it is for included code, the whole text's copyright lines when its governing
     part is less, and, read as a NOTICE, its copyright lines without its included code's parts
-    when that is less: :func:`without_included_parts`, else None), memoised: ``history`` reads the same few licence
+    when that is less: :func:`without_included_parts`, else None; its incorporated-software sections
+    naming paths, :func:`incorporated_parts`), memoised: ``history`` reads the same few licence
     files at every commit, and reading their copyright lines was a seventh of its time on pip's last 50 commits."""
     text = licence_text(data)
     lines = text.split("\n")
@@ -398,4 +449,5 @@ def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[s
     return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
             copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()),
             for_included_code(text), copyright_lines(lines) if governing != text else (),
-            copyright_lines(own.split("\n")) if own != governing else None)
+            copyright_lines(own.split("\n")) if own != governing else None,
+            incorporated_parts(text) if governing != text else ())

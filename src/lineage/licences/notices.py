@@ -35,6 +35,8 @@ Rules (phrases of the licences' own standard headers or texts):
   permitted"; 3-clause when a clause forbids
   using the names of the holder or contributors to endorse products ("neither the name" or "may
   not be used to endorse"), 4-clause when it also asks for "all advertising materials".
+* ``Beerware``: its title "the beer-ware license" together with its one condition "as long as you
+  retain this notice" (FreeBSD's md5-crypt, which passlib's LICENSE gives for its ``md5_crypt.py``).
 * ``MPL-2.0``: "subject to the terms of the mozilla public license, v. 2.0" (the Exhibit A
   header) or the title "mozilla public license version 2.0".
 * ``WTFPL``: "under the terms of the do what the fuck you want to public license" (its header:
@@ -146,6 +148,8 @@ _BSD_ENDORSE_RE = re.compile(r"neither the name|may not be used to endorse|shall
 _BSD_ADVERTISING = "all advertising materials"
 _WTFPL_RE = re.compile(r"under the terms of the do what the fuck you want to public licen[cs]e|"
                        r"do what the fuck you want to public licen[cs]e,? version 2, december 2004")
+_BEERWARE_TITLE = "the beer-ware license"
+_BEERWARE_CONDITION = "as long as you retain this notice"
 _MPL_RE = re.compile(r"subject to the terms of the mozilla public license,? v(?:ersion|\.)? ?2\.0|"
                      r"mozilla public license,? version 2\.0")
 # The Zope Foundation's file header ("This software is subject to the provisions of the Zope Public
@@ -236,6 +240,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    if _BEERWARE_TITLE in folded and _BEERWARE_CONDITION in folded:
+        found.add("Beerware")
     if _WTFPL_RE.search(folded):
         found.add("WTFPL")
     for m in _ZPL_RE.finditer(folded):
