@@ -175,6 +175,9 @@ Other markers
 * ``copied_from`` also from a bundling record written as code, a module-level
   ``_BUNDLED_METADATA = {"pypi_name": "six", "version": "1.16.0"}`` line (ansible-core's bundled
   six and distro): ``project`` the name, ``ref`` the version (:mod:`lineage.markers.bundled`).
+* ``copyright`` also from a module's top-level ``__license__`` string, a notice written as code:
+  its copyright lines only (feedparser 5.2.1's ``feedparser.py``;
+  :mod:`lineage.markers.licence_string`).
 * ``vendored``: not read from the file but from the tree's vendoring records (a ``vendor.txt``
   line, a vendored copy's ``*.dist-info``; :mod:`lineage.index.vendoring`), one per file a record
   covers: line 0 (the record speaks for the whole file), ``project`` the distribution name as
@@ -221,6 +224,7 @@ from pathlib import Path
 from lineage.markers.attribution import ATTRIBUTION_KINDS, is_attribution, notice_holder
 from lineage.markers.bundled import bundled_markers
 from lineage.markers.detect import detect
+from lineage.markers.licence_string import licence_string_copyrights
 from lineage.markers.naming import file_marker, marker_names_upstream, mentions
 from lineage.markers.prefilter import HINTS, hint_windows, may_hold_marker
 from lineage.markers.record import MARKER_KINDS, Marker
@@ -284,9 +288,10 @@ def _comment_markers(lines: list[str], kinds: Sequence[str] | None) -> list[Mark
 
 def _with_bundled(found: list[Marker], lines: Sequence[str], kinds: Sequence[str] | None) -> list[Marker]:
     """``found`` (comment and docstring markers, in order) with the file's bundling records, a
-    code line's (:mod:`lineage.markers.bundled`), in line order (a comment marker first on a line)."""
-    bundled = bundled_markers(lines, kinds)
-    return sorted(found + bundled, key=lambda m: m.line) if bundled else found
+    code line's (:mod:`lineage.markers.bundled`), and the copyright lines of its ``__license__``
+    string (:mod:`lineage.markers.licence_string`), in line order (a comment marker first on a line)."""
+    extra = bundled_markers(lines, kinds) + licence_string_copyrights([str(x) for x in lines])
+    return sorted(found + extra, key=lambda m: m.line) if extra else found
 
 
 def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker]:

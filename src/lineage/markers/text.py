@@ -111,7 +111,8 @@ _RAW_DOCSTRING_OPEN_RE = re.compile(r"^\s*[rRuUbBfF]{0,2}(?:\"\"\"|'''|\"|')")
 _RAW_DOCSTRING_CLOSE_RE = re.compile(r"(?:\"\"\"|'''|\"|')\s*[,)]?\s*$")
 
 
-def _clean(text: str) -> str:
+def clean(text: str) -> str:
+    """A segment's text as markers are read from it: tool pragmas and leading punctuation off."""
     text = text[:MAX_SCAN]
     text = _TOOL_PRAGMA_RE.sub("", text)
     return text.lstrip(_LEADING_PUNCT).rstrip()
@@ -139,6 +140,6 @@ def select(lines: Sequence[str], kinds: Sequence[str] | None, scanned: list[list
                 if not keep and kind == "comment" and line.lstrip().startswith("#"):
                     col = line.index("#")
                     keep = [Segment(idx, col, "comment", line[col + 1 :], True, False)]
-        selected.append([Segment(s.line, s.col, s.source, _clean(s.text), s.whole_line, s.statement) for s in keep])
+        selected.append([Segment(s.line, s.col, s.source, clean(s.text), s.whole_line, s.statement) for s in keep])
     return selected
 
