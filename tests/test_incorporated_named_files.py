@@ -125,3 +125,25 @@ def test_the_copied_files_row_names_both_licences_and_the_sections_holder(
     assert row["missing"] == missing
     assert rows.loc["kit/core.py", "upstream_licence"] == "BSD-3-Clause"  # the release's own file
     assert rows.loc["kit/core.py", "missing"] == ""
+
+
+def test_one_section_naming_files_under_several_licences_gives_none() -> None:
+    # the review of 2026-12-07: two files and two licences in one section without sub-headings
+    # (paragraphs only) gave each file both licences and both holders
+    from lineage.licences.licence_file import incorporated_parts
+    text = ("Project licence\n\nCopyright (c) 2030 Kit Authors\n\nLicenses for incorporated software\n"
+            "==================================\n\n"
+            "The source file ``kit/old_crypt.py`` is available under the following license::\n\n"
+            "    \"THE BEER-WARE LICENSE\" (Revision 42): <ann@example.invalid> wrote this file. As long as\n"
+            "    you retain this notice you can do whatever you want with this stuff.\n\n"
+            "The source file ``kit/legacy_hash.py`` is available under the following license::\n\n"
+            "    Copyright (c) 2031 Bo Example\n"
+            "    Permission to use, copy, modify, and/or distribute this software for any purpose with or\n"
+            "    without fee is hereby granted, provided that the above copyright notice and this\n"
+            "    permission notice appear in all copies.\n")
+    assert incorporated_parts(text) == ()  # which licence is whose, the text does not say
+    # with a sub-heading between them each file gets its own
+    headed = text.replace("The source file ``kit/legacy_hash.py``",
+                          "Legacy hash\n-----------\nThe source file ``kit/legacy_hash.py``")
+    assert [(p.paths, p.expression) for p in incorporated_parts(headed)] == [
+        (("kit/old_crypt.py",), "Beerware"), (("kit/legacy_hash.py",), "ISC")]

@@ -51,3 +51,13 @@ def test_this_package_merges_names_both_projects() -> None:
 def test_only_this_project_merging_names_a_project(text: str, named: bool) -> None:
     statements = reuse_statements("README.md", text)
     assert bool(statements_naming(statements, ["widgetlib", "widget-org/widgetlib"])) is named
+
+
+@pytest.mark.parametrize("text", [
+    "This module merges Django settings from environment variables.",
+    "This library merges dictionaries deeply, like lodash.merge.",
+])
+def test_a_noun_phrase_after_merges_names_no_project(text: str) -> None:
+    # the review of 2026-12-07: what follows the verb must be a name, as after "forked"
+    statements = reuse_statements("README.md", text)
+    assert statements_naming(statements, ["django", "lodash"]) == []

@@ -228,12 +228,14 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             reused += 1
         else:
             to_read.append(path)
-    # A file whose stated size is over the limit is skipped unread, as one read and found too large.
-    unread = _oversized(source, to_read, max_file_bytes)
+    # A file whose stated size is over the limit is skipped unindexed, as one read and found too
+    # large; its digest is streamed (tree_identity's, when it took one), never held whole.
+    given = read.digests if isinstance(read, ReadFiles) else {}
+    unread = _oversized(source, [path for path in to_read if path not in (read or {})], max_file_bytes)
     for path, size in unread.items():
-        records[path] = too_large(FileIndex(path=path, digest=source.known_digest(path) or "", n_bytes=size),
-                                  max_file_bytes)
-        digests.append((path, records[path].digest or unread_digest(size)))
+        digest = given.get(path) or source.stream_digest(path, size)
+        records[path] = too_large(FileIndex(path=path, digest=digest, n_bytes=size), max_file_bytes)
+        digests.append((path, digest))
     to_read = [path for path in to_read if path not in unread]
     order += to_read
     archive = _archive_digest(source)
@@ -310,9 +312,9 @@ def index_tree(source: Source, cache: IndexCache, jobs: int | None = None,
             record = records[path]
             if record.status == "ok":
                 known[record.digest] = (record, data[path])
-    if archive is not None and cache.archive_digests(archive) != dict(recordable(digests)):
+    if archive is not None and cache.archive_digests(archive) != dict(digests):
         source.verify()  # recorded under the archive's digest: only once its bytes have it
-        cache.put_archive_digests(archive, recordable(digests))  # the next result-cache key reads no member
+        cache.put_archive_digests(archive, digests)  # the next result-cache key reads no member
     files = [records[p] for p in py_paths if records[p].status == "ok"]
     if slot is not None:
         unique = list({f.digest: f for f in files}.values())
@@ -348,22 +350,6 @@ def declarations(source: Source) -> tuple[SourceLicence, ProjectInfo, tuple[Vend
     licence = read_declared(view, read_source_licence)
     project, vendoring = read_project(view), read_vendor_records(view)
     return licence, project, vendoring, view.notes()
-
-
-_UNREAD = "size:"  # no blob hash (40 hex digits) starts so
-
-
-def unread_digest(size: int) -> str:
-    """What stands for a file's blob hash in a tree digest when it was skipped unread for its
-    stated size: its size, all its skip row says of it (path and reason), so a tree digest (and
-    the whole-result cache key) still changes when that row would."""
-    return f"{_UNREAD}{size}"
-
-
-def recordable(digests: list[tuple[str, str]]) -> list[tuple[str, str]]:
-    """The real blob hashes among ``digests`` (an archive's recorded ones are taken as known
-    by a later run, which may have a larger limit and must then read the file)."""
-    return [(path, digest) for path, digest in digests if not digest.startswith(_UNREAD)]
 
 
 def _oversized(source: Source, paths: list[str], max_file_bytes: int) -> dict[str, int]:
@@ -417,8 +403,9 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
     bytes (:meth:`IndexCache.archive_digests`) are taken as known: only the others are read.
     ``blobs`` receives the files read (path -> bytes; a :class:`ReadFiles` their digests too), for
     :func:`index_tree`'s ``read``: then the tree indexed is the very bytes this identity was
-    computed from. A file whose stated size is over ``max_file_bytes`` is not read: its size
-    stands for its hash (:func:`unread_digest`)."""
+    computed from. A file whose stated size is over ``max_file_bytes`` is not read whole: its
+    digest is streamed (:meth:`Source.stream_digest`), so the tree digest is the same under any
+    limit and for any kind of source holding the same files."""
     paths = source.paths()
     py_paths = [p for p in paths if is_python_path(p)]
     archive = _archive_digest(source) if cache is not None else None
@@ -427,7 +414,10 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
     unknown = [path for path, digest in digests if not digest]
     unread = _oversized(source, unknown, max_file_bytes)
     if unread:
-        digests = [(path, unread_digest(unread[path]) if path in unread else digest) for path, digest in digests]
+        streamed = {path: source.stream_digest(path, size) for path, size in unread.items()}
+        digests = [(path, streamed.get(path, digest)) for path, digest in digests]
+        if isinstance(blobs, ReadFiles):
+            blobs.digests.update(streamed)
         unknown = [path for path in unknown if path not in unread]
     if unknown:
         read = {}
@@ -440,7 +430,7 @@ def tree_identity(source: Source, cache: IndexCache | None = None,
         digests = [(path, digest or read[path]) for path, digest in digests]
         if cache is not None and archive is not None:
             source.verify()  # recorded under the archive's digest: only once its bytes have it
-            cache.put_archive_digests(archive, recordable(digests))
+            cache.put_archive_digests(archive, digests)
     licence, project, vendoring, notes = declared = declarations(source)
     if isinstance(blobs, ReadFiles):
         blobs.declared = declared

@@ -209,7 +209,8 @@ class SourceLicence:
     def _incorporated(self, path: str) -> list[tuple[LicenceFile, IncorporatedPart]]:
         """The root licence files' incorporated-software sections naming ``path`` (module
         docstring), none when a sub-folder licence file governs it (a vendored library's)."""
-        if self._deepest_folder_file(path, lambda f: True) is not None:
+        # most releases have no such section: no walk over the folder files for each of their files
+        if not any(f.incorporated for f in self.files) or self._deepest_folder_file(path, lambda f: True) is not None:
             return []
         return [(f, part) for f in self.files if f.folder == "" for part in f.incorporated if path in part.paths]
 

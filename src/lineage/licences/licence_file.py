@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from lineage.licences.expressions import licence_ids
 from lineage.licences.notices import holder, is_template, notice_expression
 from lineage.markers import find_markers
 from lineage.markers.attribution import may_name_holder
@@ -210,10 +211,11 @@ def without_incorporated_licences(text: str) -> str:
     return text
 
 
-# A path a section names: ``double backquoted``, `backquoted` or plain, with a folder or a Python
-# suffix ("passlib/crypto/des.py", "md5_crypt.py"); a URL's tail is no path of the release.
-_NAMED_PATH_RE = re.compile(r"(?<![\w./:~-])`{0,2}(?P<path>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*\.pyi?|"
-                            r"[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+)`{0,2}(?![\w/-])")
+# A path a section names: a Python file ``double backquoted``, `backquoted` or plain
+# ("passlib/crypto/des.py", "md5_crypt.py"), or a folder only when quoted (``kit/legacy``): plain
+# prose holds "and/or"; a URL's tail is no path of the release.
+_NAMED_PATH_RE = re.compile(r"(?<![\w./:~-])(?:`{1,2}(?P<quoted>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+)/?`{1,2}|"
+                            r"(?P<path>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*\.pyi?))(?![\w/-])")
 # A section's own heading: a line underlined (reST) or a Markdown heading.
 _UNDERLINE_RE = re.compile(r"^\s*([=\-~^*#+])\1{2,}\s*$")
 _MARKDOWN_HEADING_RE = re.compile(r"^\s*#{1,6}\s+\S")
@@ -231,7 +233,7 @@ def incorporated_parts(text: str) -> tuple[IncorporatedPart, ...]:
     own = without_incorporated_licences(text)
     if own == text:
         return ()
-    lines = text[len(own):].split("\n")[2:]  # after the heading line and its underline, if any
+    lines = text[len(own):].split("\n")[2:]  # from the line after the heading (an underline there starts no section)
     starts = [0, *(k for k in range(1, len(lines)) if _MARKDOWN_HEADING_RE.match(lines[k])
                    or (_UNDERLINE_RE.match(lines[k]) and lines[k - 1].strip()
                        and not _UNDERLINE_RE.match(lines[k - 1])))]
@@ -239,10 +241,16 @@ def incorporated_parts(text: str) -> tuple[IncorporatedPart, ...]:
     parts = []
     for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
         section = lines[start:end]
-        paths = tuple(dict.fromkeys(m.group("path") for line in section for m in _NAMED_PATH_RE.finditer(line)))
+        paths = tuple(dict.fromkeys(m.group("quoted") or m.group("path")
+                                    for line in section for m in _NAMED_PATH_RE.finditer(line)))
         if paths:
             found = "\n".join(section)
-            parts.append(IncorporatedPart(paths, notice_expression(found), copyright_lines(section)))
+            expression = notice_expression(found)
+            # one section naming several files under several licences (no sub-headings between
+            # them) cannot say which licence is whose: it gives none rather than all to each
+            if len(paths) > 1 and len(licence_ids(expression)) > 1:
+                continue
+            parts.append(IncorporatedPart(paths, expression, copyright_lines(section)))
     return tuple(parts)
 
 

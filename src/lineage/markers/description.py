@@ -84,7 +84,10 @@ _PHRASE_RE = re.compile(
     # a project that says it merges other projects holds their code: "This packages merges both
     # `jsonpath-rw`_ and `jsonpath-rw-ext`_" (jsonpath-ng 1.7.0); only with the project itself
     # as the subject ("this package"): "it merges dictionaries from a widgetlib config" is no reuse
-    r"|(?P<merged>this\s+(?:project|package|library|module|fork)s?\s+(?:(?:has\s+)?merged|merges)(?:\s+both)?)"
+    # and what follows the verb is a name, not a noun phrase: "This module merges Django settings
+    # from the environment" names what it merges, not a project it holds
+    r"|(?P<merged>this\s+(?:project|package|library|module|fork)s?\s+(?:(?:has\s+)?merged|merges)(?:\s+both)?"
+    r"(?=\s+(?:\[[^\]\n]{1,80}\]\([^)\s]{1,300}\)|`[^`\n]{1,80}`_?|[\w.+-]{2,60}(?=\s+and\s|\s+(?:back|into)\b|[.,;:!?)]|$))))"
     r"|(?P<home>new\s+(?:official\s+)?home\s+of)"
     # code split out of another project: "This project was initially a part of [lxml](...)"
     # (lxml-html-clean 0.4.1); past only, with the adverb: "is part of Upcore" says membership

@@ -42,7 +42,7 @@ MANIFEST_FORMAT = "lineage.manifest"
 # 7: a vendoring record of a dist-info without a RECORD has "tops": the imports its top_level.txt
 #    lists, which its record covers beside those its name gives (pex 2.20.3's attrs: "attr").
 #    Also since 7, "skipped_members" may name a licence, metadata or vendoring file left unread for
-#    its size ("not read for declarations: too large (N bytes > LIMIT)").
+#    its size ("not read for declarations: over LIMIT bytes").
 MANIFEST_VERSION = 7
 # The libraries whose versions decide figures (parsing, similarity); `lineage reproduce` reports a change.
 FIGURE_PACKAGES = ("tree-sitter", "tree-sitter-python", "rapidfuzz")

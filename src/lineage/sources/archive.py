@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import lzma
 import os
 import stat
@@ -11,7 +12,7 @@ import zlib
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from lineage.errors import SourceError
 from lineage.sources.base import (
@@ -98,6 +99,28 @@ def _read_zip_member(zf: zipfile.ZipFile, info: zipfile.ZipInfo) -> bytes:
     if len(data) != info.file_size:
         raise zipfile.BadZipFile(f"{info.filename}: unexpected end of data")
     return data
+
+
+class _ArchiveStream(io.RawIOBase):
+    """An archive member's stream whose read errors (a bad CRC at its end, a truncated tarball)
+    are one-line :class:`SourceError`s, as a whole read's are."""
+
+    def __init__(self, fh: IO[bytes], archive: Path, path: str) -> None:
+        super().__init__()
+        self._fh, self._archive, self._member = fh, archive, path
+
+    def read(self, size: int = -1) -> bytes:  # type: ignore[override]
+        try:
+            return self._fh.read(size)
+        except _ARCHIVE_ERRORS as exc:
+            raise SourceError(f"cannot read archive {self._archive}: {self._member}: {_describe(exc)}") from None
+
+    def readable(self) -> bool:
+        return True
+
+    def close(self) -> None:
+        self._fh.close()
+        super().close()
 
 
 def _zip_member_type(info: zipfile.ZipInfo) -> str:
@@ -257,6 +280,18 @@ class ArchiveSource(Source):
     def size(self, path: str) -> int | None:
         handle = self._lookup(path)
         return int(handle.file_size if isinstance(handle, zipfile.ZipInfo) else handle.size)
+
+    def _open_member(self, path: str, handle: Any) -> IO[bytes]:
+        assert self._backend is not None
+        try:
+            if isinstance(handle, zipfile.ZipInfo):  # ZipExtFile: never past the stated size, CRC at its end
+                return _ArchiveStream(self._backend._zf.open(handle), self._path, path)  # type: ignore[union-attr]
+            fh = self._backend._tf.extractfile(handle)  # type: ignore[union-attr]
+            if fh is None:
+                raise tarfile.ReadError(f"{handle.name} is not a regular file")
+            return _ArchiveStream(fh, self._path, path)
+        except _ARCHIVE_ERRORS as exc:
+            raise SourceError(f"cannot read archive {self._path}: {path}: {_describe(exc)}") from None
 
     def _read_member(self, path: str, handle: Any) -> bytes:
         assert self._backend is not None

@@ -5,12 +5,13 @@ all backends share (archive suffixes, safe member paths, one-line error texts).
 from __future__ import annotations
 
 import hashlib
+import io
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Protocol, Self, TypeVar
+from typing import IO, Any, Protocol, Self, TypeVar
 
 from packaging.utils import canonicalize_name
 
@@ -111,6 +112,29 @@ class Source:
         read, and an archive member is never inflated past its stated size."""
         return None
 
+    def stream_digest(self, path: str, size: int) -> str:
+        """The file's git blob hash, read in chunks and never held whole (a file too large to
+        index still has the digest its bytes give: the tree digest stays a digest of the files):
+        exactly ``size`` bytes, its stated size, or a one-line :class:`SourceError`."""
+        known = self.known_digest(path)
+        if known is not None:
+            return known
+        digest, n = hashlib.sha1(b"blob %d\0" % size), 0
+        with self._open_member(path, self._lookup(path)) as fh:
+            # one byte past the stated size tells a file that grew since it was listed
+            while n <= size and (chunk := fh.read(min(_STREAM_CHUNK, size + 1 - n))):
+                digest.update(chunk)
+                n += len(chunk)
+        if n != size:
+            raise SourceError(f"{self.info.label}: {path}: {n:,}{'+' if n > size else ''} bytes read, "
+                              f"{size:,} stated (changed while read, or a damaged archive)")
+        return digest.hexdigest()
+
+    def _open_member(self, path: str, handle: Any) -> IO[bytes]:
+        """A binary stream of the file (for :meth:`stream_digest`); by default its bytes read
+        whole, for a source that states no sizes (whose files are never streamed)."""
+        return io.BytesIO(self._read_member(path, handle))
+
     def read_many(self, paths: Iterable[str]) -> Iterator[tuple[str, bytes]]:
         """Yield (path, bytes) in the given order."""
         for path in paths:
@@ -196,7 +220,8 @@ class DeclaredView(Source):
 
     def notes(self) -> list[tuple[str, str]]:
         """(path, reason) of each file left unread, for the manifest's skipped members."""
-        return [(path, f"not read for declarations: too large ({size} bytes > {self.limit})")
+        # no size in the reason: summary.md counts the entries not read per reason
+        return [(path, f"not read for declarations: over {self.limit} bytes")
                 for path, size in sorted(self.withheld.items())]
 
 
@@ -265,6 +290,9 @@ def display_path(path: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
+
+
+_STREAM_CHUNK = 1 << 20  # bytes per read of a file digested unread (Source.stream_digest)
 
 
 def blob_digest(data: bytes) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 from lineage.errors import SourceError
 from lineage.sources.base import Source, SourceInfo, _describe
@@ -49,6 +49,14 @@ class DirSource(Source):
             return os.lstat(os.path.join(self._root, *self._lookup(path).split("/"))).st_size
         except OSError:  # reading it says why
             return None
+
+    def _open_member(self, path: str, handle: Any) -> IO[bytes]:
+        full = os.path.join(self._root, *handle.split("/"))
+        flags = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+        try:
+            return open(os.open(full, flags), "rb")  # noqa: SIM115 - the caller closes it
+        except OSError as exc:
+            raise SourceError(f"cannot read {full}: {_describe(exc)}") from None
 
     def _read_member(self, path: str, handle: Any) -> bytes:
         full = os.path.join(self._root, *handle.split("/"))

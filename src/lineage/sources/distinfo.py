@@ -70,9 +70,10 @@ def named_package_folders(dist_info: str, present: set[str], top_level_txt: byte
     ``pkg_resources/`` and ``easy_install.py`` beside ``setuptools/``, attrs with ``attr/``
     beside ``attrs/``; only ``setuptools/`` and ``attrs/`` were governed, and the others fell to
     pex's Apache-2.0). None when none is there: the licence then governs its own folder, as
-    before. The one rule for what such a dist-info covers: its licence
-    (:mod:`lineage.licences.declared`) and its vendoring record
-    (:func:`lineage.index.vendoring.read_vendor_records`)."""
+    before. Its licence reads this (:mod:`lineage.licences.declared`); its vendoring record
+    shares :func:`top_level_names` but takes the name's own imports from
+    :func:`lineage.index.vendoring._import_tops`, which also reads a dotted name as folders
+    (``jaraco.text`` -> ``jaraco/text``): one rule for the names, two for the folders (left)."""
     parent, stem = posixpath.split(dist_info)
     name = stem[: -len(".dist-info")].rpartition("-")[0]
     if not name:
