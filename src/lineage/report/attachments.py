@@ -91,6 +91,14 @@ _LICENCE_COLUMNS = ["upstream_licence", "upstream_copyrights", "target_licence",
                     "conflict_reason"]
 
 
+def ancestor_labels(regions: pd.DataFrame) -> set[str]:
+    """The upstream labels the target descends from, by :func:`copied_regions`' ``regions``: those
+    it holds copied code from. An upstream of which nothing was found copied is no ancestor (SPDX
+    ``DESCENDANT_OF``, CycloneDX ``pedigree.ancestors``): sentry-sdk 2.19.0 against Werkzeug 3.1.3,
+    0 lines copied, was said to descend from it."""
+    return {str(label) for label in regions["upstream"]} if len(regions) else set()
+
+
 def copied_regions(comparison: Comparison) -> pd.DataFrame:
     """Regions that kept copied lines, with their upstream file's licence and copyright lines (from
     the obligations table), sorted by target path and start line."""

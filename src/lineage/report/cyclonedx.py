@@ -56,7 +56,7 @@ from packageurl import PackageURL
 from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import combine_all, normalise
-from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.report.attachments import ancestor_labels, copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
 from lineage.report.json_text import Encoded, compact, dumps_lines
 from lineage.results.obligations import source_licence, split_copyrights
@@ -155,11 +155,12 @@ def cyclonedx_bom(comparison: Comparison, fields: list[list[tuple[str, str, int,
     its list of occurrences, in its place, for the caller to fill: :meth:`CycloneDxReporter.write`)."""
     regions = copied_regions(comparison)
     fields = occurrence_fields(comparison) if fields is None else fields
+    descended = ancestor_labels(regions)
     ancestors = []
     for n, (u, label) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
-        mine = regions[regions["upstream"] == label]
-        if mine.empty:  # nothing of it found copied: not an ancestor (its bom-ref number is kept free)
+        if label not in descended:  # nothing of it found copied: its bom-ref number is kept free
             continue
+        mine = regions[regions["upstream"] == label]
         occurrences = [Occurrence(bom_ref=ref, location=location, line=line, additional_context=context)
                        for k, (ref, location, line, context) in enumerate(fields[n - 1])
                        if k == 0 or ref not in leave_out]

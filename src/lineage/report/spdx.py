@@ -75,7 +75,7 @@ from lineage import __version__
 from lineage.errors import LineageError
 from lineage.licences.expressions import PUBLIC_DOMAIN, licence_ids, normalise
 from lineage.licences.notices import source_notice_ids
-from lineage.report.attachments import copied_regions, created_at, identity
+from lineage.report.attachments import ancestor_labels, copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
 from lineage.report.json_text import Encoded, compact, dumps_lines
 from lineage.results.file_licences import record_licence
@@ -254,7 +254,7 @@ def _document(comparison: Comparison, kept: ElementCache | None, reuse: bool = F
     relationships = [Relationship("SPDXRef-DOCUMENT", RelationshipType.DESCRIBES, "SPDXRef-Package-target")]
     package_of: dict[str, str] = {}
     regions = copied_regions(comparison)
-    copied_from = set(regions["upstream"])
+    copied_from = ancestor_labels(regions)
     for n, (u, name) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
         package_of[name] = f"SPDXRef-Package-upstream-{n}"
         packages.append(_package(u, name, f"SPDXRef-Package-upstream-{n}", False))
