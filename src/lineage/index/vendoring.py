@@ -49,7 +49,7 @@ from lineage.index.project import import_parts, package_roots, top_level
 from lineage.index.records import is_python_path
 from lineage.markers import Marker, marker_names_upstream
 from lineage.sources.base import Source, read_declared
-from lineage.sources.distinfo import core_metadata, record_files, top_level_names
+from lineage.sources.distinfo import core_metadata, import_tops, record_files, top_level_names
 
 if TYPE_CHECKING:
     from lineage.index.tree import TreeIndex
@@ -168,16 +168,6 @@ def _read_vendor_records(source: Source) -> tuple[VendorRecord, ...]:
     return tuple(sorted(records, key=lambda r: (r.folder, canonicalize_name(r.name), r.source, r.line)))
 
 
-def _import_tops(name: str) -> set[str]:
-    """Where a distribution of this name is found in a vendoring folder: ``jaraco.text`` ->
-    ``jaraco_text``, ``jaraco/text``; ``pyproject-hooks`` -> ``pyproject_hooks``; ``Cython`` as
-    written and lower-cased."""
-    out = set()
-    for form in (name, name.lower()):
-        out |= {re.sub(r"[-.]+", "_", form), form.replace(".", "/").replace("-", "_")}
-    return out
-
-
 def _inner(record: VendorRecord, inner: str, tops: Sequence[str]) -> bool:
     """Whether ``inner`` (a path inside the record's folder) is a file the record speaks for."""
     if record.files:
@@ -209,7 +199,7 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
             namers[(r.folder, k)] = namers.get((r.folder, k), 0) + 1
     by_folder: dict[str, list[tuple[VendorRecord, list[str]]]] = {}
     for record in sorted(records, key=lambda r: (canonicalize_name(r.name), r.source, r.line)):
-        tops = _import_tops(record.name) | record.tops
+        tops = import_tops(record.name) | record.tops
         if upstreams is not None and not naming[id(record)]:
             continue
         for k in naming[id(record)]:

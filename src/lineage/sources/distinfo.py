@@ -70,15 +70,15 @@ def named_package_folders(dist_info: str, present: set[str], top_level_txt: byte
     ``pkg_resources/`` and ``easy_install.py`` beside ``setuptools/``, attrs with ``attr/``
     beside ``attrs/``; only ``setuptools/`` and ``attrs/`` were governed, and the others fell to
     pex's Apache-2.0). None when none is there: the licence then governs its own folder, as
-    before. Its licence reads this (:mod:`lineage.licences.declared`); its vendoring record
-    shares :func:`top_level_names` but takes the name's own imports from
-    :func:`lineage.index.vendoring._import_tops`, which also reads a dotted name as folders
-    (``jaraco.text`` -> ``jaraco/text``): one rule for the names, two for the folders (left)."""
+    before. Its vendoring record reads the same two rules (:func:`import_tops`,
+    :func:`top_level_names`); the name here is the folder's stem (``jaraco_text-3.0.dist-info``),
+    the record's its METADATA's (``jaraco.text``, whose folders include ``jaraco/text``): a
+    dotted name's folders are the record's only (left: the licence reads no METADATA here)."""
     parent, stem = posixpath.split(dist_info)
     name = stem[: -len(".dist-info")].rpartition("-")[0]
     if not name:
         return set()
-    tops = {re.sub(r"[-.]+", "_", form) for form in (name, name.lower())} | top_level_names(top_level_txt)
+    tops = import_tops(name) | top_level_names(top_level_txt)
     folders = {f"{parent}/{top}" if parent else top for top in tops}
     return ({folder for folder in folders if any(p.startswith(folder + "/") for p in present)}
             | {module for folder in folders for suffix in (".py", ".pyi") if (module := folder + suffix) in present})
@@ -91,3 +91,15 @@ def top_level_names(top_level_txt: bytes) -> set[str]:
     (:func:`named_package_folders`) and its vendoring record alike."""
     listed = {line.strip() for line in top_level_txt.decode("utf-8", "replace").splitlines()}
     return {top for top in listed if top.isidentifier()}
+
+
+def import_tops(name: str) -> set[str]:
+    """Where a distribution of this name is found in a vendoring folder: ``jaraco.text`` ->
+    ``jaraco_text``, ``jaraco/text``; ``pyproject-hooks`` -> ``pyproject_hooks``; ``Cython`` as
+    written and lower-cased. The one rule for the imports a distribution's name gives, read for
+    a vendoring record (:func:`lineage.index.vendoring.vendor_markers`) and a RECORD-less
+    dist-info's licence (:func:`named_package_folders`)."""
+    out = set()
+    for form in (name, name.lower()):
+        out |= {re.sub(r"[-.]+", "_", form), form.replace(".", "/").replace("-", "_")}
+    return out
