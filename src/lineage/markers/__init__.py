@@ -148,12 +148,12 @@ prose such as "...the colours are mapped\\n based on the norm set for this Color
 
 Other markers
 -------------
-* ``url``: a bare GitHub / raw.githubusercontent / GitLab URL that points at a file (it has a ref
+* ``url``: a bare GitHub / raw.githubusercontent / GitLab / Bitbucket URL that points at a file (it has a ref
   and a path) and is not part of a phrase marker. Not one to a document (a notebook, Markdown,
   reST, HTML, text, PDF or image file): "See the example [notebook](https://github.com/KxSystems/
   langchain/blob/.../kdbai.ipynb)" in langchain-community's ``kdbai.py`` is a reference for the
-  reader, not where the code came from (``urls.is_document``). Nor one to a folder (a ``tree`` view
-  of a path without a suffix): tornado 4.5's "See the `file receiver
+  reader, not where the code came from (``urls.is_document``). Nor one to a folder (a ``tree`` view,
+  or Bitbucket's ``src`` view, of a path without a suffix): tornado 4.5's "See the `file receiver
   demo <https://github.com/tornadoweb/tornado/tree/master/demos/file_upload/>`_" points the reader
   at examples, and was the marker of salt 3006.9's vendored ``ext/tornado/web.py`` over its folder
   (``urls.is_folder_link``).
@@ -189,7 +189,9 @@ Fields
 ------
 URLs fill ``repository`` (``owner/name``; GitLab keeps its subgroups), ``ref`` and ``path`` from
 ``/blob|tree|raw|blame/<ref>/<path>``, ``raw.githubusercontent.com/<owner>/<name>/<ref>/<path>``
-(also ``refs/heads/<ref>``), GitLab ``/-/blob/<ref>/<path>`` and the Hugging Face Hub's
+(also ``refs/heads/<ref>``), GitLab ``/-/blob/<ref>/<path>``, Bitbucket
+``bitbucket.org/<owner>/<name>/src|raw|annotate/<ref>/<path>`` (``#lines-10:20`` its line range:
+kafka-python 2.0.2's ``vendor/enum34.py`` names enum34 so) and the Hugging Face Hub's
 ``huggingface.co/[datasets/|spaces/]<owner>/<name>/blob|resolve|raw|tree/<ref>/<path>`` (a Hub
 URL without a file path names a model, not code, and fills nothing); the ref is always one path
 segment (a branch like ``release/v1`` cannot be told from a path). ``#L10-L20`` (or GitLab's

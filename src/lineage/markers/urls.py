@@ -1,4 +1,4 @@
-"""GitHub, GitLab and Hugging Face Hub URLs in marker text: finding them and reading repository, ref, path, lines.
+"""Code-host URLs (GitHub, GitLab, Bitbucket, Hugging Face Hub) in marker text: repository, ref, path, lines.
 
 The rules are in the docstring of :mod:`lineage.markers` (section "Fields").
 """
@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_CODE_HOSTS = r"(?:www\.)?(?:github\.com|gitlab\.com|raw\.githubusercontent\.com)/"
+_CODE_HOSTS = r"(?:www\.)?(?:github\.com|gitlab\.com|bitbucket\.org|raw\.githubusercontent\.com)/"
 _URL_RE = re.compile(rf"(?:https?://|(?<![\w.@/-])(?={_CODE_HOSTS}))[^\s<>\"'`()\[\]{{}}|\\^]+", re.IGNORECASE)
 _URL_TRAIL = ".,;:!?'\"*`"
 
@@ -32,8 +32,9 @@ def is_document(path: str) -> bool:
     return path.lower().endswith(_DOCUMENT_SUFFIXES)
 
 
-# A repository's folder view: GitHub's and the Hugging Face Hub's ``/tree/<ref>/``, GitLab's ``/-/tree/``.
-_FOLDER_VIEW_RE = re.compile(r"^[^#?]*?/tree/", re.IGNORECASE)
+# A repository's folder view: GitHub's and the Hugging Face Hub's ``/tree/<ref>/``, GitLab's ``/-/tree/``;
+# Bitbucket's ``/src/<ref>/`` shows a file or a folder alike.
+_FOLDER_VIEW_RE = re.compile(r"^[^#?]*?/tree/|^(?:https?://)?(?:www\.)?bitbucket\.org/[^/]+/[^/]+/src/", re.IGNORECASE)
 
 
 def is_folder_link(url: str) -> bool:
@@ -62,6 +63,11 @@ class UrlInfo:
 
 _LINES_FRAGMENT_RE = re.compile(r"^L(\d+)(?:C\d+)?(?:-L?(\d+)(?:C\d+)?)?", re.IGNORECASE)
 _CONTENT_KINDS = frozenset({"blob", "tree", "raw", "blame", "edit"})
+# Bitbucket: ``bitbucket.org/<owner>/<name>/src|raw|annotate/<ref>/<path>``, lines as ``#lines-10:20``
+# (kafka-python 2.0.2's ``vendor/enum34.py``: "vendored from:" / "https://bitbucket.org/stoneleaf/enum34/
+# src/58c4cd7.../enum/__init__.py?at=1.1.6" named no repository, so the file was unmarked).
+_BITBUCKET_KINDS = frozenset({"src", "raw", "annotate"})
+_BITBUCKET_LINES_RE = re.compile(r"^lines-(\d+)(?::(\d+))?", re.IGNORECASE)
 # The Hugging Face Hub: git repositories of models (``owner/name``), datasets and spaces
 # (``datasets/owner/name``), files at ``/blob|resolve|raw|tree/<ref>/<path>`` like GitHub's.
 _HF_HOSTS = frozenset({"huggingface.co", "hf.co"})
@@ -70,8 +76,8 @@ _HF_SECTIONS = frozenset({"datasets", "spaces"})
 
 
 def parse_url(url: str) -> UrlInfo:
-    """Repository, ref, path and line range of a GitHub, GitLab or Hugging Face Hub URL
-    (empty otherwise)."""
+    """Repository, ref, path and line range of a GitHub, GitLab, Bitbucket or Hugging Face Hub
+    URL (empty otherwise)."""
     rest = re.sub(r"^https?://", "", url, flags=re.IGNORECASE)
     rest, _, fragment = rest.partition("#")
     rest = rest.partition("?")[0]
@@ -106,6 +112,12 @@ def parse_url(url: str) -> UrlInfo:
             else:
                 repository = "/".join(segs[:2])
         repository = "/".join(repository.split("/")[:-1] + [strip_git(repository.split("/")[-1])])
+    elif host == "bitbucket.org" and len(segs) >= 2:
+        repository = f"{segs[0]}/{strip_git(segs[1])}"
+        if len(segs) >= 4 and segs[2].lower() in _BITBUCKET_KINDS:
+            ref, path = segs[3], "/".join(segs[4:])
+        if bb_lines := _BITBUCKET_LINES_RE.match(fragment):
+            fragment = f"L{bb_lines.group(1)}" + (f"-L{bb_lines.group(2)}" if bb_lines.group(2) else "")
     elif host in _HF_HOSTS:
         repo_segs = segs[1:] if segs and segs[0] in _HF_SECTIONS else segs
         # only a URL into a file names code; "huggingface.co/org/model" names a model
