@@ -43,6 +43,11 @@ choice) and no other classifier names a licence of its family, the root licence 
 must name exactly one licence of the family, which takes its place; else the classifiers do not
 decide (the choice they offer cannot be written whole). Alone it is passed over, as before.
 
+A licence of the classifiers' choice that neither the METADATA ``License`` text (which gave no
+licence, or the classifiers would not be read) nor the root licence files name, not even by its
+family, is left out of the choice, unless none of them is named or a root licence file's licence
+could not be read (:func:`_unsupported`): pycryptodome 3.20.0's Apache classifier.
+
 A release whose licence and NOTICE files name no holder may state one in code: requests 2.32's
 only copyright line is ``__copyright__ = "Copyright Kenneth Reitz"`` in ``requests/__version__.py``,
 and its LICENSE is the bare Apache text. A package's ``__init__.py``, ``__version__.py`` or
@@ -106,6 +111,7 @@ from lineage.licences.notices import (
     holders,
     notice_expression,
     offers_choice,
+    with_included,
 )
 from lineage.markers.attribution import is_copyright
 from lineage.sources.distinfo import core_metadata, named_package_folders, package_folders, record_files, top_modules
@@ -324,9 +330,11 @@ def _from_metadata(raw: bytes) -> _Metadata:
     return _Metadata("", "", (expression or text)[:200], classifiers, families)
 
 
-def _from_classifiers(meta: _Metadata, root_ids: set[str]) -> tuple[str, str, str]:
+def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = False) -> tuple[str, str, str]:
     """The classifiers' choice (module docstring), each family classifier replaced by the one
-    licence of its family the root licence files name; ``("", "", "")`` when they do not decide."""
+    licence of its family the root licence files name, less the licences nothing else names
+    (:func:`_unsupported`); ``("", "", "")`` when they do not decide. ``root_unread``: a root
+    licence file's licence was not read."""
     ids = list(meta.classifiers)
     families = [f for f in meta.families if not any(i.startswith(f) for i in ids)]
     if families and ids:  # a choice with a family in it: the licence files say which licence
@@ -337,9 +345,56 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str]) -> tuple[str, str, st
             ids.append(named[0])
     if not ids:
         return "", "", ""
+    written = "; ".join(sorted(set(ids)))
+    dropped = _unsupported(ids, meta.raw, root_ids) if not root_unread else []
+    ids = [i for i in ids if i not in dropped]
     stated = [_or_later_stated(i, root_ids) for i in ids]
     source = "METADATA classifiers" if stated == ids else "METADATA classifiers, 'or later' from the licence files"
-    return combine_any(stated), source, "; ".join(sorted(set(ids)))
+    if dropped:
+        left_out = ", ".join(sorted(set(dropped)))
+        source += f"; {left_out} left out: neither the License field nor the licence files name it"
+    return combine_any(stated), source, written
+
+
+# A licence's family as a METADATA ``License`` field may write it: the letters its SPDX id starts
+# with ("MPLv2.0", "Apache 2", "GNU AGPLv3+"), or a name in words.
+_FAMILY_IN_WORDS: dict[str, tuple[str, ...]] = {
+    "mit": ("expat",), "mpl": ("mozilla",), "psf": ("python software foundation",), "bsl": ("boost",),
+    "gpl": ("gnu general public",), "lgpl": ("lesser general public", "library general public"),
+    "agpl": ("affero",), "cc": ("creative commons",),
+}
+
+
+def _licence_family(licence: str) -> str:
+    """The letters a licence id starts with, lower-cased: ``apache`` of ``Apache-2.0``."""
+    m = re.match(r"[A-Za-z]+", licence)
+    return m.group(0).lower() if m else ""
+
+
+def _field_names_family(text: str, family: str) -> bool:
+    """Whether a METADATA ``License`` text names ``family`` (:data:`_FAMILY_IN_WORDS`): its
+    letters as a word, a version may follow ("MPLv2.0", "Apache2"); not inside another word
+    ("LGPL" is no GPL)."""
+    folded = " ".join(text.lower().split())
+    if re.search(rf"(?<![a-z]){re.escape(family)}(?:v?\d[\d.]*\+?)?(?![a-z])", folded):
+        return True
+    return any(words in folded for words in _FAMILY_IN_WORDS.get(family, ()))
+
+
+def _unsupported(ids: list[str], field: str, root_ids: set[str]) -> list[str]:
+    """The licences of a choice the classifiers offer that neither the METADATA ``License`` text
+    nor the root licence files name (by family: a field says "BSD" or "GPLv2"), unless that is all
+    of them. Classifiers are a menu picked when the package is set up and outlive its licence:
+    pycryptodome 3.20.0 listed Apache Software License beside BSD and Public Domain, while its
+    ``License: BSD, Public Domain`` and LICENSE.rst (public domain and BSD-2-Clause) name no Apache
+    and 3.21.0 dropped the classifier; its declared licence read ``Apache-2.0 OR BSD-2-Clause``.
+    Only a choice (one licence stays what the classifier says), and only when every root licence
+    file was read (the caller): a licence file whose text our rules do not read may name it."""
+    if len(set(ids)) < 2:
+        return []
+    named = {_licence_family(i) for i in with_included(root_ids)}
+    dropped = [i for i in ids if _licence_family(i) not in named and not _field_names_family(field, _licence_family(i))]
+    return [] if len(set(dropped)) == len(set(ids)) else dropped
 
 
 def _or_later_stated(licence: str, root_ids: set[str]) -> str:
@@ -549,7 +604,8 @@ def read_source_licence(source: Source) -> SourceLicence:
             raw = " ".join(first_paragraph(texts[statement]).split())[:200]
     if not declared and meta is not None:
         root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
-        declared, declared_from, found_raw = _from_classifiers(meta, root_ids)
+        root_unread = any(f.folder == "" and f.role == "licence" and not f.expression for f in files)
+        declared, declared_from, found_raw = _from_classifiers(meta, root_ids, root_unread)
         raw = found_raw or raw
     if not declared and "pyproject.toml" in paths:
         declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))
