@@ -147,3 +147,85 @@ def test_one_section_naming_files_under_several_licences_gives_none() -> None:
                           "Legacy hash\n-----------\nThe source file ``kit/legacy_hash.py``")
     assert [(p.paths, p.expression) for p in incorporated_parts(headed)] == [
         (("kit/old_crypt.py",), "Beerware"), (("kit/legacy_hash.py",), "ISC")]
+
+
+# The review of 2026-12-07: a section naming a FOLDER (``kit/legacy/``) was matched, then dropped
+# (only exact file paths were kept), so the files under it got nothing.
+_FOLDER_PART = ("Legacy kit\n----------\n"
+                "The files in ``kit/legacy/`` contain code derived from the Wren hasher,\n"
+                "available under the following license::\n\n"
+                "    Copyright (c) 2029 Wren Alder <wren@alder.invalid>\n\n"
+                "    Permission to use, copy, modify, and distribute this software for any\n"
+                "    purpose with or without fee is hereby granted, provided that the above\n"
+                "    copyright notice and this permission notice appear in all copies.\n\n")
+_WREN = "Copyright (c) 2029 Wren Alder <wren@alder.invalid>"
+
+
+def _folder_upstream(named: str = "``kit/legacy/``", extra: dict[str, str] | None = None) -> dict[str, str]:
+    return _upstream(_OWN + _HEADING + _FOLDER_PART.replace("``kit/legacy/``", named), {
+        "kit/legacy/hasher.py": treegen.distinctive_functions(4), "kit/legacy/deep/rounds.py":
+        treegen.distinctive_functions(5), "kit/legacy_hash.py": treegen.distinctive_functions(2), **(extra or {})})
+
+
+@pytest.mark.parametrize("named", ["``kit/legacy/``", "``kit/legacy``", "`kit/legacy`", "``kit\\legacy\\``"])
+def test_a_named_folder_covers_the_files_under_it(tmp_path: Path, named: str) -> None:
+    assert [p.paths for p in incorporated_parts(_OWN + _HEADING + _FOLDER_PART.replace("``kit/legacy/``", named))] \
+        == [("kit/legacy",)]  # a trailing "/" or a backslash read away
+    root = treegen.write_tree(tmp_path / "up", _folder_upstream(named))
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    from_ = "LICENSE (incorporated software section)"
+    for path in ("kit/legacy/hasher.py", "kit/legacy/deep/rounds.py"):
+        assert lic.folder_licence(path) == ("BSD-3-Clause AND ISC", from_)
+        assert lic.folder_copyrights(path) == (("Copyright (c) 2031-2033 Teapot Works, LLC.", _WREN), from_)
+    # only the files under the folder: not a file whose name starts as the folder's does
+    assert lic.folder_licence("kit/legacy_hash.py") == ("", "")
+    assert lic.folder_licence("kit/core.py") == ("", "")
+
+
+def test_a_backslash_in_a_named_file_reads_as_a_slash(tmp_path: Path) -> None:
+    text = _OWN + _HEADING + _ISC_PART.replace("``kit/legacy_hash.py``", "kit\\legacy_hash.py")
+    assert [p.paths for p in incorporated_parts(text)] == [("kit/legacy_hash.py",)]
+    root = treegen.write_tree(tmp_path / "up", _upstream(text))
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    assert lic.folder_licence("kit/legacy_hash.py") == ("BSD-3-Clause AND ISC",
+                                                        "LICENSE (incorporated software section)")
+
+
+def test_a_named_folder_the_release_does_not_hold_is_dropped(tmp_path: Path) -> None:
+    root = treegen.write_tree(tmp_path / "up", _upstream(_OWN + _HEADING + _FOLDER_PART))  # no kit/legacy/ files
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    assert [f.incorporated for f in lic.files] == [()]
+
+
+def test_a_sub_folder_licence_file_inside_a_named_folder_wins(tmp_path: Path) -> None:
+    root = treegen.write_tree(tmp_path / "up", _folder_upstream(extra={
+        "kit/legacy/deep/LICENSE": "Copyright (c) 2032 Kit Keeper\n\nPermission is hereby granted, free of charge, "
+        "to any person obtaining a copy\nThe above copyright notice and this permission notice shall be included\n"}))
+    with open_source(str(root), tmp_path / "cache") as source:
+        lic = read_source_licence(source)
+    assert lic.folder_licence("kit/legacy/deep/rounds.py") == ("MIT", "kit/legacy/deep/LICENSE")
+    assert lic.folder_copyrights("kit/legacy/deep/rounds.py") == (("Copyright (c) 2032 Kit Keeper",),
+                                                                  "kit/legacy/deep/LICENSE")
+    # the folder's other files stay under the section
+    assert lic.folder_licence("kit/legacy/hasher.py") == ("BSD-3-Clause AND ISC",
+                                                          "LICENSE (incorporated software section)")
+
+
+def test_a_copied_file_under_a_named_folder_names_both_licences_and_the_sections_holder(tmp_path: Path) -> None:
+    up = treegen.write_tree(tmp_path / "up", _folder_upstream())
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "pyproject.toml": '[project]\nname = "brew"\nlicense = "BSD-3-Clause"\n', "LICENSE": _OWN,
+        "kit/core.py": treegen.distinctive_functions(1), "kit/legacy/hasher.py": treegen.distinctive_functions(4)})
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(up), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1"]) == 0
+    rows = pd.read_csv(out / "obligations.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    row = rows.loc["kit/legacy/hasher.py"]
+    assert row["upstream_licence"] == "BSD-3-Clause AND ISC"
+    assert row["upstream_licence_from"] == "folder:LICENSE (incorporated software section)"
+    assert "Wren Alder" in row["upstream_copyrights"] and "Teapot Works" in row["upstream_copyrights"]
+    assert row["missing"] == "copyright; licence-notice"  # the target's LICENSE drops the section
+    assert rows.loc["kit/core.py", "upstream_licence"] == "BSD-3-Clause"

@@ -63,18 +63,23 @@ formatted string (packaging's ``"2014 %s" % __author__``) is not read; nor are t
 A root licence file's incorporated-software section that names a file of the release
 (:func:`lineage.licences.licence_file.incorporated_parts`: passlib 1.7.4's LICENSE, "The source
 file ``passlib/handlers/md5_crypt.py`` contains code derived from the original FreeBSD md5-crypt
-implementation ..., which is available under the following license::" and the Beer-ware notice)
-says that file derives from other software under the section's licence and holders; passlib's
-own changes stay under the release's licence. So, where no sub-folder licence file governs it,
-such a file is under both (:meth:`SourceLicence.folder_licence`: the licence file's own licence
-``AND`` the section's, from ``<licence file> (incorporated software section)``, which
-obligations.csv shows as ``folder:<licence file> (incorporated software section)``), and a file
-without copyright lines of its own is under the release's holders and the section's
+implementation ..., which is available under the following license::" and the Beer-ware notice),
+or a folder of it, quoted (``kit/legacy/``; a trailing "/" or none, a backslash read as "/"), which
+speaks for every file under it, says that code derives from other software under the section's
+licence and holders; passlib's own changes stay under the release's licence. So, where no
+sub-folder licence file governs it, such a file is under both
+(:meth:`SourceLicence.folder_licence`: the licence file's own licence ``AND`` the section's,
+from ``<licence file> (incorporated software section)``, which obligations.csv shows as
+``folder:<licence file> (incorporated software section)``), and a file without copyright lines of
+its own is under the release's holders and the section's
 (:meth:`SourceLicence.folder_copyrights`). A target keeps them as it keeps a folder licence's:
 in its own file or in the licence files that speak for it (where libpass 1.9.0's LICENSE keeps
 the same section). A section whose licence our rules do not read (passlib's for ``des.py``,
-Aki Yoshida's own terms) adds only its holders; a named path the release does not hold (Sphinx's
-sections about JavaScript libraries, passlib's ``passlib/_data/wordsets`` folder) is ignored.
+Aki Yoshida's own terms) adds only its holders; one whose licence and holders our rules read
+neither adds nothing (passlib's for its ``passlib/_data/wordsets`` folder, "(c) 2016 the Electronic
+Freedom Foundation" and a "Creative Commons License": data files, no Python file there); a named
+path the release holds neither as a file nor as a folder (Sphinx's sections about JavaScript
+libraries) is ignored.
 
 "License :: Public Domain" is :data:`lineage.licences.expressions.PUBLIC_DOMAIN` when it is the
 only licence classifier (pycrypto 2.6.1). Beside other licence classifiers it says that some parts
@@ -218,7 +223,7 @@ class SourceLicence:
         # most releases have no such section: no walk over the folder files for each of their files
         if not any(f.incorporated for f in self.files) or self._deepest_folder_file(path, lambda f: True) is not None:
             return []
-        return [(f, part) for f in self.files if f.folder == "" for part in f.incorporated if path in part.paths]
+        return [(f, part) for f in self.files if f.folder == "" for part in f.incorporated if part.names(path)]
 
     def folder_copyrights(self, path: str) -> tuple[tuple[str, ...], str]:
         """(copyright lines, licence file) of the deepest sub-folder licence file above ``path``
@@ -558,6 +563,12 @@ def _without_stray_copies(files: list[LicenceFile]) -> list[LicenceFile]:
     return [f for f in files if not stray(f)]
 
 
+def _holds(paths: list[str], present: set[str], named: str) -> bool:
+    """Whether a source holds the path an incorporated-software section names: a file, or a folder
+    some file lies under. Only for the few paths such sections name: no index of every folder."""
+    return named in present or any(p.startswith(named + "/") for p in paths)
+
+
 def read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
@@ -588,9 +599,9 @@ def read_source_licence(source: Source) -> SourceLicence:
                 else:
                     files.append(_for_suffixed_module(_for_named_module(found, present), present))
     files = _without_stray_copies(files)
-    # an incorporated-software section speaks for the files it names that the source holds
+    # an incorporated-software section speaks for the files and folders it names that the source holds
     files = [replace(f, incorporated=tuple(replace(part, paths=held) for part in f.incorporated
-                                           if (held := tuple(p for p in part.paths if p in present))))
+                                           if (held := tuple(p for p in part.paths if _holds(paths, present, p)))))
              if f.incorporated else f for f in files]
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)

@@ -64,9 +64,15 @@ class IncorporatedPart:
     release: the code in them derives from other software, under the section's licence and holders
     as well as the release's (:func:`incorporated_parts`)."""
 
-    paths: tuple[str, ...]  # the paths it names (the candidates the text names, until read_source_licence)
+    # the paths it names, "/"-separated without a trailing "/" (the candidates the text names, until
+    # read_source_licence keeps the release's files and folders)
+    paths: tuple[str, ...]
     expression: str  # the licences its text announces ("" when our rules recognise none)
     copyrights: tuple[str, ...]  # its copyright lines of real holders
+
+    def names(self, path: str) -> bool:
+        """Whether the section speaks for ``path``: a file it names, or one under a folder it names."""
+        return any(path == p or path.startswith(p + "/") for p in self.paths)
 
 
 def governs(folder: str, path: str) -> bool:
@@ -212,10 +218,11 @@ def without_incorporated_licences(text: str) -> str:
 
 
 # A path a section names: a Python file ``double backquoted``, `backquoted` or plain
-# ("passlib/crypto/des.py", "md5_crypt.py"), or a folder only when quoted (``kit/legacy``): plain
-# prose holds "and/or"; a URL's tail is no path of the release.
-_NAMED_PATH_RE = re.compile(r"(?<![\w./:~-])(?:`{1,2}(?P<quoted>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)+)/?`{1,2}|"
-                            r"(?P<path>[A-Za-z0-9_][\w.-]*(?:/[\w.-]+)*\.pyi?))(?![\w/-])")
+# ("passlib/crypto/des.py", "md5_crypt.py"), or a folder only when quoted (``kit/legacy/``): plain
+# prose holds "and/or"; a URL's tail is no path of the release. A backslash separates as "/" does
+# (a path written on Windows, ``kit\legacy``); :func:`incorporated_parts` writes it as "/".
+_NAMED_PATH_RE = re.compile(r"(?<![\w./\\:~-])(?:`{1,2}(?P<quoted>[A-Za-z0-9_][\w.-]*(?:[/\\][\w.-]+)+)[/\\]?`{1,2}|"
+                            r"(?P<path>[A-Za-z0-9_][\w.-]*(?:[/\\][\w.-]+)*\.pyi?))(?![\w/\\-])")
 # A section's own heading: a line underlined (reST) or a Markdown heading.
 _UNDERLINE_RE = re.compile(r"^\s*([=\-~^*#+])\1{2,}\s*$")
 _MARKDOWN_HEADING_RE = re.compile(r"^\s*#{1,6}\s+\S")
@@ -241,7 +248,7 @@ def incorporated_parts(text: str) -> tuple[IncorporatedPart, ...]:
     parts = []
     for start, end in zip(starts, [*starts[1:], len(lines)], strict=True):
         section = lines[start:end]
-        paths = tuple(dict.fromkeys(m.group("quoted") or m.group("path")
+        paths = tuple(dict.fromkeys((m.group("quoted") or m.group("path")).replace("\\", "/")
                                     for line in section for m in _NAMED_PATH_RE.finditer(line)))
         if paths:
             found = "\n".join(section)
