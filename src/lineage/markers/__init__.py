@@ -157,6 +157,11 @@ Other markers
   demo <https://github.com/tornadoweb/tornado/tree/master/demos/file_upload/>`_" points the reader
   at examples, and was the marker of salt 3006.9's vendored ``ext/tornado/web.py`` over its folder
   (``urls.is_folder_link``).
+  Also a GitHub or GitLab commit page right after the label "Source:" (or "Sources:", "Origin:")
+  that opens its line: the label says where the code came from, so it names that repository at
+  that commit (``ref``; no ``path``): cached-property 1.3.0's docstring "Source: https://github.com/
+  bottlepy/bottle/commit/fa7733e..." (``urls.commit_page``). Without the label a commit page is a
+  reference ("see <commit> for the fix"), and a repository's home page after it is not a source.
 * ``spdx``: ``SPDX-License-Identifier: <expr>`` (``licence`` is the expression).
 * ``licence_pointer``: a pointer to another project's licence for the code beside it ("Licence
   at LICENSES/PYPERCLIP_LICENSE", pandas' copy of pyperclip; "See numpy license at <URL>");

@@ -21,7 +21,15 @@ from lineage.markers.naming import project_from_text, repository_project
 from lineage.markers.pointers import licence_pointer
 from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
-from lineage.markers.urls import UrlInfo, find_urls, is_document, is_folder_link, parse_url, without_urls
+from lineage.markers.urls import (
+    UrlInfo,
+    commit_page,
+    find_urls,
+    is_document,
+    is_folder_link,
+    parse_url,
+    without_urls,
+)
 from lineage.markers.vocabulary import (
     BARE_FROM,
     KNOWN_RE,
@@ -235,6 +243,13 @@ def _wraps_url(text: str, following: str) -> bool:
     return bool(parse_url(url).repository and parse_url(url + tail).path)
 
 
+# A line that opens with the label "Source:" (or "Sources:", "Origin:") before a URL: the label
+# says where the code came from, so a commit page after it names that repository at that commit
+# (cached-property 1.3.0's docstring: "Source: https://github.com/bottlepy/bottle/commit/fa7733e...").
+# Without the label a commit page is a reference ("see <commit> for the fix"), not a source.
+_SOURCE_LABEL_RE = re.compile(r"\s*(?:sources?|origin)\s*:\s*", re.IGNORECASE)
+
+
 def detect(seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]]) -> list[tuple[int, Marker]]:
     """Markers in one segment as (position, marker); marks attached lines as consumed.
 
@@ -327,27 +342,31 @@ def _detect(
         if any(a <= start < b for a, b in covered):
             continue
         info = parse_url(url)
-        if info.repository and info.ref and info.path and not is_document(info.path) and not is_folder_link(url):
-            if (_cited_for_a_fault(seg, start, selected) or _cited_as_similar(seg, start, selected)
-                    or _cited_as_removal_condition(seg, start, selected)):
-                continue
-            shown = text if len(" ".join(text.split())) <= MAX_TEXT else url
-            out.append(
-                (
-                    start,
-                    Marker(
-                        line=line,
-                        kind="url",
-                        text=one_line(shown),
-                        repository=info.repository,
-                        ref=info.ref,
-                        path=info.path,
-                        line_start=info.line_start,
-                        line_end=info.line_end,
-                        project=repository_project(info.repository),
-                    ),
-                )
+        if not info.path and _SOURCE_LABEL_RE.fullmatch(text[:start]) and (sha := commit_page(url)):
+            info = replace(info, ref=sha)  # "Source: <commit page>" names the repository at that commit
+        elif not (info.repository and info.ref and info.path and not is_document(info.path)
+                  and not is_folder_link(url)):
+            continue
+        if (_cited_for_a_fault(seg, start, selected) or _cited_as_similar(seg, start, selected)
+                or _cited_as_removal_condition(seg, start, selected)):
+            continue
+        shown = text if len(" ".join(text.split())) <= MAX_TEXT else url
+        out.append(
+            (
+                start,
+                Marker(
+                    line=line,
+                    kind="url",
+                    text=one_line(shown),
+                    repository=info.repository,
+                    ref=info.ref,
+                    path=info.path,
+                    line_start=info.line_start,
+                    line_end=info.line_end,
+                    project=repository_project(info.repository),
+                ),
             )
+        )
     return out
 
 

@@ -135,6 +135,17 @@ def parse_url(url: str) -> UrlInfo:
     return UrlInfo(repository, ref, path, start, end)
 
 
+# A commit's page: GitHub's ``<owner>/<name>/commit/<sha>``, GitLab's ``<group>/<name>/-/commit/<sha>``.
+_COMMIT_PAGE_RE = re.compile(r"^(?:https?://)?(?:www\.)?(?:github\.com/[^/\s]+/[^/\s]+|gitlab\.com/(?:[^/\s]+/)+-)"
+                             r"/commits?/(?P<sha>[0-9a-f]{7,40})/?(?:[#?]\S*)?$", re.IGNORECASE)
+
+
+def commit_page(url: str) -> str:
+    """The commit a GitHub or GitLab commit page shows (``""`` for any other URL)."""
+    m = _COMMIT_PAGE_RE.match(url)
+    return m.group("sha") if m else ""
+
+
 def strip_git(name: str) -> str:
     return name[:-4] if name.lower().endswith(".git") else name
 
