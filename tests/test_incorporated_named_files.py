@@ -104,20 +104,28 @@ def test_sections_naming_no_file_of_the_release_change_nothing(tmp_path: Path) -
     assert lic.folder_licence("kit/legacy_hash.py") == ("", "")
 
 
+def _obligations(tmp_path: Path, upstream: dict[str, str], target_licence: str, copied: str,
+                 seed: int) -> pd.DataFrame:
+    """obligations.csv, by target path, of a target ``brew`` (BSD-3-Clause, licence file
+    ``target_licence``) holding the upstream's ``kit/core.py`` and, at ``copied``, its file of
+    distinctive functions ``seed``."""
+    up = treegen.write_tree(tmp_path / "up", upstream)
+    target = treegen.write_tree(tmp_path / "tgt", {
+        "pyproject.toml": '[project]\nname = "brew"\nlicense = "BSD-3-Clause"\n', "LICENSE": target_licence,
+        "kit/core.py": treegen.distinctive_functions(1), copied: treegen.distinctive_functions(seed)})
+    out = tmp_path / "out"
+    assert main(["compare", str(target), str(up), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1"]) == 0
+    return pd.read_csv(out / "obligations.csv", keep_default_na=False, dtype=str).set_index("target_path")
+
+
 @pytest.mark.parametrize(("target_licence", "missing"), [
     (_OWN, "copyright; licence-notice"),  # the target's licence file drops the section
     (_LICENCE, ""),  # it keeps the section (libpass 1.9.0 keeps passlib's, same paths)
 ])
 def test_the_copied_files_row_names_both_licences_and_the_sections_holder(
         tmp_path: Path, target_licence: str, missing: str) -> None:
-    up = treegen.write_tree(tmp_path / "up", _upstream())
-    target = treegen.write_tree(tmp_path / "tgt", {
-        "pyproject.toml": '[project]\nname = "brew"\nlicense = "BSD-3-Clause"\n', "LICENSE": target_licence,
-        "kit/core.py": treegen.distinctive_functions(1), "kit/legacy_hash.py": treegen.distinctive_functions(2)})
-    out = tmp_path / "out"
-    assert main(["compare", str(target), str(up), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                 "--no-cache", "--jobs", "1"]) == 0
-    rows = pd.read_csv(out / "obligations.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    rows = _obligations(tmp_path, _upstream(), target_licence, "kit/legacy_hash.py", 2)
     row = rows.loc["kit/legacy_hash.py"]
     assert row["upstream_licence"] == "BSD-3-Clause AND ISC"
     assert row["upstream_licence_from"] == "folder:LICENSE (incorporated software section)"
@@ -215,14 +223,7 @@ def test_a_sub_folder_licence_file_inside_a_named_folder_wins(tmp_path: Path) ->
 
 
 def test_a_copied_file_under_a_named_folder_names_both_licences_and_the_sections_holder(tmp_path: Path) -> None:
-    up = treegen.write_tree(tmp_path / "up", _folder_upstream())
-    target = treegen.write_tree(tmp_path / "tgt", {
-        "pyproject.toml": '[project]\nname = "brew"\nlicense = "BSD-3-Clause"\n', "LICENSE": _OWN,
-        "kit/core.py": treegen.distinctive_functions(1), "kit/legacy/hasher.py": treegen.distinctive_functions(4)})
-    out = tmp_path / "out"
-    assert main(["compare", str(target), str(up), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                 "--no-cache", "--jobs", "1"]) == 0
-    rows = pd.read_csv(out / "obligations.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    rows = _obligations(tmp_path, _folder_upstream(), _OWN, "kit/legacy/hasher.py", 4)
     row = rows.loc["kit/legacy/hasher.py"]
     assert row["upstream_licence"] == "BSD-3-Clause AND ISC"
     assert row["upstream_licence_from"] == "folder:LICENSE (incorporated software section)"
