@@ -31,7 +31,7 @@ from lineage.licences.declared import SourceLicence, read_source_licence
 from lineage.progress import meter
 from lineage.settings import default_jobs, print_progress
 from lineage.sources.archive import ArchiveSource
-from lineage.sources.base import DeclaredView, LaterReader, Source, SourceInfo, blob_digest, read_declared
+from lineage.sources.base import DeclaredView, LaterReader, Source, SourceInfo, blob_digest
 from lineage.worker_exit import end_with_parent, release_signals, signals_held
 
 # Below this many files to parse, worker start-up costs more than it saves.
@@ -346,9 +346,8 @@ def declarations(source: Source) -> tuple[SourceLicence, ProjectInfo, tuple[Vend
     """What the source's files declare (licence, project, vendoring records), read through one
     :class:`DeclaredView` (no file over its limit is read whole), and the (path, reason) of each file
     left unread for being too large."""
-    view = DeclaredView(source)
-    licence = read_declared(view, read_source_licence)
-    project, vendoring = read_project(view), read_vendor_records(view)
+    view = DeclaredView(source)  # one view: the three readers' notes together
+    licence, project, vendoring = read_source_licence(view), read_project(view), read_vendor_records(view)
     return licence, project, vendoring, view.notes()
 
 

@@ -119,6 +119,7 @@ from lineage.licences.notices import (
     with_included,
 )
 from lineage.markers.attribution import is_copyright
+from lineage.sources.base import read_declared
 from lineage.sources.distinfo import core_metadata, named_package_folders, package_folders, record_files, top_modules
 
 if TYPE_CHECKING:
@@ -570,6 +571,13 @@ def _holds(paths: list[str], present: set[str], named: str) -> bool:
 
 
 def read_source_licence(source: Source) -> SourceLicence:
+    """The declared licence and licence files of an open source, read through a
+    :class:`~lineage.sources.base.DeclaredView` (a file over its limit is not read: as if absent),
+    as the project and vendoring records are; details in :func:`_read_source_licence`."""
+    return read_declared(source, _read_source_licence)
+
+
+def _read_source_licence(source: Source) -> SourceLicence:
     """The declared licence and licence files of an open source."""
     paths = source.paths()
     present = set(paths)

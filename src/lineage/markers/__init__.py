@@ -297,7 +297,7 @@ def _with_bundled(found: list[Marker], lines: Sequence[str], kinds: Sequence[str
     """``found`` (comment and docstring markers, in order) with the file's bundling records, a
     code line's (:mod:`lineage.markers.bundled`), and the copyright lines of its ``__license__``
     string (:mod:`lineage.markers.licence_string`), in line order (a comment marker first on a line)."""
-    extra = bundled_markers(lines, kinds) + licence_string_copyrights([str(x) for x in lines])
+    extra = bundled_markers(lines, kinds) + licence_string_copyrights(lines)
     return sorted(found + extra, key=lambda m: m.line) if extra else found
 
 

@@ -26,8 +26,10 @@ def licence_string_copyrights(lines: Sequence[str]) -> list[Marker]:
     """The copyright markers (1-based lines) of each top-level ``__license__`` string of the
     file's physical ``lines``, read as a docstring's lines are."""
     out: list[Marker] = []
-    for idx, line in enumerate(lines):
-        opened = _LICENCE_STRING_RE.match(line) if line.startswith("__license__") else None
+    starts = [idx for idx, line in enumerate(lines) if line[:1] == "_" and line.startswith("__license__")]
+    for idx in starts:  # most files: one pass over the lines, none of them copied
+        line = str(lines[idx])
+        opened = _LICENCE_STRING_RE.match(line)
         if opened is None:
             continue
         quote = opened.group("q")
@@ -39,7 +41,7 @@ def licence_string_copyrights(lines: Sequence[str]) -> list[Marker]:
             if end >= 0 or len(quote) == 1 or at + 1 >= len(lines):
                 break
             at += 1
-            rest = lines[at]
+            rest = str(lines[at])
         selected: list[list[Segment]] = [[] for _ in lines]  # detect indexes it by line
         for n, text in body:
             selected[n] = [Segment(n, 0, "string", clean(text), True, True)]

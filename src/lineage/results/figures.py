@@ -338,11 +338,12 @@ def headline(files: pd.DataFrame, upstream_names: Sequence[str],
     one = n_all.files == 1
     intro = (f"{n_marked.files:,} of {n_all.files:,} {'file carries' if one else 'files carry'} a marker naming "
              f"{names}{records}; ")
+    everywhere = "in the 1 file, " if one else f"in all {n_all.files:,} files, "
     # no marked file: say so rather than "0 of 0 code lines ... (n/a)" (a release against an older one of itself)
     marked = ([_sentence(intro, n_marked, "code"), _sentence("in those marked files, ", n_marked, "nonblank")]
               if n_marked.files else [intro.rstrip("; "), "in those marked files: none to count"])
     return [
         *marked,
-        _sentence("in the 1 file, " if one else f"in all {n_all.files:,} files, ", n_all, "code"),
-        _sentence("in the 1 file, " if one else f"in all {n_all.files:,} files, ", n_all, "nonblank"),
+        _sentence(everywhere, n_all, "code"),
+        _sentence(everywhere, n_all, "nonblank"),
     ]
