@@ -431,7 +431,8 @@ def _stated_choice(files: list[LicenceFile], texts: dict[str, str], folder: str 
         named = [f for f in others if posixpath.basename(f.path).lower() in words] or others
         offered = sorted({i for f in [statement, *named] for i in licence_ids(f.expression)})
         if len(offered) >= 2:
-            paths = ", ".join(f.path for f in named)
+            # a file holding the texts it offers names no other file (python-telegram-bot's LICENSE.dual)
+            paths = ", ".join(f.path for f in named) or "between the texts it holds"
             return combine_any(offered), statement.path, f"licence files: {statement.path} offers a choice ({paths})"
     return "", "", ""
 

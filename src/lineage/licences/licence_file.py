@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from lineage.licences.expressions import licence_ids
-from lineage.licences.notices import holder, is_template, notice_expression
+from lineage.licences.notices import holder, is_template, licence_file_expression, notice_expression
 from lineage.markers import find_markers
 from lineage.markers.attribution import may_name_holder
 from lineage.markers.pointers import named_licence_file
@@ -461,7 +461,7 @@ def _licence_text_facts(data: bytes) -> tuple[str, str, tuple[str, ...], tuple[s
     lines = text.split("\n")
     governing = governing_text(text)
     own = without_included_parts(governing)
-    return (hashlib.sha256(data).hexdigest(), notice_expression(governing),
+    return (hashlib.sha256(data).hexdigest(), licence_file_expression(text, governing),
             copyright_lines(governing.split("\n")), tuple(s.strip() for s in lines if s.strip()),
             for_included_code(text), copyright_lines(lines) if governing != text else (),
             copyright_lines(own.split("\n")) if own != governing else None,

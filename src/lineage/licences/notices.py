@@ -64,10 +64,11 @@ Rules (phrases of the licences' own standard headers or texts):
 A file whose notices name several licences gets them all (``A AND B``).
 
 A licence file that opens by offering a choice (:func:`offers_choice`: "either of the licenses",
-"under [the terms of] either of", "dual licensed" in its first paragraph, as packaging's and
-cryptography's ``LICENSE`` and the Rust-style "Licensed under either of" do: a statement of the
-whole release's terms, not a bundled component's further down)
-makes the release's licence ``A OR B`` (:mod:`lineage.licences.declared`). GPL's "either version 2
+"under [the terms of] either of", "dual licensed", "choose either" in its first paragraph, as
+packaging's and cryptography's ``LICENSE`` and the Rust-style "Licensed under either of" do: a
+statement of the whole release's terms, not a bundled component's further down)
+makes the release's licence ``A OR B`` (:mod:`lineage.licences.declared`); such a file that holds
+the texts itself reads as that choice too (:func:`licence_file_expression`). GPL's "either version 2
 of the License, or ..." is not such a phrase.
 
 Modification notices (Apache-2.0 section 4(b): modified files must carry "prominent notices
@@ -86,7 +87,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
-from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, licence_ids, named_licence
+from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
 from lineage.markers.attribution import notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
@@ -304,8 +305,10 @@ def source_notice_ids(text: str, folded: str | None = None) -> tuple[str, ...]:
     return tuple(sorted({*notice_ids(fold(text) if folded is None else folded), *comment_field_ids(text)}))
 
 
+# "choose either": python-telegram-bot 13.15's LICENSE.dual, the GPL-3.0 and LGPL-3.0 texts after
+# "You may choose either license."
 _CHOICE_RE = re.compile(r"\beither of the (?:following )?licen[cs]es\b|\bunder (?:the terms of )?either of\b|"
-                        r"\bdual[- ]licen[cs]ed\b")
+                        r"\bdual[- ]licen[cs]ed\b|\bchoose either\b")
 _PARAGRAPH_END_RE = re.compile(r"\n[ \t]*\n")
 
 
@@ -317,6 +320,15 @@ def first_paragraph(text: str) -> str:
 def offers_choice(text: str) -> bool:
     """Whether a licence file's ``text`` opens by offering a choice of licences (module docstring)."""
     return _CHOICE_RE.search(fold(first_paragraph(text))) is not None
+
+
+def licence_file_expression(text: str, governing: str) -> str:
+    """The licences a licence file's ``text`` announces (of its ``governing`` part): all of them
+    (``A AND B``), or a choice (``A OR B``) when the file opens by offering one (module docstring):
+    python-telegram-bot 13.15's ``LICENSE.dual`` holds the GPL-3.0 and LGPL-3.0 texts after "You
+    may choose either license." and read ``GPL-3.0-only AND LGPL-3.0-only``."""
+    ids = notice_ids_in(governing)
+    return combine_any(ids) if len(ids) > 1 and offers_choice(text) else combine_all(ids)
 
 
 def notice_expression(text: str) -> str:
@@ -370,10 +382,20 @@ def is_template(line: str) -> bool:
     return _TEMPLATE_RE.search(line) is not None
 
 
+# A clause after the holder saying under which licence the code is released is no part of the
+# holder: urllib3 1.22's ``ordered_dict.py``, "Copyright 2009 Raymond Hettinger, released under the
+# MIT License.", named the holder "raymond hettinger released under the mit license", so a copy
+# keeping "Copyright 2009 Raymond Hettinger" read as not keeping it, and the two lines were two credits.
+_LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s-)\s*(?:(?:it|this|that)\s+(?:is|was|are)\s+)?"
+                                r"(?:released|licen[cs]ed|distributed|(?:made\s+)?available)\s+under\b.*$",
+                                re.IGNORECASE)
+
+
 def holder(line: str) -> str:
-    """The holder a copyright line names, folded for comparison ("" when it names none); an
+    """The holder a copyright line names, folded for comparison ("" when it names none), without a
+    trailing clause of the licence it is released under (:data:`_LICENCE_CLAUSE_RE`); an
     ASF-style line's holder (:func:`lineage.markers.attribution.notice_holder`) likewise."""
-    text = _HOLDER_STRIP_RE.sub(" ", notice_holder(line) or line)
+    text = _HOLDER_STRIP_RE.sub(" ", _LICENCE_CLAUSE_RE.sub("", notice_holder(line) or line))
     text = _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-")
     return text
 
