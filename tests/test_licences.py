@@ -17,6 +17,7 @@ from spdx_tools.spdx.validation.document_validator import validate_full_spdx_doc
 from lineage.cli import main
 from lineage.licences.compat import compatible
 from lineage.licences.notices import keeps_holders, notice_expression, source_notice_ids
+from lineage.report.obligations import obligations_markdown
 
 # Standard short headers, written from each licence's own recommended notice.
 HEADERS = {
@@ -1198,6 +1199,33 @@ def test_a_vendored_dist_info_without_record_governs_the_package_named_after_it(
         "MIT", "folder:tgt/vendor/up_pkg-1.0.dist-info/LICENSE")
     assert vendored["keeps_licence_notice"] == "yes" and own["keeps_licence_notice"] == "no"
     assert (own["target_licence"], own["target_licence_from"]) == ("BSD-3-Clause", "declared")
+
+
+@pytest.mark.parametrize(("others", "expected"), [
+    (("BSD-3-Clause", "BSD-3-Clause"), "BSD-3-Clause"),  # ply 3.9's sdist: its GardenSnake example
+    (("BSD-3-Clause", "BSD-2-Clause"), ""),  # the other files still disagree
+    ((), ""),  # public domain alone is not of the BSD family the metadata names
+])
+def test_a_public_domain_file_does_not_vote_on_the_releases_licence(run_compare, others: tuple[str, ...],
+                                                                     expected: str) -> None:
+    """ply 3.9 declares only "BSD" and ships no licence file; lex.py and yacc.py say BSD-3-Clause,
+    and ``example/GardenSnake/GardenSnake.py`` "is hereby released into the Public Domain": with it
+    voting, the files "disagreed" and pycparser's copies of ply's silent files read "licence
+    unknown". A dedication beside another licence speaks for its own file only."""
+    up = {"PKG-INFO": "Metadata-Version: 2.1\nName: up\nVersion: 1.0\nLicense: BSD\n",
+          "up/silent.py": _body(1),
+          "up/example/snake.py": "# This work is hereby released into the Public Domain.\n" + _body(7),
+          **{f"up/said{k}.py": HEADERS[h] + _body(k + 2) for k, h in enumerate(others)}}
+    target = {"tgt/silent.py": _body(1), "tgt/snake.py": _body(7), TARGET_MIT[0]: TARGET_MIT[1]}
+    comparison = run_compare(target, [("up", up)])
+    ob = comparison.obligations.set_index("target_path")
+    assert (ob.loc["tgt/silent.py", "upstream_licence"], ob.loc["tgt/silent.py", "upstream_licence_from"]) == (
+        (expected, "release notices") if expected else ("", ""))
+    said = "licence notices, public-domain dedications aside, all state `BSD-3-Clause`"
+    assert (said in "\n".join(obligations_markdown(comparison))) == bool(expected)
+    # the dedicated file keeps its own notice's licence
+    assert (ob.loc["tgt/snake.py", "upstream_licence"], ob.loc["tgt/snake.py", "upstream_licence_from"]) == (
+        "LicenseRef-scancode-public-domain", "notice")
 
 
 def test_third_party_files_do_not_vote_on_the_releases_licence(run_compare) -> None:

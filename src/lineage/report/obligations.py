@@ -206,7 +206,9 @@ def _release_sentence(table: pd.DataFrame, label: str, raw: str) -> str:
     if rows.empty:
         return ""
     said = f"its metadata's {md_code(raw)} names no one licence; " if raw else ""
-    return (f" {said[:1].upper()}{said[1:]}{'its' if said else 'Its'} files' licence notices all state "
+    # a public-domain dedication does not vote (it speaks for its own file: ply 3.9's GardenSnake.py)
+    return (f" {said[:1].upper()}{said[1:]}{'its' if said else 'Its'} files' licence notices, public-domain "
+            "dedications aside, all state "
             f"{md_code(str(rows['upstream_licence'].iloc[0]))}, taken for {_pairs(len(rows))} whose upstream "
             f"file has none (`upstream_licence_from` {md_code(RELEASE_NOTICES)}).")
 

@@ -97,7 +97,7 @@ from packaging.utils import canonicalize_name
 from lineage.index.project import one_project
 from lineage.licences.compat import compatible
 from lineage.licences.declared import SourceLicence
-from lineage.licences.expressions import asks_nothing, choices, licence_ids, normalise
+from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, choices, licence_ids, normalise
 from lineage.licences.licence_file import LicenceFile
 from lineage.licences.notices import (
     distinct_copyrights,
@@ -221,10 +221,15 @@ def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collecti
     Files in ``not_own`` (whole files that are third-party code or came from the target,
     :mod:`lineage.match.origin`) state their own projects' licences, not the release's: IPython
     3.2.3 declares only "BSD", and its ``IPython/external/`` copies (pexpect's ISC, decorator's
-    BSD-2-Clause, path's MIT) left its own files' one licence unread."""
+    BSD-2-Clause, path's MIT) left its own files' one licence unread. A public-domain dedication
+    beside another licence speaks for its own file only, as the classifier does beside others
+    (:mod:`lineage.licences.declared`): ply 3.9's sdist holds ``example/GardenSnake/GardenSnake.py``,
+    "hereby released into the Public Domain", which left its silent files "licence unknown"."""
     if source.declared:
         return ""
     stated = {normalise(found.expression) for found in _release_own_files(lic, source, not_own) if found.expression}
+    if len(stated) > 1:
+        stated.discard(PUBLIC_DOMAIN)
     if len(stated) != 1:
         return ""
     (expression,) = stated
