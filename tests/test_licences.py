@@ -1266,3 +1266,22 @@ def test_a_vendored_one_module_dist_infos_licence_governs_that_module(run_compar
     assert lic.folder_licence("tgt/own.py") == ("", "")
     _assert_under_its_vendored_licence(run_compare, target, "tgt/_vendor/upmod.py",
                                        "tgt/_vendor/upmod-1.0.dist-info/LICENSE")
+
+
+def test_a_package_whose_licence_files_name_no_holder_makes_no_copyright_assertion(run_compare,
+                                                                                      tmp_path: Path) -> None:
+    """SPDX's NONE says a package has no copyright text; lineage reads a release's holders from
+    its licence files, NOTICE and package strings only, so a release whose licence text names no
+    holder (an Apache text, as vLLM's) is NOASSERTION; one that names them lists them."""
+    from spdx_tools.spdx.model import SpdxNoAssertion
+
+    target = {"tgt/copied.py": _body(1), TARGET_MIT[0]: TARGET_MIT[1],
+              "LICENSE": "MIT License\n\nCopyright (c) 2021 Target Maker\n\nPermission is hereby granted.\n"}
+    bare = {"up/mod.py": "# Copyright 2020 Someone Upstream\n" + _body(1),
+            "LICENSE": "Licensed under the Apache License, Version 2.0 (the \"License\").\n"}
+    comparison = run_compare(target, [("up", bare)])
+    out = tmp_path / "report"
+    comparison.write(out, html=False)
+    packages = {p.spdx_id: p for p in parse_file(str(out / "lineage.spdx.json")).packages}
+    assert isinstance(packages["SPDXRef-Package-upstream-1"].copyright_text, SpdxNoAssertion)
+    assert packages["SPDXRef-Package-target"].copyright_text == "Copyright (c) 2021 Target Maker"

@@ -111,7 +111,10 @@ def _package(tree: TreeIndex, label: str, spdx_id: str, analysed: bool) -> Packa
         download_location=who.download_location or SpdxNoAssertion(), files_analyzed=analysed,
         checksums=[Checksum(ChecksumAlgorithm.SHA256, who.sha256)] if who.sha256 else [],
         license_declared=_licence(lic.declared), license_concluded=SpdxNoAssertion(),
-        copyright_text=_text(lic.copyrights) if lic.files else SpdxNoAssertion(),
+        # the holders lineage reads for a release (its licence files, NOTICE, package strings):
+        # none found there is no finding that the release holds no copyright text (vLLM's Apache
+        # text names none, its files do), so NOASSERTION, never NONE
+        copyright_text=_text(lic.copyrights) if lic.copyrights else SpdxNoAssertion(),
         external_references=[ExternalPackageRef(ExternalPackageRefCategory.PACKAGE_MANAGER, "purl", who.purl)],
         comment=f"lineage source {tree.info.spec}" + (f"; licence from {lic.declared_from}" if lic.declared_from
                                                         else ""),
