@@ -144,6 +144,7 @@ def test_each_file_is_read_once_not_per_line(tmp_path: Path, monkeypatch: pytest
     (target / "pkg").mkdir(parents=True)
     (target / "pkg" / "big.py").write_text(text)
     comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    _ = comparison.obligations  # the obligations table's own reading (the pages show its rows), made once per run
     calls: list[str] = []
     original = TreeIndex.lines
 
@@ -301,3 +302,40 @@ def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(t
                      index)
     assert not (tmp_path / "html" / page_name("tgt/mine.py")).exists()  # nothing shared, copied or marked
     assert "1 of 3 target files have copied lines, shared code or a marker" in index
+
+
+def test_a_page_states_the_files_licence_obligations(tmp_path: Path) -> None:
+    """A licence reviewer opening a file's page learnt which lines came from where, but not whether
+    the file keeps the upstream's notices: only obligations.csv said it. The header now holds the
+    file's rows of that table: in its summary what is missing, opened each upstream file's
+    licence, this file's, the conflict verdict, what is missing and the upstream's holders."""
+    import treegen
+
+    code = treegen.distinctive_functions(3)
+    holder = "Copyright (c) 2021 Brindle Okafor"
+    up = treegen.write_tree(tmp_path / "up-src", {
+        "up/__init__.py": "", "up/core.py": f"# SPDX-License-Identifier: MIT\n# {holder}\n\n{code}",
+        "pyproject.toml": '[project]\nname = "up"\nlicense = "MIT"\n'})
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/taken.py": code,
+                                                 "tgt/kept.py": f"# SPDX-License-Identifier: MIT\n# {holder}\n\n{code}",
+                                                 "pyproject.toml": '[project]\nname = "tgt"\n'})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    owed = comparison.obligations.set_index("target_path")
+    assert "copyright" in owed.loc["tgt/taken.py", "missing"] and owed.loc["tgt/kept.py", "missing"] == ""
+    write_html(comparison, tmp_path)
+    for path in ("tgt/taken.py", "tgt/kept.py"):
+        row = owed.loc[path]
+        page = (tmp_path / "html" / page_name(path)).read_text(encoding="utf-8")
+        summary = re.search(r"<details class=licence><summary( class=owed)?>(.*?)</summary>(.*?)</details>", page)
+        assert summary, path
+        if row["missing"]:
+            assert summary.group(1) and summary.group(2).endswith(f"missing here: {row['missing'].replace('; ', ', ')}")
+            assert f"<strong>missing: {row['missing']}</strong>" in summary.group(3)
+        else:
+            assert not summary.group(1) and summary.group(2).endswith("nothing missing")
+        item = summary.group(3)
+        assert f"<b>{row['upstream_path']}</b> (<a href=#L{row['first_line']}>L{row['first_line']}</a>" in item
+        assert f"upstream licence MIT <small>({row['upstream_licence_from']})</small>" in item
+        assert f"conflict {row['conflict']}" in item and holder in item
+    # a file without copied lines has no obligations and no such section
+    assert "class=licence" not in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
