@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import re
 import zlib
+from html import unescape
 from pathlib import Path
 
 import htmlfixture
@@ -270,6 +271,14 @@ def test_shared_third_party_lines_are_not_shown_as_target_only(tmp_path: Path) -
     note = "shared with up/third_party/fastlib/kernels.py (third-party code of fastlib): not counted as copied"
     assert page.count(note) == 1
     assert not re.search(rf"<tr id=L({'|'.join(rows)}) class=x", page)
+    # beside each, the upstream file's line itself (it was its number only, the reviewer checking
+    # that the code is fastlib's had nothing to compare), the reason on a row of its own above the run
+    theirs = {int(n): unescape(re.sub(r"<[^>]+>", "", cell)) for n, cell in re.findall(
+        r"<tr id=L(\d+) class=s [^>]*><td>\d+<td>.*?<td>\d*<td>(.*?)(?=<tr|</tbody>)", page)}
+    up_lines = third.splitlines()
+    assert {n: theirs[n] for n in shared["line"]} == {
+        n: up_lines[u - 1] for n, u in zip(shared["line"], shared["shared_line"], strict=True)}
+    assert f"<tr class=s><td><td><td><td class=note>{note}<tr id=L{shared['line'].min()} class=s" in page
 
 
 def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(tmp_path: Path) -> None:

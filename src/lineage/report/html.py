@@ -405,6 +405,20 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         key, line = (str(columns["upstream"][i]), str(columns["upstream_path"][i])), int(columns["upstream_line"][i])
         wanted.setdefault(key, []).append((line, line))
         paired_up.setdefault(key, set()).add(line)
+    # Lines shared with an upstream file set apart: that file's line is shown beside them, read from
+    # the upstream holding the path (lines.csv names no upstream for them; when several upstreams
+    # hold it, which one is not known, and only its line number is shown).
+    shared_in: dict[str, str | None] = {}
+    for k in np.flatnonzero(shared_origin != ""):
+        i = start + int(k)
+        path, line = str(columns["shared_path"][i]), columns["shared_line"][i]
+        if not path or pd.isna(line) or int(line) < 1:
+            continue
+        if path not in shared_in:
+            holders = [label for label, sources in upstreams.items() if path in sources.by_path]
+            shared_in[path] = holders[0] if len(holders) == 1 else None
+        if shared_in[path] is not None:
+            wanted.setdefault((str(shared_in[path]), path), []).append((int(line), int(line)))
     up_text: dict[tuple[str, str], tuple[list[str], dict[int, Pieces]]] = {}
     for (label, path), ranges in wanted.items():
         lines, starts = upstreams[label].lines_and_starts(path)
@@ -457,13 +471,20 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             # shared_origin/shared_path/shared_line of lines.csv); the first line of a run says why.
             where = (str(shared_origin[k]), str(columns["shared_path"][i]))
             with_file = f"with {esc(where[1])} " if where[1] else ""
-            note = "" if where == prev_shared else (
-                f"shared {with_file}({esc(_shared_reason(where[0]))}): not counted as copied")
+            if where != prev_shared:  # the first line of a run says why, on a row of its own
+                out.append(f"<tr class=s><td><td><td><td class=note>shared {with_file}"
+                           f"({esc(_shared_reason(where[0]))}): not counted as copied")
             prev_shared = where
             up_no = columns["shared_line"][i]
             up_no = "" if pd.isna(up_no) or int(up_no) < 1 else int(up_no)
+            label = shared_in.get(where[1])
+            theirs = ""
+            if up_no and label is not None:
+                up_lines, up_pieces = up_text[(label, where[1])]
+                if up_no <= len(up_lines):
+                    theirs = render(up_pieces.get(up_no) or plain(up_lines[up_no - 1]))
             out.append(f"<tr id=L{number} class=s title='shared: {esc(where[0])}'><td>{number}<td>{render(mine)}"
-                       f"<td>{up_no}<td class=note>{note}")
+                       f"<td>{up_no}<td>{theirs}")
         else:
             attrs = " class=x" if in_region[k] and target_lines[k].strip() else ""
             out.append(f"<tr id=L{number}{attrs}><td>{number}<td>{render(mine)}")
@@ -546,18 +567,29 @@ def _file_header(row, regions: list[_Region], owed: list[_Obligation],  # type: 
 
 def _obligations_note(owed: list[_Obligation], several: bool) -> str:
     """The file's rows of obligations.csv: in the summary what the file lacks (its ``missing``
-    column, per item the upstream files it is missing for) and any licence conflict; opened, per
+    column, per item the upstream files it is missing for), any upstream licence not known (of
+    which nothing can be said missing: not "nothing missing") and any licence conflict; opened, per
     upstream file, both licences, the conflict verdict, what is missing and the upstream's holders.
     A licence reviewer reads a page for this; before, only obligations.csv said it."""
     if not owed:
         return ""
     lacking = Counter(item for o in owed for item in o.missing.split("; ") if item)
     conflicts = sum(o.conflict == "yes" for o in owed)
+    unknown = sum(not o.upstream_licence for o in owed)  # nothing can be missing of an unknown licence
     many = len(owed) > 1
-    verdict = ("missing here: " + ", ".join(f"{esc(item)}" + (f" (for {n:,})" if many else "")
-                                            for item, n in lacking.items())) if lacking else "nothing missing"
+
+    def times(n: int) -> str:
+        return f" (for {n:,})" if many else ""
+
+    parts = []
+    if lacking:
+        parts.append("missing here: " + ", ".join(f"{esc(item)}{times(n)}" for item, n in lacking.items()))
+    elif unknown < len(owed):
+        parts.append(f"nothing missing{times(len(owed) - unknown) if unknown else ''}")
+    if unknown:
+        parts.append(f"upstream licence unknown{times(unknown)}")
     if conflicts:
-        verdict += f"; licence conflict{f' (for {conflicts:,})' if many else ''}"
+        parts.append(f"licence conflict{times(conflicts)}")
     items = []
     for o in owed:
         name = f"{o.upstream}:{o.upstream_path}" if several else o.upstream_path
@@ -569,12 +601,13 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
             f"{o.copied_lines:,} copied lines): upstream licence {licence} "
             f"<small>({esc(o.upstream_licence_from) or 'none'})</small>, this file's {own} "
             f"<small>({esc(o.target_licence_from) or 'none'})</small>, {conflict}; "
-            + (f"<strong>missing: {esc(o.missing)}</strong>" if o.missing else "nothing missing")
+            + (f"<strong>missing: {esc(o.missing)}</strong>" if o.missing
+               else "nothing missing" if o.upstream_licence else "what is owed is not known")
             + (f"; upstream copyright: {esc(o.upstream_copyrights)}" if o.upstream_copyrights else "") + "</li>")
-    cls = " class=owed" if lacking or conflicts else ""
+    cls = " class=owed" if lacking or conflicts or unknown else ""
     return (f"<details class=licence><summary{cls}>Licence obligations ({len(owed):,} upstream "
-            f"file{'s' if many else ''}, obligations.csv): {verdict}</summary><ul class=owed>{''.join(items)}</ul>"
-            "</details>")
+            f"file{'s' if many else ''}, obligations.csv): {'; '.join(parts)}</summary>"
+            f"<ul class=owed>{''.join(items)}</ul></details>")
 
 
 def _shared_note(row) -> str:  # type: ignore[no-untyped-def]
