@@ -348,3 +348,22 @@ def test_a_page_states_the_files_licence_obligations(tmp_path: Path) -> None:
         assert f"conflict {row['conflict']}" in item and holder in item
     # a file without copied lines has no obligations and no such section
     assert "class=licence" not in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_licence_summary_counts_upstream_files_and_never_calls_an_unknown_licence_met() -> None:
+    from lineage.report.html import _Obligation, _obligations_note
+
+    def row(path: str, licence: str, missing: str, conflict: str = "no") -> _Obligation:
+        return _Obligation("up", path, 10, 1, 10, licence, "spdx" if licence else "", "", "MIT", "declared",
+                           conflict, "", missing)
+
+    two = _obligations_note([row("up/a.py", "MIT", ""), row("up/b.py", "Apache-2.0", "copyright; NOTICE", "yes")],
+                            several=False)
+    assert "obligations.csv): missing here: copyright (for 1 of 2), NOTICE (for 1 of 2); licence conflict " \
+           "(for 1 of 2)</summary>" in two and "<summary class=owed>" in two
+    unknown = _obligations_note([row("up/a.py", "MIT", ""), row("up/c.py", "", "")], several=True)
+    assert "obligations.csv): nothing missing (for 1 of 2); upstream licence unknown (for 1 of 2)</summary>" in unknown
+    assert "<b>up:up/c.py</b>" in unknown and "what is owed is not known" in unknown
+    met = _obligations_note([row("up/a.py", "MIT", "")], several=False)
+    assert "<summary>Licence obligations (1 upstream file, obligations.csv): nothing missing</summary>" in met
+    assert _obligations_note([], several=False) == ""

@@ -579,7 +579,7 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
     many = len(owed) > 1
 
     def times(n: int) -> str:
-        return f" (for {n:,})" if many else ""
+        return f" (for {n:,} of {len(owed):,})" if many else ""
 
     parts = []
     if lacking:
