@@ -367,3 +367,29 @@ def test_the_licence_summary_counts_upstream_files_and_never_calls_an_unknown_li
     met = _obligations_note([row("up/a.py", "MIT", "")], several=False)
     assert "<summary>Licence obligations (1 upstream file, obligations.csv): nothing missing</summary>" in met
     assert _obligations_note([], several=False) == ""
+
+
+def test_a_line_of_the_targets_own_inside_shared_code_does_not_repeat_the_reason(tmp_path: Path) -> None:
+    """sglang's cute_aot_cache.py shares its imports with vLLM's third_party/tml_fa4 save one here
+    and there: the reason stood above every import (a row each, now that the upstream line is
+    shown beside each shared line). It heads a run of lines shared with one file, which a line of
+    the target's own does not end; a copied line, a region's heading or a fold does."""
+    import treegen
+
+    third = treegen.distinctive_functions(2).splitlines()
+    split = third.index("def transform_2_2(value_2, scale_2=0.22):")
+    mine = [*third[:split], "LOCAL_LIMIT_ONLY_HERE = 7  # the target's own", *third[split:]]
+    up = treegen.write_tree(tmp_path / "up-src", {
+        "up/__init__.py": "", "up/core.py": treegen.distinctive_functions(1),
+        "up/third_party/fastlib/kernels.py": "\n".join(third) + "\n", "pyproject.toml": '[project]\nname = "up"\n'})
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/mixed.py": "\n".join(mine) + "\n",
+                                                 "pyproject.toml": '[project]\nname = "tgt"\n'})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    lines = comparison.lines[comparison.lines["target_path"] == "tgt/mixed.py"].set_index("line")
+    own = split + 1
+    assert lines.loc[own, "shared_origin"] == "" and lines.loc[own - 2, "shared_origin"] != ""
+    assert lines.loc[own + 1, "shared_origin"] != ""
+    write_html(comparison, tmp_path)
+    page = (tmp_path / "html" / page_name("tgt/mixed.py")).read_text(encoding="utf-8")
+    assert f"<tr id=L{own}><td>{own}<td>" in page  # shown, the target's own
+    assert page.count("shared with up/third_party/fastlib/kernels.py (third-party code of fastlib)") == 1

@@ -446,7 +446,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         number = k + 1
         if number in heads:
             out.append(_region_head(heads[number], regions, several))
-            prev_up = None
+            prev_up = prev_shared = None
         cls = str(match[k])
         i = start + k
         mine = pieces.get(number) or plain(target_lines[k])
@@ -488,8 +488,10 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         else:
             attrs = " class=x" if in_region[k] and target_lines[k].strip() else ""
             out.append(f"<tr id=L{number}{attrs}><td>{number}<td>{render(mine)}")
-        if (not shared_origin[k] and target_lines[k].strip()) or number == marker_line or cls != "none":
-            prev_shared = None  # a blank line does not end a run of shared lines
+        if number == marker_line or cls != "none":
+            # a copied line ends a run of shared lines; a line of the target's own between two
+            # shared with the same file does not (a note above every import, cute_aot_cache.py's)
+            prev_shared = None
         k += 1
     out.append("</tbody>")
     return _page(f"{row.target_path} — lineage", _file_header(row, regions, owed, several)
