@@ -5,6 +5,7 @@ from __future__ import annotations
 import base64
 import re
 import zlib
+from html import unescape
 from pathlib import Path
 
 import htmlfixture
@@ -144,6 +145,7 @@ def test_each_file_is_read_once_not_per_line(tmp_path: Path, monkeypatch: pytest
     (target / "pkg").mkdir(parents=True)
     (target / "pkg" / "big.py").write_text(text)
     comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    _ = comparison.obligations  # the obligations table's own reading (the pages show its rows), made once per run
     calls: list[str] = []
     original = TreeIndex.lines
 
@@ -269,6 +271,14 @@ def test_shared_third_party_lines_are_not_shown_as_target_only(tmp_path: Path) -
     note = "shared with up/third_party/fastlib/kernels.py (third-party code of fastlib): not counted as copied"
     assert page.count(note) == 1
     assert not re.search(rf"<tr id=L({'|'.join(rows)}) class=x", page)
+    # beside each, the upstream file's line itself (it was its number only, the reviewer checking
+    # that the code is fastlib's had nothing to compare), the reason on a row of its own above the run
+    theirs = {int(n): unescape(re.sub(r"<[^>]+>", "", cell)) for n, cell in re.findall(
+        r"<tr id=L(\d+) class=s [^>]*><td>\d+<td>.*?<td>\d*<td>(.*?)(?=<tr|</tbody>)", page)}
+    up_lines = third.splitlines()
+    assert {n: theirs[n] for n in shared["line"]} == {
+        n: up_lines[u - 1] for n, u in zip(shared["line"], shared["shared_line"], strict=True)}
+    assert f"<tr class=s><td><td><td><td class=note>{note}<tr id=L{shared['line'].min()} class=s" in page
 
 
 def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(tmp_path: Path) -> None:
@@ -301,3 +311,85 @@ def test_a_file_with_only_shared_code_has_a_page_saying_why_nothing_is_counted(t
                      index)
     assert not (tmp_path / "html" / page_name("tgt/mine.py")).exists()  # nothing shared, copied or marked
     assert "1 of 3 target files have copied lines, shared code or a marker" in index
+
+
+def test_a_page_states_the_files_licence_obligations(tmp_path: Path) -> None:
+    """A licence reviewer opening a file's page learnt which lines came from where, but not whether
+    the file keeps the upstream's notices: only obligations.csv said it. The header now holds the
+    file's rows of that table: in its summary what is missing, opened each upstream file's
+    licence, this file's, the conflict verdict, what is missing and the upstream's holders."""
+    import treegen
+
+    code = treegen.distinctive_functions(3)
+    holder = "Copyright (c) 2021 Brindle Okafor"
+    up = treegen.write_tree(tmp_path / "up-src", {
+        "up/__init__.py": "", "up/core.py": f"# SPDX-License-Identifier: MIT\n# {holder}\n\n{code}",
+        "pyproject.toml": '[project]\nname = "up"\nlicense = "MIT"\n'})
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/taken.py": code,
+                                                 "tgt/kept.py": f"# SPDX-License-Identifier: MIT\n# {holder}\n\n{code}",
+                                                 "pyproject.toml": '[project]\nname = "tgt"\n'})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    owed = comparison.obligations.set_index("target_path")
+    assert "copyright" in owed.loc["tgt/taken.py", "missing"] and owed.loc["tgt/kept.py", "missing"] == ""
+    write_html(comparison, tmp_path)
+    for path in ("tgt/taken.py", "tgt/kept.py"):
+        row = owed.loc[path]
+        page = (tmp_path / "html" / page_name(path)).read_text(encoding="utf-8")
+        summary = re.search(r"<details class=licence><summary( class=owed)?>(.*?)</summary>(.*?)</details>", page)
+        assert summary, path
+        if row["missing"]:
+            assert summary.group(1) and summary.group(2).endswith(f"missing here: {row['missing'].replace('; ', ', ')}")
+            assert f"<strong>missing: {row['missing']}</strong>" in summary.group(3)
+        else:
+            assert not summary.group(1) and summary.group(2).endswith("nothing missing")
+        item = summary.group(3)
+        assert f"<b>{row['upstream_path']}</b> (<a href=#L{row['first_line']}>L{row['first_line']}</a>" in item
+        assert f"upstream licence MIT <small>({row['upstream_licence_from']})</small>" in item
+        assert f"conflict {row['conflict']}" in item and holder in item
+    # a file without copied lines has no obligations and no such section
+    assert "class=licence" not in (tmp_path / "html" / "index.html").read_text(encoding="utf-8")
+
+
+def test_the_licence_summary_counts_upstream_files_and_never_calls_an_unknown_licence_met() -> None:
+    from lineage.report.html import _Obligation, _obligations_note
+
+    def row(path: str, licence: str, missing: str, conflict: str = "no") -> _Obligation:
+        return _Obligation("up", path, 10, 1, 10, licence, "spdx" if licence else "", "", "MIT", "declared",
+                           conflict, "", missing)
+
+    two = _obligations_note([row("up/a.py", "MIT", ""), row("up/b.py", "Apache-2.0", "copyright; NOTICE", "yes")],
+                            several=False)
+    assert "obligations.csv): missing here: copyright (for 1 of 2), NOTICE (for 1 of 2); licence conflict " \
+           "(for 1 of 2)</summary>" in two and "<summary class=owed>" in two
+    unknown = _obligations_note([row("up/a.py", "MIT", ""), row("up/c.py", "", "")], several=True)
+    assert "obligations.csv): nothing missing (for 1 of 2); upstream licence unknown (for 1 of 2)</summary>" in unknown
+    assert "<b>up:up/c.py</b>" in unknown and "what is owed is not known" in unknown
+    met = _obligations_note([row("up/a.py", "MIT", "")], several=False)
+    assert "<summary>Licence obligations (1 upstream file, obligations.csv): nothing missing</summary>" in met
+    assert _obligations_note([], several=False) == ""
+
+
+def test_a_line_of_the_targets_own_inside_shared_code_does_not_repeat_the_reason(tmp_path: Path) -> None:
+    """sglang's cute_aot_cache.py shares its imports with vLLM's third_party/tml_fa4 save one here
+    and there: the reason stood above every import (a row each, now that the upstream line is
+    shown beside each shared line). It heads a run of lines shared with one file, which a line of
+    the target's own does not end; a copied line, a region's heading or a fold does."""
+    import treegen
+
+    third = treegen.distinctive_functions(2).splitlines()
+    split = third.index("def transform_2_2(value_2, scale_2=0.22):")
+    mine = [*third[:split], "LOCAL_LIMIT_ONLY_HERE = 7  # the target's own", *third[split:]]
+    up = treegen.write_tree(tmp_path / "up-src", {
+        "up/__init__.py": "", "up/core.py": treegen.distinctive_functions(1),
+        "up/third_party/fastlib/kernels.py": "\n".join(third) + "\n", "pyproject.toml": '[project]\nname = "up"\n'})
+    target = treegen.write_tree(tmp_path / "t", {"tgt/__init__.py": "", "tgt/mixed.py": "\n".join(mine) + "\n",
+                                                 "pyproject.toml": '[project]\nname = "tgt"\n'})
+    comparison = compare(str(target), [str(up)], settings=RunSettings(use_cache=False, jobs=1))
+    lines = comparison.lines[comparison.lines["target_path"] == "tgt/mixed.py"].set_index("line")
+    own = split + 1
+    assert lines.loc[own, "shared_origin"] == "" and lines.loc[own - 2, "shared_origin"] != ""
+    assert lines.loc[own + 1, "shared_origin"] != ""
+    write_html(comparison, tmp_path)
+    page = (tmp_path / "html" / page_name("tgt/mixed.py")).read_text(encoding="utf-8")
+    assert f"<tr id=L{own}><td>{own}<td>" in page  # shown, the target's own
+    assert page.count("shared with up/third_party/fastlib/kernels.py (third-party code of fastlib)") == 1

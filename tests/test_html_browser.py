@@ -174,6 +174,28 @@ def test_anchors_scroll_unfold_and_regions_navigate(site: Path, watched: Watched
     watched.check(site)
 
 
+def test_licence_obligations_open_in_the_header_and_regions_still_land_below_it(site: Path,
+                                                                               watched: Watched) -> None:
+    """The page's licence section (obligations.csv's rows of the file) opens inside the sticky
+    header; a region stepped to then still starts just below the header, now taller."""
+    page = watched.open((site / page_name("app/scheduler.py")).as_uri())
+    summary = page.text_content("details.licence summary")
+    assert summary == "Licence obligations (1 upstream file, obligations.csv): upstream licence unknown"
+    assert not page.is_visible("details.licence li")
+    closed = page.evaluate("document.querySelector('header.bar').getBoundingClientRect().bottom")
+    page.click("details.licence summary")
+    assert page.is_visible("details.licence li")
+    assert "upstreamlib/scheduler.py" in page.text_content("details.licence li")
+    header = page.evaluate("document.querySelector('header.bar').getBoundingClientRect().bottom")
+    assert closed < header < 0.6 * 800
+    page.keyboard.press("n")
+    page.wait_for_function("() => location.hash === '#R0'")
+    page.wait_for_timeout(50)
+    top = page.evaluate("document.getElementById('R0').getBoundingClientRect().top")
+    assert header <= top < header + 40
+    watched.check(site)
+
+
 def test_injected_script_in_a_name_or_code_never_runs(site: Path, watched: Watched) -> None:
     page = watched.open((site / "index.html").as_uri())
     assert htmlfixture.EVIL_NAME in _visible_paths(page)  # shown as text

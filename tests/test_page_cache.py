@@ -105,10 +105,11 @@ def test_a_damaged_page_is_rendered_again(tmp_path: Path, found: list[bool]) -> 
 
 def test_a_key_without_the_file_digest_would_write_a_stale_page(tmp_path: Path, found: list[bool],
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
-    """The scenario notices a key that lost the file's digest (so the check above has teeth)."""
+    """The scenario notices a key that lost the file's digest (so the check above has teeth); the
+    file's obligations rows, which the edit changes too, are left out of it as well."""
     original = page_cache.page_key
     monkeypatch.setattr("lineage.report.html.page_key",
-                        lambda file_key, several: original([file_key[0], *file_key[2:]], several))
+                        lambda file_key, several, *rest: original([file_key[0], *file_key[2:]], several))
     target, upstream = _trees(tmp_path)
     cache = tmp_path / "cache"
     _run(target, upstream, tmp_path / "first", cache)
@@ -129,3 +130,31 @@ def test_only_the_newest_contexts_are_kept(tmp_path: Path) -> None:
     assert len(kept) == KEEP and f"{KEEP + 1:064x}" in kept
     newest = page_cache.PageCache(cache, f"{KEEP + 1:064x}")
     assert newest.get("a.py-0123456789ab.html", "f" * 64) == f"<p>{KEEP + 1}</p>"
+
+
+def test_a_page_follows_its_obligations_when_only_the_targets_licence_changes(tmp_path: Path,
+                                                                              found: list[bool]) -> None:
+    """A page's header shows the file's obligations, which read the target's licence files too:
+    a kept page is not taken when they change (the context changes with them; the page key holds
+    the file's obligations rows as well)."""
+    target, upstream = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _run(target, upstream, tmp_path / "first", cache)
+    (target / "LICENSE").write_text("MIT License\n\nCopyright (c) 2024 Quillon Varrick\n\n" + MIT_BODY,
+                                    encoding="utf-8")
+    _run(target, upstream, tmp_path / "warm", cache)
+    _run(target, upstream, tmp_path / "plain", tmp_path / "none", use_cache=False)
+    assert _pages(tmp_path / "warm") == _pages(tmp_path / "plain")
+    assert _pages(tmp_path / "warm") != _pages(tmp_path / "first")  # the licence reached some page
+
+
+MIT_BODY = """Permission is hereby granted, free of charge, to any person obtaining a copy
+of this software and associated documentation files (the "Software"), to deal
+in the Software without restriction, including without limitation the rights
+to use, copy, modify, merge, publish, distribute, sublicense, and/or sell
+copies of the Software, and to permit persons to whom the Software is
+furnished to do so, subject to the following conditions:
+
+The above copyright notice and this permission notice shall be included in all
+copies or substantial portions of the Software.
+"""

@@ -306,3 +306,5 @@ def test_the_reporters_run_before_the_obligations_table_never_read_it(tmp_path: 
             written.append((name, len(folder.written)))
     assert all(n > 0 for _, n in written)  # each wrote its files
     assert {name for name, _ in written} == set(report._WITHOUT_OBLIGATIONS)
+    # the HTML reads it (each page states the file's obligations), so it is not among them
+    assert "html" not in report._WITHOUT_OBLIGATIONS

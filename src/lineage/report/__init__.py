@@ -77,8 +77,9 @@ _COST = {"html": 80, "spdx": 14, "tables": 7, "cyclonedx": 9, "sarif": 4, "summa
 # lines.csv rendered whole rather than joined from the per-file cache (lineage.report.lines_csv):
 # on a run that reused no table rows (a cold one) the tables cost 1.2 s, the most of all.
 _TABLES_WHOLE_COST = 24
-# reporters that never read ``Comparison.obligations`` (so need not wait for it: :func:`_write_all`)
-_WITHOUT_OBLIGATIONS = frozenset({"tables", "html"})
+# reporters that never read ``Comparison.obligations`` (so need not wait for it: :func:`_write_all`);
+# not the HTML since 2026-12-07: each file page's header shows the file's obligations
+_WITHOUT_OBLIGATIONS = frozenset({"tables"})
 
 
 def _cost(name: str, comparison: Comparison) -> int:

@@ -16,8 +16,9 @@ import hashlib
 import html
 import re
 import zlib
+from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -117,6 +118,43 @@ class _Region:
     near: int
 
 
+# The columns of obligations.csv a file page's header shows (:func:`_obligations_note`), in this order.
+_OBLIGATION_FIELDS = ("upstream", "upstream_path", "copied_lines", "first_line", "last_line", "upstream_licence",
+                      "upstream_licence_from", "upstream_copyrights", "target_licence", "target_licence_from",
+                      "conflict", "conflict_reason", "missing")
+
+
+@dataclass(frozen=True)
+class _Obligation:
+    """A row of obligations.csv, the fields of :data:`_OBLIGATION_FIELDS`."""
+
+    upstream: str
+    upstream_path: str
+    copied_lines: int
+    first_line: int
+    last_line: int
+    upstream_licence: str
+    upstream_licence_from: str
+    upstream_copyrights: str
+    target_licence: str
+    target_licence_from: str
+    conflict: str
+    conflict_reason: str
+    missing: str
+
+
+def _obligations_by_file(table: pd.DataFrame) -> dict[str, list[_Obligation]]:
+    """The obligations table's rows per target path, in its order (by upstream and upstream path)."""
+    out: dict[str, list[_Obligation]] = {}
+    if table.empty:
+        return out
+    for path, *values in zip(table["target_path"], *(table[name] for name in _OBLIGATION_FIELDS), strict=True):
+        fields = [int(v) if name in ("copied_lines", "first_line", "last_line") else ("" if pd.isna(v) else str(v))
+                  for name, v in zip(_OBLIGATION_FIELDS, values, strict=True)]
+        out.setdefault(str(path), []).append(_Obligation(*fields))  # type: ignore[arg-type]
+    return out
+
+
 def _shown(comparison: Comparison) -> pd.DataFrame:
     """The files with a page: indexed, and copied lines, code shared with an upstream file set
     apart (third-party code, code taken from the target: the page shows why it is not counted)
@@ -164,6 +202,7 @@ def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | N
                ("match", "upstream", "upstream_path", "upstream_line", "similarity", "shared_origin", "shared_path",
                 "shared_line")}
     regions = _regions_by_file(comparison.regions)
+    obligations = _obligations_by_file(comparison.obligations)
     target = _Sources(comparison.target)
     upstreams = {label: _Sources(tree) for label, tree in zip(comparison.upstream_names, comparison.upstreams,
                                                                strict=True)}
@@ -191,12 +230,14 @@ def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | N
         if wanted is not None and row.target_path not in wanted:
             continue
         file_key = keys.get(row.target_path)
-        key = page_key(file_key, several) if cache is not None and file_key is not None else ""
+        owed = obligations.get(row.target_path, [])
+        key = (page_key(file_key, several, [astuple(o) for o in owed])
+               if cache is not None and file_key is not None else "")
         page = cache.get(name, key) if cache is not None and key else None
         if page is None:
             # An empty file has no rows; it is shown when a vendoring record marks it (``__init__.py``).
             page = _file_page(row, columns, bounds.get(row.target_path, (0, 0)),
-                              regions.get(row.target_path, []), target, upstreams, several)
+                              regions.get(row.target_path, []), owed, target, upstreams, several)
             if cache is not None and key:
                 cache.put(name, key, page)
         (folder / name).write_text(page, encoding="utf-8", errors="backslashreplace")
@@ -326,7 +367,7 @@ class _Sources:
 
 
 def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-def]
-               bounds: tuple[int, int], regions: list[_Region], target: _Sources,
+               bounds: tuple[int, int], regions: list[_Region], owed: list[_Obligation], target: _Sources,
                upstreams: dict[str, _Sources], several: bool) -> str:
     target_lines, target_starts = target.lines_and_starts(row.target_path)
     start, end = bounds
@@ -364,6 +405,20 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         key, line = (str(columns["upstream"][i]), str(columns["upstream_path"][i])), int(columns["upstream_line"][i])
         wanted.setdefault(key, []).append((line, line))
         paired_up.setdefault(key, set()).add(line)
+    # Lines shared with an upstream file set apart: that file's line is shown beside them, read from
+    # the upstream holding the path (lines.csv names no upstream for them; when several upstreams
+    # hold it, which one is not known, and only its line number is shown).
+    shared_in: dict[str, str | None] = {}
+    for k in np.flatnonzero(shared_origin != ""):
+        i = start + int(k)
+        path, line = str(columns["shared_path"][i]), columns["shared_line"][i]
+        if not path or pd.isna(line) or int(line) < 1:
+            continue
+        if path not in shared_in:
+            holders = [label for label, sources in upstreams.items() if path in sources.by_path]
+            shared_in[path] = holders[0] if len(holders) == 1 else None
+        if shared_in[path] is not None:
+            wanted.setdefault((str(shared_in[path]), path), []).append((int(line), int(line)))
     up_text: dict[tuple[str, str], tuple[list[str], dict[int, Pieces]]] = {}
     for (label, path), ranges in wanted.items():
         lines, starts = upstreams[label].lines_and_starts(path)
@@ -391,7 +446,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         number = k + 1
         if number in heads:
             out.append(_region_head(heads[number], regions, several))
-            prev_up = None
+            prev_up = prev_shared = None
         cls = str(match[k])
         i = start + k
         mine = pieces.get(number) or plain(target_lines[k])
@@ -416,21 +471,30 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             # shared_origin/shared_path/shared_line of lines.csv); the first line of a run says why.
             where = (str(shared_origin[k]), str(columns["shared_path"][i]))
             with_file = f"with {esc(where[1])} " if where[1] else ""
-            note = "" if where == prev_shared else (
-                f"shared {with_file}({esc(_shared_reason(where[0]))}): not counted as copied")
+            if where != prev_shared:  # the first line of a run says why, on a row of its own
+                out.append(f"<tr class=s><td><td><td><td class=note>shared {with_file}"
+                           f"({esc(_shared_reason(where[0]))}): not counted as copied")
             prev_shared = where
             up_no = columns["shared_line"][i]
             up_no = "" if pd.isna(up_no) or int(up_no) < 1 else int(up_no)
+            label = shared_in.get(where[1])
+            theirs = ""
+            if up_no and label is not None:
+                up_lines, up_pieces = up_text[(label, where[1])]
+                if up_no <= len(up_lines):
+                    theirs = render(up_pieces.get(up_no) or plain(up_lines[up_no - 1]))
             out.append(f"<tr id=L{number} class=s title='shared: {esc(where[0])}'><td>{number}<td>{render(mine)}"
-                       f"<td>{up_no}<td class=note>{note}")
+                       f"<td>{up_no}<td>{theirs}")
         else:
             attrs = " class=x" if in_region[k] and target_lines[k].strip() else ""
             out.append(f"<tr id=L{number}{attrs}><td>{number}<td>{render(mine)}")
-        if (not shared_origin[k] and target_lines[k].strip()) or number == marker_line or cls != "none":
-            prev_shared = None  # a blank line does not end a run of shared lines
+        if number == marker_line or cls != "none":
+            # a copied line ends a run of shared lines; a line of the target's own between two
+            # shared with the same file does not (a note above every import, cute_aot_cache.py's)
+            prev_shared = None
         k += 1
     out.append("</tbody>")
-    return _page(f"{row.target_path} — lineage", _file_header(row, regions, several)
+    return _page(f"{row.target_path} — lineage", _file_header(row, regions, owed, several)
                  + "<table class='hl sbs'><colgroup><col class=n><col class=code><col class=n><col class=code>"
                  "</colgroup>" + "".join(out) + "</table>", "file")
 
@@ -472,7 +536,8 @@ def _region_head(at: int, regions: list[_Region], several: bool) -> str:
             f" <span class=nav>{prev} {nxt}</span>")
 
 
-def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ignore[no-untyped-def]
+def _file_header(row, regions: list[_Region], owed: list[_Obligation],  # type: ignore[no-untyped-def]
+                 several: bool) -> str:
     marker = str(row.marker)
     marker_html = "none"
     if marker:
@@ -496,9 +561,55 @@ def _file_header(row, regions: list[_Region], several: bool) -> str:  # type: ig
         f"<p>{row.nonblank_lines:,} non-blank lines: {row.verbatim_lines:,} verbatim, {row.near_lines:,} near, "
         f"copied share {percent(copied, row.nonblank_lines)}. Main upstream file: "
         f"<b>{esc(row.upstream_path) or 'none'}</b>. Marker: {marker_html}.{_shared_note(row)}{_named_note(row)}</p>"
+        + _obligations_note(owed, several)
         + (f"<details><summary>{len(regions):,} copied regions</summary><ol class=regions>{listed}</ol></details>"
            if regions else "<p>No copied region.</p>")
         + "</header>")
+
+
+def _obligations_note(owed: list[_Obligation], several: bool) -> str:
+    """The file's rows of obligations.csv: in the summary what the file lacks (its ``missing``
+    column, per item the upstream files it is missing for), any upstream licence not known (of
+    which nothing can be said missing: not "nothing missing") and any licence conflict; opened, per
+    upstream file, both licences, the conflict verdict, what is missing and the upstream's holders.
+    A licence reviewer reads a page for this; before, only obligations.csv said it."""
+    if not owed:
+        return ""
+    lacking = Counter(item for o in owed for item in o.missing.split("; ") if item)
+    conflicts = sum(o.conflict == "yes" for o in owed)
+    unknown = sum(not o.upstream_licence for o in owed)  # nothing can be missing of an unknown licence
+    many = len(owed) > 1
+
+    def times(n: int) -> str:
+        return f" (for {n:,} of {len(owed):,})" if many else ""
+
+    parts = []
+    if lacking:
+        parts.append("missing here: " + ", ".join(f"{esc(item)}{times(n)}" for item, n in lacking.items()))
+    elif unknown < len(owed):
+        parts.append(f"nothing missing{times(len(owed) - unknown) if unknown else ''}")
+    if unknown:
+        parts.append(f"upstream licence unknown{times(unknown)}")
+    if conflicts:
+        parts.append(f"licence conflict{times(conflicts)}")
+    items = []
+    for o in owed:
+        name = f"{o.upstream}:{o.upstream_path}" if several else o.upstream_path
+        licence = esc(o.upstream_licence) or "unknown"
+        own = esc(o.target_licence) or "unknown"
+        conflict = f"conflict {esc(o.conflict)}" + (f" ({esc(o.conflict_reason)})" if o.conflict_reason else "")
+        items.append(
+            f"<li><b>{esc(name)}</b> (<a href=#L{o.first_line}>L{o.first_line}</a>–L{o.last_line}, "
+            f"{o.copied_lines:,} copied lines): upstream licence {licence} "
+            f"<small>({esc(o.upstream_licence_from) or 'none'})</small>, this file's {own} "
+            f"<small>({esc(o.target_licence_from) or 'none'})</small>, {conflict}; "
+            + (f"<strong>missing: {esc(o.missing)}</strong>" if o.missing
+               else "nothing missing" if o.upstream_licence else "what is owed is not known")
+            + (f"; upstream copyright: {esc(o.upstream_copyrights)}" if o.upstream_copyrights else "") + "</li>")
+    cls = " class=owed" if lacking or conflicts or unknown else ""
+    return (f"<details class=licence><summary{cls}>Licence obligations ({len(owed):,} upstream "
+            f"file{'s' if many else ''}, obligations.csv): {'; '.join(parts)}</summary>"
+            f"<ul class=owed>{''.join(items)}</ul></details>")
 
 
 def _shared_note(row) -> str:  # type: ignore[no-untyped-def]

@@ -43,15 +43,18 @@ import pyarrow as pa
 from lineage.index.store import frame, unframe, write_atomically
 
 PAGES_MAGIC = b"LINEAGE-PAGE\n"
-PAGES_VERSION = 3  # 2: shared lines shown and coloured; 3: the header counts them
+PAGES_VERSION = 4  # 2: shared lines shown and coloured; 3: the header counts them; 4: licence obligations
 CODEC = "lz4"  # as lines.csv's cache: read on every rerun, so decompression speed matters most
 
 
-def page_key(file_key: Sequence[Any], several: bool) -> str:
-    """Digest of a page's own inputs besides the context: the target file's row key, and whether
+def page_key(file_key: Sequence[Any], several: bool, obligations: Sequence[Any] = ()) -> str:
+    """Digest of a page's own inputs besides the context: the target file's row key, whether
     the run has several upstreams (which names each region's upstream; also in the context, kept
-    here so that the key says it)."""
-    return hashlib.sha256(json.dumps([PAGES_VERSION, list(file_key), several], default=str).encode()).hexdigest()
+    here so that the key says it), and the file's rows of the obligations table its header shows
+    (they read the target's licence files too; these reach the context as well, but the key says
+    what the page shows, so that a kept page never disagrees with obligations.csv)."""
+    return hashlib.sha256(json.dumps([PAGES_VERSION, list(file_key), several, list(obligations)],
+                                     default=str).encode()).hexdigest()
 
 
 class PageCache:
