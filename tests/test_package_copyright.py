@@ -131,3 +131,26 @@ def test_holder_survey_names_the_releases_with_a_holder_only_in_code(tmp_path: P
             f"package upcore/__version__.py: '{HOLDER}'") in out
     assert "plain-1.0" not in out
     assert out.rstrip().endswith("3 releases read, 2 with package copyrights, 1 naming a holder only there")
+
+
+def test_each_commit_reads_its_own_package_copyright(tmp_path: Path) -> None:
+    """A git commit's package modules are remembered by blob hash (a history reads each once):
+    a commit that changes the string gets the new holder, one that keeps the file the same."""
+    git = pytest.importorskip("git")
+    path = tmp_path / "repo"
+    repo = git.Repo.init(path)
+    who = git.Actor("Test", "test@example.invalid")
+    shas = []
+    for holder in ("Copyright 2020 First Holder", "Copyright 2021 Second Holder"):
+        treegen.write_tree(path, {"upcore/__init__.py": f'__copyright__ = "{holder}"\n',
+                                  "upcore/mod.py": _body(1), "LICENSE": BARE_APACHE})
+        repo.index.add(["upcore/__init__.py", "upcore/mod.py", "LICENSE"])
+        shas.append(repo.index.commit(holder, author=who, committer=who).hexsha)
+    repo.close()
+    read = []
+    for sha in [*shas, shas[0]]:
+        with open_source(f"{path}@{sha}", tmp_path / "cache") as source:
+            read.append(read_source_licence(source).package_copyrights)
+    assert read == [(("Copyright 2020 First Holder", "upcore/__init__.py"),),
+                    (("Copyright 2021 Second Holder", "upcore/__init__.py"),),
+                    (("Copyright 2020 First Holder", "upcore/__init__.py"),)]

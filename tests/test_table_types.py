@@ -60,3 +60,15 @@ def test_typed_casts_only_what_differs_and_refuses_other_columns() -> None:
 
 def test_docs_tables_md_is_current() -> None:
     assert script_module("table_docs").main(["--check"]) == 0
+
+
+@pytest.mark.parametrize("table", sorted(TABLE_TYPES))
+def test_an_empty_table_is_a_fresh_copy_each_time(table: str) -> None:
+    """empty() hands out copies of one table made once: a caller that changes its table's
+    columns in place leaves the next caller's as it was."""
+    first = empty(table)
+    del first[first.columns[0]]
+    first["extra"] = pd.Series(dtype=object)
+    second = empty(table)
+    assert len(second) == 0 and list(second.columns) == list(TABLE_TYPES[table])
+    assert {c: str(t) for c, t in second.dtypes.items()} == TABLE_TYPES[table]

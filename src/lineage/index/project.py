@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import ast
 import configparser
+import functools
 import re
 import tomllib
 from collections.abc import Iterable
@@ -63,7 +64,7 @@ class TopLevel:
     namespace: bool = False  # a regular package below namespace folders ("jaraco/text")
 
 
-def top_level(paths: Iterable[str]) -> set[TopLevel]:
+def top_level(paths: Iterable[str]) -> frozenset[TopLevel]:
     """The tree's top-level packages and modules: the one rule that the marker names of a tree
     (its packages), the import test's renamed packages (every top-level import) and a vendoring
     record's files (what each covers) all read. A root ``src/`` (or PyYAML's ``lib/``) folder
@@ -71,8 +72,16 @@ def top_level(paths: Iterable[str]) -> set[TopLevel]:
     through to the first regular package or module (``jaraco/text`` of the jaraco
     distributions, not the ``jaraco`` they share); the folders and files of ``NOT_PACKAGES``
     (``tests``, ``docs``, ``setup.py``) and names that are no identifier are none."""
-    paths = set(paths)
+    return _top_level(frozenset(paths))
+
+
+# A run asks this of the same trees several times (marker names, vendoring records, folder
+# markers, the hits' packages), and `lineage history` of every commit's tree, mostly unchanged:
+# a pure function of the path set, so remembered for the last few sets.
+@functools.lru_cache(maxsize=16)
+def _top_level(paths: frozenset[str]) -> frozenset[TopLevel]:
     roots = package_roots(paths)
+    packages = {path[: -len("/__init__.py")] for path in paths if path.endswith("/__init__.py")}
     tops = set()
     for path in paths:
         parts = import_parts(path, roots)
@@ -82,12 +91,14 @@ def top_level(paths: Iterable[str]) -> set[TopLevel]:
             continue
         top = "/".join(parts).removesuffix(".pyi").removesuffix(".py")  # a module of namespace folders
         namespace = False
+        folder = root + parts[0]
         for k in range(1, len(parts)):
-            if f"{root}{'/'.join(parts[:k])}/__init__.py" in paths:
+            if folder in packages:
                 top, namespace = "/".join(parts[:k]), k > 1  # the first regular package on the way
                 break
+            folder += "/" + parts[k]
         tops.add(TopLevel(name, top, len(parts) > 1, namespace))
-    return tops
+    return frozenset(tops)
 
 
 def import_parts(path: str, roots: frozenset[str]) -> list[str]:

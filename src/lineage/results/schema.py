@@ -14,6 +14,8 @@ tests).
 
 from __future__ import annotations
 
+import functools
+
 import pandas as pd
 
 _TEXT, _NULLABLE_TEXT, _COUNT, _MAYBE, _SHARE = "str", "string", "int64", "Int64", "float64"
@@ -73,5 +75,11 @@ def typed(frame: pd.DataFrame, table: str) -> pd.DataFrame:
 
 
 def empty(table: str) -> pd.DataFrame:
-    """A table of no rows with the columns and types of ``table``."""
+    """A table of no rows with the columns and types of ``table`` (a copy of one made once: the
+    conversion to those types takes ~10 ms a table, and `lineage history` asks for several a commit)."""
+    return _empty(table).copy()
+
+
+@functools.cache
+def _empty(table: str) -> pd.DataFrame:
     return typed(pd.DataFrame({c: pd.Series(dtype=object) for c in TABLE_TYPES[table]}), table)
