@@ -931,13 +931,14 @@ def check_html(r: Report) -> list[Check]:
             pages.checked += 1
             if not percent_ok(m.group(4), int(p["verbatim_lines"] + p["near_lines"]), int(p["nonblank_lines"])):
                 pages.bad.append(f"{path}: share {m.group(4)}")
-        heads = re.findall(rf"<tr id=R(\d+) class=rh><td colspan=4><a href=#R\d+>region (\d+) of (\d+)</a>: target "
+        heads = re.findall(rf"<tr id=R(\d+) class=rh><td colspan=4><a href=#R\d+>region (\d+) \((\d+) of (\d+) "
+                           rf"here\)</a>: target "
                            rf"<a href=#L(\d+)>L\d+</a>–L(\d+) from .*? lines (\d+)–(\d+) \(({NUMBER}) verbatim, "
                            rf"({NUMBER}) near\)", text)
         g = by_file.get(path)
         want = [] if g is None else [
-            (str(t.region), str(k), str(len(g)), str(t.target_start), str(t.target_end), str(t.upstream_start),
-             str(t.upstream_end), f"{t.verbatim_lines:,}", f"{t.near_lines:,}")
+            (str(t.region), str(t.region), str(k), str(len(g)), str(t.target_start), str(t.target_end),
+             str(t.upstream_start), str(t.upstream_end), f"{t.verbatim_lines:,}", f"{t.near_lines:,}")
             for k, t in enumerate(g.itertuples(index=False), start=1)]
         pages.compare(f"{path} region heads", heads, want)
         shown_rows = Counter(re.findall(r"<tr id=L\d+ class=([ve])[ >]", text))

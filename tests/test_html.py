@@ -393,3 +393,17 @@ def test_a_line_of_the_targets_own_inside_shared_code_does_not_repeat_the_reason
     page = (tmp_path / "html" / page_name("tgt/mixed.py")).read_text(encoding="utf-8")
     assert f"<tr id=L{own}><td>{own}<td>" in page  # shown, the target's own
     assert page.count("shared with up/third_party/fastlib/kernels.py (third-party code of fastlib)") == 1
+
+
+def test_a_region_heading_is_named_by_its_number_in_the_tables(report: tuple[Comparison, Path]) -> None:
+    """The heading of region N (anchor #RN, ``region`` N in lines.csv and regions.csv) says "region
+    N", and its place on the page after it: regions are numbered from 0 in each file, and a page
+    read "region 1 of 2" under #R0 before (html139: "#R8 opens region 7 of 10")."""
+    comparison, out = report
+    regions = comparison.regions
+    numbered = regions[regions["region"] >= 0]
+    assert (numbered["region"] == 0).any()  # numbered from 0 per file: a page's place differs from it
+    for path, group in numbered.groupby("target_path"):
+        text = (out / page_name(str(path))).read_text(encoding="utf-8")
+        for k, number in enumerate(sorted(group["region"]), start=1):
+            assert f"<a href=#R{number}>region {number} ({k} of {len(group)} here)</a>" in text

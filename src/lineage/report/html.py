@@ -527,8 +527,9 @@ def _region_head(at: int, regions: list[_Region], several: bool) -> str:
     region = regions[at]
     prev = f"<a href=#R{regions[at - 1].number} class=prev>previous</a>" if at else ""
     nxt = f"<a href=#R{regions[at + 1].number} class=next>next</a>" if at + 1 < len(regions) else ""
-    return (f"<tr id=R{region.number} class=rh><td colspan=4><a href=#R{region.number}>region {at + 1} of "
-            f"{len(regions)}</a>: target <a href=#L{region.target_start}>L{region.target_start}</a>–"
+    # named by its number in lines.csv and regions.csv (as its anchor is), then its place on the page
+    return (f"<tr id=R{region.number} class=rh><td colspan=4><a href=#R{region.number}>region {region.number} "
+            f"({at + 1} of {len(regions)} here)</a>: target <a href=#L{region.target_start}>L{region.target_start}</a>–"
             f"L{region.target_end} from <a href='index.html#q={esc(quote(display_path(region.upstream_path)))}' "
             "title='target files whose main upstream file this is'>"
             f"<b>{esc(_up_name(region, several))}</b></a> lines "

@@ -43,7 +43,9 @@ import pyarrow as pa
 from lineage.index.store import frame, unframe, write_atomically
 
 PAGES_MAGIC = b"LINEAGE-PAGE\n"
-PAGES_VERSION = 4  # 2: shared lines shown and coloured; 3: the header counts them; 4: licence obligations
+# 2: shared lines shown and coloured; 3: the header counts them; 4: licence obligations;
+# 5: a region heading named by its number
+PAGES_VERSION = 5
 CODEC = "lz4"  # as lines.csv's cache: read on every rerun, so decompression speed matters most
 
 
