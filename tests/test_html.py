@@ -407,3 +407,20 @@ def test_a_region_heading_is_named_by_its_number_in_the_tables(report: tuple[Com
         text = (out / page_name(str(path))).read_text(encoding="utf-8")
         for k, number in enumerate(sorted(group["region"]), start=1):
             assert f"<a href=#R{number}>region {number} ({k} of {len(group)} here)</a>" in text
+
+
+def test_an_upstream_line_shown_once_is_not_shown_or_counted_again() -> None:
+    """html139: at tabulate L10->43 a gap note counted 22 upstream lines (11-42) although 30-37
+    were shown already, after a pairing that went back up the upstream file."""
+    from lineage.report.html import _upstream_gap
+
+    up_lines = [f"line_{j} = {j}" for j in range(1, 61)]
+    seen: set[int] = set()
+    first = _upstream_gap(30, 38, up_lines, {}, set(), seen)
+    assert [int(j) for j in re.findall(r"<td>(\d+)<td>", first)] == list(range(30, 38))
+    again = _upstream_gap(11, 43, up_lines, {}, seen, seen)  # as the page passes them: paired | seen
+    shown = [int(j) for j in re.findall(r"<td>(\d+)<td>", again)]
+    note = re.search(r"(\d+) upstream lines", again)
+    assert (len(shown) if not note else int(note.group(1))) == 32 - 8
+    assert not set(shown) & set(range(30, 38))
+    assert _upstream_gap(30, 38, up_lines, {}, seen, seen) == ""

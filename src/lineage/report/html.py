@@ -427,6 +427,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
     out: list[str] = ["<tbody>"]
     prev_up: tuple[str, str, int] | None = None  # (label, path, line) of the last upstream line shown
     prev_shared: tuple[str, str] | None = None  # (origin, path) of the shared line just shown
+    shown_up: dict[tuple[str, str], set[int]] = {}  # upstream-only lines shown (or counted) so far
     folds = 0
     k = 0
     while k < n:
@@ -455,7 +456,11 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             up_line = int(columns["upstream_line"][i])
             up_lines, up_pieces = up_text[(label, up_path)]
             if prev_up is not None and prev_up[:2] == (label, up_path) and up_line > prev_up[2] + 1:
-                out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces, paired_up[(label, up_path)]))
+                # an upstream line shown once is not shown (nor counted) again: the pairing may go
+                # back up the upstream file and skip across a stretch already shown
+                seen = shown_up.setdefault((label, up_path), set())
+                out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces,
+                                         paired_up[(label, up_path)] | seen, seen))
             prev_up = (label, up_path, up_line)
             theirs = up_pieces.get(up_line) or plain(up_lines[up_line - 1])
             if cls == "near":
@@ -500,10 +505,14 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
 
 
 def _upstream_gap(first: int, stop: int, up_lines: list[str], up_pieces: dict[int, Pieces],
-                  paired: set[int]) -> str:
+                  paired: set[int], seen: set[int]) -> str:
     """Upstream lines a region skips and the target does not hold (``paired``: the upstream
-    file's lines paired in this target file), blank ones left out; a note when many."""
+    file's lines paired in this target file, or already shown on the page), blank ones left out;
+    a note when many. The lines shown or counted are added to ``seen``."""
     shown = [j for j in range(first, stop) if up_lines[j - 1].strip() and j not in paired]
+    seen.update(shown)
+    if not shown:
+        return ""
     if len(shown) > MAX_GAP_SHOWN:
         return (f"<tr class=u><td><td><td><td class=note>{len(shown):,} upstream lines ({first}–{stop - 1}) "
                 "not in the target")
