@@ -177,6 +177,11 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compared(copied: int) -> str:
+    """A compared candidate's note: the target lines the compare finds copied from it."""
+    return f" (compared: {copied:,} lines copied)" if copied else " (compared: no line copied)"
+
+
 def _refuse_damage(info: dict[str, object]) -> None:
     """The store's damaged files (``Store.info``'s), as the command's one-line error."""
     damaged: list[dict[str, str]] = info["damaged"]  # type: ignore[assignment]
@@ -212,7 +217,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
         only = (f", {c.version_only_lines:,} in no other stored {c.project} release"
                 if versions[c.project] > 1 else "")
         print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines{only}"
-              f"{' (compared)' if c.release in compared else ''}")
+              f"{_compared(result.copied_lines[c.release]) if c.release in compared else ''}")
     if result.own_releases:
         print(f"not candidates, the target's own project: {', '.join(result.own_releases)}.")
     if not result.candidates:
@@ -223,6 +228,11 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     if result.comparison is not None:
         for line in result.comparison.headline():
             print(f"{line}.")
+        if not any(result.copied_lines.values()):
+            # the ranking counts shared lines one by one; the matcher wants regions of them
+            print("the compare finds no line of the target copied from them: what it shares with them is "
+                  "scattered common lines, not copied code (a store of at most common_max_projects, "
+                  f"{result.params.common_max_projects}, projects cannot tell such lines from distinctive ones).")
     print(f"Wrote candidates.csv, scan.json{' and the compare report' if result.comparison else ''} to "
           f"{args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
