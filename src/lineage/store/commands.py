@@ -171,8 +171,11 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     # its archive's sha256 (or commit), which the tree digest alone did not show
     for r in sorted(store.releases(), key=lambda r: (r.spec, r.digest)):
         source = f"  source {r.source_digest[:19]}" if r.source_digest else ""
-        print(f"  {r.spec}  tree {r.digest[:19]}{source}  {r.licence or '-'}  {r.files} files  "
-              f"{r.fingerprints:,} fingerprints")
+        print(f"  {r.spec}  tree {r.digest[:19]}{source}  {r.licence or '-'}  {r.files} "
+              f"file{'' if r.files == 1 else 's'}  {r.fingerprints:,} fingerprints")
+    if info["unlisted_files"]:
+        print(f"{info['unlisted_files']} fingerprint files of releases not in releases.parquet, ignored (left by an "
+              "interrupted store add, or the releases table was lost)")
     _refuse_damage(info)
     return 0
 
@@ -183,11 +186,19 @@ def _compared(copied: int) -> str:
 
 
 def _refuse_damage(info: dict[str, object]) -> None:
-    """The store's damaged files (``Store.info``'s), as the command's one-line error."""
+    """The store's damaged files or releases missing fingerprint files (``Store.info``'s), as the
+    command's one-line error."""
     damaged: list[dict[str, str]] = info["damaged"]  # type: ignore[assignment]
     if damaged:
         more = f" (and {len(damaged) - 1} more damaged files)" if len(damaged) > 1 else ""
         raise LineageError(f"damaged store file {damaged[0]['path']}: {damaged[0]['why']}{more}")
+    short: list[dict[str, Any]] = info["incomplete"]  # type: ignore[assignment]
+    if short:
+        from lineage.store.dataset import incomplete_message
+
+        first = short[0]
+        raise LineageError(incomplete_message(str(info["store"]), first["release"], first["stored"],
+                                              first["fingerprints"], len(short) - 1))
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:

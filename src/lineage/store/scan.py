@@ -157,6 +157,7 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
 
     files = store.partition_files(releases)
     store.check_files(files)  # a damaged file named in one line, not DuckDB's or Arrow's traceback
+    store.check_complete(releases, files)  # a lost file: figures of part of the store, silently
     owners = project_ids(releases)
     if client is not None:
         from lineage.store.join import lookup_dataframe
