@@ -497,6 +497,29 @@ def test_scattered_shared_lines_are_said_to_be_no_copy(world: dict[str, Path], t
     assert {c.name: c.bad for c in rc.check_report(out) if c.bad} == {}
 
 
+def test_a_release_vendoring_the_target_is_said_to_hold_its_code(tmp_path: Path,
+                                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    """six 1.16.0 scanned against a store holding urllib3 1.26.18 (which vendors six) ranks urllib3
+    and the compare finds nothing copied from it: its copy of six is the target's own code, set
+    apart (from_target), not scattered common lines (fresh-eyes round 140)."""
+    tiny = treegen.gen_upstream(seed=606, n_modules=2, pkg="tinylib").files()
+    host = {**treegen.gen_upstream(seed=707, n_modules=2, pkg="hostlib").files(),
+            **{f"hostlib/_vendor/{p}": text for p, text in tiny.items()}}
+    target = treegen.write_tree(tmp_path / "tinylib", tiny)
+    s = tmp_path / "s"
+    assert main(["store", "add", "--store", str(s), str(treegen.write_tree(tmp_path / "hostlib", host)),
+                 "--jobs", "1", "-q"]) == 0
+    capsys.readouterr()
+    out = tmp_path / "out"
+    assert main(["scan", str(target), "--store", str(s), "--out", str(out), "--no-html", "--formats", "none",
+                 "--jobs", "1", "-q"]) == 0
+    printed = capsys.readouterr().out
+    shared = json.loads((out / "summary.json").read_text())["shared"]["from_target"]["lines"]
+    assert json.loads((out / "scan.json").read_text())["copied_lines"] == {str(tmp_path / "hostlib"): 0}
+    assert shared > 0 and f"it sets {shared:,} lines apart as the target's own code they hold" in printed
+    assert "scattered" not in printed
+
+
 def test_scan_with_nothing_ranked_writes_only_the_candidates(world: dict[str, Path], tmp_path: Path) -> None:
     store = Store.open(tmp_path / "s", create=True)
     add_releases(store, [str(world["truelib"]), str(world["decoy1"])], settings=one_job())

@@ -180,6 +180,20 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _nothing_copied(shared: dict[str, Any], common_max_projects: int) -> str:
+    """Why the compared releases ranked when the compare finds nothing copied from them: lines
+    it sets apart (the target's own code they hold, as a release vendoring the target does, or
+    third-party code both hold), else scattered common lines the ranking counted one by one."""
+    apart = {k: int(shared[k]["lines"]) for k in ("from_target", "third_party")}
+    if any(apart.values()):
+        return (f"the compare finds no line of the target copied from them: of what they share, it sets "
+                f"{apart['from_target']:,} lines apart as the target's own code they hold and "
+                f"{apart['third_party']:,} as third-party code (summary.json's shared)")
+    return ("the compare finds no line of the target copied from them: what it shares with them is scattered "
+            f"common lines, not copied code (a store of at most common_max_projects, {common_max_projects}, "
+            "projects cannot tell such lines from distinctive ones)")
+
+
 def _compared(copied: int) -> str:
     """A compared candidate's note: the target lines the compare finds copied from it."""
     return f" (compared: {copied:,} lines copied)" if copied else " (compared: no line copied)"
@@ -240,10 +254,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
         for line in result.comparison.headline():
             print(f"{line}.")
         if not any(result.copied_lines.values()):
-            # the ranking counts shared lines one by one; the matcher wants regions of them
-            print("the compare finds no line of the target copied from them: what it shares with them is "
-                  "scattered common lines, not copied code (a store of at most common_max_projects, "
-                  f"{result.params.common_max_projects}, projects cannot tell such lines from distinctive ones).")
+            print(f"{_nothing_copied(result.comparison.shared, result.params.common_max_projects)}.")
     print(f"Wrote candidates.csv, scan.json{' and the compare report' if result.comparison else ''} to "
           f"{args.out} in {time.perf_counter() - started:.1f} s.")
     return 0
