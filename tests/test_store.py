@@ -619,7 +619,8 @@ def test_a_lost_fingerprint_file_is_refused_in_one_line(world: dict[str, Path], 
     for args in (["scan", str(world["target"]), "--store", str(root), "--out", str(tmp_path / "o"), "--top", "0",
                   "--jobs", "1", "-q"],
                  ["store", "info", "--store", str(root)],
-                 ["store", "info", "--store", str(root), "--json"]):
+                 ["store", "info", "--store", str(root), "--json"],
+                 ["store", "compact", "--store", str(root)]):
         assert main(args) == 2, args
         err = capsys.readouterr().err.strip().splitlines()
         assert len(err) == 1 and err[0].startswith(f"lineage: error: store {root}: fingerprint files missing: "), err

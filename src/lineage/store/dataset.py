@@ -297,6 +297,7 @@ class Store:
             releases = self.releases()
             by_partition = self.partition_files(releases)
             self.check_files(by_partition)  # never merge a damaged file's rows away, nor stop half-way
+            self.check_complete(releases, by_partition)  # nor hide a lost file's in a merged one
             for prefix, files in by_partition.items():
                 if len(files) < 2:
                     continue
