@@ -1041,6 +1041,10 @@ def check_scan(r: Report) -> list[Check]:
                   [u["spec"] for u in manifest["upstreams"]])
     check.compare("target = the compare's (manifest.json)", (data["target"]["spec"], data["target"]["digest"]),
                   (manifest["target"]["spec"], manifest["target"]["tree_digest"]))
+    if "copied_lines" in data:  # scan.json 4: each compared release's copied lines, summary.json's per_upstream
+        per = r.summary["per_upstream"]
+        check.compare("copied_lines = summary.json's per_upstream lines", data["copied_lines"],
+                      {u["spec"]: per.get(u["label"], {}).get("lines", 0) for u in manifest["upstreams"]})
     return [check]
 
 

@@ -171,18 +171,48 @@ def _cmd_store_info(args: argparse.Namespace) -> int:
     # its archive's sha256 (or commit), which the tree digest alone did not show
     for r in sorted(store.releases(), key=lambda r: (r.spec, r.digest)):
         source = f"  source {r.source_digest[:19]}" if r.source_digest else ""
-        print(f"  {r.spec}  tree {r.digest[:19]}{source}  {r.licence or '-'}  {r.files} files  "
-              f"{r.fingerprints:,} fingerprints")
+        print(f"  {r.spec}  tree {r.digest[:19]}{source}  {r.licence or '-'}  {r.files} "
+              f"file{'' if r.files == 1 else 's'}  {r.fingerprints:,} fingerprints")
+    if info["unlisted_files"]:
+        print(f"{info['unlisted_files']} fingerprint files of releases not in releases.parquet, ignored (left by an "
+              "interrupted store add, or the releases table was lost)")
     _refuse_damage(info)
     return 0
 
 
+def _nothing_copied(shared: dict[str, Any], common_max_projects: int) -> str:
+    """Why the compared releases ranked when the compare finds nothing copied from them: lines
+    it sets apart (the target's own code they hold, as a release vendoring the target does, or
+    third-party code both hold), else scattered common lines the ranking counted one by one."""
+    apart = {k: int(shared[k]["lines"]) for k in ("from_target", "third_party")}
+    if any(apart.values()):
+        return (f"the compare finds no line of the target copied from them: of what they share, it sets "
+                f"{apart['from_target']:,} lines apart as the target's own code they hold and "
+                f"{apart['third_party']:,} as third-party code (summary.json's shared)")
+    return ("the compare finds no line of the target copied from them: what it shares with them is scattered "
+            f"common lines, not copied code (a store of at most common_max_projects, {common_max_projects}, "
+            "projects cannot tell such lines from distinctive ones)")
+
+
+def _compared(copied: int) -> str:
+    """A compared candidate's note: the target lines the compare finds copied from it."""
+    return f" (compared: {copied:,} lines copied)" if copied else " (compared: no line copied)"
+
+
 def _refuse_damage(info: dict[str, object]) -> None:
-    """The store's damaged files (``Store.info``'s), as the command's one-line error."""
+    """The store's damaged files or releases missing fingerprint files (``Store.info``'s), as the
+    command's one-line error."""
     damaged: list[dict[str, str]] = info["damaged"]  # type: ignore[assignment]
     if damaged:
         more = f" (and {len(damaged) - 1} more damaged files)" if len(damaged) > 1 else ""
         raise LineageError(f"damaged store file {damaged[0]['path']}: {damaged[0]['why']}{more}")
+    short: list[dict[str, Any]] = info["incomplete"]  # type: ignore[assignment]
+    if short:
+        from lineage.store.dataset import incomplete_message
+
+        first = short[0]
+        raise LineageError(incomplete_message(str(info["store"]), first["release"], first["stored"],
+                                              first["fingerprints"], len(short) - 1))
 
 
 def _cmd_scan(args: argparse.Namespace) -> int:
@@ -212,7 +242,7 @@ def _cmd_scan(args: argparse.Namespace) -> int:
         only = (f", {c.version_only_lines:,} in no other stored {c.project} release"
                 if versions[c.project] > 1 else "")
         print(f"{c.rank}. {c.release}: score {c.score:.3f}, {c.distinct_lines:,} distinct lines{only}"
-              f"{' (compared)' if c.release in compared else ''}")
+              f"{_compared(result.copied_lines[c.release]) if c.release in compared else ''}")
     if result.own_releases:
         print(f"not candidates, the target's own project: {', '.join(result.own_releases)}.")
     if not result.candidates:
@@ -223,6 +253,8 @@ def _cmd_scan(args: argparse.Namespace) -> int:
     if result.comparison is not None:
         for line in result.comparison.headline():
             print(f"{line}.")
+        if not any(result.copied_lines.values()):
+            print(f"{_nothing_copied(result.comparison.shared, result.params.common_max_projects)}.")
     print(f"Wrote candidates.csv, scan.json{' and the compare report' if result.comparison else ''} to "
           f"{args.out} in {time.perf_counter() - started:.1f} s.")
     return 0

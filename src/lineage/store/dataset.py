@@ -247,6 +247,38 @@ class Store:
                 if why is not None:
                     raise _damaged(Path(path), why)
 
+    def stored_rows(self, files: dict[str, list[str]]) -> dict[int, int]:
+        """Rows per release id in these fingerprint files (as :meth:`partition_files` gives
+        them, whole ones): a release's own file's from its footer, a compacted file's from its
+        release column. A crash in compaction leaves rows twice: a count is never too low."""
+        rows: dict[int, int] = {}
+        for paths in files.values():
+            for path in map(Path, paths):
+                if path.name == COMPACTED:
+                    rids, counts = np.unique(pq.read_table(path, columns=["rid"])["rid"].to_numpy(),
+                                             return_counts=True)
+                    pairs = zip(rids.tolist(), counts.tolist(), strict=True)
+                else:
+                    pairs = zip([release_id(path.stem)], [pq.read_metadata(path).num_rows], strict=True)
+                for rid, n in pairs:
+                    rows[rid] = rows.get(rid, 0) + n
+        return rows
+
+    def incomplete(self, releases: list[Release], files: dict[str, list[str]]) -> list[tuple[Release, int]]:
+        """The releases whose fingerprint files hold fewer rows than their row of the releases
+        table says (a file removed or lost), each with the rows found."""
+        rows = self.stored_rows(files)
+        return [(r, rows.get(r.rid, 0)) for r in releases if rows.get(r.rid, 0) < r.fingerprints]
+
+    def check_complete(self, releases: list[Release], files: dict[str, list[str]]) -> None:
+        """Raise :class:`StoreDamaged` when a release's fingerprints are not all in these files:
+        a lookup would rank it, and every release sharing its lines, on part of them."""
+        short = self.incomplete(releases, files)
+        if short:
+            release, stored = short[0]
+            raise StoreDamaged(incomplete_message(self.root, release.spec, stored, release.fingerprints,
+                                                  len(short) - 1))
+
     def damaged_files(self) -> list[tuple[Path, str]]:
         """Every damaged file of the store (the releases table, every fingerprint file) and why."""
         folder = self.root / "fingerprints"
@@ -265,6 +297,7 @@ class Store:
             releases = self.releases()
             by_partition = self.partition_files(releases)
             self.check_files(by_partition)  # never merge a damaged file's rows away, nor stop half-way
+            self.check_complete(releases, by_partition)  # nor hide a lost file's in a merged one
             for prefix, files in by_partition.items():
                 if len(files) < 2:
                     continue
@@ -283,6 +316,13 @@ class Store:
         files = sorted((self.root / "fingerprints").rglob("*.parquet")) if (self.root / "fingerprints").exists() else []
         size = sum(f.stat().st_size for f in files) + sum(
             p.stat().st_size for p in (self.root / "releases.parquet", self.root / "store.json") if p.is_file())
+        damaged = self.damaged_files()
+        # what the files hold, beside what the releases table says (only when every file is whole)
+        short, unlisted = [], 0
+        if not damaged:
+            short = self.incomplete(releases, self.partition_files(releases))
+            known = {r.digest.split(":", 1)[-1] for r in releases}
+            unlisted = sum(f.name != COMPACTED and f.stem not in known for f in files)
         return {
             "store": str(self.root),
             "releases": len(releases),
@@ -294,5 +334,18 @@ class Store:
             "index_version": INDEX_VERSION,
             "build": self.params.build_dict(),
             "seed_rules": self.rules,
-            "damaged": [{"path": str(path), "why": why} for path, why in self.damaged_files()],
+            "damaged": [{"path": str(path), "why": why} for path, why in damaged],
+            # releases whose fingerprint files hold fewer rows than the table says (files lost)
+            "incomplete": [{"release": r.spec, "digest": r.digest, "fingerprints": r.fingerprints, "stored": n}
+                           for r, n in short],
+            # files of releases the table does not hold (an interrupted add, or the table lost): ignored
+            "unlisted_files": unlisted,
         }
+
+
+def incomplete_message(root: Path | str, spec: str, stored: int, fingerprints: int, others: int) -> str:
+    """The one-line error for a release whose fingerprint files are not all there (``others``:
+    how many more releases are short)."""
+    more = f" (and {others} more releases)" if others else ""
+    return (f"store {root}: fingerprint files missing: {spec} holds {stored:,} of its {fingerprints:,} "
+            f"fingerprints{more}; build the store again")

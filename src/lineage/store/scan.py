@@ -27,6 +27,11 @@
    third project; sglang 0.4.1 against three vLLM releases and transformers compared the three
    vLLMs and left transformers, its other upstream, out). A project is the release's label (its
    PEP 503 name for a PyPI release or archive, as ``compare`` labels it).
+5. The compare judges the nomination: per compared release, the target lines it finds copied
+   from it (``copied_lines``). Shared lines are counted one by one, and a line is known to be an
+   idiom only once more than ``common_max_projects`` projects hold it, so in a small store a
+   target that copies nothing ranks releases on scattered idioms; the matcher, which wants
+   regions, finds 0 lines copied, and the scan says so (fresh-eyes round 140).
 
 A stored release of the target's own project (a name of
 :func:`lineage.index.project.own_names`: its label, metadata names, ``--target-name``) or with
@@ -62,8 +67,9 @@ SCAN_FORMAT = "lineage.scan"
 # Change log of scan.json: 1: first version. 2: each candidate's project; the upstreams are one
 # release per project; own_releases (the target's own project's releases, never ranked);
 # holders counted by project (common_max_projects, was common_max_releases). 3: each candidate's
-# version_only_lines.
-SCAN_VERSION = 3
+# version_only_lines. 4: copied_lines, per compared release the target lines the compare finds
+# copied from it.
+SCAN_VERSION = 4
 CANDIDATE_COLUMNS = ("rank", "release", "project", "digest", "score", "distinct_lines", "version_only_lines")
 
 
@@ -151,6 +157,7 @@ def lookup(store: Store, releases: list[Release], fps: np.ndarray, client: Any =
 
     files = store.partition_files(releases)
     store.check_files(files)  # a damaged file named in one line, not DuckDB's or Arrow's traceback
+    store.check_complete(releases, files)  # a lost file: figures of part of the store, silently
     owners = project_ids(releases)
     if client is not None:
         from lineage.store.join import lookup_dataframe
@@ -238,6 +245,10 @@ class ScanResult:
     store: dict[str, object]
     params: StoreParams
     comparison: Any = None  # lineage.api.Comparison of the target with the upstreams, if any
+    # per compared release (the upstreams' order), the target lines the compare finds copied from
+    # it: the matcher's verdict on the nomination (0: what they share is scattered lines, idioms a
+    # store of few projects cannot tell apart, common_max_projects)
+    copied_lines: dict[str, int] = field(default_factory=dict)
     locations: list[str] = field(default_factory=list)  # local sources and the store: --out may not touch them
 
     def scan_json(self, csv_bytes: bytes) -> dict[str, object]:
@@ -249,6 +260,7 @@ class ScanResult:
             "store": self.store,
             "params": self.params.to_dict(),
             "upstreams": self.upstreams,
+            "copied_lines": self.copied_lines,
             "own_releases": self.own_releases,
             "candidates": [asdict(c) for c in self.candidates],
             "candidates_sha256": hashlib.sha256(csv_bytes).hexdigest(),
@@ -295,11 +307,20 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     others = [r for r in releases if r not in mine]
     candidates = rank(others, lookup(store, releases, fps, client), params)
     upstreams = compared_releases(candidates, params.top)
-    comparison = None
+    comparison, copied = None, {}
     if upstreams:
         comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
+        copied = copied_by_release(comparison, upstreams)
     info = store.info()
     summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
     return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams, sorted(r.spec for r in mine),
-                      {"path": str(store.root.resolve()), **summary}, params, comparison,
+                      {"path": str(store.root.resolve()), **summary}, params, comparison, copied,
                       [tree.info.location, str(store.root)])
+
+
+def copied_by_release(comparison: Any, upstreams: Sequence[str]) -> dict[str, int]:
+    """Per compared spec, the target lines ``comparison`` finds copied from it (its report's
+    ``per_upstream`` figure; the compare labels its upstreams in the order they were given)."""
+    per = comparison.per_upstream
+    return {spec: int(per.get(label, {}).get("lines", 0))
+            for spec, label in zip(upstreams, comparison.upstream_names, strict=True)}
