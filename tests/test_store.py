@@ -252,7 +252,10 @@ def test_scan_end_to_end(world: dict[str, Path], tmp_path: Path, capsys: pytest.
     assert json.loads((out / "manifest.json").read_text())["complete"] is True
     # Bad input: one line, exit 2.
     assert main(["scan", str(world["target"]), "--store", str(tmp_path / "nope"), "--out", str(tmp_path / "o2")]) == 2
-    assert "not a lineage store" in capsys.readouterr().err
+    assert "nope: no such folder" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert main(["scan", str(world["target"]), "--store", str(tmp_path / "empty"), "--out", str(tmp_path / "o2")]) == 2
+    assert "not a lineage store (no store.json)" in capsys.readouterr().err
     (tmp_path / "afile").write_text("x")
     assert main(["store", "add", "--store", str(tmp_path / "afile"), str(world["decoy2"])]) == 2
     assert "is not a folder" in capsys.readouterr().err

@@ -129,7 +129,9 @@ class Store:
         meta_path = root / "store.json"
         if not meta_path.is_file():
             if not create:
-                raise LineageError(f"--store {root}: not a lineage store (no store.json)")
+                # a mistyped path is said as such, not as a damaged store
+                what = "no such folder" if not root.exists() else "not a lineage store (no store.json)"
+                raise LineageError(f"--store {root}: {what}")
             if root.exists() and not root.is_dir():
                 raise LineageError(f"--store {root}: exists and is not a folder")
             if root.exists() and any(root.iterdir()):
