@@ -424,3 +424,22 @@ def test_an_upstream_line_shown_once_is_not_shown_or_counted_again() -> None:
     assert (len(shown) if not note else int(note.group(1))) == 32 - 8
     assert not set(shown) & set(range(30, 38))
     assert _upstream_gap(30, 38, up_lines, {}, seen, seen) == ""
+
+
+def test_every_copied_line_stands_below_its_own_regions_heading(report: tuple[Comparison, Path]) -> None:
+    """Regions may overlap in the target; a copied line of another region than the heading above
+    gets a "region N continues" row first, so the last heading or continuation above every
+    copied line names its region (lines.csv's ``region``)."""
+    comparison, out = report
+    lines = comparison.lines
+    copied = lines[lines["match"].isin(["verbatim", "near"])]
+    for path, group in copied.groupby("target_path"):
+        text = (out / page_name(str(path))).read_text(encoding="utf-8")
+        above, seen = -1, {}
+        for m in re.finditer(r"<tr id=R(\d+) class=rh>|<tr class=rc><td colspan=4><a href=#R(\d+)>|"
+                             r"<tr id=L(\d+) class=[ve][ >]", text):
+            if m.group(1) or m.group(2):
+                above = int(m.group(1) or m.group(2))
+            else:
+                seen[int(m.group(3))] = above
+        assert seen == {int(r.line): int(r.region) for r in group.itertuples()}

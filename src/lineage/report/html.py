@@ -200,7 +200,7 @@ def write_html(comparison: Comparison, out_dir: Path, pages: Collection[str] | N
     bounds = _bounds(lines["target_path"].to_numpy())
     columns = {name: lines[name].to_numpy() for name in
                ("match", "upstream", "upstream_path", "upstream_line", "similarity", "shared_origin", "shared_path",
-                "shared_line")}
+                "shared_line", "region")}
     regions = _regions_by_file(comparison.regions)
     obligations = _obligations_by_file(comparison.obligations)
     target = _Sources(comparison.target)
@@ -424,6 +424,8 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         lines, starts = upstreams[label].lines_and_starts(path)
         up_text[(label, path)] = (lines, colour(lines, starts, ranges))
     heads = {r.target_start: at for at, r in enumerate(regions)}
+    by_number = {r.number: at for at, r in enumerate(regions)}
+    current = -1  # the region whose heading, or continuation row, is the last one shown
     out: list[str] = ["<tbody>"]
     prev_up: tuple[str, str, int] | None = None  # (label, path, line) of the last upstream line shown
     prev_shared: tuple[str, str] | None = None  # (origin, path) of the shared line just shown
@@ -448,8 +450,16 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
         if number in heads:
             out.append(_region_head(heads[number], regions, several))
             prev_up = prev_shared = None
+            current = regions[heads[number]].number
         cls = str(match[k])
         i = start + k
+        if cls in ("verbatim", "near"):
+            # regions may overlap in the target: a copied line of another region than the heading
+            # above says so (tabulate's region 41, L7-24, inside region 11's L20-101)
+            own = int(columns["region"][i])
+            if own != current and own in by_number:
+                out.append(_region_continues(by_number[own], regions, several))
+                current, prev_up = own, None
         mine = pieces.get(number) or plain(target_lines[k])
         if cls in ("verbatim", "near"):
             label, up_path = str(columns["upstream"][i]), str(columns["upstream_path"][i])
@@ -544,6 +554,14 @@ def _region_head(at: int, regions: list[_Region], several: bool) -> str:
             f"<b>{esc(_up_name(region, several))}</b></a> lines "
             f"{region.upstream_start}–{region.upstream_end} ({region.verbatim:,} verbatim, {region.near:,} near)"
             f" <span class=nav>{prev} {nxt}</span>")
+
+
+def _region_continues(at: int, regions: list[_Region], several: bool) -> str:
+    """A row saying that the lines below belong to region ``regions[at]`` again (not to the
+    heading shown last): its number, linked to its heading, and its upstream file."""
+    region = regions[at]
+    return (f"<tr class=rc><td colspan=4><a href=#R{region.number}>region {region.number}</a> continues: "
+            f"from <b>{esc(_up_name(region, several))}</b> lines {region.upstream_start}–{region.upstream_end}")
 
 
 def _file_header(row, regions: list[_Region], owed: list[_Obligation],  # type: ignore[no-untyped-def]

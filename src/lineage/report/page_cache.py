@@ -44,7 +44,7 @@ from lineage.index.store import frame, unframe, write_atomically
 
 PAGES_MAGIC = b"LINEAGE-PAGE\n"
 # 2: shared lines shown and coloured; 3: the header counts them; 4: licence obligations;
-# 5: a region heading named by its number, an upstream-only line shown once
+# 5: a region heading named by its number, an upstream-only line shown once, "region N continues"
 PAGES_VERSION = 5
 CODEC = "lz4"  # as lines.csv's cache: read on every rerun, so decompression speed matters most
 
