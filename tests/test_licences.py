@@ -1285,3 +1285,32 @@ def test_a_package_whose_licence_files_name_no_holder_makes_no_copyright_asserti
     packages = {p.spdx_id: p for p in parse_file(str(out / "lineage.spdx.json")).packages}
     assert isinstance(packages["SPDXRef-Package-upstream-1"].copyright_text, SpdxNoAssertion)
     assert packages["SPDXRef-Package-target"].copyright_text == "Copyright (c) 2021 Target Maker"
+
+
+_FAMILY_HEAD = ("# Copyright (C) 2008-2011  The Quill Team\n#\n#  Distributed under the terms of the BSD License.  "
+                "The full license is in\n#  the file COPYING, distributed as part of this software.\n")
+
+
+@pytest.mark.parametrize(("kept", "expected"), [(True, "yes"), (False, "no")])
+def test_a_kept_family_notice_of_the_upstream_file_is_kept(run_compare, kept: bool, expected: str) -> None:
+    """IPython 3.2.3 declares only "BSD"; its files say BSD-3-Clause, its older heads only
+    "Distributed under the terms of the BSD License". nbformat 4.0.0's v1/v2 modules keep that
+    head word for word, yet read "licence-notice" missing (14 pairs): the upstream file's own
+    notice, naming its licence's family, kept in the target file is the notice that file gave."""
+    up = {"PKG-INFO": "Metadata-Version: 2.1\nName: up\nVersion: 1.0\nLicense: BSD\n",
+          "up/old.py": _FAMILY_HEAD + _body(1),
+          **{f"up/said{k}.py": HEADERS["BSD-3-Clause"] + _body(k + 2) for k in range(2)}}
+    target = {"tgt/old.py": (_FAMILY_HEAD if kept else "# Copyright (C) 2008-2011  The Quill Team\n") + _body(1),
+              TARGET_MIT[0]: TARGET_MIT[1]}
+    row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/old.py"]
+    assert (row["upstream_licence"], row["upstream_licence_from"]) == ("BSD-3-Clause", "release notices")
+    assert row["keeps_licence_notice"] == expected
+    assert ("licence-notice" in row["missing"]) == (not kept)
+
+
+def test_a_family_statement_names_no_licence() -> None:
+    from lineage.licences.notices import family_statements, fold
+
+    assert family_statements(fold(_FAMILY_HEAD)) == (("distributed under the terms of the bsd license", "bsd"),)
+    assert family_statements(fold("# Distributed under the terms of the Modified BSD License.")) == ()
+    assert family_statements(fold("# Released under the MIT license.")) == ()

@@ -51,3 +51,26 @@ def test_a_cut_table_cell_says_so() -> None:
     assert md_text(url, 60) == url[:60] + "…"
     assert md_text("see the quillkit team", 8) == "see the…"  # no space before the mark
     assert md_text(url, len(url)) == url
+
+
+@pytest.mark.parametrize("body", [
+    ("Stolen from https://raw.githubusercontent.com/quillkit/quillkit/main/quillkit/tags.py at", SHA),
+    (f"Taken from https://github.com/quillkit/quillkit/blob/main/quillkit/tags.py at commit {SHA[:12]}.",),
+    ("Taken from https://github.com/quillkit/quillkit/blob/main/quillkit/tags.py at", f"commit {SHA}"),
+])
+def test_a_commit_after_the_url_outranks_its_branch(body: tuple[str, ...]) -> None:
+    """pydantic 1.10.13's ``datetime_parse.py``: "Stolen from <django's dateparse.py on main> at" /
+    "<sha>" read the ref ``main``; the sentence says which commit."""
+    marker = next(m for m in find_markers(_docstring(*body)) if m.repository)
+    assert (marker.repository, marker.path) == ("quillkit/quillkit", "quillkit/tags.py")
+    assert SHA.startswith(marker.ref)
+
+
+@pytest.mark.parametrize("body", [
+    ("Taken from https://github.com/quillkit/quillkit/blob/main/quillkit/tags.py at", "the time of writing"),
+    ("Taken from https://github.com/quillkit/quillkit/blob/main/quillkit/tags.py at the time of writing",),
+    ("Taken from https://github.com/quillkit/quillkit/blob/main/quillkit/tags.py", SHA),
+])
+def test_no_stated_commit_leaves_the_branch(body: tuple[str, ...]) -> None:
+    marker = next(m for m in find_markers(_docstring(*body)) if m.repository)
+    assert marker.ref == "main"

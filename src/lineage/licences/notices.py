@@ -263,6 +263,16 @@ def notice_ids(folded: str) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def family_statements(folded: str) -> tuple[tuple[str, str], ...]:
+    """The sentences of ``folded`` text (see :func:`fold`) putting it under a licence named by its
+    family alone, no one licence (IPython 3.2's older heads: "distributed under the terms of the
+    bsd license"), each with the family's word ("bsd"): no notice of an id, but the notice such a
+    file gives, which a copy can keep word for word."""
+    matches = (*_NAMED_RE.finditer(folded), *_THIS_UNDER_RE.finditer(folded))
+    found = [(m.group(0), m.group("name").strip()) for m in matches if not _name_ids(m.group("name"))]
+    return tuple(dict.fromkeys(found))
+
+
 # A comment line that is a licence field naming one licence in words (scikit-learn's heads:
 # "# License: BSD 3 clause", which xgboost's core.py keeps above the function it took from
 # there). Read line by line, not from the fold (which joins lines): the field ends with its line.

@@ -324,7 +324,8 @@ def _detect(
         kind = REPORTED_KIND.get(kind, kind)
         marker = phrase_marker(line, kind, marker_text, full_rest)
         if k == len(matches) - 1:
-            marker = _with_stated_commit(marker, seg, selected, consumed, attached[-1].line if attached else last)
+            marker = _with_stated_commit(marker, seg, selected, consumed, attached[-1].line if attached else last,
+                                         attached[-1].text if attached else text)
         out.append((start, marker))
         covered.append((start, stop))
         if k == len(matches) - 1:
@@ -376,16 +377,34 @@ _COMMIT_LINE_RE = re.compile(r"^(?:[-*•]\s+)?(?:at\s+)?commit:?\s+(?P<sha>[0-9
                              r"(?:\s+\(?[\w/.,: -]*\)?)?[.,;]?$", re.IGNORECASE)
 
 
+# A sentence going on after its URL to say at which commit: "Stolen from <URL> at" / "<sha>"
+# (pydantic 1.10's datetime_parse.py, its URL into django's main branch), or "<URL> at commit <sha>".
+_AT_COMMIT_RE = re.compile(r"^\s+at(?:\s+commit)?:?(?:\s+(?P<sha>(?=[a-f]*\d)[0-9a-f]{7,40}))?[.,;]?$",
+                           re.IGNORECASE)
+_BARE_COMMIT_RE = re.compile(r"^(?P<sha>(?=[a-f]*\d)[0-9a-f]{7,40})[.,;]?$", re.IGNORECASE)
+
+
 def _with_stated_commit(marker: Marker, seg: Segment, selected: list[list[Segment]], consumed: set[tuple[int, int]],
-                        last: int) -> Marker:
-    """``marker`` with the commit the line right below it (after line ``last``) states as its ref,
-    when its URL names a repository but no ref: seaborn 0.13.2's ``external/version.py`` says
-    "Vendored from:" / "- https://github.com/pypa/packaging/" / "- commit ba07d82... (09/09/2021)",
-    and files.csv's ``marker_ref`` was empty. Consumed here, as an attached line is."""
-    if not marker.repository or marker.ref:
+                        last: int, tail: str) -> Marker:
+    """``marker`` with the commit its text states as its ref. When its URL names a repository but
+    no ref, the line right below it (after line ``last``) may state it: seaborn 0.13.2's
+    ``external/version.py`` says "Vendored from:" / "- https://github.com/pypa/packaging/" /
+    "- commit ba07d82... (09/09/2021)", and files.csv's ``marker_ref`` was empty. When its last
+    line ``tail`` goes on after the URL with "at <sha>" (or "at" and the sha right below), that
+    commit is the ref, before the branch the URL names: pydantic 1.10.13's ``datetime_parse.py``,
+    "Stolen from https://raw.githubusercontent.com/django/django/main/django/utils/dateparse.py at"
+    / "9718fa2e...", read ``main``. A line taken is consumed here, as an attached line is."""
+    if not marker.repository:
         return marker
+    urls = find_urls(tail)
+    at = _AT_COMMIT_RE.match(tail[urls[-1][1]:]) if urls else None
+    if marker.ref and at is None:
+        return marker
+    if at is not None and at.group("sha"):
+        return replace(marker, ref=at.group("sha"))
     nxt = _next_segment(selected, last, seg.source, consumed)
-    m = _COMMIT_LINE_RE.match(nxt.text.strip()) if nxt is not None else None
+    below = nxt.text.strip() if nxt is not None else ""
+    m = (_BARE_COMMIT_RE.match(below) if at is not None else None) or _COMMIT_LINE_RE.match(below)
     if nxt is None or m is None:  # both: the type checker learns nxt is set
         return marker
     consumed.add((nxt.line, nxt.col))

@@ -101,6 +101,7 @@ from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, choices, l
 from lineage.licences.licence_file import LicenceFile
 from lineage.licences.notices import (
     distinct_copyrights,
+    family_statements,
     fold,
     holders,
     keeps_holders,
@@ -351,6 +352,8 @@ class _FileFacts:
     # the upstream is an earlier release of the target's own project, or this upstream file is
     # held by the target's own organisation (:func:`own_organisation`)
     own_release: bool = False
+    # the upstream file's statements naming its licence by family only (:func:`family_statements`)
+    up_statements: tuple[tuple[str, str], ...] = ()
 
 
 _PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
@@ -402,7 +405,13 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     # copied lines, not first_line..last_line (a paired "import sys" can open the span far above)
     if up_ids and not up_ids <= with_included(t_ids):
         t_ids |= set(facts.copied_ids())
-    keeps_notice = _yes(up_ids <= with_included(t_ids)) if up_ids else "n/a"
+    # the upstream file's own notice names only its licence's family (IPython 3.2's "distributed
+    # under the terms of the BSD License", its licence BSD-3-Clause from the release): kept word for
+    # word in the target file's head, that notice is the one the file gave (nbformat 4.0's v1/v2)
+    family = [text for text, word in facts.up_statements
+              if up_ids and all(i.lower().startswith(f"{word}-") for i in up_ids)]
+    kept_statement = bool(family) and all(text in t_file.text for text in family)
+    keeps_notice = _yes(kept_statement or up_ids <= with_included(t_ids)) if up_ids else "n/a"
     if keeps_notice == "no":
         missing.append("licence-notice")
     if not every_id:
@@ -576,7 +585,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
                                 copyrights_from, modified, source, up_file.changes,
                                 _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]),
                                 one_project(target.project, up_tree[label].project)
-                                or held_by_organisation(up_copyrights, own_org[label]))
+                                or held_by_organisation(up_copyrights, own_org[label]),
+                                family_statements(up_file.text) if up_from not in ("spdx", "notice") else ())
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
