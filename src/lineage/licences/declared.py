@@ -114,7 +114,7 @@ from lineage.licences.licence_file import (
 from lineage.licences.notices import (
     first_paragraph,
     holders,
-    notice_expression,
+    licence_file_expression,
     offers_choice,
     with_included,
 )
@@ -330,7 +330,7 @@ def _from_metadata(raw: bytes) -> _Metadata:
         return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
-        found = normalise(text) or named_licence(text) or notice_expression(governing_text(text))
+        found = normalise(text) or named_licence(text) or licence_file_expression(text, governing_text(text))
         if found:
             return _Metadata(found, "METADATA License", text[:200], classifiers, families)
     return _Metadata("", "", (expression or text)[:200], classifiers, families)
@@ -448,7 +448,7 @@ def _from_pyproject(raw: bytes) -> tuple[str, str, str]:
         return normalise(value), "pyproject.toml license" if normalise(value) else "", value[:200]
     if isinstance(value, dict) and isinstance(value.get("text"), str):
         text = value["text"]
-        found = normalise(text) or named_licence(text) or notice_expression(text)
+        found = normalise(text) or named_licence(text) or licence_file_expression(text, governing_text(text))
         return found, "pyproject.toml license.text" if found else "", text[:200]
     return "", "", ""
 

@@ -333,12 +333,32 @@ def offers_choice(text: str) -> bool:
 
 
 def licence_file_expression(text: str, governing: str) -> str:
-    """The licences a licence file's ``text`` announces (of its ``governing`` part): all of them
-    (``A AND B``), or a choice (``A OR B``) when the file opens by offering one (module docstring):
-    python-telegram-bot 13.15's ``LICENSE.dual`` holds the GPL-3.0 and LGPL-3.0 texts after "You
-    may choose either license." and read ``GPL-3.0-only AND LGPL-3.0-only``."""
+    """The licences a licence file's (or a metadata field's) ``text`` announces, of its
+    ``governing`` part: all of them (``A AND B``), or, when it opens by offering a choice (module
+    docstring), a choice (``A OR B``) between the licences its opening paragraph names, the others
+    held beside it: "Apache License 2.0 or the BSD 2-Clause License, at your option" above both
+    texts and a vendored file's MIT text reads ``(Apache-2.0 OR BSD-2-Clause) AND MIT``, never a
+    choice of MIT for the whole. An opening naming fewer than two of them offers a choice between
+    exactly two texts only: python-telegram-bot 13.15's ``LICENSE.dual``, the GPL-3.0 and LGPL-3.0
+    texts after "You may choose either license.", read ``GPL-3.0-only AND LGPL-3.0-only``."""
     ids = notice_ids_in(governing)
-    return combine_any(ids) if len(ids) > 1 and offers_choice(text) else combine_all(ids)
+    if len(ids) < 2 or not offers_choice(text):
+        return combine_all(ids)
+    opening = fold(first_paragraph(text))
+    named = [i for i in ids if _names_id(opening, i)]
+    if len(named) >= 2:
+        return combine_all([combine_any(named), *(i for i in ids if i not in named)])
+    return combine_any(ids) if len(ids) == 2 else combine_all(ids)
+
+
+def _names_id(folded: str, licence_id: str) -> bool:
+    """Whether folded words name licence ``licence_id`` loosely: its family word ("apache", "bsd",
+    "gpl", not inside "lgpl") and, for a versioned id, its major number ("2.0", "2-clause", "v3")."""
+    family = re.match(r"[a-z]+", licence_id.lower())
+    if family is None or not re.search(rf"\b{family.group(0)}", folded):
+        return False
+    version = re.search(r"\d+", licence_id)
+    return version is None or re.search(rf"(?<!\d){version.group(0)}(?!\d)", folded) is not None
 
 
 def notice_expression(text: str) -> str:
