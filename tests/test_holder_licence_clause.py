@@ -21,6 +21,10 @@ from lineage.licences.notices import distinct_copyrights, holder, keeps_holders
     ("Copyright 2009 Bramble Quill", "bramble quill"),
     ("Copyright (c) 2020 Released Goods Ltd", "released goods ltd"),
     ("Licensed to Quillworks B.V. under one or more contributor license agreements", "quillworks b.v"),
+    # review143: a dash of any length before the clause; a name that is all clause is kept whole
+    ("Copyright 2009 Bramble Quill -- released under MIT", "bramble quill"),
+    ("Copyright 2009 Bramble Quill \u2014 released under MIT", "bramble quill"),
+    ("Copyright (c) 2012, Made Available Under Co", "made available under co"),
 ])
 def test_the_holder_ends_before_the_licence_clause(line: str, name: str) -> None:
     assert holder(line) == name

@@ -367,6 +367,9 @@ def test_the_licence_summary_counts_upstream_files_and_never_calls_an_unknown_li
     met = _obligations_note([row("up/a.py", "MIT", "")], several=False)
     assert "<summary>Licence obligations (1 upstream file, obligations.csv): nothing missing</summary>" in met
     assert _obligations_note([], several=False) == ""
+    # review143: a known upstream licence whose fit with an unknown target licence is not known
+    undecided = _obligations_note([row("up/a.py", "MIT", "", "unknown")], several=False)
+    assert "nothing missing; compatibility unknown</summary>" in undecided and "<summary class=owed>" in undecided
 
 
 def test_a_line_of_the_targets_own_inside_shared_code_does_not_repeat_the_reason(tmp_path: Path) -> None:
@@ -443,3 +446,54 @@ def test_every_copied_line_stands_below_its_own_regions_heading(report: tuple[Co
             else:
                 seen[int(m.group(3))] = above
         assert seen == {int(r.line): int(r.region) for r in group.itertuples()}
+
+
+class _Lines:
+    """A side holding files as lists of lines, as :class:`lineage.report.html._Sources` reads a tree."""
+
+    def __init__(self, files: dict[str, list[str]]) -> None:
+        self.files, self.files_ = [], files
+
+    def lines(self, path: str) -> list[str]:
+        return self.files_[path]
+
+
+def test_overlapping_regions_continue_with_the_upstream_lines_they_skip() -> None:
+    """review143: region 1 (L10-15) inside region 0 (L3-20): below region 1 a "region 0 continues"
+    row, then the upstream lines region 0 skips there (15-20: it pairs 8-14, then 21-25), which
+    were lost when the continuation started from nothing."""
+    import types
+
+    import numpy as np
+    import pandas as pd
+
+    from lineage.report import html as page
+
+    n = 30
+    region, match, up_line = [pd.NA] * n, ["none"] * n, [pd.NA] * n
+    for line in [*range(3, 10), *range(16, 21)]:
+        region[line - 1], match[line - 1], up_line[line - 1] = 0, "verbatim", line + 5
+    for line in range(10, 16):
+        region[line - 1], match[line - 1], up_line[line - 1] = 1, "verbatim", line + 20
+    copied = [m != "none" for m in match]
+    columns = {
+        "match": np.array(match, dtype=object), "similarity": np.ones(n),
+        "upstream": np.array(["up" if c else "" for c in copied], dtype=object),
+        "upstream_path": np.array(["u.py" if c else "" for c in copied], dtype=object),
+        "upstream_line": pd.array(up_line, dtype="Int64").to_numpy(),
+        "shared_origin": np.array([""] * n, dtype=object), "shared_path": np.array([""] * n, dtype=object),
+        "shared_line": pd.array([pd.NA] * n, dtype="Int64").to_numpy(),
+        "region": pd.array(region, dtype="Int64").to_numpy()}
+    regions = [page._Region(0, 3, 20, "up", "u.py", 8, 25, 12, 0), page._Region(1, 10, 15, "up", "u.py", 30, 35, 6, 0)]
+    row = types.SimpleNamespace(target_path="t.py", marker_line=np.nan, marker="", nonblank_lines=n,
+                                verbatim_lines=18, near_lines=0, upstream_path="u.py", shared_lines=0, shared="",
+                                named="", shared_with="", named_upstream="")
+    target = page._Sources(_Lines({"t.py": [f"t{j} = {j}" for j in range(1, n + 1)]}))  # type: ignore[arg-type]
+    upstream = page._Sources(_Lines({"u.py": [f"u{j} = {j}" for j in range(1, 41)]}))  # type: ignore[arg-type]
+    html = page._file_page(row, columns, (0, n), regions, [], target, {"up": upstream}, False)
+    order = re.findall(r"<tr id=R(\d+) class=rh>|<tr class=rc><td colspan=4><a href=#R(\d+)>|"
+                       r"<tr class=u><td><td><td>(\d+)<td>|<tr id=L(\d+) class=v", html)
+    shown = [("R" + a) if a else ("C" + b) if b else ("U" + c) if c else ("L" + d) for a, b, c, d in order]
+    at = shown.index("C0")
+    assert shown[at - 1] == "L15" and shown[at + 1:at + 8] == [*(f"U{j}" for j in range(15, 21)), "L16"]
+    assert shown.count("C0") == 1 and "C1" not in shown

@@ -135,8 +135,8 @@ def test_only_the_newest_contexts_are_kept(tmp_path: Path) -> None:
 def test_a_page_follows_its_obligations_when_only_the_targets_licence_changes(tmp_path: Path,
                                                                               found: list[bool]) -> None:
     """A page's header shows the file's obligations, which read the target's licence files too:
-    a kept page is not taken when they change (the context changes with them; the page key holds
-    the file's obligations rows as well)."""
+    a kept page is not taken when they change (the page key holds the file's obligations rows:
+    the tables' context holds no licence file, so those rows are what tell the pages apart)."""
     target, upstream = _trees(tmp_path)
     cache = tmp_path / "cache"
     _run(target, upstream, tmp_path / "first", cache)

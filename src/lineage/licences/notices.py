@@ -416,7 +416,7 @@ def is_template(line: str) -> bool:
 # holder: urllib3 1.22's ``ordered_dict.py``, "Copyright 2009 Raymond Hettinger, released under the
 # MIT License.", named the holder "raymond hettinger released under the mit license", so a copy
 # keeping "Copyright 2009 Raymond Hettinger" read as not keeping it, and the two lines were two credits.
-_LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s-)\s*(?:(?:it|this|that)\s+(?:is|was|are)\s+)?"
+_LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s[-\u2013\u2014]+)\s*(?:(?:it|this|that)\s+(?:is|was|are)\s+)?"
                                 r"(?:released|licen[cs]ed|distributed|(?:made\s+)?available)\s+under\b.*$",
                                 re.IGNORECASE)
 
@@ -425,9 +425,13 @@ def holder(line: str) -> str:
     """The holder a copyright line names, folded for comparison ("" when it names none), without a
     trailing clause of the licence it is released under (:data:`_LICENCE_CLAUSE_RE`); an
     ASF-style line's holder (:func:`lineage.markers.attribution.notice_holder`) likewise."""
-    text = _HOLDER_STRIP_RE.sub(" ", _LICENCE_CLAUSE_RE.sub("", notice_holder(line) or line))
-    text = _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-")
-    return text
+    line = notice_holder(line) or line
+    return _folded_holder(_LICENCE_CLAUSE_RE.sub("", line)) or _folded_holder(line)  # a name left, or none cut
+
+
+def _folded_holder(text: str) -> str:
+    text = _HOLDER_STRIP_RE.sub(" ", text)
+    return _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-")
 
 
 _YEARS_RE = re.compile(r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*", re.IGNORECASE)

@@ -426,6 +426,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
     heads = {r.target_start: at for at, r in enumerate(regions)}
     by_number = {r.number: at for at, r in enumerate(regions)}
     current = -1  # the region whose heading, or continuation row, is the last one shown
+    last_up: dict[int, tuple[str, str, int]] = {}  # per region: its last upstream line shown
     out: list[str] = ["<tbody>"]
     prev_up: tuple[str, str, int] | None = None  # (label, path, line) of the last upstream line shown
     prev_shared: tuple[str, str] | None = None  # (origin, path) of the shared line just shown
@@ -445,6 +446,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                        f"<tbody id=F{folds} class=folded {_folded(k + 1, target_lines[k:stop])}></tbody><tbody>")
             k = stop
             prev_up = prev_shared = None
+            last_up.clear()
             continue
         number = k + 1
         if number in heads:
@@ -459,7 +461,8 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             own = int(columns["region"][i])
             if own != current and own in by_number:
                 out.append(_region_continues(by_number[own], regions, several))
-                current, prev_up = own, None
+                # back where that region left off: the upstream lines it skips from there are shown
+                current, prev_up = own, last_up.get(own)
         mine = pieces.get(number) or plain(target_lines[k])
         if cls in ("verbatim", "near"):
             label, up_path = str(columns["upstream"][i]), str(columns["upstream_path"][i])
@@ -471,7 +474,7 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                 seen = shown_up.setdefault((label, up_path), set())
                 out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces,
                                          paired_up[(label, up_path)] | seen, seen))
-            prev_up = (label, up_path, up_line)
+            prev_up = last_up[current] = (label, up_path, up_line)
             theirs = up_pieces.get(up_line) or plain(up_lines[up_line - 1])
             if cls == "near":
                 marks_t, marks_u = inner_differences(target_lines[k], up_lines[up_line - 1])
@@ -606,6 +609,8 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
     lacking = Counter(item for o in owed for item in o.missing.split("; ") if item)
     conflicts = sum(o.conflict == "yes" for o in owed)
     unknown = sum(not o.upstream_licence for o in owed)  # nothing can be missing of an unknown licence
+    # a known upstream licence whose fit with the target's is not known (the target's unknown)
+    undecided = sum(o.conflict == "unknown" and bool(o.upstream_licence) for o in owed)
     many = len(owed) > 1
 
     def times(n: int) -> str:
@@ -620,6 +625,8 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
         parts.append(f"upstream licence unknown{times(unknown)}")
     if conflicts:
         parts.append(f"licence conflict{times(conflicts)}")
+    if undecided:
+        parts.append(f"compatibility unknown{times(undecided)}")
     items = []
     for o in owed:
         name = f"{o.upstream}:{o.upstream_path}" if several else o.upstream_path
@@ -634,7 +641,7 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
             + (f"<strong>missing: {esc(o.missing)}</strong>" if o.missing
                else "nothing missing" if o.upstream_licence else "what is owed is not known")
             + (f"; upstream copyright: {esc(o.upstream_copyrights)}" if o.upstream_copyrights else "") + "</li>")
-    cls = " class=owed" if lacking or conflicts or unknown else ""
+    cls = " class=owed" if lacking or conflicts or unknown or undecided else ""
     return (f"<details class=licence><summary{cls}>Licence obligations ({len(owed):,} upstream "
             f"file{'s' if many else ''}, obligations.csv): {'; '.join(parts)}</summary>"
             f"<ul class=owed>{''.join(items)}</ul></details>")

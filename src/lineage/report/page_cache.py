@@ -53,8 +53,9 @@ def page_key(file_key: Sequence[Any], several: bool, obligations: Sequence[Any] 
     """Digest of a page's own inputs besides the context: the target file's row key, whether
     the run has several upstreams (which names each region's upstream; also in the context, kept
     here so that the key says it), and the file's rows of the obligations table its header shows
-    (they read the target's licence files too; these reach the context as well, but the key says
-    what the page shows, so that a kept page never disagrees with obligations.csv)."""
+    (they read the target's and the upstream's licence files, which the tables' context does
+    not hold: these rows are what keeps a page from going stale when a licence file changes, so
+    that a kept page never disagrees with obligations.csv)."""
     return hashlib.sha256(json.dumps([PAGES_VERSION, list(file_key), several, list(obligations)],
                                      default=str).encode()).hexdigest()
 

@@ -324,7 +324,9 @@ class Store:
         if not damaged:
             short = self.incomplete(releases, self.partition_files(releases))
             known = {r.digest.split(":", 1)[-1] for r in releases}
-            unlisted = sum(f.name != COMPACTED and f.stem not in known for f in files)
+            # a write's temporary file (".tmp-*", left by an interrupted add) is no release's file
+            unlisted = sum(f.name != COMPACTED and not f.name.startswith(".tmp-") and f.stem not in known
+                           for f in files)
         return {
             "store": str(self.root),
             "releases": len(releases),
