@@ -681,3 +681,55 @@ def test_compare_keeps_as_many_match_contexts_as_settings_say(tmp_path: Path) ->
     assert len(list((cache / f"match-v{MATCH_VERSION}").iterdir())) == 1
     again = compare(str(t_root), [str(u_root)], settings=settings)  # the first context was removed
     assert again.match_cache_hits == 0 and again.match_cache_misses == len(again.target.files)
+
+
+def _write_all(t_root: Path, u_root: Path, cache: Path, out: Path) -> None:
+    """The CLI's path: every cache, the whole-result one, HTML pages and attachments included."""
+    from lineage.compare_and_write import compare_and_write
+
+    compare_and_write(str(t_root), [str(u_root)], out, settings=RunSettings(cache_dir=cache, jobs=1))
+
+
+def test_a_damaged_entry_a_run_cannot_remove_is_a_miss(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every kind of entry damaged in a cache the run may read but not change (a shared,
+    read-only cache; simulated: the tests may run as root, whom chmod does not stop): each is a
+    miss, the figures those of a clean run. Before, removing the damaged entry raised
+    PermissionError, a traceback (index, tables, side) or "cannot write reports" (elements, pages)."""
+    t_root, u_root = _trees(tmp_path)
+    cache = tmp_path / "cache"
+    _write_all(t_root, u_root, cache, tmp_path / "clean")
+    entries = [p for p in cache.rglob("*.rec") if not p.is_relative_to(cache / "downloads")]
+    kinds = {p.relative_to(cache).parts[0].split("-v")[0] for p in entries}
+    assert kinds >= {"index", "match", "tables", "side", "elements", "pages"}
+    for entry in entries:
+        blob = bytearray(entry.read_bytes())
+        blob[-1] ^= 0xFF
+        entry.write_bytes(bytes(blob))
+    unlink = Path.unlink
+
+    def refused(self: Path, missing_ok: bool = False) -> None:
+        if self.is_relative_to(cache) and self.suffix == ".rec":
+            raise PermissionError(13, "Permission denied", str(self))
+        unlink(self, missing_ok=missing_ok)
+
+    monkeypatch.setattr(Path, "unlink", refused)
+    _write_all(t_root, u_root, cache, tmp_path / "damaged")
+    for name in ("lines.csv", "files.csv", "functions.csv", "regions.csv", "obligations.csv", "summary.json"):
+        assert (tmp_path / "clean" / name).read_bytes() == (tmp_path / "damaged" / name).read_bytes(), name
+    assert sorted(p.name for p in (tmp_path / "clean" / "html").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "damaged" / "html").iterdir())
+
+
+@pytest.mark.parametrize("folder", [f"side-v{SIDE_VERSION}", f"index-v{INDEX_VERSION}", f"tables-v{TABLES_VERSION}"])
+def test_a_file_where_a_cache_folder_should_be_only_costs_speed(tmp_path: Path, folder: str) -> None:
+    t_root, u_root = _trees(tmp_path)
+    _run(t_root, u_root, tmp_path / "c1", tmp_path / "clean")
+    cache = tmp_path / "c2"
+    _run(t_root, u_root, cache, tmp_path / "first")
+    for path in sorted((cache / folder).rglob("*"), reverse=True):
+        path.unlink() if path.is_file() else path.rmdir()
+    (cache / folder).rmdir()
+    (cache / folder).write_text("not a folder\n")
+    _run(t_root, u_root, cache, tmp_path / "second")  # side-v1: NotADirectoryError raised from its origins' read
+    for name in ("lines.csv", "files.csv", "regions.csv", "summary.json"):
+        assert (tmp_path / "clean" / name).read_bytes() == (tmp_path / "second" / name).read_bytes(), name

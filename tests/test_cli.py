@@ -359,3 +359,25 @@ def test_the_program_ends_without_the_teardown_unless_a_thread_is_alive(tmp_path
     assert result.returncode == 0, result.stderr
     assert result.stdout.startswith("cache: ") and result.stdout.rstrip().endswith("exit handler ran")
     assert ("freed by the teardown" in result.stderr) == thread
+
+
+_SIGNALLED_AT_THE_END = """
+import os, signal, sys, time
+import lineage.cli as cli
+def signalled() -> int:  # a SIGTERM just after the command returned (timeout(1), a supervisor)
+    os.kill(os.getpid(), signal.SIGTERM)
+    time.sleep(5)
+    return 1
+cli.threading.active_count = signalled
+sys.argv = ["lineage", "cache", "info", "--cache-dir", sys.argv[1]]
+cli.run()
+"""
+
+
+def test_a_signal_after_the_command_returned_is_one_line() -> None:
+    """Seen with ``timeout -s TERM`` (or ``INT``) ending as the report was written: the
+    KeyboardInterrupt the handler raises came out of ``run`` as a traceback."""
+    result = subprocess.run([sys.executable, "-c", _SIGNALLED_AT_THE_END, "/nonexistent/lineage-cache"],
+                            capture_output=True, text=True, timeout=120)
+    assert (result.returncode, result.stderr) == (130, "lineage: interrupted\n")
+    assert result.stdout.startswith("cache: ")

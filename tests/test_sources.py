@@ -969,6 +969,36 @@ def test_pypi_truncated_download_is_fetched_again(tmp_path: Path, monkeypatch: p
         open_source("pypi:tinypkg==1.0", cache_dir=cache)
 
 
+
+@pytest.mark.parametrize("record", ["garbage\n", "", "0" * 63 + "\n"])
+def test_pypi_archive_with_a_damaged_sha256_record_is_fetched_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, record: str
+) -> None:
+    """A damaged sha256 record checks nothing: its archive, here another build's wheel in the
+    release's place, is downloaded again (refused offline). Before, it was read as the release and
+    its sha256 recorded as the right one, the next runs reading it too (a figure of other code)."""
+    built, calls = _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch)
+    cache = tmp_path / "cache"
+    with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+        cached = Path(src.info.location)
+    (tmp_path / "other").mkdir()
+    other = make_zip(tmp_path / "other" / cached.name, {"tinypkg/__init__.py": "VALUE = 2\n"})
+    record_file = cached.with_name(cached.name + ".sha256")
+    for offline in (True, False):
+        cached.write_bytes(other.read_bytes())
+        record_file.write_text(record, encoding="ascii")
+        if offline:
+            monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+            with pytest.raises(SourceError, match=r"^pypi: sha256 mismatch for tinypkg==1\.0: its record .* damaged"):
+                open_source("pypi:tinypkg==1.0", cache_dir=cache)
+            monkeypatch.delenv("LINEAGE_OFFLINE")
+            continue
+        with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
+            assert src.info.digest == "sha256:" + sha256_of(built)
+            assert src.paths() == ["tinypkg-1.0.dist-info/METADATA", "tinypkg/__init__.py"]
+    assert calls == ["tinypkg==1.0", "tinypkg==1.0"]
+    assert record_file.read_text(encoding="ascii") == sha256_of(built) + "\n"
+
 def test_download_folders_left_by_an_interrupted_run_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
     import fcntl
 

@@ -580,17 +580,23 @@ def run() -> NoReturn:
     exits as usual. :func:`main` itself always returns, for callers in their own process."""
     import atexit
 
-    code = main()
-    # atexit._run_exitfuncs: CPython's own call at exit (since 3.0), so handlers run as they would
-    if threading.active_count() == 1 and callable(getattr(atexit, "_run_exitfuncs", None)):
-        atexit._run_exitfuncs()
-        try:
-            for stream in (sys.stdout, sys.stderr):
-                if stream is not None:
-                    stream.flush()
-        except (OSError, ValueError):  # a closed or broken stream: the interpreter's exit reports it
-            sys.exit(code)
-        os._exit(code)
+    try:
+        code = main()
+        # atexit._run_exitfuncs: CPython's own call at exit (since 3.0), so handlers run as they would
+        if threading.active_count() == 1 and callable(getattr(atexit, "_run_exitfuncs", None)):
+            atexit._run_exitfuncs()
+            try:
+                for stream in (sys.stdout, sys.stderr):
+                    if stream is not None:
+                        stream.flush()
+            except (OSError, ValueError):  # a closed or broken stream: the interpreter's exit reports it
+                sys.exit(code)
+            os._exit(code)
+    except KeyboardInterrupt:
+        # SIGINT or SIGTERM after _main's own handler (the report already whole, or left as it was):
+        # one line, as anywhere else, not a traceback out of the exit handlers or main's finally
+        print("lineage: interrupted", file=sys.stderr)
+        code = 130
     sys.exit(code)
 
 

@@ -37,7 +37,7 @@ from pathlib import Path
 import numpy as np
 
 from lineage.index import FileIndex
-from lineage.index.store import frame, read_mapped, store_keeping_newest, unframe, unframe_view
+from lineage.index.store import discard, frame, read_mapped, store_keeping_newest, unframe, unframe_view
 from lineage.match.hits import Side
 from lineage.match.origin import Origin, Section
 from lineage.match.params import MatchParams
@@ -112,7 +112,7 @@ def upstream_side(root: Path | None, labels: Sequence[str], files: Sequence[Sequ
     try:
         found = _decode(read_mapped(entry), key)
         if found is None:
-            entry.unlink(missing_ok=True)  # damaged or foreign: stored again below
+            discard(entry)  # damaged or foreign: stored again below
     except OSError:
         found = None
     if found is not None:
@@ -162,9 +162,9 @@ def cached_origins(root: Path | None, labels: Sequence[str], files: Sequence[Seq
                            tuple(Section(int(a), int(b), Origin(str(k), str(n), str(e), int(n_line)))
                                  for a, b, k, n, e, n_line in sections))
                     for kind, name, evidence, line, sections in header["origins"]]
-        entry.unlink(missing_ok=True)  # damaged or foreign: stored again below
+        discard(entry)  # damaged or foreign: stored again below
     except (OSError, ValueError, KeyError, TypeError):
-        entry.unlink(missing_ok=True)
+        discard(entry)
     origins = upstream_origins(flat, upstream_of, own_names, target_names, params, holders)
     payload = json.dumps({"version": SIDE_VERSION, "key": key,
                           "origins": [[o.kind, o.name, o.evidence, o.line,

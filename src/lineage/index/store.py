@@ -101,7 +101,7 @@ class IndexCache:
         if record is None:
             self.rebuilt += 1
             self.misses += 1
-            entry.unlink(missing_ok=True)
+            discard(entry)
             return None
         self.hits += 1
         return record
@@ -155,7 +155,7 @@ class IndexCache:
         found = RecordPack.decode(blob, slot)
         if found is None:
             self.rebuilt += 1
-            entry.unlink(missing_ok=True)
+            discard(entry)
         return found
 
     def put_pack(self, slot: str, records: Sequence[FileIndex], kind: str | None = None) -> None:
@@ -277,6 +277,14 @@ def unframe_view(magic: bytes, blob: bytes | mmap.mmap) -> memoryview | None:
     if len(payload) != length or checksum(payload) != stored:
         return None
     return payload
+
+
+def discard(entry: Path) -> None:
+    """Remove a damaged or foreign cache entry a read found. It is a miss either way: a cache this
+    run cannot change (read-only, or a file where a folder should be) only keeps it, and the next
+    run reads the same miss, never a traceback (the caches' one rule for removing what they read)."""
+    with contextlib.suppress(OSError):
+        entry.unlink(missing_ok=True)
 
 
 def store_keeping_newest(entry: Path, data: bytes, keep: int, pattern: str = "*/*.rec") -> None:

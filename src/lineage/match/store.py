@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from lineage.index.store import frame, pack, unframe, unpack, write_atomically
+from lineage.index.store import discard, frame, pack, unframe, unpack, write_atomically
 from lineage.match.records import FileMatch, MatchEntry, Region
 from lineage.settings import DEFAULT_MATCH_CONTEXTS
 
@@ -173,7 +173,7 @@ class MatchCache:
         found = _decode_match(payload, self._key(digest, path), n_lines) if payload is not None else None
         if found is None:
             self.misses += 1
-            entry.unlink(missing_ok=True)
+            discard(entry)
             return None
         self.hits += 1
         return found

@@ -31,7 +31,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from lineage.index.store import frame, store_keeping_newest, unframe
+from lineage.index.store import discard, frame, store_keeping_newest, unframe
 
 ELEMENTS_MAGIC = b"LINEAGE-ELEMENTS\n"
 ELEMENTS_VERSION = 1
@@ -67,7 +67,7 @@ class ElementCache:
                 raise ValueError("foreign")
             return found["elements"]
         except (ValueError, KeyError, TypeError):
-            self.entry.unlink(missing_ok=True)
+            discard(self.entry)
             return None
 
     def get(self, key: str) -> Any | None:

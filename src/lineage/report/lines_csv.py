@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any
 import pyarrow as pa
 import pyarrow.csv as pa_csv
 
-from lineage.index.store import frame, store_keeping_newest, unframe_view
+from lineage.index.store import discard, frame, store_keeping_newest, unframe_view
 
 if TYPE_CHECKING:
     from lineage.results.reuse import LinesTable, RowKeys
@@ -84,7 +84,7 @@ def _get(entry: Path, context: str) -> tuple[dict[str, tuple[int, int]], memoryv
             offset += int(length)
         return where, payload[8 + head_len :], offset
     except (ValueError, KeyError, TypeError, struct.error):
-        entry.unlink(missing_ok=True)
+        discard(entry)
         return None
 
 

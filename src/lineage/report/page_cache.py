@@ -40,7 +40,7 @@ from typing import Any
 
 import pyarrow as pa
 
-from lineage.index.store import frame, unframe, write_atomically
+from lineage.index.store import discard, frame, unframe, write_atomically
 
 PAGES_MAGIC = b"LINEAGE-PAGE\n"
 # 2: shared lines shown and coloured; 3: the header counts them; 4: licence obligations;
@@ -88,7 +88,7 @@ class PageCache:
             (size,) = struct.unpack_from("<Q", payload, 0)
             text = pa.decompress(payload[8:], decompressed_size=size, codec=CODEC, asbytes=True).decode("utf-8")
         except (ValueError, pa.ArrowException, UnicodeDecodeError):
-            path.unlink(missing_ok=True)
+            discard(path)
             return None
         self.found += 1
         return text

@@ -121,7 +121,7 @@ def kept(root: Path | None) -> Iterator[None]:
     if root is None:
         yield
         return
-    from lineage.index.store import frame, store_keeping_newest, unframe
+    from lineage.index.store import discard, frame, store_keeping_newest, unframe
     from lineage.match.store import code_fingerprint
     from lineage.side_cache import SIDE_VERSION
 
@@ -137,9 +137,9 @@ def kept(root: Path | None) -> Iterator[None]:
                                                                tuple(map(str, copyrights)), tuple(map(str, changes)),
                                                                str(text))
         else:
-            entry.unlink(missing_ok=True)
+            discard(entry)
     except (OSError, ValueError, KeyError, TypeError):
-        entry.unlink(missing_ok=True)
+        discard(entry)
         stored = {}
     for key, lic in stored.items():
         _MEMO.setdefault(key, lic)

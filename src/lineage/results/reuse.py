@@ -74,7 +74,7 @@ import pyarrow as pa
 
 from lineage.environment import library_versions
 from lineage.index import FileIndex
-from lineage.index.store import frame, unframe_view, write_atomically
+from lineage.index.store import discard, frame, unframe_view, write_atomically
 from lineage.match.origin import Origin
 
 TABLES_MAGIC = b"LINEAGE-TABLES\n"
@@ -187,7 +187,7 @@ class TableStore:
             return None
         found = _decode(payload, self.context) if payload is not None else None
         if found is None:
-            self.entry.unlink(missing_ok=True)  # damaged or foreign: rewritten by this run
+            discard(self.entry)  # damaged or foreign: rewritten by this run
         return found
 
     def put(self, files: Sequence[FileIndex], tables: dict[str, pd.DataFrame | LinesTable],

@@ -204,10 +204,13 @@ def _sha256_record(archive: Path) -> Path:
     return archive.with_name(archive.name + ".sha256")
 
 
-def _recorded_sha256(archive: Path) -> str:
-    """The sha256 recorded when ``archive`` was downloaded ("" if none, or unreadable)."""
+def _recorded_sha256(archive: Path) -> str | None:
+    """The sha256 recorded when ``archive`` was downloaded: None when there is no record (cached
+    before sha256s were recorded), "" when the record is damaged (unreadable, or not a sha256)."""
     try:
         text = _sha256_record(archive).read_text(encoding="ascii").strip().lower()
+    except FileNotFoundError:
+        return None
     except (OSError, UnicodeDecodeError):
         return ""
     return text if re.fullmatch(r"[0-9a-f]{64}", text) else ""
@@ -516,7 +519,7 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
 
     published: Published | None = None
     archive = _cached_archive(dest, name, pinned)
-    recorded = _recorded_sha256(archive) if archive is not None else ""
+    recorded = _recorded_sha256(archive) if archive is not None else None
     if check_later and archive is not None and recorded and recorded == (pinned or recorded):
         check = PinCheck(archive, recorded, requirement)
         try:
@@ -528,18 +531,21 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
         return source
     sha = _sha256_file(archive) if archive is not None else ""
     # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
-    # truncated or altered archive is fetched again (or, offline, refused), never read.
-    expected = pinned or (_recorded_sha256(archive) if archive is not None else "")
-    if archive is not None and expected and sha != expected:
+    # truncated or altered archive is fetched again (or, offline, refused), never read. A damaged
+    # record ("") checks nothing, so its archive is fetched again too: trusted, it was read as the
+    # release (another release's wheel in its place too), and its sha256 recorded as the right one.
+    expected = pinned or recorded
+    if archive is not None and expected is not None and sha != expected:
         if _offline():
-            what = "expected" if pinned else "recorded at download"
+            what = (f"expected {expected}" if pinned else f"recorded at download {expected}" if expected
+                    else f"its record {_sha256_record(archive).name} is damaged")
             raise SourceError(
-                f"pypi: sha256 mismatch for {requirement}: {what} {expected}, cached {archive} has "
+                f"pypi: sha256 mismatch for {requirement}: {what}, cached {archive} has "
                 f"{sha} (damaged or replaced; delete it, or download again without LINEAGE_OFFLINE)"
             )
         archive = None
     if archive is not None:
-        if not expected:  # cached before sha256s were recorded: record it now
+        if expected is None:  # cached before sha256s were recorded: record it now
             with contextlib.suppress(OSError):  # a read-only cache is still usable
                 _record_sha256(archive, sha)
     else:
