@@ -368,7 +368,8 @@ def notice_expression(text: str) -> str:
 
 # Markers (see lineage.markers) whose phrase states that the code was changed.
 CHANGE_MARKER_KINDS = frozenset({"adapted_from", "modified_from", "derived_from", "ported_from", "based_on"})
-_CHANGE_TEXT_RE = re.compile(r"\bmodified (?:by|for|in|from|to|copyright)\b|\bchanges made\b|"
+# (the PSF agreement's duty "a brief summary of the changes made to Python" is no statement either)
+_CHANGE_TEXT_RE = re.compile(r"\bmodified (?:by|for|in|from|to|copyright)\b|(?<!\bsummary of the )\bchanges made\b|"
                              r"\bmodifications? copyright\b|\bchanged by\b|\bmodifications? (?:by|made)\b|"
                              # ansible's _distro.py: "Modifications to this code have been made by Ansible Project"
                              # (not a licence's "indicate if changes were made": a duty, not a statement)

@@ -67,7 +67,8 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   ``yes``/``no`` (a notice of the target file's that the upstream file does not hold too: a
   copied "Adapted from X" is the upstream's own) when the upstream licence asks modified files
   to say so (Apache-2.0 section 4(b), GPL-2.0 2(a), GPL-3.0/AGPL-3.0 5(a), LGPL-2.1 2(c)/LGPL-3.0
-  via GPL-3.0, APAFML), ``not required`` otherwise (also when the file is an unmodified copy, when the
+  via GPL-3.0, APAFML, PSF-2.0 3 and Python-2.0's PSF part: "a brief summary of the changes
+  made"), ``not required`` otherwise (also when the file is an unmodified copy, when the
   upstream is a release of the target's own project: :func:`lineage.index.project.one_project`, when the
   upstream file's holders are all of the organisation holding the target's copyright:
   :func:`own_organisation`, and for public domain); ``n/a`` for an unknown licence.
@@ -146,8 +147,10 @@ def split_copyrights(cell: str) -> tuple[str, ...]:
 
 _RANK = {"ok": 0, "unknown": 1, "conflict": 2}  # a compatible choice before an unknown, a conflict last
 # Licences whose text asks a modified file to carry a notice saying so (APAFML: "all modifications
-# to this file or any of the AFM files are prominently noted in the modified file(s)").
-_CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-", "APAFML")
+# to this file or any of the AFM files are prominently noted in the modified file(s)"; the PSF
+# agreement, alone or in Python-2.0's stack, 3: a derivative work includes "a brief summary of the
+# changes made").
+_CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-", "APAFML", "PSF-2.0", "Python-2.0")
 
 
 def terms(licence: str, has_notice_file: bool) -> list[str]:
