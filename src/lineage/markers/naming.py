@@ -129,12 +129,27 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     return any(mentions(plain, name) for name in wanted)
 
 
+# How a Python client's repository is named after the project it is for ("kafka-python").
+_CLIENT_AFFIXES = ("{}-python", "python-{}", "py{}", "py-{}", "{}-py", "{}py", "{}.py", "{}-client", "{}-python-client")
+
+
 def _names_by_reference(marker: Marker, wanted: Sequence[str]) -> bool:
     """Whether a provenance marker's own reference (its repository; without one, its recorded
     project, path or symbol) names one of ``wanted``, as against a mention in its text."""
     if marker.repository:
-        repository = marker.repository.lower()
-        return repository_project(repository) in wanted or strip_git(repository) in wanted
+        repository = strip_git(marker.repository.lower())
+        project = repository_project(repository)
+        if repository in wanted or project not in wanted:
+            return repository in wanted
+        # Named like the upstream, but not its declared repository: when that repository's name is
+        # this name with a Python client's affix (dpkp/kafka-python, elastic/elasticsearch-py), a
+        # repository of the bare name is the project the client is for, not the upstream
+        # (aiokafka 0.8.0's links into apache/kafka, Apache Kafka's Java code, marked its files for
+        # kafka-python, package ``kafka``; round user144). Any other repository of an upstream's
+        # name still names it: a fork or a move (ROCm/vllm), a rename (mitsuhiko/jinja2 for
+        # jinja2, declared pallets/jinja).
+        clients = {a.format(project) for a in _CLIENT_AFFIXES}
+        return not any(repository_project(w) in clients for w in wanted if "/" in w)
     path_parts = marker.path.replace("\\", "/").lstrip("/").lower().split("/")
     symbol_parts = marker.symbol.lower().split(".")
     return marker.project.lower() in wanted or any(
