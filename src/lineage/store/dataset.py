@@ -313,6 +313,13 @@ class Store:
                         merged += 1
         return merged
 
+    def summary(self, releases: list[Release] | None = None) -> dict[str, object]:
+        """What the releases table and the store's settings say, read from no fingerprint file
+        (scan records it after its own checks of those files; :meth:`info` checks them again)."""
+        releases = self.releases() if releases is None else releases
+        return {"releases": len(releases), "fingerprints": sum(r.fingerprints for r in releases),
+                "index_version": INDEX_VERSION, "build": self.params.build_dict(), "seed_rules": self.rules}
+
     def info(self) -> dict[str, object]:
         releases = self.releases()
         files = sorted((self.root / "fingerprints").rglob("*.parquet")) if (self.root / "fingerprints").exists() else []

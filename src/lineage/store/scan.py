@@ -311,8 +311,7 @@ def scan(target: str, store: Store, *, top: int | None = None, match_params: Mat
     if upstreams:
         comparison = compare(target, upstreams, params=match_params, settings=settings, target_names=target_names)
         copied = copied_by_release(comparison, upstreams)
-    info = store.info()
-    summary = {k: info[k] for k in ("releases", "fingerprints", "index_version", "build", "seed_rules")}
+    summary = store.summary(releases)  # the files were checked by the lookup: not read again
     return ScanResult(target, tree.tree_digest, int(len(fps)), candidates, upstreams, sorted(r.spec for r in mine),
                       {"path": str(store.root.resolve()), **summary}, params, comparison, copied,
                       [tree.info.location, str(store.root)])
