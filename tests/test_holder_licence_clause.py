@@ -25,6 +25,9 @@ from lineage.licences.notices import distinct_copyrights, holder, keeps_holders
     ("Copyright 2009 Bramble Quill -- released under MIT", "bramble quill"),
     ("Copyright 2009 Bramble Quill \u2014 released under MIT", "bramble quill"),
     ("Copyright (c) 2012, Made Available Under Co", "made available under co"),
+    # review147: a clause naming a licence leaves no holder; an em dash without spaces cuts too
+    ("Copyright (c) 2020, released under the MIT license", ""),
+    ("Copyright 2009 Bramble Quill\u2014released under MIT", "bramble quill"),
 ])
 def test_the_holder_ends_before_the_licence_clause(line: str, name: str) -> None:
     assert holder(line) == name

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import treegen
 
 from lineage.licences.licence_file import read_licence_file
@@ -95,3 +96,19 @@ def test_a_metadata_license_field_holding_the_dual_file_declares_the_choice(tmp_
     with open_source(str(root)) as source:
         lic = read_source_licence(source)
     assert (lic.declared, lic.declared_from) == ("GPL-3.0-only OR LGPL-3.0-only", "pyproject.toml license.text")
+
+
+@pytest.mark.parametrize(("opening", "named"), [
+    # review147: "mit" inside a name, a version far from its family, licences written out
+    ("Copyright 2020 Mitchell Quill. Dual licensed: the Apache License 2.0 or the BSD 2-Clause License.",
+     {"Apache-2.0", "BSD-2-Clause"}),
+    ("dual licensed under apache 2.0 or bsd 3-clause", {"Apache-2.0", "BSD-3-Clause"}),
+    ("choose either the GNU General Public License version 3 or the Mozilla Public License 2.0",
+     {"GPL-3.0-only", "MPL-2.0"}),
+    ("choose either the GNU Lesser General Public License 3 or the MIT license", {"LGPL-3.0-only", "MIT"}),
+])
+def test_the_opening_names_a_licence_by_its_family_near_its_version(opening: str, named: set[str]) -> None:
+    from lineage.licences.notices import _names_id, fold
+
+    ids = ["Apache-2.0", "BSD-2-Clause", "BSD-3-Clause", "GPL-3.0-only", "LGPL-3.0-only", "MIT", "MPL-2.0"]
+    assert {i for i in ids if _names_id(fold(opening), i)} == named

@@ -34,3 +34,12 @@ RENAMED = ["quill2", "quill", "pallets-like/quill"]  # as jinja2 3.1.4: its repo
 ])
 def test_a_repository_named_like_the_upstream(url: str, names: list[str], named: bool) -> None:
     assert marker_names_upstream(_marker(url), names) is named
+
+
+def test_a_declared_name_or_a_link_into_python_code_still_names_it() -> None:
+    """review147: an upstream declaring both org/brook and org/brook-python keeps a fork of brook;
+    a link into a Python file of the bare-named repository is Python code, not the other project."""
+    both = [*CLIENT, "acme/brook"]
+    assert marker_names_upstream(_marker("https://github.com/forker/brook/blob/main/brook/x.py"), both)
+    assert marker_names_upstream(_marker("https://github.com/otherorg/brook/blob/main/brook/x.py"), CLIENT)
+    assert not marker_names_upstream(_marker("https://github.com/otherorg/brook"), CLIENT)

@@ -347,18 +347,38 @@ def licence_file_expression(text: str, governing: str) -> str:
     opening = fold(first_paragraph(text))
     named = [i for i in ids if _names_id(opening, i)]
     if len(named) >= 2:
-        return combine_all([combine_any(named), *(i for i in ids if i not in named)])
+        # the LGPL-3.0 is the GPL-3.0 with additional permissions: its file holds that text too,
+        # which offering the LGPL does not make a licence of its own beside the choice
+        lgpl3 = any(i.startswith("LGPL-3.0") for i in named)
+        beside = [i for i in ids if i not in named and not (lgpl3 and i.startswith("GPL-3.0"))]
+        return combine_all([combine_any(named), *beside])
     return combine_any(ids) if len(ids) == 2 else combine_all(ids)
 
 
 def _names_id(folded: str, licence_id: str) -> bool:
-    """Whether folded words name licence ``licence_id`` loosely: its family word ("apache", "bsd",
-    "gpl", not inside "lgpl") and, for a versioned id, its major number ("2.0", "2-clause", "v3")."""
+    """Whether folded words name licence ``licence_id`` loosely: its family, by its word ("apache",
+    "bsd", "gpl", not inside "lgpl" nor "mitchell") or written out ("general public license"), and,
+    for a versioned id, its major number shortly after it ("2.0", "2-clause", "v3")."""
     family = re.match(r"[a-z]+", licence_id.lower())
-    if family is None or not re.search(rf"\b{family.group(0)}", folded):
+    if family is None:
         return False
+    word = family.group(0)
     version = re.search(r"\d+", licence_id)
-    return version is None or re.search(rf"(?<!\d){version.group(0)}(?!\d)", folded) is not None
+    after = rf"[^.;]{{0,30}}?(?<!\d){version.group(0)}(?!\d)" if version else ""
+    spellings = [rf"\b{word}(?=v?\d|\b)", *_FAMILY_WORDS.get(word, ())]
+    return any(re.search(spelling + after, folded) for spelling in spellings)
+
+
+# Licence families written out in words (the GNU, Mozilla and Eclipse licences seldom go by their
+# short names in a licence file's opening).
+_FAMILY_WORDS = {
+    "gpl": (r"(?<!lesser )(?<!library )(?<!affero )\bgeneral public licen[cs]e",),
+    "lgpl": (r"\b(?:lesser|library) general public licen[cs]e",),
+    "agpl": (r"\baffero general public licen[cs]e",),
+    "mpl": (r"\bmozilla public licen[cs]e",),
+    "epl": (r"\beclipse public licen[cs]e",),
+    "psf": (r"\bpython software foundation",),
+}
 
 
 def notice_expression(text: str) -> str:
@@ -417,7 +437,7 @@ def is_template(line: str) -> bool:
 # holder: urllib3 1.22's ``ordered_dict.py``, "Copyright 2009 Raymond Hettinger, released under the
 # MIT License.", named the holder "raymond hettinger released under the mit license", so a copy
 # keeping "Copyright 2009 Raymond Hettinger" read as not keeping it, and the two lines were two credits.
-_LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s[-\u2013\u2014]+)\s*(?:(?:it|this|that)\s+(?:is|was|are)\s+)?"
+_LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s-+|\s*[\u2013\u2014]+)\s*(?:(?:it|this|that)\s+(?:is|was|are)\s+)?"
                                 r"(?:released|licen[cs]ed|distributed|(?:made\s+)?available)\s+under\b.*$",
                                 re.IGNORECASE)
 
@@ -427,7 +447,13 @@ def holder(line: str) -> str:
     trailing clause of the licence it is released under (:data:`_LICENCE_CLAUSE_RE`); an
     ASF-style line's holder (:func:`lineage.markers.attribution.notice_holder`) likewise."""
     line = notice_holder(line) or line
-    return _folded_holder(_LICENCE_CLAUSE_RE.sub("", line)) or _folded_holder(line)  # a name left, or none cut
+    cut = _LICENCE_CLAUSE_RE.search(line)
+    if cut is None:
+        return _folded_holder(line)
+    # a name left before the clause; else the whole line is a name ("Made Available Under Co"),
+    # unless the clause names a licence ("Copyright (c) 2020, released under the MIT license": none)
+    return _folded_holder(line[:cut.start()]) or ("" if re.search(r"licen[cs]e", cut.group(0), re.IGNORECASE)
+                                                   else _folded_holder(line))
 
 
 def _folded_holder(text: str) -> str:

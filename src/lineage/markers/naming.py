@@ -148,8 +148,11 @@ def _names_by_reference(marker: Marker, wanted: Sequence[str]) -> bool:
         # kafka-python, package ``kafka``; round user144). Any other repository of an upstream's
         # name still names it: a fork or a move (ROCm/vllm), a rename (mitsuhiko/jinja2 for
         # jinja2, declared pallets/jinja).
+        declared = [repository_project(w) for w in wanted if "/" in w]
+        if project in declared or marker.path.endswith(".py"):  # a declared name; a link into Python code
+            return True
         clients = {a.format(project) for a in _CLIENT_AFFIXES}
-        return not any(repository_project(w) in clients for w in wanted if "/" in w)
+        return not any(name in clients for name in declared)
     path_parts = marker.path.replace("\\", "/").lstrip("/").lower().split("/")
     symbol_parts = marker.symbol.lower().split(".")
     return marker.project.lower() in wanted or any(

@@ -474,7 +474,10 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                 seen = shown_up.setdefault((label, up_path), set())
                 out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces,
                                          paired_up[(label, up_path)] | seen, seen))
-            prev_up = last_up[current] = (label, up_path, up_line)
+            prev_up = (label, up_path, up_line)
+            own = int(columns["region"][i])
+            if own in by_number:
+                last_up[own] = prev_up
             theirs = up_pieces.get(up_line) or plain(up_lines[up_line - 1])
             if cls == "near":
                 marks_t, marks_u = inner_differences(target_lines[k], up_lines[up_line - 1])
@@ -609,7 +612,8 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
     lacking = Counter(item for o in owed for item in o.missing.split("; ") if item)
     conflicts = sum(o.conflict == "yes" for o in owed)
     unknown = sum(not o.upstream_licence for o in owed)  # nothing can be missing of an unknown licence
-    # a known upstream licence whose fit with the target's is not known (the target's unknown)
+    # a known upstream licence whose fit with the target's is not known (the target's unknown,
+    # or a pair the compatibility table does not hold)
     undecided = sum(o.conflict == "unknown" and bool(o.upstream_licence) for o in owed)
     many = len(owed) > 1
 
