@@ -18,7 +18,7 @@ import re
 import zlib
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import astuple, dataclass
+from dataclasses import astuple, dataclass, fields
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -118,15 +118,9 @@ class _Region:
     near: int
 
 
-# The columns of obligations.csv a file page's header shows (:func:`_obligations_note`), in this order.
-_OBLIGATION_FIELDS = ("upstream", "upstream_path", "copied_lines", "first_line", "last_line", "upstream_licence",
-                      "upstream_licence_from", "upstream_copyrights", "target_licence", "target_licence_from",
-                      "conflict", "conflict_reason", "missing")
-
-
 @dataclass(frozen=True)
 class _Obligation:
-    """A row of obligations.csv, the fields of :data:`_OBLIGATION_FIELDS`."""
+    """A row of obligations.csv: the columns a file page's header shows, in this order."""
 
     upstream: str
     upstream_path: str
@@ -143,15 +137,20 @@ class _Obligation:
     missing: str
 
 
+# The columns of obligations.csv a file page's header shows (:func:`_obligations_note`), in this order.
+_OBLIGATION_FIELDS = tuple(f.name for f in fields(_Obligation))
+_OBLIGATION_COUNTS = frozenset(f.name for f in fields(_Obligation) if f.type == "int")
+
+
 def _obligations_by_file(table: pd.DataFrame) -> dict[str, list[_Obligation]]:
     """The obligations table's rows per target path, in its order (by upstream and upstream path)."""
     out: dict[str, list[_Obligation]] = {}
     if table.empty:
         return out
     for path, *values in zip(table["target_path"], *(table[name] for name in _OBLIGATION_FIELDS), strict=True):
-        fields = [int(v) if name in ("copied_lines", "first_line", "last_line") else ("" if pd.isna(v) else str(v))
-                  for name, v in zip(_OBLIGATION_FIELDS, values, strict=True)]
-        out.setdefault(str(path), []).append(_Obligation(*fields))  # type: ignore[arg-type]
+        row = [int(v) if name in _OBLIGATION_COUNTS else ("" if pd.isna(v) else str(v))
+               for name, v in zip(_OBLIGATION_FIELDS, values, strict=True)]
+        out.setdefault(str(path), []).append(_Obligation(*row))  # type: ignore[arg-type]
     return out
 
 
@@ -455,14 +454,13 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
             current = regions[heads[number]].number
         cls = str(match[k])
         i = start + k
-        if cls in ("verbatim", "near"):
+        own = int(columns["region"][i]) if cls in ("verbatim", "near") else -1  # a copied line's region
+        if own != current and own in by_number:
             # regions may overlap in the target: a copied line of another region than the heading
             # above says so (tabulate's region 41, L7-24, inside region 11's L20-101)
-            own = int(columns["region"][i])
-            if own != current and own in by_number:
-                out.append(_region_continues(by_number[own], regions, several))
-                # back where that region left off: the upstream lines it skips from there are shown
-                current, prev_up = own, last_up.get(own)
+            out.append(_region_continues(by_number[own], regions, several))
+            # back where that region left off: the upstream lines it skips from there are shown
+            current, prev_up = own, last_up.get(own)
         mine = pieces.get(number) or plain(target_lines[k])
         if cls in ("verbatim", "near"):
             label, up_path = str(columns["upstream"][i]), str(columns["upstream_path"][i])
@@ -475,7 +473,6 @@ def _file_page(row, columns: dict[str, np.ndarray],  # type: ignore[no-untyped-d
                 out.append(_upstream_gap(prev_up[2] + 1, up_line, up_lines, up_pieces,
                                          paired_up[(label, up_path)] | seen, seen))
             prev_up = (label, up_path, up_line)
-            own = int(columns["region"][i])
             if own in by_number:
                 last_up[own] = prev_up
             theirs = up_pieces.get(up_line) or plain(up_lines[up_line - 1])
