@@ -516,6 +516,8 @@ class RecordPack:
         self._rows = rows  # digest -> header row
         self._arrays = arrays
         self._starts = starts  # digest -> first line in the concatenated arrays
+        # one Marker per distinct field list: files repeat their project's header markers
+        self._markers: dict[tuple[Any, ...], Marker] = {}
 
     def __len__(self) -> int:
         return len(self._rows)
@@ -534,7 +536,15 @@ class RecordPack:
                          parse_errors=parse_errors, kinds=kinds, h_norm=h_norm, h_abs=h_abs, ntok=ntok,
                          definitions=PackedDefinitions(n_definitions, definitions) if n_definitions  # type: ignore[arg-type]
                          else [],
-                         markers=[_marker(dict(zip(_field_names(Marker), m, strict=True))) for m in markers])
+                         markers=[self._marker(m) for m in markers])
+
+    def _marker(self, values: list[Any]) -> Marker:
+        """The marker of a record's field list (its replacements a list of pairs), made once."""
+        key = tuple(tuple(map(tuple, v)) if isinstance(v, list) else v for v in values)
+        made = self._markers.get(key)
+        if made is None:
+            made = self._markers[key] = _marker(dict(zip(_field_names(Marker), values, strict=True)))
+        return made
 
     @staticmethod
     def encode(slot: str, records: Sequence[FileIndex]) -> bytes:

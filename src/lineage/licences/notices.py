@@ -86,6 +86,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from functools import lru_cache
 
 from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
 from lineage.markers.attribution import notice_holder
@@ -442,6 +443,7 @@ _LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s-+|\s*[\u2013\u2014]+)\s*(?:(?:
                                 re.IGNORECASE)
 
 
+@lru_cache(maxsize=1 << 16)  # a pure function of the line, asked of the same lines for every pair they sit in
 def holder(line: str) -> str:
     """The holder a copyright line names, folded for comparison ("" when it names none), without a
     trailing clause of the licence it is released under (:data:`_LICENCE_CLAUSE_RE`); an
