@@ -315,7 +315,11 @@ def check_obligations(r: Report) -> list[Check]:
                     strict=True))
     pairs.items("rows", sorted(keys), sorted(groups))
     marked = marked_paths(r)
+    kept = Check("obligations.csv copyrights_missing: upstream_copyrights' lines, iff keeps_copyright is no")
     for row, key in zip(r.obligations.itertuples(index=False), keys, strict=True):
+        kept.compare(f"{key}", (bool(row.copyrights_missing), all(
+            part in row.upstream_copyrights for part in row.copyrights_missing.split("; "))),
+                     (row.keeps_copyright == "no", True))
         g = groups.get(key)
         if g is None:
             continue
@@ -323,7 +327,7 @@ def check_obligations(r: Report) -> list[Check]:
                                    row.last_line, row.marked),
                         (len(g), int((g["match"] == "verbatim").sum()), int((g["match"] == "near").sum()),
                          int(g["line"].min()), int(g["line"].max()), "yes" if key[0] in marked else "no"))
-    return [pairs, figures]
+    return [pairs, figures, kept]
 
 
 def check_attribution(r: Report) -> list[Check]:
@@ -664,6 +668,18 @@ def check_summary_md(r: Report) -> list[Check]:
         for kind in MISSING_KINDS:
             m = re.search(rf"- {re.escape(kind)}: ({NUMBER}) pairs?", lic)
             prose.compare(f"missing {kind}", num(m.group(1)) if m else None, ob["missing"][kind])
+        # the copyright lines said not kept: each with the pairs whose copyrights_missing holds it,
+        # most first; said exactly when some pair misses a copyright
+        bullet = next((x for x in secs.get("Licence obligations", []) if x.startswith("- copyright: ")), "")
+        named = re.findall(rf'"(.+?)" \(({NUMBER}) pairs?\)', bullet.split("; not kept (`copyrights_missing`): ", 1)[-1]
+                           if "; not kept (" in bullet else "")
+        prose.compare("'not kept' said iff a pair misses copyright", bool(named), ob["missing"]["copyright"] > 0)
+        cells = r.obligations["copyrights_missing"]
+        for text, count in named:
+            line = md_cell(text)
+            prose.compare(f"not kept: {line[:60]}", num(count), int(cells.map(lambda c, x=line: x in c).sum()))
+        prose.compare("not kept: most first", [num(c) for _, c in named],
+                      sorted((num(c) for _, c in named), reverse=True))
         m = re.search(rf"licence conflicts: ({NUMBER}) pairs?; compatibility unknown: ({NUMBER})", lic)
         prose.compare("conflicts/unknown", tuple(num(x) for x in m.groups()) if m else None,
                       (ob["conflicts"], ob["unknown_compatibility"]))

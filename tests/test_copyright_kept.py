@@ -4,9 +4,11 @@ and holders kept partly by the file and partly by its licence files (libcst 1.5.
 
 from __future__ import annotations
 
+import treegen
+
 from lineage.licences.licence_file import LicenceFile
-from lineage.licences.notices import keeps_holders, named_holder
-from lineage.results.obligations import _copyright_kept_in
+from lineage.licences.notices import holder, keeps_holders, named_holder
+from lineage.results.obligations import _copyright_kept_in, _copyrights_not_kept
 
 _UP = ("Copyright (c) <2013-2017> <Ada Sedge and others, see AUTHORS.txt>",
        "Copyright (c) 2001, 2002 Widget Software Foundation; All Rights Reserved")
@@ -18,6 +20,7 @@ def test_a_tail_naming_nobody_more_leaves_the_named_holder() -> None:
     assert named_holder("ada sedge and others see authors.txt") == "ada sedge"
     assert named_holder("ada sedge et al.") == "ada sedge"
     assert named_holder("ada sedge and the other contributors") == "ada sedge"
+    assert named_holder("django software foundation and individual contributors") == "django software foundation"
     assert named_holder("the authors") == "the authors"
     assert named_holder("ada sedge and bo tern") == "ada sedge and bo tern"
 
@@ -40,3 +43,75 @@ def test_holders_kept_partly_by_the_file_and_partly_by_the_root_licence() -> Non
     other = LicenceFile(path="LICENSE", role="licence", folder="", sha256="", expression="MIT",
                         copyrights=("Copyright (c) Gizmo Platforms, Inc. and affiliates.",))
     assert _copyright_kept_in(_UP, _FILE, [other]) == ""
+
+
+# itsdangerous 1.1.0's LICENSE.rst and 2.2.0's LICENSE.txt (round user144's item (2))
+_OLD = ("Copyright © 2011 by the Pallets team.",
+        "Copyright © Django Software Foundation and individual contributors.")
+_NEW = LicenceFile(path="LICENSE.txt", role="licence", folder="", sha256="", expression="BSD-3-Clause",
+                   copyrights=("Copyright 2011 Pallets",))
+
+
+def test_a_holder_with_or_without_the_team_inc_contributors_or_by_is_one_holder() -> None:
+    assert holder(_OLD[0]) == "the pallets team"  # "by" is no part of the name
+    assert holder("Copyright (c) by Pallets") == "pallets"
+    assert holder("Copyright 2011 Bysshe Shelley") == "bysshe shelley"  # a name starting "By" stays whole
+    for a, b in [(_OLD[0], "Copyright 2011 Pallets"), ("Copyright (c) by Pallets", "Copyright The Pallets Team"),
+                 ("Copyright Pallets Inc.", "Copyright 2020 the Pallets contributors")]:
+        assert keeps_holders([a], [b]) and keeps_holders([b], [a]), (a, b)
+    assert not keeps_holders(_OLD[1:], ["Copyright 2011 Pallets"])
+    assert keeps_holders(_OLD[1:], ["Copyright (c) Django Software Foundation"])  # nobody more named
+
+
+def test_the_copyright_lines_not_kept_are_named() -> None:
+    # the file keeps no holder, its root licence the Pallets team's: the DSF's line is the one missing
+    assert _copyright_kept_in(_OLD, (), [_NEW]) == ""
+    assert _copyrights_not_kept(_OLD, (), [_NEW]) == _OLD[1:]
+    assert _copyrights_not_kept(_OLD, (), []) == _OLD
+    # the file and its licence file each keep one part of the joint holder line: none missing there
+    assert _copyrights_not_kept(_UP, _FILE, []) == _UP[1:]
+    # a licence file's retained notices keep too
+    appended = LicenceFile(path="LICENSE.txt", role="licence", folder="", sha256="", expression="BSD-3-Clause",
+                           copyrights=("Copyright 2011 Pallets",), retained_copyrights=_OLD[1:])
+    assert _copyright_kept_in(_OLD, (), [appended]) == "root:LICENSE.txt"
+    # kept only across places the rule does not join (package string and licence file): the
+    # lines the file itself does not name, so a "no" never stands beside an empty cell
+    package = (("Copyright Django Software Foundation",), "itsdangerous/__init__.py")
+    assert _copyright_kept_in(_OLD, (), [_NEW], package) == ""
+    assert _copyrights_not_kept(_OLD, (), [_NEW], package) == _OLD
+
+
+_BSD = ("All rights reserved.\n\nRedistribution and use in source and binary forms, with or without\n"
+        "modification, are permitted provided that the following conditions are met:\n\n"
+        "THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS ... EVEN IF ADVISED OF THE\n"
+        "POSSIBILITY OF SUCH DAMAGE.\n")
+_TEAM, _FOUNDATION = ("Copyright 2011 by the Quillwort team.",
+                      "Copyright Sedge Foundation and individual contributors.")
+
+
+def test_obligations_and_summary_name_the_holder_not_kept(run_compare) -> None:
+    """itsdangerous 2.2.0 against 1.1.0, with invented names: the upstream's licence names a team
+    and a foundation, the target's the team by its short name; every pair misses ``copyright``,
+    and ``copyrights_missing``, summary.md and the file page say it is the foundation's line."""
+    from lineage.report.html import _obligations_by_file, _obligations_note
+    from lineage.report.obligations import obligations_markdown
+
+    body = treegen.distinctive_functions
+    upstream = {"upcore/a.py": body(1), "upcore/b.py": body(2), "LICENSE": f"{_TEAM}\n{_FOUNDATION}\n\n{_BSD}"}
+    target = {"tgt/a.py": body(1), "tgt/b.py": body(2), "tgt/own.py": f"# {_FOUNDATION}\n" + body(2),
+              "LICENSE": f"Copyright 2011 Quillwort\n\n{_BSD}"}
+    comparison = run_compare(target, [("up", upstream)])
+    ob = comparison.obligations.set_index(["target_path", "upstream_path"])
+    assert set(ob["upstream_copyrights"]) == {f"{_TEAM}; {_FOUNDATION}"}
+    assert ob.loc[("tgt/a.py", "upcore/a.py"), "keeps_copyright"] == "no"
+    assert ob.loc[("tgt/a.py", "upcore/a.py"), "copyrights_missing"] == _FOUNDATION
+    assert ob.loc[("tgt/b.py", "upcore/b.py"), "copyrights_missing"] == _FOUNDATION
+    # kept (the file names the foundation, the root licence the team): nothing missing
+    kept = ob.loc[("tgt/own.py", "upcore/b.py")]
+    assert (kept["keeps_copyright"], kept["copyright_kept_in"], kept["copyrights_missing"]) == (
+        "yes", "file; root:LICENSE", "")
+    summary = "\n".join(obligations_markdown(comparison))
+    assert (f'- copyright: 2 pairs; not kept (`copyrights_missing`): "{_FOUNDATION}" (2 pairs)'
+            in summary.splitlines())
+    note = _obligations_note(_obligations_by_file(comparison.obligations)["tgt/a.py"], several=False)
+    assert f"not kept: {_FOUNDATION}" in note

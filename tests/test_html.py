@@ -354,7 +354,7 @@ def test_the_licence_summary_counts_upstream_files_and_never_calls_an_unknown_li
     from lineage.report.html import _Obligation, _obligations_note
 
     def row(path: str, licence: str, missing: str, conflict: str = "no") -> _Obligation:
-        return _Obligation("up", path, 10, 1, 10, licence, "spdx" if licence else "", "", "MIT", "declared",
+        return _Obligation("up", path, 10, 1, 10, licence, "spdx" if licence else "", "", "", "MIT", "declared",
                            conflict, "", missing)
 
     two = _obligations_note([row("up/a.py", "MIT", ""), row("up/b.py", "Apache-2.0", "copyright; NOTICE", "yes")],

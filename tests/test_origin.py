@@ -73,6 +73,22 @@ def test_vendor_folders_are_a_setting() -> None:
     p = MatchParams(vendor_folders="contrib")
     o = file_origin(f, OWN_NAMES, TARGET_NAMES, p)
     assert (o.kind, o.name, o.evidence) == (THIRD_PARTY, "k", "folder up/contrib/")
+    # a name is read with and without a leading underscore: a private folder is the same folder
+    o = file_origin(_index("up/_contrib/k.py", _body(1)), OWN_NAMES, TARGET_NAMES, p)
+    assert (o.kind, o.name, o.evidence) == (THIRD_PARTY, "k", "folder up/_contrib/")
+
+
+def test_vendor_folder_names_hold_each_name_with_and_without_a_leading_underscore() -> None:
+    assert MatchParams(vendor_folders=" _Vendor, third_party ,,").vendor_folder_names == {
+        "vendor", "_vendor", "third_party", "_third_party"}
+    names = P.vendor_folder_names
+    for name in ("_vendored_packages", "vendored_packages", "_vendored", "vendored", "_vendor", "vendor",
+                 "third_party", "thirdparty", "3rdparty", "extern", "external", "_third_party"):
+        assert name in names, name
+    for name in ("vendors", "__pycache__", "_", "packages", "contrib"):  # not vendoring folders
+        assert name not in names, name
+    o = file_origin(_index("py/_vendored_packages/iniconfig.py", _body(1)), OWN_NAMES, TARGET_NAMES, P)
+    assert (o.kind, o.name, o.evidence) == (THIRD_PARTY, "iniconfig", "folder py/_vendored_packages/")
 
 
 def test_header_naming_another_project_is_third_party() -> None:

@@ -106,6 +106,12 @@ MUTATIONS: dict[str, tuple[str, Callable[[Path], None]]] = {
                              lambda o: _csv_cell(o / "functions.csv", 0, "copied_code_lines", "77")),
     "obligations.csv row": ("obligations.csv counts and first/last lines = lines.csv",
                             lambda o: _csv_cell(o / "obligations.csv", 0, "copied_lines", "1")),
+    "obligations.csv copyrights_missing": (
+        "obligations.csv copyrights_missing: upstream_copyrights' lines, iff keeps_copyright is no",
+        lambda o: _csv_cell(o / "obligations.csv", 0, "copyrights_missing", "")),
+    "summary.md copyright not kept": (
+        "summary.md sentences = summary.json / obligations.csv",
+        lambda o: _edit_text(o / "summary.md", 'Example Authors" (', 'Example Authors" (9')),
     "lines.csv similarity": ("lines.csv similarity and pairing as defined (floors from manifest.json)",
                              lambda o: _csv_cell(o / "lines.csv", 0, "similarity", "0.5")),
     "summary.json count": ("summary.json files counts",

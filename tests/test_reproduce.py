@@ -3,6 +3,7 @@ parameters give differing figures."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import shutil
@@ -198,6 +199,8 @@ def test_a_pypi_release_reopens_by_its_sha256(inputs: tuple[Path, Path, Path], t
     folder.mkdir(parents=True)
     wheel = folder / "upstream-1.0-py3-none-any.whl"
     shutil.copy(inputs[1], wheel)
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n", encoding="ascii")
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     assert main(["compare", str(inputs[0]), "pypi:upstream==1.0", "--out", str(tmp_path / "report"), "-q",
                  "--jobs", "1", "--no-html", "--cache-dir", str(cache)]) == 0

@@ -549,6 +549,7 @@ def test_pypi_cache_is_reused_offline(
 ) -> None:
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     wheel = tiny_wheel(tmp_path / "cache" / "downloads" / "pypi" / "tinypkg-1.0")
+    wheel.with_name(wheel.name + ".sha256").write_text(sha256_of(wheel) + "\n", encoding="ascii")
     with open_source("pypi:TinyPkg==1.0", cache_dir=tmp_path / "cache") as src:
         assert src.paths() == ["tinypkg-1.0.dist-info/METADATA", "tinypkg/__init__.py"]
         info = src.info
@@ -672,13 +673,17 @@ def test_pypi_download_records_where_pypi_publishes_the_file(
     record.write_text(f"{sha256_of(built)} {url}\n", encoding="utf-8")
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
         assert src.info.details["url"] == url and "uploaded" not in src.info.details
-    # an archive replaced in the cache (its sha256 record gone too) is not the file at that URL
+    # an archive replaced in the cache (its sha256 record rewritten to match) is not the file at
+    # that URL; with its record deleted it is not used at all (offline: refused)
     archive = cache / "downloads" / "pypi" / "tinypkg-1.0" / built.name
     tiny_wheel(tmp_path / "other", version="1.0").replace(archive)
     archive.write_bytes(archive.read_bytes() + b"\0")  # other bytes, still a readable zip
-    archive.with_name(archive.name + ".sha256").unlink()
+    archive.with_name(archive.name + ".sha256").write_text(sha256_of(archive) + "\n", encoding="ascii")
     with open_source("pypi:tinypkg==1.0", cache_dir=cache) as src:
         assert "url" not in src.info.details
+    archive.with_name(archive.name + ".sha256").unlink()
+    with pytest.raises(SourceError, match="has no sha256 record"):
+        open_source("pypi:tinypkg==1.0", cache_dir=cache)
 
 
 @pytest.mark.parametrize("listed", ["other digest", "not listed", "no answer", "digests not a mapping"])
@@ -998,6 +1003,56 @@ def test_pypi_archive_with_a_damaged_sha256_record_is_fetched_again(
             assert src.paths() == ["tinypkg-1.0.dist-info/METADATA", "tinypkg/__init__.py"]
     assert calls == ["tinypkg==1.0", "tinypkg==1.0"]
     assert record_file.read_text(encoding="ascii") == sha256_of(built) + "\n"
+
+@pytest.mark.parametrize("pin", [False, True])
+def test_pypi_archive_without_a_sha256_record_is_fetched_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, pin: bool
+) -> None:
+    """An archive whose ``.sha256`` record is missing is not trusted: another build's wheel put in
+    the release's place with the record deleted is downloaded again (refused offline), the pin
+    checked against the download, and the record written. Before (round robust142's item (1)) it
+    was read as the release and its sha256 recorded as the right one."""
+    built, calls = _fake_pip_serving_tiny_wheel(tmp_path, monkeypatch)
+    spec = f"pypi:tinypkg==1.0#sha256={sha256_of(built)}" if pin else "pypi:tinypkg==1.0"
+    cache = tmp_path / "cache"
+    with open_source(spec, cache_dir=cache) as src:
+        cached = Path(src.info.location)
+    (tmp_path / "other").mkdir()
+    other = make_zip(tmp_path / "other" / cached.name, {"tinypkg/__init__.py": "VALUE = 2\n"})
+    record_file = cached.with_name(cached.name + ".sha256")
+    cached.write_bytes(other.read_bytes())
+    record_file.unlink()
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    refused = ("sha256 mismatch for tinypkg==1\\.0: expected" if pin
+               else "tinypkg==1\\.0: cached .* has no sha256 record")
+    with pytest.raises(SourceError, match=refused):
+        open_source(spec, cache_dir=cache)
+    monkeypatch.delenv("LINEAGE_OFFLINE")
+    with open_source(spec, cache_dir=cache) as src:
+        assert src.info.digest == "sha256:" + sha256_of(built)
+        assert src.paths() == ["tinypkg-1.0.dist-info/METADATA", "tinypkg/__init__.py"]
+    assert calls == ["tinypkg==1.0", "tinypkg==1.0"]
+    assert record_file.read_text(encoding="ascii") == sha256_of(built) + "\n"
+
+
+def test_pinned_archive_without_a_sha256_record_is_used_when_it_has_the_pin(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network: None
+) -> None:
+    """The pin proves the archive: a pinned release cached without a record is the pinned file
+    when its sha256 is the pin's, so it is read offline and its record written; an unpinned spec
+    of the same cache entry is refused (nothing says which file it is)."""
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    wheel = tiny_wheel(tmp_path / "downloads" / "pypi" / "tinypkg-1.0")
+    record = wheel.with_name(wheel.name + ".sha256")
+    with pytest.raises(SourceError, match="has no sha256 record"):
+        open_source("pypi:tinypkg==1.0", cache_dir=tmp_path)
+    assert not record.exists()
+    with open_source(f"pypi:tinypkg==1.0#sha256={sha256_of(wheel)}", cache_dir=tmp_path) as src:
+        assert src.info.digest == "sha256:" + sha256_of(wheel)
+    assert record.read_text(encoding="ascii") == sha256_of(wheel) + "\n"
+    with open_source("pypi:tinypkg==1.0", cache_dir=tmp_path) as src:  # recorded now
+        assert src.info.digest == "sha256:" + sha256_of(wheel)
+
 
 def test_download_folders_left_by_an_interrupted_run_are_removed_and_live_ones_kept(tmp_path: Path) -> None:
     import fcntl

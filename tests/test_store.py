@@ -164,6 +164,20 @@ def test_add_is_idempotent_by_digest(world: dict[str, Path], tmp_path: Path) -> 
     assert info["releases"] == 4 and info["fingerprints"] == sum(r.fingerprints for r in releases)
 
 
+def test_info_is_the_summary_with_the_files_counts_in_the_order_store_info_prints(
+        world: dict[str, Path], tmp_path: Path) -> None:
+    """``Store.info`` takes the summary's fields from ``Store.summary`` (computed there alone):
+    the same values, and ``store info --json``'s keys in the order they have always had."""
+    store = Store.open(tmp_path / "s", create=True)
+    add_releases(store, _specs(world), settings=one_job())
+    info, summary = store.info(), store.summary()
+    assert list(info) == ["store", "releases", "fingerprints", "python_files", "partitions", "fingerprint_files",
+                          "bytes", "index_version", "build", "seed_rules", "damaged", "incomplete", "unlisted_files"]
+    assert {key: info[key] for key in summary} == summary and set(summary) < set(info)
+    assert summary["releases"] == 4 and summary["fingerprints"] == sum(r.fingerprints for r in store.releases())
+    assert info["python_files"] == sum(r.files for r in store.releases())
+
+
 def test_add_honours_the_file_size_limit(world: dict[str, Path], tmp_path: Path) -> None:
     sizes = sorted(p.stat().st_size for p in world["truelib"].rglob("*.py"))
     limit = sizes[-1] - 1  # the largest file is over it

@@ -30,3 +30,19 @@ def test_no_module_marker_without_the_name_the_module_or_when_a_record_covers_it
     assert module_markers(paths, [("upmod", {"upmod"}, frozenset({"upmod/__init__.py"}))], VENDOR) == {}
     # a vendoring record covers the file already
     assert module_markers(paths, [UPMOD], VENDOR, covered_paths=["tgt/_vendor/upmod.py"]) == {}
+
+
+def test_a_private_vendoring_folder_is_one_too() -> None:
+    """py 1.8.1 keeps iniconfig's one module as ``py/_vendored_packages/iniconfig.py``: the default
+    ``vendor_folders`` names ``vendored_packages``, and a leading underscore (a private folder)
+    names the same folder (round user146's item; before, no folder marker reached the copy)."""
+    from lineage.match.params import MatchParams
+
+    paths = ["py/__init__.py", "py/_vendored_packages/__init__.py", "py/_vendored_packages/iniconfig.py"]
+    iniconfig = ("iniconfig", {"iniconfig"}, frozenset({"iniconfig.py"}))
+    found = module_markers(paths, [iniconfig], MatchParams().vendor_folder_names)
+    assert sorted(found) == ["py/_vendored_packages/iniconfig.py"]
+    assert found["py/_vendored_packages/iniconfig.py"][0].text == (
+        "py/_vendored_packages/iniconfig.py named after iniconfig")
+    # the old reading, the names as written: no marker
+    assert module_markers(paths, [iniconfig], frozenset({"vendored_packages", "_vendor"})) == {}

@@ -458,9 +458,15 @@ def holder(line: str) -> str:
                                                    else _folded_holder(line))
 
 
+# "by" between the sign or years and the holder ("Copyright © 2011 by the Pallets team.") is no
+# part of the name: itsdangerous 1.1.0's holder read "by the pallets team", one another file's "Copyright
+# (c) by Pallets" did not keep, nor "The Pallets Team" it.
+_BY_RE = re.compile(r"^by\s+")
+
+
 def _folded_holder(text: str) -> str:
     text = _HOLDER_STRIP_RE.sub(" ", text)
-    return _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-")
+    return _BY_RE.sub("", _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-"))
 
 
 _YEARS_RE = re.compile(r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*", re.IGNORECASE)
@@ -564,8 +570,10 @@ def _keeps_joint_holder(folded: str, mine: Sequence[str], organisations: set[str
                or _same_address(party, mine) for party in _PARTIES_RE.split(named))
 
 
-# A folded holder's tail that names nobody more ("David Halter and others, see AUTHORS.txt").
-_UNNAMED_TAIL_RE = re.compile(r"\s+(?:(?:and|&)\s+(?:the\s+)?(?:other\s+)?(?:others|contributors|authors)|et al)\b.*$")
+# A folded holder's tail that names nobody more ("David Halter and others, see AUTHORS.txt";
+# Django's "Django Software Foundation and individual contributors").
+_UNNAMED_TAIL_RE = re.compile(r"\s+(?:(?:and|&)\s+(?:the\s+)?(?:other\s+|individual\s+)?"
+                              r"(?:others|contributors|authors)|et al)\b.*$")
 
 
 def named_holder(folded: str) -> str:

@@ -876,6 +876,9 @@ class MatchParams:
     # carries from elsewhere: an upstream file inside one is third-party code, named after the
     # component that follows ("vllm/third_party/pynvml.py" -> pynvml). ``_vendored`` (pandas 1.x's
     # typing_extensions) and ``vendored_packages`` (pytest 2.8's pluggy) name such folders too.
+    # Each name is read with and without a leading underscore (a private folder, the same folder:
+    # ``vendor_folder_names``), so ``vendored_packages`` covers py 1.8.1's ``_vendored_packages``
+    # and ``third_party`` a ``_third_party``.
     vendor_folders: str = knob("third_party,thirdparty,3rdparty,_vendor,vendor,vendored,_vendored,"
                                "vendored_packages,external,extern")
     # With 1, a target file that sits in one of those folders at the upstream file's own path
@@ -1055,7 +1058,11 @@ class MatchParams:
 
     @property
     def vendor_folder_names(self) -> frozenset[str]:
-        return frozenset(n.strip().lower() for n in self.vendor_folders.split(",") if n.strip())
+        """The folder names of ``vendor_folders``, lower case, each with and without a leading
+        underscore (``_vendored_packages`` is ``vendored_packages`` made private, as ``_vendor``
+        is ``vendor``): the one place a path component is read as a vendoring folder."""
+        names = {n.strip().lower().lstrip("_") for n in self.vendor_folders.split(",")}
+        return frozenset(form for n in names if n for form in (n, "_" + n))
 
     @property
     def judges_weak_pairs(self) -> bool:

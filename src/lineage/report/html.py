@@ -130,6 +130,7 @@ class _Obligation:
     upstream_licence: str
     upstream_licence_from: str
     upstream_copyrights: str
+    copyrights_missing: str
     target_licence: str
     target_licence_from: str
     conflict: str
@@ -602,7 +603,8 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
     """The file's rows of obligations.csv: in the summary what the file lacks (its ``missing``
     column, per item the upstream files it is missing for), any upstream licence not known (of
     which nothing can be said missing: not "nothing missing") and any licence conflict; opened, per
-    upstream file, both licences, the conflict verdict, what is missing and the upstream's holders.
+    upstream file, both licences, the conflict verdict, what is missing, the upstream's holders and
+    those the file does not keep (``copyrights_missing``).
     A licence reviewer reads a page for this; before, only obligations.csv said it."""
     if not owed:
         return ""
@@ -641,7 +643,8 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
             f"<small>({esc(o.target_licence_from) or 'none'})</small>, {conflict}; "
             + (f"<strong>missing: {esc(o.missing)}</strong>" if o.missing
                else "nothing missing" if o.upstream_licence else "what is owed is not known")
-            + (f"; upstream copyright: {esc(o.upstream_copyrights)}" if o.upstream_copyrights else "") + "</li>")
+            + (f"; upstream copyright: {esc(o.upstream_copyrights)}" if o.upstream_copyrights else "")
+            + (f"; <strong>not kept: {esc(o.copyrights_missing)}</strong>" if o.copyrights_missing else "") + "</li>")
     cls = " class=owed" if lacking or conflicts or unknown or undecided else ""
     return (f"<details class=licence><summary{cls}>Licence obligations ({len(owed):,} upstream "
             f"file{'s' if many else ''}, obligations.csv): {'; '.join(parts)}</summary>"

@@ -147,7 +147,7 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
     out.append("")
     for kind in MISSING_KINDS:
         n = int(table["missing"].str.contains(kind, regex=False).sum())
-        out.append(f"- {kind}: {_pairs(n)}")
+        out.append(f"- {kind}: {_pairs(n)}" + (_not_kept_words(table) if kind == "copyright" and n else ""))
     conflicts = table[table["conflict"] == "yes"]
     unknown = int((table["conflict"] == "unknown").sum())
     out.append(f"- licence conflicts: {_pairs(len(conflicts))}; compatibility unknown: {unknown:,}")
@@ -176,6 +176,21 @@ def obligations_markdown(comparison: Comparison, limit: int = 40) -> list[str]:
         out += md_table(["target file", "upstream file", "copied lines", "upstream licence", "missing"],
                         ["---", "---", "---:", "---", "---"], rows, len(ranked), "obligations.csv")
     return out
+
+
+def _not_kept_words(table: pd.DataFrame, shown: int = 3) -> str:
+    """The upstream copyright lines the target does not keep (obligations.csv's
+    ``copyrights_missing``), the ``shown`` most often missing first, each with its pairs: which
+    holder is missing, not only that one is (itsdangerous 2.2.0 against 1.1.0: the Django Software
+    Foundation's line, not the Pallets team's)."""
+    lost = Counter(line for cell in table["copyrights_missing"] for line in split_copyrights(str(cell)))
+    if not lost:
+        return ""
+    top = sorted(lost, key=lambda line: (-lost[line], line))
+    more = len(top) - shown
+    return ("; not kept (`copyrights_missing`): "
+            + ", ".join(f'"{md_text(line)}" ({_pairs(lost[line])})' for line in top[:shown])
+            + (f" and {counted(more, 'more line')}" if more > 0 else ""))
 
 
 def _family_sentence(lic: SourceLicence) -> str:

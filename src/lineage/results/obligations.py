@@ -54,7 +54,13 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   they are kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), or
   ``file; `` followed by the latter when it takes both, else ``package:<module>`` when the
   ``__copyright__`` string of the target file's package names them (niquests' ``__version__.py``
-  for requests' holder, which requests states only there), else ``""``.
+  for requests' holder, which requests states only there), else ``""``. ``copyrights_missing``
+  (since round fix149): where ``keeps_copyright`` is ``no``, the upstream copyright lines whose
+  holder none of those places names (:func:`_copyrights_not_kept`; ``"; "``-joined as
+  ``upstream_copyrights``), ``""`` otherwise: itsdangerous 2.2.0 against 1.1.0 names the Django
+  Software Foundation's line, not "the Pallets team"'s, which its "Copyright 2011 Pallets" keeps.
+  Holders are compared by :func:`lineage.licences.notices.keeps_holders` (one organisation with
+  or without "the", "team", "Inc.", "contributors"; a "by" before the name is no part of it).
 * ``keeps_licence_notice``: the target file's SPDX lines and notices (its head's, and those among
   the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
@@ -122,8 +128,8 @@ OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",
     "last_line", "marked", "upstream_licence", "upstream_licence_from", "upstream_copyrights",
     "upstream_copyrights_from", "target_licence", "target_licence_from", "keeps_copyright", "copyright_kept_in",
-    "keeps_licence_notice", "modified", "modification_notice", "notice_files", "notice_lines", "notice_lines_missing",
-    "conflict", "conflict_reason", "missing",
+    "copyrights_missing", "keeps_licence_notice", "modified", "modification_notice", "notice_files", "notice_lines",
+    "notice_lines_missing", "conflict", "conflict_reason", "missing",
 ]
 MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
 UNDER = "; under "  # upstream_licence_from: <where the licence came from>; under <the choice checked>
@@ -335,6 +341,22 @@ def _kept_in_licence_files(up_copyrights: Sequence[str], file_copyrights: Sequen
     return f"file; {where}" if len(rest) < len(up_copyrights) and keeps_holders(rest, in_files) else ""
 
 
+def _copyrights_not_kept(up_copyrights: Sequence[str], file_copyrights: Sequence[str],
+                         licence_files: Sequence[LicenceFile],
+                         package: tuple[tuple[str, ...], str] = ((), "")) -> tuple[str, ...]:
+    """The upstream copyright lines whose holder (:func:`lineage.licences.notices.keeps_holders`)
+    none of the places :func:`_copyright_kept_in` reads names: the target file, the licence files
+    that speak for it (their retained notices too) and its package's ``__copyright__`` string;
+    for a pair that keeps them only across places that rule does not join (the package's string
+    and a licence file), those the target file does not name. itsdangerous 2.2.0's LICENSE.txt,
+    "Copyright 2011 Pallets", keeps 1.1.0's "Copyright © 2011 by the Pallets team." but not its
+    "Copyright © Django Software Foundation and individual contributors."."""
+    kept = [*file_copyrights, *(c for f in licence_files for c in (*f.copyrights, *f.retained_copyrights)),
+            *package[0]]
+    lost = tuple(c for c in up_copyrights if not keeps_holders([c], kept))
+    return lost or tuple(c for c in up_copyrights if not keeps_holders([c], file_copyrights))
+
+
 @dataclass(frozen=True)
 class _FileFacts:
     """What one (target file, upstream file) pair's obligations are checked against."""
@@ -387,15 +409,16 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     # (no id) is checked for the copyright lines as before
     every_id = set(licence_ids(up_licence))
     up_ids = {i for i in every_id if not asks_nothing(i)}
-    keeps_copyright, kept_in = "n/a", ""
+    keeps_copyright, kept_in, not_kept = "n/a", "", ()
     if facts.up_copyrights and (up_ids or not every_id):
         file_only = facts.copyrights_from == "file" and "Apache-2.0" in up_ids
-        kept_in = _copyright_kept_in(facts.up_copyrights, t_file.copyrights,
-                                     () if file_only else target_source.governing_files(t_path),
-                                     ((), "") if file_only else target_source.package_copyrights_above(t_path))
+        licence_files = () if file_only else target_source.governing_files(t_path)
+        package = ((), "") if file_only else target_source.package_copyrights_above(t_path)
+        kept_in = _copyright_kept_in(facts.up_copyrights, t_file.copyrights, licence_files, package)
         keeps_copyright = _yes(bool(kept_in))
         if keeps_copyright == "no":
             missing.append("copyright")
+            not_kept = _copyrights_not_kept(facts.up_copyrights, t_file.copyrights, licence_files, package)
     # a licence file governing the target file's folder (a vendored copy's) keeps its notice
     # too, and so does the root's, as for the copyright lines, unless the upstream file is
     # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
@@ -433,7 +456,8 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     absent = sum(1 for line in notice_lines if fold(line) not in haystack)
     if absent:
         missing.append("NOTICE")
-    return {"keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in, "keeps_licence_notice": keeps_notice,
+    return {"keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in,
+            "copyrights_missing": join_copyrights(not_kept), "keeps_licence_notice": keeps_notice,
             "modified": _yes(facts.modified), "modification_notice": change,
             "notice_files": "; ".join(facts.source.notice_paths) if notice_lines else "",
             "notice_lines": len(notice_lines), "notice_lines_missing": absent}, missing

@@ -532,10 +532,18 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
     sha = _sha256_file(archive) if archive is not None else ""
     # The sha256 the download had (recorded beside it) or the pin: checked on every use, so a
     # truncated or altered archive is fetched again (or, offline, refused), never read. A damaged
-    # record ("") checks nothing, so its archive is fetched again too: trusted, it was read as the
-    # release (another release's wheel in its place too), and its sha256 recorded as the right one.
+    # record ("") or a missing one (None) with no pin checks nothing, so its archive is fetched
+    # again too: trusted, it was read as the release (another release's wheel in its place too),
+    # and its sha256 recorded as the right one. A pinned archive without a record is the pinned
+    # file when its sha256 is the pin's, and its record is written.
     expected = pinned or recorded
-    if archive is not None and expected is not None and sha != expected:
+    if archive is not None and sha != expected:
+        if _offline() and expected is None:
+            raise SourceError(
+                f"pypi: {requirement}: cached {archive} has no sha256 record "
+                f"({_sha256_record(archive).name}), so nothing tells it is that release (delete it, "
+                "pin its sha256, or download again without LINEAGE_OFFLINE)"
+            )
         if _offline():
             what = (f"expected {expected}" if pinned else f"recorded at download {expected}" if expected
                     else f"its record {_sha256_record(archive).name} is damaged")
@@ -545,7 +553,7 @@ def _open_pypi(spec: str, cache_dir: Path | None, check_later: bool = False) -> 
             )
         archive = None
     if archive is not None:
-        if expected is None:  # cached before sha256s were recorded: record it now
+        if recorded is None:  # pinned, and the pin's file: record it now
             with contextlib.suppress(OSError):  # a read-only cache is still usable
                 _record_sha256(archive, sha)
     else:

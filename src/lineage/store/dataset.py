@@ -321,7 +321,12 @@ class Store:
                 "index_version": INDEX_VERSION, "build": self.params.build_dict(), "seed_rules": self.rules}
 
     def info(self) -> dict[str, object]:
+        """:meth:`summary`'s fields (computed there alone) with what the store's files hold: their
+        count, size and damage. The keys keep the order ``store info --json`` has always printed:
+        the store, the summary's release counts, the files' counts, then the summary's settings."""
         releases = self.releases()
+        summary = self.summary(releases)
+        counts = ("releases", "fingerprints")
         files = sorted((self.root / "fingerprints").rglob("*.parquet")) if (self.root / "fingerprints").exists() else []
         size = sum(f.stat().st_size for f in files) + sum(
             p.stat().st_size for p in (self.root / "releases.parquet", self.root / "store.json") if p.is_file())
@@ -336,15 +341,12 @@ class Store:
                            for f in files)
         return {
             "store": str(self.root),
-            "releases": len(releases),
-            "fingerprints": sum(r.fingerprints for r in releases),
+            **{key: summary[key] for key in counts},
             "python_files": sum(r.files for r in releases),
             "partitions": len(self.partitions),
             "fingerprint_files": len(files),
             "bytes": size,
-            "index_version": INDEX_VERSION,
-            "build": self.params.build_dict(),
-            "seed_rules": self.rules,
+            **{key: value for key, value in summary.items() if key not in counts},
             "damaged": [{"path": str(path), "why": why} for path, why in damaged],
             # releases whose fingerprint files hold fewer rows than the table says (files lost)
             "incomplete": [{"release": r.spec, "digest": r.digest, "fingerprints": r.fingerprints, "stored": n}
