@@ -396,6 +396,25 @@ def test_a_package_init_resolves_by_two_trailing_folders_not_its_folder_name_alo
     assert resolve("# Adapted from other/layers/quant/__init__.py") == "pkg/layers/quant/__init__.py"
 
 
+def test_a_dotted_name_finds_the_private_module_it_spells_publicly() -> None:
+    """pytest 8.3.3's ``pathlib.py``: "A port of FNMatcher from py.path.common" names py 1.11.0's
+    ``py/_path/common.py`` (py exports ``py/_path/`` as ``py.path``); its ``marker_path_found``
+    was false. Only a dotted name, only one such file, and a public file of the name first."""
+    ups = {"quill/_path/common.py", "quill/_path/local.py", "quill/_io/common.py", "quill/_core/numeric.py",
+           "quill/core/__init__.py"}
+    resolve = _marker_path_resolver(ups, docstring=True)
+    assert resolve("A port of FNMatcher from quill.path.common which works with paths.") == "quill/_path/common.py"
+    assert resolve("Adapted from quill.core.numeric") == "quill/_core/numeric.py"
+    # a file path written out names that file only
+    assert resolve("Adapted from quill/path/common.py") == ""
+    # the public spelling, when the upstream holds it, is the file
+    assert _marker_path_resolver(ups | {"quill/path/common.py"}, docstring=True)(
+        "Adapted from quill.path.common") == "quill/path/common.py"
+    # two private files of that public name: no guess
+    assert _marker_path_resolver(ups | {"quill/path/_common.py"}, docstring=True)(
+        "Adapted from quill.path.common") == ""
+
+
 def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     """diffusers 0.31's "based on [`~transformers.BERT`]" names transformers' package, which
     transformers holds as ``transformers/__init__.py``; a file path written out names that file only."""

@@ -17,7 +17,7 @@ from lineage.markers.attribution import (
     names_no_holder,
     notice_holder,
 )
-from lineage.markers.naming import project_from_text, repository_project
+from lineage.markers.naming import project_from_text, repository_project, stated_release
 from lineage.markers.pointers import licence_pointer
 from lineage.markers.record import MAX_TEXT, Marker, one_line
 from lineage.markers.text import Segment
@@ -166,7 +166,7 @@ def phrase_marker(line: int, kind: str, text: str, rest: str) -> Marker:
         kind=kind,
         text=one_line(text),
         repository=info.repository,
-        ref=info.ref,
+        ref=info.ref or stated_release(plain, project),  # a URL's tag, else "from py 1.8.1"'s release
         path=path,
         symbol=symbol,
         line_start=info.line_start,

@@ -80,6 +80,28 @@ def project_from_text(rest: str) -> str:
     return ""
 
 
+# A release written right after the project's name, maybe after "version" or "release": "v0.6.4",
+# "1.8.1", "8.8", "2.0.0rc1", "0.6.4.post1" (two parts at least: "py 3" is no release).
+_RELEASE_AFTER_NAME = (r"[`'\"*]*\s+(?:(?:version|release)\s+)?"
+                       r"(?P<ref>v?\d+(?:\.\d+)+(?:(?:a|b|rc|\.post|\.dev)\d+)*)(?![\w.])")
+
+
+def stated_release(rest: str, project: str) -> str:
+    """The release of ``project`` that the source text after a phrase states in its first clause,
+    written right after the project's name (or after a dotted name it opens: "from jaraco.functools
+    3.3" for ``jaraco``), as written; "" when none. pytest 8.3.3's ``_io/terminalwriter.py`` says
+    "This code was initially copied from py 1.8.1, file _io/terminalwriter.py.", and files.csv's
+    ``marker_ref`` was empty although the run compared py 1.11.0: a reviewer could not tell from
+    the table that the marker names another release (a marker's URL tag, ``/blob/v0.7.3/``, was
+    read; the same release in words was not)."""
+    if not project:
+        return ""
+    clause = first_clause(without_urls(rest))
+    m = re.search(rf"(?<![\w.-]){re.escape(project)}(?:\.[A-Za-z_]\w*)*{_RELEASE_AFTER_NAME}", clause,
+                  re.IGNORECASE)
+    return m.group("ref") if m else ""
+
+
 def repository_project(repository: str) -> str:
     """The project of an ``owner/name`` repository: its name ("vllm-project/vllm-ascend" -> "vllm-ascend")."""
     return strip_git(repository.rstrip("/").rsplit("/", 1)[-1]) if repository else ""

@@ -57,6 +57,9 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     found = _resolve_path(path, up_paths, by_name)
     if found or not _from_dotted_name(marker, path):
         return found
+    found = _private_spelling(path, up_paths)
+    if found:
+        return found
     # a dotted name is a module, a package's __init__.py, or (its last parts lower case, so the
     # marker could not tell) a function or attribute of the module before it, as Python imports
     # them: diffusers' "based on [`~transformers.BERT`]" names transformers' package, not a
@@ -76,6 +79,21 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
         module = module.rsplit("/", 1)[0]
         found = _resolve_path(f"{module}.py", up_paths, by_name)
     return found or _package_attribute(path[:-3], up_paths, by_name, defined if defined is not None else {})
+
+
+def _private_spelling(path: str, up_paths: set[str]) -> str:
+    """The one upstream file a dotted name spells by its public name while the upstream keeps it
+    in a private module or folder, the same path but for leading underscores: py exports
+    ``py/_path/`` as ``py.path``, and pytest 8.3.3's ``pathlib.py`` says "A port of FNMatcher from
+    py.path.common", whose ``marker_path_found`` was false against py 1.11.0, which holds
+    ``py/_path/common.py`` (numpy 2 moved ``numpy.core`` to ``numpy/_core/`` the same way). As
+    for :func:`_resolve_path`, exactly or as a path suffix; "" when none or more than one. Only
+    for a dotted name: a file path written out names that file only."""
+    parts = path.split("/")
+    wanted = [p.lstrip("_") for p in parts]
+    hits = [p for p in up_paths
+            if len(p.split("/")) >= len(parts) and [q.lstrip("_") for q in p.split("/")[-len(parts):]] == wanted]
+    return hits[0] if len(hits) == 1 else ""
 
 
 def _package_attribute(module: str, up_paths: set[str], by_name: dict[str, list[str]],

@@ -77,7 +77,7 @@ FILE_COLUMNS = [
     "marker",  # text of the first provenance marker naming an upstream, else of a copyright line naming its authors
     "marker_kind",
     "marker_line",
-    "marker_ref",  # tag or commit from a marker URL
+    "marker_ref",  # tag or commit from a marker URL, else the release its text states ("from py 1.8.1")
     "marker_path",  # upstream path named by the marker
     # whether that path exists in the upstream (exactly, as a suffix, or by trailing folders; or as a folder)
     "marker_path_found",
