@@ -57,7 +57,7 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     found = _resolve_path(path, up_paths, by_name)
     if found or not _from_dotted_name(marker, path):
         return found
-    found = _private_spelling(path, up_paths)
+    found = _private_spelling(path, by_name)
     if found:
         return found
     # a dotted name is a module, a package's __init__.py, or (its last parts lower case, so the
@@ -81,7 +81,7 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     return found or _package_attribute(path[:-3], up_paths, by_name, defined if defined is not None else {})
 
 
-def _private_spelling(path: str, up_paths: set[str]) -> str:
+def _private_spelling(path: str, by_name: dict[str, list[str]]) -> str:
     """The one upstream file a dotted name spells by its public name while the upstream keeps it
     in a private module or folder, the same path but for leading underscores: py exports
     ``py/_path/`` as ``py.path``, and pytest 8.3.3's ``pathlib.py`` says "A port of FNMatcher from
@@ -91,7 +91,9 @@ def _private_spelling(path: str, up_paths: set[str]) -> str:
     for a dotted name: a file path written out names that file only."""
     parts = path.split("/")
     wanted = [p.lstrip("_") for p in parts]
-    hits = [p for p in up_paths
+    # only the upstream files of that name but for underscores (``by_name``: upstream paths by
+    # file name), not every upstream path for each dotted name
+    hits = [p for name, paths in by_name.items() if name.lstrip("_") == wanted[-1] for p in paths
             if len(p.split("/")) >= len(parts) and [q.lstrip("_") for q in p.split("/")[-len(parts):]] == wanted]
     return hits[0] if len(hits) == 1 else ""
 

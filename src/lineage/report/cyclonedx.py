@@ -167,7 +167,7 @@ def cyclonedx_bom(comparison: Comparison, fields: list[list[tuple[str, str, int,
         # one expression: the schema allows a single one, and the library writes only the first
         # of several (vLLM's phi.py code under BSD-3-Clause AND MIT went unsaid beside Apache-2.0)
         licence = combine_all(str(x) for x in mine["upstream_licence"])
-        holders = sorted({h for cell in mine["upstream_copyrights"] for h in split_copyrights(str(cell))})
+        holders = sorted({h for cell in set(mine["upstream_copyrights"]) for h in split_copyrights(str(cell))})
         evidence = ComponentEvidence(occurrences=occurrences,
                                      licenses=[LicenseExpression(licence)] if licence else [],
                                      copyright=[Copyright(text=h) for h in holders]) if occurrences else None
