@@ -1,20 +1,28 @@
 """Tests for lineage.match.regions.report_regions: a region as reported is a stretch of the
-target file, cut where more than ``region_split_gap`` non-blank lines hold none of its lines."""
+target file, cut where more than ``region_split_gap`` non-blank lines hold none of its lines,
+and where two of its consecutive lines stand more than ``region_split_jump`` non-blank lines
+apart in the upstream file."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from types import SimpleNamespace
 
 import numpy as np
+import pandas as pd
 from conftest import Runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from treegen import distinctive_functions
+from treegen import distinctive_functions, write_tree
 
+from lineage.cli import main
 from lineage.index import BLANK, CODE
 from lineage.match import MatchParams
 from lineage.match.records import NONE, VERBATIM, FileMatch, MatchResult, Region
 from lineage.match.regions import report_regions
+
+UP = [SimpleNamespace(kinds=np.full(100, CODE, np.uint8))]  # one upstream file of 100 code lines
 
 
 def _result(rows: list[int], n: int, up_rows: list[int]) -> MatchResult:
@@ -34,20 +42,70 @@ def test_a_region_is_cut_where_many_lines_hold_none_of_it() -> None:
     gap = p.region_split_gap
     far = 3 + gap + 1  # gap + 1 code lines of the target's own between rows 2 and far
     kinds = np.full(far + 3, CODE, np.uint8)
-    out = report_regions(_result([0, 1, 2, far, far + 1], far + 3, [10, 11, 12, 40, 41]),
-                         [SimpleNamespace(kinds=kinds)], gap)
+    out = report_regions(_result([0, 1, 2, far, far + 1], far + 3, [10, 11, 12, 13, 14]),
+                         [SimpleNamespace(kinds=kinds)], UP, gap, p.region_split_jump)
     spans = [(r.region, r.target_start, r.target_end, r.upstream_start, r.upstream_end, r.verbatim, r.weight)
              for r in out.regions]
-    assert spans == [(0, 1, 3, 11, 13, 3, 5.0), (1, far + 1, far + 2, 41, 42, 2, 5.0)]
+    assert spans == [(0, 1, 3, 11, 13, 3, 5.0), (1, far + 1, far + 2, 14, 15, 2, 5.0)]
     assert out.files[0].region[[0, 2, far, far + 1]].tolist() == [0, 0, 1, 1]
     assert out.files[0].region[3] == -1
     # the same gap made of blank lines, or one line shorter, does not cut it
     blanks = kinds.copy()
     blanks[3:far] = BLANK
-    assert len(report_regions(_result([0, 1, 2, far, far + 1], far + 3, [10, 11, 12, 40, 41]),
-                              [SimpleNamespace(kinds=blanks)], gap).regions) == 1
-    assert len(report_regions(_result([0, 1, 2, far - 1, far], far + 3, [10, 11, 12, 40, 41]),
-                              [SimpleNamespace(kinds=kinds)], gap).regions) == 1
+    assert len(report_regions(_result([0, 1, 2, far, far + 1], far + 3, [10, 11, 12, 13, 14]),
+                              [SimpleNamespace(kinds=blanks)], UP, gap, p.region_split_jump).regions) == 1
+    assert len(report_regions(_result([0, 1, 2, far - 1, far], far + 3, [10, 11, 12, 13, 14]),
+                              [SimpleNamespace(kinds=kinds)], UP, gap, p.region_split_jump).regions) == 1
+
+
+def _spans(out: MatchResult) -> list[tuple[int, int, int, int]]:
+    return [(r.target_start, r.target_end, r.upstream_start, r.upstream_end) for r in out.regions]
+
+
+def test_a_line_paired_far_off_in_the_upstream_is_its_own_region() -> None:
+    """Six consecutive target lines paired in order with upstream lines 11-16, but the fourth
+    (a line the upstream holds again further down, like pytest's ``import ast``) with line 81:
+    uncut, the region's upstream span would read 11-81 for six lines taken from 11-16."""
+    p = MatchParams()
+    jump = p.region_split_jump
+    target = [SimpleNamespace(kinds=np.full(10, CODE, np.uint8))]
+    up_rows = [10, 11, 12, 80, 13, 14]
+    assert _spans(report_regions(_result(list(range(6)), 10, up_rows), target, UP, p.region_split_gap, 10**6)) \
+        == [(1, 6, 11, 81)]  # the span before the rule
+    out = report_regions(_result(list(range(6)), 10, up_rows), target, UP, p.region_split_gap, jump)
+    assert _spans(out) == [(1, 3, 11, 13), (4, 4, 81, 81), (5, 6, 14, 15)]
+    assert [r.region for r in out.regions] == [0, 1, 2]
+    assert out.files[0].region[:6].tolist() == [0, 0, 0, 1, 2, 2]
+    # every line keeps its own pair: only the grouping changes
+    assert out.files[0].up_row[:6].tolist() == up_rows
+    assert [r.weight for r in out.regions] == [5.0] * 3  # each piece keeps its chain's weight
+
+
+def test_a_jump_back_cuts_like_a_jump_forward_and_small_ones_do_not() -> None:
+    """The two lines of pytest 8.3.3's ``_code/source.py`` 4-5 (``import ast`` <- py 1.11.0's
+    line 313, ``from bisect import bisect_right`` <- line 3) made a region 3-313; now two. A
+    swap of neighbouring lines (a jump back of one) or a deletion the chains bridge
+    (``region_split_jump`` non-blank lines upstream, no more) leaves a region whole; blank
+    upstream lines never count."""
+    p = MatchParams()
+    jump = p.region_split_jump
+    up = [SimpleNamespace(kinds=np.full(400, CODE, np.uint8))]
+    target = [SimpleNamespace(kinds=np.full(10, CODE, np.uint8))]
+
+    def spans(up_rows: list[int], files: list[SimpleNamespace] = up) -> list[tuple[int, int, int, int]]:
+        return _spans(report_regions(_result(list(range(len(up_rows))), 10, up_rows), target, files,
+                                     p.region_split_gap, jump))
+
+    assert spans([312, 2]) == [(1, 1, 313, 313), (2, 2, 3, 3)]
+    assert spans([2, 4, 3, 5]) == [(1, 4, 3, 6)]  # swapped neighbours
+    assert spans([2, 2, 3]) == [(1, 3, 3, 4)]  # one upstream line twice
+    assert spans([2, 3 + jump, 4 + jump]) == [(1, 3, 3, 5 + jump)]  # jump lines between: bridged
+    assert spans([2, 4 + jump, 5 + jump]) == [(1, 1, 3, 3), (2, 3, 5 + jump, 6 + jump)]
+    assert spans([4 + jump, 2]) == [(1, 1, 5 + jump, 5 + jump), (2, 2, 3, 3)]  # and backwards
+    # the same jump over blank upstream lines: nothing between holds code
+    blanks = np.full(400, CODE, np.uint8)
+    blanks[3:4 + jump] = BLANK
+    assert spans([2, 4 + jump, 5 + jump], [SimpleNamespace(kinds=blanks)]) == [(1, 3, 3, 6 + jump)]
 
 
 def test_a_reported_region_spans_no_long_stretch_of_the_targets_own_code(run_compare: Runner) -> None:
@@ -136,3 +194,71 @@ def test_run_pairs_keep_order_and_identical_partners(t: list[int], u: list[int],
     for tc, uc in out:
         if 0 <= tc + diag < len(u) and t[tc] == u[tc + diag]:
             assert uc == tc + diag
+
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 59), min_size=1, max_size=20), st.sets(st.integers(0, 59), max_size=30),
+       st.integers(0, 6))
+def test_no_reported_span_holds_a_long_stretch_the_region_does_not_pair(up_rows: list[int], blank: set[int],
+                                                                         jump: int) -> None:
+    """Whatever the pairs: each region as reported holds its lines in target order, and its
+    upstream span holds no more than ``jump`` non-blank lines in a row that none of its lines is
+    paired with (the target-side gap rule is off here: a target of consecutive lines)."""
+    n = len(up_rows)
+    kinds = np.full(60, CODE, np.uint8)
+    kinds[sorted(blank)] = BLANK
+    up = [SimpleNamespace(kinds=kinds)]
+    out = report_regions(_result(list(range(n)), n, up_rows), [SimpleNamespace(kinds=np.full(n, CODE, np.uint8))],
+                         up, 10**6, jump)
+    labels = out.files[0].region.tolist()
+    assert labels == sorted(labels) and set(labels) == set(range(len(out.regions)))
+    for r in out.regions:
+        paired = {up_rows[k] for k in range(n) if labels[k] == r.region}
+        assert (r.upstream_start - 1, r.upstream_end - 1) == (min(paired), max(paired))
+        stretch = longest = 0
+        for row in range(min(paired), max(paired) + 1):
+            if row in paired:
+                stretch = 0
+            elif kinds[row] != BLANK:
+                stretch += 1
+                longest = max(longest, stretch)
+        assert longest <= jump
+
+def test_the_cli_reports_a_far_off_import_as_a_region_of_its_own(tmp_path: Path) -> None:
+    """End to end (``lineage compare``): a module whose imports open with ``import ast``, which
+    its upstream holds only inside a function at the end (py's ``_code/source.py`` and pytest's
+    copy of it). The fill pairs the line with that one, under the chain of the module's body, so
+    uncut the body's region read upstream lines 1-40 for code taken from 1-35."""
+    body = distinctive_functions(5, 8)
+    local = ("def statement_ranges_of_the_module(source_text, line_number):\n"
+             "    import ast\n"
+             "    tree_of_statements = ast.parse(source_text)\n"
+             "    return [node.lineno for node in ast.walk(tree_of_statements) if node.lineno <= line_number]\n")
+    up_text = "from bisect import bisect_right\nimport inspect, tokenize\nimport sys\n\n" + body + "\n\n" + local
+    target = write_tree(tmp_path / "target", {"pkg/source.py": "import ast\nfrom bisect import bisect_right\n"
+                                                                "import inspect\n\n" + body})
+    upstream = write_tree(tmp_path / "up", {"pkg/source.py": up_text})
+    local_ast = up_text.splitlines().index("    import ast") + 1
+    body_end = len(body.rstrip().splitlines()) + 4  # the body's last line, in both files (4 lines above)
+
+    def compare(name: str, *settings: str) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+        out = tmp_path / name
+        assert main(["compare", str(target), str(upstream), "--out", str(out), "--no-cache", "-q", "--no-html",
+                     "--jobs", "1", *settings]) == 0
+        manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+        return pd.read_csv(out / "lines.csv"), pd.read_csv(out / "regions.csv"), manifest
+
+    lines, regions, manifest = compare("cut")
+    assert manifest["parameters"]["region_split_jump"] == MatchParams().region_split_jump
+    spans = [(r.target_start, r.target_end, r.upstream_start, r.upstream_end) for r in regions.itertuples()]
+    assert spans == [(1, 1, local_ast, local_ast), (2, body_end, 1, body_end)]
+    first = lines.iloc[0]
+    assert (first["match"], first["upstream_line"]) == ("verbatim", local_ast)  # the line keeps its pair
+    # with the rule off (a jump no region can make), the one region of before
+    uncut_lines, uncut, manifest = compare("uncut", "--set", "region_split_jump=1000000")
+    assert manifest["parameters"]["region_split_jump"] == 1000000
+    assert [(r.target_start, r.target_end, r.upstream_start, r.upstream_end) for r in uncut.itertuples()] \
+        == [(1, body_end, 1, local_ast)]
+    # only the region column differs
+    pd.testing.assert_frame_equal(lines.drop(columns="region"), uncut_lines.drop(columns="region"))

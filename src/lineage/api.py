@@ -714,8 +714,9 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
                  exempt_third_party=third_party_scope,
                  exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
                  generated_head_lines=params.generated_head_lines, vendored=vendored, same_place=same_place)
-    # the regions as reported: cut where the fill's labels lie far from their chain
-    return dataclasses.replace(gated, result=report_regions(gated.result, files, params.region_split_gap))
+    # the regions as reported: cut where the fill's labels lie far from their chain, in either file
+    return dataclasses.replace(gated, result=report_regions(gated.result, files, up_indexes, params.region_split_gap,
+                                                                  params.region_split_jump))
 
 
 def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],

@@ -9,7 +9,16 @@ the fill rules label lines of a file pair far from the chain that opened it (sur
 in a long aligned gap, statements) with that chain's number, so each chain's lines are cut into
 pieces where more than ``region_split_gap`` non-blank target lines hold none of them, and each
 piece is a region of its own (with its chain's evidence weight). A region's span then never
-claims thousands of lines that hold a handful of copies.
+claims thousands of lines that hold a handful of copies. The upstream side is held to the same
+rule: a region is cut too where two of its consecutive lines (in target order) stand more than
+``region_split_jump`` non-blank upstream lines apart, forwards or backwards, so its upstream
+span holds no more than that many non-blank lines in a row that none of its lines is paired with
+(each step between consecutive lines covers its part of the span). A fill label (a survivor, a
+statement, a repeated line) may pair a line anywhere in the upstream file, and the upstream
+span (first to last upstream line) is read as where the copied code came from: uncut,
+one ``import ast`` paired with a function-local ``import ast`` 310 lines down stretched a 2-line
+region of pytest's ``_code/source.py`` over py's lines 3-313. Every line keeps its own pair;
+only the grouping and the spans change.
 
 The region rule lives here, once: a region counts if its hits weigh at least
 ``region_min_weight`` (:func:`is_strong`), or, when lighter but at least
@@ -258,10 +267,32 @@ def chain_runs(runs: list[Run], p: MatchParams) -> list[Chain]:
     return [c for c in chains if may_hold_region(c.weight, p)]
 
 
-def report_regions(result: MatchResult, files: Sequence[FileIndex], max_gap: int) -> MatchResult:
+def region_cuts(t_rows: np.ndarray, t_kinds: np.ndarray, u_rows: np.ndarray, u_kinds: np.ndarray,
+                max_gap: int, max_jump: int) -> np.ndarray:
+    """Where one region's labelled lines are cut into regions as reported (module docstring):
+    the positions k (1 <= k < len) at which a new piece starts, because more than ``max_gap``
+    non-blank target lines lie strictly between target rows ``t_rows[k - 1]`` and ``t_rows[k]``
+    (sorted), or more than ``max_jump`` non-blank upstream lines strictly between their
+    upstream rows ``u_rows[k - 1]`` and ``u_rows[k]``, in either order (a jump back counts as
+    one forward). ``t_kinds``/``u_kinds``: the two files' line kinds (blank lines never count)."""
+    if len(t_rows) < 2:
+        return np.zeros(0, np.int64)
+    t_before = np.cumsum(t_kinds != BLANK)  # non-blank rows up to and with each row
+    t_between = t_before[t_rows[1:] - 1] - t_before[t_rows[:-1]]
+    u_before = np.cumsum(u_kinds != BLANK)
+    lo, hi = np.minimum(u_rows[:-1], u_rows[1:]), np.maximum(u_rows[:-1], u_rows[1:])
+    # the same upstream row twice (a repeated line) has nothing between: hi - 1 < lo
+    u_between = np.where(hi > lo, u_before[np.maximum(hi - 1, 0)] - u_before[lo], 0)
+    return np.flatnonzero((t_between > max_gap) | (u_between > max_jump)) + 1
+
+
+def report_regions(result: MatchResult, files: Sequence[FileIndex], up_files: Sequence[FileIndex],
+                   max_gap: int, max_jump: int) -> MatchResult:
     """The regions as reported (module docstring): every region of ``result`` cut where more
-    than ``max_gap`` non-blank target lines hold none of its lines, the pieces numbered anew per
-    file in the order of their regions, then of their lines; the labels' ``region`` follow."""
+    than ``max_gap`` non-blank target lines hold none of its lines, or where two of its
+    consecutive lines lie more than ``max_jump`` non-blank lines apart in upstream file
+    ``up_files[region.up_file]`` (:func:`region_cuts`), the pieces numbered anew per file in the
+    order of their regions, then of their lines; the labels' ``region`` follow."""
     by_file: dict[int, list[Region]] = {}
     for r in result.regions:
         by_file.setdefault(r.target_file, []).append(r)
@@ -271,15 +302,14 @@ def report_regions(result: MatchResult, files: Sequence[FileIndex], max_gap: int
         if not regions:
             out_files.append(m)
             continue
-        before = np.cumsum(files[t].kinds != BLANK)  # non-blank rows up to and with each row
         numbers = np.full_like(m.region, -1)
         count = 0
         for r in regions:
             rows = np.flatnonzero(m.region == r.region)
             if not len(rows):
                 continue
-            between = before[rows[1:] - 1] - before[rows[:-1]]  # non-blank rows strictly between
-            for piece in np.split(rows, np.flatnonzero(between > max_gap) + 1):
+            cuts = region_cuts(rows, files[t].kinds, m.up_row[rows], up_files[r.up_file].kinds, max_gap, max_jump)
+            for piece in np.split(rows, cuts):
                 numbers[piece] = count
                 ups = m.up_row[piece]
                 out_regions.append(Region(
