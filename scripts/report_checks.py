@@ -635,6 +635,9 @@ def check_summary_md(r: Report) -> list[Check]:
         prose.compare(f"marked without copied code: {key}", num(m.group(1)) if m else 0, mw.get(key, 0))
     for ref in mw["releases"]:
         prose.compare(f"release {ref['ref']}", f"`{ref['ref']}` ({ref['files']:,})" in text, True)
+    if mw["releases"] or mw["commits"] or mw["other"]:  # the sentence on the refs is written
+        m = re.search(rf"({NUMBER}) states? no release or commit", text)
+        prose.compare("marked without copied code: refs none", num(m.group(1)) if m else 0, mw.get("none", 0))
     # shared sections
     sh = s["shared"]
     third = next((t for t in secs if t.startswith("Shared third-party code: ")), "")
