@@ -58,7 +58,7 @@ def test_a_holder_only_the_licence_text_names_marks_nothing(tmp_path: Path) -> N
     assert {row["marker_kind"] for row in files.values()} == {""}
 
 
-def _org_files(tmp_path: Path, target_licence: str) -> dict[str, dict[str, str]]:
+def _org_files(tmp_path: Path, target_licence: str, target_authors: str = "") -> dict[str, dict[str, str]]:
     """files.csv's rows for an upstream whose licence spells its holder's organisation apart ("The
     Quill Works team") and its files together ("The QuillWorks Inc. team"), as transformers
     5.16.1's LICENSE ("The Hugging Face team") and model files ("the HuggingFace Inc. team") do."""
@@ -71,7 +71,9 @@ def _org_files(tmp_path: Path, target_licence: str) -> dict[str, dict[str, str]]
     target = {"serve/joint.py": "# Copyright 2022 Rowan Pike and the QuillWorks Inc. team.\n\n" + body,
               "serve/together.py": "# Copyright 2024 Google Inc. QuillWorks Inc. team.\n\nVALUE = 1\n",
               "serve/longer.py": "# Copyright 2024 QuillWorksHub authors.\n\nVALUE = 2\n",
-              "LICENSE": target_licence, "pyproject.toml": '[project]\nname = "serve"\n'}
+              "LICENSE": target_licence,
+              "pyproject.toml": '[project]\nname = "serve"\n' + (f'authors = [{{name = "{target_authors}"}}]\n'
+                                                                   if target_authors else "")}
     out = tmp_path / "out"
     assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
                  str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
@@ -114,3 +116,10 @@ def test_only_a_copyright_line_names_an_upstream_by_organisation() -> None:
     # a provenance marker still has to mention the name itself
     phrase = Marker(line=1, kind="adapted_from", text="Adapted from the HuggingFace Inc. team's code")
     assert not marker_names_upstream(phrase, {"the hugging face team"})
+
+
+def test_an_organisation_the_target_authors_name_marks_nothing(tmp_path: Path) -> None:
+    """Hugging Face's other projects against transformers: their own authors' holder line is
+    their claim, not a credit (optimum's authors "HuggingFace Inc. Special Ops Team")."""
+    files = _org_files(tmp_path, "Apache License\n", target_authors="QuillWorks Inc. Special Ops Team")
+    assert {row["marker_kind"] for row in files.values()} == {""}
