@@ -9,9 +9,12 @@ from __future__ import annotations
 import csv
 from pathlib import Path
 
+import pytest
 import treegen
 
 from lineage.cli import main
+from lineage.markers import Marker, marker_names_upstream
+from lineage.markers.naming import mentions_organisation
 
 NOTICE = "Copyright 2013 Rowan Pike\n\nLicensed under the Apache License, Version 2.0.\n"
 HEADER = "# Copyright 2016 Ada Quill\n# Copyright 2013-2014 Rowan Pike\n\n"
@@ -52,4 +55,71 @@ def test_a_holder_only_the_licence_text_names_marks_nothing(tmp_path: Path) -> N
     """The upstream's files name no holder: the NOTICE's is its licence text's, and a target file
     carrying that holder's copyright took it from somewhere else as likely (CPython's PSF)."""
     files = _files(tmp_path, "MIT License\n\nCopyright (c) 2016 Ada Quill\n", upstream_header="")
+    assert {row["marker_kind"] for row in files.values()} == {""}
+
+
+def _org_files(tmp_path: Path, target_licence: str, target_authors: str = "") -> dict[str, dict[str, str]]:
+    """files.csv's rows for an upstream whose licence spells its holder's organisation apart ("The
+    Quill Works team") and its files together ("The QuillWorks Inc. team"), as transformers
+    5.16.1's LICENSE ("The Hugging Face team") and model files ("the HuggingFace Inc. team") do."""
+    body = treegen.distinctive_functions(3)
+    upstream = {"quillcore/model.py": "# Copyright 2020 The QuillWorks Inc. team.\n\n" + body,
+                "quillcore/other.py": "# Copyright 2021 The QuillWorks Inc. team.\n\nOTHER = 3\n",
+                "LICENSE": "Copyright 2018- The Quill Works team. All rights reserved.\n\n"
+                           "Licensed under the Apache License, Version 2.0.\n",
+                "pyproject.toml": '[project]\nname = "quillcore"\n'}
+    target = {"serve/joint.py": "# Copyright 2022 Rowan Pike and the QuillWorks Inc. team.\n\n" + body,
+              "serve/together.py": "# Copyright 2024 Google Inc. QuillWorks Inc. team.\n\nVALUE = 1\n",
+              "serve/longer.py": "# Copyright 2024 QuillWorksHub authors.\n\nVALUE = 2\n",
+              "LICENSE": target_licence,
+              "pyproject.toml": '[project]\nname = "serve"\n' + (f'authors = [{{name = "{target_authors}"}}]\n'
+                                                                   if target_authors else "")}
+    out = tmp_path / "out"
+    assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
+                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
+                 "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
+    with open(out / "files.csv", newline="") as fh:
+        return {row["target_path"]: row for row in csv.DictReader(fh)}
+
+
+def test_the_licence_holder_names_the_upstream_by_its_organisation_however_spaced(tmp_path: Path) -> None:
+    files = _org_files(tmp_path, "MIT License\n\nCopyright (c) 2022 Ada Quill\n")
+    assert files["serve/joint.py"]["marker_kind"] == "copyright"
+    assert files["serve/joint.py"]["marker"] == "Copyright 2022 Rowan Pike and the QuillWorks Inc. team."
+    assert files["serve/together.py"]["marker_kind"] == "copyright"
+    assert files["serve/longer.py"]["marker_kind"] == ""  # QuillWorksHub is another name
+
+
+def test_an_organisation_the_target_licence_names_marks_nothing(tmp_path: Path) -> None:
+    files = _org_files(tmp_path, "MIT License\n\nCopyright (c) 2022 The QuillWorks Team\n")
+    assert {row["marker_kind"] for row in files.values()} == {""}
+
+
+@pytest.mark.parametrize(("text", "name", "named"), [
+    ("Copyright 2022 EleutherAI and the HuggingFace Inc. team. All rights reserved.", "the hugging face team", True),
+    ("Copyright 2024 Google Inc. HuggingFace Inc. team. All rights reserved.", "the hugging face team", True),
+    ("Copyright 2026 The HuggingFace Team. All rights reserved.", "the hugging face team", True),
+    ("Copyright 2020 Optuna, Hugging Face", "the hugging face team", True),
+    ("Copyright 2024 huggingface_hub authors", "the hugging face team", False),  # another name
+    ("Copyright 2023 The vLLM team.", "vllm team", True),
+    ("Copyright 2023 The vLLM team.", "team", False),  # group words alone name no organisation
+    ("Copyright 2013 Rowan Pike", "rowan pike", True),
+    ("Copyright 2013 RowanPike", "rowan pike", True),  # a person's name too, written together
+])
+def test_a_copyright_line_names_a_holder_by_its_organisation(text: str, name: str, named: bool) -> None:
+    assert mentions_organisation(text, name) is named
+
+
+def test_only_a_copyright_line_names_an_upstream_by_organisation() -> None:
+    line = "Copyright 2022 EleutherAI and the HuggingFace Inc. team."
+    assert marker_names_upstream(Marker(line=1, kind="copyright", text=line), {"the hugging face team"})
+    # a provenance marker still has to mention the name itself
+    phrase = Marker(line=1, kind="adapted_from", text="Adapted from the HuggingFace Inc. team's code")
+    assert not marker_names_upstream(phrase, {"the hugging face team"})
+
+
+def test_an_organisation_the_target_authors_name_marks_nothing(tmp_path: Path) -> None:
+    """Hugging Face's other projects against transformers: their own authors' holder line is
+    their claim, not a credit (optimum's authors "HuggingFace Inc. Special Ops Team")."""
+    files = _org_files(tmp_path, "Apache License\n", target_authors="QuillWorks Inc. Special Ops Team")
     assert {row["marker_kind"] for row in files.values()} == {""}

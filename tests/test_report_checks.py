@@ -177,3 +177,15 @@ def test_a_marker_cut_on_a_space_is_shown_without_it() -> None:
     assert rc.shown_marker(marker) == marker[:79] + "…"
     assert rc.shown_marker("Adapted from x") == "Adapted from x"
     assert rc.md_cell(f" {md_text(marker, 80)} ") == rc.shown_marker(marker)
+
+
+def test_a_copyright_line_is_counted_whole_not_as_part_of_a_longer_one() -> None:
+    # vLLM 0.32.0 against transformers 5.16.1: summary.md said "Copyright 2022 The HuggingFace Inc.
+    # team." was not kept in 4 pairs; a substring count added the pair missing the same line with
+    # "All rights reserved." and read 5 (a false disagreement)
+    cell = ("Copyright 2022 The HuggingFace Inc. team. All rights reserved.; "
+            "Copyright (c) 2001 Python Software Foundation; All Rights Reserved")
+    assert rc.copyright_lines(cell) == ["Copyright 2022 The HuggingFace Inc. team. All rights reserved.",
+                                        "Copyright (c) 2001 Python Software Foundation; All Rights Reserved"]
+    assert "Copyright 2022 The HuggingFace Inc. team." not in rc.copyright_lines(cell)
+    assert rc.copyright_lines("") == []

@@ -415,6 +415,21 @@ def test_a_dotted_name_finds_the_private_module_it_spells_publicly() -> None:
         "Adapted from quill.path.common") == ""
 
 
+def test_a_path_in_other_letter_case_finds_the_one_file_it_spells() -> None:
+    """vLLM 0.32.0's ``glm4_1v.py``: "Adapted from .../transformers/blob/main/src/transformers/models/
+    Glm4v/modeling_Glm4v.py" names transformers 5.16.1's ``models/glm4v/modeling_glm4v.py``; its
+    ``marker_path_found`` was false. Only when one file differs from it in case alone."""
+    ups = {"transformers/models/glm4v/modeling_glm4v.py", "transformers/models/glm4v_moe/modeling_glm4v_moe.py"}
+    url = "https://github.com/huggingface/transformers/blob/main/src/transformers/models/{}/modeling_{}.py"
+    resolve = _marker_path_resolver(ups)
+    assert resolve(f"# Adapted from {url.format('Glm4v', 'Glm4v')}") == "transformers/models/glm4v/modeling_glm4v.py"
+    assert resolve(f"# Adapted from {url.format('glm4v', 'glm4v')}") == "transformers/models/glm4v/modeling_glm4v.py"
+    assert resolve(f"# Adapted from {url.format('Glm5v', 'Glm5v')}") == ""
+    # two files that differ only in case: no guess
+    assert _marker_path_resolver(ups | {"transformers/models/GLM4V/modeling_glm4v.py"})(
+        f"# Adapted from {url.format('Glm4v', 'Glm4v')}") == ""
+
+
 def test_a_dotted_module_name_resolves_to_a_package_init() -> None:
     """diffusers 0.31's "based on [`~transformers.BERT`]" names transformers' package, which
     transformers holds as ``transformers/__init__.py``; a file path written out names that file only."""
@@ -516,6 +531,23 @@ def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_
     assert "Of these, 1 names an upstream file that the trees compared do not hold" in text
     assert "releases `1.2.0` (1)" in text
     assert "| `upstream/gone.py` (not in the trees compared) |" in text
+
+
+def test_the_sentence_on_the_releases_named_counts_the_markers_naming_none() -> None:
+    """vLLM 0.32.0 against transformers 5.16.1: "The markers of the 6 point at releases `4.28.0`
+    (1), `4.39.3` (1) and 2 commits" accounted for 4 files; two "Ported from
+    ``transformers.models.gemma4.utils_gemma4``" markers state no release."""
+    from lineage.report.summary import _named_files_markdown
+
+    named = {"named_file_absent": 6, "named_file_present": 0, "no_file_named": 0,
+             "releases": [{"ref": "4.28.0", "files": 1}, {"ref": "4.39.3", "files": 1}],
+             "commits": [{"ref": "c" * 40, "files": 1}, {"ref": "d" * 40, "files": 1}], "other": [], "none": 2}
+    text = " ".join(_named_files_markdown(named, ["transformers"]))
+    assert "`4.39.3` (1) and 2 commits (files in brackets); 2 state no release or commit." in text
+    one = " ".join(_named_files_markdown(named | {"named_file_absent": 5, "none": 1}, ["transformers"]))
+    assert "(files in brackets); 1 states no release or commit." in one
+    every = " ".join(_named_files_markdown(named | {"named_file_absent": 4, "none": 0}, ["transformers"]))
+    assert "(files in brackets). To measure" in every
 
 
 def test_a_file_with_copied_docstrings_only_is_listed_apart(run_compare: Runner) -> None:

@@ -44,6 +44,7 @@ from lineage.index.vendoring import (
     vendor_markers,
     with_markers,
 )
+from lineage.licences.notices import organisation
 from lineage.markers import Marker, marker_names_upstream, mentions
 from lineage.markers.paths import TopLevelDefiners, names_target_module, resolve_marker_path
 from lineage.markers.shared_package import in_shared_package, names_shared_package_only, shared_package_names
@@ -324,15 +325,23 @@ def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     PySocks 1.7.1's modules name no one, its README credits "(C) 2006 Dan-Haim", its LICENSE's
     holder, and httplib2 0.22.0's ``socks.py`` keeps "Copyright 2006 Dan-Haim". Not for another
     release of the target's own project, nor a holder the target's own root licence files name
-    (the target's own claim, :func:`unheld_shared_authors`)."""
+    (the target's own claim, :func:`unheld_shared_authors`), nor one of the organisation of the
+    target's own metadata authors (an author whose name begins with it, as
+    :func:`lineage.results.obligations.own_organisation` reads them: Hugging Face's other projects,
+    optimum's "HuggingFace Inc. Special Ops Team", against transformers). Holders are compared by
+    organisation (:func:`~lineage.licences.notices.organisation`): transformers 5.16.1's LICENSE
+    names "The Hugging Face team", its files "The HuggingFace Team" and "the HuggingFace Inc. team"."""
     if same_project(target, upstream) or upstream.licence is None:
         return set()
-    own = {holder(c).lower() for lf in target.licence.files if not lf.folder
+    own = {organisation(holder_key(holder(c))) for lf in target.licence.files if not lf.folder
            for c in lf.copyrights} if target.licence else set()
+    authors = {org for a in target.project.authors if (org := organisation(holder_key(a)))}
     named_in_files = main_holders(upstream.files) | {holder_key(holder(c)) for c in upstream.project.copyrights}
+    in_files = {organisation(key) for key in named_in_files} - {""}
     named = {holder(c) for lf in upstream.licence.files if not lf.folder and not lf.included_code
              for c in lf.copyrights}
-    return {name.lower() for name in named if holder_key(name) in named_in_files} - own - {""}
+    return {name.lower() for name in named if (org := organisation(holder_key(name))) in in_files
+            and org not in own and not any(a.startswith(org) for a in authors)} - {""}
 
 
 def target_notice(target: TreeIndex, upstreams: Sequence[TreeIndex], target_names: Sequence[str] = ()) -> list[str]:

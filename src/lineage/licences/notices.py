@@ -89,7 +89,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
-from lineage.markers.attribution import notice_holder
+from lineage.markers.attribution import holder_organisation, notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -493,25 +493,6 @@ def distinct_copyrights(texts: Iterable[str]) -> tuple[str, ...]:
 
 def holders(lines: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted({h for h in (holder(x) for x in lines if not is_template(x)) if h}))
-
-
-# Trailing words that say which people or which company of an organisation hold a copyright, not
-# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
-_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
-                                 "ltd.", "corp", "corp.", "corporation"})
-
-
-def holder_organisation(key: str) -> str:
-    """The organisation a holder (:func:`lineage.match.holders.holder_key`) belongs to: its name
-    without trailing group or company words ("hugging face team" -> "hugging face", "huggingface
-    inc. team" -> "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such
-    words, "" when nothing else is left ("authors")."""
-    words = key.split()
-    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
-        return key
-    while words and words[-1] in _HOLDER_GROUP_WORDS:
-        words.pop()
-    return " ".join(words).strip(" ,")
 
 
 def organisation(folded: str) -> str:

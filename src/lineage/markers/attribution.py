@@ -126,3 +126,21 @@ def is_copyright(text: str) -> bool:
         return False
     return bool(_COPYRIGHT_WORD_RE.search(rest) or has_proper_noun(rest))
 
+
+# Trailing words that say which people or which company of an organisation hold a copyright, not
+# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
+_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
+                                 "ltd.", "corp", "corp.", "corporation"})
+
+
+def holder_organisation(key: str) -> str:
+    """The organisation a holder (:func:`lineage.match.holders.holder_key`) belongs to: its name
+    without trailing group or company words ("hugging face team" -> "hugging face", "huggingface
+    inc. team" -> "huggingface", "nvidia corporation" -> "nvidia"); the key itself without such
+    words, "" when nothing else is left ("authors")."""
+    words = key.split()
+    if not words or words[-1] not in _HOLDER_GROUP_WORDS:
+        return key
+    while words and words[-1] in _HOLDER_GROUP_WORDS:
+        words.pop()
+    return " ".join(words).strip(" ,")

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from packaging.utils import canonicalize_name
 
-from lineage.markers.attribution import is_attribution
+from lineage.markers.attribution import holder_organisation, is_attribution
 from lineage.markers.record import Marker
 from lineage.markers.urls import strip_git, without_urls
 from lineage.markers.vocabulary import NOT_PROPER, PROSE_START, SOURCE_NOUN_RE, first_clause
@@ -120,6 +120,23 @@ def mentions(text: str, name: str) -> bool:
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
+def mentions_organisation(text: str, name: str) -> bool:
+    """Whether copyright line ``text`` names the organisation of the holder ``name``: its name
+    without a leading "the" and trailing group or company words (:func:`holder_organisation`), its
+    words written together or apart, case-insensitively. transformers 5.16.1's licence holder is
+    "The Hugging Face team" and its files' "The HuggingFace Team" or "the HuggingFace Inc. team":
+    vLLM 0.32.0's ``parser/chat_parsing/`` keeps "Copyright 2026 The HuggingFace Team" over four
+    of transformers' files copied whole (585 code lines), and 53 more files "... and the HuggingFace
+    Inc. team", none of them counted as marked. As :func:`mentions`, letters, digits, ``_`` and
+    ``-`` next to it make it part of a longer name."""
+    key = name[4:] if name.startswith("the ") else name
+    words = holder_organisation(key).split()
+    if not words:
+        return False
+    pattern = r"(?<![\w.-])" + r"\s*".join(re.escape(w) for w in words) + r"(?![\w-])"
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
 def _leads_with(parts: list[str], name: str) -> bool:
     """Whether a path's or dotted symbol's first components are ``name``'s dotted components
     (``jaraco.text.layouts`` leads with ``jaraco.text``, not ``jaraco.itertools``'s ``jaraco``
@@ -132,7 +149,8 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     """Whether ``marker`` names an upstream known by one of ``names`` (e.g. ``{"vllm"}``).
 
     Rules (module docstring, "Naming an upstream"): a licence line names nothing; a copyright
-    line names the upstream when its holder text mentions it; a provenance marker names it when
+    line names the upstream when its holder text mentions it or its organisation
+    (:func:`mentions_organisation`); a provenance marker names it when
     its repository is the upstream's (name, or ``owner/name``), or (without a repository) its
     path or symbol starts with a name's components (``jaraco.text.X`` with ``jaraco.text``), or its
     recorded project is a name, or when its text
@@ -144,7 +162,7 @@ def marker_names_upstream(marker: Marker, names: Iterable[str]) -> bool:
     if marker.kind == "vendored":  # a vendoring record names the distribution it declares, nothing else
         return canonicalize_name(marker.project) in {canonicalize_name(name) for name in wanted}
     if is_attribution(marker):
-        return any(mentions(marker.text, name) for name in wanted)
+        return any(mentions(marker.text, name) or mentions_organisation(marker.text, name) for name in wanted)
     if _names_by_reference(marker, wanted):
         return True
     plain = without_titles(without_urls(marker.text))

@@ -54,7 +54,7 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     if not marker.path:
         return ""
     path = marker.path.strip("/")
-    found = _resolve_path(path, up_paths, by_name)
+    found = _resolve_path(path, up_paths, by_name) or _other_case(path, by_name)
     if found or not _from_dotted_name(marker, path):
         return found
     found = _private_spelling(path, by_name)
@@ -79,6 +79,20 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
         module = module.rsplit("/", 1)[0]
         found = _resolve_path(f"{module}.py", up_paths, by_name)
     return found or _package_attribute(path[:-3], up_paths, by_name, defined if defined is not None else {})
+
+
+def _other_case(path: str, by_name: dict[str, list[str]]) -> str:
+    """The one upstream file a path names in other letter case, exactly or as a path suffix:
+    vLLM 0.32.0's ``glm4_1v.py`` and ``glm_ocr.py`` say "Adapted from
+    .../transformers/blob/main/src/transformers/models/Glm4v/modeling_Glm4v.py", which no tree
+    holds, and summary.md listed the file the marker names as "not in the trees compared" (with
+    the advice to compare the release it names) though transformers 5.16.1 holds
+    ``models/glm4v/modeling_glm4v.py``; "" when none or more than one."""
+    wanted = path.lower()
+    base = wanted.rsplit("/", 1)[-1]
+    hits = [p for name, paths in by_name.items() if name.lower() == base for p in paths
+            if (q := p.lower()) == wanted or q.endswith("/" + wanted) or wanted.endswith("/" + q)]
+    return hits[0] if len(hits) == 1 else ""
 
 
 def _private_spelling(path: str, by_name: dict[str, list[str]]) -> str:

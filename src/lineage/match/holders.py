@@ -13,8 +13,8 @@ from collections.abc import Sequence
 
 from lineage.index import FileIndex
 from lineage.index.project import NAMELESS_PARTS
-from lineage.licences.notices import holder_organisation
 from lineage.markers import notice_holder
+from lineage.markers.attribution import holder_organisation
 
 _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # The words before a copyright line's holder; an open year range ("2016-present Sanic Community",

@@ -269,8 +269,14 @@ def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> li
         if commits:
             said.append(f"{len(commits):,} commit{'' if len(commits) == 1 else 's'}")
         said += [f"{md_code(r['ref'])} ({r['files']:,})" for r in other]
+        # the absent ones whose marker states no release or commit, so that the counts add up
+        # (vLLM 0.32.0 against transformers 5.16.1: "The markers of the 6 point at releases
+        # `4.28.0` (1), `4.39.3` (1) and 2 commits" left out two "Ported from
+        # ``transformers.models.gemma4.utils_gemma4``" files)
+        unstated = int(named.get("none", 0))  # type: ignore[call-overload]
         line = (f"The markers of the {absent:,} point at " + ", ".join(said[:-1]) + (" and " if len(said) > 1 else "")
-                + said[-1] + " (files in brackets).")
+                + said[-1] + " (files in brackets)"
+                + (f"; {verb(unstated, 'states', 'state')} no release or commit" if unstated else "") + ".")
         if releases and len(pypi_names) == 1:
             example = md_code(f"pypi:{pypi_names[0]}=={releases[0]['ref']}")
             line += (" To measure what was taken, compare those files against the release their marker names "
