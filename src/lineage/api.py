@@ -50,7 +50,7 @@ from lineage.markers.paths import TopLevelDefiners, names_target_module, resolve
 from lineage.markers.shared_package import in_shared_package, names_shared_package_only, shared_package_names
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
-from lineage.match.holders import holder, holder_key, main_holders
+from lineage.match.holders import holder, holder_key, joint_holder_name, main_holders, stated_persons
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
@@ -303,14 +303,43 @@ def unheld_shared_authors(target: TreeIndex, upstream: TreeIndex) -> set[str]:
     files counted as marked for paramiko 1.8.0 (none for 1.7.7.1, whose author is Robey Pointer)
     while their obligations said paramiko's copyright was missing from them. An author who does
     hold the upstream's copyright keeps marking (pypdf's "Copyright (c) 2006, Mathieu Fenniak",
-    PyPDF2's holder and both projects' author)."""
+    PyPDF2's holder and both projects' author). Holding it means being the line's one holder (with
+    "and others" or "Inc." at most: :func:`~lineage.match.holders.stated_persons`), not one of
+    several: iniconfig 1.0.0's "(C) Ronny Pfannschmidt, Holger Krekel -- MIT licensed" names two
+    authors of py 1.8.1, whose own ``__init__.py``, ``apipkg.py`` and ``_xmlgen.py`` say "(c) Holger
+    Krekel and others", py's notice, not iniconfig's: read as held, the name marked them for
+    iniconfig. A line keeping the joint holder whole still marks (:func:`joint_author_holders`)."""
     if same_project(target, upstream):
         return set()
     shared = {a.lower() for a in upstream.project.authors} & {a.lower() for a in target.project.authors}
     if not shared:
         return set()
     held = upstream.stated_copyrights
-    return {name for name in shared if not any(mentions(text, name) for text in held)}
+    return {name for name in shared if not any(_holds_alone(text, name) for text in held)}
+
+
+def _holds_alone(line: str, name: str) -> bool:
+    """Whether the copyright ``line`` names the author ``name`` as its one holder: every person it
+    names is that author (:func:`~lineage.match.holders.stated_persons`)."""
+    persons = stated_persons(line)
+    return mentions(line, name) and bool(persons) and all(mentions(person, name) for person in persons)
+
+
+def joint_author_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
+    """The upstream's joint holders (lower case, without years or a licence clause) that name an
+    author both projects declare among other persons (:func:`unheld_shared_authors` drops the
+    author's name alone): iniconfig 1.0.0's "ronny pfannschmidt, holger krekel", which a copy of its
+    module keeping "(C) Ronny Pfannschmidt, Holger Krekel" names whole, py's own "(c) Holger Krekel
+    and others" not."""
+    unheld = unheld_shared_authors(target, upstream)
+    if not unheld:
+        return set()
+    out = set()
+    for line in upstream.stated_copyrights:
+        if any(mentions(line, name) for name in unheld) and len(stated_persons(line)) > 1:
+            name = joint_holder_name(line).lower()
+            out.add(name)
+    return out - {""}
 
 
 def licence_holders(target: TreeIndex, upstream: TreeIndex) -> set[str]:
@@ -437,6 +466,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     unheld = [unheld_shared_authors(target, tree) if params.marking_shared_author_held else set()
               for tree in upstreams]
     own_names = [own - dropped for own, dropped in zip(own_names, unheld, strict=True)]
+    if params.marking_shared_author_held:  # a joint holder naming such an author, named whole, still marks
+        own_names = [own | joint_author_holders(target, tree) for own, tree in zip(own_names, upstreams, strict=True)]
     # the holders the upstream's own licence and NOTICE files name are its authors too
     own_names = [own | licence_holders(target, tree) for own, tree in zip(own_names, upstreams, strict=True)]
     names: set[str] = set().union(*own_names)

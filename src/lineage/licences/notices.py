@@ -438,9 +438,21 @@ def is_template(line: str) -> bool:
 # holder: urllib3 1.22's ``ordered_dict.py``, "Copyright 2009 Raymond Hettinger, released under the
 # MIT License.", named the holder "raymond hettinger released under the mit license", so a copy
 # keeping "Copyright 2009 Raymond Hettinger" read as not keeping it, and the two lines were two credits.
+# The licence's name before "licensed" at the line's end is such a clause too: iniconfig 1.0.0's
+# "(C) Ronny Pfannschmidt, Holger Krekel -- MIT licensed" holds two persons, not "holger krekel -- mit
+# licensed".
 _LICENCE_CLAUSE_RE = re.compile(r"(?:,|(?<=\.)|\s-+|\s*[\u2013\u2014]+)\s*(?:(?:it|this|that)\s+(?:is|was|are)\s+)?"
-                                r"(?:released|licen[cs]ed|distributed|(?:made\s+)?available)\s+under\b.*$",
+                                r"(?:released|licen[cs]ed|distributed|(?:made\s+)?available)\s+under\b.*$|"
+                                r"(?:\s-+|\s*[\u2013\u2014]+)\s*[\w.+-]+\s+licen[cs]ed\.?\s*$",
                                 re.IGNORECASE)
+
+
+def without_licence_clause(line: str) -> str:
+    """A copyright line (or its holder) without a trailing clause naming the licence it is released
+    under (:data:`_LICENCE_CLAUSE_RE`): "Raymond Hettinger, released under the MIT License." ->
+    "Raymond Hettinger"; the line itself when it has none or nothing is left before it."""
+    cut = _LICENCE_CLAUSE_RE.search(line)
+    return line[:cut.start()].rstrip() or line if cut else line
 
 
 @lru_cache(maxsize=1 << 16)  # a pure function of the line, asked of the same lines for every pair they sit in
@@ -514,9 +526,22 @@ def keeps_holders(upstream: Sequence[str], target: Sequence[str]) -> bool:
     the parties a target line joins with "and" (optimum's "HuggingFace Inc. team and GPTQ and
     AutoGPTQ authors" keeps it too). An upstream line joining parties with "and" is kept whole
     or party by party: each party named (:func:`_keeps_joint_holder`)."""
-    mine = tuple(address_fold(t) for t in holders(target))
+    mine = tuple(company_fold(address_fold(t)) for t in holders(target))
     organisations = {org for t in mine for party in _PARTIES_RE.split(t) if (org := organisation(party))}
-    return all(_keeps_joint_holder(address_fold(h), mine, organisations) for h in holders(upstream))
+    return all(_keeps_joint_holder(company_fold(address_fold(h)), mine, organisations) for h in holders(upstream))
+
+
+# A company's suffix written out or abbreviated, with or without its full stop, is one suffix.
+_COMPANY_SUFFIX_RE = re.compile(r"\b(corporation|incorporated|limited)\b|\b(corp|inc|ltd)\.(?!\w)")
+_COMPANY_SUFFIX = {"corporation": "corp", "incorporated": "inc", "limited": "ltd"}
+
+
+def company_fold(folded: str) -> str:
+    """A folded holder (:func:`holder`) with a company suffix abbreviated, without a full stop
+    ("microsoft corporation daan leijen" -> "microsoft corp daan leijen", "quillwort corp. ada" ->
+    "quillwort corp ada"): it names the "Microsoft Corp" of another line in whole words
+    (:func:`names_within`), as it did as a substring ("corp" in "corporation")."""
+    return _COMPANY_SUFFIX_RE.sub(lambda m: _COMPANY_SUFFIX.get(m.group(1), m.group(2) or ""), folded)
 
 
 # A web address's scheme and "www." (folded by :func:`holder` to words) say nothing of who holds it.
@@ -545,10 +570,27 @@ def _keeps_joint_holder(folded: str, mine: Sequence[str], organisations: set[str
     others: peft 0.13.2's "the HuggingFace Inc. team" does not keep transformers' "Mistral AI and
     the HuggingFace Inc. team" (Mistral AI's copyright was read as kept)."""
     named = named_holder(folded)
-    if any(n in t for t in mine for n in (folded, named)):
+    if any(names_within(t, n) for t in mine for n in (folded, named)):
         return True
-    return all(any(party in t or t in party for t in mine) or organisation(party) in organisations - {""}
+    return all(any(names_within(t, party) or names_within(party, t) for t in mine)
+               or organisation(party) in organisations - {""}
                or _same_address(party, mine) for party in _PARTIES_RE.split(named))
+
+
+def names_within(folded: str, name: str) -> bool:
+    """Whether the folded holder ``folded`` (:func:`holder`) holds the folded ``name`` as whole
+    words: "pallets team" holds "pallets", not "pall"; "openai" does not hold "ai", nor "longt5
+    authors" "t5 authors", nor "physical intelligence" "intel" (a letter, digit or ``_`` next to
+    it makes it part of a longer word; a hyphen, as a regular expression's word boundary reads
+    it, does not: "deepseek-ai team" holds "deepseek"). A name ending in a full stop ends its
+    word itself: "meta platforms inc.and the huggingface inc. team", as a file wrote it, holds
+    "meta platforms inc.". A name held as a substring counted as kept: "Copyright Pall" kept
+    "Copyright Pallets" (round fix149's item (1))."""
+    if not name:
+        return False
+    before = r"(?<!\w)" if name[0].isalnum() or name[0] == "_" else ""
+    after = r"(?!\w)" if name[-1].isalnum() or name[-1] == "_" else ""
+    return re.search(before + re.escape(name) + after, folded) is not None
 
 
 # A folded holder's tail that names nobody more ("David Halter and others, see AUTHORS.txt";

@@ -40,6 +40,16 @@ COPYRIGHT_RE = re.compile(
 )
 _COPYRIGHT_SIGN_RE = re.compile(rf"^{_PORTIONS}(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+# The sign, then the holder, then its years or the licence it is released under: py 1.11.0's one
+# statement of its holders, "(c) Holger Krekel and others, 2004-2014" (``py/__init__.py``), and
+# iniconfig 1.0.0's, "(C) Ronny Pfannschmidt, Holger Krekel -- MIT licensed": neither was read, so
+# their obligations rows named no upstream copyright. The holder must hold a proper noun
+# (:func:`is_copyright`) and the line must end with the years or the licence clause, so that an
+# enumeration's "(c) the value ..." is none.
+_SIGN_HOLDER_RE = re.compile(
+    rf"^{_PORTIONS}(?:©|\(c\))\s*(?P<holder>[^\W\d].*?)(?:,?\s+(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*"
+    r"|\s+(?:-+|[\u2013\u2014])\s+[\w.+-]+\s+licen[cs]ed|,?\s+(?:released|licen[cs]ed|distributed)\s+under\b.*)"
+    r"\s*\.?\s*$", re.IGNORECASE)
 _COPYRIGHT_WORD_RE = re.compile(r"\b(?:contributors|authors|team|project|holders)\b", re.IGNORECASE)
 # Licence prose that starts a line with "copyright" and goes on with a term of the licence, not a
 # holder ("COPYRIGHT NOTICE AND THIS PERMISSION NOTICE APPEAR IN ALL COPIES." of an ISC text in
@@ -116,6 +126,8 @@ def is_copyright(text: str) -> bool:
         return False
     if _COPYRIGHT_SIGN_RE.match(text) or notice_holder(text):
         return True
+    if (signed := _SIGN_HOLDER_RE.match(text)) and not COPYRIGHT_RE.match(text):
+        return has_proper_noun(signed.group("holder")) and not _LICENCE_TERM_RE.match(signed.group("holder"))
     m = COPYRIGHT_RE.match(text)
     if not m:
         return False
@@ -128,9 +140,10 @@ def is_copyright(text: str) -> bool:
 
 
 # Trailing words that say which people or which company of an organisation hold a copyright, not
-# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors".
-_HOLDER_GROUP_WORDS = frozenset({"team", "authors", "developers", "contributors", "inc", "inc.", "llc", "ltd",
-                                 "ltd.", "corp", "corp.", "corporation"})
+# which organisation: "The Hugging Face team", "HuggingFace Inc. team", "The Fairseq Authors"; a
+# joint line's last party in the plural too ("The Kyutai and HuggingFace Inc. teams").
+_HOLDER_GROUP_WORDS = frozenset({"team", "teams", "authors", "developers", "contributors", "inc", "inc.", "llc",
+                                 "ltd", "ltd.", "corp", "corp.", "corporation"})
 
 
 def holder_organisation(key: str) -> str:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from lineage.index import FileIndex
 from lineage.index.project import NAMELESS_PARTS
+from lineage.licences.notices import without_licence_clause
 from lineage.markers import notice_holder
 from lineage.markers.attribution import holder_organisation
 
@@ -94,6 +95,28 @@ def holder_persons(name: str) -> frozenset[str]:
     Shah, Ganesh Bikshandi and Tri Dao" -> {"jay shah", "ganesh bikshandi", "tri dao"}); a holder
     of no part that names someone is one (:func:`_persons`)."""
     return frozenset(key for key, _ in _persons(name)) or frozenset({holder_key(name)})
+
+
+# Years after the holder, where a line opens with the sign and the holder ("(c) Holger Krekel and
+# others, 2004-2014", py 1.11.0's one statement of its holders).
+_TRAILING_YEARS_RE = re.compile(r"[\s,]*\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*[\s.]*$",
+                                re.IGNORECASE)
+
+
+def stated_persons(text: str) -> frozenset[str]:
+    """The persons or organisations a copyright line names (:func:`holder_persons` of its holder,
+    without a trailing licence clause or years): "(C) Ronny Pfannschmidt, Holger Krekel -- MIT
+    licensed" -> {"ronny pfannschmidt", "holger krekel"}; "(c) Holger Krekel and others, 2004-2014"
+    -> {"holger krekel"} ("others" names no one)."""
+    name = joint_holder_name(text)
+    return holder_persons(name) if name else frozenset()
+
+
+def joint_holder_name(text: str) -> str:
+    """A copyright line's holder (:func:`holder`) without a trailing licence clause or years, as
+    written: "(C) Ronny Pfannschmidt, Holger Krekel -- MIT licensed" -> "Ronny Pfannschmidt, Holger
+    Krekel"."""
+    return _TRAILING_YEARS_RE.sub("", without_licence_clause(holder(text))).strip(" .,;")
 
 
 def linked_groups(names: Sequence[str]) -> list[int]:

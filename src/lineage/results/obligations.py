@@ -214,10 +214,12 @@ def _names_family_only(raw: str, expression: str) -> bool:
     return bool(ids) and all(i.lower().startswith(family.lower() + "-") for i in ids)
 
 
-def _release_own_files(lic: _FileLicences, source: SourceLicence, not_own: Collection[str]) -> list[FileLicence]:
-    """The licences of a release's own files that speak for the release: no sub-folder licence
-    file governs them (a vendored library's) and they are not another project's code (``not_own``)."""
-    return [lic.get(f.path) for f in lic.tree.files if f.path not in not_own and not source.folder_licence(f.path)[0]]
+def _release_own_files(lic: _FileLicences, source: SourceLicence, not_own: Collection[str]) -> dict[str, FileLicence]:
+    """The licences of a release's own files that speak for the release, by path: no sub-folder
+    licence file governs them (a vendored library's) and they are not another project's code
+    (``not_own``)."""
+    return {f.path: lic.get(f.path) for f in lic.tree.files
+            if f.path not in not_own and not source.folder_licence(f.path)[0]}
 
 
 def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collection[str] = ()) -> str:
@@ -237,7 +239,8 @@ def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collecti
     "hereby released into the Public Domain", which left its silent files "licence unknown"."""
     if source.declared:
         return ""
-    stated = {normalise(found.expression) for found in _release_own_files(lic, source, not_own) if found.expression}
+    stated = {normalise(found.expression) for found in _release_own_files(lic, source, not_own).values()
+              if found.expression}
     if len(stated) > 1:
         stated.discard(PUBLIC_DOMAIN)
     if len(stated) != 1:
@@ -254,12 +257,25 @@ def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: 
     ``fewest_files`` do (``MatchParams.licence_release_holder_files``), as :func:`release_licence`
     takes their one licence. ply 3.11 ships no licence file; lex.py and yacc.py state "Copyright
     (C) 2001-2018 David M. Beazley (Dabeaz LLC)", and its other files' copies in astropy 6.1.4
-    read "copyright n/a", as if BSD-3-Clause asked nothing of them. ``()`` otherwise."""
-    named = [found.copyrights for found in _release_own_files(lic, source, not_own) if holders(found.copyrights)]
-    lines = [line for c in named for line in c if holders([line])]  # not "Copyright (C) 2007" alone
-    if len(holders(lines)) != 1 or len(named) < fewest_files:
+    read "copyright n/a", as if BSD-3-Clause asked nothing of them. A top-level package's
+    ``__init__.py`` naming the holder is enough alone: it speaks for its package as a
+    ``__copyright__`` string there does (:meth:`SourceLicence.package_copyrights_above`), and is no
+    copy of another project's module. py 1.11.0 states its holders only in ``py/__init__.py``'s
+    docstring, "(c) Holger Krekel and others, 2004-2014"; pytest 8.3.3's copies of its code read
+    "copyright n/a". ``()`` otherwise."""
+    named = [(path, found.copyrights) for path, found in _release_own_files(lic, source, not_own).items()
+             if holders(found.copyrights)]
+    lines = [line for _, c in named for line in c if holders([line])]  # not "Copyright (C) 2007" alone
+    if len(holders(lines)) != 1 or (len(named) < fewest_files and not any(_top_package(path) for path, _ in named)):
         return ()
     return distinct_copyrights(lines)
+
+
+def _top_package(path: str) -> bool:
+    """Whether ``path`` is a top-level package's ``__init__.py`` (also under ``src/``)."""
+    parts = path.split("/")
+    parts = parts[1:] if parts[0] == "src" and len(parts) > 2 else parts
+    return len(parts) == 2 and parts[1] == "__init__.py"
 
 
 def _upstream_licence(path: str, lic: FileLicence, source: SourceLicence, release: str = "",
