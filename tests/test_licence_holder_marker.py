@@ -20,6 +20,16 @@ NOTICE = "Copyright 2013 Rowan Pike\n\nLicensed under the Apache License, Versio
 HEADER = "# Copyright 2016 Ada Quill\n# Copyright 2013-2014 Rowan Pike\n\n"
 
 
+def _compared_files(tmp_path: Path, target: dict[str, str], upstream: dict[str, str]) -> dict[str, dict[str, str]]:
+    """files.csv's rows by path of ``lineage compare`` of the two trees written under ``tmp_path``."""
+    out = tmp_path / "out"
+    assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
+                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
+                 "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
+    with open(out / "files.csv", newline="") as fh:
+        return {row["target_path"]: row for row in csv.DictReader(fh)}
+
+
 def _files(tmp_path: Path, target_licence: str, upstream_header: str = "# Copyright 2013 Rowan Pike\n\n",
            readme: str = "") -> dict[str, dict[str, str]]:
     """files.csv's rows by path, for a target whose files carry the upstream NOTICE's holder
@@ -30,12 +40,7 @@ def _files(tmp_path: Path, target_licence: str, upstream_header: str = "# Copyri
     target = {"quickretry/__init__.py": HEADER + "VALUE = 1\n", "quickretry/wait.py": HEADER + body,
               "quickretry/own.py": "# Copyright 2016 Ada Quill\n\nOTHER = 2\n", "LICENSE": target_licence,
               "pyproject.toml": '[project]\nname = "quickretry"\n'}
-    out = tmp_path / "out"
-    assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
-                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
-                 "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
-    with open(out / "files.csv", newline="") as fh:
-        return {row["target_path"]: row for row in csv.DictReader(fh)}
+    return _compared_files(tmp_path, target, upstream)
 
 
 def test_a_copyright_line_naming_the_upstreams_notice_holder_marks_the_file(tmp_path: Path) -> None:
@@ -74,12 +79,7 @@ def _org_files(tmp_path: Path, target_licence: str, target_authors: str = "") ->
               "LICENSE": target_licence,
               "pyproject.toml": '[project]\nname = "serve"\n' + (f'authors = [{{name = "{target_authors}"}}]\n'
                                                                    if target_authors else "")}
-    out = tmp_path / "out"
-    assert main(["compare", str(treegen.write_tree(tmp_path / "tgt", target)),
-                 str(treegen.write_tree(tmp_path / "up", upstream)), "--out", str(out), "--no-html",
-                 "--formats", "none", "-q", "--no-cache", "--jobs", "1"]) == 0
-    with open(out / "files.csv", newline="") as fh:
-        return {row["target_path"]: row for row in csv.DictReader(fh)}
+    return _compared_files(tmp_path, target, upstream)
 
 
 def test_the_licence_holder_names_the_upstream_by_its_organisation_however_spaced(tmp_path: Path) -> None:
