@@ -37,3 +37,15 @@ def test_another_companys_inc_copyright_is_not_the_targets() -> None:
 def test_holder_persons_skip_the_same_parts() -> None:
     assert holder_persons("Orchid Platforms, Inc. and affiliates") == frozenset({"orchid platforms"})
     assert holder_persons("Fern Trading, Co.") == frozenset({"fern trading"})
+
+
+def test_an_aside_in_brackets_and_a_helpers_tail_are_no_author_names() -> None:
+    """transformers 5.16.1's Author field (round user151): the "and" inside "(past and future)"
+    split it into two meaningless names."""
+    meta = (b"Metadata-Version: 2.1\nName: tgt\nAuthor: The Quill Works team (past and future) with the help of all"
+            b" our contributors (https://example.org/quill/graphs/contributors)\n\nbody\n")
+    assert _from_metadata(meta).authors == ("The Quill Works team",)
+    both = b"Metadata-Version: 2.1\nName: tgt\nAuthor: Jane Moss (Fern Labs) and Rowan Pike [maintainer]\n\nbody\n"
+    assert _from_metadata(both).authors == ("Jane Moss", "Rowan Pike")
+    toml = b'[project]\nname = "tgt"\nauthors = [{name = "Sedge Works (with contributions from many)"}]\n'
+    assert _from_pyproject(toml).authors == ("Sedge Works",)

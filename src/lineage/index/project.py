@@ -191,13 +191,24 @@ NAMELESS_PARTS = frozenset({"its affiliates", "affiliates", "inc", "ltd", "llc",
                             "all rights reserved", "et al"})
 
 
+# An aside in brackets ("(past and future)", a URL) and a tail crediting helpers ("with the help of
+# all our contributors") are no author names: transformers 5.16.1's Author field, "The Hugging Face
+# team (past and future) with the help of all our contributors (https://...)", was read as the two
+# names "The Hugging Face team (past" and "future) with the help of ...".
+_AUTHOR_ASIDE_RE = re.compile(r"\([^()]*\)|\[[^\[\]]*\]")
+_HELPERS_TAIL_RE = re.compile(r"\s+with\s+(?:the\s+)?(?:help|contributions?|assistance)\s+(?:of|from|by)\b.*$",
+                              re.IGNORECASE)
+
+
 def _authors(values: list[str]) -> tuple[str, ...]:
-    """The author names of metadata fields, split at commas and "and"; a part that names no one
+    """The author names of metadata fields, split at commas and "and", without asides in brackets
+    or a tail crediting helpers (:data:`_AUTHOR_ASIDE_RE`); a part that names no one
     (:data:`NAMELESS_PARTS`: the "Inc." of "Hugging Face, Inc.") is left out."""
     out = set()
     for value in values:
+        value = _HELPERS_TAIL_RE.sub("", _AUTHOR_ASIDE_RE.sub(" ", re.sub(r"<[^>]*>", "", value)))
         for part in re.split(r",|\band\b", value):
-            part = re.sub(r"<[^>]*>", "", part).strip().strip('"')
+            part = part.strip().strip('"')
             key = re.sub(r"^the\s+", "", part.lower().strip(" .,;"))
             if part and "@" not in part and part.upper() != "UNKNOWN" and key not in NAMELESS_PARTS:
                 out.add(part)
