@@ -41,3 +41,25 @@ def test_a_release_licence_file_naming_a_holder_comes_first(run_compare) -> None
     target = {"tgt/silent.py": _body(1), "pyproject.toml": '[project]\nname = "tgt"\nlicense = "MIT"\n'}
     row = run_compare(target, [("up", up)]).obligations.set_index("target_path").loc["tgt/silent.py"]
     assert row["upstream_copyrights_from"] == "source"
+
+
+@pytest.mark.parametrize("holders", [(_JANE, _JANE), (_JANE, "Other Person")])
+def test_the_spdx_package_states_the_holder_the_obligations_rows_read(run_compare, tmp_path,
+                                                                      holders: tuple[str, ...]) -> None:
+    """The upstream package's copyrightText says what obligations.csv says for its files: the one
+    holder its files name (py 1.11.0's "(c) Holger Krekel and others, 2004-2014" read NOASSERTION
+    beside rows naming it), and NOASSERTION when its files disagree."""
+    from spdx_tools.spdx.model import SpdxNoAssertion
+    from spdx_tools.spdx.parser.parse_anything import parse_file
+
+    up = {"PKG-INFO": _META, "up/silent.py": _body(1),
+          **{f"up/said{k}.py": f"# Copyright (C) 2001-2018 {h}\n{_BSD}{_body(k + 2)}" for k, h in enumerate(holders)}}
+    target = {"tgt/silent.py": _body(1), "pyproject.toml": '[project]\nname = "tgt"\nlicense = "MIT"\n'}
+    comparison = run_compare(target, [("up", up)])
+    comparison.write(tmp_path / "report", html=False)
+    package = {p.spdx_id: p for p in parse_file(str(tmp_path / "report" / "lineage.spdx.json")).packages}[
+        "SPDXRef-Package-upstream-1"]
+    if holders[0] == holders[1]:
+        assert package.copyright_text == f"Copyright (C) 2001-2018 {_JANE}"
+    else:
+        assert isinstance(package.copyright_text, SpdxNoAssertion)

@@ -79,9 +79,11 @@ from lineage.report.attachments import ancestor_labels, copied_regions, created_
 from lineage.report.elements import ElementCache, element_key
 from lineage.report.json_text import Encoded, compact, dumps_lines
 from lineage.results.file_licences import record_licence
-from lineage.results.obligations import source_licence, split_copyrights
+from lineage.results.obligations import RELEASE_NOTICES, source_licence, split_copyrights
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from lineage.index import FileIndex, TreeIndex
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
@@ -103,22 +105,39 @@ def _text(lines: tuple[str, ...] | list[str]) -> str | SpdxNone:
     return "\n".join(lines) if lines else SpdxNone()
 
 
-def _package(tree: TreeIndex, label: str, spdx_id: str, analysed: bool) -> Package:
+def _package(tree: TreeIndex, label: str, spdx_id: str, analysed: bool,
+             release_holders: tuple[str, ...] = ()) -> Package:
+    """``release_holders``: the copyright lines obligations.csv took for this release from its own
+    files (:func:`release_holders`), stated when its licence files name none."""
     who = identity(tree, label)
     lic = source_licence(tree)
+    copyrights = lic.copyrights or release_holders
     return Package(
         spdx_id=spdx_id, name=who.name, version=who.version or None,
         download_location=who.download_location or SpdxNoAssertion(), files_analyzed=analysed,
         checksums=[Checksum(ChecksumAlgorithm.SHA256, who.sha256)] if who.sha256 else [],
         license_declared=_licence(lic.declared), license_concluded=SpdxNoAssertion(),
-        # the holders lineage reads for a release (its licence files, NOTICE, package strings):
-        # none found there is no finding that the release holds no copyright text (vLLM's Apache
-        # text names none, its files do), so NOASSERTION, never NONE
-        copyright_text=_text(lic.copyrights) if lic.copyrights else SpdxNoAssertion(),
+        # the holders lineage reads for a release (its licence files, NOTICE, package strings,
+        # else the one holder its files name, as the obligations rows read it): none found is no
+        # finding that the release holds no copyright text (vLLM's Apache text names none, its
+        # files name several), so NOASSERTION, never NONE
+        copyright_text=_text(copyrights) if copyrights else SpdxNoAssertion(),
         external_references=[ExternalPackageRef(ExternalPackageRefCategory.PACKAGE_MANAGER, "purl", who.purl)],
         comment=f"lineage source {tree.info.spec}" + (f"; licence from {lic.declared_from}" if lic.declared_from
                                                         else ""),
     )
+
+
+def release_holders(obligations: pd.DataFrame, upstream: str) -> tuple[str, ...]:
+    """The copyright lines obligations.csv took for ``upstream``'s files from its release's own
+    files (``upstream_copyrights_from`` ``release notices``: :func:`lineage.results.obligations.release_copyrights`,
+    the one holder they name): py 1.11.0 names its holders only in ``py/__init__.py``, "(c) Holger
+    Krekel and others, 2004-2014", and its SPDX package said NOASSERTION beside rows naming them."""
+    if obligations.empty:
+        return ()
+    cells = obligations.loc[(obligations["upstream"] == upstream)
+                            & (obligations["upstream_copyrights_from"] == RELEASE_NOTICES), "upstream_copyrights"]
+    return tuple(sorted({line for cell in set(cells) for line in split_copyrights(str(cell))}))
 
 
 # What a LicenseRef- id stands for, in our words (an extracted licensing info needs a text): public
@@ -260,7 +279,8 @@ def _document(comparison: Comparison, kept: ElementCache | None, reuse: bool = F
     copied_from = ancestor_labels(regions)
     for n, (u, name) in enumerate(zip(comparison.upstreams, comparison.upstream_names, strict=True), start=1):
         package_of[name] = f"SPDXRef-Package-upstream-{n}"
-        packages.append(_package(u, name, f"SPDXRef-Package-upstream-{n}", False))
+        packages.append(_package(u, name, f"SPDXRef-Package-upstream-{n}", False,
+                                 release_holders(comparison.obligations, name)))
         # an upstream none of whose code the run found (sentry-sdk 2.19's `_werkzeug.py` names
         # Werkzeug 0.14.1, whose code 3.1.3 no longer holds) is described, not called an ancestor
         if name in copied_from:
