@@ -89,7 +89,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
-from lineage.markers.attribution import holder_organisation, notice_holder
+from lineage.markers.attribution import YEAR_RANGE, holder_organisation, notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -421,7 +421,7 @@ def change_statements(text: str) -> tuple[str, ...]:
 
 _HOLDER_STRIP_RE = re.compile(
     r"spdx-filecopyrighttext\s*:|\bportions\b|\bcopyright\b|\(c\)|©|\ball rights reserved\.?|"
-    r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*|[<>]", re.IGNORECASE)
+    rf"{YEAR_RANGE}|[<>]", re.IGNORECASE)
 # the GNU licences' "How to Apply" lines too: "Copyright (C) 19yy <name of author>" (the GPL-2.0
 # text fuzzywuzzy 0.18.0 and thefuzz 0.19.0 ship named the holder "19yy name of author"), "Copyright
 # (C) year name of author" of its interactive notice
@@ -481,7 +481,7 @@ def _folded_holder(text: str) -> str:
     return _BY_RE.sub("", _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-"))
 
 
-_YEARS_RE = re.compile(r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*", re.IGNORECASE)
+_YEARS_RE = re.compile(YEAR_RANGE, re.IGNORECASE)
 
 
 def copyright_key(line: str) -> str:

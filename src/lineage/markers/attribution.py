@@ -40,6 +40,9 @@ COPYRIGHT_RE = re.compile(
 )
 _COPYRIGHT_SIGN_RE = re.compile(rf"^{_PORTIONS}(?:©|\(c\))\s*(?:19|20)\d\d\b", re.IGNORECASE)
 _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
+# A year or a range of them as copyright lines write it ("2004-2014", "2016-present", "2019, 2020"):
+# the one spelling the holder readers strip or cut (here, lineage.licences.notices, match.holders).
+YEAR_RANGE = r"\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*"
 # The sign, then the holder, then its years or the licence it is released under: py 1.11.0's one
 # statement of its holders, "(c) Holger Krekel and others, 2004-2014" (``py/__init__.py``), and
 # iniconfig 1.0.0's, "(C) Ronny Pfannschmidt, Holger Krekel -- MIT licensed": neither was read, so
@@ -47,7 +50,7 @@ _YEAR_RE = re.compile(r"\b(?:19|20)\d\d\b")
 # (:func:`is_copyright`) and the line must end with the years or the licence clause, so that an
 # enumeration's "(c) the value ..." is none.
 _SIGN_HOLDER_RE = re.compile(
-    rf"^{_PORTIONS}(?:©|\(c\))\s*(?P<holder>[^\W\d].*?)(?:,?\s+(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*"
+    rf"^{_PORTIONS}(?:©|\(c\))\s*(?P<holder>[^\W\d].*?)(?:,?\s+{YEAR_RANGE}"
     r"|\s+(?:-+|[\u2013\u2014])\s+[\w.+-]+\s+licen[cs]ed|,?\s+(?:released|licen[cs]ed|distributed)\s+under\b.*)"
     r"\s*\.?\s*$", re.IGNORECASE)
 _COPYRIGHT_WORD_RE = re.compile(r"\b(?:contributors|authors|team|project|holders)\b", re.IGNORECASE)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
 
 from lineage.markers.record import Marker
@@ -82,33 +82,40 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
 
 
 def _other_case(path: str, by_name: dict[str, list[str]]) -> str:
-    """The one upstream file a path names in other letter case, exactly or as a path suffix:
-    vLLM 0.32.0's ``glm4_1v.py`` and ``glm_ocr.py`` say "Adapted from
+    """The one upstream file a path names in other letter case (:func:`_one_spelled`): vLLM
+    0.32.0's ``glm4_1v.py`` and ``glm_ocr.py`` say "Adapted from
     .../transformers/blob/main/src/transformers/models/Glm4v/modeling_Glm4v.py", which no tree
     holds, and summary.md listed the file the marker names as "not in the trees compared" (with
     the advice to compare the release it names) though transformers 5.16.1 holds
-    ``models/glm4v/modeling_glm4v.py``; "" when none or more than one."""
-    wanted = path.lower()
-    base = wanted.rsplit("/", 1)[-1]
-    hits = [p for name, paths in by_name.items() if name.lower() == base for p in paths
-            if (q := p.lower()) == wanted or q.endswith("/" + wanted) or wanted.endswith("/" + q)]
-    return hits[0] if len(hits) == 1 else ""
+    ``models/glm4v/modeling_glm4v.py``."""
+    return _one_spelled(path, by_name, str.lower)
 
 
 def _private_spelling(path: str, by_name: dict[str, list[str]]) -> str:
     """The one upstream file a dotted name spells by its public name while the upstream keeps it
-    in a private module or folder, the same path but for leading underscores: py exports
-    ``py/_path/`` as ``py.path``, and pytest 8.3.3's ``pathlib.py`` says "A port of FNMatcher from
-    py.path.common", whose ``marker_path_found`` was false against py 1.11.0, which holds
-    ``py/_path/common.py`` (numpy 2 moved ``numpy.core`` to ``numpy/_core/`` the same way). As
-    for :func:`_resolve_path`, exactly or as a path suffix; "" when none or more than one. Only
-    for a dotted name: a file path written out names that file only."""
-    parts = path.split("/")
-    wanted = [p.lstrip("_") for p in parts]
-    # only the upstream files of that name but for underscores (``by_name``: upstream paths by
-    # file name), not every upstream path for each dotted name
-    hits = [p for name, paths in by_name.items() if name.lstrip("_") == wanted[-1] for p in paths
-            if len(p.split("/")) >= len(parts) and [q.lstrip("_") for q in p.split("/")[-len(parts):]] == wanted]
+    in a private module or folder, the same path but for leading underscores (:func:`_one_spelled`):
+    py exports ``py/_path/`` as ``py.path``, and pytest 8.3.3's ``pathlib.py`` says "A port of
+    FNMatcher from py.path.common", whose ``marker_path_found`` was false against py 1.11.0, which
+    holds ``py/_path/common.py`` (numpy 2 moved ``numpy.core`` to ``numpy/_core/`` the same way).
+    Only for a dotted name: a file path written out names that file only."""
+    return _one_spelled(path, by_name, lambda part: part.lstrip("_"))
+
+
+def _one_spelled(path: str, by_name: dict[str, list[str]], fold: Callable[[str], str]) -> str:
+    """The one upstream file whose path is ``path`` once each part is folded by ``fold``: exactly
+    or as a path suffix either way, as for :func:`_resolve_path`; "" when none or more than one.
+    Only the upstream files of that name once folded are read (``by_name``: upstream paths by
+    file name), not every upstream path for each marker."""
+    wanted = [fold(part) for part in path.split("/")]
+    hits = []
+    for name, paths in by_name.items():
+        if fold(name) != wanted[-1]:
+            continue
+        for p in paths:
+            have = [fold(part) for part in p.split("/")]
+            n = min(len(have), len(wanted))
+            if have[-n:] == wanted[-n:]:
+                hits.append(p)
     return hits[0] if len(hits) == 1 else ""
 
 

@@ -15,7 +15,7 @@ from lineage.index import FileIndex
 from lineage.index.project import NAMELESS_PARTS
 from lineage.licences.notices import without_licence_clause
 from lineage.markers import notice_holder
-from lineage.markers.attribution import holder_organisation
+from lineage.markers.attribution import YEAR_RANGE, holder_organisation
 
 _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # The words before a copyright line's holder; an open year range ("2016-present Sanic Community",
@@ -99,8 +99,7 @@ def holder_persons(name: str) -> frozenset[str]:
 
 # Years after the holder, where a line opens with the sign and the holder ("(c) Holger Krekel and
 # others, 2004-2014", py 1.11.0's one statement of its holders).
-_TRAILING_YEARS_RE = re.compile(r"[\s,]*\b(?:19|20)\d\d\b(?:\s*[-–,]\s*(?:(?:19|20)\d\d|present))*[\s.]*$",
-                                re.IGNORECASE)
+_TRAILING_YEARS_RE = re.compile(rf"[\s,]*{YEAR_RANGE}[\s.]*$", re.IGNORECASE)
 
 
 def stated_persons(text: str) -> frozenset[str]:
