@@ -584,9 +584,10 @@ DEFINITIONS = [
     "(marker kind `copyright`; also the ASF header's \"Licensed to HOLDER under one or more contributor license "
     "agreements\").",
     "- `marker_path` (files.csv): the upstream path the marker names, as written (a dotted name read as a "
-    "path); `marker_path_found`: whether the upstream holds it (exactly, by its trailing folders, as the "
-    "module of a named function, as the one file of a package defining a named name, as a private module a "
-    "dotted name spells by its public name (`py.path.common`: `py/_path/common.py`), or as a folder); "
+    "path); `marker_path_found`: whether the upstream holds it (exactly, by its trailing folders, in other "
+    "letter case, as the module of a named function, as the one file of a package defining a named name, "
+    "as a private module a dotted name spells by its public name (`py.path.common`: `py/_path/common.py`), "
+    "or as a folder); "
     "`marker_upstream_path`: the upstream file or folder it was found as; `marker_ref`: the tag or commit of "
     "its URL, else the release its text names after the project (\"copied from py 1.8.1\").",
     "- *with copied code*: at least one code line `verbatim` or `near`; a re-export-only file "
