@@ -385,6 +385,13 @@ def test_one_third_party_is_named_one_way() -> None:
     assert [o.name for o in apart] == ["quick_kit", "Quick-Kit", "Quick-Kit"]
 
 
+def test_a_later_party_of_a_joint_holder_is_named_without_its_years() -> None:
+    # disnake 2.1.0's LICENSE, "Copyright (c) 2015-present Rapptz, 2021-present EQUENOS"
+    assert holder_persons("Rapptz, 2021-present EQUENOS") == {"rapptz", "equenos"}
+    assert holder_persons("Ada Quill, 2019, 2020 Brook Developers") == {"ada quill", "brook developers"}
+    assert holder_persons("Ada Quill, 2019 edition") == {"ada quill", "edition"}  # only the years go
+
+
 def test_holders_are_not_linked_by_words_that_name_no_one() -> None:
     assert holder_persons("Meta Platforms, Inc. and affiliates") == {"meta platforms"}
     assert holder_persons("NVIDIA CORPORATION & AFFILIATES") == {"nvidia corporation"}

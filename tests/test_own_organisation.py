@@ -82,3 +82,28 @@ def test_a_slash_after_the_years_still_names_the_organisation(run_compare) -> No
         tree["pyproject.toml"] += 'authors = [{name = "Quillworks, Inc."}]\n'
     row = run_compare(target, [("rill", upstream)]).obligations.set_index("target_path").loc["pkg/mod.py"]
     assert (row["modified"], row["modification_notice"]) == ("yes", "not required")
+
+
+@pytest.mark.parametrize(("licence_holder", "owed"), [
+    ("Quillworks Inc., 2021-present Brook Developers", "no"),  # the fork's holder beside the organisation's
+    ("Quillworks LLC", "not required"),  # the organisation alone
+])
+def test_a_licence_file_naming_another_holder_beside_the_organisation_is_held_jointly(
+        run_compare, licence_holder: str, owed: str) -> None:
+    # disnake 2.1.0 kept discord.py 1.7.3's "Copyright (c) 2015-present Rapptz" in every file, its
+    # authors "Rapptz, EQUENOS" and its LICENSE "Copyright (c) 2015-present Rapptz, 2021-present
+    # EQUENOS": summary.md said the organisation holding the target's copyright was Rapptz's (the
+    # upstream's licence file names its holder, as discord.py's does: else its files would read
+    # as taken from the target, whose licence names that holder)
+    upstream = _tree("rill", ("Quillworks Inc.",), f"# Copyright 2015 Quillworks Inc.\n{_APACHE}\n{_body(1)}")
+    upstream["LICENSE"] = "Copyright (c) 2015-present Quillworks Inc.\n\nSPDX-License-Identifier: Apache-2.0\n"
+    edited = (f"# Copyright 2015 Quillworks Inc.\n{_APACHE}\n"
+              + _body(1).replace("return", "return  ", 1) + "\nextra = 17\n")
+    target = _tree("brook", ("Quillworks Inc.",), edited)
+    target["LICENSE"] = f"Copyright (c) 2015-present {licence_holder}\n\nSPDX-License-Identifier: Apache-2.0\n"
+    target["pyproject.toml"] += 'authors = [{name = "Quillworks"}, {name = "Brook Developers"}]\n'
+    comparison = run_compare(target, [("rill", upstream)])
+    row = comparison.obligations.set_index("target_path").loc["pkg/mod.py"]
+    assert (row["modified"], row["modification_notice"]) == ("yes", owed)
+    sentence = "held by the organisation that holds the target's copyright (quillworks)"
+    assert (sentence in "\n".join(obligations_markdown(comparison))) == (owed == "not required")

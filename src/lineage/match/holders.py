@@ -79,11 +79,17 @@ def main_holders(files: Sequence[FileIndex], share: float = 1.0) -> frozenset[st
 _PERSON_SPLIT_RE = re.compile(r"\s*(?:,|;|&|\band\b)\s*", re.IGNORECASE)
 
 
+# A joint holder's later party may carry its own years: disnake 2.1.0's "Copyright (c) 2015-present
+# Rapptz, 2021-present EQUENOS" names "Rapptz" and "EQUENOS", not "2021-present EQUENOS".
+_LEADING_YEARS_RE = re.compile(rf"^\s*{YEAR_RANGE}[\s,]*", re.IGNORECASE)
+
+
 def _persons(name: str) -> list[tuple[str, str]]:
     """(key as :func:`holder_key` makes it, spelling without a leading "the") of each person or
-    organisation a holder names; a part that names no one ("Inc.", "affiliates") is none."""
+    organisation a holder names, without years before it; a part that names no one ("Inc.",
+    "affiliates") is none."""
     out = []
-    for part in _PERSON_SPLIT_RE.split(name):
+    for part in (_LEADING_YEARS_RE.sub("", p) for p in _PERSON_SPLIT_RE.split(name)):
         key = holder_key(part)
         if key and key not in NAMELESS_PARTS:
             out.append((key, re.sub(r"^the\s+", "", part.strip(" .,;"), flags=re.IGNORECASE)))
