@@ -339,6 +339,12 @@ def test_attribution_credits_a_holder_once_however_the_line_is_written(run_compa
     text = attribution_markdown(comparison)
     credited = [line for line in text.splitlines() if line.startswith("- ") and "Rapptz" in line]
     assert credited == ["- Copyright (c) 2015-present Rapptz"]
+    # the CycloneDX ancestor's evidence credits it once too (it listed both forms: disnake 2.1.0
+    # against discord.py 1.7.3)
+    from lineage.report.cyclonedx import cyclonedx_bom
+
+    (ancestor,) = cyclonedx_bom(comparison).metadata.component.pedigree.ancestors
+    assert [c.text for c in ancestor.evidence.copyright] == ["Copyright (c) 2015-present Rapptz"]
 
 
 def _schema() -> dict:

@@ -59,7 +59,8 @@ from lineage.licences.expressions import combine_all, normalise
 from lineage.report.attachments import ancestor_labels, copied_regions, created_at, identity
 from lineage.report.elements import ElementCache, element_key
 from lineage.report.json_text import Encoded, compact, dumps_lines
-from lineage.results.obligations import source_licence, split_copyrights
+from lineage.report.obligations import credited_copyrights
+from lineage.results.obligations import source_licence
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -167,7 +168,7 @@ def cyclonedx_bom(comparison: Comparison, fields: list[list[tuple[str, str, int,
         # one expression: the schema allows a single one, and the library writes only the first
         # of several (vLLM's phi.py code under BSD-3-Clause AND MIT went unsaid beside Apache-2.0)
         licence = combine_all(str(x) for x in mine["upstream_licence"])
-        holders = sorted({h for cell in set(mine["upstream_copyrights"]) for h in split_copyrights(str(cell))})
+        holders = credited_copyrights(set(mine["upstream_copyrights"]))  # as ATTRIBUTION.md credits them
         evidence = ComponentEvidence(occurrences=occurrences,
                                      licenses=[LicenseExpression(licence)] if licence else [],
                                      copyright=[Copyright(text=h) for h in holders]) if occurrences else None

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
 import pandas as pd
@@ -284,13 +285,7 @@ def attribution_markdown(comparison: Comparison) -> str:
         under = ", ".join(_licence_words(x, brief=True) for x in licences)
         out.append(f"Licence: {_licence_words(lic.declared)}{choice}"
                    + (f"; copied files are under {under}." if licences else ".") + _unknown_sentence(rows))
-        carried = Counter(h for cell in rows["upstream_copyrights"]
-                          for h in {_credit_line(c) for c in split_copyrights(str(cell))})
-        lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
-        # one line per years and holder: a "Copyright ..." line first, then the line most rows
-        # carry (elasticsearch's usual "Licensed to Elasticsearch B.V. under one or more
-        # contributor", not the variant one of its files also holds)
-        holders = sorted(distinct_copyrights(lines))
+        holders = credited_copyrights(rows["upstream_copyrights"])
         # public-domain files ask no credit; "none named" of them alone would read as a gap
         public = all(map(_public_domain_alone, rows["upstream_licence"]))
         free = all(map(asks_nothing_alone, rows["upstream_licence"]))
@@ -309,6 +304,20 @@ def attribution_markdown(comparison: Comparison) -> str:
     if len(out) == 4:
         out.append("No copied code found.")
     return "\n".join(out) + "\n"
+
+
+def credited_copyrights(cells: Iterable[object]) -> list[str]:
+    """The copyright lines to credit for obligations.csv ``upstream_copyrights`` cells, sorted, one
+    per years and holder (:func:`distinct_copyrights`): of the lines stating one, a "Copyright
+    ..." line first, then the line most rows carry (elasticsearch's usual "Licensed to
+    Elasticsearch B.V. under one or more contributor", not the variant one of its files also
+    holds); a docstring field read as the statement it stands for (:func:`_credit_line`).
+    ATTRIBUTION.md's list and the CycloneDX ancestors' ``evidence.copyright``: the BOM listed
+    discord.py 1.7.3's "Copyright (c) 2015-present Rapptz" and its ``__init__.py`` field
+    "copyright: (c) 2015-present Rapptz" as two statements, ATTRIBUTION.md one."""
+    carried = Counter(h for cell in cells for h in {_credit_line(c) for c in split_copyrights(str(cell))})
+    lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
+    return sorted(distinct_copyrights(lines))
 
 
 # A docstring field's label before a copyright statement (":copyright: (c) 2014 by Armin
