@@ -157,3 +157,62 @@ def test_the_api_takes_run_settings(tmp_path: Path) -> None:
                            settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1, progress=messages.append))
     assert list(result.best["ref"]) == ["v2"]
     assert [m.split("]")[0] for m in messages] == ["[1/3", "[2/3", "[3/3"]
+
+
+def _cached_wheel(cache: Path, name: str, version: str, text: str, uploaded: str) -> str:
+    """A wheel of ``name`` holding ``name/a.py`` in the download cache, published at ``uploaded``
+    (recorded beside it, read offline); its pinned spec."""
+    import hashlib
+    import zipfile
+
+    from lineage.sources import pypi
+
+    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    with zipfile.ZipFile(wheel, "w") as archive:
+        archive.writestr(f"{name}/a.py", text)
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
+    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
+    return f"pypi:{name}=={version}#sha256={sha}"
+
+
+@pytest.mark.parametrize(("published", "after"), [("2031-06-01T00:00:00Z", True), ("2034-01-01T00:00:00Z", False)])
+def test_a_closest_release_dated_after_the_target_is_said_no_fork_point(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        published: str, after: bool) -> None:
+    """disnake 2.1.0 (2021) forked discord.py's unreleased 2.0 branch and is closest to discord.py
+    2.0.0 (2022), which holds that code too: ``closest:`` alone read as its fork point. The
+    target's date is recorded, and a closest release dated after it is said to be none, with the
+    closest dated before it."""
+    cache = tmp_path / "cache"
+    v1 = _cached_wheel(cache, "uppkg", "1.0", "".join(_function(i) for i in range(5)), "2031-01-01T00:00:00Z")
+    v2 = _cached_wheel(cache, "uppkg", "2.0", "".join(_function(i) for i in range(8)), "2033-01-01T00:00:00Z")
+    target = _cached_wheel(cache, "fork", "0.1", "".join(_function(i) for i in range(8)), published)
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    out = tmp_path / "out"
+    assert main(["forkpoint", target, v1, v2, "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(cache)]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    assert found["target"]["date"] == published
+    assert [b["ref"] for b in found["best"]] == ["2.0"]  # the ranking is unchanged
+    assert found["dated_after_target"] == (1 if after else 0)
+    assert [b["ref"] for b in found["best_before_target"]] == (["1.0"] if after else ["2.0"])
+    printed = capsys.readouterr().out
+    assert ("dated after the target (2031-06-01T00:00:00Z)" in printed) == after
+    assert ("closest dated before the target: " + v1.split("#")[0]) in printed if after else "dated before" not in printed
+
+
+def test_an_undated_target_dates_nothing_after_it(tmp_path: Path) -> None:
+    """A folder has no date: no candidate is after it, and none is the closest before it."""
+    from lineage.fork.forkpoint import run_forkpoint
+    from lineage.settings import RunSettings
+
+    up = _repo(tmp_path)
+    target = tmp_path / "target" / "pkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    result = run_forkpoint(str(target.parent), [f"{up}@v1..v3"],
+                           settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    assert result.target_date == "" and not result.after_target().any()
+    assert result.best_before_target.empty and result.to_json()["best_before_target"] == []

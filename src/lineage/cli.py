@@ -253,6 +253,17 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
               "the fork point is any of them.")
     elif len(best) > 1:
         print(f"{len(best)} candidates tie at the closest distance; their Python files differ.")
+    later = result.after_target()
+    if bool(later[best.index].any()):
+        # a release after the target holds the code it forked from (an unreleased branch), or
+        # the same code reached both: the closest is no fork point (disnake 2.1.0 / discord.py 2.0.0)
+        print(f"the closest {'are' if len(best) > 1 else 'is'} dated after the target ({result.target_date}), "
+              "which cannot descend from a later release: it forked from code that release holds too "
+              "(an unreleased commit before it), or took it from elsewhere.")
+        earlier = result.best_before_target
+        for row in earlier.itertuples():
+            print(f"closest dated before the target: {row.candidate} ({row.ref}, {row.date}, rank {row.rank}): "
+                  f"distance {row.distance:,}.")
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
     return 0

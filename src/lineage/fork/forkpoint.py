@@ -54,8 +54,11 @@ from lineage.sources.git import commit_spec
 # Change log of forkpoint.json:
 #   1: first version (target, candidates with digests, the definition, best, per-file best).
 #   2: "skipped_candidates": candidates without a Python file (path and reason), not ranked.
+#   3: "target.date" (when the target was published, "" when unknown), "dated_after_target" (how
+#      many candidates are dated after it) and "best_before_target" (the closest of those dated no
+#      later than it; [] when the target or every candidate is undated).
 FORKPOINT_FORMAT = "lineage.forkpoint"
-FORKPOINT_VERSION = 2
+FORKPOINT_VERSION = 3
 
 # forkpoint.csv, one row per candidate, sorted by rank then candidate order.
 CANDIDATE_COLUMNS = [
@@ -84,6 +87,28 @@ class ForkpointResult:
     def best(self) -> pd.DataFrame:
         return self.candidates[self.candidates["rank"] == 1]
 
+    @property
+    def target_date(self) -> str:
+        return str(self.inputs.get("target", {}).get("date", ""))
+
+    def after_target(self) -> pd.Series:
+        """Per candidate, whether it is dated after the target (False when either is undated). A
+        target cannot descend from a release published after it: disnake 2.1.0 (September 2021),
+        forked from discord.py's unreleased 2.0 branch, is closest to discord.py 2.0.0 (August
+        2022), which holds that branch's code too."""
+        when = self.target_date
+        dates = self.candidates["date"].fillna("").astype(str)
+        return (dates != "") & (dates > when) if when else pd.Series(False, index=self.candidates.index)
+
+    @property
+    def best_before_target(self) -> pd.DataFrame:
+        """The closest candidates dated no later than the target (empty when it is undated)."""
+        if not self.target_date:
+            return self.candidates.iloc[0:0]
+        dates = self.candidates["date"].fillna("").astype(str)
+        earlier = self.candidates[(dates != "") & ~self.after_target()]
+        return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
+
     def to_json(self) -> dict[str, Any]:
         best_files = self.files[self.files["rank"] == 1]
         per_candidate = best_files.groupby("candidate", sort=False)["target_path"].nunique()
@@ -93,6 +118,8 @@ class ForkpointResult:
             "format_version": FORKPOINT_VERSION,
             **self.inputs,
             "best": records,
+            "dated_after_target": int(self.after_target().sum()),
+            "best_before_target": _records(self.best_before_target),
             "files_closest_to": [{"candidate": c, "files": int(n)}
                                  for c, n in sorted(per_candidate.items(), key=lambda kv: (-kv[1], kv[0]))],
             "candidates": _records(self.candidates),
@@ -193,12 +220,22 @@ def rank_frame(frame: pd.DataFrame, by: list[str] | None = None) -> pd.Series:
     return ranks.reindex(frame.index)
 
 
+def source_date(tree: TreeIndex) -> str:
+    """When a source was published, as forkpoint writes dates: a git commit's commit date, a
+    release's first file's upload on PyPI (else its own file's); "" for a folder or an archive."""
+    if tree.info.kind == "git":  # a single REPO@REF: dated as a range's commits are
+        return commit_date(tree.info.location, str(tree.info.details.get("commit", "")))
+    if tree.info.kind == "pypi":  # a release: when PyPI published its first file
+        return str(tree.info.details.get("released") or tree.info.details.get("uploaded", ""))
+    return ""
+
+
 def target_inputs(target: str, tree: TreeIndex, target_path: str) -> dict[str, Any]:
     """The versions and the target's record that forkpoint.json and drift.json begin with."""
     return {"lineage_version": __version__, "index_version": INDEX_VERSION,
             "target": {"spec": target, "kind": tree.info.kind, "digest": tree.info.digest,
                        "target_path": target_path.strip("/"), "tree_digest": tree.tree_digest,
-                       "python_files": len(tree.files)}}
+                       "python_files": len(tree.files), "date": source_date(tree)}}
 
 
 def _resolved_spec(candidate: Candidate, tree: TreeIndex) -> str:
@@ -258,11 +295,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
             del comparison
         totals, per_file = scored
         spec = _resolved_spec(cand, tree)
-        date = cand.date
-        if not date and tree.info.kind == "git":  # a single REPO@REF: dated as a range's commits are
-            date = commit_date(tree.info.location, str(tree.info.details.get("commit", "")))
-        if not date and tree.info.kind == "pypi":  # a release: when PyPI published its first file
-            date = str(tree.info.details.get("released") or tree.info.details.get("uploaded", ""))
+        date = cand.date or source_date(tree)
         rows.append({"candidate": spec, "ref": cand.ref or tree.info.details.get("version", ""), "date": date,
                      **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
                      "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})
