@@ -234,6 +234,39 @@ def test_functions_table_names_a_copied_class_not_one_of_its_methods(
         assert copied.loc[d.name, "upstream_qualname"] == d.name
 
 
+_NESTED = '''
+def bot_has_quill_rights(**perms):
+    invalid = set(perms) - set(QUILL_RIGHTS)
+    if invalid:
+        raise TypeError(f"Invalid quill rights: {', '.join(sorted(invalid))}")
+
+    def predicate(ctx):
+        guild = ctx.guild
+        me = guild.me if guild is not None else ctx.bot.user
+        rights = ctx.channel.rights_for(me)
+        missing = [perm for perm, value in perms.items() if getattr(rights, perm) != value]
+        if not missing:
+            return True
+        for name in sorted(missing):
+            ctx.log_missing(name, rights, guild)
+        raise BotMissingQuillRights(missing)
+
+    return check(predicate)
+'''
+
+
+def test_functions_table_names_the_function_holding_a_nested_one(run_compare: Runner) -> None:
+    """A function copied with its nested function came from the upstream function, not from the
+    nested one that holds most of its lines (disnake 2.1.0's ``bot_has_permissions`` read
+    ``bot_has_permissions.predicate`` against discord.py 1.7.3); the nested one from the nested one."""
+    target = {"fork/checks.py": _NESTED.replace("(**perms)", "(**perms: bool)")}
+    comparison = run_compare(target, [("up", {"up/checks.py": _NESTED})])
+    rows = comparison.functions.set_index("qualname")
+    assert rows.loc["bot_has_quill_rights", "copied_code_lines"] == rows.loc["bot_has_quill_rights", "code_lines"]
+    assert rows.loc["bot_has_quill_rights", "upstream_qualname"] == "bot_has_quill_rights"
+    assert rows.loc["bot_has_quill_rights.predicate", "upstream_qualname"] == "bot_has_quill_rights.predicate"
+
+
 def test_regions_table_agrees_with_lines(mixed: tuple[Comparison, dict, dict]) -> None:
     comparison, _, _ = mixed
     lines = comparison.lines

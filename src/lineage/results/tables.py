@@ -383,25 +383,40 @@ def build_origins(origins: Sequence[Origin], up_files: Sequence[UpstreamFile]) -
 
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
                     up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
-    """Each target def/class with its copied share and best upstream def/class."""
-    innermost_cache: dict[tuple[int, str], tuple[list[int], list[str]]] = {}
+    """Each target def/class with its copied share and best upstream def/class: the upstream
+    definition of its kind (function or class) that holds most of its copied code lines, a line
+    counting for every definition of the kind that holds it, the innermost of those on a tie. So
+    a function holding a nested one is credited to the upstream function holding that nested
+    one, not to the nested one that holds most of its lines (disnake 2.1.0's
+    ``bot_has_permissions`` read ``bot_has_permissions.predicate`` against discord.py 1.7.3), and
+    the nested one itself to the upstream nested one (as many lines, the innermost)."""
+    enclosing_cache: dict[tuple[int, str], tuple[list[int], list[int], list[int], list[str]]] = {}
 
-    def innermost(u_file: int, kind: str) -> tuple[list[int], list[str]]:
-        """Per upstream row: the innermost def of ``kind`` (function/class) holding it, or -1.
+    def enclosing(u_file: int, kind: str) -> tuple[list[int], list[int], list[int], list[str]]:
+        """Per upstream row: the innermost def of ``kind`` (function/class) holding it, or -1;
+        per definition: the def of ``kind`` holding it (-1 for none) and its depth among them.
 
         By kind, so that a copied class is credited to the upstream class, not to the method that
         holds most of its lines."""
-        if (u_file, kind) not in innermost_cache:
+        if (u_file, kind) not in enclosing_cache:
             index = up_indexes[u_file]
             owner = np.full(index.n_lines, -1, np.int64)
+            parent = [-1] * len(index.definitions)
+            depth = [0] * len(index.definitions)
             # outer definitions first, so inner ones overwrite their lines
             ordered = sorted((k for k, d in enumerate(index.definitions) if d.kind == kind),
                              key=lambda k: (index.definitions[k].start, -index.definitions[k].end))
+            open_defs: list[int] = []
             for k in ordered:
                 d = index.definitions[k]
+                while open_defs and index.definitions[open_defs[-1]].end < d.start:
+                    open_defs.pop()
+                if open_defs:
+                    parent[k], depth[k] = open_defs[-1], depth[open_defs[-1]] + 1
+                open_defs.append(k)
                 owner[d.start - 1 : d.end] = k
-            innermost_cache[(u_file, kind)] = (owner.tolist(), [d.qualname for d in index.definitions])
-        return innermost_cache[(u_file, kind)]
+            enclosing_cache[(u_file, kind)] = (owner.tolist(), parent, depth, [d.qualname for d in index.definitions])
+        return enclosing_cache[(u_file, kind)]
 
     rows = []
     for f, m in zip(files, result.files, strict=True):
@@ -420,12 +435,19 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
             if copied_lines:
                 rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
                 votes: Counter[tuple[int, str]] = Counter()
+                deepest: dict[tuple[int, str], int] = {}
                 # plain ints in the loop: it runs once per copied line per enclosing definition
                 for u_file, u_row in zip(m.up_file[rows_copied].tolist(), m.up_row[rows_copied].tolist(), strict=True):
-                    owner, names = innermost(u_file, d.kind)
+                    owner, parent, depth, names = enclosing(u_file, d.kind)
                     k = owner[u_row]
-                    votes[(u_file, names[k] if k >= 0 else "")] += 1
-                (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
+                    if k < 0:
+                        votes[(u_file, "")] += 1
+                        deepest[(u_file, "")] = -1
+                    while k >= 0:
+                        votes[(u_file, names[k])] += 1
+                        deepest[(u_file, names[k])] = depth[k]
+                        k = parent[k]
+                (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], -deepest[kv[0]], kv[0]))[0]
                 best_path = up_files[u_file].path
                 best_upstream = up_files[u_file].upstream
             rows.append({
