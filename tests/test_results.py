@@ -267,6 +267,17 @@ def test_functions_table_names_the_function_holding_a_nested_one(run_compare: Ru
     assert rows.loc["bot_has_quill_rights.predicate", "upstream_qualname"] == "bot_has_quill_rights.predicate"
 
 
+def test_functions_table_names_the_nested_function_a_function_moved_out_of(run_compare: Runner) -> None:
+    """A nested function moved out to the top level came from the nested one, not from the
+    function that held it (its lines vote for the innermost upstream definition)."""
+    nested = _NESTED.split("    def predicate(ctx):\n", 1)[1].split("\n    return check", 1)[0]
+    moved = "def quill_predicate(ctx, perms):\n" + "\n".join(line[4:] for line in nested.splitlines()) + "\n"
+    comparison = run_compare({"fork/checks.py": moved}, [("up", {"up/checks.py": _NESTED})])
+    row = comparison.functions.set_index("qualname").loc["quill_predicate"]
+    assert row["copied_code_lines"] >= 8
+    assert row["upstream_qualname"] == "bot_has_quill_rights.predicate"
+
+
 def test_regions_table_agrees_with_lines(mixed: tuple[Comparison, dict, dict]) -> None:
     comparison, _, _ = mixed
     lines = comparison.lines

@@ -381,42 +381,50 @@ def build_origins(origins: Sequence[Origin], up_files: Sequence[UpstreamFile]) -
                              na_position="first").reset_index(drop=True)
 
 
+def _nesting(index: FileIndex, kind: str) -> tuple[list[int], list[int], list[int]]:
+    """Per row of a file: the innermost definition of ``kind`` (function/class) holding it, or -1;
+    per definition: the one of ``kind`` holding it (-1 for none) and how many of ``kind`` hold it."""
+    owner = np.full(index.n_lines, -1, np.int64)
+    parent = [-1] * len(index.definitions)
+    depth = [0] * len(index.definitions)
+    # outer definitions first, so inner ones overwrite their lines
+    ordered = sorted((k for k, d in enumerate(index.definitions) if d.kind == kind),
+                     key=lambda k: (index.definitions[k].start, -index.definitions[k].end))
+    open_defs: list[int] = []
+    for k in ordered:
+        d = index.definitions[k]
+        while open_defs and index.definitions[open_defs[-1]].end < d.start:
+            open_defs.pop()
+        if open_defs:
+            parent[k], depth[k] = open_defs[-1], depth[open_defs[-1]] + 1
+        open_defs.append(k)
+        owner[d.start - 1 : d.end] = k
+    return owner.tolist(), parent, depth
+
+
 def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes: Sequence[FileIndex],
                     up_files: Sequence[UpstreamFile]) -> pd.DataFrame:
     """Each target def/class with its copied share and best upstream def/class: the upstream
-    definition of its kind (function or class) that holds most of its copied code lines, a line
-    counting for every definition of the kind that holds it, the innermost of those on a tie. So
-    a function holding a nested one is credited to the upstream function holding that nested
-    one, not to the nested one that holds most of its lines (disnake 2.1.0's
-    ``bot_has_permissions`` read ``bot_has_permissions.predicate`` against discord.py 1.7.3), and
-    the nested one itself to the upstream nested one (as many lines, the innermost)."""
-    enclosing_cache: dict[tuple[int, str], tuple[list[int], list[int], list[int], list[str]]] = {}
+    definition of its kind (function or class; a copied class is credited to the upstream class,
+    not to the method holding most of its lines) that most of its copied code lines vote for. A
+    line votes for the innermost upstream definition of the kind holding its upstream line, or,
+    when it lies in a definition nested N deep inside the target one, for the one N levels above
+    that (the outermost when there are fewer): a function copied with its nested function came
+    from the upstream function, not from the nested one that holds most of its lines (disnake
+    2.1.0's ``bot_has_permissions`` read ``bot_has_permissions.predicate`` against discord.py
+    1.7.3), and the nested one from the nested one."""
+    nesting_cache: dict[tuple[int, str], tuple[list[int], list[int], list[int]]] = {}
+    names_cache: dict[int, list[str]] = {}
 
-    def enclosing(u_file: int, kind: str) -> tuple[list[int], list[int], list[int], list[str]]:
-        """Per upstream row: the innermost def of ``kind`` (function/class) holding it, or -1;
-        per definition: the def of ``kind`` holding it (-1 for none) and its depth among them.
+    def nesting(u_file: int, kind: str) -> tuple[list[int], list[int], list[int]]:
+        if (u_file, kind) not in nesting_cache:
+            nesting_cache[(u_file, kind)] = _nesting(up_indexes[u_file], kind)
+        return nesting_cache[(u_file, kind)]
 
-        By kind, so that a copied class is credited to the upstream class, not to the method that
-        holds most of its lines."""
-        if (u_file, kind) not in enclosing_cache:
-            index = up_indexes[u_file]
-            owner = np.full(index.n_lines, -1, np.int64)
-            parent = [-1] * len(index.definitions)
-            depth = [0] * len(index.definitions)
-            # outer definitions first, so inner ones overwrite their lines
-            ordered = sorted((k for k, d in enumerate(index.definitions) if d.kind == kind),
-                             key=lambda k: (index.definitions[k].start, -index.definitions[k].end))
-            open_defs: list[int] = []
-            for k in ordered:
-                d = index.definitions[k]
-                while open_defs and index.definitions[open_defs[-1]].end < d.start:
-                    open_defs.pop()
-                if open_defs:
-                    parent[k], depth[k] = open_defs[-1], depth[open_defs[-1]] + 1
-                open_defs.append(k)
-                owner[d.start - 1 : d.end] = k
-            enclosing_cache[(u_file, kind)] = (owner.tolist(), parent, depth, [d.qualname for d in index.definitions])
-        return enclosing_cache[(u_file, kind)]
+    def names(u_file: int) -> list[str]:
+        if u_file not in names_cache:
+            names_cache[u_file] = [d.qualname for d in up_indexes[u_file].definitions]
+        return names_cache[u_file]
 
     rows = []
     for f, m in zip(files, result.files, strict=True):
@@ -427,27 +435,27 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
         # prefix sums: each definition's counts in constant time
         code_sum = np.concatenate(([0], np.cumsum(code))).tolist()
         copied_sum = np.concatenate(([0], np.cumsum(code & copied))).tolist()
-        for d in f.definitions:
+        own_nesting = {kind: _nesting(f, kind) for kind in {d.kind for d in f.definitions}}
+        for k_t, d in enumerate(f.definitions):
             span = slice(d.start - 1, d.end)
             code_lines = code_sum[d.end] - code_sum[d.start - 1]
             copied_lines = copied_sum[d.end] - copied_sum[d.start - 1]
             best_path = best_name = best_upstream = ""
             if copied_lines:
+                t_owner, _, t_depth = own_nesting[d.kind]
                 rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
                 votes: Counter[tuple[int, str]] = Counter()
-                deepest: dict[tuple[int, str], int] = {}
                 # plain ints in the loop: it runs once per copied line per enclosing definition
-                for u_file, u_row in zip(m.up_file[rows_copied].tolist(), m.up_row[rows_copied].tolist(), strict=True):
-                    owner, parent, depth, names = enclosing(u_file, d.kind)
+                for t_row, u_file, u_row in zip(rows_copied.tolist(), m.up_file[rows_copied].tolist(),
+                                                m.up_row[rows_copied].tolist(), strict=True):
+                    owner, parent, _ = nesting(u_file, d.kind)
                     k = owner[u_row]
-                    if k < 0:
-                        votes[(u_file, "")] += 1
-                        deepest[(u_file, "")] = -1
-                    while k >= 0:
-                        votes[(u_file, names[k])] += 1
-                        deepest[(u_file, names[k])] = depth[k]
+                    for _ in range(t_depth[t_owner[t_row]] - t_depth[k_t]):  # nested that deep in d
+                        if k < 0 or parent[k] < 0:
+                            break
                         k = parent[k]
-                (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], -deepest[kv[0]], kv[0]))[0]
+                    votes[(u_file, names(u_file)[k] if k >= 0 else "")] += 1
+                (u_file, best_name), _ = sorted(votes.items(), key=lambda kv: (-kv[1], kv[0]))[0]
                 best_path = up_files[u_file].path
                 best_upstream = up_files[u_file].upstream
             rows.append({
