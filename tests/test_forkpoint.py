@@ -200,7 +200,8 @@ def test_a_closest_release_dated_after_the_target_is_said_no_fork_point(
     assert [b["ref"] for b in found["best_before_target"]] == (["1.0"] if after else ["2.0"])
     printed = capsys.readouterr().out
     assert ("dated after the target (2031-06-01T00:00:00Z)" in printed) == after
-    assert ("closest dated before the target: " + v1.split("#")[0]) in printed if after else "dated before" not in printed
+    named = "closest dated before the target: " + v1.split("#")[0]
+    assert (named in printed) == after and ("dated before" in printed) == after
 
 
 def test_an_undated_target_dates_nothing_after_it(tmp_path: Path) -> None:
