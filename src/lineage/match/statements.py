@@ -215,13 +215,14 @@ def added_arguments(t_text: str, u_text: str) -> bool:
     return _inserted_whole(u, t) or _inserted_whole(_mirrored(u), _mirrored(t))
 
 
-def kept_arguments(t_text: str, u_text: str, min_share: float) -> bool:
+def kept_arguments(t_text: str, u_text: str, min_share: float, min_words: int = 1) -> bool:
     """Whether code line ``t_text``, a piece of a re-wrapped statement, is arguments of
     ``u_text`` kept and arguments added after them: its parts (cut at its commas outside
     brackets, each without its type annotation, up to quotes) begin with one or more parts that
     are consecutive arguments of one bracket of ``u_text``, in their order there, every later
-    part holds a word (an argument or parameter added), and the kept parts hold at least
-    ``min_share`` of the line's words. ``Route("GET", "/guilds/{guild_id}/bans",
+    part holds a word and is no argument of that bracket (an argument or parameter added, not
+    one moved), and the kept parts hold at least
+    ``min_share`` of the line's words and at least ``min_words`` words. ``Route("GET", "/guilds/{guild_id}/bans",
     guild_id=guild_id), params=params`` <- ``return self.request(Route('GET',
     '/guilds/{guild_id}/bans', guild_id=guild_id))`` (a keyword added to a call Black broke
     open), ``self, name: str, *, package: Optional[str] = None, extras: ... = None`` <- ``def
@@ -233,18 +234,22 @@ def kept_arguments(t_text: str, u_text: str, min_share: float) -> bool:
     if len(parts) < 2:
         return False
     keys = [_part_key(part) for part in parts]
-    best = 0
+    best, arguments = 0, set()
     for group in _bracket_arguments(_piece_without_annotation(line_tokens(u_text.strip()))):
         for start in range(len(group)):
             k = 0
             while k < len(keys) and start + k < len(group) and keys[k] == group[start + k]:
                 k += 1
-            best = max(best, k)
-    if not best or best == len(parts) or not all(any(_is_word(tok) for tok in part) for part in parts[best:]):
+            if k > best:
+                best, arguments = k, set(group)
+    # each later part is added: it holds a word and is no argument of that bracket (moved there)
+    if not best or best == len(parts) or any(
+            key in arguments or not any(_is_word(tok) for tok in part)
+            for key, part in zip(keys[best:], parts[best:], strict=True)):
         return False
     kept = sum(_is_word(tok) for part in parts[:best] for tok in part)
     total = sum(_is_word(tok) for part in parts for tok in part)
-    return kept > 0 and kept >= min_share * total
+    return kept >= max(min_words, 1) and kept >= min_share * total
 
 
 def _part_key(tokens: list[str]) -> str:
@@ -347,7 +352,7 @@ def words(text: str, strip: bool = False) -> list[str]:
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
                   strip: bool = False, kept_keywords: bool = False, arguments: bool = False,
                   kept_keys: bool = False, identical: bool = False,
-                  kept_arguments_share: float = 0.0) -> list[int | None]:
+                  kept_arguments_share: float = 0.0, kept_arguments_words: int = 1) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -382,7 +387,8 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
 
     With ``kept_arguments_share`` above 0 (``fill_kept_arguments_min_share``), a line after the
     statement's first that fails the word share but is arguments of an upstream line kept, in
-    order, with arguments added after them (:func:`kept_arguments`: ``Route(...),
+    order, with arguments added after them, the kept ones at least ``kept_arguments_words``
+    words (``fill_kept_arguments_min_words``; :func:`kept_arguments`: ``Route(...),
     params=params`` of a call Black broke open that gained a keyword) copies that line, the
     first such at or after the previous line's partner.
 
@@ -419,7 +425,8 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
                          None) if arguments else None
             if grown is None and kept_arguments_share > 0 and k > 0:
                 grown = next((j for j in [*range(last, len(u_lines)), *range(last)] if j not in taken
-                              and kept_arguments(text, u_lines[j], kept_arguments_share)), None)
+                              and kept_arguments(text, u_lines[j], kept_arguments_share, kept_arguments_words)),
+                             None)
             if grown is not None:
                 last = grown
                 out.append(last)
