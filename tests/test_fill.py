@@ -630,6 +630,37 @@ def test_a_kept_keyword_with_an_edited_value_is_near_in_the_file_of_its_own_name
     assert file_lines(other, "pkg/sending.py").loc[line, "match"] == "none"
 
 
+_BANS_UP = ("    def get_bans(self, guild_id):\n"
+            "        return self.request(Route('GET', '/guilds/{guild_id}/bans', guild_id=guild_id))\n")
+# Black broke the call open, and the call gained two keywords on the argument's line.
+_BANS_EDITED = ("    def get_bans(self, guild_id):\n"
+                "        return self.request(\n"
+                '            Route("GET", "/guilds/{guild_id}/bans", guild_id=guild_id),'
+                ' params=params, timeout=self.timeout\n'
+                "        )\n")
+
+
+def test_a_piece_that_kept_the_arguments_and_gained_one_is_near(run_compare: Runner) -> None:
+    """``Route(...), params=params, timeout=self.timeout`` of a call Black broke open that
+    gained two keywords: the line holds the upstream call's argument whole, then the added ones;
+    its word share is 5 of 10 (under ``fill_statement_min_word_share``), so without the
+    kept-arguments rule the call's ``return self.request(`` and ``)`` are near and the line
+    between them none. With ``fill_kept_arguments_min_share`` at 0 it stays none; asked for more
+    than its 5 of 10 words, too."""
+    up = {"pkg/http.py": _CLIENT_HEAD + _BANS_UP + _CLIENT_TAIL}
+    target = {"pkg/http.py": _CLIENT_HEAD + _BANS_EDITED + _CLIENT_TAIL}
+    line = _CLIENT_HEAD.count("\n") + 3
+    upstream_line = _CLIENT_HEAD.count("\n") + 2
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/http.py")
+    assert frame.loc[line, "match"] == "near"
+    assert int(frame.loc[line, "upstream_line"]) == upstream_line
+    assert {int(frame.loc[k, "upstream_line"]) for k in (line - 1, line + 1)} == {upstream_line}
+    for params in (MatchParams(fill_kept_arguments_min_share=0.0), MatchParams(fill_kept_arguments_min_share=0.8)):
+        off = file_lines(run_compare(target, [("up", up)], params=params), "pkg/http.py")
+        assert off.loc[line, "match"] == "none"
+        assert off.loc[line - 1, "match"] == "near"  # the call's other pieces are paired all the same
+
+
 def test_the_statement_rule_works_in_the_file_of_its_own_name_only(run_compare: Runner) -> None:
     """The annotated, re-wrapped signature of the test above, in a file of another name (a
     file that took the method, not the upstream file's later version): its short pieces stay

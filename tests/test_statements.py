@@ -13,6 +13,7 @@ from lineage.match.statements import (
     best_in_order,
     code_tokens,
     code_tokens_reference,
+    kept_arguments,
     limit_statements,
     line_partners,
     line_tokens,
@@ -164,6 +165,49 @@ def test_line_partners_keep_a_keyword_whose_value_was_edited() -> None:
     assert line_partners(sig, sig_up, 0.75, strip=True, kept_keywords=True)[4] == 0
     # the statement's first line (an assignment's target) never counts as a kept keyword
     assert line_partners(["embed = make(", "    x,", ")"], ["f(embed=1, x)"], 0.75, kept_keywords=True)[0] is None
+
+
+def test_kept_arguments_are_the_upstream_arguments_in_order_then_added_ones() -> None:
+    """A piece of a statement Black broke open whose first parts are arguments of one bracket of
+    the upstream line, consecutive and in order, and whose later parts each hold a word (an
+    argument added), with the kept parts holding the share of its words asked for."""
+    call = "return self.request(Route('GET', '/guilds/{guild_id}/bans', guild_id=guild_id))"
+    piece = 'Route("GET", "/guilds/{guild_id}/bans", guild_id=guild_id), params=params'
+    assert kept_arguments(piece, call, 0.4)  # 5 of its 7 words kept
+    assert not kept_arguments(piece, call, 0.8)
+    sig = "def load_extension(self, name, *, package=None):"
+    assert kept_arguments("self, name: str, *, package: Optional[str] = None, extras: Optional[Dict] = None", sig, 0.4)
+    # the kept parts must open the line, in the upstream order, one after another upstream
+    assert not kept_arguments("extras: Optional[Dict] = None, self, name", sig, 0.1)
+    assert not kept_arguments("name, self, extras=None", sig, 0.1)
+    assert not kept_arguments("self, package=None, extras=None", sig, 0.1)  # ``name`` left out between
+    # nothing added (the word share's case), or an added part without a word
+    assert not kept_arguments("self, name", sig, 0.1)
+    assert not kept_arguments("self, name, *", sig, 0.1)
+    # a new parameter after a kept ``self`` alone: a third of the words
+    assert not kept_arguments("self, webhook_id: int, token: str,", "def delete_webhook(self, *, reason=None):", 0.4)
+    assert not kept_arguments("webhook_id: int,", "def delete_webhook(self, *, reason=None):", 0.1)
+    # a closing bracket the piece did not open ends it; quotes do not matter
+    assert kept_arguments("x, 'a', flag=True):", 'def f(x, "a"):', 0.4)
+    # ``min_words``: ``self`` alone, half of ``self, layer_type``, is every method's
+    other = "def get_layer_input_config(self, config: dict[str, Any], prefix: str):"
+    assert kept_arguments("self, layer_type: str", other, 0.4, min_words=1)
+    assert not kept_arguments("self, layer_type: str", other, 0.4, min_words=2)
+
+
+def test_line_partners_take_a_piece_with_an_argument_added_only_with_the_share() -> None:
+    """``kept_arguments_share`` (``fill_kept_arguments_min_share``): the middle piece of a call
+    that gained a keyword fails the word share (5 of 7) but keeps the call's argument."""
+    up = ["return self.request(Route('GET', '/guilds/{guild_id}/bans', guild_id=guild_id))"]
+    mine = ["return self.request(",
+            '    Route("GET", "/guilds/{guild_id}/bans", guild_id=guild_id), params=params', ")"]
+    assert line_partners(mine, up, 0.75, strip=True) == [0, None, 0]
+    assert line_partners(mine, up, 0.75, strip=True, kept_arguments_share=0.4) == [0, 0, 0]
+    # a parameter line that keeps nothing stays new with the rule on
+    sig_up = ["def delete_webhook(self, *, reason=None):"]
+    sig = ["def delete_webhook(", "    self,", "    webhook_id: int,", "    *,", "    reason: Optional[str] = None,",
+           ") -> Response[None]:"]
+    assert line_partners(sig, sig_up, 0.75, strip=True, kept_arguments_share=0.4)[2] is None
 
 
 def test_added_arguments_are_whole_arguments_inside_the_brackets() -> None:

@@ -238,6 +238,26 @@ class MatchParams:
     # (``embed=embed_payload,`` <- ``embed=embed``: the argument kept, its value edited), in a
     # target file of the upstream file's own name; 0: the word share alone.
     fill_statement_kept_keywords: int = knob(1, 0, 1)
+    # ... and a line after the statement's first that fails the word share but whose parts (cut
+    # at its commas outside brackets, annotations cut) begin with consecutive arguments of one
+    # bracket of an upstream line, in order, every later part an argument added, copies that
+    # line when its kept arguments hold at least this share of its words
+    # (``lineage.match.statements.kept_arguments``): ``Route("GET", "/guilds/{guild_id}/bans",
+    # guild_id=guild_id), params=params`` <- ``return self.request(Route('GET', ...,
+    # guild_id=guild_id))`` (word share 0.71), ``self, name: str, *, package: Optional[str] =
+    # None, extras: ... = None`` <- ``def load_extension(self, name, *, package=None):`` (0.67):
+    # a call or signature broken open by Black that gained an argument kept its old ones, and the
+    # word share read the line as new when the added argument was long. ``self, webhook_id: int,
+    # token: str,`` (only ``self`` kept, a third of its words) is no such line. 0: off.
+    # Measured 2026-12-07 (branch fork153, off -> on): renamed fork +16 code lines, all copies by
+    # its truth, no false copy (0.5: +12; 0.3: +22 and 1 false, ``cls, url: str, *, session: ...``
+    # of ``SyncWebhook.from_url``, 2 of 6 words kept); vendored and survival unchanged.
+    fill_kept_arguments_min_share: float = knob(0.4, 0.0, 1.0)
+    # ... and the kept arguments hold at least this many words: ``self, layer_type: str`` of
+    # sglang's ``def get_checkpoint_configs_for_layer(`` kept only ``self`` of the header of
+    # another method vLLM has at that place (``def get_layer_input_config(self, config, prefix)``),
+    # half its words; ``self`` or ``cls`` alone is every method's.
+    fill_kept_arguments_min_words: int = knob(2, 1)
     # ... and, with 1, a dict entry whose literal key the upstream statement gives too
     # (``"Accept-Encoding": DEFAULT_ACCEPT_ENCODING,`` <- ``'Accept-Encoding': ', '.join(...)``: the
     # entry kept, its value edited), in the same files; 0: keywords only.

@@ -215,6 +215,83 @@ def added_arguments(t_text: str, u_text: str) -> bool:
     return _inserted_whole(u, t) or _inserted_whole(_mirrored(u), _mirrored(t))
 
 
+def kept_arguments(t_text: str, u_text: str, min_share: float, min_words: int = 1) -> bool:
+    """Whether code line ``t_text``, a piece of a re-wrapped statement, is arguments of
+    ``u_text`` kept and arguments added after them: its parts (cut at its commas outside
+    brackets, each without its type annotation, up to quotes) begin with one or more parts that
+    are consecutive arguments of one bracket of ``u_text``, in their order there, every later
+    part holds a word and is no argument of that bracket (an argument or parameter added, not
+    one moved), and the kept parts hold at least
+    ``min_share`` of the line's words and at least ``min_words`` words. ``Route("GET", "/guilds/{guild_id}/bans",
+    guild_id=guild_id), params=params`` <- ``return self.request(Route('GET',
+    '/guilds/{guild_id}/bans', guild_id=guild_id))`` (a keyword added to a call Black broke
+    open), ``self, name: str, *, package: Optional[str] = None, extras: ... = None`` <- ``def
+    load_extension(self, name, *, package=None):`` (a parameter added to a signature). The
+    line's word share against the statement (0.71 and 0.67) reads the kept arguments as new
+    text when the added one is long; a line whose first part is no kept argument
+    (``webhook_id: int,``) is no such line."""
+    parts = _argument_parts(_piece_without_annotation(line_tokens(t_text.strip())))
+    if len(parts) < 2:
+        return False
+    keys = [_part_key(part) for part in parts]
+    best, arguments = 0, set()
+    for group in _bracket_arguments(_piece_without_annotation(line_tokens(u_text.strip()))):
+        for start in range(len(group)):
+            k = 0
+            while k < len(keys) and start + k < len(group) and keys[k] == group[start + k]:
+                k += 1
+            if k > best:
+                best, arguments = k, set(group)
+    # each later part is added: it holds a word and is no argument of that bracket (moved there)
+    if not best or best == len(parts) or any(
+            key in arguments or not any(_is_word(tok) for tok in part)
+            for key, part in zip(keys[best:], parts[best:], strict=True)):
+        return False
+    kept = sum(_is_word(tok) for part in parts[:best] for tok in part)
+    total = sum(_is_word(tok) for part in parts for tok in part)
+    return kept >= max(min_words, 1) and kept >= min_share * total
+
+
+def _part_key(tokens: list[str]) -> str:
+    return " ".join(tokens).replace("'", '"')
+
+
+def _argument_parts(tokens: list[str]) -> list[list[str]]:
+    """A piece's parts between its commas outside brackets, without the commas; a closing bracket
+    this piece did not open ends it (``package=None):`` of a signature's last line)."""
+    parts: list[list[str]] = [[]]
+    depth = 0
+    for token in tokens:
+        if token in _CLOSERS and depth == 0:
+            break
+        if token == "," and depth == 0:
+            parts.append([])
+            continue
+        depth += (token in OPENERS) - (token in _CLOSERS)
+        parts[-1].append(token)
+    return [part for part in parts if part]
+
+
+def _bracket_arguments(tokens: list[str]) -> list[list[str]]:
+    """The arguments of each bracket of a line, in order, as :func:`_part_key` keys: ``f(a, g(b,
+    c))`` -> ``[["a", "g ( b , c )"], ["b", "c"]]``."""
+    groups: list[list[str]] = []
+    stack: list[tuple[int, int]] = []  # (group index, token index where the current part began)
+    for at, token in enumerate(tokens):
+        if token in OPENERS:
+            groups.append([])
+            stack.append((len(groups) - 1, at + 1))
+        elif stack and (token == "," or token in _CLOSERS):
+            group, begun = stack[-1]
+            if at > begun:
+                groups[group].append(_part_key(tokens[begun:at]))
+            if token == ",":
+                stack[-1] = (group, at + 1)
+            else:
+                stack.pop()
+    return [group for group in groups if group]
+
+
 def _mirrored(tokens: list[str]) -> list[str]:
     """Tokens in reverse order with each bracket turned round (a line read from the right)."""
     return [_MIRROR.get(tok, tok) for tok in reversed(tokens)]
@@ -274,7 +351,8 @@ def words(text: str, strip: bool = False) -> list[str]:
 
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
                   strip: bool = False, kept_keywords: bool = False, arguments: bool = False,
-                  kept_keys: bool = False, identical: bool = False) -> list[int | None]:
+                  kept_keys: bool = False, identical: bool = False,
+                  kept_arguments_share: float = 0.0, kept_arguments_words: int = 1) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -307,6 +385,13 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     raise_errors=False):`` <- ``def get_netrc_auth(url):``, both one line) copies that line: the
     added parameter is new text, but on one line with the old it cannot stand apart.
 
+    With ``kept_arguments_share`` above 0 (``fill_kept_arguments_min_share``), a line after the
+    statement's first that fails the word share but is arguments of an upstream line kept, in
+    order, with arguments added after them, the kept ones at least ``kept_arguments_words``
+    words (``fill_kept_arguments_min_words``; :func:`kept_arguments`: ``Route(...),
+    params=params`` of a call Black broke open that gained a keyword) copies that line, the
+    first such at or after the previous line's partner.
+
     With ``identical`` (``fill_statement_identical_lines``), a target line whose stripped text is
     an upstream line's copies that line (the first such at or after the previous identical
     partner), and a line identical to one target line is no other line's partner: the target
@@ -338,6 +423,10 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
         if mine and found < min_word_share * len(mine):
             grown = next((j for j, u in enumerate(u_lines) if j not in taken and added_arguments(text, u)),
                          None) if arguments else None
+            if grown is None and kept_arguments_share > 0 and k > 0:
+                grown = next((j for j in [*range(last, len(u_lines)), *range(last)] if j not in taken
+                              and kept_arguments(text, u_lines[j], kept_arguments_share, kept_arguments_words)),
+                             None)
             if grown is not None:
                 last = grown
                 out.append(last)
