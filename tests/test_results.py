@@ -474,6 +474,27 @@ def test_a_dotted_name_of_a_packages_function_resolves_to_the_file_defining_it()
     assert resolve("# Copied from quill.lichen.get_shape") == "quill/lichen.py"
 
 
+def test_a_top_level_packages_function_resolves_to_the_file_defining_it() -> None:
+    """pip 24.2's ``metadata/base.py``, "This is a copy of ``pkg_resources.to_filename()``", named
+    a ``pkg_resources/to_filename.py`` "not in the trees compared" against setuptools 72.1.0, whose
+    ``pkg_resources/__init__.py`` defines ``to_filename``: a dotted name of two parts, a top-level
+    package and its function, never reached the package-attribute lookup a deeper name reaches."""
+    from lineage.index import FileIndex
+    from lineage.index.records import Definition
+
+    files = [FileIndex("quill/__init__.py", "", 0, definitions=[Definition("to_stem", "function", 3, 9)]),
+             FileIndex("quill/tests/test_stems.py", "", 0, definitions=[Definition("check", "function", 1, 4)]),
+             FileIndex("moss/__init__.py", "", 0),
+             FileIndex("moss/_a.py", "", 0, definitions=[Definition("twin", "function", 1, 2)]),
+             FileIndex("moss/_b.py", "", 0, definitions=[Definition("twin", "function", 1, 2)])]
+    resolve = _marker_path_resolver({f.path for f in files}, files, docstring=True)
+    assert resolve("This is a copy of ``quill.to_stem()`` for compatibility.") == "quill/__init__.py"
+    # a name the package does not define is still a module the upstream does not hold, and two
+    # definers of equal length are a tie, as for a deeper package
+    assert resolve("This is a copy of ``quill.gone_helper()`` for compatibility.") == ""
+    assert resolve("This is a copy of ``moss.twin()`` for compatibility.") == ""
+
+
 def test_a_package_and_its_class_name_the_file_defining_the_class() -> None:
     """sentence-transformers 3.3's "based on the 🤗 Transformers :class:`~transformers.Trainer`"
     named transformers' ``__init__.py``; the class is ``trainer.py``'s (the longest definition:
