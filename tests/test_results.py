@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -552,6 +553,24 @@ def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_
     assert "Of these, 1 names an upstream file that the trees compared do not hold" in text
     assert "releases `1.2.0` (1)" in text
     assert "| `upstream/gone.py` (not in the trees compared) |" in text
+
+
+def test_summary_says_which_file_a_marked_files_dotted_name_was_found_as(run_compare: Runner) -> None:
+    """pip 24.2 against setuptools 72.1.0: "This is a copy of ``pkg_resources.to_filename()``"
+    names ``pkg_resources/to_filename.py`` (a dotted name read as a path), found as
+    ``pkg_resources/__init__.py``; the table showed the path as written alone, beside "Of these,
+    3 name one they hold", a file the upstream does not hold. A path found as written stays bare."""
+    from lineage.report.summary import summary_dict, summary_markdown
+
+    body = treegen.distinctive_functions(3)
+    target = {"pkg/a.py": body,
+              "pkg/b.py": 'def mine(x):\n    """This is a copy of ``upstream.helper_name()``."""\n    return x * 7\n',
+              "pkg/c.py": "# Adapted from upstream/a.py\ndef other_mine(x):\n    return x * 9\n"}
+    helper = "def helper_name(value):\n    return value.replace('-', '_')\n"
+    comparison = run_compare(target, [(UP, {"upstream/a.py": body, "upstream/__init__.py": helper})])
+    text = summary_markdown(comparison, summary_dict(comparison))
+    assert "| `upstream/helper_name.py` (found as `upstream/__init__.py`) |" in text
+    assert re.search(r"\| `pkg/c\.py` \| [\d,]+ \| 0 \| 0 \| `upstream/a\.py` \|", text)
 
 
 def test_the_sentence_on_the_releases_named_counts_the_markers_naming_none() -> None:
