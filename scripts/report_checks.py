@@ -621,6 +621,14 @@ def check_summary_md(r: Report) -> list[Check]:
             if key == "marked_without_copied" and got[4].endswith(" (not in the trees compared)"):
                 got[4] = md_cell(got[4].removesuffix(" (not in the trees compared)"))
                 tables.compare(f"{row.target_path} 'not in the trees compared'", row.marker_path_found.lower(), "false")
+            found_as = re.fullmatch(r"(.*) \(found as `(.*)`\)", got[4]) if key == "marked_without_copied" else None
+            if found_as:  # the upstream file a marker's path was found as, when another path
+                got[4] = md_cell(found_as.group(1))
+                tables.compare(f"{row.target_path} 'found as'", found_as.group(2), row.marker_upstream_path)
+            if key == "marked_without_copied":
+                tables.compare(f"{row.target_path} 'found as' shown",
+                               bool(found_as), row.marker_path_found.lower() == "true"
+                               and row.marker_upstream_path.strip("/") not in ("", row.marker_path.strip("/")))
             tables.compare(row.target_path, got, want)
     # the marked files without copied code: the sentence above the table
     mw = s["marked_without_copied_files"]

@@ -243,6 +243,32 @@ def test_a_group_with_a_rare_line_or_in_an_attributed_file_stays(run_compare: Ru
     assert set(frame.loc[group, "match"]) == {"verbatim"}
 
 
+def test_a_group_alone_in_an_attributed_file_is_judged(run_compare: Runner) -> None:
+    """pip 24.2's ``metadata/base.py`` names setuptools' ``pkg_resources.to_filename()`` in a
+    method's docstring and rewrote that method: its only lines paired with ``pkg_resources/__init__.py``
+    were ``import re`` and ``import zipfile``. A file naming the upstream file keeps a group beside
+    other lines of that pair (the test above); a group that is all the pair holds is judged as in
+    any file (``lone_group_attributed_alone``)."""
+    marker = "# Copied from https://github.com/example/up/blob/v1.0/up/blend.py\n"
+    gap = MatchParams().lone_group_min_gap + 2
+    before = marker + "def own_blend(first_value):\n" + _own("target", gap)
+    target = {"pkg/blend.py": before + _GROUP + _own("target_late", gap) + "".join(
+        f"\n\ndef own_helper_{k}(depth):\n{_own(f'helper{k}', 4)}" for k in range(12))}
+    up = _group_pair()[1]
+    group = [len(before.splitlines()) + k for k in (1, 2, 3)]
+    kept = run_compare(target, [("up", up)], params=MatchParams(lone_group_attributed_alone=0))
+    assert set(file_lines(kept, "pkg/blend.py").loc[group, "match"]) == {"verbatim"}
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert set(frame.loc[group, "match"]) == {"none"}
+    # with a rare line the group is evidence, and stays
+    rare_line = "    shared_helper.flush_buffers(WIDGET_SCALE_FACTOR, blend_only=True)\n"
+    rare_up = {k: v.replace("    shared_helper.flush_buffers()\n", rare_line) if k == "up/blend.py" else v
+               for k, v in up.items()}
+    rare_target = {"pkg/blend.py": target["pkg/blend.py"].replace("    shared_helper.flush_buffers()\n", rare_line)}
+    rare = file_lines(run_compare(rare_target, [("up", rare_up)]), "pkg/blend.py")
+    assert set(rare.loc[group, "match"]) == {"verbatim"}
+
+
 def test_a_group_in_a_file_largely_copied_from_its_upstream_file_stays(run_compare: Runner) -> None:
     """Without the target's own functions, a third of its code is paired with the upstream file
     (more than ``lone_group_keep_share``): the file is evidently a copy, and the group stays."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -518,6 +519,27 @@ def test_a_dotted_name_of_a_packages_function_resolves_to_the_file_defining_it()
     assert resolve("# Copied from quill.lichen.get_shape") == "quill/lichen.py"
 
 
+def test_a_top_level_packages_function_resolves_to_the_file_defining_it() -> None:
+    """pip 24.2's ``metadata/base.py``, "This is a copy of ``pkg_resources.to_filename()``", named
+    a ``pkg_resources/to_filename.py`` "not in the trees compared" against setuptools 72.1.0, whose
+    ``pkg_resources/__init__.py`` defines ``to_filename``: a dotted name of two parts, a top-level
+    package and its function, never reached the package-attribute lookup a deeper name reaches."""
+    from lineage.index import FileIndex
+    from lineage.index.records import Definition
+
+    files = [FileIndex("quill/__init__.py", "", 0, definitions=[Definition("to_stem", "function", 3, 9)]),
+             FileIndex("quill/tests/test_stems.py", "", 0, definitions=[Definition("check", "function", 1, 4)]),
+             FileIndex("moss/__init__.py", "", 0),
+             FileIndex("moss/_a.py", "", 0, definitions=[Definition("twin", "function", 1, 2)]),
+             FileIndex("moss/_b.py", "", 0, definitions=[Definition("twin", "function", 1, 2)])]
+    resolve = _marker_path_resolver({f.path for f in files}, files, docstring=True)
+    assert resolve("This is a copy of ``quill.to_stem()`` for compatibility.") == "quill/__init__.py"
+    # a name the package does not define is still a module the upstream does not hold, and two
+    # definers of equal length are a tie, as for a deeper package
+    assert resolve("This is a copy of ``quill.gone_helper()`` for compatibility.") == ""
+    assert resolve("This is a copy of ``moss.twin()`` for compatibility.") == ""
+
+
 def test_a_package_and_its_class_name_the_file_defining_the_class() -> None:
     """sentence-transformers 3.3's "based on the 🤗 Transformers :class:`~transformers.Trainer`"
     named transformers' ``__init__.py``; the class is ``trainer.py``'s (the longest definition:
@@ -575,6 +597,24 @@ def test_summary_says_a_marked_file_names_a_file_the_upstream_does_not_hold(run_
     assert "Of these, 1 names an upstream file that the trees compared do not hold" in text
     assert "releases `1.2.0` (1)" in text
     assert "| `upstream/gone.py` (not in the trees compared) |" in text
+
+
+def test_summary_says_which_file_a_marked_files_dotted_name_was_found_as(run_compare: Runner) -> None:
+    """pip 24.2 against setuptools 72.1.0: "This is a copy of ``pkg_resources.to_filename()``"
+    names ``pkg_resources/to_filename.py`` (a dotted name read as a path), found as
+    ``pkg_resources/__init__.py``; the table showed the path as written alone, beside "Of these,
+    3 name one they hold", a file the upstream does not hold. A path found as written stays bare."""
+    from lineage.report.summary import summary_dict, summary_markdown
+
+    body = treegen.distinctive_functions(3)
+    target = {"pkg/a.py": body,
+              "pkg/b.py": 'def mine(x):\n    """This is a copy of ``upstream.helper_name()``."""\n    return x * 7\n',
+              "pkg/c.py": "# Adapted from upstream/a.py\ndef other_mine(x):\n    return x * 9\n"}
+    helper = "def helper_name(value):\n    return value.replace('-', '_')\n"
+    comparison = run_compare(target, [(UP, {"upstream/a.py": body, "upstream/__init__.py": helper})])
+    text = summary_markdown(comparison, summary_dict(comparison))
+    assert "| `upstream/helper_name.py` (found as `upstream/__init__.py`) |" in text
+    assert re.search(r"\| `pkg/c\.py` \| [\d,]+ \| 0 \| 0 \| `upstream/a\.py` \|", text)
 
 
 def test_the_sentence_on_the_releases_named_counts_the_markers_naming_none() -> None:

@@ -75,9 +75,13 @@ def resolve_marker_path(marker: Marker, up_paths: set[str], by_name: dict[str, l
     # upstream no longer holds ("vllm.model_executor.layers.gone" names no layers/__init__.py)
     for _ in range(_DOTTED_ATTRIBUTE_PARTS):
         if found or "/" not in module:
-            return found
+            break
         module = module.rsplit("/", 1)[0]
         found = _resolve_path(f"{module}.py", up_paths, by_name)
+    # a top-level package's function ("a copy of ``pkg_resources.to_filename()``") is read as a
+    # package's attribute as a deeper one is: leaving the loop above at the top-level name skipped
+    # this, and pip 24.2's two markers naming pkg_resources' functions were "not in the trees
+    # compared" against setuptools 72.1.0, whose pkg_resources/__init__.py defines both
     return found or _package_attribute(path[:-3], up_paths, by_name, defined if defined is not None else {})
 
 

@@ -53,7 +53,11 @@ real pair these were a signature's common parameter lines (``layer: torch.nn.Mod
 ``input_size: int,``) or ``config=config, quant_config=quant_config, prefix=...`` of the target's
 own call, found in order in some upstream file by chance, and import blocks; the group stays
 only if one of its lines is evidence on its own. A file that says it came from the upstream
-keeps such groups, and so does a file of which at least ``lone_group_keep_share`` of the code
+keeps such groups beside other lines it pairs with the group's upstream file, not a group that
+is all that pair holds (``lone_group_attributed_alone``: pip 24.2's ``metadata/base.py`` says one
+method is "a copy of ``pkg_resources.to_filename()``" and rewrote it; ``import re`` and ``import
+zipfile`` were its only lines paired with setuptools' ``pkg_resources/__init__.py``), and so
+does a file of which at least ``lone_group_keep_share`` of the code
 lines are paired with the group's upstream file: there an in-order group is what is left of a
 copied function (a fork's surviving import block, a signature of a class carried along).
 
@@ -285,7 +289,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
                placed: frozenset[int] = frozenset()) -> np.ndarray:
     """Content-line indices (of the labeller's file) of the paired lines that are lone, or in a
     lone group, and not evidence on their own (see the module docstring). ``attributed``: the
-    target file's markers name the upstream (lone groups are kept). ``placed``: upstream files
+    target file's markers name the upstream (lone groups beside other lines of their pair are
+    kept). ``placed``: upstream files
     at the target file's own place, whose verbatim one-line imports are evidence on their own
     (``lone_placed_imports``)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
@@ -418,7 +423,7 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         drop.append(paired[orphan_decorators(lab, paired)])
     if p.lone_clauses:
         drop.append(paired[orphan_clauses(lab, paired)])
-    if p.lone_group_max_lines and not attributed and len(link):
+    if p.lone_group_max_lines and (not attributed or p.lone_group_attributed_alone) and len(link):
         # A group is isolated from the paired lines that stay: lone lines dropped above (``def
         # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.
         stays = np.ones(len(paired), bool)
@@ -431,6 +436,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         for g0, g1 in zip(bounds[:-1].tolist(), bounds[1:].tolist(), strict=True):
             if unit[g0] == unit[g1 - 1] or g1 - g0 > p.lone_group_max_lines:
                 continue  # one unit (the lone-line test above) or not small
+            if attributed and (stays & (up_file == up_file[g0])).sum() > stays[g0:g1].sum():
+                continue  # a file naming the upstream keeps a group beside other lines of its pair
             if share[int(up_file[g0])] >= p.lone_group_keep_share:
                 continue  # the file is largely a copy of this upstream file
             k0, k1 = np.searchsorted(kept, paired[g0]), np.searchsorted(kept, paired[g1 - 1], "right")

@@ -746,6 +746,13 @@ class MatchParams:
     # A target file at least this share of whose code lines are paired with the group's upstream
     # file is evidently derived from it, and keeps such groups too (a fork's surviving imports).
     lone_group_keep_share: float = knob(0.2, 0.0, 1.0)
+    # A target file whose markers name the upstream keeps its small groups, unless a group is all
+    # its lines paired with that upstream file hold: then it is judged as in any file (1; 0: kept).
+    # pip 24.2's ``metadata/base.py`` and ``req/constructors.py`` say a method of theirs is "a copy
+    # of ``pkg_resources.to_filename()``" / "heavily based on ``pkg_resources.parse_requirements``"
+    # and rewrote it: their only lines paired with setuptools 72.1.0's ``pkg_resources/__init__.py``
+    # were two imports each (``import re``, ``import zipfile``), counted as copied.
+    lone_group_attributed_alone: int = knob(1, 0, 1)
     # A line of closing brackets (``)``, ``],``, ``) -> None:``) is copied only with its statement:
     # none when no other line of the statement it closes is paired. 0 turns this off.
     lone_closing_brackets: int = knob(1, 0, 1)

@@ -218,11 +218,19 @@ def _code_or_dash(text: object) -> str:
 
 
 def _named(row) -> str:  # type: ignore[no-untyped-def]
+    """The file a marker names, as written, and the upstream file it was found as when that is
+    another path (a dotted name's function: pip 24.2's "a copy of ``pkg_resources.to_filename()``"
+    names ``pkg_resources/to_filename.py``, found as ``pkg_resources/__init__.py``; other letter
+    case; trailing folders), or that the trees compared hold none."""
     path = getattr(row, "marker_path", "")
     if not isinstance(path, str) or not path:
         return "–"
     missing = figures.names_missing_file(path, getattr(row, "marker_path_found", pd.NA))
-    return md_code(path) + (" (not in the trees compared)" if missing else "")
+    if missing:
+        return md_code(path) + " (not in the trees compared)"
+    found = getattr(row, "marker_upstream_path", "")
+    return md_code(path) + (f" (found as {md_code(found)})" if isinstance(found, str) and found
+                            and found.strip("/") != path.strip("/") else "")
 
 
 def _named_files_markdown(named: dict[str, object], pypi_names: list[str]) -> list[str]:
