@@ -435,13 +435,15 @@ def build_functions(files: Sequence[FileIndex], result: MatchResult, up_indexes:
         # prefix sums: each definition's counts in constant time
         code_sum = np.concatenate(([0], np.cumsum(code))).tolist()
         copied_sum = np.concatenate(([0], np.cumsum(code & copied))).tolist()
-        own_nesting = {kind: _nesting(f, kind) for kind in {d.kind for d in f.definitions}}
+        own_nesting: dict[str, tuple[list[int], list[int], list[int]]] = {}  # made on first need
         for k_t, d in enumerate(f.definitions):
             span = slice(d.start - 1, d.end)
             code_lines = code_sum[d.end] - code_sum[d.start - 1]
             copied_lines = copied_sum[d.end] - copied_sum[d.start - 1]
             best_path = best_name = best_upstream = ""
             if copied_lines:
+                if d.kind not in own_nesting:
+                    own_nesting[d.kind] = _nesting(f, d.kind)
                 t_owner, _, t_depth = own_nesting[d.kind]
                 rows_copied = np.flatnonzero(code[span] & copied[span]) + d.start - 1
                 votes: Counter[tuple[int, str]] = Counter()
