@@ -336,3 +336,21 @@ def test_line_partners_leave_a_line_held_whole_to_its_target_line() -> None:
     mine = ["hidden_states, residual = layer(", "    positions, hidden_states, forward_batch, residual", ")"]
     assert line_partners(mine, up, 0.75) == [0, 0, 4]
     assert line_partners(mine, up, 0.75, identical=True) == [0, 1, 4]
+
+
+def test_line_partners_give_no_partner_when_no_line_left_shares_a_word() -> None:
+    """A list of test entries that gained one: the new entry's ``'info_dict': {`` holds a word
+    of the upstream statement, but each upstream line holding it is held whole by its identical
+    target line, so no line left shares a word with it and it has no partner (before, it took
+    the first line left after the previous partner, an ``'md5': ...`` line with none of its
+    words)."""
+    up = ["_TESTS = [{", "    'url': 'http://example.invalid/a',", "    'md5': 'abc123',",
+          "    'info_dict': {", "        'id': 'a',", "    },", "}, {", "    'url': 'http://example.invalid/b',",
+          "    'only_matching': True,", "}]"]
+    mine = [*up[:7], "    'info_dict': {", "    'only_matching': True,", "}]"]
+    partners = line_partners(mine, up, 0.75, identical=True)
+    assert partners[:7] == [0, 1, 2, 3, 4, 5, 6]
+    assert partners[7] is None  # before: 7, the other entry's url line
+    assert partners[8:] == [8, 9]
+    # without identical partners the line shares its word with the upstream entry's line
+    assert line_partners(mine, up, 0.75)[7] == 3

@@ -86,7 +86,10 @@ only licence classifier (pycrypto 2.6.1). Beside other licence classifiers it sa
 are public domain, not that the whole may be taken so (pycryptodome 3.20.0 lists it with BSD and
 Apache-2.0, its LICENSE.rst: "partially in the public domain"; docutils 0.21 with PSF, BSD and GPL):
 it is left out of their choice, and a public-domain file says so in its own header (a notice,
-which ranks above the declared licence).
+which ranks above the declared licence). Alone, when the root licence files name exactly one
+public-domain dedication with a text of its own (:data:`lineage.licences.expressions.PUBLIC_DOMAIN_DEDICATIONS`:
+the Unlicense, CC0-1.0), that one is the declared licence: yt-dlp 2021.2.24's only licence
+classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text.
 """
 
 from __future__ import annotations
@@ -99,7 +102,15 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence, normalise
+from lineage.licences.expressions import (
+    PUBLIC_DOMAIN,
+    PUBLIC_DOMAIN_DEDICATIONS,
+    combine_all,
+    combine_any,
+    licence_ids,
+    named_licence,
+    normalise,
+)
 from lineage.licences.licence_file import (
     MAX_LICENCE_FILE_BYTES,
     PYTHON_SUFFIXES,
@@ -352,6 +363,9 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
     if not ids:
         return "", "", ""
     written = "; ".join(sorted(set(ids)))
+    dedications = sorted(root_ids & PUBLIC_DOMAIN_DEDICATIONS)
+    if ids == [PUBLIC_DOMAIN] and len(dedications) == 1:  # which dedication: the licence files say
+        return dedications[0], "METADATA classifiers, the dedication from the licence files", written
     dropped = _unsupported(ids, meta.raw, root_ids) if not root_unread else []
     ids = [i for i in ids if i not in dropped]
     stated = [_or_later_stated(i, root_ids) for i in ids]

@@ -180,6 +180,9 @@ def choices(text: str) -> tuple[str, ...]:
 # (0BSD, MIT-0, WTFPL). yt-dlp 2022.2.4 from youtube-dl 2021.12.17 (the Unlicense) was told a
 # licence notice was missing in all of its 843 pairs.
 ASKS_NOTHING = frozenset({PUBLIC_DOMAIN, "Unlicense", "CC0-1.0", "0BSD", "MIT-0", "WTFPL"})
+# The public-domain dedications with a text of their own: which one a bare "public domain" is, when
+# a licence file says (lineage.licences.declared).
+PUBLIC_DOMAIN_DEDICATIONS = frozenset({"Unlicense", "CC0-1.0"})
 
 
 def asks_nothing(licence: str) -> bool:

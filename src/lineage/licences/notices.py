@@ -51,6 +51,11 @@ Rules (phrases of the licences' own standard headers or texts):
   ``fontmetrics.py`` carries): "this file and the [N] postscript(r) afm files it accompanies may be
   used, copied, and distributed for any purpose and without charge" together with its condition
   "all modifications to this file or any of the afm files are prominently noted".
+* ``Unlicense``: its opening "this is free and unencumbered software released into the public
+  domain" together with its grant "anyone is free to copy, modify, publish, use, compile, sell, or
+  distribute this software, either in source code form or as a compiled binary" (yt-dlp's
+  ``LICENSE``: the bare text, read as no licence, left the classifier's "Public Domain" to stand
+  for it).
 * Public domain (:data:`lineage.licences.expressions.PUBLIC_DOMAIN`): a statement that this work
   is dedicated, placed, released or put in/into/to the public domain, or is (in the) public
   domain, whose subject is this work ("this module", "these files", "the contents of this file",
@@ -59,7 +64,7 @@ Rules (phrases of the licences' own standard headers or texts):
   release ... to the public domain". A text that only mentions the public domain (a licence's
   "to the extent that dedication to the public domain is not available", a note that some other
   code or data "is in the public domain", the Unlicense's "free and unencumbered software released
-  into the public domain") is none.
+  into the public domain" without its grant) is none.
 
 A file whose notices name several licences gets them all (``A AND B``).
 
@@ -150,6 +155,11 @@ _BSD_ENDORSE_RE = re.compile(r"neither the name|may not be used to endorse|shall
 _BSD_ADVERTISING = "all advertising materials"
 _WTFPL_RE = re.compile(r"under the terms of the do what the fuck you want to public licen[cs]e|"
                        r"do what the fuck you want to public licen[cs]e,? version 2, december 2004")
+# The Unlicense's text: its opening dedication together with its grant (yt-dlp's ``LICENSE``, the
+# wheels' ``*.dist-info/LICENSE``); the opening alone is a mention (module docstring).
+_UNLICENSE_OPENING = "this is free and unencumbered software released into the public domain"
+_UNLICENSE_GRANT = ("anyone is free to copy, modify, publish, use, compile, sell, or distribute this software, "
+                    "either in source code form or as a compiled binary")
 _BEERWARE_TITLE = "the beer-ware license"
 _BEERWARE_CONDITION = "as long as you retain this notice"
 _MPL_RE = re.compile(r"subject to the terms of the mozilla public license,? v(?:ersion|\.)? ?2\.0|"
@@ -242,6 +252,8 @@ def notice_ids(folded: str) -> tuple[str, ...]:
             found.add("BSD-2-Clause")
     if _MPL_RE.search(folded):
         found.add("MPL-2.0")
+    if _UNLICENSE_OPENING in folded and _UNLICENSE_GRANT in folded:
+        found.add("Unlicense")
     if _BEERWARE_TITLE in folded and _BEERWARE_CONDITION in folded:
         found.add("Beerware")
     if _WTFPL_RE.search(folded):

@@ -361,8 +361,11 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     the edit is new text, an argument kept is not; a line of brackets alone (``)``, ``*,``) has
     no words and goes with its statement. Its partner is the upstream line sharing most of its
     words, the first such at or after the previous line's partner (the pieces of a re-wrapped
-    statement stay in order); a line without words takes the upstream statement's first line
-    without words at or after the previous line's partner (its closing brackets), else the
+    statement stay in order), none when no upstream line left shares one of them (yt-dlp's
+    ``_TESTS`` lists: eight lines of new test entries, ``'info_dict': {``, ``}, {``, were paired
+    with abc.py's one ``'md5': ...`` line, the lines holding their words all held whole); a
+    line without words takes the upstream statement's first line without words at or after the
+    previous line's partner (its closing brackets), else the
     previous line's partner (the first line for the statement's first line). With ``strip``, a
     target line's words are counted without its type annotation (:func:`strip_annotations`):
     ``reason: Optional[str] = None,`` added typing to ``reason=None`` and keeps both its words,
@@ -452,6 +455,12 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
                 out.append(None)
                 continue
             best = max(shared[j] for j in order)
+            if best == 0:
+                # Its words are the statement's, but only lines already held whole hold them (a
+                # collection's ``'info_dict': {`` once every upstream ``'info_dict': {`` has its
+                # identical target line): no line left shares a word with it, so none is its partner.
+                out.append(None)
+                continue
             last = next(j for j in order if shared[j] == best)
         else:
             # Brackets alone (``):``, ``) -> None:``) close the statement: the upstream
