@@ -113,6 +113,25 @@ def test_a_line_a_later_applied_commit_removed_again_is_superseded() -> None:
     assert first == Verdict(1, 0, 0, 0, 1, 0, "not_applicable", "t/m.py")
 
 
+def test_a_removed_copy_is_absent_only_below_the_count_the_target_had() -> None:
+    """discord.py 96e6261d61 changes `oldest_first: Optional[bool] = False,` to `= None,` in
+    channel.py twice: once in TextChannel.purge (there at the fork point, and in disnake 2.1.3
+    unchanged) and once in VoiceChannel.purge, added after it (disnake never had it). The target
+    holding one copy where the parent held two read as one copy gone, and the commit, of which the
+    fork holds nothing, as partial."""
+    old, new = "oldest_first: Optional[bool] = False,", "oldest_first: Optional[bool] = None,"
+    change = FileChange("m.py", "m.py", Counter({old: 2}), Counter({new: 2}))
+    base = Counter({old: 1})
+    assert count_change(change, Counter({old: 1}), at_base=base) == (2, 0, 1, 0, 0, 0)
+    assert classify(*count_change(change, Counter({old: 1}), at_base=base)[:4], DriftParams()) == "missing"
+    # the target took it: its one copy is gone, the other it never had is not counted
+    assert count_change(change, Counter({new: 1}), at_base=base) == (2, 1, 1, 1, 0, 0)
+    # with both copies at BASE, a target holding one lacks the other (as before)
+    assert count_change(change, Counter({old: 1}), at_base=Counter({old: 2})) == (2, 0, 2, 1, 0, 0)
+    # without BASE's lines every absence below the parent's count counts (as before)
+    assert count_change(change, Counter({old: 1})) == (2, 0, 2, 1, 0, 0)
+
+
 def test_absences_alone_never_apply_a_chain_the_target_never_had() -> None:
     target = TargetLines({"t/m.py": Counter({"x = 1": 1})})
     adds = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, "z = 9": 1}))

@@ -259,7 +259,8 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
     to this file. An added line the target lacks because such a commit removed it again is
     *superseded* (and a removed line the target has because one added it back), not missing.
     ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
-    not hold either is not counted.
+    not hold either is not counted, and a copy is absent only when the target holds fewer than
+    BASE held (at most the parent's count).
     """
     added = present = removed = absent = added_superseded = removed_superseded = 0
     removed_later = removed_later or Counter()
@@ -285,9 +286,13 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
             removed += before - after
             gone = min(before - after, max(0, before - held))
             if at_base is not None:
-                unproven = gone - min(gone, at_base[text])
-                gone -= unproven
-                removed -= unproven
+                # the target had at most the copies BASE held (or applied commits brought): it lacks
+                # a removed copy only below that count, not below the parent's, which may hold
+                # copies it never had (discord.py's `oldest_first: Optional[bool] = False,` twice in
+                # channel.py, once at BASE, once in disnake: none gone)
+                had = min(gone, max(0, min(before, at_base[text]) - held))
+                removed -= gone - had
+                gone = had
             absent += gone
             removed_superseded += min(before - after - gone, added_later[text])
     return added, present, removed, absent, added_superseded, removed_superseded
