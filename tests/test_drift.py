@@ -147,7 +147,8 @@ def test_the_api_takes_run_settings_and_drift_set(repos: tuple[Path, Path, dict[
                  "--drift-set", "missing_max_share=0.5", "--applied-min-share", "1"]) == 0
     summary = json.loads((out / "drift.json").read_text())
     assert summary["drift_parameters"] == {"applied_min_share": 1.0, "missing_max_share": 0.5,
-                                           "split_min_share": DriftParams().split_min_share}
+                                           "split_min_share": DriftParams().split_min_share,
+                                           "fallback_min_tokens": DriftParams().fallback_min_tokens}
     assert summary["counts"] == {"applied": 3, "partial": 0, "missing": 3, "not_applicable": 1}
 
 

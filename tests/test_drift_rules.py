@@ -132,6 +132,24 @@ def test_a_removed_copy_is_absent_only_below_the_count_the_target_had() -> None:
     assert count_change(change, Counter({old: 1})) == (2, 0, 2, 1, 0, 0)
 
 
+def test_a_change_of_held_texts_alone_is_counted_on_its_longer_ones() -> None:
+    """discord.py 9c109ae59b wraps `raise e` in `try:` / `finally:` and adds `await
+    maybe_coroutine(self.cog_unload)`, every text already in cog.py: no telling line, so the
+    change is counted on them. disnake's cog.py holds none of it but one `try:` more than the
+    parent (its own code): 1 of 3 present read partial. The keyword lines are left to the call."""
+    call = "await maybe_coroutine ( self . cog_unload )"
+    change = FileChange("m.py", "m.py", Counter({"try :": 7, "finally :": 1, call: 1}),
+                        Counter({"try :": 8, "finally :": 2, call: 2}))
+    fork = Counter({"try :": 8, "finally :": 1, "self . cog_unload ( )": 1})
+    assert count_change(change, fork) == (3, 1, 0, 0, 0, 0)  # every text, as before (min_tokens 1)
+    assert count_change(change, fork, min_tokens=3) == (1, 0, 0, 0, 0, 0)
+    assert classify(*count_change(change, fork, min_tokens=DriftParams().fallback_min_tokens)[:4],
+                    DriftParams()) == "missing"
+    # a change of short texts only is still counted on them
+    short = FileChange("m.py", "m.py", Counter({"try :": 1}), Counter({"try :": 2}))
+    assert count_change(short, Counter({"try :": 2}), min_tokens=3) == (1, 1, 0, 0, 0, 0)
+
+
 def test_absences_alone_never_apply_a_chain_the_target_never_had() -> None:
     target = TargetLines({"t/m.py": Counter({"x = 1": 1})})
     adds = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, "z = 9": 1}))

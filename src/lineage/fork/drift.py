@@ -34,7 +34,9 @@ counterpart holds it beyond the parent's count (at most ``d``); a text it remove
 Only *telling* texts are counted: ones the file did not hold before (added) or no longer holds
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
-only a change made of such texts alone is counted on them. ``lines_added`` and
+only a change made of such texts alone is counted on them, on those of at least
+``fallback_min_tokens`` (3) tokens when it has any (``try :`` and ``finally :`` wrapped around
+a new call are left to the call). ``lines_added`` and
 ``lines_removed`` are the counted lines. With a renamed package, a line also matches with its
 dotted module names read in the target's, learnt from the pairs (``from vllm.sequence`` ->
 ``from aphrodite.common.sequence``), else with the upstream package name replaced by the

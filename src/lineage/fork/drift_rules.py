@@ -251,7 +251,7 @@ class FileChange:
 
 def count_change(change: FileChange, target: Counter[str], rename: Rename | None = None,
                  removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
-                 at_base: Counter[str] | None = None) -> tuple[int, int, int, int, int, int]:
+                 at_base: Counter[str] | None = None, min_tokens: int = 1) -> tuple[int, int, int, int, int, int]:
     """(added, present, removed, absent, added_superseded, removed_superseded) of one file
     change against one counterpart's lines.
 
@@ -270,7 +270,10 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
     # the target's count of it also moves with every other commit it did or did not take. Such
     # texts are counted only when the change has no other line.
     telling = [t for t in changed if not (change.before[t] and change.after[t])]
-    for text in telling or changed:
+    # ...and of those, the ones of ``min_tokens`` tokens or more when there are any
+    # (DriftParams.fallback_min_tokens: `try :` and `)` move with the fork's own code too)
+    longer = [t for t in changed if len(t.split()) >= min_tokens]
+    for text in telling or longer or changed:
         before, after = change.before[text], change.after[text]
         held = target[text]
         if rename is not None:
@@ -457,7 +460,7 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
             lines: Counter[str] = Counter()
             for t in chosen:
                 lines |= target.lines[t]
-            best = count_change(change, lines, rename, *excused)
+            best = count_change(change, lines, rename, *excused, min_tokens=params.fallback_min_tokens)
             used.extend(chosen)
             totals = [a + b for a, b in zip(totals, best, strict=True)]
         added, present, removed, absent, added_superseded, removed_superseded = totals
