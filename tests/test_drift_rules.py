@@ -12,6 +12,7 @@ from lineage.fork.drift_rules import (
     TargetLines,
     TouchedCommit,
     Verdict,
+    _gone_from_target,
     classify,
     count_change,
     counterparts,
@@ -130,6 +131,9 @@ def test_a_removed_copy_is_absent_only_below_the_count_the_target_had() -> None:
     assert count_change(change, Counter({old: 1}), at_base=Counter({old: 2})) == (2, 0, 2, 1, 0, 0)
     # without BASE's lines every absence below the parent's count counts (as before)
     assert count_change(change, Counter({old: 1})) == (2, 0, 2, 1, 0, 0)
+    # the same rule proves a commit applied on absences alone (judge's first pass)
+    assert not _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({old: 1})}))
+    assert _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({new: 2})}))
 
 
 def test_a_change_of_held_texts_alone_is_counted_on_its_longer_ones() -> None:

@@ -249,6 +249,16 @@ class FileChange:
         return self.new_path or self.old_path
 
 
+def lacking(before: int, had: int | None, held: int) -> int:
+    """How many copies of a text the parent holds ``before`` times the target lacks, holding it
+    ``held`` times: below the count it can be shown to have had (``had``: BASE's, or what applied
+    commits brought; at most the parent's; None: the parent's). Not below the parent's, which may
+    hold copies it never had: discord.py 96e6261d61 removes `oldest_first: Optional[bool] = False,`
+    twice from channel.py, once in TextChannel.purge (at the fork point, still in disnake 2.1.3)
+    and once in VoiceChannel.purge (added after it, never in disnake): none is gone."""
+    return max(0, (before if had is None else min(before, had)) - held)
+
+
 def count_change(change: FileChange, target: Counter[str], rename: Rename | None = None,
                  removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
                  at_base: Counter[str] | None = None, min_tokens: int = 1) -> tuple[int, int, int, int, int, int]:
@@ -287,13 +297,9 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
             added_superseded += min(after - before - found, removed_later[text])
         else:
             removed += before - after
-            gone = min(before - after, max(0, before - held))
+            gone = min(before - after, lacking(before, None, held))
             if at_base is not None:
-                # the target had at most the copies BASE held (or applied commits brought): it lacks
-                # a removed copy only below that count, not below the parent's, which may hold
-                # copies it never had (discord.py's `oldest_first: Optional[bool] = False,` twice in
-                # channel.py, once at BASE, once in disnake: none gone)
-                had = min(gone, max(0, min(before, at_base[text]) - held))
+                had = min(gone, lacking(before, at_base[text], held))
                 removed -= gone - had
                 gone = had
             absent += gone
@@ -408,7 +414,8 @@ def judged_counterparts(change: FileChange, found: list[str], target: TargetLine
 def _gone_from_target(change: FileChange, had: Counter[str], found: list[str], target: TargetLines) -> bool:
     """Whether a text the change removes, which the target had (``had``), is gone from it."""
     for text, delta in deltas(change):
-        if delta < 0 and had[text] and all(target.lines[t][text] < change.before[text] for t in found):
+        if delta < 0 and had[text] and all(lacking(change.before[text], had[text], target.lines[t][text])
+                                           for t in found):
             return True
     return False
 
