@@ -147,7 +147,8 @@ def test_the_api_takes_run_settings_and_drift_set(repos: tuple[Path, Path, dict[
                  "--drift-set", "missing_max_share=0.5", "--applied-min-share", "1"]) == 0
     summary = json.loads((out / "drift.json").read_text())
     assert summary["drift_parameters"] == {"applied_min_share": 1.0, "missing_max_share": 0.5,
-                                           "split_min_share": DriftParams().split_min_share}
+                                           "split_min_share": DriftParams().split_min_share,
+                                           "fallback_min_tokens": DriftParams().fallback_min_tokens}
     assert summary["counts"] == {"applied": 3, "partial": 0, "missing": 3, "not_applicable": 1}
 
 
@@ -299,3 +300,38 @@ def test_a_commit_subject_that_a_spreadsheet_would_run_is_written_as_text(
     assert next(r for r in _rows(tmp_path / "out") if r["commit"] == head)["subject"] == "'" + subject
     assert result.commits.set_index("commit").loc[head, "subject"] == subject
     assert next(r for r in _rows(tmp_path / "out") if r["commit"] == c["c1"])["subject"] == "Add a_5 (#1)"
+
+
+def _dated(repo, files: dict[str, str], message: str, when: str) -> str:  # type: ignore[no-untyped-def]
+    root = Path(repo.working_tree_dir)
+    for rel, text in files.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+        repo.index.add([rel])
+    return repo.index.commit(message, author=ACTOR, committer=ACTOR, author_date=when, commit_date=when).hexsha
+
+
+def test_base_auto_leaves_out_a_closest_commit_dated_after_the_target(tmp_path: Path,
+                                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """A target dated June 2030 holding b_5, which the upstream added in January 2031: the closest
+    commit is that later one, which the target cannot descend from. ``--base auto`` took it, and
+    the range's one later commit was all drift read (exit 2 when none was left). It now takes the
+    closest commit dated no later than the target, and the later one is a row (applied: the target
+    holds its result)."""
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    c = {"base": _dated(repo, {"pkg/__init__.py": "", "pkg/b.py": _module("b", range(5))}, "initial",
+                        "2030-01-01T00:00:00"),
+         "c1": _dated(repo, {"pkg/b.py": _module("b", range(6))}, "Add b_5 (#1)", "2031-01-01T00:00:00"),
+         "c2": _dated(repo, {"pkg/b.py": _module("b", range(7))}, "Add b_6 (#2)", "2031-02-01T00:00:00")}
+    fork = git.Repo.init(tmp_path / "fork", initial_branch="main")
+    _dated(fork, {"forked/__init__.py": "", "forked/b.py": _module("b", range(6))}, "fork", "2030-06-01T00:00:00")
+    out = tmp_path / "out"
+    assert main(["drift", f"{tmp_path / 'fork'}@HEAD", f"{tmp_path / 'up'}@{c['base']}..main", "--out", str(out),
+                 "--base", "auto", "--jobs", "1", "--cache-dir", str(tmp_path / "cache")]) == 0
+    summary = json.loads((out / "drift.json").read_text())
+    assert summary["base_auto"]["best"] == [c["c1"]]  # forkpoint's ranking is unchanged
+    assert summary["base_auto"]["commit"] == summary["upstream"]["base_commit"] == c["base"]
+    assert summary["base_auto"]["left_out_after_target"] == [c["c1"]] and summary["base_auto"]["rank"] == 3
+    assert [(r["pr"], r["status"]) for r in _rows(out)] == [("1", "applied"), ("2", "missing")]
+    assert "1 of forkpoint's closest commits dated after the target (2030-06-01T00:00:00Z) left out" \
+        in capsys.readouterr().err

@@ -12,6 +12,7 @@ from lineage.fork.drift_rules import (
     TargetLines,
     TouchedCommit,
     Verdict,
+    _gone_from_target,
     classify,
     count_change,
     counterparts,
@@ -111,6 +112,46 @@ def test_a_line_a_later_applied_commit_removed_again_is_superseded() -> None:
     assert second == Verdict(1, 1, 0, 0, 0, 0, "applied", "t/m.py")
     # The target lacks `a = 1` because the applied second commit removed it again: not missing.
     assert first == Verdict(1, 0, 0, 0, 1, 0, "not_applicable", "t/m.py")
+
+
+def test_a_removed_copy_is_absent_only_below_the_count_the_target_had() -> None:
+    """discord.py 96e6261d61 changes `oldest_first: Optional[bool] = False,` to `= None,` in
+    channel.py twice: once in TextChannel.purge (there at the fork point, and in disnake 2.1.3
+    unchanged) and once in VoiceChannel.purge, added after it (disnake never had it). The target
+    holding one copy where the parent held two read as one copy gone, and the commit, of which the
+    fork holds nothing, as partial."""
+    old, new = "oldest_first: Optional[bool] = False,", "oldest_first: Optional[bool] = None,"
+    change = FileChange("m.py", "m.py", Counter({old: 2}), Counter({new: 2}))
+    base = Counter({old: 1})
+    assert count_change(change, Counter({old: 1}), at_base=base) == (2, 0, 1, 0, 0, 0)
+    assert classify(*count_change(change, Counter({old: 1}), at_base=base)[:4], DriftParams()) == "missing"
+    # the target took it: its one copy is gone, the other it never had is not counted
+    assert count_change(change, Counter({new: 1}), at_base=base) == (2, 1, 1, 1, 0, 0)
+    # with both copies at BASE, a target holding one lacks the other (as before)
+    assert count_change(change, Counter({old: 1}), at_base=Counter({old: 2})) == (2, 0, 2, 1, 0, 0)
+    # without BASE's lines every absence below the parent's count counts (as before)
+    assert count_change(change, Counter({old: 1})) == (2, 0, 2, 1, 0, 0)
+    # the same rule proves a commit applied on absences alone (judge's first pass)
+    assert not _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({old: 1})}))
+    assert _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({new: 2})}))
+
+
+def test_a_change_of_held_texts_alone_is_counted_on_its_longer_ones() -> None:
+    """discord.py 9c109ae59b wraps `raise e` in `try:` / `finally:` and adds `await
+    maybe_coroutine(self.cog_unload)`, every text already in cog.py: no telling line, so the
+    change is counted on them. disnake's cog.py holds none of it but one `try:` more than the
+    parent (its own code): 1 of 3 present read partial. The keyword lines are left to the call."""
+    call = "await maybe_coroutine ( self . cog_unload )"
+    change = FileChange("m.py", "m.py", Counter({"try :": 7, "finally :": 1, call: 1}),
+                        Counter({"try :": 8, "finally :": 2, call: 2}))
+    fork = Counter({"try :": 8, "finally :": 1, "self . cog_unload ( )": 1})
+    assert count_change(change, fork) == (3, 1, 0, 0, 0, 0)  # every text, as before (min_tokens 1)
+    assert count_change(change, fork, min_tokens=3) == (1, 0, 0, 0, 0, 0)
+    assert classify(*count_change(change, fork, min_tokens=DriftParams().fallback_min_tokens)[:4],
+                    DriftParams()) == "missing"
+    # a change of short texts only is still counted on them
+    short = FileChange("m.py", "m.py", Counter({"try :": 1}), Counter({"try :": 2}))
+    assert count_change(short, Counter({"try :": 2}), min_tokens=3) == (1, 1, 0, 0, 0, 0)
 
 
 def test_absences_alone_never_apply_a_chain_the_target_never_had() -> None:

@@ -217,3 +217,43 @@ def test_an_undated_target_dates_nothing_after_it(tmp_path: Path) -> None:
                            settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
     assert result.target_date == "" and not result.after_target().any()
     assert result.best_before_target.empty and result.to_json()["best_before_target"] == []
+
+
+def _dated_commit(repo, root: Path, text: str, message: str, when: str) -> None:  # type: ignore[no-untyped-def]
+    (root / "pkg").mkdir(exist_ok=True)
+    (root / "pkg" / "a.py").write_text(text)
+    repo.index.add(["pkg/a.py"])
+    actor = git.Actor("t", "t@example.org")
+    repo.index.commit(message, author=actor, committer=actor, author_date=when, commit_date=when)
+
+
+def test_a_tie_straddling_the_target_date_names_the_closest_before_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """disnake 2.1.3 (October 2021) is as close to discord.py's fork-point commit (August 2021) as to
+    a README commit of February 2022 holding the same Python files: the command said "the closest
+    are dated after the target ... cannot descend from a later release", then listed the commits it
+    had just named closest as "closest dated before the target". Of a tie, only the later commit
+    is no fork point, and the same tree's earlier commit is."""
+    up = tmp_path / "up"
+    repo = git.Repo.init(up)
+    _dated_commit(repo, up, "".join(_function(i) for i in range(5)), "v1", "2030-01-01T00:00:00")
+    _dated_commit(repo, up, "".join(_function(i) for i in range(8)), "v2", "2030-02-01T00:00:00")
+    (up / "README.md").write_text("docs only\n")
+    repo.index.add(["README.md"])
+    actor = git.Actor("t", "t@example.org")
+    repo.index.commit("docs", author=actor, committer=actor, author_date="2031-01-01T00:00:00",
+                      commit_date="2031-01-01T00:00:00")  # v2's Python files, after the target
+    fork = tmp_path / "fork"
+    _dated_commit(git.Repo.init(fork), fork, "".join(_function(i) for i in range(8)), "fork", "2030-06-01T00:00:00")
+    out = tmp_path / "out"
+    assert main(["forkpoint", f"{fork}@HEAD", f"{up}@HEAD~2..HEAD", "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    shas = {c.message.strip(): c.hexsha for c in repo.iter_commits()}
+    assert [b["ref"] for b in found["best"]] == [shas["v2"], shas["docs"]]  # the ranking is unchanged
+    assert [b["ref"] for b in found["best_before_target"]] == [shas["v2"]]
+    printed = capsys.readouterr().out
+    assert "the fork point is the one dated no later than the target (2030-06-01T00:00:00Z)" in printed
+    assert f"1 of the 2 closest is dated after the target (2030-06-01T00:00:00Z) and no fork point: {shas['docs']}" \
+        in printed
+    assert "cannot descend" not in printed and "closest dated before the target" not in printed

@@ -535,6 +535,20 @@ def test_tick_positions_are_thinned_and_keep_both_ends() -> None:
         assert len(ticks) <= 12 and ticks == sorted(set(ticks))
 
 
+def test_tick_positions_never_stand_side_by_side() -> None:
+    """disnake's history of 21 commits was labelled at 0, 2, 4, 5, 7, ..., 15, 16, 18, 20: the
+    labels of 4 and 5 ("2021-11-04", "2021-12-04") ran into each other. Ticks are now one step
+    apart (2 here: 0, 2, ..., 20), the last gap at most two steps less one."""
+    assert _tick_positions(21) == list(range(0, 21, 2))
+    assert _tick_positions(22) == [*range(0, 20, 2), 21]  # 20 and 21 would stand side by side
+    for n in range(13, 400):
+        ticks = _tick_positions(n)
+        step = -(-(n - 1) // 11)
+        gaps = [b - a for a, b in zip(ticks, ticks[1:], strict=False)]
+        assert ticks[0] == 0 and ticks[-1] == n - 1 and len(ticks) <= 12
+        assert min(gaps) >= step and max(gaps) < 2 * step
+
+
 def test_plot_many_commits(tmp_path: Path) -> None:
     n = 300
     frame = pd.DataFrame({

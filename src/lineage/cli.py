@@ -248,20 +248,27 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
         print(f"closest: {row.candidate} ({row.ref}): distance {row.distance:,}, "
               f"{row.verbatim_code_lines:,} of {row.target_code_lines:,} code lines verbatim, "
               f"{row.upstream_only_code_lines:,} upstream-only.")
+    later = result.best_after_target
+    # of a tie, some dated after the target: those are no fork point, the others may be
+    some_later = 0 < len(later) < len(best)
     if len(best) > 1 and best["tree_digest"].nunique() == 1:  # one tree, several commits or releases
+        earlier = len(best) - len(later)
+        which = (f"{'the one' if earlier == 1 else f'any of the {earlier}'} dated no later than the target "
+                 f"({result.target_date})" if some_later else "any of them")
         print(f"the {len(best)} closest hold the same Python files (tree {best['tree_digest'].iat[0][:19]}): "
-              "the fork point is any of them.")
+              f"the fork point is {which}.")
     elif len(best) > 1:
         print(f"{len(best)} candidates tie at the closest distance; their Python files differ.")
-    later = result.after_target()
-    if bool(later[best.index].any()):
+    if some_later:
+        print(f"{len(later)} of the {len(best)} closest {'are' if len(later) > 1 else 'is'} dated after the target "
+              f"({result.target_date}) and no fork point: {', '.join(str(r) for r in later['ref'])}.")
+    elif len(later):
         # a release after the target holds the code it forked from (an unreleased branch), or
         # the same code reached both: the closest is no fork point (disnake 2.1.0 / discord.py 2.0.0)
         print(f"the closest {'are' if len(best) > 1 else 'is'} dated after the target ({result.target_date}), "
               "which cannot descend from a later release: it forked from code that release holds too "
               "(an unreleased commit before it), or took it from elsewhere.")
-        earlier = result.best_before_target
-        for row in earlier.itertuples():
+        for row in result.best_before_target.itertuples():
             print(f"closest dated before the target: {row.candidate} ({row.ref}, {row.date}, rank {row.rank}): "
                   f"distance {row.distance:,}.")
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "

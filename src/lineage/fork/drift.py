@@ -34,7 +34,9 @@ counterpart holds it beyond the parent's count (at most ``d``); a text it remove
 Only *telling* texts are counted: ones the file did not hold before (added) or no longer holds
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
-only a change made of such texts alone is counted on them. ``lines_added`` and
+only a change made of such texts alone is counted on them, on those of at least
+``fallback_min_tokens`` (3) tokens when it has any (``try :`` and ``finally :`` wrapped around
+a new call are left to the call). ``lines_added`` and
 ``lines_removed`` are the counted lines. With a renamed package, a line also matches with its
 dotted module names read in the target's, learnt from the pairs (``from vllm.sequence`` ->
 ``from aphrodite.common.sequence``), else with the upstream package name replaced by the
@@ -210,16 +212,28 @@ def _select(infos: list[CommitInfo], prs: dict[str, str], commits: Sequence[str]
 
 def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only: bool = False, every: int = 1,
               params: MatchParams | None = None, settings: RunSettings | None = None) -> tuple[str, dict[str, Any]]:
-    """The oldest rank-1 commit of ``lineage forkpoint`` over the range, and what forkpoint said."""
+    """The oldest of ``lineage forkpoint``'s closest commits over the range dated no later than the
+    target, and what forkpoint said. A commit dated after the target is no fork point even when it
+    ties or wins (a later commit holding the same Python files, or a release holding the unreleased
+    code the target forked): drift from it would leave out the upstream commits between the real
+    fork point and it. With an undated target, or every candidate dated after it, the closest."""
     from lineage.fork.forkpoint import run_forkpoint
 
     found = run_forkpoint(target, [range_spec], tags_only=tags_only, every=every, target_path=target_path,
                           params=params, settings=settings)
+    earlier = found.best_before_target
+    chosen = (earlier if len(earlier) else found.best).sort_values("order")
+
+    def sha(candidate: object) -> str:
+        return str(candidate).rsplit("@", 1)[1].partition(":")[0]  # REPO@SHA[:PATH]
+
+    commit = sha(chosen["candidate"].iat[0])
     best = found.best.sort_values("order")
-    commits = [str(c).rsplit("@", 1)[1].partition(":")[0] for c in best["candidate"]]  # REPO@SHA[:PATH]
-    commit = commits[0]
-    return commit, {"candidates": len(found.candidates), "best": commits,
-                    "distance": int(best["distance"].iat[0]), "commit": commit}
+    left_out = [sha(c) for c in found.best_after_target["candidate"]] if len(earlier) else []
+    return commit, {"candidates": len(found.candidates), "best": [sha(c) for c in best["candidate"]],
+                    "left_out_after_target": left_out,
+                    "target_date": found.target_date, "rank": int(chosen["rank"].iat[0]),
+                    "distance": int(chosen["distance"].iat[0]), "commit": commit}
 
 
 def _stripped(tree: TreeIndex, path: str) -> Counter[str]:
@@ -254,7 +268,10 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
                                     every=forkpoint_every, params=params, settings=settings)
         repo_part, refs = range_spec.rsplit("@", 1)
         range_spec = f"{repo_part}@{best}..{refs.split('..', 1)[1]}"
-        settings.log(f"--base auto: forkpoint's closest commit is {best[:12]}")
+        later = forkpoint["left_out_after_target"]
+        settings.log(f"--base auto: forkpoint's closest commit is {best[:12]}" if not later else
+                     f"--base auto: {len(later)} of forkpoint's closest commits dated after the target "
+                     f"({forkpoint['target_date']}) left out; base {best[:12]} (rank {forkpoint['rank']})")
     elif base:
         raise LineageError(f"--base takes only 'auto' (give BASE in the range), not {base!r}")
     walked = parse_range(range_spec, base_off_line=True)

@@ -249,9 +249,19 @@ class FileChange:
         return self.new_path or self.old_path
 
 
+def lacking(before: int, had: int | None, held: int) -> int:
+    """How many copies of a text the parent holds ``before`` times the target lacks, holding it
+    ``held`` times: below the count it can be shown to have had (``had``: BASE's, or what applied
+    commits brought; at most the parent's; None: the parent's). Not below the parent's, which may
+    hold copies it never had: discord.py 96e6261d61 removes `oldest_first: Optional[bool] = False,`
+    twice from channel.py, once in TextChannel.purge (at the fork point, still in disnake 2.1.3)
+    and once in VoiceChannel.purge (added after it, never in disnake): none is gone."""
+    return max(0, (before if had is None else min(before, had)) - held)
+
+
 def count_change(change: FileChange, target: Counter[str], rename: Rename | None = None,
                  removed_later: Counter[str] | None = None, added_later: Counter[str] | None = None,
-                 at_base: Counter[str] | None = None) -> tuple[int, int, int, int, int, int]:
+                 at_base: Counter[str] | None = None, min_tokens: int = 1) -> tuple[int, int, int, int, int, int]:
     """(added, present, removed, absent, added_superseded, removed_superseded) of one file
     change against one counterpart's lines.
 
@@ -259,7 +269,8 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
     to this file. An added line the target lacks because such a commit removed it again is
     *superseded* (and a removed line the target has because one added it back), not missing.
     ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
-    not hold either is not counted.
+    not hold either is not counted, and a copy is absent only when the target holds fewer than
+    BASE held (at most the parent's count).
     """
     added = present = removed = absent = added_superseded = removed_superseded = 0
     removed_later = removed_later or Counter()
@@ -269,7 +280,10 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
     # the target's count of it also moves with every other commit it did or did not take. Such
     # texts are counted only when the change has no other line.
     telling = [t for t in changed if not (change.before[t] and change.after[t])]
-    for text in telling or changed:
+    # ...and of those, the ones of ``min_tokens`` tokens or more when there are any
+    # (DriftParams.fallback_min_tokens: `try :` and `)` move with the fork's own code too)
+    longer = [t for t in changed if len(t.split()) >= min_tokens]
+    for text in telling or longer or changed:
         before, after = change.before[text], change.after[text]
         held = target[text]
         if rename is not None:
@@ -283,11 +297,11 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
             added_superseded += min(after - before - found, removed_later[text])
         else:
             removed += before - after
-            gone = min(before - after, max(0, before - held))
+            gone = min(before - after, lacking(before, None, held))
             if at_base is not None:
-                unproven = gone - min(gone, at_base[text])
-                gone -= unproven
-                removed -= unproven
+                had = min(gone, lacking(before, at_base[text], held))
+                removed -= gone - had
+                gone = had
             absent += gone
             removed_superseded += min(before - after - gone, added_later[text])
     return added, present, removed, absent, added_superseded, removed_superseded
@@ -400,7 +414,8 @@ def judged_counterparts(change: FileChange, found: list[str], target: TargetLine
 def _gone_from_target(change: FileChange, had: Counter[str], found: list[str], target: TargetLines) -> bool:
     """Whether a text the change removes, which the target had (``had``), is gone from it."""
     for text, delta in deltas(change):
-        if delta < 0 and had[text] and all(target.lines[t][text] < change.before[text] for t in found):
+        if delta < 0 and had[text] and all(lacking(change.before[text], had[text], target.lines[t][text])
+                                           for t in found):
             return True
     return False
 
@@ -452,7 +467,7 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
             lines: Counter[str] = Counter()
             for t in chosen:
                 lines |= target.lines[t]
-            best = count_change(change, lines, rename, *excused)
+            best = count_change(change, lines, rename, *excused, min_tokens=params.fallback_min_tokens)
             used.extend(chosen)
             totals = [a + b for a, b in zip(totals, best, strict=True)]
         added, present, removed, absent, added_superseded, removed_superseded = totals

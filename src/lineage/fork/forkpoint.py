@@ -101,6 +101,13 @@ class ForkpointResult:
         return (dates != "") & (dates > when) if when else pd.Series(False, index=self.candidates.index)
 
     @property
+    def best_after_target(self) -> pd.DataFrame:
+        """The closest candidates dated after the target: none of them is its fork point. With a
+        tie this may be some of them only: disnake 2.1.3 is as close to discord.py's fork-point
+        commit (August 2021) as to a README commit of February 2022 holding the same Python files."""
+        return self.best[self.after_target()[self.best.index]]
+
+    @property
     def best_before_target(self) -> pd.DataFrame:
         """The closest candidates dated no later than the target (empty when it is undated)."""
         if not self.target_date:

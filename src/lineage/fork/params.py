@@ -32,6 +32,13 @@ class DriftParams:
     # them that those do not (a file the fork split in two; not an alias module, nor a file that
     # copied a little of it).
     split_min_share: float = knob(0.2, 0.0, 1.0)
+    # A file change made only of texts the file holds both before and after (no telling line) is
+    # counted on them; of those, a text of fewer tokens than this (`try :`, `finally :`, `)`) is
+    # left out when a longer one changed: a fork's count of a keyword line moves with its own code
+    # (discord.py 9c109ae59b wraps a line in `try:`/`finally:` and adds `await
+    # maybe_coroutine(self.cog_unload)`; disnake's cog.py, holding none of it, holds one `try:`
+    # more than the parent, and the commit read partial). 1: every text counts.
+    fallback_min_tokens: int = knob(3, 1, 50)
 
     def __post_init__(self) -> None:
         check_fields(self, "drift parameter")

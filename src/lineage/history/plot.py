@@ -19,10 +19,17 @@ def tick_label(frame: pd.DataFrame, i: int) -> str:
 
 
 def _tick_positions(n: int, limit: int = _MAX_TICKS) -> list[int]:
-    """At most ``limit`` evenly spread commit indexes, always the first and the last."""
+    """At most ``limit`` commit indexes one step apart, always the first and the last (the regular
+    one before the last dropped when nearer to it than a step). Rounded even spreading put
+    neighbours side by side (21 commits: 4 and 5, 15 and 16), and their labels, wider than one
+    commit's room, ran into each other."""
     if n <= limit:
         return list(range(n))
-    return sorted({round(i * (n - 1) / (limit - 1)) for i in range(limit)})
+    step = -(-(n - 1) // (limit - 1))
+    ticks = list(range(0, n, step))
+    if n - 1 - ticks[-1] < step:
+        ticks = ticks[:-1]
+    return [*ticks, n - 1] if ticks else [n - 1]
 
 
 def plot_history(frame: pd.DataFrame, path: Path, title: str = "") -> Path:
