@@ -116,7 +116,7 @@ from lineage.licences.notices import (
     source_notice_ids,
     with_included,
 )
-from lineage.match.holders import holder, holder_key, main_holders, stated_persons
+from lineage.match.holders import holder, holder_key, holder_persons, main_holders, stated_persons
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 from lineage.results.schema import empty, typed
@@ -520,8 +520,12 @@ def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
     if len(organisations) != 1 or "" in organisations:
         return ""
     (own,) = organisations
+    # the licence files' holders read person by person, the main holders too: "Meta Platforms, Inc.
+    # and affiliates" is one holder of organisation "metaplatforms,inc.andaffiliates" and names
+    # one person, "meta platforms", of organisation "metaplatforms"
+    ours = {own} | {organisation(person) for h in mine for person in holder_persons(h)}
     licence_files = target.licence.files if target.licence else ()
-    if any(org != own for lf in licence_files if not lf.folder for line in lf.copyrights
+    if any(org not in ours for lf in licence_files if not lf.folder for line in lf.copyrights
            for person in stated_persons(line) if (org := organisation(person))):
         return ""
     held = {holder_key(holder(line)) for line in upstream.stated_copyrights}
