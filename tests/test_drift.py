@@ -335,3 +335,33 @@ def test_base_auto_leaves_out_a_closest_commit_dated_after_the_target(tmp_path: 
     assert [(r["pr"], r["status"]) for r in _rows(out)] == [("1", "applied"), ("2", "missing")]
     assert "1 of forkpoint's closest commits dated after the target (2030-06-01T00:00:00Z) left out" \
         in capsys.readouterr().err
+
+
+def test_an_added_copy_counts_beyond_what_the_target_could_have_had(tmp_path: Path) -> None:
+    """An upstream commit after the fork point adds `x_total = compute_total(1)` in a new function
+    (the target never took it); a second adds another copy of that line to `m_0` (its only change,
+    so counted on it). The target holds the second commit's result: one copy, in `m_0`. Counted
+    beyond the parent's count (1, the first commit's copy, which the target never had), the copy
+    read as absent and the commit as missing; counted beyond what the target could have had (BASE's
+    count, 0: the first commit is not applied), it is present."""
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    base_text = _module("m", range(3))
+    _commit(repo, {"pkg/__init__.py": "", "pkg/m.py": base_text}, "fork point")
+    line = "    x_total = compute_total(1)\n"
+    extra = "def extra():\n    alpha = first_alpha()\n" + line + "    return x_total\n"
+    _commit(repo, {"pkg/m.py": base_text + extra}, "first copy")
+    with_second = base_text.replace("def m_0(argument_0):\n", "def m_0(argument_0):\n" + line)
+    _commit(repo, {"pkg/m.py": with_second + extra}, "second copy")
+    repo.close()
+    target = tmp_path / "target"
+    (target / "pkg").mkdir(parents=True)
+    (target / "pkg" / "__init__.py").write_text("")
+    (target / "pkg" / "m.py").write_text(with_second)
+    rows = {r["subject"]: r for r in run_drift(str(target), f"{tmp_path / 'up'}@main~2..main",
+                                                 settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1)
+                                                 ).commits.to_dict("records")}
+    assert (rows["second copy"]["lines_added"], rows["second copy"]["added_present"]) == (1, 1)
+    assert rows["second copy"]["status"] == "applied"
+    # the first commit's own lines are not in the target: its one copy of the line is no proof
+    assert (rows["first copy"]["lines_added"], rows["first copy"]["added_present"]) == (4, 1)
+    assert rows["first copy"]["status"] == "partial"

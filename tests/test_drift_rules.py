@@ -136,6 +136,25 @@ def test_a_removed_copy_is_absent_only_below_the_count_the_target_had() -> None:
     assert _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({new: 2})}))
 
 
+
+def test_an_added_copy_is_present_beyond_the_count_the_target_had() -> None:
+    """An upstream commit after BASE adds `total = compute(1)` (the target never took it), a later
+    one another copy; a target holding one copy carries the later commit, and the copy the parent
+    gained after the fork does not hide it. Through judge: the earlier commit (its other line
+    missing) proves nothing, so the later one is counted beyond BASE's count (0)."""
+    line, other = "total = compute ( 1 )", "alpha = first ( )"
+    first = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, line: 1, other: 1}))
+    second = FileChange("m.py", "m.py", first.after, Counter({"x = 1": 1, line: 2, other: 1}))
+    held = Counter({"x = 1": 1, line: 1})
+    assert count_change(second, held, at_base=Counter({"x = 1": 1})) == (1, 1, 0, 0, 0, 0)
+    # against the parent's count (no BASE given, as judge's first pass counts): not present
+    assert count_change(second, held) == (1, 0, 0, 0, 0, 0)
+    # with the earlier commit's copy shown (applied), the target must hold two
+    assert count_change(second, held, at_base=Counter({"x = 1": 1, line: 1})) == (1, 0, 0, 0, 0, 0)
+    verdicts = judge([TouchedCommit([first], PAIRING), TouchedCommit([second], PAIRING)],
+                     TargetLines({"t/m.py": held}), _base, DriftParams())
+    assert [v.status for v in verdicts] == ["partial", "applied"]
+
 def test_a_change_of_held_texts_alone_is_counted_on_its_longer_ones() -> None:
     """discord.py 9c109ae59b wraps `raise e` in `try:` / `finally:` and adds `await
     maybe_coroutine(self.cog_unload)`, every text already in cog.py: no telling line, so the

@@ -29,8 +29,9 @@ code lines as tokens with one quote style for a string on one line
 (:func:`lineage.index.normalise.formatting_free`: a fork that ran black keeps its lines), lines
 inside a multi-line string as they are: a
 text the commit adds ``d`` times more than its parent had is *present* as many times as the
-counterpart holds it beyond the parent's count (at most ``d``); a text it removes ``d`` times is
-*absent* as many times as the counterpart holds it fewer times than the parent did.
+counterpart holds it beyond the count it can be shown to have had (at most ``d``; **Later
+commits**); a text it removes ``d`` times is *absent* as many times as the counterpart holds it
+fewer times than that count.
 Only *telling* texts are counted: ones the file did not hold before (added) or no longer holds
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
@@ -49,7 +50,12 @@ holds because one added it back, ``removed_superseded``); both leave the shares'
 A removed line the target lacks is evidence only if the target had it: the upstream file at
 BASE held it, or a commit the first pass found applied on evidence of its own (an added line
 present, or a removed line it had and lost) brought it; other such lines are not counted, so a
-chain of commits on a module the fork never had is not "applied" by absences alone.
+chain of commits on a module the fork never had is not "applied" by absences alone. That count
+(BASE's, plus what such applied commits brought, at most the parent's;
+:func:`lineage.fork.drift_rules.could_have_had`) is the baseline of both sides: a copy is absent
+below it and present beyond it, not below or beyond the parent's count, which holds the copies
+the upstream added after the fork (a later commit adding another copy of such a line, which the
+target carries, read missing before 2026-12-07). The first pass counts against the parent's.
 
 **Status** (thresholds in :class:`lineage.fork.params.DriftParams`): ``not_applicable`` when no touched file has a
 counterpart or an expected place in the target, or no changed line is left to check;

@@ -7,6 +7,8 @@ reads each commit's changed files and the target, and pairs the trees. Here, fro
   and the package renames (**Pairing**);
 - :func:`counterparts`: the target files one changed upstream file counts against;
 - :func:`count_change`: one file change counted against one counterpart (**Lines**);
+- :func:`could_have_had`: the count of a text each side of a change is counted against, the
+  target's (BASE's and applied commits'), not the parent's (**Later commits**);
 - :func:`judge`: every commit of the range judged newest first, twice (**Later commits**);
 - :func:`classify`: the status from the counts, by :class:`lineage.fork.params.DriftParams` (**Status**).
 """
@@ -249,14 +251,29 @@ class FileChange:
         return self.new_path or self.old_path
 
 
+def could_have_had(before: int, had: int | None) -> int:
+    """How many copies of a text the parent holds ``before`` times the target can be shown to have
+    held before the commit: what it had (``had``: BASE's count, or what applied commits brought),
+    at most the parent's; None: the parent's. The one baseline both sides of a change count against:
+    the parent may hold copies the target never had, added upstream after the fork."""
+    return before if had is None else min(before, had)
+
+
 def lacking(before: int, had: int | None, held: int) -> int:
-    """How many copies of a text the parent holds ``before`` times the target lacks, holding it
-    ``held`` times: below the count it can be shown to have had (``had``: BASE's, or what applied
-    commits brought; at most the parent's; None: the parent's). Not below the parent's, which may
-    hold copies it never had: discord.py 96e6261d61 removes `oldest_first: Optional[bool] = False,`
-    twice from channel.py, once in TextChannel.purge (at the fork point, still in disnake 2.1.3)
-    and once in VoiceChannel.purge (added after it, never in disnake): none is gone."""
-    return max(0, (before if had is None else min(before, had)) - held)
+    """How many copies of a removed text the target lacks, holding it ``held`` times: below
+    :func:`could_have_had`, not below the parent's count: discord.py 96e6261d61 removes
+    `oldest_first: Optional[bool] = False,` twice from channel.py, once in TextChannel.purge (at
+    the fork point, still in disnake 2.1.3) and once in VoiceChannel.purge (added after it, never
+    in disnake): none is gone."""
+    return max(0, could_have_had(before, had) - held)
+
+
+def beyond(before: int, had: int | None, held: int) -> int:
+    """How many copies of an added text the target holds, ``held`` times, beyond
+    :func:`could_have_had` (not beyond the parent's count: a copy the upstream added after the fork,
+    which the target never had, hid the target's copy of the one a later commit adds, and the
+    later commit read missing)."""
+    return max(0, held - could_have_had(before, had))
 
 
 def count_change(change: FileChange, target: Counter[str], rename: Rename | None = None,
@@ -268,9 +285,11 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
     ``removed_later`` / ``added_later``: texts that later applied commits removed from / added
     to this file. An added line the target lacks because such a commit removed it again is
     *superseded* (and a removed line the target has because one added it back), not missing.
-    ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
-    not hold either is not counted, and a copy is absent only when the target holds fewer than
-    BASE held (at most the parent's count).
+    ``at_base``: the file's lines the target can be shown to have held before the commit (BASE's,
+    and what applied commits brought; :func:`could_have_had`), the baseline of both sides: a
+    removed line absent from the target that it did not hold either is not counted, a copy is
+    absent only when the target holds fewer than that (:func:`lacking`), and an added copy is
+    present when it holds more (:func:`beyond`). None: the parent's counts.
     """
     added = present = removed = absent = added_superseded = removed_superseded = 0
     removed_later = removed_later or Counter()
@@ -290,18 +309,19 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
             renamed = rename(text)
             if renamed != text:
                 held += target[renamed]
+        had = None if at_base is None else at_base[text]
         if after > before:
             added += after - before
-            found = min(after - before, max(0, held - before))
+            found = min(after - before, beyond(before, had, held))
             present += found
             added_superseded += min(after - before - found, removed_later[text])
         else:
             removed += before - after
             gone = min(before - after, lacking(before, None, held))
             if at_base is not None:
-                had = min(gone, lacking(before, at_base[text], held))
-                removed -= gone - had
-                gone = had
+                shown = min(gone, lacking(before, had, held))
+                removed -= gone - shown
+                gone = shown
             absent += gone
             removed_superseded += min(before - after - gone, added_later[text])
     return added, present, removed, absent, added_superseded, removed_superseded
