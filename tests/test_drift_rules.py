@@ -151,6 +151,11 @@ def test_an_added_copy_is_present_beyond_the_count_the_target_had() -> None:
     assert count_change(second, held) == (1, 0, 0, 0, 0, 0)
     # with the earlier commit's copy shown (applied), the target must hold two
     assert count_change(second, held, at_base=Counter({"x = 1": 1, line: 1})) == (1, 0, 0, 0, 0, 0)
+    # a short text (fewer than fallback_min_tokens tokens) counts beyond the parent's count: its
+    # copies above BASE's may be the fork's own (discord.py 6dc314628e's `*,`, which disnake lacks)
+    star = FileChange("m.py", "m.py", Counter({"* ,": 1}), Counter({"* ,": 2}))
+    assert count_change(star, Counter({"* ,": 1}), at_base=Counter(), min_tokens=3) == (1, 0, 0, 0, 0, 0)
+    assert count_change(star, Counter({"* ,": 1}), at_base=Counter(), min_tokens=2) == (1, 1, 0, 0, 0, 0)
     verdicts = judge([TouchedCommit([first], PAIRING), TouchedCommit([second], PAIRING)],
                      TargetLines({"t/m.py": held}), _base, DriftParams())
     assert [v.status for v in verdicts] == ["partial", "applied"]

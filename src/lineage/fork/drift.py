@@ -55,7 +55,10 @@ chain of commits on a module the fork never had is not "applied" by absences alo
 :func:`lineage.fork.drift_rules.could_have_had`) is the baseline of both sides: a copy is absent
 below it and present beyond it, not below or beyond the parent's count, which holds the copies
 the upstream added after the fork (a later commit adding another copy of such a line, which the
-target carries, read missing before 2026-12-07). The first pass counts against the parent's.
+target carries, read missing before 2026-12-07). The first pass counts against the parent's, and
+so does an added text of fewer than ``fallback_min_tokens`` tokens, whose count moves with the
+fork's own code (discord.py 6dc314628e adds ``*,`` to Bot.remove_cog, which disnake 2.1.3 holds
+unchanged; disnake's own keyword-only parameters made it applied).
 
 **Status** (thresholds in :class:`lineage.fork.params.DriftParams`): ``not_applicable`` when no touched file has a
 counterpart or an expected place in the target, or no changed line is left to check;

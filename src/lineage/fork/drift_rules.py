@@ -272,7 +272,8 @@ def beyond(before: int, had: int | None, held: int) -> int:
     """How many copies of an added text the target holds, ``held`` times, beyond
     :func:`could_have_had` (not beyond the parent's count: a copy the upstream added after the fork,
     which the target never had, hid the target's copy of the one a later commit adds, and the
-    later commit read missing)."""
+    later commit read missing). :func:`count_change` gives no ``had`` for a text of fewer than
+    ``fallback_min_tokens`` tokens: the fork's own code moves its count."""
     return max(0, held - could_have_had(before, had))
 
 
@@ -312,7 +313,11 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
         had = None if at_base is None else at_base[text]
         if after > before:
             added += after - before
-            found = min(after - before, beyond(before, had, held))
+            # a short text's count (`* ,`, `try :`) moves with the fork's own code: copies above
+            # BASE's count may be its own (discord.py 6dc314628e adds `*,` to Bot.remove_cog,
+            # which disnake 2.1.3 never changed, and read applied); it counts beyond the parent's
+            short = len(text.split()) < min_tokens
+            found = min(after - before, beyond(before, None if short else had, held))
             present += found
             added_superseded += min(after - before - found, removed_later[text])
         else:
