@@ -365,3 +365,31 @@ def test_an_added_copy_counts_beyond_what_the_target_could_have_had(tmp_path: Pa
     # the first commit's own lines are not in the target: its one copy of the line is no proof
     assert (rows["first copy"]["lines_added"], rows["first copy"]["added_present"]) == (4, 1)
     assert rows["first copy"]["status"] == "partial"
+
+
+def test_a_commit_that_only_moves_a_line_is_judged_by_order(tmp_path: Path) -> None:
+    """A fix that moves one statement before another changes no line's count: it read
+    not_applicable. A target holding the moved line in the new order carries it; one holding it in
+    the old order lacks it; one that placed it elsewhere (its own arrangement) says nothing."""
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    base_text = _module("m", range(3))
+    lines = base_text.splitlines(keepends=True)
+    moved = next(k for k, line in enumerate(lines) if "value_6 = compute_m_6(argument_1" in line)
+    first = next(k for k, line in enumerate(lines) if "value_2 = compute_m_2(argument_1" in line)
+    fixed = lines[:first] + [lines[moved]] + lines[first:moved] + lines[moved + 1:]
+    elsewhere = lines[:moved] + lines[moved + 1:-1] + [lines[moved]] + lines[-1:]
+    _commit(repo, {"pkg/__init__.py": "", "pkg/m.py": base_text}, "fork point")
+    _commit(repo, {"pkg/m.py": "".join(fixed)}, "Compute value_6 first")
+    repo.close()
+    statuses = {}
+    for name, text in (("carried", fixed), ("lacked", lines), ("rearranged", elsewhere)):
+        target = tmp_path / name
+        (target / "pkg").mkdir(parents=True)
+        (target / "pkg" / "__init__.py").write_text("")
+        (target / "pkg" / "m.py").write_text("".join(text))
+        row = run_drift(str(target), f"{tmp_path / 'up'}@main~1..main",
+                        settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1)).commits.iloc[0]
+        statuses[name] = (row["status"], row["lines_added"], row["added_present"], row["lines_removed"],
+                          row["removed_absent"])
+    assert statuses == {"carried": ("applied", 1, 1, 1, 1), "lacked": ("missing", 1, 0, 1, 0),
+                        "rearranged": ("not_applicable", 0, 0, 0, 0)}

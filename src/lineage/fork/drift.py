@@ -42,7 +42,15 @@ a new call are left to the call). ``lines_added`` and
 dotted module names read in the target's, learnt from the pairs (``from vllm.sequence`` ->
 ``from aphrodite.common.sequence``), else with the upstream package name replaced by the
 target's (``from packaging.version`` -> ``from pkgfork.version``). With several counterparts,
-the one that carries most of the change is used.
+the one that carries most of the change is used. A change that only reorders a file's lines (its
+multiset the same: a fix that moves a statement before another) is judged by order against the
+counterpart that carries most of the file (:func:`lineage.fork.drift_rules.count_move`): of the
+texts the file and the counterpart each hold once, those outside the longest common
+subsequence of the two orders moved; one the counterpart holds between its new neighbours (not
+its old) counts as a line added and present and a line removed and gone, one between its old
+neighbours (not its new) as a line added and removed, neither present nor gone; one elsewhere is
+not counted (not_applicable when none is; before 2026-12-07 every such change was). Lines are
+read in the target's names as above.
 
 **Later commits.** Commits are judged newest first: an added line the target lacks because a
 later *applied* commit removed it again is ``added_superseded`` (and a removed line the target
@@ -91,11 +99,12 @@ from lineage.fork.drift_rules import (
     Pairing,
     TargetLines,
     TouchedCommit,
+    file_change,
     judge,
     learn_pairing,
-    line_counts,
+    line_forms,
     pr_number,
-    stripped_lines,
+    stripped_forms,
 )
 from lineage.fork.forkpoint import restrict, target_inputs
 from lineage.fork.params import DriftParams
@@ -175,7 +184,7 @@ def _without_base(repo: Any, changes: list[FileChange], parent: Any, commit: Any
             continue
         before = (change.before + (side.after - side.before)) - (side.before - side.after)
         out.append(FileChange(change.old_path, change.new_path, before, change.after))
-    return [c for c in out if c.before != c.after]
+    return [c for c in out if c.before != c.after or c.moves_only]
 
 
 def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
@@ -186,10 +195,10 @@ def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
         new = diff.b_path if diff.b_blob is not None else ""
         if not (is_python_path(old) or is_python_path(new)):
             continue
-        before = stripped_lines(diff.a_blob.data_stream.read()) if old and is_python_path(old) else Counter()
-        after = stripped_lines(diff.b_blob.data_stream.read()) if new and is_python_path(new) else Counter()
-        changes.append(FileChange(old if is_python_path(old) else "", new if is_python_path(new) else "",
-                                  before, after))
+        before = stripped_forms(diff.a_blob.data_stream.read()) if old and is_python_path(old) else []
+        after = stripped_forms(diff.b_blob.data_stream.read()) if new and is_python_path(new) else []
+        changes.append(file_change(old if is_python_path(old) else "", new if is_python_path(new) else "",
+                                   before, after))
     return sorted(changes, key=lambda c: (c.path, c.old_path))
 
 
@@ -245,8 +254,8 @@ def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only:
                     "distance": int(chosen["distance"].iat[0]), "commit": commit}
 
 
-def _stripped(tree: TreeIndex, path: str) -> Counter[str]:
-    return line_counts(tree.lines(path))
+def _stripped(tree: TreeIndex, path: str) -> list[str]:
+    return line_forms(tree.lines(path))
 
 
 def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs: Sequence[str] = (),
@@ -296,7 +305,8 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         target_tree = restrict(index_tree(source, cache, settings.jobs, settings.max_file_bytes), target_path)
     if not target_tree.files:
         raise LineageError(f"target {target} holds no Python file to compare")
-    target_lines = TargetLines({f.path: _stripped(target_tree, f.path) for f in target_tree.files})
+    target_order = {f.path: _stripped(target_tree, f.path) for f in target_tree.files}
+    target_lines = TargetLines({p: Counter(lines) for p, lines in target_order.items()}, target_order)
 
     known: dict[str, Any] = {}
     pairings: dict[str, Pairing] = {}
@@ -316,7 +326,7 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     base_files = {f.path for f in base_tree.files}
 
     def at_base(path: str) -> Counter[str]:
-        return _stripped(base_tree, path) if path in base_files else Counter()
+        return Counter(_stripped(base_tree, path)) if path in base_files else Counter()
 
     settings.log(f"pairing at {walked.base_sha[:12]}: {len(base_pairing.paired_targets)} of "
                  f"{len(target_lines.paths)} target files correspond to upstream files")

@@ -9,12 +9,14 @@ reads each commit's changed files and the target, and pairs the trees. Here, fro
 - :func:`count_change`: one file change counted against one counterpart (**Lines**);
 - :func:`could_have_had`: the count of a text each side of a change is counted against, the
   target's (BASE's and applied commits'), not the parent's (**Later commits**);
+- :func:`count_move`: a change that only reorders lines, judged by their order in the counterpart (**Lines**);
 - :func:`judge`: every commit of the range judged newest first, twice (**Later commits**);
 - :func:`classify`: the status from the counts, by :class:`lineage.fork.params.DriftParams` (**Status**).
 """
 
 from __future__ import annotations
 
+import difflib
 import io
 import re
 import tokenize
@@ -171,14 +173,19 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
 
 
 def line_counts(lines: Iterable[str]) -> Counter[str]:
-    """A file's non-blank lines in the form drift compares them, with counts: code in
+    """:func:`line_forms` with counts."""
+    return Counter(line_forms(lines))
+
+
+def line_forms(lines: Iterable[str]) -> list[str]:
+    """A file's non-blank lines in order, in the form drift compares them: code in
     :func:`formatting_free` (a fork that ran black still holds ``x = "a"`` where the upstream
     wrote ``x = 'a'``), a line inside a multi-line string as its stripped text (its quotes are
     the string's: ``WHERE name = 'x'`` is not ``WHERE name = "x"``)."""
     lines = list(lines)
     inside = _string_rows(lines)
-    return Counter(form for k, line in enumerate(lines)
-                   if (form := line.strip() if k in inside else formatting_free(line)))
+    return [form for k, line in enumerate(lines)
+            if (form := line.strip() if k in inside else formatting_free(line))]
 
 
 def _string_rows(lines: list[str]) -> set[int]:
@@ -199,13 +206,18 @@ def _string_rows(lines: list[str]) -> set[int]:
 
 def stripped_lines(data: bytes | None) -> Counter[str]:
     """:func:`line_counts` of a Python file's bytes (undecodable: none)."""
+    return Counter(stripped_forms(data))
+
+
+def stripped_forms(data: bytes | None) -> list[str]:
+    """:func:`line_forms` of a Python file's bytes (undecodable: none)."""
     if not data:
-        return Counter()
+        return []
     try:
         text, _ = decode_source(data)
     except (UnicodeDecodeError, LookupError):
-        return Counter()
-    return line_counts(split_lines(text))
+        return []
+    return line_forms(split_lines(text))
 
 
 # a dotted name as code lines hold it (``vllm . core . scheduler``, tokens spaced) or as text does
@@ -245,10 +257,67 @@ class FileChange:
     new_path: str  # "" when deleted
     before: Counter[str]
     after: Counter[str]
+    # the lines in order, kept for a change that only reorders them (``before == after``): see
+    # :func:`count_move`
+    order_before: tuple[str, ...] = ()
+    order_after: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
         return self.new_path or self.old_path
+
+    @property
+    def moves_only(self) -> bool:
+        """Whether the change only reorders the file's lines (its multiset unchanged)."""
+        return bool(self.order_before) and self.before == self.after and self.order_before != self.order_after
+
+
+def file_change(old_path: str, new_path: str, before: list[str], after: list[str]) -> FileChange:
+    """The change of a file from its lines in order (:func:`stripped_forms`), the order kept only
+    when the change only reorders them."""
+    counted_before, counted_after = Counter(before), Counter(after)
+    moved = counted_before == counted_after and before != after
+    return FileChange(old_path, new_path, counted_before, counted_after,
+                      tuple(before) if moved else (), tuple(after) if moved else ())
+
+
+def count_move(change: FileChange, target_order: list[str], rename: Rename | None = None) -> tuple[int, int]:
+    """(moved, in the new order) of a change that only reorders lines, against the counterpart's
+    lines in order. Only texts the file and the counterpart each hold once are placed. The moved
+    ones are those outside the longest common subsequence of their orders before and after; each
+    is judged by its nearest unmoved neighbours: in the new order when the counterpart holds it
+    between its new neighbours and not between its old ones, in the old order the other way round,
+    neither (an ambiguous place, or a fork that rearranged the code) not counted. A move is a copy
+    removed from one place and added at another: in the new order, its line is present and gone.
+    ``rename``: the upstream lines read in the target's names (:func:`renamer`)."""
+    read = rename or (lambda text: text)
+    old = [read(t) for t in change.order_before]
+    new = [read(t) for t in change.order_after]
+    in_file, in_target = Counter(old), Counter(target_order)
+    once = {t for t, n in in_file.items() if n == 1 and in_target[t] == 1}
+    old = [t for t in old if t in once]
+    new = [t for t in new if t in once]
+    if old == new:
+        return 0, 0
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    kept = {t for block in matcher.get_matching_blocks() for t in old[block.a:block.a + block.size]}
+    place = {t: k for k, t in enumerate(target_order) if t in once}
+
+    def between(order: list[str], text: str) -> bool:
+        k = order.index(text)
+        before = next((t for t in reversed(order[:k]) if t in kept), None)
+        after = next((t for t in order[k + 1:] if t in kept), None)
+        return (before is None or place[before] < place[text]) and (after is None or place[text] < place[after])
+
+    moved = counted = 0
+    for text in new:
+        if text in kept:
+            continue
+        in_new, in_old = between(new, text), between(old, text)
+        if in_new != in_old:
+            moved += 1
+            counted += in_new
+    return moved, counted
 
 
 def could_have_had(before: int, had: int | None) -> int:
@@ -368,6 +437,9 @@ class TargetLines:
     """The target's stripped lines per file, and the paths and folders it holds."""
 
     lines: dict[str, Counter[str]]
+    # the lines in order (:func:`line_forms`), for a change that only reorders lines (none: such a
+    # change has nothing to count)
+    order: dict[str, list[str]] = field(default_factory=dict)
     paths: frozenset[str] = field(init=False)
     folders: frozenset[str] = field(init=False)
     test_folders: frozenset[str] = field(init=False)  # folders holding a test module (:func:`is_test_file`)
@@ -493,6 +565,9 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
             for t in chosen:
                 lines |= target.lines[t]
             best = count_change(change, lines, rename, *excused, min_tokens=params.fallback_min_tokens)
+            if change.moves_only and chosen and chosen[0] in target.order:
+                moved, in_new = count_move(change, target.order[chosen[0]], rename)
+                best = (moved, in_new, moved, in_new, 0, 0)
             used.extend(chosen)
             totals = [a + b for a, b in zip(totals, best, strict=True)]
         added, present, removed, absent, added_superseded, removed_superseded = totals
@@ -542,5 +617,6 @@ def judge(touched: list[TouchedCommit], target: TargetLines, at_base: Callable[[
 
 
 __all__ = ["STATUSES", "FileChange", "Pairing", "TargetLines", "TouchedCommit", "Verdict", "classify",
-           "count_change", "counterparts", "deltas", "judge", "learn_modules", "learn_pairing", "module_name",
-           "pr_number", "renamer", "stripped_lines"]
+           "count_change", "count_move", "counterparts", "deltas", "file_change", "judge", "learn_modules",
+           "learn_pairing", "line_forms", "module_name", "pr_number", "renamer", "stripped_forms",
+           "stripped_lines"]
