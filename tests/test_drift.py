@@ -335,3 +335,61 @@ def test_base_auto_leaves_out_a_closest_commit_dated_after_the_target(tmp_path: 
     assert [(r["pr"], r["status"]) for r in _rows(out)] == [("1", "applied"), ("2", "missing")]
     assert "1 of forkpoint's closest commits dated after the target (2030-06-01T00:00:00Z) left out" \
         in capsys.readouterr().err
+
+
+def test_an_added_copy_counts_beyond_what_the_target_could_have_had(tmp_path: Path) -> None:
+    """An upstream commit after the fork point adds `x_total = compute_total(1)` in a new function
+    (the target never took it); a second adds another copy of that line to `m_0` (its only change,
+    so counted on it). The target holds the second commit's result: one copy, in `m_0`. Counted
+    beyond the parent's count (1, the first commit's copy, which the target never had), the copy
+    read as absent and the commit as missing; counted beyond what the target could have had (BASE's
+    count, 0: the first commit is not applied), it is present."""
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    base_text = _module("m", range(3))
+    _commit(repo, {"pkg/__init__.py": "", "pkg/m.py": base_text}, "fork point")
+    line = "    x_total = compute_total(1)\n"
+    extra = "def extra():\n    alpha = first_alpha()\n" + line + "    return x_total\n"
+    _commit(repo, {"pkg/m.py": base_text + extra}, "first copy")
+    with_second = base_text.replace("def m_0(argument_0):\n", "def m_0(argument_0):\n" + line)
+    _commit(repo, {"pkg/m.py": with_second + extra}, "second copy")
+    repo.close()
+    target = tmp_path / "target"
+    (target / "pkg").mkdir(parents=True)
+    (target / "pkg" / "__init__.py").write_text("")
+    (target / "pkg" / "m.py").write_text(with_second)
+    rows = {r["subject"]: r for r in run_drift(str(target), f"{tmp_path / 'up'}@main~2..main",
+                                                 settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1)
+                                                 ).commits.to_dict("records")}
+    assert (rows["second copy"]["lines_added"], rows["second copy"]["added_present"]) == (1, 1)
+    assert rows["second copy"]["status"] == "applied"
+    # the first commit's own lines are not in the target: its one copy of the line is no proof
+    assert (rows["first copy"]["lines_added"], rows["first copy"]["added_present"]) == (4, 1)
+    assert rows["first copy"]["status"] == "partial"
+
+
+def test_a_commit_that_only_moves_a_line_is_judged_by_order(tmp_path: Path) -> None:
+    """A fix that moves one statement before another changes no line's count: it read
+    not_applicable. A target holding the moved line in the new order carries it; one holding it in
+    the old order lacks it; one that placed it elsewhere (its own arrangement) says nothing."""
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    base_text = _module("m", range(3))
+    lines = base_text.splitlines(keepends=True)
+    moved = next(k for k, line in enumerate(lines) if "value_6 = compute_m_6(argument_1" in line)
+    first = next(k for k, line in enumerate(lines) if "value_2 = compute_m_2(argument_1" in line)
+    fixed = lines[:first] + [lines[moved]] + lines[first:moved] + lines[moved + 1:]
+    elsewhere = lines[:moved] + lines[moved + 1:-1] + [lines[moved]] + lines[-1:]
+    _commit(repo, {"pkg/__init__.py": "", "pkg/m.py": base_text}, "fork point")
+    _commit(repo, {"pkg/m.py": "".join(fixed)}, "Compute value_6 first")
+    repo.close()
+    statuses = {}
+    for name, text in (("carried", fixed), ("lacked", lines), ("rearranged", elsewhere)):
+        target = tmp_path / name
+        (target / "pkg").mkdir(parents=True)
+        (target / "pkg" / "__init__.py").write_text("")
+        (target / "pkg" / "m.py").write_text("".join(text))
+        row = run_drift(str(target), f"{tmp_path / 'up'}@main~1..main",
+                        settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1)).commits.iloc[0]
+        statuses[name] = (row["status"], row["lines_added"], row["added_present"], row["lines_removed"],
+                          row["removed_absent"])
+    assert statuses == {"carried": ("applied", 1, 1, 1, 1), "lacked": ("missing", 1, 0, 1, 0),
+                        "rearranged": ("not_applicable", 0, 0, 0, 0)}

@@ -15,7 +15,9 @@ from lineage.fork.drift_rules import (
     _gone_from_target,
     classify,
     count_change,
+    count_move,
     counterparts,
+    file_change,
     judge,
     learn_pairing,
     pr_number,
@@ -135,6 +137,30 @@ def test_a_removed_copy_is_absent_only_below_the_count_the_target_had() -> None:
     assert not _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({old: 1})}))
     assert _gone_from_target(change, base, ["t/m.py"], TargetLines({"t/m.py": Counter({new: 2})}))
 
+
+
+def test_an_added_copy_is_present_beyond_the_count_the_target_had() -> None:
+    """An upstream commit after BASE adds `total = compute(1)` (the target never took it), a later
+    one another copy; a target holding one copy carries the later commit, and the copy the parent
+    gained after the fork does not hide it. Through judge: the earlier commit (its other line
+    missing) proves nothing, so the later one is counted beyond BASE's count (0)."""
+    line, other = "total = compute ( 1 )", "alpha = first ( )"
+    first = FileChange("m.py", "m.py", Counter({"x = 1": 1}), Counter({"x = 1": 1, line: 1, other: 1}))
+    second = FileChange("m.py", "m.py", first.after, Counter({"x = 1": 1, line: 2, other: 1}))
+    held = Counter({"x = 1": 1, line: 1})
+    assert count_change(second, held, at_base=Counter({"x = 1": 1})) == (1, 1, 0, 0, 0, 0)
+    # against the parent's count (no BASE given, as judge's first pass counts): not present
+    assert count_change(second, held) == (1, 0, 0, 0, 0, 0)
+    # with the earlier commit's copy shown (applied), the target must hold two
+    assert count_change(second, held, at_base=Counter({"x = 1": 1, line: 1})) == (1, 0, 0, 0, 0, 0)
+    # a short text (fewer than fallback_min_tokens tokens) counts beyond the parent's count: its
+    # copies above BASE's may be the fork's own (discord.py 6dc314628e's `*,`, which disnake lacks)
+    star = FileChange("m.py", "m.py", Counter({"* ,": 1}), Counter({"* ,": 2}))
+    assert count_change(star, Counter({"* ,": 1}), at_base=Counter(), min_tokens=3) == (1, 0, 0, 0, 0, 0)
+    assert count_change(star, Counter({"* ,": 1}), at_base=Counter(), min_tokens=2) == (1, 1, 0, 0, 0, 0)
+    verdicts = judge([TouchedCommit([first], PAIRING), TouchedCommit([second], PAIRING)],
+                     TargetLines({"t/m.py": held}), _base, DriftParams())
+    assert [v.status for v in verdicts] == ["partial", "applied"]
 
 def test_a_change_of_held_texts_alone_is_counted_on_its_longer_ones() -> None:
     """discord.py 9c109ae59b wraps `raise e` in `try:` / `finally:` and adds `await
@@ -300,3 +326,30 @@ def test_module_name_starts_at_the_first_package() -> None:
     assert module_name("src/pkg/__init__.py", known) == ("pkg",)
     assert module_name("scripts/run.py", known) == ()  # in no package
     assert module_name("src/pkg/my-script.py", known) == ()  # not importable
+
+
+def test_a_change_that_only_moves_lines_is_judged_by_their_order() -> None:
+    old = ["a", "b", "c", "d", "e", "f"]
+    new = ["a", "d", "e", "b", "c", "f"]  # d and e moved before b (or b and c after e)
+    change = file_change("m.py", "m.py", old, new)
+    assert change.moves_only and change.before == change.after
+    assert count_move(change, new) == (2, 2)
+    assert count_move(change, old) == (2, 0)
+    # the fork holds its own lines between: the order still tells
+    assert count_move(change, ["a", "x", "d", "e", "y", "b", "c", "f"]) == (2, 2)
+    # a line the fork holds twice (or not at all) places nothing: judged on the others
+    assert count_move(change, ["a", "d", "d", "e", "b", "c", "f"]) == (1, 1)
+    assert count_move(change, ["a", "b", "c", "f"]) == (0, 0)
+    # lines read in the target's names (a renamed package's imports)
+    assert count_move(change, [t.upper() for t in new], str.upper) == (2, 2)
+    # a fork that put them elsewhere: neither order, not counted
+    assert count_move(change, ["d", "a", "b", "c", "f", "e"]) == (0, 0)
+    # a change of counts is no move (its lines are counted by count_change); nor is an unchanged file
+    assert not file_change("m.py", "m.py", old, [*new, "g"]).moves_only
+    assert not file_change("m.py", "m.py", old, old).moves_only
+    # through judge: the counts of a move are its lines, each removed from one place and added at another
+    target = TargetLines({"t/m.py": Counter(new)}, {"t/m.py": new})
+    assert judge([TouchedCommit([change], PAIRING)], target, _base, DriftParams()) == [
+        Verdict(2, 2, 2, 2, 0, 0, "applied", "t/m.py")]
+    lacked = TargetLines({"t/m.py": Counter(old)}, {"t/m.py": old})
+    assert judge([TouchedCommit([change], PAIRING)], lacked, _base, DriftParams())[0].status == "missing"

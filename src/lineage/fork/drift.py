@@ -29,8 +29,9 @@ code lines as tokens with one quote style for a string on one line
 (:func:`lineage.index.normalise.formatting_free`: a fork that ran black keeps its lines), lines
 inside a multi-line string as they are: a
 text the commit adds ``d`` times more than its parent had is *present* as many times as the
-counterpart holds it beyond the parent's count (at most ``d``); a text it removes ``d`` times is
-*absent* as many times as the counterpart holds it fewer times than the parent did.
+counterpart holds it beyond the count it can be shown to have had (at most ``d``; **Later
+commits**); a text it removes ``d`` times is *absent* as many times as the counterpart holds it
+fewer times than that count.
 Only *telling* texts are counted: ones the file did not hold before (added) or no longer holds
 after (removed). A text such as ``return None`` or ``)`` that the file holds on both sides
 is left out, because the target's count of it moves with every other commit it took or not;
@@ -41,7 +42,15 @@ a new call are left to the call). ``lines_added`` and
 dotted module names read in the target's, learnt from the pairs (``from vllm.sequence`` ->
 ``from aphrodite.common.sequence``), else with the upstream package name replaced by the
 target's (``from packaging.version`` -> ``from pkgfork.version``). With several counterparts,
-the one that carries most of the change is used.
+the one that carries most of the change is used. A change that only reorders a file's lines (its
+multiset the same: a fix that moves a statement before another) is judged by order against the
+counterpart that carries most of the file (:func:`lineage.fork.drift_rules.count_move`): of the
+texts the file and the counterpart each hold once, those outside the longest common
+subsequence of the two orders moved; one the counterpart holds between its new neighbours (not
+its old) counts as a line added and present and a line removed and gone, one between its old
+neighbours (not its new) as a line added and removed, neither present nor gone; one elsewhere is
+not counted (not_applicable when none is; before 2026-12-07 every such change was). Lines are
+read in the target's names as above.
 
 **Later commits.** Commits are judged newest first: an added line the target lacks because a
 later *applied* commit removed it again is ``added_superseded`` (and a removed line the target
@@ -49,7 +58,15 @@ holds because one added it back, ``removed_superseded``); both leave the shares'
 A removed line the target lacks is evidence only if the target had it: the upstream file at
 BASE held it, or a commit the first pass found applied on evidence of its own (an added line
 present, or a removed line it had and lost) brought it; other such lines are not counted, so a
-chain of commits on a module the fork never had is not "applied" by absences alone.
+chain of commits on a module the fork never had is not "applied" by absences alone. That count
+(BASE's, plus what such applied commits brought, at most the parent's;
+:func:`lineage.fork.drift_rules.could_have_had`) is the baseline of both sides: a copy is absent
+below it and present beyond it, not below or beyond the parent's count, which holds the copies
+the upstream added after the fork (a later commit adding another copy of such a line, which the
+target carries, read missing before 2026-12-07). The first pass counts against the parent's, and
+so does an added text of fewer than ``fallback_min_tokens`` tokens, whose count moves with the
+fork's own code (discord.py 6dc314628e adds ``*,`` to Bot.remove_cog, which disnake 2.1.3 holds
+unchanged; disnake's own keyword-only parameters made it applied).
 
 **Status** (thresholds in :class:`lineage.fork.params.DriftParams`): ``not_applicable`` when no touched file has a
 counterpart or an expected place in the target, or no changed line is left to check;
@@ -82,11 +99,12 @@ from lineage.fork.drift_rules import (
     Pairing,
     TargetLines,
     TouchedCommit,
+    file_change,
     judge,
     learn_pairing,
-    line_counts,
+    line_forms,
     pr_number,
-    stripped_lines,
+    stripped_forms,
 )
 from lineage.fork.forkpoint import restrict, target_inputs
 from lineage.fork.params import DriftParams
@@ -166,7 +184,7 @@ def _without_base(repo: Any, changes: list[FileChange], parent: Any, commit: Any
             continue
         before = (change.before + (side.after - side.before)) - (side.before - side.after)
         out.append(FileChange(change.old_path, change.new_path, before, change.after))
-    return [c for c in out if c.before != c.after]
+    return [c for c in out if c.before != c.after or c.moves_only]
 
 
 def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
@@ -177,10 +195,10 @@ def _file_changes(repo: Any, parent: Any, commit: Any) -> list[FileChange]:
         new = diff.b_path if diff.b_blob is not None else ""
         if not (is_python_path(old) or is_python_path(new)):
             continue
-        before = stripped_lines(diff.a_blob.data_stream.read()) if old and is_python_path(old) else Counter()
-        after = stripped_lines(diff.b_blob.data_stream.read()) if new and is_python_path(new) else Counter()
-        changes.append(FileChange(old if is_python_path(old) else "", new if is_python_path(new) else "",
-                                  before, after))
+        before = stripped_forms(diff.a_blob.data_stream.read()) if old and is_python_path(old) else []
+        after = stripped_forms(diff.b_blob.data_stream.read()) if new and is_python_path(new) else []
+        changes.append(file_change(old if is_python_path(old) else "", new if is_python_path(new) else "",
+                                   before, after))
     return sorted(changes, key=lambda c: (c.path, c.old_path))
 
 
@@ -236,8 +254,8 @@ def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only:
                     "distance": int(chosen["distance"].iat[0]), "commit": commit}
 
 
-def _stripped(tree: TreeIndex, path: str) -> Counter[str]:
-    return line_counts(tree.lines(path))
+def _stripped(tree: TreeIndex, path: str) -> list[str]:
+    return line_forms(tree.lines(path))
 
 
 def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs: Sequence[str] = (),
@@ -287,7 +305,8 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         target_tree = restrict(index_tree(source, cache, settings.jobs, settings.max_file_bytes), target_path)
     if not target_tree.files:
         raise LineageError(f"target {target} holds no Python file to compare")
-    target_lines = TargetLines({f.path: _stripped(target_tree, f.path) for f in target_tree.files})
+    target_order = {f.path: _stripped(target_tree, f.path) for f in target_tree.files}
+    target_lines = TargetLines({p: Counter(lines) for p, lines in target_order.items()}, target_order)
 
     known: dict[str, Any] = {}
     pairings: dict[str, Pairing] = {}
@@ -307,7 +326,7 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     base_files = {f.path for f in base_tree.files}
 
     def at_base(path: str) -> Counter[str]:
-        return _stripped(base_tree, path) if path in base_files else Counter()
+        return Counter(_stripped(base_tree, path)) if path in base_files else Counter()
 
     settings.log(f"pairing at {walked.base_sha[:12]}: {len(base_pairing.paired_targets)} of "
                  f"{len(target_lines.paths)} target files correspond to upstream files")

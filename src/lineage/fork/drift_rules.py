@@ -7,12 +7,16 @@ reads each commit's changed files and the target, and pairs the trees. Here, fro
   and the package renames (**Pairing**);
 - :func:`counterparts`: the target files one changed upstream file counts against;
 - :func:`count_change`: one file change counted against one counterpart (**Lines**);
+- :func:`could_have_had`: the count of a text each side of a change is counted against, the
+  target's (BASE's and applied commits'), not the parent's (**Later commits**);
+- :func:`count_move`: a change that only reorders lines, judged by their order in the counterpart (**Lines**);
 - :func:`judge`: every commit of the range judged newest first, twice (**Later commits**);
 - :func:`classify`: the status from the counts, by :class:`lineage.fork.params.DriftParams` (**Status**).
 """
 
 from __future__ import annotations
 
+import difflib
 import io
 import re
 import tokenize
@@ -169,14 +173,19 @@ def learn_pairing(pairs: Iterable[tuple[str, str]], upstream_paths: Iterable[str
 
 
 def line_counts(lines: Iterable[str]) -> Counter[str]:
-    """A file's non-blank lines in the form drift compares them, with counts: code in
+    """:func:`line_forms` with counts."""
+    return Counter(line_forms(lines))
+
+
+def line_forms(lines: Iterable[str]) -> list[str]:
+    """A file's non-blank lines in order, in the form drift compares them: code in
     :func:`formatting_free` (a fork that ran black still holds ``x = "a"`` where the upstream
     wrote ``x = 'a'``), a line inside a multi-line string as its stripped text (its quotes are
     the string's: ``WHERE name = 'x'`` is not ``WHERE name = "x"``)."""
     lines = list(lines)
     inside = _string_rows(lines)
-    return Counter(form for k, line in enumerate(lines)
-                   if (form := line.strip() if k in inside else formatting_free(line)))
+    return [form for k, line in enumerate(lines)
+            if (form := line.strip() if k in inside else formatting_free(line))]
 
 
 def _string_rows(lines: list[str]) -> set[int]:
@@ -197,13 +206,18 @@ def _string_rows(lines: list[str]) -> set[int]:
 
 def stripped_lines(data: bytes | None) -> Counter[str]:
     """:func:`line_counts` of a Python file's bytes (undecodable: none)."""
+    return Counter(stripped_forms(data))
+
+
+def stripped_forms(data: bytes | None) -> list[str]:
+    """:func:`line_forms` of a Python file's bytes (undecodable: none)."""
     if not data:
-        return Counter()
+        return []
     try:
         text, _ = decode_source(data)
     except (UnicodeDecodeError, LookupError):
-        return Counter()
-    return line_counts(split_lines(text))
+        return []
+    return line_forms(split_lines(text))
 
 
 # a dotted name as code lines hold it (``vllm . core . scheduler``, tokens spaced) or as text does
@@ -243,20 +257,93 @@ class FileChange:
     new_path: str  # "" when deleted
     before: Counter[str]
     after: Counter[str]
+    # the lines in order, kept for a change that only reorders them (``before == after``): see
+    # :func:`count_move`
+    order_before: tuple[str, ...] = ()
+    order_after: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:
         return self.new_path or self.old_path
 
+    @property
+    def moves_only(self) -> bool:
+        """Whether the change only reorders the file's lines (its multiset unchanged)."""
+        return bool(self.order_before) and self.before == self.after and self.order_before != self.order_after
+
+
+def file_change(old_path: str, new_path: str, before: list[str], after: list[str]) -> FileChange:
+    """The change of a file from its lines in order (:func:`stripped_forms`), the order kept only
+    when the change only reorders them."""
+    counted_before, counted_after = Counter(before), Counter(after)
+    moved = counted_before == counted_after and before != after
+    return FileChange(old_path, new_path, counted_before, counted_after,
+                      tuple(before) if moved else (), tuple(after) if moved else ())
+
+
+def count_move(change: FileChange, target_order: list[str], rename: Rename | None = None) -> tuple[int, int]:
+    """(moved, in the new order) of a change that only reorders lines, against the counterpart's
+    lines in order. Only texts the file and the counterpart each hold once are placed. The moved
+    ones are those outside the longest common subsequence of their orders before and after; each
+    is judged by its nearest unmoved neighbours: in the new order when the counterpart holds it
+    between its new neighbours and not between its old ones, in the old order the other way round,
+    neither (an ambiguous place, or a fork that rearranged the code) not counted. A move is a copy
+    removed from one place and added at another: in the new order, its line is present and gone.
+    ``rename``: the upstream lines read in the target's names (:func:`renamer`)."""
+    read = rename or (lambda text: text)
+    old = [read(t) for t in change.order_before]
+    new = [read(t) for t in change.order_after]
+    in_file, in_target = Counter(old), Counter(target_order)
+    once = {t for t, n in in_file.items() if n == 1 and in_target[t] == 1}
+    old = [t for t in old if t in once]
+    new = [t for t in new if t in once]
+    if old == new:
+        return 0, 0
+    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
+    kept = {t for block in matcher.get_matching_blocks() for t in old[block.a:block.a + block.size]}
+    place = {t: k for k, t in enumerate(target_order) if t in once}
+
+    def between(order: list[str], text: str) -> bool:
+        k = order.index(text)
+        before = next((t for t in reversed(order[:k]) if t in kept), None)
+        after = next((t for t in order[k + 1:] if t in kept), None)
+        return (before is None or place[before] < place[text]) and (after is None or place[text] < place[after])
+
+    moved = counted = 0
+    for text in new:
+        if text in kept:
+            continue
+        in_new, in_old = between(new, text), between(old, text)
+        if in_new != in_old:
+            moved += 1
+            counted += in_new
+    return moved, counted
+
+
+def could_have_had(before: int, had: int | None) -> int:
+    """How many copies of a text the parent holds ``before`` times the target can be shown to have
+    held before the commit: what it had (``had``: BASE's count, or what applied commits brought),
+    at most the parent's; None: the parent's. The one baseline both sides of a change count against:
+    the parent may hold copies the target never had, added upstream after the fork."""
+    return before if had is None else min(before, had)
+
 
 def lacking(before: int, had: int | None, held: int) -> int:
-    """How many copies of a text the parent holds ``before`` times the target lacks, holding it
-    ``held`` times: below the count it can be shown to have had (``had``: BASE's, or what applied
-    commits brought; at most the parent's; None: the parent's). Not below the parent's, which may
-    hold copies it never had: discord.py 96e6261d61 removes `oldest_first: Optional[bool] = False,`
-    twice from channel.py, once in TextChannel.purge (at the fork point, still in disnake 2.1.3)
-    and once in VoiceChannel.purge (added after it, never in disnake): none is gone."""
-    return max(0, (before if had is None else min(before, had)) - held)
+    """How many copies of a removed text the target lacks, holding it ``held`` times: below
+    :func:`could_have_had`, not below the parent's count: discord.py 96e6261d61 removes
+    `oldest_first: Optional[bool] = False,` twice from channel.py, once in TextChannel.purge (at
+    the fork point, still in disnake 2.1.3) and once in VoiceChannel.purge (added after it, never
+    in disnake): none is gone."""
+    return max(0, could_have_had(before, had) - held)
+
+
+def beyond(before: int, had: int | None, held: int) -> int:
+    """How many copies of an added text the target holds, ``held`` times, beyond
+    :func:`could_have_had` (not beyond the parent's count: a copy the upstream added after the fork,
+    which the target never had, hid the target's copy of the one a later commit adds, and the
+    later commit read missing). :func:`count_change` gives no ``had`` for a text of fewer than
+    ``fallback_min_tokens`` tokens: the fork's own code moves its count."""
+    return max(0, held - could_have_had(before, had))
 
 
 def count_change(change: FileChange, target: Counter[str], rename: Rename | None = None,
@@ -268,9 +355,11 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
     ``removed_later`` / ``added_later``: texts that later applied commits removed from / added
     to this file. An added line the target lacks because such a commit removed it again is
     *superseded* (and a removed line the target has because one added it back), not missing.
-    ``at_base``: the file's lines at BASE; a removed line absent from the target that BASE did
-    not hold either is not counted, and a copy is absent only when the target holds fewer than
-    BASE held (at most the parent's count).
+    ``at_base``: the file's lines the target can be shown to have held before the commit (BASE's,
+    and what applied commits brought; :func:`could_have_had`), the baseline of both sides: a
+    removed line absent from the target that it did not hold either is not counted, a copy is
+    absent only when the target holds fewer than that (:func:`lacking`), and an added copy is
+    present when it holds more (:func:`beyond`). None: the parent's counts.
     """
     added = present = removed = absent = added_superseded = removed_superseded = 0
     removed_later = removed_later or Counter()
@@ -290,18 +379,23 @@ def count_change(change: FileChange, target: Counter[str], rename: Rename | None
             renamed = rename(text)
             if renamed != text:
                 held += target[renamed]
+        had = None if at_base is None else at_base[text]
         if after > before:
             added += after - before
-            found = min(after - before, max(0, held - before))
+            # a short text's count (`* ,`, `try :`) moves with the fork's own code: copies above
+            # BASE's count may be its own (discord.py 6dc314628e adds `*,` to Bot.remove_cog,
+            # which disnake 2.1.3 never changed, and read applied); it counts beyond the parent's
+            short = len(text.split()) < min_tokens
+            found = min(after - before, beyond(before, None if short else had, held))
             present += found
             added_superseded += min(after - before - found, removed_later[text])
         else:
             removed += before - after
             gone = min(before - after, lacking(before, None, held))
             if at_base is not None:
-                had = min(gone, lacking(before, at_base[text], held))
-                removed -= gone - had
-                gone = had
+                shown = min(gone, lacking(before, had, held))
+                removed -= gone - shown
+                gone = shown
             absent += gone
             removed_superseded += min(before - after - gone, added_later[text])
     return added, present, removed, absent, added_superseded, removed_superseded
@@ -343,6 +437,9 @@ class TargetLines:
     """The target's stripped lines per file, and the paths and folders it holds."""
 
     lines: dict[str, Counter[str]]
+    # the lines in order (:func:`line_forms`), for a change that only reorders lines (none: such a
+    # change has nothing to count)
+    order: dict[str, list[str]] = field(default_factory=dict)
     paths: frozenset[str] = field(init=False)
     folders: frozenset[str] = field(init=False)
     test_folders: frozenset[str] = field(init=False)  # folders holding a test module (:func:`is_test_file`)
@@ -468,6 +565,9 @@ def _evaluate(touched: list[TouchedCommit], target: TargetLines, params: DriftPa
             for t in chosen:
                 lines |= target.lines[t]
             best = count_change(change, lines, rename, *excused, min_tokens=params.fallback_min_tokens)
+            if change.moves_only and chosen and chosen[0] in target.order:
+                moved, in_new = count_move(change, target.order[chosen[0]], rename)
+                best = (moved, in_new, moved, in_new, 0, 0)
             used.extend(chosen)
             totals = [a + b for a, b in zip(totals, best, strict=True)]
         added, present, removed, absent, added_superseded, removed_superseded = totals
@@ -517,5 +617,6 @@ def judge(touched: list[TouchedCommit], target: TargetLines, at_base: Callable[[
 
 
 __all__ = ["STATUSES", "FileChange", "Pairing", "TargetLines", "TouchedCommit", "Verdict", "classify",
-           "count_change", "counterparts", "deltas", "judge", "learn_modules", "learn_pairing", "module_name",
-           "pr_number", "renamer", "stripped_lines"]
+           "count_change", "count_move", "counterparts", "deltas", "file_change", "judge", "learn_modules",
+           "learn_pairing", "line_forms", "module_name", "pr_number", "renamer", "stripped_forms",
+           "stripped_lines"]
