@@ -253,7 +253,7 @@ def test_a_tie_straddling_the_target_date_names_the_closest_before_it(
     assert [b["ref"] for b in found["best"]] == [shas["v2"], shas["docs"]]  # the ranking is unchanged
     assert [b["ref"] for b in found["best_before_target"]] == [shas["v2"]]
     printed = capsys.readouterr().out
-    assert "the fork point is the one dated no later than the target (2030-06-01T00:00:00Z)" in printed
+    assert "the fork point is the one not dated after the target (2030-06-01T00:00:00Z)" in printed
     assert f"1 of the 2 closest is dated after the target (2030-06-01T00:00:00Z) and no fork point: {shas['docs']}" \
         in printed
     assert "cannot descend" not in printed and "closest dated before the target" not in printed

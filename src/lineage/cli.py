@@ -253,7 +253,7 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
     some_later = 0 < len(later) < len(best)
     if len(best) > 1 and best["tree_digest"].nunique() == 1:  # one tree, several commits or releases
         earlier = len(best) - len(later)
-        which = (f"{'the one' if earlier == 1 else f'any of the {earlier}'} dated no later than the target "
+        which = (f"{'the one' if earlier == 1 else f'any of the {earlier}'} not dated after the target "
                  f"({result.target_date})" if some_later else "any of them")
         print(f"the {len(best)} closest hold the same Python files (tree {best['tree_digest'].iat[0][:19]}): "
               f"the fork point is {which}.")
