@@ -722,3 +722,24 @@ def test_an_else_after_a_new_elif_stays_by_its_body(run_compare: Runner) -> None
     frame = file_lines(run_compare({"pkg/t.py": target}, [("up", {"pkg/t.py": up})]), "pkg/t.py")
     assert frame.loc[7, "match"] == "verbatim" and int(frame.loc[7, "upstream_line"]) == 5
     assert frame.loc[8, "match"] == "verbatim"
+
+
+def test_a_closing_bracket_dropped_in_the_same_pass_does_not_shelter_a_group(run_compare: Runner) -> None:
+    """The fill pairs the ``)`` of the target's own ``raise`` with the ``)`` of the upstream's own
+    call right after the copied head; the common group is within ``lone_group_min_gap`` lines of
+    that ``)`` alone. The ``)`` is dropped in the same pass (its statement has no other paired
+    line), so it keeps nothing close to the group: the group is isolated and goes."""
+    min_gap = MatchParams().lone_group_min_gap
+    gap = min_gap + 2
+    up = {"up/blend.py": _LONG_HEAD + _BRACKET_UP_OWN + _own("upstream", min_gap - 2) + _GROUP
+          + _own("upstream_late", gap) + _LONG_TAIL, **_GROUP_COMMON}
+    before = _LONG_HEAD + _BRACKET_TARGET_OWN + _own("target", min_gap - 2)
+    own = "".join(f"\n\ndef own_helper_{k}(depth):\n{_own(f'helper{k}', 4)}" for k in range(12))
+    target = {"pkg/blend.py": before + _GROUP + _own("target_late", gap) + _LONG_TAIL + own}
+    closer = len(_LONG_HEAD.splitlines()) + 3
+    group = [len(before.splitlines()) + k for k in (1, 2, 3)]
+    kept = file_lines(run_compare(target, [("up", up)], params=MatchParams(lone_closing_brackets=0)), "pkg/blend.py")
+    assert kept.loc[closer, "match"] != "none"  # position pairs the ``)``
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
+    assert frame.loc[closer, "match"] == "none"
+    assert set(frame.loc[group, "match"]) == {"none"}

@@ -51,12 +51,13 @@ A **lone group** is judged the same way: a few units that continue each other bu
 ``lone_group_min_gap`` lines), in a target file whose markers do not name the upstream. On the
 real pair these were a signature's common parameter lines (``layer: torch.nn.Module,``,
 ``input_size: int,``) or ``config=config, quant_config=quant_config, prefix=...`` of the target's
-own call, found in order in some upstream file by chance, and import blocks; the group stays
-only if one of its lines is evidence on its own. A file that says it came from the upstream
-keeps such groups beside other lines it pairs with the group's upstream file, not a group that
-is all that pair holds (``lone_group_attributed_alone``: pip 24.2's ``metadata/base.py`` says one
-method is "a copy of ``pkg_resources.to_filename()``" and rewrote it; ``import re`` and ``import
-zipfile`` were its only lines paired with setuptools' ``pkg_resources/__init__.py``), and so
+own call, found in order in some upstream file by chance, and import blocks; the group stays only
+if one of its lines is evidence on its own. Lines this pass drops (lone lines, closing brackets,
+decorators, clauses) do not keep a group from being isolated. A file that says it came from the
+upstream keeps such groups beside other lines it pairs with the group's upstream file, not a group
+that is all that pair holds (``lone_group_attributed_alone``: pip 24.2's ``metadata/base.py`` says
+one method is "a copy of ``pkg_resources.to_filename()``" and rewrote it; ``import re`` and
+``import zipfile`` were its only lines paired with setuptools' ``pkg_resources/__init__.py``), and so
 does a file of which at least ``lone_group_keep_share`` of the code
 lines are paired with the group's upstream file: there an in-order group is what is left of a
 copied function (a fork's surviving import block, a signature of a class carried along).
@@ -416,18 +417,20 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         dropped = lone[~unit_evidence[unit[lone]]]
     else:
         dropped = lone[~evidence(lone)] if len(lone) else lone
-    drop = [paired[dropped]]
+    gone = [dropped]  # positions in ``paired`` this pass drops
     if p.lone_closing_brackets:
-        drop.append(paired[closing_brackets(lab, paired)])
+        gone.append(closing_brackets(lab, paired))
     if p.lone_decorators:
-        drop.append(paired[orphan_decorators(lab, paired)])
+        gone.append(orphan_decorators(lab, paired))
     if p.lone_clauses:
-        drop.append(paired[orphan_clauses(lab, paired)])
+        gone.append(orphan_clauses(lab, paired))
+    drop = [paired[g] for g in gone]
     if p.lone_group_max_lines and (not attributed or p.lone_group_attributed_alone) and len(link):
-        # A group is isolated from the paired lines that stay: lone lines dropped above (``def
-        # __init__(`` and ``self,`` placed by position next to the group) do not shelter it.
+        # A group is isolated from the paired lines that stay: lines dropped above (``def
+        # __init__(`` and ``self,`` placed by position next to the group, a closing bracket of the
+        # target's own statement, an orphan decorator or clause) do not shelter it.
         stays = np.ones(len(paired), bool)
-        stays[dropped] = False
+        stays[np.concatenate(gone).astype(np.int64)] = False
         kept = paired[stays]
         group = np.r_[0, np.cumsum(~link)][unit]  # group of each paired line
         code_lines = max(int((lab.target.kind[start:start + len(rows)] == CODE).sum()), 1)
