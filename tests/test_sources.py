@@ -838,6 +838,50 @@ def test_pypi_relative_file_url_is_resolved_against_the_document(
     assert fetched == ["https://pypi.org/pypi/r/1.0/json", absolute]
 
 
+def test_published_location_is_pypis_file_host_whoever_relayed_the_listing() -> None:
+    """PyPI keeps every file at a path made of its BLAKE2b-256 digest; a proxy answering for
+    pypi.org lists the same file under its own address (this machine's proxy: relative
+    "../../packages/packages/75/f0/..."), which is no download location for anyone else."""
+    b2 = "75f00fec660b472732881496c8f9fc0a91fb9f9820f46f140d5601d1d733657e"
+    on_pypi = f"https://files.pythonhosted.org/packages/75/f0/{b2[4:]}/yt_dlp-2021.2.24-py2.py3-none-any.whl"
+    proxied = f"https://pypi.org/packages/packages/75/f0/{b2[4:]}/yt_dlp-2021.2.24-py2.py3-none-any.whl"
+    location = sources.pypi.published_location
+    assert location(on_pypi) == on_pypi and location(on_pypi, b2) == on_pypi
+    assert location(proxied) == on_pypi and location(proxied, b2.upper()) == on_pypi
+    # the listed digest decides where the path does not say it
+    assert location("https://mirror.example/simple/y/yt_dlp-2021.2.24-py2.py3-none-any.whl", b2) == on_pypi
+    # neither a digest nor a content-addressed path: the URL as listed
+    plain = "https://files.example/packages/ab/cd/t-1.0.tar.gz"
+    assert location(plain) == plain and location(plain, "not a digest") == plain
+    assert location("https://files.example/", b2) == "https://files.example/"
+
+
+def test_pypi_download_location_through_a_proxy_names_pypis_address(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Downloaded through a proxy's relative link, the file is recorded at PyPI's address; so is
+    one whose record (written before) holds the proxy's."""
+    sdist = make_tar(tmp_path / "r-1.0.tar.gz", {"r-1.0/r.py": "r = 1\n"})
+    b2 = hashlib.blake2b(sdist.read_bytes(), digest_size=32).hexdigest()
+    relative = f"../../packages/packages/{b2[:2]}/{b2[2:4]}/{b2[4:]}/r-1.0.tar.gz"
+    proxied = f"https://pypi.org/pypi/packages/packages/{b2[:2]}/{b2[2:4]}/{b2[4:]}/r-1.0.tar.gz"  # joined
+    on_pypi = f"https://files.pythonhosted.org/packages/{b2[:2]}/{b2[2:4]}/{b2[4:]}/r-1.0.tar.gz"
+    entry = {"packagetype": "sdist", "filename": "r-1.0.tar.gz", "url": relative,
+             "digests": {"sha256": sha256_of(sdist), "blake2b_256": b2}}  # fmt: skip
+    fetched = fake_registry(monkeypatch, {"https://pypi.org/pypi/r/1.0/json": {"urls": [entry]},
+                                          proxied: sdist.read_bytes()})
+    cache = tmp_path / "c"
+    with open_source("pypi:r==1.0", cache_dir=cache) as src:
+        assert src.info.details["url"] == on_pypi
+    assert fetched == ["https://pypi.org/pypi/r/1.0/json", proxied]  # downloaded where listed
+    record = cache / "downloads" / "pypi" / "r-1.0" / "r-1.0.tar.gz.url"
+    assert record.read_text(encoding="utf-8").split()[1] == on_pypi
+    record.write_text(f"{sha256_of(sdist)} {proxied} 2031-08-23T04:40:09Z\n", encoding="utf-8")
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    with open_source("pypi:r==1.0", cache_dir=cache) as src:
+        assert src.info.details["url"] == on_pypi
+
+
 def test_pypi_sdist_fallback_checks_registry_sha(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

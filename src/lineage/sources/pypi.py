@@ -36,6 +36,10 @@ NET_TIMEOUT = 60  # seconds without progress on one socket
 # not answer (pip behind a mirror, pypi.org unreachable) costs a run this long, not a minute.
 LOCATION_TIMEOUT = 10
 PIP_TIMEOUT = 900  # seconds for a whole `pip download` (large wheels)
+# PyPI's file host: every file PyPI publishes lies at
+# ``packages/<b[:2]>/<b[2:4]>/<b[4:]>/<filename>``, ``b`` its BLAKE2b-256 digest in hex.
+PYPI_FILES_URL = "https://files.pythonhosted.org/packages"
+_CONTENT_ADDRESSED = re.compile(r"/([0-9a-f]{2})/([0-9a-f]{2})/([0-9a-f]{60})/([^/?#]+)$")
 
 _PYPI_SPEC = re.compile(
     r"pypi:(?P<name>[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)"
@@ -250,11 +254,32 @@ def _upload_time(entry: dict[str, Any]) -> str:
     return when.astimezone(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def published_location(url: str, blake2b_256: str = "") -> str:
+    """The address at which PyPI publishes a file its JSON API lists at ``url``: on PyPI's file
+    host, at the path its BLAKE2b-256 digest makes (``blake2b_256`` as listed, or read from the
+    content-addressed path of ``url``). A mirror or proxy answering for pypi.org lists the same
+    file under its own address (this machine's: "../../packages/packages/75/f0/<60 hex>/<file>"
+    relative to the document), which nobody else can download from; an SPDX ``downloadLocation``
+    or a purl's download URL must name PyPI's. ``url`` as it is when it has no such path and no
+    digest is listed."""
+    path = urllib.parse.urlsplit(url).path
+    found = _CONTENT_ADDRESSED.search(path)
+    filename = urllib.parse.unquote(found.group(4)) if found else path.rsplit("/", 1)[-1]
+    digest = blake2b_256.lower() if re.fullmatch(r"[0-9a-fA-F]{64}", blake2b_256) else (
+        "".join(found.group(1, 2, 3)) if found else "")
+    if not digest or not filename or filename in (".", ".."):
+        return url
+    return f"{PYPI_FILES_URL}/{digest[:2]}/{digest[2:4]}/{digest[4:]}/{urllib.parse.quote(filename)}"
+
+
 def _listed(entry: dict[str, Any], files: list[dict[str, Any]] | None = None) -> Published:
     """``entry``'s publication; with ``files`` (its release's files), the release's date too."""
     url = entry.get("url")
+    digests = entry.get("digests")
+    blake2b = digests.get("blake2b_256") if isinstance(digests, dict) else None
+    location = published_location(url, blake2b if isinstance(blake2b, str) else "") if isinstance(url, str) else ""
     times = sorted(t for t in (_upload_time(f) for f in (files or [entry])) if t)
-    return Published(url if isinstance(url, str) else "", _upload_time(entry), times[0] if times else "")
+    return Published(location, _upload_time(entry), times[0] if times else "")
 
 
 def _recorded_publication(archive: Path, sha: str) -> Published:
@@ -270,7 +295,8 @@ def _recorded_publication(archive: Path, sha: str) -> Published:
     if recorded_sha != sha or not re.fullmatch(r"https?://\S+", url) or len(rest) > 2:
         return Published()
     times = [t if re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", t) else "" for t in rest] + ["", ""]
-    return Published(url, times[0], times[1])
+    # a record written before 2026-12-07 evening may hold a mirror's address of the file
+    return Published(published_location(url), times[0], times[1])
 
 
 def _record_publication(archive: Path, sha: str, published: Published) -> None:
