@@ -125,3 +125,24 @@ def test_the_reports_say_the_earlier_notice_is_the_projects_own(run_compare) -> 
     assert "A release of target's own project (the same distribution name): its own code" in attribution_markdown(own)
     assert attribution_markdown(other).startswith("# Attribution (draft): code in target copied from other projects\n")
     assert "own project" not in attribution_markdown(other)
+
+
+def test_sarif_makes_the_projects_own_earlier_code_a_note_not_a_call_for_a_marker(run_compare) -> None:
+    from lineage.report.sarif import sarif_log
+
+    upstream = _tree("acme-web", _body(1))
+    target_text = _body(1).replace("return", "return  ", 1)
+    results = {}
+    for name in ("acme-web", "acme-fork"):
+        comparison = run_compare(_tree(name, target_text), [("acme-web", upstream)])
+        assert comparison.lists["unmarked_with_copied"] == ["pkg/mod.py"]
+        results[name] = [x for x in sarif_log(comparison)["runs"][0]["results"]  # type: ignore[index]
+                         if x["ruleId"] == "unmarked-copy"]
+    own, other = results["acme-web"], results["acme-fork"]
+    assert own and len(own) == len(other)
+    assert {x["level"] for x in own} == {"note"} and {x["level"] for x in other} == {"warning"}
+    assert all("is a release of the target's own project (the same distribution name), which no marker needs "
+               "to name" in x["message"]["text"] for x in own)
+    assert all(x["message"]["text"].endswith("the file names no upstream in a marker.") for x in other)
+    # the same finding either way: code scanning follows it if the project's metadata changes
+    assert [x["partialFingerprints"] for x in own] == [x["partialFingerprints"] for x in other]
