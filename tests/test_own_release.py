@@ -61,3 +61,88 @@ def test_the_review_list_says_when_its_files_are_the_projects_own_earlier_code(r
     assert own.lists["unmarked_with_copied"] == other.lists["unmarked_with_copied"] == ["pkg/mod.py"]
     assert sentence in summary_markdown(own)
     assert "own project" not in summary_markdown(other).split("## Unmarked files with copied code")[1].split("##")[0]
+
+
+# A project's earlier release whose licence file names its founder, the later one's a company (pydantic
+# 1.10.19's "Samuel Colvin and other contributors", 2.10.6's "Pydantic Services Inc. and individual
+# contributors", Samuel Colvin the first author its METADATA names): the earlier notice is the
+# project's own, owed no more than a statement of change. Names and text are invented.
+_PERMISSION = ("\n\nPermission is hereby granted, free of charge, to any person obtaining a copy of this software "
+               "and associated documentation files (the \"Software\"), to deal in the Software without "
+               "restriction.\n")
+
+
+def _mit_tree(name: str, holder: str, authors: tuple[str, ...], text: str) -> dict[str, str]:
+    listed = ", ".join(f'{{name = "{a}"}}' for a in authors)
+    return {"pkg/mod.py": text, "LICENSE": f"MIT License\n\nCopyright (c) {holder}{_PERMISSION}",
+            "pyproject.toml": f'[project]\nname = "{name}"\nlicense = "MIT"\nauthors = [{listed}]\n'}
+
+
+_FOUNDER = "2017, 2018 Ada Fernwood and other contributors"
+_COMPANY = "2017 to present Fernwood Services Inc. and individual contributors."
+
+
+@pytest.mark.parametrize(("target_name", "target_authors", "keeps"), [
+    ("acme-web", ("Ada Fernwood", "Bo Reedmace"), "not required"),  # its own author's earlier notice
+    ("acme-web", ("Bo Reedmace",), "no"),  # a holder the target names nowhere
+    ("acme-fork", ("Ada Fernwood", "Bo Reedmace"), "no"),  # another project crediting the upstream's author
+])
+def test_an_earlier_releases_notice_held_by_the_targets_own_author_is_owed_itself(
+        run_compare, target_name: str, target_authors: tuple[str, ...], keeps: str) -> None:
+    upstream = _mit_tree("acme-web", _FOUNDER, ("Ada Fernwood",), _body(1))
+    target = _mit_tree(target_name, _COMPANY, target_authors, _body(1) + "\nextra = 17\n")
+    row = run_compare(target, [("acme-web", upstream)]).obligations.set_index("target_path").loc["pkg/mod.py"]
+    assert row["upstream_copyrights"] == f"Copyright (c) {_FOUNDER}"
+    assert row["keeps_copyright"] == keeps
+    assert ("copyright" in row["missing"]) == (keeps == "no")
+    assert (row["copyrights_missing"] == "") == (keeps != "no")
+
+
+def test_owed_itself_needs_every_person_of_every_line_among_the_authors() -> None:
+    from lineage.results.obligations import owed_itself
+
+    authors = frozenset({"ada fernwood", "bo reedmace"})
+    assert owed_itself(["Copyright (c) 2017 Ada Fernwood and other contributors"], authors)
+    assert owed_itself(["Copyright 2017 Ada Fernwood, Bo Reedmace"], authors)
+    assert not owed_itself(["Copyright 2017 Ada Fernwood, Cy Quillwort"], authors)
+    assert not owed_itself(["Copyright 2017 Ada Fernwood", "Copyright 2019 Cy Quillwort"], authors)
+    assert not owed_itself(["Copyright (c) 2017 other contributors"], authors)  # names no one
+    assert not owed_itself(["Copyright 2017 Ada Fernwood"], frozenset())  # not the target's own project
+
+
+def test_the_reports_say_the_earlier_notice_is_the_projects_own(run_compare) -> None:
+    from lineage.report.obligations import attribution_markdown, obligations_markdown
+
+    upstream = _mit_tree("acme-web", _FOUNDER, ("Ada Fernwood",), _body(1))
+    own = run_compare(_mit_tree("acme-web", _COMPANY, ("Ada Fernwood",), _body(1)), [("acme-web", upstream)])
+    other = run_compare(_mit_tree("acme-fork", _COMPANY, ("Ada Fernwood",), _body(1)), [("acme-web", upstream)])
+    said = ("In 1 pair its copyright lines (\"Copyright (c) 2017, 2018 Ada Fernwood and other contributors\") are kept "
+            "nowhere, but they name only authors the target's metadata names")
+    assert said in "\n".join(obligations_markdown(own))
+    assert said not in "\n".join(obligations_markdown(other))
+    assert attribution_markdown(own).startswith(
+        "# Attribution (draft): code in target copied from another release of its own project\n")
+    assert "A release of target's own project (the same distribution name): its own code" in attribution_markdown(own)
+    assert attribution_markdown(other).startswith("# Attribution (draft): code in target copied from other projects\n")
+    assert "own project" not in attribution_markdown(other)
+
+
+def test_sarif_makes_the_projects_own_earlier_code_a_note_not_a_call_for_a_marker(run_compare) -> None:
+    from lineage.report.sarif import sarif_log
+
+    upstream = _tree("acme-web", _body(1))
+    target_text = _body(1).replace("return", "return  ", 1)
+    results = {}
+    for name in ("acme-web", "acme-fork"):
+        comparison = run_compare(_tree(name, target_text), [("acme-web", upstream)])
+        assert comparison.lists["unmarked_with_copied"] == ["pkg/mod.py"]
+        results[name] = [x for x in sarif_log(comparison)["runs"][0]["results"]  # type: ignore[index]
+                         if x["ruleId"] == "unmarked-copy"]
+    own, other = results["acme-web"], results["acme-fork"]
+    assert own and len(own) == len(other)
+    assert {x["level"] for x in own} == {"note"} and {x["level"] for x in other} == {"warning"}
+    assert all("is a release of the target's own project (the same distribution name), which no marker needs "
+               "to name" in x["message"]["text"] for x in own)
+    assert all(x["message"]["text"].endswith("the file names no upstream in a marker.") for x in other)
+    # the same finding either way: code scanning follows it if the project's metadata changes
+    assert [x["partialFingerprints"] for x in own] == [x["partialFingerprints"] for x in other]

@@ -4,7 +4,11 @@ Rules:
 
 * ``unmarked-copy`` (warning): one result per copied region in a file of the review list
   "unmarked files with copied code" (no provenance marker naming an upstream, a copied code
-  line, not a re-export only); the region's target lines are the location.
+  line, not a re-export only); the region's target lines are the location. A region copied from
+  a release of the target's own project (:func:`lineage.index.project.one_project`) is a ``note``
+  saying so, not a warning asking for a marker: summary.md says no marker needs to name the
+  project's own earlier code (pydantic 2.10.6 against the 1.10.19 its ``pydantic/v1/`` carries
+  had 216 warnings to add a marker naming pydantic; since round user161).
 * ``missing-notice`` (warning): one result per notice a copied file lacks (``missing`` in
   obligations.csv: copyright, licence-notice, modification-notice, NOTICE), at line 1 of the target
   file, where a header belongs.
@@ -32,6 +36,7 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from lineage import __version__
+from lineage.index.project import one_project_evidence
 from lineage.licences.expressions import choices, readable
 from lineage.report.attachments import copied_regions
 from lineage.report.json_text import dumps_lines
@@ -112,14 +117,23 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     regions = copied_regions(comparison)
     review = set(comparison.lists["unmarked_with_copied"])
     files = {f.path: f for f in comparison.target.files}
+    own = {label: why for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)
+           if (why := one_project_evidence(comparison.target.project, u.project))}
     for r in regions[regions["target_path"].isin(review)].itertuples(index=False):
-        results.append(_result(
+        copied = (f"{r.upstream} {r.upstream_path} lines {int(r.upstream_start)}-{int(r.upstream_end)} "
+                  f"({int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near)")
+        lines = f"Lines {int(r.target_start)}-{int(r.target_end)}"
+        result = _result(
             "unmarked-copy",
-            f"Lines {int(r.target_start)}-{int(r.target_end)} were copied from {r.upstream} {r.upstream_path} "
-            f"lines {int(r.upstream_start)}-{int(r.upstream_end)} ({int(r.verbatim_lines)} verbatim, "
-            f"{int(r.near_lines)} near); the file names no upstream in a marker.",
+            f"{lines} carry the project's own earlier code from {copied}: {r.upstream} is a release of the "
+            f"target's own project ({own[r.upstream]}), which no marker needs to name; review only code that came "
+            "in from elsewhere through that release." if r.upstream in own else
+            f"{lines} were copied from {copied}; the file names no upstream in a marker.",
             str(r.target_path), int(r.target_start), int(r.target_end), r.upstream, r.upstream_path,
-            _region_forms(files, str(r.target_path), int(r.target_start), int(r.target_end))))
+            _region_forms(files, str(r.target_path), int(r.target_start), int(r.target_end)))
+        if r.upstream in own:
+            result["level"] = "note"
+        results.append(result)
     table = comparison.obligations
     for row in table.itertuples(index=False):
         licence = readable(str(row.upstream_licence))  # public domain in words

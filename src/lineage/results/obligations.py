@@ -48,7 +48,10 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   are not the target's own: ``LicenceFile.retained_copyrights``), or some by the one and the
   rest by the other (``yes``/``no``;
   ``n/a`` when the upstream names none, or its licence is public domain alone: a public-domain
-  dedication asks for nothing, and beside another licence only that one's terms count). When
+  dedication asks for nothing, and beside another licence only that one's terms count;
+  ``not required`` when the upstream is a release of the target's own project and the lines kept
+  nowhere name only persons the target's metadata names as its authors, :func:`owed_itself`:
+  the project's own earlier notice, since round user161). When
   the upstream file is Apache-2.0 and carries the copyright lines itself, only the target file
   counts (section 4(c): retain the notices of the Source form). ``copyright_kept_in``: where
   they are kept, ``file``, ``folder:<licence files>`` or ``root:<licence files>`` (``"; "``-joined), or
@@ -395,6 +398,9 @@ class _FileFacts:
     own_release: bool = False
     # the upstream file's statements naming its licence by family only (:func:`family_statements`)
     up_statements: tuple[tuple[str, str], ...] = ()
+    # when the upstream is a release of the target's own project (:func:`one_project`): the
+    # persons the target's metadata names as its authors (:func:`own_authors`), else empty
+    own_authors: frozenset[str] = frozenset()
 
 
 _PATH_TOKEN_RE = re.compile(r"\S*[./]\S*")
@@ -433,8 +439,11 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
         kept_in = _copyright_kept_in(facts.up_copyrights, t_file.copyrights, licence_files, package)
         keeps_copyright = _yes(bool(kept_in))
         if keeps_copyright == "no":
-            missing.append("copyright")
             not_kept = _copyrights_not_kept(facts.up_copyrights, t_file.copyrights, licence_files, package)
+            if owed_itself(not_kept, facts.own_authors):
+                keeps_copyright, not_kept = "not required", ()
+            else:
+                missing.append("copyright")
     # a licence file governing the target file's folder (a vendored copy's) keeps its notice
     # too, and so does the root's, as for the copyright lines, unless the upstream file is
     # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
@@ -539,6 +548,33 @@ def own_organisation(target: TreeIndex, upstream: TreeIndex) -> str:
     return own if any(a.startswith(own) for a in authors if a) else ""
 
 
+def own_authors(target: TreeIndex, upstream: TreeIndex) -> frozenset[str]:
+    """The persons (:func:`~lineage.match.holders.holder_key`) the target's metadata names as its
+    authors or maintainers, when the upstream is a release of the target's own project
+    (:func:`~lineage.index.project.one_project`); empty otherwise (a fork's metadata may credit the
+    upstream's author, whose notice it still owes)."""
+    if not one_project(target.project, upstream.project):
+        return frozenset()
+    return frozenset(key for a in target.project.authors for key in holder_persons(a) if key)
+
+
+def owed_itself(lines: Sequence[str], authors: frozenset[str]) -> bool:
+    """Whether every one of these upstream copyright lines (those the target keeps nowhere) names
+    only persons among ``authors`` (:func:`own_authors`: a release of the target's own project):
+    the project's own earlier notice, whose holder is one of the authors shipping the target and
+    owes himself no copy of it, as the project owes itself no statement of change. pydantic 2.10.6
+    ships 1.10.19 whole as ``pydantic/v1/``; 1.10.19's LICENSE says "Copyright (c) 2017, ..., 2021
+    Samuel Colvin and other contributors", 2.10.6's "Copyright (c) 2017 to present Pydantic
+    Services Inc. and individual contributors", and its METADATA names Samuel Colvin its first
+    author: its 49 pairs read "copyright missing". A line naming no person ("other contributors"
+    alone), or anyone the target's metadata does not name (itsdangerous 1.1.0's "Django Software
+    Foundation" in its own later release), is still owed."""
+    if not authors or not lines:
+        return False
+    named = [stated_persons(line) for line in lines]
+    return all(persons and persons <= authors for persons in named)
+
+
 def held_by_organisation(copyrights: Sequence[str], own: str) -> bool:
     """Whether copyright lines name holders, all of organisation ``own`` (:func:`own_organisation`)."""
     named = holders(copyrights)
@@ -585,6 +621,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     # (google-auth 2.36.0, "Google LLC", from oauth2client 4.1.3's "Google Inc." files)
     own_org = (dict(own_organisations) if own_organisations is not None
                else {label: own_organisation(target, tree) for label, tree in up_tree.items()})
+    authors_of = {label: own_authors(target, tree) for label, tree in up_tree.items()}
     # read only when a release declares no licence (each file's head once, memoised)
     released: dict[str, str] = {}
     released_holders: dict[str, tuple[str, ...]] = {}  # likewise, when a release names no holder
@@ -641,7 +678,8 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
                                 _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]),
                                 one_project(target.project, up_tree[label].project)
                                 or held_by_organisation(up_copyrights, own_org[label]),
-                                family_statements(up_file.text) if up_from not in ("spdx", "notice") else ())
+                                family_statements(up_file.text) if up_from not in ("spdx", "notice") else (),
+                                authors_of[label])
         offered = choices(up_licence) if up_licence else ("",)
         checked = [_check(choice, file_facts) for choice in offered]
         # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
