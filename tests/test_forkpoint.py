@@ -257,3 +257,45 @@ def test_a_tie_straddling_the_target_date_names_the_closest_before_it(
     assert f"1 of the 2 closest is dated after the target (2030-06-01T00:00:00Z) and no fork point: {shas['docs']}" \
         in printed
     assert "cannot descend" not in printed and "closest dated before the target" not in printed
+
+
+def test_a_lower_ranked_release_holding_more_verbatim_lines_is_said(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """pycryptodomex 3.20.0 is closest to pycrypto 2.5 (distance 33,260), 2.6 ranking second
+    (33,278) though it holds 268 more of the target's code lines verbatim: pycryptodome forked after
+    2.6.1 and rewrote much of what 2.6 added, which the distance counts as much as code never had.
+    A fork of v2 that dropped v2's additions but kept three of its functions ranks v1 first; v2 is
+    named as holding 30 more of its code lines verbatim. v3, dated after the fork, is not."""
+    up = tmp_path / "up"
+    repo = git.Repo.init(up)
+    _dated_commit(repo, up, "".join(_function(i) for i in range(5)), "v1", "2030-01-01T00:00:00")
+    _dated_commit(repo, up, "".join(_function(i) for i in range(20)), "v2", "2030-02-01T00:00:00")
+    _dated_commit(repo, up, "".join(_function(i) for i in range(21)), "v3", "2031-01-01T00:00:00")
+    fork = tmp_path / "fork"
+    _dated_commit(git.Repo.init(fork), fork, "".join(_function(i) for i in range(8)), "fork", "2030-06-01T00:00:00")
+    out = tmp_path / "out"
+    assert main(["forkpoint", f"{fork}@HEAD", f"{up}@HEAD~2..HEAD", "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    shas = {c.message.strip(): c.hexsha for c in repo.iter_commits()}
+    assert [b["ref"] for b in found["best"]] == [shas["v1"]]  # the ranking is unchanged
+    more = found["more_verbatim_than_best"]
+    assert [(m["ref"], m["verbatim_code_lines"] - found["best"][0]["verbatim_code_lines"]) for m in more] == [
+        (shas["v2"], 30)]
+    printed = capsys.readouterr().out
+    assert "holds 30 more of the target's code lines verbatim than the closest (80 against 50)" in printed
+    assert f"({shas['v2']}, rank 2)" in printed and "upstream-only lines (120 against 0)" in printed
+
+
+def test_no_lower_ranked_release_holding_more_verbatim_lines_says_nothing(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """An unmodified copy of v2: no candidate holds more of it than v2, and nothing is said."""
+    up = _repo(tmp_path)
+    target = tmp_path / "target" / "pkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    out = tmp_path / "out"
+    assert main(["forkpoint", str(target.parent), f"{up}@v1..v3", "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert json.loads((out / "forkpoint.json").read_text())["more_verbatim_than_best"] == []
+    assert "more of the target's code lines verbatim" not in capsys.readouterr().out

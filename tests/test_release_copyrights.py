@@ -63,3 +63,36 @@ def test_the_spdx_package_states_the_holder_the_obligations_rows_read(run_compar
         assert package.copyright_text == f"Copyright (C) 2001-2018 {_JANE}"
     else:
         assert isinstance(package.copyright_text, SpdxNoAssertion)
+
+
+_PD_NOTICE = ("# The contents of this file are dedicated to the public domain.  To\n# the extent that dedication "
+              "to the public domain is not available, everyone may use it.\n")
+_PD_META = "Metadata-Version: 2.1\nName: up\nVersion: 1.0\nClassifier: License :: Public Domain\n"
+
+
+@pytest.mark.parametrize(("meta", "head"), [
+    (_PD_META, _PD_NOTICE),  # dedicated by its own notice (pycrypto 2.6.1's files)
+    (_PD_META, ""),  # silent, under the release's declared public domain
+    (_META.replace("License: BSD", "License: Unlicense"), _PD_NOTICE),
+    (_META.replace("License: BSD", "License: Unlicense"), ""),  # silent, under the declared Unlicense
+])
+def test_a_public_domain_file_takes_no_holder_of_its_release(run_compare, meta: str, head: str) -> None:
+    """pycrypto 2.6.1: two files (HMAC.py, setup.py) state "Portions Copyright (c) 2001, 2002, 2003
+    Python Software Foundation;", the exceptions its COPYRIGHT file names; every other file is
+    dedicated to the public domain, yet all 73 rows of pycryptodomex 3.20.0's copies credited the
+    PSF (``release notices``), and so did ATTRIBUTION.md and 242 SPDX snippets."""
+    psf = "# Portions Copyright (c) 2001, 2002, 2003 Python Software Foundation;\n# All Rights Reserved\n"
+    up = {"PKG-INFO": meta, "up/cipher.py": head + _body(1),
+          **{f"up/derived{k}.py": psf + _PD_NOTICE + _body(k + 2) for k in range(2)}}
+    target = {"tgt/cipher.py": _body(1), "tgt/derived0.py": _body(2),
+              "pyproject.toml": '[project]\nname = "tgt"\nlicense = "MIT"\n'}
+    ob = run_compare(target, [("up", up)]).obligations.set_index("target_path")
+    row = ob.loc["tgt/cipher.py"]
+    assert row["upstream_licence"] == ("Unlicense" if "Unlicense" in meta and not head
+                                       else "LicenseRef-scancode-public-domain")
+    assert (row["upstream_copyrights"], row["upstream_copyrights_from"]) == ("", "")
+    assert (row["keeps_copyright"], row["missing"]) == ("n/a", "")
+    # a file naming its holder itself keeps them: its own lines speak for it
+    own = ob.loc["tgt/derived0.py"]
+    assert own["upstream_copyrights_from"] == "file"
+    assert "Python Software Foundation" in own["upstream_copyrights"]

@@ -271,6 +271,20 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
         for row in result.best_before_target.itertuples():
             print(f"closest dated before the target: {row.candidate} ({row.ref}, {row.date}, rank {row.rank}): "
                   f"distance {row.distance:,}.")
+    more = result.more_verbatim_than_best
+    if len(more):
+        # the distance counts a release's code the target dropped since as much as code it never
+        # had: a later release holding more of the target's code bounds the fork point below
+        top = best.sort_values("verbatim_code_lines", ascending=False, kind="stable").iloc[0]
+        most = int(top["verbatim_code_lines"])
+        row = more.iloc[0]
+        others = (f", as {'does' if len(more) == 2 else 'do'} {len(more) - 1} more (forkpoint.json "
+                  "`more_verbatim_than_best`)") if len(more) > 1 else ""
+        print(f"{row['candidate']} ({row['ref']}, rank {row['rank']}) holds {row['verbatim_code_lines'] - most:,} more "
+              f"of the target's code lines verbatim than the closest ({row['verbatim_code_lines']:,} against "
+              f"{most:,}){others}: code the closest lacks, which the target forked from or took from a later "
+              f"release; it ranks lower for its upstream-only lines ({row['upstream_only_code_lines']:,} against "
+              f"{int(top['upstream_only_code_lines']):,}), code the target lacks or dropped since.")
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
     return 0

@@ -57,8 +57,10 @@ from lineage.sources.git import commit_spec
 #   3: "target.date" (when the target was published, "" when unknown), "dated_after_target" (how
 #      many candidates are dated after it) and "best_before_target" (the closest of those dated no
 #      later than it; [] when the target or every candidate is undated).
+#   4: "more_verbatim_than_best": candidates not dated after the target that hold more of its code
+#      lines verbatim than every closest one (ForkpointResult.more_verbatim_than_best).
 FORKPOINT_FORMAT = "lineage.forkpoint"
-FORKPOINT_VERSION = 3
+FORKPOINT_VERSION = 4
 
 # forkpoint.csv, one row per candidate, sorted by rank then candidate order.
 CANDIDATE_COLUMNS = [
@@ -116,6 +118,20 @@ class ForkpointResult:
         earlier = self.candidates[(dates != "") & ~self.after_target()]
         return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
 
+    @property
+    def more_verbatim_than_best(self) -> pd.DataFrame:
+        """The candidates not dated after the target that hold more of its code lines verbatim than
+        every closest one, most first. The distance is symmetric: a release's code the target
+        dropped since counts against it as much as code it never had. Such a candidate holds code
+        the closest lacks, which the target forked from or took from a later release, so the
+        closest is no earlier bound. pycryptodomex 3.20.0 is closest to pycrypto 2.5 (distance 33,260) and
+        2.6 ranks second (33,278), yet holds 268 more of its code lines verbatim (5,050 against
+        4,782: 2.6's ``SelfTest/PublicKey/test_ElGamal.py`` alone 89): pycryptodome forked from
+        pycrypto after 2.6.1, and 2.6's 286 more upstream-only lines are code it rewrote since."""
+        most = int(self.best["verbatim_code_lines"].max()) if len(self.best) else 0
+        more = self.candidates[(self.candidates["verbatim_code_lines"] > most) & ~self.after_target()]
+        return more.sort_values(["verbatim_code_lines", "order"], ascending=[False, True], kind="stable")
+
     def to_json(self) -> dict[str, Any]:
         best_files = self.files[self.files["rank"] == 1]
         per_candidate = best_files.groupby("candidate", sort=False)["target_path"].nunique()
@@ -127,6 +143,7 @@ class ForkpointResult:
             "best": records,
             "dated_after_target": int(self.after_target().sum()),
             "best_before_target": _records(self.best_before_target),
+            "more_verbatim_than_best": _records(self.more_verbatim_than_best),
             "files_closest_to": [{"candidate": c, "files": int(n)}
                                  for c, n in sorted(per_candidate.items(), key=lambda kv: (-kv[1], kv[0]))],
             "candidates": _records(self.candidates),

@@ -198,6 +198,16 @@ def asks_nothing_alone(expression: str) -> bool:
     return bool(ids) and all(map(asks_nothing, ids))
 
 
+def dedicated_alone(expression: str) -> bool:
+    """Whether every licence id ``expression`` names is a public-domain dedication (public domain,
+    the Unlicense, CC0-1.0: :data:`PUBLIC_DOMAIN_DEDICATIONS`): a work whose authors gave up the
+    copyright, so no holder speaks for it but one its own lines name. False for an expression that
+    names none (unknown), and for the licences that ask nothing but keep a holder (0BSD's and
+    MIT-0's "Copyright (C) YEAR by AUTHOR")."""
+    ids = licence_ids(expression) if expression else ()
+    return bool(ids) and all(i == PUBLIC_DOMAIN or i in PUBLIC_DOMAIN_DEDICATIONS for i in ids)
+
+
 def readable(expression: str) -> str:
     """``expression`` as a reviewer reads it: the public-domain id in words ("public domain")."""
     return expression.replace(PUBLIC_DOMAIN, "public domain")

@@ -124,8 +124,13 @@ _ADOBE_GLYPH_CONDITION = "no modification, editing or other alteration of this d
 # license`", docutils 0.21's HTML writers; "licensed under the MIT license"): a notice of that
 # licence when the words are one licence's name (expressions.named_licence: a family without a
 # version, "the Apache license", names none).
-_NAMED_RE = re.compile(r"(?:licensed|released|distributed|available) under the (?:terms of the )?"
-                       r"(?P<name>[a-z0-9][a-z0-9.+ -]{0,38}?) licen[cs]e\b")
+# The verb may take its object or its licensor before "under": pycrypto 2.6.1's Hash/HMAC.py says
+# the Python Software Foundation "has licensed it under the Python 2.2 license" (its Original Code,
+# Python 2.2's hmac.py), its COPYRIGHT that those portions "are licensed by the PSF under the terms
+# of the Python 2.2 license"; without it the file read as public domain alone (its Modifications'
+# dedication), and pycryptodome 3.0's copy of it owed nothing.
+_NAMED_RE = re.compile(r"(?:licensed|released|distributed|available)(?: it| them| by (?:the )?[a-z0-9.&' -]{1,40}?)?"
+                       r" under the (?:terms of the )?(?P<name>[a-z0-9][a-z0-9.+ -]{0,38}?) licen[cs]e\b")
 # A docstring's reST field (``:license: MIT, see LICENSE for more details.``, Pallets' and
 # discord.py's modules): a notice when its first word is an SPDX id.
 _FIELD_RE = re.compile(r"(?<!\S):licen[cs]e:\s*([a-z0-9][a-z0-9.+-]*[a-z0-9+])")
@@ -137,11 +142,20 @@ _THIS_UNDER_RE = re.compile(r"\bthis (?:file|module|code) is (?:licensed |releas
 # The PSF's name for its licence, read as the PyPI classifier "Python Software Foundation License"
 # is (licences.declared): PSF-2.0, the agreement every Python since 2.1.1 carries.
 _PSF_NAMES = frozenset({"psf", "python software foundation"})
+# "The Python 2.2 license": the licence a Python release ships, the PSF agreement with the BeOpen,
+# CNRI and CWI ones after it, SPDX's Python-2.0 (as lineage reads that text, ``_PYTHON_STACK``;
+# pycrypto's LEGAL/copy/LICENSE.python-2.2 is it). From Python 2 on: 1.x carried CNRI's alone.
+_PYTHON_RELEASE_RE = re.compile(r"python [23](?:\.\d+){0,2}")
 
 
 def _name_ids(name: str) -> tuple[str, ...]:
     """SPDX ids of the one licence the words ``name`` (before "license") name, or none."""
-    return ("PSF-2.0",) if name.strip() in _PSF_NAMES else licence_ids(named_licence(name))
+    name = name.strip()
+    if name in _PSF_NAMES:
+        return ("PSF-2.0",)
+    if _PYTHON_RELEASE_RE.fullmatch(name):
+        return ("Python-2.0",)
+    return licence_ids(named_licence(name))
 
 
 _ISC_GRANT_RE = re.compile(r"permission to use, copy, modify, (?:and/or|and) distribute this software for any purpose "

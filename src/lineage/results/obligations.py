@@ -36,6 +36,10 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   ``package:<file>`` (the release's ``__copyright__`` string, :mod:`lineage.licences.declared`),
   ``release notices`` (the one holder its files name, :func:`release_copyrights`),
   ``third party: <name>`` (another project's file naming no holder itself, as for the licence) or ``""``.
+  A file whose ``upstream_licence`` is a public-domain dedication alone (public domain, the
+  Unlicense, CC0-1.0: :func:`lineage.licences.expressions.dedicated_alone`) takes only its own
+  lines' and its folder's holders, never the release's (root licence files, ``__copyright__``,
+  release notices): its authors gave up the copyright those holders would hold.
 * ``target_licence`` / ``target_licence_from``: the target file's own SPDX or notice licence,
   else the licence file of the sub-folder it sits in (``folder:<licence file>``: a vendored
   library's, or a vendored copy's ``*.dist-info`` licence for the packages its RECORD lists),
@@ -107,7 +111,14 @@ from packaging.utils import canonicalize_name
 from lineage.index.project import one_project
 from lineage.licences.compat import compatible
 from lineage.licences.declared import SourceLicence
-from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing, choices, licence_ids, normalise
+from lineage.licences.expressions import (
+    PUBLIC_DOMAIN,
+    asks_nothing,
+    choices,
+    dedicated_alone,
+    licence_ids,
+    normalise,
+)
 from lineage.licences.licence_file import LicenceFile
 from lineage.licences.notices import (
     distinct_copyrights,
@@ -652,6 +663,12 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
             if release is not None and release[1].file_fallback_copyrights:
                 up_copyrights = release[1].file_fallback_copyrights
                 copyrights_from += f" (licence files of upstream {release[0]})"
+        elif dedicated_alone(up_licence):
+            # a file its licence puts in the public domain alone has no holder but one its own
+            # lines name: the release's holders do not hold it (pycrypto 2.6.1's files, dedicated
+            # one by one, read "Portions Copyright ... Python Software Foundation", the line of the
+            # two files the release's COPYRIGHT names as its exceptions, HMAC.py and setup.py)
+            up_copyrights, copyrights_from = (), ""
         elif source.file_fallback_copyrights:
             up_copyrights, copyrights_from = source.file_fallback_copyrights, "source"
         else:
