@@ -242,6 +242,7 @@ class FileMatcher:
         from lineage.match.lone import drop_lone_lines
         from lineage.match.regions import Chain, chain_runs
         from lineage.match.renames import renamed_paths, split_module_paths
+        from lineage.match.repeats import pair_repeats
         from lineage.match.second_copies import drop_second_copies
         from lineage.match.weak_pairs import drop_weak_pairs
 
@@ -291,6 +292,7 @@ class FileMatcher:
         move_to_identical_twins(labeller)
         drop_second_copies(labeller, off_chain=True)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))
+        pair_repeats(labeller, self.idioms)
         # a file at an upstream file's place, a part of a split upstream module or below a renamed
         # folder descends from the upstream as a whole (weak_pairs.py's docstring)
         descends = bool(placed or labeller.split_from or renamed_paths(t_path, self.renames))
