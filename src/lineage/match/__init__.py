@@ -43,6 +43,9 @@ linear in the number of lines, never in the number of file pairs):
    (``lone_group_attributed_alone``). Then a free line that
    its statement shows copied (``else:``, a decorator, ``try:``, ``except``, brackets alone) is
    paired with its statement's upstream line (:func:`lineage.match.lone_pairs.pair_free_lines`).
+   Last, a run of free lines that repeats, line for line, lines the file pairs with one upstream
+   file, in a function of the same name (a method written again for another class), is paired as
+   they are (:func:`lineage.match.repeats.pair_repeats`; the fill pairs an upstream line once).
 9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`). In a file whose markers
    name no upstream, an upstream file neither named nor at the file's place keeps its lines
    only if the two share a run of ``weak_pair_min_run`` identical lines in order (code lines,
