@@ -43,6 +43,9 @@ linear in the number of lines, never in the number of file pairs):
    (``lone_group_attributed_alone``). Then a free line that
    its statement shows copied (``else:``, a decorator, ``try:``, ``except``, brackets alone) is
    paired with its statement's upstream line (:func:`lineage.match.lone_pairs.pair_free_lines`).
+   Last, a run of free lines that repeats, line for line, lines the file pairs with one upstream
+   file, in a function of the same name (a method written again for another class), is paired as
+   they are (:func:`lineage.match.repeats.pair_repeats`; the fill pairs an upstream line once).
 9. **Weak pairs** (:func:`lineage.match.weak_pairs.drop_weak_pairs`). In a file whose markers
    name no upstream, an upstream file neither named nor at the file's place keeps its lines
    only if the two share a run of ``weak_pair_min_run`` identical lines in order (code lines,
@@ -242,6 +245,7 @@ class FileMatcher:
         from lineage.match.lone import drop_lone_lines
         from lineage.match.regions import Chain, chain_runs
         from lineage.match.renames import renamed_paths, split_module_paths
+        from lineage.match.repeats import pair_repeats
         from lineage.match.second_copies import drop_second_copies
         from lineage.match.weak_pairs import drop_weak_pairs
 
@@ -291,6 +295,7 @@ class FileMatcher:
         move_to_identical_twins(labeller)
         drop_second_copies(labeller, off_chain=True)
         drop_lone_lines(labeller, self.idioms, attributed, frozenset(placed))
+        pair_repeats(labeller, self.idioms)
         # a file at an upstream file's place, a part of a split upstream module or below a renamed
         # folder descends from the upstream as a whole (weak_pairs.py's docstring)
         descends = bool(placed or labeller.split_from or renamed_paths(t_path, self.renames))

@@ -892,6 +892,26 @@ class MatchParams:
     # the file, not only in its stretch: a definition's place is its name (requests'
     # ``iterkeys``, added above ``keys``, took the old ``def keys(self):``). 0: the stretch only.
     identical_twin_headers: int = knob(1, 0, 1)
+    # -- repeats (repeats.py): free code lines that repeat, line for line at one distance, lines of
+    # the same file paired with one upstream file in order (a copied block written out again for a
+    # second class: nextcord's ``create_webhook`` signature in three channel classes, the
+    # ``@overload`` declarations above ``command`` and ``group``) are paired as their twins are.
+    # At least this many lines (0: off) ...
+    repeat_min_lines: int = knob(3, 0)
+    # ... at most this many content lines between two of them (lines the second copy edited) ...
+    repeat_max_gap: int = knob(2, 0)
+    # ... and at least this many of them evidence on their own (the lone-line rule's test:
+    # ``except KeyError:`` / ``pass`` / ``else:`` of another ``try`` is no repeat).
+    repeat_min_evidence: int = knob(1, 0)
+    # With 1, only in functions of one name, not a dunder (the method written again for another
+    # class, an ``@overload`` above its definition): nextcord's new functions repeat the lines of
+    # its own re-wrapped copies (a ``Route(...)`` call, a signature's parameters), which blame
+    # calls new (the first draft, without it: fork +120 true copies, +353 false). 0: any.
+    repeat_same_name: int = knob(1, 0, 1)
+    # Its lines belong to at least this many statements: one signature re-wrapped over lines
+    # (``def forward(`` / ``self,`` / ``hidden_states: torch.Tensor,`` of another class, an
+    # ``@overload`` of a signature) is a shape many methods share, not a block; 1: any.
+    repeat_min_statements: int = knob(2, 1)
     # -- near-identical files (near_identical.py): a target file that follows one upstream file
     # over nearly all its lines, in order, is one whole-file candidate even when no line of it is
     # distinctive (a moved ``__init__.py`` of short re-export lines, its import renamed). 0: off.
