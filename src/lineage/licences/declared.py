@@ -89,7 +89,14 @@ it is left out of their choice, and a public-domain file says so in its own head
 which ranks above the declared licence). Alone, when the root licence files name exactly one
 public-domain dedication with a text of its own (:data:`lineage.licences.expressions.PUBLIC_DOMAIN_DEDICATIONS`:
 the Unlicense, CC0-1.0), that one is the declared licence: yt-dlp 2021.2.24's only licence
-classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text.
+classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text. When the root licence files
+name another licence beside the dedication (the Unlicense's text and an MIT text), the classifier
+does not decide and the licence files do, as for a release without classifiers: a choice one of
+them states (a ``COPYING`` "dual-licensed under the Unlicense and MIT" beside ``UNLICENSE`` and
+``LICENSE-MIT``: ``MIT OR Unlicense``), else all they name (``MIT AND Unlicense``: nothing says the
+MIT text is only offered, so its conditions are kept). Before round left160 the classifier took
+the dedication alone, and a reviewer was told ``Unlicense`` of a release that ships an MIT text
+with its holder (review158's Left 5).
 """
 
 from __future__ import annotations
@@ -127,6 +134,7 @@ from lineage.licences.notices import (
     holders,
     licence_file_expression,
     offers_choice,
+    opening_names,
     with_included,
 )
 from lineage.markers.attribution import is_copyright
@@ -363,6 +371,8 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
     if not ids:
         return "", "", ""
     written = "; ".join(sorted(set(ids)))
+    if ids == [PUBLIC_DOMAIN] and root_ids - PUBLIC_DOMAIN_DEDICATIONS - {PUBLIC_DOMAIN}:
+        return "", "", ""  # the licence files name another licence beside it: they decide (docstring)
     dedications = sorted(root_ids & PUBLIC_DOMAIN_DEDICATIONS)
     if ids == [PUBLIC_DOMAIN] and len(dedications) == 1:  # which dedication: the licence files say
         return dedications[0], "METADATA classifiers, the dedication from the licence files", written
@@ -442,7 +452,9 @@ def _stated_choice(files: list[LicenceFile], texts: dict[str, str], folder: str 
             continue
         words = {w.rstrip(".") for w in re.findall(r"[a-z0-9._-]+", first_paragraph(text).lower())}
         others = [f for f in here if f is not statement and f.expression]
-        named = [f for f in others if posixpath.basename(f.path).lower() in words] or others
+        # a file the opening names, or whose licences it names ("the Unlicense and MIT")
+        named = [f for f in others if posixpath.basename(f.path).lower() in words
+                 or all(opening_names(text, i) for i in licence_ids(f.expression))] or others
         offered = sorted({i for f in [statement, *named] for i in licence_ids(f.expression)})
         if len(offered) >= 2:
             # a file holding the texts it offers names no other file (python-telegram-bot's LICENSE.dual)
