@@ -748,7 +748,20 @@ def test_a_portions_line_in_the_sign_form_is_a_copyright_line() -> None:
     by Armin Ronacher." / "Portions (c) 2009 by Robert Kern."; the second holder went unread, so
     the obligations listed one upstream holder of two."""
     src = '"""Pretty printer.\n\n:copyright: 2007 by Ada Quill.\n            Portions (c) 2009 by Bo Reed.\n"""\n'
-    assert [m.text for m in markers(src)] == ["copyright: 2007 by Ada Quill.", "Portions (c) 2009 by Bo Reed."]
+    assert [m.text for m in markers(src)] == ["Copyright 2007 by Ada Quill.", "Portions (c) 2009 by Bo Reed."]
+
+
+@pytest.mark.parametrize(("field", "statement"), [
+    (":copyright: (c) 2015-present Ada Quill", "Copyright (c) 2015-present Ada Quill"),
+    ("    :copyright: Copyright 2007-2024 by the Quill team, see AUTHORS.",
+     "Copyright 2007-2024 by the Quill team, see AUTHORS."),
+    ("Copyright: (c) 2020 Ada Quill", "Copyright: (c) 2020 Ada Quill"),  # no field: as written
+])
+def test_a_copyright_field_is_kept_as_the_statement_it_stands_for(field: str, statement: str) -> None:
+    """user153's Left 4: obligations.csv and the SPDX snippets wrote discord.py's ``:copyright:
+    (c) 2015-present Rapptz`` as "copyright: (c) 2015-present Rapptz" (the label, its colon cut),
+    ATTRIBUTION.md and the BOM as the statement."""
+    assert [m.text for m in markers(f'"""Quill.\n\n{field}\n"""\nx = 1\n')] == [statement]
 
 
 def test_a_copyright_statement_after_a_credit_on_one_line_is_read() -> None:
