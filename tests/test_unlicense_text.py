@@ -102,3 +102,29 @@ def test_an_unlicense_file_is_a_licence_file(tmp_path: Path) -> None:
         lic = read_source_licence(source)
     assert [(f.path, f.expression) for f in lic.files] == [("UNLICENSE.txt", "Unlicense")]
     assert lic.declared == "Unlicense"
+
+
+def _pkg_info_licence(field: str) -> str:
+    return f"Metadata-Version: 2.1\nName: quill\nVersion: 1.0\nLicense: {field}\n"
+
+
+@pytest.mark.parametrize(("field", "files", "declared", "declared_from"), [
+    # the License field in the classifier's words read as the lone classifier is (round left160)
+    ("Public Domain", {}, PUBLIC_DOMAIN, "METADATA License"),
+    ("Public Domain", {"LICENSE": UNLICENSE}, "Unlicense", "METADATA License, the dedication from the licence files"),
+    ("Public Domain", {"LICENSE": _MIT}, "MIT", "licence files: LICENSE"),
+    ("The Unlicense", {}, "Unlicense", "METADATA License"),  # OSI's title: no licence before
+    ("CC0 1.0 Universal", {}, "CC0-1.0", "METADATA License"),
+])
+def test_a_public_domain_licence_field(tmp_path: Path, field: str, files: dict[str, str], declared: str,
+                                      declared_from: str) -> None:
+    """user156's note on public-domain reading: a ``License: Public Domain`` field named no licence
+    (SPDX NOASSERTION), though the classifier's same words read as public domain."""
+    assert _declared(tmp_path, {"PKG-INFO": _pkg_info_licence(field), **files}) == (declared, declared_from)
+
+
+def test_a_license_comment_field_in_the_dedications_words() -> None:
+    from lineage.licences.notices import comment_field_ids
+
+    assert comment_field_ids("# License: Public Domain\nx = 1\n") == (PUBLIC_DOMAIN,)
+    assert comment_field_ids("# License: The Unlicense\nx = 1\n") == ("Unlicense",)

@@ -89,7 +89,9 @@ it is left out of their choice, and a public-domain file says so in its own head
 which ranks above the declared licence). Alone, when the root licence files name exactly one
 public-domain dedication with a text of its own (:data:`lineage.licences.expressions.PUBLIC_DOMAIN_DEDICATIONS`:
 the Unlicense, CC0-1.0), that one is the declared licence: yt-dlp 2021.2.24's only licence
-classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text. When the root licence files
+classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text. A METADATA ``License`` field
+that is "Public Domain" (:func:`lineage.licences.expressions.named_licence`) is read the same way
+(:func:`_public_domain_in_files`). When the root licence files
 name another licence beside the dedication (the Unlicense's text and an MIT text), the classifier
 does not decide and the licence files do, as for a release without classifiers: a choice one of
 them states (a ``COPYING`` "dual-licensed under the Unlicense and MIT" beside ``UNLICENSE`` and
@@ -371,11 +373,12 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
     if not ids:
         return "", "", ""
     written = "; ".join(sorted(set(ids)))
-    if ids == [PUBLIC_DOMAIN] and root_ids - PUBLIC_DOMAIN_DEDICATIONS - {PUBLIC_DOMAIN}:
-        return "", "", ""  # the licence files name another licence beside it: they decide (docstring)
-    dedications = sorted(root_ids & PUBLIC_DOMAIN_DEDICATIONS)
-    if ids == [PUBLIC_DOMAIN] and len(dedications) == 1:  # which dedication: the licence files say
-        return dedications[0], "METADATA classifiers, the dedication from the licence files", written
+    if ids == [PUBLIC_DOMAIN]:
+        precise = _public_domain_in_files(root_ids)
+        if not precise:
+            return "", "", ""  # the licence files name another licence beside it: they decide (docstring)
+        if precise != PUBLIC_DOMAIN:
+            return precise, "METADATA classifiers, the dedication from the licence files", written
     dropped = _unsupported(ids, meta.raw, root_ids) if not root_unread else []
     ids = [i for i in ids if i not in dropped]
     stated = [_or_later_stated(i, root_ids) for i in ids]
@@ -384,6 +387,17 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
         left_out = ", ".join(sorted(set(dropped)))
         source += f"; {left_out} left out: neither the License field nor the licence files name it"
     return combine_any(stated), source, written
+
+
+def _public_domain_in_files(root_ids: set[str]) -> str:
+    """What the metadata's bare public domain (a lone "Public Domain" classifier, a ``License:
+    Public Domain`` field) is, given the root licence files' licences (module docstring): ``""``
+    when they name another licence beside it (they decide), else the one public-domain dedication
+    with a text of its own they name, else :data:`PUBLIC_DOMAIN`."""
+    if root_ids - PUBLIC_DOMAIN_DEDICATIONS - {PUBLIC_DOMAIN}:
+        return ""
+    dedications = sorted(root_ids & PUBLIC_DOMAIN_DEDICATIONS)
+    return dedications[0] if len(dedications) == 1 else PUBLIC_DOMAIN
 
 
 # A licence's family as a METADATA ``License`` field may write it: the letters its SPDX id starts
@@ -641,15 +655,19 @@ def _read_source_licence(source: Source) -> SourceLicence:
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)
     meta = _from_metadata(source.read(meta_path)) if meta_path else None
+    root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
     if meta is not None:
         declared, declared_from, raw = meta.declared, meta.declared_from, meta.raw
         declared, declared_from = _text_decides_variant(declared, declared_from, files)
+        if declared == PUBLIC_DOMAIN and declared_from == "METADATA License":  # as the lone classifier is
+            declared = _public_domain_in_files(root_ids)
+            declared_from = "" if not declared else declared_from if declared == PUBLIC_DOMAIN else \
+                "METADATA License, the dedication from the licence files"
     if not declared:
         declared, statement, declared_from = _stated_choice(files, texts)
         if declared:
             raw = " ".join(first_paragraph(texts[statement]).split())[:200]
     if not declared and meta is not None:
-        root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
         root_unread = any(f.folder == "" and f.role == "licence" and not f.expression for f in files)
         declared, declared_from, found_raw = _from_classifiers(meta, root_ids, root_unread)
         raw = found_raw or raw
