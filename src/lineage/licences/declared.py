@@ -6,8 +6,8 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
 * core metadata: a wheel's ``*.dist-info/METADATA`` or an sdist's ``PKG-INFO``, else a
   ``pyproject.toml`` ``[project] license`` (a string is PEP 639's SPDX expression; a table's
   ``text`` is read like METADATA ``License``);
-* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``LICENSES``/``COPYING``/
-  ``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB;
+* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``LICENSES``/``UNLICENSE``/
+  ``COPYING``/``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB;
   one whose name says third-party or bundled is for included code (``LicenceFile.included_code``).
   Files inside the top ``*.dist-info`` count as the root's. A licence file in a sub-folder (a
   vendored library's) governs the files under that folder; one inside a vendored copy's own
