@@ -128,3 +128,12 @@ def test_a_license_comment_field_in_the_dedications_words() -> None:
 
     assert comment_field_ids("# License: Public Domain\nx = 1\n") == (PUBLIC_DOMAIN,)
     assert comment_field_ids("# License: The Unlicense\nx = 1\n") == ("Unlicense",)
+
+
+def test_a_third_party_licence_file_does_not_unmake_the_public_domain(tmp_path: Path) -> None:
+    """Only the release's own root licence files make the bare public domain precise: a
+    ``THIRD_PARTY_LICENSES`` file's MIT text is the included code's."""
+    files = {"PKG-INFO": _pkg_info("License :: Public Domain"), "THIRD_PARTY_LICENSES": _MIT}
+    assert _declared(tmp_path, files) == (PUBLIC_DOMAIN, "METADATA classifiers")
+    files["LICENSE"] = UNLICENSE
+    assert _declared(tmp_path, files)[0] == "Unlicense"

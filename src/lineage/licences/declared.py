@@ -357,11 +357,14 @@ def _from_metadata(raw: bytes) -> _Metadata:
     return _Metadata("", "", (expression or text)[:200], classifiers, families)
 
 
-def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = False) -> tuple[str, str, str]:
+def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = False,
+                      own_ids: set[str] | None = None) -> tuple[str, str, str]:
     """The classifiers' choice (module docstring), each family classifier replaced by the one
     licence of its family the root licence files name, less the licences nothing else names
     (:func:`_unsupported`); ``("", "", "")`` when they do not decide. ``root_unread``: a root
-    licence file's licence was not read."""
+    licence file's licence was not read; ``own_ids``: the licences of the root licence files that
+    are not for included code (``root_ids`` when not given), which make a lone public domain
+    precise."""
     ids = list(meta.classifiers)
     families = [f for f in meta.families if not any(i.startswith(f) for i in ids)]
     if families and ids:  # a choice with a family in it: the licence files say which licence
@@ -374,7 +377,7 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
         return "", "", ""
     written = "; ".join(sorted(set(ids)))
     if ids == [PUBLIC_DOMAIN]:
-        precise = _public_domain_in_files(root_ids)
+        precise = _public_domain_in_files(root_ids if own_ids is None else own_ids)
         if not precise:
             return "", "", ""  # the licence files name another licence beside it: they decide (docstring)
         if precise != PUBLIC_DOMAIN:
@@ -656,11 +659,14 @@ def _read_source_licence(source: Source) -> SourceLicence:
     meta_path = _metadata_path(paths)
     meta = _from_metadata(source.read(meta_path)) if meta_path else None
     root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
+    # a root file for included code (THIRD_PARTY_LICENSES) speaks for that code, not the release
+    own_ids = {i for f in files if f.folder == "" and f.role == "licence" and not f.included_code
+               for i in licence_ids(f.expression)}
     if meta is not None:
         declared, declared_from, raw = meta.declared, meta.declared_from, meta.raw
         declared, declared_from = _text_decides_variant(declared, declared_from, files)
         if declared == PUBLIC_DOMAIN and declared_from == "METADATA License":  # as the lone classifier is
-            declared = _public_domain_in_files(root_ids)
+            declared = _public_domain_in_files(own_ids)
             declared_from = "" if not declared else declared_from if declared == PUBLIC_DOMAIN else \
                 "METADATA License, the dedication from the licence files"
     if not declared:
@@ -669,7 +675,7 @@ def _read_source_licence(source: Source) -> SourceLicence:
             raw = " ".join(first_paragraph(texts[statement]).split())[:200]
     if not declared and meta is not None:
         root_unread = any(f.folder == "" and f.role == "licence" and not f.expression for f in files)
-        declared, declared_from, found_raw = _from_classifiers(meta, root_ids, root_unread)
+        declared, declared_from, found_raw = _from_classifiers(meta, root_ids, root_unread, own_ids)
         raw = found_raw or raw
     if not declared and "pyproject.toml" in paths:
         declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))
