@@ -16,6 +16,7 @@ from spdx_tools.spdx.validation.document_validator import validate_full_spdx_doc
 
 from lineage.cli import main
 from lineage.licences.compat import compatible
+from lineage.licences.expressions import PUBLIC_DOMAIN
 from lineage.licences.notices import keeps_holders, notice_expression, source_notice_ids
 from lineage.report.obligations import obligations_markdown
 
@@ -113,6 +114,10 @@ def test_an_expression_names_versioned_licences_by_their_versions(text: str, exp
     # no one licence: a family, an unversioned name, a choice, a sentence
     ("BSD License", ""), ("BSD", ""), ("GPL", ""), ("Apache", ""), ("MIT or Apache 2.0", ""),
     ("Copyright 2031 Quillwort", ""), ("Licensed under the Apache License, Version 2.0 (the License)", ""),
+    # OSI's and Creative Commons' titles (round left160): a leading "The", CC0's "Universal"
+    ("The Unlicense", "Unlicense"), ("The MIT License", "MIT"), ("CC0 1.0 Universal", "CC0-1.0"),
+    ("Public Domain", PUBLIC_DOMAIN), ("public domain.", PUBLIC_DOMAIN),  # the classifier's words
+    ("BSD, Public Domain", ""), ("The", ""), ("CC0", ""),  # two names; none; a family without its version
 ])
 def test_a_metadata_field_naming_one_licence_in_words(text: str, expected: str) -> None:
     from lineage.licences.expressions import named_licence
@@ -335,7 +340,8 @@ def test_attribution_credits_a_holder_once_however_the_line_is_written(run_compa
     up = {"up/a.py": header + _body(1), "up/b.py": field + _body(2), "LICENSE": _text(HEADERS["MIT"])}
     comparison = run_compare({"tgt/a.py": _body(1), "tgt/b.py": _body(2), TARGET_MIT[0]: TARGET_MIT[1]},
                              [("up", up)])
-    assert len({c for c in comparison.obligations["upstream_copyrights"]}) == 2  # both forms were read
+    # the field is read as the statement it stands for (round left160; the label's form before)
+    assert set(comparison.obligations["upstream_copyrights"]) == {"Copyright (c) 2015-present Rapptz"}
     text = attribution_markdown(comparison)
     credited = [line for line in text.splitlines() if line.startswith("- ") and "Rapptz" in line]
     assert credited == ["- Copyright (c) 2015-present Rapptz"]

@@ -748,7 +748,20 @@ def test_a_portions_line_in_the_sign_form_is_a_copyright_line() -> None:
     by Armin Ronacher." / "Portions (c) 2009 by Robert Kern."; the second holder went unread, so
     the obligations listed one upstream holder of two."""
     src = '"""Pretty printer.\n\n:copyright: 2007 by Ada Quill.\n            Portions (c) 2009 by Bo Reed.\n"""\n'
-    assert [m.text for m in markers(src)] == ["copyright: 2007 by Ada Quill.", "Portions (c) 2009 by Bo Reed."]
+    assert [m.text for m in markers(src)] == ["Copyright 2007 by Ada Quill.", "Portions (c) 2009 by Bo Reed."]
+
+
+@pytest.mark.parametrize(("field", "statement"), [
+    (":copyright: (c) 2015-present Ada Quill", "Copyright (c) 2015-present Ada Quill"),
+    ("    :copyright: Copyright 2007-2024 by the Quill team, see AUTHORS.",
+     "Copyright 2007-2024 by the Quill team, see AUTHORS."),
+    ("Copyright: (c) 2020 Ada Quill", "Copyright: (c) 2020 Ada Quill"),  # no field: as written
+])
+def test_a_copyright_field_is_kept_as_the_statement_it_stands_for(field: str, statement: str) -> None:
+    """user153's Left 4: obligations.csv and the SPDX snippets wrote discord.py's ``:copyright:
+    (c) 2015-present Rapptz`` as "copyright: (c) 2015-present Rapptz" (the label, its colon cut),
+    ATTRIBUTION.md and the BOM as the statement."""
+    assert [m.text for m in markers(f'"""Quill.\n\n{field}\n"""\nx = 1\n')] == [statement]
 
 
 def test_a_copyright_statement_after_a_credit_on_one_line_is_read() -> None:
@@ -1203,3 +1216,39 @@ def test_a_url_cited_as_evidence_of_a_bug_is_no_marker() -> None:
     assert (m.kind, m.path) == ("url", "src/w.py")
     (m,) = markers("# Fixed the bug.\n# https://github.com/alpha/widgetlib/blob/v1/src/w.py#L3\n")
     assert (m.kind, m.path) == ("url", "src/w.py")
+
+
+@pytest.mark.parametrize(("line", "kind", "where"), [
+    # pip 24.2's network/auth.py: "within this function" is a lead-in as "in this function" is
+    ("# all code within this function is stolen from quillkit.which implementation", "taken_from", "quillkit/which.py"),
+    # pip 24.2's utils/_jaraco_text.py: "Functions brought over from jaraco.text."
+    ('"""Functions brought over from quill.text.\n"""', "taken_from", "quill/text.py"),
+    ("# Lifted from sedge.sharedparse", "taken_from", "sedge/sharedparse.py"),  # setuptools' typeguard
+    ("# cribbed from str.py", "copied_from", "str.py"),  # sympy 1.13.3's printing/octave.py
+    ("# Downsampler modules (translated from HF downsampling.py)", "ported_from", "downsampling.py"),  # vLLM
+])
+def test_more_verbs_of_taking_are_markers(line: str, kind: str, where: str) -> None:
+    """user154's Left 1 and 2 and the phrases a scan of cached trees found unread (round left160)."""
+    m = one(line + "\nx = 1\n")
+    assert (m.kind, m.path) == (kind, where)
+
+
+@pytest.mark.parametrize("line", [
+    "# Page table for SWA layers (translated from full pool indices to SWA pool indices)",  # sglang 0.5.23
+    "# the weights are translated from Quill units",  # no path: a value translated
+    "# Lifted from the stack when the frame returns",
+])
+def test_translated_and_lifted_need_a_source(line: str) -> None:
+    assert markers(line + "\nx = 1\n") == []
+
+
+def test_every_verb_of_the_vocabulary_holds_a_prefilter_hint() -> None:
+    """The index reads only windows around a hint (:mod:`lineage.markers.prefilter`): a verb
+    without one would be a marker ``find_markers`` reads and the index never sees."""
+    from lineage.markers.prefilter import may_hold_marker
+    from lineage.markers.vocabulary import _FROM_VERBS, _OBJECT_VERBS
+
+    verbs = [v for v in (_FROM_VERBS + "|" + _OBJECT_VERBS).split("|") if v.isalpha() or "\\s+" in v]
+    assert "stolen" in verbs and "lifted" in verbs
+    for verb in verbs:
+        assert may_hold_marker(verb.replace("\\s+", " ") + " from quill.text"), verb

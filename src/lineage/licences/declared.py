@@ -6,8 +6,8 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
 * core metadata: a wheel's ``*.dist-info/METADATA`` or an sdist's ``PKG-INFO``, else a
   ``pyproject.toml`` ``[project] license`` (a string is PEP 639's SPDX expression; a table's
   ``text`` is read like METADATA ``License``);
-* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``LICENSES``/``COPYING``/
-  ``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB;
+* licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``LICENSES``/``UNLICENSE``/
+  ``COPYING``/``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB;
   one whose name says third-party or bundled is for included code (``LicenceFile.included_code``).
   Files inside the top ``*.dist-info`` count as the root's. A licence file in a sub-folder (a
   vendored library's) governs the files under that folder; one inside a vendored copy's own
@@ -89,7 +89,16 @@ it is left out of their choice, and a public-domain file says so in its own head
 which ranks above the declared licence). Alone, when the root licence files name exactly one
 public-domain dedication with a text of its own (:data:`lineage.licences.expressions.PUBLIC_DOMAIN_DEDICATIONS`:
 the Unlicense, CC0-1.0), that one is the declared licence: yt-dlp 2021.2.24's only licence
-classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text.
+classifier is "Public Domain" and its ``LICENSE`` the Unlicense's text. A METADATA ``License`` field
+that is "Public Domain" (:func:`lineage.licences.expressions.named_licence`) is read the same way
+(:func:`_public_domain_in_files`). When the root licence files
+name another licence beside the dedication (the Unlicense's text and an MIT text), the classifier
+does not decide and the licence files do, as for a release without classifiers: a choice one of
+them states (a ``COPYING`` "dual-licensed under the Unlicense and MIT" beside ``UNLICENSE`` and
+``LICENSE-MIT``: ``MIT OR Unlicense``), else all they name (``MIT AND Unlicense``: nothing says the
+MIT text is only offered, so its conditions are kept). Before round left160 the classifier took
+the dedication alone, and a reviewer was told ``Unlicense`` of a release that ships an MIT text
+with its holder (review158's Left 5).
 """
 
 from __future__ import annotations
@@ -127,6 +136,7 @@ from lineage.licences.notices import (
     holders,
     licence_file_expression,
     offers_choice,
+    opening_names,
     with_included,
 )
 from lineage.markers.attribution import is_copyright
@@ -347,11 +357,14 @@ def _from_metadata(raw: bytes) -> _Metadata:
     return _Metadata("", "", (expression or text)[:200], classifiers, families)
 
 
-def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = False) -> tuple[str, str, str]:
+def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = False,
+                      own_ids: set[str] | None = None) -> tuple[str, str, str]:
     """The classifiers' choice (module docstring), each family classifier replaced by the one
     licence of its family the root licence files name, less the licences nothing else names
     (:func:`_unsupported`); ``("", "", "")`` when they do not decide. ``root_unread``: a root
-    licence file's licence was not read."""
+    licence file's licence was not read; ``own_ids``: the licences of the root licence files that
+    are not for included code (``root_ids`` when not given), which make a lone public domain
+    precise."""
     ids = list(meta.classifiers)
     families = [f for f in meta.families if not any(i.startswith(f) for i in ids)]
     if families and ids:  # a choice with a family in it: the licence files say which licence
@@ -363,9 +376,12 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
     if not ids:
         return "", "", ""
     written = "; ".join(sorted(set(ids)))
-    dedications = sorted(root_ids & PUBLIC_DOMAIN_DEDICATIONS)
-    if ids == [PUBLIC_DOMAIN] and len(dedications) == 1:  # which dedication: the licence files say
-        return dedications[0], "METADATA classifiers, the dedication from the licence files", written
+    if ids == [PUBLIC_DOMAIN]:
+        precise = _public_domain_in_files(root_ids if own_ids is None else own_ids)
+        if not precise:
+            return "", "", ""  # the licence files name another licence beside it: they decide (docstring)
+        if precise != PUBLIC_DOMAIN:
+            return precise, "METADATA classifiers, the dedication from the licence files", written
     dropped = _unsupported(ids, meta.raw, root_ids) if not root_unread else []
     ids = [i for i in ids if i not in dropped]
     stated = [_or_later_stated(i, root_ids) for i in ids]
@@ -374,6 +390,17 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
         left_out = ", ".join(sorted(set(dropped)))
         source += f"; {left_out} left out: neither the License field nor the licence files name it"
     return combine_any(stated), source, written
+
+
+def _public_domain_in_files(root_ids: set[str]) -> str:
+    """What the metadata's bare public domain (a lone "Public Domain" classifier, a ``License:
+    Public Domain`` field) is, given the root licence files' licences (module docstring): ``""``
+    when they name another licence beside it (they decide), else the one public-domain dedication
+    with a text of its own they name, else :data:`PUBLIC_DOMAIN`."""
+    if root_ids - PUBLIC_DOMAIN_DEDICATIONS - {PUBLIC_DOMAIN}:
+        return ""
+    dedications = sorted(root_ids & PUBLIC_DOMAIN_DEDICATIONS)
+    return dedications[0] if len(dedications) == 1 else PUBLIC_DOMAIN
 
 
 # A licence's family as a METADATA ``License`` field may write it: the letters its SPDX id starts
@@ -442,7 +469,9 @@ def _stated_choice(files: list[LicenceFile], texts: dict[str, str], folder: str 
             continue
         words = {w.rstrip(".") for w in re.findall(r"[a-z0-9._-]+", first_paragraph(text).lower())}
         others = [f for f in here if f is not statement and f.expression]
-        named = [f for f in others if posixpath.basename(f.path).lower() in words] or others
+        # a file the opening names, or whose licences it names ("the Unlicense and MIT")
+        named = [f for f in others if posixpath.basename(f.path).lower() in words
+                 or all(opening_names(text, i) for i in licence_ids(f.expression))] or others
         offered = sorted({i for f in [statement, *named] for i in licence_ids(f.expression)})
         if len(offered) >= 2:
             # a file holding the texts it offers names no other file (python-telegram-bot's LICENSE.dual)
@@ -629,17 +658,24 @@ def _read_source_licence(source: Source) -> SourceLicence:
     declared, declared_from, raw = "", "", ""
     meta_path = _metadata_path(paths)
     meta = _from_metadata(source.read(meta_path)) if meta_path else None
+    root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
+    # a root file for included code (THIRD_PARTY_LICENSES) speaks for that code, not the release
+    own_ids = {i for f in files if f.folder == "" and f.role == "licence" and not f.included_code
+               for i in licence_ids(f.expression)}
     if meta is not None:
         declared, declared_from, raw = meta.declared, meta.declared_from, meta.raw
         declared, declared_from = _text_decides_variant(declared, declared_from, files)
+        if declared == PUBLIC_DOMAIN and declared_from == "METADATA License":  # as the lone classifier is
+            declared = _public_domain_in_files(own_ids)
+            declared_from = "" if not declared else declared_from if declared == PUBLIC_DOMAIN else \
+                "METADATA License, the dedication from the licence files"
     if not declared:
         declared, statement, declared_from = _stated_choice(files, texts)
         if declared:
             raw = " ".join(first_paragraph(texts[statement]).split())[:200]
     if not declared and meta is not None:
-        root_ids = {i for f in files if f.folder == "" and f.role == "licence" for i in licence_ids(f.expression)}
         root_unread = any(f.folder == "" and f.role == "licence" and not f.expression for f in files)
-        declared, declared_from, found_raw = _from_classifiers(meta, root_ids, root_unread)
+        declared, declared_from, found_raw = _from_classifiers(meta, root_ids, root_unread, own_ids)
         raw = found_raw or raw
     if not declared and "pyproject.toml" in paths:
         declared, declared_from, raw = _from_pyproject(source.read("pyproject.toml"))

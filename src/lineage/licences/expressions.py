@@ -104,13 +104,25 @@ def _gnu_short_name(name: str) -> str:
     return normalise(f"{m.group('name').upper()}-{m.group('major')}.{m.group('minor') or '0'}-{later}")
 
 
+# A name's own words that are no part of its SPDX id (round left160): OSI's titles open with "The"
+# ("The Unlicense", "The MIT License", "The 2-Clause BSD License"), Creative Commons titles CC0
+# "CC0 1.0 Universal"; a METADATA ``License: The Unlicense`` named no licence and the release read
+# NOASSERTION. "Public Domain", the classifier's words, is :data:`PUBLIC_DOMAIN`, as the classifier
+# alone is (a ``License: Public Domain`` field read as no licence; "BSD, Public Domain" names two).
+_LEADING_THE_RE = re.compile(r"^the\s+", re.IGNORECASE)
+_CC0_TITLE_RE = re.compile(r"^(cc0[ -]1\.0)[ -]universal\b", re.IGNORECASE)
+_PUBLIC_DOMAIN_NAME_RE = re.compile(r"^public[ -]domain\.?$", re.IGNORECASE)
+
+
 def named_licence(text: str) -> str:
     """The one licence ``text`` names in words (above; a BSD nickname, :data:`_BSD_NICKNAMES`,
     or an FSF short name, :data:`_GNU_SHORT_RE`, too), in canonical spelling; ``""`` when it
     names none or several."""
-    text = text.strip()
+    text = _CC0_TITLE_RE.sub(r"\1", _LEADING_THE_RE.sub("", " ".join(text.split())))
     if not text or len(text) > _NAME_MAX_CHARS or "\n" in text:
         return ""
+    if _PUBLIC_DOMAIN_NAME_RE.match(text):
+        return PUBLIC_DOMAIN
     words = _NAME_WORDS_RE.sub(" ", _CLAUSES_FIRST_RE.sub(r"\2 \1", text)).split()
     if not words:
         return ""

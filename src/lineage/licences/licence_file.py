@@ -24,7 +24,11 @@ from lineage.markers.pointers import named_licence_file
 MAX_LICENCE_FILE_BYTES = 1 << 20
 # "LICENSES" too: numba 0.60's wheel keeps cloudpickle's BSD-3-Clause text in its dist-info's
 # ``LICENSES.third-party``, and its vendored ``numba/cloudpickle/`` read "licence-notice" missing.
-_LICENCE_NAME_RE = re.compile(r"^(?:LICEN[CS]ES?|COPYING|COPYRIGHT|NOTICE|THIRD[_-]PARTY[_-]LICEN[CS]ES)"
+# "UNLICENSE" too: the Unlicense's text under its own name, beside ``LICENSE-MIT`` and a ``COPYING``
+# that offers the two ("dual-licensed under the Unlicense and MIT"), a layout projects take from
+# ripgrep's; unread, such a release's choice read as MIT alone, or a lone "Public Domain" classifier
+# decided (round left160).
+_LICENCE_NAME_RE = re.compile(r"^(?:LICEN[CS]ES?|UNLICEN[CS]E|COPYING|COPYRIGHT|NOTICE|THIRD[_-]PARTY[_-]LICEN[CS]ES)"
                               r"(?:[._-][A-Za-z0-9._-]*)?$", re.IGNORECASE)
 # A licence file whose name says it holds other software's licences (``THIRD_PARTY_LICENSES``,
 # ``LICENSES.third-party``, ``LICENSES_bundled.txt``) is for included code, as one that opens saying

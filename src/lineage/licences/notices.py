@@ -382,6 +382,13 @@ def licence_file_expression(text: str, governing: str) -> str:
     return combine_any(ids) if len(ids) == 2 else combine_all(ids)
 
 
+def opening_names(text: str, licence_id: str) -> bool:
+    """Whether a licence file's ``text`` names ``licence_id`` in its opening paragraph (loosely:
+    :func:`_names_id`): a ``COPYING`` "dual-licensed under the Unlicense and MIT" names the licence
+    of ``UNLICENSE`` and of ``LICENSE-MIT``, though not their file names."""
+    return _names_id(fold(first_paragraph(text)), licence_id)
+
+
 def _names_id(folded: str, licence_id: str) -> bool:
     """Whether folded words name licence ``licence_id`` loosely: its family, by its word ("apache",
     "bsd", "gpl", not inside "lgpl" nor "mitchell") or written out ("general public license"), and,

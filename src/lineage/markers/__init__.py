@@ -27,13 +27,17 @@ Phrases (case-insensitive) and their kinds:
 * ``derived from`` / ``forked from`` -> ``derived_from``
 * ``adapted from`` (and the common misspelling ``adopted from``) -> ``adapted_from``
 * ``copied from`` / ``vendored from`` / ``copy-pasted from`` (``copy pasted``, ``copypasted``,
-  ``copy-and-pasted``, the noun ``copy-paste from``) / ``duplicated from`` -> ``copied_from``
+  ``copy-and-pasted``, the noun ``copy-paste from``) / ``duplicated from`` / ``cribbed from`` ->
+  ``copied_from``
 * a taking verb or the adjective ``duplicate`` with the code taken before ``from`` (``code``,
   ``logic``, ``implementation``, after ``the``, ``this`` or ``some``): ``duplicate logic from``,
   ``copied code from`` -> ``copied_from``; ``taken the logic from`` -> ``taken_from``; judged as
   the verb alone is (the imperative ``copy code from`` is not one of them)
 * ``modified from`` -> ``modified_from``; ``ported from`` / ``backported from`` -> ``ported_from``
-* ``taken from`` / ``borrowed from`` / ``stolen from`` -> ``taken_from``
+* ``taken from`` / ``borrowed from`` / ``stolen from`` / ``brought over from`` / ``lifted from`` ->
+  ``taken_from`` (pip 24.2's "Functions brought over from jaraco.text.", since round left160)
+* ``translated from`` -> ``ported_from``, only before a URL, a module or a file path ("translated
+  from HF downsampling.py", vLLM 0.32.0; "translated from full pool indices" is prose)
 * ``based on`` / ``based upon`` / ``based off (of)`` -> ``based_on``
 * ``inspired by`` -> ``inspired_by``
 * ``a copy of`` -> ``copied_from``; ``a port of`` -> ``ported_from`` ("This file is a copy of
@@ -72,7 +76,8 @@ Phrases (case-insensitive) and their kinds:
 "originally", ...) or a short parenthesis may sit inside the phrase.
 
 A phrase may follow a *known lead-in* ("This file is", "This code was originally", "Parts of
-this file are", "The majority of this code has been", "This file contains code", "Code", "Some
+this file are", "The majority of this code has been", "This file contains code", "Code", "All code
+within this function is" (pip 24.2's "... is stolen from shutil.which implementation"), "Some
 code", "Implementation", "Mostly", "Partially", "The rearrangement algorithm is": "the", one or
 two words, a noun of code and its verb, ...) or a *generic lead-in* of one to three words
 ("Weight loading adapted from", "Implementation of RoPE adapted from") that contains no function

@@ -124,6 +124,30 @@ def credited_copyright(text: str) -> str:
     return ""
 
 
+# A docstring's reST field label before a copyright statement (":copyright: (c) 2015-present
+# Rapptz", Pallets' and discord.py's module docstrings), the leading colon already cut by the
+# segment reader (``lineage.markers.text``): "copyright: (c) 2015-present Rapptz". Lower case, as
+# the field is written; "Copyright: 2020 Ada Quill" is a line of its own form, kept as written.
+_FIELD_LABEL_RE = re.compile(r":?copyright:\s*")
+_ANY_CASE_LABEL_RE = re.compile(r":?copyright:\s*", re.IGNORECASE)
+
+
+def field_statement(text: str, any_case: bool = False) -> str:
+    """A copyright line as the statement it stands for: a docstring field's label read as its
+    statement ("copyright: (c) 2014 by Armin Ronacher." -> "Copyright (c) 2014 by Armin
+    Ronacher."; "copyright: Copyright 2007 ..." -> "Copyright 2007 ..."); any other line as
+    written. The marker reader keeps a field so (:func:`lineage.markers.detect`), so
+    obligations.csv, the SPDX snippets, ATTRIBUTION.md and the BOM write one statement: before
+    round left160 the first two wrote the label ("copyright: (c) 2015-present Rapptz", user153's
+    Left 4). ``any_case``: a capitalised label too ("Copyright: © 2020 Ada Quill" -> "© 2020 Ada
+    Quill"), as ATTRIBUTION.md credits a line."""
+    label = (_ANY_CASE_LABEL_RE if any_case else _FIELD_LABEL_RE).match(text)
+    if label is None or not text[label.end():].strip():
+        return text
+    rest = text[label.end():]
+    return rest if re.match(r"(?:copyright\b|©)", rest, re.IGNORECASE) else f"Copyright {rest}"
+
+
 def is_copyright(text: str) -> bool:
     if _names_its_sign(text):
         return False

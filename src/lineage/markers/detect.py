@@ -12,6 +12,7 @@ from lineage.markers.attribution import (
     SPDX_COPYRIGHT_RE,
     SPDX_LICENCE_RE,
     credited_copyright,
+    field_statement,
     is_copyright,
     may_name_holder,
     names_no_holder,
@@ -290,7 +291,7 @@ def _detect(
         out.append((spdx_copy.start(), Marker(line=line, kind="copyright", text=one_line(text))))
     elif is_copyright(text):
         held = _holder_lines(seg, selected, consumed, last) if names_no_holder(text) else []
-        out.append((0, Marker(line=line, kind="copyright", text=one_line(" ".join([text, *held])))))
+        out.append((0, Marker(line=line, kind="copyright", text=one_line(field_statement(" ".join([text, *held]))))))
     elif credited := credited_copyright(text):
         out.append((text.index(credited), Marker(line=line, kind="copyright", text=one_line(credited))))
 

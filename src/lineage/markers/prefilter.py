@@ -24,6 +24,7 @@ HINTS: tuple[str, ...] = (
     # "a rewrite of" / "a rewriting of")
     "derived", "adapted", "adopted", "copied", "vendored", "modified", "ported", "taken",
     "borrowed", "forked", "stolen", "copy", "based", "inspired", " port of", " port (", "adaptation", "rewrit",
+    "brought", "lifted", "cribbed", "translated",  # "brought over from", ... (vocabulary._FROM_VERBS)
     "duplicate",  # "duplicated from", "duplicate logic from" (vocabulary._OBJECT_VERBS)
     "adapts", "borrows",  # "adapts logic from" (vocabulary._OBJECT_VERBS)
     "code from",  # "(Original) code from: URL" (vocabulary._CODE_FROM)

@@ -29,9 +29,17 @@ _COPY_PASTE = r"copy[\s-]*(?:(?:and|&)[\s-]*)?past(?:ed|e)"
 # "duplicated from": copied, said plainly (a reviewer reads it as "copied from"). "stolen from": taken,
 # said in jest (requests-toolbelt 1.0.0's utils/user_agent.py: "The majority of this code has been
 # wilfully stolen from the equivalent function in Requests", above requests' help.py code).
+# "brought over from": taken, said of functions moved into the file (pip 24.2's utils/_jaraco_text.py:
+# "Functions brought over from jaraco.text.", unread, its lines went to a third party named by its
+# copyright holder). "lifted from", "cribbed from": taken, said plainly (setuptools 72.1.0's vendored
+# typeguard: "Lifted from mypy.sharedparse"; sympy 1.13.3's printing/octave.py: "cribbed from str.py").
+# "translated from": code written again in another framework ("Downsampler modules (translated from
+# HF downsampling.py)", vLLM 0.32.0's granite4_vision.py), a port; judged by its own rule in
+# :func:`accepts` (TRANSLATED: a URL, a module or a file path), since values are translated too
+# ("translated from full pool indices to SWA pool indices", sglang 0.5.23, names no source).
 _FROM_VERBS = (
     rf"derived|adapted|adopted|copied|{_COPY_PASTE}|duplicated|modified|ported|backported|taken|borrowed|forked"
-    r"|vendored|stolen|copy"
+    r"|vendored|stolen|brought\s+over|lifted|cribbed|translated|copy"
 )
 # A taking verb, or the adjective "duplicate", with the code it took between it and "from": "Duplicate
 # logic from Pydantic to filter config kwargs" (sqlmodel 0.0.22's main.py, above pydantic v1's
@@ -45,6 +53,8 @@ _CODE_OBJECT = r"(?:(?:the|this|some)\s+)?(?:code|logic|implementation)"
 _BE = r"(?:is|are|was|were|has\s+been|have\s+been)"
 # The imperative "copy from": judged by its own rule in :func:`accepts`, reported as copied_from.
 COPY_FROM = "copy_from"
+# "translated from": judged by its own rule in :func:`accepts`, reported as ported_from.
+TRANSLATED = "translated"
 # "a copy of" / "a port of": judged by their own rule in :func:`accepts`, reported as
 # copied_from / ported_from (REPORTED_KIND).
 COPY_OF, PORT_OF = "copy_of", "port_of"
@@ -76,7 +86,7 @@ MODIFIED_VERSION = "modified_version"
 BARE_FROM = "bare_from"
 REPORTED_KIND = {BARE_FROM: "taken_from", COPY_FROM: "copied_from", COPY_OF: "copied_from", PORT_OF: "ported_from",
                  ADAPTATION_OF: "adapted_from", CODE_FROM: "taken_from", MODIFIED_FILE: "modified_from",
-                 MODIFIED_VERSION: "modified_from"}
+                 MODIFIED_VERSION: "modified_from", TRANSLATED: "ported_from"}
 
 # A short parenthesis inside a phrase ("adapted (with changes) from", "a verbatim copy (vendored)
 # of": pandas 2.2.3's interchange/dataframe_protocol.py, the data-apis spec, read as pandas' own)
@@ -108,7 +118,7 @@ _KNOWN_LEAD = (
     rf"|implementations?)(?:\s+(?:that|which)\s+{_BE})?\s+"
     r"|(?:(?:some|most|much|the|this|all)\s+)?(?:code|implementation|impl|logic|kernels?"
     r"|modules?|files?|classes|functions|methods|parts|portions)(?:\s+(?:here|below|above))?"
-    rf"(?:\s+(?:in|of)\s+this\s+(?:file|module|class|function|package))?(?:\s+{_BE})?\s+"
+    rf"(?:\s+(?:in|of|within)\s+this\s+(?:file|module|class|function|package))?(?:\s+{_BE})?\s+"
     # "The rearrangement algorithm is", "the fused MoE kernels were": "the", up to two
     # words, then a noun of code and its verb (the verb required: "the kernel from" is prose)
     r"|the\s+(?:[\w-]+\s+){1,2}?(?:code|implementation|logic|kernels?|algorithms?"
@@ -291,6 +301,8 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
         return bool(name) and name.group(1).lower() not in NOT_PROPER | _NOT_RELEASE_NAMES
     if kind == CODE_FROM:  # "code from the cache" is prose; a URL or a module or file path is a source
         return _pathlike(clause)
+    if kind == TRANSLATED:  # "translated from full pool indices" is prose; after any lead-in, as a taking verb
+        return _module_source(clause) if lead == "any" else _pathlike(clause)
     if lead == "any":
         return kind in _ANY_LEAD_KINDS and _module_source(clause)
     if kind == MODIFIED_VERSION:  # only a path or URL after "from" names a source
@@ -330,7 +342,7 @@ def accepts(kind: str, lead: str, clause: str) -> bool:
 _CODE_LEAD = (
     r"(?:(?:some|most|much|all|parts?|portions?)\s+of\s+)?(?:the|this|these)\s+(?:[\w-]+\s+){0,2}?"
     r"(?:code|implementation|logic|class(?:es)?|functions?|methods?|modules?|files?)"
-    r"(?:\s+(?:here|below|above))?(?:\s+(?:in|of|for)\s+this\s+(?:file|module|class|function|method|package))?\s+"
+    r"(?:\s+(?:here|below|above))?(?:\s+(?:in|of|for|within)\s+this\s+(?:file|module|class|function|method|package))?\s+"
 )
 # (Plural nouns too: "Some of the functions in this module come from the following sources:", future
 # 1.0.0's utils/__init__.py, whose list names six.py.)
@@ -420,7 +432,7 @@ def _phrase_kind(m: re.Match[str]) -> str:
         return MODIFIED_VERSION
     if m.group("copyof"):
         return {"copy": COPY_OF, "port": PORT_OF}.get(m.group("copyof").lower(), ADAPTATION_OF)
-    verb = (m.group("verb") or m.group("objverb")).lower()
+    verb = " ".join((m.group("verb") or m.group("objverb")).lower().split())
     if re.fullmatch(_COPY_PASTE, verb):
         return "copied_from"
     return {
@@ -429,6 +441,10 @@ def _phrase_kind(m: re.Match[str]) -> str:
         "vendored": "copied_from",
         "borrowed": "taken_from",
         "stolen": "taken_from",
+        "brought over": "taken_from",
+        "lifted": "taken_from",
+        "cribbed": "copied_from",
+        "translated": TRANSLATED,
         "backported": "ported_from",
         "copy": COPY_FROM,
         "duplicated": "copied_from",

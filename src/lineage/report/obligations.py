@@ -3,7 +3,6 @@ licence section of summary.md."""
 
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING
@@ -13,6 +12,7 @@ import pandas as pd
 from lineage.index.project import one_project, one_project_evidence
 from lineage.licences.expressions import PUBLIC_DOMAIN, asks_nothing_alone, choices, licence_ids, readable
 from lineage.licences.notices import distinct_copyrights
+from lineage.markers.attribution import field_statement
 from lineage.match.holders import holder, holder_key, names_own_holder
 from lineage.report.markdown import counted, md_code, md_table, md_text
 from lineage.report.tables import write_csv
@@ -341,29 +341,15 @@ def credited_copyrights(cells: Iterable[object]) -> list[str]:
     per years and holder (:func:`distinct_copyrights`): of the lines stating one, a "Copyright
     ..." line first, then the line most rows carry (elasticsearch's usual "Licensed to
     Elasticsearch B.V. under one or more contributor", not the variant one of its files also
-    holds); a docstring field read as the statement it stands for (:func:`_credit_line`).
+    holds); a docstring field read as the statement it stands for
+    (:func:`lineage.markers.attribution.field_statement`, as the marker reader keeps it).
     ATTRIBUTION.md's list and the CycloneDX ancestors' ``evidence.copyright``: the BOM listed
     discord.py 1.7.3's "Copyright (c) 2015-present Rapptz" and its ``__init__.py`` field
     "copyright: (c) 2015-present Rapptz" as two statements, ATTRIBUTION.md one."""
-    carried = Counter(h for cell in cells for h in {_credit_line(c) for c in split_copyrights(str(cell))})
+    carried = Counter(h for cell in cells
+                      for h in {field_statement(c, any_case=True) for c in split_copyrights(str(cell))})
     lines = sorted(carried, key=lambda h: (not h.lower().startswith(("copyright", "spdx")), -carried[h], h))
     return sorted(distinct_copyrights(lines))
-
-
-# A docstring field's label before a copyright statement (":copyright: (c) 2014 by Armin
-# Ronacher.", which the marker reader keeps as "copyright: (c) 2014 ...")
-_FIELD_LABEL_RE = re.compile(r":?copyright:\s*", re.IGNORECASE)
-
-
-def _credit_line(line: str) -> str:
-    """A copyright line as ATTRIBUTION.md credits it: a docstring field's label read as the
-    statement it stands for ("copyright: (c) 2014 by Armin Ronacher." -> "Copyright (c) 2014 by
-    Armin Ronacher."); any other line as written."""
-    label = _FIELD_LABEL_RE.match(line)
-    if label is None:
-        return line
-    rest = line[label.end():]
-    return rest if re.match(r"(?:copyright\b|©)", rest, re.IGNORECASE) else f"Copyright {rest}"
 
 
 def _unknown_sentence(rows: pd.DataFrame) -> str:
