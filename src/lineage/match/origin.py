@@ -109,7 +109,7 @@ OWN, THIRD_PARTY, FROM_TARGET = "own", "third_party", "from_target"
 
 # Provenance kinds that state where code came from ("inspired by" does not; a bare URL is a
 # reference unless it points into the target, rule 1).
-_ORIGIN_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "based_on", "modified_from",
+ORIGIN_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "based_on", "modified_from",
                            "ported_from", "taken_from"})
 _SPDX_COPYRIGHT_RE = re.compile(r"\s*spdx-filecopyrighttext\s*:", re.IGNORECASE)
 # ``owner/name`` not inside a longer path or URL; each part at least two characters.
@@ -254,7 +254,7 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     ``licence_holders`` are those its licence files name."""
     end = header_end(f, p)
     heading = heading_comment_start(f, p, end)
-    head = [m for m in f.markers if m.line <= end and (m.line <= heading or m.kind not in _ORIGIN_KINDS)]
+    head = [m for m in f.markers if m.line <= end and (m.line <= heading or m.kind not in ORIGIN_KINDS)]
     for m in head:
         if m.kind == "spdx" or m.kind == "inspired_by":
             continue
@@ -282,7 +282,7 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
                 return Origin(FROM_TARGET, sorted(target)[0], evidence)
             return Origin(THIRD_PARTY, name, evidence)
     for m in head:
-        if m.kind in _ORIGIN_KINDS and not marker_names_upstream(m, own):
+        if m.kind in ORIGIN_KINDS and not marker_names_upstream(m, own):
             name = _third_party_name(m)
             if name:
                 return Origin(THIRD_PARTY, name, m.text, m.line)
@@ -301,7 +301,7 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     # vLLM users ...", vLLM 0.32's ``gemma4_utils.py``, mentions the upstream after its source).
     claimed = bool(p.origin_own_link_claims) and any(
         m.kind not in ("copyright", "spdx") and marker_names_upstream(m, own)
-        and (m.repository or (m.kind in _ORIGIN_KINDS and _source_is_not_another(m, own))) for m in head)
+        and (m.repository or (m.kind in ORIGIN_KINDS and _source_is_not_another(m, own))) for m in head)
     if copyrights and not claimed and not any(
             marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
             for m in copyrights):
@@ -323,7 +323,7 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
     from jaraco.itertools 6.1" above its one function."""
     found: list[Section] = []
     for m in f.markers:
-        if m.line <= header_last or m.kind not in _ORIGIN_KINDS or marker_names_upstream(m, own):
+        if m.line <= header_last or m.kind not in ORIGIN_KINDS or marker_names_upstream(m, own):
             continue
         if target and marker_names_upstream(m, target):
             origin = Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
@@ -476,7 +476,7 @@ def _package(path: str) -> str:
 def _says_origin(f: FileIndex, p: MatchParams) -> bool:
     """The file's header carries a copyright line or an origin marker (it speaks for itself)."""
     end = header_end(f, p)
-    return any(m.line <= end and (m.kind == "copyright" or m.kind in _ORIGIN_KINDS) for m in f.markers)
+    return any(m.line <= end and (m.kind == "copyright" or m.kind in ORIGIN_KINDS) for m in f.markers)
 
 
 def _by_copyright(f: FileIndex, origin: Origin) -> bool:
