@@ -1206,6 +1206,12 @@ def test_code_copied_from_a_standard_library_module_is_set_apart() -> None:
     ]  # "Based on" and "Adapted from" a module name an API the code follows: nothing set apart
     assert file_origin(_index("up/auth.py", text), OWN_NAMES, TARGET_NAMES,
                        MatchParams(origin_stdlib_sections=0)).sections == ()
+    # another project's file in a folder named like a module (pytest's terminalwriter.py); CPython's file
+    pytest_like = ("def f():\n    # This code was initially copied from py 1.8.1, file _io/terminalwriter.py.\n"
+                   "    return 1\n")
+    assert _origin("up/tw.py", pytest_like).sections == ()
+    cpython = "def f():\n    # Copied from CPython 3.5.1 html/entities.py\n    return 1\n"
+    assert [x.origin.name for x in _origin("up/compat.py", cpython).sections] == [stdlib]
     # a module of the upstream's own name is its own code
     assert _origin("up/own.py", "def f():\n    # copied from up.helpers\n    return 1\n").sections == ()
     # in the header a module path already names a third party (rule 3), under the module's name

@@ -361,12 +361,16 @@ def _stdlib_copy(m: Marker, own: set[str]) -> bool:
     """Whether an origin marker says its code was copied or taken (``copied_from``,
     ``taken_from``: "stolen from", "borrowed from") from a module of Python's standard library
     named without a URL ("stolen from shutil.which implementation"), not one of the upstream's own
-    names. Not "adapted from" or "based on": those name an API the code follows
-    (urllib3's "Based on :class:`http.client.HTTPConnection` but provides an extra constructor")."""
+    names, and named as the source itself or as CPython's ("Copied from CPython 3.5.1
+    html/entities.py"): pytest's "copied from py 1.8.1, file _io/terminalwriter.py" names py's
+    file, whose folder only shares its name with the ``_io`` module. Not "adapted from" or
+    "based on": those name an API the code follows (urllib3's "Based on
+    :class:`http.client.HTTPConnection` but provides an extra constructor")."""
     if m.kind not in _COPY_KINDS or m.repository:
         return False
     name = _third_party_name(m)
-    return name in _STDLIB_MODULES and not _names_project(name, own)
+    return (name in _STDLIB_MODULES and m.project.lower() in (name.lower(), "cpython", "python")
+            and not _names_project(name, own))
 
 
 def _marker_span(f: FileIndex, line: int, paragraphs: bool = True, heading: bool = False) -> tuple[int, int] | None:
