@@ -1170,3 +1170,49 @@ def test_two_unrelated_folders_of_one_name_are_no_one_project(tmp_path: Path) ->
                  "-q", "--no-cache", "--jobs", "1"]) == 0
     summary = json.loads((out / "summary.json").read_text())
     assert [(o["path"], o["origin"]) for o in summary["upstream_origins"]] == [("uppkg/core.py", "from_target")]
+
+
+def test_code_copied_from_a_standard_library_module_is_set_apart() -> None:
+    """pip 24.2's auth.py: "all code within this function is stolen from shutil.which
+    implementation" above a nested function; setuptools 72.1.0's distutils took the same CPython
+    lines, which counted as copied from pip (user154)."""
+    text = ("import os\n"
+            "\n"
+            "def find_keyring():\n"
+            "    cli = os.environ.get('KEYRING')\n"
+            "    # all code within this function is stolen from shutil.which implementation\n"
+            "    def path_as_which_sees_it():\n"
+            "        path = os.environ.get('PATH', None)\n"
+            "        return path\n"
+            "    return cli or path_as_which_sees_it()\n"
+            "\n"
+            "def renames(old, new):\n"
+            '    """Implementation borrowed from os.renames()."""\n'
+            "    return os.rename(old, new)\n"
+            "\n"
+            "class Connection:\n"
+            '    """Based on :class:`http.client.HTTPConnection` but provides an extra constructor."""\n'
+            "    port = 80\n"
+            "\n"
+            "def own_helper():\n"
+            "    # Adapted from os.path.join\n"
+            "    return 2\n")
+    o = _origin("up/auth.py", text)
+    assert o.kind == OWN
+    stdlib = "Python standard library"
+    assert [(x.start, x.end, x.origin.kind, x.origin.name) for x in o.sections] == [
+        (3, 9, THIRD_PARTY, stdlib),  # the span the section rule gives the comment (_marker_span)
+        (11, 13, THIRD_PARTY, stdlib),  # "borrowed from os.renames()": the def holding the docstring
+    ]  # "Based on" and "Adapted from" a module name an API the code follows: nothing set apart
+    assert file_origin(_index("up/auth.py", text), OWN_NAMES, TARGET_NAMES,
+                       MatchParams(origin_stdlib_sections=0)).sections == ()
+    # another project's file in a folder named like a module (pytest's terminalwriter.py); CPython's file
+    pytest_like = ("def f():\n    # This code was initially copied from py 1.8.1, file _io/terminalwriter.py.\n"
+                   "    return 1\n")
+    assert _origin("up/tw.py", pytest_like).sections == ()
+    cpython = "def f():\n    # Copied from CPython 3.5.1 html/entities.py\n    return 1\n"
+    assert [x.origin.name for x in _origin("up/compat.py", cpython).sections] == [stdlib]
+    # a module of the upstream's own name is its own code
+    assert _origin("up/own.py", "def f():\n    # copied from up.helpers\n    return 1\n").sections == ()
+    # in the header a module path already names a third party (rule 3), under the module's name
+    assert _origin("up/which.py", "# Copied from shutil.which\nimport os\n" + _body(1)).name == "shutil"

@@ -11,7 +11,15 @@ from packaging.specifiers import SpecifierSet
 
 from lineage.cli import main
 from lineage.index.project import _from_metadata, _from_pyproject
-from lineage.results.third_party import Declared, next_step, release_in, requirement_for
+from lineage.markers import Marker
+from lineage.results.third_party import (
+    Declared,
+    marker_module,
+    names_third_party,
+    next_step,
+    release_in,
+    requirement_for,
+)
 
 VLLM = Declared("vllm", "0.32.0", ("regex", "transformers<5.20.0,>=5.16.1",
                                    'protobuf==7.36.1; platform_machine == "s390x"', "protobuf>=5.29.6",
@@ -153,3 +161,109 @@ def test_summary_advises_the_third_party_until_it_is_an_upstream(tmp_path: Path)
     # the third party's own lines that stay shared with it: said to come from an upstream of the run
     assert parties and all(p["next_step"] is None and p["upstream_of_run"] == "thirdlib" for p in parties.values())
     assert all("is an upstream of this run" in line for line in md.splitlines() if line.startswith("| thirdlib |"))
+
+
+PIP = Declared("pip", "24.2", ())
+SETUPTOOLS = Declared("setuptools", "72.1.0", ('jaraco.text>=3.7; extra == "core"',), (
+    ("jaraco.context", "5.3.0", "setuptools/_vendor/jaraco.context-5.3.0.dist-info/METADATA"),
+    ("jaraco.text", "3.12.1", "setuptools/_vendor/jaraco.text-3.12.1.dist-info/METADATA")))
+PIP_RUN = [("pip", {"pip"})]
+# what setuptools 72.1.0 against pip 24.2 holds: the target files sharing the "jaraco" lines are
+# its vendored jaraco/text/__init__.py and its vendored wheel's metadata.py
+COVERING = (("jaraco.text", "3.12.1", "setuptools/_vendor/jaraco.text-3.12.1.dist-info/METADATA"),
+            ("wheel", "0.43.0", "setuptools/_vendor/wheel-0.43.0.dist-info/METADATA"))
+
+
+def test_the_targets_vendoring_record_names_the_release_of_its_files() -> None:
+    """pip's ``_jaraco_text.py`` ("Functions brought over from jaraco.text.") sets its lines apart
+    as third party ``jaraco``; summary.md could name no distribution, though setuptools' own
+    ``jaraco.text-3.12.1.dist-info`` covers the target file sharing them."""
+    step = next_step("jaraco", ("pip",), PIP_RUN, [PIP], SETUPTOOLS, modules=("jaraco.text",), covering=COVERING)
+    assert (step.distribution, step.version, step.required_by, step.pinned, step.by_upstream) == (
+        "jaraco.text", "3.12.1", "setuptools 72.1.0", True, False)
+    assert step.text() == ("add `--upstream pypi:jaraco.text==3.12.1` to count what pip added to it "
+                           "(setuptools 72.1.0 vendors `jaraco.text==3.12.1`: "
+                           "`setuptools/_vendor/jaraco.text-3.12.1.dist-info/METADATA`)")
+    # without the package its marker names, "jaraco" is no distribution (and its requirement's
+    # name is jaraco.text, not jaraco): nothing is guessed
+    bare = next_step("jaraco", ("pip",), PIP_RUN, [PIP], SETUPTOOLS, covering=COVERING)
+    assert bare.distribution is None
+    # a record of the target that covers none of the files sharing the lines says nothing of them
+    assert next_step("jaraco", ("pip",), PIP_RUN, [PIP], SETUPTOOLS, modules=("jaraco.text",),
+                     covering=COVERING[1:]).distribution is None
+
+
+def test_the_upstreams_record_wins_over_the_targets_and_two_releases_name_none() -> None:
+    # both pin: the release the upstream's copy was made from is the base of what it added
+    pip = Declared("pip", "24.2", (), (("packaging", "24.1", "pip/_vendor/vendor.txt"),))
+    covering = (("packaging", "24.0", "setuptools/_vendor/wheel/vendored/vendor.txt"),)
+    step = next_step("packaging", ("pip",), PIP_RUN, [pip], SETUPTOOLS, covering=covering)
+    assert (step.version, step.required_by, step.recorded_in) == ("24.1", "pip 24.2", "pip/_vendor/vendor.txt")
+    # the target's files sharing the lines are two releases (setuptools' packaging 24.1 and its
+    # vendored wheel's 24.0): no one release is named by the records; the requirement speaks then
+    two = (("packaging", "24.1", "setuptools/_vendor/packaging-24.1.dist-info/METADATA"), *covering)
+    target = Declared("setuptools", "72.1.0", ("packaging>=24",))
+    step = next_step("packaging", ("pip",), PIP_RUN, [PIP], target, covering=two)
+    assert (step.recorded_in, step.version, step.required_by) == (None, None, "setuptools 72.1.0")
+    # one release written two ways (PEP 440) is one release
+    same = (("packaging", "24.0", "a/vendor.txt"), ("packaging", "24.0.0", "b/vendor.txt"))
+    assert next_step("packaging", ("pip",), PIP_RUN, [PIP], target, covering=same).recorded_in == "a/vendor.txt"
+
+
+def test_a_record_names_the_third_party_by_the_package_its_marker_reads() -> None:
+    assert names_third_party("jaraco.text", "jaraco", ("jaraco.text",))
+    assert names_third_party("Jaraco-Text", "jaraco", ("jaraco.text.layouts",))  # a module of the package
+    assert not names_third_party("jaraco.context", "jaraco", ("jaraco.text",))  # another of the namespace
+    assert not names_third_party("jaraco.text", "jaraco", ())
+    assert not names_third_party("transformers", "jaraco", ("transformers.models",))  # not this party's module
+    assert names_third_party("Packaging", "packaging")
+    # the upstream's own record, by the same rule
+    pip = Declared("pip", "24.2", (), (("jaraco.text", "3.4.0", "pip/_vendor/vendor.txt"),))
+    assert next_step("jaraco", ("pip",), PIP_RUN, [pip], None, modules=("jaraco.text",)).version == "3.4.0"
+    # an upstream of the run named by that package is the third party: nothing to add
+    run = [*PIP_RUN, ("jaraco-text", {"jaraco-text", "jaraco.text", "jaraco_text"})]
+    step = next_step("jaraco", ("pip",), run, [PIP], SETUPTOOLS, modules=("jaraco.text",), covering=COVERING)
+    assert step.upstream_of_run == "jaraco-text" and step.text() is None
+
+
+def test_marker_module_reads_a_dotted_source_of_the_third_party() -> None:
+    def marker(path: str, kind: str = "taken_from", repository: str = "") -> Marker:
+        return Marker(line=1, kind=kind, text="t", path=path, repository=repository)
+
+    assert marker_module(marker("jaraco/text.py"), "jaraco") == "jaraco.text"
+    assert marker_module(marker("jaraco/text/__init__.py"), "jaraco") == "jaraco.text"
+    assert marker_module(marker("jaraco/text/layouts.py"), "jaraco") == "jaraco.text.layouts"
+    assert marker_module(marker("jaraco.py"), "jaraco") == ""  # the name itself: no package below it
+    assert marker_module(marker("other/text.py"), "jaraco") == ""  # not this third party's
+    assert marker_module(marker("jaraco/text.py", repository="https://github.com/jaraco/jaraco.text"), "jaraco") == ""
+    assert marker_module(marker("jaraco/text.py", kind="copyright"), "jaraco") == ""
+    assert marker_module(marker("jaraco/my-text.py"), "jaraco") == ""  # no module name
+
+
+def test_summary_names_the_distribution_from_the_targets_dist_info(tmp_path: Path) -> None:
+    # the upstream carries functions "brought over from thirdns.text" under no record of its own;
+    # the target vendors thirdns.text 3.1 with its dist-info, whose RECORD lists the file
+    helper = treegen.distinctive_functions(45)
+    upstream = {"up/__init__.py": "", "up/own.py": treegen.distinctive_functions(46),
+                "up/utils/_thirdns_text.py": '"""Functions brought over from thirdns.text."""\n' + helper,
+                "pyproject.toml": '[project]\nname = "up"\n'}
+    info = "tgt/_vendor/thirdns.text-3.1.dist-info"
+    target = {"tgt/__init__.py": "", "tgt/_vendor/thirdns/text/__init__.py": helper,
+              f"{info}/METADATA": "Metadata-Version: 2.1\nName: thirdns.text\nVersion: 3.1\n",
+              f"{info}/RECORD": "thirdns/text/__init__.py,,\n",
+              "tgt/_vendor/thirdns.context-1.0.dist-info/METADATA": "Metadata-Version: 2.1\nName: thirdns.context\n"
+                                                                     "Version: 1.0\n",
+              "pyproject.toml": '[project]\nname = "tgt"\n'}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up", upstream)
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1"]) == 0
+    [party] = json.loads((out / "summary.json").read_text())["third_parties"]
+    assert (party["name"], party["distribution"], party["version"], party["required_by"]) == (
+        "thirdns", "thirdns.text", "3.1", "tgt-src")
+    md = (out / "summary.md").read_text()
+    row = next(line for line in md.splitlines() if line.startswith("| thirdns "))
+    assert row.startswith("| thirdns (`thirdns.text`) |")
+    assert "`--upstream pypi:thirdns.text==3.1`" in row and f"`{info}/METADATA`" in row
+    assert "else the target's records of the target files sharing its lines" in md

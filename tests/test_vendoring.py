@@ -20,6 +20,7 @@ from lineage.index.vendoring import (
     parse_vendor_list,
     pinned_releases,
     read_vendor_records,
+    records_covering,
     vendor_markers,
 )
 from lineage.markers import Marker, file_marker, marker_names_upstream
@@ -745,3 +746,22 @@ def test_a_record_less_dist_info_covers_the_imports_its_top_level_txt_lists(tmp_
     with open_source(str(tree)) as source:
         (record,) = read_vendor_records(source)
     assert record.tops == frozenset() and "tops" not in record.to_dict()
+
+
+def test_records_covering_reads_each_record_as_its_markers_do() -> None:
+    # setuptools 72.1.0: its jaraco.text dist-info lists jaraco/text/__init__.py; its vendored
+    # wheel's vendor.txt pins packaging, found by name in that folder
+    text = VendorRecord("setuptools/_vendor", "jaraco.text", "3.12.1",
+                        "setuptools/_vendor/jaraco.text-3.12.1.dist-info/METADATA", 0,
+                        frozenset({"jaraco/text/__init__.py"}))
+    context = VendorRecord("setuptools/_vendor", "jaraco.context", "5.3.0",
+                           "setuptools/_vendor/jaraco.context-5.3.0.dist-info/METADATA", 0,
+                           frozenset({"jaraco/context.py"}))
+    packaging = VendorRecord("setuptools/_vendor/wheel/vendored", "packaging", "24.0",
+                             "setuptools/_vendor/wheel/vendored/vendor.txt", 1)
+    records = [text, context, packaging]
+    assert records_covering(records, ["setuptools/_vendor/jaraco/text/__init__.py"]) == [text]
+    assert records_covering(records, ["setuptools/_vendor/wheel/vendored/packaging/tags.py",
+                                      "setuptools/_vendor/jaraco/context.py"]) == [context, packaging]
+    assert records_covering(records, ["setuptools/_vendor/wheel/metadata.py"]) == []
+    assert records_covering(records, []) == []

@@ -222,6 +222,15 @@ def vendor_markers(records: Sequence[VendorRecord], paths: Sequence[str],
     return out
 
 
+def records_covering(records: Sequence[VendorRecord], paths: Iterable[str]) -> list[VendorRecord]:
+    """The records among ``records`` that speak for at least one of ``paths``, each read as
+    :func:`vendor_markers` reads it when every record gives markers (its RECORD's files, else
+    the package or module of its name in its folder): which of a target's records say what its
+    files sharing a third party's lines are (:mod:`lineage.results.third_party`)."""
+    wanted = list(paths)
+    return [r for r in records if wanted and vendor_markers([r], wanted)]
+
+
 FOLDER_KIND = "folder"
 
 

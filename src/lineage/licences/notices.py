@@ -74,7 +74,12 @@ packaging's and cryptography's ``LICENSE`` and the Rust-style "Licensed under ei
 statement of the whole release's terms, not a bundled component's further down)
 makes the release's licence ``A OR B`` (:mod:`lineage.licences.declared`); such a file that holds
 the texts itself reads as that choice too (:func:`licence_file_expression`). GPL's "either version 2
-of the License, or ..." is not such a phrase.
+of the License, or ..." is not such a phrase. So does a file whose later paragraph offers the work
+under another licence as an alternative to the terms above it (:func:`later_choice`: the Unlicense's
+or a public-domain dedication's text, then "Alternatively, this software is also available under
+the MIT License:" and the MIT text): ``A OR B``, the licences above it against those it names. Not a
+paragraph that puts other code, or part of the work, under another licence ("Portions of this
+software are licensed under ..."): both apply then (``A AND B``).
 
 Modification notices (Apache-2.0 section 4(b): modified files must carry "prominent notices
 stating that You changed the files"): a provenance marker saying the code was adapted, modified,
@@ -359,6 +364,38 @@ def offers_choice(text: str) -> bool:
     return _CHOICE_RE.search(fold(first_paragraph(text))) is not None
 
 
+# A paragraph offering the whole work under other terms instead: "Alternatively, this software is
+# (also) available under ...", "Alternatively, you may use it under ...", "... released into the
+# public domain". Its subject is the work
+# itself (this software / project / work / library / package / code / program, the software, it,
+# you), so that "Alternatively, the files in vendor/ are under ..." (other code) is no choice.
+_LATER_CHOICE_RE = re.compile(
+    r"^alternatively,? (?:(?:this|the) (?:software|project|work|library|package|code|program|module)|it|you)\b"
+    r"[^.;:]{0,80}?\b(?:available|licen[cs]ed|distributed|released|offered|use|redistribute)\b[^.;:]{0,60}?"
+    r"(?:\bunder\b|\b(?:in|into|to) the public domain\b)")
+
+
+def later_choice(governing: str) -> str:
+    """The choice a later paragraph of a licence text states (module docstring): ``A OR B``, the
+    licences the text names above the first paragraph opening with "Alternatively, this software
+    is ... available under" (:data:`_LATER_CHOICE_RE`) against those from that paragraph on that
+    it names and the part above does not (the others held beside the choice); "" when no such
+    paragraph follows a licence, or it names no other licence."""
+    paragraphs = _PARAGRAPH_END_RE.split(governing)
+    for k, paragraph in enumerate(paragraphs):
+        folded = fold(paragraph)
+        if k == 0 or _LATER_CHOICE_RE.search(folded) is None:
+            continue
+        above = set(notice_ids_in("\n\n".join(paragraphs[:k])))
+        below = [i for i in notice_ids_in("\n\n".join(paragraphs[k:])) if i not in above]
+        offered = [i for i in below if _names_id(folded, i) or (i == PUBLIC_DOMAIN and "public domain" in folded)]
+        if not above or not offered:
+            return ""
+        return combine_all([combine_any([combine_all(above), combine_all(offered)]),
+                            *(i for i in below if i not in offered)])
+    return ""
+
+
 def licence_file_expression(text: str, governing: str) -> str:
     """The licences a licence file's (or a metadata field's) ``text`` announces, of its
     ``governing`` part: all of them (``A AND B``), or, when it opens by offering a choice (module
@@ -369,7 +406,9 @@ def licence_file_expression(text: str, governing: str) -> str:
     exactly two texts only: python-telegram-bot 13.15's ``LICENSE.dual``, the GPL-3.0 and LGPL-3.0
     texts after "You may choose either license.", read ``GPL-3.0-only AND LGPL-3.0-only``."""
     ids = notice_ids_in(governing)
-    if len(ids) < 2 or not offers_choice(text):
+    if len(ids) >= 2 and not offers_choice(text):
+        return later_choice(governing) or combine_all(ids)
+    if len(ids) < 2:
         return combine_all(ids)
     opening = fold(first_paragraph(text))
     named = [i for i in ids if _names_id(opening, i)]

@@ -85,6 +85,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+import sys
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -109,8 +110,13 @@ OWN, THIRD_PARTY, FROM_TARGET = "own", "third_party", "from_target"
 
 # Provenance kinds that state where code came from ("inspired by" does not; a bare URL is a
 # reference unless it points into the target, rule 1).
-_ORIGIN_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "based_on", "modified_from",
+ORIGIN_KINDS = frozenset({"derived_from", "adapted_from", "copied_from", "based_on", "modified_from",
                            "ported_from", "taken_from"})
+# Provenance kinds that state a copy (not a change): a section whose marker says its code was
+# copied or taken from a standard-library module is that code (MatchParams.origin_stdlib_sections).
+_COPY_KINDS = frozenset({"copied_from", "taken_from"})
+STDLIB = "Python standard library"
+_STDLIB_MODULES = frozenset(sys.stdlib_module_names)
 _SPDX_COPYRIGHT_RE = re.compile(r"\s*spdx-filecopyrighttext\s*:", re.IGNORECASE)
 # ``owner/name`` not inside a longer path or URL; each part at least two characters.
 _SLUG_RE = re.compile(r"(?<![\w/.:-])([A-Za-z][\w.-]*\w)/(\w[\w.-]*\w)(?![\w/-])")
@@ -254,7 +260,7 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     ``licence_holders`` are those its licence files name."""
     end = header_end(f, p)
     heading = heading_comment_start(f, p, end)
-    head = [m for m in f.markers if m.line <= end and (m.line <= heading or m.kind not in _ORIGIN_KINDS)]
+    head = [m for m in f.markers if m.line <= end and (m.line <= heading or m.kind not in ORIGIN_KINDS)]
     for m in head:
         if m.kind == "spdx" or m.kind == "inspired_by":
             continue
@@ -282,7 +288,7 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
                 return Origin(FROM_TARGET, sorted(target)[0], evidence)
             return Origin(THIRD_PARTY, name, evidence)
     for m in head:
-        if m.kind in _ORIGIN_KINDS and not marker_names_upstream(m, own):
+        if m.kind in ORIGIN_KINDS and not marker_names_upstream(m, own):
             name = _third_party_name(m)
             if name:
                 return Origin(THIRD_PARTY, name, m.text, m.line)
@@ -301,18 +307,19 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
     # vLLM users ...", vLLM 0.32's ``gemma4_utils.py``, mentions the upstream after its source).
     claimed = bool(p.origin_own_link_claims) and any(
         m.kind not in ("copyright", "spdx") and marker_names_upstream(m, own)
-        and (m.repository or (m.kind in _ORIGIN_KINDS and _source_is_not_another(m, own))) for m in head)
+        and (m.repository or (m.kind in ORIGIN_KINDS and _source_is_not_another(m, own))) for m in head)
     if copyrights and not claimed and not any(
             marker_names_upstream(m, own) or names_own_holder(holder_key(holder(m.text)), own_holders)
             for m in copyrights):
         return Origin(THIRD_PARTY, holder(copyrights[0].text), copyrights[0].text, copyrights[0].line)
     return Origin(sections=file_sections(f, own, target, heading, bool(p.origin_section_paragraphs),
-                                         bool(p.origin_section_headings), end)
+                                         bool(p.origin_section_headings), end, bool(p.origin_stdlib_sections))
                   if p.origin_sections else ())
 
 
 def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: int,
-                  paragraphs: bool = True, headings: bool = True, header_read: int = 0) -> tuple[Section, ...]:
+                  paragraphs: bool = True, headings: bool = True, header_read: int = 0,
+                  stdlib: bool = True) -> tuple[Section, ...]:
     """The sections of an own file (module docstring): per origin marker below the header
     (``header_last``) naming the target, or another project's repository (a URL into it; never the
     upstream itself), the innermost def/class holding it, else the lines from it to the end of
@@ -320,10 +327,13 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
     one that would overlap an earlier one starts after it. A marker up to ``header_read`` (a
     comment block heading the first def, :func:`heading_comment_start`) names its project as a
     header's does (rule 3: a path or slug too): setuptools 70.3's ``_itertools.py`` says "copied
-    from jaraco.itertools 6.1" above its one function."""
+    from jaraco.itertools 6.1" above its one function. With ``stdlib``
+    (``MatchParams.origin_stdlib_sections``), a marker saying its code was copied or taken from
+    a module of Python's standard library (:func:`_stdlib_copy`) sets its section apart too, as
+    ``Python standard library``'s."""
     found: list[Section] = []
     for m in f.markers:
-        if m.line <= header_last or m.kind not in _ORIGIN_KINDS or marker_names_upstream(m, own):
+        if m.line <= header_last or m.kind not in ORIGIN_KINDS or marker_names_upstream(m, own):
             continue
         if target and marker_names_upstream(m, target):
             origin = Origin(FROM_TARGET, sorted(target)[0], m.text, m.line)
@@ -332,6 +342,8 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
             # "from jax.numpy.einsum(...)" names an API the upstream's own code follows, and a
             # vLLM function so marked was its own (the sglang/vLLM truth set: 5 copies lost)
             origin = Origin(THIRD_PARTY, name, m.text, m.line)
+        elif stdlib and _stdlib_copy(m, own):
+            origin = Origin(THIRD_PARTY, STDLIB, m.text, m.line)
         else:
             continue
         span = _marker_span(f, m.line, paragraphs, headings and not m.line_start)
@@ -343,6 +355,22 @@ def file_sections(f: FileIndex, own: set[str], target: set[str], header_last: in
         if start <= section.end:
             out.append(Section(start, section.end, section.origin))
     return tuple(out)
+
+
+def _stdlib_copy(m: Marker, own: set[str]) -> bool:
+    """Whether an origin marker says its code was copied or taken (``copied_from``,
+    ``taken_from``: "stolen from", "borrowed from") from a module of Python's standard library
+    named without a URL ("stolen from shutil.which implementation"), not one of the upstream's own
+    names, and named as the source itself or as CPython's ("Copied from CPython 3.5.1
+    html/entities.py"): pytest's "copied from py 1.8.1, file _io/terminalwriter.py" names py's
+    file, whose folder only shares its name with the ``_io`` module. Not "adapted from" or
+    "based on": those name an API the code follows (urllib3's "Based on
+    :class:`http.client.HTTPConnection` but provides an extra constructor")."""
+    if m.kind not in _COPY_KINDS or m.repository:
+        return False
+    name = _third_party_name(m)
+    return (name in _STDLIB_MODULES and m.project.lower() in (name.lower(), "cpython", "python")
+            and not _names_project(name, own))
 
 
 def _marker_span(f: FileIndex, line: int, paragraphs: bool = True, heading: bool = False) -> tuple[int, int] | None:
@@ -476,7 +504,7 @@ def _package(path: str) -> str:
 def _says_origin(f: FileIndex, p: MatchParams) -> bool:
     """The file's header carries a copyright line or an origin marker (it speaks for itself)."""
     end = header_end(f, p)
-    return any(m.line <= end and (m.kind == "copyright" or m.kind in _ORIGIN_KINDS) for m in f.markers)
+    return any(m.line <= end and (m.kind == "copyright" or m.kind in ORIGIN_KINDS) for m in f.markers)
 
 
 def _by_copyright(f: FileIndex, origin: Origin) -> bool:

@@ -1002,6 +1002,14 @@ class MatchParams:
     # spoke for CachedAccessor alone, and xarray's _register_accessor counted as copied from
     # pandas). 0: the lines from it to the end of the next def/class.
     origin_section_headings: int = knob(1, 0, 1)
+    # With 1, a section's marker that says its code was copied or taken ("copied from", "stolen
+    # from", "borrowed from": not "adapted from" or "based on", which name an API the code follows)
+    # from a module of Python's standard library, named without a URL ("all code within this
+    # function is stolen from shutil.which implementation", pip 24.2's auth.py), sets the section
+    # apart as third-party code, "Python standard library" (origin.file_sections): setuptools
+    # 72.1.0's distutils took the same CPython code, and its lines counted as copied from pip. 0:
+    # a module named without a URL sets nothing apart below the header.
+    origin_stdlib_sections: int = knob(1, 0, 1)
     # With 1, when the third party an upstream file is taken from is itself an upstream of the run
     # (a further --upstream), the lines the target shares with that file whose normal form the
     # third party holds nowhere are the upstream's own, copies from it; the others stay shared

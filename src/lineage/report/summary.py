@@ -8,6 +8,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import pandas as pd
+from packaging.utils import canonicalize_name
 
 from lineage import __version__
 from lineage.markers.description import RENAMED_FROM
@@ -513,14 +514,17 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
            "the upstream: they are not counted as copied from the upstream. A further `--upstream` for that "
            "third party attributes them.", ""]
     if parties:  # most lines first
-        rows = ([md_text(p.step.name, 60), f"{p.counts['files']:,}", f"{p.counts['lines']:,}",
+        rows = ([_party_cell(p.step), f"{p.counts['files']:,}", f"{p.counts['lines']:,}",
                  f"{p.counts['code_lines']:,}", f"{p.counts['upstream_files']:,}", _next_step(p.step)]
                 for p in parties[:40])
         out += md_table(["third party", "target files", "lines", "code lines", "upstream files", "next step"],
                         ["---", "---:", "---:", "---:", "---:", "---"], rows, len(parties), "summary.json")
         # said only when a step came from a record, so a run without one reads as before
         named = ("The upstream's own vendoring record (a `vendor.txt` line, a vendored `*.dist-info`) pinning "
-                 "it names that release; else a PyPI " if any(p.step.recorded_in for p in parties) else "A PyPI ")
+                 "it names that release, else the target's records of the target files sharing its lines, when "
+                 "they pin one release (a record names it by its distribution, or by the package its origin "
+                 "markers name: `jaraco.text` for `jaraco`); else a PyPI "
+                 if any(p.step.recorded_in for p in parties) else "A PyPI ")
         out += ["*next step*: with the third party as a further `--upstream`, the shared lines it does not "
                 f"hold are the upstream's own again, counted as copied (`origin_third_party_lines`). {named}"
                 "distribution is named only when the upstream's declared requirements, or else the target's, "
@@ -550,6 +554,17 @@ def _shared_markdown(summary: dict[str, object], groups: dict[str, pd.DataFrame]
             f"{shared.get('generated', {}).get('files', 0):,}; re-export-only files with copied lines, not "
             f"listed above: {n_reexport:,}.", ""]
     return out
+
+
+def _party_cell(step: third_party.Step) -> str:
+    """A third party's name cell: as the origin rules name it (the key of lines.csv's
+    ``shared_origin``), and the distribution a record or requirement names for it when that is
+    another name ("jaraco (`jaraco.text`)": pip's marker reads the package ``jaraco.text``)."""
+    name = md_text(step.name, 60)
+    dist = step.distribution
+    if dist is None or canonicalize_name(dist) == canonicalize_name(step.name):
+        return name
+    return f"{name} ({md_code(dist)})"
 
 
 def _next_step(step: third_party.Step) -> str:

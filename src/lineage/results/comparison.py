@@ -19,7 +19,7 @@ from lineage.results.figures import Numbers
 if TYPE_CHECKING:
     import pyarrow as pa
 
-    from lineage.index import TreeIndex
+    from lineage.index import FileIndex, TreeIndex
     from lineage.match import MatchParams
     from lineage.results.reuse import LinesTable, RowKeys
     from lineage.results.third_party import Party
@@ -241,4 +241,43 @@ class Comparison:
             by_name, through,
             [(label, upstream_names(u)) for u, label in zip(self.upstreams, self.upstream_names, strict=True)],
             [declared(u, label) for u, label in zip(self.upstreams, self.upstream_names, strict=True)],
-            declared(self.target, self.target.info.label), bool(self.params.origin_third_party_lines))
+            declared(self.target, self.target.info.label), bool(self.params.origin_third_party_lines),
+            self._marker_modules(held), self._covering_records(lines))
+
+    def _marker_modules(self, held: pd.DataFrame) -> dict[str, tuple[str, ...]]:
+        """Per third party, the dotted packages its origin markers read as their source, without a
+        URL (``jaraco.text`` for pip's "Functions brought over from jaraco.text."): ``held``, the
+        third-party rows of :attr:`origins`, names each marker's upstream file and line."""
+        from lineage.results.third_party import marker_module
+
+        trees = dict(zip(self.upstream_names, self.upstreams, strict=True))
+        files: dict[str, dict[str, FileIndex]] = {}
+        out: dict[str, set[str]] = {}
+        for upstream, path, name, line in zip(held.get("upstream", []), held.get("upstream_path", []),
+                                              held.get("name", []), held.get("line", []), strict=True):
+            if pd.isna(line) or str(upstream) not in trees:
+                continue  # a folder's or a record's origin: no marker
+            if str(upstream) not in files:
+                files[str(upstream)] = {f.path: f for f in trees[str(upstream)].files}
+            f = files[str(upstream)].get(str(path))
+            for m in f.markers if f is not None else ():
+                module = marker_module(m, str(name)) if m.line == int(line) else ""
+                if module:
+                    out.setdefault(str(name), set()).add(module)
+        return {name: tuple(sorted(found)) for name, found in out.items()}
+
+    def _covering_records(self, lines: pd.DataFrame) -> dict[str, tuple[tuple[str, str, str], ...]]:
+        """Per third party, the pins (name, version, source) of the target's vendoring records that
+        speak for a target file sharing its lines (:func:`lineage.index.vendoring.records_covering`)."""
+        from lineage.index.vendoring import records_covering
+
+        records = [r for r in self.target.vendoring if r.version]
+        if not records:
+            return {}
+        rows = figures.rows_where(lines, lines["shared_origin"].str.startswith("third_party:"),
+                                  ["shared_origin", "target_path"]).drop_duplicates()
+        paths: dict[str, set[str]] = {}
+        for origin, path in zip(rows["shared_origin"], rows["target_path"], strict=True):
+            paths.setdefault(str(origin).split(":", 1)[1], set()).add(str(path))
+        return {name: tuple((r.name, r.version, r.source) for r in records_covering(records, sorted(found)))
+                for name, found in paths.items()}

@@ -11,6 +11,14 @@ the run's own metadata does:
   :class:`lineage.index.vendoring.VendorRecord`) pin a release of the third party's name: the
   upstream carries that release (wheel 0.43.0's ``wheel/vendored/vendor.txt``: ``packaging==24.0``),
   a firmer statement than any requirement;
+* else the target's own vendoring records that speak for a target file sharing the third party's
+  lines pin one release of it: those files are that release (setuptools 72.1.0's
+  ``setuptools/_vendor/jaraco.text-3.12.1.dist-info`` for its ``_vendor/jaraco/text/``, whose
+  lines pip 24.2's ``_jaraco_text.py`` shares). When both pin, the upstream's wins: the step
+  counts what the upstream added to the third party, so its base is the release the upstream's
+  copy was made from; and a target may carry the third party twice at two releases (setuptools
+  72.1.0 pins ``packaging`` 24.1 in ``_vendor/`` and 24.0 in its vendored wheel's ``vendor.txt``):
+  records of the files sharing the lines that pin two releases name none;
 * else the declared requirements (``Requires-Dist``, ``[project] dependencies``:
   :class:`lineage.index.project.ProjectInfo`) of the upstream the code came through name a
   distribution of the third party's name (vLLM 0.32.0 requires ``transformers<5.20.0,>=5.16.1``):
@@ -20,6 +28,13 @@ the run's own metadata does:
 * else no distribution is named: a folder name (``tml_fa4``), a repository (``Liger-Kernel``) or
   a copyright holder need not be a PyPI name, and guessing one would send the reviewer after
   another project.
+
+A record names the third party by its distribution's name, or by the dotted module an origin
+marker naming it reads (:func:`names_third_party`): pip's "Functions brought over from
+jaraco.text." names the third party ``jaraco`` (the module's top-level package, as the origin
+rules name a path's first folder), and the record of ``jaraco.text``, not of ``jaraco.context``
+or ``jaraco.functools`` (the same namespace), is its distribution's. A requirement is matched by
+the third party's name alone.
 """
 
 from __future__ import annotations
@@ -27,11 +42,17 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from packaging.requirements import InvalidRequirement, Requirement
 from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
+
+from lineage.match.origin import ORIGIN_KINDS
+
+if TYPE_CHECKING:
+    from lineage.markers import Marker
 
 
 @dataclass(frozen=True)
@@ -63,7 +84,8 @@ class Step:
     version: str | None  # the release to add: pinned, else the lowest allowed, by the upstream's requirement
     pinned: bool  # the requirement pins that release
     third_party_lines: bool  # MatchParams.origin_third_party_lines is on
-    recorded_in: str | None = None  # the upstream's vendoring record that pins it (requirement: its pin)
+    recorded_in: str | None = None  # the vendoring record that pins it (requirement: its pin), the
+    # upstream's (by_upstream) or else the target's
 
     def text(self, code: Callable[[str], str] = lambda s: f"`{s}`", plain: Callable[[str], str] = str) -> str | None:
         """The next step as a sentence, inputs' text through ``plain`` and code through ``code``
@@ -141,23 +163,79 @@ def _and(names: Sequence[str]) -> str:
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
+def marker_module(m: Marker, name: str) -> str:
+    """The dotted package an origin marker naming third party ``name`` reads as its source, when
+    it reads one without a URL ("Functions brought over from jaraco.text." -> ``jaraco.text``;
+    "copied from jaraco/text/layouts.py" -> ``jaraco.text.layouts``): its path below the third
+    party's name, without ``.py`` and ``__init__``; "" for another marker, or one whose path does
+    not begin with ``name`` (the origin rules name the third party after that first part)."""
+    if m.kind not in ORIGIN_KINDS or m.repository or not m.path:
+        return ""
+    parts = m.path.replace("\\", "/").strip("/").split("/")
+    parts[-1] = parts[-1].removesuffix(".pyi").removesuffix(".py")
+    parts = parts[:-1] if parts[-1] == "__init__" else parts
+    return ".".join(parts) if len(parts) > 1 and parts[0] == name and all(p.isidentifier() for p in parts) else ""
+
+
+def names_third_party(dist: str, name: str, modules: Sequence[str] = ()) -> bool:
+    """Whether a vendoring record's distribution ``dist`` is third party ``name``'s: the same name
+    (compared as PyPI compares names), or the dotted name of a package the third party's origin
+    markers read as their source, ``modules`` (``jaraco.text`` for "brought over from
+    jaraco.text", the third party named ``jaraco``; ``jaraco.text`` is also the distribution of
+    ``jaraco.text.layouts``). The package's first part is the third party's name itself: a
+    module path of another project names nothing here."""
+    wanted = canonicalize_name(dist)
+    if wanted == canonicalize_name(name):
+        return True
+    for module in modules:
+        parts = module.split(".")
+        if parts[0] == name and any(canonicalize_name(".".join(parts[:k])) == wanted
+                                    for k in range(2, len(parts) + 1)):
+            return True
+    return False
+
+
+def _one_release(pins: Sequence[tuple[str, str, str]]) -> tuple[str, str, str] | None:
+    """The first of ``pins`` (name, version, source) when they all pin one release (PEP 440:
+    ``24.0`` is ``24.0.0``), else None."""
+    if not pins:
+        return None
+    first = min(pins, key=lambda pin: (pin[2], pin[0]))
+    def key(version: str) -> object:
+        try:
+            return Version(version)
+        except InvalidVersion:
+            return version
+    return first if len({key(version) for _, version, _ in pins}) == 1 else None
+
+
 def next_step(name: str, through: Sequence[str], upstreams: Sequence[tuple[str, set[str]]],
-              declared: Sequence[Declared], target: Declared | None, third_party_lines: bool = True) -> Step:
+              declared: Sequence[Declared], target: Declared | None, third_party_lines: bool = True,
+              modules: Sequence[str] = (), covering: Sequence[tuple[str, str, str]] = ()) -> Step:
     """The advice for third party ``name`` whose lines were set apart in files of the upstreams
     labelled ``through``. ``upstreams``: each upstream's label and names (as the gate reads them,
     :func:`lineage.index.project.upstream_names`: a third party is an upstream of the run when its
     name is one of them); ``declared``: what the upstreams' metadata requires, ``target``: the
-    target's; ``third_party_lines``: ``MatchParams.origin_third_party_lines``."""
+    target's; ``third_party_lines``: ``MatchParams.origin_third_party_lines``; ``modules``: the
+    dotted packages its origin markers read (:func:`names_third_party`); ``covering``: the pins
+    (name, version, source) of the target's vendoring records that speak for a target file
+    sharing its lines (:func:`lineage.index.vendoring.records_covering`)."""
     step = Step(name, tuple(through), None, None, None, None, False, None, False, third_party_lines)
-    for label, names in upstreams:
-        if label not in through and name.lower() in names:
+    for label, names in upstreams:  # by its name, or by the package its markers read ("jaraco.text")
+        if label not in through and (name.lower() in names or any(names_third_party(n, name, modules)
+                                                                    for n in names if "/" not in n)):
             return replace(step, upstream_of_run=label)
-    wanted = canonicalize_name(name)
     for d in declared:  # the upstream's own vendoring record names the release it carries
         for dist, version, source in (d.vendored if d.label in through else ()):
-            if canonicalize_name(dist) == wanted:
+            if names_third_party(dist, name, modules):
                 return replace(step, distribution=dist, requirement=f"{dist}=={version}", required_by=d.who,
                                by_upstream=True, version=version, pinned=True, recorded_in=source)
+    # the target's record of the files sharing its lines names the release those files are
+    pin = _one_release([p for p in covering if names_third_party(p[0], name, modules)])
+    if target is not None and pin is not None:
+        dist, version, source = pin
+        return replace(step, distribution=dist, requirement=f"{dist}=={version}", required_by=target.who,
+                       version=version, pinned=True, recorded_in=source)
     for d in declared:  # the upstream's own requirement names the release it was built against
         req = requirement_for(name, d.requires) if d.label in through else None
         if req is not None:
@@ -201,8 +279,12 @@ class Party:
 
 def third_parties(by_name: dict[str, dict[str, int]], through: dict[str, tuple[str, ...]],
                   upstreams: Sequence[tuple[str, set[str]]], declared: Sequence[Declared], target: Declared | None,
-                  third_party_lines: bool = True) -> list[Party]:
+                  third_party_lines: bool = True, modules: dict[str, tuple[str, ...]] | None = None,
+                  covering: dict[str, tuple[tuple[str, str, str], ...]] | None = None) -> list[Party]:
     """Per third party of ``by_name`` (summary.json ``shared.third_party.by_name``), most shared
-    lines first (as summary.md's table ranks them), its counts and :func:`next_step`."""
-    return [Party(counts, next_step(name, through.get(name, ()), upstreams, declared, target, third_party_lines))
+    lines first (as summary.md's table ranks them), its counts and :func:`next_step` (``modules``
+    and ``covering`` per third party, as there)."""
+    modules, covering = modules or {}, covering or {}
+    return [Party(counts, next_step(name, through.get(name, ()), upstreams, declared, target, third_party_lines,
+                                    modules.get(name, ()), covering.get(name, ())))
             for name, counts in sorted(by_name.items(), key=lambda kv: (-kv[1]["lines"], kv[0]))]
