@@ -1688,7 +1688,8 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     reaches it and a later rule (the signature rule) pairs it; its one body line, edited in place
     (``return Rights(int(raw))`` <- ``return Rights(raw)``), stands alone between that header and
     the next pair. With ``fill_late_edit_max_gap`` the stretch is read as rule (a)'s edited lines
-    are, and the line is copied; off, it stays none (and so do the new list's lines, on or off)."""
+    are, and the line is copied; off, and the signature-bodies rule off too (the line is also the
+    body below that header), it stays none (and so do the new list's lines, on or off)."""
     new_list = "KNOWN_KINDS = [\n" + "".join(f'    "kind_{i:02d}",\n' for i in range(60)) + "]\n"
     mine = _CONVERTERS_UP.replace("from .rights import Rights\n", "from .rights import Rights\n\n\n" + new_list)
     mine = (mine.replace("(record, raw):", "(record: LogRecord, raw: Raw) -> Value:")
@@ -1700,7 +1701,13 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     assert int(on.loc[edited, "upstream_line"]) == _CONVERTERS_UP.splitlines().index("    return Rights(raw)") + 1
     assert on.loc[edited - 1, "match"] == "near"  # the header
     assert set(on.loc[edited - 64 : edited - 4, "match"]) == {"none"}  # the new list
-    off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)], params=MatchParams(fill_late_edit_max_gap=0)),
+    # the line is also the body below a signature the signature rule paired (fill_signature_bodies,
+    # round user162): with that rule on, it is copied without late edits too
+    bodies = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
+                                    params=MatchParams(fill_late_edit_max_gap=0)), "pkg/changes.py")
+    assert bodies.loc[edited, "match"] == "near"
+    off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
+                                 params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0)),
                      "pkg/changes.py")
     assert off.loc[edited, "match"] == "none"
 
