@@ -1688,7 +1688,8 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     reaches it and a later rule (the signature rule) pairs it; its one body line, edited in place
     (``return Rights(int(raw))`` <- ``return Rights(raw)``), stands alone between that header and
     the next pair. With ``fill_late_edit_max_gap`` the stretch is read as rule (a)'s edited lines
-    are, and the line is copied; off, it stays none (and so do the new list's lines, on or off)."""
+    are, and the line is copied; off, and the signature-bodies rule off too (the line is also the
+    body below that header), it stays none (and so do the new list's lines, on or off)."""
     new_list = "KNOWN_KINDS = [\n" + "".join(f'    "kind_{i:02d}",\n' for i in range(60)) + "]\n"
     mine = _CONVERTERS_UP.replace("from .rights import Rights\n", "from .rights import Rights\n\n\n" + new_list)
     mine = (mine.replace("(record, raw):", "(record: LogRecord, raw: Raw) -> Value:")
@@ -1700,7 +1701,13 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     assert int(on.loc[edited, "upstream_line"]) == _CONVERTERS_UP.splitlines().index("    return Rights(raw)") + 1
     assert on.loc[edited - 1, "match"] == "near"  # the header
     assert set(on.loc[edited - 64 : edited - 4, "match"]) == {"none"}  # the new list
-    off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)], params=MatchParams(fill_late_edit_max_gap=0)),
+    # the line is also the body below a signature the signature rule paired (fill_signature_bodies,
+    # round user162): with that rule on, it is copied without late edits too
+    bodies = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
+                                    params=MatchParams(fill_late_edit_max_gap=0)), "pkg/changes.py")
+    assert bodies.loc[edited, "match"] == "near"
+    off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
+                                 params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0)),
                      "pkg/changes.py")
     assert off.loc[edited, "match"] == "none"
 
@@ -1774,3 +1781,90 @@ def test_an_overload_declaration_does_not_take_its_definition_s_upstream(run_com
                                  params=MatchParams(fill_statement_overloads=0)), "fork/routes.py")
     assert off.loc[first, "match"] == "near" and off.loc[first, "upstream_line"] == up_def
     assert off.loc[defined, "match"] == "none"
+
+
+_DUMPER_UP = '''__all__ = ['BaseWriter', 'PlainWriter']
+
+from .emitter import *
+from .serializer import *
+
+class BaseWriter(Emitter, Serializer, BaseRepresenter, BaseResolver):
+
+    def __init__(self, stream,
+            default_style=None, default_flow_style=None,
+            canonical=None, indent=None, width=None,
+            allow_unicode=None, line_break=None,
+            encoding=None, explicit_start=None, explicit_end=None,
+            version=None, tags=None):
+        Emitter.__init__(self, stream, canonical=canonical,
+                indent=indent, width=width,
+                allow_unicode=allow_unicode, line_break=line_break)
+        Serializer.__init__(self, encoding=encoding,
+                explicit_start=explicit_start, explicit_end=explicit_end,
+                version=version, tags=tags)
+        Representer.__init__(self, default_style=default_style,
+                default_flow_style=default_flow_style)
+        Resolver.__init__(self)
+
+class PlainWriter(Emitter, Serializer, SafeRepresenter, Resolver):
+
+    def __init__(self, stream):
+        Emitter.__init__(self, stream)
+'''
+
+_PARAMETERS = ["stream", "default_style", "default_flow_style", "canonical", "indent", "width", "allow_unicode",
+               "line_break", "encoding", "explicit_start", "explicit_end", "version", "tags", "block_seq_indent"]
+
+
+def _exploded_call(name: str, arguments: list[str]) -> str:
+    return f"        {name}(\n" + "".join(f"            {a},\n" for a in arguments) + "        )\n"
+
+
+_DUMPER_MINE = ("from __future__ import annotations\n\nfrom pkg.emitter import Emitter\nfrom pkg.serializer import "
+                "Serializer\n\n__all__ = ['BaseWriter', 'PlainWriter']\n\n\n"
+                "class BaseWriter(Emitter, Serializer, BaseRepresenter, BaseResolver):\n"
+                "    def __init__(\n        self: Any,\n"
+                + "".join(f"        {name}: Any = None,\n" for name in _PARAMETERS)
+                + "    ) -> None:\n"
+                + _exploded_call("Emitter.__init__", ["self", "stream", *(f"{a}={a}" for a in (
+                    "canonical", "indent", "width", "allow_unicode", "line_break", "block_seq_indent")), "dumper=self"])
+                + _exploded_call("Serializer.__init__", ["self", *(f"{a}={a}" for a in (
+                    "encoding", "explicit_start", "explicit_end", "version", "tags")), "dumper=self"])
+                + _exploded_call("Representer.__init__", ["self", "default_style=default_style",
+                                                          "default_flow_style=default_flow_style", "dumper=self"])
+                + "        Resolver.__init__(self, loadumper=self)\n\n\n"
+                "class PlainWriter(Emitter, Serializer, SafeRepresenter, Resolver):\n"
+                "    def __init__(self, stream: StreamType) -> None:\n"
+                "        Emitter.__init__(self, stream)\n")
+
+
+def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: Runner) -> None:
+    """ruamel.yaml 0.18.6's ``dumper.py`` (from PyYAML 3.11's, written here with other names): a
+    ``def __init__`` exploded and annotated seeds nothing, so rule (a) read the class body as one
+    stretch, its calls exploded one argument a line (27 lines of 9), over ``fill_edit_max_gap``;
+    the signature rule paired the signature later and its body stayed none. With
+    ``fill_signature_bodies`` the body is read as a stretch between two anchors: every kept
+    argument and bracket is copied, each added one (``dumper=self``, ``block_seq_indent=...``)
+    stays none; off, the body is none as before."""
+    lines = _DUMPER_MINE.splitlines()
+    first = lines.index("        Emitter.__init__(") + 1
+    last = lines.index("        Resolver.__init__(self, loadumper=self)") + 1
+    new_pieces = ("dumper=self,", "block_seq_indent=block_seq_indent,")
+    added = {k + 1 for k, line in enumerate(lines) if line.strip() in new_pieces}
+    assert len(added) == 4 and all(first < k < last for k in added)
+    up = {"pkg/dumper.py": _DUMPER_UP}
+    on = file_lines(run_compare({"pkg/dumper.py": _DUMPER_MINE}, [("up", up)]), "pkg/dumper.py")
+    body = on.loc[first:last]
+    assert set(body.loc[sorted(added), "match"]) == {"none"}
+    kept = body.drop(index=sorted(added))
+    assert set(kept["match"]) == {"near"} and len(kept) == last - first + 1 - 4
+    u_lines = _DUMPER_UP.splitlines()
+    # each kept piece is paired with the upstream line holding it
+    for row in kept.itertuples():
+        piece = lines[row.line - 1].strip().rstrip(",").split("(")[0].split("=")[0]
+        assert piece in u_lines[int(row.upstream_line) - 1], (row.line, piece)
+    assert on.loc[first - 1, "match"] == "near"  # ``) -> None:``, paired by the signature rule
+    off = file_lines(run_compare({"pkg/dumper.py": _DUMPER_MINE}, [("up", up)],
+                                 params=MatchParams(fill_signature_bodies=0)), "pkg/dumper.py")
+    assert set(off.loc[first:last, "match"]) == {"none"}
+    assert off.loc[first - 1, "match"] == "near"

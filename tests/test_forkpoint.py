@@ -299,3 +299,51 @@ def test_no_lower_ranked_release_holding_more_verbatim_lines_says_nothing(
                  "--cache-dir", str(tmp_path / "cache")]) == 0
     assert json.loads((out / "forkpoint.json").read_text())["more_verbatim_than_best"] == []
     assert "more of the target's code lines verbatim" not in capsys.readouterr().out
+
+
+def test_differing_paths_are_the_files_not_alike_in_every_tree() -> None:
+    from lineage.fork.forkpoint import differing_paths
+
+    one = {"pkg/a.py": "d1", "pkg/b.py": "d2", "setup.py": "s1"}
+    assert differing_paths([one]) == []
+    assert differing_paths([one, dict(one)]) == []
+    # another blob, and a file one tree lacks
+    assert differing_paths([one, {"pkg/a.py": "d1", "pkg/b.py": "d3", "setup.py": "s1", "pkg/c.py": "d4"}]) == [
+        "pkg/b.py", "pkg/c.py"]
+
+
+def test_a_tie_of_two_python_trees_names_the_files_they_differ_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """ruamel.yaml 0.18.6 is as close to PyYAML 3.10 as to 3.11, whose Python files differ in
+    ``__version__`` and ``setup.py`` alone: the command said only "their Python files differ".
+    It names the files and which of them the target pairs with."""
+    root = tmp_path / "up"
+    repo = git.Repo.init(root)
+    (root / "pkg").mkdir()
+    actor = git.Actor("t", "t@example.org")
+    code = "".join(_function(i) for i in range(8))
+    for tag, version in (("v2.0", "2.0"), ("v2.1", "2.1")):
+        # the version line and setup.py change; the target holds neither
+        (root / "pkg" / "a.py").write_text(f'VERSION_NUMBER = "{version}"\n\n\n{code}')
+        (root / "setup.py").write_text(f'from setuptools import setup\nsetup(name="pkg", version="{version}")\n')
+        repo.index.add(["pkg/a.py", "setup.py"])
+        repo.index.commit(tag, author=actor, committer=actor)
+        repo.create_tag(tag)
+    target = tmp_path / "target" / "pkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text(code)
+    out = tmp_path / "out"
+    assert main(["forkpoint", str(target.parent), f"{root}@v2.0", f"{root}@v2.1",
+                 "--out", str(out), "-q", "--cache-dir", str(tmp_path / "cache")]) == 0
+    printed = capsys.readouterr().out
+    found = json.loads((out / "forkpoint.json").read_text())
+    assert [b["ref"] for b in found["best"]] == ["v2.0", "v2.1"]
+    assert found["best_differ_in"] == ["pkg/a.py", "setup.py"]
+    assert found["best_differ_paired"] == ["pkg/a.py"]
+    assert ("their Python files differ in 2 files (pkg/a.py, setup.py), of which the target pairs with 1 "
+            "(pkg/a.py): its figures are the same against each") in printed
+    # a tie of one tree says so, and lists no file
+    assert main(["forkpoint", str(target.parent), f"{root}@v2.1", f"{root}@v2.1", "--out", str(out), "-q",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert "hold the same Python files" in capsys.readouterr().out
+    assert json.loads((out / "forkpoint.json").read_text())["best_differ_in"] == []

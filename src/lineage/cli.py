@@ -22,11 +22,14 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from lineage import __version__
 from lineage.errors import LineageError, SourceError
 from lineage.settings import ARROW_MEMORY_POOL, DEFAULT_MAX_FILE_BYTES, GC_THRESHOLDS, RunSettings
+
+if TYPE_CHECKING:
+    from lineage.fork.forkpoint import ForkpointResult
 
 # Before anything imports pyarrow (read when its default pool is first made); forked workers inherit it.
 os.environ.setdefault("ARROW_DEFAULT_MEMORY_POOL", ARROW_MEMORY_POOL)
@@ -258,7 +261,7 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
         print(f"the {len(best)} closest hold the same Python files (tree {best['tree_digest'].iat[0][:19]}): "
               f"the fork point is {which}.")
     elif len(best) > 1:
-        print(f"{len(best)} candidates tie at the closest distance; their Python files differ.")
+        print(f"{len(best)} candidates tie at the closest distance; {_tie_sentence(result)}")
     if some_later:
         print(f"{len(later)} of the {len(best)} closest {'are' if len(later) > 1 else 'is'} dated after the target "
               f"({result.target_date}) and no fork point: {', '.join(str(r) for r in later['ref'])}.")
@@ -288,6 +291,26 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
     return 0
+
+
+def _tie_sentence(result: ForkpointResult) -> str:
+    """What a tie of several Python trees at the closest distance comes down to: the files they
+    differ in, and which of them the target pairs with (forkpoint.json ``best_differ_in``,
+    ``best_differ_paired``). The figures are the same against each, so the target's code cannot
+    tell them apart; before, the command said only that their files differ."""
+    differ, paired = result.best_differ_in, result.best_differ_paired
+
+    def named(paths: list[str]) -> str:
+        return ", ".join(paths[:_TIE_PATHS_SHOWN]) + (", ..." if len(paths) > _TIE_PATHS_SHOWN else "")
+
+    files = f"{len(differ):,} file{'s' if len(differ) != 1 else ''}"
+    pairs = (f"of which the target pairs with {len(paired):,} ({named(paired)})" if paired
+             else "none of which the target pairs with")
+    return (f"their Python files differ in {files} ({named(differ)}), {pairs}: its figures are the same "
+            "against each, so its code cannot tell them apart (forkpoint.json `best_differ_in`).")
+
+
+_TIE_PATHS_SHOWN = 5  # paths a tie's sentence names; forkpoint.json lists them all
 
 
 def _cmd_drift(args: argparse.Namespace) -> int:

@@ -59,8 +59,11 @@ from lineage.sources.git import commit_spec
 #      later than it; [] when the target or every candidate is undated).
 #   4: "more_verbatim_than_best": candidates not dated after the target that hold more of its code
 #      lines verbatim than every closest one (ForkpointResult.more_verbatim_than_best).
+#   5: "best_differ_in": the Python files whose content differs among the closest (a tie of
+#      several trees), and "best_differ_paired": those of them a target file pairs with
+#      (ForkpointResult.best_differ_in, best_differ_paired); [] for one closest or one tree.
 FORKPOINT_FORMAT = "lineage.forkpoint"
-FORKPOINT_VERSION = 4
+FORKPOINT_VERSION = 5
 
 # forkpoint.csv, one row per candidate, sorted by rank then candidate order.
 CANDIDATE_COLUMNS = [
@@ -84,6 +87,9 @@ class ForkpointResult:
     candidates: pd.DataFrame
     files: pd.DataFrame
     inputs: dict[str, Any] = field(default_factory=dict)
+    # the Python file paths whose content differs among the closest candidates (present in some
+    # and not others, or another blob): what a tie of several trees comes down to
+    best_differ_in: list[str] = field(default_factory=list)
 
     @property
     def best(self) -> pd.DataFrame:
@@ -132,6 +138,19 @@ class ForkpointResult:
         more = self.candidates[(self.candidates["verbatim_code_lines"] > most) & ~self.after_target()]
         return more.sort_values(["verbatim_code_lines", "order"], ascending=[False, True], kind="stable")
 
+    @property
+    def best_differ_paired(self) -> list[str]:
+        """Of :attr:`best_differ_in`, the files a target file pairs with in a closest candidate
+        (its main upstream file). The closest tie on every figure, so whatever differs in these
+        files leaves the target's figures the same against each: ruamel.yaml 0.18.6 against
+        PyYAML 3.10 and 3.11, whose Python files differ in ``__version__`` (both ``__init__.py``
+        copies, which two of its files pair with) and ``setup.py``."""
+        if not self.best_differ_in:
+            return []
+        closest = self.files[self.files["candidate"].isin(set(self.best["candidate"]))]
+        paired = {str(u) for u in closest["upstream_path"] if isinstance(u, str) and u}
+        return [path for path in self.best_differ_in if path in paired]
+
     def to_json(self) -> dict[str, Any]:
         best_files = self.files[self.files["rank"] == 1]
         per_candidate = best_files.groupby("candidate", sort=False)["target_path"].nunique()
@@ -144,6 +163,8 @@ class ForkpointResult:
             "dated_after_target": int(self.after_target().sum()),
             "best_before_target": _records(self.best_before_target),
             "more_verbatim_than_best": _records(self.more_verbatim_than_best),
+            "best_differ_in": list(self.best_differ_in),
+            "best_differ_paired": self.best_differ_paired,
             "files_closest_to": [{"candidate": c, "files": int(n)}
                                  for c, n in sorted(per_candidate.items(), key=lambda kv: (-kv[1], kv[0]))],
             "candidates": _records(self.candidates),
@@ -161,6 +182,15 @@ class ForkpointResult:
                                                       encoding="utf-8")),
             ("forkpoint.png", lambda p: plot_forkpoint(self.candidates, p, title=title)),
         ])
+
+
+def differing_paths(trees: Sequence[dict[str, str]]) -> list[str]:
+    """The paths whose content is not the same in every tree (``{path: blob digest}`` each): a
+    path one tree lacks differs too. Sorted; [] for fewer than two trees."""
+    if len(trees) < 2:
+        return []
+    paths = sorted(set().union(*trees))
+    return [path for path in paths if len({tree.get(path) for tree in trees}) > 1]
 
 
 def _records(frame: pd.DataFrame) -> list[dict[str, Any]]:
@@ -299,6 +329,10 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
     known: dict[str, Any] = {}  # blob digest -> (record, bytes), shared by git candidates
     by_tree: dict[str, tuple[dict[str, int], pd.DataFrame]] = {}  # same Python files, same figures
     skipped: list[dict[str, str]] = []
+    # the Python files ({path: digest}) of the candidates closest so far, one per tree: a tie of
+    # several trees is explained by the files they differ in (ForkpointResult.best_differ_in)
+    closest_key: tuple[int, int, int] | None = None
+    closest_trees: dict[str, dict[str, str]] = {}
     for order, cand in enumerate(candidates):
         step = time.perf_counter()
         with open_source(cand.spec, root) as source:
@@ -324,6 +358,12 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
                      **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
                      "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})
         file_frames.append(per_file.assign(candidate=spec, ref=rows[-1]["ref"], order=order))
+        key = (totals["distance"], -totals["verbatim_code_lines"], totals["upstream_only_code_lines"])  # _RANK_KEYS
+        if closest_key is None or key < closest_key:
+            closest_key, closest_trees = key, {}
+        if key == closest_key:
+            closest_trees.setdefault(tree.tree_digest, {f.path: f.digest for f in tree.files}
+                                     | {path: "skipped" for path, _ in tree.skipped})
         settings.log(f"[{order + 1}/{len(candidates)}] {spec}: distance {totals['distance']:,} "
                      f"({totals['verbatim_code_lines']:,} of {totals['target_code_lines']:,} code lines verbatim, "
                      f"{totals['upstream_only_code_lines']:,} upstream-only; {tree.cache_misses} parsed, "
@@ -349,7 +389,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         "skipped_candidates": skipped,
         "seconds": round(time.perf_counter() - started, 3),
     }
-    return ForkpointResult(candidates=frame, files=files, inputs=inputs)
+    return ForkpointResult(candidates=frame, files=files, inputs=inputs,
+                           best_differ_in=differing_paths(list(closest_trees.values())))
 
 
 def plot_forkpoint(frame: pd.DataFrame, path: Path, title: str = "") -> Path:

@@ -34,6 +34,10 @@ other hits. The rules, each in its module with its reasons:
   of a call broken one argument a line, paired whole with the upstream statement of the same
   abstract shape once one of its lines is. A witnessed-renames rule lives there too (own-name
   files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
+* **The body below a late signature** (:func:`lineage.match.fill_inside.signature_bodies`,
+  ``fill_signature_bodies``): the body below a ``def`` the signature rule paired, on both
+  sides, is read by rule (a) as a stretch between two anchors is (ruamel.yaml's exploded
+  ``__init__`` bodies, over ``fill_edit_max_gap`` while the class body was one stretch).
 * **Lines edited between later pairs** (:func:`lineage.match.fill_inside.late_edits`,
   ``fill_late_edit_max_gap``): after the rules above, rule (a)'s edited-lines pass once more on
   the short stretches of the pair's final in-order chain, between lines those rules paired.
@@ -68,7 +72,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from lineage.match.file_statements import Statements
-from lineage.match.fill_inside import align_inside, late_edits
+from lineage.match.fill_inside import align_inside, late_edits, signature_bodies
 from lineage.match.fill_lines import (
     fold_form,
     increasing_pairs,
@@ -227,7 +231,10 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     if p.fill_header_names and statement_rule(lab, u_file):
         misnamed_headers(lab, statements, u_file)  # first: it frees upstream headers for the next
     if p.fill_signature_survivors and statement_rule(lab, u_file):
+        paired_before = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
         signature_survivors(lab, statements, u_file)
+        if p.fill_signature_bodies:
+            signature_bodies(lab, statements, u_file, paired_before)
     if statement_rule(lab, u_file):
         complete_statements(lab, statements, u_file)
         if p.fill_resorted_arguments:

@@ -191,3 +191,71 @@ def late_edits(lab: FileLabeller, u_file: int) -> None:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))
             if labelled is not None:
                 lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
+
+
+def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, before: np.ndarray) -> None:
+    """The body below a signature the signature survivors paired (``fill_signature_bodies``).
+
+    Rule (a) reads each stretch between two of the pair's anchors once, before the statement
+    rules; a ``def`` that Black exploded and annotated seeds nothing, so its whole class body
+    was one stretch then, and its target side, three times the upstream's lines once the calls
+    were exploded too, was over ``fill_edit_max_gap``: no line of it was read. ruamel.yaml
+    0.18.6's ``dumper.py``: each of the three ``__init__`` signatures is paired by
+    ``fill_signature_qualified``, and the body below each, ``Emitter.__init__(`` / ``self,`` /
+    ``stream,`` / ``canonical=canonical,`` ... with ``dumper=self,`` added, 27 lines of PyYAML
+    3.11's 9, stayed none. Here, in each stretch of the pair's final in-order chain whose opening
+    anchor is the last line of a ``def`` statement on both sides, paired since ``before`` (per
+    target content line: paired with ``u_file`` before the signature rule ran), the two
+    functions' bodies (the stretch's lines up to the first one indented no deeper than its
+    ``def``, on each side) are read by rule (a) as a stretch between two anchors is
+    (:func:`align_inside`, the statement rule first), when neither is longer than
+    ``fill_edit_max_gap`` content lines. Bodies only: a stretch that runs on past the function
+    into the next class would pair that class's lines with whatever the upstream stretch holds."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    paired = np.flatnonzero(mine)
+    if len(paired) < 2 or not (mine & ~before).any():
+        return
+    paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
+    used = set(paired_uc.tolist())
+    anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
+    t_ids = statements.target(p.fill_statement_max_lines)[0]
+    u_ids = statements.upstream(u_file, p.fill_statement_max_lines)[0]
+    t_texts = [lab.t_lines[row] for row in rows.tolist()]
+    u_texts = [u_lines[row] for row in u_rows.tolist()]
+    for (ta, ua), (tb, ub) in zip(anchors, anchors[1:], strict=False):
+        if before[ta] or tb - ta < 2 or ub - ua < 2:
+            continue
+        t_def, u_def = _definition_head(t_ids, t_texts, ta), _definition_head(u_ids, u_texts, ua)
+        if t_def is None or u_def is None:
+            continue
+        t_body = _body(t_texts, t_def, range(ta + 1, tb))
+        u_body = _body(u_texts, u_def, range(ua + 1, ub))
+        if not t_body or not u_body or len(t_body) > p.fill_edit_max_gap or len(u_body) > p.fill_edit_max_gap:
+            continue
+        used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]])))
+
+
+def _definition_head(ids: np.ndarray, texts: list[str], line: int) -> int | None:
+    """The first line of the ``def`` statement whose last line is content line ``line``, None
+    when ``line`` ends no ``def`` (a line of no statement is a statement of its own)."""
+    first = line
+    if ids[line] >= 0:
+        if line + 1 < len(ids) and ids[line + 1] == ids[line]:
+            return None
+        while first > 0 and ids[first - 1] == ids[line]:
+            first -= 1
+    return first if texts[first].lstrip().startswith(("def ", "async def ")) else None
+
+
+def _indent(text: str) -> int:
+    return len(text) - len(text.lstrip())
+
+
+def _body(texts: list[str], head: int, span: range) -> range:
+    """The lines of ``span`` (content lines after a ``def``) up to the first one indented no
+    deeper than the ``def`` at ``head``: its body's lines within the stretch."""
+    depth = _indent(texts[head])
+    end = next((k for k in span if _indent(texts[k]) <= depth), span.stop)
+    return range(span.start, end)

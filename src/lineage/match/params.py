@@ -339,6 +339,17 @@ class MatchParams:
     # false copy on either; sglang/vLLM +8 code lines (signatures of same-named functions in
     # files of the upstream file's name), truth set unchanged. 0: off.
     fill_signature_survivors: int = knob(1, 0, 1)
+    # With 1, the body below a signature the signature survivors paired is read by rule (a) as a
+    # stretch between two anchors is (``lineage.match.fill_inside.signature_bodies``): rule (a)
+    # ran before, when the signature was no anchor, and the class body around it, its calls
+    # exploded one argument a line, was over ``fill_edit_max_gap`` (ruamel.yaml 0.18.6's
+    # ``dumper.py``, PyYAML 3.11's three ``__init__`` bodies, ``Emitter.__init__(`` / ``self,`` /
+    # ``stream,`` ... with ``dumper=self,`` added: 27 lines of 9 each, all none). Only a stretch
+    # that opens at a ``def`` statement's last line paired by that rule, and only the two
+    # functions' bodies in it, each at most ``fill_edit_max_gap`` content lines (a first draft
+    # read the whole stretch, up to ``align_max_gap``, and paired sglang's ``Lfm2MoeShortConv``
+    # with vLLM's ``Lfm2MoeAttentionDecoderLayer`` past the end of a ``forward``). 0: off.
+    fill_signature_bodies: int = knob(1, 0, 1)
     # With 1, the signature survivors take class headers too (``class NAME``, a name each file
     # defines once as a class): a class whose methods were rewritten keeps its header, edited
     # by pyupgrade or a renamed base (``class BaseAdapter:`` <- ``class BaseAdapter(object):``,
