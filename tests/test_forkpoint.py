@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -219,6 +220,17 @@ def test_an_undated_target_dates_nothing_after_it(tmp_path: Path) -> None:
     assert result.best_before_target.empty and result.to_json()["best_before_target"] == []
 
 
+def _forkpoint_of_a_dated_fork(tmp_path: Path, repo: git.Repo, up: Path) -> tuple[dict[str, Any], dict[str, str]]:
+    """forkpoint of a fork (eight functions, dated 2030-06-01) against the last three commits of
+    ``repo`` at ``up``: forkpoint.json, and each commit's sha by its message."""
+    fork = tmp_path / "fork"
+    _dated_commit(git.Repo.init(fork), fork, "".join(_function(i) for i in range(8)), "fork", "2030-06-01T00:00:00")
+    out = tmp_path / "out"
+    assert main(["forkpoint", f"{fork}@HEAD", f"{up}@HEAD~2..HEAD", "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(tmp_path / "cache")]) == 0
+    return json.loads((out / "forkpoint.json").read_text()), {c.message.strip(): c.hexsha for c in repo.iter_commits()}
+
+
 def _dated_commit(repo, root: Path, text: str, message: str, when: str) -> None:  # type: ignore[no-untyped-def]
     (root / "pkg").mkdir(exist_ok=True)
     (root / "pkg" / "a.py").write_text(text)
@@ -243,13 +255,7 @@ def test_a_tie_straddling_the_target_date_names_the_closest_before_it(
     actor = git.Actor("t", "t@example.org")
     repo.index.commit("docs", author=actor, committer=actor, author_date="2031-01-01T00:00:00",
                       commit_date="2031-01-01T00:00:00")  # v2's Python files, after the target
-    fork = tmp_path / "fork"
-    _dated_commit(git.Repo.init(fork), fork, "".join(_function(i) for i in range(8)), "fork", "2030-06-01T00:00:00")
-    out = tmp_path / "out"
-    assert main(["forkpoint", f"{fork}@HEAD", f"{up}@HEAD~2..HEAD", "--out", str(out), "-q", "--jobs", "1",
-                 "--cache-dir", str(tmp_path / "cache")]) == 0
-    found = json.loads((out / "forkpoint.json").read_text())
-    shas = {c.message.strip(): c.hexsha for c in repo.iter_commits()}
+    found, shas = _forkpoint_of_a_dated_fork(tmp_path, repo, up)
     assert [b["ref"] for b in found["best"]] == [shas["v2"], shas["docs"]]  # the ranking is unchanged
     assert [b["ref"] for b in found["best_before_target"]] == [shas["v2"]]
     printed = capsys.readouterr().out
@@ -271,13 +277,7 @@ def test_a_lower_ranked_release_holding_more_verbatim_lines_is_said(
     _dated_commit(repo, up, "".join(_function(i) for i in range(5)), "v1", "2030-01-01T00:00:00")
     _dated_commit(repo, up, "".join(_function(i) for i in range(20)), "v2", "2030-02-01T00:00:00")
     _dated_commit(repo, up, "".join(_function(i) for i in range(21)), "v3", "2031-01-01T00:00:00")
-    fork = tmp_path / "fork"
-    _dated_commit(git.Repo.init(fork), fork, "".join(_function(i) for i in range(8)), "fork", "2030-06-01T00:00:00")
-    out = tmp_path / "out"
-    assert main(["forkpoint", f"{fork}@HEAD", f"{up}@HEAD~2..HEAD", "--out", str(out), "-q", "--jobs", "1",
-                 "--cache-dir", str(tmp_path / "cache")]) == 0
-    found = json.loads((out / "forkpoint.json").read_text())
-    shas = {c.message.strip(): c.hexsha for c in repo.iter_commits()}
+    found, shas = _forkpoint_of_a_dated_fork(tmp_path, repo, up)
     assert [b["ref"] for b in found["best"]] == [shas["v1"]]  # the ranking is unchanged
     more = found["more_verbatim_than_best"]
     assert [(m["ref"], m["verbatim_code_lines"] - found["best"][0]["verbatim_code_lines"]) for m in more] == [
