@@ -281,7 +281,9 @@ class MatchParams:
     # (``b64encode(b":".join(...)).strip()`` of a re-wrapped ``authstr = "Basic " + ...``); sglang/vLLM
     # the messages of ``weight_utils.py``'s kv-scale warnings (8), a ``ValueError`` piece, 24 rows
     # of ``mistral_large_3.py``'s remapping table (vLLM's ``regex.compile(r"\A...\Z")`` keys
-    # written as plain strings: 23 copies, 1 doubtful, ``wq`` paired with ``wq_a``'s row).
+    # written as plain strings: 23 copies, 1 doubtful, ``wq`` paired with ``wq_a``'s row),
+    # ``ParallelLMHead``'s argument line in ``stablelm.py``; and a ``}`` of ``llama.py`` paired
+    # verbatim with another dict's ``}`` is none again (35 rows, +34 code lines).
     fill_statement_string_words: int = knob(1, 0, 1)
     # ... and, with 1, the statement's first line, an assignment to the target the upstream
     # statement's first line assigns (annotations cut: ``data: List[MessagePayload] = await
@@ -292,7 +294,8 @@ class MatchParams:
     # tensor_model_parallel_all_gather(`` is another operation on one variable. 0: off.
     # Measured 2026-12-07 (fork161): renamed fork +6 true copies, no false one; sglang/vLLM
     # ``self.logits_processor = LogitsProcessor(...)`` (2), ``self.model = self._init_model(...)``,
-    # ``use_fc_norm = getattr(...) or getattr(``; without the shared name, +4 on the fork and 11
+    # ``use_fc_norm = getattr(...) or getattr(`` and its ``)``, and ``self.config = config``
+    # verbatim between them (6 code lines, copies); without the shared name, +4 on the fork and 11
     # more first lines on sglang/vLLM, 1 wrong and 6 doubtful by eye.
     fill_statement_kept_target: int = knob(1, 0, 1)
     # ... and, with 1, a dict entry whose literal key the upstream statement gives too
