@@ -1868,3 +1868,110 @@ def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: R
                                  params=MatchParams(fill_signature_bodies=0)), "pkg/dumper.py")
     assert set(off.loc[first:last, "match"]) == {"none"}
     assert off.loc[first - 1, "match"] == "near"
+
+
+_CHANNELS_UP = ("    async def create_text_channel(self, name, *, overwrites=None, category=None, reason=None,"
+                " **options):\n"
+                "        data = await self._create_channel(name, overwrites, ChannelType.text, category, reason=reason,"
+                " **options)\n"
+                "        channel = TextChannel(state=self._state, guild=self, data=data)\n"
+                "        return channel\n")
+# Black broke the call open and the fork named its positional arguments.
+_CHANNELS_NAMED = ("    async def create_text_channel(self, name, *, overwrites=None, category=None, reason=None,"
+                   " **options):\n"
+                   "        data = await self._create_channel(\n"
+                   "            name,\n"
+                   "            overwrites=overwrites,\n"
+                   "            channel_type=ChannelType.text,\n"
+                   "            category=category,\n"
+                   "            reason=reason,\n"
+                   "            **options,\n"
+                   "        )\n"
+                   "        channel = TextChannel(state=self._state, guild=self, data=data)\n"
+                   "        return channel\n")
+
+
+def test_positional_arguments_named_in_a_rewrapped_call_are_near(run_compare: Runner) -> None:
+    """``overwrites=overwrites,``, ``channel_type=ChannelType.text,``, ``category=category,`` of a
+    call Black broke open, each a positional argument of the upstream call given its keyword:
+    half their words are the upstream statement's, under ``fill_statement_min_word_share``, so
+    without ``fill_statement_named_arguments`` they stay none between paired pieces."""
+    up = {"pkg/guild.py": _CLIENT_HEAD + _CHANNELS_UP + _CLIENT_TAIL}
+    target = {"pkg/guild.py": _CLIENT_HEAD + _CHANNELS_NAMED + _CLIENT_TAIL}
+    first = _CLIENT_HEAD.count("\n") + 2  # data = await self._create_channel(
+    named = [first + 2, first + 3, first + 4]
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/guild.py")
+    assert set(frame.loc[named, "match"]) == {"near"}
+    assert {int(u) for u in frame.loc[named, "upstream_line"]} == {_CLIENT_HEAD.count("\n") + 2}
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(fill_statement_named_arguments=0)),
+                     "pkg/guild.py")
+    assert set(off.loc[named, "match"]) == {"none"}
+    assert off.loc[first + 1, "match"] == "near"  # ``name,``: the word share's
+
+
+_FLAGS_UP = ("    def check_member_cache_flags(self, options):\n"
+             "        cache_flags = options.get('member_cache_flags', None)\n"
+             "        if not isinstance(cache_flags, MemberCacheFlags):\n"
+             "            raise TypeError('member_cache_flags parameter must be MemberCacheFlags not %r'"
+             " % type(cache_flags))\n"
+             "        self.member_cache_flags = cache_flags\n")
+# the message moved into an f-string and broken over two lines
+_FLAGS_FSTRING = ("    def check_member_cache_flags(self, options):\n"
+                  "        member_cache_flags = options.get('member_cache_flags', None)\n"
+                  "        if not isinstance(member_cache_flags, MemberCacheFlags):\n"
+                  "            raise TypeError(\n"
+                  '                "member_cache_flags parameter must be MemberCacheFlags "\n'
+                  '                f"not {type(member_cache_flags)!r}"\n'
+                  "            )\n"
+                  "        self.member_cache_flags = member_cache_flags\n")
+
+
+def test_a_message_moved_into_an_f_string_is_near_by_its_words(run_compare: Runner) -> None:
+    """A ``raise`` message moved from ``%`` into an f-string and broken over two lines: the
+    f-string piece ``f"not {type(member_cache_flags)!r}"`` is one word to the word share, none
+    of the upstream's, so without ``fill_statement_string_words`` it stays none between the
+    statement's paired pieces; counted word by word inside the string (``not``, ``type``,
+    ``member_cache_flags``, ``r``) it is near the upstream line."""
+    up = {"pkg/state.py": _CLIENT_HEAD + _FLAGS_UP + _CLIENT_TAIL}
+    target = {"pkg/state.py": _CLIENT_HEAD + _FLAGS_FSTRING + _CLIENT_TAIL}
+    first = _CLIENT_HEAD.count("\n") + 4  # raise TypeError(
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/state.py")
+    assert frame.loc[first + 2, "match"] == "near"
+    assert int(frame.loc[first + 2, "upstream_line"]) == first
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(fill_statement_string_words=0)),
+                     "pkg/state.py")
+    assert off.loc[first + 2, "match"] == "none"
+    assert off.loc[first + 1, "match"] == "near" and off.loc[first + 3, "match"] == "near"
+
+
+_LOGS_UP = ("    async def _retrieve_messages_before_strategy(self, retrieve):\n"
+            "        before = self.before.id if self.before else None\n"
+            "        data = await self.logs_from(self.channel.id, retrieve, before=before)\n"
+            "        if len(data):\n"
+            "            self.before = Object(id=int(data[-1]['id']))\n"
+            "        return data\n")
+_LOGS_TYPED = ("    async def _retrieve_messages_before_strategy(self, retrieve):\n"
+               "        before = self.before.id if self.before else None\n"
+               "        data: List[MessagePayload] = await self.state.http.logs_from(\n"
+               "            self.channel.id, retrieve, before=before\n"
+               "        )\n"
+               "        if len(data):\n"
+               "            self.before = Object(id=int(data[-1]['id']))\n"
+               "        return data\n")
+
+
+def test_the_first_line_of_a_typed_rewrapped_assignment_is_near(run_compare: Runner) -> None:
+    """``data: List[MessagePayload] = await self.state.http.logs_from(`` <- ``data = await
+    self.logs_from(...)``: the statement's arguments and ``)`` are paired, its first line keeps 4
+    of its 6 words (under the word share); it assigns the upstream line's target and calls the
+    same ``logs_from``, so with ``fill_statement_kept_target`` it is near, without it none."""
+    up = {"pkg/iterators.py": _CLIENT_HEAD + _LOGS_UP + _CLIENT_TAIL}
+    target = {"pkg/iterators.py": _CLIENT_HEAD + _LOGS_TYPED + _CLIENT_TAIL}
+    line = _CLIENT_HEAD.count("\n") + 3
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/iterators.py")
+    assert frame.loc[line, "match"] == "near"
+    assert int(frame.loc[line, "upstream_line"]) == line
+    off = file_lines(run_compare(target, [("up", up)], params=MatchParams(fill_statement_kept_target=0)),
+                     "pkg/iterators.py")
+    assert off.loc[line, "match"] == "none"
+    assert off.loc[line + 1, "match"] == "near"

@@ -205,9 +205,12 @@ def test_a_closing_bracket_is_paired_with_the_line_that_closes_its_partner(run_c
     opener (2) and content paired, goes with the upstream line that closes ``dict(`` (7), near;
     off, it stays none. That line shares no text with it (similarity 0), so under the stated
     ``near_floor_similarity`` (0.3, which every rule's pairs are held to since 2026-12-06) the pair
-    is undone: the rule is seen here with the floor at 0."""
+    is undone: the rule is seen here with the floor at 0. So is the statement rule's
+    (``fill_statement_string_words``: ``'rfc2109': False,`` keeps the words of ``rfc2109=False,)``
+    counted inside its string, and the ``}`` after it goes with that line, similarity 0 too),
+    turned off here to see this rule alone."""
     target, up = {"pkg/cookies.py": _COOKIE_TARGET}, {"pkg/cookies.py": _COOKIE_UP}
-    no_floor = MatchParams(near_floor_similarity=0.0)
+    no_floor = MatchParams(near_floor_similarity=0.0, fill_statement_string_words=0)
     off = file_lines(run_compare(target, [("up", up)], params=replace(no_floor, lone_bracket_pairs=0)),
                      "pkg/cookies.py")
     assert off.loc[2, "match"] != "none" and off.loc[8, "match"] == "none"

@@ -22,6 +22,7 @@ from lineage.match.statements import (
     statement_ids,
     statement_ids_reference,
     statement_key,
+    string_words,
     whole_statements,
     words,
 )
@@ -208,6 +209,71 @@ def test_line_partners_take_a_piece_with_an_argument_added_only_with_the_share()
     sig = ["def delete_webhook(", "    self,", "    webhook_id: int,", "    *,", "    reason: Optional[str] = None,",
            ") -> Response[None]:"]
     assert line_partners(sig, sig_up, 0.75, strip=True, kept_arguments_share=0.4)[2] is None
+
+
+def test_line_partners_take_a_positional_argument_named_only_with_the_rule() -> None:
+    """``named_arguments`` (``fill_statement_named_arguments``): Black broke a call open and the
+    fork named its positional arguments (``overwrites=overwrites,`` <- ``overwrites`` of
+    ``_create_channel(name, overwrites, ChannelType.text, category, ...)``). Each such line has
+    half its words in the upstream statement (the name once), so the word share reads it as new;
+    its value is a whole argument of the upstream call."""
+    up = ["data = await self._create_channel(name, overwrites, ChannelType.text, category, reason=reason)"]
+    mine = ["data = await self._create_channel(", "    name,", "    overwrites=overwrites,",
+            "    channel_type=ChannelType.text,", "    category=category,", "    reason=reason,", ")"]
+    assert line_partners(mine, up, 0.75, strip=True) == [0, 0, None, None, None, 0, 0]
+    assert line_partners(mine, up, 0.75, strip=True, named_arguments=True) == [0] * 7
+    # a value the upstream passes nowhere, a constant any call passes, or a part of an argument
+    # (``ChannelType`` of ``ChannelType.text``) names nothing
+    for line in ("    overwrites=new_overwrites,", "    flag=True,", "    kind=ChannelType,"):
+        assert line_partners([mine[0], line, ")"], ["f(x, True, ChannelType.text, overwrites)"], 0.75,
+                             strip=True, named_arguments=True)[1] is None
+
+
+def test_string_words_cut_each_string_into_its_words() -> None:
+    assert string_words('f"<{self.__class__.__name__} id={self.id}>"') == [
+        "self", "__class__", "__name__", "id", "self", "id"]
+    assert string_words("'%s has connected: %d' % (name, 2)") == ["s", "has", "connected", "d", "name", "2"]
+    assert string_words("reason: Optional[str] = 'gone',", strip=True) == ["reason", "gone"]
+
+
+def test_line_partners_count_a_messages_words_with_the_string_rule() -> None:
+    """``string_words`` (``fill_statement_string_words``): a message moved from ``.format`` into
+    f-strings and re-wrapped is one word a line to the word share, none of them the upstream's;
+    counted word by word inside its strings, each piece keeps its words, and goes to the
+    upstream line sharing most of them. A message the edit added to a statement without one
+    (its fields name the statement's own words) stays new."""
+    up = ["return '<{0.__class__.__name__} id={0.id} name={0.name!r} ' \\",
+          "       'owner={0.owner!r}>'.format(self)"]
+    mine = ["return (", '    f"<{self.__class__.__name__} id={self.id} name={self.name!r} "',
+            '    f"owner={self.owner!r}>"', ")"]
+    assert line_partners(mine, up, 0.75, strip=True) == [0, None, None, 0]
+    assert line_partners(mine, up, 0.75, strip=True, string_words=True) == [0, 0, 1, 1]
+    # a string of new words stays new
+    assert line_partners([mine[0], '    f"<{self.id} a brand new message text>"', ")"], up, 0.75,
+                         strip=True, string_words=True)[1] is None
+    added = ["assert param_data.shape == loaded_weight.shape, (", '    f"{param_data.shape=}, {loaded_weight.shape=}"',
+             ")"]
+    assert line_partners(added, ["assert param_data.shape == loaded_weight.shape"], 0.75, strip=True,
+                         string_words=True)[1] is None
+
+
+def test_line_partners_take_a_first_line_assigning_the_same_target_with_the_rule() -> None:
+    """``kept_target`` (``fill_statement_kept_target``): the first line of a statement a fork typed
+    and broke open, the call it assigns edited (``data: List[MessagePayload] = await
+    self.state.http.logs_from(`` <- ``data = await self.logs_from(...)``, 4 of 6 words), copies
+    the upstream first line when both assign the same target and their values share a name
+    other than ``self``; another operation on the same variable does not."""
+    up = ["data = await self.logs_from(self.channel.id, retrieve, before=before)"]
+    mine = ["data: List[MessagePayload] = await self.state.http.logs_from(",
+            "    self.channel.id, retrieve, before=before", ")"]
+    assert line_partners(mine, up, 0.75, strip=True) == [None, 0, 0]
+    assert line_partners(mine, up, 0.75, strip=True, kept_target=True) == [0, 0, 0]
+    other = ["hidden = tensor_model_parallel_all_gather(hidden, 0)"]
+    assert line_partners(["hidden = self._apply_latent_projection(", "    hidden, 0", ")"], other, 0.75,
+                         strip=True, kept_target=True)[0] is None
+    # another target, or a line after the statement's first, is not the rule's
+    assert line_partners(["result: List[MessagePayload] = await self.state.http.logs_from(", mine[1], ")"], up,
+                         0.75, strip=True, kept_target=True)[0] is None
 
 
 def test_added_arguments_are_whole_arguments_inside_the_brackets() -> None:

@@ -262,7 +262,10 @@ def pair_statement(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: li
                              bool(lab.p.fill_added_arguments),
                              bool(lab.p.fill_statement_kept_keys) and is_own_file(lab, u_file),
                              bool(lab.p.fill_statement_identical_lines),
-                             lab.p.fill_kept_arguments_min_share, lab.p.fill_kept_arguments_min_words)
+                             lab.p.fill_kept_arguments_min_share, lab.p.fill_kept_arguments_min_words,
+                             bool(lab.p.fill_statement_named_arguments and lab.p.fill_statement_kept_keywords)
+                             and is_own_file(lab, u_file),
+                             bool(lab.p.fill_statement_string_words), bool(lab.p.fill_statement_kept_target))
     for tc, text, j in zip(t_stmt, t_texts, partners, strict=True):
         if j is None or not is_free(lab, u_file, tc):
             continue

@@ -258,6 +258,46 @@ class MatchParams:
     # another method vLLM has at that place (``def get_layer_input_config(self, config, prefix)``),
     # half its words; ``self`` or ``cls`` alone is every method's.
     fill_kept_arguments_min_words: int = knob(2, 1)
+    # ... and, with 1, a line after the statement's first that is one keyword argument whose
+    # value is a whole argument the upstream line passes without a keyword
+    # (``channel_type=ChannelType.text,`` <- ``self._create_channel(name, overwrites,
+    # ChannelType.text, category, ...)``: a positional argument named when Black broke the call
+    # open), in the files of ``fill_statement_kept_keywords``, copies that line
+    # (``lineage.match.statements.line_partners``); a constant value (``reduce_results=False,``
+    # <- ``getattr(config, "mlp_bias", False)``) names no argument. 0: off.
+    # Measured 2026-12-07 (branch fork161, each of the three rules below off -> on, the others
+    # on): renamed fork +9 true copies, no false one; sglang/vLLM +2 code lines (``quant_config=
+    # quant_config,`` of ``GPT2MLP(...)`` / ``GPTJMLP(...)``, copies).
+    fill_statement_named_arguments: int = knob(1, 0, 1)
+    # ... and, with 1, a line holding a string literal whose words, each string cut into the
+    # words it holds (``f"<{self.__class__.__name__} id={self.id} "`` -> ``self, __class__,
+    # __name__, id, self, id``), are at least ``fill_statement_min_word_share`` words of the
+    # upstream statement counted the same way copies the upstream line sharing most of them: a
+    # message moved from ``%`` or ``.format`` into an f-string and re-wrapped keeps its words, but
+    # a string is one word to the word share, none of the upstream's. Only where the upstream
+    # statement holds a string too: ``f"{param_data.shape=}, {loaded_weight.shape=}"``, a message
+    # sglang added to vLLM's ``assert``, names the statement's own words. 0: off.
+    # Measured 2026-12-07 (fork161): renamed fork +22 true copies, no false one; survival +3
+    # (``b64encode(b":".join(...)).strip()`` of a re-wrapped ``authstr = "Basic " + ...``); sglang/vLLM
+    # the messages of ``weight_utils.py``'s kv-scale warnings (8), a ``ValueError`` piece, 24 rows
+    # of ``mistral_large_3.py``'s remapping table (vLLM's ``regex.compile(r"\A...\Z")`` keys
+    # written as plain strings: 23 copies, 1 doubtful, ``wq`` paired with ``wq_a``'s row),
+    # ``ParallelLMHead``'s argument line in ``stablelm.py``; and a ``}`` of ``llama.py`` paired
+    # verbatim with another dict's ``}`` is none again (35 rows, +34 code lines).
+    fill_statement_string_words: int = knob(1, 0, 1)
+    # ... and, with 1, the statement's first line, an assignment to the target the upstream
+    # statement's first line assigns (annotations cut: ``data: List[MessagePayload] = await
+    # self.state.http.logs_from(`` <- ``data = await self.logs_from(...)``), copies that line
+    # when it fails the word share: the call it assigns was edited, its arguments (the
+    # statement's other lines) kept. The two values must share a name other than ``self`` or
+    # ``cls``: ``final_hidden_states = self._apply_latent_projection(`` <- ``final_hidden_states =
+    # tensor_model_parallel_all_gather(`` is another operation on one variable. 0: off.
+    # Measured 2026-12-07 (fork161): renamed fork +6 true copies, no false one; sglang/vLLM
+    # ``self.logits_processor = LogitsProcessor(...)`` (2), ``self.model = self._init_model(...)``,
+    # ``use_fc_norm = getattr(...) or getattr(`` and its ``)``, and ``self.config = config``
+    # verbatim between them (6 code lines, copies); without the shared name, +4 on the fork and 11
+    # more first lines on sglang/vLLM, 1 wrong and 6 doubtful by eye.
+    fill_statement_kept_target: int = knob(1, 0, 1)
     # ... and, with 1, a dict entry whose literal key the upstream statement gives too
     # (``"Accept-Encoding": DEFAULT_ACCEPT_ENCODING,`` <- ``'Accept-Encoding': ', '.join(...)``: the
     # entry kept, its value edited), in the same files; 0: keywords only.

@@ -42,11 +42,25 @@ that test missed on the real renamed fork (nextcord against discord.py), both no
 * **Arguments added** (:func:`added_arguments`, ``fill_added_arguments``): a line that is its
   upstream line with whole arguments added inside its brackets, nothing else changed, copies
   that line (``def get_netrc_auth(url, raise_errors=False):`` <- ``def get_netrc_auth(url):``).
+* **Pieces the word share cannot read** (round fork161, on the renamed fork's misses whose
+  upstream line another piece of their own statement holds): (1) a **positional argument
+  named** when Black broke the call open (``overwrites=overwrites,``, ``channel_type=
+  ChannelType.text,`` <- ``_create_channel(name, overwrites, ChannelType.text, ...)``: half the
+  line's words, the name once upstream; ``fill_statement_named_arguments``, in the files of the
+  kept keywords); (2) a **message moved into an f-string** (``f"<{self.__class__.__name__}
+  id={self.id} "`` <- ``'<{0.__class__.__name__} id={0.id} ...'.format(self)``): a string is one
+  word, none of the upstream's, so its words are counted inside it (:func:`string_words`,
+  ``fill_statement_string_words``), only where the upstream statement holds a string too (a
+  message added to an ``assert`` names the statement's own words); (3) the statement's **first
+  line assigning the same target** with its call edited (``data: List[MessagePayload] = await
+  self.state.http.logs_from(`` <- ``data = await self.logs_from(...)``, 4 of 6 words), when the
+  two values share a name other than ``self`` (``fill_statement_kept_target``).
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
@@ -65,6 +79,8 @@ if _lineforms is not None and not all(hasattr(_lineforms, name) for name in ("st
     _lineforms = None  # pragma: no cover - a build of an older source: the Python passes, same results
 
 OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
+_STRING_START = re.compile(r"""[rRbBuUfFtT]{0,2}(['"])""")
+_STRING_WORD = re.compile(r"[^\W\d]\w*|\d+")
 _MIRROR = {"(": ")", ")": "(", "[": "]", "]": "[", "{": "}", "}": "{"}
 _STARTERS = ("def ", "class ", "async def ", "@")
 # Per-text results are memoised: an upstream file is read again for every target file paired
@@ -352,7 +368,9 @@ def words(text: str, strip: bool = False) -> list[str]:
 def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share: float,
                   strip: bool = False, kept_keywords: bool = False, arguments: bool = False,
                   kept_keys: bool = False, identical: bool = False,
-                  kept_arguments_share: float = 0.0, kept_arguments_words: int = 1) -> list[int | None]:
+                  kept_arguments_share: float = 0.0, kept_arguments_words: int = 1,
+                  named_arguments: bool = False, string_words: bool = False,
+                  kept_target: bool = False) -> list[int | None]:
     """For each line of a target statement, the index of the upstream statement's line it copies,
     or None when it is new text.
 
@@ -394,6 +412,16 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     words (``fill_kept_arguments_min_words``; :func:`kept_arguments`: ``Route(...),
     params=params`` of a call Black broke open that gained a keyword) copies that line, the
     first such at or after the previous line's partner.
+
+    With ``named_arguments`` (``fill_statement_named_arguments``), a line after the statement's
+    first that fails the word share and is one keyword argument whose value is a whole argument
+    an upstream line passes without a keyword (:func:`_naming_lines`; a value holding a name,
+    not a constant) copies that line. With ``string_words`` (``fill_statement_string_words``), a
+    line holding a string that fails the word share is judged again with each string cut into
+    its words (:func:`string_words`), the upstream statement's counted the same way, when that
+    statement holds a string too. With ``kept_target`` (``fill_statement_kept_target``), the
+    statement's first line, when it fails, copies the upstream first line if both assign one
+    target and their values share a name other than ``self`` or ``cls`` (:func:`_kept_target`).
 
     With ``identical`` (``fill_statement_identical_lines``), a target line whose stripped text is
     an upstream line's copies that line (the first such at or after the previous identical
@@ -442,6 +470,12 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
                            for tokens in (line_tokens(u.strip()) for u in u_lines)]
             at = [j for j, bound in enumerate(u_bound) if name in bound and j not in taken] \
                 if name is not None and u_bound else []
+            if not at and named_arguments and k > 0:
+                at = _naming_lines(text, u_lines, taken)
+            if not at and string_words:
+                at = _string_word_lines(text, u_lines, last, taken, strip, min_word_share)
+            if not at and kept_target and k == 0 and 0 not in taken and _kept_target(text, u_lines[0]):
+                at = [0]
             if not at:
                 out.append(None)
                 continue
@@ -481,6 +515,91 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
                 last = closing if closing is not None else last
         out.append(last)
     return out
+
+
+def _naming_lines(text: str, u_lines: Sequence[str], taken: set[int]) -> list[int]:
+    """The upstream lines (not in ``taken``) of which code line ``text``, one keyword argument
+    (``channel_type=ChannelType.text,``), names a positional argument: its value is a whole
+    argument of a bracket of that line, passed there without a keyword
+    (``self._create_channel(name, overwrites, ChannelType.text, category, ...)``)."""
+    tokens = without_trailing_comma(line_tokens(text.strip()))
+    if len(tokens) < 3 or tokens[1] != "=" or not _is_name(tokens[0]) or len(_comma_pieces(tokens)) != 1:
+        return []
+    if not any(_is_name(token) for token in tokens[2:]):
+        return []  # a constant (``reduce_results=False,``) is any call's argument
+    value = _part_key(tokens[2:])
+    out = []
+    for j, u in enumerate(u_lines):
+        if j in taken:
+            continue
+        if any(value in group for group in _bracket_arguments(line_tokens(u.strip()))):
+            out.append(j)
+    return out
+
+
+def string_words(text: str, strip: bool = False) -> list[str]:
+    """:func:`words` with each string literal cut into the words it holds (runs of letters,
+    digits and ``_`` inside its quotes; an f-string's fields are words too): ``f"<{self.name!r}
+    id={self.id}>"`` -> ``self, name, r, id, self, id``."""
+    tokens = line_tokens(text.strip())
+    out: list[str] = []
+    for token in _piece_without_annotation(tokens) if strip else tokens:
+        quote = _STRING_START.match(token)
+        if quote:
+            out += _STRING_WORD.findall(token[quote.end():])
+        elif _is_word(token):
+            out.append(token)
+    return out
+
+
+def _string_word_lines(text: str, u_lines: Sequence[str], last: int, taken: set[int], strip: bool,
+                       min_share: float) -> list[int]:
+    """For a line holding a string literal: the upstream line (not in ``taken``) sharing most of
+    its :func:`string_words`, the first such at or after ``last``, when at least ``min_share`` of
+    them are words of the upstream statement counted the same way; else none."""
+    if not _holds_string(text) or not any(_holds_string(u) for u in u_lines):
+        return []  # no string here, or none upstream: a message added (its fields name the statement's words)
+    mine = string_words(text, strip)
+    u_words = [Counter(string_words(u, strip)) for u in u_lines]
+    pool = Counter()
+    for c in u_words:
+        pool.update(c)
+    if not mine or shared_word_counts(mine, [pool])[0] < min_share * len(mine):
+        return []
+    shared = shared_word_counts(mine, u_words)
+    order = [j for j in [*range(last, len(u_lines)), *range(last)] if j not in taken]
+    best = max((shared[j] for j in order), default=0)
+    return [next(j for j in order if shared[j] == best)] if best else []
+
+
+def _kept_target(t_text: str, u_text: str) -> bool:
+    """Whether code lines ``t_text`` and ``u_text`` assign to one target (annotations cut:
+    ``data: List[MessagePayload] = await self.state.http.logs_from(`` and ``data = await
+    self.logs_from(...)``) and their values share a name other than ``self`` or ``cls``
+    (``logs_from``): the value edited, not replaced (``final_hidden_states =
+    self._apply_latent_projection(`` <- ``final_hidden_states = tensor_model_parallel_all_gather(``
+    is another operation on the same variable)."""
+    t, u = _assignment(t_text), _assignment(u_text)
+    if t is None or u is None or t[0] != u[0]:
+        return False
+    return bool({tok for tok in t[1] if _is_name(tok)} & {tok for tok in u[1] if _is_name(tok)} - {"self", "cls"})
+
+
+def _holds_string(text: str) -> bool:
+    return any(_STRING_START.match(token) for token in line_tokens(text.strip()))
+
+
+def _assignment(text: str) -> tuple[tuple[str, ...], list[str]] | None:
+    """(target tokens, value tokens) of a plain assignment opening code line ``text``, its
+    annotation cut (``self.channel: T = x(`` -> ``(self, ., channel), [x, (]``); else None."""
+    tokens = strip_annotations(line_tokens(text.strip()))
+    if "=" not in tokens or not _is_name(tokens[0]):
+        return None
+    at = tokens.index("=")
+    target = tokens[:at]
+    if not all(_is_name(t) or t == "." for t in target) or target[-1] == ".":
+        return None
+    return tuple(target), tokens[at + 1 :]
 
 
 def _identical_partners(t_lines: Sequence[str], u_lines: Sequence[str]) -> dict[int, int]:
