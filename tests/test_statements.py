@@ -227,6 +227,12 @@ def test_line_partners_take_a_positional_argument_named_only_with_the_rule() -> 
     for line in ("    overwrites=new_overwrites,", "    flag=True,", "    kind=ChannelType,"):
         assert line_partners([mine[0], line, ")"], ["f(x, True, ChannelType.text, overwrites)"], 0.75,
                              strip=True, named_arguments=True)[1] is None
+    # nor does the receiver alone: ruamel.yaml adds ``dumper=self,`` to each ``Base.__init__(self,
+    # ...)`` call PyYAML makes; ``self.stream`` still names ``self.stream``
+    base = ["Emitter.__init__(self, stream, canonical=canonical)"]
+    for line, partner in (("    dumper=self,", None), ("    loader=cls,", None), ("    source=self.stream,", 0)):
+        assert line_partners(["Emitter.__init__(", line, ")"], [base[0].replace("stream,", "self.stream, cls,")],
+                             0.75, strip=True, named_arguments=True)[1] == partner
 
 
 def test_string_words_cut_each_string_into_its_words() -> None:

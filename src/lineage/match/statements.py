@@ -416,8 +416,9 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     With ``named_arguments`` (``fill_statement_named_arguments``), a line after the statement's
     first that fails the word share and is one keyword argument whose value is a whole argument
     an upstream line passes without a keyword (:func:`_naming_lines`; a value holding a name,
-    not a constant) copies that line. With ``string_words`` (``fill_statement_string_words``), a
-    line holding a string that fails the word share is judged again with each string cut into
+    not a constant nor ``self`` or ``cls`` alone) copies that line. With ``string_words``
+    (``fill_statement_string_words``), a line holding a string that fails the word share is
+    judged again with each string cut into
     its words (:func:`string_words`), the upstream statement's counted the same way, when that
     statement holds a string too. With ``kept_target`` (``fill_statement_kept_target``), the
     statement's first line, when it fails, copies the upstream first line if both assign one
@@ -517,6 +518,10 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     return out
 
 
+# names every method's statements hold: no evidence that one statement is another's
+_RECEIVERS = frozenset({"self", "cls"})
+
+
 def _naming_lines(text: str, u_lines: Sequence[str], taken: set[int]) -> list[int]:
     """The upstream lines (not in ``taken``) of which code line ``text``, one keyword argument
     (``channel_type=ChannelType.text,``), names a positional argument: its value is a whole
@@ -525,8 +530,10 @@ def _naming_lines(text: str, u_lines: Sequence[str], taken: set[int]) -> list[in
     tokens = without_trailing_comma(line_tokens(text.strip()))
     if len(tokens) < 3 or tokens[1] != "=" or not _is_name(tokens[0]) or len(_comma_pieces(tokens)) != 1:
         return []
-    if not any(_is_name(token) for token in tokens[2:]):
-        return []  # a constant (``reduce_results=False,``) is any call's argument
+    if not {token for token in tokens[2:] if _is_name(token)} - _RECEIVERS:
+        # a constant (``reduce_results=False,``) is any call's argument, and so is the receiver
+        # alone (``dumper=self,`` added to every ``Base.__init__(self, ...)`` call of a class)
+        return []
     value = _part_key(tokens[2:])
     out = []
     for j, u in enumerate(u_lines):
@@ -582,7 +589,7 @@ def _kept_target(t_text: str, u_text: str) -> bool:
     t, u = _assignment(t_text), _assignment(u_text)
     if t is None or u is None or t[0] != u[0]:
         return False
-    return bool({tok for tok in t[1] if _is_name(tok)} & {tok for tok in u[1] if _is_name(tok)} - {"self", "cls"})
+    return bool({tok for tok in t[1] if _is_name(tok)} & {tok for tok in u[1] if _is_name(tok)} - _RECEIVERS)
 
 
 def _holds_string(text: str) -> bool:
