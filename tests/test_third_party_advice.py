@@ -267,3 +267,15 @@ def test_summary_names_the_distribution_from_the_targets_dist_info(tmp_path: Pat
     assert row.startswith("| thirdns (`thirdns.text`) |")
     assert "`--upstream pypi:thirdns.text==3.1`" in row and f"`{info}/METADATA`" in row
     assert "else the target's records of the target files sharing its lines" in md
+
+
+def test_the_standard_library_is_advised_as_cpythons_lib_not_a_pypi_release() -> None:
+    """Code set apart as the Python standard library's (a marker "copied from shutil.which") has
+    no PyPI release to add: the step names CPython's ``Lib/`` as a folder upstream, not "the third
+    party's release"; a requirement of that name (none is real) would still be taken as declared."""
+    text = _text("Python standard library")
+    assert text == ("add CPython's `Lib/` (a checkout of the version the marker names: no PyPI release holds the "
+                    "standard library) as a further `--upstream` to count what vllm added to it")
+    assert "--set origin_third_party_lines=1" in str(_text("Python standard library", knob=False))
+    other = _text("jaraco")
+    assert other is not None and other.startswith("add the third party's release as a further `--upstream`")

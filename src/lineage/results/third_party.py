@@ -49,7 +49,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
-from lineage.match.origin import ORIGIN_KINDS
+from lineage.match.origin import ORIGIN_KINDS, STDLIB
 
 if TYPE_CHECKING:
     from lineage.markers import Marker
@@ -96,6 +96,10 @@ class Step:
         knob = "" if self.third_party_lines else " and " + code("--set origin_third_party_lines=1")
         if self.upstream_of_run is not None:
             return None if self.third_party_lines else f"add {code('--set origin_third_party_lines=1')} {count}"
+        if self.name == STDLIB and self.distribution is None:
+            # CPython's standard library has no PyPI release to add as an upstream
+            return (f"add CPython's {code('Lib/')} (a checkout of the version the marker names: no PyPI release "
+                    f"holds the standard library) as a further {code('--upstream')}{knob} {count}")
         if self.distribution is None:
             return f"add the third party's release as a further {code('--upstream')}{knob} {count}"
         version = self.version or "VERSION"
