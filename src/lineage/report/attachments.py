@@ -62,6 +62,15 @@ def identity(tree: TreeIndex, label: str | None = None) -> Identity:
     return Identity(name, "", purl, "", sha256)
 
 
+def versioned_name(tree: TreeIndex, label: str | None = None) -> str:
+    """A source's run label with its release, or a git source's commit (12 digits), for titles:
+    "sglang 0.5.23 against vllm 0.32.0"; two releases of one project read "pydantic against
+    pydantic" without them (round user161). A folder or an archive has none: its label alone."""
+    who = identity(tree, label)
+    version = who.version[:12] if tree.info.kind == "git" else who.version
+    return f"{who.name} {version}" if version and version not in who.name else who.name
+
+
 # The creation time every attachment of the report being written carries (see report_time).
 _REPORT_TIME: ContextVar[datetime | None] = ContextVar("lineage_report_time", default=None)
 

@@ -30,7 +30,7 @@ import pandas as pd
 from lineage.index.records import COMMENT
 from lineage.report.highlight import Pieces, colour, inner_differences, plain, render, statement_starts, style_css
 from lineage.report.page_cache import PageCache, page_key
-from lineage.report.summary import DEFINITIONS, not_compared, not_compared_sentence
+from lineage.report.summary import DEFINITIONS, comparison_title, not_compared, not_compared_sentence
 from lineage.results import percent
 from lineage.results.figures import names_missing_file
 from lineage.sources.base import display_path
@@ -290,7 +290,7 @@ def _statement_items(statements: list[dict[str, object]]) -> str:
 
 
 def _index_page(comparison: Comparison, rows: list[str], n_indexed: int) -> str:
-    title = (f"lineage: {comparison.target.info.label} against {', '.join(comparison.upstream_names)}")
+    title = f"lineage: {comparison_title(comparison)}"
     headline = "".join(f"<li>{esc(h)}.</li>" for h in comparison.headline())
     # what the target's own description says it took (summary.md's "Reuse the target's description states")
     declared = _statement_items(comparison.declared_reuse)

@@ -314,8 +314,7 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
     parties = parties if parties is not None else comparison.third_parties(summary["shared"])  # type: ignore[arg-type]
     files = summary["files"]
     assert isinstance(files, dict)
-    out = [f"# lineage: {md_text(comparison.target.info.label)} against "
-           f"{md_text(', '.join(comparison.upstream_names))}", ""]
+    out = [f"# lineage: {md_text(comparison_title(comparison))}", ""]
     out += [f"- {line}." for line in summary["headline"]]  # type: ignore[union-attr]
     target = comparison.target
     out += ["", f"Target: {md_code(target.info.spec)} ({input_digests(target.info.digest, target.tree_digest)}).  "]
@@ -629,6 +628,16 @@ def not_compared(comparison: Comparison) -> dict[str, object]:
     return {"target": dict(comparison.target.other_code),
             "upstreams": {label: dict(u.other_code)
                           for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}}
+
+
+def comparison_title(comparison: Comparison) -> str:
+    """What summary.md and the HTML index are titled: "sglang 0.5.23 against vllm 0.32.0", each
+    source's run label with its release or commit (:func:`~lineage.report.attachments.versioned_name`)."""
+    from lineage.report.attachments import versioned_name
+
+    upstreams = [versioned_name(u, label)
+                 for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)]
+    return f"{versioned_name(comparison.target)} against {', '.join(upstreams)}"
 
 
 def not_compared_sentence(not_compared: dict[str, object], text: Callable[[str], str] = str) -> str:
