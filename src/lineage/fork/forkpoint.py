@@ -77,6 +77,13 @@ FILE_COLUMNS = [
     "verbatim_code_lines", "copied_code_lines", "upstream_only_code_lines", "order",
 ]
 _RANK_KEYS = ["distance", "minus_verbatim", "upstream_only_code_lines"]
+
+
+def _rank_key(totals: dict[str, int]) -> tuple[int, int, int]:
+    """One candidate's figures in :data:`_RANK_KEYS` order: the smaller, the closer."""
+    return totals["distance"], -totals["verbatim_code_lines"], totals["upstream_only_code_lines"]
+
+
 _MAX_TICKS = 24
 
 
@@ -358,7 +365,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
                      **totals, "python_files": len(tree.files) + len(tree.skipped), "order": order,
                      "group": cand.group, "digest": tree.info.digest, "tree_digest": tree.tree_digest})
         file_frames.append(per_file.assign(candidate=spec, ref=rows[-1]["ref"], order=order))
-        key = (totals["distance"], -totals["verbatim_code_lines"], totals["upstream_only_code_lines"])  # _RANK_KEYS
+        key = _rank_key(totals)
         if closest_key is None or key < closest_key:
             closest_key, closest_trees = key, {}
         if key == closest_key:

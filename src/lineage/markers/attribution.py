@@ -129,7 +129,7 @@ def credited_copyright(text: str) -> str:
 # segment reader (``lineage.markers.text``): "copyright: (c) 2015-present Rapptz". Lower case, as
 # the field is written; "Copyright: 2020 Ada Quill" is a line of its own form, kept as written.
 _FIELD_LABEL_RE = re.compile(r":?copyright:\s*")
-_ANY_CASE_LABEL_RE = re.compile(r":?copyright:\s*", re.IGNORECASE)
+_ANY_CASE_LABEL_RE = re.compile(_FIELD_LABEL_RE.pattern, re.IGNORECASE)
 
 
 def field_statement(text: str, any_case: bool = False) -> str:

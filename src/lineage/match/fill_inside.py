@@ -34,6 +34,7 @@ from lineage.match.fill_lines import (
     stretch_keys,
 )
 from lineage.match.fill_statements import edited_statements
+from lineage.match.fill_survivors import indentation
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.statements import (
@@ -249,13 +250,9 @@ def _definition_head(ids: np.ndarray, texts: list[str], line: int) -> int | None
     return first if texts[first].lstrip().startswith(("def ", "async def ")) else None
 
 
-def _indent(text: str) -> int:
-    return len(text) - len(text.lstrip())
-
-
 def _body(texts: list[str], head: int, span: range) -> range:
     """The lines of ``span`` (content lines after a ``def``) up to the first one indented no
     deeper than the ``def`` at ``head``: its body's lines within the stretch."""
-    depth = _indent(texts[head])
-    end = next((k for k in span if _indent(texts[k]) <= depth), span.stop)
+    depth = indentation(texts[head])
+    end = next((k for k in span if indentation(texts[k]) <= depth), span.stop)
     return range(span.start, end)

@@ -418,11 +418,11 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     an upstream line passes without a keyword (:func:`_naming_lines`; a value holding a name,
     not a constant nor ``self`` or ``cls`` alone) copies that line. With ``string_words``
     (``fill_statement_string_words``), a line holding a string that fails the word share is
-    judged again with each string cut into
-    its words (:func:`string_words`), the upstream statement's counted the same way, when that
-    statement holds a string too. With ``kept_target`` (``fill_statement_kept_target``), the
-    statement's first line, when it fails, copies the upstream first line if both assign one
-    target and their values share a name other than ``self`` or ``cls`` (:func:`_kept_target`).
+    judged again with each string cut into its words (:func:`string_words`), the upstream
+    statement's counted the same way, when that statement holds a string too. With
+    ``kept_target`` (``fill_statement_kept_target``), the statement's first line, when it fails,
+    copies the upstream first line if both assign one target and their values share a name other
+    than ``self`` or ``cls`` (:func:`_kept_target`).
 
     With ``identical`` (``fill_statement_identical_lines``), a target line whose stripped text is
     an upstream line's copies that line (the first such at or after the previous identical
@@ -436,9 +436,7 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
     verbatim by the line above it, while the same ``) -> None:`` stood two lines below).
     """
     u_words = [Counter(words(u)) for u in u_lines]
-    pool = Counter()
-    for c in u_words:
-        pool.update(c)
+    pool = _pooled(u_words)
     u_bound: list[set[str]] | None = None  # made when a line first names a kept keyword or key
     out: list[int | None] = []
     last = 0
@@ -484,19 +482,14 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
             out.append(last)
             continue
         if mine:
-            shared = shared_word_counts(mine, u_words)
-            order = [j for j in [*range(last, len(u_lines)), *range(last)] if j not in taken]
-            if not order:
+            # None too when its words are the statement's but only lines already held whole hold
+            # them (a collection's ``'info_dict': {`` once every upstream ``'info_dict': {`` has
+            # its identical target line): no line left shares a word with it
+            partner = _most_shared(shared_word_counts(mine, u_words), last, taken)
+            if partner is None:
                 out.append(None)
                 continue
-            best = max(shared[j] for j in order)
-            if best == 0:
-                # Its words are the statement's, but only lines already held whole hold them (a
-                # collection's ``'info_dict': {`` once every upstream ``'info_dict': {`` has its
-                # identical target line): no line left shares a word with it, so none is its partner.
-                out.append(None)
-                continue
-            last = next(j for j in order if shared[j] == best)
+            last = partner
         else:
             # Brackets alone (``):``, ``) -> None:``) close the statement: the upstream
             # statement's own line of brackets, when it has one after the previous partner, is
@@ -568,15 +561,27 @@ def _string_word_lines(text: str, u_lines: Sequence[str], last: int, taken: set[
         return []  # no string here, or none upstream: a message added (its fields name the statement's words)
     mine = string_words(text, strip)
     u_words = [Counter(string_words(u, strip)) for u in u_lines]
-    pool = Counter()
-    for c in u_words:
-        pool.update(c)
-    if not mine or shared_word_counts(mine, [pool])[0] < min_share * len(mine):
+    if not mine or shared_word_counts(mine, [_pooled(u_words)])[0] < min_share * len(mine):
         return []
-    shared = shared_word_counts(mine, u_words)
-    order = [j for j in [*range(last, len(u_lines)), *range(last)] if j not in taken]
+    partner = _most_shared(shared_word_counts(mine, u_words), last, taken)
+    return [] if partner is None else [partner]
+
+
+def _pooled(counts: Sequence[Counter[str]]) -> Counter[str]:
+    """The words of a statement's lines together, each as often as the lines hold it."""
+    pool: Counter[str] = Counter()
+    for c in counts:
+        pool.update(c)
+    return pool
+
+
+def _most_shared(shared: Sequence[int], last: int, taken: set[int]) -> int | None:
+    """The upstream line (not in ``taken``) sharing most words (``shared``, per line), the first
+    such at or after ``last``, then from the statement's start (the pieces of a re-wrapped
+    statement stay in order); None when no line is left or none shares a word."""
+    order = [j for j in [*range(last, len(shared)), *range(last)] if j not in taken]
     best = max((shared[j] for j in order), default=0)
-    return [next(j for j in order if shared[j] == best)] if best else []
+    return next(j for j in order if shared[j] == best) if best else None
 
 
 def _kept_target(t_text: str, u_text: str) -> bool:

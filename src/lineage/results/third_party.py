@@ -49,6 +49,7 @@ from packaging.specifiers import SpecifierSet
 from packaging.utils import canonicalize_name
 from packaging.version import InvalidVersion, Version
 
+from lineage.index.vendoring import same_version
 from lineage.match.origin import ORIGIN_KINDS, STDLIB
 
 if TYPE_CHECKING:
@@ -200,17 +201,12 @@ def names_third_party(dist: str, name: str, modules: Sequence[str] = ()) -> bool
 
 
 def _one_release(pins: Sequence[tuple[str, str, str]]) -> tuple[str, str, str] | None:
-    """The first of ``pins`` (name, version, source) when they all pin one release (PEP 440:
-    ``24.0`` is ``24.0.0``), else None."""
+    """The first of ``pins`` (name, version, source) when they all pin one release
+    (:func:`~lineage.index.vendoring.same_version`: ``24.0`` is ``24.0.0``), else None."""
     if not pins:
         return None
     first = min(pins, key=lambda pin: (pin[2], pin[0]))
-    def key(version: str) -> object:
-        try:
-            return Version(version)
-        except InvalidVersion:
-            return version
-    return first if len({key(version) for _, version, _ in pins}) == 1 else None
+    return first if all(same_version(version, first[1]) for _, version, _ in pins) else None
 
 
 def next_step(name: str, through: Sequence[str], upstreams: Sequence[tuple[str, set[str]]],
