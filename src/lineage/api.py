@@ -20,7 +20,6 @@ import dataclasses
 import hashlib
 import json
 import os
-import posixpath
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
@@ -46,7 +45,7 @@ from lineage.index.vendoring import (
 )
 from lineage.licences.notices import organisation
 from lineage.markers import Marker, marker_names_upstream, mentions
-from lineage.markers.paths import TopLevelDefiners, names_target_module, resolve_marker_path
+from lineage.markers.paths import PathsByName, TopLevelDefiners, names_target_module, resolve_marker_path
 from lineage.markers.shared_package import in_shared_package, names_shared_package_only, shared_package_names
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import Gated, gate, marker_scope, shared_headers
@@ -490,9 +489,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         placed |= module_markers(target_paths, layouts, params.vendor_folder_names, [*vendored, *placed])
         target = with_markers(target, placed)
     # Upstream paths named by each target file's provenance markers, to break ties in pairing.
-    by_name: dict[str, list[str]] = {}
-    for u in up_files:
-        by_name.setdefault(posixpath.basename(u.path), []).append(u.path)
+    by_name = PathsByName(u.path for u in up_files)
     up_path_set = {u.path for u in up_files}
     defined = TopLevelDefiners(up_indexes)  # a dotted name's package attribute (resolve_marker_path)
     target = _without_own_module_markers(target, set().union(*up_tops), up_path_set, by_name, defined, own_names)

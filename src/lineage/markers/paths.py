@@ -10,6 +10,7 @@ answered from an entry matched with the old ones.
 from __future__ import annotations
 
 import os
+import posixpath
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Protocol
@@ -102,7 +103,39 @@ def _private_spelling(path: str, by_name: dict[str, list[str]]) -> str:
     FNMatcher from py.path.common", whose ``marker_path_found`` was false against py 1.11.0, which
     holds ``py/_path/common.py`` (numpy 2 moved ``numpy.core`` to ``numpy/_core/`` the same way).
     Only for a dotted name: a file path written out names that file only."""
-    return _one_spelled(path, by_name, lambda part: part.lstrip("_"))
+    return _one_spelled(path, by_name, _public)
+
+
+def _public(part: str) -> str:
+    """A path part without its leading underscores (:func:`_private_spelling`'s fold)."""
+    return part.lstrip("_")
+
+
+class PathsByName(dict[str, list[str]]):
+    """Upstream paths by file name (``by_name`` throughout this module), with the names of each
+    folded spelling (:func:`_one_spelled`) gathered on first use and kept: a rerun that changed
+    one sglang file resolves about 480 markers against vLLM 0.32.0's file names, and folding
+    every name again for each marker was a quarter of a second of its profile. A plain dict
+    serves as well, folded anew on each lookup."""
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        super().__init__()
+        self.spellings: dict[Callable[[str], str], dict[str, list[str]]] = {}
+        for path in paths:
+            self.setdefault(posixpath.basename(path), []).append(path)
+
+
+def _names_folded(by_name: Mapping[str, list[str]], fold: Callable[[str], str]) -> dict[str, list[str]]:
+    """The file names of ``by_name`` by their ``fold``-ed spelling (kept by a :class:`PathsByName`)."""
+    kept = getattr(by_name, "spellings", None)
+    if kept is not None and fold in kept:
+        return kept[fold]
+    names: dict[str, list[str]] = {}
+    for name in by_name:
+        names.setdefault(fold(name), []).append(name)
+    if kept is not None:
+        kept[fold] = names
+    return names
 
 
 def _one_spelled(path: str, by_name: dict[str, list[str]], fold: Callable[[str], str]) -> str:
@@ -112,10 +145,8 @@ def _one_spelled(path: str, by_name: dict[str, list[str]], fold: Callable[[str],
     file name), not every upstream path for each marker."""
     wanted = [fold(part) for part in path.split("/")]
     hits = []
-    for name, paths in by_name.items():
-        if fold(name) != wanted[-1]:
-            continue
-        for p in paths:
+    for name in _names_folded(by_name, fold).get(wanted[-1], ()):
+        for p in by_name[name]:
             have = [fold(part) for part in p.split("/")]
             n = min(len(have), len(wanted))
             if have[-n:] == wanted[-n:]:
