@@ -146,3 +146,95 @@ def test_sarif_makes_the_projects_own_earlier_code_a_note_not_a_call_for_a_marke
     assert all(x["message"]["text"].endswith("the file names no upstream in a marker.") for x in other)
     # the same finding either way: code scanning follows it if the project's metadata changes
     assert [x["partialFingerprints"] for x in own] == [x["partialFingerprints"] for x in other]
+
+
+# `lineage check` on a release against an earlier one of its own project (pydantic 2.10.6 against
+# the 1.10.19 its v1/ carries: 11,929 copied code lines, all "unmarked"): the marker items leave
+# the project's own earlier code out and say so on stderr; --count-own-releases counts it.
+def _own_and_other(tmp_path, run_compare, name: str, files: tuple[str, ...] = ("own.py", "other.py"),
+                   target_name: str = "acme-web"):
+    """A report of target ``target_name`` against acme-web (its own project when the names agree)
+    and other-lib: ``own.py`` copies acme-web's module whole, ``other.py`` other-lib's, each
+    ``_body`` of 6 functions of 3 code lines, 18 copied code lines."""
+    texts = {"own.py": _body(1), "other.py": _body(2)}
+    target = {f"pkg/{f}": texts[f] for f in files}
+    target["pyproject.toml"] = f'[project]\nname = "{target_name}"\n'
+    own = {"acme/mod.py": _body(1), "pyproject.toml": '[project]\nname = "acme-web"\n'}
+    other = {"lib/mod.py": _body(2), "pyproject.toml": '[project]\nname = "other-lib"\n'}
+    comparison = run_compare(target, [("acme-web", own), ("other-lib", other)])
+    comparison.write(tmp_path / name, html=False, formats=[])
+    return tmp_path / name
+
+
+def test_check_leaves_the_projects_own_earlier_code_out_of_the_marker_items_and_says_so(
+        run_compare, tmp_path, capsys) -> None:
+    import json
+
+    import pandas as pd
+
+    from lineage.cli import main
+
+    report = _own_and_other(tmp_path, run_compare, "r")
+    files = pd.read_csv(report / "files.csv").set_index("target_path")
+    assert (files["verbatim_code_lines"] + files["near_code_lines"]).to_dict() == {"pkg/own.py": 18, "pkg/other.py": 18}
+    summary = json.loads((report / "summary.json").read_text())
+    assert [(u["label"], u["own_project"]) for u in summary["upstreams"]] == [
+        ("acme-web", "the same distribution name"), ("other-lib", "")]
+    capsys.readouterr()
+    assert main(["check", str(report), "--max-unmarked-copied-lines", "18"]) == 0
+    err = capsys.readouterr().err
+    assert ("left out of the marker items: 18 copied code lines in 1 unmarked file from a release of the "
+            "target's own project, ") in err and "(the same distribution name)" in err
+    assert main(["check", str(report), "--max-unmarked-copied-lines", "17"]) == 1
+    assert "unmarked copied code lines: 18, more than the 17 allowed" in capsys.readouterr().out
+    # counted as any copy: on the command line, or in the policy table
+    assert main(["check", str(report), "--max-unmarked-copied-lines", "18", "--count-own-releases"]) == 1
+    out = capsys.readouterr()
+    assert "unmarked copied code lines: 36" in out.out and "left out" not in out.err
+    (tmp_path / "policy.toml").write_text("[tool.lineage.check]\nmax-unmarked-copied-lines = 18\n"
+                                          "count-own-releases = true\n")
+    assert main(["check", str(report), "--config", str(tmp_path / "policy.toml")]) == 1
+    assert main(["check", str(report), "--config", str(tmp_path / "policy.toml"), "--no-count-own-releases"]) == 0
+    # a file needing a marker: only the other project's copy
+    capsys.readouterr()
+    assert main(["check", str(report), "--require-marker-min-lines", "1"]) == 1
+    assert capsys.readouterr().out.splitlines() == [
+        "pkg/other.py: 18 copied code lines and no marker naming the upstream (at least 1 need one)"]
+    # the switch alone is no policy; the share counts every copy, as the headline does
+    assert main(["check", str(report), "--count-own-releases"]) == 2
+    assert main(["check", str(report), "--max-copied-share", "99"]) == 1
+    assert "left out" not in capsys.readouterr().err
+
+
+def test_check_counts_another_projects_copies_as_before(run_compare, tmp_path, capsys) -> None:
+    from lineage.cli import main
+
+    report = _own_and_other(tmp_path, run_compare, "fork", target_name="acme-fork")
+    capsys.readouterr()
+    assert main(["check", str(report), "--max-unmarked-copied-lines", "35"]) == 1
+    out = capsys.readouterr()
+    assert "unmarked copied code lines: 36" in out.out and "left out" not in out.err
+
+
+def test_a_baseline_written_before_the_field_counts_alike(run_compare, tmp_path, capsys) -> None:
+    """A baseline whose summary.json predates ``own_project`` (format 18) is read with this
+    report's own releases: the other project's new copy is growth (counted with the own release's
+    lines on the baseline side alone, the growth would read 0)."""
+    import hashlib
+    import json
+
+    from lineage.cli import main
+
+    old = _own_and_other(tmp_path, run_compare, "old", files=("own.py",))
+    new = _own_and_other(tmp_path, run_compare, "new")
+    summary = json.loads((old / "summary.json").read_text())
+    for u in summary["upstreams"]:
+        del u["own_project"]
+    (old / "summary.json").write_text(json.dumps(summary))
+    manifest = json.loads((old / "manifest.json").read_text())
+    manifest["outputs"]["summary.json"] = "sha256:" + hashlib.sha256((old / "summary.json").read_bytes()).hexdigest()
+    (old / "manifest.json").write_text(json.dumps(manifest))
+    capsys.readouterr()
+    assert main(["check", str(new), "--baseline", str(old)]) == 1
+    assert "unmarked copied code lines grew by 18 (0 -> 18)" in capsys.readouterr().out
+    assert main(["check", str(new), "--baseline", str(old), "--max-unmarked-copied-lines", "18"]) == 0

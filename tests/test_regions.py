@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 import numpy as np
 import pandas as pd
+import pytest
 from conftest import Runner
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -262,3 +263,149 @@ def test_the_cli_reports_a_far_off_import_as_a_region_of_its_own(tmp_path: Path)
         == [(1, body_end, 1, local_ast)]
     # only the region column differs
     pd.testing.assert_frame_equal(lines.drop(columns="region"), uncut_lines.drop(columns="region"))
+
+
+def _two_chains(rows: list[list[int]], up_rows: list[list[int]], n: int, up_files: tuple[int, int] = (0, 0),
+                weights: tuple[float, float] = (30.0, 200.0)) -> MatchResult:
+    """One target file of ``n`` rows whose lines two chains (regions 0 and 1, as the labeller
+    numbers them) paired: chain k pairs ``rows[k]`` with ``up_rows[k]`` of upstream file ``up_files[k]``."""
+    match = np.full(n, NONE, np.uint8)
+    up_file, up_row = np.full(n, -1, np.int32), np.full(n, -1, np.int32)
+    region = np.full(n, -1, np.int32)
+    regions = []
+    for k in range(2):
+        match[rows[k]], up_file[rows[k]], up_row[rows[k]], region[rows[k]] = VERBATIM, up_files[k], up_rows[k], k
+        regions.append(Region(target_file=0, region=k, up_file=up_files[k], target_start=min(rows[k]) + 1,
+                              target_end=max(rows[k]) + 1, upstream_start=min(up_rows[k]) + 1,
+                              upstream_end=max(up_rows[k]) + 1, verbatim=len(rows[k]), near=0, weight=weights[k]))
+    m = FileMatch(match, up_file, up_row, np.where(match == VERBATIM, 1.0, 0.0).astype(np.float32), region)
+    return MatchResult([m], regions)
+
+
+def test_two_chains_that_meet_in_both_files_are_one_region() -> None:
+    """pydantic 2.10.6's ``v1/fields.py`` against 1.10.19's ``fields.py``: the chain of lines
+    1-10 and the heavier chain of the body (its imports between, edited, seed nothing) met at
+    line 10/11 in both files and were reported as regions 1-10 and 11-1253. One stretch in both
+    files is one region: both spans, both counts, the two chains' weights summed; every line
+    keeps its pair, and with the knob off the two regions of before."""
+    p = MatchParams()
+    target = [SimpleNamespace(kinds=np.full(40, CODE, np.uint8))]
+    up = [SimpleNamespace(kinds=np.full(100, CODE, np.uint8))] * 2
+    # the body's chain first (the labeller's order: the heavier claims first), then the head's
+    result = _two_chains([list(range(10, 30)), list(range(10))], [list(range(10, 30)), list(range(10))], 40,
+                         weights=(200.0, 30.5))
+    out = report_regions(result, target, up, p.region_split_gap, p.region_split_jump, join=True)
+    assert [(r.region, r.target_start, r.target_end, r.upstream_start, r.upstream_end, r.verbatim, r.weight)
+            for r in out.regions] == [(0, 1, 30, 1, 30, 30, 230.5)]
+    assert out.files[0].region[:30].tolist() == [0] * 30 and out.files[0].region[30:].tolist() == [-1] * 10
+    assert out.files[0].up_row.tolist() == result.files[0].up_row.tolist()
+    off = report_regions(result, target, up, p.region_split_gap, p.region_split_jump, join=False)
+    assert _spans(off) == [(11, 30, 11, 30), (1, 10, 1, 10)]
+    assert [r.weight for r in off.regions] == [200.0, 30.5]
+
+
+def test_regions_stay_apart_where_the_cut_means_something() -> None:
+    """Two chains' regions stay two where they are not one stretch in both files: another
+    upstream file; the later target lines taken from earlier upstream lines (a moved block);
+    more than ``region_split_gap`` non-blank target lines between, or a jump of more than
+    ``region_split_jump`` upstream lines (the cut rule's own bounds); a line between that
+    another region holds or the gate set apart (shared with a third party). Within those
+    bounds (blank lines, a few lines of the target's own, a few deleted upstream) one region."""
+    p = MatchParams()
+    gap, jump = p.region_split_gap, p.region_split_jump
+    n = 80
+    target = [SimpleNamespace(kinds=np.full(n, CODE, np.uint8))]
+    up = [SimpleNamespace(kinds=np.full(200, CODE, np.uint8))] * 2
+
+    def spans(rows: list[list[int]], up_rows: list[list[int]], up_files: tuple[int, int] = (0, 0),
+              apart: np.ndarray | None = None, kinds: np.ndarray | None = None) -> list[tuple[int, int, int, int]]:
+        files = target if kinds is None else [SimpleNamespace(kinds=kinds)]
+        out = report_regions(_two_chains(rows, up_rows, n, up_files), files, up, gap, jump, join=True,
+                             apart=None if apart is None else [apart])
+        return sorted(_spans(out))
+
+    head, body = list(range(10)), list(range(10, 30))
+    assert spans([head, body], [head, body]) == [(1, 30, 1, 30)]
+    assert spans([head, body], [head, body], up_files=(0, 1)) == [(1, 10, 1, 10), (11, 30, 11, 30)]
+    # the later lines from before the earlier ones upstream: a moved block, two regions
+    assert spans([head, body], [[k + 100 for k in head], body]) == [(1, 10, 101, 110), (11, 30, 11, 30)]
+    # the target's own lines between: up to the gap one region, one more two
+    later = [k + gap for k in body]
+    assert spans([head, later], [head, body]) == [(1, 10 + gap + 20, 1, 30)]
+    assert spans([head, [k + 1 for k in later]], [head, body]) == [(1, 10, 1, 10), (11 + gap + 1, 30 + gap + 1, 11, 30)]
+    # ... unless they are blank
+    blank = np.full(n, CODE, np.uint8)
+    blank[10:10 + gap + 1] = BLANK
+    assert spans([head, [k + 1 for k in later]], [head, body], kinds=blank) == [(1, 30 + gap + 1, 1, 30)]
+    # upstream lines the target dropped between: up to the jump one region, one more two
+    assert spans([head, body], [head, [k + jump for k in body]]) == [(1, 30, 1, 30 + jump)]
+    assert spans([head, body], [head, [k + jump + 1 for k in body]]) == [(1, 10, 1, 10), (11, 30, 12 + jump, 31 + jump)]
+    # a line between held by the gate apart (third-party code, a header of the target's own)
+    set_apart = np.zeros(n, bool)
+    set_apart[12] = True
+    assert spans([head, [k + 3 for k in body]], [head, body]) == [(1, 33, 1, 30)]
+    assert spans([head, [k + 3 for k in body]], [head, body], apart=set_apart) == [(1, 10, 1, 10), (14, 33, 11, 30)]
+
+
+def test_a_region_between_two_others_keeps_them_apart() -> None:
+    """A line of another region (another upstream file) between two stretches of one upstream
+    file's chains: three regions, as the target reads. And three chains that meet one after the
+    other in both files (pydantic's ``v1/dataclasses.py``: 1-116, 117-136, 137-500) are one."""
+    p = MatchParams()
+    n = 40
+    target = [SimpleNamespace(kinds=np.full(n, CODE, np.uint8))]
+    up = [SimpleNamespace(kinds=np.full(100, CODE, np.uint8))] * 3
+    match = np.full(n, VERBATIM, np.uint8)
+    up_file = np.array([0] * 10 + [1] + [0] * 29, np.int32)
+    up_row = np.arange(n, dtype=np.int32)
+    region = np.array([0] * 10 + [1] + [2] * 29, np.int32)
+    m = FileMatch(match, up_file, up_row, np.ones(n, np.float32), region)
+
+    def region_of(k: int, start: int, end: int, u: int) -> Region:
+        return Region(target_file=0, region=k, up_file=u, target_start=start, target_end=end, upstream_start=start,
+                      upstream_end=end, verbatim=end - start + 1, near=0, weight=20.0)
+
+    regions = [region_of(0, 1, 10, 0), region_of(1, 11, 11, 1), region_of(2, 12, 40, 0)]
+    out = report_regions(MatchResult([m], regions), target, up, p.region_split_gap, p.region_split_jump, join=True)
+    assert _spans(out) == [(1, 10, 1, 10), (11, 11, 11, 11), (12, 40, 12, 40)]
+    # the middle one of the same upstream file: one region of three chains, numbered 0
+    up_file[10] = 0
+    regions[1] = region_of(1, 11, 11, 0)
+    out = report_regions(MatchResult([m], regions), target, up, p.region_split_gap, p.region_split_jump, join=True)
+    assert [(r.region, r.target_start, r.target_end, r.weight) for r in out.regions] == [(0, 1, 40, 60.0)]
+    assert set(out.files[0].region.tolist()) == {0}
+
+
+def test_the_cli_reports_one_region_for_a_copy_whose_edited_imports_split_its_chains(tmp_path: Path) -> None:
+    """End to end: a module copied whole whose block of 16 imports the target rewrote
+    (``from pkg.v1.module_k import ...`` for ``from pkg.module_k import ...``, as pydantic's
+    ``v1/`` did) seeds no hit, so the functions above it and the body below chain apart; the
+    labels carry the body's chain over the imports, and the two regions met in both files.
+    regions.csv now holds one; lines.csv differs only in ``region``."""
+    head = distinctive_functions(3, 2)
+    imports = "".join(f"from pkg.module_{k} import helper_{k}_alpha, helper_{k}_beta, helper_{k}_gamma\n"
+                      for k in range(16))
+    body = distinctive_functions(5, 8)
+    up_text = head + "\n" + imports + "\n\n" + body
+    edited = imports.replace("from pkg.", "from pkg.v1.")
+    target = write_tree(tmp_path / "target", {"pkg/v1/fields.py": head + "\n" + edited + "\n\n" + body})
+    upstream = write_tree(tmp_path / "up", {"pkg/fields.py": up_text})
+    n = len(up_text.rstrip().splitlines())  # its last non-blank line
+
+    def compare(name: str, *settings: str) -> tuple[pd.DataFrame, pd.DataFrame]:
+        out = tmp_path / name
+        assert main(["compare", str(target), str(upstream), "--out", str(out), "--no-cache", "-q", "--no-html",
+                     "--jobs", "1", *settings]) == 0
+        return pd.read_csv(out / "lines.csv"), pd.read_csv(out / "regions.csv")
+
+    lines, regions = compare("joined")
+    assert [(r.target_start, r.target_end, r.upstream_start, r.upstream_end) for r in regions.itertuples()] \
+        == [(1, n, 1, n)]
+    apart_lines, apart = compare("apart", "--set", "region_join_abutting=0")
+    assert len(apart) == 2  # the head's chain and the body's, meeting in both files
+    first, second = sorted((r.target_start, r.target_end, r.upstream_start, r.upstream_end) for r in apart.itertuples())
+    assert first[0] == first[2] == 1 and second[1] == second[3] == n
+    assert first[1] < second[0] and first[3] < second[2]
+    assert regions.loc[0, "evidence_weight"] == pytest.approx(apart["evidence_weight"].sum())
+    columns = [c for c in lines.columns if c != "region"]
+    assert lines[columns].equals(apart_lines[columns])

@@ -48,7 +48,7 @@ from lineage.markers import Marker, marker_names_upstream, mentions
 from lineage.markers.paths import PathsByName, TopLevelDefiners, names_target_module, resolve_marker_path
 from lineage.markers.shared_package import in_shared_package, names_shared_package_only, shared_package_names
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
-from lineage.match.gate import Gated, gate, marker_scope, shared_headers
+from lineage.match.gate import SHARED_NONE, Gated, gate, marker_scope, shared_headers
 from lineage.match.holders import holder, holder_key, joint_holder_name, main_holders, stated_persons
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
@@ -752,8 +752,10 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
                  exempt_from_target=lambda t, u: up_files[u].path in preferred[t],
                  generated_head_lines=params.generated_head_lines, vendored=vendored, same_place=same_place)
     # the regions as reported: cut where the fill's labels lie far from their chain, in either file
+    # and one where two regions are one stretch in both files (chains that met; not across a line set apart)
     return dataclasses.replace(gated, result=report_regions(gated.result, files, up_indexes, params.region_split_gap,
-                                                                  params.region_split_jump))
+                                                            params.region_split_jump, bool(params.region_join_abutting),
+                                                            [s.kind != SHARED_NONE for s in gated.shared]))
 
 
 def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list[UpstreamFile],

@@ -17,6 +17,15 @@ is off unless set, in ``[tool.lineage.check]`` of a ``pyproject.toml`` or on the
   report's upstreams (by label, and by the upstream files copies are paired with) is refused
   (exit 2): its figures are not an earlier state of these.
 
+Copies of a release of the target's own project (summary.json's ``upstreams`` ``own_project``:
+pydantic 2.10.6 against the 1.10.19 its ``v1/`` carries) are the project's own earlier code, no
+licence breach and nothing a marker needs to name: the two marker items (``max-unmarked-copied-lines``,
+``require-marker-min-lines``, and their growth with a baseline) leave them out, and the command
+says on stderr how many it left out and from which release, whether the policy holds or not (never
+silently). ``count-own-releases = true`` (``--count-own-releases``) counts them as any copy.
+``max-copied-share`` counts every copied line, as the report's headline does. A report whose
+summary.json names no such field (format before 19) counts everything, as before.
+
 Only a whole report is judged: one whose manifest says it is complete, and whose files.csv and
 obligations.csv are the files the manifest records (their sha256), so a report cut short or
 edited since cannot pass the gate.
@@ -26,8 +35,9 @@ Exit status: 0 when the policy holds, 1 with one line per violation, 2 on bad us
 
 from __future__ import annotations
 
+import json
 import tomllib
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 import pandas as pd
@@ -49,16 +59,19 @@ class Policy:
     fail_on_missing_notice: bool = False
     fail_on_licence_conflict: bool = False
     baseline: str | None = None
+    # how the marker items count, not an item of its own (module docstring)
+    count_own_releases: bool = False
 
     def active(self) -> bool:
         # `is`, not `in (None, False)`: 0 == False, and a limit of 0 is the strictest policy.
         return any(getattr(self, f.name) is not None and getattr(self, f.name) is not False
-                   for f in fields(self))
+                   for f in fields(self) if f.name not in _MODIFIERS)
 
 
+_MODIFIERS = frozenset({"count_own_releases"})
 _TYPES: dict[str, type | tuple[type, ...]] = {
     "max_unmarked_copied_lines": int, "max_copied_share": (int, float), "require_marker_min_lines": int,
-    "fail_on_missing_notice": bool, "fail_on_licence_conflict": bool, "baseline": str,
+    "fail_on_missing_notice": bool, "fail_on_licence_conflict": bool, "baseline": str, "count_own_releases": bool,
 }
 
 
@@ -109,9 +122,14 @@ def make_policy(config: dict[str, object], overrides: dict[str, object]) -> Poli
 
 @dataclass(frozen=True)
 class Report:
-    files: pd.DataFrame  # indexed files with a "copied" column (copied code lines) and "marked"
+    # indexed files with a "copied" column (copied code lines), "own" (of them, those from a release
+    # of the target's own project) and "marked"
+    files: pd.DataFrame
     obligations: pd.DataFrame
     upstreams: frozenset[str] = frozenset()  # the upstreams' labels (manifest.json)
+    # the upstreams that are releases of the target's own project: label -> what makes them so
+    own: dict[str, str] = field(default_factory=dict)
+    specs: dict[str, str] = field(default_factory=dict)  # label -> spec (summary.json)
 
 
 def _read(path: Path, columns: list[str]) -> pd.DataFrame:
@@ -125,7 +143,10 @@ def _read(path: Path, columns: list[str]) -> pd.DataFrame:
     return frame
 
 
-def read_report(report_dir: Path) -> Report:
+def read_report(report_dir: Path, own_if_unsaid: dict[str, str] | None = None) -> Report:
+    """The report in ``report_dir``; ``own_if_unsaid``: the own releases to take (label ->
+    evidence) when its summary.json is older than the field that says which they are (a
+    baseline's, read beside a newer report of the same comparison)."""
     if not report_dir.is_dir():
         raise LineageError(f"no such report folder: {report_dir}")
     manifest = check_complete(report_dir)
@@ -138,7 +159,48 @@ def read_report(report_dir: Path) -> Report:
     obligations = _read(check_output(report_dir, manifest, "obligations.csv"), _OBLIGATION_COLUMNS)
     ups = manifest.get("upstreams")
     labels = {str(u.get("label", "")) for u in ups if isinstance(u, dict)} if isinstance(ups, list) else set()
-    return Report(files=files, obligations=obligations, upstreams=frozenset(labels - {""}))
+    own, specs, said = _own_releases(report_dir, manifest)
+    if not said and own_if_unsaid:
+        own = {label: why for label, why in own_if_unsaid.items() if label in labels}
+    files["own"] = _own_copied(report_dir, manifest, files, own, labels - {""})
+    return Report(files=files, obligations=obligations, upstreams=frozenset(labels - {""}), own=own, specs=specs)
+
+
+def _own_releases(report_dir: Path, manifest: dict[str, object]) -> tuple[dict[str, str], dict[str, str], bool]:
+    """The upstreams summary.json says are releases of the target's own project (label -> its
+    ``own_project`` evidence), every upstream's spec, and whether it says (format 19 on)."""
+    path = check_output(report_dir, manifest, "summary.json")
+    try:
+        summary = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise LineageError(f"cannot read {path}: {exc}") from None
+    ups = summary.get("upstreams") if isinstance(summary, dict) else None
+    if not isinstance(ups, list):
+        raise LineageError(f"{path} lists no upstreams (written by an older lineage?)")
+    entries = [u for u in ups if isinstance(u, dict)]
+    own = {str(u.get("label", "")): str(u["own_project"]) for u in entries if u.get("own_project")}
+    said = all("own_project" in u for u in entries)
+    return own, {str(u.get("label", "")): str(u.get("spec", "")) for u in entries}, said
+
+
+def _own_copied(report_dir: Path, manifest: dict[str, object], files: pd.DataFrame, own: dict[str, str],
+                labels: set[str]) -> pd.Series:
+    """Per indexed file (``files``' rows): its copied code lines from the upstreams ``own``
+    names. All of its copied lines when every upstream is one; read from lines.csv (its code lines
+    paired with such an upstream) when only some are."""
+    if not own:
+        return pd.Series(0, index=files.index, dtype=int)
+    if labels <= set(own):
+        return files["copied"].copy()
+    path = check_output(report_dir, manifest, "lines.csv")
+    try:
+        lines = pd.read_csv(path, usecols=["target_path", "kind", "match", "upstream"], keep_default_na=False,
+                            dtype=str)
+    except (OSError, ValueError) as exc:
+        raise LineageError(f"cannot read {path}: {exc}") from None
+    mine = lines[(lines["kind"] == "code") & (lines["match"] != "none") & lines["upstream"].isin(set(own))]
+    counts = mine.groupby("target_path").size()
+    return files["target_path"].map(counts).fillna(0).astype(int)
 
 
 def _share(files: pd.DataFrame) -> float:
@@ -146,21 +208,48 @@ def _share(files: pd.DataFrame) -> float:
     return 100.0 * int(files["copied"].sum()) / code if code else 0.0
 
 
+def _marker_counted(files: pd.DataFrame, policy: Policy) -> pd.Series:
+    """Per file, the copied code lines the marker items count: all, or all but the own release's."""
+    return files["copied"] if policy.count_own_releases else files["copied"] - files["own"]
+
+
+def _marker_items(policy: Policy) -> bool:
+    return (policy.max_unmarked_copied_lines is not None or policy.require_marker_min_lines is not None
+            or policy.baseline is not None)
+
+
+def notes(report: Report, policy: Policy) -> list[str]:
+    """What the command says beside its verdict: the unmarked files' copied code lines from a
+    release of the target's own project that the marker items left out (none when they count
+    them, or no marker item is set)."""
+    files = report.files
+    left_out = files[~files["marked"] & (files["own"] > 0)]
+    if policy.count_own_releases or not _marker_items(policy) or left_out.empty:
+        return []
+    releases = "; ".join(f"{report.specs.get(label) or label} ({why})" for label, why in sorted(report.own.items()))
+    n = int(left_out["own"].sum())
+    return [f"left out of the marker items: {n:,} copied code {'line' if n == 1 else 'lines'} in "
+            f"{len(left_out):,} unmarked {'file' if len(left_out) == 1 else 'files'} from a release of the target's "
+            f"own project, {releases}: its own earlier code, which no marker needs to name "
+            "(--count-own-releases counts them)"]
+
+
 def evaluate(report: Report, policy: Policy, baseline: Report | None = None) -> list[str]:
     """One line per violation of ``policy`` (empty when it holds)."""
     findings: list[str] = []
     files = report.files
-    unmarked = int(files.loc[~files["marked"], "copied"].sum())
+    counted = _marker_counted(files, policy)
+    unmarked = int(counted[~files["marked"]].sum())
     old_copied: dict[str, int] = {}
     if baseline is not None:
-        old_copied = dict(zip(baseline.files["target_path"], baseline.files["copied"], strict=True))
+        old_copied = dict(zip(baseline.files["target_path"], _marker_counted(baseline.files, policy), strict=True))
 
     def grew(path: str, copied: int) -> bool:
         return baseline is None or copied > old_copied.get(path, 0)
 
     limit = policy.max_unmarked_copied_lines
     if baseline is not None:
-        before = int(baseline.files.loc[~baseline.files["marked"], "copied"].sum())
+        before = int(_marker_counted(baseline.files, policy)[~baseline.files["marked"]].sum())
         allowed = limit if limit is not None else 0
         if unmarked - before > allowed:
             findings.append(f"unmarked copied code lines grew by {unmarked - before:,} ({before:,} -> {unmarked:,}), "
@@ -177,11 +266,14 @@ def evaluate(report: Report, policy: Policy, baseline: Report | None = None) -> 
         elif share > policy.max_copied_share:
             findings.append(f"copied share of code lines: {share:.2f} %, more than {policy.max_copied_share:g} %")
     if policy.require_marker_min_lines is not None:
-        need = files[~files["marked"] & (files["copied"] >= max(1, policy.require_marker_min_lines))]
+        need = files.assign(counted=counted)
+        need = need[~need["marked"] & (need["counted"] >= max(1, policy.require_marker_min_lines))]
         for row in need.sort_values("target_path").itertuples(index=False):
-            if grew(str(row.target_path), int(row.copied)):
-                findings.append(f"{row.target_path}: {int(row.copied):,} copied code lines and no marker naming "
-                                f"the upstream (at least {policy.require_marker_min_lines:,} need one)")
+            if grew(str(row.target_path), int(row.counted)):
+                own = int(row.own) if not policy.count_own_releases else 0
+                besides = f"; {own:,} more from a release of its own project, not counted" if own else ""
+                findings.append(f"{row.target_path}: {int(row.counted):,} copied code lines and no marker naming "
+                                f"the upstream (at least {policy.require_marker_min_lines:,} need one{besides})")
     obligations = report.obligations
     old_pairs: set[tuple[str, str, str, str]] = set()
     if baseline is not None:
@@ -203,9 +295,15 @@ def evaluate(report: Report, policy: Policy, baseline: Report | None = None) -> 
     return findings
 
 
-def run_check(report_dir: Path, policy: Policy) -> list[str]:
+def run_check(report_dir: Path, policy: Policy, said: list[str] | None = None) -> list[str]:
+    """The violations of ``policy`` by the report in ``report_dir`` (:func:`evaluate`);
+    ``said``, when given, receives the command's notes (:func:`notes`)."""
     report = read_report(report_dir)
-    baseline = read_report(Path(policy.baseline)) if policy.baseline else None
+    if said is not None:
+        said += notes(report, policy)
+    # a baseline written before summary.json said which upstreams are own releases: this report's
+    # (the same comparison, or refused below), so that its growth is counted alike on both sides
+    baseline = read_report(Path(policy.baseline), report.own) if policy.baseline else None
     if (baseline is not None and report.upstreams and baseline.upstreams and not report.upstreams & baseline.upstreams
             and not set(report.obligations["upstream_path"]) & set(baseline.obligations["upstream_path"])):
         # growth between comparisons against different projects is no growth at all; a label is

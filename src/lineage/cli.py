@@ -160,12 +160,15 @@ def _cmd_check(args: argparse.Namespace) -> int:
                  "require_marker_min_lines": args.require_marker_min_lines,
                  "fail_on_missing_notice": args.fail_on_missing_notice,
                  "fail_on_licence_conflict": args.fail_on_licence_conflict,
-                 "baseline": args.baseline}
+                 "baseline": args.baseline, "count_own_releases": args.count_own_releases}
     policy = make_policy(config, overrides)
     if not policy.active():
         raise LineageError("no policy: set one of the options, or [tool.lineage.check] in pyproject.toml")
-    findings = run_check(Path(args.report), policy)
+    said: list[str] = []
+    findings = run_check(Path(args.report), policy, said)
     args.verdict = 1 if findings else 0  # the exit status even if the reader goes away (main)
+    for line in said:  # never silent about what it did not count
+        print(f"lineage check: {line}", file=sys.stderr)
     for line in findings:
         print(line)
     print(f"lineage check: {len(findings)} violation(s)" if findings else "lineage check: policy holds",
@@ -483,6 +486,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="fail when an upstream licence is incompatible with the target's")
     p.add_argument("--baseline", default=None, metavar="OLD_REPORT_DIR",
                    help="judge only what grew since this older report")
+    p.add_argument("--count-own-releases", action=argparse.BooleanOptionalAction, default=None,
+                   help="count copies of a release of the target's own project in the marker items "
+                        "(left out by default, and said on stderr)")
     p.add_argument("--config", default=None, metavar="PYPROJECT", help="pyproject.toml to read the policy from")
 
     p = _command(sub, "reproduce", _cmd_reproduce, help="rerun a report from its manifest (exit 0 identical, "

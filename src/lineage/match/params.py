@@ -63,6 +63,16 @@ class MatchParams:
     # 3,715 regions, upstream spans 123,401 -> 97,893 lines; with 24, 3,475 and 102,584; with the
     # cut on the jump less the target's own gap (a replaced stretch kept whole), 3,624 and 99,536.
     region_split_jump: int = knob(12, 0)
+    # With 1, two regions as reported are one where they are one stretch in both files: the same
+    # upstream file, nothing between them in the target but lines no region holds (none set apart
+    # by the gate), the later one's upstream span after the earlier one's, and the step from one
+    # to the other within the two cuts above (regions.join_abutting). Chains meet so where too few
+    # hits lie between them (an edited import block, common lines), and where they met says
+    # nothing of the copy: pydantic 2.10.6's v1/fields.py, 1.10.19's fields.py with its imports
+    # rewritten, was regions 1-10 and 11-1253, two SPDX snippets and two SARIF results for one
+    # copied file. Measured 2026-12-07 (labels unchanged): see docs/fresh-eyes.md, round merge170.
+    # 0: each piece of a chain is a region of its own, as before.
+    region_join_abutting: int = knob(1, 0, 1)
     # Chains a run may join. Code repeated many times in one file (tables, register calls) would
     # otherwise make chaining quadratic; the most recent chains are the ones that can continue.
     max_open_chains: int = knob(32, 1)

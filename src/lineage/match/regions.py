@@ -20,6 +20,19 @@ one ``import ast`` paired with a function-local ``import ast`` 310 lines down st
 region of pytest's ``_code/source.py`` over py's lines 3-313. Every line keeps its own pair;
 only the grouping and the spans change.
 
+The other way round, two regions as reported are one (:func:`join_abutting`, knob
+``region_join_abutting``) where they are one stretch in both files: the same upstream file,
+nothing between them in the target but lines no region holds and the gate set nothing apart from,
+the later one's upstream span after the earlier one's, and the step from the one to the other
+within the cut rule above (:func:`region_cuts` would not cut there were they one chain's lines).
+Two chains meet so when the hits between them are too few to chain them: a block of edited lines
+(pydantic 2.10.6's ``v1/fields.py``, 1.10.19's ``fields.py`` with ``pydantic.v1`` written for
+``pydantic`` in its imports: the chains of lines 1-10 and 27-1111 left the imports between to the
+labels, which carried each chain to the other) or common lines that seed nothing. Where they met
+said nothing of the copy, yet a reviewer read two SPDX snippets and two SARIF results for one
+copied file. The join keeps each line's pair and lines.csv's labels; the joined region's evidence
+weight is the sum of its chains'.
+
 The region rule lives here, once: a region counts if its hits weigh at least
 ``region_min_weight`` (:func:`is_strong`), or, when lighter but at least
 :attr:`MatchParams.weak_region_min_weight`, if it proves itself by a block of
@@ -286,13 +299,56 @@ def region_cuts(t_rows: np.ndarray, t_kinds: np.ndarray, u_rows: np.ndarray, u_k
     return np.flatnonzero((t_between > max_gap) | (u_between > max_jump)) + 1
 
 
+def join_abutting(pieces: Sequence[tuple[np.ndarray, Region]], m: FileMatch, t_kinds: np.ndarray,
+                  up_files: Sequence[FileIndex], apart: np.ndarray | None, max_gap: int,
+                  max_jump: int) -> list[list[int]]:
+    """Which of one target file's pieces (each its rows, sorted, and the region it was cut from;
+    ``m`` the file's labels) are reported as one region (module docstring): groups of piece
+    numbers, each group's pieces in target order, the groups in the order of their first piece
+    number. Piece k joins the group holding the last labelled row before k's first row when
+    that group ends there, draws on the same upstream file, ends upstream before k's upstream
+    span begins, no row between is set apart (``apart``: the gate's shared rows, per physical
+    row), and :func:`region_cuts` would not cut the step between the two rows."""
+    owner = np.full(len(m.region), -1, np.int64)  # per row: its piece
+    for k, (rows, _) in enumerate(pieces):
+        owner[rows] = k
+    group_of = list(range(len(pieces)))
+    members: dict[int, list[int]] = {k: [k] for k in range(len(pieces))}
+    up_end = {k: int(m.up_row[rows].max()) for k, (rows, _) in enumerate(pieces)}
+    last_row = {k: int(rows[-1]) for k, (rows, _) in enumerate(pieces)}
+    for k in sorted(range(len(pieces)), key=lambda k: int(pieces[k][0][0])):
+        rows, region = pieces[k]
+        first = int(rows[0])
+        before = np.flatnonzero(owner[:first] >= 0)
+        if not len(before):
+            continue
+        row = int(before[-1])
+        g = group_of[int(owner[row])]
+        if (last_row[g] != row or pieces[g][1].up_file != region.up_file
+                or int(m.up_row[rows].min()) <= up_end[g]
+                or (apart is not None and bool(apart[row + 1:first].any()))):
+            continue
+        step = np.array([row, first])
+        if len(region_cuts(step, t_kinds, m.up_row[step], up_files[region.up_file].kinds, max_gap, max_jump)):
+            continue
+        members[g] += members.pop(k)
+        for j in members[g]:
+            group_of[j] = g
+        up_end[g] = max(up_end[g], int(m.up_row[rows].max()))
+        last_row[g] = max(last_row[g], int(rows[-1]))
+    return sorted(members.values(), key=min)
+
+
 def report_regions(result: MatchResult, files: Sequence[FileIndex], up_files: Sequence[FileIndex],
-                   max_gap: int, max_jump: int) -> MatchResult:
+                   max_gap: int, max_jump: int, join: bool = False,
+                   apart: Sequence[np.ndarray] | None = None) -> MatchResult:
     """The regions as reported (module docstring): every region of ``result`` cut where more
     than ``max_gap`` non-blank target lines hold none of its lines, or where two of its
     consecutive lines lie more than ``max_jump`` non-blank lines apart in upstream file
-    ``up_files[region.up_file]`` (:func:`region_cuts`), the pieces numbered anew per file in the
-    order of their regions, then of their lines; the labels' ``region`` follow."""
+    ``up_files[region.up_file]`` (:func:`region_cuts`); with ``join``, pieces that are one
+    stretch in both files then one region again (:func:`join_abutting`; ``apart``: per target
+    file, the rows the gate set apart, or None). The regions are numbered anew per file in the
+    order of their (first) pieces: by region, then by line; the labels' ``region`` follow."""
     by_file: dict[int, list[Region]] = {}
     for r in result.regions:
         by_file.setdefault(r.target_file, []).append(r)
@@ -302,22 +358,27 @@ def report_regions(result: MatchResult, files: Sequence[FileIndex], up_files: Se
         if not regions:
             out_files.append(m)
             continue
-        numbers = np.full_like(m.region, -1)
-        count = 0
+        pieces: list[tuple[np.ndarray, Region]] = []
         for r in regions:
             rows = np.flatnonzero(m.region == r.region)
             if not len(rows):
                 continue
             cuts = region_cuts(rows, files[t].kinds, m.up_row[rows], up_files[r.up_file].kinds, max_gap, max_jump)
-            for piece in np.split(rows, cuts):
-                numbers[piece] = count
-                ups = m.up_row[piece]
-                out_regions.append(Region(
-                    target_file=t, region=count, up_file=r.up_file,
-                    target_start=int(piece[0]) + 1, target_end=int(piece[-1]) + 1,
-                    upstream_start=int(ups.min()) + 1, upstream_end=int(ups.max()) + 1,
-                    verbatim=int((m.match[piece] == VERBATIM).sum()), near=int((m.match[piece] == NEAR).sum()),
-                    weight=r.weight))
-                count += 1
+            pieces += [(piece, r) for piece in np.split(rows, cuts)]
+        groups = (join_abutting(pieces, m, files[t].kinds, up_files, apart[t] if apart is not None else None,
+                                max_gap, max_jump)
+                  if join else [[k] for k in range(len(pieces))])
+        numbers = np.full_like(m.region, -1)
+        for count, group in enumerate(groups):
+            rows = np.sort(np.concatenate([pieces[k][0] for k in group]))
+            numbers[rows] = count
+            ups = m.up_row[rows]
+            chains = {pieces[k][1].region: pieces[k][1].weight for k in group}  # a chain's weight once
+            out_regions.append(Region(
+                target_file=t, region=count, up_file=pieces[group[0]][1].up_file,
+                target_start=int(rows[0]) + 1, target_end=int(rows[-1]) + 1,
+                upstream_start=int(ups.min()) + 1, upstream_end=int(ups.max()) + 1,
+                verbatim=int((m.match[rows] == VERBATIM).sum()), near=int((m.match[rows] == NEAR).sum()),
+                weight=round(sum(chains.values()), 3) if len(chains) > 1 else pieces[group[0]][1].weight))
         out_files.append(FileMatch(m.match, m.up_file, m.up_row, m.similarity, numbers))
     return replace(result, files=out_files, regions=out_regions)

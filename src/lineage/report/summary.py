@@ -11,6 +11,7 @@ import pandas as pd
 from packaging.utils import canonicalize_name
 
 from lineage import __version__
+from lineage.index.project import one_project_evidence
 from lineage.markers.description import RENAMED_FROM
 from lineage.report.markdown import counted, md_code, md_table, md_text
 from lineage.results import figures, third_party
@@ -105,7 +106,11 @@ SUMMARY_FORMAT = "lineage.summary"
 #    summary.md lists them under "Vendored packages not compared" (pex 2.20.3 against appdirs
 #    said nothing of the pip, setuptools and attrs its records pin); without the record's line
 #    (no part of the recorded input), dropped before format 18 left main.
-SUMMARY_VERSION = 18
+# 19: each "upstreams" entry carries "own_project": what makes it a release of the target's own
+#    project (lineage.index.project.one_project_evidence: "the same distribution name", ...), ""
+#    when it is another project's; `lineage check` leaves such an upstream's copies out of its
+#    marker items (pydantic 2.10.6 against the 1.10.19 its v1/ carries: 11,929 code lines).
+SUMMARY_VERSION = 19
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -127,7 +132,8 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "target": {"spec": target.info.spec, "label": target.info.label, "digest": target.info.digest,
                    "tree_digest": target.tree_digest},
         "upstreams": [{"spec": u.info.spec, "label": label, "digest": u.info.digest,
-                       "tree_digest": u.tree_digest}
+                       "tree_digest": u.tree_digest,
+                       "own_project": one_project_evidence(target.project, u.project)}
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
         "files": figures.file_counts(files, groups),
         "not_compared": not_compared(comparison),
@@ -378,8 +384,6 @@ def _own_release_sentence(comparison: Comparison) -> list[str]:
     """Above the unmarked files with copied code, when an upstream is a release of the target's
     own project (the same distribution name: attrs 24.2.0 against attrs 17.4.0): those files hold
     the project's own earlier code, which no marker names; [] otherwise."""
-    from lineage.index.project import one_project_evidence
-
     evidence = {label: one_project_evidence(comparison.target.project, u.project)
                 for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}
     own = [label for label, why in evidence.items() if why]

@@ -27,7 +27,8 @@ every report is a view of them.
 ``regions``: one row per copied region: both spans, the upstream, verbatim and near counts (of
     the lines left copied after every matcher step), evidence_weight (the weight of the hits
     that made the region, as the region rule saw it: steps after it, the fill and the lone-line
-    rule, change the lines but not this weight).
+    rule, change the lines but not this weight; a region joined from two chains' that are one
+    stretch in both files, :func:`lineage.match.regions.join_abutting`, weighs their sum).
 """
 
 from __future__ import annotations
