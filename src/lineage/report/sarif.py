@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING
 from urllib.parse import quote
 
 from lineage import __version__
-from lineage.index.project import one_project_evidence
 from lineage.licences.expressions import choices, readable
 from lineage.report.attachments import copied_regions
 from lineage.report.json_text import dumps_lines
@@ -117,8 +116,7 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     regions = copied_regions(comparison)
     review = set(comparison.lists["unmarked_with_copied"])
     files = {f.path: f for f in comparison.target.files}
-    own = {label: why for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)
-           if (why := one_project_evidence(comparison.target.project, u.project))}
+    own = {label: why for label, why in comparison.own_projects.items() if why}
     for r in regions[regions["target_path"].isin(review)].itertuples(index=False):
         copied = (f"{r.upstream} {r.upstream_path} lines {int(r.upstream_start)}-{int(r.upstream_end)} "
                   f"({int(r.verbatim_lines)} verbatim, {int(r.near_lines)} near)")

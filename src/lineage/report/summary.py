@@ -11,7 +11,6 @@ import pandas as pd
 from packaging.utils import canonicalize_name
 
 from lineage import __version__
-from lineage.index.project import one_project_evidence
 from lineage.markers.description import RENAMED_FROM
 from lineage.report.markdown import counted, md_code, md_table, md_text
 from lineage.results import figures, third_party
@@ -133,7 +132,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
                    "tree_digest": target.tree_digest},
         "upstreams": [{"spec": u.info.spec, "label": label, "digest": u.info.digest,
                        "tree_digest": u.tree_digest,
-                       "own_project": one_project_evidence(target.project, u.project)}
+                       "own_project": comparison.own_projects[label]}
                       for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)],
         "files": figures.file_counts(files, groups),
         "not_compared": not_compared(comparison),
@@ -384,8 +383,7 @@ def _own_release_sentence(comparison: Comparison) -> list[str]:
     """Above the unmarked files with copied code, when an upstream is a release of the target's
     own project (the same distribution name: attrs 24.2.0 against attrs 17.4.0): those files hold
     the project's own earlier code, which no marker names; [] otherwise."""
-    evidence = {label: one_project_evidence(comparison.target.project, u.project)
-                for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}
+    evidence = comparison.own_projects
     own = [label for label, why in evidence.items() if why]
     if not own:
         return []

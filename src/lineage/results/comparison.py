@@ -133,6 +133,16 @@ class Comparison:
         return {label: own_organisation(self.target, tree)
                 for label, tree in zip(self.upstream_names, self.upstreams, strict=True)}
 
+    @functools.cached_property
+    def own_projects(self) -> dict[str, str]:
+        """Per upstream label, why that upstream is a release of the target's own project
+        (:func:`lineage.index.project.one_project_evidence`; "" when it is not): read by
+        summary.json's ``own_project``, summary.md, obligations.md, ATTRIBUTION.md and SARIF."""
+        from lineage.index.project import one_project_evidence
+
+        return {label: one_project_evidence(self.target.project, tree.project)
+                for label, tree in zip(self.upstream_names, self.upstreams, strict=True)}
+
     def headline(self) -> list[str]:
         return figures.headline(self.files, self.upstream_names)
 
