@@ -390,6 +390,22 @@ class MatchParams:
     # read the whole stretch, up to ``align_max_gap``, and paired sglang's ``Lfm2MoeShortConv``
     # with vLLM's ``Lfm2MoeAttentionDecoderLayer`` past the end of a ``forward``). 0: off.
     fill_signature_bodies: int = knob(1, 0, 1)
+    # In those bodies, a code line rule (a) pairs as edited in place (not aligned by its fold
+    # form) must share at least this share of its names with its partner
+    # (``lineage.match.statements.name_share``: identifiers without its annotation, not
+    # ``self``/``cls``/``_``; a line holding none, ``return 80`` <- ``return 75``, is not held to
+    # it). A body of the same length whose names were all changed is another body: sglang's
+    # ``LagunaMLP`` merges ``gate_up_proj`` where vLLM keeps ``gate_proj``/``up_proj``, and its
+    # ``self.gate_up_proj = MergedColumnParallelLinear(`` <- ``self.up_proj =
+    # ColumnParallelLinear(`` (0.0), ``gate_up, _ = self.gate_up_proj(x)`` <- ``gate, _ =
+    # self.gate_proj(x)`` (0.33) and ``x, _ = self.down_proj(x)`` <- ``up, _ = self.up_proj(x)``
+    # (0.33) were paired. Measured 2026-12-07 (round prec170) on the main job's 18 such lines: under
+    # 0.4 sat those three, ``share_output = self.share_expert(hidden_states)`` <- ``ffn_output =
+    # self.moe(hidden_states)`` (0.33) and ``return Fp8LinearMethod(self)`` <- ``return
+    # Fp8KVCacheMethod(self)`` (0.0), all wrong by eye; the lowest copy kept, ``return
+    # DeciModel(config=config, ...)`` <- ``return DeciModel(vllm_config=vllm_config, ...)``, 0.43.
+    # 0: off.
+    fill_body_min_name_share: float = knob(0.4, 0.0, 1.0)
     # With 1, the signature survivors take class headers too (``class NAME``, a name each file
     # defines once as a class): a class whose methods were rewritten keeps its header, edited
     # by pyupgrade or a renamed base (``class BaseAdapter:`` <- ``class BaseAdapter(object):``,
