@@ -1901,7 +1901,8 @@ _BLEND_UP = _BLEND_HEAD + """    def mix(self, x):
 _BLEND_OWN = ("    def tally(self, name_0, name_1, name_2, name_3, name_4):\n"
               + "".join(f"        total_{k} = self.offsets[{k}] * {k + 3} + len(name_{k % 5})\n" for k in range(45))
               + "        return total_44\n\n")
-_BLEND_SIGNATURE = "    def mix(\n        self,\n        x: Tensor,\n        batch: Optional[Batch] = None,\n    ) -> Tensor:\n"
+_BLEND_SIGNATURE = ("    def mix(\n        self,\n        x: Tensor,\n        batch: Optional[Batch] = None,\n"
+                    "    ) -> Tensor:\n")
 
 
 def test_a_body_whose_names_were_all_changed_is_not_read_as_the_body_below_a_late_signature(
@@ -1935,9 +1936,9 @@ def test_a_body_whose_names_were_all_changed_is_not_read_as_the_body_below_a_lat
                                   [("up", up)]), "pkg/blend.py")
     u_lines = _BLEND_UP.splitlines()
     assert list(kept.loc[first : first + 3, "match"]) == ["near", "near", "near", "verbatim"]
-    assert list(kept.loc[first : first + 3, "upstream_line"]) == [
-        u_lines.index(text) + 1 for text in ("        left, _ = self.left_proj(x)", "        right, _ = self.right_proj(x)",
-                                             "        x, _ = self.out_proj(left * right)", "        return x")]
+    kept_lines = ("        left, _ = self.left_proj(x)", "        right, _ = self.right_proj(x)",
+                  "        x, _ = self.out_proj(left * right)", "        return x")
+    assert list(kept.loc[first : first + 3, "upstream_line"]) == [u_lines.index(text) + 1 for text in kept_lines]
 
 
 _CHANNELS_UP = ("    async def create_text_channel(self, name, *, overwrites=None, category=None, reason=None,"

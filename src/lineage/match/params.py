@@ -1069,6 +1069,21 @@ class MatchParams:
     # spoke for CachedAccessor alone, and xarray's _register_accessor counted as copied from
     # pandas). 0: the lines from it to the end of the next def/class.
     origin_section_headings: int = knob(1, 0, 1)
+    # With 1, a marker below a target file's header that names the upstream (so that what the
+    # file shares with a third party's upstream file was taken via the upstream:
+    # lineage.match.gate.marker_scope) speaks at most up to the next top-level class after the
+    # top-level definition it sits in or heads, not on to the next column-0 comment or the end of
+    # the file. sglang 0.5.23's fla/fused_recurrent.py, flash-linear-attention's by its header,
+    # says "# Adapted from vllm project." above the packed-decode kernels vLLM added to its fla
+    # copy (vllm/third_party/flash_linear_attention/); no column-0 comment follows for 680 lines,
+    # so fla's own FusedRecurrentFunction class and fused_recurrent_gated_delta_rule below them
+    # (125 code lines) counted as taken via vLLM. Measured 2026-12-07 (round prec170): main job
+    # 151 rows of lines.csv copied -> shared third-party, those 125 and 26 of transformers'
+    # output_attentions/return_dict boilerplate in multimodal_gen's qwen2_5vl.py (a "Copyright
+    # 2023 The vLLM team" line below the 40-line header, paired with vLLM's dots audio encoder, a
+    # cybertron_alm port); truth set one false copy out, none of its copies. 0: to the next
+    # column-0 comment.
+    origin_section_class_stop: int = knob(1, 0, 1)
     # With 1, a section's marker that says its code was copied or taken ("copied from", "stolen
     # from", "borrowed from": not "adapted from" or "based on", which name an API the code follows)
     # from a module of Python's standard library, named without a URL ("all code within this
