@@ -16,10 +16,12 @@ later version's file, ``MatchParams.origin_same_place_exempts``); for
 A marker speaks for what follows it (:func:`marker_scope`): in the file's header (its lines
 before the first def/class, at most ``MatchParams.origin_header_lines``, as an upstream file's
 origin is read) for the whole file; further down only for its own section, from the marker to
-the next comment at column 0 that opens another section. fla's ``fused_recurrent.py`` in
-sglang names flash-linear-attention in its header and says "Adapted from vllm project." above
-one group of kernels: the kernels above that line, and those after the next section comment,
-are flash-linear-attention's, shared with vLLM's vendored copy, not taken via vLLM.
+the next comment at column 0 that opens another section, and no further than the next
+top-level class after the definition it heads (``MatchParams.origin_section_class_stop``).
+fla's ``fused_recurrent.py`` in sglang names flash-linear-attention in its header and says
+"Adapted from vllm project." above one group of kernels: the kernels above that line, fla's own
+``FusedRecurrentFunction`` class after the group and what follows it, are
+flash-linear-attention's, shared with vLLM's vendored copy, not taken via vLLM.
 
 The gate also makes two more kinds of line shared instead of copied:
 
