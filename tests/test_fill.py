@@ -1870,6 +1870,77 @@ def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: R
     assert off.loc[first - 1, "match"] == "near"
 
 
+_BLEND_HEAD = """import math
+
+from .layers import ColumnLayer, RowLayer
+
+
+class Blender:
+
+    def __init__(self, width, depth, scheme=None, prefix=""):
+        self.width = width
+        self.depth = depth
+        self.left_proj = ColumnLayer(width, depth, scheme=scheme, prefix=prefix + ".left_proj")
+        self.right_proj = ColumnLayer(width, depth, scheme=scheme, prefix=prefix + ".right_proj")
+        self.out_proj = RowLayer(depth, width, scheme=scheme, prefix=prefix + ".out_proj")
+        self.scale = math.sqrt(depth) / max(1, width // 7)
+        self.offsets = [i * self.scale for i in range(depth)]
+
+"""
+_BLEND_TAIL = """
+    def describe(self):
+        return f"Blender(width={self.width}, depth={self.depth}, scale={self.scale:.3f})"
+"""
+_BLEND_UP = _BLEND_HEAD + """    def mix(self, x):
+        left, _ = self.left_proj(x)
+        right, _ = self.right_proj(x)
+        x, _ = self.out_proj(left * right)
+        return x
+""" + _BLEND_TAIL
+# the target's own method, long enough that rule (a) does not read the stretch it stands in
+_BLEND_OWN = ("    def tally(self, name_0, name_1, name_2, name_3, name_4):\n"
+              + "".join(f"        total_{k} = self.offsets[{k}] * {k + 3} + len(name_{k % 5})\n" for k in range(45))
+              + "        return total_44\n\n")
+_BLEND_SIGNATURE = ("    def mix(\n        self,\n        x: Tensor,\n        batch: Optional[Batch] = None,\n"
+                    "    ) -> Tensor:\n")
+
+
+def test_a_body_whose_names_were_all_changed_is_not_read_as_the_body_below_a_late_signature(
+        run_compare: Runner) -> None:
+    """sglang's ``LagunaMLP.forward`` (written here with other names): below a signature the
+    signature rule paired late, a body of the same length whose names were all changed (one
+    merged projection for the upstream's two) was paired line by line by similarity:
+    ``both, _ = self.both_proj(x)`` <- ``left, _ = self.left_proj(x)``. With
+    ``fill_body_min_name_share`` a line edited in place must share that share of its names with
+    its partner, and a line refused so is not paired with that file by a later rule either
+    (``late_edits`` paired them with the body rule's floor off); a body whose names were
+    edited (``left_projection``), not replaced, is still copied."""
+    renamed = ("        both, _ = self.both_proj(x)\n        x = self.act_fn(both)\n"
+               "        x, _ = self.down_proj(x)\n        return x\n")
+    mine = _BLEND_HEAD + _BLEND_OWN + _BLEND_SIGNATURE + renamed + _BLEND_TAIL
+    lines = mine.splitlines()
+    first = lines.index("        both, _ = self.both_proj(x)") + 1
+    up = {"pkg/blend.py": _BLEND_UP}
+    on = file_lines(run_compare({"pkg/blend.py": mine}, [("up", up)]), "pkg/blend.py")
+    assert on.loc[first - 1, "match"] == "near"  # ``) -> Tensor:``, the signature rule's
+    assert list(on.loc[first : first + 3, "match"]) == ["none", "none", "none", "verbatim"]
+    off = file_lines(run_compare({"pkg/blend.py": mine}, [("up", up)],
+                                 params=MatchParams(fill_body_min_name_share=0.0)), "pkg/blend.py")
+    assert list(off.loc[first : first + 3, "match"]) == ["near", "none", "near", "verbatim"]
+    assert list(off.loc[first : first + 3, "upstream_line"].iloc[[0, 2]]) == [
+        _BLEND_UP.splitlines().index("        left, _ = self.left_proj(x)") + 1,
+        _BLEND_UP.splitlines().index("        right, _ = self.right_proj(x)") + 1]
+    edited = ("        left, _ = self.left_projection(x)\n        right, _ = self.right_projection(x)\n"
+              "        x, _ = self.out_proj(left * right, batch)\n        return x\n")
+    kept = file_lines(run_compare({"pkg/blend.py": _BLEND_HEAD + _BLEND_OWN + _BLEND_SIGNATURE + edited + _BLEND_TAIL},
+                                  [("up", up)]), "pkg/blend.py")
+    u_lines = _BLEND_UP.splitlines()
+    assert list(kept.loc[first : first + 3, "match"]) == ["near", "near", "near", "verbatim"]
+    kept_lines = ("        left, _ = self.left_proj(x)", "        right, _ = self.right_proj(x)",
+                  "        x, _ = self.out_proj(left * right)", "        return x")
+    assert list(kept.loc[first : first + 3, "upstream_line"]) == [u_lines.index(text) + 1 for text in kept_lines]
+
+
 _CHANNELS_UP = ("    async def create_text_channel(self, name, *, overwrites=None, category=None, reason=None,"
                 " **options):\n"
                 "        data = await self._create_channel(name, overwrites, ChannelType.text, category, reason=reason,"

@@ -838,6 +838,31 @@ def test_marker_scope() -> None:
     assert not marker_scope(f, lines, [], header).any()
 
 
+def test_marker_scope_stops_at_the_next_top_level_class() -> None:
+    """``origin_section_class_stop``: a marker below the header speaks for the definitions it
+    heads up to the next top-level class, not on to the next column-0 comment (sglang's
+    fla/fused_recurrent.py: "Adapted from vllm project." above the packed-decode kernels, and
+    flash-linear-attention's own ``FusedRecurrentFunction`` class 540 lines further down)."""
+    lines = ["# Adapted from x", "import os", "", "def a():", "    return 1", "",
+             "# Adapted from up", "def b():", "    return 2", "", "def c():", "    return b()", "",
+             "class D:", "    x = 1", "", "def e():", "    return 4", "",
+             "# Adapted from up", "class F:", "    y = 2", "", "class G:", "    z = 3"]
+    f = _index("t.py", "\n".join(lines) + "\n")
+    header = 3
+    def lines_of(scope):  # type: ignore[no-untyped-def]
+        return [r + 1 for r in range(len(lines)) if scope[r]]
+    # without the stop: from the marker to the next column-0 comment
+    assert lines_of(marker_scope(f, lines, [7], header)) == list(range(7, 20))
+    # with it: the functions below the marker, not the class after them nor what follows it
+    assert lines_of(marker_scope(f, lines, [7], header, class_stop=True)) == list(range(7, 14))
+    # a marker heading a class speaks for that class, up to the next one
+    assert lines_of(marker_scope(f, lines, [20], header, class_stop=True)) == list(range(20, 24))
+    # a marker inside a definition: from it to the next class after that definition
+    assert lines_of(marker_scope(f, lines, [9], header, class_stop=True)) == list(range(9, 14))
+    # the header still speaks for everything
+    assert marker_scope(f, lines, [1], header, class_stop=True).all()
+
+
 def test_a_marker_below_the_header_exempts_only_its_section(tmp_path: Path) -> None:
     target, upstream, _ = _trees()
     body = _body(2)  # the third-party file's code (up/third_party/fastlib/kernels.py)
@@ -857,6 +882,51 @@ def test_a_marker_below_the_header_exempts_only_its_section(tmp_path: Path) -> N
     assert len(above) == 9 and len(below) == 9
     assert (above["match"] == "none").all() and set(above["shared_origin"]) == {"third_party:fastlib"}
     assert (below["match"] != "none").all() and (below["shared_origin"] == "").all()
+
+
+_THIRD_PARTY_CLASS = (
+    "class Accumulator_2:\n"
+    "    def __init__(self, seed_total=17, decay_rate=0.875):\n"
+    "        self.running_total = seed_total * decay_rate + 3\n"
+    "        self.history_of_totals = [self.running_total]\n\n"
+    "    def absorb(self, incoming_value):\n"
+    "        self.running_total = self.running_total * 0.875 + incoming_value\n"
+    "        self.history_of_totals.append(self.running_total)\n"
+    "        return self.running_total - len(self.history_of_totals) // 2\n"
+)
+
+
+def test_a_marker_below_the_header_does_not_exempt_a_class_after_its_functions(tmp_path: Path) -> None:
+    """The target says three functions of the third party's file came via the upstream; the
+    third party's class after them, with no comment between, is still the third party's code
+    the upstream vendors (``origin_section_class_stop``); off, the marker's section ran on to the
+    end of the file and the class counted as copied from the upstream."""
+    target, upstream, _ = _trees()
+    body = _body(2)
+    cut = body.index("def transform_2_3")
+    upstream["up/third_party/fastlib/kernels.py"] = body + "\n" + _THIRD_PARTY_CLASS
+    target = {"tgt/__init__.py": "", "pyproject.toml": target["pyproject.toml"],
+              "tgt/mixed.py": body[:cut] + "# Adapted from up (up/third_party/fastlib/kernels.py)\n" + body[cut:]
+              + "\n" + _THIRD_PARTY_CLASS}
+    t = treegen.write_tree(tmp_path / "tgt-src", target)
+    u = treegen.write_tree(tmp_path / "up-src", upstream)
+    text = target["tgt/mixed.py"]
+    class_line = text[:text.index("class Accumulator_2")].count("\n") + 1
+    marker_line = body[:cut].count("\n") + 1
+    for stop in (1, 0):
+        out = tmp_path / f"out{stop}"
+        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                     "--no-cache", "--jobs", "1", "--set", f"origin_section_class_stop={stop}"]) == 0
+        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        rows = lines[(lines["target_path"] == "tgt/mixed.py") & (lines["kind"] == "code")]
+        at = rows["line"].astype(int)
+        section, klass = rows[(at > marker_line) & (at < class_line)], rows[at >= class_line]
+        assert len(section) == 9 and len(klass) == 8
+        assert (section["match"] != "none").all() and (section["shared_origin"] == "").all()
+        if stop:
+            assert (klass["match"] == "none").all() and set(klass["shared_origin"]) == {"third_party:fastlib"}
+        else:
+            assert (klass["match"] != "none").all() and (klass["shared_origin"] == "").all()
 
 
 def test_vendored_root_is_the_folder_holding_the_upstream_file_at_its_own_path() -> None:

@@ -17,6 +17,7 @@ from lineage.match.statements import (
     limit_statements,
     line_partners,
     line_tokens,
+    name_share,
     only_added_or_dropped,
     piece_text,
     statement_ids,
@@ -426,3 +427,17 @@ def test_line_partners_give_no_partner_when_no_line_left_shares_a_word() -> None
     assert partners[8:] == [8, 9]
     # without identical partners the line shares its word with the upstream entry's line
     assert line_partners(mine, up, 0.75)[7] == 3
+
+
+def test_name_share_counts_names_not_receivers_throwaways_keywords_or_literals() -> None:
+    """``fill_body_min_name_share``'s measure: the target line's names (each as often as it
+    occurs) that the upstream line holds, without ``self``, ``cls``, ``_``, keywords, literals
+    or the target's annotation; None for a line of no name."""
+    assert name_share("both, _ = self.both_proj(x)", "left, _ = self.left_proj(x)") == 1 / 3
+    assert name_share("self.fused = FusedLayer(", "self.left = ColumnLayer(") == 0.0
+    # ``x`` twice against once: one of them is found
+    assert name_share("x, _ = self.out_proj(x)", "x, _ = self.out_proj(left * right)") == 2 / 3
+    assert name_share("return 80", "return 75") is None
+    assert name_share("return cls(self)", "return None") is None
+    # the annotation is the edit, not a name of the line
+    assert name_share("width: Optional[int] = None,", "width=None,") == 1.0

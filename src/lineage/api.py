@@ -729,7 +729,8 @@ def _gate(result: MatchResult, files: Sequence[FileIndex], lines_of: Callable[[s
         if (t, k) not in scopes:
             f = files[t]
             naming = [m.line for m in f.markers if m.kind != "spdx" and marker_names_upstream(m, own_names[k])]
-            scopes[(t, k)] = marker_scope(f, lines_of(f.path), naming, header_end(f, params))
+            scopes[(t, k)] = marker_scope(f, lines_of(f.path), naming, header_end(f, params),
+                                          bool(params.origin_section_class_stop))
         return scopes[(t, k)] | own
 
     def same_place(t: int, u: int) -> bool:

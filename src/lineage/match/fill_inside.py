@@ -41,12 +41,14 @@ from lineage.match.statements import (
     added_arguments,
     annotation_free,
     best_in_order,
+    name_share,
 )
 
 
 def align_inside(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
-                  used: set[int], number: int) -> list[int]:
-    """Rule (a): every free line of a stretch between two anchors that aligns, by fold form."""
+                  used: set[int], number: int, min_name_share: float = 0.0) -> list[int]:
+    """Rule (a): every free line of a stretch between two anchors that aligns, by fold form.
+    ``min_name_share``: the floor of :func:`_edited_lines`'s pairs (a signature's body)."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     strip = bool(lab.p.fill_strip_annotations)
     done: list[int] = []
@@ -67,12 +69,14 @@ def align_inside(lab: FileLabeller, statements: Statements, u_file: int, t_span:
             continue
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         done.append(uc)
-    done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number)
+    done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number,
+                          min_name_share)
     return done
 
 
 def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
-                  aligned: list[tuple[int, int]], used: set[int], number: int) -> list[int]:
+                  aligned: list[tuple[int, int]], used: set[int], number: int,
+                  min_name_share: float = 0.0) -> list[int]:
     """Rule (a), second pass: between two lines the alignment paired, the lines left over on
     both sides are lines edited in place (an annotation added, a name or a literal changed, a
     call re-wrapped by a formatter), when neither side is longer than ``fill_edit_max_gap``
@@ -80,7 +84,12 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
     opposite old code, so a pair must reach ``fill_edit_min_similarity``: the most similar pair
     of the block is paired and the parts before and after it are treated the same way (the rule
     of difflib's ``Differ``); what is left between those pairs is aligned by characters as a
-    region's gap is (:meth:`FileLabeller.align_gap`: the pieces of a re-wrapped call)."""
+    region's gap is (:meth:`FileLabeller.align_gap`: the pieces of a re-wrapped call). With
+    ``min_name_share`` (``fill_body_min_name_share``, a signature's body), a code line so paired
+    must share that share of its names with its partner (:func:`_names_kept`; the statement
+    rule's pairs have their own word share): a pair under it is no candidate, and a line it
+    leaves unpaired that was the most similar to a line, or that the character alignment
+    placed, may not be paired with ``u_file`` by a later rule (:attr:`FileLabeller.blocked`)."""
     if lab.p.fill_edit_max_gap <= 0:
         return []
     u_rows, u_lines = lab.upstream_lines(u_file)
@@ -89,6 +98,7 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
     def free(tc: int) -> bool:
         return is_free(lab, u_file, tc)
 
+    refused: set[int] = set()
     for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
         t_gap = [t_span[i] for i in range(ia + 1, ib) if free(t_span[i])]
         u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
@@ -102,10 +112,18 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
                 continue
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
-        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, lab.p.fill_edit_min_similarity,
-                                               lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations),
-                                               bool(lab.p.fill_added_arguments))
+        args = (lab.p.fill_edit_min_similarity, lab.p.gap_min_chars, bool(lab.p.fill_strip_annotations),
+                bool(lab.p.fill_added_arguments))
+        barred = None
+        if min_name_share > 0:
+            barred = np.array([[not _names_kept(lab, tc, t, u, min_name_share) for u in u_texts]
+                               for tc, t in zip(t_gap, t_texts, strict=True)], bool).reshape(len(t_gap), len(u_gap))
+        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, *args, barred=barred)
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
+        if barred is not None and barred.any():
+            # a line whose most similar partner the floor took away: another body's line
+            refused.update(t_gap[a] for a, b in _best_pairs(t_texts, u_texts, *args) if barred[a, b])
+            refused.difference_update(t_gap[a] for a, _ in best)
         for a, b in best:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p, lab.packages(u_file))
             if labelled is not None:
@@ -115,13 +133,34 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
             rest_t, rest_u = t_gap[a0 + 1 : a1], u_gap[b0 + 1 : b1]
             if rest_t and rest_u:
                 lab.align_gap(u_file, number, rest_t, rest_u, u_rows, u_lines, free, lab.p.fill_edit_min_similarity)
+                for tc in rest_t if min_name_share > 0 else ():
+                    row = lab.t_rows[tc]
+                    if lab.result.match[row] != NONE and not _names_kept(
+                            lab, tc, lab.t_lines[row], u_lines[lab.result.up_row[row]], min_name_share):
+                        lab.unpair(tc)
+                        refused.add(tc)
+    # The floor's refusals stay this upstream file's no-copies: a later rule reading the same
+    # stretch (``late_edits``) would pair them again by similarity alone.
+    for tc in refused:
+        if free(tc):
+            lab.blocked.setdefault(u_file, set()).add(tc)
     rows = lab.t_rows[t_span.start : t_span.stop]
     mine = (lab.result.up_file[rows] == u_file) & (lab.result.region[rows] == number)
     return sorted({int(uc) for uc in np.searchsorted(u_rows, lab.result.up_row[rows[mine]])} - used)
 
 
+def _names_kept(lab: FileLabeller, tc: int, t_text: str, u_text: str, floor: float) -> bool:
+    """Whether target content line ``tc`` (``t_text``), paired with ``u_text`` as edited in
+    place, passes the name floor: off at 0, prose is not held to it, nor a line of no name."""
+    if floor <= 0 or lab.target_kind(tc) != CODE:
+        return True
+    share = name_share(t_text, u_text)
+    return share is None or share >= floor
+
+
 def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
-                min_chars: int, annotations_off: bool = False, arguments: bool = False) -> list[tuple[int, int]]:
+                min_chars: int, annotations_off: bool = False, arguments: bool = False,
+                barred: np.ndarray | None = None) -> list[tuple[int, int]]:
     """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
     whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
     both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
@@ -130,7 +169,8 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
     annotations (:func:`~lineage.match.statements.annotation_free`), if that is higher: an
     annotation added is not an edit of what the line does. With ``arguments``
     (``fill_added_arguments``), a target line that is the upstream line with arguments added
-    (:func:`~lineage.match.statements.added_arguments`) scores at least ``threshold``."""
+    (:func:`~lineage.match.statements.added_arguments`) scores at least ``threshold``. A pair
+    ``barred`` (a matrix of the two sides) is none."""
     t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
     scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
     if annotations_off:
@@ -152,6 +192,8 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
                 scores[a, b] = threshold * 100
     scores[[len(t) < min_chars for t in t_sim], :] = -1.0
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
+    if barred is not None:
+        scores[barred] = -1.0
     return best_in_order(scores, threshold * 100)
 
 
@@ -235,7 +277,8 @@ def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, bef
         u_body = _body(u_texts, u_def, range(ua + 1, ub))
         if not t_body or not u_body or len(t_body) > p.fill_edit_max_gap or len(u_body) > p.fill_edit_max_gap:
             continue
-        used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]])))
+        used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]]),
+                                 p.fill_body_min_name_share))
 
 
 def _definition_head(ids: np.ndarray, texts: list[str], line: int) -> int | None:

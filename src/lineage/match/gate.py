@@ -16,10 +16,12 @@ later version's file, ``MatchParams.origin_same_place_exempts``); for
 A marker speaks for what follows it (:func:`marker_scope`): in the file's header (its lines
 before the first def/class, at most ``MatchParams.origin_header_lines``, as an upstream file's
 origin is read) for the whole file; further down only for its own section, from the marker to
-the next comment at column 0 that opens another section. fla's ``fused_recurrent.py`` in
-sglang names flash-linear-attention in its header and says "Adapted from vllm project." above
-one group of kernels: the kernels above that line, and those after the next section comment,
-are flash-linear-attention's, shared with vLLM's vendored copy, not taken via vLLM.
+the next comment at column 0 that opens another section, and no further than the next
+top-level class after the definition it heads (``MatchParams.origin_section_class_stop``).
+fla's ``fused_recurrent.py`` in sglang names flash-linear-attention in its header and says
+"Adapted from vllm project." above one group of kernels: the kernels above that line, fla's own
+``FusedRecurrentFunction`` class after the group and what follows it, are
+flash-linear-attention's, shared with vLLM's vendored copy, not taken via vLLM.
 
 The gate also makes two more kinds of line shared instead of copied:
 
@@ -118,17 +120,21 @@ def is_reexport_only(f: FileIndex, lines: Sequence[str]) -> bool:
     return _reexports(tree.body)
 
 
-def marker_scope(f: FileIndex, lines: Sequence[str], marker_lines: Sequence[int], header_end: int) -> np.ndarray:
+def marker_scope(f: FileIndex, lines: Sequence[str], marker_lines: Sequence[int], header_end: int,
+                 class_stop: bool = False) -> np.ndarray:
     """Rows (bool, per physical row) that markers at 1-based ``marker_lines`` speak for: every row
     when one sits in the header (lines up to ``header_end``); otherwise, per marker, the rows from
     the marker to the row before the next column-0 comment that follows the marker's own comment
-    block (or to the end of the file)."""
+    block (or to the end of the file). With ``class_stop`` (``MatchParams.origin_section_class_stop``),
+    also no further than the row before the next top-level class after the top-level definition
+    the marker sits in or heads."""
     n = len(f.kinds)
     if any(line <= header_end for line in marker_lines):
         return np.ones(n, bool)
     scope = np.zeros(n, bool)
     section_comment = np.array([f.kinds[r] == COMMENT and r < len(lines) and lines[r].startswith("#")
                                 for r in range(n)], bool)
+    tops = sorted((d.start, d.end, d.kind) for d in f.definitions if "." not in d.qualname) if class_stop else []
     for line in marker_lines:
         row = line - 1
         end = row
@@ -136,6 +142,12 @@ def marker_scope(f: FileIndex, lines: Sequence[str], marker_lines: Sequence[int]
             end += 1  # the marker's own comment block
         after = np.flatnonzero(section_comment[end:])
         stop = end + int(after[0]) if len(after) else n
+        # the top-level definition holding the marker, else the first one below it
+        first = next((start for start, last, _ in tops if last >= line), None)
+        later = next((start for start, _, kind in tops if first is not None and start > first and kind == "class"),
+                     None)
+        if later is not None:
+            stop = min(stop, later - 1)
         scope[max(row, 0):stop] = True
     return scope
 

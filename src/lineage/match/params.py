@@ -400,6 +400,22 @@ class MatchParams:
     # read the whole stretch, up to ``align_max_gap``, and paired sglang's ``Lfm2MoeShortConv``
     # with vLLM's ``Lfm2MoeAttentionDecoderLayer`` past the end of a ``forward``). 0: off.
     fill_signature_bodies: int = knob(1, 0, 1)
+    # In those bodies, a code line rule (a) pairs as edited in place (not aligned by its fold
+    # form) must share at least this share of its names with its partner
+    # (``lineage.match.statements.name_share``: identifiers without its annotation, not
+    # ``self``/``cls``/``_``; a line holding none, ``return 80`` <- ``return 75``, is not held to
+    # it). A body of the same length whose names were all changed is another body: sglang's
+    # ``LagunaMLP`` merges ``gate_up_proj`` where vLLM keeps ``gate_proj``/``up_proj``, and its
+    # ``self.gate_up_proj = MergedColumnParallelLinear(`` <- ``self.up_proj =
+    # ColumnParallelLinear(`` (0.0), ``gate_up, _ = self.gate_up_proj(x)`` <- ``gate, _ =
+    # self.gate_proj(x)`` (0.33) and ``x, _ = self.down_proj(x)`` <- ``up, _ = self.up_proj(x)``
+    # (0.33) were paired. Measured 2026-12-07 (round prec170) on the main job's 18 such lines: under
+    # 0.4 sat those three, ``share_output = self.share_expert(hidden_states)`` <- ``ffn_output =
+    # self.moe(hidden_states)`` (0.33) and ``return Fp8LinearMethod(self)`` <- ``return
+    # Fp8KVCacheMethod(self)`` (0.0), all wrong by eye; the lowest copy kept, ``return
+    # DeciModel(config=config, ...)`` <- ``return DeciModel(vllm_config=vllm_config, ...)``, 0.43.
+    # 0: off.
+    fill_body_min_name_share: float = knob(0.4, 0.0, 1.0)
     # With 1, the signature survivors take class headers too (``class NAME``, a name each file
     # defines once as a class): a class whose methods were rewritten keeps its header, edited
     # by pyupgrade or a renamed base (``class BaseAdapter:`` <- ``class BaseAdapter(object):``,
@@ -1063,6 +1079,21 @@ class MatchParams:
     # spoke for CachedAccessor alone, and xarray's _register_accessor counted as copied from
     # pandas). 0: the lines from it to the end of the next def/class.
     origin_section_headings: int = knob(1, 0, 1)
+    # With 1, a marker below a target file's header that names the upstream (so that what the
+    # file shares with a third party's upstream file was taken via the upstream:
+    # lineage.match.gate.marker_scope) speaks at most up to the next top-level class after the
+    # top-level definition it sits in or heads, not on to the next column-0 comment or the end of
+    # the file. sglang 0.5.23's fla/fused_recurrent.py, flash-linear-attention's by its header,
+    # says "# Adapted from vllm project." above the packed-decode kernels vLLM added to its fla
+    # copy (vllm/third_party/flash_linear_attention/); no column-0 comment follows for 680 lines,
+    # so fla's own FusedRecurrentFunction class and fused_recurrent_gated_delta_rule below them
+    # (125 code lines) counted as taken via vLLM. Measured 2026-12-07 (round prec170): main job
+    # 151 rows of lines.csv copied -> shared third-party, those 125 and 26 of transformers'
+    # output_attentions/return_dict boilerplate in multimodal_gen's qwen2_5vl.py (a "Copyright
+    # 2023 The vLLM team" line below the 40-line header, paired with vLLM's dots audio encoder, a
+    # cybertron_alm port); truth set one false copy out, none of its copies. 0: to the next
+    # column-0 comment.
+    origin_section_class_stop: int = knob(1, 0, 1)
     # With 1, a section's marker that says its code was copied or taken ("copied from", "stolen
     # from", "borrowed from": not "adapted from" or "based on", which name an API the code follows)
     # from a module of Python's standard library, named without a URL ("all code within this

@@ -513,6 +513,7 @@ def line_partners(t_lines: Sequence[str], u_lines: Sequence[str], min_word_share
 
 # names every method's statements hold: no evidence that one statement is another's
 _RECEIVERS = frozenset({"self", "cls"})
+_THROWAWAY = _RECEIVERS | {"_"}
 
 
 def _naming_lines(text: str, u_lines: Sequence[str], taken: set[int]) -> list[int]:
@@ -595,6 +596,19 @@ def _kept_target(t_text: str, u_text: str) -> bool:
     if t is None or u is None or t[0] != u[0]:
         return False
     return bool({tok for tok in t[1] if _is_name(tok)} & {tok for tok in u[1] if _is_name(tok)} - _RECEIVERS)
+
+
+def name_share(t_text: str, u_text: str) -> float | None:
+    """The share of code line ``t_text``'s names (identifiers, not keywords or literals, without
+    its type annotation; not the receiver ``self``/``cls`` nor a throwaway ``_``), each counted
+    as often as it occurs, that code line ``u_text`` holds as often; None when ``t_text`` holds
+    no such name (``return 80`` <- ``return 75``: a literal edited). ``gate_up, _ =
+    self.gate_up_proj(x)`` <- ``gate, _ = self.gate_proj(x)`` shares ``x`` alone: 1 of 3."""
+    mine = [w for w in words(t_text, strip=True) if _is_name(w) and w not in _THROWAWAY]
+    if not mine:
+        return None
+    theirs = Counter(w for w in words(u_text, strip=True) if _is_name(w))
+    return sum((Counter(mine) & theirs).values()) / len(mine)
 
 
 def _holds_string(text: str) -> bool:
