@@ -489,10 +489,11 @@ class MatchParams:
     # lines of an exploded header stay as the word share left them; a name line so paired bounds
     # no later survivor's order. Measured 2026-12-07 (round fork170, off -> on): renamed fork +17
     # code lines (13 name lines, 4 ``@classmethod`` above them), all copies by its truth, none
-    # false; sglang/vLLM about +10 (class headers whose base changed, ``def
-    # get_min_capability(self) -> int:`` <- ``(cls)``; 1 doubtful, a class whose body is all new;
-    # the header of ``Step3p5MTP`` now continues 4 pieces of its rewritten ``__init__`` signature
-    # that the lone-line rule used to drop: doubtful), truth set unchanged. 0: off.
+    # false; sglang/vLLM, of the 15 code lines the round's three rules moved, 11 this rule's by
+    # reading (6 class headers whose base changed, ``def get_min_capability(self) -> int:`` <-
+    # ``(cls)``: copies but 1 doubtful, a class whose body is all new; the header of
+    # ``Step3p5MTP`` then continues 4 pieces of its rewritten ``__init__`` signature that the
+    # lone-line rule used to drop: doubtful), truth set unchanged. 0: off.
     fill_signature_name_line: int = knob(1, 0, 1)
     # With 1, the one-line signature survivors take a dunder method too when its name qualified
     # by the classes around it is the same in both files (``def Asset.__str__`` <- ``def
@@ -503,9 +504,9 @@ class MatchParams:
     # version is that method. Measured 2026-12-07 (round fork170, off -> on): renamed fork +13
     # code lines (``Asset.__str__``/``__len__``/``__repr__``, ``Sticker.__init__``, the helper's
     # ``__getattr__`` with its body), all copies by its truth; the synthetic suite +17 true code
-    # lines with the name-line rule (dedent_methods, jinja2's rewrap_calls); sglang/vLLM +4
-    # (``PostGradPassManager.__init__``/``__call__``, ``ParakeetExtractor.__call__``: copies),
-    # truth set unchanged. 0: no dunder of one line on both sides.
+    # lines with the name-line rule (dedent_methods, jinja2's rewrap_calls); sglang/vLLM 4 of the
+    # round's 15 by reading (``PostGradPassManager.__init__``/``__call__`` and the line below,
+    # ``ParakeetExtractor.__call__``: copies), truth set unchanged. 0: no dunder of one line on both sides.
     fill_signature_same_class_dunders: int = knob(1, 0, 1)
     # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
     # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
