@@ -503,8 +503,8 @@ class MatchParams:
     # ``_EmptyEmbed.__bool__``), but the same class's protocol method in the file's later
     # version is that method. Measured 2026-12-07 (round fork170, off -> on): renamed fork +13
     # code lines (``Asset.__str__``/``__len__``/``__repr__``, ``Sticker.__init__``, the helper's
-    # ``__getattr__`` with its body), all copies by its truth; the synthetic suite +17 true code
-    # lines with the name-line rule (dedent_methods, jinja2's rewrap_calls); sglang/vLLM 4 of the
+    # ``__getattr__`` with its body), all copies by its truth; the round's three rules together:
+    # synthetic suite +17 true code lines (dedent_methods, jinja2's rewrap_calls); sglang/vLLM 4 of the
     # round's 15 by reading (``PostGradPassManager.__init__``/``__call__`` and the line below,
     # ``ParakeetExtractor.__call__``: copies), truth set unchanged. 0: no dunder of one line on both sides.
     fill_signature_same_class_dunders: int = knob(1, 0, 1)
