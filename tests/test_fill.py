@@ -105,7 +105,10 @@ _SURVIVORS = {4, 16}
 
 # The survivors alone: with fill_leading_survivor_anchors (on by default) they would anchor
 # the alignment of the lines between them in a file of the upstream file's own name (below).
-_SURVIVORS_ONLY = MatchParams(fill_leading_survivor_anchors=0)
+# The signature survivors would pair the two edited signatures as well (``Transport.__init__``
+# by its class, ``send_request`` by its name line): off here, these tests are of the lone ones.
+_NO_SIGNATURE_LINES = {"fill_signature_name_line": 0, "fill_signature_same_class_dunders": 0}
+_SURVIVORS_ONLY = MatchParams(fill_leading_survivor_anchors=0, **_NO_SIGNATURE_LINES)
 # ... which then pairs the edited signatures between them and the ``else:`` / ``return None``
 # standing in order between those.
 _BETWEEN_SURVIVORS = {7: ("near", 5), 10: ("near", 9), 14: ("verbatim", 12), 15: ("verbatim", 13)}
@@ -151,7 +154,7 @@ def test_no_survivors_without_an_established_pair(run_compare: Runner) -> None:
 
 
 def test_survivor_thresholds_come_from_the_params(run_compare: Runner) -> None:
-    strict = MatchParams(survivor_min_chars=40)  # only the raise line is that long
+    strict = MatchParams(survivor_min_chars=40, **_NO_SIGNATURE_LINES)  # only the raise line is that long
     comparison = run_compare({"pkg/transport.py": _REWRITTEN_TARGET},
                              [("up", {"pkg/transport.py": _REWRITTEN_UP})], params=strict)
     copied = file_lines(comparison, "pkg/transport.py").query("match != 'none'")
@@ -755,8 +758,14 @@ def test_survivors_anchor_a_pair_with_no_region_in_the_file_of_its_own_name(run_
     assert set(frame.loc[fields, "match"]) == {"near"}
     assert list(frame.loc[fields, "upstream_line"].astype(int)) == [k - _AGED_FIRST + 3 for k in fields]
     assert frame.loc[2, "match"] == "none"
+    # Without the leading anchors, the same class's ``__init__`` is still a signature survivor
+    # (``fill_signature_same_class_dunders``) and its body is read below it; with that off too,
+    # the fields stay none.
+    dunder = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)],
+                         params=MatchParams(fill_leading_survivor_anchors=0))
+    assert set(file_lines(dunder, "pkg/sticker.py").loc[fields, "match"]) == {"near"}
     off = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)],
-                      params=MatchParams(fill_leading_survivor_anchors=0))
+                      params=MatchParams(fill_leading_survivor_anchors=0, fill_signature_same_class_dunders=0))
     assert set(file_lines(off, "pkg/sticker.py").loc[fields, "match"]) == {"none"}
     # Not in a file of another name (a marker names the upstream file there): survivors only.
     marked = "# Derived from pkg/sticker.py\n" + _AGED_TARGET
