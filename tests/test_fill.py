@@ -105,7 +105,10 @@ _SURVIVORS = {4, 16}
 
 # The survivors alone: with fill_leading_survivor_anchors (on by default) they would anchor
 # the alignment of the lines between them in a file of the upstream file's own name (below).
-_SURVIVORS_ONLY = MatchParams(fill_leading_survivor_anchors=0)
+# The signature survivors would pair the two edited signatures as well (``Transport.__init__``
+# by its class, ``send_request`` by its name line): off here, these tests are of the lone ones.
+_NO_SIGNATURE_LINES = {"fill_signature_name_line": 0, "fill_signature_same_class_dunders": 0}
+_SURVIVORS_ONLY = MatchParams(fill_leading_survivor_anchors=0, **_NO_SIGNATURE_LINES)
 # ... which then pairs the edited signatures between them and the ``else:`` / ``return None``
 # standing in order between those.
 _BETWEEN_SURVIVORS = {7: ("near", 5), 10: ("near", 9), 14: ("verbatim", 12), 15: ("verbatim", 13)}
@@ -151,7 +154,7 @@ def test_no_survivors_without_an_established_pair(run_compare: Runner) -> None:
 
 
 def test_survivor_thresholds_come_from_the_params(run_compare: Runner) -> None:
-    strict = MatchParams(survivor_min_chars=40)  # only the raise line is that long
+    strict = MatchParams(survivor_min_chars=40, **_NO_SIGNATURE_LINES)  # only the raise line is that long
     comparison = run_compare({"pkg/transport.py": _REWRITTEN_TARGET},
                              [("up", {"pkg/transport.py": _REWRITTEN_UP})], params=strict)
     copied = file_lines(comparison, "pkg/transport.py").query("match != 'none'")
@@ -755,8 +758,14 @@ def test_survivors_anchor_a_pair_with_no_region_in_the_file_of_its_own_name(run_
     assert set(frame.loc[fields, "match"]) == {"near"}
     assert list(frame.loc[fields, "upstream_line"].astype(int)) == [k - _AGED_FIRST + 3 for k in fields]
     assert frame.loc[2, "match"] == "none"
+    # Without the leading anchors, the same class's ``__init__`` is still a signature survivor
+    # (``fill_signature_same_class_dunders``) and its body is read below it; with that off too,
+    # the fields stay none.
+    dunder = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)],
+                         params=MatchParams(fill_leading_survivor_anchors=0))
+    assert set(file_lines(dunder, "pkg/sticker.py").loc[fields, "match"]) == {"near"}
     off = run_compare({"pkg/sticker.py": _AGED_TARGET}, [("up", up)],
-                      params=MatchParams(fill_leading_survivor_anchors=0))
+                      params=MatchParams(fill_leading_survivor_anchors=0, fill_signature_same_class_dunders=0))
     assert set(file_lines(off, "pkg/sticker.py").loc[fields, "match"]) == {"none"}
     # Not in a file of another name (a marker names the upstream file there): survivors only.
     marked = "# Derived from pkg/sticker.py\n" + _AGED_TARGET
@@ -1184,7 +1193,9 @@ def test_one_line_signatures_and_class_headers_are_signature_survivors(run_compa
     ``(object)``; both are far from the pair's other lines (the fork's file of the same name in
     another folder: no end anchor), so only the signature survivors pair them
     (``fill_signature_one_line``, ``fill_signature_classes``). A protocol method's one-line
-    signature (``def __str__(self) -> str:``) is not one: its name is every class's."""
+    signature (``def __str__(self) -> str:``) is one only in a class of the same name
+    (``fill_signature_same_class_dunders``, off here; its own test below): its name is every
+    class's."""
     up = {"pkg/adapters.py": ("class BaseAdapter(object):\n" + _ADAPTER + "def get_netrc_auth(url):\n"
                               + _NETRC_OLD_BODY + "\n\nclass AssetLink(object):\n" + _STR_OLD)}
     text = ("class BaseAdapter:\n" + _ADAPTER + "def get_netrc_auth(url, raise_errors=False):\n"
@@ -1193,7 +1204,8 @@ def test_one_line_signatures_and_class_headers_are_signature_survivors(run_compa
     header = lines.index("class AssetLink:") + 1
     signature = lines.index("def get_netrc_auth(url, raise_errors=False):") + 1
     dunder = lines.index("    def __str__(self) -> str:") + 1
-    frame = file_lines(run_compare({"fork/adapters.py": text}, [("up", up)]), "fork/adapters.py")
+    frame = file_lines(run_compare({"fork/adapters.py": text}, [("up", up)],
+                                   params=MatchParams(fill_signature_same_class_dunders=0)), "fork/adapters.py")
     assert frame.loc[header, "match"] == "near"
     old_header = up["pkg/adapters.py"].splitlines().index("class AssetLink(object):") + 1
     assert frame.loc[header, "upstream_line"] == old_header
@@ -2046,3 +2058,51 @@ def test_the_first_line_of_a_typed_rewrapped_assignment_is_near(run_compare: Run
                      "pkg/iterators.py")
     assert off.loc[line, "match"] == "none"
     assert off.loc[line + 1, "match"] == "near"
+
+
+_ICON_OLD = ("    @classmethod\n"
+             "    def from_icon_hash(cls, state, owner, *, format='webp', static_format='png', size=1024):\n"
+             "        return cls(state, build_icon_url(owner.id, owner.icon, format, size))\n")
+_ICON_NEW = ("    @classmethod\n"
+             "    def from_icon_hash(cls, state, owner_id: int, icon_hash: str) -> IconAsset:\n"
+             + "".join(f"        icon_part_{k} = assemble_icon_part({k}, owner_id, icon_hash)\n" for k in range(45))
+             + "        return cls(state, icon_part_44)\n")
+
+
+def test_a_signature_survivor_the_word_share_refuses_keeps_its_name_line(run_compare: Runner) -> None:
+    """A one-line signature that kept its name and first parameters but took new ones
+    (``def from_icon_hash(cls, state, owner_id: int, icon_hash: str) -> IconAsset:`` <- ``...,
+    owner, *, format='webp', static_format='png', size=1024):``) passes the signature survivors'
+    tests (the name defined once in each file, in order, the statements 0.6 alike) but holds
+    too few of the old words for the word share: its name line is paired with the old header
+    all the same (``fill_signature_name_line``); off, it stays new."""
+    up = {"pkg/assets.py": "class IconAsset(object):\n" + _ADAPTER.replace("BaseAdapter", "IconAsset") + _ICON_OLD}
+    text = "class IconAsset:\n" + _ADAPTER.replace("BaseAdapter", "IconAsset") + _ICON_NEW
+    line = text.splitlines().index(_ICON_NEW.splitlines()[1]) + 1
+    old = up["pkg/assets.py"].splitlines().index(_ICON_OLD.splitlines()[1]) + 1
+    frame = file_lines(run_compare({"fork/assets.py": text}, [("up", up)]), "fork/assets.py")
+    assert frame.loc[line, "match"] == "near"
+    assert frame.loc[line, "upstream_line"] == old
+    assert frame.loc[line + 1, "match"] == "none"  # the rewritten body stays new
+    off = run_compare({"fork/assets.py": text}, [("up", up)], params=MatchParams(fill_signature_name_line=0))
+    assert file_lines(off, "fork/assets.py").loc[line, "match"] == "none"
+
+
+def test_a_protocol_method_of_the_same_class_is_a_signature_survivor(run_compare: Runner) -> None:
+    """``def __str__(self) -> str:`` of ``AssetLink`` against the old ``AssetLink.__str__`` is
+    that method annotated (``fill_signature_same_class_dunders``); the same line in a class of
+    another name is any class's protocol and stays new, as it does with the rule off."""
+    up = {"pkg/adapters.py": ("class BaseAdapter(object):\n" + _ADAPTER + "def get_netrc_auth(url):\n"
+                              + _NETRC_OLD_BODY + "\n\nclass AssetLink(object):\n" + _STR_OLD)}
+    dunder_line = "    def __str__(self) -> str:"
+
+    def labelled(class_name: str, **params: int) -> str:
+        text = ("class BaseAdapter:\n" + _ADAPTER + "def get_netrc_auth(url, raise_errors=False):\n"
+                + _NETRC_NEW_BODY + f"\n\nclass {class_name}:\n" + _STR_NEW)
+        frame = file_lines(run_compare({"fork/adapters.py": text}, [("up", up)], params=MatchParams(**params)),
+                           "fork/adapters.py")
+        return str(frame.loc[text.splitlines().index(dunder_line) + 1, "match"])
+
+    assert labelled("AssetLink") == "near"
+    assert labelled("RemoteResourceReference") == "none"
+    assert labelled("AssetLink", fill_signature_same_class_dunders=0) == "none"

@@ -743,3 +743,31 @@ def test_a_closing_bracket_dropped_in_the_same_pass_does_not_shelter_a_group(run
     frame = file_lines(run_compare(target, [("up", up)]), "pkg/blend.py")
     assert frame.loc[closer, "match"] == "none"
     assert set(frame.loc[group, "match"]) == {"none"}
+
+
+def test_a_rare_statement_re_wrapped_alone_is_judged_as_the_statement(run_compare: Runner) -> None:
+    """A rare upstream statement that the fork annotated and Black exploded over three lines,
+    alone among the fork's own lines: each piece alone is under ``lone_near_min_similarity``
+    (the head gained an annotation, the middle line is a fragment, the last a bracket), the
+    statement re-joined without its annotation is the upstream line but for its quotes, so the
+    unit is evidence as that statement (``lone_unit_statement``); with the rule off the lone-line
+    rule drops it."""
+    line = "    remembered_mentions = getattr(self_state, 'allowed_mentions_setting', None)"
+    up = {"up/blend.py": _COPIED_HEAD + _UPSTREAM_OWN.replace("    shared_helper.reset_state()", line)
+          + _COPIED_TAIL, **_COMMON}
+    wrapped = ("    remembered_mentions: Optional[MentionSettings] = getattr(\n"
+               '        self_state, "allowed_mentions_setting", None\n'
+               "    )\n")
+    own = _TARGET_OWN.replace("    shared_helper.reset_state()\n", wrapped)
+    target = {"pkg/blend.py": _COPIED_HEAD + own + _COPIED_TAIL}
+    first = (_COPIED_HEAD + own).splitlines().index(wrapped.splitlines()[0]) + 1
+    pieces = [first, first + 1, first + 2]
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/blend.py")
+    assert set(frame.loc[pieces, "match"]) == {"near"}
+    assert set(frame.loc[pieces, "upstream_line"]) == {(_COPIED_HEAD + _UPSTREAM_OWN).splitlines().index(
+        "    shared_helper.reset_state()") + 1}
+    # the two worded pieces are each too unlike the upstream line to stand alone
+    assert (frame.loc[pieces[:2], "similarity"] < MatchParams().lone_near_min_similarity).all()
+    off = file_lines(run_compare(target, [("up", up)], params=replace(WEAK_OFF, lone_unit_statement=0)),
+                     "pkg/blend.py")
+    assert set(off.loc[pieces, "match"]) == {"none"}

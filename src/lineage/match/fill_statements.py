@@ -33,8 +33,13 @@ file's kept in its :class:`~lineage.match.hits.Side`).
   rule may drop, bounds nothing). A ``class`` header too (``fill_signature_classes``: ``class
   BaseAdapter:`` <- ``class BaseAdapter(object):``), and a statement of one line on both sides
   (``fill_signature_one_line``), but not a dunder method's: ``def __str__(self) -> str:`` is
-  every class's protocol, written alike by anyone. A ``def`` below ``@overload`` declares its name
-  and does not count as defining it (``fill_signature_overloads``).
+  every class's protocol, written alike by anyone, unless the two are the same class's
+  (``fill_signature_same_class_dunders``: ``def Asset.__str__`` in both files). A ``def`` below
+  ``@overload`` declares its name and does not count as defining it (``fill_signature_overloads``).
+  When the word share refuses every line of a survivor (a one-line signature that gained
+  parameters keeps too few of the old words), its name line is paired with the upstream
+  statement's first line all the same (``fill_signature_name_line``): the name, the order and
+  the statements' likeness are the evidence, and the parameters it added sit on that line.
 * **Collections that outlived an edit** (:func:`~lineage.match.fill_statements.collection_survivors`,
   ``fill_collection_survivors``; where the statement rule works): a literal collection assigned to
   a name (``__slots__ = (``, ``__all__ = [``) that Black exploded one item a line while items were
@@ -121,9 +126,12 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     bounding = statements.target_distinctive()
+    same_class = _same_class_dunders(lab, statements, u_file) if p.fill_signature_same_class_dunders else set()
     for t_stmt, u_stmt, name in found:
-        if max(len(t_stmt), len(u_stmt)) < 2 and (not p.fill_signature_one_line or DUNDER.fullmatch(bare_name(name))):
-            continue  # one line each: only by the one-line rule, and not for a protocol method
+        if max(len(t_stmt), len(u_stmt)) < 2 and (
+                not p.fill_signature_one_line
+                or (DUNDER.fullmatch(bare_name(name)) and (t_stmt[0], u_stmt[0]) not in same_class)):
+            continue  # one line each: only by the one-line rule, and a protocol method only of its class
         free = [tc for tc in t_stmt if is_free(lab, u_file, tc)]
         taken = [tc for tc in t_stmt if not is_free(lab, u_file, tc)]
         if not free or any(not mine[tc] for tc in taken):
@@ -147,6 +155,36 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
         number = int(r.region[rows[before[-1] if len(before) else after[0]]])
         if pair_statement(lab, u_file, t_stmt, u_stmt, number):
             mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+        elif p.fill_signature_name_line:
+            # A name line paired by its name alone bounds no later survivor (``mine`` stays).
+            _pair_name_line(lab, u_file, t_stmt, u_stmt, number)
+
+
+def _same_class_dunders(lab: FileLabeller, statements: Statements, u_file: int) -> set[tuple[int, int]]:
+    """(target line, upstream line) of the dunder ``def`` statements whose qualified keys
+    (``def Asset.__str__``) are equal, each defined once in its file
+    (``fill_signature_same_class_dunders``)."""
+    max_lines = lab.p.fill_statement_max_lines
+    u_qualified = statements.upstream_qualified_defs(u_file, max_lines)
+    return {(t_stmt[0], u_qualified[key][0])
+            for key, t_stmt in statements.target_qualified_defs(max_lines).items()
+            if key in u_qualified and key.startswith("def ") and DUNDER.fullmatch(bare_name(key))}
+
+
+def _pair_name_line(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:
+    """Pair a signature survivor's name line with the upstream statement's first line
+    (``fill_signature_name_line``), near at their text's similarity without annotations, when it
+    is free; True if it was. The caller has found the two statements to be one definition."""
+    tc = t_stmt[0]
+    if not is_free(lab, u_file, tc):
+        return False
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    text, u_text = lab.t_lines[lab.t_rows[tc]].strip(), u_lines[u_rows[u_stmt[0]]].strip()
+    if DEF_NAME.match(text) is None:
+        return False
+    similarity = min(fuzz.ratio(piece_text(text), piece_text(u_text)) / 100.0, 0.999)
+    lab.set_pair(tc, u_file, int(u_rows[u_stmt[0]]), NEAR, similarity, number)
+    return True
 
 
 def misnamed_headers(lab: FileLabeller, statements: Statements, u_file: int) -> None:

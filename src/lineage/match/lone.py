@@ -33,6 +33,12 @@ own place (below)); a ``near`` line also needs the
 upstream line it names to be rare and a similarity of at least ``lone_near_min_similarity``. A
 ``raise`` with its message or a rare signature that outlived a rewrite stays; ``else:`` goes.
 
+A unit that is a whole target statement of several lines, each of its code lines paired with
+the one upstream line (Black exploded it), is as strong as the statement re-joined is like that
+line, annotations cut (``lone_unit_statement``): its pieces alone are fragments of it (a head
+that gained an annotation, a middle line of arguments, a bracket) and none is as like the whole
+upstream line as the statement is.
+
 A lone ``near`` line whose edit only added or dropped tokens (quotes aside; ``class A:`` <-
 ``class A(object):``) is rare by its text, as a verbatim line is, not by its abstract form
 (``lone_near_text_rarity``): ``class I:`` stands in many files, and the upstream line's own
@@ -117,6 +123,7 @@ those of the lines left.
 from __future__ import annotations
 
 import numpy as np
+from rapidfuzz import fuzz
 
 from lineage.arrays import unique
 from lineage.index import CODE
@@ -129,7 +136,7 @@ from lineage.match.imports import as_upstream_folder, as_upstream_package, is_im
 from lineage.match.labels import FileLabeller
 from lineage.match.lone_pairs import pair_free_lines
 from lineage.match.records import NEAR, NONE, VERBATIM
-from lineage.match.statements import added_arguments, only_added_or_dropped
+from lineage.match.statements import added_arguments, only_added_or_dropped, piece_text
 
 
 def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
@@ -272,6 +279,24 @@ def _statement_keys(lab: FileLabeller, tcs: np.ndarray, up_files: np.ndarray, u_
     return key
 
 
+def _whole_statement_like(lab: FileLabeller, tcs: np.ndarray, u_file: int) -> bool:
+    """Whether content lines ``tcs`` (consecutive paired lines naming one upstream line) are every
+    code line of one target statement of several lines, whose joined text without annotations
+    (:func:`~lineage.match.statements.piece_text` of each line) is at least
+    ``lone_near_min_similarity`` like that upstream line's (``lone_unit_statement``)."""
+    ids = lab.statements()
+    stmt = int(ids[tcs[0]])
+    if stmt < 0 or (ids[tcs] != stmt).any():
+        return False
+    lines = np.flatnonzero(ids == stmt)
+    kinds = lab.target_kinds()
+    if len(lines) < 2 or not np.array_equal(lines[kinds[lines] == CODE], tcs):
+        return False
+    u_text = lab.upstream_lines(u_file)[1][int(lab.result.up_row[lab.t_rows[int(tcs[0])]])]
+    joined = " ".join(piece_text(lab.t_lines[lab.t_rows[tc]]) for tc in tcs.tolist())
+    return fuzz.ratio(joined, piece_text(u_text)) / 100.0 >= lab.p.lone_near_min_similarity
+
+
 def _import_variant(lab: FileLabeller, tc: int, u_file: int) -> bool:
     """Whether the one-line import at content line ``tc`` is its upstream line but for the
     fork's rename of its package (:func:`as_upstream_package`) or of a folder above it
@@ -323,6 +348,13 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     new_unit[1:] = (up_file[1:] != up_file[:-1]) | (u_pos[1:] != u_pos[:-1])
     unit = np.cumsum(new_unit) - 1
     first, last = np.flatnonzero(new_unit), np.r_[np.flatnonzero(new_unit)[1:] - 1, len(paired) - 1]
+    if p.lone_unit_statement:
+        # A unit that is a whole statement re-wrapped is as strong as the statement re-joined
+        # (``lone_unit_statement``).
+        for u0, u1 in zip(first.tolist(), last.tolist(), strict=True):
+            if u1 > u0 and not strong[u0:u1 + 1].all() and \
+                    _whole_statement_like(lab, paired[u0:u1 + 1], int(up_file[u0])):
+                strong[u0:u1 + 1] = True
     continued = np.zeros(len(first), bool)
     link = np.zeros(max(len(first) - 1, 0), bool)  # unit k continues unit k + 1 or the reverse
     if len(first) > 1:

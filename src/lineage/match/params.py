@@ -502,6 +502,38 @@ class MatchParams:
     # and 2 doubtful (``minicpmv4_7.py``'s ``frame_cursor = group_start``, ``for frame in
     # frames:``), truth set unchanged. 0: in order only.
     fill_signature_any_order: int = knob(1, 0, 1)
+    # With 1, a signature survivor whose lines the word share refuses every one of still pairs
+    # its name line (the statement's first line, holding ``def NAME`` or ``class NAME``) with the
+    # upstream statement's first line: the survivors' tests (the name each file defines once, in
+    # order with the pair, the two statements ``fill_statement_min_similarity`` alike) are the
+    # evidence, and a one-line signature that gained parameters (``def _from_avatar(cls, state,
+    # user_id: int, avatar: str) -> Asset:`` <- ``def _from_avatar(cls, state, user, *,
+    # format=None, static_format='webp', size=1024):``, 4 of its 6 words kept) or a class header
+    # given another base (``class Sticker(_StickerTag):`` <- ``class Sticker(Hashable):``) is
+    # that definition's later header, its added parameters on the same line. Only where the
+    # survivors rule would pair the statement but no line of it passed the word share; the other
+    # lines of an exploded header stay as the word share left them; a name line so paired bounds
+    # no later survivor's order. Measured 2026-12-07 (round fork170, off -> on): renamed fork +17
+    # code lines (13 name lines, 4 ``@classmethod`` above them), all copies by its truth, none
+    # false; sglang/vLLM, of the 15 code lines the round's three rules moved, 11 this rule's by
+    # reading (6 class headers whose base changed, ``def get_min_capability(self) -> int:`` <-
+    # ``(cls)``: copies but 1 doubtful, a class whose body is all new; the header of
+    # ``Step3p5MTP`` then continues 4 pieces of its rewritten ``__init__`` signature that the
+    # lone-line rule used to drop: doubtful), truth set unchanged. 0: off.
+    fill_signature_name_line: int = knob(1, 0, 1)
+    # With 1, the one-line signature survivors take a dunder method too when its name qualified
+    # by the classes around it is the same in both files (``def Asset.__str__`` <- ``def
+    # Asset.__str__``, annotated: ``def __str__(self) -> str:`` <- ``def __str__(self):``): a
+    # protocol method is written alike by anyone, so its bare name says nothing (a first draft
+    # that took every dunder defined once in each file paired ``Embed.__bool__`` with discord.py's
+    # ``_EmptyEmbed.__bool__``), but the same class's protocol method in the file's later
+    # version is that method. Measured 2026-12-07 (round fork170, off -> on): renamed fork +13
+    # code lines (``Asset.__str__``/``__len__``/``__repr__``, ``Sticker.__init__``, the helper's
+    # ``__getattr__`` with its body), all copies by its truth; the round's three rules together:
+    # synthetic suite +17 true code lines (dedent_methods, jinja2's rewrap_calls); sglang/vLLM 4 of the
+    # round's 15 by reading (``PostGradPassManager.__init__``/``__call__`` and the line below,
+    # ``ParakeetExtractor.__call__``: copies), truth set unchanged. 0: no dunder of one line on both sides.
+    fill_signature_same_class_dunders: int = knob(1, 0, 1)
     # Likewise for collections (``lineage.match.fill_statements.collection_survivors``): a literal
     # collection assigned to a name (``__slots__ = (`` / ``"_state",`` / ``"id",`` ... with items
     # added and reordered <- ``__slots__ = ('_state', 'description', 'id', ...``), exploded one
@@ -880,6 +912,22 @@ class MatchParams:
     # re-wrapped) stays whole when one of its lines is evidence on its own (the rare head
     # ``def resolve_redirects(`` keeps its pieces ``self,``, ``resp,``); 0: each line alone.
     lone_unit_evidence: int = knob(1, 0, 1)
+    # With 1, a lone unit that is a whole target statement of several lines (every code line of
+    # the logical line paired, all with one upstream line: Black exploded it) is judged as that
+    # statement: its near lines are as strong as the statement's joined text, annotations cut, is
+    # like the upstream line (at least ``lone_near_min_similarity``), not as each piece is alone.
+    # ``previous_mentions: Optional[AllowedMentions] = getattr(`` / ``self._state,
+    # "allowed_mentions", None`` / ``)`` <- ``previous_mentions = getattr(self._state,
+    # 'allowed_mentions', None)``: pieces at 0.60, 0.68 and a bracket, the statement re-joined
+    # equal to it (1.0: the token text reads both quotes alike); it still needs a line that is
+    # rare and long enough to be evidence. Only a whole statement: a signature that gained
+    # parameters (lines of it unpaired) is no re-wrap, and its paired pieces alone read like the
+    # upstream's more than the statement does. Measured 2026-12-07 (round fork170, off -> on):
+    # renamed fork +14 code lines, all copies by its truth; survival, vendored and the sglang/vLLM
+    # labels unchanged but 3 lines there set apart as third-party code (a re-wrapped
+    # ``mO_cur = seqlen.offset_batch_Q(...)[...]`` both took from flash-attention). 0: each line's
+    # own similarity.
+    lone_unit_statement: int = knob(1, 0, 1)
     # With 1, in a pair at the target file's own place (the same path, a vendored copy's path
     # ending, the same below a folder rename the tree shows) whose content links the files too
     # (a non-import code line paired in order with a neighbour: a place alone is no evidence,
