@@ -132,3 +132,27 @@ def test_a_root_licence_file_for_included_code_names_no_joint_holder(run_compare
     target["LICENSE"] = "Copyright (c) 2020 Quillworks LLC\n\nSPDX-License-Identifier: Apache-2.0\n"
     target["THIRD_PARTY_LICENSES.txt"] = "Copyright (c) 2010 Otherworks Corp.\n\nSPDX-License-Identifier: MIT\n"
     assert run_compare(target, [("rill", upstream)]).own_organisations["rill"] == "quillworks"
+
+
+def test_the_sentence_is_said_only_where_the_licence_asks_for_a_statement_of_change(run_compare) -> None:
+    # pypdf 3.17.4 against PyPDF2 1.26.0 (BSD-3-Clause): summary.md said the upstream files of 10
+    # pairs were "held by the organisation that holds the target's copyright: it owes itself no
+    # statement of change", though BSD-3-Clause asks no modified file to say so: the column is
+    # `not required` either way, and the sentence gave another reason for it
+    bsd = HEADERS["BSD-3-Clause"].split("\n", 1)[1]
+
+    def tree(name: str, text: str) -> dict[str, str]:
+        files = _tree(name, ("Quillworks LLC" if name == "brook" else "Quillworks Inc.",), text)
+        files = {p: t.replace(_APACHE, bsd) for p, t in files.items()}
+        files["LICENSE"] = "SPDX-License-Identifier: BSD-3-Clause\n"
+        files["pyproject.toml"] = files["pyproject.toml"].replace("Apache-2.0", "BSD-3-Clause")
+        return files
+
+    upstream = tree("rill", f"# Copyright 2015 Quillworks Inc.\n{bsd}\n{_body(1)}")
+    edited = f"# Copyright 2015 Quillworks Inc.\n{bsd}\n" + _body(1).replace("return", "return  ", 1) + "\nextra = 17\n"
+    comparison = run_compare(tree("brook", edited), [("rill", upstream)])
+    assert comparison.own_organisations["rill"] == "quillworks"  # the same holder as the Apache case above
+    row = comparison.obligations.set_index("target_path").loc["pkg/mod.py"]
+    assert (row["upstream_licence"], row["modified"], row["modification_notice"]) == ("BSD-3-Clause", "yes",
+                                                                                      "not required")
+    assert "held by the organisation" not in "\n".join(obligations_markdown(comparison))

@@ -17,8 +17,10 @@ from lineage.api import Comparison
 from lineage.match import MatchParams
 from lineage.match.renames import (
     BELOW_RENAME,
+    FolderVote,
     best_upstream_files,
     folder_renames,
+    folder_votes,
     renamed_paths,
     renamed_upstream_paths,
     upstream_votes,
@@ -304,3 +306,40 @@ def test_a_file_votes_the_same_alone_and_in_the_whole_tree(tmp_path: Path) -> No
     assert {v for v in whole.votes if v} == {f"oldpkg/{n}.py" for n in (*_COPIED, "transport")}
     for t, f in enumerate(trees[0].files):
         assert match_sides(side([f], trees[0]), up_side, _ON).votes == [whole.votes[t]], f.path
+
+
+def test_folder_votes_say_each_pair_learnt_or_not() -> None:
+    """The pairs ``rename_min_files`` files voted for, learnt or not, with their counts (summary.json
+    ``folder_renames``): pypdf 3.17.4's 3 of 17 voting files keeping their PyPDF2 place were no
+    rename, and no report said so."""
+    t_paths = ["new/a.py", "new/sub/b.py", "new/c.py", "new/d.py", "new/e.py", "mine/x.py"]
+    u_paths = ["old/a.py", "old/sub/b.py", "old/c.py", "elsewhere/q.py", "old/zz.py", "old/x.py"]
+    votes = upstream_votes({k: k for k in range(6)}, u_paths, len(t_paths))
+    assert folder_votes(t_paths, votes, _ON) == [FolderVote("new", "old", 3, 5, True)]
+    strict = MatchParams(rename_folders=1, rename_min_share=0.7)
+    assert folder_votes(t_paths, votes, strict) == [FolderVote("new", "old", 3, 5, False)]
+    assert folder_renames(t_paths, votes, strict) == {}
+    # under rename_min_files no pair is reported (mine/x.py alone), nor with the rule off
+    assert folder_votes(t_paths, votes, MatchParams(rename_folders=1, rename_min_files=4)) == []
+    assert folder_votes(t_paths, votes, MatchParams(rename_folders=0)) == []
+    assert FolderVote("new", "old", 3, 5, False).to_dict() == {
+        "target_folder": "new", "upstream_folder": "old", "files": 3, "voting_files_below": 5, "learnt": False}
+
+
+@pytest.mark.parametrize(("share", "verdict"), [(0.5, "learnt"), (1.0, "not learnt")])
+def test_summary_says_which_folder_renames_were_learnt(run_compare: Runner, share: float, verdict: str) -> None:
+    from lineage.report.summary import summary_dict, summary_markdown
+
+    target, upstream = _trees(_COPIED)  # 4 copied modules and the rewritten one keep their place: 5 of 5
+    target["newpkg/mine.py"] = _module("epsilon")
+    upstream["oldpkg/theirs.py"] = _module("epsilon")  # a sixth voting file below newpkg/, elsewhere upstream
+    params = MatchParams(rename_folders=1, rename_min_share=share)
+    comparison = run_compare(target, [("up", upstream)], params=params)
+    (vote,) = summary_dict(comparison)["folder_renames"]  # type: ignore[misc]
+    assert (vote["target_folder"], vote["upstream_folder"], vote["learnt"]) == ("newpkg", "oldpkg", share < 1)
+    assert vote["files"] < vote["voting_files_below"] == 6
+    text = summary_markdown(comparison)
+    assert f"`newpkg/` as `oldpkg/` {verdict} ({vote['files']} of 6 files)" in text
+    # no pair voted for: no sentence
+    alone, up_alone = _trees(_COPIED[:1])
+    assert "Folder renames" not in summary_markdown(run_compare(alone, [("up", up_alone)], params=_ON))

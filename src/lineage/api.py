@@ -53,7 +53,7 @@ from lineage.match.holders import holder, holder_key, joint_holder_name, main_ho
 from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, origin_parts, vendored_root
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
-from lineage.match.renames import folder_renames, renamed_upstream_paths
+from lineage.match.renames import folder_votes, renamed_upstream_paths, renames_of
 from lineage.match.store import code_fingerprint
 from lineage.results.schema import empty as empty_table
 from lineage.results.schema import typed
@@ -585,7 +585,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # a path that is some upstream's own code still votes (two upstreams may both hold it)
     own_paths = {u.path for u, o in zip(up_files, origins, strict=True) if o.kind == OWN}
     not_own = {u.path for u in up_files} - own_paths
-    renames = folder_renames([f.path for f in target.files], votes, params, not_own, attributed)
+    rename_votes = folder_votes([f.path for f in target.files], votes, params, not_own, attributed)
+    renames = renames_of(rename_votes)
     renamed = [renamed_upstream_paths(f.path, renames, up_path_set, weak_pairs=params.judges_weak_pairs)
                for f in target.files]
 
@@ -661,7 +662,7 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                       upstream_names=labels, timings=timings,
                       match_cache_hits=matching.hits, match_cache_misses=matching.misses, table_rows_reused=reused,
                       origins=typed(build_origins(origins, up_files), "origins"), target_names=own_target,
-                      row_keys=keys,
+                      row_keys=keys, folder_votes=rename_votes,
                       lines_table=lines if lazy else None, paired_lines=tables.get("paired"))  # type: ignore[arg-type]
 
 

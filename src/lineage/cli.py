@@ -515,9 +515,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("target", help=SOURCE_HELP)
     p.add_argument("--name", action="append", default=[],
                    help="keep only markers naming this upstream (repeatable), e.g. --name vllm: those that "
-                   "make a file marked in a report, copyright lines naming its authors included (a vendoring "
+                   "make a file marked in a report, copyright lines naming it included (a vendoring "
                    "record covers the package of its declared name here; in a report also the upstream's "
-                   "other top-level packages)")
+                   "other top-level packages). A report also learns the upstream's authors and holders from "
+                   "its tree, which this command does not read: name them too (--name pypdf2 finds none of "
+                   "the 9 pypdf files compare marks for PyPDF2, --name 'Mathieu Fenniak' all 9)")
     p.add_argument("--all", action="store_true", help="without --name: include SPDX and copyright lines")
     p.add_argument("--json", action="store_true", help="print JSON records")
 

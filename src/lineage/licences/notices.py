@@ -99,7 +99,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
-from lineage.markers.attribution import YEAR_RANGE, holder_organisation, notice_holder
+from lineage.markers.attribution import PART_WORDS, YEAR_RANGE, holder_organisation, notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -492,7 +492,7 @@ def change_statements(text: str) -> tuple[str, ...]:
 # --------------------------------------------------------------------------------------------
 
 _HOLDER_STRIP_RE = re.compile(
-    r"spdx-filecopyrighttext\s*:|\bportions\b|\bcopyright\b|\(c\)|©|\ball rights reserved\.?|"
+    rf"spdx-filecopyrighttext\s*:|\b{PART_WORDS}\b|\bcopyright\b|\(c\)|©|\ball rights reserved\.?|"
     rf"{YEAR_RANGE}|[<>]", re.IGNORECASE)
 # the GNU licences' "How to Apply" lines too: "Copyright (C) 19yy <name of author>" (the GPL-2.0
 # text fuzzywuzzy 0.18.0 and thefuzz 0.19.0 ship named the holder "19yy name of author"), "Copyright

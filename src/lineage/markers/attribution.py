@@ -31,9 +31,16 @@ def is_attribution(marker: Marker) -> bool:
 
 SPDX_LICENCE_RE = re.compile(r"\bSPDX-License-Identifier\s*:\s*(?P<expr>\S.*)$", re.IGNORECASE)
 SPDX_COPYRIGHT_RE = re.compile(r"\bSPDX-FileCopyrightText\s*:\s*\S", re.IGNORECASE)
-# "Portions" before either form: the holder of part of the file ("Portions Copyright 2009 Robert
-# Kern", and the sign form IPython's lib/pretty.py docstring uses, "Portions (c) 2009 by Robert Kern").
-_PORTIONS = r"(?:portions\s+)?"
+# Words before either form saying the statement's holder holds part of the work: "Portions
+# Copyright 2009 Robert Kern", the sign form IPython's lib/pretty.py docstring uses, "Portions (c)
+# 2009 by Robert Kern", and the LICENSE PyPDF2 1.26.0 and pypdf 3.17.4 both ship, "Some
+# contributions copyright (c) 2007, Ashish Kulkarni <...>" / "Some contributions copyright (c)
+# 2014, Steve Witham <...>": read as prose, those two holders were in neither release's licence
+# files, so pypdf's ``generic/_data_structures.py`` read as missing Kulkarni's copyright for code
+# of PyPDF2's ``pdf.py``, which pypdf's LICENSE keeps. The one spelling every reader of copyright
+# lines uses (here, the holders' readers, the obligations' cell splitter).
+PART_WORDS = r"(?:(?:some|other)\s+)?(?:portions|parts|contributions|modifications)"
+_PORTIONS = rf"(?:{PART_WORDS}\s+)?"
 COPYRIGHT_RE = re.compile(
     rf"^{_PORTIONS}(?P<pre>©|\(c\))?\s*copyright\b\s*(?P<post>©|\(c\))?\s*[:-]?\s*(?P<rest>.*)$",
     re.IGNORECASE,
@@ -73,7 +80,7 @@ ASF_HOLDER_RE = re.compile(r"^licensed to (?P<holder>\S.*?)\s*\bunder\s+one(?:\s
 # licence file's, wrapped prose, on to the next line (licences.declared). Either way not into a
 # line that cannot name a holder (:func:`may_name_holder`).
 HOLDER_LINES = 6
-_YEARS_ONLY_RE = re.compile(r"(?:spdx-filecopyrighttext\s*:|\bportions\b|\bcopyright\b|\(c\)|©|"
+_YEARS_ONLY_RE = re.compile(rf"(?:spdx-filecopyrighttext\s*:|\b{PART_WORDS}\b|\bcopyright\b|\(c\)|©|"
                             r"\b(?:19|20)\d\d\b|\bpresent\b|\ball\s+rights\s+reserved\b|[\s,.:;–-])*",
                             re.IGNORECASE)
 # Licence text: the words every licence notice holds (licences.notices.notice_words), and the

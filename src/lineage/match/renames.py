@@ -34,6 +34,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Container, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -71,18 +72,39 @@ def upstream_votes(best: dict[int, int], up_paths: Sequence[str], n_target: int)
     return [up_paths[best[t]] if t in best else None for t in range(n_target)]
 
 
-def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: MatchParams,
-                   not_own: Container[str] = (), named: Sequence[bool] = ()) -> dict[str, str]:
-    """Target folder -> upstream folder for every rename the tree's evidence shows (see the
-    module docstring); ``votes[t]``: the path of target file t's best upstream file (None: it
-    has none). An empty target folder (``""``) stands for the target's root. With
-    ``MatchParams.rename_own_votes``, a vote for an upstream path in ``not_own`` (files that are
-    not the upstream's own code) is no vote unless ``named[t]``: the target file's markers name
-    an upstream (with several upstreams, any of them: ``attributed`` in :func:`lineage.api.compare_trees`),
-    so it took the upstream's copy (sglang's mamba ops from vLLM's, which vLLM
-    adapted from state-spaces/mamba)."""
+@dataclass(frozen=True)
+class FolderVote:
+    """A pair of folders enough target files voted for (``rename_min_files``), and whether the
+    rule took it for a rename: ``files`` of the ``voting_below`` voting target files below
+    ``target_folder`` keep their upstream place below ``upstream_folder`` (``learnt`` when that
+    is at least ``rename_min_share`` of them). summary.json and summary.md report them, learnt or
+    not: pypdf 3.17.4 against PyPDF2 1.26.0 learns no rename (``filters.py``, ``pagerange.py``,
+    ``xmp.py`` keep their names, 3 of 17: PyPDF2's ``pdf.py`` was split), and no report said so."""
+
+    target_folder: str
+    upstream_folder: str
+    files: int
+    voting_below: int
+    learnt: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {"target_folder": self.target_folder, "upstream_folder": self.upstream_folder,
+                "files": self.files, "voting_files_below": self.voting_below, "learnt": self.learnt}
+
+
+def folder_votes(t_paths: Sequence[str], votes: Sequence[str | None], p: MatchParams,
+                 not_own: Container[str] = (), named: Sequence[bool] = ()) -> list[FolderVote]:
+    """Every pair of folders at least ``rename_min_files`` target files vote for (see the module
+    docstring), most votes first, each with whether it is a rename (:class:`FolderVote`; a
+    target folder another pair already renamed is left out); ``votes[t]``: the path of target
+    file t's best upstream file (None: it has none). An empty target folder (``""``) stands for
+    the target's root. With ``MatchParams.rename_own_votes``, a vote for an upstream path in
+    ``not_own`` (files that are not the upstream's own code) is no vote unless ``named[t]``: the
+    target file's markers name an upstream (with several upstreams, any of them: ``attributed``
+    in :func:`lineage.api.compare_trees`), so it took the upstream's copy (sglang's mamba ops from
+    vLLM's, which vLLM adapted from state-spaces/mamba)."""
     if not p.rename_folders or p.rename_min_files <= 0:
-        return {}
+        return []
 
     def abstains(t: int, vote: str) -> bool:
         return bool(p.rename_own_votes) and vote in not_own and not (t < len(named) and named[t])
@@ -95,14 +117,29 @@ def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: Match
             folders = shared_ending_folders(t_paths[t], vote)
             if folders is not None:
                 counts[folders] += 1
-    renames: dict[str, str] = {}
+    found: list[FolderVote] = []
+    renamed: set[str] = set()
     for (t_folder, u_folder), n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
-        if n < p.rename_min_files or t_folder in renames:
+        if n < p.rename_min_files or t_folder in renamed:
             continue
         below = sum(1 for t in voting if _below(t_paths[t], t_folder))
-        if n >= p.rename_min_share * below:
-            renames[t_folder] = u_folder
-    return renames
+        learnt = n >= p.rename_min_share * below
+        if learnt:
+            renamed.add(t_folder)
+        found.append(FolderVote(t_folder, u_folder, n, below, learnt))
+    return found
+
+
+def folder_renames(t_paths: Sequence[str], votes: Sequence[str | None], p: MatchParams,
+                   not_own: Container[str] = (), named: Sequence[bool] = ()) -> dict[str, str]:
+    """Target folder -> upstream folder for every rename the tree's evidence shows: the learnt
+    pairs of :func:`folder_votes`."""
+    return renames_of(folder_votes(t_paths, votes, p, not_own, named))
+
+
+def renames_of(found: Sequence[FolderVote]) -> dict[str, str]:
+    """The learnt renames among ``found`` (:func:`folder_votes`), target folder -> upstream folder."""
+    return {v.target_folder: v.upstream_folder for v in found if v.learnt}
 
 
 def _below(path: str, folder: str) -> bool:

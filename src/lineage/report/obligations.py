@@ -21,6 +21,7 @@ from lineage.results.obligations import (
     RELEASE_NOTICES,
     THIRD_PARTY,
     UNDER,
+    asks_change_notice,
     held_by_organisation,
     source_licence,
     split_copyrights,
@@ -66,12 +67,21 @@ def _public_domain_alone(expression: str) -> bool:
 
 def _own_organisation_sentence(comparison: Comparison, table: pd.DataFrame, label: str, upstream: TreeIndex) -> str:
     """Why ``modification_notice`` is ``not required`` for upstream ``label``'s files held by the
-    organisation that holds the target's copyright (``Comparison.own_organisations``); "" when none is."""
+    organisation that holds the target's copyright (``Comparison.own_organisations``); "" when none is.
+    Only pairs whose licence would ask a modified file to say so (:func:`asks_change_notice`) and
+    whose file was modified: under BSD-3-Clause no file owes one, and pypdf 3.17.4 against PyPDF2
+    1.26.0 read "held by the organisation that holds the target's copyright: it owes itself no
+    statement of change" for 10 pairs the licence asked nothing of."""
     if one_project(comparison.target.project, upstream.project) or table.empty:
         return ""
     organisation = comparison.own_organisations[label]
-    held = sum(1 for c in table.loc[table["upstream"] == label, "upstream_copyrights"]
-               if held_by_organisation(split_copyrights(str(c)), organisation))
+    rows = table[table["upstream"] == label]
+    # the licence checked: the choice ``upstream_licence_from`` names after UNDER, else the whole
+    checked = [str(where).split(UNDER, 1)[1] if UNDER in str(where) else str(licence)
+               for where, licence in zip(rows["upstream_licence_from"], rows["upstream_licence"], strict=True)]
+    held = sum(1 for c, licence, modified in zip(rows["upstream_copyrights"], checked, rows["modified"], strict=True)
+               if modified == "yes" and asks_change_notice(licence)
+               and held_by_organisation(split_copyrights(str(c)), organisation))
     if not held:
         return ""
     return (f" The upstream files of {held} of its pairs are held by the organisation that holds the target's "

@@ -39,6 +39,7 @@ from lineage import __version__
 from lineage.licences.expressions import choices, readable
 from lineage.report.attachments import copied_regions
 from lineage.report.json_text import dumps_lines
+from lineage.results.obligations import split_copyrights
 
 if TYPE_CHECKING:
     from lineage.index import FileIndex
@@ -136,7 +137,11 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
     for row in table.itertuples(index=False):
         licence = readable(str(row.upstream_licence))  # public domain in words
         for kind in [k for k in str(row.missing).split("; ") if k]:
-            what = {"copyright": f"the copyright line of {row.upstream_copyrights}",
+            # the lines it does not keep (``copyrights_missing``), not every line of the upstream
+            # file: pypdf's ``generic/_data_structures.py`` "lacks the copyright line of Copyright (c)
+            # 2006, Mathieu Fenniak; ..." though its header is that line
+            lost = split_copyrights(str(row.copyrights_missing or row.upstream_copyrights))
+            what = {"copyright": f"the copyright line{'s' if len(lost) > 1 else ''} {'; '.join(lost)}",
                     "licence-notice": (f"the {licence} licence notice"
                                        if len(choices(str(row.upstream_licence))) < 2 else
                                        f"a licence notice of one of {licence}"),

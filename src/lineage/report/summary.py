@@ -19,6 +19,7 @@ from lineage.results.obligations import obligation_counts, source_licence
 
 if TYPE_CHECKING:
     from lineage.index.tree import TreeIndex
+    from lineage.match import MatchParams
     from lineage.report.folder import ReportFolder
     from lineage.results import Comparison
     from lineage.results.third_party import Party
@@ -109,7 +110,14 @@ SUMMARY_FORMAT = "lineage.summary"
 #    project (lineage.index.project.one_project_evidence: "the same distribution name", ...), ""
 #    when it is another project's; `lineage check` leaves such an upstream's copies out of its
 #    marker items (pydantic 2.10.6 against the 1.10.19 its v1/ carries: 11,929 code lines).
-SUMMARY_VERSION = 19
+# 20: "folder_renames": every pair of folders at least rename_min_files target files voted for
+#    as a package rename (their files at the same place below the other name), with its votes,
+#    the voting files below the target folder and whether it was learnt (rename_min_share;
+#    lineage.match.renames.folder_votes); summary.md says them below its Python file counts. A
+#    reviewer of pypdf 3.17.4 against PyPDF2 1.26.0 could not tell that `pypdf/` was not read as
+#    `PyPDF2/` (3 of 17 voting files keep their place), nor a fork auditor of ruamel.yaml that
+#    `ruamel/yaml/` was read as `lib3/yaml/` (round fork160's Left).
+SUMMARY_VERSION = 20
 
 
 def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None = None,
@@ -146,6 +154,7 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
         "declared_reuse": comparison.declared_reuse,
         "declared_reuse_from_target": comparison.declared_reuse_from_target,
         "upstream_origins": _origins_list(comparison.origins),
+        "folder_renames": [vote.to_dict() for vote in comparison.folder_votes],
         "regions": int(len(comparison.regions)),
         "headline": figures.headline(files, comparison.upstream_names, numbers),
         "lists": figures.review_lists(groups),
@@ -155,6 +164,31 @@ def summary_dict(comparison: Comparison, groups: dict[str, pd.DataFrame] | None 
                                    for u, label in zip(comparison.upstreams, comparison.upstream_names, strict=True)}},
         "obligations": obligation_counts(comparison.obligations),
     }
+
+
+def _folder_renames_sentence(votes: list[dict[str, object]], params: MatchParams, shown: int = 6) -> str:
+    """summary.md's sentence on the package renames the files voted for (summary.json
+    ``folder_renames``): which were learnt, so that a file at the same place below the other
+    folder is the upstream file's later version, and which had too few of the folder's files (the
+    ``shown`` most voted; the rest counted); "" when no pair had ``rename_min_files`` votes."""
+    if not votes:
+        return ""
+    listed = [v for v in votes if v["learnt"]] + [v for v in votes if not v["learnt"]][:shown]
+    rest = len(votes) - len(listed)
+
+    def folder(path: object) -> str:
+        return md_code(f"{path}/") if path else "the root"
+
+    def one(vote: dict[str, object]) -> str:
+        verdict = "learnt" if vote["learnt"] else "not learnt"
+        return (f"{folder(vote['target_folder'])} as {folder(vote['upstream_folder'])} {verdict} "
+                f"({vote['files']:,} of {vote['voting_files_below']:,} files)")
+
+    return ("Folder renames (a target folder is read as an upstream folder when at least "
+            f"{params.rename_min_files:,} of its files, and {params.rename_min_share * 100:g} % of its files with an "
+            "upstream file, keep their upstream place below it; summary.json `folder_renames`): "
+            + "; ".join(one(vote) for vote in listed)
+            + (f"; {counted(rest, 'more pair')} not learnt." if rest else "."))
 
 
 def _part(origin: dict[str, object]) -> str:
@@ -332,6 +366,8 @@ def summary_markdown(comparison: Comparison, summary: dict[str, object] | None =
             "line it names; *near* when it was copied with edits. Only lines inside a copied region "
             "count: a common line that merely exists upstream is not evidence.", ""]
     if sentence := not_compared_sentence(summary["not_compared"], md_text):  # type: ignore[arg-type]
+        out += [sentence, ""]
+    if sentence := _folder_renames_sentence(summary["folder_renames"], comparison.params):  # type: ignore[arg-type]
         out += [sentence, ""]
     not_read = Counter(reason for _, reason in comparison.target.info.skipped)
     if not_read:  # a symlinked folder may hold Python files no figure counts

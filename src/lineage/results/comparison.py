@@ -21,6 +21,7 @@ if TYPE_CHECKING:
 
     from lineage.index import FileIndex, TreeIndex
     from lineage.match import MatchParams
+    from lineage.match.renames import FolderVote
     from lineage.results.reuse import LinesTable, RowKeys
     from lineage.results.third_party import Party
 
@@ -53,6 +54,9 @@ class Comparison:
     target_names: list[str] = field(default_factory=list)  # names that identify the target
     # which lines-table rows are whose, under which key (with the table cache; lineage.report.lines_csv)
     row_keys: RowKeys | None = None
+    # pairs of folders enough target files voted for as a rename, learnt or not (summary.json
+    # ``folder_renames``; lineage.match.renames.folder_votes)
+    folder_votes: list[FolderVote] = field(default_factory=list)
     lines_table: LinesTable | None = field(default=None, repr=False, compare=False)
     paired_lines: pd.DataFrame | None = field(default=None, repr=False, compare=False)
 

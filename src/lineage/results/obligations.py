@@ -130,6 +130,7 @@ from lineage.licences.notices import (
     source_notice_ids,
     with_included,
 )
+from lineage.markers.attribution import PART_WORDS
 from lineage.match.holders import holder, holder_key, holder_persons, main_holders, stated_persons
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
@@ -151,7 +152,7 @@ UNDER = "; under "  # upstream_licence_from: <where the licence came from>; unde
 # Where a new copyright line begins in the joined ``upstream_copyrights`` cell: a line itself may
 # hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved"); an ASF-style
 # line starts "Licensed to" (:func:`lineage.markers.attribution.notice_holder`).
-_NEXT_COPYRIGHT_RE = re.compile(r"; (?=(?:portions\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
+_NEXT_COPYRIGHT_RE = re.compile(rf"; (?=(?:{PART_WORDS}\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
                                 re.IGNORECASE)
 
 
@@ -173,6 +174,13 @@ _RANK = {"ok": 0, "unknown": 1, "conflict": 2}  # a compatible choice before an 
 _CHANGE_NOTICE_PREFIXES = ("Apache-2.0", "GPL-", "AGPL-", "LGPL-", "APAFML", "PSF-2.0", "Python-2.0")
 
 
+def asks_change_notice(licence: str) -> bool:
+    """Whether a licence id of ``licence`` asks a modified file to say so (:data:`_CHANGE_NOTICE_PREFIXES`);
+    public domain asks nothing. The one test of ``modification_notice`` (:func:`_check`, :func:`terms`)
+    and of summary.md's sentence on why it is ``not required``."""
+    return any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in licence_ids(licence) if not asks_nothing(i))
+
+
 def terms(licence: str, has_notice_file: bool) -> list[str]:
     """What licence ``licence`` (one choice, no ``OR``) asks of a copied file in lineage's checks,
     as ``missing`` names them: what :func:`_check` looks for."""
@@ -180,7 +188,7 @@ def terms(licence: str, has_notice_file: bool) -> list[str]:
     if not ids:
         return []
     asked = ["copyright", "licence-notice"]
-    if any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in ids):
+    if asks_change_notice(licence):
         asked.append("modification-notice")
     if has_notice_file and "Apache-2.0" in ids:
         asked.append("NOTICE")
@@ -478,7 +486,7 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
         missing.append("licence-notice")
     if not every_id:
         change = "n/a"
-    elif facts.modified and not facts.own_release and any(i.startswith(_CHANGE_NOTICE_PREFIXES) for i in up_ids):
+    elif facts.modified and not facts.own_release and asks_change_notice(up_licence):
         # a notice copied with the code ("Adapted from transformers' llama") states the upstream's
         # change of someone else's code, not the target's of the upstream file (Apache-2.0 4(b))
         own = {_change_key(c) for c in t_file.changes} - {_change_key(c) for c in facts.up_changes}
