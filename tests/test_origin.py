@@ -660,6 +660,15 @@ def _run(tmp_path: Path, *extra: str, fastlib: bool = False) -> tuple[pd.DataFra
     return lines, files, summary
 
 
+def _lines_with(t: Path, u: Path, out: Path, *settings: str) -> pd.DataFrame:
+    """lines.csv of a ``compare`` of trees ``t`` and ``u`` (no cache, one job) with each ``--set``
+    of ``settings`` (``knob=value``): a rule's tests run it on and off."""
+    sets = [arg for setting in settings for arg in ("--set", setting)]
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
+                 "--no-cache", "--jobs", "1", *sets]) == 0
+    return pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+
+
 def _copied(lines: pd.DataFrame, path: str) -> pd.DataFrame:
     rows = lines[(lines["target_path"] == path) & (lines["kind"] != "blank")]
     return rows[rows["match"] != "none"]
@@ -914,10 +923,7 @@ def test_a_marker_below_the_header_does_not_exempt_a_class_after_its_functions(t
     class_line = text[:text.index("class Accumulator_2")].count("\n") + 1
     marker_line = body[:cut].count("\n") + 1
     for stop in (1, 0):
-        out = tmp_path / f"out{stop}"
-        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", "--set", f"origin_section_class_stop={stop}"]) == 0
-        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        lines = _lines_with(t, u, tmp_path / f"out{stop}", f"origin_section_class_stop={stop}")
         rows = lines[(lines["target_path"] == "tgt/mixed.py") & (lines["kind"] == "code")]
         at = rows["line"].astype(int)
         section, klass = rows[(at > marker_line) & (at < class_line)], rows[at >= class_line]
@@ -952,12 +958,9 @@ def test_a_vendored_copy_of_a_third_party_upstream_file_is_copied_from_the_upstr
     u = treegen.write_tree(tmp_path / "up-src", upstream)
     n_body = len(_body(6).strip().split("\n")) - 5
     for exempts, vendored_copied in ((1, n_body), (0, 0)):
-        out = tmp_path / f"out{exempts}"
-        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", "--set", f"origin_vendored_path_exempts={exempts}",
-                     # a vendored copy's path ends with the upstream file's: its place exempts it too
-                     "--set", f"origin_same_place_exempts={exempts}"]) == 0
-        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        # a vendored copy's path ends with the upstream file's: its place exempts it too
+        lines = _lines_with(t, u, tmp_path / f"out{exempts}", f"origin_vendored_path_exempts={exempts}",
+                            f"origin_same_place_exempts={exempts}")
         assert len(_copied(lines, "tgt/_vendor/up/ops/borrowed.py")) == vendored_copied
         # the same code elsewhere in the target is the third party's, shared through the upstream
         loose = lines[(lines["target_path"] == "tgt/borrowed.py") & (lines["kind"] != "blank")]
@@ -990,10 +993,7 @@ def test_a_file_at_the_upstream_files_own_place_took_its_third_party_code_via_th
     u = treegen.write_tree(tmp_path / "up-src", upstream)
     n_body = len(_body(7).strip().split("\n")) - 5
     for exempts in (1, 0):
-        out = tmp_path / f"out{exempts}"
-        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", "--set", f"origin_same_place_exempts={exempts}"]) == 0
-        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        lines = _lines_with(t, u, tmp_path / f"out{exempts}", f"origin_same_place_exempts={exempts}")
         code = lines[(lines["target_path"] == "tgt/pagerange.py") & (lines["kind"] == "code")]
         if exempts:
             assert len(_copied(lines, "tgt/pagerange.py")) >= n_body and set(code["match"]) == {"verbatim"}
@@ -1022,10 +1022,7 @@ def test_a_part_of_a_module_split_below_a_renamed_folder_stands_at_no_place_of_i
     t = treegen.write_tree(tmp_path / "tgt-src", target)
     u = treegen.write_tree(tmp_path / "up-src", upstream)
     for split in (1, 0):
-        out = tmp_path / f"out{split}"
-        assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "--formats", "none", "-q",
-                     "--no-cache", "--jobs", "1", "--set", f"fill_module_split={split}"]) == 0
-        lines = pd.read_csv(out / "lines.csv", keep_default_na=False, dtype=str)
+        lines = _lines_with(t, u, tmp_path / f"out{split}", f"fill_module_split={split}")
         assert len(_copied(lines, "tgt/m1.py")) > 0  # the rename shows
         for path in ("tgt/pagerange/part.py", "tgt/elsewhere.py"):
             code = lines[(lines["target_path"] == path) & (lines["kind"] == "code")]
