@@ -115,3 +115,28 @@ def test_obligations_and_summary_name_the_holder_not_kept(run_compare) -> None:
             in summary.splitlines())
     note = _obligations_note(_obligations_by_file(comparison.obligations)["tgt/a.py"], several=False)
     assert f"not kept: {_FOUNDATION}" in note
+
+
+def test_where_copyrights_are_kept_is_remembered_by_the_arguments_values() -> None:
+    """``_kept`` (round speed171): one table's rows share a memo of where their copyright lines
+    are kept; an answer is reused only for the same upstream lines, file lines, licence files and
+    package string, and is what the two functions give without it."""
+    from lineage.results.obligations import _kept
+
+    root = LicenceFile(path="LICENSE", role="licence", folder="", sha256="", expression="MIT AND PSF-2.0",
+                       copyrights=("Copyright (c) Gizmo Platforms, Inc. and affiliates.", _UP[1]))
+    memo: dict[tuple[object, ...], tuple[str, tuple[str, ...]]] = {}
+    assert _kept(_UP, _FILE, (root,), ((), ""), memo) == ("file; root:LICENSE", ()) == _kept(_UP, _FILE, (root,),
+                                                                                              ((), ""), None)
+    assert _kept(_UP, _FILE, (root,), ((), ""), memo) == ("file; root:LICENSE", ())  # from the memo
+    # other file lines: the first holder is no longer kept, and the memo's answer is not given
+    other = ("Copyright 2020 Bo Tern",)
+    assert _kept(_UP, other, (root,), ((), ""), memo) == ("", _UP[:1]) == (
+        _copyright_kept_in(_UP, other, [root]), _copyrights_not_kept(_UP, other, [root]))
+    # another licence file (the same path, other holders): not the memo's answer either
+    bare = LicenceFile(path="LICENSE", role="licence", folder="", sha256="", expression="MIT")
+    assert _kept(_UP, _FILE, (bare,), ((), ""), memo) == ("", (_UP[1],)) == (
+        _copyright_kept_in(_UP, _FILE, [bare]), _copyrights_not_kept(_UP, _FILE, [bare]))
+    # the package's __copyright__ string keeps the second holder
+    assert _kept(_UP[1:], (), (bare,), ((_UP[1],), "pkg/__init__.py"), memo) == ("package:pkg/__init__.py", ())
+    assert len(memo) == 4

@@ -69,7 +69,7 @@ from lineage.results.tables import (
     pick_marker,
 )
 from lineage.settings import DEFAULT_MATCH_CONTEXTS, RunSettings
-from lineage.side_cache import cached_origins
+from lineage.side_cache import cached_origins, cached_places, store_places
 from lineage.sources import Source, checked_upstreams, open_source, source_spec
 from lineage.sources.base import require_python
 
@@ -504,7 +504,10 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # ones (a project's header, none at all): read once per distinct list (a changed run's 4,719
     # sglang files have about 700)
     said: dict[tuple[Marker, ...], tuple[bool, str, set[str], set[str]]] = {}
-    places: dict[tuple[str, str, str, str], str] = {}  # the fields resolve_marker_path reads
+    # the fields resolve_marker_path reads -> the place; kept between runs (lineage.side_cache)
+    up_trees_files = [tree.files for tree in upstreams]
+    places = cached_places(cache_root, labels, up_trees_files)
+    known = len(places)
 
     def place(m: Marker) -> str:
         key = (m.path, m.symbol, m.repository, m.text)
@@ -525,6 +528,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         marker_paths.append(resolved)
         preferred.append(set(named_paths))
         named_upstream_files.append(set(upstream_named))
+    if len(places) > known:
+        store_places(cache_root, labels, up_trees_files, places)
     # Another release of the target's own project carries the target's names too, whatever its
     # older metadata declares: jinja2 2.10's "(c) 2017 by the Jinja Team" is its own code, not code
     # taken from jinja2 3.1.4, whose repository (pallets/jinja) gave it the name "jinja".
