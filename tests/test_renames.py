@@ -24,6 +24,7 @@ from lineage.match.renames import (
     renamed_paths,
     renamed_upstream_paths,
     upstream_votes,
+    vote_place,
 )
 
 
@@ -100,6 +101,51 @@ def test_folder_renames_need_enough_files_and_most_of_the_folder() -> None:
                           MatchParams(rename_folders=1, rename_min_share=0.7)) == {"new": "old"}
     # The same path on both sides is a same-path pair, no rename.
     assert folder_renames(["a/b.py"] * 3, ["a/b.py"] * 3, p) == {}
+
+
+
+def test_a_split_or_private_module_votes_for_the_folders_it_keeps() -> None:
+    """A vote whose paths share not even the file name shows a folder pair when the target file
+    is a part of the upstream module split into a package of its name, or the module with one
+    leading underscore more or less; each kind has its knob, and nothing else counts."""
+    p = MatchParams()
+    assert p.rename_split_votes == 1 and p.rename_private_votes == 1  # on by default
+    assert vote_place("pypdf/generic/_base.py", "PyPDF2/generic.py", p) == ("pypdf", "PyPDF2")
+    assert vote_place("pypdf/generic/__init__.py", "PyPDF2/generic.py", p) == ("pypdf", "PyPDF2")
+    assert vote_place("pypdf/_merger.py", "PyPDF2/merger.py", p) == ("pypdf", "PyPDF2")
+    assert vote_place("new/sub/tools.py", "old/sub/_tools.py", p) == ("new", "old")  # made public
+    assert vote_place("pypdf/filters.py", "PyPDF2/filters.py", p) == ("pypdf", "PyPDF2")  # as before
+    # a module split into sibling modules keeps no place; nor does a dunder name lose an underscore
+    assert vote_place("pypdf/_page.py", "PyPDF2/pdf.py", p) is None
+    assert vote_place("new/__init__.py", "old/_init__.py", p) is None
+    # the same place after the change is no folder rename
+    assert vote_place("pkg/_merger.py", "pkg/merger.py", p) is None
+    assert vote_place("pkg/generic/_base.py", "pkg/generic.py", p) is None
+    assert vote_place("generic/_base.py", "generic.py", p) is None
+    assert vote_place("pypdf/generic/_base.py", "PyPDF2/generic.py", MatchParams(rename_split_votes=0)) is None
+    assert vote_place("pypdf/_merger.py", "PyPDF2/merger.py", MatchParams(rename_private_votes=0)) is None
+
+
+def test_a_restructured_package_rename_is_learnt() -> None:
+    """pypdf 3.17.4's 17 voting files against PyPDF2 1.26.0 (votes as the pair's run gives
+    them): 3 keep their names, 4 are parts of ``generic.py`` split into ``generic/``, 2 modules
+    made private, 8 parts of ``pdf.py`` and ``utils.py`` split into modules of other names.
+    3 of 17 is no rename; 9 of 17 is."""
+    votes = {"filters.py": "filters.py", "pagerange.py": "pagerange.py", "xmp.py": "xmp.py",
+             "generic/_base.py": "generic.py", "generic/_data_structures.py": "generic.py",
+             "generic/_rectangle.py": "generic.py", "generic/_utils.py": "generic.py",
+             "_merger.py": "merger.py", "_utils.py": "utils.py",
+             "_page.py": "pdf.py", "_reader.py": "pdf.py", "_writer.py": "pdf.py", "_encryption.py": "pdf.py",
+             "generic/__init__.py": "pdf.py", "annotations/_markup_annotations.py": "pdf.py",
+             "errors.py": "utils.py", "_crypt_providers/_fallback.py": "utils.py"}
+    t_paths = [f"pypdf/{t}" for t in votes] + ["pypdf/papersizes.py"]
+    u_votes: list[str | None] = [f"PyPDF2/{u}" for u in votes.values()] + [None]
+    assert folder_renames(t_paths, u_votes, MatchParams()) == {"pypdf": "PyPDF2"}
+    [vote] = folder_votes(t_paths, u_votes, MatchParams())
+    assert (vote.files, vote.voting_below) == (9, 17)
+    old = MatchParams(rename_split_votes=0, rename_private_votes=0)
+    assert folder_renames(t_paths, u_votes, old) == {}
+    assert [(v.files, v.learnt) for v in folder_votes(t_paths, u_votes, old)] == [(3, False)]
 
 
 def test_a_file_sharing_a_third_partys_copy_casts_no_vote() -> None:

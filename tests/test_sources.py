@@ -570,6 +570,34 @@ def test_pypi_cache_is_reused_offline(
         assert src.info.location == str(wheel.resolve())
 
 
+
+def test_a_pypi_label_keeps_the_projects_capitals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network: None
+) -> None:
+    """A release whose archive spells its name with capitals (``PyPDF2-1.26.0.tar.gz``) is
+    labelled so, however the spec writes it: the titles and tables read ``PyPDF2``, not the
+    canonical ``pypdf2``, which stays the cache entry's and the details' name."""
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    wheel = tiny_wheel(tmp_path / "downloads" / "pypi" / "tinypkg-1.0", name="TinyPkg")
+    wheel.with_name(wheel.name + ".sha256").write_text(sha256_of(wheel) + "\n", encoding="ascii")
+    for spec in ("pypi:tinypkg==1.0", "pypi:TINYPKG==1.0"):
+        with open_source(spec, cache_dir=tmp_path) as src:
+            assert src.info.label == "TinyPkg"
+            assert src.info.details["name"] == "tinypkg"
+
+
+def test_spelled_name() -> None:
+    from lineage.sources.base import spelled_name
+
+    assert spelled_name("PyPDF2-1.26.0.tar.gz", "pypdf2") == "PyPDF2"
+    assert spelled_name("pypdf-3.17.4-py3-none-any.whl", "pypdf") == "pypdf"
+    # separators as the canonical name has them: a wheel's escaped "-" is no new spelling
+    assert spelled_name("Foo_Bar-1.0-py3-none-any.whl", "foo-bar") == "Foo-Bar"
+    assert spelled_name("zope.interface-6.0.tar.gz", "zope-interface") == "zope-interface"
+    # a file of another name leaves the canonical name
+    assert spelled_name("Other-1.0.tar.gz", "tinypkg") == "tinypkg"
+
+
 def test_pypi_sha256_pin(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, no_network: None) -> None:
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     wheel = tiny_wheel(tmp_path / "downloads" / "pypi" / "tinypkg-1.0")

@@ -497,6 +497,9 @@ def test_two_releases_of_one_distribution_are_labelled_by_version_and_the_pin_br
         "packaging-24.0", "packaging-24.2", "wheel"]
     assert _unique_labels(["a", "a"], ["", ""]) == ["a", "a-2"]
     assert _unique_labels(["a", "a"], ["1.0", "1.0"]) == ["a", "a-2"]
+    # labels keep their archives' capitals: two releases spelt apart are still one name
+    assert _unique_labels(["PyPDF2", "pypdf2"], ["1.26.0", "3.0.1"]) == ["PyPDF2-1.26.0", "pypdf2-3.0.1"]
+    assert _unique_labels(["PyPDF2", "pypdf2"], ["", ""]) == ["PyPDF2", "pypdf2-2"]
     # two upstream files with the same path and the same evidence, one per release: the later
     # upstream wins a tie, unless a record of the target file pins the other
     upstream = SimpleNamespace(upstream_of=np.array([0, 1]))

@@ -779,21 +779,23 @@ def _header_sharing(files: Sequence[FileIndex], up_indexes: list, up_files: list
 
 
 def _unique_labels(labels: list[str], versions: Sequence[str] = ()) -> list[str]:
-    """One label per upstream: a label several upstreams share takes each one's version when
-    they differ (``packaging-24.0``, ``packaging-24.2``), else a number from the second on."""
+    """One label per upstream: a label several upstreams share (but for case: a release's
+    label keeps its archive's capitals, ``PyPDF2`` 1.26.0 beside ``pypdf2`` 3.0.1) takes each
+    one's version when they differ (``packaging-24.0``, ``packaging-24.2``), else a number from
+    the second on."""
     counts: dict[str, int] = {}
     for label in labels:
-        counts[label] = counts.get(label, 0) + 1
+        counts[label.lower()] = counts.get(label.lower(), 0) + 1
     named = list(labels)
-    for label, n in counts.items():
-        mine = [k for k, x in enumerate(labels) if x == label]
+    for key, n in counts.items():
+        mine = [k for k, x in enumerate(labels) if x.lower() == key]
         ours = [versions[k] if k < len(versions) else "" for k in mine]
         if n > 1 and all(ours) and len(set(ours)) == n:
             for k, version in zip(mine, ours, strict=True):
-                named[k] = f"{label}-{version}"
+                named[k] = f"{labels[k]}-{version}"
     seen: dict[str, int] = {}
     out = []
     for label in named:
-        seen[label] = seen.get(label, 0) + 1
-        out.append(label if seen[label] == 1 else f"{label}-{seen[label]}")
+        seen[label.lower()] = seen.get(label.lower(), 0) + 1
+        out.append(label if seen[label.lower()] == 1 else f"{label}-{seen[label.lower()]}")
     return out

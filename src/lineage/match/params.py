@@ -721,6 +721,16 @@ class MatchParams:
     # vLLM's model_executor/models/, and the same-place exemption then counted 186 code lines,
     # mostly that third-party code, as copied from vLLM.
     rename_own_votes: int = knob(1, 0, 1)
+    # A vote whose two paths share not even the file name still shows a folder pair when the
+    # target file is a part of the upstream module split into a package of its name
+    # (``pypdf/generic/_base.py`` <- ``PyPDF2/generic.py``) ...
+    rename_split_votes: int = knob(1, 0, 1)
+    # ... or the module made private (or public) by one leading underscore (``pypdf/_merger.py``
+    # <- ``PyPDF2/merger.py``): renames.vote_place. pypdf 3.17.4, PyPDF2 renamed, restructured
+    # and made private module by module, showed its rename in 3 of 17 voting files without
+    # them (under rename_min_share, so the weak-pair rule judged its files as strangers' and
+    # dropped 47 copied code lines), in 9 of 17 with them.
+    rename_private_votes: int = knob(1, 0, 1)
     # -- idioms (idioms.py): a file pair whose shared lines are all common forms is no region
     # A line whose form is in more upstream files is not distinctive (read by the lone-line
     # rule too: a lone line must be as rare as an idiom region's evidence).

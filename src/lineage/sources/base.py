@@ -333,9 +333,14 @@ def _canonical_name(name: str) -> str:
 
 def _dist_name(filename: str) -> str:
     """Distribution name from an archive file name ('vllm' from vllm-0.3-....whl)."""
+    return _canonical_name(_written_dist_name(filename))
+
+
+def _written_dist_name(filename: str) -> str:
+    """The distribution name as an archive file name writes it ('PyPDF2' from PyPDF2-1.26.0.tar.gz)."""
     lower = filename.lower()
     if lower.endswith(".whl"):
-        return _canonical_name(filename.split("-", 1)[0])
+        return filename.split("-", 1)[0]
     stem = filename
     for suffix, _fmt in _ARCHIVE_SUFFIXES:
         if lower.endswith(suffix):
@@ -344,7 +349,17 @@ def _dist_name(filename: str) -> str:
     # sdists are NAME-VERSION and names may contain '-': the version starts at the first
     # '-' followed by a digit.
     m = re.match(r"(.+?)-v?\d", stem)
-    return _canonical_name(m.group(1) if m else stem)
+    return m.group(1) if m else stem
+
+
+def spelled_name(filename: str, canonical: str) -> str:
+    """A release's label: its ``canonical`` name (PEP 503) spelt with the capitals its archive
+    ``filename`` gives it, the project's own spelling (``PyPDF2`` from ``PyPDF2-1.26.0.tar.gz``,
+    where the canonical name is ``pypdf2``); separators as the canonical name has them, so two
+    spellings of one name still give one label but for case. ``canonical`` when the file names
+    another distribution."""
+    spelt = re.sub(r"[-_.]+", "-", _written_dist_name(filename))
+    return spelt if spelt.lower() == canonical else canonical
 
 
 def _sha256_file(path: Path, chunk_bytes: int = 1 << 20) -> str:

@@ -28,7 +28,15 @@ from lineage import __version__
 from lineage.errors import SourceError
 from lineage.settings import default_cache_dir
 from lineage.sources.archive import ArchiveSource
-from lineage.sources.base import _archive_format, _canonical_name, _describe, _dist_name, _one_line, _sha256_file
+from lineage.sources.base import (
+    _archive_format,
+    _canonical_name,
+    _describe,
+    _dist_name,
+    _one_line,
+    _sha256_file,
+    spelled_name,
+)
 
 PYPI_JSON_URL = "https://pypi.org/pypi"
 NET_TIMEOUT = 60  # seconds without progress on one socket
@@ -636,7 +644,7 @@ def _pypi_source(spec: str, archive: Path, name: str, version: str, sha: str,
         spec,
         archive.resolve(),
         kind="pypi",
-        label=name,
+        label=spelled_name(archive.name, name),  # the project's capitals: PyPDF2, not pypdf2
         digest=f"sha256:{sha}",
         details=details,
     )
