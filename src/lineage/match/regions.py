@@ -36,8 +36,8 @@ weight is the sum of its chains'.
 The region rule lives here, once: a region counts if its hits weigh at least
 ``region_min_weight`` (:func:`is_strong`), or, when lighter but at least
 :attr:`MatchParams.weak_region_min_weight`, if it proves itself by a block of
-``weak_region_min_lines`` identical consecutive lines or stands in order with a strong region of
-its own file pair (:func:`weak_region_proven`). Every stage
+``weak_region_min_lines`` identical consecutive lines or, in a target file at its upstream file's
+place, stands in order with a strong region of that file pair (:func:`weak_region_proven`). Every stage
 that drops candidates early (:func:`group_runs`, :func:`chain_runs`, the claims) asks
 :func:`may_hold_region` or :func:`claim_keeps`, so no stage can drop what a later one would
 accept.
