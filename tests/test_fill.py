@@ -1700,8 +1700,9 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     reaches it and a later rule (the signature rule) pairs it; its one body line, edited in place
     (``return Rights(int(raw))`` <- ``return Rights(raw)``), stands alone between that header and
     the next pair. With ``fill_late_edit_max_gap`` the stretch is read as rule (a)'s edited lines
-    are, and the line is copied; off, and the signature-bodies rule off too (the line is also the
-    body below that header), it stays none (and so do the new list's lines, on or off)."""
+    are, and the line is copied; off, and the signature-bodies rule and the anchored weak regions
+    off too (the line is also the body below that header, and in a weak region of the pair), it
+    stays none (and so do the new list's lines, on or off)."""
     new_list = "KNOWN_KINDS = [\n" + "".join(f'    "kind_{i:02d}",\n' for i in range(60)) + "]\n"
     mine = _CONVERTERS_UP.replace("from .rights import Rights\n", "from .rights import Rights\n\n\n" + new_list)
     mine = (mine.replace("(record, raw):", "(record: LogRecord, raw: Raw) -> Value:")
@@ -1718,8 +1719,15 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     bodies = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
                                     params=MatchParams(fill_late_edit_max_gap=0)), "pkg/changes.py")
     assert bodies.loc[edited, "match"] == "near"
+    # and the lines after the new list make a weak region of the file's own pair, in order after
+    # its strong region (weak_region_anchored, round fork171): it stands, and the line is paired
+    anchored = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
+                                      params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0)),
+                          "pkg/changes.py")
+    assert anchored.loc[edited, "match"] == "near"
     off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
-                                 params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0)),
+                                 params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0,
+                                                    weak_region_anchored=0)),
                      "pkg/changes.py")
     assert off.loc[edited, "match"] == "none"
 

@@ -278,6 +278,7 @@ class FileMatcher:
                                         self.up_names, bool(first), params.region_min_weight, self._pinned(t_file),
                                         first))
         labeller = FileLabeller(target, upstream, t_file, params)
+        labeller.placed = frozenset(placed)
         if params.fill_module_split:
             labeller.split_from = frozenset(u for path in split_module_paths(placed_paths)
                                             for u in self.by_path.get(path, ()))

@@ -29,7 +29,7 @@ from lineage.match.hits import Side
 from lineage.match.imports import imports_disagree, tree_rename
 from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM, Region, empty_match
-from lineage.match.regions import Chain, Run, weak_region_proven
+from lineage.match.regions import Chain, Run, is_strong, weak_region_proven
 from lineage.match.renames import shared_ending_folders
 
 if TYPE_CHECKING:
@@ -120,6 +120,9 @@ class FileLabeller:
         self.claims = FileClaims(len(self.t_rows), p)
         self.result = empty_match(target.files[t_file].n_lines)
         self._journal: list[tuple[int, int, int]] | None = None  # (content line, upstream row, label)
+        # the spans (first and last content line, first and last upstream row) of the strong
+        # regions labelled so far, by upstream file: what anchors a weak region (weak_region_proven)
+        self._strong_spans: dict[int, list[tuple[int, int, int, int]]] = {}
         self._up_cache: dict[int, tuple[np.ndarray, list[str]]] = {}
         self._statements: np.ndarray | None = None
         self._stripped: list[str] | None = None
@@ -130,6 +133,9 @@ class FileLabeller:
         # upstream modules this file is a part of, split into a package of the module's name at
         # the module's place (``fill_module_split``; set by the matcher)
         self.split_from: frozenset[int] = frozenset()
+        # upstream files at this file's place (the same path, below a renamed folder; set by
+        # the matcher): with ``split_from``, the files a weak region may be anchored in
+        self.placed: frozenset[int] = frozenset()
         # per upstream file, content lines the fill may not pair with it (lineage.match.class_names)
         self.blocked: dict[int, set[int]] = {}
 
@@ -184,8 +190,15 @@ class FileLabeller:
         self._journal = []
         self._label(chain, number)
         journal, self._journal = self._journal, None
+        span = _span(journal)
+        if is_strong(chain.weight, self.p):
+            if span is not None:
+                self._strong_spans.setdefault(chain.up_file, []).append(span)
+            return True
+        anchored = (chain.up_file in self.placed or chain.up_file in self.split_from) and \
+            _in_order(span, self._strong_spans.get(chain.up_file, ()))
         if weak_region_proven(chain.weight, _longest_verbatim_block(journal, self.upstream_lines(chain.up_file)[0]),
-                              self.p):
+                              self.p, anchored):
             return True
         self.claims.release(chain)
         r = self.result
@@ -655,6 +668,24 @@ def _joined(texts: list[str]) -> tuple[str, np.ndarray]:
     joined = " ".join(texts)
     owner = np.repeat(np.arange(len(texts)), [len(t) + 1 for t in texts])[: len(joined)]
     return joined, owner
+
+
+def _span(journal: list[tuple[int, int, int]]) -> tuple[int, int, int, int] | None:
+    """First and last content line, first and last upstream row a region labelled."""
+    if not journal:
+        return None
+    tcs = [tc for tc, _, _ in journal]
+    u_rows = [u_row for _, u_row, _ in journal]
+    return min(tcs), max(tcs), min(u_rows), max(u_rows)
+
+
+def _in_order(span: tuple[int, int, int, int] | None, strong: Sequence[tuple[int, int, int, int]]) -> bool:
+    """``span`` lies wholly before or wholly after each of ``strong`` (at least one) in both files."""
+    if span is None or not strong:
+        return False
+    t_lo, t_hi, u_lo, u_hi = span
+    return all((t_hi < s_t_lo and u_hi < s_u_lo) or (t_lo > s_t_hi and u_lo > s_u_hi)
+               for s_t_lo, s_t_hi, s_u_lo, s_u_hi in strong)
 
 
 def _longest_verbatim_block(journal: list[tuple[int, int, int]], u_rows: np.ndarray) -> int:

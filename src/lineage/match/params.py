@@ -88,6 +88,14 @@ class MatchParams:
     weak_region_weight_share: float = knob(0.5, 0.0, 1.0)
     weak_region_min_run_hits: int = knob(2, 1)
     weak_region_min_lines: int = knob(6, 1)
+    # With 1, a weak region without such a block counts too when the target file stands at its
+    # upstream file's place (the same path, below a renamed folder, a part of the module split
+    # into a package) and the weak region stands wholly before or wholly after, in both files,
+    # each strong region of that file pair labelled before it (regions.weak_region_proven): such
+    # a file pair descends as a whole, and code kept in its order past an edit is its copy.
+    # Measured 2026-12-07 on the renamed fork (nextcord 2.6.0 vs discord.py 1.7.0) and the main
+    # job: see docs/fresh-eyes.md, round fork171. 0: a weak region proves itself by its block alone.
+    weak_region_anchored: int = knob(1, 0, 1)
     # -- claims (claims.py): with 1, in a target file whose markers name the upstream, candidates
     # (of at least region_min_weight) from an upstream file they name are claimed before all
     # others, whatever the others weigh: the file says where it came from, so lines that file

@@ -36,7 +36,8 @@ weight is the sum of its chains'.
 The region rule lives here, once: a region counts if its hits weigh at least
 ``region_min_weight`` (:func:`is_strong`), or, when lighter but at least
 :attr:`MatchParams.weak_region_min_weight`, if it proves itself by a block of
-``weak_region_min_lines`` identical consecutive lines (:func:`weak_region_proven`). Every stage
+``weak_region_min_lines`` identical consecutive lines or, in a target file at its upstream file's
+place, stands in order with a strong region of that file pair (:func:`weak_region_proven`). Every stage
 that drops candidates early (:func:`group_runs`, :func:`chain_runs`, the claims) asks
 :func:`may_hold_region` or :func:`claim_keeps`, so no stage can drop what a later one would
 accept.
@@ -80,9 +81,23 @@ def claim_keeps(chain_weight: float, kept_weight: float, kept_hits: int, p: Matc
     return kept_weight >= floor and kept_hits >= p.region_min_hits
 
 
-def weak_region_proven(chain_weight: float, longest_block: int, p: MatchParams) -> bool:
-    """Once labelled: strong regions stand; weak ones need a block of identical lines."""
-    return is_strong(chain_weight, p) or longest_block >= p.weak_region_min_lines
+def weak_region_proven(chain_weight: float, longest_block: int, p: MatchParams, anchored: bool = False) -> bool:
+    """Once labelled: strong regions stand; weak ones need a block of identical lines, or (knob
+    ``weak_region_anchored``) to be anchored: the caller says so when the target file stands at
+    the upstream file's place (the same path, below a renamed folder, a part of the module split
+    into a package) and the weak region stands in order with a strong region of that file pair.
+
+    The block asks a light region to prove on its own that it is no coincidence. A file at its
+    upstream file's place, tied to it by a strong region, descends from it as a whole (the
+    reason ``weak_pairs.py`` trusts such pairs): a light region of the two files that keeps
+    their order (wholly before or wholly after each strong region of the pair, in the target
+    and in the upstream file) is that copy continued past edits, such as the body of a method
+    whose signature and neighbours were rewritten. A light region crossing a strong one of its
+    pair (out of order in one file) is not anchored; nor is one of another upstream file, which
+    only the block proves (a file of another place shares idioms with many)."""
+    if is_strong(chain_weight, p) or longest_block >= p.weak_region_min_lines:
+        return True
+    return anchored and bool(p.weak_region_anchored)
 
 
 # A run: hits on one diagonal of one file pair. Content-line coordinates, inclusive.
