@@ -171,20 +171,18 @@ def _same_class_dunders(lab: FileLabeller, statements: Statements, u_file: int) 
             if key in u_qualified and key.startswith("def ") and DUNDER.fullmatch(bare_name(key))}
 
 
-def _pair_name_line(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> bool:
+def _pair_name_line(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: list[int], number: int) -> None:
     """Pair a signature survivor's name line with the upstream statement's first line
     (``fill_signature_name_line``), near at their text's similarity without annotations, when it
-    is free; True if it was. The caller has found the two statements to be one definition."""
+    is free. The caller has found the two statements to be one definition."""
     tc = t_stmt[0]
     if not is_free(lab, u_file, tc):
-        return False
+        return
     u_rows, u_lines = lab.upstream_lines(u_file)
     text, u_text = lab.t_lines[lab.t_rows[tc]].strip(), u_lines[u_rows[u_stmt[0]]].strip()
-    if DEF_NAME.match(text) is None:
-        return False
-    similarity = min(fuzz.ratio(piece_text(text), piece_text(u_text)) / 100.0, 0.999)
-    lab.set_pair(tc, u_file, int(u_rows[u_stmt[0]]), NEAR, similarity, number)
-    return True
+    if DEF_NAME.match(text) is not None:
+        similarity = min(fuzz.ratio(piece_text(text), piece_text(u_text)) / 100.0, 0.999)
+        lab.set_pair(tc, u_file, int(u_rows[u_stmt[0]]), NEAR, similarity, number)
 
 
 def misnamed_headers(lab: FileLabeller, statements: Statements, u_file: int) -> None:
