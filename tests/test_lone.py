@@ -771,3 +771,67 @@ def test_a_rare_statement_re_wrapped_alone_is_judged_as_the_statement(run_compar
     off = file_lines(run_compare(target, [("up", up)], params=replace(WEAK_OFF, lone_unit_statement=0)),
                      "pkg/blend.py")
     assert set(off.loc[pieces, "match"]) == {"none"}
+
+
+# A method copied with its first branch: the upstream kept adding branches before its last line,
+# the target left them out, so the target's ``return None`` follows its neighbour's partner seven
+# upstream lines further down. A verbatim method copied after it (the upstream holds a method of its
+# own between them) makes ``return None`` a line of a region's gap. ``return None`` ends functions
+# in other upstream files too: no evidence alone.
+_PICK_HEAD = ("class QuantConfigForWidgets:\n"
+              "    def pick_quant_method(self, layer, prefix):\n"
+              "        if isinstance(layer, LinearBaseWidget):\n"
+              "            if widget_layer_is_skipped(prefix, self.ignored_layers, mapping=self.packed):\n"
+              "                return UnquantizedWidgetMethod()\n"
+              "            return QuantWidgetLinearMethod(self)\n")
+_PICK_UPSTREAM_BRANCHES = ("        elif isinstance(layer, RoutedWidgetExperts):\n"
+                           "            if widget_layer_is_skipped(prefix, self.ignored_layers, mapping=self.packed):\n"
+                           "                return UnquantizedWidgetExperts(layer.moe_config)\n"
+                           "            return QuantWidgetExpertsMethod(self, layer)\n"
+                           "        elif isinstance(layer, WidgetAttention):\n"
+                           "            return QuantWidgetCacheMethod(self)\n")
+_PICK_END = "        return None\n"
+# A method only the upstream has, between the copied method and the next copied one.
+_PICK_UPSTREAM_METHOD = ("\n    @staticmethod\n"
+                         "    def widget_cache_scale_mapper() -> WidgetMapper:\n"
+                         "        suffix_table = {'.k_scale': '.attn.k_scale', '.v_scale': '.attn.v_scale'}\n"
+                         "        return WidgetMapper(orig_to_new_suffix=suffix_table)\n")
+_PICK_AFTER = ("\n    def widget_scale_names(self) -> list[str]:\n"
+               "        scale_names = [name for name in self.widget_scales if name.endswith('_scale')]\n"
+               "        scale_names.sort(key=lambda name: (len(name), name))\n"
+               "        return scale_names + list(WIDGET_EXTRA_SCALE_NAMES)\n")
+_NONE_ENDS = {f"up/other_{k}.py": f"def other_{k}(value):\n    if value:\n        return {k}\n    return None\n"
+              for k in range(5)}
+
+
+def test_the_last_line_of_a_copied_function_stays_with_it(run_compare: Runner) -> None:
+    """``return None``, the last line of the copied method's body, named by the last line of the
+    upstream method's body, the two headers paired and the body's first branch paired in order:
+    verbatim with lone_def_ends, none without it (lone, and common)."""
+    up = {"up/quant.py": _PICK_HEAD + _PICK_UPSTREAM_BRANCHES + _PICK_END + _PICK_UPSTREAM_METHOD + _PICK_AFTER,
+          **_NONE_ENDS}
+    target = {"pkg/quant.py": _PICK_HEAD + _PICK_END + _PICK_AFTER}
+    end = len(_PICK_HEAD.splitlines()) + 1
+    up_end = len((_PICK_HEAD + _PICK_UPSTREAM_BRANCHES).splitlines()) + 1
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/quant.py")
+    assert frame.loc[end, "match"] == "verbatim" and int(frame.loc[end, "upstream_line"]) == up_end
+    off = file_lines(run_compare(target, [("up", up)], params=replace(WEAK_OFF, lone_def_ends=0)), "pkg/quant.py")
+    assert off.loc[end, "match"] == "none"
+    assert set(off.loc[range(1, end), "match"]) == {"verbatim"}
+
+
+def test_a_function_end_without_its_body_is_no_copy(run_compare: Runner) -> None:
+    """The same header and ``return None``, but the target's body is its own: nothing of it is
+    paired inside the upstream body, so the last line stays none with lone_def_ends."""
+    own_body = ("class QuantConfigForWidgets:\n"
+                "    def pick_quant_method(self, layer, prefix):\n"
+                "        registry_entry = self.local_registry.lookup_entry(prefix, default_entry=None)\n"
+                "        if registry_entry is not None and registry_entry.enabled_for(layer):\n"
+                "            return registry_entry.build_method(layer, prefix=prefix)\n")
+    up = {"up/quant.py": _PICK_HEAD + _PICK_UPSTREAM_BRANCHES + _PICK_END + _PICK_UPSTREAM_METHOD + _PICK_AFTER,
+          **_NONE_ENDS}
+    target = {"pkg/quant.py": own_body + _PICK_END + _PICK_AFTER}
+    end = len(own_body.splitlines()) + 1
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/quant.py")
+    assert frame.loc[end, "match"] == "none"
+    assert frame.loc[end + 2, "match"] == "verbatim"  # the method copied after it

@@ -51,6 +51,28 @@ def clause_header(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int
     return -1
 
 
+_DEF = re.compile(r"(async\s+)?def\s")
+
+
+def enclosing_def(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
+    """Index (in ``rows``) of the ``def`` header line whose body holds the code line at ``at``
+    directly (the nearest code line above it that is less indented and does not begin with a
+    closing bracket, if it is a ``def``; the first line of a header broken over lines); -1 if
+    that line is no ``def``."""
+    depth = indentation(lines[rows[at]])
+    for k in range(at - 1, -1, -1):
+        text = lines[rows[k]]
+        if kinds[k] != CODE or opens_with_closer(text) or indentation(text) >= depth:
+            continue
+        return k if _DEF.match(text.lstrip()) else -1
+    return -1
+
+
+def last_code_line(kinds: np.ndarray, block: range) -> int:
+    """The last code line of a block (an index in its rows), -1 if it has none."""
+    return next((k for k in reversed(block) if kinds[k] == CODE), -1)
+
+
 def block_of(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> range:
     """The content lines of the block the clause at ``at`` opens: up to the next code line
     indented no deeper than the clause (a closing bracket at its depth aside, as above)."""

@@ -52,6 +52,16 @@ any order (``lone_statement_pieces``): isort exploded an import and sorted its n
 keyword arguments were sorted; each piece names the upstream line holding it, out of order. A
 line of brackets alone continues nothing this way.
 
+**A function's last line**: a lone verbatim line that is the last code line of a ``def``'s body
+(not brackets alone), paired with the last code line of an upstream ``def``'s body, is continued
+by the function it ends when the two ``def`` headers are paired with each other and another line
+of the body, itself continued in order and not brackets alone, is paired inside that upstream
+body (``lone_def_ends``). A copied function whose middle the upstream grew or the target cut
+keeps its ``return None``: its neighbour's partner sits branches further up (sglang's multimodal
+``fp8.py`` ``get_quant_method`` against vLLM 0.32's, which added its MoE and KV-cache branches
+before the ``return None`` both end with). The body and the headers, not the line, are the
+evidence; a function of the target's own whose header alone is paired keeps nothing this way.
+
 A **lone group** is judged the same way: a few units that continue each other but nothing else
 (at most ``lone_group_max_lines`` paired lines, no other paired line of the file within
 ``lone_group_min_gap`` lines), in a target file whose markers do not name the upstream. On the
@@ -127,7 +137,7 @@ from rapidfuzz import fuzz
 
 from lineage.arrays import unique
 from lineage.index import CODE
-from lineage.match.blocks import CLAUSE, CLOSER, DECORATOR, block_of, clause_header
+from lineage.match.blocks import CLAUSE, CLOSER, DECORATOR, block_of, clause_header, enclosing_def, last_code_line
 from lineage.match.file_statements import Statements, def_key
 from lineage.match.fill_lines import fold_form
 from lineage.match.fill_survivors import names_key
@@ -297,6 +307,46 @@ def _whole_statement_like(lab: FileLabeller, tcs: np.ndarray, u_file: int) -> bo
     return fuzz.ratio(joined, piece_text(u_text)) / 100.0 >= lab.p.lone_near_min_similarity
 
 
+def _def_ends(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos: np.ndarray,
+              candidates: np.ndarray, kept: np.ndarray) -> np.ndarray:
+    """Which of the ``candidates`` (positions in ``paired`` of one-line lone units) end a copied
+    function (``lone_def_ends``): a verbatim code line, not brackets alone, that is the last code
+    line of a ``def``'s body, paired with the last code line of an upstream ``def``'s body, the
+    two ``def`` headers paired with each other, and another line of the body, continued in order
+    (``kept``, per position in ``paired``) and not brackets alone, paired with a line of that
+    upstream body (see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    kinds = lab.target_kinds()
+    texts = lab.stripped()
+    out = np.zeros(len(candidates), bool)
+    for i, k in enumerate(candidates.tolist()):
+        tc, u = int(paired[k]), int(up_file[k])
+        if r.match[rows[tc]] != VERBATIM or kinds[tc] != CODE or CLOSER.fullmatch(texts[tc]) is not None:
+            continue
+        head = enclosing_def(lab.t_lines, rows, kinds, tc)
+        if head < 0 or r.match[rows[head]] == NONE or int(r.up_file[rows[head]]) != u:
+            continue
+        body = block_of(lab.t_lines, rows, kinds, head)
+        if last_code_line(kinds, body) != tc:
+            continue
+        u_rows, u_lines = lab.upstream_lines(u)
+        u_kinds = lab.upstream_kinds(u)
+        u_head = int(np.searchsorted(u_rows, r.up_row[rows[head]]))
+        u_at = int(u_pos[k])
+        if enclosing_def(u_lines, u_rows, u_kinds, u_at) != u_head:
+            continue
+        u_body = block_of(u_lines, u_rows, u_kinds, u_head)
+        if last_code_line(u_kinds, u_body) != u_at:
+            continue
+        # Another line of the body paired inside the upstream body: the function was copied,
+        # not only its header and its last line placed by position.
+        lo, hi = int(np.searchsorted(paired, body.start)), int(np.searchsorted(paired, body.stop))
+        out[i] = any(j != k and kept[j] and int(up_file[j]) == u and int(u_pos[j]) in u_body
+                     and kinds[paired[j]] == CODE and CLOSER.fullmatch(texts[paired[j]]) is None
+                     for j in range(lo, hi))
+    return out
+
+
 def _import_variant(lab: FileLabeller, tc: int, u_file: int) -> bool:
     """Whether the one-line import at content line ``tc`` is its upstream line but for the
     fork's rename of its package (:func:`as_upstream_package`) or of a folder above it
@@ -387,6 +437,13 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
             values, counts = np.unique(known, return_counts=True)
             shared[key >= 0] = np.isin(known, values[counts > 1])
             continued |= shared
+
+    if p.lone_def_ends:
+        # The last line of a copied function's body continues its header: the body's middle
+        # was edited, the neighbour's partner moved (``lone_def_ends``).
+        one = np.flatnonzero(~continued & (first == last))
+        if len(one):
+            continued[one[_def_ends(lab, paired, up_file, u_pos, first[one], continued[unit])]] = True
 
     # A file's later version keeps its own imports, wherever isort put them: in a pair at the
     # target file's own place whose content links the files too (a non-import code line paired
