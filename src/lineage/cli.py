@@ -300,9 +300,11 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
 def _say_first_release(result: ForkpointResult) -> None:
     """The closest dated after the first release of the target's project (not after the target):
     the fork existed when that release came out, which may hold its changes carried back (ssh
-    merged back into paramiko 1.8.0), so the closest dated before that first release is named."""
-    merged = result.best_after_first_release
-    if not len(merged):
+    merged back into paramiko 1.8.0), so the closest dated before that first release is named.
+    Said only when some candidate is dated before it: pypdf 3.17.4's project lists pyPdf's releases
+    (uploaded 2014), older than every PyPDF2 release, the project pypdf continues."""
+    merged, before = result.best_after_first_release, result.best_before_first_release
+    if not len(merged) or not len(before):
         return
     first = result.inputs["target"]["first_release"]
     some = len(merged) < len(result.best)
@@ -311,12 +313,9 @@ def _say_first_release(result: ForkpointResult) -> None:
     print(f"{who} dated after the first release of the target's project ({first['version']}, {first['date']}): "
           "the fork existed by then, and a later upstream release may hold its changes carried back (a fork "
           "merged back upstream), so it need not be the fork point.")
-    before = result.best_before_first_release
     for row in before.itertuples():
         print(f"closest dated before the target project's first release: {row.candidate} ({row.ref}, {row.date}, "
               f"rank {row.rank}): distance {row.distance:,}.")
-    if not len(before):
-        print("no candidate is dated before the target project's first release.")
 
 
 def _tie_sentence(result: ForkpointResult) -> str:
