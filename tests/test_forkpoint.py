@@ -205,6 +205,60 @@ def test_a_closest_release_dated_after_the_target_is_said_no_fork_point(
     assert (named in printed) == after and ("dated before" in printed) == after
 
 
+@pytest.mark.parametrize(("first", "after", "before"), [("2032-01-01T00:00:00Z", 1, ["1.0"]),
+                                                      ("2030-01-01T00:00:00Z", 2, []),
+                                                      ("2033-06-01T00:00:00Z", 0, ["2.0"])])
+def test_a_closest_release_dated_after_the_forks_first_release_is_said_maybe_merged_back(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first: str, after: int, before: list[str]) -> None:
+    """ssh 1.8.0 (paramiko renamed, 2012-10-29) is closest to paramiko 1.8.0 (2012-10-03), the
+    release that took ssh's code back; ssh's history forks from paramiko 1.7.7.1 (2011-05-23), and
+    its first release, 1.7.8, is of 2011-10-24. A closest release dated after the target project's
+    first release (not after the target) is said to need not be the fork point, and the closest
+    dated before that first release is named; nothing is said when no candidate is dated before it
+    (a project name an older project used first: pypdf's listing holds pyPdf's releases)."""
+    from lineage.fork import candidates
+
+    cache = tmp_path / "cache"
+    v1 = _cached_wheel(cache, "uppkg", "1.0", "".join(_function(i) for i in range(5)), "2031-01-01T00:00:00Z")
+    v2 = _cached_wheel(cache, "uppkg", "2.0", "".join(_function(i) for i in range(8)), "2033-01-01T00:00:00Z")
+    target = _cached_wheel(cache, "fork", "0.2", "".join(_function(i) for i in range(8)), "2034-01-01T00:00:00Z")
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    listing = {"0.1": [{"upload_time_iso_8601": first}], "0.2": [{"upload_time_iso_8601": "2034-01-01T00:00:00Z"}],
+               "0.0.dev1": [], "not a version": [{"upload_time_iso_8601": "2001-01-01T00:00:00Z"}]}
+    monkeypatch.setattr(candidates, "_release_listing", lambda name: listing if name == "fork" else {})
+    out = tmp_path / "out"
+    assert main(["forkpoint", target, v1, v2, "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(cache)]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    assert found["target"]["first_release"] == {"version": "0.1", "date": first}
+    assert [b["ref"] for b in found["best"]] == ["2.0"]  # the ranking is unchanged
+    assert found["dated_after_target"] == 0
+    assert found["dated_after_first_release"] == after  # 1.0 of 2031, 2.0 of 2033
+    assert [b["ref"] for b in found["best_before_first_release"]] == before
+    printed = capsys.readouterr().out
+    said = f"the closest is dated after the first release of the target's project (0.1, {first})"
+    # said when the closest (2.0, 2033) is after the first release and an earlier candidate exists
+    assert (said in printed) == (before == ["1.0"])
+    named = "closest dated before the target project's first release: " + v1.split("#")[0]
+    assert (named in printed) == (before == ["1.0"])
+    assert "first release" not in printed or before == ["1.0"]
+
+
+def test_a_forkpoint_offline_knows_no_first_release(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """PyPI cannot be asked offline: the first release is unknown, and no candidate is said to be
+    dated after it."""
+    cache = tmp_path / "cache"
+    v1 = _cached_wheel(cache, "uppkg", "1.0", "".join(_function(i) for i in range(5)), "2031-01-01T00:00:00Z")
+    target = _cached_wheel(cache, "fork", "0.2", "".join(_function(i) for i in range(5)), "2034-01-01T00:00:00Z")
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    out = tmp_path / "out"
+    assert main(["forkpoint", target, v1, "--out", str(out), "-q", "--jobs", "1", "--cache-dir", str(cache)]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    assert found["target"]["first_release"] == {}
+    assert found["dated_after_first_release"] == 0 and found["best_before_first_release"] == []
+
+
 def test_an_undated_target_dates_nothing_after_it(tmp_path: Path) -> None:
     """A folder has no date: no candidate is after it, and none is the closest before it."""
     from lineage.fork.forkpoint import run_forkpoint

@@ -214,8 +214,9 @@ def _header_rows_line_by_line(lines: list[str], kinds: np.ndarray) -> np.ndarray
             end = r
             while end < row and separator(end):
                 end += 1
-            if (r > start and out[r - 1]) or (end < row and out[end]):
-                out[r:end] |= prose[r:end]
+            for joined in ([r - 1] if r > start else []) + ([end] if end < row else []):
+                if out[joined]:  # separators of the notice line's own kind
+                    out[r:end] |= prose[r:end] & (kinds[r:end] == kinds[joined])
             r = end
     return out
 
@@ -233,3 +234,76 @@ def test_header_rows_are_the_line_by_line_walk(rows: list[tuple[str, int]]) -> N
     lines = [text for text, _ in rows]
     kinds = np.array([BLANK if not text.strip() else kind for text, kind in rows], np.uint8)
     assert headers.header_rows(lines, kinds).tolist() == _header_rows_line_by_line(lines, kinds).tolist()
+
+
+_LGPL = """# Copyright (C) 2011  Ada Quill <ada@example.org>
+#
+# This file is part of quill.
+#
+# 'quill' is free software; you can redistribute it and/or modify it under the
+# terms of the GNU Lesser General Public License as published by the Free
+# Software Foundation; either version 2.1 of the License, or (at your option)
+# any later version.
+#
+# 'quill' is distributed in the hope that it will be useful, but WITHOUT ANY
+# WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR
+# A PARTICULAR PURPOSE.  See the GNU Lesser General Public License for more
+# details.
+#
+# You should have received a copy of the GNU Lesser General Public License
+# along with 'quill'; if not, write to the Free Software Foundation, Inc.,
+# 51 Franklin Street, Suite 500, Boston, MA  02110-1335  USA.
+"""
+
+_GPL3_TAIL = """# This program is free software: you can redistribute it and/or modify
+# it under the terms of the GNU General Public License as published by
+# the Free Software Foundation, either version 3 of the License, or
+# (at your option) any later version.
+#
+# This program is distributed in the hope that it will be useful,
+# but WITHOUT ANY WARRANTY; without even the implied warranty of
+# MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the
+# GNU General Public License for more details.
+#
+# You should have received a copy of the GNU General Public License
+# along with this program.  If not, see <https://www.gnu.org/licenses/>.
+"""
+
+
+def test_every_line_of_a_gnu_notice_is_a_header_line() -> None:
+    """ssh 1.8.0's files (copies of paramiko 1.7.7.1's) open with their own LGPL notice: 8 of its
+    17 lines held no notice phrase ("... is free software; you can redistribute it ...", "any
+    later version.", the FSF's address) and were labelled copied from paramiko's notice."""
+    for text in (_LGPL, _GPL3_TAIL):
+        lines = text.splitlines()
+        rows = headers.header_rows(lines, np.full(len(lines), COMMENT, np.uint8))
+        assert rows.all(), [line for line, row in zip(lines, rows, strict=True) if not row]
+    assert not headers.is_notice_line("# redistribute the tokens across the ranks")
+    assert not headers.is_notice_line("# a later version of the kernel")
+
+
+def test_a_docstrings_opening_quotes_below_a_comment_notice_are_the_docstrings() -> None:
+    """A separator line joins a notice of its own kind: the bare opening quotes of the module
+    docstring, a blank line below a comment notice, are no line of that notice."""
+    lines = ["# Copyright 2020 Ada Quill", "# Licensed under the MIT License.", "", '"""', "A module.", '"""']
+    kinds = np.array([COMMENT, COMMENT, BLANK, DOCSTRING, DOCSTRING, DOCSTRING], np.uint8)
+    assert headers.header_rows(lines, kinds).tolist() == [True, True, False, False, False, False]
+    comments = np.array([COMMENT, COMMENT, BLANK, COMMENT, CODE, CODE], np.uint8)  # "#"-like separators join
+    lines[3] = "# ===="
+    assert headers.header_rows(lines, comments).tolist()[:4] == [True, True, False, True]
+
+
+def test_a_holder_line_states_a_copyright_and_prose_naming_the_word_is_none() -> None:
+    # statements: the word or sign with a year, a holder, a docstring field, SPDX, a credit, ASF
+    for text in ("# Copyright (C) 2011  Ada Quill <ada@example.org>", "# This file is Copyright (c) 2010 Bo Reed",
+                 ":copyright: (c) 2014 by Cy Lamb.", "# SPDX-FileCopyrightText: Copyright contributors to Dee",
+                 "# (c) Eve Marsh and others, 2004-2014", "# Copyright The Fen Authors", "# © 2020 Gil Ward",
+                 "# Made by / Copyright 2020 Hal Roe", "# Modifications Copyright 2023 Ivy Kent",
+                 "# Licensed to Jot Labs B.V. under one or more contributor", '"""Copyright 2020 Kay Orr'):
+        assert headers.is_holder_line(text), text
+    # the word in a sentence or a licence clause names no holder
+    for text in ("# Note: Despite the copyright notice, this was submitted by Lou Park.",
+                 "# above copyright notice, this list of conditions and the following disclaimer.",
+                 "# THE COPYRIGHT HOLDERS AND CONTRIBUTORS \"AS IS\"",
+                 "# copyright notice and this permission notice appear in all copies."):
+        assert not headers.is_holder_line(text), text

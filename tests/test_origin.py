@@ -1283,3 +1283,41 @@ def test_code_copied_from_a_standard_library_module_is_set_apart() -> None:
     assert _origin("up/own.py", "def f():\n    # copied from up.helpers\n    return 1\n").sections == ()
     # in the header a module path already names a third party (rule 3), under the module's name
     assert _origin("up/which.py", "# Copied from shutil.which\nimport os\n" + _body(1)).name == "shutil"
+
+
+_LGPL_PART = ("#\n# This file is part of {name}.\n#\n"
+              "# {name} is free software; you can redistribute it and/or modify it under the\n"
+              "# terms of the GNU Lesser General Public License as published by the Free\n"
+              "# Software Foundation; either version 2.1 of the License, or (at your option)\n"
+              "# any later version.\n#\n"
+              "# {name} is distributed in the hope that it will be useful, but WITHOUT ANY\n"
+              "# WARRANTY; without even the implied warranty of MERCHANTABILITY or FITNESS FOR\n"
+              "# A PARTICULAR PURPOSE.  See the GNU Lesser General Public License for more\n"
+              "# details.\n#\n"
+              "# You should have received a copy of the GNU Lesser General Public License\n"
+              "# along with {name}; if not, write to the Free Software Foundation, Inc.,\n"
+              "# 51 Franklin Street, Suite 500, Boston, MA  02110-1335  USA.\n\n"
+              "# Note: despite the copyright notice, this was sent in by Ada Quill.\n\n")
+
+
+def test_a_copied_line_naming_the_copyright_word_does_not_make_the_own_notice_copied(tmp_path: Path) -> None:
+    """A fork that put its own copyright line over the upstream's notice, and kept a note below it
+    that merely names "the copyright notice": the header is the fork's own notice, as in a file
+    without the note; the note names no holder, so it is no copied holder line."""
+    head = "# Copyright (C) {years}  {holder}\n" + _LGPL_PART
+    up = head.format(years="2003-2007", holder="Robin Pointer <robinpointer@mailhost.com>", name="up") + _body(6)
+    own = head.format(years="2011", holder="Jo Forcer <jo@quillworks.org>", name="tgt") + _body(6)
+    bare = own.replace("# Note: despite the copyright notice, this was sent in by Ada Quill.\n\n", "")
+    t = treegen.write_tree(tmp_path / "t", {"tgt/noted.py": own, "tgt/bare.py": bare})
+    u = treegen.write_tree(tmp_path / "u", {"up/noted.py": up, "up/bare.py": up})
+    assert main(["compare", str(t), str(u), "--out", str(tmp_path / "out"), "--no-html", "--formats", "none",
+                 "-q", "--no-cache", "--jobs", "1"]) == 0
+    files = pd.read_csv(tmp_path / "out" / "files.csv", keep_default_na=False, dtype=str).set_index("target_path")
+    lines = pd.read_csv(tmp_path / "out" / "lines.csv", keep_default_na=False, dtype=str)
+    n_code = len([x for x in _body(6).splitlines() if x.strip() and not x.strip().startswith(("#", '"'))])
+    for path in ("tgt/noted.py", "tgt/bare.py"):
+        assert int(files.loc[path, "header_copied_lines"]) == 0, path
+        header = lines[(lines["target_path"] == path) & (lines["line"].astype(int) <= 17)]
+        assert set(header.loc[header["kind"] == "comment", "match"]) == {"none"}, path
+        code = lines[(lines["target_path"] == path) & (lines["kind"] == "code")]
+        assert (code["match"] != "none").sum() >= n_code - 2, path  # the code itself is copied

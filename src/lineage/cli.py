@@ -277,6 +277,7 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
         for row in result.best_before_target.itertuples():
             print(f"closest dated before the target: {row.candidate} ({row.ref}, {row.date}, rank {row.rank}): "
                   f"distance {row.distance:,}.")
+    _say_first_release(result)
     more = result.more_verbatim_than_best
     if len(more):
         # the distance counts a release's code the target dropped since as much as code it never
@@ -294,6 +295,27 @@ def _cmd_forkpoint(args: argparse.Namespace) -> int:
     print(f"{len(result.candidates)} candidates ranked; wrote forkpoint.csv, forkpoint_files.csv, "
           f"forkpoint.json and forkpoint.png to {args.out}.")
     return 0
+
+
+def _say_first_release(result: ForkpointResult) -> None:
+    """The closest dated after the first release of the target's project (not after the target):
+    the fork existed when that release came out, which may hold its changes carried back (ssh
+    merged back into paramiko 1.8.0), so the closest dated before that first release is named.
+    Said only when some candidate is dated before it: pypdf 3.17.4's project lists pyPdf's releases
+    (uploaded 2014), older than every PyPDF2 release, the project pypdf continues."""
+    merged, before = result.best_after_first_release, result.best_before_first_release
+    if not len(merged) or not len(before):
+        return
+    first = result.inputs["target"]["first_release"]
+    some = len(merged) < len(result.best)
+    who = (f"{len(merged)} of the {len(result.best)} closest are" if some
+           else f"the closest {'are' if len(merged) > 1 else 'is'}")
+    print(f"{who} dated after the first release of the target's project ({first['version']}, {first['date']}): "
+          "the fork existed by then, and a later upstream release may hold its changes carried back (a fork "
+          "merged back upstream), so it need not be the fork point.")
+    for row in before.itertuples():
+        print(f"closest dated before the target project's first release: {row.candidate} ({row.ref}, {row.date}, "
+              f"rank {row.rank}): distance {row.distance:,}.")
 
 
 def _tie_sentence(result: ForkpointResult) -> str:

@@ -94,6 +94,22 @@ def pypi_releases(name: str, versions: str = "", pre: bool = False,
     return [Candidate(f"pypi:{name}=={raw}", raw, date, group) for _, raw, date in found]
 
 
+def first_release(name: str) -> dict[str, str]:
+    """The release of project ``name`` PyPI published first, pre-releases included: its version
+    and the date of its first file (``{"version": ..., "date": ...}``); ``{}`` when PyPI cannot be
+    asked (offline) or lists no dated release. A fork point precedes the fork's first release:
+    ssh 1.7.8 (2011-10-24), paramiko renamed, came after paramiko 1.7.7.1 (2011-05-23), while
+    paramiko 1.8.0 (2012-10-03), which took ssh's code back, is closest to ssh 1.8.0."""
+    try:
+        dated = [c for c in pypi_releases(name, pre=True) if c.date]
+    except LineageError:
+        return {}
+    if not dated:
+        return {}
+    first = min(dated, key=lambda c: c.date)
+    return {"version": first.ref, "date": first.date}
+
+
 def is_pypi_project(spec: str) -> bool:
     return _PYPI_NAME.fullmatch(spec) is not None
 

@@ -43,7 +43,7 @@ import pandas as pd
 
 from lineage import __version__
 from lineage.errors import LineageError
-from lineage.fork.candidates import Candidate, expand
+from lineage.fork.candidates import Candidate, expand, first_release
 from lineage.history.range import commit_date
 from lineage.index import CODE, INDEX_VERSION, IndexCache, TreeIndex, index_tree
 from lineage.match import MatchParams, MatchWorkers
@@ -62,8 +62,12 @@ from lineage.sources.git import commit_spec
 #   5: "best_differ_in": the Python files whose content differs among the closest (a tie of
 #      several trees), and "best_differ_paired": those of them a target file pairs with
 #      (ForkpointResult.best_differ_in, best_differ_paired); [] for one closest or one tree.
+#   6: "target.first_release" (the version and date of the release of the target's project PyPI
+#      published first, for a pypi: target; {} otherwise or when PyPI cannot be asked),
+#      "dated_after_first_release" and "best_before_first_release" (the closest of the candidates
+#      dated no later than it; [] when unknown).
 FORKPOINT_FORMAT = "lineage.forkpoint"
-FORKPOINT_VERSION = 5
+FORKPOINT_VERSION = 6
 
 # forkpoint.csv, one row per candidate, sorted by rank then candidate order.
 CANDIDATE_COLUMNS = [
@@ -132,6 +136,38 @@ class ForkpointResult:
         return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
 
     @property
+    def first_release_date(self) -> str:
+        return str(self.inputs.get("target", {}).get("first_release", {}).get("date", ""))
+
+    def after_first_release(self) -> pd.Series:
+        """Per candidate, whether it is dated after the first release of the target's project
+        (False when either is undated). Such a release of the upstream came out when the fork
+        already existed, and may hold the fork's own changes, carried back: ssh (paramiko
+        renamed; first release 1.7.8, 2011-10-24) was merged back into paramiko 1.8.0
+        (2012-10-03), which is closest to ssh 1.8.0 (distance 287), while ssh's history forks
+        from paramiko 1.7.7.1 (2011-05-23, distance 685)."""
+        when = self.first_release_date
+        dates = self.candidates["date"].fillna("").astype(str)
+        return (dates != "") & (dates > when) if when else pd.Series(False, index=self.candidates.index)
+
+    @property
+    def best_after_first_release(self) -> pd.DataFrame:
+        """The closest candidates dated after the target project's first release but not after
+        the target (those are said to be none already): they need not be its fork point."""
+        later = self.after_first_release() & ~self.after_target()
+        return self.best[later[self.best.index]]
+
+    @property
+    def best_before_first_release(self) -> pd.DataFrame:
+        """The closest candidates dated no later than the target project's first release (empty
+        when it is unknown)."""
+        if not self.first_release_date:
+            return self.candidates.iloc[0:0]
+        dates = self.candidates["date"].fillna("").astype(str)
+        earlier = self.candidates[(dates != "") & ~self.after_first_release()]
+        return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
+
+    @property
     def more_verbatim_than_best(self) -> pd.DataFrame:
         """The candidates not dated after the target that hold more of its code lines verbatim than
         every closest one, most first. The distance is symmetric: a release's code the target
@@ -169,6 +205,8 @@ class ForkpointResult:
             "best": records,
             "dated_after_target": int(self.after_target().sum()),
             "best_before_target": _records(self.best_before_target),
+            "dated_after_first_release": int(self.after_first_release().sum()),
+            "best_before_first_release": _records(self.best_before_first_release),
             "more_verbatim_than_best": _records(self.more_verbatim_than_best),
             "best_differ_in": list(self.best_differ_in),
             "best_differ_paired": self.best_differ_paired,
@@ -396,6 +434,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         "skipped_candidates": skipped,
         "seconds": round(time.perf_counter() - started, 3),
     }
+    name = str(target_tree.info.details.get("name", "")) if target_tree.info.kind == "pypi" else ""
+    inputs["target"]["first_release"] = first_release(name) if name else {}
     return ForkpointResult(candidates=frame, files=files, inputs=inputs,
                            best_differ_in=differing_paths(list(closest_trees.values())))
 

@@ -18,7 +18,7 @@ import re
 import numpy as np
 
 from lineage.index import COMMENT, DOCSTRING
-from lineage.markers.attribution import notice_holder
+from lineage.markers.attribution import SPDX_COPYRIGHT_RE, credited_copyright, field_statement, is_copyright
 from lineage.markers.prefilter import may_hold_marker, word_offsets
 
 # Words and phrases that only licence and copyright notices use. Matched case-insensitively on
@@ -45,13 +45,29 @@ _NOTICE_RE = re.compile(
     r"tort or otherwise|in connection with the software|dealings in the software|"
     r"associated documentation files|deal in the software|without restriction|sublicense|"
     r"permit persons to whom|furnished to do so|substantial portions of the software|"
+    # the GNU notices' lines (GPL, LGPL, AGPL: "is free software; you can redistribute it ...",
+    # "(at your option) any later version.", "distributed in the hope that it will be useful, but
+    # WITHOUT ANY WARRANTY", the FSF's postal addresses, "If not, see <https://www.gnu.org/licenses/>")
+    # that hold none of the phrases above: ssh 1.8.0's files, copies of paramiko's, carry their own
+    # LGPL notice, and 8 of its 17 lines were read as prose and labelled copied from paramiko's
+    r"you can redistribute it|any later version|in the hope that it will be useful|without any warranty|"
+    r"franklin st(?:reet)?\b|temple place|gnu\.org/licen[cs]es|"
     # the ASF header's own lines (its holder line: lineage.markers.attribution.notice_holder)
     r"licensed to .+ under one|contributor licen[cs]e agreements|see the notice file|distributed with this work|"
     r"licen[cs]es this file to you",
     re.IGNORECASE,
 )
-# A notice line that names a holder: whose notice the header is.
-_HOLDER_LINE_RE = re.compile(r"copyright|©|\(c\)\s*(?:19|20)\d\d", re.IGNORECASE)
+# A notice line that names a holder: whose notice the header is. A copyright statement as the
+# marker reader reads one (:func:`lineage.markers.attribution.is_copyright`: "Copyright (C) 2011
+# Jeff Forcier", "(c) Holger Krekel and others, 2004-2014", a docstring's ":copyright:" field), an
+# SPDX-FileCopyrightText line, a credit's copyright ("Hacked together by / Copyright 2020 Ross
+# Wightman"), or the copyright word or sign before a year anywhere on the line ("This file is
+# Copyright (c) 2010 Bo Reed"). Not the word in prose: ssh 1.8.0's ``setup_helper.py`` (a copy of
+# paramiko's) says "# Note: Despite the copyright notice, this was submitted by John Arbash
+# Meinel." below its own notice, and that copied line read as a holder line made the file's own
+# LGPL notice (its copyright line Jeff Forcier's, paramiko's Robey Pointer's) count as copied, 10
+# lines, where the 57 other files' same notices were the target's own.
+_HOLDER_YEAR_RE = re.compile(r"(?:copyright|©|\(c\))(?:\s*(?:©|\(c\)))?\s*[:,]?\s*(?:19|20)\d\d", re.IGNORECASE)
 _SEPARATOR_RE = re.compile(r"^[\s#\"'*=\-_~/]*$")
 
 
@@ -66,7 +82,8 @@ _NOTICE_WORDS = ("spdx", "copyright", "©", "(c)", "rights", "licen", "general p
                  "use of this software", "tort or otherwise", "with the software", "dealings in",
                  "documentation files", "deal in the software", "without restriction", "sublicense",
                  "persons to whom", "furnished", "substantial portions", "notice file",
-                 "with this work")
+                 "with this work", "you can redistribute", "later version", "in the hope that", "without any warranty",
+                 "franklin st", "temple place")
 
 
 def is_notice_line(text: str) -> bool:
@@ -97,7 +114,9 @@ def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
 def is_holder_line(text: str) -> bool:
     """Whether a notice line names a copyright holder (a copyright or SPDX-FileCopyrightText line,
     or the ASF form's "Licensed to HOLDER under one ...")."""
-    return _HOLDER_LINE_RE.search(text) is not None or bool(notice_holder(text.strip().lstrip("#*\"'/ \t")))
+    statement = text.strip().lstrip("#*\"'/ \t")
+    return bool(_HOLDER_YEAR_RE.search(text) or SPDX_COPYRIGHT_RE.search(text)
+                or is_copyright(field_statement(statement, any_case=True)) or credited_copyright(statement))
 
 
 def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
@@ -153,7 +172,12 @@ def header_rows(lines: list[str], kinds: np.ndarray) -> np.ndarray:
             end = r
             while end < row and separator(end):
                 end += 1
-            if (r > start and out[r - 1]) or (end < row and out[end]):
-                out[r:end] |= prose[r:end]
+            # of the notice's own kind: a module docstring's bare opening quotes below a comment
+            # notice and a blank line are the docstring's (ssh's files, whose LGPL comment notice
+            # ends on its address line, then a blank line, then the docstring's opening quotes)
+            if r > start and out[r - 1]:
+                out[r:end] |= prose[r:end] & (kinds[r:end] == kinds[r - 1])
+            if end < row and out[end]:
+                out[r:end] |= prose[r:end] & (kinds[r:end] == kinds[end])
             r = end
     return out
