@@ -217,14 +217,14 @@ def test_the_costliest_reporter_is_handed_out_first(tmp_path: Path, monkeypatch:
     monkeypatch.setattr(workers, "chunks", lambda weights, n: handed.append(original(weights, n)) or handed[-1])
     comparison.write(tmp_path / "two", html=False, jobs=2)
     comparison.write(tmp_path / "one", html=False, jobs=1)
-    order = ["tables", "summary", "obligations", "spdx", "cyclonedx", "sarif"]
+    # the workers' tasks (summary and obligations are the parent's: _IN_PARENT), in the reporters' order
+    order = ["tables", "spdx", "cyclonedx", "sarif"]
     assert len(handed) == 1 and handed[0][0] == [order.index("tables")] and handed[0][1] == [order.index("spdx")]
     assert sorted(k for chunk in handed[0] for k in chunk) == list(range(len(order)))
     comparison.table_rows_reused = 3  # as a run that joined lines.csv from the per-file cache
     comparison.write(tmp_path / "reused", html=False, jobs=2)
     # each its own task, costliest first (the pinned pair's measured costs, lineage.report._COST)
-    assert len(handed) == 2 and handed[1] == [[order.index(name)] for name in
-                                              ("spdx", "cyclonedx", "tables", "sarif", "summary", "obligations")]
+    assert len(handed) == 2 and handed[1] == [[order.index(name)] for name in ("spdx", "cyclonedx", "tables", "sarif")]
     one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
     assert list(one["outputs"]) == list(two["outputs"])
 
@@ -308,3 +308,36 @@ def test_the_reporters_run_before_the_obligations_table_never_read_it(tmp_path: 
     assert {name for name, _ in written} == set(report._WITHOUT_OBLIGATIONS)
     # the HTML reads it (each page states the file's obligations), so it is not among them
     assert "html" not in report._WITHOUT_OBLIGATIONS
+
+
+def test_the_parent_writes_summary_and_obligations_while_the_workers_write_the_rest(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With workers, the parent makes the obligations table and then writes the two light
+    reporters that read it (report._IN_PARENT) itself; the others are the workers'. The files,
+    and their order in the manifest, are those of one process."""
+    import os
+
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")
+    target, upstream = _trees(tmp_path)
+    log = tmp_path / "writers.log"
+    for mapping in (report._ALWAYS, report.ATTACHMENTS):
+        for name in mapping:
+            cls = type(mapping[name])
+            original = cls.write
+
+            def logged(self: object, comparison: object, folder: object, name: str = name,
+                       original: object = original) -> None:
+                with log.open("a") as out:
+                    out.write(f"{name}:{os.getpid()}\n")
+                original(self, comparison, folder)  # type: ignore[operator]
+
+            monkeypatch.setattr(cls, "write", logged)
+    comparison = compare(str(target), [str(upstream)], settings=RunSettings(cache_dir=tmp_path / "cache", jobs=1))
+    comparison.write(tmp_path / "two", html=False, jobs=2)
+    writers = dict(line.split(":") for line in log.read_text().split())
+    here = {name for name, pid in writers.items() if pid == str(os.getpid())}
+    assert here == set(report._IN_PARENT) and len(writers) == 6
+    comparison.write(tmp_path / "one", html=False, jobs=1)
+    assert _files(tmp_path / "one") == _files(tmp_path / "two")
+    one, two = (json.loads((tmp_path / name / "manifest.json").read_text(encoding="utf-8")) for name in ("one", "two"))
+    assert list(one["outputs"]) == list(two["outputs"])

@@ -232,8 +232,10 @@ def _compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Pat
         # lines.csv per target file through the cache (lineage.report.lines_csv): nobody can have
         # edited the tables between compare and write here
         from lineage.results.file_licences import kept
+        from lineage.results.obligation_rows import kept_rows
 
-        with kept(settings.store_root if settings.reuse_tables else None):  # files' licences kept between runs
+        root = settings.store_root if settings.reuse_tables else None
+        with kept(root), kept_rows(root):  # files' licences and the obligations' rows kept between runs
             paths = comparison.write(out, html=html, formats=formats,
                                      csv_cache=settings.store_root if settings.reuse_tables else None,
                                      jobs=settings.workers,  # the reporters side by side (the same files)

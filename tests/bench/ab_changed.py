@@ -9,7 +9,9 @@ to this checkout's. Each tree gets its own cache, warmed once; then, ``--rounds`
 in turn: the unchanged target as a directory (a whole-result cache hit) and the same target with
 one line appended to its largest file (``sglang/srt/managers/scheduler.py``), as
 ``run_bench.py``'s "one changed file" part, both with ``--no-html``. Printed: each run's wall
-(``time.perf_counter`` around the process) and the medians per tree. Alternating runs share the
+(``time.perf_counter`` around the process) and CPU (user + sys of the child and its report
+workers, ``RUSAGE_CHILDREN``: the machine is shared and walls swing by a quarter, CPU less), and
+the medians per tree. Alternating runs share the
 machine's drift, which two bench runs minutes apart do not (s38's two runs saw the parse floor
 move by a quarter). Needs the pinned pair's wheels in the user cache (``bash scripts/main.sh``
 once); no network (``LINEAGE_OFFLINE=1``).
@@ -20,6 +22,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -42,12 +45,18 @@ def _wheel(release: dict[str, str]) -> Path:
     return path
 
 
-def _run(src: Path, cache: Path, target: Path, upstream: str, out: Path) -> float:
+def _cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def _run(src: Path, cache: Path, target: Path, upstream: str, out: Path) -> tuple[float, float]:
+    """(wall, CPU user + sys) of one run (its report workers' CPU in too: they are waited for)."""
     env = {**os.environ, "PYTHONPATH": str(src), "LINEAGE_CACHE_DIR": str(cache), "LINEAGE_OFFLINE": "1"}
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), _cpu()
     subprocess.run([sys.executable, "-m", "lineage.cli", "compare", str(target), upstream, "--out", str(out),
                     "-q", "--no-html"], env=env, check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    return time.perf_counter() - started, _cpu() - cpu
 
 
 def main() -> int:
@@ -69,7 +78,7 @@ def main() -> int:
         shutil.rmtree(changed, ignore_errors=True)
         shutil.copytree(plain, changed)
         original = (plain / CHANGED).read_bytes()
-        walls: dict[str, dict[str, list[float]]] = {}
+        walls: dict[str, dict[str, list[tuple[float, float]]]] = {}
         trees = {"old": args.old.resolve(), "new": args.new.resolve()}
         for name, src in trees.items():  # each tree's cache made and warmed once (not timed)
             cache = work / f"cache-{name}"
@@ -88,11 +97,14 @@ def main() -> int:
                 # a new line each time, so that the changed file is parsed afresh every run
                 (changed / CHANGED).write_bytes(original + f"\n# ab_changed {name} {k}\n".encode())
                 walls[name]["changed"].append(_run(src, cache, changed, upstream, work / f"out-{name}"))
-                print(f"{name} round {k}: unchanged {walls[name]['unchanged'][-1]:.2f} s, "
-                      f"changed {walls[name]['changed'][-1]:.2f} s", flush=True)
+                (uw, uc), (cw, cc) = walls[name]["unchanged"][-1], walls[name]["changed"][-1]
+                print(f"{name} round {k}: unchanged {uw:.2f} s (CPU {uc:.2f} s), "
+                      f"changed {cw:.2f} s (CPU {cc:.2f} s)", flush=True)
         for name in trees:
-            u, c = statistics.median(walls[name]["unchanged"]), statistics.median(walls[name]["changed"])
-            print(f"{name}: median unchanged {u:.2f} s, changed {c:.2f} s, rise {c - u:+.2f} s ({trees[name]})")
+            u, c = (statistics.median(w for w, _ in walls[name][kind]) for kind in ("unchanged", "changed"))
+            uc, cc = (statistics.median(t for _, t in walls[name][kind]) for kind in ("unchanged", "changed"))
+            print(f"{name}: median unchanged {u:.2f} s, changed {c:.2f} s, rise {c - u:+.2f} s; CPU unchanged "
+                  f"{uc:.2f} s, changed {cc:.2f} s, rise {cc - uc:+.2f} s ({trees[name]})")
     finally:
         if args.work is None:
             shutil.rmtree(work, ignore_errors=True)

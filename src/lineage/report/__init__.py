@@ -80,6 +80,10 @@ _TABLES_WHOLE_COST = 24
 # reporters that never read ``Comparison.obligations`` (so need not wait for it: :func:`_write_all`);
 # not the HTML since 2026-12-07: each file page's header shows the file's obligations
 _WITHOUT_OBLIGATIONS = frozenset({"tables"})
+# reporters the parent writes itself, once it has made the obligations table, while the workers
+# write the others (round speed172): two light ones that read the table, which the parent holds
+# (the workers unpickle it), and which would otherwise queue behind the tables and SARIF
+_IN_PARENT = frozenset({"summary", "obligations"})
 
 
 def _cost(name: str, comparison: Comparison) -> int:
@@ -135,7 +139,8 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
     here, or with ``jobs`` > 1 in forked processes (:func:`lineage.match.workers.run_per_file`, one
     reporter per task, handed out costliest first (:func:`_cost`; two light neighbours may go
     together) as processes come free; the SPDX and CycloneDX libraries are then imported by the
-    worker that writes their file). The HTML pages, most of the writing on a large pair, are
+    worker that writes their file; the parent, once it has made the obligations table, writes
+    :data:`_IN_PARENT`'s itself). The HTML pages, most of the writing on a large pair, are
     split into one task per process (:meth:`lineage.report.html.HtmlReporter.write_part`). A
     reporter reads the comparison and writes only its own files, so the files are the same
     either way; ``folder.written`` keeps the reporters' order, and the HTML files the order
@@ -164,7 +169,11 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
     # (mapping, name, part, parts): the HTML reporter in one part per process
     tasks = [(mapping, name, k, processes if mapping is _HTML else 1)
              for mapping, name in reporters for k in range(processes if mapping is _HTML else 1)]
-    workers = MatchWorkers(jobs=processes, min_files=2, chunks_per_job=len(tasks))
+    # the parent's own share (_IN_PARENT), written once it holds the table, when the workers keep two tasks
+    here = [i for i, (mapping, name, _, _) in enumerate(tasks) if mapping is _ALWAYS and name in _IN_PARENT]
+    here = here if len(tasks) - len(here) >= 2 else []
+    away = [i for i in range(len(tasks)) if i not in here]
+    workers = MatchWorkers(jobs=processes, min_files=2, chunks_per_job=len(away))
 
     def task(i: int) -> tuple[list[Path], dict[Path, tuple[str, tuple[int, str] | None]]]:
         if late is not None and "obligations" not in comparison.__dict__:  # in a worker: made by the parent
@@ -184,23 +193,29 @@ def _write_all(reporters: Sequence[tuple[Mapping[str, Reporter], str]], comparis
 
         return own.written, {path: file_digests(path) for path in own.written if path.is_file()}
 
+    done_here: dict[int, tuple[list[Path], dict[Path, tuple[str, tuple[int, str] | None]]]] = {}
+
     def meanwhile() -> None:
         if late is not None:
             late.give(comparison.obligations, processes)
+        for i in here:
+            done_here[i] = task(i)
 
-    costs = [-(-_cost(name, comparison) // n) for _, name, _, n in tasks]
+    costs = [-(-_cost(name, comparison) // n) for _, name, _, n in (tasks[i] for i in away)]
     if late is not None:
         # the reporters that do not read the obligations table go first, while the parent makes
         # it: the others would only wait for it (the tables of a rerun, about a third of a second)
-        free = [name in _WITHOUT_OBLIGATIONS for _, name, _, _ in tasks]
+        free = [tasks[i][1] in _WITHOUT_OBLIGATIONS for i in away]
         first = max((cost for cost, f in zip(costs, free, strict=True) if not f), default=0) + 1
         costs = [max(cost, first) if f else cost for cost, f in zip(costs, free, strict=True)]
     html_files: list[Path] = []
     try:
-        results = run_per_file(task, costs, workers, meanwhile=meanwhile, what="writing reports")
+        found = run_per_file(lambda j: task(away[j]), costs, workers, meanwhile=meanwhile, what="writing reports")
     finally:
         if late is not None:
             late.close()
+    by_task = {**done_here, **dict(zip(away, found, strict=True))}
+    results = [by_task[i] for i in range(len(tasks))]
     for (mapping, *_), (paths, digests) in zip(tasks, results, strict=True):
         (html_files if mapping is _HTML else folder.written).extend(paths)
         for path, (digest, checksum) in digests.items():

@@ -134,10 +134,11 @@ from lineage.markers.attribution import PART_WORDS
 from lineage.match.holders import holder, holder_key, holder_persons, main_holders, stated_persons
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
+from lineage.results.obligation_rows import KeptRows, pair_key, table_key
 from lineage.results.schema import empty, typed
 
 if TYPE_CHECKING:
-    from lineage.index import TreeIndex
+    from lineage.index import FileIndex, TreeIndex
 
 OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",
@@ -666,87 +667,115 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     not_own_of = not_own or {}
     third_party_of = third_party or {}
     kept_memo: dict[tuple[object, ...], tuple[str, tuple[str, ...]]] = {}  # _FileFacts.kept_memo
+    # the licence the target's own files state (when it declares none): read by every row
+    released[_TARGET] = release_licence(target_lic, target_source)
+    # each row's cells kept between runs (lineage.results.obligation_rows), by what they read
+    kept_rows = KeptRows(table_key(target, upstreams, upstream_names, head_lines, release_holder_files,
+                                   not_own_of, third_party_of, own_org, authors_of, released[_TARGET]))
     rows = []
     for g in groups.itertuples(index=False):
         label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
-        source = up_source[label]
-        up_file = up_lic[label].get(up_path)
-        t_file = target_lic.get(t_path)
-        if label not in released:
-            released[label] = release_licence(up_lic[label], source, not_own_of.get(label, ()))
-        party = third_party_of.get(label, {}).get(up_path)
-        up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label], party)
-        release = _party_release(party, up_tree, up_source) if party is not None else None
-        if release is not None and up_from.startswith(THIRD_PARTY) and release[1].declared:
-            up_licence, up_from = release[1].declared, f"{up_from} (declared by upstream {release[0]})"
-        # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
-        # target could keep or miss: the release's holders speak for that file as for one without
-        folder_copyrights, folder_file = source.folder_copyrights(up_path)
-        if holders(up_file.copyrights):
-            up_copyrights, copyrights_from = up_file.copyrights, "file"
-        elif holders(folder_copyrights):
-            up_copyrights, copyrights_from = folder_copyrights, f"folder:{folder_file}"
-        elif party is not None:  # another project's file: the release's holders are not its
-            up_copyrights, copyrights_from = (), f"{THIRD_PARTY}{party}"
-            if release is not None and release[1].file_fallback_copyrights:
-                up_copyrights = release[1].file_fallback_copyrights
-                copyrights_from += f" (licence files of upstream {release[0]})"
-        elif dedicated_alone(up_licence):
-            # a file its licence puts in the public domain alone has no holder but one its own
-            # lines name: the release's holders do not hold it (pycrypto 2.6.1's files, dedicated
-            # one by one, read "Portions Copyright ... Python Software Foundation", the line of the
-            # two files the release's COPYRIGHT names as its exceptions, HMAC.py and setup.py)
-            up_copyrights, copyrights_from = (), ""
-        elif source.file_fallback_copyrights:
-            up_copyrights, copyrights_from = source.file_fallback_copyrights, "source"
-        else:
-            # a release naming its holder only in code (requests' __copyright__ string)
-            up_copyrights, package_file = source.package_copyrights_above(up_path)
-            copyrights_from = f"package:{package_file}" if package_file else ""
-            if not package_file:  # failing that, the one holder its files name (ply's)
-                if label not in released_holders:
-                    released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files,
-                                                                 not_own_of.get(label, ()))
-                up_copyrights = released_holders[label]
-                copyrights_from = RELEASE_NOTICES if up_copyrights else ""
-        # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
-        if _TARGET not in released:
-            released[_TARGET] = release_licence(target_lic, target_source)
-        t_licence, t_from = _upstream_licence(t_path, t_file, target_source, released[_TARGET])
-        t_index, u_index = target_file[t_path], up_lic[label].by_path[up_path]
-        # the bytes are read only for files whose lines hash alike (the text may then be the same)
-        modified = t_index.digest != u_index.digest and not (
-            len(t_index.h_abs) == len(u_index.h_abs) and bool((t_index.h_abs == u_index.h_abs).all())
-            and same_text(target.data[t_path], up_tree[label].data[up_path]))
-        file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
-                                copyrights_from, modified, source, up_file.changes,
-                                _copied_notice_ids(lines_of, t_path, copied_lines[(t_path, label, up_path)]),
-                                one_project(target.project, up_tree[label].project)
-                                or held_by_organisation(up_copyrights, own_org[label]),
-                                family_statements(up_file.text) if up_from not in ("spdx", "notice") else (),
-                                authors_of[label], kept_memo)
-        offered = choices(up_licence) if up_licence else ("",)
-        checked = [_check(choice, file_facts) for choice in offered]
-        # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
-        # one that leaves least missing in this file (a compatible one first; ties: the first offered)
-        best = min(range(len(offered)), key=lambda k: (
-            _RANK[compatible(offered[k], t_licence).status], len(checked[k][1]), k)) if len(offered) > 1 else 0
-        cells, missing = checked[best]
-        verdict = compatible(up_licence, t_licence)
+        pair = pair_key(t_path, target_file[t_path].digest, label, up_path, copied_lines[(t_path, label, up_path)])
+        cells = kept_rows.get(pair)
+        if cells is None:
+            cells = _row_cells(t_path, label, up_path, copied_lines[(t_path, label, up_path)], target, target_lic,
+                               target_source, target_notice_text, target_file, lines_of, up_lic, up_source,
+                               up_tree, released, released_holders, not_own_of, third_party_of, own_org,
+                               authors_of, kept_memo, release_holder_files)
+            kept_rows.put(pair, cells)
         rows.append({
             "target_path": t_path, "upstream": label, "upstream_path": up_path,
             "copied_lines": int(g.copied_lines), "verbatim_lines": int(g.verbatim_lines),
             "near_lines": int(g.near_lines), "first_line": int(g.first_line), "last_line": int(g.last_line),
-            "marked": _yes(bool(marked.get(t_path, False))),
-            "upstream_licence": up_licence,
-            "upstream_licence_from": up_from + (f"{UNDER}{offered[best]}" if len(offered) > 1 else ""),
-            "upstream_copyrights": join_copyrights(up_copyrights), "upstream_copyrights_from": copyrights_from,
-            "target_licence": t_licence, "target_licence_from": t_from,
-            **cells,
-            "conflict": {"ok": "no", "conflict": "yes"}.get(verdict.status, "unknown"),
-            "conflict_reason": verdict.reason, "missing": "; ".join(missing),
+            "marked": _yes(bool(marked.get(t_path, False))), **cells,
         })
+    kept_rows.store()
     return typed(pd.DataFrame(rows, columns=OBLIGATION_COLUMNS), "obligations")
+
+
+def _row_cells(t_path: str, label: str, up_path: str, copied: list[int], target: TreeIndex,
+               target_lic: _FileLicences, target_source: SourceLicence, target_notice_text: str,
+               target_file: Mapping[str, FileIndex], lines_of: Callable[[str], list[str]],
+               up_lic: Mapping[str, _FileLicences], up_source: Mapping[str, SourceLicence],
+               up_tree: Mapping[str, TreeIndex], released: dict[str, str],
+               released_holders: dict[str, tuple[str, ...]], not_own_of: Mapping[str, Collection[str]],
+               third_party_of: Mapping[str, Mapping[str, str]], own_org: Mapping[str, str],
+               authors_of: Mapping[str, frozenset[str]],
+               kept_memo: dict[tuple[object, ...], tuple[str, tuple[str, ...]]],
+               release_holder_files: int) -> dict[str, object]:
+    """The cells of one pair's row that :func:`build_obligations` checks (all but the group's
+    counts and ``marked``): what :mod:`lineage.results.obligation_rows` keeps between runs."""
+    source = up_source[label]
+    up_file = up_lic[label].get(up_path)
+    t_file = target_lic.get(t_path)
+    if label not in released:
+        released[label] = release_licence(up_lic[label], source, not_own_of.get(label, ()))
+    party = third_party_of.get(label, {}).get(up_path)
+    up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label], party)
+    release = _party_release(party, up_tree, up_source) if party is not None else None
+    if release is not None and up_from.startswith(THIRD_PARTY) and release[1].declared:
+        up_licence, up_from = release[1].declared, f"{up_from} (declared by upstream {release[0]})"
+    # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
+    # target could keep or miss: the release's holders speak for that file as for one without
+    folder_copyrights, folder_file = source.folder_copyrights(up_path)
+    if holders(up_file.copyrights):
+        up_copyrights, copyrights_from = up_file.copyrights, "file"
+    elif holders(folder_copyrights):
+        up_copyrights, copyrights_from = folder_copyrights, f"folder:{folder_file}"
+    elif party is not None:  # another project's file: the release's holders are not its
+        up_copyrights, copyrights_from = (), f"{THIRD_PARTY}{party}"
+        if release is not None and release[1].file_fallback_copyrights:
+            up_copyrights = release[1].file_fallback_copyrights
+            copyrights_from += f" (licence files of upstream {release[0]})"
+    elif dedicated_alone(up_licence):
+        # a file its licence puts in the public domain alone has no holder but one its own
+        # lines name: the release's holders do not hold it (pycrypto 2.6.1's files, dedicated
+        # one by one, read "Portions Copyright ... Python Software Foundation", the line of the
+        # two files the release's COPYRIGHT names as its exceptions, HMAC.py and setup.py)
+        up_copyrights, copyrights_from = (), ""
+    elif source.file_fallback_copyrights:
+        up_copyrights, copyrights_from = source.file_fallback_copyrights, "source"
+    else:
+        # a release naming its holder only in code (requests' __copyright__ string)
+        up_copyrights, package_file = source.package_copyrights_above(up_path)
+        copyrights_from = f"package:{package_file}" if package_file else ""
+        if not package_file:  # failing that, the one holder its files name (ply's)
+            if label not in released_holders:
+                released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files,
+                                                             not_own_of.get(label, ()))
+            up_copyrights = released_holders[label]
+            copyrights_from = RELEASE_NOTICES if up_copyrights else ""
+    # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
+    t_licence, t_from = _upstream_licence(t_path, t_file, target_source, released[_TARGET])
+    t_index, u_index = target_file[t_path], up_lic[label].by_path[up_path]
+    # the bytes are read only for files whose lines hash alike (the text may then be the same)
+    modified = t_index.digest != u_index.digest and not (
+        len(t_index.h_abs) == len(u_index.h_abs) and bool((t_index.h_abs == u_index.h_abs).all())
+        and same_text(target.data[t_path], up_tree[label].data[up_path]))
+    file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
+                            copyrights_from, modified, source, up_file.changes,
+                            _copied_notice_ids(lines_of, t_path, copied),
+                            one_project(target.project, up_tree[label].project)
+                            or held_by_organisation(up_copyrights, own_org[label]),
+                            family_statements(up_file.text) if up_from not in ("spdx", "notice") else (),
+                            authors_of[label], kept_memo)
+    offered = choices(up_licence) if up_licence else ("",)
+    checked = [_check(choice, file_facts) for choice in offered]
+    # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
+    # one that leaves least missing in this file (a compatible one first; ties: the first offered)
+    best = min(range(len(offered)), key=lambda k: (
+        _RANK[compatible(offered[k], t_licence).status], len(checked[k][1]), k)) if len(offered) > 1 else 0
+    cells, missing = checked[best]
+    verdict = compatible(up_licence, t_licence)
+    return {
+        "upstream_licence": up_licence,
+        "upstream_licence_from": up_from + (f"{UNDER}{offered[best]}" if len(offered) > 1 else ""),
+        "upstream_copyrights": join_copyrights(up_copyrights), "upstream_copyrights_from": copyrights_from,
+        "target_licence": t_licence, "target_licence_from": t_from,
+        **cells,
+        "conflict": {"ok": "no", "conflict": "yes"}.get(verdict.status, "unknown"),
+        "conflict_reason": verdict.reason, "missing": "; ".join(missing),
+    }
 
 
 def obligation_counts(table: pd.DataFrame) -> dict[str, object]:
