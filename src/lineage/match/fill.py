@@ -38,6 +38,12 @@ other hits. The rules, each in its module with its reasons:
   ``fill_signature_bodies``): the body below a ``def`` the signature rule paired, on both
   sides, is read by rule (a) as a stretch between two anchors is (ruamel.yaml's exploded
   ``__init__`` bodies, over ``fill_edit_max_gap`` while the class body was one stretch).
+* **Rule (a) between later pairs** (:func:`lineage.match.fill_inside.late_alignment`,
+  ``fill_late_alignment``): each stretch of the pair's final in-order chain that a line the
+  later rules paired bounds (inside the span of the lines paired before them; lines paired in
+  any order are no anchors) is aligned as rule (a) aligns one, when short enough: those rules
+  run after rule (a), so such a stretch was never aligned (an old body moved into a new method
+  between two late ``def`` lines).
 * **Lines edited between later pairs** (:func:`lineage.match.fill_inside.late_edits`,
   ``fill_late_edit_max_gap``): after the rules above, rule (a)'s edited-lines pass once more on
   the short stretches of the pair's final in-order chain, between lines those rules paired.
