@@ -119,3 +119,12 @@ def test_a_line_paired_in_any_order_is_no_anchor(tmp_path: Path) -> None:
     lab = _hand_labeller(tmp_path)
     assert (_run(lab, late={11}, unordered={8}) == NONE).all()
     assert (_run(lab, late={11, 8}) != NONE).all()  # the same line paired in order is an anchor
+
+
+def test_a_name_line_paired_by_its_name_alone_is_no_anchor(tmp_path: Path) -> None:
+    """The signature rule's name lines (``fill_signature_name_line``) bound no later survivor's
+    order, and no late stretch either (``test_a_collection_goes_to_the_assignment_holding_its_items_not_the_nearest``
+    in test_fill.py is the case: a new ``__slots__`` below such a class header)."""
+    lab = _hand_labeller(tmp_path)
+    lab.name_only[0] = {8}
+    assert (_run(lab, late={11, 8}) == NONE).all()

@@ -263,10 +263,17 @@ def late_alignment(lab: FileLabeller, statements: Statements, u_file: int, befor
     by the rules of lines in any order: imports, lines moved within the file) are no anchors:
     they say nothing of the order, and between one and a late ``__all__`` of a file written
     from another (nextcord's ``webhook/async_.py`` against ``discord/webhook.py``) the module's
-    other imports aligned with the old module's by similarity alone."""
+    other imports aligned with the old module's by similarity alone. Nor are the name lines the
+    signature rule paired by their name alone (``fill_signature_name_line``, which bound no
+    later survivor either): below such a class header, a ``__slots__`` whose items are all new
+    had its head and bracket paired by the statement rule with the old class's."""
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    name_only = lab.name_only.get(u_file, set())
+    if name_only:
+        unordered = unordered.copy()
+        unordered[sorted(name_only)] = True
     if not (mine & ~before & ~unordered).any():
         return
     used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
