@@ -1700,9 +1700,10 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
     reaches it and a later rule (the signature rule) pairs it; its one body line, edited in place
     (``return Rights(int(raw))`` <- ``return Rights(raw)``), stands alone between that header and
     the next pair. With ``fill_late_edit_max_gap`` the stretch is read as rule (a)'s edited lines
-    are, and the line is copied; off, and the signature-bodies rule and the anchored weak regions
-    off too (the line is also the body below that header, and in a weak region of the pair), it
-    stays none (and so do the new list's lines, on or off)."""
+    are, and the line is copied; off, and the signature-bodies rule, the anchored weak regions and
+    the late alignment off too (the line is also the body below that header, in a weak region of
+    the pair, and in a stretch with a late end), it stays none (and so do the new list's lines,
+    on or off)."""
     new_list = "KNOWN_KINDS = [\n" + "".join(f'    "kind_{i:02d}",\n' for i in range(60)) + "]\n"
     mine = _CONVERTERS_UP.replace("from .rights import Rights\n", "from .rights import Rights\n\n\n" + new_list)
     mine = (mine.replace("(record, raw):", "(record: LogRecord, raw: Raw) -> Value:")
@@ -1725,9 +1726,16 @@ def test_a_line_edited_between_two_late_pairs_is_copied(run_compare: Runner) -> 
                                       params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0)),
                           "pkg/changes.py")
     assert anchored.loc[edited, "match"] == "near"
+    # and it stands between the header the signature rule paired and the next pair: a stretch
+    # with a late end, which the late alignment reads (fill_late_alignment, round fork172)
+    late = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
+                                  params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0,
+                                                     weak_region_anchored=0)),
+                      "pkg/changes.py")
+    assert late.loc[edited, "match"] == "near"
     off = file_lines(run_compare({"pkg/changes.py": mine}, [("up", up)],
                                  params=MatchParams(fill_late_edit_max_gap=0, fill_signature_bodies=0,
-                                                    weak_region_anchored=0)),
+                                                    weak_region_anchored=0, fill_late_alignment=0)),
                      "pkg/changes.py")
     assert off.loc[edited, "match"] == "none"
 
@@ -1865,7 +1873,8 @@ def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: R
     the signature rule paired the signature later and its body stayed none. With
     ``fill_signature_bodies`` the body is read as a stretch between two anchors: every kept
     argument and bracket is copied, each added one (``dumper=self``, ``block_seq_indent=...``)
-    stays none; off, the body is none as before."""
+    stays none; off, and the late alignment off too (which reads the same stretch, bounded by
+    the late ``) -> None:``, and pairs the same lines), the body is none as before."""
     lines = _DUMPER_MINE.splitlines()
     first = lines.index("        Emitter.__init__(") + 1
     last = lines.index("        Resolver.__init__(self, loadumper=self)") + 1
@@ -1884,8 +1893,11 @@ def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: R
         piece = lines[row.line - 1].strip().rstrip(",").split("(")[0].split("=")[0]
         assert piece in u_lines[int(row.upstream_line) - 1], (row.line, piece)
     assert on.loc[first - 1, "match"] == "near"  # ``) -> None:``, paired by the signature rule
+    late = file_lines(run_compare({"pkg/dumper.py": _DUMPER_MINE}, [("up", up)],
+                                  params=MatchParams(fill_signature_bodies=0)), "pkg/dumper.py")
+    assert late.loc[first:last, ["match", "upstream_line"]].equals(on.loc[first:last, ["match", "upstream_line"]])
     off = file_lines(run_compare({"pkg/dumper.py": _DUMPER_MINE}, [("up", up)],
-                                 params=MatchParams(fill_signature_bodies=0)), "pkg/dumper.py")
+                                 params=MatchParams(fill_signature_bodies=0, fill_late_alignment=0)), "pkg/dumper.py")
     assert set(off.loc[first:last, "match"]) == {"none"}
     assert off.loc[first - 1, "match"] == "near"
 

@@ -38,6 +38,12 @@ other hits. The rules, each in its module with its reasons:
   ``fill_signature_bodies``): the body below a ``def`` the signature rule paired, on both
   sides, is read by rule (a) as a stretch between two anchors is (ruamel.yaml's exploded
   ``__init__`` bodies, over ``fill_edit_max_gap`` while the class body was one stretch).
+* **Rule (a) between later pairs** (:func:`lineage.match.fill_inside.late_alignment`,
+  ``fill_late_alignment``): each stretch of the pair's final in-order chain that a line the
+  later rules paired bounds (inside the span of the lines paired before them; lines paired in
+  any order are no anchors) is aligned as rule (a) aligns one, when short enough: those rules
+  run after rule (a), so such a stretch was never aligned (an old body moved into a new method
+  between two late ``def`` lines).
 * **Lines edited between later pairs** (:func:`lineage.match.fill_inside.late_edits`,
   ``fill_late_edit_max_gap``): after the rules above, rule (a)'s edited-lines pass once more on
   the short stretches of the pair's final in-order chain, between lines those rules paired.
@@ -72,7 +78,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from lineage.match.file_statements import Statements
-from lineage.match.fill_inside import align_inside, late_edits, signature_bodies
+from lineage.match.fill_inside import align_inside, late_alignment, late_edits, signature_bodies
 from lineage.match.fill_lines import (
     fold_form,
     increasing_pairs,
@@ -219,11 +225,15 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
                         done += _inside_edge_block(lab, statements, u_file, blocks, t_span, u_span,
                                                    i == 0, used | set(done), number)
             used.update(done)
+    # The lines paired with this upstream file when rule (a) is done (the anchors it read
+    # between), and those the two rules of lines in any order pair next (no anchors of order).
+    aligned_first = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     if survivors and p.fill_import_min_tokens > 0:
         imports_in_any_order(lab, u_file, new_number, placed)
     # Moved lines are one-line regions numbered after this pair's new region (renumbered below
     # when that one stays empty).
     moved = moved_lines(lab, u_file, new_number + 1) if survivors and placed and p.fill_moved_min_alnum > 0 else 0
+    unordered = (r.match[rows] != NONE) & (r.up_file[rows] == u_file) & ~aligned_first
     # Collections (several items of evidence) before signatures (one statement, often one line):
     # each must stand in order with the pair's lines, so the one placed first sets that order.
     if p.fill_collection_survivors and statement_rule(lab, u_file):
@@ -246,6 +256,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     if p.fill_rename_min_witnesses > 0 and (not p.fill_rename_own_file or own_file):
         # Lines whose only edit is a rename the pair's other lines witness (lineage.match.shapes).
         pair_renamed(lab, u_file, increasing_pairs)
+    if p.fill_late_alignment:
+        late_alignment(lab, statements, u_file, aligned_first, unordered)
     if p.fill_late_edit_max_gap > 0:
         late_edits(lab, u_file)
     if new_chain is None and (r.region[rows] == new_number).any():

@@ -236,6 +236,70 @@ def late_edits(lab: FileLabeller, u_file: int) -> None:
                 lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
 
 
+def late_alignment(lab: FileLabeller, statements: Statements, u_file: int, before: np.ndarray,
+                   unordered: np.ndarray) -> None:
+    """Rule (a) once more between anchors the later rules made (``fill_late_alignment``).
+
+    Rule (a) aligns the stretches between the anchors the pair has when the fill starts; the
+    signature survivors, the re-wrapped and completed statements and the bodies below late
+    signatures pair lines after it, and a stretch one of whose two ends is such a line was never
+    aligned as a whole: ``signature_bodies`` reads a body below a late ``def`` only up to the end
+    of that function, and ``late_edits`` only stretches of a few lines. A fork that moved the
+    old ``__init__`` body into a new method (nextcord's ``Sticker``: ``self._from_data(data)``,
+    then ``def _from_data(self, data):`` holding discord.py's ``self.id = int(data['id'])`` ...,
+    typed) keeps that body between two lines paired late (the last line of ``__init__``, the
+    ``def __repr__`` the signature rule paired), and it stayed none although it sits in order
+    between two hits of the pair like any edited line rule (a) reads. Here each stretch of the
+    pair's final chain of lines in order on both sides, bounded by two anchors of which at least
+    one was not paired with ``u_file`` in ``before`` (per target content line: paired before the
+    later rules ran), is read by :func:`align_inside` with the body floor
+    ``fill_body_min_name_share`` (the stretch may span a function added between the two), when
+    neither side is longer than ``fill_edit_max_gap`` content lines, and only between the first
+    and the last line paired with ``u_file`` in ``before``: rule (a) reads no stretch before a
+    pair's first line (a file's imports and new code), and a late line there (a class header
+    the signature rule paired above a copied body) does not make the lines between it and the
+    copy part of it (sglang's ``Glm4Attention.__init__`` signature, which vLLM's 170 attention
+    classes share, was so paired with vLLM's ``glm4.py``). Lines ``unordered`` (paired
+    by the rules of lines in any order: imports, lines moved within the file) are no anchors:
+    they say nothing of the order, and between one and a late ``__all__`` of a file written
+    from another (nextcord's ``webhook/async_.py`` against ``discord/webhook.py``) the module's
+    other imports aligned with the old module's by similarity alone. Nor are the name lines the
+    signature rule paired by their name alone (``fill_signature_name_line``, which bound no
+    later survivor either): below such a class header, a ``__slots__`` whose items are all new
+    had its head and bracket paired by the statement rule with the old class's."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    u_rows, _ = lab.upstream_lines(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    name_only = lab.name_only.get(u_file, set())
+    if name_only:
+        unordered = unordered.copy()
+        unordered[sorted(name_only)] = True
+    if not (mine & ~before & ~unordered).any():
+        return
+    used = set(np.searchsorted(u_rows, r.up_row[rows[mine]]).tolist())
+    paired = np.flatnonzero(mine & ~unordered)
+    if len(paired) < 2:
+        return
+    paired_uc = np.searchsorted(u_rows, r.up_row[rows[paired]])
+    anchors = increasing_pairs(paired.tolist(), paired_uc.tolist())
+    first = np.flatnonzero(mine & before)
+    if not len(first):
+        return
+    inside = range(int(first[0]), int(first[-1]) + 1)
+    for (ta, ua), (tb, ub) in zip(anchors, anchors[1:], strict=False):
+        if before[ta] and before[tb]:
+            continue  # read by rule (a) already
+        if ta not in inside or tb not in inside:
+            continue  # before the pair's first line or after its last: rule (a) reads no edge
+        t_span, u_span = range(ta + 1, tb), range(ua + 1, ub)
+        if not t_span or not u_span or len(t_span) > p.fill_edit_max_gap or len(u_span) > p.fill_edit_max_gap:
+            continue
+        if not any(is_free(lab, u_file, tc) for tc in t_span) or all(uc in used for uc in u_span):
+            continue
+        used.update(align_inside(lab, statements, u_file, t_span, u_span, used, int(r.region[rows[ta]]),
+                                 p.fill_body_min_name_share))
+
+
 def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, before: np.ndarray) -> None:
     """The body below a signature the signature survivors paired (``fill_signature_bodies``).
 

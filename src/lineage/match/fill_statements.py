@@ -183,6 +183,7 @@ def _pair_name_line(lab: FileLabeller, u_file: int, t_stmt: list[int], u_stmt: l
     if DEF_NAME.match(text) is not None:
         similarity = min(fuzz.ratio(piece_text(text), piece_text(u_text)) / 100.0, 0.999)
         lab.set_pair(tc, u_file, int(u_rows[u_stmt[0]]), NEAR, similarity, number)
+        lab.name_only.setdefault(u_file, set()).add(tc)
 
 
 def misnamed_headers(lab: FileLabeller, statements: Statements, u_file: int) -> None:

@@ -138,6 +138,9 @@ class FileLabeller:
         self.placed: frozenset[int] = frozenset()
         # per upstream file, content lines the fill may not pair with it (lineage.match.class_names)
         self.blocked: dict[int, set[int]] = {}
+        # per upstream file, content lines the signature rule paired by their name alone
+        # (``fill_signature_name_line``): no anchor of order for a later rule (late_alignment)
+        self.name_only: dict[int, set[int]] = {}
 
     def claim(self, chain: Chain) -> Chain | None:
         return self.claims.claim(chain)

@@ -223,6 +223,15 @@ class MatchParams:
     # is longer than this (content lines; ``lineage.match.fill_inside.late_edits``): those rules
     # run after rule (a), so the lines between two lines they paired were never read. 0: off.
     fill_late_edit_max_gap: int = knob(3, 0)
+    # With 1, rule (a) whole (the fold-form alignment, then the edited lines and statements, the
+    # body floor ``fill_body_min_name_share`` on the edited ones) reads once more each stretch of
+    # the pair's final in-order chain bounded by two anchors at least one of which the later
+    # rules paired (``lineage.match.fill_inside.late_alignment``), when neither side is longer
+    # than ``fill_edit_max_gap`` content lines: rule (a) read the stretches between the anchors
+    # it had, and a stretch one end of which a signature survivor or a re-wrapped statement
+    # made was never aligned (nextcord's ``Sticker._from_data``, discord.py's ``__init__`` body
+    # moved into a new method between ``__init__`` and ``__repr__``, both paired late). 0: off.
+    fill_late_alignment: int = knob(1, 0, 1)
     # With 1, a line that is the upstream line with whole arguments added inside its brackets
     # and nothing else changed (``raise ConnectionError(e, request=request)`` <- ``raise
     # ConnectionError(e)``; ``def get_netrc_auth(url, raise_errors=False):`` <- ``def
