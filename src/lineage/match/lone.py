@@ -314,10 +314,12 @@ def _def_ends(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos:
     line of a ``def``'s body, paired with the last code line of an upstream ``def``'s body, the
     two ``def`` headers paired with each other, and another line of the body, continued in order
     (``kept``, per position in ``paired``) and not brackets alone, paired with a line of that
-    upstream body (see the module docstring)."""
+    upstream body (see the module docstring). The lines of a header broken over lines (its
+    parameters, at the body's depth) are the header's, on either side, not its body's."""
     r, rows = lab.result, lab.t_rows
     kinds = lab.target_kinds()
     texts = lab.stripped()
+    t_stmt = lab.statements()
     out = np.zeros(len(candidates), bool)
     for i, k in enumerate(candidates.tolist()):
         tc, u = int(paired[k]), int(up_file[k])
@@ -340,9 +342,11 @@ def _def_ends(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos:
             continue
         # Another line of the body paired inside the upstream body: the function was copied,
         # not only its header and its last line placed by position.
+        u_stmt = Statements.of(lab).upstream_unlimited(u)[0]
         lo, hi = int(np.searchsorted(paired, body.start)), int(np.searchsorted(paired, body.stop))
         out[i] = any(j != k and kept[j] and int(up_file[j]) == u and int(u_pos[j]) in u_body
                      and kinds[paired[j]] == CODE and CLOSER.fullmatch(texts[paired[j]]) is None
+                     and t_stmt[paired[j]] != t_stmt[head] and u_stmt[u_pos[j]] != u_stmt[u_head]
                      for j in range(lo, hi))
     return out
 
