@@ -53,14 +53,15 @@ keyword arguments were sorted; each piece names the upstream line holding it, ou
 line of brackets alone continues nothing this way.
 
 **A function's last line**: a lone verbatim line that is the last code line of a ``def``'s body
-(not brackets alone), paired with the last code line of an upstream ``def``'s body, is continued
-by the function it ends when the two ``def`` headers are paired with each other and another line
-of the body, itself continued in order and not brackets alone, is paired inside that upstream
-body (``lone_def_ends``). A copied function whose middle the upstream grew or the target cut
-keeps its ``return None``: its neighbour's partner sits branches further up (sglang's multimodal
-``fp8.py`` ``get_quant_method`` against vLLM 0.32's, which added its MoE and KV-cache branches
-before the ``return None`` both end with). The body and the headers, not the line, are the
-evidence; a function of the target's own whose header alone is paired keeps nothing this way.
+(not brackets alone), paired with the last code line of an upstream ``def``'s body, is continued by
+the function it ends when the two ``def`` headers are paired with each other and another line of
+the body (not of an exploded header: its parameter lines are the header's), itself continued and
+not brackets alone, is paired inside that upstream body (``lone_def_ends``). A copied function
+whose middle the upstream grew or the target cut keeps its ``return None``: its neighbour's partner
+sits branches further up (sglang's multimodal ``fp8.py`` ``get_quant_method`` against vLLM 0.32's,
+which added its MoE and KV-cache branches before the ``return None`` both end with). The body and
+the headers, not the line, are the evidence; a function of the target's own whose header alone is
+paired keeps nothing this way.
 
 A **lone group** is judged the same way: a few units that continue each other but nothing else
 (at most ``lone_group_max_lines`` paired lines, no other paired line of the file within
