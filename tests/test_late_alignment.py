@@ -128,3 +128,13 @@ def test_a_name_line_paired_by_its_name_alone_is_no_anchor(tmp_path: Path) -> No
     lab = _hand_labeller(tmp_path)
     lab.name_only[0] = {8}
     assert (_run(lab, late={11, 8}) == NONE).all()
+
+
+def test_a_stretch_past_the_last_line_paired_before_is_not_read(tmp_path: Path) -> None:
+    """Rule (a) reads no edge of a pair: a stretch whose late end lies past the last line paired
+    before the later rules (here every line below it is late) is left, as rule (a) leaves a file's
+    tail; the same stretch inside that span is read."""
+    lab = _hand_labeller(tmp_path)
+    assert (_run(lab, late={8, 9, 10, 11}) == NONE).all()
+    lab = _hand_labeller(tmp_path)
+    assert (_run(lab, late={8, 9, 10}) != NONE).all()

@@ -835,3 +835,36 @@ def test_a_function_end_without_its_body_is_no_copy(run_compare: Runner) -> None
     frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/quant.py")
     assert frame.loc[end, "match"] == "none"
     assert frame.loc[end + 2, "match"] == "verbatim"  # the method copied after it
+
+
+# The same method with its header exploded over lines (Black): the parameter lines are the
+# header's, not its body's.
+_PICK_EXPLODED = ("class QuantConfigForWidgets:\n"
+                  "    def pick_quant_method(\n"
+                  "        self,\n"
+                  "        layer: LinearBaseWidget,\n"
+                  "        prefix: str,\n"
+                  "    ) -> QuantWidgetMethodBase | None:\n")
+
+
+def test_an_exploded_header_is_no_body_for_a_function_end(run_compare: Runner) -> None:
+    """The header exploded over lines and paired whole, the body the target's own: the header's
+    parameter lines are no line of the body paired inside the upstream body, so ``return None``
+    stays none with lone_def_ends; with the first branch copied below the same header it is kept."""
+    own_body = ("        registry_entry = self.local_registry.lookup_entry(prefix, default_entry=None)\n"
+                "        if registry_entry is not None and registry_entry.enabled_for(layer):\n"
+                "            return registry_entry.build_method(layer, prefix=prefix)\n")
+    branch = _PICK_HEAD.split("\n", 2)[2]  # the first branch, below the one-line header
+    up = {"up/quant.py": _PICK_EXPLODED + branch + _PICK_UPSTREAM_BRANCHES + _PICK_END + _PICK_UPSTREAM_METHOD
+          + _PICK_AFTER, **_NONE_ENDS}
+    target = {"pkg/quant.py": _PICK_EXPLODED + own_body + _PICK_END + _PICK_AFTER}
+    end = len((_PICK_EXPLODED + own_body).splitlines()) + 1
+    frame = file_lines(run_compare(target, [("up", up)], params=WEAK_OFF), "pkg/quant.py")
+    assert set(frame.loc[range(2, 7), "match"]) == {"verbatim"}  # the header, paired whole
+    assert frame.loc[end, "match"] == "none"
+    copied = {"pkg/quant.py": _PICK_EXPLODED + branch + _PICK_END + _PICK_AFTER}
+    end = len((_PICK_EXPLODED + branch).splitlines()) + 1
+    frame = file_lines(run_compare(copied, [("up", up)], params=WEAK_OFF), "pkg/quant.py")
+    assert frame.loc[end, "match"] == "verbatim"
+    off = file_lines(run_compare(copied, [("up", up)], params=replace(WEAK_OFF, lone_def_ends=0)), "pkg/quant.py")
+    assert off.loc[end, "match"] == "none"  # kept by the rule, not by its neighbours

@@ -236,3 +236,28 @@ def test_the_pair_key_holds_the_pair_the_file_and_its_copied_lines() -> None:
                   ("t.py", "d1", "up2", "u.py", [1, 2, 3]), ("t.py", "d1", "up", "v.py", [1, 2, 3]),
                   ("t.py", "d1", "up", "u.py", [1, 2, 4])):
         assert pair_key(*other) != key, other
+
+
+def test_an_entry_a_rerun_took_every_row_from_is_kept_as_the_newest(
+        tmp_path: Path, stored: tuple[Path, Path, Path]) -> None:
+    """A rerun that kept every row writes nothing, but marks its entry used: when a later run's
+    entry drops all but the KEEP newest, the entries of runs not made since go first."""
+    import os
+
+    target, upstream, root = stored
+    (entry,) = _entries(root)
+    os.utime(entry, (1, 1))  # written long ago
+    others = []
+    for k in range(rows_mod.KEEP - 1):  # entries of other runs, newer than it
+        other = root / "side-v1" / "obligations" / "zz" / f"zz{k}.rec"
+        other.parent.mkdir(parents=True, exist_ok=True)
+        other.write_bytes(b"")
+        os.utime(other, (1000, 1000))
+        others.append(other)
+    again = _table(target, upstream, tmp_path, root)
+    assert (again["conflict_reason"] == POISON).all()  # every row kept: nothing written
+    assert entry.stat().st_mtime > 1000
+    WHOLE_RUN_FACTS["target root NOTICE file"](target, upstream)  # another run's entry
+    _table(target, upstream, tmp_path, root)
+    assert entry.exists() and len(_entries(root)) == rows_mod.KEEP
+    assert sum(o.exists() for o in others) == rows_mod.KEEP - 2  # one of the older ones went

@@ -237,7 +237,7 @@ def _compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Pat
         root = settings.store_root if settings.reuse_tables else None
         with kept(root), kept_rows(root):  # files' licences and the obligations' rows kept between runs
             paths = comparison.write(out, html=html, formats=formats,
-                                     csv_cache=settings.store_root if settings.reuse_tables else None,
+                                     csv_cache=root,
                                      jobs=settings.workers,  # the reporters side by side (the same files)
                                      on_written=store if key is not None else None)
     except OSError as exc:

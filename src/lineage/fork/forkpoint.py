@@ -115,9 +115,20 @@ class ForkpointResult:
         target cannot descend from a release published after it: disnake 2.1.0 (September 2021),
         forked from discord.py's unreleased 2.0 branch, is closest to discord.py 2.0.0 (August
         2022), which holds that branch's code too."""
-        when = self.target_date
+        return self._dated_after(self.target_date)
+
+    def _dated_after(self, when: str) -> pd.Series:
+        """Per candidate, whether it is dated after ``when`` (False when either is undated)."""
         dates = self.candidates["date"].fillna("").astype(str)
         return (dates != "") & (dates > when) if when else pd.Series(False, index=self.candidates.index)
+
+    def _closest_dated_by(self, when: str) -> pd.DataFrame:
+        """The closest of the candidates dated no later than ``when`` (empty when it is "")."""
+        if not when:
+            return self.candidates.iloc[0:0]
+        dates = self.candidates["date"].fillna("").astype(str)
+        earlier = self.candidates[(dates != "") & ~self._dated_after(when)]
+        return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
 
     @property
     def best_after_target(self) -> pd.DataFrame:
@@ -129,11 +140,7 @@ class ForkpointResult:
     @property
     def best_before_target(self) -> pd.DataFrame:
         """The closest candidates dated no later than the target (empty when it is undated)."""
-        if not self.target_date:
-            return self.candidates.iloc[0:0]
-        dates = self.candidates["date"].fillna("").astype(str)
-        earlier = self.candidates[(dates != "") & ~self.after_target()]
-        return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
+        return self._closest_dated_by(self.target_date)
 
     @property
     def first_release_date(self) -> str:
@@ -146,9 +153,7 @@ class ForkpointResult:
         renamed; first release 1.7.8, 2011-10-24) was merged back into paramiko 1.8.0
         (2012-10-03), which is closest to ssh 1.8.0 (distance 287), while ssh's history forks
         from paramiko 1.7.7.1 (2011-05-23, distance 685)."""
-        when = self.first_release_date
-        dates = self.candidates["date"].fillna("").astype(str)
-        return (dates != "") & (dates > when) if when else pd.Series(False, index=self.candidates.index)
+        return self._dated_after(self.first_release_date)
 
     @property
     def best_after_first_release(self) -> pd.DataFrame:
@@ -161,11 +166,7 @@ class ForkpointResult:
     def best_before_first_release(self) -> pd.DataFrame:
         """The closest candidates dated no later than the target project's first release (empty
         when it is unknown)."""
-        if not self.first_release_date:
-            return self.candidates.iloc[0:0]
-        dates = self.candidates["date"].fillna("").astype(str)
-        earlier = self.candidates[(dates != "") & ~self.after_first_release()]
-        return earlier[earlier["rank"] == earlier["rank"].min()] if len(earlier) else earlier
+        return self._closest_dated_by(self.first_release_date)
 
     @property
     def more_verbatim_than_best(self) -> pd.DataFrame:

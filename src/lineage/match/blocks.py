@@ -58,8 +58,10 @@ def enclosing_def(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int
     """Index (in ``rows``) of the ``def`` header line whose body holds the code line at ``at``
     directly (the nearest code line above it that is less indented and does not begin with a
     closing bracket, if it is a ``def``; the first line of a header broken over lines); -1 if
-    that line is no ``def``."""
+    that line is no ``def``; at once for a line at the module's depth, which no line holds)."""
     depth = indentation(lines[rows[at]])
+    if depth == 0:
+        return -1
     for k in range(at - 1, -1, -1):
         text = lines[rows[k]]
         if kinds[k] != CODE or opens_with_closer(text) or indentation(text) >= depth:

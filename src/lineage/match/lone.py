@@ -53,14 +53,15 @@ keyword arguments were sorted; each piece names the upstream line holding it, ou
 line of brackets alone continues nothing this way.
 
 **A function's last line**: a lone verbatim line that is the last code line of a ``def``'s body
-(not brackets alone), paired with the last code line of an upstream ``def``'s body, is continued
-by the function it ends when the two ``def`` headers are paired with each other and another line
-of the body, itself continued in order and not brackets alone, is paired inside that upstream
-body (``lone_def_ends``). A copied function whose middle the upstream grew or the target cut
-keeps its ``return None``: its neighbour's partner sits branches further up (sglang's multimodal
-``fp8.py`` ``get_quant_method`` against vLLM 0.32's, which added its MoE and KV-cache branches
-before the ``return None`` both end with). The body and the headers, not the line, are the
-evidence; a function of the target's own whose header alone is paired keeps nothing this way.
+(not brackets alone), paired with the last code line of an upstream ``def``'s body, is continued by
+the function it ends when the two ``def`` headers are paired with each other and another line of
+the body (not of an exploded header: its parameter lines are the header's), itself continued and
+not brackets alone, is paired inside that upstream body (``lone_def_ends``). A copied function
+whose middle the upstream grew or the target cut keeps its ``return None``: its neighbour's partner
+sits branches further up (sglang's multimodal ``fp8.py`` ``get_quant_method`` against vLLM 0.32's,
+which added its MoE and KV-cache branches before the ``return None`` both end with). The body and
+the headers, not the line, are the evidence; a function of the target's own whose header alone is
+paired keeps nothing this way.
 
 A **lone group** is judged the same way: a few units that continue each other but nothing else
 (at most ``lone_group_max_lines`` paired lines, no other paired line of the file within
@@ -314,10 +315,12 @@ def _def_ends(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos:
     line of a ``def``'s body, paired with the last code line of an upstream ``def``'s body, the
     two ``def`` headers paired with each other, and another line of the body, continued in order
     (``kept``, per position in ``paired``) and not brackets alone, paired with a line of that
-    upstream body (see the module docstring)."""
+    upstream body (see the module docstring). The lines of a header broken over lines (its
+    parameters, at the body's depth) are the header's, on either side, not its body's."""
     r, rows = lab.result, lab.t_rows
     kinds = lab.target_kinds()
     texts = lab.stripped()
+    t_stmt = lab.statements()
     out = np.zeros(len(candidates), bool)
     for i, k in enumerate(candidates.tolist()):
         tc, u = int(paired[k]), int(up_file[k])
@@ -340,9 +343,11 @@ def _def_ends(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos:
             continue
         # Another line of the body paired inside the upstream body: the function was copied,
         # not only its header and its last line placed by position.
+        u_stmt = Statements.of(lab).upstream_unlimited(u)[0]
         lo, hi = int(np.searchsorted(paired, body.start)), int(np.searchsorted(paired, body.stop))
         out[i] = any(j != k and kept[j] and int(up_file[j]) == u and int(u_pos[j]) in u_body
                      and kinds[paired[j]] == CODE and CLOSER.fullmatch(texts[paired[j]]) is None
+                     and t_stmt[paired[j]] != t_stmt[head] and u_stmt[u_pos[j]] != u_stmt[u_head]
                      for j in range(lo, hi))
     return out
 

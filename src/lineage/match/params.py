@@ -996,11 +996,11 @@ class MatchParams:
     lone_placed_headers: int = knob(1, 0, 1)
     # With 1, a lone verbatim line that is the last code line of a ``def``'s body, paired with the
     # last code line of an upstream ``def``'s body, is continued by the function it ends when the
-    # two headers are paired with each other and another line of the body (not brackets alone)
-    # is paired inside that upstream body: a copied function whose middle was edited keeps its
-    # ``return None``, its neighbour's partner moved up past the branches the target left out
-    # (sglang's multimodal ``fp8.py`` ``get_quant_method`` <- vLLM's, which added the MoE and
-    # KV-cache branches before its last line). 0: off.
+    # two headers are paired with each other and another line of the body (not brackets alone, nor
+    # an exploded header's parameter line) is paired inside that upstream body: a copied function
+    # whose middle was edited keeps its ``return None``, its neighbour's partner moved up past the
+    # branches the target left out (sglang's multimodal ``fp8.py`` ``get_quant_method`` <- vLLM's,
+    # which added the MoE and KV-cache branches before its last line). 0: off.
     lone_def_ends: int = knob(1, 0, 1)
     # -- second copies (second_copies.py): a near line whose upstream line the same target file
     # also holds verbatim elsewhere is the file's own second, edited copy, not a copy from the

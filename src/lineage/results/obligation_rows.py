@@ -44,6 +44,7 @@ import contextlib
 import dataclasses
 import hashlib
 import json
+import os
 from collections.abc import Collection, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -157,8 +158,15 @@ class KeptRows:
         self.made += 1
 
     def store(self) -> None:
-        """Write this run's rows when one was made afresh (an unwritable cache only costs time)."""
-        if self.root is None or not self.made:
+        """Write this run's rows when one was made afresh, else mark the entry used now (the
+        :data:`KEEP` newest are kept, by their time: a rerun that kept every row must not leave
+        its entry to be the first dropped); an unwritable cache only costs time."""
+        if self.root is None:
+            return
+        if not self.made:
+            if self.used:
+                with contextlib.suppress(OSError):
+                    os.utime(_entry(self.root, self.key))
             return
         from lineage.index.store import frame, store_keeping_newest
 

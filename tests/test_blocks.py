@@ -1,0 +1,48 @@
+"""Tests for lineage.match.blocks: a code line's enclosing ``def`` and a block's last code line,
+read from the lines alone (the lone-line rule's ``lone_def_ends``)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from lineage.index import CODE, COMMENT
+from lineage.match.blocks import block_of, enclosing_def, last_code_line
+
+_LINES = ["import os",                      # 0
+          "def plain(a):",                  # 1
+          "    value = a + 1",              # 2
+          "    if value:",                  # 3
+          "        return value",           # 4
+          "    # the default",              # 5
+          "    return None",                # 6
+          "class Holder:",                  # 7
+          "    async def exploded(",        # 8
+          "        self,",                  # 9
+          "        size: int,",             # 10
+          "    ) -> int:",                  # 11
+          "        return size",            # 12
+          "top_level = plain(1)"]           # 13
+_ROWS = np.arange(len(_LINES))
+_KINDS = np.array([COMMENT if line.strip().startswith("#") else CODE for line in _LINES])
+
+
+def test_the_enclosing_def_is_the_def_holding_the_line_directly() -> None:
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 2) == 1
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 6) == 1  # past the nested block and the comment
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 4) == -1  # held by the ``if``, not the ``def``
+    # an exploded header: past its closer and its parameters, to its first line
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 12) == 8
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 9) == 8  # a parameter line, at the body's depth
+    # a class body's line is held by no def; a module-level line by nothing
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 8) == -1
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 13) == -1
+    assert enclosing_def(_LINES, _ROWS, _KINDS, 0) == -1
+
+
+def test_the_last_code_line_of_a_block_skips_its_comments() -> None:
+    assert last_code_line(_KINDS, block_of(_LINES, _ROWS, _KINDS, 1)) == 6
+    assert last_code_line(_KINDS, block_of(_LINES, _ROWS, _KINDS, 8)) == 12
+    kinds = _KINDS.copy()
+    kinds[6] = COMMENT
+    assert last_code_line(kinds, block_of(_LINES, _ROWS, kinds, 1)) == 4
+    assert last_code_line(_KINDS, range(5, 6)) == -1  # a comment alone
