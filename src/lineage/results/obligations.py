@@ -661,7 +661,9 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     own_org = (dict(own_organisations) if own_organisations is not None
                else {label: own_organisation(target, tree) for label, tree in up_tree.items()})
     authors_of = {label: own_authors(target, tree) for label, tree in up_tree.items()}
-    # read only when a release declares no licence (each file's head once, memoised)
+    # each release's licence by label (its files' heads read only when it declares none): the
+    # target's made below, before the rows, since the table key holds it; an upstream's when a
+    # row first needs it
     released: dict[str, str] = {}
     released_holders: dict[str, tuple[str, ...]] = {}  # likewise, when a release names no holder
     not_own_of = not_own or {}
