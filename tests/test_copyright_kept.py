@@ -171,10 +171,12 @@ _LGPL_HEAD = ("# {line}\n#\n# This file is part of {name}.\n#\n# {name} is free 
 def test_obligations_sarif_and_attribution_say_a_holder_was_replaced(run_compare) -> None:
     """A renamed fork whose files keep the upstream's LGPL notice and years under its own holder:
     obligations.csv's ``copyright_replaced_by`` names the fork's line, SARIF's missing-notice result
-    says so, and ATTRIBUTION.md lists it under the holders to credit; a file whose line states the
-    fork's own years (2011) is only missing the upstream's line."""
+    says so, ATTRIBUTION.md lists it under the holders to credit, and so does the file page's
+    obligations note; a file whose line states the fork's own years (2011) is only missing the
+    upstream's line."""
     import json
 
+    from lineage.report.html import _obligations_by_file, _obligations_note, esc
     from lineage.report.markdown import md_text
     from lineage.report.obligations import attribution_markdown
     from lineage.report.sarif import sarif_log
@@ -197,4 +199,8 @@ def test_obligations_sarif_and_attribution_say_a_holder_was_replaced(run_compare
     assert sorted(said in m for m in messages) == [False, True]
     attribution = attribution_markdown(comparison)
     assert f'- "{md_text(new)}" (1 pair)' in attribution.splitlines()
+    pages = _obligations_by_file(comparison.obligations)
+    said = f"its years under another holder: {esc(new)}"
+    assert said in _obligations_note(pages["newpkg/a.py"], several=False)
+    assert "another holder" not in _obligations_note(pages["newpkg/b.py"], several=False)
     assert md_text(own) not in attribution
