@@ -131,12 +131,13 @@ class _Obligation:
     upstream_licence_from: str
     upstream_copyrights: str
     copyrights_missing: str
-    copyright_replaced_by: str
     target_licence: str
     target_licence_from: str
     conflict: str
     conflict_reason: str
     missing: str
+    # this file's lines stating a missing line's years under another holder (last: a default)
+    copyright_replaced_by: str = ""
 
 
 # The columns of obligations.csv a file page's header shows (:func:`_obligations_note`), in this order.
