@@ -140,3 +140,67 @@ def test_where_copyrights_are_kept_is_remembered_by_the_arguments_values() -> No
     # the package's __copyright__ string keeps the second holder
     assert _kept(_UP[1:], (), (bare,), ((_UP[1],), "pkg/__init__.py"), memo) == ("package:pkg/__init__.py", ())
     assert len(memo) == 4
+
+
+def test_a_line_stating_a_missing_lines_span_of_years_under_another_holder_replaces_it() -> None:
+    """ssh 1.8.0 (paramiko renamed) writes "Copyright (C) 2006-2007 Jeff Forcier" where paramiko
+    1.7.7.1's ``client.py`` reads "Copyright (C) 2006-2007 Robey Pointer" (invented names here): the
+    upstream's years kept, its holder replaced. A line of the fork's own years is not one, nor a
+    line naming the upstream's holder, nor anything when no line is missing."""
+    from lineage.licences.notices import stated_years
+    from lineage.results.obligations import replaced_holders
+
+    old, new = "Copyright (C) 2003-2007 Ada Sedge <ada@example.org>", "Copyright (C) 2003 - 2007 Bo Tern"
+    assert (stated_years(old), stated_years(new), stated_years("Copyright 2019, 2020 X"), stated_years("(c) X")) == (
+        "2003-2007", "2003-2007", "2019,2020", "")
+    assert replaced_holders([old], [new], [old]) == (new,)
+    assert replaced_holders([old], ["Copyright (C) 2011 Bo Tern"], [old]) == ()  # the fork's own years
+    assert replaced_holders([old], ["Copyright (C) 2003-2011 Bo Tern"], [old]) == ()  # not the same span
+    assert replaced_holders([old], ["Copyright (C) 2003-2007 Ada Sedge"], [old]) == ()  # the upstream's holder
+    assert replaced_holders([], [new], [old]) == ()  # nothing missing
+    # one year alone is as often the year two projects each wrote their own line in
+    up = "Copyright 2025 The Up team."
+    assert replaced_holders([up], ["Copyright 2025 Fork Team"], [up]) == ()
+
+
+_LGPL_HEAD = ("# {line}\n#\n# This file is part of {name}.\n#\n# {name} is free software; you can redistribute it "
+              "and/or modify it under the\n# terms of the GNU Lesser General Public License as published by the Free\n"
+              "# Software Foundation; either version 2.1 of the License, or (at your option)\n# any later version.\n\n")
+
+
+def test_obligations_sarif_and_attribution_say_a_holder_was_replaced(run_compare) -> None:
+    """A renamed fork whose files keep the upstream's LGPL notice and years under its own holder:
+    obligations.csv's ``copyright_replaced_by`` names the fork's line, SARIF's missing-notice result
+    says so, ATTRIBUTION.md lists it under the holders to credit, and so does the file page's
+    obligations note; a file whose line states the fork's own years (2011) is only missing the
+    upstream's line."""
+    import json
+
+    from lineage.report.html import _obligations_by_file, _obligations_note, esc
+    from lineage.report.markdown import md_text
+    from lineage.report.obligations import attribution_markdown
+    from lineage.report.sarif import sarif_log
+
+    body = treegen.distinctive_functions
+    old, new = "Copyright (C) 2003-2007 Ada Sedge <ada@example.org>", "Copyright (C) 2003-2007 Bo Tern <bo@example.org>"
+    own = "Copyright (C) 2011 Bo Tern <bo@example.org>"
+    upstream = {"oldpkg/a.py": _LGPL_HEAD.format(line=old, name="oldpkg") + body(1),
+                "oldpkg/b.py": _LGPL_HEAD.format(line=old, name="oldpkg") + body(2)}
+    target = {"newpkg/a.py": _LGPL_HEAD.format(line=new, name="newpkg") + body(1),
+              "newpkg/b.py": _LGPL_HEAD.format(line=own, name="newpkg") + body(2)}
+    comparison = run_compare(target, [("up", upstream)])
+    ob = comparison.obligations.set_index("target_path")
+    assert list(ob["keeps_copyright"]) == ["no", "no"] and list(ob["copyrights_missing"]) == [old, old]
+    assert ob.loc["newpkg/a.py", "copyright_replaced_by"] == new
+    assert ob.loc["newpkg/b.py", "copyright_replaced_by"] == ""
+    messages = [r["message"]["text"] for r in json.loads(json.dumps(sarif_log(comparison)))["runs"][0]["results"]
+                if r["ruleId"] == "missing-notice" and "copyright line" in r["message"]["text"]]
+    said = f"its line {new} states the years of the upstream's under another holder"
+    assert sorted(said in m for m in messages) == [False, True]
+    attribution = attribution_markdown(comparison)
+    assert f'- "{md_text(new)}" (1 pair)' in attribution.splitlines()
+    pages = _obligations_by_file(comparison.obligations)
+    said = f"its years under another holder: {esc(new)}"
+    assert said in _obligations_note(pages["newpkg/a.py"], several=False)
+    assert "another holder" not in _obligations_note(pages["newpkg/b.py"], several=False)
+    assert md_text(own) not in attribution

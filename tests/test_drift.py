@@ -334,7 +334,7 @@ def test_base_auto_leaves_out_a_closest_commit_dated_after_the_target(tmp_path: 
     assert summary["base_auto"]["left_out_after_target"] == [c["c1"]] and summary["base_auto"]["rank"] == 3
     assert [(r["pr"], r["status"]) for r in _rows(out)] == [("1", "applied"), ("2", "missing")]
     assert "1 of forkpoint's closest commits dated after the target (2030-06-01T00:00:00Z) left out" \
-        in capsys.readouterr().err
+        in capsys.readouterr().out
 
 
 def test_an_added_copy_counts_beyond_what_the_target_could_have_had(tmp_path: Path) -> None:
@@ -393,3 +393,76 @@ def test_a_commit_that_only_moves_a_line_is_judged_by_order(tmp_path: Path) -> N
                           row["removed_absent"])
     assert statuses == {"carried": ("applied", 1, 1, 1, 1), "lacked": ("missing", 1, 0, 1, 0),
                         "rearranged": ("not_applicable", 0, 0, 0, 0)}
+
+
+def _wheel(cache: Path, name: str, version: str, files: dict[str, str], uploaded: str) -> str:
+    """A wheel of ``name`` holding ``files`` in the download cache, published at ``uploaded``
+    (recorded beside it, read offline); its spec, unpinned (its sha256 is recorded)."""
+    import hashlib
+    import zipfile
+
+    from lineage.sources import pypi
+
+    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in files.items():
+            archive.writestr(path, text)
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
+    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
+    return f"pypi:{name}=={version}"
+
+
+def test_base_auto_takes_the_closest_commit_before_the_target_projects_first_release(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """ssh 1.8.0 (paramiko renamed, first release 1.7.8 of October 2011) is closest to paramiko
+    1.8.0, which merged ssh back a year later; forkpoint said so and named 1.7.7.1, but ``--base
+    auto`` took the closest dated no later than the target, the merge-back. Here the fork's first
+    release is of June 2030, its 0.2 of June 2031 holds b_0..b_6, which the upstream has from its
+    commit of February 2031: the closest. ``--base auto`` took that commit, and no commit was left
+    after it (exit 2); it now takes forkpoint's bound, the base of January 2030, says so, and the
+    two later commits are rows (applied: the fork holds them)."""
+    from lineage.fork import candidates
+
+    repo = git.Repo.init(tmp_path / "up", initial_branch="main")
+    c = {"base": _dated(repo, {"pkg/__init__.py": "", "pkg/b.py": _module("b", range(5))}, "initial",
+                        "2030-01-01T00:00:00"),
+         "c1": _dated(repo, {"pkg/b.py": _module("b", range(6))}, "Add b_5 (#1)", "2031-01-01T00:00:00"),
+         "c2": _dated(repo, {"pkg/b.py": _module("b", range(7))}, "Add b_6 (#2)", "2031-02-01T00:00:00")}
+    cache = tmp_path / "cache"
+    first = "2030-06-01T00:00:00Z"
+    _wheel(cache, "fork", "0.1", {"forked/__init__.py": "", "forked/b.py": _module("b", range(5))}, first)
+    target = _wheel(cache, "fork", "0.2", {"forked/__init__.py": "", "forked/b.py": _module("b", range(7))},
+                    "2031-06-01T00:00:00Z")
+    listing = {"0.1": [{"upload_time_iso_8601": first}], "0.2": [{"upload_time_iso_8601": "2031-06-01T00:00:00Z"}]}
+    monkeypatch.setattr(candidates, "_release_listing", lambda name: listing if name == "fork" else {})
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    out = tmp_path / "out"
+    assert main(["drift", target, f"{tmp_path / 'up'}@{c['base']}..main", "--out", str(out), "--base", "auto",
+                 "--jobs", "1", "-q", "--cache-dir", str(cache)]) == 0
+    summary = json.loads((out / "drift.json").read_text())
+    chosen = summary["base_auto"]
+    assert chosen["best"] == [c["c2"]]  # forkpoint's ranking is unchanged
+    assert chosen["commit"] == summary["upstream"]["base_commit"] == c["base"]
+    assert chosen["bound"] == "before_first_release" and chosen["bound_date"] == first
+    assert chosen["left_out_after_first_release"] == [c["c2"]] and chosen["left_out_after_target"] == []
+    assert [(r["pr"], r["status"]) for r in _rows(out)] == [("1", "applied"), ("2", "applied")]
+    printed = capsys.readouterr().out
+    assert (f"--base auto: base {c['base'][:12]} (rank 3, distance 20), the closest commit dated no later than "
+            f"the first release of the target's project (0.1, {first}); 1 closer (distance 0) left out: 1 dated "
+            "after that first release") in printed
+
+
+def test_the_base_sentence_names_the_bound_that_chose_the_base() -> None:
+    """What ``--base auto`` prints: the commit and why (a bound that left closer commits out),
+    or forkpoint's closest when nothing was left out."""
+    from lineage.fork.drift import base_sentence
+
+    chosen = {"commit": "a" * 40, "rank": 2, "distance": 7, "best_distance": 3, "bound": "before_target",
+              "bound_date": "2030-06-01T00:00:00Z", "target_date": "2030-06-01T00:00:00Z",
+              "first_release": {}, "left_out_after_target": ["b" * 40], "left_out_after_first_release": []}
+    assert base_sentence(chosen) == ("--base auto: 1 of forkpoint's closest commits dated after the target "
+                                     "(2030-06-01T00:00:00Z) left out; base aaaaaaaaaaaa (rank 2, distance 7)")
+    closest = {**chosen, "rank": 1, "distance": 3, "bound": "closest", "left_out_after_target": []}
+    assert base_sentence(closest) == "--base auto: forkpoint's closest commit is aaaaaaaaaaaa (rank 1, distance 3)"

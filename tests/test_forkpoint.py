@@ -223,6 +223,7 @@ def test_a_closest_release_dated_after_the_forks_first_release_is_said_maybe_mer
     v1 = _cached_wheel(cache, "uppkg", "1.0", "".join(_function(i) for i in range(5)), "2031-01-01T00:00:00Z")
     v2 = _cached_wheel(cache, "uppkg", "2.0", "".join(_function(i) for i in range(8)), "2033-01-01T00:00:00Z")
     target = _cached_wheel(cache, "fork", "0.2", "".join(_function(i) for i in range(8)), "2034-01-01T00:00:00Z")
+    _cached_wheel(cache, "fork", "0.1", _function(0), first)  # its first release, read for its import names
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
     listing = {"0.1": [{"upload_time_iso_8601": first}], "0.2": [{"upload_time_iso_8601": "2034-01-01T00:00:00Z"}],
                "0.0.dev1": [], "not a version": [{"upload_time_iso_8601": "2001-01-01T00:00:00Z"}]}
@@ -231,7 +232,7 @@ def test_a_closest_release_dated_after_the_forks_first_release_is_said_maybe_mer
     assert main(["forkpoint", target, v1, v2, "--out", str(out), "-q", "--jobs", "1",
                  "--cache-dir", str(cache)]) == 0
     found = json.loads((out / "forkpoint.json").read_text())
-    assert found["target"]["first_release"] == {"version": "0.1", "date": first}
+    assert found["target"]["first_release"] == {"version": "0.1", "date": first, "import_names": ["fork"]}
     assert [b["ref"] for b in found["best"]] == ["2.0"]  # the ranking is unchanged
     assert found["dated_after_target"] == 0
     assert found["dated_after_first_release"] == after  # 1.0 of 2031, 2.0 of 2033
@@ -401,3 +402,67 @@ def test_a_tie_of_two_python_trees_names_the_files_they_differ_in(
                  "--cache-dir", str(tmp_path / "cache")]) == 0
     assert "hold the same Python files" in capsys.readouterr().out
     assert json.loads((out / "forkpoint.json").read_text())["best_differ_in"] == []
+
+
+def _cached_files(cache: Path, name: str, version: str, files: dict[str, str], uploaded: str) -> None:
+    """A wheel of ``name`` holding ``files`` in the download cache, published at ``uploaded``."""
+    import hashlib
+    import zipfile
+
+    from lineage.sources import pypi
+
+    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in files.items():
+            archive.writestr(path, text)
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
+    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
+
+
+@pytest.mark.parametrize(("first_files", "own"), [
+    ({"Fork/__init__.py": "", "Fork/a.py": _function(0)}, False),  # another package: imports are case-sensitive
+    ({"py/__init__.py": "", "py/a.py": _function(0),  # an sdist layout whose own list names the target's import
+      "fork-0.1.dist-info/top_level.txt": "fork\n"}, True),
+    ({"fork/__init__.py": "", "fork/old.py": _function(0)}, True),
+    ({"README": "reserved"}, True),  # no name to read (a placeholder): taken
+])
+def test_a_first_release_sharing_no_import_name_with_the_target_is_not_its_projects(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
+        first_files: dict[str, str], own: bool) -> None:
+    """PyPI lists pyPdf's releases (uploaded 2014-05-17, importing ``pyPdf``) under the project
+    name pypdf, whose 3.x releases import ``pypdf``: forkpoint.json named pyPdf 1.10 the first
+    release of pypdf 3.17.4's project. A first release sharing no import name with the target
+    (its Python files' top-level names and its own ``top_level.txt``: ruamel.yaml 0.2's sdist
+    holds ``py/`` and lists ``ruamel``) is another project's: the first release is unknown, and
+    the one left out is recorded with the names compared."""
+    from lineage.fork import candidates
+
+    cache = tmp_path / "cache"
+    v1 = _cached_wheel(cache, "uppkg", "1.0", "".join(_function(i) for i in range(5)), "2031-01-01T00:00:00Z")
+    v2 = _cached_wheel(cache, "uppkg", "2.0", "".join(_function(i) for i in range(8)), "2033-01-01T00:00:00Z")
+    target = _cached_wheel(cache, "fork", "0.2", "".join(_function(i) for i in range(8)), "2034-01-01T00:00:00Z")
+    first = "2032-01-01T00:00:00Z"
+    _cached_files(cache, "fork", "0.1", first_files, first)
+    listing = {"0.1": [{"upload_time_iso_8601": first}], "0.2": [{"upload_time_iso_8601": "2034-01-01T00:00:00Z"}]}
+    monkeypatch.setattr(candidates, "_release_listing", lambda name: listing if name == "fork" else {})
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")
+    out = tmp_path / "out"
+    assert main(["forkpoint", target, v1, v2, "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(cache)]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    if own:
+        assert found["target"]["first_release"]["version"] == "0.1"
+        assert found["target"]["first_release_not_own"] == {}
+        assert [b["ref"] for b in found["best_before_first_release"]] == ["1.0"]
+    else:
+        assert found["target"]["first_release"] == {}
+        assert found["target"]["first_release_not_own"] == {
+            "version": "0.1", "date": first, "reason": "shares no import name with the target",
+            "import_names": ["Fork"], "target_import_names": ["fork"]}
+        assert found["dated_after_first_release"] == 0 and found["best_before_first_release"] == []
+    printed = capsys.readouterr().out
+    assert ("first release of the target's project" in printed) == own
+    assert ("the release PyPI lists first under the target's name, 0.1 (2032-01-01T00:00:00Z), imports Fork, "
+            "none of the target's names (fork)" in printed) == (not own)

@@ -303,6 +303,12 @@ def _say_first_release(result: ForkpointResult) -> None:
     merged back into paramiko 1.8.0), so the closest dated before that first release is named.
     Said only when some candidate is dated before it: pypdf 3.17.4's project lists pyPdf's releases
     (uploaded 2014), older than every PyPDF2 release, the project pypdf continues."""
+    other = result.inputs["target"].get("first_release_not_own", {})
+    if other.get("import_names"):  # PyPI's first-listed release imports none of the target's names
+        theirs, mine = ", ".join(other["import_names"]), ", ".join(other["target_import_names"])
+        print(f"the release PyPI lists first under the target's name, {other['version']} ({other['date']}), imports "
+              f"{theirs}, none of the target's names ({mine}): another project's, so the first release of the "
+              "target's own project is unknown.")
     merged, before = result.best_after_first_release, result.best_before_first_release
     if not len(merged) or not len(before):
         return
@@ -339,7 +345,7 @@ _TIE_PATHS_SHOWN = 5  # paths a tie's sentence names; forkpoint.json lists them 
 
 
 def _cmd_drift(args: argparse.Namespace) -> int:
-    from lineage.fork.drift import parse_list, run_drift
+    from lineage.fork.drift import base_sentence, parse_list, run_drift
     from lineage.fork.params import drift_params_from_settings
     from lineage.knobs import assign
 
@@ -358,6 +364,8 @@ def _cmd_drift(args: argparse.Namespace) -> int:
                        forkpoint_every=args.every)
     result.write(Path(args.out))
     counts = ", ".join(f"{n} {s}" for s, n in result.counts().items())
+    if result.inputs["base_auto"]:  # which base --base auto took, and why
+        print(base_sentence(result.inputs["base_auto"]) + ".")
     print(f"{len(result.commits)} upstream commits touching Python files: {counts}; "
           f"wrote drift.csv and drift.json to {args.out}.")
     if not result.inputs["pairing"]["paired_target_files"]:  # said even with -q: the counts alone mislead

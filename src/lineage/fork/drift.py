@@ -117,8 +117,11 @@ from lineage.sources import open_source
 
 # Change log of drift.json:
 #   1: first version (target, upstream range, pairing, parameters, counts per status, commits).
+#   2: "base_auto" says which bound chose the base ("bound": before_first_release, before_target or
+#      closest; "bound_date"), the target project's "first_release", the closest commits left out
+#      for being dated after it ("left_out_after_first_release") and forkpoint's "best_distance".
 DRIFT_FORMAT = "lineage.drift"
-DRIFT_VERSION = 1
+DRIFT_VERSION = 2
 
 DRIFT_COLUMNS = ["commit", "date", "subject", "pr", "files", "lines_added", "added_present",
                  "lines_removed", "removed_absent", "status", "target_files", "added_superseded",
@@ -230,28 +233,56 @@ def _select(infos: list[CommitInfo], prs: dict[str, str], commits: Sequence[str]
 
 def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only: bool = False, every: int = 1,
               params: MatchParams | None = None, settings: RunSettings | None = None) -> tuple[str, dict[str, Any]]:
-    """The oldest of ``lineage forkpoint``'s closest commits over the range dated no later than the
-    target, and what forkpoint said. A commit dated after the target is no fork point even when it
-    ties or wins (a later commit holding the same Python files, or a release holding the unreleased
-    code the target forked): drift from it would leave out the upstream commits between the real
-    fork point and it. With an undated target, or every candidate dated after it, the closest."""
+    """The oldest of the candidates :meth:`ForkpointResult.fork_point` chooses among the range's
+    commits (forkpoint's one rule: the closest dated no later than the first release of the
+    target's project, else no later than the target, else the closest), and what forkpoint said.
+    A commit dated after the target is no fork point even when it ties or wins (a later commit
+    holding the same Python files, or a release holding the unreleased code the target forked);
+    one dated after the target project's first release may hold the fork's changes carried back
+    (ssh 1.8.0 is closest to paramiko 1.8.0, which merged ssh back): drift from either would
+    leave out the upstream commits between the real fork point and it."""
     from lineage.fork.forkpoint import run_forkpoint
 
     found = run_forkpoint(target, [range_spec], tags_only=tags_only, every=every, target_path=target_path,
                           params=params, settings=settings)
-    earlier = found.best_before_target
-    chosen = (earlier if len(earlier) else found.best).sort_values("order")
+    choice = found.fork_point()
+    chosen = choice.rows.sort_values("order")
 
     def sha(candidate: object) -> str:
         return str(candidate).rsplit("@", 1)[1].partition(":")[0]  # REPO@SHA[:PATH]
 
     commit = sha(chosen["candidate"].iat[0])
     best = found.best.sort_values("order")
-    left_out = [sha(c) for c in found.best_after_target["candidate"]] if len(earlier) else []
+    after_target = found.after_target()[best.index]
+    after_first = found.after_first_release()[best.index] & ~after_target
+    bounded = choice.bound != "closest"
     return commit, {"candidates": len(found.candidates), "best": [sha(c) for c in best["candidate"]],
-                    "left_out_after_target": left_out,
+                    "bound": choice.bound, "bound_date": choice.date,
+                    "first_release": dict(found.inputs["target"].get("first_release", {})),
+                    "left_out_after_target": [sha(c) for c in best["candidate"][after_target]] if bounded else [],
+                    "left_out_after_first_release": ([sha(c) for c in best["candidate"][after_first]]
+                                                     if choice.bound == "before_first_release" else []),
+                    "best_distance": int(best["distance"].iat[0]),
                     "target_date": found.target_date, "rank": int(chosen["rank"].iat[0]),
                     "distance": int(chosen["distance"].iat[0]), "commit": commit}
+
+
+def base_sentence(chosen: dict[str, Any]) -> str:
+    """What ``drift --base auto`` says of the base it took (drift.json ``base_auto``) and why."""
+    commit = str(chosen["commit"])[:12]
+    how = f"rank {chosen['rank']}, distance {chosen['distance']:,}"
+    later_t, later_f = chosen["left_out_after_target"], chosen["left_out_after_first_release"]
+    if chosen["bound"] == "before_first_release" and (later_t or later_f):
+        first = chosen["first_release"]
+        return (f"--base auto: base {commit} ({how}), the closest commit dated no later than the first release of "
+                f"the target's project ({first.get('version', '')}, {chosen['bound_date']}); "
+                f"{len(later_t) + len(later_f)} closer (distance {chosen['best_distance']:,}) left out: "
+                f"{len(later_f)} dated after that first release, when the fork existed (it may hold the fork's "
+                f"changes carried back), {len(later_t)} after the target ({chosen['target_date']})")
+    if later_t:
+        return (f"--base auto: {len(later_t)} of forkpoint's closest commits dated after the target "
+                f"({chosen['target_date']}) left out; base {commit} ({how})")
+    return f"--base auto: forkpoint's closest commit is {commit} ({how})"
 
 
 def _stripped(tree: TreeIndex, path: str) -> list[str]:
@@ -286,10 +317,6 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
                                     every=forkpoint_every, params=params, settings=settings)
         repo_part, refs = range_spec.rsplit("@", 1)
         range_spec = f"{repo_part}@{best}..{refs.split('..', 1)[1]}"
-        later = forkpoint["left_out_after_target"]
-        settings.log(f"--base auto: forkpoint's closest commit is {best[:12]}" if not later else
-                     f"--base auto: {len(later)} of forkpoint's closest commits dated after the target "
-                     f"({forkpoint['target_date']}) left out; base {best[:12]} (rank {forkpoint['rank']})")
     elif base:
         raise LineageError(f"--base takes only 'auto' (give BASE in the range), not {base!r}")
     walked = parse_range(range_spec, base_off_line=True)
@@ -383,5 +410,5 @@ def parse_list(text: str) -> list[str]:
     return [p.strip() for p in text.split(",") if p.strip()]
 
 
-__all__ = ["DRIFT_COLUMNS", "STATUSES", "DriftParams", "DriftResult", "auto_base", "pair_trees", "parse_list",
-           "run_drift"]
+__all__ = ["DRIFT_COLUMNS", "STATUSES", "DriftParams", "DriftResult", "auto_base", "base_sentence", "pair_trees",
+           "parse_list", "run_drift"]

@@ -32,6 +32,7 @@ files from several releases.
 from __future__ import annotations
 
 import json
+import re
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -46,9 +47,12 @@ from lineage.errors import LineageError
 from lineage.fork.candidates import Candidate, expand, first_release
 from lineage.history.range import commit_date
 from lineage.index import CODE, INDEX_VERSION, IndexCache, TreeIndex, index_tree
+from lineage.index.project import top_level
 from lineage.match import MatchParams, MatchWorkers
 from lineage.settings import RunSettings
 from lineage.sources import open_source
+from lineage.sources.base import Source
+from lineage.sources.distinfo import top_level_names
 from lineage.sources.git import commit_spec
 
 # Change log of forkpoint.json:
@@ -66,8 +70,13 @@ from lineage.sources.git import commit_spec
 #      published first, for a pypi: target; {} otherwise or when PyPI cannot be asked),
 #      "dated_after_first_release" and "best_before_first_release" (the closest of the candidates
 #      dated no later than it; [] when unknown).
+#   7: "target.first_release" is {} too when the release PyPI lists first shares no import name
+#      with the target (another project used the name first: pyPdf's releases under pypdf), and
+#      holds its "import_names" otherwise; "target.first_release_not_own" (version, date,
+#      reason, the names compared) records the release left out; "best_before_first_release"
+#      leaves out candidates dated after the target.
 FORKPOINT_FORMAT = "lineage.forkpoint"
-FORKPOINT_VERSION = 6
+FORKPOINT_VERSION = 7
 
 # forkpoint.csv, one row per candidate, sorted by rank then candidate order.
 CANDIDATE_COLUMNS = [
@@ -89,6 +98,17 @@ def _rank_key(totals: dict[str, int]) -> tuple[int, int, int]:
 
 
 _MAX_TICKS = 24
+
+
+@dataclass(frozen=True)
+class ForkPointChoice:
+    """What :meth:`ForkpointResult.fork_point` chose: the candidates (rank 1 of those the bound
+    admits), the bound (``before_first_release``, ``before_target``, or ``closest`` when no date
+    bounds them) and its date ("" for ``closest``)."""
+
+    rows: pd.DataFrame
+    bound: str
+    date: str
 
 
 @dataclass
@@ -166,7 +186,29 @@ class ForkpointResult:
     def best_before_first_release(self) -> pd.DataFrame:
         """The closest candidates dated no later than the target project's first release (empty
         when it is unknown)."""
-        return self._closest_dated_by(self.first_release_date)
+        if not self.first_release_date:
+            return self.candidates.iloc[0:0]
+        # nor after the target (no fork point): the earlier of the two dates bounds them
+        return self._closest_dated_by(min(d for d in (self.first_release_date, self.target_date) if d))
+
+    def fork_point(self) -> ForkPointChoice:
+        """The closest candidates that may be the target's fork point, and which bound chose them:
+        the one rule ``forkpoint`` reports (``best_before_first_release``, ``best_before_target``)
+        and ``drift --base auto`` takes its base by. The closest dated no later than the first
+        release of the target's project (when known, and some candidate is), else the closest
+        dated no later than the target (when dated, and some candidate is), else the closest.
+        A candidate dated after the target is no fork point; one dated after the target
+        project's first release came out when the fork existed and may hold its changes carried
+        back (ssh merged back into paramiko 1.8.0, closest to ssh 1.8.0, while ssh forked from
+        1.7.7.1). Taking the earlier bound only adds upstream commits to a drift (each one the
+        fork holds reads ``applied``); a later one leaves out the commits between the two."""
+        earlier = self.best_before_first_release
+        if len(earlier):
+            return ForkPointChoice(earlier, "before_first_release", self.first_release_date)
+        earlier = self.best_before_target
+        if len(earlier):
+            return ForkPointChoice(earlier, "before_target", self.target_date)
+        return ForkPointChoice(self.best, "closest", "")
 
     @property
     def more_verbatim_than_best(self) -> pd.DataFrame:
@@ -338,6 +380,50 @@ def target_inputs(target: str, tree: TreeIndex, target_path: str) -> dict[str, A
                        "python_files": len(tree.files), "date": source_date(tree)}}
 
 
+# A distribution's own list of its top-level imports: a wheel's or an sdist's egg-info at the
+# root of the release (or below its src/ folder), not a vendored copy's.
+_TOP_LEVEL_TXT = re.compile(r"(?:src/)?[^/]+\.(?:egg|dist)-info/top_level\.txt")
+
+
+def import_names(source: Source) -> frozenset[str]:
+    """The names a release's imports start with: those its Python files' paths give
+    (:func:`lineage.index.project.top_level`) and those its own ``top_level.txt`` lists (an
+    sdist's layout may differ from what it installs: ruamel.yaml 0.2's sdist holds ``py/``,
+    installed as ``ruamel.yaml``, and its ``top_level.txt`` says ``ruamel``)."""
+    paths = source.paths()
+    names = {top.name for top in top_level(p for p in paths if p.endswith((".py", ".pyi")))}
+    for path in paths:
+        if _TOP_LEVEL_TXT.fullmatch(path):
+            names |= top_level_names(source.read(path))
+    return frozenset(names)
+
+
+def own_first_release(name: str, target_names: frozenset[str], cache_root: Path | None
+                      ) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The first release of the target's project on PyPI (:func:`candidates.first_release`) when
+    it is that project's own, and else what was listed first and why it is not taken: ``(first,
+    not_own)``, one of them ``{}`` (both when PyPI cannot be asked). PyPI names a project by its
+    normalised name, which an older project may have used first: ``pypdf`` lists pyPdf's releases
+    (1.4 to 1.13, uploaded 2014-05-17), whose files import ``pyPdf``, while pypdf 3.x imports
+    ``pypdf``. A first release sharing none of the target's import names (:func:`import_names`;
+    imports are case-sensitive) is another project's, and the first release of the target's own is
+    then unknown, not guessed: the releases between are not read. One whose names cannot be read
+    (no Python file, no ``top_level.txt``: a placeholder) is taken; one that cannot be opened is
+    not (unknown rather than unchecked)."""
+    first = first_release(name)
+    if not first:
+        return {}, {}
+    try:
+        with open_source(f"pypi:{name}=={first['version']}", cache_root) as source:
+            names = import_names(source)
+    except LineageError as exc:
+        return {}, {**first, "reason": f"cannot be opened: {' '.join(str(exc).split())[:200]}"}
+    if names and target_names and not names & target_names:
+        return {}, {**first, "reason": "shares no import name with the target", "import_names": sorted(names),
+                    "target_import_names": sorted(target_names)}
+    return {**first, "import_names": sorted(names)}, {}
+
+
 def _resolved_spec(candidate: Candidate, tree: TreeIndex) -> str:
     info = tree.info
     if info.kind == "pypi":
@@ -367,6 +453,7 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
     started = time.perf_counter()
     with open_source(target, root) as source:
         target_tree = restrict(index_tree(source, cache, jobs, max_file_bytes), target_path)
+        target_names = import_names(source)
     if not target_tree.files:
         raise LineageError(f"target {target} holds no Python file to compare")
 
@@ -436,7 +523,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
         "seconds": round(time.perf_counter() - started, 3),
     }
     name = str(target_tree.info.details.get("name", "")) if target_tree.info.kind == "pypi" else ""
-    inputs["target"]["first_release"] = first_release(name) if name else {}
+    inputs["target"]["first_release"], inputs["target"]["first_release_not_own"] = (
+        own_first_release(name, target_names, root) if name else ({}, {}))
     return ForkpointResult(candidates=frame, files=files, inputs=inputs,
                            best_differ_in=differing_paths(list(closest_trees.values())))
 

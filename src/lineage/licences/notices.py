@@ -556,11 +556,16 @@ def _folded_holder(text: str) -> str:
 _YEARS_RE = re.compile(YEAR_RANGE, re.IGNORECASE)
 
 
+def stated_years(line: str) -> str:
+    """A copyright line's years as written, folded ("Copyright (C) 2003 - 2007 Robey Pointer" ->
+    "2003-2007"; "" when it states none): the years part of :func:`copyright_key`."""
+    return " ".join(_SPACE_RE.sub("", m.group(0)).lower() for m in _YEARS_RE.finditer(line))
+
+
 def copyright_key(line: str) -> str:
     """A copyright line's years and holder, folded: one key for "Copyright (c) 2015-present
     Rapptz" and the ``:copyright: (c) 2015-present Rapptz`` field of a docstring."""
-    years = " ".join(_SPACE_RE.sub("", m.group(0)).lower() for m in _YEARS_RE.finditer(line))
-    return f"{years} {holder(line)}".strip()
+    return f"{stated_years(line)} {holder(line)}".strip()
 
 
 def distinct_copyrights(texts: Iterable[str]) -> tuple[str, ...]:

@@ -136,6 +136,8 @@ class _Obligation:
     conflict: str
     conflict_reason: str
     missing: str
+    # this file's lines stating a missing line's years under another holder (last: a default)
+    copyright_replaced_by: str = ""
 
 
 # The columns of obligations.csv a file page's header shows (:func:`_obligations_note`), in this order.
@@ -604,7 +606,8 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
     column, per item the upstream files it is missing for), any upstream licence not known (of
     which nothing can be said missing: not "nothing missing") and any licence conflict; opened, per
     upstream file, both licences, the conflict verdict, what is missing, the upstream's holders and
-    those the file does not keep (``copyrights_missing``).
+    those the file does not keep (``copyrights_missing``), and its own lines stating their years
+    under another holder (``copyright_replaced_by``).
     A licence reviewer reads a page for this; before, only obligations.csv said it."""
     if not owed:
         return ""
@@ -644,7 +647,10 @@ def _obligations_note(owed: list[_Obligation], several: bool) -> str:
             + (f"<strong>missing: {esc(o.missing)}</strong>" if o.missing
                else "nothing missing" if o.upstream_licence else "what is owed is not known")
             + (f"; upstream copyright: {esc(o.upstream_copyrights)}" if o.upstream_copyrights else "")
-            + (f"; <strong>not kept: {esc(o.copyrights_missing)}</strong>" if o.copyrights_missing else "") + "</li>")
+            + (f"; <strong>not kept: {esc(o.copyrights_missing)}</strong>" if o.copyrights_missing else "")
+            # this file's lines stating those years under another holder (``copyright_replaced_by``)
+            + (f"; <strong>its years under another holder: {esc(o.copyright_replaced_by)}</strong>"
+               if o.copyright_replaced_by else "") + "</li>")
     cls = " class=owed" if lacking or conflicts or unknown or undecided else ""
     return (f"<details class=licence><summary{cls}>Licence obligations ({len(owed):,} upstream "
             f"file{'s' if many else ''}, obligations.csv): {'; '.join(parts)}</summary>"

@@ -215,6 +215,19 @@ def _not_kept_words(table: pd.DataFrame, shown: int = 3) -> str:
             + (f" and {counted(more, 'more line')}" if more > 0 else ""))
 
 
+def _replaced_words(rows: pd.DataFrame) -> list[str]:
+    """ATTRIBUTION.md's lines on the target's copyright lines that state the years of an upstream
+    line it does not keep under another holder (obligations.csv ``copyright_replaced_by``): the
+    holder replaced on copied code, which crediting the upstream's holders means restoring."""
+    replaced = Counter(line for cell in rows["copyright_replaced_by"] for line in split_copyrights(str(cell)))
+    if not replaced:
+        return []
+    ranked = sorted(replaced.items(), key=lambda kv: (-kv[1], kv[0]))
+    said = [f'- "{md_text(line)}" ({_pairs(n)})' for line, n in ranked]
+    return ["", "Copyright lines of the target that state these holders' years under another holder (the "
+            "holder replaced on copied code; obligations.csv `copyright_replaced_by`):", "", *said]
+
+
 def _family_sentence(lic: SourceLicence) -> str:
     """For a release whose licence reads `unknown` though its metadata has a classifier naming a
     licence family (click 6.7: ``License: UNKNOWN``, "License :: OSI Approved :: BSD License", no
@@ -318,6 +331,7 @@ def attribution_markdown(comparison: Comparison) -> str:
         nobody = ("(none named; public domain asks for none)" if public
                   else "(none named; its licence asks for none)" if free else "(none named)")
         out += ["", "Copyright holders to credit:", ""] + [f"- {md_text(h)}" for h in holders or [nobody]]
+        out += _replaced_words(rows)
         if lic.notice_lines:
             out += ["", f"NOTICE ({', '.join(lic.notice_paths)}), to reproduce:", "", "```"]
             out += list(lic.notice_lines) + ["```"]

@@ -141,7 +141,12 @@ def sarif_log(comparison: Comparison) -> dict[str, object]:
             # file: pypdf's ``generic/_data_structures.py`` "lacks the copyright line of Copyright (c)
             # 2006, Mathieu Fenniak; ..." though its header is that line
             lost = split_copyrights(str(row.copyrights_missing or row.upstream_copyrights))
-            what = {"copyright": f"the copyright line{'s' if len(lost) > 1 else ''} {'; '.join(lost)}",
+            # its own line stating those years under another holder (``copyright_replaced_by``)
+            replaced = split_copyrights(str(row.copyright_replaced_by))
+            instead = (f"; its line{'s' if len(replaced) > 1 else ''} {'; '.join(replaced)} "
+                       f"state{'' if len(replaced) > 1 else 's'} the years of the upstream's under another holder "
+                       "(the holder replaced on copied code)") if replaced else ""
+            what = {"copyright": f"the copyright line{'s' if len(lost) > 1 else ''} {'; '.join(lost)}{instead}",
                     "licence-notice": (f"the {licence} licence notice"
                                        if len(choices(str(row.upstream_licence))) < 2 else
                                        f"a licence notice of one of {licence}"),

@@ -53,7 +53,7 @@ if TYPE_CHECKING:
     from lineage.index.tree import TreeIndex
 
 ROWS_MAGIC = b"LINEAGE-OBLIGATIONS\n"
-ROWS_VERSION = 1
+ROWS_VERSION = 2
 KEEP = 4  # entries kept (one per run-wide fact set), as the side cache's
 _ROOT: list[Path] = []  # the cache root while inside kept_rows (innermost last)
 

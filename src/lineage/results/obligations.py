@@ -68,6 +68,12 @@ Columns (:data:`OBLIGATION_COLUMNS`):
   Software Foundation's line, not "the Pallets team"'s, which its "Copyright 2011 Pallets" keeps.
   Holders are compared by :func:`lineage.licences.notices.keeps_holders` (one organisation with
   or without "the", "team", "Inc.", "contributors"; a "by" before the name is no part of it).
+  ``copyright_replaced_by`` (since round user173): of the target file's copyright lines, those
+  that state the same span of years (two years or more) as a line of ``copyrights_missing``
+  under a holder none of the upstream file's lines names (:func:`replaced_holders`: the
+  upstream's years kept, its holder replaced on copied code; ssh 1.8.0's "Copyright (C)
+  2006-2007 Jeff Forcier" over paramiko's "Copyright (C) 2006-2007 Robey Pointer"),
+  ``"; "``-joined; ``""`` otherwise.
 * ``keeps_licence_notice``: the target file's SPDX lines and notices (its head's, and those among
   the lines it copied from the upstream file), the licence file of its
   sub-folder, else the root licence files (not for an Apache-2.0 upstream file with its own
@@ -128,6 +134,7 @@ from lineage.licences.notices import (
     keeps_holders,
     organisation,
     source_notice_ids,
+    stated_years,
     with_included,
 )
 from lineage.markers.attribution import PART_WORDS
@@ -144,8 +151,8 @@ OBLIGATION_COLUMNS = [
     "target_path", "upstream", "upstream_path", "copied_lines", "verbatim_lines", "near_lines", "first_line",
     "last_line", "marked", "upstream_licence", "upstream_licence_from", "upstream_copyrights",
     "upstream_copyrights_from", "target_licence", "target_licence_from", "keeps_copyright", "copyright_kept_in",
-    "copyrights_missing", "keeps_licence_notice", "modified", "modification_notice", "notice_files", "notice_lines",
-    "notice_lines_missing", "conflict", "conflict_reason", "missing",
+    "copyrights_missing", "copyright_replaced_by", "keeps_licence_notice", "modified", "modification_notice",
+    "notice_files", "notice_lines", "notice_lines_missing", "conflict", "conflict_reason", "missing",
 ]
 MISSING_KINDS = ("copyright", "licence-notice", "modification-notice", "NOTICE")
 UNDER = "; under "  # upstream_licence_from: <where the licence came from>; under <the choice checked>
@@ -411,6 +418,26 @@ def _copyrights_not_kept(up_copyrights: Sequence[str], file_copyrights: Sequence
     return lost or tuple(c for c in up_copyrights if not keeps_holders([c], file_copyrights))
 
 
+# A span of years: two years or more stated (a range or a list), as a copied line keeps them; one
+# year alone is as often the year two projects each wrote their own line in (sglang's "Copyright
+# 2025 SGLang Team" over vLLM's "Copyright 2025 The vLLM team.").
+_SPAN_RE = re.compile(r"(?:19|20)\d\d\D+(?:19|20)\d\d")
+
+
+def replaced_holders(not_kept: Sequence[str], file_copyrights: Sequence[str],
+                     up_copyrights: Sequence[str]) -> tuple[str, ...]:
+    """The target file's copyright lines that state the same span of years as an upstream line it
+    does not keep (:func:`lineage.licences.notices.stated_years`, two years or more) under a
+    holder none of the upstream file's lines names: the upstream's years kept, its holder
+    replaced on copied code. ssh 1.8.0 (paramiko renamed) writes "Copyright (C) 2006-2007 Jeff
+    Forcier" in ``ssh/client.py`` where paramiko 1.7.7.1's reads "Copyright (C) 2006-2007 Robey
+    Pointer"; a line of the fork's own years ("Copyright (C) 2011 Jeff Forcier", most of ssh's
+    files) is not one."""
+    spans = {years for line in not_kept if _SPAN_RE.search(years := stated_years(line))}
+    return tuple(line for line in file_copyrights
+                 if stated_years(line) in spans and not any(keeps_holders([up], [line]) for up in up_copyrights))
+
+
 @dataclass(frozen=True)
 class _FileFacts:
     """What one (target file, upstream file) pair's obligations are checked against."""
@@ -483,6 +510,7 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
                 keeps_copyright, not_kept = "not required", ()
             else:
                 missing.append("copyright")
+    replaced = replaced_holders(not_kept, t_file.copyrights, facts.up_copyrights) if not_kept else ()
     # a licence file governing the target file's folder (a vendored copy's) keeps its notice
     # too, and so does the root's, as for the copyright lines, unless the upstream file is
     # Apache-2.0 with its own notice (section 4(c): the Source form's notices stay in it)
@@ -521,7 +549,8 @@ def _check(up_licence: str, facts: _FileFacts) -> tuple[dict[str, object], list[
     if absent:
         missing.append("NOTICE")
     return {"keeps_copyright": keeps_copyright, "copyright_kept_in": kept_in,
-            "copyrights_missing": join_copyrights(not_kept), "keeps_licence_notice": keeps_notice,
+            "copyrights_missing": join_copyrights(not_kept), "copyright_replaced_by": join_copyrights(replaced),
+            "keeps_licence_notice": keeps_notice,
             "modified": _yes(facts.modified), "modification_notice": change,
             "notice_files": "; ".join(facts.source.notice_paths) if notice_lines else "",
             "notice_lines": len(notice_lines), "notice_lines_missing": absent}, missing

@@ -54,7 +54,7 @@ TABLE_TYPES: dict[str, dict[str, str]] = {
         "upstream_licence": _TEXT, "upstream_licence_from": _TEXT, "upstream_copyrights": _TEXT,
         "upstream_copyrights_from": _TEXT, "target_licence": _TEXT, "target_licence_from": _TEXT,
         "keeps_copyright": _TEXT, "copyright_kept_in": _TEXT, "copyrights_missing": _TEXT,
-        "keeps_licence_notice": _TEXT, "modified": _TEXT,
+        "copyright_replaced_by": _TEXT, "keeps_licence_notice": _TEXT, "modified": _TEXT,
         "modification_notice": _TEXT, "notice_files": _TEXT, "notice_lines": _COUNT,
         "notice_lines_missing": _COUNT, "conflict": _TEXT, "conflict_reason": _TEXT, "missing": _TEXT,
     },
