@@ -107,3 +107,24 @@ def make_labeller(tmp_path: Path, target: dict[str, str], upstream: dict[str, st
         sides.append(Side(tree.files, lambda k, tree=tree: tree.lines(tree.files[k].path),
                           np.zeros(len(tree.files), np.int32)))
     return FileLabeller(sides[0], sides[1], 0, params)
+
+
+def cached_wheel(cache: Path, name: str, version: str, files: dict[str, str], uploaded: str,
+                 pinned: bool = False) -> str:
+    """A wheel of ``name`` holding ``files`` in the download cache under ``cache``, published at
+    ``uploaded`` (recorded beside it, so read offline); its ``pypi:`` spec, with its sha256 when
+    ``pinned`` (else unpinned: the sha256 recorded beside it is checked)."""
+    import hashlib
+    import zipfile
+
+    from lineage.sources import pypi
+
+    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
+    wheel.parent.mkdir(parents=True)
+    with zipfile.ZipFile(wheel, "w") as archive:
+        for path, text in files.items():
+            archive.writestr(path, text)
+    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
+    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
+    return f"pypi:{name}=={version}" + (f"#sha256={sha}" if pinned else "")

@@ -9,6 +9,7 @@ import os
 from pathlib import Path
 
 import pytest
+from conftest import cached_wheel
 
 from lineage.cli import main
 from lineage.fork.drift import DRIFT_COLUMNS, run_drift
@@ -395,24 +396,6 @@ def test_a_commit_that_only_moves_a_line_is_judged_by_order(tmp_path: Path) -> N
                         "rearranged": ("not_applicable", 0, 0, 0, 0)}
 
 
-def _wheel(cache: Path, name: str, version: str, files: dict[str, str], uploaded: str) -> str:
-    """A wheel of ``name`` holding ``files`` in the download cache, published at ``uploaded``
-    (recorded beside it, read offline); its spec, unpinned (its sha256 is recorded)."""
-    import hashlib
-    import zipfile
-
-    from lineage.sources import pypi
-
-    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
-    wheel.parent.mkdir(parents=True)
-    with zipfile.ZipFile(wheel, "w") as archive:
-        for path, text in files.items():
-            archive.writestr(path, text)
-    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
-    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
-    return f"pypi:{name}=={version}"
-
 
 def test_base_auto_takes_the_closest_commit_before_the_target_projects_first_release(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -432,8 +415,8 @@ def test_base_auto_takes_the_closest_commit_before_the_target_projects_first_rel
          "c2": _dated(repo, {"pkg/b.py": _module("b", range(7))}, "Add b_6 (#2)", "2031-02-01T00:00:00")}
     cache = tmp_path / "cache"
     first = "2030-06-01T00:00:00Z"
-    _wheel(cache, "fork", "0.1", {"forked/__init__.py": "", "forked/b.py": _module("b", range(5))}, first)
-    target = _wheel(cache, "fork", "0.2", {"forked/__init__.py": "", "forked/b.py": _module("b", range(7))},
+    cached_wheel(cache, "fork", "0.1", {"forked/__init__.py": "", "forked/b.py": _module("b", range(5))}, first)
+    target = cached_wheel(cache, "fork", "0.2", {"forked/__init__.py": "", "forked/b.py": _module("b", range(7))},
                     "2031-06-01T00:00:00Z")
     listing = {"0.1": [{"upload_time_iso_8601": first}], "0.2": [{"upload_time_iso_8601": "2031-06-01T00:00:00Z"}]}
     monkeypatch.setattr(candidates, "_release_listing", lambda name: listing if name == "fork" else {})

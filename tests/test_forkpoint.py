@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import cached_wheel
 
 from lineage.cli import main
 
@@ -161,21 +162,9 @@ def test_the_api_takes_run_settings(tmp_path: Path) -> None:
 
 
 def _cached_wheel(cache: Path, name: str, version: str, text: str, uploaded: str) -> str:
-    """A wheel of ``name`` holding ``name/a.py`` in the download cache, published at ``uploaded``
-    (recorded beside it, read offline); its pinned spec."""
-    import hashlib
-    import zipfile
-
-    from lineage.sources import pypi
-
-    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
-    wheel.parent.mkdir(parents=True)
-    with zipfile.ZipFile(wheel, "w") as archive:
-        archive.writestr(f"{name}/a.py", text)
-    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
-    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
-    return f"pypi:{name}=={version}#sha256={sha}"
+    """A wheel of ``name`` holding ``name/a.py`` in the download cache, published at ``uploaded``;
+    its pinned spec."""
+    return cached_wheel(cache, name, version, {f"{name}/a.py": text}, uploaded, pinned=True)
 
 
 @pytest.mark.parametrize(("published", "after"), [("2031-06-01T00:00:00Z", True), ("2034-01-01T00:00:00Z", False)])
@@ -404,22 +393,6 @@ def test_a_tie_of_two_python_trees_names_the_files_they_differ_in(
     assert json.loads((out / "forkpoint.json").read_text())["best_differ_in"] == []
 
 
-def _cached_files(cache: Path, name: str, version: str, files: dict[str, str], uploaded: str) -> None:
-    """A wheel of ``name`` holding ``files`` in the download cache, published at ``uploaded``."""
-    import hashlib
-    import zipfile
-
-    from lineage.sources import pypi
-
-    wheel = cache / "downloads" / "pypi" / f"{name}-{version}" / f"{name}-{version}-py3-none-any.whl"
-    wheel.parent.mkdir(parents=True)
-    with zipfile.ZipFile(wheel, "w") as archive:
-        for path, text in files.items():
-            archive.writestr(path, text)
-    sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
-    wheel.with_name(wheel.name + ".sha256").write_text(sha + "\n")
-    pypi._record_publication(wheel, sha, pypi.Published(f"https://files.example/{wheel.name}", uploaded, uploaded))
-
 
 @pytest.mark.parametrize(("first_files", "own"), [
     ({"Fork/__init__.py": "", "Fork/a.py": _function(0)}, False),  # another package: imports are case-sensitive
@@ -444,7 +417,7 @@ def test_a_first_release_sharing_no_import_name_with_the_target_is_not_its_proje
     v2 = _cached_wheel(cache, "uppkg", "2.0", "".join(_function(i) for i in range(8)), "2033-01-01T00:00:00Z")
     target = _cached_wheel(cache, "fork", "0.2", "".join(_function(i) for i in range(8)), "2034-01-01T00:00:00Z")
     first = "2032-01-01T00:00:00Z"
-    _cached_files(cache, "fork", "0.1", first_files, first)
+    cached_wheel(cache, "fork", "0.1", first_files, first)
     listing = {"0.1": [{"upload_time_iso_8601": first}], "0.2": [{"upload_time_iso_8601": "2034-01-01T00:00:00Z"}]}
     monkeypatch.setattr(candidates, "_release_listing", lambda name: listing if name == "fork" else {})
     monkeypatch.setenv("LINEAGE_OFFLINE", "1")
