@@ -34,6 +34,10 @@ other hits. The rules, each in its module with its reasons:
   of a call broken one argument a line, paired whole with the upstream statement of the same
   abstract shape once one of its lines is. A witnessed-renames rule lives there too (own-name
   files, each rename witnessed by ``fill_rename_min_witnesses`` near pairs, 2).
+* **The header of a second copy** (:func:`lineage.match.fill_statements.second_copy_headers`,
+  ``fill_second_copy_headers``): a function copied twice into the target file (a method copied
+  into a sibling class) has its second body paired by the regions; its signature, free, is
+  paired with the upstream signature the first copy holds.
 * **The body below a late signature** (:func:`lineage.match.fill_inside.signature_bodies`,
   ``fill_signature_bodies``): the body below a ``def`` the signature rule paired, on both
   sides, is read by rule (a) as a stretch between two anchors is (ruamel.yaml's exploded
@@ -90,6 +94,7 @@ from lineage.match.fill_statements import (
     complete_statements,
     misnamed_headers,
     resorted_arguments,
+    second_copy_headers,
     signature_survivors,
     split_at_rewrapped,
 )
@@ -245,6 +250,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
         signature_survivors(lab, statements, u_file)
         if p.fill_signature_bodies:
             signature_bodies(lab, statements, u_file, paired_before)
+    if p.fill_second_copy_headers and statement_rule(lab, u_file):
+        second_copy_headers(lab, statements, u_file)
     if statement_rule(lab, u_file):
         complete_statements(lab, statements, u_file)
         if p.fill_resorted_arguments:

@@ -60,6 +60,7 @@ from lineage.match.file_statements import (
     DUNDER,
     Statements,
     bare_name,
+    def_key,
     is_overload,
     parameter_names,
 )
@@ -158,6 +159,54 @@ def signature_survivors(lab: FileLabeller, statements: Statements, u_file: int) 
         elif p.fill_signature_name_line:
             # A name line paired by its name alone bounds no later survivor (``mine`` stays).
             _pair_name_line(lab, u_file, t_stmt, u_stmt, number)
+
+
+def second_copy_headers(lab: FileLabeller, statements: Statements, u_file: int) -> None:
+    """The header of a second copy (``fill_second_copy_headers``; see its comment in
+    :class:`~lineage.match.params.MatchParams`). A fork that copies a method into a sibling
+    class (nextcord's ``VoiceChannel.create_webhook`` and ``ForumChannel.create_webhook``, both
+    ``TextChannel.create_webhook`` of discord.py with its docstring and body) holds the upstream
+    function twice: the regions take the second body as they took the first, but the
+    signature, exploded and annotated the same way in both, is left to the statement rules,
+    which pair an upstream line once per target file and a name only where each file defines it
+    once. Here a target ``def`` statement (no ``@overload`` declaration) all of whose lines are
+    free is paired with the upstream ``def`` statement of the same name (each line with the line
+    it copies, :func:`pair_statement`) when the target line right below it (the body's first) is
+    paired with the upstream line right below that statement, and both that upstream line and
+    every line of the upstream statement are paired with other target lines of the file as well:
+    the function is copied there already, so this one is a second copy of it, signature and body
+    alike. The two statements must be ``fill_statement_min_similarity`` alike (annotations cut,
+    as the signature survivors compare them)."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    max_lines, overloads = p.fill_statement_max_lines, bool(p.fill_signature_overloads)
+    u_name, u_keys = statements.upstream_def_numbers(u_file, max_lines, overloads)
+    if not u_keys:
+        return
+    u_rows, _ = lab.upstream_lines(u_file)
+    lines = statements._target_lines()
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    for t_stmt in whole_statements(*statements.target(max_lines), range(len(lines))):
+        body = t_stmt[-1] + 1
+        if body >= len(lines) or not mine[body] or "def" not in lines[t_stmt[0]]:
+            continue
+        key = def_key(lines[t_stmt[0]])
+        if key is None or not key.startswith("def ") or (overloads and is_overload(lines, t_stmt[0])):
+            continue
+        ub = int(np.searchsorted(u_rows, r.up_row[rows[body]]))
+        number = int(u_name[ub - 1]) if ub > 0 else -1
+        if number < 0 or u_keys[number] != key or int(u_name[ub]) == number:
+            continue  # the body's first line is not the first below a same-named upstream header
+        u_stmt = np.flatnonzero(u_name == number).tolist()
+        copied = r.up_row[rows[mine]]
+        if (np.count_nonzero(copied == r.up_row[rows[body]]) < 2
+                or not np.isin(u_rows[u_stmt], copied).all()):
+            continue  # not a second copy: the statement rules' own case
+        if not all(is_free(lab, u_file, tc) for tc in t_stmt):
+            continue
+        if _statement_similarity(lab, u_file, t_stmt, u_stmt) < p.fill_statement_min_similarity:
+            continue
+        if pair_statement(lab, u_file, t_stmt, u_stmt, int(r.region[rows[body]])):
+            mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
 
 
 def _same_class_dunders(lab: FileLabeller, statements: Statements, u_file: int) -> set[tuple[int, int]]:

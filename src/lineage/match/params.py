@@ -503,6 +503,17 @@ class MatchParams:
     # ``nemotron_h.py``, ``__init__`` of ``muse_glimmer.py``: signatures of the same class's
     # method), truth set unchanged. 0: bare names only.
     fill_signature_qualified: int = knob(1, 0, 1)
+    # With 1, a ``def`` statement all of whose lines are free, right above a body whose first
+    # line is paired with the line right below the upstream ``def`` of the same name, is paired
+    # with that statement (``lineage.match.fill_statements.second_copy_headers``) when the upstream
+    # statement and that first body line are each paired with another target line of the file
+    # too: the function is copied there twice (a method copied into a sibling class, nextcord's
+    # ``create_webhook`` of ``VoiceChannel`` and ``ForumChannel`` <- discord.py's
+    # ``TextChannel.create_webhook``), the regions take the second body, and the signature
+    # rules pair an upstream line once per file and a name only where each file defines it once,
+    # so the second signature, exploded and annotated as the first, stayed none. In the pairs the
+    # statement rule works in; statements ``fill_statement_min_similarity`` alike. 0: off.
+    fill_second_copy_headers: int = knob(1, 0, 1)
     # With 1, a ``def`` signature survivor need not stand in order with the pair's paired lines
     # when no line of the upstream signature is paired in the target file: a function moved
     # within its file is that function (the name defined once in each file, the file its later
