@@ -449,3 +449,9 @@ def test_the_base_sentence_names_the_bound_that_chose_the_base() -> None:
                                      "(2030-06-01T00:00:00Z) left out; base aaaaaaaaaaaa (rank 2, distance 7)")
     closest = {**chosen, "rank": 1, "distance": 3, "bound": "closest", "left_out_after_target": []}
     assert base_sentence(closest) == "--base auto: forkpoint's closest commit is aaaaaaaaaaaa (rank 1, distance 3)"
+    # one candidate, BASE itself (MySQLdb1's 1.2.5 tag, on a branch master never merged, was not in
+    # MySQLdb-1.2.4..master with --tags): nothing was chosen, and that is said
+    alone = {**closest, "candidates": 1}
+    assert base_sentence(alone) == ("--base auto: BASE aaaaaaaaaaaa is the only candidate the range gave (distance 3), "
+                                    "so it stands; with --tags a candidate is a tag HEAD's history holds")
+    assert base_sentence({**closest, "candidates": 2}) == base_sentence(closest)

@@ -282,6 +282,12 @@ def base_sentence(chosen: dict[str, Any]) -> str:
     if later_t:
         return (f"--base auto: {len(later_t)} of forkpoint's closest commits dated after the target "
                 f"({chosen['target_date']}) left out; base {commit} ({how})")
+    if chosen.get("candidates") == 1:
+        # nothing was chosen: the range gave BASE alone (``--tags`` over MySQLdb1's
+        # MySQLdb-1.2.4..master: its 1.2.5 tag lies on a release branch master never merged, so
+        # not in the range, and "closest commit" read as if 1.2.4 had won over it)
+        return (f"--base auto: BASE {commit} is the only candidate the range gave (distance "
+                f"{chosen['distance']:,}), so it stands; with --tags a candidate is a tag HEAD's history holds")
     return f"--base auto: forkpoint's closest commit is {commit} ({how})"
 
 
