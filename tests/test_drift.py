@@ -195,6 +195,19 @@ def test_base_auto(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> 
     assert [r["commit"] for r in _rows(out)] == [s for s in order[order.index(base) + 1:] if s != c["c6"]]
 
 
+def test_base_auto_at_the_ranges_head_says_nothing_is_left_to_classify(
+        repos: tuple[Path, Path, dict[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A target holding HEAD's state (mysqlclient 1.3.14 over MySQLdb1's MySQLdb-1.2.4..master, whose
+    last commit it forked from): the error says so, not "empty range ... write A..B with A the older
+    commit", which blamed a range the user never wrote."""
+    up, _, c = repos
+    assert main(["drift", f"{up}@main", f"{up}@{c['base']}..main", "--out", str(tmp_path / "out"), "-q",
+                 "--base", "auto"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lineage: error: --base auto: forkpoint's closest commit is HEAD itself (")
+    assert "no upstream commit after the base is left to classify" in err and "empty range" not in err
+
+
 @pytest.mark.parametrize("args", [
     ["{up}@nosuch..main"],  # unknown ref
     ["{up}@main"],  # not a range
