@@ -195,6 +195,19 @@ def test_base_auto(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> 
     assert [r["commit"] for r in _rows(out)] == [s for s in order[order.index(base) + 1:] if s != c["c6"]]
 
 
+def test_base_auto_at_the_ranges_head_says_nothing_is_left_to_classify(
+        repos: tuple[Path, Path, dict[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A target holding HEAD's state (mysqlclient 1.3.14 over MySQLdb1's MySQLdb-1.2.4..master, whose
+    last commit it forked from): the error says so, not "empty range ... write A..B with A the older
+    commit", which blamed a range the user never wrote."""
+    up, _, c = repos
+    assert main(["drift", f"{up}@main", f"{up}@{c['base']}..main", "--out", str(tmp_path / "out"), "-q",
+                 "--base", "auto"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("lineage: error: --base auto: forkpoint's closest commit is HEAD itself (")
+    assert "no upstream commit after the base is left to classify" in err and "empty range" not in err
+
+
 @pytest.mark.parametrize("args", [
     ["{up}@nosuch..main"],  # unknown ref
     ["{up}@main"],  # not a range
@@ -449,3 +462,9 @@ def test_the_base_sentence_names_the_bound_that_chose_the_base() -> None:
                                      "(2030-06-01T00:00:00Z) left out; base aaaaaaaaaaaa (rank 2, distance 7)")
     closest = {**chosen, "rank": 1, "distance": 3, "bound": "closest", "left_out_after_target": []}
     assert base_sentence(closest) == "--base auto: forkpoint's closest commit is aaaaaaaaaaaa (rank 1, distance 3)"
+    # one candidate, BASE itself (MySQLdb1's 1.2.5 tag, on a branch master never merged, was not in
+    # MySQLdb-1.2.4..master with --tags): nothing was chosen, and that is said
+    alone = {**closest, "candidates": 1}
+    assert base_sentence(alone) == ("--base auto: BASE aaaaaaaaaaaa is the only candidate the range gave (distance 3), "
+                                    "so it stands; with --tags a candidate is a tag HEAD's history holds")
+    assert base_sentence({**closest, "candidates": 2}) == base_sentence(closest)

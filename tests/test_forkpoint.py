@@ -439,3 +439,51 @@ def test_a_first_release_sharing_no_import_name_with_the_target_is_not_its_proje
     assert ("first release of the target's project" in printed) == own
     assert ("the release PyPI lists first under the target's name, 0.1 (2032-01-01T00:00:00Z), imports Fork, "
             "none of the target's names (fork)" in printed) == (not own)
+
+
+def _listed(filename: str, packagetype: str, uploaded: str = "2031-01-01T00:00:00Z") -> dict[str, str]:
+    """One file of PyPI's release listing."""
+    return {"filename": filename, "packagetype": packagetype, "url": f"https://files.example/{filename}",
+            "upload_time_iso_8601": uploaded}
+
+
+def test_a_release_without_an_sdist_or_wheel_is_a_skipped_candidate() -> None:
+    """MySQL-python 1.2.2 lists two Windows eggs and nothing else: a candidate ``pypi:NAME`` names
+    it, with why it cannot be opened; a zip sdist beside a Windows installer (1.2.5) is openable,
+    and a release's first date counts its eggs too (the project published then)."""
+    from lineage.fork.candidates import pypi_releases
+
+    listing = {"1.2.2": [_listed("Up-1.2.2-py2.4-win32.egg", "bdist_egg", "2007-03-01T00:00:00Z"),
+                         _listed("Up-1.2.2-py2.5-win32.egg", "bdist_egg", "2007-03-02T00:00:00Z")],
+               "1.2.4": [_listed("Up-1.2.4.win32-py2.7.exe", "bdist_wininst")],
+               "1.2.5": [_listed("Up-1.2.5.win32-py2.7.exe", "bdist_wininst"), _listed("Up-1.2.5.zip", "sdist")],
+               "1.3": [_listed("up-1.3-py3-none-any.whl", "bdist_wheel")]}
+    found = {c.ref: (c.skip_reason, c.date) for c in pypi_releases("up", listing=listing)}
+    assert found == {"1.2.2": ("no sdist or wheel on PyPI: 2 bdist_egg", "2007-03-01T00:00:00Z"),
+                     "1.2.4": ("no sdist or wheel on PyPI: 1 bdist_wininst", "2031-01-01T00:00:00Z"),
+                     "1.2.5": ("", "2031-01-01T00:00:00Z"), "1.3": ("", "2031-01-01T00:00:00Z")}
+
+
+def test_forkpoint_over_every_release_skips_one_it_cannot_open_and_ranks_the_others(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """``forkpoint TARGET pypi:MySQL-python`` stopped at 1.2.2 ("has no sdist or wheel to
+    download") and ranked nothing; the release is now recorded under ``skipped_candidates``, never
+    fetched, and the others are ranked."""
+    from lineage.fork import candidates
+
+    cache = tmp_path / "cache"
+    cached_wheel(cache, "uppkg", "1.0", {"uppkg/a.py": "".join(_function(i) for i in range(8))}, "2031-01-01T00:00:00Z")
+    listing = {"0.9": [_listed("uppkg-0.9-py2.5.egg", "bdist_egg", "2030-01-01T00:00:00Z")],
+               "1.0": [_listed("uppkg-1.0-py3-none-any.whl", "bdist_wheel")]}
+    monkeypatch.setattr(candidates, "_release_listing", lambda name: listing if name == "uppkg" else {})
+    monkeypatch.setenv("LINEAGE_OFFLINE", "1")  # 0.9 would need the network: it is not fetched
+    target = tmp_path / "target" / "uppkg"
+    target.mkdir(parents=True)
+    (target / "a.py").write_text("".join(_function(i) for i in range(8)))
+    out = tmp_path / "out"
+    assert main(["forkpoint", str(target.parent), "pypi:uppkg", "--out", str(out), "-q", "--jobs", "1",
+                 "--cache-dir", str(cache)]) == 0
+    found = json.loads((out / "forkpoint.json").read_text())
+    assert [c["ref"] for c in found["candidates"]] == ["1.0"]
+    assert found["skipped_candidates"] == [{"candidate": "pypi:uppkg==0.9",
+                                            "reason": "no sdist or wheel on PyPI: 1 bdist_egg"}]

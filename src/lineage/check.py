@@ -10,6 +10,9 @@ is off unless set, in ``[tool.lineage.check]`` of a ``pyproject.toml`` or on the
 * ``require-marker-min-lines = N``: a file with N or more copied code lines must carry a marker.
 * ``fail-on-missing-notice = true``: every copied file keeps the notices obligations.csv asks for.
 * ``fail-on-licence-conflict = true``: no copied file is flagged by the compatibility table.
+  Both licence items say on stderr how many (target file, upstream file) pairs they could not
+  judge, per upstream (an unknown upstream licence; an ``unknown`` compatibility), whether the
+  policy holds or not: such a pair is no violation, and no pass either.
 * ``baseline = "OLD_REPORT_DIR"``: judge only what grew since that report: the two limits bound
   the growth (unmarked copied lines added, percentage points added; with a baseline and no
   ``max-unmarked-copied-lines`` the growth allowed is 0), and the per-file items report only files
@@ -221,17 +224,47 @@ def _marker_items(policy: Policy) -> bool:
 def notes(report: Report, policy: Policy) -> list[str]:
     """What the command says beside its verdict: the unmarked files' copied code lines from a
     release of the target's own project that the marker items left out (none when they count
-    them, or no marker item is set)."""
+    them, or no marker item is set), and the pairs the licence items could not judge
+    (:func:`_unjudged`)."""
+    said = _unjudged(report, policy)
     files = report.files
     left_out = files[~files["marked"] & (files["own"] > 0)]
     if policy.count_own_releases or not _marker_items(policy) or left_out.empty:
-        return []
+        return said
     releases = "; ".join(f"{report.specs.get(label) or label} ({why})" for label, why in sorted(report.own.items()))
     n = int(left_out["own"].sum())
     return [f"left out of the marker items: {n:,} copied code {'line' if n == 1 else 'lines'} in "
             f"{len(left_out):,} unmarked {'file' if len(left_out) == 1 else 'files'} from a release of the target's "
             f"own project, {releases}: its own earlier code, which no marker needs to name "
-            "(--count-own-releases counts them)"]
+            "(--count-own-releases counts them)", *said]
+
+
+def _unjudged(report: Report, policy: Policy) -> list[str]:
+    """The (target file, upstream file) pairs ``fail-on-missing-notice`` or ``fail-on-licence-conflict``
+    could not judge, per upstream: those whose upstream licence is unknown (no notice can be asked
+    for, no compatibility read) or whose compatibility is ``unknown``. Not violations (the report
+    states no breach), but never a silent pass: mysqlclient 1.3.14 against MySQL-python 1.2.5, whose
+    licence lineage did not read then, held both items with 24 of its 25 pairs unjudged."""
+    if not (policy.fail_on_missing_notice or policy.fail_on_licence_conflict):
+        return []
+    ob = report.obligations
+    unknown_licence = ob["upstream_licence"].astype(str).str.strip() == ""
+    unknown_conflict = ob["conflict"].astype(str) == "unknown"
+    said = []
+    if policy.fail_on_missing_notice and unknown_licence.any():
+        said.append(_pairs_per_upstream(ob[unknown_licence], "fail-on-missing-notice could not ask for the notices of",
+                                        "whose upstream licence is unknown"))
+    if policy.fail_on_licence_conflict and unknown_conflict.any():
+        said.append(_pairs_per_upstream(ob[unknown_conflict], "fail-on-licence-conflict could not judge",
+                                        "whose compatibility is unknown (obligations.csv conflict_reason)"))
+    return said
+
+
+def _pairs_per_upstream(rows: pd.DataFrame, opening: str, why: str) -> str:
+    n = len(rows)
+    per = rows.groupby(rows["upstream"].astype(str)).size()
+    return (f"{opening} {n:,} (target file, upstream file) {'pair' if n == 1 else 'pairs'} {why}: "
+            + ", ".join(f"{label} {count:,}" for label, count in per.items()))
 
 
 def evaluate(report: Report, policy: Policy, baseline: Report | None = None) -> list[str]:

@@ -4,6 +4,10 @@
   version specifier (``--versions '>=20,<25'``, PEP 440), oldest first. Pre-releases only with
   ``pre=True``; releases without files are left out. Each is fetched as ``pypi:NAME==VERSION``
   by :func:`lineage.sources.open_source` and pinned afterwards by the sha256 it was fetched with.
+  A release whose files hold no sdist or wheel lineage opens (MySQL-python 1.2.2: two Windows
+  eggs) is a candidate with a ``skip_reason``: ``forkpoint`` records it under
+  ``skipped_candidates`` without fetching it (one such release stopped the whole run with
+  "has no sdist or wheel to download").
 * ``REPO@A..B`` or ``REPO@REF``: the commits ``lineage history`` would walk (first parents,
   oldest first, the base included), with the same ``--tags``/``--every``/``--max-commits`` filters;
   with ``--tags``, every tag of the range, maintenance-branch releases included.
@@ -36,6 +40,7 @@ class Candidate:
     ref: str  # version, tag or commit
     date: str  # ISO 8601 UTC, "" when unknown
     group: str  # the candidate spec it came from (for the plot and the JSON)
+    skip_reason: str = ""  # why it cannot be opened, known from PyPI's listing ("" when it can)
 
 
 def _release_listing(name: str) -> dict[str, list[dict[str, object]]]:
@@ -74,7 +79,7 @@ def pypi_releases(name: str, versions: str = "", pre: bool = False,
     except InvalidSpecifier:
         raise LineageError(f"--versions: not a version specifier: {versions!r} (e.g. '>=2.28,<2.33')") from None
     listing = _release_listing(name) if listing is None else listing
-    found: list[tuple[Version, str, str]] = []
+    found: list[tuple[Version, str, str, str]] = []
     for raw, files in listing.items():
         try:
             version = Version(raw)
@@ -86,12 +91,25 @@ def pypi_releases(name: str, versions: str = "", pre: bool = False,
             continue
         times = sorted(str(f.get("upload_time_iso_8601") or f.get("upload_time") or "") for f in files)
         date = times[0][:19] + "Z" if times and times[0] else ""
-        found.append((version, raw, date))
+        found.append((version, raw, date, _unopenable(files)))
     if not found:
         raise LineageError(f"pypi: no release of {name} matches {versions or 'any version'!r}")
     found.sort()
     group = f"pypi:{name}"
-    return [Candidate(f"pypi:{name}=={raw}", raw, date, group) for _, raw, date in found]
+    return [Candidate(f"pypi:{name}=={raw}", raw, date, group, reason) for _, raw, date, reason in found]
+
+
+def _unopenable(files: list[dict[str, object]]) -> str:
+    """Why none of a release's files can be opened ("no sdist or wheel: 2 bdist_egg"), or ""."""
+    from lineage.sources.pypi import openable_release_file
+
+    if any(openable_release_file(f) for f in files):  # type: ignore[arg-type]
+        return ""
+    kinds: dict[str, int] = {}
+    for f in files:
+        kind = str(f.get("packagetype") or "unknown")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return "no sdist or wheel on PyPI: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items()))
 
 
 def first_release(name: str) -> dict[str, str]:

@@ -282,6 +282,12 @@ def base_sentence(chosen: dict[str, Any]) -> str:
     if later_t:
         return (f"--base auto: {len(later_t)} of forkpoint's closest commits dated after the target "
                 f"({chosen['target_date']}) left out; base {commit} ({how})")
+    if chosen.get("candidates") == 1:
+        # nothing was chosen: the range gave BASE alone (``--tags`` over MySQLdb1's
+        # MySQLdb-1.2.4..master: its 1.2.5 tag lies on a release branch master never merged, so
+        # not in the range, and "closest commit" read as if 1.2.4 had won over it)
+        return (f"--base auto: BASE {commit} is the only candidate the range gave (distance "
+                f"{chosen['distance']:,}), so it stands; with --tags a candidate is a tag HEAD's history holds")
     return f"--base auto: forkpoint's closest commit is {commit} ({how})"
 
 
@@ -316,6 +322,13 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
         best, forkpoint = auto_base(target, range_spec, target_path=target_path, tags_only=forkpoint_tags,
                                     every=forkpoint_every, params=params, settings=settings)
         repo_part, refs = range_spec.rsplit("@", 1)
+        tip = parse_range(range_spec, base_off_line=True).commits[-1].sha
+        if best == tip:  # the fork holds HEAD's state: no commit after the base (mysqlclient 1.3.14 over
+            # MySQLdb1's MySQLdb-1.2.4..master, whose last commit it forked from, read "empty range
+            # 'd34fac6...' ... write A..B with A the older commit", as if the user had written it)
+            raise LineageError(f"--base auto: forkpoint's closest commit is HEAD itself ({best[:12]}, distance "
+                               f"{forkpoint['distance']:,}): the target forked from the range's last commit, so no "
+                               f"upstream commit after the base is left to classify")
         range_spec = f"{repo_part}@{best}..{refs.split('..', 1)[1]}"
     elif base:
         raise LineageError(f"--base takes only 'auto' (give BASE in the range), not {base!r}")

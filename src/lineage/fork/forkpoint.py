@@ -468,6 +468,10 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
     closest_trees: dict[str, dict[str, str]] = {}
     for order, cand in enumerate(candidates):
         step = time.perf_counter()
+        if cand.skip_reason:  # known from PyPI's listing: nothing to fetch
+            skipped.append({"candidate": cand.spec, "reason": cand.skip_reason})
+            settings.log(f"[{order + 1}/{len(candidates)}] {cand.spec}: skipped, {cand.skip_reason}")
+            continue
         with open_source(cand.spec, root) as source:
             tree = index_tree(source, cache, jobs, max_file_bytes,
                               known=known if source.info.kind == "git" else None)

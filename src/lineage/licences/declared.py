@@ -7,7 +7,8 @@ through :meth:`lineage.sources.Source.paths` / ``read``:
   ``pyproject.toml`` ``[project] license`` (a string is PEP 639's SPDX expression; a table's
   ``text`` is read like METADATA ``License``);
 * licence files anywhere in the tree: names starting ``LICENSE``/``LICENCE``/``LICENSES``/``UNLICENSE``/
-  ``COPYING``/``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), at most 1 MiB;
+  ``COPYING``/``COPYRIGHT``/``NOTICE``/``THIRD_PARTY_LICENSES`` (any case, optional extension), or one
+  SPDX licence id (``GPL-2.0``, ``Apache-2.0.txt``) when the text states a licence, at most 1 MiB;
   one whose name says third-party or bundled is for included code (``LicenceFile.included_code``).
   Files inside the top ``*.dist-info`` count as the root's. A licence file in a sub-folder (a
   vendored library's) governs the files under that folder; one inside a vendored copy's own
@@ -129,6 +130,7 @@ from lineage.licences.licence_file import (
     governs,
     is_licence_file,
     licence_text,
+    named_by_licence_id,
     read_licence_file,
 )
 from lineage.licences.notices import (
@@ -629,10 +631,13 @@ def _read_source_licence(source: Source) -> SourceLicence:
     texts: dict[str, str] = {}  # the licence files' texts: one may state a choice of licences
     governed: dict[str, set[str]] = {}  # a vendored dist-info -> the package folders its RECORD lists
     for path in paths:
-        if is_licence_file(path):
+        by_id = named_by_licence_id(path)  # False for a file is_licence_file takes
+        if by_id or is_licence_file(path):
             data = source.read(path)
             if len(data) <= MAX_LICENCE_FILE_BYTES:
                 found = read_licence_file(path, data)
+                if by_id and not found.expression:  # a name alone (``JSON``) makes no licence file
+                    continue
                 if found.role == "licence":
                     texts[path] = licence_text(data)
                 if found.folder.endswith((".dist-info", ".egg-info")):

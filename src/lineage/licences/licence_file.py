@@ -90,6 +90,24 @@ def is_licence_file(path: str) -> bool:
     return bool(_LICENCE_NAME_RE.match(name) or named_licence_file(name)) and not name.lower().endswith(_NOT_TEXT)
 
 
+# A file named by one SPDX licence id, with or without a text extension (MySQL-python 1.2.5's root
+# ``GPL-2.0``, the GPL's text and the release's only licence file; ``LGPL-2.1.txt``, ``Apache-2.0``):
+# unread, the release read as naming no licence, and every file mysqlclient copied from it was
+# "compatibility unknown". The name alone does not make it one (``JSON`` and ``X11`` are ids too):
+# its text must state a licence (:func:`lineage.licences.declared.read_source_licence` checks).
+_ID_NAME_RE = re.compile(r"^(?P<id>[A-Za-z0-9][A-Za-z0-9.+-]*?)(?:\.(?:txt|md|rst))?$", re.IGNORECASE)
+
+
+def named_by_licence_id(path: str) -> bool:
+    """Whether ``path``'s file name, less a ``.txt``/``.md``/``.rst`` extension, is one SPDX
+    licence id (``GPL-2.0``, ``Apache-2.0.txt``), not a licence file by :func:`is_licence_file`."""
+    name = posixpath.basename(path)
+    m = _ID_NAME_RE.match(name)
+    if m is None or is_licence_file(path):
+        return False
+    return len(licence_ids(m.group("id"))) == 1  # the name has no space: one id, no operator
+
+
 def governed_folder(path: str) -> str:
     parts = path.split("/")[:-1]
     if parts and parts[0].endswith((".dist-info", ".egg-info")):

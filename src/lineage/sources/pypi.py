@@ -428,18 +428,26 @@ def _pypi_release_files(name: str, version: str, pip_reason: str,
             for f in files or [] if isinstance(f, dict)]
 
 
-def _pick_release_file(files: list[dict[str, Any]], pinned: str = "") -> dict[str, Any] | None:
-    def usable(f: dict[str, Any]) -> bool:
-        fn = f.get("filename")
-        return (
-            isinstance(fn, str)
-            and os.path.basename(fn) == fn
-            and "\\" not in fn
-            and _archive_format(fn) is not None
-            and isinstance(f.get("url"), str)
-        )
+def _usable(f: dict[str, Any]) -> bool:
+    fn = f.get("filename")
+    return (
+        isinstance(fn, str)
+        and os.path.basename(fn) == fn
+        and "\\" not in fn
+        and _archive_format(fn) is not None
+        and isinstance(f.get("url"), str)
+    )
 
-    candidates = [f for f in files if usable(f)]
+
+def openable_release_file(f: dict[str, Any]) -> bool:
+    """Whether a file of PyPI's listing is one :func:`_pick_release_file` can take without a pin:
+    an sdist or a wheel in an archive format lineage opens (not an egg or a Windows installer:
+    MySQL-python 1.2.2 lists two ``bdist_egg`` files and nothing else)."""
+    return _usable(f) and f.get("packagetype") in ("sdist", "bdist_wheel")
+
+
+def _pick_release_file(files: list[dict[str, Any]], pinned: str = "") -> dict[str, Any] | None:
+    candidates = [f for f in files if _usable(f)]
     if pinned:  # the file the pin names, whichever it is (an sdist's sha256 taken from PyPI's page)
         return next((f for f in candidates if _listed_sha256(f) == pinned), None)
     sdists = [f for f in candidates if f.get("packagetype") == "sdist"]
