@@ -12,8 +12,6 @@ kept for reporting only.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 import numpy as np
 import tree_sitter_python
 from tree_sitter import Language, Node, Parser, Query, QueryCursor
@@ -39,8 +37,6 @@ except ImportError:  # pragma: no cover - a build without a C compiler
 else:
     _lineforms.set_kept_names(sorted(KEPT_NAMES))
 
-_DEFINITION_TYPES = ("function_definition", "class_definition")
-
 # KIND_NAMES as an object array: indexing it with a kinds array names every line in one step.
 _KIND_OBJECTS = np.array(KIND_NAMES, dtype=object)
 
@@ -49,7 +45,6 @@ _QUERY_SOURCE = """
 (string) @string
 (function_definition) @function
 (class_definition) @class
-(decorated_definition) @decorated
 """
 
 
@@ -136,7 +131,7 @@ class Indexer:
             fill_lines(lines, doc, inside, comment, tail, head, kinds, h_norm, h_abs, ntok)
 
         record.kinds, record.h_norm, record.h_abs, record.ntok = kinds, h_norm, h_abs, ntok
-        record.definitions = _definitions(functions, classes, captures.get("decorated", ()))
+        record.definitions = _definitions(functions, classes)
         record.markers = find_file_markers(lines, _KIND_OBJECTS[kinds].tolist())
 
 
@@ -272,25 +267,17 @@ def _documentation_rows(lines: list[str], r0: int, c0: int, r1: int, c1: int) ->
     return first, min(last, len(lines) - 1)
 
 
-def _definitions(functions: list[Node], classes: list[Node], decorated: Iterable[Node] = ()) -> list[Definition]:
-    """Every function and class with its qualified name; a decorated one starts at its first
-    decorator. ``decorated``: the file's ``decorated_definition`` nodes (the query's), whose
-    function or class children are the decorated ones: asking each definition for its parent
-    instead made tree-sitter walk down from the root for every one (round speed174: 0.2 s of the
-    pair's 0.5 s here)."""
-    outer_row: dict[int, int] = {}  # node id of a decorated function or class -> its decorators' first row
-    for node in decorated:
-        for child in node.children:
-            if child.type in _DEFINITION_TYPES:
-                outer_row[child.id] = node.start_point[0]
+def _definitions(functions: list[Node], classes: list[Node]) -> list[Definition]:
     spans: list[tuple[int, int, str, str]] = []
     for kind, nodes in (("function", functions), ("class", classes)):
         for node in nodes:
             name_node = node.child_by_field_name("name")
             if name_node is None or name_node.text is None:
                 continue
+            parent = node.parent  # one lookup (tree-sitter walks down from the root for it)
+            outer = parent if parent is not None and parent.type == "decorated_definition" else node
             name = name_node.text.decode("utf-8", "replace")
-            spans.append((outer_row.get(node.id, node.start_point[0]) + 1, node.end_point[0] + 1, kind, name))
+            spans.append((outer.start_point[0] + 1, node.end_point[0] + 1, kind, name))
     spans.sort(key=lambda s: (s[0], -s[1], s[3]))
     stack: list[tuple[int, str]] = []  # (end line, qualname)
     result: list[Definition] = []
