@@ -17,7 +17,7 @@ from lineage.markers.detect import detect
 from lineage.markers.record import Marker
 from lineage.markers.text import Segment, clean
 
-_NAME = "__license__"
+_NAME = "__license__"  # the name the notice is assigned to (no line can start with it unless the text holds it)
 # ``__license__ = "`` (or annotated, ``__license__: str = '''``) at a module's top level.
 _LICENCE_STRING_RE = re.compile(
     r"^__license__[ \t]*(?::[^=\n]*)?=[ \t]*[rRuU]?(?P<q>\"\"\"|'''|\"|')")
