@@ -163,6 +163,46 @@ def test_definitions_with_qualnames(indexer: Indexer) -> None:
     ]
 
 
+def test_a_decorated_definition_starts_at_its_first_decorator_at_any_depth(indexer: Indexer) -> None:
+    """A decorator over several lines, a decorated class inside a function, a decorated method
+    of a nested class, and a function whose name a decorated one shares elsewhere (written for
+    round speed174, which measured taking the decorators from the query instead of each
+    definition's parent: no gain, dropped)."""
+    src = dedent_src('''
+        def outer():
+            @register(
+                "name",
+            )
+            class Local:
+                class Deeper:
+                    @staticmethod
+                    def run():
+                        pass
+            return Local
+
+
+        def run():
+            pass
+    ''')
+    assert index(indexer, src).definitions == [
+        Definition("outer", "function", 1, 10),
+        Definition("outer.Local", "class", 2, 9),
+        Definition("outer.Local.Deeper", "class", 6, 9),
+        Definition("outer.Local.Deeper.run", "function", 7, 9),
+        Definition("run", "function", 13, 14),
+    ]
+
+
+def test_split_lines_without_a_carriage_return_is_the_plain_split() -> None:
+    """``split_lines`` replaces line ends only in a text holding a carriage return (round
+    speed174): the same lines either way."""
+    from lineage.index.records import split_lines
+
+    assert split_lines("a\nb\n") == ["a", "b"]
+    assert split_lines("a\r\nb\rc\n\nd") == ["a", "b", "c", "", "d"]
+    assert split_lines("a\n\n") == ["a", ""]
+
+
 @pytest.mark.parametrize("ending", ["\r\n", "\r"])
 def test_crlf_and_cr_line_ends_index_like_lf(indexer: Indexer, ending: str) -> None:
     src = dedent_src('''

@@ -136,7 +136,8 @@ def split_lines(text: str) -> list[str]:
     """Physical lines as an editor numbers them: ``\\r\\n``, ``\\r`` and ``\\n`` end a line."""
     if not text:
         return []
-    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if "\r" in text:  # most files have none: two scans and copies of the text saved
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
     lines = text.split("\n")
     if lines[-1] == "":
         lines.pop()

@@ -298,22 +298,28 @@ def _comment_markers(lines: list[str], kinds: Sequence[str] | None) -> list[Mark
     return [item[3] for item in found]
 
 
-def _with_bundled(found: list[Marker], lines: Sequence[str], kinds: Sequence[str] | None) -> list[Marker]:
+def _with_bundled(found: list[Marker], lines: Sequence[str], kinds: Sequence[str] | None,
+                  text: str | None = None) -> list[Marker]:
     """``found`` (comment and docstring markers, in order) with the file's bundling records, a
     code line's (:mod:`lineage.markers.bundled`), and the copyright lines of its ``__license__``
-    string (:mod:`lineage.markers.licence_string`), in line order (a comment marker first on a line)."""
-    extra = bundled_markers(lines, kinds) + licence_string_copyrights(lines)
+    string (:mod:`lineage.markers.licence_string`), in line order (a comment marker first on a line).
+    ``text``: ``lines`` joined by newlines, when the caller has it (both readers skip their pass
+    over the lines when it lacks the name they look for)."""
+    extra = bundled_markers(lines, kinds, text) + licence_string_copyrights(lines, text)
     return sorted(found + extra, key=lambda m: m.line) if extra else found
 
 
 def find_file_markers(lines: Sequence[str], kinds: Sequence[str]) -> list[Marker]:
     """The markers :func:`find_markers` finds, reading only windows of lines around hints."""
     names = list(kinds)
-    windows = hint_windows(lines, names)
+    # The lines joined once (round speed174): the pre-filter's ASCII test and the two code-line
+    # readers' tests for their names each took a pass over the lines in Python.
+    text = "\n".join(lines)
+    windows = hint_windows(lines, names, text)
     if windows is None:
         return find_markers(lines, names)
     found: list[Marker] = []
     for lo, hi in windows:  # the comments around hints; the bundling records once, over the whole file
         found.extend(replace(m, line=m.line + lo)
                      for m in _comment_markers([str(x) for x in lines[lo:hi]], names[lo:hi]))
-    return _with_bundled(found, lines, names)
+    return _with_bundled(found, lines, names, text)

@@ -23,11 +23,15 @@ BUNDLED_NAME = "_BUNDLED_METADATA"
 _ASSIGN_RE = re.compile(rf"{BUNDLED_NAME}\s*=\s*(?P<value>\{{.*\}})\s*(?:#.*)?")
 
 
-def bundled_markers(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[Marker]:
+def bundled_markers(lines: Sequence[str], kinds: Sequence[str] | None = None,
+                    text: str | None = None) -> list[Marker]:
     """The bundling records among a file's physical ``lines`` (``kinds`` per line, as for
     :func:`lineage.markers.find_markers`: only a ``code`` line counts when given), one
-    ``copied_from`` marker each, in line order."""
+    ``copied_from`` marker each, in line order. ``text``: ``lines`` joined by newlines, when the
+    caller has it: a text without the name holds no record, and its lines are not looked at."""
     out: list[Marker] = []
+    if text is not None and BUNDLED_NAME not in text:
+        return out
     if not any(BUNDLED_NAME in line for line in lines if line[:1] == "_"):  # most files: one pass, no record
         return out
     for row, line in enumerate(lines):

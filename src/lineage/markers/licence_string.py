@@ -17,16 +17,21 @@ from lineage.markers.detect import detect
 from lineage.markers.record import Marker
 from lineage.markers.text import Segment, clean
 
+_NAME = "__license__"  # the name the notice is assigned to (no line can start with it unless the text holds it)
 # ``__license__ = "`` (or annotated, ``__license__: str = '''``) at a module's top level.
 _LICENCE_STRING_RE = re.compile(
     r"^__license__[ \t]*(?::[^=\n]*)?=[ \t]*[rRuU]?(?P<q>\"\"\"|'''|\"|')")
 
 
-def licence_string_copyrights(lines: Sequence[str]) -> list[Marker]:
+def licence_string_copyrights(lines: Sequence[str], text: str | None = None) -> list[Marker]:
     """The copyright markers (1-based lines) of each top-level ``__license__`` string of the
-    file's physical ``lines``, read as a docstring's lines are."""
+    file's physical ``lines``, read as a docstring's lines are. ``text``: ``lines`` joined by
+    newlines, when the caller has it: a text without the name holds no such string, and its
+    lines are not looked at."""
     out: list[Marker] = []
-    starts = [idx for idx, line in enumerate(lines) if line[:1] == "_" and line.startswith("__license__")]
+    if text is not None and _NAME not in text:
+        return out
+    starts = [idx for idx, line in enumerate(lines) if line[:1] == "_" and line.startswith(_NAME)]
     for idx in starts:  # most files: one pass over the lines, none of them copied
         line = str(lines[idx])
         opened = _LICENCE_STRING_RE.match(line)

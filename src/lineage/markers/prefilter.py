@@ -79,7 +79,8 @@ def _docstring_start(kinds: Sequence[str] | None, lo: int) -> int:
     return lo
 
 
-def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> list[tuple[int, int]] | None:
+def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None,
+                 text: str | None = None) -> list[tuple[int, int]] | None:
     """Half-open row ranges ``[lo, hi)`` around every line holding a hint, merged and sorted.
 
     With ``kinds`` (the reader's per-line kinds), only lines that can hold a segment are
@@ -90,12 +91,12 @@ def hint_windows(lines: Sequence[str], kinds: Sequence[str] | None = None) -> li
     inside a docstring opens at its first line, where the reader's scanner knows it is in one.
 
     None when the text cannot be searched this way (lower-casing changed the file's length, so
-    offsets would drift): the caller then reads every line.
+    offsets would drift): the caller then reads every line. ``text``: ``lines`` joined by
+    newlines, when the caller has it (it is joined here otherwise).
     """
-    if not all(line.isascii() for line in lines):
-        joined = "\n".join(lines)
-        if len(joined.lower()) != len(joined):
-            return None  # the same test as on the whole file (ASCII text keeps its length)
+    joined = "\n".join(lines) if text is None else text
+    if not joined.isascii() and len(joined.lower()) != len(joined):
+        return None  # the same test as on the whole file (ASCII text keeps its length)
     rows = list(range(len(lines))) if kinds is None else \
         [row for row, line in enumerate(lines) if "#" in line or (row < len(kinds) and kinds[row] in _SEGMENT_KINDS)]
     text = "\n".join([lines[row] for row in rows]).lower()
