@@ -1,7 +1,6 @@
 """Tests for ``MatchParams.fill_edit_own_name_defs`` (lineage.match.fill_inside.other_named_defs):
 rule (a)'s edited-lines pass never pairs a ``def`` with an upstream ``def`` of another name while
-the upstream file's own definition of the target's name (or the target file's of the upstream's
-name) is free."""
+the upstream file's own definition of the target's name is free."""
 
 from __future__ import annotations
 
@@ -12,6 +11,7 @@ from conftest import make_labeller
 from lineage.match import MatchParams
 from lineage.match.file_statements import Statements
 from lineage.match.fill_inside import align_inside
+from lineage.match.identical_twins import move_to_identical_twins
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NONE, VERBATIM
 
@@ -65,9 +65,10 @@ def _content(lab: FileLabeller, text: str, upstream: bool = False) -> int:
     return next(k for k, row in enumerate(rows.tolist()) if lines[row].strip() == text)
 
 
-def _filled(tmp_path: Path, params: MatchParams) -> dict[str, str]:
+def _filled(tmp_path: Path, params: MatchParams, twins: bool = False) -> dict[str, str]:
     """Rule (a) on the two stretches the moved ``finally`` lines bound, the rest paired by hand
-    as the regions pair it: each ``def`` line of the fork -> the upstream text it is paired with."""
+    as the regions pair it (then the identical-twin rule, with ``twins``, as after the fill):
+    each ``def`` line of the fork -> the upstream text it is paired with."""
     lab = make_labeller(tmp_path, {"pkg/reader.py": _FORK}, {"pkg/reader.py": _UP}, params)
     u_rows, _ = lab.upstream_lines(0)
     anchors = [(_content(lab, text), _content(lab, text, True))
@@ -80,6 +81,8 @@ def _filled(tmp_path: Path, params: MatchParams) -> dict[str, str]:
     for (ta, ua), (tb, ub) in zip(anchors, anchors[1:], strict=False):
         if tb > ta + 1 and ub > ua + 1:
             used.update(align_inside(lab, statements, 0, range(ta + 1, tb), range(ua + 1, ub), used, 0))
+    if twins:
+        move_to_identical_twins(lab)
     _, u_lines = lab.upstream_lines(0)
     out = {}
     for text in ("def close(self):", "def __enter__(self):"):
@@ -90,12 +93,18 @@ def _filled(tmp_path: Path, params: MatchParams) -> dict[str, str]:
 
 def test_a_def_is_not_paired_with_another_name_while_its_own_upstream_definition_is_free(tmp_path: Path) -> None:
     """``def close`` stands in the stretch of ``__del__`` (the fork dropped it), and the
-    upstream ``close`` lies past the moved lines: ``close`` is not ``__del__`` edited, nor is
-    ``__enter__`` the upstream ``close`` (the fork defines ``close`` itself)."""
-    assert _filled(tmp_path / "on", MatchParams()) == {"def close(self):": "", "def __enter__(self):": ""}
+    upstream ``close`` lies past the moved lines: ``close`` is not ``__del__`` edited. The next
+    stretch then pairs ``__enter__`` with the upstream ``close`` by similarity, and the
+    identical-twin rule gives that header to the fork's own ``def close``, free."""
+    on = MatchParams()
+    assert _filled(tmp_path / "on", on)["def close(self):"] == ""
+    assert _filled(tmp_path / "twins", on, twins=True) == {"def close(self):": "def close(self):",
+                                                           "def __enter__(self):": ""}
     # with the rule off, the alignment slides by one method, as it did on mysqlclient's cursors.py
-    assert _filled(tmp_path / "off", MatchParams(fill_edit_own_name_defs=0)) == {
-        "def close(self):": "def __del__(self):", "def __enter__(self):": "def close(self):"}
+    off = MatchParams(fill_edit_own_name_defs=0)
+    expected = {"def close(self):": "def __del__(self):", "def __enter__(self):": "def close(self):"}
+    assert _filled(tmp_path / "off", off) == expected
+    assert _filled(tmp_path / "off-twins", off, twins=True) == expected
 
 
 def test_a_renamed_def_is_paired_when_no_definition_of_either_name_is_free(tmp_path: Path) -> None:

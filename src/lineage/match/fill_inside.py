@@ -166,7 +166,11 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
     (``fill_edit_own_name_defs``): a matrix of the two sides, None when there is none. Names are
     qualified by the classes around them (``def BaseCursor.close``), each defined once in its
     file (:meth:`Statements.target_qualified_defs`); a line paired with ``u_file`` in this
-    target file, or in ``used``, is not free."""
+    target file, or in ``used``, is not free. The other way round (the target file defines the
+    upstream's name) is not barred: the identical-twin rule gives such a header to the target's
+    own definition after the fill (:mod:`lineage.match.identical_twins`), and a first draft that
+    barred it too left sglang's ``async def async_request_openai_completions(`` none, the pair
+    that rule moves to it never made."""
     t_defs = [k for k, tc in enumerate(t_gap) if "def" in lab.t_lines[lab.t_rows[tc]]]
     if not t_defs:
         return None
@@ -175,9 +179,8 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
     if not u_defs:
         return None
     max_lines = lab.p.fill_statement_max_lines
-    t_lines_of = {key: stmt[0] for key, stmt in statements.target_qualified_defs(max_lines).items()
-                  if key.startswith("def ")}
-    t_keys = {line: key for key, line in t_lines_of.items()}
+    t_keys = {stmt[0]: key for key, stmt in statements.target_qualified_defs(max_lines).items()
+              if key.startswith("def ")}
     u_qualified = statements.upstream_qualified_defs(u_file, max_lines)
     u_keys = {stmt[0]: key for key, stmt in u_qualified.items() if key.startswith("def ")}
     r, rows = lab.result, lab.t_rows
@@ -190,8 +193,6 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
         own = u_qualified.get(mine)  # the upstream definition of the target's name
         if own is not None and own[0] not in used and int(u_rows[own[0]]) not in taken:
             barred[a, b] = True
-        elif (kept := t_lines_of.get(theirs)) is not None and is_free(lab, u_file, kept):
-            barred[a, b] = True  # the target's definition of the upstream's name
     return barred if barred.any() else None
 
 
