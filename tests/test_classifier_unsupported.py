@@ -79,3 +79,27 @@ def test_a_comparison_offers_no_licence_nothing_names(run_compare) -> None:
     summary = "\n".join(obligations_markdown(comparison))
     assert "left out: neither the License field nor the licence files name it" in summary
     assert "A choice" not in summary
+
+
+ZPL_CLASSIFIER = "Classifier: License :: OSI Approved :: Zope Public License\n"
+PSF_CLASSIFIER = "Classifier: License :: OSI Approved :: Python Software Foundation License\n"
+ZPL_LEFT_OUT = ('METADATA classifiers; the classifier "Zope Public License" left out: it names no one SPDX '
+                "licence, as a version is missing or lineage does not read that licence")
+
+
+@pytest.mark.parametrize(("headers", "declared", "found_from"), [
+    # setuptools 0.6c11's metadata: a License field the rules cannot read, PSF or a ZPL of no version
+    ("License: PSF or ZPL\n" + PSF_CLASSIFIER + ZPL_CLASSIFIER, "PSF-2.0", ZPL_LEFT_OUT),
+    # two such classifiers, said together; the bare category names no licence and is not said
+    (MIT_CLASSIFIER + ZPL_CLASSIFIER
+     + "Classifier: License :: Other/Proprietary License\nClassifier: License :: OSI Approved\n", "MIT",
+     'METADATA classifiers; the classifiers "Zope Public License", "Other/Proprietary License" left out: they '
+     "name no one SPDX licence, as a version is missing or lineage does not read that licence"),
+    # every licence classifier read: nothing to say
+    (PSF_CLASSIFIER + MIT_CLASSIFIER, "MIT OR PSF-2.0", "METADATA classifiers"),
+])
+def test_a_classifier_naming_no_one_licence_is_said_not_dropped(tmp_path: Path, headers: str, declared: str,
+                                                               found_from: str) -> None:
+    """A classifier of the choice no SPDX id can be written for is left out of the expression,
+    and declared_from (summary.md's licence line) says so."""
+    assert _declared(tmp_path, headers, {}) == (declared, found_from)

@@ -43,9 +43,11 @@ _PHRASES = ["SPDX-License-Identifier: Apache-2.0", "Copyright 2024 The Authors",
 
 @given(st.text(max_size=40), st.sampled_from(["", *_PHRASES]), st.text(max_size=40))
 def test_the_prefilter_never_changes_the_answer(before: str, phrase: str, after: str) -> None:
-    """is_notice_line (pre-filter, then pattern) says what the pattern alone says."""
+    """is_notice_line (pre-filter, then pattern or a copyright statement) says what the pattern
+    and the statement test alone say."""
     text = before + phrase + after
-    assert headers.is_notice_line(text) == (headers._NOTICE_RE.search(text) is not None)
+    statement = "copyright" in text.casefold() and headers.is_holder_line(text)
+    assert headers.is_notice_line(text) == (headers._NOTICE_RE.search(text) is not None or statement)
 
 
 def test_notice_and_plain_lines() -> None:
@@ -307,3 +309,29 @@ def test_a_holder_line_states_a_copyright_and_prose_naming_the_word_is_none() ->
                  "# THE COPYRIGHT HOLDERS AND CONTRIBUTORS \"AS IS\"",
                  "# copyright notice and this permission notice appear in all copies."):
         assert not headers.is_holder_line(text), text
+
+
+def test_the_copyright_word_makes_a_notice_line_as_a_statement_or_licence_text_not_prose_about_one() -> None:
+    """Sphinx's conf.py template comments talk about a copyright notice and state none:
+    mysqlclient 1.3.14's ``doc/conf.py`` (a copy of MySQL-python 1.2.5's) counted its two as
+    licence header lines labelled copied. A statement, even without a year, and the word as
+    licence texts use it stay notice lines."""
+    for text in ("# If true, \"(C) Copyright ...\" is shown in the HTML footer. Default is True.",
+                 "#html_show_copyright = True", "# Remove old copyright and add new one",
+                 "# The embedded video is blocked due to copyright issues",
+                 "Based heavily on the Ada writer.  See copyright below."):
+        assert not headers.is_notice_line(text), text
+    for text in ("# Copyright (c) Quill Corporation.", "# Copyright The Fen Authors", "# Copyright 2024 Ada Quill",
+                 "# THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS",
+                 "# 3. Neither the name of the copyright holder nor the names of its",
+                 "# removed at the request of the copyright owner", "# carries the following copyright notice:",
+                 "# NONINFRINGEMENT.  IN  NO  EVENT SHALL  THE  AUTHORS  OR COPYRIGHT",
+                 "# Modified from the Ada code, original copyright:"):
+        assert headers.is_notice_line(text), text
+    conf = ["# Copyright 2012 Ada Quill", "# Licensed under the MIT License.", "", "extensions = []", "",
+            "# If true, \"Created using Sphinx\" is shown in the HTML footer. Default is True.",
+            "#html_show_sphinx = True", "",
+            "# If true, \"(C) Copyright ...\" is shown in the HTML footer. Default is True.",
+            "#html_show_copyright = True", ""]
+    kinds = np.array([BLANK if not line else CODE if line[0] != "#" else COMMENT for line in conf], np.uint8)
+    assert np.flatnonzero(headers.header_rows(conf, kinds)).tolist() == [0, 1]

@@ -338,6 +338,9 @@ class _Metadata:
     raw: str
     classifiers: tuple[str, ...]
     families: tuple[str, ...]
+    # licence classifiers that name neither one SPDX licence nor a family, as written, last
+    # segment only ("Zope Public License": 1.1, 2.0 or 2.1?): said when the classifiers decide
+    unread: tuple[str, ...] = ()
 
 
 @lru_cache(maxsize=64)  # pure functions of the bytes: history reads the same file at most commits
@@ -348,15 +351,19 @@ def _from_metadata(raw: bytes) -> _Metadata:
     families = tuple(sorted({FAMILY_CLASSIFIERS[c] for c in named if c in FAMILY_CLASSIFIERS}))
     if len(classifiers) + len(families) > 1:  # public domain beside other licences: parts only
         classifiers = tuple(c for c in classifiers if c != PUBLIC_DOMAIN)
+    unread = tuple(dict.fromkeys(c.rpartition(" :: ")[2] for c in named if c.startswith("License :: ")
+                                 and c not in CLASSIFIERS and c not in FAMILY_CLASSIFIERS
+                                 and c != "License :: OSI Approved"))
     expression = str(message.get("License-Expression") or "").strip()
     if expression and normalise(expression):
-        return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families)
+        return _Metadata(normalise(expression), "METADATA License-Expression", expression, classifiers, families,
+                         unread)
     text = str(message.get("License") or "").strip()
     if text and text.upper() != "UNKNOWN":
         found = normalise(text) or named_licence(text) or licence_file_expression(text, governing_text(text))
         if found:
-            return _Metadata(found, "METADATA License", text[:200], classifiers, families)
-    return _Metadata("", "", (expression or text)[:200], classifiers, families)
+            return _Metadata(found, "METADATA License", text[:200], classifiers, families, unread)
+    return _Metadata("", "", (expression or text)[:200], classifiers, families, unread)
 
 
 def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = False,
@@ -391,6 +398,13 @@ def _from_classifiers(meta: _Metadata, root_ids: set[str], root_unread: bool = F
     if dropped:
         left_out = ", ".join(sorted(set(dropped)))
         source += f"; {left_out} left out: neither the License field nor the licence files name it"
+    if meta.unread:
+        # a choice offered by a classifier no id can be written for is said, not dropped unseen:
+        # setuptools 0.6c11's "PSF or ZPL" (License field) with a versionless ZPL classifier
+        named = ", ".join(f'"{c}"' for c in meta.unread)
+        source += (f"; the classifier{'s' if len(meta.unread) > 1 else ''} {named} left out: "
+                   f"{'they name' if len(meta.unread) > 1 else 'it names'} no one SPDX licence, as a version "
+                   "is missing or lineage does not read that licence")
     return combine_any(stated), source, written
 
 

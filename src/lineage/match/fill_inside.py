@@ -24,7 +24,7 @@ from rapidfuzz import fuzz, process
 
 from lineage.index import CODE
 from lineage.index.normalise import similarity_text
-from lineage.match.file_statements import Statements
+from lineage.match.file_statements import Statements, bare_name
 from lineage.match.fill_lines import (
     align_keys,
     fold_form,
@@ -118,11 +118,15 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
         if min_name_share > 0:
             barred = np.array([[not _names_kept(lab, tc, t, u, min_name_share) for u in u_texts]
                                for tc, t in zip(t_gap, t_texts, strict=True)], bool).reshape(len(t_gap), len(u_gap))
-        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, *args, barred=barred)
+        other = other_named_defs(lab, statements, u_file, t_gap, u_gap, used) if lab.p.fill_edit_own_name_defs else None
+        best = [(a, b) for a, b in _best_pairs(t_texts, u_texts, *args,
+                                               barred=barred if other is None else other if barred is None
+                                               else barred | other)
                 if lab.target_kind(t_gap[a]) == lab.upstream_kind(u_file, u_gap[b])]
         if barred is not None and barred.any():
-            # a line whose most similar partner the floor took away: another body's line
-            refused.update(t_gap[a] for a, b in _best_pairs(t_texts, u_texts, *args) if barred[a, b])
+            # a line whose most similar partner the floor took away: another body's line (not
+            # one of a definition of another name: its own definition stands elsewhere)
+            refused.update(t_gap[a] for a, b in _best_pairs(t_texts, u_texts, *args, barred=other) if barred[a, b])
             refused.difference_update(t_gap[a] for a, _ in best)
         for a, b in best:
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), lab.p, lab.packages(u_file))
@@ -133,6 +137,12 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
             rest_t, rest_u = t_gap[a0 + 1 : a1], u_gap[b0 + 1 : b1]
             if rest_t and rest_u:
                 lab.align_gap(u_file, number, rest_t, rest_u, u_rows, u_lines, free, lab.p.fill_edit_min_similarity)
+                if other is not None:  # nor by characters
+                    for a, b in zip(*np.nonzero(other), strict=True):
+                        row = lab.t_rows[t_gap[a]]
+                        if lab.result.up_file[row] == u_file and lab.result.up_row[row] == u_rows[u_gap[b]] \
+                                and lab.result.match[row] != NONE:
+                            lab.unpair(t_gap[a])
                 for tc in rest_t if min_name_share > 0 else ():
                     row = lab.t_rows[tc]
                     if lab.result.match[row] != NONE and not _names_kept(
@@ -147,6 +157,43 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
     rows = lab.t_rows[t_span.start : t_span.stop]
     mine = (lab.result.up_file[rows] == u_file) & (lab.result.region[rows] == number)
     return sorted({int(uc) for uc in np.searchsorted(u_rows, lab.result.up_row[rows[mine]])} - used)
+
+
+def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_gap: list[int], u_gap: list[int],
+                     used: set[int]) -> np.ndarray | None:
+    """The (target line, upstream line) pairs of a stretch's edited lines that are a ``def`` and
+    a ``def`` of another name while the upstream file defines the target's own name, free
+    (``fill_edit_own_name_defs``): a matrix of the two sides, None when there is none. Names are
+    qualified by the classes around them (``def BaseCursor.close``), each defined once in its
+    file (:meth:`Statements.target_qualified_defs`); a line paired with ``u_file`` in this
+    target file, or in ``used``, is not free. The other way round (the target file defines the
+    upstream's name) is not barred: the identical-twin rule gives such a header to the target's
+    own definition after the fill (:mod:`lineage.match.identical_twins`), and a first draft that
+    barred it too left sglang's ``async def async_request_openai_completions(`` none, the pair
+    that rule moves to it never made."""
+    t_defs = [k for k, tc in enumerate(t_gap) if "def" in lab.t_lines[lab.t_rows[tc]]]
+    if not t_defs:
+        return None
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    u_defs = [k for k, uc in enumerate(u_gap) if "def" in u_lines[u_rows[uc]]]
+    if not u_defs:
+        return None
+    max_lines = lab.p.fill_statement_max_lines
+    t_keys = {stmt[0]: key for key, stmt in statements.target_qualified_defs(max_lines).items()
+              if key.startswith("def ")}
+    u_qualified = statements.upstream_qualified_defs(u_file, max_lines)
+    u_keys = {stmt[0]: key for key, stmt in u_qualified.items() if key.startswith("def ")}
+    r, rows = lab.result, lab.t_rows
+    taken = set(r.up_row[rows[(r.match[rows] != NONE) & (r.up_file[rows] == u_file)]].tolist())
+    barred = np.zeros((len(t_gap), len(u_gap)), bool)
+    pairs = [(a, b, t_keys.get(t_gap[a]), u_keys.get(u_gap[b])) for a in t_defs for b in u_defs]
+    for a, b, mine, theirs in pairs:
+        if mine is None or theirs is None or bare_name(mine) == bare_name(theirs):
+            continue
+        own = u_qualified.get(mine)  # the upstream definition of the target's name
+        if own is not None and own[0] not in used and int(u_rows[own[0]]) not in taken:
+            barred[a, b] = True
+    return barred if barred.any() else None
 
 
 def _names_kept(lab: FileLabeller, tc: int, t_text: str, u_text: str, floor: float) -> bool:

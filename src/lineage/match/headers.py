@@ -24,7 +24,11 @@ from lineage.markers.prefilter import may_hold_marker, word_offsets
 # Words and phrases that only licence and copyright notices use. Matched case-insensitively on
 # the text of one comment or docstring line.
 _NOTICE_RE = re.compile(
-    r"spdx-|copyright|©|\(c\)\s*(?:19|20)\d\d|all rights reserved|licen[cs]ed? under|"
+    r"spdx-|©|\(c\)\s*(?:19|20)\d\d|all rights reserved|licen[cs]ed? under|"
+    # the copyright word as licence texts use it (a copyright statement is read apart, by
+    # is_holder_line): "the copyright holders", "the copyright owner", "the above copyright
+    # notice", and the word ending a wrapped line ("... AUTHORS OR COPYRIGHT" / "HOLDERS BE LIABLE")
+    r"copyright\s+(?:holders?|owners?|notices?)\b|copyright\W*$|"
     r"licen[cs]e(?:d)?\b.*\b(?:version|apache|mit|bsd|gpl)|apache licen[cs]e|mit licen[cs]e|"
     r"gnu (?:lesser |library |affero )?general public|you may not use this file|"
     r"obtain a copy of the licen[cs]e|www\.apache\.org/licenses|opensource\.org/licenses|"
@@ -91,7 +95,17 @@ def is_notice_line(text: str) -> bool:
     folded = text.casefold()
     if not any(word in folded for word in _NOTICE_WORDS):
         return False
-    return _NOTICE_RE.search(text) is not None
+    return _NOTICE_RE.search(text) is not None or _states_copyright(text, folded)
+
+
+def _states_copyright(text: str, folded: str) -> bool:
+    """Whether a line the notice phrases miss holds the copyright word as a statement of one
+    (:func:`is_holder_line`: "Copyright 2023 The vLLM team", "Copyright (c) Microsoft
+    Corporation"), not as prose about one: Sphinx's conf.py template says ``# If true, "(C)
+    Copyright ..." is shown in the HTML footer.`` above ``#html_show_copyright = True``, and
+    mysqlclient 1.3.14's copy of MySQL-python's counted both as licence header lines; so did a
+    code comment's "Remove old copyright and add new one"."""
+    return "copyright" in folded and is_holder_line(text)
 
 
 def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
@@ -108,7 +122,8 @@ def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
     if not offsets:
         return []
     found = np.unique(np.searchsorted(starts, offsets, "right") - 1).tolist()
-    return [rows[k] for k in found if _NOTICE_RE.search(texts[k]) is not None]
+    return [rows[k] for k in found
+            if _NOTICE_RE.search(texts[k]) is not None or _states_copyright(texts[k], folded[k])]
 
 
 def is_holder_line(text: str) -> bool:

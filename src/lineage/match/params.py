@@ -218,6 +218,19 @@ class MatchParams:
     # stripped texts for the most similar pairs, the region gap's line similarity for the
     # character alignment): in a block of new code opposite old code, characters align by chance.
     fill_edit_min_similarity: float = knob(0.7, 0.0, 1.0)
+    # With 1, that pass never pairs a ``def`` line with an upstream ``def`` of another name when
+    # the upstream file defines the target's own name (qualified by the classes around it, each
+    # file defining it once) and that definition's line is free: the function kept its name and
+    # its upstream definition lies outside the stretch. mysqlclient 1.3.14 dropped MySQL-python
+    # 1.2.5's ``BaseCursor.__del__`` and the alignment slid by one method: ``def close(self):``
+    # was paired with ``def __del__(self):`` (0.705) while the upstream ``close`` stood free two
+    # methods below (the identical-twin rule then gives the fork's ``close`` its own header).
+    # Measured 2026-12-07 (round user175, off -> on): sglang/vLLM 12 code lines moved, 62,776 ->
+    # 62,773 copied (5 false pairs of another function's header gone, 3 headers moved to their
+    # own name's, 2 copies gained, 1 edited copy lost, 1 false gained: a
+    # ``return`` paired with the freed ``def``); truth set, real cases and the synthetic suite
+    # unchanged. 0: any ``def`` as similar.
+    fill_edit_own_name_defs: int = knob(1, 0, 1)
     # The same second pass once more after the statement, signature and shape rules, between
     # the pairs they added, where neither side of a stretch of the pair's final in-order chain
     # is longer than this (content lines; ``lineage.match.fill_inside.late_edits``): those rules
