@@ -176,7 +176,10 @@ def _unequal_edits(lab: FileLabeller, u_file: int, t_gap: list[int], u_gap: list
     version (at its place: ``placed``), a block whose short side is within that bound is read
     here: its code lines are paired by their most similar pairs in order (:func:`_best_pairs`,
     annotations off) at the higher floor ``fill_unequal_edit_min_similarity``, and nothing by
-    character alignment (on a long side it would place the short side's lines anywhere). Only
+    character alignment (on a long side it would place the short side's lines anywhere), and a
+    code line must keep ``fill_body_min_name_share`` of its names (:func:`_names_kept`): a long
+    block of new code holds lines of the old ones' shape with other names (``both, _ =
+    self.both_proj(x)`` opposite ``left, _ = self.left_proj(x)``, a merged projection). Only
     at the upstream file's place: two files of one name at different places (a model file of
     one serving engine and another's) are parallel implementations, whose long blocks hold
     lines as alike by the shape of the code they share (``def forward_musa(`` <-
@@ -186,8 +189,10 @@ def _unequal_edits(lab: FileLabeller, u_file: int, t_gap: list[int], u_gap: list
     u_rows, u_lines = lab.upstream_lines(u_file)
     t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
     u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
+    barred = np.array([[not _names_kept(lab, tc, t, u, p.fill_body_min_name_share) for u in u_texts]
+                       for tc, t in zip(t_gap, t_texts, strict=True)], bool).reshape(len(t_gap), len(u_gap))
     for a, b in _best_pairs(t_texts, u_texts, p.fill_unequal_edit_min_similarity, p.gap_min_chars,
-                            bool(p.fill_strip_annotations)):
+                            bool(p.fill_strip_annotations), barred=barred):
         if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:
             continue  # prose in a long block: a docstring's lines are alike by their words
         labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))
