@@ -1874,7 +1874,9 @@ def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: R
     ``fill_signature_bodies`` the body is read as a stretch between two anchors: every kept
     argument and bracket is copied, each added one (``dumper=self``, ``block_seq_indent=...``)
     stays none; off, and the late alignment off too (which reads the same stretch, bounded by
-    the late ``) -> None:``, and pairs the same lines), the body is none as before."""
+    the late ``) -> None:``, and pairs the same lines), and the unequal blocks' rule off (rule
+    (a)'s stretch is the class body, 27 lines against 9 at the upstream file's path: it pairs
+    the kept lines by similarity), the body is none as before."""
     lines = _DUMPER_MINE.splitlines()
     first = lines.index("        Emitter.__init__(") + 1
     last = lines.index("        Resolver.__init__(self, loadumper=self)") + 1
@@ -1897,7 +1899,8 @@ def test_the_body_below_a_late_signature_is_read_as_inside_a_copy(run_compare: R
                                   params=MatchParams(fill_signature_bodies=0)), "pkg/dumper.py")
     assert late.loc[first:last, ["match", "upstream_line"]].equals(on.loc[first:last, ["match", "upstream_line"]])
     off = file_lines(run_compare({"pkg/dumper.py": _DUMPER_MINE}, [("up", up)],
-                                 params=MatchParams(fill_signature_bodies=0, fill_late_alignment=0)), "pkg/dumper.py")
+                                 params=MatchParams(fill_signature_bodies=0, fill_late_alignment=0,
+                                                    fill_placed_unequal_edits=0)), "pkg/dumper.py")
     assert set(off.loc[first:last, "match"]) == {"none"}
     assert off.loc[first - 1, "match"] == "near"
 

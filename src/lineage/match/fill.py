@@ -22,6 +22,9 @@ other hits. The rules, each in its module with its reasons:
   ending, or the same below a folder rename the tree shows, :mod:`lineage.match.renames`;
   ``fill_same_place_end_anchor``), the files' ends are an anchor too: the stretch after the last
   paired line is aligned the same way.
+  There too, a block between two aligned lines that is long on one side only (code added or
+  removed around old lines edited in place) has its code lines paired by their most similar
+  pairs at a higher floor (``fill_placed_unequal_edits``, :func:`~lineage.match.fill_inside._unequal_edits`).
 * **Lone survivors** (:mod:`lineage.match.fill_survivors`): everywhere else, only distinctive
   lines with identical text, in order; survivors then anchor the alignment where the target file
   is the upstream file's later version; edge blocks before the first paired line and after the
@@ -143,7 +146,8 @@ def fill(lab: FileLabeller, accepted: list[Chain], named: Iterable[int],
 
 
 def _inside_edge_block(lab: FileLabeller, statements: Statements, u_file: int, blocks: list[int],
-                       t_span: range, u_span: range, leading: bool, used: set[int], number: int) -> list[int]:
+                       t_span: range, u_span: range, leading: bool, used: set[int], number: int,
+                       placed: bool = False) -> list[int]:
     """An edge block (:func:`~lineage.match.fill_survivors.edge_blocks`, upstream lines
     ``blocks``) is part of the copy: the stretch between it and the pair's first paired line
     (``leading``; else between the last paired line and the block) is then bounded on both
@@ -166,7 +170,8 @@ def _inside_edge_block(lab: FileLabeller, statements: Statements, u_file: int, b
         return []
     done: list[int] = []
     for t_piece, u_piece in split_at_rewrapped(lab, statements, u_file, t_in, u_in, used, number):
-        done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
+        done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number,
+                             placed=placed)
     return done
 
 
@@ -185,6 +190,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     # At the upstream file's place (``placed``: the same path, a path ending of a vendored copy, or
     # the same below a folder rename the tree shows), the target file is that file's later version.
     same_place = bool(p.fill_same_place_end_anchor) and placed
+    # There, old lines edited among code added around them are read too (fill_inside._unequal_edits).
+    unequal = bool(p.fill_placed_unequal_edits) and placed
     for second in (False, True):
         if second and not (long_inner and p.fill_survivor_anchors):
             break
@@ -214,7 +221,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
             if inside:
                 done = []
                 for t_piece, u_piece in split_at_rewrapped(lab, statements, u_file, t_span, u_span, used, number):
-                    done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
+                    done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number,
+                                         placed=unequal)
             else:
                 done = lone_survivors(lab, u_file, t_span, u_span, used, number) if lone else []
                 if done and (inner or (i > 0 and p.fill_edge_survivor_anchors and own_file)):
@@ -228,7 +236,7 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
                     done += blocks
                     if blocks and p.fill_edge_block_anchors:
                         done += _inside_edge_block(lab, statements, u_file, blocks, t_span, u_span,
-                                                   i == 0, used | set(done), number)
+                                                   i == 0, used | set(done), number, unequal)
             used.update(done)
     # The lines paired with this upstream file when rule (a) is done (the anchors it read
     # between), and those the two rules of lines in any order pair next (no anchors of order).

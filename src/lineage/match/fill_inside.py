@@ -14,7 +14,10 @@ their most similar pairs and then by characters (:func:`_edited_lines`).
   (edited in place: an annotation added, a name or a literal changed, a call re-wrapped) are
   paired when neither side exceeds ``fill_edit_max_gap`` lines, by their most similar pairs
   (``fill_edit_min_similarity``) and then by the character alignment of a region's gap
-  (:func:`~lineage.match.fill_inside._edited_lines`).
+  (:func:`~lineage.match.fill_inside._edited_lines`). In a file at the upstream file's place, a
+  block over that bound on one side only is code added (or removed) around old lines edited in
+  place: its code lines are paired by their most similar pairs at
+  ``fill_unequal_edit_min_similarity`` (:func:`~lineage.match.fill_inside._unequal_edits`).
 """
 
 from __future__ import annotations
@@ -46,9 +49,10 @@ from lineage.match.statements import (
 
 
 def align_inside(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
-                  used: set[int], number: int, min_name_share: float = 0.0) -> list[int]:
+                  used: set[int], number: int, min_name_share: float = 0.0, placed: bool = False) -> list[int]:
     """Rule (a): every free line of a stretch between two anchors that aligns, by fold form.
-    ``min_name_share``: the floor of :func:`_edited_lines`'s pairs (a signature's body)."""
+    ``min_name_share``: the floor of :func:`_edited_lines`'s pairs (a signature's body);
+    ``placed``: the target file stands at the upstream file's place (:func:`_unequal_edits`)."""
     u_rows, u_lines = lab.upstream_lines(u_file)
     strip = bool(lab.p.fill_strip_annotations)
     done: list[int] = []
@@ -70,13 +74,13 @@ def align_inside(lab: FileLabeller, statements: Statements, u_file: int, t_span:
         lab.set_pair(tc, u_file, int(u_rows[uc]), *labelled, number)
         done.append(uc)
     done += _edited_lines(lab, statements, u_file, t_span, u_span, aligned, used | set(done), number,
-                          min_name_share)
+                          min_name_share, placed)
     return done
 
 
 def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span: range, u_span: range,
                   aligned: list[tuple[int, int]], used: set[int], number: int,
-                  min_name_share: float = 0.0) -> list[int]:
+                  min_name_share: float = 0.0, placed: bool = False) -> list[int]:
     """Rule (a), second pass: between two lines the alignment paired, the lines left over on
     both sides are lines edited in place (an annotation added, a name or a literal changed, a
     call re-wrapped by a formatter), when neither side is longer than ``fill_edit_max_gap``
@@ -89,7 +93,9 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
     must share that share of its names with its partner (:func:`_names_kept`; the statement
     rule's pairs have their own word share): a pair under it is no candidate, and a line it
     leaves unpaired that was the most similar to a line, or that the character alignment
-    placed, may not be paired with ``u_file`` by a later rule (:attr:`FileLabeller.blocked`)."""
+    placed, may not be paired with ``u_file`` by a later rule (:attr:`FileLabeller.blocked`).
+    A block over the bound on one side only, in a file ``placed`` at the upstream file's place,
+    is read by :func:`_unequal_edits`."""
     if lab.p.fill_edit_max_gap <= 0:
         return []
     u_rows, u_lines = lab.upstream_lines(u_file)
@@ -102,7 +108,11 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
     for (ia, ja), (ib, jb) in zip(bounds, bounds[1:], strict=False):
         t_gap = [t_span[i] for i in range(ia + 1, ib) if free(t_span[i])]
         u_gap = [u_span[j] for j in range(ja + 1, jb) if u_span[j] not in used]
-        if not t_gap or not u_gap or max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
+        if not t_gap or not u_gap:
+            continue
+        if max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
+            if placed and min_name_share <= 0 and min(len(t_gap), len(u_gap)) <= lab.p.fill_edit_max_gap:
+                _unequal_edits(lab, u_file, t_gap, u_gap, number)
             continue
         if statement_rule(lab, u_file):
             taken = edited_statements(lab, statements, u_file, t_gap, u_gap, number)
@@ -194,6 +204,46 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
         if own is not None and own[0] not in used and int(u_rows[own[0]]) not in taken:
             barred[a, b] = True
     return barred if barred.any() else None
+
+def _unequal_edits(lab: FileLabeller, u_file: int, t_gap: list[int], u_gap: list[int], number: int) -> None:
+    """Old lines edited in place among code added around them (``fill_placed_unequal_edits``).
+
+    A package copied years ago and edited since (a fork, a vendored copy kept up by hand) adds
+    code inside its old functions: a new branch, a new argument's handling, a helper's body
+    written between two lines it kept. Between two lines rule (a) aligned, the target side of
+    the block is then long and the upstream side short, and the old lines among the new ones
+    are still edited in place (``if avatar is not MISSING:`` <- ``if avatar is not None:``,
+    ``return self.request(route, form=form, files=files)`` <- ``return self.request(r, form=
+    form, files=files)``, ``def callback(`` exploded above its new annotations: nextcord 2.6.0
+    against discord.py 1.7.0); the other way, code removed around kept lines (``class
+    AssetMixin:`` <- ``class Asset:``, the old class's body gone). :func:`_edited_lines` reads
+    no block either side of which is over ``fill_edit_max_gap``, since such a block holds new
+    code opposite old code. Where the pair says the target file is the upstream file's later
+    version (at its place: ``placed``), a block whose short side is within that bound is read
+    here: its code lines are paired by their most similar pairs in order (:func:`_best_pairs`,
+    annotations off) at the higher floor ``fill_unequal_edit_min_similarity``, and nothing by
+    character alignment (on a long side it would place the short side's lines anywhere), and a
+    code line must keep ``fill_body_min_name_share`` of its names (:func:`_names_kept`): a long
+    block of new code holds lines of the old ones' shape with other names (``both, _ =
+    self.both_proj(x)`` opposite ``left, _ = self.left_proj(x)``, a merged projection). Only
+    at the upstream file's place: two files of one name at different places (a model file of
+    one serving engine and another's) are parallel implementations, whose long blocks hold
+    lines as alike by the shape of the code they share (``def forward_musa(`` <-
+    ``def forward_cuda(``, the sglang/vLLM pair's same-name files, with the rule read in every
+    file of the upstream file's name)."""
+    p = lab.p
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
+    u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
+    barred = np.array([[not _names_kept(lab, tc, t, u, p.fill_body_min_name_share) for u in u_texts]
+                       for tc, t in zip(t_gap, t_texts, strict=True)], bool).reshape(len(t_gap), len(u_gap))
+    for a, b in _best_pairs(t_texts, u_texts, p.fill_unequal_edit_min_similarity, p.gap_min_chars,
+                            bool(p.fill_strip_annotations), barred=barred):
+        if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:
+            continue  # prose in a long block: a docstring's lines are alike by their words
+        labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))
+        if labelled is not None:
+            lab.set_pair(t_gap[a], u_file, int(u_rows[u_gap[b]]), *labelled, number)
 
 
 def _names_kept(lab: FileLabeller, tc: int, t_text: str, u_text: str, floor: float) -> bool:

@@ -231,6 +231,17 @@ class MatchParams:
     # ``return`` paired with the freed ``def``); truth set, real cases and the synthetic suite
     # unchanged. 0: any ``def`` as similar.
     fill_edit_own_name_defs: int = knob(1, 0, 1)
+
+    # With 1, in a pair at the upstream file's place (its later version: the same path, a
+    # vendored copy's path ending, the same below a folder rename), a block left between two
+    # aligned lines one side of which is at most ``fill_edit_max_gap`` content lines and the
+    # other longer (code added, or removed, around old lines edited in place:
+    # ``lineage.match.fill_inside._unequal_edits``) has its code lines paired by their most
+    # similar pairs at ``fill_unequal_edit_min_similarity``, no character alignment. 0: off.
+    fill_placed_unequal_edits: int = knob(1, 0, 1)
+    # ... the floor of those pairs (rapidfuzz ``fuzz.ratio``, annotations off as in the block
+    # rule): the longer side is new code, where a line as alike as 0.7 stands by chance.
+    fill_unequal_edit_min_similarity: float = knob(0.8, 0.0, 1.0)
     # The same second pass once more after the statement, signature and shape rules, between
     # the pairs they added, where neither side of a stretch of the pair's final in-order chain
     # is longer than this (content lines; ``lineage.match.fill_inside.late_edits``): those rules
