@@ -205,6 +205,7 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
             barred[a, b] = True
     return barred if barred.any() else None
 
+
 def _unequal_edits(lab: FileLabeller, u_file: int, t_gap: list[int], u_gap: list[int], number: int) -> None:
     """Old lines edited in place among code added around them (``fill_placed_unequal_edits``).
 
