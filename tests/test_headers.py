@@ -326,7 +326,11 @@ def test_the_copyright_word_makes_a_notice_line_as_a_statement_or_licence_text_n
                  "# 3. Neither the name of the copyright holder nor the names of its",
                  "# removed at the request of the copyright owner", "# carries the following copyright notice:",
                  "# NONINFRINGEMENT.  IN  NO  EVENT SHALL  THE  AUTHORS  OR COPYRIGHT",
-                 "# Modified from the Ada code, original copyright:"):
+                 "# Modified from the Ada code, original copyright:",
+                 # licence texts' own wordings of the word that state no copyright themselves
+                 "# regarding copyright ownership.  The ASF licenses this file",
+                 "# This file is copyrighted by Ada Quill and released under the terms below.",
+                 "# protected by copyright law and other applicable laws"):
         assert headers.is_notice_line(text), text
     conf = ["# Copyright 2012 Ada Quill", "# Licensed under the MIT License.", "", "extensions = []", "",
             "# If true, \"Created using Sphinx\" is shown in the HTML footer. Default is True.",

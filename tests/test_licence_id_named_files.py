@@ -24,7 +24,7 @@ def test_a_file_named_by_one_licence_id_is_named_as_a_licence_file() -> None:
     for path in ["GPL-2.0", "LGPL-2.1.txt", "Apache-2.0", "pkg/MPL-2.0.md", "gpl-3.0.txt", "MIT", "BSD-3-Clause.rst"]:
         assert named_by_licence_id(path), path
     # not one id, a licence word's own name (is_licence_file takes those), code or no id at all
-    for path in ["GPL", "GPLv2", "LICENSE", "COPYING.LESSER", "setup.py", "README", "2.0", "GPL-2.0.py",
+    for path in ["GPL", "GPLv2", "LICENSE", "COPYING.LESSER", "setup.py", "README", "2.0", "GPL-2.0.py", "MIT.cfg",
                  "MIT OR Apache-2.0", "AUTHORS"]:
         assert not named_by_licence_id(path), path
 

@@ -99,7 +99,7 @@ def test_one_statements_per_labeller_and_its_target_parts_made_once(labeller: Fi
 def test_the_def_headers_and_numbers_are_those_misnamed_headers_scanned_each_time(labeller: FileLabeller) -> None:
     statements = Statements.of(labeller)
     limit, overloads = labeller.p.fill_statement_max_lines, True
-    t_lines = statements._target_lines()
+    t_lines = statements.target_texts()
     before = []  # the loop misnamed_headers ran per upstream file
     for stmt in whole_statements(*statements.target(limit), range(len(t_lines))):
         key = def_key(t_lines[stmt[0]])
@@ -108,7 +108,7 @@ def test_the_def_headers_and_numbers_are_those_misnamed_headers_scanned_each_tim
         before.append((stmt, key))
     assert statements.target_def_headers(limit) == before
     assert [key for _, key in before] == ["def put", "def helper"]
-    u_lines = statements._upstream_lines(0)
+    u_lines = statements.upstream_texts(0)
     u_name = np.full(len(u_lines), -1, np.int64)
     u_keys: list[str] = []
     for stmt in whole_statements(*statements.upstream(0, limit), range(len(u_lines))):

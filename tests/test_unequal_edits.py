@@ -115,3 +115,64 @@ def test_a_file_of_the_name_elsewhere_keeps_them_new(run_compare: Runner) -> Non
     frame = file_lines(run_compare(target, upstream), "other/hooks.py")
     assert frame.loc[_line(_FORK, "return self._state.http.edit_hook"), "match"] == "verbatim"
     assert {m for m, _ in _edited(frame)} == {"none"}
+
+
+# A reader whose fork moved ``read_cols`` up, into a long block of new code where the upstream
+# file has ``read_rows`` (which the fork dropped); the upstream ``read_cols`` stands free below.
+_READER_HEAD = ("class Reader(object):\n"
+                '    """Reads records from a store."""\n\n'
+                "    def __init__(self, store):\n"
+                "        self.store = store\n"
+                "        self.row_number = None\n\n")
+_READER_CHECK = ("    def _check_opened(self):\n"
+                 "        if not self.store:\n"
+                 '            raise ValueError("open() first")\n')
+_READER_UP = (_READER_HEAD
+              + "    def read_cols(self, start, stop, step=1):\n"
+                "        return self.store.fetch_cols(start, stop, step)\n\n"
+              + _READER_CHECK
+              + "\n    def read_rows(self, start, stop, step=1):\n"
+                "        return self.store.fetch_rows(start, stop, step)\n")
+_READER_FORK = (_READER_HEAD
+                + "    def prefetch(self, count):\n"
+                + "".join(f"        self._buffer_{k} = self.store.peek({k}, count)\n" for k in range(40))
+                + "\n    def read_rows(self, start, stop, step=1):\n"
+                  "        return self.store.fetch_rows(start, stop, step)\n\n"
+                + _READER_CHECK)
+
+
+def _reader_def(tmp_path, params: MatchParams) -> str:
+    """Rule (a) at the upstream file's place on the stretch between ``self.row_number = None``
+    and ``def _check_opened`` (paired by hand, as the regions pair them): the upstream text the
+    fork's ``def read_rows`` is paired with, "" for none."""
+    from conftest import make_labeller
+
+    from lineage.match.file_statements import Statements
+    from lineage.match.fill_inside import align_inside
+    from lineage.match.records import NONE, VERBATIM
+
+    lab = make_labeller(tmp_path, {"pkg/reader.py": _READER_FORK}, {"pkg/reader.py": _READER_UP}, params)
+    u_rows, u_lines = lab.upstream_lines(0)
+
+    def content(text: str, upstream: bool = False) -> int:
+        rows, lines = (u_rows, u_lines) if upstream else (lab.t_rows, lab.t_lines)
+        return next(k for k, row in enumerate(rows.tolist()) if lines[row].strip() == text)
+
+    anchors = [(content(t), content(t, True)) for t in ("self.row_number = None", "def _check_opened(self):")]
+    for tc, uc in anchors:
+        lab.set_pair(tc, 0, int(u_rows[uc]), VERBATIM, 1.0, 0)
+    (ta, ua), (tb, ub) = anchors
+    assert tb - ta - 1 > params.fill_edit_max_gap >= ub - ua - 1  # one long side: the unequal rule's block
+    align_inside(lab, Statements.of(lab), 0, range(ta + 1, tb), range(ua + 1, ub), {ua, ub}, 0, placed=True)
+    row = lab.t_rows[content("def read_rows(self, start, stop, step=1):")]
+    return "" if lab.result.match[row] == NONE else u_lines[lab.result.up_row[row]].strip()
+
+
+def test_a_def_in_a_long_block_keeps_its_own_name(tmp_path) -> None:
+    """The unequal blocks' pairs honour ``fill_edit_own_name_defs`` as the edited-lines pass
+    does: the fork's ``def read_rows`` is not ``read_cols`` edited (0.95 alike, 4 of its 5
+    names kept) while the upstream ``read_rows`` stands free below the block; with that bar off
+    the two headers are paired, so the bar is what keeps them apart."""
+    assert _reader_def(tmp_path / "on", MatchParams()) == ""
+    assert _reader_def(tmp_path / "off", MatchParams(fill_edit_own_name_defs=0)) == \
+        "def read_cols(self, start, stop, step=1):"

@@ -101,9 +101,9 @@ def pypi_releases(name: str, versions: str = "", pre: bool = False,
 
 def _unopenable(files: list[dict[str, object]]) -> str:
     """Why none of a release's files can be opened ("no sdist or wheel: 2 bdist_egg"), or ""."""
-    from lineage.sources.pypi import openable_release_file
+    from lineage.sources.pypi import has_openable_file
 
-    if any(openable_release_file(f) for f in files):  # type: ignore[arg-type]
+    if has_openable_file(files):  # type: ignore[arg-type]
         return ""
     kinds: dict[str, int] = {}
     for f in files:

@@ -645,8 +645,9 @@ def _read_source_licence(source: Source) -> SourceLicence:
     texts: dict[str, str] = {}  # the licence files' texts: one may state a choice of licences
     governed: dict[str, set[str]] = {}  # a vendored dist-info -> the package folders its RECORD lists
     for path in paths:
-        by_id = named_by_licence_id(path)  # False for a file is_licence_file takes
-        if by_id or is_licence_file(path):
+        named = is_licence_file(path)
+        by_id = named_by_licence_id(path, named)  # False for a file is_licence_file takes
+        if by_id or named:
             data = source.read(path)
             if len(data) <= MAX_LICENCE_FILE_BYTES:
                 found = read_licence_file(path, data)

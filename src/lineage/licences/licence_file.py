@@ -95,15 +95,19 @@ def is_licence_file(path: str) -> bool:
 # unread, the release read as naming no licence, and every file mysqlclient copied from it was
 # "compatibility unknown". The name alone does not make it one (``JSON`` and ``X11`` are ids too):
 # its text must state a licence (:func:`lineage.licences.declared.read_source_licence` checks).
-_ID_NAME_RE = re.compile(r"^(?P<id>[A-Za-z0-9][A-Za-z0-9.+-]*?)(?:\.(?:txt|md|rst))?$", re.IGNORECASE)
+# An id's dots stand before a digit (``Apache-2.0``, ``bzip2-1.0.6``): a name with any other dot
+# (``setup.py``, ``conf.yaml``: nearly every file of a tree) is told apart here, not by the
+# expression parser, which the loop over a tree's paths would run on each.
+_ID_NAME_RE = re.compile(r"^(?P<id>[A-Za-z0-9](?:[A-Za-z0-9+-]|\.(?=\d))*)(?:\.(?:txt|md|rst))?$", re.IGNORECASE)
 
 
-def named_by_licence_id(path: str) -> bool:
+def named_by_licence_id(path: str, licence_file: bool | None = None) -> bool:
     """Whether ``path``'s file name, less a ``.txt``/``.md``/``.rst`` extension, is one SPDX
-    licence id (``GPL-2.0``, ``Apache-2.0.txt``), not a licence file by :func:`is_licence_file`."""
+    licence id (``GPL-2.0``, ``Apache-2.0.txt``), not a licence file by :func:`is_licence_file`
+    (``licence_file``: its answer, when the caller has it)."""
     name = posixpath.basename(path)
     m = _ID_NAME_RE.match(name)
-    if m is None or is_licence_file(path):
+    if m is None or (is_licence_file(path) if licence_file is None else licence_file):
         return False
     return len(licence_ids(m.group("id"))) == 1  # the name has no space: one id, no operator
 

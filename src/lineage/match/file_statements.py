@@ -125,6 +125,7 @@ class Statements:
         self._lines: list[str] | None = None
         self._qualified: dict[int, dict[str, list[int]]] = {}
         self._headers: dict[int, list[tuple[list[int], str]]] = {}
+        self._def_statements: dict[int, list[tuple[list[int], str]]] = {}
         self._distinctive: np.ndarray | None = None
 
     @classmethod
@@ -168,26 +169,26 @@ class Statements:
                 named[key] = stmt
         return named
 
-    def _target_lines(self) -> list[str]:
+    def target_texts(self) -> list[str]:
         """The target file's content lines (made once: every pair's statement rules read them)."""
         if self._lines is None:
             self._lines = [self.lab.t_lines[row] for row in self.lab.t_rows.tolist()]
         return self._lines
 
-    def _upstream_lines(self, u_file: int) -> list[str]:
+    def upstream_texts(self, u_file: int) -> list[str]:
         u_rows, u_lines = self.lab.upstream_lines(u_file)
         return [u_lines[row] for row in u_rows.tolist()]
 
     def target_names_once(self) -> frozenset[str]:
         if self._target_names is None:
-            self._target_names = self._names_once(self._target_lines(), bool(self.lab.p.fill_signature_overloads))
+            self._target_names = self._names_once(self.target_texts(), bool(self.lab.p.fill_signature_overloads))
         return self._target_names
 
     def upstream_names_once(self, u_file: int) -> frozenset[str]:
         memo = self.lab.upstream.def_names_memo  # kept for the run, as the statements are
         overloads = bool(self.lab.p.fill_signature_overloads)
         if (u_file, overloads) not in memo:
-            memo[(u_file, overloads)] = self._names_once(self._upstream_lines(u_file), overloads)
+            memo[(u_file, overloads)] = self._names_once(self.upstream_texts(u_file), overloads)
         return memo[(u_file, overloads)]
 
     def target_collections(self, max_lines: int) -> dict[int, tuple[str, list[int]]]:
@@ -195,7 +196,7 @@ class Statements:
         name at the end of their first line (exploded one item a line), by first line: (name,
         lines). Made once per file, for every upstream file it pairs with."""
         if max_lines not in self._collections:
-            lines = self._target_lines()
+            lines = self.target_texts()
             heads: dict[int, tuple[str, list[int]]] = {}
             if any("=" in line for line in lines):
                 for stmt in whole_statements(*self.target(max_lines), range(len(lines))):
@@ -210,7 +211,7 @@ class Statements:
         order (kept for the run in its side, as its statements are)."""
         memo = self.lab.upstream.collection_memo
         if (u_file, max_lines) not in memo:
-            lines = self._upstream_lines(u_file)
+            lines = self.upstream_texts(u_file)
             by_name: dict[str, list[list[int]]] = {}
             for stmt in whole_statements(*self.upstream(u_file, max_lines), range(len(lines))):
                 if (match := _COLLECTION.match(lines[stmt[0]])) is not None:
@@ -220,11 +221,11 @@ class Statements:
 
     def target_defs(self, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
         """The target file's ``def`` statements of these names (each defined once in it)."""
-        return self._defs(*self.target(max_lines), self._target_lines(), names,
+        return self._defs(*self.target(max_lines), self.target_texts(), names,
                           bool(self.lab.p.fill_signature_overloads))
 
     def upstream_defs(self, u_file: int, max_lines: int, names: frozenset[str]) -> dict[str, list[int]]:
-        return self._defs(*self.upstream(u_file, max_lines), self._upstream_lines(u_file), names,
+        return self._defs(*self.upstream(u_file, max_lines), self.upstream_texts(u_file), names,
                           bool(self.lab.p.fill_signature_overloads))
 
     def target_qualified_defs(self, max_lines: int) -> dict[str, list[int]]:
@@ -233,21 +234,31 @@ class Statements:
         if max_lines not in self._qualified:
             lab = self.lab
             kinds = lab.target_kinds().tolist()
-            self._qualified[max_lines] = qualified_defs(*self.target(max_lines), self._target_lines(), kinds,
+            self._qualified[max_lines] = qualified_defs(*self.target(max_lines), self.target_texts(), kinds,
                                                          bool(lab.p.fill_signature_overloads))
         return self._qualified[max_lines]
+
+    def target_def_statements(self, max_lines: int) -> list[tuple[list[int], str]]:
+        """The target file's ``def`` statements with their :func:`def_key`, in order (made once per
+        file: :func:`~lineage.match.fill_statements.second_copy_headers` reads them for every
+        upstream file; ``@overload`` declarations included)."""
+        if max_lines not in self._def_statements:
+            lines = self.target_texts()
+            found = []
+            for stmt in whole_statements(*self.target(max_lines), range(len(lines))):
+                if "def" in lines[stmt[0]]:
+                    key = def_key(lines[stmt[0]])
+                    if key is not None and key.startswith("def "):
+                        found.append((stmt, key))
+            self._def_statements[max_lines] = found
+        return self._def_statements[max_lines]
 
     def target_def_headers(self, max_lines: int) -> list[tuple[list[int], str]]:
         """The target file's ``def`` statements of several lines with their :func:`def_key`, in
         order (made once per file: :func:`misnamed_headers` reads them for every upstream file)."""
         if max_lines not in self._headers:
-            lines = self._target_lines()
-            found = []
-            for stmt in whole_statements(*self.target(max_lines), range(len(lines))):
-                key = def_key(lines[stmt[0]])
-                if len(stmt) >= 2 and key is not None and key.startswith("def "):
-                    found.append((stmt, key))
-            self._headers[max_lines] = found
+            self._headers[max_lines] = [(stmt, key) for stmt, key in self.target_def_statements(max_lines)
+                                        if len(stmt) >= 2]
         return self._headers[max_lines]
 
     def upstream_def_numbers(self, u_file: int, max_lines: int, overloads: bool) -> tuple[np.ndarray, list[str]]:
@@ -256,7 +267,7 @@ class Statements:
         each number's :func:`def_key` (kept for the run in its side, as its statements are)."""
         memo = self.lab.upstream.def_numbers_memo
         if (u_file, max_lines, overloads) not in memo:
-            u_lines = self._upstream_lines(u_file)
+            u_lines = self.upstream_texts(u_file)
             u_name = np.full(len(u_lines), -1, np.int64)
             u_keys: list[str] = []
             for stmt in whole_statements(*self.upstream(u_file, max_lines), range(len(u_lines))):
@@ -281,7 +292,7 @@ class Statements:
         upstream, overloads = self.lab.upstream, bool(self.lab.p.fill_signature_overloads)
         memo = upstream.qualified_memo
         if (u_file, max_lines, overloads) not in memo:
-            lines = self._upstream_lines(u_file)
+            lines = self.upstream_texts(u_file)
             start = int(upstream.file_start[u_file])
             kinds = upstream.kind[start : start + len(lines)].tolist()
             memo[(u_file, max_lines, overloads)] = qualified_defs(*self.upstream(u_file, max_lines), lines, kinds,
@@ -300,6 +311,6 @@ class Statements:
         unlimited = memo.get((u_file, -1))  # key -1: no length limit
         if unlimited is None:
             upstream = self.lab.upstream
-            ids = file_statement_ids(upstream.kind, int(upstream.file_start[u_file]), self._upstream_lines(u_file))
+            ids = file_statement_ids(upstream.kind, int(upstream.file_start[u_file]), self.upstream_texts(u_file))
             unlimited = memo[(u_file, -1)] = self._of(ids, len(ids))
         return unlimited

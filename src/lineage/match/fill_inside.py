@@ -112,7 +112,7 @@ def _edited_lines(lab: FileLabeller, statements: Statements, u_file: int, t_span
             continue
         if max(len(t_gap), len(u_gap)) > lab.p.fill_edit_max_gap:
             if placed and min_name_share <= 0 and min(len(t_gap), len(u_gap)) <= lab.p.fill_edit_max_gap:
-                _unequal_edits(lab, u_file, t_gap, u_gap, number)
+                _unequal_edits(lab, statements, u_file, t_gap, u_gap, used, number)
             continue
         if statement_rule(lab, u_file):
             taken = edited_statements(lab, statements, u_file, t_gap, u_gap, number)
@@ -173,7 +173,8 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
                      used: set[int]) -> np.ndarray | None:
     """The (target line, upstream line) pairs of a stretch's edited lines that are a ``def`` and
     a ``def`` of another name while the upstream file defines the target's own name, free
-    (``fill_edit_own_name_defs``): a matrix of the two sides, None when there is none. Names are
+    (``fill_edit_own_name_defs``; read by :func:`_edited_lines` and :func:`_unequal_edits`): a
+    matrix of the two sides, None when there is none. Names are
     qualified by the classes around them (``def BaseCursor.close``), each defined once in its
     file (:meth:`Statements.target_qualified_defs`); a line paired with ``u_file`` in this
     target file, or in ``used``, is not free. The other way round (the target file defines the
@@ -206,7 +207,8 @@ def other_named_defs(lab: FileLabeller, statements: Statements, u_file: int, t_g
     return barred if barred.any() else None
 
 
-def _unequal_edits(lab: FileLabeller, u_file: int, t_gap: list[int], u_gap: list[int], number: int) -> None:
+def _unequal_edits(lab: FileLabeller, statements: Statements, u_file: int, t_gap: list[int], u_gap: list[int],
+                   used: set[int], number: int) -> None:
     """Old lines edited in place among code added around them (``fill_placed_unequal_edits``).
 
     A package copied years ago and edited since (a fork, a vendored copy kept up by hand) adds
@@ -231,13 +233,19 @@ def _unequal_edits(lab: FileLabeller, u_file: int, t_gap: list[int], u_gap: list
     one serving engine and another's) are parallel implementations, whose long blocks hold
     lines as alike by the shape of the code they share (``def forward_musa(`` <-
     ``def forward_cuda(``, the sglang/vLLM pair's same-name files, with the rule read in every
-    file of the upstream file's name)."""
+    file of the upstream file's name). A ``def`` is not paired with a ``def`` of another name
+    while the upstream file's own definition of its name is free (:func:`other_named_defs`, with
+    ``fill_edit_own_name_defs``, as in :func:`_edited_lines`): a function the fork moved into a
+    long block of new code is that function, not the upstream one it stands opposite."""
     p = lab.p
     u_rows, u_lines = lab.upstream_lines(u_file)
     t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
     u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
     barred = np.array([[not _names_kept(lab, tc, t, u, p.fill_body_min_name_share) for u in u_texts]
                        for tc, t in zip(t_gap, t_texts, strict=True)], bool).reshape(len(t_gap), len(u_gap))
+    other = other_named_defs(lab, statements, u_file, t_gap, u_gap, used) if p.fill_edit_own_name_defs else None
+    if other is not None:
+        barred |= other
     for a, b in _best_pairs(t_texts, u_texts, p.fill_unequal_edit_min_similarity, p.gap_min_chars,
                             bool(p.fill_strip_annotations), barred=barred):
         if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:

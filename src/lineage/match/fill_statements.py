@@ -60,7 +60,6 @@ from lineage.match.file_statements import (
     DUNDER,
     Statements,
     bare_name,
-    def_key,
     is_overload,
     parameter_names,
 )
@@ -183,14 +182,11 @@ def second_copy_headers(lab: FileLabeller, statements: Statements, u_file: int) 
     if not u_keys:
         return
     u_rows, _ = lab.upstream_lines(u_file)
-    lines = statements._target_lines()
+    lines = statements.target_texts()
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
-    for t_stmt in whole_statements(*statements.target(max_lines), range(len(lines))):
+    for t_stmt, key in statements.target_def_statements(max_lines):
         body = t_stmt[-1] + 1
-        if body >= len(lines) or not mine[body] or "def" not in lines[t_stmt[0]]:
-            continue
-        key = def_key(lines[t_stmt[0]])
-        if key is None or not key.startswith("def ") or (overloads and is_overload(lines, t_stmt[0])):
+        if body >= len(lines) or not mine[body] or (overloads and is_overload(lines, t_stmt[0])):
             continue
         ub = int(np.searchsorted(u_rows, r.up_row[rows[body]]))
         number = int(u_name[ub - 1]) if ub > 0 else -1
@@ -251,7 +247,7 @@ def misnamed_headers(lab: FileLabeller, statements: Statements, u_file: int) -> 
     own = statements.target_names_once()
     if not own:
         return
-    t_lines = statements._target_lines()
+    t_lines = statements.target_texts()
     u_rows, _ = lab.upstream_lines(u_file)
     overloads = bool(p.fill_signature_overloads)
     # content line -> number of its def statement; an upstream declaration is no definition
@@ -289,8 +285,8 @@ def collection_survivors(lab: FileLabeller, statements: Statements, u_file: int)
     by_name = statements.upstream_collections(u_file, p.fill_statement_max_lines)
     if not by_name:
         return
-    t_lines = statements._target_lines()
-    u_texts = statements._upstream_lines(u_file)
+    t_lines = statements.target_texts()
+    u_texts = statements.upstream_texts(u_file)
     u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     for _, (name, t_stmt) in sorted(heads.items()):
@@ -412,7 +408,7 @@ def edited_statements(lab: FileLabeller, statements: Statements, u_file: int, t_
     if lab.p.fill_statement_overloads:
         # An ``@overload`` declaration types the function; the definition below it is the
         # upstream's function, so an upstream definition pairs with that, not with a declaration.
-        t_all, u_all = statements._target_lines(), statements._upstream_lines(u_file)
+        t_all, u_all = statements.target_texts(), statements.upstream_texts(u_file)
         declared = np.array([is_overload(t_all, st[0]) for st in t_stmts])
         defined = np.array([bool(DEF_NAME.match(u_all[st[0]])) and not is_overload(u_all, st[0]) for st in u_stmts])
         scores[np.outer(declared, defined)] = -1.0

@@ -27,8 +27,10 @@ _NOTICE_RE = re.compile(
     r"spdx-|©|\(c\)\s*(?:19|20)\d\d|all rights reserved|licen[cs]ed? under|"
     # the copyright word as licence texts use it (a copyright statement is read apart, by
     # is_holder_line): "the copyright holders", "the copyright owner", "the above copyright
-    # notice", and the word ending a wrapped line ("... AUTHORS OR COPYRIGHT" / "HOLDERS BE LIABLE")
-    r"copyright\s+(?:holders?|owners?|notices?)\b|copyright\W*$|"
+    # notice", the ASF header's "regarding copyright ownership.", "protected by copyright law",
+    # "is copyrighted by", and the word ending a wrapped line ("... AUTHORS OR COPYRIGHT" /
+    # "HOLDERS BE LIABLE")
+    r"copyright\s+(?:holders?|owners?|ownership|notices?|laws?)\b|copyrighted\b|copyright\W*$|"
     r"licen[cs]e(?:d)?\b.*\b(?:version|apache|mit|bsd|gpl)|apache licen[cs]e|mit licen[cs]e|"
     r"gnu (?:lesser |library |affero )?general public|you may not use this file|"
     r"obtain a copy of the licen[cs]e|www\.apache\.org/licenses|opensource\.org/licenses|"
@@ -95,6 +97,11 @@ def is_notice_line(text: str) -> bool:
     folded = text.casefold()
     if not any(word in folded for word in _NOTICE_WORDS):
         return False
+    return _notice_text(text, folded)
+
+
+def _notice_text(text: str, folded: str) -> bool:
+    """:func:`is_notice_line` past its pre-filter (``folded``: ``text`` case-folded)."""
     return _NOTICE_RE.search(text) is not None or _states_copyright(text, folded)
 
 
@@ -122,8 +129,7 @@ def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
     if not offsets:
         return []
     found = np.unique(np.searchsorted(starts, offsets, "right") - 1).tolist()
-    return [rows[k] for k in found
-            if _NOTICE_RE.search(texts[k]) is not None or _states_copyright(texts[k], folded[k])]
+    return [rows[k] for k in found if _notice_text(texts[k], folded[k])]
 
 
 def is_holder_line(text: str) -> bool:

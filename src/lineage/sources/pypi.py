@@ -428,26 +428,25 @@ def _pypi_release_files(name: str, version: str, pip_reason: str,
             for f in files or [] if isinstance(f, dict)]
 
 
-def _usable(f: dict[str, Any]) -> bool:
-    fn = f.get("filename")
-    return (
-        isinstance(fn, str)
-        and os.path.basename(fn) == fn
-        and "\\" not in fn
-        and _archive_format(fn) is not None
-        and isinstance(f.get("url"), str)
-    )
-
-
-def openable_release_file(f: dict[str, Any]) -> bool:
-    """Whether a file of PyPI's listing is one :func:`_pick_release_file` can take without a pin:
-    an sdist or a wheel in an archive format lineage opens (not an egg or a Windows installer:
-    MySQL-python 1.2.2 lists two ``bdist_egg`` files and nothing else)."""
-    return _usable(f) and f.get("packagetype") in ("sdist", "bdist_wheel")
+def has_openable_file(files: list[dict[str, Any]]) -> bool:
+    """Whether a release's files (PyPI's listing) hold one :func:`_pick_release_file` takes without
+    a pin: an sdist or a wheel in an archive format lineage opens (not an egg or a Windows
+    installer: MySQL-python 1.2.2 lists two ``bdist_egg`` files and nothing else)."""
+    return _pick_release_file(files) is not None
 
 
 def _pick_release_file(files: list[dict[str, Any]], pinned: str = "") -> dict[str, Any] | None:
-    candidates = [f for f in files if _usable(f)]
+    def usable(f: dict[str, Any]) -> bool:
+        fn = f.get("filename")
+        return (
+            isinstance(fn, str)
+            and os.path.basename(fn) == fn
+            and "\\" not in fn
+            and _archive_format(fn) is not None
+            and isinstance(f.get("url"), str)
+        )
+
+    candidates = [f for f in files if usable(f)]
     if pinned:  # the file the pin names, whichever it is (an sdist's sha256 taken from PyPI's page)
         return next((f for f in candidates if _listed_sha256(f) == pinned), None)
     sdists = [f for f in candidates if f.get("packagetype") == "sdist"]
