@@ -134,7 +134,9 @@ def near_lines(lines: pd.DataFrame, group: dict[str, str], truth: pd.DataFrame,
                      "similarity": r.similarity, "upstream": f"{r.upstream_path}:{r.upstream_line}",
                      "diff": diff_kind(t_text, u_text), **line_features(by_file[r.target_path], r.line),
                      "target_text": t_text, "upstream_text": u_text})
-    return pd.DataFrame(rows)
+    # the columns even with no row: a report without such lines prints a table of none
+    columns = ["target_path", "line", "true", "similarity", "upstream", *FEATURES, "target_text", "upstream_text"]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def feature_table(rows: pd.DataFrame) -> pd.DataFrame:

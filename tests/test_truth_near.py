@@ -66,3 +66,12 @@ def test_near_lines_keep_unmarked_files_and_count_per_feature() -> None:
     assert table.loc[("diff", "names"), "TP"] == 1 and table.loc[("diff", "names"), "FP"] == 0
     assert table.loc[("diff", "comment"), "TP"] == 0 and table.loc[("diff", "comment"), "FP"] == 1
     assert int(table.xs("edge")[["TP", "FP"]].to_numpy().sum()) == 2  # every line counted once per feature
+
+
+def test_a_report_without_near_lines_in_unmarked_files_gives_an_empty_table() -> None:
+    lines = pd.DataFrame({"target_path": ["t/a.py"], "line": [1], "kind": ["code"], "match": ["verbatim"],
+                          "upstream_path": ["u/a.py"], "upstream_line": [1], "similarity": [1.0]})
+    truth = pd.DataFrame({"target_path": ["t/a.py"], "line": ["1"], "expected": ["verbatim"]})
+    rows = tn.near_lines(lines, {"t/a.py": "copies"}, truth, {"t/a.py": ["x = 1"]}, {"u/a.py": ["x = 1"]})
+    assert rows.empty and int(rows["true"].sum()) == 0  # the count main prints, not a KeyError
+    assert tn.feature_table(rows).empty
