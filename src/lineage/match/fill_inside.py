@@ -22,6 +22,8 @@ their most similar pairs and then by characters (:func:`_edited_lines`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from rapidfuzz import fuzz, process
 
@@ -241,13 +243,16 @@ def _unequal_edits(lab: FileLabeller, statements: Statements, u_file: int, t_gap
     u_rows, u_lines = lab.upstream_lines(u_file)
     t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
     u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
-    barred = np.array([[not _names_kept(lab, tc, t, u, p.fill_body_min_name_share) for u in u_texts]
-                       for tc, t in zip(t_gap, t_texts, strict=True)], bool).reshape(len(t_gap), len(u_gap))
     other = other_named_defs(lab, statements, u_file, t_gap, u_gap, used) if p.fill_edit_own_name_defs else None
-    if other is not None:
-        barred |= other
+
+    def refused(a: int, b: int) -> bool:
+        # the name floor read only for pairs the similarity floor lets through: one side of the
+        # block is unbounded, and a pair below the floor is never paired whether barred or not
+        return bool(other is not None and other[a, b]) or not _names_kept(
+            lab, t_gap[a], t_texts[a], u_texts[b], p.fill_body_min_name_share)
+
     for a, b in _best_pairs(t_texts, u_texts, p.fill_unequal_edit_min_similarity, p.gap_min_chars,
-                            bool(p.fill_strip_annotations), barred=barred):
+                            bool(p.fill_strip_annotations), refused=refused):
         if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:
             continue  # prose in a long block: a docstring's lines are alike by their words
         labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))
@@ -266,7 +271,8 @@ def _names_kept(lab: FileLabeller, tc: int, t_text: str, u_text: str, floor: flo
 
 def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
                 min_chars: int, annotations_off: bool = False, arguments: bool = False,
-                barred: np.ndarray | None = None) -> list[tuple[int, int]]:
+                barred: np.ndarray | None = None,
+                refused: Callable[[int, int], bool] | None = None) -> list[tuple[int, int]]:
     """In-order pairs by repeated best match: the most similar pair (rapidfuzz ``ratio`` of the
     whitespace-folded texts, ties to the first) if it reaches ``threshold``, then the same on
     both sides of it. Lines shorter than ``min_chars`` (``)``, ``try:``) take no part: they are
@@ -276,7 +282,8 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
     annotation added is not an edit of what the line does. With ``arguments``
     (``fill_added_arguments``), a target line that is the upstream line with arguments added
     (:func:`~lineage.match.statements.added_arguments`) scores at least ``threshold``. A pair
-    ``barred`` (a matrix of the two sides) is none."""
+    ``barred`` (a matrix of the two sides) is none, and so is a pair reaching ``threshold`` for
+    which ``refused(a, b)`` holds (asked of those pairs only: one below it is never taken)."""
     t_sim, u_sim = [similarity_text(t) for t in t_texts], [similarity_text(u) for u in u_texts]
     scores = process.cdist(t_sim, u_sim, scorer=fuzz.ratio, dtype=np.float32)
     if annotations_off:
@@ -300,6 +307,10 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
     scores[:, [len(u) < min_chars for u in u_sim]] = -1.0
     if barred is not None:
         scores[barred] = -1.0
+    if refused is not None:
+        for a, b in zip(*np.nonzero(scores >= threshold * 100), strict=True):
+            if refused(int(a), int(b)):
+                scores[a, b] = -1.0
     return best_in_order(scores, threshold * 100)
 
 
