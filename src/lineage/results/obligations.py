@@ -703,16 +703,16 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     # each row's cells kept between runs (lineage.results.obligation_rows), by what they read
     kept_rows = KeptRows(table_key(target, upstreams, upstream_names, head_lines, release_holder_files,
                                    not_own_of, third_party_of, own_org, authors_of, released[_TARGET]))
+    run = _Run(target, target_lic, target_source, target_notice_text, target_file, lines_of, up_lic, up_source,
+               up_tree, released, released_holders, not_own_of, third_party_of, own_org, authors_of, kept_memo,
+               release_holder_files)
     rows = []
     for g in groups.itertuples(index=False):
         label, up_path, t_path = str(g.upstream), str(g.upstream_path), str(g.target_path)
         pair = pair_key(t_path, target_file[t_path].digest, label, up_path, copied_lines[(t_path, label, up_path)])
         cells = kept_rows.get(pair)
         if cells is None:
-            cells = _row_cells(t_path, label, up_path, copied_lines[(t_path, label, up_path)], target, target_lic,
-                               target_source, target_notice_text, target_file, lines_of, up_lic, up_source,
-                               up_tree, released, released_holders, not_own_of, third_party_of, own_org,
-                               authors_of, kept_memo, release_holder_files)
+            cells = _row_cells(run, t_path, label, up_path, copied_lines[(t_path, label, up_path)])
             kept_rows.put(pair, cells)
         rows.append({
             "target_path": t_path, "upstream": label, "upstream_path": up_path,
@@ -724,26 +724,42 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     return typed(pd.DataFrame(rows, columns=OBLIGATION_COLUMNS), "obligations")
 
 
-def _row_cells(t_path: str, label: str, up_path: str, copied: list[int], target: TreeIndex,
-               target_lic: _FileLicences, target_source: SourceLicence, target_notice_text: str,
-               target_file: Mapping[str, FileIndex], lines_of: Callable[[str], list[str]],
-               up_lic: Mapping[str, _FileLicences], up_source: Mapping[str, SourceLicence],
-               up_tree: Mapping[str, TreeIndex], released: dict[str, str],
-               released_holders: dict[str, tuple[str, ...]], not_own_of: Mapping[str, Collection[str]],
-               third_party_of: Mapping[str, Mapping[str, str]], own_org: Mapping[str, str],
-               authors_of: Mapping[str, frozenset[str]],
-               kept_memo: dict[tuple[object, ...], tuple[str, tuple[str, ...]]],
-               release_holder_files: int) -> dict[str, object]:
+@dataclass(frozen=True)
+class _Run:
+    """What :func:`build_obligations` reads once per comparison and every row reads: the
+    target's and the upstreams' trees, licences and notices, and the caches the rows fill
+    (``released``, ``released_holders``, ``kept_memo``: filled on first need, so mutable)."""
+
+    target: TreeIndex
+    target_lic: _FileLicences
+    target_source: SourceLicence
+    target_notice_text: str
+    target_file: Mapping[str, FileIndex]
+    lines_of: Callable[[str], list[str]]
+    up_lic: Mapping[str, _FileLicences]
+    up_source: Mapping[str, SourceLicence]
+    up_tree: Mapping[str, TreeIndex]
+    released: dict[str, str]
+    released_holders: dict[str, tuple[str, ...]]
+    not_own_of: Mapping[str, Collection[str]]
+    third_party_of: Mapping[str, Mapping[str, str]]
+    own_org: Mapping[str, str]
+    authors_of: Mapping[str, frozenset[str]]
+    kept_memo: dict[tuple[object, ...], tuple[str, tuple[str, ...]]]
+    release_holder_files: int
+
+
+def _row_cells(run: _Run, t_path: str, label: str, up_path: str, copied: list[int]) -> dict[str, object]:
     """The cells of one pair's row that :func:`build_obligations` checks (all but the group's
     counts and ``marked``): what :mod:`lineage.results.obligation_rows` keeps between runs."""
-    source = up_source[label]
-    up_file = up_lic[label].get(up_path)
-    t_file = target_lic.get(t_path)
-    if label not in released:
-        released[label] = release_licence(up_lic[label], source, not_own_of.get(label, ()))
-    party = third_party_of.get(label, {}).get(up_path)
-    up_licence, up_from = _upstream_licence(up_path, up_file, source, released[label], party)
-    release = _party_release(party, up_tree, up_source) if party is not None else None
+    source = run.up_source[label]
+    up_file = run.up_lic[label].get(up_path)
+    t_file = run.target_lic.get(t_path)
+    if label not in run.released:
+        run.released[label] = release_licence(run.up_lic[label], source, run.not_own_of.get(label, ()))
+    party = run.third_party_of.get(label, {}).get(up_path)
+    up_licence, up_from = _upstream_licence(up_path, up_file, source, run.released[label], party)
+    release = _party_release(party, run.up_tree, run.up_source) if party is not None else None
     if release is not None and up_from.startswith(THIRD_PARTY) and release[1].declared:
         up_licence, up_from = release[1].declared, f"{up_from} (declared by upstream {release[0]})"
     # a file's copyright lines that name no holder ("Copyright (c) 2009") name nobody a
@@ -771,25 +787,25 @@ def _row_cells(t_path: str, label: str, up_path: str, copied: list[int], target:
         up_copyrights, package_file = source.package_copyrights_above(up_path)
         copyrights_from = f"package:{package_file}" if package_file else ""
         if not package_file:  # failing that, the one holder its files name (ply's)
-            if label not in released_holders:
-                released_holders[label] = release_copyrights(up_lic[label], source, release_holder_files,
-                                                             not_own_of.get(label, ()))
-            up_copyrights = released_holders[label]
+            if label not in run.released_holders:
+                run.released_holders[label] = release_copyrights(
+                    run.up_lic[label], source, run.release_holder_files, run.not_own_of.get(label, ()))
+            up_copyrights = run.released_holders[label]
             copyrights_from = RELEASE_NOTICES if up_copyrights else ""
     # the target file's own licence, else its folder's (a vendored copy's licence files), else the declared
-    t_licence, t_from = _upstream_licence(t_path, t_file, target_source, released[_TARGET])
-    t_index, u_index = target_file[t_path], up_lic[label].by_path[up_path]
+    t_licence, t_from = _upstream_licence(t_path, t_file, run.target_source, run.released[_TARGET])
+    t_index, u_index = run.target_file[t_path], run.up_lic[label].by_path[up_path]
     # the bytes are read only for files whose lines hash alike (the text may then be the same)
     modified = t_index.digest != u_index.digest and not (
         len(t_index.h_abs) == len(u_index.h_abs) and bool((t_index.h_abs == u_index.h_abs).all())
-        and same_text(target.data[t_path], up_tree[label].data[up_path]))
-    file_facts = _FileFacts(t_path, t_file, target_source, target_notice_text, up_from, up_copyrights,
+        and same_text(run.target.data[t_path], run.up_tree[label].data[up_path]))
+    file_facts = _FileFacts(t_path, t_file, run.target_source, run.target_notice_text, up_from, up_copyrights,
                             copyrights_from, modified, source, up_file.changes,
-                            _copied_notice_ids(lines_of, t_path, copied),
-                            one_project(target.project, up_tree[label].project)
-                            or held_by_organisation(up_copyrights, own_org[label]),
+                            _copied_notice_ids(run.lines_of, t_path, copied),
+                            one_project(run.target.project, run.up_tree[label].project)
+                            or held_by_organisation(up_copyrights, run.own_org[label]),
                             family_statements(up_file.text) if up_from not in ("spdx", "notice") else (),
-                            authors_of[label], kept_memo)
+                            run.authors_of[label], run.kept_memo)
     offered = choices(up_licence) if up_licence else ("",)
     checked = [_check(choice, file_facts) for choice in offered]
     # a choice (A OR B): the recipient may take either, so the row holds the obligations of the
