@@ -195,6 +195,31 @@ def test_base_auto(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path) -> 
     assert [r["commit"] for r in _rows(out)] == [s for s in order[order.index(base) + 1:] if s != c["c6"]]
 
 
+def test_base_auto_walks_the_users_range_once(repos: tuple[Path, Path, dict[str, str]], tmp_path: Path,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """forkpoint walks ``REPO@BASE..HEAD`` for its candidates; drift takes HEAD from that walk
+    (round fix175: it walked the range a second time for its last commit), then walks only the
+    range from the base it chose. The output is test_base_auto's."""
+    import lineage.fork.drift as drift
+    import lineage.history as history
+
+    up, fork, c = repos
+    walked: list[str] = []
+    for module in (drift, history):
+        real = module.parse_range
+
+        def counting(spec: str, *args: object, _real=real, **kwargs: object):  # type: ignore[no-untyped-def]
+            walked.append(spec)
+            return _real(spec, *args, **kwargs)
+
+        monkeypatch.setattr(module, "parse_range", counting)
+    users = f"{up}@{c['base']}..main"
+    out = tmp_path / "out"
+    assert main(["drift", f"{fork}@HEAD", users, "--out", str(out), "-q", "--base", "auto"]) == 0
+    base = json.loads((out / "drift.json").read_text())["base_auto"]["commit"]
+    assert walked == [users, f"{up}@{base}..main"]
+
+
 def test_base_auto_at_the_ranges_head_says_nothing_is_left_to_classify(
         repos: tuple[Path, Path, dict[str, str]], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """A target holding HEAD's state (mysqlclient 1.3.14 over MySQLdb1's MySQLdb-1.2.4..master, whose

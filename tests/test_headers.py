@@ -339,3 +339,21 @@ def test_the_copyright_word_makes_a_notice_line_as_a_statement_or_licence_text_n
             "#html_show_copyright = True", ""]
     kinds = np.array([BLANK if not line else CODE if line[0] != "#" else COMMENT for line in conf], np.uint8)
     assert np.flatnonzero(headers.header_rows(conf, kinds)).tolist() == [0, 1]
+
+
+def test_a_qualified_statement_and_a_licence_named_before_its_word_are_notice_lines() -> None:
+    """Round fix175 (review174's Left): a statement after a word saying which of a work's statements
+    it is ("Original Copyright Ada Quill") names its holder as "Copyright Ada Quill" does, and a
+    licence named before the word ("made available under the BSD License") is licence text as
+    "under the MIT License" is. Prose that mentions the same words stays none."""
+    for text in ("# Original Copyright Ada Quill", "# Additional Copyright (C) Fen Works",
+                 "# The copyright in this software is being made available under the BSD License",
+                 "# This module is released under the ISC license, included below."):
+        assert headers.is_notice_line(text), text
+    assert headers.is_holder_line("# Original Copyright Ada Quill")
+    assert not headers.is_holder_line("# The copyright in this software is being made available under the BSD License")
+    for text in ("# keep the original copyright header below", "# Original copyright and licence follow",
+                 "# Remove old copyright and add new one", "# original: copyright checks run in CI",
+                 "# Update the copyright year"):
+        assert not headers.is_notice_line(text), text
+        assert not headers.is_holder_line(text), text

@@ -10,7 +10,7 @@ from conftest import make_labeller
 
 from lineage.match import MatchParams
 from lineage.match.file_statements import Statements
-from lineage.match.fill_inside import align_inside
+from lineage.match.fill_inside import align_inside, late_edits
 from lineage.match.identical_twins import move_to_identical_twins
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NONE, VERBATIM
@@ -124,3 +124,41 @@ def test_a_renamed_def_is_paired_when_no_definition_of_either_name_is_free(tmp_p
     row = lab.t_rows[_content(lab, "def shut(self):")]
     assert lab.result.match[row] != NONE
     assert u_lines[lab.result.up_row[row]].strip() == "def close(self):"
+
+
+# A store whose fork dropped ``read_cols`` and kept ``read_rows``, the upstream's two methods of one
+# shape (round fix175: ``late_edits`` had no bar of its own).
+_STORE_UP = ("class Store(object):\n"
+             "    def __init__(self, path):\n"
+             "        self.path = path\n\n"
+             "    def read_cols(self, start, stop, step=1):\n"
+             "        return self._read_block(start, stop, step)\n\n"
+             "    def read_rows(self, start, stop, step=1):\n"
+             "        return self._read_block(start, stop, step, rows=True)\n")
+_STORE_FORK = ("class Store(object):\n"
+               "    def __init__(self, path):\n"
+               "        self.path = path\n\n"
+               "    def read_rows(self, start, stop, step=1):\n"
+               "        return self._read_block(start, stop, step)\n")
+
+
+def _late(tmp_path: Path, params: MatchParams) -> str:
+    """``late_edits`` on the one-line stretch between two pairs made by hand (``self.path = path``,
+    and the fork's ``return`` with the upstream ``read_cols``' verbatim one): the upstream text the
+    fork's ``def read_rows`` is then paired with ("" for none)."""
+    lab = make_labeller(tmp_path, {"pkg/store.py": _STORE_FORK}, {"pkg/store.py": _STORE_UP}, params)
+    u_rows, u_lines = lab.upstream_lines(0)
+    for text in ("self.path = path", "return self._read_block(start, stop, step)"):
+        lab.set_pair(_content(lab, text), 0, int(u_rows[_content(lab, text, True)]), VERBATIM, 1.0, 0)
+    late_edits(lab, Statements.of(lab), 0)
+    row = lab.t_rows[_content(lab, "def read_rows(self, start, stop, step=1):")]
+    return "" if lab.result.match[row] == NONE else u_lines[lab.result.up_row[row]].strip()
+
+
+def test_the_late_edits_do_not_pair_a_def_with_another_name_while_its_own_is_free(tmp_path: Path) -> None:
+    """The stretch between the two pairs holds ``def read_rows`` opposite ``def read_cols`` (0.95
+    alike) while the upstream ``read_rows`` stands free below: with the bar the fork's header stays
+    for its own definition, without it (``fill_edit_own_name_defs=0``) the late pass pairs it."""
+    assert _late(tmp_path / "on", MatchParams()) == ""
+    off = _late(tmp_path / "off", MatchParams(fill_edit_own_name_defs=0))
+    assert off == "def read_cols(self, start, stop, step=1):"

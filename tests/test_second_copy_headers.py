@@ -95,12 +95,23 @@ def test_the_signature_of_a_method_copied_into_a_sibling_class_is_copied(run_com
 
 
 def test_a_second_copy_under_another_name_keeps_its_header_new(run_compare: Runner) -> None:
-    """The second copy renamed (``create_thread_hook``, the same docstring and body): its body's
-    first line lies below the upstream ``create_hook``, a definition of another name, so its
-    header is the fork's own and stays none with the rule on, as with it off."""
-    fork = _FORK[::-1].replace("async def create_hook("[::-1], "async def create_thread_hook("[::-1], 1)[::-1]
-    second = _lines(fork, "async def create_thread_hook(")[0]
+    """A third class holds the method renamed (``create_thread_hook``, the same docstring and body)
+    beside the same-named second copy. The rule pairs the second copy's signature (so this test
+    fails with the rule off, round fix175: its first form, the renamed copy alone, held with the
+    rule off as with it on), and leaves the renamed one's new: its body's first line lies below the
+    upstream ``create_hook``, a definition of another name (it fails if the name test is removed)."""
+    renamed = _SIGNATURE.replace("create_hook(", "create_thread_hook(")
+    fork = (_FORK + "\n\nclass ThreadChannel:\n"
+            '    """A thread, a channel inside another, which a hook may post into as well."""\n\n'
+            "    def parent(self) -> TextChannel:\n"
+            "        return self.guild.get_channel(self.parent_id)\n\n"
+            + renamed + _DOC + _BODY_FORK)
+    _, second = _lines(fork, "async def create_hook(")
+    third = _lines(fork, "async def create_thread_hook(")[0]
+    up_def = _lines(_UP, "async def create_hook(")[0]
     target, upstream = {"pkg/channel.py": fork}, [("up", {"pkg/channel.py": _UP})]
     on = file_lines(run_compare(target, upstream), "pkg/channel.py")
-    assert on.loc[second + 7, "match"] == "verbatim"  # the body is the copy's
-    assert set(on.loc[_signature(second), "match"]) == {"none"}
+    assert on.loc[second + 7, "match"] == on.loc[third + 7, "match"] == "verbatim"  # both bodies are the copy's
+    assert set(on.loc[[second, second + 1, second + 2], "match"]) == {"near"}
+    assert {int(on.loc[k, "upstream_line"]) for k in _signature(second) if on.loc[k, "match"] != "none"} == {up_def}
+    assert set(on.loc[_signature(third), "match"]) == {"none"}

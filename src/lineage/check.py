@@ -11,8 +11,10 @@ is off unless set, in ``[tool.lineage.check]`` of a ``pyproject.toml`` or on the
 * ``fail-on-missing-notice = true``: every copied file keeps the notices obligations.csv asks for.
 * ``fail-on-licence-conflict = true``: no copied file is flagged by the compatibility table.
   Both licence items say on stderr how many (target file, upstream file) pairs they could not
-  judge, per upstream (an unknown upstream licence; an ``unknown`` compatibility), whether the
-  policy holds or not: such a pair is no violation, and no pass either.
+  judge, per upstream, whether the policy holds or not: such a pair is no violation, and no pass
+  either. Each pair is counted once: one whose upstream licence is unknown in one note naming
+  every licence item set (its compatibility is unknown for that reason alone), one whose upstream
+  licence is known but whose compatibility is ``unknown`` in the conflict item's note.
 * ``baseline = "OLD_REPORT_DIR"``: judge only what grew since that report: the two limits bound
   the growth (unmarked copied lines added, percentage points added; with a baseline and no
   ``max-unmarked-copied-lines`` the growth allowed is 0), and the per-file items report only files
@@ -241,22 +243,29 @@ def notes(report: Report, policy: Policy) -> list[str]:
 
 def _unjudged(report: Report, policy: Policy) -> list[str]:
     """The (target file, upstream file) pairs ``fail-on-missing-notice`` or ``fail-on-licence-conflict``
-    could not judge, per upstream: those whose upstream licence is unknown (no notice can be asked
-    for, no compatibility read) or whose compatibility is ``unknown``. Not violations (the report
-    states no breach), but never a silent pass: mysqlclient 1.3.14 against MySQL-python 1.2.5, whose
-    licence lineage did not read then, held both items with 24 of its 25 pairs unjudged."""
-    if not (policy.fail_on_missing_notice or policy.fail_on_licence_conflict):
+    could not judge, per upstream, each pair in one note: those whose upstream licence is unknown (no
+    notice can be asked for, no compatibility read: one note naming every licence item set), then
+    those whose upstream licence is known but whose compatibility is ``unknown`` (the conflict item's
+    alone). Not violations (the report states no breach), but never a silent pass: mysqlclient
+    1.3.14 against MySQL-python 1.2.5, whose licence lineage did not read then, held both items with
+    24 of its 25 pairs unjudged."""
+    items = [(name, why) for name, why, on in (
+        ("fail-on-missing-notice", "no notice to ask for", policy.fail_on_missing_notice),
+        ("fail-on-licence-conflict", "no compatibility to read", policy.fail_on_licence_conflict)) if on]
+    if not items:
         return []
     ob = report.obligations
     unknown_licence = ob["upstream_licence"].astype(str).str.strip() == ""
-    unknown_conflict = ob["conflict"].astype(str) == "unknown"
+    # an unknown upstream licence makes the compatibility unknown too: that pair is the first note's
+    unknown_conflict = (ob["conflict"].astype(str) == "unknown") & ~unknown_licence
     said = []
-    if policy.fail_on_missing_notice and unknown_licence.any():
-        said.append(_pairs_per_upstream(ob[unknown_licence], "fail-on-missing-notice could not ask for the notices of",
-                                        "whose upstream licence is unknown"))
+    if unknown_licence.any():
+        said.append(_pairs_per_upstream(ob[unknown_licence], f"{' and '.join(n for n, _ in items)} could not judge",
+                                        f"whose upstream licence is unknown ({', '.join(w for _, w in items)})"))
     if policy.fail_on_licence_conflict and unknown_conflict.any():
         said.append(_pairs_per_upstream(ob[unknown_conflict], "fail-on-licence-conflict could not judge",
-                                        "whose compatibility is unknown (obligations.csv conflict_reason)"))
+                                        "whose upstream licence is known and whose compatibility is unknown "
+                                        "(obligations.csv conflict_reason)"))
     return said
 
 

@@ -41,6 +41,7 @@ class Candidate:
     date: str  # ISO 8601 UTC, "" when unknown
     group: str  # the candidate spec it came from (for the plot and the JSON)
     skip_reason: str = ""  # why it cannot be opened, known from PyPI's listing ("" when it can)
+    range_tip: str = ""  # the head commit of the git range ``group`` walked ("" for other candidates)
 
 
 def _release_listing(name: str) -> dict[str, list[dict[str, object]]]:
@@ -155,8 +156,8 @@ def expand(specs: list[str], *, versions: str = "", pre: bool = False, tags_only
             out.extend(pypi_releases(_PYPI_NAME.fullmatch(spec)["name"], versions, pre))  # type: ignore[index]
         elif is_git_range(spec) and (".." in spec.rsplit("@", 1)[1] or tags_only or every > 1 or max_commits):
             walked = parse_range(spec, every, tags_only, max_commits)
-            out.extend(Candidate(walked.source_spec(c.sha), " ".join(c.tags) or c.sha, c.date, spec)
-                       for c in walked.commits)
+            out.extend(Candidate(walked.source_spec(c.sha), " ".join(c.tags) or c.sha, c.date, spec,
+                                 range_tip=walked.tip_sha) for c in walked.commits)
         elif is_git_range(spec):
             out.append(Candidate(spec, spec.rsplit("@", 1)[1], "", spec))
         else:

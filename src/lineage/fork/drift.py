@@ -232,10 +232,12 @@ def _select(infos: list[CommitInfo], prs: dict[str, str], commits: Sequence[str]
 
 
 def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only: bool = False, every: int = 1,
-              params: MatchParams | None = None, settings: RunSettings | None = None) -> tuple[str, dict[str, Any]]:
+              params: MatchParams | None = None,
+              settings: RunSettings | None = None) -> tuple[str, dict[str, Any], str]:
     """The oldest of the candidates :meth:`ForkpointResult.fork_point` chooses among the range's
     commits (forkpoint's one rule: the closest dated no later than the first release of the
-    target's project, else no later than the target, else the closest), and what forkpoint said.
+    target's project, else no later than the target, else the closest), what forkpoint said, and
+    the range's head commit (from forkpoint's own walk of the range, not walked again).
     A commit dated after the target is no fork point even when it ties or wins (a later commit
     holding the same Python files, or a release holding the unreleased code the target forked);
     one dated after the target project's first release may hold the fork's changes carried back
@@ -264,7 +266,7 @@ def auto_base(target: str, range_spec: str, *, target_path: str = "", tags_only:
                                                      if choice.bound == "before_first_release" else []),
                     "best_distance": int(best["distance"].iat[0]),
                     "target_date": found.target_date, "rank": int(chosen["rank"].iat[0]),
-                    "distance": int(chosen["distance"].iat[0]), "commit": commit}
+                    "distance": int(chosen["distance"].iat[0]), "commit": commit}, found.range_tips.get(range_spec, "")
 
 
 def base_sentence(chosen: dict[str, Any]) -> str:
@@ -319,10 +321,11 @@ def run_drift(target: str, range_spec: str, *, commits: Sequence[str] = (), prs:
     started = time.perf_counter()
     forkpoint: dict[str, Any] = {}
     if base == "auto":
-        best, forkpoint = auto_base(target, range_spec, target_path=target_path, tags_only=forkpoint_tags,
-                                    every=forkpoint_every, params=params, settings=settings)
+        best, forkpoint, tip = auto_base(target, range_spec, target_path=target_path, tags_only=forkpoint_tags,
+                                         every=forkpoint_every, params=params, settings=settings)
         repo_part, refs = range_spec.rsplit("@", 1)
-        tip = parse_range(range_spec, base_off_line=True).commits[-1].sha
+        # forkpoint walked the range as a git range; were it read some other way, walk it here
+        tip = tip or parse_range(range_spec, base_off_line=True).tip_sha
         if best == tip:  # the fork holds HEAD's state: no commit after the base (mysqlclient 1.3.14 over
             # MySQLdb1's MySQLdb-1.2.4..master, whose last commit it forked from, read "empty range
             # 'd34fac6...' ... write A..B with A the older commit", as if the user had written it)

@@ -121,6 +121,9 @@ class ForkpointResult:
     # the Python file paths whose content differs among the closest candidates (present in some
     # and not others, or another blob): what a tie of several trees comes down to
     best_differ_in: list[str] = field(default_factory=list)
+    # the head commit of each git range the candidates were walked from (candidate spec -> sha), so
+    # that a caller (``drift --base auto``) need not walk the range again; not written out
+    range_tips: dict[str, str] = field(default_factory=dict)
 
     @property
     def best(self) -> pd.DataFrame:
@@ -530,7 +533,8 @@ def run_forkpoint(target: str, candidate_specs: Sequence[str], *, versions: str 
     inputs["target"]["first_release"], inputs["target"]["first_release_not_own"] = (
         own_first_release(name, target_names, root) if name else ({}, {}))
     return ForkpointResult(candidates=frame, files=files, inputs=inputs,
-                           best_differ_in=differing_paths(list(closest_trees.values())))
+                           best_differ_in=differing_paths(list(closest_trees.values())),
+                           range_tips={c.group: c.range_tip for c in candidates if c.range_tip})
 
 
 def plot_forkpoint(frame: pd.DataFrame, path: Path, title: str = "") -> Path:

@@ -274,7 +274,7 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
     if p.fill_late_alignment:
         late_alignment(lab, statements, u_file, aligned_first, unordered)
     if p.fill_late_edit_max_gap > 0:
-        late_edits(lab, u_file)
+        late_edits(lab, statements, u_file)
     if new_chain is None and (r.region[rows] == new_number).any():
         new_chain = Chain(u_file, [], 0.0)  # imports alone (rule c)
     if new_chain is not None and (r.region[rows] == new_number).any():

@@ -314,7 +314,7 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
     return best_in_order(scores, threshold * 100)
 
 
-def late_edits(lab: FileLabeller, u_file: int) -> None:
+def late_edits(lab: FileLabeller, statements: Statements, u_file: int) -> None:
     """Lines edited in place between pairs the later fill rules made (``fill_late_edit_max_gap``).
 
     Rule (a) pairs the edited lines between two lines it aligned itself; the statement, signature
@@ -325,6 +325,10 @@ def late_edits(lab: FileLabeller, u_file: int) -> None:
     in order on both sides, a stretch of at most this many content lines on each side is read
     as rule (a)'s second pass reads one: its most similar pairs at ``fill_edit_min_similarity``,
     code lines only (a comment between two survivors is ``fill_survivor_gap_lines``'s to pair).
+    A ``def`` is not paired with a ``def`` of another name while the upstream file's own
+    definition of its name is free (:func:`other_named_defs`, with ``fill_edit_own_name_defs``,
+    as in :func:`_edited_lines` and :func:`_unequal_edits`): the bar rule (a) honoured would
+    otherwise be undone here, where the same stretch is read again by similarity alone.
     """
     r, rows, p = lab.result, lab.t_rows, lab.p
     u_rows, u_lines = lab.upstream_lines(u_file)
@@ -344,8 +348,9 @@ def late_edits(lab: FileLabeller, u_file: int) -> None:
         t_texts = [lab.t_lines[lab.t_rows[tc]] for tc in t_gap]
         u_texts = [u_lines[u_rows[uc]] for uc in u_gap]
         number = int(r.region[rows[ta]])
+        other = other_named_defs(lab, statements, u_file, t_gap, u_gap, used) if p.fill_edit_own_name_defs else None
         for a, b in _best_pairs(t_texts, u_texts, p.fill_edit_min_similarity, p.gap_min_chars,
-                                bool(p.fill_strip_annotations), bool(p.fill_added_arguments)):
+                                bool(p.fill_strip_annotations), bool(p.fill_added_arguments), barred=other):
             if lab.target_kind(t_gap[a]) != CODE or lab.upstream_kind(u_file, u_gap[b]) != CODE:
                 continue  # comments between two survivors: ``fill_survivor_gap_lines``'s rule
             labelled = pair_label(t_texts[a].strip(), u_texts[b].strip(), p, lab.packages(u_file))

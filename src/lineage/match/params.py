@@ -229,8 +229,9 @@ class MatchParams:
     # 62,773 copied (5 false pairs of another function's header gone, 3 headers moved to their
     # own name's, 2 copies gained, 1 edited copy lost, 1 false gained: a
     # ``return`` paired with the freed ``def``); truth set, real cases and the synthetic suite
-    # unchanged. The unequal blocks' pairs (``fill_placed_unequal_edits``) honour the same bar.
-    # 0: any ``def`` as similar.
+    # unchanged. The unequal blocks' pairs (``fill_placed_unequal_edits``) honour the same bar,
+    # and so do the late edits (``fill_late_edit_max_gap``, since round fix175), which read the
+    # same stretches again. 0: any ``def`` as similar.
     fill_edit_own_name_defs: int = knob(1, 0, 1)
 
     # With 1, in a pair at the upstream file's place (its later version: the same path, a
