@@ -17,7 +17,8 @@ from lineage.licences.declared import SourceLicence
 from lineage.results.obligations import declared_or_later
 
 # the opening a GNU licence text carries (its title), written here, not taken from a release
-_LGPL3_TITLE = "                   GNU LESSER GENERAL PUBLIC LICENSE\n                       Version 3, 29 June 2007\n\n"
+_LGPL3_TITLE = ("                   GNU LESSER GENERAL PUBLIC LICENSE\n"
+                "                       Version 3, 29 June 2007\n\n")
 _LATER = ("# This program is free software; you can redistribute it and/or modify it under\n"
           "# the terms of the GNU Lesser General Public License as published by the\n"
           "# Free Software Foundation; either version 3 of the License, or (at your\n"
@@ -60,8 +61,9 @@ def _compare(tmp_path: Path, notice: str) -> Path:
                                                               "LICENSE.txt": _LGPL3_TITLE,
                                                               "pkg/core.py": notice + body,
                                                               "pkg/new.py": notice + "x = 1\n"})
-    u = treegen.write_tree(tmp_path / str(len(notice)) / "up", {"PKG-INFO": meta.format("up"), "LICENSE.txt": _LGPL3_TITLE,
-                                                            "pkg/core.py": notice + body})
+    u = treegen.write_tree(tmp_path / str(len(notice)) / "up", {"PKG-INFO": meta.format("up"),
+                                                                "LICENSE.txt": _LGPL3_TITLE,
+                                                                "pkg/core.py": notice + body})
     out = tmp_path / f"out-{len(notice)}"
     assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "-q", "--jobs", "1", "--no-cache"]) == 0
     return out
