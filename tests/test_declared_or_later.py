@@ -76,8 +76,8 @@ def test_a_release_whose_files_grant_a_later_version_is_declared_so_in_every_att
     assert summary["licences"]["upstreams"]["up"]["declared"] == "LGPL-3.0-or-later"
     spdx = json.loads((out / "lineage.spdx.json").read_text())
     assert {p["licenseDeclared"] for p in spdx["packages"]} == {"LGPL-3.0-or-later"}
-    assert "declared `LGPL-3.0-or-later` (licence files: LICENSE.txt; 'or later' from the notices of its files (2 state" \
-        in (out / "summary.md").read_text()
+    said = "declared `LGPL-3.0-or-later` (licence files: LICENSE.txt; 'or later' from the notices of its files (2 state"
+    assert said in (out / "summary.md").read_text()
     # files whose notice says "version 3" alone keep the text's reading
     out = _compare(tmp_path, _ONLY)
     summary = json.loads((out / "summary.json").read_text())
