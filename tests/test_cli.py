@@ -381,3 +381,15 @@ def test_a_signal_after_the_command_returned_is_one_line() -> None:
                             capture_output=True, text=True, timeout=120)
     assert (result.returncode, result.stderr) == (130, "lineage: interrupted\n")
     assert result.stdout.startswith("cache: ")
+
+
+def test_check_given_a_file_of_the_report_names_its_folder(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``lineage check out/summary.md`` said "no such report folder: out/summary.md" of a file that
+    exists: it now says that a file was given and which folder to give."""
+    report = tmp_path / "out"
+    report.mkdir()
+    (report / "summary.md").write_text("# lineage\n")
+    assert main(["check", str(report / "summary.md"), "--fail-on-missing-notice"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    said = f"{report / 'summary.md'} is a file: give the folder lineage compare wrote ({report})"
+    assert err == [f"lineage: error: {said}"]

@@ -487,3 +487,30 @@ def test_forkpoint_over_every_release_skips_one_it_cannot_open_and_ranks_the_oth
     assert [c["ref"] for c in found["candidates"]] == ["1.0"]
     assert found["skipped_candidates"] == [{"candidate": "pypi:uppkg==0.9",
                                             "reason": "no sdist or wheel on PyPI: 1 bdist_egg"}]
+
+
+def test_a_release_whose_version_pep_440_cannot_read_is_a_candidate_placed_by_its_date() -> None:
+    """suds-jurko's first five releases are ``0.4.1.jurko.1`` to ``.5``: PEP 440 cannot read those
+    version strings, and ``forkpoint TARGET pypi:suds-jurko`` left them out without a word. Without
+    ``--versions`` each is a candidate before the first release dated after it; under a specifier,
+    which cannot judge it, a skipped candidate saying why and how to rank it."""
+    from lineage.fork.candidates import pypi_releases
+
+    listing = {"0.5": [_listed("up-0.5.tar.gz", "sdist", "2013-11-25T00:00:00Z")],
+               "0.4.1.fork.2": [_listed("up-0.4.1.fork.2.zip", "sdist", "2012-05-01T00:00:00Z")],
+               "0.4.1.fork.1": [_listed("up-0.4.1.fork.1.zip", "sdist", "2011-03-01T00:00:00Z")],
+               "0.4": [_listed("up-0.4.tar.gz", "sdist", "2010-09-15T00:00:00Z")],
+               "0.6": [_listed("up-0.6.tar.gz", "sdist", "2014-01-24T00:00:00Z")],
+               "0.4.1.fork.0": []}  # no files: no candidate, as for any release
+    every = pypi_releases("up", listing=listing)
+    assert [(c.ref, c.skip_reason) for c in every] == [
+        ("0.4", ""), ("0.4.1.fork.1", ""), ("0.4.1.fork.2", ""), ("0.5", ""), ("0.6", "")]
+    assert every[1].spec == "pypi:up==0.4.1.fork.1" and every[1].date == "2011-03-01T00:00:00Z"
+    narrowed = pypi_releases("up", versions=">=0.5", listing=listing)
+    assert [c.ref for c in narrowed if not c.skip_reason] == ["0.5", "0.6"]
+    assert [(c.ref, c.skip_reason) for c in narrowed if c.skip_reason] == [
+        ("0.4.1.fork.1", "its version '0.4.1.fork.1' is no PEP 440 version, which --versions cannot judge "
+                         "(name it as pypi:up==0.4.1.fork.1 to rank it)"),
+        ("0.4.1.fork.2", "its version '0.4.1.fork.2' is no PEP 440 version, which --versions cannot judge "
+                         "(name it as pypi:up==0.4.1.fork.2 to rank it)")]
+

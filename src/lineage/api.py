@@ -55,6 +55,7 @@ from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_votes, renamed_upstream_paths, renames_of
 from lineage.match.store import code_fingerprint
+from lineage.results.obligations import with_declared_or_later
 from lineage.results.schema import empty as empty_table
 from lineage.results.schema import typed
 from lineage.results.tables import (
@@ -453,6 +454,11 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         upstreams = [with_markers(tree, licensed_folder_markers(
             tree, params.vendor_folder_names,
             {f.path for f in tree.files if any(m.kind == "vendored" for m in f.markers)})) for tree in upstreams]
+    # a GNU licence read from its text alone, which every notice of the release's files states with
+    # "or later" (lineage.results.obligations.declared_or_later): after the folder markers above,
+    # which compare a folder's licence file with the release's licence as its files declare it
+    target = with_declared_or_later(target, params.licence_head_lines)
+    upstreams = [with_declared_or_later(tree, params.licence_head_lines) for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []

@@ -152,6 +152,9 @@ def read_report(report_dir: Path, own_if_unsaid: dict[str, str] | None = None) -
     """The report in ``report_dir``; ``own_if_unsaid``: the own releases to take (label ->
     evidence) when its summary.json is older than the field that says which they are (a
     baseline's, read beside a newer report of the same comparison)."""
+    if report_dir.is_file():
+        # a file of the report (``check out/summary.md``): "no such report folder" named a file that exists
+        raise LineageError(f"{report_dir} is a file: give the folder lineage compare wrote ({report_dir.parent})")
     if not report_dir.is_dir():
         raise LineageError(f"no such report folder: {report_dir}")
     manifest = check_complete(report_dir)

@@ -4,6 +4,8 @@
   version specifier (``--versions '>=20,<25'``, PEP 440), oldest first. Pre-releases only with
   ``pre=True``; releases without files are left out. Each is fetched as ``pypi:NAME==VERSION``
   by :func:`lineage.sources.open_source` and pinned afterwards by the sha256 it was fetched with.
+  A release whose version string PEP 440 cannot read (``0.4.1.jurko.5``) is a candidate too,
+  placed by its date, or, under a specifier that cannot judge it, a skipped one (:func:`_with_legacy`).
   A release whose files hold no sdist or wheel lineage opens (MySQL-python 1.2.2: two Windows
   eggs) is a candidate with a ``skip_reason``: ``forkpoint`` records it under
   ``skipped_candidates`` without fetching it (one such release stopped the whole run with
@@ -67,10 +69,12 @@ def _release_listing(name: str) -> dict[str, list[dict[str, object]]]:
 
 
 def pypi_releases(name: str, versions: str = "", pre: bool = False,
-                  listing: dict[str, list[dict[str, object]]] | None = None) -> list[Candidate]:
+                  listing: dict[str, list[dict[str, object]]] | None = None,
+                  legacy: bool = True) -> list[Candidate]:
     """The releases of ``name`` matching the specifier ``versions``, oldest first.
 
     ``listing`` (version -> files, as PyPI's JSON API gives) is fetched when not given.
+    ``legacy``: the releases whose version string PEP 440 cannot read too (:func:`_with_legacy`).
     """
     from packaging.specifiers import InvalidSpecifier, SpecifierSet
     from packaging.version import InvalidVersion, Version
@@ -81,23 +85,59 @@ def pypi_releases(name: str, versions: str = "", pre: bool = False,
         raise LineageError(f"--versions: not a version specifier: {versions!r} (e.g. '>=2.28,<2.33')") from None
     listing = _release_listing(name) if listing is None else listing
     found: list[tuple[Version, str, str, str]] = []
+    unread: list[tuple[str, str, str]] = []  # releases whose version PEP 440 cannot read
     for raw, files in listing.items():
-        try:
-            version = Version(raw)
-        except InvalidVersion:  # legacy version strings PEP 440 cannot order
-            continue
-        if not files or (version.is_prerelease and not pre):
-            continue
-        if not wanted.contains(version, prereleases=pre or None):
+        if not files:
             continue
         times = sorted(str(f.get("upload_time_iso_8601") or f.get("upload_time") or "") for f in files)
         date = times[0][:19] + "Z" if times and times[0] else ""
+        try:
+            version = Version(raw)
+        except InvalidVersion:
+            if legacy:
+                unread.append((raw, date, _unopenable(files)))
+            continue
+        if version.is_prerelease and not pre:
+            continue
+        if not wanted.contains(version, prereleases=pre or None):
+            continue
         found.append((version, raw, date, _unopenable(files)))
-    if not found:
+    if not found and not (unread and not versions):
         raise LineageError(f"pypi: no release of {name} matches {versions or 'any version'!r}")
     found.sort()
     group = f"pypi:{name}"
-    return [Candidate(f"pypi:{name}=={raw}", raw, date, group, reason) for _, raw, date, reason in found]
+    ranked = [Candidate(f"pypi:{name}=={raw}", raw, date, group, reason) for _, raw, date, reason in found]
+    return _with_legacy(ranked, unread, name, versions)
+
+
+def _with_legacy(ranked: list[Candidate], legacy: list[tuple[str, str, str]], name: str,
+                 versions: str) -> list[Candidate]:
+    """``ranked`` (PEP 440 releases, oldest first) with the releases whose version string PEP 440
+    cannot read (``(version, first upload date, skip reason)``): suds-jurko's first five,
+    ``0.4.1.jurko.1`` to ``.5`` (2010-2013), which pip downloads and lineage opens, were left out
+    of ``forkpoint TARGET pypi:suds-jurko`` without a word, so "3 candidates ranked" hid the
+    fork's whole first years. Without ``--versions`` each is a candidate, placed before the first
+    PEP 440 release dated after it (its version cannot order it; an undated one last); with
+    ``--versions`` the specifier cannot judge it, so it is a skipped candidate saying so and how
+    to rank it, never silently out of the run."""
+    if not legacy:
+        return ranked
+    group = f"pypi:{name}"
+    if versions:
+        return ranked + [Candidate(f"pypi:{name}=={raw}", raw, date, group,
+                                   f"its version {raw!r} is no PEP 440 version, which --versions cannot judge "
+                                   f"(name it as pypi:{name}=={raw} to rank it)")
+                         for raw, date, _ in sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0]))]
+    placed: dict[int, list[Candidate]] = {}
+    for raw, date, reason in sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0])):
+        at = next((k for k, c in enumerate(ranked) if date and c.date and c.date > date), len(ranked))
+        placed.setdefault(at, []).append(Candidate(f"pypi:{name}=={raw}", raw, date, group, reason))
+    out: list[Candidate] = []
+    for k in range(len(ranked) + 1):
+        out += placed.get(k, [])
+        if k < len(ranked):
+            out.append(ranked[k])
+    return out
 
 
 def _unopenable(files: list[dict[str, object]]) -> str:
@@ -120,7 +160,9 @@ def first_release(name: str) -> dict[str, str]:
     ssh 1.7.8 (2011-10-24), paramiko renamed, came after paramiko 1.7.7.1 (2011-05-23), while
     paramiko 1.8.0 (2012-10-03), which took ssh's code back, is closest to ssh 1.8.0."""
     try:
-        dated = [c for c in pypi_releases(name, pre=True) if c.date]
+        # PEP 440 releases only, as before round user176: a first release is read for its import
+        # names, and a listing's unreadable version string ("not a version") may be no release at all
+        dated = [c for c in pypi_releases(name, pre=True, legacy=False) if c.date]
     except LineageError:
         return {}
     if not dated:

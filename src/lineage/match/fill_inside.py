@@ -22,7 +22,7 @@ their most similar pairs and then by characters (:func:`_edited_lines`).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 
 import numpy as np
 from rapidfuzz import fuzz, process
@@ -465,6 +465,71 @@ def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, bef
             continue
         used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]]),
                                  p.fill_body_min_name_share))
+    if p.fill_moved_def_bodies:
+        _moved_def_bodies(lab, statements, u_file, before, {ta for ta, _ in anchors}, used)
+
+
+def _moved_def_bodies(lab: FileLabeller, statements: Statements, u_file: int, before: np.ndarray,
+                      in_chain: set[int], used: set[int]) -> None:
+    """The body below a ``def`` the signature rule paired out of the pair's in-order chain
+    (``fill_moved_def_bodies``): a function the fork moved within its file (``fill_signature_any_order``
+    pairs its signature wherever it stands). :func:`signature_bodies` reads only stretches of the
+    chain, so such a body stayed none below its paired signature: suds-community 1.2.0 sorted
+    ``FileCache``'s methods by name, and ``cache.py``'s ``def get(self, id):`` was paired with
+    suds-jurko 0.6's ``get``, out of order, while its body, seven lines verbatim and ``f =
+    self._getf(id)`` for ``f = self.getf(id)``, stayed none (round user175's Left (a), the same
+    for ``cursors.py``'s ``close``). Here each such ``def`` statement's last line, paired since
+    ``before`` and not an anchor of the chain (``in_chain``), nor a name line paired by its name
+    alone (``fill_signature_name_line``), has its body (the lines below it up to the first one
+    indented no deeper than its ``def``) read against the upstream function's body by rule (a)
+    (:func:`align_inside`, the body floor ``fill_body_min_name_share``), when neither is longer
+    than ``fill_edit_max_gap`` content lines and a code line stands in both by its fold form
+    (:func:`_share_a_code_line`): the two bodies are one function's, so their order with the
+    rest of the file says nothing of them, but only a line kept whole says the body is kept."""
+    r, rows, p = lab.result, lab.t_rows, lab.p
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
+    name_only = lab.name_only.get(u_file, set())
+    late = [int(tc) for tc in np.flatnonzero(mine & ~before) if int(tc) not in in_chain and int(tc) not in name_only]
+    if not late:
+        return
+    t_ids = statements.target(p.fill_statement_max_lines)[0]
+    u_ids = statements.upstream(u_file, p.fill_statement_max_lines)[0]
+    t_texts = [lab.t_lines[row] for row in rows.tolist()]
+    u_texts = [u_lines[row] for row in u_rows.tolist()]
+    for ta in late:
+        ua = int(np.searchsorted(u_rows, r.up_row[rows[ta]]))
+        t_def, u_def = _definition_head(t_ids, t_texts, ta), _definition_head(u_ids, u_texts, ua)
+        if t_def is None or u_def is None:
+            continue
+        t_body = _body(t_texts, t_def, range(ta + 1, len(t_texts)))
+        u_body = _body(u_texts, u_def, range(ua + 1, len(u_texts)))
+        if not t_body or not u_body or len(t_body) > p.fill_edit_max_gap or len(u_body) > p.fill_edit_max_gap:
+            continue
+        if not _share_a_code_line(lab, u_file, t_body, u_body):
+            continue  # a body rewritten whole: no line of it stands in the other, only edits would pair
+        used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]]),
+                                 p.fill_body_min_name_share))
+
+
+def _share_a_code_line(lab: FileLabeller, u_file: int, t_body: range, u_body: range) -> bool:
+    """Whether a code line holding a letter or digit stands in both bodies by its fold form (as
+    rule (a) aligns lines): the evidence that the moved function's body is the upstream one's.
+    Without it the body is rewritten and rule (a)'s edited pass would pair a line by its edits
+    alone, with no line around it in the other file to place it: nextcord's ``return
+    self.request(route, ...)`` bodies, ``"PATCH",`` paired with discord.py's one-line ``return
+    self.request('PATCH', ...)``, and sglang's ``return (`` with vLLM's ``return self._enum ==
+    PlatformEnum.XPU``."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+
+    def forms(keys: Iterable[str]) -> set[str]:
+        return {form for form in keys if any(ch.isalnum() for ch in form)}
+
+    t_forms = forms(fold_form(lab.t_lines[lab.t_rows[tc]].strip(), CODE) for tc in t_body
+                    if lab.target_kind(tc) == CODE)
+    u_forms = forms(fold_form(u_lines[u_rows[uc]].strip(), CODE) for uc in u_body
+                    if lab.upstream_kind(u_file, uc) == CODE)
+    return bool(t_forms & u_forms)
 
 
 def _definition_head(ids: np.ndarray, texts: list[str], line: int) -> int | None:

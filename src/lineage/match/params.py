@@ -443,6 +443,16 @@ class MatchParams:
     # read the whole stretch, up to ``align_max_gap``, and paired sglang's ``Lfm2MoeShortConv``
     # with vLLM's ``Lfm2MoeAttentionDecoderLayer`` past the end of a ``forward``). 0: off.
     fill_signature_bodies: int = knob(1, 0, 1)
+    # With 1, the body below a ``def`` the signature rule paired out of the pair's in-order chain
+    # (a function moved within its file, ``fill_signature_any_order``) is read by rule (a) against
+    # the upstream function's body, each at most ``fill_edit_max_gap`` content lines
+    # (``lineage.match.fill_inside._moved_def_bodies``): ``fill_signature_bodies`` reads only
+    # stretches of the chain, and suds-community 1.2.0's ``cache.py``, ``FileCache``'s methods
+    # sorted by name, kept ``def get(self, id):`` paired with suds-jurko 0.6's and its body, seven
+    # lines verbatim, none. Only bodies sharing a code line by its fold form: a first draft read
+    # rewritten ones too and paired nextcord's ``"PATCH",`` with discord.py's one-line ``return
+    # self.request('PATCH', ...)`` (4 of 5 false copies by the fork's truth). 0: off.
+    fill_moved_def_bodies: int = knob(1, 0, 1)
     # In those bodies, a code line rule (a) pairs as edited in place (not aligned by its fold
     # form) must share at least this share of its names with its partner
     # (``lineage.match.statements.name_share``: identifiers without its annotation, not

@@ -107,7 +107,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import TYPE_CHECKING
 
@@ -277,6 +277,59 @@ def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collecti
         return ""
     (expression,) = stated
     return expression if expression and _names_family_only(source.declared_raw, expression) else ""
+
+
+_GNU_FAMILIES = ("GPL-", "LGPL-", "AGPL-")
+
+
+def declared_or_later(source: SourceLicence, stated: Iterable[str]) -> SourceLicence:
+    """``source`` declaring the ``-or-later`` form of its declared GNU licence when that
+    licence is the ``-only`` form read from its root licence files alone (``declared_from``
+    "licence files: ...") and the licence notices of its own files (``stated``: their
+    expressions, :func:`release_file_expressions`) all state that ``-or-later`` form; ``source``
+    otherwise. A GNU licence's text names its version, never whether a later one may be chosen
+    (:mod:`lineage.licences.notices` reads a bare text as ``-only``); the project's notices say
+    that, and lineage reads them so for a version classifier already
+    (:mod:`lineage.licences.declared`, ``_or_later_stated``). suds-jurko 0.6 and suds-community
+    1.2.0 ship the LGPL-3.0 text as LICENSE.txt under the family classifier "GNU Library or Lesser
+    General Public License (LGPL)", and every one of their Python files says "either version 3 of
+    the License, or (at your option) any later version": both were declared ``LGPL-3.0-only`` in
+    summary.md, the SPDX and CycloneDX packages and the manifest, against the notices of each of
+    their files in obligations.csv. A file stating another licence, or the ``-only`` form, keeps
+    the reading (the notices do not agree); a choice or a sum of licences is not read."""
+    ids = licence_ids(source.declared)
+    if (len(ids) != 1 or not ids[0].endswith("-only") or not ids[0].startswith(_GNU_FAMILIES)
+            or not source.declared_from.startswith("licence files:")):
+        return source
+    later = ids[0].removesuffix("-only") + "-or-later"
+    found = [normalise(e) for e in stated if e]
+    if not found or any(e != later for e in found):
+        return source
+    return replace(source, declared=later,
+                   declared_from=f"{source.declared_from}; 'or later' from the notices of its files "
+                                 f"({len(found)} state {later}; a GNU licence's text names no such choice)")
+
+
+def release_file_expressions(tree: TreeIndex, head_lines: int) -> list[str]:
+    """The licence expressions the notices and SPDX lines of a release's own files state (those
+    no sub-folder licence file governs), one per file stating one: what
+    :func:`declared_or_later` reads."""
+    source = source_licence(tree)
+    lic = _FileLicences(tree, head_lines)
+    return [found.expression for f in tree.files if not source.folder_licence(f.path)[0]
+            and (found := lic.get(f.path)).expression]
+
+
+def with_declared_or_later(tree: TreeIndex, head_lines: int) -> TreeIndex:
+    """``tree`` with its declared licence read by :func:`declared_or_later` (the same tree when
+    that changes nothing; the files' heads are read only for a GNU ``-only`` licence read from
+    licence files)."""
+    source = source_licence(tree)
+    ids = licence_ids(source.declared)
+    if len(ids) != 1 or not ids[0].endswith("-only") or not source.declared_from.startswith("licence files:"):
+        return tree
+    found = declared_or_later(source, release_file_expressions(tree, head_lines))
+    return tree if found is source else replace(tree, licence=found)
 
 
 def release_copyrights(lic: _FileLicences, source: SourceLicence, fewest_files: int,

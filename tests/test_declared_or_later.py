@@ -1,0 +1,84 @@
+"""A GNU licence read from its text alone while the release's files grant "any later version"
+(suds-jurko 0.6 and suds-community 1.2.0: the LGPL-3.0 text as LICENSE.txt, the family classifier
+"GNU Library or Lesser General Public License (LGPL)", and "either version 3 of the License, or (at
+your option) any later version" in each Python file): both were declared ``LGPL-3.0-only`` in
+summary.md, the SPDX and CycloneDX packages and the manifest, against every file's own notice."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import treegen
+
+from lineage.cli import main
+from lineage.licences.declared import SourceLicence
+from lineage.results.obligations import declared_or_later
+
+# the opening a GNU licence text carries (its title), written here, not taken from a release
+_LGPL3_TITLE = ("                   GNU LESSER GENERAL PUBLIC LICENSE\n"
+                "                       Version 3, 29 June 2007\n\n")
+_LATER = ("# This program is free software; you can redistribute it and/or modify it under\n"
+          "# the terms of the GNU Lesser General Public License as published by the\n"
+          "# Free Software Foundation; either version 3 of the License, or (at your\n"
+          "# option) any later version.\n\n")
+_ONLY = ("# This program is free software; you can redistribute it and/or modify it under\n"
+         "# the terms of the GNU Lesser General Public License as published by the\n"
+         "# Free Software Foundation, version 3 of the License.\n\n")
+
+_FROM_TEXT = SourceLicence(declared="LGPL-3.0-only", declared_from="licence files: LICENSE.txt")
+
+
+def test_the_notices_of_every_file_granting_a_later_version_make_the_text_s_licence_or_later() -> None:
+    found = declared_or_later(_FROM_TEXT, ["LGPL-3.0-or-later", "LGPL-3.0-or-later", "LGPL-3.0-or-later"])
+    assert found.declared == "LGPL-3.0-or-later"
+    assert found.declared_from == ("licence files: LICENSE.txt; 'or later' from the notices of its files "
+                                   "(3 state LGPL-3.0-or-later; a GNU licence's text names no such choice)")
+
+
+@pytest.mark.parametrize(("source", "stated"), [
+    (_FROM_TEXT, []),  # no file states a licence: the text's reading stands
+    (_FROM_TEXT, ["LGPL-3.0-or-later", "LGPL-3.0-only"]),  # one file says "only": no agreement
+    (_FROM_TEXT, ["LGPL-3.0-or-later", "MIT"]),  # another licence among them
+    (_FROM_TEXT, ["LGPL-2.1-or-later"]),  # another version: the text's stands
+    # a version classifier or the METADATA field decided: not the text alone
+    (SourceLicence(declared="LGPL-3.0-only", declared_from="METADATA classifiers"), ["LGPL-3.0-or-later"]),
+    (SourceLicence(declared="Apache-2.0", declared_from="licence files: LICENSE"), ["Apache-2.0"]),
+    (SourceLicence(declared="GPL-2.0-only AND MIT", declared_from="licence files: COPYING, LICENSE"),
+     ["GPL-2.0-or-later"]),
+])
+def test_the_text_s_reading_stands_unless_every_file_states_its_or_later_form(
+        source: SourceLicence, stated: list[str]) -> None:
+    assert declared_or_later(source, stated) is source
+
+
+def _compare(tmp_path: Path, notice: str) -> Path:
+    body = treegen.distinctive_functions(5)
+    meta = ("Metadata-Version: 1.1\nName: {}\nVersion: 1.0\nLicense: (specified using classifiers)\n"
+            "Classifier: License :: OSI Approved :: GNU Library or Lesser General Public License (LGPL)\n")
+    t = treegen.write_tree(tmp_path / str(len(notice)) / "fork", {"PKG-INFO": meta.format("fork"),
+                                                              "LICENSE.txt": _LGPL3_TITLE,
+                                                              "pkg/core.py": notice + body,
+                                                              "pkg/new.py": notice + "x = 1\n"})
+    u = treegen.write_tree(tmp_path / str(len(notice)) / "up", {"PKG-INFO": meta.format("up"),
+                                                                "LICENSE.txt": _LGPL3_TITLE,
+                                                                "pkg/core.py": notice + body})
+    out = tmp_path / f"out-{len(notice)}"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "-q", "--jobs", "1", "--no-cache"]) == 0
+    return out
+
+
+def test_a_release_whose_files_grant_a_later_version_is_declared_so_in_every_attachment(tmp_path: Path) -> None:
+    out = _compare(tmp_path, _LATER)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["licences"]["target"]["declared"] == "LGPL-3.0-or-later"
+    assert summary["licences"]["upstreams"]["up"]["declared"] == "LGPL-3.0-or-later"
+    spdx = json.loads((out / "lineage.spdx.json").read_text())
+    assert {p["licenseDeclared"] for p in spdx["packages"]} == {"LGPL-3.0-or-later"}
+    said = "declared `LGPL-3.0-or-later` (licence files: LICENSE.txt; 'or later' from the notices of its files (2 state"
+    assert said in (out / "summary.md").read_text()
+    # files whose notice says "version 3" alone keep the text's reading
+    out = _compare(tmp_path, _ONLY)
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["licences"]["target"]["declared"] == "LGPL-3.0-only"
