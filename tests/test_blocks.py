@@ -1,12 +1,13 @@
 """Tests for lineage.match.blocks: a code line's enclosing ``def`` and a block's last code line,
-read from the lines alone (the lone-line rule's ``lone_def_ends``)."""
+read from the lines alone (the lone-line rule's ``lone_def_ends``); the innermost function holding
+a line and that function's end (the fill's edge window, ``fill_edge_function_window``)."""
 
 from __future__ import annotations
 
 import numpy as np
 
 from lineage.index import CODE, COMMENT
-from lineage.match.blocks import block_of, enclosing_def, last_code_line
+from lineage.match.blocks import block_of, enclosing_def, enclosing_function, function_end, last_code_line
 
 _LINES = ["import os",                      # 0
           "def plain(a):",                  # 1
@@ -46,3 +47,21 @@ def test_the_last_code_line_of_a_block_skips_its_comments() -> None:
     kinds[6] = COMMENT
     assert last_code_line(kinds, block_of(_LINES, _ROWS, kinds, 1)) == 4
     assert last_code_line(_KINDS, range(5, 6)) == -1  # a comment alone
+
+
+def test_the_enclosing_function_is_the_innermost_def_through_any_clause() -> None:
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 4) == (1, "plain")  # through the ``if``
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 1) == (1, "plain")  # a header heads its own
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 10) == (8, "exploded")  # a parameter line
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 12) == (8, "exploded")  # past the closer
+    # a class body's header, a module-level line: in no function
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 7) is None
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 13) is None
+
+
+def test_a_function_ends_after_its_last_code_line() -> None:
+    assert function_end(_LINES, _ROWS, _KINDS, 1) == 7  # the comment above ``return None`` inside
+    assert function_end(_LINES, _ROWS, _KINDS, 8) == 13  # the exploded header's lines, then the body
+    kinds = _KINDS.copy()
+    kinds[6] = COMMENT
+    assert function_end(_LINES, _ROWS, kinds, 1) == 5  # a trailing comment belongs to what follows

@@ -70,6 +70,37 @@ def enclosing_def(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int
     return -1
 
 
+_DEF_NAME = re.compile(r"(?:async\s+)?def\s+(\w+)")
+
+
+def enclosing_function(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> tuple[int, str] | None:
+    """The innermost ``def`` holding the content line at ``at`` (through any clause between: the
+    nearest code line above each depth that is less indented and does not begin with a closing
+    bracket), or the one it heads: that header's index (in ``rows``) and the function's name;
+    None for a line in no function (a class body, the module)."""
+    text = lines[rows[at]]
+    if kinds[at] == CODE and (match := _DEF_NAME.match(text.lstrip())) is not None:
+        return at, match.group(1)
+    depth = indentation(text)
+    for k in range(at - 1, -1, -1):
+        if depth == 0:
+            break
+        text = lines[rows[k]]
+        if kinds[k] != CODE or not text.strip() or opens_with_closer(text) or indentation(text) >= depth:
+            continue
+        if (match := _DEF_NAME.match(text.lstrip())) is not None:
+            return k, match.group(1)
+        depth = indentation(text)
+    return None
+
+
+def function_end(lines: list[str], rows: np.ndarray, kinds: np.ndarray, header: int) -> int:
+    """One past the last code line of the function whose ``def`` header is at ``header`` (its
+    header's own lines and its body; comments after its last code line belong to what follows)."""
+    last = last_code_line(kinds, block_of(lines, rows, kinds, header))
+    return max(last, header) + 1
+
+
 def last_code_line(kinds: np.ndarray, block: range) -> int:
     """The last code line of a block (an index in its rows), -1 if it has none."""
     return next((k for k in reversed(block) if kinds[k] == CODE), -1)

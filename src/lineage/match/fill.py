@@ -84,6 +84,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from lineage.match.blocks import enclosing_function, function_end
 from lineage.match.file_statements import Statements
 from lineage.match.fill_inside import align_inside, late_alignment, late_edits, signature_bodies
 from lineage.match.fill_lines import (
@@ -175,6 +176,54 @@ def _inside_edge_block(lab: FileLabeller, statements: Statements, u_file: int, b
     return done
 
 
+def _function_window(lab: FileLabeller, statements: Statements, u_file: int, anchor: tuple[int, int],
+                     t_span: range, u_span: range, before: bool, used: set[int], number: int) -> list[int]:
+    """The edge of a pair that is not the target file's main pair, next to its first paired line
+    (``before``) or its last (``anchor``), read as inside a copy when that line and its partner
+    stand in functions of the same name, most of whose lines the pair already holds
+    (``fill_edge_function_window``, ``fill_edge_function_min_share``): a function moved in from
+    another file, whose region stopped short of its edited end or began after its edited start
+    (nextcord's ``Context.clean_prefix``, its ``@property`` and edited header above the region
+    from discord.py's ``HelpCommand.clean_prefix``; ``Client.create_dm`` <- ``User.create_dm``).
+    The window runs from the anchor to that function's end (or from its header to the anchor)
+    on each side, never into the next function: past a
+    region's edge in two parallel implementations (sglang's and vLLM's model files) stands the
+    next function of each, whose generic lines (``super().__init__()``, ``self,``) align by
+    chance. The name is the evidence that the lines on both sides are one function's, and the
+    share that the function was taken, not written again alike: nextcord's webhook adapter's
+    ``request`` and discord.py's ``HTTPClient.request`` share a quarter of their lines (the
+    retry loop's ``continue``/``raise``), and read past the edge paired lines the fork wrote anew.
+    A function's name does not carry its package's, so a renamed package needs no map here."""
+    u_rows, u_lines = lab.upstream_lines(u_file)
+    t_kinds, u_kinds = lab.target_kinds(), lab.upstream_kinds(u_file)
+    tc, uc = anchor
+    mine = enclosing_function(lab.t_lines, lab.t_rows, t_kinds, tc)
+    theirs = enclosing_function(u_lines, u_rows, u_kinds, uc)
+    if mine is None or theirs is None or mine[1] != theirs[1]:
+        return []
+    t_end = function_end(lab.t_lines, lab.t_rows, t_kinds, mine[0])
+    u_end = function_end(u_lines, u_rows, u_kinds, theirs[0])
+    # Two functions of one name written apart share a few generic lines; a function moved has
+    # most of its lines paired with its old self (counted on the shorter of the two).
+    r, rows = lab.result, lab.t_rows
+    held = np.flatnonzero((r.match[rows[mine[0]:t_end]] != NONE) & (r.up_file[rows[mine[0]:t_end]] == u_file))
+    partners = np.searchsorted(u_rows, r.up_row[rows[mine[0] + held]])
+    share = int(((partners >= theirs[0]) & (partners < u_end)).sum()) / min(t_end - mine[0], u_end - theirs[0])
+    if share < lab.p.fill_edge_function_min_share:
+        return []
+    if before:
+        t_in, u_in = range(max(mine[0], t_span.start), tc), range(max(theirs[0], u_span.start), uc)
+    else:
+        t_in, u_in = range(tc + 1, min(t_end, t_span.stop)), range(uc + 1, min(u_end, u_span.stop))
+    p = lab.p
+    if not t_in or not u_in or len(t_in) > p.align_max_gap or len(u_in) > p.align_max_gap:
+        return []
+    done: list[int] = []
+    for t_piece, u_piece in split_at_rewrapped(lab, statements, u_file, t_in, u_in, used, number):
+        done += align_inside(lab, statements, u_file, t_piece, u_piece, used | set(done), number)
+    return done
+
+
 def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_number: int, added: list[Chain],
                survivors: bool, placed: bool = False, lone: bool = True) -> None:
     r, rows, p = lab.result, lab.t_rows, lab.p
@@ -217,6 +266,10 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
             if number == new_number and new_chain is None:
                 new_chain = Chain(u_file, [], 0.0)
             if not inside and not survivors:
+                if not inner and anchors and not second and p.fill_edge_function_window:
+                    anchor = anchors[0] if i == 0 else anchors[-1]
+                    used.update(_function_window(lab, statements, u_file, anchor, t_span, u_span, i == 0,
+                                                 used, number))
                 continue
             if inside:
                 done = []

@@ -677,6 +677,19 @@ class MatchParams:
     # paired line (or its last, after it) is aligned as inside a copy when short enough
     # (``lineage.match.fill._inside_edge_block``); 0: the block alone.
     fill_edge_block_anchors: int = knob(1, 0, 1)
+    # In a pair that is not the target file's main pair (code moved in from another file, no
+    # lone survivors), the lines before its first paired line and after its last are read as
+    # inside a copy when that line and its partner stand in functions of the same name, from the
+    # anchor to the end (or from the header) of that function on each side, never past it
+    # (``lineage.match.fill._function_window``); 0: nothing is read there.
+    fill_edge_function_window: int = knob(1, 0, 1)
+    # ... only when at least this share of the shorter function's content lines is already
+    # paired with the other function (in this pair): two functions of one name written apart
+    # (nextcord's webhook adapter's ``request`` and discord.py's HTTP client's, 0.26) share a
+    # few lines; nextcord's moved methods had 0.5 to 0.9. At 0.5, 3 more true lines on the fork
+    # (``Guild.fetch_channel``'s end, at 0.5) and 13 more code lines on the main job, 10 of them
+    # doubtful (a 4-line ``__init__`` of two RMSNorms, half paired: ``super().__init__()``).
+    fill_edge_function_min_share: float = knob(0.6, 0.0, 1.0)
     # Imports out of order (isort sorted them again): in the file's main pair, a one-line
     # import with at least this many tokens that the upstream file also has is paired in any
     # order. Unlike a lone survivor (above), which may sit anywhere in a rewritten file, these
