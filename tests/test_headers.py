@@ -357,3 +357,15 @@ def test_a_qualified_statement_and_a_licence_named_before_its_word_are_notice_li
                  "# Update the copyright year"):
         assert not headers.is_notice_line(text), text
         assert not headers.is_holder_line(text), text
+
+
+def test_a_licence_named_before_its_word_is_read_as_a_word_only() -> None:
+    """Round review176: the name before "license" is read as a word, not as the last letters of
+    one ("misc", "submit", "commit", "permit" end in ``isc`` or ``mit``): such comments name no
+    licence and are no notice; the licence named as a word still is."""
+    for text in ("# misc license checks run in CI", "# submit license keys to the server first",
+                 "# commit license headers with the release script", "# permit license renewals by mail"):
+        assert not headers.is_notice_line(text), text
+    for text in ("# Released under the MIT license.", "# This module is released under the ISC license.",
+                 "# Distributed under the (new) BSD license", "# available under the MPL license"):
+        assert headers.is_notice_line(text), text

@@ -32,8 +32,9 @@ _NOTICE_RE = re.compile(
     # "HOLDERS BE LIABLE")
     r"copyright\s+(?:holders?|owners?|ownership|notices?|laws?)\b|copyrighted\b|copyright\W*$|"
     # a licence named before the word as well as after it ("under the BSD License", as the
-    # Apache and MIT licences already were)
-    r"licen[cs]e(?:d)?\b.*\b(?:version|apache|mit|bsd|gpl)|(?:apache|mit|bsd|isc|[al]?gpl|mpl) licen[cs]e|"
+    # Apache and MIT licences already were), as a word: "misc license checks", "submit license
+    # keys" and "commit license headers" end in a licence's letters and name none
+    r"licen[cs]e(?:d)?\b.*\b(?:version|apache|mit|bsd|gpl)|\b(?:apache|mit|bsd|isc|[al]?gpl|mpl) licen[cs]e|"
     r"gnu (?:lesser |library |affero )?general public|you may not use this file|"
     r"obtain a copy of the licen[cs]e|www\.apache\.org/licenses|opensource\.org/licenses|"
     r"unless required by applicable law|agreed to in writing|distributed under the licen[cs]e|"
