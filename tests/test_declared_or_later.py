@@ -14,6 +14,7 @@ import treegen
 
 from lineage.cli import main
 from lineage.licences.declared import SourceLicence
+from lineage.match.params import MatchParams
 from lineage.results.obligations import declared_or_later
 
 # the opening a GNU licence text carries (its title), written here, not taken from a release
@@ -27,11 +28,12 @@ _ONLY = ("# This program is free software; you can redistribute it and/or modify
          "# the terms of the GNU Lesser General Public License as published by the\n"
          "# Free Software Foundation, version 3 of the License.\n\n")
 
+_SHARE = MatchParams().licence_or_later_min_share
 _FROM_TEXT = SourceLicence(declared="LGPL-3.0-only", declared_from="licence files: LICENSE.txt")
 
 
 def test_the_notices_of_every_file_granting_a_later_version_make_the_text_s_licence_or_later() -> None:
-    found = declared_or_later(_FROM_TEXT, ["LGPL-3.0-or-later", "LGPL-3.0-or-later", "LGPL-3.0-or-later"])
+    found = declared_or_later(_FROM_TEXT, ["LGPL-3.0-or-later", "LGPL-3.0-or-later", "LGPL-3.0-or-later"], _SHARE)
     assert found.declared == "LGPL-3.0-or-later"
     assert found.declared_from == ("licence files: LICENSE.txt; 'or later' from the notices of its files "
                                    "(3 state LGPL-3.0-or-later; a GNU licence's text names no such choice)")
@@ -42,6 +44,8 @@ def test_the_notices_of_every_file_granting_a_later_version_make_the_text_s_lice
     (_FROM_TEXT, ["LGPL-3.0-or-later", "LGPL-3.0-only"]),  # one file says "only": no agreement
     (_FROM_TEXT, ["LGPL-3.0-or-later", "MIT"]),  # another licence among them
     (_FROM_TEXT, ["LGPL-2.1-or-later"]),  # another version: the text's stands
+    # round review176: one file granting later versions among three silent files of code
+    (_FROM_TEXT, ["LGPL-3.0-or-later", "", "", ""]),
     # a version classifier or the METADATA field decided: not the text alone
     (SourceLicence(declared="LGPL-3.0-only", declared_from="METADATA classifiers"), ["LGPL-3.0-or-later"]),
     (SourceLicence(declared="Apache-2.0", declared_from="licence files: LICENSE"), ["Apache-2.0"]),
@@ -50,7 +54,7 @@ def test_the_notices_of_every_file_granting_a_later_version_make_the_text_s_lice
 ])
 def test_the_text_s_reading_stands_unless_every_file_states_its_or_later_form(
         source: SourceLicence, stated: list[str]) -> None:
-    assert declared_or_later(source, stated) is source
+    assert declared_or_later(source, stated, _SHARE) is source
 
 
 def _compare(tmp_path: Path, notice: str) -> Path:
@@ -82,3 +86,31 @@ def test_a_release_whose_files_grant_a_later_version_is_declared_so_in_every_att
     out = _compare(tmp_path, _ONLY)
     summary = json.loads((out / "summary.json").read_text())
     assert summary["licences"]["target"]["declared"] == "LGPL-3.0-only"
+
+
+def test_most_files_granting_a_later_version_make_it_the_release_s_silent_ones_aside() -> None:
+    """Round review176: files of code stating no licence (``""``) count against the share
+    ``licence_or_later_min_share`` (0.5): two of three granting later versions is the release's
+    reading, one of four is that file's own."""
+    assert _SHARE == 0.5
+    assert declared_or_later(_FROM_TEXT, ["LGPL-3.0-or-later", "LGPL-3.0-or-later", ""], _SHARE).declared == (
+        "LGPL-3.0-or-later")
+    assert declared_or_later(_FROM_TEXT, ["LGPL-3.0-or-later", "", "", ""], _SHARE) is _FROM_TEXT
+
+
+def test_one_file_granting_a_later_version_among_silent_ones_leaves_the_release_only(tmp_path: Path) -> None:
+    """Round review176: a release under the LGPL-3.0 text whose one notice grants later versions
+    while three more files of code state nothing is declared ``-only`` (the text's reading); with
+    the notice in every file it is ``-or-later`` (the test above)."""
+    meta = ("Metadata-Version: 1.1\nName: {}\nVersion: 1.0\nLicense: (specified using classifiers)\n"
+            "Classifier: License :: OSI Approved :: GNU Library or Lesser General Public License (LGPL)\n")
+    files = {"LICENSE.txt": _LGPL3_TITLE, "pkg/core.py": _LATER + treegen.distinctive_functions(5),
+             "pkg/a.py": "def a():\n    return 1\n", "pkg/b.py": "def b():\n    return 2\n",
+             "pkg/c.py": "def c():\n    return 3\n"}
+    t = treegen.write_tree(tmp_path / "fork", {"PKG-INFO": meta.format("fork"), **files})
+    u = treegen.write_tree(tmp_path / "up", {"PKG-INFO": meta.format("up"), **files})
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "-q", "--jobs", "1", "--no-cache"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["licences"]["target"]["declared"] == "LGPL-3.0-only"
+    assert summary["licences"]["upstreams"]["up"]["declared"] == "LGPL-3.0-only"

@@ -457,8 +457,9 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # a GNU licence read from its text alone, which every notice of the release's files states with
     # "or later" (lineage.results.obligations.declared_or_later): after the folder markers above,
     # which compare a folder's licence file with the release's licence as its files declare it
-    target = with_declared_or_later(target, params.licence_head_lines)
-    upstreams = [with_declared_or_later(tree, params.licence_head_lines) for tree in upstreams]
+    target = with_declared_or_later(target, params.licence_head_lines, params.licence_or_later_min_share)
+    upstreams = [with_declared_or_later(tree, params.licence_head_lines, params.licence_or_later_min_share)
+                 for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []

@@ -1350,6 +1350,12 @@ class MatchParams:
     # 3.11's lex.py and yacc.py (David M. Beazley), its cpp.py, ctokens.py, ygen.py silent; one
     # file alone may be a copy of another project's (urllib3 1.26's six.py).
     licence_release_holder_files: int = knob(2, 1)
+    # A GNU licence read from its text alone is declared in its ``-or-later`` form when every
+    # own file stating a licence states that form and at least this share of the release's own
+    # files holding code state it (``lineage.results.obligations.declared_or_later``): suds-jurko
+    # 0.6's files all do; one file granting later versions among many silent ones speaks for
+    # itself, not for the release.
+    licence_or_later_min_share: float = knob(0.5, 0.0, 1.0)
 
     def __post_init__(self) -> None:
         check_fields(self, "matcher parameter")

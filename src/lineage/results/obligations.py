@@ -114,6 +114,7 @@ from typing import TYPE_CHECKING
 import pandas as pd
 from packaging.utils import canonicalize_name
 
+from lineage.index import CODE
 from lineage.index.project import one_project
 from lineage.licences.compat import compatible
 from lineage.licences.declared import SourceLicence
@@ -282,28 +283,41 @@ def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collecti
 _GNU_FAMILIES = ("GPL-", "LGPL-", "AGPL-")
 
 
-def declared_or_later(source: SourceLicence, stated: Iterable[str]) -> SourceLicence:
-    """``source`` declaring the ``-or-later`` form of its declared GNU licence when that
-    licence is the ``-only`` form read from its root licence files alone (``declared_from``
-    "licence files: ...") and the licence notices of its own files (``stated``: their
-    expressions, :func:`release_file_expressions`) all state that ``-or-later`` form; ``source``
-    otherwise. A GNU licence's text names its version, never whether a later one may be chosen
-    (:mod:`lineage.licences.notices` reads a bare text as ``-only``); the project's notices say
-    that, and lineage reads them so for a version classifier already
-    (:mod:`lineage.licences.declared`, ``_or_later_stated``). suds-jurko 0.6 and suds-community
-    1.2.0 ship the LGPL-3.0 text as LICENSE.txt under the family classifier "GNU Library or Lesser
-    General Public License (LGPL)", and every one of their Python files says "either version 3 of
-    the License, or (at your option) any later version": both were declared ``LGPL-3.0-only`` in
-    summary.md, the SPDX and CycloneDX packages and the manifest, against the notices of each of
-    their files in obligations.csv. A file stating another licence, or the ``-only`` form, keeps
-    the reading (the notices do not agree); a choice or a sum of licences is not read."""
+def _text_only_gnu(source: SourceLicence) -> str:
+    """The ``-only`` GNU licence ``source`` declares from its root licence files alone (the
+    reading :func:`declared_or_later` may widen), "" for any other declaration."""
     ids = licence_ids(source.declared)
     if (len(ids) != 1 or not ids[0].endswith("-only") or not ids[0].startswith(_GNU_FAMILIES)
             or not source.declared_from.startswith("licence files:")):
+        return ""
+    return ids[0]
+
+
+def declared_or_later(source: SourceLicence, stated: Sequence[str], min_share: float) -> SourceLicence:
+    """``source`` declaring the ``-or-later`` form of its declared GNU licence when that
+    licence is the ``-only`` form read from its root licence files alone (``declared_from``
+    "licence files: ...") and the licence notices of its own files (``stated``: one expression
+    per own file, "" for a file stating none, :func:`release_file_expressions`) all state that
+    ``-or-later`` form, and at least ``min_share`` of those files state one
+    (``licence_or_later_min_share``); ``source`` otherwise. A GNU licence's text names its
+    version, never whether a later one may be chosen (:mod:`lineage.licences.notices` reads a
+    bare text as ``-only``); the project's notices say that, and lineage reads them so for a
+    version classifier already (:mod:`lineage.licences.declared`, ``_or_later_stated``).
+    suds-jurko 0.6 and suds-community 1.2.0 ship the LGPL-3.0 text as LICENSE.txt under the
+    family classifier "GNU Library or Lesser General Public License (LGPL)", and every one of
+    their Python files says "either version 3 of the License, or (at your option) any later
+    version": both were declared ``LGPL-3.0-only`` in summary.md, the SPDX and CycloneDX packages
+    and the manifest, against the notices of each of their files in obligations.csv. A file
+    stating another licence, or the ``-only`` form, keeps the reading (the notices do not agree);
+    so do silent files when they are most of the release's (one file granting later versions
+    among many under the text alone speaks for itself, not for the release: round review176); a
+    choice or a sum of licences is not read."""
+    only = _text_only_gnu(source)
+    if not only:
         return source
-    later = ids[0].removesuffix("-only") + "-or-later"
+    later = only.removesuffix("-only") + "-or-later"
     found = [normalise(e) for e in stated if e]
-    if not found or any(e != later for e in found):
+    if not found or any(e != later for e in found) or len(found) < min_share * len(stated):
         return source
     return replace(source, declared=later,
                    declared_from=f"{source.declared_from}; 'or later' from the notices of its files "
@@ -312,23 +326,22 @@ def declared_or_later(source: SourceLicence, stated: Iterable[str]) -> SourceLic
 
 def release_file_expressions(tree: TreeIndex, head_lines: int) -> list[str]:
     """The licence expressions the notices and SPDX lines of a release's own files state (those
-    no sub-folder licence file governs), one per file stating one: what
-    :func:`declared_or_later` reads."""
+    no sub-folder licence file governs), one per file holding code or stating one ("" for a
+    file of code stating none): what :func:`declared_or_later` reads."""
     source = source_licence(tree)
     lic = _FileLicences(tree, head_lines)
     return [found.expression for f in tree.files if not source.folder_licence(f.path)[0]
-            and (found := lic.get(f.path)).expression]
+            and ((found := lic.get(f.path)).expression or bool((f.kinds == CODE).any()))]
 
 
-def with_declared_or_later(tree: TreeIndex, head_lines: int) -> TreeIndex:
+def with_declared_or_later(tree: TreeIndex, head_lines: int, min_share: float) -> TreeIndex:
     """``tree`` with its declared licence read by :func:`declared_or_later` (the same tree when
     that changes nothing; the files' heads are read only for a GNU ``-only`` licence read from
     licence files)."""
     source = source_licence(tree)
-    ids = licence_ids(source.declared)
-    if len(ids) != 1 or not ids[0].endswith("-only") or not source.declared_from.startswith("licence files:"):
+    if not _text_only_gnu(source):
         return tree
-    found = declared_or_later(source, release_file_expressions(tree, head_lines))
+    found = declared_or_later(source, release_file_expressions(tree, head_lines), min_share)
     return tree if found is source else replace(tree, licence=found)
 
 
