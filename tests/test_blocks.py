@@ -65,3 +65,23 @@ def test_a_function_ends_after_its_last_code_line() -> None:
     kinds = _KINDS.copy()
     kinds[6] = COMMENT
     assert function_end(_LINES, _ROWS, kinds, 1) == 5  # a trailing comment belongs to what follows
+
+
+def test_a_header_s_closer_is_in_the_function_it_closes() -> None:
+    """Round review176: the closer of an exploded header (``) -> int:``, at the ``def``'s depth)
+    is that function's line: a method's was read as in no function (the class above it), and a
+    nested function's as in the outer one, whose window then ran over the rest of it."""
+    assert enclosing_function(_LINES, _ROWS, _KINDS, 11) == (8, "exploded")
+    lines = ["def outer():",          # 0
+             "    def inner(",        # 1
+             "        a,",            # 2
+             "    ):",                # 3
+             "        return a",      # 4
+             "    return inner"]      # 5
+    rows, kinds = np.arange(len(lines)), np.full(len(lines), CODE)
+    assert enclosing_function(lines, rows, kinds, 3) == (1, "inner")
+    assert enclosing_function(lines, rows, kinds, 5) == (0, "outer")  # a line after the nested def
+    # a closing bracket of a statement that is no def: read on to the def above it
+    lines = ["def build():", "    value = call(", "        1,", "    )", "    return value"]
+    rows, kinds = np.arange(len(lines)), np.full(len(lines), CODE)
+    assert enclosing_function(lines, rows, kinds, 3) == (0, "build")

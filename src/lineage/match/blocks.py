@@ -77,11 +77,14 @@ def enclosing_function(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at
     """The innermost ``def`` holding the content line at ``at`` (through any clause between: the
     nearest code line above each depth that is less indented and does not begin with a closing
     bracket), or the one it heads: that header's index (in ``rows``) and the function's name;
-    None for a line in no function (a class body, the module)."""
+    None for a line in no function (a class body, the module). A line opening with a closing
+    bracket (an exploded header's ``) -> int:``) is its statement's, whose first line stands at
+    its depth: read from one deeper, so that header is found (it was passed by, and a method's
+    closer was read as in no function, a nested def's as in the outer one)."""
     text = lines[rows[at]]
     if kinds[at] == CODE and (match := _DEF_NAME.match(text.lstrip())) is not None:
         return at, match.group(1)
-    depth = indentation(text)
+    depth = indentation(text) + (1 if kinds[at] == CODE and opens_with_closer(text) else 0)
     for k in range(at - 1, -1, -1):
         if depth == 0:
             break
