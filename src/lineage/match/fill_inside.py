@@ -466,11 +466,13 @@ def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, bef
         used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]]),
                                  p.fill_body_min_name_share))
     if p.fill_moved_def_bodies:
-        _moved_def_bodies(lab, statements, u_file, before, {ta for ta, _ in anchors}, used)
+        _moved_def_bodies(lab, statements, u_file, before, {ta for ta, _ in anchors}, used,
+                          (t_ids, t_texts), (u_ids, u_texts))
 
 
 def _moved_def_bodies(lab: FileLabeller, statements: Statements, u_file: int, before: np.ndarray,
-                      in_chain: set[int], used: set[int]) -> None:
+                      in_chain: set[int], used: set[int], target: tuple[np.ndarray, list[str]],
+                      upstream: tuple[np.ndarray, list[str]]) -> None:
     """The body below a ``def`` the signature rule paired out of the pair's in-order chain
     (``fill_moved_def_bodies``): a function the fork moved within its file (``fill_signature_any_order``
     pairs its signature wherever it stands). :func:`signature_bodies` reads only stretches of the
@@ -485,18 +487,17 @@ def _moved_def_bodies(lab: FileLabeller, statements: Statements, u_file: int, be
     (:func:`align_inside`, the body floor ``fill_body_min_name_share``), when neither is longer
     than ``fill_edit_max_gap`` content lines and a code line stands in both by its fold form
     (:func:`_share_a_code_line`): the two bodies are one function's, so their order with the
-    rest of the file says nothing of them, but only a line kept whole says the body is kept."""
+    rest of the file says nothing of them, but only a line kept whole says the body is kept.
+    ``target``, ``upstream``: each side's statement ids and content lines' texts, as
+    :func:`signature_bodies` read them (not built again per pair)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
-    u_rows, u_lines = lab.upstream_lines(u_file)
+    u_rows, _ = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     name_only = lab.name_only.get(u_file, set())
     late = [int(tc) for tc in np.flatnonzero(mine & ~before) if int(tc) not in in_chain and int(tc) not in name_only]
     if not late:
         return
-    t_ids = statements.target(p.fill_statement_max_lines)[0]
-    u_ids = statements.upstream(u_file, p.fill_statement_max_lines)[0]
-    t_texts = [lab.t_lines[row] for row in rows.tolist()]
-    u_texts = [u_lines[row] for row in u_rows.tolist()]
+    (t_ids, t_texts), (u_ids, u_texts) = target, upstream
     for ta in late:
         ua = int(np.searchsorted(u_rows, r.up_row[rows[ta]]))
         t_def, u_def = _definition_head(t_ids, t_texts, ta), _definition_head(u_ids, u_texts, ua)
