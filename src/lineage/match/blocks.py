@@ -51,7 +51,9 @@ def clause_header(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int
     return -1
 
 
-_DEF = re.compile(r"(async\s+)?def\s")
+# A ``def`` header line's opening, and the function's name (:func:`enclosing_def`,
+# :func:`enclosing_function`).
+_DEF_NAME = re.compile(r"(?:async\s+)?def\s+(\w+)")
 
 
 def enclosing_def(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
@@ -66,11 +68,8 @@ def enclosing_def(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int
         text = lines[rows[k]]
         if kinds[k] != CODE or opens_with_closer(text) or indentation(text) >= depth:
             continue
-        return k if _DEF.match(text.lstrip()) else -1
+        return k if _DEF_NAME.match(text.lstrip()) else -1
     return -1
-
-
-_DEF_NAME = re.compile(r"(?:async\s+)?def\s+(\w+)")
 
 
 def enclosing_function(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> tuple[int, str] | None:
