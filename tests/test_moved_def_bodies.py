@@ -51,11 +51,11 @@ def _content(lab: FileLabeller, text: str, upstream: bool = False) -> int:
     return next(k for k, row in enumerate(rows.tolist()) if lines[row].strip() == text)
 
 
-def _bodies(tmp_path: Path, params: MatchParams) -> list[str]:
+def _bodies(tmp_path: Path, params: MatchParams, fork: str = _FORK, up: str = _UP, size: int = len(_BODY)) -> list[str]:
     """The regions' lines paired by hand (``clear`` and ``purge``, in order in both files: the
     chain), then ``def get`` as the signature rule pairs it out of that order, then the rule of
     late bodies: the upstream text each line of the fork's ``get`` body is paired with ("")."""
-    lab = make_labeller(tmp_path, {"pkg/store.py": _FORK}, {"pkg/store.py": _UP}, params)
+    lab = make_labeller(tmp_path, {"pkg/store.py": fork}, {"pkg/store.py": up}, params)
     u_rows, u_lines = lab.upstream_lines(0)
     for text in ("def clear(self):", "for name in os.listdir(self.location):",
                  "os.remove(os.path.join(self.location, name))", "def purge(self, key):",
@@ -67,7 +67,7 @@ def _bodies(tmp_path: Path, params: MatchParams) -> list[str]:
     signature_bodies(lab, Statements.of(lab), 0, before)
     first = _content(lab, "def get(self, key):") + 1
     out = []
-    for tc in range(first, first + len(_BODY)):
+    for tc in range(first, first + size):
         row = lab.t_rows[tc]
         out.append("" if lab.result.match[row] == NONE else u_lines[lab.result.up_row[row]].strip())
     return out
@@ -78,6 +78,20 @@ def test_the_body_below_a_moved_def_is_read_against_its_upstream_body(tmp_path: 
     its body (seven lines verbatim, one renamed call) none."""
     assert _bodies(tmp_path / "on", MatchParams()) == [
         "try:", "f = self.getf(key)", "try:", "return f.read()", "finally:", "f.close()", "except Exception:", "pass"]
+
+
+def test_a_comment_at_the_margin_inside_a_moved_body_does_not_end_it(tmp_path: Path) -> None:
+    """Round review176: the body is the function's as :func:`lineage.match.blocks.function_end`
+    reads it (up to its last code line; comments do not end it), the extent the edge window of
+    a non-main pair reads (``fill.py``'s ``_function_window``): a line commented out at the margin
+    inside ``get`` ended the body there (``fill_inside._body`` stops at any line indented no
+    deeper than the ``def``), and the four lines below it stayed none."""
+    out = "                return f.read()\n"
+    commented = out + "#                f.seek(0)\n"
+    fork, up = _FORK.replace(out, commented), _UP.replace(out, commented)
+    assert _bodies(tmp_path, MatchParams(), fork, up, len(_BODY) + 1) == [
+        "try:", "f = self.getf(key)", "try:", "return f.read()", "#                f.seek(0)", "finally:", "f.close()",
+        "except Exception:", "pass"]
 
 
 def test_without_the_rule_the_body_below_a_moved_def_stays_none(tmp_path: Path) -> None:

@@ -29,6 +29,7 @@ from rapidfuzz import fuzz, process
 
 from lineage.index import CODE
 from lineage.index.normalise import similarity_text
+from lineage.match.blocks import function_end
 from lineage.match.file_statements import Statements, bare_name
 from lineage.match.fill_lines import (
     align_keys,
@@ -39,7 +40,6 @@ from lineage.match.fill_lines import (
     stretch_keys,
 )
 from lineage.match.fill_statements import edited_statements
-from lineage.match.fill_survivors import indentation
 from lineage.match.labels import FileLabeller, line_similarity, pair_label
 from lineage.match.records import NEAR, NONE
 from lineage.match.statements import (
@@ -390,7 +390,7 @@ def late_alignment(lab: FileLabeller, statements: Statements, u_file: int, befor
     later survivor either): below such a class header, a ``__slots__`` whose items are all new
     had its head and bracket paired by the statement rule with the old class's."""
     r, rows, p = lab.result, lab.t_rows, lab.p
-    u_rows, _ = lab.upstream_lines(u_file)
+    u_rows, u_lines = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     name_only = lab.name_only.get(u_file, set())
     if name_only:
@@ -435,8 +435,8 @@ def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, bef
     3.11's 9, stayed none. Here, in each stretch of the pair's final in-order chain whose opening
     anchor is the last line of a ``def`` statement on both sides, paired since ``before`` (per
     target content line: paired with ``u_file`` before the signature rule ran), the two
-    functions' bodies (the stretch's lines up to the first one indented no deeper than its
-    ``def``, on each side) are read by rule (a) as a stretch between two anchors is
+    functions' bodies (the stretch's lines up to the function's last code line,
+    :func:`lineage.match.blocks.function_end`, on each side) are read by rule (a) as a stretch between two anchors is
     (:func:`align_inside`, the statement rule first), when neither is longer than
     ``fill_edit_max_gap`` content lines. Bodies only: a stretch that runs on past the function
     into the next class would pair that class's lines with whatever the upstream stretch holds."""
@@ -459,8 +459,8 @@ def signature_bodies(lab: FileLabeller, statements: Statements, u_file: int, bef
         t_def, u_def = _definition_head(t_ids, t_texts, ta), _definition_head(u_ids, u_texts, ua)
         if t_def is None or u_def is None:
             continue
-        t_body = _body(t_texts, t_def, range(ta + 1, tb))
-        u_body = _body(u_texts, u_def, range(ua + 1, ub))
+        t_body = range(ta + 1, min(tb, function_end(lab.t_lines, rows, lab.target_kinds(), t_def)))
+        u_body = range(ua + 1, min(ub, function_end(u_lines, u_rows, lab.upstream_kinds(u_file), u_def)))
         if not t_body or not u_body or len(t_body) > p.fill_edit_max_gap or len(u_body) > p.fill_edit_max_gap:
             continue
         used.update(align_inside(lab, statements, u_file, t_body, u_body, used, int(r.region[rows[ta]]),
@@ -482,8 +482,9 @@ def _moved_def_bodies(lab: FileLabeller, statements: Statements, u_file: int, be
     self._getf(id)`` for ``f = self.getf(id)``, stayed none (round user175's Left (a), the same
     for ``cursors.py``'s ``close``). Here each such ``def`` statement's last line, paired since
     ``before`` and not an anchor of the chain (``in_chain``), nor a name line paired by its name
-    alone (``fill_signature_name_line``), has its body (the lines below it up to the first one
-    indented no deeper than its ``def``) read against the upstream function's body by rule (a)
+    alone (``fill_signature_name_line``), has its body (the lines below it up to the function's
+    last code line, :func:`lineage.match.blocks.function_end`, the extent ``fill.py``'s edge
+    window reads too) read against the upstream function's body by rule (a)
     (:func:`align_inside`, the body floor ``fill_body_min_name_share``), when neither is longer
     than ``fill_edit_max_gap`` content lines and a code line stands in both by its fold form
     (:func:`_share_a_code_line`): the two bodies are one function's, so their order with the
@@ -491,7 +492,7 @@ def _moved_def_bodies(lab: FileLabeller, statements: Statements, u_file: int, be
     ``target``, ``upstream``: each side's statement ids and content lines' texts, as
     :func:`signature_bodies` read them (not built again per pair)."""
     r, rows, p = lab.result, lab.t_rows, lab.p
-    u_rows, _ = lab.upstream_lines(u_file)
+    u_rows, u_lines = lab.upstream_lines(u_file)
     mine = (r.match[rows] != NONE) & (r.up_file[rows] == u_file)
     name_only = lab.name_only.get(u_file, set())
     late = [int(tc) for tc in np.flatnonzero(mine & ~before) if int(tc) not in in_chain and int(tc) not in name_only]
@@ -503,8 +504,8 @@ def _moved_def_bodies(lab: FileLabeller, statements: Statements, u_file: int, be
         t_def, u_def = _definition_head(t_ids, t_texts, ta), _definition_head(u_ids, u_texts, ua)
         if t_def is None or u_def is None:
             continue
-        t_body = _body(t_texts, t_def, range(ta + 1, len(t_texts)))
-        u_body = _body(u_texts, u_def, range(ua + 1, len(u_texts)))
+        t_body = range(ta + 1, function_end(lab.t_lines, rows, lab.target_kinds(), t_def))
+        u_body = range(ua + 1, function_end(u_lines, u_rows, lab.upstream_kinds(u_file), u_def))
         if not t_body or not u_body or len(t_body) > p.fill_edit_max_gap or len(u_body) > p.fill_edit_max_gap:
             continue
         if not _share_a_code_line(lab, u_file, t_body, u_body):
@@ -543,11 +544,3 @@ def _definition_head(ids: np.ndarray, texts: list[str], line: int) -> int | None
         while first > 0 and ids[first - 1] == ids[line]:
             first -= 1
     return first if texts[first].lstrip().startswith(("def ", "async def ")) else None
-
-
-def _body(texts: list[str], head: int, span: range) -> range:
-    """The lines of ``span`` (content lines after a ``def``) up to the first one indented no
-    deeper than the ``def`` at ``head``: its body's lines within the stretch."""
-    depth = indentation(texts[head])
-    end = next((k for k in span if indentation(texts[k]) <= depth), span.stop)
-    return range(span.start, end)
