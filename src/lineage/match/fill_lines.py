@@ -19,7 +19,7 @@ from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NONE
 from lineage.match.statements import (
-    annotation_free,
+    annotation_free_of,
     code_tokens,
     without_trailing_comma,
 )
@@ -27,9 +27,10 @@ from lineage.match.statements import (
 
 def align_form(line: str, kind: int, strip: bool) -> str:
     """The key lines align on inside a copy: :func:`fold_form`, for a code line without its
-    type annotations too when ``strip`` (``fill_strip_annotations``)."""
+    type annotations too when ``strip`` (``fill_strip_annotations``). Asked once per line of a
+    file (:class:`AlignForms` keeps it), so past :func:`annotation_free`'s memo."""
     if strip and kind == CODE:
-        return annotation_free(line)
+        return annotation_free_of(line)
     return fold_form(line, kind)
 
 
