@@ -311,36 +311,3 @@ def test_a_table_s_rows_name_no_other_file(run_compare: Runner) -> None:
     off = file_lines(run_compare({"pkg/flags.py": text}, [("up", up)], params=MatchParams(idiom_table_min_lines=0)),
                      "pkg/flags.py")
     assert (off.loc[rows, "upstream_path"] == "pkg/permissions.py").sum() >= 5
-
-
-_MEMO_LINES = ["dim=dim,", "self,", "from fancylib.ops import paged", "import torch", "from . import utils",
-               "def __eq__(self, other):", "def __init__(self, a, b):", "T = TypeVar('T')",
-               "x = torch.empty(n)", "return x * 2", "    hidden_act='silu',  # note", ""]
-
-
-@given(st.lists(st.sampled_from(_MEMO_LINES), min_size=1, max_size=12), st.data())
-def test_the_memoised_verdicts_are_the_rule_line_by_line(lines: list[str], data) -> None:
-    """The idiom filter's per-line verdicts, read from its memo arrays for several calls in a row
-    (lines asked again, in any order, with repeats), are the rule's, asked of each line alone."""
-    from lineage.match.idioms import IdiomFilter
-
-    n = len(lines)
-    text_found = np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), bool)
-    files_of = np.array(data.draw(st.lists(st.integers(0, 12), min_size=n, max_size=n)), np.int64)
-    conventions = data.draw(st.booleans())
-    f = object.__new__(IdiomFilter)
-    f.target = SimpleNamespace(row_of=np.arange(n))
-    f.p = MatchParams(idiom_conventions=int(conventions))
-    f.text_found, f.files_of_form = text_found, files_of
-    f._generic_of, f._evidence_of = np.full(n, -1, np.int8), np.full(n, -1, np.int8)
-
-    def generic(g: int) -> bool:
-        text = lines[g].strip()
-        return is_argument_line(text) or (bool(text_found[g]) and is_absolute_import(text))
-
-    for _ in range(3):
-        glob = np.array(data.draw(st.lists(st.integers(0, n - 1), max_size=2 * n)), np.int64)
-        assert f.rare(glob, lines).tolist() == [
-            bool(files_of[g] <= f.p.idiom_max_files) and not generic(g) for g in glob.tolist()]
-        assert f._memoised(f._evidence_of, f._evidence, glob, lines).tolist() == [
-            not generic(g) and not (conventions and is_convention_line(lines[g].strip())) for g in glob.tolist()]

@@ -60,7 +60,6 @@ shared lines are common forms, and such a copy cannot be told from an idiom by i
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from functools import lru_cache
 
 import numpy as np
@@ -162,11 +161,7 @@ class IdiomFilter:
         self.files_of_text = by_text
         self.text_found = by_text > 0
         self._forms_of_file: dict[int, np.ndarray] = {}
-        # Per global target line, memoised (a line is evidence of many candidate chains): whether
-        # it is generic (:meth:`_generic`), whether it is evidence at all (:meth:`_evidence`);
-        # -1 until asked. Arrays, so that a call reads all its lines' answers at once.
-        self._generic_of = np.full(len(target.h_norm), -1, np.int8)
-        self._evidence_of = np.full(len(target.h_norm), -1, np.int8)
+        self._generic_memo: dict[int, bool] = {}
 
     def _shared_lines(self, t_file: int, chain: Chain) -> np.ndarray:
         """Global target lines of the chain's evidence: its hits, and the lines inside its span
@@ -208,34 +203,21 @@ class IdiomFilter:
         glob = glob[unique_first(self.target.h_norm[glob])[1]]
         # A convention line (a data model method's plain signature) is no evidence of a pair; the
         # lone-line rule, which judges a line with its whole statement, still reads it as rare.
-        return glob[self._memoised(self._evidence_of, self._evidence, glob, lines)] if len(glob) else glob
-
-    @staticmethod
-    def _memoised(memo: np.ndarray, rule: Callable[[int, list[str]], bool], glob: np.ndarray,
-                  lines: list[str]) -> np.ndarray:
-        """``rule(g, lines)`` of each global target line of ``glob``, as a bool array: read from
-        ``memo`` (-1: not asked yet), the lines not asked yet asked once and kept."""
-        known = memo[glob]
-        for k in np.flatnonzero(known < 0).tolist():
-            g = int(glob[k])
-            known[k] = memo[g] = rule(g, lines)
-        return known.astype(bool)
-
-    def _evidence(self, g: int, lines: list[str]) -> bool:
-        """Whether global target line ``g``, rare upstream, is evidence of a pair: not generic
-        (:meth:`_generic`), and with ``idiom_conventions`` no convention line."""
-        generic = self._generic_of[g]
-        if generic < 0:
-            generic = self._generic_of[g] = self._generic(g, lines)
-        if generic:
-            return False
-        return not (self.p.idiom_conventions and is_convention_line(lines[int(self.target.row_of[g])].strip()))
+        conventions = bool(self.p.idiom_conventions)
+        keep = [not self._generic(g, lines) and not (
+                    conventions and is_convention_line(lines[int(self.target.row_of[g])].strip()))
+                for g in glob.tolist()]
+        return glob[np.array(keep, bool)] if len(glob) else glob
 
     def _generic(self, g: int, lines: list[str]) -> bool:
         """Whether global target line ``g`` is an argument line or an absolute import the upstream
-        writes the same."""
-        text = lines[int(self.target.row_of[g])].strip()
-        return is_argument_line(text) or (bool(self.text_found[g]) and is_absolute_import(text))
+        writes the same (memoised: a line is evidence of many candidate chains)."""
+        found = self._generic_memo.get(g)
+        if found is None:
+            text = lines[int(self.target.row_of[g])].strip()
+            found = self._generic_memo[g] = is_argument_line(text) or (
+                bool(self.text_found[g]) and is_absolute_import(text))
+        return found
 
     def _textual(self, g: int, lines: list[str]) -> bool:
         """Whether global target line ``g`` is found upstream by its text, or is an import found by
@@ -258,8 +240,8 @@ class IdiomFilter:
 
     def _rare(self, files_of: np.ndarray, glob: np.ndarray, lines: list[str]) -> np.ndarray:
         rare = files_of[glob] <= self.p.idiom_max_files
-        at = np.flatnonzero(rare)
-        rare[at] = ~self._memoised(self._generic_of, self._generic, glob[at], lines)
+        for k in np.flatnonzero(rare).tolist():
+            rare[k] = not self._generic(int(glob[k]), lines)
         return rare
 
     def upstream_rare(self, u_glob: np.ndarray, texts: list[str]) -> np.ndarray:
