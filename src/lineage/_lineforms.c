@@ -572,6 +572,61 @@ done:
     return result;
 }
 
+/* increasing_pairs(t, u): lineage.match.fill_lines.increasing_pairs_reference(t, u), its definition:
+ * a longest chain of (t[k], u[k]) increasing in both, for t strictly increasing, by patience sorting
+ * (each u[k] placed at bisect_left of the chains' tails), as a list of tuples of the lists' own
+ * items. Two lists of one length of ints that fit 64 bits; anything else is NotImplemented (the
+ * caller runs the reference). Every rule of the fill anchors a file pair on it. */
+static PyObject *increasing_pairs(PyObject *self, PyObject *args) {
+    PyObject *t, *u;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &t, &PyList_Type, &u)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(u);
+    if (PyList_GET_SIZE(t) != n) Py_RETURN_NOTIMPLEMENTED;
+    long long *value = PyMem_Malloc(sizeof(long long) * (size_t)(n + 1));
+    long long *tail_u = PyMem_Malloc(sizeof(long long) * (size_t)(n + 1));
+    Py_ssize_t *tails = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    Py_ssize_t *back = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    PyObject *result = NULL;
+    if (!value || !tail_u || !tails || !back) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyList_GET_ITEM(u, k);
+        int overflow = 0;
+        value[k] = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
+        if (!PyLong_Check(item) || overflow || (value[k] == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+    }
+    Py_ssize_t length = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t lo = 0, hi = length;  /* bisect_left(tail_u, value[k]) */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (tail_u[mid] < value[k]) lo = mid + 1;
+            else hi = mid;
+        }
+        back[k] = lo > 0 ? tails[lo - 1] : -1;
+        tails[lo] = k;
+        tail_u[lo] = value[k];
+        if (lo == length) length++;
+    }
+    result = PyList_New(length);
+    if (!result) goto done;
+    Py_ssize_t k = length ? tails[length - 1] : -1;
+    for (Py_ssize_t at = length - 1; at >= 0; at--, k = back[k]) {
+        PyObject *pair = PyTuple_Pack(2, PyList_GET_ITEM(t, k), PyList_GET_ITEM(u, k));
+        if (!pair) { Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, at, pair);
+    }
+done:
+    PyMem_Free(value);
+    PyMem_Free(tail_u);
+    PyMem_Free(tails);
+    PyMem_Free(back);
+    return result;
+}
+
 static void free_kept(void) {
     for (Py_ssize_t k = 0; k < n_kept; k++) PyMem_Free(kept[k]);
     PyMem_Free(kept);
@@ -610,6 +665,7 @@ static PyMethodDef methods[] = {
     {"statement_scan", statement_scan, METH_VARARGS, "Statement numbers of code lines (brackets, backslashes, defs)."},
     {"annotation_free", (PyCFunction)(void (*)(void))annotation_free, METH_FASTCALL,
      "A code line's tokens without type annotations and a trailing comma, joined by spaces."},
+    {"increasing_pairs", increasing_pairs, METH_VARARGS, "A longest chain of pairs increasing on both sides."},
     {"set_kept_names", set_kept_names, METH_O, "Set the names the abstract form keeps as they are."},
     {NULL, NULL, 0, NULL},
 };
