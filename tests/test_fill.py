@@ -262,6 +262,28 @@ def test_increasing_pairs_is_a_longest_increasing_chain(u: list[int]) -> None:
     assert set(chain) <= set(zip(t, u, strict=True))
 
 
+@given(st.lists(st.integers(-(2**63), 2**63 - 1) | st.integers(-3, 30), max_size=40), st.data())
+def test_the_compiled_increasing_pairs_are_the_reference(u: list[int], data) -> None:  # noqa: ANN001
+    """The same pairs, in the same order, as the Python definition (ties among equal upstream
+    lines broken alike), for any ints in 64 bits and sparse increasing target lines."""
+    from lineage.match import fill_lines
+
+    assert fill_lines._increasing_pairs is not None  # built by the set-up, like the indexer's pass
+    steps = data.draw(st.lists(st.integers(1, 5), min_size=len(u), max_size=len(u)))
+    t = [sum(steps[: k + 1]) for k in range(len(u))]
+    assert increasing_pairs(t, u) == fill_lines.increasing_pairs_reference(t, u)
+
+
+def test_increasing_pairs_outside_64_bits_or_of_two_lengths_take_the_reference() -> None:
+    from lineage.match import fill_lines
+
+    u = [2**70, 1, 2**64, 3]
+    assert fill_lines._increasing_pairs([0, 1, 2, 3], u) is NotImplemented
+    assert increasing_pairs([0, 1, 2, 3], u) == [(1, 1), (3, 3)]
+    assert fill_lines._increasing_pairs([0, 1], [5]) is NotImplemented
+    assert increasing_pairs((0, 1, 2), [2, 1, 3]) == [(1, 1), (2, 3)]  # a tuple: the reference
+
+
 def test_increasing_pairs_on_sparse_target_lines() -> None:
     rng = random.Random(7)
     t = sorted(rng.sample(range(1000), 50))

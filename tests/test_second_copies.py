@@ -7,6 +7,8 @@ Hand-made pairs whose truth is in their construction; thresholds come from Match
 from __future__ import annotations
 
 from conftest import Runner, file_lines
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from lineage.match import MatchParams
 
@@ -159,3 +161,68 @@ def test_a_functions_own_second_copy_of_a_kept_block_is_none(run_compare: Runner
     on = file_lines(run_compare(target, [("up", up)]), "pkg/auth.py")
     assert on.loc[17, "match"] == "none" and on.loc[20, "match"] == "none"
     assert on.loc[5, "match"] == "near" and on.loc[8, "match"] == "near"
+
+
+def _off_chain_near_by_line(lab, paired, key, unit):  # noqa: ANN001, ANN202 - the test's reference
+    """``_off_chain_near`` as it was written first, line by line (the function's definition)."""
+    import numpy as np
+
+    from lineage.match.fill_lines import increasing_pairs
+    from lineage.match.records import NEAR
+    from lineage.match.second_copies import _outermost_functions
+
+    r, rows = lab.result, lab.t_rows
+    up_file, up_row = r.up_file[rows[paired]], r.up_row[rows[paired]]
+    on_chain = np.zeros(len(paired), bool)
+    in_order = np.zeros(len(paired), bool)
+    for u in np.unique(up_file).tolist():
+        mine = np.flatnonzero(up_file == u)
+        chain = np.array([k for k, _ in increasing_pairs(mine.tolist(), up_row[mine].tolist())], np.int64)
+        on_chain[chain] = True
+        bounds = np.r_[-1, up_row[chain].astype(np.int64), np.iinfo(np.int64).max]
+        at = np.searchsorted(chain, mine)
+        in_order[mine] = (bounds[at] <= up_row[mine]) & (up_row[mine] <= bounds[at + 1])
+    function = _outermost_functions(lab, paired)
+    chained: dict[tuple[int, int], set[int]] = {}
+    for k, u, f, c in zip(key.tolist(), unit.tolist(), function.tolist(), on_chain.tolist(), strict=True):
+        if c and f >= 0:
+            chained.setdefault((k, f), set()).add(u)
+    size = np.bincount(unit)
+    match = r.match[rows[paired]]
+    ids = lab.statements()
+    pieces = np.bincount(ids[ids >= 0], minlength=1)
+    alone = np.array([ids[tc] < 0 or pieces[ids[tc]] == 1 for tc in paired.tolist()], bool)
+    return np.array([i for i in np.flatnonzero((match == NEAR) & (size[unit] == 1) & ~in_order & alone).tolist()
+                     if chained.get((int(key[i]), int(function[i])), set()) - {int(unit[i])}], np.int64)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_off_chain_near_lines_on_the_arrays_are_the_line_by_line_ones(data) -> None:  # noqa: ANN001
+    """The off-chain rule's candidates read on the arrays (and its chained units gathered only for
+    the upstream lines they name) against the reference, on generated labels, statements and
+    functions."""
+    from types import SimpleNamespace
+
+    import numpy as np
+
+    from lineage.match.second_copies import _off_chain_near
+
+    n = data.draw(st.integers(1, 30))
+    ints = lambda lo, hi: np.array(data.draw(st.lists(st.integers(lo, hi), min_size=n, max_size=n)), np.int64)  # noqa: E731
+    # few upstream lines, so that lines name one again in and out of order
+    result = SimpleNamespace(match=ints(0, 2).astype(np.uint8), up_file=ints(0, 1), up_row=ints(0, 3))
+    starts = data.draw(st.lists(st.tuples(st.integers(1, n), st.integers(0, n)), max_size=4))
+    definitions = [SimpleNamespace(kind=data.draw(st.sampled_from(["function", "class"])), start=a, end=a + b)
+                   for a, b in [(1, n), *starts]]
+    ids = np.sort(ints(-1, n // 2))
+    ids[np.array(data.draw(st.lists(st.booleans(), min_size=n, max_size=n)), bool)] = -1
+    lab = SimpleNamespace(result=result, t_rows=np.arange(n), statements=lambda: ids, t_file=0,
+                          target=SimpleNamespace(files=[SimpleNamespace(definitions=definitions)]))
+    paired = np.flatnonzero(result.match != 0)
+    if len(paired) == 0:
+        return
+    key = (result.up_file[paired] << 32) | result.up_row[paired]
+    breaks = data.draw(st.lists(st.booleans(), min_size=len(paired) - 1, max_size=len(paired) - 1))
+    unit = np.cumsum(np.concatenate(([True], np.array(breaks, bool))))
+    assert _off_chain_near(lab, paired, key, unit).tolist() == _off_chain_near_by_line(lab, paired, key, unit).tolist()

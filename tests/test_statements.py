@@ -441,3 +441,32 @@ def test_name_share_counts_names_not_receivers_throwaways_keywords_or_literals()
     assert name_share("return cls(self)", "return None") is None
     # the annotation is the edit, not a name of the line
     assert name_share("width: Optional[int] = None,", "width=None,") == 1.0
+
+
+# Pieces of lines that reach every branch of strip_annotations: defs (async, nested brackets,
+# return annotations, defaults), annotated targets (attributes, subscripts, keywords that are no
+# name), slices, dict entries, lambdas, walrus, trailing commas, comments and quotes.
+_ANNOTATION_PIECES = ["def", "async", "f", "(", ")", "[", "]", "{", "}", ":", ",", "=", "->", "*", "**",
+                      "self", ".", "x", "_y2", "if", "else", "lambda", "None", "int", "Dict", "1", ":=",
+                      "'a'", '"b"', "# c: d", "ré", "\u00b2x", "x\u0663", "\u3000", " ", "\\", "==", "é_"]
+
+
+@given(st.lists(st.sampled_from(_ANNOTATION_PIECES), max_size=24).map(" ".join)
+       | st.lists(st.sampled_from(_ANNOTATION_PIECES), max_size=24).map("".join)
+       | st.text(alphabet=st.sampled_from(_TOKEN_ALPHABET), max_size=60))
+def test_the_compiled_annotation_free_is_the_reference(text: str) -> None:
+    import lineage.match.statements as statements
+
+    assert statements._annotation_free is not None  # built by the set-up, like the indexer's pass
+    assert statements.annotation_free_of(text) == statements.annotation_free_reference(text)
+
+
+def test_the_compiled_annotation_free_strips_what_the_rule_strips() -> None:
+    from lineage.match.statements import annotation_free_of
+
+    assert annotation_free_of("  self.a[0].b: Dict[str, int] = {'k': 1},  # note") == 'self . a [ 0 ] . b = { "k" : 1 }'
+    assert annotation_free_of("async def f(a: int = 3, *b: X) -> Y[Z]:") == "async def f ( a = 3 , * b ) :"
+    assert annotation_free_of("if x: y = 1") == "if x : y = 1"  # a keyword is no target
+    assert annotation_free_of("x: int") == "x : int"  # a bare annotation is a statement of its own
+    assert annotation_free_of("# only a comment") == ""
+    assert annotation_free_of(",") == ""

@@ -1,6 +1,6 @@
 /* Per-line work in C: the indexer's kinds, normal forms and their hashes for every line of a file,
- * and the matcher's statement scan and a line's tokens (statement_scan, code_tokens; on the same
- * tokeniser).
+ * and the matcher's statement scan, a line's tokens and its alignment form (statement_scan,
+ * code_tokens, annotation_free; on the same tokeniser).
  *
  * This is an accelerator, not a second definition: lineage.index.normalise holds the reference
  * implementation in Python (TOKEN_RE, abstract_token, fold_whitespace, stable_hash) and the tests
@@ -414,6 +414,219 @@ static PyObject *code_tokens(PyObject *self, PyObject *args) {
     return result;
 }
 
+/* ---- annotation_free: a code line's tokens without type annotations ---------------------- */
+
+/* A token of a line held in a Py_UCS4 buffer (its characters, quotes unified). */
+typedef struct {
+    Py_ssize_t start, len;
+} Tok;
+
+static int tok_is(const Py_UCS4 *b, const Tok *k, const char *ascii) {
+    Py_ssize_t n = (Py_ssize_t)strlen(ascii);
+    if (k->len != n) return 0;
+    for (Py_ssize_t i = 0; i < n; i++)
+        if (b[k->start + i] != (Py_UCS4)(unsigned char)ascii[i]) return 0;
+    return 1;
+}
+static int tok_opener(const Py_UCS4 *b, const Tok *k) {
+    return k->len == 1 && (b[k->start] == '(' || b[k->start] == '[' || b[k->start] == '{');
+}
+static int tok_closer(const Py_UCS4 *b, const Tok *k) {
+    return k->len == 1 && (b[k->start] == ')' || b[k->start] == ']' || b[k->start] == '}');
+}
+
+/* statements._is_name: a letter or "_" first, every character alphanumeric or "_", no keyword
+ * (``keywords``: a set of str, keyword.kwlist). 1, 0, or -1 with an exception set. */
+static int tok_name(const Py_UCS4 *b, const Tok *k, PyObject *keywords) {
+    Py_UCS4 c = b[k->start];
+    if (!(is_alpha(c) || c == '_')) return 0;
+    for (Py_ssize_t i = k->start; i < k->start + k->len; i++)
+        if (!is_word(b[i])) return 0;
+    PyObject *token = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, b + k->start, k->len);
+    if (!token) return -1;
+    int found = PySet_Contains(keywords, token);
+    Py_DECREF(token);
+    return found < 0 ? -1 : !found;
+}
+
+/* statements._annotated_target_end: index of the ":" after a simple assignment target opening
+ * the line, -1 for none, -2 on error. */
+static Py_ssize_t target_end(const Py_UCS4 *b, const Tok *tok, Py_ssize_t n, PyObject *keywords) {
+    int colon = 0;
+    for (Py_ssize_t k = 0; k < n && !colon; k++) colon = tok_is(b, &tok[k], ":");
+    if (!colon) return -1;
+    int name = tok_name(b, &tok[0], keywords);
+    if (name <= 0) return name < 0 ? -2 : -1;
+    Py_ssize_t k = 1;
+    while (k < n) {
+        if (tok_is(b, &tok[k], ".") && k + 1 < n) {
+            name = tok_name(b, &tok[k + 1], keywords);
+            if (name < 0) return -2;
+            if (name) { k += 2; continue; }
+            break;
+        }
+        if (tok_is(b, &tok[k], "[")) {
+            Py_ssize_t depth = 0;
+            while (k < n) {
+                depth += tok_is(b, &tok[k], "[");
+                depth -= tok_is(b, &tok[k], "]");
+                k++;
+                if (depth == 0) break;
+            }
+            continue;
+        }
+        break;
+    }
+    return k < n && tok_is(b, &tok[k], ":") ? k : -1;
+}
+
+/* annotation_free(text, keywords): lineage.match.statements.annotation_free_reference(text), the
+ * definition: the tokens of text.strip() up to a comment (TOKEN_RE's, "'" -> '"'), without a final
+ * ",", without type annotations (statements.strip_annotations: a def's parameter and return
+ * annotations, an annotated assignment's), joined by spaces. ``keywords``: a set of str
+ * (keyword.kwlist), which no assignment target is. The fill's alignment keys ask it of nearly
+ * every line of a paired file (lineage.match.fill_lines.align_form). */
+static PyObject *annotation_free(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 2 || !PyUnicode_Check(args[0]) || !PyAnySet_Check(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "annotation_free: (str, set of keywords)");
+        return NULL;
+    }
+    PyObject *line = args[0], *keywords = args[1];
+    Text t = {PyUnicode_KIND(line), PyUnicode_DATA(line), PyUnicode_GET_LENGTH(line)};
+    Py_ssize_t lo = 0, hi = t.len;
+    while (lo < hi && is_space(AT(&t, lo))) lo++;
+    while (hi > lo && is_space(AT(&t, hi - 1))) hi--;
+    Py_ssize_t size = hi - lo;
+    /* the tokens' characters (at most ``size``), then their join: as many and a space between two */
+    Py_UCS4 *chars = PyMem_Malloc(sizeof(Py_UCS4) * (size_t)(3 * size + 1));
+    Tok *tok = PyMem_Malloc(sizeof(Tok) * (size_t)(size + 1));
+    char *keep = PyMem_Malloc((size_t)(size + 1));
+    PyObject *result = NULL;
+    if (!chars || !tok || !keep) { PyErr_NoMemory(); goto done; }
+    Py_ssize_t n = 0, used = 0;
+    for (Py_ssize_t i = lo; i < hi;) {
+        Py_UCS4 c = AT(&t, i);
+        if (is_space(c)) { i++; continue; }
+        Py_ssize_t len = token_end(&t, i, hi);
+        if (len == 1 && c == '#') break;
+        tok[n] = (Tok){used, len};
+        for (Py_ssize_t k = i; k < i + len; k++) {
+            Py_UCS4 d = AT(&t, k);
+            chars[used++] = d == '\'' ? '"' : d;
+        }
+        n++;
+        i += len;
+    }
+    if (n > 0 && tok_is(chars, &tok[n - 1], ",")) n--;  /* without_trailing_comma */
+    for (Py_ssize_t k = 0; k < n; k++) keep[k] = 1;
+    Py_ssize_t start = n > 0 && tok_is(chars, &tok[0], "async") ? 1 : 0;
+    if (start < n && tok_is(chars, &tok[start], "def")) {
+        /* _strip_def */
+        Py_ssize_t depth = 0;
+        int skipping = 0, params_done = 0;
+        for (Py_ssize_t k = 0; k < n; k++) {
+            const Tok *token = &tok[k];
+            if (params_done && tok_is(chars, token, "->")) {
+                Py_ssize_t end = tok_is(chars, &tok[n - 1], ":") ? n - 1 : n;
+                for (Py_ssize_t j = k; j < end; j++) keep[j] = 0;
+                break;
+            }
+            if (tok_opener(chars, token)) depth++;
+            else if (tok_closer(chars, token)) {
+                depth--;
+                if (depth == 0) { skipping = 0; params_done = 1; }
+            }
+            if (skipping && depth == 1 && (tok_is(chars, token, ",") || tok_is(chars, token, "="))) skipping = 0;
+            if (!skipping && depth == 1 && tok_is(chars, token, ":") && !params_done) skipping = 1;
+            if (skipping) keep[k] = 0;
+        }
+    } else if (n > 0) {
+        Py_ssize_t colon = target_end(chars, tok, n, keywords);
+        if (colon == -2) goto done;
+        if (colon >= 0) {
+            /* _annotation_end with the stop "=" */
+            Py_ssize_t depth = 0, end = -1;
+            for (Py_ssize_t k = colon + 1; k < n; k++) {
+                if (tok_opener(chars, &tok[k])) depth++;
+                else if (tok_closer(chars, &tok[k])) depth--;
+                else if (depth == 0 && tok_is(chars, &tok[k], "=")) { end = k; break; }
+            }
+            if (end >= 0)
+                for (Py_ssize_t k = colon; k < end; k++) keep[k] = 0;
+        }
+    }
+    /* the kept tokens joined by spaces, written after the tokens' characters */
+    Py_UCS4 *out = chars + used;
+    Py_ssize_t m = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        if (!keep[k]) continue;
+        if (m > 0) out[m++] = ' ';
+        memcpy(out + m, chars + tok[k].start, sizeof(Py_UCS4) * (size_t)tok[k].len);
+        m += tok[k].len;
+    }
+    result = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, out, m);
+done:
+    PyMem_Free(chars);
+    PyMem_Free(tok);
+    PyMem_Free(keep);
+    return result;
+}
+
+/* increasing_pairs(t, u): lineage.match.fill_lines.increasing_pairs_reference(t, u), its definition:
+ * a longest chain of (t[k], u[k]) increasing in both, for t strictly increasing, by patience sorting
+ * (each u[k] placed at bisect_left of the chains' tails), as a list of tuples of the lists' own
+ * items. Two lists of one length of ints that fit 64 bits; anything else is NotImplemented (the
+ * caller runs the reference). Every rule of the fill anchors a file pair on it. */
+static PyObject *increasing_pairs(PyObject *self, PyObject *args) {
+    PyObject *t, *u;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &t, &PyList_Type, &u)) return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(u);
+    if (PyList_GET_SIZE(t) != n) Py_RETURN_NOTIMPLEMENTED;
+    long long *value = PyMem_Malloc(sizeof(long long) * (size_t)(n + 1));
+    long long *tail_u = PyMem_Malloc(sizeof(long long) * (size_t)(n + 1));
+    Py_ssize_t *tails = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    Py_ssize_t *back = PyMem_Malloc(sizeof(Py_ssize_t) * (size_t)(n + 1));
+    PyObject *result = NULL;
+    if (!value || !tail_u || !tails || !back) { PyErr_NoMemory(); goto done; }
+    for (Py_ssize_t k = 0; k < n; k++) {
+        PyObject *item = PyList_GET_ITEM(u, k);
+        int overflow = 0;
+        value[k] = PyLong_Check(item) ? PyLong_AsLongLongAndOverflow(item, &overflow) : -1;
+        if (!PyLong_Check(item) || overflow || (value[k] == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            result = Py_NewRef(Py_NotImplemented);
+            goto done;
+        }
+    }
+    Py_ssize_t length = 0;
+    for (Py_ssize_t k = 0; k < n; k++) {
+        Py_ssize_t lo = 0, hi = length;  /* bisect_left(tail_u, value[k]) */
+        while (lo < hi) {
+            Py_ssize_t mid = (lo + hi) / 2;
+            if (tail_u[mid] < value[k]) lo = mid + 1;
+            else hi = mid;
+        }
+        back[k] = lo > 0 ? tails[lo - 1] : -1;
+        tails[lo] = k;
+        tail_u[lo] = value[k];
+        if (lo == length) length++;
+    }
+    result = PyList_New(length);
+    if (!result) goto done;
+    Py_ssize_t k = length ? tails[length - 1] : -1;
+    for (Py_ssize_t at = length - 1; at >= 0; at--, k = back[k]) {
+        PyObject *pair = PyTuple_Pack(2, PyList_GET_ITEM(t, k), PyList_GET_ITEM(u, k));
+        if (!pair) { Py_CLEAR(result); goto done; }
+        PyList_SET_ITEM(result, at, pair);
+    }
+done:
+    PyMem_Free(value);
+    PyMem_Free(tail_u);
+    PyMem_Free(tails);
+    PyMem_Free(back);
+    return result;
+}
+
 static void free_kept(void) {
     for (Py_ssize_t k = 0; k < n_kept; k++) PyMem_Free(kept[k]);
     PyMem_Free(kept);
@@ -450,6 +663,9 @@ static PyMethodDef methods[] = {
     {"fill", fill, METH_VARARGS, "Kinds, hashes of the normal forms and token counts of every line."},
     {"code_tokens", code_tokens, METH_VARARGS, "A code line's tokens up to a comment, quotes unified or not."},
     {"statement_scan", statement_scan, METH_VARARGS, "Statement numbers of code lines (brackets, backslashes, defs)."},
+    {"annotation_free", (PyCFunction)(void (*)(void))annotation_free, METH_FASTCALL,
+     "A code line's tokens without type annotations and a trailing comma, joined by spaces."},
+    {"increasing_pairs", increasing_pairs, METH_VARARGS, "A longest chain of pairs increasing on both sides."},
     {"set_kept_names", set_kept_names, METH_O, "Set the names the abstract form keeps as they are."},
     {NULL, NULL, 0, NULL},
 };

@@ -19,17 +19,22 @@ from lineage.match.hits import Side
 from lineage.match.labels import FileLabeller
 from lineage.match.records import NONE
 from lineage.match.statements import (
-    annotation_free,
+    _lineforms,
+    annotation_free_of,
     code_tokens,
     without_trailing_comma,
 )
 
+# increasing_pairs_reference in C (None without the extension, or a build that predates it)
+_increasing_pairs = getattr(_lineforms, "increasing_pairs", None)
+
 
 def align_form(line: str, kind: int, strip: bool) -> str:
     """The key lines align on inside a copy: :func:`fold_form`, for a code line without its
-    type annotations too when ``strip`` (``fill_strip_annotations``)."""
+    type annotations too when ``strip`` (``fill_strip_annotations``). Asked once per line of a
+    file (:class:`AlignForms` keeps it), so past :func:`annotation_free`'s memo."""
     if strip and kind == CODE:
-        return annotation_free(line)
+        return annotation_free_of(line)
     return fold_form(line, kind)
 
 
@@ -179,8 +184,19 @@ def stretch_keys(lab: FileLabeller, u_file: int, t_span: range, u_span: range,
 
 def increasing_pairs(t: list[int], u: list[int]) -> list[tuple[int, int]]:
     """A longest chain of (t, u) pairs increasing in both, for ``t`` strictly increasing (one
-    upstream line per target line): a longest strictly increasing subsequence of ``u``, by
-    patience sorting, O(n log n)."""
+    upstream line per target line): :func:`increasing_pairs_reference`, in C when the extension is
+    built (``lineage._lineforms.increasing_pairs``; the same pairs, the tests hold them to it) and
+    both are lists of one length of ints within 64 bits."""
+    if _increasing_pairs is not None and type(t) is list and type(u) is list:
+        found = _increasing_pairs(t, u)
+        if found is not NotImplemented:
+            return found
+    return increasing_pairs_reference(t, u)
+
+
+def increasing_pairs_reference(t: list[int], u: list[int]) -> list[tuple[int, int]]:
+    """:func:`increasing_pairs` in Python, its definition: a longest strictly increasing
+    subsequence of ``u``, by patience sorting, O(n log n)."""
     tails: list[int] = []  # per chain length: index of the pair that ends the best such chain
     tail_u: list[int] = []
     back = [-1] * len(t)

@@ -102,19 +102,24 @@ def _off_chain_near(lab: FileLabeller, paired: np.ndarray, key: np.ndarray, unit
         bounds = np.r_[-1, up_row[chain].astype(np.int64), np.iinfo(np.int64).max]
         at = np.searchsorted(chain, mine)
         in_order[mine] = (bounds[at] <= up_row[mine]) & (up_row[mine] <= bounds[at + 1])
-    function = _outermost_functions(lab, paired)
-    chained: dict[tuple[int, int], set[int]] = {}
-    for k, u, f, c in zip(key.tolist(), unit.tolist(), function.tolist(), on_chain.tolist(), strict=True):
-        if c and f >= 0:
-            chained.setdefault((k, f), set()).add(u)
     size = np.bincount(unit)
     match = r.match[rows[paired]]
     # a statement of one line: a piece of a longer one was aligned with its statement (an import
     # list whose names isort sorted, each piece naming the line that held it)
     ids = lab.statements()
     pieces = np.bincount(ids[ids >= 0], minlength=1)
-    alone = np.array([ids[tc] < 0 or pieces[ids[tc]] == 1 for tc in paired.tolist()], bool)
-    return np.array([i for i in np.flatnonzero((match == NEAR) & (size[unit] == 1) & ~in_order & alone).tolist()
+    statement = ids[paired]
+    alone = (statement < 0) | (pieces[np.maximum(statement, 0)] == 1)
+    candidates = np.flatnonzero((match == NEAR) & (size[unit] == 1) & ~in_order & alone)
+    if len(candidates) == 0:
+        return candidates
+    function = _outermost_functions(lab, paired)
+    # the units on the chain naming each (upstream line, function) a candidate names
+    chained: dict[tuple[int, int], set[int]] = {}
+    named = on_chain & (function >= 0) & np.isin(key, key[candidates])
+    for k, u, f in zip(key[named].tolist(), unit[named].tolist(), function[named].tolist(), strict=True):
+        chained.setdefault((k, f), set()).add(u)
+    return np.array([i for i in candidates.tolist()
                      if chained.get((int(key[i]), int(function[i])), set()) - {int(unit[i])}], np.int64)
 
 

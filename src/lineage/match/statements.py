@@ -64,7 +64,7 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from functools import lru_cache
-from keyword import iskeyword
+from keyword import iskeyword, kwlist
 
 import numpy as np
 
@@ -77,6 +77,10 @@ except ImportError:  # pragma: no cover - a build without a C compiler
     _lineforms = None
 if _lineforms is not None and not all(hasattr(_lineforms, name) for name in ("statement_scan", "code_tokens")):
     _lineforms = None  # pragma: no cover - a build of an older source: the Python passes, same results
+# :func:`annotation_free_reference` in C (None where the built extension predates it), and the
+# keywords it is told: no assignment target is one (:func:`_is_name`).
+_annotation_free = getattr(_lineforms, "annotation_free", None)
+_KEYWORDS = frozenset(kwlist)
 
 OPENERS, _CLOSERS = frozenset("([{"), frozenset(")]}")
 _STRING_START = re.compile(r"""[rRbBuUfFtT]{0,2}(['"])""")
@@ -206,7 +210,23 @@ def statement_key(lines: Sequence[str], annotations: bool = True) -> str:
 def annotation_free(text: str) -> str:
     """A code line's tokens without type annotations and without a trailing comma, joined by
     spaces (the line rule's second comparison and the alignment key inside a copy); "" for a
-    line with no code (a comment)."""
+    line with no code (a comment). In C when the extension is built (:func:`annotation_free_of`),
+    else :func:`annotation_free_reference`: the same text (the tests hold them to it)."""
+    return annotation_free_of(text)
+
+
+def annotation_free_of(text: str) -> str:
+    """:func:`annotation_free` without its memo: the compiled pass (``lineage._lineforms.
+    annotation_free``) when it is built. The fill's alignment keys ask it of nearly every line of
+    each paired file once (:class:`~lineage.match.fill_lines.AlignForms` keeps them), where the
+    memo's lookups and its 65,536 lines' churn cost more than the C pass itself."""
+    if _annotation_free is None:
+        return annotation_free_reference(text)
+    return _annotation_free(text, _KEYWORDS)
+
+
+def annotation_free_reference(text: str) -> str:
+    """:func:`annotation_free` in Python: its definition."""
     return " ".join(strip_annotations(without_trailing_comma(line_tokens(text.strip()))))
 
 
