@@ -369,3 +369,17 @@ def test_a_licence_named_before_its_word_is_read_as_a_word_only() -> None:
     for text in ("# Released under the MIT license.", "# This module is released under the ISC license.",
                  "# Distributed under the (new) BSD license", "# available under the MPL license"):
         assert headers.is_notice_line(text), text
+
+
+def test_a_licence_named_after_its_word_is_read_as_a_whole_word_only() -> None:
+    """Round fix176: the name after "license" is read as a whole word too, not as the first
+    letters of one ("mitigates" begins with ``mit``): such prose names no licence and is no
+    notice; the notices that name one still are."""
+    for text in ("# this license check mitigates X", "# the licenses checker runs nightly",
+                 "# a license flag for mitigation and bsdiff patches"):
+        assert not headers.is_notice_line(text), text
+    for text in ("# Licensed under the Apache License, Version 2.0", "# MIT License",
+                 "# SPDX-License-Identifier: MIT", "# Released under the MIT license.",
+                 "# under the terms of the BSD license", "# License: GPLv3", "# license: MIT", ":license: Apache2, see LICENSE for more details.",
+                 "# This library is licensed MIT"):
+        assert headers.is_notice_line(text), text

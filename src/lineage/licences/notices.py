@@ -197,6 +197,15 @@ _GNU_NOTICE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? as published by the free software "
     r"foundation[,;]? (?:either )?version (?P<version>[23](?:\.[01])?)(?: of the license)?"
     r"(?P<later>,? (?:or|\(at your option\)|or \(at your option\)) (?:\(at your option\) )?any later version)?")
+# The notice naming the version before its publisher, as the Linux kernel's files and their
+# offspring do ("under the terms of the GNU General Public License version 2 as published by the
+# Free Software Foundation"): that version alone unless the notice grants any later one, before
+# the publisher ("version 2 or (at your option) any later version, as published by ...") or after
+# it ("as published by the Free Software Foundation; or (at your option) any later version").
+_GNU_VERSION_FIRST_RE = re.compile(
+    r"gnu (?P<family>lesser |library |affero )?general public license,? (?:version|v\.?) ?(?P<version>[23](?:\.[01])?)"
+    r"(?: only)?(?P<later>,? (?:or |\(at your option\) )+any later version|,? or later)?,? as published by the free "
+    r"software foundation(?P<later_after>[,;.]? (?:either |or |\(at your option\) )+any later version)?")
 _GNU_TITLE_RE = re.compile(
     r"gnu (?P<family>lesser |library |affero )?general public license,? version (?P<version>[23](?:\.[01])?),? "
     r"(?:\d{1,2} )?(?:june|february|november) (?:1991|1999|2007)")
@@ -285,6 +294,9 @@ def notice_ids(folded: str) -> tuple[str, ...]:
         found.add("Python-2.0" if all(title in folded for title in _PYTHON_STACK) else "PSF-2.0")
     for m in _GNU_NOTICE_RE.finditer(folded):
         found.add(_gnu_id(m.group("family") or "", m.group("version"), bool(m.group("later"))))
+    for m in _GNU_VERSION_FIRST_RE.finditer(folded):
+        found.add(_gnu_id(m.group("family") or "", m.group("version"),
+                          bool(m.group("later") or m.group("later_after"))))
     # a text recognised as CC0-1.0 or the Unlicense (both public-domain dedications) keeps its id
     if _PUBLIC_DOMAIN_RE.search(folded) and not found & {"CC0-1.0", "Unlicense"}:
         found.add(PUBLIC_DOMAIN)

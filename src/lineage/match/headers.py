@@ -31,10 +31,12 @@ _NOTICE_RE = re.compile(
     # "is copyrighted by", and the word ending a wrapped line ("... AUTHORS OR COPYRIGHT" /
     # "HOLDERS BE LIABLE")
     r"copyright\s+(?:holders?|owners?|ownership|notices?|laws?)\b|copyrighted\b|copyright\W*$|"
-    # a licence named before the word as well as after it ("under the BSD License", as the
-    # Apache and MIT licences already were), as a word: "misc license checks", "submit license
-    # keys" and "commit license headers" end in a licence's letters and name none
-    r"licen[cs]e(?:d)?\b.*\b(?:version|apache|mit|bsd|gpl)|\b(?:apache|mit|bsd|isc|[al]?gpl|mpl) licen[cs]e|"
+    # a licence named after the word ("License, Version 2.0", "licensed MIT", "license: GPLv3",
+    # requests' ":license: Apache2") or before it ("under the BSD License"), each as a whole
+    # word: "misc license checks", "submit license keys" and "commit license headers" end in a
+    # licence's letters, "this license check mitigates" begins with them, and none names one
+    r"licen[cs]e(?:d)?\b.*\b(?:version|mit|bsd|(?:apache|gpl)v?\d?)\b|"
+    r"\b(?:apache|mit|bsd|isc|[al]?gpl|mpl) licen[cs]e|"
     r"gnu (?:lesser |library |affero )?general public|you may not use this file|"
     r"obtain a copy of the licen[cs]e|www\.apache\.org/licenses|opensource\.org/licenses|"
     r"unless required by applicable law|agreed to in writing|distributed under the licen[cs]e|"
