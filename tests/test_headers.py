@@ -380,6 +380,7 @@ def test_a_licence_named_after_its_word_is_read_as_a_whole_word_only() -> None:
         assert not headers.is_notice_line(text), text
     for text in ("# Licensed under the Apache License, Version 2.0", "# MIT License",
                  "# SPDX-License-Identifier: MIT", "# Released under the MIT license.",
-                 "# under the terms of the BSD license", "# License: GPLv3", "# license: MIT", ":license: Apache2, see LICENSE for more details.",
+                 "# under the terms of the BSD license", "# License: GPLv3", "# license: MIT",
+                 ":license: Apache2, see LICENSE for more details.",
                  "# This library is licensed MIT"):
         assert headers.is_notice_line(text), text
