@@ -1194,6 +1194,22 @@ def test_a_call_that_gained_arguments_is_its_upstream_line_edited(run_compare: R
     assert file_lines(off, "pkg/transport.py").loc[line, "match"] == "none"
 
 
+def test_a_call_with_no_space_before_its_arguments_that_gained_some_is_edited(run_compare: Runner) -> None:
+    """As above for a statement that is a call alone, written with no space before its
+    arguments (``self.clear(views=False)`` <- ``self.clear()`` of the renamed fork): the
+    edited-line rule compares two lines by their first word, which ends at the opening
+    bracket, not at the first space (the whole line here). Off, it stays none."""
+    up = {"pkg/transport.py": _SEND_HEAD + "        session.reset_connection_pool()\n" + _SEND_TAIL}
+    edited = "        session.reset_connection_pool(keep_cookies=True, drop_history=False)\n"
+    target = {"pkg/transport.py": _SEND_HEAD + _SEND_OWN_BEFORE + edited + _SEND_OWN_AFTER + _SEND_TAIL}
+    line = (_SEND_HEAD + _SEND_OWN_BEFORE).count("\n") + 1
+    frame = file_lines(run_compare(target, [("up", up)]), "pkg/transport.py")
+    assert frame.loc[line, "match"] == "near"
+    assert frame.loc[line, "upstream_line"] == _SEND_HEAD.count("\n") + 1
+    off = run_compare(target, [("up", up)], params=MatchParams(fill_added_arguments=0))
+    assert file_lines(off, "pkg/transport.py").loc[line, "match"] == "none"
+
+
 _NETRC_OLD_BODY = ("    netrc_path = locate_netrc_file(DEFAULT_NETRC_LOCATIONS)\n"
                    "    return parse_netrc_credentials(netrc_path, url)\n")
 _NETRC_NEW_BODY = ("".join(f"    step_{k} = resolve_credentials_step_{k}(url, attempt={k})\n" for k in range(45))

@@ -22,6 +22,7 @@ their most similar pairs and then by characters (:func:`_edited_lines`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 
 import numpy as np
@@ -269,6 +270,15 @@ def _names_kept(lab: FileLabeller, tc: int, t_text: str, u_text: str, floor: flo
     return share is None or share >= floor
 
 
+_WORD_END = re.compile(r"[ ([{]")
+
+
+def _first_word(text: str) -> str:
+    """A line's first word, as :func:`_best_pairs` compares two lines by it: up to its first
+    space or opening bracket (a call's name, a keyword)."""
+    return _WORD_END.split(text, maxsplit=1)[0]
+
+
 def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
                 min_chars: int, annotations_off: bool = False, arguments: bool = False,
                 barred: np.ndarray | None = None,
@@ -294,10 +304,11 @@ def _best_pairs(t_texts: list[str], u_texts: list[str], threshold: float,
         scores = np.maximum(scores, bare)
     if arguments:
         # Only a pair whose target line is the longer and starts with the same word can be one:
-        # those found on the whole matrix at once, then tested one by one.
+        # those found on the whole matrix at once, then tested one by one. The word ends at a
+        # space or an opening bracket: ``self.clear(views=False)`` <- ``self.clear()`` has no space.
         words: dict[str, int] = {}
-        t_word = np.array([words.setdefault(t.split(" ", 1)[0], len(words)) for t in t_sim], np.int64)
-        u_word = np.array([words.setdefault(u.split(" ", 1)[0], len(words)) for u in u_sim], np.int64)
+        t_word = np.array([words.setdefault(_first_word(t), len(words)) for t in t_sim], np.int64)
+        u_word = np.array([words.setdefault(_first_word(u), len(words)) for u in u_sim], np.int64)
         t_len, u_len = np.array([len(t) for t in t_sim]), np.array([len(u) for u in u_sim])
         maybe = (scores < threshold * 100) & (t_word[:, None] == u_word[None, :]) & (t_len[:, None] > u_len[None, :])
         for a, b in zip(*np.nonzero(maybe), strict=True):
