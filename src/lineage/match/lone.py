@@ -100,6 +100,18 @@ stays: only the statement scan, which reads brackets inside a multi-line string 
 make such a line a statement of its own (``)`` inside packaging's triple-quoted
 ``_version_regex_str``: poetry-core's byte-identical vendored ``specifiers.py`` read 413 of 414).
 
+These shapes are judged on the labels the earlier steps left, and asked once more after the
+lone lines and groups are dropped (``lone_shapes_after_drop``): a bracket whose statement's other
+paired lines were all lone closes nothing copied.
+
+A ``near`` line of **punctuation alone** (``*,``, ``(``, ``) -> None:``: no name, number or
+string before a return annotation) has no text to be like another line's, only a place
+(``lone_punctuation_pieces``): it stays paired only if the upstream line it names starts as it
+does (``)`` <- ``).to(device)``) or another line of its statement names that upstream line too
+(a piece of a statement re-wrapped). Position paired sglang's ``*,`` of its own ``create(``
+signature with vLLM's ``def kda_state_shape(``, and a ``) -> torch.Tensor:`` with a parameter
+line of a longer upstream signature.
+
 A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
 decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
 it (past further decorators and its own continuation lines) has a line paired with the same
@@ -133,6 +145,8 @@ those of the lines left.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from rapidfuzz import fuzz
 
@@ -148,6 +162,9 @@ from lineage.match.labels import FileLabeller
 from lineage.match.lone_pairs import pair_free_lines
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import added_arguments, only_added_or_dropped, piece_text
+
+_WORD = re.compile(r"\w")
+_ANNOTATION = re.compile(r"->.*")  # a closer's return annotation: ``) -> None:`` is brackets alone
 
 
 def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
@@ -166,6 +183,29 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     evidenced = set(ids[paired[~closer]].tolist())  # statements with a paired line of their own
     found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced
              and not _inside_verbatim_run(lab, int(paired[i]))]
+    return np.array(found, np.int64)
+
+
+def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of ``near`` code lines of punctuation alone (no name, number or
+    string before a return annotation: ``*,``, ``(``, ``) -> None:``) paired with an upstream
+    line that does not start as they do, when no other line of their statement names that
+    upstream line (``lone_punctuation_pieces``; see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    code = lab.target_kinds()[paired] == CODE
+    texts = lab.stripped()
+    ids = lab.statements()
+    found = []
+    for k, (tc, c) in enumerate(zip(paired.tolist(), code.tolist(), strict=True)):
+        text = texts[tc]
+        if not c or r.match[rows[tc]] != NEAR or _WORD.search(_ANNOTATION.sub("", text)) is not None:
+            continue
+        u_file, u_row = int(r.up_file[rows[tc]]), int(r.up_row[rows[tc]])
+        if lab.upstream_lines(u_file)[1][u_row].strip().startswith(text[0]):
+            continue  # ``)`` <- ``).to(tl.float32)``: the same bracket, the upstream chained a call on
+        mates = np.flatnonzero(ids == ids[tc]) if ids[tc] >= 0 else ()
+        if not any(m != tc and lab._paired_with(int(m), u_file, u_row) for m in mates):
+            found.append(k)
     return np.array(found, np.int64)
 
 
@@ -518,6 +558,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         gone.append(orphan_decorators(lab, paired))
     if p.lone_clauses:
         gone.append(orphan_clauses(lab, paired))
+    if p.lone_punctuation_pieces:
+        gone.append(punctuation_pieces(lab, paired))
     drop = [paired[g] for g in gone]
     if p.lone_group_max_lines and (not attributed or p.lone_group_attributed_alone) and len(link):
         # A group is isolated from the paired lines that stay: lines dropped above (``def
@@ -558,5 +600,23 @@ def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = F
     drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
+    if lab.p.lone_shapes_after_drop and len(drop):
+        # The lines just dropped no longer vouch for a bracket, decorator or clause of theirs
+        # (``lone_shapes_after_drop``); what those rules drop vouches for nothing, so once is enough.
+        again = shape_orphans(lab)
+        for tc in again.tolist():
+            lab.unpair(tc)
+        drop = np.concatenate([drop, again])
     pair_free_lines(lab)
     return len(drop)
+
+
+def shape_orphans(lab: FileLabeller) -> np.ndarray:
+    """Content-line indices of the paired closing brackets, decorators and clauses (each rule
+    that is on) whose statement, definition or clause header the file's labels no longer pair."""
+    p = lab.p
+    paired = np.flatnonzero(lab.result.match[lab.t_rows] != NONE)
+    gone = [rule(lab, paired) for on, rule in ((p.lone_closing_brackets, closing_brackets),
+                                               (p.lone_decorators, orphan_decorators),
+                                               (p.lone_clauses, orphan_clauses)) if on]
+    return unique(np.concatenate([paired[g] for g in gone])) if gone else np.zeros(0, np.int64)
