@@ -135,3 +135,34 @@ def test_a_bracket_piece_of_a_rewrapped_line_stays(tmp_path: Path) -> None:
     drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
     labels = _labels(lab)
     assert labels[2] == labels[4] == labels[6] == labels[9] == NEAR
+
+
+# The upstream's signature; the target calls a helper of its own with the same names one a line.
+_UP_SIGNATURE = ("def widget_attention(\n"
+                 "    widget_query,\n"
+                 "    widget_keys,\n"
+                 "    widget_values,\n"
+                 "    widget_table,\n"
+                 "):\n"
+                 "    return run_widget_attention(widget_query, widget_keys, widget_values, widget_table)\n")
+_TARGET_CALL = ("def widget_attention(widget_query, widget_keys, widget_values, widget_table):\n"
+                "    if widget_fast_path_supported(\n"
+                "        widget_query,\n"
+                "        widget_keys,\n"
+                "        widget_values,\n"
+                "        widget_table,\n"
+                "    ):\n"
+                "        return widget_fast_path()\n")
+
+
+@pytest.mark.parametrize("on", [0, 1])
+def test_a_calls_arguments_are_not_the_parameter_lines_they_name(tmp_path: Path, on: int) -> None:
+    """Position and text pair the target's own call's argument lines, and its ``):``, with the
+    upstream signature's parameter lines (sglang's ``asm_verify_attn_supported(q, k, v, ...)``
+    against vLLM's ``unified_attention``)."""
+    params = MatchParams(lone_header_roles=on)
+    lab = make_labeller(tmp_path, {"pkg/attn.py": _TARGET_CALL}, {"up/attn.py": _UP_SIGNATURE}, params)
+    _set(lab, {tc: (tc, VERBATIM, 1.0) for tc in range(2, 7)})
+    drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
+    labels = _labels(lab)
+    assert labels[2:7] == ([NONE] * 5 if on else [VERBATIM] * 5)

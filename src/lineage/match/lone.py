@@ -112,6 +112,13 @@ does (``)`` <- ``).to(device)``) or another line of its statement names that ups
 signature with vLLM's ``def kda_state_shape(``, and a ``) -> torch.Tensor:`` with a parameter
 line of a longer upstream signature.
 
+A line of a ``def`` **header** (a parameter, the ``def`` line, its closing ``):``) is paired
+only with a line of an upstream ``def`` header, and a line outside one only with a line outside
+one (``lone_header_roles``): a call's arguments written one a line are not the parameter lines
+they name (sglang's own ``asm_verify_attn_supported(q, k, v, seqused_k, ...)`` condition was
+paired line by line with the signature of vLLM's ``unified_attention``), nor a dataclass field
+``qk_nope_head_dim: int`` a parameter of that name.
+
 A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
 decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
 it (past further decorators and its own continuation lines) has a line paired with the same
@@ -165,6 +172,7 @@ from lineage.match.statements import added_arguments, only_added_or_dropped, pie
 
 _WORD = re.compile(r"\w")
 _ANNOTATION = re.compile(r"->.*")  # a closer's return annotation: ``) -> None:`` is brackets alone
+_DEF_STARTS = ("def ", "async def ")
 
 
 def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
@@ -207,6 +215,35 @@ def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
         if not any(m != tc and lab._paired_with(int(m), u_file, u_row) for m in mates):
             found.append(k)
     return np.array(found, np.int64)
+
+
+def _header_lines(ids: np.ndarray, texts: list[str]) -> np.ndarray:
+    """Per content line, whether it is a line of a ``def`` header statement (a signature,
+    however wrapped; a one-line ``def`` with its body too)."""
+    head = np.zeros(len(ids), bool)
+    known = ids >= 0
+    if not known.any():
+        return head
+    numbers, first = np.unique(ids[known], return_index=True)
+    first = np.flatnonzero(known)[first]
+    is_def = np.zeros(int(numbers.max()) + 1, bool)
+    is_def[numbers] = [texts[k].lstrip().startswith(_DEF_STARTS) for k in first.tolist()]
+    head[known] = is_def[ids[known]]
+    return head
+
+
+def crossed_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of code lines of a ``def`` header paired with an upstream line
+    outside one, or the reverse (``lone_header_roles``; see the module docstring)."""
+    statements = Statements.of(lab)
+    t_head = _header_lines(lab.statements(), statements.target_texts())[paired]
+    u_head = np.zeros(len(paired), bool)
+    for u in np.unique(up_file).tolist():
+        mine = up_file == u
+        u_head[mine] = _header_lines(statements.upstream_unlimited(int(u))[0], statements.upstream_texts(int(u)))[
+            u_pos[mine]]
+    code = lab.target_kinds()[paired] == CODE
+    return np.flatnonzero(code & (t_head != u_head))
 
 
 def _inside_verbatim_run(lab: FileLabeller, tc: int) -> bool:
@@ -560,6 +597,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         gone.append(orphan_clauses(lab, paired))
     if p.lone_punctuation_pieces:
         gone.append(punctuation_pieces(lab, paired))
+    if p.lone_header_roles:
+        gone.append(crossed_headers(lab, paired, up_file, u_pos))
     drop = [paired[g] for g in gone]
     if p.lone_group_max_lines and (not attributed or p.lone_group_attributed_alone) and len(link):
         # A group is isolated from the paired lines that stay: lines dropped above (``def

@@ -976,6 +976,11 @@ class MatchParams:
     # a parameter line). A piece of a re-wrapped statement shares its upstream line with the
     # statement's other pieces and stays. 0: off.
     lone_punctuation_pieces: int = knob(1, 0, 1)
+    # With 1, a line of a ``def`` header (signature) paired with an upstream line outside one, or
+    # the reverse, is none: a call's arguments one a line are not the parameter lines they name
+    # (sglang's own ``asm_verify_attn_supported(q, k, v, ...)`` paired with the signature of
+    # vLLM's ``unified_attention``), a dataclass field not a parameter of its name. 0: off.
+    lone_header_roles: int = knob(1, 0, 1)
     # With 1, a free ``else:``/``finally:`` whose clause header is paired with an upstream
     # header (the header's block too: its first paired line inside that header's) is paired
     # with the same clause of that upstream statement, when it is free: the statement was
