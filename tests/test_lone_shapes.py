@@ -166,3 +166,48 @@ def test_a_calls_arguments_are_not_the_parameter_lines_they_name(tmp_path: Path,
     drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
     labels = _labels(lab)
     assert labels[2:7] == ([NONE] * 5 if on else [VERBATIM] * 5)
+
+
+def test_a_header_paired_with_the_body_below_moves_to_its_own_header(tmp_path: Path) -> None:
+    """A signature edited in place, paired by position with the upstream body's first line (its
+    own header right above that line, free), moves to that header; with the rule off it stays on
+    the body line (nextcord's ``def __init__(self, *args, case_insensitive: bool = False,
+    **kwargs)`` and discord's ``case_insensitive = kwargs.get(...)``)."""
+    up = ("class WidgetGroup:\n"
+          "    def __init__(self, *args, **kwargs):\n"
+          "        case_insensitive = kwargs.get('case_insensitive', False)\n"
+          "        self.all_widgets = {} if case_insensitive else dict()\n")
+    target = ("class WidgetGroup:\n"
+              "    def __init__(self, *args, case_insensitive: bool = False, **kwargs) -> None:\n"
+              "        self.all_widgets = {} if case_insensitive else dict()\n")
+    for on in (0, 1):
+        params = MatchParams(lone_header_roles=on)
+        lab = make_labeller(tmp_path / str(on), {"pkg/group.py": target}, {"up/group.py": up}, params)
+        _set(lab, {0: (0, VERBATIM, 1.0), 1: (2, NEAR, 0.5), 2: (3, VERBATIM, 1.0)})
+        drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
+        u_rows = lab.upstream_lines(0)[0]
+        row = lab.t_rows[1]
+        assert int(lab.result.match[row]) == NEAR
+        assert int(lab.result.up_row[row]) == int(u_rows[1 if on else 2])
+
+
+def test_a_closing_bracket_paired_with_a_one_line_call_stays(tmp_path: Path) -> None:
+    """The ``)`` of a call the target re-wrapped, paired with the upstream one-line call whose
+    first line the target paired elsewhere, ends as that line ends: it stays (nextcord's
+    ``parser.add_argument(`` ... ``)`` against discord's one-line calls)."""
+    up = ("def widget_parser(parser):\n"
+          "    parser.add_argument('--widget-name', help='the widget name')\n"
+          "    parser.add_argument('--hide-widgets', help='whether to hide widgets', action='store_true')\n"
+          "    return parser\n")
+    target = ("def widget_parser(parser):\n"
+              "    parser.add_argument('--widget-name', help='the widget name')\n"
+              "    parser.add_argument(\n"
+              "        '--hide-widgets', help='whether to hide all widgets', action='store_true'\n"
+              "    )\n"
+              "    return parser\n")
+    params = MatchParams()
+    lab = make_labeller(tmp_path, {"pkg/parser.py": target}, {"up/parser.py": up}, params)
+    _set(lab, {0: (0, VERBATIM, 1.0), 1: (1, VERBATIM, 1.0), 2: (1, NEAR, 0.5), 4: (2, NEAR, 0.4),
+               5: (3, VERBATIM, 1.0)})
+    drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
+    assert _labels(lab)[4] == NEAR

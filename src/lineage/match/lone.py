@@ -104,20 +104,24 @@ These shapes are judged on the labels the earlier steps left, and asked once mor
 lone lines and groups are dropped (``lone_shapes_after_drop``): a bracket whose statement's other
 paired lines were all lone closes nothing copied.
 
-A ``near`` line of **punctuation alone** (``*,``, ``(``, ``) -> None:``: no name, number or
-string before a return annotation) has no text to be like another line's, only a place
-(``lone_punctuation_pieces``): it stays paired only if the upstream line it names starts as it
-does (``)`` <- ``).to(device)``) or another line of its statement names that upstream line too
-(a piece of a statement re-wrapped). Position paired sglang's ``*,`` of its own ``create(``
-signature with vLLM's ``def kda_state_shape(``, and a ``) -> torch.Tensor:`` with a parameter
-line of a longer upstream signature.
+A ``near`` line of **punctuation alone** (``*,``, ``(``, ``) -> None:``: no name, number,
+string or operator before a return annotation) has no text to be like another line's, only a
+place (``lone_punctuation_pieces``): paired with an upstream line of words, it stays paired only
+if that line starts as it does (``)`` <- ``).to(device)``) or ends with its brackets (the ``)``
+of a statement re-wrapped, ``parser.add_argument('--full', ...)``), or another line of its
+statement names that upstream line too (a piece of a statement re-wrapped). Position paired
+sglang's ``*,`` of its own ``create(`` signature with vLLM's ``def kda_state_shape(``, and a
+``) -> torch.Tensor:`` with a parameter line of a longer upstream signature.
 
 A line of a ``def`` **header** (a parameter, the ``def`` line, its closing ``):``) is paired
 only with a line of an upstream ``def`` header, and a line outside one only with a line outside
-one (``lone_header_roles``): a call's arguments written one a line are not the parameter lines
-they name (sglang's own ``asm_verify_attn_supported(q, k, v, seqused_k, ...)`` condition was
-paired line by line with the signature of vLLM's ``unified_attention``), nor a dataclass field
-``qk_nope_head_dim: int`` a parameter of that name.
+one (``lone_header_roles``, before the lone lines are judged): a call's arguments written one a
+line are not the parameter lines they name (sglang's own ``asm_verify_attn_supported(q, k, v,
+seqused_k, ...)`` condition was paired line by line with the signature of vLLM's
+``unified_attention``), nor a dataclass field ``qk_nope_head_dim: int`` a parameter of that
+name. Such a pair moves to the upstream line next to its partner when that one is of the
+target line's role, free and like it (a signature edited in place, paired by position with the
+body's first line one below its own header), and is undone otherwise.
 
 A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
 decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
@@ -165,13 +169,16 @@ from lineage.match.fill_lines import fold_form
 from lineage.match.fill_survivors import names_key
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import as_upstream_folder, as_upstream_package, is_import_line
-from lineage.match.labels import FileLabeller
+from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.lone_pairs import pair_free_lines
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import added_arguments, only_added_or_dropped, piece_text
 
 _WORD = re.compile(r"\w")
+# Brackets, separators and a star alone: no name, number, string or operator (``"<": "-",`` is text)
+_PUNCTUATION = re.compile(r"[()\[\]{},:;*\s]+")
 _ANNOTATION = re.compile(r"->.*")  # a closer's return annotation: ``) -> None:`` is brackets alone
+_COMMENT = re.compile(r"\s+#[^'\"]*$")  # a trailing comment without quotes in it
 _DEF_STARTS = ("def ", "async def ")
 
 
@@ -195,10 +202,10 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
 
 
 def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
-    """Positions (in ``paired``) of ``near`` code lines of punctuation alone (no name, number or
-    string before a return annotation: ``*,``, ``(``, ``) -> None:``) paired with an upstream
-    line that does not start as they do, when no other line of their statement names that
-    upstream line (``lone_punctuation_pieces``; see the module docstring)."""
+    """Positions (in ``paired``) of ``near`` code lines of punctuation alone (no name, number,
+    string or operator before a return annotation: ``*,``, ``(``, ``) -> None:``) paired with an
+    upstream line of words that does not start as they do, when no other line of their statement
+    names that upstream line (``lone_punctuation_pieces``; see the module docstring)."""
     r, rows = lab.result, lab.t_rows
     code = lab.target_kinds()[paired] == CODE
     texts = lab.stripped()
@@ -206,11 +213,17 @@ def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     found = []
     for k, (tc, c) in enumerate(zip(paired.tolist(), code.tolist(), strict=True)):
         text = texts[tc]
-        if not c or r.match[rows[tc]] != NEAR or _WORD.search(_ANNOTATION.sub("", text)) is not None:
+        if not c or r.match[rows[tc]] != NEAR or _PUNCTUATION.fullmatch(_ANNOTATION.sub("", text)) is None:
             continue
         u_file, u_row = int(r.up_file[rows[tc]]), int(r.up_row[rows[tc]])
-        if lab.upstream_lines(u_file)[1][u_row].strip().startswith(text[0]):
-            continue  # ``)`` <- ``).to(tl.float32)``: the same bracket, the upstream chained a call on
+        u_text = _COMMENT.sub("", lab.upstream_lines(u_file)[1][u_row]).strip()
+        if _WORD.search(_ANNOTATION.sub("", u_text)) is None:
+            continue
+        # ``)`` <- ``).to(tl.float32)``: the same bracket, a call chained on; ``)`` <-
+        # ``parser.add_argument('--full', ...)``: the bracket that closes that statement too
+        if u_text.startswith(text[0]) or _ANNOTATION.sub("", u_text).rstrip(",: ").endswith(
+                _ANNOTATION.sub("", text).rstrip(",: ")):
+            continue
         mates = np.flatnonzero(ids == ids[tc]) if ids[tc] >= 0 else ()
         if not any(m != tc and lab._paired_with(int(m), u_file, u_row) for m in mates):
             found.append(k)
@@ -244,6 +257,55 @@ def crossed_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, 
             u_pos[mine]]
     code = lab.target_kinds()[paired] == CODE
     return np.flatnonzero(code & (t_head != u_head))
+
+
+def mend_header_roles(lab: FileLabeller) -> int:
+    """Move each pair across a ``def`` header's edge (:func:`crossed_headers`) to the upstream
+    line next to its partner when that line is of the target line's role, free and like it
+    enough to be paired (:func:`~lineage.match.labels.pair_label`): a signature edited in place
+    is paired by position with the body's first line (nextcord's ``def __init__(self, *args,
+    case_insensitive: bool = False, **kwargs)`` with discord's ``case_insensitive =
+    kwargs.get(...)`` below ``def __init__(self, *args, **kwargs):``). Else unpair it. Returns
+    how many were unpaired (``lone_header_roles``)."""
+    r, rows = lab.result, lab.t_rows
+    paired = np.flatnonzero(r.match[rows] != NONE)
+    if len(paired) == 0:
+        return 0
+    up_file = r.up_file[rows[paired]]
+    u_pos = np.zeros(len(paired), np.int64)
+    for u in np.unique(up_file).tolist():
+        mine = up_file == u
+        u_pos[mine] = np.searchsorted(lab.upstream_lines(u)[0], r.up_row[rows[paired[mine]]])
+    crossed = crossed_headers(lab, paired, up_file, u_pos)
+    if len(crossed) == 0:
+        return 0
+    statements = Statements.of(lab)
+    t_head = _header_lines(lab.statements(), statements.target_texts())
+    taken = {(int(f), int(row)) for f, row in zip(r.up_file[rows[paired]].tolist(), r.up_row[rows[paired]].tolist(),
+                                                 strict=True)}
+    unpaired = 0
+    for k in crossed.tolist():
+        tc, u = int(paired[k]), int(up_file[k])
+        u_rows, u_lines = lab.upstream_lines(u)
+        u_head = _header_lines(statements.upstream_unlimited(u)[0], statements.upstream_texts(u))
+        u_kinds = lab.upstream_kinds(u)
+        t_text = lab.t_lines[rows[tc]].strip()
+        best: tuple[float, int, int] | None = None
+        for uc in (int(u_pos[k]) - 1, int(u_pos[k]) + 1):
+            if not 0 <= uc < len(u_rows) or u_kinds[uc] != CODE or u_head[uc] != t_head[tc] \
+                    or (u, int(u_rows[uc])) in taken:
+                continue
+            labelled = pair_label(t_text, u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u))
+            if labelled is not None and (best is None or labelled[1] > best[0]):
+                best = (labelled[1], uc, labelled[0])
+        if best is None:
+            lab.unpair(tc)
+            unpaired += 1
+            continue
+        taken.discard((u, int(r.up_row[rows[tc]])))
+        taken.add((u, int(u_rows[best[1]])))
+        lab.set_pair(tc, u, int(u_rows[best[1]]), best[2], best[0], int(r.region[rows[tc]]))
+    return unpaired
 
 
 def _inside_verbatim_run(lab: FileLabeller, tc: int) -> bool:
@@ -597,8 +659,6 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         gone.append(orphan_clauses(lab, paired))
     if p.lone_punctuation_pieces:
         gone.append(punctuation_pieces(lab, paired))
-    if p.lone_header_roles:
-        gone.append(crossed_headers(lab, paired, up_file, u_pos))
     drop = [paired[g] for g in gone]
     if p.lone_group_max_lines and (not attributed or p.lone_group_attributed_alone) and len(link):
         # A group is isolated from the paired lines that stay: lines dropped above (``def
@@ -636,6 +696,7 @@ def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = F
     were unpaired."""
     if not lab.p.lone_rule:
         return 0
+    mended = mend_header_roles(lab) if lab.p.lone_header_roles else 0
     drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
@@ -647,7 +708,7 @@ def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = F
             lab.unpair(tc)
         drop = np.concatenate([drop, again])
     pair_free_lines(lab)
-    return len(drop)
+    return mended + len(drop)
 
 
 def shape_orphans(lab: FileLabeller) -> np.ndarray:

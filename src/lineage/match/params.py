@@ -977,9 +977,12 @@ class MatchParams:
     # statement's other pieces and stays. 0: off.
     lone_punctuation_pieces: int = knob(1, 0, 1)
     # With 1, a line of a ``def`` header (signature) paired with an upstream line outside one, or
-    # the reverse, is none: a call's arguments one a line are not the parameter lines they name
-    # (sglang's own ``asm_verify_attn_supported(q, k, v, ...)`` paired with the signature of
-    # vLLM's ``unified_attention``), a dataclass field not a parameter of its name. 0: off.
+    # the reverse, moves to the upstream line next to its partner when that one is of its role,
+    # free and like it (nextcord's edited ``def __init__(...)`` paired by position with discord's
+    # first body line, its own header right above), else is none: a call's arguments one a line
+    # are not the parameter lines they name (sglang's own ``asm_verify_attn_supported(q, k, v,
+    # ...)`` paired with vLLM's ``unified_attention`` signature), a dataclass field not a
+    # parameter of its name. 0: off.
     lone_header_roles: int = knob(1, 0, 1)
     # With 1, a free ``else:``/``finally:`` whose clause header is paired with an upstream
     # header (the header's block too: its first paired line inside that header's) is paired
