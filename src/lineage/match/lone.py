@@ -100,6 +100,29 @@ stays: only the statement scan, which reads brackets inside a multi-line string 
 make such a line a statement of its own (``)`` inside packaging's triple-quoted
 ``_version_regex_str``: poetry-core's byte-identical vendored ``specifiers.py`` read 413 of 414).
 
+These shapes are judged on the labels the earlier steps left, and asked once more after the
+lone lines and groups are dropped (``lone_shapes_after_drop``): a bracket whose statement's other
+paired lines were all lone closes nothing copied.
+
+A ``near`` line of **punctuation alone** (``*,``, ``(``, ``) -> None:``: no name, number,
+string or operator before a return annotation) has no text to be like another line's, only a
+place (``lone_punctuation_pieces``): paired with an upstream line of words, it stays paired only
+if that line starts as it does (``)`` <- ``).to(device)``) or ends with its brackets (the ``)``
+of a statement re-wrapped, ``parser.add_argument('--full', ...)``), or another line of its
+statement names that upstream line too (a piece of a statement re-wrapped). Position paired
+sglang's ``*,`` of its own ``create(`` signature with vLLM's ``def kda_state_shape(``, and a
+``) -> torch.Tensor:`` with a parameter line of a longer upstream signature.
+
+A line of a ``def`` **header** (a parameter, the ``def`` line, its closing ``):``) is paired
+only with a line of an upstream ``def`` header, and a line outside one only with a line outside
+one (``lone_header_roles``, before the lone lines are judged): a call's arguments written one a
+line are not the parameter lines they name (sglang's own ``asm_verify_attn_supported(q, k, v,
+seqused_k, ...)`` condition was paired line by line with the signature of vLLM's
+``unified_attention``), nor a dataclass field ``qk_nope_head_dim: int`` a parameter of that
+name. Such a pair moves to the upstream line next to its partner when that one is of the
+target line's role, free and like it (a signature edited in place, paired by position with the
+body's first line one below its own header), and is undone otherwise.
+
 A **decorator** (``@property``, ``@flag_value``) is evidence only through the definition it
 decorates (``lone_decorators``): it stays paired only if the ``def`` or ``class`` statement below
 it (past further decorators and its own continuation lines) has a line paired with the same
@@ -133,6 +156,8 @@ those of the lines left.
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 from rapidfuzz import fuzz
 
@@ -144,10 +169,17 @@ from lineage.match.fill_lines import fold_form
 from lineage.match.fill_survivors import names_key
 from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import as_upstream_folder, as_upstream_package, is_import_line
-from lineage.match.labels import FileLabeller
+from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.lone_pairs import pair_free_lines
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import added_arguments, only_added_or_dropped, piece_text
+
+_WORD = re.compile(r"\w")
+# Brackets, separators and a star alone: no name, number, string or operator (``"<": "-",`` is text)
+_PUNCTUATION = re.compile(r"[()\[\]{},:;*\s]+")
+_ANNOTATION = re.compile(r"->.*")  # a closer's return annotation: ``) -> None:`` is brackets alone
+_COMMENT = re.compile(r"\s+#[^'\"]*$")  # a trailing comment without quotes in it
+_DEF_STARTS = ("def ", "async def ")
 
 
 def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
@@ -167,6 +199,113 @@ def closing_brackets(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
     found = [i for i in np.flatnonzero(closer).tolist() if ids[paired[i]] >= 0 and ids[paired[i]] not in evidenced
              and not _inside_verbatim_run(lab, int(paired[i]))]
     return np.array(found, np.int64)
+
+
+def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of ``near`` code lines of punctuation alone (no name, number,
+    string or operator before a return annotation: ``*,``, ``(``, ``) -> None:``) paired with an
+    upstream line of words that does not start as they do, when no other line of their statement
+    names that upstream line (``lone_punctuation_pieces``; see the module docstring)."""
+    r, rows = lab.result, lab.t_rows
+    code = lab.target_kinds()[paired] == CODE
+    texts = lab.stripped()
+    ids = lab.statements()
+    found = []
+    for k, (tc, c) in enumerate(zip(paired.tolist(), code.tolist(), strict=True)):
+        text = texts[tc]
+        if not c or r.match[rows[tc]] != NEAR or _PUNCTUATION.fullmatch(_ANNOTATION.sub("", text)) is None:
+            continue
+        u_file, u_row = int(r.up_file[rows[tc]]), int(r.up_row[rows[tc]])
+        u_text = _COMMENT.sub("", lab.upstream_lines(u_file)[1][u_row]).strip()
+        if _WORD.search(_ANNOTATION.sub("", u_text)) is None:
+            continue
+        # ``)`` <- ``).to(tl.float32)``: the same bracket, a call chained on; ``)`` <-
+        # ``parser.add_argument('--full', ...)``: the bracket that closes that statement too
+        if u_text.startswith(text[0]) or _ANNOTATION.sub("", u_text).rstrip(",: ").endswith(
+                _ANNOTATION.sub("", text).rstrip(",: ")):
+            continue
+        mates = np.flatnonzero(ids == ids[tc]) if ids[tc] >= 0 else ()
+        if not any(m != tc and lab._paired_with(int(m), u_file, u_row) for m in mates):
+            found.append(k)
+    return np.array(found, np.int64)
+
+
+def _header_lines(ids: np.ndarray, texts: list[str]) -> np.ndarray:
+    """Per content line, whether it is a line of a ``def`` header statement (a signature,
+    however wrapped; a one-line ``def`` with its body too)."""
+    head = np.zeros(len(ids), bool)
+    known = ids >= 0
+    if not known.any():
+        return head
+    numbers, first = np.unique(ids[known], return_index=True)
+    first = np.flatnonzero(known)[first]
+    is_def = np.zeros(int(numbers.max()) + 1, bool)
+    is_def[numbers] = [texts[k].lstrip().startswith(_DEF_STARTS) for k in first.tolist()]
+    head[known] = is_def[ids[known]]
+    return head
+
+
+def crossed_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos: np.ndarray) -> np.ndarray:
+    """Positions (in ``paired``) of code lines of a ``def`` header paired with an upstream line
+    outside one, or the reverse (``lone_header_roles``; see the module docstring)."""
+    statements = Statements.of(lab)
+    t_head = _header_lines(lab.statements(), statements.target_texts())[paired]
+    u_head = np.zeros(len(paired), bool)
+    for u in np.unique(up_file).tolist():
+        mine = up_file == u
+        u_head[mine] = _header_lines(statements.upstream_unlimited(int(u))[0], statements.upstream_texts(int(u)))[
+            u_pos[mine]]
+    code = lab.target_kinds()[paired] == CODE
+    return np.flatnonzero(code & (t_head != u_head))
+
+
+def mend_header_roles(lab: FileLabeller) -> int:
+    """Move each pair across a ``def`` header's edge (:func:`crossed_headers`) to the upstream
+    line next to its partner when that line is of the target line's role, free and like it
+    enough to be paired (:func:`~lineage.match.labels.pair_label`): a signature edited in place
+    is paired by position with the body's first line (nextcord's ``def __init__(self, *args,
+    case_insensitive: bool = False, **kwargs)`` with discord's ``case_insensitive =
+    kwargs.get(...)`` below ``def __init__(self, *args, **kwargs):``). Else unpair it. Returns
+    how many were unpaired (``lone_header_roles``)."""
+    r, rows = lab.result, lab.t_rows
+    paired = np.flatnonzero(r.match[rows] != NONE)
+    if len(paired) == 0:
+        return 0
+    up_file = r.up_file[rows[paired]]
+    u_pos = np.zeros(len(paired), np.int64)
+    for u in np.unique(up_file).tolist():
+        mine = up_file == u
+        u_pos[mine] = np.searchsorted(lab.upstream_lines(u)[0], r.up_row[rows[paired[mine]]])
+    crossed = crossed_headers(lab, paired, up_file, u_pos)
+    if len(crossed) == 0:
+        return 0
+    statements = Statements.of(lab)
+    t_head = _header_lines(lab.statements(), statements.target_texts())
+    taken = {(int(f), int(row)) for f, row in zip(r.up_file[rows[paired]].tolist(), r.up_row[rows[paired]].tolist(),
+                                                 strict=True)}
+    unpaired = 0
+    for k in crossed.tolist():
+        tc, u = int(paired[k]), int(up_file[k])
+        u_rows, u_lines = lab.upstream_lines(u)
+        u_head = _header_lines(statements.upstream_unlimited(u)[0], statements.upstream_texts(u))
+        u_kinds = lab.upstream_kinds(u)
+        t_text = lab.t_lines[rows[tc]].strip()
+        best: tuple[float, int, int] | None = None
+        for uc in (int(u_pos[k]) - 1, int(u_pos[k]) + 1):
+            if not 0 <= uc < len(u_rows) or u_kinds[uc] != CODE or u_head[uc] != t_head[tc] \
+                    or (u, int(u_rows[uc])) in taken:
+                continue
+            labelled = pair_label(t_text, u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u))
+            if labelled is not None and (best is None or labelled[1] > best[0]):
+                best = (labelled[1], uc, labelled[0])
+        if best is None:
+            lab.unpair(tc)
+            unpaired += 1
+            continue
+        taken.discard((u, int(r.up_row[rows[tc]])))
+        taken.add((u, int(u_rows[best[1]])))
+        lab.set_pair(tc, u, int(u_rows[best[1]]), best[2], best[0], int(r.region[rows[tc]]))
+    return unpaired
 
 
 def _inside_verbatim_run(lab: FileLabeller, tc: int) -> bool:
@@ -518,6 +657,8 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
         gone.append(orphan_decorators(lab, paired))
     if p.lone_clauses:
         gone.append(orphan_clauses(lab, paired))
+    if p.lone_punctuation_pieces:
+        gone.append(punctuation_pieces(lab, paired))
     drop = [paired[g] for g in gone]
     if p.lone_group_max_lines and (not attributed or p.lone_group_attributed_alone) and len(link):
         # A group is isolated from the paired lines that stay: lines dropped above (``def
@@ -555,8 +696,27 @@ def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = F
     were unpaired."""
     if not lab.p.lone_rule:
         return 0
+    mended = mend_header_roles(lab) if lab.p.lone_header_roles else 0
     drop = lone_lines(lab, idioms, attributed, placed)
     for tc in drop.tolist():
         lab.unpair(tc)
+    if lab.p.lone_shapes_after_drop and len(drop):
+        # The lines just dropped no longer vouch for a bracket, decorator or clause of theirs
+        # (``lone_shapes_after_drop``); what those rules drop vouches for nothing, so once is enough.
+        again = shape_orphans(lab)
+        for tc in again.tolist():
+            lab.unpair(tc)
+        drop = np.concatenate([drop, again])
     pair_free_lines(lab)
-    return len(drop)
+    return mended + len(drop)
+
+
+def shape_orphans(lab: FileLabeller) -> np.ndarray:
+    """Content-line indices of the paired closing brackets, decorators and clauses (each rule
+    that is on) whose statement, definition or clause header the file's labels no longer pair."""
+    p = lab.p
+    paired = np.flatnonzero(lab.result.match[lab.t_rows] != NONE)
+    gone = [rule(lab, paired) for on, rule in ((p.lone_closing_brackets, closing_brackets),
+                                               (p.lone_decorators, orphan_decorators),
+                                               (p.lone_clauses, orphan_clauses)) if on]
+    return unique(np.concatenate([paired[g] for g in gone])) if gone else np.zeros(0, np.int64)

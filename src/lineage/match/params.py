@@ -964,6 +964,26 @@ class MatchParams:
     # text and place the gap alignment paired requests' new ``else:`` of ``if not
     # os.path.isdir(cert_loc):`` with the old ``else:`` of ``if verify:`` one level out. 0: off.
     lone_clauses: int = knob(1, 0, 1)
+    # With 1, the three rules above are asked once more after the lone lines and groups are
+    # dropped: a ``)`` whose statement's other paired lines were all lone is its statement's no
+    # more (sglang's ``glm4_moe.py`` ``)`` of its own ``apply_qk_norm(...)`` call stayed verbatim
+    # with vLLM's after the two keyword lines that held it were dropped as lone). 0: off.
+    lone_shapes_after_drop: int = knob(1, 0, 1)
+    # With 1, a ``near`` line of punctuation alone (``*,``, ``(``, ``) -> None:``) is none when
+    # the upstream line it names does not start as it does and no other line of its statement
+    # names that line: it has no text to be like another's, only a place (sglang's ``*,`` of its
+    # own ``create(`` paired with vLLM's ``def kda_state_shape(``, a ``) -> torch.Tensor:`` with
+    # a parameter line). A piece of a re-wrapped statement shares its upstream line with the
+    # statement's other pieces and stays. 0: off.
+    lone_punctuation_pieces: int = knob(1, 0, 1)
+    # With 1, a line of a ``def`` header (signature) paired with an upstream line outside one, or
+    # the reverse, moves to the upstream line next to its partner when that one is of its role,
+    # free and like it (nextcord's edited ``def __init__(...)`` paired by position with discord's
+    # first body line, its own header right above), else is none: a call's arguments one a line
+    # are not the parameter lines they name (sglang's own ``asm_verify_attn_supported(q, k, v,
+    # ...)`` paired with vLLM's ``unified_attention`` signature), a dataclass field not a
+    # parameter of its name. 0: off.
+    lone_header_roles: int = knob(1, 0, 1)
     # With 1, a free ``else:``/``finally:`` whose clause header is paired with an upstream
     # header (the header's block too: its first paired line inside that header's) is paired
     # with the same clause of that upstream statement, when it is free: the statement was
