@@ -269,8 +269,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
             number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
             if number == new_number and new_chain is None:
                 new_chain = Chain(u_file, [], 0.0)
-            if not inside and not survivors:
-                if not inner and anchors and not second and p.fill_edge_function_window:
+            if not inside and not survivors:  # never in the second pass, which reads inner stretches only
+                if not inner and anchors and p.fill_edge_function_window:
                     anchor = anchors[0] if i == 0 else anchors[-1]
                     used.update(_function_window(lab, statements, u_file, anchor, t_span, u_span, i == 0,
                                                  used, number))
