@@ -138,7 +138,7 @@ from lineage.licences.notices import (
     stated_years,
     with_included,
 )
-from lineage.markers.attribution import PART_WORDS
+from lineage.markers.attribution import STATEMENT_LEAD
 from lineage.match.holders import holder, holder_key, holder_persons, main_holders, stated_persons
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
@@ -161,7 +161,7 @@ UNDER = "; under "  # upstream_licence_from: <where the licence came from>; unde
 # Where a new copyright line begins in the joined ``upstream_copyrights`` cell: a line itself may
 # hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved"); an ASF-style
 # line starts "Licensed to" (:func:`lineage.markers.attribution.notice_holder`).
-_NEXT_COPYRIGHT_RE = re.compile(rf"; (?=(?:{PART_WORDS}\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
+_NEXT_COPYRIGHT_RE = re.compile(rf"; (?={STATEMENT_LEAD}(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
                                 re.IGNORECASE)
 
 
