@@ -7,7 +7,15 @@ from __future__ import annotations
 import numpy as np
 
 from lineage.index import CODE, COMMENT
-from lineage.match.blocks import block_of, enclosing_def, enclosing_function, function_end, last_code_line
+from lineage.match.blocks import (
+    block_of,
+    decorated_def,
+    enclosing_def,
+    enclosing_function,
+    function_end,
+    function_start,
+    last_code_line,
+)
 
 _LINES = ["import os",                      # 0
           "def plain(a):",                  # 1
@@ -85,3 +93,38 @@ def test_a_header_s_closer_is_in_the_function_it_closes() -> None:
     lines = ["def build():", "    value = call(", "        1,", "    )", "    return value"]
     rows, kinds = np.arange(len(lines)), np.full(len(lines), CODE)
     assert enclosing_function(lines, rows, kinds, 3) == (0, "build")
+
+
+def test_a_decorator_heads_the_function_it_decorates() -> None:
+    """Round fix177: a function's lines start at its first decorator (the fill's edge window reads
+    from there): ``function_start`` walks up past the decorators, a decorator's own lines and
+    comments, and stops at any other statement; a decorator line stands in the ``def`` it
+    decorates (it was read as in no function, the class's body), a class's decorator in none."""
+    lines = ["class Holder:",                  # 0
+             "    size = call(",               # 1
+             "        1,",                     # 2
+             "    )",                          # 3
+             "    @retry(",                    # 4
+             "        attempts=3,",            # 5
+             "    )",                          # 6
+             "    # why it is cached",         # 7
+             "    @property",                  # 8
+             "    def value(self):",           # 9
+             "        return self.size",       # 10
+             "    def plain(self):",           # 11
+             "        return 1",               # 12
+             "@dataclass",                     # 13
+             "class Other:",                   # 14
+             "    x: int"]                     # 15
+    rows = np.arange(len(lines))
+    kinds = np.array([COMMENT if line.strip().startswith("#") else CODE for line in lines])
+    assert function_start(lines, rows, kinds, 9) == 4
+    assert function_start(lines, rows, kinds, 11) == 11  # the body above is the previous function's
+    assert decorated_def(lines, rows, kinds, 4) == 9
+    assert decorated_def(lines, rows, kinds, 8) == 9
+    assert decorated_def(lines, rows, kinds, 13) == -1  # a class
+    for at in (4, 8):
+        assert enclosing_function(lines, rows, kinds, at) == (9, "value")
+    assert enclosing_function(lines, rows, kinds, 5) == (9, "value")  # a decorator's argument line
+    assert enclosing_function(lines, rows, kinds, 13) is None
+    assert enclosing_function(lines, rows, kinds, 2) is None  # a class attribute's line

@@ -114,3 +114,27 @@ def test_one_file_granting_a_later_version_among_silent_ones_leaves_the_release_
     summary = json.loads((out / "summary.json").read_text())
     assert summary["licences"]["target"]["declared"] == "LGPL-3.0-only"
     assert summary["licences"]["upstreams"]["up"]["declared"] == "LGPL-3.0-only"
+
+
+def test_another_project_s_files_in_a_release_do_not_count_among_its_own(tmp_path: Path) -> None:
+    """Round fix177: the share ``licence_or_later_min_share`` is of the release's own files. A
+    vendored folder's files (the target's and the upstream's ``_vendor/``) and two upstream files
+    adapted from another project (origin rule 3) are that project's code, silent or not: with
+    them counted, one own file granting later versions of two or three was read as one of many
+    files stating nothing, and both releases stayed ``-only``."""
+    meta = ("Metadata-Version: 1.1\nName: {}\nVersion: 1.0\nLicense: (specified using classifiers)\n"
+            "Classifier: License :: OSI Approved :: GNU Library or Lesser General Public License (LGPL)\n")
+    vendored = {"pkg/_vendor/a.py": "def a():\n    return 1\n", "pkg/_vendor/b.py": "def b():\n    return 2\n"}
+    core = {"LICENSE.txt": _LGPL3_TITLE, "pkg/core.py": _LATER + treegen.distinctive_functions(5)}
+    adapted = ("# Adapted from https://github.com/otherorg/otherproj/blob/main/otherproj/{0}.py\n\n"
+               "def {0}():\n    return 3\n")
+    t = treegen.write_tree(tmp_path / "fork", {"PKG-INFO": meta.format("fork"), **core, **vendored})
+    u = treegen.write_tree(tmp_path / "up", {"PKG-INFO": meta.format("up"), **core,
+                                             "pkg/_vendor/a.py": vendored["pkg/_vendor/a.py"],
+                                             "pkg/ported.py": adapted.format("ported"),
+                                             "pkg/moved.py": adapted.format("moved")})
+    out = tmp_path / "out"
+    assert main(["compare", str(t), str(u), "--out", str(out), "--no-html", "-q", "--jobs", "1", "--no-cache"]) == 0
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["licences"]["target"]["declared"] == "LGPL-3.0-or-later"
+    assert summary["licences"]["upstreams"]["up"]["declared"] == "LGPL-3.0-or-later"

@@ -193,3 +193,30 @@ def test_a_method_with_few_lines_paired_is_not_read(run_compare: Runner) -> None
                                    params=MatchParams(fill_edge_function_min_share=0.65)), "pkg/store.py")
     assert frame.loc[_line(fork, "payload = json.loads"), "match"] == "verbatim"
     assert {frame.loc[k, "match"] for k in _end_rows(fork)} == {"none"}
+
+
+def test_the_edited_decorator_above_a_moved_method_is_read(run_compare: Runner) -> None:
+    """The window before the first paired line of a moved method starts at the method's first
+    decorator on both sides, not at its ``def``: the client's ``fetch_bundle`` carries
+    ``@retry_on(ConnectionError, attempts=3)``; the fork's carries it edited, then a decorator of
+    its own, above the verbatim ``def`` (the region's first line). The edited decorator is paired
+    with the client's (none when the window started at the ``def``: the stretch before the anchor
+    was empty), the fork's own stays none. The share floor is 0.5 here: the decorators count among
+    the method's lines, 10 of the client's 17 paired (0.59)."""
+    head = "    async def fetch_bundle("
+    client = _CLIENT.replace(head, "    @retry_on(ConnectionError, attempts=3)\n" + head)
+    fork = _fork().replace(head, "    @retry_on(ConnectionError, TimeoutError, attempts=5)\n"
+                                 "    @traced('store.fetch')\n" + head)
+    upstream = [("up", {"pkg/store.py": _STORE_HEAD, "pkg/client.py": client})]
+    on = file_lines(run_compare({"pkg/store.py": fork}, upstream,
+                                params=MatchParams(fill_edge_function_min_share=0.5)), "pkg/store.py")
+    off = file_lines(run_compare({"pkg/store.py": fork}, upstream,
+                                 params=MatchParams(fill_edge_function_window=0, fill_edge_function_min_share=0.5)),
+                     "pkg/store.py")
+    at, their = _line(fork, "attempts=5"), _line(client, "attempts=3")
+    for frame in (on, off):
+        assert (frame.loc[at + 2, "match"], frame.loc[at + 2, "upstream_path"]) == ("verbatim", "pkg/client.py")
+        assert frame.loc[at + 1, "match"] == "none"
+    assert (on.loc[at, "match"], on.loc[at, "upstream_path"], int(on.loc[at, "upstream_line"])) == (
+        "near", "pkg/client.py", their)
+    assert off.loc[at, "match"] == "none"

@@ -492,7 +492,7 @@ def test_forkpoint_over_every_release_skips_one_it_cannot_open_and_ranks_the_oth
 def test_a_release_whose_version_pep_440_cannot_read_is_a_candidate_placed_by_its_date() -> None:
     """suds-jurko's first five releases are ``0.4.1.jurko.1`` to ``.5``: PEP 440 cannot read those
     version strings, and ``forkpoint TARGET pypi:suds-jurko`` left them out without a word. Without
-    ``--versions`` each is a candidate before the first release dated after it; under a specifier,
+    ``--versions`` each is a candidate after the last release dated before it; under a specifier,
     which cannot judge it, a skipped candidate saying why and how to rank it."""
     from lineage.fork.candidates import pypi_releases
 
@@ -514,3 +514,20 @@ def test_a_release_whose_version_pep_440_cannot_read_is_a_candidate_placed_by_it
         ("0.4.1.fork.2", "its version '0.4.1.fork.2' is no PEP 440 version, which --versions cannot judge "
                          "(name it as pypi:up==0.4.1.fork.2 to rank it)")]
 
+
+
+def test_a_release_pep_440_cannot_read_goes_after_the_last_release_uploaded_before_it() -> None:
+    """A backport uploaded late for an old branch (1.2.10, 2021, after 2.0.0, 2020) keeps the
+    PEP 440 releases' version order; a release whose version PEP 440 cannot read, uploaded in
+    2020-06, came after 2.0.0 and goes there, not before 1.2.10 (the first release in version
+    order uploaded after it)."""
+    from lineage.fork.candidates import pypi_releases
+
+    listing = {"1.2.9": [_listed("up-1.2.9.tar.gz", "sdist", "2019-01-01T00:00:00Z")],
+               "1.2.10": [_listed("up-1.2.10.tar.gz", "sdist", "2021-01-01T00:00:00Z")],
+               "2.0.0": [_listed("up-2.0.0.tar.gz", "sdist", "2020-01-01T00:00:00Z")],
+               "2.1": [_listed("up-2.1.tar.gz", "sdist", "2022-01-01T00:00:00Z")],
+               "2.0.x.fork": [_listed("up-2.0.x.fork.zip", "sdist", "2020-06-01T00:00:00Z")],
+               "1.0.x.fork": [_listed("up-1.0.x.fork.zip", "sdist", "2018-01-01T00:00:00Z")]}
+    assert [c.ref for c in pypi_releases("up", listing=listing)] == [
+        "1.0.x.fork", "1.2.9", "1.2.10", "2.0.0", "2.0.x.fork", "2.1"]

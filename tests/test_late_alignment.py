@@ -138,3 +138,19 @@ def test_a_stretch_past_the_last_line_paired_before_is_not_read(tmp_path: Path) 
     assert (_run(lab, late={8, 9, 10, 11}) == NONE).all()
     lab = _hand_labeller(tmp_path)
     assert (_run(lab, late={8, 9, 10}) != NONE).all()
+
+
+def test_a_name_line_paired_again_by_another_rule_is_an_anchor(tmp_path: Path) -> None:
+    """Round fix177: a line is name-only while the pair the name rule made stands; a rule that
+    unpairs it and one that pairs it again (on its own evidence) take it out of
+    ``FileLabeller.name_only``, so it bounds the late stretch as any line paired in order (it
+    stayed no anchor for good before)."""
+    lab = _hand_labeller(tmp_path)
+    lab.name_only[0] = {8}
+    row = int(lab.upstream.content_rows(0)[8])
+    lab.unpair(8)
+    assert lab.name_only[0] == set()
+    lab.name_only[0].add(8)
+    lab.set_pair(8, 0, row, VERBATIM, 1.0, 0)
+    assert lab.name_only[0] == set()
+    assert (_run(lab, late={11, 8}) != NONE).all()

@@ -1252,3 +1252,30 @@ def test_every_verb_of_the_vocabulary_holds_a_prefilter_hint() -> None:
     assert "stolen" in verbs and "lifted" in verbs
     for verb in verbs:
         assert may_hold_marker(verb.replace("\\s+", " ") + " from quill.text"), verb
+
+
+def test_a_qualified_copyright_line_is_a_copyright_marker_as_it_is_a_holder_line() -> None:
+    """Round fix177: a statement after a word saying which of a work's statements it is ("Original
+    Copyright 2019 Ada Quill" above a fork's own) was a holder line for the header reader
+    (lineage.match.headers, round fix175) and no marker at all for the marker reader, so the
+    holder it names was read nowhere; both read it from one definition now
+    (``attribution.QUALIFIER_WORDS``). Prose about a copyright stays none for both."""
+    from lineage.licences.notices import holder
+    from lineage.match.headers import is_holder_line
+    from lineage.match.holders import holder as holder_of
+
+    for comment in ("# Original Copyright 2019 Ada Quill", "# Additional Copyright (C) Fen Works",
+                    "# Prior copyright: Bo Reed"):
+        m = one(comment + "\n")
+        assert (m.kind, m.text) == ("copyright", comment[2:]), comment
+        assert is_holder_line(comment), comment
+    assert holder(one("# Original Copyright 2019 Ada Quill\n").text) == "ada quill"
+    assert holder_of("Original Copyright 2019 Ada Quill") == "Ada Quill"
+    # the word opens a name too: cut only before the statement's word or sign
+    assert holder_of("Prior Labs (c) 2024").startswith("Prior Labs")
+    assert holder("Copyright 2024 Prior Labs") == "prior labs"
+    # a qualified line of years alone takes its holder from the line below, as any such line
+    assert one("# Original Copyright (C) 2019\n# Wendel Marsh\n").text == "Original Copyright (C) 2019 Wendel Marsh"
+    for comment in ("# keep the original copyright header below", "# Original copyright and licence follow"):
+        assert not markers(comment + "\nx = 1\n"), comment
+        assert not is_holder_line(comment), comment

@@ -33,6 +33,8 @@ from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
 from lineage.index.project import package_roots, same_project, stated_reuse, top_level, upstream_names
 from lineage.index.vendoring import (
+    FOLDER_KIND,
+    VENDORED_KIND,
     folder_markers,
     licensed_folder_markers,
     module_markers,
@@ -50,7 +52,15 @@ from lineage.markers.shared_package import in_shared_package, names_shared_packa
 from lineage.match import MatchParams, MatchResult, MatchWorkers, same_paths
 from lineage.match.gate import SHARED_NONE, Gated, gate, marker_scope, shared_headers
 from lineage.match.holders import holder, holder_key, joint_holder_name, main_holders, stated_persons
-from lineage.match.origin import OWN, THIRD_PARTY, Origin, header_end, origin_parts, vendored_root
+from lineage.match.origin import (
+    OWN,
+    THIRD_PARTY,
+    Origin,
+    header_end,
+    origin_parts,
+    vendor_folder_depth,
+    vendored_root,
+)
 from lineage.match.records import MatchEntry
 from lineage.match.regions import report_regions
 from lineage.match.renames import folder_votes, renamed_upstream_paths, renames_of
@@ -454,12 +464,6 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
         upstreams = [with_markers(tree, licensed_folder_markers(
             tree, params.vendor_folder_names,
             {f.path for f in tree.files if any(m.kind == "vendored" for m in f.markers)})) for tree in upstreams]
-    # a GNU licence read from its text alone, which every notice of the release's files states with
-    # "or later" (lineage.results.obligations.declared_or_later): after the folder markers above,
-    # which compare a folder's licence file with the release's licence as its files declare it
-    target = with_declared_or_later(target, params.licence_head_lines, params.licence_or_later_min_share)
-    upstreams = [with_declared_or_later(tree, params.licence_head_lines, params.licence_or_later_min_share)
-                 for tree in upstreams]
     up_files: list[UpstreamFile] = []
     up_indexes = []
     up_of: list[int] = []
@@ -547,6 +551,21 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
                              set(own_target),
                              params, [{holder(c) for c in tree.licence.copyrights} if tree.licence else set()
                                       for tree in upstreams])
+    # a GNU licence read from its text alone, which every notice of the release's own files states
+    # with "or later" (lineage.results.obligations.declared_or_later): after the folder markers
+    # above, which compare a folder's licence file with the release's licence as its files declare
+    # it, and after the origins, since another project's files speak for that project: an
+    # upstream's files whose origin is not its own, the target's in a vendored folder or marked as
+    # a vendored copy of an upstream
+    vendor_folders = params.vendor_folder_names
+    target = with_declared_or_later(
+        target, params.licence_head_lines, params.licence_or_later_min_share,
+        {f.path for f in target.files if vendor_folder_depth(f.path, vendor_folders) is not None
+         or any(m.kind in (VENDORED_KIND, FOLDER_KIND) for m in f.markers)})
+    upstreams = [with_declared_or_later(tree, params.licence_head_lines, params.licence_or_later_min_share,
+                                        {f.path for f, u, o in zip(up_indexes, up_of, origins, strict=True)
+                                         if u == number and o.kind != OWN})
+                 for number, tree in enumerate(upstreams)]
 
     pinned = pinned_upstreams(target, upstreams, own_names)
     target_paths = [f.path for f in target.files] + [p for p, _ in target.skipped]

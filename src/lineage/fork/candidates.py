@@ -116,10 +116,14 @@ def _with_legacy(ranked: list[Candidate], legacy: list[tuple[str, str, str]], na
     cannot read (``(version, first upload date, skip reason)``): suds-jurko's first five,
     ``0.4.1.jurko.1`` to ``.5`` (2010-2013), which pip downloads and lineage opens, were left out
     of ``forkpoint TARGET pypi:suds-jurko`` without a word, so "3 candidates ranked" hid the
-    fork's whole first years. Without ``--versions`` each is a candidate, placed before the first
-    PEP 440 release dated after it (its version cannot order it; an undated one last); with
-    ``--versions`` the specifier cannot judge it, so it is a skipped candidate saying so and how
-    to rank it, never silently out of the run."""
+    fork's whole first years. Without ``--versions`` each is a candidate, placed by its date
+    (its version cannot order it) among the PEP 440 releases, which keep their version order: right
+    after the last of them, in that order, uploaded no later than it (first when none is; an
+    undated one last). After the last, not before the first uploaded later: a backport uploaded
+    late for an old branch (1.2.10 after 2.0.0) would otherwise pull a release of after 2.0.0 back
+    before 1.2.10, among the 1.x releases it came after. With ``--versions`` the specifier cannot
+    judge it, so it is a skipped candidate saying so and how to rank it, never silently out of the
+    run."""
     if not legacy:
         return ranked
     group = f"pypi:{name}"
@@ -130,7 +134,8 @@ def _with_legacy(ranked: list[Candidate], legacy: list[tuple[str, str, str]], na
                          for raw, date, _ in sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0]))]
     placed: dict[int, list[Candidate]] = {}
     for raw, date, reason in sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0])):
-        at = next((k for k, c in enumerate(ranked) if date and c.date and c.date > date), len(ranked))
+        older = [k for k, c in enumerate(ranked) if date and c.date and c.date <= date]
+        at = (older[-1] + 1 if older else 0) if date else len(ranked)
         placed.setdefault(at, []).append(Candidate(f"pypi:{name}=={raw}", raw, date, group, reason))
     out: list[Candidate] = []
     for k in range(len(ranked) + 1):

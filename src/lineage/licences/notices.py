@@ -99,7 +99,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
-from lineage.markers.attribution import PART_WORDS, YEAR_RANGE, holder_organisation, notice_holder
+from lineage.markers.attribution import PART_WORDS, QUALIFIER_WORDS, YEAR_RANGE, holder_organisation, notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -560,8 +560,13 @@ def holder(line: str) -> str:
 _BY_RE = re.compile(r"^by\s+")
 
 
+# A qualifying word opening the statement ("Original Copyright 2019 Ada Quill"), cut there only:
+# inside a name it is the name's ("Prior Labs").
+_QUALIFIED_RE = re.compile(rf"^\s*{QUALIFIER_WORDS}\s+(?=copyright\b|\(c\)|©)", re.IGNORECASE)
+
+
 def _folded_holder(text: str) -> str:
-    text = _HOLDER_STRIP_RE.sub(" ", text)
+    text = _HOLDER_STRIP_RE.sub(" ", _QUALIFIED_RE.sub("", text))
     return _BY_RE.sub("", _SPACE_RE.sub(" ", re.sub(r"[^\w@.+ -]", " ", text.lower())).strip(" .,-"))
 
 

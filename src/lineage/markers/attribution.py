@@ -40,7 +40,17 @@ SPDX_COPYRIGHT_RE = re.compile(r"\bSPDX-FileCopyrightText\s*:\s*\S", re.IGNORECA
 # of PyPDF2's ``pdf.py``, which pypdf's LICENSE keeps. The one spelling every reader of copyright
 # lines uses (here, the holders' readers, the obligations' cell splitter).
 PART_WORDS = r"(?:(?:some|other)\s+)?(?:portions|parts|contributions|modifications)"
-_PORTIONS = rf"(?:{PART_WORDS}\s+)?"
+# A word before either form saying which of a work's statements it is, not what it is about:
+# "Original Copyright Ada Quill" above a fork's own statement (round fix175 read it in licence
+# headers, lineage.match.headers; the marker reader, round fix177, as a copyright line). Only
+# before the statement, never cut from inside a line as PART_WORDS are (a holder may be named
+# "Prior Labs"); as prose ("keep the original copyright header") what follows the word is no
+# statement, and :func:`is_copyright` says so as for any line.
+QUALIFIER_WORDS = r"(?:original|initial|additional|earlier|previous|prior)"
+# The words a statement may open with, before its word or sign: the one spelling of every
+# reader of a statement's start (here, the holders' reader, the obligations' cell splitter).
+STATEMENT_LEAD = rf"(?:{PART_WORDS}\s+|{QUALIFIER_WORDS}\s+(?=copyright\b|\(c\)|©))?"
+_PORTIONS = STATEMENT_LEAD
 COPYRIGHT_RE = re.compile(
     rf"^{_PORTIONS}(?P<pre>©|\(c\))?\s*copyright\b\s*(?P<post>©|\(c\))?\s*[:-]?\s*(?P<rest>.*)$",
     re.IGNORECASE,
@@ -80,7 +90,8 @@ ASF_HOLDER_RE = re.compile(r"^licensed to (?P<holder>\S.*?)\s*\bunder\s+one(?:\s
 # licence file's, wrapped prose, on to the next line (licences.declared). Either way not into a
 # line that cannot name a holder (:func:`may_name_holder`).
 HOLDER_LINES = 6
-_YEARS_ONLY_RE = re.compile(rf"(?:spdx-filecopyrighttext\s*:|\b{PART_WORDS}\b|\bcopyright\b|\(c\)|©|"
+_YEARS_ONLY_RE = re.compile(rf"(?:spdx-filecopyrighttext\s*:|\b{PART_WORDS}\b|\b{QUALIFIER_WORDS}\b|\bcopyright\b|"
+                            r"\(c\)|©|"
                             r"\b(?:19|20)\d\d\b|\bpresent\b|\ball\s+rights\s+reserved\b|[\s,.:;–-])*",
                             re.IGNORECASE)
 # Licence text: the words every licence notice holds (licences.notices.notice_words), and the

@@ -79,10 +79,16 @@ def enclosing_function(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at
     None for a line in no function (a class body, the module). A line opening with a closing
     bracket (an exploded header's ``) -> int:``) is its statement's, whose first line stands at
     its depth: read from one deeper, so that header is found (it was passed by, and a method's
-    closer was read as in no function, a nested def's as in the outer one)."""
+    closer was read as in no function, a nested def's as in the outer one). A decorator line
+    heads the ``def`` it decorates (:func:`decorated_def`), and so do its own lines (a call's
+    arguments): a method's ``@property`` was read as in no function, the class's body."""
     text = lines[rows[at]]
     if kinds[at] == CODE and (match := _DEF_NAME.match(text.lstrip())) is not None:
         return at, match.group(1)
+    if kinds[at] == CODE and DECORATOR.match(text.lstrip()) is not None:
+        header = decorated_def(lines, rows, kinds, at)
+        if header >= 0:
+            return enclosing_function(lines, rows, kinds, header)
     depth = indentation(text) + (1 if kinds[at] == CODE and opens_with_closer(text) else 0)
     for k in range(at - 1, -1, -1):
         if depth == 0:
@@ -92,8 +98,45 @@ def enclosing_function(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at
             continue
         if (match := _DEF_NAME.match(text.lstrip())) is not None:
             return k, match.group(1)
+        # a line of a decorator's own statement (a class's decorator: read on, as its class)
+        if DECORATOR.match(text.lstrip()) is not None and (header := decorated_def(lines, rows, kinds, k)) >= 0:
+            return enclosing_function(lines, rows, kinds, header)
         depth = indentation(text)
     return None
+
+
+def decorated_def(lines: list[str], rows: np.ndarray, kinds: np.ndarray, at: int) -> int:
+    """Index (in ``rows``) of the ``def`` header the decorator line at ``at`` decorates: the
+    first code line below it at its depth past further decorators (a decorator's own lines below
+    it, deeper or a closer, and comments passed by); -1 when that is no ``def`` (a class)."""
+    depth = indentation(lines[rows[at]])
+    for k in range(at + 1, len(rows)):
+        text = lines[rows[k]]
+        if kinds[k] != CODE or indentation(text) > depth or opens_with_closer(text):
+            continue
+        if DECORATOR.match(text.lstrip()) is not None and indentation(text) == depth:
+            continue
+        return k if indentation(text) == depth and _DEF_NAME.match(text.lstrip()) else -1
+    return -1
+
+
+def function_start(lines: list[str], rows: np.ndarray, kinds: np.ndarray, header: int) -> int:
+    """Index (in ``rows``) of the first line of the function whose ``def`` header is at
+    ``header``: its first decorator (``@property`` above ``def clean_prefix``), the header when
+    it has none. Walks up past the decorators at the header's depth, their own lines (deeper, or
+    a closer) and comments; stops at any other code line."""
+    depth = indentation(lines[rows[header]])
+    start = header
+    for k in range(header - 1, -1, -1):
+        text = lines[rows[k]]
+        if kinds[k] != CODE:
+            continue
+        here = indentation(text)
+        if here == depth and DECORATOR.match(text.lstrip()) is not None:
+            start = k
+        elif here < depth or (here == depth and not opens_with_closer(text)):
+            break
+    return start
 
 
 def function_end(lines: list[str], rows: np.ndarray, kinds: np.ndarray, header: int) -> int:

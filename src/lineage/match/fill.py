@@ -84,7 +84,7 @@ from collections.abc import Iterable
 
 import numpy as np
 
-from lineage.match.blocks import enclosing_function, function_end
+from lineage.match.blocks import enclosing_function, function_end, function_start
 from lineage.match.file_statements import Statements
 from lineage.match.fill_inside import align_inside, late_alignment, late_edits, signature_bodies
 from lineage.match.fill_lines import (
@@ -185,7 +185,8 @@ def _function_window(lab: FileLabeller, statements: Statements, u_file: int, anc
     another file, whose region stopped short of its edited end or began after its edited start
     (nextcord's ``Context.clean_prefix``, its ``@property`` and edited header above the region
     from discord.py's ``HelpCommand.clean_prefix``; ``Client.create_dm`` <- ``User.create_dm``).
-    The window runs from the anchor to that function's end (or from its header to the anchor)
+    The window runs from the anchor to that function's end (or from its first decorator, else its
+    header, to the anchor; an anchor on a decorator line stands in the function it decorates)
     on each side, never into the next function: past a
     region's edge in two parallel implementations (sglang's and vLLM's model files) stands the
     next function of each, whose generic lines (``super().__init__()``, ``self,``) align by
@@ -201,18 +202,21 @@ def _function_window(lab: FileLabeller, statements: Statements, u_file: int, anc
     theirs = enclosing_function(u_lines, u_rows, u_kinds, uc)
     if mine is None or theirs is None or mine[1] != theirs[1]:
         return []
+    # a function's lines: from its first decorator (``@property``) to its last code line
+    t_start = function_start(lab.t_lines, lab.t_rows, t_kinds, mine[0])
+    u_start = function_start(u_lines, u_rows, u_kinds, theirs[0])
     t_end = function_end(lab.t_lines, lab.t_rows, t_kinds, mine[0])
     u_end = function_end(u_lines, u_rows, u_kinds, theirs[0])
     # Two functions of one name written apart share a few generic lines; a function moved has
     # most of its lines paired with its old self (counted on the shorter of the two).
     r, rows = lab.result, lab.t_rows
-    held = np.flatnonzero((r.match[rows[mine[0]:t_end]] != NONE) & (r.up_file[rows[mine[0]:t_end]] == u_file))
-    partners = np.searchsorted(u_rows, r.up_row[rows[mine[0] + held]])
-    share = int(((partners >= theirs[0]) & (partners < u_end)).sum()) / min(t_end - mine[0], u_end - theirs[0])
+    held = np.flatnonzero((r.match[rows[t_start:t_end]] != NONE) & (r.up_file[rows[t_start:t_end]] == u_file))
+    partners = np.searchsorted(u_rows, r.up_row[rows[t_start + held]])
+    share = int(((partners >= u_start) & (partners < u_end)).sum()) / min(t_end - t_start, u_end - u_start)
     if share < lab.p.fill_edge_function_min_share:
         return []
     if before:
-        t_in, u_in = range(max(mine[0], t_span.start), tc), range(max(theirs[0], u_span.start), uc)
+        t_in, u_in = range(max(t_start, t_span.start), tc), range(max(u_start, u_span.start), uc)
     else:
         t_in, u_in = range(tc + 1, min(t_end, t_span.stop)), range(uc + 1, min(u_end, u_span.stop))
     p = lab.p
@@ -265,8 +269,8 @@ def _fill_pair(lab: FileLabeller, statements: Statements, u_file: int, new_numbe
             number = int(r.region[rows[anchors[max(i - 1, 0)][0]]]) if anchors else new_number
             if number == new_number and new_chain is None:
                 new_chain = Chain(u_file, [], 0.0)
-            if not inside and not survivors:
-                if not inner and anchors and not second and p.fill_edge_function_window:
+            if not inside and not survivors:  # never in the second pass, which reads inner stretches only
+                if not inner and anchors and p.fill_edge_function_window:
                     anchor = anchors[0] if i == 0 else anchors[-1]
                     used.update(_function_window(lab, statements, u_file, anchor, t_span, u_span, i == 0,
                                                  used, number))

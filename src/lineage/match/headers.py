@@ -79,13 +79,6 @@ _NOTICE_RE = re.compile(
 # LGPL notice (its copyright line Jeff Forcier's, paramiko's Robey Pointer's) count as copied, 10
 # lines, where the 57 other files' same notices were the target's own.
 _HOLDER_YEAR_RE = re.compile(r"(?:copyright|©|\(c\))(?:\s*(?:©|\(c\)))?\s*[:,]?\s*(?:19|20)\d\d", re.IGNORECASE)
-# A word before the copyright word that says which of a work's statements it is, not what it
-# is about: "Original Copyright Ada Quill" above a fork's own statement. Read past it, the line is
-# a statement as any other (:func:`is_holder_line`); as prose ("keep the original copyright
-# header") what follows the word is no statement and the line stays none. "Portions" and the
-# like are every copyright reader's (lineage.markers.attribution.PART_WORDS).
-_QUALIFIER_RE = re.compile(r"^(?:original|initial|additional|earlier|previous|prior)\s+(?=copyright\b)",
-                           re.IGNORECASE)
 _SEPARATOR_RE = re.compile(r"^[\s#\"'*=\-_~/]*$")
 
 
@@ -147,7 +140,9 @@ def _notice_rows(lines: list[str], rows: list[int]) -> list[int]:
 def is_holder_line(text: str) -> bool:
     """Whether a notice line names a copyright holder (a copyright or SPDX-FileCopyrightText line,
     or the ASF form's "Licensed to HOLDER under one ...")."""
-    statement = _QUALIFIER_RE.sub("", text.strip().lstrip("#*\"'/ \t"), count=1)
+    # a qualifying word before the statement ("Original Copyright Ada Quill") is read by
+    # is_copyright (lineage.markers.attribution.QUALIFIER_WORDS), as the marker reader reads it
+    statement = text.strip().lstrip("#*\"'/ \t")
     return bool(_HOLDER_YEAR_RE.search(text) or SPDX_COPYRIGHT_RE.search(text)
                 or is_copyright(field_statement(statement, any_case=True)) or credited_copyright(statement))
 

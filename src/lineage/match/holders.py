@@ -15,7 +15,7 @@ from lineage.index import FileIndex
 from lineage.index.project import NAMELESS_PARTS
 from lineage.licences.notices import without_licence_clause
 from lineage.markers import notice_holder
-from lineage.markers.attribution import PART_WORDS, YEAR_RANGE, holder_organisation
+from lineage.markers.attribution import STATEMENT_LEAD, YEAR_RANGE, holder_organisation
 
 _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # The words before a copyright line's holder; an open year range ("2016-present Sanic Community",
@@ -24,7 +24,7 @@ _RESERVED_RE = re.compile(r"[\s.,;]*all rights reserved[\s.]*$", re.IGNORECASE)
 # no organisation. A slash after the years is a separator too: Neural Magic's "Copyright (c)
 # 2021 - present / Neuralmagic, Inc." named the holder "/ Neuralmagic, Inc", of no organisation,
 # so llmcompressor 0.1.0 (its authors "Neuralmagic, Inc.") was not sparseml's own organisation.
-_HOLDER_RE = re.compile(rf"^(?:spdx-filecopyrighttext:\s*)?(?:{PART_WORDS}\s+)?"
+_HOLDER_RE = re.compile(rf"^(?:spdx-filecopyrighttext:\s*)?{STATEMENT_LEAD}"
                         r"(?:copyright\b|\(c\)|©|\s|[-–,:/]|(?:19|20)\d\d(?:\s*[-–]\s*present\b)?)*", re.IGNORECASE)
 
 

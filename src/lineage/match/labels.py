@@ -139,7 +139,9 @@ class FileLabeller:
         # per upstream file, content lines the fill may not pair with it (lineage.match.class_names)
         self.blocked: dict[int, set[int]] = {}
         # per upstream file, content lines the signature rule paired by their name alone
-        # (``fill_signature_name_line``): no anchor of order for a later rule (late_alignment)
+        # (``fill_signature_name_line``): no anchor of order for a later rule (late_alignment).
+        # Only while that pair stands: set_pair and unpair take a line out (a later rule that
+        # pairs it again pairs it on its own evidence)
         self.name_only: dict[int, set[int]] = {}
 
     def claim(self, chain: Chain) -> Chain | None:
@@ -547,6 +549,7 @@ class FileLabeller:
     def set_pair(self, tc: int, u_file: int, u_row: int, label: int, sim: float, number: int) -> None:
         if self._journal is not None:
             self._journal.append((tc, u_row, label))
+        self._not_name_only(tc)
         row = self.t_rows[tc]
         r = self.result
         r.match[row] = label
@@ -574,10 +577,16 @@ class FileLabeller:
 
     def unpair(self, tc: int) -> None:
         """Make content line ``tc`` unpaired again (``none``, no region)."""
+        self._not_name_only(tc)
         row = self.t_rows[tc]
         r = self.result
         r.match[row], r.up_file[row], r.up_row[row] = NONE, -1, -1
         r.similarity[row], r.region[row] = 0.0, -1
+
+    def _not_name_only(self, tc: int) -> None:
+        """Forget that ``tc`` was paired by its name alone (its pair is about to change)."""
+        for lines in self.name_only.values():
+            lines.discard(tc)
 
     def regions(self, chains: list[Chain]) -> list[Region]:
         out: list[Region] = []

@@ -166,6 +166,12 @@ def origin_parts(origin: Origin, rows: np.ndarray) -> list[tuple[np.ndarray, Ori
     return [((rows >= sec.start - 1) & (rows <= sec.end - 1), sec.origin) for sec in origin.sections]
 
 
+def vendor_folder_depth(path: str, vendor_folders: frozenset[str]) -> int | None:
+    """The index among ``path``'s folders of its first vendored folder (a component in
+    ``vendor_folders``, ``MatchParams.vendor_folder_names``), None when it sits in none."""
+    return next((depth for depth, part in enumerate(path.split("/")[:-1]) if part.lower() in vendor_folders), None)
+
+
 def vendored_root(target_path: str, upstream_path: str, vendor_folders: frozenset[str]) -> str | None:
     """The folder that vendors the upstream file, when ``target_path`` sits in a vendored
     folder (a component in ``vendor_folders``) at ``upstream_path`` itself, or at it without a
@@ -274,19 +280,18 @@ def file_origin(f: FileIndex, own: set[str], target: set[str], p: MatchParams,
             if target and marker_names_upstream(m, target):  # the upstream vendors the target
                 return Origin(FROM_TARGET, sorted(target)[0], m.text, 0)
             return Origin(THIRD_PARTY, m.project, m.text, 0)
-    folders = f.path.split("/")[:-1]
-    vendor = p.vendor_folder_names
-    for depth, part in enumerate(folders):
-        if part.lower() in vendor:
-            rest = f.path.split("/")[depth + 1]
-            name = posixpath.splitext(rest)[0]
-            name = part if name == "__init__" else name
-            evidence = f"folder {'/'.join(folders[: depth + 1])}/"
-            # a vendored copy of the target (pytest 2.8's ``_pytest/vendored_packages/pluggy.py``,
-            # pluggy the target) was taken from the target, not from a third party
-            if _names_project(name, target) and not _names_project(name, own):
-                return Origin(FROM_TARGET, sorted(target)[0], evidence)
-            return Origin(THIRD_PARTY, name, evidence)
+    depth = vendor_folder_depth(f.path, p.vendor_folder_names)
+    if depth is not None:
+        folders = f.path.split("/")[:-1]
+        rest = f.path.split("/")[depth + 1]
+        name = posixpath.splitext(rest)[0]
+        name = folders[depth] if name == "__init__" else name
+        evidence = f"folder {'/'.join(folders[: depth + 1])}/"
+        # a vendored copy of the target (pytest 2.8's ``_pytest/vendored_packages/pluggy.py``,
+        # pluggy the target) was taken from the target, not from a third party
+        if _names_project(name, target) and not _names_project(name, own):
+            return Origin(FROM_TARGET, sorted(target)[0], evidence)
+        return Origin(THIRD_PARTY, name, evidence)
     for m in head:
         if m.kind in ORIGIN_KINDS and not marker_names_upstream(m, own):
             name = _third_party_name(m)

@@ -680,7 +680,8 @@ class MatchParams:
     # In a pair that is not the target file's main pair (code moved in from another file, no
     # lone survivors), the lines before its first paired line and after its last are read as
     # inside a copy when that line and its partner stand in functions of the same name, from the
-    # anchor to the end (or from the header) of that function on each side, never past it
+    # anchor to the end (or from its first decorator, else its header) of that function on each
+    # side, never past it
     # (``lineage.match.fill._function_window``); 0: nothing is read there.
     fill_edge_function_window: int = knob(1, 0, 1)
     # ... only when at least this share of the shorter function's content lines is already

@@ -138,7 +138,7 @@ from lineage.licences.notices import (
     stated_years,
     with_included,
 )
-from lineage.markers.attribution import PART_WORDS
+from lineage.markers.attribution import STATEMENT_LEAD
 from lineage.match.holders import holder, holder_key, holder_persons, main_holders, stated_persons
 from lineage.results.figures import rows_where
 from lineage.results.file_licences import FileLicence, record_licence
@@ -161,7 +161,7 @@ UNDER = "; under "  # upstream_licence_from: <where the licence came from>; unde
 # Where a new copyright line begins in the joined ``upstream_copyrights`` cell: a line itself may
 # hold "; " ("Copyright (c) 2001 Python Software Foundation; All Rights Reserved"); an ASF-style
 # line starts "Licensed to" (:func:`lineage.markers.attribution.notice_holder`).
-_NEXT_COPYRIGHT_RE = re.compile(rf"; (?=(?:{PART_WORDS}\s+)?(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
+_NEXT_COPYRIGHT_RE = re.compile(rf"; (?={STATEMENT_LEAD}(?:©|\(c\)|copyright|spdx-filecopyrighttext|licensed to ))",
                                 re.IGNORECASE)
 
 
@@ -324,24 +324,27 @@ def declared_or_later(source: SourceLicence, stated: Sequence[str], min_share: f
                                  f"({len(found)} state {later}; a GNU licence's text names no such choice)")
 
 
-def release_file_expressions(tree: TreeIndex, head_lines: int) -> list[str]:
+def release_file_expressions(tree: TreeIndex, head_lines: int, not_own: Collection[str] = ()) -> list[str]:
     """The licence expressions the notices and SPDX lines of a release's own files state (those
-    no sub-folder licence file governs), one per file holding code or stating one ("" for a
-    file of code stating none): what :func:`declared_or_later` reads."""
-    source = source_licence(tree)
+    no sub-folder licence file governs and not in ``not_own``, another project's code, as
+    :func:`release_licence` reads them), one per file holding code or stating one ("" for a
+    file of code stating none): what :func:`declared_or_later` reads. A vendored library's
+    files, silent or under their own licence, say nothing of what the release's own files grant."""
     lic = _FileLicences(tree, head_lines)
-    return [found.expression for f in tree.files if not source.folder_licence(f.path)[0]
-            and ((found := lic.get(f.path)).expression or bool((f.kinds == CODE).any()))]
+    own = _release_own_files(lic, source_licence(tree), not_own)
+    return [found.expression for f in tree.files if (found := own.get(f.path)) is not None
+            and (found.expression or bool((f.kinds == CODE).any()))]
 
 
-def with_declared_or_later(tree: TreeIndex, head_lines: int, min_share: float) -> TreeIndex:
-    """``tree`` with its declared licence read by :func:`declared_or_later` (the same tree when
-    that changes nothing; the files' heads are read only for a GNU ``-only`` licence read from
-    licence files)."""
+def with_declared_or_later(tree: TreeIndex, head_lines: int, min_share: float,
+                           not_own: Collection[str] = ()) -> TreeIndex:
+    """``tree`` with its declared licence read by :func:`declared_or_later` from its own files
+    (``not_own``: see :func:`release_file_expressions`); the same tree when that changes
+    nothing; the files' heads are read only for a GNU ``-only`` licence read from licence files."""
     source = source_licence(tree)
     if not _text_only_gnu(source):
         return tree
-    found = declared_or_later(source, release_file_expressions(tree, head_lines), min_share)
+    found = declared_or_later(source, release_file_expressions(tree, head_lines, not_own), min_share)
     return tree if found is source else replace(tree, licence=found)
 
 
