@@ -211,3 +211,31 @@ def test_a_closing_bracket_paired_with_a_one_line_call_stays(tmp_path: Path) -> 
                5: (3, VERBATIM, 1.0)})
     drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
     assert _labels(lab)[4] == NEAR
+
+
+@pytest.mark.parametrize("on", [0, 1])
+def test_a_separator_line_has_no_bracket_to_end_with(tmp_path: Path, on: int) -> None:
+    """A ``,`` on a line of its own, paired near by position with an upstream line of words that
+    neither starts with it nor is named by another line of its statement, is no copy: its
+    brackets are none, and "the upstream line ends with them" held for every line."""
+    up = ("def widget_sum(first_value, second_value):\n"
+          "    scaled = first_value * WIDGET_SCALE\n"
+          "    offset = second_value + WIDGET_OFFSET\n"
+          "    total = combine_widgets(scaled, second_value)\n"
+          "    return total\n")
+    target = ("def widget_sum(first_value, second_value):\n"
+              "    scaled = first_value * WIDGET_SCALE\n"
+              "    total = combine_widgets(\n"
+              "        scaled\n"
+              "        ,\n"
+              "        second_value\n"
+              "    )\n"
+              "    return total\n")
+    params = MatchParams(lone_punctuation_pieces=on)
+    lab = make_labeller(tmp_path, {"pkg/sum.py": target}, {"up/sum.py": up}, params)
+    _set(lab, {0: (0, VERBATIM, 1.0), 1: (1, VERBATIM, 1.0), 4: (2, NEAR, 0.4), 7: (4, VERBATIM, 1.0)})
+    drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
+    labels = _labels(lab)
+    assert labels[4] == (NONE if on else NEAR)
+    assert [labels[k] for k in (0, 1, 7)] == [VERBATIM] * 3
+

@@ -220,9 +220,10 @@ def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
         if _WORD.search(_ANNOTATION.sub("", u_text)) is None:
             continue
         # ``)`` <- ``).to(tl.float32)``: the same bracket, a call chained on; ``)`` <-
-        # ``parser.add_argument('--full', ...)``: the bracket that closes that statement too
-        if u_text.startswith(text[0]) or _ANNOTATION.sub("", u_text).rstrip(",: ").endswith(
-                _ANNOTATION.sub("", text).rstrip(",: ")):
+        # ``parser.add_argument('--full', ...)``: the bracket that closes that statement too. A
+        # line of separators alone (``,``) has no bracket to end with: every line "ends with" ""
+        brackets = _ANNOTATION.sub("", text).rstrip(",: ")
+        if u_text.startswith(text[0]) or (brackets and _ANNOTATION.sub("", u_text).rstrip(",: ").endswith(brackets)):
             continue
         mates = np.flatnonzero(ids == ids[tc]) if ids[tc] >= 0 else ()
         if not any(m != tc and lab._paired_with(int(m), u_file, u_row) for m in mates):
