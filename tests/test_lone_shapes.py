@@ -239,3 +239,50 @@ def test_a_separator_line_has_no_bracket_to_end_with(tmp_path: Path, on: int) ->
     assert labels[4] == (NONE if on else NEAR)
     assert [labels[k] for k in (0, 1, 7)] == [VERBATIM] * 3
 
+
+def test_an_upstream_line_a_crossed_pair_leaves_is_free_for_the_next(tmp_path: Path) -> None:
+    """The class attribute paired with the upstream ``def`` line crosses a header's edge and has
+    no line of its role free beside it: undone, that ``def`` line is free, and the target's
+    ``def`` paired below it with the body moves to it (it stayed crossed, then undone, while
+    the first pair's line counted as taken)."""
+    up = ("class WidgetGroup:\n"
+          "    def __init__(self, *args, **kwargs):\n"
+          "        case_insensitive = kwargs.get('case_insensitive', False)\n"
+          "        self.all_widgets = {} if case_insensitive else dict()\n")
+    target = ("class WidgetGroup:\n"
+              "    widget_label = 'case_insensitive'\n"
+              "    def __init__(self, *args, case_insensitive: bool = False, **kwargs) -> None:\n"
+              "        self.all_widgets = {} if case_insensitive else dict()\n")
+    params = MatchParams()
+    lab = make_labeller(tmp_path, {"pkg/group.py": target}, {"up/group.py": up}, params)
+    _set(lab, {0: (0, VERBATIM, 1.0), 1: (1, NEAR, 0.4), 2: (2, NEAR, 0.5), 3: (3, VERBATIM, 1.0)})
+    drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
+    u_rows = lab.upstream_lines(0)[0]
+    assert _labels(lab)[1] == NONE
+    assert _labels(lab)[2] == NEAR and int(lab.result.up_row[lab.t_rows[2]]) == int(u_rows[1])
+
+
+def test_an_upstream_line_another_target_line_holds_stays_taken(tmp_path: Path) -> None:
+    """Two target lines hold the upstream ``return build_widget(...)``: the target's ``def``, by
+    position (crossed, it moves to the upstream ``def`` above), and the target's own copy of the
+    line. The body line the target paired with the next upstream ``def`` may not move onto it:
+    it is still held (a set of taken lines forgot it when the ``def`` moved away)."""
+    up = ("def widget_make(widget_name, widget_size):\n"
+          "    return build_widget(widget_name, widget_size)\n"
+          "def widget_take(widget_name, widget_size):\n"
+          "    return fetch_widget(widget_name, widget_size)\n")
+    target = ("def widget_make(widget_name, widget_size, widget_colour=None):\n"
+              "    return build_widget(widget_name, widget_size)\n"
+              "def widget_take(widget_name, widget_size):\n"
+              "    return build_widget(widget_name, widget_size)\n"
+              "    return fetch_widget(widget_name, widget_size)\n")
+    params = MatchParams()
+    lab = make_labeller(tmp_path, {"pkg/make.py": target}, {"up/make.py": up}, params)
+    _set(lab, {0: (1, NEAR, 0.5), 1: (1, VERBATIM, 1.0), 2: (2, VERBATIM, 1.0), 3: (2, NEAR, 0.4),
+               4: (3, VERBATIM, 1.0)})
+    drop_lone_lines(lab, IdiomFilter(lab.target, lab.upstream, params))
+    u_rows = lab.upstream_lines(0)[0]
+    up_row = [int(lab.result.up_row[row]) for row in lab.t_rows.tolist()]
+    assert up_row[0] == int(u_rows[0])  # the def moved to the upstream def
+    assert up_row[1] == int(u_rows[1])
+    assert up_row[3] != int(u_rows[1])  # not a second holder of the line target line 1 holds

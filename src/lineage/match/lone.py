@@ -157,6 +157,7 @@ those of the lines left.
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -282,29 +283,33 @@ def mend_header_roles(lab: FileLabeller) -> int:
         return 0
     statements = Statements.of(lab)
     t_head = _header_lines(lab.statements(), statements.target_texts())
-    taken = {(int(f), int(row)) for f, row in zip(r.up_file[rows[paired]].tolist(), r.up_row[rows[paired]].tolist(),
-                                                 strict=True)}
+    # how many target lines hold each upstream line: one is free when none does (a line may be
+    # held by several, the pieces of a re-wrapped statement)
+    taken = Counter(zip(r.up_file[rows[paired]].tolist(), r.up_row[rows[paired]].tolist(), strict=True))
     unpaired = 0
+    u_heads: dict[int, np.ndarray] = {}  # per upstream file, its header lines (read once)
     for k in crossed.tolist():
         tc, u = int(paired[k]), int(up_file[k])
         u_rows, u_lines = lab.upstream_lines(u)
-        u_head = _header_lines(statements.upstream_unlimited(u)[0], statements.upstream_texts(u))
+        if u not in u_heads:
+            u_heads[u] = _header_lines(statements.upstream_unlimited(u)[0], statements.upstream_texts(u))
+        u_head = u_heads[u]
         u_kinds = lab.upstream_kinds(u)
         t_text = lab.t_lines[rows[tc]].strip()
         best: tuple[float, int, int] | None = None
         for uc in (int(u_pos[k]) - 1, int(u_pos[k]) + 1):
             if not 0 <= uc < len(u_rows) or u_kinds[uc] != CODE or u_head[uc] != t_head[tc] \
-                    or (u, int(u_rows[uc])) in taken:
+                    or taken[(u, int(u_rows[uc]))] > 0:
                 continue
             labelled = pair_label(t_text, u_lines[u_rows[uc]].strip(), lab.p, lab.packages(u))
             if labelled is not None and (best is None or labelled[1] > best[0]):
                 best = (labelled[1], uc, labelled[0])
+        taken[(u, int(r.up_row[rows[tc]]))] -= 1  # released for the crossed lines after it, moved or not
         if best is None:
             lab.unpair(tc)
             unpaired += 1
             continue
-        taken.discard((u, int(r.up_row[rows[tc]])))
-        taken.add((u, int(u_rows[best[1]])))
+        taken[(u, int(u_rows[best[1]]))] += 1
         lab.set_pair(tc, u, int(u_rows[best[1]]), best[2], best[0], int(r.region[rows[tc]]))
     return unpaired
 
