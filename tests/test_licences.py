@@ -1274,6 +1274,21 @@ def test_third_party_files_do_not_vote_on_the_releases_licence(run_compare) -> N
     row = comparison.obligations.set_index("target_path").loc["tgt/silent.py"]
     assert (row["upstream_licence"], row["upstream_licence_from"]) == ("BSD-3-Clause", "release notices")
 
+def test_a_targets_vendored_files_do_not_vote_on_its_licence(run_compare) -> None:
+    """Round review179: the target's licence read from its files (it declares only "BSD" and
+    ships no licence file) is read from its own files as an upstream's is: its ``_vendor/``
+    copy's MIT header is that library's (with it voting, the files disagreed and the target's
+    copied silent file read no licence)."""
+    up = {"up/silent.py": _body(1), "up/said.py": HEADERS["BSD-3-Clause"] + _body(2)}
+    target = {"PKG-INFO": "Metadata-Version: 2.1\nName: tgt\nVersion: 1.0\nLicense: BSD\n",
+              "tgt/silent.py": _body(1),
+              **{f"tgt/said{k}.py": HEADERS["BSD-3-Clause"] + _body(k + 3) for k in range(2)},
+              "tgt/_vendor/__init__.py": "", "tgt/_vendor/other.py": HEADERS["MIT"] + _body(6)}
+    comparison = run_compare(target, [("up", up)])
+    row = comparison.obligations.set_index("target_path").loc["tgt/silent.py"]
+    assert (row["target_licence"], row["target_licence_from"]) == ("BSD-3-Clause", "release notices")
+
+
 def test_a_vendored_one_module_dist_infos_licence_governs_that_module(run_compare, tmp_path: Path) -> None:
     """setuptools 75.1.0 vendors ``_vendor/typing_extensions.py`` beside
     ``typing_extensions-4.12.2.dist-info`` (LICENSE: PSF-2.0, RECORD listing the one module): the

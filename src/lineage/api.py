@@ -33,8 +33,6 @@ from lineage.file_labels import FileLabels
 from lineage.index import CODE, FileIndex, IndexCache, TreeIndex, index_tree, is_python_path
 from lineage.index.project import package_roots, same_project, stated_reuse, top_level, upstream_names
 from lineage.index.vendoring import (
-    FOLDER_KIND,
-    VENDORED_KIND,
     folder_markers,
     licensed_folder_markers,
     module_markers,
@@ -58,7 +56,7 @@ from lineage.match.origin import (
     Origin,
     header_end,
     origin_parts,
-    vendor_folder_depth,
+    vendored_paths,
     vendored_root,
 )
 from lineage.match.records import MatchEntry
@@ -557,11 +555,8 @@ def compare_trees(target: TreeIndex, upstreams: Sequence[TreeIndex], params: Mat
     # it, and after the origins, since another project's files speak for that project: an
     # upstream's files whose origin is not its own, the target's in a vendored folder or marked as
     # a vendored copy of an upstream
-    vendor_folders = params.vendor_folder_names
-    target = with_declared_or_later(
-        target, params.licence_head_lines, params.licence_or_later_min_share,
-        {f.path for f in target.files if vendor_folder_depth(f.path, vendor_folders) is not None
-         or any(m.kind in (VENDORED_KIND, FOLDER_KIND) for m in f.markers)})
+    target = with_declared_or_later(target, params.licence_head_lines, params.licence_or_later_min_share,
+                                    vendored_paths(target.files, params.vendor_folder_names))
     upstreams = [with_declared_or_later(tree, params.licence_head_lines, params.licence_or_later_min_share,
                                         {f.path for f, u, o in zip(up_indexes, up_of, origins, strict=True)
                                          if u == number and o.kind != OWN})

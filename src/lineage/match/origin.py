@@ -87,13 +87,14 @@ import posixpath
 import re
 import sys
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
 from packaging.utils import canonicalize_name
 
 from lineage.index import BLANK, CODE, COMMENT, FileIndex
+from lineage.index.vendoring import FOLDER_KIND, VENDORED_KIND
 from lineage.markers import Marker, marker_names_upstream
 from lineage.match.holders import (
     common_person,
@@ -170,6 +171,15 @@ def vendor_folder_depth(path: str, vendor_folders: frozenset[str]) -> int | None
     """The index among ``path``'s folders of its first vendored folder (a component in
     ``vendor_folders``, ``MatchParams.vendor_folder_names``), None when it sits in none."""
     return next((depth for depth, part in enumerate(path.split("/")[:-1]) if part.lower() in vendor_folders), None)
+
+
+def vendored_paths(files: Iterable[FileIndex], vendor_folders: frozenset[str]) -> set[str]:
+    """Paths of a release's files that are another project's by their place or record: in a
+    vendored folder (:func:`vendor_folder_depth`) or marked as a vendored copy (a vendoring
+    record, a folder's licence file: ``vendored``, ``folder`` markers). What the release's own
+    files state leaves them out (its licence read from its files, its share of "or later")."""
+    return {f.path for f in files if vendor_folder_depth(f.path, vendor_folders) is not None
+            or any(m.kind in (VENDORED_KIND, FOLDER_KIND) for m in f.markers)}
 
 
 def vendored_root(target_path: str, upstream_path: str, vendor_folders: frozenset[str]) -> str | None:

@@ -106,7 +106,7 @@ class Comparison:
         made = self.__dict__.pop("obligations_from", None)
         if made is not None:
             return made()
-        from lineage.match.origin import THIRD_PARTY
+        from lineage.match.origin import THIRD_PARTY, vendored_paths
         from lineage.results.obligations import build_obligations
 
         whole = self.origins[self.origins["first_line"].isna()] if len(self.origins) else self.origins
@@ -125,6 +125,7 @@ class Comparison:
         return build_obligations(self.target, self.upstreams, self.upstream_names, self._paired_or_lines, self.files,
                                  self.params.licence_head_lines,
                                  release_holder_files=self.params.licence_release_holder_files, not_own=not_own,
+                                 target_not_own=vendored_paths(self.target.files, self.params.vendor_folder_names),
                                  third_party=third_party, own_organisations=self.own_organisations)
 
     @functools.cached_property

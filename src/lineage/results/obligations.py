@@ -721,12 +721,15 @@ def held_by_organisation(copyrights: Sequence[str], own: str) -> bool:
 def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_names: list[str],
                       lines: pd.DataFrame, files: pd.DataFrame, head_lines: int, *,
                       release_holder_files: int, not_own: Mapping[str, Collection[str]] | None = None,
+                      target_not_own: Collection[str] = (),
                       third_party: Mapping[str, Mapping[str, str]] | None = None,
                       own_organisations: Mapping[str, str] | None = None) -> pd.DataFrame:
     """The obligations table (see the module docstring) from a comparison's parts; ``head_lines``
     is ``MatchParams.licence_head_lines``, ``release_holder_files``
     ``MatchParams.licence_release_holder_files``; ``not_own``: per upstream label, its whole files
-    that are not its own code (:func:`release_licence`); ``third_party``: per upstream label, those
+    that are not its own code (:func:`release_licence`); ``target_not_own``: the target's
+    (:func:`lineage.match.origin.vendored_paths`: a vendored library's files, whose notices state
+    that library's licence, not the target's); ``third_party``: per upstream label, those
     of them that are another project's code by their place (a vendored folder or record), with that
     project's name (for ``upstream_licence``); ``own_organisations``: per upstream label,
     :func:`own_organisation` (made here when not given)."""
@@ -768,7 +771,7 @@ def build_obligations(target: TreeIndex, upstreams: list[TreeIndex], upstream_na
     third_party_of = third_party or {}
     kept_memo: dict[tuple[object, ...], tuple[str, tuple[str, ...]]] = {}  # _FileFacts.kept_memo
     # the licence the target's own files state (when it declares none): read by every row
-    released[_TARGET] = release_licence(target_lic, target_source)
+    released[_TARGET] = release_licence(target_lic, target_source, target_not_own)
     # each row's cells kept between runs (lineage.results.obligation_rows), by what they read
     kept_rows = KeptRows(table_key(target, upstreams, upstream_names, head_lines, release_holder_files,
                                    not_own_of, third_party_of, own_org, authors_of, released[_TARGET]))
