@@ -99,7 +99,7 @@ from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 from lineage.licences.expressions import PUBLIC_DOMAIN, combine_all, combine_any, licence_ids, named_licence
-from lineage.markers.attribution import PART_WORDS, QUALIFIER_WORDS, YEAR_RANGE, holder_organisation, notice_holder
+from lineage.markers.attribution import PART_WORDS, QUALIFIED_LEAD, YEAR_RANGE, holder_organisation, notice_holder
 
 # Comment signs, quotes and box-drawing that wrap a header; folded to spaces before matching.
 _FOLD_RE = re.compile(r"[#*\"'`|>]+|^\s*//|^\s*--", re.MULTILINE)
@@ -562,7 +562,7 @@ _BY_RE = re.compile(r"^by\s+")
 
 # A qualifying word opening the statement ("Original Copyright 2019 Ada Quill"), cut there only:
 # inside a name it is the name's ("Prior Labs").
-_QUALIFIED_RE = re.compile(rf"^\s*{QUALIFIER_WORDS}\s+(?=copyright\b|\(c\)|©)", re.IGNORECASE)
+_QUALIFIED_RE = re.compile(rf"^\s*{QUALIFIED_LEAD}", re.IGNORECASE)
 
 
 def _folded_holder(text: str) -> str:

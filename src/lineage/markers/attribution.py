@@ -47,9 +47,12 @@ PART_WORDS = r"(?:(?:some|other)\s+)?(?:portions|parts|contributions|modificatio
 # "Prior Labs"); as prose ("keep the original copyright header") what follows the word is no
 # statement, and :func:`is_copyright` says so as for any line.
 QUALIFIER_WORDS = r"(?:original|initial|additional|earlier|previous|prior)"
+# Such a word right before the statement's word or sign (what a holder's reader cuts:
+# lineage.licences.notices.holder).
+QUALIFIED_LEAD = rf"{QUALIFIER_WORDS}\s+(?=copyright\b|\(c\)|©)"
 # The words a statement may open with, before its word or sign: the one spelling of every
 # reader of a statement's start (here, the holders' reader, the obligations' cell splitter).
-STATEMENT_LEAD = rf"(?:{PART_WORDS}\s+|{QUALIFIER_WORDS}\s+(?=copyright\b|\(c\)|©))?"
+STATEMENT_LEAD = rf"(?:{PART_WORDS}\s+|{QUALIFIED_LEAD})?"
 _PORTIONS = STATEMENT_LEAD
 COPYRIGHT_RE = re.compile(
     rf"^{_PORTIONS}(?P<pre>©|\(c\))?\s*copyright\b\s*(?P<post>©|\(c\))?\s*[:-]?\s*(?P<rest>.*)$",
