@@ -261,8 +261,9 @@ def release_licence(lic: _FileLicences, source: SourceLicence, not_own: Collecti
     no licence file; its lex.py and yacc.py carry the BSD-3-Clause text, and its silent files read
     "licence unknown" (4 "compatibility unknown" pairs in astropy 6.1.4, whose ``extern/ply``
     is ply 3.11). ``""`` when the release declares a licence, or its files state none or several.
-    Files in ``not_own`` (whole files that are third-party code or came from the target,
-    :mod:`lineage.match.origin`) state their own projects' licences, not the release's: IPython
+    Files in ``not_own`` (an upstream's whole files that are third-party code or came from the
+    target, :mod:`lineage.match.origin`; the target's vendored files,
+    :func:`lineage.match.origin.vendored_paths`) state their own projects' licences, not the release's: IPython
     3.2.3 declares only "BSD", and its ``IPython/external/`` copies (pexpect's ISC, decorator's
     BSD-2-Clause, path's MIT) left its own files' one licence unread. A public-domain dedication
     beside another licence speaks for its own file only, as the classifier does beside others
