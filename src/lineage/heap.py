@@ -6,8 +6,9 @@ process's resident size stays at its high-water mark. The main job's cold run bu
 (about 330 MB more in the main process within the 1.6 s of the tables stage) and then forks the
 report writers, each starting from the whole resident heap; measured 2026-12-08 (round rss179,
 ``tests/bench/README.md``) the main process was at 934 to 970 MiB when the writers forked and
-at 708 MiB after ``malloc_trim(0)``, which returns the free pages inside the heap as well as
-its top. Elsewhere (not glibc) this is a no-op.
+at 809 and 850 MiB after ``malloc_trim(0)``, which returns the free pages inside the heap as
+well as its top; the writers' peaks fell from 869-904 to 721 and 768 MiB. The run's peak is
+the tables stage's and stays. Elsewhere (not glibc) this is a no-op.
 """
 
 from __future__ import annotations
