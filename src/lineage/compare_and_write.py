@@ -231,9 +231,11 @@ def _compare_and_write(target: str, upstreams: Sequence[str], out_dir: str | Pat
     try:
         # lines.csv per target file through the cache (lineage.report.lines_csv): nobody can have
         # edited the tables between compare and write here
+        from lineage.heap import return_freed_memory
         from lineage.results.file_licences import kept
         from lineage.results.obligation_rows import kept_rows
 
+        return_freed_memory()  # the tables stage's freed pages, before the report writers fork from this process
         root = settings.store_root if settings.reuse_tables else None
         with kept(root), kept_rows(root):  # files' licences and the obligations' rows kept between runs
             paths = comparison.write(out, html=html, formats=formats,
