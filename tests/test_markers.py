@@ -1274,6 +1274,14 @@ def test_a_qualified_copyright_line_is_a_copyright_marker_as_it_is_a_holder_line
     # the word opens a name too: cut only before the statement's word or sign
     assert holder_of("Prior Labs (c) 2024").startswith("Prior Labs")
     assert holder("Copyright 2024 Prior Labs") == "prior labs"
+    # a holder named by the word alone is a holder, not a qualifier (review179): a line of years
+    # and a qualifying word after them names it; before the statement the word names none
+    from lineage.markers.attribution import names_no_holder
+
+    assert not names_no_holder("Copyright (c) 2024 Prior")
+    assert not names_no_holder("Copyright 2019 Original")
+    assert names_no_holder("Original Copyright (C) 2019")
+    assert names_no_holder("Prior copyright 2019-2020")
     # a qualified line of years alone takes its holder from the line below, as any such line
     assert one("# Original Copyright (C) 2019\n# Wendel Marsh\n").text == "Original Copyright (C) 2019 Wendel Marsh"
     for comment in ("# keep the original copyright header below", "# Original copyright and licence follow"):

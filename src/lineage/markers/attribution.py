@@ -93,7 +93,9 @@ ASF_HOLDER_RE = re.compile(r"^licensed to (?P<holder>\S.*?)\s*\bunder\s+one(?:\s
 # licence file's, wrapped prose, on to the next line (licences.declared). Either way not into a
 # line that cannot name a holder (:func:`may_name_holder`).
 HOLDER_LINES = 6
-_YEARS_ONLY_RE = re.compile(rf"(?:spdx-filecopyrighttext\s*:|\b{PART_WORDS}\b|\b{QUALIFIER_WORDS}\b|\bcopyright\b|"
+# A qualifying word only where it qualifies (before the word or sign): "Copyright (c) 2024 Prior"
+# names its holder, Prior.
+_YEARS_ONLY_RE = re.compile(rf"(?:spdx-filecopyrighttext\s*:|\b{PART_WORDS}\b|\b{QUALIFIED_LEAD}|\bcopyright\b|"
                             r"\(c\)|©|"
                             r"\b(?:19|20)\d\d\b|\bpresent\b|\ball\s+rights\s+reserved\b|[\s,.:;–-])*",
                             re.IGNORECASE)
