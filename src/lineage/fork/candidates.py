@@ -127,13 +127,14 @@ def _with_legacy(ranked: list[Candidate], legacy: list[tuple[str, str, str]], na
     if not legacy:
         return ranked
     group = f"pypi:{name}"
+    by_date = sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0]))  # the undated last
     if versions:
         return ranked + [Candidate(f"pypi:{name}=={raw}", raw, date, group,
                                    f"its version {raw!r} is no PEP 440 version, which --versions cannot judge "
                                    f"(name it as pypi:{name}=={raw} to rank it)")
-                         for raw, date, _ in sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0]))]
+                         for raw, date, _ in by_date]
     placed: dict[int, list[Candidate]] = {}
-    for raw, date, reason in sorted(legacy, key=lambda x: (x[1] == "", x[1], x[0])):
+    for raw, date, reason in by_date:
         older = [k for k, c in enumerate(ranked) if date and c.date and c.date <= date]
         at = (older[-1] + 1 if older else 0) if date else len(ranked)
         placed.setdefault(at, []).append(Candidate(f"pypi:{name}=={raw}", raw, date, group, reason))

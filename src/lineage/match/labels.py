@@ -498,7 +498,7 @@ class FileLabeller:
             if self.p.gap_fragment_siblings and t_text != u_text and not self.whole_statement(tc) and \
                     int(self.target_kinds()[tc]) == CODE and is_fragment(t_text, u_text, self.p) and \
                     line_similarity(t_text, u_text, True, self.p) < self.p.near_min_similarity and not any(
-                        mapped.get(j, (None, 0))[0] == uc or self._paired_with(tc + j - k, u_file, u_rows[uc])
+                        mapped.get(j, (None, 0))[0] == uc or self.paired_with(tc + j - k, u_file, u_rows[uc])
                         for j in (k - 1, k + 1)):
                 return None
             if min_similarity and t_text != u_text and \
@@ -539,7 +539,7 @@ class FileLabeller:
             if labelled is not None:
                 self.set_pair(t_range[k], u_file, int(u_rows[uc]), *labelled, number)
 
-    def _paired_with(self, tc: int, u_file: int, u_row: int) -> bool:
+    def paired_with(self, tc: int, u_file: int, u_row: int) -> bool:
         """Content line ``tc`` (any index; out of the file is no line) is paired with that upstream row."""
         if not 0 <= tc < len(self.t_rows):
             return False

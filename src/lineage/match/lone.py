@@ -158,6 +158,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable
 
 import numpy as np
 from rapidfuzz import fuzz
@@ -172,6 +173,7 @@ from lineage.match.idioms import IdiomFilter
 from lineage.match.imports import as_upstream_folder, as_upstream_package, is_import_line
 from lineage.match.labels import FileLabeller, pair_label
 from lineage.match.lone_pairs import pair_free_lines
+from lineage.match.params import MatchParams
 from lineage.match.records import NEAR, NONE, VERBATIM
 from lineage.match.statements import added_arguments, only_added_or_dropped, piece_text
 
@@ -227,7 +229,7 @@ def punctuation_pieces(lab: FileLabeller, paired: np.ndarray) -> np.ndarray:
         if u_text.startswith(text[0]) or (brackets and _ANNOTATION.sub("", u_text).rstrip(",: ").endswith(brackets)):
             continue
         mates = np.flatnonzero(ids == ids[tc]) if ids[tc] >= 0 else ()
-        if not any(m != tc and lab._paired_with(int(m), u_file, u_row) for m in mates):
+        if not any(m != tc and lab.paired_with(int(m), u_file, u_row) for m in mates):
             found.append(k)
     return np.array(found, np.int64)
 
@@ -247,54 +249,42 @@ def _header_lines(ids: np.ndarray, texts: list[str]) -> np.ndarray:
     return head
 
 
-def crossed_headers(lab: FileLabeller, paired: np.ndarray, up_file: np.ndarray, u_pos: np.ndarray) -> np.ndarray:
-    """Positions (in ``paired``) of code lines of a ``def`` header paired with an upstream line
-    outside one, or the reverse (``lone_header_roles``; see the module docstring)."""
-    statements = Statements.of(lab)
-    t_head = _header_lines(lab.statements(), statements.target_texts())[paired]
-    u_head = np.zeros(len(paired), bool)
-    for u in np.unique(up_file).tolist():
-        mine = up_file == u
-        u_head[mine] = _header_lines(statements.upstream_unlimited(int(u))[0], statements.upstream_texts(int(u)))[
-            u_pos[mine]]
-    code = lab.target_kinds()[paired] == CODE
-    return np.flatnonzero(code & (t_head != u_head))
-
-
 def mend_header_roles(lab: FileLabeller) -> int:
-    """Move each pair across a ``def`` header's edge (:func:`crossed_headers`) to the upstream
-    line next to its partner when that line is of the target line's role, free and like it
-    enough to be paired (:func:`~lineage.match.labels.pair_label`): a signature edited in place
-    is paired by position with the body's first line (nextcord's ``def __init__(self, *args,
+    """Move each pair across a ``def`` header's edge (a code line of a header paired with an
+    upstream line outside one, or the reverse) to the upstream line next to its partner when
+    that line is of the target line's role, free and like it enough to be paired
+    (:func:`~lineage.match.labels.pair_label`): a signature edited in place is paired by
+    position with the body's first line (nextcord's ``def __init__(self, *args,
     case_insensitive: bool = False, **kwargs)`` with discord's ``case_insensitive =
     kwargs.get(...)`` below ``def __init__(self, *args, **kwargs):``). Else unpair it. Returns
-    how many were unpaired (``lone_header_roles``)."""
+    how many were unpaired (``lone_header_roles``; see the module docstring)."""
     r, rows = lab.result, lab.t_rows
     paired = np.flatnonzero(r.match[rows] != NONE)
     if len(paired) == 0:
         return 0
+    statements = Statements.of(lab)
+    t_head = _header_lines(lab.statements(), statements.target_texts())
     up_file = r.up_file[rows[paired]]
     u_pos = np.zeros(len(paired), np.int64)
+    u_heads: dict[int, np.ndarray] = {}  # per upstream file, its header lines (read once)
+    paired_head = np.zeros(len(paired), bool)  # each pair's upstream line is a header's
     for u in np.unique(up_file).tolist():
         mine = up_file == u
         u_pos[mine] = np.searchsorted(lab.upstream_lines(u)[0], r.up_row[rows[paired[mine]]])
-    crossed = crossed_headers(lab, paired, up_file, u_pos)
+        u_heads[u] = _header_lines(statements.upstream_unlimited(u)[0], statements.upstream_texts(u))
+        paired_head[mine] = u_heads[u][u_pos[mine]]
+    code = lab.target_kinds()[paired] == CODE
+    crossed = np.flatnonzero(code & (t_head[paired] != paired_head))
     if len(crossed) == 0:
         return 0
-    statements = Statements.of(lab)
-    t_head = _header_lines(lab.statements(), statements.target_texts())
     # how many target lines hold each upstream line: one is free when none does (a line may be
     # held by several, the pieces of a re-wrapped statement)
-    taken = Counter(zip(r.up_file[rows[paired]].tolist(), r.up_row[rows[paired]].tolist(), strict=True))
+    taken = Counter(zip(up_file.tolist(), r.up_row[rows[paired]].tolist(), strict=True))
     unpaired = 0
-    u_heads: dict[int, np.ndarray] = {}  # per upstream file, its header lines (read once)
     for k in crossed.tolist():
         tc, u = int(paired[k]), int(up_file[k])
         u_rows, u_lines = lab.upstream_lines(u)
-        if u not in u_heads:
-            u_heads[u] = _header_lines(statements.upstream_unlimited(u)[0], statements.upstream_texts(u))
-        u_head = u_heads[u]
-        u_kinds = lab.upstream_kinds(u)
+        u_head, u_kinds = u_heads[u], lab.upstream_kinds(u)
         t_text = lab.t_lines[rows[tc]].strip()
         best: tuple[float, int, int] | None = None
         for uc in (int(u_pos[k]) - 1, int(u_pos[k]) + 1):
@@ -657,12 +647,7 @@ def lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = False,
     else:
         dropped = lone[~evidence(lone)] if len(lone) else lone
     gone = [dropped]  # positions in ``paired`` this pass drops
-    if p.lone_closing_brackets:
-        gone.append(closing_brackets(lab, paired))
-    if p.lone_decorators:
-        gone.append(orphan_decorators(lab, paired))
-    if p.lone_clauses:
-        gone.append(orphan_clauses(lab, paired))
+    gone += [rule(lab, paired) for rule in _shape_rules(p)]
     if p.lone_punctuation_pieces:
         gone.append(punctuation_pieces(lab, paired))
     drop = [paired[g] for g in gone]
@@ -717,12 +702,16 @@ def drop_lone_lines(lab: FileLabeller, idioms: IdiomFilter, attributed: bool = F
     return mended + len(drop)
 
 
+def _shape_rules(p: MatchParams) -> list[Callable[[FileLabeller, np.ndarray], np.ndarray]]:
+    """The shape rules that are on: each gives the positions (in ``paired``) of the closing
+    brackets, decorators or clauses whose statement, definition or clause header is not paired."""
+    return [rule for on, rule in ((p.lone_closing_brackets, closing_brackets), (p.lone_decorators, orphan_decorators),
+                                  (p.lone_clauses, orphan_clauses)) if on]
+
+
 def shape_orphans(lab: FileLabeller) -> np.ndarray:
     """Content-line indices of the paired closing brackets, decorators and clauses (each rule
     that is on) whose statement, definition or clause header the file's labels no longer pair."""
-    p = lab.p
     paired = np.flatnonzero(lab.result.match[lab.t_rows] != NONE)
-    gone = [rule(lab, paired) for on, rule in ((p.lone_closing_brackets, closing_brackets),
-                                               (p.lone_decorators, orphan_decorators),
-                                               (p.lone_clauses, orphan_clauses)) if on]
+    gone = [rule(lab, paired) for rule in _shape_rules(lab.p)]
     return unique(np.concatenate([paired[g] for g in gone])) if gone else np.zeros(0, np.int64)
